@@ -1,0 +1,123 @@
+# Backplane - one non-recursive Makefile. Each directory adds its sources in a
+# module.mk fragment; objects land in $(BUILD) with -MMD dependency files.
+#
+#   make              libbus.a and the six service binaries
+#   make check        deps, sanitizer build, unit + integration tests, fuzz corpus,
+#                     proto drift; ends with "N passed, N failed"
+#   make run          deps, build, start every service and one agent on loopback
+#   make bench-bus    bus throughput against raw libzmq
+#   make fuzz         libFuzzer binaries (clang) in build/fuzz
+#   make proto        regenerate libbus/proto_*.[ch] from proto/*.yaml (dev tool)
+#   make install      PREFIX, DESTDIR, BINDIR, SYSCONFDIR honoured
+
+include config.mk
+
+ifeq ($(SANITIZE),)
+BUILD      ?= build
+else
+BUILD      ?= build/san
+endif
+
+MSGPACK := $(shell pkg-config --exists msgpack-c 2>/dev/null && echo msgpack-c || echo msgpack)
+PKGS    := libczmq libzmq libevent libevent_openssl libevent_pthreads yaml-0.1 sqlite3 \
+           libssl libcrypto jansson $(MSGPACK)
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+WARN    := -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wstrict-prototypes \
+           -Wmissing-prototypes -Wno-format-nonliteral
+OPT     := $(if $(DEBUG),-O0,-O2)
+CFLAGS  ?=
+CFLAGS  += -std=c11 -D_GNU_SOURCE -g $(OPT) $(WARN) -MMD -MP -Ilibbus -Itest $(PKG_CFLAGS)
+LDFLAGS ?=
+LDLIBS  += $(PKG_LIBS) -lpthread -lm
+ARFLAGS := rcs
+
+ifneq ($(SANITIZE),)
+CFLAGS  += -O1 -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+BINS        :=
+UNIT_TESTS  :=
+INT_TESTS   :=
+ALL_OBJS    :=
+
+.PHONY: all
+all: libbus services
+
+include libbus/module.mk
+include services/service.mk
+include $(sort $(wildcard services/*/module.mk))
+include test/module.mk
+include bench/module.mk
+
+.PHONY: services
+services: $(BINS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+# ---- checks -----------------------------------------------------------------------
+# make check: the whole suite under ASan+UBSan, as CI runs it.
+.PHONY: check check-run deps
+deps:
+	$(Q)deploy/install-deps
+
+check: deps
+	$(Q)$(MAKE) --no-print-directory SANITIZE=address,undefined check-run
+
+check-run: $(BINS) $(UNIT_TESTS) $(INT_TESTS) $(FUZZ_REPLAY)
+	$(Q)test/run-tests $(BUILD)/test-logs \
+	    $(UNIT_TESTS) $(INT_TESTS) $(FUZZ_REPLAY) test/proto-drift test/format-check
+
+# ---- proto ------------------------------------------------------------------------
+.PHONY: proto
+proto:
+	$(Q)$(PYTHON) proto/gen.py --out libbus --fuzz-corpus test/fuzz/corpus
+
+# ---- format -----------------------------------------------------------------------
+FORMAT_SRCS = $(filter-out libbus/proto_%, \
+    $(wildcard libbus/*.[ch] services/*/*.[ch] test/*.[ch] test/*/*.[ch] bench/*.[ch]))
+.PHONY: format format-check
+format:
+	$(Q)clang-format -i $(FORMAT_SRCS)
+format-check:
+	$(Q)test/format-check
+
+# ---- run --------------------------------------------------------------------------
+.PHONY: run
+run: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)deploy/run-local $(BUILD)/bin
+
+# ---- install ----------------------------------------------------------------------
+.PHONY: install uninstall
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSCONFDIR)/backplane $(DESTDIR)$(UNITDIR)
+	install -m 0755 $(BINS) $(DESTDIR)$(BINDIR)
+	install -m 0644 config/*.yaml $(DESTDIR)$(SYSCONFDIR)/backplane
+	for u in deploy/systemd/*.service; do \
+	    sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' $$u \
+	        > $(DESTDIR)$(UNITDIR)/$$(basename $$u); done
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(BINS)))
+	rm -f $(addprefix $(DESTDIR)$(UNITDIR)/,$(notdir $(wildcard deploy/systemd/*.service)))
+	rm -rf $(DESTDIR)$(SYSCONFDIR)/backplane
+
+.PHONY: clean help
+clean:
+	rm -rf build
+
+help:
+	@sed -n '2,13p' Makefile | sed 's/^# \{0,1\}//'
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,360 @@
+/*  =========================================================================
+    bus_outbox - the publisher side of durable events
+
+    The headers of stored events are rebuilt from their columns when sent
+    or replayed, so a live event and its replay are byte-for-byte the same
+    envelope, and a sequence number is only taken by a row that committed.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "bus_classes.h"
+
+static const char s_schema[] =
+    "CREATE TABLE IF NOT EXISTS bus_outbox ("
+    "  domain TEXT NOT NULL, seq INTEGER NOT NULL, id BLOB NOT NULL,"
+    "  ts INTEGER NOT NULL, topic TEXT NOT NULL, corr TEXT NOT NULL DEFAULT '',"
+    "  body BLOB NOT NULL, PRIMARY KEY (domain, seq)) WITHOUT ROWID;"
+    "CREATE TABLE IF NOT EXISTS bus_outbox_meta ("
+    "  key TEXT PRIMARY KEY, value INTEGER NOT NULL);";
+
+#define SQL_NEXT_SEQ                                                                       \
+    "SELECT coalesce(max(seq), 0) + 1 FROM bus_outbox WHERE domain = ?1"
+#define SQL_INSERT                                                                         \
+    "INSERT INTO bus_outbox (domain, seq, id, ts, topic, corr, body)"                      \
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+#define SQL_SELECT_FROM                                                                    \
+    "SELECT seq, id, ts, topic, corr, body FROM bus_outbox"                                \
+    " WHERE domain = ?1 AND seq >= ?2 ORDER BY seq LIMIT ?3"
+#define SQL_FIRST "SELECT coalesce(min(seq), 0) FROM bus_outbox WHERE domain = ?1"
+
+typedef struct {
+    uint64_t published; //  last sequence number sent live
+    bool dirty;         //  appended since the last flush
+} domain_state_t;
+
+struct _bus_outbox_t {
+    bus_db_t *db;
+    char src[BUS_SRC_MAX];
+    uint64_t epoch;
+    zhashx_t *domains; //  domain -> domain_state_t
+    bus_writer_t *header;
+    bool any_dirty;
+};
+
+bool
+bus_topic_domain(const char *topic, char *out, size_t out_size)
+{
+    const char *dot = strchr(topic, '.');
+    if (!dot || dot == topic || (size_t) (dot - topic) >= out_size)
+        return false;
+    memcpy(out, topic, (size_t) (dot - topic));
+    out[dot - topic] = 0;
+    return true;
+}
+
+static void
+s_free_item(void **item_p)
+{
+    free(*item_p);
+    *item_p = NULL;
+}
+
+static domain_state_t *
+s_domain(bus_outbox_t *self, const char *domain)
+{
+    domain_state_t *state = zhashx_lookup(self->domains, domain);
+    if (!state) {
+        state = calloc(1, sizeof *state);
+        if (state)
+            zhashx_insert(self->domains, domain, state);
+    }
+    return state;
+}
+
+//  Reads or creates the epoch, and marks everything already stored as
+//  published: after a restart, subscribers fetch what they lack by replay.
+static int
+s_load(bus_outbox_t *self)
+{
+    sqlite3_stmt *stmt =
+        bus_db_stmt(self->db, "SELECT value FROM bus_outbox_meta WHERE key = 'epoch'");
+    if (!stmt)
+        return -1;
+    if (sqlite3_step(stmt) == SQLITE_ROW)
+        self->epoch = (uint64_t) sqlite3_column_int64(stmt, 0);
+    sqlite3_reset(stmt);
+    if (self->epoch == 0) {
+        uint8_t id[BUS_EVENT_ID_SIZE];
+        bus_event_id_new(id);
+        uint64_t epoch = (uint64_t) bus_clock_wall_us();
+        for (int i = 0; i < 8; i++)
+            epoch ^= (uint64_t) id[i] << (8 * i);
+        self->epoch = (epoch & INT64_MAX) | 1;
+        stmt = bus_db_stmt(self->db, "INSERT INTO bus_outbox_meta (key, value) VALUES "
+                                     "('epoch', ?1)");
+        if (!stmt)
+            return -1;
+        sqlite3_bind_int64(stmt, 1, (int64_t) self->epoch);
+        int rc = sqlite3_step(stmt);
+        sqlite3_reset(stmt);
+        if (rc != SQLITE_DONE)
+            return -1;
+    }
+    stmt = bus_db_stmt(self->db, "SELECT domain, max(seq) FROM bus_outbox GROUP BY domain");
+    if (!stmt)
+        return -1;
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+        domain_state_t *state = s_domain(self, (const char *) sqlite3_column_text(stmt, 0));
+        if (state)
+            state->published = (uint64_t) sqlite3_column_int64(stmt, 1);
+    }
+    sqlite3_reset(stmt);
+    return 0;
+}
+
+bus_outbox_t *
+bus_outbox_new(bus_db_t *db, const char *src, bus_error_t *err)
+{
+    assert(db && src);
+    bus_outbox_t *self = calloc(1, sizeof *self);
+    if (!self)
+        return NULL;
+    self->db = db;
+    snprintf(self->src, sizeof self->src, "%s", src);
+    self->domains = zhashx_new();
+    self->header = bus_writer_new();
+    if (!self->domains || !self->header || bus_db_exec(db, s_schema) != 0 ||
+        s_load(self) != 0) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot set up the event outbox");
+        bus_outbox_destroy(&self);
+        return NULL;
+    }
+    zhashx_set_destructor(self->domains, s_free_item);
+    return self;
+}
+
+void
+bus_outbox_destroy(bus_outbox_t **self_p)
+{
+    assert(self_p);
+    bus_outbox_t *self = *self_p;
+    if (self) {
+        if (self->domains)
+            zhashx_set_destructor(self->domains, s_free_item);
+        zhashx_destroy(&self->domains);
+        bus_writer_destroy(&self->header);
+        free(self);
+        *self_p = NULL;
+    }
+}
+
+uint64_t
+bus_outbox_epoch(bus_outbox_t *self)
+{
+    return self->epoch;
+}
+
+uint64_t
+bus_outbox_append(bus_outbox_t *self, const char *topic, const void *body, size_t body_size)
+{
+    char domain[BUS_OUTBOX_DOMAIN_MAX];
+    if (!bus_topic_domain(topic, domain, sizeof domain) || strlen(topic) >= BUS_TOPIC_MAX) {
+        bus_log_error("outbox refuses topic without a domain topic=%s", topic);
+        return 0;
+    }
+    domain_state_t *state = s_domain(self, domain);
+    if (!state || bus_db_begin(self->db) != 0)
+        return 0;
+    uint64_t seq = 0;
+    sqlite3_stmt *next = bus_db_stmt(self->db, SQL_NEXT_SEQ);
+    sqlite3_stmt *insert = bus_db_stmt(self->db, SQL_INSERT);
+    if (next && insert) {
+        sqlite3_bind_text(next, 1, domain, -1, SQLITE_STATIC);
+        if (sqlite3_step(next) == SQLITE_ROW)
+            seq = (uint64_t) sqlite3_column_int64(next, 0);
+        sqlite3_reset(next);
+    }
+    if (seq) {
+        uint8_t id[BUS_EVENT_ID_SIZE];
+        bus_event_id_new(id);
+        sqlite3_bind_text(insert, 1, domain, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(insert, 2, (int64_t) seq);
+        sqlite3_bind_blob(insert, 3, id, sizeof id, SQLITE_STATIC);
+        sqlite3_bind_int64(insert, 4, bus_clock_wall_us());
+        sqlite3_bind_text(insert, 5, topic, -1, SQLITE_STATIC);
+        sqlite3_bind_text(insert, 6, bus_log_corr(), -1, SQLITE_STATIC);
+        sqlite3_bind_blob(insert, 7, body_size ? body : "", (int) body_size, SQLITE_STATIC);
+        if (sqlite3_step(insert) != SQLITE_DONE) {
+            bus_log_error("outbox insert failed topic=%s reason=\"%s\"", topic,
+                          sqlite3_errmsg(bus_db_handle(self->db)));
+            seq = 0;
+        }
+        sqlite3_reset(insert);
+    }
+    if (seq == 0) {
+        bus_db_rollback(self->db);
+        bus_db_commit(self->db);
+        return 0;
+    }
+    if (bus_db_commit(self->db) != 0)
+        return 0;
+    state->dirty = true;
+    self->any_dirty = true;
+    return seq;
+}
+
+//  Encodes the envelope header of a stored row into self->header.
+static void
+s_write_header(bus_outbox_t *self, sqlite3_stmt *row)
+{
+    bus_header_t header;
+    memset(&header, 0, sizeof header);
+    header.version = BUS_ENVELOPE_VERSION;
+    header.seq = (uint64_t) sqlite3_column_int64(row, 0);
+    header.epoch = self->epoch;
+    if (sqlite3_column_bytes(row, 1) == BUS_EVENT_ID_SIZE)
+        memcpy(header.id, sqlite3_column_blob(row, 1), BUS_EVENT_ID_SIZE);
+    header.ts = sqlite3_column_int64(row, 2);
+    snprintf(header.src, sizeof header.src, "%s", self->src);
+    const char *corr = (const char *) sqlite3_column_text(row, 4);
+    snprintf(header.corr, sizeof header.corr, "%s", corr ? corr : "");
+    bus_writer_reset(self->header);
+    bus_header_write(&header, self->header);
+}
+
+int
+bus_outbox_flush(bus_outbox_t *self, bus_pub_t *pub)
+{
+    if (!self->any_dirty || bus_db_in_transaction(self->db))
+        return 0;
+    int sent = 0;
+    const char *domain;
+    for (domain_state_t *state = zhashx_first(self->domains); state;
+         state = zhashx_next(self->domains)) {
+        if (!state->dirty)
+            continue;
+        domain = zhashx_cursor(self->domains);
+        sqlite3_stmt *stmt = bus_db_stmt(self->db, SQL_SELECT_FROM);
+        if (!stmt)
+            return -1;
+        int rows;
+        do {
+            rows = 0;
+            sqlite3_bind_text(stmt, 1, domain, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(stmt, 2, (int64_t) state->published + 1);
+            sqlite3_bind_int(stmt, 3, BUS_OUTBOX_FLUSH_BATCH);
+            while (sqlite3_step(stmt) == SQLITE_ROW) {
+                s_write_header(self, stmt);
+                //  A full queue drops the live copy; subscribers replay it.
+                bus_pub_send_raw(pub, (const char *) sqlite3_column_text(stmt, 3),
+                                 bus_writer_data(self->header), bus_writer_size(self->header),
+                                 sqlite3_column_blob(stmt, 5),
+                                 (size_t) sqlite3_column_bytes(stmt, 5));
+                state->published = (uint64_t) sqlite3_column_int64(stmt, 0);
+                rows++;
+            }
+            sqlite3_reset(stmt);
+            sent += rows;
+        } while (rows == BUS_OUTBOX_FLUSH_BATCH);
+        state->dirty = false;
+    }
+    self->any_dirty = false;
+    return sent;
+}
+
+uint64_t
+bus_outbox_publish(bus_outbox_t *self, bus_pub_t *pub, const char *topic, const void *body,
+                   size_t body_size)
+{
+    uint64_t seq = bus_outbox_append(self, topic, body, body_size);
+    if (seq)
+        bus_outbox_flush(self, pub);
+    return seq;
+}
+
+uint64_t
+bus_outbox_head(bus_outbox_t *self, const char *domain)
+{
+    sqlite3_stmt *stmt =
+        bus_db_stmt(self->db, "SELECT coalesce(max(seq), 0) FROM bus_outbox WHERE domain = ?1");
+    if (!stmt)
+        return 0;
+    sqlite3_bind_text(stmt, 1, domain, -1, SQLITE_STATIC);
+    uint64_t head = sqlite3_step(stmt) == SQLITE_ROW ? (uint64_t) sqlite3_column_int64(stmt, 0)
+                                                     : 0;
+    sqlite3_reset(stmt);
+    return head;
+}
+
+int
+bus_outbox_replay(bus_outbox_t *self, const char *domain, uint64_t from_seq, uint64_t max,
+                  bus_writer_t *writer)
+{
+    if (max == 0 || max > BUS_OUTBOX_REPLAY_MAX)
+        max = BUS_OUTBOX_REPLAY_MAX;
+    if (from_seq == 0)
+        from_seq = 1;
+    uint64_t head = bus_outbox_head(self, domain), first = 0;
+    sqlite3_stmt *stmt = bus_db_stmt(self->db, SQL_FIRST);
+    if (!stmt)
+        return BUS_STATUS_INTERNAL;
+    sqlite3_bind_text(stmt, 1, domain, -1, SQLITE_STATIC);
+    if (sqlite3_step(stmt) == SQLITE_ROW)
+        first = (uint64_t) sqlite3_column_int64(stmt, 0);
+    sqlite3_reset(stmt);
+    uint64_t count = 0;
+    if (from_seq <= head) {
+        uint64_t start = from_seq > first ? from_seq : first;
+        count = head - start + 1 < max ? head - start + 1 : max;
+    }
+    //  Same shape as proto bus.replay reply: {domain, epoch, head,
+    //  first_retained, events: [{topic, header, body}]}.
+    bus_writer_map(writer, 5);
+    bus_writer_str(writer, "domain");
+    bus_writer_str(writer, domain);
+    bus_writer_str(writer, "epoch");
+    bus_writer_uint(writer, self->epoch);
+    bus_writer_str(writer, "head");
+    bus_writer_uint(writer, head);
+    bus_writer_str(writer, "first_retained");
+    bus_writer_uint(writer, first);
+    bus_writer_str(writer, "events");
+    bus_writer_array(writer, (uint32_t) count);
+    stmt = bus_db_stmt(self->db, SQL_SELECT_FROM);
+    if (!stmt)
+        return BUS_STATUS_INTERNAL;
+    sqlite3_bind_text(stmt, 1, domain, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 2, (int64_t) from_seq);
+    sqlite3_bind_int64(stmt, 3, (int64_t) count);
+    uint64_t written = 0;
+    while (written < count && sqlite3_step(stmt) == SQLITE_ROW) {
+        s_write_header(self, stmt);
+        bus_writer_map(writer, 3);
+        bus_writer_str(writer, "topic");
+        bus_writer_str(writer, (const char *) sqlite3_column_text(stmt, 3));
+        bus_writer_str(writer, "header");
+        bus_writer_bin(writer, bus_writer_data(self->header), bus_writer_size(self->header));
+        bus_writer_str(writer, "body");
+        bus_writer_bin(writer, sqlite3_column_blob(stmt, 5), (size_t) sqlite3_column_bytes(stmt, 5));
+        written++;
+    }
+    sqlite3_reset(stmt);
+    //  Rows cannot vanish between the count and the read: one thread owns
+    //  the database. A short read would be a bug; fail rather than lie.
+    return written == count ? BUS_OK : BUS_STATUS_INTERNAL;
+}
+
+int
+bus_outbox_trim(bus_outbox_t *self, int64_t retain)
+{
+    sqlite3_stmt *stmt = bus_db_stmt(
+        self->db, "DELETE FROM bus_outbox WHERE seq <= (SELECT max(seq) FROM bus_outbox b"
+                  " WHERE b.domain = bus_outbox.domain) - ?1");
+    if (!stmt)
+        return -1;
+    sqlite3_bind_int64(stmt, 1, retain);
+    int rc = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    return rc == SQLITE_DONE ? sqlite3_changes(bus_db_handle(self->db)) : -1;
+}

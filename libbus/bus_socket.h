@@ -1,0 +1,54 @@
+/*  =========================================================================
+    bus_socket - creating the bus's ZeroMQ sockets, with optional CurveZMQ
+
+    Every socket of the bus is made here, so security and socket options are
+    decided in one place. On loopback the bus runs in plain TCP. Between
+    hosts, CurveZMQ encrypts and authenticates: every bus server (the hub,
+    the registry, each RPC server) presents the cluster's server certificate,
+    and a client connects with its own certificate, which the server accepts
+    only if its public key is in the authorized-keys directory (czmq zauth).
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef BUS_SOCKET_H_INCLUDED
+#define BUS_SOCKET_H_INCLUDED
+
+#include <czmq.h>
+
+#define BUS_SOCKET_HWM       100000 //  messages queued per peer before sends fail
+#define BUS_SOCKET_LINGER_MS 0      //  never block on close for unsent messages
+
+typedef struct {
+    bool enabled;
+    const char *server_cert;     //  secret certificate servers present (zcert file)
+    const char *client_cert;     //  this node's secret certificate, used as a client
+    const char *server_public;   //  Z85 public key of server_cert, for clients
+    const char *authorized_keys; //  directory of client public certificates
+} bus_curve_t;
+
+//  Starts the authenticator when curve is enabled. Call once per process
+//  before making sockets; harmless when disabled. 0 or -1.
+int
+    bus_socket_security_start(const bus_curve_t *curve);
+
+//  Stops the authenticator.
+void
+    bus_socket_security_stop(void);
+
+//  A socket of type (ZMQ_ROUTER, ...) bound to endpoint ("tcp://127.0.0.1:*"
+//  picks a free port: ask zsock_endpoint or bus_socket_endpoint). curve may
+//  be NULL. Returns NULL and logs on failure. Caller owns return value.
+zsock_t *
+    bus_socket_bind(int type, const char *endpoint, const bus_curve_t *curve);
+
+//  A socket of type connected to endpoint, as a client. Caller owns return value.
+zsock_t *
+    bus_socket_connect(int type, const char *endpoint, const bus_curve_t *curve);
+
+//  The endpoint a bound socket really listens on (the port resolved), in
+//  out. "tcp://0.0.0.0:5000" stays as bound; a wildcard host is kept.
+void
+    bus_socket_endpoint(zsock_t *socket, char *out, size_t out_size);
+
+#endif

@@ -1,0 +1,1734 @@
+//  GENERATED FROM proto/*.yaml BY proto/gen.py - DO NOT EDIT
+/*  =========================================================================
+    proto - the registry of every event, request and reply, and the runtime
+    the generated codecs share
+
+    The runtime reads with a sticky status: the first failure stays in the
+    proto_in_t and later reads do nothing, so a generated reader is a flat
+    list of calls. Printing builds one logfmt line. The registry adapters at
+    the end decode into a struct on the stack, so that logging, validation and
+    the fuzzer can handle any message by name.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "bus_classes.h"
+
+static void s_fail(proto_in_t *in, const char *key, int status, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+//  ---------------------------------------------------------------------------
+//  Registry lookups: a linear scan, the table is small.
+
+const proto_entry_t *
+proto_lookup(const char *name, proto_kind_t kind)
+{
+    if (!name)
+        return NULL;
+    for (size_t i = 0; i < proto_entry_count; i++)
+        if (proto_entries[i].kind == kind && strcmp(proto_entries[i].name, name) == 0)
+            return &proto_entries[i];
+    return NULL;
+}
+
+bool
+proto_method_idempotent(const char *method)
+{
+    const proto_entry_t *entry = proto_lookup(method, PROTO_REQUEST);
+    return entry && entry->idempotent;
+}
+
+const char *
+proto_kind_str(proto_kind_t kind)
+{
+    switch (kind) {
+        case PROTO_EVENT:
+            return "event";
+        case PROTO_REQUEST:
+            return "request";
+        case PROTO_REPLY:
+            return "reply";
+    }
+    return "unknown";
+}
+
+//  ---------------------------------------------------------------------------
+//  Reading
+
+void
+proto_in_init(proto_in_t *self,
+              const char *message,
+              const bus_value_t *map,
+              bus_error_t *err)
+{
+    assert(self);
+    assert(message);
+    memset(self, 0, sizeof *self);
+    self->map = map;
+    self->message = message;
+    self->err = err;
+    if (err) {
+        err->status = BUS_OK;
+        err->detail[0] = 0;
+    }
+    if (bus_value_type(map) != BUS_VALUE_MAP) {
+        self->status = BUS_STATUS_PROTOCOL;
+        bus_error_set(err, BUS_STATUS_PROTOCOL, "%s: not a msgpack map", message);
+    }
+}
+
+//  Records the first failure, in this map and every map around it.
+static void
+s_fail(proto_in_t *in, const char *key, int status, const char *fmt, ...)
+{
+    if (in->status != BUS_OK)
+        return;
+    char reason[BUS_ERROR_DETAIL_MAX];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(reason, sizeof reason, fmt, args);
+    va_end(args);
+    for (proto_in_t *map = in; map; map = map->parent)
+        map->status = status;
+    bus_error_set(in->err, status, "%s: field '%s%s': %s", in->message, in->path, key,
+                  reason);
+}
+
+//  The value under key, or NULL when absent, nil, or reading already failed.
+static const bus_value_t *
+s_find(proto_in_t *in, const char *key, int flags)
+{
+    if (in->status != BUS_OK)
+        return NULL;
+    const bus_value_t *value = bus_value_map_find(in->map, key);
+    if (bus_value_type(value) == BUS_VALUE_NIL)
+        value = NULL;
+    if (!value && (flags & PROTO_REQUIRED))
+        s_fail(in, key, BUS_STATUS_INVALID, "missing");
+    return value;
+}
+
+//  A NUL-terminated copy of a string value no longer than max, or NULL after
+//  a failure. what names the value in the detail ("", "item 3: ").
+static char *
+s_copy_str(proto_in_t *in,
+           const char *key,
+           const char *what,
+           const bus_value_t *value,
+           size_t max)
+{
+    const char *ptr;
+    size_t len;
+    if (!bus_value_get_str(value, &ptr, &len)) {
+        s_fail(in, key, BUS_STATUS_PROTOCOL, "%sexpected string", what);
+        return NULL;
+    }
+    if (len > max) {
+        s_fail(in, key, BUS_STATUS_INVALID, "%slonger than %zu bytes", what, max);
+        return NULL;
+    }
+    if (memchr(ptr, 0, len)) {
+        s_fail(in, key, BUS_STATUS_INVALID, "%scontains a NUL byte", what);
+        return NULL;
+    }
+    char *copy = malloc(len + 1);
+    if (!copy) {
+        s_fail(in, key, BUS_STATUS_INTERNAL, "out of memory");
+        return NULL;
+    }
+    memcpy(copy, ptr, len);
+    copy[len] = 0;
+    return copy;
+}
+
+//  The array under key with at most max items, or NULL (absent or failed).
+static const bus_value_t *
+s_find_array(proto_in_t *in, const char *key, int flags, size_t max, const char *of)
+{
+    const bus_value_t *value = s_find(in, key, flags);
+    if (!value)
+        return NULL;
+    if (bus_value_type(value) != BUS_VALUE_ARRAY) {
+        s_fail(in, key, BUS_STATUS_PROTOCOL, "expected array of %s", of);
+        return NULL;
+    }
+    if (bus_value_count(value) > max) {
+        s_fail(in, key, BUS_STATUS_INVALID, "more than %zu items", max);
+        return NULL;
+    }
+    return value;
+}
+
+void
+proto_read_str(proto_in_t *in, const char *key, int flags, size_t max, char **out)
+{
+    const bus_value_t *value = s_find(in, key, flags);
+    char *copy = value ? s_copy_str(in, key, "", value, max) : NULL;
+    if (copy) {
+        free(*out);
+        *out = copy;
+    }
+}
+
+void
+proto_read_bytes(
+    proto_in_t *in, const char *key, int flags, size_t max, uint8_t **out, size_t *size)
+{
+    const bus_value_t *value = s_find(in, key, flags);
+    const void *ptr;
+    size_t len;
+    if (!value)
+        return;
+    if (!bus_value_get_bin(value, &ptr, &len)) {
+        s_fail(in, key, BUS_STATUS_PROTOCOL, "expected bin");
+        return;
+    }
+    if (len > max) {
+        s_fail(in, key, BUS_STATUS_INVALID, "longer than %zu bytes", max);
+        return;
+    }
+    //  One byte at least, so that present-but-empty is not NULL.
+    uint8_t *copy = malloc(len ? len : 1);
+    if (!copy) {
+        s_fail(in, key, BUS_STATUS_INTERNAL, "out of memory");
+        return;
+    }
+    memcpy(copy, ptr, len);
+    free(*out);
+    *out = copy;
+    *size = len;
+}
+
+void
+proto_read_uuid(proto_in_t *in, const char *key, int flags, uint8_t *out)
+{
+    const bus_value_t *value = s_find(in, key, flags);
+    const void *ptr;
+    size_t len;
+    if (!value)
+        return;
+    if (!bus_value_get_bin(value, &ptr, &len) || len != PROTO_UUID_SIZE)
+        s_fail(in, key, BUS_STATUS_PROTOCOL, "expected uuid (bin of 16 bytes)");
+    else
+        memcpy(out, ptr, PROTO_UUID_SIZE);
+}
+
+void
+proto_read_int(
+    proto_in_t *in, const char *key, int flags, int64_t min, int64_t max, int64_t *out)
+{
+    const bus_value_t *value = s_find(in, key, flags);
+    int64_t number;
+    if (!value)
+        return;
+    if (!bus_value_get_int(value, &number)) {
+        if (bus_value_type(value) == BUS_VALUE_UINT)
+            s_fail(in, key, BUS_STATUS_INVALID, "above the maximum %" PRId64, max);
+        else
+            s_fail(in, key, BUS_STATUS_PROTOCOL, "expected int");
+    } else if (number < min)
+        s_fail(in, key, BUS_STATUS_INVALID, "below the minimum %" PRId64, min);
+    else if (number > max)
+        s_fail(in, key, BUS_STATUS_INVALID, "above the maximum %" PRId64, max);
+    else
+        *out = number;
+}
+
+void
+proto_read_uint(proto_in_t *in, const char *key, int flags, uint64_t max, uint64_t *out)
+{
+    const bus_value_t *value = s_find(in, key, flags);
+    uint64_t number;
+    if (!value)
+        return;
+    if (!bus_value_get_uint(value, &number))
+        s_fail(in, key, BUS_STATUS_PROTOCOL, "expected uint");
+    else if (number > max)
+        s_fail(in, key, BUS_STATUS_INVALID, "above the maximum %" PRIu64, max);
+    else
+        *out = number;
+}
+
+void
+proto_read_bool(proto_in_t *in, const char *key, int flags, bool *out)
+{
+    const bus_value_t *value = s_find(in, key, flags);
+    if (value && !bus_value_get_bool(value, out))
+        s_fail(in, key, BUS_STATUS_PROTOCOL, "expected bool");
+}
+
+void
+proto_read_double(proto_in_t *in, const char *key, int flags, double *out)
+{
+    const bus_value_t *value = s_find(in, key, flags);
+    if (value && !bus_value_get_double(value, out))
+        s_fail(in, key, BUS_STATUS_PROTOCOL, "expected double");
+}
+
+char **
+proto_read_strs(proto_in_t *in, const char *key, int flags, size_t max, size_t *count)
+{
+    const bus_value_t *array = s_find_array(in, key, flags, max, "strings");
+    uint32_t items = bus_value_count(array);
+    *count = 0;
+    if (items == 0)
+        return NULL;
+    char **copy = calloc(items, sizeof *copy);
+    if (!copy) {
+        s_fail(in, key, BUS_STATUS_INTERNAL, "out of memory");
+        return NULL;
+    }
+    for (uint32_t i = 0; i < items; i++) {
+        char what[PROTO_PATH_MAX];
+        snprintf(what, sizeof what, "item %" PRIu32 ": ", i);
+        copy[i] =
+            s_copy_str(in, key, what, bus_value_array_at(array, i), PROTO_UNLIMITED);
+        if (!copy[i]) {
+            proto_free_strs(copy, i);
+            return NULL;
+        }
+    }
+    *count = items;
+    return copy;
+}
+
+proto_kv_t *
+proto_read_map(proto_in_t *in, const char *key, int flags, size_t max, size_t *count)
+{
+    const bus_value_t *map = s_find(in, key, flags);
+    *count = 0;
+    if (!map)
+        return NULL;
+    if (bus_value_type(map) != BUS_VALUE_MAP) {
+        s_fail(in, key, BUS_STATUS_PROTOCOL, "expected map of strings");
+        return NULL;
+    }
+    uint32_t pairs = bus_value_count(map);
+    if (pairs > max) {
+        s_fail(in, key, BUS_STATUS_INVALID, "more than %zu pairs", max);
+        return NULL;
+    }
+    if (pairs == 0)
+        return NULL;
+    proto_kv_t *copy = calloc(pairs, sizeof *copy);
+    if (!copy) {
+        s_fail(in, key, BUS_STATUS_INTERNAL, "out of memory");
+        return NULL;
+    }
+    for (uint32_t i = 0; i < pairs; i++) {
+        char what[PROTO_PATH_MAX];
+        snprintf(what, sizeof what, "pair %" PRIu32 ": ", i);
+        copy[i].key =
+            s_copy_str(in, key, what, bus_value_map_key(map, i), PROTO_UNLIMITED);
+        copy[i].value =
+            s_copy_str(in, key, what, bus_value_map_value(map, i), PROTO_UNLIMITED);
+        if (!copy[i].key || !copy[i].value) {
+            proto_free_map(copy, i + 1);
+            return NULL;
+        }
+    }
+    *count = pairs;
+    return copy;
+}
+
+//  Prepares sub to read value, the map at key (or key[index]) inside in.
+static bool
+s_enter(proto_in_t *in,
+        proto_in_t *sub,
+        const bus_value_t *value,
+        const char *key,
+        const char *index)
+{
+    char name[PROTO_PATH_MAX];
+    snprintf(name, sizeof name, "%s%s", key, index);
+    if (bus_value_type(value) != BUS_VALUE_MAP) {
+        s_fail(in, name, BUS_STATUS_PROTOCOL, "expected map");
+        return false;
+    }
+    memset(sub, 0, sizeof *sub);
+    sub->map = value;
+    sub->message = in->message;
+    sub->err = in->err;
+    sub->parent = in;
+    int length = snprintf(sub->path, sizeof sub->path, "%s%s.", in->path, name);
+    if (length < 0 || (size_t) length >= sizeof sub->path)
+        sub->path[sizeof sub->path - 1] = 0; //  a truncated path still helps
+    return true;
+}
+
+void *
+proto_read_list(proto_in_t *in,
+                const char *key,
+                int flags,
+                size_t max,
+                size_t item_size,
+                proto_read_fn *read,
+                size_t *count)
+{
+    const bus_value_t *array = s_find_array(in, key, flags, max, "maps");
+    uint32_t items = bus_value_count(array);
+    *count = 0;
+    if (items == 0)
+        return NULL;
+    uint8_t *list = calloc(items, item_size);
+    if (!list) {
+        s_fail(in, key, BUS_STATUS_INTERNAL, "out of memory");
+        return NULL;
+    }
+    for (uint32_t i = 0; i < items && in->status == BUS_OK; i++) {
+        char index[PROTO_PATH_MAX];
+        proto_in_t sub;
+        snprintf(index, sizeof index, "[%" PRIu32 "]", i);
+        if (!s_enter(in, &sub, bus_value_array_at(array, i), key, index))
+            break;
+        *count = i + 1; //  counted before reading, so a clear frees it
+        read(list + i * item_size, &sub);
+    }
+    return list;
+}
+
+bool
+proto_read_nested(proto_in_t *in, const char *key, int flags, proto_in_t *sub)
+{
+    const bus_value_t *value = s_find(in, key, flags);
+    return value && s_enter(in, sub, value, key, "");
+}
+
+void
+proto_free_strs(char **items, size_t count)
+{
+    for (size_t i = 0; items && i < count; i++)
+        free(items[i]);
+    free(items);
+}
+
+void
+proto_free_map(proto_kv_t *pairs, size_t count)
+{
+    for (size_t i = 0; pairs && i < count; i++) {
+        free(pairs[i].key);
+        free(pairs[i].value);
+    }
+    free(pairs);
+}
+
+//  ---------------------------------------------------------------------------
+//  Checks before writing
+
+bool
+proto_valid_str(const char *value, int flags, size_t max)
+{
+    if (!value)
+        return !(flags & PROTO_REQUIRED);
+    size_t len = strlen(value);
+    return len <= max && len <= UINT32_MAX;
+}
+
+bool
+proto_valid_bytes(const uint8_t *data, size_t size, int flags, size_t max)
+{
+    if (!data)
+        return !(flags & PROTO_REQUIRED);
+    return size <= max && size <= UINT32_MAX;
+}
+
+bool
+proto_valid_strs(char *const *items, size_t count, size_t max)
+{
+    if (!proto_valid_count(items, count, max))
+        return false;
+    for (size_t i = 0; i < count; i++)
+        if (!proto_valid_str(items[i], PROTO_REQUIRED, PROTO_UNLIMITED))
+            return false;
+    return true;
+}
+
+bool
+proto_valid_map(const proto_kv_t *pairs, size_t count, size_t max)
+{
+    if (!proto_valid_count(pairs, count, max))
+        return false;
+    for (size_t i = 0; i < count; i++)
+        if (!proto_valid_str(pairs[i].key, PROTO_REQUIRED, PROTO_UNLIMITED) ||
+            !proto_valid_str(pairs[i].value, PROTO_REQUIRED, PROTO_UNLIMITED))
+            return false;
+    return true;
+}
+
+bool
+proto_valid_count(const void *items, size_t count, size_t max)
+{
+    return count <= max && count <= UINT32_MAX && (items || count == 0);
+}
+
+//  ---------------------------------------------------------------------------
+//  Writing
+
+void
+proto_write_str(bus_writer_t *writer, const char *key, const char *value)
+{
+    bus_writer_str(writer, key);
+    bus_writer_str(writer, value);
+}
+
+void
+proto_write_bytes(bus_writer_t *writer, const char *key, const uint8_t *data, size_t size)
+{
+    bus_writer_str(writer, key);
+    bus_writer_bin(writer, data, size);
+}
+
+void
+proto_write_uuid(bus_writer_t *writer, const char *key, const uint8_t *uuid)
+{
+    bus_writer_str(writer, key);
+    bus_writer_bin(writer, uuid, PROTO_UUID_SIZE);
+}
+
+void
+proto_write_int(bus_writer_t *writer, const char *key, int64_t value)
+{
+    bus_writer_str(writer, key);
+    bus_writer_int(writer, value);
+}
+
+void
+proto_write_uint(bus_writer_t *writer, const char *key, uint64_t value)
+{
+    bus_writer_str(writer, key);
+    bus_writer_uint(writer, value);
+}
+
+void
+proto_write_bool(bus_writer_t *writer, const char *key, bool value)
+{
+    bus_writer_str(writer, key);
+    bus_writer_bool(writer, value);
+}
+
+void
+proto_write_double(bus_writer_t *writer, const char *key, double value)
+{
+    bus_writer_str(writer, key);
+    bus_writer_double(writer, value);
+}
+
+void
+proto_write_strs(bus_writer_t *writer, const char *key, char *const *items, size_t count)
+{
+    bus_writer_str(writer, key);
+    bus_writer_array(writer, (uint32_t) count);
+    for (size_t i = 0; i < count; i++)
+        bus_writer_str(writer, items[i]);
+}
+
+void
+proto_write_map(bus_writer_t *writer,
+                const char *key,
+                const proto_kv_t *pairs,
+                size_t count)
+{
+    bus_writer_str(writer, key);
+    bus_writer_map(writer, (uint32_t) count);
+    for (size_t i = 0; i < count; i++) {
+        bus_writer_str(writer, pairs[i].key);
+        bus_writer_str(writer, pairs[i].value);
+    }
+}
+
+void
+proto_write_array(bus_writer_t *writer, const char *key, size_t count)
+{
+    bus_writer_str(writer, key);
+    bus_writer_array(writer, (uint32_t) count);
+}
+
+//  ---------------------------------------------------------------------------
+//  Printing
+
+void
+proto_text_init(proto_text_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+char *
+proto_text_finish(proto_text_t *self)
+{
+    assert(self);
+    char *line = self->data;
+    if (!self->failed && !line)
+        line = strdup("");
+    if (self->failed) {
+        free(line);
+        line = NULL;
+    }
+    self->data = NULL;
+    return line;
+}
+
+size_t
+proto_text_enter(proto_text_t *self, const char *key)
+{
+    size_t mark = strlen(self->prefix);
+    snprintf(self->prefix + mark, sizeof self->prefix - mark, "%s.", key);
+    return mark;
+}
+
+void
+proto_text_leave(proto_text_t *self, size_t mark)
+{
+    if (mark < sizeof self->prefix)
+        self->prefix[mark] = 0;
+}
+
+static void
+s_append(proto_text_t *self, const char *data, size_t len)
+{
+    if (self->failed)
+        return;
+    if (self->size + len + 1 > self->allocated) {
+        size_t want = self->allocated ? self->allocated * 2 : 128;
+        while (want < self->size + len + 1)
+            want *= 2;
+        char *grown = realloc(self->data, want);
+        if (!grown) {
+            self->failed = true;
+            return;
+        }
+        self->data = grown;
+        self->allocated = want;
+    }
+    memcpy(self->data + self->size, data, len);
+    self->size += len;
+    self->data[self->size] = 0;
+}
+
+static void s_appendf(proto_text_t *self, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+s_appendf(proto_text_t *self, const char *fmt, ...)
+{
+    char buffer[64];
+    va_list args;
+    va_start(args, fmt);
+    int len = vsnprintf(buffer, sizeof buffer, fmt, args);
+    va_end(args);
+    if (len >= 0)
+        s_append(self, buffer,
+                 (size_t) len < sizeof buffer ? (size_t) len : sizeof buffer - 1);
+}
+
+//  " key=" (no space before the first pair), with the nested-value prefix.
+static void
+s_key(proto_text_t *self, const char *key)
+{
+    if (self->size > 0)
+        s_append(self, " ", 1);
+    s_append(self, self->prefix, strlen(self->prefix));
+    s_append(self, key, strlen(key));
+    s_append(self, "=", 1);
+}
+
+//  A logfmt value: bare when it can be, else quoted with \" \\ \n \r \t \xNN.
+static void
+s_value(proto_text_t *self, const char *value)
+{
+    bool bare = *value != 0;
+    for (const char *p = value; *p && bare; p++)
+        if ((unsigned char) *p <= ' ' || *p == '"' || *p == '=' || *p == '\\' ||
+            *p == 0x7f)
+            bare = false;
+    if (bare) {
+        s_append(self, value, strlen(value));
+        return;
+    }
+    s_append(self, "\"", 1);
+    for (const char *p = value; *p; p++) {
+        unsigned char c = (unsigned char) *p;
+        if (c == '"' || c == '\\')
+            s_appendf(self, "\\%c", c);
+        else if (c == '\n')
+            s_append(self, "\\n", 2);
+        else if (c == '\r')
+            s_append(self, "\\r", 2);
+        else if (c == '\t')
+            s_append(self, "\\t", 2);
+        else if (c < ' ' || c == 0x7f)
+            s_appendf(self, "\\x%02x", c);
+        else
+            s_append(self, p, 1);
+    }
+    s_append(self, "\"", 1);
+}
+
+void
+proto_print_str(proto_text_t *text, const char *key, const char *value)
+{
+    if (!value)
+        return;
+    s_key(text, key);
+    s_value(text, value);
+}
+
+void
+proto_print_bytes(proto_text_t *text, const char *key, const uint8_t *data, size_t size)
+{
+    if (!data)
+        return;
+    s_key(text, key);
+    s_appendf(text, "<%zu bytes>", size);
+}
+
+void
+proto_print_uuid(proto_text_t *text, const char *key, const uint8_t *uuid)
+{
+    s_key(text, key);
+    for (int i = 0; i < PROTO_UUID_SIZE; i++) {
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            s_append(text, "-", 1);
+        s_appendf(text, "%02x", uuid[i]);
+    }
+}
+
+void
+proto_print_int(proto_text_t *text, const char *key, int64_t value)
+{
+    s_key(text, key);
+    s_appendf(text, "%" PRId64, value);
+}
+
+void
+proto_print_uint(proto_text_t *text, const char *key, uint64_t value)
+{
+    s_key(text, key);
+    s_appendf(text, "%" PRIu64, value);
+}
+
+void
+proto_print_bool(proto_text_t *text, const char *key, bool value)
+{
+    s_key(text, key);
+    s_append(text, value ? "true" : "false", value ? 4 : 5);
+}
+
+void
+proto_print_double(proto_text_t *text, const char *key, double value)
+{
+    //  The shortest form that reads back as the same double.
+    char buffer[64];
+    for (int precision = 15; precision <= 17; precision++) {
+        snprintf(buffer, sizeof buffer, "%.*g", precision, value);
+        if (strtod(buffer, NULL) == value)
+            break;
+    }
+    s_key(text, key);
+    s_append(text, buffer, strlen(buffer));
+}
+
+void
+proto_print_count(proto_text_t *text, const char *key, size_t count)
+{
+    if (count == 0)
+        return;
+    s_key(text, key);
+    s_appendf(text, "[%zu]", count);
+}
+
+void
+proto_print_redacted(proto_text_t *text, const char *key)
+{
+    s_key(text, key);
+    s_append(text, "[redacted]", 10);
+}
+
+//  ---------------------------------------------------------------------------
+//  Registry adapters, one set per entry: decode into a stack struct, use it,
+//  clear it.
+
+static const void *
+s_frame_data(zframe_t *frame)
+{
+    return frame ? zframe_data(frame) : NULL;
+}
+
+static size_t
+s_frame_size(zframe_t *frame)
+{
+    return frame ? zframe_size(frame) : 0;
+}
+
+//  0 when both prints and both encodings exist and are equal. Frees them all.
+static int
+s_same(char *text_one, char *text_two, zframe_t **one_p, zframe_t **two_p)
+{
+    int rc = text_one && text_two && *one_p && *two_p &&
+                     strcmp(text_one, text_two) == 0 && zframe_eq(*one_p, *two_p)
+                 ? 0
+                 : -1;
+    free(text_one);
+    free(text_two);
+    zframe_destroy(one_p);
+    zframe_destroy(two_p);
+    return rc;
+}
+
+static int
+s_bus_replay_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_bus_replay_req_t msg;
+    int rc = proto_bus_replay_req_decode(&msg, data, size, err);
+    proto_bus_replay_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_bus_replay_req_print(const void *data, size_t size)
+{
+    proto_bus_replay_req_t msg;
+    char *text = NULL;
+    if (proto_bus_replay_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_bus_replay_req_print(&msg);
+    proto_bus_replay_req_clear(&msg);
+    return text;
+}
+
+static int
+s_bus_replay_req_roundtrip(const void *data, size_t size)
+{
+    proto_bus_replay_req_t one, two;
+    if (proto_bus_replay_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_bus_replay_req_encode(&one);
+    proto_bus_replay_req_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_bus_replay_req_encode(&two);
+    char *text_one = proto_bus_replay_req_print(&one);
+    char *text_two = proto_bus_replay_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_bus_replay_req_clear(&one);
+    proto_bus_replay_req_clear(&two);
+    return rc;
+}
+
+static int
+s_bus_replay_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_bus_replay_rep_t msg;
+    int rc = proto_bus_replay_rep_decode(&msg, data, size, err);
+    proto_bus_replay_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_bus_replay_rep_print(const void *data, size_t size)
+{
+    proto_bus_replay_rep_t msg;
+    char *text = NULL;
+    if (proto_bus_replay_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_bus_replay_rep_print(&msg);
+    proto_bus_replay_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_bus_replay_rep_roundtrip(const void *data, size_t size)
+{
+    proto_bus_replay_rep_t one, two;
+    if (proto_bus_replay_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_bus_replay_rep_encode(&one);
+    proto_bus_replay_rep_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_bus_replay_rep_encode(&two);
+    char *text_one = proto_bus_replay_rep_print(&one);
+    char *text_two = proto_bus_replay_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_bus_replay_rep_clear(&one);
+    proto_bus_replay_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_registry_register_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_registry_register_req_t msg;
+    int rc = proto_registry_register_req_decode(&msg, data, size, err);
+    proto_registry_register_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_registry_register_req_print(const void *data, size_t size)
+{
+    proto_registry_register_req_t msg;
+    char *text = NULL;
+    if (proto_registry_register_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_registry_register_req_print(&msg);
+    proto_registry_register_req_clear(&msg);
+    return text;
+}
+
+static int
+s_registry_register_req_roundtrip(const void *data, size_t size)
+{
+    proto_registry_register_req_t one, two;
+    if (proto_registry_register_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_registry_register_req_encode(&one);
+    proto_registry_register_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                       NULL);
+    zframe_t *second = proto_registry_register_req_encode(&two);
+    char *text_one = proto_registry_register_req_print(&one);
+    char *text_two = proto_registry_register_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_registry_register_req_clear(&one);
+    proto_registry_register_req_clear(&two);
+    return rc;
+}
+
+static int
+s_registry_register_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_registry_register_rep_t msg;
+    int rc = proto_registry_register_rep_decode(&msg, data, size, err);
+    proto_registry_register_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_registry_register_rep_print(const void *data, size_t size)
+{
+    proto_registry_register_rep_t msg;
+    char *text = NULL;
+    if (proto_registry_register_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_registry_register_rep_print(&msg);
+    proto_registry_register_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_registry_register_rep_roundtrip(const void *data, size_t size)
+{
+    proto_registry_register_rep_t one, two;
+    if (proto_registry_register_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_registry_register_rep_encode(&one);
+    proto_registry_register_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                       NULL);
+    zframe_t *second = proto_registry_register_rep_encode(&two);
+    char *text_one = proto_registry_register_rep_print(&one);
+    char *text_two = proto_registry_register_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_registry_register_rep_clear(&one);
+    proto_registry_register_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_registry_heartbeat_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_registry_heartbeat_req_t msg;
+    int rc = proto_registry_heartbeat_req_decode(&msg, data, size, err);
+    proto_registry_heartbeat_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_registry_heartbeat_req_print(const void *data, size_t size)
+{
+    proto_registry_heartbeat_req_t msg;
+    char *text = NULL;
+    if (proto_registry_heartbeat_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_registry_heartbeat_req_print(&msg);
+    proto_registry_heartbeat_req_clear(&msg);
+    return text;
+}
+
+static int
+s_registry_heartbeat_req_roundtrip(const void *data, size_t size)
+{
+    proto_registry_heartbeat_req_t one, two;
+    if (proto_registry_heartbeat_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_registry_heartbeat_req_encode(&one);
+    proto_registry_heartbeat_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                        NULL);
+    zframe_t *second = proto_registry_heartbeat_req_encode(&two);
+    char *text_one = proto_registry_heartbeat_req_print(&one);
+    char *text_two = proto_registry_heartbeat_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_registry_heartbeat_req_clear(&one);
+    proto_registry_heartbeat_req_clear(&two);
+    return rc;
+}
+
+static int
+s_registry_heartbeat_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_registry_heartbeat_rep_t msg;
+    int rc = proto_registry_heartbeat_rep_decode(&msg, data, size, err);
+    proto_registry_heartbeat_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_registry_heartbeat_rep_print(const void *data, size_t size)
+{
+    proto_registry_heartbeat_rep_t msg;
+    char *text = NULL;
+    if (proto_registry_heartbeat_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_registry_heartbeat_rep_print(&msg);
+    proto_registry_heartbeat_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_registry_heartbeat_rep_roundtrip(const void *data, size_t size)
+{
+    proto_registry_heartbeat_rep_t one, two;
+    if (proto_registry_heartbeat_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_registry_heartbeat_rep_encode(&one);
+    proto_registry_heartbeat_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                        NULL);
+    zframe_t *second = proto_registry_heartbeat_rep_encode(&two);
+    char *text_one = proto_registry_heartbeat_rep_print(&one);
+    char *text_two = proto_registry_heartbeat_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_registry_heartbeat_rep_clear(&one);
+    proto_registry_heartbeat_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_registry_unregister_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_registry_unregister_req_t msg;
+    int rc = proto_registry_unregister_req_decode(&msg, data, size, err);
+    proto_registry_unregister_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_registry_unregister_req_print(const void *data, size_t size)
+{
+    proto_registry_unregister_req_t msg;
+    char *text = NULL;
+    if (proto_registry_unregister_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_registry_unregister_req_print(&msg);
+    proto_registry_unregister_req_clear(&msg);
+    return text;
+}
+
+static int
+s_registry_unregister_req_roundtrip(const void *data, size_t size)
+{
+    proto_registry_unregister_req_t one, two;
+    if (proto_registry_unregister_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_registry_unregister_req_encode(&one);
+    proto_registry_unregister_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                         NULL);
+    zframe_t *second = proto_registry_unregister_req_encode(&two);
+    char *text_one = proto_registry_unregister_req_print(&one);
+    char *text_two = proto_registry_unregister_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_registry_unregister_req_clear(&one);
+    proto_registry_unregister_req_clear(&two);
+    return rc;
+}
+
+static int
+s_registry_unregister_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_registry_unregister_rep_t msg;
+    int rc = proto_registry_unregister_rep_decode(&msg, data, size, err);
+    proto_registry_unregister_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_registry_unregister_rep_print(const void *data, size_t size)
+{
+    proto_registry_unregister_rep_t msg;
+    char *text = NULL;
+    if (proto_registry_unregister_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_registry_unregister_rep_print(&msg);
+    proto_registry_unregister_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_registry_unregister_rep_roundtrip(const void *data, size_t size)
+{
+    proto_registry_unregister_rep_t one, two;
+    if (proto_registry_unregister_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_registry_unregister_rep_encode(&one);
+    proto_registry_unregister_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                         NULL);
+    zframe_t *second = proto_registry_unregister_rep_encode(&two);
+    char *text_one = proto_registry_unregister_rep_print(&one);
+    char *text_two = proto_registry_unregister_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_registry_unregister_rep_clear(&one);
+    proto_registry_unregister_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_registry_peers_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_registry_peers_req_t msg;
+    int rc = proto_registry_peers_req_decode(&msg, data, size, err);
+    proto_registry_peers_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_registry_peers_req_print(const void *data, size_t size)
+{
+    proto_registry_peers_req_t msg;
+    char *text = NULL;
+    if (proto_registry_peers_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_registry_peers_req_print(&msg);
+    proto_registry_peers_req_clear(&msg);
+    return text;
+}
+
+static int
+s_registry_peers_req_roundtrip(const void *data, size_t size)
+{
+    proto_registry_peers_req_t one, two;
+    if (proto_registry_peers_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_registry_peers_req_encode(&one);
+    proto_registry_peers_req_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_registry_peers_req_encode(&two);
+    char *text_one = proto_registry_peers_req_print(&one);
+    char *text_two = proto_registry_peers_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_registry_peers_req_clear(&one);
+    proto_registry_peers_req_clear(&two);
+    return rc;
+}
+
+static int
+s_registry_peers_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_registry_peers_rep_t msg;
+    int rc = proto_registry_peers_rep_decode(&msg, data, size, err);
+    proto_registry_peers_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_registry_peers_rep_print(const void *data, size_t size)
+{
+    proto_registry_peers_rep_t msg;
+    char *text = NULL;
+    if (proto_registry_peers_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_registry_peers_rep_print(&msg);
+    proto_registry_peers_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_registry_peers_rep_roundtrip(const void *data, size_t size)
+{
+    proto_registry_peers_rep_t one, two;
+    if (proto_registry_peers_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_registry_peers_rep_encode(&one);
+    proto_registry_peers_rep_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_registry_peers_rep_encode(&two);
+    char *text_one = proto_registry_peers_rep_print(&one);
+    char *text_two = proto_registry_peers_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_registry_peers_rep_clear(&one);
+    proto_registry_peers_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_service_started_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_service_started_t msg;
+    int rc = proto_service_started_decode(&msg, data, size, err);
+    proto_service_started_clear(&msg);
+    return rc;
+}
+
+static char *
+s_service_started_print(const void *data, size_t size)
+{
+    proto_service_started_t msg;
+    char *text = NULL;
+    if (proto_service_started_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_service_started_print(&msg);
+    proto_service_started_clear(&msg);
+    return text;
+}
+
+static int
+s_service_started_roundtrip(const void *data, size_t size)
+{
+    proto_service_started_t one, two;
+    if (proto_service_started_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_service_started_encode(&one);
+    proto_service_started_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_service_started_encode(&two);
+    char *text_one = proto_service_started_print(&one);
+    char *text_two = proto_service_started_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_service_started_clear(&one);
+    proto_service_started_clear(&two);
+    return rc;
+}
+
+static int
+s_service_stopping_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_service_stopping_t msg;
+    int rc = proto_service_stopping_decode(&msg, data, size, err);
+    proto_service_stopping_clear(&msg);
+    return rc;
+}
+
+static char *
+s_service_stopping_print(const void *data, size_t size)
+{
+    proto_service_stopping_t msg;
+    char *text = NULL;
+    if (proto_service_stopping_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_service_stopping_print(&msg);
+    proto_service_stopping_clear(&msg);
+    return text;
+}
+
+static int
+s_service_stopping_roundtrip(const void *data, size_t size)
+{
+    proto_service_stopping_t one, two;
+    if (proto_service_stopping_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_service_stopping_encode(&one);
+    proto_service_stopping_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_service_stopping_encode(&two);
+    char *text_one = proto_service_stopping_print(&one);
+    char *text_two = proto_service_stopping_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_service_stopping_clear(&one);
+    proto_service_stopping_clear(&two);
+    return rc;
+}
+
+static int
+s_service_expired_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_service_expired_t msg;
+    int rc = proto_service_expired_decode(&msg, data, size, err);
+    proto_service_expired_clear(&msg);
+    return rc;
+}
+
+static char *
+s_service_expired_print(const void *data, size_t size)
+{
+    proto_service_expired_t msg;
+    char *text = NULL;
+    if (proto_service_expired_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_service_expired_print(&msg);
+    proto_service_expired_clear(&msg);
+    return text;
+}
+
+static int
+s_service_expired_roundtrip(const void *data, size_t size)
+{
+    proto_service_expired_t one, two;
+    if (proto_service_expired_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_service_expired_encode(&one);
+    proto_service_expired_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_service_expired_encode(&two);
+    char *text_one = proto_service_expired_print(&one);
+    char *text_two = proto_service_expired_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_service_expired_clear(&one);
+    proto_service_expired_clear(&two);
+    return rc;
+}
+
+static int
+s_service_health_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_service_health_req_t msg;
+    int rc = proto_service_health_req_decode(&msg, data, size, err);
+    proto_service_health_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_service_health_req_print(const void *data, size_t size)
+{
+    proto_service_health_req_t msg;
+    char *text = NULL;
+    if (proto_service_health_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_service_health_req_print(&msg);
+    proto_service_health_req_clear(&msg);
+    return text;
+}
+
+static int
+s_service_health_req_roundtrip(const void *data, size_t size)
+{
+    proto_service_health_req_t one, two;
+    if (proto_service_health_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_service_health_req_encode(&one);
+    proto_service_health_req_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_service_health_req_encode(&two);
+    char *text_one = proto_service_health_req_print(&one);
+    char *text_two = proto_service_health_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_service_health_req_clear(&one);
+    proto_service_health_req_clear(&two);
+    return rc;
+}
+
+static int
+s_service_health_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_service_health_rep_t msg;
+    int rc = proto_service_health_rep_decode(&msg, data, size, err);
+    proto_service_health_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_service_health_rep_print(const void *data, size_t size)
+{
+    proto_service_health_rep_t msg;
+    char *text = NULL;
+    if (proto_service_health_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_service_health_rep_print(&msg);
+    proto_service_health_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_service_health_rep_roundtrip(const void *data, size_t size)
+{
+    proto_service_health_rep_t one, two;
+    if (proto_service_health_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_service_health_rep_encode(&one);
+    proto_service_health_rep_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_service_health_rep_encode(&two);
+    char *text_one = proto_service_health_rep_print(&one);
+    char *text_two = proto_service_health_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_service_health_rep_clear(&one);
+    proto_service_health_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_test_tick_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_test_tick_t msg;
+    int rc = proto_test_tick_decode(&msg, data, size, err);
+    proto_test_tick_clear(&msg);
+    return rc;
+}
+
+static char *
+s_test_tick_print(const void *data, size_t size)
+{
+    proto_test_tick_t msg;
+    char *text = NULL;
+    if (proto_test_tick_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_test_tick_print(&msg);
+    proto_test_tick_clear(&msg);
+    return text;
+}
+
+static int
+s_test_tick_roundtrip(const void *data, size_t size)
+{
+    proto_test_tick_t one, two;
+    if (proto_test_tick_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_test_tick_encode(&one);
+    proto_test_tick_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_test_tick_encode(&two);
+    char *text_one = proto_test_tick_print(&one);
+    char *text_two = proto_test_tick_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_test_tick_clear(&one);
+    proto_test_tick_clear(&two);
+    return rc;
+}
+
+static int
+s_test_note_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_test_note_t msg;
+    int rc = proto_test_note_decode(&msg, data, size, err);
+    proto_test_note_clear(&msg);
+    return rc;
+}
+
+static char *
+s_test_note_print(const void *data, size_t size)
+{
+    proto_test_note_t msg;
+    char *text = NULL;
+    if (proto_test_note_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_test_note_print(&msg);
+    proto_test_note_clear(&msg);
+    return text;
+}
+
+static int
+s_test_note_roundtrip(const void *data, size_t size)
+{
+    proto_test_note_t one, two;
+    if (proto_test_note_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_test_note_encode(&one);
+    proto_test_note_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_test_note_encode(&two);
+    char *text_one = proto_test_note_print(&one);
+    char *text_two = proto_test_note_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_test_note_clear(&one);
+    proto_test_note_clear(&two);
+    return rc;
+}
+
+static int
+s_test_echo_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_test_echo_req_t msg;
+    int rc = proto_test_echo_req_decode(&msg, data, size, err);
+    proto_test_echo_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_test_echo_req_print(const void *data, size_t size)
+{
+    proto_test_echo_req_t msg;
+    char *text = NULL;
+    if (proto_test_echo_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_test_echo_req_print(&msg);
+    proto_test_echo_req_clear(&msg);
+    return text;
+}
+
+static int
+s_test_echo_req_roundtrip(const void *data, size_t size)
+{
+    proto_test_echo_req_t one, two;
+    if (proto_test_echo_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_test_echo_req_encode(&one);
+    proto_test_echo_req_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_test_echo_req_encode(&two);
+    char *text_one = proto_test_echo_req_print(&one);
+    char *text_two = proto_test_echo_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_test_echo_req_clear(&one);
+    proto_test_echo_req_clear(&two);
+    return rc;
+}
+
+static int
+s_test_echo_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_test_echo_rep_t msg;
+    int rc = proto_test_echo_rep_decode(&msg, data, size, err);
+    proto_test_echo_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_test_echo_rep_print(const void *data, size_t size)
+{
+    proto_test_echo_rep_t msg;
+    char *text = NULL;
+    if (proto_test_echo_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_test_echo_rep_print(&msg);
+    proto_test_echo_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_test_echo_rep_roundtrip(const void *data, size_t size)
+{
+    proto_test_echo_rep_t one, two;
+    if (proto_test_echo_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_test_echo_rep_encode(&one);
+    proto_test_echo_rep_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_test_echo_rep_encode(&two);
+    char *text_one = proto_test_echo_rep_print(&one);
+    char *text_two = proto_test_echo_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_test_echo_rep_clear(&one);
+    proto_test_echo_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_test_slow_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_test_slow_req_t msg;
+    int rc = proto_test_slow_req_decode(&msg, data, size, err);
+    proto_test_slow_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_test_slow_req_print(const void *data, size_t size)
+{
+    proto_test_slow_req_t msg;
+    char *text = NULL;
+    if (proto_test_slow_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_test_slow_req_print(&msg);
+    proto_test_slow_req_clear(&msg);
+    return text;
+}
+
+static int
+s_test_slow_req_roundtrip(const void *data, size_t size)
+{
+    proto_test_slow_req_t one, two;
+    if (proto_test_slow_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_test_slow_req_encode(&one);
+    proto_test_slow_req_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_test_slow_req_encode(&two);
+    char *text_one = proto_test_slow_req_print(&one);
+    char *text_two = proto_test_slow_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_test_slow_req_clear(&one);
+    proto_test_slow_req_clear(&two);
+    return rc;
+}
+
+static int
+s_test_slow_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_test_slow_rep_t msg;
+    int rc = proto_test_slow_rep_decode(&msg, data, size, err);
+    proto_test_slow_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_test_slow_rep_print(const void *data, size_t size)
+{
+    proto_test_slow_rep_t msg;
+    char *text = NULL;
+    if (proto_test_slow_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_test_slow_rep_print(&msg);
+    proto_test_slow_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_test_slow_rep_roundtrip(const void *data, size_t size)
+{
+    proto_test_slow_rep_t one, two;
+    if (proto_test_slow_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_test_slow_rep_encode(&one);
+    proto_test_slow_rep_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_test_slow_rep_encode(&two);
+    char *text_one = proto_test_slow_rep_print(&one);
+    char *text_two = proto_test_slow_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_test_slow_rep_clear(&one);
+    proto_test_slow_rep_clear(&two);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------------
+//  The table, in schema order: proto/*.yaml sorted, events then methods.
+
+const proto_entry_t proto_entries[] = {
+    {
+        .name = "bus.replay",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_bus_replay_req_validate,
+        .print = s_bus_replay_req_print,
+        .roundtrip = s_bus_replay_req_roundtrip,
+    },
+    {
+        .name = "bus.replay",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_bus_replay_rep_validate,
+        .print = s_bus_replay_rep_print,
+        .roundtrip = s_bus_replay_rep_roundtrip,
+    },
+    {
+        .name = "registry.register",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_registry_register_req_validate,
+        .print = s_registry_register_req_print,
+        .roundtrip = s_registry_register_req_roundtrip,
+    },
+    {
+        .name = "registry.register",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_registry_register_rep_validate,
+        .print = s_registry_register_rep_print,
+        .roundtrip = s_registry_register_rep_roundtrip,
+    },
+    {
+        .name = "registry.heartbeat",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_registry_heartbeat_req_validate,
+        .print = s_registry_heartbeat_req_print,
+        .roundtrip = s_registry_heartbeat_req_roundtrip,
+    },
+    {
+        .name = "registry.heartbeat",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_registry_heartbeat_rep_validate,
+        .print = s_registry_heartbeat_rep_print,
+        .roundtrip = s_registry_heartbeat_rep_roundtrip,
+    },
+    {
+        .name = "registry.unregister",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_registry_unregister_req_validate,
+        .print = s_registry_unregister_req_print,
+        .roundtrip = s_registry_unregister_req_roundtrip,
+    },
+    {
+        .name = "registry.unregister",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_registry_unregister_rep_validate,
+        .print = s_registry_unregister_rep_print,
+        .roundtrip = s_registry_unregister_rep_roundtrip,
+    },
+    {
+        .name = "registry.peers",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_registry_peers_req_validate,
+        .print = s_registry_peers_req_print,
+        .roundtrip = s_registry_peers_req_roundtrip,
+    },
+    {
+        .name = "registry.peers",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_registry_peers_rep_validate,
+        .print = s_registry_peers_rep_print,
+        .roundtrip = s_registry_peers_rep_roundtrip,
+    },
+    {
+        .name = "service.started",
+        .kind = PROTO_EVENT,
+        .broadcast = true,
+        .validate = s_service_started_validate,
+        .print = s_service_started_print,
+        .roundtrip = s_service_started_roundtrip,
+    },
+    {
+        .name = "service.stopping",
+        .kind = PROTO_EVENT,
+        .broadcast = true,
+        .validate = s_service_stopping_validate,
+        .print = s_service_stopping_print,
+        .roundtrip = s_service_stopping_roundtrip,
+    },
+    {
+        .name = "service.expired",
+        .kind = PROTO_EVENT,
+        .broadcast = true,
+        .validate = s_service_expired_validate,
+        .print = s_service_expired_print,
+        .roundtrip = s_service_expired_roundtrip,
+    },
+    {
+        .name = "service.health",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_service_health_req_validate,
+        .print = s_service_health_req_print,
+        .roundtrip = s_service_health_req_roundtrip,
+    },
+    {
+        .name = "service.health",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_service_health_rep_validate,
+        .print = s_service_health_rep_print,
+        .roundtrip = s_service_health_rep_roundtrip,
+    },
+    {
+        .name = "test.tick",
+        .kind = PROTO_EVENT,
+        .broadcast = true,
+        .durable = true,
+        .validate = s_test_tick_validate,
+        .print = s_test_tick_print,
+        .roundtrip = s_test_tick_roundtrip,
+    },
+    {
+        .name = "test.note",
+        .kind = PROTO_EVENT,
+        .broadcast = true,
+        .validate = s_test_note_validate,
+        .print = s_test_note_print,
+        .roundtrip = s_test_note_roundtrip,
+    },
+    {
+        .name = "test.echo",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_test_echo_req_validate,
+        .print = s_test_echo_req_print,
+        .roundtrip = s_test_echo_req_roundtrip,
+    },
+    {
+        .name = "test.echo",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_test_echo_rep_validate,
+        .print = s_test_echo_rep_print,
+        .roundtrip = s_test_echo_rep_roundtrip,
+    },
+    {
+        .name = "test.slow",
+        .kind = PROTO_REQUEST,
+        .validate = s_test_slow_req_validate,
+        .print = s_test_slow_req_print,
+        .roundtrip = s_test_slow_req_roundtrip,
+    },
+    {
+        .name = "test.slow",
+        .kind = PROTO_REPLY,
+        .validate = s_test_slow_rep_validate,
+        .print = s_test_slow_rep_print,
+        .roundtrip = s_test_slow_rep_roundtrip,
+    },
+};
+
+const size_t proto_entry_count = sizeof proto_entries / sizeof proto_entries[0];

@@ -1,0 +1,718 @@
+//  GENERATED FROM proto/test.yaml BY proto/gen.py - DO NOT EDIT
+/*  =========================================================================
+    proto_test_codec - codecs of the test domain
+
+    For each struct: file-static free, valid, write, read and print helpers
+    that nested values reuse, then the public functions of proto_test_codec.h
+    built on them. Reading and printing go through the shared runtime in
+    proto.c.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "bus_classes.h"
+
+//  ---------------------------------------------------------------------------
+//  test.tick
+
+static void
+s_tick_free(proto_test_tick_t *self)
+{
+    free(self->text);
+    proto_free_map(self->labels, self->labels_count);
+    proto_free_strs(self->tags, self->tags_count);
+}
+
+static bool
+s_tick_valid(const proto_test_tick_t *self)
+{
+    if (!proto_valid_str(self->text, 0, 4096))
+        return false;
+    if (!proto_valid_map(self->labels, self->labels_count, 64))
+        return false;
+    if (!proto_valid_strs(self->tags, self->tags_count, 64))
+        return false;
+    if (self->delta < -1000000 || self->delta > 1000000)
+        return false;
+    return true;
+}
+
+static void
+s_tick_write(const proto_test_tick_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 5;
+    pairs += self->text != NULL;
+    pairs += self->labels_count > 0;
+    pairs += self->tags_count > 0;
+    bus_writer_map(writer, pairs);
+    proto_write_uint(writer, "n", self->n);
+    if (self->text != NULL)
+        proto_write_str(writer, "text", self->text);
+    if (self->labels_count > 0)
+        proto_write_map(writer, "labels", self->labels, self->labels_count);
+    if (self->tags_count > 0)
+        proto_write_strs(writer, "tags", self->tags, self->tags_count);
+    proto_write_uuid(writer, "id", self->id);
+    proto_write_double(writer, "ratio", self->ratio);
+    proto_write_bool(writer, "flag", self->flag);
+    proto_write_int(writer, "delta", self->delta);
+}
+
+static void
+s_tick_read(proto_test_tick_t *self, proto_in_t *in)
+{
+    proto_read_uint(in, "n", PROTO_REQUIRED, UINT64_MAX, &self->n);
+    proto_read_str(in, "text", 0, 4096, &self->text);
+    self->labels = proto_read_map(in, "labels", 0, 64, &self->labels_count);
+    self->tags = proto_read_strs(in, "tags", 0, 64, &self->tags_count);
+    proto_read_uuid(in, "id", 0, self->id);
+    proto_read_double(in, "ratio", 0, &self->ratio);
+    proto_read_bool(in, "flag", 0, &self->flag);
+    proto_read_int(in, "delta", 0, -1000000, 1000000, &self->delta);
+}
+
+static void
+s_tick_print(const proto_test_tick_t *self, proto_text_t *text)
+{
+    proto_print_uint(text, "n", self->n);
+    proto_print_str(text, "text", self->text);
+    proto_print_count(text, "labels", self->labels_count);
+    proto_print_count(text, "tags", self->tags_count);
+    proto_print_uuid(text, "id", self->id);
+    proto_print_double(text, "ratio", self->ratio);
+    proto_print_bool(text, "flag", self->flag);
+    proto_print_int(text, "delta", self->delta);
+}
+
+void
+proto_test_tick_init(proto_test_tick_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_test_tick_clear(proto_test_tick_t *self)
+{
+    assert(self);
+    s_tick_free(self);
+    proto_test_tick_init(self);
+}
+
+int
+proto_test_tick_write(const proto_test_tick_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_tick_valid(self))
+        return -1;
+    s_tick_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_test_tick_encode(const proto_test_tick_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_test_tick_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_test_tick_read(proto_test_tick_t *self, const bus_value_t *map, bus_error_t *err)
+{
+    proto_in_t in;
+    proto_test_tick_init(self);
+    proto_in_init(&in, "test.tick", map, err);
+    s_tick_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_test_tick_clear(self);
+    return in.status;
+}
+
+int
+proto_test_tick_decode(proto_test_tick_t *self,
+                       const void *data,
+                       size_t size,
+                       bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_new();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    int rc = proto_test_tick_read(self, map, err);
+    bus_reader_destroy(&reader);
+    return rc;
+}
+
+char *
+proto_test_tick_print(const proto_test_tick_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_tick_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  test.note
+
+static void
+s_note_free(proto_test_note_t *self)
+{
+    free(self->text);
+}
+
+static bool
+s_note_valid(const proto_test_note_t *self)
+{
+    if (!proto_valid_str(self->text, PROTO_REQUIRED, PROTO_UNLIMITED))
+        return false;
+    return true;
+}
+
+static void
+s_note_write(const proto_test_note_t *self, bus_writer_t *writer)
+{
+    bus_writer_map(writer, 1);
+    proto_write_str(writer, "text", self->text);
+}
+
+static void
+s_note_read(proto_test_note_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "text", PROTO_REQUIRED, PROTO_UNLIMITED, &self->text);
+}
+
+static void
+s_note_print(const proto_test_note_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "text", self->text);
+}
+
+void
+proto_test_note_init(proto_test_note_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_test_note_clear(proto_test_note_t *self)
+{
+    assert(self);
+    s_note_free(self);
+    proto_test_note_init(self);
+}
+
+int
+proto_test_note_write(const proto_test_note_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_note_valid(self))
+        return -1;
+    s_note_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_test_note_encode(const proto_test_note_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_test_note_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_test_note_read(proto_test_note_t *self, const bus_value_t *map, bus_error_t *err)
+{
+    proto_in_t in;
+    proto_test_note_init(self);
+    proto_in_init(&in, "test.note", map, err);
+    s_note_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_test_note_clear(self);
+    return in.status;
+}
+
+int
+proto_test_note_decode(proto_test_note_t *self,
+                       const void *data,
+                       size_t size,
+                       bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_new();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    int rc = proto_test_note_read(self, map, err);
+    bus_reader_destroy(&reader);
+    return rc;
+}
+
+char *
+proto_test_note_print(const proto_test_note_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_note_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  test.echo request
+
+static void
+s_echo_req_free(proto_test_echo_req_t *self)
+{
+    free(self->text);
+}
+
+static bool
+s_echo_req_valid(const proto_test_echo_req_t *self)
+{
+    if (!proto_valid_str(self->text, 0, PROTO_UNLIMITED))
+        return false;
+    return true;
+}
+
+static void
+s_echo_req_write(const proto_test_echo_req_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 1;
+    pairs += self->text != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_uint(writer, "n", self->n);
+    if (self->text != NULL)
+        proto_write_str(writer, "text", self->text);
+}
+
+static void
+s_echo_req_read(proto_test_echo_req_t *self, proto_in_t *in)
+{
+    proto_read_uint(in, "n", PROTO_REQUIRED, UINT64_MAX, &self->n);
+    proto_read_str(in, "text", 0, PROTO_UNLIMITED, &self->text);
+}
+
+static void
+s_echo_req_print(const proto_test_echo_req_t *self, proto_text_t *text)
+{
+    proto_print_uint(text, "n", self->n);
+    proto_print_str(text, "text", self->text);
+}
+
+void
+proto_test_echo_req_init(proto_test_echo_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_test_echo_req_clear(proto_test_echo_req_t *self)
+{
+    assert(self);
+    s_echo_req_free(self);
+    proto_test_echo_req_init(self);
+}
+
+int
+proto_test_echo_req_write(const proto_test_echo_req_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_echo_req_valid(self))
+        return -1;
+    s_echo_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_test_echo_req_encode(const proto_test_echo_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_test_echo_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_test_echo_req_read(proto_test_echo_req_t *self,
+                         const bus_value_t *map,
+                         bus_error_t *err)
+{
+    proto_in_t in;
+    proto_test_echo_req_init(self);
+    proto_in_init(&in, "test.echo request", map, err);
+    s_echo_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_test_echo_req_clear(self);
+    return in.status;
+}
+
+int
+proto_test_echo_req_decode(proto_test_echo_req_t *self,
+                           const void *data,
+                           size_t size,
+                           bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_new();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    int rc = proto_test_echo_req_read(self, map, err);
+    bus_reader_destroy(&reader);
+    return rc;
+}
+
+char *
+proto_test_echo_req_print(const proto_test_echo_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_echo_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  test.echo reply
+
+static void
+s_echo_rep_free(proto_test_echo_rep_t *self)
+{
+    free(self->text);
+}
+
+static bool
+s_echo_rep_valid(const proto_test_echo_rep_t *self)
+{
+    if (!proto_valid_str(self->text, 0, PROTO_UNLIMITED))
+        return false;
+    return true;
+}
+
+static void
+s_echo_rep_write(const proto_test_echo_rep_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 1;
+    pairs += self->text != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_uint(writer, "n", self->n);
+    if (self->text != NULL)
+        proto_write_str(writer, "text", self->text);
+}
+
+static void
+s_echo_rep_read(proto_test_echo_rep_t *self, proto_in_t *in)
+{
+    proto_read_uint(in, "n", PROTO_REQUIRED, UINT64_MAX, &self->n);
+    proto_read_str(in, "text", 0, PROTO_UNLIMITED, &self->text);
+}
+
+static void
+s_echo_rep_print(const proto_test_echo_rep_t *self, proto_text_t *text)
+{
+    proto_print_uint(text, "n", self->n);
+    proto_print_str(text, "text", self->text);
+}
+
+void
+proto_test_echo_rep_init(proto_test_echo_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_test_echo_rep_clear(proto_test_echo_rep_t *self)
+{
+    assert(self);
+    s_echo_rep_free(self);
+    proto_test_echo_rep_init(self);
+}
+
+int
+proto_test_echo_rep_write(const proto_test_echo_rep_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_echo_rep_valid(self))
+        return -1;
+    s_echo_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_test_echo_rep_encode(const proto_test_echo_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_test_echo_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_test_echo_rep_read(proto_test_echo_rep_t *self,
+                         const bus_value_t *map,
+                         bus_error_t *err)
+{
+    proto_in_t in;
+    proto_test_echo_rep_init(self);
+    proto_in_init(&in, "test.echo reply", map, err);
+    s_echo_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_test_echo_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_test_echo_rep_decode(proto_test_echo_rep_t *self,
+                           const void *data,
+                           size_t size,
+                           bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_new();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    int rc = proto_test_echo_rep_read(self, map, err);
+    bus_reader_destroy(&reader);
+    return rc;
+}
+
+char *
+proto_test_echo_rep_print(const proto_test_echo_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_echo_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  test.slow request
+
+static void
+s_slow_req_free(proto_test_slow_req_t *self)
+{
+    (void) self;
+}
+
+static bool
+s_slow_req_valid(const proto_test_slow_req_t *self)
+{
+    if (self->delay_ms > 60000)
+        return false;
+    return true;
+}
+
+static void
+s_slow_req_write(const proto_test_slow_req_t *self, bus_writer_t *writer)
+{
+    bus_writer_map(writer, 1);
+    proto_write_uint(writer, "delay_ms", self->delay_ms);
+}
+
+static void
+s_slow_req_read(proto_test_slow_req_t *self, proto_in_t *in)
+{
+    proto_read_uint(in, "delay_ms", 0, 60000, &self->delay_ms);
+}
+
+static void
+s_slow_req_print(const proto_test_slow_req_t *self, proto_text_t *text)
+{
+    proto_print_uint(text, "delay_ms", self->delay_ms);
+}
+
+void
+proto_test_slow_req_init(proto_test_slow_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_test_slow_req_clear(proto_test_slow_req_t *self)
+{
+    assert(self);
+    s_slow_req_free(self);
+    proto_test_slow_req_init(self);
+}
+
+int
+proto_test_slow_req_write(const proto_test_slow_req_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_slow_req_valid(self))
+        return -1;
+    s_slow_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_test_slow_req_encode(const proto_test_slow_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_test_slow_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_test_slow_req_read(proto_test_slow_req_t *self,
+                         const bus_value_t *map,
+                         bus_error_t *err)
+{
+    proto_in_t in;
+    proto_test_slow_req_init(self);
+    proto_in_init(&in, "test.slow request", map, err);
+    s_slow_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_test_slow_req_clear(self);
+    return in.status;
+}
+
+int
+proto_test_slow_req_decode(proto_test_slow_req_t *self,
+                           const void *data,
+                           size_t size,
+                           bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_new();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    int rc = proto_test_slow_req_read(self, map, err);
+    bus_reader_destroy(&reader);
+    return rc;
+}
+
+char *
+proto_test_slow_req_print(const proto_test_slow_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_slow_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  test.slow reply
+
+static void
+s_slow_rep_free(proto_test_slow_rep_t *self)
+{
+    (void) self;
+}
+
+static bool
+s_slow_rep_valid(const proto_test_slow_rep_t *self)
+{
+    (void) self;
+    return true;
+}
+
+static void
+s_slow_rep_write(const proto_test_slow_rep_t *self, bus_writer_t *writer)
+{
+    (void) self;
+    bus_writer_map(writer, 0);
+}
+
+static void
+s_slow_rep_read(proto_test_slow_rep_t *self, proto_in_t *in)
+{
+    (void) self;
+    (void) in;
+}
+
+static void
+s_slow_rep_print(const proto_test_slow_rep_t *self, proto_text_t *text)
+{
+    (void) self;
+    (void) text;
+}
+
+void
+proto_test_slow_rep_init(proto_test_slow_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_test_slow_rep_clear(proto_test_slow_rep_t *self)
+{
+    assert(self);
+    s_slow_rep_free(self);
+    proto_test_slow_rep_init(self);
+}
+
+int
+proto_test_slow_rep_write(const proto_test_slow_rep_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_slow_rep_valid(self))
+        return -1;
+    s_slow_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_test_slow_rep_encode(const proto_test_slow_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_test_slow_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_test_slow_rep_read(proto_test_slow_rep_t *self,
+                         const bus_value_t *map,
+                         bus_error_t *err)
+{
+    proto_in_t in;
+    proto_test_slow_rep_init(self);
+    proto_in_init(&in, "test.slow reply", map, err);
+    s_slow_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_test_slow_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_test_slow_rep_decode(proto_test_slow_rep_t *self,
+                           const void *data,
+                           size_t size,
+                           bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_new();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    int rc = proto_test_slow_rep_read(self, map, err);
+    bus_reader_destroy(&reader);
+    return rc;
+}
+
+char *
+proto_test_slow_rep_print(const proto_test_slow_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_slow_rep_print(self, &text);
+    return proto_text_finish(&text);
+}

@@ -1,0 +1,14 @@
+/*  =========================================================================
+    acct_classes.h - private header of the accounting: its modules and libbus
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef ACCT_CLASSES_H_INCLUDED
+#define ACCT_CLASSES_H_INCLUDED
+
+#include "bus_classes.h"
+#include "acct_config.h"
+#include "acct_server.h"
+
+#endif

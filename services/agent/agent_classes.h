@@ -1,0 +1,14 @@
+/*  =========================================================================
+    agent_classes.h - private header of the agent: its modules and libbus
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef AGENT_CLASSES_H_INCLUDED
+#define AGENT_CLASSES_H_INCLUDED
+
+#include "bus_classes.h"
+#include "agent_config.h"
+#include "agent_server.h"
+
+#endif

@@ -1,0 +1,15 @@
+/*  =========================================================================
+    agent_server - the agent on its bus node: state, handlers, lifecycle
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef AGENT_SERVER_H_INCLUDED
+#define AGENT_SERVER_H_INCLUDED
+
+#include "bus.h"
+
+//  The service as bus_main runs it.
+extern const bus_service_t agent_service;
+
+#endif

@@ -1,0 +1,17 @@
+/*  =========================================================================
+    gw_classes.h - private header of the gateway: its modules and libbus
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef GW_CLASSES_H_INCLUDED
+#define GW_CLASSES_H_INCLUDED
+
+#include "bus_classes.h"
+#include "gw_config.h"
+#include "gw_problem.h"
+#include "gw_http.h"
+#include "gw_health.h"
+#include "gw_server.h"
+
+#endif

@@ -1,0 +1,194 @@
+/*  =========================================================================
+    gw_http - evhttp listener, route table and JSON replies
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "gw_classes.h"
+#include <netinet/in.h> //  sockaddr_in for the bound port
+#include <sys/socket.h>
+
+typedef struct {
+    int methods; //  EVHTTP_REQ_* mask
+    const char *path;
+    gw_route_fn *fn;
+} gw_route_t;
+
+static void s_version(gw_server_t *gw, struct evhttp_request *req);
+
+static const gw_route_t s_routes[] = {
+    {EVHTTP_REQ_GET | EVHTTP_REQ_HEAD, "/", s_version},
+    {EVHTTP_REQ_GET | EVHTTP_REQ_HEAD, "/healthz", gw_health_handle},
+    {0, NULL, NULL},
+};
+
+const char *
+gw_http_method_name(struct evhttp_request *req)
+{
+    switch (evhttp_request_get_command(req)) {
+        case EVHTTP_REQ_GET:
+            return "GET";
+        case EVHTTP_REQ_POST:
+            return "POST";
+        case EVHTTP_REQ_HEAD:
+            return "HEAD";
+        case EVHTTP_REQ_PUT:
+            return "PUT";
+        case EVHTTP_REQ_DELETE:
+            return "DELETE";
+        case EVHTTP_REQ_OPTIONS:
+            return "OPTIONS";
+        case EVHTTP_REQ_TRACE:
+            return "TRACE";
+        case EVHTTP_REQ_CONNECT:
+            return "CONNECT";
+        case EVHTTP_REQ_PATCH:
+            return "PATCH";
+        default:
+            return "UNKNOWN";
+    }
+}
+
+static const char *
+s_reason(int status)
+{
+    switch (status) {
+        case 200:
+            return "OK";
+        case 201:
+            return "Created";
+        case 204:
+            return "No Content";
+        case 400:
+            return "Bad Request";
+        case 401:
+            return "Unauthorized";
+        case 403:
+            return "Forbidden";
+        case 404:
+            return "Not Found";
+        case 405:
+            return "Method Not Allowed";
+        case 412:
+            return "Precondition Failed";
+        case 413:
+            return "Payload Too Large";
+        case 429:
+            return "Too Many Requests";
+        case 503:
+            return "Service Unavailable";
+        default:
+            return status >= 500 ? "Internal Server Error" : "Error";
+    }
+}
+
+void
+gw_http_reply_json(struct evhttp_request *req, int status, json_t *body,
+                   const char *content_type)
+{
+    char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+    struct evkeyvalq *headers = evhttp_request_get_output_headers(req);
+    evhttp_add_header(headers, "Content-Type", content_type ? content_type : "application/json");
+    evhttp_add_header(headers, "Server", "BackendAI");
+    struct evbuffer *out = evbuffer_new();
+    if (out)
+        evbuffer_add(out, text ? text : "{}", text ? strlen(text) : 2);
+    evhttp_send_reply(req, status, s_reason(status), out);
+    if (out)
+        evbuffer_free(out);
+    free(text);
+    json_decref(body);
+}
+
+//  GET / : the version document the official client probes (reference §0).
+static void
+s_version(gw_server_t *gw, struct evhttp_request *req)
+{
+    (void) gw;
+    gw_http_reply_json(req, 200,
+                       json_pack("{s:s, s:s}", "version", GW_API_VERSION, "manager",
+                                 BACKPLANE_VERSION),
+                       NULL);
+}
+
+static void
+s_dispatch(struct evhttp_request *req, void *arg)
+{
+    gw_server_t *gw = arg;
+    const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
+    const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
+    if (!path || !*path)
+        path = "/";
+    int method = (int) evhttp_request_get_command(req);
+    bool path_known = false;
+    for (const gw_route_t *route = s_routes; route->path; route++) {
+        if (strcmp(route->path, path) != 0)
+            continue;
+        path_known = true;
+        if (route->methods & method) {
+            route->fn(gw, req);
+            return;
+        }
+    }
+    gw_send_problem(req, path_known ? "method-not-allowed" : "url-not-found", NULL);
+}
+
+//  Splits "host:port"; false when it is not that shape.
+static bool
+s_split_listen(const char *listen, char *host, size_t host_size, int *port)
+{
+    const char *colon = strrchr(listen, ':');
+    if (!colon || (size_t) (colon - listen) >= host_size)
+        return false;
+    char *end = NULL;
+    long value = strtol(colon + 1, &end, 10);
+    if (end == colon + 1 || *end || value < 0 || value > 65535)
+        return false;
+    memcpy(host, listen, (size_t) (colon - listen));
+    host[colon - listen] = 0;
+    *port = (int) value;
+    return true;
+}
+
+int
+gw_http_start(gw_server_t *gw, const char *listen, int64_t max_body, bus_error_t *err)
+{
+    char host[256];
+    int port;
+    if (!s_split_listen(listen, host, sizeof host, &port)) {
+        bus_error_set(err, BUS_STATUS_INVALID, "api.listen '%s' is not host:port", listen);
+        return -1;
+    }
+    gw->http = evhttp_new(bus_node_base(gw->node));
+    if (!gw->http) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot create the HTTP server");
+        return -1;
+    }
+    evhttp_set_max_body_size(gw->http, (ev_ssize_t) max_body);
+    evhttp_set_allowed_methods(gw->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD |
+                                             EVHTTP_REQ_PUT | EVHTTP_REQ_DELETE |
+                                             EVHTTP_REQ_PATCH | EVHTTP_REQ_OPTIONS);
+    evhttp_set_gencb(gw->http, s_dispatch, gw);
+    struct evhttp_bound_socket *bound =
+        evhttp_bind_socket_with_handle(gw->http, host, (ev_uint16_t) port);
+    if (!bound) {
+        bus_error_set(err, BUS_STATUS_UNAVAILABLE, "cannot listen on %s: %s", listen,
+                      strerror(errno));
+        return -1;
+    }
+    struct sockaddr_in addr;
+    socklen_t len = sizeof addr;
+    if (getsockname(evhttp_bound_socket_get_fd(bound), (struct sockaddr *) &addr, &len) == 0)
+        port = ntohs(addr.sin_port);
+    snprintf(gw->endpoint, sizeof gw->endpoint, "%s:%d", host, port);
+    return 0;
+}
+
+void
+gw_http_stop(gw_server_t *gw)
+{
+    if (gw->http) {
+        evhttp_free(gw->http);
+        gw->http = NULL;
+    }
+}

@@ -1,0 +1,52 @@
+/*  =========================================================================
+    gw_server - the gateway as bus_main runs it
+
+    The gateway's HTTP server runs on the node's event loop, so a request
+    handler can call other services over the bus and answer when the reply
+    comes, without threads or locks.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "gw_classes.h"
+
+static void *
+s_init(bus_node_t *node, const void *config_, bus_error_t *err)
+{
+    const gw_config_t *config = config_;
+    gw_server_t *gw = calloc(1, sizeof *gw);
+    if (!gw)
+        return NULL;
+    gw->node = node;
+    gw->config = config;
+    if (gw_http_start(gw, config->listen, config->max_body_bytes, err) != 0) {
+        free(gw);
+        return NULL;
+    }
+    bus_log_notice("api listening url=http://%s/", gw->endpoint);
+    //  The line scripts and people look for.
+    printf("gateway url=http://%s/\n", gw->endpoint);
+    fflush(stdout);
+    return gw;
+}
+
+static void
+s_fini(void **state_p)
+{
+    gw_server_t *gw = *state_p;
+    if (gw) {
+        gw_http_stop(gw);
+        free(gw);
+        *state_p = NULL;
+    }
+}
+
+const bus_service_t gw_service = {
+    .name = "gateway",
+    .summary = "The Backend.AI-compatible HTTP API: authentication, tenancy, sessions",
+    .options = gw_config_options,
+    .config_size = sizeof(gw_config_t),
+    .node_config_offset = offsetof(gw_config_t, node),
+    .init = s_init,
+    .fini = s_fini,
+};

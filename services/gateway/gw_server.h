@@ -1,0 +1,26 @@
+/*  =========================================================================
+    gw_server - the gateway: its bus node, its HTTP server, its state
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef GW_SERVER_H_INCLUDED
+#define GW_SERVER_H_INCLUDED
+
+#include "bus.h"
+
+struct evhttp;
+
+typedef struct {
+    bus_node_t *node;
+    const void *config;                //  gw_config_t, borrowed
+    struct evhttp *http;
+    char endpoint[300]; //  "host:port" the API listens on, port resolved
+} gw_server_t;
+
+//  The Backend.AI API version this gateway speaks (reference §0, §2).
+#define GW_API_VERSION "v6.20220315"
+
+extern const bus_service_t gw_service;
+
+#endif

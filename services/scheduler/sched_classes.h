@@ -1,0 +1,14 @@
+/*  =========================================================================
+    sched_classes.h - private header of the scheduler: its modules and libbus
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef SCHED_CLASSES_H_INCLUDED
+#define SCHED_CLASSES_H_INCLUDED
+
+#include "bus_classes.h"
+#include "sched_config.h"
+#include "sched_server.h"
+
+#endif

@@ -1,0 +1,18 @@
+/*  =========================================================================
+    sched_config - the scheduler's options: config/scheduler.yaml
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef SCHED_CONFIG_H_INCLUDED
+#define SCHED_CONFIG_H_INCLUDED
+
+#include "bus.h"
+
+typedef struct {
+    bus_node_config_t node;
+} sched_config_t;
+
+extern const bus_config_option_t sched_config_options[];
+
+#endif

@@ -1,0 +1,1 @@
+$(eval $(call SERVICE,storage-proxy))

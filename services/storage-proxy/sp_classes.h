@@ -1,0 +1,14 @@
+/*  =========================================================================
+    sp_classes.h - private header of the storage-proxy: its modules and libbus
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef SP_CLASSES_H_INCLUDED
+#define SP_CLASSES_H_INCLUDED
+
+#include "bus_classes.h"
+#include "sp_config.h"
+#include "sp_server.h"
+
+#endif

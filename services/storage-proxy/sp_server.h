@@ -1,0 +1,15 @@
+/*  =========================================================================
+    sp_server - the storage-proxy on its bus node: state, handlers, lifecycle
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef SP_SERVER_H_INCLUDED
+#define SP_SERVER_H_INCLUDED
+
+#include "bus.h"
+
+//  The service as bus_main runs it.
+extern const bus_service_t sp_service;
+
+#endif

@@ -1,0 +1,14 @@
+/*  =========================================================================
+    wsp_classes.h - private header of the wsproxy: its modules and libbus
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef WSP_CLASSES_H_INCLUDED
+#define WSP_CLASSES_H_INCLUDED
+
+#include "bus_classes.h"
+#include "wsp_config.h"
+#include "wsp_server.h"
+
+#endif

@@ -1,0 +1,272 @@
+/*  =========================================================================
+    harness - process control, log lines and a minimal HTTP client
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+#define POLL_INTERVAL_MS 5
+
+static long long
+s_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void
+s_pause_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+char *
+harness_tmpdir(const char *name)
+{
+    char *dir = malloc(256);
+    if (!dir)
+        return NULL;
+    snprintf(dir, 256, "/tmp/backplane-%s-XXXXXX", name);
+    if (!mkdtemp(dir)) {
+        free(dir);
+        return NULL;
+    }
+    return dir;
+}
+
+static int
+s_remove(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void) st;
+    (void) flag;
+    (void) ftw;
+    return remove(path);
+}
+
+void
+harness_rmdir(const char *dir)
+{
+    if (dir && strncmp(dir, "/tmp/backplane-", 15) == 0)
+        nftw(dir, s_remove, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+const char *
+harness_bindir(void)
+{
+    const char *dir = getenv("BACKPLANE_BINDIR");
+    return dir && *dir ? dir : "build/bin";
+}
+
+int
+harness_start(harness_proc_t *proc, const char *dir, const char *name, const char *service,
+              const char *const *args)
+{
+    memset(proc, 0, sizeof *proc);
+    snprintf(proc->name, sizeof proc->name, "%s", name);
+    snprintf(proc->log_path, sizeof proc->log_path, "%s/%s.log", dir, name);
+    char binary[512];
+    snprintf(binary, sizeof binary, "%s/backplane-%s", harness_bindir(), service);
+    const char *argv[64];
+    int argc = 0;
+    argv[argc++] = binary;
+    for (int i = 0; args && args[i] && argc < 63; i++)
+        argv[argc++] = args[i];
+    argv[argc] = NULL;
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        int fd = open(proc->log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0)
+            _exit(126);
+        dup2(fd, 1);
+        dup2(fd, 2);
+        close(fd);
+        execv(binary, (char *const *) argv);
+        fprintf(stderr, "exec %s: %s\n", binary, strerror(errno));
+        _exit(127);
+    }
+    proc->pid = pid;
+    return 0;
+}
+
+bool
+harness_wait_line(harness_proc_t *proc, const char *prefix, int timeout_ms, char *line,
+                  size_t size)
+{
+    long long deadline = s_now_ms() + timeout_ms;
+    size_t prefix_len = strlen(prefix);
+    while (true) {
+        FILE *log = fopen(proc->log_path, "r");
+        char buf[HARNESS_LINE_MAX];
+        bool found = false;
+        while (log && fgets(buf, sizeof buf, log))
+            if (strncmp(buf, prefix, prefix_len) == 0) {
+                buf[strcspn(buf, "\n")] = 0;
+                if (line)
+                    snprintf(line, size, "%s", buf);
+                found = true;
+                break;
+            }
+        if (log)
+            fclose(log);
+        if (found)
+            return true;
+        int status;
+        if (proc->pid > 0 && waitpid(proc->pid, &status, WNOHANG) == proc->pid) {
+            proc->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+            proc->pid = 0;
+            return false;
+        }
+        if (s_now_ms() >= deadline)
+            return false;
+        s_pause_ms(POLL_INTERVAL_MS);
+    }
+}
+
+int
+harness_stop(harness_proc_t *proc, int timeout_ms)
+{
+    if (proc->pid <= 0)
+        return proc->exit_status;
+    kill(proc->pid, SIGTERM);
+    long long deadline = s_now_ms() + timeout_ms;
+    int status = 0;
+    while (waitpid(proc->pid, &status, WNOHANG) == 0) {
+        if (s_now_ms() >= deadline) {
+            kill(proc->pid, SIGKILL);
+            waitpid(proc->pid, &status, 0);
+            break;
+        }
+        s_pause_ms(POLL_INTERVAL_MS);
+    }
+    proc->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    proc->pid = 0;
+    return proc->exit_status;
+}
+
+void
+harness_kill(harness_proc_t *proc)
+{
+    if (proc->pid > 0) {
+        kill(proc->pid, SIGKILL);
+        int status;
+        waitpid(proc->pid, &status, 0);
+        proc->exit_status = 128 + SIGKILL;
+        proc->pid = 0;
+    }
+}
+
+bool
+harness_log_has_report(harness_proc_t *proc)
+{
+    FILE *log = fopen(proc->log_path, "r");
+    char buf[HARNESS_LINE_MAX];
+    bool found = false;
+    while (log && fgets(buf, sizeof buf, log))
+        if (strstr(buf, "Sanitizer") || strstr(buf, "runtime error:") ||
+            strstr(buf, "LeakSanitizer")) {
+            found = true;
+            break;
+        }
+    if (log)
+        fclose(log);
+    return found;
+}
+
+bool
+harness_field(const char *line, const char *key, char *out, size_t size)
+{
+    size_t key_len = strlen(key);
+    for (const char *p = line; (p = strstr(p, key)); p += key_len) {
+        if ((p == line || p[-1] == ' ') && p[key_len] == '=') {
+            const char *value = p + key_len + 1;
+            size_t len = strcspn(value, " \n");
+            snprintf(out, size, "%.*s", (int) len, value);
+            return true;
+        }
+    }
+    return false;
+}
+
+int
+harness_http(const char *hostport, const char *method, const char *path, const char *body,
+             char **body_p, int timeout_ms)
+{
+    char host[64];
+    const char *colon = strrchr(hostport, ':');
+    if (!colon || (size_t) (colon - hostport) >= sizeof host)
+        return -1;
+    snprintf(host, sizeof host, "%.*s", (int) (colon - hostport), hostport);
+    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons(atoi(colon + 1))};
+    if (inet_pton(AF_INET, host, &addr.sin_addr) != 1)
+        return -1;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    if (connect(fd, (struct sockaddr *) &addr, sizeof addr) != 0) {
+        close(fd);
+        return -1;
+    }
+    char request[4096];
+    size_t body_len = body ? strlen(body) : 0;
+    int len = snprintf(request, sizeof request,
+                       "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n"
+                       "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
+                       method, path, hostport, body_len, body ? body : "");
+    if (write(fd, request, (size_t) len) != len) {
+        close(fd);
+        return -1;
+    }
+    size_t cap = 65536, used = 0;
+    char *response = malloc(cap + 1);
+    long long deadline = s_now_ms() + timeout_ms;
+    while (response) {
+        struct pollfd pfd = {fd, POLLIN, 0};
+        int left = (int) (deadline - s_now_ms());
+        if (left <= 0 || poll(&pfd, 1, left) <= 0)
+            break;
+        if (used == cap) {
+            char *bigger = realloc(response, cap * 2 + 1);
+            if (!bigger)
+                break;
+            response = bigger;
+            cap *= 2;
+        }
+        ssize_t n = read(fd, response + used, cap - used);
+        if (n <= 0)
+            break;
+        used += (size_t) n;
+    }
+    close(fd);
+    if (!response)
+        return -1;
+    response[used] = 0;
+    int status = -1;
+    if (sscanf(response, "HTTP/1.%*d %d", &status) != 1)
+        status = -1;
+    char *start = strstr(response, "\r\n\r\n");
+    if (body_p)
+        *body_p = strdup(start ? start + 4 : "");
+    free(response);
+    return status;
+}

@@ -1,0 +1,40 @@
+# Integration tests (test/integration/*_test.c: start the real binaries) and the
+# fuzz targets (test/fuzz/fuzz_*.c). Each fuzz target builds twice: linked with
+# test/fuzz/replay.c into $(BUILD)/test/<target>_replay, which replays the committed
+# corpus in make check under any compiler; and with clang's libFuzzer by make fuzz.
+
+INT_SRCS  := $(wildcard test/integration/*_test.c)
+INT_TESTS := $(patsubst test/integration/%.c,$(BUILD)/test/%,$(INT_SRCS))
+HARNESS   := $(BUILD)/test/harness.o
+
+$(INT_TESTS): $(BUILD)/test/%: $(BUILD)/test/integration/%.o $(HARNESS) $(LIBBUS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(HARNESS): test/integration/harness.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+FUZZ_SRCS   := $(wildcard test/fuzz/fuzz_*.c)
+FUZZ_NAMES  := $(patsubst test/fuzz/%.c,%,$(FUZZ_SRCS))
+FUZZ_REPLAY := $(addprefix $(BUILD)/test/,$(addsuffix _replay,$(FUZZ_NAMES)))
+FUZZ_EXTRA   = $(FUZZ_EXTRA_OBJS_$(1))
+
+$(FUZZ_REPLAY): $(BUILD)/test/%_replay: $(BUILD)/test/fuzz/%.o $(BUILD)/test/fuzz/replay.o $(LIBBUS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# make fuzz: real libFuzzer binaries, built with clang into build/fuzz.
+# Run one:  build/fuzz/fuzz_proto -max_total_time=60 test/fuzz/corpus/fuzz_proto
+FUZZ_CFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+.PHONY: fuzz
+fuzz:
+	$(Q)$(MAKE) --no-print-directory CC=clang BUILD=build/fuzz/obj \
+	    CFLAGS="$(FUZZ_CFLAGS)" LDFLAGS="-fsanitize=address,undefined" \
+	    build/fuzz/obj/libbus.a $(addprefix build/fuzz/obj/test/fuzz/,$(addsuffix .o,$(FUZZ_NAMES)))
+	$(Q)for t in $(FUZZ_NAMES); do \
+	    clang -fsanitize=fuzzer,address,undefined -o build/fuzz/$$t \
+	        build/fuzz/obj/test/fuzz/$$t.o build/fuzz/obj/libbus.a $(LDLIBS) || exit 1; \
+	    echo "  FUZZ    build/fuzz/$$t"; done
