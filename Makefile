@@ -76,13 +76,22 @@ check: deps
 	$(Q)$(MAKE) --no-print-directory SANITIZE=address,undefined check-run
 
 check-run: $(BINS) $(UNIT_TESTS) $(INT_TESTS) $(FUZZ_REPLAY)
-	$(Q)test/run-tests $(BUILD)/test-logs \
-	    $(UNIT_TESTS) $(INT_TESTS) $(FUZZ_REPLAY) test/proto-drift test/format-check
+	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	    LSAN_OPTIONS=suppressions=$(CURDIR)/test/lsan.supp \
+	    BACKPLANE_BINDIR=$(BUILD)/bin test/run-tests $(BUILD)/test-logs \
+	    $(UNIT_TESTS) $(INT_TESTS) $(FUZZ_REPLAY) \
+	    test/proto-drift test/config-drift test/format-check
 
 # ---- proto ------------------------------------------------------------------------
 .PHONY: proto
 proto:
 	$(Q)$(PYTHON) proto/gen.py --out libbus --fuzz-corpus test/fuzz/corpus
+
+# ---- config: config/<service>.yaml from each binary's option table ---------------
+.PHONY: config
+config: $(BINS)
+	$(Q)for b in $(BINS); do s=$${b##*/backplane-}; $$b --print-config > config/$$s.yaml; done
 
 # ---- format -----------------------------------------------------------------------
 FORMAT_SRCS = $(filter-out libbus/proto_%, \

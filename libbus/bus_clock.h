@@ -12,16 +12,13 @@
 #include <stdint.h>
 
 //  Monotonic time in milliseconds: for deadlines and timers only.
-int64_t
-    bus_clock_mono_ms(void);
+int64_t bus_clock_mono_ms(void);
 
 //  Wall-clock time in microseconds since the epoch: for timestamps.
-int64_t
-    bus_clock_wall_us(void);
+int64_t bus_clock_wall_us(void);
 
 //  Replace the wall clock (NULL restores the real one). Tests only.
 typedef int64_t(bus_clock_fn)(void);
-void
-    bus_clock_set_wall_source(bus_clock_fn *fn);
+void bus_clock_set_wall_source(bus_clock_fn *fn);
 
 #endif

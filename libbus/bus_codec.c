@@ -140,9 +140,9 @@ struct _bus_value_t {
         uint64_t u;
         int64_t i;
         double d;
-        const uint8_t *raw;         //  str, bin, ext payload
-        size_t first;               //  containers, while parsing: first child slot
-        const bus_value_t *items;   //  containers, after parsing
+        const uint8_t *raw;       //  str, bin, ext payload
+        size_t first;             //  containers, while parsing: first child slot
+        const bus_value_t *items; //  containers, after parsing
     } as;
 };
 
@@ -272,6 +272,7 @@ s_parse(bus_reader_t *self, size_t slot, int depth)
         return s_parse_raw(self, slot, BUS_VALUE_STR, tag & 0x1f);
 
     //  Lengths and values that follow the tag, big-endian.
+    // clang-format off
     static const int8_t widths[0x20] = {
         [0x04] = 1, [0x05] = 2, [0x06] = 4,                             //  bin 8/16/32
         [0x07] = 1, [0x08] = 2, [0x09] = 4,                             //  ext 8/16/32
@@ -283,6 +284,7 @@ s_parse(bus_reader_t *self, size_t slot, int depth)
         [0x1c] = 2, [0x1d] = 4,                                         //  array 16/32
         [0x1e] = 2, [0x1f] = 4,                                         //  map 16/32
     };
+    // clang-format on
     switch (tag) {
         case 0xc0:
             node->type = BUS_VALUE_NIL;

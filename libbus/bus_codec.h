@@ -29,44 +29,28 @@
 
 typedef struct _bus_writer_t bus_writer_t;
 
-bus_writer_t *
-    bus_writer_new(void);
-void
-    bus_writer_destroy(bus_writer_t **self_p);
-void
-    bus_writer_reset(bus_writer_t *self);
+bus_writer_t *bus_writer_new(void);
+void bus_writer_destroy(bus_writer_t **self_p);
+void bus_writer_reset(bus_writer_t *self);
 
 //  Borrowed view of the bytes written so far.
-const uint8_t *
-    bus_writer_data(bus_writer_t *self);
-size_t
-    bus_writer_size(bus_writer_t *self);
+const uint8_t *bus_writer_data(bus_writer_t *self);
+size_t bus_writer_size(bus_writer_t *self);
 
 //  A new frame holding a copy of the bytes. Caller owns return value.
-zframe_t *
-    bus_writer_frame(bus_writer_t *self);
+zframe_t *bus_writer_frame(bus_writer_t *self);
 
-void
-    bus_writer_map(bus_writer_t *self, uint32_t pairs);
-void
-    bus_writer_array(bus_writer_t *self, uint32_t items);
-void
-    bus_writer_nil(bus_writer_t *self);
-void
-    bus_writer_bool(bus_writer_t *self, bool value);
-void
-    bus_writer_int(bus_writer_t *self, int64_t value);
-void
-    bus_writer_uint(bus_writer_t *self, uint64_t value);
-void
-    bus_writer_double(bus_writer_t *self, double value);
+void bus_writer_map(bus_writer_t *self, uint32_t pairs);
+void bus_writer_array(bus_writer_t *self, uint32_t items);
+void bus_writer_nil(bus_writer_t *self);
+void bus_writer_bool(bus_writer_t *self, bool value);
+void bus_writer_int(bus_writer_t *self, int64_t value);
+void bus_writer_uint(bus_writer_t *self, uint64_t value);
+void bus_writer_double(bus_writer_t *self, double value);
 //  A NULL string is written as an empty string.
-void
-    bus_writer_str(bus_writer_t *self, const char *value);
-void
-    bus_writer_strn(bus_writer_t *self, const char *value, size_t len);
-void
-    bus_writer_bin(bus_writer_t *self, const void *data, size_t len);
+void bus_writer_str(bus_writer_t *self, const char *value);
+void bus_writer_strn(bus_writer_t *self, const char *value, size_t len);
+void bus_writer_bin(bus_writer_t *self, const void *data, size_t len);
 
 //  ---------------------------------------------------------------------------
 //  Reader: parses one msgpack item that spans the whole buffer. The values
@@ -89,57 +73,40 @@ typedef enum {
     BUS_VALUE_EXT
 } bus_value_type_t;
 
-bus_reader_t *
-    bus_reader_new(void);
-void
-    bus_reader_destroy(bus_reader_t **self_p);
+bus_reader_t *bus_reader_new(void);
+void bus_reader_destroy(bus_reader_t **self_p);
 
 //  Returns the root value, or NULL when the bytes are not exactly one
 //  well-formed msgpack item (truncated, trailing bytes, too deep).
-const bus_value_t *
-    bus_reader_parse(bus_reader_t *self, const void *data, size_t size);
+const bus_value_t *bus_reader_parse(bus_reader_t *self, const void *data, size_t size);
 
-bus_value_type_t
-    bus_value_type(const bus_value_t *value);
+bus_value_type_t bus_value_type(const bus_value_t *value);
 
 //  Typed getters: true and *out set when the value has that type (ints are
 //  range-checked; a double getter also takes integers), false otherwise.
-bool
-    bus_value_get_bool(const bus_value_t *value, bool *out);
-bool
-    bus_value_get_int(const bus_value_t *value, int64_t *out);
-bool
-    bus_value_get_uint(const bus_value_t *value, uint64_t *out);
-bool
-    bus_value_get_double(const bus_value_t *value, double *out);
+bool bus_value_get_bool(const bus_value_t *value, bool *out);
+bool bus_value_get_int(const bus_value_t *value, int64_t *out);
+bool bus_value_get_uint(const bus_value_t *value, uint64_t *out);
+bool bus_value_get_double(const bus_value_t *value, double *out);
 //  Strings and binaries are not NUL-terminated; ptr points into the buffer.
-bool
-    bus_value_get_str(const bus_value_t *value, const char **ptr, size_t *len);
-bool
-    bus_value_get_bin(const bus_value_t *value, const void **ptr, size_t *len);
+bool bus_value_get_str(const bus_value_t *value, const char **ptr, size_t *len);
+bool bus_value_get_bin(const bus_value_t *value, const void **ptr, size_t *len);
 
 //  A NUL-terminated copy of a string value; NULL when the value is not a
 //  string or holds a NUL byte. Caller owns return value.
-char *
-    bus_value_dup_str(const bus_value_t *value);
+char *bus_value_dup_str(const bus_value_t *value);
 
 //  Items of an array, pairs of a map; 0 for anything else.
-uint32_t
-    bus_value_count(const bus_value_t *value);
-const bus_value_t *
-    bus_value_array_at(const bus_value_t *value, uint32_t index);
-const bus_value_t *
-    bus_value_map_key(const bus_value_t *value, uint32_t index);
-const bus_value_t *
-    bus_value_map_value(const bus_value_t *value, uint32_t index);
+uint32_t bus_value_count(const bus_value_t *value);
+const bus_value_t *bus_value_array_at(const bus_value_t *value, uint32_t index);
+const bus_value_t *bus_value_map_key(const bus_value_t *value, uint32_t index);
+const bus_value_t *bus_value_map_value(const bus_value_t *value, uint32_t index);
 
 //  The value stored under a string key in a map, or NULL. Linear scan: maps
 //  on the wire are small.
-const bus_value_t *
-    bus_value_map_find(const bus_value_t *map, const char *key);
+const bus_value_t *bus_value_map_find(const bus_value_t *map, const char *key);
 
 //  True when value is a string equal to key.
-bool
-    bus_value_str_is(const bus_value_t *value, const char *key);
+bool bus_value_str_is(const bus_value_t *value, const char *key);
 
 #endif

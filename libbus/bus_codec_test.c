@@ -79,7 +79,10 @@ test_rejects_hostile_input(void)
     //  map32 claiming 2^31 pairs
     T_ASSERT(!bus_reader_parse(r, "\xdf\x80\x00\x00\x00\x01", 6));
     //  str32 longer than the buffer
-    T_ASSERT(!bus_reader_parse(r, "\xdb\x00\x00\x10\x00" "abc", 8));
+    T_ASSERT(!bus_reader_parse(r,
+                               "\xdb\x00\x00\x10\x00"
+                               "abc",
+                               8));
     //  truncated uint64
     T_ASSERT(!bus_reader_parse(r, "\xcf\x01\x02", 3));
     //  trailing bytes after one item
@@ -96,7 +99,10 @@ test_rejects_hostile_input(void)
     //  within the limit it parses
     T_ASSERT(bus_reader_parse(r, deep + 40 - 10, 11));
     //  a string with a NUL byte is not handed out as a C string
-    const bus_value_t *v = bus_reader_parse(r, "\xa3" "a\0b", 4);
+    const bus_value_t *v = bus_reader_parse(r,
+                                            "\xa3"
+                                            "a\0b",
+                                            4);
     T_ASSERT(v);
     T_ASSERT(bus_value_dup_str(v) == NULL);
     //  wrong-type getters say no

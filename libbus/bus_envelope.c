@@ -104,13 +104,17 @@ s_copy_str(const bus_value_t *value, char *out, size_t out_size)
 }
 
 int
-bus_header_decode(bus_header_t *self, bus_reader_t *reader, const void *data, size_t size,
+bus_header_decode(bus_header_t *self,
+                  bus_reader_t *reader,
+                  const void *data,
+                  size_t size,
                   bus_error_t *err)
 {
     memset(self, 0, sizeof *self);
     const bus_value_t *map = bus_reader_parse(reader, data, size);
     if (!map || bus_value_type(map) != BUS_VALUE_MAP)
-        return bus_error_set(err, BUS_STATUS_PROTOCOL, "event header is not a msgpack map");
+        return bus_error_set(err, BUS_STATUS_PROTOCOL,
+                             "event header is not a msgpack map");
     bool have_id = false, have_src = false;
     for (uint32_t i = 0; i < bus_value_count(map); i++) {
         const bus_value_t *key = bus_value_map_key(map, i);
@@ -125,8 +129,7 @@ bus_header_decode(bus_header_t *self, bus_reader_t *reader, const void *data, si
             if (ok)
                 memcpy(self->id, bin, BUS_EVENT_ID_SIZE);
             have_id = ok;
-        }
-        else if (bus_value_str_is(key, "ts"))
+        } else if (bus_value_str_is(key, "ts"))
             ok = bus_value_get_int(value, &self->ts);
         else if (bus_value_str_is(key, "src"))
             ok = have_src = s_copy_str(value, self->src, sizeof self->src);
@@ -140,21 +143,27 @@ bus_header_decode(bus_header_t *self, bus_reader_t *reader, const void *data, si
             const char *name = "?";
             size_t len = 1;
             bus_value_get_str(key, &name, &len);
-            return bus_error_set(err, BUS_STATUS_PROTOCOL, "event header field '%.*s' is invalid",
+            return bus_error_set(err, BUS_STATUS_PROTOCOL,
+                                 "event header field '%.*s' is invalid",
                                  (int) (len > 32 ? 32 : len), name);
         }
     }
     if (self->version == 0 || self->version > BUS_ENVELOPE_VERSION)
-        return bus_error_set(err, BUS_STATUS_PROTOCOL, "event envelope version %" PRIu64
-                             " not supported", self->version);
+        return bus_error_set(err, BUS_STATUS_PROTOCOL,
+                             "event envelope version %" PRIu64 " not supported",
+                             self->version);
     if (!have_id || !have_src)
         return bus_error_set(err, BUS_STATUS_PROTOCOL, "event header lacks id or src");
     return BUS_OK;
 }
 
 int
-bus_event_send_raw(void *socket, const char *topic, const void *header, size_t header_size,
-                   const void *body, size_t body_size)
+bus_event_send_raw(void *socket,
+                   const char *topic,
+                   const void *header,
+                   size_t header_size,
+                   const void *body,
+                   size_t body_size)
 {
     //  ZeroMQ sends multipart messages atomically: if the first frame is
     //  accepted the rest are too, so a full queue never leaves half an event.
@@ -168,13 +177,17 @@ bus_event_send_raw(void *socket, const char *topic, const void *header, size_t h
 }
 
 int
-bus_event_send(void *socket, const char *topic, const bus_header_t *header, const void *body,
-               size_t body_size, bus_writer_t *scratch)
+bus_event_send(void *socket,
+               const char *topic,
+               const bus_header_t *header,
+               const void *body,
+               size_t body_size,
+               bus_writer_t *scratch)
 {
     bus_writer_reset(scratch);
     bus_header_write(header, scratch);
-    return bus_event_send_raw(socket, topic, bus_writer_data(scratch), bus_writer_size(scratch),
-                              body, body_size);
+    return bus_event_send_raw(socket, topic, bus_writer_data(scratch),
+                              bus_writer_size(scratch), body, body_size);
 }
 
 bus_event_buf_t *
@@ -206,12 +219,19 @@ bus_event_buf_destroy(bus_event_buf_t **self_p)
 }
 
 int
-bus_event_parse(bus_event_t *event, bus_reader_t *reader, const char *topic, size_t topic_size,
-                const void *header, size_t header_size, const void *body, size_t body_size,
+bus_event_parse(bus_event_t *event,
+                bus_reader_t *reader,
+                const char *topic,
+                size_t topic_size,
+                const void *header,
+                size_t header_size,
+                const void *body,
+                size_t body_size,
                 bus_error_t *err)
 {
     if (topic_size == 0 || topic_size >= BUS_TOPIC_MAX || memchr(topic, 0, topic_size))
-        return bus_error_set(err, BUS_STATUS_PROTOCOL, "event topic is empty, too long or binary");
+        return bus_error_set(err, BUS_STATUS_PROTOCOL,
+                             "event topic is empty, too long or binary");
     memcpy(event->topic, topic, topic_size);
     event->topic[topic_size] = 0;
     if (header_size > BUS_HEADER_MAX)
@@ -233,13 +253,15 @@ bus_event_recv(void *socket, bus_event_buf_t *buf, bus_event_t *event, bus_error
         //  Frames beyond the third are read into the last slot and discarded.
         zmq_msg_t *frame = &buf->frames[parts < 3 ? parts : 2];
         if (zmq_msg_recv(frame, socket, parts == 0 ? ZMQ_DONTWAIT : 0) < 0)
-            return parts == 0 ? BUS_STATUS_UNAVAILABLE
-                              : bus_error_set(err, BUS_STATUS_PROTOCOL, "event truncated");
+            return parts == 0
+                       ? BUS_STATUS_UNAVAILABLE
+                       : bus_error_set(err, BUS_STATUS_PROTOCOL, "event truncated");
         more = zmq_msg_more(frame);
         parts++;
     }
     if (parts != 3)
-        return bus_error_set(err, BUS_STATUS_PROTOCOL, "event has %d frames, expected 3", parts);
+        return bus_error_set(err, BUS_STATUS_PROTOCOL, "event has %d frames, expected 3",
+                             parts);
     return bus_event_parse(event, buf->reader, zmq_msg_data(&buf->frames[0]),
                            zmq_msg_size(&buf->frames[0]), zmq_msg_data(&buf->frames[1]),
                            zmq_msg_size(&buf->frames[1]), zmq_msg_data(&buf->frames[2]),

@@ -53,61 +53,68 @@ typedef struct {
 
 //  Fills a header for a new event from src: a fresh id, the current time,
 //  version set; seq, epoch and corr cleared.
-void
-    bus_header_init(bus_header_t *self, const char *src);
+void bus_header_init(bus_header_t *self, const char *src);
 
 //  Appends the header map to writer.
-void
-    bus_header_write(const bus_header_t *self, bus_writer_t *writer);
+void bus_header_write(const bus_header_t *self, bus_writer_t *writer);
 
 //  Parses a header from bytes using reader (scratch, reused). BUS_OK, or
 //  BUS_STATUS_PROTOCOL with err filled (not a map, wrong types, a missing
 //  id/src, an oversized string, a newer envelope version).
-int
-    bus_header_decode(bus_header_t *self, bus_reader_t *reader, const void *data,
-                      size_t size, bus_error_t *err);
+int bus_header_decode(bus_header_t *self,
+                      bus_reader_t *reader,
+                      const void *data,
+                      size_t size,
+                      bus_error_t *err);
 
 //  A fresh event id: a random per-process prefix and a counter, so ids are
 //  unique without a system call per event.
-void
-    bus_event_id_new(uint8_t id[BUS_EVENT_ID_SIZE]);
+void bus_event_id_new(uint8_t id[BUS_EVENT_ID_SIZE]);
 
 //  Writes "0f1e...-..." (36 chars + NUL) into out.
-void
-    bus_event_id_str(const uint8_t id[BUS_EVENT_ID_SIZE], char out[37]);
+void bus_event_id_str(const uint8_t id[BUS_EVENT_ID_SIZE], char out[37]);
 
 //  Sends one event as three frames on a zmq socket (raw handle, from
 //  zsock_resolve). scratch is a reusable writer. 0, or -1 when the socket
 //  would block (high-water mark) or failed; errno is zmq's.
-int
-    bus_event_send(void *socket, const char *topic, const bus_header_t *header,
-                   const void *body, size_t body_size, bus_writer_t *scratch);
+int bus_event_send(void *socket,
+                   const char *topic,
+                   const bus_header_t *header,
+                   const void *body,
+                   size_t body_size,
+                   bus_writer_t *scratch);
 
 //  Sends an event whose header is already encoded (replay, outbox flush).
-int
-    bus_event_send_raw(void *socket, const char *topic, const void *header,
-                       size_t header_size, const void *body, size_t body_size);
+int bus_event_send_raw(void *socket,
+                       const char *topic,
+                       const void *header,
+                       size_t header_size,
+                       const void *body,
+                       size_t body_size);
 
 //  Receive-side scratch: zmq messages and a reader kept between calls so
 //  the hot path does not allocate.
 typedef struct _bus_event_buf_t bus_event_buf_t;
 
-bus_event_buf_t *
-    bus_event_buf_new(void);
-void
-    bus_event_buf_destroy(bus_event_buf_t **self_p);
+bus_event_buf_t *bus_event_buf_new(void);
+void bus_event_buf_destroy(bus_event_buf_t **self_p);
 
 //  Receives one event without blocking. Returns BUS_OK with event filled
 //  (body borrowed from buf until the next call), BUS_STATUS_UNAVAILABLE
 //  when nothing is waiting, or BUS_STATUS_PROTOCOL for a malformed event,
 //  which is consumed whole and described in err.
 int
-    bus_event_recv(void *socket, bus_event_buf_t *buf, bus_event_t *event, bus_error_t *err);
+bus_event_recv(void *socket, bus_event_buf_t *buf, bus_event_t *event, bus_error_t *err);
 
 //  Decodes an event from its three frames held in memory (replay replies).
-int
-    bus_event_parse(bus_event_t *event, bus_reader_t *reader, const char *topic,
-                    size_t topic_size, const void *header, size_t header_size,
-                    const void *body, size_t body_size, bus_error_t *err);
+int bus_event_parse(bus_event_t *event,
+                    bus_reader_t *reader,
+                    const char *topic,
+                    size_t topic_size,
+                    const void *header,
+                    size_t header_size,
+                    const void *body,
+                    size_t body_size,
+                    bus_error_t *err);
 
 #endif

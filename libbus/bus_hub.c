@@ -82,7 +82,8 @@ s_hub_actor(zsock_t *pipe, void *arg)
                 break;
             __atomic_add_fetch(&hub->forwarded, (uint64_t) moved, __ATOMIC_RELAXED);
         }
-        if ((items[2].revents & ZMQ_POLLIN) && s_forward(items[2].socket, items[1].socket, &msg) < 0)
+        if ((items[2].revents & ZMQ_POLLIN) &&
+            s_forward(items[2].socket, items[1].socket, &msg) < 0)
             break;
     }
     zmq_msg_close(&msg);
@@ -91,7 +92,8 @@ s_hub_actor(zsock_t *pipe, void *arg)
 }
 
 bus_hub_t *
-bus_hub_new(const char *publish_endpoint, const char *subscribe_endpoint,
+bus_hub_new(const char *publish_endpoint,
+            const char *subscribe_endpoint,
             const bus_curve_t *curve)
 {
     bus_hub_t *self = calloc(1, sizeof *self);

@@ -20,23 +20,19 @@ typedef struct _bus_hub_t bus_hub_t;
 
 //  Binds both sides (ports may be "*") and starts forwarding. Returns NULL
 //  when a bind fails. Caller owns return value.
-bus_hub_t *
-    bus_hub_new(const char *publish_endpoint, const char *subscribe_endpoint,
-                const bus_curve_t *curve);
+bus_hub_t *bus_hub_new(const char *publish_endpoint,
+                       const char *subscribe_endpoint,
+                       const bus_curve_t *curve);
 
-void
-    bus_hub_destroy(bus_hub_t **self_p);
+void bus_hub_destroy(bus_hub_t **self_p);
 
 //  Where publishers connect (the XSUB side), ports resolved. Borrowed.
-const char *
-    bus_hub_publish_endpoint(bus_hub_t *self);
+const char *bus_hub_publish_endpoint(bus_hub_t *self);
 
 //  Where subscribers connect (the XPUB side), ports resolved. Borrowed.
-const char *
-    bus_hub_subscribe_endpoint(bus_hub_t *self);
+const char *bus_hub_subscribe_endpoint(bus_hub_t *self);
 
 //  Events forwarded so far (approximate while running).
-uint64_t
-    bus_hub_forwarded(bus_hub_t *self);
+uint64_t bus_hub_forwarded(bus_hub_t *self);
 
 #endif

@@ -54,9 +54,9 @@ bus_inbox_new(bus_db_t *db, bus_error_t *err)
     zhashx_set_destructor(self->staged, s_free_item);
     sqlite3_stmt *stmt = bus_db_stmt(db, "SELECT src, domain, epoch, seq FROM bus_inbox");
     while (stmt && sqlite3_step(stmt) == SQLITE_ROW) {
-        bus_inbox_cursor_t *cursor = bus_inbox_cursor(
-            self, (const char *) sqlite3_column_text(stmt, 0),
-            (const char *) sqlite3_column_text(stmt, 1));
+        bus_inbox_cursor_t *cursor =
+            bus_inbox_cursor(self, (const char *) sqlite3_column_text(stmt, 0),
+                             (const char *) sqlite3_column_text(stmt, 1));
         if (cursor) {
             cursor->epoch = (uint64_t) sqlite3_column_int64(stmt, 2);
             cursor->seq = (uint64_t) sqlite3_column_int64(stmt, 3);
@@ -94,8 +94,8 @@ bus_inbox_cursor(bus_inbox_t *self, const char *src, const char *domain)
 }
 
 bus_inbox_verdict_t
-bus_inbox_check(bus_inbox_t *self, const char *src, const char *domain, uint64_t epoch,
-                uint64_t seq)
+bus_inbox_check(
+    bus_inbox_t *self, const char *src, const char *domain, uint64_t epoch, uint64_t seq)
 {
     bus_inbox_cursor_t *cursor = bus_inbox_cursor(self, src, domain);
     if (!cursor)
@@ -115,12 +115,13 @@ bus_inbox_check(bus_inbox_t *self, const char *src, const char *domain, uint64_t
 }
 
 int
-bus_inbox_advance(bus_inbox_t *self, const char *src, const char *domain, uint64_t epoch,
-                  uint64_t seq)
+bus_inbox_advance(
+    bus_inbox_t *self, const char *src, const char *domain, uint64_t epoch, uint64_t seq)
 {
     sqlite3_stmt *stmt = bus_db_stmt(
-        self->db, "INSERT INTO bus_inbox (src, domain, epoch, seq) VALUES (?1, ?2, ?3, ?4)"
-                  " ON CONFLICT (src, domain) DO UPDATE SET epoch = ?3, seq = ?4");
+        self->db,
+        "INSERT INTO bus_inbox (src, domain, epoch, seq) VALUES (?1, ?2, ?3, ?4)"
+        " ON CONFLICT (src, domain) DO UPDATE SET epoch = ?3, seq = ?4");
     if (!stmt)
         return -1;
     sqlite3_bind_text(stmt, 1, src, -1, SQLITE_STATIC);
@@ -150,7 +151,8 @@ bus_inbox_committed(bus_inbox_t *self)
 {
     for (bus_inbox_cursor_t *staged = zhashx_first(self->staged); staged;
          staged = zhashx_next(self->staged)) {
-        bus_inbox_cursor_t *cursor = zhashx_lookup(self->cursors, zhashx_cursor(self->staged));
+        bus_inbox_cursor_t *cursor =
+            zhashx_lookup(self->cursors, zhashx_cursor(self->staged));
         if (cursor) {
             cursor->epoch = staged->epoch;
             cursor->seq = staged->seq;

@@ -35,34 +35,28 @@ typedef struct {
 
 //  Creates the cursor table in db if needed and loads it. db stays owned
 //  by the caller.
-bus_inbox_t *
-    bus_inbox_new(bus_db_t *db, bus_error_t *err);
+bus_inbox_t *bus_inbox_new(bus_db_t *db, bus_error_t *err);
 
-void
-    bus_inbox_destroy(bus_inbox_t **self_p);
+void bus_inbox_destroy(bus_inbox_t **self_p);
 
 //  The cursor of a stream, created at (0, 0) if new. Borrowed; valid until destroy.
 bus_inbox_cursor_t *
-    bus_inbox_cursor(bus_inbox_t *self, const char *src, const char *domain);
+bus_inbox_cursor(bus_inbox_t *self, const char *src, const char *domain);
 
 //  Classifies a durable event against its cursor. A new epoch resets the
 //  cursor (the publisher's database was rebuilt), logged as a warning.
-bus_inbox_verdict_t
-    bus_inbox_check(bus_inbox_t *self, const char *src, const char *domain,
-                    uint64_t epoch, uint64_t seq);
+bus_inbox_verdict_t bus_inbox_check(
+    bus_inbox_t *self, const char *src, const char *domain, uint64_t epoch, uint64_t seq);
 
 //  Records that (epoch, seq) was applied. Call inside the transaction that
 //  applied the event; the in-memory cursor moves only once it commits,
 //  through bus_inbox_committed. 0 or -1.
-int
-    bus_inbox_advance(bus_inbox_t *self, const char *src, const char *domain, uint64_t epoch,
-                      uint64_t seq);
+int bus_inbox_advance(
+    bus_inbox_t *self, const char *src, const char *domain, uint64_t epoch, uint64_t seq);
 
 //  After the transaction commits: makes the advanced positions current.
 //  After a rollback: bus_inbox_discard forgets them.
-void
-    bus_inbox_committed(bus_inbox_t *self);
-void
-    bus_inbox_discard(bus_inbox_t *self);
+void bus_inbox_committed(bus_inbox_t *self);
+void bus_inbox_discard(bus_inbox_t *self);
 
 #endif

@@ -9,9 +9,9 @@
 */
 #include "bus_classes.h"
 
-#define LOG_LINE_MAX  4096
-#define LOG_NAME_MAX  64
-#define LOG_CORR_MAX  64
+#define LOG_LINE_MAX 4096
+#define LOG_NAME_MAX 64
+#define LOG_CORR_MAX 64
 
 int bus_log_level_ = BUS_LOG_NOTICE;
 
@@ -24,9 +24,9 @@ static const char *s_level_names[] = {"error", "warning", "notice", "info", "deb
 
 //  Field names whose values are never written. Matched as substrings of the
 //  lower-cased name, so "secret_key" and "X-Auth-Token" are both caught.
-static const char *s_secret_words[] = {"secret",        "password", "passwd",     "signature",
-                                       "token",         "authorization", "credential",
-                                       "cookie",        NULL};
+static const char *s_secret_words[] = {"secret",     "password", "passwd",
+                                       "signature",  "token",    "authorization",
+                                       "credential", "cookie",   NULL};
 
 void
 bus_log_init(const char *service, const char *node, int level)
@@ -122,8 +122,7 @@ bus_log_redact(char *line, size_t size)
             }
             if (value_end < len)
                 value_end++;
-        }
-        else
+        } else
             while (value_end < len && line[value_end] != ' ')
                 value_end++;
         if (s_is_secret_name(line + i, name_end - i) && value_end > value) {
@@ -134,8 +133,7 @@ bus_log_redact(char *line, size_t size)
                 len = len - old_len + new_len;
                 value_end = value + new_len;
                 masked++;
-            }
-            else {
+            } else {
                 //  No room for the mask: blank the value instead of leaking it.
                 memset(line + value, '*', old_len);
                 masked++;
@@ -200,7 +198,10 @@ bus_log_write(int level, const char *fmt, ...)
     size_t pos = strftime(line, sizeof line, "ts=%Y-%m-%dT%H:%M:%S", &tm);
     pos += (size_t) snprintf(line + pos, sizeof line - pos, ".%03ldZ level=%s service=%s",
                              ts.tv_nsec / 1000000,
-                             s_level_names[level < 0 ? 0 : level > 4 ? 4 : level], s_service);
+                             s_level_names[level < 0   ? 0
+                                           : level > 4 ? 4
+                                                       : level],
+                             s_service);
     if (*s_node)
         pos += (size_t) snprintf(line + pos, sizeof line - pos, " node=%s", s_node);
     if (*s_corr)

@@ -30,43 +30,35 @@ typedef enum {
 extern int bus_log_level_;
 
 //  Names the process in every line. Call once from main; node may be NULL.
-void
-    bus_log_init(const char *service, const char *node, int level);
+void bus_log_init(const char *service, const char *node, int level);
 
 //  Change the level at run time (-v, config reload).
-void
-    bus_log_set_level(int level);
+void bus_log_set_level(int level);
 
 //  "error".."debug" to a level; -1 when unknown.
-int
-    bus_log_level_from_str(const char *name);
+int bus_log_level_from_str(const char *name);
 
 //  Send lines to another stream (tests capture them); NULL means stderr.
-void
-    bus_log_set_stream(FILE *stream);
+void bus_log_set_stream(FILE *stream);
 
 //  The correlation id stamped on this thread's lines until changed; NULL clears.
-void
-    bus_log_set_corr(const char *corr);
+void bus_log_set_corr(const char *corr);
 
 //  The correlation id currently set on this thread ("" when none). RPC
 //  clients copy it into outgoing requests, so a trace follows a request.
-const char *
-    bus_log_corr(void);
+const char *bus_log_corr(void);
 
 //  Format and write one line at level. Use the macros below instead.
-void
-    bus_log_write(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void bus_log_write(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 //  Mask, in place, the values of secret-named fields in a logfmt fragment.
 //  Returns the number of values masked. Exposed for tests.
-int
-    bus_log_redact(char *line, size_t size);
+int bus_log_redact(char *line, size_t size);
 
-#define BUS_LOG_AT_(lvl, ...)                                                          \
-    do {                                                                               \
-        if ((lvl) <= bus_log_level_)                                                   \
-            bus_log_write((lvl), __VA_ARGS__);                                         \
+#define BUS_LOG_AT_(lvl, ...)                                                            \
+    do {                                                                                 \
+        if ((lvl) <= bus_log_level_)                                                     \
+            bus_log_write((lvl), __VA_ARGS__);                                           \
     } while (0)
 #define bus_log_error(...)   BUS_LOG_AT_(BUS_LOG_ERROR, __VA_ARGS__)
 #define bus_log_warning(...) BUS_LOG_AT_(BUS_LOG_WARNING, __VA_ARGS__)

@@ -26,7 +26,9 @@ s_usage(const bus_service_t *service, FILE *out)
 }
 
 int
-bus_main_load_config(const bus_service_t *service, void *config, const char *path,
+bus_main_load_config(const bus_service_t *service,
+                     void *config,
+                     const char *path,
                      bus_error_t *err)
 {
     if (bus_config_defaults(service->options, config, err) != 0)
@@ -41,11 +43,14 @@ bus_main(const bus_service_t *service, int argc, char **argv)
 {
     enum { OPT_SET = 256, OPT_CHECK, OPT_PRINT, OPT_VERSION };
     static const struct option options[] = {
-        {"config", required_argument, NULL, 'c'},  {"set", required_argument, NULL, OPT_SET},
+        {"config", required_argument, NULL, 'c'},
+        {"set", required_argument, NULL, OPT_SET},
         {"check-config", no_argument, NULL, OPT_CHECK},
         {"print-config", no_argument, NULL, OPT_PRINT},
-        {"verbose", no_argument, NULL, 'v'},        {"version", no_argument, NULL, OPT_VERSION},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+        {"verbose", no_argument, NULL, 'v'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     const char *path = NULL;
     const char *sets[MAIN_SETS_MAX];
@@ -59,7 +64,8 @@ bus_main(const bus_service_t *service, int argc, char **argv)
                 break;
             case OPT_SET:
                 if (set_count == MAIN_SETS_MAX) {
-                    fprintf(stderr, "backplane-%s: too many --set options\n", service->name);
+                    fprintf(stderr, "backplane-%s: too many --set options\n",
+                            service->name);
                     return 2;
                 }
                 sets[set_count++] = optarg;
@@ -87,7 +93,8 @@ bus_main(const bus_service_t *service, int argc, char **argv)
         }
     }
     if (optind < argc) {
-        fprintf(stderr, "backplane-%s: unexpected argument '%s'\n", service->name, argv[optind]);
+        fprintf(stderr, "backplane-%s: unexpected argument '%s'\n", service->name,
+                argv[optind]);
         return 2;
     }
 
@@ -105,7 +112,8 @@ bus_main(const bus_service_t *service, int argc, char **argv)
         char key[256];
         const char *eq = strchr(sets[i], '=');
         if (!eq || (size_t) (eq - sets[i]) >= sizeof key) {
-            bus_error_set(&err, BUS_STATUS_INVALID, "--set %s: expected KEY=VALUE", sets[i]);
+            bus_error_set(&err, BUS_STATUS_INVALID, "--set %s: expected KEY=VALUE",
+                          sets[i]);
             goto done;
         }
         memcpy(key, sets[i], (size_t) (eq - sets[i]));

@@ -25,11 +25,11 @@
 #include "bus_node.h"
 
 typedef struct {
-    const char *name;                        //  "scheduler"
-    const char *summary;                     //  one line for --help
-    const bus_config_option_t *options;      //  the config table
-    size_t config_size;                      //  sizeof the service's config struct
-    size_t node_config_offset;               //  offsetof its bus_node_config_t
+    const char *name;                   //  "scheduler"
+    const char *summary;                //  one line for --help
+    const bus_config_option_t *options; //  the config table
+    size_t config_size;                 //  sizeof the service's config struct
+    size_t node_config_offset;          //  offsetof its bus_node_config_t
     const bus_db_migration_t *migrations;
     size_t migration_count;
     //  Sets up the service on a started node (handlers, subscriptions).
@@ -41,13 +41,13 @@ typedef struct {
 
 //  Runs a service to completion. Returns the process exit status: 0 after
 //  a clean stop, 1 on a configuration or start-up error, 2 on bad usage.
-int
-    bus_main(const bus_service_t *service, int argc, char **argv);
+int bus_main(const bus_service_t *service, int argc, char **argv);
 
 //  Loads a config for service from argv-style options without running it
 //  (tests). 0 or -1 with err.
-int
-    bus_main_load_config(const bus_service_t *service, void *config, const char *path,
+int bus_main_load_config(const bus_service_t *service,
+                         void *config,
+                         const char *path,
                          bus_error_t *err);
 
 #endif

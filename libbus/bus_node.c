@@ -17,7 +17,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h> //  mkdir for the state directory
 
-#define NODE_RPC_TICK_MS      10   //  deadline resolution of outgoing calls
+#define NODE_RPC_TICK_MS      10 //  deadline resolution of outgoing calls
 #define NODE_FOLLOW_MAX       16
 #define NODE_TRIM_EVERY_CRONS 60
 #define NODE_UNREGISTER_MS    500
@@ -149,8 +149,14 @@ s_client(bus_node_t *self, const char *endpoint)
 }
 
 uint64_t
-bus_node_call(bus_node_t *self, const char *endpoint, const char *method, const void *body,
-              size_t body_size, int timeout_ms, bus_reply_fn *fn, void *arg)
+bus_node_call(bus_node_t *self,
+              const char *endpoint,
+              const char *method,
+              const void *body,
+              size_t body_size,
+              int timeout_ms,
+              bus_reply_fn *fn,
+              void *arg)
 {
     node_client_t *entry = endpoint && *endpoint ? s_client(self, endpoint) : NULL;
     if (!entry)
@@ -210,7 +216,8 @@ s_pump(bus_node_t *self)
             self->rpc_served += (uint64_t) bus_rpc_server_dispatch(self->rpc);
             busy = true;
         }
-        if (self->registry_server && s_readable(bus_rpc_server_sock(self->registry_server))) {
+        if (self->registry_server &&
+            s_readable(bus_rpc_server_sock(self->registry_server))) {
             bus_rpc_server_dispatch(self->registry_server);
             busy = true;
         }
@@ -264,8 +271,8 @@ s_apply(node_follow_t *follow, const bus_event_t *event)
     if (bus_node_begin(self) != 0)
         return -1;
     if (follow->fn(follow->arg, self, event) != 0 ||
-        bus_inbox_advance(self->inbox, event->header.src, follow->domain, event->header.epoch,
-                          event->header.seq) != 0) {
+        bus_inbox_advance(self->inbox, event->header.src, follow->domain,
+                          event->header.epoch, event->header.seq) != 0) {
         bus_node_rollback(self);
         bus_inbox_discard(self->inbox);
         return -1;
@@ -283,7 +290,8 @@ s_on_durable(void *arg, const bus_event_t *event)
 {
     node_follow_t *follow = arg;
     if (event->header.seq == 0) {
-        bus_log_debug("ephemeral event in a durable domain ignored topic=%s", event->topic);
+        bus_log_debug("ephemeral event in a durable domain ignored topic=%s",
+                      event->topic);
         return;
     }
     switch (bus_inbox_check(follow->node->inbox, event->header.src, follow->domain,
@@ -332,8 +340,10 @@ s_on_replay(void *arg, const bus_reply_t *reply)
         free(ctx);
         return;
     }
-    if (proto_bus_replay_rep_decode(&rep, reply->body, reply->body_size, &err) != BUS_OK) {
-        bus_log_warning("replay reply malformed src=%s reason=\"%s\"", ctx->src, err.detail);
+    if (proto_bus_replay_rep_decode(&rep, reply->body, reply->body_size, &err) !=
+        BUS_OK) {
+        bus_log_warning("replay reply malformed src=%s reason=\"%s\"", ctx->src,
+                        err.detail);
         free(ctx);
         return;
     }
@@ -353,8 +363,9 @@ s_on_replay(void *arg, const bus_reply_t *reply)
                 failed = true;
                 break;
             }
-            bus_inbox_verdict_t verdict = bus_inbox_check(
-                self->inbox, ctx->src, follow->domain, event.header.epoch, event.header.seq);
+            bus_inbox_verdict_t verdict =
+                bus_inbox_check(self->inbox, ctx->src, follow->domain, event.header.epoch,
+                                event.header.seq);
             if (verdict == BUS_INBOX_DUPLICATE)
                 continue;
             if (verdict == BUS_INBOX_GAP) {
@@ -365,8 +376,8 @@ s_on_replay(void *arg, const bus_reply_t *reply)
                               ctx->src, follow->domain, event.header.seq);
             }
             if (follow->fn(follow->arg, self, &event) != 0 ||
-                bus_inbox_advance(self->inbox, ctx->src, follow->domain, event.header.epoch,
-                                  event.header.seq) != 0)
+                bus_inbox_advance(self->inbox, ctx->src, follow->domain,
+                                  event.header.epoch, event.header.seq) != 0)
                 failed = true;
             else if (cursor) {
                 //  Later checks in this batch compare against the staged position.
@@ -381,7 +392,8 @@ s_on_replay(void *arg, const bus_reply_t *reply)
             more = false;
             //  Reload the cursor from the database's view: nothing moved.
             sqlite3_stmt *stmt = bus_db_stmt(
-                self->db, "SELECT epoch, seq FROM bus_inbox WHERE src = ?1 AND domain = ?2");
+                self->db,
+                "SELECT epoch, seq FROM bus_inbox WHERE src = ?1 AND domain = ?2");
             if (stmt && cursor) {
                 sqlite3_bind_text(stmt, 1, ctx->src, -1, SQLITE_STATIC);
                 sqlite3_bind_text(stmt, 2, follow->domain, -1, SQLITE_STATIC);
@@ -392,8 +404,7 @@ s_on_replay(void *arg, const bus_reply_t *reply)
                 }
                 sqlite3_reset(stmt);
             }
-        }
-        else if (bus_node_commit(self) != 0) {
+        } else if (bus_node_commit(self) != 0) {
             bus_inbox_discard(self->inbox);
             more = false;
         }
@@ -431,12 +442,12 @@ s_replay(node_follow_t *follow, const char *src)
         return;
     ctx->follow = follow;
     snprintf(ctx->src, sizeof ctx->src, "%s", src);
-    if (bus_node_call(self, peer->rpc_endpoint, PROTO_BUS_REPLAY, bus_writer_data(self->scratch),
-                      bus_writer_size(self->scratch), 0, s_on_replay, ctx)) {
+    if (bus_node_call(self, peer->rpc_endpoint, PROTO_BUS_REPLAY,
+                      bus_writer_data(self->scratch), bus_writer_size(self->scratch), 0,
+                      s_on_replay, ctx)) {
         cursor->replaying = true;
         cursor->replay_started_ms = bus_clock_mono_ms();
-    }
-    else
+    } else
         free(ctx);
 }
 
@@ -464,7 +475,8 @@ s_on_peers(void *arg, const bus_reply_t *reply)
         return;
     proto_registry_peers_rep_t peers;
     bus_error_t err = {0};
-    if (proto_registry_peers_rep_decode(&peers, reply->body, reply->body_size, &err) != BUS_OK) {
+    if (proto_registry_peers_rep_decode(&peers, reply->body, reply->body_size, &err) !=
+        BUS_OK) {
         bus_log_warning("peer list malformed reason=\"%s\"", err.detail);
         return;
     }
@@ -493,8 +505,7 @@ s_on_registered(void *arg, const bus_reply_t *reply)
     if (reply->status == BUS_OK) {
         bus_log_info("registered with the registry endpoint=%s", self->registry_endpoint);
         bus_node_refresh_peers(self, NULL, NULL);
-    }
-    else
+    } else
         bus_log_warning("registration failed status=%s detail=\"%s\"",
                         bus_status_str(reply->status), reply->detail);
 }
@@ -516,9 +527,10 @@ s_register(bus_node_t *self)
     req.durable_epoch = bus_outbox_epoch(self->outbox);
     bus_writer_reset(self->scratch);
     int rc = proto_registry_register_req_write(&req, self->scratch);
-    if (rc == 0 && bus_node_call(self, self->registry_endpoint, PROTO_REGISTRY_REGISTER,
-                                 bus_writer_data(self->scratch), bus_writer_size(self->scratch),
-                                 self->config->heartbeat_ms, s_on_registered, self))
+    if (rc == 0 &&
+        bus_node_call(self, self->registry_endpoint, PROTO_REGISTRY_REGISTER,
+                      bus_writer_data(self->scratch), bus_writer_size(self->scratch),
+                      self->config->heartbeat_ms, s_on_registered, self))
         self->registering = true;
 }
 
@@ -529,8 +541,7 @@ s_on_heartbeat(void *arg, const bus_reply_t *reply)
     if (reply->status == BUS_STATUS_REREGISTER) {
         bus_log_notice("registry does not know us; registering again");
         s_register(self);
-    }
-    else if (reply->status != BUS_OK)
+    } else if (reply->status != BUS_OK)
         bus_log_debug("heartbeat unanswered status=%s", bus_status_str(reply->status));
 }
 
@@ -590,7 +601,11 @@ s_on_cron(evutil_socket_t fd, short what, void *arg)
 //  Built-in RPC methods
 
 static int
-s_health(void *arg, bus_rpc_request_t *req, const void *body, size_t size, bus_writer_t *reply,
+s_health(void *arg,
+         bus_rpc_request_t *req,
+         const void *body,
+         size_t size,
+         bus_writer_t *reply,
          bus_error_t *err)
 {
     (void) req;
@@ -615,8 +630,12 @@ s_health(void *arg, bus_rpc_request_t *req, const void *body, size_t size, bus_w
 }
 
 static int
-s_replay_handler(void *arg, bus_rpc_request_t *req, const void *body, size_t size,
-                 bus_writer_t *reply, bus_error_t *err)
+s_replay_handler(void *arg,
+                 bus_rpc_request_t *req,
+                 const void *body,
+                 size_t size,
+                 bus_writer_t *reply,
+                 bus_error_t *err)
 {
     (void) req;
     bus_node_t *self = arg;
@@ -655,12 +674,13 @@ s_on_http(struct evhttp_request *req, void *arg)
     const char *path = evhttp_uri_get_path(evhttp_request_get_evhttp_uri(req));
     if (path && strcmp(path, "/healthz") == 0) {
         bool db_ok = bus_db_ok(self->db);
-        s_http_reply_json(
-            req, 200,
-            json_pack("{s:s, s:s, s:s, s:s, s:I, s:b}", "service", self->service, "node",
-                      self->name, "status", db_ok ? "ok" : "degraded", "version",
-                      BACKPLANE_VERSION, "uptime_ms",
-                      (json_int_t) (bus_clock_mono_ms() - self->started_ms), "db_ok", db_ok));
+        s_http_reply_json(req, 200,
+                          json_pack("{s:s, s:s, s:s, s:s, s:I, s:b}", "service",
+                                    self->service, "node", self->name, "status",
+                                    db_ok ? "ok" : "degraded", "version",
+                                    BACKPLANE_VERSION, "uptime_ms",
+                                    (json_int_t) (bus_clock_mono_ms() - self->started_ms),
+                                    "db_ok", db_ok));
         return;
     }
     if (path && strcmp(path, "/metrics") == 0) {
@@ -718,7 +738,8 @@ s_http_start(bus_node_t *self)
     }
     struct sockaddr_in addr;
     socklen_t len = sizeof addr;
-    if (getsockname(evhttp_bound_socket_get_fd(bound), (struct sockaddr *) &addr, &len) == 0)
+    if (getsockname(evhttp_bound_socket_get_fd(bound), (struct sockaddr *) &addr, &len) ==
+        0)
         port = ntohs(addr.sin_port);
     snprintf(self->http_endpoint, sizeof self->http_endpoint, "%s:%d", host, port);
     return 0;
@@ -751,8 +772,12 @@ s_mkdirs(const char *path)
 }
 
 bus_node_t *
-bus_node_new(const char *service, const bus_node_config_t *config, struct event_base *base,
-             const bus_db_migration_t *migrations, size_t migration_count, bus_error_t *err)
+bus_node_new(const char *service,
+             const bus_node_config_t *config,
+             struct event_base *base,
+             const bus_db_migration_t *migrations,
+             size_t migration_count,
+             bus_error_t *err)
 {
     assert(service && config && base);
     //  libevent owns the signals; czmq must not install its own handlers.
@@ -798,19 +823,23 @@ bus_node_new(const char *service, const bus_node_config_t *config, struct event_
         goto fail;
 
     if (bus_socket_security_start(&self->curve) != 0) {
-        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot start the CurveZMQ authenticator");
+        bus_error_set(err, BUS_STATUS_INTERNAL,
+                      "cannot start the CurveZMQ authenticator");
         goto fail;
     }
     snprintf(self->hub_publish, sizeof self->hub_publish, "%s", config->hub_publish);
-    snprintf(self->hub_subscribe, sizeof self->hub_subscribe, "%s", config->hub_subscribe);
-    snprintf(self->registry_endpoint, sizeof self->registry_endpoint, "%s", config->registry);
+    snprintf(self->hub_subscribe, sizeof self->hub_subscribe, "%s",
+             config->hub_subscribe);
+    snprintf(self->registry_endpoint, sizeof self->registry_endpoint, "%s",
+             config->registry);
     if (config->hub_host) {
         self->hub = bus_hub_new(config->hub_publish, config->hub_subscribe, &self->curve);
         self->registry_server = bus_rpc_server_new(config->registry, &self->curve);
         if (!self->hub || !self->registry_server) {
-            bus_error_set(err, BUS_STATUS_UNAVAILABLE, "cannot bind the hub (%s, %s) or the "
-                          "registry (%s)", config->hub_publish, config->hub_subscribe,
-                          config->registry);
+            bus_error_set(err, BUS_STATUS_UNAVAILABLE,
+                          "cannot bind the hub (%s, %s) or the "
+                          "registry (%s)",
+                          config->hub_publish, config->hub_subscribe, config->registry);
             goto fail;
         }
         snprintf(self->hub_publish, sizeof self->hub_publish, "%s",
@@ -828,13 +857,15 @@ bus_node_new(const char *service, const bus_node_config_t *config, struct event_
     self->sub = bus_sub_new(self->hub_subscribe, &self->curve);
     self->rpc = bus_rpc_server_new(config->rpc_bind, &self->curve);
     if (!self->pub || !self->sub || !self->rpc) {
-        bus_error_set(err, BUS_STATUS_UNAVAILABLE, "cannot connect to the hub (%s, %s) or "
-                      "bind the RPC server (%s)", self->hub_publish, self->hub_subscribe,
-                      config->rpc_bind);
+        bus_error_set(err, BUS_STATUS_UNAVAILABLE,
+                      "cannot connect to the hub (%s, %s) or "
+                      "bind the RPC server (%s)",
+                      self->hub_publish, self->hub_subscribe, config->rpc_bind);
         goto fail;
     }
     snprintf(self->rpc_endpoint, sizeof self->rpc_endpoint, "%s",
-             *config->rpc_advertise ? config->rpc_advertise : bus_rpc_server_endpoint(self->rpc));
+             *config->rpc_advertise ? config->rpc_advertise
+                                    : bus_rpc_server_endpoint(self->rpc));
     bus_rpc_server_handle(self->rpc, PROTO_SERVICE_HEALTH, s_health, self);
     bus_rpc_server_handle(self->rpc, PROTO_BUS_REPLAY, s_replay_handler, self);
 
@@ -843,7 +874,8 @@ bus_node_new(const char *service, const bus_node_config_t *config, struct event_
     self->rpc_tick = evtimer_new(base, s_on_rpc_tick, self);
     self->signals[0] = evsignal_new(base, SIGTERM, s_on_signal, self);
     self->signals[1] = evsignal_new(base, SIGINT, s_on_signal, self);
-    if (!self->kick || !self->cron || !self->rpc_tick || !self->signals[0] || !self->signals[1])
+    if (!self->kick || !self->cron || !self->rpc_tick || !self->signals[0] ||
+        !self->signals[1])
         goto fail;
     zsock_t *fixed[] = {bus_sub_sock(self->sub), bus_rpc_server_sock(self->rpc),
                         self->registry_server ? bus_rpc_server_sock(self->registry_server)
@@ -857,7 +889,8 @@ bus_node_new(const char *service, const bus_node_config_t *config, struct event_
         zlistx_add_end(self->socket_events, event);
     }
     if (s_http_start(self) != 0) {
-        bus_error_set(err, BUS_STATUS_UNAVAILABLE, "cannot listen on %s", config->http_listen);
+        bus_error_set(err, BUS_STATUS_UNAVAILABLE, "cannot listen on %s",
+                      config->http_listen);
         goto fail;
     }
     return self;
@@ -941,9 +974,9 @@ s_say_goodbye(bus_node_t *self)
     bus_writer_reset(self->scratch);
     node_client_t *entry = s_client(self, self->registry_endpoint);
     if (entry && proto_registry_unregister_req_write(&req, self->scratch) == 0)
-        bus_rpc_client_call_sync(entry->client, PROTO_REGISTRY_UNREGISTER,
-                                 bus_writer_data(self->scratch), bus_writer_size(self->scratch),
-                                 NODE_UNREGISTER_MS, NULL, NULL);
+        bus_rpc_client_call_sync(
+            entry->client, PROTO_REGISTRY_UNREGISTER, bus_writer_data(self->scratch),
+            bus_writer_size(self->scratch), NODE_UNREGISTER_MS, NULL, NULL);
 }
 
 void
@@ -968,8 +1001,8 @@ bus_node_destroy(bus_node_t **self_p)
         zlistx_destroy(&self->socket_events);
     }
     zhashx_destroy(&self->clients);
-    struct event **events[] = {&self->kick, &self->cron, &self->rpc_tick, &self->signals[0],
-                               &self->signals[1]};
+    struct event **events[] = {&self->kick, &self->cron, &self->rpc_tick,
+                               &self->signals[0], &self->signals[1]};
     for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
         if (*events[i]) {
             event_free(*events[i]);
@@ -1046,8 +1079,12 @@ bus_node_handle(bus_node_t *self, const char *method, bus_rpc_handler_fn *fn, vo
 }
 
 int
-bus_node_reply(bus_node_t *self, bus_rpc_request_t **req_p, int status, const char *detail,
-               const void *body, size_t body_size)
+bus_node_reply(bus_node_t *self,
+               bus_rpc_request_t **req_p,
+               int status,
+               const char *detail,
+               const void *body,
+               size_t body_size)
 {
     int rc = bus_rpc_server_reply(self->rpc, req_p, status, detail, body, body_size);
     s_kick(self);
@@ -1063,8 +1100,8 @@ bus_node_subscribe(bus_node_t *self, const char *prefix, bus_sub_fn *fn, void *a
 int
 bus_node_follow(bus_node_t *self, const char *domain, bus_node_apply_fn *fn, void *arg)
 {
-    if (self->follow_count == NODE_FOLLOW_MAX || strlen(domain) >= BUS_OUTBOX_DOMAIN_MAX ||
-        strchr(domain, '.') || !*domain)
+    if (self->follow_count == NODE_FOLLOW_MAX ||
+        strlen(domain) >= BUS_OUTBOX_DOMAIN_MAX || strchr(domain, '.') || !*domain)
         return -1;
     node_follow_t *follow = &self->follows[self->follow_count++];
     follow->node = self;
@@ -1124,7 +1161,8 @@ bus_node_find(bus_node_t *self, const char *service)
 {
     for (size_t i = 0; i < self->peers.peers_count; i++) {
         const proto_registry_peer_t *peer = &self->peers.peers[i];
-        if (strcmp(peer->service, service) == 0 && peer->rpc_endpoint && *peer->rpc_endpoint)
+        if (strcmp(peer->service, service) == 0 && peer->rpc_endpoint &&
+            *peer->rpc_endpoint)
             return peer->rpc_endpoint;
     }
     return NULL;

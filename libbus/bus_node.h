@@ -32,23 +32,23 @@
 struct event_base;
 struct evhttp;
 
-#define BUS_NODE_SERVICE_MAX 64
-#define BUS_NODE_NAME_MAX    128
+#define BUS_NODE_SERVICE_MAX  64
+#define BUS_NODE_NAME_MAX     128
 #define BUS_NODE_REPLAY_BATCH 1000
 
 //  The options every service shares; each service's config struct embeds
 //  one and adds BUS_NODE_CONFIG_ROWS to its table.
 typedef struct {
-    char *node_name;    //  this node's name; "" means the host name
-    char *state_dir;    //  the database is <state_dir>/<service>.db
+    char *node_name; //  this node's name; "" means the host name
+    char *state_dir; //  the database is <state_dir>/<service>.db
     char *log_level;
-    char *rpc_bind;     //  where this service's RPC server binds
+    char *rpc_bind;      //  where this service's RPC server binds
     char *rpc_advertise; //  endpoint peers use to reach it; "" = as bound
-    char *http_listen;  //  host:port for /healthz and /metrics; "" = off
-    bool hub_host;      //  run the hub and the registry in this process
-    char *hub_publish;  //  hub endpoint publishers use (bound when hosting)
+    char *http_listen;   //  host:port for /healthz and /metrics; "" = off
+    bool hub_host;       //  run the hub and the registry in this process
+    char *hub_publish;   //  hub endpoint publishers use (bound when hosting)
     char *hub_subscribe; //  hub endpoint subscribers use (bound when hosting)
-    char *registry;     //  registry endpoint (bound when hosting)
+    char *registry;      //  registry endpoint (bound when hosting)
     int heartbeat_ms;
     int peer_expiry_ms;
     int rpc_timeout_ms;
@@ -68,53 +68,165 @@ typedef struct {
 //  Rows for a service's config table. type is the service's config struct,
 //  member the bus_node_config_t inside it; hub_host is "true" for the one
 //  service that hosts the hub by default.
-#define BUS_NODE_CONFIG_ROWS(type, member, hub_default)                                      \
-    {"node.name", BUS_CFG_STRING, offsetof(type, member.node_name), "", 0,                \
-     BUS_NODE_NAME_MAX - 1, NULL, "this node's name on the bus; empty means the host name"}, \
-    {"node.state_dir", BUS_CFG_STRING, offsetof(type, member.state_dir),                  \
-     "/var/lib/backplane", 0, 4095, NULL,                                                  \
-     "directory of this service's SQLite database (<service>.db)"},                         \
-    {"log.level", BUS_CFG_ENUM, offsetof(type, member.log_level), "notice", 0, 0,          \
-     "error|warning|notice|info|debug", "least severe level written"},                      \
-    {"bus.rpc_bind", BUS_CFG_STRING, offsetof(type, member.rpc_bind),                     \
-     "tcp://127.0.0.1:*", 1, 255, NULL, "where this service's RPC server binds (* = any free port)"}, \
-    {"bus.rpc_advertise", BUS_CFG_STRING, offsetof(type, member.rpc_advertise), "", 0,    \
-     255, NULL, "endpoint other hosts use to reach the RPC server; empty = as bound"},      \
-    {"bus.http_listen", BUS_CFG_STRING, offsetof(type, member.http_listen),               \
-     "127.0.0.1:0", 0, 255, NULL,                                                           \
-     "host:port for /healthz and /metrics (port 0 = any free port); empty = off"},          \
-    {"bus.hub.host", BUS_CFG_BOOL, offsetof(type, member.hub_host), hub_default, 0, 0, NULL, \
-     "run the event hub and the registry inside this service"},                             \
-    {"bus.hub.publish", BUS_CFG_STRING, offsetof(type, member.hub_publish),               \
-     BUS_NODE_DEFAULT_HUB_PUBLISH, 1, 255, NULL,                                            \
-     "hub endpoint that publishers connect to (bound here when hosting)"},                  \
-    {"bus.hub.subscribe", BUS_CFG_STRING, offsetof(type, member.hub_subscribe),           \
-     BUS_NODE_DEFAULT_HUB_SUBSCRIBE, 1, 255, NULL,                                          \
-     "hub endpoint that subscribers connect to (bound here when hosting)"},                 \
-    {"bus.hub.registry", BUS_CFG_STRING, offsetof(type, member.registry),                 \
-     BUS_NODE_DEFAULT_REGISTRY, 1, 255, NULL,                                               \
-     "registry endpoint where services announce themselves (bound here when hosting)"},     \
-    {"bus.heartbeat_ms", BUS_CFG_INT, offsetof(type, member.heartbeat_ms), "1000", 50,    \
-     60000, NULL, "how often this service tells the registry it is alive"},                \
-    {"bus.peer_expiry_ms", BUS_CFG_INT, offsetof(type, member.peer_expiry_ms), "5000",    \
-     200, 600000, NULL, "silence after which the registry forgets a peer (when hosting)"},  \
-    {"bus.rpc_timeout_ms", BUS_CFG_INT, offsetof(type, member.rpc_timeout_ms), "5000",    \
-     10, 600000, NULL, "deadline of an RPC call to another service"},                       \
-    {"bus.sync_ms", BUS_CFG_INT, offsetof(type, member.sync_ms), "2000", 50, 600000, NULL,\
-     "how often to ask each peer for durable events missed"},                               \
-    {"bus.outbox_retain", BUS_CFG_INT, offsetof(type, member.outbox_retain), "100000",   \
-     100, 100000000, NULL, "durable events kept per domain for replay"},                    \
-    {"bus.curve.enabled", BUS_CFG_BOOL, offsetof(type, member.curve_enabled), "false", 0, \
-     0, NULL, "encrypt and authenticate bus traffic with CurveZMQ (between hosts)"},        \
-    {"bus.curve.server_cert", BUS_CFG_STRING, offsetof(type, member.curve_server_cert),   \
-     "", 0, 4095, NULL, "secret certificate every bus server presents (zcert file)"},      \
-    {"bus.curve.client_cert", BUS_CFG_STRING, offsetof(type, member.curve_client_cert),   \
-     "", 0, 4095, NULL, "this node's secret certificate as a client (zcert file)"},        \
-    {"bus.curve.server_public", BUS_CFG_STRING, offsetof(type, member.curve_server_public),\
-     "", 0, 40, NULL, "Z85 public key of the server certificate"},                          \
-    {"bus.curve.authorized_keys", BUS_CFG_STRING,                                          \
-     offsetof(type, member.curve_authorized_keys), "", 0, 4095, NULL,                       \
-     "directory of client public certificates a server accepts"}
+#define BUS_NODE_CONFIG_ROWS(type, member, hub_default)                                  \
+    {"node.name",                                                                        \
+     BUS_CFG_STRING,                                                                     \
+     offsetof(type, member.node_name),                                                   \
+     "",                                                                                 \
+     0,                                                                                  \
+     BUS_NODE_NAME_MAX - 1,                                                              \
+     NULL,                                                                               \
+     "this node's name on the bus; empty means the host name"},                          \
+        {"node.state_dir",                                                               \
+         BUS_CFG_STRING,                                                                 \
+         offsetof(type, member.state_dir),                                               \
+         "/var/lib/backplane",                                                           \
+         0,                                                                              \
+         4095,                                                                           \
+         NULL,                                                                           \
+         "directory of this service's SQLite database (<service>.db)"},                  \
+        {"log.level",                                                                    \
+         BUS_CFG_ENUM,                                                                   \
+         offsetof(type, member.log_level),                                               \
+         "notice",                                                                       \
+         0,                                                                              \
+         0,                                                                              \
+         "error|warning|notice|info|debug",                                              \
+         "least severe level written: error, warning, notice, info or debug"},           \
+        {"bus.rpc_bind",                                                                 \
+         BUS_CFG_STRING,                                                                 \
+         offsetof(type, member.rpc_bind),                                                \
+         "tcp://127.0.0.1:*",                                                            \
+         1,                                                                              \
+         255,                                                                            \
+         NULL,                                                                           \
+         "where this service's RPC server binds (* = any free port)"},                   \
+        {"bus.rpc_advertise",                                                            \
+         BUS_CFG_STRING,                                                                 \
+         offsetof(type, member.rpc_advertise),                                           \
+         "",                                                                             \
+         0,                                                                              \
+         255,                                                                            \
+         NULL,                                                                           \
+         "endpoint other hosts use to reach the RPC server; empty = as bound"},          \
+        {"bus.http_listen",                                                              \
+         BUS_CFG_STRING,                                                                 \
+         offsetof(type, member.http_listen),                                             \
+         "127.0.0.1:0",                                                                  \
+         0,                                                                              \
+         255,                                                                            \
+         NULL,                                                                           \
+         "host:port for /healthz and /metrics (port 0 = any free port); empty = off"},   \
+        {"bus.hub.host",                                                                 \
+         BUS_CFG_BOOL,                                                                   \
+         offsetof(type, member.hub_host),                                                \
+         hub_default,                                                                    \
+         0,                                                                              \
+         0,                                                                              \
+         NULL,                                                                           \
+         "run the event hub and the registry inside this service"},                      \
+        {"bus.hub.publish",                                                              \
+         BUS_CFG_STRING,                                                                 \
+         offsetof(type, member.hub_publish),                                             \
+         BUS_NODE_DEFAULT_HUB_PUBLISH,                                                   \
+         1,                                                                              \
+         255,                                                                            \
+         NULL,                                                                           \
+         "hub endpoint that publishers connect to (bound here when hosting)"},           \
+        {"bus.hub.subscribe",                                                            \
+         BUS_CFG_STRING,                                                                 \
+         offsetof(type, member.hub_subscribe),                                           \
+         BUS_NODE_DEFAULT_HUB_SUBSCRIBE,                                                 \
+         1,                                                                              \
+         255,                                                                            \
+         NULL,                                                                           \
+         "hub endpoint that subscribers connect to (bound here when hosting)"},          \
+        {"bus.hub.registry",                                                             \
+         BUS_CFG_STRING,                                                                 \
+         offsetof(type, member.registry),                                                \
+         BUS_NODE_DEFAULT_REGISTRY,                                                      \
+         1,                                                                              \
+         255,                                                                            \
+         NULL,                                                                           \
+         "registry endpoint where services announce themselves (bound here when "        \
+         "hosting)"},                                                                    \
+        {"bus.heartbeat_ms",                                                             \
+         BUS_CFG_INT,                                                                    \
+         offsetof(type, member.heartbeat_ms),                                            \
+         "1000",                                                                         \
+         50,                                                                             \
+         60000,                                                                          \
+         NULL,                                                                           \
+         "how often this service tells the registry it is alive"},                       \
+        {"bus.peer_expiry_ms",                                                           \
+         BUS_CFG_INT,                                                                    \
+         offsetof(type, member.peer_expiry_ms),                                          \
+         "5000",                                                                         \
+         200,                                                                            \
+         600000,                                                                         \
+         NULL,                                                                           \
+         "silence after which the registry forgets a peer (when hosting)"},              \
+        {"bus.rpc_timeout_ms",                                                           \
+         BUS_CFG_INT,                                                                    \
+         offsetof(type, member.rpc_timeout_ms),                                          \
+         "5000",                                                                         \
+         10,                                                                             \
+         600000,                                                                         \
+         NULL,                                                                           \
+         "deadline of an RPC call to another service"},                                  \
+        {"bus.sync_ms",                                                                  \
+         BUS_CFG_INT,                                                                    \
+         offsetof(type, member.sync_ms),                                                 \
+         "2000",                                                                         \
+         50,                                                                             \
+         600000,                                                                         \
+         NULL,                                                                           \
+         "how often to ask each peer for durable events missed"},                        \
+        {"bus.outbox_retain",                                                            \
+         BUS_CFG_INT,                                                                    \
+         offsetof(type, member.outbox_retain),                                           \
+         "100000",                                                                       \
+         100,                                                                            \
+         100000000,                                                                      \
+         NULL,                                                                           \
+         "durable events kept per domain for replay"},                                   \
+        {"bus.curve.enabled",                                                            \
+         BUS_CFG_BOOL,                                                                   \
+         offsetof(type, member.curve_enabled),                                           \
+         "false",                                                                        \
+         0,                                                                              \
+         0,                                                                              \
+         NULL,                                                                           \
+         "encrypt and authenticate bus traffic with CurveZMQ (between hosts)"},          \
+        {"bus.curve.server_cert",                                                        \
+         BUS_CFG_STRING,                                                                 \
+         offsetof(type, member.curve_server_cert),                                       \
+         "",                                                                             \
+         0,                                                                              \
+         4095,                                                                           \
+         NULL,                                                                           \
+         "secret certificate every bus server presents (zcert file)"},                   \
+        {"bus.curve.client_cert",                                                        \
+         BUS_CFG_STRING,                                                                 \
+         offsetof(type, member.curve_client_cert),                                       \
+         "",                                                                             \
+         0,                                                                              \
+         4095,                                                                           \
+         NULL,                                                                           \
+         "this node's secret certificate as a client (zcert file)"},                     \
+        {"bus.curve.server_public",                                                      \
+         BUS_CFG_STRING,                                                                 \
+         offsetof(type, member.curve_server_public),                                     \
+         "",                                                                             \
+         0,                                                                              \
+         40,                                                                             \
+         NULL,                                                                           \
+         "Z85 public key of the server certificate"},                                    \
+    {                                                                                    \
+        "bus.curve.authorized_keys", BUS_CFG_STRING,                                     \
+            offsetof(type, member.curve_authorized_keys), "", 0, 4095, NULL,             \
+            "directory of client public certificates a server accepts"                   \
+    }
 
 typedef struct _bus_node_t bus_node_t;
 
@@ -126,110 +238,100 @@ typedef int(bus_node_apply_fn)(void *arg, bus_node_t *node, const bus_event_t *e
 //  Creates the node: opens <state_dir>/<service>.db with the service's
 //  migrations, binds and connects its sockets, hosts the hub if asked. The
 //  config and base are borrowed and must outlive the node. NULL with err.
-bus_node_t *
-    bus_node_new(const char *service, const bus_node_config_t *config,
-                 struct event_base *base, const bus_db_migration_t *migrations,
-                 size_t migration_count, bus_error_t *err);
+bus_node_t *bus_node_new(const char *service,
+                         const bus_node_config_t *config,
+                         struct event_base *base,
+                         const bus_db_migration_t *migrations,
+                         size_t migration_count,
+                         bus_error_t *err);
 
 //  Publishes service.stopping, unregisters, and frees everything.
-void
-    bus_node_destroy(bus_node_t **self_p);
+void bus_node_destroy(bus_node_t **self_p);
 
 //  Registers with the registry, publishes service.started, and prints the
 //  readiness line "ready service=... rpc=... http=..." on stdout that
 //  scripts and tests wait for. Call once handlers and subscriptions are set.
-int
-    bus_node_start(bus_node_t *self);
+int bus_node_start(bus_node_t *self);
 
 //  Runs the event loop until SIGTERM or SIGINT (or bus_node_stop). 0.
-int
-    bus_node_run(bus_node_t *self);
+int bus_node_run(bus_node_t *self);
 
 //  Makes bus_node_run return (from a handler or a signal).
-void
-    bus_node_stop(bus_node_t *self);
+void bus_node_stop(bus_node_t *self);
 
-const char *
-    bus_node_service(bus_node_t *self);
-const char *
-    bus_node_name(bus_node_t *self);
+const char *bus_node_service(bus_node_t *self);
+const char *bus_node_name(bus_node_t *self);
 //  "service/node"
-const char *
-    bus_node_src(bus_node_t *self);
-const char *
-    bus_node_rpc_endpoint(bus_node_t *self);
+const char *bus_node_src(bus_node_t *self);
+const char *bus_node_rpc_endpoint(bus_node_t *self);
 //  "host:port" of the health endpoint, "" when off.
-const char *
-    bus_node_http_endpoint(bus_node_t *self);
-bus_db_t *
-    bus_node_db(bus_node_t *self);
-struct event_base *
-    bus_node_base(bus_node_t *self);
+const char *bus_node_http_endpoint(bus_node_t *self);
+bus_db_t *bus_node_db(bus_node_t *self);
+struct event_base *bus_node_base(bus_node_t *self);
 //  The health HTTP server, so a service can add its own routes. May be NULL.
-struct evhttp *
-    bus_node_http(bus_node_t *self);
+struct evhttp *bus_node_http(bus_node_t *self);
 
 //  Serves method with fn on this node's RPC server. 0 or -1.
 int
-    bus_node_handle(bus_node_t *self, const char *method, bus_rpc_handler_fn *fn, void *arg);
+bus_node_handle(bus_node_t *self, const char *method, bus_rpc_handler_fn *fn, void *arg);
 
 //  Answers a request a handler detached. body may be NULL.
-int
-    bus_node_reply(bus_node_t *self, bus_rpc_request_t **req_p, int status,
-                   const char *detail, const void *body, size_t body_size);
+int bus_node_reply(bus_node_t *self,
+                   bus_rpc_request_t **req_p,
+                   int status,
+                   const char *detail,
+                   const void *body,
+                   size_t body_size);
 
 //  Subscribes to live events whose topic starts with prefix; delivery is
 //  best effort. 0 or -1.
-int
-    bus_node_subscribe(bus_node_t *self, const char *prefix, bus_sub_fn *fn, void *arg);
+int bus_node_subscribe(bus_node_t *self, const char *prefix, bus_sub_fn *fn, void *arg);
 
 //  Follows a whole domain ("kernel") of durable events from every
 //  publisher: each event is applied exactly once, in each publisher's
 //  order, even across restarts of either side. 0 or -1.
 int
-    bus_node_follow(bus_node_t *self, const char *domain, bus_node_apply_fn *fn, void *arg);
+bus_node_follow(bus_node_t *self, const char *domain, bus_node_apply_fn *fn, void *arg);
 
 //  Publishes an ephemeral event. 0 or -1 (dropped).
 int
-    bus_node_publish(bus_node_t *self, const char *topic, const void *body, size_t body_size);
+bus_node_publish(bus_node_t *self, const char *topic, const void *body, size_t body_size);
 
 //  Records a durable event: inside the caller's open transaction (commit it
 //  with bus_node_commit), or in one of its own. Returns the sequence number
 //  or 0.
 uint64_t
-    bus_node_emit(bus_node_t *self, const char *topic, const void *body, size_t body_size);
+bus_node_emit(bus_node_t *self, const char *topic, const void *body, size_t body_size);
 
 //  Transactions on the node's database that publish the events emitted
 //  inside them once they commit.
-int
-    bus_node_begin(bus_node_t *self);
-int
-    bus_node_commit(bus_node_t *self);
-int
-    bus_node_rollback(bus_node_t *self);
+int bus_node_begin(bus_node_t *self);
+int bus_node_commit(bus_node_t *self);
+int bus_node_rollback(bus_node_t *self);
 
 //  Calls method on the RPC server at endpoint (a client is kept per
 //  endpoint). timeout_ms <= 0 means bus.rpc_timeout_ms. Returns the call id,
 //  or 0 when it could not be sent (fn does not run then).
-uint64_t
-    bus_node_call(bus_node_t *self, const char *endpoint, const char *method, const void *body,
-                  size_t body_size, int timeout_ms, bus_reply_fn *fn, void *arg);
+uint64_t bus_node_call(bus_node_t *self,
+                       const char *endpoint,
+                       const char *method,
+                       const void *body,
+                       size_t body_size,
+                       int timeout_ms,
+                       bus_reply_fn *fn,
+                       void *arg);
 
 //  Forgets a pending call made with bus_node_call to endpoint.
-void
-    bus_node_cancel(bus_node_t *self, const char *endpoint, uint64_t call_id);
+void bus_node_cancel(bus_node_t *self, const char *endpoint, uint64_t call_id);
 
 //  The last peer list from the registry (refreshed every bus.sync_ms).
 //  Borrowed; valid until the next refresh.
-const proto_registry_peers_rep_t *
-    bus_node_peers(bus_node_t *self);
+const proto_registry_peers_rep_t *bus_node_peers(bus_node_t *self);
 
 //  The RPC endpoint of the first live peer of service, or NULL.
-const char *
-    bus_node_find(bus_node_t *self, const char *service);
+const char *bus_node_find(bus_node_t *self, const char *service);
 
 //  Asks the registry for the peer list now; fn gets the raw reply.
-uint64_t
-    bus_node_refresh_peers(bus_node_t *self, bus_reply_fn *fn, void *arg);
+uint64_t bus_node_refresh_peers(bus_node_t *self, bus_reply_fn *fn, void *arg);
 
 #endif

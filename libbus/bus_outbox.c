@@ -18,13 +18,12 @@ static const char s_schema[] =
     "CREATE TABLE IF NOT EXISTS bus_outbox_meta ("
     "  key TEXT PRIMARY KEY, value INTEGER NOT NULL);";
 
-#define SQL_NEXT_SEQ                                                                       \
-    "SELECT coalesce(max(seq), 0) + 1 FROM bus_outbox WHERE domain = ?1"
-#define SQL_INSERT                                                                         \
-    "INSERT INTO bus_outbox (domain, seq, id, ts, topic, corr, body)"                      \
+#define SQL_NEXT_SEQ "SELECT coalesce(max(seq), 0) + 1 FROM bus_outbox WHERE domain = ?1"
+#define SQL_INSERT                                                                       \
+    "INSERT INTO bus_outbox (domain, seq, id, ts, topic, corr, body)"                    \
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
-#define SQL_SELECT_FROM                                                                    \
-    "SELECT seq, id, ts, topic, corr, body FROM bus_outbox"                                \
+#define SQL_SELECT_FROM                                                                  \
+    "SELECT seq, id, ts, topic, corr, body FROM bus_outbox"                              \
     " WHERE domain = ?1 AND seq >= ?2 ORDER BY seq LIMIT ?3"
 #define SQL_FIRST "SELECT coalesce(min(seq), 0) FROM bus_outbox WHERE domain = ?1"
 
@@ -101,11 +100,13 @@ s_load(bus_outbox_t *self)
         if (rc != SQLITE_DONE)
             return -1;
     }
-    stmt = bus_db_stmt(self->db, "SELECT domain, max(seq) FROM bus_outbox GROUP BY domain");
+    stmt =
+        bus_db_stmt(self->db, "SELECT domain, max(seq) FROM bus_outbox GROUP BY domain");
     if (!stmt)
         return -1;
     while (sqlite3_step(stmt) == SQLITE_ROW) {
-        domain_state_t *state = s_domain(self, (const char *) sqlite3_column_text(stmt, 0));
+        domain_state_t *state =
+            s_domain(self, (const char *) sqlite3_column_text(stmt, 0));
         if (state)
             state->published = (uint64_t) sqlite3_column_int64(stmt, 1);
     }
@@ -156,10 +157,14 @@ bus_outbox_epoch(bus_outbox_t *self)
 }
 
 uint64_t
-bus_outbox_append(bus_outbox_t *self, const char *topic, const void *body, size_t body_size)
+bus_outbox_append(bus_outbox_t *self,
+                  const char *topic,
+                  const void *body,
+                  size_t body_size)
 {
     char domain[BUS_OUTBOX_DOMAIN_MAX];
-    if (!bus_topic_domain(topic, domain, sizeof domain) || strlen(topic) >= BUS_TOPIC_MAX) {
+    if (!bus_topic_domain(topic, domain, sizeof domain) ||
+        strlen(topic) >= BUS_TOPIC_MAX) {
         bus_log_error("outbox refuses topic without a domain topic=%s", topic);
         return 0;
     }
@@ -184,7 +189,8 @@ bus_outbox_append(bus_outbox_t *self, const char *topic, const void *body, size_
         sqlite3_bind_int64(insert, 4, bus_clock_wall_us());
         sqlite3_bind_text(insert, 5, topic, -1, SQLITE_STATIC);
         sqlite3_bind_text(insert, 6, bus_log_corr(), -1, SQLITE_STATIC);
-        sqlite3_bind_blob(insert, 7, body_size ? body : "", (int) body_size, SQLITE_STATIC);
+        sqlite3_bind_blob(insert, 7, body_size ? body : "", (int) body_size,
+                          SQLITE_STATIC);
         if (sqlite3_step(insert) != SQLITE_DONE) {
             bus_log_error("outbox insert failed topic=%s reason=\"%s\"", topic,
                           sqlite3_errmsg(bus_db_handle(self->db)));
@@ -247,10 +253,10 @@ bus_outbox_flush(bus_outbox_t *self, bus_pub_t *pub)
             while (sqlite3_step(stmt) == SQLITE_ROW) {
                 s_write_header(self, stmt);
                 //  A full queue drops the live copy; subscribers replay it.
-                bus_pub_send_raw(pub, (const char *) sqlite3_column_text(stmt, 3),
-                                 bus_writer_data(self->header), bus_writer_size(self->header),
-                                 sqlite3_column_blob(stmt, 5),
-                                 (size_t) sqlite3_column_bytes(stmt, 5));
+                bus_pub_send_raw(
+                    pub, (const char *) sqlite3_column_text(stmt, 3),
+                    bus_writer_data(self->header), bus_writer_size(self->header),
+                    sqlite3_column_blob(stmt, 5), (size_t) sqlite3_column_bytes(stmt, 5));
                 state->published = (uint64_t) sqlite3_column_int64(stmt, 0);
                 rows++;
             }
@@ -264,7 +270,10 @@ bus_outbox_flush(bus_outbox_t *self, bus_pub_t *pub)
 }
 
 uint64_t
-bus_outbox_publish(bus_outbox_t *self, bus_pub_t *pub, const char *topic, const void *body,
+bus_outbox_publish(bus_outbox_t *self,
+                   bus_pub_t *pub,
+                   const char *topic,
+                   const void *body,
                    size_t body_size)
 {
     uint64_t seq = bus_outbox_append(self, topic, body, body_size);
@@ -276,19 +285,22 @@ bus_outbox_publish(bus_outbox_t *self, bus_pub_t *pub, const char *topic, const 
 uint64_t
 bus_outbox_head(bus_outbox_t *self, const char *domain)
 {
-    sqlite3_stmt *stmt =
-        bus_db_stmt(self->db, "SELECT coalesce(max(seq), 0) FROM bus_outbox WHERE domain = ?1");
+    sqlite3_stmt *stmt = bus_db_stmt(
+        self->db, "SELECT coalesce(max(seq), 0) FROM bus_outbox WHERE domain = ?1");
     if (!stmt)
         return 0;
     sqlite3_bind_text(stmt, 1, domain, -1, SQLITE_STATIC);
-    uint64_t head = sqlite3_step(stmt) == SQLITE_ROW ? (uint64_t) sqlite3_column_int64(stmt, 0)
-                                                     : 0;
+    uint64_t head =
+        sqlite3_step(stmt) == SQLITE_ROW ? (uint64_t) sqlite3_column_int64(stmt, 0) : 0;
     sqlite3_reset(stmt);
     return head;
 }
 
 int
-bus_outbox_replay(bus_outbox_t *self, const char *domain, uint64_t from_seq, uint64_t max,
+bus_outbox_replay(bus_outbox_t *self,
+                  const char *domain,
+                  uint64_t from_seq,
+                  uint64_t max,
                   bus_writer_t *writer)
 {
     if (max == 0 || max > BUS_OUTBOX_REPLAY_MAX)
@@ -334,9 +346,11 @@ bus_outbox_replay(bus_outbox_t *self, const char *domain, uint64_t from_seq, uin
         bus_writer_str(writer, "topic");
         bus_writer_str(writer, (const char *) sqlite3_column_text(stmt, 3));
         bus_writer_str(writer, "header");
-        bus_writer_bin(writer, bus_writer_data(self->header), bus_writer_size(self->header));
+        bus_writer_bin(writer, bus_writer_data(self->header),
+                       bus_writer_size(self->header));
         bus_writer_str(writer, "body");
-        bus_writer_bin(writer, sqlite3_column_blob(stmt, 5), (size_t) sqlite3_column_bytes(stmt, 5));
+        bus_writer_bin(writer, sqlite3_column_blob(stmt, 5),
+                       (size_t) sqlite3_column_bytes(stmt, 5));
         written++;
     }
     sqlite3_reset(stmt);

@@ -23,60 +23,58 @@
 #include "bus_db.h"
 #include "bus_pub.h"
 
-#define BUS_OUTBOX_FLUSH_BATCH  1000  //  rows read per flush query
-#define BUS_OUTBOX_DOMAIN_MAX   64
-#define BUS_OUTBOX_REPLAY_MAX   1000  //  events per bus.replay reply at most
+#define BUS_OUTBOX_FLUSH_BATCH 1000 //  rows read per flush query
+#define BUS_OUTBOX_DOMAIN_MAX  64
+#define BUS_OUTBOX_REPLAY_MAX  1000 //  events per bus.replay reply at most
 
 typedef struct _bus_outbox_t bus_outbox_t;
 
 //  Creates the outbox tables in db if needed. src is the publisher's
 //  "service/node". db stays owned by the caller and must outlive the outbox.
-bus_outbox_t *
-    bus_outbox_new(bus_db_t *db, const char *src, bus_error_t *err);
+bus_outbox_t *bus_outbox_new(bus_db_t *db, const char *src, bus_error_t *err);
 
-void
-    bus_outbox_destroy(bus_outbox_t **self_p);
+void bus_outbox_destroy(bus_outbox_t **self_p);
 
-uint64_t
-    bus_outbox_epoch(bus_outbox_t *self);
+uint64_t bus_outbox_epoch(bus_outbox_t *self);
 
 //  Records an event. Inside the caller's transaction when one is open (the
 //  point of the outbox), else in a transaction of its own. Returns the
 //  event's sequence number in its domain, or 0 on failure (logged).
-uint64_t
-    bus_outbox_append(bus_outbox_t *self, const char *topic, const void *body,
-                      size_t body_size);
+uint64_t bus_outbox_append(bus_outbox_t *self,
+                           const char *topic,
+                           const void *body,
+                           size_t body_size);
 
 //  Publishes every committed event not yet sent. Does nothing inside an
 //  open transaction. Returns the number sent, or -1 on a database error.
-int
-    bus_outbox_flush(bus_outbox_t *self, bus_pub_t *pub);
+int bus_outbox_flush(bus_outbox_t *self, bus_pub_t *pub);
 
 //  Append in a transaction of its own, then flush: for a change that is
 //  nothing but the event. Returns the sequence number or 0.
-uint64_t
-    bus_outbox_publish(bus_outbox_t *self, bus_pub_t *pub, const char *topic,
-                       const void *body, size_t body_size);
+uint64_t bus_outbox_publish(bus_outbox_t *self,
+                            bus_pub_t *pub,
+                            const char *topic,
+                            const void *body,
+                            size_t body_size);
 
 //  Answers a replay request: up to max (capped by BUS_OUTBOX_REPLAY_MAX)
 //  events of domain with seq >= from_seq, written as the bus.replay reply
 //  map into writer. BUS_OK or BUS_STATUS_INTERNAL.
-int
-    bus_outbox_replay(bus_outbox_t *self, const char *domain, uint64_t from_seq,
-                      uint64_t max, bus_writer_t *writer);
+int bus_outbox_replay(bus_outbox_t *self,
+                      const char *domain,
+                      uint64_t from_seq,
+                      uint64_t max,
+                      bus_writer_t *writer);
 
 //  The last sequence number written in domain (0 when none).
-uint64_t
-    bus_outbox_head(bus_outbox_t *self, const char *domain);
+uint64_t bus_outbox_head(bus_outbox_t *self, const char *domain);
 
 //  Deletes all but the newest retain events of every domain. Returns rows
 //  deleted or -1.
-int
-    bus_outbox_trim(bus_outbox_t *self, int64_t retain);
+int bus_outbox_trim(bus_outbox_t *self, int64_t retain);
 
 //  The domain of a topic ("kernel" of "kernel.started") into out; false
 //  when the topic has no dot or the domain is too long.
-bool
-    bus_topic_domain(const char *topic, char *out, size_t out_size);
+bool bus_topic_domain(const char *topic, char *out, size_t out_size);
 
 #endif

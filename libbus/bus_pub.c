@@ -55,7 +55,8 @@ bus_pub_send(bus_pub_t *self, const char *topic, const void *body, size_t body_s
     bus_header_t header;
     bus_header_init(&header, self->src);
     snprintf(header.corr, sizeof header.corr, "%s", bus_log_corr());
-    if (bus_event_send(self->handle, topic, &header, body, body_size, self->scratch) != 0) {
+    if (bus_event_send(self->handle, topic, &header, body, body_size, self->scratch) !=
+        0) {
         self->dropped++;
         return -1;
     }
@@ -63,10 +64,15 @@ bus_pub_send(bus_pub_t *self, const char *topic, const void *body, size_t body_s
 }
 
 int
-bus_pub_send_raw(bus_pub_t *self, const char *topic, const void *header, size_t header_size,
-                 const void *body, size_t body_size)
+bus_pub_send_raw(bus_pub_t *self,
+                 const char *topic,
+                 const void *header,
+                 size_t header_size,
+                 const void *body,
+                 size_t body_size)
 {
-    if (bus_event_send_raw(self->handle, topic, header, header_size, body, body_size) != 0) {
+    if (bus_event_send_raw(self->handle, topic, header, header_size, body, body_size) !=
+        0) {
         self->dropped++;
         return -1;
     }

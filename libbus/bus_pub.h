@@ -20,31 +20,29 @@ typedef struct _bus_pub_t bus_pub_t;
 //  Connects a PUB socket to the hub's publish endpoint. src ("service/node")
 //  goes into every header. Caller owns return value.
 bus_pub_t *
-    bus_pub_new(const char *hub_endpoint, const char *src, const bus_curve_t *curve);
+bus_pub_new(const char *hub_endpoint, const char *src, const bus_curve_t *curve);
 
-void
-    bus_pub_destroy(bus_pub_t **self_p);
+void bus_pub_destroy(bus_pub_t **self_p);
 
-const char *
-    bus_pub_src(bus_pub_t *self);
+const char *bus_pub_src(bus_pub_t *self);
 
 //  Publishes an ephemeral event; body is the msgpack of the topic's schema.
 //  The current log correlation id goes into the header. 0, or -1 when the
 //  queue to the hub is full (the event is dropped and counted).
-int
-    bus_pub_send(bus_pub_t *self, const char *topic, const void *body, size_t body_size);
+int bus_pub_send(bus_pub_t *self, const char *topic, const void *body, size_t body_size);
 
 //  Publishes an event whose header is already encoded (the outbox).
-int
-    bus_pub_send_raw(bus_pub_t *self, const char *topic, const void *header,
-                     size_t header_size, const void *body, size_t body_size);
+int bus_pub_send_raw(bus_pub_t *self,
+                     const char *topic,
+                     const void *header,
+                     size_t header_size,
+                     const void *body,
+                     size_t body_size);
 
 //  The socket (to set linger before closing). Borrowed.
-zsock_t *
-    bus_pub_sock(bus_pub_t *self);
+zsock_t *bus_pub_sock(bus_pub_t *self);
 
 //  Events dropped because the queue was full.
-uint64_t
-    bus_pub_dropped(bus_pub_t *self);
+uint64_t bus_pub_dropped(bus_pub_t *self);
 
 #endif

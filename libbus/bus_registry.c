@@ -52,8 +52,12 @@ s_touch(bus_registry_t *self, const char *service, const char *node)
 }
 
 static int
-s_register(void *arg, bus_rpc_request_t *req, const void *body, size_t size,
-           bus_writer_t *reply, bus_error_t *err)
+s_register(void *arg,
+           bus_rpc_request_t *req,
+           const void *body,
+           size_t size,
+           bus_writer_t *reply,
+           bus_error_t *err)
 {
     (void) req;
     bus_registry_t *self = arg;
@@ -100,8 +104,12 @@ s_register(void *arg, bus_rpc_request_t *req, const void *body, size_t size,
 }
 
 static int
-s_heartbeat(void *arg, bus_rpc_request_t *req, const void *body, size_t size,
-            bus_writer_t *reply, bus_error_t *err)
+s_heartbeat(void *arg,
+            bus_rpc_request_t *req,
+            const void *body,
+            size_t size,
+            bus_writer_t *reply,
+            bus_error_t *err)
 {
     (void) req;
     bus_registry_t *self = arg;
@@ -113,8 +121,7 @@ s_heartbeat(void *arg, bus_rpc_request_t *req, const void *body, size_t size,
     if (entry) {
         entry->peer.durable_epoch = in.durable_epoch;
         entry->peer.durable_head = in.durable_head;
-    }
-    else
+    } else
         bus_error_set(err, BUS_STATUS_REREGISTER, "unknown peer %s/%s: register again",
                       in.service, in.node);
     proto_registry_heartbeat_req_clear(&in);
@@ -125,8 +132,12 @@ s_heartbeat(void *arg, bus_rpc_request_t *req, const void *body, size_t size,
 }
 
 static int
-s_unregister(void *arg, bus_rpc_request_t *req, const void *body, size_t size,
-             bus_writer_t *reply, bus_error_t *err)
+s_unregister(void *arg,
+             bus_rpc_request_t *req,
+             const void *body,
+             size_t size,
+             bus_writer_t *reply,
+             bus_error_t *err)
 {
     (void) req;
     bus_registry_t *self = arg;
@@ -145,7 +156,11 @@ s_unregister(void *arg, bus_rpc_request_t *req, const void *body, size_t size,
 }
 
 static int
-s_peers(void *arg, bus_rpc_request_t *req, const void *body, size_t size, bus_writer_t *reply,
+s_peers(void *arg,
+        bus_rpc_request_t *req,
+        const void *body,
+        size_t size,
+        bus_writer_t *reply,
         bus_error_t *err)
 {
     (void) req;
@@ -175,8 +190,11 @@ s_peers(void *arg, bus_rpc_request_t *req, const void *body, size_t size, bus_wr
 }
 
 bus_registry_t *
-bus_registry_new(bus_rpc_server_t *server, int heartbeat_ms, int expiry_ms,
-                 bus_registry_expired_fn *fn, void *arg)
+bus_registry_new(bus_rpc_server_t *server,
+                 int heartbeat_ms,
+                 int expiry_ms,
+                 bus_registry_expired_fn *fn,
+                 void *arg)
 {
     bus_registry_t *self = calloc(1, sizeof *self);
     if (!self)

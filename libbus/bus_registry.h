@@ -21,23 +21,24 @@
 typedef struct _bus_registry_t bus_registry_t;
 
 //  Called when a peer expires, to announce it (service.expired).
-typedef void(bus_registry_expired_fn)(void *arg, const char *service, const char *node,
+typedef void(bus_registry_expired_fn)(void *arg,
+                                      const char *service,
+                                      const char *node,
                                       int64_t last_seen_us);
 
 //  Registers the registry.* methods on server. The registry tells peers to
 //  heartbeat every heartbeat_ms and forgets them after expiry_ms of silence.
-bus_registry_t *
-    bus_registry_new(bus_rpc_server_t *server, int heartbeat_ms, int expiry_ms,
-                     bus_registry_expired_fn *fn, void *arg);
+bus_registry_t *bus_registry_new(bus_rpc_server_t *server,
+                                 int heartbeat_ms,
+                                 int expiry_ms,
+                                 bus_registry_expired_fn *fn,
+                                 void *arg);
 
-void
-    bus_registry_destroy(bus_registry_t **self_p);
+void bus_registry_destroy(bus_registry_t **self_p);
 
 //  Forgets peers silent for longer than the expiry. Returns how many.
-int
-    bus_registry_expire(bus_registry_t *self);
+int bus_registry_expire(bus_registry_t *self);
 
-size_t
-    bus_registry_size(bus_registry_t *self);
+size_t bus_registry_size(bus_registry_t *self);
 
 #endif

@@ -139,7 +139,10 @@ bus_rpc_client_sock(bus_rpc_client_t *self)
 }
 
 static int
-s_client_send(bus_rpc_client_t *self, rpc_call_t *call, const void *body, size_t body_size)
+s_client_send(bus_rpc_client_t *self,
+              rpc_call_t *call,
+              const void *body,
+              size_t body_size)
 {
     bus_writer_t *w = self->writer;
     bus_writer_reset(w);
@@ -163,12 +166,18 @@ s_client_send(bus_rpc_client_t *self, rpc_call_t *call, const void *body, size_t
                  ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0)
         return -1;
     //  The first frame was accepted, so the second cannot block.
-    return zmq_send(self->handle, body_size ? body : "", body_size, ZMQ_DONTWAIT) < 0 ? -1 : 0;
+    return zmq_send(self->handle, body_size ? body : "", body_size, ZMQ_DONTWAIT) < 0 ? -1
+                                                                                      : 0;
 }
 
 uint64_t
-bus_rpc_client_call(bus_rpc_client_t *self, const char *method, const void *body,
-                    size_t body_size, int timeout_ms, bus_reply_fn *fn, void *arg)
+bus_rpc_client_call(bus_rpc_client_t *self,
+                    const char *method,
+                    const void *body,
+                    size_t body_size,
+                    int timeout_ms,
+                    bus_reply_fn *fn,
+                    void *arg)
 {
     assert(self && method && fn);
     if (strlen(method) >= BUS_RPC_METHOD_MAX || timeout_ms <= 0)
@@ -281,23 +290,25 @@ bus_rpc_client_tick(bus_rpc_client_t *self)
 {
     int64_t now = bus_clock_mono_ms();
     zlistx_t *expired = NULL;
-    for (rpc_call_t *call = zhashx_first(self->calls); call; call = zhashx_next(self->calls)) {
+    for (rpc_call_t *call = zhashx_first(self->calls); call;
+         call = zhashx_next(self->calls)) {
         if (now >= call->deadline_ms) {
             if (!expired)
                 expired = zlistx_new();
             zlistx_add_end(expired, call);
-        }
-        else if (call->attempts_left > 0 && now >= call->attempt_deadline_ms) {
+        } else if (call->attempts_left > 0 && now >= call->attempt_deadline_ms) {
             call->attempts_left--;
             int64_t left = call->deadline_ms - now;
             call->attempt_deadline_ms = now + left / (call->attempts_left + 1);
-            bus_log_debug("rpc retry method=%s call=%" PRIu64, call->method, call->call_id);
+            bus_log_debug("rpc retry method=%s call=%" PRIu64, call->method,
+                          call->call_id);
             if (s_client_send(self, call, call->body, call->body_size) != 0)
                 bus_log_warning("rpc resend failed method=%s", call->method);
         }
     }
     if (expired) {
-        for (rpc_call_t *call = zlistx_first(expired); call; call = zlistx_next(expired)) {
+        for (rpc_call_t *call = zlistx_first(expired); call;
+             call = zlistx_next(expired)) {
             char detail[BUS_ERROR_DETAIL_MAX];
             snprintf(detail, sizeof detail, "no reply from %s to %s within the deadline",
                      self->endpoint, call->method);
@@ -313,8 +324,10 @@ int
 bus_rpc_client_next_timeout_ms(bus_rpc_client_t *self)
 {
     int64_t now = bus_clock_mono_ms(), next = -1;
-    for (rpc_call_t *call = zhashx_first(self->calls); call; call = zhashx_next(self->calls)) {
-        int64_t due = call->attempts_left > 0 ? call->attempt_deadline_ms : call->deadline_ms;
+    for (rpc_call_t *call = zhashx_first(self->calls); call;
+         call = zhashx_next(self->calls)) {
+        int64_t due =
+            call->attempts_left > 0 ? call->attempt_deadline_ms : call->deadline_ms;
         if (next < 0 || due < next)
             next = due;
     }
@@ -348,11 +361,17 @@ s_sync_reply(void *arg, const bus_reply_t *reply)
 }
 
 int
-bus_rpc_client_call_sync(bus_rpc_client_t *self, const char *method, const void *body,
-                         size_t body_size, int timeout_ms, zchunk_t **reply_p, bus_error_t *err)
+bus_rpc_client_call_sync(bus_rpc_client_t *self,
+                         const char *method,
+                         const void *body,
+                         size_t body_size,
+                         int timeout_ms,
+                         zchunk_t **reply_p,
+                         bus_error_t *err)
 {
     sync_result_t result = {0};
-    if (!bus_rpc_client_call(self, method, body, body_size, timeout_ms, s_sync_reply, &result))
+    if (!bus_rpc_client_call(self, method, body, body_size, timeout_ms, s_sync_reply,
+                             &result))
         return bus_error_set(err, BUS_STATUS_UNAVAILABLE, "cannot queue %s to %s", method,
                              self->endpoint);
     zmq_pollitem_t item = {self->handle, 0, ZMQ_POLLIN, 0};
@@ -425,7 +444,8 @@ bus_rpc_server_new(const char *endpoint, const bus_curve_t *curve)
     self->reader = bus_reader_new();
     for (int i = 0; i < 3; i++)
         zmq_msg_init(&self->frames[i]);
-    if (!self->socket || !self->handlers || !self->reply || !self->header || !self->reader) {
+    if (!self->socket || !self->handlers || !self->reply || !self->header ||
+        !self->reader) {
         bus_rpc_server_destroy(&self);
         return NULL;
     }
@@ -466,7 +486,9 @@ bus_rpc_server_sock(bus_rpc_server_t *self)
 }
 
 int
-bus_rpc_server_handle(bus_rpc_server_t *self, const char *method, bus_rpc_handler_fn *fn,
+bus_rpc_server_handle(bus_rpc_server_t *self,
+                      const char *method,
+                      bus_rpc_handler_fn *fn,
                       void *arg)
 {
     rpc_handler_t *handler = malloc(sizeof *handler);
@@ -479,8 +501,12 @@ bus_rpc_server_handle(bus_rpc_server_t *self, const char *method, bus_rpc_handle
 }
 
 static int
-s_server_send(bus_rpc_server_t *self, const bus_rpc_request_t *req, int status,
-              const char *detail, const void *body, size_t body_size)
+s_server_send(bus_rpc_server_t *self,
+              const bus_rpc_request_t *req,
+              int status,
+              const char *detail,
+              const void *body,
+              size_t body_size)
 {
     bus_writer_t *w = self->header;
     bus_writer_reset(w);
@@ -497,8 +523,8 @@ s_server_send(bus_rpc_server_t *self, const bus_rpc_request_t *req, int status,
         bus_writer_str(w, detail);
     }
     //  A client that went away makes the ROUTER drop the reply silently.
-    if (zmq_send(self->handle, req->identity, req->identity_size, ZMQ_SNDMORE | ZMQ_DONTWAIT) <
-            0 ||
+    if (zmq_send(self->handle, req->identity, req->identity_size,
+                 ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0 ||
         zmq_send(self->handle, bus_writer_data(w), bus_writer_size(w), ZMQ_SNDMORE) < 0 ||
         zmq_send(self->handle, body_size ? body : "", body_size, 0) < 0) {
         bus_log_warning("rpc reply not sent method=%s reason=\"%s\"", req->method,
@@ -512,11 +538,13 @@ s_server_send(bus_rpc_server_t *self, const bus_rpc_request_t *req, int status,
 static int
 s_parse_request(bus_rpc_server_t *self, bus_rpc_request_t *req, bus_error_t *err)
 {
-    const bus_value_t *map = bus_reader_parse(self->reader, zmq_msg_data(&self->frames[1]),
-                                              zmq_msg_size(&self->frames[1]));
+    const bus_value_t *map = bus_reader_parse(
+        self->reader, zmq_msg_data(&self->frames[1]), zmq_msg_size(&self->frames[1]));
     if (!map || bus_value_type(map) != BUS_VALUE_MAP)
-        return bus_error_set(err, BUS_STATUS_PROTOCOL, "request header is not a msgpack map");
-    if (!bus_value_get_uint(bus_value_map_find(map, "c"), &req->call_id) || req->call_id == 0)
+        return bus_error_set(err, BUS_STATUS_PROTOCOL,
+                             "request header is not a msgpack map");
+    if (!bus_value_get_uint(bus_value_map_find(map, "c"), &req->call_id) ||
+        req->call_id == 0)
         return bus_error_set(err, BUS_STATUS_PROTOCOL, "request header lacks a call id");
     uint64_t version = 0;
     if (!bus_value_get_uint(bus_value_map_find(map, "v"), &version) || version == 0 ||
@@ -531,8 +559,10 @@ s_parse_request(bus_rpc_server_t *self, bus_rpc_request_t *req, bus_error_t *err
     req->method[len] = 0;
     const bus_value_t *dl = bus_value_map_find(map, "dl");
     if (dl && !bus_value_get_int(dl, &req->deadline_wall_us))
-        return bus_error_set(err, BUS_STATUS_PROTOCOL, "request deadline is not an integer");
-    if (bus_value_get_str(bus_value_map_find(map, "src"), &text, &len) && len < sizeof req->src)
+        return bus_error_set(err, BUS_STATUS_PROTOCOL,
+                             "request deadline is not an integer");
+    if (bus_value_get_str(bus_value_map_find(map, "src"), &text, &len) &&
+        len < sizeof req->src)
         snprintf(req->src, sizeof req->src, "%.*s", (int) len, text);
     if (bus_value_get_str(bus_value_map_find(map, "corr"), &text, &len) &&
         len < sizeof req->corr)
@@ -581,8 +611,8 @@ s_serve_one(bus_rpc_server_t *self)
             s_server_send(self, &req, BUS_OK, NULL, bus_writer_data(self->reply),
                           bus_writer_size(self->reply));
         else
-            s_server_send(self, &req, status, err.detail[0] ? err.detail : bus_status_str(status),
-                          NULL, 0);
+            s_server_send(self, &req, status,
+                          err.detail[0] ? err.detail : bus_status_str(status), NULL, 0);
     }
     bus_log_set_corr(NULL);
 }
@@ -614,8 +644,12 @@ bus_rpc_server_dispatch(bus_rpc_server_t *self)
 }
 
 int
-bus_rpc_server_reply(bus_rpc_server_t *self, bus_rpc_request_t **req_p, int status,
-                     const char *detail, const void *body, size_t body_size)
+bus_rpc_server_reply(bus_rpc_server_t *self,
+                     bus_rpc_request_t **req_p,
+                     int status,
+                     const char *detail,
+                     const void *body,
+                     size_t body_size)
 {
     assert(req_p && *req_p);
     int rc = s_server_send(self, *req_p, status, detail, body, body_size);

@@ -33,7 +33,7 @@
 
 #define BUS_RPC_VERSION           1
 #define BUS_RPC_METHOD_MAX        64
-#define BUS_RPC_ATTEMPTS          3    //  tries of an idempotent method within its deadline
+#define BUS_RPC_ATTEMPTS          3 //  tries of an idempotent method within its deadline
 #define BUS_RPC_DEADLINE_GRACE_MS 1000 //  clock skew a server tolerates on dl
 #define BUS_RPC_IDENTITY_MAX      256
 
@@ -45,8 +45,8 @@ typedef struct _bus_rpc_client_t bus_rpc_client_t;
 //  A reply as the callback sees it. Everything is borrowed for the duration
 //  of the callback.
 typedef struct {
-    int status;          //  BUS_OK or a bus_status_t
-    const char *detail;  //  "" when none
+    int status;         //  BUS_OK or a bus_status_t
+    const char *detail; //  "" when none
     const void *body;
     size_t body_size;
     uint64_t call_id;
@@ -57,56 +57,55 @@ typedef void(bus_reply_fn)(void *arg, const bus_reply_t *reply);
 //  Connects to a server's endpoint. src ("service/node") goes into every
 //  request for the server's logs. curve may be NULL. Caller owns return value.
 bus_rpc_client_t *
-    bus_rpc_client_new(const char *endpoint, const char *src, const bus_curve_t *curve);
+bus_rpc_client_new(const char *endpoint, const char *src, const bus_curve_t *curve);
 
 //  Destroys the client; pending calls are dropped without their callbacks.
-void
-    bus_rpc_client_destroy(bus_rpc_client_t **self_p);
+void bus_rpc_client_destroy(bus_rpc_client_t **self_p);
 
-const char *
-    bus_rpc_client_endpoint(bus_rpc_client_t *self);
+const char *bus_rpc_client_endpoint(bus_rpc_client_t *self);
 
 //  The socket, for the owner's poller. Borrowed.
-zsock_t *
-    bus_rpc_client_sock(bus_rpc_client_t *self);
+zsock_t *bus_rpc_client_sock(bus_rpc_client_t *self);
 
 //  Sends a call. body is copied. fn runs exactly once, from dispatch or
 //  tick, unless the call is cancelled or the client destroyed. Returns the
 //  call id (> 0), or 0 when the request could not be queued (the server's
 //  queue is full): then fn never runs.
-uint64_t
-    bus_rpc_client_call(bus_rpc_client_t *self, const char *method, const void *body,
-                        size_t body_size, int timeout_ms, bus_reply_fn *fn, void *arg);
+uint64_t bus_rpc_client_call(bus_rpc_client_t *self,
+                             const char *method,
+                             const void *body,
+                             size_t body_size,
+                             int timeout_ms,
+                             bus_reply_fn *fn,
+                             void *arg);
 
 //  Forgets a pending call; its callback will not run. For a caller that went away.
-void
-    bus_rpc_client_cancel(bus_rpc_client_t *self, uint64_t call_id);
+void bus_rpc_client_cancel(bus_rpc_client_t *self, uint64_t call_id);
 
 //  Reads every reply waiting on the socket and runs their callbacks.
 //  Returns the number of replies handled.
-int
-    bus_rpc_client_dispatch(bus_rpc_client_t *self);
+int bus_rpc_client_dispatch(bus_rpc_client_t *self);
 
 //  Fails calls whose deadline passed (BUS_STATUS_TIMEOUT) and resends
 //  idempotent calls whose attempt timed out. Call at least as often as
 //  bus_rpc_client_next_timeout_ms asks.
-void
-    bus_rpc_client_tick(bus_rpc_client_t *self);
+void bus_rpc_client_tick(bus_rpc_client_t *self);
 
 //  Milliseconds until the next deadline or retry (-1: nothing pending).
-int
-    bus_rpc_client_next_timeout_ms(bus_rpc_client_t *self);
+int bus_rpc_client_next_timeout_ms(bus_rpc_client_t *self);
 
-size_t
-    bus_rpc_client_pending(bus_rpc_client_t *self);
+size_t bus_rpc_client_pending(bus_rpc_client_t *self);
 
 //  Blocking call for tools and tests: waits for this call's reply (other
 //  pending calls are served meanwhile). Returns the status; on BUS_OK and
 //  when reply_p is given, *reply_p is the body (caller owns it); detail goes
 //  into err.
-int
-    bus_rpc_client_call_sync(bus_rpc_client_t *self, const char *method, const void *body,
-                             size_t body_size, int timeout_ms, zchunk_t **reply_p,
+int bus_rpc_client_call_sync(bus_rpc_client_t *self,
+                             const char *method,
+                             const void *body,
+                             size_t body_size,
+                             int timeout_ms,
+                             zchunk_t **reply_p,
                              bus_error_t *err);
 
 //  ---------------------------------------------------------------------------
@@ -119,56 +118,53 @@ typedef struct _bus_rpc_request_t bus_rpc_request_t;
 //  (nothing written means an empty body), or an error status with err's
 //  detail, or BUS_STATUS_PENDING_ after bus_rpc_request_detach to answer
 //  later. req, body and reply are borrowed.
-typedef int(bus_rpc_handler_fn)(void *arg, bus_rpc_request_t *req, const void *body,
-                                size_t body_size, bus_writer_t *reply, bus_error_t *err);
+typedef int(bus_rpc_handler_fn)(void *arg,
+                                bus_rpc_request_t *req,
+                                const void *body,
+                                size_t body_size,
+                                bus_writer_t *reply,
+                                bus_error_t *err);
 
 //  Binds a ROUTER to endpoint. Caller owns return value.
-bus_rpc_server_t *
-    bus_rpc_server_new(const char *endpoint, const bus_curve_t *curve);
+bus_rpc_server_t *bus_rpc_server_new(const char *endpoint, const bus_curve_t *curve);
 
 //  Destroys the server; detached requests still held must be destroyed by
 //  their holders with bus_rpc_request_destroy.
-void
-    bus_rpc_server_destroy(bus_rpc_server_t **self_p);
+void bus_rpc_server_destroy(bus_rpc_server_t **self_p);
 
 //  The endpoint actually bound (the port resolved). Borrowed.
-const char *
-    bus_rpc_server_endpoint(bus_rpc_server_t *self);
+const char *bus_rpc_server_endpoint(bus_rpc_server_t *self);
 
-zsock_t *
-    bus_rpc_server_sock(bus_rpc_server_t *self);
+zsock_t *bus_rpc_server_sock(bus_rpc_server_t *self);
 
 //  Registers a handler for method (replacing any). 0 or -1.
-int
-    bus_rpc_server_handle(bus_rpc_server_t *self, const char *method, bus_rpc_handler_fn *fn,
+int bus_rpc_server_handle(bus_rpc_server_t *self,
+                          const char *method,
+                          bus_rpc_handler_fn *fn,
                           void *arg);
 
 //  Serves every request waiting on the socket. Returns how many.
-int
-    bus_rpc_server_dispatch(bus_rpc_server_t *self);
+int bus_rpc_server_dispatch(bus_rpc_server_t *self);
 
 //  Answers a detached request and destroys it. body may be NULL.
-int
-    bus_rpc_server_reply(bus_rpc_server_t *self, bus_rpc_request_t **req_p, int status,
-                         const char *detail, const void *body, size_t body_size);
+int bus_rpc_server_reply(bus_rpc_server_t *self,
+                         bus_rpc_request_t **req_p,
+                         int status,
+                         const char *detail,
+                         const void *body,
+                         size_t body_size);
 
 //  Inside a handler: returns an owned copy of req to answer later. The
 //  handler then returns BUS_STATUS_PENDING_.
-bus_rpc_request_t *
-    bus_rpc_request_detach(bus_rpc_request_t *req);
+bus_rpc_request_t *bus_rpc_request_detach(bus_rpc_request_t *req);
 
-void
-    bus_rpc_request_destroy(bus_rpc_request_t **req_p);
+void bus_rpc_request_destroy(bus_rpc_request_t **req_p);
 
-const char *
-    bus_rpc_request_method(const bus_rpc_request_t *req);
-const char *
-    bus_rpc_request_src(const bus_rpc_request_t *req);
-const char *
-    bus_rpc_request_corr(const bus_rpc_request_t *req);
+const char *bus_rpc_request_method(const bus_rpc_request_t *req);
+const char *bus_rpc_request_src(const bus_rpc_request_t *req);
+const char *bus_rpc_request_corr(const bus_rpc_request_t *req);
 
 //  Milliseconds left before the caller gives up (0 when already past).
-int
-    bus_rpc_request_remaining_ms(const bus_rpc_request_t *req);
+int bus_rpc_request_remaining_ms(const bus_rpc_request_t *req);
 
 #endif

@@ -65,7 +65,8 @@ bus_socket_bind(int type, const char *endpoint, const bus_curve_t *curve)
         zsock_set_zap_domain(socket, "backplane");
     }
     if (zsock_bind(socket, "%s", endpoint) < 0) {
-        bus_log_error("cannot bind endpoint=%s reason=\"%s\"", endpoint, zmq_strerror(zmq_errno()));
+        bus_log_error("cannot bind endpoint=%s reason=\"%s\"", endpoint,
+                      zmq_strerror(zmq_errno()));
         goto fail;
     }
     return socket;

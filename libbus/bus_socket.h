@@ -29,26 +29,21 @@ typedef struct {
 
 //  Starts the authenticator when curve is enabled. Call once per process
 //  before making sockets; harmless when disabled. 0 or -1.
-int
-    bus_socket_security_start(const bus_curve_t *curve);
+int bus_socket_security_start(const bus_curve_t *curve);
 
 //  Stops the authenticator.
-void
-    bus_socket_security_stop(void);
+void bus_socket_security_stop(void);
 
 //  A socket of type (ZMQ_ROUTER, ...) bound to endpoint ("tcp://127.0.0.1:*"
 //  picks a free port: ask zsock_endpoint or bus_socket_endpoint). curve may
 //  be NULL. Returns NULL and logs on failure. Caller owns return value.
-zsock_t *
-    bus_socket_bind(int type, const char *endpoint, const bus_curve_t *curve);
+zsock_t *bus_socket_bind(int type, const char *endpoint, const bus_curve_t *curve);
 
 //  A socket of type connected to endpoint, as a client. Caller owns return value.
-zsock_t *
-    bus_socket_connect(int type, const char *endpoint, const bus_curve_t *curve);
+zsock_t *bus_socket_connect(int type, const char *endpoint, const bus_curve_t *curve);
 
 //  The endpoint a bound socket really listens on (the port resolved), in
 //  out. "tcp://0.0.0.0:5000" stays as bound; a wildcard host is kept.
-void
-    bus_socket_endpoint(zsock_t *socket, char *out, size_t out_size);
+void bus_socket_endpoint(zsock_t *socket, char *out, size_t out_size);
 
 #endif

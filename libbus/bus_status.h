@@ -23,18 +23,16 @@ typedef enum {
     BUS_STATUS_INTERNAL = 7,    //  a bug or an I/O failure on our side
     BUS_STATUS_REREGISTER = 8,  //  the registry does not know the peer: register again
     BUS_STATUS_FORBIDDEN = 9,   //  the caller may not do this
-    BUS_STATUS_PENDING_ = 100   //  internal: a handler will reply later (never on the wire)
+    BUS_STATUS_PENDING_ = 100 //  internal: a handler will reply later (never on the wire)
 } bus_status_t;
 
 #define BUS_STATUS_MAX 9
 
 //  Stable lower-case name ("ok", "timeout", ...); "unknown" for other values.
-const char *
-    bus_status_str(int status);
+const char *bus_status_str(int status);
 
 //  Inverse of bus_status_str; -1 for an unknown name.
-int
-    bus_status_from_str(const char *name);
+int bus_status_from_str(const char *name);
 
 //  A detail message that travels with a failing status. Fixed size, so it
 //  can live on the stack and be filled without allocation.
@@ -45,8 +43,7 @@ typedef struct {
 } bus_error_t;
 
 //  Set status and a printf-style detail on err (err may be NULL). Returns status.
-int
-    bus_error_set(bus_error_t *err, int status, const char *fmt, ...)
-        __attribute__((format(printf, 3, 4)));
+int bus_error_set(bus_error_t *err, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -21,30 +21,23 @@ typedef struct _bus_sub_t bus_sub_t;
 //  Called with each event that matches; event is borrowed.
 typedef void(bus_sub_fn)(void *arg, const bus_event_t *event);
 
-bus_sub_t *
-    bus_sub_new(const char *hub_endpoint, const bus_curve_t *curve);
+bus_sub_t *bus_sub_new(const char *hub_endpoint, const bus_curve_t *curve);
 
-void
-    bus_sub_destroy(bus_sub_t **self_p);
+void bus_sub_destroy(bus_sub_t **self_p);
 
-zsock_t *
-    bus_sub_sock(bus_sub_t *self);
+zsock_t *bus_sub_sock(bus_sub_t *self);
 
 //  Subscribes to prefix ("" = everything) and routes matches to fn. 0 or -1.
-int
-    bus_sub_subscribe(bus_sub_t *self, const char *prefix, bus_sub_fn *fn, void *arg);
+int bus_sub_subscribe(bus_sub_t *self, const char *prefix, bus_sub_fn *fn, void *arg);
 
 //  Receives and routes every event waiting, up to max (0 = no limit).
 //  Malformed events are counted and dropped. Returns the number received.
-int
-    bus_sub_dispatch(bus_sub_t *self, int max);
+int bus_sub_dispatch(bus_sub_t *self, int max);
 
 //  Receives one event without routing it (tests and tools). BUS_OK,
 //  BUS_STATUS_UNAVAILABLE when none is waiting, or BUS_STATUS_PROTOCOL.
-int
-    bus_sub_recv(bus_sub_t *self, bus_event_t *event, bus_error_t *err);
+int bus_sub_recv(bus_sub_t *self, bus_event_t *event, bus_error_t *err);
 
-uint64_t
-    bus_sub_malformed(bus_sub_t *self);
+uint64_t bus_sub_malformed(bus_sub_t *self);
 
 #endif

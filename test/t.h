@@ -22,53 +22,53 @@ static int t_count;
 static int t_failures;
 static bool t_current_failed;
 
-#define T_FAIL_(...)                                                                   \
-    do {                                                                               \
-        fprintf(stderr, "# %s:%d: ", __FILE__, __LINE__);                              \
-        fprintf(stderr, __VA_ARGS__);                                                  \
-        fprintf(stderr, "\n");                                                         \
-        t_current_failed = true;                                                       \
-        return;                                                                        \
+#define T_FAIL_(...)                                                                     \
+    do {                                                                                 \
+        fprintf(stderr, "# %s:%d: ", __FILE__, __LINE__);                                \
+        fprintf(stderr, __VA_ARGS__);                                                    \
+        fprintf(stderr, "\n");                                                           \
+        t_current_failed = true;                                                         \
+        return;                                                                          \
     } while (0)
 
-#define T_ASSERT(cond)                                                                 \
-    do {                                                                               \
-        if (!(cond))                                                                   \
-            T_FAIL_("assertion failed: %s", #cond);                                    \
+#define T_ASSERT(cond)                                                                   \
+    do {                                                                                 \
+        if (!(cond))                                                                     \
+            T_FAIL_("assertion failed: %s", #cond);                                      \
     } while (0)
 
-#define T_EQ_INT(a, b)                                                                 \
-    do {                                                                               \
-        long long t_a_ = (long long) (a), t_b_ = (long long) (b);                      \
-        if (t_a_ != t_b_)                                                              \
-            T_FAIL_("%s == %s: %lld != %lld", #a, #b, t_a_, t_b_);                     \
+#define T_EQ_INT(a, b)                                                                   \
+    do {                                                                                 \
+        long long t_a_ = (long long) (a), t_b_ = (long long) (b);                        \
+        if (t_a_ != t_b_)                                                                \
+            T_FAIL_("%s == %s: %lld != %lld", #a, #b, t_a_, t_b_);                       \
     } while (0)
 
-#define T_EQ_STR(a, b)                                                                 \
-    do {                                                                               \
-        const char *t_a_ = (a), *t_b_ = (b);                                           \
-        if (!t_a_ || !t_b_ || strcmp(t_a_, t_b_) != 0)                                 \
-            T_FAIL_("%s == %s: \"%s\" != \"%s\"", #a, #b, t_a_ ? t_a_ : "(null)",      \
-                    t_b_ ? t_b_ : "(null)");                                           \
+#define T_EQ_STR(a, b)                                                                   \
+    do {                                                                                 \
+        const char *t_a_ = (a), *t_b_ = (b);                                             \
+        if (!t_a_ || !t_b_ || strcmp(t_a_, t_b_) != 0)                                   \
+            T_FAIL_("%s == %s: \"%s\" != \"%s\"", #a, #b, t_a_ ? t_a_ : "(null)",        \
+                    t_b_ ? t_b_ : "(null)");                                             \
     } while (0)
 
-#define T_CONTAINS(haystack, needle)                                                   \
-    do {                                                                               \
-        const char *t_h_ = (haystack), *t_n_ = (needle);                               \
-        if (!t_h_ || !strstr(t_h_, t_n_))                                              \
-            T_FAIL_("%s contains \"%s\": got \"%s\"", #haystack, t_n_,                 \
-                    t_h_ ? t_h_ : "(null)");                                           \
+#define T_CONTAINS(haystack, needle)                                                     \
+    do {                                                                                 \
+        const char *t_h_ = (haystack), *t_n_ = (needle);                                 \
+        if (!t_h_ || !strstr(t_h_, t_n_))                                                \
+            T_FAIL_("%s contains \"%s\": got \"%s\"", #haystack, t_n_,                   \
+                    t_h_ ? t_h_ : "(null)");                                             \
     } while (0)
 
-#define T_RUN(fn)                                                                      \
-    do {                                                                               \
-        t_current_failed = false;                                                      \
-        fn();                                                                          \
-        t_count++;                                                                     \
-        if (t_current_failed)                                                          \
-            t_failures++;                                                              \
-        printf("%sok %d - %s\n", t_current_failed ? "not " : "", t_count, #fn);        \
-        fflush(stdout);                                                                \
+#define T_RUN(fn)                                                                        \
+    do {                                                                                 \
+        t_current_failed = false;                                                        \
+        fn();                                                                            \
+        t_count++;                                                                       \
+        if (t_current_failed)                                                            \
+            t_failures++;                                                                \
+        printf("%sok %d - %s\n", t_current_failed ? "not " : "", t_count, #fn);          \
+        fflush(stdout);                                                                  \
     } while (0)
 
 #define T_DONE() (printf("1..%d\n", t_count), t_failures ? 1 : 0)

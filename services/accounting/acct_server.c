@@ -1,8 +1,9 @@
 /*  =========================================================================
     acct_server - the accounting as bus_main runs it
 
-    Keeps usage records, statistics and the access and audit log. So far the accounting is its node: it joins the bus, registers,
-    heartbeats and answers service.health, bus.replay and /healthz.
+    Keeps usage records, statistics and the access and audit log. So far the accounting is
+   its node: it joins the bus, registers, heartbeats and answers service.health,
+   bus.replay and /healthz.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================

@@ -1,8 +1,9 @@
 /*  =========================================================================
     agent_server - the agent as bus_main runs it
 
-    Runs the containers of one node through an OCI runtime. So far the agent is its node: it joins the bus, registers,
-    heartbeats and answers service.health, bus.replay and /healthz.
+    Runs the containers of one node through an OCI runtime. So far the agent is its node:
+   it joins the bus, registers, heartbeats and answers service.health, bus.replay and
+   /healthz.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================

@@ -37,7 +37,8 @@ static void
 s_finish(health_check_t *check)
 {
     if (check->req) {
-        evhttp_connection_set_closecb(evhttp_request_get_connection(check->req), NULL, NULL);
+        evhttp_connection_set_closecb(evhttp_request_get_connection(check->req), NULL,
+                                      NULL);
         static const char *expected[] = GW_HEALTH_SERVICES;
         json_t *missing = json_array();
         for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
@@ -46,18 +47,19 @@ s_finish(health_check_t *check)
             json_t *entry;
             json_array_foreach(check->services, index, entry)
             {
-                if (strcmp(json_string_value(json_object_get(entry, "service")), expected[i]) ==
-                        0 &&
-                    strcmp(json_string_value(json_object_get(entry, "status")), "up") == 0)
+                if (strcmp(json_string_value(json_object_get(entry, "service")),
+                           expected[i]) == 0 &&
+                    strcmp(json_string_value(json_object_get(entry, "status")), "up") ==
+                        0)
                     up = true;
             }
             if (!up)
                 json_array_append_new(missing, json_string(expected[i]));
         }
         bool ok = json_array_size(missing) == 0;
-        json_t *body = json_pack("{s:s, s:s, s:o, s:o}", "status", ok ? "ok" : "degraded",
-                                 "version", BACKPLANE_VERSION, "services", check->services,
-                                 "missing", missing);
+        json_t *body =
+            json_pack("{s:s, s:s, s:o, s:o}", "status", ok ? "ok" : "degraded", "version",
+                      BACKPLANE_VERSION, "services", check->services, "missing", missing);
         check->services = NULL;
         gw_http_reply_json(check->req, ok ? 200 : 503, body, NULL);
     }
@@ -80,15 +82,17 @@ s_on_health(void *arg, const bus_reply_t *reply)
             BUS_OK) {
         json_object_set_new(entry, "status",
                             json_string(health.db_ok ? "up" : "degraded"));
-        json_object_set_new(entry, "version", json_string(health.version ? health.version : ""));
-        json_object_set_new(entry, "uptime_ms", json_integer((json_int_t) health.uptime_ms));
+        json_object_set_new(entry, "version",
+                            json_string(health.version ? health.version : ""));
+        json_object_set_new(entry, "uptime_ms",
+                            json_integer((json_int_t) health.uptime_ms));
         proto_service_health_rep_clear(&health);
-    }
-    else {
+    } else {
         json_object_set_new(entry, "status", json_string("down"));
-        json_object_set_new(entry, "error", json_string(reply->status == BUS_OK
-                                                            ? err.detail
-                                                            : bus_status_str(reply->status)));
+        json_object_set_new(entry, "error",
+                            json_string(reply->status == BUS_OK
+                                            ? err.detail
+                                            : bus_status_str(reply->status)));
     }
     json_array_append_new(check->services, entry);
     free(call->service);
@@ -107,7 +111,8 @@ s_on_peers(void *arg, const bus_reply_t *reply)
     proto_registry_peers_rep_t peers;
     bus_error_t err = {0};
     if (reply->status != BUS_OK ||
-        proto_registry_peers_rep_decode(&peers, reply->body, reply->body_size, &err) != BUS_OK) {
+        proto_registry_peers_rep_decode(&peers, reply->body, reply->body_size, &err) !=
+            BUS_OK) {
         if (check->req) {
             evhttp_connection_set_closecb(evhttp_request_get_connection(check->req), NULL,
                                           NULL);
@@ -122,8 +127,9 @@ s_on_peers(void *arg, const bus_reply_t *reply)
     json_array_append_new(
         check->services,
         json_pack("{s:s, s:s, s:s, s:s, s:I}", "service", "gateway", "node",
-                  bus_node_name(check->gw->node), "rpc", bus_node_rpc_endpoint(check->gw->node),
-                  "status", bus_db_ok(bus_node_db(check->gw->node)) ? "up" : "degraded",
+                  bus_node_name(check->gw->node), "rpc",
+                  bus_node_rpc_endpoint(check->gw->node), "status",
+                  bus_db_ok(bus_node_db(check->gw->node)) ? "up" : "degraded",
                   "latency_ms", (json_int_t) 0));
     check->pending = 1; //  held until the loop below is done
     for (size_t i = 0; i < peers.peers_count; i++) {
@@ -142,8 +148,9 @@ s_on_peers(void *arg, const bus_reply_t *reply)
         check->pending++;
         //  An empty body is the empty map of service.health's request.
         static const uint8_t empty_map = 0x80;
-        if (!bus_node_call(check->gw->node, call->endpoint, PROTO_SERVICE_HEALTH, &empty_map, 1,
-                           config->healthz_timeout_ms, s_on_health, call)) {
+        if (!bus_node_call(check->gw->node, call->endpoint, PROTO_SERVICE_HEALTH,
+                           &empty_map, 1, config->healthz_timeout_ms, s_on_health,
+                           call)) {
             bus_reply_t failed = {.status = BUS_STATUS_UNAVAILABLE, .detail = "not sent"};
             s_on_health(call, &failed);
         }

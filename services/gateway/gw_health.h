@@ -17,10 +17,11 @@
 struct evhttp_request;
 
 //  The services a complete installation runs; /healthz reports each.
-#define GW_HEALTH_SERVICES                                                                 \
-    { "gateway", "scheduler", "agent", "storage-proxy", "wsproxy", "accounting" }
+#define GW_HEALTH_SERVICES                                                               \
+    {                                                                                    \
+        "gateway", "scheduler", "agent", "storage-proxy", "wsproxy", "accounting"        \
+    }
 
-void
-    gw_health_handle(gw_server_t *gw, struct evhttp_request *req);
+void gw_health_handle(gw_server_t *gw, struct evhttp_request *req);
 
 #endif

@@ -83,12 +83,15 @@ s_reason(int status)
 }
 
 void
-gw_http_reply_json(struct evhttp_request *req, int status, json_t *body,
+gw_http_reply_json(struct evhttp_request *req,
+                   int status,
+                   json_t *body,
                    const char *content_type)
 {
     char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
     struct evkeyvalq *headers = evhttp_request_get_output_headers(req);
-    evhttp_add_header(headers, "Content-Type", content_type ? content_type : "application/json");
+    evhttp_add_header(headers, "Content-Type",
+                      content_type ? content_type : "application/json");
     evhttp_add_header(headers, "Server", "BackendAI");
     struct evbuffer *out = evbuffer_new();
     if (out)
@@ -105,10 +108,10 @@ static void
 s_version(gw_server_t *gw, struct evhttp_request *req)
 {
     (void) gw;
-    gw_http_reply_json(req, 200,
-                       json_pack("{s:s, s:s}", "version", GW_API_VERSION, "manager",
-                                 BACKPLANE_VERSION),
-                       NULL);
+    gw_http_reply_json(
+        req, 200,
+        json_pack("{s:s, s:s}", "version", GW_API_VERSION, "manager", BACKPLANE_VERSION),
+        NULL);
 }
 
 static void
@@ -156,7 +159,8 @@ gw_http_start(gw_server_t *gw, const char *listen, int64_t max_body, bus_error_t
     char host[256];
     int port;
     if (!s_split_listen(listen, host, sizeof host, &port)) {
-        bus_error_set(err, BUS_STATUS_INVALID, "api.listen '%s' is not host:port", listen);
+        bus_error_set(err, BUS_STATUS_INVALID, "api.listen '%s' is not host:port",
+                      listen);
         return -1;
     }
     gw->http = evhttp_new(bus_node_base(gw->node));
@@ -165,9 +169,9 @@ gw_http_start(gw_server_t *gw, const char *listen, int64_t max_body, bus_error_t
         return -1;
     }
     evhttp_set_max_body_size(gw->http, (ev_ssize_t) max_body);
-    evhttp_set_allowed_methods(gw->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD |
-                                             EVHTTP_REQ_PUT | EVHTTP_REQ_DELETE |
-                                             EVHTTP_REQ_PATCH | EVHTTP_REQ_OPTIONS);
+    evhttp_set_allowed_methods(
+        gw->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD | EVHTTP_REQ_PUT |
+                      EVHTTP_REQ_DELETE | EVHTTP_REQ_PATCH | EVHTTP_REQ_OPTIONS);
     evhttp_set_gencb(gw->http, s_dispatch, gw);
     struct evhttp_bound_socket *bound =
         evhttp_bind_socket_with_handle(gw->http, host, (ev_uint16_t) port);
@@ -178,7 +182,8 @@ gw_http_start(gw_server_t *gw, const char *listen, int64_t max_body, bus_error_t
     }
     struct sockaddr_in addr;
     socklen_t len = sizeof addr;
-    if (getsockname(evhttp_bound_socket_get_fd(bound), (struct sockaddr *) &addr, &len) == 0)
+    if (getsockname(evhttp_bound_socket_get_fd(bound), (struct sockaddr *) &addr, &len) ==
+        0)
         port = ntohs(addr.sin_port);
     snprintf(gw->endpoint, sizeof gw->endpoint, "%s:%d", host, port);
     return 0;

@@ -22,19 +22,18 @@ typedef void(gw_route_fn)(gw_server_t *gw, struct evhttp_request *req);
 
 //  Binds the API listener and installs the routes. 0 or -1 with err.
 int
-    gw_http_start(gw_server_t *gw, const char *listen, int64_t max_body, bus_error_t *err);
+gw_http_start(gw_server_t *gw, const char *listen, int64_t max_body, bus_error_t *err);
 
-void
-    gw_http_stop(gw_server_t *gw);
+void gw_http_stop(gw_server_t *gw);
 
 //  Sends body (reference stolen; NULL sends {}) with status and content
 //  type (NULL = application/json). Ends the request.
-void
-    gw_http_reply_json(struct evhttp_request *req, int status, json_t *body,
-                       const char *content_type);
+void gw_http_reply_json(struct evhttp_request *req,
+                        int status,
+                        json_t *body,
+                        const char *content_type);
 
 //  "GET", "POST", ... of req.
-const char *
-    gw_http_method_name(struct evhttp_request *req);
+const char *gw_http_method_name(struct evhttp_request *req);
 
 #endif

@@ -103,6 +103,6 @@ gw_send_problem(struct evhttp_request *req, const char *slug, const char *detail
     if (body && uri)
         json_object_set_new(body, "instance", json_string(uri));
     gw_http_reply_json(req, p->status, body, "application/problem+json");
-    bus_log_info("request failed method=%s path=%s status=%d type=%s", gw_http_method_name(req),
-                 uri ? uri : "", p->status, p->slug);
+    bus_log_info("request failed method=%s path=%s status=%d type=%s",
+                 gw_http_method_name(req), uri ? uri : "", p->status, p->slug);
 }

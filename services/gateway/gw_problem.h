@@ -20,19 +20,15 @@ struct evhttp_request;
 #define GW_PROBLEM_TYPE_BASE "https://api.backend.ai/probs/"
 
 //  HTTP status of slug (500 for an unknown slug).
-int
-    gw_problem_status(const char *slug);
+int gw_problem_status(const char *slug);
 
 //  Title of slug ("Internal server error." for an unknown slug).
-const char *
-    gw_problem_title(const char *slug);
+const char *gw_problem_title(const char *slug);
 
 //  The slug that stands for a bus status from another service.
-const char *
-    gw_problem_slug_for_status(int status);
+const char *gw_problem_slug_for_status(int status);
 
 //  Replies to req with the problem slug; detail may be NULL. Ends the request.
-void
-    gw_send_problem(struct evhttp_request *req, const char *slug, const char *detail);
+void gw_send_problem(struct evhttp_request *req, const char *slug, const char *detail);
 
 #endif

@@ -13,7 +13,7 @@ struct evhttp;
 
 typedef struct {
     bus_node_t *node;
-    const void *config;                //  gw_config_t, borrowed
+    const void *config; //  gw_config_t, borrowed
     struct evhttp *http;
     char endpoint[300]; //  "host:port" the API listens on, port resolved
 } gw_server_t;

@@ -1,5 +1,6 @@
 /*  =========================================================================
-    main - backplane-scheduler: sessions, the pending queue, agents and the allocation ledger
+    main - backplane-scheduler: sessions, the pending queue, agents and the allocation
+   ledger
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================

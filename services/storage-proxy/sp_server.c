@@ -1,8 +1,9 @@
 /*  =========================================================================
     sp_server - the storage-proxy as bus_main runs it
 
-    Owns volumes, virtual folders and their data. So far the storage-proxy is its node: it joins the bus, registers,
-    heartbeats and answers service.health, bus.replay and /healthz.
+    Owns volumes, virtual folders and their data. So far the storage-proxy is its node: it
+   joins the bus, registers, heartbeats and answers service.health, bus.replay and
+   /healthz.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================

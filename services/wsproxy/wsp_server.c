@@ -1,8 +1,9 @@
 /*  =========================================================================
     wsp_server - the wsproxy as bus_main runs it
 
-    Proxies HTTP and WebSocket traffic to service ports inside sessions. So far the wsproxy is its node: it joins the bus, registers,
-    heartbeats and answers service.health, bus.replay and /healthz.
+    Proxies HTTP and WebSocket traffic to service ports inside sessions. So far the
+   wsproxy is its node: it joins the bus, registers, heartbeats and answers
+   service.health, bus.replay and /healthz.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================

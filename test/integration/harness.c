@@ -77,7 +77,10 @@ harness_bindir(void)
 }
 
 int
-harness_start(harness_proc_t *proc, const char *dir, const char *name, const char *service,
+harness_start(harness_proc_t *proc,
+              const char *dir,
+              const char *name,
+              const char *service,
               const char *const *args)
 {
     memset(proc, 0, sizeof *proc);
@@ -110,8 +113,8 @@ harness_start(harness_proc_t *proc, const char *dir, const char *name, const cha
 }
 
 bool
-harness_wait_line(harness_proc_t *proc, const char *prefix, int timeout_ms, char *line,
-                  size_t size)
+harness_wait_line(
+    harness_proc_t *proc, const char *prefix, int timeout_ms, char *line, size_t size)
 {
     long long deadline = s_now_ms() + timeout_ms;
     size_t prefix_len = strlen(prefix);
@@ -133,7 +136,8 @@ harness_wait_line(harness_proc_t *proc, const char *prefix, int timeout_ms, char
             return true;
         int status;
         if (proc->pid > 0 && waitpid(proc->pid, &status, WNOHANG) == proc->pid) {
-            proc->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+            proc->exit_status =
+                WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
             proc->pid = 0;
             return false;
         }
@@ -209,8 +213,12 @@ harness_field(const char *line, const char *key, char *out, size_t size)
 }
 
 int
-harness_http(const char *hostport, const char *method, const char *path, const char *body,
-             char **body_p, int timeout_ms)
+harness_http(const char *hostport,
+             const char *method,
+             const char *path,
+             const char *body,
+             char **body_p,
+             int timeout_ms)
 {
     char host[64];
     const char *colon = strrchr(hostport, ':');

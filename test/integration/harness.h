@@ -27,50 +27,47 @@ typedef struct {
 } harness_proc_t;
 
 //  A fresh directory /tmp/backplane-<name>-XXXXXX. Caller frees the string.
-char *
-    harness_tmpdir(const char *name);
+char *harness_tmpdir(const char *name);
 
 //  Removes a directory tree made by harness_tmpdir.
-void
-    harness_rmdir(const char *dir);
+void harness_rmdir(const char *dir);
 
 //  The directory of the service binaries: $BACKPLANE_BINDIR or build/bin.
-const char *
-    harness_bindir(void);
+const char *harness_bindir(void);
 
 //  Starts backplane-<service> with args (NULL-terminated, may be NULL),
 //  logging into <dir>/<name>.log. Returns 0 or -1.
-int
-    harness_start(harness_proc_t *proc, const char *dir, const char *name, const char *service,
+int harness_start(harness_proc_t *proc,
+                  const char *dir,
+                  const char *name,
+                  const char *service,
                   const char *const *args);
 
 //  Waits up to timeout_ms for a log line starting with prefix; copies it to
 //  line. False on timeout or when the process exited first.
-bool
-    harness_wait_line(harness_proc_t *proc, const char *prefix, int timeout_ms, char *line,
-                      size_t size);
+bool harness_wait_line(
+    harness_proc_t *proc, const char *prefix, int timeout_ms, char *line, size_t size);
 
 //  Sends SIGTERM and waits up to timeout_ms (then SIGKILL). Returns the
 //  exit status (see exit_status).
-int
-    harness_stop(harness_proc_t *proc, int timeout_ms);
+int harness_stop(harness_proc_t *proc, int timeout_ms);
 
 //  SIGKILL, no goodbye: a crash.
-void
-    harness_kill(harness_proc_t *proc);
+void harness_kill(harness_proc_t *proc);
 
 //  True when the process's log holds a sanitizer or leak report.
-bool
-    harness_log_has_report(harness_proc_t *proc);
+bool harness_log_has_report(harness_proc_t *proc);
 
 //  Copies the value of key=value from a logfmt-style line. False if absent.
-bool
-    harness_field(const char *line, const char *key, char *out, size_t size);
+bool harness_field(const char *line, const char *key, char *out, size_t size);
 
 //  One HTTP/1.1 request over loopback. Returns the status code (or -1) and,
 //  when body_p is given, the response body (caller frees).
-int
-    harness_http(const char *hostport, const char *method, const char *path,
-                 const char *body, char **body_p, int timeout_ms);
+int harness_http(const char *hostport,
+                 const char *method,
+                 const char *path,
+                 const char *body,
+                 char **body_p,
+                 int timeout_ms);
 
 #endif

@@ -21,7 +21,8 @@
 #define READY_MS 20000
 #define STOP_MS  10000
 
-static const char *s_services[] = {"gateway", "storage-proxy", "wsproxy", "accounting", "agent"};
+static const char *s_services[] = {"gateway", "storage-proxy", "wsproxy", "accounting",
+                                   "agent"};
 #define SERVICE_COUNT (sizeof s_services / sizeof s_services[0])
 
 static char *s_dir;
@@ -37,8 +38,11 @@ s_start_service(harness_proc_t *proc, const char *service)
     snprintf(pub, sizeof pub, "bus.hub.publish=%s", s_hub_publish);
     snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", s_hub_subscribe);
     snprintf(reg, sizeof reg, "bus.hub.registry=%s", s_registry);
-    const char *args[] = {"--set", state, "--set", pub,   "--set", sub,
-                          "--set", reg,   "--set", "bus.heartbeat_ms=100",
+    const char *args[] = {"--set", state,
+                          "--set", pub,
+                          "--set", sub,
+                          "--set", reg,
+                          "--set", "bus.heartbeat_ms=100",
                           "--set", "node.name=it",
                           "--set", "api.listen=127.0.0.1:0",
                           NULL};
@@ -94,7 +98,8 @@ test_start_all(void)
     char line[HARNESS_LINE_MAX];
     T_ASSERT(harness_wait_line(&s_scheduler, "ready ", READY_MS, line, sizeof line));
     T_ASSERT(harness_field(line, "hub_publish", s_hub_publish, sizeof s_hub_publish));
-    T_ASSERT(harness_field(line, "hub_subscribe", s_hub_subscribe, sizeof s_hub_subscribe));
+    T_ASSERT(
+        harness_field(line, "hub_subscribe", s_hub_subscribe, sizeof s_hub_subscribe));
     T_ASSERT(harness_field(line, "registry", s_registry, sizeof s_registry));
     T_ASSERT(strstr(s_hub_publish, "*") == NULL);
 
@@ -126,8 +131,8 @@ test_healthz_lists_every_service_up(void)
     char *body = NULL;
     T_ASSERT(s_healthz_until(200, NULL, READY_MS, &body));
     T_CONTAINS(body, "\"status\":\"ok\"");
-    const char *all[] = {"gateway", "scheduler", "agent", "storage-proxy", "wsproxy",
-                         "accounting"};
+    const char *all[] = {"gateway",       "scheduler", "agent",
+                         "storage-proxy", "wsproxy",   "accounting"};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         char needle[64];
         snprintf(needle, sizeof needle, "\"service\":\"%s\"", all[i]);
