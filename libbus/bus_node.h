@@ -66,167 +66,51 @@ typedef struct {
 #define BUS_NODE_DEFAULT_REGISTRY      "tcp://127.0.0.1:6103"
 
 //  Rows for a service's config table. type is the service's config struct,
-//  member the bus_node_config_t inside it; hub_host is "true" for the one
+//  member the bus_node_config_t inside it; hub_default is "true" for the one
 //  service that hosts the hub by default.
-#define BUS_NODE_CONFIG_ROWS(type, member, hub_default)                                  \
-    {"node.name",                                                                        \
-     BUS_CFG_STRING,                                                                     \
-     offsetof(type, member.node_name),                                                   \
-     "",                                                                                 \
-     0,                                                                                  \
-     BUS_NODE_NAME_MAX - 1,                                                              \
-     NULL,                                                                               \
-     "this node's name on the bus; empty means the host name"},                          \
-        {"node.state_dir",                                                               \
-         BUS_CFG_STRING,                                                                 \
-         offsetof(type, member.state_dir),                                               \
-         "/var/lib/backplane",                                                           \
-         0,                                                                              \
-         4095,                                                                           \
-         NULL,                                                                           \
-         "directory of this service's SQLite database (<service>.db)"},                  \
-        {"log.level",                                                                    \
-         BUS_CFG_ENUM,                                                                   \
-         offsetof(type, member.log_level),                                               \
-         "notice",                                                                       \
-         0,                                                                              \
-         0,                                                                              \
-         "error|warning|notice|info|debug",                                              \
-         "least severe level written: error, warning, notice, info or debug"},           \
-        {"bus.rpc_bind",                                                                 \
-         BUS_CFG_STRING,                                                                 \
-         offsetof(type, member.rpc_bind),                                                \
-         "tcp://127.0.0.1:*",                                                            \
-         1,                                                                              \
-         255,                                                                            \
-         NULL,                                                                           \
-         "where this service's RPC server binds (* = any free port)"},                   \
-        {"bus.rpc_advertise",                                                            \
-         BUS_CFG_STRING,                                                                 \
-         offsetof(type, member.rpc_advertise),                                           \
-         "",                                                                             \
-         0,                                                                              \
-         255,                                                                            \
-         NULL,                                                                           \
-         "endpoint other hosts use to reach the RPC server; empty = as bound"},          \
-        {"bus.http_listen",                                                              \
-         BUS_CFG_STRING,                                                                 \
-         offsetof(type, member.http_listen),                                             \
-         "127.0.0.1:0",                                                                  \
-         0,                                                                              \
-         255,                                                                            \
-         NULL,                                                                           \
-         "host:port for /healthz and /metrics (port 0 = any free port); empty = off"},   \
-        {"bus.hub.host",                                                                 \
-         BUS_CFG_BOOL,                                                                   \
-         offsetof(type, member.hub_host),                                                \
-         hub_default,                                                                    \
-         0,                                                                              \
-         0,                                                                              \
-         NULL,                                                                           \
-         "run the event hub and the registry inside this service"},                      \
-        {"bus.hub.publish",                                                              \
-         BUS_CFG_STRING,                                                                 \
-         offsetof(type, member.hub_publish),                                             \
-         BUS_NODE_DEFAULT_HUB_PUBLISH,                                                   \
-         1,                                                                              \
-         255,                                                                            \
-         NULL,                                                                           \
-         "hub endpoint that publishers connect to (bound here when hosting)"},           \
-        {"bus.hub.subscribe",                                                            \
-         BUS_CFG_STRING,                                                                 \
-         offsetof(type, member.hub_subscribe),                                           \
-         BUS_NODE_DEFAULT_HUB_SUBSCRIBE,                                                 \
-         1,                                                                              \
-         255,                                                                            \
-         NULL,                                                                           \
-         "hub endpoint that subscribers connect to (bound here when hosting)"},          \
-        {"bus.hub.registry",                                                             \
-         BUS_CFG_STRING,                                                                 \
-         offsetof(type, member.registry),                                                \
-         BUS_NODE_DEFAULT_REGISTRY,                                                      \
-         1,                                                                              \
-         255,                                                                            \
-         NULL,                                                                           \
-         "registry endpoint where services announce themselves (bound here when "        \
-         "hosting)"},                                                                    \
-        {"bus.heartbeat_ms",                                                             \
-         BUS_CFG_INT,                                                                    \
-         offsetof(type, member.heartbeat_ms),                                            \
-         "1000",                                                                         \
-         50,                                                                             \
-         60000,                                                                          \
-         NULL,                                                                           \
-         "how often this service tells the registry it is alive"},                       \
-        {"bus.peer_expiry_ms",                                                           \
-         BUS_CFG_INT,                                                                    \
-         offsetof(type, member.peer_expiry_ms),                                          \
-         "5000",                                                                         \
-         200,                                                                            \
-         600000,                                                                         \
-         NULL,                                                                           \
-         "silence after which the registry forgets a peer (when hosting)"},              \
-        {"bus.rpc_timeout_ms",                                                           \
-         BUS_CFG_INT,                                                                    \
-         offsetof(type, member.rpc_timeout_ms),                                          \
-         "5000",                                                                         \
-         10,                                                                             \
-         600000,                                                                         \
-         NULL,                                                                           \
-         "deadline of an RPC call to another service"},                                  \
-        {"bus.sync_ms",                                                                  \
-         BUS_CFG_INT,                                                                    \
-         offsetof(type, member.sync_ms),                                                 \
-         "2000",                                                                         \
-         50,                                                                             \
-         600000,                                                                         \
-         NULL,                                                                           \
-         "how often to ask each peer for durable events missed"},                        \
-        {"bus.outbox_retain",                                                            \
-         BUS_CFG_INT,                                                                    \
-         offsetof(type, member.outbox_retain),                                           \
-         "100000",                                                                       \
-         100,                                                                            \
-         100000000,                                                                      \
-         NULL,                                                                           \
-         "durable events kept per domain for replay"},                                   \
-        {"bus.curve.enabled",                                                            \
-         BUS_CFG_BOOL,                                                                   \
-         offsetof(type, member.curve_enabled),                                           \
-         "false",                                                                        \
-         0,                                                                              \
-         0,                                                                              \
-         NULL,                                                                           \
-         "encrypt and authenticate bus traffic with CurveZMQ (between hosts)"},          \
-        {"bus.curve.server_cert",                                                        \
-         BUS_CFG_STRING,                                                                 \
-         offsetof(type, member.curve_server_cert),                                       \
-         "",                                                                             \
-         0,                                                                              \
-         4095,                                                                           \
-         NULL,                                                                           \
-         "secret certificate every bus server presents (zcert file)"},                   \
-        {"bus.curve.client_cert",                                                        \
-         BUS_CFG_STRING,                                                                 \
-         offsetof(type, member.curve_client_cert),                                       \
-         "",                                                                             \
-         0,                                                                              \
-         4095,                                                                           \
-         NULL,                                                                           \
-         "this node's secret certificate as a client (zcert file)"},                     \
-        {"bus.curve.server_public",                                                      \
-         BUS_CFG_STRING,                                                                 \
-         offsetof(type, member.curve_server_public),                                     \
-         "",                                                                             \
-         0,                                                                              \
-         40,                                                                             \
-         NULL,                                                                           \
-         "Z85 public key of the server certificate"},                                    \
-    {                                                                                    \
-        "bus.curve.authorized_keys", BUS_CFG_STRING,                                     \
-            offsetof(type, member.curve_authorized_keys), "", 0, 4095, NULL,             \
-            "directory of client public certificates a server accepts"                   \
-    }
+// clang-format off
+#define BUS_NODE_CONFIG_ROWS(type, member, hub_default)                                    \
+    {"node.name", BUS_CFG_STRING, offsetof(type, member.node_name), "", 0, BUS_NODE_NAME_MAX - 1, NULL,\
+     "this node's name on the bus; empty means the host name"},                            \
+    {"node.state_dir", BUS_CFG_STRING, offsetof(type, member.state_dir), "/var/lib/backplane", 0, 4095, NULL,\
+     "directory of this service's SQLite database (<service>.db)"},                        \
+    {"log.level", BUS_CFG_ENUM, offsetof(type, member.log_level), "notice", 0, 0, "error|warning|notice|info|debug",\
+     "least severe level written: error, warning, notice, info or debug"},                 \
+    {"bus.rpc_bind", BUS_CFG_STRING, offsetof(type, member.rpc_bind), "tcp://127.0.0.1:*", 1, 255, NULL,\
+     "where this service's RPC server binds (* = any free port)"},                         \
+    {"bus.rpc_advertise", BUS_CFG_STRING, offsetof(type, member.rpc_advertise), "", 0, 255, NULL,\
+     "endpoint other hosts use to reach the RPC server; empty = as bound"},                \
+    {"bus.http_listen", BUS_CFG_STRING, offsetof(type, member.http_listen), "127.0.0.1:0", 0, 255, NULL,\
+     "host:port for /healthz and /metrics (port 0 = any free port); empty = off"},         \
+    {"bus.hub.host", BUS_CFG_BOOL, offsetof(type, member.hub_host), hub_default, 0, 0, NULL,\
+     "run the event hub and the registry inside this service"},                            \
+    {"bus.hub.publish", BUS_CFG_STRING, offsetof(type, member.hub_publish), BUS_NODE_DEFAULT_HUB_PUBLISH, 1, 255, NULL,\
+     "hub endpoint that publishers connect to (bound here when hosting)"},                 \
+    {"bus.hub.subscribe", BUS_CFG_STRING, offsetof(type, member.hub_subscribe), BUS_NODE_DEFAULT_HUB_SUBSCRIBE, 1, 255, NULL,\
+     "hub endpoint that subscribers connect to (bound here when hosting)"},                \
+    {"bus.hub.registry", BUS_CFG_STRING, offsetof(type, member.registry), BUS_NODE_DEFAULT_REGISTRY, 1, 255, NULL,\
+     "registry endpoint where services announce themselves (bound here when hosting)"},    \
+    {"bus.heartbeat_ms", BUS_CFG_INT, offsetof(type, member.heartbeat_ms), "1000", 50, 60000, NULL,\
+     "how often this service tells the registry it is alive"},                             \
+    {"bus.peer_expiry_ms", BUS_CFG_INT, offsetof(type, member.peer_expiry_ms), "5000", 200, 600000, NULL,\
+     "silence after which the registry forgets a peer (when hosting)"},                    \
+    {"bus.rpc_timeout_ms", BUS_CFG_INT, offsetof(type, member.rpc_timeout_ms), "5000", 10, 600000, NULL,\
+     "deadline of an RPC call to another service"},                                        \
+    {"bus.sync_ms", BUS_CFG_INT, offsetof(type, member.sync_ms), "2000", 50, 600000, NULL, \
+     "how often to ask each peer for durable events missed"},                              \
+    {"bus.outbox_retain", BUS_CFG_INT, offsetof(type, member.outbox_retain), "100000", 100, 100000000, NULL,\
+     "durable events kept per domain for replay"},                                         \
+    {"bus.curve.enabled", BUS_CFG_BOOL, offsetof(type, member.curve_enabled), "false", 0, 0, NULL,\
+     "encrypt and authenticate bus traffic with CurveZMQ (between hosts)"},                \
+    {"bus.curve.server_cert", BUS_CFG_STRING, offsetof(type, member.curve_server_cert), "", 0, 4095, NULL,\
+     "secret certificate every bus server presents (zcert file)"},                         \
+    {"bus.curve.client_cert", BUS_CFG_STRING, offsetof(type, member.curve_client_cert), "", 0, 4095, NULL,\
+     "this node's secret certificate as a client (zcert file)"},                           \
+    {"bus.curve.server_public", BUS_CFG_STRING, offsetof(type, member.curve_server_public), "", 0, 40, NULL,\
+     "Z85 public key of the server certificate"},                                          \
+    {"bus.curve.authorized_keys", BUS_CFG_STRING, offsetof(type, member.curve_authorized_keys), "", 0, 4095, NULL,\
+     "directory of client public certificates a server accepts"}
+// clang-format on
 
 typedef struct _bus_node_t bus_node_t;
 
