@@ -128,9 +128,12 @@ bus_log_redact(char *line, size_t size)
         if (s_is_secret_name(line + i, name_end - i) && value_end > value) {
             size_t old_len = value_end - value, new_len = sizeof mask - 1;
             if (len - old_len + new_len + 1 <= size) {
-                memmove(line + value + new_len, line + value_end, len - value_end + 1);
+                //  Move the tail without its NUL and terminate afterwards:
+                //  when no NUL lies within size, line[len] is past the buffer.
+                memmove(line + value + new_len, line + value_end, len - value_end);
                 memcpy(line + value, mask, new_len);
                 len = len - old_len + new_len;
+                line[len] = 0;
                 value_end = value + new_len;
                 masked++;
             } else {

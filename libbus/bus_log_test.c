@@ -68,8 +68,8 @@ test_redact_small_buffer(void)
     T_EQ_INT(s_redact("token=abcdef", buf, sizeof buf), 1);
     T_EQ_STR(buf, "token=******");
     char quoted[20];
-    T_EQ_INT(s_redact("pass=\"a b c\" x=1", quoted, sizeof quoted), 1);
-    T_EQ_STR(quoted, "pass=******* x=1");
+    T_EQ_INT(s_redact("passwd=\"a b c\" x=1", quoted, sizeof quoted), 1);
+    T_EQ_STR(quoted, "passwd=******* x=1");
 
     //  Exactly room for the mask and the NUL.
     char exact[17];
@@ -119,11 +119,9 @@ s_capture_text(capture_t *self)
 {
     fflush(self->stream);
     static char copy[8192];
-    snprintf(copy, sizeof copy, "%s", self->data ? self->data : "");
+    snprintf(copy, sizeof copy, "%.*s", (int) self->size, self->data ? self->data : "");
     rewind(self->stream);
     fflush(self->stream);
-    if (self->data)
-        self->data[0] = 0;
     return copy;
 }
 

@@ -246,10 +246,14 @@ bus_rpc_client_dispatch(bus_rpc_client_t *self)
         bool ok = zmq_msg_more(&self->frames[0]);
         if (ok && zmq_msg_recv(&self->frames[1], self->handle, 0) < 0)
             ok = false;
-        //  Swallow any extra frames of a malformed reply.
-        while (ok && zmq_msg_more(&self->frames[1]) &&
-               zmq_msg_recv(&self->frames[1], self->handle, 0) >= 0)
+        //  Swallow every extra frame of a malformed reply, not just the
+        //  first: a leftover pair would be read as a reply of its own.
+        if (ok && zmq_msg_more(&self->frames[1])) {
             ok = false;
+            while (zmq_msg_more(&self->frames[1]) &&
+                   zmq_msg_recv(&self->frames[1], self->handle, 0) >= 0)
+                ;
+        }
         if (!ok) {
             bus_log_warning("rpc reply malformed endpoint=%s", self->endpoint);
             continue;
@@ -295,7 +299,7 @@ bus_rpc_client_tick(bus_rpc_client_t *self)
         if (now >= call->deadline_ms) {
             if (!expired)
                 expired = zlistx_new();
-            zlistx_add_end(expired, call);
+            zlistx_add_end(expired, (void *) (uintptr_t) call->call_id);
         } else if (call->attempts_left > 0 && now >= call->attempt_deadline_ms) {
             call->attempts_left--;
             int64_t left = call->deadline_ms - now;
@@ -307,8 +311,12 @@ bus_rpc_client_tick(bus_rpc_client_t *self)
         }
     }
     if (expired) {
-        for (rpc_call_t *call = zlistx_first(expired); call;
-             call = zlistx_next(expired)) {
+        //  The list holds call ids, not calls: a callback may cancel another
+        //  expired call, which frees it, so each is looked up again first.
+        for (void *id = zlistx_first(expired); id; id = zlistx_next(expired)) {
+            rpc_call_t *call = zhashx_lookup(self->calls, id);
+            if (!call)
+                continue;
             char detail[BUS_ERROR_DETAIL_MAX];
             snprintf(detail, sizeof detail, "no reply from %s to %s within the deadline",
                      self->endpoint, call->method);

@@ -110,8 +110,10 @@ class Field:
         if not isinstance(raw, dict):
             self.fail(None, "a field must be a mapping {name: ..., type: ...}")
         name = raw.get("name")
-        if not isinstance(name, str) or not IDENT.match(name) or name in C_KEYWORDS:
+        if not isinstance(name, str) or not IDENT.match(name):
             self.fail(name, "name is not a C identifier")
+        if name in C_KEYWORDS:
+            self.fail(name, "name is a C keyword")
         if name.endswith("_"):
             self.fail(name, "names ending in '_' are reserved")
         self.name = name
@@ -603,6 +605,12 @@ def call(indent, head, args, tail=");"):
     one = indent + head + ", ".join(args) + tail
     if len(one) <= COLS:
         return [one]
+    if " = " in head:
+        #   clang-format would rather break after the = than inside the call
+        target, value = head.split(" = ", 1)
+        rest = indent + "    " + value + ", ".join(args) + tail
+        if len(rest) <= COLS:
+            return [indent + target + " =", rest]
     lines = []
     line = indent + head
     align = " " * len(line)
@@ -827,14 +835,14 @@ def gen_statics(o, s):
             cond = "!proto_valid_map(self->%s, self->%s_count, %s)" % (n, n, f.size_max())
         elif f.type == "list":
             cond = "!proto_valid_count(self->%s, self->%s_count, %s)" % (n, n, f.size_max())
-        elif f.type == "int" and (f.min is not None or f.max is not None):
+        elif f.type == "int" and (f.min not in (None, INT64_MIN) or f.max not in (None, INT64_MAX)):
             parts = []
-            if f.min is not None:
+            if f.min not in (None, INT64_MIN):
                 parts.append("self->%s < %s" % (n, c_int(f.min)))
-            if f.max is not None:
+            if f.max not in (None, INT64_MAX):
                 parts.append("self->%s > %s" % (n, c_int(f.max)))
             cond = " || ".join(parts)
-        elif f.type == "uint" and f.max is not None:
+        elif f.type == "uint" and f.max not in (None, UINT64_MAX):
             cond = "self->%s > %s" % (n, c_uint(f.max))
         elif f.struct is not None:
             cond = "!%s(&self->%s)" % (f.struct.s("valid"), n)

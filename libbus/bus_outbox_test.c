@@ -1,0 +1,240 @@
+/*  =========================================================================
+    bus_outbox_test - outbox sequencing, rollback, replay and trim; inbox
+    verdicts and cursors that move only on commit
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "bus_classes.h"
+#include "t.h"
+
+static char s_dir[64];
+static char s_path[128];
+
+static void
+s_fresh_dir(void)
+{
+    snprintf(s_dir, sizeof s_dir, "/tmp/backplane-outbox-XXXXXX");
+    assert(mkdtemp(s_dir));
+    snprintf(s_path, sizeof s_path, "%s/state.db", s_dir);
+}
+
+static void
+s_remove_dir(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", s_dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "# could not remove %s\n", s_dir);
+}
+
+//  Decodes a bus.replay reply from writer.
+static int
+s_decode_replay(bus_writer_t *writer, proto_bus_replay_rep_t *rep)
+{
+    return proto_bus_replay_rep_decode(rep, bus_writer_data(writer),
+                                       bus_writer_size(writer), NULL);
+}
+
+static void
+test_sequences_are_per_domain_and_rollback_takes_none(void)
+{
+    s_fresh_dir();
+    bus_db_t *db = bus_db_open(s_path, NULL, 0, NULL);
+    T_ASSERT(db);
+    bus_outbox_t *outbox = bus_outbox_new(db, "svc/n1", NULL);
+    T_ASSERT(outbox);
+    T_EQ_INT(bus_outbox_append(outbox, "kernel.started", "\x80", 1), 1);
+    T_EQ_INT(bus_outbox_append(outbox, "kernel.stopped", "\x80", 1), 2);
+    T_EQ_INT(bus_outbox_append(outbox, "session.created", "\x80", 1), 1);
+    //  A rolled-back transaction leaves no hole in the sequence.
+    T_EQ_INT(bus_db_begin(db), 0);
+    T_EQ_INT(bus_outbox_append(outbox, "kernel.started", "\x80", 1), 3);
+    T_EQ_INT(bus_db_rollback(db), 0);
+    T_EQ_INT(bus_outbox_append(outbox, "kernel.started", "\x80", 1), 3);
+    T_EQ_INT(bus_outbox_head(outbox, "kernel"), 3);
+    T_EQ_INT(bus_outbox_head(outbox, "session"), 1);
+    T_EQ_INT(bus_outbox_head(outbox, "nothing"), 0);
+    //  Topics without a domain are refused.
+    T_EQ_INT(bus_outbox_append(outbox, "nodot", "\x80", 1), 0);
+    T_EQ_INT(bus_outbox_append(outbox, ".x", "\x80", 1), 0);
+    uint64_t epoch = bus_outbox_epoch(outbox);
+    T_ASSERT(epoch != 0);
+    bus_outbox_destroy(&outbox);
+    bus_db_destroy(&db);
+
+    //  The epoch and the sequence survive a reopen.
+    db = bus_db_open(s_path, NULL, 0, NULL);
+    outbox = bus_outbox_new(db, "svc/n1", NULL);
+    T_ASSERT(outbox);
+    T_ASSERT(bus_outbox_epoch(outbox) == epoch);
+    T_EQ_INT(bus_outbox_append(outbox, "kernel.started", "\x80", 1), 4);
+    bus_outbox_destroy(&outbox);
+    bus_db_destroy(&db);
+    s_remove_dir();
+}
+
+static void
+test_replay_answers_from_any_point_and_after_trim(void)
+{
+    s_fresh_dir();
+    bus_db_t *db = bus_db_open(s_path, NULL, 0, NULL);
+    bus_outbox_t *outbox = bus_outbox_new(db, "svc/n1", NULL);
+    T_ASSERT(outbox);
+    bus_db_begin(db);
+    for (int i = 1; i <= 50; i++) {
+        char body[2] = {(char) 0x91, (char) i}; //  [i]
+        T_EQ_INT(bus_outbox_append(outbox, "test.tick", body, 2), i);
+    }
+    bus_db_commit(db);
+
+    bus_writer_t *writer = bus_writer_new();
+    proto_bus_replay_rep_t rep;
+    T_EQ_INT(bus_outbox_replay(outbox, "test", 11, 5, writer), BUS_OK);
+    T_EQ_INT(s_decode_replay(writer, &rep), BUS_OK);
+    T_EQ_STR(rep.domain, "test");
+    T_ASSERT(rep.epoch == bus_outbox_epoch(outbox));
+    T_EQ_INT(rep.head, 50);
+    T_EQ_INT(rep.first_retained, 1);
+    T_EQ_INT(rep.events_count, 5);
+    bus_reader_t *reader = bus_reader_new();
+    for (size_t i = 0; i < rep.events_count; i++) {
+        bus_event_t event;
+        proto_bus_frame_t *frame = &rep.events[i];
+        T_EQ_INT(bus_event_parse(&event, reader, frame->topic, strlen(frame->topic),
+                                 frame->header, frame->header_size, frame->body,
+                                 frame->body_size, NULL),
+                 BUS_OK);
+        T_EQ_INT(event.header.seq, 11 + i);
+        T_EQ_STR(event.header.src, "svc/n1");
+        T_EQ_INT(event.body[1], (int) (11 + i));
+    }
+    proto_bus_replay_rep_clear(&rep);
+
+    //  Past the head: an empty answer that still says where the head is.
+    bus_writer_reset(writer);
+    T_EQ_INT(bus_outbox_replay(outbox, "test", 51, 100, writer), BUS_OK);
+    T_EQ_INT(s_decode_replay(writer, &rep), BUS_OK);
+    T_EQ_INT(rep.events_count, 0);
+    T_EQ_INT(rep.head, 50);
+    proto_bus_replay_rep_clear(&rep);
+
+    //  Keep the newest 20: replay from 1 starts at the first retained.
+    T_EQ_INT(bus_outbox_trim(outbox, 20), 30);
+    bus_writer_reset(writer);
+    T_EQ_INT(bus_outbox_replay(outbox, "test", 1, 0, writer), BUS_OK);
+    T_EQ_INT(s_decode_replay(writer, &rep), BUS_OK);
+    T_EQ_INT(rep.first_retained, 31);
+    T_EQ_INT(rep.events_count, 20);
+    proto_bus_replay_rep_clear(&rep);
+    //  Trimming never resets the sequence.
+    T_EQ_INT(bus_outbox_append(outbox, "test.tick", "\x90", 1), 51);
+
+    bus_reader_destroy(&reader);
+    bus_writer_destroy(&writer);
+    bus_outbox_destroy(&outbox);
+    bus_db_destroy(&db);
+    s_remove_dir();
+}
+
+static void
+test_flush_sends_only_committed_events(void)
+{
+    s_fresh_dir();
+    bus_hub_t *hub = bus_hub_new("tcp://127.0.0.1:*", "tcp://127.0.0.1:*", NULL);
+    T_ASSERT(hub);
+    bus_pub_t *pub = bus_pub_new(bus_hub_publish_endpoint(hub), "svc/n1", NULL);
+    bus_sub_t *sub = bus_sub_new(bus_hub_subscribe_endpoint(hub), NULL);
+    T_ASSERT(pub && sub);
+    bus_sub_subscribe(sub, "", NULL, NULL);
+    bus_db_t *db = bus_db_open(s_path, NULL, 0, NULL);
+    bus_outbox_t *outbox = bus_outbox_new(db, "svc/n1", NULL);
+
+    //  Slow joiner: publish ephemeral probes until one arrives.
+    bus_event_t event;
+    bool joined = false;
+    for (int i = 0; i < 500 && !joined; i++) {
+        bus_pub_send(pub, "probe.x", "\x80", 1);
+        zmq_pollitem_t item = {zsock_resolve(bus_sub_sock(sub)), 0, ZMQ_POLLIN, 0};
+        if (zmq_poll(&item, 1, 10) > 0)
+            joined = bus_sub_recv(sub, &event, NULL) == BUS_OK;
+    }
+    T_ASSERT(joined);
+    while (bus_sub_recv(sub, &event, NULL) == BUS_OK)
+        ; //  drain extra probes
+
+    bus_db_begin(db);
+    bus_outbox_append(outbox, "test.tick", "\x80", 1);
+    T_EQ_INT(bus_outbox_flush(outbox, pub), 0); //  not committed yet
+    bus_db_rollback(db);
+    T_EQ_INT(bus_outbox_flush(outbox, pub), 0); //  and never will be
+    bus_db_begin(db);
+    bus_outbox_append(outbox, "test.tick", "\x80", 1);
+    bus_outbox_append(outbox, "test.tick", "\x80", 1);
+    bus_db_commit(db);
+    T_EQ_INT(bus_outbox_flush(outbox, pub), 2);
+    T_EQ_INT(bus_outbox_flush(outbox, pub), 0);
+    for (uint64_t seq = 1; seq <= 2; seq++) {
+        zmq_pollitem_t item = {zsock_resolve(bus_sub_sock(sub)), 0, ZMQ_POLLIN, 0};
+        T_ASSERT(zmq_poll(&item, 1, 2000) > 0);
+        T_EQ_INT(bus_sub_recv(sub, &event, NULL), BUS_OK);
+        T_EQ_STR(event.topic, "test.tick");
+        T_EQ_INT(event.header.seq, seq);
+        T_ASSERT(event.header.epoch == bus_outbox_epoch(outbox));
+    }
+    bus_outbox_destroy(&outbox);
+    bus_db_destroy(&db);
+    bus_sub_destroy(&sub);
+    bus_pub_destroy(&pub);
+    bus_hub_destroy(&hub);
+    s_remove_dir();
+}
+
+static void
+test_inbox_verdicts_and_commit_discipline(void)
+{
+    s_fresh_dir();
+    bus_db_t *db = bus_db_open(s_path, NULL, 0, NULL);
+    bus_inbox_t *inbox = bus_inbox_new(db, NULL);
+    T_ASSERT(inbox);
+    T_EQ_INT(bus_inbox_check(inbox, "p/1", "kernel", 7, 1), BUS_INBOX_APPLY);
+    T_EQ_INT(bus_inbox_check(inbox, "p/1", "kernel", 7, 3), BUS_INBOX_GAP);
+
+    //  A rolled-back advance does not move the cursor.
+    bus_db_begin(db);
+    T_EQ_INT(bus_inbox_advance(inbox, "p/1", "kernel", 7, 1), 0);
+    bus_db_rollback(db);
+    bus_inbox_discard(inbox);
+    T_EQ_INT(bus_inbox_check(inbox, "p/1", "kernel", 7, 1), BUS_INBOX_APPLY);
+
+    bus_db_begin(db);
+    T_EQ_INT(bus_inbox_advance(inbox, "p/1", "kernel", 7, 1), 0);
+    T_EQ_INT(bus_inbox_advance(inbox, "p/1", "kernel", 7, 2), 0);
+    bus_db_commit(db);
+    bus_inbox_committed(inbox);
+    T_EQ_INT(bus_inbox_check(inbox, "p/1", "kernel", 7, 2), BUS_INBOX_DUPLICATE);
+    T_EQ_INT(bus_inbox_check(inbox, "p/1", "kernel", 7, 3), BUS_INBOX_APPLY);
+    //  Another domain of the same publisher is another stream.
+    T_EQ_INT(bus_inbox_check(inbox, "p/1", "session", 7, 1), BUS_INBOX_APPLY);
+    bus_inbox_destroy(&inbox);
+
+    //  Cursors persist; a new epoch restarts the stream.
+    inbox = bus_inbox_new(db, NULL);
+    T_EQ_INT(bus_inbox_check(inbox, "p/1", "kernel", 7, 2), BUS_INBOX_DUPLICATE);
+    T_EQ_INT(bus_inbox_check(inbox, "p/1", "kernel", 9, 1), BUS_INBOX_APPLY);
+    T_EQ_INT(bus_inbox_cursor(inbox, "p/1", "kernel")->seq, 0);
+    bus_inbox_destroy(&inbox);
+    bus_db_destroy(&db);
+    s_remove_dir();
+}
+
+int
+main(void)
+{
+    bus_log_init("bus_outbox_test", NULL, BUS_LOG_ERROR);
+    T_RUN(test_sequences_are_per_domain_and_rollback_takes_none);
+    T_RUN(test_replay_answers_from_any_point_and_after_trim);
+    T_RUN(test_flush_sends_only_committed_events);
+    T_RUN(test_inbox_verdicts_and_commit_discipline);
+    return T_DONE();
+}
