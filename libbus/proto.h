@@ -6,7 +6,9 @@
 
     Every struct type T has:
       void proto_T_init (T *self)      zero, then the schema defaults
-      void proto_T_clear (T *self)     free what self owns, then init
+      void proto_T_clear (T *self)     free what self owns and zero it; it
+                                       owns nothing after (init again to
+                                       reuse it with the schema defaults)
       int proto_T_write (self, writer) append one msgpack map; 0, or -1 when a
                                        required value is NULL or a value breaks
                                        its limits (the writer is then unchanged)

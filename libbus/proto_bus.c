@@ -83,7 +83,7 @@ proto_bus_frame_clear(proto_bus_frame_t *self)
 {
     assert(self);
     s_frame_free(self);
-    proto_bus_frame_init(self);
+    memset(self, 0, sizeof *self);
 }
 
 int
@@ -200,7 +200,7 @@ proto_bus_replay_req_clear(proto_bus_replay_req_t *self)
 {
     assert(self);
     s_replay_req_free(self);
-    proto_bus_replay_req_init(self);
+    memset(self, 0, sizeof *self);
 }
 
 int
@@ -337,7 +337,7 @@ proto_bus_replay_rep_clear(proto_bus_replay_rep_t *self)
 {
     assert(self);
     s_replay_rep_free(self);
-    proto_bus_replay_rep_init(self);
+    memset(self, 0, sizeof *self);
 }
 
 int

@@ -114,7 +114,7 @@ proto_registry_peer_clear(proto_registry_peer_t *self)
 {
     assert(self);
     s_peer_free(self);
-    proto_registry_peer_init(self);
+    memset(self, 0, sizeof *self);
 }
 
 int
@@ -267,7 +267,7 @@ proto_registry_register_req_clear(proto_registry_register_req_t *self)
 {
     assert(self);
     s_register_req_free(self);
-    proto_registry_register_req_init(self);
+    memset(self, 0, sizeof *self);
 }
 
 int
@@ -380,7 +380,7 @@ proto_registry_register_rep_clear(proto_registry_register_rep_t *self)
 {
     assert(self);
     s_register_rep_free(self);
-    proto_registry_register_rep_init(self);
+    memset(self, 0, sizeof *self);
 }
 
 int
@@ -503,7 +503,7 @@ proto_registry_heartbeat_req_clear(proto_registry_heartbeat_req_t *self)
 {
     assert(self);
     s_heartbeat_req_free(self);
-    proto_registry_heartbeat_req_init(self);
+    memset(self, 0, sizeof *self);
 }
 
 int
@@ -615,7 +615,7 @@ proto_registry_heartbeat_rep_clear(proto_registry_heartbeat_rep_t *self)
 {
     assert(self);
     s_heartbeat_rep_free(self);
-    proto_registry_heartbeat_rep_init(self);
+    memset(self, 0, sizeof *self);
 }
 
 int
@@ -732,7 +732,7 @@ proto_registry_unregister_req_clear(proto_registry_unregister_req_t *self)
 {
     assert(self);
     s_unregister_req_free(self);
-    proto_registry_unregister_req_init(self);
+    memset(self, 0, sizeof *self);
 }
 
 int
@@ -844,7 +844,7 @@ proto_registry_unregister_rep_clear(proto_registry_unregister_rep_t *self)
 {
     assert(self);
     s_unregister_rep_free(self);
-    proto_registry_unregister_rep_init(self);
+    memset(self, 0, sizeof *self);
 }
 
 int
@@ -958,7 +958,7 @@ proto_registry_peers_req_clear(proto_registry_peers_req_t *self)
 {
     assert(self);
     s_peers_req_free(self);
-    proto_registry_peers_req_init(self);
+    memset(self, 0, sizeof *self);
 }
 
 int
@@ -1081,7 +1081,7 @@ proto_registry_peers_rep_clear(proto_registry_peers_rep_t *self)
 {
     assert(self);
     s_peers_rep_free(self);
-    proto_registry_peers_rep_init(self);
+    memset(self, 0, sizeof *self);
 }
 
 int

@@ -97,7 +97,7 @@ proto_service_started_clear(proto_service_started_t *self)
 {
     assert(self);
     s_started_free(self);
-    proto_service_started_init(self);
+    memset(self, 0, sizeof *self);
 }
 
 int
@@ -222,7 +222,7 @@ proto_service_stopping_clear(proto_service_stopping_t *self)
 {
     assert(self);
     s_stopping_free(self);
-    proto_service_stopping_init(self);
+    memset(self, 0, sizeof *self);
 }
 
 int
@@ -341,7 +341,7 @@ proto_service_expired_clear(proto_service_expired_t *self)
 {
     assert(self);
     s_expired_free(self);
-    proto_service_expired_init(self);
+    memset(self, 0, sizeof *self);
 }
 
 int
@@ -452,7 +452,7 @@ proto_service_health_req_clear(proto_service_health_req_t *self)
 {
     assert(self);
     s_health_req_free(self);
-    proto_service_health_req_init(self);
+    memset(self, 0, sizeof *self);
 }
 
 int
@@ -595,7 +595,7 @@ proto_service_health_rep_clear(proto_service_health_rep_t *self)
 {
     assert(self);
     s_health_rep_free(self);
-    proto_service_health_rep_init(self);
+    memset(self, 0, sizeof *self);
 }
 
 int

@@ -102,8 +102,8 @@ test_optional_fields_default_to_zero(void)
     bus_writer_t *writer = bus_writer_new();
     T_EQ_INT(proto_test_tick_write(&tick, writer), 0);
     proto_test_tick_t copy;
-    T_EQ_INT(proto_test_tick_decode(&copy, bus_writer_data(writer), bus_writer_size(writer),
-                                    NULL),
+    T_EQ_INT(proto_test_tick_decode(&copy, bus_writer_data(writer),
+                                    bus_writer_size(writer), NULL),
              BUS_OK);
     T_EQ_INT(copy.n, 1);
     T_ASSERT(copy.text == NULL && copy.labels == NULL && copy.tags == NULL);
@@ -143,8 +143,8 @@ test_peers_round_trip(void)
     zframe_t *frame = proto_registry_peers_rep_encode(&rep);
     T_ASSERT(frame);
     proto_registry_peers_rep_t copy;
-    T_EQ_INT(proto_registry_peers_rep_decode(&copy, zframe_data(frame), zframe_size(frame),
-                                             NULL),
+    T_EQ_INT(proto_registry_peers_rep_decode(&copy, zframe_data(frame),
+                                             zframe_size(frame), NULL),
              BUS_OK);
     T_EQ_INT(copy.peers_count, 3);
     for (size_t i = 0; i < 3; i++) {
@@ -348,8 +348,7 @@ test_wrong_wire_type_is_protocol(void)
         else if (cases[i].kind == 3) {
             bus_writer_array(writer, 1);
             bus_writer_int(writer, 5);
-        }
-        else {
+        } else {
             bus_writer_map(writer, 1);
             bus_writer_str(writer, "k");
             bus_writer_int(writer, 5);
@@ -370,8 +369,8 @@ test_wrong_wire_type_is_protocol(void)
     bus_writer_str(writer, "ratio");
     bus_writer_int(writer, -3);
     proto_test_tick_t tick;
-    T_EQ_INT(proto_test_tick_decode(&tick, bus_writer_data(writer), bus_writer_size(writer),
-                                    NULL),
+    T_EQ_INT(proto_test_tick_decode(&tick, bus_writer_data(writer),
+                                    bus_writer_size(writer), NULL),
              BUS_OK);
     T_ASSERT(tick.ratio == -3.0);
     bus_writer_destroy(&writer);
@@ -420,9 +419,12 @@ test_malformed_bytes_are_protocol(void)
     T_EQ_INT(proto_service_started_decode(&started, NULL, 0, &err), BUS_STATUS_PROTOCOL);
     T_EQ_INT(proto_service_started_decode(&started, "\x91\x01", 2, &err),
              BUS_STATUS_PROTOCOL);
-    T_EQ_INT(proto_service_started_decode(&started, "\xa1x", 2, &err), BUS_STATUS_PROTOCOL);
-    T_EQ_INT(proto_service_started_decode(&started, "\x05", 1, &err), BUS_STATUS_PROTOCOL);
-    T_EQ_INT(proto_service_started_decode(&started, "\xc1", 1, &err), BUS_STATUS_PROTOCOL);
+    T_EQ_INT(proto_service_started_decode(&started, "\xa1x", 2, &err),
+             BUS_STATUS_PROTOCOL);
+    T_EQ_INT(proto_service_started_decode(&started, "\x05", 1, &err),
+             BUS_STATUS_PROTOCOL);
+    T_EQ_INT(proto_service_started_decode(&started, "\xc1", 1, &err),
+             BUS_STATUS_PROTOCOL);
     //  A map32 that claims four billion pairs.
     T_EQ_INT(proto_service_started_decode(&started, "\xdf\xff\xff\xff\xff", 5, &err),
              BUS_STATUS_PROTOCOL);
@@ -558,10 +560,16 @@ test_limits_are_invalid(void)
     proto_test_slow_req_init(&slow);
     slow.delay_ms = 60001;
     T_ASSERT(proto_test_slow_req_encode(&slow) == NULL);
-    T_EQ_INT(proto_test_slow_req_decode(&slow, "\x81\xa8" "delay_ms\xcd\xea\x61", 13, &err),
+    T_EQ_INT(proto_test_slow_req_decode(&slow,
+                                        "\x81\xa8"
+                                        "delay_ms\xcd\xea\x61",
+                                        13, &err),
              BUS_STATUS_INVALID);
     T_EQ_STR(err.detail, "test.slow request: field 'delay_ms': above the maximum 60000");
-    T_EQ_INT(proto_test_slow_req_decode(&slow, "\x81\xa8" "delay_ms\xcd\xea\x60", 13, &err),
+    T_EQ_INT(proto_test_slow_req_decode(&slow,
+                                        "\x81\xa8"
+                                        "delay_ms\xcd\xea\x60",
+                                        13, &err),
              BUS_OK);
     T_EQ_INT(slow.delay_ms, 60000);
 
@@ -571,8 +579,8 @@ test_limits_are_invalid(void)
     bus_writer_uint(writer, 1);
     bus_writer_str(writer, "id");
     bus_writer_bin(writer, s_uuid, 15);
-    T_EQ_INT(proto_test_tick_decode(&tick, bus_writer_data(writer), bus_writer_size(writer),
-                                    &err),
+    T_EQ_INT(proto_test_tick_decode(&tick, bus_writer_data(writer),
+                                    bus_writer_size(writer), &err),
              BUS_STATUS_PROTOCOL);
     bus_writer_destroy(&writer);
 }
@@ -630,7 +638,8 @@ test_print_is_logfmt(void)
     started.pid = 42;
     started.started_at = 1700000000000000;
     char *text = proto_service_started_print(&started);
-    T_EQ_STR(text, "service=api node=n1 version=1.2.3 pid=42 started_at=1700000000000000");
+    T_EQ_STR(text,
+             "service=api node=n1 version=1.2.3 pid=42 started_at=1700000000000000");
     free(text);
     proto_service_started_clear(&started);
 

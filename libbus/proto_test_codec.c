@@ -96,7 +96,7 @@ proto_test_tick_clear(proto_test_tick_t *self)
 {
     assert(self);
     s_tick_free(self);
-    proto_test_tick_init(self);
+    memset(self, 0, sizeof *self);
 }
 
 int
@@ -204,7 +204,7 @@ proto_test_note_clear(proto_test_note_t *self)
 {
     assert(self);
     s_note_free(self);
-    proto_test_note_init(self);
+    memset(self, 0, sizeof *self);
 }
 
 int
@@ -318,7 +318,7 @@ proto_test_echo_req_clear(proto_test_echo_req_t *self)
 {
     assert(self);
     s_echo_req_free(self);
-    proto_test_echo_req_init(self);
+    memset(self, 0, sizeof *self);
 }
 
 int
@@ -434,7 +434,7 @@ proto_test_echo_rep_clear(proto_test_echo_rep_t *self)
 {
     assert(self);
     s_echo_rep_free(self);
-    proto_test_echo_rep_init(self);
+    memset(self, 0, sizeof *self);
 }
 
 int
@@ -544,7 +544,7 @@ proto_test_slow_req_clear(proto_test_slow_req_t *self)
 {
     assert(self);
     s_slow_req_free(self);
-    proto_test_slow_req_init(self);
+    memset(self, 0, sizeof *self);
 }
 
 int
@@ -655,7 +655,7 @@ proto_test_slow_rep_clear(proto_test_slow_rep_t *self)
 {
     assert(self);
     s_slow_rep_free(self);
-    proto_test_slow_rep_init(self);
+    memset(self, 0, sizeof *self);
 }
 
 int

@@ -5,6 +5,7 @@
 
 reads every proto/<domain>.yaml (sorted), validates it, and writes
     <out>/proto_<domain>.h, <out>/proto_<domain>.c   structs and codecs
+                                                 (domain test: proto_test_codec.[ch])
     <out>/proto.h, <out>/proto.c                     registry and shared runtime
     <fuzz-corpus>/fuzz_proto/<name>.bin              one valid seed per registry entry
 Output is deterministic (no timestamps) and a file is only rewritten when its
@@ -1077,7 +1078,7 @@ def gen_publics(o, s):
     o.add("}", "")
 
     o.add(signature("void", s.fn("clear"), [t + " *self"], True), "{")
-    o.add(I + "assert(self);", I + "%s(self);" % s.s("free"), I + "%s(self);" % s.fn("init"))
+    o.add(I + "assert(self);", I + "%s(self);" % s.s("free"), I + "memset(self, 0, sizeof *self);")
     o.add("}", "")
 
     o.add(signature("int", s.fn("write"), ["const %s *self" % t, "bus_writer_t *writer"], True))
@@ -1130,7 +1131,9 @@ PROTO_H_INTRO = [
 
 PROTO_H_API = """\
       void proto_T_init (T *self)      zero, then the schema defaults
-      void proto_T_clear (T *self)     free what self owns, then init
+      void proto_T_clear (T *self)     free what self owns and zero it; it
+                                       owns nothing after (init again to
+                                       reuse it with the schema defaults)
       int proto_T_write (self, writer) append one msgpack map; 0, or -1 when a
                                        required value is NULL or a value breaks
                                        its limits (the writer is then unchanged)

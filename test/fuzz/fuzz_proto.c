@@ -13,10 +13,8 @@
 */
 #include "bus_classes.h"
 
-int
-LLVMFuzzerInitialize(int *argc, char ***argv);
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 //  Set by LLVMFuzzerInitialize from PROTO_FUZZ_TYPE; NULL: the first byte picks.
 static const proto_entry_t *s_fixed;

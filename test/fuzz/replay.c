@@ -21,11 +21,9 @@
 #define REPLAY_SUFFIX     "_replay"
 #define REPLAY_CORPUS_DIR "test/fuzz/corpus"
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 //  Optional in a target: weak, so that it is NULL when the target has none.
-int
-LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
+int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
 
 //  Feeds one file to the target in a buffer of exactly its size, so that the
 //  sanitizers catch reads past the end. Returns 0, or -1 if it cannot be read.
