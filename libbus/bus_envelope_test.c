@@ -104,8 +104,8 @@ static void
 s_write_fields(bus_writer_t *w, const fields_t *f)
 {
     uint8_t id[32] = {1, 2, 3};
-    uint32_t pairs = 1 + (f->version >= 0) + (f->id_size >= 0) + (f->src != NULL) +
-                     (f->corr != NULL);
+    uint32_t pairs =
+        1 + (f->version >= 0) + (f->id_size >= 0) + (f->src != NULL) + (f->corr != NULL);
     bus_writer_map(w, pairs);
     bus_writer_str(w, "ts");
     bus_writer_int(w, 1);
@@ -211,17 +211,24 @@ test_decode_rejects(void)
         int kind; //  0 str, 1 negative int, 2 uint, 3 nil, 4 bin
         int expect;
     } cases[] = {
-        {"v", 0, BUS_STATUS_PROTOCOL},    {"v", 1, BUS_STATUS_PROTOCOL},
-        {"id", 0, BUS_STATUS_PROTOCOL},   {"id", 3, BUS_STATUS_PROTOCOL},
-        {"ts", 0, BUS_STATUS_PROTOCOL},   {"ts", 3, BUS_STATUS_PROTOCOL},
-        {"src", 2, BUS_STATUS_PROTOCOL},  {"src", 4, BUS_STATUS_PROTOCOL},
-        {"seq", 1, BUS_STATUS_PROTOCOL},  {"seq", 0, BUS_STATUS_PROTOCOL},
-        {"ep", 1, BUS_STATUS_PROTOCOL},   {"corr", 2, BUS_STATUS_PROTOCOL},
-        {"other", 0, BUS_OK},             {"other", 3, BUS_OK},
+        {"v", 0, BUS_STATUS_PROTOCOL},
+        {"v", 1, BUS_STATUS_PROTOCOL},
+        {"id", 0, BUS_STATUS_PROTOCOL},
+        {"id", 3, BUS_STATUS_PROTOCOL},
+        {"ts", 0, BUS_STATUS_PROTOCOL},
+        {"ts", 3, BUS_STATUS_PROTOCOL},
+        {"src", 2, BUS_STATUS_PROTOCOL},
+        {"src", 4, BUS_STATUS_PROTOCOL},
+        {"seq", 1, BUS_STATUS_PROTOCOL},
+        {"seq", 0, BUS_STATUS_PROTOCOL},
+        {"ep", 1, BUS_STATUS_PROTOCOL},
+        {"corr", 2, BUS_STATUS_PROTOCOL},
+        {"other", 0, BUS_OK},
+        {"other", 3, BUS_OK},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        //  The wrong value comes last, after a good one for the same key,
-        //  so the decoder must not keep the first.
+        //  A complete good header, then the key under test with a bad
+        //  value; for a key already read, the later bad value must win.
         uint8_t id[BUS_EVENT_ID_SIZE] = {0};
         bus_writer_t *w2 = bus_writer_new();
         bus_writer_map(w2, 7);
@@ -258,7 +265,8 @@ test_decode_rejects(void)
         int rc = s_decode_writer(w2, &err);
         bus_writer_destroy(&w2);
         if (rc != cases[i].expect)
-            fprintf(stderr, "# case %zu key=%s kind=%d\n", i, cases[i].key, cases[i].kind);
+            fprintf(stderr, "# case %zu key=%s kind=%d\n", i, cases[i].key,
+                    cases[i].kind);
         T_EQ_INT(rc, cases[i].expect);
         if (rc != BUS_OK)
             T_CONTAINS(err.detail, cases[i].key);
@@ -390,17 +398,20 @@ test_send_recv(void)
     bus_event_t event;
     bus_error_t err;
 
-    T_EQ_INT(bus_event_recv(zsock_resolve(in), buf, &event, &err), BUS_STATUS_UNAVAILABLE);
+    T_EQ_INT(bus_event_recv(zsock_resolve(in), buf, &event, &err),
+             BUS_STATUS_UNAVAILABLE);
 
     bus_header_t header;
     bus_header_init(&header, "agent/n2");
     header.seq = 9;
     header.epoch = 77;
     snprintf(header.corr, sizeof header.corr, "corr-1");
-    T_EQ_INT(bus_event_send(zsock_resolve(out), "kernel.started", &header, "\x80", 1, scratch),
-             0);
+    T_EQ_INT(
+        bus_event_send(zsock_resolve(out), "kernel.started", &header, "\x80", 1, scratch),
+        0);
     //  An empty body travels as an empty frame.
-    T_EQ_INT(bus_event_send(zsock_resolve(out), "kernel.empty", &header, NULL, 0, scratch), 0);
+    T_EQ_INT(
+        bus_event_send(zsock_resolve(out), "kernel.empty", &header, NULL, 0, scratch), 0);
     //  A pre-encoded header (the outbox path).
     bus_writer_t *pre = bus_writer_new();
     bus_header_write(&header, pre);
@@ -431,7 +442,8 @@ test_send_recv(void)
     T_EQ_STR(event.topic, "kernel.raw");
     T_EQ_INT(event.body_size, 4);
     T_ASSERT(memcmp(event.body, "\x81\xa1k\x01", 4) == 0);
-    T_EQ_INT(bus_event_recv(zsock_resolve(in), buf, &event, &err), BUS_STATUS_UNAVAILABLE);
+    T_EQ_INT(bus_event_recv(zsock_resolve(in), buf, &event, &err),
+             BUS_STATUS_UNAVAILABLE);
 
     bus_event_buf_destroy(&buf);
     bus_event_buf_destroy(&buf);
@@ -479,7 +491,8 @@ test_recv_rejects_frame_counts(void)
     for (int i = 0; i < 4; i++) {
         T_ASSERT(s_wait_input(in));
         memset(&err, 0, sizeof err);
-        T_EQ_INT(bus_event_recv(zsock_resolve(in), buf, &event, &err), BUS_STATUS_PROTOCOL);
+        T_EQ_INT(bus_event_recv(zsock_resolve(in), buf, &event, &err),
+                 BUS_STATUS_PROTOCOL);
         char want[64];
         snprintf(want, sizeof want, "event has %d frames", expect_frames[i]);
         T_CONTAINS(err.detail, want);
@@ -489,7 +502,8 @@ test_recv_rejects_frame_counts(void)
     T_EQ_INT(bus_event_recv(zsock_resolve(in), buf, &event, &err), BUS_OK);
     T_EQ_STR(event.topic, "t.x");
     T_EQ_INT(event.body_size, 1);
-    T_EQ_INT(bus_event_recv(zsock_resolve(in), buf, &event, &err), BUS_STATUS_UNAVAILABLE);
+    T_EQ_INT(bus_event_recv(zsock_resolve(in), buf, &event, &err),
+             BUS_STATUS_UNAVAILABLE);
 
     //  Three frames with a bad header or topic are protocol errors too.
     zmq_send(raw, "t.y", 3, ZMQ_SNDMORE);
@@ -527,7 +541,8 @@ test_parse_rejects_topics(void)
     T_EQ_STR(event.header.src, "svc/n");
 
     //  Empty, binary and over-long topics.
-    T_EQ_INT(bus_event_parse(&event, r, "", 0, h, hs, NULL, 0, &err), BUS_STATUS_PROTOCOL);
+    T_EQ_INT(bus_event_parse(&event, r, "", 0, h, hs, NULL, 0, &err),
+             BUS_STATUS_PROTOCOL);
     T_CONTAINS(err.detail, "topic is empty");
     T_EQ_INT(bus_event_parse(&event, r, "a\0b", 3, h, hs, NULL, 0, &err),
              BUS_STATUS_PROTOCOL);

@@ -43,10 +43,10 @@ test_redact_secrets(void)
         {"a=1 secret=s1 b=2 credential=c3 c=3",
          "a=1 secret=[redacted] b=2 credential=[redacted] c=3", 2},
         //  Other fields, the message text and empty values are left alone.
-        {"user=alice access_key=AK1 n=5 path=/x?y=z", "user=alice access_key=AK1 n=5 path=/x?y=z",
-         0},
-        {"msg=\"reset your password now\" user=bob", "msg=\"reset your password now\" user=bob",
-         0},
+        {"user=alice access_key=AK1 n=5 path=/x?y=z",
+         "user=alice access_key=AK1 n=5 path=/x?y=z", 0},
+        {"msg=\"reset your password now\" user=bob",
+         "msg=\"reset your password now\" user=bob", 0},
         {"token= user=bob", "token= user=bob", 0},
         {"", "", 0},
         {"no fields at all", "no fields at all", 0},
@@ -148,8 +148,8 @@ test_line_shape(void)
     T_ASSERT(strncmp(line, "ts=", 3) == 0);
     int year, mon, day, hour, min, sec, ms;
     char zone;
-    T_EQ_INT(sscanf(line, "ts=%4d-%2d-%2dT%2d:%2d:%2d.%3d%c", &year, &mon, &day, &hour, &min,
-                    &sec, &ms, &zone),
+    T_EQ_INT(sscanf(line, "ts=%4d-%2d-%2dT%2d:%2d:%2d.%3d%c", &year, &mon, &day, &hour,
+                    &min, &sec, &ms, &zone),
              8);
     T_ASSERT(year >= 2024 && mon >= 1 && mon <= 12 && day >= 1 && day <= 31);
     T_EQ_INT(zone, 'Z');

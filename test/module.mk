@@ -19,7 +19,6 @@ $(HARNESS): test/integration/harness.c
 FUZZ_SRCS   := $(wildcard test/fuzz/fuzz_*.c)
 FUZZ_NAMES  := $(patsubst test/fuzz/%.c,%,$(FUZZ_SRCS))
 FUZZ_REPLAY := $(addprefix $(BUILD)/test/,$(addsuffix _replay,$(FUZZ_NAMES)))
-FUZZ_EXTRA   = $(FUZZ_EXTRA_OBJS_$(1))
 
 $(FUZZ_REPLAY): $(BUILD)/test/%_replay: $(BUILD)/test/fuzz/%.o $(BUILD)/test/fuzz/replay.o $(LIBBUS)
 	@mkdir -p $(dir $@)
@@ -28,11 +27,11 @@ $(FUZZ_REPLAY): $(BUILD)/test/%_replay: $(BUILD)/test/fuzz/%.o $(BUILD)/test/fuz
 
 # make fuzz: real libFuzzer binaries, built with clang into build/fuzz.
 # Run one:  build/fuzz/fuzz_proto -max_total_time=60 test/fuzz/corpus/fuzz_proto
-FUZZ_CFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+# SANITIZE (not CFLAGS) carries the flags, so the Makefile's own CFLAGS still apply.
 .PHONY: fuzz
-fuzz:
+fuzz: deps
 	$(Q)$(MAKE) --no-print-directory CC=clang BUILD=build/fuzz/obj \
-	    CFLAGS="$(FUZZ_CFLAGS)" LDFLAGS="-fsanitize=address,undefined" \
+	    SANITIZE=fuzzer-no-link,address,undefined \
 	    build/fuzz/obj/libbus.a $(addprefix build/fuzz/obj/test/fuzz/,$(addsuffix .o,$(FUZZ_NAMES)))
 	$(Q)for t in $(FUZZ_NAMES); do \
 	    clang -fsanitize=fuzzer,address,undefined -o build/fuzz/$$t \
