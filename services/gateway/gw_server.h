@@ -8,6 +8,7 @@
 #define GW_SERVER_H_INCLUDED
 
 #include "bus.h"
+#include "gw_config.h"
 
 struct evhttp;
 
