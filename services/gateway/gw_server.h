@@ -14,7 +14,7 @@ struct evhttp;
 
 typedef struct {
     bus_node_t *node;
-    const void *config; //  gw_config_t, borrowed
+    const gw_config_t *config; //  borrowed from bus_main
     struct evhttp *http;
     char endpoint[300]; //  "host:port" the API listens on, port resolved
 } gw_server_t;
