@@ -8,7 +8,12 @@
 #define GW_CLASSES_H_INCLUDED
 
 #include "bus_classes.h"
+#include <openssl/crypto.h>
 #include "gw_config.h"
+#include "gw_db.h"
+#include "gw_secret.h"
+#include "gw_identity.h"
+#include "gw_bootstrap.h"
 #include "gw_problem.h"
 #include "gw_http.h"
 #include "gw_health.h"

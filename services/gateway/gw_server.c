@@ -23,6 +23,13 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
         free(gw);
         return NULL;
     }
+    char url[320];
+    snprintf(url, sizeof url, "http://%s", gw->endpoint);
+    if (gw_bootstrap(bus_node_db(node), config, url, err) != 0) {
+        gw_http_stop(gw);
+        free(gw);
+        return NULL;
+    }
     bus_log_notice("api listening url=http://%s/", gw->endpoint);
     //  The line scripts and people look for.
     printf("gateway url=http://%s/\n", gw->endpoint);
@@ -47,6 +54,8 @@ const bus_service_t gw_service = {
     .options = gw_config_options,
     .config_size = sizeof(gw_config_t),
     .node_config_offset = offsetof(gw_config_t, node),
+    .migrations = gw_db_migrations,
+    .migration_count = GW_DB_MIGRATION_COUNT,
     .init = s_init,
     .fini = s_fini,
 };

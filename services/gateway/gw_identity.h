@@ -1,0 +1,57 @@
+/*  =========================================================================
+    gw_identity - who is calling: a keypair, its user, role and domain
+
+    Loaded from the database for every authenticated request (one indexed
+    join), and handed to handlers, which decide what the caller may do with
+    the helpers below: a user acts on their own things, a domain admin
+    within their domain, a superadmin everywhere.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef GW_IDENTITY_H_INCLUDED
+#define GW_IDENTITY_H_INCLUDED
+
+#include "bus.h"
+#include "gw_secret.h"
+
+#define GW_NAME_MAX  64 //  domain, policy and role names
+#define GW_EMAIL_MAX 256
+
+typedef enum {
+    GW_ROLE_MONITOR, //  reads everything in its domain, changes nothing
+    GW_ROLE_USER,
+    GW_ROLE_ADMIN, //  domain admin
+    GW_ROLE_SUPERADMIN
+} gw_role_t;
+
+typedef struct {
+    char access_key[GW_ACCESS_KEY_SIZE];
+    char secret_key[GW_SECRET_KEY_SIZE]; //  for signature checks only; never logged
+    bool keypair_active;
+    bool keypair_admin;
+    int rate_limit;
+    char keypair_policy[GW_NAME_MAX];
+    char user_uuid[GW_UUID_SIZE];
+    char email[GW_EMAIL_MAX];
+    char domain[GW_NAME_MAX];
+    gw_role_t role;
+    bool user_active;
+} gw_identity_t;
+
+//  Loads the identity behind access_key. BUS_OK, BUS_STATUS_NOT_FOUND, or
+//  BUS_STATUS_INTERNAL.
+int gw_identity_load(bus_db_t *db, const char *access_key, gw_identity_t *out);
+
+//  "superadmin" ... "monitor" to a role; -1 when unknown.
+int gw_role_from_str(const char *name);
+const char *gw_role_str(gw_role_t role);
+
+//  Permission questions handlers ask.
+bool gw_identity_is_superadmin(const gw_identity_t *who);
+//  Administers domain: a superadmin, or an admin of that very domain.
+bool gw_identity_admins_domain(const gw_identity_t *who, const char *domain);
+//  May read things of domain: the above, plus a monitor of that domain.
+bool gw_identity_reads_domain(const gw_identity_t *who, const char *domain);
+
+#endif
