@@ -850,6 +850,43 @@ s_bus_replay_rep_roundtrip(const void *data, size_t size)
 }
 
 static int
+s_gateway_access_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_gateway_access_t msg;
+    int rc = proto_gateway_access_decode(&msg, data, size, err);
+    proto_gateway_access_clear(&msg);
+    return rc;
+}
+
+static char *
+s_gateway_access_print(const void *data, size_t size)
+{
+    proto_gateway_access_t msg;
+    char *text = NULL;
+    if (proto_gateway_access_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_gateway_access_print(&msg);
+    proto_gateway_access_clear(&msg);
+    return text;
+}
+
+static int
+s_gateway_access_roundtrip(const void *data, size_t size)
+{
+    proto_gateway_access_t one, two;
+    if (proto_gateway_access_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_gateway_access_encode(&one);
+    proto_gateway_access_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_gateway_access_encode(&two);
+    char *text_one = proto_gateway_access_print(&one);
+    char *text_two = proto_gateway_access_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_gateway_access_clear(&one);
+    proto_gateway_access_clear(&two);
+    return rc;
+}
+
+static int
 s_registry_register_req_validate(const void *data, size_t size, bus_error_t *err)
 {
     proto_registry_register_req_t msg;
@@ -1577,6 +1614,15 @@ const proto_entry_t proto_entries[] = {
         .validate = s_bus_replay_rep_validate,
         .print = s_bus_replay_rep_print,
         .roundtrip = s_bus_replay_rep_roundtrip,
+    },
+    {
+        .name = "gateway.access",
+        .kind = PROTO_EVENT,
+        .broadcast = true,
+        .durable = true,
+        .validate = s_gateway_access_validate,
+        .print = s_gateway_access_print,
+        .roundtrip = s_gateway_access_roundtrip,
     },
     {
         .name = "registry.register",

@@ -52,6 +52,7 @@ typedef struct {
 } proto_kv_t;
 
 #include "proto_bus.h"
+#include "proto_gateway.h"
 #include "proto_registry.h"
 #include "proto_service.h"
 #include "proto_test_codec.h"
