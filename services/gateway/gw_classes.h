@@ -15,6 +15,7 @@
 #include "gw_identity.h"
 #include "gw_bootstrap.h"
 #include "gw_ratelimit.h"
+#include "gw_params.h"
 #include "gw_problem.h"
 #include "gw_http.h"
 #include "gw_health.h"
