@@ -26,16 +26,20 @@
 */
 #include "bus_classes.h"
 
-#define BENCH_REPEATS          3      //  each measurement; the median is reported
-#define BENCH_PHASE_US         1500000 //  timed part of one measurement
-#define BENCH_WINDOW           10000  //  pub/sub: events in flight at most (credits)
-#define BENCH_CREDIT_EVERY     1000   //  pub/sub: the subscriber grants credit this often
-#define BENCH_RPC_WINDOW       1000   //  rpc: calls in flight
-#define BENCH_RPC_TIMEOUT_MS   10000  //  rpc: deadline of one call
-#define BENCH_PROBE_TIMEOUT_MS 5000   //  waiting for the first probe to arrive
-#define BENCH_DRAIN_TIMEOUT_MS 3000   //  waiting for what is still in flight at the end
-#define BENCH_BATCH            1000   //  messages read per pass before checking the clock
+#define BENCH_REPEATS          3     //  each measurement; the median is reported
+#define BENCH_PHASE_MS         1500  //  timed part of one measurement
+#define BENCH_WINDOW           10000 //  pub/sub: events in flight at most (credits)
+#define BENCH_CREDIT_EVERY     1000  //  pub/sub: the subscriber grants credit this often
+#define BENCH_RPC_WINDOW       1000  //  rpc: calls in flight
+#define BENCH_RPC_TIMEOUT_MS   10000 //  rpc: deadline of one call
+#define BENCH_RPC_TICK_MS      10    //  rpc: client tick period, as bus_node's
+#define BENCH_PROBE_TIMEOUT_MS 5000  //  waiting for the first probe to arrive
+#define BENCH_DRAIN_TIMEOUT_MS 3000  //  waiting for what is still in flight at the end
+#define BENCH_BATCH            1000  //  messages read per pass before checking the clock
+#define BENCH_POLL_MS          10    //  waits while probing and draining
 #define BENCH_ENDPOINT_MAX     256
+#define BENCH_BODY_MAX         64  //  room for the small bodies (event, echo request)
+#define BENCH_TICK_MAX         256 //  room for the test.tick body
 #define BENCH_TARGET_PUBSUB    0.5
 #define BENCH_TARGET_RPC       0.5
 #define BENCH_TARGET_DURABLE   20000
@@ -56,13 +60,13 @@ static const char *s_flow_names[] = {"raw", "ours", "durable"};
 typedef struct {
     uint8_t header[BUS_HEADER_MAX]; //  an event header as bus_pub_send makes it
     size_t header_size;
-    uint8_t body[64]; //  a small msgpack map, the ephemeral event body
+    uint8_t body[BENCH_BODY_MAX]; //  a small msgpack map, the ephemeral event body
     size_t body_size;
-    uint8_t tick[256]; //  a test.tick body, for the durable events
+    uint8_t tick[BENCH_TICK_MAX]; //  a test.tick body, for the durable events
     size_t tick_size;
     uint8_t request[BUS_HEADER_MAX]; //  an RPC request header as the client makes it
     size_t request_size;
-    uint8_t echo[64]; //  a test.echo request body
+    uint8_t echo[BENCH_BODY_MAX]; //  a test.echo request body
     size_t echo_size;
 } payload_t;
 
@@ -90,7 +94,8 @@ s_median(double *values, int count)
     assert(count > 0 && count <= BENCH_REPEATS);
     memcpy(sorted, values, sizeof *values * (size_t) count);
     qsort(sorted, (size_t) count, sizeof *sorted, s_compare_double);
-    return count % 2 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2;
+    return count % 2 ? sorted[count / 2]
+                     : (sorted[count / 2 - 1] + sorted[count / 2]) / 2;
 }
 
 //  A raw socket with the options bus_socket gives ours, so neither side
@@ -241,8 +246,8 @@ static void
 s_pub_probe(pub_state_t *self)
 {
     if (self->raw)
-        bus_event_send_raw(self->raw, BENCH_PROBE, s_payload.header, s_payload.header_size,
-                           s_payload.body, s_payload.body_size);
+        bus_event_send_raw(self->raw, BENCH_PROBE, s_payload.header,
+                           s_payload.header_size, s_payload.body, s_payload.body_size);
     else
         bus_pub_send(self->pub, BENCH_PROBE, s_payload.body, s_payload.body_size);
 }
@@ -255,13 +260,14 @@ s_pub_event(pub_state_t *self)
     switch (self->flow) {
         case FLOW_RAW:
             if (zmq_send(self->raw, BENCH_TOPIC, strlen(BENCH_TOPIC), ZMQ_SNDMORE) < 0 ||
-                zmq_send(self->raw, s_payload.header, s_payload.header_size, ZMQ_SNDMORE) <
-                    0 ||
+                zmq_send(self->raw, s_payload.header, s_payload.header_size,
+                         ZMQ_SNDMORE) < 0 ||
                 zmq_send(self->raw, s_payload.body, s_payload.body_size, 0) < 0)
                 rc = -1;
             break;
         case FLOW_BUS:
-            rc = bus_pub_send(self->pub, BENCH_TOPIC, s_payload.body, s_payload.body_size);
+            rc =
+                bus_pub_send(self->pub, BENCH_TOPIC, s_payload.body, s_payload.body_size);
             break;
         case FLOW_DURABLE:
             //  The point of the outbox: the event commits with a state change
@@ -269,14 +275,13 @@ s_pub_event(pub_state_t *self)
             if (bus_db_begin(self->db) != 0)
                 rc = -1;
             else {
-                uint64_t seq = bus_outbox_append(self->outbox, BENCH_TOPIC, s_payload.tick,
-                                                 s_payload.tick_size);
+                uint64_t seq = bus_outbox_append(self->outbox, BENCH_TOPIC,
+                                                 s_payload.tick, s_payload.tick_size);
                 if (seq == 0) {
                     bus_db_rollback(self->db);
                     rc = -1;
-                }
-                else if (bus_db_commit(self->db) != 0 ||
-                         bus_outbox_flush(self->outbox, self->pub) != 1)
+                } else if (bus_db_commit(self->db) != 0 ||
+                           bus_outbox_flush(self->outbox, self->pub) != 1)
                     rc = -1;
             }
             break;
@@ -285,9 +290,10 @@ s_pub_event(pub_state_t *self)
         self->failed++;
 }
 
-//  Reads one command from the pipe: a credit (the subscriber's received
-//  count, 8 bytes) updates *acked; GO, STOP or $TERM are returned as 'G'
-//  or 'S'; 0 when nothing was waiting (non-blocking read).
+//  Reads one command from the pipe. Returns 'C' for a credit (the
+//  subscriber's received count, 8 bytes, stored in *acked), 'G' for GO, 'S'
+//  for STOP, $TERM or a failed read, and 0 when nothing was waiting (with
+//  ZMQ_DONTWAIT).
 static int
 s_pub_command(void *pipe, int flags, uint64_t *acked)
 {
@@ -299,7 +305,8 @@ s_pub_command(void *pipe, int flags, uint64_t *acked)
         memcpy(acked, buf, sizeof *acked);
         return 'C';
     }
-    if (size == (int) strlen(BENCH_CMD_GO) && memcmp(buf, BENCH_CMD_GO, (size_t) size) == 0)
+    if (size == (int) strlen(BENCH_CMD_GO) &&
+        memcmp(buf, BENCH_CMD_GO, (size_t) size) == 0)
         return 'G';
     return 'S';
 }
@@ -334,6 +341,10 @@ s_pub_actor(zsock_t *pipe_sock, void *arg)
     }
     uint64_t report[2] = {sent, state.failed};
     zmq_send(pipe, report, sizeof report, 0);
+    //  Closing drops what is still queued (linger 0): wait until the
+    //  subscriber has drained and the owner destroys the actor.
+    if (args->ok)
+        zmq_recv(pipe, NULL, 0, 0);
     s_pub_teardown(&state);
 }
 
@@ -432,11 +443,10 @@ s_flow_run(flow_t flow, const char *db_path, flow_result_t *result)
             goto done;
         snprintf(pub_args.endpoint, sizeof pub_args.endpoint, "%s", proxy_args.publish);
         sub.raw = s_raw_connect(ZMQ_SUB, proxy_args.subscribe);
-        if (!sub.raw ||
-            zmq_setsockopt(sub.raw, ZMQ_SUBSCRIBE, BENCH_PREFIX, strlen(BENCH_PREFIX)) != 0)
+        if (!sub.raw || zmq_setsockopt(sub.raw, ZMQ_SUBSCRIBE, BENCH_PREFIX,
+                                       strlen(BENCH_PREFIX)) != 0)
             goto done;
-    }
-    else {
+    } else {
         hub = bus_hub_new("tcp://127.0.0.1:*", "tcp://127.0.0.1:*", NULL);
         if (!hub)
             goto done;
@@ -454,7 +464,7 @@ s_flow_run(flow_t flow, const char *db_path, flow_result_t *result)
     zmq_pollitem_t item = {s_sub_handle(&sub), 0, ZMQ_POLLIN, 0};
     int64_t give_up = s_now_us() + BENCH_PROBE_TIMEOUT_MS * 1000;
     while (sub.probes == 0 && s_now_us() < give_up) {
-        if (zmq_poll(&item, 1, 10) > 0)
+        if (zmq_poll(&item, 1, BENCH_POLL_MS) > 0)
             s_sub_receive(&sub);
     }
     if (sub.probes == 0 || sub.received != 0) {
@@ -465,7 +475,7 @@ s_flow_run(flow_t flow, const char *db_path, flow_result_t *result)
     s_pipe_send(publisher, BENCH_CMD_GO, strlen(BENCH_CMD_GO));
 
     //  The timed part: count events, grant credit.
-    int64_t start = s_now_us(), now = start, end = start + BENCH_PHASE_US;
+    int64_t start = s_now_us(), now = start, end = start + BENCH_PHASE_MS * 1000;
     uint64_t credited = 0;
     while (now < end) {
         int wait_ms = (int) ((end - now + 999) / 1000);
@@ -483,13 +493,14 @@ s_flow_run(flow_t flow, const char *db_path, flow_result_t *result)
     //  Stop the publisher and account for every event it sent.
     s_pipe_send(publisher, BENCH_CMD_STOP, strlen(BENCH_CMD_STOP));
     uint64_t report[2] = {0, 0};
-    if (zmq_recv(zsock_resolve(publisher), report, sizeof report, 0) != (int) sizeof report)
+    if (zmq_recv(zsock_resolve(publisher), report, sizeof report, 0) !=
+        (int) sizeof report)
         goto done;
     result->sent = report[0];
     result->failed = report[1];
     give_up = s_now_us() + BENCH_DRAIN_TIMEOUT_MS * 1000;
     while (sub.received < result->sent && s_now_us() < give_up) {
-        if (zmq_poll(&item, 1, 10) > 0)
+        if (zmq_poll(&item, 1, BENCH_POLL_MS) > 0)
             s_sub_receive(&sub);
     }
     result->received = sub.received;
@@ -519,8 +530,12 @@ typedef struct {
 
 //  test.echo: decodes the request and answers with its n and text.
 static int
-s_echo(void *arg, bus_rpc_request_t *req, const void *body, size_t body_size,
-       bus_writer_t *reply, bus_error_t *err)
+s_echo(void *arg,
+       bus_rpc_request_t *req,
+       const void *body,
+       size_t body_size,
+       bus_writer_t *reply,
+       bus_error_t *err)
 {
     (void) arg;
     (void) req;
@@ -576,8 +591,10 @@ s_server_actor(zsock_t *pipe, void *arg)
         zmq_msg_init(&frames[i]);
     zmq_pollitem_t items[] = {
         {zsock_resolve(pipe), 0, ZMQ_POLLIN, 0},
-        {router ? router : server ? zsock_resolve(bus_rpc_server_sock(server)) : NULL, 0,
-         ZMQ_POLLIN, 0},
+        {router   ? router
+         : server ? zsock_resolve(bus_rpc_server_sock(server))
+                  : NULL,
+         0, ZMQ_POLLIN, 0},
     };
     while (args->ok && zmq_poll(items, 2, -1) >= 0 && !(items[0].revents & ZMQ_POLLIN)) {
         if (!(items[1].revents & ZMQ_POLLIN))
@@ -641,15 +658,19 @@ s_rpc_send_raw(void *dealer)
     return 0;
 }
 
-//  Reads every raw reply waiting; returns how many.
+//  Reads every raw reply waiting and, when resend is given, sends the next
+//  request right after each one, as the bus client's callback does (failed
+//  sends are counted there). Returns the number of replies.
 static uint64_t
-s_rpc_recv_raw(void *dealer, zmq_msg_t *frame)
+s_rpc_recv_raw(void *dealer, zmq_msg_t *frame, uint64_t *resend)
 {
     uint64_t replies = 0;
     while (zmq_msg_recv(frame, dealer, ZMQ_DONTWAIT) >= 0) {
         while (zmq_msg_more(frame) && zmq_msg_recv(frame, dealer, 0) >= 0)
             ;
         replies++;
+        if (resend && s_rpc_send_raw(dealer) != 0)
+            (*resend)++;
     }
     return replies;
 }
@@ -668,20 +689,15 @@ s_rpc_run_raw(const char *endpoint, rpc_result_t *result)
     //  One round trip first, so connecting is not timed.
     if (s_rpc_send_raw(dealer) != 0 || zmq_poll(&item, 1, BENCH_PROBE_TIMEOUT_MS) <= 0)
         goto done;
-    s_rpc_recv_raw(dealer, &frame);
+    s_rpc_recv_raw(dealer, &frame, NULL);
     for (; in_flight < BENCH_RPC_WINDOW; in_flight++)
         if (s_rpc_send_raw(dealer) != 0)
             goto done;
-    int64_t start = s_now_us(), now = start, end = start + BENCH_PHASE_US;
+    int64_t start = s_now_us(), now = start, end = start + BENCH_PHASE_MS * 1000;
     while (now < end) {
         int wait_ms = (int) ((end - now + 999) / 1000);
-        if (zmq_poll(&item, 1, wait_ms) > 0) {
-            uint64_t replies = s_rpc_recv_raw(dealer, &frame);
-            completed += replies;
-            for (uint64_t i = 0; i < replies; i++)
-                if (s_rpc_send_raw(dealer) != 0)
-                    result->errors++;
-        }
+        if (zmq_poll(&item, 1, wait_ms) > 0)
+            completed += s_rpc_recv_raw(dealer, &frame, &result->errors);
         now = s_now_us();
     }
     result->rate = (double) completed * 1e6 / (double) (now - start);
@@ -689,8 +705,8 @@ s_rpc_run_raw(const char *endpoint, rpc_result_t *result)
     in_flight = BENCH_RPC_WINDOW - result->errors;
     int64_t give_up = s_now_us() + BENCH_DRAIN_TIMEOUT_MS * 1000;
     while (in_flight > 0 && s_now_us() < give_up)
-        if (zmq_poll(&item, 1, 10) > 0)
-            in_flight -= s_rpc_recv_raw(dealer, &frame);
+        if (zmq_poll(&item, 1, BENCH_POLL_MS) > 0)
+            in_flight -= s_rpc_recv_raw(dealer, &frame, NULL);
     rc = 0;
 done:
     zmq_msg_close(&frame);
@@ -717,14 +733,16 @@ s_rpc_run_bus(const char *endpoint, rpc_result_t *result)
     state.running = true;
     for (int i = 0; i < BENCH_RPC_WINDOW; i++)
         s_rpc_issue(&state);
-    zmq_pollitem_t item = {zsock_resolve(bus_rpc_client_sock(state.client)), 0, ZMQ_POLLIN,
-                           0};
-    int64_t start = s_now_us(), now = start, end = start + BENCH_PHASE_US;
+    zmq_pollitem_t item = {zsock_resolve(bus_rpc_client_sock(state.client)), 0,
+                           ZMQ_POLLIN, 0};
+    //  The loop a service runs (bus_node): wait for replies at most a tick
+    //  period, dispatch them, tick; the period is far below every deadline
+    //  and retry time.
+    int64_t start = s_now_us(), now = start, end = start + BENCH_PHASE_MS * 1000;
     while (now < end) {
         int wait_ms = (int) ((end - now + 999) / 1000);
-        int next_ms = bus_rpc_client_next_timeout_ms(state.client);
-        if (next_ms >= 0 && next_ms < wait_ms)
-            wait_ms = next_ms;
+        if (wait_ms > BENCH_RPC_TICK_MS)
+            wait_ms = BENCH_RPC_TICK_MS;
         zmq_poll(&item, 1, wait_ms);
         bus_rpc_client_dispatch(state.client);
         bus_rpc_client_tick(state.client);
@@ -734,7 +752,7 @@ s_rpc_run_bus(const char *endpoint, rpc_result_t *result)
     state.running = false;
     int64_t give_up = s_now_us() + BENCH_DRAIN_TIMEOUT_MS * 1000;
     while (bus_rpc_client_pending(state.client) > 0 && s_now_us() < give_up) {
-        zmq_poll(&item, 1, 10);
+        zmq_poll(&item, 1, BENCH_RPC_TICK_MS);
         bus_rpc_client_dispatch(state.client);
         bus_rpc_client_tick(state.client);
     }
@@ -824,7 +842,8 @@ s_payload_init(void)
     bus_writer_int(w, bus_clock_wall_us());
     bus_writer_str(w, "src");
     bus_writer_str(w, BENCH_SRC);
-    s_copy_writer(w, s_payload.request, sizeof s_payload.request, &s_payload.request_size);
+    s_copy_writer(w, s_payload.request, sizeof s_payload.request,
+                  &s_payload.request_size);
     bus_writer_destroy(&w);
     return rc;
 }
@@ -860,18 +879,21 @@ main(void)
         return 1;
     }
     snprintf(db_path, sizeof db_path, "%s/bench.db", dir);
-    printf("bench-bus: %d repeats of %.1f s each; event [topic %zu][header %zu][body %zu] "
-           "bytes, rpc window %d\n",
-           BENCH_REPEATS, BENCH_PHASE_US / 1e6, strlen(BENCH_TOPIC), s_payload.header_size,
-           s_payload.body_size, BENCH_RPC_WINDOW);
+    printf(
+        "bench-bus: %d repeats of %.1f s each; event [topic %zu][header %zu][body %zu] "
+        "bytes, rpc window %d\n",
+        BENCH_REPEATS, BENCH_PHASE_MS / 1e3, strlen(BENCH_TOPIC), s_payload.header_size,
+        s_payload.body_size, BENCH_RPC_WINDOW);
 
-    double pubsub_raw[BENCH_REPEATS], pubsub_bus[BENCH_REPEATS], pubsub_ratio[BENCH_REPEATS];
+    double pubsub_raw[BENCH_REPEATS], pubsub_bus[BENCH_REPEATS],
+        pubsub_ratio[BENCH_REPEATS];
     double rpc_raw[BENCH_REPEATS], rpc_bus[BENCH_REPEATS], rpc_ratio[BENCH_REPEATS];
     double durable[BENCH_REPEATS];
     int failures = 0;
     for (int r = 0; r < BENCH_REPEATS; r++) {
         flow_result_t raw, ours;
-        if (s_flow_run(FLOW_RAW, NULL, &raw) != 0 || s_flow_run(FLOW_BUS, NULL, &ours) != 0) {
+        if (s_flow_run(FLOW_RAW, NULL, &raw) != 0 ||
+            s_flow_run(FLOW_BUS, NULL, &ours) != 0) {
             failures++;
             break;
         }
@@ -923,8 +945,9 @@ main(void)
            s_median(pubsub_raw, BENCH_REPEATS), s_median(pubsub_bus, BENCH_REPEATS), ps);
     printf("rpc:     raw %.0f calls/s, ours %.0f calls/s (medians), ratio %.2f\n",
            s_median(rpc_raw, BENCH_REPEATS), s_median(rpc_bus, BENCH_REPEATS), rpc);
-    printf("durable: ours %.0f events/s (median; one transaction per event, end to end)\n",
-           eps);
+    printf(
+        "durable: ours %.0f events/s (median; one transaction per event, end to end)\n",
+        eps);
     if (ps < BENCH_TARGET_PUBSUB || rpc < BENCH_TARGET_RPC || eps < BENCH_TARGET_DURABLE)
         printf("bench-bus: target missed:%s%s%s\n",
                ps < BENCH_TARGET_PUBSUB ? " pubsub_ratio < 0.5" : "",

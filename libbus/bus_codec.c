@@ -64,9 +64,38 @@ bus_writer_frame(bus_writer_t *self)
     return zframe_new(self->buffer.data, self->buffer.size);
 }
 
+//  Room for n more bytes at the end of the buffer, which grows as msgpack's
+//  sbuffer grows it. NULL when memory runs out: the caller then takes the
+//  packer's way, which drops the item as it always did.
+static char *
+s_room(bus_writer_t *self, size_t n)
+{
+    msgpack_sbuffer *buffer = &self->buffer;
+    if (buffer->alloc - buffer->size < n) {
+        size_t want = buffer->alloc ? buffer->alloc * 2 : MSGPACK_SBUFFER_INIT_SIZE;
+        while (want < buffer->size + n)
+            want *= 2;
+        char *data = realloc(buffer->data, want);
+        if (!data)
+            return NULL;
+        buffer->data = data;
+        buffer->alloc = want;
+    }
+    return buffer->data + buffer->size;
+}
+
+//  Small maps, short strings and small integers make up every header, so
+//  they are written here in one step, in the same bytes msgpack-c chooses
+//  (fixmap, fixstr, positive fixint); anything larger goes to the packer.
 void
 bus_writer_map(bus_writer_t *self, uint32_t pairs)
 {
+    char *out = pairs < 16 ? s_room(self, 1) : NULL;
+    if (out) {
+        out[0] = (char) (0x80 | pairs);
+        self->buffer.size++;
+        return;
+    }
     msgpack_pack_map(&self->packer, pairs);
 }
 
@@ -100,6 +129,12 @@ bus_writer_int(bus_writer_t *self, int64_t value)
 void
 bus_writer_uint(bus_writer_t *self, uint64_t value)
 {
+    char *out = value < 128 ? s_room(self, 1) : NULL;
+    if (out) {
+        out[0] = (char) value;
+        self->buffer.size++;
+        return;
+    }
     msgpack_pack_uint64(&self->packer, value);
 }
 
@@ -118,6 +153,14 @@ bus_writer_str(bus_writer_t *self, const char *value)
 void
 bus_writer_strn(bus_writer_t *self, const char *value, size_t len)
 {
+    char *out = len < 32 ? s_room(self, 1 + len) : NULL;
+    if (out) {
+        out[0] = (char) (0xa0 | len);
+        if (len)
+            memcpy(out + 1, value, len);
+        self->buffer.size += 1 + len;
+        return;
+    }
     msgpack_pack_str(&self->packer, len);
     msgpack_pack_str_body(&self->packer, value, len);
 }
@@ -531,8 +574,17 @@ bus_value_str_is(const bus_value_t *value, const char *key)
 const bus_value_t *
 bus_value_map_find(const bus_value_t *map, const char *key)
 {
-    for (uint32_t i = 0; i < bus_value_count(map) && map->type == BUS_VALUE_MAP; i++)
-        if (bus_value_str_is(&map->as.items[2 * (size_t) i], key))
+    if (!map || map->type != BUS_VALUE_MAP)
+        return NULL;
+    //  Every header read looks up several keys: measure the key once, and
+    //  compare lengths and first bytes before calling memcmp.
+    size_t key_len = strlen(key);
+    for (uint32_t i = 0; i < map->count; i++) {
+        const bus_value_t *name = &map->as.items[2 * (size_t) i];
+        if (name->type == BUS_VALUE_STR && name->count == key_len &&
+            (key_len == 0 || name->as.raw[0] == (uint8_t) key[0]) &&
+            memcmp(name->as.raw, key, key_len) == 0)
             return &map->as.items[2 * (size_t) i + 1];
+    }
     return NULL;
 }

@@ -17,7 +17,7 @@ typedef struct {
     uint64_t call_id;
     char method[BUS_RPC_METHOD_MAX];
     char corr[BUS_CORR_MAX];
-    uint8_t *body; //  kept for resends (idempotent only)
+    uint8_t *body; //  kept for resends (idempotent only), in the call's own block
     size_t body_size;
     int64_t deadline_wall_us;
     int64_t deadline_ms;         //  monotonic: the caller's deadline
@@ -33,11 +33,19 @@ struct _bus_rpc_client_t {
     char *endpoint;
     char *src;
     uint64_t next_call_id;
-    zhashx_t *calls; //  call id -> rpc_call_t
+    zhashx_t *calls;     //  call id -> rpc_call_t
+    int64_t next_due_ms; //  monotonic: no deadline or retry falls earlier
     bus_writer_t *writer;
     bus_reader_t *reader;
     zmq_msg_t frames[2];
 };
+
+//  When call next needs the tick: its retry, or its deadline after the last try.
+static int64_t
+s_call_due(const rpc_call_t *call)
+{
+    return call->attempts_left > 0 ? call->attempt_deadline_ms : call->deadline_ms;
+}
 
 static size_t
 s_id_hash(const void *key)
@@ -56,12 +64,26 @@ s_id_compare(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+//  Copies the first len bytes of text (up to a NUL among them) into out,
+//  truncated to fit: snprintf's "%.*s" without parsing a format string on
+//  every call and every request.
+static void
+s_copy_text(char *out, size_t out_size, const char *text, size_t len)
+{
+    const char *nul = memchr(text, 0, len);
+    if (nul)
+        len = (size_t) (nul - text);
+    if (len >= out_size)
+        len = out_size - 1;
+    memcpy(out, text, len);
+    out[len] = 0;
+}
+
 static void
 s_call_destroy(void **item_p)
 {
     rpc_call_t *call = *item_p;
     if (call) {
-        free(call->body);
         free(call);
         *item_p = NULL;
     }
@@ -180,30 +202,31 @@ bus_rpc_client_call(bus_rpc_client_t *self,
                     void *arg)
 {
     assert(self && method && fn);
-    if (strlen(method) >= BUS_RPC_METHOD_MAX || timeout_ms <= 0)
+    size_t method_len = strlen(method);
+    if (method_len >= BUS_RPC_METHOD_MAX || timeout_ms <= 0)
         return 0;
-    rpc_call_t *call = calloc(1, sizeof *call);
+    int attempts_left = proto_method_idempotent(method) ? BUS_RPC_ATTEMPTS - 1 : 0;
+    //  The body kept for resends lives right after the call: one allocation.
+    size_t kept = attempts_left ? body_size : 0;
+    rpc_call_t *call = calloc(1, sizeof *call + kept);
     if (!call)
         return 0;
     call->call_id = self->next_call_id++;
-    snprintf(call->method, sizeof call->method, "%s", method);
-    snprintf(call->corr, sizeof call->corr, "%s", bus_log_corr());
+    memcpy(call->method, method, method_len + 1);
+    const char *corr = bus_log_corr();
+    s_copy_text(call->corr, sizeof call->corr, corr, strlen(corr));
     int64_t now = bus_clock_mono_ms();
     call->deadline_ms = now + timeout_ms;
     call->deadline_wall_us = bus_clock_wall_us() + (int64_t) timeout_ms * 1000;
-    call->attempts_left = proto_method_idempotent(method) ? BUS_RPC_ATTEMPTS - 1 : 0;
+    call->attempts_left = attempts_left;
     int attempt_ms = call->attempts_left ? timeout_ms / BUS_RPC_ATTEMPTS : timeout_ms;
     call->attempt_deadline_ms = now + (attempt_ms > 0 ? attempt_ms : 1);
     call->fn = fn;
     call->arg = arg;
-    if (call->attempts_left && body_size) {
-        call->body = malloc(body_size);
-        if (!call->body) {
-            free(call);
-            return 0;
-        }
-        memcpy(call->body, body, body_size);
-        call->body_size = body_size;
+    if (kept) {
+        call->body = (uint8_t *) (call + 1);
+        memcpy(call->body, body, kept);
+        call->body_size = kept;
     }
     if (s_client_send(self, call, body, body_size) != 0) {
         bus_log_warning("rpc send failed method=%s endpoint=%s reason=\"%s\"", method,
@@ -212,6 +235,8 @@ bus_rpc_client_call(bus_rpc_client_t *self,
         return 0;
     }
     zhashx_insert(self->calls, (void *) (uintptr_t) call->call_id, call);
+    if (s_call_due(call) < self->next_due_ms)
+        self->next_due_ms = s_call_due(call);
     return call->call_id;
 }
 
@@ -293,6 +318,11 @@ void
 bus_rpc_client_tick(bus_rpc_client_t *self)
 {
     int64_t now = bus_clock_mono_ms();
+    //  Ticks come far more often than deadlines: skip the scan until the
+    //  earliest due time seen (calls completed since only make it early).
+    if (now < self->next_due_ms)
+        return;
+    int64_t next_due = INT64_MAX;
     zlistx_t *expired = NULL;
     for (rpc_call_t *call = zhashx_first(self->calls); call;
          call = zhashx_next(self->calls)) {
@@ -309,7 +339,11 @@ bus_rpc_client_tick(bus_rpc_client_t *self)
             if (s_client_send(self, call, call->body, call->body_size) != 0)
                 bus_log_warning("rpc resend failed method=%s", call->method);
         }
+        if (now < call->deadline_ms && s_call_due(call) < next_due)
+            next_due = s_call_due(call);
     }
+    //  Before the callbacks, which may make new calls that come due sooner.
+    self->next_due_ms = next_due;
     if (expired) {
         //  The list holds call ids, not calls: a callback may cancel another
         //  expired call, which frees it, so each is looked up again first.
@@ -433,6 +467,10 @@ struct _bus_rpc_server_t {
     void *handle;
     char endpoint[256];
     zhashx_t *handlers; //  method -> rpc_handler_t
+    //  The handler found last, and its method: a server mostly serves one
+    //  method in a row, and comparing the name is cheaper than hashing it.
+    rpc_handler_t *last_handler;
+    char last_method[BUS_RPC_METHOD_MAX];
     bus_writer_t *reply;
     bus_writer_t *header;
     bus_reader_t *reader;
@@ -504,6 +542,7 @@ bus_rpc_server_handle(bus_rpc_server_t *self,
         return -1;
     handler->fn = fn;
     handler->arg = arg;
+    self->last_handler = NULL; //  the update may free the one remembered
     zhashx_update(self->handlers, method, handler);
     return 0;
 }
@@ -571,25 +610,31 @@ s_parse_request(bus_rpc_server_t *self, bus_rpc_request_t *req, bus_error_t *err
                              "request deadline is not an integer");
     if (bus_value_get_str(bus_value_map_find(map, "src"), &text, &len) &&
         len < sizeof req->src)
-        snprintf(req->src, sizeof req->src, "%.*s", (int) len, text);
+        s_copy_text(req->src, sizeof req->src, text, len);
     if (bus_value_get_str(bus_value_map_find(map, "corr"), &text, &len) &&
         len < sizeof req->corr)
-        snprintf(req->corr, sizeof req->corr, "%.*s", (int) len, text);
+        s_copy_text(req->corr, sizeof req->corr, text, len);
     return BUS_OK;
 }
 
 static void
 s_serve_one(bus_rpc_server_t *self)
 {
+    //  Fields are set one by one rather than the whole request and error
+    //  cleared: those are most of a kilobyte, cleared for every request.
     bus_rpc_request_t req;
-    memset(&req, 0, sizeof req);
     size_t id_size = zmq_msg_size(&self->frames[0]);
     if (id_size > sizeof req.identity)
         return;
     memcpy(req.identity, zmq_msg_data(&self->frames[0]), id_size);
     req.identity_size = id_size;
+    req.call_id = 0;
+    req.deadline_wall_us = 0;
+    req.method[0] = req.src[0] = req.corr[0] = 0;
 
-    bus_error_t err = {0};
+    bus_error_t err;
+    err.status = BUS_OK;
+    err.detail[0] = 0;
     int status = s_parse_request(self, &req, &err);
     if (status != BUS_OK) {
         bus_log_warning("rpc request rejected reason=\"%s\"", err.detail);
@@ -603,12 +648,21 @@ s_serve_one(bus_rpc_server_t *self)
                      req.src);
         return;
     }
-    rpc_handler_t *handler = zhashx_lookup(self->handlers, req.method);
-    bus_log_set_corr(req.corr);
+    rpc_handler_t *handler = self->last_handler;
+    if (!handler || strcmp(req.method, self->last_method) != 0) {
+        handler = zhashx_lookup(self->handlers, req.method);
+        self->last_handler = handler;
+        memcpy(self->last_method, req.method, strlen(req.method) + 1);
+    }
+    //  Setting the thread's correlation id is a formatted copy: skip it
+    //  when the id is empty and none is set (requests that carry no trace).
+    if (req.corr[0] || bus_log_corr()[0])
+        bus_log_set_corr(req.corr);
     if (!handler) {
         s_server_send(self, &req, BUS_STATUS_NOT_FOUND, "unknown method", NULL, 0);
         bus_log_info("rpc unknown method method=%s src=%s", req.method, req.src);
-        bus_log_set_corr(NULL);
+        if (bus_log_corr()[0])
+            bus_log_set_corr(NULL);
         return;
     }
     bus_writer_reset(self->reply);
@@ -622,7 +676,8 @@ s_serve_one(bus_rpc_server_t *self)
             s_server_send(self, &req, status,
                           err.detail[0] ? err.detail : bus_status_str(status), NULL, 0);
     }
-    bus_log_set_corr(NULL);
+    if (bus_log_corr()[0])
+        bus_log_set_corr(NULL);
 }
 
 int
