@@ -26,8 +26,8 @@
 */
 #include "bus_classes.h"
 
-#define BENCH_REPEATS          3     //  each measurement; the median is reported
-#define BENCH_PHASE_MS         1500  //  timed part of one measurement
+#define BENCH_REPEATS          5     //  each measurement; the median is reported
+#define BENCH_PHASE_MS         1000  //  timed part of one measurement
 #define BENCH_WINDOW           10000 //  pub/sub: events in flight at most (credits)
 #define BENCH_CREDIT_EVERY     1000  //  pub/sub: the subscriber grants credit this often
 #define BENCH_RPC_WINDOW       1000  //  rpc: calls in flight
@@ -885,12 +885,17 @@ main(void)
         BENCH_REPEATS, BENCH_PHASE_MS / 1e3, strlen(BENCH_TOPIC), s_payload.header_size,
         s_payload.body_size, BENCH_RPC_WINDOW);
 
+    //  BENCH_ONLY=pubsub|rpc|durable runs one section (for profiling).
+    const char *only = getenv("BENCH_ONLY");
+    bool run_pubsub = !only || strcmp(only, "pubsub") == 0;
+    bool run_rpc = !only || strcmp(only, "rpc") == 0;
+    bool run_durable = !only || strcmp(only, "durable") == 0;
     double pubsub_raw[BENCH_REPEATS], pubsub_bus[BENCH_REPEATS],
         pubsub_ratio[BENCH_REPEATS];
     double rpc_raw[BENCH_REPEATS], rpc_bus[BENCH_REPEATS], rpc_ratio[BENCH_REPEATS];
     double durable[BENCH_REPEATS];
     int failures = 0;
-    for (int r = 0; r < BENCH_REPEATS; r++) {
+    for (int r = 0; r < BENCH_REPEATS && run_pubsub; r++) {
         flow_result_t raw, ours;
         if (s_flow_run(FLOW_RAW, NULL, &raw) != 0 ||
             s_flow_run(FLOW_BUS, NULL, &ours) != 0) {
@@ -905,7 +910,7 @@ main(void)
                r + 1, raw.rate, ours.rate, pubsub_ratio[r], raw.sent - raw.received,
                ours.sent - ours.received + ours.failed);
     }
-    for (int r = 0; r < BENCH_REPEATS && !failures; r++) {
+    for (int r = 0; r < BENCH_REPEATS && !failures && run_rpc; r++) {
         rpc_result_t raw, ours;
         if (s_rpc_run(FLOW_RAW, &raw) != 0 || s_rpc_run(FLOW_BUS, &ours) != 0) {
             failures++;
@@ -918,7 +923,7 @@ main(void)
                "  (errors raw %" PRIu64 " ours %" PRIu64 ")\n",
                r + 1, raw.rate, ours.rate, rpc_ratio[r], raw.errors, ours.errors);
     }
-    for (int r = 0; r < BENCH_REPEATS && !failures; r++) {
+    for (int r = 0; r < BENCH_REPEATS && !failures && run_durable; r++) {
         flow_result_t result;
         int rc = s_flow_run(FLOW_DURABLE, db_path, &result);
         s_remove_db(db_path);

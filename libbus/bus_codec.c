@@ -12,6 +12,7 @@
 */
 #include "bus_classes.h"
 #include <msgpack.h>
+#include <pthread.h> //  the thread-local reader's destructor
 
 struct _bus_writer_t {
     msgpack_sbuffer buffer;
@@ -212,6 +213,42 @@ bus_reader_destroy(bus_reader_t **self_p)
         free(*self_p);
         *self_p = NULL;
     }
+}
+
+//  A thread's local reader keeps at most this many nodes between uses, so a
+//  single huge message does not pin its memory for the thread's lifetime.
+#define READER_KEEP_NODES 4096
+
+static pthread_key_t s_local_key;
+static pthread_once_t s_local_once = PTHREAD_ONCE_INIT;
+
+static void
+s_local_free(void *reader)
+{
+    bus_reader_destroy((bus_reader_t **) &reader);
+}
+
+static void
+s_local_init(void)
+{
+    pthread_key_create(&s_local_key, s_local_free);
+}
+
+bus_reader_t *
+bus_reader_local(void)
+{
+    pthread_once(&s_local_once, s_local_init);
+    bus_reader_t *reader = pthread_getspecific(s_local_key);
+    if (!reader) {
+        reader = bus_reader_new();
+        if (reader && pthread_setspecific(s_local_key, reader) != 0)
+            bus_reader_destroy(&reader);
+    } else if (reader->allocated > READER_KEEP_NODES) {
+        free(reader->nodes);
+        reader->nodes = NULL;
+        reader->allocated = reader->used = 0;
+    }
+    return reader;
 }
 
 //  Reserves count consecutive nodes; returns the index of the first, or -1.

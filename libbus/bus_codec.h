@@ -76,6 +76,12 @@ typedef enum {
 bus_reader_t *bus_reader_new(void);
 void bus_reader_destroy(bus_reader_t **self_p);
 
+//  A reader owned by the calling thread, for a parse whose values are used
+//  and dropped before the caller returns (the generated decoders): decoding
+//  then allocates nothing once the thread has decoded a message of that
+//  size. Freed when the thread exits. Borrowed; NULL when out of memory.
+bus_reader_t *bus_reader_local(void);
+
 //  Returns the root value, or NULL when the bytes are not exactly one
 //  well-formed msgpack item (truncated, trailing bytes, too deep).
 const bus_value_t *bus_reader_parse(bus_reader_t *self, const void *data, size_t size);

@@ -40,16 +40,15 @@ typedef struct {
 //  fails (the detail names the step, numbered from 1 like the version it
 //  brings the file to, its name and SQLite's message).
 //  The connection has one owning thread (opened without SQLite's mutexes).
-bus_db_t *
-    bus_db_open(const char *path, const bus_db_migration_t *migrations, size_t count,
-                bus_error_t *err);
+bus_db_t *bus_db_open(const char *path,
+                      const bus_db_migration_t *migrations,
+                      size_t count,
+                      bus_error_t *err);
 
-void
-    bus_db_destroy(bus_db_t **self_p);
+void bus_db_destroy(bus_db_t **self_p);
 
 //  The raw handle, for sqlite3_* calls. Borrowed.
-sqlite3 *
-    bus_db_handle(bus_db_t *self);
+sqlite3 *bus_db_handle(bus_db_t *self);
 
 //  A cached prepared statement for sql, reset and with bindings cleared.
 //  Borrowed: valid until destroy; never finalize it. NULL (logged with the
@@ -57,13 +56,11 @@ sqlite3 *
 //  key is the SQL text. Reset it (or step to SQLITE_DONE) when done: a
 //  statement left on a row keeps its read snapshot, which stops WAL
 //  checkpoints from completing.
-sqlite3_stmt *
-    bus_db_stmt(bus_db_t *self, const char *sql);
+sqlite3_stmt *bus_db_stmt(bus_db_t *self, const char *sql);
 
 //  Runs one or more statements without results or parameters: DDL, fixed
 //  maintenance. 0 on success, -1 logged.
-int
-    bus_db_exec(bus_db_t *self, const char *sql);
+int bus_db_exec(bus_db_t *self, const char *sql);
 
 //  Transactions. begin is BEGIN IMMEDIATE; calls nest, and only the
 //  outermost commit commits. A rollback at any depth rolls the whole
@@ -72,21 +69,15 @@ int
 //  when the write lock stays busy past BUS_DB_BUSY_TIMEOUT_MS; a failing
 //  COMMIT is rolled back and commit returns -1. commit or rollback without
 //  a begin returns -1 (logged). Every call returns 0 or -1.
-int
-    bus_db_begin(bus_db_t *self);
-int
-    bus_db_commit(bus_db_t *self);
-int
-    bus_db_rollback(bus_db_t *self);
-bool
-    bus_db_in_transaction(bus_db_t *self);
+int bus_db_begin(bus_db_t *self);
+int bus_db_commit(bus_db_t *self);
+int bus_db_rollback(bus_db_t *self);
+bool bus_db_in_transaction(bus_db_t *self);
 
 //  The schema version (PRAGMA user_version); -1 if it cannot be read.
-int
-    bus_db_version(bus_db_t *self);
+int bus_db_version(bus_db_t *self);
 
 //  Quick health probe: "SELECT 1" succeeds. For health RPCs.
-bool
-    bus_db_ok(bus_db_t *self);
+bool bus_db_ok(bus_db_t *self);
 
 #endif

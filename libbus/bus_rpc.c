@@ -27,13 +27,111 @@ typedef struct {
     void *arg;
 } rpc_call_t;
 
+//  ---------------------------------------------------------------------------
+//  The pending-call table: open addressing on the call id, linear probing,
+//  deletion by backward shift. Every call and every reply touches it, and
+//  a general hash with an allocation per entry was a measurable share of a
+//  round trip.
+
+#define CALL_TABLE_MIN 64 //  slots at first; always a power of two
+
+typedef struct {
+    rpc_call_t **slots;
+    size_t capacity;
+    size_t count;
+} call_table_t;
+
+static size_t
+s_slot_of(uint64_t call_id, size_t capacity)
+{
+    return (size_t) ((call_id * 0x9e3779b97f4a7c15ULL) >> 17) & (capacity - 1);
+}
+
+static int
+s_table_grow(call_table_t *table)
+{
+    size_t capacity = table->capacity ? table->capacity * 2 : CALL_TABLE_MIN;
+    rpc_call_t **slots = calloc(capacity, sizeof *slots);
+    if (!slots)
+        return -1;
+    for (size_t i = 0; i < table->capacity; i++) {
+        rpc_call_t *call = table->slots[i];
+        if (!call)
+            continue;
+        size_t slot = s_slot_of(call->call_id, capacity);
+        while (slots[slot])
+            slot = (slot + 1) & (capacity - 1);
+        slots[slot] = call;
+    }
+    free(table->slots);
+    table->slots = slots;
+    table->capacity = capacity;
+    return 0;
+}
+
+static int
+s_table_put(call_table_t *table, rpc_call_t *call)
+{
+    //  Keep the table at most half full, so probes stay short.
+    if ((table->count + 1) * 2 > table->capacity && s_table_grow(table) != 0)
+        return -1;
+    size_t slot = s_slot_of(call->call_id, table->capacity);
+    while (table->slots[slot])
+        slot = (slot + 1) & (table->capacity - 1);
+    table->slots[slot] = call;
+    table->count++;
+    return 0;
+}
+
+static rpc_call_t *
+s_table_get(const call_table_t *table, uint64_t call_id)
+{
+    if (table->count == 0)
+        return NULL;
+    size_t mask = table->capacity - 1;
+    for (size_t slot = s_slot_of(call_id, table->capacity); table->slots[slot];
+         slot = (slot + 1) & mask)
+        if (table->slots[slot]->call_id == call_id)
+            return table->slots[slot];
+    return NULL;
+}
+
+static void
+s_table_remove(call_table_t *table, uint64_t call_id)
+{
+    if (table->count == 0)
+        return;
+    size_t mask = table->capacity - 1;
+    size_t slot = s_slot_of(call_id, table->capacity);
+    while (table->slots[slot] && table->slots[slot]->call_id != call_id)
+        slot = (slot + 1) & mask;
+    if (!table->slots[slot])
+        return;
+    table->slots[slot] = NULL;
+    table->count--;
+    //  Move later members of the run back, so no lookup stops early at the hole.
+    for (size_t next = (slot + 1) & mask; table->slots[next]; next = (next + 1) & mask) {
+        size_t home = s_slot_of(table->slots[next]->call_id, table->capacity);
+        //  next may move to the hole when its home is not between hole and next.
+        bool between =
+            slot <= next ? (slot < home && home <= next) : (slot < home || home <= next);
+        if (!between) {
+            table->slots[slot] = table->slots[next];
+            table->slots[next] = NULL;
+            slot = next;
+        }
+    }
+}
+
 struct _bus_rpc_client_t {
     zsock_t *socket;
     void *handle;
     char *endpoint;
     char *src;
     uint64_t next_call_id;
-    zhashx_t *calls;     //  call id -> rpc_call_t
+    call_table_t calls;                         //  call id -> rpc_call_t
+    char idempotent_method[BUS_RPC_METHOD_MAX]; //  the last method looked up,
+    bool idempotent;                            //  and whether it may be retried
     int64_t next_due_ms; //  monotonic: no deadline or retry falls earlier
     bus_writer_t *writer;
     bus_reader_t *reader;
@@ -45,23 +143,6 @@ static int64_t
 s_call_due(const rpc_call_t *call)
 {
     return call->attempts_left > 0 ? call->attempt_deadline_ms : call->deadline_ms;
-}
-
-static size_t
-s_id_hash(const void *key)
-{
-    uint64_t x = (uint64_t) (uintptr_t) key;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    return (size_t) x;
-}
-
-static int
-s_id_compare(const void *a, const void *b)
-{
-    uintptr_t x = (uintptr_t) a, y = (uintptr_t) b;
-    return x < y ? -1 : x > y;
 }
 
 //  Copies the first len bytes of text (up to a NUL among them) into out,
@@ -99,21 +180,14 @@ bus_rpc_client_new(const char *endpoint, const char *src, const bus_curve_t *cur
     self->socket = bus_socket_connect(ZMQ_DEALER, endpoint, curve);
     self->endpoint = strdup(endpoint);
     self->src = strdup(src ? src : "");
-    self->calls = zhashx_new();
     self->writer = bus_writer_new();
     self->reader = bus_reader_new();
-    if (!self->socket || !self->endpoint || !self->src || !self->calls || !self->writer ||
+    if (!self->socket || !self->endpoint || !self->src || !self->writer ||
         !self->reader) {
         bus_rpc_client_destroy(&self);
         return NULL;
     }
     self->handle = zsock_resolve(self->socket);
-    zhashx_set_key_hasher(self->calls, s_id_hash);
-    zhashx_set_key_comparator(self->calls, s_id_compare);
-    zhashx_set_key_duplicator(self->calls, NULL);
-    zhashx_set_key_destructor(self->calls, NULL);
-    //  No item destructor: a completing call leaves the table before its
-    //  callback runs and is freed after it.
     for (int i = 0; i < 2; i++)
         zmq_msg_init(&self->frames[i]);
     //  Start call ids at a random point, so a restarted client's ids do not
@@ -131,12 +205,9 @@ bus_rpc_client_destroy(bus_rpc_client_t **self_p)
     bus_rpc_client_t *self = *self_p;
     if (self) {
         zsock_destroy(&self->socket);
-        if (self->calls) {
-            rpc_call_t *call = zhashx_first(self->calls);
-            for (; call; call = zhashx_next(self->calls))
-                s_call_destroy((void **) &call);
-            zhashx_destroy(&self->calls);
-        }
+        for (size_t i = 0; i < self->calls.capacity; i++)
+            s_call_destroy((void **) &self->calls.slots[i]);
+        free(self->calls.slots);
         bus_writer_destroy(&self->writer);
         bus_reader_destroy(&self->reader);
         for (int i = 0; i < 2; i++)
@@ -205,7 +276,12 @@ bus_rpc_client_call(bus_rpc_client_t *self,
     size_t method_len = strlen(method);
     if (method_len >= BUS_RPC_METHOD_MAX || timeout_ms <= 0)
         return 0;
-    int attempts_left = proto_method_idempotent(method) ? BUS_RPC_ATTEMPTS - 1 : 0;
+    //  Callers repeat the same method: remember the schema's answer for it.
+    if (strcmp(self->idempotent_method, method) != 0) {
+        memcpy(self->idempotent_method, method, method_len + 1);
+        self->idempotent = proto_method_idempotent(method);
+    }
+    int attempts_left = self->idempotent ? BUS_RPC_ATTEMPTS - 1 : 0;
     //  The body kept for resends lives right after the call: one allocation.
     size_t kept = attempts_left ? body_size : 0;
     rpc_call_t *call = calloc(1, sizeof *call + kept);
@@ -234,7 +310,11 @@ bus_rpc_client_call(bus_rpc_client_t *self,
         s_call_destroy((void **) &call);
         return 0;
     }
-    zhashx_insert(self->calls, (void *) (uintptr_t) call->call_id, call);
+    if (s_table_put(&self->calls, call) != 0) {
+        //  Sent but untracked: its reply will be dropped as late.
+        s_call_destroy((void **) &call);
+        return 0;
+    }
     if (s_call_due(call) < self->next_due_ms)
         self->next_due_ms = s_call_due(call);
     return call->call_id;
@@ -243,9 +323,9 @@ bus_rpc_client_call(bus_rpc_client_t *self,
 void
 bus_rpc_client_cancel(bus_rpc_client_t *self, uint64_t call_id)
 {
-    rpc_call_t *call = zhashx_lookup(self->calls, (void *) (uintptr_t) call_id);
+    rpc_call_t *call = s_table_get(&self->calls, call_id);
     if (call) {
-        zhashx_delete(self->calls, (void *) (uintptr_t) call_id);
+        s_table_remove(&self->calls, call_id);
         s_call_destroy((void **) &call);
     }
 }
@@ -256,7 +336,7 @@ s_complete(bus_rpc_client_t *self, rpc_call_t *call, const bus_reply_t *reply)
 {
     //  Take the call out of the table before the callback runs, so the
     //  callback may issue new calls or cancel others freely.
-    zhashx_delete(self->calls, (void *) (uintptr_t) call->call_id);
+    s_table_remove(&self->calls, call->call_id);
     call->fn(call->arg, reply);
     s_call_destroy((void **) &call);
 }
@@ -291,7 +371,7 @@ bus_rpc_client_dispatch(bus_rpc_client_t *self)
             bus_log_warning("rpc reply header malformed endpoint=%s", self->endpoint);
             continue;
         }
-        rpc_call_t *call = zhashx_lookup(self->calls, (void *) (uintptr_t) call_id);
+        rpc_call_t *call = s_table_get(&self->calls, call_id);
         if (!call) {
             bus_log_debug("rpc late reply dropped call=%" PRIu64, call_id);
             continue;
@@ -324,8 +404,10 @@ bus_rpc_client_tick(bus_rpc_client_t *self)
         return;
     int64_t next_due = INT64_MAX;
     zlistx_t *expired = NULL;
-    for (rpc_call_t *call = zhashx_first(self->calls); call;
-         call = zhashx_next(self->calls)) {
+    for (size_t i = 0; i < self->calls.capacity; i++) {
+        rpc_call_t *call = self->calls.slots[i];
+        if (!call)
+            continue;
         if (now >= call->deadline_ms) {
             if (!expired)
                 expired = zlistx_new();
@@ -348,7 +430,7 @@ bus_rpc_client_tick(bus_rpc_client_t *self)
         //  The list holds call ids, not calls: a callback may cancel another
         //  expired call, which frees it, so each is looked up again first.
         for (void *id = zlistx_first(expired); id; id = zlistx_next(expired)) {
-            rpc_call_t *call = zhashx_lookup(self->calls, id);
+            rpc_call_t *call = s_table_get(&self->calls, (uint64_t) (uintptr_t) id);
             if (!call)
                 continue;
             char detail[BUS_ERROR_DETAIL_MAX];
@@ -366,8 +448,10 @@ int
 bus_rpc_client_next_timeout_ms(bus_rpc_client_t *self)
 {
     int64_t now = bus_clock_mono_ms(), next = -1;
-    for (rpc_call_t *call = zhashx_first(self->calls); call;
-         call = zhashx_next(self->calls)) {
+    for (size_t i = 0; i < self->calls.capacity; i++) {
+        rpc_call_t *call = self->calls.slots[i];
+        if (!call)
+            continue;
         int64_t due =
             call->attempts_left > 0 ? call->attempt_deadline_ms : call->deadline_ms;
         if (next < 0 || due < next)
@@ -381,7 +465,7 @@ bus_rpc_client_next_timeout_ms(bus_rpc_client_t *self)
 size_t
 bus_rpc_client_pending(bus_rpc_client_t *self)
 {
-    return zhashx_size(self->calls);
+    return self->calls.count;
 }
 
 typedef struct {

@@ -126,11 +126,9 @@ proto_bus_frame_decode(proto_bus_frame_t *self,
                        size_t size,
                        bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_bus_frame_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_bus_frame_read(self, map, err);
 }
 
 char *
@@ -245,11 +243,9 @@ proto_bus_replay_req_decode(proto_bus_replay_req_t *self,
                             size_t size,
                             bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_bus_replay_req_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_bus_replay_req_read(self, map, err);
 }
 
 char *
@@ -382,11 +378,9 @@ proto_bus_replay_rep_decode(proto_bus_replay_rep_t *self,
                             size_t size,
                             bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_bus_replay_rep_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_bus_replay_rep_read(self, map, err);
 }
 
 char *

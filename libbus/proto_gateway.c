@@ -169,11 +169,9 @@ proto_gateway_access_decode(proto_gateway_access_t *self,
                             size_t size,
                             bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_gateway_access_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_gateway_access_read(self, map, err);
 }
 
 char *

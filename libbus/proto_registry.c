@@ -159,11 +159,9 @@ proto_registry_peer_decode(proto_registry_peer_t *self,
                            size_t size,
                            bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_registry_peer_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_registry_peer_read(self, map, err);
 }
 
 char *
@@ -313,11 +311,9 @@ proto_registry_register_req_decode(proto_registry_register_req_t *self,
                                    size_t size,
                                    bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_registry_register_req_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_registry_register_req_read(self, map, err);
 }
 
 char *
@@ -426,11 +422,9 @@ proto_registry_register_rep_decode(proto_registry_register_rep_t *self,
                                    size_t size,
                                    bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_registry_register_rep_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_registry_register_rep_read(self, map, err);
 }
 
 char *
@@ -549,11 +543,9 @@ proto_registry_heartbeat_req_decode(proto_registry_heartbeat_req_t *self,
                                     size_t size,
                                     bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_registry_heartbeat_req_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_registry_heartbeat_req_read(self, map, err);
 }
 
 char *
@@ -661,11 +653,9 @@ proto_registry_heartbeat_rep_decode(proto_registry_heartbeat_rep_t *self,
                                     size_t size,
                                     bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_registry_heartbeat_rep_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_registry_heartbeat_rep_read(self, map, err);
 }
 
 char *
@@ -778,11 +768,9 @@ proto_registry_unregister_req_decode(proto_registry_unregister_req_t *self,
                                      size_t size,
                                      bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_registry_unregister_req_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_registry_unregister_req_read(self, map, err);
 }
 
 char *
@@ -890,11 +878,9 @@ proto_registry_unregister_rep_decode(proto_registry_unregister_rep_t *self,
                                      size_t size,
                                      bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_registry_unregister_rep_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_registry_unregister_rep_read(self, map, err);
 }
 
 char *
@@ -1004,11 +990,9 @@ proto_registry_peers_req_decode(proto_registry_peers_req_t *self,
                                 size_t size,
                                 bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_registry_peers_req_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_registry_peers_req_read(self, map, err);
 }
 
 char *
@@ -1127,11 +1111,9 @@ proto_registry_peers_rep_decode(proto_registry_peers_rep_t *self,
                                 size_t size,
                                 bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_registry_peers_rep_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_registry_peers_rep_read(self, map, err);
 }
 
 char *

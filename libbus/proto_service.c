@@ -142,11 +142,9 @@ proto_service_started_decode(proto_service_started_t *self,
                              size_t size,
                              bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_service_started_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_service_started_read(self, map, err);
 }
 
 char *
@@ -267,11 +265,9 @@ proto_service_stopping_decode(proto_service_stopping_t *self,
                               size_t size,
                               bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_service_stopping_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_service_stopping_read(self, map, err);
 }
 
 char *
@@ -386,11 +382,9 @@ proto_service_expired_decode(proto_service_expired_t *self,
                              size_t size,
                              bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_service_expired_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_service_expired_read(self, map, err);
 }
 
 char *
@@ -498,11 +492,9 @@ proto_service_health_req_decode(proto_service_health_req_t *self,
                                 size_t size,
                                 bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_service_health_req_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_service_health_req_read(self, map, err);
 }
 
 char *
@@ -641,11 +633,9 @@ proto_service_health_rep_decode(proto_service_health_rep_t *self,
                                 size_t size,
                                 bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_service_health_rep_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_service_health_rep_read(self, map, err);
 }
 
 char *

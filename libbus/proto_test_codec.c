@@ -139,11 +139,9 @@ proto_test_tick_decode(proto_test_tick_t *self,
                        size_t size,
                        bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_test_tick_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_test_tick_read(self, map, err);
 }
 
 char *
@@ -247,11 +245,9 @@ proto_test_note_decode(proto_test_note_t *self,
                        size_t size,
                        bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_test_note_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_test_note_read(self, map, err);
 }
 
 char *
@@ -363,11 +359,9 @@ proto_test_echo_req_decode(proto_test_echo_req_t *self,
                            size_t size,
                            bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_test_echo_req_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_test_echo_req_read(self, map, err);
 }
 
 char *
@@ -479,11 +473,9 @@ proto_test_echo_rep_decode(proto_test_echo_rep_t *self,
                            size_t size,
                            bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_test_echo_rep_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_test_echo_rep_read(self, map, err);
 }
 
 char *
@@ -589,11 +581,9 @@ proto_test_slow_req_decode(proto_test_slow_req_t *self,
                            size_t size,
                            bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_test_slow_req_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_test_slow_req_read(self, map, err);
 }
 
 char *
@@ -700,11 +690,9 @@ proto_test_slow_rep_decode(proto_test_slow_rep_t *self,
                            size_t size,
                            bus_error_t *err)
 {
-    bus_reader_t *reader = bus_reader_new();
+    bus_reader_t *reader = bus_reader_local();
     const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
-    int rc = proto_test_slow_rep_read(self, map, err);
-    bus_reader_destroy(&reader);
-    return rc;
+    return proto_test_slow_rep_read(self, map, err);
 }
 
 char *

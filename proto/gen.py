@@ -1109,10 +1109,9 @@ def gen_publics(o, s):
             True,
         )
     )
-    o.add("{", I + "bus_reader_t *reader = bus_reader_new();")
+    o.add("{", I + "bus_reader_t *reader = bus_reader_local();")
     o.add(I + "const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;")
-    o.add(I + "int rc = %s(self, map, err);" % s.fn("read"))
-    o.add(I + "bus_reader_destroy(&reader);", I + "return rc;", "}", "")
+    o.add(I + "return %s(self, map, err);" % s.fn("read"), "}", "")
 
     o.add(signature("char *", s.fn("print"), ["const %s *self" % t], True), "{")
     o.add(I + "assert(self);", I + "proto_text_t text;", I + "proto_text_init(&text);")

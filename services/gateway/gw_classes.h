@@ -17,6 +17,7 @@
 #include "gw_ratelimit.h"
 #include "gw_params.h"
 #include "gw_problem.h"
+#include "gw_auth.h"
 #include "gw_http.h"
 #include "gw_health.h"
 #include "gw_server.h"
