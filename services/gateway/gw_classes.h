@@ -18,7 +18,10 @@
 #include "gw_params.h"
 #include "gw_problem.h"
 #include "gw_auth.h"
+#include "gw_request.h"
 #include "gw_http.h"
+#include "gw_login.h"
+#include "gw_routes.h"
 #include "gw_health.h"
 #include "gw_server.h"
 

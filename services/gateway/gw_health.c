@@ -1,8 +1,8 @@
 /*  =========================================================================
     gw_health - the /healthz fan-out over the bus
 
-    The HTTP client may hang up while the calls are out; the connection's
-    close callback marks the check abandoned, and the last reply frees it.
+    The HTTP client may hang up while the calls are out; the request object
+    notices, and the reply at the end then only releases it.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -10,9 +10,8 @@
 #include "gw_classes.h"
 
 typedef struct {
-    gw_server_t *gw;
-    struct evhttp_request *req; //  NULL once the client went away
-    json_t *services;           //  array of per-peer reports
+    gw_request_t *r;
+    json_t *services; //  array of per-peer reports
     int pending;
     int64_t started_ms;
 } health_check_t;
@@ -26,19 +25,9 @@ typedef struct {
 } health_call_t;
 
 static void
-s_on_close(struct evhttp_connection *conn, void *arg)
-{
-    (void) conn;
-    health_check_t *check = arg;
-    check->req = NULL;
-}
-
-static void
 s_finish(health_check_t *check)
 {
-    if (check->req) {
-        evhttp_connection_set_closecb(evhttp_request_get_connection(check->req), NULL,
-                                      NULL);
+    {
         static const char *expected[] = GW_HEALTH_SERVICES;
         json_t *missing = json_array();
         for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
@@ -61,7 +50,7 @@ s_finish(health_check_t *check)
             json_pack("{s:s, s:s, s:o, s:o}", "status", ok ? "ok" : "degraded", "version",
                       BACKPLANE_VERSION, "services", check->services, "missing", missing);
         check->services = NULL;
-        gw_http_reply_json(check->req, ok ? 200 : 503, body, NULL);
+        gw_reply_json(check->r, ok ? 200 : 503, body);
     }
     json_decref(check->services);
     free(check);
@@ -107,35 +96,31 @@ static void
 s_on_peers(void *arg, const bus_reply_t *reply)
 {
     health_check_t *check = arg;
-    const gw_config_t *config = check->gw->config;
+    gw_server_t *gw = check->r->gw;
+    const gw_config_t *config = gw->config;
     proto_registry_peers_rep_t peers;
     bus_error_t err = {0};
     if (reply->status != BUS_OK ||
         proto_registry_peers_rep_decode(&peers, reply->body, reply->body_size, &err) !=
             BUS_OK) {
-        if (check->req) {
-            evhttp_connection_set_closecb(evhttp_request_get_connection(check->req), NULL,
-                                          NULL);
-            gw_send_problem(check->req, "service-unavailable",
-                            "the bus registry did not answer");
-        }
+        gw_reply_problem(check->r, "service-unavailable",
+                         "the bus registry did not answer");
         json_decref(check->services);
         free(check);
         return;
     }
     //  The gateway answers for itself; the others over the bus.
-    json_array_append_new(
-        check->services,
-        json_pack("{s:s, s:s, s:s, s:s, s:I}", "service", "gateway", "node",
-                  bus_node_name(check->gw->node), "rpc",
-                  bus_node_rpc_endpoint(check->gw->node), "status",
-                  bus_db_ok(bus_node_db(check->gw->node)) ? "up" : "degraded",
-                  "latency_ms", (json_int_t) 0));
+    json_array_append_new(check->services,
+                          json_pack("{s:s, s:s, s:s, s:s, s:I}", "service", "gateway",
+                                    "node", bus_node_name(gw->node), "rpc",
+                                    bus_node_rpc_endpoint(gw->node), "status",
+                                    bus_db_ok(bus_node_db(gw->node)) ? "up" : "degraded",
+                                    "latency_ms", (json_int_t) 0));
     check->pending = 1; //  held until the loop below is done
     for (size_t i = 0; i < peers.peers_count; i++) {
         proto_registry_peer_t *peer = &peers.peers[i];
         if (strcmp(peer->service, "gateway") == 0 &&
-            strcmp(peer->node, bus_node_name(check->gw->node)) == 0)
+            strcmp(peer->node, bus_node_name(gw->node)) == 0)
             continue;
         health_call_t *call = calloc(1, sizeof *call);
         if (!call)
@@ -148,9 +133,8 @@ s_on_peers(void *arg, const bus_reply_t *reply)
         check->pending++;
         //  An empty body is the empty map of service.health's request.
         static const uint8_t empty_map = 0x80;
-        if (!bus_node_call(check->gw->node, call->endpoint, PROTO_SERVICE_HEALTH,
-                           &empty_map, 1, config->healthz_timeout_ms, s_on_health,
-                           call)) {
+        if (!bus_node_call(gw->node, call->endpoint, PROTO_SERVICE_HEALTH, &empty_map, 1,
+                           config->healthz_timeout_ms, s_on_health, call)) {
             bus_reply_t failed = {.status = BUS_STATUS_UNAVAILABLE, .detail = "not sent"};
             s_on_health(call, &failed);
         }
@@ -161,22 +145,19 @@ s_on_peers(void *arg, const bus_reply_t *reply)
 }
 
 void
-gw_health_handle(gw_server_t *gw, struct evhttp_request *req)
+gw_health_handle(gw_request_t *r)
 {
     health_check_t *check = calloc(1, sizeof *check);
     if (!check) {
-        gw_send_problem(req, "internal-server-error", NULL);
+        gw_reply_problem(r, "internal-server-error", NULL);
         return;
     }
-    check->gw = gw;
-    check->req = req;
+    check->r = r;
     check->services = json_array();
     check->started_ms = bus_clock_mono_ms();
-    if (!bus_node_refresh_peers(gw->node, s_on_peers, check)) {
+    if (!bus_node_refresh_peers(r->gw->node, s_on_peers, check)) {
         json_decref(check->services);
         free(check);
-        gw_send_problem(req, "service-unavailable", "cannot reach the bus registry");
-        return;
+        gw_reply_problem(r, "service-unavailable", "cannot reach the bus registry");
     }
-    evhttp_connection_set_closecb(evhttp_request_get_connection(req), s_on_close, check);
 }

@@ -12,7 +12,7 @@
 #ifndef GW_HEALTH_H_INCLUDED
 #define GW_HEALTH_H_INCLUDED
 
-#include "gw_server.h"
+#include "gw_request.h"
 
 struct evhttp_request;
 
@@ -22,6 +22,6 @@ struct evhttp_request;
         "gateway", "scheduler", "agent", "storage-proxy", "wsproxy", "accounting"        \
     }
 
-void gw_health_handle(gw_server_t *gw, struct evhttp_request *req);
+void gw_health_handle(gw_request_t *r);
 
 #endif

@@ -8,20 +8,6 @@
 #include <netinet/in.h> //  sockaddr_in for the bound port
 #include <sys/socket.h>
 
-typedef struct {
-    int methods; //  EVHTTP_REQ_* mask
-    const char *path;
-    gw_route_fn *fn;
-} gw_route_t;
-
-static void s_version(gw_server_t *gw, struct evhttp_request *req);
-
-static const gw_route_t s_routes[] = {
-    {EVHTTP_REQ_GET | EVHTTP_REQ_HEAD, "/", s_version},
-    {EVHTTP_REQ_GET | EVHTTP_REQ_HEAD, "/healthz", gw_health_handle},
-    {0, NULL, NULL},
-};
-
 const char *
 gw_http_method_name(struct evhttp_request *req)
 {
@@ -103,37 +89,10 @@ gw_http_reply_json(struct evhttp_request *req,
     json_decref(body);
 }
 
-//  GET / : the version document the official client probes (reference §0).
-static void
-s_version(gw_server_t *gw, struct evhttp_request *req)
-{
-    (void) gw;
-    gw_http_reply_json(
-        req, 200,
-        json_pack("{s:s, s:s}", "version", GW_API_VERSION, "manager", BACKPLANE_VERSION),
-        NULL);
-}
-
 static void
 s_dispatch(struct evhttp_request *req, void *arg)
 {
-    gw_server_t *gw = arg;
-    const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
-    const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
-    if (!path || !*path)
-        path = "/";
-    int method = (int) evhttp_request_get_command(req);
-    bool path_known = false;
-    for (const gw_route_t *route = s_routes; route->path; route++) {
-        if (strcmp(route->path, path) != 0)
-            continue;
-        path_known = true;
-        if (route->methods & method) {
-            route->fn(gw, req);
-            return;
-        }
-    }
-    gw_send_problem(req, path_known ? "method-not-allowed" : "url-not-found", NULL);
+    gw_request_dispatch(arg, req, gw_routes);
 }
 
 //  Splits "host:port"; false when it is not that shape.

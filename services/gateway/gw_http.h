@@ -2,10 +2,8 @@
     gw_http - the HTTP front door: listener, route table, replies
 
     Requests are dispatched through one table of (method, path, handler).
-    A path that exists with another method answers 405 method-not-allowed,
-    an unknown path 404 url-not-found, both as problem+json. Every reply
-    carries "Server: BackendAI" and is JSON or problem+json; every handler
-    path ends in exactly one reply (the libevent contract).
+    Every request goes to gw_request_dispatch with the table in gw_routes.c.
+    Every reply carries "Server: BackendAI" and is JSON or problem+json.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -17,8 +15,6 @@
 #include "gw_server.h"
 
 struct evhttp_request;
-
-typedef void(gw_route_fn)(gw_server_t *gw, struct evhttp_request *req);
 
 //  Binds the API listener and installs the routes. 0 or -1 with err.
 int

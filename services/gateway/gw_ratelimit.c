@@ -107,3 +107,19 @@ gw_ratelimit_take(gw_ratelimit_t *self,
     *remaining = entry->limit - entry->count;
     return true;
 }
+
+bool
+gw_ratelimit_exhausted(gw_ratelimit_t *self,
+                       const char *access_key,
+                       int limit,
+                       int64_t now_ms)
+{
+    rate_entry_t *entry = zhashx_lookup(self->keys, access_key);
+    if (limit <= 0 || !entry || entry->limit != limit)
+        return false;
+    int live = 0;
+    for (int i = 0; i < entry->count; i++)
+        if (entry->times[(entry->head + i) % entry->limit] > now_ms - self->window_ms)
+            live++;
+    return live >= limit;
+}

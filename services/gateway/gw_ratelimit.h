@@ -34,6 +34,13 @@ bool gw_ratelimit_take(gw_ratelimit_t *self,
                        int64_t now_ms,
                        int *remaining);
 
+//  True when access_key has used its whole limit in the window at now_ms;
+//  counts nothing.
+bool gw_ratelimit_exhausted(gw_ratelimit_t *self,
+                            const char *access_key,
+                            int limit,
+                            int64_t now_ms);
+
 int gw_ratelimit_window_s(gw_ratelimit_t *self);
 
 #endif

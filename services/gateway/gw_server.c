@@ -10,6 +10,19 @@
 */
 #include "gw_classes.h"
 
+static void
+s_fini(void **state_p)
+{
+    gw_server_t *gw = *state_p;
+    if (gw) {
+        gw_http_stop(gw);
+        gw_ratelimit_destroy(&gw->rate);
+        gw_ratelimit_destroy(&gw->login_failures);
+        free(gw);
+        *state_p = NULL;
+    }
+}
+
 static void *
 s_init(bus_node_t *node, const void *config_, bus_error_t *err)
 {
@@ -19,15 +32,20 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
         return NULL;
     gw->node = node;
     gw->config = config;
+    gw->rate = gw_ratelimit_new(config->rate_window_s);
+    gw->login_failures = gw_ratelimit_new(config->rate_window_s);
+    if (!gw->rate || !gw->login_failures) {
+        s_fini((void **) &gw);
+        return NULL;
+    }
     if (gw_http_start(gw, config->listen, config->max_body_bytes, err) != 0) {
-        free(gw);
+        s_fini((void **) &gw);
         return NULL;
     }
     char url[320];
     snprintf(url, sizeof url, "http://%s", gw->endpoint);
     if (gw_bootstrap(bus_node_db(node), config, url, err) != 0) {
-        gw_http_stop(gw);
-        free(gw);
+        s_fini((void **) &gw);
         return NULL;
     }
     bus_log_notice("api listening url=http://%s/", gw->endpoint);
@@ -35,17 +53,6 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
     printf("gateway url=http://%s/\n", gw->endpoint);
     fflush(stdout);
     return gw;
-}
-
-static void
-s_fini(void **state_p)
-{
-    gw_server_t *gw = *state_p;
-    if (gw) {
-        gw_http_stop(gw);
-        free(gw);
-        *state_p = NULL;
-    }
 }
 
 const bus_service_t gw_service = {

@@ -16,6 +16,8 @@ typedef struct {
     bus_node_t *node;
     const gw_config_t *config; //  borrowed from bus_main
     struct evhttp *http;
+    struct _gw_ratelimit_t *rate;           //  requests per keypair
+    struct _gw_ratelimit_t *login_failures; //  failed logins per user name
     char endpoint[300]; //  "host:port" the API listens on, port resolved
 } gw_server_t;
 

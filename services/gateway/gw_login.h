@@ -1,0 +1,38 @@
+/*  =========================================================================
+    gw_login - browser sessions: login with email and password, a cookie
+
+    POST /server/login checks the email and password and answers with a
+    session cookie (HttpOnly, SameSite=Strict, Secure behind TLS); requests
+    that carry the cookie act as the user's keypair, without a signature.
+    The token is 256 random bits; the database keeps only its SHA-256, so a
+    leaked database opens no session. Repeated failures for one user name
+    are refused with 429 for the rest of the rate window.
+
+    Also the /auth routes the Backend.AI webserver and client use:
+    authorize, role, update-password, and the echo test.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef GW_LOGIN_H_INCLUDED
+#define GW_LOGIN_H_INCLUDED
+
+#include "gw_request.h"
+
+#define GW_LOGIN_COOKIE       "backplane_session"
+#define GW_LOGIN_MAX_FAILURES 10 //  per user name and rate window
+
+//  The identity behind the session cookie in a Cookie header. BUS_OK, or
+//  BUS_STATUS_NOT_FOUND (no cookie, unknown or expired session, inactive user).
+int gw_login_identify(gw_server_t *gw, const char *cookie_header, gw_identity_t *who);
+
+//  The handlers.
+void gw_login_login(gw_request_t *r);
+void gw_login_logout(gw_request_t *r);
+void gw_login_check(gw_request_t *r);
+void gw_login_authorize(gw_request_t *r);
+void gw_login_role(gw_request_t *r);
+void gw_login_update_password(gw_request_t *r);
+void gw_login_echo(gw_request_t *r);
+
+#endif

@@ -1,0 +1,329 @@
+/*  =========================================================================
+    gw_request - the request pipeline: route, auth, rate, params, handler,
+    reply, access log
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "gw_classes.h"
+#include <strings.h> //  strcasecmp for X-Method-Override
+
+static int
+s_method_bit(const char *method)
+{
+    static const struct {
+        const char *name;
+        int bit;
+    } methods[] = {
+        {"GET", EVHTTP_REQ_GET},       {"POST", EVHTTP_REQ_POST},
+        {"HEAD", EVHTTP_REQ_HEAD},     {"PUT", EVHTTP_REQ_PUT},
+        {"DELETE", EVHTTP_REQ_DELETE}, {"OPTIONS", EVHTTP_REQ_OPTIONS},
+        {"PATCH", EVHTTP_REQ_PATCH},
+    };
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+        if (strcasecmp(methods[i].name, method) == 0)
+            return methods[i].bit;
+    return 0;
+}
+
+//  Matches path against pattern segment by segment, capturing "{name}"
+//  segments into r. True on a match.
+static bool
+s_match(gw_request_t *r, const char *pattern, const char *path)
+{
+    int captures = 0;
+    const char *p = pattern, *q = path;
+    while (*p && *q) {
+        if (*p != '/' || *q != '/')
+            return false;
+        p++, q++;
+        size_t plen = strcspn(p, "/"), qlen = strcspn(q, "/");
+        if (plen > 1 && p[0] == '{' && p[plen - 1] == '}') {
+            if (qlen == 0 || captures == GW_PATH_PARAMS_MAX ||
+                qlen >= sizeof r->path_params[0])
+                return false;
+            //  Captures are percent-decoded: a session name may hold spaces.
+            char raw[sizeof r->path_params[0]];
+            memcpy(raw, q, qlen);
+            raw[qlen] = 0;
+            char *decoded = evhttp_uridecode(raw, 0, NULL);
+            if (!decoded)
+                return false;
+            snprintf(r->path_params[captures++], sizeof r->path_params[0], "%s", decoded);
+            free(decoded);
+        } else if (plen != qlen || strncmp(p, q, plen) != 0)
+            return false;
+        p += plen, q += qlen;
+    }
+    if (*p || *q)
+        return false;
+    r->path_param_count = captures;
+    return true;
+}
+
+const char *
+gw_request_path_param(const gw_request_t *r, const char *name)
+{
+    size_t len = strlen(name);
+    int index = 0;
+    for (const char *p = r->route->pattern; (p = strchr(p, '{')); p++) {
+        if (strncmp(p + 1, name, len) == 0 && p[1 + len] == '}')
+            return index < r->path_param_count ? r->path_params[index] : NULL;
+        index++;
+    }
+    return NULL;
+}
+
+const char *
+gw_request_header(const gw_request_t *r, const char *name)
+{
+    return r->req ? evhttp_find_header(evhttp_request_get_input_headers(r->req), name)
+                  : NULL;
+}
+
+//  ---------------------------------------------------------------------------
+//  The end of a request: reply, then access log
+
+static void
+s_release(gw_request_t *r)
+{
+    json_decref(r->params);
+    free(r);
+}
+
+//  The access log: one durable event per request.
+static void
+s_log_access(gw_request_t *r)
+{
+    proto_gateway_access_t access;
+    proto_gateway_access_init(&access);
+    access.request_id = r->id;
+    access.ts = r->started_us;
+    access.access_key = r->authenticated ? r->who.access_key : "";
+    access.user_id = r->authenticated ? r->who.user_uuid : "";
+    access.domain_name = r->authenticated ? r->who.domain : "";
+    access.method = (char *) r->method;
+    access.path = r->path;
+    access.status = (uint64_t) r->status;
+    access.latency_us = (uint64_t) (bus_clock_wall_us() - r->started_us);
+    access.client_addr = r->client_addr;
+    access.error_type = (char *) (r->error_type ? r->error_type : "");
+    bus_writer_t *writer = bus_writer_new();
+    if (writer && proto_gateway_access_write(&access, writer) == 0)
+        bus_node_emit(r->gw->node, PROTO_GATEWAY_ACCESS, bus_writer_data(writer),
+                      bus_writer_size(writer));
+    bus_writer_destroy(&writer);
+    bus_log_info(
+        "request method=%s path=%s status=%d access_key=%s latency_us=%" PRId64 " id=%s",
+        r->method, r->path, r->status, r->authenticated ? r->who.access_key : "-",
+        bus_clock_wall_us() - r->started_us, r->id);
+}
+
+static void
+s_on_close(struct evhttp_connection *conn, void *arg)
+{
+    (void) conn;
+    gw_request_t *r = arg;
+    r->req = NULL;
+}
+
+static void
+s_send(gw_request_t *r, int status, json_t *body, const char *content_type)
+{
+    r->status = status;
+    if (!r->req) {
+        //  The client went away; the handler's answer has nowhere to go.
+        json_decref(body);
+        r->status = 499;
+        s_log_access(r);
+        s_release(r);
+        return;
+    }
+    evhttp_connection_set_closecb(evhttp_request_get_connection(r->req), NULL, NULL);
+    struct evkeyvalq *headers = evhttp_request_get_output_headers(r->req);
+    if (r->authenticated && r->rate_remaining >= 0) {
+        char value[32];
+        snprintf(value, sizeof value, "%d", r->who.rate_limit);
+        evhttp_add_header(headers, "X-RateLimit-Limit", value);
+        snprintf(value, sizeof value, "%d", r->rate_remaining);
+        evhttp_add_header(headers, "X-RateLimit-Remaining", value);
+        snprintf(value, sizeof value, "%d", gw_ratelimit_window_s(r->gw->rate));
+        evhttp_add_header(headers, "X-RateLimit-Window", value);
+    }
+    gw_http_reply_json(r->req, status, body, content_type);
+    s_log_access(r);
+    s_release(r);
+}
+
+void
+gw_reply_json(gw_request_t *r, int status, json_t *body)
+{
+    s_send(r, status, body ? body : json_object(), NULL);
+}
+
+void
+gw_reply_problem(gw_request_t *r, const char *slug, const char *detail)
+{
+    r->error_type = slug;
+    int status = gw_problem_status(slug);
+    char type[128];
+    snprintf(type, sizeof type, "%s%s", GW_PROBLEM_TYPE_BASE, slug);
+    json_t *body =
+        json_pack("{s:s, s:s, s:i, s:s}", "type", type, "title", gw_problem_title(slug),
+                  "status", status, "request_id", r->id);
+    if (body && detail) {
+        json_object_set_new(body, "msg", json_string(detail));
+        json_object_set_new(body, "detail", json_string(detail));
+    }
+    if (body)
+        json_object_set_new(body, "instance", json_string(r->path));
+    bus_log_info("request refused method=%s path=%s type=%s detail=\"%s\" id=%s",
+                 r->method, r->path, slug, detail ? detail : "", r->id);
+    s_send(r, status, body, "application/problem+json");
+}
+
+void
+gw_reply_status(gw_request_t *r, int status, const char *detail)
+{
+    gw_reply_problem(r, gw_problem_slug_for_status(status), detail);
+}
+
+//  ---------------------------------------------------------------------------
+//  Stages
+
+//  Authenticates r: HMAC signature, else a login cookie. True to go on;
+//  false when a reply was sent.
+static bool
+s_authenticate(gw_request_t *r)
+{
+    gw_server_t *gw = r->gw;
+    struct evkeyvalq *headers = evhttp_request_get_input_headers(r->req);
+    gw_auth_params_t params;
+    gw_auth_problem_t problem = {0};
+    int64_t skew_us = (int64_t) gw->config->clock_skew_s * 1000000;
+    gw_auth_rc_t rc =
+        gw_auth_extract(headers, bus_clock_wall_us(), skew_us, &params, &problem);
+    if (rc == GW_AUTH_FAILED) {
+        gw_reply_problem(r, problem.slug, problem.detail);
+        return false;
+    }
+    if (rc == GW_AUTH_SIGNED) {
+        int found = gw_identity_load(bus_node_db(gw->node), params.credential.access_key,
+                                     &r->who);
+        if (found == BUS_STATUS_INTERNAL) {
+            gw_reply_problem(r, "internal-server-error", NULL);
+            return false;
+        }
+        //  Inactive keypairs and users are refused as unknown ones are.
+        if (found != BUS_OK || !r->who.keypair_active || !r->who.user_active) {
+            bus_log_info("auth refused access_key=%s reason=%s",
+                         params.credential.access_key,
+                         found != BUS_OK ? "unknown" : "inactive");
+            memset(&r->who, 0, sizeof r->who);
+            gw_reply_problem(r, GW_AUTH_SLUG_FAILED, GW_AUTH_DETAIL_UNKNOWN_KEY);
+            return false;
+        }
+        //  The signature covers the method on the wire, not an override.
+        int checked =
+            gw_auth_check(&params, gw_http_method_name(r->req),
+                          evhttp_request_get_uri(r->req), r->who.secret_key, &problem);
+        OPENSSL_cleanse(r->who.secret_key, sizeof r->who.secret_key);
+        if (checked != 0) {
+            memset(&r->who, 0, sizeof r->who);
+            gw_reply_problem(r, problem.slug, problem.detail);
+            return false;
+        }
+        r->authenticated = true;
+        return true;
+    }
+    //  Unsigned: a browser's login cookie may stand in for the signature.
+    if (gw_login_identify(gw, gw_request_header(r, "Cookie"), &r->who) == BUS_OK) {
+        OPENSSL_cleanse(r->who.secret_key, sizeof r->who.secret_key);
+        r->authenticated = true;
+        return true;
+    }
+    if (r->route->auth == GW_AUTH_REQUIRED) {
+        gw_reply_problem(r, GW_AUTH_SLUG_FAILED, GW_AUTH_DETAIL_UNAUTHORIZED);
+        return false;
+    }
+    return true;
+}
+
+static bool
+s_rate_limit(gw_request_t *r)
+{
+    r->rate_remaining = -1;
+    if (!r->authenticated)
+        return true;
+    if (!gw_ratelimit_take(r->gw->rate, r->who.access_key, r->who.rate_limit,
+                           bus_clock_mono_ms(), &r->rate_remaining)) {
+        gw_reply_problem(r, "rate-limit-exceeded", NULL);
+        return false;
+    }
+    return true;
+}
+
+static bool
+s_parse_params(gw_request_t *r)
+{
+    char detail[256];
+    r->params = gw_params_parse(r->req, detail, sizeof detail);
+    if (!r->params) {
+        gw_reply_problem(r, "invalid-api-params", detail);
+        return false;
+    }
+    return true;
+}
+
+void
+gw_request_dispatch(gw_server_t *gw, struct evhttp_request *req, const gw_route_t *routes)
+{
+    gw_request_t *r = calloc(1, sizeof *r);
+    if (!r) {
+        gw_send_problem(req, "internal-server-error", NULL);
+        return;
+    }
+    r->gw = gw;
+    r->req = req;
+    r->started_us = bus_clock_wall_us();
+    r->rate_remaining = -1;
+    gw_uuid_new(r->id);
+    r->method = gw_http_method_name(req);
+    const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
+    const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
+    snprintf(r->path, sizeof r->path, "%s", path && *path ? path : "/");
+    char *addr = NULL;
+    ev_uint16_t port = 0;
+    evhttp_connection_get_peer(evhttp_request_get_connection(req), &addr, &port);
+    snprintf(r->client_addr, sizeof r->client_addr, "%s", addr ? addr : "");
+    evhttp_connection_set_closecb(evhttp_request_get_connection(req), s_on_close, r);
+    bus_log_set_corr(r->id);
+
+    //  A POST may say which method it stands for.
+    const char *override =
+        evhttp_find_header(evhttp_request_get_input_headers(req), "X-Method-Override");
+    int method = (int) evhttp_request_get_command(req);
+    if (override && method == EVHTTP_REQ_POST && s_method_bit(override)) {
+        method = s_method_bit(override);
+        static const char *names[] = {"GET",    "POST",    "HEAD", "PUT",
+                                      "DELETE", "OPTIONS", "PATCH"};
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (strcasecmp(names[i], override) == 0)
+                r->method = names[i];
+    }
+    bool path_known = false;
+    for (const gw_route_t *route = routes; route->pattern; route++) {
+        if (!s_match(r, route->pattern, r->path))
+            continue;
+        path_known = true;
+        if (route->methods & method) {
+            r->route = route;
+            break;
+        }
+    }
+    if (!r->route)
+        gw_reply_problem(r, path_known ? "method-not-allowed" : "url-not-found", NULL);
+    else if (s_authenticate(r) && s_rate_limit(r) && s_parse_params(r))
+        r->route->handler(r);
+    bus_log_set_corr(NULL);
+}

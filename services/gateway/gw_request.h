@@ -1,0 +1,95 @@
+/*  =========================================================================
+    gw_request - one HTTP request on its way through the gateway
+
+    Every request becomes a gw_request_t and passes the same stages, in
+    order, before its handler runs:
+        route      the table in gw_routes.c: method and path pattern
+        auth       Backend.AI HMAC signature (gw_auth), or a browser login
+                   cookie; the caller's identity (gw_identity)
+        rate       the keypair's rolling-window limit (gw_ratelimit)
+        params     JSON body or query string (gw_params)
+    A stage that refuses answers with problem+json and the handler never
+    runs. When the reply has gone out, the request is recorded in the access
+    log: a durable gateway.access event that accounting keeps.
+
+    A handler ends the request with exactly one gw_reply_* call, now or
+    later (after an RPC). If the client hangs up first, r->req becomes NULL
+    and the reply functions only release the request.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef GW_REQUEST_H_INCLUDED
+#define GW_REQUEST_H_INCLUDED
+
+#include "bus.h"
+#include "gw_identity.h"
+#include "gw_server.h"
+
+struct evhttp_request;
+
+#define GW_PATH_PARAMS_MAX 4
+#define GW_PATH_MAX        2048
+#define GW_REQUEST_ID_SIZE 37
+
+typedef enum {
+    GW_AUTH_NONE,     //  open to anyone (version document, health)
+    GW_AUTH_REQUIRED, //  a signed request or a login cookie
+} gw_auth_need_t;
+
+typedef struct gw_request_s gw_request_t;
+typedef void(gw_handler_fn)(gw_request_t *r);
+
+//  A route: methods (EVHTTP_REQ_* mask), a path pattern whose "{name}"
+//  segments capture one segment each, who may call it, and the handler.
+typedef struct {
+    int methods;
+    const char *pattern;
+    gw_auth_need_t auth;
+    gw_handler_fn *handler;
+} gw_route_t;
+
+struct gw_request_s {
+    gw_server_t *gw;
+    struct evhttp_request *req; //  NULL once the client went away
+    const gw_route_t *route;
+    char id[GW_REQUEST_ID_SIZE];
+    int64_t started_us;
+    const char *method; //  after X-Method-Override
+    char path[GW_PATH_MAX];
+    char client_addr[64];
+    //  Path captures, in pattern order.
+    int path_param_count;
+    char path_params[GW_PATH_PARAMS_MAX][256];
+    //  Filled by the auth stage.
+    bool authenticated;
+    gw_identity_t who;
+    //  Filled by the params stage; owned.
+    json_t *params;
+    //  For the response headers and the access log.
+    int rate_remaining; //  -1: unlimited or not counted
+    const char *error_type;
+    int status;
+};
+
+//  Runs the stages for an evhttp request and, if they pass, the handler.
+void gw_request_dispatch(gw_server_t *gw,
+                         struct evhttp_request *req,
+                         const gw_route_t *routes);
+
+//  Replies with JSON (reference stolen; NULL sends {}) and ends the request.
+void gw_reply_json(gw_request_t *r, int status, json_t *body);
+
+//  Replies with the problem slug and ends the request; detail may be NULL.
+void gw_reply_problem(gw_request_t *r, const char *slug, const char *detail);
+
+//  Replies with the problem that stands for a bus status from another service.
+void gw_reply_status(gw_request_t *r, int status, const char *detail);
+
+//  The path capture called name ("{name}" in the pattern), or NULL.
+const char *gw_request_path_param(const gw_request_t *r, const char *name);
+
+//  A request header, or NULL.
+const char *gw_request_header(const gw_request_t *r, const char *name);
+
+#endif

@@ -1,0 +1,47 @@
+/*  =========================================================================
+    gw_routes - the route table: method, path pattern, who may call, handler
+
+    Backend.AI's paths (reference §0-2, §8-11); a path known with another
+    method answers 405, an unknown path 404, both as problem+json.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "gw_classes.h"
+
+#define GET     (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD)
+#define POST    EVHTTP_REQ_POST
+#define GETPOST (GET | POST)
+
+//  GET / : the version document the official client probes (reference §0).
+static void
+s_version(gw_request_t *r)
+{
+    gw_reply_json(
+        r, 200,
+        json_pack("{s:s, s:s}", "version", GW_API_VERSION, "manager", BACKPLANE_VERSION));
+}
+
+//  GET /manager/announcement: every CLI call asks; there is none (yet).
+static void
+s_announcement(gw_request_t *r)
+{
+    gw_reply_json(r, 200, json_pack("{s:b, s:s}", "enabled", 0, "message", ""));
+}
+
+const gw_route_t gw_routes[] = {
+    {GET, "/", GW_AUTH_NONE, s_version},
+    {GET, "/healthz", GW_AUTH_NONE, gw_health_handle},
+    {GET, "/manager/announcement", GW_AUTH_REQUIRED, s_announcement},
+    //  Browser sessions (the webserver's routes, served here directly).
+    {POST, "/server/login", GW_AUTH_NONE, gw_login_login},
+    {POST, "/server/logout", GW_AUTH_NONE, gw_login_logout},
+    {GETPOST, "/server/login-check", GW_AUTH_NONE, gw_login_check},
+    //  /auth
+    {GETPOST, "/auth", GW_AUTH_REQUIRED, gw_login_echo},
+    {GETPOST, "/auth/test", GW_AUTH_REQUIRED, gw_login_echo},
+    {POST, "/auth/authorize", GW_AUTH_NONE, gw_login_authorize},
+    {GET, "/auth/role", GW_AUTH_REQUIRED, gw_login_role},
+    {POST, "/auth/update-password", GW_AUTH_REQUIRED, gw_login_update_password},
+    {0, NULL, 0, NULL},
+};
