@@ -1,5 +1,5 @@
-# Benchmarks: make bench-bus. Each reports ratios against a raw baseline measured in
-# the same run, because the machines are shared and absolute numbers drift.
+# Benchmarks: make bench-bus, make bench-gateway. Each reports ratios against a baseline
+# measured in the same run, because the machines are shared and absolute numbers drift.
 BENCH_BUS := $(BUILD)/bench/bench_bus
 
 $(BENCH_BUS): $(BUILD)/bench/bench_bus.o $(LIBBUS)
@@ -10,3 +10,19 @@ $(BENCH_BUS): $(BUILD)/bench/bench_bus.o $(LIBBUS)
 bench-bus: deps
 	$(Q)$(MAKE) --no-print-directory $(BENCH_BUS)
 	$(Q)$(BENCH_BUS)
+
+# make bench-gateway: a signed, authorized request against an unsigned one on the same
+# gateway (with the scheduler and accounting it runs beside), driven over loopback by
+# our own load generator. The services are built here too; the bench finds them in
+# $(BUILD)/bin.
+BENCH_GATEWAY := $(BUILD)/bench/bench_gateway
+
+$(BENCH_GATEWAY): $(BUILD)/bench/bench_gateway.o
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+.PHONY: bench-gateway
+bench-gateway: deps
+	$(Q)$(MAKE) --no-print-directory $(BENCH_GATEWAY) $(gateway_BIN) $(scheduler_BIN) \
+	    $(accounting_BIN)
+	$(Q)$(BENCH_GATEWAY) $(BUILD)/bin

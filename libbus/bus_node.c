@@ -75,6 +75,7 @@ struct _bus_node_t {
     bool registering;
     bool rpc_tick_armed;
     bool pumping;
+    bool closing; //  destroy has begun: no new calls
     int crons;
     bus_writer_t *scratch;
 
@@ -158,7 +159,8 @@ bus_node_call(bus_node_t *self,
               bus_reply_fn *fn,
               void *arg)
 {
-    node_client_t *entry = endpoint && *endpoint ? s_client(self, endpoint) : NULL;
+    node_client_t *entry =
+        endpoint && *endpoint && !self->closing ? s_client(self, endpoint) : NULL;
     if (!entry)
         return 0;
     if (timeout_ms <= 0)
@@ -994,6 +996,9 @@ bus_node_destroy(bus_node_t **self_p)
     }
     if (self->http)
         evhttp_free(self->http);
+    //  Destroying the clients completes their pending calls (unavailable);
+    //  the callbacks must not start new ones.
+    self->closing = true;
     if (self->socket_events) {
         for (struct event *event = zlistx_first(self->socket_events); event;
              event = zlistx_next(self->socket_events))

@@ -200,7 +200,6 @@ bus_outbox_append(bus_outbox_t *self,
     }
     if (seq == 0) {
         bus_db_rollback(self->db);
-        bus_db_commit(self->db);
         return 0;
     }
     if (bus_db_commit(self->db) != 0)

@@ -123,6 +123,9 @@ s_table_remove(call_table_t *table, uint64_t call_id)
     }
 }
 
+static void
+s_complete(bus_rpc_client_t *self, rpc_call_t *call, const bus_reply_t *reply);
+
 struct _bus_rpc_client_t {
     zsock_t *socket;
     void *handle;
@@ -205,8 +208,18 @@ bus_rpc_client_destroy(bus_rpc_client_t **self_p)
     bus_rpc_client_t *self = *self_p;
     if (self) {
         zsock_destroy(&self->socket);
-        for (size_t i = 0; i < self->calls.capacity; i++)
-            s_call_destroy((void **) &self->calls.slots[i]);
+        //  Complete what is pending, one call at a time: a callback may
+        //  cancel others, which empties their slots.
+        for (size_t i = 0; i < self->calls.capacity; i++) {
+            rpc_call_t *call = self->calls.slots[i];
+            if (!call)
+                continue;
+            bus_reply_t reply = {.status = BUS_STATUS_UNAVAILABLE,
+                                 .detail = "the client was closed",
+                                 .call_id = call->call_id};
+            s_complete(self, call, &reply);
+            i = (size_t) -1; //  slots moved: scan again from the start
+        }
         free(self->calls.slots);
         bus_writer_destroy(&self->writer);
         bus_reader_destroy(&self->reader);

@@ -59,7 +59,10 @@ typedef void(bus_reply_fn)(void *arg, const bus_reply_t *reply);
 bus_rpc_client_t *
 bus_rpc_client_new(const char *endpoint, const char *src, const bus_curve_t *curve);
 
-//  Destroys the client; pending calls are dropped without their callbacks.
+//  Destroys the client. Pending calls complete first, with
+//  BUS_STATUS_UNAVAILABLE, so every callback runs exactly once and its
+//  owner can release what it holds; a callback must not make new calls on
+//  this client.
 void bus_rpc_client_destroy(bus_rpc_client_t **self_p);
 
 const char *bus_rpc_client_endpoint(bus_rpc_client_t *self);

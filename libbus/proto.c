@@ -887,6 +887,43 @@ s_gateway_access_roundtrip(const void *data, size_t size)
 }
 
 static int
+s_policy_changed_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_policy_changed_t msg;
+    int rc = proto_policy_changed_decode(&msg, data, size, err);
+    proto_policy_changed_clear(&msg);
+    return rc;
+}
+
+static char *
+s_policy_changed_print(const void *data, size_t size)
+{
+    proto_policy_changed_t msg;
+    char *text = NULL;
+    if (proto_policy_changed_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_policy_changed_print(&msg);
+    proto_policy_changed_clear(&msg);
+    return text;
+}
+
+static int
+s_policy_changed_roundtrip(const void *data, size_t size)
+{
+    proto_policy_changed_t one, two;
+    if (proto_policy_changed_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_policy_changed_encode(&one);
+    proto_policy_changed_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_policy_changed_encode(&two);
+    char *text_one = proto_policy_changed_print(&one);
+    char *text_two = proto_policy_changed_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_policy_changed_clear(&one);
+    proto_policy_changed_clear(&two);
+    return rc;
+}
+
+static int
 s_registry_register_req_validate(const void *data, size_t size, bus_error_t *err)
 {
     proto_registry_register_req_t msg;
@@ -1623,6 +1660,15 @@ const proto_entry_t proto_entries[] = {
         .validate = s_gateway_access_validate,
         .print = s_gateway_access_print,
         .roundtrip = s_gateway_access_roundtrip,
+    },
+    {
+        .name = "policy.changed",
+        .kind = PROTO_EVENT,
+        .broadcast = true,
+        .durable = true,
+        .validate = s_policy_changed_validate,
+        .print = s_policy_changed_print,
+        .roundtrip = s_policy_changed_roundtrip,
     },
     {
         .name = "registry.register",

@@ -156,7 +156,6 @@ gw_bootstrap(bus_db_t *db,
         keypair_p);
     if (rc != 0) {
         bus_db_rollback(db);
-        bus_db_commit(db);
         bus_error_set(err, BUS_STATUS_INTERNAL,
                       "cannot create the first domain and superadmin");
         return -1;
@@ -166,7 +165,6 @@ gw_bootstrap(bus_db_t *db,
     if (s_write_credentials(path, endpoint, email, password, access_key, secret_key) !=
         0) {
         bus_db_rollback(db);
-        bus_db_commit(db);
         bus_error_set(err, BUS_STATUS_UNAVAILABLE, "cannot write %s: %s", path,
                       strerror(errno));
         return -1;

@@ -164,6 +164,12 @@ gw_reply_json(gw_request_t *r, int status, json_t *body)
 void
 gw_reply_problem(gw_request_t *r, const char *slug, const char *detail)
 {
+    gw_reply_problem_data(r, slug, detail, NULL);
+}
+
+void
+gw_reply_problem_data(gw_request_t *r, const char *slug, const char *detail, json_t *data)
+{
     r->error_type = slug;
     int status = gw_problem_status(slug);
     char type[128];
@@ -177,6 +183,10 @@ gw_reply_problem(gw_request_t *r, const char *slug, const char *detail)
     }
     if (body)
         json_object_set_new(body, "instance", json_string(r->path));
+    if (body && data)
+        json_object_set_new(body, "data", data);
+    else
+        json_decref(data);
     bus_log_info("request refused method=%s path=%s type=%s detail=\"%s\" id=%s",
                  r->method, r->path, slug, detail ? detail : "", r->id);
     s_send(r, status, body, "application/problem+json");

@@ -83,6 +83,13 @@ void gw_reply_json(gw_request_t *r, int status, json_t *body);
 //  Replies with the problem slug and ends the request; detail may be NULL.
 void gw_reply_problem(gw_request_t *r, const char *slug, const char *detail);
 
+//  The same with a "data" member (reference stolen), as Backend.AI's
+//  invalid-api-params and graphql-error carry.
+void gw_reply_problem_data(gw_request_t *r,
+                           const char *slug,
+                           const char *detail,
+                           json_t *data);
+
 //  Replies with the problem that stands for a bus status from another service.
 void gw_reply_status(gw_request_t *r, int status, const char *detail);
 

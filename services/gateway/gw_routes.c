@@ -43,5 +43,8 @@ const gw_route_t gw_routes[] = {
     {POST, "/auth/authorize", GW_AUTH_NONE, gw_login_authorize},
     {GET, "/auth/role", GW_AUTH_REQUIRED, gw_login_role},
     {POST, "/auth/update-password", GW_AUTH_REQUIRED, gw_login_update_password},
+    //  The admin API the official CLI uses.
+    {POST, "/admin/gql", GW_AUTH_REQUIRED, gw_gql_handle},
+    {POST, "/admin/graphql", GW_AUTH_REQUIRED, gw_gql_handle_legacy},
     {0, NULL, 0, NULL},
 };

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -98,6 +99,8 @@ harness_start(harness_proc_t *proc,
     if (pid < 0)
         return -1;
     if (pid == 0) {
+        //  If the test dies, its services die with it: no orphans on the machine.
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
         int fd = open(proc->log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (fd < 0)
             _exit(126);
@@ -220,6 +223,21 @@ harness_http(const char *hostport,
              char **body_p,
              int timeout_ms)
 {
+    return harness_http_ex(hostport, method, path, NULL, "application/json", body, body_p,
+                           NULL, timeout_ms);
+}
+
+int
+harness_http_ex(const char *hostport,
+                const char *method,
+                const char *path,
+                const char *const *headers,
+                const char *content_type,
+                const char *body,
+                char **body_p,
+                char **headers_p,
+                int timeout_ms)
+{
     char host[64];
     const char *colon = strrchr(hostport, ':');
     if (!colon || (size_t) (colon - hostport) >= sizeof host)
@@ -235,13 +253,29 @@ harness_http(const char *hostport,
         close(fd);
         return -1;
     }
-    char request[4096];
     size_t body_len = body ? strlen(body) : 0;
-    int len = snprintf(request, sizeof request,
-                       "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n"
-                       "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
-                       method, path, hostport, body_len, body ? body : "");
-    if (write(fd, request, (size_t) len) != len) {
+    size_t request_cap = 8192 + body_len;
+    char *request = malloc(request_cap);
+    if (!request) {
+        close(fd);
+        return -1;
+    }
+    int len = snprintf(request, request_cap,
+                       "%s %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n", method,
+                       path, hostport);
+    if (content_type)
+        len += snprintf(request + len, request_cap - (size_t) len, "Content-Type: %s\r\n",
+                        content_type);
+    for (int i = 0; headers && headers[i]; i++)
+        len += snprintf(request + len, request_cap - (size_t) len, "%s\r\n", headers[i]);
+    len += snprintf(request + len, request_cap - (size_t) len,
+                    "Content-Length: %zu\r\n\r\n", body_len);
+    if (body_len)
+        memcpy(request + len, body, body_len);
+    size_t total = (size_t) len + body_len;
+    bool written = write(fd, request, total) == (ssize_t) total;
+    free(request);
+    if (!written) {
         close(fd);
         return -1;
     }
@@ -273,6 +307,8 @@ harness_http(const char *hostport,
     if (sscanf(response, "HTTP/1.%*d %d", &status) != 1)
         status = -1;
     char *start = strstr(response, "\r\n\r\n");
+    if (headers_p)
+        *headers_p = strndup(response, start ? (size_t) (start - response) : used);
     if (body_p)
         *body_p = strdup(start ? start + 4 : "");
     free(response);

@@ -70,4 +70,17 @@ int harness_http(const char *hostport,
                  char **body_p,
                  int timeout_ms);
 
+//  The same with extra request headers ("Name: value" strings, NULL-
+//  terminated; may be NULL) and a content type (NULL sends none). The
+//  response headers go to headers_p when given (caller frees).
+int harness_http_ex(const char *hostport,
+                    const char *method,
+                    const char *path,
+                    const char *const *headers,
+                    const char *content_type,
+                    const char *body,
+                    char **body_p,
+                    char **headers_p,
+                    int timeout_ms);
+
 #endif

@@ -1,0 +1,47 @@
+//  GENERATED FROM proto/policy.yaml BY proto/gen.py - DO NOT EDIT
+/*  =========================================================================
+    proto_policy - resource policies as the gateway changes them, for services
+    that enforce them
+
+    Structs and codecs of the policy domain. Included by proto.h: include
+    bus.h, not this file. proto.h documents the functions every struct type T
+    has (init, clear, write, encode, read, decode, print).
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef PROTO_POLICY_H_INCLUDED
+#define PROTO_POLICY_H_INCLUDED
+
+//  Topics (events) and method names (RPC).
+#define PROTO_POLICY_CHANGED "policy.changed"
+
+//  ---------------------------------------------------------------------------
+//  policy.changed, event (broadcast, durable): a keypair, user or project resource policy
+//  was created, modified or deleted
+
+typedef struct {
+    //  Keypair, user or project (required, at most 16 bytes)
+    char *kind;
+    //  The policy's name (required, at most 64 bytes)
+    char *name;
+    //  True when the policy was deleted
+    bool deleted;
+    //  The whole policy as a JSON object (absent when deleted) (at most 65536 bytes)
+    char *policy;
+} proto_policy_changed_t;
+
+void proto_policy_changed_init(proto_policy_changed_t *self);
+void proto_policy_changed_clear(proto_policy_changed_t *self);
+int proto_policy_changed_write(const proto_policy_changed_t *self, bus_writer_t *writer);
+zframe_t *proto_policy_changed_encode(const proto_policy_changed_t *self);
+int proto_policy_changed_read(proto_policy_changed_t *self,
+                              const bus_value_t *map,
+                              bus_error_t *err);
+int proto_policy_changed_decode(proto_policy_changed_t *self,
+                                const void *data,
+                                size_t size,
+                                bus_error_t *err);
+char *proto_policy_changed_print(const proto_policy_changed_t *self);
+
+#endif

@@ -1,0 +1,596 @@
+/*  =========================================================================
+    gw_gql - GraphQL execution: root-field resolvers and projection
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "gw_classes.h"
+
+//  A resolver returns the field's value (caller owns it), or NULL with err
+//  set. A query that finds nothing returns JSON null, not an error.
+typedef json_t *(gql_resolver_fn) (gw_request_t *r, json_t *args, bus_error_t *err);
+
+typedef struct {
+    const char *kind; //  "query" or "mutation"
+    const char *name;
+    gql_resolver_fn *fn;
+} gql_root_t;
+
+static const char *
+s_arg(json_t *args, const char *name)
+{
+    return json_string_value(json_object_get(args, name));
+}
+
+//  A list operation's result, or NULL with err.
+static json_t *
+s_list(gw_admin_list_fn *fn, gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    return fn(r, args, &out, err) == BUS_OK ? out : NULL;
+}
+
+//  The {items, total_count} page of a *_list field.
+static json_t *
+s_page(gw_admin_list_fn *fn, gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *all = s_list(fn, r, args, err);
+    if (!all)
+        return NULL;
+    json_int_t limit = json_integer_value(json_object_get(args, "limit"));
+    json_int_t offset = json_integer_value(json_object_get(args, "offset"));
+    if (limit <= 0 || limit > GW_GQL_PAGE_MAX || offset < 0) {
+        json_decref(all);
+        bus_error_set(err, BUS_STATUS_INVALID, "limit must be 1..%d and offset >= 0",
+                      GW_GQL_PAGE_MAX);
+        return NULL;
+    }
+    json_t *items = json_array();
+    size_t total = json_array_size(all);
+    for (size_t i = (size_t) offset; i < total && i < (size_t) (offset + limit); i++)
+        json_array_append(items, json_array_get(all, i));
+    json_decref(all);
+    return json_pack("{s:o, s:I}", "items", items, "total_count", (json_int_t) total);
+}
+
+//  A single object, or JSON null when it does not exist.
+static json_t *
+s_single(int rc, json_t *out, bus_error_t *err)
+{
+    if (rc == BUS_OK)
+        return out;
+    if (rc == BUS_STATUS_NOT_FOUND)
+        return json_null();
+    (void) err;
+    return NULL;
+}
+
+//  Backend.AI's mutation result: {ok, msg, <item>: object or null}.
+static json_t *
+s_mutation(int rc, const char *item_key, json_t *item, bus_error_t *err)
+{
+    json_t *result = json_pack("{s:b, s:s}", "ok", rc == BUS_OK, "msg",
+                               rc == BUS_OK ? "success" : err->detail);
+    if (item_key)
+        json_object_set_new(result, item_key, rc == BUS_OK && item ? item : json_null());
+    else
+        json_decref(item);
+    return result;
+}
+
+//  ---------------------------------------------------------------------------
+//  Queries
+
+static json_t *
+q_domains(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    return s_list(gw_domain_list, r, args, err);
+}
+
+static json_t *
+q_domain(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc = gw_domain_get(r, s_arg(args, "name"), &out, err);
+    return s_single(rc, out, err);
+}
+
+static json_t *
+q_groups(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    return s_list(gw_group_list, r, args, err);
+}
+
+static json_t *
+q_group(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc = gw_group_get(r, s_arg(args, "id"), &out, err);
+    return s_single(rc, out, err);
+}
+
+static json_t *
+q_groups_by_name(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *all = s_list(gw_group_list, r, args, err);
+    const char *name = s_arg(args, "name");
+    if (!all || !name)
+        return all;
+    json_t *matches = json_array();
+    size_t index;
+    json_t *group;
+    json_array_foreach(all, index, group)
+    {
+        if (strcmp(json_string_value(json_object_get(group, "name")), name) == 0)
+            json_array_append(matches, group);
+    }
+    json_decref(all);
+    return matches;
+}
+
+static json_t *
+q_users(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    return s_list(gw_user_list, r, args, err);
+}
+
+static json_t *
+q_user_list(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    return s_page(gw_user_list, r, args, err);
+}
+
+static json_t *
+q_user(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc = gw_user_get(r, s_arg(args, "email"), &out, err);
+    return s_single(rc, out, err);
+}
+
+static json_t *
+q_user_from_uuid(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc = gw_user_get_by_uuid(r, s_arg(args, "user_id"), &out, err);
+    return s_single(rc, out, err);
+}
+
+static json_t *
+q_keypairs(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    return s_list(gw_keypair_list, r, args, err);
+}
+
+static json_t *
+q_keypair_list(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    return s_page(gw_keypair_list, r, args, err);
+}
+
+static json_t *
+q_keypair(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc = gw_keypair_get(r, s_arg(args, "access_key"), &out, err);
+    return s_single(rc, out, err);
+}
+
+#define POLICY_RESOLVERS(kind)                                                           \
+    static json_t *q_##kind##_policies(gw_request_t *r, json_t *args, bus_error_t *err)  \
+    {                                                                                    \
+        (void) args;                                                                     \
+        json_t *out = NULL;                                                              \
+        return gw_policy_list(r, #kind, &out, err) == BUS_OK ? out : NULL;               \
+    }                                                                                    \
+    static json_t *q_##kind##_policy(gw_request_t *r, json_t *args, bus_error_t *err)    \
+    {                                                                                    \
+        json_t *out = NULL;                                                              \
+        int rc = gw_policy_get(r, #kind, s_arg(args, "name"), &out, err);                \
+        return s_single(rc, out, err);                                                   \
+    }                                                                                    \
+    static json_t *m_create_##kind##_policy(gw_request_t *r, json_t *args,               \
+                                            bus_error_t *err)                            \
+    {                                                                                    \
+        json_t *out = NULL;                                                              \
+        int rc = gw_policy_create(r, #kind, s_arg(args, "name"),                         \
+                                  json_object_get(args, "props"), &out, err);            \
+        return s_mutation(rc, "resource_policy", out, err);                              \
+    }                                                                                    \
+    static json_t *m_modify_##kind##_policy(gw_request_t *r, json_t *args,               \
+                                            bus_error_t *err)                            \
+    {                                                                                    \
+        json_t *out = NULL;                                                              \
+        int rc = gw_policy_modify(r, #kind, s_arg(args, "name"),                         \
+                                  json_object_get(args, "props"), &out, err);            \
+        return s_mutation(rc, NULL, out, err);                                           \
+    }                                                                                    \
+    static json_t *m_delete_##kind##_policy(gw_request_t *r, json_t *args,               \
+                                            bus_error_t *err)                            \
+    {                                                                                    \
+        return s_mutation(gw_policy_delete(r, #kind, s_arg(args, "name"), err), NULL,    \
+                          NULL, err);                                                    \
+    }
+
+POLICY_RESOLVERS(keypair)
+POLICY_RESOLVERS(user)
+POLICY_RESOLVERS(project)
+
+//  ---------------------------------------------------------------------------
+//  Mutations
+
+static json_t *
+m_create_domain(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc = gw_domain_create(r, s_arg(args, "name"), json_object_get(args, "props"),
+                              &out, err);
+    return s_mutation(rc, "domain", out, err);
+}
+
+static json_t *
+m_modify_domain(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc = gw_domain_modify(r, s_arg(args, "name"), json_object_get(args, "props"),
+                              &out, err);
+    return s_mutation(rc, "domain", out, err);
+}
+
+static json_t *
+m_delete_domain(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    return s_mutation(gw_domain_delete(r, s_arg(args, "name"), false, err), NULL, NULL,
+                      err);
+}
+
+static json_t *
+m_purge_domain(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    return s_mutation(gw_domain_delete(r, s_arg(args, "name"), true, err), NULL, NULL,
+                      err);
+}
+
+static json_t *
+m_create_group(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc = gw_group_create(r, s_arg(args, "name"), json_object_get(args, "props"), &out,
+                             err);
+    return s_mutation(rc, "group", out, err);
+}
+
+static json_t *
+m_modify_group(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc =
+        gw_group_modify(r, s_arg(args, "gid"), json_object_get(args, "props"), &out, err);
+    return s_mutation(rc, "group", out, err);
+}
+
+static json_t *
+m_delete_group(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    return s_mutation(gw_group_delete(r, s_arg(args, "gid"), false, err), NULL, NULL,
+                      err);
+}
+
+static json_t *
+m_purge_group(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    return s_mutation(gw_group_delete(r, s_arg(args, "gid"), true, err), NULL, NULL, err);
+}
+
+static json_t *
+m_create_user(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc = gw_user_create(r, s_arg(args, "email"), json_object_get(args, "props"), &out,
+                            err);
+    return s_mutation(rc, "user", out, err);
+}
+
+static json_t *
+m_modify_user(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc = gw_user_modify(r, s_arg(args, "email"), json_object_get(args, "props"), &out,
+                            err);
+    return s_mutation(rc, "user", out, err);
+}
+
+static json_t *
+m_delete_user(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    return s_mutation(gw_user_delete(r, s_arg(args, "email"), false, err), NULL, NULL,
+                      err);
+}
+
+static json_t *
+m_purge_user(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    return s_mutation(gw_user_delete(r, s_arg(args, "email"), true, err), NULL, NULL,
+                      err);
+}
+
+static json_t *
+m_create_keypair(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc = gw_keypair_create(r, s_arg(args, "user_id"), json_object_get(args, "props"),
+                               &out, err);
+    return s_mutation(rc, "keypair", out, err);
+}
+
+static json_t *
+m_modify_keypair(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc = gw_keypair_modify(r, s_arg(args, "access_key"),
+                               json_object_get(args, "props"), &out, err);
+    return s_mutation(rc, "keypair", out, err);
+}
+
+static json_t *
+m_delete_keypair(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    return s_mutation(gw_keypair_delete(r, s_arg(args, "access_key"), err), NULL, NULL,
+                      err);
+}
+
+static const gql_root_t s_roots[] = {
+    {"query", "domains", q_domains},
+    {"query", "domain", q_domain},
+    {"query", "groups", q_groups},
+    {"query", "group", q_group},
+    {"query", "groups_by_name", q_groups_by_name},
+    {"query", "users", q_users},
+    {"query", "user_list", q_user_list},
+    {"query", "user", q_user},
+    {"query", "user_from_uuid", q_user_from_uuid},
+    {"query", "keypairs", q_keypairs},
+    {"query", "keypair_list", q_keypair_list},
+    {"query", "keypair", q_keypair},
+    {"query", "keypair_resource_policies", q_keypair_policies},
+    {"query", "keypair_resource_policy", q_keypair_policy},
+    {"query", "user_resource_policies", q_user_policies},
+    {"query", "user_resource_policy", q_user_policy},
+    {"query", "project_resource_policies", q_project_policies},
+    {"query", "project_resource_policy", q_project_policy},
+    {"mutation", "create_domain", m_create_domain},
+    {"mutation", "modify_domain", m_modify_domain},
+    {"mutation", "delete_domain", m_delete_domain},
+    {"mutation", "purge_domain", m_purge_domain},
+    {"mutation", "create_group", m_create_group},
+    {"mutation", "modify_group", m_modify_group},
+    {"mutation", "delete_group", m_delete_group},
+    {"mutation", "purge_group", m_purge_group},
+    {"mutation", "create_user", m_create_user},
+    {"mutation", "modify_user", m_modify_user},
+    {"mutation", "delete_user", m_delete_user},
+    {"mutation", "purge_user", m_purge_user},
+    {"mutation", "create_keypair", m_create_keypair},
+    {"mutation", "modify_keypair", m_modify_keypair},
+    {"mutation", "delete_keypair", m_delete_keypair},
+    {"mutation", "create_keypair_resource_policy", m_create_keypair_policy},
+    {"mutation", "modify_keypair_resource_policy", m_modify_keypair_policy},
+    {"mutation", "delete_keypair_resource_policy", m_delete_keypair_policy},
+    {"mutation", "create_user_resource_policy", m_create_user_policy},
+    {"mutation", "modify_user_resource_policy", m_modify_user_policy},
+    {"mutation", "delete_user_resource_policy", m_delete_user_policy},
+    {"mutation", "create_project_resource_policy", m_create_project_policy},
+    {"mutation", "modify_project_resource_policy", m_modify_project_policy},
+    {"mutation", "delete_project_resource_policy", m_delete_project_policy},
+    {NULL, NULL, NULL},
+};
+
+//  ---------------------------------------------------------------------------
+//  Execution
+
+typedef struct {
+    gw_request_t *r;
+    const gw_gql_operation_t *op;
+    json_t *variables;
+    json_t *errors;
+} gql_exec_t;
+
+static void
+s_error(gql_exec_t *x, const char *message, const gw_gql_field_t *field, json_t *path)
+{
+    json_t *error = json_pack("{s:s}", "message", message);
+    if (field)
+        json_object_set_new(
+            error, "locations",
+            json_pack("[{s:i, s:i}]", "line", field->line, "column", field->column));
+    if (path)
+        json_object_set(error, "path", path);
+    json_array_append_new(x->errors, error);
+}
+
+//  The fields of value that selection asks for, recursively. Borrows value.
+static json_t *
+s_project(gql_exec_t *x, json_t *value, const gw_gql_selection_t *selection, json_t *path)
+{
+    if (!selection || json_is_null(value) || !value)
+        return json_incref(value ? value : json_null());
+    if (json_is_array(value)) {
+        json_t *items = json_array();
+        size_t index;
+        json_t *item;
+        json_array_foreach(value, index, item)
+            json_array_append_new(items, s_project(x, item, selection, path));
+        return items;
+    }
+    if (!json_is_object(value))
+        return json_incref(value); //  a selection on a leaf: nothing to pick
+    json_t *out = json_object();
+    for (size_t i = 0; i < selection->count; i++) {
+        const gw_gql_field_t *field = &selection->fields[i];
+        gw_gql_error_t gerr = {0};
+        int included = gw_gql_field_included(field, x->op, x->variables, &gerr);
+        if (included < 0) {
+            s_error(x, gerr.message, field, path);
+            continue;
+        }
+        if (!included)
+            continue;
+        if (strcmp(field->name, "__typename") == 0) {
+            json_object_set_new(out, field->key, json_string("Object"));
+            continue;
+        }
+        json_t *child = json_object_get(value, field->name);
+        json_object_set_new(out, field->key, s_project(x, child, field->selection, path));
+    }
+    return out;
+}
+
+//  Executes the operation: {"data": {...}} with x->errors filled.
+static json_t *
+s_execute(gql_exec_t *x)
+{
+    json_t *data = json_object();
+    const gw_gql_selection_t *roots = &x->op->selection;
+    for (size_t i = 0; i < roots->count; i++) {
+        const gw_gql_field_t *field = &roots->fields[i];
+        json_t *path = json_pack("[s]", field->key);
+        gw_gql_error_t gerr = {0};
+        int included = gw_gql_field_included(field, x->op, x->variables, &gerr);
+        if (included <= 0) {
+            if (included < 0)
+                s_error(x, gerr.message, field, path);
+            json_decref(path);
+            continue;
+        }
+        const gql_root_t *root = NULL;
+        for (const gql_root_t *candidate = s_roots; candidate->name; candidate++)
+            if (strcmp(candidate->kind, x->op->kind) == 0 &&
+                strcmp(candidate->name, field->name) == 0)
+                root = candidate;
+        if (strcmp(field->name, "__typename") == 0) {
+            json_object_set_new(data, field->key,
+                                json_string(strcmp(x->op->kind, "mutation") == 0
+                                                ? "Mutations"
+                                                : "Queries"));
+            json_decref(path);
+            continue;
+        }
+        if (!root) {
+            char message[256];
+            snprintf(message, sizeof message, "Cannot query field \"%s\" on type \"%s\".",
+                     field->name,
+                     strcmp(x->op->kind, "mutation") == 0 ? "Mutations" : "Queries");
+            s_error(x, message, field, NULL);
+            json_object_set_new(data, field->key, json_null());
+            json_decref(path);
+            continue;
+        }
+        //  Arguments, with variables substituted.
+        json_t *args = json_object();
+        bool bad = false;
+        for (size_t a = 0; a < field->argument_count && !bad; a++) {
+            json_t *value =
+                gw_gql_value_json(&field->arguments[a].value, x->op, x->variables, &gerr);
+            if (!value) {
+                s_error(x, gerr.message, field, path);
+                bad = true;
+            } else
+                json_object_set_new(args, field->arguments[a].name, value);
+        }
+        json_t *value = NULL;
+        if (!bad) {
+            bus_error_t err = {0};
+            value = root->fn(x->r, args, &err);
+            if (!value) {
+                char message[BUS_ERROR_DETAIL_MAX + 64];
+                snprintf(message, sizeof message, "%s: %s",
+                         gw_admin_status_message(err.status), err.detail);
+                s_error(x, message, field, path);
+            }
+        }
+        json_object_set_new(data, field->key,
+                            value ? s_project(x, value, field->selection, path)
+                                  : json_null());
+        json_decref(value);
+        json_decref(args);
+        json_decref(path);
+    }
+    return data;
+}
+
+//  Parses and runs the request's document. Returns data (NULL when nothing
+//  could run) and fills errors.
+static json_t *
+s_run(gw_request_t *r, json_t *errors)
+{
+    gql_exec_t x = {.r = r, .errors = errors};
+    const char *query = json_string_value(json_object_get(r->params, "query"));
+    json_t *variables = json_object_get(r->params, "variables");
+    const char *operation =
+        json_string_value(json_object_get(r->params, "operation_name"));
+    if (!operation)
+        operation = json_string_value(json_object_get(r->params, "operationName"));
+    if (!query) {
+        s_error(&x, "Must provide query string.", NULL, NULL);
+        return NULL;
+    }
+    if (variables && !json_is_object(variables) && !json_is_null(variables)) {
+        s_error(&x, "Variables must be an object.", NULL, NULL);
+        return NULL;
+    }
+    gw_gql_error_t gerr = {0};
+    gw_gql_doc_t *doc = gw_gql_parse(query, strlen(query), &gerr);
+    json_t *data = NULL;
+    if (!doc)
+        json_array_append_new(errors, json_pack("{s:s, s:[{s:i, s:i}]}", "message",
+                                                gerr.message, "locations", "line",
+                                                gerr.line, "column", gerr.column));
+    else if (!(x.op = gw_gql_doc_operation(doc, operation, &gerr)))
+        s_error(&x, gerr.message, NULL, NULL);
+    else if (strcmp(x.op->kind, "subscription") == 0)
+        s_error(&x, "Subscriptions are not supported.", NULL, NULL);
+    else if (!(x.variables = gw_gql_operation_coerce_variables(x.op, variables, &gerr)))
+        s_error(&x, gerr.message, NULL, NULL);
+    else {
+        bus_log_info("graphql operation=%s name=%s", x.op->kind,
+                     x.op->selection.count ? x.op->selection.fields[0].name : "-");
+        data = s_execute(&x);
+    }
+    json_decref(x.variables);
+    gw_gql_doc_destroy(&doc);
+    return data;
+}
+
+void
+gw_gql_handle(gw_request_t *r)
+{
+    json_t *errors = json_array();
+    json_t *data = s_run(r, errors);
+    json_t *body = json_pack("{s:o}", "data", data ? data : json_null());
+    if (json_array_size(errors))
+        json_object_set_new(body, "errors", errors);
+    else
+        json_decref(errors);
+    gw_reply_json(r, 200, body);
+}
+
+void
+gw_gql_handle_legacy(gw_request_t *r)
+{
+    json_t *errors = json_array();
+    json_t *data = s_run(r, errors);
+    if (json_array_size(errors) == 0) {
+        json_decref(errors);
+        gw_reply_json(r, 200, data ? data : json_object());
+        return;
+    }
+    //  The legacy route answers 400 graphql-error with the messages in data.
+    json_decref(data);
+    json_t *messages = json_array();
+    size_t index;
+    json_t *error;
+    json_array_foreach(errors, index, error)
+        json_array_append(messages, json_object_get(error, "message"));
+    json_decref(errors);
+    gw_reply_problem_data(r, "graphql-error", NULL, messages);
+}

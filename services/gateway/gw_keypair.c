@@ -1,0 +1,193 @@
+/*  =========================================================================
+    gw_keypair - API keypairs: list, read, issue, modify, revoke
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "gw_classes.h"
+
+//  Backend.AI's keypair.user_id is the owner's email; "user" is its UUID.
+#define KEYPAIR_COLUMNS                                                                  \
+    "SELECT u.email AS user_id, k.user_id AS user, k.access_key, k.secret_key,"          \
+    " k.is_active, k.is_admin, k.created_at, k.modified_at, k.last_used, k.rate_limit,"  \
+    " k.num_queries, k.resource_policy, k.ssh_public_key, 0 AS concurrency_used,"        \
+    " u.domain_name, u.full_name FROM keypairs k JOIN users u ON u.uuid = k.user_id"
+
+static const char *const s_booleans[] = {"is_active", "is_admin", NULL};
+
+static const gw_field_t s_fields[] = {
+    {"is_active", GW_FIELD_BOOL},
+    {"is_admin", GW_FIELD_BOOL},
+    {"resource_policy", GW_FIELD_TEXT},
+    {"rate_limit", GW_FIELD_INT},
+    {NULL, 0},
+};
+
+//  Folds full_name into user_info, as the client's "user_info { full_name }" asks.
+static void
+s_shape(json_t *keypair)
+{
+    json_object_set_new(keypair, "user_info",
+                        json_pack("{s:O, s:O}", "full_name",
+                                  json_object_get(keypair, "full_name"), "email",
+                                  json_object_get(keypair, "user_id")));
+}
+
+int
+gw_keypair_get(gw_request_t *r, const char *access_key, json_t **out, bus_error_t *err)
+{
+    bool failed;
+    const char *params[] = {access_key ? access_key : r->who.access_key, NULL};
+    json_t *keypair =
+        gw_store_one(bus_node_db(r->gw->node), KEYPAIR_COLUMNS " WHERE k.access_key = ?1",
+                     params, s_booleans, &failed);
+    if (failed)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
+    if (!keypair)
+        return bus_error_set(err, BUS_STATUS_NOT_FOUND, "No such keypair.");
+    const char *owner = json_string_value(json_object_get(keypair, "user"));
+    const char *domain = json_string_value(json_object_get(keypair, "domain_name"));
+    if (strcmp(owner, r->who.user_uuid) != 0 &&
+        !gw_identity_reads_domain(&r->who, domain)) {
+        json_decref(keypair);
+        return bus_error_set(err, BUS_STATUS_FORBIDDEN, "not your keypair");
+    }
+    //  A monitor reads, but never secrets.
+    if (r->who.role == GW_ROLE_MONITOR && strcmp(owner, r->who.user_uuid) != 0)
+        json_object_set_new(keypair, "secret_key", json_null());
+    s_shape(keypair);
+    *out = keypair;
+    return BUS_OK;
+}
+
+int
+gw_keypair_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
+{
+    const char *domain = json_string_value(json_object_get(args, "domain_name"));
+    const char *email = json_string_value(json_object_get(args, "email"));
+    if (!email)
+        email = json_string_value(json_object_get(args, "user_id"));
+    json_t *active = json_object_get(args, "is_active");
+    const char *scope_domain = "%", *scope_user = "%";
+    if (!gw_identity_is_superadmin(&r->who)) {
+        if (domain && strcmp(domain, r->who.domain) != 0)
+            return bus_error_set(err, BUS_STATUS_FORBIDDEN, "not your domain");
+        scope_domain = r->who.domain;
+        if (!gw_identity_reads_domain(&r->who, r->who.domain))
+            scope_user = r->who.user_uuid;
+    } else if (domain)
+        scope_domain = domain;
+    const char *flag = json_is_boolean(active) ? (json_is_true(active) ? "1" : "0") : "%";
+    const char *params[] = {scope_domain, scope_user, email ? email : "%", flag, NULL};
+    json_t *keypairs =
+        gw_store_rows(bus_node_db(r->gw->node),
+                      KEYPAIR_COLUMNS " WHERE u.domain_name LIKE ?1 AND k.user_id LIKE ?2"
+                                      " AND u.email LIKE ?3 AND k.is_active LIKE ?4"
+                                      " ORDER BY k.created_at",
+                      params, s_booleans);
+    if (!keypairs)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
+    size_t index;
+    json_t *keypair;
+    json_array_foreach(keypairs, index, keypair)
+    {
+        if (r->who.role == GW_ROLE_MONITOR &&
+            strcmp(json_string_value(json_object_get(keypair, "user")),
+                   r->who.user_uuid) != 0)
+            json_object_set_new(keypair, "secret_key", json_null());
+        s_shape(keypair);
+    }
+    *out = keypairs;
+    return BUS_OK;
+}
+
+int
+gw_keypair_create(
+    gw_request_t *r, const char *email, json_t *props, json_t **out, bus_error_t *err)
+{
+    json_t *user = NULL;
+    int rc = gw_user_get(r, email, &user, err);
+    if (rc != BUS_OK)
+        return rc;
+    char uuid[GW_UUID_SIZE];
+    snprintf(uuid, sizeof uuid, "%s", json_string_value(json_object_get(user, "uuid")));
+    bool allowed = gw_identity_admins_domain(
+        &r->who, json_string_value(json_object_get(user, "domain_name")));
+    json_decref(user);
+    if (!allowed)
+        return bus_error_set(err, BUS_STATUS_FORBIDDEN, "only admins issue keypairs");
+    char access_key[GW_ACCESS_KEY_SIZE], secret_key[GW_SECRET_KEY_SIZE], now[40];
+    if (gw_access_key_new(access_key) != 0 || gw_secret_key_new(secret_key) != 0)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot make credentials");
+    gw_now_iso(now);
+    json_t *fixed = json_pack("{s:s, s:s, s:s, s:s}", "secret_key", secret_key, "user_id",
+                              uuid, "created_at", now, "modified_at", now);
+    OPENSSL_cleanse(secret_key, sizeof secret_key);
+    rc = gw_store_write(bus_node_db(r->gw->node), "keypairs", "access_key", access_key,
+                        s_fields, json_is_object(props) ? props : NULL, fixed, true, err);
+    json_decref(fixed);
+    if (rc != BUS_OK)
+        return rc;
+    bus_log_notice("keypair issued access_key=%s email=%s by=%s", access_key, email,
+                   r->who.email);
+    return gw_keypair_get(r, access_key, out, err);
+}
+
+//  Checks that the caller administers the keypair's owner.
+static int
+s_check_admin(gw_request_t *r, const char *access_key, bus_error_t *err)
+{
+    json_t *keypair = NULL;
+    int rc = gw_keypair_get(r, access_key, &keypair, err);
+    if (rc != BUS_OK)
+        return rc;
+    bool allowed = gw_identity_admins_domain(
+        &r->who, json_string_value(json_object_get(keypair, "domain_name")));
+    json_decref(keypair);
+    return allowed
+               ? BUS_OK
+               : bus_error_set(err, BUS_STATUS_FORBIDDEN, "only admins change keypairs");
+}
+
+int
+gw_keypair_modify(gw_request_t *r,
+                  const char *access_key,
+                  json_t *props,
+                  json_t **out,
+                  bus_error_t *err)
+{
+    int rc = s_check_admin(r, access_key, err);
+    if (rc != BUS_OK)
+        return rc;
+    char now[40];
+    gw_now_iso(now);
+    json_t *fixed = json_pack("{s:s}", "modified_at", now);
+    rc =
+        gw_store_write(bus_node_db(r->gw->node), "keypairs", "access_key", access_key,
+                       s_fields, json_is_object(props) ? props : NULL, fixed, false, err);
+    json_decref(fixed);
+    if (rc != BUS_OK)
+        return rc;
+    bus_log_notice("keypair modified access_key=%s by=%s", access_key, r->who.email);
+    return gw_keypair_get(r, access_key, out, err);
+}
+
+int
+gw_keypair_delete(gw_request_t *r, const char *access_key, bus_error_t *err)
+{
+    int rc = s_check_admin(r, access_key, err);
+    if (rc != BUS_OK)
+        return rc;
+    if (strcmp(access_key, r->who.access_key) == 0)
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "you cannot revoke the keypair in use");
+    bus_db_t *db = bus_node_db(r->gw->node);
+    sqlite3_stmt *stmt = bus_db_stmt(db, "DELETE FROM keypairs WHERE access_key = ?1");
+    if (!stmt)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
+    sqlite3_bind_text(stmt, 1, access_key, -1, SQLITE_STATIC);
+    rc = gw_store_step(db, stmt, err);
+    if (rc == BUS_OK)
+        bus_log_notice("keypair revoked access_key=%s by=%s", access_key, r->who.email);
+    return rc;
+}
