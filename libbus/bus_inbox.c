@@ -100,6 +100,16 @@ bus_inbox_check(
     bus_inbox_cursor_t *cursor = bus_inbox_cursor(self, src, domain);
     if (!cursor)
         return BUS_INBOX_GAP;
+    //  Inside a transaction that already applied events of this stream, the
+    //  staged position is the current one.
+    char key[INBOX_KEY_MAX];
+    s_key(key, src, domain);
+    bus_inbox_cursor_t *staged = zhashx_lookup(self->staged, key);
+    if (staged && staged->epoch == epoch) {
+        if (seq <= staged->seq)
+            return BUS_INBOX_DUPLICATE;
+        return seq == staged->seq + 1 ? BUS_INBOX_APPLY : BUS_INBOX_GAP;
+    }
     if (cursor->epoch != epoch) {
         if (cursor->epoch != 0)
             bus_log_warning("publisher database was rebuilt; following its new stream "

@@ -17,7 +17,9 @@
 #include <sys/socket.h>
 #include <sys/stat.h> //  mkdir for the state directory
 
-#define NODE_RPC_TICK_MS      10 //  deadline resolution of outgoing calls
+#define NODE_RPC_TICK_MS      10  //  deadline resolution of outgoing calls
+#define NODE_PUMP_EVENTS      256 //  events read per pass of the pump
+#define NODE_PUMP_PASSES      8   //  passes before yielding to the event loop
 #define NODE_FOLLOW_MAX       16
 #define NODE_TRIM_EVERY_CRONS 60
 #define NODE_UNREGISTER_MS    500
@@ -207,11 +209,22 @@ s_pump(bus_node_t *self)
     if (self->pumping)
         return; //  a handler that sends is already inside the pump
     self->pumping = true;
+    //  Bounded work per call: an endless stream of events must not keep
+    //  signals and timers from running. What is left is picked up by a
+    //  kick on the next turn of the loop.
     bool busy = true;
-    while (busy) {
+    for (int pass = 0; busy && pass < NODE_PUMP_PASSES; pass++) {
         busy = false;
         if (s_readable(bus_sub_sock(self->sub))) {
-            bus_sub_dispatch(self->sub, 0);
+            //  One transaction for the whole batch: durable events are then
+            //  applied at the rate SQLite groups commits, not one by one.
+            bool batch = self->follow_count > 0 && !bus_db_in_transaction(self->db) &&
+                         bus_node_begin(self) == 0;
+            bus_sub_dispatch(self->sub, NODE_PUMP_EVENTS);
+            if (batch && bus_node_commit(self) != 0) {
+                bus_log_warning("durable batch not committed; will be replayed");
+                bus_inbox_discard(self->inbox);
+            }
             busy = true;
         }
         if (s_readable(bus_rpc_server_sock(self->rpc))) {
@@ -245,6 +258,8 @@ s_pump(bus_node_t *self)
             }
     }
     self->pumping = false;
+    if (busy)
+        s_kick(self);
 }
 
 static void
@@ -265,21 +280,31 @@ typedef struct {
 
 static void s_replay(node_follow_t *follow, const char *src);
 
-//  Applies one durable event and advances its cursor in one transaction.
+//  Applies one durable event and advances its cursor atomically: in a
+//  transaction of its own, or, inside the pump's batch transaction, under a
+//  savepoint, so a failing event is undone alone and the others stand.
 static int
 s_apply(node_follow_t *follow, const bus_event_t *event)
 {
     bus_node_t *self = follow->node;
-    if (bus_node_begin(self) != 0)
+    bool batch = bus_db_in_transaction(self->db);
+    if (batch ? bus_db_exec(self->db, "SAVEPOINT bus_apply") != 0
+              : bus_node_begin(self) != 0)
         return -1;
     if (follow->fn(follow->arg, self, event) != 0 ||
         bus_inbox_advance(self->inbox, event->header.src, follow->domain,
                           event->header.epoch, event->header.seq) != 0) {
-        bus_node_rollback(self);
-        bus_inbox_discard(self->inbox);
+        if (batch)
+            bus_db_exec(self->db, "ROLLBACK TO bus_apply; RELEASE bus_apply");
+        else {
+            bus_node_rollback(self);
+            bus_inbox_discard(self->inbox);
+        }
         return -1;
     }
-    if (bus_node_commit(self) != 0) {
+    if (batch)
+        bus_db_exec(self->db, "RELEASE bus_apply");
+    else if (bus_node_commit(self) != 0) {
         bus_inbox_discard(self->inbox);
         return -1;
     }

@@ -358,7 +358,7 @@ int
 bus_rpc_client_dispatch(bus_rpc_client_t *self)
 {
     int handled = 0;
-    while (true) {
+    for (int reads = 0; reads < BUS_RPC_DISPATCH_MAX; reads++) {
         if (zmq_msg_recv(&self->frames[0], self->handle, ZMQ_DONTWAIT) < 0)
             break;
         bool ok = zmq_msg_more(&self->frames[0]);
@@ -781,7 +781,7 @@ int
 bus_rpc_server_dispatch(bus_rpc_server_t *self)
 {
     int served = 0;
-    while (true) {
+    for (int reads = 0; reads < BUS_RPC_DISPATCH_MAX; reads++) {
         if (zmq_msg_recv(&self->frames[0], self->handle, ZMQ_DONTWAIT) < 0)
             break;
         int parts = 1;

@@ -36,6 +36,7 @@
 #define BUS_RPC_ATTEMPTS          3 //  tries of an idempotent method within its deadline
 #define BUS_RPC_DEADLINE_GRACE_MS 1000 //  clock skew a server tolerates on dl
 #define BUS_RPC_IDENTITY_MAX      256
+#define BUS_RPC_DISPATCH_MAX      1024 //  messages one dispatch call handles at most
 
 //  ---------------------------------------------------------------------------
 //  Client
@@ -85,8 +86,10 @@ uint64_t bus_rpc_client_call(bus_rpc_client_t *self,
 //  Forgets a pending call; its callback will not run. For a caller that went away.
 void bus_rpc_client_cancel(bus_rpc_client_t *self, uint64_t call_id);
 
-//  Reads every reply waiting on the socket and runs their callbacks.
-//  Returns the number of replies handled.
+//  Reads the replies waiting on the socket, at most BUS_RPC_DISPATCH_MAX,
+//  and runs their callbacks (a callback that calls again can keep the
+//  socket busy for ever: the bound lets the owner's loop breathe). Returns
+//  the number handled; call again while the socket stays readable.
 int bus_rpc_client_dispatch(bus_rpc_client_t *self);
 
 //  Fails calls whose deadline passed (BUS_STATUS_TIMEOUT) and resends
@@ -146,7 +149,8 @@ int bus_rpc_server_handle(bus_rpc_server_t *self,
                           bus_rpc_handler_fn *fn,
                           void *arg);
 
-//  Serves every request waiting on the socket. Returns how many.
+//  Serves the requests waiting on the socket, at most BUS_RPC_DISPATCH_MAX.
+//  Returns how many; call again while the socket stays readable.
 int bus_rpc_server_dispatch(bus_rpc_server_t *self);
 
 //  Answers a detached request and destroys it. body may be NULL.

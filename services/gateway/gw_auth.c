@@ -580,6 +580,38 @@ gw_auth_string_to_sign(const char *hash_name,
 }
 
 int
+gw_auth_signature_with_key(const char *hash_name,
+                           const unsigned char *key,
+                           size_t key_len,
+                           const char *method,
+                           const char *request_target,
+                           const char *date_raw,
+                           const char *host,
+                           const char *content_type,
+                           const char *version_line,
+                           const char *version,
+                           char *out_hex,
+                           size_t out_size)
+{
+    assert(out_hex);
+    const EVP_MD *md = s_digest(hash_name);
+    if (!md || out_size < 2 * (size_t) EVP_MD_get_size(md) + 1)
+        return -1;
+    char *text = gw_auth_string_to_sign(hash_name, method, request_target, date_raw, host,
+                                        content_type, version_line, version);
+    int rc = -1;
+    unsigned char mac[GW_AUTH_DIGEST_MAX];
+    size_t mac_len;
+    if (text && gw_auth_hmac(hash_name, key, key_len, text, strlen(text), mac, sizeof mac,
+                             &mac_len) == 0) {
+        s_hex(mac, mac_len, out_hex);
+        rc = 0;
+    }
+    free(text);
+    return rc;
+}
+
+int
 gw_auth_signature(const char *hash_name,
                   const char *secret_key,
                   const char *method,
@@ -593,27 +625,15 @@ gw_auth_signature(const char *hash_name,
                   char *out_hex,
                   size_t out_size)
 {
-    assert(out_hex);
-    const EVP_MD *md = s_digest(hash_name);
-    if (!md || out_size < 2 * (size_t) EVP_MD_get_size(md) + 1)
-        return -1;
     unsigned char key[GW_AUTH_DIGEST_MAX];
     size_t key_len;
     if (gw_auth_signing_key(hash_name, secret_key, date_key, host, key, sizeof key,
                             &key_len) != 0)
         return -1;
-    char *text = gw_auth_string_to_sign(hash_name, method, request_target, date_raw, host,
-                                        content_type, version_line, version);
-    int rc = -1;
-    unsigned char mac[GW_AUTH_DIGEST_MAX];
-    size_t mac_len;
-    if (text && gw_auth_hmac(hash_name, key, key_len, text, strlen(text), mac, sizeof mac,
-                             &mac_len) == 0) {
-        s_hex(mac, mac_len, out_hex);
-        rc = 0;
-    }
+    int rc = gw_auth_signature_with_key(hash_name, key, key_len, method, request_target,
+                                        date_raw, host, content_type, version_line,
+                                        version, out_hex, out_size);
     OPENSSL_cleanse(key, sizeof key);
-    free(text);
     return rc;
 }
 
@@ -732,16 +752,16 @@ gw_auth_extract(const struct evkeyvalq *headers,
 }
 
 int
-gw_auth_check(const gw_auth_params_t *params,
-              const char *method,
-              const char *request_target,
-              const char *secret_key,
-              gw_auth_problem_t *problem)
+gw_auth_check_with_key(const gw_auth_params_t *params,
+                       const char *method,
+                       const char *request_target,
+                       const unsigned char *key,
+                       size_t key_len,
+                       gw_auth_problem_t *problem)
 {
     assert(params);
     assert(method);
     assert(request_target);
-    assert(secret_key);
     assert(problem);
     s_problem_clear(problem);
     const gw_auth_credential_t *credential = &params->credential;
@@ -755,10 +775,12 @@ gw_auth_check(const gw_auth_params_t *params,
         s_problem(problem, GW_AUTH_SLUG_FAILED, "Missing Host header");
     else if (params->signature_malformed)
         s_problem(problem, GW_AUTH_SLUG_FAILED, "HMAC signature mismatch");
-    else if (gw_auth_signature(credential->hash_name, secret_key, method, request_target,
-                               params->date_raw, params->date_key, params->host,
-                               params->content_type, params->version_line,
-                               params->version, expected, sizeof expected) != 0)
+    else if (!key)
+        s_problem(problem, "internal-server-error", "Cannot derive the signing key");
+    else if (gw_auth_signature_with_key(credential->hash_name, key, key_len, method,
+                                        request_target, params->date_raw, params->host,
+                                        params->content_type, params->version_line,
+                                        params->version, expected, sizeof expected) != 0)
         s_problem(problem, "internal-server-error", "Cannot compute the signature");
     else {
         size_t len = strlen(expected);
@@ -772,6 +794,26 @@ gw_auth_check(const gw_auth_params_t *params,
     bus_log_info("auth rejected access_key=%s type=%s reason=\"%s\"",
                  credential->access_key, problem->slug, problem->detail);
     return -1;
+}
+
+int
+gw_auth_check(const gw_auth_params_t *params,
+              const char *method,
+              const char *request_target,
+              const char *secret_key,
+              gw_auth_problem_t *problem)
+{
+    assert(secret_key);
+    unsigned char key[GW_AUTH_DIGEST_MAX];
+    size_t key_len = 0;
+    bool derived =
+        params->host && params->credential.hash_name[0] &&
+        gw_auth_signing_key(params->credential.hash_name, secret_key, params->date_key,
+                            params->host, key, sizeof key, &key_len) == 0;
+    int rc = gw_auth_check_with_key(params, method, request_target, derived ? key : NULL,
+                                    key_len, problem);
+    OPENSSL_cleanse(key, sizeof key);
+    return rc;
 }
 
 gw_auth_rc_t

@@ -226,6 +226,22 @@ int gw_auth_signature(const char *hash_name,
                       char *out_hex,
                       size_t out_size);
 
+//  The same from a signing key already derived with gw_auth_signing_key
+//  (callers cache it per keypair, date and host: it is two of the three
+//  HMACs of every check).
+int gw_auth_signature_with_key(const char *hash_name,
+                               const unsigned char *key,
+                               size_t key_len,
+                               const char *method,
+                               const char *request_target,
+                               const char *date_raw,
+                               const char *host,
+                               const char *content_type,
+                               const char *version_line,
+                               const char *version,
+                               char *out_hex,
+                               size_t out_size);
+
 //  ---------------------------------------------------------------------------
 //  Verifying a request, in two steps so that the caller can look the access
 //  key up in between:
@@ -255,6 +271,15 @@ int gw_auth_check(const gw_auth_params_t *params,
                   const char *request_target,
                   const char *secret_key,
                   gw_auth_problem_t *problem);
+
+//  gw_auth_check with the signing key already derived (see
+//  gw_auth_signature_with_key); key NULL fails as internal.
+int gw_auth_check_with_key(const gw_auth_params_t *params,
+                           const char *method,
+                           const char *request_target,
+                           const unsigned char *key,
+                           size_t key_len,
+                           gw_auth_problem_t *problem);
 
 //  The active secret key of access_key, borrowed until the call returns, or
 //  NULL when there is none.

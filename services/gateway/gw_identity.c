@@ -88,3 +88,120 @@ gw_identity_reads_domain(const gw_identity_t *who, const char *domain)
     return gw_identity_admins_domain(who, domain) ||
            (who->role == GW_ROLE_MONITOR && domain && strcmp(who->domain, domain) == 0);
 }
+
+//  ---------------------------------------------------------------------------
+//  The cache
+
+typedef struct {
+    gw_identity_t who;
+    int64_t loaded_ms;
+    char hash_name[GW_AUTH_HASH_NAME_SIZE];
+    char date_key[GW_AUTH_DATE_KEY_SIZE];
+    char host[256];
+    unsigned char key[GW_AUTH_DIGEST_MAX];
+    size_t key_len;
+} identity_entry_t;
+
+struct _gw_identity_cache_t {
+    zhashx_t *entries; //  access key -> identity_entry_t
+    int ttl_ms;
+};
+
+static void
+s_entry_destroy(void **item_p)
+{
+    identity_entry_t *entry = *item_p;
+    if (entry) {
+        OPENSSL_cleanse(entry, sizeof *entry);
+        free(entry);
+        *item_p = NULL;
+    }
+}
+
+gw_identity_cache_t *
+gw_identity_cache_new(int ttl_ms)
+{
+    gw_identity_cache_t *self = calloc(1, sizeof *self);
+    if (!self)
+        return NULL;
+    self->entries = zhashx_new();
+    if (!self->entries) {
+        free(self);
+        return NULL;
+    }
+    zhashx_set_destructor(self->entries, s_entry_destroy);
+    self->ttl_ms = ttl_ms;
+    return self;
+}
+
+void
+gw_identity_cache_destroy(gw_identity_cache_t **self_p)
+{
+    assert(self_p);
+    if (*self_p) {
+        zhashx_destroy(&(*self_p)->entries);
+        free(*self_p);
+        *self_p = NULL;
+    }
+}
+
+void
+gw_identity_cache_clear(gw_identity_cache_t *self)
+{
+    if (self)
+        zhashx_purge(self->entries);
+}
+
+int
+gw_identity_cache_get(gw_identity_cache_t *self,
+                      bus_db_t *db,
+                      const char *access_key,
+                      const char *hash_name,
+                      const char *date_key,
+                      const char *host,
+                      gw_identity_t *who,
+                      unsigned char *key,
+                      size_t *key_len)
+{
+    int64_t now = bus_clock_mono_ms();
+    identity_entry_t *entry = zhashx_lookup(self->entries, access_key);
+    if (entry && now - entry->loaded_ms > self->ttl_ms) {
+        zhashx_delete(self->entries, access_key);
+        entry = NULL;
+    }
+    if (!entry) {
+        gw_identity_t loaded;
+        int rc = gw_identity_load(db, access_key, &loaded);
+        if (rc != BUS_OK)
+            return rc;
+        if (zhashx_size(self->entries) >= GW_IDENTITY_CACHE_MAX)
+            zhashx_purge(self->entries);
+        entry = calloc(1, sizeof *entry);
+        if (!entry) {
+            *who = loaded;
+            *key_len = 0;
+            return BUS_OK;
+        }
+        entry->who = loaded;
+        entry->loaded_ms = now;
+        OPENSSL_cleanse(&loaded, sizeof loaded);
+        zhashx_insert(self->entries, access_key, entry);
+    }
+    //  The signing key changes with the day and the host the client used.
+    if (strcmp(entry->hash_name, hash_name) != 0 ||
+        strcmp(entry->date_key, date_key) != 0 || strcmp(entry->host, host) != 0 ||
+        entry->key_len == 0) {
+        entry->key_len = 0;
+        if (gw_auth_signing_key(hash_name, entry->who.secret_key, date_key, host,
+                                entry->key, sizeof entry->key, &entry->key_len) == 0) {
+            snprintf(entry->hash_name, sizeof entry->hash_name, "%s", hash_name);
+            snprintf(entry->date_key, sizeof entry->date_key, "%s", date_key);
+            snprintf(entry->host, sizeof entry->host, "%s", host);
+        } else
+            entry->key_len = 0;
+    }
+    *who = entry->who;
+    memcpy(key, entry->key, entry->key_len);
+    *key_len = entry->key_len;
+    return BUS_OK;
+}

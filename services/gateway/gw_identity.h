@@ -54,4 +54,34 @@ bool gw_identity_admins_domain(const gw_identity_t *who, const char *domain);
 //  May read things of domain: the above, plus a monitor of that domain.
 bool gw_identity_reads_domain(const gw_identity_t *who, const char *domain);
 
+//  ---------------------------------------------------------------------------
+//  A short-lived cache of identities and their derived signing keys, so a
+//  signed request costs no database read and one HMAC instead of three.
+//  Entries live at most ttl_ms, and any change to users or keypairs made
+//  through this gateway clears the cache at once; the TTL bounds how long a
+//  change made elsewhere (the offline admin command) takes to be seen.
+
+#define GW_IDENTITY_CACHE_MAX 10000 //  entries; past this the cache starts over
+
+typedef struct _gw_identity_cache_t gw_identity_cache_t;
+
+gw_identity_cache_t *gw_identity_cache_new(int ttl_ms);
+void gw_identity_cache_destroy(gw_identity_cache_t **self_p);
+
+//  The identity behind access_key, and the signing key for (hash_name,
+//  date_key, host) in key (GW_AUTH_DIGEST_MAX bytes; *key_len 0 when it
+//  cannot be derived). Returns as gw_identity_load does.
+int gw_identity_cache_get(gw_identity_cache_t *self,
+                          bus_db_t *db,
+                          const char *access_key,
+                          const char *hash_name,
+                          const char *date_key,
+                          const char *host,
+                          gw_identity_t *who,
+                          unsigned char *key,
+                          size_t *key_len);
+
+//  Forgets everything: users or keypairs changed.
+void gw_identity_cache_clear(gw_identity_cache_t *self);
+
 #endif

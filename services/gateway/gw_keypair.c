@@ -128,6 +128,7 @@ gw_keypair_create(
     json_decref(fixed);
     if (rc != BUS_OK)
         return rc;
+    gw_identity_cache_clear(r->gw->identities);
     bus_log_notice("keypair issued access_key=%s email=%s by=%s", access_key, email,
                    r->who.email);
     return gw_keypair_get(r, access_key, out, err);
@@ -168,6 +169,7 @@ gw_keypair_modify(gw_request_t *r,
     json_decref(fixed);
     if (rc != BUS_OK)
         return rc;
+    gw_identity_cache_clear(r->gw->identities);
     bus_log_notice("keypair modified access_key=%s by=%s", access_key, r->who.email);
     return gw_keypair_get(r, access_key, out, err);
 }
@@ -187,7 +189,9 @@ gw_keypair_delete(gw_request_t *r, const char *access_key, bus_error_t *err)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
     sqlite3_bind_text(stmt, 1, access_key, -1, SQLITE_STATIC);
     rc = gw_store_step(db, stmt, err);
-    if (rc == BUS_OK)
+    if (rc == BUS_OK) {
+        gw_identity_cache_clear(r->gw->identities);
         bus_log_notice("keypair revoked access_key=%s by=%s", access_key, r->who.email);
+    }
     return rc;
 }

@@ -367,6 +367,7 @@ gw_login_update_password(gw_request_t *r)
         gw_reply_problem(r, "internal-server-error", NULL);
         return;
     }
+    gw_identity_cache_clear(r->gw->identities);
     bus_log_notice("password changed email=%s", r->who.email);
     gw_reply_json(r, 200, json_object());
 }

@@ -91,7 +91,7 @@ s_release(gw_request_t *r)
     free(r);
 }
 
-//  The access log: one durable event per request.
+//  The access log: one durable event per request (written in batches).
 static void
 s_log_access(gw_request_t *r)
 {
@@ -108,15 +108,11 @@ s_log_access(gw_request_t *r)
     access.latency_us = (uint64_t) (bus_clock_wall_us() - r->started_us);
     access.client_addr = r->client_addr;
     access.error_type = (char *) (r->error_type ? r->error_type : "");
-    bus_writer_t *writer = bus_writer_new();
-    if (writer && proto_gateway_access_write(&access, writer) == 0)
-        bus_node_emit(r->gw->node, PROTO_GATEWAY_ACCESS, bus_writer_data(writer),
-                      bus_writer_size(writer));
-    bus_writer_destroy(&writer);
-    bus_log_info(
-        "request method=%s path=%s status=%d access_key=%s latency_us=%" PRId64 " id=%s",
-        r->method, r->path, r->status, r->authenticated ? r->who.access_key : "-",
-        bus_clock_wall_us() - r->started_us, r->id);
+    gw_accesslog_add(r->gw->accesslog, &access);
+    bus_log_info("request method=%s path=%s status=%d access_key=%s latency_us=%" PRIu64
+                 " id=%s",
+                 r->method, r->path, r->status,
+                 r->authenticated ? r->who.access_key : "-", access.latency_us, r->id);
 }
 
 static void
@@ -218,8 +214,13 @@ s_authenticate(gw_request_t *r)
         return false;
     }
     if (rc == GW_AUTH_SIGNED) {
-        int found = gw_identity_load(bus_node_db(gw->node), params.credential.access_key,
-                                     &r->who);
+        unsigned char key[GW_AUTH_DIGEST_MAX];
+        size_t key_len = 0;
+        int found = gw_identity_cache_get(
+            gw->identities, bus_node_db(gw->node), params.credential.access_key,
+            params.credential.hash_name, params.date_key, params.host ? params.host : "",
+            &r->who, key, &key_len);
+        OPENSSL_cleanse(r->who.secret_key, sizeof r->who.secret_key);
         if (found == BUS_STATUS_INTERNAL) {
             gw_reply_problem(r, "internal-server-error", NULL);
             return false;
@@ -234,10 +235,10 @@ s_authenticate(gw_request_t *r)
             return false;
         }
         //  The signature covers the method on the wire, not an override.
-        int checked =
-            gw_auth_check(&params, gw_http_method_name(r->req),
-                          evhttp_request_get_uri(r->req), r->who.secret_key, &problem);
-        OPENSSL_cleanse(r->who.secret_key, sizeof r->who.secret_key);
+        int checked = gw_auth_check_with_key(&params, gw_http_method_name(r->req),
+                                             evhttp_request_get_uri(r->req),
+                                             key_len ? key : NULL, key_len, &problem);
+        OPENSSL_cleanse(key, sizeof key);
         if (checked != 0) {
             memset(&r->who, 0, sizeof r->who);
             gw_reply_problem(r, problem.slug, problem.detail);

@@ -16,6 +16,8 @@ s_fini(void **state_p)
     gw_server_t *gw = *state_p;
     if (gw) {
         gw_http_stop(gw);
+        gw_accesslog_destroy(&gw->accesslog);
+        gw_identity_cache_destroy(&gw->identities);
         gw_ratelimit_destroy(&gw->rate);
         gw_ratelimit_destroy(&gw->login_failures);
         free(gw);
@@ -34,7 +36,9 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
     gw->config = config;
     gw->rate = gw_ratelimit_new(config->rate_window_s);
     gw->login_failures = gw_ratelimit_new(config->rate_window_s);
-    if (!gw->rate || !gw->login_failures) {
+    gw->identities = gw_identity_cache_new(GW_IDENTITY_TTL_MS);
+    gw->accesslog = gw_accesslog_new(node);
+    if (!gw->rate || !gw->login_failures || !gw->identities || !gw->accesslog) {
         s_fini((void **) &gw);
         return NULL;
     }

@@ -16,13 +16,19 @@ typedef struct {
     bus_node_t *node;
     const gw_config_t *config; //  borrowed from bus_main
     struct evhttp *http;
-    struct _gw_ratelimit_t *rate;           //  requests per keypair
-    struct _gw_ratelimit_t *login_failures; //  failed logins per user name
+    struct _gw_ratelimit_t *rate;            //  requests per keypair
+    struct _gw_ratelimit_t *login_failures;  //  failed logins per user name
+    struct _gw_identity_cache_t *identities; //  callers, with their signing keys
+    struct _gw_accesslog_t *accesslog;       //  queued access records
     char endpoint[300]; //  "host:port" the API listens on, port resolved
 } gw_server_t;
 
 //  The Backend.AI API version this gateway speaks (reference §0, §2).
 #define GW_API_VERSION "v6.20220315"
+
+//  How long an identity (and its signing key) stays cached; changes made
+//  through the gateway clear it at once.
+#define GW_IDENTITY_TTL_MS 1000
 
 extern const bus_service_t gw_service;
 

@@ -278,6 +278,7 @@ gw_user_create(
     json_decref(fields);
     if (rc != BUS_OK)
         return rc;
+    gw_identity_cache_clear(r->gw->identities);
     bus_log_notice("user created email=%s domain=%s role=%s access_key=%s by=%s", email,
                    domain, role ? role : "user", access_key, r->who.email);
     return gw_user_get(r, email, out, err);
@@ -342,6 +343,7 @@ gw_user_modify(
     json_decref(fields);
     if (rc != BUS_OK)
         return rc;
+    gw_identity_cache_clear(r->gw->identities);
     bus_log_notice("user modified email=%s by=%s", email, r->who.email);
     return gw_user_get(r, email, out, err);
 }
@@ -388,8 +390,10 @@ gw_user_delete(gw_request_t *r, const char *email, bool purge, bus_error_t *err)
     else {
         bus_db_rollback(db);
     }
-    if (rc == BUS_OK)
+    if (rc == BUS_OK) {
+        gw_identity_cache_clear(r->gw->identities);
         bus_log_notice("user %s email=%s by=%s", purge ? "purged" : "deleted", email,
                        r->who.email);
+    }
     return rc;
 }
