@@ -202,6 +202,9 @@ gw_store_write(bus_db_t *db,
     json_t *value;
     json_object_foreach(props, name, value)
     {
+        //  GraphQL clients send null for every input they leave unset.
+        if (json_is_null(value))
+            continue;
         const gw_field_t *field = s_find_field(fields, name);
         if (!field)
             return bus_error_set(err, BUS_STATUS_INVALID, "unknown field '%.64s'", name);

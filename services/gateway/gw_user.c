@@ -233,12 +233,15 @@ gw_user_create(
         json_decref(fields);
         return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot make credentials");
     }
-    json_t *group_ids = json_incref(json_object_get(fields, "group_ids"));
+    json_t *group_ids = json_object_get(fields, "group_ids");
+    group_ids = json_is_array(group_ids) ? json_incref(group_ids) : NULL;
     json_object_del(fields, "group_ids");
     json_object_del(fields, "password");
     json_object_del(fields, "domain_name");
     s_fold_is_active(fields);
-    if (!json_object_get(fields, "username"))
+    //  Backend.AI names a user after its email when no user name is given.
+    const char *username = json_string_value(json_object_get(fields, "username"));
+    if (!username || !*username)
         json_object_set_new(fields, "username", json_string(email));
     json_t *fixed =
         json_pack("{s:s, s:s, s:s, s:s, s:s}", "email", email, "password", hash,
@@ -325,7 +328,8 @@ gw_user_modify(
     }
     json_object_del(fields, "password");
     json_object_del(fields, "domain_name"); //  users do not move between domains
-    json_t *group_ids = json_incref(json_object_get(fields, "group_ids"));
+    json_t *group_ids = json_object_get(fields, "group_ids");
+    group_ids = json_is_array(group_ids) ? json_incref(group_ids) : NULL;
     json_object_del(fields, "group_ids");
     s_fold_is_active(fields);
     bus_db_t *db = bus_node_db(r->gw->node);
