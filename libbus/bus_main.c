@@ -57,7 +57,7 @@ bus_main(const bus_service_t *service, int argc, char **argv)
     int set_count = 0;
     bool check = false, verbose = false;
     int opt;
-    while ((opt = getopt_long(argc, argv, "c:vh", options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "+c:vh", options, NULL)) != -1) {
         switch (opt) {
             case 'c':
                 path = optarg;
@@ -92,7 +92,7 @@ bus_main(const bus_service_t *service, int argc, char **argv)
                 return 2;
         }
     }
-    if (optind < argc) {
+    if (optind < argc && !service->command) {
         fprintf(stderr, "backplane-%s: unexpected argument '%s'\n", service->name,
                 argv[optind]);
         return 2;
@@ -128,6 +128,16 @@ bus_main(const bus_service_t *service, int argc, char **argv)
     if (check) {
         printf("%s: configuration OK\n", path ? path : "(defaults)");
         status = 0;
+        goto done;
+    }
+    if (optind < argc) {
+        //  An offline command: the configuration, but no node and no bus.
+        bus_node_config_t *command_config =
+            (bus_node_config_t *) ((char *) config + service->node_config_offset);
+        int command_level = bus_log_level_from_str(command_config->log_level);
+        bus_log_init(service->name, command_config->node_name,
+                     verbose ? BUS_LOG_DEBUG : command_level);
+        status = service->command(config, argc - optind, argv + optind);
         goto done;
     }
     bus_node_config_t *node_config =

@@ -13,6 +13,7 @@
         --print-config        print every option at its default, as YAML
         -v, --verbose         raise the log level to debug
         --version, -h/--help
+        COMMAND ARGS...       a service's offline command, after the options
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -37,6 +38,10 @@ typedef struct {
     void *(*init)(bus_node_t *node, const void *config, bus_error_t *err);
     //  Tears the service's state down before the node goes.
     void (*fini)(void **state_p);
+    //  Runs "backplane-<name> COMMAND ARGS..." instead of the service, with
+    //  the loaded config (offline tools for operators). Returns the exit
+    //  status. NULL when the service has no commands.
+    int (*command)(const void *config, int argc, char **argv);
 } bus_service_t;
 
 //  Runs a service to completion. Returns the process exit status: 0 after

@@ -783,8 +783,8 @@ s_on_signal(evutil_socket_t fd, short what, void *arg)
     bus_node_stop(arg);
 }
 
-static int
-s_mkdirs(const char *path)
+int
+bus_mkdirs(const char *path)
 {
     char buf[4096];
     snprintf(buf, sizeof buf, "%s", path);
@@ -835,7 +835,7 @@ bus_node_new(const char *service,
     zhashx_set_destructor(self->clients, s_client_destroy);
 
     char path[4096];
-    if (s_mkdirs(config->state_dir) != 0) {
+    if (bus_mkdirs(config->state_dir) != 0) {
         bus_error_set(err, BUS_STATUS_UNAVAILABLE, "cannot create state directory %s: %s",
                       config->state_dir, strerror(errno));
         goto fail;

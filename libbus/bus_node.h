@@ -218,4 +218,7 @@ const char *bus_node_find(bus_node_t *self, const char *service);
 //  Asks the registry for the peer list now; fn gets the raw reply.
 uint64_t bus_node_refresh_peers(bus_node_t *self, bus_reply_fn *fn, void *arg);
 
+//  Creates directory path and its missing parents (mode 0750). 0 or -1.
+int bus_mkdirs(const char *path);
+
 #endif

@@ -29,5 +29,6 @@
 #include "gw_routes.h"
 #include "gw_health.h"
 #include "gw_server.h"
+#include "gw_admin_cli.h"
 
 #endif

@@ -26,7 +26,7 @@ static const gw_field_t s_fields[] = {
 int
 gw_domain_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
 {
-    bus_db_t *db = bus_node_db(r->gw->node);
+    bus_db_t *db = r->gw->db;
     json_t *active = json_object_get(args, "is_active");
     const char *flag = json_is_boolean(active) ? (json_is_true(active) ? "1" : "0") : "%";
     if (gw_identity_is_superadmin(&r->who)) {
@@ -51,8 +51,8 @@ gw_domain_get(gw_request_t *r, const char *name, json_t **out, bus_error_t *err)
         return bus_error_set(err, BUS_STATUS_FORBIDDEN, "not your domain");
     bool failed;
     const char *params[] = {name, NULL};
-    *out = gw_store_one(bus_node_db(r->gw->node), DOMAIN_COLUMNS " WHERE name = ?1",
-                        params, s_booleans, &failed);
+    *out = gw_store_one(r->gw->db, DOMAIN_COLUMNS " WHERE name = ?1", params, s_booleans,
+                        &failed);
     if (failed)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
     return *out ? BUS_OK : bus_error_set(err, BUS_STATUS_NOT_FOUND, "No such domain.");
@@ -82,7 +82,7 @@ gw_domain_create(
     char now[40];
     gw_now_iso(now);
     json_t *fixed = json_pack("{s:s, s:s}", "created_at", now, "modified_at", now);
-    bus_db_t *db = bus_node_db(r->gw->node);
+    bus_db_t *db = r->gw->db;
     int rc =
         gw_store_write(db, "domains", "name", name, s_fields, props, fixed, true, err);
     json_decref(fixed);
@@ -116,7 +116,7 @@ gw_domain_modify(
     json_t *fixed = json_pack("{s:s}", "modified_at", now);
     if (*new_name)
         json_object_set_new(fixed, "name", json_string(new_name));
-    int rc = gw_store_write(bus_node_db(r->gw->node), "domains", "name", name, s_fields,
+    int rc = gw_store_write(r->gw->db, "domains", "name", name, s_fields,
                             json_is_object(fields) ? fields : NULL, fixed, false, err);
     json_decref(fixed);
     json_decref(fields);
@@ -132,7 +132,7 @@ gw_domain_delete(gw_request_t *r, const char *name, bool purge, bus_error_t *err
     if (!gw_identity_is_superadmin(&r->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin deletes domains");
-    bus_db_t *db = bus_node_db(r->gw->node);
+    bus_db_t *db = r->gw->db;
     sqlite3_stmt *stmt;
     if (purge) {
         //  Purging is only for an empty domain: users and projects go first.

@@ -6,20 +6,16 @@
 */
 #include "gw_classes.h"
 
-//  A resolver returns the field's value (caller owns it), or NULL with err
-//  set. A query that finds nothing returns JSON null, not an error.
-typedef json_t *(gql_resolver_fn) (gw_request_t *r, json_t *args, bus_error_t *err);
-
-typedef struct {
-    const char *kind; //  "query" or "mutation"
-    const char *name;
-    gql_resolver_fn *fn;
-} gql_root_t;
-
 static const char *
 s_arg(json_t *args, const char *name)
 {
     return json_string_value(json_object_get(args, name));
+}
+
+const char *
+gw_gql_arg(json_t *args, const char *name)
+{
+    return s_arg(args, name);
 }
 
 //  A list operation's result, or NULL with err.
@@ -35,8 +31,12 @@ static json_t *
 s_page(gw_admin_list_fn *fn, gw_request_t *r, json_t *args, bus_error_t *err)
 {
     json_t *all = s_list(fn, r, args, err);
-    if (!all)
-        return NULL;
+    return all ? gw_gql_page(all, args, err) : NULL;
+}
+
+json_t *
+gw_gql_page(json_t *all, json_t *args, bus_error_t *err)
+{
     json_int_t limit = json_integer_value(json_object_get(args, "limit"));
     json_int_t offset = json_integer_value(json_object_get(args, "offset"));
     if (limit <= 0 || limit > GW_GQL_PAGE_MAX || offset < 0) {
@@ -76,6 +76,18 @@ s_mutation(int rc, const char *item_key, json_t *item, bus_error_t *err)
     else
         json_decref(item);
     return result;
+}
+
+json_t *
+gw_gql_single(int rc, json_t *out)
+{
+    return s_single(rc, out, NULL);
+}
+
+json_t *
+gw_gql_mutation(int rc, const char *item_key, json_t *item, bus_error_t *err)
+{
+    return s_mutation(rc, item_key, item, err);
 }
 
 //  ---------------------------------------------------------------------------
@@ -339,7 +351,7 @@ m_delete_keypair(gw_request_t *r, json_t *args, bus_error_t *err)
                       err);
 }
 
-static const gql_root_t s_roots[] = {
+static const gw_gql_root_t s_roots[] = {
     {"query", "domains", q_domains},
     {"query", "domain", q_domain},
     {"query", "groups", q_groups},
@@ -383,6 +395,12 @@ static const gql_root_t s_roots[] = {
     {"mutation", "modify_project_resource_policy", m_modify_project_policy},
     {"mutation", "delete_project_resource_policy", m_delete_project_policy},
     {NULL, NULL, NULL},
+};
+
+//  Every resource module's root fields (see gw_gql_root_t).
+static const gw_gql_root_t *const s_tables[] = {
+    s_roots,
+    NULL,
 };
 
 //  ---------------------------------------------------------------------------
@@ -462,11 +480,13 @@ s_execute(gql_exec_t *x)
             json_decref(path);
             continue;
         }
-        const gql_root_t *root = NULL;
-        for (const gql_root_t *candidate = s_roots; candidate->name; candidate++)
-            if (strcmp(candidate->kind, x->op->kind) == 0 &&
-                strcmp(candidate->name, field->name) == 0)
-                root = candidate;
+        const gw_gql_root_t *root = NULL;
+        for (size_t t = 0; s_tables[t] && !root; t++)
+            for (const gw_gql_root_t *candidate = s_tables[t]; candidate->name;
+                 candidate++)
+                if (strcmp(candidate->kind, x->op->kind) == 0 &&
+                    strcmp(candidate->name, field->name) == 0)
+                    root = candidate;
         if (strcmp(field->name, "__typename") == 0) {
             json_object_set_new(data, field->key,
                                 json_string(strcmp(x->op->kind, "mutation") == 0

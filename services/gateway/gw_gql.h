@@ -22,6 +22,26 @@
 
 #define GW_GQL_PAGE_MAX 100 //  largest page of a *_list field, as Backend.AI's
 
+//  A root field: "query" or "mutation", its name, and its resolver. A
+//  resolver returns the field's value (caller owns it) or NULL with err
+//  set; a query that finds nothing returns JSON null. Each resource module
+//  exports its own table (ending with a NULL name); gw_gql.c lists them.
+typedef json_t *(gw_gql_resolver_fn) (gw_request_t *r, json_t *args, bus_error_t *err);
+typedef struct {
+    const char *kind;
+    const char *name;
+    gw_gql_resolver_fn *fn;
+} gw_gql_root_t;
+
+//  Helpers for resolvers: an argument as a string (NULL if absent); a
+//  single object (NOT_FOUND becomes JSON null); a mutation's {ok, msg,
+//  <item_key>} result (item stolen); a page {items, total_count} of a list
+//  (list stolen) by the limit and offset arguments.
+const char *gw_gql_arg(json_t *args, const char *name);
+json_t *gw_gql_single(int rc, json_t *out);
+json_t *gw_gql_mutation(int rc, const char *item_key, json_t *item, bus_error_t *err);
+json_t *gw_gql_page(json_t *all, json_t *args, bus_error_t *err);
+
 void gw_gql_handle(gw_request_t *r);
 void gw_gql_handle_legacy(gw_request_t *r);
 

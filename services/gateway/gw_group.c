@@ -28,7 +28,7 @@ static const gw_field_t s_fields[] = {
 int
 gw_group_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
 {
-    bus_db_t *db = bus_node_db(r->gw->node);
+    bus_db_t *db = r->gw->db;
     const char *domain = json_string_value(json_object_get(args, "domain_name"));
     json_t *active = json_object_get(args, "is_active");
     const char *flag = json_is_boolean(active) ? (json_is_true(active) ? "1" : "0") : "%";
@@ -64,8 +64,8 @@ gw_group_get(gw_request_t *r, const char *id, json_t **out, bus_error_t *err)
 {
     bool failed;
     const char *params[] = {id, NULL};
-    json_t *group = gw_store_one(bus_node_db(r->gw->node), GROUP_COLUMNS " WHERE id = ?1",
-                                 params, s_booleans, &failed);
+    json_t *group = gw_store_one(r->gw->db, GROUP_COLUMNS " WHERE id = ?1", params,
+                                 s_booleans, &failed);
     if (failed)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
     if (!group)
@@ -73,9 +73,9 @@ gw_group_get(gw_request_t *r, const char *id, json_t **out, bus_error_t *err)
     const char *domain = json_string_value(json_object_get(group, "domain_name"));
     bool allowed = gw_identity_reads_domain(&r->who, domain);
     if (!allowed && strcmp(domain, r->who.domain) == 0) {
-        sqlite3_stmt *stmt = bus_db_stmt(bus_node_db(r->gw->node),
-                                         "SELECT 1 FROM association_groups_users WHERE "
-                                         "group_id = ?1 AND user_id = ?2");
+        sqlite3_stmt *stmt =
+            bus_db_stmt(r->gw->db, "SELECT 1 FROM association_groups_users WHERE "
+                                   "group_id = ?1 AND user_id = ?2");
         if (stmt) {
             sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
             sqlite3_bind_text(stmt, 2, r->who.user_uuid, -1, SQLITE_STATIC);
@@ -159,8 +159,8 @@ gw_group_create(
                               "created_at", now, "modified_at", now);
     json_object_del(fields, "domain_name");
     json_object_del(fields, "name");
-    int rc = gw_store_write(bus_node_db(r->gw->node), "groups", "id", id, s_fields,
-                            fields, fixed, true, err);
+    int rc =
+        gw_store_write(r->gw->db, "groups", "id", id, s_fields, fields, fixed, true, err);
     json_decref(fixed);
     json_decref(fields);
     if (rc != BUS_OK)
@@ -194,7 +194,7 @@ gw_group_modify(
     char now[40];
     gw_now_iso(now);
     json_t *fixed = json_pack("{s:s}", "modified_at", now);
-    bus_db_t *db = bus_node_db(r->gw->node);
+    bus_db_t *db = r->gw->db;
     bus_db_begin(db);
     rc = gw_store_write(db, "groups", "id", id, s_fields, fields, fixed, false, err);
     if (rc == BUS_OK && mode && json_is_array(uuids))
@@ -225,7 +225,7 @@ gw_group_delete(gw_request_t *r, const char *id, bool purge, bus_error_t *err)
     json_decref(group);
     if (!allowed)
         return bus_error_set(err, BUS_STATUS_FORBIDDEN, "not an admin of that domain");
-    bus_db_t *db = bus_node_db(r->gw->node);
+    bus_db_t *db = r->gw->db;
     sqlite3_stmt *stmt =
         bus_db_stmt(db, purge ? "DELETE FROM groups WHERE id = ?1"
                               : "UPDATE groups SET is_active = 0 WHERE id = ?1");

@@ -38,9 +38,8 @@ gw_keypair_get(gw_request_t *r, const char *access_key, json_t **out, bus_error_
 {
     bool failed;
     const char *params[] = {access_key ? access_key : r->who.access_key, NULL};
-    json_t *keypair =
-        gw_store_one(bus_node_db(r->gw->node), KEYPAIR_COLUMNS " WHERE k.access_key = ?1",
-                     params, s_booleans, &failed);
+    json_t *keypair = gw_store_one(r->gw->db, KEYPAIR_COLUMNS " WHERE k.access_key = ?1",
+                                   params, s_booleans, &failed);
     if (failed)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
     if (!keypair)
@@ -80,7 +79,7 @@ gw_keypair_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
     const char *flag = json_is_boolean(active) ? (json_is_true(active) ? "1" : "0") : "%";
     const char *params[] = {scope_domain, scope_user, email ? email : "%", flag, NULL};
     json_t *keypairs =
-        gw_store_rows(bus_node_db(r->gw->node),
+        gw_store_rows(r->gw->db,
                       KEYPAIR_COLUMNS " WHERE u.domain_name LIKE ?1 AND k.user_id LIKE ?2"
                                       " AND u.email LIKE ?3 AND k.is_active LIKE ?4"
                                       " ORDER BY k.created_at",
@@ -123,8 +122,8 @@ gw_keypair_create(
     json_t *fixed = json_pack("{s:s, s:s, s:s, s:s}", "secret_key", secret_key, "user_id",
                               uuid, "created_at", now, "modified_at", now);
     OPENSSL_cleanse(secret_key, sizeof secret_key);
-    rc = gw_store_write(bus_node_db(r->gw->node), "keypairs", "access_key", access_key,
-                        s_fields, json_is_object(props) ? props : NULL, fixed, true, err);
+    rc = gw_store_write(r->gw->db, "keypairs", "access_key", access_key, s_fields,
+                        json_is_object(props) ? props : NULL, fixed, true, err);
     json_decref(fixed);
     if (rc != BUS_OK)
         return rc;
@@ -163,9 +162,8 @@ gw_keypair_modify(gw_request_t *r,
     char now[40];
     gw_now_iso(now);
     json_t *fixed = json_pack("{s:s}", "modified_at", now);
-    rc =
-        gw_store_write(bus_node_db(r->gw->node), "keypairs", "access_key", access_key,
-                       s_fields, json_is_object(props) ? props : NULL, fixed, false, err);
+    rc = gw_store_write(r->gw->db, "keypairs", "access_key", access_key, s_fields,
+                        json_is_object(props) ? props : NULL, fixed, false, err);
     json_decref(fixed);
     if (rc != BUS_OK)
         return rc;
@@ -183,7 +181,7 @@ gw_keypair_delete(gw_request_t *r, const char *access_key, bus_error_t *err)
     if (strcmp(access_key, r->who.access_key) == 0)
         return bus_error_set(err, BUS_STATUS_INVALID,
                              "you cannot revoke the keypair in use");
-    bus_db_t *db = bus_node_db(r->gw->node);
+    bus_db_t *db = r->gw->db;
     sqlite3_stmt *stmt = bus_db_stmt(db, "DELETE FROM keypairs WHERE access_key = ?1");
     if (!stmt)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");

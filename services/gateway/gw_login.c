@@ -213,8 +213,8 @@ gw_login_logout(gw_request_t *r)
     char token[GW_TOKEN_SIZE], hash[GW_TOKEN_SIZE];
     if (s_cookie_token(gw_request_header(r, "Cookie"), token)) {
         gw_sha256_hex(token, hash);
-        sqlite3_stmt *stmt = bus_db_stmt(
-            bus_node_db(r->gw->node), "DELETE FROM login_sessions WHERE token_hash = ?1");
+        sqlite3_stmt *stmt =
+            bus_db_stmt(r->gw->db, "DELETE FROM login_sessions WHERE token_hash = ?1");
         if (stmt) {
             sqlite3_bind_text(stmt, 1, hash, -1, SQLITE_STATIC);
             sqlite3_step(stmt);
@@ -268,7 +268,7 @@ gw_login_authorize(gw_request_t *r)
         gw_reply_problem(r, "rate-limit-exceeded", "Too many failed login attempts.");
         return;
     }
-    bus_db_t *db = bus_node_db(r->gw->node);
+    bus_db_t *db = r->gw->db;
     login_user_t user;
     char access_key[GW_ACCESS_KEY_SIZE], secret_key[GW_SECRET_KEY_SIZE];
     if (s_check_password(db, email, password, domain, &user) != BUS_OK ||
@@ -303,9 +303,9 @@ gw_login_role(gw_request_t *r)
     json_t *body = json_pack("{s:s, s:s, s:n}", "global_role", global, "domain_role",
                              domain_role, "group_role");
     if (group) {
-        sqlite3_stmt *stmt = bus_db_stmt(bus_node_db(r->gw->node),
-                                         "SELECT 1 FROM association_groups_users WHERE "
-                                         "group_id = ?1 AND user_id = ?2");
+        sqlite3_stmt *stmt =
+            bus_db_stmt(r->gw->db, "SELECT 1 FROM association_groups_users WHERE "
+                                   "group_id = ?1 AND user_id = ?2");
         bool member = false;
         if (stmt) {
             sqlite3_bind_text(stmt, 1, group, -1, SQLITE_STATIC);
@@ -339,7 +339,7 @@ gw_login_update_password(gw_request_t *r)
         gw_reply_json(r, 400, json_pack("{s:s}", "error_msg", "new password mismatch"));
         return;
     }
-    bus_db_t *db = bus_node_db(r->gw->node);
+    bus_db_t *db = r->gw->db;
     login_user_t user;
     if (s_check_password(db, r->who.email, old_password, NULL, &user) != BUS_OK) {
         gw_reply_problem(r, GW_AUTH_SLUG_FAILED, "Old password mismatch");

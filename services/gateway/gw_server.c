@@ -33,6 +33,7 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
     if (!gw)
         return NULL;
     gw->node = node;
+    gw->db = bus_node_db(node);
     gw->config = config;
     gw->rate = gw_ratelimit_new(config->rate_window_s);
     gw->login_failures = gw_ratelimit_new(config->rate_window_s);
@@ -69,4 +70,5 @@ const bus_service_t gw_service = {
     .migration_count = GW_DB_MIGRATION_COUNT,
     .init = s_init,
     .fini = s_fini,
+    .command = gw_admin_cli,
 };

@@ -13,7 +13,8 @@
 struct evhttp;
 
 typedef struct {
-    bus_node_t *node;
+    bus_node_t *node;          //  NULL for the offline admin command
+    bus_db_t *db;              //  the gateway's database (the node's, when there is one)
     const gw_config_t *config; //  borrowed from bus_main
     struct evhttp *http;
     struct _gw_ratelimit_t *rate;            //  requests per keypair

@@ -52,7 +52,7 @@ s_fetch(
     snprintf(sql, sizeof sql, USER_COLUMNS " WHERE %s = ?1", where);
     bool failed;
     const char *params[] = {key, NULL};
-    bus_db_t *db = bus_node_db(r->gw->node);
+    bus_db_t *db = r->gw->db;
     json_t *user = gw_store_one(db, sql, params, s_booleans, &failed);
     if (failed)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
@@ -92,7 +92,7 @@ gw_user_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
     if (json_is_string(json_object_get(args, "filter")))
         return bus_error_set(err, BUS_STATUS_INVALID,
                              "filter expressions are not supported yet");
-    bus_db_t *db = bus_node_db(r->gw->node);
+    bus_db_t *db = r->gw->db;
     //  Who may see whom: a superadmin everyone (or one domain), an admin or
     //  monitor its domain, a user itself.
     const char *scope_domain = "%", *scope_user = "%";
@@ -246,7 +246,7 @@ gw_user_create(
     json_t *fixed =
         json_pack("{s:s, s:s, s:s, s:s, s:s}", "email", email, "password", hash,
                   "domain_name", domain, "created_at", now, "modified_at", now);
-    bus_db_t *db = bus_node_db(r->gw->node);
+    bus_db_t *db = r->gw->db;
     bus_db_begin(db);
     rc = gw_store_write(db, "users", "uuid", uuid, s_fields, fields, fixed, true, err);
     if (rc == BUS_OK && group_ids)
@@ -332,7 +332,7 @@ gw_user_modify(
     group_ids = json_is_array(group_ids) ? json_incref(group_ids) : NULL;
     json_object_del(fields, "group_ids");
     s_fold_is_active(fields);
-    bus_db_t *db = bus_node_db(r->gw->node);
+    bus_db_t *db = r->gw->db;
     bus_db_begin(db);
     rc = gw_store_write(db, "users", "uuid", uuid, s_fields, fields, fixed, false, err);
     if (rc == BUS_OK && group_ids)
@@ -371,7 +371,7 @@ gw_user_delete(gw_request_t *r, const char *email, bool purge, bus_error_t *err)
                              "not allowed to delete this user");
     if (strcmp(uuid, r->who.user_uuid) == 0)
         return bus_error_set(err, BUS_STATUS_INVALID, "you cannot delete yourself");
-    bus_db_t *db = bus_node_db(r->gw->node);
+    bus_db_t *db = r->gw->db;
     bus_db_begin(db);
     const char *sql[] = {
         purge ? "DELETE FROM users WHERE uuid = ?1"

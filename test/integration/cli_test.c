@@ -132,6 +132,33 @@ test_usage_errors_and_version(void)
 }
 
 static void
+test_gateway_admin_command(void)
+{
+    char state[512];
+    snprintf(state, sizeof state, "node.state_dir=%s/gw-admin", s_dir);
+    const char *create[] = {
+        "--set", state,         "--set",          "auth.password_iterations=1000",
+        "admin", "create-user", "op@example.com", "--role",
+        "admin", "--password",  "pw-op-1",        NULL};
+    harness_proc_t proc;
+    T_EQ_INT(s_run("gw-create", "gateway", create, &proc), 0);
+    T_ASSERT(
+        s_log_contains(&proc, "created user=op@example.com role=admin domain=default"));
+    T_ASSERT(s_log_contains(&proc, "access_key=AKIA"));
+    //  The first start's superadmin was made on the way.
+    T_ASSERT(s_log_contains(&proc, "bootstrap superadmin"));
+    const char *list[] = {"--set", state, "admin", "list-users", NULL};
+    T_EQ_INT(s_run("gw-list", "gateway", list, &proc), 0);
+    T_ASSERT(s_log_contains(&proc, "op@example.com role=admin"));
+    //  The same user twice is refused, with the reason.
+    T_EQ_INT(s_run("gw-again", "gateway", create, &proc), 1);
+    T_ASSERT(s_log_contains(&proc, "UNIQUE constraint failed: users.email"));
+    const char *bad[] = {"--set", state, "admin", "frobnicate", "x", NULL};
+    T_EQ_INT(s_run("gw-bad", "gateway", bad, &proc), 2);
+    T_ASSERT(s_log_contains(&proc, "usage: backplane-gateway"));
+}
+
+static void
 test_taken_port_fails_cleanly(void)
 {
     //  Two schedulers cannot both host the hub on the same ports.
@@ -169,6 +196,7 @@ main(void)
     T_RUN(test_bad_config_names_file_line_and_reason);
     T_RUN(test_set_overrides_and_is_checked);
     T_RUN(test_usage_errors_and_version);
+    T_RUN(test_gateway_admin_command);
     T_RUN(test_taken_port_fails_cleanly);
     if (!t_failures)
         harness_rmdir(s_dir);
