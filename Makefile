@@ -81,7 +81,7 @@ check-run: $(BINS) $(UNIT_TESTS) $(INT_TESTS) $(FUZZ_REPLAY)
 	    LSAN_OPTIONS=suppressions=$(CURDIR)/test/lsan.supp \
 	    BACKPLANE_BINDIR=$(BUILD)/bin test/run-tests $(BUILD)/test-logs \
 	    $(UNIT_TESTS) $(INT_TESTS) $(FUZZ_REPLAY) \
-	    test/proto-drift test/config-drift test/format-check
+	    test/proto-drift test/config-drift test/format-check test/openapi-check
 
 # ---- proto ------------------------------------------------------------------------
 .PHONY: proto

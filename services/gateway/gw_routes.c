@@ -12,6 +12,7 @@
 #define GET     (EVHTTP_REQ_GET | EVHTTP_REQ_HEAD)
 #define POST    EVHTTP_REQ_POST
 #define GETPOST (GET | POST)
+#define ITEM    (GET | EVHTTP_REQ_PATCH | EVHTTP_REQ_DELETE)
 
 //  GET / : the version document the official client probes (reference §0).
 static void
@@ -43,6 +44,17 @@ const gw_route_t gw_routes[] = {
     {POST, "/auth/authorize", GW_AUTH_NONE, gw_login_authorize},
     {GET, "/auth/role", GW_AUTH_REQUIRED, gw_login_role},
     {POST, "/auth/update-password", GW_AUTH_REQUIRED, gw_login_update_password},
+    //  Backplane's own REST admin API (docs/openapi.yaml).
+    {GETPOST, "/admin/v1/domains", GW_AUTH_REQUIRED, gw_rest_domains},
+    {ITEM, "/admin/v1/domains/{key}", GW_AUTH_REQUIRED, gw_rest_domain},
+    {GETPOST, "/admin/v1/projects", GW_AUTH_REQUIRED, gw_rest_projects},
+    {ITEM, "/admin/v1/projects/{key}", GW_AUTH_REQUIRED, gw_rest_project},
+    {GETPOST, "/admin/v1/users", GW_AUTH_REQUIRED, gw_rest_users},
+    {ITEM, "/admin/v1/users/{key}", GW_AUTH_REQUIRED, gw_rest_user},
+    {GETPOST, "/admin/v1/keypairs", GW_AUTH_REQUIRED, gw_rest_keypairs},
+    {ITEM, "/admin/v1/keypairs/{key}", GW_AUTH_REQUIRED, gw_rest_keypair},
+    {GETPOST, "/admin/v1/resource-policies/{kind}", GW_AUTH_REQUIRED, gw_rest_policies},
+    {ITEM, "/admin/v1/resource-policies/{kind}/{key}", GW_AUTH_REQUIRED, gw_rest_policy},
     //  The admin API the official CLI uses.
     {POST, "/admin/gql", GW_AUTH_REQUIRED, gw_gql_handle},
     {POST, "/admin/graphql", GW_AUTH_REQUIRED, gw_gql_handle_legacy},

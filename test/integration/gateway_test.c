@@ -467,6 +467,76 @@ test_permission_matrix(void)
 }
 
 static void
+test_rest_admin_api(void)
+{
+    char *body = NULL;
+    T_EQ_INT(s_signed(&s_super, "POST", "/admin/v1/domains",
+                      "{\"name\": \"d3\", \"description\": \"third\"}", NULL, &body,
+                      NULL),
+             201);
+    T_CONTAINS(body, "\"description\":\"third\"");
+    free(body);
+    body = NULL;
+    T_EQ_INT(s_signed(&s_super, "PATCH", "/admin/v1/domains/d3",
+                      "{\"description\": \"3rd\"}", NULL, &body, NULL),
+             200);
+    T_CONTAINS(body, "\"description\":\"3rd\"");
+    free(body);
+    body = NULL;
+    T_EQ_INT(s_signed(&s_super, "GET", "/admin/v1/domains", NULL, NULL, &body, NULL),
+             200);
+    T_CONTAINS(body, "\"name\":\"d3\"");
+    free(body);
+    //  A domain admin may not create domains: 403 with Backend.AI's slug.
+    body = NULL;
+    T_EQ_INT(s_signed(&s_dadmin, "POST", "/admin/v1/domains", "{\"name\": \"d4\"}", NULL,
+                      &body, NULL),
+             403);
+    T_CONTAINS(body, "generic-forbidden");
+    free(body);
+    body = NULL;
+    T_EQ_INT(s_signed(&s_super, "GET", "/admin/v1/users/nobody@example.com", NULL, NULL,
+                      &body, NULL),
+             404);
+    T_CONTAINS(body, "object-not-found");
+    free(body);
+    body = NULL;
+    T_EQ_INT(s_signed(&s_super, "POST", "/admin/v1/users", "{\"password\": \"x\"}", NULL,
+                      &body, NULL),
+             400);
+    T_CONTAINS(body, "invalid-api-params");
+    free(body);
+    //  A user in the new domain, then both gone again.
+    T_EQ_INT(s_signed(&s_super, "POST", "/admin/v1/users",
+                      "{\"email\": \"carol@example.com\", \"password\": \"pw-c\","
+                      " \"domain_name\": \"d3\"}",
+                      NULL, NULL, NULL),
+             201);
+    T_EQ_INT(s_signed(&s_super, "DELETE", "/admin/v1/domains/d3?purge=true", NULL, NULL,
+                      NULL, NULL),
+             400); //  not empty yet
+    T_EQ_INT(s_signed(&s_super, "DELETE", "/admin/v1/users/carol@example.com?purge=true",
+                      NULL, NULL, NULL, NULL),
+             200);
+    T_EQ_INT(s_signed(&s_super, "DELETE", "/admin/v1/domains/d3?purge=true", NULL, NULL,
+                      NULL, NULL),
+             200);
+    T_EQ_INT(s_signed(&s_super, "GET", "/admin/v1/domains/d3", NULL, NULL, NULL, NULL),
+             404);
+    //  Resource policies by kind.
+    T_EQ_INT(s_signed(&s_super, "POST", "/admin/v1/resource-policies/keypair",
+                      "{\"name\": \"tiny\", \"max_concurrent_sessions\": 1}", NULL, NULL,
+                      NULL),
+             201);
+    body = NULL;
+    T_EQ_INT(s_signed(&s_user2, "GET", "/admin/v1/resource-policies/keypair/tiny", NULL,
+                      NULL, &body, NULL),
+             200);
+    T_CONTAINS(body, "\"max_concurrent_sessions\":1");
+    free(body);
+}
+
+static void
 test_inactive_keypair_is_refused(void)
 {
     char query[512];
@@ -603,6 +673,7 @@ main(void)
     T_RUN(test_signature_checks);
     T_RUN(test_graphql_tenancy);
     T_RUN(test_permission_matrix);
+    T_RUN(test_rest_admin_api);
     T_RUN(test_inactive_keypair_is_refused);
     T_RUN(test_rate_limit);
     T_RUN(test_login_cookie);
