@@ -6,6 +6,7 @@
 #                     proto drift; ends with "N passed, N failed"
 #   make run          deps, build, start every service and one agent on loopback
 #   make bench-bus    bus throughput against raw libzmq
+#   make bench-gateway  signed against unsigned requests on one gateway
 #   make fuzz         libFuzzer binaries (clang) in build/fuzz
 #   make proto        regenerate libbus/proto_*.[ch] from proto/*.yaml (dev tool)
 #   make install      PREFIX, DESTDIR, BINDIR, SYSCONFDIR honoured
@@ -127,6 +128,6 @@ clean:
 	rm -rf build
 
 help:
-	@sed -n '2,13p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,14p' Makefile | sed 's/^# \{0,1\}//'
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
