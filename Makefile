@@ -10,6 +10,7 @@
 #   make fuzz         libFuzzer binaries (clang) in build/fuzz
 #   make proto        regenerate libbus/proto_*.[ch] from proto/*.yaml (dev tool)
 #   make install      PREFIX, DESTDIR, BINDIR, SYSCONFDIR honoured
+#   make config       rewrite config/*.yaml from the option tables; make format(-check)
 
 include config.mk
 
@@ -128,6 +129,6 @@ clean:
 	rm -rf build
 
 help:
-	@sed -n '2,14p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,13p' Makefile | sed 's/^# \{0,1\}//'
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
