@@ -12,6 +12,8 @@
 typedef struct {
     bus_node_config_t node;
     char *listen;            //  host:port of the API
+    char *tls_cert;          //  PEM certificate chain; "" = plain HTTP
+    char *tls_key;           //  PEM private key of tls_cert
     int64_t max_body_bytes;  //  larger request bodies are refused with 413
     int request_timeout_ms;  //  a request waiting on the bus longer gets 503/504
     int healthz_timeout_ms;  //  how long /healthz waits for each service

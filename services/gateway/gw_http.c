@@ -5,7 +5,10 @@
     =========================================================================
 */
 #include "gw_classes.h"
-#include <netinet/in.h> //  sockaddr_in for the bound port
+#include <event2/bufferevent_ssl.h> //  HTTPS through libevent_openssl
+#include <netinet/in.h>             //  sockaddr_in for the bound port
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 #include <sys/socket.h>
 
 const char *
@@ -112,6 +115,34 @@ s_split_listen(const char *listen, char *host, size_t host_size, int *port)
     return true;
 }
 
+//  Each accepted connection gets its own TLS session on the shared context.
+static struct bufferevent *
+s_tls_connection(struct event_base *base, void *arg)
+{
+    SSL *ssl = SSL_new(arg);
+    return ssl ? bufferevent_openssl_socket_new(base, -1, ssl, BUFFEREVENT_SSL_ACCEPTING,
+                                                BEV_OPT_CLOSE_ON_FREE)
+               : NULL;
+}
+
+//  A TLS context from the configured certificate and key; NULL with err.
+static SSL_CTX *
+s_tls_context(const gw_config_t *config, bus_error_t *err)
+{
+    SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
+    if (ctx && SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION) == 1 &&
+        SSL_CTX_use_certificate_chain_file(ctx, config->tls_cert) == 1 &&
+        SSL_CTX_use_PrivateKey_file(ctx, config->tls_key, SSL_FILETYPE_PEM) == 1 &&
+        SSL_CTX_check_private_key(ctx) == 1)
+        return ctx;
+    char reason[256];
+    ERR_error_string_n(ERR_get_error(), reason, sizeof reason);
+    bus_error_set(err, BUS_STATUS_INVALID, "api.tls_cert %s / api.tls_key %s: %s",
+                  config->tls_cert, config->tls_key, reason);
+    SSL_CTX_free(ctx);
+    return NULL;
+}
+
 int
 gw_http_start(gw_server_t *gw, const char *listen, int64_t max_body, bus_error_t *err)
 {
@@ -132,6 +163,12 @@ gw_http_start(gw_server_t *gw, const char *listen, int64_t max_body, bus_error_t
         gw->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD | EVHTTP_REQ_PUT |
                       EVHTTP_REQ_DELETE | EVHTTP_REQ_PATCH | EVHTTP_REQ_OPTIONS);
     evhttp_set_gencb(gw->http, s_dispatch, gw);
+    if (gw->config->tls_cert && *gw->config->tls_cert) {
+        gw->tls = s_tls_context(gw->config, err);
+        if (!gw->tls)
+            return -1;
+        evhttp_set_bevcb(gw->http, s_tls_connection, gw->tls);
+    }
     struct evhttp_bound_socket *bound =
         evhttp_bind_socket_with_handle(gw->http, host, (ev_uint16_t) port);
     if (!bound) {
@@ -155,4 +192,6 @@ gw_http_stop(gw_server_t *gw)
         evhttp_free(gw->http);
         gw->http = NULL;
     }
+    SSL_CTX_free(gw->tls);
+    gw->tls = NULL;
 }

@@ -48,14 +48,14 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
         return NULL;
     }
     char url[320];
-    snprintf(url, sizeof url, "http://%s", gw->endpoint);
+    snprintf(url, sizeof url, "%s://%s", gw->tls ? "https" : "http", gw->endpoint);
     if (gw_bootstrap(bus_node_db(node), config, url, err) != 0) {
         s_fini((void **) &gw);
         return NULL;
     }
-    bus_log_notice("api listening url=http://%s/", gw->endpoint);
+    bus_log_notice("api listening url=%s/", url);
     //  The line scripts and people look for.
-    printf("gateway url=http://%s/\n", gw->endpoint);
+    printf("gateway url=%s/\n", url);
     fflush(stdout);
     return gw;
 }

@@ -158,6 +158,63 @@ test_gateway_admin_command(void)
     T_ASSERT(s_log_contains(&proc, "usage: backplane-gateway"));
 }
 
+//  Runs a shell command, returns its first output line in out.
+static int
+s_shell(const char *command, char *out, size_t size)
+{
+    FILE *pipe = popen(command, "r");
+    if (!pipe)
+        return -1;
+    if (!fgets(out, (int) size, pipe))
+        *out = 0;
+    return pclose(pipe);
+}
+
+static void
+test_gateway_serves_https(void)
+{
+    char cert[512], key[512], command[2048], line[HARNESS_LINE_MAX];
+    snprintf(cert, sizeof cert, "%s/tls.crt", s_dir);
+    snprintf(key, sizeof key, "%s/tls.key", s_dir);
+    snprintf(command, sizeof command,
+             "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1"
+             " -keyout %s -out %s 2>&1",
+             key, cert);
+    T_EQ_INT(s_shell(command, line, sizeof line), 0);
+    char state[512], tls_cert[600], tls_key[600];
+    snprintf(state, sizeof state, "node.state_dir=%s/gw-tls", s_dir);
+    snprintf(tls_cert, sizeof tls_cert, "api.tls_cert=%s", cert);
+    snprintf(tls_key, sizeof tls_key, "api.tls_key=%s", key);
+    const char *args[] = {"--set", state,
+                          "--set", "api.listen=127.0.0.1:0",
+                          "--set", tls_cert,
+                          "--set", tls_key,
+                          "--set", "bus.hub.registry=tcp://127.0.0.1:1",
+                          NULL};
+    harness_proc_t gateway;
+    T_ASSERT(harness_start(&gateway, s_dir, "gw-tls", "gateway", args) == 0);
+    T_ASSERT(harness_wait_line(&gateway, "gateway url=", EXIT_MS, line, sizeof line));
+    char url[128];
+    T_ASSERT(harness_field(line, "url", url, sizeof url));
+    T_ASSERT(strncmp(url, "https://", 8) == 0);
+    snprintf(command, sizeof command, "curl -sk %s", url);
+    T_EQ_INT(s_shell(command, line, sizeof line), 0);
+    T_CONTAINS(line, "\"version\":\"v6.20220315\"");
+    //  Plain HTTP on the TLS port gets nowhere.
+    snprintf(command, sizeof command, "curl -s -m 3 http://%s", url + 8);
+    s_shell(command, line, sizeof line);
+    T_ASSERT(strstr(line, "v6.20220315") == NULL);
+    T_EQ_INT(harness_stop(&gateway, EXIT_MS), 0);
+    T_ASSERT(!harness_log_has_report(&gateway));
+    //  A key that does not match is a start-up error naming the files.
+    const char *bad[] = {"--set", state,    "--set", "api.listen=127.0.0.1:0",
+                         "--set", tls_cert, "--set", "api.tls_key=/nonexistent.key",
+                         NULL};
+    harness_proc_t broken;
+    T_EQ_INT(s_run("gw-tls-bad", "gateway", bad, &broken), 1);
+    T_ASSERT(s_log_contains(&broken, "api.tls_key /nonexistent.key"));
+}
+
 static void
 test_taken_port_fails_cleanly(void)
 {
@@ -197,6 +254,7 @@ main(void)
     T_RUN(test_set_overrides_and_is_checked);
     T_RUN(test_usage_errors_and_version);
     T_RUN(test_gateway_admin_command);
+    T_RUN(test_gateway_serves_https);
     T_RUN(test_taken_port_fails_cleanly);
     if (!t_failures)
         harness_rmdir(s_dir);
