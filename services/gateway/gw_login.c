@@ -194,7 +194,8 @@ gw_login_login(gw_request_t *r)
     char cookie[256];
     snprintf(cookie, sizeof cookie,
              "%s=%s; Path=/; Max-Age=%d; HttpOnly; SameSite=Strict%s", GW_LOGIN_COOKIE,
-             token, gw->config->login_ttl_s, gw->config->cookie_secure ? "; Secure" : "");
+             token, gw->config->login_ttl_s,
+             gw->config->cookie_secure || gw->tls ? "; Secure" : "");
     OPENSSL_cleanse(token, sizeof token);
     if (r->req)
         evhttp_add_header(evhttp_request_get_output_headers(r->req), "Set-Cookie",
