@@ -158,7 +158,9 @@ gw_http_start(gw_server_t *gw, const char *listen, int64_t max_body, bus_error_t
         bus_error_set(err, BUS_STATUS_INTERNAL, "cannot create the HTTP server");
         return -1;
     }
-    evhttp_set_max_body_size(gw->http, (ev_ssize_t) max_body);
+    //  Bodies over max_body get our own problem+json 413 (gw_request); libevent's
+    //  own limit, which answers in HTML, is only the backstop against floods.
+    evhttp_set_max_body_size(gw->http, (ev_ssize_t) (max_body * GW_HTTP_BODY_BACKSTOP));
     evhttp_set_allowed_methods(
         gw->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD | EVHTTP_REQ_PUT |
                       EVHTTP_REQ_DELETE | EVHTTP_REQ_PATCH | EVHTTP_REQ_OPTIONS);

@@ -16,6 +16,8 @@
 
 struct evhttp_request;
 
+#define GW_HTTP_BODY_BACKSTOP 4 //  libevent drops bodies over this many times the limit
+
 //  Binds the API listener and installs the routes. 0 or -1 with err.
 int
 gw_http_start(gw_server_t *gw, const char *listen, int64_t max_body, bus_error_t *err);

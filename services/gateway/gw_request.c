@@ -274,6 +274,21 @@ s_rate_limit(gw_request_t *r)
     return true;
 }
 
+//  Refuses a body over api.max_body_bytes before any work is spent on it.
+static bool
+s_check_size(gw_request_t *r)
+{
+    struct evbuffer *input = evhttp_request_get_input_buffer(r->req);
+    size_t length = input ? evbuffer_get_length(input) : 0;
+    if ((int64_t) length <= r->gw->config->max_body_bytes)
+        return true;
+    char detail[128];
+    snprintf(detail, sizeof detail, "The body (%zu bytes) is larger than %lld bytes.",
+             length, (long long) r->gw->config->max_body_bytes);
+    gw_reply_problem(r, "request-entity-too-large", detail);
+    return false;
+}
+
 static bool
 s_parse_params(gw_request_t *r)
 {
@@ -334,7 +349,7 @@ gw_request_dispatch(gw_server_t *gw, struct evhttp_request *req, const gw_route_
     }
     if (!r->route)
         gw_reply_problem(r, path_known ? "method-not-allowed" : "url-not-found", NULL);
-    else if (s_authenticate(r) && s_rate_limit(r) && s_parse_params(r))
+    else if (s_check_size(r) && s_authenticate(r) && s_rate_limit(r) && s_parse_params(r))
         r->route->handler(r);
     bus_log_set_corr(NULL);
 }

@@ -250,6 +250,17 @@ test_signature_checks(void)
     free(body);
     keypair_t unknown = {"AKIAUNKNOWNUNKNOWN00", "x"};
     T_EQ_INT(s_signed(&unknown, "GET", "/auth/role", NULL, NULL, NULL, NULL), 401);
+    //  A body over api.max_body_bytes (1 MiB by default): 413 as problem+json.
+    size_t big = 1100 * 1024;
+    char *huge = malloc(big + 1);
+    memset(huge, ' ', big);
+    huge[big] = 0;
+    huge[0] = '{', huge[big - 1] = '}';
+    body = NULL;
+    T_EQ_INT(s_signed(&s_super, "POST", "/auth/test", huge, NULL, &body, NULL), 413);
+    T_CONTAINS(body, "request-entity-too-large");
+    free(body);
+    free(huge);
     //  Malformed JSON body on a signed request: invalid-api-params.
     body = NULL;
     T_EQ_INT(s_signed(&s_super, "POST", "/auth/test", "{\"echo\": ", NULL, &body, NULL),
