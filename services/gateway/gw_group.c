@@ -186,7 +186,11 @@ gw_group_modify(
         return bus_error_set(err, BUS_STATUS_FORBIDDEN, "not an admin of domain %s",
                              domain);
     json_t *fields = json_deep_copy(json_is_object(props) ? props : json_object());
+    //  A copy: the member it comes from leaves fields just below.
+    char mode_buf[16] = "";
     const char *mode = json_string_value(json_object_get(fields, "user_update_mode"));
+    if (mode)
+        mode = strncpy(mode_buf, mode, sizeof mode_buf - 1);
     json_t *uuids = json_incref(json_object_get(fields, "user_uuids"));
     json_object_del(fields, "user_update_mode");
     json_object_del(fields, "user_uuids");

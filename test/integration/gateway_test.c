@@ -344,6 +344,30 @@ test_graphql_tenancy(void)
     T_EQ_INT(json_object_size(json_array_get(users, 0)), 2);
     json_decref(r);
 
+    //  Project membership through modify_group (add, then remove).
+    r = s_gql(&s_super, "{ groups(domain_name: \"default\") { id name } }", NULL);
+    const char *gid = json_string_value(json_object_get(
+        json_array_get(json_object_get(json_object_get(r, "data"), "groups"), 0), "id"));
+    char group_id[64];
+    snprintf(group_id, sizeof group_id, "%s", gid ? gid : "");
+    json_decref(r);
+    r = s_gql(&s_super, "{ user(email: \"user1@example.com\") { uuid } }", NULL);
+    char uuid[64];
+    snprintf(uuid, sizeof uuid, "%s",
+             json_string_value(json_object_get(
+                 json_object_get(json_object_get(r, "data"), "user"), "uuid")));
+    json_decref(r);
+    const char *modes[] = {"add", "remove"};
+    for (int m = 0; m < 2; m++) {
+        r = s_gql(
+            &s_super,
+            "mutation($g: String!, $u: String!, $m: String!) { modify_group(gid: $g,"
+            " props: {user_update_mode: $m, user_uuids: [$u]}) { ok msg } }",
+            json_pack("{s:s, s:s, s:s}", "g", group_id, "u", uuid, "m", modes[m]));
+        T_ASSERT(s_mutation_ok(r, "modify_group"));
+        json_decref(r);
+    }
+
     //  Paginated lists as the CLI asks for them.
     r = s_gql(
         &s_super,
