@@ -887,6 +887,43 @@ s_gateway_access_roundtrip(const void *data, size_t size)
 }
 
 static int
+s_image_catalog_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_image_catalog_t msg;
+    int rc = proto_image_catalog_decode(&msg, data, size, err);
+    proto_image_catalog_clear(&msg);
+    return rc;
+}
+
+static char *
+s_image_catalog_print(const void *data, size_t size)
+{
+    proto_image_catalog_t msg;
+    char *text = NULL;
+    if (proto_image_catalog_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_image_catalog_print(&msg);
+    proto_image_catalog_clear(&msg);
+    return text;
+}
+
+static int
+s_image_catalog_roundtrip(const void *data, size_t size)
+{
+    proto_image_catalog_t one, two;
+    if (proto_image_catalog_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_image_catalog_encode(&one);
+    proto_image_catalog_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_image_catalog_encode(&two);
+    char *text_one = proto_image_catalog_print(&one);
+    char *text_two = proto_image_catalog_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_image_catalog_clear(&one);
+    proto_image_catalog_clear(&two);
+    return rc;
+}
+
+static int
 s_policy_changed_validate(const void *data, size_t size, bus_error_t *err)
 {
     proto_policy_changed_t msg;
@@ -1660,6 +1697,15 @@ const proto_entry_t proto_entries[] = {
         .validate = s_gateway_access_validate,
         .print = s_gateway_access_print,
         .roundtrip = s_gateway_access_roundtrip,
+    },
+    {
+        .name = "image.catalog",
+        .kind = PROTO_EVENT,
+        .broadcast = true,
+        .durable = true,
+        .validate = s_image_catalog_validate,
+        .print = s_image_catalog_print,
+        .roundtrip = s_image_catalog_roundtrip,
     },
     {
         .name = "policy.changed",

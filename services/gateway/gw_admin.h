@@ -91,4 +91,171 @@ gw_policy_delete(gw_request_t *r, const char *kind, const char *name, bus_error_
 //  Maps a status to the GraphQL/REST error message prefix.
 const char *gw_admin_status_message(int status);
 
+//  ---------------------------------------------------------------------------
+//  Images (gw_image.c, reference §11): the catalogue agents report with
+//  durable image.catalog events, aliases, and the registries a domain
+//  allows. A domain's allowed_docker_registries is a JSON list of registry
+//  host names; as in Backend.AI, an empty list allows none, so users of
+//  that domain see and resolve no image (superadmins list and read every
+//  image; resolution for a domain always checks the list).
+
+#include "gw_gql.h"
+
+#define GW_IMAGE_REF_MAX          512 //  a canonical reference, NUL included
+#define GW_IMAGE_REGISTRY_MAX     256
+#define GW_IMAGE_TAG_MAX          129 //  Docker's 128 characters, NUL included
+#define GW_IMAGE_ARCH_MAX         32
+#define GW_IMAGE_ALIAS_MAX        256
+#define GW_IMAGE_DEFAULT_REGISTRY "index.docker.io"
+#define GW_IMAGE_DEFAULT_TAG      "latest"
+#define GW_IMAGE_DEFAULT_ARCH     "x86_64"
+#define GW_IMAGE_NOT_FOUND        "Unknown image or alias, or the registry is not allowed"
+
+//  A parsed image reference: registry, project (first path component, ""
+//  when the path has one), path ("stable/python"), tag, and the canonical
+//  "registry/path:tag" the catalogue is keyed by.
+typedef struct {
+    char registry[GW_IMAGE_REGISTRY_MAX];
+    char project[GW_IMAGE_REF_MAX];
+    char path[GW_IMAGE_REF_MAX];
+    char tag[GW_IMAGE_TAG_MAX];
+    char canonical[GW_IMAGE_REF_MAX];
+} gw_image_ref_t;
+
+//  Parses a reference as Backend.AI's ImageRef does: no registry means
+//  index.docker.io (a first component is a registry when it has a dot or a
+//  colon or is "localhost"), a single name on Docker Hub gets "library/",
+//  no tag means "latest". 0, or -1 when text is malformed. Pure.
+int gw_image_ref_parse(const char *text, gw_image_ref_t *out);
+
+//  The canonical architecture name: amd64, x64, x86-64 -> x86_64; arm64 ->
+//  aarch64; another lower-case name ([a-z0-9_]) as is. NULL means the
+//  default. 0, or -1 when malformed. Pure.
+int gw_image_arch(const char *name, char out[GW_IMAGE_ARCH_MAX]);
+
+//  True when registry is in allowed (a JSON array of strings). Pure.
+bool gw_image_registry_allowed(const json_t *allowed, const char *registry);
+
+//  The resource limits of an image from its labels (a JSON object of
+//  strings): {slot: {"min": "<decimal>", "max": "<decimal>" or null}} from
+//  ai.backend.resource.min.<slot> and .max.<slot>, with cpu min 1 and mem
+//  min 1g when absent. Caller owns return value. Pure.
+json_t *gw_image_resources(const json_t *labels);
+
+//  COMPUTE, INFERENCE or SYSTEM, from the label ai.backend.role. Pure.
+const char *gw_image_type(const json_t *labels);
+
+//  The pure core of resolution. lookup returns the catalogue's image (a
+//  JSON object with a "registry" member; caller owns it) for a canonical
+//  reference and architecture, or NULL; alias returns an alias's target
+//  reference (caller frees), or NULL. name is tried as a reference first,
+//  then as an alias; allowed NULL skips the registry check. BUS_OK with
+//  *image (caller owns it), NOT_FOUND (GW_IMAGE_NOT_FOUND) or INVALID.
+typedef json_t *(gw_image_lookup_fn) (void *arg, const char *reference, const char *arch);
+typedef char *(gw_image_alias_fn) (void *arg, const char *alias);
+int gw_image_resolve_with(gw_image_lookup_fn *lookup,
+                          gw_image_alias_fn *alias,
+                          void *arg,
+                          const json_t *allowed,
+                          const char *name,
+                          const char *arch,
+                          json_t **image,
+                          bus_error_t *err);
+
+//  Resolves a name or alias to the catalogue's image for architecture (NULL:
+//  the default) as a session in domain may use it; domain NULL skips the
+//  registry check. *image is the GraphQL Image object (caller owns it).
+int gw_image_resolve(gw_server_t *gw,
+                     const char *domain,
+                     const char *name,
+                     const char *arch,
+                     json_t **image,
+                     bus_error_t *err);
+
+//  Applies one agent's image.catalog: upserts the images it lists and
+//  makes the agent's installed entries exactly those it lists as installed.
+//  Malformed entries are skipped (logged). 0, or -1 on a database error.
+int gw_image_apply_catalog(bus_db_t *db, const proto_image_catalog_t *catalog);
+
+//  Follows the "image" domain of durable events. 0 or -1.
+int gw_image_init(gw_server_t *gw);
+
+//  The admin operations: everyone reads (users only images whose registry
+//  their domain allows); a superadmin aliases, dealiases and forgets. An
+//  alias names a canonical reference in every architecture; arch NULL lets
+//  the target exist in any (the official 22.03 CLI never sends --arch).
+int gw_image_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err);
+int gw_image_get(gw_request_t *r,
+                 const char *reference,
+                 const char *arch,
+                 json_t **out,
+                 bus_error_t *err);
+int gw_image_alias(gw_request_t *r,
+                   const char *alias,
+                   const char *target,
+                   const char *arch,
+                   bus_error_t *err);
+int gw_image_dealias(gw_request_t *r, const char *alias, bus_error_t *err);
+int gw_image_forget(gw_request_t *r,
+                    const char *reference,
+                    const char *arch,
+                    bus_error_t *err);
+
+//  GraphQL root fields: images, image, alias_image, dealias_image, forget_image.
+extern const gw_gql_root_t gw_image_gql[];
+
+//  ---------------------------------------------------------------------------
+//  Resource groups, Backend.AI's "scaling groups" (gw_sgroup.c): superadmin
+//  writes and associations; a domain admin or monitor reads the groups of
+//  its domain, a user those it may use. kind is "domain", "user_group" or
+//  "keypair"; target a domain name, project id or access key.
+
+#include "gw_gql.h"
+
+int gw_sgroup_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err);
+int gw_sgroup_get(gw_request_t *r, const char *name, json_t **out, bus_error_t *err);
+//  The groups associated with target (args: optional is_active).
+int gw_sgroup_list_for(gw_request_t *r,
+                       const char *kind,
+                       const char *target,
+                       json_t *args,
+                       json_t **out,
+                       bus_error_t *err);
+int gw_sgroup_create(
+    gw_request_t *r, const char *name, json_t *props, json_t **out, bus_error_t *err);
+int gw_sgroup_modify(
+    gw_request_t *r, const char *name, json_t *props, json_t **out, bus_error_t *err);
+int gw_sgroup_delete(gw_request_t *r, const char *name, bus_error_t *err);
+//  Associates sgroup with target, or dissociates it (sgroup NULL: every
+//  group of target).
+int gw_sgroup_associate(gw_request_t *r,
+                        const char *kind,
+                        const char *sgroup,
+                        const char *target,
+                        bool associate,
+                        bus_error_t *err);
+//  GET /scaling-groups?group=; GET /scaling-groups/{scaling_group}/wsproxy-version.
+void gw_sgroup_handle_list(gw_request_t *r);
+void gw_sgroup_handle_wsproxy_version(gw_request_t *r);
+//  GraphQL root fields: scaling_group(s), scaling_groups_for_*, and the
+//  create/modify/delete and (dis)associate mutations.
+extern const gw_gql_root_t gw_sgroup_gql_roots[];
+
+//  Resource presets (gw_preset.c): superadmin writes, everyone reads.
+//  scaling_group NULL lists all; otherwise that group's and the global ones.
+int gw_preset_list(gw_request_t *r,
+                   const char *scaling_group,
+                   json_t **out,
+                   bus_error_t *err);
+int gw_preset_get(gw_request_t *r, const char *name, json_t **out, bus_error_t *err);
+int gw_preset_create(
+    gw_request_t *r, const char *name, json_t *props, json_t **out, bus_error_t *err);
+int gw_preset_modify(
+    gw_request_t *r, const char *name, json_t *props, json_t **out, bus_error_t *err);
+int gw_preset_delete(gw_request_t *r, const char *name, bus_error_t *err);
+//  GET /resource/presets[?scaling_group=].
+void gw_preset_handle_list(gw_request_t *r);
+//  GraphQL root fields: resource_preset(s), create/modify/delete_resource_preset.
+extern const gw_gql_root_t gw_preset_gql_roots[];
+
 #endif

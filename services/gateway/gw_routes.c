@@ -58,5 +58,10 @@ const gw_route_t gw_routes[] = {
     //  The admin API the official CLI uses.
     {POST, "/admin/gql", GW_AUTH_REQUIRED, gw_gql_handle},
     {POST, "/admin/graphql", GW_AUTH_REQUIRED, gw_gql_handle_legacy},
+    //  Resource groups and presets (reference §8).
+    {GET, "/scaling-groups", GW_AUTH_REQUIRED, gw_sgroup_handle_list},
+    {GET, "/scaling-groups/{scaling_group}/wsproxy-version", GW_AUTH_REQUIRED,
+     gw_sgroup_handle_wsproxy_version},
+    {GET, "/resource/presets", GW_AUTH_REQUIRED, gw_preset_handle_list},
     {0, NULL, 0, NULL},
 };

@@ -43,6 +43,11 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
         s_fini((void **) &gw);
         return NULL;
     }
+    if (gw_image_init(gw) != 0) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot follow image reports");
+        s_fini((void **) &gw);
+        return NULL;
+    }
     if (gw_http_start(gw, config->listen, config->max_body_bytes, err) != 0) {
         s_fini((void **) &gw);
         return NULL;

@@ -17,8 +17,8 @@ typedef struct {
     bus_db_t *db;              //  the gateway's database (the node's, when there is one)
     const gw_config_t *config; //  borrowed from bus_main
     struct evhttp *http;
-    struct ssl_ctx_st *tls; //  SSL_CTX when the API serves HTTPS, else NULL
-    struct _gw_ratelimit_t *rate;            //  requests per keypair
+    struct ssl_ctx_st *tls;       //  SSL_CTX when the API serves HTTPS, else NULL
+    struct _gw_ratelimit_t *rate; //  requests per keypair
     struct _gw_ratelimit_t *login_failures;  //  failed logins per user name
     struct _gw_identity_cache_t *identities; //  callers, with their signing keys
     struct _gw_accesslog_t *accesslog;       //  queued access records

@@ -1,0 +1,76 @@
+//  GENERATED FROM proto/image.yaml BY proto/gen.py - DO NOT EDIT
+/*  =========================================================================
+    proto_image - container images as agents report them
+
+    Structs and codecs of the image domain. Included by proto.h: include
+    bus.h, not this file. proto.h documents the functions every struct type T
+    has (init, clear, write, encode, read, decode, print).
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef PROTO_IMAGE_H_INCLUDED
+#define PROTO_IMAGE_H_INCLUDED
+
+//  Topics (events) and method names (RPC).
+#define PROTO_IMAGE_CATALOG "image.catalog"
+
+//  ---------------------------------------------------------------------------
+//  image.info, a nested value: one image on an agent
+
+typedef struct {
+    //  Canonical registry/project/name:tag, without the architecture (required, at most
+    //  512 bytes)
+    char *reference;
+    //  CPU architecture: x86_64 or aarch64 (required, at most 32 bytes)
+    char *architecture;
+    //  Content digest, e.g. sha256:... (at most 256 bytes)
+    char *digest;
+    //  Size of the image on disk
+    uint64_t size_bytes;
+    //  The image's labels (ai.backend.*) (at most 1024 pairs, string to string, in wire
+    //  order)
+    proto_kv_t *labels;
+    size_t labels_count;
+    //  False when the agent knows the image but has not pulled it (default true)
+    bool installed;
+} proto_image_info_t;
+
+void proto_image_info_init(proto_image_info_t *self);
+void proto_image_info_clear(proto_image_info_t *self);
+int proto_image_info_write(const proto_image_info_t *self, bus_writer_t *writer);
+zframe_t *proto_image_info_encode(const proto_image_info_t *self);
+int
+proto_image_info_read(proto_image_info_t *self, const bus_value_t *map, bus_error_t *err);
+int proto_image_info_decode(proto_image_info_t *self,
+                            const void *data,
+                            size_t size,
+                            bus_error_t *err);
+char *proto_image_info_print(const proto_image_info_t *self);
+
+//  ---------------------------------------------------------------------------
+//  image.catalog, event (broadcast, durable): the full set of images this agent has now;
+//  replaces what it reported before
+
+typedef struct {
+    //  The reporting agent (required, at most 128 bytes)
+    char *agent_id;
+    //  Every image it has; empty means none (at most 10000 items)
+    proto_image_info_t *images;
+    size_t images_count;
+} proto_image_catalog_t;
+
+void proto_image_catalog_init(proto_image_catalog_t *self);
+void proto_image_catalog_clear(proto_image_catalog_t *self);
+int proto_image_catalog_write(const proto_image_catalog_t *self, bus_writer_t *writer);
+zframe_t *proto_image_catalog_encode(const proto_image_catalog_t *self);
+int proto_image_catalog_read(proto_image_catalog_t *self,
+                             const bus_value_t *map,
+                             bus_error_t *err);
+int proto_image_catalog_decode(proto_image_catalog_t *self,
+                               const void *data,
+                               size_t size,
+                               bus_error_t *err);
+char *proto_image_catalog_print(const proto_image_catalog_t *self);
+
+#endif

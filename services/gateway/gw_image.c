@@ -1,0 +1,893 @@
+/*  =========================================================================
+    gw_image - the image catalogue: agents' reports, aliases, resolution
+
+    Agents announce the images they hold with durable image.catalog events
+    (proto/image.yaml), each the agent's full set; the gateway follows the
+    "image" domain and keeps one row per (canonical reference,
+    architecture) with the agents that have it installed. A name given by
+    a client resolves first as a reference (reference §11: no registry
+    means index.docker.io, Docker Hub single names get "library/", no tag
+    means "latest"), then as an alias, and the image's registry must be in
+    the domain's allowed_docker_registries. Parsing, the label rules and
+    resolution are pure functions; the database and GraphQL parts sit on
+    top of them.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "gw_classes.h"
+
+#define IMAGE_COLUMNS                                                                    \
+    "SELECT id, name, registry, project, image, tag, architecture, digest, size_bytes,"  \
+    " labels, resources, type, installed_agents FROM images"
+
+#define LABEL_MIN      "ai.backend.resource.min."
+#define LABEL_MAX      "ai.backend.resource.max."
+#define LABEL_ROLE     "ai.backend.role"
+#define LABEL_FEATURES "ai.backend.features"
+#define LABEL_ACCEL    "ai.backend.accelerators"
+#define DEFAULT_CPU    "1"
+#define DEFAULT_MEM    "1073741824" //  1g, reference §8
+#define BYTES_MAX      (UINT64_C(1) << 62)
+
+//  ---------------------------------------------------------------------------
+//  References and architectures (pure)
+
+//  A path component as Docker accepts it: lower-case letters and digits,
+//  separated by single '.', '_' or '-' (and "__").
+static bool
+s_valid_component(const char *s, size_t n)
+{
+    if (n == 0 || !(islower((unsigned char) s[0]) || isdigit((unsigned char) s[0])) ||
+        !(islower((unsigned char) s[n - 1]) || isdigit((unsigned char) s[n - 1])))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!islower((unsigned char) s[i]) && !isdigit((unsigned char) s[i]) &&
+            !strchr("._-", s[i]))
+            return false;
+    return true;
+}
+
+static bool
+s_valid_path(const char *path)
+{
+    const char *p = path;
+    for (;;) {
+        size_t n = strcspn(p, "/");
+        if (!s_valid_component(p, n))
+            return false;
+        if (!p[n])
+            return true;
+        p += n + 1;
+    }
+}
+
+static bool
+s_valid_tag(const char *tag)
+{
+    size_t n = strlen(tag);
+    if (n == 0 || n >= GW_IMAGE_TAG_MAX || tag[0] == '.' || tag[0] == '-')
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char) tag[i]) && !strchr("_.-", tag[i]))
+            return false;
+    return true;
+}
+
+static bool
+s_valid_registry(const char *s, size_t n)
+{
+    if (n == 0 || n >= GW_IMAGE_REGISTRY_MAX || s[0] == '.' || s[0] == '-' || s[0] == ':')
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char) s[i]) && !strchr(".-:", s[i]))
+            return false;
+    return true;
+}
+
+int
+gw_image_ref_parse(const char *text, gw_image_ref_t *out)
+{
+    assert(out);
+    memset(out, 0, sizeof *out);
+    if (!text || !*text || strlen(text) >= GW_IMAGE_REF_MAX || strstr(text, "://") ||
+        text[0] == '/' || strchr(text, '@'))
+        return -1;
+    //  Split off the registry: a first component with a dot or a colon, or
+    //  "localhost". Anything else is a path on the default registry.
+    const char *rest = text;
+    size_t first = strcspn(text, "/");
+    bool docker_hub = true;
+    if (text[first] == '/' && (memchr(text, '.', first) || memchr(text, ':', first) ||
+                               (first == 9 && strncmp(text, "localhost", 9) == 0))) {
+        if (!s_valid_registry(text, first))
+            return -1;
+        snprintf(out->registry, sizeof out->registry, "%.*s", (int) first, text);
+        rest = text + first + 1;
+        if (strcmp(out->registry, "docker.io") == 0)
+            snprintf(out->registry, sizeof out->registry, GW_IMAGE_DEFAULT_REGISTRY);
+        size_t len = strlen(out->registry);
+        docker_hub = strcmp(out->registry, "docker.io") == 0 ||
+                     (len > 10 && strcmp(out->registry + len - 10, ".docker.io") == 0);
+    } else
+        snprintf(out->registry, sizeof out->registry, GW_IMAGE_DEFAULT_REGISTRY);
+    //  The tag follows the last colon, which must come after the last slash.
+    const char *colon = strrchr(rest, ':');
+    const char *slash = strrchr(rest, '/');
+    char path[GW_IMAGE_REF_MAX];
+    if (colon && (!slash || colon > slash)) {
+        snprintf(path, sizeof path, "%.*s", (int) (colon - rest), rest);
+        if (!s_valid_tag(colon + 1))
+            return -1;
+        snprintf(out->tag, sizeof out->tag, "%s", colon + 1);
+    } else if (colon)
+        return -1;
+    else {
+        snprintf(path, sizeof path, "%s", rest);
+        snprintf(out->tag, sizeof out->tag, GW_IMAGE_DEFAULT_TAG);
+    }
+    if (!s_valid_path(path))
+        return -1;
+    int n = snprintf(out->path, sizeof out->path, "%s%s",
+                     docker_hub && !strchr(path, '/') ? "library/" : "", path);
+    if (n < 0 || (size_t) n >= sizeof out->path)
+        return -1;
+    if (strchr(out->path, '/'))
+        snprintf(out->project, sizeof out->project, "%.*s", (int) strcspn(out->path, "/"),
+                 out->path);
+    n = snprintf(out->canonical, sizeof out->canonical, "%s/%s:%s", out->registry,
+                 out->path, out->tag);
+    return n > 0 && (size_t) n < sizeof out->canonical ? 0 : -1;
+}
+
+int
+gw_image_arch(const char *name, char out[GW_IMAGE_ARCH_MAX])
+{
+    static const char *const aliases[][2] = {{"amd64", "x86_64"},
+                                             {"x64", "x86_64"},
+                                             {"x86-64", "x86_64"},
+                                             {"arm64", "aarch64"}};
+    if (!name)
+        name = GW_IMAGE_DEFAULT_ARCH;
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (strcmp(name, aliases[i][0]) == 0) {
+            snprintf(out, GW_IMAGE_ARCH_MAX, "%s", aliases[i][1]);
+            return 0;
+        }
+    size_t n = strlen(name);
+    if (n == 0 || n >= GW_IMAGE_ARCH_MAX)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (!islower((unsigned char) name[i]) && !isdigit((unsigned char) name[i]) &&
+            name[i] != '_')
+            return -1;
+    snprintf(out, GW_IMAGE_ARCH_MAX, "%s", name);
+    return 0;
+}
+
+bool
+gw_image_registry_allowed(const json_t *allowed, const char *registry)
+{
+    size_t index;
+    json_t *item;
+    json_array_foreach(allowed, index, item)
+    {
+        const char *name = json_string_value(item);
+        if (name && registry && strcmp(name, registry) == 0)
+            return true;
+    }
+    return false;
+}
+
+//  ---------------------------------------------------------------------------
+//  Labels (pure)
+
+//  "256m", "1g", "1.5GiB", "1073741824" as a decimal string of bytes.
+static bool
+s_bytes(const char *text, char out[32])
+{
+    char *end;
+    errno = 0;
+    if (!text || !(isdigit((unsigned char) *text) || *text == '.'))
+        return false;
+    double value = strtod(text, &end);
+    if (errno || end == text || value < 0)
+        return false;
+    static const char units[] = "kmgtpe";
+    const char *unit = *end ? strchr(units, tolower((unsigned char) *end)) : NULL;
+    if (*end && !unit)
+        return false;
+    if (unit) {
+        for (const char *u = units; u <= unit; u++)
+            value *= 1024;
+        end++;
+        char ending[8] = "";
+        size_t n = strlen(end);
+        if (n >= sizeof ending)
+            return false;
+        for (size_t i = 0; i <= n; i++)
+            ending[i] = (char) tolower((unsigned char) end[i]);
+        if (*ending && strcmp(ending, "b") != 0 && strcmp(ending, "ib") != 0 &&
+            strcmp(ending, "bytes") != 0 && strcmp(ending, "ibytes") != 0)
+            return false;
+    }
+    if (value >= (double) BYTES_MAX)
+        return false;
+    snprintf(out, 32, "%" PRIu64, (uint64_t) value);
+    return true;
+}
+
+//  A non-negative decimal ("1", "0.5") as it is.
+static bool
+s_decimal(const char *text, char out[32])
+{
+    size_t n = text ? strlen(text) : 0;
+    if (n == 0 || n >= 32 || text[0] == '.' || text[n - 1] == '.')
+        return false;
+    int dots = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (text[i] == '.')
+            dots++;
+        else if (!isdigit((unsigned char) text[i]))
+            return false;
+    }
+    if (dots > 1)
+        return false;
+    snprintf(out, 32, "%s", text);
+    return true;
+}
+
+//  Sets {min|max} of slot in resources from one label value.
+static void
+s_limit(json_t *resources, const char *slot, const char *bound, const char *value)
+{
+    char number[32];
+    bool bytes = strcmp(slot, "mem") == 0 || strcmp(slot, "shmem") == 0;
+    if (!*slot || !(bytes ? s_bytes(value, number) : s_decimal(value, number))) {
+        bus_log_warning("image label ignored slot=%s value=\"%s\"", slot,
+                        value ? value : "");
+        return;
+    }
+    json_t *entry = json_object_get(resources, slot);
+    if (!entry) {
+        entry = json_pack("{s:n, s:n}", "min", "max");
+        json_object_set_new(resources, slot, entry);
+    }
+    json_object_set_new(entry, bound, json_string(number));
+}
+
+json_t *
+gw_image_resources(const json_t *labels)
+{
+    json_t *resources = json_object();
+    const char *key;
+    json_t *value;
+    json_object_foreach((json_t *) labels, key, value)
+    {
+        if (strncmp(key, LABEL_MIN, strlen(LABEL_MIN)) == 0)
+            s_limit(resources, key + strlen(LABEL_MIN), "min", json_string_value(value));
+        else if (strncmp(key, LABEL_MAX, strlen(LABEL_MAX)) == 0)
+            s_limit(resources, key + strlen(LABEL_MAX), "max", json_string_value(value));
+    }
+    const char *defaults[][2] = {{"cpu", DEFAULT_CPU}, {"mem", DEFAULT_MEM}};
+    for (size_t i = 0; i < 2; i++) {
+        json_t *entry = json_object_get(resources, defaults[i][0]);
+        if (!entry)
+            json_object_set_new(resources, defaults[i][0],
+                                json_pack("{s:s, s:n}", "min", defaults[i][1], "max"));
+        else if (json_is_null(json_object_get(entry, "min")))
+            json_object_set_new(entry, "min", json_string(defaults[i][1]));
+    }
+    return resources;
+}
+
+const char *
+gw_image_type(const json_t *labels)
+{
+    const char *role = json_string_value(json_object_get(labels, LABEL_ROLE));
+    if (role && (strcmp(role, "INFERENCE") == 0 || strcmp(role, "SYSTEM") == 0))
+        return role;
+    return "COMPUTE";
+}
+
+//  ---------------------------------------------------------------------------
+//  Resolution (pure core)
+
+int
+gw_image_resolve_with(gw_image_lookup_fn *lookup,
+                      gw_image_alias_fn *alias,
+                      void *arg,
+                      const json_t *allowed,
+                      const char *name,
+                      const char *arch,
+                      json_t **image,
+                      bus_error_t *err)
+{
+    assert(lookup && alias && image);
+    *image = NULL;
+    char architecture[GW_IMAGE_ARCH_MAX];
+    if (gw_image_arch(arch, architecture) != 0)
+        return bus_error_set(err, BUS_STATUS_INVALID, "malformed architecture");
+    if (!name || !*name)
+        return bus_error_set(err, BUS_STATUS_INVALID, "an image name is required");
+    json_t *found = NULL;
+    gw_image_ref_t ref;
+    if (gw_image_ref_parse(name, &ref) == 0)
+        found = lookup(arg, ref.canonical, architecture);
+    if (!found) {
+        char *target = alias(arg, name);
+        if (target)
+            found = lookup(arg, target, architecture);
+        free(target);
+    }
+    if (found && allowed &&
+        !gw_image_registry_allowed(
+            allowed, json_string_value(json_object_get(found, "registry")))) {
+        json_decref(found);
+        found = NULL;
+    }
+    if (!found)
+        return bus_error_set(err, BUS_STATUS_NOT_FOUND, GW_IMAGE_NOT_FOUND);
+    *image = found;
+    return BUS_OK;
+}
+
+//  ---------------------------------------------------------------------------
+//  The catalogue in the database
+
+typedef struct {
+    bus_db_t *db;
+    bool show_agents; //  installed_agents for superadmins only, as Backend.AI
+} image_ctx_t;
+
+static json_t *
+s_column_json(sqlite3_stmt *stmt, int column, json_t *fallback)
+{
+    const char *text = (const char *) sqlite3_column_text(stmt, column);
+    json_t *value = text ? json_loads(text, 0, NULL) : NULL;
+    if (value) {
+        json_decref(fallback);
+        return value;
+    }
+    return fallback;
+}
+
+static json_t *
+s_aliases(bus_db_t *db, const char *reference)
+{
+    json_t *aliases = json_array();
+    sqlite3_stmt *stmt = bus_db_stmt(
+        db, "SELECT alias FROM image_aliases WHERE image = ?1 ORDER BY alias");
+    if (!stmt)
+        return aliases;
+    sqlite3_bind_text(stmt, 1, reference, -1, SQLITE_TRANSIENT);
+    while (sqlite3_step(stmt) == SQLITE_ROW)
+        json_array_append_new(aliases,
+                              json_string((const char *) sqlite3_column_text(stmt, 0)));
+    sqlite3_reset(stmt);
+    return aliases;
+}
+
+//  The GraphQL Image object of the current row of an IMAGE_COLUMNS query.
+static json_t *
+s_image_json(const image_ctx_t *ctx, sqlite3_stmt *stmt)
+{
+#define TEXT(i) ((const char *) sqlite3_column_text(stmt, (i)) ?: "")
+    json_t *labels = s_column_json(stmt, 9, json_object());
+    json_t *resources = s_column_json(stmt, 10, json_object());
+    json_t *agents = s_column_json(stmt, 12, json_array());
+    if (!json_is_object(labels) || !json_is_object(resources) || !json_is_array(agents)) {
+        bus_log_error("image row has malformed JSON name=%s", TEXT(1));
+        json_decref(labels);
+        json_decref(resources);
+        json_decref(agents);
+        labels = json_object();
+        resources = json_object();
+        agents = json_array();
+    }
+    json_t *label_list = json_array();
+    const char *key;
+    json_t *value;
+    json_object_foreach(labels, key, value)
+    {
+        json_array_append_new(label_list,
+                              json_pack("{s:s, s:O}", "key", key, "value", value));
+    }
+    json_t *limits = json_array();
+    json_object_foreach(resources, key, value)
+    {
+        json_t *max = json_object_get(value, "max");
+        json_t *min = json_object_get(value, "min");
+        json_array_append_new(
+            limits,
+            json_pack("{s:s, s:O, s:o}", "key", key, "min", min ? min : json_null(),
+                      "max",
+                      json_is_string(max) ? json_incref(max) : json_string("Infinity")));
+    }
+    json_t *accelerators = json_array();
+    const char *accel = json_string_value(json_object_get(labels, LABEL_ACCEL));
+    for (const char *p = accel; p && *p;) {
+        size_t n = strcspn(p, ",");
+        if (n)
+            json_array_append_new(accelerators, json_stringn(p, n));
+        p += n + (p[n] == ',');
+    }
+    bool installed = json_array_size(agents) > 0;
+    json_t *image =
+        json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:I, s:o, s:o, "
+                  "s:o, s:b, s:o, "
+                  "s:s, s:o, s:O}",
+                  "id", TEXT(0), "reference", TEXT(1), "registry", TEXT(2), "project",
+                  TEXT(3), "name", TEXT(4), "humanized_name", TEXT(4), "tag", TEXT(5),
+                  "architecture", TEXT(6), "digest", TEXT(7), "hash", TEXT(7),
+                  "size_bytes", (json_int_t) sqlite3_column_int64(stmt, 8), "aliases",
+                  s_aliases(ctx->db, TEXT(1)), "labels", label_list, "resource_limits",
+                  limits, "installed", installed, "installed_agents",
+                  ctx->show_agents ? json_incref(agents) : json_array(), "type", TEXT(11),
+                  "supported_accelerators", accelerators, "is_local", json_false());
+    json_decref(labels);
+    json_decref(resources);
+    json_decref(agents);
+    return image;
+#undef TEXT
+}
+
+//  gw_image_lookup_fn over the database.
+static json_t *
+s_lookup(void *arg, const char *reference, const char *arch)
+{
+    const image_ctx_t *ctx = arg;
+    sqlite3_stmt *stmt =
+        bus_db_stmt(ctx->db, IMAGE_COLUMNS " WHERE name = ?1 AND architecture = ?2");
+    if (!stmt)
+        return NULL;
+    sqlite3_bind_text(stmt, 1, reference, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(stmt, 2, arch, -1, SQLITE_TRANSIENT);
+    json_t *image = NULL;
+    if (sqlite3_step(stmt) == SQLITE_ROW)
+        image = s_image_json(ctx, stmt);
+    sqlite3_reset(stmt);
+    return image;
+}
+
+//  gw_image_alias_fn over the database.
+static char *
+s_alias_target(void *arg, const char *alias)
+{
+    const image_ctx_t *ctx = arg;
+    sqlite3_stmt *stmt =
+        bus_db_stmt(ctx->db, "SELECT image FROM image_aliases WHERE alias = ?1");
+    if (!stmt)
+        return NULL;
+    sqlite3_bind_text(stmt, 1, alias, -1, SQLITE_TRANSIENT);
+    char *target = NULL;
+    if (sqlite3_step(stmt) == SQLITE_ROW)
+        target = strdup((const char *) sqlite3_column_text(stmt, 0));
+    sqlite3_reset(stmt);
+    return target;
+}
+
+//  The domain's allowed registries (caller owns it); an unknown domain or
+//  a malformed column allows none.
+static json_t *
+s_allowed(bus_db_t *db, const char *domain)
+{
+    json_t *allowed = NULL;
+    sqlite3_stmt *stmt =
+        bus_db_stmt(db, "SELECT allowed_docker_registries FROM domains WHERE name = ?1");
+    if (stmt) {
+        sqlite3_bind_text(stmt, 1, domain, -1, SQLITE_TRANSIENT);
+        if (sqlite3_step(stmt) == SQLITE_ROW) {
+            const char *text = (const char *) sqlite3_column_text(stmt, 0);
+            allowed = text ? json_loads(text, 0, NULL) : NULL;
+        }
+        sqlite3_reset(stmt);
+    }
+    if (!json_is_array(allowed)) {
+        json_decref(allowed);
+        allowed = json_array();
+    }
+    return allowed;
+}
+
+int
+gw_image_resolve(gw_server_t *gw,
+                 const char *domain,
+                 const char *name,
+                 const char *arch,
+                 json_t **image,
+                 bus_error_t *err)
+{
+    assert(gw && image);
+    image_ctx_t ctx = {gw->db, false};
+    json_t *allowed = domain ? s_allowed(gw->db, domain) : NULL;
+    int rc = gw_image_resolve_with(s_lookup, s_alias_target, &ctx, allowed, name, arch,
+                                   image, err);
+    json_decref(allowed);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------------
+//  Agents' reports
+
+static int
+s_step(sqlite3_stmt *stmt)
+{
+    int rc = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+}
+
+//  Upserts one reported image; the agent is already out of every list. A
+//  report without labels, digest or size keeps what is known (they belong
+//  to the image, not to the agent).
+static int
+s_upsert(bus_db_t *db, const char *agent, const proto_image_info_t *info)
+{
+    gw_image_ref_t ref;
+    char arch[GW_IMAGE_ARCH_MAX];
+    if (gw_image_ref_parse(info->reference, &ref) != 0 ||
+        gw_image_arch(info->architecture, arch) != 0) {
+        bus_log_warning(
+            "image report entry skipped agent=%s reference=\"%s\" arch=\"%s\"", agent,
+            info->reference, info->architecture);
+        return 0;
+    }
+    json_t *labels = json_object();
+    for (size_t i = 0; i < info->labels_count; i++)
+        json_object_set_new(labels, info->labels[i].key,
+                            json_string(info->labels[i].value));
+    json_t *resources = gw_image_resources(labels);
+    char *labels_text = json_dumps(labels, JSON_COMPACT);
+    char *resources_text = json_dumps(resources, JSON_COMPACT);
+    char id[GW_UUID_SIZE], now[40];
+    gw_uuid_new(id);
+    gw_now_iso(now);
+    sqlite3_stmt *stmt = bus_db_stmt(
+        db,
+        "INSERT INTO images (id, name, registry, project, image, tag, architecture,"
+        " digest, size_bytes, labels, resources, type, created_at, installed_agents)"
+        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
+        "  CASE WHEN ?15 THEN json_array(?14) ELSE '[]' END)"
+        " ON CONFLICT (name, architecture) DO UPDATE SET"
+        "  digest = CASE WHEN excluded.digest <> '' THEN excluded.digest"
+        "   ELSE images.digest END,"
+        "  size_bytes = CASE WHEN excluded.size_bytes > 0 THEN excluded.size_bytes"
+        "   ELSE images.size_bytes END,"
+        "  labels = CASE WHEN ?16 THEN excluded.labels ELSE images.labels END,"
+        "  resources = CASE WHEN ?16 THEN excluded.resources ELSE images.resources END,"
+        "  type = CASE WHEN ?16 THEN excluded.type ELSE images.type END,"
+        "  installed_agents = CASE WHEN ?15 AND NOT EXISTS (SELECT 1 FROM"
+        "   json_each(images.installed_agents) WHERE value = ?14)"
+        "   THEN json_insert(images.installed_agents, '$[#]', ?14)"
+        "   ELSE images.installed_agents END");
+    int rc = -1;
+    if (stmt && labels_text && resources_text) {
+        sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(stmt, 2, ref.canonical, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(stmt, 3, ref.registry, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(stmt, 4, ref.project, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(stmt, 5, ref.path, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(stmt, 6, ref.tag, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(stmt, 7, arch, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(stmt, 8, info->digest ? info->digest : "", -1,
+                          SQLITE_TRANSIENT);
+        sqlite3_bind_int64(stmt, 9,
+                           info->size_bytes > INT64_MAX ? INT64_MAX
+                                                        : (int64_t) info->size_bytes);
+        sqlite3_bind_text(stmt, 10, labels_text, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(stmt, 11, resources_text, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(stmt, 12, gw_image_type(labels), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(stmt, 13, now, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(stmt, 14, agent, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int(stmt, 15, info->installed ? 1 : 0);
+        sqlite3_bind_int(stmt, 16, info->labels_count > 0);
+        rc = s_step(stmt);
+        if (rc != 0)
+            bus_log_error("image upsert failed name=%s reason=\"%s\"", ref.canonical,
+                          sqlite3_errmsg(bus_db_handle(db)));
+    }
+    free(labels_text);
+    free(resources_text);
+    json_decref(labels);
+    json_decref(resources);
+    return rc;
+}
+
+int
+gw_image_apply_catalog(bus_db_t *db, const proto_image_catalog_t *catalog)
+{
+    assert(db && catalog);
+    const char *agent = catalog->agent_id;
+    sqlite3_stmt *forget = bus_db_stmt(
+        db, "UPDATE images SET installed_agents = (SELECT json_group_array(value) FROM"
+            " json_each(images.installed_agents) WHERE value <> ?1)"
+            " WHERE EXISTS (SELECT 1 FROM json_each(images.installed_agents)"
+            " WHERE value = ?1)");
+    if (!forget)
+        return -1;
+    sqlite3_bind_text(forget, 1, agent, -1, SQLITE_TRANSIENT);
+    if (s_step(forget) != 0)
+        return -1;
+    for (size_t i = 0; i < catalog->images_count; i++)
+        if (s_upsert(db, agent, &catalog->images[i]) != 0)
+            return -1;
+    bus_log_info("image catalog applied agent=%s images=%zu", agent,
+                 catalog->images_count);
+    return 0;
+}
+
+//  Applies image.catalog events; runs inside the inbox transaction.
+static int
+s_apply(void *arg, bus_node_t *node, const bus_event_t *event)
+{
+    (void) arg;
+    if (strcmp(event->topic, PROTO_IMAGE_CATALOG) != 0)
+        return 0; //  other image events are not ours
+    proto_image_catalog_t catalog;
+    bus_error_t err = {0};
+    if (proto_image_catalog_decode(&catalog, event->body, event->body_size, &err) !=
+        BUS_OK) {
+        //  It can never apply; skip it rather than stall the stream.
+        bus_log_error("image catalog malformed; skipped src=%s seq=%" PRIu64
+                      " reason=\"%s\"",
+                      event->header.src, event->header.seq, err.detail);
+        return 0;
+    }
+    int rc = gw_image_apply_catalog(bus_node_db(node), &catalog);
+    proto_image_catalog_clear(&catalog);
+    return rc;
+}
+
+int
+gw_image_init(gw_server_t *gw)
+{
+    assert(gw);
+    if (!gw->node)
+        return 0; //  the offline admin command follows nothing
+    return bus_node_follow(gw->node, "image", s_apply, gw);
+}
+
+//  ---------------------------------------------------------------------------
+//  Admin operations
+
+static bool
+s_is_operation(json_t *image)
+{
+    size_t index;
+    json_t *label;
+    json_array_foreach(json_object_get(image, "labels"), index, label)
+    {
+        if (strcmp(json_string_value(json_object_get(label, "key")), LABEL_FEATURES) != 0)
+            continue;
+        const char *p = json_string_value(json_object_get(label, "value"));
+        while (p && *p) {
+            size_t n = strcspn(p, " ");
+            if (n == 9 && strncmp(p, "operation", 9) == 0)
+                return true;
+            p += n + (p[n] == ' ');
+        }
+    }
+    return false;
+}
+
+int
+gw_image_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
+{
+    bus_db_t *db = r->gw->db;
+    bool super = gw_identity_is_superadmin(&r->who);
+    image_ctx_t ctx = {db, super};
+    json_t *allowed = super ? NULL : s_allowed(db, r->who.domain);
+    json_t *installed = json_object_get(args, "is_installed");
+    json_t *operation = json_object_get(args, "is_operation");
+    sqlite3_stmt *stmt = bus_db_stmt(db, IMAGE_COLUMNS " ORDER BY name, architecture");
+    if (!stmt) {
+        json_decref(allowed);
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
+    }
+    json_t *rows = json_array();
+    while (sqlite3_step(stmt) == SQLITE_ROW)
+        json_array_append_new(rows, s_image_json(&ctx, stmt));
+    sqlite3_reset(stmt);
+    *out = json_array();
+    size_t index;
+    json_t *image;
+    json_array_foreach(rows, index, image)
+    {
+        if (allowed &&
+            !gw_image_registry_allowed(
+                allowed, json_string_value(json_object_get(image, "registry"))))
+            continue;
+        if (json_is_boolean(installed) &&
+            json_is_true(installed) != json_is_true(json_object_get(image, "installed")))
+            continue;
+        if (json_is_boolean(operation) &&
+            json_is_true(operation) != s_is_operation(image))
+            continue;
+        json_array_append(*out, image);
+    }
+    json_decref(rows);
+    json_decref(allowed);
+    return BUS_OK;
+}
+
+int
+gw_image_get(gw_request_t *r,
+             const char *reference,
+             const char *arch,
+             json_t **out,
+             bus_error_t *err)
+{
+    bool super = gw_identity_is_superadmin(&r->who);
+    image_ctx_t ctx = {r->gw->db, super};
+    json_t *allowed = super ? NULL : s_allowed(r->gw->db, r->who.domain);
+    int rc = gw_image_resolve_with(s_lookup, s_alias_target, &ctx, allowed, reference,
+                                   arch, out, err);
+    json_decref(allowed);
+    return rc;
+}
+
+int
+gw_image_alias(gw_request_t *r,
+               const char *alias,
+               const char *target,
+               const char *arch,
+               bus_error_t *err)
+{
+    if (!gw_identity_is_superadmin(&r->who))
+        return bus_error_set(err, BUS_STATUS_FORBIDDEN,
+                             "only a superadmin aliases images");
+    size_t n = alias ? strlen(alias) : 0;
+    if (n == 0 || n >= GW_IMAGE_ALIAS_MAX || strpbrk(alias, " \t\r\n"))
+        return bus_error_set(err, BUS_STATUS_INVALID, "an alias is 1-%d characters",
+                             GW_IMAGE_ALIAS_MAX - 1);
+    gw_image_ref_t ref;
+    char architecture[GW_IMAGE_ARCH_MAX];
+    if (!target || gw_image_ref_parse(target, &ref) != 0)
+        return bus_error_set(err, BUS_STATUS_INVALID, "malformed image reference");
+    if (arch && gw_image_arch(arch, architecture) != 0)
+        return bus_error_set(err, BUS_STATUS_INVALID, "malformed architecture");
+    //  An alias names a reference in every architecture; the target must
+    //  exist in the one given, or in any when none is (the 22.03 CLI's
+    //  --arch never reaches the server: its query leaves the variable out).
+    sqlite3_stmt *stmt = bus_db_stmt(
+        r->gw->db,
+        "SELECT 1 FROM images WHERE name = ?1 AND (?2 IS NULL OR architecture = ?2)");
+    if (!stmt)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
+    sqlite3_bind_text(stmt, 1, ref.canonical, -1, SQLITE_TRANSIENT);
+    if (arch)
+        sqlite3_bind_text(stmt, 2, architecture, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(stmt, 2);
+    bool exists = sqlite3_step(stmt) == SQLITE_ROW;
+    sqlite3_reset(stmt);
+    if (!exists)
+        return bus_error_set(err, BUS_STATUS_NOT_FOUND, "No such image: %s%s%s%s",
+                             ref.canonical, arch ? " (" : "", arch ? architecture : "",
+                             arch ? ")" : "");
+    stmt = bus_db_stmt(r->gw->db,
+                       "INSERT INTO image_aliases (alias, image) VALUES (?1, ?2)");
+    if (!stmt)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
+    sqlite3_bind_text(stmt, 1, alias, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(stmt, 2, ref.canonical, -1, SQLITE_TRANSIENT);
+    int rc = gw_store_step(r->gw->db, stmt, err);
+    if (rc == BUS_STATUS_CONFLICT)
+        bus_error_set(err, rc, "the alias %s already exists", alias);
+    if (rc == BUS_OK)
+        bus_log_notice("image alias created alias=%s image=%s by=%s", alias,
+                       ref.canonical, r->who.email);
+    return rc;
+}
+
+int
+gw_image_dealias(gw_request_t *r, const char *alias, bus_error_t *err)
+{
+    if (!gw_identity_is_superadmin(&r->who))
+        return bus_error_set(err, BUS_STATUS_FORBIDDEN,
+                             "only a superadmin dealiases images");
+    sqlite3_stmt *stmt =
+        bus_db_stmt(r->gw->db, "DELETE FROM image_aliases WHERE alias = ?1");
+    if (!stmt)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
+    sqlite3_bind_text(stmt, 1, alias ? alias : "", -1, SQLITE_TRANSIENT);
+    int rc = gw_store_step(r->gw->db, stmt, err);
+    if (rc == BUS_OK && sqlite3_changes(bus_db_handle(r->gw->db)) == 0)
+        rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "No such alias.");
+    if (rc == BUS_OK)
+        bus_log_notice("image alias removed alias=%s by=%s", alias, r->who.email);
+    return rc;
+}
+
+int
+gw_image_forget(gw_request_t *r,
+                const char *reference,
+                const char *arch,
+                bus_error_t *err)
+{
+    if (!gw_identity_is_superadmin(&r->who))
+        return bus_error_set(err, BUS_STATUS_FORBIDDEN,
+                             "only a superadmin forgets images");
+    gw_image_ref_t ref;
+    char architecture[GW_IMAGE_ARCH_MAX];
+    if (!reference || gw_image_ref_parse(reference, &ref) != 0)
+        return bus_error_set(err, BUS_STATUS_INVALID, "malformed image reference");
+    if (gw_image_arch(arch, architecture) != 0)
+        return bus_error_set(err, BUS_STATUS_INVALID, "malformed architecture");
+    bus_db_t *db = r->gw->db;
+    sqlite3_stmt *stmt =
+        bus_db_stmt(db, "DELETE FROM images WHERE name = ?1 AND architecture = ?2");
+    if (!stmt)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
+    sqlite3_bind_text(stmt, 1, ref.canonical, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(stmt, 2, architecture, -1, SQLITE_TRANSIENT);
+    int rc = gw_store_step(db, stmt, err);
+    if (rc == BUS_OK && sqlite3_changes(bus_db_handle(db)) == 0)
+        return bus_error_set(err, BUS_STATUS_NOT_FOUND, "No such image.");
+    if (rc != BUS_OK)
+        return rc;
+    //  Aliases name a reference of any architecture: drop them with the last.
+    stmt = bus_db_stmt(db, "DELETE FROM image_aliases WHERE image = ?1 AND NOT EXISTS"
+                           " (SELECT 1 FROM images WHERE name = ?1)");
+    if (stmt) {
+        sqlite3_bind_text(stmt, 1, ref.canonical, -1, SQLITE_TRANSIENT);
+        gw_store_step(db, stmt, err);
+    }
+    bus_log_notice("image forgotten name=%s arch=%s by=%s", ref.canonical, architecture,
+                   r->who.email);
+    return BUS_OK;
+}
+
+//  ---------------------------------------------------------------------------
+//  GraphQL
+
+static json_t *
+q_images(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    return gw_image_list(r, args, &out, err) == BUS_OK ? out : NULL;
+}
+
+static json_t *
+q_image(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc = gw_image_get(r, gw_gql_arg(args, "reference"),
+                          gw_gql_arg(args, "architecture"), &out, err);
+    if (rc == BUS_STATUS_INVALID)
+        return NULL;
+    return gw_gql_single(rc, out);
+}
+
+static json_t *
+m_alias_image(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    int rc = gw_image_alias(r, gw_gql_arg(args, "alias"), gw_gql_arg(args, "target"),
+                            gw_gql_arg(args, "architecture"), err);
+    return gw_gql_mutation(rc, NULL, NULL, err);
+}
+
+static json_t *
+m_dealias_image(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    return gw_gql_mutation(gw_image_dealias(r, gw_gql_arg(args, "alias"), err), NULL,
+                           NULL, err);
+}
+
+static json_t *
+m_forget_image(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    int rc = gw_image_forget(r, gw_gql_arg(args, "reference"),
+                             gw_gql_arg(args, "architecture"), err);
+    return gw_gql_mutation(rc, NULL, NULL, err);
+}
+
+const gw_gql_root_t gw_image_gql[] = {
+    {"query", "images", q_images},
+    {"query", "image", q_image},
+    {"mutation", "alias_image", m_alias_image},
+    {"mutation", "dealias_image", m_dealias_image},
+    {"mutation", "forget_image", m_forget_image},
+    {NULL, NULL, NULL},
+};

@@ -1,0 +1,839 @@
+/*  =========================================================================
+    gateway_resources_test - resource groups, their access lists, and presets
+
+    Starts the scheduler, the gateway and accounting as real processes and
+    drives the gateway as the official client does (signed requests,
+    GraphQL at /admin/gql). Covers: a superadmin creating, modifying and
+    deleting resource groups (Backend.AI "scaling groups") with scheduler
+    and agent-selector validation; associating them with a domain, a
+    project and a keypair; GET /scaling-groups?group= giving a user exactly
+    the groups it may use (and 404 for a project it is not in); the read
+    scopes of superadmin, domain admin and user; wsproxy-version; refusals
+    of writes by a domain admin and a user; resource presets with slot
+    normalization and errors; GET /resource/presets. The gateway's bootstrap
+    makes a resource group "default" for the default domain, so it shows up.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include "../../services/gateway/gw_auth.h"
+#include "harness.h"
+#include "t.h"
+
+#define READY_MS 20000
+#define STOP_MS  10000
+#define HTTP_MS  10000
+
+typedef struct {
+    char access_key[32];
+    char secret_key[64];
+} keypair_t;
+
+static char *s_dir;
+static harness_proc_t s_scheduler, s_gateway, s_accounting;
+static char s_api[64];
+static keypair_t s_super;
+
+//  ---------------------------------------------------------------------------
+//  A client that signs like the official one
+
+//  ISO 8601 UTC with microseconds, skewed by offset_s, and its YYYYMMDD.
+static void
+s_date(char out[64], char key[9], int offset_s)
+{
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    time_t seconds = tv.tv_sec + offset_s;
+    struct tm tm;
+    gmtime_r(&seconds, &tm);
+    size_t n = strftime(out, 64, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(out + n, 64 - n, ".%06ld+00:00", (long) tv.tv_usec);
+    strftime(key, 9, "%Y%m%d", &tm);
+}
+
+typedef struct {
+    const char *version;       //  default v6.20220315
+    int date_offset_s;         //  clock skew to simulate
+    const char *sign_path;     //  sign another path than the one sent (tampering)
+    const char *secret;        //  sign with another secret
+    const char *authorization; //  send this Authorization instead
+    const char *cookie;
+} sign_opts_t;
+
+//  A signed request; returns the status, body and headers (caller frees).
+static int
+s_signed(const keypair_t *kp,
+         const char *method,
+         const char *path,
+         const char *body,
+         const sign_opts_t *opts,
+         char **body_p,
+         char **headers_p)
+{
+    sign_opts_t none = {0};
+    if (!opts)
+        opts = &none;
+    char date[64], key[9], sig[GW_AUTH_HEX_SIZE], auth[256], date_h[96], version_h[64];
+    s_date(date, key, opts->date_offset_s);
+    const char *version = opts->version ? opts->version : "v6.20220315";
+    const char *ctype = body ? "application/json" : "application/octet-stream";
+    //  kp NULL: an unsigned request (a browser with its cookie).
+    if (kp)
+        gw_auth_signature("sha256", opts->secret ? opts->secret : kp->secret_key, method,
+                          opts->sign_path ? opts->sign_path : path, date, key, s_api,
+                          ctype, GW_AUTH_VERSION_LINE, version, sig, sizeof sig);
+    snprintf(auth, sizeof auth, "Authorization: %s",
+             opts->authorization ? opts->authorization : "");
+    if (!opts->authorization && kp)
+        snprintf(auth, sizeof auth,
+                 "Authorization: BackendAI signMethod=HMAC-SHA256, credential=%s:%s",
+                 kp->access_key, sig);
+    snprintf(date_h, sizeof date_h, "Date: %s", date);
+    snprintf(version_h, sizeof version_h, "X-BackendAI-Version: %s", version);
+    char cookie_h[256];
+    snprintf(cookie_h, sizeof cookie_h, "Cookie: %s", opts->cookie ? opts->cookie : "");
+    const char *headers[] = {date_h, version_h, kp ? auth : NULL,
+                             opts->cookie ? cookie_h : NULL, NULL};
+    if (!kp) {
+        headers[2] = opts->cookie ? cookie_h : NULL;
+        headers[3] = NULL;
+    }
+    return harness_http_ex(s_api, method, path, headers, body ? "application/json" : NULL,
+                           body, body_p, headers_p, HTTP_MS);
+}
+
+//  Runs a GraphQL document as kp; returns the parsed response (caller decrefs).
+static json_t *
+s_gql(const keypair_t *kp, const char *query, json_t *variables)
+{
+    json_t *request = json_pack("{s:s, s:o}", "query", query, "variables",
+                                variables ? variables : json_object());
+    char *text = json_dumps(request, JSON_COMPACT);
+    json_decref(request);
+    char *body = NULL;
+    int status = s_signed(kp, "POST", "/admin/gql", text, NULL, &body, NULL);
+    free(text);
+    json_t *response = status == 200 ? json_loads(body, 0, NULL) : NULL;
+    if (!response)
+        fprintf(stderr, "# gql status=%d body=%s\n", status, body ? body : "");
+    free(body);
+    return response;
+}
+
+//  True when a mutation's result says ok.
+static bool
+s_mutation_ok(json_t *response, const char *field)
+{
+    json_t *result = json_object_get(json_object_get(response, "data"), field);
+    bool ok = json_is_true(json_object_get(result, "ok"));
+    if (!ok)
+        fprintf(stderr, "# %s: %s\n", field,
+                json_string_value(json_object_get(result, "msg")) ?: "(no msg)");
+    return ok;
+}
+
+//  ---------------------------------------------------------------------------
+
+static bool
+s_read_admin_env(const char *path, keypair_t *kp)
+{
+    FILE *file = fopen(path, "r");
+    char line[512];
+    while (file && fgets(line, sizeof line, file)) {
+        sscanf(line, "export BACKEND_ACCESS_KEY=%31s", kp->access_key);
+        sscanf(line, "export BACKEND_SECRET_KEY=%63s", kp->secret_key);
+    }
+    if (file)
+        fclose(file);
+    return *kp->access_key && *kp->secret_key;
+}
+
+static void
+test_start(void)
+{
+    s_dir = harness_tmpdir("gateway_resources");
+    T_ASSERT(s_dir);
+    char state[512], line[HARNESS_LINE_MAX], pub[160], sub[160], reg[160];
+    snprintf(state, sizeof state, "node.state_dir=%s/scheduler", s_dir);
+    const char *sched_args[] = {"--set", state,
+                                "--set", "bus.hub.publish=tcp://127.0.0.1:*",
+                                "--set", "bus.hub.subscribe=tcp://127.0.0.1:*",
+                                "--set", "bus.hub.registry=tcp://127.0.0.1:*",
+                                "--set", "bus.heartbeat_ms=100",
+                                NULL};
+    T_ASSERT(harness_start(&s_scheduler, s_dir, "scheduler", "scheduler", sched_args) ==
+             0);
+    T_ASSERT(harness_wait_line(&s_scheduler, "ready ", READY_MS, line, sizeof line));
+    char value[128];
+    T_ASSERT(harness_field(line, "hub_publish", value, sizeof value));
+    snprintf(pub, sizeof pub, "bus.hub.publish=%s", value);
+    T_ASSERT(harness_field(line, "hub_subscribe", value, sizeof value));
+    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", value);
+    T_ASSERT(harness_field(line, "registry", value, sizeof value));
+    snprintf(reg, sizeof reg, "bus.hub.registry=%s", value);
+
+    char gw_state[512], acct_state[512];
+    snprintf(gw_state, sizeof gw_state, "node.state_dir=%s/gateway", s_dir);
+    snprintf(acct_state, sizeof acct_state, "node.state_dir=%s/accounting", s_dir);
+    const char *gw_args[] = {"--set", gw_state,
+                             "--set", pub,
+                             "--set", sub,
+                             "--set", reg,
+                             "--set", "api.listen=127.0.0.1:0",
+                             "--set", "auth.password_iterations=1000",
+                             "--set", "bus.heartbeat_ms=100",
+                             NULL};
+    const char *acct_args[] = {
+        "--set", acct_state,        "--set", pub,     "--set",
+        sub,     "--set",           reg,     "--set", "bus.heartbeat_ms=100",
+        "--set", "bus.sync_ms=200", NULL};
+    T_ASSERT(harness_start(&s_gateway, s_dir, "gateway", "gateway", gw_args) == 0);
+    T_ASSERT(harness_start(&s_accounting, s_dir, "accounting", "accounting", acct_args) ==
+             0);
+    T_ASSERT(harness_wait_line(&s_gateway, "gateway url=", READY_MS, line, sizeof line));
+    char url[128];
+    T_ASSERT(harness_field(line, "url", url, sizeof url));
+    snprintf(s_api, sizeof s_api, "%.*s", (int) strcspn(url + 7, "/"), url + 7);
+    T_ASSERT(harness_wait_line(&s_accounting, "ready ", READY_MS, NULL, 0));
+    char env[512];
+    snprintf(env, sizeof env, "%s/gateway/admin.env", s_dir);
+    T_ASSERT(s_read_admin_env(env, &s_super));
+}
+
+//  The first keypair of email, read as superadmin.
+static bool
+s_keypair_of(const char *email, keypair_t *kp)
+{
+    json_t *r = s_gql(
+        &s_super, "query($e: String) { keypairs(email: $e) { access_key secret_key } }",
+        json_pack("{s:s}", "e", email));
+    json_t *first =
+        json_array_get(json_object_get(json_object_get(r, "data"), "keypairs"), 0);
+    bool ok = first != NULL;
+    if (ok) {
+        snprintf(kp->access_key, sizeof kp->access_key, "%s",
+                 json_string_value(json_object_get(first, "access_key")));
+        snprintf(kp->secret_key, sizeof kp->secret_key, "%s",
+                 json_string_value(json_object_get(first, "secret_key")));
+    }
+    json_decref(r);
+    return ok;
+}
+
+//  ---------------------------------------------------------------------------
+//  Helpers of this test
+
+static keypair_t s_dadmin, s_user1, s_user2;
+static char s_project[64]; //  p1's id; user1 is a member, user2 is not
+static char s_user1_uuid[64];
+
+//  A signed GET; the parsed body (caller decrefs) and the status in *status.
+static json_t *
+s_get(const keypair_t *kp, const char *path, int *status)
+{
+    char *body = NULL;
+    *status = s_signed(kp, "GET", path, NULL, NULL, &body, NULL);
+    json_t *parsed = body ? json_loads(body, 0, NULL) : NULL;
+    if (!parsed)
+        fprintf(stderr, "# GET %s status=%d body=%s\n", path, *status, body ? body : "");
+    free(body);
+    return parsed;
+}
+
+//  The member called field of data, the answer's "data" object.
+static json_t *
+s_data(json_t *response, const char *field)
+{
+    return json_object_get(json_object_get(response, "data"), field);
+}
+
+//  The "name" members of a list of objects, joined by ',' (caller frees).
+static char *
+s_names(json_t *list)
+{
+    char *out = calloc(1, 1024);
+    size_t index;
+    json_t *item;
+    json_array_foreach(list, index, item)
+    {
+        if (index)
+            strncat(out, ",", 1023 - strlen(out));
+        const char *name = json_string_value(json_object_get(item, "name"));
+        strncat(out, name ? name : "?", 1023 - strlen(out));
+    }
+    return out;
+}
+
+//  Runs a mutation and returns whether it said ok; its msg goes to msg.
+static bool
+s_mutate(const keypair_t *kp,
+         const char *query,
+         json_t *variables,
+         const char *field,
+         char *msg,
+         size_t msg_size)
+{
+    json_t *r = s_gql(kp, query, variables);
+    json_t *result = s_data(r, field);
+    bool ok = json_is_true(json_object_get(result, "ok"));
+    if (msg)
+        snprintf(msg, msg_size, "%s",
+                 json_string_value(json_object_get(result, "msg")) ?: "(no msg)");
+    json_decref(r);
+    return ok;
+}
+
+#define CREATE_SGROUP                                                                    \
+    "mutation($name: String!, $input: CreateScalingGroupInput!) {"                       \
+    " create_scaling_group(name: $name, props: $input) { ok msg scaling_group {"         \
+    " name description is_active driver driver_opts scheduler scheduler_opts } } }"
+
+#define MODIFY_SGROUP                                                                    \
+    "mutation($name: String!, $input: ModifyScalingGroupInput!) {"                       \
+    " modify_scaling_group(name: $name, props: $input) { ok msg } }"
+
+#define ASSOCIATE(kind, arg, type)                                                       \
+    "mutation($scaling_group: String!, $" arg ": " type "!) {"                           \
+    " associate_scaling_group_with_" kind "(scaling_group: $scaling_group, " arg         \
+    ": $" arg ") { ok msg } }"
+
+#define DISASSOCIATE(kind, arg, type)                                                    \
+    "mutation($scaling_group: String!, $" arg ": " type "!) {"                           \
+    " disassociate_scaling_group_with_" kind "(scaling_group: $scaling_group, " arg      \
+    ": $" arg ") { ok msg } }"
+
+//  Creates a user in default; its uuid in uuid (may be NULL).
+static bool
+s_create_user(const char *email, const char *role, char *uuid, size_t size)
+{
+    json_t *r =
+        s_gql(&s_super,
+              "mutation($email: String!, $input: UserInput!) {"
+              " create_user(email: $email, props: $input) { ok msg user { uuid } } }",
+              json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:b}}", "email", email, "input",
+                        "password", "pw-123456", "domain_name", "default", "role", role,
+                        "username", email, "need_password_change", 0));
+    json_t *result = s_data(r, "create_user");
+    bool ok = json_is_true(json_object_get(result, "ok"));
+    if (ok && uuid)
+        snprintf(
+            uuid, size, "%s",
+            json_string_value(json_object_get(json_object_get(result, "user"), "uuid")));
+    if (!ok)
+        fprintf(stderr, "# create_user: %s\n",
+                json_string_value(json_object_get(result, "msg")));
+    json_decref(r);
+    return ok;
+}
+
+static void
+test_people(void)
+{
+    T_ASSERT(s_create_user("dadmin@example.com", "admin", NULL, 0));
+    T_ASSERT(
+        s_create_user("user1@example.com", "user", s_user1_uuid, sizeof s_user1_uuid));
+    T_ASSERT(s_create_user("user2@example.com", "user", NULL, 0));
+    T_ASSERT(s_keypair_of("dadmin@example.com", &s_dadmin));
+    T_ASSERT(s_keypair_of("user1@example.com", &s_user1));
+    T_ASSERT(s_keypair_of("user2@example.com", &s_user2));
+    //  Project p1 with user1 in it.
+    json_t *r = s_gql(&s_super,
+                      "mutation { create_group(name: \"p1\", props: {domain_name:"
+                      " \"default\"}) { ok msg group { id } } }",
+                      NULL);
+    T_ASSERT(s_mutation_ok(r, "create_group"));
+    snprintf(s_project, sizeof s_project, "%s",
+             json_string_value(json_object_get(
+                 json_object_get(s_data(r, "create_group"), "group"), "id")));
+    json_decref(r);
+    r = s_gql(&s_super,
+              "mutation($email: String!, $input: ModifyUserInput!) {"
+              " modify_user(email: $email, props: $input) { ok msg } }",
+              json_pack("{s:s, s:{s:[s]}}", "email", "user1@example.com", "input",
+                        "group_ids", s_project));
+    T_ASSERT(s_mutation_ok(r, "modify_user"));
+    json_decref(r);
+}
+
+static void
+test_sgroup_crud(void)
+{
+    //  Created as the official client sends it: options as JSON strings.
+    const char *names[] = {"sg-dom", "sg-proj", "sg-kp", "sg-other", "sg-off"};
+    for (int i = 0; i < 5; i++) {
+        json_t *r =
+            s_gql(&s_super, CREATE_SGROUP,
+                  json_pack("{s:s, s:{s:s, s:b, s:s, s:s, s:s, s:s}}", "name", names[i],
+                            "input", "description", "a group", "is_active", i != 4,
+                            "driver", "static", "driver_opts", "{}", "scheduler", "fifo",
+                            "scheduler_opts", "{\"agent_selector\": \"dispersed\"}"));
+        T_ASSERT(s_mutation_ok(r, "create_scaling_group"));
+        json_t *group =
+            json_object_get(s_data(r, "create_scaling_group"), "scaling_group");
+        T_EQ_STR(json_string_value(json_object_get(group, "name")), names[i]);
+        T_EQ_STR(json_string_value(json_object_get(group, "scheduler_opts")),
+                 "{\"agent_selector\":\"dispersed\"}");
+        T_EQ_STR(json_string_value(json_object_get(group, "driver_opts")), "{}");
+        T_ASSERT(json_is_true(json_object_get(group, "is_active")) == (i != 4));
+        json_decref(r);
+    }
+    char msg[256];
+    //  A second one of the same name, a bad scheduler, a bad selector, a bad name.
+    T_ASSERT(!s_mutate(&s_super, CREATE_SGROUP,
+                       json_pack("{s:s, s:{}}", "name", "sg-dom", "input"),
+                       "create_scaling_group", msg, sizeof msg));
+    T_CONTAINS(msg, "already exists");
+    T_ASSERT(!s_mutate(
+        &s_super, CREATE_SGROUP,
+        json_pack("{s:s, s:{s:s}}", "name", "sg-x", "input", "scheduler", "random"),
+        "create_scaling_group", msg, sizeof msg));
+    T_CONTAINS(msg, "scheduler");
+    T_ASSERT(!s_mutate(&s_super, CREATE_SGROUP,
+                       json_pack("{s:s, s:{s:s}}", "name", "sg-x", "input",
+                                 "scheduler_opts", "{\"agent_selector\": \"nearest\"}"),
+                       "create_scaling_group", msg, sizeof msg));
+    T_CONTAINS(msg, "agent_selector");
+    T_ASSERT(!s_mutate(
+        &s_super, CREATE_SGROUP,
+        json_pack("{s:s, s:{s:s}}", "name", "sg-x", "input", "driver_opts", "[1, 2]"),
+        "create_scaling_group", msg, sizeof msg));
+    T_ASSERT(!s_mutate(&s_super, CREATE_SGROUP,
+                       json_pack("{s:s, s:{}}", "name", "bad name!", "input"),
+                       "create_scaling_group", msg, sizeof msg));
+    //  Modify, as the CLI's update does (unset options come as null).
+    T_ASSERT(
+        s_mutate(&s_super, MODIFY_SGROUP,
+                 json_pack("{s:s, s:{s:s, s:b, s:s, s:n, s:s, s:s}}", "name", "sg-dom",
+                           "input", "description", "domain-wide", "is_active", 1,
+                           "driver", "static", "driver_opts", "scheduler", "drf",
+                           "scheduler_opts", "{\"agent_selector\": \"roundrobin\"}"),
+                 "modify_scaling_group", msg, sizeof msg));
+    json_t *r = s_gql(&s_super,
+                      "query($name: String) { scaling_group(name: $name) { name"
+                      " description scheduler scheduler_opts driver_opts is_active } }",
+                      json_pack("{s:s}", "name", "sg-dom"));
+    json_t *group = s_data(r, "scaling_group");
+    T_EQ_STR(json_string_value(json_object_get(group, "description")), "domain-wide");
+    T_EQ_STR(json_string_value(json_object_get(group, "scheduler")), "drf");
+    T_EQ_STR(json_string_value(json_object_get(group, "scheduler_opts")),
+             "{\"agent_selector\":\"roundrobin\"}");
+    T_EQ_STR(json_string_value(json_object_get(group, "driver_opts")), "{}");
+    json_decref(r);
+    T_ASSERT(!s_mutate(
+        &s_super, MODIFY_SGROUP,
+        json_pack("{s:s, s:{s:s}}", "name", "sg-none", "input", "description", "x"),
+        "modify_scaling_group", msg, sizeof msg));
+    T_ASSERT(!s_mutate(
+        &s_super, MODIFY_SGROUP,
+        json_pack("{s:s, s:{s:s}}", "name", "sg-dom", "input", "scheduler", "sjf"),
+        "modify_scaling_group", msg, sizeof msg));
+    //  A missing group reads as null.
+    r = s_gql(&s_super, "{ scaling_group(name: \"nope\") { name } }", NULL);
+    T_ASSERT(json_is_null(s_data(r, "scaling_group")));
+    T_ASSERT(json_object_get(r, "errors") == NULL);
+    json_decref(r);
+}
+
+static void
+test_associations(void)
+{
+    char msg[256];
+    T_ASSERT(
+        s_mutate(&s_super, ASSOCIATE("domain", "domain", "String"),
+                 json_pack("{s:s, s:s}", "scaling_group", "sg-dom", "domain", "default"),
+                 "associate_scaling_group_with_domain", msg, sizeof msg));
+    T_ASSERT(
+        s_mutate(&s_super, ASSOCIATE("domain", "domain", "String"),
+                 json_pack("{s:s, s:s}", "scaling_group", "sg-off", "domain", "default"),
+                 "associate_scaling_group_with_domain", msg, sizeof msg));
+    T_ASSERT(s_mutate(
+        &s_super, ASSOCIATE("user_group", "user_group", "UUID"),
+        json_pack("{s:s, s:s}", "scaling_group", "sg-proj", "user_group", s_project),
+        "associate_scaling_group_with_user_group", msg, sizeof msg));
+    T_ASSERT(s_mutate(&s_super, ASSOCIATE("keypair", "access_key", "String"),
+                      json_pack("{s:s, s:s}", "scaling_group", "sg-kp", "access_key",
+                                s_user1.access_key),
+                      "associate_scaling_group_with_keypair", msg, sizeof msg));
+    //  Twice, or with things that do not exist: refused with a reason.
+    T_ASSERT(
+        !s_mutate(&s_super, ASSOCIATE("domain", "domain", "String"),
+                  json_pack("{s:s, s:s}", "scaling_group", "sg-dom", "domain", "default"),
+                  "associate_scaling_group_with_domain", msg, sizeof msg));
+    T_CONTAINS(msg, "already associated");
+    T_ASSERT(!s_mutate(
+        &s_super, ASSOCIATE("domain", "domain", "String"),
+        json_pack("{s:s, s:s}", "scaling_group", "sg-dom", "domain", "no-such-domain"),
+        "associate_scaling_group_with_domain", msg, sizeof msg));
+    T_CONTAINS(msg, "No such domain");
+    T_ASSERT(!s_mutate(&s_super, ASSOCIATE("keypair", "access_key", "String"),
+                       json_pack("{s:s, s:s}", "scaling_group", "sg-none", "access_key",
+                                 s_user1.access_key),
+                       "associate_scaling_group_with_keypair", msg, sizeof msg));
+    T_CONTAINS(msg, "No such scaling group");
+    //  The lists per target.
+    json_t *r =
+        s_gql(&s_super,
+              "query($d: String!, $g: UUID!, $k: String!) {"
+              " a: scaling_groups_for_domain(domain: $d) { name }"
+              " b: scaling_groups_for_user_group(user_group: $g) { name }"
+              " c: scaling_groups_for_keypair(access_key: $k) { name }"
+              " d: scaling_groups_for_domain(domain: $d, is_active: true) { name } }",
+              json_pack("{s:s, s:s, s:s}", "d", "default", "g", s_project, "k",
+                        s_user1.access_key));
+    char *names = s_names(s_data(r, "a"));
+    T_EQ_STR(names, "default,sg-dom,sg-off");
+    free(names);
+    names = s_names(s_data(r, "b"));
+    T_EQ_STR(names, "sg-proj");
+    free(names);
+    names = s_names(s_data(r, "c"));
+    T_EQ_STR(names, "sg-kp");
+    free(names);
+    names = s_names(s_data(r, "d"));
+    T_EQ_STR(names, "default,sg-dom");
+    free(names);
+    json_decref(r);
+    //  user2 may not look at user1's keypair; user1 may look at its own.
+    r = s_gql(&s_user2,
+              "query($k: String!) { scaling_groups_for_keypair(access_key: $k)"
+              " { name } }",
+              json_pack("{s:s}", "k", s_user1.access_key));
+    T_ASSERT(json_array_size(json_object_get(r, "errors")) == 1);
+    json_decref(r);
+    r = s_gql(&s_user1,
+              "query($k: String!) { scaling_groups_for_keypair(access_key: $k)"
+              " { name } }",
+              json_pack("{s:s}", "k", s_user1.access_key));
+    names = s_names(s_data(r, "scaling_groups_for_keypair"));
+    T_EQ_STR(names, "sg-kp");
+    free(names);
+    json_decref(r);
+}
+
+static void
+test_read_scopes(void)
+{
+    struct {
+        const keypair_t *kp;
+        const char *all, *active;
+    } cases[] = {
+        {&s_super, "default,sg-dom,sg-kp,sg-off,sg-other,sg-proj",
+         "default,sg-dom,sg-kp,sg-other,sg-proj"},
+        {&s_dadmin, "default,sg-dom,sg-kp,sg-off,sg-proj",
+         "default,sg-dom,sg-kp,sg-proj"},
+        {&s_user1, "default,sg-dom,sg-kp,sg-off,sg-proj", "default,sg-dom,sg-kp,sg-proj"},
+        {&s_user2, "default,sg-dom,sg-off", "default,sg-dom"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *r = s_gql(cases[i].kp,
+                          "query($is_active: Boolean) { all: scaling_groups { name }"
+                          " active: scaling_groups(is_active: $is_active) { name } }",
+                          json_pack("{s:b}", "is_active", 1));
+        char *all = s_names(s_data(r, "all")), *active = s_names(s_data(r, "active"));
+        T_EQ_STR(all, cases[i].all);
+        T_EQ_STR(active, cases[i].active);
+        free(all);
+        free(active);
+        json_decref(r);
+    }
+    //  A group the caller may not see reads as null.
+    json_t *r = s_gql(&s_user2, "{ scaling_group(name: \"sg-proj\") { name } }", NULL);
+    T_ASSERT(json_is_null(s_data(r, "scaling_group")));
+    json_decref(r);
+}
+
+static void
+test_rest_list(void)
+{
+    char path[256];
+    int status;
+    //  user1 in p1: its domain's, p1's and its keypair's active groups.
+    snprintf(path, sizeof path, "/scaling-groups?group=%s", s_project);
+    json_t *body = s_get(&s_user1, path, &status);
+    T_EQ_INT(status, 200);
+    char *names = s_names(json_object_get(body, "scaling_groups"));
+    T_EQ_STR(names, "default,sg-dom,sg-kp,sg-proj");
+    free(names);
+    T_EQ_INT(json_object_size(json_array_get(json_object_get(body, "scaling_groups"), 0)),
+             1);
+    json_decref(body);
+    //  By name too.
+    body = s_get(&s_user1, "/scaling-groups?group=p1", &status);
+    T_EQ_INT(status, 200);
+    names = s_names(json_object_get(body, "scaling_groups"));
+    T_EQ_STR(names, "default,sg-dom,sg-kp,sg-proj");
+    free(names);
+    json_decref(body);
+    //  user2 is not in p1: no such project.
+    body = s_get(&s_user2, path, &status);
+    T_EQ_INT(status, 404);
+    T_CONTAINS(json_string_value(json_object_get(body, "type")), "object-not-found");
+    json_decref(body);
+    body = s_get(&s_user1, "/scaling-groups?group=nope", &status);
+    T_EQ_INT(status, 404);
+    json_decref(body);
+    //  The domain admin may name any project of its domain.
+    body = s_get(&s_dadmin, "/scaling-groups?group=p1", &status);
+    T_EQ_INT(status, 200);
+    names = s_names(json_object_get(body, "scaling_groups"));
+    T_EQ_STR(names, "default,sg-dom,sg-proj");
+    free(names);
+    json_decref(body);
+    body = s_get(&s_user1, "/scaling-groups", &status);
+    T_EQ_INT(status, 400);
+    T_CONTAINS(json_string_value(json_object_get(body, "type")), "invalid-api-params");
+    json_decref(body);
+    //  wsproxy-version: v1 without an address, v2 with one; 404 when unusable.
+    body = s_get(&s_user1, "/scaling-groups/sg-dom/wsproxy-version", &status);
+    T_EQ_INT(status, 200);
+    T_EQ_STR(json_string_value(json_object_get(body, "wsproxy_version")), "v1");
+    json_decref(body);
+    T_ASSERT(s_mutate(&s_super, MODIFY_SGROUP,
+                      json_pack("{s:s, s:{s:s}}", "name", "sg-dom", "input",
+                                "wsproxy_addr", "http://127.0.0.1:5050"),
+                      "modify_scaling_group", NULL, 0));
+    body = s_get(&s_user1, "/scaling-groups/sg-dom/wsproxy-version", &status);
+    T_EQ_INT(status, 200);
+    T_EQ_STR(json_string_value(json_object_get(body, "wsproxy_version")), "v2");
+    json_decref(body);
+    body = s_get(&s_user1, "/scaling-groups/sg-other/wsproxy-version", &status);
+    T_EQ_INT(status, 404);
+    json_decref(body);
+    body = s_get(&s_user1, "/scaling-groups/sg-off/wsproxy-version", &status);
+    T_EQ_INT(status, 404);
+    json_decref(body);
+}
+
+static void
+test_write_refusals(void)
+{
+    const keypair_t *people[] = {&s_dadmin, &s_user1};
+    char msg[256];
+    for (int i = 0; i < 2; i++) {
+        T_ASSERT(!s_mutate(people[i], CREATE_SGROUP,
+                           json_pack("{s:s, s:{}}", "name", "sg-mine", "input"),
+                           "create_scaling_group", msg, sizeof msg));
+        T_CONTAINS(msg, "superadmin");
+        T_ASSERT(!s_mutate(
+            people[i], MODIFY_SGROUP,
+            json_pack("{s:s, s:{s:s}}", "name", "sg-dom", "input", "description", "mine"),
+            "modify_scaling_group", msg, sizeof msg));
+        T_CONTAINS(msg, "superadmin");
+        T_ASSERT(!s_mutate(
+            people[i], "mutation { delete_scaling_group(name: \"sg-dom\") { ok msg } }",
+            NULL, "delete_scaling_group", msg, sizeof msg));
+        T_ASSERT(!s_mutate(
+            people[i], ASSOCIATE("domain", "domain", "String"),
+            json_pack("{s:s, s:s}", "scaling_group", "sg-other", "domain", "default"),
+            "associate_scaling_group_with_domain", msg, sizeof msg));
+        T_CONTAINS(msg, "superadmin");
+        T_ASSERT(!s_mutate(people[i], DISASSOCIATE("keypair", "access_key", "String"),
+                           json_pack("{s:s, s:s}", "scaling_group", "sg-kp", "access_key",
+                                     s_user1.access_key),
+                           "disassociate_scaling_group_with_keypair", msg, sizeof msg));
+        T_ASSERT(!s_mutate(people[i],
+                           "mutation { create_resource_preset(name: \"mine\", props:"
+                           " {resource_slots: \"{\\\"cpu\\\": 1}\"}) { ok msg } }",
+                           NULL, "create_resource_preset", msg, sizeof msg));
+        T_CONTAINS(msg, "superadmin");
+    }
+}
+
+static void
+test_dissociate_and_delete(void)
+{
+    char msg[256], path[256];
+    T_ASSERT(s_mutate(&s_super, DISASSOCIATE("keypair", "access_key", "String"),
+                      json_pack("{s:s, s:s}", "scaling_group", "sg-kp", "access_key",
+                                s_user1.access_key),
+                      "disassociate_scaling_group_with_keypair", msg, sizeof msg));
+    T_ASSERT(s_mutate(
+        &s_super, DISASSOCIATE("user_group", "user_group", "String"),
+        json_pack("{s:s, s:s}", "scaling_group", "sg-proj", "user_group", s_project),
+        "disassociate_scaling_group_with_user_group", msg, sizeof msg));
+    snprintf(path, sizeof path, "/scaling-groups?group=%s", s_project);
+    int status;
+    json_t *body = s_get(&s_user1, path, &status);
+    char *names = s_names(json_object_get(body, "scaling_groups"));
+    T_EQ_STR(names, "default,sg-dom");
+    free(names);
+    json_decref(body);
+    T_ASSERT(
+        s_mutate(&s_super,
+                 "mutation($d: String!) {"
+                 " disassociate_all_scaling_groups_with_domain(domain: $d) { ok msg } }",
+                 json_pack("{s:s}", "d", "default"),
+                 "disassociate_all_scaling_groups_with_domain", msg, sizeof msg));
+    body = s_get(&s_user1, path, &status);
+    T_EQ_INT(json_array_size(json_object_get(body, "scaling_groups")), 0);
+    json_decref(body);
+    //  Deleting: once, then no more.
+    T_ASSERT(s_mutate(&s_super,
+                      "mutation { delete_scaling_group(name: \"sg-other\") { ok msg } }",
+                      NULL, "delete_scaling_group", msg, sizeof msg));
+    T_ASSERT(!s_mutate(&s_super,
+                       "mutation { delete_scaling_group(name: \"sg-other\") { ok msg } }",
+                       NULL, "delete_scaling_group", msg, sizeof msg));
+    T_CONTAINS(msg, "No such scaling group");
+}
+
+#define CREATE_PRESET                                                                    \
+    "mutation($name: String!, $input: CreateResourcePresetInput!) {"                     \
+    " create_resource_preset(name: $name, props: $input) { ok msg resource_preset {"     \
+    " name resource_slots shared_memory } } }"
+
+static void
+test_presets(void)
+{
+    json_t *r =
+        s_gql(&s_super, CREATE_PRESET,
+              json_pack("{s:s, s:{s:s, s:s}}", "name", "small", "input", "resource_slots",
+                        "{\"cpu\": 2, \"mem\": \"1g\"}", "shared_memory", "64m"));
+    T_ASSERT(s_mutation_ok(r, "create_resource_preset"));
+    json_t *preset =
+        json_object_get(s_data(r, "create_resource_preset"), "resource_preset");
+    T_EQ_STR(json_string_value(json_object_get(preset, "resource_slots")),
+             "{\"cpu\":\"2\",\"mem\":\"1073741824\"}");
+    T_EQ_STR(json_string_value(json_object_get(preset, "shared_memory")), "67108864");
+    json_decref(r);
+    r = s_gql(&s_super, CREATE_PRESET,
+              json_pack("{s:s, s:{s:s, s:s}}", "name", "big", "input", "resource_slots",
+                        "{\"cpu\": \"8\", \"mem\": \"64GiB\", \"cuda.shares\": 0.5}",
+                        "scaling_group_name", "sg-proj"));
+    T_ASSERT(s_mutation_ok(r, "create_resource_preset"));
+    json_decref(r);
+    //  Refused: unknown slot, bad amount, negative, duplicate, no slots,
+    //  unknown group.
+    char msg[256];
+    const char *bad[][2] = {
+        {"{\"cpu\": 1, \"gpu\": 1}", "Unknown slot type: gpu"},
+        {"{\"mem\": \"lots\"}", "Cannot convert the slot mem"},
+        {"{\"cpu\": -1}", "negative"},
+        {"not json", "JSON object"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        T_ASSERT(!s_mutate(&s_super, CREATE_PRESET,
+                           json_pack("{s:s, s:{s:s}}", "name", "bad", "input",
+                                     "resource_slots", bad[i][0]),
+                           "create_resource_preset", msg, sizeof msg));
+        T_CONTAINS(msg, bad[i][1]);
+    }
+    T_ASSERT(!s_mutate(&s_super, CREATE_PRESET,
+                       json_pack("{s:s, s:{s:s}}", "name", "small", "input",
+                                 "resource_slots", "{\"cpu\": 1}"),
+                       "create_resource_preset", msg, sizeof msg));
+    T_CONTAINS(msg, "already exists");
+    T_ASSERT(!s_mutate(
+        &s_super, CREATE_PRESET,
+        json_pack("{s:s, s:{s:s}}", "name", "bad", "input", "shared_memory", "1g"),
+        "create_resource_preset", msg, sizeof msg));
+    T_ASSERT(!s_mutate(&s_super, CREATE_PRESET,
+                       json_pack("{s:s, s:{s:s, s:s}}", "name", "bad", "input",
+                                 "resource_slots", "{}", "shared_memory", "-1"),
+                       "create_resource_preset", msg, sizeof msg));
+    T_ASSERT(!s_mutate(&s_super, CREATE_PRESET,
+                       json_pack("{s:s, s:{s:s, s:s}}", "name", "bad", "input",
+                                 "resource_slots", "{}", "scaling_group_name", "sg-none"),
+                       "create_resource_preset", msg, sizeof msg));
+    T_CONTAINS(msg, "No such scaling group");
+    //  Modify: only what is sent changes.
+    T_ASSERT(s_mutate(&s_super,
+                      "mutation($name: String!, $input: ModifyResourcePresetInput!) {"
+                      " modify_resource_preset(name: $name, props: $input) { ok msg } }",
+                      json_pack("{s:s, s:{s:s, s:n}}", "name", "small", "input",
+                                "resource_slots", "{\"cpu\": \"0.5\", \"mem\": \"512m\"}",
+                                "shared_memory"),
+                      "modify_resource_preset", msg, sizeof msg));
+    T_ASSERT(!s_mutate(&s_super,
+                       "mutation { modify_resource_preset(name: \"nope\", props:"
+                       " {shared_memory: \"1m\"}) { ok msg } }",
+                       NULL, "modify_resource_preset", msg, sizeof msg));
+    //  Everyone reads, through GraphQL and REST.
+    r = s_gql(&s_user1,
+              "{ resource_presets { name resource_slots shared_memory }"
+              " resource_preset(name: \"small\") { resource_slots shared_memory } }",
+              NULL);
+    char *names = s_names(s_data(r, "resource_presets"));
+    T_EQ_STR(names, "big,small");
+    free(names);
+    preset = s_data(r, "resource_preset");
+    T_EQ_STR(json_string_value(json_object_get(preset, "resource_slots")),
+             "{\"cpu\":\"0.5\",\"mem\":\"536870912\"}");
+    T_EQ_STR(json_string_value(json_object_get(preset, "shared_memory")), "67108864");
+    json_decref(r);
+    int status;
+    json_t *body = s_get(&s_user1, "/resource/presets", &status);
+    T_EQ_INT(status, 200);
+    json_t *presets = json_object_get(body, "presets");
+    names = s_names(presets);
+    T_EQ_STR(names, "big,small");
+    free(names);
+    json_t *big = json_array_get(presets, 0);
+    T_ASSERT(json_is_null(json_object_get(big, "shared_memory")));
+    json_t *slots = json_object_get(big, "resource_slots");
+    T_EQ_STR(json_string_value(json_object_get(slots, "mem")), "68719476736");
+    T_EQ_STR(json_string_value(json_object_get(slots, "cuda.shares")), "0.5");
+    T_EQ_STR(json_string_value(json_object_get(slots, "cpu")), "8");
+    T_EQ_STR(
+        json_string_value(json_object_get(json_array_get(presets, 1), "shared_memory")),
+        "67108864");
+    json_decref(body);
+    //  Per group: that group's and the global ones.
+    body = s_get(&s_user1, "/resource/presets?scaling_group=sg-dom", &status);
+    names = s_names(json_object_get(body, "presets"));
+    T_EQ_STR(names, "small");
+    free(names);
+    json_decref(body);
+    //  Delete.
+    T_ASSERT(s_mutate(&s_super,
+                      "mutation { delete_resource_preset(name: \"small\") { ok msg } }",
+                      NULL, "delete_resource_preset", msg, sizeof msg));
+    T_ASSERT(!s_mutate(&s_super,
+                       "mutation { delete_resource_preset(name: \"small\") { ok msg } }",
+                       NULL, "delete_resource_preset", msg, sizeof msg));
+    r = s_gql(&s_user1, "{ resource_preset(name: \"small\") { name } }", NULL);
+    T_ASSERT(json_is_null(s_data(r, "resource_preset")));
+    json_decref(r);
+}
+
+static void
+test_stop(void)
+{
+    T_EQ_INT(harness_stop(&s_gateway, STOP_MS), 0);
+    T_EQ_INT(harness_stop(&s_accounting, STOP_MS), 0);
+    T_EQ_INT(harness_stop(&s_scheduler, STOP_MS), 0);
+    T_ASSERT(!harness_log_has_report(&s_gateway));
+    T_ASSERT(!harness_log_has_report(&s_accounting));
+    T_ASSERT(!harness_log_has_report(&s_scheduler));
+}
+
+int
+main(void)
+{
+    T_RUN(test_start);
+    T_RUN(test_people);
+    T_RUN(test_sgroup_crud);
+    T_RUN(test_associations);
+    T_RUN(test_read_scopes);
+    T_RUN(test_rest_list);
+    T_RUN(test_write_refusals);
+    T_RUN(test_dissociate_and_delete);
+    T_RUN(test_presets);
+    T_RUN(test_stop);
+    harness_kill(&s_gateway);
+    harness_kill(&s_accounting);
+    harness_kill(&s_scheduler);
+    if (!t_failures)
+        harness_rmdir(s_dir);
+    else
+        fprintf(stderr, "# logs kept in %s\n", s_dir);
+    free(s_dir);
+    return T_DONE();
+}
