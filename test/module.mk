@@ -5,7 +5,7 @@
 
 INT_SRCS  := $(wildcard test/integration/*_test.c)
 INT_TESTS := $(patsubst test/integration/%.c,$(BUILD)/test/%,$(INT_SRCS))
-HARNESS   := $(BUILD)/test/harness.o
+HARNESS   := $(BUILD)/test/harness.o $(BUILD)/test/gateway_client.o
 
 # Integration tests may sign requests with the gateway's own gw_auth code.
 $(INT_TESTS): $(BUILD)/test/%: $(BUILD)/test/integration/%.o $(HARNESS) $(gateway_LIB) $(LIBBUS)
@@ -13,7 +13,7 @@ $(INT_TESTS): $(BUILD)/test/%: $(BUILD)/test/integration/%.o $(HARNESS) $(gatewa
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(HARNESS): test/integration/harness.c
+$(HARNESS): $(BUILD)/test/%.o: test/integration/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 

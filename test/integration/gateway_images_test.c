@@ -22,25 +22,16 @@
 #include <sys/time.h>
 #include <time.h>
 
-#include "../../services/gateway/gw_auth.h"
 #include "bus.h"
-#include "harness.h"
+#include "gateway_client.h"
 #include "t.h"
 
-#define READY_MS 20000
-#define STOP_MS  10000
-#define HTTP_MS  10000
 #define APPLY_MS 20000 //  how long a report may take to reach the catalogue
 #define PUMP_MS  100   //  the fake agent's loop runs this long between polls
 
 #define PYTHON   "cr.backend.ai/stable/python:3.9-ubuntu20.04"
 #define MINER    "registry.example.com/tools/miner:1.0"
 #define AGENT_ID "i-fake-agent"
-
-typedef struct {
-    char access_key[32];
-    char secret_key[64];
-} keypair_t;
 
 typedef struct {
     bus_node_config_t node;
@@ -51,58 +42,11 @@ static const bus_config_option_t s_agent_options[] = {
     BUS_CONFIG_END,
 };
 
-static char *s_dir;
-static harness_proc_t s_scheduler, s_gateway;
-static char s_api[64];
-static keypair_t s_super, s_user;
-static char s_hub_publish[128], s_hub_subscribe[128], s_registry[128];
+static client_platform_t s_p;
+static client_keypair_t s_user;
 static struct event_base *s_base;
 static agent_config_t s_agent_config;
 static bus_node_t *s_agent;
-
-//  ---------------------------------------------------------------------------
-//  A client that signs like the official one (as gateway_test does)
-
-static void
-s_date(char out[64], char key[9])
-{
-    struct timeval tv;
-    gettimeofday(&tv, NULL);
-    time_t seconds = tv.tv_sec;
-    struct tm tm;
-    gmtime_r(&seconds, &tm);
-    size_t n = strftime(out, 64, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(out + n, 64 - n, ".%06ld+00:00", (long) tv.tv_usec);
-    strftime(key, 9, "%Y%m%d", &tm);
-}
-
-static json_t *
-s_gql(const keypair_t *kp, const char *query, json_t *variables)
-{
-    json_t *request = json_pack("{s:s, s:o}", "query", query, "variables",
-                                variables ? variables : json_object());
-    char *text = json_dumps(request, JSON_COMPACT);
-    json_decref(request);
-    char date[64], key[9], sig[GW_AUTH_HEX_SIZE], auth[256], date_h[96];
-    s_date(date, key);
-    gw_auth_signature("sha256", kp->secret_key, "POST", "/admin/gql", date, key, s_api,
-                      "application/json", GW_AUTH_VERSION_LINE, "v6.20220315", sig,
-                      sizeof sig);
-    snprintf(auth, sizeof auth,
-             "Authorization: BackendAI signMethod=HMAC-SHA256, credential=%s:%s",
-             kp->access_key, sig);
-    snprintf(date_h, sizeof date_h, "Date: %s", date);
-    const char *headers[] = {date_h, "X-BackendAI-Version: v6.20220315", auth, NULL};
-    char *body = NULL;
-    int status = harness_http_ex(s_api, "POST", "/admin/gql", headers, "application/json",
-                                 text, &body, NULL, HTTP_MS);
-    free(text);
-    json_t *response = status == 200 ? json_loads(body, 0, NULL) : NULL;
-    if (!response)
-        fprintf(stderr, "# gql status=%d body=%s\n", status, body ? body : "");
-    free(body);
-    return response;
-}
 
 static json_t *
 s_data(json_t *response, const char *field)
@@ -112,26 +56,15 @@ s_data(json_t *response, const char *field)
 
 //  ok of a mutation as kp.
 static bool
-s_mutate(const keypair_t *kp, const char *query, json_t *variables, const char *field)
+s_mutate(const client_keypair_t *kp,
+         const char *query,
+         json_t *variables,
+         const char *field)
 {
-    json_t *r = s_gql(kp, query, variables);
+    json_t *r = client_gql(&s_p, kp, query, variables);
     bool ok = json_is_true(json_object_get(s_data(r, field), "ok"));
     json_decref(r);
     return ok;
-}
-
-static bool
-s_read_admin_env(const char *path, keypair_t *kp)
-{
-    FILE *file = fopen(path, "r");
-    char line[512];
-    while (file && fgets(line, sizeof line, file)) {
-        sscanf(line, "export BACKEND_ACCESS_KEY=%31s", kp->access_key);
-        sscanf(line, "export BACKEND_SECRET_KEY=%63s", kp->secret_key);
-    }
-    if (file)
-        fclose(file);
-    return *kp->access_key && *kp->secret_key;
 }
 
 //  ---------------------------------------------------------------------------
@@ -210,16 +143,17 @@ s_report(bool python_installed, bool with_miner)
 //  The images as kp sees them (caller decrefs), polled until want of them
 //  are there with python's installed flag as given, or time is up.
 static json_t *
-s_wait_images(const keypair_t *kp, size_t want, bool python_installed)
+s_wait_images(const client_keypair_t *kp, size_t want, bool python_installed)
 {
     int64_t deadline = bus_clock_mono_ms() + APPLY_MS;
     for (;;) {
         s_pump(PUMP_MS);
-        json_t *r = s_gql(kp,
-                          "{ images(is_operation: false) { name registry architecture tag"
-                          " digest size_bytes aliases installed installed_agents type"
-                          " labels { key value } resource_limits { key min max } } }",
-                          NULL);
+        json_t *r =
+            client_gql(&s_p, kp,
+                       "{ images(is_operation: false) { name registry architecture tag"
+                       " digest size_bytes aliases installed installed_agents type"
+                       " labels { key value } resource_limits { key min max } } }",
+                       NULL);
         json_t *images = json_incref(s_data(r, "images"));
         json_decref(r);
         bool done = json_array_size(images) == want;
@@ -253,14 +187,14 @@ s_find(json_t *images, const char *name)
 
 //  The name of the image reference resolves to for kp, "" when none.
 static const char *
-s_resolve(const keypair_t *kp, const char *reference)
+s_resolve(const client_keypair_t *kp, const char *reference)
 {
     static char name[256];
     json_t *r =
-        s_gql(kp,
-              "query($r: String!) { image(reference: $r, architecture: \"x86_64\")"
-              " { name registry tag } }",
-              json_pack("{s:s}", "r", reference));
+        client_gql(&s_p, kp,
+                   "query($r: String!) { image(reference: $r, architecture: \"x86_64\")"
+                   " { name registry tag } }",
+                   json_pack("{s:s}", "r", reference));
     json_t *image = s_data(r, "image");
     snprintf(name, sizeof name, "%s%s%s",
              json_string_value(json_object_get(image, "registry")) ?: "",
@@ -275,46 +209,7 @@ s_resolve(const keypair_t *kp, const char *reference)
 static void
 test_start(void)
 {
-    s_dir = harness_tmpdir("gateway-images");
-    T_ASSERT(s_dir);
-    char state[512], line[HARNESS_LINE_MAX];
-    snprintf(state, sizeof state, "node.state_dir=%s/scheduler", s_dir);
-    const char *sched_args[] = {"--set", state,
-                                "--set", "bus.hub.publish=tcp://127.0.0.1:*",
-                                "--set", "bus.hub.subscribe=tcp://127.0.0.1:*",
-                                "--set", "bus.hub.registry=tcp://127.0.0.1:*",
-                                "--set", "bus.heartbeat_ms=100",
-                                NULL};
-    T_ASSERT(harness_start(&s_scheduler, s_dir, "scheduler", "scheduler", sched_args) ==
-             0);
-    T_ASSERT(harness_wait_line(&s_scheduler, "ready ", READY_MS, line, sizeof line));
-    T_ASSERT(harness_field(line, "hub_publish", s_hub_publish, sizeof s_hub_publish));
-    T_ASSERT(
-        harness_field(line, "hub_subscribe", s_hub_subscribe, sizeof s_hub_subscribe));
-    T_ASSERT(harness_field(line, "registry", s_registry, sizeof s_registry));
-    char gw_state[512], pub[160], sub[160], reg[160];
-    snprintf(gw_state, sizeof gw_state, "node.state_dir=%s/gateway", s_dir);
-    snprintf(pub, sizeof pub, "bus.hub.publish=%s", s_hub_publish);
-    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", s_hub_subscribe);
-    snprintf(reg, sizeof reg, "bus.hub.registry=%s", s_registry);
-    const char *gw_args[] = {"--set", gw_state,
-                             "--set", pub,
-                             "--set", sub,
-                             "--set", reg,
-                             "--set", "api.listen=127.0.0.1:0",
-                             "--set", "auth.password_iterations=1000",
-                             "--set", "bus.heartbeat_ms=100",
-                             "--set", "bus.sync_ms=200",
-                             NULL};
-    T_ASSERT(harness_start(&s_gateway, s_dir, "gateway", "gateway", gw_args) == 0);
-    T_ASSERT(harness_wait_line(&s_gateway, "gateway url=", READY_MS, line, sizeof line));
-    char url[128];
-    T_ASSERT(harness_field(line, "url", url, sizeof url));
-    snprintf(s_api, sizeof s_api, "%.*s", (int) strcspn(url + 7, "/"), url + 7);
-    T_ASSERT(harness_wait_line(&s_gateway, "ready ", READY_MS, NULL, 0));
-    char env[512];
-    snprintf(env, sizeof env, "%s/gateway/admin.env", s_dir);
-    T_ASSERT(s_read_admin_env(env, &s_super));
+    T_ASSERT(client_platform_start(&s_p, "gateway-images", false) == 0);
 }
 
 static void
@@ -322,7 +217,7 @@ test_agent_report_reaches_catalogue(void)
 {
     //  The fake agent: a node of our own on the scheduler's hub.
     char agent_dir[600];
-    snprintf(agent_dir, sizeof agent_dir, "%s/agent", s_dir);
+    snprintf(agent_dir, sizeof agent_dir, "%s/agent", s_p.dir);
     T_ASSERT(mkdir(agent_dir, 0700) == 0);
     agent_config_t *c = &s_agent_config;
     T_EQ_INT(bus_config_defaults(s_agent_options, c, NULL), 0);
@@ -331,9 +226,9 @@ test_agent_report_reaches_catalogue(void)
     bus_config_set(s_agent_options, c, "bus.heartbeat_ms", "100", NULL);
     bus_config_set(s_agent_options, c, "bus.sync_ms", "200", NULL);
     bus_config_set(s_agent_options, c, "bus.http_listen", "", NULL);
-    bus_config_set(s_agent_options, c, "bus.hub.publish", s_hub_publish, NULL);
-    bus_config_set(s_agent_options, c, "bus.hub.subscribe", s_hub_subscribe, NULL);
-    bus_config_set(s_agent_options, c, "bus.hub.registry", s_registry, NULL);
+    bus_config_set(s_agent_options, c, "bus.hub.publish", s_p.hub_publish, NULL);
+    bus_config_set(s_agent_options, c, "bus.hub.subscribe", s_p.hub_subscribe, NULL);
+    bus_config_set(s_agent_options, c, "bus.hub.registry", s_p.registry, NULL);
     bus_log_set_level(bus_log_level_from_str("warning")); //  quiet in the TAP stream
     s_base = event_base_new();
     bus_error_t err = {0};
@@ -347,7 +242,7 @@ test_agent_report_reaches_catalogue(void)
     fclose(capture);
     T_ASSERT(s_report(true, true));
 
-    json_t *images = s_wait_images(&s_super, 2, true);
+    json_t *images = s_wait_images(&s_p.super, 2, true);
     T_EQ_INT(json_array_size(images), 2);
     json_t *python = s_find(images, "stable/python");
     T_ASSERT(python);
@@ -376,11 +271,11 @@ static void
 test_domain_registries(void)
 {
     //  The default domain allows cr.backend.ai only; a user there.
-    T_ASSERT(s_mutate(&s_super,
+    T_ASSERT(s_mutate(&s_p.super,
                       "mutation { modify_domain(name: \"default\", props:"
                       " {allowed_docker_registries: [\"cr.backend.ai\"]}) { ok msg } }",
                       NULL, "modify_domain"));
-    T_ASSERT(s_mutate(&s_super,
+    T_ASSERT(s_mutate(&s_p.super,
                       "mutation($e: String!, $p: UserInput!) { create_user(email: $e,"
                       " props: $p) { ok msg } }",
                       json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:b}}", "e",
@@ -388,8 +283,8 @@ test_domain_registries(void)
                                 "domain_name", "default", "role", "user", "username",
                                 "imguser", "need_password_change", 0),
                       "create_user"));
-    json_t *r = s_gql(
-        &s_super,
+    json_t *r = client_gql(
+        &s_p, &s_p.super,
         "{ keypairs(email: \"imguser@example.com\") { access_key secret_key } }", NULL);
     json_t *kp = json_array_get(s_data(r, "keypairs"), 0);
     T_ASSERT(kp);
@@ -409,7 +304,7 @@ test_domain_registries(void)
     json_decref(images);
     //  Nor can it resolve the miner; the superadmin can.
     T_EQ_STR(s_resolve(&s_user, MINER), "");
-    T_EQ_STR(s_resolve(&s_super, MINER), "registry.example.com/tools/miner");
+    T_EQ_STR(s_resolve(&s_p.super, MINER), "registry.example.com/tools/miner");
     T_EQ_STR(s_resolve(&s_user, PYTHON), "cr.backend.ai/stable/python");
     T_EQ_STR(s_resolve(&s_user, "cr.backend.ai/stable/python"), ""); //  tag latest
     T_EQ_STR(s_resolve(&s_user, "no-such-image"), "");
@@ -424,32 +319,34 @@ test_aliases(void)
     //  Only a superadmin aliases.
     T_ASSERT(!s_mutate(&s_user, alias, json_pack("{s:s, s:s}", "a", "py", "t", PYTHON),
                        "alias_image"));
-    T_ASSERT(s_mutate(&s_super, alias, json_pack("{s:s, s:s}", "a", "py", "t", PYTHON),
+    T_ASSERT(s_mutate(&s_p.super, alias, json_pack("{s:s, s:s}", "a", "py", "t", PYTHON),
                       "alias_image"));
-    T_ASSERT(s_mutate(&s_super, alias, json_pack("{s:s, s:s}", "a", "mine", "t", MINER),
+    T_ASSERT(s_mutate(&s_p.super, alias, json_pack("{s:s, s:s}", "a", "mine", "t", MINER),
                       "alias_image"));
     //  Twice, or to an unknown image, or with a bad reference: refused.
-    T_ASSERT(!s_mutate(&s_super, alias, json_pack("{s:s, s:s}", "a", "py", "t", PYTHON),
+    T_ASSERT(!s_mutate(&s_p.super, alias, json_pack("{s:s, s:s}", "a", "py", "t", PYTHON),
                        "alias_image"));
-    T_ASSERT(!s_mutate(&s_super, alias,
+    T_ASSERT(!s_mutate(&s_p.super, alias,
                        json_pack("{s:s, s:s}", "a", "ghost", "t", "cr.backend.ai/x/y:1"),
                        "alias_image"));
-    T_ASSERT(!s_mutate(&s_super, alias, json_pack("{s:s, s:s}", "a", "bad", "t", "A//B"),
-                       "alias_image"));
+    T_ASSERT(!s_mutate(&s_p.super, alias,
+                       json_pack("{s:s, s:s}", "a", "bad", "t", "A//B"), "alias_image"));
     //  Resolution through the alias, and the alias in the image's list.
     T_EQ_STR(s_resolve(&s_user, "py"), "cr.backend.ai/stable/python");
-    T_EQ_STR(s_resolve(&s_super, "mine"), "registry.example.com/tools/miner");
+    T_EQ_STR(s_resolve(&s_p.super, "mine"), "registry.example.com/tools/miner");
     T_EQ_STR(s_resolve(&s_user, "mine"), ""); //  the registry is not allowed
-    json_t *r = s_gql(&s_user, "{ image(reference: \"py\") { aliases } }", NULL);
+    json_t *r =
+        client_gql(&s_p, &s_user, "{ image(reference: \"py\") { aliases } }", NULL);
     T_EQ_STR(json_string_value(
                  json_array_get(json_object_get(s_data(r, "image"), "aliases"), 0)),
              "py");
     json_decref(r);
     //  Only a superadmin dealiases; then the alias resolves no more.
     T_ASSERT(!s_mutate(&s_user, dealias, json_pack("{s:s}", "a", "py"), "dealias_image"));
-    T_ASSERT(s_mutate(&s_super, dealias, json_pack("{s:s}", "a", "py"), "dealias_image"));
     T_ASSERT(
-        !s_mutate(&s_super, dealias, json_pack("{s:s}", "a", "py"), "dealias_image"));
+        s_mutate(&s_p.super, dealias, json_pack("{s:s}", "a", "py"), "dealias_image"));
+    T_ASSERT(
+        !s_mutate(&s_p.super, dealias, json_pack("{s:s}", "a", "py"), "dealias_image"));
     T_EQ_STR(s_resolve(&s_user, "py"), "");
 }
 
@@ -459,19 +356,22 @@ test_forget_and_new_report(void)
     const char *forget = "mutation($r: String!) { forget_image(reference: $r,"
                          " architecture: \"x86_64\") { ok msg } }";
     T_ASSERT(!s_mutate(&s_user, forget, json_pack("{s:s}", "r", MINER), "forget_image"));
-    T_ASSERT(s_mutate(&s_super, forget, json_pack("{s:s}", "r", MINER), "forget_image"));
-    T_ASSERT(!s_mutate(&s_super, forget, json_pack("{s:s}", "r", MINER), "forget_image"));
-    T_EQ_STR(s_resolve(&s_super, "mine"), ""); //  its alias went with it
+    T_ASSERT(
+        s_mutate(&s_p.super, forget, json_pack("{s:s}", "r", MINER), "forget_image"));
+    T_ASSERT(
+        !s_mutate(&s_p.super, forget, json_pack("{s:s}", "r", MINER), "forget_image"));
+    T_EQ_STR(s_resolve(&s_p.super, "mine"), ""); //  its alias went with it
     //  The agent's next report lists python as not installed: it leaves the list.
     T_ASSERT(s_report(false, false));
-    json_t *images = s_wait_images(&s_super, 1, false);
+    json_t *images = s_wait_images(&s_p.super, 1, false);
     T_EQ_INT(json_array_size(images), 1);
     json_t *python = s_find(images, "stable/python");
     T_ASSERT(python && json_is_false(json_object_get(python, "installed")));
     T_EQ_INT(json_array_size(json_object_get(python, "installed_agents")), 0);
     json_decref(images);
     //  is_installed filters.
-    json_t *r = s_gql(&s_super, "{ images(is_installed: true) { name } }", NULL);
+    json_t *r =
+        client_gql(&s_p, &s_p.super, "{ images(is_installed: true) { name } }", NULL);
     T_EQ_INT(json_array_size(s_data(r, "images")), 0);
     json_decref(r);
 }
@@ -482,10 +382,7 @@ test_stop(void)
     bus_node_destroy(&s_agent);
     event_base_free(s_base);
     bus_config_clear(s_agent_options, &s_agent_config);
-    T_EQ_INT(harness_stop(&s_gateway, STOP_MS), 0);
-    T_ASSERT(!harness_log_has_report(&s_gateway));
-    T_EQ_INT(harness_stop(&s_scheduler, STOP_MS), 0);
-    T_ASSERT(!harness_log_has_report(&s_scheduler));
+    T_ASSERT(client_platform_stop(&s_p));
 }
 
 int
@@ -497,12 +394,6 @@ main(void)
     T_RUN(test_aliases);
     T_RUN(test_forget_and_new_report);
     T_RUN(test_stop);
-    harness_kill(&s_gateway);
-    harness_kill(&s_scheduler);
-    if (!t_failures)
-        harness_rmdir(s_dir);
-    else
-        fprintf(stderr, "# logs kept in %s\n", s_dir);
-    free(s_dir);
+    client_platform_end(&s_p, t_failures > 0);
     return T_DONE();
 }

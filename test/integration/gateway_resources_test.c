@@ -23,223 +23,27 @@
 #include <sys/time.h>
 #include <time.h>
 
-#include "../../services/gateway/gw_auth.h"
-#include "harness.h"
+#include "gateway_client.h"
 #include "t.h"
 
-#define READY_MS 20000
-#define STOP_MS  10000
-#define HTTP_MS  10000
-
-typedef struct {
-    char access_key[32];
-    char secret_key[64];
-} keypair_t;
-
-static char *s_dir;
-static harness_proc_t s_scheduler, s_gateway, s_accounting;
-static char s_api[64];
-static keypair_t s_super;
-
-//  ---------------------------------------------------------------------------
-//  A client that signs like the official one
-
-//  ISO 8601 UTC with microseconds, skewed by offset_s, and its YYYYMMDD.
-static void
-s_date(char out[64], char key[9], int offset_s)
-{
-    struct timeval tv;
-    gettimeofday(&tv, NULL);
-    time_t seconds = tv.tv_sec + offset_s;
-    struct tm tm;
-    gmtime_r(&seconds, &tm);
-    size_t n = strftime(out, 64, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(out + n, 64 - n, ".%06ld+00:00", (long) tv.tv_usec);
-    strftime(key, 9, "%Y%m%d", &tm);
-}
-
-typedef struct {
-    const char *version;       //  default v6.20220315
-    int date_offset_s;         //  clock skew to simulate
-    const char *sign_path;     //  sign another path than the one sent (tampering)
-    const char *secret;        //  sign with another secret
-    const char *authorization; //  send this Authorization instead
-    const char *cookie;
-} sign_opts_t;
-
-//  A signed request; returns the status, body and headers (caller frees).
-static int
-s_signed(const keypair_t *kp,
-         const char *method,
-         const char *path,
-         const char *body,
-         const sign_opts_t *opts,
-         char **body_p,
-         char **headers_p)
-{
-    sign_opts_t none = {0};
-    if (!opts)
-        opts = &none;
-    char date[64], key[9], sig[GW_AUTH_HEX_SIZE], auth[256], date_h[96], version_h[64];
-    s_date(date, key, opts->date_offset_s);
-    const char *version = opts->version ? opts->version : "v6.20220315";
-    const char *ctype = body ? "application/json" : "application/octet-stream";
-    //  kp NULL: an unsigned request (a browser with its cookie).
-    if (kp)
-        gw_auth_signature("sha256", opts->secret ? opts->secret : kp->secret_key, method,
-                          opts->sign_path ? opts->sign_path : path, date, key, s_api,
-                          ctype, GW_AUTH_VERSION_LINE, version, sig, sizeof sig);
-    snprintf(auth, sizeof auth, "Authorization: %s",
-             opts->authorization ? opts->authorization : "");
-    if (!opts->authorization && kp)
-        snprintf(auth, sizeof auth,
-                 "Authorization: BackendAI signMethod=HMAC-SHA256, credential=%s:%s",
-                 kp->access_key, sig);
-    snprintf(date_h, sizeof date_h, "Date: %s", date);
-    snprintf(version_h, sizeof version_h, "X-BackendAI-Version: %s", version);
-    char cookie_h[256];
-    snprintf(cookie_h, sizeof cookie_h, "Cookie: %s", opts->cookie ? opts->cookie : "");
-    const char *headers[] = {date_h, version_h, kp ? auth : NULL,
-                             opts->cookie ? cookie_h : NULL, NULL};
-    if (!kp) {
-        headers[2] = opts->cookie ? cookie_h : NULL;
-        headers[3] = NULL;
-    }
-    return harness_http_ex(s_api, method, path, headers, body ? "application/json" : NULL,
-                           body, body_p, headers_p, HTTP_MS);
-}
-
-//  Runs a GraphQL document as kp; returns the parsed response (caller decrefs).
-static json_t *
-s_gql(const keypair_t *kp, const char *query, json_t *variables)
-{
-    json_t *request = json_pack("{s:s, s:o}", "query", query, "variables",
-                                variables ? variables : json_object());
-    char *text = json_dumps(request, JSON_COMPACT);
-    json_decref(request);
-    char *body = NULL;
-    int status = s_signed(kp, "POST", "/admin/gql", text, NULL, &body, NULL);
-    free(text);
-    json_t *response = status == 200 ? json_loads(body, 0, NULL) : NULL;
-    if (!response)
-        fprintf(stderr, "# gql status=%d body=%s\n", status, body ? body : "");
-    free(body);
-    return response;
-}
-
-//  True when a mutation's result says ok.
-static bool
-s_mutation_ok(json_t *response, const char *field)
-{
-    json_t *result = json_object_get(json_object_get(response, "data"), field);
-    bool ok = json_is_true(json_object_get(result, "ok"));
-    if (!ok)
-        fprintf(stderr, "# %s: %s\n", field,
-                json_string_value(json_object_get(result, "msg")) ?: "(no msg)");
-    return ok;
-}
-
-//  ---------------------------------------------------------------------------
-
-static bool
-s_read_admin_env(const char *path, keypair_t *kp)
-{
-    FILE *file = fopen(path, "r");
-    char line[512];
-    while (file && fgets(line, sizeof line, file)) {
-        sscanf(line, "export BACKEND_ACCESS_KEY=%31s", kp->access_key);
-        sscanf(line, "export BACKEND_SECRET_KEY=%63s", kp->secret_key);
-    }
-    if (file)
-        fclose(file);
-    return *kp->access_key && *kp->secret_key;
-}
+static client_platform_t s_p;
 
 static void
 test_start(void)
 {
-    s_dir = harness_tmpdir("gateway_resources");
-    T_ASSERT(s_dir);
-    char state[512], line[HARNESS_LINE_MAX], pub[160], sub[160], reg[160];
-    snprintf(state, sizeof state, "node.state_dir=%s/scheduler", s_dir);
-    const char *sched_args[] = {"--set", state,
-                                "--set", "bus.hub.publish=tcp://127.0.0.1:*",
-                                "--set", "bus.hub.subscribe=tcp://127.0.0.1:*",
-                                "--set", "bus.hub.registry=tcp://127.0.0.1:*",
-                                "--set", "bus.heartbeat_ms=100",
-                                NULL};
-    T_ASSERT(harness_start(&s_scheduler, s_dir, "scheduler", "scheduler", sched_args) ==
-             0);
-    T_ASSERT(harness_wait_line(&s_scheduler, "ready ", READY_MS, line, sizeof line));
-    char value[128];
-    T_ASSERT(harness_field(line, "hub_publish", value, sizeof value));
-    snprintf(pub, sizeof pub, "bus.hub.publish=%s", value);
-    T_ASSERT(harness_field(line, "hub_subscribe", value, sizeof value));
-    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", value);
-    T_ASSERT(harness_field(line, "registry", value, sizeof value));
-    snprintf(reg, sizeof reg, "bus.hub.registry=%s", value);
-
-    char gw_state[512], acct_state[512];
-    snprintf(gw_state, sizeof gw_state, "node.state_dir=%s/gateway", s_dir);
-    snprintf(acct_state, sizeof acct_state, "node.state_dir=%s/accounting", s_dir);
-    const char *gw_args[] = {"--set", gw_state,
-                             "--set", pub,
-                             "--set", sub,
-                             "--set", reg,
-                             "--set", "api.listen=127.0.0.1:0",
-                             "--set", "auth.password_iterations=1000",
-                             "--set", "bus.heartbeat_ms=100",
-                             NULL};
-    const char *acct_args[] = {
-        "--set", acct_state,        "--set", pub,     "--set",
-        sub,     "--set",           reg,     "--set", "bus.heartbeat_ms=100",
-        "--set", "bus.sync_ms=200", NULL};
-    T_ASSERT(harness_start(&s_gateway, s_dir, "gateway", "gateway", gw_args) == 0);
-    T_ASSERT(harness_start(&s_accounting, s_dir, "accounting", "accounting", acct_args) ==
-             0);
-    T_ASSERT(harness_wait_line(&s_gateway, "gateway url=", READY_MS, line, sizeof line));
-    char url[128];
-    T_ASSERT(harness_field(line, "url", url, sizeof url));
-    snprintf(s_api, sizeof s_api, "%.*s", (int) strcspn(url + 7, "/"), url + 7);
-    T_ASSERT(harness_wait_line(&s_accounting, "ready ", READY_MS, NULL, 0));
-    char env[512];
-    snprintf(env, sizeof env, "%s/gateway/admin.env", s_dir);
-    T_ASSERT(s_read_admin_env(env, &s_super));
+    T_ASSERT(client_platform_start(&s_p, "gateway_resources", true) == 0);
 }
 
-//  The first keypair of email, read as superadmin.
-static bool
-s_keypair_of(const char *email, keypair_t *kp)
-{
-    json_t *r = s_gql(
-        &s_super, "query($e: String) { keypairs(email: $e) { access_key secret_key } }",
-        json_pack("{s:s}", "e", email));
-    json_t *first =
-        json_array_get(json_object_get(json_object_get(r, "data"), "keypairs"), 0);
-    bool ok = first != NULL;
-    if (ok) {
-        snprintf(kp->access_key, sizeof kp->access_key, "%s",
-                 json_string_value(json_object_get(first, "access_key")));
-        snprintf(kp->secret_key, sizeof kp->secret_key, "%s",
-                 json_string_value(json_object_get(first, "secret_key")));
-    }
-    json_decref(r);
-    return ok;
-}
-
-//  ---------------------------------------------------------------------------
-//  Helpers of this test
-
-static keypair_t s_dadmin, s_user1, s_user2;
+static client_keypair_t s_dadmin, s_user1, s_user2;
 static char s_project[64]; //  p1's id; user1 is a member, user2 is not
 static char s_user1_uuid[64];
 
 //  A signed GET; the parsed body (caller decrefs) and the status in *status.
 static json_t *
-s_get(const keypair_t *kp, const char *path, int *status)
+s_get(const client_keypair_t *kp, const char *path, int *status)
 {
     char *body = NULL;
-    *status = s_signed(kp, "GET", path, NULL, NULL, &body, NULL);
+    *status = client_signed(&s_p, kp, "GET", path, NULL, NULL, &body, NULL);
     json_t *parsed = body ? json_loads(body, 0, NULL) : NULL;
     if (!parsed)
         fprintf(stderr, "# GET %s status=%d body=%s\n", path, *status, body ? body : "");
@@ -273,14 +77,14 @@ s_names(json_t *list)
 
 //  Runs a mutation and returns whether it said ok; its msg goes to msg.
 static bool
-s_mutate(const keypair_t *kp,
+s_mutate(const client_keypair_t *kp,
          const char *query,
          json_t *variables,
          const char *field,
          char *msg,
          size_t msg_size)
 {
-    json_t *r = s_gql(kp, query, variables);
+    json_t *r = client_gql(&s_p, kp, query, variables);
     json_t *result = s_data(r, field);
     bool ok = json_is_true(json_object_get(result, "ok"));
     if (msg)
@@ -313,13 +117,13 @@ s_mutate(const keypair_t *kp,
 static bool
 s_create_user(const char *email, const char *role, char *uuid, size_t size)
 {
-    json_t *r =
-        s_gql(&s_super,
-              "mutation($email: String!, $input: UserInput!) {"
-              " create_user(email: $email, props: $input) { ok msg user { uuid } } }",
-              json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:b}}", "email", email, "input",
-                        "password", "pw-123456", "domain_name", "default", "role", role,
-                        "username", email, "need_password_change", 0));
+    json_t *r = client_gql(
+        &s_p, &s_p.super,
+        "mutation($email: String!, $input: UserInput!) {"
+        " create_user(email: $email, props: $input) { ok msg user { uuid } } }",
+        json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:b}}", "email", email, "input",
+                  "password", "pw-123456", "domain_name", "default", "role", role,
+                  "username", email, "need_password_change", 0));
     json_t *result = s_data(r, "create_user");
     bool ok = json_is_true(json_object_get(result, "ok"));
     if (ok && uuid)
@@ -340,25 +144,25 @@ test_people(void)
     T_ASSERT(
         s_create_user("user1@example.com", "user", s_user1_uuid, sizeof s_user1_uuid));
     T_ASSERT(s_create_user("user2@example.com", "user", NULL, 0));
-    T_ASSERT(s_keypair_of("dadmin@example.com", &s_dadmin));
-    T_ASSERT(s_keypair_of("user1@example.com", &s_user1));
-    T_ASSERT(s_keypair_of("user2@example.com", &s_user2));
+    T_ASSERT(client_keypair_of(&s_p, "dadmin@example.com", &s_dadmin));
+    T_ASSERT(client_keypair_of(&s_p, "user1@example.com", &s_user1));
+    T_ASSERT(client_keypair_of(&s_p, "user2@example.com", &s_user2));
     //  Project p1 with user1 in it.
-    json_t *r = s_gql(&s_super,
-                      "mutation { create_group(name: \"p1\", props: {domain_name:"
-                      " \"default\"}) { ok msg group { id } } }",
-                      NULL);
-    T_ASSERT(s_mutation_ok(r, "create_group"));
+    json_t *r = client_gql(&s_p, &s_p.super,
+                           "mutation { create_group(name: \"p1\", props: {domain_name:"
+                           " \"default\"}) { ok msg group { id } } }",
+                           NULL);
+    T_ASSERT(client_mutation_ok(r, "create_group"));
     snprintf(s_project, sizeof s_project, "%s",
              json_string_value(json_object_get(
                  json_object_get(s_data(r, "create_group"), "group"), "id")));
     json_decref(r);
-    r = s_gql(&s_super,
-              "mutation($email: String!, $input: ModifyUserInput!) {"
-              " modify_user(email: $email, props: $input) { ok msg } }",
-              json_pack("{s:s, s:{s:[s]}}", "email", "user1@example.com", "input",
-                        "group_ids", s_project));
-    T_ASSERT(s_mutation_ok(r, "modify_user"));
+    r = client_gql(&s_p, &s_p.super,
+                   "mutation($email: String!, $input: ModifyUserInput!) {"
+                   " modify_user(email: $email, props: $input) { ok msg } }",
+                   json_pack("{s:s, s:{s:[s]}}", "email", "user1@example.com", "input",
+                             "group_ids", s_project));
+    T_ASSERT(client_mutation_ok(r, "modify_user"));
     json_decref(r);
 }
 
@@ -368,13 +172,13 @@ test_sgroup_crud(void)
     //  Created as the official client sends it: options as JSON strings.
     const char *names[] = {"sg-dom", "sg-proj", "sg-kp", "sg-other", "sg-off"};
     for (int i = 0; i < 5; i++) {
-        json_t *r =
-            s_gql(&s_super, CREATE_SGROUP,
-                  json_pack("{s:s, s:{s:s, s:b, s:s, s:s, s:s, s:s}}", "name", names[i],
-                            "input", "description", "a group", "is_active", i != 4,
-                            "driver", "static", "driver_opts", "{}", "scheduler", "fifo",
-                            "scheduler_opts", "{\"agent_selector\": \"dispersed\"}"));
-        T_ASSERT(s_mutation_ok(r, "create_scaling_group"));
+        json_t *r = client_gql(
+            &s_p, &s_p.super, CREATE_SGROUP,
+            json_pack("{s:s, s:{s:s, s:b, s:s, s:s, s:s, s:s}}", "name", names[i],
+                      "input", "description", "a group", "is_active", i != 4, "driver",
+                      "static", "driver_opts", "{}", "scheduler", "fifo",
+                      "scheduler_opts", "{\"agent_selector\": \"dispersed\"}"));
+        T_ASSERT(client_mutation_ok(r, "create_scaling_group"));
         json_t *group =
             json_object_get(s_data(r, "create_scaling_group"), "scaling_group");
         T_EQ_STR(json_string_value(json_object_get(group, "name")), names[i]);
@@ -386,39 +190,40 @@ test_sgroup_crud(void)
     }
     char msg[256];
     //  A second one of the same name, a bad scheduler, a bad selector, a bad name.
-    T_ASSERT(!s_mutate(&s_super, CREATE_SGROUP,
+    T_ASSERT(!s_mutate(&s_p.super, CREATE_SGROUP,
                        json_pack("{s:s, s:{}}", "name", "sg-dom", "input"),
                        "create_scaling_group", msg, sizeof msg));
     T_CONTAINS(msg, "already exists");
     T_ASSERT(!s_mutate(
-        &s_super, CREATE_SGROUP,
+        &s_p.super, CREATE_SGROUP,
         json_pack("{s:s, s:{s:s}}", "name", "sg-x", "input", "scheduler", "random"),
         "create_scaling_group", msg, sizeof msg));
     T_CONTAINS(msg, "scheduler");
-    T_ASSERT(!s_mutate(&s_super, CREATE_SGROUP,
+    T_ASSERT(!s_mutate(&s_p.super, CREATE_SGROUP,
                        json_pack("{s:s, s:{s:s}}", "name", "sg-x", "input",
                                  "scheduler_opts", "{\"agent_selector\": \"nearest\"}"),
                        "create_scaling_group", msg, sizeof msg));
     T_CONTAINS(msg, "agent_selector");
     T_ASSERT(!s_mutate(
-        &s_super, CREATE_SGROUP,
+        &s_p.super, CREATE_SGROUP,
         json_pack("{s:s, s:{s:s}}", "name", "sg-x", "input", "driver_opts", "[1, 2]"),
         "create_scaling_group", msg, sizeof msg));
-    T_ASSERT(!s_mutate(&s_super, CREATE_SGROUP,
+    T_ASSERT(!s_mutate(&s_p.super, CREATE_SGROUP,
                        json_pack("{s:s, s:{}}", "name", "bad name!", "input"),
                        "create_scaling_group", msg, sizeof msg));
     //  Modify, as the CLI's update does (unset options come as null).
     T_ASSERT(
-        s_mutate(&s_super, MODIFY_SGROUP,
+        s_mutate(&s_p.super, MODIFY_SGROUP,
                  json_pack("{s:s, s:{s:s, s:b, s:s, s:n, s:s, s:s}}", "name", "sg-dom",
                            "input", "description", "domain-wide", "is_active", 1,
                            "driver", "static", "driver_opts", "scheduler", "drf",
                            "scheduler_opts", "{\"agent_selector\": \"roundrobin\"}"),
                  "modify_scaling_group", msg, sizeof msg));
-    json_t *r = s_gql(&s_super,
-                      "query($name: String) { scaling_group(name: $name) { name"
-                      " description scheduler scheduler_opts driver_opts is_active } }",
-                      json_pack("{s:s}", "name", "sg-dom"));
+    json_t *r =
+        client_gql(&s_p, &s_p.super,
+                   "query($name: String) { scaling_group(name: $name) { name"
+                   " description scheduler scheduler_opts driver_opts is_active } }",
+                   json_pack("{s:s}", "name", "sg-dom"));
     json_t *group = s_data(r, "scaling_group");
     T_EQ_STR(json_string_value(json_object_get(group, "description")), "domain-wide");
     T_EQ_STR(json_string_value(json_object_get(group, "scheduler")), "drf");
@@ -427,15 +232,15 @@ test_sgroup_crud(void)
     T_EQ_STR(json_string_value(json_object_get(group, "driver_opts")), "{}");
     json_decref(r);
     T_ASSERT(!s_mutate(
-        &s_super, MODIFY_SGROUP,
+        &s_p.super, MODIFY_SGROUP,
         json_pack("{s:s, s:{s:s}}", "name", "sg-none", "input", "description", "x"),
         "modify_scaling_group", msg, sizeof msg));
     T_ASSERT(!s_mutate(
-        &s_super, MODIFY_SGROUP,
+        &s_p.super, MODIFY_SGROUP,
         json_pack("{s:s, s:{s:s}}", "name", "sg-dom", "input", "scheduler", "sjf"),
         "modify_scaling_group", msg, sizeof msg));
     //  A missing group reads as null.
-    r = s_gql(&s_super, "{ scaling_group(name: \"nope\") { name } }", NULL);
+    r = client_gql(&s_p, &s_p.super, "{ scaling_group(name: \"nope\") { name } }", NULL);
     T_ASSERT(json_is_null(s_data(r, "scaling_group")));
     T_ASSERT(json_object_get(r, "errors") == NULL);
     json_decref(r);
@@ -446,47 +251,47 @@ test_associations(void)
 {
     char msg[256];
     T_ASSERT(
-        s_mutate(&s_super, ASSOCIATE("domain", "domain", "String"),
+        s_mutate(&s_p.super, ASSOCIATE("domain", "domain", "String"),
                  json_pack("{s:s, s:s}", "scaling_group", "sg-dom", "domain", "default"),
                  "associate_scaling_group_with_domain", msg, sizeof msg));
     T_ASSERT(
-        s_mutate(&s_super, ASSOCIATE("domain", "domain", "String"),
+        s_mutate(&s_p.super, ASSOCIATE("domain", "domain", "String"),
                  json_pack("{s:s, s:s}", "scaling_group", "sg-off", "domain", "default"),
                  "associate_scaling_group_with_domain", msg, sizeof msg));
     T_ASSERT(s_mutate(
-        &s_super, ASSOCIATE("user_group", "user_group", "UUID"),
+        &s_p.super, ASSOCIATE("user_group", "user_group", "UUID"),
         json_pack("{s:s, s:s}", "scaling_group", "sg-proj", "user_group", s_project),
         "associate_scaling_group_with_user_group", msg, sizeof msg));
-    T_ASSERT(s_mutate(&s_super, ASSOCIATE("keypair", "access_key", "String"),
+    T_ASSERT(s_mutate(&s_p.super, ASSOCIATE("keypair", "access_key", "String"),
                       json_pack("{s:s, s:s}", "scaling_group", "sg-kp", "access_key",
                                 s_user1.access_key),
                       "associate_scaling_group_with_keypair", msg, sizeof msg));
     //  Twice, or with things that do not exist: refused with a reason.
     T_ASSERT(
-        !s_mutate(&s_super, ASSOCIATE("domain", "domain", "String"),
+        !s_mutate(&s_p.super, ASSOCIATE("domain", "domain", "String"),
                   json_pack("{s:s, s:s}", "scaling_group", "sg-dom", "domain", "default"),
                   "associate_scaling_group_with_domain", msg, sizeof msg));
     T_CONTAINS(msg, "already associated");
     T_ASSERT(!s_mutate(
-        &s_super, ASSOCIATE("domain", "domain", "String"),
+        &s_p.super, ASSOCIATE("domain", "domain", "String"),
         json_pack("{s:s, s:s}", "scaling_group", "sg-dom", "domain", "no-such-domain"),
         "associate_scaling_group_with_domain", msg, sizeof msg));
     T_CONTAINS(msg, "No such domain");
-    T_ASSERT(!s_mutate(&s_super, ASSOCIATE("keypair", "access_key", "String"),
+    T_ASSERT(!s_mutate(&s_p.super, ASSOCIATE("keypair", "access_key", "String"),
                        json_pack("{s:s, s:s}", "scaling_group", "sg-none", "access_key",
                                  s_user1.access_key),
                        "associate_scaling_group_with_keypair", msg, sizeof msg));
     T_CONTAINS(msg, "No such scaling group");
     //  The lists per target.
-    json_t *r =
-        s_gql(&s_super,
-              "query($d: String!, $g: UUID!, $k: String!) {"
-              " a: scaling_groups_for_domain(domain: $d) { name }"
-              " b: scaling_groups_for_user_group(user_group: $g) { name }"
-              " c: scaling_groups_for_keypair(access_key: $k) { name }"
-              " d: scaling_groups_for_domain(domain: $d, is_active: true) { name } }",
-              json_pack("{s:s, s:s, s:s}", "d", "default", "g", s_project, "k",
-                        s_user1.access_key));
+    json_t *r = client_gql(
+        &s_p, &s_p.super,
+        "query($d: String!, $g: UUID!, $k: String!) {"
+        " a: scaling_groups_for_domain(domain: $d) { name }"
+        " b: scaling_groups_for_user_group(user_group: $g) { name }"
+        " c: scaling_groups_for_keypair(access_key: $k) { name }"
+        " d: scaling_groups_for_domain(domain: $d, is_active: true) { name } }",
+        json_pack("{s:s, s:s, s:s}", "d", "default", "g", s_project, "k",
+                  s_user1.access_key));
     char *names = s_names(s_data(r, "a"));
     T_EQ_STR(names, "default,sg-dom,sg-off");
     free(names);
@@ -501,16 +306,16 @@ test_associations(void)
     free(names);
     json_decref(r);
     //  user2 may not look at user1's keypair; user1 may look at its own.
-    r = s_gql(&s_user2,
-              "query($k: String!) { scaling_groups_for_keypair(access_key: $k)"
-              " { name } }",
-              json_pack("{s:s}", "k", s_user1.access_key));
+    r = client_gql(&s_p, &s_user2,
+                   "query($k: String!) { scaling_groups_for_keypair(access_key: $k)"
+                   " { name } }",
+                   json_pack("{s:s}", "k", s_user1.access_key));
     T_ASSERT(json_array_size(json_object_get(r, "errors")) == 1);
     json_decref(r);
-    r = s_gql(&s_user1,
-              "query($k: String!) { scaling_groups_for_keypair(access_key: $k)"
-              " { name } }",
-              json_pack("{s:s}", "k", s_user1.access_key));
+    r = client_gql(&s_p, &s_user1,
+                   "query($k: String!) { scaling_groups_for_keypair(access_key: $k)"
+                   " { name } }",
+                   json_pack("{s:s}", "k", s_user1.access_key));
     names = s_names(s_data(r, "scaling_groups_for_keypair"));
     T_EQ_STR(names, "sg-kp");
     free(names);
@@ -521,10 +326,10 @@ static void
 test_read_scopes(void)
 {
     struct {
-        const keypair_t *kp;
+        const client_keypair_t *kp;
         const char *all, *active;
     } cases[] = {
-        {&s_super, "default,sg-dom,sg-kp,sg-off,sg-other,sg-proj",
+        {&s_p.super, "default,sg-dom,sg-kp,sg-off,sg-other,sg-proj",
          "default,sg-dom,sg-kp,sg-other,sg-proj"},
         {&s_dadmin, "default,sg-dom,sg-kp,sg-off,sg-proj",
          "default,sg-dom,sg-kp,sg-proj"},
@@ -532,10 +337,11 @@ test_read_scopes(void)
         {&s_user2, "default,sg-dom,sg-off", "default,sg-dom"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        json_t *r = s_gql(cases[i].kp,
-                          "query($is_active: Boolean) { all: scaling_groups { name }"
-                          " active: scaling_groups(is_active: $is_active) { name } }",
-                          json_pack("{s:b}", "is_active", 1));
+        json_t *r =
+            client_gql(&s_p, cases[i].kp,
+                       "query($is_active: Boolean) { all: scaling_groups { name }"
+                       " active: scaling_groups(is_active: $is_active) { name } }",
+                       json_pack("{s:b}", "is_active", 1));
         char *all = s_names(s_data(r, "all")), *active = s_names(s_data(r, "active"));
         T_EQ_STR(all, cases[i].all);
         T_EQ_STR(active, cases[i].active);
@@ -544,7 +350,8 @@ test_read_scopes(void)
         json_decref(r);
     }
     //  A group the caller may not see reads as null.
-    json_t *r = s_gql(&s_user2, "{ scaling_group(name: \"sg-proj\") { name } }", NULL);
+    json_t *r =
+        client_gql(&s_p, &s_user2, "{ scaling_group(name: \"sg-proj\") { name } }", NULL);
     T_ASSERT(json_is_null(s_data(r, "scaling_group")));
     json_decref(r);
 }
@@ -595,7 +402,7 @@ test_rest_list(void)
     T_EQ_INT(status, 200);
     T_EQ_STR(json_string_value(json_object_get(body, "wsproxy_version")), "v1");
     json_decref(body);
-    T_ASSERT(s_mutate(&s_super, MODIFY_SGROUP,
+    T_ASSERT(s_mutate(&s_p.super, MODIFY_SGROUP,
                       json_pack("{s:s, s:{s:s}}", "name", "sg-dom", "input",
                                 "wsproxy_addr", "http://127.0.0.1:5050"),
                       "modify_scaling_group", NULL, 0));
@@ -614,7 +421,7 @@ test_rest_list(void)
 static void
 test_write_refusals(void)
 {
-    const keypair_t *people[] = {&s_dadmin, &s_user1};
+    const client_keypair_t *people[] = {&s_dadmin, &s_user1};
     char msg[256];
     for (int i = 0; i < 2; i++) {
         T_ASSERT(!s_mutate(people[i], CREATE_SGROUP,
@@ -650,12 +457,12 @@ static void
 test_dissociate_and_delete(void)
 {
     char msg[256], path[256];
-    T_ASSERT(s_mutate(&s_super, DISASSOCIATE("keypair", "access_key", "String"),
+    T_ASSERT(s_mutate(&s_p.super, DISASSOCIATE("keypair", "access_key", "String"),
                       json_pack("{s:s, s:s}", "scaling_group", "sg-kp", "access_key",
                                 s_user1.access_key),
                       "disassociate_scaling_group_with_keypair", msg, sizeof msg));
     T_ASSERT(s_mutate(
-        &s_super, DISASSOCIATE("user_group", "user_group", "String"),
+        &s_p.super, DISASSOCIATE("user_group", "user_group", "String"),
         json_pack("{s:s, s:s}", "scaling_group", "sg-proj", "user_group", s_project),
         "disassociate_scaling_group_with_user_group", msg, sizeof msg));
     snprintf(path, sizeof path, "/scaling-groups?group=%s", s_project);
@@ -666,7 +473,7 @@ test_dissociate_and_delete(void)
     free(names);
     json_decref(body);
     T_ASSERT(
-        s_mutate(&s_super,
+        s_mutate(&s_p.super,
                  "mutation($d: String!) {"
                  " disassociate_all_scaling_groups_with_domain(domain: $d) { ok msg } }",
                  json_pack("{s:s}", "d", "default"),
@@ -675,10 +482,10 @@ test_dissociate_and_delete(void)
     T_EQ_INT(json_array_size(json_object_get(body, "scaling_groups")), 0);
     json_decref(body);
     //  Deleting: once, then no more.
-    T_ASSERT(s_mutate(&s_super,
+    T_ASSERT(s_mutate(&s_p.super,
                       "mutation { delete_scaling_group(name: \"sg-other\") { ok msg } }",
                       NULL, "delete_scaling_group", msg, sizeof msg));
-    T_ASSERT(!s_mutate(&s_super,
+    T_ASSERT(!s_mutate(&s_p.super,
                        "mutation { delete_scaling_group(name: \"sg-other\") { ok msg } }",
                        NULL, "delete_scaling_group", msg, sizeof msg));
     T_CONTAINS(msg, "No such scaling group");
@@ -692,22 +499,23 @@ test_dissociate_and_delete(void)
 static void
 test_presets(void)
 {
-    json_t *r =
-        s_gql(&s_super, CREATE_PRESET,
-              json_pack("{s:s, s:{s:s, s:s}}", "name", "small", "input", "resource_slots",
-                        "{\"cpu\": 2, \"mem\": \"1g\"}", "shared_memory", "64m"));
-    T_ASSERT(s_mutation_ok(r, "create_resource_preset"));
+    json_t *r = client_gql(&s_p, &s_p.super, CREATE_PRESET,
+                           json_pack("{s:s, s:{s:s, s:s}}", "name", "small", "input",
+                                     "resource_slots", "{\"cpu\": 2, \"mem\": \"1g\"}",
+                                     "shared_memory", "64m"));
+    T_ASSERT(client_mutation_ok(r, "create_resource_preset"));
     json_t *preset =
         json_object_get(s_data(r, "create_resource_preset"), "resource_preset");
     T_EQ_STR(json_string_value(json_object_get(preset, "resource_slots")),
              "{\"cpu\":\"2\",\"mem\":\"1073741824\"}");
     T_EQ_STR(json_string_value(json_object_get(preset, "shared_memory")), "67108864");
     json_decref(r);
-    r = s_gql(&s_super, CREATE_PRESET,
-              json_pack("{s:s, s:{s:s, s:s}}", "name", "big", "input", "resource_slots",
-                        "{\"cpu\": \"8\", \"mem\": \"64GiB\", \"cuda.shares\": 0.5}",
-                        "scaling_group_name", "sg-proj"));
-    T_ASSERT(s_mutation_ok(r, "create_resource_preset"));
+    r = client_gql(&s_p, &s_p.super, CREATE_PRESET,
+                   json_pack("{s:s, s:{s:s, s:s}}", "name", "big", "input",
+                             "resource_slots",
+                             "{\"cpu\": \"8\", \"mem\": \"64GiB\", \"cuda.shares\": 0.5}",
+                             "scaling_group_name", "sg-proj"));
+    T_ASSERT(client_mutation_ok(r, "create_resource_preset"));
     json_decref(r);
     //  Refused: unknown slot, bad amount, negative, duplicate, no slots,
     //  unknown group.
@@ -719,47 +527,47 @@ test_presets(void)
         {"not json", "JSON object"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        T_ASSERT(!s_mutate(&s_super, CREATE_PRESET,
+        T_ASSERT(!s_mutate(&s_p.super, CREATE_PRESET,
                            json_pack("{s:s, s:{s:s}}", "name", "bad", "input",
                                      "resource_slots", bad[i][0]),
                            "create_resource_preset", msg, sizeof msg));
         T_CONTAINS(msg, bad[i][1]);
     }
-    T_ASSERT(!s_mutate(&s_super, CREATE_PRESET,
+    T_ASSERT(!s_mutate(&s_p.super, CREATE_PRESET,
                        json_pack("{s:s, s:{s:s}}", "name", "small", "input",
                                  "resource_slots", "{\"cpu\": 1}"),
                        "create_resource_preset", msg, sizeof msg));
     T_CONTAINS(msg, "already exists");
     T_ASSERT(!s_mutate(
-        &s_super, CREATE_PRESET,
+        &s_p.super, CREATE_PRESET,
         json_pack("{s:s, s:{s:s}}", "name", "bad", "input", "shared_memory", "1g"),
         "create_resource_preset", msg, sizeof msg));
-    T_ASSERT(!s_mutate(&s_super, CREATE_PRESET,
+    T_ASSERT(!s_mutate(&s_p.super, CREATE_PRESET,
                        json_pack("{s:s, s:{s:s, s:s}}", "name", "bad", "input",
                                  "resource_slots", "{}", "shared_memory", "-1"),
                        "create_resource_preset", msg, sizeof msg));
-    T_ASSERT(!s_mutate(&s_super, CREATE_PRESET,
+    T_ASSERT(!s_mutate(&s_p.super, CREATE_PRESET,
                        json_pack("{s:s, s:{s:s, s:s}}", "name", "bad", "input",
                                  "resource_slots", "{}", "scaling_group_name", "sg-none"),
                        "create_resource_preset", msg, sizeof msg));
     T_CONTAINS(msg, "No such scaling group");
     //  Modify: only what is sent changes.
-    T_ASSERT(s_mutate(&s_super,
+    T_ASSERT(s_mutate(&s_p.super,
                       "mutation($name: String!, $input: ModifyResourcePresetInput!) {"
                       " modify_resource_preset(name: $name, props: $input) { ok msg } }",
                       json_pack("{s:s, s:{s:s, s:n}}", "name", "small", "input",
                                 "resource_slots", "{\"cpu\": \"0.5\", \"mem\": \"512m\"}",
                                 "shared_memory"),
                       "modify_resource_preset", msg, sizeof msg));
-    T_ASSERT(!s_mutate(&s_super,
+    T_ASSERT(!s_mutate(&s_p.super,
                        "mutation { modify_resource_preset(name: \"nope\", props:"
                        " {shared_memory: \"1m\"}) { ok msg } }",
                        NULL, "modify_resource_preset", msg, sizeof msg));
     //  Everyone reads, through GraphQL and REST.
-    r = s_gql(&s_user1,
-              "{ resource_presets { name resource_slots shared_memory }"
-              " resource_preset(name: \"small\") { resource_slots shared_memory } }",
-              NULL);
+    r = client_gql(&s_p, &s_user1,
+                   "{ resource_presets { name resource_slots shared_memory }"
+                   " resource_preset(name: \"small\") { resource_slots shared_memory } }",
+                   NULL);
     char *names = s_names(s_data(r, "resource_presets"));
     T_EQ_STR(names, "big,small");
     free(names);
@@ -792,13 +600,13 @@ test_presets(void)
     free(names);
     json_decref(body);
     //  Delete.
-    T_ASSERT(s_mutate(&s_super,
+    T_ASSERT(s_mutate(&s_p.super,
                       "mutation { delete_resource_preset(name: \"small\") { ok msg } }",
                       NULL, "delete_resource_preset", msg, sizeof msg));
-    T_ASSERT(!s_mutate(&s_super,
+    T_ASSERT(!s_mutate(&s_p.super,
                        "mutation { delete_resource_preset(name: \"small\") { ok msg } }",
                        NULL, "delete_resource_preset", msg, sizeof msg));
-    r = s_gql(&s_user1, "{ resource_preset(name: \"small\") { name } }", NULL);
+    r = client_gql(&s_p, &s_user1, "{ resource_preset(name: \"small\") { name } }", NULL);
     T_ASSERT(json_is_null(s_data(r, "resource_preset")));
     json_decref(r);
 }
@@ -806,12 +614,7 @@ test_presets(void)
 static void
 test_stop(void)
 {
-    T_EQ_INT(harness_stop(&s_gateway, STOP_MS), 0);
-    T_EQ_INT(harness_stop(&s_accounting, STOP_MS), 0);
-    T_EQ_INT(harness_stop(&s_scheduler, STOP_MS), 0);
-    T_ASSERT(!harness_log_has_report(&s_gateway));
-    T_ASSERT(!harness_log_has_report(&s_accounting));
-    T_ASSERT(!harness_log_has_report(&s_scheduler));
+    T_ASSERT(client_platform_stop(&s_p));
 }
 
 int
@@ -827,13 +630,6 @@ main(void)
     T_RUN(test_dissociate_and_delete);
     T_RUN(test_presets);
     T_RUN(test_stop);
-    harness_kill(&s_gateway);
-    harness_kill(&s_accounting);
-    harness_kill(&s_scheduler);
-    if (!t_failures)
-        harness_rmdir(s_dir);
-    else
-        fprintf(stderr, "# logs kept in %s\n", s_dir);
-    free(s_dir);
+    client_platform_end(&s_p, t_failures > 0);
     return T_DONE();
 }

@@ -22,188 +22,17 @@
 #include <sys/time.h>
 #include <time.h>
 
-#include "../../services/gateway/gw_auth.h"
-#include "harness.h"
+#include "gateway_client.h"
 #include "t.h"
 
-#define READY_MS 20000
-#define STOP_MS  10000
-#define HTTP_MS  10000
-
-typedef struct {
-    char access_key[32];
-    char secret_key[64];
-} keypair_t;
-
-static char *s_dir;
-static harness_proc_t s_scheduler, s_gateway, s_accounting;
-static char s_api[64];
-static keypair_t s_super;
+static client_platform_t s_p;
 
 //  ---------------------------------------------------------------------------
-//  A client that signs like the official one
-
-//  ISO 8601 UTC with microseconds, skewed by offset_s, and its YYYYMMDD.
-static void
-s_date(char out[64], char key[9], int offset_s)
-{
-    struct timeval tv;
-    gettimeofday(&tv, NULL);
-    time_t seconds = tv.tv_sec + offset_s;
-    struct tm tm;
-    gmtime_r(&seconds, &tm);
-    size_t n = strftime(out, 64, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(out + n, 64 - n, ".%06ld+00:00", (long) tv.tv_usec);
-    strftime(key, 9, "%Y%m%d", &tm);
-}
-
-typedef struct {
-    const char *version;       //  default v6.20220315
-    int date_offset_s;         //  clock skew to simulate
-    const char *sign_path;     //  sign another path than the one sent (tampering)
-    const char *secret;        //  sign with another secret
-    const char *authorization; //  send this Authorization instead
-    const char *cookie;
-} sign_opts_t;
-
-//  A signed request; returns the status, body and headers (caller frees).
-static int
-s_signed(const keypair_t *kp,
-         const char *method,
-         const char *path,
-         const char *body,
-         const sign_opts_t *opts,
-         char **body_p,
-         char **headers_p)
-{
-    sign_opts_t none = {0};
-    if (!opts)
-        opts = &none;
-    char date[64], key[9], sig[GW_AUTH_HEX_SIZE], auth[256], date_h[96], version_h[64];
-    s_date(date, key, opts->date_offset_s);
-    const char *version = opts->version ? opts->version : "v6.20220315";
-    const char *ctype = body ? "application/json" : "application/octet-stream";
-    //  kp NULL: an unsigned request (a browser with its cookie).
-    if (kp)
-        gw_auth_signature("sha256", opts->secret ? opts->secret : kp->secret_key, method,
-                          opts->sign_path ? opts->sign_path : path, date, key, s_api,
-                          ctype, GW_AUTH_VERSION_LINE, version, sig, sizeof sig);
-    snprintf(auth, sizeof auth, "Authorization: %s",
-             opts->authorization ? opts->authorization : "");
-    if (!opts->authorization && kp)
-        snprintf(auth, sizeof auth,
-                 "Authorization: BackendAI signMethod=HMAC-SHA256, credential=%s:%s",
-                 kp->access_key, sig);
-    snprintf(date_h, sizeof date_h, "Date: %s", date);
-    snprintf(version_h, sizeof version_h, "X-BackendAI-Version: %s", version);
-    char cookie_h[256];
-    snprintf(cookie_h, sizeof cookie_h, "Cookie: %s", opts->cookie ? opts->cookie : "");
-    const char *headers[] = {date_h, version_h, kp ? auth : NULL,
-                             opts->cookie ? cookie_h : NULL, NULL};
-    if (!kp) {
-        headers[2] = opts->cookie ? cookie_h : NULL;
-        headers[3] = NULL;
-    }
-    return harness_http_ex(s_api, method, path, headers, body ? "application/json" : NULL,
-                           body, body_p, headers_p, HTTP_MS);
-}
-
-//  Runs a GraphQL document as kp; returns the parsed response (caller decrefs).
-static json_t *
-s_gql(const keypair_t *kp, const char *query, json_t *variables)
-{
-    json_t *request = json_pack("{s:s, s:o}", "query", query, "variables",
-                                variables ? variables : json_object());
-    char *text = json_dumps(request, JSON_COMPACT);
-    json_decref(request);
-    char *body = NULL;
-    int status = s_signed(kp, "POST", "/admin/gql", text, NULL, &body, NULL);
-    free(text);
-    json_t *response = status == 200 ? json_loads(body, 0, NULL) : NULL;
-    if (!response)
-        fprintf(stderr, "# gql status=%d body=%s\n", status, body ? body : "");
-    free(body);
-    return response;
-}
-
-//  True when a mutation's result says ok.
-static bool
-s_mutation_ok(json_t *response, const char *field)
-{
-    json_t *result = json_object_get(json_object_get(response, "data"), field);
-    bool ok = json_is_true(json_object_get(result, "ok"));
-    if (!ok)
-        fprintf(stderr, "# %s: %s\n", field,
-                json_string_value(json_object_get(result, "msg")) ?: "(no msg)");
-    return ok;
-}
-
-//  ---------------------------------------------------------------------------
-
-static bool
-s_read_admin_env(const char *path, keypair_t *kp)
-{
-    FILE *file = fopen(path, "r");
-    char line[512];
-    while (file && fgets(line, sizeof line, file)) {
-        sscanf(line, "export BACKEND_ACCESS_KEY=%31s", kp->access_key);
-        sscanf(line, "export BACKEND_SECRET_KEY=%63s", kp->secret_key);
-    }
-    if (file)
-        fclose(file);
-    return *kp->access_key && *kp->secret_key;
-}
 
 static void
 test_start(void)
 {
-    s_dir = harness_tmpdir("gateway");
-    T_ASSERT(s_dir);
-    char state[512], line[HARNESS_LINE_MAX], pub[160], sub[160], reg[160];
-    snprintf(state, sizeof state, "node.state_dir=%s/scheduler", s_dir);
-    const char *sched_args[] = {"--set", state,
-                                "--set", "bus.hub.publish=tcp://127.0.0.1:*",
-                                "--set", "bus.hub.subscribe=tcp://127.0.0.1:*",
-                                "--set", "bus.hub.registry=tcp://127.0.0.1:*",
-                                "--set", "bus.heartbeat_ms=100",
-                                NULL};
-    T_ASSERT(harness_start(&s_scheduler, s_dir, "scheduler", "scheduler", sched_args) ==
-             0);
-    T_ASSERT(harness_wait_line(&s_scheduler, "ready ", READY_MS, line, sizeof line));
-    char value[128];
-    T_ASSERT(harness_field(line, "hub_publish", value, sizeof value));
-    snprintf(pub, sizeof pub, "bus.hub.publish=%s", value);
-    T_ASSERT(harness_field(line, "hub_subscribe", value, sizeof value));
-    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", value);
-    T_ASSERT(harness_field(line, "registry", value, sizeof value));
-    snprintf(reg, sizeof reg, "bus.hub.registry=%s", value);
-
-    char gw_state[512], acct_state[512];
-    snprintf(gw_state, sizeof gw_state, "node.state_dir=%s/gateway", s_dir);
-    snprintf(acct_state, sizeof acct_state, "node.state_dir=%s/accounting", s_dir);
-    const char *gw_args[] = {"--set", gw_state,
-                             "--set", pub,
-                             "--set", sub,
-                             "--set", reg,
-                             "--set", "api.listen=127.0.0.1:0",
-                             "--set", "auth.password_iterations=1000",
-                             "--set", "bus.heartbeat_ms=100",
-                             NULL};
-    const char *acct_args[] = {
-        "--set", acct_state,        "--set", pub,     "--set",
-        sub,     "--set",           reg,     "--set", "bus.heartbeat_ms=100",
-        "--set", "bus.sync_ms=200", NULL};
-    T_ASSERT(harness_start(&s_gateway, s_dir, "gateway", "gateway", gw_args) == 0);
-    T_ASSERT(harness_start(&s_accounting, s_dir, "accounting", "accounting", acct_args) ==
-             0);
-    T_ASSERT(harness_wait_line(&s_gateway, "gateway url=", READY_MS, line, sizeof line));
-    char url[128];
-    T_ASSERT(harness_field(line, "url", url, sizeof url));
-    snprintf(s_api, sizeof s_api, "%.*s", (int) strcspn(url + 7, "/"), url + 7);
-    T_ASSERT(harness_wait_line(&s_accounting, "ready ", READY_MS, NULL, 0));
-    char env[512];
-    snprintf(env, sizeof env, "%s/gateway/admin.env", s_dir);
-    T_ASSERT(s_read_admin_env(env, &s_super));
+    T_ASSERT(client_platform_start(&s_p, "gateway", true) == 0);
 }
 
 static void
@@ -211,45 +40,58 @@ test_signature_checks(void)
 {
     char *body = NULL;
     //  Unsigned: 401.
-    T_EQ_INT(harness_http(s_api, "GET", "/auth/role", NULL, &body, HTTP_MS), 401);
+    T_EQ_INT(harness_http(s_p.api, "GET", "/auth/role", NULL, &body, CLIENT_HTTP_MS),
+             401);
     T_CONTAINS(body, "auth-failed");
     free(body);
     //  Signed right: 200.
     body = NULL;
-    T_EQ_INT(s_signed(&s_super, "GET", "/auth/role", NULL, NULL, &body, NULL), 200);
+    T_EQ_INT(
+        client_signed(&s_p, &s_p.super, "GET", "/auth/role", NULL, NULL, &body, NULL),
+        200);
     T_CONTAINS(body, "\"global_role\":\"superadmin\"");
     free(body);
     //  Query strings are signed too: change either side and it fails.
     body = NULL;
-    sign_opts_t tampered_query = {.sign_path = "/auth/role?group=a"};
-    T_EQ_INT(s_signed(&s_super, "GET", "/auth/role?group=b", NULL, &tampered_query, &body,
-                      NULL),
+    client_sign_opts_t tampered_query = {.sign_path = "/auth/role?group=a"};
+    T_EQ_INT(client_signed(&s_p, &s_p.super, "GET", "/auth/role?group=b", NULL,
+                           &tampered_query, &body, NULL),
              401);
     free(body);
-    sign_opts_t tampered_path = {.sign_path = "/auth/test"};
-    T_EQ_INT(s_signed(&s_super, "GET", "/auth/role", NULL, &tampered_path, NULL, NULL),
+    client_sign_opts_t tampered_path = {.sign_path = "/auth/test"};
+    T_EQ_INT(client_signed(&s_p, &s_p.super, "GET", "/auth/role", NULL, &tampered_path,
+                           NULL, NULL),
              401);
-    sign_opts_t wrong_key = {.secret = "not-the-secret-key-0123456789abcdefghij"};
-    T_EQ_INT(s_signed(&s_super, "GET", "/auth/role", NULL, &wrong_key, NULL, NULL), 401);
+    client_sign_opts_t wrong_key = {.secret = "not-the-secret-key-0123456789abcdefghij"};
+    T_EQ_INT(client_signed(&s_p, &s_p.super, "GET", "/auth/role", NULL, &wrong_key, NULL,
+                           NULL),
+             401);
     //  Twenty minutes off: a date/time sync error, 400.
     body = NULL;
-    sign_opts_t stale = {.date_offset_s = -1200};
-    T_EQ_INT(s_signed(&s_super, "GET", "/auth/role", NULL, &stale, &body, NULL), 400);
+    client_sign_opts_t stale = {.date_offset_s = -1200};
+    T_EQ_INT(
+        client_signed(&s_p, &s_p.super, "GET", "/auth/role", NULL, &stale, &body, NULL),
+        400);
     T_CONTAINS(body, "invalid-auth-params");
     free(body);
     body = NULL;
-    sign_opts_t version = {.version = "v99.20990101"};
-    T_EQ_INT(s_signed(&s_super, "GET", "/auth/role", NULL, &version, &body, NULL), 400);
+    client_sign_opts_t version = {.version = "v99.20990101"};
+    T_EQ_INT(
+        client_signed(&s_p, &s_p.super, "GET", "/auth/role", NULL, &version, &body, NULL),
+        400);
     T_CONTAINS(body, "generic-bad-request");
     free(body);
     body = NULL;
-    sign_opts_t garbage = {.authorization =
-                               "BackendAI signMethod=HMAC-SHA256, credential=nocolon"};
-    T_EQ_INT(s_signed(&s_super, "GET", "/auth/role", NULL, &garbage, &body, NULL), 400);
+    client_sign_opts_t garbage = {
+        .authorization = "BackendAI signMethod=HMAC-SHA256, credential=nocolon"};
+    T_EQ_INT(
+        client_signed(&s_p, &s_p.super, "GET", "/auth/role", NULL, &garbage, &body, NULL),
+        400);
     T_CONTAINS(body, "invalid-auth-params");
     free(body);
-    keypair_t unknown = {"AKIAUNKNOWNUNKNOWN00", "x"};
-    T_EQ_INT(s_signed(&unknown, "GET", "/auth/role", NULL, NULL, NULL, NULL), 401);
+    client_keypair_t unknown = {"AKIAUNKNOWNUNKNOWN00", "x"};
+    T_EQ_INT(client_signed(&s_p, &unknown, "GET", "/auth/role", NULL, NULL, NULL, NULL),
+             401);
     //  A body over api.max_body_bytes (1 MiB by default): 413 as problem+json.
     size_t big = 1100 * 1024;
     char *huge = malloc(big + 1);
@@ -257,56 +99,39 @@ test_signature_checks(void)
     huge[big] = 0;
     huge[0] = '{', huge[big - 1] = '}';
     body = NULL;
-    T_EQ_INT(s_signed(&s_super, "POST", "/auth/test", huge, NULL, &body, NULL), 413);
+    T_EQ_INT(
+        client_signed(&s_p, &s_p.super, "POST", "/auth/test", huge, NULL, &body, NULL),
+        413);
     T_CONTAINS(body, "request-entity-too-large");
     free(body);
     free(huge);
     //  Malformed JSON body on a signed request: invalid-api-params.
     body = NULL;
-    T_EQ_INT(s_signed(&s_super, "POST", "/auth/test", "{\"echo\": ", NULL, &body, NULL),
+    T_EQ_INT(client_signed(&s_p, &s_p.super, "POST", "/auth/test", "{\"echo\": ", NULL,
+                           &body, NULL),
              400);
     T_CONTAINS(body, "invalid-api-params");
     free(body);
 }
 
 //  The people of the permission matrix.
-static keypair_t s_dadmin, s_user1, s_d2admin, s_user2;
-
-//  The first keypair of email, read as superadmin.
-static bool
-s_keypair_of(const char *email, keypair_t *kp)
-{
-    json_t *r = s_gql(
-        &s_super, "query($e: String) { keypairs(email: $e) { access_key secret_key } }",
-        json_pack("{s:s}", "e", email));
-    json_t *first =
-        json_array_get(json_object_get(json_object_get(r, "data"), "keypairs"), 0);
-    bool ok = first != NULL;
-    if (ok) {
-        snprintf(kp->access_key, sizeof kp->access_key, "%s",
-                 json_string_value(json_object_get(first, "access_key")));
-        snprintf(kp->secret_key, sizeof kp->secret_key, "%s",
-                 json_string_value(json_object_get(first, "secret_key")));
-    }
-    json_decref(r);
-    return ok;
-}
+static client_keypair_t s_dadmin, s_user1, s_d2admin, s_user2;
 
 static bool
-s_create_user(const keypair_t *as,
+s_create_user(const client_keypair_t *as,
               const char *email,
               const char *domain,
               const char *role)
 {
-    json_t *r =
-        s_gql(as,
-              "mutation($email: String!, $input: UserInput!) {"
-              " create_user(email: $email, props: $input) { ok msg user { uuid email role"
-              " domain_name groups { id name } } } }",
-              json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:b}}", "email", email, "input",
-                        "password", "pw-123456", "domain_name", domain, "role", role,
-                        "username", email, "need_password_change", 0));
-    bool ok = s_mutation_ok(r, "create_user");
+    json_t *r = client_gql(
+        &s_p, as,
+        "mutation($email: String!, $input: UserInput!) {"
+        " create_user(email: $email, props: $input) { ok msg user { uuid email role"
+        " domain_name groups { id name } } } }",
+        json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:b}}", "email", email, "input",
+                  "password", "pw-123456", "domain_name", domain, "role", role,
+                  "username", email, "need_password_change", 0));
+    bool ok = client_mutation_ok(r, "create_user");
     json_decref(r);
     return ok;
 }
@@ -315,43 +140,46 @@ static void
 test_graphql_tenancy(void)
 {
     //  A second domain, and people in both.
-    json_t *r =
-        s_gql(&s_super,
-              "mutation { create_domain(name: \"d2\", props: {description: \"second\","
-              " total_resource_slots: \"{}\"}) { ok msg domain { name is_active } } }",
-              NULL);
-    T_ASSERT(s_mutation_ok(r, "create_domain"));
+    json_t *r = client_gql(
+        &s_p, &s_p.super,
+        "mutation { create_domain(name: \"d2\", props: {description: \"second\","
+        " total_resource_slots: \"{}\"}) { ok msg domain { name is_active } } }",
+        NULL);
+    T_ASSERT(client_mutation_ok(r, "create_domain"));
     T_ASSERT(json_is_true(json_object_get(
         json_object_get(json_object_get(json_object_get(r, "data"), "create_domain"),
                         "domain"),
         "is_active")));
     json_decref(r);
-    T_ASSERT(s_create_user(&s_super, "dadmin@example.com", "default", "admin"));
-    T_ASSERT(s_create_user(&s_super, "user1@example.com", "default", "user"));
-    T_ASSERT(s_create_user(&s_super, "d2admin@example.com", "d2", "admin"));
-    T_ASSERT(s_create_user(&s_super, "user2@example.com", "d2", "user"));
-    T_ASSERT(s_create_user(&s_super, "promote@example.com", "default", "user"));
-    T_ASSERT(s_keypair_of("dadmin@example.com", &s_dadmin));
-    T_ASSERT(s_keypair_of("user1@example.com", &s_user1));
-    T_ASSERT(s_keypair_of("d2admin@example.com", &s_d2admin));
-    T_ASSERT(s_keypair_of("user2@example.com", &s_user2));
+    T_ASSERT(s_create_user(&s_p.super, "dadmin@example.com", "default", "admin"));
+    T_ASSERT(s_create_user(&s_p.super, "user1@example.com", "default", "user"));
+    T_ASSERT(s_create_user(&s_p.super, "d2admin@example.com", "d2", "admin"));
+    T_ASSERT(s_create_user(&s_p.super, "user2@example.com", "d2", "user"));
+    T_ASSERT(s_create_user(&s_p.super, "promote@example.com", "default", "user"));
+    T_ASSERT(client_keypair_of(&s_p, "dadmin@example.com", &s_dadmin));
+    T_ASSERT(client_keypair_of(&s_p, "user1@example.com", &s_user1));
+    T_ASSERT(client_keypair_of(&s_p, "d2admin@example.com", &s_d2admin));
+    T_ASSERT(client_keypair_of(&s_p, "user2@example.com", &s_user2));
 
     //  Only the fields asked for come back, with variables substituted.
-    r = s_gql(&s_super, "query($s: String) { users(status: $s) { email role } }",
-              json_pack("{s:s}", "s", "active"));
+    r = client_gql(&s_p, &s_p.super,
+                   "query($s: String) { users(status: $s) { email role } }",
+                   json_pack("{s:s}", "s", "active"));
     json_t *users = json_object_get(json_object_get(r, "data"), "users");
     T_EQ_INT(json_array_size(users), 6);
     T_EQ_INT(json_object_size(json_array_get(users, 0)), 2);
     json_decref(r);
 
     //  Project membership through modify_group (add, then remove).
-    r = s_gql(&s_super, "{ groups(domain_name: \"default\") { id name } }", NULL);
+    r = client_gql(&s_p, &s_p.super, "{ groups(domain_name: \"default\") { id name } }",
+                   NULL);
     const char *gid = json_string_value(json_object_get(
         json_array_get(json_object_get(json_object_get(r, "data"), "groups"), 0), "id"));
     char group_id[64];
     snprintf(group_id, sizeof group_id, "%s", gid ? gid : "");
     json_decref(r);
-    r = s_gql(&s_super, "{ user(email: \"user1@example.com\") { uuid } }", NULL);
+    r = client_gql(&s_p, &s_p.super, "{ user(email: \"user1@example.com\") { uuid } }",
+                   NULL);
     char uuid[64];
     snprintf(uuid, sizeof uuid, "%s",
              json_string_value(json_object_get(
@@ -359,18 +187,18 @@ test_graphql_tenancy(void)
     json_decref(r);
     const char *modes[] = {"add", "remove"};
     for (int m = 0; m < 2; m++) {
-        r = s_gql(
-            &s_super,
+        r = client_gql(
+            &s_p, &s_p.super,
             "mutation($g: String!, $u: String!, $m: String!) { modify_group(gid: $g,"
             " props: {user_update_mode: $m, user_uuids: [$u]}) { ok msg } }",
             json_pack("{s:s, s:s, s:s}", "g", group_id, "u", uuid, "m", modes[m]));
-        T_ASSERT(s_mutation_ok(r, "modify_group"));
+        T_ASSERT(client_mutation_ok(r, "modify_group"));
         json_decref(r);
     }
 
     //  Paginated lists as the CLI asks for them.
-    r = s_gql(
-        &s_super,
+    r = client_gql(
+        &s_p, &s_p.super,
         "query($limit:Int!, $offset:Int!) { user_list(limit:$limit, offset:$offset) {"
         " items { email } total_count } }",
         json_pack("{s:i, s:i}", "limit", 2, "offset", 1));
@@ -380,7 +208,7 @@ test_graphql_tenancy(void)
     json_decref(r);
 
     //  A syntax error is a GraphQL error with a location, in a 200.
-    r = s_gql(&s_super, "query { users( }", NULL);
+    r = client_gql(&s_p, &s_p.super, "query { users( }", NULL);
     json_t *errors = json_object_get(r, "errors");
     T_ASSERT(json_array_size(errors) == 1);
     T_ASSERT(
@@ -389,7 +217,7 @@ test_graphql_tenancy(void)
             "line")) == 1);
     json_decref(r);
     //  An unknown root field too.
-    r = s_gql(&s_super, "{ no_such_field { x } }", NULL);
+    r = client_gql(&s_p, &s_p.super, "{ no_such_field { x } }", NULL);
     T_CONTAINS(json_string_value(json_object_get(
                    json_array_get(json_object_get(r, "errors"), 0), "message")),
                "Cannot query field");
@@ -398,9 +226,9 @@ test_graphql_tenancy(void)
 
 //  Whether a mutation or query is allowed for kp: true when it succeeds.
 static bool
-s_can(const keypair_t *kp, const char *query, json_t *variables, const char *field)
+s_can(const client_keypair_t *kp, const char *query, json_t *variables, const char *field)
 {
-    json_t *r = s_gql(kp, query, variables);
+    json_t *r = client_gql(&s_p, kp, query, variables);
     json_t *data = json_object_get(json_object_get(r, "data"), field);
     bool allowed;
     if (json_is_object(data) && json_object_get(data, "ok"))
@@ -415,7 +243,7 @@ s_can(const keypair_t *kp, const char *query, json_t *variables, const char *fie
 static void
 test_permission_matrix(void)
 {
-    const keypair_t *people[] = {&s_super, &s_dadmin, &s_user1, &s_d2admin};
+    const client_keypair_t *people[] = {&s_p.super, &s_dadmin, &s_user1, &s_d2admin};
     const char *names[] = {"superadmin", "default admin", "default user", "d2 admin"};
     //  Expected: superadmin, admin of default, user of default, admin of d2.
     struct {
@@ -488,10 +316,10 @@ test_permission_matrix(void)
             T_ASSERT(allowed == cases[c].expect[p]);
         }
     //  A user sees only itself in lists; a domain admin only its domain.
-    json_t *r = s_gql(&s_user1, "{ users { email } }", NULL);
+    json_t *r = client_gql(&s_p, &s_user1, "{ users { email } }", NULL);
     T_EQ_INT(json_array_size(json_object_get(json_object_get(r, "data"), "users")), 1);
     json_decref(r);
-    r = s_gql(&s_d2admin, "{ users { email domain_name } }", NULL);
+    r = client_gql(&s_p, &s_d2admin, "{ users { email domain_name } }", NULL);
     json_t *users = json_object_get(json_object_get(r, "data"), "users");
     T_EQ_INT(json_array_size(users), 2);
     size_t index;
@@ -505,67 +333,72 @@ static void
 test_rest_admin_api(void)
 {
     char *body = NULL;
-    T_EQ_INT(s_signed(&s_super, "POST", "/admin/v1/domains",
-                      "{\"name\": \"d3\", \"description\": \"third\"}", NULL, &body,
-                      NULL),
+    T_EQ_INT(client_signed(&s_p, &s_p.super, "POST", "/admin/v1/domains",
+                           "{\"name\": \"d3\", \"description\": \"third\"}", NULL, &body,
+                           NULL),
              201);
     T_CONTAINS(body, "\"description\":\"third\"");
     free(body);
     body = NULL;
-    T_EQ_INT(s_signed(&s_super, "PATCH", "/admin/v1/domains/d3",
-                      "{\"description\": \"3rd\"}", NULL, &body, NULL),
+    T_EQ_INT(client_signed(&s_p, &s_p.super, "PATCH", "/admin/v1/domains/d3",
+                           "{\"description\": \"3rd\"}", NULL, &body, NULL),
              200);
     T_CONTAINS(body, "\"description\":\"3rd\"");
     free(body);
     body = NULL;
-    T_EQ_INT(s_signed(&s_super, "GET", "/admin/v1/domains", NULL, NULL, &body, NULL),
+    T_EQ_INT(client_signed(&s_p, &s_p.super, "GET", "/admin/v1/domains", NULL, NULL,
+                           &body, NULL),
              200);
     T_CONTAINS(body, "\"name\":\"d3\"");
     free(body);
     //  A domain admin may not create domains: 403 with Backend.AI's slug.
     body = NULL;
-    T_EQ_INT(s_signed(&s_dadmin, "POST", "/admin/v1/domains", "{\"name\": \"d4\"}", NULL,
-                      &body, NULL),
+    T_EQ_INT(client_signed(&s_p, &s_dadmin, "POST", "/admin/v1/domains",
+                           "{\"name\": \"d4\"}", NULL, &body, NULL),
              403);
     T_CONTAINS(body, "generic-forbidden");
     free(body);
     body = NULL;
-    T_EQ_INT(s_signed(&s_super, "GET", "/admin/v1/users/nobody@example.com", NULL, NULL,
-                      &body, NULL),
+    T_EQ_INT(client_signed(&s_p, &s_p.super, "GET", "/admin/v1/users/nobody@example.com",
+                           NULL, NULL, &body, NULL),
              404);
     T_CONTAINS(body, "object-not-found");
     free(body);
     body = NULL;
-    T_EQ_INT(s_signed(&s_super, "POST", "/admin/v1/users", "{\"password\": \"x\"}", NULL,
-                      &body, NULL),
+    T_EQ_INT(client_signed(&s_p, &s_p.super, "POST", "/admin/v1/users",
+                           "{\"password\": \"x\"}", NULL, &body, NULL),
              400);
     T_CONTAINS(body, "invalid-api-params");
     free(body);
     //  A user in the new domain, then both gone again.
-    T_EQ_INT(s_signed(&s_super, "POST", "/admin/v1/users",
-                      "{\"email\": \"carol@example.com\", \"password\": \"pw-c\","
-                      " \"domain_name\": \"d3\"}",
-                      NULL, NULL, NULL),
+    T_EQ_INT(client_signed(&s_p, &s_p.super, "POST", "/admin/v1/users",
+                           "{\"email\": \"carol@example.com\", \"password\": \"pw-c\","
+                           " \"domain_name\": \"d3\"}",
+                           NULL, NULL, NULL),
              201);
-    T_EQ_INT(s_signed(&s_super, "DELETE", "/admin/v1/domains/d3?purge=true", NULL, NULL,
-                      NULL, NULL),
+    T_EQ_INT(client_signed(&s_p, &s_p.super, "DELETE", "/admin/v1/domains/d3?purge=true",
+                           NULL, NULL, NULL, NULL),
              400); //  not empty yet
-    T_EQ_INT(s_signed(&s_super, "DELETE", "/admin/v1/users/carol@example.com?purge=true",
-                      NULL, NULL, NULL, NULL),
+    T_EQ_INT(client_signed(&s_p, &s_p.super, "DELETE",
+                           "/admin/v1/users/carol@example.com?purge=true", NULL, NULL,
+                           NULL, NULL),
              200);
-    T_EQ_INT(s_signed(&s_super, "DELETE", "/admin/v1/domains/d3?purge=true", NULL, NULL,
-                      NULL, NULL),
+    T_EQ_INT(client_signed(&s_p, &s_p.super, "DELETE", "/admin/v1/domains/d3?purge=true",
+                           NULL, NULL, NULL, NULL),
              200);
-    T_EQ_INT(s_signed(&s_super, "GET", "/admin/v1/domains/d3", NULL, NULL, NULL, NULL),
+    T_EQ_INT(client_signed(&s_p, &s_p.super, "GET", "/admin/v1/domains/d3", NULL, NULL,
+                           NULL, NULL),
              404);
     //  Resource policies by kind.
-    T_EQ_INT(s_signed(&s_super, "POST", "/admin/v1/resource-policies/keypair",
-                      "{\"name\": \"tiny\", \"max_concurrent_sessions\": 1}", NULL, NULL,
-                      NULL),
+    T_EQ_INT(client_signed(&s_p, &s_p.super, "POST",
+                           "/admin/v1/resource-policies/keypair",
+                           "{\"name\": \"tiny\", \"max_concurrent_sessions\": 1}", NULL,
+                           NULL, NULL),
              201);
     body = NULL;
-    T_EQ_INT(s_signed(&s_user2, "GET", "/admin/v1/resource-policies/keypair/tiny", NULL,
-                      NULL, &body, NULL),
+    T_EQ_INT(client_signed(&s_p, &s_user2, "GET",
+                           "/admin/v1/resource-policies/keypair/tiny", NULL, NULL, &body,
+                           NULL),
              200);
     T_CONTAINS(body, "\"max_concurrent_sessions\":1");
     free(body);
@@ -579,10 +412,12 @@ test_inactive_keypair_is_refused(void)
              "mutation { modify_keypair(access_key: \"%s\", props: {is_active: false})"
              " { ok msg } }",
              s_user2.access_key);
-    T_EQ_INT(s_signed(&s_user2, "GET", "/auth/role", NULL, NULL, NULL, NULL), 200);
-    T_ASSERT(s_can(&s_super, query, NULL, "modify_keypair"));
+    T_EQ_INT(client_signed(&s_p, &s_user2, "GET", "/auth/role", NULL, NULL, NULL, NULL),
+             200);
+    T_ASSERT(s_can(&s_p.super, query, NULL, "modify_keypair"));
     char *body = NULL;
-    T_EQ_INT(s_signed(&s_user2, "GET", "/auth/role", NULL, NULL, &body, NULL), 401);
+    T_EQ_INT(client_signed(&s_p, &s_user2, "GET", "/auth/role", NULL, NULL, &body, NULL),
+             401);
     T_CONTAINS(body, "auth-failed");
     free(body);
 }
@@ -595,12 +430,13 @@ test_rate_limit(void)
              "mutation { modify_keypair(access_key: \"%s\", props: {rate_limit: 3}) { ok "
              "msg } }",
              s_user1.access_key);
-    T_ASSERT(s_can(&s_super, query, NULL, "modify_keypair"));
+    T_ASSERT(s_can(&s_p.super, query, NULL, "modify_keypair"));
     char *headers = NULL;
     for (int i = 0; i < 3; i++) {
         free(headers);
         headers = NULL;
-        T_EQ_INT(s_signed(&s_user1, "GET", "/auth/role", NULL, NULL, NULL, &headers),
+        T_EQ_INT(client_signed(&s_p, &s_user1, "GET", "/auth/role", NULL, NULL, NULL,
+                               &headers),
                  200);
     }
     T_CONTAINS(headers, "X-RateLimit-Limit: 3");
@@ -608,7 +444,8 @@ test_rate_limit(void)
     T_CONTAINS(headers, "X-RateLimit-Window: 900");
     free(headers);
     char *body = NULL;
-    T_EQ_INT(s_signed(&s_user1, "GET", "/auth/role", NULL, NULL, &body, NULL), 429);
+    T_EQ_INT(client_signed(&s_p, &s_user1, "GET", "/auth/role", NULL, NULL, &body, NULL),
+             429);
     T_CONTAINS(body, "rate-limit-exceeded");
     free(body);
 }
@@ -618,17 +455,17 @@ test_login_cookie(void)
 {
     char *body = NULL, *headers = NULL;
     int status =
-        harness_http_ex(s_api, "POST", "/server/login", NULL, "application/json",
+        harness_http_ex(s_p.api, "POST", "/server/login", NULL, "application/json",
                         "{\"username\": \"dadmin@example.com\", \"password\": \"nope\"}",
-                        &body, NULL, HTTP_MS);
+                        &body, NULL, CLIENT_HTTP_MS);
     T_EQ_INT(status, 401);
     T_CONTAINS(body, "\"authenticated\":false");
     free(body);
     body = NULL;
     status = harness_http_ex(
-        s_api, "POST", "/server/login", NULL, "application/json",
+        s_p.api, "POST", "/server/login", NULL, "application/json",
         "{\"username\": \"dadmin@example.com\", \"password\": \"pw-123456\"}", &body,
-        &headers, HTTP_MS);
+        &headers, CLIENT_HTTP_MS);
     T_EQ_INT(status, 200);
     T_CONTAINS(body, "\"authenticated\":true");
     T_CONTAINS(headers, "HttpOnly");
@@ -641,34 +478,33 @@ test_login_cookie(void)
     free(headers);
     T_ASSERT(*cookie);
     //  The cookie alone authenticates, as the user's keypair.
-    sign_opts_t with_cookie = {.cookie = cookie};
+    client_sign_opts_t with_cookie = {.cookie = cookie};
     body = NULL;
-    T_EQ_INT(s_signed(NULL, "GET", "/auth/role", NULL, &with_cookie, &body, NULL), 200);
+    T_EQ_INT(
+        client_signed(&s_p, NULL, "GET", "/auth/role", NULL, &with_cookie, &body, NULL),
+        200);
     T_CONTAINS(body, "\"domain_role\":\"admin\"");
     free(body);
     //  After logout it does not.
     char cookie_h[160];
     snprintf(cookie_h, sizeof cookie_h, "Cookie: %s", cookie);
     const char *logout_headers[] = {cookie_h, NULL};
-    T_EQ_INT(harness_http_ex(s_api, "POST", "/server/logout", logout_headers, NULL, NULL,
-                             NULL, NULL, HTTP_MS),
+    T_EQ_INT(harness_http_ex(s_p.api, "POST", "/server/logout", logout_headers, NULL,
+                             NULL, NULL, NULL, CLIENT_HTTP_MS),
              200);
-    T_EQ_INT(s_signed(NULL, "GET", "/auth/role", NULL, &with_cookie, NULL, NULL), 401);
+    T_EQ_INT(
+        client_signed(&s_p, NULL, "GET", "/auth/role", NULL, &with_cookie, NULL, NULL),
+        401);
 }
 
 static void
 test_stop_and_access_log(void)
 {
     //  Accounting follows the gateway's durable access events.
-    T_EQ_INT(harness_stop(&s_gateway, STOP_MS), 0);
-    T_EQ_INT(harness_stop(&s_accounting, STOP_MS), 0);
-    T_EQ_INT(harness_stop(&s_scheduler, STOP_MS), 0);
-    T_ASSERT(!harness_log_has_report(&s_gateway));
-    T_ASSERT(!harness_log_has_report(&s_accounting));
-    T_ASSERT(!harness_log_has_report(&s_scheduler));
+    T_ASSERT(client_platform_stop(&s_p));
     //  Every request is in accounting's access log, refusals with their slug.
     char path[512];
-    snprintf(path, sizeof path, "%s/accounting/accounting.db", s_dir);
+    snprintf(path, sizeof path, "%s/accounting/accounting.db", s_p.dir);
     sqlite3 *db = NULL;
     T_EQ_INT(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
     sqlite3_stmt *stmt = NULL;
@@ -690,11 +526,11 @@ test_stop_and_access_log(void)
     T_EQ_INT(limited, 1);
     T_ASSERT(gql > 40);
     //  No secret ever reached a log.
-    FILE *log = fopen(s_gateway.log_path, "r");
+    FILE *log = fopen(s_p.gateway.log_path, "r");
     char line[HARNESS_LINE_MAX];
     bool leaked = false;
     while (log && fgets(line, sizeof line, log))
-        if (strstr(line, s_super.secret_key) || strstr(line, "pw-123456"))
+        if (strstr(line, s_p.super.secret_key) || strstr(line, "pw-123456"))
             leaked = true;
     if (log)
         fclose(log);
@@ -713,13 +549,6 @@ main(void)
     T_RUN(test_rate_limit);
     T_RUN(test_login_cookie);
     T_RUN(test_stop_and_access_log);
-    harness_kill(&s_gateway);
-    harness_kill(&s_accounting);
-    harness_kill(&s_scheduler);
-    if (!t_failures)
-        harness_rmdir(s_dir);
-    else
-        fprintf(stderr, "# logs kept in %s\n", s_dir);
-    free(s_dir);
+    client_platform_end(&s_p, t_failures > 0);
     return T_DONE();
 }

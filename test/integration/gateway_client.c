@@ -1,0 +1,236 @@
+/*  =========================================================================
+    gateway_client - platform start-up and a signing client for tests
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include "../../services/gateway/gw_auth.h"
+#include "gateway_client.h"
+
+static bool
+s_read_admin_env(const char *path, client_keypair_t *kp)
+{
+    FILE *file = fopen(path, "r");
+    char line[512];
+    while (file && fgets(line, sizeof line, file)) {
+        sscanf(line, "export BACKEND_ACCESS_KEY=%31s", kp->access_key);
+        sscanf(line, "export BACKEND_SECRET_KEY=%63s", kp->secret_key);
+    }
+    if (file)
+        fclose(file);
+    return *kp->access_key && *kp->secret_key;
+}
+
+int
+client_platform_start(client_platform_t *self, const char *name, bool with_accounting)
+{
+    memset(self, 0, sizeof *self);
+    self->with_accounting = with_accounting;
+    self->dir = harness_tmpdir(name);
+    if (!self->dir)
+        return -1;
+    char state[512], line[HARNESS_LINE_MAX], pub[160], sub[160], reg[160];
+    snprintf(state, sizeof state, "node.state_dir=%s/scheduler", self->dir);
+    const char *sched_args[] = {"--set", state,
+                                "--set", "bus.hub.publish=tcp://127.0.0.1:*",
+                                "--set", "bus.hub.subscribe=tcp://127.0.0.1:*",
+                                "--set", "bus.hub.registry=tcp://127.0.0.1:*",
+                                "--set", "bus.heartbeat_ms=100",
+                                NULL};
+    if (harness_start(&self->scheduler, self->dir, "scheduler", "scheduler",
+                      sched_args) != 0 ||
+        !harness_wait_line(&self->scheduler, "ready ", CLIENT_READY_MS, line,
+                           sizeof line) ||
+        !harness_field(line, "hub_publish", self->hub_publish,
+                       sizeof self->hub_publish) ||
+        !harness_field(line, "hub_subscribe", self->hub_subscribe,
+                       sizeof self->hub_subscribe) ||
+        !harness_field(line, "registry", self->registry, sizeof self->registry))
+        return -1;
+    snprintf(pub, sizeof pub, "bus.hub.publish=%s", self->hub_publish);
+    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", self->hub_subscribe);
+    snprintf(reg, sizeof reg, "bus.hub.registry=%s", self->registry);
+
+    char gw_state[512], acct_state[512];
+    snprintf(gw_state, sizeof gw_state, "node.state_dir=%s/gateway", self->dir);
+    snprintf(acct_state, sizeof acct_state, "node.state_dir=%s/accounting", self->dir);
+    const char *gw_args[] = {"--set", gw_state,
+                             "--set", pub,
+                             "--set", sub,
+                             "--set", reg,
+                             "--set", "api.listen=127.0.0.1:0",
+                             "--set", "auth.password_iterations=1000",
+                             "--set", "bus.heartbeat_ms=100",
+                             "--set", "bus.sync_ms=200",
+                             NULL};
+    const char *acct_args[] = {
+        "--set", acct_state,        "--set", pub,     "--set",
+        sub,     "--set",           reg,     "--set", "bus.heartbeat_ms=100",
+        "--set", "bus.sync_ms=200", NULL};
+    if (harness_start(&self->gateway, self->dir, "gateway", "gateway", gw_args) != 0)
+        return -1;
+    if (with_accounting && harness_start(&self->accounting, self->dir, "accounting",
+                                         "accounting", acct_args) != 0)
+        return -1;
+    if (!harness_wait_line(&self->gateway, "gateway url=", CLIENT_READY_MS, line,
+                           sizeof line))
+        return -1;
+    char url[128];
+    if (!harness_field(line, "url", url, sizeof url) || strncmp(url, "http://", 7) != 0)
+        return -1;
+    snprintf(self->api, sizeof self->api, "%.*s", (int) strcspn(url + 7, "/"), url + 7);
+    if (with_accounting &&
+        !harness_wait_line(&self->accounting, "ready ", CLIENT_READY_MS, NULL, 0))
+        return -1;
+    char env[512];
+    snprintf(env, sizeof env, "%s/gateway/admin.env", self->dir);
+    return s_read_admin_env(env, &self->super) ? 0 : -1;
+}
+
+bool
+client_platform_stop(client_platform_t *self)
+{
+    harness_proc_t *procs[] = {&self->gateway, &self->accounting, &self->scheduler};
+    bool clean = true;
+    for (size_t i = 0; i < sizeof procs / sizeof procs[0]; i++) {
+        if (procs[i] == &self->accounting && !self->with_accounting)
+            continue;
+        int status = harness_stop(procs[i], CLIENT_STOP_MS);
+        if (status != 0 || harness_log_has_report(procs[i])) {
+            fprintf(stderr, "# %s exit=%d log=%s\n", procs[i]->name, status,
+                    procs[i]->log_path);
+            clean = false;
+        }
+    }
+    return clean;
+}
+
+void
+client_platform_end(client_platform_t *self, bool keep)
+{
+    harness_kill(&self->gateway);
+    harness_kill(&self->accounting);
+    harness_kill(&self->scheduler);
+    if (keep)
+        fprintf(stderr, "# logs kept in %s\n", self->dir);
+    else
+        harness_rmdir(self->dir);
+    free(self->dir);
+    self->dir = NULL;
+}
+
+//  ISO 8601 UTC with microseconds, skewed by offset_s, and its YYYYMMDD.
+static void
+s_date(char out[64], char key[9], int offset_s)
+{
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    time_t seconds = tv.tv_sec + offset_s;
+    struct tm tm;
+    gmtime_r(&seconds, &tm);
+    size_t n = strftime(out, 64, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(out + n, 64 - n, ".%06ld+00:00", (long) tv.tv_usec);
+    strftime(key, 9, "%Y%m%d", &tm);
+}
+
+int
+client_signed(const client_platform_t *self,
+              const client_keypair_t *kp,
+              const char *method,
+              const char *path,
+              const char *body,
+              const client_sign_opts_t *opts,
+              char **body_p,
+              char **headers_p)
+{
+    client_sign_opts_t none = {0};
+    if (!opts)
+        opts = &none;
+    char date[64], key[9], sig[GW_AUTH_HEX_SIZE] = "", auth[256], date_h[96],
+                           version_h[64];
+    s_date(date, key, opts->date_offset_s);
+    const char *version = opts->version ? opts->version : "v6.20220315";
+    const char *ctype = body ? "application/json" : "application/octet-stream";
+    if (kp)
+        gw_auth_signature("sha256", opts->secret ? opts->secret : kp->secret_key, method,
+                          opts->sign_path ? opts->sign_path : path, date, key, self->api,
+                          ctype, GW_AUTH_VERSION_LINE, version, sig, sizeof sig);
+    if (opts->authorization)
+        snprintf(auth, sizeof auth, "Authorization: %s", opts->authorization);
+    else if (kp)
+        snprintf(auth, sizeof auth,
+                 "Authorization: BackendAI signMethod=HMAC-SHA256, credential=%s:%s",
+                 kp->access_key, sig);
+    snprintf(date_h, sizeof date_h, "Date: %s", date);
+    snprintf(version_h, sizeof version_h, "X-BackendAI-Version: %s", version);
+    char cookie_h[256];
+    snprintf(cookie_h, sizeof cookie_h, "Cookie: %s", opts->cookie ? opts->cookie : "");
+    const char *headers[5] = {date_h, version_h, NULL, NULL, NULL};
+    int count = 2;
+    if (kp || opts->authorization)
+        headers[count++] = auth;
+    if (opts->cookie)
+        headers[count++] = cookie_h;
+    return harness_http_ex(self->api, method, path, headers,
+                           body ? "application/json" : NULL, body, body_p, headers_p,
+                           CLIENT_HTTP_MS);
+}
+
+json_t *
+client_gql(const client_platform_t *self,
+           const client_keypair_t *kp,
+           const char *query,
+           json_t *variables)
+{
+    json_t *request = json_pack("{s:s, s:o}", "query", query, "variables",
+                                variables ? variables : json_object());
+    char *text = json_dumps(request, JSON_COMPACT);
+    json_decref(request);
+    char *body = NULL;
+    int status = client_signed(self, kp, "POST", "/admin/gql", text, NULL, &body, NULL);
+    free(text);
+    json_t *response = status == 200 ? json_loads(body, 0, NULL) : NULL;
+    if (!response)
+        fprintf(stderr, "# gql status=%d body=%s\n", status, body ? body : "");
+    free(body);
+    return response;
+}
+
+bool
+client_mutation_ok(json_t *response, const char *field)
+{
+    json_t *result = json_object_get(json_object_get(response, "data"), field);
+    bool ok = json_is_true(json_object_get(result, "ok"));
+    if (!ok)
+        fprintf(stderr, "# %s: %s\n", field,
+                json_string_value(json_object_get(result, "msg"))
+                    ? json_string_value(json_object_get(result, "msg"))
+                    : "(no msg)");
+    return ok;
+}
+
+bool
+client_keypair_of(const client_platform_t *self, const char *email, client_keypair_t *kp)
+{
+    json_t *r =
+        client_gql(self, &self->super,
+                   "query($e: String) { keypairs(email: $e) { access_key secret_key } }",
+                   json_pack("{s:s}", "e", email));
+    json_t *first =
+        json_array_get(json_object_get(json_object_get(r, "data"), "keypairs"), 0);
+    bool ok = first != NULL;
+    if (ok) {
+        snprintf(kp->access_key, sizeof kp->access_key, "%s",
+                 json_string_value(json_object_get(first, "access_key")));
+        snprintf(kp->secret_key, sizeof kp->secret_key, "%s",
+                 json_string_value(json_object_get(first, "secret_key")));
+    }
+    json_decref(r);
+    return ok;
+}

@@ -1,0 +1,90 @@
+/*  =========================================================================
+    gateway_client - a platform to test the gateway against, and a client
+    that signs requests as the official Backend.AI client does
+
+    client_platform_start starts the scheduler (hosting the hub and the
+    registry on ephemeral ports), accounting (optional) and the gateway as
+    real processes, waits for their ready lines and reads the first
+    superadmin's keypair from admin.env. client_signed sends one request
+    signed with gw_auth_signature (the gateway's own implementation of
+    reference §1.2, itself checked against the official client's vectors).
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef GATEWAY_CLIENT_H_INCLUDED
+#define GATEWAY_CLIENT_H_INCLUDED
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "harness.h"
+
+#define CLIENT_READY_MS 20000
+#define CLIENT_STOP_MS  10000
+#define CLIENT_HTTP_MS  10000
+
+typedef struct {
+    char access_key[32];
+    char secret_key[64];
+} client_keypair_t;
+
+typedef struct {
+    char *dir; //  the platform's temp dir (owned)
+    harness_proc_t scheduler, gateway, accounting;
+    bool with_accounting;
+    char api[64];          //  host:port of the gateway
+    char hub_publish[128]; //  the bus, for tests that join it themselves
+    char hub_subscribe[128];
+    char registry[128];
+    client_keypair_t super; //  the first superadmin
+} client_platform_t;
+
+//  Per-request tweaks for tests of the signature checks.
+typedef struct {
+    const char *version;       //  default v6.20220315
+    int date_offset_s;         //  clock skew to simulate
+    const char *sign_path;     //  sign another target than the one sent (tampering)
+    const char *secret;        //  sign with another secret
+    const char *authorization; //  send this Authorization instead
+    const char *cookie;        //  send this Cookie header
+} client_sign_opts_t;
+
+//  Starts the platform in a fresh temp dir named after name. 0 or -1.
+int
+client_platform_start(client_platform_t *self, const char *name, bool with_accounting);
+
+//  SIGTERM to every process: true when all exited 0 without a sanitizer report.
+bool client_platform_stop(client_platform_t *self);
+
+//  Kills whatever still runs and removes the temp dir unless keep (then its
+//  path is printed for the failure's investigation). Frees dir.
+void client_platform_end(client_platform_t *self, bool keep);
+
+//  One request as kp (NULL: unsigned, e.g. a browser with opts->cookie).
+//  Returns the HTTP status; body and headers go to body_p / headers_p when
+//  given (caller frees).
+int client_signed(const client_platform_t *self,
+                  const client_keypair_t *kp,
+                  const char *method,
+                  const char *path,
+                  const char *body,
+                  const client_sign_opts_t *opts,
+                  char **body_p,
+                  char **headers_p);
+
+//  Runs a GraphQL document as kp (variables stolen, may be NULL); the
+//  parsed response, or NULL when the status is not 200. Caller decrefs.
+json_t *client_gql(const client_platform_t *self,
+                   const client_keypair_t *kp,
+                   const char *query,
+                   json_t *variables);
+
+//  True when the mutation field's result says ok (else prints its msg).
+bool client_mutation_ok(json_t *response, const char *field);
+
+//  The first keypair of email, read as the superadmin. True when found.
+bool
+client_keypair_of(const client_platform_t *self, const char *email, client_keypair_t *kp);
+
+#endif
