@@ -181,12 +181,8 @@ gw_keypair_delete(gw_request_t *r, const char *access_key, bus_error_t *err)
     if (strcmp(access_key, r->who.access_key) == 0)
         return bus_error_set(err, BUS_STATUS_INVALID,
                              "you cannot revoke the keypair in use");
-    bus_db_t *db = r->gw->db;
-    sqlite3_stmt *stmt = bus_db_stmt(db, "DELETE FROM keypairs WHERE access_key = ?1");
-    if (!stmt)
-        return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
-    sqlite3_bind_text(stmt, 1, access_key, -1, SQLITE_STATIC);
-    rc = gw_store_step(db, stmt, err);
+    rc = gw_store_delete(r->gw->db, "keypairs", "access_key", access_key,
+                         "No such keypair.", err);
     if (rc == BUS_OK) {
         gw_identity_cache_clear(r->gw->identities);
         bus_log_notice("keypair revoked access_key=%s by=%s", access_key, r->who.email);

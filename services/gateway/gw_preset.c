@@ -189,14 +189,8 @@ gw_preset_delete(gw_request_t *r, const char *name, bus_error_t *err)
     if (!gw_identity_is_superadmin(&r->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin deletes resource presets");
-    sqlite3_stmt *stmt =
-        bus_db_stmt(r->gw->db, "DELETE FROM resource_presets WHERE name = ?1");
-    if (!stmt)
-        return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
-    sqlite3_bind_text(stmt, 1, name ? name : "", -1, SQLITE_TRANSIENT);
-    int rc = gw_store_step(r->gw->db, stmt, err);
-    if (rc == BUS_OK && sqlite3_changes(bus_db_handle(r->gw->db)) == 0)
-        return bus_error_set(err, BUS_STATUS_NOT_FOUND, "No such resource preset.");
+    int rc = gw_store_delete(r->gw->db, "resource_presets", "name", name,
+                             "No such resource preset.", err);
     if (rc == BUS_OK)
         bus_log_notice("resource preset deleted name=%s by=%s", name, r->who.email);
     return rc;

@@ -365,14 +365,8 @@ gw_sgroup_delete(gw_request_t *r, const char *name, bus_error_t *err)
     if (!gw_identity_is_superadmin(&r->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin deletes scaling groups");
-    sqlite3_stmt *stmt =
-        bus_db_stmt(r->gw->db, "DELETE FROM scaling_groups WHERE name = ?1");
-    if (!stmt)
-        return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
-    sqlite3_bind_text(stmt, 1, name ? name : "", -1, SQLITE_TRANSIENT);
-    int rc = gw_store_step(r->gw->db, stmt, err);
-    if (rc == BUS_OK && sqlite3_changes(bus_db_handle(r->gw->db)) == 0)
-        return bus_error_set(err, BUS_STATUS_NOT_FOUND, "No such scaling group.");
+    int rc = gw_store_delete(r->gw->db, "scaling_groups", "name", name,
+                             "No such scaling group.", err);
     if (rc == BUS_OK)
         bus_log_notice("scaling group deleted name=%s by=%s", name, r->who.email);
     return rc;

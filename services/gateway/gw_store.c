@@ -280,3 +280,23 @@ gw_store_write(bus_db_t *db,
     sqlite3_finalize(stmt);
     return rc;
 }
+
+int
+gw_store_delete(bus_db_t *db,
+                const char *table,
+                const char *key_column,
+                const char *key,
+                const char *not_found,
+                bus_error_t *err)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql, "DELETE FROM %s WHERE %s = ?1", table, key_column);
+    sqlite3_stmt *stmt = bus_db_stmt(db, sql);
+    if (!stmt)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
+    sqlite3_bind_text(stmt, 1, key ? key : "", -1, SQLITE_TRANSIENT);
+    int rc = gw_store_step(db, stmt, err);
+    if (rc == BUS_OK && sqlite3_changes(bus_db_handle(db)) == 0)
+        return bus_error_set(err, BUS_STATUS_NOT_FOUND, "%s", not_found);
+    return rc;
+}

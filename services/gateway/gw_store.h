@@ -80,4 +80,14 @@ int gw_store_write(bus_db_t *db,
                    bool insert,
                    bus_error_t *err);
 
+//  Deletes the row of table whose key_column is key. BUS_OK, NOT_FOUND (with
+//  not_found as the detail), CONFLICT (still referenced) or INTERNAL. Table
+//  and column names are the caller's constants, never input.
+int gw_store_delete(bus_db_t *db,
+                    const char *table,
+                    const char *key_column,
+                    const char *key,
+                    const char *not_found,
+                    bus_error_t *err);
+
 #endif
