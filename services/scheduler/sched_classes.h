@@ -10,5 +10,6 @@
 #include "bus_classes.h"
 #include "sched_config.h"
 #include "sched_server.h"
+#include "sched_status.h"
 
 #endif
