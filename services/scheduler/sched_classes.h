@@ -11,5 +11,7 @@
 #include "sched_config.h"
 #include "sched_server.h"
 #include "sched_status.h"
+#include "sched_db.h"
+#include "sched_place.h"
 
 #endif

@@ -17,4 +17,6 @@ const bus_service_t sched_service = {
     .options = sched_config_options,
     .config_size = sizeof(sched_config_t),
     .node_config_offset = offsetof(sched_config_t, node),
+    .migrations = sched_db_migrations,
+    .migration_count = SCHED_DB_MIGRATION_COUNT,
 };
