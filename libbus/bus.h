@@ -21,6 +21,7 @@
 #include "bus_clock.h"
 #include "bus_log.h"
 #include "bus_codec.h"
+#include "bus_slots.h"
 #include "bus_envelope.h"
 #include "bus_db.h"
 #include "bus_config.h"

@@ -18,7 +18,6 @@
 #include "gw_ratelimit.h"
 #include "gw_params.h"
 #include "gw_store.h"
-#include "gw_slots.h"
 #include "gw_request.h"
 #include "gw_accesslog.h"
 #include "gw_admin.h"

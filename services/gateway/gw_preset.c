@@ -1,7 +1,7 @@
 /*  =========================================================================
     gw_preset - resource presets: named slot maps users pick sessions from
 
-    A preset holds a resource slot map, normalized by gw_slots when written
+    A preset holds a resource slot map, normalized by bus_slots when written
     (so "mem": "1g" is stored and shown as "1073741824"), an optional shared
     memory size in bytes, and optionally the resource group it belongs to
     (none: every group). Superadmins write; everyone reads. GraphQL shows
@@ -88,7 +88,7 @@ s_write(gw_request_t *r, const char *name, json_t *props, bool create, bus_error
     char *slots_text = NULL;
     if (has_slots) {
         json_t *slots = NULL;
-        int rc = gw_slots_parse(slots_in, &slots, err);
+        int rc = bus_slots_parse(slots_in, &slots, err);
         if (rc != BUS_OK)
             return rc;
         slots_text = json_dumps(slots, JSON_COMPACT);
@@ -97,8 +97,8 @@ s_write(gw_request_t *r, const char *name, json_t *props, bool create, bus_error
             return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     }
     int64_t shmem = 0;
-    int rc =
-        has_shmem ? gw_slots_parse_bytes("shared_memory", shmem_in, &shmem, err) : BUS_OK;
+    int rc = has_shmem ? bus_slots_parse_bytes("shared_memory", shmem_in, &shmem, err)
+                       : BUS_OK;
     if (rc == BUS_OK && has_sgroup) {
         const char *params[] = {json_string_value(sgroup_in), NULL};
         bool failed;

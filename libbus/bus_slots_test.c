@@ -1,41 +1,41 @@
 /*  =========================================================================
-    gw_slots_test - resource slot parsing and formatting
+    bus_slots_test - resource slot parsing and formatting
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
-#include "gw_classes.h"
+#include "bus_classes.h"
 #include "t.h"
 
 //  Parses text as unit and formats it; "ERR" on failure. Borrowed buffer.
 static const char *
-s_norm(gw_slots_unit_t unit, const char *text)
+s_norm(bus_slots_unit_t unit, const char *text)
 {
-    static char out[GW_SLOTS_VALUE_MAX];
+    static char out[BUS_SLOTS_VALUE_MAX];
     json_t *input = json_string(text);
-    gw_slots_value_t value;
+    bus_slots_value_t value;
     bus_error_t err = {0};
-    int rc = gw_slots_parse_value(unit, "x", input, &value, &err);
+    int rc = bus_slots_parse_value(unit, "x", input, &value, &err);
     json_decref(input);
     if (rc != BUS_OK)
         return "ERR";
-    gw_slots_format_value(unit, &value, out);
+    bus_slots_format_value(unit, &value, out);
     return out;
 }
 
 static const char *
 s_bytes(const char *text)
 {
-    return s_norm(GW_SLOTS_BYTES, text);
+    return s_norm(BUS_SLOTS_BYTES, text);
 }
 
 static const char *
 s_count(const char *text)
 {
-    return s_norm(GW_SLOTS_COUNT, text);
+    return s_norm(BUS_SLOTS_COUNT, text);
 }
 
-//  gw_slots_parse on a JSON text; the normalized map as compact JSON with
+//  bus_slots_parse on a JSON text; the normalized map as compact JSON with
 //  sorted keys, or "ERR: <detail>". Caller frees.
 static char *
 s_map(const char *json)
@@ -43,7 +43,7 @@ s_map(const char *json)
     json_t *input = json_loads(json, JSON_DECODE_ANY, NULL);
     json_t *out = NULL;
     bus_error_t err = {0};
-    int rc = gw_slots_parse(input, &out, &err);
+    int rc = bus_slots_parse(input, &out, &err);
     json_decref(input);
     if (rc != BUS_OK) {
         char *text = NULL;
@@ -59,16 +59,16 @@ s_map(const char *json)
 static void
 test_known_types(void)
 {
-    T_EQ_INT(gw_slots_unit("cpu"), GW_SLOTS_COUNT);
-    T_EQ_INT(gw_slots_unit("mem"), GW_SLOTS_BYTES);
-    T_EQ_INT(gw_slots_unit("cuda.device"), GW_SLOTS_COUNT);
-    T_EQ_INT(gw_slots_unit("cuda.shares"), GW_SLOTS_COUNT);
-    T_EQ_INT(gw_slots_unit("rocm.device"), GW_SLOTS_COUNT);
-    T_EQ_INT(gw_slots_unit("tpu.device"), GW_SLOTS_COUNT);
-    T_EQ_INT(gw_slots_unit("gpu"), GW_SLOTS_UNKNOWN);
-    T_EQ_INT(gw_slots_unit(""), GW_SLOTS_UNKNOWN);
-    T_EQ_INT(gw_slots_unit(NULL), GW_SLOTS_UNKNOWN);
-    json_t *known = gw_slots_known();
+    T_EQ_INT(bus_slots_unit("cpu"), BUS_SLOTS_COUNT);
+    T_EQ_INT(bus_slots_unit("mem"), BUS_SLOTS_BYTES);
+    T_EQ_INT(bus_slots_unit("cuda.device"), BUS_SLOTS_COUNT);
+    T_EQ_INT(bus_slots_unit("cuda.shares"), BUS_SLOTS_COUNT);
+    T_EQ_INT(bus_slots_unit("rocm.device"), BUS_SLOTS_COUNT);
+    T_EQ_INT(bus_slots_unit("tpu.device"), BUS_SLOTS_COUNT);
+    T_EQ_INT(bus_slots_unit("gpu"), BUS_SLOTS_UNKNOWN);
+    T_EQ_INT(bus_slots_unit(""), BUS_SLOTS_UNKNOWN);
+    T_EQ_INT(bus_slots_unit(NULL), BUS_SLOTS_UNKNOWN);
+    json_t *known = bus_slots_known();
     T_EQ_INT(json_object_size(known), 6);
     T_EQ_STR(json_string_value(json_object_get(known, "mem")), "bytes");
     T_EQ_STR(json_string_value(json_object_get(known, "cpu")), "count");
@@ -154,33 +154,33 @@ test_bytes_malformed(void)
     }
     T_EQ_STR(s_bytes("9223372036854775807"), "9223372036854775807");
     //  Messages name the slot and the reason.
-    gw_slots_value_t value;
+    bus_slots_value_t value;
     bus_error_t err = {0};
     json_t *input = json_string("-5g");
-    T_EQ_INT(gw_slots_parse_value(GW_SLOTS_BYTES, "mem", input, &value, &err),
+    T_EQ_INT(bus_slots_parse_value(BUS_SLOTS_BYTES, "mem", input, &value, &err),
              BUS_STATUS_INVALID);
     T_CONTAINS(err.detail, "mem");
     T_CONTAINS(err.detail, "negative");
     json_decref(input);
     //  Embedded NUL and overlong text.
     input = json_stringn("1\0g", 3);
-    T_EQ_INT(gw_slots_parse_value(GW_SLOTS_BYTES, "mem", input, &value, &err),
+    T_EQ_INT(bus_slots_parse_value(BUS_SLOTS_BYTES, "mem", input, &value, &err),
              BUS_STATUS_INVALID);
     json_decref(input);
     char long_text[200];
     memset(long_text, '1', sizeof long_text - 1);
     long_text[sizeof long_text - 1] = '\0';
     input = json_string(long_text);
-    T_EQ_INT(gw_slots_parse_value(GW_SLOTS_BYTES, "mem", input, &value, &err),
+    T_EQ_INT(bus_slots_parse_value(BUS_SLOTS_BYTES, "mem", input, &value, &err),
              BUS_STATUS_INVALID);
     json_decref(input);
     //  Not a string or number.
     input = json_true();
-    T_EQ_INT(gw_slots_parse_value(GW_SLOTS_COUNT, "cpu", input, &value, &err),
+    T_EQ_INT(bus_slots_parse_value(BUS_SLOTS_COUNT, "cpu", input, &value, &err),
              BUS_STATUS_INVALID);
     json_decref(input);
     input = json_pack("[i]", 1);
-    T_EQ_INT(gw_slots_parse_value(GW_SLOTS_BYTES, "mem", input, &value, &err),
+    T_EQ_INT(bus_slots_parse_value(BUS_SLOTS_BYTES, "mem", input, &value, &err),
              BUS_STATUS_INVALID);
     json_decref(input);
 }
@@ -242,48 +242,48 @@ test_counts(void)
 static void
 test_numbers(void)
 {
-    gw_slots_value_t value;
+    bus_slots_value_t value;
     bus_error_t err = {0};
-    char out[GW_SLOTS_VALUE_MAX];
+    char out[BUS_SLOTS_VALUE_MAX];
     json_t *input = json_integer(2);
-    T_EQ_INT(gw_slots_parse_value(GW_SLOTS_COUNT, "cpu", input, &value, &err), BUS_OK);
-    gw_slots_format_value(GW_SLOTS_COUNT, &value, out);
+    T_EQ_INT(bus_slots_parse_value(BUS_SLOTS_COUNT, "cpu", input, &value, &err), BUS_OK);
+    bus_slots_format_value(BUS_SLOTS_COUNT, &value, out);
     T_EQ_STR(out, "2");
     json_decref(input);
     input = json_real(0.5);
-    T_EQ_INT(gw_slots_parse_value(GW_SLOTS_COUNT, "cuda.shares", input, &value, &err),
+    T_EQ_INT(bus_slots_parse_value(BUS_SLOTS_COUNT, "cuda.shares", input, &value, &err),
              BUS_OK);
-    gw_slots_format_value(GW_SLOTS_COUNT, &value, out);
+    bus_slots_format_value(BUS_SLOTS_COUNT, &value, out);
     T_EQ_STR(out, "0.5");
     json_decref(input);
     input = json_real(0.1);
-    T_EQ_INT(gw_slots_parse_value(GW_SLOTS_COUNT, "cpu", input, &value, &err), BUS_OK);
-    gw_slots_format_value(GW_SLOTS_COUNT, &value, out);
+    T_EQ_INT(bus_slots_parse_value(BUS_SLOTS_COUNT, "cpu", input, &value, &err), BUS_OK);
+    bus_slots_format_value(BUS_SLOTS_COUNT, &value, out);
     T_EQ_STR(out, "0.1");
     json_decref(input);
     input = json_integer(-1);
-    T_EQ_INT(gw_slots_parse_value(GW_SLOTS_COUNT, "cpu", input, &value, &err),
+    T_EQ_INT(bus_slots_parse_value(BUS_SLOTS_COUNT, "cpu", input, &value, &err),
              BUS_STATUS_INVALID);
     json_decref(input);
     input = json_integer(4294967296);
-    T_EQ_INT(gw_slots_parse_value(GW_SLOTS_BYTES, "mem", input, &value, &err), BUS_OK);
-    gw_slots_format_value(GW_SLOTS_BYTES, &value, out);
+    T_EQ_INT(bus_slots_parse_value(BUS_SLOTS_BYTES, "mem", input, &value, &err), BUS_OK);
+    bus_slots_format_value(BUS_SLOTS_BYTES, &value, out);
     T_EQ_STR(out, "4294967296");
     json_decref(input);
     input = json_real(1073741824.0);
-    T_EQ_INT(gw_slots_parse_value(GW_SLOTS_BYTES, "mem", input, &value, &err), BUS_OK);
+    T_EQ_INT(bus_slots_parse_value(BUS_SLOTS_BYTES, "mem", input, &value, &err), BUS_OK);
     T_EQ_INT(value.amount, 1073741824);
     json_decref(input);
     input = json_real(1.5);
-    T_EQ_INT(gw_slots_parse_value(GW_SLOTS_BYTES, "mem", input, &value, &err),
+    T_EQ_INT(bus_slots_parse_value(BUS_SLOTS_BYTES, "mem", input, &value, &err),
              BUS_STATUS_INVALID);
     json_decref(input);
     input = json_real(-2.0);
-    T_EQ_INT(gw_slots_parse_value(GW_SLOTS_BYTES, "mem", input, &value, &err),
+    T_EQ_INT(bus_slots_parse_value(BUS_SLOTS_BYTES, "mem", input, &value, &err),
              BUS_STATUS_INVALID);
     json_decref(input);
     input = json_real(1e30);
-    T_EQ_INT(gw_slots_parse_value(GW_SLOTS_BYTES, "mem", input, &value, &err),
+    T_EQ_INT(bus_slots_parse_value(BUS_SLOTS_BYTES, "mem", input, &value, &err),
              BUS_STATUS_INVALID);
     json_decref(input);
 }
@@ -336,7 +336,7 @@ test_maps(void)
     free(text);
     json_t *out = (json_t *) 1;
     bus_error_t err = {0};
-    T_EQ_INT(gw_slots_parse(NULL, &out, &err), BUS_STATUS_INVALID);
+    T_EQ_INT(bus_slots_parse(NULL, &out, &err), BUS_STATUS_INVALID);
     T_ASSERT(out == NULL);
 }
 
@@ -346,34 +346,34 @@ test_single_bytes(void)
     int64_t bytes = 0;
     bus_error_t err = {0};
     json_t *input = json_string("64m");
-    T_EQ_INT(gw_slots_parse_bytes("shared_memory", input, &bytes, &err), BUS_OK);
+    T_EQ_INT(bus_slots_parse_bytes("shared_memory", input, &bytes, &err), BUS_OK);
     T_EQ_INT(bytes, 67108864);
     json_decref(input);
     input = json_integer(1024);
-    T_EQ_INT(gw_slots_parse_bytes("shared_memory", input, &bytes, &err), BUS_OK);
+    T_EQ_INT(bus_slots_parse_bytes("shared_memory", input, &bytes, &err), BUS_OK);
     T_EQ_INT(bytes, 1024);
     json_decref(input);
     input = json_string("inf");
-    T_EQ_INT(gw_slots_parse_bytes("shared_memory", input, &bytes, &err),
+    T_EQ_INT(bus_slots_parse_bytes("shared_memory", input, &bytes, &err),
              BUS_STATUS_INVALID);
     T_CONTAINS(err.detail, "shared_memory");
     json_decref(input);
     input = json_string("-1");
-    T_EQ_INT(gw_slots_parse_bytes("shared_memory", input, &bytes, &err),
+    T_EQ_INT(bus_slots_parse_bytes("shared_memory", input, &bytes, &err),
              BUS_STATUS_INVALID);
     json_decref(input);
     //  Formatting boundaries.
-    char out[GW_SLOTS_VALUE_MAX];
-    gw_slots_value_t value = {false, INT64_MAX};
-    gw_slots_format_value(GW_SLOTS_BYTES, &value, out);
+    char out[BUS_SLOTS_VALUE_MAX];
+    bus_slots_value_t value = {false, INT64_MAX};
+    bus_slots_format_value(BUS_SLOTS_BYTES, &value, out);
     T_EQ_STR(out, "9223372036854775807");
-    gw_slots_format_value(GW_SLOTS_COUNT, &value, out);
+    bus_slots_format_value(BUS_SLOTS_COUNT, &value, out);
     T_EQ_STR(out, "9223372036854775.807");
     value.amount = 10;
-    gw_slots_format_value(GW_SLOTS_COUNT, &value, out);
+    bus_slots_format_value(BUS_SLOTS_COUNT, &value, out);
     T_EQ_STR(out, "0.01");
     value.infinite = true;
-    gw_slots_format_value(GW_SLOTS_COUNT, &value, out);
+    bus_slots_format_value(BUS_SLOTS_COUNT, &value, out);
     T_EQ_STR(out, "Infinity");
 }
 

@@ -1,5 +1,5 @@
 /*  =========================================================================
-    gw_slots - resource slot maps: parse what users type, print what Backend.AI prints
+    bus_slots - resource slot maps: parse what users type, print what Backend.AI prints
 
     A resource slot map names an amount per slot type: {"cpu": "2", "mem":
     "4294967296", "cuda.shares": "0.5"}. Each known slot type has a unit:
@@ -16,59 +16,62 @@
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
-#ifndef GW_SLOTS_H_INCLUDED
-#define GW_SLOTS_H_INCLUDED
+#ifndef BUS_SLOTS_H_INCLUDED
+#define BUS_SLOTS_H_INCLUDED
 
-#include "bus.h"
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "bus_status.h"
 
-#define GW_SLOTS_VALUE_MAX    32   //  longest formatted amount, with its NUL
-#define GW_SLOTS_INPUT_MAX    64   //  longest accepted input text for one amount
-#define GW_SLOTS_COUNT_SCALE  1000 //  a count keeps three decimal places
-#define GW_SLOTS_FRACTION_MAX 18   //  digits after the point a bytes input may have
+#define BUS_SLOTS_VALUE_MAX    32   //  longest formatted amount, with its NUL
+#define BUS_SLOTS_INPUT_MAX    64   //  longest accepted input text for one amount
+#define BUS_SLOTS_COUNT_SCALE  1000 //  a count keeps three decimal places
+#define BUS_SLOTS_FRACTION_MAX 18   //  digits after the point a bytes input may have
 
 typedef enum {
-    GW_SLOTS_UNKNOWN = -1,
-    GW_SLOTS_COUNT,
-    GW_SLOTS_BYTES,
-} gw_slots_unit_t;
+    BUS_SLOTS_UNKNOWN = -1,
+    BUS_SLOTS_COUNT,
+    BUS_SLOTS_BYTES,
+} bus_slots_unit_t;
 
 //  One amount: bytes, or thousandths of a count; or unlimited.
 typedef struct {
     bool infinite;
     int64_t amount;
-} gw_slots_value_t;
+} bus_slots_value_t;
 
-//  The unit of a known slot type, GW_SLOTS_UNKNOWN for any other name.
-gw_slots_unit_t gw_slots_unit(const char *name);
+//  The unit of a known slot type, BUS_SLOTS_UNKNOWN for any other name.
+bus_slots_unit_t bus_slots_unit(const char *name);
 
 //  Every known slot type and its unit, {"cpu": "count", "mem": "bytes", ...},
 //  as GET /config/resource-slots answers. Caller owns return value.
-json_t *gw_slots_known(void);
+json_t *bus_slots_known(void);
 
 //  Parses one amount of unit from a JSON string or number. Negative,
 //  malformed or too large amounts are BUS_STATUS_INVALID with a detail that
 //  names slot (any label, for the message only).
-int gw_slots_parse_value(gw_slots_unit_t unit,
-                         const char *slot,
-                         json_t *input,
-                         gw_slots_value_t *out,
-                         bus_error_t *err);
+int bus_slots_parse_value(bus_slots_unit_t unit,
+                          const char *slot,
+                          json_t *input,
+                          bus_slots_value_t *out,
+                          bus_error_t *err);
 
 //  Writes value as a decimal string without exponent ("2", "0.5",
-//  "1073741824", "Infinity") into out, which holds GW_SLOTS_VALUE_MAX bytes.
+//  "1073741824", "Infinity") into out, which holds BUS_SLOTS_VALUE_MAX bytes.
 void
-gw_slots_format_value(gw_slots_unit_t unit, const gw_slots_value_t *value, char *out);
+bus_slots_format_value(bus_slots_unit_t unit, const bus_slots_value_t *value, char *out);
 
 //  Normalizes a user's slot map: input is a JSON object, or a JSON string
 //  holding one (GraphQL's JSONString); null members are skipped, zero
 //  amounts dropped. On BUS_OK *out is the normalized object of strings
 //  (caller owns it). An unknown slot is BUS_STATUS_INVALID "Unknown slot
 //  type: X"; any bad value BUS_STATUS_INVALID too.
-int gw_slots_parse(json_t *input, json_t **out, bus_error_t *err);
+int bus_slots_parse(json_t *input, json_t **out, bus_error_t *err);
 
 //  A single bytes amount (shared memory, say) as a whole number of bytes;
 //  unlimited is refused. BUS_OK or BUS_STATUS_INVALID.
 int
-gw_slots_parse_bytes(const char *label, json_t *input, int64_t *bytes, bus_error_t *err);
+bus_slots_parse_bytes(const char *label, json_t *input, int64_t *bytes, bus_error_t *err);
 
 #endif

@@ -1,5 +1,5 @@
 /*  =========================================================================
-    gw_slots - resource slot maps: parse what users type, print what Backend.AI prints
+    bus_slots - resource slot maps: parse what users type, print what Backend.AI prints
 
     Amounts are exact: bytes as 64-bit integers, counts as 64-bit integers of
     thousandths, rounded half to even as Python's Decimal.quantize does. A
@@ -12,18 +12,18 @@
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
-#include "gw_classes.h"
+#include "bus_classes.h"
 #include <math.h> //  isfinite, floor for JSON reals
 
 typedef struct {
     const char *name;
-    gw_slots_unit_t unit;
+    bus_slots_unit_t unit;
 } slot_type_t;
 
 static const slot_type_t s_types[] = {
-    {"cpu", GW_SLOTS_COUNT},         {"mem", GW_SLOTS_BYTES},
-    {"cuda.device", GW_SLOTS_COUNT}, {"cuda.shares", GW_SLOTS_COUNT},
-    {"rocm.device", GW_SLOTS_COUNT}, {"tpu.device", GW_SLOTS_COUNT},
+    {"cpu", BUS_SLOTS_COUNT},         {"mem", BUS_SLOTS_BYTES},
+    {"cuda.device", BUS_SLOTS_COUNT}, {"cuda.shares", BUS_SLOTS_COUNT},
+    {"rocm.device", BUS_SLOTS_COUNT}, {"tpu.device", BUS_SLOTS_COUNT},
 };
 
 #define TYPE_COUNT (sizeof s_types / sizeof s_types[0])
@@ -31,23 +31,23 @@ static const slot_type_t s_types[] = {
 //  The binary suffixes, each 1024 times the one before.
 static const char s_suffixes[] = "kmgtpe";
 
-gw_slots_unit_t
-gw_slots_unit(const char *name)
+bus_slots_unit_t
+bus_slots_unit(const char *name)
 {
     for (size_t i = 0; name && i < TYPE_COUNT; i++)
         if (strcmp(s_types[i].name, name) == 0)
             return s_types[i].unit;
-    return GW_SLOTS_UNKNOWN;
+    return BUS_SLOTS_UNKNOWN;
 }
 
 json_t *
-gw_slots_known(void)
+bus_slots_known(void)
 {
     json_t *known = json_object();
     for (size_t i = 0; i < TYPE_COUNT; i++)
         json_object_set_new(
             known, s_types[i].name,
-            json_string(s_types[i].unit == GW_SLOTS_BYTES ? "bytes" : "count"));
+            json_string(s_types[i].unit == BUS_SLOTS_BYTES ? "bytes" : "count"));
     return known;
 }
 
@@ -123,7 +123,7 @@ s_binary_fraction(int64_t fraction, int digits, int shift)
 
 //  A cleaned bytes text: BUS_OK, or -1 malformed, -2 negative, -3 too large.
 static int
-s_parse_bytes_text(const char *text, gw_slots_value_t *out)
+s_parse_bytes_text(const char *text, bus_slots_value_t *out)
 {
     out->infinite = false;
     out->amount = 0;
@@ -165,7 +165,7 @@ s_parse_bytes_text(const char *text, gw_slots_value_t *out)
             return -3;
     if (i < len && text[i] == '.') {
         for (i++; i < len && isdigit((unsigned char) text[i]); i++, fraction_digits++) {
-            if (fraction_digits == GW_SLOTS_FRACTION_MAX)
+            if (fraction_digits == BUS_SLOTS_FRACTION_MAX)
                 return -1;
             fraction = fraction * 10 + (text[i] - '0');
         }
@@ -187,7 +187,7 @@ s_parse_bytes_text(const char *text, gw_slots_value_t *out)
 //  A cleaned count text, in thousandths rounded half to even: BUS_OK, or
 //  -1 malformed, -2 negative, -3 too large.
 static int
-s_parse_count_text(const char *text, gw_slots_value_t *out)
+s_parse_count_text(const char *text, bus_slots_value_t *out)
 {
     out->infinite = false;
     out->amount = 0;
@@ -200,7 +200,7 @@ s_parse_count_text(const char *text, gw_slots_value_t *out)
     }
     //  Significant digits (leading zeros dropped) and the power of ten of
     //  the last one, counted in thousandths.
-    char digits[GW_SLOTS_INPUT_MAX];
+    char digits[BUS_SLOTS_INPUT_MAX];
     int count = 0, fraction_digits = 0, seen = 0;
     const char *p = text;
     for (; isdigit((unsigned char) *p); p++, seen++)
@@ -253,20 +253,20 @@ s_parse_count_text(const char *text, gw_slots_value_t *out)
 }
 
 int
-gw_slots_parse_value(gw_slots_unit_t unit,
-                     const char *slot,
-                     json_t *input,
-                     gw_slots_value_t *out,
-                     bus_error_t *err)
+bus_slots_parse_value(bus_slots_unit_t unit,
+                      const char *slot,
+                      json_t *input,
+                      bus_slots_value_t *out,
+                      bus_error_t *err)
 {
     assert(out);
-    assert(unit == GW_SLOTS_COUNT || unit == GW_SLOTS_BYTES);
-    char raw[GW_SLOTS_INPUT_MAX + 1], text[GW_SLOTS_INPUT_MAX + 1];
+    assert(unit == BUS_SLOTS_COUNT || unit == BUS_SLOTS_BYTES);
+    char raw[BUS_SLOTS_INPUT_MAX + 1], text[BUS_SLOTS_INPUT_MAX + 1];
     if (json_is_integer(input))
         snprintf(raw, sizeof raw, "%" JSON_INTEGER_FORMAT, json_integer_value(input));
     else if (json_is_real(input)) {
         double real = json_real_value(input);
-        if (unit == GW_SLOTS_BYTES) {
+        if (unit == BUS_SLOTS_BYTES) {
             //  Python's JSON gives floats; a whole number of bytes is fine.
             if (!isfinite(real) || real < 0 || real != floor(real) || real >= 0x1p63)
                 return bus_error_set(err, BUS_STATUS_INVALID,
@@ -278,7 +278,7 @@ gw_slots_parse_value(gw_slots_unit_t unit,
         }
         snprintf(raw, sizeof raw, "%.17g", real);
     } else if (json_is_string(input)) {
-        if (json_string_length(input) > GW_SLOTS_INPUT_MAX)
+        if (json_string_length(input) > BUS_SLOTS_INPUT_MAX)
             return bus_error_set(err, BUS_STATUS_INVALID,
                                  "Cannot convert the slot %s: value too long", slot);
         snprintf(raw, sizeof raw, "%s", json_string_value(input));
@@ -291,8 +291,8 @@ gw_slots_parse_value(gw_slots_unit_t unit,
     if (embedded_nul || !s_clean(raw, text, sizeof text))
         return bus_error_set(err, BUS_STATUS_INVALID,
                              "Cannot convert the slot %s: malformed value", slot);
-    int rc = unit == GW_SLOTS_BYTES ? s_parse_bytes_text(text, out)
-                                    : s_parse_count_text(text, out);
+    int rc = unit == BUS_SLOTS_BYTES ? s_parse_bytes_text(text, out)
+                                     : s_parse_count_text(text, out);
     if (rc == -2)
         return bus_error_set(err, BUS_STATUS_INVALID,
                              "The slot %s must not be negative: %.64s", slot, raw);
@@ -302,35 +302,35 @@ gw_slots_parse_value(gw_slots_unit_t unit,
     if (rc != BUS_OK)
         return bus_error_set(err, BUS_STATUS_INVALID,
                              "Cannot convert the slot %s to %s: %.64s", slot,
-                             unit == GW_SLOTS_BYTES ? "bytes" : "a decimal", raw);
+                             unit == BUS_SLOTS_BYTES ? "bytes" : "a decimal", raw);
     return BUS_OK;
 }
 
 void
-gw_slots_format_value(gw_slots_unit_t unit, const gw_slots_value_t *value, char *out)
+bus_slots_format_value(bus_slots_unit_t unit, const bus_slots_value_t *value, char *out)
 {
     assert(value && out);
     if (value->infinite) {
-        snprintf(out, GW_SLOTS_VALUE_MAX, "Infinity");
+        snprintf(out, BUS_SLOTS_VALUE_MAX, "Infinity");
         return;
     }
-    if (unit == GW_SLOTS_BYTES) {
-        snprintf(out, GW_SLOTS_VALUE_MAX, "%" PRId64, value->amount);
+    if (unit == BUS_SLOTS_BYTES) {
+        snprintf(out, BUS_SLOTS_VALUE_MAX, "%" PRId64, value->amount);
         return;
     }
-    int64_t whole = value->amount / GW_SLOTS_COUNT_SCALE;
-    int64_t part = value->amount % GW_SLOTS_COUNT_SCALE;
+    int64_t whole = value->amount / BUS_SLOTS_COUNT_SCALE;
+    int64_t part = value->amount % BUS_SLOTS_COUNT_SCALE;
     if (part == 0) {
-        snprintf(out, GW_SLOTS_VALUE_MAX, "%" PRId64, whole);
+        snprintf(out, BUS_SLOTS_VALUE_MAX, "%" PRId64, whole);
         return;
     }
-    int n = snprintf(out, GW_SLOTS_VALUE_MAX, "%" PRId64 ".%03" PRId64, whole, part);
+    int n = snprintf(out, BUS_SLOTS_VALUE_MAX, "%" PRId64 ".%03" PRId64, whole, part);
     while (n > 0 && out[n - 1] == '0')
         out[--n] = '\0';
 }
 
 int
-gw_slots_parse(json_t *input, json_t **out, bus_error_t *err)
+bus_slots_parse(json_t *input, json_t **out, bus_error_t *err)
 {
     assert(out);
     *out = NULL;
@@ -352,19 +352,19 @@ gw_slots_parse(json_t *input, json_t **out, bus_error_t *err)
     {
         if (json_is_null(value))
             continue;
-        gw_slots_unit_t unit = gw_slots_unit(name);
-        if (unit == GW_SLOTS_UNKNOWN) {
+        bus_slots_unit_t unit = bus_slots_unit(name);
+        if (unit == BUS_SLOTS_UNKNOWN) {
             rc = bus_error_set(err, BUS_STATUS_INVALID, "Unknown slot type: %.64s", name);
             break;
         }
-        gw_slots_value_t amount;
-        rc = gw_slots_parse_value(unit, name, value, &amount, err);
+        bus_slots_value_t amount;
+        rc = bus_slots_parse_value(unit, name, value, &amount, err);
         if (rc != BUS_OK)
             break;
         if (!amount.infinite && amount.amount == 0)
             continue;
-        char text[GW_SLOTS_VALUE_MAX];
-        gw_slots_format_value(unit, &amount, text);
+        char text[BUS_SLOTS_VALUE_MAX];
+        bus_slots_format_value(unit, &amount, text);
         json_object_set_new(slots, name, json_string(text));
     }
     json_decref(parsed);
@@ -377,11 +377,11 @@ gw_slots_parse(json_t *input, json_t **out, bus_error_t *err)
 }
 
 int
-gw_slots_parse_bytes(const char *label, json_t *input, int64_t *bytes, bus_error_t *err)
+bus_slots_parse_bytes(const char *label, json_t *input, int64_t *bytes, bus_error_t *err)
 {
     assert(bytes);
-    gw_slots_value_t value;
-    int rc = gw_slots_parse_value(GW_SLOTS_BYTES, label, input, &value, err);
+    bus_slots_value_t value;
+    int rc = bus_slots_parse_value(BUS_SLOTS_BYTES, label, input, &value, err);
     if (rc != BUS_OK)
         return rc;
     if (value.infinite)
