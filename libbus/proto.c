@@ -776,6 +776,43 @@ s_same(char *text_one, char *text_two, zframe_t **one_p, zframe_t **two_p)
 }
 
 static int
+s_agent_heartbeat_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_agent_heartbeat_t msg;
+    int rc = proto_agent_heartbeat_decode(&msg, data, size, err);
+    proto_agent_heartbeat_clear(&msg);
+    return rc;
+}
+
+static char *
+s_agent_heartbeat_print(const void *data, size_t size)
+{
+    proto_agent_heartbeat_t msg;
+    char *text = NULL;
+    if (proto_agent_heartbeat_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_agent_heartbeat_print(&msg);
+    proto_agent_heartbeat_clear(&msg);
+    return text;
+}
+
+static int
+s_agent_heartbeat_roundtrip(const void *data, size_t size)
+{
+    proto_agent_heartbeat_t one, two;
+    if (proto_agent_heartbeat_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_agent_heartbeat_encode(&one);
+    proto_agent_heartbeat_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_agent_heartbeat_encode(&two);
+    char *text_one = proto_agent_heartbeat_print(&one);
+    char *text_two = proto_agent_heartbeat_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_agent_heartbeat_clear(&one);
+    proto_agent_heartbeat_clear(&two);
+    return rc;
+}
+
+static int
 s_bus_replay_req_validate(const void *data, size_t size, bus_error_t *err)
 {
     proto_bus_replay_req_t msg;
@@ -1263,6 +1300,82 @@ s_registry_peers_rep_roundtrip(const void *data, size_t size)
 }
 
 static int
+s_scheduler_agents_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_scheduler_agents_req_t msg;
+    int rc = proto_scheduler_agents_req_decode(&msg, data, size, err);
+    proto_scheduler_agents_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_scheduler_agents_req_print(const void *data, size_t size)
+{
+    proto_scheduler_agents_req_t msg;
+    char *text = NULL;
+    if (proto_scheduler_agents_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_scheduler_agents_req_print(&msg);
+    proto_scheduler_agents_req_clear(&msg);
+    return text;
+}
+
+static int
+s_scheduler_agents_req_roundtrip(const void *data, size_t size)
+{
+    proto_scheduler_agents_req_t one, two;
+    if (proto_scheduler_agents_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_scheduler_agents_req_encode(&one);
+    proto_scheduler_agents_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                      NULL);
+    zframe_t *second = proto_scheduler_agents_req_encode(&two);
+    char *text_one = proto_scheduler_agents_req_print(&one);
+    char *text_two = proto_scheduler_agents_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_scheduler_agents_req_clear(&one);
+    proto_scheduler_agents_req_clear(&two);
+    return rc;
+}
+
+static int
+s_scheduler_agents_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_scheduler_agents_rep_t msg;
+    int rc = proto_scheduler_agents_rep_decode(&msg, data, size, err);
+    proto_scheduler_agents_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_scheduler_agents_rep_print(const void *data, size_t size)
+{
+    proto_scheduler_agents_rep_t msg;
+    char *text = NULL;
+    if (proto_scheduler_agents_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_scheduler_agents_rep_print(&msg);
+    proto_scheduler_agents_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_scheduler_agents_rep_roundtrip(const void *data, size_t size)
+{
+    proto_scheduler_agents_rep_t one, two;
+    if (proto_scheduler_agents_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_scheduler_agents_rep_encode(&one);
+    proto_scheduler_agents_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                      NULL);
+    zframe_t *second = proto_scheduler_agents_rep_encode(&two);
+    char *text_one = proto_scheduler_agents_rep_print(&one);
+    char *text_two = proto_scheduler_agents_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_scheduler_agents_rep_clear(&one);
+    proto_scheduler_agents_rep_clear(&two);
+    return rc;
+}
+
+static int
 s_service_started_validate(const void *data, size_t size, bus_error_t *err)
 {
     proto_service_started_t msg;
@@ -1674,6 +1787,14 @@ s_test_slow_rep_roundtrip(const void *data, size_t size)
 
 const proto_entry_t proto_entries[] = {
     {
+        .name = "agent.heartbeat",
+        .kind = PROTO_EVENT,
+        .broadcast = true,
+        .validate = s_agent_heartbeat_validate,
+        .print = s_agent_heartbeat_print,
+        .roundtrip = s_agent_heartbeat_roundtrip,
+    },
+    {
         .name = "bus.replay",
         .kind = PROTO_REQUEST,
         .idempotent = true,
@@ -1779,6 +1900,22 @@ const proto_entry_t proto_entries[] = {
         .validate = s_registry_peers_rep_validate,
         .print = s_registry_peers_rep_print,
         .roundtrip = s_registry_peers_rep_roundtrip,
+    },
+    {
+        .name = "scheduler.agents",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_scheduler_agents_req_validate,
+        .print = s_scheduler_agents_req_print,
+        .roundtrip = s_scheduler_agents_req_roundtrip,
+    },
+    {
+        .name = "scheduler.agents",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_scheduler_agents_rep_validate,
+        .print = s_scheduler_agents_rep_print,
+        .roundtrip = s_scheduler_agents_rep_roundtrip,
     },
     {
         .name = "service.started",

@@ -51,11 +51,13 @@ typedef struct {
     char *value;
 } proto_kv_t;
 
+#include "proto_agent.h"
 #include "proto_bus.h"
 #include "proto_gateway.h"
 #include "proto_image.h"
 #include "proto_policy.h"
 #include "proto_registry.h"
+#include "proto_scheduler.h"
 #include "proto_service.h"
 #include "proto_test_codec.h"
 

@@ -10,5 +10,6 @@
 #include "bus_classes.h"
 #include "agent_config.h"
 #include "agent_server.h"
+#include "agent_heartbeat.h"
 
 #endif

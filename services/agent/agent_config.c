@@ -8,5 +8,16 @@
 
 const bus_config_option_t agent_config_options[] = {
     BUS_NODE_CONFIG_ROWS(agent_config_t, node, "false"),
+    {"agent.scaling_group", BUS_CFG_STRING, offsetof(agent_config_t, scaling_group),
+     "default", 1, 63, NULL,
+     "the resource group (Backend.AI scaling group) this agent serves"},
+    {"agent.region", BUS_CFG_STRING, offsetof(agent_config_t, region), "local", 1, 63,
+     NULL, "where this agent runs, as the admin API shows it"},
+    {"agent.slots.cpu", BUS_CFG_STRING, offsetof(agent_config_t, cpu), "auto", 1, 31,
+     NULL,
+     "CPU cores offered to sessions: a count (2, 1.5), or auto for every online CPU"},
+    {"agent.slots.mem", BUS_CFG_STRING, offsetof(agent_config_t, mem), "auto", 1, 31,
+     NULL,
+     "memory offered to sessions: bytes with a suffix (8g), or auto for the total RAM"},
     BUS_CONFIG_END,
 };

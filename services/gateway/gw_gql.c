@@ -399,7 +399,7 @@ static const gw_gql_root_t s_roots[] = {
 
 //  Every resource module's root fields (see gw_gql_root_t).
 static const gw_gql_root_t *const s_tables[] = {
-    s_roots, gw_image_gql, gw_sgroup_gql_roots, gw_preset_gql_roots, NULL,
+    gw_agent_gql, s_roots, gw_image_gql, gw_sgroup_gql_roots, gw_preset_gql_roots, NULL,
 };
 
 //  ---------------------------------------------------------------------------
@@ -580,8 +580,8 @@ s_run(gw_request_t *r, json_t *errors)
     return data;
 }
 
-void
-gw_gql_handle(gw_request_t *r)
+static void
+s_finish(gw_request_t *r)
 {
     json_t *errors = json_array();
     json_t *data = s_run(r, errors);
@@ -593,8 +593,8 @@ gw_gql_handle(gw_request_t *r)
     gw_reply_json(r, 200, body);
 }
 
-void
-gw_gql_handle_legacy(gw_request_t *r)
+static void
+s_finish_legacy(gw_request_t *r)
 {
     json_t *errors = json_array();
     json_t *data = s_run(r, errors);
@@ -612,4 +612,82 @@ gw_gql_handle_legacy(gw_request_t *r)
         json_array_append(messages, json_object_get(error, "message"));
     json_decref(errors);
     gw_reply_problem_data(r, "graphql-error", NULL, messages);
+}
+
+//  ---------------------------------------------------------------------------
+//  Prefetch: root fields whose data lives in another service are fetched
+//  over the bus before the (synchronous) execution, which then reads them
+//  from r->prefetch.
+
+typedef struct {
+    gw_request_t *r;
+    bool legacy;
+} gql_prefetch_t;
+
+//  True when the operation asks for one of the agent root fields.
+static bool
+s_wants_agents(gw_request_t *r)
+{
+    const char *query = json_string_value(json_object_get(r->params, "query"));
+    if (!query)
+        return false;
+    gw_gql_error_t gerr = {0};
+    gw_gql_doc_t *doc = gw_gql_parse(query, strlen(query), &gerr);
+    const char *name = json_string_value(json_object_get(r->params, "operation_name"));
+    const gw_gql_operation_t *op = doc ? gw_gql_doc_operation(doc, name, &gerr) : NULL;
+    bool wants = false;
+    for (size_t i = 0; op && i < op->selection.count; i++)
+        wants |= gw_agent_is_root(op->selection.fields[i].name);
+    gw_gql_doc_destroy(&doc);
+    return wants;
+}
+
+static void
+s_on_agents(void *arg, const bus_reply_t *reply)
+{
+    gql_prefetch_t *prefetch = arg;
+    gw_request_t *r = prefetch->r;
+    bool legacy = prefetch->legacy;
+    free(prefetch);
+    r->prefetch = gw_agent_from_reply(reply);
+    if (legacy)
+        s_finish_legacy(r);
+    else
+        s_finish(r);
+}
+
+static void
+s_handle(gw_request_t *r, bool legacy)
+{
+    const char *scheduler = bus_node_find(r->gw->node, "scheduler");
+    if (s_wants_agents(r) && scheduler) {
+        gql_prefetch_t *prefetch = calloc(1, sizeof *prefetch);
+        static const uint8_t empty_map = 0x80; //  scheduler.agents with no filter
+        if (prefetch) {
+            prefetch->r = r;
+            prefetch->legacy = legacy;
+            if (bus_node_call(r->gw->node, scheduler, PROTO_SCHEDULER_AGENTS, &empty_map,
+                              1, 0, s_on_agents, prefetch))
+                return;
+            free(prefetch);
+        }
+    }
+    //  Nothing to fetch, or the scheduler is unknown: the agent resolvers
+    //  then report the scheduler as unreachable.
+    if (legacy)
+        s_finish_legacy(r);
+    else
+        s_finish(r);
+}
+
+void
+gw_gql_handle(gw_request_t *r)
+{
+    s_handle(r, false);
+}
+
+void
+gw_gql_handle_legacy(gw_request_t *r)
+{
+    s_handle(r, true);
 }

@@ -87,6 +87,7 @@ gw_request_header(const gw_request_t *r, const char *name)
 static void
 s_release(gw_request_t *r)
 {
+    json_decref(r->prefetch);
     json_decref(r->params);
     free(r);
 }

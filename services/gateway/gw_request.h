@@ -66,6 +66,9 @@ struct gw_request_s {
     gw_identity_t who;
     //  Filled by the params stage; owned.
     json_t *params;
+    //  Data fetched from other services before a handler runs (GraphQL's
+    //  agent fields); owned, NULL when none.
+    json_t *prefetch;
     //  For the response headers and the access log.
     int rate_remaining; //  -1: unlimited or not counted
     const char *error_type;

@@ -13,5 +13,6 @@
 #include "sched_status.h"
 #include "sched_db.h"
 #include "sched_place.h"
+#include "sched_agents.h"
 
 #endif

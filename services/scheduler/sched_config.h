@@ -11,6 +11,7 @@
 
 typedef struct {
     bus_node_config_t node;
+    int agent_lost_ms; //  silence after which an agent is LOST
 } sched_config_t;
 
 extern const bus_config_option_t sched_config_options[];

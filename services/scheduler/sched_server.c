@@ -10,6 +10,22 @@
 */
 #include "sched_classes.h"
 
+static void *
+s_init(bus_node_t *node, const void *config_, bus_error_t *err)
+{
+    const sched_config_t *config = config_;
+    sched_agents_t *agents = sched_agents_new(node, config->agent_lost_ms);
+    if (!agents)
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot start the agent registry");
+    return agents;
+}
+
+static void
+s_fini(void **state_p)
+{
+    sched_agents_destroy((sched_agents_t **) state_p);
+}
+
 const bus_service_t sched_service = {
     .name = "scheduler",
     .summary = "Owns sessions and kernels, the pending queue, the agent registry and the "
@@ -19,4 +35,6 @@ const bus_service_t sched_service = {
     .node_config_offset = offsetof(sched_config_t, node),
     .migrations = sched_db_migrations,
     .migration_count = SCHED_DB_MIGRATION_COUNT,
+    .init = s_init,
+    .fini = s_fini,
 };

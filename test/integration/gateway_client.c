@@ -42,6 +42,7 @@ client_platform_start(client_platform_t *self, const char *name, bool with_accou
                                 "--set", "bus.hub.subscribe=tcp://127.0.0.1:*",
                                 "--set", "bus.hub.registry=tcp://127.0.0.1:*",
                                 "--set", "bus.heartbeat_ms=100",
+                                "--set", "agents.lost_ms=1500",
                                 NULL};
     if (harness_start(&self->scheduler, self->dir, "scheduler", "scheduler",
                       sched_args) != 0 ||

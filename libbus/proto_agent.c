@@ -1,0 +1,175 @@
+//  GENERATED FROM proto/agent.yaml BY proto/gen.py - DO NOT EDIT
+/*  =========================================================================
+    proto_agent - codecs of the agent domain
+
+    For each struct: file-static free, valid, write, read and print helpers
+    that nested values reuse, then the public functions of proto_agent.h built
+    on them. Reading and printing go through the shared runtime in proto.c.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "bus_classes.h"
+
+//  ---------------------------------------------------------------------------
+//  agent.heartbeat
+
+static void
+s_heartbeat_free(proto_agent_heartbeat_t *self)
+{
+    free(self->agent_id);
+    free(self->region);
+    free(self->scaling_group);
+    free(self->architecture);
+    free(self->version);
+    free(self->rpc_endpoint);
+    proto_free_map(self->available_slots, self->available_slots_count);
+}
+
+static bool
+s_heartbeat_valid(const proto_agent_heartbeat_t *self)
+{
+    if (!proto_valid_str(self->agent_id, PROTO_REQUIRED, 128))
+        return false;
+    if (!proto_valid_str(self->region, 0, 64))
+        return false;
+    if (!proto_valid_str(self->scaling_group, 0, 64))
+        return false;
+    if (!proto_valid_str(self->architecture, 0, 32))
+        return false;
+    if (!proto_valid_str(self->version, 0, 64))
+        return false;
+    if (!proto_valid_str(self->rpc_endpoint, 0, 256))
+        return false;
+    if (!proto_valid_map(self->available_slots, self->available_slots_count, 64))
+        return false;
+    return true;
+}
+
+static void
+s_heartbeat_write(const proto_agent_heartbeat_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 2;
+    pairs += self->region != NULL;
+    pairs += self->scaling_group != NULL;
+    pairs += self->architecture != NULL;
+    pairs += self->version != NULL;
+    pairs += self->rpc_endpoint != NULL;
+    pairs += self->available_slots_count > 0;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "agent_id", self->agent_id);
+    if (self->region != NULL)
+        proto_write_str(writer, "region", self->region);
+    if (self->scaling_group != NULL)
+        proto_write_str(writer, "scaling_group", self->scaling_group);
+    if (self->architecture != NULL)
+        proto_write_str(writer, "architecture", self->architecture);
+    if (self->version != NULL)
+        proto_write_str(writer, "version", self->version);
+    if (self->rpc_endpoint != NULL)
+        proto_write_str(writer, "rpc_endpoint", self->rpc_endpoint);
+    proto_write_bool(writer, "schedulable", self->schedulable);
+    if (self->available_slots_count > 0) {
+        proto_write_map(writer, "available_slots", self->available_slots,
+                        self->available_slots_count);
+    }
+}
+
+static void
+s_heartbeat_read(proto_agent_heartbeat_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "agent_id", PROTO_REQUIRED, 128, &self->agent_id);
+    proto_read_str(in, "region", 0, 64, &self->region);
+    proto_read_str(in, "scaling_group", 0, 64, &self->scaling_group);
+    proto_read_str(in, "architecture", 0, 32, &self->architecture);
+    proto_read_str(in, "version", 0, 64, &self->version);
+    proto_read_str(in, "rpc_endpoint", 0, 256, &self->rpc_endpoint);
+    proto_read_bool(in, "schedulable", 0, &self->schedulable);
+    self->available_slots =
+        proto_read_map(in, "available_slots", 0, 64, &self->available_slots_count);
+}
+
+static void
+s_heartbeat_print(const proto_agent_heartbeat_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "agent_id", self->agent_id);
+    proto_print_str(text, "region", self->region);
+    proto_print_str(text, "scaling_group", self->scaling_group);
+    proto_print_str(text, "architecture", self->architecture);
+    proto_print_str(text, "version", self->version);
+    proto_print_str(text, "rpc_endpoint", self->rpc_endpoint);
+    proto_print_bool(text, "schedulable", self->schedulable);
+    proto_print_count(text, "available_slots", self->available_slots_count);
+}
+
+void
+proto_agent_heartbeat_init(proto_agent_heartbeat_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_agent_heartbeat_clear(proto_agent_heartbeat_t *self)
+{
+    assert(self);
+    s_heartbeat_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_agent_heartbeat_write(const proto_agent_heartbeat_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_heartbeat_valid(self))
+        return -1;
+    s_heartbeat_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_agent_heartbeat_encode(const proto_agent_heartbeat_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_agent_heartbeat_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_agent_heartbeat_read(proto_agent_heartbeat_t *self,
+                           const bus_value_t *map,
+                           bus_error_t *err)
+{
+    proto_in_t in;
+    proto_agent_heartbeat_init(self);
+    proto_in_init(&in, "agent.heartbeat", map, err);
+    s_heartbeat_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_agent_heartbeat_clear(self);
+    return in.status;
+}
+
+int
+proto_agent_heartbeat_decode(proto_agent_heartbeat_t *self,
+                             const void *data,
+                             size_t size,
+                             bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_agent_heartbeat_read(self, map, err);
+}
+
+char *
+proto_agent_heartbeat_print(const proto_agent_heartbeat_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_heartbeat_print(self, &text);
+    return proto_text_finish(&text);
+}

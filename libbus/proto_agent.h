@@ -1,0 +1,57 @@
+//  GENERATED FROM proto/agent.yaml BY proto/gen.py - DO NOT EDIT
+/*  =========================================================================
+    proto_agent - agent presence and capacity
+
+    Structs and codecs of the agent domain. Included by proto.h: include
+    bus.h, not this file. proto.h documents the functions every struct type T
+    has (init, clear, write, encode, read, decode, print).
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef PROTO_AGENT_H_INCLUDED
+#define PROTO_AGENT_H_INCLUDED
+
+//  Topics (events) and method names (RPC).
+#define PROTO_AGENT_HEARTBEAT "agent.heartbeat"
+
+//  ---------------------------------------------------------------------------
+//  agent.heartbeat, event (broadcast): an agent is alive and has these resources (every
+//  bus.heartbeat_ms)
+
+typedef struct {
+    //  The agent's node name (required, at most 128 bytes)
+    char *agent_id;
+    //  Where it runs, e.g. local (at most 64 bytes)
+    char *region;
+    //  The resource group it serves (at most 64 bytes)
+    char *scaling_group;
+    //  X86_64 or aarch64 (at most 32 bytes)
+    char *architecture;
+    //  Backplane version of the agent (at most 64 bytes)
+    char *version;
+    //  Where the scheduler reaches it (at most 256 bytes)
+    char *rpc_endpoint;
+    //  Whether new kernels may be placed on it
+    bool schedulable;
+    //  Slot -> capacity as a decimal string, e.g. cpu: 2, mem: 8589934592 (at most 64
+    //  pairs, string to string, in wire order)
+    proto_kv_t *available_slots;
+    size_t available_slots_count;
+} proto_agent_heartbeat_t;
+
+void proto_agent_heartbeat_init(proto_agent_heartbeat_t *self);
+void proto_agent_heartbeat_clear(proto_agent_heartbeat_t *self);
+int proto_agent_heartbeat_write(const proto_agent_heartbeat_t *self,
+                                bus_writer_t *writer);
+zframe_t *proto_agent_heartbeat_encode(const proto_agent_heartbeat_t *self);
+int proto_agent_heartbeat_read(proto_agent_heartbeat_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err);
+int proto_agent_heartbeat_decode(proto_agent_heartbeat_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err);
+char *proto_agent_heartbeat_print(const proto_agent_heartbeat_t *self);
+
+#endif

@@ -1,0 +1,451 @@
+//  GENERATED FROM proto/scheduler.yaml BY proto/gen.py - DO NOT EDIT
+/*  =========================================================================
+    proto_scheduler - codecs of the scheduler domain
+
+    For each struct: file-static free, valid, write, read and print helpers
+    that nested values reuse, then the public functions of proto_scheduler.h
+    built on them. Reading and printing go through the shared runtime in
+    proto.c.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "bus_classes.h"
+
+//  ---------------------------------------------------------------------------
+//  scheduler.agent
+
+static void
+s_agent_free(proto_scheduler_agent_t *self)
+{
+    free(self->id);
+    free(self->status);
+    free(self->region);
+    free(self->scaling_group);
+    free(self->addr);
+    free(self->architecture);
+    free(self->version);
+    proto_free_map(self->available_slots, self->available_slots_count);
+    proto_free_map(self->occupied_slots, self->occupied_slots_count);
+}
+
+static bool
+s_agent_valid(const proto_scheduler_agent_t *self)
+{
+    if (!proto_valid_str(self->id, PROTO_REQUIRED, 128))
+        return false;
+    if (!proto_valid_str(self->status, PROTO_REQUIRED, 16))
+        return false;
+    if (!proto_valid_str(self->region, 0, 64))
+        return false;
+    if (!proto_valid_str(self->scaling_group, 0, 64))
+        return false;
+    if (!proto_valid_str(self->addr, 0, 256))
+        return false;
+    if (!proto_valid_str(self->architecture, 0, 32))
+        return false;
+    if (!proto_valid_str(self->version, 0, 64))
+        return false;
+    if (!proto_valid_map(self->available_slots, self->available_slots_count, 64))
+        return false;
+    if (!proto_valid_map(self->occupied_slots, self->occupied_slots_count, 64))
+        return false;
+    return true;
+}
+
+static void
+s_agent_write(const proto_scheduler_agent_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 6;
+    pairs += self->region != NULL;
+    pairs += self->scaling_group != NULL;
+    pairs += self->addr != NULL;
+    pairs += self->architecture != NULL;
+    pairs += self->version != NULL;
+    pairs += self->available_slots_count > 0;
+    pairs += self->occupied_slots_count > 0;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "id", self->id);
+    proto_write_str(writer, "status", self->status);
+    if (self->region != NULL)
+        proto_write_str(writer, "region", self->region);
+    if (self->scaling_group != NULL)
+        proto_write_str(writer, "scaling_group", self->scaling_group);
+    if (self->addr != NULL)
+        proto_write_str(writer, "addr", self->addr);
+    if (self->architecture != NULL)
+        proto_write_str(writer, "architecture", self->architecture);
+    if (self->version != NULL)
+        proto_write_str(writer, "version", self->version);
+    proto_write_bool(writer, "schedulable", self->schedulable);
+    proto_write_int(writer, "first_contact", self->first_contact);
+    proto_write_int(writer, "last_seen", self->last_seen);
+    proto_write_int(writer, "lost_at", self->lost_at);
+    if (self->available_slots_count > 0) {
+        proto_write_map(writer, "available_slots", self->available_slots,
+                        self->available_slots_count);
+    }
+    if (self->occupied_slots_count > 0) {
+        proto_write_map(writer, "occupied_slots", self->occupied_slots,
+                        self->occupied_slots_count);
+    }
+}
+
+static void
+s_agent_read(proto_scheduler_agent_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "id", PROTO_REQUIRED, 128, &self->id);
+    proto_read_str(in, "status", PROTO_REQUIRED, 16, &self->status);
+    proto_read_str(in, "region", 0, 64, &self->region);
+    proto_read_str(in, "scaling_group", 0, 64, &self->scaling_group);
+    proto_read_str(in, "addr", 0, 256, &self->addr);
+    proto_read_str(in, "architecture", 0, 32, &self->architecture);
+    proto_read_str(in, "version", 0, 64, &self->version);
+    proto_read_bool(in, "schedulable", 0, &self->schedulable);
+    proto_read_int(in, "first_contact", 0, INT64_MIN, INT64_MAX, &self->first_contact);
+    proto_read_int(in, "last_seen", 0, INT64_MIN, INT64_MAX, &self->last_seen);
+    proto_read_int(in, "lost_at", 0, INT64_MIN, INT64_MAX, &self->lost_at);
+    self->available_slots =
+        proto_read_map(in, "available_slots", 0, 64, &self->available_slots_count);
+    self->occupied_slots =
+        proto_read_map(in, "occupied_slots", 0, 64, &self->occupied_slots_count);
+}
+
+static void
+s_agent_print(const proto_scheduler_agent_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "id", self->id);
+    proto_print_str(text, "status", self->status);
+    proto_print_str(text, "region", self->region);
+    proto_print_str(text, "scaling_group", self->scaling_group);
+    proto_print_str(text, "addr", self->addr);
+    proto_print_str(text, "architecture", self->architecture);
+    proto_print_str(text, "version", self->version);
+    proto_print_bool(text, "schedulable", self->schedulable);
+    proto_print_int(text, "first_contact", self->first_contact);
+    proto_print_int(text, "last_seen", self->last_seen);
+    proto_print_int(text, "lost_at", self->lost_at);
+    proto_print_count(text, "available_slots", self->available_slots_count);
+    proto_print_count(text, "occupied_slots", self->occupied_slots_count);
+}
+
+//  A list item: calloc'd memory, initialised before it is read.
+static void
+s_agent_item(void *item, proto_in_t *in)
+{
+    proto_scheduler_agent_init(item);
+    s_agent_read(item, in);
+}
+
+void
+proto_scheduler_agent_init(proto_scheduler_agent_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_scheduler_agent_clear(proto_scheduler_agent_t *self)
+{
+    assert(self);
+    s_agent_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_scheduler_agent_write(const proto_scheduler_agent_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_agent_valid(self))
+        return -1;
+    s_agent_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_scheduler_agent_encode(const proto_scheduler_agent_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_scheduler_agent_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_scheduler_agent_read(proto_scheduler_agent_t *self,
+                           const bus_value_t *map,
+                           bus_error_t *err)
+{
+    proto_in_t in;
+    proto_scheduler_agent_init(self);
+    proto_in_init(&in, "scheduler.agent", map, err);
+    s_agent_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_scheduler_agent_clear(self);
+    return in.status;
+}
+
+int
+proto_scheduler_agent_decode(proto_scheduler_agent_t *self,
+                             const void *data,
+                             size_t size,
+                             bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_scheduler_agent_read(self, map, err);
+}
+
+char *
+proto_scheduler_agent_print(const proto_scheduler_agent_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_agent_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  scheduler.agents request
+
+static void
+s_agents_req_free(proto_scheduler_agents_req_t *self)
+{
+    free(self->scaling_group);
+    free(self->status);
+}
+
+static bool
+s_agents_req_valid(const proto_scheduler_agents_req_t *self)
+{
+    if (!proto_valid_str(self->scaling_group, 0, 64))
+        return false;
+    if (!proto_valid_str(self->status, 0, 64))
+        return false;
+    return true;
+}
+
+static void
+s_agents_req_write(const proto_scheduler_agents_req_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 0;
+    pairs += self->scaling_group != NULL;
+    pairs += self->status != NULL;
+    bus_writer_map(writer, pairs);
+    if (self->scaling_group != NULL)
+        proto_write_str(writer, "scaling_group", self->scaling_group);
+    if (self->status != NULL)
+        proto_write_str(writer, "status", self->status);
+}
+
+static void
+s_agents_req_read(proto_scheduler_agents_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "scaling_group", 0, 64, &self->scaling_group);
+    proto_read_str(in, "status", 0, 64, &self->status);
+}
+
+static void
+s_agents_req_print(const proto_scheduler_agents_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "scaling_group", self->scaling_group);
+    proto_print_str(text, "status", self->status);
+}
+
+void
+proto_scheduler_agents_req_init(proto_scheduler_agents_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_scheduler_agents_req_clear(proto_scheduler_agents_req_t *self)
+{
+    assert(self);
+    s_agents_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_scheduler_agents_req_write(const proto_scheduler_agents_req_t *self,
+                                 bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_agents_req_valid(self))
+        return -1;
+    s_agents_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_scheduler_agents_req_encode(const proto_scheduler_agents_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_scheduler_agents_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_scheduler_agents_req_read(proto_scheduler_agents_req_t *self,
+                                const bus_value_t *map,
+                                bus_error_t *err)
+{
+    proto_in_t in;
+    proto_scheduler_agents_req_init(self);
+    proto_in_init(&in, "scheduler.agents request", map, err);
+    s_agents_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_scheduler_agents_req_clear(self);
+    return in.status;
+}
+
+int
+proto_scheduler_agents_req_decode(proto_scheduler_agents_req_t *self,
+                                  const void *data,
+                                  size_t size,
+                                  bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_scheduler_agents_req_read(self, map, err);
+}
+
+char *
+proto_scheduler_agents_req_print(const proto_scheduler_agents_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_agents_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  scheduler.agents reply
+
+static void
+s_agents_rep_free(proto_scheduler_agents_rep_t *self)
+{
+    for (size_t i = 0; i < self->agents_count; i++)
+        s_agent_free(&self->agents[i]);
+    free(self->agents);
+}
+
+static bool
+s_agents_rep_valid(const proto_scheduler_agents_rep_t *self)
+{
+    if (!proto_valid_count(self->agents, self->agents_count, 10000))
+        return false;
+    for (size_t i = 0; i < self->agents_count; i++)
+        if (!s_agent_valid(&self->agents[i]))
+            return false;
+    return true;
+}
+
+static void
+s_agents_rep_write(const proto_scheduler_agents_rep_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 0;
+    pairs += self->agents_count > 0;
+    bus_writer_map(writer, pairs);
+    if (self->agents_count > 0) {
+        proto_write_array(writer, "agents", self->agents_count);
+        for (size_t i = 0; i < self->agents_count; i++)
+            s_agent_write(&self->agents[i], writer);
+    }
+}
+
+static void
+s_agents_rep_read(proto_scheduler_agents_rep_t *self, proto_in_t *in)
+{
+    self->agents = proto_read_list(in, "agents", 0, 10000, sizeof *self->agents,
+                                   s_agent_item, &self->agents_count);
+}
+
+static void
+s_agents_rep_print(const proto_scheduler_agents_rep_t *self, proto_text_t *text)
+{
+    proto_print_count(text, "agents", self->agents_count);
+}
+
+void
+proto_scheduler_agents_rep_init(proto_scheduler_agents_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_scheduler_agents_rep_clear(proto_scheduler_agents_rep_t *self)
+{
+    assert(self);
+    s_agents_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_scheduler_agents_rep_write(const proto_scheduler_agents_rep_t *self,
+                                 bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_agents_rep_valid(self))
+        return -1;
+    s_agents_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_scheduler_agents_rep_encode(const proto_scheduler_agents_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_scheduler_agents_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_scheduler_agents_rep_read(proto_scheduler_agents_rep_t *self,
+                                const bus_value_t *map,
+                                bus_error_t *err)
+{
+    proto_in_t in;
+    proto_scheduler_agents_rep_init(self);
+    proto_in_init(&in, "scheduler.agents reply", map, err);
+    s_agents_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_scheduler_agents_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_scheduler_agents_rep_decode(proto_scheduler_agents_rep_t *self,
+                                  const void *data,
+                                  size_t size,
+                                  bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_scheduler_agents_rep_read(self, map, err);
+}
+
+char *
+proto_scheduler_agents_rep_print(const proto_scheduler_agents_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_agents_rep_print(self, &text);
+    return proto_text_finish(&text);
+}

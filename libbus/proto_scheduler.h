@@ -1,0 +1,117 @@
+//  GENERATED FROM proto/scheduler.yaml BY proto/gen.py - DO NOT EDIT
+/*  =========================================================================
+    proto_scheduler - questions other services ask the scheduler
+
+    Structs and codecs of the scheduler domain. Included by proto.h: include
+    bus.h, not this file. proto.h documents the functions every struct type T
+    has (init, clear, write, encode, read, decode, print).
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef PROTO_SCHEDULER_H_INCLUDED
+#define PROTO_SCHEDULER_H_INCLUDED
+
+//  Topics (events) and method names (RPC).
+#define PROTO_SCHEDULER_AGENTS "scheduler.agents"
+
+//  ---------------------------------------------------------------------------
+//  scheduler.agent, a nested value: one agent as the scheduler's registry knows it
+
+typedef struct {
+    //  The agent's id (required, at most 128 bytes)
+    char *id;
+    //  ALIVE, LOST or TERMINATED (required, at most 16 bytes)
+    char *status;
+    //  Where it runs (at most 64 bytes)
+    char *region;
+    //  Its resource group (at most 64 bytes)
+    char *scaling_group;
+    //  Its RPC endpoint (at most 256 bytes)
+    char *addr;
+    //  Its CPU architecture (at most 32 bytes)
+    char *architecture;
+    //  Its Backplane version (at most 64 bytes)
+    char *version;
+    //  Whether new kernels may go there
+    bool schedulable;
+    //  First heartbeat seen (microseconds since the epoch)
+    int64_t first_contact;
+    //  Latest heartbeat seen (microseconds since the epoch)
+    int64_t last_seen;
+    //  When it was declared LOST (0 when alive) (microseconds since the epoch)
+    int64_t lost_at;
+    //  Capacity, slot -> decimal string (at most 64 pairs, string to string, in wire
+    //  order)
+    proto_kv_t *available_slots;
+    size_t available_slots_count;
+    //  Sum of its allocations, slot -> decimal string (at most 64 pairs, string to
+    //  string, in wire order)
+    proto_kv_t *occupied_slots;
+    size_t occupied_slots_count;
+} proto_scheduler_agent_t;
+
+void proto_scheduler_agent_init(proto_scheduler_agent_t *self);
+void proto_scheduler_agent_clear(proto_scheduler_agent_t *self);
+int proto_scheduler_agent_write(const proto_scheduler_agent_t *self,
+                                bus_writer_t *writer);
+zframe_t *proto_scheduler_agent_encode(const proto_scheduler_agent_t *self);
+int proto_scheduler_agent_read(proto_scheduler_agent_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err);
+int proto_scheduler_agent_decode(proto_scheduler_agent_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err);
+char *proto_scheduler_agent_print(const proto_scheduler_agent_t *self);
+
+//  ---------------------------------------------------------------------------
+//  scheduler.agents request (idempotent): the agents in the registry, optionally of one
+//  resource group or status
+
+typedef struct {
+    //  Only this resource group (at most 64 bytes)
+    char *scaling_group;
+    //  Only these statuses, comma-separated (at most 64 bytes)
+    char *status;
+} proto_scheduler_agents_req_t;
+
+void proto_scheduler_agents_req_init(proto_scheduler_agents_req_t *self);
+void proto_scheduler_agents_req_clear(proto_scheduler_agents_req_t *self);
+int proto_scheduler_agents_req_write(const proto_scheduler_agents_req_t *self,
+                                     bus_writer_t *writer);
+zframe_t *proto_scheduler_agents_req_encode(const proto_scheduler_agents_req_t *self);
+int proto_scheduler_agents_req_read(proto_scheduler_agents_req_t *self,
+                                    const bus_value_t *map,
+                                    bus_error_t *err);
+int proto_scheduler_agents_req_decode(proto_scheduler_agents_req_t *self,
+                                      const void *data,
+                                      size_t size,
+                                      bus_error_t *err);
+char *proto_scheduler_agents_req_print(const proto_scheduler_agents_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  scheduler.agents reply (idempotent): the agents in the registry, optionally of one
+//  resource group or status
+
+typedef struct {
+    //  The agents (at most 10000 items)
+    proto_scheduler_agent_t *agents;
+    size_t agents_count;
+} proto_scheduler_agents_rep_t;
+
+void proto_scheduler_agents_rep_init(proto_scheduler_agents_rep_t *self);
+void proto_scheduler_agents_rep_clear(proto_scheduler_agents_rep_t *self);
+int proto_scheduler_agents_rep_write(const proto_scheduler_agents_rep_t *self,
+                                     bus_writer_t *writer);
+zframe_t *proto_scheduler_agents_rep_encode(const proto_scheduler_agents_rep_t *self);
+int proto_scheduler_agents_rep_read(proto_scheduler_agents_rep_t *self,
+                                    const bus_value_t *map,
+                                    bus_error_t *err);
+int proto_scheduler_agents_rep_decode(proto_scheduler_agents_rep_t *self,
+                                      const void *data,
+                                      size_t size,
+                                      bus_error_t *err);
+char *proto_scheduler_agents_rep_print(const proto_scheduler_agents_rep_t *self);
+
+#endif

@@ -1,0 +1,168 @@
+/*  =========================================================================
+    gw_agent - agent, agents and agent_list, answered from the scheduler
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "gw_classes.h"
+
+//  A slot map as the JSONString GraphQL carries.
+static json_t *
+s_slots(const proto_kv_t *kv, size_t count)
+{
+    json_t *map = json_object();
+    for (size_t i = 0; i < count; i++)
+        json_object_set_new(map, kv[i].key, json_string(kv[i].value ? kv[i].value : ""));
+    char *text = json_dumps(map, JSON_COMPACT);
+    json_decref(map);
+    json_t *out = json_string(text ? text : "{}");
+    free(text);
+    return out;
+}
+
+//  Microseconds since the epoch as ISO 8601, or JSON null for 0.
+static json_t *
+s_time(int64_t us)
+{
+    if (us <= 0)
+        return json_null();
+    time_t seconds = (time_t) (us / 1000000);
+    struct tm tm;
+    gmtime_r(&seconds, &tm);
+    char text[40];
+    size_t n = strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(text + n, sizeof text - n, ".%06d+00:00", (int) (us % 1000000));
+    return json_string(text);
+}
+
+json_t *
+gw_agent_from_reply(const bus_reply_t *reply)
+{
+    proto_scheduler_agents_rep_t rep;
+    bus_error_t err = {0};
+    if (reply->status != BUS_OK)
+        return json_pack("{s:s}", "error", *reply->detail ? reply->detail : "no answer");
+    if (proto_scheduler_agents_rep_decode(&rep, reply->body, reply->body_size, &err) !=
+        BUS_OK)
+        return json_pack("{s:s}", "error", err.detail);
+    json_t *agents = json_array();
+    for (size_t i = 0; i < rep.agents_count; i++) {
+        const proto_scheduler_agent_t *a = &rep.agents[i];
+        json_t *agent = json_pack(
+            "{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:o, s:o, s:o, s:o, s:o, s:s, s:s,"
+            " s:s, s:s, s:i}",
+            "id", a->id, "status", a->status, "region", a->region ? a->region : "",
+            "scaling_group", a->scaling_group ? a->scaling_group : "", "addr",
+            a->addr ? a->addr : "", "architecture",
+            a->architecture ? a->architecture : "", "version",
+            a->version ? a->version : "", "schedulable", a->schedulable, "first_contact",
+            s_time(a->first_contact), "status_changed",
+            s_time(a->lost_at ? a->lost_at : a->first_contact), "lost_at",
+            s_time(a->lost_at), "available_slots",
+            s_slots(a->available_slots, a->available_slots_count), "occupied_slots",
+            s_slots(a->occupied_slots, a->occupied_slots_count), "live_stat", "{}",
+            "compute_plugins", "{}", "hardware_metadata", "{}", "cpu_cur_pct", "0",
+            "mem_cur_bytes", 0);
+        json_array_append_new(agents, agent);
+    }
+    proto_scheduler_agents_rep_clear(&rep);
+    return agents;
+}
+
+bool
+gw_agent_is_root(const char *name)
+{
+    for (const gw_gql_root_t *root = gw_agent_gql; root->name; root++)
+        if (strcmp(root->name, name) == 0)
+            return true;
+    return false;
+}
+
+//  True when item is one of the comma-separated words of list.
+static bool
+s_in_list(const char *list, const char *item)
+{
+    size_t len = strlen(item);
+    for (const char *p = list; *p;) {
+        size_t word = strcspn(p, ",");
+        if (word == len && strncmp(p, item, len) == 0)
+            return true;
+        p += word + (p[word] == ',');
+    }
+    return false;
+}
+
+//  The agents the filters keep, or NULL with err (not allowed, no data).
+static json_t *
+s_agents(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    if (!gw_identity_is_superadmin(&r->who)) {
+        bus_error_set(err, BUS_STATUS_FORBIDDEN, "only a superadmin lists agents");
+        return NULL;
+    }
+    if (!json_is_array(r->prefetch)) {
+        const char *why = json_string_value(json_object_get(r->prefetch, "error"));
+        bus_error_set(err, BUS_STATUS_UNAVAILABLE, "the scheduler did not answer: %s",
+                      why ? why : "not reachable");
+        return NULL;
+    }
+    const char *status = gw_gql_arg(args, "status");
+    const char *sgroup = gw_gql_arg(args, "scaling_group");
+    json_t *kept = json_array();
+    size_t index;
+    json_t *agent;
+    json_array_foreach(r->prefetch, index, agent)
+    {
+        const char *agent_status = json_string_value(json_object_get(agent, "status"));
+        const char *agent_sgroup =
+            json_string_value(json_object_get(agent, "scaling_group"));
+        //  status may be a comma list ("ALIVE,LOST"), as the CLI sends it.
+        bool status_ok = !status || !*status || s_in_list(status, agent_status);
+        if (status_ok && (!sgroup || strcmp(sgroup, agent_sgroup) == 0))
+            json_array_append(kept, agent);
+    }
+    return kept;
+}
+
+static json_t *
+q_agents(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    return s_agents(r, args, err);
+}
+
+static json_t *
+q_agent_list(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *all = s_agents(r, args, err);
+    return all ? gw_gql_page(all, args, err) : NULL;
+}
+
+static json_t *
+q_agent(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *none = json_object();
+    json_t *all = s_agents(r, none, err);
+    json_decref(none);
+    if (!all)
+        return NULL;
+    const char *id = gw_gql_arg(args, "agent_id");
+    json_t *found = json_null();
+    size_t index;
+    json_t *agent;
+    json_array_foreach(all, index, agent)
+    {
+        if (id && strcmp(json_string_value(json_object_get(agent, "id")), id) == 0) {
+            found = json_incref(agent);
+            break;
+        }
+    }
+    json_decref(all);
+    return found;
+}
+
+const gw_gql_root_t gw_agent_gql[] = {
+    {"query", "agents", q_agents},
+    {"query", "agent_list", q_agent_list},
+    {"query", "agent", q_agent},
+    {NULL, NULL, NULL},
+};

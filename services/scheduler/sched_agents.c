@@ -1,0 +1,271 @@
+/*  =========================================================================
+    sched_agents - heartbeats into the registry; LOST detection; listing
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "sched_classes.h"
+
+struct _sched_agents_t {
+    bus_node_t *node;
+    int lost_ms;
+    struct event *timer;
+};
+
+//  Writes one heartbeat into agents and agent_capacity, in one transaction.
+static void
+s_record(sched_agents_t *self, const proto_agent_heartbeat_t *beat)
+{
+    bus_db_t *db = bus_node_db(self->node);
+    int64_t now = bus_clock_wall_us();
+    bus_node_begin(self->node);
+    sqlite3_stmt *stmt = bus_db_stmt(
+        db, "INSERT INTO agents (id, status, region, scaling_group, addr, architecture,"
+            " version, schedulable, first_contact, last_seen)"
+            " VALUES (?1, 'ALIVE', ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)"
+            " ON CONFLICT (id) DO UPDATE SET status = 'ALIVE', region = ?2,"
+            " scaling_group = ?3, addr = ?4, architecture = ?5, version = ?6,"
+            " schedulable = ?7, last_seen = ?8, lost_at = NULL");
+    bool ok = stmt != NULL;
+    if (ok) {
+        sqlite3_bind_text(stmt, 1, beat->agent_id, -1, SQLITE_STATIC);
+        sqlite3_bind_text(stmt, 2, beat->region ? beat->region : "", -1, SQLITE_STATIC);
+        sqlite3_bind_text(stmt, 3, beat->scaling_group ? beat->scaling_group : "default",
+                          -1, SQLITE_STATIC);
+        sqlite3_bind_text(stmt, 4, beat->rpc_endpoint ? beat->rpc_endpoint : "", -1,
+                          SQLITE_STATIC);
+        sqlite3_bind_text(stmt, 5, beat->architecture ? beat->architecture : "x86_64", -1,
+                          SQLITE_STATIC);
+        sqlite3_bind_text(stmt, 6, beat->version ? beat->version : "", -1, SQLITE_STATIC);
+        sqlite3_bind_int(stmt, 7, beat->schedulable);
+        sqlite3_bind_int64(stmt, 8, now);
+        ok = sqlite3_step(stmt) == SQLITE_DONE;
+        sqlite3_reset(stmt);
+    }
+    stmt = ok ? bus_db_stmt(db, "DELETE FROM agent_capacity WHERE agent_id = ?1") : NULL;
+    if (stmt) {
+        sqlite3_bind_text(stmt, 1, beat->agent_id, -1, SQLITE_STATIC);
+        ok = sqlite3_step(stmt) == SQLITE_DONE;
+        sqlite3_reset(stmt);
+    }
+    stmt = ok ? bus_db_stmt(db, "INSERT INTO agent_capacity (agent_id, slot, amount)"
+                                " VALUES (?1, ?2, ?3)")
+              : NULL;
+    for (size_t i = 0; ok && stmt && i < beat->available_slots_count; i++) {
+        const proto_kv_t *kv = &beat->available_slots[i];
+        bus_slots_unit_t unit = bus_slots_unit(kv->key);
+        bus_slots_value_t value;
+        bus_error_t err = {0};
+        json_t *text = json_string(kv->value ? kv->value : "");
+        int rc = unit == BUS_SLOTS_UNKNOWN
+                     ? BUS_STATUS_INVALID
+                     : bus_slots_parse_value(unit, kv->key, text, &value, &err);
+        json_decref(text);
+        if (rc != BUS_OK || value.infinite) {
+            //  A slot we do not know cannot be scheduled: leave it out, say so.
+            bus_log_warning("agent slot ignored agent=%s slot=%s reason=\"%s\"",
+                            beat->agent_id, kv->key,
+                            unit == BUS_SLOTS_UNKNOWN ? "unknown slot type" : err.detail);
+            continue;
+        }
+        sqlite3_bind_text(stmt, 1, beat->agent_id, -1, SQLITE_STATIC);
+        sqlite3_bind_text(stmt, 2, kv->key, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(stmt, 3, value.amount);
+        ok = sqlite3_step(stmt) == SQLITE_DONE;
+        sqlite3_reset(stmt);
+    }
+    if (ok)
+        bus_node_commit(self->node);
+    else {
+        bus_log_error("agent heartbeat not recorded agent=%s", beat->agent_id);
+        bus_node_rollback(self->node);
+    }
+}
+
+static void
+s_on_heartbeat(void *arg, const bus_event_t *event)
+{
+    sched_agents_t *self = arg;
+    proto_agent_heartbeat_t beat;
+    bus_error_t err = {0};
+    if (proto_agent_heartbeat_decode(&beat, event->body, event->body_size, &err) !=
+        BUS_OK) {
+        bus_log_warning("agent heartbeat malformed src=%s reason=\"%s\"",
+                        event->header.src, err.detail);
+        return;
+    }
+    s_record(self, &beat);
+    proto_agent_heartbeat_clear(&beat);
+}
+
+int
+sched_agents_expire(sched_agents_t *self)
+{
+    bus_db_t *db = bus_node_db(self->node);
+    int64_t now = bus_clock_wall_us();
+    int64_t before = now - (int64_t) self->lost_ms * 1000;
+    sqlite3_stmt *stmt = bus_db_stmt(
+        db, "SELECT id FROM agents WHERE status = 'ALIVE' AND last_seen < ?1");
+    if (!stmt)
+        return 0;
+    sqlite3_bind_int64(stmt, 1, before);
+    while (sqlite3_step(stmt) == SQLITE_ROW)
+        bus_log_warning("agent lost agent=%s silent_ms>%d", sqlite3_column_text(stmt, 0),
+                        self->lost_ms);
+    sqlite3_reset(stmt);
+    stmt = bus_db_stmt(db, "UPDATE agents SET status = 'LOST', lost_at = ?2"
+                           " WHERE status = 'ALIVE' AND last_seen < ?1");
+    if (!stmt)
+        return 0;
+    sqlite3_bind_int64(stmt, 1, before);
+    sqlite3_bind_int64(stmt, 2, now);
+    int rc = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    return rc == SQLITE_DONE ? sqlite3_changes(bus_db_handle(db)) : 0;
+}
+
+static void
+s_on_timer(evutil_socket_t fd, short what, void *arg)
+{
+    (void) fd;
+    (void) what;
+    sched_agents_expire(arg);
+}
+
+//  Fills a slot map (proto_kv_t array) from rows of (slot, amount).
+static void
+s_slot_map(sqlite3_stmt *stmt, proto_kv_t **map_p, size_t *count_p)
+{
+    size_t count = 0, capacity = 0;
+    proto_kv_t *map = NULL;
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+        if (count == capacity) {
+            capacity = capacity ? capacity * 2 : 8;
+            proto_kv_t *grown = realloc(map, capacity * sizeof *map);
+            if (!grown)
+                break;
+            map = grown;
+        }
+        const char *slot = (const char *) sqlite3_column_text(stmt, 0);
+        bus_slots_value_t value = {false, sqlite3_column_int64(stmt, 1)};
+        char text[BUS_SLOTS_VALUE_MAX];
+        bus_slots_format_value(bus_slots_unit(slot), &value, text);
+        map[count].key = strdup(slot);
+        map[count].value = strdup(text);
+        count++;
+    }
+    sqlite3_reset(stmt);
+    *map_p = map;
+    *count_p = count;
+}
+
+static int
+s_list(void *arg,
+       bus_rpc_request_t *req,
+       const void *body,
+       size_t size,
+       bus_writer_t *reply,
+       bus_error_t *err)
+{
+    (void) req;
+    sched_agents_t *self = arg;
+    proto_scheduler_agents_req_t in;
+    int rc = proto_scheduler_agents_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    bus_db_t *db = bus_node_db(self->node);
+    sqlite3_stmt *agents = bus_db_stmt(
+        db, "SELECT id, status, region, scaling_group, addr, architecture, version,"
+            " schedulable, first_contact, last_seen, coalesce(lost_at, 0) FROM agents"
+            " WHERE scaling_group LIKE ?1 AND (?2 = '' OR instr(',' || ?2 || ',',"
+            " ',' || status || ',') > 0) ORDER BY id");
+    if (!agents) {
+        proto_scheduler_agents_req_clear(&in);
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
+    }
+    sqlite3_bind_text(agents, 1,
+                      in.scaling_group && *in.scaling_group ? in.scaling_group : "%", -1,
+                      SQLITE_TRANSIENT);
+    sqlite3_bind_text(agents, 2, in.status ? in.status : "", -1, SQLITE_TRANSIENT);
+    proto_scheduler_agents_rep_t out;
+    proto_scheduler_agents_rep_init(&out);
+    size_t capacity = 0;
+    while (sqlite3_step(agents) == SQLITE_ROW) {
+        if (out.agents_count == capacity) {
+            capacity = capacity ? capacity * 2 : 8;
+            proto_scheduler_agent_t *grown =
+                realloc(out.agents, capacity * sizeof *grown);
+            if (!grown)
+                break;
+            out.agents = grown;
+        }
+        proto_scheduler_agent_t *agent = &out.agents[out.agents_count++];
+        proto_scheduler_agent_init(agent);
+        agent->id = strdup((const char *) sqlite3_column_text(agents, 0));
+        agent->status = strdup((const char *) sqlite3_column_text(agents, 1));
+        agent->region = strdup((const char *) sqlite3_column_text(agents, 2));
+        agent->scaling_group = strdup((const char *) sqlite3_column_text(agents, 3));
+        agent->addr = strdup((const char *) sqlite3_column_text(agents, 4));
+        agent->architecture = strdup((const char *) sqlite3_column_text(agents, 5));
+        agent->version = strdup((const char *) sqlite3_column_text(agents, 6));
+        agent->schedulable = sqlite3_column_int(agents, 7) != 0;
+        agent->first_contact = sqlite3_column_int64(agents, 8);
+        agent->last_seen = sqlite3_column_int64(agents, 9);
+        agent->lost_at = sqlite3_column_int64(agents, 10);
+    }
+    sqlite3_reset(agents);
+    //  Capacity and the ledger's sums, per agent (a handful of agents per
+    //  call: two indexed queries each).
+    for (size_t i = 0; i < out.agents_count; i++) {
+        proto_scheduler_agent_t *agent = &out.agents[i];
+        sqlite3_stmt *slots = bus_db_stmt(
+            db, "SELECT slot, amount FROM agent_capacity WHERE agent_id = ?1");
+        if (slots) {
+            sqlite3_bind_text(slots, 1, agent->id, -1, SQLITE_STATIC);
+            s_slot_map(slots, &agent->available_slots, &agent->available_slots_count);
+        }
+        slots = bus_db_stmt(db, "SELECT slot, sum(amount) FROM allocations"
+                                " WHERE agent_id = ?1 GROUP BY slot");
+        if (slots) {
+            sqlite3_bind_text(slots, 1, agent->id, -1, SQLITE_STATIC);
+            s_slot_map(slots, &agent->occupied_slots, &agent->occupied_slots_count);
+        }
+    }
+    rc =
+        proto_scheduler_agents_rep_write(&out, reply) == 0 ? BUS_OK : BUS_STATUS_INTERNAL;
+    proto_scheduler_agents_rep_clear(&out);
+    proto_scheduler_agents_req_clear(&in);
+    return rc;
+}
+
+sched_agents_t *
+sched_agents_new(bus_node_t *node, int lost_ms)
+{
+    sched_agents_t *self = calloc(1, sizeof *self);
+    if (!self)
+        return NULL;
+    self->node = node;
+    self->lost_ms = lost_ms;
+    self->timer = event_new(bus_node_base(node), -1, EV_PERSIST, s_on_timer, self);
+    struct timeval tv = {SCHED_AGENTS_CHECK_MS / 1000,
+                         (SCHED_AGENTS_CHECK_MS % 1000) * 1000};
+    if (!self->timer || event_add(self->timer, &tv) != 0 ||
+        bus_node_subscribe(node, PROTO_AGENT_HEARTBEAT, s_on_heartbeat, self) != 0 ||
+        bus_node_handle(node, PROTO_SCHEDULER_AGENTS, s_list, self) != 0) {
+        sched_agents_destroy(&self);
+        return NULL;
+    }
+    return self;
+}
+
+void
+sched_agents_destroy(sched_agents_t **self_p)
+{
+    assert(self_p);
+    if (*self_p) {
+        if ((*self_p)->timer)
+            event_free((*self_p)->timer);
+        free(*self_p);
+        *self_p = NULL;
+    }
+}

@@ -1,0 +1,30 @@
+/*  =========================================================================
+    sched_agents - the agent registry, from the agents' heartbeats
+
+    Every agent.heartbeat upserts the agent (ALIVE) and its capacity, one
+    row per slot in integer units; an agent silent for agents.lost_ms is
+    marked LOST (checked every second), and a heartbeat brings it back.
+    scheduler.agents answers the registry with each agent's capacity and
+    what its allocation rows add up to.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef SCHED_AGENTS_H_INCLUDED
+#define SCHED_AGENTS_H_INCLUDED
+
+#include "bus.h"
+
+#define SCHED_AGENTS_CHECK_MS 1000 //  how often silent agents are looked for
+
+typedef struct _sched_agents_t sched_agents_t;
+
+//  Subscribes to heartbeats, serves scheduler.agents, starts the LOST check.
+sched_agents_t *sched_agents_new(bus_node_t *node, int lost_ms);
+
+void sched_agents_destroy(sched_agents_t **self_p);
+
+//  Marks agents silent for longer than lost_ms LOST. Returns how many.
+int sched_agents_expire(sched_agents_t *self);
+
+#endif

@@ -1,0 +1,147 @@
+/*  =========================================================================
+    agents_test - the agent registry: an agent's heartbeats make it ALIVE
+    with its slots in the scheduler, the GraphQL agent fields show it (to a
+    superadmin only), and a killed agent turns LOST
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gateway_client.h"
+#include "t.h"
+
+#define WAIT_MS 15000
+
+static client_platform_t s_p;
+static harness_proc_t s_agent;
+
+//  The status of agent id in GraphQL `agents`, polled until it is want.
+static bool
+s_wait_status(const char *id, const char *want, json_t **agent_p)
+{
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    do {
+        json_t *r = client_gql(&s_p, &s_p.super,
+                               "{ agents { id status scaling_group region available_slots"
+                               " occupied_slots addr } }",
+                               NULL);
+        json_t *agents = json_object_get(json_object_get(r, "data"), "agents");
+        size_t index;
+        json_t *agent;
+        json_array_foreach(agents, index, agent)
+        {
+            if (strcmp(json_string_value(json_object_get(agent, "id")), id) == 0 &&
+                strcmp(json_string_value(json_object_get(agent, "status")), want) == 0) {
+                if (agent_p)
+                    *agent_p = json_incref(agent);
+                json_decref(r);
+                return true;
+            }
+        }
+        json_decref(r);
+        struct timespec pause = {0, 50 * 1000000L}; //  heartbeats come every 100 ms
+        nanosleep(&pause, NULL);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+    } while ((now.tv_sec - start.tv_sec) * 1000 +
+                 (now.tv_nsec - start.tv_nsec) / 1000000 <
+             WAIT_MS);
+    return false;
+}
+
+static void
+test_start(void)
+{
+    T_ASSERT(client_platform_start(&s_p, "agents", false) == 0);
+    char state[512], pub[160], sub[160], reg[160];
+    snprintf(state, sizeof state, "node.state_dir=%s/agent", s_p.dir);
+    snprintf(pub, sizeof pub, "bus.hub.publish=%s", s_p.hub_publish);
+    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", s_p.hub_subscribe);
+    snprintf(reg, sizeof reg, "bus.hub.registry=%s", s_p.registry);
+    const char *args[] = {"--set", state,
+                          "--set", pub,
+                          "--set", sub,
+                          "--set", reg,
+                          "--set", "node.name=agent-x",
+                          "--set", "bus.heartbeat_ms=100",
+                          "--set", "agent.slots.cpu=4",
+                          "--set", "agent.slots.mem=8g",
+                          "--set", "agent.region=rack-1",
+                          NULL};
+    T_ASSERT(harness_start(&s_agent, s_p.dir, "agent", "agent", args) == 0);
+    T_ASSERT(harness_wait_line(&s_agent, "ready ", CLIENT_READY_MS, NULL, 0));
+}
+
+static void
+test_alive_with_slots(void)
+{
+    json_t *agent = NULL;
+    T_ASSERT(s_wait_status("agent-x", "ALIVE", &agent));
+    T_EQ_STR(json_string_value(json_object_get(agent, "region")), "rack-1");
+    T_EQ_STR(json_string_value(json_object_get(agent, "scaling_group")), "default");
+    json_t *slots =
+        json_loads(json_string_value(json_object_get(agent, "available_slots")), 0, NULL);
+    T_EQ_STR(json_string_value(json_object_get(slots, "cpu")), "4");
+    T_EQ_STR(json_string_value(json_object_get(slots, "mem")), "8589934592");
+    T_EQ_STR(json_string_value(json_object_get(agent, "occupied_slots")), "{}");
+    T_CONTAINS(json_string_value(json_object_get(agent, "addr")), "tcp://");
+    json_decref(slots);
+    json_decref(agent);
+    //  agent_list pages and agent(agent_id) finds it.
+    json_t *r =
+        client_gql(&s_p, &s_p.super,
+                   "{ agent_list(limit: 10, offset: 0, status: \"ALIVE\") {"
+                   " items { id } total_count } agent(agent_id: \"agent-x\") { id } }",
+                   NULL);
+    json_t *data = json_object_get(r, "data");
+    T_EQ_INT(json_integer_value(
+                 json_object_get(json_object_get(data, "agent_list"), "total_count")),
+             1);
+    T_EQ_STR(json_string_value(json_object_get(json_object_get(data, "agent"), "id")),
+             "agent-x");
+    json_decref(r);
+}
+
+static void
+test_only_superadmin_sees_agents(void)
+{
+    json_t *r = client_gql(&s_p, &s_p.super,
+                           "mutation { create_user(email: \"u@example.com\", props:"
+                           " {password: \"pw-u\", domain_name: \"default\"}) { ok } }",
+                           NULL);
+    T_ASSERT(client_mutation_ok(r, "create_user"));
+    json_decref(r);
+    client_keypair_t user;
+    T_ASSERT(client_keypair_of(&s_p, "u@example.com", &user));
+    r = client_gql(&s_p, &user, "{ agents { id } }", NULL);
+    T_ASSERT(json_array_size(json_object_get(r, "errors")) == 1);
+    T_CONTAINS(json_string_value(json_object_get(
+                   json_array_get(json_object_get(r, "errors"), 0), "message")),
+               "Insufficient privilege");
+    json_decref(r);
+}
+
+static void
+test_killed_agent_turns_lost(void)
+{
+    harness_kill(&s_agent);
+    T_ASSERT(s_wait_status("agent-x", "LOST", NULL));
+}
+
+int
+main(void)
+{
+    T_RUN(test_start);
+    T_RUN(test_alive_with_slots);
+    T_RUN(test_only_superadmin_sees_agents);
+    T_RUN(test_killed_agent_turns_lost);
+    bool clean = client_platform_stop(&s_p);
+    if (!clean)
+        fprintf(stderr, "# a service did not stop cleanly\n");
+    client_platform_end(&s_p, t_failures > 0 || !clean);
+    return clean ? T_DONE() : 1;
+}
