@@ -59,6 +59,7 @@ include services/service.mk
 include $(sort $(wildcard services/*/module.mk))
 include test/module.mk
 include bench/module.mk
+include deploy/images/module.mk
 
 .PHONY: services
 services: $(BINS)
@@ -83,7 +84,8 @@ check-run: $(BINS) $(UNIT_TESTS) $(INT_TESTS) $(FUZZ_REPLAY)
 	    LSAN_OPTIONS=suppressions=$(CURDIR)/test/lsan.supp \
 	    BACKPLANE_BINDIR=$(BUILD)/bin test/run-tests $(BUILD)/test-logs \
 	    $(UNIT_TESTS) $(INT_TESTS) $(FUZZ_REPLAY) \
-	    test/proto-drift test/config-drift test/format-check test/openapi-check
+	    test/proto-drift test/config-drift test/format-check test/openapi-check \
+	    test/image-check
 
 # ---- proto ------------------------------------------------------------------------
 .PHONY: proto
