@@ -95,7 +95,7 @@ proto:
 # ---- config: config/<service>.yaml from each binary's option table ---------------
 .PHONY: config
 config: $(BINS)
-	$(Q)for b in $(BINS); do s=$${b##*/backplane-}; $$b --print-config > config/$$s.yaml; done
+	$(Q)for b in $(filter-out %/backplane-runner,$(BINS)); do s=$${b##*/backplane-}; $$b --print-config > config/$$s.yaml; done
 
 # ---- format -----------------------------------------------------------------------
 FORMAT_SRCS = $(filter-out libbus/proto_%, \
@@ -109,7 +109,7 @@ format-check:
 # ---- run --------------------------------------------------------------------------
 .PHONY: run
 run: deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory all images
 	$(Q)deploy/run-local $(BUILD)/bin
 
 # ---- install ----------------------------------------------------------------------

@@ -11,5 +11,10 @@
 #include "agent_config.h"
 #include "agent_server.h"
 #include "agent_heartbeat.h"
+#include "agent_images.h"
+#include "agent_bundle.h"
+#include "agent_overlay.h"
+#include "agent_runc.h"
+#include "agent_stats.h"
 
 #endif

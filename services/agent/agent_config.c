@@ -19,5 +19,12 @@ const bus_config_option_t agent_config_options[] = {
     {"agent.slots.mem", BUS_CFG_STRING, offsetof(agent_config_t, mem), "auto", 1, 31,
      NULL,
      "memory offered to sessions: bytes with a suffix (8g), or auto for the total RAM"},
+    {"agent.images_dir", BUS_CFG_STRING, offsetof(agent_config_t, images_dir),
+     "/var/lib/backplane/images", 1, 4095, NULL,
+     "the OCI image layouts this agent runs, one per subdirectory (deploy/images/build)"},
+    {"agent.images_rescan_ms", BUS_CFG_INT, offsetof(agent_config_t, images_rescan_ms),
+     "10000", 0, 86400000, NULL,
+     "how often to rescan agent.images_dir and re-announce a changed catalogue; 0: at "
+     "start only"},
     BUS_CONFIG_END,
 };

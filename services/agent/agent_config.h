@@ -11,10 +11,12 @@
 
 typedef struct {
     bus_node_config_t node;
-    char *scaling_group; //  the resource group this agent serves
-    char *region;        //  where it runs
-    char *cpu;           //  cpu slots offered: a count, or "auto" (online CPUs)
-    char *mem;           //  mem slots offered: bytes (512m, 8g), or "auto" (total RAM)
+    char *scaling_group;  //  the resource group this agent serves
+    char *region;         //  where it runs
+    char *cpu;            //  cpu slots offered: a count, or "auto" (online CPUs)
+    char *mem;            //  mem slots offered: bytes (512m, 8g), or "auto" (total RAM)
+    char *images_dir;     //  where the OCI image layouts are, one per subdirectory
+    int images_rescan_ms; //  how often to look for new or removed images
 } agent_config_t;
 
 extern const bus_config_option_t agent_config_options[];

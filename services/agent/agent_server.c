@@ -2,24 +2,52 @@
     agent_server - the agent as bus_main runs it
 
     Runs the containers of one node through an OCI runtime. So far it joins
-    the bus, answers service.health, and publishes agent.heartbeat with the
-    slots it offers, from which the scheduler keeps its agent registry.
+    the bus, answers service.health, publishes agent.heartbeat with the
+    slots it offers, from which the scheduler keeps its agent registry, and
+    announces the images it holds (image.catalog) for the gateway's
+    catalogue.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
 #include "agent_classes.h"
 
-static void *
-s_init(bus_node_t *node, const void *config, bus_error_t *err)
-{
-    return agent_heartbeat_new(node, config, err);
-}
+typedef struct {
+    agent_heartbeat_t *heartbeat;
+    agent_images_t *images;
+} agent_state_t;
 
 static void
 s_fini(void **state_p)
 {
-    agent_heartbeat_destroy((agent_heartbeat_t **) state_p);
+    agent_state_t *state = *state_p;
+    if (state) {
+        agent_heartbeat_destroy(&state->heartbeat);
+        agent_images_destroy(&state->images);
+        free(state);
+        *state_p = NULL;
+    }
+}
+
+static void *
+s_init(bus_node_t *node, const void *config_p, bus_error_t *err)
+{
+    const agent_config_t *config = config_p;
+    agent_state_t *state = calloc(1, sizeof *state);
+    if (!state) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        return NULL;
+    }
+    state->images =
+        agent_images_new(node, config->images_dir, config->images_rescan_ms, err);
+    if (state->images)
+        state->heartbeat = agent_heartbeat_new(node, config, err);
+    if (!state->heartbeat) {
+        void *dead = state;
+        s_fini(&dead);
+        return NULL;
+    }
+    return state;
 }
 
 const bus_service_t agent_service = {

@@ -119,9 +119,13 @@ gw_bootstrap(bus_db_t *db,
         "INSERT INTO project_resource_policies (name, created_at) VALUES ('default', ?1)",
         now_p);
     const char *domain_p[] = {domain, now, NULL};
+    //  The default domain may run the images the agents build and hold
+    //  themselves (local.backplane, agent_images); any other registry is an
+    //  administrator's choice.
     rc |= s_exec(db,
-                 "INSERT INTO domains (name, description, created_at, modified_at)"
-                 " VALUES (?1, 'The default domain', ?2, ?2)",
+                 "INSERT INTO domains (name, description, allowed_docker_registries,"
+                 " created_at, modified_at)"
+                 " VALUES (?1, 'The default domain', '[\"local.backplane\"]', ?2, ?2)",
                  domain_p);
     const char *project_p[] = {project_id, project, domain, now, NULL};
     rc |= s_exec(

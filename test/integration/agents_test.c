@@ -53,12 +53,56 @@ s_wait_status(const char *id, const char *want, json_t **agent_p)
     return false;
 }
 
+//  A one-image OCI layout, images/tiny, tagged latest: what umoci writes,
+//  with digests that are well formed (the store does not hash the blobs).
+#define HEX_MANIFEST "1111111111111111111111111111111111111111111111111111111111111111"
+#define HEX_CONFIG   "2222222222222222222222222222222222222222222222222222222222222222"
+
+static bool
+s_write(const char *path, const char *text)
+{
+    FILE *file = fopen(path, "w");
+    if (!file)
+        return false;
+    fputs(text, file);
+    return fclose(file) == 0;
+}
+
+static bool
+s_write_layout(const char *images)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/tiny/blobs/sha256", images);
+    char command[700];
+    snprintf(command, sizeof command, "mkdir -p %s", path);
+    if (system(command) != 0)
+        return false;
+    snprintf(path, sizeof path, "%s/tiny/index.json", images);
+    bool ok = s_write(
+        path, "{\"schemaVersion\":2,\"manifests\":[{\"digest\":\"sha256:" HEX_MANIFEST
+              "\",\"size\":200,\"annotations\":"
+              "{\"org.opencontainers.image.ref.name\":\"latest\"}}]}");
+    snprintf(path, sizeof path, "%s/tiny/blobs/sha256/" HEX_MANIFEST, images);
+    ok = ok &&
+         s_write(path, "{\"schemaVersion\":2,\"config\":{\"digest\":\"sha256:" HEX_CONFIG
+                       "\",\"size\":300},\"layers\":[{\"digest\":\"sha256:" HEX_CONFIG
+                       "\",\"size\":4000}]}");
+    snprintf(path, sizeof path, "%s/tiny/blobs/sha256/" HEX_CONFIG, images);
+    ok = ok && s_write(path, "{\"architecture\":\"amd64\",\"config\":{\"Labels\":"
+                             "{\"ai.backend.runtime-type\":\"sh\","
+                             "\"ai.backend.resource.min.mem\":\"64m\"}}}");
+    return ok;
+}
+
 static void
 test_start(void)
 {
     T_ASSERT(client_platform_start(&s_p, "agents", false) == 0);
-    char state[512], pub[160], sub[160], reg[160];
+    char state[512], pub[160], sub[160], reg[160], images[512];
     snprintf(state, sizeof state, "node.state_dir=%s/agent", s_p.dir);
+    snprintf(images, sizeof images, "%s/images", s_p.dir);
+    T_ASSERT(s_write_layout(images));
+    snprintf(images, sizeof images, "agent.images_dir=%s/images", s_p.dir);
     snprintf(pub, sizeof pub, "bus.hub.publish=%s", s_p.hub_publish);
     snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", s_p.hub_subscribe);
     snprintf(reg, sizeof reg, "bus.hub.registry=%s", s_p.registry);
@@ -71,6 +115,7 @@ test_start(void)
                           "--set", "agent.slots.cpu=4",
                           "--set", "agent.slots.mem=8g",
                           "--set", "agent.region=rack-1",
+                          "--set", images,
                           NULL};
     T_ASSERT(harness_start(&s_agent, s_p.dir, "agent", "agent", args) == 0);
     T_ASSERT(harness_wait_line(&s_agent, "ready ", CLIENT_READY_MS, NULL, 0));
@@ -126,6 +171,46 @@ test_only_superadmin_sees_agents(void)
 }
 
 static void
+test_images_reach_the_catalogue(void)
+{
+    json_t *tiny = NULL;
+    for (int tries = 0; !tiny && tries < WAIT_MS / 50; tries++) {
+        json_t *r = client_gql(&s_p, &s_p.super,
+                               "{ images { name registry tag architecture digest"
+                               " size_bytes installed installed_agents"
+                               " labels { key value } } }",
+                               NULL);
+        size_t index;
+        json_t *image;
+        json_array_foreach(json_object_get(json_object_get(r, "data"), "images"), index,
+                           image)
+        {
+            if (strcmp(json_string_value(json_object_get(image, "name")),
+                       "library/tiny") == 0)
+                tiny = json_incref(image);
+        }
+        json_decref(r);
+        struct timespec pause = {0, 50 * 1000000L};
+        if (!tiny)
+            nanosleep(&pause, NULL);
+    }
+    T_ASSERT(tiny);
+    T_EQ_STR(json_string_value(json_object_get(tiny, "registry")), "local.backplane");
+    T_EQ_STR(json_string_value(json_object_get(tiny, "tag")), "latest");
+    T_EQ_STR(json_string_value(json_object_get(tiny, "architecture")), "x86_64");
+    T_EQ_STR(json_string_value(json_object_get(tiny, "digest")), "sha256:" HEX_MANIFEST);
+    T_EQ_INT(json_integer_value(json_object_get(tiny, "size_bytes")), 4300);
+    T_ASSERT(json_is_true(json_object_get(tiny, "installed")));
+    T_EQ_STR(
+        json_string_value(json_array_get(json_object_get(tiny, "installed_agents"), 0)),
+        "agent-x");
+    char *labels = json_dumps(json_object_get(tiny, "labels"), JSON_COMPACT);
+    T_CONTAINS(labels, "{\"key\":\"ai.backend.runtime-type\",\"value\":\"sh\"}");
+    free(labels);
+    json_decref(tiny);
+}
+
+static void
 test_killed_agent_turns_lost(void)
 {
     harness_kill(&s_agent);
@@ -138,6 +223,7 @@ main(void)
     T_RUN(test_start);
     T_RUN(test_alive_with_slots);
     T_RUN(test_only_superadmin_sees_agents);
+    T_RUN(test_images_reach_the_catalogue);
     T_RUN(test_killed_agent_turns_lost);
     bool clean = client_platform_stop(&s_p);
     if (!clean)

@@ -1,0 +1,88 @@
+/*  =========================================================================
+    agent_bundle - the kernel spec and the OCI runtime config.json made from it
+
+    A kernel spec says what one compute kernel's container is: its image rootfs
+    (already unpacked), its process, its resource limits and the host binaries
+    to bind in. agent_bundle turns a spec into the OCI runtime config that runc
+    reads (runtime-spec 1.0.2): uid 1000 in /home/work, a default capability
+    bounding set with nothing effective, no new privileges, NOFILE clamped to
+    the agent's own hard limit (the runtime cannot raise it without
+    CAP_SYS_RESOURCE), an absolute cgroupsPath /backplane/<kernel_id>, new
+    pid/ipc/uts/mount/network namespaces (the network one holds only loopback
+    for now), and runc spec's default masked and read-only paths.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef AGENT_BUNDLE_H_INCLUDED
+#define AGENT_BUNDLE_H_INCLUDED
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <jansson.h>
+#include "bus.h"
+
+//  Inside the container (see the issue 4 contract).
+#define AGENT_KERNEL_UID         1000
+#define AGENT_KERNEL_GID         1000
+#define AGENT_KERNEL_HOME        "/home/work"
+#define AGENT_KERNEL_BIN_DIR     "/opt/backplane/bin"
+#define AGENT_KERNEL_RUN_DIR     "/opt/backplane/run"
+#define AGENT_KERNEL_RUNNER_PATH AGENT_KERNEL_BIN_DIR "/backplane-runner"
+#define AGENT_KERNEL_TINI_PATH   AGENT_KERNEL_BIN_DIR "/tini"
+#define AGENT_KERNEL_PATH_ENV                                                            \
+    "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+//  The parent of every kernel's cgroup in each hierarchy: /backplane/<kernel_id>.
+#define AGENT_BUNDLE_CGROUP_PARENT "backplane"
+//  Defaults and limits for the config.
+#define AGENT_BUNDLE_CPU_PERIOD_US 100000
+#define AGENT_BUNDLE_SHM_DEFAULT   (64LL * 1024 * 1024)
+#define AGENT_BUNDLE_DEV_SIZE      "size=65536k"
+#define AGENT_BUNDLE_NOFILE        65536
+#define AGENT_BUNDLE_KERNEL_ID_MAX 64
+#define AGENT_BUNDLE_HOSTNAME_MAX  63
+
+//  What one kernel's container is. All strings are borrowed from the caller.
+//  Zero or NULL means "none" or "the default" for every optional field.
+typedef struct {
+    const char *kernel_id;    //  required: [A-Za-z0-9_.-], 1..64, no leading '.'
+    const char *image_rootfs; //  required: host dir of the unpacked image rootfs
+    const char *const *args;  //  required: NULL-terminated argv inside the container
+    const char *const *env;   //  optional: NULL-terminated "KEY=value" list
+    const char *cwd;          //  optional: default AGENT_KERNEL_HOME
+    const char *hostname;     //  optional: default the kernel id (cut to 63 chars)
+    double cpu_count;         //  CPU quota in CPUs (1.5 = 150 ms per 100 ms); 0: none
+    const char *cpuset;       //  "0-1,3" or NULL for any CPU
+    int64_t memory_bytes;     //  memory limit, swap included (no swap); 0: none
+    int64_t pids_max;         //  at most this many tasks; 0: none
+    int64_t shm_bytes;        //  size of /dev/shm; 0: AGENT_BUNDLE_SHM_DEFAULT
+    const char *runner_path;  //  optional host path, bound at AGENT_KERNEL_RUNNER_PATH
+    const char *tini_path;    //  optional host path, bound at AGENT_KERNEL_TINI_PATH
+} agent_kernel_spec_t;
+
+//  ---------------------------------------------------------------------------
+//  True when id is safe as a kernel id: it names host directories, a cgroup
+//  and the runc container, so it comes from the outside and is checked.
+bool agent_bundle_id_valid(const char *id);
+
+//  ---------------------------------------------------------------------------
+//  Build the config.json document for spec. rootfs is the host path of the
+//  container's root (the overlay mount), run_dir the host dir bound read-write
+//  at AGENT_KERNEL_RUN_DIR. Returns NULL and fills err (BUS_STATUS_INVALID) when
+//  the spec breaks a rule. Caller owns return value.
+json_t *agent_bundle_config(const agent_kernel_spec_t *spec,
+                            const char *rootfs,
+                            const char *run_dir,
+                            bus_error_t *err);
+
+//  ---------------------------------------------------------------------------
+//  Write bundle_dir/config.json for spec (see agent_bundle_config). Returns 0,
+//  or a bus_status_t with err filled.
+int agent_bundle_write(const agent_kernel_spec_t *spec,
+                       const char *bundle_dir,
+                       const char *rootfs,
+                       const char *run_dir,
+                       bus_error_t *err);
+
+#endif

@@ -1,0 +1,708 @@
+/*  =========================================================================
+    agent_runc - run kernels as runc containers by exec'ing the runc CLI
+
+    Every runc call is a fork and exec with stdin on the null device. For
+    `run -d` the container inherits runc's stdout and stderr, so both go to
+    the kernel's container.log (a pipe would never see EOF while the kernel
+    lives); other calls write into two memfds that are read once runc exits.
+    Children close every inherited descriptor above 2 before exec.
+
+    The cgroups are /backplane/<kernel_id> in every hierarchy (absolute, as
+    runc 1.1.5 on a hybrid host needs). runc removes them on delete but
+    leaves the /backplane parents, and a failed start may leave its own, so
+    remove cleans both. OOM kills are read from the kernel's memory cgroup
+    (memory.oom_control on v1, memory.events on v2) when its exit is reaped,
+    before runc delete removes the cgroup.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "agent_classes.h"
+#include <dirent.h>    //  walking the cgroup hierarchies
+#include <fcntl.h>     //  open flags
+#include <ftw.h>       //  nftw: removing a kernel dir
+#include <sys/mman.h>  //  memfd_create: runc's captured output
+#include <sys/prctl.h> //  PR_SET_CHILD_SUBREAPER
+#include <sys/stat.h>  //  mkdir, stat
+#include <sys/wait.h>  //  waitpid
+
+#define CGROUP_ROOT "/sys/fs/cgroup"
+
+typedef struct {
+    char *id;
+    int pid;       //  PID 1 on the host
+    bool exited;   //  reaped (or seen gone)
+    int exit_code; //  valid once exited
+    bool oom_killed;
+} s_kernel_t;
+
+struct _agent_runc_t {
+    char *runc_path;
+    char *state_dir;   //  absolute
+    char *root;        //  runc --root
+    zhashx_t *kernels; //  id -> s_kernel_t
+};
+
+static void
+s_kernel_destroy(void **item_p)
+{
+    s_kernel_t *kernel = *item_p;
+    if (kernel) {
+        free(kernel->id);
+        free(kernel);
+        *item_p = NULL;
+    }
+}
+
+static int
+s_mkdirs(const char *path, mode_t mode)
+{
+    char buffer[PATH_MAX];
+    if (snprintf(buffer, sizeof buffer, "%s", path) >= (int) sizeof buffer)
+        return -1;
+    for (char *p = buffer + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buffer, mode) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    if (mkdir(buffer, mode) != 0 && errno != EEXIST)
+        return -1;
+    return 0;
+}
+
+static int
+s_remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void) st;
+    (void) ftw;
+    if (type == FTW_DP)
+        return rmdir(path) == 0 || errno == ENOENT ? 0 : -1;
+    return unlink(path) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+//  rm -rf that never crosses into another filesystem (FTW_MOUNT), so a mount
+//  that failed to come off is never emptied through.
+static int
+s_remove_tree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? 0 : -1;
+    return nftw(path, s_remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
+//  Whole small file into a fresh string, or NULL. Caller owns return value.
+static char *
+s_read_fd(int fd)
+{
+    off_t size = lseek(fd, 0, SEEK_END);
+    if (size < 0 || lseek(fd, 0, SEEK_SET) < 0)
+        return NULL;
+    char *data = malloc((size_t) size + 1);
+    if (!data)
+        return NULL;
+    size_t done = 0;
+    while (done < (size_t) size) {
+        ssize_t n = read(fd, data + done, (size_t) size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        done += (size_t) n;
+    }
+    data[done] = '\0';
+    return data;
+}
+
+//  Whole file by reading to EOF: cgroup and proc files report no size.
+//  Caller owns return value.
+static char *
+s_read_file(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    size_t size = 0, capacity = 4096;
+    char *data = malloc(capacity + 1);
+    while (data) {
+        ssize_t n = read(fd, data + size, capacity - size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        size += (size_t) n;
+        if (size == capacity) {
+            capacity *= 2;
+            char *bigger = realloc(data, capacity + 1);
+            if (!bigger) {
+                free(data);
+                data = NULL;
+            } else
+                data = bigger;
+        }
+    }
+    close(fd);
+    if (data)
+        data[size] = '\0';
+    return data;
+}
+
+//  The last AGENT_RUNC_ERROR_TAIL bytes of text, trailing space trimmed.
+static const char *
+s_tail(char *text)
+{
+    if (!text)
+        return "";
+    size_t len = strlen(text);
+    while (len && isspace((unsigned char) text[len - 1]))
+        text[--len] = '\0';
+    return len > AGENT_RUNC_ERROR_TAIL ? text + len - AGENT_RUNC_ERROR_TAIL : text;
+}
+
+//  Run `runc --root <root> args...`. With out_fd >= 0 its stdout and stderr go
+//  there; otherwise they are captured into *out_p and *err_p (either may be
+//  NULL). Returns runc's exit status, or -1 when it could not run.
+static int
+s_runc(
+    agent_runc_t *self, const char *const *args, int out_fd, char **out_p, char **err_p)
+{
+    const char *argv[16];
+    size_t argc = 0;
+    argv[argc++] = self->runc_path;
+    argv[argc++] = "--root";
+    argv[argc++] = self->root;
+    for (size_t i = 0; args[i]; i++) {
+        assert(argc < sizeof argv / sizeof argv[0] - 1);
+        argv[argc++] = args[i];
+    }
+    argv[argc] = NULL;
+
+    int out_mem = -1, err_mem = -1;
+    if (out_fd < 0) {
+        out_mem = memfd_create("runc-out", MFD_CLOEXEC);
+        err_mem = memfd_create("runc-err", MFD_CLOEXEC);
+        if (out_mem < 0 || err_mem < 0) {
+            if (out_mem >= 0)
+                close(out_mem);
+            if (err_mem >= 0)
+                close(err_mem);
+            return -1;
+        }
+    }
+    int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    pid_t pid = null_fd < 0 ? -1 : fork();
+    if (pid == 0) {
+        //  Child: only async-signal-safe calls from here to exec.
+        int out = out_fd >= 0 ? out_fd : out_mem;
+        int err = out_fd >= 0 ? out_fd : err_mem;
+        if (dup2(null_fd, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+            _exit(127);
+        close_range(3, ~0U, 0);
+        execvp(argv[0], (char *const *) argv);
+        _exit(127);
+    }
+    int status = -1;
+    if (pid > 0) {
+        int wstatus;
+        while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+            ;
+        status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+        if (status == 127)
+            status = -1;
+    }
+    if (null_fd >= 0)
+        close(null_fd);
+    if (out_mem >= 0) {
+        if (out_p)
+            *out_p = s_read_fd(out_mem);
+        if (err_p)
+            *err_p = s_read_fd(err_mem);
+        close(out_mem);
+        close(err_mem);
+    }
+    return status;
+}
+
+//  True when the kernel's memory cgroup counted an OOM kill.
+static bool
+s_oom_killed(const char *kernel_id)
+{
+    agent_stats_t stats;
+    return agent_stats_read(kernel_id, &stats) == BUS_OK && stats.oom_kills > 0;
+}
+
+//  rmdir <hierarchy>/backplane/<id> and the parent when empty, in every
+//  hierarchy (v1 controllers and a hybrid host's unified one) and at the root
+//  (pure v2).
+static void
+s_cgroup_remove(const char *kernel_id)
+{
+    char path[PATH_MAX];
+    DIR *dir = opendir(CGROUP_ROOT);
+    if (!dir)
+        return;
+    struct dirent *entry;
+    while ((entry = readdir(dir))) {
+        if (entry->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, CGROUP_ROOT "/%s/" AGENT_BUNDLE_CGROUP_PARENT "/%s",
+                 entry->d_name, kernel_id);
+        rmdir(path);
+        snprintf(path, sizeof path, CGROUP_ROOT "/%s/" AGENT_BUNDLE_CGROUP_PARENT,
+                 entry->d_name);
+        rmdir(path);
+    }
+    closedir(dir);
+    snprintf(path, sizeof path, CGROUP_ROOT "/" AGENT_BUNDLE_CGROUP_PARENT "/%s",
+             kernel_id);
+    rmdir(path);
+}
+
+static int
+s_exit_code(int wstatus)
+{
+    return WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+}
+
+static void
+s_kernel_exited(s_kernel_t *kernel, int exit_code)
+{
+    kernel->exited = true;
+    kernel->exit_code = exit_code;
+    kernel->oom_killed = s_oom_killed(kernel->id);
+}
+
+//  True when pid exists and is not a zombie (for a pid that is not our child).
+static bool
+s_pid_alive(int pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    char *stat = s_read_file(path);
+    if (!stat)
+        return false;
+    //  "pid (comm) S ...": the state follows the last ')'
+    const char *paren = strrchr(stat, ')');
+    bool alive = paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+    free(stat);
+    return alive;
+}
+
+//  Wait until the kernel's PID 1 is gone or deadline (zclock_mono ms) passes.
+static bool
+s_wait_gone(s_kernel_t *kernel, int64_t deadline)
+{
+    while (true) {
+        if (kernel->exited)
+            return true;
+        int wstatus;
+        pid_t pid = waitpid(kernel->pid, &wstatus, WNOHANG);
+        if (pid == kernel->pid) {
+            s_kernel_exited(kernel, s_exit_code(wstatus));
+            return true;
+        }
+        if (pid < 0 && errno == ECHILD && !s_pid_alive(kernel->pid)) {
+            s_kernel_exited(kernel, AGENT_RUNC_EXIT_UNKNOWN);
+            return true;
+        }
+        if (zclock_mono() >= deadline)
+            return false;
+        zclock_sleep(AGENT_RUNC_POLL_MS);
+    }
+}
+
+//  runc kill's or delete's complaint, as a status.
+static int
+s_runc_status(const char *text)
+{
+    if (text && strstr(text, "does not exist"))
+        return BUS_STATUS_NOT_FOUND;
+    if (text && strstr(text, "not running"))
+        return BUS_STATUS_CONFLICT;
+    return BUS_STATUS_INTERNAL;
+}
+
+//  ---------------------------------------------------------------------------
+//  Create a driver over state_dir.
+
+agent_runc_t *
+agent_runc_new(const char *runc_path, const char *state_dir)
+{
+    assert(state_dir);
+    char *kernels = zsys_sprintf("%s/kernels", state_dir);
+    char *root = zsys_sprintf("%s/runc", state_dir);
+    int rc = s_mkdirs(kernels, 0711) == 0 && s_mkdirs(root, 0700) == 0 ? 0 : -1;
+    zstr_free(&kernels);
+    zstr_free(&root);
+    char real[PATH_MAX];
+    if (rc != 0 || !realpath(state_dir, real))
+        return NULL;
+    if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
+        return NULL;
+
+    agent_runc_t *self = calloc(1, sizeof *self);
+    if (!self)
+        return NULL;
+    self->runc_path = strdup(runc_path ? runc_path : AGENT_RUNC_DEFAULT_PATH);
+    self->state_dir = strdup(real);
+    self->root = zsys_sprintf("%s/runc", real);
+    self->kernels = zhashx_new();
+    if (!self->runc_path || !self->state_dir || !self->root || !self->kernels) {
+        agent_runc_destroy(&self);
+        return NULL;
+    }
+    zhashx_set_destructor(self->kernels, s_kernel_destroy);
+    return self;
+}
+
+//  ---------------------------------------------------------------------------
+//  Free the driver; containers keep running.
+
+void
+agent_runc_destroy(agent_runc_t **self_p)
+{
+    assert(self_p);
+    agent_runc_t *self = *self_p;
+    if (!self)
+        return;
+    zhashx_destroy(&self->kernels);
+    free(self->runc_path);
+    free(self->state_dir);
+    zstr_free(&self->root);
+    free(self);
+    *self_p = NULL;
+}
+
+//  ---------------------------------------------------------------------------
+//  Start a kernel.
+
+int
+agent_runc_create(agent_runc_t *self, const agent_kernel_spec_t *spec, bus_error_t *err)
+{
+    assert(self);
+    assert(spec);
+    if (!agent_bundle_id_valid(spec->kernel_id))
+        return bus_error_set(err, BUS_STATUS_INVALID, "invalid kernel id");
+    if (!spec->image_rootfs)
+        return bus_error_set(err, BUS_STATUS_INVALID, "no image rootfs");
+    const char *id = spec->kernel_id;
+    if (zhashx_lookup(self->kernels, id))
+        return bus_error_set(err, BUS_STATUS_CONFLICT, "kernel %s exists", id);
+    char *dir = agent_runc_kernel_path(self, id, NULL);
+    struct stat st;
+    if (lstat(dir, &st) == 0) {
+        zstr_free(&dir);
+        return bus_error_set(err, BUS_STATUS_CONFLICT, "kernel dir of %s exists", id);
+    }
+    char *bundle = zsys_sprintf("%s/bundle", dir);
+    char *rootfs = zsys_sprintf("%s/bundle/rootfs", dir);
+    char *run = zsys_sprintf("%s/run", dir);
+    char *log = zsys_sprintf("%s/container.log", dir);
+    char *pid_file = zsys_sprintf("%s/pid", dir);
+    int log_fd = -1;
+    bool mounted = false;
+    int status = BUS_STATUS_INTERNAL;
+
+    if (mkdir(dir, 0711) != 0) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot create %s: %s", dir,
+                      strerror(errno));
+        zstr_free(&dir); //  not ours to remove
+        goto fail;
+    }
+    if (s_mkdirs(rootfs, 0755) != 0 || s_mkdirs(run, 0755) != 0 ||
+        chown(run, AGENT_KERNEL_UID, AGENT_KERNEL_GID) != 0) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot create %s: %s", run,
+                      strerror(errno));
+        goto fail;
+    }
+    //  The bundle first: it checks the spec before anything is mounted.
+    status = agent_bundle_write(spec, bundle, rootfs, run, err);
+    if (status != BUS_OK)
+        goto fail;
+    status = agent_overlay_mount(spec->image_rootfs, dir, rootfs, err);
+    if (status != BUS_OK)
+        goto fail;
+    mounted = true;
+    status = BUS_STATUS_INTERNAL;
+    log_fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
+    if (log_fd < 0) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot open %s: %s", log,
+                      strerror(errno));
+        goto fail;
+    }
+    const char *args[] = {"run",      "-d",   "--pid-file", pid_file,
+                          "--bundle", bundle, id,           NULL};
+    int rc = s_runc(self, args, log_fd, NULL, NULL);
+    close(log_fd);
+    log_fd = -1;
+    char *pid_text = rc == 0 ? s_read_file(pid_file) : NULL;
+    int pid = pid_text ? atoi(pid_text) : 0;
+    free(pid_text);
+    if (pid <= 0) {
+        char *output = s_read_file(log);
+        bus_error_set(err, BUS_STATUS_INTERNAL, "runc run %s failed (%d): %s", id, rc,
+                      s_tail(output));
+        free(output);
+        const char *del[] = {"delete", "--force", id, NULL};
+        s_runc(self, del, -1, NULL, NULL);
+        goto fail;
+    }
+    s_kernel_t *kernel = calloc(1, sizeof *kernel);
+    assert(kernel);
+    kernel->id = strdup(id);
+    kernel->pid = pid;
+    kernel->exit_code = AGENT_RUNC_EXIT_UNKNOWN;
+    zhashx_insert(self->kernels, id, kernel);
+    status = BUS_OK;
+    goto done;
+
+fail:
+    if (mounted)
+        agent_overlay_unmount(rootfs);
+    if (dir && !agent_overlay_is_mounted(rootfs))
+        s_remove_tree(dir);
+    s_cgroup_remove(id);
+done:
+    if (log_fd >= 0)
+        close(log_fd);
+    zstr_free(&dir);
+    zstr_free(&bundle);
+    zstr_free(&rootfs);
+    zstr_free(&run);
+    zstr_free(&log);
+    zstr_free(&pid_file);
+    return status;
+}
+
+//  ---------------------------------------------------------------------------
+//  The host pid of a kernel's PID 1.
+
+int
+agent_runc_pid(agent_runc_t *self, const char *kernel_id)
+{
+    assert(self);
+    s_kernel_t *kernel = kernel_id ? zhashx_lookup(self->kernels, kernel_id) : NULL;
+    return kernel && !kernel->exited ? kernel->pid : -1;
+}
+
+//  ---------------------------------------------------------------------------
+//  Reap exited children.
+
+int
+agent_runc_reap(agent_runc_t *self, agent_runc_exit_fn *fn, void *arg)
+{
+    assert(self);
+    int count = 0;
+    int wstatus;
+    pid_t pid;
+    while ((pid = waitpid(-1, &wstatus, WNOHANG)) > 0) {
+        s_kernel_t *found = NULL;
+        for (s_kernel_t *kernel = zhashx_first(self->kernels); kernel;
+             kernel = zhashx_next(self->kernels))
+            if (kernel->pid == pid && !kernel->exited)
+                found = kernel;
+        if (found) {
+            s_kernel_exited(found, s_exit_code(wstatus));
+            count++;
+            if (fn)
+                fn(found->id, pid, found->exit_code, found->oom_killed, arg);
+        } else if (fn)
+            fn(NULL, pid, s_exit_code(wstatus), false, arg);
+    }
+    return count;
+}
+
+//  ---------------------------------------------------------------------------
+//  Signal a kernel's PID 1.
+
+int
+agent_runc_kill(agent_runc_t *self, const char *kernel_id, int signal, bus_error_t *err)
+{
+    assert(self);
+    if (!agent_bundle_id_valid(kernel_id))
+        return bus_error_set(err, BUS_STATUS_INVALID, "invalid kernel id");
+    char number[16];
+    snprintf(number, sizeof number, "%d", signal);
+    const char *args[] = {"kill", kernel_id, number, NULL};
+    char *output = NULL;
+    int rc = s_runc(self, args, -1, NULL, &output);
+    int status = BUS_OK;
+    if (rc != 0)
+        status = bus_error_set(err, s_runc_status(output), "runc kill %s failed (%d): %s",
+                               kernel_id, rc, s_tail(output));
+    free(output);
+    return status;
+}
+
+//  ---------------------------------------------------------------------------
+//  Stop and remove a kernel.
+
+int
+agent_runc_remove(agent_runc_t *self,
+                  const char *kernel_id,
+                  int grace_ms,
+                  int *exit_code_p,
+                  bus_error_t *err)
+{
+    assert(self);
+    if (exit_code_p)
+        *exit_code_p = AGENT_RUNC_EXIT_UNKNOWN;
+    if (!agent_bundle_id_valid(kernel_id))
+        return bus_error_set(err, BUS_STATUS_INVALID, "invalid kernel id");
+    s_kernel_t *kernel = zhashx_lookup(self->kernels, kernel_id);
+    char *dir = agent_runc_kernel_path(self, kernel_id, NULL);
+    char *rootfs = agent_runc_kernel_path(self, kernel_id, "bundle/rootfs");
+    char *state = zsys_sprintf("%s/%s", self->root, kernel_id);
+    struct stat st;
+    bool exists = kernel || lstat(dir, &st) == 0 || lstat(state, &st) == 0;
+    int status = BUS_OK;
+    if (!exists) {
+        status = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no kernel %s", kernel_id);
+        goto done;
+    }
+
+    if (kernel && !kernel->exited) {
+        agent_runc_kill(self, kernel_id, SIGTERM, NULL);
+        if (!s_wait_gone(kernel, zclock_mono() + (grace_ms > 0 ? grace_ms : 0))) {
+            const char *args[] = {"kill", "--all", kernel_id, "KILL", NULL};
+            s_runc(self, args, -1, NULL, NULL);
+            s_wait_gone(kernel, zclock_mono() + AGENT_RUNC_KILL_WAIT_MS);
+        }
+    }
+    if (kernel && exit_code_p)
+        *exit_code_p = kernel->exit_code;
+
+    //  delete --force kills whatever is left (a kernel this driver never knew).
+    const char *args[] = {"delete", "--force", kernel_id, NULL};
+    char *output = NULL;
+    int rc = s_runc(self, args, -1, NULL, &output);
+    if (rc != 0 && s_runc_status(output) != BUS_STATUS_NOT_FOUND)
+        status = bus_error_set(err, BUS_STATUS_INTERNAL, "runc delete %s failed (%d): %s",
+                               kernel_id, rc, s_tail(output));
+    free(output);
+    //  A not-yet-reaped PID 1 that delete killed is ours to collect.
+    if (kernel && !kernel->exited)
+        s_wait_gone(kernel, zclock_mono() + AGENT_RUNC_KILL_WAIT_MS);
+
+    if (agent_overlay_unmount(rootfs) != 0) {
+        status = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot unmount %s: %s", rootfs,
+                               strerror(errno));
+        goto done; //  keep the dir: its rootfs still shows the image
+    }
+    if (s_remove_tree(dir) != 0 && status == BUS_OK)
+        status = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot remove %s: %s", dir,
+                               strerror(errno));
+    s_cgroup_remove(kernel_id);
+    if (kernel)
+        zhashx_delete(self->kernels, kernel_id);
+done:
+    zstr_free(&dir);
+    zstr_free(&rootfs);
+    zstr_free(&state);
+    return status;
+}
+
+//  ---------------------------------------------------------------------------
+//  The containers under our root.
+
+int
+agent_runc_list(agent_runc_t *self,
+                agent_runc_state_t **states_p,
+                size_t *count_p,
+                bus_error_t *err)
+{
+    assert(self);
+    assert(states_p);
+    assert(count_p);
+    *states_p = NULL;
+    *count_p = 0;
+    const char *args[] = {"list", "--format", "json", NULL};
+    char *output = NULL, *errors = NULL;
+    int rc = s_runc(self, args, -1, &output, &errors);
+    int status = BUS_OK;
+    json_t *list = NULL;
+    if (rc != 0) {
+        status = bus_error_set(err, BUS_STATUS_INTERNAL, "runc list failed (%d): %s", rc,
+                               s_tail(errors));
+        goto done;
+    }
+    //  An empty list prints "null".
+    list = output ? json_loads(output, JSON_DECODE_ANY, NULL) : NULL;
+    if (!list || (!json_is_array(list) && !json_is_null(list))) {
+        status =
+            bus_error_set(err, BUS_STATUS_INTERNAL, "runc list printed no JSON list");
+        goto done;
+    }
+    size_t size = json_is_array(list) ? json_array_size(list) : 0;
+    if (size == 0)
+        goto done;
+    agent_runc_state_t *states = calloc(size, sizeof *states);
+    assert(states);
+    size_t count = 0, index;
+    json_t *item;
+    json_array_foreach(list, index, item)
+    {
+        const char *id = json_string_value(json_object_get(item, "id"));
+        const char *state = json_string_value(json_object_get(item, "status"));
+        json_int_t pid = json_integer_value(json_object_get(item, "pid"));
+        if (!agent_bundle_id_valid(id) || !state)
+            continue;
+        snprintf(states[count].id, sizeof states[count].id, "%s", id);
+        snprintf(states[count].status, sizeof states[count].status, "%s", state);
+        states[count].pid = pid > 0 && pid <= INT_MAX ? (int) pid : 0;
+        count++;
+    }
+    if (count == 0)
+        free(states);
+    else {
+        *states_p = states;
+        *count_p = count;
+    }
+done:
+    json_decref(list);
+    free(output);
+    free(errors);
+    return status;
+}
+
+//  ---------------------------------------------------------------------------
+//  Take back a kernel a previous driver started.
+
+int
+agent_runc_adopt(agent_runc_t *self, const char *kernel_id, int pid, bus_error_t *err)
+{
+    assert(self);
+    if (!agent_bundle_id_valid(kernel_id) || pid <= 0)
+        return bus_error_set(err, BUS_STATUS_INVALID, "invalid kernel id or pid");
+    if (zhashx_lookup(self->kernels, kernel_id))
+        return bus_error_set(err, BUS_STATUS_CONFLICT, "kernel %s is known", kernel_id);
+    char *dir = agent_runc_kernel_path(self, kernel_id, NULL);
+    struct stat st;
+    int found = stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+    zstr_free(&dir);
+    if (!found)
+        return bus_error_set(err, BUS_STATUS_NOT_FOUND, "no dir for kernel %s",
+                             kernel_id);
+    s_kernel_t *kernel = calloc(1, sizeof *kernel);
+    assert(kernel);
+    kernel->id = strdup(kernel_id);
+    kernel->pid = pid;
+    kernel->exit_code = AGENT_RUNC_EXIT_UNKNOWN;
+    zhashx_insert(self->kernels, kernel_id, kernel);
+    return BUS_OK;
+}
+
+//  ---------------------------------------------------------------------------
+//  The host path of leaf inside a kernel's dir.
+
+char *
+agent_runc_kernel_path(agent_runc_t *self, const char *kernel_id, const char *leaf)
+{
+    assert(self);
+    assert(kernel_id);
+    return leaf ? zsys_sprintf("%s/kernels/%s/%s", self->state_dir, kernel_id, leaf)
+                : zsys_sprintf("%s/kernels/%s", self->state_dir, kernel_id);
+}

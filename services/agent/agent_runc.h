@@ -1,0 +1,132 @@
+/*  =========================================================================
+    agent_runc - the agent's container driver: kernels as runc containers
+
+    One driver object owns a state dir. Each kernel lives in
+    <state_dir>/kernels/<kernel_id>/ (bundle/ with config.json and the overlay
+    rootfs mount point, upper/, work/, run/, container.log, pid), and runc
+    keeps its own state under <state_dir>/runc (runc --root), so our
+    containers never mix with anyone else's.
+
+    A kernel starts with `runc run -d`: runc returns once the kernel's process
+    runs, and that process (the container's PID 1) is re-parented to the agent,
+    which makes itself a child subreaper when the driver is created. The agent
+    then learns each exit with waitpid, through agent_runc_reap, called from
+    its SIGCHLD handling or periodic tick. Containers outlive the driver object
+    and the agent: after a restart, agent_runc_list tells which still exist
+    and agent_runc_adopt takes them back (their exit codes are then unknown).
+
+    The driver is not thread-safe; one thread owns it (the agent's loop).
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef AGENT_RUNC_H_INCLUDED
+#define AGENT_RUNC_H_INCLUDED
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "bus.h"
+#include "agent_bundle.h"
+
+#define AGENT_RUNC_DEFAULT_PATH "runc"
+//  After SIGKILL, how long agent_runc_remove waits for the process to go.
+#define AGENT_RUNC_KILL_WAIT_MS 5000
+//  Poll interval while waiting for a kernel to exit.
+#define AGENT_RUNC_POLL_MS 10
+//  The most of a failing runc's output kept in an error detail.
+#define AGENT_RUNC_ERROR_TAIL 200
+//  An exit code that is not known (an adopted kernel's, for one).
+#define AGENT_RUNC_EXIT_UNKNOWN -1
+
+typedef struct _agent_runc_t agent_runc_t;
+
+//  One container of ours as runc lists it.
+typedef struct {
+    char id[AGENT_BUNDLE_KERNEL_ID_MAX + 1];
+    int pid;         //  its PID 1 on the host; 0 when stopped
+    char status[16]; //  "created", "running", "paused" or "stopped"
+} agent_runc_state_t;
+
+//  Called by agent_runc_reap for each child that exited. kernel_id is NULL for a
+//  child that was no kernel's (an orphan re-parented to the subreaper).
+//  exit_code is the exit status, or 128 + the signal that killed it.
+//  oom_killed is true when the kernel's memory cgroup saw an OOM kill.
+typedef void(agent_runc_exit_fn)(
+    const char *kernel_id, int pid, int exit_code, bool oom_killed, void *arg);
+
+//  ---------------------------------------------------------------------------
+//  Create a driver for runc_path (NULL: AGENT_RUNC_DEFAULT_PATH, looked up in
+//  PATH) over state_dir, which is created when missing. Makes the process a
+//  child subreaper. Returns NULL when the dirs cannot be made.
+agent_runc_t *agent_runc_new(const char *runc_path, const char *state_dir);
+
+//  Free the driver. Its containers keep running; a new driver may adopt them.
+void agent_runc_destroy(agent_runc_t **self_p);
+
+//  ---------------------------------------------------------------------------
+//  Start the kernel spec describes: make its dirs, mount its overlay, write the
+//  bundle and `runc run -d` it, its stdout and stderr going to container.log.
+//  Returns 0 once the kernel's process runs (it may already have exited; see
+//  agent_runc_reap), or a bus_status_t with err filled: INVALID for a bad
+//  spec, CONFLICT when the kernel id is taken, INTERNAL when something failed
+//  (the detail then holds the end of runc's output); nothing is left behind.
+int
+agent_runc_create(agent_runc_t *self, const agent_kernel_spec_t *spec, bus_error_t *err);
+
+//  ---------------------------------------------------------------------------
+//  The host pid of a kernel's PID 1, or -1 when the kernel is unknown or has
+//  exited.
+int agent_runc_pid(agent_runc_t *self, const char *kernel_id);
+
+//  ---------------------------------------------------------------------------
+//  Reap every exited child without blocking (waitpid(-1, WNOHANG)) and call
+//  fn for each (fn may be NULL). A reaped kernel stays known, as exited, until
+//  agent_runc_remove (fn must not call agent_runc_remove itself: its kernel_id
+//  is borrowed). Since this reaps any child of the process, other code
+//  in the agent must not wait for its own children from another thread.
+//  Returns the number of kernels that exited.
+int agent_runc_reap(agent_runc_t *self, agent_runc_exit_fn *fn, void *arg);
+
+//  ---------------------------------------------------------------------------
+//  Send signal to a kernel's PID 1 (runc kill). Returns 0, or NOT_FOUND,
+//  CONFLICT (not running) or INTERNAL with err filled.
+int
+agent_runc_kill(agent_runc_t *self, const char *kernel_id, int signal, bus_error_t *err);
+
+//  ---------------------------------------------------------------------------
+//  Stop and remove a kernel: SIGTERM, up to grace_ms for it to exit, SIGKILL to
+//  all its processes, `runc delete --force`, unmount its overlay, remove its
+//  dir and any cgroup dirs runc left. Works for a kernel this driver does not
+//  know as long as its dir or runc state exists. The exit, when this call
+//  sees it, is not passed to agent_runc_reap's callback but stored in
+//  *exit_code_p (may be NULL; AGENT_RUNC_EXIT_UNKNOWN when unseen).
+//  Returns 0, NOT_FOUND when there was nothing to remove, or INTERNAL.
+int agent_runc_remove(agent_runc_t *self,
+                      const char *kernel_id,
+                      int grace_ms,
+                      int *exit_code_p,
+                      bus_error_t *err);
+
+//  ---------------------------------------------------------------------------
+//  The containers runc knows under our root, for re-adoption after a restart.
+//  On success *states_p is a fresh array of *count_p items (NULL when none);
+//  caller frees it with free(). Returns 0 or INTERNAL with err filled.
+int agent_runc_list(agent_runc_t *self,
+                    agent_runc_state_t **states_p,
+                    size_t *count_p,
+                    bus_error_t *err);
+
+//  ---------------------------------------------------------------------------
+//  Take back a kernel that a previous driver (or agent) started, with the pid
+//  agent_runc_list gave. Its exit code will be unknown unless the process is
+//  still this process's child. Returns 0, NOT_FOUND when its dir is missing,
+//  CONFLICT when the driver already knows it.
+int
+agent_runc_adopt(agent_runc_t *self, const char *kernel_id, int pid, bus_error_t *err);
+
+//  ---------------------------------------------------------------------------
+//  The host path of leaf inside a kernel's dir (leaf NULL: the dir itself),
+//  e.g. "container.log" or "upper". Caller owns return value.
+char *agent_runc_kernel_path(agent_runc_t *self, const char *kernel_id, const char *leaf);
+
+#endif
