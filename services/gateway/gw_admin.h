@@ -195,6 +195,13 @@ int gw_image_alias(gw_request_t *r,
                    const char *target,
                    const char *arch,
                    bus_error_t *err);
+//  The operator's alias (offline, before any agent reported): target need
+//  not be in the catalogue yet, and an existing alias is repointed, so
+//  deploy scripts can set it on every start.
+int gw_image_alias_preset(bus_db_t *db,
+                          const char *alias,
+                          const char *target,
+                          bus_error_t *err);
 int gw_image_dealias(gw_request_t *r, const char *alias, bus_error_t *err);
 int gw_image_forget(gw_request_t *r,
                     const char *reference,

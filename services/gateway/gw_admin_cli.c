@@ -12,14 +12,16 @@
 static int
 s_usage(FILE *out)
 {
-    fprintf(out,
-            "usage: backplane-gateway [--config FILE] admin COMMAND\n"
-            "  create-user EMAIL [--password P] [--role superadmin|admin|user|monitor]\n"
-            "              [--domain D] [--project NAME]\n"
-            "  create-keypair EMAIL\n"
-            "  set-password EMAIL [--password P]\n"
-            "  list-users\n"
-            "A password left out is generated and printed once.\n");
+    fprintf(
+        out,
+        "usage: backplane-gateway [--config FILE] admin COMMAND\n"
+        "  create-user EMAIL [--password P] [--role superadmin|admin|user|monitor]\n"
+        "              [--domain D] [--project NAME]\n"
+        "  create-keypair EMAIL\n"
+        "  set-password EMAIL [--password P]\n"
+        "  list-users\n"
+        "  alias-image ALIAS REFERENCE   (sets or repoints; the image may come later)\n"
+        "A password left out is generated and printed once.\n");
     return out == stdout ? 0 : 2;
 }
 
@@ -127,6 +129,15 @@ s_run(gw_request_t *r, const gw_config_t *config, int argc, char **argv)
     }
     if (!email)
         return s_usage(stderr);
+    if (strcmp(command, "alias-image") == 0) {
+        const char *target = optind + 1 < argc ? argv[optind + 1] : NULL;
+        if (!target)
+            return s_usage(stderr);
+        if (gw_image_alias_preset(r->gw->db, email, target, &err) != BUS_OK)
+            return s_fail("alias-image", &err);
+        printf("alias %s -> %s\n", email, target);
+        return 0;
+    }
     if (!password && strcmp(command, "create-keypair") != 0) {
         if (gw_secret_key_new(generated) != 0)
             return 1;

@@ -727,6 +727,23 @@ gw_image_get(gw_request_t *r,
     return rc;
 }
 
+//  Checks an alias and its target; fills ref with the canonical target.
+static int
+s_alias_check(const char *alias,
+              const char *target,
+              gw_image_ref_t *ref,
+              bus_error_t *err)
+{
+    size_t n = alias ? strlen(alias) : 0;
+    if (n == 0 || n >= GW_IMAGE_ALIAS_MAX || strpbrk(alias, " \t\r\n"))
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "an alias is 1-%d characters, without spaces",
+                             GW_IMAGE_ALIAS_MAX - 1);
+    if (!target || gw_image_ref_parse(target, ref) != 0)
+        return bus_error_set(err, BUS_STATUS_INVALID, "malformed image reference");
+    return BUS_OK;
+}
+
 int
 gw_image_alias(gw_request_t *r,
                const char *alias,
@@ -737,14 +754,11 @@ gw_image_alias(gw_request_t *r,
     if (!gw_identity_is_superadmin(&r->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin aliases images");
-    size_t n = alias ? strlen(alias) : 0;
-    if (n == 0 || n >= GW_IMAGE_ALIAS_MAX || strpbrk(alias, " \t\r\n"))
-        return bus_error_set(err, BUS_STATUS_INVALID, "an alias is 1-%d characters",
-                             GW_IMAGE_ALIAS_MAX - 1);
     gw_image_ref_t ref;
     char architecture[GW_IMAGE_ARCH_MAX];
-    if (!target || gw_image_ref_parse(target, &ref) != 0)
-        return bus_error_set(err, BUS_STATUS_INVALID, "malformed image reference");
+    int rc = s_alias_check(alias, target, &ref, err);
+    if (rc != BUS_OK)
+        return rc;
     if (arch && gw_image_arch(arch, architecture) != 0)
         return bus_error_set(err, BUS_STATUS_INVALID, "malformed architecture");
     //  An alias names a reference in every architecture; the target must
@@ -772,12 +786,36 @@ gw_image_alias(gw_request_t *r,
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
     sqlite3_bind_text(stmt, 1, alias, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(stmt, 2, ref.canonical, -1, SQLITE_TRANSIENT);
-    int rc = gw_store_step(r->gw->db, stmt, err);
+    rc = gw_store_step(r->gw->db, stmt, err);
     if (rc == BUS_STATUS_CONFLICT)
         bus_error_set(err, rc, "the alias %s already exists", alias);
     if (rc == BUS_OK)
         bus_log_notice("image alias created alias=%s image=%s by=%s", alias,
                        ref.canonical, r->who.email);
+    return rc;
+}
+
+int
+gw_image_alias_preset(bus_db_t *db,
+                      const char *alias,
+                      const char *target,
+                      bus_error_t *err)
+{
+    gw_image_ref_t ref;
+    int rc = s_alias_check(alias, target, &ref, err);
+    if (rc != BUS_OK)
+        return rc;
+    sqlite3_stmt *stmt = bus_db_stmt(db, "INSERT INTO image_aliases (alias, image)"
+                                         " VALUES (?1, ?2) ON CONFLICT (alias)"
+                                         " DO UPDATE SET image = excluded.image");
+    if (!stmt)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
+    sqlite3_bind_text(stmt, 1, alias, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(stmt, 2, ref.canonical, -1, SQLITE_TRANSIENT);
+    rc = gw_store_step(db, stmt, err);
+    if (rc == BUS_OK)
+        bus_log_notice("image alias set alias=%s image=%s by=operator", alias,
+                       ref.canonical);
     return rc;
 }
 

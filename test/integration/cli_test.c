@@ -153,6 +153,19 @@ test_gateway_admin_command(void)
     //  The same user twice is refused, with the reason.
     T_EQ_INT(s_run("gw-again", "gateway", create, &proc), 1);
     T_ASSERT(s_log_contains(&proc, "UNIQUE constraint failed: users.email"));
+    //  Image aliases set offline: before any agent reported the image, and
+    //  again to repoint; a malformed reference is refused with the reason.
+    const char *alias[] = {"--set",       state, "admin",
+                           "alias-image", "py",  "local.backplane/library/python:latest",
+                           NULL};
+    T_EQ_INT(s_run("gw-alias", "gateway", alias, &proc), 0);
+    T_ASSERT(s_log_contains(&proc, "alias py -> local.backplane/library/python:latest"));
+    alias[5] = "local.backplane/library/python:3.11";
+    T_EQ_INT(s_run("gw-realias", "gateway", alias, &proc), 0);
+    T_ASSERT(s_log_contains(&proc, "image=local.backplane/library/python:3.11"));
+    alias[5] = "UPPER/Case::";
+    T_EQ_INT(s_run("gw-badalias", "gateway", alias, &proc), 1);
+    T_ASSERT(s_log_contains(&proc, "malformed image reference"));
     const char *bad[] = {"--set", state, "admin", "frobnicate", "x", NULL};
     T_EQ_INT(s_run("gw-bad", "gateway", bad, &proc), 2);
     T_ASSERT(s_log_contains(&proc, "usage: backplane-gateway"));
