@@ -210,6 +210,131 @@ proto_scheduler_agent_print(const proto_scheduler_agent_t *self)
 }
 
 //  ---------------------------------------------------------------------------
+//  scheduler.usage
+
+static void
+s_usage_free(proto_scheduler_usage_t *self)
+{
+    free(self->scaling_group);
+    proto_free_map(self->slots, self->slots_count);
+}
+
+static bool
+s_usage_valid(const proto_scheduler_usage_t *self)
+{
+    if (!proto_valid_str(self->scaling_group, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_map(self->slots, self->slots_count, 64))
+        return false;
+    return true;
+}
+
+static void
+s_usage_write(const proto_scheduler_usage_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 1;
+    pairs += self->slots_count > 0;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "scaling_group", self->scaling_group);
+    if (self->slots_count > 0)
+        proto_write_map(writer, "slots", self->slots, self->slots_count);
+}
+
+static void
+s_usage_read(proto_scheduler_usage_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "scaling_group", PROTO_REQUIRED, 64, &self->scaling_group);
+    self->slots = proto_read_map(in, "slots", 0, 64, &self->slots_count);
+}
+
+static void
+s_usage_print(const proto_scheduler_usage_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "scaling_group", self->scaling_group);
+    proto_print_count(text, "slots", self->slots_count);
+}
+
+//  A list item: calloc'd memory, initialised before it is read.
+static void
+s_usage_item(void *item, proto_in_t *in)
+{
+    proto_scheduler_usage_init(item);
+    s_usage_read(item, in);
+}
+
+void
+proto_scheduler_usage_init(proto_scheduler_usage_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_scheduler_usage_clear(proto_scheduler_usage_t *self)
+{
+    assert(self);
+    s_usage_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_scheduler_usage_write(const proto_scheduler_usage_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_usage_valid(self))
+        return -1;
+    s_usage_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_scheduler_usage_encode(const proto_scheduler_usage_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_scheduler_usage_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_scheduler_usage_read(proto_scheduler_usage_t *self,
+                           const bus_value_t *map,
+                           bus_error_t *err)
+{
+    proto_in_t in;
+    proto_scheduler_usage_init(self);
+    proto_in_init(&in, "scheduler.usage", map, err);
+    s_usage_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_scheduler_usage_clear(self);
+    return in.status;
+}
+
+int
+proto_scheduler_usage_decode(proto_scheduler_usage_t *self,
+                             const void *data,
+                             size_t size,
+                             bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_scheduler_usage_read(self, map, err);
+}
+
+char *
+proto_scheduler_usage_print(const proto_scheduler_usage_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_usage_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
 //  scheduler.agents request
 
 static void
@@ -447,5 +572,281 @@ proto_scheduler_agents_rep_print(const proto_scheduler_agents_rep_t *self)
     proto_text_t text;
     proto_text_init(&text);
     s_agents_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  scheduler.usage request
+
+static void
+s_usage_req_free(proto_scheduler_usage_req_t *self)
+{
+    free(self->access_key);
+    free(self->group_id);
+    free(self->domain_name);
+}
+
+static bool
+s_usage_req_valid(const proto_scheduler_usage_req_t *self)
+{
+    if (!proto_valid_str(self->access_key, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->group_id, 0, 64))
+        return false;
+    if (!proto_valid_str(self->domain_name, 0, 64))
+        return false;
+    return true;
+}
+
+static void
+s_usage_req_write(const proto_scheduler_usage_req_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 1;
+    pairs += self->group_id != NULL;
+    pairs += self->domain_name != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "access_key", self->access_key);
+    if (self->group_id != NULL)
+        proto_write_str(writer, "group_id", self->group_id);
+    if (self->domain_name != NULL)
+        proto_write_str(writer, "domain_name", self->domain_name);
+}
+
+static void
+s_usage_req_read(proto_scheduler_usage_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "access_key", PROTO_REQUIRED, 64, &self->access_key);
+    proto_read_str(in, "group_id", 0, 64, &self->group_id);
+    proto_read_str(in, "domain_name", 0, 64, &self->domain_name);
+}
+
+static void
+s_usage_req_print(const proto_scheduler_usage_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "access_key", self->access_key);
+    proto_print_str(text, "group_id", self->group_id);
+    proto_print_str(text, "domain_name", self->domain_name);
+}
+
+void
+proto_scheduler_usage_req_init(proto_scheduler_usage_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_scheduler_usage_req_clear(proto_scheduler_usage_req_t *self)
+{
+    assert(self);
+    s_usage_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_scheduler_usage_req_write(const proto_scheduler_usage_req_t *self,
+                                bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_usage_req_valid(self))
+        return -1;
+    s_usage_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_scheduler_usage_req_encode(const proto_scheduler_usage_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_scheduler_usage_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_scheduler_usage_req_read(proto_scheduler_usage_req_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err)
+{
+    proto_in_t in;
+    proto_scheduler_usage_req_init(self);
+    proto_in_init(&in, "scheduler.usage request", map, err);
+    s_usage_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_scheduler_usage_req_clear(self);
+    return in.status;
+}
+
+int
+proto_scheduler_usage_req_decode(proto_scheduler_usage_req_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_scheduler_usage_req_read(self, map, err);
+}
+
+char *
+proto_scheduler_usage_req_print(const proto_scheduler_usage_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_usage_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  scheduler.usage reply
+
+static void
+s_usage_rep_free(proto_scheduler_usage_rep_t *self)
+{
+    proto_free_map(self->keypair, self->keypair_count);
+    proto_free_map(self->group, self->group_count);
+    proto_free_map(self->domain, self->domain_count);
+    for (size_t i = 0; i < self->keypair_by_scaling_group_count; i++)
+        s_usage_free(&self->keypair_by_scaling_group[i]);
+    free(self->keypair_by_scaling_group);
+}
+
+static bool
+s_usage_rep_valid(const proto_scheduler_usage_rep_t *self)
+{
+    if (!proto_valid_map(self->keypair, self->keypair_count, 64))
+        return false;
+    if (!proto_valid_map(self->group, self->group_count, 64))
+        return false;
+    if (!proto_valid_map(self->domain, self->domain_count, 64))
+        return false;
+    if (!proto_valid_count(self->keypair_by_scaling_group, self->keypair_by_scaling_group_count, 1024))
+        return false;
+    for (size_t i = 0; i < self->keypair_by_scaling_group_count; i++)
+        if (!s_usage_valid(&self->keypair_by_scaling_group[i]))
+            return false;
+    return true;
+}
+
+static void
+s_usage_rep_write(const proto_scheduler_usage_rep_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 0;
+    pairs += self->keypair_count > 0;
+    pairs += self->group_count > 0;
+    pairs += self->domain_count > 0;
+    pairs += self->keypair_by_scaling_group_count > 0;
+    bus_writer_map(writer, pairs);
+    if (self->keypair_count > 0)
+        proto_write_map(writer, "keypair", self->keypair, self->keypair_count);
+    if (self->group_count > 0)
+        proto_write_map(writer, "group", self->group, self->group_count);
+    if (self->domain_count > 0)
+        proto_write_map(writer, "domain", self->domain, self->domain_count);
+    if (self->keypair_by_scaling_group_count > 0) {
+        proto_write_array(writer, "keypair_by_scaling_group",
+                          self->keypair_by_scaling_group_count);
+        for (size_t i = 0; i < self->keypair_by_scaling_group_count; i++)
+            s_usage_write(&self->keypair_by_scaling_group[i], writer);
+    }
+}
+
+static void
+s_usage_rep_read(proto_scheduler_usage_rep_t *self, proto_in_t *in)
+{
+    self->keypair = proto_read_map(in, "keypair", 0, 64, &self->keypair_count);
+    self->group = proto_read_map(in, "group", 0, 64, &self->group_count);
+    self->domain = proto_read_map(in, "domain", 0, 64, &self->domain_count);
+    self->keypair_by_scaling_group = proto_read_list(in, "keypair_by_scaling_group", 0,
+                                                     1024,
+                                                     sizeof *self->keypair_by_scaling_group,
+                                                     s_usage_item,
+                                                     &self->keypair_by_scaling_group_count);
+}
+
+static void
+s_usage_rep_print(const proto_scheduler_usage_rep_t *self, proto_text_t *text)
+{
+    proto_print_count(text, "keypair", self->keypair_count);
+    proto_print_count(text, "group", self->group_count);
+    proto_print_count(text, "domain", self->domain_count);
+    proto_print_count(text, "keypair_by_scaling_group",
+                      self->keypair_by_scaling_group_count);
+}
+
+void
+proto_scheduler_usage_rep_init(proto_scheduler_usage_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_scheduler_usage_rep_clear(proto_scheduler_usage_rep_t *self)
+{
+    assert(self);
+    s_usage_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_scheduler_usage_rep_write(const proto_scheduler_usage_rep_t *self,
+                                bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_usage_rep_valid(self))
+        return -1;
+    s_usage_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_scheduler_usage_rep_encode(const proto_scheduler_usage_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_scheduler_usage_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_scheduler_usage_rep_read(proto_scheduler_usage_rep_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err)
+{
+    proto_in_t in;
+    proto_scheduler_usage_rep_init(self);
+    proto_in_init(&in, "scheduler.usage reply", map, err);
+    s_usage_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_scheduler_usage_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_scheduler_usage_rep_decode(proto_scheduler_usage_rep_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_scheduler_usage_rep_read(self, map, err);
+}
+
+char *
+proto_scheduler_usage_rep_print(const proto_scheduler_usage_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_usage_rep_print(self, &text);
     return proto_text_finish(&text);
 }

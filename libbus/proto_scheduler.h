@@ -14,6 +14,7 @@
 
 //  Topics (events) and method names (RPC).
 #define PROTO_SCHEDULER_AGENTS "scheduler.agents"
+#define PROTO_SCHEDULER_USAGE  "scheduler.usage"
 
 //  ---------------------------------------------------------------------------
 //  scheduler.agent, a nested value: one agent as the scheduler's registry knows it
@@ -66,6 +67,31 @@ int proto_scheduler_agent_decode(proto_scheduler_agent_t *self,
 char *proto_scheduler_agent_print(const proto_scheduler_agent_t *self);
 
 //  ---------------------------------------------------------------------------
+//  scheduler.usage, a nested value: the slots held in one resource group
+
+typedef struct {
+    //  The resource group (required, at most 64 bytes)
+    char *scaling_group;
+    //  Slot -> decimal string (at most 64 pairs, string to string, in wire order)
+    proto_kv_t *slots;
+    size_t slots_count;
+} proto_scheduler_usage_t;
+
+void proto_scheduler_usage_init(proto_scheduler_usage_t *self);
+void proto_scheduler_usage_clear(proto_scheduler_usage_t *self);
+int proto_scheduler_usage_write(const proto_scheduler_usage_t *self,
+                                bus_writer_t *writer);
+zframe_t *proto_scheduler_usage_encode(const proto_scheduler_usage_t *self);
+int proto_scheduler_usage_read(proto_scheduler_usage_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err);
+int proto_scheduler_usage_decode(proto_scheduler_usage_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err);
+char *proto_scheduler_usage_print(const proto_scheduler_usage_t *self);
+
+//  ---------------------------------------------------------------------------
 //  scheduler.agents request (idempotent): the agents in the registry, optionally of one
 //  resource group or status
 
@@ -113,5 +139,68 @@ int proto_scheduler_agents_rep_decode(proto_scheduler_agents_rep_t *self,
                                       size_t size,
                                       bus_error_t *err);
 char *proto_scheduler_agents_rep_print(const proto_scheduler_agents_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  scheduler.usage request (idempotent): what one keypair, its project and its domain
+//  hold now: the sums of their kernels' allocation rows
+
+typedef struct {
+    //  The keypair (required, at most 64 bytes)
+    char *access_key;
+    //  Its project (empty: not asked) (at most 64 bytes)
+    char *group_id;
+    //  Its domain (empty: not asked) (at most 64 bytes)
+    char *domain_name;
+} proto_scheduler_usage_req_t;
+
+void proto_scheduler_usage_req_init(proto_scheduler_usage_req_t *self);
+void proto_scheduler_usage_req_clear(proto_scheduler_usage_req_t *self);
+int proto_scheduler_usage_req_write(const proto_scheduler_usage_req_t *self,
+                                    bus_writer_t *writer);
+zframe_t *proto_scheduler_usage_req_encode(const proto_scheduler_usage_req_t *self);
+int proto_scheduler_usage_req_read(proto_scheduler_usage_req_t *self,
+                                   const bus_value_t *map,
+                                   bus_error_t *err);
+int proto_scheduler_usage_req_decode(proto_scheduler_usage_req_t *self,
+                                     const void *data,
+                                     size_t size,
+                                     bus_error_t *err);
+char *proto_scheduler_usage_req_print(const proto_scheduler_usage_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  scheduler.usage reply (idempotent): what one keypair, its project and its domain hold
+//  now: the sums of their kernels' allocation rows
+
+typedef struct {
+    //  Slot -> decimal string, every session of the keypair (at most 64 pairs, string to
+    //  string, in wire order)
+    proto_kv_t *keypair;
+    size_t keypair_count;
+    //  Slot -> decimal string, every session of the project (at most 64 pairs, string to
+    //  string, in wire order)
+    proto_kv_t *group;
+    size_t group_count;
+    //  Slot -> decimal string, every session of the domain (at most 64 pairs, string to
+    //  string, in wire order)
+    proto_kv_t *domain;
+    size_t domain_count;
+    //  The keypair's holdings per resource group (at most 1024 items)
+    proto_scheduler_usage_t *keypair_by_scaling_group;
+    size_t keypair_by_scaling_group_count;
+} proto_scheduler_usage_rep_t;
+
+void proto_scheduler_usage_rep_init(proto_scheduler_usage_rep_t *self);
+void proto_scheduler_usage_rep_clear(proto_scheduler_usage_rep_t *self);
+int proto_scheduler_usage_rep_write(const proto_scheduler_usage_rep_t *self,
+                                    bus_writer_t *writer);
+zframe_t *proto_scheduler_usage_rep_encode(const proto_scheduler_usage_rep_t *self);
+int proto_scheduler_usage_rep_read(proto_scheduler_usage_rep_t *self,
+                                   const bus_value_t *map,
+                                   bus_error_t *err);
+int proto_scheduler_usage_rep_decode(proto_scheduler_usage_rep_t *self,
+                                     const void *data,
+                                     size_t size,
+                                     bus_error_t *err);
+char *proto_scheduler_usage_rep_print(const proto_scheduler_usage_rep_t *self);
 
 #endif

@@ -241,6 +241,15 @@ int gw_sgroup_associate(gw_request_t *r,
                         const char *target,
                         bool associate,
                         bus_error_t *err);
+//  The active resource groups the caller may use through project group (id,
+//  or name in the caller's domain): those of the domain, the project and the
+//  keypair. Fills project_id and *names (a JSON array of names, caller owns
+//  it). NOT_FOUND when the caller may not use the project.
+int gw_sgroup_usable(gw_request_t *r,
+                     const char *group,
+                     char project_id[GW_UUID_SIZE],
+                     json_t **names,
+                     bus_error_t *err);
 //  GET /scaling-groups?group=; GET /scaling-groups/{scaling_group}/wsproxy-version.
 void gw_sgroup_handle_list(gw_request_t *r);
 void gw_sgroup_handle_wsproxy_version(gw_request_t *r);
@@ -262,6 +271,9 @@ int gw_preset_modify(
 int gw_preset_delete(gw_request_t *r, const char *name, bus_error_t *err);
 //  GET /resource/presets[?scaling_group=].
 void gw_preset_handle_list(gw_request_t *r);
+//  POST /resource/check-presets (gw_check_presets.c): limits, usage and
+//  what remains for the caller, and which presets fit now.
+void gw_check_presets_handle(gw_request_t *r);
 //  GraphQL root fields: resource_preset(s), create/modify/delete_resource_preset.
 extern const gw_gql_root_t gw_preset_gql_roots[];
 

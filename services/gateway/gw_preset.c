@@ -8,7 +8,7 @@
     resource_slots as a JSONString and shared_memory as a decimal string;
     GET /resource/presets shows the slots as an object. With
     ?scaling_group=X it lists the presets of X and the global ones.
-    POST /resource/check-presets needs live usage and is not here.
+    POST /resource/check-presets is gw_check_presets.c.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================

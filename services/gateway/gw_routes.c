@@ -63,5 +63,6 @@ const gw_route_t gw_routes[] = {
     {GET, "/scaling-groups/{scaling_group}/wsproxy-version", GW_AUTH_REQUIRED,
      gw_sgroup_handle_wsproxy_version},
     {GET, "/resource/presets", GW_AUTH_REQUIRED, gw_preset_handle_list},
+    {POST, "/resource/check-presets", GW_AUTH_REQUIRED, gw_check_presets_handle},
     {0, NULL, 0, NULL},
 };

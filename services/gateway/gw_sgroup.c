@@ -458,6 +458,36 @@ s_usable_project(gw_request_t *r,
                    : bus_error_set(err, BUS_STATUS_NOT_FOUND, "No such project.");
 }
 
+int
+gw_sgroup_usable(gw_request_t *r,
+                 const char *group,
+                 char project_id[GW_UUID_SIZE],
+                 json_t **names,
+                 bus_error_t *err)
+{
+    *names = NULL;
+    int rc = s_usable_project(r, group, project_id, err);
+    json_t *rows = NULL;
+    if (rc == BUS_OK) {
+        const char *where =
+            "name IN (SELECT scaling_group FROM sgroups_for_domains WHERE domain = ?1"
+            " UNION SELECT scaling_group FROM sgroups_for_groups WHERE group_id = ?2"
+            " UNION SELECT scaling_group FROM sgroups_for_keypairs WHERE access_key = "
+            "?3)";
+        rc = s_query(r->gw->db, where, r->who.domain, project_id, r->who.access_key, "1",
+                     &rows, err);
+    }
+    if (rc != BUS_OK)
+        return rc;
+    *names = json_array();
+    size_t index;
+    json_t *row;
+    json_array_foreach(rows, index, row)
+        json_array_append(*names, json_object_get(row, "name"));
+    json_decref(rows);
+    return BUS_OK;
+}
+
 //  GET /scaling-groups?group=<project id or name>
 void
 gw_sgroup_handle_list(gw_request_t *r)
@@ -472,28 +502,19 @@ gw_sgroup_handle_list(gw_request_t *r)
     }
     bus_error_t err = {0};
     char id[GW_UUID_SIZE];
-    int rc = s_usable_project(r, group, id, &err);
-    json_t *rows = NULL;
-    if (rc == BUS_OK) {
-        const char *where =
-            "name IN (SELECT scaling_group FROM sgroups_for_domains WHERE domain = ?1"
-            " UNION SELECT scaling_group FROM sgroups_for_groups WHERE group_id = ?2"
-            " UNION SELECT scaling_group FROM sgroups_for_keypairs WHERE access_key = "
-            "?3)";
-        rc = s_query(r->gw->db, where, r->who.domain, id, r->who.access_key, "1", &rows,
-                     &err);
-    }
+    json_t *names = NULL;
+    int rc = gw_sgroup_usable(r, group, id, &names, &err);
     if (rc != BUS_OK) {
         gw_reply_status(r, rc, err.detail);
         return;
     }
-    json_t *names = json_array();
+    json_t *groups = json_array();
     size_t index;
-    json_t *row;
-    json_array_foreach(rows, index, row) json_array_append_new(
-        names, json_pack("{s:O}", "name", json_object_get(row, "name")));
-    json_decref(rows);
-    gw_reply_json(r, 200, json_pack("{s:o}", "scaling_groups", names));
+    json_t *name;
+    json_array_foreach(names, index, name)
+        json_array_append_new(groups, json_pack("{s:O}", "name", name));
+    json_decref(names);
+    gw_reply_json(r, 200, json_pack("{s:o}", "scaling_groups", groups));
 }
 
 //  GET /scaling-groups/{scaling_group}/wsproxy-version

@@ -132,33 +132,6 @@ s_on_timer(evutil_socket_t fd, short what, void *arg)
     sched_agents_expire(arg);
 }
 
-//  Fills a slot map (proto_kv_t array) from rows of (slot, amount).
-static void
-s_slot_map(sqlite3_stmt *stmt, proto_kv_t **map_p, size_t *count_p)
-{
-    size_t count = 0, capacity = 0;
-    proto_kv_t *map = NULL;
-    while (sqlite3_step(stmt) == SQLITE_ROW) {
-        if (count == capacity) {
-            capacity = capacity ? capacity * 2 : 8;
-            proto_kv_t *grown = realloc(map, capacity * sizeof *map);
-            if (!grown)
-                break;
-            map = grown;
-        }
-        const char *slot = (const char *) sqlite3_column_text(stmt, 0);
-        bus_slots_value_t value = {false, sqlite3_column_int64(stmt, 1)};
-        char text[BUS_SLOTS_VALUE_MAX];
-        bus_slots_format_value(bus_slots_unit(slot), &value, text);
-        map[count].key = strdup(slot);
-        map[count].value = strdup(text);
-        count++;
-    }
-    sqlite3_reset(stmt);
-    *map_p = map;
-    *count_p = count;
-}
-
 static int
 s_list(void *arg,
        bus_rpc_request_t *req,
@@ -222,13 +195,15 @@ s_list(void *arg,
             db, "SELECT slot, amount FROM agent_capacity WHERE agent_id = ?1");
         if (slots) {
             sqlite3_bind_text(slots, 1, agent->id, -1, SQLITE_STATIC);
-            s_slot_map(slots, &agent->available_slots, &agent->available_slots_count);
+            sched_db_slot_map(slots, &agent->available_slots,
+                              &agent->available_slots_count);
         }
         slots = bus_db_stmt(db, "SELECT slot, sum(amount) FROM allocations"
                                 " WHERE agent_id = ?1 GROUP BY slot");
         if (slots) {
             sqlite3_bind_text(slots, 1, agent->id, -1, SQLITE_STATIC);
-            s_slot_map(slots, &agent->occupied_slots, &agent->occupied_slots_count);
+            sched_db_slot_map(slots, &agent->occupied_slots,
+                              &agent->occupied_slots_count);
         }
     }
     rc =

@@ -14,5 +14,6 @@
 #include "sched_db.h"
 #include "sched_place.h"
 #include "sched_agents.h"
+#include "sched_usage.h"
 
 #endif

@@ -90,3 +90,29 @@ const bus_db_migration_t sched_db_migrations[] = {
 _Static_assert(sizeof sched_db_migrations / sizeof sched_db_migrations[0] ==
                    SCHED_DB_MIGRATION_COUNT,
                "SCHED_DB_MIGRATION_COUNT must match the migration list");
+
+void
+sched_db_slot_map(sqlite3_stmt *stmt, proto_kv_t **map_p, size_t *count_p)
+{
+    size_t count = 0, capacity = 0;
+    proto_kv_t *map = NULL;
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+        if (count == capacity) {
+            capacity = capacity ? capacity * 2 : 8;
+            proto_kv_t *grown = realloc(map, capacity * sizeof *map);
+            if (!grown)
+                break;
+            map = grown;
+        }
+        const char *slot = (const char *) sqlite3_column_text(stmt, 0);
+        bus_slots_value_t value = {false, sqlite3_column_int64(stmt, 1)};
+        char text[BUS_SLOTS_VALUE_MAX];
+        bus_slots_format_value(bus_slots_unit(slot), &value, text);
+        map[count].key = strdup(slot);
+        map[count].value = strdup(text);
+        count++;
+    }
+    sqlite3_reset(stmt);
+    *map_p = map;
+    *count_p = count;
+}

@@ -25,4 +25,9 @@
 
 extern const bus_db_migration_t sched_db_migrations[];
 
+//  Steps stmt, whose rows are (slot, amount in integer units), into a slot
+//  map of decimal strings as the bus carries them (caller owns *map_p; free
+//  with proto_free_map). Resets stmt.
+void sched_db_slot_map(sqlite3_stmt *stmt, proto_kv_t **map_p, size_t *count_p);
+
 #endif

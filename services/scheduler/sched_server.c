@@ -2,8 +2,8 @@
     sched_server - the scheduler as bus_main runs it
 
     Owns sessions and kernels, the pending queue, the agent registry and the slot
-   allocation ledger. So far the scheduler is its node: it joins the bus, registers,
-    heartbeats and answers service.health, bus.replay and /healthz.
+   allocation ledger. So far it keeps the agent registry (sched_agents) and
+    answers usage from the ledger (sched_usage), besides what every node does.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -17,6 +17,10 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
     sched_agents_t *agents = sched_agents_new(node, config->agent_lost_ms);
     if (!agents)
         bus_error_set(err, BUS_STATUS_INTERNAL, "cannot start the agent registry");
+    else if (sched_usage_serve(node) != 0) {
+        sched_agents_destroy(&agents);
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot serve scheduler.usage");
+    }
     return agents;
 }
 

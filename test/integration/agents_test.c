@@ -210,6 +210,108 @@ test_images_reach_the_catalogue(void)
     json_decref(tiny);
 }
 
+//  POST /resource/check-presets as the superadmin; the parsed answer.
+static json_t *
+s_check_presets(const char *body, int want_status)
+{
+    char *text = NULL;
+    int status = client_signed(&s_p, &s_p.super, "POST", "/resource/check-presets", body,
+                               NULL, &text, NULL);
+    json_t *answer = text ? json_loads(text, 0, NULL) : NULL;
+    if (status != want_status) {
+        fprintf(stderr, "# check-presets %s: status %d body %s\n", body, status,
+                text ? text : "");
+        json_decref(answer);
+        answer = NULL;
+    }
+    free(text);
+    return answer;
+}
+
+static const char *
+s_slot(json_t *answer, const char *map, const char *slot)
+{
+    return json_string_value(json_object_get(json_object_get(answer, map), slot));
+}
+
+//  Whether preset name is allocatable in answer (-1: not listed).
+static int
+s_allocatable(json_t *answer, const char *name)
+{
+    size_t index;
+    json_t *preset;
+    json_array_foreach(json_object_get(answer, "presets"), index, preset)
+    {
+        if (strcmp(json_string_value(json_object_get(preset, "name")), name) == 0)
+            return json_is_true(json_object_get(preset, "allocatable"));
+    }
+    return -1;
+}
+
+static void
+test_check_presets(void)
+{
+    const char *presets[][2] = {{"fits", "{\"cpu\": 1, \"mem\": \"1g\"}"},
+                                {"too-many-cpus", "{\"cpu\": 8, \"mem\": \"1g\"}"},
+                                {"too-much-mem", "{\"cpu\": 1, \"mem\": \"9g\"}"}};
+    for (size_t i = 0; i < 3; i++) {
+        json_t *r = client_gql(
+            &s_p, &s_p.super,
+            "mutation($n: String!, $s: String!) { create_resource_preset(name: $n,"
+            " props: {resource_slots: $s}) { ok msg } }",
+            json_pack("{s:s, s:s}", "n", presets[i][0], "s", presets[i][1]));
+        T_ASSERT(client_mutation_ok(r, "create_resource_preset"));
+        json_decref(r);
+    }
+    //  No limits yet: the agent (cpu 4, mem 8g) is what bounds the presets.
+    json_t *answer =
+        s_check_presets("{\"scaling_group\": null, \"group\": \"default\"}", 200);
+    T_ASSERT(answer);
+    T_EQ_STR(s_slot(answer, "keypair_limits", "cpu"), "Infinity");
+    T_EQ_STR(s_slot(answer, "keypair_using", "cpu"), "0");
+    T_EQ_STR(s_slot(answer, "keypair_remaining", "mem"), "Infinity");
+    T_EQ_STR(s_slot(answer, "group_limits", "mem"), "Infinity");
+    T_EQ_STR(s_slot(answer, "scaling_group_remaining", "cpu"), "4");
+    T_EQ_STR(s_slot(answer, "scaling_group_remaining", "mem"), "8589934592");
+    json_t *sgroup =
+        json_object_get(json_object_get(answer, "scaling_groups"), "default");
+    T_EQ_STR(s_slot(sgroup, "remaining", "cpu"), "4");
+    T_EQ_STR(s_slot(sgroup, "using", "mem"), "0");
+    T_EQ_INT(s_allocatable(answer, "fits"), 1);
+    T_EQ_INT(s_allocatable(answer, "too-many-cpus"), 0);
+    T_EQ_INT(s_allocatable(answer, "too-much-mem"), 0);
+    json_decref(answer);
+    //  A keypair limit under the preset makes it unallocatable, and shows.
+    json_t *r =
+        client_gql(&s_p, &s_p.super,
+                   "mutation { modify_keypair_resource_policy(name: \"default\","
+                   " props: {total_resource_slots: \"{\\\"cpu\\\": \\\"0.5\\\"}\"})"
+                   " { ok msg } }",
+                   NULL);
+    T_ASSERT(client_mutation_ok(r, "modify_keypair_resource_policy"));
+    json_decref(r);
+    answer =
+        s_check_presets("{\"scaling_group\": \"default\", \"group\": \"default\"}", 200);
+    T_ASSERT(answer);
+    T_EQ_STR(s_slot(answer, "keypair_limits", "cpu"), "0.5");
+    T_EQ_STR(s_slot(answer, "keypair_remaining", "cpu"), "0.5");
+    T_EQ_INT(s_allocatable(answer, "fits"), 0);
+    json_decref(answer);
+    //  Unknown project or resource group: Backend.AI's invalid-api-params.
+    answer = s_check_presets("{\"group\": \"nowhere\"}", 400);
+    T_ASSERT(answer);
+    T_CONTAINS(json_string_value(json_object_get(answer, "type")), "invalid-api-params");
+    json_decref(answer);
+    answer = s_check_presets("{\"group\": \"default\", \"scaling_group\": \"gpu\"}", 400);
+    T_ASSERT(answer);
+    T_CONTAINS(json_string_value(json_object_get(answer, "type")), "invalid-api-params");
+    json_decref(answer);
+    answer = s_check_presets("{\"group\": 7}", 400);
+    T_ASSERT(answer);
+    T_CONTAINS(json_string_value(json_object_get(answer, "type")), "invalid-api-params");
+    json_decref(answer);
+}
+
 static void
 test_killed_agent_turns_lost(void)
 {
@@ -224,6 +326,7 @@ main(void)
     T_RUN(test_alive_with_slots);
     T_RUN(test_only_superadmin_sees_agents);
     T_RUN(test_images_reach_the_catalogue);
+    T_RUN(test_check_presets);
     T_RUN(test_killed_agent_turns_lost);
     bool clean = client_platform_stop(&s_p);
     if (!clean)
