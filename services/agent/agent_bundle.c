@@ -165,6 +165,11 @@ agent_bundle_config(const agent_kernel_spec_t *spec,
         bus_error_set(err, BUS_STATUS_INVALID, "invalid cpuset \"%s\"", spec->cpuset);
         return NULL;
     }
+    if (spec->netns_path && (*spec->netns_path != '/' || spec->host_network)) {
+        bus_error_set(err, BUS_STATUS_INVALID,
+                      "netns path must be absolute and excludes host network");
+        return NULL;
+    }
     const char *cwd = spec->cwd && *spec->cwd ? spec->cwd : AGENT_KERNEL_HOME;
     if (*cwd != '/') {
         bus_error_set(err, BUS_STATUS_INVALID, "cwd must be absolute");
@@ -229,8 +234,17 @@ agent_bundle_config(const agent_kernel_spec_t *spec,
 
     //  linux
     json_t *namespaces = json_array();
-    for (size_t i = 0; s_namespaces[i]; i++)
-        json_array_append_new(namespaces, json_pack("{s:s}", "type", s_namespaces[i]));
+    for (size_t i = 0; s_namespaces[i]; i++) {
+        bool network = streq(s_namespaces[i], "network");
+        if (network && spec->host_network)
+            continue;
+        if (network && spec->netns_path)
+            json_array_append_new(namespaces, json_pack("{s:s, s:s}", "type", "network",
+                                                        "path", spec->netns_path));
+        else
+            json_array_append_new(namespaces,
+                                  json_pack("{s:s}", "type", s_namespaces[i]));
+    }
     json_t *linux_ = json_pack("{s:s+, s:o, s:o, s:o, s:o}", "cgroupsPath",
                                "/" AGENT_BUNDLE_CGROUP_PARENT "/", spec->kernel_id,
                                "resources", s_resources(spec), "namespaces", namespaces,

@@ -8,8 +8,10 @@
     bounding set with nothing effective, no new privileges, NOFILE clamped to
     the agent's own hard limit (the runtime cannot raise it without
     CAP_SYS_RESOURCE), an absolute cgroupsPath /backplane/<kernel_id>, new
-    pid/ipc/uts/mount/network namespaces (the network one holds only loopback
-    for now), and runc spec's default masked and read-only paths.
+    pid/ipc/uts/mount/network namespaces (the network one is the kernel's
+    agent_net namespace when the spec names one, a fresh loopback-only one
+    otherwise, or none at all with host_network), and runc spec's default
+    masked and read-only paths.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -59,6 +61,8 @@ typedef struct {
     int64_t shm_bytes;        //  size of /dev/shm; 0: AGENT_BUNDLE_SHM_DEFAULT
     const char *runner_path;  //  optional host path, bound at AGENT_KERNEL_RUNNER_PATH
     const char *tini_path;    //  optional host path, bound at AGENT_KERNEL_TINI_PATH
+    const char *netns_path;   //  optional: join this network namespace (agent_net)
+    bool host_network;        //  no network namespace: share the host's network
 } agent_kernel_spec_t;
 
 //  ---------------------------------------------------------------------------

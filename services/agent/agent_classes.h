@@ -13,6 +13,7 @@
 #include "agent_heartbeat.h"
 #include "agent_images.h"
 #include "agent_unpack.h"
+#include "agent_net.h"
 #include "agent_bundle.h"
 #include "agent_overlay.h"
 #include "agent_runc.h"

@@ -1,0 +1,777 @@
+/*  =========================================================================
+    agent_net - kernel networks made with iproute2, one exec per step
+
+    Every change goes through `ip` (and `nft` or `iptables` for NAT), forked
+    and exec'd with an argv, never a shell string, stdin on the null device
+    and the output captured for error details. The subnet is a bitmap of host
+    indexes: 0 is the network, 1 the bridge, the last the broadcast address;
+    kernels get the next free index after the last one given, so a freed
+    address is not reused at once. An allocation is written (atomically, by
+    rename) before anything is created for it and removed after everything
+    else is gone, so a crash never leaves a veth or namespace that no file
+    names; detach removes whatever of a kernel's network exists.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "agent_classes.h"
+#include <arpa/inet.h> //  inet_pton, inet_ntop: addresses in text
+#include <dirent.h>    //  reading back the allocations
+#include <fcntl.h>     //  open flags
+#include <sys/mman.h>  //  memfd_create: captured tool output
+#include <sys/stat.h>  //  mkdir, stat
+#include <sys/wait.h>  //  waitpid
+
+#define SYS_NET          "/sys/class/net"
+#define IP_FORWARD       "/proc/sys/net/ipv4/ip_forward"
+#define OUTPUT_TAIL      160 //  the most of a tool's output kept in an error detail
+#define NFT_TABLE_PREFIX "backplane_"
+
+struct _agent_net_t {
+    char *bridge;
+    char *net_dir;   //  <state_dir>/net
+    uint32_t base;   //  network address, host order
+    int prefix;      //  subnet prefix length
+    uint32_t size;   //  addresses in the subnet
+    uint8_t *used;   //  bitmap of host indexes
+    uint32_t cursor; //  last index given
+    char cidr[AGENT_NET_IP_MAX + 8];
+    char gateway[AGENT_NET_IP_MAX];
+    char ip_tool[PATH_MAX];
+    char nat_tool[PATH_MAX]; //  nft or iptables; empty when neither exists
+    bool nat;
+    char nft_table[64];
+    zhashx_t *kernels; //  id -> host index, cast to a pointer (never 0)
+};
+
+//  Where a tool may live; PATH may lack the sbin dirs.
+static const char *const s_tool_dirs[] = {"/usr/sbin", "/sbin", "/usr/bin", "/bin", NULL};
+
+static bool
+s_exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+//  Full path of tool into path. Returns false when it is nowhere.
+static bool
+s_find_tool(const char *tool, char path[PATH_MAX])
+{
+    for (size_t i = 0; s_tool_dirs[i]; i++) {
+        snprintf(path, PATH_MAX, "%s/%s", s_tool_dirs[i], tool);
+        if (access(path, X_OK) == 0)
+            return true;
+    }
+    const char *env = getenv("PATH");
+    char *dirs = env ? strdup(env) : NULL;
+    bool found = false;
+    char *save = NULL;
+    for (char *dir = dirs ? strtok_r(dirs, ":", &save) : NULL; dir && !found;
+         dir = strtok_r(NULL, ":", &save)) {
+        snprintf(path, PATH_MAX, "%s/%s", dir, tool);
+        found = *dir == '/' && access(path, X_OK) == 0;
+    }
+    free(dirs);
+    if (!found)
+        path[0] = '\0';
+    return found;
+}
+
+//  Run argv (argv[0] a full path) and wait. Its stdout and stderr, trimmed to
+//  the last OUTPUT_TAIL bytes, go into output. Returns its exit status, or -1
+//  when it could not run.
+static int
+s_run(const char *const *argv, char *output, size_t output_size)
+{
+    output[0] = '\0';
+    int out_fd = memfd_create("agent-net", MFD_CLOEXEC);
+    int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    pid_t pid = out_fd < 0 || null_fd < 0 ? -1 : fork();
+    if (pid == 0) {
+        //  Child: only async-signal-safe calls from here to exec.
+        if (dup2(null_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
+            _exit(127);
+        close_range(3, ~0U, 0);
+        execv(argv[0], (char *const *) argv);
+        _exit(127);
+    }
+    int status = -1;
+    if (pid > 0) {
+        int wstatus = 0;
+        while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+            ;
+        status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+        if (status == 127)
+            status = -1;
+        off_t size = lseek(out_fd, 0, SEEK_END);
+        off_t from = size > (off_t) OUTPUT_TAIL ? size - (off_t) OUTPUT_TAIL : 0;
+        ssize_t n = size > 0 ? pread(out_fd, output, output_size - 1, from) : 0;
+        output[n > 0 ? n : 0] = '\0';
+        size_t len = strlen(output);
+        while (len && isspace((unsigned char) output[len - 1]))
+            output[--len] = '\0';
+        for (char *p = output; *p; p++)
+            if (*p == '\n')
+                *p = ' ';
+    }
+    if (out_fd >= 0)
+        close(out_fd);
+    if (null_fd >= 0)
+        close(null_fd);
+    return status;
+}
+
+//  Run argv; on failure fill err (INTERNAL) with the command and its output.
+static int
+s_run_checked(const char *const *argv, bus_error_t *err)
+{
+    char output[OUTPUT_TAIL + 1];
+    int status = s_run(argv, output, sizeof output);
+    if (status == 0)
+        return 0;
+    const char *tool = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+    bus_error_set(err, BUS_STATUS_INTERNAL, "%s %s %s failed (%d): %s", tool,
+                  argv[1] ? argv[1] : "", argv[1] && argv[2] ? argv[2] : "", status,
+                  output);
+    return BUS_STATUS_INTERNAL;
+}
+
+//  An interface name the kernel takes: 1..15 chars, no '/', no space.
+static bool
+s_ifname_valid(const char *name)
+{
+    if (!name || !*name || strlen(name) > AGENT_NET_IFNAME_MAX || streq(name, ".") ||
+        streq(name, ".."))
+        return false;
+    for (const char *p = name; *p; p++)
+        if (!isalnum((unsigned char) *p) && *p != '_' && *p != '.' && *p != '-')
+            return false;
+    return true;
+}
+
+//  "a.b.c.d/n" into the masked network and prefix. Returns false when bad.
+static bool
+s_parse_cidr(const char *cidr, uint32_t *base_p, int *prefix_p)
+{
+    char address[INET_ADDRSTRLEN];
+    const char *slash = cidr ? strchr(cidr, '/') : NULL;
+    if (!slash || slash == cidr || (size_t) (slash - cidr) >= sizeof address)
+        return false;
+    memcpy(address, cidr, (size_t) (slash - cidr));
+    address[slash - cidr] = '\0';
+    struct in_addr in;
+    if (inet_pton(AF_INET, address, &in) != 1)
+        return false;
+    char *end = NULL;
+    errno = 0;
+    long prefix = strtol(slash + 1, &end, 10);
+    if (errno || end == slash + 1 || *end || prefix < AGENT_NET_PREFIX_MIN ||
+        prefix > AGENT_NET_PREFIX_MAX)
+        return false;
+    uint32_t mask = ~0U << (32 - prefix);
+    *base_p = ntohl(in.s_addr) & mask;
+    *prefix_p = (int) prefix;
+    return true;
+}
+
+static void
+s_format_ip(uint32_t address, char ip[AGENT_NET_IP_MAX])
+{
+    struct in_addr in = {.s_addr = htonl(address)};
+    if (!inet_ntop(AF_INET, &in, ip, AGENT_NET_IP_MAX))
+        snprintf(ip, AGENT_NET_IP_MAX, "0.0.0.0");
+}
+
+static bool
+s_used(agent_net_t *self, uint32_t index)
+{
+    return (self->used[index / 8] >> (index % 8)) & 1;
+}
+
+static void
+s_set_used(agent_net_t *self, uint32_t index, bool used)
+{
+    if (used)
+        self->used[index / 8] |= (uint8_t) (1u << (index % 8));
+    else
+        self->used[index / 8] &= (uint8_t) ~(1u << (index % 8));
+}
+
+//  Indexes a kernel may hold: past the bridge, before the broadcast address.
+static bool
+s_index_valid(agent_net_t *self, uint32_t index)
+{
+    return index >= 2 && index + 1 < self->size;
+}
+
+//  The host-side veth name: the prefix plus 48 bits of FNV-1a of the id.
+static void
+s_veth_name(const char *kernel_id, char name[AGENT_NET_IFNAME_MAX + 1])
+{
+    uint64_t hash = 14695981039346656037ULL;
+    for (const char *p = kernel_id; *p; p++) {
+        hash ^= (unsigned char) *p;
+        hash *= 1099511628211ULL;
+    }
+    int digits = AGENT_NET_IFNAME_MAX - (int) strlen(AGENT_NET_VETH_PREFIX);
+    snprintf(name, AGENT_NET_IFNAME_MAX + 1, "%s%0*" PRIx64, AGENT_NET_VETH_PREFIX,
+             digits, (uint64_t) (hash & ((1ULL << (4 * digits)) - 1)));
+}
+
+static void
+s_netns_name(const char *kernel_id, char name[PATH_MAX])
+{
+    snprintf(name, PATH_MAX, "%s%s", AGENT_NET_NETNS_PREFIX, kernel_id);
+}
+
+static void
+s_netns_path(const char *kernel_id, char path[PATH_MAX])
+{
+    snprintf(path, PATH_MAX, "%s/%s%s", AGENT_NET_NETNS_DIR, AGENT_NET_NETNS_PREFIX,
+             kernel_id);
+}
+
+static bool
+s_link_exists(const char *ifname)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, SYS_NET "/%s", ifname);
+    return s_exists(path);
+}
+
+static int
+s_mkdirs(const char *path, mode_t mode)
+{
+    char buffer[PATH_MAX];
+    if (snprintf(buffer, sizeof buffer, "%s", path) >= (int) sizeof buffer)
+        return -1;
+    for (char *p = buffer + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buffer, mode) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    if (mkdir(buffer, mode) != 0 && errno != EEXIST)
+        return -1;
+    return 0;
+}
+
+//  Write a kernel's allocation file: a temp file renamed into place.
+static int
+s_write_allocation(agent_net_t *self, const char *kernel_id, const char *ip)
+{
+    char path[PATH_MAX], temp[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", self->net_dir, kernel_id);
+    snprintf(temp, sizeof temp, "%s/.%s.tmp", self->net_dir, kernel_id);
+    int fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return -1;
+    char line[AGENT_NET_IP_MAX + 1];
+    int len = snprintf(line, sizeof line, "%s\n", ip);
+    bool ok = write(fd, line, (size_t) len) == len && fsync(fd) == 0;
+    ok = close(fd) == 0 && ok;
+    if (!ok || rename(temp, path) != 0) {
+        unlink(temp);
+        return -1;
+    }
+    return 0;
+}
+
+//  The index an allocation file names, or 0 when it names none we can use.
+static uint32_t
+s_read_allocation(agent_net_t *self, const char *path)
+{
+    FILE *file = fopen(path, "re");
+    if (!file)
+        return 0;
+    char line[AGENT_NET_IP_MAX] = "";
+    bool read = fgets(line, sizeof line, file) != NULL;
+    fclose(file);
+    if (!read)
+        return 0;
+    line[strcspn(line, " \t\r\n")] = '\0';
+    struct in_addr in;
+    if (inet_pton(AF_INET, line, &in) != 1)
+        return 0;
+    uint32_t address = ntohl(in.s_addr);
+    if ((address & (~0U << (32 - self->prefix))) != self->base)
+        return 0;
+    uint32_t index = address - self->base;
+    return s_index_valid(self, index) && !s_used(self, index) ? index : 0;
+}
+
+//  Put a kernel's veth back on the bridge when it lost it (the bridge was
+//  removed and made again while the kernel lived).
+static void
+s_reattach(agent_net_t *self, const char *kernel_id)
+{
+    char veth[AGENT_NET_IFNAME_MAX + 1], path[PATH_MAX];
+    s_veth_name(kernel_id, veth);
+    snprintf(path, sizeof path, SYS_NET "/%s/master", veth);
+    if (!s_link_exists(veth) || s_exists(path))
+        return;
+    const char *argv[] = {self->ip_tool, "link",       "set", veth,
+                          "master",      self->bridge, "up",  NULL};
+    bus_error_t err = {0};
+    if (s_run_checked(argv, &err) == 0)
+        bus_log_notice("kernel network reattached kernel=%s veth=%s", kernel_id, veth);
+    else
+        bus_log_warning("kernel network reattach failed kernel=%s error=\"%s\"",
+                        kernel_id, err.detail);
+}
+
+//  Rebuild the free set and the kernel table from <state_dir>/net/.
+static void
+s_load_allocations(agent_net_t *self)
+{
+    DIR *dir = opendir(self->net_dir);
+    if (!dir)
+        return;
+    struct dirent *entry;
+    char path[PATH_MAX];
+    while ((entry = readdir(dir))) {
+        const char *name = entry->d_name;
+        if (streq(name, ".") || streq(name, ".."))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", self->net_dir, name);
+        if (name[0] == '.') {
+            unlink(path); //  a temp file a crash left
+            continue;
+        }
+        uint32_t index = agent_bundle_id_valid(name) ? s_read_allocation(self, path) : 0;
+        if (!index) {
+            bus_log_warning("net allocation ignored file=%s subnet=%s", path, self->cidr);
+            continue;
+        }
+        s_set_used(self, index, true);
+        zhashx_insert(self->kernels, name, (void *) (uintptr_t) index);
+        s_reattach(self, name);
+        if (index > self->cursor)
+            self->cursor = index;
+    }
+    closedir(dir);
+}
+
+//  Make sure the bridge exists, has the gateway address and is up.
+static int
+s_bridge_up(agent_net_t *self, bus_error_t *err)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, SYS_NET "/%s", self->bridge);
+    if (!s_exists(path)) {
+        const char *add[] = {self->ip_tool, "link", "add",    "name",
+                             self->bridge,  "type", "bridge", NULL};
+        //  another agent may have made it meanwhile: only its absence is an error
+        if (s_run_checked(add, err) != 0 && !s_exists(path))
+            return BUS_STATUS_INTERNAL;
+        bus_log_notice("bridge created bridge=%s", self->bridge);
+    }
+    snprintf(path, sizeof path, SYS_NET "/%s/bridge", self->bridge);
+    if (!s_exists(path))
+        return bus_error_set(err, BUS_STATUS_CONFLICT, "%s exists and is not a bridge",
+                             self->bridge);
+    char address[AGENT_NET_IP_MAX + 8];
+    snprintf(address, sizeof address, "%s/%d", self->gateway, self->prefix);
+    const char *addr[] = {self->ip_tool, "addr",       "replace", address,
+                          "dev",         self->bridge, NULL};
+    const char *up[] = {self->ip_tool, "link", "set", self->bridge, "up", NULL};
+    if (s_run_checked(addr, err) != 0 || s_run_checked(up, err) != 0)
+        return BUS_STATUS_INTERNAL;
+    return BUS_OK;
+}
+
+//  IPv4 forwarding, needed only for traffic leaving the host: without it
+//  kernels still reach each other and the host, so failure is a warning.
+static void
+s_forwarding_on(void)
+{
+    int fd = open(IP_FORWARD, O_RDWR | O_CLOEXEC);
+    char value = '0';
+    if (fd >= 0 && read(fd, &value, 1) == 1 && value == '1') {
+        close(fd);
+        return;
+    }
+    bool ok = fd >= 0 && pwrite(fd, "1\n", 2, 0) == 2;
+    if (fd >= 0)
+        close(fd);
+    if (ok)
+        bus_log_notice("ip forwarding enabled");
+    else
+        bus_log_warning("cannot enable ip forwarding: kernels get no outbound traffic");
+}
+
+//  Masquerade what leaves the subnet through any interface but the bridge.
+//  With nft the rule lives in a table of ours, flushed and rewritten each
+//  time; with iptables each rule is added only when -C does not find it,
+//  and FORWARD gets accepts for the bridge (docker sets its policy to DROP).
+static int
+s_nat_up(agent_net_t *self, bus_error_t *err)
+{
+    const char *tool = self->nat_tool;
+    if (!strstr(tool, "iptables")) {
+        const char *table[] = {tool, "add", "table", "ip", self->nft_table, NULL};
+        const char *chain[] = {tool,          "add",      "chain", "ip",  self->nft_table,
+                               "postrouting", "{",        "type",  "nat", "hook",
+                               "postrouting", "priority", "100",   ";",   "}",
+                               NULL};
+        const char *flush[] = {tool,          "flush", "chain", "ip", self->nft_table,
+                               "postrouting", NULL};
+        char oifname[AGENT_NET_IFNAME_MAX + 3]; //  quoted: a name may start with a digit
+        snprintf(oifname, sizeof oifname, "\"%s\"", self->bridge);
+        const char *rule[] = {
+            tool,    "add",      "rule",    "ip", self->nft_table, "postrouting", "ip",
+            "saddr", self->cidr, "oifname", "!=", oifname,         "masquerade",  NULL};
+        if (s_run_checked(table, err) || s_run_checked(chain, err) ||
+            s_run_checked(flush, err) || s_run_checked(rule, err))
+            return BUS_STATUS_INTERNAL;
+        return BUS_OK;
+    }
+    const char *rules[][12] = {
+        {"-t", "nat", "POSTROUTING", "-s", self->cidr, "!", "-o", self->bridge, "-j",
+         "MASQUERADE", NULL},
+        {"-t", "filter", "FORWARD", "-i", self->bridge, "-j", "ACCEPT", NULL},
+        {"-t", "filter", "FORWARD", "-o", self->bridge, "-j", "ACCEPT", NULL}};
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+        //  tool -t TABLE -C|-A CHAIN spec...
+        const char *argv[16] = {tool, rules[i][0], rules[i][1], "-C"};
+        size_t argc = 4;
+        for (size_t j = 2; rules[i][j]; j++)
+            argv[argc++] = rules[i][j];
+        argv[argc] = NULL;
+        char output[OUTPUT_TAIL + 1];
+        if (s_run(argv, output, sizeof output) == 0)
+            continue;
+        argv[3] = "-A";
+        if (s_run_checked(argv, err) != 0)
+            return BUS_STATUS_INTERNAL;
+    }
+    return BUS_OK;
+}
+
+static void
+s_nat_down(agent_net_t *self)
+{
+    const char *tool = self->nat_tool;
+    char output[OUTPUT_TAIL + 1];
+    if (!strstr(tool, "iptables")) {
+        const char *argv[] = {tool, "delete", "table", "ip", self->nft_table, NULL};
+        s_run(argv, output, sizeof output);
+        return;
+    }
+    const char *rules[][12] = {
+        {"-t", "nat", "-D", "POSTROUTING", "-s", self->cidr, "!", "-o", self->bridge,
+         "-j", "MASQUERADE"},
+        {"-t", "filter", "-D", "FORWARD", "-i", self->bridge, "-j", "ACCEPT", NULL},
+        {"-t", "filter", "-D", "FORWARD", "-o", self->bridge, "-j", "ACCEPT", NULL}};
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+        const char *argv[16] = {tool};
+        size_t argc = 1;
+        for (size_t j = 0; j < 12 && rules[i][j]; j++)
+            argv[argc++] = rules[i][j];
+        argv[argc] = NULL;
+        s_run(argv, output, sizeof output);
+    }
+}
+
+//  Remove whatever exists of a kernel's network. Returns 0 when something was
+//  there, NOT_FOUND when nothing was, INTERNAL when a removal failed.
+static int
+s_remove(agent_net_t *self, const char *kernel_id, bus_error_t *err)
+{
+    char veth[AGENT_NET_IFNAME_MAX + 1], netns[PATH_MAX], netns_path[PATH_MAX];
+    char allocation[PATH_MAX];
+    s_veth_name(kernel_id, veth);
+    s_netns_name(kernel_id, netns);
+    s_netns_path(kernel_id, netns_path);
+    snprintf(allocation, sizeof allocation, "%s/%s", self->net_dir, kernel_id);
+    void *item = zhashx_lookup(self->kernels, kernel_id);
+    bool found = item != NULL;
+    int status = BUS_OK;
+
+    //  the veth first: a namespace a container still holds outlives its file
+    if (s_link_exists(veth)) {
+        found = true;
+        const char *del[] = {self->ip_tool, "link", "del", veth, NULL};
+        if (s_run_checked(del, err) != 0 && s_link_exists(veth))
+            status = BUS_STATUS_INTERNAL;
+    }
+    if (s_exists(netns_path)) {
+        found = true;
+        const char *del[] = {self->ip_tool, "netns", "del", netns, NULL};
+        if (s_run_checked(del, err) != 0 && s_exists(netns_path))
+            status = BUS_STATUS_INTERNAL;
+    }
+    if (status != BUS_OK)
+        return status; //  keep the allocation: the address is still in use
+    if (unlink(allocation) == 0)
+        found = true;
+    else if (errno != ENOENT)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot remove %s: %s", allocation,
+                             strerror(errno));
+    if (item) {
+        s_set_used(self, (uint32_t) (uintptr_t) item, false);
+        zhashx_delete(self->kernels, kernel_id);
+    }
+    if (!found)
+        return bus_error_set(err, BUS_STATUS_NOT_FOUND, "kernel %s has no network",
+                             kernel_id);
+    return BUS_OK;
+}
+
+//  ---------------------------------------------------------------------------
+//  Make sure the bridge, forwarding and NAT are there; read back allocations.
+
+agent_net_t *
+agent_net_new(const char *bridge,
+              const char *cidr,
+              const char *state_dir,
+              bus_error_t *err)
+{
+    assert(state_dir);
+    if (!s_ifname_valid(bridge)) {
+        bus_error_set(err, BUS_STATUS_INVALID, "invalid bridge name");
+        return NULL;
+    }
+    uint32_t base;
+    int prefix;
+    if (!s_parse_cidr(cidr, &base, &prefix)) {
+        bus_error_set(err, BUS_STATUS_INVALID,
+                      "invalid subnet \"%s\" (want a.b.c.d/%d..%d)", cidr ? cidr : "",
+                      AGENT_NET_PREFIX_MIN, AGENT_NET_PREFIX_MAX);
+        return NULL;
+    }
+    agent_net_t *self = calloc(1, sizeof *self);
+    if (!self) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        return NULL;
+    }
+    self->bridge = strdup(bridge);
+    self->net_dir = zsys_sprintf("%s/net", state_dir);
+    self->base = base;
+    self->prefix = prefix;
+    self->size = 1U << (32 - prefix);
+    self->used = calloc(self->size / 8 + 1, 1);
+    self->cursor = 1;
+    self->kernels = zhashx_new();
+    if (!self->bridge || !self->net_dir || !self->used || !self->kernels) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        goto fail;
+    }
+    char network[AGENT_NET_IP_MAX];
+    s_format_ip(base, network);
+    snprintf(self->cidr, sizeof self->cidr, "%s/%d", network, prefix);
+    s_format_ip(base + 1, self->gateway);
+    snprintf(self->nft_table, sizeof self->nft_table, NFT_TABLE_PREFIX "%s", bridge);
+    for (char *p = self->nft_table; *p; p++)
+        if (!isalnum((unsigned char) *p))
+            *p = '_';
+    s_set_used(self, 0, true);
+    s_set_used(self, 1, true);
+    s_set_used(self, self->size - 1, true);
+
+    if (s_mkdirs(self->net_dir, 0700) != 0) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot make %s: %s", self->net_dir,
+                      strerror(errno));
+        goto fail;
+    }
+    if (!s_find_tool("ip", self->ip_tool)) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "ip not found (install iproute2)");
+        goto fail;
+    }
+    if (s_bridge_up(self, err) != BUS_OK)
+        goto fail;
+    s_forwarding_on();
+    if (s_find_tool("nft", self->nat_tool) || s_find_tool("iptables", self->nat_tool)) {
+        bus_error_t nat_err = {0};
+        self->nat = s_nat_up(self, &nat_err) == BUS_OK;
+        if (!self->nat)
+            bus_log_warning("no outbound nat subnet=%s error=\"%s\"", self->cidr,
+                            nat_err.detail);
+    } else
+        bus_log_warning("no outbound nat subnet=%s error=\"neither nft nor iptables is "
+                        "installed\"",
+                        self->cidr);
+    s_load_allocations(self);
+    bus_log_notice(
+        "kernel network ready bridge=%s subnet=%s gateway=%s nat=%s kernels=%zu",
+        self->bridge, self->cidr, self->gateway, self->nat ? "yes" : "no",
+        zhashx_size(self->kernels));
+    return self;
+
+fail:
+    agent_net_destroy(&self);
+    return NULL;
+}
+
+//  ---------------------------------------------------------------------------
+//  Free the object; the network stays.
+
+void
+agent_net_destroy(agent_net_t **self_p)
+{
+    assert(self_p);
+    agent_net_t *self = *self_p;
+    if (!self)
+        return;
+    zhashx_destroy(&self->kernels);
+    free(self->used);
+    zstr_free(&self->net_dir);
+    free(self->bridge);
+    free(self);
+    *self_p = NULL;
+}
+
+//  ---------------------------------------------------------------------------
+//  Give a kernel its namespace, veth and address.
+
+int
+agent_net_attach(agent_net_t *self,
+                 const char *kernel_id,
+                 char netns_path[PATH_MAX],
+                 char ip[AGENT_NET_IP_MAX],
+                 bus_error_t *err)
+{
+    assert(self);
+    assert(netns_path);
+    assert(ip);
+    if (!agent_bundle_id_valid(kernel_id))
+        return bus_error_set(err, BUS_STATUS_INVALID, "invalid kernel id");
+    if (zhashx_lookup(self->kernels, kernel_id))
+        return bus_error_set(err, BUS_STATUS_CONFLICT, "kernel %s already has a network",
+                             kernel_id);
+    char veth[AGENT_NET_IFNAME_MAX + 1], netns[PATH_MAX], path[PATH_MAX];
+    s_veth_name(kernel_id, veth);
+    s_netns_name(kernel_id, netns);
+    s_netns_path(kernel_id, path);
+    if (s_exists(path) || s_link_exists(veth))
+        return bus_error_set(err, BUS_STATUS_CONFLICT,
+                             "%s or %s exists without an allocation (detach it)", path,
+                             veth);
+
+    //  the next free index after the last one given
+    uint32_t index = 0;
+    for (uint32_t step = 1; step <= self->size && !index; step++) {
+        uint32_t candidate = (self->cursor + step) % self->size;
+        if (s_index_valid(self, candidate) && !s_used(self, candidate))
+            index = candidate;
+    }
+    if (!index)
+        return bus_error_set(err, BUS_STATUS_UNAVAILABLE, "subnet %s is full",
+                             self->cidr);
+    char address[AGENT_NET_IP_MAX], address_prefix[AGENT_NET_IP_MAX + 8];
+    s_format_ip(self->base + index, address);
+    snprintf(address_prefix, sizeof address_prefix, "%s/%d", address, self->prefix);
+    if (s_write_allocation(self, kernel_id, address) != 0)
+        return bus_error_set(err, BUS_STATUS_INTERNAL,
+                             "cannot write allocation in %s: %s", self->net_dir,
+                             strerror(errno));
+    s_set_used(self, index, true);
+    zhashx_insert(self->kernels, kernel_id, (void *) (uintptr_t) index);
+    self->cursor = index;
+
+    const char *ip_tool = self->ip_tool;
+    const char *netns_add[] = {ip_tool, "netns", "add", netns, NULL};
+    const char *veth_add[] = {ip_tool, "link", "add",
+                              veth,    "type", "veth",
+                              "peer",  "name", AGENT_NET_KERNEL_IFNAME,
+                              "netns", netns,  NULL};
+    const char *veth_up[] = {ip_tool,  "link",       "set", veth,
+                             "master", self->bridge, "up",  NULL};
+    const char *addr_add[] = {ip_tool, "-n",           netns, "addr",
+                              "add",   address_prefix, "dev", AGENT_NET_KERNEL_IFNAME,
+                              NULL};
+    const char *lo_up[] = {ip_tool, "-n", netns, "link", "set", "lo", "up", NULL};
+    const char *eth_up[] = {ip_tool, "-n", netns, "link", "set", AGENT_NET_KERNEL_IFNAME,
+                            "up",    NULL};
+    const char *route_add[] = {ip_tool,   "-n",  netns,         "route", "add",
+                               "default", "via", self->gateway, NULL};
+    const char *const *steps[] = {netns_add, veth_add, veth_up,  addr_add,
+                                  lo_up,     eth_up,   route_add};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+        bus_error_t step_err = {0};
+        if (s_run_checked(steps[i], &step_err) != 0) {
+            bus_log_error("kernel network failed kernel=%s error=\"%s\"", kernel_id,
+                          step_err.detail);
+            s_remove(self, kernel_id, NULL);
+            return bus_error_set(err, BUS_STATUS_INTERNAL, "%s", step_err.detail);
+        }
+    }
+    snprintf(netns_path, PATH_MAX, "%s", path);
+    snprintf(ip, AGENT_NET_IP_MAX, "%s", address);
+    bus_log_info("kernel network attached kernel=%s ip=%s veth=%s", kernel_id, address,
+                 veth);
+    return BUS_OK;
+}
+
+//  ---------------------------------------------------------------------------
+//  Take a kernel's network away.
+
+int
+agent_net_detach(agent_net_t *self, const char *kernel_id, bus_error_t *err)
+{
+    assert(self);
+    if (!agent_bundle_id_valid(kernel_id))
+        return bus_error_set(err, BUS_STATUS_INVALID, "invalid kernel id");
+    int status = s_remove(self, kernel_id, err);
+    if (status == BUS_OK)
+        bus_log_info("kernel network detached kernel=%s", kernel_id);
+    return status;
+}
+
+//  ---------------------------------------------------------------------------
+//  The address a kernel holds.
+
+int
+agent_net_lookup(agent_net_t *self, const char *kernel_id, char ip[AGENT_NET_IP_MAX])
+{
+    assert(self);
+    assert(ip);
+    void *item = kernel_id ? zhashx_lookup(self->kernels, kernel_id) : NULL;
+    if (!item)
+        return BUS_STATUS_NOT_FOUND;
+    s_format_ip(self->base + (uint32_t) (uintptr_t) item, ip);
+    return BUS_OK;
+}
+
+//  ---------------------------------------------------------------------------
+//  The bridge's address.
+
+const char *
+agent_net_gateway(agent_net_t *self)
+{
+    assert(self);
+    return self->gateway;
+}
+
+//  ---------------------------------------------------------------------------
+//  True when outbound NAT is set up.
+
+bool
+agent_net_nat(agent_net_t *self)
+{
+    assert(self);
+    return self->nat;
+}
+
+//  ---------------------------------------------------------------------------
+//  Remove the bridge and our NAT rules.
+
+int
+agent_net_teardown(agent_net_t *self, bus_error_t *err)
+{
+    assert(self);
+    if (self->nat) {
+        s_nat_down(self);
+        self->nat = false;
+    }
+    if (!s_link_exists(self->bridge))
+        return BUS_OK;
+    const char *del[] = {self->ip_tool, "link", "del", self->bridge, NULL};
+    if (s_run_checked(del, err) != 0 && s_link_exists(self->bridge))
+        return BUS_STATUS_INTERNAL;
+    bus_log_notice("bridge removed bridge=%s", self->bridge);
+    return BUS_OK;
+}

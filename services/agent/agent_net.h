@@ -1,0 +1,99 @@
+/*  =========================================================================
+    agent_net - kernel networking: a veth pair on an agent-owned bridge
+
+    Each kernel gets a named network namespace (AGENT_NET_NETNS_DIR/bp-<id>)
+    holding lo and eth0, the peer of a host-side veth enslaved to the agent's
+    bridge. eth0 has the next free address of the agent's subnet and a default
+    route via the bridge, which holds the subnet's first host address. The
+    agent's app proxy reaches kernel services at <ip>:<port>; outbound traffic
+    is masqueraded when nft or iptables is installed (NAT is optional).
+
+    Allocations survive agent restarts: each is a file
+    <state_dir>/net/<kernel_id> holding the kernel's address, read back by
+    agent_net_new. The runc bundle joins the namespace through the kernel
+    spec's netns_path.
+
+    The object is not thread-safe; one thread owns it (the agent's loop).
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef AGENT_NET_H_INCLUDED
+#define AGENT_NET_H_INCLUDED
+
+#include <limits.h>
+#include <stdbool.h>
+#include "bus.h"
+
+//  Where `ip netns` keeps its namespaces, and our names' prefix there.
+#define AGENT_NET_NETNS_DIR    "/run/netns"
+#define AGENT_NET_NETNS_PREFIX "bp-"
+//  Host-side veth: this prefix plus hex digits of a hash of the kernel id,
+//  AGENT_NET_IFNAME_MAX chars in all (the kernel's IFNAMSIZ - 1).
+#define AGENT_NET_VETH_PREFIX "bpv"
+#define AGENT_NET_IFNAME_MAX  15
+//  The interface name inside the kernel's namespace.
+#define AGENT_NET_KERNEL_IFNAME "eth0"
+//  Subnets from /16 (65534 hosts) to /30 (one kernel besides the bridge).
+#define AGENT_NET_PREFIX_MIN 16
+#define AGENT_NET_PREFIX_MAX 30
+//  Default bridge and subnet for the agent's config.
+#define AGENT_NET_DEFAULT_BRIDGE "bp0"
+#define AGENT_NET_DEFAULT_CIDR   "10.213.0.0/16"
+//  Room for a dotted IPv4 address and for "a.b.c.d/nn".
+#define AGENT_NET_IP_MAX 64
+
+typedef struct _agent_net_t agent_net_t;
+
+//  ---------------------------------------------------------------------------
+//  Make sure the bridge exists (created when missing, with the first host of
+//  cidr as its address, up), IPv4 forwarding is on, and the subnet is
+//  masqueraded when nft or iptables exists (logged and skipped otherwise).
+//  Reads back the allocations under <state_dir>/net/. Returns NULL with err
+//  filled: INVALID for a bad bridge name or cidr, CONFLICT when the name is
+//  taken by something that is not a bridge, INTERNAL when a step failed.
+agent_net_t *agent_net_new(const char *bridge,
+                           const char *cidr,
+                           const char *state_dir,
+                           bus_error_t *err);
+
+//  Free the object. The bridge, the kernels' namespaces and the allocations
+//  stay, for a new object (or agent) to take over.
+void agent_net_destroy(agent_net_t **self_p);
+
+//  ---------------------------------------------------------------------------
+//  Give a kernel its network: a namespace, a veth pair on the bridge, eth0
+//  with the next free address, lo up, a default route via the bridge. Fills
+//  netns_path (for agent_kernel_spec_t.netns_path) and ip (dotted, no
+//  prefix). Returns 0, or INVALID (bad kernel id), CONFLICT (already
+//  attached), UNAVAILABLE (subnet full) or INTERNAL with err filled; on
+//  failure nothing is left behind.
+int agent_net_attach(agent_net_t *self,
+                     const char *kernel_id,
+                     char netns_path[PATH_MAX],
+                     char ip[AGENT_NET_IP_MAX],
+                     bus_error_t *err);
+
+//  ---------------------------------------------------------------------------
+//  Take a kernel's network away: its veth, namespace and allocation. Returns
+//  0, NOT_FOUND when none of these existed (so a second call returns
+//  NOT_FOUND), INVALID for a bad id, or INTERNAL with err filled.
+int agent_net_detach(agent_net_t *self, const char *kernel_id, bus_error_t *err);
+
+//  ---------------------------------------------------------------------------
+//  The address a kernel holds, into ip. Returns 0 or NOT_FOUND.
+int agent_net_lookup(agent_net_t *self, const char *kernel_id, char ip[AGENT_NET_IP_MAX]);
+
+//  The bridge's address (the kernels' gateway), dotted. Borrowed.
+const char *agent_net_gateway(agent_net_t *self);
+
+//  True when outbound NAT is set up for the subnet.
+bool agent_net_nat(agent_net_t *self);
+
+//  ---------------------------------------------------------------------------
+//  Remove the bridge and the NAT rules agent_net_new made (tests, uninstall).
+//  Kernels still attached lose their link to the host. Returns 0, or
+//  INTERNAL with err filled.
+int agent_net_teardown(agent_net_t *self, bus_error_t *err);
+
+#endif

@@ -1,0 +1,667 @@
+/*  =========================================================================
+    agent_net_test - kernel networks with real namespaces, veths and a bridge
+
+    The config.json and argument cases need nothing. The network cases need
+    root, iproute2 and the static busybox (its ping, nc and ip); the container
+    cases also runc and tini-static. Without them they are reported as one
+    passing test with a note. The bridge is bpt<pid> on a /28 of 10.251.0.0/16
+    picked by pid, so parallel runs and a running agent do not clash; the last
+    case removes the bridge and checks nothing of ours is left. The host's
+    ip_forward setting is restored at the end.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "agent_classes.h"
+#include <arpa/inet.h>  //  inet_pton: connecting to a kernel
+#include <dirent.h>     //  counting bridge ports and namespaces
+#include <netinet/in.h> //  sockaddr_in
+#include <sys/socket.h> //  socket, connect
+#include <sys/stat.h>   //  stat
+#include <sys/time.h>   //  timeval: a read timeout
+#include <sys/wait.h>   //  WIFEXITED: system's status
+#include "t.h"
+
+#define TINI_HOST "/usr/bin/tini-static"
+#define BUSYBOX   "/bin/busybox"
+#define WAIT_MS   10000
+#define PORT      8080
+
+static char s_tmp[] = "/tmp/agent_net_test.XXXXXX";
+static char s_state[256];
+static char s_image[256];
+static char s_bridge[16];
+static char s_cidr[32];
+static char s_gateway[AGENT_NET_IP_MAX];
+static char s_forward[8];
+static agent_net_t *s_net;
+static const char *s_runc_missing; //  why the container cases cannot run
+
+//  What the first cases attached, for the later ones.
+static char s_ip_a[AGENT_NET_IP_MAX];
+static char s_ip_b[AGENT_NET_IP_MAX];
+
+static char *
+s_kernel_id(const char *name)
+{
+    return zsys_sprintf("t%d-%s", (int) getpid(), name);
+}
+
+static bool
+s_exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+//  Exit status of a shell command made from fmt (fixed test strings only).
+static int
+s_sh(const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    char *command = zsys_vprintf(fmt, args);
+    va_end(args);
+    int rc = system(command);
+    zstr_free(&command);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+//  Output of a shell command. Caller owns return value.
+static char *
+s_capture(const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    char *command = zsys_vprintf(fmt, args);
+    va_end(args);
+    FILE *pipe = popen(command, "r");
+    zstr_free(&command);
+    char *data = calloc(1, 65536);
+    if (pipe) {
+        size_t n = fread(data, 1, 65535, pipe);
+        data[n] = '\0';
+        pclose(pipe);
+    }
+    return data;
+}
+
+static int
+s_count_entries(const char *path, const char *prefix)
+{
+    DIR *dir = opendir(path);
+    if (!dir)
+        return 0;
+    int count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir)))
+        if (entry->d_name[0] != '.' &&
+            strncmp(entry->d_name, prefix, strlen(prefix)) == 0)
+            count++;
+    closedir(dir);
+    return count;
+}
+
+//  Ports on the test bridge.
+static int
+s_bridge_ports(void)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "/sys/class/net/%s/brif", s_bridge);
+    return s_count_entries(path, "");
+}
+
+//  Namespaces of this test run under /run/netns.
+static int
+s_our_netns(void)
+{
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, AGENT_NET_NETNS_PREFIX "t%d-", (int) getpid());
+    return s_count_entries(AGENT_NET_NETNS_DIR, prefix);
+}
+
+static bool
+s_ping(const char *netns, const char *ip)
+{
+    if (netns)
+        return s_sh("ip netns exec %s " BUSYBOX " ping -c1 -W1 %s >/dev/null 2>&1", netns,
+                    ip) == 0;
+    return s_sh(BUSYBOX " ping -c1 -W1 %s >/dev/null 2>&1", ip) == 0;
+}
+
+//  ---------------------------------------------------------------------------
+//  config.json (no root needed)
+
+static void
+test_bundle_network(void)
+{
+    const char *args[] = {"/bin/sh", NULL};
+    agent_kernel_spec_t spec = {.kernel_id = "k1",
+                                .image_rootfs = "/img",
+                                .args = args,
+                                .netns_path = "/run/netns/bp-k1"};
+    bus_error_t err = {0};
+    json_t *config = agent_bundle_config(&spec, "/r", "/run", &err);
+    T_ASSERT(config);
+    char *text = json_dumps(json_object_get(config, "linux"), JSON_COMPACT);
+    json_decref(config);
+    bool joined = strstr(text, "{\"type\":\"network\",\"path\":\"/run/netns/bp-k1\"}");
+    bool pid = strstr(text, "{\"type\":\"pid\"}");
+    free(text);
+    T_ASSERT(joined);
+    T_ASSERT(pid);
+
+    spec.netns_path = NULL;
+    spec.host_network = true;
+    config = agent_bundle_config(&spec, "/r", "/run", &err);
+    T_ASSERT(config);
+    text = json_dumps(json_object_get(config, "linux"), JSON_COMPACT);
+    json_decref(config);
+    bool network = strstr(text, "network");
+    bool mount = strstr(text, "{\"type\":\"mount\"}");
+    free(text);
+    T_ASSERT(!network);
+    T_ASSERT(mount);
+
+    spec.netns_path = "/run/netns/bp-k1";
+    T_ASSERT(!agent_bundle_config(&spec, "/r", "/run", &err));
+    T_EQ_INT(err.status, BUS_STATUS_INVALID);
+    spec.host_network = false;
+    spec.netns_path = "relative/ns";
+    T_ASSERT(!agent_bundle_config(&spec, "/r", "/run", &err));
+    T_EQ_INT(err.status, BUS_STATUS_INVALID);
+}
+
+static void
+test_new_invalid(void)
+{
+    bus_error_t err = {0};
+    const char *bad_cidrs[] = {NULL,          "10.0.0.0",     "10.0.0.0/8",
+                               "10.0.0.0/31", "10.0.0.0/24x", "10.0.0/24",
+                               "/24",         "300.0.0.0/24", "10.0.0.0/"};
+    for (size_t i = 0; i < sizeof bad_cidrs / sizeof bad_cidrs[0]; i++) {
+        err.status = 0;
+        T_ASSERT(!agent_net_new("bpx0", bad_cidrs[i], "/nonexistent", &err));
+        T_EQ_INT(err.status, BUS_STATUS_INVALID);
+    }
+    const char *bad_bridges[] = {NULL, "", "much-too-long-name", "a/b", "a b", ".."};
+    for (size_t i = 0; i < sizeof bad_bridges / sizeof bad_bridges[0]; i++) {
+        err.status = 0;
+        T_ASSERT(!agent_net_new(bad_bridges[i], "10.0.0.0/24", "/nonexistent", &err));
+        T_EQ_INT(err.status, BUS_STATUS_INVALID);
+    }
+}
+
+//  ---------------------------------------------------------------------------
+//  Networks
+
+static void
+test_new_makes_bridge(void)
+{
+    char *text = s_capture("ip -4 -o addr show dev %s", s_bridge);
+    char *want = zsys_sprintf("inet %s/28", s_gateway);
+    bool has_address = strstr(text, want) != NULL;
+    free(text);
+    zstr_free(&want);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "/sys/class/net/%s/bridge", s_bridge);
+    T_ASSERT(s_exists(path));
+    T_ASSERT(has_address);
+    T_EQ_STR(agent_net_gateway(s_net), s_gateway);
+    text = s_capture("cat /proc/sys/net/ipv4/ip_forward");
+    bool forwarding = text[0] == '1';
+    free(text);
+    T_ASSERT(forwarding);
+    //  a second object over the same bridge is fine (an agent restart)
+    bus_error_t err = {0};
+    agent_net_t *again = agent_net_new(s_bridge, s_cidr, s_state, &err);
+    T_ASSERT(again);
+    agent_net_destroy(&again);
+    agent_net_destroy(&again);
+    //  a name taken by something else is refused
+    T_ASSERT(!agent_net_new("lo", s_cidr, s_state, &err));
+    T_EQ_INT(err.status, BUS_STATUS_CONFLICT);
+}
+
+static void
+test_attach_two(void)
+{
+    char *a = s_kernel_id("a");
+    char *b = s_kernel_id("b");
+    char ns_a[PATH_MAX], ns_b[PATH_MAX];
+    bus_error_t err = {0};
+    int rc = agent_net_attach(s_net, a, ns_a, s_ip_a, &err);
+    if (rc)
+        fprintf(stderr, "# attach: %s\n", err.detail);
+    T_EQ_INT(rc, 0);
+    T_EQ_INT(agent_net_attach(s_net, b, ns_b, s_ip_b, &err), 0);
+    char *want = zsys_sprintf(AGENT_NET_NETNS_DIR "/" AGENT_NET_NETNS_PREFIX "%s", a);
+    bool path_ok = streq(ns_a, want);
+    zstr_free(&want);
+    T_ASSERT(path_ok);
+    T_ASSERT(s_exists(ns_a) && s_exists(ns_b));
+    T_ASSERT(!streq(s_ip_a, s_ip_b));
+    T_ASSERT(!streq(s_ip_a, s_gateway));
+    T_EQ_INT(s_bridge_ports(), 2);
+
+    //  eth0 holds the address, with lo up and a default route via the bridge
+    char *addr = s_capture("ip -n bp-%s -4 -o addr show dev eth0", a);
+    char *links = s_capture("ip -n bp-%s -o link show", a);
+    char *route = s_capture("ip -n bp-%s route show default", a);
+    char *want_addr = zsys_sprintf("inet %s/28", s_ip_a);
+    char *want_route = zsys_sprintf("default via %s dev eth0", s_gateway);
+    bool ok = strstr(addr, want_addr) && strstr(route, want_route) &&
+              strstr(links, "lo: <LOOPBACK,UP") && strstr(links, "eth0@");
+    if (!ok)
+        fprintf(stderr, "# addr: %s# links: %s# route: %s\n", addr, links, route);
+    free(addr);
+    free(links);
+    free(route);
+    zstr_free(&want_addr);
+    zstr_free(&want_route);
+    T_ASSERT(ok);
+
+    //  each reaches the other, the bridge and itself; the host reaches both
+    char name_a[PATH_MAX], name_b[PATH_MAX];
+    snprintf(name_a, sizeof name_a, AGENT_NET_NETNS_PREFIX "%s", a);
+    snprintf(name_b, sizeof name_b, AGENT_NET_NETNS_PREFIX "%s", b);
+    T_ASSERT(s_ping(name_a, s_ip_b));
+    T_ASSERT(s_ping(name_b, s_ip_a));
+    T_ASSERT(s_ping(name_a, s_gateway));
+    T_ASSERT(s_ping(name_b, s_gateway));
+    T_ASSERT(s_ping(name_a, "127.0.0.1"));
+    T_ASSERT(s_ping(NULL, s_ip_a));
+
+    char ip[AGENT_NET_IP_MAX];
+    T_EQ_INT(agent_net_lookup(s_net, a, ip), 0);
+    T_EQ_STR(ip, s_ip_a);
+    zstr_free(&a);
+    zstr_free(&b);
+}
+
+static void
+test_attach_refused(void)
+{
+    char *a = s_kernel_id("a");
+    char ns[PATH_MAX], ip[AGENT_NET_IP_MAX];
+    bus_error_t err = {0};
+    T_EQ_INT(agent_net_attach(s_net, a, ns, ip, &err), BUS_STATUS_CONFLICT);
+    T_EQ_INT(agent_net_attach(s_net, "../etc", ns, ip, &err), BUS_STATUS_INVALID);
+    T_EQ_INT(agent_net_detach(s_net, "a/b", &err), BUS_STATUS_INVALID);
+    T_EQ_INT(agent_net_lookup(s_net, "nobody", ip), BUS_STATUS_NOT_FOUND);
+    //  a namespace of that name without an allocation: refused, detach clears it
+    char *stray = s_kernel_id("stray");
+    T_EQ_INT(s_sh("ip netns add bp-%s", stray), 0);
+    T_EQ_INT(agent_net_attach(s_net, stray, ns, ip, &err), BUS_STATUS_CONFLICT);
+    T_EQ_INT(agent_net_detach(s_net, stray, &err), 0);
+    T_EQ_INT(agent_net_detach(s_net, stray, &err), BUS_STATUS_NOT_FOUND);
+    T_EQ_INT(s_bridge_ports(), 2);
+    zstr_free(&a);
+    zstr_free(&stray);
+}
+
+//  A new object (an agent restart) reads the allocations back.
+static void
+test_allocations_persist(void)
+{
+    char *a = s_kernel_id("a");
+    char *b = s_kernel_id("b");
+    char *c = s_kernel_id("c");
+    char *file = zsys_sprintf("%s/net/%s", s_state, a);
+    char *text = s_capture("cat %s", file);
+    char *want = zsys_sprintf("%s\n", s_ip_a);
+    bool file_ok = streq(text, want);
+    free(text);
+    zstr_free(&want);
+    zstr_free(&file);
+    T_ASSERT(file_ok);
+
+    agent_net_destroy(&s_net);
+    T_ASSERT(!s_net);
+    bus_error_t err = {0};
+    s_net = agent_net_new(s_bridge, s_cidr, s_state, &err);
+    T_ASSERT(s_net);
+    char ip[AGENT_NET_IP_MAX];
+    T_EQ_INT(agent_net_lookup(s_net, a, ip), 0);
+    T_EQ_STR(ip, s_ip_a);
+    T_EQ_INT(agent_net_lookup(s_net, b, ip), 0);
+    T_EQ_STR(ip, s_ip_b);
+    char ns[PATH_MAX];
+    T_EQ_INT(agent_net_attach(s_net, a, ns, ip, &err), BUS_STATUS_CONFLICT);
+    T_EQ_INT(agent_net_attach(s_net, c, ns, ip, &err), 0);
+    T_ASSERT(!streq(ip, s_ip_a) && !streq(ip, s_ip_b) && !streq(ip, s_gateway));
+    T_EQ_INT(agent_net_detach(s_net, c, &err), 0);
+    //  the network still works after the restart
+    char name[PATH_MAX];
+    snprintf(name, sizeof name, AGENT_NET_NETNS_PREFIX "%s", a);
+    T_ASSERT(s_ping(name, s_ip_b));
+    zstr_free(&a);
+    zstr_free(&b);
+    zstr_free(&c);
+}
+
+//  A /28 holds 13 kernels; the 14th is refused, and nothing is left of it.
+static void
+test_subnet_full(void)
+{
+    char ns[PATH_MAX], ip[AGENT_NET_IP_MAX];
+    bus_error_t err = {0};
+    char *ids[16] = {NULL};
+    int attached = 0, status = 0;
+    for (int i = 0; i < 16 && status == 0; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "full%d", i);
+        ids[i] = s_kernel_id(name);
+        status = agent_net_attach(s_net, ids[i], ns, ip, &err);
+        if (status == 0)
+            attached++;
+    }
+    T_EQ_INT(status, BUS_STATUS_UNAVAILABLE);
+    T_EQ_INT(attached, 11); //  13 minus a and b
+    T_EQ_INT(s_bridge_ports(), 13);
+    for (int i = 0; i < 16; i++) {
+        if (ids[i] && i < attached)
+            T_EQ_INT(agent_net_detach(s_net, ids[i], &err), 0);
+        zstr_free(&ids[i]);
+    }
+    T_EQ_INT(s_bridge_ports(), 2);
+}
+
+//  Detach removes the veth, the namespace and the allocation; twice is NOT_FOUND.
+static void
+test_detach(void)
+{
+    char *a = s_kernel_id("a");
+    bus_error_t err = {0};
+    T_EQ_INT(agent_net_detach(s_net, a, &err), 0);
+    char *ns = zsys_sprintf(AGENT_NET_NETNS_DIR "/" AGENT_NET_NETNS_PREFIX "%s", a);
+    char *file = zsys_sprintf("%s/net/%s", s_state, a);
+    bool gone = !s_exists(ns) && !s_exists(file);
+    zstr_free(&ns);
+    zstr_free(&file);
+    T_ASSERT(gone);
+    T_EQ_INT(s_bridge_ports(), 1);
+    char ip[AGENT_NET_IP_MAX];
+    T_EQ_INT(agent_net_lookup(s_net, a, ip), BUS_STATUS_NOT_FOUND);
+    T_EQ_INT(agent_net_detach(s_net, a, &err), BUS_STATUS_NOT_FOUND);
+    T_ASSERT(!s_ping(NULL, s_ip_a));
+    zstr_free(&a);
+}
+
+//  A kernel run by agent_runc in its namespace: it sees eth0 with its address
+//  and the host reaches its service at ip:port.
+static void
+test_runc_kernel(void)
+{
+    if (s_runc_missing) {
+        printf("# runc case skipped: %s\n", s_runc_missing);
+        return;
+    }
+    agent_runc_t *runc = agent_runc_new(NULL, s_state);
+    T_ASSERT(runc);
+    char *id = s_kernel_id("ctr");
+    char ns[PATH_MAX], ip[AGENT_NET_IP_MAX];
+    bus_error_t err = {0};
+    T_EQ_INT(agent_net_attach(s_net, id, ns, ip, &err), 0);
+    const char *args[] = {AGENT_KERNEL_TINI_PATH,
+                          "-s",
+                          "--",
+                          "/bin/sh",
+                          "-c",
+                          "ip -4 -o addr show dev eth0; echo routes $(ip route);"
+                          " echo hello-from-kernel | exec nc -l -p 8080",
+                          NULL};
+    agent_kernel_spec_t spec = {.kernel_id = id,
+                                .image_rootfs = s_image,
+                                .args = args,
+                                .tini_path = TINI_HOST,
+                                .netns_path = ns};
+    int rc = agent_runc_create(runc, &spec, &err);
+    if (rc)
+        fprintf(stderr, "# create: %s\n", err.detail);
+    T_EQ_INT(rc, 0);
+
+    //  the host connects to the kernel's address
+    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons(PORT)};
+    inet_pton(AF_INET, ip, &address.sin_addr);
+    char reply[64] = "";
+    int64_t deadline = zclock_mono() + WAIT_MS;
+    while (!*reply && zclock_mono() < deadline) {
+        int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        struct timeval timeout = {.tv_sec = 2};
+        if (fd >= 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+        if (fd >= 0 && connect(fd, (struct sockaddr *) &address, sizeof address) == 0) {
+            ssize_t n = read(fd, reply, sizeof reply - 1);
+            reply[n > 0 ? n : 0] = '\0';
+        }
+        if (fd >= 0)
+            close(fd);
+        if (!*reply)
+            zclock_sleep(20);
+    }
+    char *log_path = agent_runc_kernel_path(runc, id, "container.log");
+    char *log = s_capture("cat %s", log_path);
+    zstr_free(&log_path);
+    char *want_addr = zsys_sprintf("inet %s/28", ip);
+    char *want_route = zsys_sprintf("default via %s", s_gateway);
+    bool ok = strstr(log, want_addr) && strstr(log, want_route);
+    if (!ok)
+        fprintf(stderr, "# log: %s\n", log);
+    free(log);
+    zstr_free(&want_addr);
+    zstr_free(&want_route);
+    T_ASSERT(ok);
+    T_EQ_STR(reply, "hello-from-kernel\n");
+
+    T_EQ_INT(agent_runc_remove(runc, id, 1000, NULL, &err), 0);
+    T_EQ_INT(agent_net_detach(s_net, id, &err), 0);
+    agent_runc_reap(runc, NULL, NULL);
+    agent_runc_destroy(&runc);
+    zstr_free(&id);
+}
+
+//  With host_network the kernel sees the host's interfaces, the bridge among them.
+static void
+test_runc_host_network(void)
+{
+    if (s_runc_missing) {
+        printf("# runc case skipped: %s\n", s_runc_missing);
+        return;
+    }
+    agent_runc_t *runc = agent_runc_new(NULL, s_state);
+    T_ASSERT(runc);
+    char *id = s_kernel_id("host");
+    const char *args[] = {"/bin/sh", "-c", "echo net $(ls /sys/class/net) end", NULL};
+    agent_kernel_spec_t spec = {
+        .kernel_id = id, .image_rootfs = s_image, .args = args, .host_network = true};
+    bus_error_t err = {0};
+    int rc = agent_runc_create(runc, &spec, &err);
+    if (rc)
+        fprintf(stderr, "# create: %s\n", err.detail);
+    T_EQ_INT(rc, 0);
+    int64_t deadline = zclock_mono() + WAIT_MS;
+    while (agent_runc_pid(runc, id) > 0 && zclock_mono() < deadline) {
+        agent_runc_reap(runc, NULL, NULL);
+        zclock_sleep(10);
+    }
+    char *log_path = agent_runc_kernel_path(runc, id, "container.log");
+    char *log = s_capture("cat %s", log_path);
+    zstr_free(&log_path);
+    char *want = zsys_sprintf(" %s ", s_bridge);
+    bool ok = strstr(log, want) && strstr(log, " end");
+    if (!ok)
+        fprintf(stderr, "# log: %s\n", log);
+    free(log);
+    zstr_free(&want);
+    T_ASSERT(ok);
+    T_EQ_INT(agent_runc_remove(runc, id, 1000, NULL, &err), 0);
+    agent_runc_destroy(&runc);
+    zstr_free(&id);
+}
+
+//  A failing step (the bridge is gone) leaves nothing behind; a new object
+//  makes the bridge again.
+static void
+test_attach_rollback(void)
+{
+    T_EQ_INT(s_sh("ip link del %s", s_bridge), 0);
+    char *id = s_kernel_id("broken");
+    char ns[PATH_MAX], ip[AGENT_NET_IP_MAX];
+    bus_error_t err = {0};
+    T_EQ_INT(agent_net_attach(s_net, id, ns, ip, &err), BUS_STATUS_INTERNAL);
+    T_CONTAINS(err.detail, "ip link set");
+    char *file = zsys_sprintf("%s/net/%s", s_state, id);
+    bool gone = !s_exists(file);
+    zstr_free(&file);
+    T_ASSERT(gone);
+    T_EQ_INT(s_our_netns(), 1); //  b's only
+    T_EQ_INT(agent_net_lookup(s_net, id, ip), BUS_STATUS_NOT_FOUND);
+    T_EQ_INT(agent_net_detach(s_net, id, &err), BUS_STATUS_NOT_FOUND);
+    zstr_free(&id);
+    agent_net_destroy(&s_net);
+    s_net = agent_net_new(s_bridge, s_cidr, s_state, &err);
+    T_ASSERT(s_net);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "/sys/class/net/%s/bridge", s_bridge);
+    T_ASSERT(s_exists(path));
+    //  b's veth is back on the new bridge
+    T_EQ_INT(s_bridge_ports(), 1);
+    T_ASSERT(s_ping(NULL, s_ip_b));
+}
+
+//  Detach the rest, remove the bridge: nothing of this run is left.
+static void
+test_teardown(void)
+{
+    char *b = s_kernel_id("b");
+    bus_error_t err = {0};
+    T_EQ_INT(agent_net_detach(s_net, b, &err), 0);
+    zstr_free(&b);
+    T_EQ_INT(s_our_netns(), 0);
+    char *dir = zsys_sprintf("%s/net", s_state);
+    int files = s_count_entries(dir, "");
+    zstr_free(&dir);
+    T_EQ_INT(files, 0);
+    T_EQ_INT(agent_net_teardown(s_net, &err), 0);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "/sys/class/net/%s", s_bridge);
+    T_ASSERT(!s_exists(path));
+    T_EQ_INT(agent_net_teardown(s_net, &err), 0);
+}
+
+static void
+test_skipped(void)
+{
+}
+
+//  ---------------------------------------------------------------------------
+
+static const char *
+s_missing(void)
+{
+    if (geteuid() != 0)
+        return "not root";
+    if (access("/usr/sbin/ip", X_OK) != 0 && access("/sbin/ip", X_OK) != 0 &&
+        access("/usr/bin/ip", X_OK) != 0 && access("/bin/ip", X_OK) != 0)
+        return "iproute2 not installed";
+    if (access(BUSYBOX, X_OK) != 0)
+        return "busybox-static not installed";
+    return NULL;
+}
+
+static const char *
+s_missing_runc(void)
+{
+    if (system("command -v runc >/dev/null 2>&1") != 0)
+        return "runc not installed";
+    if (access(TINI_HOST, X_OK) != 0)
+        return "tini-static not installed";
+    return NULL;
+}
+
+//  A busybox rootfs with relative applet links and a work user (as agent_runc_test).
+static int
+s_make_image(void)
+{
+    return s_sh(
+        "set -e; R=%s; mkdir -p $R/bin $R/etc $R/proc $R/sys $R/dev $R/tmp $R/home;"
+        " cp " BUSYBOX " $R/bin/busybox;"
+        " for a in $($R/bin/busybox --list); do [ -e $R/bin/$a ] || ln -s busybox "
+        "$R/bin/$a; done; chmod 1777 $R/tmp;"
+        " printf "
+        "'root:x:0:0:root:/root:/bin/sh\\nwork:x:1000:1000::/home/work:/bin/sh\\n'"
+        " > $R/etc/passwd; printf 'root:x:0:\\nwork:x:1000:\\n' > $R/etc/group",
+        s_image);
+}
+
+int
+main(void)
+{
+    T_RUN(test_bundle_network);
+    T_RUN(test_new_invalid);
+
+    const char *missing = s_missing();
+    if (missing) {
+        printf("# network cases skipped: %s\n", missing);
+        T_RUN(test_skipped);
+        return T_DONE();
+    }
+    if (!mkdtemp(s_tmp)) {
+        printf("# cannot make %s\n", s_tmp);
+        return 1;
+    }
+    snprintf(s_state, sizeof s_state, "%s/state", s_tmp);
+    snprintf(s_image, sizeof s_image, "%s/image", s_tmp);
+    s_runc_missing = s_missing_runc();
+    if (!s_runc_missing && s_make_image() != 0)
+        s_runc_missing = "cannot build the busybox image";
+    //  a /28 of 10.251.0.0/16 and a bridge name per run
+    unsigned slot = (unsigned) getpid() % 4096;
+    snprintf(s_bridge, sizeof s_bridge, "bpt%d", (int) getpid());
+    snprintf(s_cidr, sizeof s_cidr, "10.251.%u.%u/28", slot / 16, (slot % 16) * 16);
+    snprintf(s_gateway, sizeof s_gateway, "10.251.%u.%u", slot / 16,
+             (slot % 16) * 16 + 1);
+    char *forward = s_capture("cat /proc/sys/net/ipv4/ip_forward");
+    snprintf(s_forward, sizeof s_forward, "%c", forward[0] == '1' ? '1' : '0');
+    free(forward);
+
+    bus_error_t err = {0};
+    s_net = agent_net_new(s_bridge, s_cidr, s_state, &err);
+    if (!s_net) {
+        printf("# agent_net_new: %s\n", err.detail);
+        s_sh("ip link del %s 2>/dev/null", s_bridge);
+        return 1;
+    }
+    T_RUN(test_new_makes_bridge);
+    T_RUN(test_attach_two);
+    T_RUN(test_attach_refused);
+    T_RUN(test_allocations_persist);
+    T_RUN(test_subnet_full);
+    T_RUN(test_detach);
+    T_RUN(test_runc_kernel);
+    T_RUN(test_runc_host_network);
+    T_RUN(test_attach_rollback);
+    T_RUN(test_teardown);
+
+    //  Whatever a failed case left: kernels' networks, then the bridge.
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "t%d-", (int) getpid());
+    char *dir = zsys_sprintf("%s/net", s_state);
+    DIR *entries = opendir(dir);
+    struct dirent *entry;
+    while (s_net && entries && (entry = readdir(entries)))
+        if (strncmp(entry->d_name, prefix, strlen(prefix)) == 0)
+            agent_net_detach(s_net, entry->d_name, NULL);
+    if (entries)
+        closedir(entries);
+    zstr_free(&dir);
+    if (s_net)
+        agent_net_teardown(s_net, NULL);
+    else
+        s_sh("ip link del %s 2>/dev/null", s_bridge);
+    agent_net_destroy(&s_net);
+    s_sh("echo %s > /proc/sys/net/ipv4/ip_forward", s_forward);
+    s_sh("rm -rf %s", s_tmp);
+    return T_DONE();
+}
