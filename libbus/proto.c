@@ -961,6 +961,563 @@ s_image_catalog_roundtrip(const void *data, size_t size)
 }
 
 static int
+s_kernel_started_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_started_t msg;
+    int rc = proto_kernel_started_decode(&msg, data, size, err);
+    proto_kernel_started_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_started_print(const void *data, size_t size)
+{
+    proto_kernel_started_t msg;
+    char *text = NULL;
+    if (proto_kernel_started_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_started_print(&msg);
+    proto_kernel_started_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_started_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_started_t one, two;
+    if (proto_kernel_started_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_started_encode(&one);
+    proto_kernel_started_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_kernel_started_encode(&two);
+    char *text_one = proto_kernel_started_print(&one);
+    char *text_two = proto_kernel_started_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_started_clear(&one);
+    proto_kernel_started_clear(&two);
+    return rc;
+}
+
+static int
+s_kernel_terminated_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_terminated_t msg;
+    int rc = proto_kernel_terminated_decode(&msg, data, size, err);
+    proto_kernel_terminated_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_terminated_print(const void *data, size_t size)
+{
+    proto_kernel_terminated_t msg;
+    char *text = NULL;
+    if (proto_kernel_terminated_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_terminated_print(&msg);
+    proto_kernel_terminated_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_terminated_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_terminated_t one, two;
+    if (proto_kernel_terminated_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_terminated_encode(&one);
+    proto_kernel_terminated_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_kernel_terminated_encode(&two);
+    char *text_one = proto_kernel_terminated_print(&one);
+    char *text_two = proto_kernel_terminated_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_terminated_clear(&one);
+    proto_kernel_terminated_clear(&two);
+    return rc;
+}
+
+static int
+s_kernel_stats_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_stats_t msg;
+    int rc = proto_kernel_stats_decode(&msg, data, size, err);
+    proto_kernel_stats_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_stats_print(const void *data, size_t size)
+{
+    proto_kernel_stats_t msg;
+    char *text = NULL;
+    if (proto_kernel_stats_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_stats_print(&msg);
+    proto_kernel_stats_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_stats_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_stats_t one, two;
+    if (proto_kernel_stats_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_stats_encode(&one);
+    proto_kernel_stats_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_kernel_stats_encode(&two);
+    char *text_one = proto_kernel_stats_print(&one);
+    char *text_two = proto_kernel_stats_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_stats_clear(&one);
+    proto_kernel_stats_clear(&two);
+    return rc;
+}
+
+static int
+s_kernel_create_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_create_req_t msg;
+    int rc = proto_kernel_create_req_decode(&msg, data, size, err);
+    proto_kernel_create_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_create_req_print(const void *data, size_t size)
+{
+    proto_kernel_create_req_t msg;
+    char *text = NULL;
+    if (proto_kernel_create_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_create_req_print(&msg);
+    proto_kernel_create_req_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_create_req_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_create_req_t one, two;
+    if (proto_kernel_create_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_create_req_encode(&one);
+    proto_kernel_create_req_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_kernel_create_req_encode(&two);
+    char *text_one = proto_kernel_create_req_print(&one);
+    char *text_two = proto_kernel_create_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_create_req_clear(&one);
+    proto_kernel_create_req_clear(&two);
+    return rc;
+}
+
+static int
+s_kernel_create_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_create_rep_t msg;
+    int rc = proto_kernel_create_rep_decode(&msg, data, size, err);
+    proto_kernel_create_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_create_rep_print(const void *data, size_t size)
+{
+    proto_kernel_create_rep_t msg;
+    char *text = NULL;
+    if (proto_kernel_create_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_create_rep_print(&msg);
+    proto_kernel_create_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_create_rep_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_create_rep_t one, two;
+    if (proto_kernel_create_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_create_rep_encode(&one);
+    proto_kernel_create_rep_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_kernel_create_rep_encode(&two);
+    char *text_one = proto_kernel_create_rep_print(&one);
+    char *text_two = proto_kernel_create_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_create_rep_clear(&one);
+    proto_kernel_create_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_kernel_destroy_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_destroy_req_t msg;
+    int rc = proto_kernel_destroy_req_decode(&msg, data, size, err);
+    proto_kernel_destroy_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_destroy_req_print(const void *data, size_t size)
+{
+    proto_kernel_destroy_req_t msg;
+    char *text = NULL;
+    if (proto_kernel_destroy_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_destroy_req_print(&msg);
+    proto_kernel_destroy_req_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_destroy_req_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_destroy_req_t one, two;
+    if (proto_kernel_destroy_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_destroy_req_encode(&one);
+    proto_kernel_destroy_req_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_kernel_destroy_req_encode(&two);
+    char *text_one = proto_kernel_destroy_req_print(&one);
+    char *text_two = proto_kernel_destroy_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_destroy_req_clear(&one);
+    proto_kernel_destroy_req_clear(&two);
+    return rc;
+}
+
+static int
+s_kernel_destroy_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_destroy_rep_t msg;
+    int rc = proto_kernel_destroy_rep_decode(&msg, data, size, err);
+    proto_kernel_destroy_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_destroy_rep_print(const void *data, size_t size)
+{
+    proto_kernel_destroy_rep_t msg;
+    char *text = NULL;
+    if (proto_kernel_destroy_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_destroy_rep_print(&msg);
+    proto_kernel_destroy_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_destroy_rep_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_destroy_rep_t one, two;
+    if (proto_kernel_destroy_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_destroy_rep_encode(&one);
+    proto_kernel_destroy_rep_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_kernel_destroy_rep_encode(&two);
+    char *text_one = proto_kernel_destroy_rep_print(&one);
+    char *text_two = proto_kernel_destroy_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_destroy_rep_clear(&one);
+    proto_kernel_destroy_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_kernel_execute_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_execute_req_t msg;
+    int rc = proto_kernel_execute_req_decode(&msg, data, size, err);
+    proto_kernel_execute_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_execute_req_print(const void *data, size_t size)
+{
+    proto_kernel_execute_req_t msg;
+    char *text = NULL;
+    if (proto_kernel_execute_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_execute_req_print(&msg);
+    proto_kernel_execute_req_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_execute_req_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_execute_req_t one, two;
+    if (proto_kernel_execute_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_execute_req_encode(&one);
+    proto_kernel_execute_req_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_kernel_execute_req_encode(&two);
+    char *text_one = proto_kernel_execute_req_print(&one);
+    char *text_two = proto_kernel_execute_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_execute_req_clear(&one);
+    proto_kernel_execute_req_clear(&two);
+    return rc;
+}
+
+static int
+s_kernel_execute_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_execute_rep_t msg;
+    int rc = proto_kernel_execute_rep_decode(&msg, data, size, err);
+    proto_kernel_execute_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_execute_rep_print(const void *data, size_t size)
+{
+    proto_kernel_execute_rep_t msg;
+    char *text = NULL;
+    if (proto_kernel_execute_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_execute_rep_print(&msg);
+    proto_kernel_execute_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_execute_rep_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_execute_rep_t one, two;
+    if (proto_kernel_execute_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_execute_rep_encode(&one);
+    proto_kernel_execute_rep_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_kernel_execute_rep_encode(&two);
+    char *text_one = proto_kernel_execute_rep_print(&one);
+    char *text_two = proto_kernel_execute_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_execute_rep_clear(&one);
+    proto_kernel_execute_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_kernel_interrupt_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_interrupt_req_t msg;
+    int rc = proto_kernel_interrupt_req_decode(&msg, data, size, err);
+    proto_kernel_interrupt_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_interrupt_req_print(const void *data, size_t size)
+{
+    proto_kernel_interrupt_req_t msg;
+    char *text = NULL;
+    if (proto_kernel_interrupt_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_interrupt_req_print(&msg);
+    proto_kernel_interrupt_req_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_interrupt_req_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_interrupt_req_t one, two;
+    if (proto_kernel_interrupt_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_interrupt_req_encode(&one);
+    proto_kernel_interrupt_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                      NULL);
+    zframe_t *second = proto_kernel_interrupt_req_encode(&two);
+    char *text_one = proto_kernel_interrupt_req_print(&one);
+    char *text_two = proto_kernel_interrupt_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_interrupt_req_clear(&one);
+    proto_kernel_interrupt_req_clear(&two);
+    return rc;
+}
+
+static int
+s_kernel_interrupt_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_interrupt_rep_t msg;
+    int rc = proto_kernel_interrupt_rep_decode(&msg, data, size, err);
+    proto_kernel_interrupt_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_interrupt_rep_print(const void *data, size_t size)
+{
+    proto_kernel_interrupt_rep_t msg;
+    char *text = NULL;
+    if (proto_kernel_interrupt_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_interrupt_rep_print(&msg);
+    proto_kernel_interrupt_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_interrupt_rep_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_interrupt_rep_t one, two;
+    if (proto_kernel_interrupt_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_interrupt_rep_encode(&one);
+    proto_kernel_interrupt_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                      NULL);
+    zframe_t *second = proto_kernel_interrupt_rep_encode(&two);
+    char *text_one = proto_kernel_interrupt_rep_print(&one);
+    char *text_two = proto_kernel_interrupt_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_interrupt_rep_clear(&one);
+    proto_kernel_interrupt_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_kernel_logs_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_logs_req_t msg;
+    int rc = proto_kernel_logs_req_decode(&msg, data, size, err);
+    proto_kernel_logs_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_logs_req_print(const void *data, size_t size)
+{
+    proto_kernel_logs_req_t msg;
+    char *text = NULL;
+    if (proto_kernel_logs_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_logs_req_print(&msg);
+    proto_kernel_logs_req_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_logs_req_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_logs_req_t one, two;
+    if (proto_kernel_logs_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_logs_req_encode(&one);
+    proto_kernel_logs_req_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_kernel_logs_req_encode(&two);
+    char *text_one = proto_kernel_logs_req_print(&one);
+    char *text_two = proto_kernel_logs_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_logs_req_clear(&one);
+    proto_kernel_logs_req_clear(&two);
+    return rc;
+}
+
+static int
+s_kernel_logs_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_logs_rep_t msg;
+    int rc = proto_kernel_logs_rep_decode(&msg, data, size, err);
+    proto_kernel_logs_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_logs_rep_print(const void *data, size_t size)
+{
+    proto_kernel_logs_rep_t msg;
+    char *text = NULL;
+    if (proto_kernel_logs_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_logs_rep_print(&msg);
+    proto_kernel_logs_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_logs_rep_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_logs_rep_t one, two;
+    if (proto_kernel_logs_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_logs_rep_encode(&one);
+    proto_kernel_logs_rep_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_kernel_logs_rep_encode(&two);
+    char *text_one = proto_kernel_logs_rep_print(&one);
+    char *text_two = proto_kernel_logs_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_logs_rep_clear(&one);
+    proto_kernel_logs_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_kernel_list_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_list_req_t msg;
+    int rc = proto_kernel_list_req_decode(&msg, data, size, err);
+    proto_kernel_list_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_list_req_print(const void *data, size_t size)
+{
+    proto_kernel_list_req_t msg;
+    char *text = NULL;
+    if (proto_kernel_list_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_list_req_print(&msg);
+    proto_kernel_list_req_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_list_req_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_list_req_t one, two;
+    if (proto_kernel_list_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_list_req_encode(&one);
+    proto_kernel_list_req_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_kernel_list_req_encode(&two);
+    char *text_one = proto_kernel_list_req_print(&one);
+    char *text_two = proto_kernel_list_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_list_req_clear(&one);
+    proto_kernel_list_req_clear(&two);
+    return rc;
+}
+
+static int
+s_kernel_list_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_list_rep_t msg;
+    int rc = proto_kernel_list_rep_decode(&msg, data, size, err);
+    proto_kernel_list_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_list_rep_print(const void *data, size_t size)
+{
+    proto_kernel_list_rep_t msg;
+    char *text = NULL;
+    if (proto_kernel_list_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_list_rep_print(&msg);
+    proto_kernel_list_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_list_rep_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_list_rep_t one, two;
+    if (proto_kernel_list_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_list_rep_encode(&one);
+    proto_kernel_list_rep_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_kernel_list_rep_encode(&two);
+    char *text_one = proto_kernel_list_rep_print(&one);
+    char *text_two = proto_kernel_list_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_list_rep_clear(&one);
+    proto_kernel_list_rep_clear(&two);
+    return rc;
+}
+
+static int
 s_policy_changed_validate(const void *data, size_t size, bus_error_t *err)
 {
     proto_policy_changed_t msg;
@@ -1903,6 +2460,126 @@ const proto_entry_t proto_entries[] = {
         .validate = s_image_catalog_validate,
         .print = s_image_catalog_print,
         .roundtrip = s_image_catalog_roundtrip,
+    },
+    {
+        .name = "kernel.started",
+        .kind = PROTO_EVENT,
+        .broadcast = true,
+        .durable = true,
+        .validate = s_kernel_started_validate,
+        .print = s_kernel_started_print,
+        .roundtrip = s_kernel_started_roundtrip,
+    },
+    {
+        .name = "kernel.terminated",
+        .kind = PROTO_EVENT,
+        .broadcast = true,
+        .durable = true,
+        .validate = s_kernel_terminated_validate,
+        .print = s_kernel_terminated_print,
+        .roundtrip = s_kernel_terminated_roundtrip,
+    },
+    {
+        .name = "kernel.stats",
+        .kind = PROTO_EVENT,
+        .broadcast = true,
+        .validate = s_kernel_stats_validate,
+        .print = s_kernel_stats_print,
+        .roundtrip = s_kernel_stats_roundtrip,
+    },
+    {
+        .name = "kernel.create",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_kernel_create_req_validate,
+        .print = s_kernel_create_req_print,
+        .roundtrip = s_kernel_create_req_roundtrip,
+    },
+    {
+        .name = "kernel.create",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_kernel_create_rep_validate,
+        .print = s_kernel_create_rep_print,
+        .roundtrip = s_kernel_create_rep_roundtrip,
+    },
+    {
+        .name = "kernel.destroy",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_kernel_destroy_req_validate,
+        .print = s_kernel_destroy_req_print,
+        .roundtrip = s_kernel_destroy_req_roundtrip,
+    },
+    {
+        .name = "kernel.destroy",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_kernel_destroy_rep_validate,
+        .print = s_kernel_destroy_rep_print,
+        .roundtrip = s_kernel_destroy_rep_roundtrip,
+    },
+    {
+        .name = "kernel.execute",
+        .kind = PROTO_REQUEST,
+        .validate = s_kernel_execute_req_validate,
+        .print = s_kernel_execute_req_print,
+        .roundtrip = s_kernel_execute_req_roundtrip,
+    },
+    {
+        .name = "kernel.execute",
+        .kind = PROTO_REPLY,
+        .validate = s_kernel_execute_rep_validate,
+        .print = s_kernel_execute_rep_print,
+        .roundtrip = s_kernel_execute_rep_roundtrip,
+    },
+    {
+        .name = "kernel.interrupt",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_kernel_interrupt_req_validate,
+        .print = s_kernel_interrupt_req_print,
+        .roundtrip = s_kernel_interrupt_req_roundtrip,
+    },
+    {
+        .name = "kernel.interrupt",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_kernel_interrupt_rep_validate,
+        .print = s_kernel_interrupt_rep_print,
+        .roundtrip = s_kernel_interrupt_rep_roundtrip,
+    },
+    {
+        .name = "kernel.logs",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_kernel_logs_req_validate,
+        .print = s_kernel_logs_req_print,
+        .roundtrip = s_kernel_logs_req_roundtrip,
+    },
+    {
+        .name = "kernel.logs",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_kernel_logs_rep_validate,
+        .print = s_kernel_logs_rep_print,
+        .roundtrip = s_kernel_logs_rep_roundtrip,
+    },
+    {
+        .name = "kernel.list",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_kernel_list_req_validate,
+        .print = s_kernel_list_req_print,
+        .roundtrip = s_kernel_list_req_roundtrip,
+    },
+    {
+        .name = "kernel.list",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_kernel_list_rep_validate,
+        .print = s_kernel_list_rep_print,
+        .roundtrip = s_kernel_list_rep_roundtrip,
     },
     {
         .name = "policy.changed",

@@ -55,6 +55,7 @@ typedef struct {
 #include "proto_bus.h"
 #include "proto_gateway.h"
 #include "proto_image.h"
+#include "proto_kernel.h"
 #include "proto_policy.h"
 #include "proto_registry.h"
 #include "proto_scheduler.h"

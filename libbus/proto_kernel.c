@@ -1,0 +1,2216 @@
+//  GENERATED FROM proto/kernel.yaml BY proto/gen.py - DO NOT EDIT
+/*  =========================================================================
+    proto_kernel - codecs of the kernel domain
+
+    For each struct: file-static free, valid, write, read and print helpers
+    that nested values reuse, then the public functions of proto_kernel.h
+    built on them. Reading and printing go through the shared runtime in
+    proto.c.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "bus_classes.h"
+
+//  ---------------------------------------------------------------------------
+//  kernel.port
+
+static void
+s_port_free(proto_kernel_port_t *self)
+{
+    free(self->name);
+    free(self->protocol);
+}
+
+static bool
+s_port_valid(const proto_kernel_port_t *self)
+{
+    if (!proto_valid_str(self->name, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->protocol, 0, 16))
+        return false;
+    if (self->container_port > 65535)
+        return false;
+    return true;
+}
+
+static void
+s_port_write(const proto_kernel_port_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 2;
+    pairs += self->protocol != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "name", self->name);
+    if (self->protocol != NULL)
+        proto_write_str(writer, "protocol", self->protocol);
+    proto_write_uint(writer, "container_port", self->container_port);
+}
+
+static void
+s_port_read(proto_kernel_port_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "name", PROTO_REQUIRED, 64, &self->name);
+    proto_read_str(in, "protocol", 0, 16, &self->protocol);
+    proto_read_uint(in, "container_port", 0, 65535, &self->container_port);
+}
+
+static void
+s_port_print(const proto_kernel_port_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "name", self->name);
+    proto_print_str(text, "protocol", self->protocol);
+    proto_print_uint(text, "container_port", self->container_port);
+}
+
+//  A list item: calloc'd memory, initialised before it is read.
+static void
+s_port_item(void *item, proto_in_t *in)
+{
+    proto_kernel_port_init(item);
+    s_port_read(item, in);
+}
+
+void
+proto_kernel_port_init(proto_kernel_port_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_port_clear(proto_kernel_port_t *self)
+{
+    assert(self);
+    s_port_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_port_write(const proto_kernel_port_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_port_valid(self))
+        return -1;
+    s_port_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_port_encode(const proto_kernel_port_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_port_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_port_read(proto_kernel_port_t *self,
+                       const bus_value_t *map,
+                       bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_port_init(self);
+    proto_in_init(&in, "kernel.port", map, err);
+    s_port_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_port_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_port_decode(proto_kernel_port_t *self,
+                         const void *data,
+                         size_t size,
+                         bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_port_read(self, map, err);
+}
+
+char *
+proto_kernel_port_print(const proto_kernel_port_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_port_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.state
+
+static void
+s_state_free(proto_kernel_state_t *self)
+{
+    free(self->kernel_id);
+    free(self->session_id);
+    free(self->status);
+}
+
+static bool
+s_state_valid(const proto_kernel_state_t *self)
+{
+    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->session_id, 0, 64))
+        return false;
+    if (!proto_valid_str(self->status, PROTO_REQUIRED, 16))
+        return false;
+    return true;
+}
+
+static void
+s_state_write(const proto_kernel_state_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 3;
+    pairs += self->session_id != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "kernel_id", self->kernel_id);
+    if (self->session_id != NULL)
+        proto_write_str(writer, "session_id", self->session_id);
+    proto_write_str(writer, "status", self->status);
+    proto_write_int(writer, "exit_code", self->exit_code);
+}
+
+static void
+s_state_read(proto_kernel_state_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+    proto_read_str(in, "session_id", 0, 64, &self->session_id);
+    proto_read_str(in, "status", PROTO_REQUIRED, 16, &self->status);
+    proto_read_int(in, "exit_code", 0, INT64_MIN, INT64_MAX, &self->exit_code);
+}
+
+static void
+s_state_print(const proto_kernel_state_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_str(text, "session_id", self->session_id);
+    proto_print_str(text, "status", self->status);
+    proto_print_int(text, "exit_code", self->exit_code);
+}
+
+//  A list item: calloc'd memory, initialised before it is read.
+static void
+s_state_item(void *item, proto_in_t *in)
+{
+    proto_kernel_state_init(item);
+    s_state_read(item, in);
+}
+
+void
+proto_kernel_state_init(proto_kernel_state_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_state_clear(proto_kernel_state_t *self)
+{
+    assert(self);
+    s_state_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_state_write(const proto_kernel_state_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_state_valid(self))
+        return -1;
+    s_state_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_state_encode(const proto_kernel_state_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_state_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_state_read(proto_kernel_state_t *self,
+                        const bus_value_t *map,
+                        bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_state_init(self);
+    proto_in_init(&in, "kernel.state", map, err);
+    s_state_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_state_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_state_decode(proto_kernel_state_t *self,
+                          const void *data,
+                          size_t size,
+                          bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_state_read(self, map, err);
+}
+
+char *
+proto_kernel_state_print(const proto_kernel_state_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_state_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.started
+
+static void
+s_started_free(proto_kernel_started_t *self)
+{
+    free(self->kernel_id);
+    free(self->session_id);
+    free(self->agent_id);
+    free(self->container_id);
+    free(self->kernel_host);
+}
+
+static bool
+s_started_valid(const proto_kernel_started_t *self)
+{
+    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->session_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->agent_id, PROTO_REQUIRED, 128))
+        return false;
+    if (!proto_valid_str(self->container_id, 0, 128))
+        return false;
+    if (!proto_valid_str(self->kernel_host, 0, 64))
+        return false;
+    return true;
+}
+
+static void
+s_started_write(const proto_kernel_started_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 4;
+    pairs += self->container_id != NULL;
+    pairs += self->kernel_host != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "kernel_id", self->kernel_id);
+    proto_write_str(writer, "session_id", self->session_id);
+    proto_write_str(writer, "agent_id", self->agent_id);
+    if (self->container_id != NULL)
+        proto_write_str(writer, "container_id", self->container_id);
+    if (self->kernel_host != NULL)
+        proto_write_str(writer, "kernel_host", self->kernel_host);
+    proto_write_int(writer, "at", self->at);
+}
+
+static void
+s_started_read(proto_kernel_started_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+    proto_read_str(in, "session_id", PROTO_REQUIRED, 64, &self->session_id);
+    proto_read_str(in, "agent_id", PROTO_REQUIRED, 128, &self->agent_id);
+    proto_read_str(in, "container_id", 0, 128, &self->container_id);
+    proto_read_str(in, "kernel_host", 0, 64, &self->kernel_host);
+    proto_read_int(in, "at", 0, INT64_MIN, INT64_MAX, &self->at);
+}
+
+static void
+s_started_print(const proto_kernel_started_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_str(text, "session_id", self->session_id);
+    proto_print_str(text, "agent_id", self->agent_id);
+    proto_print_str(text, "container_id", self->container_id);
+    proto_print_str(text, "kernel_host", self->kernel_host);
+    proto_print_int(text, "at", self->at);
+}
+
+void
+proto_kernel_started_init(proto_kernel_started_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_started_clear(proto_kernel_started_t *self)
+{
+    assert(self);
+    s_started_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_started_write(const proto_kernel_started_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_started_valid(self))
+        return -1;
+    s_started_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_started_encode(const proto_kernel_started_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_started_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_started_read(proto_kernel_started_t *self,
+                          const bus_value_t *map,
+                          bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_started_init(self);
+    proto_in_init(&in, "kernel.started", map, err);
+    s_started_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_started_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_started_decode(proto_kernel_started_t *self,
+                            const void *data,
+                            size_t size,
+                            bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_started_read(self, map, err);
+}
+
+char *
+proto_kernel_started_print(const proto_kernel_started_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_started_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.terminated
+
+static void
+s_terminated_free(proto_kernel_terminated_t *self)
+{
+    free(self->kernel_id);
+    free(self->session_id);
+    free(self->agent_id);
+    free(self->reason);
+    free(self->detail);
+}
+
+static bool
+s_terminated_valid(const proto_kernel_terminated_t *self)
+{
+    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->session_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->agent_id, PROTO_REQUIRED, 128))
+        return false;
+    if (!proto_valid_str(self->reason, 0, 64))
+        return false;
+    if (!proto_valid_str(self->detail, 0, 4096))
+        return false;
+    return true;
+}
+
+static void
+s_terminated_write(const proto_kernel_terminated_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 6;
+    pairs += self->reason != NULL;
+    pairs += self->detail != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "kernel_id", self->kernel_id);
+    proto_write_str(writer, "session_id", self->session_id);
+    proto_write_str(writer, "agent_id", self->agent_id);
+    proto_write_int(writer, "exit_code", self->exit_code);
+    if (self->reason != NULL)
+        proto_write_str(writer, "reason", self->reason);
+    if (self->detail != NULL)
+        proto_write_str(writer, "detail", self->detail);
+    proto_write_bool(writer, "oom_killed", self->oom_killed);
+    proto_write_int(writer, "at", self->at);
+}
+
+static void
+s_terminated_read(proto_kernel_terminated_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+    proto_read_str(in, "session_id", PROTO_REQUIRED, 64, &self->session_id);
+    proto_read_str(in, "agent_id", PROTO_REQUIRED, 128, &self->agent_id);
+    proto_read_int(in, "exit_code", 0, INT64_MIN, INT64_MAX, &self->exit_code);
+    proto_read_str(in, "reason", 0, 64, &self->reason);
+    proto_read_str(in, "detail", 0, 4096, &self->detail);
+    proto_read_bool(in, "oom_killed", 0, &self->oom_killed);
+    proto_read_int(in, "at", 0, INT64_MIN, INT64_MAX, &self->at);
+}
+
+static void
+s_terminated_print(const proto_kernel_terminated_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_str(text, "session_id", self->session_id);
+    proto_print_str(text, "agent_id", self->agent_id);
+    proto_print_int(text, "exit_code", self->exit_code);
+    proto_print_str(text, "reason", self->reason);
+    proto_print_str(text, "detail", self->detail);
+    proto_print_bool(text, "oom_killed", self->oom_killed);
+    proto_print_int(text, "at", self->at);
+}
+
+void
+proto_kernel_terminated_init(proto_kernel_terminated_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_terminated_clear(proto_kernel_terminated_t *self)
+{
+    assert(self);
+    s_terminated_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_terminated_write(const proto_kernel_terminated_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_terminated_valid(self))
+        return -1;
+    s_terminated_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_terminated_encode(const proto_kernel_terminated_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_terminated_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_terminated_read(proto_kernel_terminated_t *self,
+                             const bus_value_t *map,
+                             bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_terminated_init(self);
+    proto_in_init(&in, "kernel.terminated", map, err);
+    s_terminated_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_terminated_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_terminated_decode(proto_kernel_terminated_t *self,
+                               const void *data,
+                               size_t size,
+                               bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_terminated_read(self, map, err);
+}
+
+char *
+proto_kernel_terminated_print(const proto_kernel_terminated_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_terminated_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.stats
+
+static void
+s_stats_free(proto_kernel_stats_t *self)
+{
+    free(self->kernel_id);
+    free(self->agent_id);
+}
+
+static bool
+s_stats_valid(const proto_kernel_stats_t *self)
+{
+    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->agent_id, 0, 128))
+        return false;
+    return true;
+}
+
+static void
+s_stats_write(const proto_kernel_stats_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 8;
+    pairs += self->agent_id != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "kernel_id", self->kernel_id);
+    if (self->agent_id != NULL)
+        proto_write_str(writer, "agent_id", self->agent_id);
+    proto_write_uint(writer, "cpu_used_ns", self->cpu_used_ns);
+    proto_write_uint(writer, "mem_bytes", self->mem_bytes);
+    proto_write_uint(writer, "mem_peak_bytes", self->mem_peak_bytes);
+    proto_write_uint(writer, "mem_limit_bytes", self->mem_limit_bytes);
+    proto_write_uint(writer, "pids", self->pids);
+    proto_write_uint(writer, "io_read_bytes", self->io_read_bytes);
+    proto_write_uint(writer, "io_write_bytes", self->io_write_bytes);
+}
+
+static void
+s_stats_read(proto_kernel_stats_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+    proto_read_str(in, "agent_id", 0, 128, &self->agent_id);
+    proto_read_uint(in, "cpu_used_ns", 0, UINT64_MAX, &self->cpu_used_ns);
+    proto_read_uint(in, "mem_bytes", 0, UINT64_MAX, &self->mem_bytes);
+    proto_read_uint(in, "mem_peak_bytes", 0, UINT64_MAX, &self->mem_peak_bytes);
+    proto_read_uint(in, "mem_limit_bytes", 0, UINT64_MAX, &self->mem_limit_bytes);
+    proto_read_uint(in, "pids", 0, UINT64_MAX, &self->pids);
+    proto_read_uint(in, "io_read_bytes", 0, UINT64_MAX, &self->io_read_bytes);
+    proto_read_uint(in, "io_write_bytes", 0, UINT64_MAX, &self->io_write_bytes);
+}
+
+static void
+s_stats_print(const proto_kernel_stats_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_str(text, "agent_id", self->agent_id);
+    proto_print_uint(text, "cpu_used_ns", self->cpu_used_ns);
+    proto_print_uint(text, "mem_bytes", self->mem_bytes);
+    proto_print_uint(text, "mem_peak_bytes", self->mem_peak_bytes);
+    proto_print_uint(text, "mem_limit_bytes", self->mem_limit_bytes);
+    proto_print_uint(text, "pids", self->pids);
+    proto_print_uint(text, "io_read_bytes", self->io_read_bytes);
+    proto_print_uint(text, "io_write_bytes", self->io_write_bytes);
+}
+
+void
+proto_kernel_stats_init(proto_kernel_stats_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_stats_clear(proto_kernel_stats_t *self)
+{
+    assert(self);
+    s_stats_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_stats_write(const proto_kernel_stats_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_stats_valid(self))
+        return -1;
+    s_stats_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_stats_encode(const proto_kernel_stats_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_stats_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_stats_read(proto_kernel_stats_t *self,
+                        const bus_value_t *map,
+                        bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_stats_init(self);
+    proto_in_init(&in, "kernel.stats", map, err);
+    s_stats_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_stats_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_stats_decode(proto_kernel_stats_t *self,
+                          const void *data,
+                          size_t size,
+                          bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_stats_read(self, map, err);
+}
+
+char *
+proto_kernel_stats_print(const proto_kernel_stats_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_stats_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.create request
+
+static void
+s_create_req_free(proto_kernel_create_req_t *self)
+{
+    free(self->kernel_id);
+    free(self->session_id);
+    free(self->session_name);
+    free(self->session_type);
+    free(self->cluster_role);
+    free(self->image);
+    free(self->architecture);
+    proto_free_map(self->slots, self->slots_count);
+    proto_free_map(self->environ, self->environ_count);
+    free(self->startup_command);
+    free(self->access_key);
+    free(self->user_uuid);
+    free(self->domain_name);
+    free(self->group_id);
+}
+
+static bool
+s_create_req_valid(const proto_kernel_create_req_t *self)
+{
+    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->session_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->session_name, 0, 64))
+        return false;
+    if (!proto_valid_str(self->session_type, 0, 16))
+        return false;
+    if (!proto_valid_str(self->cluster_role, 0, 16))
+        return false;
+    if (!proto_valid_str(self->image, PROTO_REQUIRED, 512))
+        return false;
+    if (!proto_valid_str(self->architecture, 0, 32))
+        return false;
+    if (!proto_valid_map(self->slots, self->slots_count, 64))
+        return false;
+    if (!proto_valid_map(self->environ, self->environ_count, 1024))
+        return false;
+    if (!proto_valid_str(self->startup_command, 0, 65536))
+        return false;
+    if (!proto_valid_str(self->access_key, 0, 64))
+        return false;
+    if (!proto_valid_str(self->user_uuid, 0, 64))
+        return false;
+    if (!proto_valid_str(self->domain_name, 0, 64))
+        return false;
+    if (!proto_valid_str(self->group_id, 0, 64))
+        return false;
+    return true;
+}
+
+static void
+s_create_req_write(const proto_kernel_create_req_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 5;
+    pairs += self->session_name != NULL;
+    pairs += self->session_type != NULL;
+    pairs += self->cluster_role != NULL;
+    pairs += self->architecture != NULL;
+    pairs += self->slots_count > 0;
+    pairs += self->environ_count > 0;
+    pairs += self->startup_command != NULL;
+    pairs += self->access_key != NULL;
+    pairs += self->user_uuid != NULL;
+    pairs += self->domain_name != NULL;
+    pairs += self->group_id != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "kernel_id", self->kernel_id);
+    proto_write_str(writer, "session_id", self->session_id);
+    if (self->session_name != NULL)
+        proto_write_str(writer, "session_name", self->session_name);
+    if (self->session_type != NULL)
+        proto_write_str(writer, "session_type", self->session_type);
+    if (self->cluster_role != NULL)
+        proto_write_str(writer, "cluster_role", self->cluster_role);
+    proto_write_uint(writer, "cluster_idx", self->cluster_idx);
+    proto_write_str(writer, "image", self->image);
+    if (self->architecture != NULL)
+        proto_write_str(writer, "architecture", self->architecture);
+    if (self->slots_count > 0)
+        proto_write_map(writer, "slots", self->slots, self->slots_count);
+    proto_write_uint(writer, "shmem_bytes", self->shmem_bytes);
+    if (self->environ_count > 0)
+        proto_write_map(writer, "environ", self->environ, self->environ_count);
+    if (self->startup_command != NULL)
+        proto_write_str(writer, "startup_command", self->startup_command);
+    if (self->access_key != NULL)
+        proto_write_str(writer, "access_key", self->access_key);
+    if (self->user_uuid != NULL)
+        proto_write_str(writer, "user_uuid", self->user_uuid);
+    if (self->domain_name != NULL)
+        proto_write_str(writer, "domain_name", self->domain_name);
+    if (self->group_id != NULL)
+        proto_write_str(writer, "group_id", self->group_id);
+}
+
+static void
+s_create_req_read(proto_kernel_create_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+    proto_read_str(in, "session_id", PROTO_REQUIRED, 64, &self->session_id);
+    proto_read_str(in, "session_name", 0, 64, &self->session_name);
+    proto_read_str(in, "session_type", 0, 16, &self->session_type);
+    proto_read_str(in, "cluster_role", 0, 16, &self->cluster_role);
+    proto_read_uint(in, "cluster_idx", 0, UINT64_MAX, &self->cluster_idx);
+    proto_read_str(in, "image", PROTO_REQUIRED, 512, &self->image);
+    proto_read_str(in, "architecture", 0, 32, &self->architecture);
+    self->slots = proto_read_map(in, "slots", 0, 64, &self->slots_count);
+    proto_read_uint(in, "shmem_bytes", 0, UINT64_MAX, &self->shmem_bytes);
+    self->environ = proto_read_map(in, "environ", 0, 1024, &self->environ_count);
+    proto_read_str(in, "startup_command", 0, 65536, &self->startup_command);
+    proto_read_str(in, "access_key", 0, 64, &self->access_key);
+    proto_read_str(in, "user_uuid", 0, 64, &self->user_uuid);
+    proto_read_str(in, "domain_name", 0, 64, &self->domain_name);
+    proto_read_str(in, "group_id", 0, 64, &self->group_id);
+}
+
+static void
+s_create_req_print(const proto_kernel_create_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_str(text, "session_id", self->session_id);
+    proto_print_str(text, "session_name", self->session_name);
+    proto_print_str(text, "session_type", self->session_type);
+    proto_print_str(text, "cluster_role", self->cluster_role);
+    proto_print_uint(text, "cluster_idx", self->cluster_idx);
+    proto_print_str(text, "image", self->image);
+    proto_print_str(text, "architecture", self->architecture);
+    proto_print_count(text, "slots", self->slots_count);
+    proto_print_uint(text, "shmem_bytes", self->shmem_bytes);
+    proto_print_count(text, "environ", self->environ_count);
+    proto_print_str(text, "startup_command", self->startup_command);
+    proto_print_str(text, "access_key", self->access_key);
+    proto_print_str(text, "user_uuid", self->user_uuid);
+    proto_print_str(text, "domain_name", self->domain_name);
+    proto_print_str(text, "group_id", self->group_id);
+}
+
+void
+proto_kernel_create_req_init(proto_kernel_create_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+    self->session_type = strdup("interactive");
+    self->cluster_role = strdup("main");
+    self->cluster_idx = 1;
+    self->architecture = strdup("x86_64");
+}
+
+void
+proto_kernel_create_req_clear(proto_kernel_create_req_t *self)
+{
+    assert(self);
+    s_create_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_create_req_write(const proto_kernel_create_req_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_create_req_valid(self))
+        return -1;
+    s_create_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_create_req_encode(const proto_kernel_create_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_create_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_create_req_read(proto_kernel_create_req_t *self,
+                             const bus_value_t *map,
+                             bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_create_req_init(self);
+    proto_in_init(&in, "kernel.create request", map, err);
+    s_create_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_create_req_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_create_req_decode(proto_kernel_create_req_t *self,
+                               const void *data,
+                               size_t size,
+                               bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_create_req_read(self, map, err);
+}
+
+char *
+proto_kernel_create_req_print(const proto_kernel_create_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_create_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.create reply
+
+static void
+s_create_rep_free(proto_kernel_create_rep_t *self)
+{
+    free(self->kernel_id);
+    free(self->container_id);
+    free(self->kernel_host);
+    for (size_t i = 0; i < self->service_ports_count; i++)
+        s_port_free(&self->service_ports[i]);
+    free(self->service_ports);
+}
+
+static bool
+s_create_rep_valid(const proto_kernel_create_rep_t *self)
+{
+    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->container_id, 0, 128))
+        return false;
+    if (!proto_valid_str(self->kernel_host, 0, 64))
+        return false;
+    if (!proto_valid_count(self->service_ports, self->service_ports_count, 64))
+        return false;
+    for (size_t i = 0; i < self->service_ports_count; i++)
+        if (!s_port_valid(&self->service_ports[i]))
+            return false;
+    return true;
+}
+
+static void
+s_create_rep_write(const proto_kernel_create_rep_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 1;
+    pairs += self->container_id != NULL;
+    pairs += self->kernel_host != NULL;
+    pairs += self->service_ports_count > 0;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "kernel_id", self->kernel_id);
+    if (self->container_id != NULL)
+        proto_write_str(writer, "container_id", self->container_id);
+    if (self->kernel_host != NULL)
+        proto_write_str(writer, "kernel_host", self->kernel_host);
+    if (self->service_ports_count > 0) {
+        proto_write_array(writer, "service_ports", self->service_ports_count);
+        for (size_t i = 0; i < self->service_ports_count; i++)
+            s_port_write(&self->service_ports[i], writer);
+    }
+}
+
+static void
+s_create_rep_read(proto_kernel_create_rep_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+    proto_read_str(in, "container_id", 0, 128, &self->container_id);
+    proto_read_str(in, "kernel_host", 0, 64, &self->kernel_host);
+    self->service_ports = proto_read_list(in, "service_ports", 0, 64,
+                                          sizeof *self->service_ports, s_port_item,
+                                          &self->service_ports_count);
+}
+
+static void
+s_create_rep_print(const proto_kernel_create_rep_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_str(text, "container_id", self->container_id);
+    proto_print_str(text, "kernel_host", self->kernel_host);
+    proto_print_count(text, "service_ports", self->service_ports_count);
+}
+
+void
+proto_kernel_create_rep_init(proto_kernel_create_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_create_rep_clear(proto_kernel_create_rep_t *self)
+{
+    assert(self);
+    s_create_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_create_rep_write(const proto_kernel_create_rep_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_create_rep_valid(self))
+        return -1;
+    s_create_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_create_rep_encode(const proto_kernel_create_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_create_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_create_rep_read(proto_kernel_create_rep_t *self,
+                             const bus_value_t *map,
+                             bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_create_rep_init(self);
+    proto_in_init(&in, "kernel.create reply", map, err);
+    s_create_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_create_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_create_rep_decode(proto_kernel_create_rep_t *self,
+                               const void *data,
+                               size_t size,
+                               bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_create_rep_read(self, map, err);
+}
+
+char *
+proto_kernel_create_rep_print(const proto_kernel_create_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_create_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.destroy request
+
+static void
+s_destroy_req_free(proto_kernel_destroy_req_t *self)
+{
+    free(self->kernel_id);
+    free(self->reason);
+}
+
+static bool
+s_destroy_req_valid(const proto_kernel_destroy_req_t *self)
+{
+    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->reason, 0, 64))
+        return false;
+    return true;
+}
+
+static void
+s_destroy_req_write(const proto_kernel_destroy_req_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 2;
+    pairs += self->reason != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "kernel_id", self->kernel_id);
+    if (self->reason != NULL)
+        proto_write_str(writer, "reason", self->reason);
+    proto_write_uint(writer, "grace_ms", self->grace_ms);
+}
+
+static void
+s_destroy_req_read(proto_kernel_destroy_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+    proto_read_str(in, "reason", 0, 64, &self->reason);
+    proto_read_uint(in, "grace_ms", 0, UINT64_MAX, &self->grace_ms);
+}
+
+static void
+s_destroy_req_print(const proto_kernel_destroy_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_str(text, "reason", self->reason);
+    proto_print_uint(text, "grace_ms", self->grace_ms);
+}
+
+void
+proto_kernel_destroy_req_init(proto_kernel_destroy_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+    self->reason = strdup("user-requested");
+    self->grace_ms = 5000;
+}
+
+void
+proto_kernel_destroy_req_clear(proto_kernel_destroy_req_t *self)
+{
+    assert(self);
+    s_destroy_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_destroy_req_write(const proto_kernel_destroy_req_t *self,
+                               bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_destroy_req_valid(self))
+        return -1;
+    s_destroy_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_destroy_req_encode(const proto_kernel_destroy_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_destroy_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_destroy_req_read(proto_kernel_destroy_req_t *self,
+                              const bus_value_t *map,
+                              bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_destroy_req_init(self);
+    proto_in_init(&in, "kernel.destroy request", map, err);
+    s_destroy_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_destroy_req_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_destroy_req_decode(proto_kernel_destroy_req_t *self,
+                                const void *data,
+                                size_t size,
+                                bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_destroy_req_read(self, map, err);
+}
+
+char *
+proto_kernel_destroy_req_print(const proto_kernel_destroy_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_destroy_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.destroy reply
+
+static void
+s_destroy_rep_free(proto_kernel_destroy_rep_t *self)
+{
+    (void) self;
+}
+
+static bool
+s_destroy_rep_valid(const proto_kernel_destroy_rep_t *self)
+{
+    (void) self;
+    return true;
+}
+
+static void
+s_destroy_rep_write(const proto_kernel_destroy_rep_t *self, bus_writer_t *writer)
+{
+    bus_writer_map(writer, 1);
+    proto_write_int(writer, "exit_code", self->exit_code);
+}
+
+static void
+s_destroy_rep_read(proto_kernel_destroy_rep_t *self, proto_in_t *in)
+{
+    proto_read_int(in, "exit_code", 0, INT64_MIN, INT64_MAX, &self->exit_code);
+}
+
+static void
+s_destroy_rep_print(const proto_kernel_destroy_rep_t *self, proto_text_t *text)
+{
+    proto_print_int(text, "exit_code", self->exit_code);
+}
+
+void
+proto_kernel_destroy_rep_init(proto_kernel_destroy_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_destroy_rep_clear(proto_kernel_destroy_rep_t *self)
+{
+    assert(self);
+    s_destroy_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_destroy_rep_write(const proto_kernel_destroy_rep_t *self,
+                               bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_destroy_rep_valid(self))
+        return -1;
+    s_destroy_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_destroy_rep_encode(const proto_kernel_destroy_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_destroy_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_destroy_rep_read(proto_kernel_destroy_rep_t *self,
+                              const bus_value_t *map,
+                              bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_destroy_rep_init(self);
+    proto_in_init(&in, "kernel.destroy reply", map, err);
+    s_destroy_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_destroy_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_destroy_rep_decode(proto_kernel_destroy_rep_t *self,
+                                const void *data,
+                                size_t size,
+                                bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_destroy_rep_read(self, map, err);
+}
+
+char *
+proto_kernel_destroy_rep_print(const proto_kernel_destroy_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_destroy_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.execute request
+
+static void
+s_execute_req_free(proto_kernel_execute_req_t *self)
+{
+    free(self->kernel_id);
+    free(self->run_id);
+    free(self->mode);
+    free(self->code);
+    free(self->options);
+}
+
+static bool
+s_execute_req_valid(const proto_kernel_execute_req_t *self)
+{
+    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->run_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->mode, PROTO_REQUIRED, 16))
+        return false;
+    if (!proto_valid_str(self->code, 0, 16777216))
+        return false;
+    if (!proto_valid_str(self->options, 0, 65536))
+        return false;
+    return true;
+}
+
+static void
+s_execute_req_write(const proto_kernel_execute_req_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 4;
+    pairs += self->code != NULL;
+    pairs += self->options != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "kernel_id", self->kernel_id);
+    proto_write_str(writer, "run_id", self->run_id);
+    proto_write_str(writer, "mode", self->mode);
+    if (self->code != NULL)
+        proto_write_str(writer, "code", self->code);
+    if (self->options != NULL)
+        proto_write_str(writer, "options", self->options);
+    proto_write_uint(writer, "wait_ms", self->wait_ms);
+}
+
+static void
+s_execute_req_read(proto_kernel_execute_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+    proto_read_str(in, "run_id", PROTO_REQUIRED, 64, &self->run_id);
+    proto_read_str(in, "mode", PROTO_REQUIRED, 16, &self->mode);
+    proto_read_str(in, "code", 0, 16777216, &self->code);
+    proto_read_str(in, "options", 0, 65536, &self->options);
+    proto_read_uint(in, "wait_ms", 0, UINT64_MAX, &self->wait_ms);
+}
+
+static void
+s_execute_req_print(const proto_kernel_execute_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_str(text, "run_id", self->run_id);
+    proto_print_str(text, "mode", self->mode);
+    proto_print_str(text, "code", self->code);
+    proto_print_str(text, "options", self->options);
+    proto_print_uint(text, "wait_ms", self->wait_ms);
+}
+
+void
+proto_kernel_execute_req_init(proto_kernel_execute_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+    self->wait_ms = 10000;
+}
+
+void
+proto_kernel_execute_req_clear(proto_kernel_execute_req_t *self)
+{
+    assert(self);
+    s_execute_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_execute_req_write(const proto_kernel_execute_req_t *self,
+                               bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_execute_req_valid(self))
+        return -1;
+    s_execute_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_execute_req_encode(const proto_kernel_execute_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_execute_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_execute_req_read(proto_kernel_execute_req_t *self,
+                              const bus_value_t *map,
+                              bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_execute_req_init(self);
+    proto_in_init(&in, "kernel.execute request", map, err);
+    s_execute_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_execute_req_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_execute_req_decode(proto_kernel_execute_req_t *self,
+                                const void *data,
+                                size_t size,
+                                bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_execute_req_read(self, map, err);
+}
+
+char *
+proto_kernel_execute_req_print(const proto_kernel_execute_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_execute_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.execute reply
+
+static void
+s_execute_rep_free(proto_kernel_execute_rep_t *self)
+{
+    free(self->result);
+}
+
+static bool
+s_execute_rep_valid(const proto_kernel_execute_rep_t *self)
+{
+    if (!proto_valid_str(self->result, PROTO_REQUIRED, 33554432))
+        return false;
+    return true;
+}
+
+static void
+s_execute_rep_write(const proto_kernel_execute_rep_t *self, bus_writer_t *writer)
+{
+    bus_writer_map(writer, 1);
+    proto_write_str(writer, "result", self->result);
+}
+
+static void
+s_execute_rep_read(proto_kernel_execute_rep_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "result", PROTO_REQUIRED, 33554432, &self->result);
+}
+
+static void
+s_execute_rep_print(const proto_kernel_execute_rep_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "result", self->result);
+}
+
+void
+proto_kernel_execute_rep_init(proto_kernel_execute_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_execute_rep_clear(proto_kernel_execute_rep_t *self)
+{
+    assert(self);
+    s_execute_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_execute_rep_write(const proto_kernel_execute_rep_t *self,
+                               bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_execute_rep_valid(self))
+        return -1;
+    s_execute_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_execute_rep_encode(const proto_kernel_execute_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_execute_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_execute_rep_read(proto_kernel_execute_rep_t *self,
+                              const bus_value_t *map,
+                              bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_execute_rep_init(self);
+    proto_in_init(&in, "kernel.execute reply", map, err);
+    s_execute_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_execute_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_execute_rep_decode(proto_kernel_execute_rep_t *self,
+                                const void *data,
+                                size_t size,
+                                bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_execute_rep_read(self, map, err);
+}
+
+char *
+proto_kernel_execute_rep_print(const proto_kernel_execute_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_execute_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.interrupt request
+
+static void
+s_interrupt_req_free(proto_kernel_interrupt_req_t *self)
+{
+    free(self->kernel_id);
+}
+
+static bool
+s_interrupt_req_valid(const proto_kernel_interrupt_req_t *self)
+{
+    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+        return false;
+    return true;
+}
+
+static void
+s_interrupt_req_write(const proto_kernel_interrupt_req_t *self, bus_writer_t *writer)
+{
+    bus_writer_map(writer, 1);
+    proto_write_str(writer, "kernel_id", self->kernel_id);
+}
+
+static void
+s_interrupt_req_read(proto_kernel_interrupt_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+}
+
+static void
+s_interrupt_req_print(const proto_kernel_interrupt_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "kernel_id", self->kernel_id);
+}
+
+void
+proto_kernel_interrupt_req_init(proto_kernel_interrupt_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_interrupt_req_clear(proto_kernel_interrupt_req_t *self)
+{
+    assert(self);
+    s_interrupt_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_interrupt_req_write(const proto_kernel_interrupt_req_t *self,
+                                 bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_interrupt_req_valid(self))
+        return -1;
+    s_interrupt_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_interrupt_req_encode(const proto_kernel_interrupt_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_interrupt_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_interrupt_req_read(proto_kernel_interrupt_req_t *self,
+                                const bus_value_t *map,
+                                bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_interrupt_req_init(self);
+    proto_in_init(&in, "kernel.interrupt request", map, err);
+    s_interrupt_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_interrupt_req_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_interrupt_req_decode(proto_kernel_interrupt_req_t *self,
+                                  const void *data,
+                                  size_t size,
+                                  bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_interrupt_req_read(self, map, err);
+}
+
+char *
+proto_kernel_interrupt_req_print(const proto_kernel_interrupt_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_interrupt_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.interrupt reply
+
+static void
+s_interrupt_rep_free(proto_kernel_interrupt_rep_t *self)
+{
+    (void) self;
+}
+
+static bool
+s_interrupt_rep_valid(const proto_kernel_interrupt_rep_t *self)
+{
+    (void) self;
+    return true;
+}
+
+static void
+s_interrupt_rep_write(const proto_kernel_interrupt_rep_t *self, bus_writer_t *writer)
+{
+    (void) self;
+    bus_writer_map(writer, 0);
+}
+
+static void
+s_interrupt_rep_read(proto_kernel_interrupt_rep_t *self, proto_in_t *in)
+{
+    (void) self;
+    (void) in;
+}
+
+static void
+s_interrupt_rep_print(const proto_kernel_interrupt_rep_t *self, proto_text_t *text)
+{
+    (void) self;
+    (void) text;
+}
+
+void
+proto_kernel_interrupt_rep_init(proto_kernel_interrupt_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_interrupt_rep_clear(proto_kernel_interrupt_rep_t *self)
+{
+    assert(self);
+    s_interrupt_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_interrupt_rep_write(const proto_kernel_interrupt_rep_t *self,
+                                 bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_interrupt_rep_valid(self))
+        return -1;
+    s_interrupt_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_interrupt_rep_encode(const proto_kernel_interrupt_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_interrupt_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_interrupt_rep_read(proto_kernel_interrupt_rep_t *self,
+                                const bus_value_t *map,
+                                bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_interrupt_rep_init(self);
+    proto_in_init(&in, "kernel.interrupt reply", map, err);
+    s_interrupt_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_interrupt_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_interrupt_rep_decode(proto_kernel_interrupt_rep_t *self,
+                                  const void *data,
+                                  size_t size,
+                                  bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_interrupt_rep_read(self, map, err);
+}
+
+char *
+proto_kernel_interrupt_rep_print(const proto_kernel_interrupt_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_interrupt_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.logs request
+
+static void
+s_logs_req_free(proto_kernel_logs_req_t *self)
+{
+    free(self->kernel_id);
+}
+
+static bool
+s_logs_req_valid(const proto_kernel_logs_req_t *self)
+{
+    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+        return false;
+    return true;
+}
+
+static void
+s_logs_req_write(const proto_kernel_logs_req_t *self, bus_writer_t *writer)
+{
+    bus_writer_map(writer, 2);
+    proto_write_str(writer, "kernel_id", self->kernel_id);
+    proto_write_uint(writer, "max_bytes", self->max_bytes);
+}
+
+static void
+s_logs_req_read(proto_kernel_logs_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+    proto_read_uint(in, "max_bytes", 0, UINT64_MAX, &self->max_bytes);
+}
+
+static void
+s_logs_req_print(const proto_kernel_logs_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_uint(text, "max_bytes", self->max_bytes);
+}
+
+void
+proto_kernel_logs_req_init(proto_kernel_logs_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+    self->max_bytes = 1048576;
+}
+
+void
+proto_kernel_logs_req_clear(proto_kernel_logs_req_t *self)
+{
+    assert(self);
+    s_logs_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_logs_req_write(const proto_kernel_logs_req_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_logs_req_valid(self))
+        return -1;
+    s_logs_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_logs_req_encode(const proto_kernel_logs_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_logs_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_logs_req_read(proto_kernel_logs_req_t *self,
+                           const bus_value_t *map,
+                           bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_logs_req_init(self);
+    proto_in_init(&in, "kernel.logs request", map, err);
+    s_logs_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_logs_req_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_logs_req_decode(proto_kernel_logs_req_t *self,
+                             const void *data,
+                             size_t size,
+                             bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_logs_req_read(self, map, err);
+}
+
+char *
+proto_kernel_logs_req_print(const proto_kernel_logs_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_logs_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.logs reply
+
+static void
+s_logs_rep_free(proto_kernel_logs_rep_t *self)
+{
+    free(self->logs);
+}
+
+static bool
+s_logs_rep_valid(const proto_kernel_logs_rep_t *self)
+{
+    if (!proto_valid_bytes(self->logs, self->logs_size, 0, 16777216))
+        return false;
+    return true;
+}
+
+static void
+s_logs_rep_write(const proto_kernel_logs_rep_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 0;
+    pairs += self->logs != NULL;
+    bus_writer_map(writer, pairs);
+    if (self->logs != NULL)
+        proto_write_bytes(writer, "logs", self->logs, self->logs_size);
+}
+
+static void
+s_logs_rep_read(proto_kernel_logs_rep_t *self, proto_in_t *in)
+{
+    proto_read_bytes(in, "logs", 0, 16777216, &self->logs, &self->logs_size);
+}
+
+static void
+s_logs_rep_print(const proto_kernel_logs_rep_t *self, proto_text_t *text)
+{
+    proto_print_bytes(text, "logs", self->logs, self->logs_size);
+}
+
+void
+proto_kernel_logs_rep_init(proto_kernel_logs_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_logs_rep_clear(proto_kernel_logs_rep_t *self)
+{
+    assert(self);
+    s_logs_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_logs_rep_write(const proto_kernel_logs_rep_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_logs_rep_valid(self))
+        return -1;
+    s_logs_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_logs_rep_encode(const proto_kernel_logs_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_logs_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_logs_rep_read(proto_kernel_logs_rep_t *self,
+                           const bus_value_t *map,
+                           bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_logs_rep_init(self);
+    proto_in_init(&in, "kernel.logs reply", map, err);
+    s_logs_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_logs_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_logs_rep_decode(proto_kernel_logs_rep_t *self,
+                             const void *data,
+                             size_t size,
+                             bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_logs_rep_read(self, map, err);
+}
+
+char *
+proto_kernel_logs_rep_print(const proto_kernel_logs_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_logs_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.list request
+
+static void
+s_list_req_free(proto_kernel_list_req_t *self)
+{
+    (void) self;
+}
+
+static bool
+s_list_req_valid(const proto_kernel_list_req_t *self)
+{
+    (void) self;
+    return true;
+}
+
+static void
+s_list_req_write(const proto_kernel_list_req_t *self, bus_writer_t *writer)
+{
+    (void) self;
+    bus_writer_map(writer, 0);
+}
+
+static void
+s_list_req_read(proto_kernel_list_req_t *self, proto_in_t *in)
+{
+    (void) self;
+    (void) in;
+}
+
+static void
+s_list_req_print(const proto_kernel_list_req_t *self, proto_text_t *text)
+{
+    (void) self;
+    (void) text;
+}
+
+void
+proto_kernel_list_req_init(proto_kernel_list_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_list_req_clear(proto_kernel_list_req_t *self)
+{
+    assert(self);
+    s_list_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_list_req_write(const proto_kernel_list_req_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_list_req_valid(self))
+        return -1;
+    s_list_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_list_req_encode(const proto_kernel_list_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_list_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_list_req_read(proto_kernel_list_req_t *self,
+                           const bus_value_t *map,
+                           bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_list_req_init(self);
+    proto_in_init(&in, "kernel.list request", map, err);
+    s_list_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_list_req_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_list_req_decode(proto_kernel_list_req_t *self,
+                             const void *data,
+                             size_t size,
+                             bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_list_req_read(self, map, err);
+}
+
+char *
+proto_kernel_list_req_print(const proto_kernel_list_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_list_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.list reply
+
+static void
+s_list_rep_free(proto_kernel_list_rep_t *self)
+{
+    for (size_t i = 0; i < self->kernels_count; i++)
+        s_state_free(&self->kernels[i]);
+    free(self->kernels);
+}
+
+static bool
+s_list_rep_valid(const proto_kernel_list_rep_t *self)
+{
+    if (!proto_valid_count(self->kernels, self->kernels_count, 100000))
+        return false;
+    for (size_t i = 0; i < self->kernels_count; i++)
+        if (!s_state_valid(&self->kernels[i]))
+            return false;
+    return true;
+}
+
+static void
+s_list_rep_write(const proto_kernel_list_rep_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 0;
+    pairs += self->kernels_count > 0;
+    bus_writer_map(writer, pairs);
+    if (self->kernels_count > 0) {
+        proto_write_array(writer, "kernels", self->kernels_count);
+        for (size_t i = 0; i < self->kernels_count; i++)
+            s_state_write(&self->kernels[i], writer);
+    }
+}
+
+static void
+s_list_rep_read(proto_kernel_list_rep_t *self, proto_in_t *in)
+{
+    self->kernels = proto_read_list(in, "kernels", 0, 100000, sizeof *self->kernels,
+                                    s_state_item, &self->kernels_count);
+}
+
+static void
+s_list_rep_print(const proto_kernel_list_rep_t *self, proto_text_t *text)
+{
+    proto_print_count(text, "kernels", self->kernels_count);
+}
+
+void
+proto_kernel_list_rep_init(proto_kernel_list_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_list_rep_clear(proto_kernel_list_rep_t *self)
+{
+    assert(self);
+    s_list_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_list_rep_write(const proto_kernel_list_rep_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_list_rep_valid(self))
+        return -1;
+    s_list_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_list_rep_encode(const proto_kernel_list_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_list_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_list_rep_read(proto_kernel_list_rep_t *self,
+                           const bus_value_t *map,
+                           bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_list_rep_init(self);
+    proto_in_init(&in, "kernel.list reply", map, err);
+    s_list_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_list_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_list_rep_decode(proto_kernel_list_rep_t *self,
+                             const void *data,
+                             size_t size,
+                             bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_list_rep_read(self, map, err);
+}
+
+char *
+proto_kernel_list_rep_print(const proto_kernel_list_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_list_rep_print(self, &text);
+    return proto_text_finish(&text);
+}

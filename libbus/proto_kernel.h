@@ -1,0 +1,517 @@
+//  GENERATED FROM proto/kernel.yaml BY proto/gen.py - DO NOT EDIT
+/*  =========================================================================
+    proto_kernel - the containers of sessions, between the scheduler and the
+    agents
+
+    Structs and codecs of the kernel domain. Included by proto.h: include
+    bus.h, not this file. proto.h documents the functions every struct type T
+    has (init, clear, write, encode, read, decode, print).
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef PROTO_KERNEL_H_INCLUDED
+#define PROTO_KERNEL_H_INCLUDED
+
+//  Topics (events) and method names (RPC).
+#define PROTO_KERNEL_STARTED    "kernel.started"
+#define PROTO_KERNEL_TERMINATED "kernel.terminated"
+#define PROTO_KERNEL_STATS      "kernel.stats"
+#define PROTO_KERNEL_CREATE     "kernel.create"
+#define PROTO_KERNEL_DESTROY    "kernel.destroy"
+#define PROTO_KERNEL_EXECUTE    "kernel.execute"
+#define PROTO_KERNEL_INTERRUPT  "kernel.interrupt"
+#define PROTO_KERNEL_LOGS       "kernel.logs"
+#define PROTO_KERNEL_LIST       "kernel.list"
+
+//  ---------------------------------------------------------------------------
+//  kernel.port, a nested value: a service port an image declares
+//  (ai.backend.service-ports)
+
+typedef struct {
+    //  The app, e.g. jupyter (required, at most 64 bytes)
+    char *name;
+    //  Http, tcp, pty or preopen (at most 16 bytes)
+    char *protocol;
+    //  The port inside the container (at most 65535)
+    uint64_t container_port;
+} proto_kernel_port_t;
+
+void proto_kernel_port_init(proto_kernel_port_t *self);
+void proto_kernel_port_clear(proto_kernel_port_t *self);
+int proto_kernel_port_write(const proto_kernel_port_t *self, bus_writer_t *writer);
+zframe_t *proto_kernel_port_encode(const proto_kernel_port_t *self);
+int proto_kernel_port_read(proto_kernel_port_t *self,
+                           const bus_value_t *map,
+                           bus_error_t *err);
+int proto_kernel_port_decode(proto_kernel_port_t *self,
+                             const void *data,
+                             size_t size,
+                             bus_error_t *err);
+char *proto_kernel_port_print(const proto_kernel_port_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.state, a nested value: one kernel as the agent has it now
+
+typedef struct {
+    //  The kernel (required, at most 64 bytes)
+    char *kernel_id;
+    //  Its session (at most 64 bytes)
+    char *session_id;
+    //  Running, exited or creating (required, at most 16 bytes)
+    char *status;
+    //  The exit code when exited
+    int64_t exit_code;
+} proto_kernel_state_t;
+
+void proto_kernel_state_init(proto_kernel_state_t *self);
+void proto_kernel_state_clear(proto_kernel_state_t *self);
+int proto_kernel_state_write(const proto_kernel_state_t *self, bus_writer_t *writer);
+zframe_t *proto_kernel_state_encode(const proto_kernel_state_t *self);
+int proto_kernel_state_read(proto_kernel_state_t *self,
+                            const bus_value_t *map,
+                            bus_error_t *err);
+int proto_kernel_state_decode(proto_kernel_state_t *self,
+                              const void *data,
+                              size_t size,
+                              bus_error_t *err);
+char *proto_kernel_state_print(const proto_kernel_state_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.started, event (broadcast, durable): a kernel's container runs
+
+typedef struct {
+    //  The kernel (required, at most 64 bytes)
+    char *kernel_id;
+    //  Its session (required, at most 64 bytes)
+    char *session_id;
+    //  The agent it runs on (required, at most 128 bytes)
+    char *agent_id;
+    //  The runtime's container id (at most 128 bytes)
+    char *container_id;
+    //  The container's address (at most 64 bytes)
+    char *kernel_host;
+    //  When it started (microseconds since the epoch)
+    int64_t at;
+} proto_kernel_started_t;
+
+void proto_kernel_started_init(proto_kernel_started_t *self);
+void proto_kernel_started_clear(proto_kernel_started_t *self);
+int proto_kernel_started_write(const proto_kernel_started_t *self, bus_writer_t *writer);
+zframe_t *proto_kernel_started_encode(const proto_kernel_started_t *self);
+int proto_kernel_started_read(proto_kernel_started_t *self,
+                              const bus_value_t *map,
+                              bus_error_t *err);
+int proto_kernel_started_decode(proto_kernel_started_t *self,
+                                const void *data,
+                                size_t size,
+                                bus_error_t *err);
+char *proto_kernel_started_print(const proto_kernel_started_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.terminated, event (broadcast, durable): a kernel's container is gone, and why
+
+typedef struct {
+    //  The kernel (required, at most 64 bytes)
+    char *kernel_id;
+    //  Its session (required, at most 64 bytes)
+    char *session_id;
+    //  The agent it ran on (required, at most 128 bytes)
+    char *agent_id;
+    //  Its exit code; 128+n after signal n
+    int64_t exit_code;
+    //  User-requested, self-terminated, oom-killed, failed-to-start, lost-on-restart (at
+    //  most 64 bytes)
+    char *reason;
+    //  What went wrong, for status_data (at most 4096 bytes)
+    char *detail;
+    //  The memory limit killed a process of it
+    bool oom_killed;
+    //  When it ended (microseconds since the epoch)
+    int64_t at;
+} proto_kernel_terminated_t;
+
+void proto_kernel_terminated_init(proto_kernel_terminated_t *self);
+void proto_kernel_terminated_clear(proto_kernel_terminated_t *self);
+int proto_kernel_terminated_write(const proto_kernel_terminated_t *self,
+                                  bus_writer_t *writer);
+zframe_t *proto_kernel_terminated_encode(const proto_kernel_terminated_t *self);
+int proto_kernel_terminated_read(proto_kernel_terminated_t *self,
+                                 const bus_value_t *map,
+                                 bus_error_t *err);
+int proto_kernel_terminated_decode(proto_kernel_terminated_t *self,
+                                   const void *data,
+                                   size_t size,
+                                   bus_error_t *err);
+char *proto_kernel_terminated_print(const proto_kernel_terminated_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.stats, event (broadcast): a running kernel's resource use, from its cgroup
+//  (every stats period)
+
+typedef struct {
+    //  The kernel (required, at most 64 bytes)
+    char *kernel_id;
+    //  Its agent (at most 128 bytes)
+    char *agent_id;
+    //  CPU time used since start
+    uint64_t cpu_used_ns;
+    //  Memory in use now
+    uint64_t mem_bytes;
+    //  The most memory it used
+    uint64_t mem_peak_bytes;
+    //  Its memory limit
+    uint64_t mem_limit_bytes;
+    //  Processes and threads now
+    uint64_t pids;
+    //  Bytes read from block devices
+    uint64_t io_read_bytes;
+    //  Bytes written to block devices
+    uint64_t io_write_bytes;
+} proto_kernel_stats_t;
+
+void proto_kernel_stats_init(proto_kernel_stats_t *self);
+void proto_kernel_stats_clear(proto_kernel_stats_t *self);
+int proto_kernel_stats_write(const proto_kernel_stats_t *self, bus_writer_t *writer);
+zframe_t *proto_kernel_stats_encode(const proto_kernel_stats_t *self);
+int proto_kernel_stats_read(proto_kernel_stats_t *self,
+                            const bus_value_t *map,
+                            bus_error_t *err);
+int proto_kernel_stats_decode(proto_kernel_stats_t *self,
+                              const void *data,
+                              size_t size,
+                              bus_error_t *err);
+char *proto_kernel_stats_print(const proto_kernel_stats_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.create request (idempotent): start a kernel's container; creating a kernel id
+//  that exists answers what it has
+
+typedef struct {
+    //  The kernel (letters, digits, '-', '_', '.') (required, at most 64 bytes)
+    char *kernel_id;
+    //  Its session (required, at most 64 bytes)
+    char *session_id;
+    //  The session's name, the container's hostname (at most 64 bytes)
+    char *session_name;
+    //  Interactive or batch (at most 16 bytes, default "interactive")
+    char *session_type;
+    //  Main or sub (at most 16 bytes, default "main")
+    char *cluster_role;
+    //  Its index in the session (default 1)
+    uint64_t cluster_idx;
+    //  The canonical image reference (required, at most 512 bytes)
+    char *image;
+    //  The image's architecture (at most 32 bytes, default "x86_64")
+    char *architecture;
+    //  What it was allocated, slot -> decimal string (at most 64 pairs, string to string,
+    //  in wire order)
+    proto_kv_t *slots;
+    size_t slots_count;
+    //  /dev/shm size (resource_opts.shmem); 0: the default
+    uint64_t shmem_bytes;
+    //  The user's environment variables (at most 1024 pairs, string to string, in wire
+    //  order)
+    proto_kv_t *environ;
+    size_t environ_count;
+    //  Batch: the command to run; interactive: run once at start (at most 65536 bytes)
+    char *startup_command;
+    //  The owner's keypair (BACKENDAI_ACCESS_KEY) (at most 64 bytes)
+    char *access_key;
+    //  The owner (BACKENDAI_USER_UUID) (at most 64 bytes)
+    char *user_uuid;
+    //  The owner's domain (at most 64 bytes)
+    char *domain_name;
+    //  The session's project (at most 64 bytes)
+    char *group_id;
+} proto_kernel_create_req_t;
+
+void proto_kernel_create_req_init(proto_kernel_create_req_t *self);
+void proto_kernel_create_req_clear(proto_kernel_create_req_t *self);
+int proto_kernel_create_req_write(const proto_kernel_create_req_t *self,
+                                  bus_writer_t *writer);
+zframe_t *proto_kernel_create_req_encode(const proto_kernel_create_req_t *self);
+int proto_kernel_create_req_read(proto_kernel_create_req_t *self,
+                                 const bus_value_t *map,
+                                 bus_error_t *err);
+int proto_kernel_create_req_decode(proto_kernel_create_req_t *self,
+                                   const void *data,
+                                   size_t size,
+                                   bus_error_t *err);
+char *proto_kernel_create_req_print(const proto_kernel_create_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.create reply (idempotent): start a kernel's container; creating a kernel id
+//  that exists answers what it has
+
+typedef struct {
+    //  The kernel (required, at most 64 bytes)
+    char *kernel_id;
+    //  The runtime's container id (at most 128 bytes)
+    char *container_id;
+    //  The container's address (at most 64 bytes)
+    char *kernel_host;
+    //  The apps it can start (at most 64 items)
+    proto_kernel_port_t *service_ports;
+    size_t service_ports_count;
+} proto_kernel_create_rep_t;
+
+void proto_kernel_create_rep_init(proto_kernel_create_rep_t *self);
+void proto_kernel_create_rep_clear(proto_kernel_create_rep_t *self);
+int proto_kernel_create_rep_write(const proto_kernel_create_rep_t *self,
+                                  bus_writer_t *writer);
+zframe_t *proto_kernel_create_rep_encode(const proto_kernel_create_rep_t *self);
+int proto_kernel_create_rep_read(proto_kernel_create_rep_t *self,
+                                 const bus_value_t *map,
+                                 bus_error_t *err);
+int proto_kernel_create_rep_decode(proto_kernel_create_rep_t *self,
+                                   const void *data,
+                                   size_t size,
+                                   bus_error_t *err);
+char *proto_kernel_create_rep_print(const proto_kernel_create_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.destroy request (idempotent): stop a kernel (TERM, then KILL after grace_ms)
+//  and remove what it left
+
+typedef struct {
+    //  The kernel (required, at most 64 bytes)
+    char *kernel_id;
+    //  Why, as status_info shows it (at most 64 bytes, default "user-requested")
+    char *reason;
+    //  How long it may take to exit after TERM (default 5000)
+    uint64_t grace_ms;
+} proto_kernel_destroy_req_t;
+
+void proto_kernel_destroy_req_init(proto_kernel_destroy_req_t *self);
+void proto_kernel_destroy_req_clear(proto_kernel_destroy_req_t *self);
+int proto_kernel_destroy_req_write(const proto_kernel_destroy_req_t *self,
+                                   bus_writer_t *writer);
+zframe_t *proto_kernel_destroy_req_encode(const proto_kernel_destroy_req_t *self);
+int proto_kernel_destroy_req_read(proto_kernel_destroy_req_t *self,
+                                  const bus_value_t *map,
+                                  bus_error_t *err);
+int proto_kernel_destroy_req_decode(proto_kernel_destroy_req_t *self,
+                                    const void *data,
+                                    size_t size,
+                                    bus_error_t *err);
+char *proto_kernel_destroy_req_print(const proto_kernel_destroy_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.destroy reply (idempotent): stop a kernel (TERM, then KILL after grace_ms) and
+//  remove what it left
+
+typedef struct {
+    //  Its exit code (137 when killed)
+    int64_t exit_code;
+} proto_kernel_destroy_rep_t;
+
+void proto_kernel_destroy_rep_init(proto_kernel_destroy_rep_t *self);
+void proto_kernel_destroy_rep_clear(proto_kernel_destroy_rep_t *self);
+int proto_kernel_destroy_rep_write(const proto_kernel_destroy_rep_t *self,
+                                   bus_writer_t *writer);
+zframe_t *proto_kernel_destroy_rep_encode(const proto_kernel_destroy_rep_t *self);
+int proto_kernel_destroy_rep_read(proto_kernel_destroy_rep_t *self,
+                                  const bus_value_t *map,
+                                  bus_error_t *err);
+int proto_kernel_destroy_rep_decode(proto_kernel_destroy_rep_t *self,
+                                    const void *data,
+                                    size_t size,
+                                    bus_error_t *err);
+char *proto_kernel_destroy_rep_print(const proto_kernel_destroy_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.execute request (not idempotent): run code in a kernel, or collect the output
+//  of a run (reference §3.4); the reply is Backend.AI's result object
+
+typedef struct {
+    //  The kernel (required, at most 64 bytes)
+    char *kernel_id;
+    //  The client's run id (required, at most 64 bytes)
+    char *run_id;
+    //  Query, batch, continue, input or complete (required, at most 16 bytes)
+    char *mode;
+    //  The code (query), the input line (input) (at most 16777216 bytes)
+    char *code;
+    //  JSON options: batch build/exec/clean commands (at most 65536 bytes)
+    char *options;
+    //  The longest the reply waits for the run to finish (default 10000)
+    uint64_t wait_ms;
+} proto_kernel_execute_req_t;
+
+void proto_kernel_execute_req_init(proto_kernel_execute_req_t *self);
+void proto_kernel_execute_req_clear(proto_kernel_execute_req_t *self);
+int proto_kernel_execute_req_write(const proto_kernel_execute_req_t *self,
+                                   bus_writer_t *writer);
+zframe_t *proto_kernel_execute_req_encode(const proto_kernel_execute_req_t *self);
+int proto_kernel_execute_req_read(proto_kernel_execute_req_t *self,
+                                  const bus_value_t *map,
+                                  bus_error_t *err);
+int proto_kernel_execute_req_decode(proto_kernel_execute_req_t *self,
+                                    const void *data,
+                                    size_t size,
+                                    bus_error_t *err);
+char *proto_kernel_execute_req_print(const proto_kernel_execute_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.execute reply (not idempotent): run code in a kernel, or collect the output of
+//  a run (reference §3.4); the reply is Backend.AI's result object
+
+typedef struct {
+    //  The §3.4 result as JSON: status, console, exitCode, options (required, at most
+    //  33554432 bytes)
+    char *result;
+} proto_kernel_execute_rep_t;
+
+void proto_kernel_execute_rep_init(proto_kernel_execute_rep_t *self);
+void proto_kernel_execute_rep_clear(proto_kernel_execute_rep_t *self);
+int proto_kernel_execute_rep_write(const proto_kernel_execute_rep_t *self,
+                                   bus_writer_t *writer);
+zframe_t *proto_kernel_execute_rep_encode(const proto_kernel_execute_rep_t *self);
+int proto_kernel_execute_rep_read(proto_kernel_execute_rep_t *self,
+                                  const bus_value_t *map,
+                                  bus_error_t *err);
+int proto_kernel_execute_rep_decode(proto_kernel_execute_rep_t *self,
+                                    const void *data,
+                                    size_t size,
+                                    bus_error_t *err);
+char *proto_kernel_execute_rep_print(const proto_kernel_execute_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.interrupt request (idempotent): send SIGINT to the code a kernel runs now
+
+typedef struct {
+    //  The kernel (required, at most 64 bytes)
+    char *kernel_id;
+} proto_kernel_interrupt_req_t;
+
+void proto_kernel_interrupt_req_init(proto_kernel_interrupt_req_t *self);
+void proto_kernel_interrupt_req_clear(proto_kernel_interrupt_req_t *self);
+int proto_kernel_interrupt_req_write(const proto_kernel_interrupt_req_t *self,
+                                     bus_writer_t *writer);
+zframe_t *proto_kernel_interrupt_req_encode(const proto_kernel_interrupt_req_t *self);
+int proto_kernel_interrupt_req_read(proto_kernel_interrupt_req_t *self,
+                                    const bus_value_t *map,
+                                    bus_error_t *err);
+int proto_kernel_interrupt_req_decode(proto_kernel_interrupt_req_t *self,
+                                      const void *data,
+                                      size_t size,
+                                      bus_error_t *err);
+char *proto_kernel_interrupt_req_print(const proto_kernel_interrupt_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.interrupt reply (idempotent): send SIGINT to the code a kernel runs now
+
+typedef struct {
+    char unused_; //  no fields; C wants at least one member
+} proto_kernel_interrupt_rep_t;
+
+void proto_kernel_interrupt_rep_init(proto_kernel_interrupt_rep_t *self);
+void proto_kernel_interrupt_rep_clear(proto_kernel_interrupt_rep_t *self);
+int proto_kernel_interrupt_rep_write(const proto_kernel_interrupt_rep_t *self,
+                                     bus_writer_t *writer);
+zframe_t *proto_kernel_interrupt_rep_encode(const proto_kernel_interrupt_rep_t *self);
+int proto_kernel_interrupt_rep_read(proto_kernel_interrupt_rep_t *self,
+                                    const bus_value_t *map,
+                                    bus_error_t *err);
+int proto_kernel_interrupt_rep_decode(proto_kernel_interrupt_rep_t *self,
+                                      const void *data,
+                                      size_t size,
+                                      bus_error_t *err);
+char *proto_kernel_interrupt_rep_print(const proto_kernel_interrupt_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.logs request (idempotent): the container's output (the end of it when it is
+//  long)
+
+typedef struct {
+    //  The kernel (required, at most 64 bytes)
+    char *kernel_id;
+    //  At most this much, from the end (default 1048576)
+    uint64_t max_bytes;
+} proto_kernel_logs_req_t;
+
+void proto_kernel_logs_req_init(proto_kernel_logs_req_t *self);
+void proto_kernel_logs_req_clear(proto_kernel_logs_req_t *self);
+int proto_kernel_logs_req_write(const proto_kernel_logs_req_t *self,
+                                bus_writer_t *writer);
+zframe_t *proto_kernel_logs_req_encode(const proto_kernel_logs_req_t *self);
+int proto_kernel_logs_req_read(proto_kernel_logs_req_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err);
+int proto_kernel_logs_req_decode(proto_kernel_logs_req_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err);
+char *proto_kernel_logs_req_print(const proto_kernel_logs_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.logs reply (idempotent): the container's output (the end of it when it is long)
+
+typedef struct {
+    //  The bytes of container.log (at most 16777216 bytes)
+    uint8_t *logs;
+    size_t logs_size;
+} proto_kernel_logs_rep_t;
+
+void proto_kernel_logs_rep_init(proto_kernel_logs_rep_t *self);
+void proto_kernel_logs_rep_clear(proto_kernel_logs_rep_t *self);
+int proto_kernel_logs_rep_write(const proto_kernel_logs_rep_t *self,
+                                bus_writer_t *writer);
+zframe_t *proto_kernel_logs_rep_encode(const proto_kernel_logs_rep_t *self);
+int proto_kernel_logs_rep_read(proto_kernel_logs_rep_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err);
+int proto_kernel_logs_rep_decode(proto_kernel_logs_rep_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err);
+char *proto_kernel_logs_rep_print(const proto_kernel_logs_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.list request (idempotent): every kernel the agent has, for the scheduler's
+//  reconciliation
+
+typedef struct {
+    char unused_; //  no fields; C wants at least one member
+} proto_kernel_list_req_t;
+
+void proto_kernel_list_req_init(proto_kernel_list_req_t *self);
+void proto_kernel_list_req_clear(proto_kernel_list_req_t *self);
+int proto_kernel_list_req_write(const proto_kernel_list_req_t *self,
+                                bus_writer_t *writer);
+zframe_t *proto_kernel_list_req_encode(const proto_kernel_list_req_t *self);
+int proto_kernel_list_req_read(proto_kernel_list_req_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err);
+int proto_kernel_list_req_decode(proto_kernel_list_req_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err);
+char *proto_kernel_list_req_print(const proto_kernel_list_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.list reply (idempotent): every kernel the agent has, for the scheduler's
+//  reconciliation
+
+typedef struct {
+    //  The kernels (at most 100000 items)
+    proto_kernel_state_t *kernels;
+    size_t kernels_count;
+} proto_kernel_list_rep_t;
+
+void proto_kernel_list_rep_init(proto_kernel_list_rep_t *self);
+void proto_kernel_list_rep_clear(proto_kernel_list_rep_t *self);
+int proto_kernel_list_rep_write(const proto_kernel_list_rep_t *self,
+                                bus_writer_t *writer);
+zframe_t *proto_kernel_list_rep_encode(const proto_kernel_list_rep_t *self);
+int proto_kernel_list_rep_read(proto_kernel_list_rep_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err);
+int proto_kernel_list_rep_decode(proto_kernel_list_rep_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err);
+char *proto_kernel_list_rep_print(const proto_kernel_list_rep_t *self);
+
+#endif
