@@ -15,5 +15,6 @@
 #include "sched_place.h"
 #include "sched_agents.h"
 #include "sched_usage.h"
+#include "sched_sessions.h"
 
 #endif

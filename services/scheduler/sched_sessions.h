@@ -1,0 +1,89 @@
+/*  =========================================================================
+    sched_sessions - sessions and kernels in the scheduler's database
+
+    The writes of the session lifecycle, each one transaction: a new
+    session with its kernel and what the kernel asks for (PENDING); a
+    scheduling pass that places pending sessions and writes their
+    allocation rows with the SCHEDULED transition; kernel transitions, which
+    recompute the session's status from its kernels (sched_status) and
+    delete the allocation rows when a kernel ends. A transition the state
+    machine forbids is refused, not stored. The bus and the agents sit on
+    top of this; nothing here does I/O beyond the database.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef SCHED_SESSIONS_H_INCLUDED
+#define SCHED_SESSIONS_H_INCLUDED
+
+#include "bus.h"
+#include "sched_place.h"
+#include "sched_status.h"
+
+#define SCHED_ID_MAX 64
+
+//  A new single-kernel session. Strings are borrowed; NULL optional ones
+//  take the schema's defaults.
+typedef struct {
+    const char *session_id;
+    const char *kernel_id;
+    const char *name;
+    const char *access_key;
+    const char *user_uuid;
+    const char *domain_name;
+    const char *group_id;
+    const char *scaling_group;
+    const char *type; //  INTERACTIVE or BATCH
+    const char *image;
+    const char *architecture;
+    const char *environ;       //  JSON object text
+    const char *resource_opts; //  JSON object text
+    const char *startup_command;
+    const sched_amount_t *request; //  what the kernel asks for
+    size_t request_count;
+} sched_session_spec_t;
+
+//  A kernel the scheduling pass placed: the caller asks its agent to
+//  create it.
+typedef struct {
+    char kernel_id[SCHED_ID_MAX];
+    char session_id[SCHED_ID_MAX];
+    char agent_id[128];
+} sched_assignment_t;
+
+//  Inserts the session, its kernel and its requests as PENDING at now_us.
+//  CONFLICT when the owner already has a live session of that name (or the
+//  ids exist); INVALID for a malformed spec.
+int sched_sessions_insert(bus_db_t *db,
+                          const sched_session_spec_t *spec,
+                          int64_t now_us,
+                          bus_error_t *err);
+
+//  One scheduling pass: the PENDING sessions, oldest first, each placed on
+//  the first ALIVE, schedulable agent of its resource group and
+//  architecture with room for its kernel. A session that fits nowhere
+//  stays PENDING and the pass goes on with the next (so a large request
+//  does not hold back small ones). Fills out with at most max placements;
+//  returns how many.
+size_t sched_sessions_schedule(bus_db_t *db,
+                               int64_t now_us,
+                               sched_assignment_t *out,
+                               size_t max);
+
+//  Moves a kernel to status (status_info and status_data, a JSON object
+//  text, optional), recomputes its session's status, and deletes the
+//  kernel's allocation rows when it no longer occupies them. NOT_FOUND for
+//  an unknown kernel, INVALID for a transition the state machine forbids;
+//  the same status again is BUS_OK and changes nothing.
+int sched_sessions_kernel_status(bus_db_t *db,
+                                 const char *kernel_id,
+                                 sched_kernel_status_t status,
+                                 const char *status_info,
+                                 const char *status_data,
+                                 int64_t now_us,
+                                 bus_error_t *err);
+
+//  The session's status, or -1 when there is no such session.
+int sched_sessions_status(bus_db_t *db, const char *session_id);
+
+#endif

@@ -1,0 +1,204 @@
+/*  =========================================================================
+    sched_sessions_test - the session lifecycle in a real SQLite database
+
+    Sessions inserted, placed by scheduling passes on agents whose rows are
+    written as the registry writes them, moved through kernel transitions;
+    the allocation ledger checked as the SUM it is after every step.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "sched_classes.h"
+#include "t.h"
+
+static bus_db_t *s_db;
+
+static void
+s_exec(const char *sql)
+{
+    if (bus_db_exec(s_db, sql) != 0)
+        fprintf(stderr, "# setup failed: %s\n", sql);
+}
+
+//  An agent as the registry records it: status, group, arch, cpu and mem.
+static void
+s_agent(const char *id, const char *status, const char *group, int64_t cpu, int64_t mem)
+{
+    char sql[512];
+    snprintf(
+        sql, sizeof sql,
+        "INSERT INTO agents (id, status, scaling_group, first_contact, last_seen)"
+        " VALUES ('%s', '%s', '%s', 1, 1);"
+        "INSERT INTO agent_capacity VALUES ('%s', 'cpu', %lld), ('%s', 'mem', %lld);",
+        id, status, group, id, (long long) cpu, id, (long long) mem);
+    s_exec(sql);
+}
+
+static int
+s_insert(const char *session, const char *name, int64_t cpu)
+{
+    char kernel[SCHED_ID_MAX];
+    snprintf(kernel, sizeof kernel, "k-%s", session);
+    sched_amount_t request[] = {{"cpu", cpu}, {"mem", 1 << 20}};
+    sched_session_spec_t spec = {.session_id = session,
+                                 .kernel_id = kernel,
+                                 .name = name,
+                                 .access_key = "AKTEST",
+                                 .user_uuid = "u-1",
+                                 .domain_name = "default",
+                                 .group_id = "g-1",
+                                 .scaling_group = "default",
+                                 .image = "local.backplane/library/busybox:latest",
+                                 .request = request,
+                                 .request_count = 2};
+    bus_error_t err = {0};
+    return sched_sessions_insert(s_db, &spec, 1000, &err);
+}
+
+//  The SUM of an agent's allocation rows for cpu.
+static int64_t
+s_cpu_held(const char *agent)
+{
+    sqlite3_stmt *stmt = bus_db_stmt(
+        s_db, "SELECT coalesce(sum(amount), 0) FROM allocations WHERE agent_id = ?1"
+              " AND slot = 'cpu'");
+    sqlite3_bind_text(stmt, 1, agent, -1, SQLITE_TRANSIENT);
+    int64_t held = sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : -1;
+    sqlite3_reset(stmt);
+    return held;
+}
+
+static const char *
+s_agent_of(sched_assignment_t *placed, size_t count, const char *session)
+{
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(placed[i].session_id, session) == 0)
+            return placed[i].agent_id;
+    return NULL;
+}
+
+static int
+s_move(const char *kernel,
+       sched_kernel_status_t status,
+       const char *info,
+       const char *data)
+{
+    bus_error_t err = {0};
+    return sched_sessions_kernel_status(s_db, kernel, status, info, data, 2000, &err);
+}
+
+static void
+test_insert_and_names(void)
+{
+    T_EQ_INT(s_insert("s1", "big", 3000), BUS_OK);
+    T_EQ_INT(sched_sessions_status(s_db, "s1"), SCHED_SESSION_PENDING);
+    T_EQ_INT(s_insert("s1b", "big", 1000), BUS_STATUS_CONFLICT);  //  a live name
+    T_EQ_INT(s_insert("s1", "other", 1000), BUS_STATUS_CONFLICT); //  the id exists
+    T_EQ_INT(s_insert("bad id/..", "x", 1000), BUS_STATUS_INVALID);
+    T_EQ_INT(s_insert("s2", "two", 2000), BUS_OK);
+    T_EQ_INT(s_insert("s3", "three", 2000), BUS_OK);
+    T_EQ_INT(s_insert("s4", "four", 500), BUS_OK);
+    //  A refused insert left nothing behind.
+    T_EQ_INT(sched_sessions_status(s_db, "s1b"), -1);
+}
+
+static void
+test_first_fit_with_backfill(void)
+{
+    s_agent("a1", "ALIVE", "default", 2000, INT64_C(4) << 30);
+    s_agent("a2", "ALIVE", "default", 4000, INT64_C(4) << 30);
+    s_agent("a0-lost", "LOST", "default", 64000, INT64_C(64) << 30);
+    s_agent("a3-gpu", "ALIVE", "gpu", 64000, INT64_C(64) << 30);
+    sched_assignment_t placed[8];
+    size_t count = sched_sessions_schedule(s_db, 1500, placed, 8);
+    //  s1 (3 cpus) only fits a2; s2 (2) takes a1; s3 (2) fits nowhere now
+    //  and waits; s4 (0.5) goes past it into a2's room.
+    T_EQ_INT(count, 3);
+    T_EQ_STR(s_agent_of(placed, count, "s1"), "a2");
+    T_EQ_STR(s_agent_of(placed, count, "s2"), "a1");
+    T_ASSERT(s_agent_of(placed, count, "s3") == NULL);
+    T_EQ_STR(s_agent_of(placed, count, "s4"), "a2");
+    T_EQ_INT(s_cpu_held("a1"), 2000);
+    T_EQ_INT(s_cpu_held("a2"), 3500);
+    T_EQ_INT(s_cpu_held("a0-lost"), 0);
+    T_EQ_INT(sched_sessions_status(s_db, "s1"), SCHED_SESSION_SCHEDULED);
+    T_EQ_INT(sched_sessions_status(s_db, "s3"), SCHED_SESSION_PENDING);
+    //  A pass with nothing new to place places nothing.
+    T_EQ_INT(sched_sessions_schedule(s_db, 1600, placed, 8), 0);
+}
+
+static void
+test_kernel_transitions_drive_the_session(void)
+{
+    T_EQ_INT(s_move("k-s2", SCHED_KERNEL_PREPARING, NULL, NULL), BUS_OK);
+    T_EQ_INT(sched_sessions_status(s_db, "s2"), SCHED_SESSION_PREPARING);
+    T_EQ_INT(s_move("k-s2", SCHED_KERNEL_RUNNING, NULL, NULL), BUS_OK);
+    T_EQ_INT(sched_sessions_status(s_db, "s2"), SCHED_SESSION_RUNNING);
+    T_EQ_INT(s_move("k-s2", SCHED_KERNEL_RUNNING, NULL, NULL), BUS_OK); //  no change
+    //  Backwards is refused and changes nothing.
+    T_EQ_INT(s_move("k-s2", SCHED_KERNEL_PENDING, NULL, NULL), BUS_STATUS_INVALID);
+    T_EQ_INT(s_move("k-nope", SCHED_KERNEL_RUNNING, NULL, NULL), BUS_STATUS_NOT_FOUND);
+    T_EQ_INT(s_move("k-s2", SCHED_KERNEL_TERMINATED, "self-terminated", "[1]"),
+             BUS_STATUS_INVALID);
+    T_EQ_INT(sched_sessions_status(s_db, "s2"), SCHED_SESSION_RUNNING);
+    T_EQ_INT(s_cpu_held("a1"), 2000);
+    //  The end gives the slots back, with the reason.
+    T_EQ_INT(s_move("k-s2", SCHED_KERNEL_TERMINATED, "oom-killed",
+                    "{\"kernel\": {\"exit_code\": 137}}"),
+             BUS_OK);
+    T_EQ_INT(sched_sessions_status(s_db, "s2"), SCHED_SESSION_TERMINATED);
+    T_EQ_INT(s_cpu_held("a1"), 0);
+    sqlite3_stmt *stmt = bus_db_stmt(
+        s_db,
+        "SELECT status_info, status_data, terminated_at FROM sessions WHERE id = 's2'");
+    T_ASSERT(stmt && sqlite3_step(stmt) == SQLITE_ROW);
+    T_EQ_STR((const char *) sqlite3_column_text(stmt, 0), "oom-killed");
+    T_CONTAINS((const char *) sqlite3_column_text(stmt, 1), "137");
+    T_EQ_INT(sqlite3_column_int64(stmt, 2), 2000);
+    sqlite3_reset(stmt);
+    //  Its room goes to the waiting session; its name is free again.
+    sched_assignment_t placed[4];
+    T_EQ_INT(sched_sessions_schedule(s_db, 2500, placed, 4), 1);
+    T_EQ_STR(placed[0].session_id, "s3");
+    T_EQ_STR(placed[0].agent_id, "a1");
+    T_EQ_INT(s_insert("s5", "two", 100), BUS_OK);
+}
+
+static void
+test_a_failed_start_ends_in_error(void)
+{
+    //  The agent could not start s4's kernel: ERROR, then TERMINATED.
+    T_EQ_INT(s_move("k-s4", SCHED_KERNEL_ERROR, "failed-to-start",
+                    "{\"error\": \"no such image\"}"),
+             BUS_OK);
+    T_EQ_INT(sched_sessions_status(s_db, "s4"), SCHED_SESSION_ERROR);
+    T_EQ_INT(s_cpu_held("a2"), 3500); //  an ERROR kernel still holds until it ends
+    T_EQ_INT(s_move("k-s4", SCHED_KERNEL_TERMINATED, NULL, NULL), BUS_OK);
+    T_EQ_INT(sched_sessions_status(s_db, "s4"), SCHED_SESSION_TERMINATED);
+    T_EQ_INT(s_cpu_held("a2"), 3000);
+    //  The ledger is exactly the rows of the kernels that still occupy.
+    sqlite3_stmt *stmt = bus_db_stmt(
+        s_db, "SELECT count(*) FROM allocations a JOIN kernels k ON k.id = a.kernel_id"
+              " WHERE k.status IN ('PENDING', 'TERMINATED', 'CANCELLED')");
+    T_ASSERT(stmt && sqlite3_step(stmt) == SQLITE_ROW);
+    T_EQ_INT(sqlite3_column_int(stmt, 0), 0);
+    sqlite3_reset(stmt);
+}
+
+int
+main(void)
+{
+    bus_log_set_level(BUS_LOG_ERROR);
+    bus_error_t err = {0};
+    s_db = bus_db_open(":memory:", sched_db_migrations, SCHED_DB_MIGRATION_COUNT, &err);
+    if (!s_db) {
+        fprintf(stderr, "# %s\n", err.detail);
+        return 1;
+    }
+    T_RUN(test_insert_and_names);
+    T_RUN(test_first_fit_with_backfill);
+    T_RUN(test_kernel_transitions_drive_the_session);
+    T_RUN(test_a_failed_start_ends_in_error);
+    bus_db_destroy(&s_db);
+    return T_DONE();
+}
