@@ -2194,6 +2194,341 @@ s_service_health_rep_roundtrip(const void *data, size_t size)
 }
 
 static int
+s_session_lifecycle_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_session_lifecycle_t msg;
+    int rc = proto_session_lifecycle_decode(&msg, data, size, err);
+    proto_session_lifecycle_clear(&msg);
+    return rc;
+}
+
+static char *
+s_session_lifecycle_print(const void *data, size_t size)
+{
+    proto_session_lifecycle_t msg;
+    char *text = NULL;
+    if (proto_session_lifecycle_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_session_lifecycle_print(&msg);
+    proto_session_lifecycle_clear(&msg);
+    return text;
+}
+
+static int
+s_session_lifecycle_roundtrip(const void *data, size_t size)
+{
+    proto_session_lifecycle_t one, two;
+    if (proto_session_lifecycle_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_session_lifecycle_encode(&one);
+    proto_session_lifecycle_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_session_lifecycle_encode(&two);
+    char *text_one = proto_session_lifecycle_print(&one);
+    char *text_two = proto_session_lifecycle_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_session_lifecycle_clear(&one);
+    proto_session_lifecycle_clear(&two);
+    return rc;
+}
+
+static int
+s_session_create_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_session_create_req_t msg;
+    int rc = proto_session_create_req_decode(&msg, data, size, err);
+    proto_session_create_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_session_create_req_print(const void *data, size_t size)
+{
+    proto_session_create_req_t msg;
+    char *text = NULL;
+    if (proto_session_create_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_session_create_req_print(&msg);
+    proto_session_create_req_clear(&msg);
+    return text;
+}
+
+static int
+s_session_create_req_roundtrip(const void *data, size_t size)
+{
+    proto_session_create_req_t one, two;
+    if (proto_session_create_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_session_create_req_encode(&one);
+    proto_session_create_req_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_session_create_req_encode(&two);
+    char *text_one = proto_session_create_req_print(&one);
+    char *text_two = proto_session_create_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_session_create_req_clear(&one);
+    proto_session_create_req_clear(&two);
+    return rc;
+}
+
+static int
+s_session_create_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_session_create_rep_t msg;
+    int rc = proto_session_create_rep_decode(&msg, data, size, err);
+    proto_session_create_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_session_create_rep_print(const void *data, size_t size)
+{
+    proto_session_create_rep_t msg;
+    char *text = NULL;
+    if (proto_session_create_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_session_create_rep_print(&msg);
+    proto_session_create_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_session_create_rep_roundtrip(const void *data, size_t size)
+{
+    proto_session_create_rep_t one, two;
+    if (proto_session_create_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_session_create_rep_encode(&one);
+    proto_session_create_rep_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_session_create_rep_encode(&two);
+    char *text_one = proto_session_create_rep_print(&one);
+    char *text_two = proto_session_create_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_session_create_rep_clear(&one);
+    proto_session_create_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_session_destroy_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_session_destroy_req_t msg;
+    int rc = proto_session_destroy_req_decode(&msg, data, size, err);
+    proto_session_destroy_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_session_destroy_req_print(const void *data, size_t size)
+{
+    proto_session_destroy_req_t msg;
+    char *text = NULL;
+    if (proto_session_destroy_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_session_destroy_req_print(&msg);
+    proto_session_destroy_req_clear(&msg);
+    return text;
+}
+
+static int
+s_session_destroy_req_roundtrip(const void *data, size_t size)
+{
+    proto_session_destroy_req_t one, two;
+    if (proto_session_destroy_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_session_destroy_req_encode(&one);
+    proto_session_destroy_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                     NULL);
+    zframe_t *second = proto_session_destroy_req_encode(&two);
+    char *text_one = proto_session_destroy_req_print(&one);
+    char *text_two = proto_session_destroy_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_session_destroy_req_clear(&one);
+    proto_session_destroy_req_clear(&two);
+    return rc;
+}
+
+static int
+s_session_destroy_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_session_destroy_rep_t msg;
+    int rc = proto_session_destroy_rep_decode(&msg, data, size, err);
+    proto_session_destroy_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_session_destroy_rep_print(const void *data, size_t size)
+{
+    proto_session_destroy_rep_t msg;
+    char *text = NULL;
+    if (proto_session_destroy_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_session_destroy_rep_print(&msg);
+    proto_session_destroy_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_session_destroy_rep_roundtrip(const void *data, size_t size)
+{
+    proto_session_destroy_rep_t one, two;
+    if (proto_session_destroy_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_session_destroy_rep_encode(&one);
+    proto_session_destroy_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                     NULL);
+    zframe_t *second = proto_session_destroy_rep_encode(&two);
+    char *text_one = proto_session_destroy_rep_print(&one);
+    char *text_two = proto_session_destroy_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_session_destroy_rep_clear(&one);
+    proto_session_destroy_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_session_get_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_session_get_req_t msg;
+    int rc = proto_session_get_req_decode(&msg, data, size, err);
+    proto_session_get_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_session_get_req_print(const void *data, size_t size)
+{
+    proto_session_get_req_t msg;
+    char *text = NULL;
+    if (proto_session_get_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_session_get_req_print(&msg);
+    proto_session_get_req_clear(&msg);
+    return text;
+}
+
+static int
+s_session_get_req_roundtrip(const void *data, size_t size)
+{
+    proto_session_get_req_t one, two;
+    if (proto_session_get_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_session_get_req_encode(&one);
+    proto_session_get_req_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_session_get_req_encode(&two);
+    char *text_one = proto_session_get_req_print(&one);
+    char *text_two = proto_session_get_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_session_get_req_clear(&one);
+    proto_session_get_req_clear(&two);
+    return rc;
+}
+
+static int
+s_session_get_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_session_get_rep_t msg;
+    int rc = proto_session_get_rep_decode(&msg, data, size, err);
+    proto_session_get_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_session_get_rep_print(const void *data, size_t size)
+{
+    proto_session_get_rep_t msg;
+    char *text = NULL;
+    if (proto_session_get_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_session_get_rep_print(&msg);
+    proto_session_get_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_session_get_rep_roundtrip(const void *data, size_t size)
+{
+    proto_session_get_rep_t one, two;
+    if (proto_session_get_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_session_get_rep_encode(&one);
+    proto_session_get_rep_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_session_get_rep_encode(&two);
+    char *text_one = proto_session_get_rep_print(&one);
+    char *text_two = proto_session_get_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_session_get_rep_clear(&one);
+    proto_session_get_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_session_list_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_session_list_req_t msg;
+    int rc = proto_session_list_req_decode(&msg, data, size, err);
+    proto_session_list_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_session_list_req_print(const void *data, size_t size)
+{
+    proto_session_list_req_t msg;
+    char *text = NULL;
+    if (proto_session_list_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_session_list_req_print(&msg);
+    proto_session_list_req_clear(&msg);
+    return text;
+}
+
+static int
+s_session_list_req_roundtrip(const void *data, size_t size)
+{
+    proto_session_list_req_t one, two;
+    if (proto_session_list_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_session_list_req_encode(&one);
+    proto_session_list_req_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_session_list_req_encode(&two);
+    char *text_one = proto_session_list_req_print(&one);
+    char *text_two = proto_session_list_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_session_list_req_clear(&one);
+    proto_session_list_req_clear(&two);
+    return rc;
+}
+
+static int
+s_session_list_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_session_list_rep_t msg;
+    int rc = proto_session_list_rep_decode(&msg, data, size, err);
+    proto_session_list_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_session_list_rep_print(const void *data, size_t size)
+{
+    proto_session_list_rep_t msg;
+    char *text = NULL;
+    if (proto_session_list_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_session_list_rep_print(&msg);
+    proto_session_list_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_session_list_rep_roundtrip(const void *data, size_t size)
+{
+    proto_session_list_rep_t one, two;
+    if (proto_session_list_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_session_list_rep_encode(&one);
+    proto_session_list_rep_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_session_list_rep_encode(&two);
+    char *text_one = proto_session_list_rep_print(&one);
+    char *text_two = proto_session_list_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_session_list_rep_clear(&one);
+    proto_session_list_rep_clear(&two);
+    return rc;
+}
+
+static int
 s_test_tick_validate(const void *data, size_t size, bus_error_t *err)
 {
     proto_test_tick_t msg;
@@ -2725,6 +3060,79 @@ const proto_entry_t proto_entries[] = {
         .validate = s_service_health_rep_validate,
         .print = s_service_health_rep_print,
         .roundtrip = s_service_health_rep_roundtrip,
+    },
+    {
+        .name = "session.lifecycle",
+        .kind = PROTO_EVENT,
+        .broadcast = true,
+        .durable = true,
+        .validate = s_session_lifecycle_validate,
+        .print = s_session_lifecycle_print,
+        .roundtrip = s_session_lifecycle_roundtrip,
+    },
+    {
+        .name = "session.create",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_session_create_req_validate,
+        .print = s_session_create_req_print,
+        .roundtrip = s_session_create_req_roundtrip,
+    },
+    {
+        .name = "session.create",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_session_create_rep_validate,
+        .print = s_session_create_rep_print,
+        .roundtrip = s_session_create_rep_roundtrip,
+    },
+    {
+        .name = "session.destroy",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_session_destroy_req_validate,
+        .print = s_session_destroy_req_print,
+        .roundtrip = s_session_destroy_req_roundtrip,
+    },
+    {
+        .name = "session.destroy",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_session_destroy_rep_validate,
+        .print = s_session_destroy_rep_print,
+        .roundtrip = s_session_destroy_rep_roundtrip,
+    },
+    {
+        .name = "session.get",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_session_get_req_validate,
+        .print = s_session_get_req_print,
+        .roundtrip = s_session_get_req_roundtrip,
+    },
+    {
+        .name = "session.get",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_session_get_rep_validate,
+        .print = s_session_get_rep_print,
+        .roundtrip = s_session_get_rep_roundtrip,
+    },
+    {
+        .name = "session.list",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_session_list_req_validate,
+        .print = s_session_list_req_print,
+        .roundtrip = s_session_list_req_roundtrip,
+    },
+    {
+        .name = "session.list",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_session_list_rep_validate,
+        .print = s_session_list_rep_print,
+        .roundtrip = s_session_list_rep_roundtrip,
     },
     {
         .name = "test.tick",

@@ -60,6 +60,7 @@ typedef struct {
 #include "proto_registry.h"
 #include "proto_scheduler.h"
 #include "proto_service.h"
+#include "proto_session.h"
 #include "proto_test_codec.h"
 
 //  ---------------------------------------------------------------------------

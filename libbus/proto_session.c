@@ -1,0 +1,1558 @@
+//  GENERATED FROM proto/session.yaml BY proto/gen.py - DO NOT EDIT
+/*  =========================================================================
+    proto_session - codecs of the session domain
+
+    For each struct: file-static free, valid, write, read and print helpers
+    that nested values reuse, then the public functions of proto_session.h
+    built on them. Reading and printing go through the shared runtime in
+    proto.c.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "bus_classes.h"
+
+//  ---------------------------------------------------------------------------
+//  session.info
+
+static void
+s_info_free(proto_session_info_t *self)
+{
+    free(self->session_id);
+    free(self->name);
+    free(self->access_key);
+    free(self->user_uuid);
+    free(self->domain_name);
+    free(self->group_id);
+    free(self->scaling_group);
+    free(self->type);
+    free(self->status);
+    free(self->status_info);
+    free(self->status_data);
+    free(self->image);
+    free(self->architecture);
+    free(self->tag);
+    free(self->kernel_id);
+    free(self->agent_id);
+    free(self->container_id);
+    free(self->kernel_host);
+    proto_free_map(self->requested_slots, self->requested_slots_count);
+    proto_free_map(self->occupied_slots, self->occupied_slots_count);
+}
+
+static bool
+s_info_valid(const proto_session_info_t *self)
+{
+    if (!proto_valid_str(self->session_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->name, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->access_key, 0, 64))
+        return false;
+    if (!proto_valid_str(self->user_uuid, 0, 64))
+        return false;
+    if (!proto_valid_str(self->domain_name, 0, 64))
+        return false;
+    if (!proto_valid_str(self->group_id, 0, 64))
+        return false;
+    if (!proto_valid_str(self->scaling_group, 0, 64))
+        return false;
+    if (!proto_valid_str(self->type, 0, 16))
+        return false;
+    if (!proto_valid_str(self->status, PROTO_REQUIRED, 24))
+        return false;
+    if (!proto_valid_str(self->status_info, 0, 256))
+        return false;
+    if (!proto_valid_str(self->status_data, 0, 65536))
+        return false;
+    if (!proto_valid_str(self->image, 0, 512))
+        return false;
+    if (!proto_valid_str(self->architecture, 0, 32))
+        return false;
+    if (!proto_valid_str(self->tag, 0, 256))
+        return false;
+    if (!proto_valid_str(self->kernel_id, 0, 64))
+        return false;
+    if (!proto_valid_str(self->agent_id, 0, 128))
+        return false;
+    if (!proto_valid_str(self->container_id, 0, 128))
+        return false;
+    if (!proto_valid_str(self->kernel_host, 0, 64))
+        return false;
+    if (!proto_valid_map(self->requested_slots, self->requested_slots_count, 64))
+        return false;
+    if (!proto_valid_map(self->occupied_slots, self->occupied_slots_count, 64))
+        return false;
+    return true;
+}
+
+static void
+s_info_write(const proto_session_info_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 7;
+    pairs += self->access_key != NULL;
+    pairs += self->user_uuid != NULL;
+    pairs += self->domain_name != NULL;
+    pairs += self->group_id != NULL;
+    pairs += self->scaling_group != NULL;
+    pairs += self->type != NULL;
+    pairs += self->status_info != NULL;
+    pairs += self->status_data != NULL;
+    pairs += self->image != NULL;
+    pairs += self->architecture != NULL;
+    pairs += self->tag != NULL;
+    pairs += self->kernel_id != NULL;
+    pairs += self->agent_id != NULL;
+    pairs += self->container_id != NULL;
+    pairs += self->kernel_host != NULL;
+    pairs += self->requested_slots_count > 0;
+    pairs += self->occupied_slots_count > 0;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "session_id", self->session_id);
+    proto_write_str(writer, "name", self->name);
+    if (self->access_key != NULL)
+        proto_write_str(writer, "access_key", self->access_key);
+    if (self->user_uuid != NULL)
+        proto_write_str(writer, "user_uuid", self->user_uuid);
+    if (self->domain_name != NULL)
+        proto_write_str(writer, "domain_name", self->domain_name);
+    if (self->group_id != NULL)
+        proto_write_str(writer, "group_id", self->group_id);
+    if (self->scaling_group != NULL)
+        proto_write_str(writer, "scaling_group", self->scaling_group);
+    if (self->type != NULL)
+        proto_write_str(writer, "type", self->type);
+    proto_write_str(writer, "status", self->status);
+    if (self->status_info != NULL)
+        proto_write_str(writer, "status_info", self->status_info);
+    if (self->status_data != NULL)
+        proto_write_str(writer, "status_data", self->status_data);
+    if (self->image != NULL)
+        proto_write_str(writer, "image", self->image);
+    if (self->architecture != NULL)
+        proto_write_str(writer, "architecture", self->architecture);
+    if (self->tag != NULL)
+        proto_write_str(writer, "tag", self->tag);
+    if (self->kernel_id != NULL)
+        proto_write_str(writer, "kernel_id", self->kernel_id);
+    if (self->agent_id != NULL)
+        proto_write_str(writer, "agent_id", self->agent_id);
+    if (self->container_id != NULL)
+        proto_write_str(writer, "container_id", self->container_id);
+    if (self->kernel_host != NULL)
+        proto_write_str(writer, "kernel_host", self->kernel_host);
+    if (self->requested_slots_count > 0) {
+        proto_write_map(writer, "requested_slots", self->requested_slots,
+                        self->requested_slots_count);
+    }
+    if (self->occupied_slots_count > 0) {
+        proto_write_map(writer, "occupied_slots", self->occupied_slots,
+                        self->occupied_slots_count);
+    }
+    proto_write_int(writer, "exit_code", self->exit_code);
+    proto_write_int(writer, "created_at", self->created_at);
+    proto_write_int(writer, "status_changed", self->status_changed);
+    proto_write_int(writer, "terminated_at", self->terminated_at);
+}
+
+static void
+s_info_read(proto_session_info_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "session_id", PROTO_REQUIRED, 64, &self->session_id);
+    proto_read_str(in, "name", PROTO_REQUIRED, 64, &self->name);
+    proto_read_str(in, "access_key", 0, 64, &self->access_key);
+    proto_read_str(in, "user_uuid", 0, 64, &self->user_uuid);
+    proto_read_str(in, "domain_name", 0, 64, &self->domain_name);
+    proto_read_str(in, "group_id", 0, 64, &self->group_id);
+    proto_read_str(in, "scaling_group", 0, 64, &self->scaling_group);
+    proto_read_str(in, "type", 0, 16, &self->type);
+    proto_read_str(in, "status", PROTO_REQUIRED, 24, &self->status);
+    proto_read_str(in, "status_info", 0, 256, &self->status_info);
+    proto_read_str(in, "status_data", 0, 65536, &self->status_data);
+    proto_read_str(in, "image", 0, 512, &self->image);
+    proto_read_str(in, "architecture", 0, 32, &self->architecture);
+    proto_read_str(in, "tag", 0, 256, &self->tag);
+    proto_read_str(in, "kernel_id", 0, 64, &self->kernel_id);
+    proto_read_str(in, "agent_id", 0, 128, &self->agent_id);
+    proto_read_str(in, "container_id", 0, 128, &self->container_id);
+    proto_read_str(in, "kernel_host", 0, 64, &self->kernel_host);
+    self->requested_slots =
+        proto_read_map(in, "requested_slots", 0, 64, &self->requested_slots_count);
+    self->occupied_slots =
+        proto_read_map(in, "occupied_slots", 0, 64, &self->occupied_slots_count);
+    proto_read_int(in, "exit_code", 0, INT64_MIN, INT64_MAX, &self->exit_code);
+    proto_read_int(in, "created_at", 0, INT64_MIN, INT64_MAX, &self->created_at);
+    proto_read_int(in, "status_changed", 0, INT64_MIN, INT64_MAX, &self->status_changed);
+    proto_read_int(in, "terminated_at", 0, INT64_MIN, INT64_MAX, &self->terminated_at);
+}
+
+static void
+s_info_print(const proto_session_info_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "session_id", self->session_id);
+    proto_print_str(text, "name", self->name);
+    proto_print_str(text, "access_key", self->access_key);
+    proto_print_str(text, "user_uuid", self->user_uuid);
+    proto_print_str(text, "domain_name", self->domain_name);
+    proto_print_str(text, "group_id", self->group_id);
+    proto_print_str(text, "scaling_group", self->scaling_group);
+    proto_print_str(text, "type", self->type);
+    proto_print_str(text, "status", self->status);
+    proto_print_str(text, "status_info", self->status_info);
+    proto_print_str(text, "status_data", self->status_data);
+    proto_print_str(text, "image", self->image);
+    proto_print_str(text, "architecture", self->architecture);
+    proto_print_str(text, "tag", self->tag);
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_str(text, "agent_id", self->agent_id);
+    proto_print_str(text, "container_id", self->container_id);
+    proto_print_str(text, "kernel_host", self->kernel_host);
+    proto_print_count(text, "requested_slots", self->requested_slots_count);
+    proto_print_count(text, "occupied_slots", self->occupied_slots_count);
+    proto_print_int(text, "exit_code", self->exit_code);
+    proto_print_int(text, "created_at", self->created_at);
+    proto_print_int(text, "status_changed", self->status_changed);
+    proto_print_int(text, "terminated_at", self->terminated_at);
+}
+
+//  A list item: calloc'd memory, initialised before it is read.
+static void
+s_info_item(void *item, proto_in_t *in)
+{
+    proto_session_info_init(item);
+    s_info_read(item, in);
+}
+
+void
+proto_session_info_init(proto_session_info_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_session_info_clear(proto_session_info_t *self)
+{
+    assert(self);
+    s_info_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_session_info_write(const proto_session_info_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_info_valid(self))
+        return -1;
+    s_info_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_session_info_encode(const proto_session_info_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_session_info_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_session_info_read(proto_session_info_t *self,
+                        const bus_value_t *map,
+                        bus_error_t *err)
+{
+    proto_in_t in;
+    proto_session_info_init(self);
+    proto_in_init(&in, "session.info", map, err);
+    s_info_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_session_info_clear(self);
+    return in.status;
+}
+
+int
+proto_session_info_decode(proto_session_info_t *self,
+                          const void *data,
+                          size_t size,
+                          bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_session_info_read(self, map, err);
+}
+
+char *
+proto_session_info_print(const proto_session_info_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_info_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  session.lifecycle
+
+static void
+s_lifecycle_free(proto_session_lifecycle_t *self)
+{
+    free(self->event);
+    free(self->session_id);
+    free(self->session_name);
+    free(self->access_key);
+    free(self->domain_name);
+    free(self->group_id);
+    free(self->status);
+    free(self->kernel_id);
+    free(self->cluster_role);
+    free(self->reason);
+}
+
+static bool
+s_lifecycle_valid(const proto_session_lifecycle_t *self)
+{
+    if (!proto_valid_str(self->event, PROTO_REQUIRED, 32))
+        return false;
+    if (!proto_valid_str(self->session_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->session_name, 0, 64))
+        return false;
+    if (!proto_valid_str(self->access_key, 0, 64))
+        return false;
+    if (!proto_valid_str(self->domain_name, 0, 64))
+        return false;
+    if (!proto_valid_str(self->group_id, 0, 64))
+        return false;
+    if (!proto_valid_str(self->status, 0, 24))
+        return false;
+    if (!proto_valid_str(self->kernel_id, 0, 64))
+        return false;
+    if (!proto_valid_str(self->cluster_role, 0, 16))
+        return false;
+    if (!proto_valid_str(self->reason, 0, 64))
+        return false;
+    return true;
+}
+
+static void
+s_lifecycle_write(const proto_session_lifecycle_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 6;
+    pairs += self->session_name != NULL;
+    pairs += self->access_key != NULL;
+    pairs += self->domain_name != NULL;
+    pairs += self->group_id != NULL;
+    pairs += self->status != NULL;
+    pairs += self->kernel_id != NULL;
+    pairs += self->cluster_role != NULL;
+    pairs += self->reason != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "event", self->event);
+    proto_write_str(writer, "session_id", self->session_id);
+    if (self->session_name != NULL)
+        proto_write_str(writer, "session_name", self->session_name);
+    if (self->access_key != NULL)
+        proto_write_str(writer, "access_key", self->access_key);
+    if (self->domain_name != NULL)
+        proto_write_str(writer, "domain_name", self->domain_name);
+    if (self->group_id != NULL)
+        proto_write_str(writer, "group_id", self->group_id);
+    if (self->status != NULL)
+        proto_write_str(writer, "status", self->status);
+    if (self->kernel_id != NULL)
+        proto_write_str(writer, "kernel_id", self->kernel_id);
+    if (self->cluster_role != NULL)
+        proto_write_str(writer, "cluster_role", self->cluster_role);
+    proto_write_uint(writer, "cluster_idx", self->cluster_idx);
+    if (self->reason != NULL)
+        proto_write_str(writer, "reason", self->reason);
+    proto_write_int(writer, "exit_code", self->exit_code);
+    proto_write_bool(writer, "has_exit_code", self->has_exit_code);
+    proto_write_int(writer, "at", self->at);
+}
+
+static void
+s_lifecycle_read(proto_session_lifecycle_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "event", PROTO_REQUIRED, 32, &self->event);
+    proto_read_str(in, "session_id", PROTO_REQUIRED, 64, &self->session_id);
+    proto_read_str(in, "session_name", 0, 64, &self->session_name);
+    proto_read_str(in, "access_key", 0, 64, &self->access_key);
+    proto_read_str(in, "domain_name", 0, 64, &self->domain_name);
+    proto_read_str(in, "group_id", 0, 64, &self->group_id);
+    proto_read_str(in, "status", 0, 24, &self->status);
+    proto_read_str(in, "kernel_id", 0, 64, &self->kernel_id);
+    proto_read_str(in, "cluster_role", 0, 16, &self->cluster_role);
+    proto_read_uint(in, "cluster_idx", 0, UINT64_MAX, &self->cluster_idx);
+    proto_read_str(in, "reason", 0, 64, &self->reason);
+    proto_read_int(in, "exit_code", 0, INT64_MIN, INT64_MAX, &self->exit_code);
+    proto_read_bool(in, "has_exit_code", 0, &self->has_exit_code);
+    proto_read_int(in, "at", 0, INT64_MIN, INT64_MAX, &self->at);
+}
+
+static void
+s_lifecycle_print(const proto_session_lifecycle_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "event", self->event);
+    proto_print_str(text, "session_id", self->session_id);
+    proto_print_str(text, "session_name", self->session_name);
+    proto_print_str(text, "access_key", self->access_key);
+    proto_print_str(text, "domain_name", self->domain_name);
+    proto_print_str(text, "group_id", self->group_id);
+    proto_print_str(text, "status", self->status);
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_str(text, "cluster_role", self->cluster_role);
+    proto_print_uint(text, "cluster_idx", self->cluster_idx);
+    proto_print_str(text, "reason", self->reason);
+    proto_print_int(text, "exit_code", self->exit_code);
+    proto_print_bool(text, "has_exit_code", self->has_exit_code);
+    proto_print_int(text, "at", self->at);
+}
+
+void
+proto_session_lifecycle_init(proto_session_lifecycle_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_session_lifecycle_clear(proto_session_lifecycle_t *self)
+{
+    assert(self);
+    s_lifecycle_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_session_lifecycle_write(const proto_session_lifecycle_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_lifecycle_valid(self))
+        return -1;
+    s_lifecycle_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_session_lifecycle_encode(const proto_session_lifecycle_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_session_lifecycle_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_session_lifecycle_read(proto_session_lifecycle_t *self,
+                             const bus_value_t *map,
+                             bus_error_t *err)
+{
+    proto_in_t in;
+    proto_session_lifecycle_init(self);
+    proto_in_init(&in, "session.lifecycle", map, err);
+    s_lifecycle_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_session_lifecycle_clear(self);
+    return in.status;
+}
+
+int
+proto_session_lifecycle_decode(proto_session_lifecycle_t *self,
+                               const void *data,
+                               size_t size,
+                               bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_session_lifecycle_read(self, map, err);
+}
+
+char *
+proto_session_lifecycle_print(const proto_session_lifecycle_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_lifecycle_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  session.create request
+
+static void
+s_create_req_free(proto_session_create_req_t *self)
+{
+    free(self->session_id);
+    free(self->kernel_id);
+    free(self->name);
+    free(self->access_key);
+    free(self->user_uuid);
+    free(self->domain_name);
+    free(self->group_id);
+    free(self->scaling_group);
+    free(self->type);
+    free(self->image);
+    free(self->architecture);
+    proto_free_map(self->slots, self->slots_count);
+    proto_free_map(self->environ, self->environ_count);
+    free(self->startup_command);
+    free(self->tag);
+}
+
+static bool
+s_create_req_valid(const proto_session_create_req_t *self)
+{
+    if (!proto_valid_str(self->session_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->name, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->access_key, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->user_uuid, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->domain_name, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->group_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->scaling_group, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->type, 0, 16))
+        return false;
+    if (!proto_valid_str(self->image, PROTO_REQUIRED, 512))
+        return false;
+    if (!proto_valid_str(self->architecture, 0, 32))
+        return false;
+    if (!proto_valid_map(self->slots, self->slots_count, 64))
+        return false;
+    if (!proto_valid_map(self->environ, self->environ_count, 1024))
+        return false;
+    if (!proto_valid_str(self->startup_command, 0, 65536))
+        return false;
+    if (!proto_valid_str(self->tag, 0, 256))
+        return false;
+    return true;
+}
+
+static void
+s_create_req_write(const proto_session_create_req_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 10;
+    pairs += self->type != NULL;
+    pairs += self->architecture != NULL;
+    pairs += self->slots_count > 0;
+    pairs += self->environ_count > 0;
+    pairs += self->startup_command != NULL;
+    pairs += self->tag != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "session_id", self->session_id);
+    proto_write_str(writer, "kernel_id", self->kernel_id);
+    proto_write_str(writer, "name", self->name);
+    proto_write_str(writer, "access_key", self->access_key);
+    proto_write_str(writer, "user_uuid", self->user_uuid);
+    proto_write_str(writer, "domain_name", self->domain_name);
+    proto_write_str(writer, "group_id", self->group_id);
+    proto_write_str(writer, "scaling_group", self->scaling_group);
+    if (self->type != NULL)
+        proto_write_str(writer, "type", self->type);
+    proto_write_str(writer, "image", self->image);
+    if (self->architecture != NULL)
+        proto_write_str(writer, "architecture", self->architecture);
+    if (self->slots_count > 0)
+        proto_write_map(writer, "slots", self->slots, self->slots_count);
+    if (self->environ_count > 0)
+        proto_write_map(writer, "environ", self->environ, self->environ_count);
+    proto_write_uint(writer, "shmem_bytes", self->shmem_bytes);
+    if (self->startup_command != NULL)
+        proto_write_str(writer, "startup_command", self->startup_command);
+    if (self->tag != NULL)
+        proto_write_str(writer, "tag", self->tag);
+}
+
+static void
+s_create_req_read(proto_session_create_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "session_id", PROTO_REQUIRED, 64, &self->session_id);
+    proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+    proto_read_str(in, "name", PROTO_REQUIRED, 64, &self->name);
+    proto_read_str(in, "access_key", PROTO_REQUIRED, 64, &self->access_key);
+    proto_read_str(in, "user_uuid", PROTO_REQUIRED, 64, &self->user_uuid);
+    proto_read_str(in, "domain_name", PROTO_REQUIRED, 64, &self->domain_name);
+    proto_read_str(in, "group_id", PROTO_REQUIRED, 64, &self->group_id);
+    proto_read_str(in, "scaling_group", PROTO_REQUIRED, 64, &self->scaling_group);
+    proto_read_str(in, "type", 0, 16, &self->type);
+    proto_read_str(in, "image", PROTO_REQUIRED, 512, &self->image);
+    proto_read_str(in, "architecture", 0, 32, &self->architecture);
+    self->slots = proto_read_map(in, "slots", 0, 64, &self->slots_count);
+    self->environ = proto_read_map(in, "environ", 0, 1024, &self->environ_count);
+    proto_read_uint(in, "shmem_bytes", 0, UINT64_MAX, &self->shmem_bytes);
+    proto_read_str(in, "startup_command", 0, 65536, &self->startup_command);
+    proto_read_str(in, "tag", 0, 256, &self->tag);
+}
+
+static void
+s_create_req_print(const proto_session_create_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "session_id", self->session_id);
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_str(text, "name", self->name);
+    proto_print_str(text, "access_key", self->access_key);
+    proto_print_str(text, "user_uuid", self->user_uuid);
+    proto_print_str(text, "domain_name", self->domain_name);
+    proto_print_str(text, "group_id", self->group_id);
+    proto_print_str(text, "scaling_group", self->scaling_group);
+    proto_print_str(text, "type", self->type);
+    proto_print_str(text, "image", self->image);
+    proto_print_str(text, "architecture", self->architecture);
+    proto_print_count(text, "slots", self->slots_count);
+    proto_print_count(text, "environ", self->environ_count);
+    proto_print_uint(text, "shmem_bytes", self->shmem_bytes);
+    proto_print_str(text, "startup_command", self->startup_command);
+    proto_print_str(text, "tag", self->tag);
+}
+
+void
+proto_session_create_req_init(proto_session_create_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+    self->type = strdup("INTERACTIVE");
+    self->architecture = strdup("x86_64");
+}
+
+void
+proto_session_create_req_clear(proto_session_create_req_t *self)
+{
+    assert(self);
+    s_create_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_session_create_req_write(const proto_session_create_req_t *self,
+                               bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_create_req_valid(self))
+        return -1;
+    s_create_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_session_create_req_encode(const proto_session_create_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_session_create_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_session_create_req_read(proto_session_create_req_t *self,
+                              const bus_value_t *map,
+                              bus_error_t *err)
+{
+    proto_in_t in;
+    proto_session_create_req_init(self);
+    proto_in_init(&in, "session.create request", map, err);
+    s_create_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_session_create_req_clear(self);
+    return in.status;
+}
+
+int
+proto_session_create_req_decode(proto_session_create_req_t *self,
+                                const void *data,
+                                size_t size,
+                                bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_session_create_req_read(self, map, err);
+}
+
+char *
+proto_session_create_req_print(const proto_session_create_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_create_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  session.create reply
+
+static void
+s_create_rep_free(proto_session_create_rep_t *self)
+{
+    s_info_free(&self->session);
+}
+
+static bool
+s_create_rep_valid(const proto_session_create_rep_t *self)
+{
+    if (!s_info_valid(&self->session))
+        return false;
+    return true;
+}
+
+static void
+s_create_rep_write(const proto_session_create_rep_t *self, bus_writer_t *writer)
+{
+    bus_writer_map(writer, 1);
+    bus_writer_str(writer, "session");
+    s_info_write(&self->session, writer);
+}
+
+static void
+s_create_rep_read(proto_session_create_rep_t *self, proto_in_t *in)
+{
+    proto_in_t sub;
+    if (proto_read_nested(in, "session", 0, &sub))
+        s_info_read(&self->session, &sub);
+}
+
+static void
+s_create_rep_print(const proto_session_create_rep_t *self, proto_text_t *text)
+{
+    size_t mark;
+    mark = proto_text_enter(text, "session");
+    s_info_print(&self->session, text);
+    proto_text_leave(text, mark);
+}
+
+void
+proto_session_create_rep_init(proto_session_create_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_session_create_rep_clear(proto_session_create_rep_t *self)
+{
+    assert(self);
+    s_create_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_session_create_rep_write(const proto_session_create_rep_t *self,
+                               bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_create_rep_valid(self))
+        return -1;
+    s_create_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_session_create_rep_encode(const proto_session_create_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_session_create_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_session_create_rep_read(proto_session_create_rep_t *self,
+                              const bus_value_t *map,
+                              bus_error_t *err)
+{
+    proto_in_t in;
+    proto_session_create_rep_init(self);
+    proto_in_init(&in, "session.create reply", map, err);
+    s_create_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_session_create_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_session_create_rep_decode(proto_session_create_rep_t *self,
+                                const void *data,
+                                size_t size,
+                                bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_session_create_rep_read(self, map, err);
+}
+
+char *
+proto_session_create_rep_print(const proto_session_create_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_create_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  session.destroy request
+
+static void
+s_destroy_req_free(proto_session_destroy_req_t *self)
+{
+    free(self->session_id);
+    free(self->reason);
+}
+
+static bool
+s_destroy_req_valid(const proto_session_destroy_req_t *self)
+{
+    if (!proto_valid_str(self->session_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->reason, 0, 64))
+        return false;
+    return true;
+}
+
+static void
+s_destroy_req_write(const proto_session_destroy_req_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 2;
+    pairs += self->reason != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "session_id", self->session_id);
+    proto_write_bool(writer, "forced", self->forced);
+    if (self->reason != NULL)
+        proto_write_str(writer, "reason", self->reason);
+}
+
+static void
+s_destroy_req_read(proto_session_destroy_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "session_id", PROTO_REQUIRED, 64, &self->session_id);
+    proto_read_bool(in, "forced", 0, &self->forced);
+    proto_read_str(in, "reason", 0, 64, &self->reason);
+}
+
+static void
+s_destroy_req_print(const proto_session_destroy_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "session_id", self->session_id);
+    proto_print_bool(text, "forced", self->forced);
+    proto_print_str(text, "reason", self->reason);
+}
+
+void
+proto_session_destroy_req_init(proto_session_destroy_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+    self->reason = strdup("user-requested");
+}
+
+void
+proto_session_destroy_req_clear(proto_session_destroy_req_t *self)
+{
+    assert(self);
+    s_destroy_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_session_destroy_req_write(const proto_session_destroy_req_t *self,
+                                bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_destroy_req_valid(self))
+        return -1;
+    s_destroy_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_session_destroy_req_encode(const proto_session_destroy_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_session_destroy_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_session_destroy_req_read(proto_session_destroy_req_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err)
+{
+    proto_in_t in;
+    proto_session_destroy_req_init(self);
+    proto_in_init(&in, "session.destroy request", map, err);
+    s_destroy_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_session_destroy_req_clear(self);
+    return in.status;
+}
+
+int
+proto_session_destroy_req_decode(proto_session_destroy_req_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_session_destroy_req_read(self, map, err);
+}
+
+char *
+proto_session_destroy_req_print(const proto_session_destroy_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_destroy_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  session.destroy reply
+
+static void
+s_destroy_rep_free(proto_session_destroy_rep_t *self)
+{
+    s_info_free(&self->session);
+}
+
+static bool
+s_destroy_rep_valid(const proto_session_destroy_rep_t *self)
+{
+    if (!s_info_valid(&self->session))
+        return false;
+    return true;
+}
+
+static void
+s_destroy_rep_write(const proto_session_destroy_rep_t *self, bus_writer_t *writer)
+{
+    bus_writer_map(writer, 1);
+    bus_writer_str(writer, "session");
+    s_info_write(&self->session, writer);
+}
+
+static void
+s_destroy_rep_read(proto_session_destroy_rep_t *self, proto_in_t *in)
+{
+    proto_in_t sub;
+    if (proto_read_nested(in, "session", 0, &sub))
+        s_info_read(&self->session, &sub);
+}
+
+static void
+s_destroy_rep_print(const proto_session_destroy_rep_t *self, proto_text_t *text)
+{
+    size_t mark;
+    mark = proto_text_enter(text, "session");
+    s_info_print(&self->session, text);
+    proto_text_leave(text, mark);
+}
+
+void
+proto_session_destroy_rep_init(proto_session_destroy_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_session_destroy_rep_clear(proto_session_destroy_rep_t *self)
+{
+    assert(self);
+    s_destroy_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_session_destroy_rep_write(const proto_session_destroy_rep_t *self,
+                                bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_destroy_rep_valid(self))
+        return -1;
+    s_destroy_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_session_destroy_rep_encode(const proto_session_destroy_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_session_destroy_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_session_destroy_rep_read(proto_session_destroy_rep_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err)
+{
+    proto_in_t in;
+    proto_session_destroy_rep_init(self);
+    proto_in_init(&in, "session.destroy reply", map, err);
+    s_destroy_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_session_destroy_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_session_destroy_rep_decode(proto_session_destroy_rep_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_session_destroy_rep_read(self, map, err);
+}
+
+char *
+proto_session_destroy_rep_print(const proto_session_destroy_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_destroy_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  session.get request
+
+static void
+s_get_req_free(proto_session_get_req_t *self)
+{
+    free(self->session_id);
+    free(self->access_key);
+    free(self->name);
+}
+
+static bool
+s_get_req_valid(const proto_session_get_req_t *self)
+{
+    if (!proto_valid_str(self->session_id, 0, 64))
+        return false;
+    if (!proto_valid_str(self->access_key, 0, 64))
+        return false;
+    if (!proto_valid_str(self->name, 0, 64))
+        return false;
+    return true;
+}
+
+static void
+s_get_req_write(const proto_session_get_req_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 0;
+    pairs += self->session_id != NULL;
+    pairs += self->access_key != NULL;
+    pairs += self->name != NULL;
+    bus_writer_map(writer, pairs);
+    if (self->session_id != NULL)
+        proto_write_str(writer, "session_id", self->session_id);
+    if (self->access_key != NULL)
+        proto_write_str(writer, "access_key", self->access_key);
+    if (self->name != NULL)
+        proto_write_str(writer, "name", self->name);
+}
+
+static void
+s_get_req_read(proto_session_get_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "session_id", 0, 64, &self->session_id);
+    proto_read_str(in, "access_key", 0, 64, &self->access_key);
+    proto_read_str(in, "name", 0, 64, &self->name);
+}
+
+static void
+s_get_req_print(const proto_session_get_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "session_id", self->session_id);
+    proto_print_str(text, "access_key", self->access_key);
+    proto_print_str(text, "name", self->name);
+}
+
+void
+proto_session_get_req_init(proto_session_get_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_session_get_req_clear(proto_session_get_req_t *self)
+{
+    assert(self);
+    s_get_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_session_get_req_write(const proto_session_get_req_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_get_req_valid(self))
+        return -1;
+    s_get_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_session_get_req_encode(const proto_session_get_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_session_get_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_session_get_req_read(proto_session_get_req_t *self,
+                           const bus_value_t *map,
+                           bus_error_t *err)
+{
+    proto_in_t in;
+    proto_session_get_req_init(self);
+    proto_in_init(&in, "session.get request", map, err);
+    s_get_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_session_get_req_clear(self);
+    return in.status;
+}
+
+int
+proto_session_get_req_decode(proto_session_get_req_t *self,
+                             const void *data,
+                             size_t size,
+                             bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_session_get_req_read(self, map, err);
+}
+
+char *
+proto_session_get_req_print(const proto_session_get_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_get_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  session.get reply
+
+static void
+s_get_rep_free(proto_session_get_rep_t *self)
+{
+    s_info_free(&self->session);
+}
+
+static bool
+s_get_rep_valid(const proto_session_get_rep_t *self)
+{
+    if (!s_info_valid(&self->session))
+        return false;
+    return true;
+}
+
+static void
+s_get_rep_write(const proto_session_get_rep_t *self, bus_writer_t *writer)
+{
+    bus_writer_map(writer, 1);
+    bus_writer_str(writer, "session");
+    s_info_write(&self->session, writer);
+}
+
+static void
+s_get_rep_read(proto_session_get_rep_t *self, proto_in_t *in)
+{
+    proto_in_t sub;
+    if (proto_read_nested(in, "session", 0, &sub))
+        s_info_read(&self->session, &sub);
+}
+
+static void
+s_get_rep_print(const proto_session_get_rep_t *self, proto_text_t *text)
+{
+    size_t mark;
+    mark = proto_text_enter(text, "session");
+    s_info_print(&self->session, text);
+    proto_text_leave(text, mark);
+}
+
+void
+proto_session_get_rep_init(proto_session_get_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_session_get_rep_clear(proto_session_get_rep_t *self)
+{
+    assert(self);
+    s_get_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_session_get_rep_write(const proto_session_get_rep_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_get_rep_valid(self))
+        return -1;
+    s_get_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_session_get_rep_encode(const proto_session_get_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_session_get_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_session_get_rep_read(proto_session_get_rep_t *self,
+                           const bus_value_t *map,
+                           bus_error_t *err)
+{
+    proto_in_t in;
+    proto_session_get_rep_init(self);
+    proto_in_init(&in, "session.get reply", map, err);
+    s_get_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_session_get_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_session_get_rep_decode(proto_session_get_rep_t *self,
+                             const void *data,
+                             size_t size,
+                             bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_session_get_rep_read(self, map, err);
+}
+
+char *
+proto_session_get_rep_print(const proto_session_get_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_get_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  session.list request
+
+static void
+s_list_req_free(proto_session_list_req_t *self)
+{
+    free(self->access_key);
+    free(self->domain_name);
+    free(self->group_id);
+    free(self->statuses);
+}
+
+static bool
+s_list_req_valid(const proto_session_list_req_t *self)
+{
+    if (!proto_valid_str(self->access_key, 0, 64))
+        return false;
+    if (!proto_valid_str(self->domain_name, 0, 64))
+        return false;
+    if (!proto_valid_str(self->group_id, 0, 64))
+        return false;
+    if (!proto_valid_str(self->statuses, 0, 512))
+        return false;
+    if (self->limit > 10000)
+        return false;
+    return true;
+}
+
+static void
+s_list_req_write(const proto_session_list_req_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 2;
+    pairs += self->access_key != NULL;
+    pairs += self->domain_name != NULL;
+    pairs += self->group_id != NULL;
+    pairs += self->statuses != NULL;
+    bus_writer_map(writer, pairs);
+    if (self->access_key != NULL)
+        proto_write_str(writer, "access_key", self->access_key);
+    if (self->domain_name != NULL)
+        proto_write_str(writer, "domain_name", self->domain_name);
+    if (self->group_id != NULL)
+        proto_write_str(writer, "group_id", self->group_id);
+    if (self->statuses != NULL)
+        proto_write_str(writer, "statuses", self->statuses);
+    proto_write_uint(writer, "limit", self->limit);
+    proto_write_uint(writer, "offset", self->offset);
+}
+
+static void
+s_list_req_read(proto_session_list_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "access_key", 0, 64, &self->access_key);
+    proto_read_str(in, "domain_name", 0, 64, &self->domain_name);
+    proto_read_str(in, "group_id", 0, 64, &self->group_id);
+    proto_read_str(in, "statuses", 0, 512, &self->statuses);
+    proto_read_uint(in, "limit", 0, 10000, &self->limit);
+    proto_read_uint(in, "offset", 0, UINT64_MAX, &self->offset);
+}
+
+static void
+s_list_req_print(const proto_session_list_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "access_key", self->access_key);
+    proto_print_str(text, "domain_name", self->domain_name);
+    proto_print_str(text, "group_id", self->group_id);
+    proto_print_str(text, "statuses", self->statuses);
+    proto_print_uint(text, "limit", self->limit);
+    proto_print_uint(text, "offset", self->offset);
+}
+
+void
+proto_session_list_req_init(proto_session_list_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+    self->limit = 100;
+}
+
+void
+proto_session_list_req_clear(proto_session_list_req_t *self)
+{
+    assert(self);
+    s_list_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_session_list_req_write(const proto_session_list_req_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_list_req_valid(self))
+        return -1;
+    s_list_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_session_list_req_encode(const proto_session_list_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_session_list_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_session_list_req_read(proto_session_list_req_t *self,
+                            const bus_value_t *map,
+                            bus_error_t *err)
+{
+    proto_in_t in;
+    proto_session_list_req_init(self);
+    proto_in_init(&in, "session.list request", map, err);
+    s_list_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_session_list_req_clear(self);
+    return in.status;
+}
+
+int
+proto_session_list_req_decode(proto_session_list_req_t *self,
+                              const void *data,
+                              size_t size,
+                              bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_session_list_req_read(self, map, err);
+}
+
+char *
+proto_session_list_req_print(const proto_session_list_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_list_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  session.list reply
+
+static void
+s_list_rep_free(proto_session_list_rep_t *self)
+{
+    for (size_t i = 0; i < self->sessions_count; i++)
+        s_info_free(&self->sessions[i]);
+    free(self->sessions);
+}
+
+static bool
+s_list_rep_valid(const proto_session_list_rep_t *self)
+{
+    if (!proto_valid_count(self->sessions, self->sessions_count, 10000))
+        return false;
+    for (size_t i = 0; i < self->sessions_count; i++)
+        if (!s_info_valid(&self->sessions[i]))
+            return false;
+    return true;
+}
+
+static void
+s_list_rep_write(const proto_session_list_rep_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 1;
+    pairs += self->sessions_count > 0;
+    bus_writer_map(writer, pairs);
+    if (self->sessions_count > 0) {
+        proto_write_array(writer, "sessions", self->sessions_count);
+        for (size_t i = 0; i < self->sessions_count; i++)
+            s_info_write(&self->sessions[i], writer);
+    }
+    proto_write_uint(writer, "total_count", self->total_count);
+}
+
+static void
+s_list_rep_read(proto_session_list_rep_t *self, proto_in_t *in)
+{
+    self->sessions = proto_read_list(in, "sessions", 0, 10000, sizeof *self->sessions,
+                                     s_info_item, &self->sessions_count);
+    proto_read_uint(in, "total_count", 0, UINT64_MAX, &self->total_count);
+}
+
+static void
+s_list_rep_print(const proto_session_list_rep_t *self, proto_text_t *text)
+{
+    proto_print_count(text, "sessions", self->sessions_count);
+    proto_print_uint(text, "total_count", self->total_count);
+}
+
+void
+proto_session_list_rep_init(proto_session_list_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_session_list_rep_clear(proto_session_list_rep_t *self)
+{
+    assert(self);
+    s_list_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_session_list_rep_write(const proto_session_list_rep_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_list_rep_valid(self))
+        return -1;
+    s_list_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_session_list_rep_encode(const proto_session_list_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_session_list_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_session_list_rep_read(proto_session_list_rep_t *self,
+                            const bus_value_t *map,
+                            bus_error_t *err)
+{
+    proto_in_t in;
+    proto_session_list_rep_init(self);
+    proto_in_init(&in, "session.list reply", map, err);
+    s_list_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_session_list_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_session_list_rep_decode(proto_session_list_rep_t *self,
+                              const void *data,
+                              size_t size,
+                              bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_session_list_rep_read(self, map, err);
+}
+
+char *
+proto_session_list_rep_print(const proto_session_list_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_list_rep_print(self, &text);
+    return proto_text_finish(&text);
+}

@@ -1,0 +1,382 @@
+//  GENERATED FROM proto/session.yaml BY proto/gen.py - DO NOT EDIT
+/*  =========================================================================
+    proto_session - compute sessions between the gateway and the scheduler
+
+    Structs and codecs of the session domain. Included by proto.h: include
+    bus.h, not this file. proto.h documents the functions every struct type T
+    has (init, clear, write, encode, read, decode, print).
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef PROTO_SESSION_H_INCLUDED
+#define PROTO_SESSION_H_INCLUDED
+
+//  Topics (events) and method names (RPC).
+#define PROTO_SESSION_LIFECYCLE "session.lifecycle"
+#define PROTO_SESSION_CREATE    "session.create"
+#define PROTO_SESSION_DESTROY   "session.destroy"
+#define PROTO_SESSION_GET       "session.get"
+#define PROTO_SESSION_LIST      "session.list"
+
+//  ---------------------------------------------------------------------------
+//  session.info, a nested value: one session as the scheduler has it
+
+typedef struct {
+    //  The session (a UUID) (required, at most 64 bytes)
+    char *session_id;
+    //  Its name, unique among its owner's live sessions (required, at most 64 bytes)
+    char *name;
+    //  The owner's keypair (at most 64 bytes)
+    char *access_key;
+    //  The owner (at most 64 bytes)
+    char *user_uuid;
+    //  The owner's domain (at most 64 bytes)
+    char *domain_name;
+    //  Its project (at most 64 bytes)
+    char *group_id;
+    //  Its resource group (at most 64 bytes)
+    char *scaling_group;
+    //  INTERACTIVE or BATCH (at most 16 bytes)
+    char *type;
+    //  Backend.AI's session status (reference §6) (required, at most 24 bytes)
+    char *status;
+    //  The reason of the last change (at most 256 bytes)
+    char *status_info;
+    //  JSON object: details such as exit codes and errors (at most 65536 bytes)
+    char *status_data;
+    //  The canonical image reference (at most 512 bytes)
+    char *image;
+    //  The image's architecture (at most 32 bytes)
+    char *architecture;
+    //  The user's tag (at most 256 bytes)
+    char *tag;
+    //  The main kernel (at most 64 bytes)
+    char *kernel_id;
+    //  The main kernel's agent (empty while PENDING) (at most 128 bytes)
+    char *agent_id;
+    //  The main kernel's container (at most 128 bytes)
+    char *container_id;
+    //  The main kernel's address (at most 64 bytes)
+    char *kernel_host;
+    //  What it asked for, slot -> decimal string (at most 64 pairs, string to string, in
+    //  wire order)
+    proto_kv_t *requested_slots;
+    size_t requested_slots_count;
+    //  What its allocation rows hold now (at most 64 pairs, string to string, in wire
+    //  order)
+    proto_kv_t *occupied_slots;
+    size_t occupied_slots_count;
+    //  The main kernel's exit code once it ended
+    int64_t exit_code;
+    //  When it was created (microseconds since the epoch)
+    int64_t created_at;
+    //  When its status last changed (microseconds since the epoch)
+    int64_t status_changed;
+    //  When it ended (0 while it lives) (microseconds since the epoch)
+    int64_t terminated_at;
+} proto_session_info_t;
+
+void proto_session_info_init(proto_session_info_t *self);
+void proto_session_info_clear(proto_session_info_t *self);
+int proto_session_info_write(const proto_session_info_t *self, bus_writer_t *writer);
+zframe_t *proto_session_info_encode(const proto_session_info_t *self);
+int proto_session_info_read(proto_session_info_t *self,
+                            const bus_value_t *map,
+                            bus_error_t *err);
+int proto_session_info_decode(proto_session_info_t *self,
+                              const void *data,
+                              size_t size,
+                              bus_error_t *err);
+char *proto_session_info_print(const proto_session_info_t *self);
+
+//  ---------------------------------------------------------------------------
+//  session.lifecycle, event (broadcast, durable): a step in a session's or kernel's life,
+//  named as Backend.AI names it (session_enqueued, kernel_started, session_terminated,
+//  session_success...)
+
+typedef struct {
+    //  The Backend.AI event name (reference §5) (required, at most 32 bytes)
+    char *event;
+    //  The session (required, at most 64 bytes)
+    char *session_id;
+    //  Its name (at most 64 bytes)
+    char *session_name;
+    //  The owner's keypair (at most 64 bytes)
+    char *access_key;
+    //  The owner's domain (who may see it) (at most 64 bytes)
+    char *domain_name;
+    //  Its project (at most 64 bytes)
+    char *group_id;
+    //  The session's status after this step (at most 24 bytes)
+    char *status;
+    //  Kernel events: the kernel (at most 64 bytes)
+    char *kernel_id;
+    //  Kernel events: main or sub (at most 16 bytes)
+    char *cluster_role;
+    //  Kernel events: its index
+    uint64_t cluster_idx;
+    //  Why (user-requested, self-terminated, failed-to-start...) (at most 64 bytes)
+    char *reason;
+    //  Batch results and kernel ends: the exit code
+    int64_t exit_code;
+    //  Whether exit_code is set (it is null otherwise)
+    bool has_exit_code;
+    //  When it happened (microseconds since the epoch)
+    int64_t at;
+} proto_session_lifecycle_t;
+
+void proto_session_lifecycle_init(proto_session_lifecycle_t *self);
+void proto_session_lifecycle_clear(proto_session_lifecycle_t *self);
+int proto_session_lifecycle_write(const proto_session_lifecycle_t *self,
+                                  bus_writer_t *writer);
+zframe_t *proto_session_lifecycle_encode(const proto_session_lifecycle_t *self);
+int proto_session_lifecycle_read(proto_session_lifecycle_t *self,
+                                 const bus_value_t *map,
+                                 bus_error_t *err);
+int proto_session_lifecycle_decode(proto_session_lifecycle_t *self,
+                                   const void *data,
+                                   size_t size,
+                                   bus_error_t *err);
+char *proto_session_lifecycle_print(const proto_session_lifecycle_t *self);
+
+//  ---------------------------------------------------------------------------
+//  session.create request (idempotent): enqueue a single-kernel session (PENDING); the
+//  same session_id again answers what exists
+
+typedef struct {
+    //  The new session's id, chosen by the gateway (required, at most 64 bytes)
+    char *session_id;
+    //  Its main kernel's id (required, at most 64 bytes)
+    char *kernel_id;
+    //  Its name (required, at most 64 bytes)
+    char *name;
+    //  The owner's keypair (required, at most 64 bytes)
+    char *access_key;
+    //  The owner (required, at most 64 bytes)
+    char *user_uuid;
+    //  The owner's domain (required, at most 64 bytes)
+    char *domain_name;
+    //  The project (required, at most 64 bytes)
+    char *group_id;
+    //  The resource group (required, at most 64 bytes)
+    char *scaling_group;
+    //  INTERACTIVE or BATCH (at most 16 bytes, default "INTERACTIVE")
+    char *type;
+    //  The canonical reference, resolved by the gateway (required, at most 512 bytes)
+    char *image;
+    //  The image's architecture (at most 32 bytes, default "x86_64")
+    char *architecture;
+    //  What the kernel asks for, slot -> decimal string (at most 64 pairs, string to
+    //  string, in wire order)
+    proto_kv_t *slots;
+    size_t slots_count;
+    //  The user's environment variables (at most 1024 pairs, string to string, in wire
+    //  order)
+    proto_kv_t *environ;
+    size_t environ_count;
+    //  Resource_opts.shmem in bytes (0: the default)
+    uint64_t shmem_bytes;
+    //  The batch command, or what runs once at start (at most 65536 bytes)
+    char *startup_command;
+    //  The user's tag (at most 256 bytes)
+    char *tag;
+} proto_session_create_req_t;
+
+void proto_session_create_req_init(proto_session_create_req_t *self);
+void proto_session_create_req_clear(proto_session_create_req_t *self);
+int proto_session_create_req_write(const proto_session_create_req_t *self,
+                                   bus_writer_t *writer);
+zframe_t *proto_session_create_req_encode(const proto_session_create_req_t *self);
+int proto_session_create_req_read(proto_session_create_req_t *self,
+                                  const bus_value_t *map,
+                                  bus_error_t *err);
+int proto_session_create_req_decode(proto_session_create_req_t *self,
+                                    const void *data,
+                                    size_t size,
+                                    bus_error_t *err);
+char *proto_session_create_req_print(const proto_session_create_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  session.create reply (idempotent): enqueue a single-kernel session (PENDING); the same
+//  session_id again answers what exists
+
+typedef struct {
+    //  The session as stored
+    proto_session_info_t session;
+} proto_session_create_rep_t;
+
+void proto_session_create_rep_init(proto_session_create_rep_t *self);
+void proto_session_create_rep_clear(proto_session_create_rep_t *self);
+int proto_session_create_rep_write(const proto_session_create_rep_t *self,
+                                   bus_writer_t *writer);
+zframe_t *proto_session_create_rep_encode(const proto_session_create_rep_t *self);
+int proto_session_create_rep_read(proto_session_create_rep_t *self,
+                                  const bus_value_t *map,
+                                  bus_error_t *err);
+int proto_session_create_rep_decode(proto_session_create_rep_t *self,
+                                    const void *data,
+                                    size_t size,
+                                    bus_error_t *err);
+char *proto_session_create_rep_print(const proto_session_create_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  session.destroy request (idempotent): terminate a session: TERMINATING, its kernels
+//  destroyed, then TERMINATED; a PENDING one is CANCELLED
+
+typedef struct {
+    //  The session (required, at most 64 bytes)
+    char *session_id;
+    //  Do not wait for a graceful exit
+    bool forced;
+    //  Why, as status_info shows it (at most 64 bytes, default "user-requested")
+    char *reason;
+} proto_session_destroy_req_t;
+
+void proto_session_destroy_req_init(proto_session_destroy_req_t *self);
+void proto_session_destroy_req_clear(proto_session_destroy_req_t *self);
+int proto_session_destroy_req_write(const proto_session_destroy_req_t *self,
+                                    bus_writer_t *writer);
+zframe_t *proto_session_destroy_req_encode(const proto_session_destroy_req_t *self);
+int proto_session_destroy_req_read(proto_session_destroy_req_t *self,
+                                   const bus_value_t *map,
+                                   bus_error_t *err);
+int proto_session_destroy_req_decode(proto_session_destroy_req_t *self,
+                                     const void *data,
+                                     size_t size,
+                                     bus_error_t *err);
+char *proto_session_destroy_req_print(const proto_session_destroy_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  session.destroy reply (idempotent): terminate a session: TERMINATING, its kernels
+//  destroyed, then TERMINATED; a PENDING one is CANCELLED
+
+typedef struct {
+    //  The session after the request
+    proto_session_info_t session;
+} proto_session_destroy_rep_t;
+
+void proto_session_destroy_rep_init(proto_session_destroy_rep_t *self);
+void proto_session_destroy_rep_clear(proto_session_destroy_rep_t *self);
+int proto_session_destroy_rep_write(const proto_session_destroy_rep_t *self,
+                                    bus_writer_t *writer);
+zframe_t *proto_session_destroy_rep_encode(const proto_session_destroy_rep_t *self);
+int proto_session_destroy_rep_read(proto_session_destroy_rep_t *self,
+                                   const bus_value_t *map,
+                                   bus_error_t *err);
+int proto_session_destroy_rep_decode(proto_session_destroy_rep_t *self,
+                                     const void *data,
+                                     size_t size,
+                                     bus_error_t *err);
+char *proto_session_destroy_rep_print(const proto_session_destroy_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  session.get request (idempotent): one session by id, or by its owner's keypair and
+//  name (the live one first)
+
+typedef struct {
+    //  The session (at most 64 bytes)
+    char *session_id;
+    //  With name: the owner (at most 64 bytes)
+    char *access_key;
+    //  With access_key: the session's name (at most 64 bytes)
+    char *name;
+} proto_session_get_req_t;
+
+void proto_session_get_req_init(proto_session_get_req_t *self);
+void proto_session_get_req_clear(proto_session_get_req_t *self);
+int proto_session_get_req_write(const proto_session_get_req_t *self,
+                                bus_writer_t *writer);
+zframe_t *proto_session_get_req_encode(const proto_session_get_req_t *self);
+int proto_session_get_req_read(proto_session_get_req_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err);
+int proto_session_get_req_decode(proto_session_get_req_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err);
+char *proto_session_get_req_print(const proto_session_get_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  session.get reply (idempotent): one session by id, or by its owner's keypair and name
+//  (the live one first)
+
+typedef struct {
+    //  The session
+    proto_session_info_t session;
+} proto_session_get_rep_t;
+
+void proto_session_get_rep_init(proto_session_get_rep_t *self);
+void proto_session_get_rep_clear(proto_session_get_rep_t *self);
+int proto_session_get_rep_write(const proto_session_get_rep_t *self,
+                                bus_writer_t *writer);
+zframe_t *proto_session_get_rep_encode(const proto_session_get_rep_t *self);
+int proto_session_get_rep_read(proto_session_get_rep_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err);
+int proto_session_get_rep_decode(proto_session_get_rep_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err);
+char *proto_session_get_rep_print(const proto_session_get_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  session.list request (idempotent): sessions by owner, project, domain and status,
+//  newest first
+
+typedef struct {
+    //  Only this keypair's (at most 64 bytes)
+    char *access_key;
+    //  Only this domain's (at most 64 bytes)
+    char *domain_name;
+    //  Only this project's (at most 64 bytes)
+    char *group_id;
+    //  Only these statuses, comma-separated (at most 512 bytes)
+    char *statuses;
+    //  At most this many (at most 10000, default 100)
+    uint64_t limit;
+    //  Skip this many
+    uint64_t offset;
+} proto_session_list_req_t;
+
+void proto_session_list_req_init(proto_session_list_req_t *self);
+void proto_session_list_req_clear(proto_session_list_req_t *self);
+int proto_session_list_req_write(const proto_session_list_req_t *self,
+                                 bus_writer_t *writer);
+zframe_t *proto_session_list_req_encode(const proto_session_list_req_t *self);
+int proto_session_list_req_read(proto_session_list_req_t *self,
+                                const bus_value_t *map,
+                                bus_error_t *err);
+int proto_session_list_req_decode(proto_session_list_req_t *self,
+                                  const void *data,
+                                  size_t size,
+                                  bus_error_t *err);
+char *proto_session_list_req_print(const proto_session_list_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  session.list reply (idempotent): sessions by owner, project, domain and status, newest
+//  first
+
+typedef struct {
+    //  The page (at most 10000 items)
+    proto_session_info_t *sessions;
+    size_t sessions_count;
+    //  How many match in all
+    uint64_t total_count;
+} proto_session_list_rep_t;
+
+void proto_session_list_rep_init(proto_session_list_rep_t *self);
+void proto_session_list_rep_clear(proto_session_list_rep_t *self);
+int proto_session_list_rep_write(const proto_session_list_rep_t *self,
+                                 bus_writer_t *writer);
+zframe_t *proto_session_list_rep_encode(const proto_session_list_rep_t *self);
+int proto_session_list_rep_read(proto_session_list_rep_t *self,
+                                const bus_value_t *map,
+                                bus_error_t *err);
+int proto_session_list_rep_decode(proto_session_list_rep_t *self,
+                                  const void *data,
+                                  size_t size,
+                                  bus_error_t *err);
+char *proto_session_list_rep_print(const proto_session_list_rep_t *self);
+
+#endif
