@@ -726,7 +726,7 @@ static void
 s_create_rep_read(proto_session_create_rep_t *self, proto_in_t *in)
 {
     proto_in_t sub;
-    if (proto_read_nested(in, "session", 0, &sub))
+    if (proto_read_nested(in, "session", PROTO_REQUIRED, &sub))
         s_info_read(&self->session, &sub);
 }
 
@@ -963,7 +963,7 @@ static void
 s_destroy_rep_read(proto_session_destroy_rep_t *self, proto_in_t *in)
 {
     proto_in_t sub;
-    if (proto_read_nested(in, "session", 0, &sub))
+    if (proto_read_nested(in, "session", PROTO_REQUIRED, &sub))
         s_info_read(&self->session, &sub);
 }
 
@@ -1205,7 +1205,7 @@ static void
 s_get_rep_read(proto_session_get_rep_t *self, proto_in_t *in)
 {
     proto_in_t sub;
-    if (proto_read_nested(in, "session", 0, &sub))
+    if (proto_read_nested(in, "session", PROTO_REQUIRED, &sub))
         s_info_read(&self->session, &sub);
 }
 

@@ -202,7 +202,7 @@ char *proto_session_create_req_print(const proto_session_create_req_t *self);
 //  session_id again answers what exists
 
 typedef struct {
-    //  The session as stored
+    //  The session as stored (required)
     proto_session_info_t session;
 } proto_session_create_rep_t;
 
@@ -252,7 +252,7 @@ char *proto_session_destroy_req_print(const proto_session_destroy_req_t *self);
 //  destroyed, then TERMINATED; a PENDING one is CANCELLED
 
 typedef struct {
-    //  The session after the request
+    //  The session after the request (required)
     proto_session_info_t session;
 } proto_session_destroy_rep_t;
 
@@ -302,7 +302,7 @@ char *proto_session_get_req_print(const proto_session_get_req_t *self);
 //  (the live one first)
 
 typedef struct {
-    //  The session
+    //  The session (required)
     proto_session_info_t session;
 } proto_session_get_rep_t;
 

@@ -458,3 +458,133 @@ sched_sessions_status(bus_db_t *db, const char *session_id)
     sqlite3_reset(stmt);
     return status;
 }
+
+#define SESSION_COLUMNS                                                                  \
+    "SELECT s.id, s.name, s.access_key, s.user_uuid, s.domain_name, s.group_id,"         \
+    " s.scaling_group, s.type, s.status, s.status_info, s.status_data, s.image,"         \
+    " s.architecture, s.tag, k.id, k.agent_id, k.container_id, k.kernel_host,"           \
+    " coalesce(k.exit_code, 0), s.created_at, s.status_changed,"                         \
+    " coalesce(s.terminated_at, 0) FROM sessions s"                                      \
+    " LEFT JOIN kernels k ON k.session_id = s.id AND k.cluster_role = 'main'"
+
+#define SESSION_FILTER                                                                   \
+    " WHERE (?1 IS NULL OR s.access_key = ?1) AND (?2 IS NULL OR s.domain_name = ?2)"    \
+    " AND (?3 IS NULL OR s.group_id = ?3)"                                               \
+    " AND (?4 IS NULL OR instr(',' || ?4 || ',', ',' || s.status || ',') > 0)"
+
+static char *
+s_column(sqlite3_stmt *stmt, int column)
+{
+    const unsigned char *text = sqlite3_column_text(stmt, column);
+    return text ? strdup((const char *) text) : NULL;
+}
+
+//  A (slot, amount) query for one kernel as a map.
+static void
+s_kernel_slots(
+    bus_db_t *db, const char *sql, const char *kernel_id, proto_kv_t **map, size_t *count)
+{
+    sqlite3_stmt *stmt = kernel_id ? bus_db_stmt(db, sql) : NULL;
+    if (!stmt)
+        return;
+    s_bind(stmt, 1, kernel_id);
+    sched_db_slot_map(stmt, map, count);
+}
+
+//  The current row of a SESSION_COLUMNS statement into out.
+static void
+s_read_info(sqlite3_stmt *stmt, proto_session_info_t *out)
+{
+    char **texts[] = {&out->session_id,    &out->name,         &out->access_key,
+                      &out->user_uuid,     &out->domain_name,  &out->group_id,
+                      &out->scaling_group, &out->type,         &out->status,
+                      &out->status_info,   &out->status_data,  &out->image,
+                      &out->architecture,  &out->tag,          &out->kernel_id,
+                      &out->agent_id,      &out->container_id, &out->kernel_host};
+    for (int i = 0; i < 18; i++)
+        *texts[i] = s_column(stmt, i);
+    out->exit_code = sqlite3_column_int64(stmt, 18);
+    out->created_at = sqlite3_column_int64(stmt, 19);
+    out->status_changed = sqlite3_column_int64(stmt, 20);
+    out->terminated_at = sqlite3_column_int64(stmt, 21);
+}
+
+//  The slot maps, read after the row's statement is reset (one open
+//  statement at a time).
+static void
+s_read_slots(bus_db_t *db, proto_session_info_t *out)
+{
+    s_kernel_slots(db, "SELECT slot, amount FROM kernel_requests WHERE kernel_id = ?1",
+                   out->kernel_id, &out->requested_slots, &out->requested_slots_count);
+    s_kernel_slots(db, "SELECT slot, amount FROM allocations WHERE kernel_id = ?1",
+                   out->kernel_id, &out->occupied_slots, &out->occupied_slots_count);
+}
+
+int
+sched_sessions_get(bus_db_t *db, const char *session_id, proto_session_info_t *out)
+{
+    sqlite3_stmt *stmt = bus_db_stmt(db, SESSION_COLUMNS " WHERE s.id = ?1");
+    if (!stmt)
+        return BUS_STATUS_INTERNAL;
+    s_bind(stmt, 1, session_id);
+    bool found = sqlite3_step(stmt) == SQLITE_ROW;
+    if (found)
+        s_read_info(stmt, out);
+    sqlite3_reset(stmt);
+    if (!found)
+        return BUS_STATUS_NOT_FOUND;
+    s_read_slots(db, out);
+    return BUS_OK;
+}
+
+static void
+s_bind_filter(sqlite3_stmt *stmt, const sched_session_filter_t *filter)
+{
+    s_bind(stmt, 1, filter->access_key);
+    s_bind(stmt, 2, filter->domain_name);
+    s_bind(stmt, 3, filter->group_id);
+    s_bind(stmt, 4, filter->statuses && *filter->statuses ? filter->statuses : NULL);
+}
+
+int
+sched_sessions_list(bus_db_t *db,
+                    const sched_session_filter_t *filter,
+                    proto_session_info_t **out,
+                    size_t *count,
+                    size_t *total)
+{
+    *out = NULL;
+    *count = *total = 0;
+    sqlite3_stmt *stmt =
+        bus_db_stmt(db, "SELECT count(*) FROM sessions s" SESSION_FILTER);
+    if (!stmt)
+        return BUS_STATUS_INTERNAL;
+    s_bind_filter(stmt, filter);
+    if (sqlite3_step(stmt) == SQLITE_ROW)
+        *total = (size_t) sqlite3_column_int64(stmt, 0);
+    sqlite3_reset(stmt);
+    size_t limit = filter->limit < *total ? filter->limit : *total;
+    if (limit == 0)
+        return BUS_OK;
+    proto_session_info_t *infos = calloc(limit, sizeof *infos);
+    stmt = bus_db_stmt(db, SESSION_COLUMNS SESSION_FILTER
+                       " ORDER BY s.created_at DESC, s.id LIMIT ?5 OFFSET ?6");
+    if (!infos || !stmt) {
+        free(infos);
+        return BUS_STATUS_INTERNAL;
+    }
+    s_bind_filter(stmt, filter);
+    sqlite3_bind_int64(stmt, 5, (sqlite3_int64) limit);
+    sqlite3_bind_int64(stmt, 6, (sqlite3_int64) filter->offset);
+    size_t n = 0;
+    while (n < limit && sqlite3_step(stmt) == SQLITE_ROW) {
+        proto_session_info_init(&infos[n]);
+        s_read_info(stmt, &infos[n++]);
+    }
+    sqlite3_reset(stmt);
+    for (size_t i = 0; i < n; i++)
+        s_read_slots(db, &infos[i]);
+    *out = infos;
+    *count = n;
+    return BUS_OK;
+}

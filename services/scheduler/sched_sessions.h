@@ -86,4 +86,29 @@ int sched_sessions_kernel_status(bus_db_t *db,
 //  The session's status, or -1 when there is no such session.
 int sched_sessions_status(bus_db_t *db, const char *session_id);
 
+//  Fills out (initialized by the caller, cleared with
+//  proto_session_info_clear) with session_id's session and its main kernel.
+//  BUS_OK or NOT_FOUND.
+int sched_sessions_get(bus_db_t *db, const char *session_id, proto_session_info_t *out);
+
+//  Which sessions sched_sessions_list returns; NULL members match all.
+//  statuses is a comma-separated list of status names.
+typedef struct {
+    const char *access_key;
+    const char *domain_name;
+    const char *group_id;
+    const char *statuses;
+    size_t limit;
+    size_t offset;
+} sched_session_filter_t;
+
+//  The matching sessions, newest first, from offset, at most limit: *out
+//  is an owned array of *count infos (clear each, then free the array);
+//  *total counts every match. BUS_OK or INTERNAL.
+int sched_sessions_list(bus_db_t *db,
+                        const sched_session_filter_t *filter,
+                        proto_session_info_t **out,
+                        size_t *count,
+                        size_t *total);
+
 #endif

@@ -185,6 +185,72 @@ test_a_failed_start_ends_in_error(void)
     sqlite3_reset(stmt);
 }
 
+static const char *
+s_slot_value(const proto_kv_t *map, size_t count, const char *slot)
+{
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(map[i].key, slot) == 0)
+            return map[i].value;
+    return NULL;
+}
+
+static void
+test_get_and_list(void)
+{
+    proto_session_info_t info;
+    proto_session_info_init(&info);
+    T_EQ_INT(sched_sessions_get(s_db, "s1", &info), BUS_OK);
+    T_EQ_STR(info.name, "big");
+    T_EQ_STR(info.status, "SCHEDULED");
+    T_EQ_STR(info.kernel_id, "k-s1");
+    T_EQ_STR(info.agent_id, "a2");
+    T_EQ_STR(info.type, "INTERACTIVE");
+    T_EQ_STR(s_slot_value(info.requested_slots, info.requested_slots_count, "cpu"), "3");
+    T_EQ_STR(s_slot_value(info.occupied_slots, info.occupied_slots_count, "mem"),
+             "1048576");
+    T_EQ_INT(info.created_at, 1000);
+    proto_session_info_clear(&info);
+    proto_session_info_init(&info);
+    T_EQ_INT(sched_sessions_get(s_db, "s2", &info), BUS_OK);
+    T_EQ_STR(info.status_info, "oom-killed");
+    T_EQ_INT(info.occupied_slots_count, 0); //  it gave its slots back
+    T_ASSERT(info.terminated_at > 0);
+    proto_session_info_clear(&info);
+    proto_session_info_init(&info);
+    T_EQ_INT(sched_sessions_get(s_db, "nope", &info), BUS_STATUS_NOT_FOUND);
+    proto_session_info_clear(&info);
+    //  Filters, total and paging: s1, s3 live; s2, s4 over; s5 pending.
+    sched_session_filter_t filter = {
+        .access_key = "AKTEST", .statuses = "PENDING,SCHEDULED,RUNNING", .limit = 2};
+    proto_session_info_t *page = NULL;
+    size_t count = 0, total = 0;
+    T_EQ_INT(sched_sessions_list(s_db, &filter, &page, &count, &total), BUS_OK);
+    T_EQ_INT(total, 3);
+    T_EQ_INT(count, 2);
+    for (size_t i = 0; i < count; i++)
+        proto_session_info_clear(&page[i]);
+    free(page);
+    filter.offset = 2;
+    T_EQ_INT(sched_sessions_list(s_db, &filter, &page, &count, &total), BUS_OK);
+    T_EQ_INT(count, 1);
+    for (size_t i = 0; i < count; i++)
+        proto_session_info_clear(&page[i]);
+    free(page);
+    sched_session_filter_t over = {.statuses = "TERMINATED", .limit = 10};
+    T_EQ_INT(sched_sessions_list(s_db, &over, &page, &count, &total), BUS_OK);
+    T_EQ_INT(total, 2);
+    T_EQ_INT(count, 2);
+    for (size_t i = 0; i < count; i++) {
+        T_EQ_STR(page[i].status, "TERMINATED");
+        proto_session_info_clear(&page[i]);
+    }
+    free(page);
+    sched_session_filter_t other = {.access_key = "AKOTHER", .limit = 10};
+    T_EQ_INT(sched_sessions_list(s_db, &other, &page, &count, &total), BUS_OK);
+    T_EQ_INT(total, 0);
+    T_ASSERT(page == NULL);
+}
+
 int
 main(void)
 {
@@ -199,6 +265,7 @@ main(void)
     T_RUN(test_first_fit_with_backfill);
     T_RUN(test_kernel_transitions_drive_the_session);
     T_RUN(test_a_failed_start_ends_in_error);
+    T_RUN(test_get_and_list);
     bus_db_destroy(&s_db);
     return T_DONE();
 }
