@@ -45,6 +45,57 @@ gw_gql_page(json_t *all, json_t *args, bus_error_t *err)
                       GW_GQL_PAGE_MAX);
         return NULL;
     }
+    //  filter, then order, as Backend.AI applies them before the page. The
+    //  names allowed are the keys that any item has: the resolvers leave out
+    //  or null some keys per item, so the first item alone could refuse a
+    //  real field. An empty list allows any name (NULL): it has no fields
+    //  to check against and nothing to filter, and refusing a correct name
+    //  only because nothing is listed yet would break the client.
+    const char *filter_text = s_arg(args, "filter");
+    const char *order_text = s_arg(args, "order");
+    if (filter_text || order_text) {
+        json_t *keys = json_object();
+        size_t count = json_array_size(all);
+        for (size_t i = 0; i < count; i++)
+            json_object_update_missing(keys, json_array_get(all, i));
+        const char **fields = calloc(json_object_size(keys) + 1, sizeof *fields);
+        size_t n = 0;
+        const char *key;
+        json_t *value;
+        json_object_foreach(keys, key, value)
+        {
+            if (fields)
+                fields[n++] = key;
+        }
+        const char *const *allowed = count > 0 ? (const char *const *) fields : NULL;
+        char message[256];
+        int rc = 0;
+        if (!fields)
+            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        if (rc == 0 && filter_text) {
+            gw_minilang_filter_t *filter =
+                gw_minilang_filter_parse(filter_text, allowed, message, sizeof message);
+            if (filter) {
+                json_t *kept = json_array();
+                for (size_t i = 0; i < count; i++)
+                    if (gw_minilang_filter_match(filter, json_array_get(all, i)))
+                        json_array_append(kept, json_array_get(all, i));
+                gw_minilang_filter_destroy(&filter);
+                json_decref(all);
+                all = kept;
+            } else
+                rc = bus_error_set(err, BUS_STATUS_INVALID, "%s", message);
+        }
+        if (rc == 0 && order_text &&
+            gw_minilang_order(all, order_text, allowed, message, sizeof message) != 0)
+            rc = bus_error_set(err, BUS_STATUS_INVALID, "%s", message);
+        free(fields);
+        json_decref(keys);
+        if (rc != 0) {
+            json_decref(all);
+            return NULL;
+        }
+    }
     json_t *items = json_array();
     size_t total = json_array_size(all);
     for (size_t i = (size_t) offset; i < total && i < (size_t) (offset + limit); i++)

@@ -166,6 +166,56 @@ test_people(void)
     json_decref(r);
 }
 
+//  user_list with Backend.AI's filter and order minilang, sent as the
+//  client's pagination code sends them (variables), and a bad field.
+static void
+test_list_filter(void)
+{
+    const char *query =
+        "query($limit:Int!, $offset:Int!, $filter:String, $order:String) {"
+        " user_list(limit:$limit, offset:$offset, filter:$filter,"
+        " order:$order) { items { email } total_count } }";
+    json_t *r =
+        client_gql(&s_p, &s_p.super, query,
+                   json_pack("{s:i, s:i, s:s, s:s}", "limit", 100, "offset", 0, "filter",
+                             "email ilike \"%ADMIN%\"", "order", "-email"));
+    T_ASSERT(r);
+    if (json_object_get(r, "errors")) {
+        char *dump = json_dumps(r, 0);
+        fprintf(stderr, "# %s\n", dump);
+        free(dump);
+    }
+    T_ASSERT(!json_object_get(r, "errors"));
+    json_t *page = s_data(r, "user_list");
+    json_t *items = json_object_get(page, "items");
+    size_t n = json_array_size(items);
+    T_EQ_INT(json_integer_value(json_object_get(page, "total_count")), n);
+    T_ASSERT(n >= 2);
+    bool dadmin = false;
+    for (size_t i = 0; i < n; i++) {
+        const char *email =
+            json_string_value(json_object_get(json_array_get(items, i), "email"));
+        T_ASSERT(email && strcasestr(email, "admin"));
+        dadmin = dadmin || strcmp(email, "dadmin@example.com") == 0;
+        if (i > 0) {
+            const char *before =
+                json_string_value(json_object_get(json_array_get(items, i - 1), "email"));
+            T_ASSERT(strcmp(before, email) >= 0);
+        }
+    }
+    T_ASSERT(dadmin);
+    json_decref(r);
+    r = client_gql(&s_p, &s_p.super, query,
+                   json_pack("{s:i, s:i, s:s}", "limit", 10, "offset", 0, "filter",
+                             "nosuchfield == 1"));
+    T_ASSERT(r);
+    json_t *errors = json_object_get(r, "errors");
+    T_ASSERT(json_array_size(errors) > 0);
+    T_CONTAINS(json_string_value(json_object_get(json_array_get(errors, 0), "message")),
+               "Unknown/unsupported field name");
+    json_decref(r);
+}
+
 static void
 test_sgroup_crud(void)
 {
@@ -622,6 +672,7 @@ main(void)
 {
     T_RUN(test_start);
     T_RUN(test_people);
+    T_RUN(test_list_filter);
     T_RUN(test_sgroup_crud);
     T_RUN(test_associations);
     T_RUN(test_read_scopes);
