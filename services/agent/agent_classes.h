@@ -20,5 +20,6 @@
 #include "agent_stats.h"
 #include "agent_runner_proto.h"
 #include "agent_runner_client.h"
+#include "agent_kernels.h"
 
 #endif

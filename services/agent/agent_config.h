@@ -17,6 +17,14 @@ typedef struct {
     char *mem;            //  mem slots offered: bytes (512m, 8g), or "auto" (total RAM)
     char *images_dir;     //  where the OCI image layouts are, one per subdirectory
     int images_rescan_ms; //  how often to look for new or removed images
+    char *runc;           //  the runc binary (a path, or a name looked up in PATH)
+    char *runner_path;    //  host path of backplane-runner; "" = next to the agent
+    char *tini_path;      //  host path of a static tini
+    char *net_mode;       //  bridge, host or none
+    char *net_bridge;     //  the bridge of bridge mode
+    char *net_cidr;       //  the kernels' subnet in bridge mode
+    int stats_ms;         //  how often kernel.stats is published; 0: never
+    int pids_max;         //  the most tasks one kernel may have
 } agent_config_t;
 
 extern const bus_config_option_t agent_config_options[];

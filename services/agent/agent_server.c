@@ -5,7 +5,7 @@
     the bus, answers service.health, publishes agent.heartbeat with the
     slots it offers, from which the scheduler keeps its agent registry, and
     announces the images it holds (image.catalog) for the gateway's
-    catalogue.
+    catalogue, and runs kernels for the scheduler (agent_kernels: kernel.*).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -15,6 +15,7 @@
 typedef struct {
     agent_heartbeat_t *heartbeat;
     agent_images_t *images;
+    agent_kernels_t *kernels;
 } agent_state_t;
 
 static void
@@ -23,6 +24,7 @@ s_fini(void **state_p)
     agent_state_t *state = *state_p;
     if (state) {
         agent_heartbeat_destroy(&state->heartbeat);
+        agent_kernels_destroy(&state->kernels);
         agent_images_destroy(&state->images);
         free(state);
         *state_p = NULL;
@@ -41,6 +43,8 @@ s_init(bus_node_t *node, const void *config_p, bus_error_t *err)
     state->images =
         agent_images_new(node, config->images_dir, config->images_rescan_ms, err);
     if (state->images)
+        state->kernels = agent_kernels_new(node, config, state->images, err);
+    if (state->kernels)
         state->heartbeat = agent_heartbeat_new(node, config, err);
     if (!state->heartbeat) {
         void *dead = state;
@@ -56,6 +60,8 @@ const bus_service_t agent_service = {
     .options = agent_config_options,
     .config_size = sizeof(agent_config_t),
     .node_config_offset = offsetof(agent_config_t, node),
+    .migrations = agent_kernels_migrations,
+    .migration_count = AGENT_KERNELS_MIGRATION_COUNT,
     .init = s_init,
     .fini = s_fini,
 };

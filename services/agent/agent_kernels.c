@@ -1,0 +1,1247 @@
+/*  =========================================================================
+    agent_kernels - the kernel.* service on the agent's loop
+
+    A kernel is a record in a hash (id -> s_kernel_t) holding what must be
+    given back when it ends: the shared hold on its image's rootfs, its
+    network attachment and its runner client. One function, s_end, gives
+    all of it back, deletes the kernel's row and emits kernel.terminated in
+    one transaction; destroy, the reap timer and the restart check all end
+    kernels through it, so the clean-up is the same whatever ends a kernel.
+    kernel.execute detaches its request and answers from the runner
+    client's collect callback, which fires exactly once (with UNAVAILABLE
+    when the kernel goes first).
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "agent_classes.h"
+#include <fcntl.h>    //  open flags for container.log
+#include <libgen.h>   //  dirname: the runner next to the agent binary
+#include <sys/stat.h> //  stat: the runner's socket
+
+const bus_db_migration_t agent_kernels_migrations[] = {
+    {"the kernels this agent runs", "CREATE TABLE kernels ("
+                                    "  id TEXT PRIMARY KEY,"
+                                    "  session_id TEXT NOT NULL,"
+                                    "  image TEXT NOT NULL,"
+                                    "  digest TEXT NOT NULL,"
+                                    "  ip TEXT NOT NULL DEFAULT '',"
+                                    "  session_type TEXT NOT NULL DEFAULT 'interactive',"
+                                    "  created_at INTEGER NOT NULL);"},
+};
+
+_Static_assert(sizeof agent_kernels_migrations / sizeof agent_kernels_migrations[0] ==
+                   AGENT_KERNELS_MIGRATION_COUNT,
+               "AGENT_KERNELS_MIGRATION_COUNT must match the migration list");
+
+typedef struct {
+    char *id;
+    char *session_id;
+    char *digest;
+    char ip[AGENT_NET_IP_MAX];
+    int hold_fd;  //  shared lock on the image's rootfs; -1 when none
+    bool net;     //  attached to the bridge
+    bool adopted; //  taken back after a restart: not our child, polled
+    int pid;      //  PID 1 on the host
+    char *run_id; //  the last run started, for interrupt
+    bool ending;  //  s_end is giving it back
+    agent_runner_client_t *runner;
+} s_kernel_t;
+
+//  An exit agent_runc_reap reported, handled after it returns.
+typedef struct {
+    char *id;
+    int exit_code;
+    bool oom_killed;
+} s_exit_t;
+
+struct _agent_kernels_t {
+    bus_node_t *node;
+    const agent_config_t *config;
+    agent_images_t *images;
+    agent_runc_t *runc;
+    agent_net_t *net; //  bridge mode only
+    char *cache_dir;  //  unpacked images
+    char *runner_path;
+    zhashx_t *kernels; //  id -> s_kernel_t
+    zhashx_t *ended;   //  id -> exit code as text, of kernels destroyed lately
+    zlistx_t *exits;   //  s_exit_t, filled by the reap callback
+    struct event *reap_timer;
+    struct event *stats_timer;
+};
+
+//  A kernel.execute waiting for the runner.
+typedef struct {
+    agent_kernels_t *self;
+    bus_rpc_request_t *req;
+} s_exec_t;
+
+static void
+s_kernel_free(s_kernel_t **kernel_p)
+{
+    s_kernel_t *kernel = *kernel_p;
+    if (!kernel)
+        return;
+    agent_runner_client_destroy(&kernel->runner);
+    if (kernel->hold_fd >= 0)
+        close(kernel->hold_fd);
+    free(kernel->id);
+    free(kernel->session_id);
+    free(kernel->digest);
+    free(kernel->run_id);
+    free(kernel);
+    *kernel_p = NULL;
+}
+
+static void
+s_kernel_destructor(void **item_p)
+{
+    s_kernel_free((s_kernel_t **) item_p);
+}
+
+static void
+s_exit_destructor(void **item_p)
+{
+    s_exit_t *exit = *item_p;
+    if (exit) {
+        free(exit->id);
+        free(exit);
+        *item_p = NULL;
+    }
+}
+
+static s_kernel_t *
+s_kernel_new(const char *id, const char *session_id, const char *digest)
+{
+    s_kernel_t *kernel = calloc(1, sizeof *kernel);
+    if (!kernel)
+        return NULL;
+    kernel->id = strdup(id);
+    kernel->session_id = strdup(session_id ? session_id : "");
+    kernel->digest = strdup(digest ? digest : "");
+    kernel->hold_fd = -1;
+    if (!kernel->id || !kernel->session_id || !kernel->digest)
+        s_kernel_free(&kernel);
+    return kernel;
+}
+
+//  Encodes with write into a fresh writer and publishes or emits it.
+typedef int(s_write_fn)(const void *item, bus_writer_t *writer);
+
+static int
+s_emit(agent_kernels_t *self, const char *topic, s_write_fn *write, const void *item)
+{
+    bus_writer_t *writer = bus_writer_new();
+    int rc = -1;
+    if (writer && write(item, writer) == 0)
+        rc = bus_node_emit(self->node, topic, bus_writer_data(writer),
+                           bus_writer_size(writer)) > 0
+                 ? 0
+                 : -1;
+    bus_writer_destroy(&writer);
+    return rc;
+}
+
+static int
+s_write_started(const void *item, bus_writer_t *writer)
+{
+    return proto_kernel_started_write(item, writer);
+}
+
+static int
+s_write_terminated(const void *item, bus_writer_t *writer)
+{
+    return proto_kernel_terminated_write(item, writer);
+}
+
+//  True when pid runs and is not a zombie.
+static bool
+s_pid_alive(int pid)
+{
+    if (pid <= 0)
+        return false;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *file = fopen(path, "re");
+    if (!file)
+        return false;
+    char text[512];
+    size_t n = fread(text, 1, sizeof text - 1, file);
+    fclose(file);
+    text[n] = '\0';
+    const char *paren = strrchr(text, ')');
+    return paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+}
+
+//  A slot's decimal amount, 0 when absent or malformed.
+static double
+s_slot(const proto_kernel_create_req_t *in, const char *slot)
+{
+    for (size_t i = 0; i < in->slots_count; i++)
+        if (strcmp(in->slots[i].key, slot) == 0 && in->slots[i].value) {
+            char *end;
+            errno = 0;
+            double value = strtod(in->slots[i].value, &end);
+            if (errno || end == in->slots[i].value || *end || value < 0)
+                return 0;
+            return value;
+        }
+    return 0;
+}
+
+static const char *
+s_label(const agent_image_t *image, const char *key)
+{
+    for (size_t i = 0; i < image->info.labels_count; i++)
+        if (strcmp(image->info.labels[i].key, key) == 0)
+            return image->info.labels[i].value;
+    return NULL;
+}
+
+//  In bridge mode, sets the network up when first needed, so an agent that
+//  never runs a kernel leaves the host's network alone. 0, or -1 with err.
+static int
+s_net_ready(agent_kernels_t *self, bus_error_t *err)
+{
+    if (self->net || strcmp(self->config->net_mode, "bridge") != 0)
+        return 0;
+    bus_error_t step;
+    self->net = agent_net_new(self->config->net_bridge, self->config->net_cidr,
+                              self->config->node.state_dir, &step);
+    if (self->net)
+        return 0;
+    bus_log_error("kernel network unavailable detail=\"%s\"", step.detail);
+    bus_error_set(err, BUS_STATUS_UNAVAILABLE, "kernel network unavailable: %s",
+                  step.detail);
+    return -1;
+}
+
+//  Gives back what a kernel holds on the host: runner, container, network,
+//  image hold. Returns the exit code runc saw (AGENT_RUNC_EXIT_UNKNOWN when
+//  none) in *exit_code_p; err keeps the first failure (logged).
+static void
+s_release(agent_kernels_t *self,
+          s_kernel_t *kernel,
+          int grace_ms,
+          int *exit_code_p,
+          bus_error_t *err)
+{
+    agent_runner_client_destroy(&kernel->runner);
+    bus_error_t step;
+    int rc = agent_runc_remove(self->runc, kernel->id, grace_ms, exit_code_p, &step);
+    if (rc != BUS_OK && rc != BUS_STATUS_NOT_FOUND) {
+        bus_log_error("kernel remove failed kernel=%s detail=\"%s\"", kernel->id,
+                      step.detail);
+        if (err && err->status == BUS_OK)
+            *err = step;
+    }
+    if (self->net) {
+        rc = agent_net_detach(self->net, kernel->id, &step);
+        if (rc != BUS_OK && rc != BUS_STATUS_NOT_FOUND)
+            bus_log_error("kernel net detach failed kernel=%s detail=\"%s\"", kernel->id,
+                          step.detail);
+        kernel->net = false;
+    }
+    if (kernel->hold_fd >= 0) {
+        close(kernel->hold_fd);
+        kernel->hold_fd = -1;
+    }
+}
+
+//  Ends a kernel: releases it, deletes its row and emits kernel.terminated in
+//  one transaction, forgets it. Returns its exit code: exit_code when the
+//  caller knows it, else what runc saw. kernel is freed.
+static int
+s_end(agent_kernels_t *self,
+      s_kernel_t *kernel,
+      int grace_ms,
+      const char *reason,
+      const char *detail,
+      int exit_code,
+      bool oom_killed)
+{
+    int seen = AGENT_RUNC_EXIT_UNKNOWN;
+    bus_error_t err = {0};
+    kernel->ending = true;
+    s_release(self, kernel, grace_ms, &seen, &err);
+    if (exit_code == AGENT_RUNC_EXIT_UNKNOWN)
+        exit_code = seen;
+    proto_kernel_terminated_t event;
+    proto_kernel_terminated_init(&event);
+    event.kernel_id = kernel->id;
+    event.session_id = kernel->session_id;
+    event.agent_id = (char *) bus_node_name(self->node);
+    event.exit_code = exit_code;
+    event.reason = (char *) reason;
+    event.detail = (char *) (detail ? detail : err.status != BUS_OK ? err.detail : "");
+    event.oom_killed = oom_killed;
+    event.at = bus_clock_wall_us();
+    bus_db_t *db = bus_node_db(self->node);
+    bool done = false;
+    if (bus_node_begin(self->node) == 0) {
+        sqlite3_stmt *stmt = bus_db_stmt(db, "DELETE FROM kernels WHERE id = ?1");
+        if (stmt) {
+            sqlite3_bind_text(stmt, 1, kernel->id, -1, SQLITE_STATIC);
+            done = sqlite3_step(stmt) == SQLITE_DONE;
+            sqlite3_reset(stmt);
+        }
+        done = done &&
+               s_emit(self, PROTO_KERNEL_TERMINATED, s_write_terminated, &event) == 0;
+        if (done)
+            done = bus_node_commit(self->node) == 0;
+        else
+            bus_node_rollback(self->node);
+    }
+    if (!done)
+        bus_log_error("cannot record the end of kernel %s", kernel->id);
+    bus_log_notice("kernel terminated kernel=%s reason=%s exit_code=%d oom=%s",
+                   kernel->id, reason, exit_code, oom_killed ? "yes" : "no");
+    if (zhashx_size(self->ended) >= AGENT_KERNELS_ENDED_MAX)
+        zhashx_purge(self->ended);
+    char code[16];
+    snprintf(code, sizeof code, "%d", exit_code);
+    zhashx_update(self->ended, kernel->id, strdup(code));
+    zhashx_delete(self->kernels, kernel->id); //  frees kernel
+    return exit_code;
+}
+
+//  The runner's socket inside the kernel's run dir.
+static char *
+s_socket_path(agent_kernels_t *self, const char *kernel_id)
+{
+    return agent_runc_kernel_path(self->runc, kernel_id, "run/runner.sock");
+}
+
+//  Waits (blocking the loop) until the runner listens or the kernel exits.
+static bool
+s_wait_runner(agent_kernels_t *self, s_kernel_t *kernel)
+{
+    char *path = s_socket_path(self, kernel->id);
+    int64_t deadline = bus_clock_mono_ms() + AGENT_KERNELS_RUNNER_WAIT_MS;
+    bool ready = false;
+    struct stat st;
+    while (!ready && bus_clock_mono_ms() < deadline && s_pid_alive(kernel->pid)) {
+        ready = stat(path, &st) == 0 && S_ISSOCK(st.st_mode);
+        if (!ready)
+            zclock_sleep(10);
+    }
+    zstr_free(&path);
+    return ready;
+}
+
+//  The end of a kernel's container.log into a fresh buffer (*size_p bytes).
+static uint8_t *
+s_log_tail(agent_kernels_t *self, const char *kernel_id, size_t max, size_t *size_p)
+{
+    *size_p = 0;
+    char *path = agent_runc_kernel_path(self->runc, kernel_id, "container.log");
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    zstr_free(&path);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    uint8_t *data = NULL;
+    if (fstat(fd, &st) == 0) {
+        size_t size = (size_t) st.st_size;
+        off_t from = size > max ? (off_t) (size - max) : 0;
+        size = size > max ? max : size;
+        data = malloc(size + 1);
+        ssize_t n = data ? pread(fd, data, size, from) : -1;
+        *size_p = n > 0 ? (size_t) n : 0;
+    }
+    close(fd);
+    return data;
+}
+
+//  ---------------------------------------------------------------------------
+//  A batch session's task: the startup command, run as a batch run. Its end
+//  ends the kernel (task-finished, or task-failed with a non-zero exit).
+
+#define S_TASK_RUN_ID  "batch-task"
+#define S_TASK_WAIT_MS 60000
+
+typedef struct {
+    agent_kernels_t *self;
+    char *kernel_id;
+} s_task_t;
+
+static void s_on_task(json_t *result, const bus_error_t *err, void *arg);
+
+static void
+s_task_collect(s_task_t *task, s_kernel_t *kernel)
+{
+    agent_runner_client_collect(kernel->runner, S_TASK_RUN_ID, S_TASK_WAIT_MS, s_on_task,
+                                task);
+}
+
+static void
+s_on_task(json_t *result, const bus_error_t *err, void *arg)
+{
+    s_task_t *task = arg;
+    agent_kernels_t *self = task->self;
+    s_kernel_t *kernel = zhashx_lookup(self->kernels, task->kernel_id);
+    const char *status = json_string_value(json_object_get(result, "status"));
+    if (kernel && !kernel->ending && result && status &&
+        strcmp(status, "finished") != 0) {
+        s_task_collect(task, kernel); //  continued or waiting: keep waiting
+        return;
+    }
+    if (kernel && !kernel->ending && result) {
+        int code = (int) json_integer_value(json_object_get(result, "exitCode"));
+        s_end(self, kernel, 0, code == 0 ? "task-finished" : "task-failed", NULL, code,
+              false);
+    } else if (!result && kernel && !kernel->ending)
+        //  The runner went away: the reap timer sees the container's end.
+        bus_log_warning("batch task lost kernel=%s detail=\"%s\"", task->kernel_id,
+                        err->detail);
+    free(task->kernel_id);
+    free(task);
+}
+
+//  Starts kernel's startup command as its task. Returns BUS_OK or an error.
+static int
+s_task_start(agent_kernels_t *self,
+             s_kernel_t *kernel,
+             const char *command,
+             bus_error_t *err)
+{
+    s_task_t *task = calloc(1, sizeof *task);
+    if (!task || !(task->kernel_id = strdup(kernel->id))) {
+        free(task);
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    }
+    task->self = self;
+    if (agent_runner_client_batch(kernel->runner, S_TASK_RUN_ID, NULL, NULL, command,
+                                  err) != 0) {
+        free(task->kernel_id);
+        free(task);
+        return err->status;
+    }
+    free(kernel->run_id);
+    kernel->run_id = strdup(S_TASK_RUN_ID);
+    s_task_collect(task, kernel);
+    return BUS_OK;
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.create
+
+static int
+s_create_reply(s_kernel_t *kernel, bus_writer_t *reply, bus_error_t *err)
+{
+    proto_kernel_create_rep_t out;
+    proto_kernel_create_rep_init(&out);
+    out.kernel_id = kernel->id;
+    out.container_id = kernel->id;
+    out.kernel_host = kernel->ip;
+    return proto_kernel_create_rep_write(&out, reply) == 0
+               ? BUS_OK
+               : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+}
+
+//  The container's environment: the user's, then ours (ours win).
+static char **
+s_environ(const proto_kernel_create_req_t *in, const agent_image_t *image)
+{
+    size_t max = in->environ_count + 16, count = 0;
+    char **env = calloc(max + 1, sizeof *env);
+    if (!env)
+        return NULL;
+    for (size_t i = 0; i < in->environ_count; i++) {
+        const char *key = in->environ[i].key;
+        if (!*key || strchr(key, '=') || strncmp(key, "BACKENDAI_", 10) == 0 ||
+            strcmp(key, "HOME") == 0)
+            continue;
+        env[count++] = zsys_sprintf("%s=%s", key, in->environ[i].value);
+    }
+    env[count++] = zsys_sprintf("BACKENDAI_SESSION_ID=%s", in->session_id);
+    env[count++] = zsys_sprintf("BACKENDAI_SESSION_NAME=%s",
+                                in->session_name ? in->session_name : "");
+    env[count++] = zsys_sprintf("BACKENDAI_KERNEL_ID=%s", in->kernel_id);
+    env[count++] = zsys_sprintf("BACKENDAI_KERNEL_IMAGE=%s", image->info.reference);
+    env[count++] = zsys_sprintf("BACKENDAI_CLUSTER_ROLE=%s",
+                                in->cluster_role ? in->cluster_role : "main");
+    env[count++] = zsys_sprintf("BACKENDAI_CLUSTER_IDX=%" PRIu64, in->cluster_idx);
+    env[count++] =
+        zsys_sprintf("BACKENDAI_CLUSTER_HOST=%s%" PRIu64,
+                     in->cluster_role ? in->cluster_role : "main", in->cluster_idx);
+    env[count++] = zsys_sprintf("BACKENDAI_SESSION_TYPE=%s",
+                                in->session_type ? in->session_type : "interactive");
+    env[count++] =
+        zsys_sprintf("BACKENDAI_ACCESS_KEY=%s", in->access_key ? in->access_key : "");
+    env[count++] =
+        zsys_sprintf("BACKENDAI_USER_UUID=%s", in->user_uuid ? in->user_uuid : "");
+    env[count++] =
+        zsys_sprintf("BACKENDAI_DOMAIN_NAME=%s", in->domain_name ? in->domain_name : "");
+    env[count++] =
+        zsys_sprintf("BACKENDAI_GROUP_ID=%s", in->group_id ? in->group_id : "");
+    env[count++] = zsys_sprintf("HOME=%s", AGENT_KERNEL_HOME);
+    bool lang = false;
+    for (size_t i = 0; i < count; i++)
+        lang = lang || (env[i] && strncmp(env[i], "LANG=", 5) == 0);
+    if (!lang)
+        env[count++] = strdup("LANG=C.UTF-8");
+    for (size_t i = 0; i < count; i++)
+        if (!env[i]) {
+            for (size_t j = 0; j < count; j++)
+                free(env[j]);
+            free(env);
+            return NULL;
+        }
+    return env;
+}
+
+static void
+s_free_strv(char **items)
+{
+    for (size_t i = 0; items && items[i]; i++)
+        free(items[i]);
+    free(items);
+}
+
+//  Starts the kernel in *in. Returns BUS_OK with the kernel recorded, or an
+//  error with everything undone.
+static int
+s_create(agent_kernels_t *self,
+         const proto_kernel_create_req_t *in,
+         s_kernel_t **kernel_p,
+         bus_error_t *err)
+{
+    *kernel_p = NULL;
+    const agent_image_t *image = agent_images_find(self->images, in->image);
+    if (!image)
+        return bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such image: %s", in->image);
+    const char *runtime_path = s_label(image, "ai.backend.runtime-path");
+    const char *runtime_type = s_label(image, "ai.backend.runtime-type");
+    if (!runtime_type || !*runtime_type)
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "image %s has no ai.backend.runtime-type label", in->image);
+    s_kernel_t *kernel = s_kernel_new(in->kernel_id, in->session_id, image->info.digest);
+    if (!kernel)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    char rootfs[PATH_MAX];
+    char netns[PATH_MAX] = "";
+    char **env = NULL;
+    char *socket = NULL;
+    bool created = false;
+    int rc = agent_unpack_rootfs(self->cache_dir, image->layout, image->tag,
+                                 image->info.digest, rootfs, err);
+    if (rc == BUS_OK) {
+        kernel->hold_fd = agent_unpack_hold(self->cache_dir, image->info.digest, err);
+        if (kernel->hold_fd < 0 && err->status == BUS_STATUS_NOT_FOUND) {
+            //  pruned in between: once more
+            rc = agent_unpack_rootfs(self->cache_dir, image->layout, image->tag,
+                                     image->info.digest, rootfs, err);
+            if (rc == BUS_OK)
+                kernel->hold_fd =
+                    agent_unpack_hold(self->cache_dir, image->info.digest, err);
+        }
+        if (kernel->hold_fd < 0)
+            rc = err->status;
+    }
+    if (rc != BUS_OK)
+        goto fail;
+    if (s_net_ready(self, err) != 0) {
+        rc = err->status;
+        goto fail;
+    }
+    if (self->net) {
+        rc = agent_net_attach(self->net, kernel->id, netns, kernel->ip, err);
+        if (rc != BUS_OK)
+            goto fail;
+        kernel->net = true;
+    } else if (strcmp(self->config->net_mode, "host") == 0)
+        snprintf(kernel->ip, sizeof kernel->ip, "127.0.0.1");
+
+    env = s_environ(in, image);
+    if (!env) {
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        goto fail;
+    }
+    const char *args[12];
+    size_t argc = 0;
+    args[argc++] = AGENT_KERNEL_TINI_PATH;
+    args[argc++] = "-s";
+    args[argc++] = "--";
+    args[argc++] = AGENT_KERNEL_RUNNER_PATH;
+    args[argc++] = "--socket";
+    args[argc++] = AGENT_KERNEL_RUN_DIR "/runner.sock";
+    if (runtime_path && *runtime_path) {
+        args[argc++] = "--runtime";
+        args[argc++] = runtime_path;
+    }
+    args[argc++] = "--type";
+    args[argc++] = runtime_type;
+    args[argc] = NULL;
+    double mem = s_slot(in, "mem");
+    agent_kernel_spec_t spec = {
+        .kernel_id = kernel->id,
+        .image_rootfs = rootfs,
+        .args = args,
+        .env = (const char *const *) env,
+        .cpu_count = s_slot(in, "cpu"),
+        .memory_bytes = mem >= 1 && mem < 9.2e18 ? (int64_t) mem : 0,
+        .pids_max = self->config->pids_max,
+        .shm_bytes = in->shmem_bytes < INT64_MAX ? (int64_t) in->shmem_bytes : 0,
+        .runner_path = self->runner_path,
+        .tini_path = self->config->tini_path,
+        .netns_path = *netns ? netns : NULL,
+        .host_network = strcmp(self->config->net_mode, "host") == 0,
+    };
+    rc = agent_runc_create(self->runc, &spec, err);
+    if (rc != BUS_OK)
+        goto fail;
+    created = true;
+    kernel->pid = agent_runc_pid(self->runc, kernel->id);
+    if (!s_wait_runner(self, kernel)) {
+        size_t size = 0;
+        uint8_t *log = s_log_tail(self, kernel->id, 200, &size);
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL,
+                           "the kernel's runner did not start: %.*s", (int) size,
+                           log ? (const char *) log : "");
+        free(log);
+        goto fail;
+    }
+    socket = s_socket_path(self, kernel->id);
+    kernel->runner = agent_runner_client_new(bus_node_base(self->node), socket, err);
+    if (!kernel->runner) {
+        rc = err->status;
+        goto fail;
+    }
+
+    //  Recorded and announced together.
+    proto_kernel_started_t event;
+    proto_kernel_started_init(&event);
+    event.kernel_id = kernel->id;
+    event.session_id = kernel->session_id;
+    event.agent_id = (char *) bus_node_name(self->node);
+    event.container_id = kernel->id;
+    event.kernel_host = kernel->ip;
+    event.at = bus_clock_wall_us();
+    bool done = false;
+    if (bus_node_begin(self->node) == 0) {
+        sqlite3_stmt *stmt = bus_db_stmt(
+            bus_node_db(self->node),
+            "INSERT OR REPLACE INTO kernels (id, session_id, image, digest, ip,"
+            " session_type, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+        if (stmt) {
+            sqlite3_bind_text(stmt, 1, kernel->id, -1, SQLITE_STATIC);
+            sqlite3_bind_text(stmt, 2, kernel->session_id, -1, SQLITE_STATIC);
+            sqlite3_bind_text(stmt, 3, in->image, -1, SQLITE_STATIC);
+            sqlite3_bind_text(stmt, 4, kernel->digest, -1, SQLITE_STATIC);
+            sqlite3_bind_text(stmt, 5, kernel->ip, -1, SQLITE_STATIC);
+            sqlite3_bind_text(stmt, 6,
+                              in->session_type ? in->session_type : "interactive", -1,
+                              SQLITE_STATIC);
+            sqlite3_bind_int64(stmt, 7, event.at);
+            done = sqlite3_step(stmt) == SQLITE_DONE;
+            sqlite3_reset(stmt);
+        }
+        done = done && s_emit(self, PROTO_KERNEL_STARTED, s_write_started, &event) == 0;
+        if (done)
+            done = bus_node_commit(self->node) == 0;
+        else
+            bus_node_rollback(self->node);
+    }
+    if (!done) {
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot record kernel %s",
+                           kernel->id);
+        goto fail;
+    }
+    zstr_free(&socket);
+    s_free_strv(env);
+    zhashx_insert(self->kernels, kernel->id, kernel);
+    zhashx_delete(self->ended, kernel->id);
+    *kernel_p = kernel;
+    bus_log_notice("kernel started kernel=%s session=%s image=%s pid=%d ip=%s",
+                   kernel->id, kernel->session_id, in->image, kernel->pid, kernel->ip);
+    if (in->session_type && strcmp(in->session_type, "batch") == 0 &&
+        in->startup_command && *in->startup_command) {
+        bus_error_t task_err;
+        if (s_task_start(self, kernel, in->startup_command, &task_err) != BUS_OK) {
+            //  Started and announced: its end says why.
+            s_end(self, kernel, 0, "failed-to-start", task_err.detail, 1, false);
+            *kernel_p = NULL;
+            return bus_error_set(err, task_err.status, "%s", task_err.detail);
+        }
+    }
+    return BUS_OK;
+
+fail:
+    bus_log_warning("kernel create failed kernel=%s detail=\"%s\"", kernel->id,
+                    err->detail);
+    zstr_free(&socket);
+    s_free_strv(env);
+    agent_runner_client_destroy(&kernel->runner);
+    if (created)
+        agent_runc_remove(self->runc, kernel->id, 0, NULL, NULL);
+    if (kernel->net)
+        agent_net_detach(self->net, kernel->id, NULL);
+    s_kernel_free(&kernel);
+    return rc;
+}
+
+static int
+s_on_create(void *arg,
+            bus_rpc_request_t *req,
+            const void *body,
+            size_t size,
+            bus_writer_t *reply,
+            bus_error_t *err)
+{
+    (void) req;
+    agent_kernels_t *self = arg;
+    proto_kernel_create_req_t in;
+    int rc = proto_kernel_create_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    s_kernel_t *kernel = NULL;
+    if (!agent_bundle_id_valid(in.kernel_id))
+        rc = bus_error_set(err, BUS_STATUS_INVALID, "invalid kernel id");
+    else if ((kernel = zhashx_lookup(self->kernels, in.kernel_id)))
+        rc = BUS_OK; //  idempotent: what it has
+    else
+        rc = s_create(self, &in, &kernel, err);
+    if (rc == BUS_OK)
+        rc = s_create_reply(kernel, reply, err);
+    proto_kernel_create_req_clear(&in);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.destroy
+
+static int
+s_on_destroy(void *arg,
+             bus_rpc_request_t *req,
+             const void *body,
+             size_t size,
+             bus_writer_t *reply,
+             bus_error_t *err)
+{
+    (void) req;
+    agent_kernels_t *self = arg;
+    proto_kernel_destroy_req_t in;
+    int rc = proto_kernel_destroy_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    proto_kernel_destroy_rep_t out;
+    proto_kernel_destroy_rep_init(&out);
+    s_kernel_t *kernel = zhashx_lookup(self->kernels, in.kernel_id);
+    const char *ended = kernel ? NULL : zhashx_lookup(self->ended, in.kernel_id);
+    if (!agent_bundle_id_valid(in.kernel_id))
+        rc = bus_error_set(err, BUS_STATUS_INVALID, "invalid kernel id");
+    else if (kernel) {
+        int grace = in.grace_ms > 600000 ? 600000 : (int) in.grace_ms;
+        out.exit_code =
+            s_end(self, kernel, grace, in.reason ? in.reason : "user-requested", NULL,
+                  AGENT_RUNC_EXIT_UNKNOWN, false);
+    } else if (ended)
+        out.exit_code = atoi(ended); //  already destroyed: the same answer
+    else
+        rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such kernel");
+    if (rc == BUS_OK && proto_kernel_destroy_rep_write(&out, reply) != 0)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+    proto_kernel_destroy_req_clear(&in);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.execute
+
+static void
+s_exec_answer(s_exec_t *exec, int status, const char *detail, const char *result)
+{
+    agent_kernels_t *self = exec->self;
+    if (status == BUS_OK) {
+        proto_kernel_execute_rep_t out;
+        proto_kernel_execute_rep_init(&out);
+        out.result = (char *) result;
+        bus_writer_t *writer = bus_writer_new();
+        if (writer && proto_kernel_execute_rep_write(&out, writer) == 0)
+            bus_node_reply(self->node, &exec->req, BUS_OK, NULL, bus_writer_data(writer),
+                           bus_writer_size(writer));
+        else
+            bus_node_reply(self->node, &exec->req, BUS_STATUS_INTERNAL,
+                           "cannot encode the result", NULL, 0);
+        bus_writer_destroy(&writer);
+    } else
+        bus_node_reply(self->node, &exec->req, status, detail, NULL, 0);
+    free(exec);
+}
+
+static void
+s_on_collect(json_t *result, const bus_error_t *err, void *arg)
+{
+    s_exec_t *exec = arg;
+    if (!result) {
+        s_exec_answer(exec, err->status, err->detail, NULL);
+        return;
+    }
+    char *text = json_dumps(result, JSON_COMPACT);
+    if (text)
+        s_exec_answer(exec, BUS_OK, NULL, text);
+    else
+        s_exec_answer(exec, BUS_STATUS_INTERNAL, "cannot encode the result", NULL);
+    free(text);
+}
+
+static int
+s_on_execute(void *arg,
+             bus_rpc_request_t *req,
+             const void *body,
+             size_t size,
+             bus_writer_t *reply,
+             bus_error_t *err)
+{
+    agent_kernels_t *self = arg;
+    proto_kernel_execute_req_t in;
+    int rc = proto_kernel_execute_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    s_kernel_t *kernel = zhashx_lookup(self->kernels, in.kernel_id);
+    const char *mode = in.mode;
+    const char *code = in.code ? in.code : "";
+    bool collect = true;
+    if (!kernel || !kernel->runner)
+        rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such kernel");
+    else if (strcmp(mode, "query") == 0)
+        rc = agent_runner_client_exec(kernel->runner, in.run_id, code, strlen(code),
+                                      err) == 0
+                 ? BUS_OK
+                 : err->status;
+    else if (strcmp(mode, "batch") == 0) {
+        json_t *options =
+            in.options && *in.options ? json_loads(in.options, 0, NULL) : json_object();
+        if (!json_is_object(options))
+            rc = bus_error_set(err, BUS_STATUS_INVALID, "options are not a JSON object");
+        else
+            rc = agent_runner_client_batch(
+                     kernel->runner, in.run_id,
+                     json_string_value(json_object_get(options, "clean")),
+                     json_string_value(json_object_get(options, "build")),
+                     json_string_value(json_object_get(options, "exec")), err) == 0
+                     ? BUS_OK
+                     : err->status;
+        json_decref(options);
+    } else if (strcmp(mode, "input") == 0)
+        rc = agent_runner_client_input(kernel->runner, in.run_id, code, err) == 0
+                 ? BUS_OK
+                 : err->status;
+    else if (strcmp(mode, "continue") == 0)
+        rc = BUS_OK;
+    else if (strcmp(mode, "complete") == 0) {
+        collect = false;
+        json_t *result =
+            json_pack("{s:s, s:s, s:n, s:[], s:{}, s:[]}", "runId", in.run_id, "status",
+                      "finished", "exitCode", "console", "options", "completions");
+        char *text = result ? json_dumps(result, JSON_COMPACT) : NULL;
+        proto_kernel_execute_rep_t out;
+        proto_kernel_execute_rep_init(&out);
+        out.result = text;
+        rc = text && proto_kernel_execute_rep_write(&out, reply) == 0
+                 ? BUS_OK
+                 : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the result");
+        free(text);
+        json_decref(result);
+    } else
+        rc = bus_error_set(err, BUS_STATUS_INVALID, "unknown mode %s", mode);
+    if (rc == BUS_OK && kernel &&
+        (strcmp(mode, "query") == 0 || strcmp(mode, "batch") == 0)) {
+        free(kernel->run_id);
+        kernel->run_id = strdup(in.run_id);
+    }
+    if (rc == BUS_OK && collect) {
+        //  The answer comes when the run finishes, waits for input, or wait_ms
+        //  passes, but before the caller gives up.
+        int wait_ms = in.wait_ms > 600000 ? 600000 : (int) in.wait_ms;
+        int left = bus_rpc_request_remaining_ms(req) - 250;
+        if (left < wait_ms)
+            wait_ms = left > 0 ? left : 0;
+        s_exec_t *exec = calloc(1, sizeof *exec);
+        if (!exec)
+            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        else {
+            exec->self = self;
+            exec->req = bus_rpc_request_detach(req);
+            agent_runner_client_collect(kernel->runner, in.run_id, wait_ms, s_on_collect,
+                                        exec);
+            rc = BUS_STATUS_PENDING_;
+        }
+    }
+    proto_kernel_execute_req_clear(&in);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.interrupt, kernel.logs, kernel.list
+
+static int
+s_on_interrupt(void *arg,
+               bus_rpc_request_t *req,
+               const void *body,
+               size_t size,
+               bus_writer_t *reply,
+               bus_error_t *err)
+{
+    (void) req;
+    (void) reply;
+    agent_kernels_t *self = arg;
+    proto_kernel_interrupt_req_t in;
+    int rc = proto_kernel_interrupt_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    s_kernel_t *kernel = zhashx_lookup(self->kernels, in.kernel_id);
+    if (!kernel || !kernel->runner)
+        rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such kernel");
+    else if (kernel->run_id) {
+        bus_error_t step;
+        //  Nothing going is fine: there is nothing to interrupt.
+        if (agent_runner_client_interrupt(kernel->runner, kernel->run_id, &step) != 0 &&
+            step.status != BUS_STATUS_NOT_FOUND)
+            rc = bus_error_set(err, step.status, "%s", step.detail);
+    }
+    proto_kernel_interrupt_req_clear(&in);
+    return rc;
+}
+
+static int
+s_on_logs(void *arg,
+          bus_rpc_request_t *req,
+          const void *body,
+          size_t size,
+          bus_writer_t *reply,
+          bus_error_t *err)
+{
+    (void) req;
+    agent_kernels_t *self = arg;
+    proto_kernel_logs_req_t in;
+    int rc = proto_kernel_logs_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    if (!zhashx_lookup(self->kernels, in.kernel_id))
+        rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such kernel");
+    else {
+        size_t max = in.max_bytes > 16777216 ? 16777216 : (size_t) in.max_bytes;
+        proto_kernel_logs_rep_t out;
+        proto_kernel_logs_rep_init(&out);
+        out.logs = s_log_tail(self, in.kernel_id, max, &out.logs_size);
+        if (proto_kernel_logs_rep_write(&out, reply) != 0)
+            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+        proto_kernel_logs_rep_clear(&out);
+    }
+    proto_kernel_logs_req_clear(&in);
+    return rc;
+}
+
+static int
+s_on_list(void *arg,
+          bus_rpc_request_t *req,
+          const void *body,
+          size_t size,
+          bus_writer_t *reply,
+          bus_error_t *err)
+{
+    (void) req;
+    agent_kernels_t *self = arg;
+    proto_kernel_list_req_t in;
+    int rc = proto_kernel_list_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    proto_kernel_list_rep_t out;
+    proto_kernel_list_rep_init(&out);
+    size_t count = zhashx_size(self->kernels);
+    out.kernels = count ? calloc(count, sizeof *out.kernels) : NULL;
+    for (s_kernel_t *kernel = zhashx_first(self->kernels); kernel && out.kernels;
+         kernel = zhashx_next(self->kernels)) {
+        proto_kernel_state_t *state = &out.kernels[out.kernels_count++];
+        proto_kernel_state_init(state);
+        state->kernel_id = kernel->id;
+        state->session_id = kernel->session_id;
+        state->status = "running";
+    }
+    if (proto_kernel_list_rep_write(&out, reply) != 0)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+    free(out.kernels); //  the strings are the kernels'
+    proto_kernel_list_req_clear(&in);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------------
+//  Timers: exits and stats
+
+static void
+s_on_exit(const char *kernel_id, int pid, int exit_code, bool oom_killed, void *arg)
+{
+    (void) pid;
+    agent_kernels_t *self = arg;
+    if (!kernel_id)
+        return; //  an orphan re-parented to us
+    s_exit_t *exit = calloc(1, sizeof *exit);
+    if (exit && (exit->id = strdup(kernel_id))) {
+        exit->exit_code = exit_code;
+        exit->oom_killed = oom_killed;
+        zlistx_add_end(self->exits, exit);
+    } else
+        free(exit);
+}
+
+static void
+s_reap(agent_kernels_t *self)
+{
+    agent_runc_reap(self->runc, s_on_exit, self);
+    //  Adopted kernels are not our children: their end is only seen in /proc.
+    for (s_kernel_t *kernel = zhashx_first(self->kernels); kernel;
+         kernel = zhashx_next(self->kernels))
+        if (kernel->adopted && !s_pid_alive(kernel->pid))
+            s_on_exit(kernel->id, kernel->pid, AGENT_RUNC_EXIT_UNKNOWN, false, self);
+    s_exit_t *exit;
+    while ((exit = zlistx_detach(self->exits, NULL))) {
+        s_kernel_t *kernel = zhashx_lookup(self->kernels, exit->id);
+        if (kernel)
+            s_end(self, kernel, 0, exit->oom_killed ? "oom-killed" : "self-terminated",
+                  NULL, exit->exit_code, exit->oom_killed);
+        s_exit_destructor((void **) &exit);
+    }
+}
+
+static void
+s_on_reap_timer(evutil_socket_t fd, short what, void *arg)
+{
+    (void) fd;
+    (void) what;
+    s_reap(arg);
+}
+
+static void
+s_on_stats_timer(evutil_socket_t fd, short what, void *arg)
+{
+    (void) fd;
+    (void) what;
+    agent_kernels_t *self = arg;
+    bus_writer_t *writer = bus_writer_new();
+    for (s_kernel_t *kernel = zhashx_first(self->kernels); kernel && writer;
+         kernel = zhashx_next(self->kernels)) {
+        agent_stats_t stats;
+        if (agent_stats_read(kernel->id, &stats) != BUS_OK)
+            continue;
+        proto_kernel_stats_t event;
+        proto_kernel_stats_init(&event);
+        event.kernel_id = kernel->id;
+        event.agent_id = (char *) bus_node_name(self->node);
+        event.cpu_used_ns = stats.cpu_used_ns;
+        event.mem_bytes = stats.memory_bytes;
+        event.mem_peak_bytes = stats.memory_max_bytes;
+        event.mem_limit_bytes = stats.memory_limit_bytes;
+        event.pids = stats.pids;
+        bus_writer_reset(writer);
+        if (proto_kernel_stats_write(&event, writer) == 0)
+            bus_node_publish(self->node, PROTO_KERNEL_STATS, bus_writer_data(writer),
+                             bus_writer_size(writer));
+    }
+    bus_writer_destroy(&writer);
+}
+
+//  ---------------------------------------------------------------------------
+//  Restart: adopt what runs, report what died
+
+static void
+s_recover(agent_kernels_t *self)
+{
+    agent_runc_state_t *states = NULL;
+    size_t count = 0;
+    bus_error_t err;
+    if (agent_runc_list(self->runc, &states, &count, &err) != BUS_OK)
+        bus_log_error("cannot list kernels detail=\"%s\"", err.detail);
+    //  Kernels left from before need the network for their clean-up.
+    sqlite3_stmt *any = bus_db_stmt(bus_node_db(self->node), "SELECT 1 FROM kernels");
+    bool rows_exist = any && sqlite3_step(any) == SQLITE_ROW;
+    if (any)
+        sqlite3_reset(any);
+    char *net_dir = zsys_sprintf("%s/net", self->config->node.state_dir);
+    if (count > 0 || rows_exist || (net_dir && access(net_dir, F_OK) == 0))
+        s_net_ready(self, NULL);
+    zstr_free(&net_dir);
+    zhashx_t *rows = zhashx_new(); //  ids of the table
+    sqlite3_stmt *stmt = bus_db_stmt(bus_node_db(self->node),
+                                     "SELECT id, session_id, digest, ip FROM kernels");
+    zlistx_t *lost = zlistx_new();
+    zlistx_set_destructor(lost, s_kernel_destructor);
+    while (stmt && rows && lost && sqlite3_step(stmt) == SQLITE_ROW) {
+        const char *id = (const char *) sqlite3_column_text(stmt, 0);
+        s_kernel_t *kernel = s_kernel_new(id, (const char *) sqlite3_column_text(stmt, 1),
+                                          (const char *) sqlite3_column_text(stmt, 2));
+        if (!kernel)
+            continue;
+        snprintf(kernel->ip, sizeof kernel->ip, "%s", sqlite3_column_text(stmt, 3));
+        kernel->net = self->net != NULL;
+        zhashx_insert(rows, id, "");
+        const agent_runc_state_t *state = NULL;
+        for (size_t i = 0; i < count; i++)
+            if (strcmp(states[i].id, id) == 0)
+                state = &states[i];
+        bool running = state && state->pid > 0 && strcmp(state->status, "running") == 0 &&
+                       s_pid_alive(state->pid) &&
+                       agent_runc_adopt(self->runc, id, state->pid, &err) == BUS_OK;
+        if (running) {
+            kernel->pid = state->pid;
+            kernel->adopted = true;
+            kernel->hold_fd = agent_unpack_hold(self->cache_dir, kernel->digest, &err);
+            char *socket = s_socket_path(self, id);
+            kernel->runner =
+                agent_runner_client_new(bus_node_base(self->node), socket, &err);
+            zstr_free(&socket);
+            zhashx_insert(self->kernels, kernel->id, kernel);
+            bus_log_notice("kernel adopted kernel=%s pid=%d", id, kernel->pid);
+        } else
+            zlistx_add_end(lost, kernel);
+    }
+    if (stmt)
+        sqlite3_reset(stmt);
+    //  The dead ones: cleaned and reported (the statement is reset first).
+    s_kernel_t *kernel;
+    while (lost && (kernel = zlistx_detach(lost, NULL))) {
+        zhashx_insert(self->kernels, kernel->id, kernel);
+        s_end(self, kernel, 0, "lost-on-restart", "the agent restarted and it was gone",
+              AGENT_RUNC_EXIT_UNKNOWN, false);
+    }
+    //  Containers of ours nobody recorded (a crash inside create): removed.
+    for (size_t i = 0; rows && i < count; i++)
+        if (!zhashx_lookup(rows, states[i].id)) {
+            bus_log_warning("removing unrecorded kernel=%s", states[i].id);
+            agent_runc_remove(self->runc, states[i].id, 0, NULL, NULL);
+            if (self->net)
+                agent_net_detach(self->net, states[i].id, NULL);
+        }
+    zlistx_destroy(&lost);
+    zhashx_destroy(&rows);
+    free(states);
+}
+
+//  ---------------------------------------------------------------------------
+//  Create the manager.
+
+//  The runner next to the agent's own binary, or the configured one.
+static char *
+s_runner_path(const agent_config_t *config)
+{
+    if (config->runner_path && *config->runner_path) {
+        //  Absolute: runc resolves a relative source inside the bundle.
+        char real[PATH_MAX];
+        return strdup(realpath(config->runner_path, real) ? real : config->runner_path);
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return strdup("/usr/local/bin/backplane-runner");
+    exe[n] = '\0';
+    return zsys_sprintf("%s/backplane-runner", dirname(exe));
+}
+
+agent_kernels_t *
+agent_kernels_new(bus_node_t *node,
+                  const agent_config_t *config,
+                  agent_images_t *images,
+                  bus_error_t *err)
+{
+    assert(node);
+    assert(config);
+    assert(images);
+    agent_kernels_t *self = calloc(1, sizeof *self);
+    if (!self) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        return NULL;
+    }
+    self->node = node;
+    self->config = config;
+    self->images = images;
+    const char *state_dir = config->node.state_dir;
+    self->cache_dir = zsys_sprintf("%s/rootfs", state_dir);
+    self->runner_path = s_runner_path(config);
+    self->kernels = zhashx_new();
+    self->ended = zhashx_new();
+    self->exits = zlistx_new();
+    if (!self->cache_dir || !self->runner_path || !self->kernels || !self->ended ||
+        !self->exits) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        goto fail;
+    }
+    zhashx_set_destructor(self->kernels, s_kernel_destructor);
+    zhashx_set_destructor(self->ended, (zhashx_destructor_fn *) zstr_free);
+    zlistx_set_destructor(self->exits, s_exit_destructor);
+    if (access(self->runner_path, X_OK) != 0)
+        bus_log_warning("no kernel runner at %s (agent.runner_path)", self->runner_path);
+    self->runc = agent_runc_new(config->runc, state_dir);
+    if (!self->runc) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot set up runc state in %s",
+                      state_dir);
+        goto fail;
+    }
+    s_recover(self);
+    struct timeval reap = {0, AGENT_KERNELS_REAP_MS * 1000};
+    self->reap_timer =
+        event_new(bus_node_base(node), -1, EV_PERSIST, s_on_reap_timer, self);
+    if (!self->reap_timer || event_add(self->reap_timer, &reap) != 0) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot start the reap timer");
+        goto fail;
+    }
+    if (config->stats_ms > 0) {
+        struct timeval tv = {config->stats_ms / 1000, (config->stats_ms % 1000) * 1000};
+        self->stats_timer =
+            event_new(bus_node_base(node), -1, EV_PERSIST, s_on_stats_timer, self);
+        if (!self->stats_timer || event_add(self->stats_timer, &tv) != 0) {
+            bus_error_set(err, BUS_STATUS_INTERNAL, "cannot start the stats timer");
+            goto fail;
+        }
+    }
+    if (bus_node_handle(node, PROTO_KERNEL_CREATE, s_on_create, self) != 0 ||
+        bus_node_handle(node, PROTO_KERNEL_DESTROY, s_on_destroy, self) != 0 ||
+        bus_node_handle(node, PROTO_KERNEL_EXECUTE, s_on_execute, self) != 0 ||
+        bus_node_handle(node, PROTO_KERNEL_INTERRUPT, s_on_interrupt, self) != 0 ||
+        bus_node_handle(node, PROTO_KERNEL_LOGS, s_on_logs, self) != 0 ||
+        bus_node_handle(node, PROTO_KERNEL_LIST, s_on_list, self) != 0) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot serve the kernel methods");
+        goto fail;
+    }
+    bus_log_notice("kernels ready count=%zu network=%s runner=%s",
+                   zhashx_size(self->kernels), config->net_mode, self->runner_path);
+    return self;
+fail:
+    agent_kernels_destroy(&self);
+    return NULL;
+}
+
+//  ---------------------------------------------------------------------------
+//  Free the manager; kernels keep running.
+
+void
+agent_kernels_destroy(agent_kernels_t **self_p)
+{
+    assert(self_p);
+    agent_kernels_t *self = *self_p;
+    if (!self)
+        return;
+    *self_p = NULL;
+    if (self->reap_timer)
+        event_free(self->reap_timer);
+    if (self->stats_timer)
+        event_free(self->stats_timer);
+    zhashx_destroy(&self->kernels); //  runner clients answer their waiters
+    zhashx_destroy(&self->ended);
+    zlistx_destroy(&self->exits);
+    agent_net_destroy(&self->net);
+    agent_runc_destroy(&self->runc);
+    zstr_free(&self->cache_dir);
+    free(self->runner_path);
+    free(self);
+}
+
+//  ---------------------------------------------------------------------------
+//  How many kernels.
+
+size_t
+agent_kernels_count(agent_kernels_t *self)
+{
+    assert(self);
+    return zhashx_size(self->kernels);
+}

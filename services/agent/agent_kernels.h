@@ -1,0 +1,68 @@
+/*  =========================================================================
+    agent_kernels - the agent's kernel manager: the kernel.* service
+
+    Serves the methods of proto/kernel.yaml on the agent's bus node and
+    turns them into the building blocks: the image store and unpack cache
+    (rootfs, held shared while a kernel runs), the network (a namespace and
+    an address per kernel in bridge mode), the runc driver (bundle, overlay,
+    runc run -d, reap, remove, adopt) and one runner client per kernel
+    (query, batch, input, interrupt, collect). Each kernel is a row of the
+    agent's own database, written in the same transaction as its durable
+    kernel.started, and deleted with its kernel.terminated, so a restarted
+    agent adopts the kernels that still run and reports the ones that died
+    meanwhile (lost-on-restart).
+
+    A timer reaps kernels that exit by themselves (self-terminated, or
+    oom-killed) and cleans up after them; another publishes kernel.stats of
+    every running kernel. A batch session's startup command runs as a batch
+    run; its end ends the kernel (task-finished, or task-failed with its
+    exit code). A destroyed kernel's exit code is remembered in memory, so a
+    repeated destroy answers it; an id never seen is NOT_FOUND. In bridge
+    mode the network is set up on the first create, so an agent that runs
+    no kernel leaves the host's network alone. create and destroy run on
+    the loop and block it for as long as unpack and runc take (destroy: up
+    to its grace period).
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef AGENT_KERNELS_H_INCLUDED
+#define AGENT_KERNELS_H_INCLUDED
+
+#include "bus.h"
+#include "agent_config.h"
+#include "agent_images.h"
+
+//  How often exited kernels are looked for.
+#define AGENT_KERNELS_REAP_MS 200
+//  How long create waits for the runner's socket to appear in the kernel.
+#define AGENT_KERNELS_RUNNER_WAIT_MS 10000
+//  Destroyed kernels remembered, so a repeated destroy answers their exit code.
+#define AGENT_KERNELS_ENDED_MAX 1024
+//  The agent's schema (bus_service_t.migrations); bump the count with every
+//  migration appended in agent_kernels.c (a static assertion checks).
+#define AGENT_KERNELS_MIGRATION_COUNT 1
+
+extern const bus_db_migration_t agent_kernels_migrations[];
+
+typedef struct _agent_kernels_t agent_kernels_t;
+
+//  ---------------------------------------------------------------------------
+//  Creates the manager on node: the runc driver and (bridge mode) the
+//  network over config's state dir, the kernel.* handlers, the timers; then
+//  adopts the kernels of the agent's table that runc still runs and reports
+//  the others as terminated (lost-on-restart). config and images are
+//  borrowed and must outlive it. Returns NULL with err filled.
+agent_kernels_t *agent_kernels_new(bus_node_t *node,
+                                   const agent_config_t *config,
+                                   agent_images_t *images,
+                                   bus_error_t *err);
+
+//  Frees the manager. Kernels keep running (a new agent adopts them); calls
+//  waiting for a run's output are answered UNAVAILABLE.
+void agent_kernels_destroy(agent_kernels_t **self_p);
+
+//  How many kernels the manager has now.
+size_t agent_kernels_count(agent_kernels_t *self);
+
+#endif

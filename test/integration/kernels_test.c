@@ -1,0 +1,600 @@
+/*  =========================================================================
+    kernels_test - the agent's kernel.* service with real runc containers:
+    create (kernel.started), execute in the busybox image, logs, list,
+    destroy (kernel.terminated, nothing left on the host), a kernel that
+    exits by itself (self-terminated), an agent killed and restarted (the
+    kernel is adopted and runs code again; one that died meanwhile is
+    lost-on-restart), and an unknown image. Needs root, runc and tini;
+    skips otherwise.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bus.h"
+#include "harness.h"
+#include "t.h"
+
+#define READY_MS 20000
+#define CALL_MS  60000
+#define EVENT_MS 15000
+#define IMAGE    "local.backplane/library/busybox:latest"
+#define MAX_SEEN 64
+
+static char *s_dir;
+static harness_proc_t s_scheduler, s_agent;
+static char s_pub[128], s_sub_ep[128], s_registry[128];
+static char s_rpc[160];
+static char s_bridge[16];
+static bus_sub_t *s_sub;
+static bus_rpc_client_t *s_client;
+
+//  The kernel.* events seen so far.
+typedef struct {
+    char topic[BUS_TOPIC_MAX];
+    char kernel_id[72];
+    char reason[72];
+    int64_t exit_code;
+} s_seen_t;
+static s_seen_t s_seen[MAX_SEEN];
+static size_t s_nseen;
+
+static void
+s_sleep_ms(int ms)
+{
+    struct timespec pause = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&pause, NULL);
+}
+
+static void
+s_drain(void)
+{
+    bus_event_t event;
+    bus_error_t err;
+    while (bus_sub_recv(s_sub, &event, &err) == BUS_OK) {
+        if (s_nseen == MAX_SEEN)
+            continue;
+        s_seen_t *seen = &s_seen[s_nseen];
+        memset(seen, 0, sizeof *seen);
+        snprintf(seen->topic, sizeof seen->topic, "%s", event.topic);
+        if (strcmp(event.topic, PROTO_KERNEL_STARTED) == 0) {
+            proto_kernel_started_t started;
+            if (proto_kernel_started_decode(&started, event.body, event.body_size,
+                                            &err) == BUS_OK) {
+                snprintf(seen->kernel_id, sizeof seen->kernel_id, "%s",
+                         started.kernel_id);
+                proto_kernel_started_clear(&started);
+                s_nseen++;
+            }
+        } else if (strcmp(event.topic, PROTO_KERNEL_STATS) == 0) {
+            proto_kernel_stats_t stats;
+            if (proto_kernel_stats_decode(&stats, event.body, event.body_size, &err) ==
+                BUS_OK) {
+                snprintf(seen->kernel_id, sizeof seen->kernel_id, "%s", stats.kernel_id);
+                seen->exit_code = (int64_t) stats.pids;
+                proto_kernel_stats_clear(&stats);
+                s_nseen++;
+            }
+        } else if (strcmp(event.topic, PROTO_KERNEL_TERMINATED) == 0) {
+            proto_kernel_terminated_t ended;
+            if (proto_kernel_terminated_decode(&ended, event.body, event.body_size,
+                                               &err) == BUS_OK) {
+                snprintf(seen->kernel_id, sizeof seen->kernel_id, "%s", ended.kernel_id);
+                snprintf(seen->reason, sizeof seen->reason, "%s",
+                         ended.reason ? ended.reason : "");
+                seen->exit_code = ended.exit_code;
+                proto_kernel_terminated_clear(&ended);
+                s_nseen++;
+            }
+        }
+    }
+}
+
+//  Waits for topic about kernel_id; the event, or NULL.
+static const s_seen_t *
+s_wait_event(const char *topic, const char *kernel_id)
+{
+    int64_t deadline = bus_clock_mono_ms() + EVENT_MS;
+    do {
+        s_drain();
+        for (size_t i = 0; i < s_nseen; i++)
+            if (strcmp(s_seen[i].topic, topic) == 0 &&
+                strcmp(s_seen[i].kernel_id, kernel_id) == 0)
+                return &s_seen[i];
+        s_sleep_ms(20);
+    } while (bus_clock_mono_ms() < deadline);
+    return NULL;
+}
+
+static int
+s_run(const char *command)
+{
+    int rc = system(command);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+//  Calls method with the body writer holds; the reply body into *reply_p.
+static int
+s_call(const char *method, bus_writer_t *writer, zchunk_t **reply_p, bus_error_t *err)
+{
+    int rc = bus_rpc_client_call_sync(s_client, method, bus_writer_data(writer),
+                                      bus_writer_size(writer), CALL_MS, reply_p, err);
+    bus_writer_destroy(&writer);
+    return rc;
+}
+
+static int
+s_create_ex(const char *id,
+            const char *image,
+            const char *startup_command,
+            proto_kernel_create_rep_t *out)
+{
+    proto_kv_t slots[] = {{"cpu", "1"}, {"mem", "268435456"}};
+    proto_kv_t environ[] = {{"GREETING", "hi there"}};
+    proto_kernel_create_req_t in;
+    proto_kernel_create_req_init(&in);
+    in.kernel_id = (char *) id;
+    in.session_id = "session-1";
+    in.image = (char *) image;
+    in.slots = slots;
+    in.slots_count = 2;
+    in.environ = environ;
+    in.environ_count = 1;
+    in.access_key = "AKTEST";
+    char *type = in.session_type;
+    if (startup_command) {
+        in.session_type = "batch";
+        in.startup_command = (char *) startup_command;
+    }
+    bus_writer_t *writer = bus_writer_new();
+    proto_kernel_create_req_write(&in, writer);
+    in.session_type = type;
+    in.startup_command = NULL;
+    //  The defaults init made are the struct's; the rest is borrowed.
+    in.kernel_id = in.session_id = in.image = in.access_key = NULL;
+    in.slots = in.environ = NULL;
+    in.slots_count = in.environ_count = 0;
+    proto_kernel_create_req_clear(&in);
+    zchunk_t *reply = NULL;
+    bus_error_t err;
+    int rc = s_call(PROTO_KERNEL_CREATE, writer, &reply, &err);
+    if (rc != BUS_OK)
+        fprintf(stderr, "# create %s: %d %s\n", id, rc, err.detail);
+    if (rc == BUS_OK && out)
+        rc = proto_kernel_create_rep_decode(out, zchunk_data(reply), zchunk_size(reply),
+                                            &err);
+    zchunk_destroy(&reply);
+    return rc;
+}
+
+static int
+s_create(const char *id, const char *image, proto_kernel_create_rep_t *out)
+{
+    return s_create_ex(id, image, NULL, out);
+}
+
+//  Runs code in mode; the §3.4 result text (caller frees) or NULL.
+static char *
+s_execute(
+    const char *id, const char *run_id, const char *mode, const char *code, int *rc_p)
+{
+    proto_kernel_execute_req_t in;
+    proto_kernel_execute_req_init(&in);
+    in.kernel_id = (char *) id;
+    in.run_id = (char *) run_id;
+    in.mode = (char *) mode;
+    in.code = (char *) code;
+    in.wait_ms = 10000;
+    bus_writer_t *writer = bus_writer_new();
+    proto_kernel_execute_req_write(&in, writer);
+    in.kernel_id = in.run_id = in.mode = in.code = NULL;
+    proto_kernel_execute_req_clear(&in);
+    zchunk_t *reply = NULL;
+    bus_error_t err;
+    int rc = s_call(PROTO_KERNEL_EXECUTE, writer, &reply, &err);
+    if (rc_p)
+        *rc_p = rc;
+    char *result = NULL;
+    proto_kernel_execute_rep_t out;
+    if (rc == BUS_OK &&
+        proto_kernel_execute_rep_decode(&out, zchunk_data(reply), zchunk_size(reply),
+                                        &err) == BUS_OK) {
+        result = strdup(out.result);
+        proto_kernel_execute_rep_clear(&out);
+    } else if (rc != BUS_OK)
+        fprintf(stderr, "# execute %s %s: %d %s\n", id, mode, rc, err.detail);
+    zchunk_destroy(&reply);
+    return result;
+}
+
+static int
+s_destroy(const char *id, int64_t *exit_code)
+{
+    proto_kernel_destroy_req_t in;
+    proto_kernel_destroy_req_init(&in);
+    in.kernel_id = (char *) id;
+    in.grace_ms = 2000;
+    bus_writer_t *writer = bus_writer_new();
+    proto_kernel_destroy_req_write(&in, writer);
+    in.kernel_id = NULL;
+    proto_kernel_destroy_req_clear(&in);
+    zchunk_t *reply = NULL;
+    bus_error_t err;
+    int rc = s_call(PROTO_KERNEL_DESTROY, writer, &reply, &err);
+    proto_kernel_destroy_rep_t out;
+    if (rc == BUS_OK && exit_code &&
+        proto_kernel_destroy_rep_decode(&out, zchunk_data(reply), zchunk_size(reply),
+                                        &err) == BUS_OK)
+        *exit_code = out.exit_code;
+    zchunk_destroy(&reply);
+    return rc;
+}
+
+//  `runc list` under the agent's root prints no container.
+static bool
+s_runc_empty(void)
+{
+    char command[1024];
+    snprintf(command, sizeof command,
+             "test -z \"$(runc --root %s/agent/runc list -q 2>/dev/null)\"", s_dir);
+    return s_run(command) == 0;
+}
+
+//  Nothing of kernel id is left: dir, netns, mount, cgroup.
+static bool
+s_nothing_left(const char *id)
+{
+    char command[1024];
+    snprintf(command, sizeof command,
+             "test ! -e %s/agent/kernels/%s && test ! -e /run/netns/bp-%s &&"
+             " ! grep -q 'kernels/%s/' /proc/self/mountinfo &&"
+             " ! ls -d /sys/fs/cgroup/*/backplane/%s /sys/fs/cgroup/backplane/%s"
+             " >/dev/null 2>&1",
+             s_dir, id, id, id, id, id);
+    return s_run(command) == 0;
+}
+
+static bool
+s_start_agent(void)
+{
+    char state[512], pub[160], sub[160], reg[160], images[512], bridge[64], runner[600];
+    snprintf(state, sizeof state, "node.state_dir=%s/agent", s_dir);
+    snprintf(images, sizeof images, "agent.images_dir=%s/images", s_dir);
+    snprintf(pub, sizeof pub, "bus.hub.publish=%s", s_pub);
+    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", s_sub_ep);
+    snprintf(reg, sizeof reg, "bus.hub.registry=%s", s_registry);
+    snprintf(bridge, sizeof bridge, "agent.network.bridge=%s", s_bridge);
+    snprintf(runner, sizeof runner, "agent.runner_path=%s/backplane-runner",
+             harness_bindir());
+    const char *args[] = {"--set", state,
+                          "--set", pub,
+                          "--set", sub,
+                          "--set", reg,
+                          "--set", "node.name=agent-k",
+                          "--set", "bus.heartbeat_ms=100",
+                          "--set", "agent.stats_ms=200",
+                          "--set", bridge,
+                          "--set", "agent.network.cidr=10.219.0.0/24",
+                          "--set", runner,
+                          "--set", images,
+                          NULL};
+    char line[HARNESS_LINE_MAX];
+    if (harness_start(&s_agent, s_dir, "agent", "agent", args) != 0 ||
+        !harness_wait_line(&s_agent, "ready ", READY_MS, line, sizeof line) ||
+        !harness_field(line, "rpc", s_rpc, sizeof s_rpc))
+        return false;
+    bus_rpc_client_destroy(&s_client);
+    s_client = bus_rpc_client_new(s_rpc, "test/kernels", NULL);
+    return s_client != NULL;
+}
+
+static void
+test_start(void)
+{
+    s_dir = harness_tmpdir("kernels");
+    T_ASSERT(s_dir);
+    snprintf(s_bridge, sizeof s_bridge, "bpk%d", (int) (getpid() % 100000));
+    char command[1200];
+    if (access("build/images/busybox/index.json", R_OK) == 0)
+        snprintf(command, sizeof command,
+                 "mkdir -p %s/images && cp -a build/images/busybox %s/images/", s_dir,
+                 s_dir);
+    else
+        snprintf(command, sizeof command,
+                 "deploy/images/build busybox %s/images/busybox >/dev/null", s_dir);
+    T_EQ_INT(s_run(command), 0);
+
+    char state[512], line[HARNESS_LINE_MAX];
+    snprintf(state, sizeof state, "node.state_dir=%s/scheduler", s_dir);
+    const char *sched_args[] = {"--set", state,
+                                "--set", "bus.hub.publish=tcp://127.0.0.1:*",
+                                "--set", "bus.hub.subscribe=tcp://127.0.0.1:*",
+                                "--set", "bus.hub.registry=tcp://127.0.0.1:*",
+                                "--set", "bus.heartbeat_ms=100",
+                                NULL};
+    T_ASSERT(harness_start(&s_scheduler, s_dir, "scheduler", "scheduler", sched_args) ==
+             0);
+    T_ASSERT(harness_wait_line(&s_scheduler, "ready ", READY_MS, line, sizeof line));
+    T_ASSERT(harness_field(line, "hub_publish", s_pub, sizeof s_pub));
+    T_ASSERT(harness_field(line, "hub_subscribe", s_sub_ep, sizeof s_sub_ep));
+    T_ASSERT(harness_field(line, "registry", s_registry, sizeof s_registry));
+    s_sub = bus_sub_new(s_sub_ep, NULL);
+    T_ASSERT(s_sub);
+    T_ASSERT(bus_sub_subscribe(s_sub, "kernel.", NULL, NULL) == 0);
+    T_ASSERT(s_start_agent());
+}
+
+static void
+test_create_and_started(void)
+{
+    proto_kernel_create_rep_t out;
+    T_EQ_INT(s_create("k1", IMAGE, &out), BUS_OK);
+    T_EQ_STR(out.kernel_id, "k1");
+    T_CONTAINS(out.kernel_host, "10.219.0.");
+    char host[64];
+    snprintf(host, sizeof host, "%s", out.kernel_host);
+    proto_kernel_create_rep_clear(&out);
+    T_ASSERT(s_wait_event(PROTO_KERNEL_STARTED, "k1"));
+    //  Again: the same answer, no second start.
+    T_EQ_INT(s_create("k1", IMAGE, &out), BUS_OK);
+    T_EQ_STR(out.kernel_host, host);
+    proto_kernel_create_rep_clear(&out);
+}
+
+static void
+test_execute(void)
+{
+    char *result = s_execute("k1", "r1", "query", "echo hello", NULL);
+    T_ASSERT(result);
+    T_CONTAINS(result, "\"status\":\"finished\"");
+    T_CONTAINS(result, "hello");
+    T_CONTAINS(result, "\"exitCode\":0");
+    free(result);
+    result = s_execute("k1", "r2", "query",
+                       "echo $BACKENDAI_KERNEL_ID $BACKENDAI_SESSION_ID $GREETING $HOME;"
+                       " id -u; exit 3",
+                       NULL);
+    T_ASSERT(result);
+    T_CONTAINS(result, "k1 session-1 hi there /home/work");
+    T_CONTAINS(result, "1000");
+    T_CONTAINS(result, "\"exitCode\":3");
+    free(result);
+    //  A run longer than wait_ms continues.
+    proto_kernel_execute_req_t in;
+    proto_kernel_execute_req_init(&in);
+    in.kernel_id = "k1";
+    in.run_id = "r3";
+    in.mode = "query";
+    in.code = "echo one; sleep 1; echo two";
+    in.wait_ms = 200;
+    bus_writer_t *writer = bus_writer_new();
+    proto_kernel_execute_req_write(&in, writer);
+    in.kernel_id = in.run_id = in.mode = in.code = NULL;
+    proto_kernel_execute_req_clear(&in);
+    zchunk_t *reply = NULL;
+    bus_error_t err;
+    T_EQ_INT(s_call(PROTO_KERNEL_EXECUTE, writer, &reply, &err), BUS_OK);
+    proto_kernel_execute_rep_t out;
+    T_EQ_INT(proto_kernel_execute_rep_decode(&out, zchunk_data(reply), zchunk_size(reply),
+                                             &err),
+             BUS_OK);
+    T_CONTAINS(out.result, "\"status\":\"continued\"");
+    proto_kernel_execute_rep_clear(&out);
+    zchunk_destroy(&reply);
+    result = s_execute("k1", "r3", "continue", "", NULL);
+    T_ASSERT(result);
+    T_CONTAINS(result, "two");
+    T_CONTAINS(result, "\"status\":\"finished\"");
+    free(result);
+    result = s_execute("k1", "r4", "complete", "pri", NULL);
+    T_ASSERT(result);
+    T_CONTAINS(result, "\"completions\":[]");
+    free(result);
+    int rc = 0;
+    result = s_execute("nope", "r5", "query", "true", &rc);
+    T_ASSERT(!result);
+    T_EQ_INT(rc, BUS_STATUS_NOT_FOUND);
+}
+
+static void
+test_logs_list_interrupt(void)
+{
+    proto_kernel_logs_req_t in;
+    proto_kernel_logs_req_init(&in);
+    in.kernel_id = "k1";
+    in.max_bytes = 1000;
+    bus_writer_t *writer = bus_writer_new();
+    proto_kernel_logs_req_write(&in, writer);
+    in.kernel_id = NULL;
+    proto_kernel_logs_req_clear(&in);
+    zchunk_t *reply = NULL;
+    bus_error_t err;
+    T_EQ_INT(s_call(PROTO_KERNEL_LOGS, writer, &reply, &err), BUS_OK);
+    proto_kernel_logs_rep_t logs;
+    T_EQ_INT(
+        proto_kernel_logs_rep_decode(&logs, zchunk_data(reply), zchunk_size(reply), &err),
+        BUS_OK);
+    T_ASSERT(logs.logs_size <= 1000);
+    proto_kernel_logs_rep_clear(&logs);
+    zchunk_destroy(&reply);
+
+    writer = bus_writer_new();
+    proto_kernel_list_req_t list_in;
+    proto_kernel_list_req_init(&list_in);
+    proto_kernel_list_req_write(&list_in, writer);
+    T_EQ_INT(s_call(PROTO_KERNEL_LIST, writer, &reply, &err), BUS_OK);
+    proto_kernel_list_rep_t list;
+    T_EQ_INT(
+        proto_kernel_list_rep_decode(&list, zchunk_data(reply), zchunk_size(reply), &err),
+        BUS_OK);
+    T_EQ_INT(list.kernels_count, 1);
+    if (list.kernels_count == 1) {
+        T_EQ_STR(list.kernels[0].kernel_id, "k1");
+        T_EQ_STR(list.kernels[0].status, "running");
+    }
+    proto_kernel_list_rep_clear(&list);
+    zchunk_destroy(&reply);
+
+    proto_kernel_interrupt_req_t stop;
+    proto_kernel_interrupt_req_init(&stop);
+    stop.kernel_id = "k1";
+    writer = bus_writer_new();
+    proto_kernel_interrupt_req_write(&stop, writer);
+    stop.kernel_id = NULL;
+    proto_kernel_interrupt_req_clear(&stop);
+    T_EQ_INT(s_call(PROTO_KERNEL_INTERRUPT, writer, &reply, &err), BUS_OK);
+    zchunk_destroy(&reply);
+}
+
+static void
+test_stats(void)
+{
+    const s_seen_t *stats = s_wait_event(PROTO_KERNEL_STATS, "k1");
+    T_ASSERT(stats);
+    if (stats)
+        T_ASSERT(stats->exit_code >= 1); //  pids: tini and the runner at least
+}
+
+static void
+test_destroy(void)
+{
+    int64_t code = -100;
+    T_EQ_INT(s_destroy("k1", &code), BUS_OK);
+    const s_seen_t *ended = s_wait_event(PROTO_KERNEL_TERMINATED, "k1");
+    T_ASSERT(ended);
+    if (ended) {
+        T_EQ_STR(ended->reason, "user-requested");
+        T_EQ_INT(ended->exit_code, code);
+    }
+    T_ASSERT(s_runc_empty());
+    T_ASSERT(s_nothing_left("k1"));
+    //  Again: the same exit code; an id never seen is NOT_FOUND.
+    int64_t again = -100;
+    T_EQ_INT(s_destroy("k1", &again), BUS_OK);
+    T_EQ_INT(again, code);
+    T_EQ_INT(s_destroy("never", NULL), BUS_STATUS_NOT_FOUND);
+}
+
+static void
+test_self_terminated(void)
+{
+    T_EQ_INT(s_create("k2", IMAGE, NULL), BUS_OK);
+    T_ASSERT(s_wait_event(PROTO_KERNEL_STARTED, "k2"));
+    //  TERM to tini: it passes it to the runner, which exits 0, and so does tini.
+    char *result = s_execute("k2", "r1", "query", "kill -TERM 1; sleep 5", NULL);
+    free(result);
+    const s_seen_t *ended = s_wait_event(PROTO_KERNEL_TERMINATED, "k2");
+    T_ASSERT(ended);
+    if (ended)
+        T_EQ_STR(ended->reason, "self-terminated");
+    T_ASSERT(s_runc_empty());
+    T_ASSERT(s_nothing_left("k2"));
+}
+
+static void
+test_batch_task(void)
+{
+    T_EQ_INT(s_create_ex("k6", IMAGE, "echo task; exit 4", NULL), BUS_OK);
+    T_ASSERT(s_wait_event(PROTO_KERNEL_STARTED, "k6"));
+    const s_seen_t *ended = s_wait_event(PROTO_KERNEL_TERMINATED, "k6");
+    T_ASSERT(ended);
+    if (ended) {
+        T_EQ_STR(ended->reason, "task-failed");
+        T_EQ_INT(ended->exit_code, 4);
+    }
+    T_ASSERT(s_nothing_left("k6"));
+    int64_t code = 0;
+    T_EQ_INT(s_destroy("k6", &code), BUS_OK);
+    T_EQ_INT(code, 4);
+}
+
+static void
+test_restart_adopts(void)
+{
+    T_EQ_INT(s_create("k3", IMAGE, NULL), BUS_OK);
+    T_EQ_INT(s_create("k4", IMAGE, NULL), BUS_OK);
+    T_ASSERT(s_wait_event(PROTO_KERNEL_STARTED, "k3"));
+    T_ASSERT(s_wait_event(PROTO_KERNEL_STARTED, "k4"));
+    harness_kill(&s_agent);
+    //  k4 dies while no agent looks.
+    char command[1024];
+    snprintf(command, sizeof command, "runc --root %s/agent/runc kill k4 KILL", s_dir);
+    T_EQ_INT(s_run(command), 0);
+    snprintf(
+        command, sizeof command,
+        "for i in $(seq 100); do runc --root %s/agent/runc state k4 | grep -q stopped"
+        " && exit 0; sleep 0.05; done; exit 1",
+        s_dir);
+    T_EQ_INT(s_run(command), 0);
+    T_ASSERT(s_start_agent());
+    const s_seen_t *ended = s_wait_event(PROTO_KERNEL_TERMINATED, "k4");
+    T_ASSERT(ended);
+    if (ended)
+        T_EQ_STR(ended->reason, "lost-on-restart");
+    T_ASSERT(s_nothing_left("k4"));
+    char *result = s_execute("k3", "r1", "query", "echo again", NULL);
+    T_ASSERT(result);
+    T_CONTAINS(result, "again");
+    T_CONTAINS(result, "\"status\":\"finished\"");
+    free(result);
+    T_EQ_INT(s_destroy("k3", NULL), BUS_OK);
+    T_ASSERT(s_wait_event(PROTO_KERNEL_TERMINATED, "k3"));
+    T_ASSERT(s_runc_empty());
+    T_ASSERT(s_nothing_left("k3"));
+}
+
+static void
+test_bad_image(void)
+{
+    T_EQ_INT(s_create("k5", "local.backplane/library/nothing:latest", NULL),
+             BUS_STATUS_NOT_FOUND);
+    T_EQ_INT(s_create("../k5", IMAGE, NULL), BUS_STATUS_INVALID);
+    T_ASSERT(s_runc_empty());
+    T_ASSERT(s_nothing_left("k5"));
+}
+
+int
+main(void)
+{
+    if (getuid() != 0 || system("command -v runc >/dev/null 2>&1") != 0 ||
+        access("/usr/bin/tini-static", X_OK) != 0 ||
+        system("command -v umoci >/dev/null 2>&1") != 0) {
+        printf("1..0 # SKIP needs root, runc, umoci and /usr/bin/tini-static\n");
+        return 0;
+    }
+    T_RUN(test_start);
+    T_RUN(test_create_and_started);
+    T_RUN(test_execute);
+    T_RUN(test_logs_list_interrupt);
+    T_RUN(test_stats);
+    T_RUN(test_destroy);
+    T_RUN(test_self_terminated);
+    T_RUN(test_batch_task);
+    T_RUN(test_restart_adopts);
+    T_RUN(test_bad_image);
+    bus_rpc_client_destroy(&s_client);
+    bus_sub_destroy(&s_sub);
+    int agent = harness_stop(&s_agent, 10000);
+    int scheduler = harness_stop(&s_scheduler, 10000);
+    bool clean = agent == 0 && scheduler == 0 && !harness_log_has_report(&s_agent) &&
+                 !harness_log_has_report(&s_scheduler);
+    if (!clean)
+        fprintf(stderr, "# a service did not stop cleanly (agent %d, scheduler %d)\n",
+                agent, scheduler);
+    char command[256];
+    snprintf(command, sizeof command, "ip link del %s 2>/dev/null", s_bridge);
+    (void) s_run(command);
+    if (t_failures == 0 && clean && !getenv("BACKPLANE_KEEP"))
+        harness_rmdir(s_dir);
+    else
+        fprintf(stderr, "# kept %s\n", s_dir);
+    free(s_dir);
+    return clean ? T_DONE() : 1;
+}
