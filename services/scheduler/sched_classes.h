@@ -16,5 +16,6 @@
 #include "sched_agents.h"
 #include "sched_usage.h"
 #include "sched_sessions.h"
+#include "sched_lifecycle.h"
 
 #endif

@@ -12,5 +12,13 @@ const bus_config_option_t sched_config_options[] = {
      3600000, NULL,
      "an agent silent this long is marked LOST (its heartbeats come every "
      "bus.heartbeat_ms)"},
+    {"agents.create_timeout_ms", BUS_CFG_INT, offsetof(sched_config_t, create_timeout_ms),
+     "120000", 1000, 3600000, NULL,
+     "how long an agent may take to start or stop a kernel (image unpack, runc) before "
+     "the "
+     "call fails"},
+    {"sessions.pass_ms", BUS_CFG_INT, offsetof(sched_config_t, pass_ms), "1000", 10,
+     600000, NULL,
+     "how often pending sessions are placed (also right after each create)"},
     BUS_CONFIG_END,
 };

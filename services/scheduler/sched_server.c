@@ -2,32 +2,52 @@
     sched_server - the scheduler as bus_main runs it
 
     Owns sessions and kernels, the pending queue, the agent registry and the slot
-   allocation ledger. So far it keeps the agent registry (sched_agents) and
-    answers usage from the ledger (sched_usage), besides what every node does.
+   allocation ledger: the agent registry (sched_agents), usage from the ledger
+    (sched_usage) and the session lifecycle (sched_lifecycle over
+    sched_sessions), besides what every node does.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
 #include "sched_classes.h"
 
-static void *
-s_init(bus_node_t *node, const void *config_, bus_error_t *err)
-{
-    const sched_config_t *config = config_;
-    sched_agents_t *agents = sched_agents_new(node, config->agent_lost_ms);
-    if (!agents)
-        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot start the agent registry");
-    else if (sched_usage_serve(node) != 0) {
-        sched_agents_destroy(&agents);
-        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot serve scheduler.usage");
-    }
-    return agents;
-}
+typedef struct {
+    sched_agents_t *agents;
+    sched_lifecycle_t *lifecycle;
+} sched_state_t;
 
 static void
 s_fini(void **state_p)
 {
-    sched_agents_destroy((sched_agents_t **) state_p);
+    sched_state_t *state = *state_p;
+    if (state) {
+        sched_lifecycle_destroy(&state->lifecycle);
+        sched_agents_destroy(&state->agents);
+        free(state);
+        *state_p = NULL;
+    }
+}
+
+static void *
+s_init(bus_node_t *node, const void *config_, bus_error_t *err)
+{
+    const sched_config_t *config = config_;
+    sched_state_t *state = calloc(1, sizeof *state);
+    if (!state) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        return NULL;
+    }
+    state->agents = sched_agents_new(node, config->agent_lost_ms);
+    if (state->agents && sched_usage_serve(node) == 0)
+        state->lifecycle =
+            sched_lifecycle_new(node, config->pass_ms, config->create_timeout_ms);
+    if (!state->lifecycle) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot start the session service");
+        void *dead = state;
+        s_fini(&dead);
+        return NULL;
+    }
+    return state;
 }
 
 const bus_service_t sched_service = {

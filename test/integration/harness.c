@@ -95,15 +95,20 @@ harness_start(harness_proc_t *proc,
     for (int i = 0; args && args[i] && argc < 63; i++)
         argv[argc++] = args[i];
     argv[argc] = NULL;
-    pid_t pid = fork();
-    if (pid < 0)
+    //  The log is emptied here, before the fork: emptied in the child, a
+    //  restarted service's old "ready" line could still be read by the
+    //  parent's next harness_wait_line (with the old endpoints in it).
+    int fd = open(proc->log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
         return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd);
+        return -1;
+    }
     if (pid == 0) {
         //  If the test dies, its services die with it: no orphans on the machine.
         prctl(PR_SET_PDEATHSIG, SIGKILL);
-        int fd = open(proc->log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd < 0)
-            _exit(126);
         dup2(fd, 1);
         dup2(fd, 2);
         close(fd);
@@ -111,6 +116,7 @@ harness_start(harness_proc_t *proc,
         fprintf(stderr, "exec %s: %s\n", binary, strerror(errno));
         _exit(127);
     }
+    close(fd);
     proc->pid = pid;
     return 0;
 }

@@ -1,0 +1,717 @@
+/*  =========================================================================
+    sched_lifecycle - sessions on the bus: the session.* methods, the
+    scheduling passes, the calls to agents and the kernel events back
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "sched_classes.h"
+
+#define ASSIGNMENTS_MAX 64 //  placements started per pass
+
+typedef struct _call_ctx_t call_ctx_t;
+
+struct _sched_lifecycle_t {
+    call_ctx_t *calls; //  kernel.* calls in flight, cancelled at destroy
+    bus_node_t *node;
+    bus_db_t *db;
+    struct event *timer; //  the periodic pass
+    struct event *soon;  //  a pass right after a create
+    int create_timeout_ms;
+};
+
+//  ---------------------------------------------------------------------------
+//  Events
+
+//  Emits session.lifecycle for session_id inside the caller's transaction.
+static void
+s_emit(sched_lifecycle_t *self,
+       const char *event,
+       const char *session_id,
+       const char *kernel_id,
+       const char *reason,
+       const int64_t *exit_code)
+{
+    proto_session_info_t info;
+    proto_session_info_init(&info);
+    if (sched_sessions_get(self->db, session_id, &info) != BUS_OK) {
+        proto_session_info_clear(&info);
+        return;
+    }
+    proto_session_lifecycle_t step;
+    proto_session_lifecycle_init(&step);
+    step.event = (char *) event;
+    step.session_id = info.session_id;
+    step.session_name = info.name;
+    step.access_key = info.access_key;
+    step.domain_name = info.domain_name;
+    step.group_id = info.group_id;
+    step.status = info.status;
+    step.kernel_id = (char *) kernel_id;
+    step.cluster_role = kernel_id ? "main" : NULL;
+    step.cluster_idx = kernel_id ? 1 : 0;
+    step.reason = (char *) reason;
+    step.has_exit_code = exit_code != NULL;
+    step.exit_code = exit_code ? *exit_code : 0;
+    step.at = bus_clock_wall_us();
+    bus_writer_t *writer = bus_writer_new();
+    if (writer && proto_session_lifecycle_write(&step, writer) == 0)
+        bus_node_emit(self->node, PROTO_SESSION_LIFECYCLE, bus_writer_data(writer),
+                      bus_writer_size(writer));
+    bus_writer_destroy(&writer);
+    proto_session_info_clear(&info);
+}
+
+//  Moves a kernel and emits what the move means; inside a transaction.
+static int
+s_move(sched_lifecycle_t *self,
+       const char *session_id,
+       const char *kernel_id,
+       sched_kernel_status_t status,
+       const char *reason,
+       const char *status_data,
+       const int64_t *exit_code)
+{
+    int before = sched_sessions_status(self->db, session_id);
+    bus_error_t err = {0};
+    int rc = sched_sessions_kernel_status(self->db, kernel_id, status, reason,
+                                          status_data, bus_clock_wall_us(), &err);
+    if (rc != BUS_OK) {
+        bus_log_warning("kernel status refused kernel=%s to=%s detail=\"%s\"", kernel_id,
+                        sched_kernel_status_str(status), err.detail);
+        return rc;
+    }
+    static const char *kernel_events[SCHED_KERNEL_STATUS_COUNT] = {
+        [SCHED_KERNEL_PREPARING] = "kernel_preparing",
+        [SCHED_KERNEL_RUNNING] = "kernel_started",
+        [SCHED_KERNEL_TERMINATING] = "kernel_terminating",
+        [SCHED_KERNEL_TERMINATED] = "kernel_terminated",
+        [SCHED_KERNEL_CANCELLED] = "kernel_cancelled",
+    };
+    if (kernel_events[status])
+        s_emit(self, kernel_events[status], session_id, kernel_id, reason, exit_code);
+    int after = sched_sessions_status(self->db, session_id);
+    if (after == before)
+        return BUS_OK;
+    static const char *session_events[SCHED_SESSION_STATUS_COUNT] = {
+        [SCHED_SESSION_RUNNING] = "session_started",
+        [SCHED_SESSION_TERMINATING] = "session_terminating",
+        [SCHED_SESSION_TERMINATED] = "session_terminated",
+        [SCHED_SESSION_CANCELLED] = "session_cancelled",
+    };
+    if (after >= 0 && session_events[after])
+        s_emit(self, session_events[after], session_id, NULL, reason, exit_code);
+    return BUS_OK;
+}
+
+//  ---------------------------------------------------------------------------
+//  Placement and kernel.create
+
+//  A kernel.* call in flight. Linked into self->calls so that destroy can
+//  cancel it: its callback must never run after self is gone.
+struct _call_ctx_t {
+    sched_lifecycle_t *self;
+    char session_id[SCHED_ID_MAX];
+    char kernel_id[SCHED_ID_MAX];
+    char endpoint[256];
+    uint64_t call_id;
+    call_ctx_t *next, *prev;
+};
+
+static call_ctx_t *
+s_call_new(sched_lifecycle_t *self, const char *session_id, const char *kernel_id)
+{
+    call_ctx_t *ctx = calloc(1, sizeof *ctx);
+    if (ctx) {
+        ctx->self = self;
+        snprintf(ctx->session_id, sizeof ctx->session_id, "%s", session_id);
+        snprintf(ctx->kernel_id, sizeof ctx->kernel_id, "%s", kernel_id);
+    }
+    return ctx;
+}
+
+//  Sends the call; false (ctx untouched) when it could not leave.
+static bool
+s_call_send(call_ctx_t *ctx,
+            const char *endpoint,
+            const char *method,
+            bus_writer_t *writer,
+            bus_reply_fn *fn)
+{
+    sched_lifecycle_t *self = ctx->self;
+    snprintf(ctx->endpoint, sizeof ctx->endpoint, "%s", endpoint);
+    ctx->call_id =
+        bus_node_call(self->node, endpoint, method, bus_writer_data(writer),
+                      bus_writer_size(writer), self->create_timeout_ms, fn, ctx);
+    if (!ctx->call_id)
+        return false;
+    ctx->next = self->calls;
+    if (self->calls)
+        self->calls->prev = ctx;
+    self->calls = ctx;
+    return true;
+}
+
+//  Unlinks and frees a call whose callback ran (or never will).
+static void
+s_call_done(call_ctx_t *ctx)
+{
+    if (ctx->call_id) {
+        if (ctx->prev)
+            ctx->prev->next = ctx->next;
+        else if (ctx->self->calls == ctx)
+            ctx->self->calls = ctx->next;
+        if (ctx->next)
+            ctx->next->prev = ctx->prev;
+    }
+    free(ctx);
+}
+
+static void
+s_on_created(void *arg, const bus_reply_t *reply)
+{
+    call_ctx_t *ctx = arg;
+    sched_lifecycle_t *self = ctx->self;
+    proto_kernel_create_rep_t rep;
+    proto_kernel_create_rep_init(&rep);
+    bus_error_t err = {0};
+    int rc = reply->status;
+    if (rc == BUS_OK)
+        rc = proto_kernel_create_rep_decode(&rep, reply->body, reply->body_size, &err);
+    const char *why = reply->status != BUS_OK ? reply->detail : err.detail;
+    if (bus_node_begin(self->node) == 0) {
+        if (rc == BUS_OK) {
+            sqlite3_stmt *stmt = bus_db_stmt(
+                self->db,
+                "UPDATE kernels SET container_id = ?2, kernel_host = ?3 WHERE id = ?1");
+            if (stmt) {
+                sqlite3_bind_text(stmt, 1, ctx->kernel_id, -1, SQLITE_TRANSIENT);
+                sqlite3_bind_text(stmt, 2, rep.container_id ? rep.container_id : "", -1,
+                                  SQLITE_TRANSIENT);
+                sqlite3_bind_text(stmt, 3, rep.kernel_host ? rep.kernel_host : "", -1,
+                                  SQLITE_TRANSIENT);
+                sqlite3_step(stmt);
+                sqlite3_reset(stmt);
+            }
+        } else {
+            //  Nothing runs: the kernel and its session are cancelled and
+            //  the slots go back, with the agent's reason kept.
+            json_t *data = json_pack("{s:s}", "error", why && *why ? why : "no reason");
+            char *text = json_dumps(data, JSON_COMPACT);
+            s_move(self, ctx->session_id, ctx->kernel_id, SCHED_KERNEL_CANCELLED,
+                   "failed-to-start", text, NULL);
+            free(text);
+            json_decref(data);
+            bus_log_warning("kernel not created session=%s kernel=%s detail=\"%s\"",
+                            ctx->session_id, ctx->kernel_id, why);
+        }
+        bus_node_commit(self->node);
+    }
+    proto_kernel_create_rep_clear(&rep);
+    s_call_done(ctx);
+}
+
+//  A JSON object text (stored environ) as a map; caller frees with
+//  proto_free_map.
+static proto_kv_t *
+s_json_map(const char *text, size_t *count)
+{
+    json_t *object = text ? json_loads(text, 0, NULL) : NULL;
+    size_t size = json_is_object(object) ? json_object_size(object) : 0;
+    proto_kv_t *map = calloc(size ? size : 1, sizeof *map);
+    *count = 0;
+    const char *key;
+    json_t *value;
+    if (map && size)
+        json_object_foreach(object, key, value)
+        {
+            if (!json_is_string(value))
+                continue;
+            map[*count].key = strdup(key);
+            map[*count].value = strdup(json_string_value(value));
+            (*count)++;
+        }
+    json_decref(object);
+    return map;
+}
+
+//  Asks the agent of a placement to create the kernel.
+static void
+s_create_kernel(sched_lifecycle_t *self, const sched_assignment_t *placed)
+{
+    proto_session_info_t info;
+    proto_session_info_init(&info);
+    char addr[256] = "", environ[65536] = "", command[65536] = "";
+    uint64_t shmem = 0;
+    sqlite3_stmt *stmt =
+        bus_db_stmt(self->db, "SELECT a.addr, s.environ, coalesce(s.startup_command, ''),"
+                              " coalesce(json_extract(s.resource_opts, '$.shmem'), 0)"
+                              " FROM sessions s, agents a WHERE s.id = ?1 AND a.id = ?2");
+    if (stmt) {
+        sqlite3_bind_text(stmt, 1, placed->session_id, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(stmt, 2, placed->agent_id, -1, SQLITE_TRANSIENT);
+        if (sqlite3_step(stmt) == SQLITE_ROW) {
+            snprintf(addr, sizeof addr, "%s",
+                     (const char *) sqlite3_column_text(stmt, 0));
+            snprintf(environ, sizeof environ, "%s",
+                     (const char *) sqlite3_column_text(stmt, 1));
+            snprintf(command, sizeof command, "%s",
+                     (const char *) sqlite3_column_text(stmt, 2));
+            shmem = (uint64_t) sqlite3_column_int64(stmt, 3);
+        }
+        sqlite3_reset(stmt);
+    }
+    if (sched_sessions_get(self->db, placed->session_id, &info) != BUS_OK) {
+        proto_session_info_clear(&info);
+        return;
+    }
+    proto_kernel_create_req_t req;
+    proto_kernel_create_req_init(&req);
+    //  init's default strings are owned; everything set below is borrowed.
+    char *defaults[] = {req.session_type, req.cluster_role, req.architecture};
+    req.kernel_id = (char *) placed->kernel_id;
+    req.session_id = info.session_id;
+    req.session_name = info.name;
+    req.session_type = strcmp(info.type, "BATCH") == 0 ? "batch" : "interactive";
+    req.image = info.image;
+    req.architecture = info.architecture;
+    req.slots = info.requested_slots;
+    req.slots_count = info.requested_slots_count;
+    req.shmem_bytes = shmem;
+    req.environ = s_json_map(environ, &req.environ_count);
+    req.startup_command = *command ? command : NULL;
+    req.access_key = info.access_key;
+    req.user_uuid = info.user_uuid;
+    req.domain_name = info.domain_name;
+    req.group_id = info.group_id;
+    bus_writer_t *writer = bus_writer_new();
+    call_ctx_t *ctx = s_call_new(self, placed->session_id, placed->kernel_id);
+    bool sent = writer && ctx && *addr &&
+                proto_kernel_create_req_write(&req, writer) == 0 &&
+                s_call_send(ctx, addr, PROTO_KERNEL_CREATE, writer, s_on_created);
+    if (!sent && ctx) {
+        //  The call never left: answer it as the agent's failure would be.
+        bus_reply_t failed = {BUS_STATUS_UNAVAILABLE, "the agent is not reachable", NULL,
+                              0, 0};
+        s_on_created(ctx, &failed);
+    }
+    bus_writer_destroy(&writer);
+    proto_free_map(req.environ, req.environ_count);
+    for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
+        free(defaults[i]);
+    proto_session_info_clear(&info);
+}
+
+//  One pass: placements recorded with their events in one transaction,
+//  then the agents asked.
+static void
+s_pass(sched_lifecycle_t *self)
+{
+    sched_assignment_t placed[ASSIGNMENTS_MAX];
+    if (bus_node_begin(self->node) != 0)
+        return;
+    size_t count =
+        sched_sessions_schedule(self->db, bus_clock_wall_us(), placed, ASSIGNMENTS_MAX);
+    for (size_t i = 0; i < count; i++) {
+        s_emit(self, "session_scheduled", placed[i].session_id, NULL, NULL, NULL);
+        s_move(self, placed[i].session_id, placed[i].kernel_id, SCHED_KERNEL_PREPARING,
+               NULL, NULL, NULL);
+    }
+    if (bus_node_commit(self->node) != 0)
+        return;
+    for (size_t i = 0; i < count; i++)
+        s_create_kernel(self, &placed[i]);
+}
+
+static void
+s_on_timer(evutil_socket_t fd, short what, void *arg)
+{
+    (void) fd;
+    (void) what;
+    s_pass(arg);
+}
+
+//  ---------------------------------------------------------------------------
+//  Kernel events from the agents (durable, applied exactly once)
+
+static int
+s_apply(void *arg, bus_node_t *node, const bus_event_t *event)
+{
+    (void) node;
+    sched_lifecycle_t *self = arg;
+    bus_error_t err = {0};
+    if (strcmp(event->topic, PROTO_KERNEL_STARTED) == 0) {
+        proto_kernel_started_t started;
+        proto_kernel_started_init(&started);
+        if (proto_kernel_started_decode(&started, event->body, event->body_size, &err) ==
+            BUS_OK)
+            s_move(self, started.session_id, started.kernel_id, SCHED_KERNEL_RUNNING,
+                   NULL, NULL, NULL);
+        proto_kernel_started_clear(&started);
+    } else if (strcmp(event->topic, PROTO_KERNEL_TERMINATED) == 0) {
+        proto_kernel_terminated_t ended;
+        proto_kernel_terminated_init(&ended);
+        if (proto_kernel_terminated_decode(&ended, event->body, event->body_size, &err) ==
+            BUS_OK) {
+            sqlite3_stmt *stmt =
+                bus_db_stmt(self->db, "UPDATE kernels SET exit_code = ?2 WHERE id = ?1");
+            if (stmt) {
+                sqlite3_bind_text(stmt, 1, ended.kernel_id, -1, SQLITE_TRANSIENT);
+                sqlite3_bind_int64(stmt, 2, ended.exit_code);
+                sqlite3_step(stmt);
+                sqlite3_reset(stmt);
+            }
+            json_t *data =
+                json_pack("{s:{s:I, s:b}}", "kernel", "exit_code",
+                          (json_int_t) ended.exit_code, "oom_killed", ended.oom_killed);
+            if (ended.detail)
+                json_object_set_new(data, "error", json_string(ended.detail));
+            char *text = json_dumps(data, JSON_COMPACT);
+            const char *reason = ended.oom_killed ? "oom-killed" : ended.reason;
+            int type_batch = 0;
+            stmt = bus_db_stmt(self->db,
+                               "SELECT type = 'BATCH' FROM sessions WHERE id = ?1");
+            if (stmt) {
+                sqlite3_bind_text(stmt, 1, ended.session_id, -1, SQLITE_TRANSIENT);
+                if (sqlite3_step(stmt) == SQLITE_ROW)
+                    type_batch = sqlite3_column_int(stmt, 0);
+                sqlite3_reset(stmt);
+            }
+            s_move(self, ended.session_id, ended.kernel_id, SCHED_KERNEL_TERMINATED,
+                   reason, text, &ended.exit_code);
+            //  Batch sessions end with their task's result (reference §5).
+            if (type_batch)
+                s_emit(self, ended.exit_code == 0 ? "session_success" : "session_failure",
+                       ended.session_id, NULL, reason, &ended.exit_code);
+            free(text);
+            json_decref(data);
+        }
+        proto_kernel_terminated_clear(&ended);
+    }
+    if (*err.detail)
+        bus_log_error("kernel event malformed; skipped topic=%s detail=\"%s\"",
+                      event->topic, err.detail);
+    return 0;
+}
+
+//  ---------------------------------------------------------------------------
+//  session.* methods
+
+//  Slot map (decimal strings) to integer amounts; INVALID on a bad one.
+static int
+s_amounts(const proto_kv_t *slots,
+          size_t count,
+          sched_amount_t *out,
+          size_t max,
+          bus_error_t *err)
+{
+    if (count > max)
+        return bus_error_set(err, BUS_STATUS_INVALID, "too many slots");
+    for (size_t i = 0; i < count; i++) {
+        bus_slots_unit_t unit = bus_slots_unit(slots[i].key);
+        if (unit == BUS_SLOTS_UNKNOWN)
+            return bus_error_set(err, BUS_STATUS_INVALID, "Unknown slot type: %s",
+                                 slots[i].key);
+        json_t *text = json_string(slots[i].value);
+        bus_slots_value_t value;
+        int rc = bus_slots_parse_value(unit, slots[i].key, text, &value, err);
+        json_decref(text);
+        if (rc != BUS_OK)
+            return rc;
+        if (value.infinite)
+            return bus_error_set(err, BUS_STATUS_INVALID, "%s cannot be unlimited",
+                                 slots[i].key);
+        snprintf(out[i].slot, sizeof out[i].slot, "%s", slots[i].key);
+        out[i].amount = value.amount;
+    }
+    return BUS_OK;
+}
+
+//  Writes the session's info as a reply with one member, "session".
+static int
+s_reply_session(sched_lifecycle_t *self,
+                const char *session_id,
+                bus_writer_t *reply,
+                bus_error_t *err)
+{
+    proto_session_create_rep_t rep; //  every session.* reply has this shape
+    proto_session_create_rep_init(&rep);
+    int rc = sched_sessions_get(self->db, session_id, &rep.session);
+    if (rc == BUS_OK && proto_session_create_rep_write(&rep, reply) != 0)
+        rc = BUS_STATUS_INTERNAL;
+    proto_session_create_rep_clear(&rep);
+    if (rc != BUS_OK)
+        bus_error_set(err, rc,
+                      rc == BUS_STATUS_NOT_FOUND ? "no such session %s"
+                                                 : "cannot read session %s",
+                      session_id);
+    return rc;
+}
+
+static int
+s_create(void *arg,
+         bus_rpc_request_t *req,
+         const void *body,
+         size_t size,
+         bus_writer_t *reply,
+         bus_error_t *err)
+{
+    (void) req;
+    sched_lifecycle_t *self = arg;
+    proto_session_create_req_t in;
+    int rc = proto_session_create_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    //  The same id again (a retry): answer what exists.
+    if (sched_sessions_status(self->db, in.session_id) >= 0) {
+        rc = s_reply_session(self, in.session_id, reply, err);
+        proto_session_create_req_clear(&in);
+        return rc;
+    }
+    sched_amount_t request[64];
+    rc = s_amounts(in.slots, in.slots_count, request, 64, err);
+    json_t *environ = json_object();
+    for (size_t i = 0; i < in.environ_count; i++)
+        json_object_set_new(environ, in.environ[i].key, json_string(in.environ[i].value));
+    char *environ_text = json_dumps(environ, JSON_COMPACT);
+    char opts[64];
+    snprintf(opts, sizeof opts, "{\"shmem\": %" PRIu64 "}", in.shmem_bytes);
+    sched_session_spec_t spec = {.session_id = in.session_id,
+                                 .kernel_id = in.kernel_id,
+                                 .name = in.name,
+                                 .access_key = in.access_key,
+                                 .user_uuid = in.user_uuid,
+                                 .domain_name = in.domain_name,
+                                 .group_id = in.group_id,
+                                 .scaling_group = in.scaling_group,
+                                 .type = in.type,
+                                 .image = in.image,
+                                 .architecture = in.architecture,
+                                 .environ = environ_text,
+                                 .resource_opts = opts,
+                                 .startup_command = in.startup_command,
+                                 .request = request,
+                                 .request_count = in.slots_count};
+    if (rc == BUS_OK && bus_node_begin(self->node) != 0)
+        rc = bus_error_set(err, BUS_STATUS_UNAVAILABLE, "database busy");
+    else if (rc == BUS_OK) {
+        rc = sched_sessions_insert(self->db, &spec, bus_clock_wall_us(), err);
+        if (rc == BUS_OK) {
+            s_emit(self, "session_enqueued", in.session_id, NULL, NULL, NULL);
+            if (bus_node_commit(self->node) != 0)
+                rc = bus_error_set(err, BUS_STATUS_UNAVAILABLE, "cannot commit");
+        } else
+            bus_node_rollback(self->node);
+    }
+    if (rc == BUS_OK) {
+        rc = s_reply_session(self, in.session_id, reply, err);
+        event_active(self->soon, EV_TIMEOUT, 0); //  place it without waiting a period
+    }
+    free(environ_text);
+    json_decref(environ);
+    proto_session_create_req_clear(&in);
+    return rc;
+}
+
+static void
+s_on_destroyed(void *arg, const bus_reply_t *reply)
+{
+    call_ctx_t *ctx = arg;
+    //  The agent's kernel.terminated ends it; but an agent that does not
+    //  know the kernel any more will never say so.
+    if (reply->status == BUS_STATUS_NOT_FOUND && bus_node_begin(ctx->self->node) == 0) {
+        s_move(ctx->self, ctx->session_id, ctx->kernel_id, SCHED_KERNEL_TERMINATED,
+               "already-terminated", NULL, NULL);
+        bus_node_commit(ctx->self->node);
+    } else if (reply->status != BUS_OK)
+        bus_log_warning("kernel destroy failed kernel=%s status=%d detail=\"%s\"",
+                        ctx->kernel_id, reply->status, reply->detail);
+    s_call_done(ctx);
+}
+
+static int
+s_destroy(void *arg,
+          bus_rpc_request_t *req,
+          const void *body,
+          size_t size,
+          bus_writer_t *reply,
+          bus_error_t *err)
+{
+    (void) req;
+    sched_lifecycle_t *self = arg;
+    proto_session_destroy_req_t in;
+    int rc = proto_session_destroy_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    proto_session_info_t info;
+    proto_session_info_init(&info);
+    rc = sched_sessions_get(self->db, in.session_id, &info);
+    int status = sched_session_status_from_str(info.status ? info.status : "");
+    char addr[256] = "";
+    if (rc == BUS_OK && info.agent_id) {
+        sqlite3_stmt *stmt = bus_db_stmt(
+            self->db, "SELECT addr FROM agents WHERE id = ?1 AND status = 'ALIVE'");
+        if (stmt) {
+            sqlite3_bind_text(stmt, 1, info.agent_id, -1, SQLITE_TRANSIENT);
+            if (sqlite3_step(stmt) == SQLITE_ROW)
+                snprintf(addr, sizeof addr, "%s",
+                         (const char *) sqlite3_column_text(stmt, 0));
+            sqlite3_reset(stmt);
+        }
+    }
+    bool ask_agent = false;
+    if (rc == BUS_OK && !sched_session_is_dead(status) && info.kernel_id &&
+        bus_node_begin(self->node) == 0) {
+        if (status == SCHED_SESSION_PENDING)
+            s_move(self, in.session_id, info.kernel_id, SCHED_KERNEL_CANCELLED, in.reason,
+                   NULL, NULL);
+        else if (!*addr || in.forced)
+            //  No agent to ask (LOST), or the user will not wait: the end
+            //  is recorded now; a kernel still running on a LOST agent is
+            //  the reconciliation's to clean.
+            s_move(self, in.session_id, info.kernel_id, SCHED_KERNEL_TERMINATED,
+                   *addr ? in.reason : "agent-lost", NULL, NULL);
+        else {
+            s_move(self, in.session_id, info.kernel_id, SCHED_KERNEL_TERMINATING,
+                   in.reason, NULL, NULL);
+            ask_agent = true;
+        }
+        bus_node_commit(self->node);
+    }
+    if (ask_agent || (rc == BUS_OK && in.forced && *addr && info.kernel_id)) {
+        proto_kernel_destroy_req_t kill;
+        proto_kernel_destroy_req_init(&kill);
+        kill.kernel_id = info.kernel_id;
+        free(kill.reason); //  init's default; the request's reason is borrowed
+        kill.reason = in.reason;
+        kill.grace_ms = in.forced ? 0 : kill.grace_ms;
+        bus_writer_t *writer = bus_writer_new();
+        call_ctx_t *ctx = s_call_new(self, in.session_id, info.kernel_id);
+        if (!(writer && ctx && proto_kernel_destroy_req_write(&kill, writer) == 0 &&
+              s_call_send(ctx, addr, PROTO_KERNEL_DESTROY, writer, s_on_destroyed)))
+            free(ctx);
+        bus_writer_destroy(&writer);
+    }
+    proto_session_info_clear(&info);
+    if (rc == BUS_OK)
+        rc = s_reply_session(self, in.session_id, reply, err);
+    else
+        bus_error_set(err, rc, "no such session %s", in.session_id);
+    proto_session_destroy_req_clear(&in);
+    return rc;
+}
+
+static int
+s_get(void *arg,
+      bus_rpc_request_t *req,
+      const void *body,
+      size_t size,
+      bus_writer_t *reply,
+      bus_error_t *err)
+{
+    (void) req;
+    sched_lifecycle_t *self = arg;
+    proto_session_get_req_t in;
+    int rc = proto_session_get_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    char id[SCHED_ID_MAX] = "";
+    if (in.session_id)
+        snprintf(id, sizeof id, "%s", in.session_id);
+    else if (in.access_key && in.name) {
+        //  By name: the live session first, else the latest that ended.
+        sqlite3_stmt *stmt = bus_db_stmt(
+            self->db, "SELECT id FROM sessions WHERE access_key = ?1 AND name = ?2"
+                      " ORDER BY status IN ('TERMINATED', 'CANCELLED'), created_at DESC"
+                      " LIMIT 1");
+        if (stmt) {
+            sqlite3_bind_text(stmt, 1, in.access_key, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(stmt, 2, in.name, -1, SQLITE_TRANSIENT);
+            if (sqlite3_step(stmt) == SQLITE_ROW)
+                snprintf(id, sizeof id, "%s",
+                         (const char *) sqlite3_column_text(stmt, 0));
+            sqlite3_reset(stmt);
+        }
+    }
+    rc = *id ? s_reply_session(self, id, reply, err)
+             : bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such session");
+    proto_session_get_req_clear(&in);
+    return rc;
+}
+
+static int
+s_list(void *arg,
+       bus_rpc_request_t *req,
+       const void *body,
+       size_t size,
+       bus_writer_t *reply,
+       bus_error_t *err)
+{
+    (void) req;
+    sched_lifecycle_t *self = arg;
+    proto_session_list_req_t in;
+    int rc = proto_session_list_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    sched_session_filter_t filter = {in.access_key, in.domain_name, in.group_id,
+                                     in.statuses,   in.limit,       in.offset};
+    proto_session_list_rep_t out;
+    proto_session_list_rep_init(&out);
+    size_t total = 0;
+    rc = sched_sessions_list(self->db, &filter, &out.sessions, &out.sessions_count,
+                             &total);
+    out.total_count = total;
+    if (rc == BUS_OK && proto_session_list_rep_write(&out, reply) != 0)
+        rc = BUS_STATUS_INTERNAL;
+    if (rc != BUS_OK)
+        bus_error_set(err, rc, "cannot list sessions");
+    proto_session_list_rep_clear(&out);
+    proto_session_list_req_clear(&in);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------------
+
+sched_lifecycle_t *
+sched_lifecycle_new(bus_node_t *node, int pass_ms, int create_timeout_ms)
+{
+    sched_lifecycle_t *self = calloc(1, sizeof *self);
+    if (!self)
+        return NULL;
+    self->node = node;
+    self->db = bus_node_db(node);
+    self->create_timeout_ms = create_timeout_ms;
+    struct timeval tv = {pass_ms / 1000, (pass_ms % 1000) * 1000};
+    self->timer = event_new(bus_node_base(node), -1, EV_PERSIST, s_on_timer, self);
+    self->soon = event_new(bus_node_base(node), -1, 0, s_on_timer, self);
+    if (!self->timer || !self->soon || event_add(self->timer, &tv) != 0 ||
+        bus_node_handle(node, PROTO_SESSION_CREATE, s_create, self) != 0 ||
+        bus_node_handle(node, PROTO_SESSION_DESTROY, s_destroy, self) != 0 ||
+        bus_node_handle(node, PROTO_SESSION_GET, s_get, self) != 0 ||
+        bus_node_handle(node, PROTO_SESSION_LIST, s_list, self) != 0 ||
+        bus_node_follow(node, "kernel", s_apply, self) != 0) {
+        sched_lifecycle_destroy(&self);
+        return NULL;
+    }
+    return self;
+}
+
+void
+sched_lifecycle_destroy(sched_lifecycle_t **self_p)
+{
+    assert(self_p);
+    sched_lifecycle_t *self = *self_p;
+    if (self) {
+        while (self->calls) {
+            call_ctx_t *ctx = self->calls;
+            bus_node_cancel(self->node, ctx->endpoint, ctx->call_id);
+            s_call_done(ctx);
+        }
+        if (self->timer)
+            event_free(self->timer);
+        if (self->soon)
+            event_free(self->soon);
+        free(self);
+        *self_p = NULL;
+    }
+}

@@ -1,0 +1,31 @@
+/*  =========================================================================
+    sched_lifecycle - sessions on the bus: the session.* methods, the
+    scheduling passes, the calls to agents and the kernel events back
+
+    session.create stores a PENDING session (sched_sessions) and wakes a
+    scheduling pass; each placement is followed by kernel.create on the
+    chosen agent (the kernel is PREPARING meanwhile). The agent's durable
+    kernel.started and kernel.terminated events, followed exactly once,
+    move the kernel to RUNNING and TERMINATED. session.destroy cancels a
+    PENDING session, or marks it TERMINATING and asks the agent to destroy
+    the kernel. Every step emits a durable session.lifecycle event named as
+    Backend.AI names it, in the transaction that makes the step.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef SCHED_LIFECYCLE_H_INCLUDED
+#define SCHED_LIFECYCLE_H_INCLUDED
+
+#include "bus.h"
+
+typedef struct _sched_lifecycle_t sched_lifecycle_t;
+
+//  Serves session.*, follows the kernel domain and runs a scheduling pass
+//  every pass_ms (and after each create). create_timeout_ms bounds
+//  kernel.create, which starts a container. NULL on failure.
+sched_lifecycle_t *
+sched_lifecycle_new(bus_node_t *node, int pass_ms, int create_timeout_ms);
+void sched_lifecycle_destroy(sched_lifecycle_t **self_p);
+
+#endif

@@ -1,0 +1,377 @@
+/*  =========================================================================
+    sessions_test - sessions end to end between the real scheduler and a
+    real agent: session.create places the session and the agent starts a
+    runc container (RUNNING, with the lifecycle events Backend.AI names),
+    get and list, a request too large waits PENDING and is cancelled, an
+    unknown image is cancelled with the agent's reason, destroy ends the
+    session and gives its slots back, a batch session reports its exit
+    code. Needs root, runc, umoci and tini; skips otherwise.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bus.h"
+#include "harness.h"
+#include "t.h"
+
+#define READY_MS 20000
+#define CALL_MS  30000
+#define EVENT_MS 30000
+#define IMAGE    "local.backplane/library/busybox:latest"
+#define SEEN_MAX 256
+
+static char *s_dir;
+static harness_proc_t s_scheduler, s_agent;
+static char s_pub[128], s_sub_ep[128], s_registry[128], s_rpc[160], s_bridge[16];
+static bus_sub_t *s_sub;
+static bus_rpc_client_t *s_client;
+
+//  The session.lifecycle events seen so far.
+typedef struct {
+    char event[40];
+    char session_id[72];
+    char status[32];
+    char reason[72];
+    bool has_exit_code;
+    int64_t exit_code;
+} seen_t;
+static seen_t s_seen[SEEN_MAX];
+static size_t s_seen_count;
+
+static int
+s_run(const char *command)
+{
+    int rc = system(command);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static void
+s_drain(void)
+{
+    bus_event_t event;
+    bus_error_t err;
+    while (bus_sub_recv(s_sub, &event, &err) == BUS_OK) {
+        proto_session_lifecycle_t step;
+        if (s_seen_count == SEEN_MAX ||
+            proto_session_lifecycle_decode(&step, event.body, event.body_size, &err) !=
+                BUS_OK)
+            continue;
+        seen_t *seen = &s_seen[s_seen_count++];
+        snprintf(seen->event, sizeof seen->event, "%s", step.event);
+        snprintf(seen->session_id, sizeof seen->session_id, "%s", step.session_id);
+        snprintf(seen->status, sizeof seen->status, "%s", step.status ? step.status : "");
+        snprintf(seen->reason, sizeof seen->reason, "%s", step.reason ? step.reason : "");
+        seen->has_exit_code = step.has_exit_code;
+        seen->exit_code = step.exit_code;
+        proto_session_lifecycle_clear(&step);
+    }
+}
+
+//  Waits for event about session_id; the event seen, or NULL.
+static const seen_t *
+s_wait(const char *event, const char *session_id)
+{
+    int64_t deadline = bus_clock_mono_ms() + EVENT_MS;
+    do {
+        s_drain();
+        for (size_t i = 0; i < s_seen_count; i++)
+            if (strcmp(s_seen[i].event, event) == 0 &&
+                strcmp(s_seen[i].session_id, session_id) == 0)
+                return &s_seen[i];
+        struct timespec pause = {0, 20 * 1000000L};
+        nanosleep(&pause, NULL);
+    } while (bus_clock_mono_ms() < deadline);
+    return NULL;
+}
+
+//  Calls a session.* method; the session in the reply into info.
+static int
+s_call(const char *method, bus_writer_t *writer, proto_session_info_t *info)
+{
+    zchunk_t *reply = NULL;
+    bus_error_t err = {0};
+    int rc = bus_rpc_client_call_sync(s_client, method, bus_writer_data(writer),
+                                      bus_writer_size(writer), CALL_MS, &reply, &err);
+    bus_writer_destroy(&writer);
+    proto_session_create_rep_t rep;
+    if (rc == BUS_OK && info) {
+        rc = proto_session_create_rep_decode(&rep, zchunk_data(reply), zchunk_size(reply),
+                                             &err);
+        if (rc == BUS_OK) {
+            *info = rep.session; //  moved out of rep
+            memset(&rep.session, 0, sizeof rep.session);
+            proto_session_create_rep_clear(&rep);
+        }
+    }
+    if (rc != BUS_OK)
+        fprintf(stderr, "# %s: %d %s\n", method, rc, err.detail);
+    zchunk_destroy(&reply);
+    return rc;
+}
+
+static int
+s_create(const char *id,
+         const char *name,
+         const char *image,
+         const char *cpu,
+         const char *batch_command,
+         proto_session_info_t *info)
+{
+    char kernel[72];
+    snprintf(kernel, sizeof kernel, "k-%s", id);
+    proto_kv_t slots[] = {{"cpu", (char *) cpu}, {"mem", "268435456"}};
+    proto_session_create_req_t in;
+    proto_session_create_req_init(&in);
+    in.session_id = (char *) id;
+    in.kernel_id = kernel;
+    in.name = (char *) name;
+    in.access_key = "AKTEST";
+    in.user_uuid = "user-1";
+    in.domain_name = "default";
+    in.group_id = "group-1";
+    in.scaling_group = "default";
+    in.image = (char *) image;
+    in.slots = slots;
+    in.slots_count = 2;
+    char *type = in.type, *arch = in.architecture;
+    if (batch_command) {
+        in.type = "BATCH";
+        in.startup_command = (char *) batch_command;
+    }
+    bus_writer_t *writer = bus_writer_new();
+    proto_session_create_req_write(&in, writer);
+    free(type);
+    free(arch);
+    return s_call(PROTO_SESSION_CREATE, writer, info);
+}
+
+static int
+s_get(const char *id, proto_session_info_t *info)
+{
+    proto_session_get_req_t in;
+    proto_session_get_req_init(&in);
+    in.session_id = (char *) id;
+    bus_writer_t *writer = bus_writer_new();
+    proto_session_get_req_write(&in, writer);
+    return s_call(PROTO_SESSION_GET, writer, info);
+}
+
+static int
+s_destroy(const char *id, proto_session_info_t *info)
+{
+    proto_session_destroy_req_t in;
+    proto_session_destroy_req_init(&in);
+    in.session_id = (char *) id;
+    bus_writer_t *writer = bus_writer_new();
+    proto_session_destroy_req_write(&in, writer);
+    free(in.reason);
+    return s_call(PROTO_SESSION_DESTROY, writer, info);
+}
+
+static void
+test_start(void)
+{
+    s_dir = harness_tmpdir("sessions");
+    T_ASSERT(s_dir);
+    snprintf(s_bridge, sizeof s_bridge, "bps%d", (int) (getpid() % 100000));
+    char command[1200];
+    if (access("build/images/busybox/index.json", R_OK) == 0)
+        snprintf(command, sizeof command,
+                 "mkdir -p %s/images && cp -a build/images/busybox %s/images/", s_dir,
+                 s_dir);
+    else
+        snprintf(command, sizeof command,
+                 "deploy/images/build busybox %s/images/busybox >/dev/null", s_dir);
+    T_EQ_INT(s_run(command), 0);
+    char state[512], line[HARNESS_LINE_MAX];
+    snprintf(state, sizeof state, "node.state_dir=%s/scheduler", s_dir);
+    const char *sched_args[] = {"--set", state,
+                                "--set", "bus.hub.publish=tcp://127.0.0.1:*",
+                                "--set", "bus.hub.subscribe=tcp://127.0.0.1:*",
+                                "--set", "bus.hub.registry=tcp://127.0.0.1:*",
+                                "--set", "bus.heartbeat_ms=100",
+                                "--set", "sessions.pass_ms=100",
+                                NULL};
+    T_ASSERT(harness_start(&s_scheduler, s_dir, "scheduler", "scheduler", sched_args) ==
+             0);
+    T_ASSERT(harness_wait_line(&s_scheduler, "ready ", READY_MS, line, sizeof line));
+    T_ASSERT(harness_field(line, "hub_publish", s_pub, sizeof s_pub));
+    T_ASSERT(harness_field(line, "hub_subscribe", s_sub_ep, sizeof s_sub_ep));
+    T_ASSERT(harness_field(line, "registry", s_registry, sizeof s_registry));
+    T_ASSERT(harness_field(line, "rpc", s_rpc, sizeof s_rpc));
+    s_client = bus_rpc_client_new(s_rpc, "test/sessions", NULL);
+    s_sub = bus_sub_new(s_sub_ep, NULL);
+    T_ASSERT(s_client && s_sub);
+    T_ASSERT(bus_sub_subscribe(s_sub, "session.", NULL, NULL) == 0);
+
+    char agent_state[512], pub[160], sub[160], reg[160], images[512], bridge[64],
+        runner[600];
+    snprintf(agent_state, sizeof agent_state, "node.state_dir=%s/agent", s_dir);
+    snprintf(images, sizeof images, "agent.images_dir=%s/images", s_dir);
+    snprintf(pub, sizeof pub, "bus.hub.publish=%s", s_pub);
+    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", s_sub_ep);
+    snprintf(reg, sizeof reg, "bus.hub.registry=%s", s_registry);
+    snprintf(bridge, sizeof bridge, "agent.network.bridge=%s", s_bridge);
+    snprintf(runner, sizeof runner, "agent.runner_path=%s/backplane-runner",
+             harness_bindir());
+    const char *agent_args[] = {"--set", agent_state,
+                                "--set", pub,
+                                "--set", sub,
+                                "--set", reg,
+                                "--set", "node.name=agent-s",
+                                "--set", "bus.heartbeat_ms=100",
+                                "--set", "agent.slots.cpu=2",
+                                "--set", "agent.slots.mem=2g",
+                                "--set", bridge,
+                                "--set", "agent.network.cidr=10.218.0.0/24",
+                                "--set", runner,
+                                "--set", images,
+                                NULL};
+    T_ASSERT(harness_start(&s_agent, s_dir, "agent", "agent", agent_args) == 0);
+    T_ASSERT(harness_wait_line(&s_agent, "ready ", READY_MS, NULL, 0));
+}
+
+static void
+test_create_runs(void)
+{
+    proto_session_info_t info;
+    T_EQ_INT(s_create("s-run", "first", IMAGE, "1", NULL, &info), BUS_OK);
+    T_EQ_STR(info.status, "PENDING");
+    proto_session_info_clear(&info);
+    T_ASSERT(s_wait("session_enqueued", "s-run"));
+    T_ASSERT(s_wait("session_scheduled", "s-run"));
+    T_ASSERT(s_wait("kernel_started", "s-run"));
+    const seen_t *started = s_wait("session_started", "s-run");
+    T_ASSERT(started);
+    T_EQ_STR(started->status, "RUNNING");
+    T_EQ_INT(s_get("s-run", &info), BUS_OK);
+    T_EQ_STR(info.status, "RUNNING");
+    T_EQ_STR(info.agent_id, "agent-s");
+    T_CONTAINS(info.kernel_host, "10.218.0.");
+    T_EQ_INT(info.occupied_slots_count, 2);
+    proto_session_info_clear(&info);
+    //  The same id again answers what exists; the same name is refused.
+    T_EQ_INT(s_create("s-run", "first", IMAGE, "1", NULL, &info), BUS_OK);
+    T_EQ_STR(info.status, "RUNNING");
+    proto_session_info_clear(&info);
+    T_EQ_INT(s_create("s-other", "first", IMAGE, "1", NULL, NULL), BUS_STATUS_CONFLICT);
+}
+
+static void
+test_too_big_waits_then_cancels(void)
+{
+    proto_session_info_t info;
+    T_EQ_INT(s_create("s-big", "big", IMAGE, "64", NULL, &info), BUS_OK);
+    proto_session_info_clear(&info);
+    struct timespec pause = {0, 500 * 1000000L}; //  five passes
+    nanosleep(&pause, NULL);
+    T_EQ_INT(s_get("s-big", &info), BUS_OK);
+    T_EQ_STR(info.status, "PENDING");
+    proto_session_info_clear(&info);
+    T_EQ_INT(s_destroy("s-big", &info), BUS_OK);
+    T_EQ_STR(info.status, "CANCELLED");
+    proto_session_info_clear(&info);
+    T_ASSERT(s_wait("session_cancelled", "s-big"));
+}
+
+static void
+test_unknown_image_is_cancelled(void)
+{
+    T_EQ_INT(
+        s_create("s-bad", "bad", "local.backplane/library/nope:latest", "1", NULL, NULL),
+        BUS_OK);
+    const seen_t *cancelled = s_wait("session_cancelled", "s-bad");
+    T_ASSERT(cancelled);
+    T_EQ_STR(cancelled->reason, "failed-to-start");
+    proto_session_info_t info;
+    T_EQ_INT(s_get("s-bad", &info), BUS_OK);
+    T_EQ_STR(info.status, "CANCELLED");
+    T_CONTAINS(info.status_data, "no such image");
+    T_EQ_INT(info.occupied_slots_count, 0);
+    proto_session_info_clear(&info);
+}
+
+static void
+test_destroy_ends_and_frees(void)
+{
+    proto_session_info_t info;
+    T_EQ_INT(s_destroy("s-run", &info), BUS_OK);
+    T_EQ_STR(info.status, "TERMINATING");
+    proto_session_info_clear(&info);
+    T_ASSERT(s_wait("session_terminating", "s-run"));
+    T_ASSERT(s_wait("kernel_terminated", "s-run"));
+    const seen_t *ended = s_wait("session_terminated", "s-run");
+    T_ASSERT(ended);
+    T_EQ_STR(ended->reason, "user-requested");
+    T_EQ_INT(s_get("s-run", &info), BUS_OK);
+    T_EQ_STR(info.status, "TERMINATED");
+    T_EQ_INT(info.occupied_slots_count, 0);
+    T_ASSERT(info.terminated_at > 0);
+    proto_session_info_clear(&info);
+    char command[600];
+    snprintf(command, sizeof command,
+             "test -z \"$(runc --root %s/agent/runc list -q 2>/dev/null)\"", s_dir);
+    T_EQ_INT(s_run(command), 0);
+}
+
+static void
+test_batch_reports_its_exit_code(void)
+{
+    T_EQ_INT(s_create("s-batch", "batch", IMAGE, "1", "echo working; exit 3", NULL),
+             BUS_OK);
+    const seen_t *failure = s_wait("session_failure", "s-batch");
+    T_ASSERT(failure);
+    T_ASSERT(failure->has_exit_code);
+    T_EQ_INT(failure->exit_code, 3);
+    T_ASSERT(s_wait("session_terminated", "s-batch"));
+    proto_session_info_t info;
+    T_EQ_INT(s_get("s-batch", &info), BUS_OK);
+    T_EQ_STR(info.status, "TERMINATED");
+    T_EQ_INT(info.exit_code, 3);
+    proto_session_info_clear(&info);
+}
+
+int
+main(void)
+{
+    if (getuid() != 0 || system("command -v runc >/dev/null 2>&1") != 0 ||
+        access("/usr/bin/tini-static", X_OK) != 0 ||
+        system("command -v umoci >/dev/null 2>&1") != 0) {
+        printf("1..0 # SKIP needs root, runc, umoci and /usr/bin/tini-static\n");
+        return 0;
+    }
+    T_RUN(test_start);
+    if (t_failures) //  nothing to test without the platform
+        return T_DONE();
+    T_RUN(test_create_runs);
+    T_RUN(test_too_big_waits_then_cancels);
+    T_RUN(test_unknown_image_is_cancelled);
+    T_RUN(test_destroy_ends_and_frees);
+    T_RUN(test_batch_reports_its_exit_code);
+    bus_rpc_client_destroy(&s_client);
+    bus_sub_destroy(&s_sub);
+    int agent = harness_stop(&s_agent, 10000);
+    int scheduler = harness_stop(&s_scheduler, 10000);
+    bool clean = agent == 0 && scheduler == 0 && !harness_log_has_report(&s_agent) &&
+                 !harness_log_has_report(&s_scheduler);
+    if (!clean)
+        fprintf(stderr, "# a service did not stop cleanly (agent %d, scheduler %d)\n",
+                agent, scheduler);
+    char command[256];
+    snprintf(command, sizeof command, "ip link del %s 2>/dev/null", s_bridge);
+    (void) s_run(command);
+    if (t_failures == 0 && clean && !getenv("BACKPLANE_KEEP")) {
+        snprintf(command, sizeof command, "rm -rf %s", s_dir);
+        (void) s_run(command);
+    } else
+        fprintf(stderr, "# state kept in %s\n", s_dir);
+    free(s_dir);
+    return clean ? T_DONE() : 1;
+}
