@@ -34,6 +34,7 @@ s_info_free(proto_session_info_t *self)
     free(self->tag);
     free(self->kernel_id);
     free(self->agent_id);
+    free(self->agent_addr);
     free(self->container_id);
     free(self->kernel_host);
     proto_free_map(self->requested_slots, self->requested_slots_count);
@@ -75,6 +76,8 @@ s_info_valid(const proto_session_info_t *self)
         return false;
     if (!proto_valid_str(self->agent_id, 0, 128))
         return false;
+    if (!proto_valid_str(self->agent_addr, 0, 256))
+        return false;
     if (!proto_valid_str(self->container_id, 0, 128))
         return false;
     if (!proto_valid_str(self->kernel_host, 0, 64))
@@ -103,6 +106,7 @@ s_info_write(const proto_session_info_t *self, bus_writer_t *writer)
     pairs += self->tag != NULL;
     pairs += self->kernel_id != NULL;
     pairs += self->agent_id != NULL;
+    pairs += self->agent_addr != NULL;
     pairs += self->container_id != NULL;
     pairs += self->kernel_host != NULL;
     pairs += self->requested_slots_count > 0;
@@ -137,6 +141,8 @@ s_info_write(const proto_session_info_t *self, bus_writer_t *writer)
         proto_write_str(writer, "kernel_id", self->kernel_id);
     if (self->agent_id != NULL)
         proto_write_str(writer, "agent_id", self->agent_id);
+    if (self->agent_addr != NULL)
+        proto_write_str(writer, "agent_addr", self->agent_addr);
     if (self->container_id != NULL)
         proto_write_str(writer, "container_id", self->container_id);
     if (self->kernel_host != NULL)
@@ -174,6 +180,7 @@ s_info_read(proto_session_info_t *self, proto_in_t *in)
     proto_read_str(in, "tag", 0, 256, &self->tag);
     proto_read_str(in, "kernel_id", 0, 64, &self->kernel_id);
     proto_read_str(in, "agent_id", 0, 128, &self->agent_id);
+    proto_read_str(in, "agent_addr", 0, 256, &self->agent_addr);
     proto_read_str(in, "container_id", 0, 128, &self->container_id);
     proto_read_str(in, "kernel_host", 0, 64, &self->kernel_host);
     self->requested_slots =
@@ -205,6 +212,7 @@ s_info_print(const proto_session_info_t *self, proto_text_t *text)
     proto_print_str(text, "tag", self->tag);
     proto_print_str(text, "kernel_id", self->kernel_id);
     proto_print_str(text, "agent_id", self->agent_id);
+    proto_print_str(text, "agent_addr", self->agent_addr);
     proto_print_str(text, "container_id", self->container_id);
     proto_print_str(text, "kernel_host", self->kernel_host);
     proto_print_count(text, "requested_slots", self->requested_slots_count);

@@ -55,6 +55,8 @@ typedef struct {
     char *kernel_id;
     //  The main kernel's agent (empty while PENDING) (at most 128 bytes)
     char *agent_id;
+    //  That agent's RPC endpoint, where kernel.execute goes (at most 256 bytes)
+    char *agent_addr;
     //  The main kernel's container (at most 128 bytes)
     char *container_id;
     //  The main kernel's address (at most 64 bytes)

@@ -64,5 +64,12 @@ const gw_route_t gw_routes[] = {
      gw_sgroup_handle_wsproxy_version},
     {GET, "/resource/presets", GW_AUTH_REQUIRED, gw_preset_handle_list},
     {POST, "/resource/check-presets", GW_AUTH_REQUIRED, gw_check_presets_handle},
+    //  Compute sessions (reference §3).
+    {POST, "/session", GW_AUTH_REQUIRED, gw_session_handle_create},
+    {POST, "/session/_/create", GW_AUTH_REQUIRED, gw_session_handle_create},
+    {GET, "/session/{session}", GW_AUTH_REQUIRED, gw_session_handle_info},
+    {EVHTTP_REQ_DELETE, "/session/{session}", GW_AUTH_REQUIRED,
+     gw_session_handle_destroy},
+    {POST, "/session/{session}", GW_AUTH_REQUIRED, gw_session_handle_execute},
     {0, NULL, 0, NULL},
 };

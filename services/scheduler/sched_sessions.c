@@ -464,8 +464,9 @@ sched_sessions_status(bus_db_t *db, const char *session_id)
     " s.scaling_group, s.type, s.status, s.status_info, s.status_data, s.image,"         \
     " s.architecture, s.tag, k.id, k.agent_id, k.container_id, k.kernel_host,"           \
     " coalesce(k.exit_code, 0), s.created_at, s.status_changed,"                         \
-    " coalesce(s.terminated_at, 0) FROM sessions s"                                      \
-    " LEFT JOIN kernels k ON k.session_id = s.id AND k.cluster_role = 'main'"
+    " coalesce(s.terminated_at, 0), a.addr FROM sessions s"                              \
+    " LEFT JOIN kernels k ON k.session_id = s.id AND k.cluster_role = 'main'"            \
+    " LEFT JOIN agents a ON a.id = k.agent_id"
 
 #define SESSION_FILTER                                                                   \
     " WHERE (?1 IS NULL OR s.access_key = ?1) AND (?2 IS NULL OR s.domain_name = ?2)"    \
@@ -507,6 +508,7 @@ s_read_info(sqlite3_stmt *stmt, proto_session_info_t *out)
     out->created_at = sqlite3_column_int64(stmt, 19);
     out->status_changed = sqlite3_column_int64(stmt, 20);
     out->terminated_at = sqlite3_column_int64(stmt, 21);
+    out->agent_addr = s_column(stmt, 22);
 }
 
 //  The slot maps, read after the row's statement is reset (one open

@@ -83,6 +83,19 @@ json_t *client_gql(const client_platform_t *self,
 //  True when the mutation field's result says ok (else prints its msg).
 bool client_mutation_ok(json_t *response, const char *field);
 
+//  Starts an agent named name on the platform's bus that runs real runc
+//  containers: the busybox image (copied from build/images, or built) in
+//  its images dir, its own bridge and subnet (cidr), 2 cpus and 2g. Waits
+//  until the gateway's catalogue lists busybox. True when it runs.
+bool client_agent_start(client_platform_t *self,
+                        harness_proc_t *agent,
+                        const char *name,
+                        const char *bridge,
+                        const char *cidr);
+
+//  True when the machine can run containers: root, runc, umoci, tini.
+bool client_can_run_containers(void);
+
 //  The first keypair of email, read as the superadmin. True when found.
 bool
 client_keypair_of(const client_platform_t *self, const char *email, client_keypair_t *kp);

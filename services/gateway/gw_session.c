@@ -1,0 +1,639 @@
+/*  =========================================================================
+    gw_session - the /session routes: create, info, destroy, execute
+
+    The gateway checks what the client sent (name rules, image resolution
+    against the domain's registries, resource group and slots against the
+    image's minimums), then asks the scheduler over the bus (session.* in
+    proto/session.yaml). POST /session waits for the session to run, to
+    end, or for maxWaitSeconds, by asking session.get again every
+    WAIT_POLL_MS; enqueueOnly answers at once with PENDING. Execute goes to
+    the session's agent directly (kernel.execute), which answers with
+    Backend.AI's result object (reference §3.4). Every step is a callback:
+    nothing here blocks the loop, and a client that goes away stops the wait.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "gw_classes.h"
+
+#define WAIT_POLL_MS     200
+#define EXEC_WAIT_MS     5000
+#define EXEC_TIMEOUT     (EXEC_WAIT_MS + 10000)
+#define SESSION_NAME_MIN 4
+#define SESSION_NAME_MAX 64
+
+//  One request's way through the scheduler and the agent.
+typedef struct {
+    gw_request_t *r;
+    struct event *timer;
+    int64_t deadline_ms; //  POST /session: when to stop waiting (0: never)
+    bool created;
+    bool reuse; //  reuseIfExists: a live session of that name is the answer
+    char session_id[GW_UUID_SIZE];
+    enum { OP_CREATE, OP_INFO, OP_DESTROY, OP_EXECUTE } op;
+} op_t;
+
+static void
+s_op_free(op_t *op)
+{
+    if (op->timer)
+        event_free(op->timer);
+    free(op);
+}
+
+//  Replies with err's status and frees op.
+static void
+s_fail(op_t *op, int status, const char *detail)
+{
+    gw_reply_status(op->r, status,
+                    detail && *detail ? detail : "the scheduler did not answer");
+    s_op_free(op);
+}
+
+//  Sends a session.* or kernel.* call; false when it could not leave.
+static bool
+s_call(op_t *op,
+       const char *endpoint,
+       const char *method,
+       bus_writer_t *writer,
+       int timeout_ms,
+       bus_reply_fn *fn)
+{
+    bool sent = endpoint &&
+                bus_node_call(op->r->gw->node, endpoint, method, bus_writer_data(writer),
+                              bus_writer_size(writer), timeout_ms, fn, op) != 0;
+    bus_writer_destroy(&writer);
+    return sent;
+}
+
+static const char *
+s_scheduler(gw_request_t *r)
+{
+    return bus_node_find(r->gw->node, "scheduler");
+}
+
+//  Decodes a session reply into info; BUS_OK or the failure.
+static int
+s_decode(const bus_reply_t *reply, proto_session_info_t *info, bus_error_t *err)
+{
+    if (reply->status != BUS_OK)
+        return bus_error_set(err, reply->status, "%s", reply->detail);
+    proto_session_create_rep_t rep;
+    int rc = proto_session_create_rep_decode(&rep, reply->body, reply->body_size, err);
+    if (rc == BUS_OK) {
+        *info = rep.session;
+        memset(&rep.session, 0, sizeof rep.session);
+        proto_session_create_rep_clear(&rep);
+    }
+    return rc;
+}
+
+//  True when the caller may act on the session: its owner, an admin of its
+//  domain, or a superadmin.
+static bool
+s_may_use(gw_request_t *r, const proto_session_info_t *info)
+{
+    return (info->access_key && strcmp(info->access_key, r->who.access_key) == 0) ||
+           gw_identity_admins_domain(&r->who, info->domain_name ? info->domain_name : "");
+}
+
+static bool
+s_status_is(const proto_session_info_t *info, const char *const *statuses)
+{
+    for (; *statuses; statuses++)
+        if (info->status && strcmp(info->status, *statuses) == 0)
+            return true;
+    return false;
+}
+
+//  ---------------------------------------------------------------------------
+//  POST /session
+
+static void s_on_polled(void *arg, const bus_reply_t *reply);
+
+static void
+s_poll(evutil_socket_t fd, short what, void *arg)
+{
+    (void) fd;
+    (void) what;
+    op_t *op = arg;
+    proto_session_get_req_t in;
+    proto_session_get_req_init(&in);
+    in.session_id = op->session_id;
+    bus_writer_t *writer = bus_writer_new();
+    proto_session_get_req_write(&in, writer);
+    if (!s_call(op, s_scheduler(op->r), PROTO_SESSION_GET, writer, 0, s_on_polled))
+        s_fail(op, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
+}
+
+//  The creation answer (reference §3.2).
+static void
+s_reply_created(op_t *op, const proto_session_info_t *info, const char *status)
+{
+    gw_reply_json(op->r, 201,
+                  json_pack("{s:s, s:s, s:s, s:[], s:b}", "sessionId", info->session_id,
+                            "sessionName", info->name, "status", status, "servicePorts",
+                            "created", op->created));
+    s_op_free(op);
+}
+
+static void
+s_on_polled(void *arg, const bus_reply_t *reply)
+{
+    op_t *op = arg;
+    proto_session_info_t info;
+    proto_session_info_init(&info);
+    bus_error_t err = {0};
+    if (s_decode(reply, &info, &err) != BUS_OK) {
+        proto_session_info_clear(&info);
+        s_fail(op, err.status, err.detail);
+        return;
+    }
+    static const char *const settled[] = {"RUNNING", "TERMINATED", "CANCELLED", "ERROR",
+                                          NULL};
+    bool timed_out = op->deadline_ms > 0 && bus_clock_mono_ms() >= op->deadline_ms;
+    if (s_status_is(&info, settled) || !op->r->req || timed_out || op->deadline_ms < 0)
+        s_reply_created(op, &info,
+                        timed_out && !s_status_is(&info, settled) ? "TIMEOUT"
+                                                                  : info.status);
+    else {
+        struct timeval tv = {0, WAIT_POLL_MS * 1000};
+        evtimer_add(op->timer, &tv);
+    }
+    proto_session_info_clear(&info);
+}
+
+static void
+s_on_created(void *arg, const bus_reply_t *reply)
+{
+    op_t *op = arg;
+    proto_session_info_t info;
+    proto_session_info_init(&info);
+    bus_error_t err = {0};
+    if (s_decode(reply, &info, &err) != BUS_OK) {
+        proto_session_info_clear(&info);
+        if (err.status == BUS_STATUS_CONFLICT && op->reuse) {
+            //  The owner's live session of that name answers, as it is now.
+            proto_session_get_req_t in;
+            proto_session_get_req_init(&in);
+            in.access_key = op->r->who.access_key;
+            in.name =
+                json_string_value(json_object_get(op->r->params, "name"))
+                    ? (char *) json_string_value(json_object_get(op->r->params, "name"))
+                    : (char *) json_string_value(
+                          json_object_get(op->r->params, "clientSessionToken"));
+            op->deadline_ms = -1; //  answer at once
+            bus_writer_t *writer = bus_writer_new();
+            proto_session_get_req_write(&in, writer);
+            if (!s_call(op, s_scheduler(op->r), PROTO_SESSION_GET, writer, 0,
+                        s_on_polled))
+                s_fail(op, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
+            return;
+        }
+        if (err.status == BUS_STATUS_CONFLICT)
+            gw_reply_problem(op->r, "session-already-exists", err.detail);
+        else
+            gw_reply_status(op->r, err.status, err.detail);
+        s_op_free(op);
+        return;
+    }
+    op->created = true;
+    if (op->deadline_ms < 0) //  enqueueOnly
+        s_reply_created(op, &info, info.status);
+    else {
+        struct timeval tv = {0, WAIT_POLL_MS * 1000};
+        evtimer_add(op->timer, &tv);
+    }
+    proto_session_info_clear(&info);
+}
+
+//  The first of keys present in object (aliases, as §3.1 lists them).
+static json_t *
+s_param(json_t *object, const char *const *keys)
+{
+    for (; *keys; keys++) {
+        json_t *value = json_object_get(object, *keys);
+        if (value && !json_is_null(value))
+            return value;
+    }
+    return NULL;
+}
+
+static bool
+s_valid_name(const char *name)
+{
+    size_t n = strlen(name);
+    if (n < SESSION_NAME_MIN || n > SESSION_NAME_MAX)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char) name[i];
+        bool word = isalnum(c) || c == '_';
+        if (!word && ((i == 0 || i == n - 1) || (c != '.' && c != '-')))
+            return false;
+    }
+    return true;
+}
+
+//  The slots the session asks for: the client's, with the image's minimums
+//  for cpu and mem when it gave none, and never under them. NULL with err.
+static json_t *
+s_slots(json_t *resources, json_t *image, bus_error_t *err)
+{
+    json_t *slots = NULL;
+    if (resources && bus_slots_parse(resources, &slots, err) != BUS_OK)
+        return NULL;
+    if (!slots)
+        slots = json_object();
+    json_t *limits = gw_image_resources(json_object_get(image, "labels_object"));
+    const char *name;
+    json_t *limit;
+    json_object_foreach(limits, name, limit)
+    {
+        const char *min = json_string_value(json_object_get(limit, "min"));
+        bus_slots_unit_t unit = bus_slots_unit(name);
+        if (!min || unit == BUS_SLOTS_UNKNOWN)
+            continue;
+        json_t *have = json_object_get(slots, name);
+        if (!have) {
+            json_object_set_new(slots, name, json_string(min));
+            continue;
+        }
+        bus_slots_value_t want, floor;
+        json_t *min_text = json_string(min);
+        bool ok = bus_slots_parse_value(unit, name, have, &want, err) == BUS_OK &&
+                  bus_slots_parse_value(unit, name, min_text, &floor, err) == BUS_OK;
+        json_decref(min_text);
+        if (ok && !want.infinite && want.amount < floor.amount) {
+            bus_error_set(err, BUS_STATUS_INVALID,
+                          "Your resource request is smaller than the minimum required by "
+                          "the image: %s %s < %s",
+                          name, json_string_value(have), min);
+            ok = false;
+        }
+        if (!ok) {
+            json_decref(slots);
+            json_decref(limits);
+            return NULL;
+        }
+    }
+    json_decref(limits);
+    return slots;
+}
+
+void
+gw_session_handle_create(gw_request_t *r)
+{
+    static const char *const k_name[] = {"name", "session_name", "clientSessionToken",
+                                         NULL};
+    static const char *const k_image[] = {"image", "lang", NULL};
+    static const char *const k_arch[] = {"arch", "architecture", NULL};
+    static const char *const k_type[] = {"type", "sessionType", NULL};
+    static const char *const k_group[] = {"group", "groupName", "group_name", NULL};
+    static const char *const k_sgroup[] = {"scaling_group", "scalingGroup", NULL};
+    static const char *const k_opts[] = {"resource_opts", "resourceOpts", NULL};
+    static const char *const k_startup[] = {"startupCommand", "startup_command", NULL};
+    json_t *params = r->params, *config = json_object_get(params, "config");
+    const char *name = json_string_value(s_param(params, k_name));
+    const char *image_name = json_string_value(s_param(params, k_image));
+    const char *arch = json_string_value(s_param(params, k_arch));
+    const char *type = json_string_value(s_param(params, k_type));
+    const char *group = json_string_value(s_param(params, k_group));
+    const char *sgroup = json_string_value(s_param(config, k_sgroup));
+    const char *startup = json_string_value(s_param(params, k_startup));
+    if (!name || !s_valid_name(name)) {
+        gw_reply_problem(r, "invalid-api-params",
+                         "name: 4-64 letters, digits, '_', '.', '-', starting and ending "
+                         "with a letter, digit or '_'");
+        return;
+    }
+    if (!image_name) {
+        gw_reply_problem(r, "invalid-api-params", "image is required");
+        return;
+    }
+    bool batch = type && strcasecmp(type, "batch") == 0;
+    if (type && !batch && strcasecmp(type, "interactive") != 0) {
+        gw_reply_problem(r, "invalid-api-params", "type: interactive or batch");
+        return;
+    }
+    if (batch && (!startup || !*startup)) {
+        gw_reply_problem(r, "invalid-api-params",
+                         "a batch session needs a startupCommand");
+        return;
+    }
+    bus_error_t err = {0};
+    json_t *image = NULL, *usable = NULL, *slots = NULL;
+    char project_id[GW_UUID_SIZE];
+    int rc =
+        gw_image_resolve(r->gw, gw_identity_is_superadmin(&r->who) ? NULL : r->who.domain,
+                         image_name, arch, &image, &err);
+    if (rc == BUS_OK)
+        rc = gw_sgroup_usable(r, group ? group : "default", project_id, &usable, &err);
+    if (rc == BUS_OK) {
+        //  The one asked for, if the project may use it; else the first usable.
+        const char *chosen = NULL;
+        for (size_t i = 0; !chosen && i < json_array_size(usable); i++) {
+            const char *item = json_string_value(json_array_get(usable, i));
+            if (!sgroup || strcmp(item, sgroup) == 0)
+                chosen = item;
+        }
+        if (!chosen)
+            rc = bus_error_set(&err, BUS_STATUS_INVALID,
+                               "no resource group for this project%s%s",
+                               sgroup ? ": " : "", sgroup ? sgroup : "");
+        sgroup = chosen;
+    }
+    if (rc == BUS_OK) {
+        //  The minimums come from the labels; the catalogue gives them as a list.
+        json_t *labels = json_object();
+        size_t index;
+        json_t *pair;
+        json_array_foreach(json_object_get(image, "labels"), index, pair)
+            json_object_set(labels, json_string_value(json_object_get(pair, "key")),
+                            json_object_get(pair, "value"));
+        json_object_set_new(image, "labels_object", labels);
+        slots = s_slots(json_object_get(config, "resources"), image, &err);
+        if (!slots)
+            rc = err.status ? err.status : BUS_STATUS_INVALID;
+    }
+    int64_t shmem = 0;
+    json_t *opts = s_param(config, k_opts);
+    if (rc == BUS_OK && json_object_get(opts, "shmem") &&
+        bus_slots_parse_bytes("shmem", json_object_get(opts, "shmem"), &shmem, &err) !=
+            BUS_OK)
+        rc = BUS_STATUS_INVALID;
+    op_t *op = rc == BUS_OK ? calloc(1, sizeof *op) : NULL;
+    if (rc == BUS_OK && (!op || gw_uuid_new(op->session_id) != 0))
+        rc = bus_error_set(&err, BUS_STATUS_INTERNAL, "out of memory");
+    if (rc != BUS_OK) {
+        if (rc == BUS_STATUS_INVALID)
+            gw_reply_problem(r, "invalid-api-params", err.detail);
+        else
+            gw_reply_status(r, rc, err.detail);
+        free(op);
+        json_decref(image);
+        json_decref(usable);
+        json_decref(slots);
+        return;
+    }
+    op->r = r;
+    op->op = OP_CREATE;
+    op->reuse = !json_is_false(json_object_get(params, "reuseIfExists"));
+    op->timer = evtimer_new(bus_node_base(r->gw->node), s_poll, op);
+    json_t *max_wait = json_object_get(params, "maxWaitSeconds");
+    if (json_is_true(json_object_get(params, "enqueueOnly")))
+        op->deadline_ms = -1;
+    else if (json_integer_value(max_wait) > 0)
+        op->deadline_ms = bus_clock_mono_ms() + json_integer_value(max_wait) * 1000;
+    char kernel_id[GW_UUID_SIZE];
+    gw_uuid_new(kernel_id);
+    proto_kv_t slot_pairs[64], env_pairs[256];
+    proto_session_create_req_t in;
+    proto_session_create_req_init(&in);
+    char *defaults[] = {in.type, in.architecture};
+    in.session_id = op->session_id;
+    in.kernel_id = kernel_id;
+    in.name = (char *) name;
+    in.access_key = r->who.access_key;
+    in.user_uuid = r->who.user_uuid;
+    in.domain_name = r->who.domain;
+    in.group_id = project_id;
+    in.scaling_group = (char *) sgroup;
+    in.type = batch ? "BATCH" : "INTERACTIVE";
+    in.image = (char *) json_string_value(json_object_get(image, "name"));
+    in.architecture = (char *) json_string_value(json_object_get(image, "architecture"));
+    const char *key;
+    json_t *value;
+    json_object_foreach(slots, key, value)
+    {
+        if (in.slots_count < 64)
+            slot_pairs[in.slots_count++] =
+                (proto_kv_t){(char *) key, (char *) json_string_value(value)};
+    }
+    in.slots = slot_pairs;
+    json_object_foreach(json_object_get(config, "environ"), key, value)
+    {
+        if (json_is_string(value) && in.environ_count < 256)
+            env_pairs[in.environ_count++] =
+                (proto_kv_t){(char *) key, (char *) json_string_value(value)};
+    }
+    in.environ = env_pairs;
+    in.shmem_bytes = (uint64_t) shmem;
+    in.startup_command = (char *) startup;
+    in.tag = (char *) json_string_value(json_object_get(params, "tag"));
+    //  The canonical reference the agents know: registry/project/name:tag.
+    char reference[600];
+    snprintf(reference, sizeof reference, "%s/%s:%s",
+             json_string_value(json_object_get(image, "registry")), in.image,
+             json_string_value(json_object_get(image, "tag")));
+    in.image = reference;
+    bus_writer_t *writer = bus_writer_new();
+    bool written = writer && proto_session_create_req_write(&in, writer) == 0;
+    for (size_t i = 0; i < 2; i++)
+        free(defaults[i]);
+    json_decref(image);
+    json_decref(usable);
+    json_decref(slots);
+    if (!written ||
+        !s_call(op, s_scheduler(r), PROTO_SESSION_CREATE, writer, 0, s_on_created)) {
+        if (!written)
+            bus_writer_destroy(&writer);
+        s_fail(op, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
+    }
+}
+
+//  ---------------------------------------------------------------------------
+//  /session/{s}: find the session, then act
+
+static void s_act(op_t *op, proto_session_info_t *info);
+
+static void
+s_on_found(void *arg, const bus_reply_t *reply)
+{
+    op_t *op = arg;
+    proto_session_info_t info;
+    proto_session_info_init(&info);
+    bus_error_t err = {0};
+    if (s_decode(reply, &info, &err) != BUS_OK || !s_may_use(op->r, &info)) {
+        proto_session_info_clear(&info);
+        s_fail(op,
+               err.status && err.status != BUS_STATUS_NOT_FOUND ? err.status
+                                                                : BUS_STATUS_NOT_FOUND,
+               "No matching session found.");
+        return;
+    }
+    s_act(op, &info);
+    proto_session_info_clear(&info);
+}
+
+//  Looks the path's session up (by the caller's name, or by id).
+static void
+s_find(gw_request_t *r, int kind)
+{
+    const char *ref = gw_request_path_param(r, "session");
+    op_t *op = calloc(1, sizeof *op);
+    if (!op || !ref) {
+        free(op);
+        gw_reply_status(r, BUS_STATUS_INTERNAL, "out of memory");
+        return;
+    }
+    op->r = r;
+    op->op = kind;
+    proto_session_get_req_t in;
+    proto_session_get_req_init(&in);
+    bool uuid = strlen(ref) == 36 && ref[8] == '-' && ref[13] == '-' && ref[18] == '-' &&
+                ref[23] == '-';
+    if (uuid)
+        in.session_id = (char *) ref;
+    else {
+        in.access_key = r->who.access_key;
+        in.name = (char *) ref;
+    }
+    bus_writer_t *writer = bus_writer_new();
+    proto_session_get_req_write(&in, writer);
+    if (!s_call(op, s_scheduler(r), PROTO_SESSION_GET, writer, 0, s_on_found))
+        s_fail(op, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
+}
+
+static void
+s_on_destroyed(void *arg, const bus_reply_t *reply)
+{
+    op_t *op = arg;
+    if (reply->status != BUS_OK)
+        s_fail(op, reply->status, reply->detail);
+    else {
+        gw_reply_json(op->r, 200, json_pack("{s:{}}", "stats"));
+        s_op_free(op);
+    }
+}
+
+static void
+s_on_executed(void *arg, const bus_reply_t *reply)
+{
+    op_t *op = arg;
+    proto_kernel_execute_rep_t rep;
+    bus_error_t err = {0};
+    if (reply->status != BUS_OK) {
+        s_fail(op, reply->status, reply->detail);
+        return;
+    }
+    if (proto_kernel_execute_rep_decode(&rep, reply->body, reply->body_size, &err) !=
+        BUS_OK) {
+        s_fail(op, BUS_STATUS_PROTOCOL, err.detail);
+        return;
+    }
+    json_t *result = json_loads(rep.result, 0, NULL);
+    proto_kernel_execute_rep_clear(&rep);
+    gw_reply_json(op->r, 200,
+                  json_pack("{s:o}", "result", result ? result : json_object()));
+    s_op_free(op);
+}
+
+//  Backend.AI's session info (reference §3.3), the fields the client prints.
+static json_t *
+s_info_json(const proto_session_info_t *info)
+{
+    json_t *requested = json_object(), *occupied = json_object();
+    for (size_t i = 0; i < info->requested_slots_count; i++)
+        json_object_set_new(requested, info->requested_slots[i].key,
+                            json_string(info->requested_slots[i].value));
+    for (size_t i = 0; i < info->occupied_slots_count; i++)
+        json_object_set_new(occupied, info->occupied_slots[i].key,
+                            json_string(info->occupied_slots[i].value));
+    char *requested_text = json_dumps(requested, JSON_COMPACT);
+    char *occupied_text = json_dumps(occupied, JSON_COMPACT);
+    json_t *data = info->status_data ? json_loads(info->status_data, 0, NULL) : NULL;
+    int64_t age_ms = (bus_clock_wall_us() - info->created_at) / 1000;
+    json_t *out = json_pack(
+        "{s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:s, s:s, s:s?, s:s, s:s?, s:o, s:I,"
+        " s:I}",
+        "domainName", info->domain_name, "groupId", info->group_id, "userId",
+        info->user_uuid, "lang", info->image, "image", info->image, "architecture",
+        info->architecture, "containerId", info->container_id, "occupiedSlots",
+        occupied_text ? occupied_text : "{}", "requestedSlots",
+        requested_text ? requested_text : "{}", "tag", info->tag, "status", info->status,
+        "statusInfo", info->status_info, "statusData", data ? data : json_object(), "age",
+        (json_int_t) age_ms, "numQueriesExecuted", (json_int_t) 0);
+    free(requested_text);
+    free(occupied_text);
+    json_decref(requested);
+    json_decref(occupied);
+    return out;
+}
+
+static void
+s_act(op_t *op, proto_session_info_t *info)
+{
+    gw_request_t *r = op->r;
+    if (op->op == OP_INFO) {
+        gw_reply_json(r, 200, s_info_json(info));
+        s_op_free(op);
+        return;
+    }
+    if (op->op == OP_DESTROY) {
+        proto_session_destroy_req_t in;
+        proto_session_destroy_req_init(&in);
+        char *reason = in.reason;
+        in.session_id = info->session_id;
+        in.forced = json_is_true(json_object_get(r->params, "forced")) ||
+                    json_is_string(json_object_get(r->params, "forced"));
+        bus_writer_t *writer = bus_writer_new();
+        proto_session_destroy_req_write(&in, writer);
+        free(reason);
+        if (!s_call(op, s_scheduler(r), PROTO_SESSION_DESTROY, writer, 0, s_on_destroyed))
+            s_fail(op, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
+        return;
+    }
+    //  Execute: on the session's agent, while it runs.
+    static const char *const running[] = {"RUNNING", NULL};
+    if (!s_status_is(info, running) || !info->agent_addr || !info->kernel_id) {
+        gw_reply_problem(r, "generic-bad-request", "the session is not running");
+        s_op_free(op);
+        return;
+    }
+    const char *mode = json_string_value(json_object_get(r->params, "mode"));
+    json_t *run_id = json_object_get(r->params, "runId");
+    const char *code = json_string_value(json_object_get(r->params, "code"));
+    json_t *options = json_object_get(r->params, "options");
+    char generated[GW_UUID_SIZE];
+    if (!json_is_string(run_id))
+        gw_uuid_new(generated);
+    if (!mode) {
+        gw_reply_problem(r, "invalid-api-params", "mode is required");
+        s_op_free(op);
+        return;
+    }
+    proto_kernel_execute_req_t in;
+    proto_kernel_execute_req_init(&in);
+    in.kernel_id = info->kernel_id;
+    in.run_id = (char *) (json_is_string(run_id) ? json_string_value(run_id) : generated);
+    in.mode = (char *) mode;
+    in.code = (char *) (code ? code : "");
+    char *options_text =
+        json_is_object(options) ? json_dumps(options, JSON_COMPACT) : NULL;
+    in.options = options_text;
+    in.wait_ms = EXEC_WAIT_MS;
+    bus_writer_t *writer = bus_writer_new();
+    proto_kernel_execute_req_write(&in, writer);
+    free(options_text);
+    if (!s_call(op, info->agent_addr, PROTO_KERNEL_EXECUTE, writer, EXEC_TIMEOUT,
+                s_on_executed))
+        s_fail(op, BUS_STATUS_UNAVAILABLE, "the agent is not reachable");
+}
+
+void
+gw_session_handle_info(gw_request_t *r)
+{
+    s_find(r, OP_INFO);
+}
+
+void
+gw_session_handle_destroy(gw_request_t *r)
+{
+    s_find(r, OP_DESTROY);
+}
+
+void
+gw_session_handle_execute(gw_request_t *r)
+{
+    s_find(r, OP_EXECUTE);
+}
