@@ -25,6 +25,7 @@
 #include "gw_gql.h"
 #include "gw_minilang.h"
 #include "gw_session.h"
+#include "gw_compute_session.h"
 #include "gw_agent.h"
 #include "gw_rest.h"
 #include "gw_problem.h"

@@ -450,7 +450,8 @@ static const gw_gql_root_t s_roots[] = {
 
 //  Every resource module's root fields (see gw_gql_root_t).
 static const gw_gql_root_t *const s_tables[] = {
-    gw_agent_gql, s_roots, gw_image_gql, gw_sgroup_gql_roots, gw_preset_gql_roots, NULL,
+    gw_agent_gql,        gw_compute_session_gql, s_roots, gw_image_gql,
+    gw_sgroup_gql_roots, gw_preset_gql_roots,    NULL,
 };
 
 //  ---------------------------------------------------------------------------
@@ -673,62 +674,100 @@ s_finish_legacy(gw_request_t *r)
 typedef struct {
     gw_request_t *r;
     bool legacy;
+    bool sessions; //  the sessions are still to fetch
 } gql_prefetch_t;
 
-//  True when the operation asks for one of the agent root fields.
-static bool
-s_wants_agents(gw_request_t *r)
+//  Which root fields that live in the scheduler the operation asks for
+//  (one parse; the execution parses again, which is cheap next to a call).
+static void
+s_wants(gw_request_t *r, bool *agents, bool *sessions)
 {
+    *agents = *sessions = false;
     const char *query = json_string_value(json_object_get(r->params, "query"));
     if (!query)
-        return false;
+        return;
     gw_gql_error_t gerr = {0};
     gw_gql_doc_t *doc = gw_gql_parse(query, strlen(query), &gerr);
     const char *name = json_string_value(json_object_get(r->params, "operation_name"));
     const gw_gql_operation_t *op = doc ? gw_gql_doc_operation(doc, name, &gerr) : NULL;
-    bool wants = false;
-    for (size_t i = 0; op && i < op->selection.count; i++)
-        wants |= gw_agent_is_root(op->selection.fields[i].name);
+    for (size_t i = 0; op && i < op->selection.count; i++) {
+        *agents |= gw_agent_is_root(op->selection.fields[i].name);
+        *sessions |= gw_compute_session_is_root(op->selection.fields[i].name);
+    }
     gw_gql_doc_destroy(&doc);
-    return wants;
+}
+
+//  Executes the document once everything is fetched; frees prefetch.
+static void
+s_finish_prefetched(gql_prefetch_t *prefetch)
+{
+    gw_request_t *r = prefetch->r;
+    bool legacy = prefetch->legacy;
+    free(prefetch);
+    if (legacy)
+        s_finish_legacy(r);
+    else
+        s_finish(r);
+}
+
+static void
+s_on_sessions(void *arg, const bus_reply_t *reply)
+{
+    gql_prefetch_t *prefetch = arg;
+    prefetch->r->prefetch_sessions = gw_compute_session_from_reply(prefetch->r, reply);
+    s_finish_prefetched(prefetch);
+}
+
+//  Fetches the sessions if the document wants them, then executes it.
+//  Without a scheduler the resolvers report it unreachable.
+static void
+s_fetch_sessions(gql_prefetch_t *prefetch)
+{
+    gw_request_t *r = prefetch->r;
+    const char *scheduler = bus_node_find(r->gw->node, "scheduler");
+    if (prefetch->sessions && scheduler) {
+        prefetch->sessions = false;
+        bus_writer_t *writer = bus_writer_new();
+        if (writer) {
+            gw_compute_session_request(r, writer);
+            uint64_t sent = bus_node_call(
+                r->gw->node, scheduler, PROTO_SESSION_LIST, bus_writer_data(writer),
+                bus_writer_size(writer), 0, s_on_sessions, prefetch);
+            bus_writer_destroy(&writer);
+            if (sent)
+                return;
+        }
+    }
+    s_finish_prefetched(prefetch);
 }
 
 static void
 s_on_agents(void *arg, const bus_reply_t *reply)
 {
     gql_prefetch_t *prefetch = arg;
-    gw_request_t *r = prefetch->r;
-    bool legacy = prefetch->legacy;
-    free(prefetch);
-    r->prefetch = gw_agent_from_reply(reply);
-    if (legacy)
-        s_finish_legacy(r);
-    else
-        s_finish(r);
+    prefetch->r->prefetch = gw_agent_from_reply(reply);
+    s_fetch_sessions(prefetch);
 }
 
 static void
 s_handle(gw_request_t *r, bool legacy)
 {
-    const char *scheduler = bus_node_find(r->gw->node, "scheduler");
-    if (s_wants_agents(r) && scheduler) {
-        gql_prefetch_t *prefetch = calloc(1, sizeof *prefetch);
-        static const uint8_t empty_map = 0x80; //  scheduler.agents with no filter
-        if (prefetch) {
-            prefetch->r = r;
-            prefetch->legacy = legacy;
-            if (bus_node_call(r->gw->node, scheduler, PROTO_SCHEDULER_AGENTS, &empty_map,
-                              1, 0, s_on_agents, prefetch))
-                return;
-            free(prefetch);
-        }
+    gql_prefetch_t *prefetch = calloc(1, sizeof *prefetch);
+    if (!prefetch) {
+        gw_reply_status(r, BUS_STATUS_INTERNAL, "out of memory");
+        return;
     }
-    //  Nothing to fetch, or the scheduler is unknown: the agent resolvers
-    //  then report the scheduler as unreachable.
-    if (legacy)
-        s_finish_legacy(r);
-    else
-        s_finish(r);
+    prefetch->r = r;
+    prefetch->legacy = legacy;
+    bool agents;
+    s_wants(r, &agents, &prefetch->sessions);
+    const char *scheduler = bus_node_find(r->gw->node, "scheduler");
+    static const uint8_t empty_map = 0x80; //  scheduler.agents with no filter
+    if (scheduler && agents &&
+        bus_node_call(r->gw->node, scheduler, PROTO_SCHEDULER_AGENTS, &empty_map, 1, 0,
+                      s_on_agents, prefetch))
+        return;
+    s_fetch_sessions(prefetch);
 }
 
 void

@@ -88,6 +88,7 @@ static void
 s_release(gw_request_t *r)
 {
     json_decref(r->prefetch);
+    json_decref(r->prefetch_sessions);
     json_decref(r->params);
     free(r);
 }

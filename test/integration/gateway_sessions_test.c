@@ -87,6 +87,41 @@ test_execute_query(void)
 }
 
 static void
+test_graphql_sees_it(void)
+{
+    //  As `backend.ai ps` and `session info` ask.
+    json_t *r = client_gql(
+        &s_p, &s_p.super,
+        "query($limit: Int!, $offset: Int!, $status: String) {"
+        " compute_session_list(limit: $limit, offset: $offset, status: $status) {"
+        " items { id name image type status status_info group_name user_email"
+        " occupied_slots containers { agent status } } total_count } }",
+        json_pack("{s:i, s:i, s:s}", "limit", 20, "offset", 0, "status",
+                  "PENDING,SCHEDULED,PREPARING,RUNNING,TERMINATING"));
+    json_t *list = json_object_get(json_object_get(r, "data"), "compute_session_list");
+    T_EQ_INT(json_integer_value(json_object_get(list, "total_count")), 1);
+    json_t *item = json_array_get(json_object_get(list, "items"), 0);
+    T_EQ_STR(json_string_value(json_object_get(item, "name")), "gw-first");
+    T_EQ_STR(json_string_value(json_object_get(item, "status")), "RUNNING");
+    T_EQ_STR(json_string_value(json_object_get(item, "group_name")), "default");
+    T_EQ_STR(json_string_value(json_object_get(item, "image")), IMAGE);
+    T_CONTAINS(json_string_value(json_object_get(item, "user_email")), "@");
+    T_EQ_STR(json_string_value(json_object_get(
+                 json_array_get(json_object_get(item, "containers"), 0), "agent")),
+             "agent-g");
+    char id[64];
+    snprintf(id, sizeof id, "%s", json_string_value(json_object_get(item, "id")));
+    json_decref(r);
+    r = client_gql(&s_p, &s_p.super,
+                   "query($id: UUID!) { compute_session(id: $id) { name status_data } }",
+                   json_pack("{s:s}", "id", id));
+    T_EQ_STR(json_string_value(json_object_get(
+                 json_object_get(json_object_get(r, "data"), "compute_session"), "name")),
+             "gw-first");
+    json_decref(r);
+}
+
+static void
 test_bad_requests(void)
 {
     int status;
@@ -165,6 +200,7 @@ main(void)
         return T_DONE();
     T_RUN(test_create_waits_until_running);
     T_RUN(test_execute_query);
+    T_RUN(test_graphql_sees_it);
     T_RUN(test_bad_requests);
     T_RUN(test_destroy);
     int agent = harness_stop(&s_agent, CLIENT_STOP_MS);
