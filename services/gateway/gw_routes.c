@@ -71,5 +71,7 @@ const gw_route_t gw_routes[] = {
     {EVHTTP_REQ_DELETE, "/session/{session}", GW_AUTH_REQUIRED,
      gw_session_handle_destroy},
     {POST, "/session/{session}", GW_AUTH_REQUIRED, gw_session_handle_execute},
+    {GET, "/session/{session}/logs", GW_AUTH_REQUIRED, gw_session_handle_logs},
+    {POST, "/session/{session}/interrupt", GW_AUTH_REQUIRED, gw_session_handle_interrupt},
     {0, NULL, 0, NULL},
 };

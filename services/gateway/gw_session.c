@@ -30,7 +30,7 @@ typedef struct {
     bool created;
     bool reuse; //  reuseIfExists: a live session of that name is the answer
     char session_id[GW_UUID_SIZE];
-    enum { OP_CREATE, OP_INFO, OP_DESTROY, OP_EXECUTE } op;
+    enum { OP_CREATE, OP_INFO, OP_DESTROY, OP_EXECUTE, OP_LOGS, OP_INTERRUPT } op;
 } op_t;
 
 static void
@@ -528,6 +528,51 @@ s_on_executed(void *arg, const bus_reply_t *reply)
     s_op_free(op);
 }
 
+static void
+s_on_logs(void *arg, const bus_reply_t *reply)
+{
+    op_t *op = arg;
+    proto_kernel_logs_rep_t rep;
+    bus_error_t err = {0};
+    if (reply->status != BUS_OK) {
+        s_fail(op, reply->status, reply->detail);
+        return;
+    }
+    if (proto_kernel_logs_rep_decode(&rep, reply->body, reply->body_size, &err) !=
+        BUS_OK) {
+        s_fail(op, BUS_STATUS_PROTOCOL, err.detail);
+        return;
+    }
+    //  JSON strings are UTF-8: a log that is not (binary output, or a tail
+    //  cut inside a character) keeps its ASCII and marks the rest '?'.
+    json_t *logs = json_stringn((const char *) rep.logs, rep.logs_size);
+    if (!logs) {
+        for (size_t i = 0; i < rep.logs_size; i++)
+            if (rep.logs[i] >= 0x80 || rep.logs[i] == 0)
+                rep.logs[i] = '?';
+        logs = json_stringn((const char *) rep.logs, rep.logs_size);
+    }
+    proto_kernel_logs_rep_clear(&rep);
+    if (!logs) {
+        s_fail(op, BUS_STATUS_INTERNAL, "out of memory");
+        return;
+    }
+    gw_reply_json(op->r, 200, json_pack("{s:{s:o}}", "result", "logs", logs));
+    s_op_free(op);
+}
+
+static void
+s_on_interrupted(void *arg, const bus_reply_t *reply)
+{
+    op_t *op = arg;
+    if (reply->status != BUS_OK)
+        s_fail(op, reply->status, reply->detail);
+    else {
+        gw_reply_json(op->r, 204, NULL);
+        s_op_free(op);
+    }
+}
+
 //  Backend.AI's session info (reference §3.3), the fields the client prints.
 static json_t *
 s_info_json(const proto_session_info_t *info)
@@ -583,11 +628,30 @@ s_act(op_t *op, proto_session_info_t *info)
             s_fail(op, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
         return;
     }
-    //  Execute: on the session's agent, while it runs.
+    //  The rest happens on the session's agent, while it runs.
     static const char *const running[] = {"RUNNING", NULL};
     if (!s_status_is(info, running) || !info->agent_addr || !info->kernel_id) {
         gw_reply_problem(r, "generic-bad-request", "the session is not running");
         s_op_free(op);
+        return;
+    }
+    if (op->op == OP_LOGS || op->op == OP_INTERRUPT) {
+        bus_writer_t *writer = bus_writer_new();
+        if (op->op == OP_LOGS) {
+            proto_kernel_logs_req_t in;
+            proto_kernel_logs_req_init(&in);
+            in.kernel_id = info->kernel_id;
+            proto_kernel_logs_req_write(&in, writer);
+        } else {
+            proto_kernel_interrupt_req_t in;
+            proto_kernel_interrupt_req_init(&in);
+            in.kernel_id = info->kernel_id;
+            proto_kernel_interrupt_req_write(&in, writer);
+        }
+        if (!s_call(op, info->agent_addr,
+                    op->op == OP_LOGS ? PROTO_KERNEL_LOGS : PROTO_KERNEL_INTERRUPT,
+                    writer, 0, op->op == OP_LOGS ? s_on_logs : s_on_interrupted))
+            s_fail(op, BUS_STATUS_UNAVAILABLE, "the agent is not reachable");
         return;
     }
     const char *mode = json_string_value(json_object_get(r->params, "mode"));
@@ -636,4 +700,16 @@ void
 gw_session_handle_execute(gw_request_t *r)
 {
     s_find(r, OP_EXECUTE);
+}
+
+void
+gw_session_handle_logs(gw_request_t *r)
+{
+    s_find(r, OP_LOGS);
+}
+
+void
+gw_session_handle_interrupt(gw_request_t *r)
+{
+    s_find(r, OP_INTERRUPT);
 }

@@ -87,6 +87,21 @@ test_execute_query(void)
 }
 
 static void
+test_logs_and_interrupt(void)
+{
+    int status;
+    json_t *r = s_request("GET", "/session/gw-first/logs", NULL, &status);
+    T_EQ_INT(status, 200);
+    //  The runner logs where it listens when the container starts.
+    T_CONTAINS(json_string_value(json_object_get(json_object_get(r, "result"), "logs")),
+               "backplane-runner");
+    json_decref(r);
+    r = s_request("POST", "/session/gw-first/interrupt", NULL, &status);
+    T_EQ_INT(status, 204);
+    json_decref(r);
+}
+
+static void
 test_graphql_sees_it(void)
 {
     //  As `backend.ai ps` and `session info` ask.
@@ -201,6 +216,7 @@ main(void)
     T_RUN(test_create_waits_until_running);
     T_RUN(test_execute_query);
     T_RUN(test_graphql_sees_it);
+    T_RUN(test_logs_and_interrupt);
     T_RUN(test_bad_requests);
     T_RUN(test_destroy);
     int agent = harness_stop(&s_agent, CLIENT_STOP_MS);
