@@ -784,18 +784,27 @@ s_on_signal(evutil_socket_t fd, short what, void *arg)
 }
 
 int
-bus_mkdirs(const char *path)
+bus_mkdirs_mode(const char *path, mode_t mode)
 {
     char buf[4096];
-    snprintf(buf, sizeof buf, "%s", path);
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int) sizeof buf) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
     for (char *p = buf + 1; *p; p++)
         if (*p == '/') {
             *p = 0;
-            if (mkdir(buf, 0750) != 0 && errno != EEXIST)
+            if (mkdir(buf, mode) != 0 && errno != EEXIST)
                 return -1;
             *p = '/';
         }
-    return mkdir(buf, 0750) != 0 && errno != EEXIST ? -1 : 0;
+    return mkdir(buf, mode) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+int
+bus_mkdirs(const char *path)
+{
+    return bus_mkdirs_mode(path, 0750);
 }
 
 bus_node_t *

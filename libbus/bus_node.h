@@ -220,5 +220,8 @@ uint64_t bus_node_refresh_peers(bus_node_t *self, bus_reply_fn *fn, void *arg);
 
 //  Creates directory path and its missing parents (mode 0750). 0 or -1.
 int bus_mkdirs(const char *path);
+//  The same with mode for each directory it creates (existing ones keep
+//  theirs). 0 or -1 with errno.
+int bus_mkdirs_mode(const char *path, mode_t mode);
 
 #endif

@@ -11,6 +11,8 @@
 #include "agent_config.h"
 #include "agent_server.h"
 #include "agent_heartbeat.h"
+#include "agent_fs.h"
+#include "agent_command.h"
 #include "agent_images.h"
 #include "agent_unpack.h"
 #include "agent_net.h"

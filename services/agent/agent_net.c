@@ -18,7 +18,6 @@
 #include <arpa/inet.h> //  inet_pton, inet_ntop: addresses in text
 #include <dirent.h>    //  reading back the allocations
 #include <fcntl.h>     //  open flags
-#include <sys/mman.h>  //  memfd_create: captured tool output
 #include <sys/stat.h>  //  mkdir, stat
 #include <sys/wait.h>  //  waitpid
 
@@ -84,41 +83,14 @@ s_find_tool(const char *tool, char path[PATH_MAX])
 static int
 s_run(const char *const *argv, char *output, size_t output_size)
 {
-    output[0] = '\0';
-    int out_fd = memfd_create("agent-net", MFD_CLOEXEC);
-    int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    pid_t pid = out_fd < 0 || null_fd < 0 ? -1 : fork();
-    if (pid == 0) {
-        //  Child: only async-signal-safe calls from here to exec.
-        if (dup2(null_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
-            _exit(127);
-        close_range(3, ~0U, 0);
-        execv(argv[0], (char *const *) argv);
-        _exit(127);
-    }
-    int status = -1;
-    if (pid > 0) {
-        int wstatus = 0;
-        while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
-            ;
-        status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
-        if (status == 127)
-            status = -1;
-        off_t size = lseek(out_fd, 0, SEEK_END);
-        off_t from = size > (off_t) OUTPUT_TAIL ? size - (off_t) OUTPUT_TAIL : 0;
-        ssize_t n = size > 0 ? pread(out_fd, output, output_size - 1, from) : 0;
-        output[n > 0 ? n : 0] = '\0';
-        size_t len = strlen(output);
-        while (len && isspace((unsigned char) output[len - 1]))
-            output[--len] = '\0';
-        for (char *p = output; *p; p++)
-            if (*p == '\n')
-                *p = ' ';
-    }
+    int out_fd = -1;
+    int status = agent_command_run(argv, -1, &out_fd, NULL);
+    agent_command_tail(out_fd, output, output_size);
+    for (char *p = output; *p; p++)
+        if (*p == '\n')
+            *p = ' ';
     if (out_fd >= 0)
         close(out_fd);
-    if (null_fd >= 0)
-        close(null_fd);
     return status;
 }
 
@@ -238,25 +210,6 @@ s_link_exists(const char *ifname)
     char path[PATH_MAX];
     snprintf(path, sizeof path, SYS_NET "/%s", ifname);
     return s_exists(path);
-}
-
-static int
-s_mkdirs(const char *path, mode_t mode)
-{
-    char buffer[PATH_MAX];
-    if (snprintf(buffer, sizeof buffer, "%s", path) >= (int) sizeof buffer)
-        return -1;
-    for (char *p = buffer + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buffer, mode) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    if (mkdir(buffer, mode) != 0 && errno != EEXIST)
-        return -1;
-    return 0;
 }
 
 //  Write a kernel's allocation file: a temp file renamed into place.
@@ -572,7 +525,7 @@ agent_net_new(const char *bridge,
     s_set_used(self, 1, true);
     s_set_used(self, self->size - 1, true);
 
-    if (s_mkdirs(self->net_dir, 0700) != 0) {
+    if (bus_mkdirs_mode(self->net_dir, 0700) != 0) {
         bus_error_set(err, BUS_STATUS_INTERNAL, "cannot make %s: %s", self->net_dir,
                       strerror(errno));
         goto fail;

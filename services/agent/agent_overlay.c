@@ -14,26 +14,6 @@
 #include <sys/mount.h> //  mount, umount2
 #include <sys/stat.h>  //  mkdir
 
-//  mkdir -p, each new dir with mode; an existing dir is fine.
-static int
-s_mkdirs(const char *path, mode_t mode)
-{
-    char buffer[PATH_MAX];
-    if (snprintf(buffer, sizeof buffer, "%s", path) >= (int) sizeof buffer)
-        return -1;
-    for (char *p = buffer + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buffer, mode) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    if (mkdir(buffer, mode) != 0 && errno != EEXIST)
-        return -1;
-    return 0;
-}
-
 static bool
 s_option_safe(const char *path)
 {
@@ -81,7 +61,7 @@ agent_overlay_mount(const char *lower,
         return bus_error_set(err, BUS_STATUS_INVALID,
                              "image rootfs %s is not a directory", lower);
 
-    if (s_mkdirs(work, 0700) != 0 || s_mkdirs(upper, 0755) != 0)
+    if (bus_mkdirs_mode(work, 0700) != 0 || bus_mkdirs_mode(upper, 0755) != 0)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot create %s: %s", upper,
                              strerror(errno));
     //  Mount points and the home dir live in the upper layer.
@@ -89,7 +69,7 @@ agent_overlay_mount(const char *lower,
                                        AGENT_KERNEL_RUN_DIR, NULL};
     for (size_t i = 0; dirs[i]; i++) {
         snprintf(path, sizeof path, "%s%s", upper, dirs[i]);
-        if (s_mkdirs(path, 0755) != 0)
+        if (bus_mkdirs_mode(path, 0755) != 0)
             return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot create %s: %s", path,
                                  strerror(errno));
     }

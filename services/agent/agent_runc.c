@@ -20,8 +20,6 @@
 #include "agent_classes.h"
 #include <dirent.h>    //  walking the cgroup hierarchies
 #include <fcntl.h>     //  open flags
-#include <ftw.h>       //  nftw: removing a kernel dir
-#include <sys/mman.h>  //  memfd_create: runc's captured output
 #include <sys/prctl.h> //  PR_SET_CHILD_SUBREAPER
 #include <sys/stat.h>  //  mkdir, stat
 #include <sys/wait.h>  //  waitpid
@@ -52,46 +50,6 @@ s_kernel_destroy(void **item_p)
         free(kernel);
         *item_p = NULL;
     }
-}
-
-static int
-s_mkdirs(const char *path, mode_t mode)
-{
-    char buffer[PATH_MAX];
-    if (snprintf(buffer, sizeof buffer, "%s", path) >= (int) sizeof buffer)
-        return -1;
-    for (char *p = buffer + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buffer, mode) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    if (mkdir(buffer, mode) != 0 && errno != EEXIST)
-        return -1;
-    return 0;
-}
-
-static int
-s_remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-    (void) st;
-    (void) ftw;
-    if (type == FTW_DP)
-        return rmdir(path) == 0 || errno == ENOENT ? 0 : -1;
-    return unlink(path) == 0 || errno == ENOENT ? 0 : -1;
-}
-
-//  rm -rf that never crosses into another filesystem (FTW_MOUNT), so a mount
-//  that failed to come off is never emptied through.
-static int
-s_remove_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return errno == ENOENT ? 0 : -1;
-    return nftw(path, s_remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 }
 
 //  Whole small file into a fresh string, or NULL. Caller owns return value.
@@ -181,48 +139,17 @@ s_runc(
     argv[argc] = NULL;
 
     int out_mem = -1, err_mem = -1;
-    if (out_fd < 0) {
-        out_mem = memfd_create("runc-out", MFD_CLOEXEC);
-        err_mem = memfd_create("runc-err", MFD_CLOEXEC);
-        if (out_mem < 0 || err_mem < 0) {
-            if (out_mem >= 0)
-                close(out_mem);
-            if (err_mem >= 0)
-                close(err_mem);
-            return -1;
-        }
-    }
-    int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    pid_t pid = null_fd < 0 ? -1 : fork();
-    if (pid == 0) {
-        //  Child: only async-signal-safe calls from here to exec.
-        int out = out_fd >= 0 ? out_fd : out_mem;
-        int err = out_fd >= 0 ? out_fd : err_mem;
-        if (dup2(null_fd, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
-            _exit(127);
-        close_range(3, ~0U, 0);
-        execvp(argv[0], (char *const *) argv);
-        _exit(127);
-    }
-    int status = -1;
-    if (pid > 0) {
-        int wstatus;
-        while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
-            ;
-        status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
-        if (status == 127)
-            status = -1;
-    }
-    if (null_fd >= 0)
-        close(null_fd);
-    if (out_mem >= 0) {
-        if (out_p)
-            *out_p = s_read_fd(out_mem);
-        if (err_p)
-            *err_p = s_read_fd(err_mem);
+    bool capture = out_fd < 0;
+    int status = agent_command_run(argv, out_fd, capture ? &out_mem : NULL,
+                                   capture ? &err_mem : NULL);
+    if (out_p)
+        *out_p = out_mem >= 0 ? s_read_fd(out_mem) : NULL;
+    if (err_p)
+        *err_p = err_mem >= 0 ? s_read_fd(err_mem) : NULL;
+    if (out_mem >= 0)
         close(out_mem);
+    if (err_mem >= 0)
         close(err_mem);
-    }
     return status;
 }
 
@@ -334,7 +261,8 @@ agent_runc_new(const char *runc_path, const char *state_dir)
     assert(state_dir);
     char *kernels = zsys_sprintf("%s/kernels", state_dir);
     char *root = zsys_sprintf("%s/runc", state_dir);
-    int rc = s_mkdirs(kernels, 0711) == 0 && s_mkdirs(root, 0700) == 0 ? 0 : -1;
+    int rc =
+        bus_mkdirs_mode(kernels, 0711) == 0 && bus_mkdirs_mode(root, 0700) == 0 ? 0 : -1;
     zstr_free(&kernels);
     zstr_free(&root);
     char real[PATH_MAX];
@@ -412,7 +340,7 @@ agent_runc_create(agent_runc_t *self, const agent_kernel_spec_t *spec, bus_error
         zstr_free(&dir); //  not ours to remove
         goto fail;
     }
-    if (s_mkdirs(rootfs, 0755) != 0 || s_mkdirs(run, 0755) != 0 ||
+    if (bus_mkdirs_mode(rootfs, 0755) != 0 || bus_mkdirs_mode(run, 0755) != 0 ||
         chown(run, AGENT_KERNEL_UID, AGENT_KERNEL_GID) != 0) {
         bus_error_set(err, BUS_STATUS_INTERNAL, "cannot create %s: %s", run,
                       strerror(errno));
@@ -463,7 +391,7 @@ fail:
     if (mounted)
         agent_overlay_unmount(rootfs);
     if (dir && !agent_overlay_is_mounted(rootfs))
-        s_remove_tree(dir);
+        agent_fs_remove_tree(dir);
     s_cgroup_remove(id);
 done:
     if (log_fd >= 0)
@@ -592,7 +520,7 @@ agent_runc_remove(agent_runc_t *self,
                                strerror(errno));
         goto done; //  keep the dir: its rootfs still shows the image
     }
-    if (s_remove_tree(dir) != 0 && status == BUS_OK)
+    if (agent_fs_remove_tree(dir) != 0 && status == BUS_OK)
         status = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot remove %s: %s", dir,
                                strerror(errno));
     s_cgroup_remove(kernel_id);

@@ -20,9 +20,7 @@
 #include "agent_classes.h"
 #include <dirent.h>   //  opendir: walking the cache
 #include <fcntl.h>    //  open flags
-#include <ftw.h>      //  nftw: removing a tree
 #include <sys/file.h> //  flock
-#include <sys/mman.h> //  memfd_create: umoci's captured output
 #include <sys/stat.h> //  stat, chmod
 #include <sys/wait.h> //  waitpid
 
@@ -61,26 +59,6 @@ s_path(char path[PATH_MAX], const char *cache_dir, const char *hex, const char *
 {
     int len = snprintf(path, PATH_MAX, "%s/%.*s%s", cache_dir, HEX_LEN, hex, leaf);
     return len > 0 && len < PATH_MAX;
-}
-
-static int
-s_remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-    (void) st;
-    (void) ftw;
-    if (type == FTW_DP)
-        return rmdir(path) == 0 || errno == ENOENT ? 0 : -1;
-    return unlink(path) == 0 || errno == ENOENT ? 0 : -1;
-}
-
-//  rm -rf that never crosses into another file system.
-static int
-s_remove_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return errno == ENOENT ? 0 : -1;
-    return nftw(path, s_remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 }
 
 //  Opens (creating) the lock file at path and flocks it with operation
@@ -147,45 +125,16 @@ s_umoci(const char *layout, const char *tag, const char *rootfs, char *message)
     }
     const char *argv[] = {
         AGENT_UNPACK_UMOCI, "raw", "unpack", "--image", image, rootfs, NULL};
-    int output = memfd_create("umoci-output", MFD_CLOEXEC);
-    int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    pid_t pid = output < 0 || null_fd < 0 ? -1 : fork();
-    if (pid == 0) {
-        //  Child: only async-signal-safe calls from here to exec.
-        if (dup2(null_fd, 0) < 0 || dup2(output, 1) < 0 || dup2(output, 2) < 0)
-            _exit(127);
-        close_range(3, ~0U, 0);
-        execvp(argv[0], (char *const *) argv);
-        _exit(127);
-    }
-    int saved = errno, status = -1;
-    if (pid > 0) {
-        int wstatus;
-        pid_t waited;
-        while ((waited = waitpid(pid, &wstatus, 0)) < 0 && errno == EINTR)
-            ;
-        if (waited == pid)
-            status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
-        else
-            saved = errno;
-    }
-    if (null_fd >= 0)
-        close(null_fd);
-    if (pid < 0 || status < 0)
+    int output = -1;
+    int status = agent_command_run(argv, -1, &output, NULL);
+    if (status < 0)
         snprintf(message, MESSAGE_MAX, "cannot run %s: %s", AGENT_UNPACK_UMOCI,
-                 strerror(saved));
+                 strerror(errno));
     else if (status != 0) {
-        char text[4096] = "";
-        ssize_t n = pread(output, text, sizeof text - 1, 0);
-        off_t size = lseek(output, 0, SEEK_END);
         //  The tail, where the error line is.
-        if (size > (off_t) sizeof text - 1)
-            n = pread(output, text, sizeof text - 1, size - (off_t) (sizeof text - 1));
-        text[n > 0 ? n : 0] = '\0';
-        if (status == 127 && n <= 0)
-            snprintf(message, MESSAGE_MAX, "cannot run %s", AGENT_UNPACK_UMOCI);
-        else
-            s_last_line(text, message, MESSAGE_MAX);
+        char text[4096];
+        agent_command_tail(output, text, sizeof text);
+        s_last_line(text, message, MESSAGE_MAX);
     }
     if (output >= 0)
         close(output);
@@ -221,7 +170,7 @@ s_unpack(const char *cache_dir,
 {
     int64_t started = bus_clock_mono_ms();
     //  A dir with no marker was not made by us: start afresh.
-    if (s_remove_tree(dir) != 0)
+    if (agent_fs_remove_tree(dir) != 0)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot remove %s: %s", dir,
                              strerror(errno));
     //  The caller checked that these fit.
@@ -249,7 +198,7 @@ s_unpack(const char *cache_dir,
         bus_error_set(&local, BUS_STATUS_INTERNAL, "cannot rename %s to %s: %s", temp,
                       dir, strerror(errno));
     if (local.status != BUS_OK) {
-        s_remove_tree(temp);
+        agent_fs_remove_tree(temp);
         bus_log_warning(
             "image unpack failed digest=sha256:%s layout=%s tag=%s error=\"%s\"", hex,
             layout, tag, message[0] ? message : local.detail);
@@ -406,7 +355,7 @@ s_prune_image(const char *cache_dir, const char *hex)
         //  Out of sight first, so no one sees a half-removed tree as <hex>.
         s_path(path, cache_dir, hex, "/" MARKER);
         unlink(path);
-        if (mkdtemp(temp) && rename(dir, temp) == 0 && s_remove_tree(temp) == 0) {
+        if (mkdtemp(temp) && rename(dir, temp) == 0 && agent_fs_remove_tree(temp) == 0) {
             s_path(path, cache_dir, hex, ".lock");
             unlink(path);
             removed = 1;
@@ -482,7 +431,7 @@ agent_unpack_prune(const char *cache_dir, const char *const *keep_digests, size_
             if (fd >= 0) {
                 if (snprintf(path, sizeof path, "%s/%s", cache_dir, name) <
                     (int) sizeof path)
-                    s_remove_tree(path);
+                    agent_fs_remove_tree(path);
                 close(fd);
             }
         } else if (len == HEX_LEN + 5 && s_hex_prefix(name) &&

@@ -6,35 +6,6 @@
 */
 #include "gw_classes.h"
 
-//  A slot map as the JSONString GraphQL carries.
-static json_t *
-s_slots(const proto_kv_t *kv, size_t count)
-{
-    json_t *map = json_object();
-    for (size_t i = 0; i < count; i++)
-        json_object_set_new(map, kv[i].key, json_string(kv[i].value ? kv[i].value : ""));
-    char *text = json_dumps(map, JSON_COMPACT);
-    json_decref(map);
-    json_t *out = json_string(text ? text : "{}");
-    free(text);
-    return out;
-}
-
-//  Microseconds since the epoch as ISO 8601, or JSON null for 0.
-static json_t *
-s_time(int64_t us)
-{
-    if (us <= 0)
-        return json_null();
-    time_t seconds = (time_t) (us / 1000000);
-    struct tm tm;
-    gmtime_r(&seconds, &tm);
-    char text[40];
-    size_t n = strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(text + n, sizeof text - n, ".%06d+00:00", (int) (us % 1000000));
-    return json_string(text);
-}
-
 json_t *
 gw_agent_from_reply(const bus_reply_t *reply)
 {
@@ -56,11 +27,11 @@ gw_agent_from_reply(const bus_reply_t *reply)
             a->addr ? a->addr : "", "architecture",
             a->architecture ? a->architecture : "", "version",
             a->version ? a->version : "", "schedulable", a->schedulable, "first_contact",
-            s_time(a->first_contact), "status_changed",
-            s_time(a->lost_at ? a->lost_at : a->first_contact), "lost_at",
-            s_time(a->lost_at), "available_slots",
-            s_slots(a->available_slots, a->available_slots_count), "occupied_slots",
-            s_slots(a->occupied_slots, a->occupied_slots_count), "live_stat", "{}",
+            gw_gql_time(a->first_contact), "status_changed",
+            gw_gql_time(a->lost_at ? a->lost_at : a->first_contact), "lost_at",
+            gw_gql_time(a->lost_at), "available_slots",
+            gw_gql_slots(a->available_slots, a->available_slots_count), "occupied_slots",
+            gw_gql_slots(a->occupied_slots, a->occupied_slots_count), "live_stat", "{}",
             "compute_plugins", "{}", "hardware_metadata", "{}", "cpu_cur_pct", "0",
             "mem_cur_bytes", 0);
         json_array_append_new(agents, agent);
@@ -75,20 +46,6 @@ gw_agent_is_root(const char *name)
     for (const gw_gql_root_t *root = gw_agent_gql; root->name; root++)
         if (strcmp(root->name, name) == 0)
             return true;
-    return false;
-}
-
-//  True when item is one of the comma-separated words of list.
-static bool
-s_in_list(const char *list, const char *item)
-{
-    size_t len = strlen(item);
-    for (const char *p = list; *p;) {
-        size_t word = strcspn(p, ",");
-        if (word == len && strncmp(p, item, len) == 0)
-            return true;
-        p += word + (p[word] == ',');
-    }
     return false;
 }
 
@@ -117,7 +74,7 @@ s_agents(gw_request_t *r, json_t *args, bus_error_t *err)
         const char *agent_sgroup =
             json_string_value(json_object_get(agent, "scaling_group"));
         //  status may be a comma list ("ALIVE,LOST"), as the CLI sends it.
-        bool status_ok = !status || !*status || s_in_list(status, agent_status);
+        bool status_ok = !status || !*status || gw_gql_in_list(status, agent_status);
         if (status_ok && (!sgroup || strcmp(sgroup, agent_sgroup) == 0))
             json_array_append(kept, agent);
     }

@@ -14,35 +14,6 @@
 */
 #include "gw_classes.h"
 
-//  Microseconds since the epoch as ISO 8601, or JSON null for 0.
-static json_t *
-s_time(int64_t us)
-{
-    if (us <= 0)
-        return json_null();
-    time_t seconds = (time_t) (us / 1000000);
-    struct tm tm;
-    gmtime_r(&seconds, &tm);
-    char text[40];
-    size_t n = strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(text + n, sizeof text - n, ".%06d+00:00", (int) (us % 1000000));
-    return json_string(text);
-}
-
-//  A slot map as the JSONString GraphQL carries.
-static json_t *
-s_slots(const proto_kv_t *kv, size_t count)
-{
-    json_t *map = json_object();
-    for (size_t i = 0; i < count; i++)
-        json_object_set_new(map, kv[i].key, json_string(kv[i].value ? kv[i].value : ""));
-    char *text = json_dumps(map, JSON_COMPACT);
-    json_decref(map);
-    json_t *out = json_string(text ? text : "{}");
-    free(text);
-    return out;
-}
-
 //  One column of one row by id from the gateway's own tables, or "".
 static json_t *
 s_lookup(bus_db_t *db, const char *sql, const char *id)
@@ -95,7 +66,7 @@ gw_compute_session_from_reply(gw_request_t *r, const bus_reply_t *reply)
             snprintf(registry, sizeof registry, "%.*s", (int) (slash - image), image);
         if (colon && (!slash || colon > slash))
             snprintf(tag, sizeof tag, "%s", colon + 1);
-        json_t *occupied = s_slots(s->occupied_slots, s->occupied_slots_count);
+        json_t *occupied = gw_gql_slots(s->occupied_slots, s->occupied_slots_count);
         json_t *status_data = json_string(s->status_data ? s->status_data : "{}");
         json_t *container = json_pack(
             "{s:s?, s:s?, s:s, s:s, s:s, s:s?, s:s?, s:s, s:s?, s:s?, s:s?, s:O, s:O, "
@@ -106,7 +77,7 @@ gw_compute_session_from_reply(gw_request_t *r, const bus_reply_t *reply)
             "image", s->image, "registry", registry, "status", s->status, "status_info",
             s->status_info, "container_id", s->container_id, "status_data", status_data,
             "occupied_slots", occupied, "kernel_host", s->kernel_host, "cluster_idx",
-            (json_int_t) 1, "status_changed", s_time(s->status_changed));
+            (json_int_t) 1, "status_changed", gw_gql_time(s->status_changed));
         json_t *session = json_pack(
             "{s:s, s:s, s:s, s:s?, s:s?, s:s, s:s, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?,"
             " s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:s, s:s, s:I, s:s, s:[], s:[o],"
@@ -116,8 +87,8 @@ gw_compute_session_from_reply(gw_request_t *r, const bus_reply_t *reply)
             s->domain_name, "group_id", s->group_id, "user_id", s->user_uuid,
             "access_key", s->access_key, "status", s->status, "status_info",
             s->status_info, "status_data", status_data, "status_changed",
-            s_time(s->status_changed), "created_at", s_time(s->created_at),
-            "terminated_at", s_time(s->terminated_at), "occupied_slots", occupied,
+            gw_gql_time(s->status_changed), "created_at", gw_gql_time(s->created_at),
+            "terminated_at", gw_gql_time(s->terminated_at), "occupied_slots", occupied,
             "group_name",
             s_lookup(db, "SELECT name FROM groups WHERE id = ?1", s->group_id),
             "user_email",
@@ -155,20 +126,6 @@ s_sessions(gw_request_t *r, bus_error_t *err)
     return r->prefetch_sessions;
 }
 
-//  True when item is one of the comma-separated words of list.
-static bool
-s_in_list(const char *list, const char *item)
-{
-    size_t len = strlen(item);
-    for (const char *p = list; *p;) {
-        size_t word = strcspn(p, ",");
-        if (word == len && strncmp(p, item, len) == 0)
-            return true;
-        p += word + (p[word] == ',');
-    }
-    return false;
-}
-
 static json_t *
 q_compute_session(gw_request_t *r, json_t *args, bus_error_t *err)
 {
@@ -201,7 +158,7 @@ q_compute_session_list(gw_request_t *r, json_t *args, bus_error_t *err)
     json_array_foreach(all, index, session)
     {
         const char *s_status = json_string_value(json_object_get(session, "status"));
-        if (status && *status && !s_in_list(status, s_status))
+        if (status && *status && !gw_gql_in_list(status, s_status))
             continue;
         if (access_key &&
             strcmp(access_key, json_string_value(json_object_get(session, "access_key"))))

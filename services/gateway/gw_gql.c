@@ -35,6 +35,46 @@ s_page(gw_admin_list_fn *fn, gw_request_t *r, json_t *args, bus_error_t *err)
 }
 
 json_t *
+gw_gql_time(int64_t us)
+{
+    if (us <= 0)
+        return json_null();
+    time_t seconds = (time_t) (us / 1000000);
+    struct tm tm;
+    gmtime_r(&seconds, &tm);
+    char text[40];
+    size_t n = strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(text + n, sizeof text - n, ".%06d+00:00", (int) (us % 1000000));
+    return json_string(text);
+}
+
+json_t *
+gw_gql_slots(const proto_kv_t *kv, size_t count)
+{
+    json_t *map = json_object();
+    for (size_t i = 0; i < count; i++)
+        json_object_set_new(map, kv[i].key, json_string(kv[i].value ? kv[i].value : ""));
+    char *text = json_dumps(map, JSON_COMPACT);
+    json_decref(map);
+    json_t *out = json_string(text ? text : "{}");
+    free(text);
+    return out;
+}
+
+bool
+gw_gql_in_list(const char *list, const char *item)
+{
+    size_t len = strlen(item);
+    for (const char *p = list; *p;) {
+        size_t word = strcspn(p, ",");
+        if (word == len && strncmp(p, item, len) == 0)
+            return true;
+        p += word + (p[word] == ',');
+    }
+    return false;
+}
+
+json_t *
 gw_gql_page(json_t *all, json_t *args, bus_error_t *err)
 {
     json_int_t limit = json_integer_value(json_object_get(args, "limit"));

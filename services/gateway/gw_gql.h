@@ -42,6 +42,14 @@ json_t *gw_gql_single(int rc, json_t *out);
 json_t *gw_gql_mutation(int rc, const char *item_key, json_t *item, bus_error_t *err);
 json_t *gw_gql_page(json_t *all, json_t *args, bus_error_t *err);
 
+//  Values from the bus as GraphQL shows them: microseconds since the epoch
+//  as ISO 8601 (JSON null for 0); a slot map as a JSONString; whether item
+//  is one of a comma-separated list's words (status filters such as
+//  "PENDING,RUNNING", as the official CLI sends them).
+json_t *gw_gql_time(int64_t us);
+json_t *gw_gql_slots(const proto_kv_t *kv, size_t count);
+bool gw_gql_in_list(const char *list, const char *item);
+
 void gw_gql_handle(gw_request_t *r);
 void gw_gql_handle_legacy(gw_request_t *r);
 

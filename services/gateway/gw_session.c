@@ -237,14 +237,14 @@ s_valid_name(const char *name)
 //  The slots the session asks for: the client's, with the image's minimums
 //  for cpu and mem when it gave none, and never under them. NULL with err.
 static json_t *
-s_slots(json_t *resources, json_t *image, bus_error_t *err)
+s_slots(json_t *resources, const json_t *labels, bus_error_t *err)
 {
     json_t *slots = NULL;
     if (resources && bus_slots_parse(resources, &slots, err) != BUS_OK)
         return NULL;
     if (!slots)
         slots = json_object();
-    json_t *limits = gw_image_resources(json_object_get(image, "labels_object"));
+    json_t *limits = gw_image_resources(labels);
     const char *name;
     json_t *limit;
     json_object_foreach(limits, name, limit)
@@ -350,8 +350,8 @@ gw_session_handle_create(gw_request_t *r)
         json_array_foreach(json_object_get(image, "labels"), index, pair)
             json_object_set(labels, json_string_value(json_object_get(pair, "key")),
                             json_object_get(pair, "value"));
-        json_object_set_new(image, "labels_object", labels);
-        slots = s_slots(json_object_get(config, "resources"), image, &err);
+        slots = s_slots(json_object_get(config, "resources"), labels, &err);
+        json_decref(labels);
         if (!slots)
             rc = err.status ? err.status : BUS_STATUS_INVALID;
     }

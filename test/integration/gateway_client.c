@@ -238,57 +238,19 @@ client_keypair_of(const client_platform_t *self, const char *email, client_keypa
 }
 
 bool
-client_can_run_containers(void)
-{
-    return getuid() == 0 && system("command -v runc >/dev/null 2>&1") == 0 &&
-           system("command -v umoci >/dev/null 2>&1") == 0 &&
-           access("/usr/bin/tini-static", X_OK) == 0;
-}
-
-bool
 client_agent_start(client_platform_t *self,
                    harness_proc_t *agent,
                    const char *name,
                    const char *bridge,
                    const char *cidr)
 {
-    char command[1600];
-    if (access("build/images/busybox/index.json", R_OK) == 0)
-        snprintf(command, sizeof command,
-                 "mkdir -p %s/images && cp -a build/images/busybox %s/images/", self->dir,
-                 self->dir);
-    else
-        snprintf(command, sizeof command,
-                 "deploy/images/build busybox %s/images/busybox >/dev/null", self->dir);
-    if (system(command) != 0)
-        return false;
-    char state[512], pub[160], sub[160], reg[160], images[512], node[160], net[64],
-        subnet[80], runner[600];
-    snprintf(state, sizeof state, "node.state_dir=%s/%s", self->dir, name);
-    snprintf(images, sizeof images, "agent.images_dir=%s/images", self->dir);
-    snprintf(pub, sizeof pub, "bus.hub.publish=%s", self->hub_publish);
-    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", self->hub_subscribe);
-    snprintf(reg, sizeof reg, "bus.hub.registry=%s", self->registry);
-    snprintf(node, sizeof node, "node.name=%s", name);
+    char net[64], subnet[80];
     snprintf(net, sizeof net, "agent.network.bridge=%s", bridge);
     snprintf(subnet, sizeof subnet, "agent.network.cidr=%s", cidr);
-    snprintf(runner, sizeof runner, "agent.runner_path=%s/backplane-runner",
-             harness_bindir());
-    const char *args[] = {"--set", state,
-                          "--set", pub,
-                          "--set", sub,
-                          "--set", reg,
-                          "--set", node,
-                          "--set", "bus.heartbeat_ms=100",
-                          "--set", "agent.slots.cpu=2",
-                          "--set", "agent.slots.mem=2g",
-                          "--set", net,
-                          "--set", subnet,
-                          "--set", runner,
-                          "--set", images,
-                          NULL};
-    if (harness_start(agent, self->dir, name, "agent", args) != 0 ||
-        !harness_wait_line(agent, "ready ", CLIENT_READY_MS, NULL, 0))
+    const char *extra[] = {"agent.slots.cpu=2", "agent.slots.mem=2g", net, subnet, NULL};
+    harness_bus_t bus = {self->hub_publish, self->hub_subscribe, self->registry};
+    if (harness_busybox_images(self->dir) != 0 ||
+        harness_agent_start(agent, self->dir, name, &bus, extra, NULL, 0) != 0)
         return false;
     //  The gateway resolves images from its catalogue, fed by the agent.
     for (int tries = 0; tries < CLIENT_READY_MS / 100; tries++) {

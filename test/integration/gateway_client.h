@@ -93,9 +93,6 @@ bool client_agent_start(client_platform_t *self,
                         const char *bridge,
                         const char *cidr);
 
-//  True when the machine can run containers: root, runc, umoci, tini.
-bool client_can_run_containers(void);
-
 //  The first keypair of email, read as the superadmin. True when found.
 bool
 client_keypair_of(const client_platform_t *self, const char *email, client_keypair_t *kp);

@@ -206,7 +206,7 @@ test_destroy(void)
 int
 main(void)
 {
-    if (!client_can_run_containers()) {
+    if (!harness_can_run_containers()) {
         printf("1..0 # SKIP needs root, runc, umoci and /usr/bin/tini-static\n");
         return 0;
     }

@@ -320,3 +320,58 @@ harness_http_ex(const char *hostport,
     free(response);
     return status;
 }
+
+bool
+harness_can_run_containers(void)
+{
+    return getuid() == 0 && system("command -v runc >/dev/null 2>&1") == 0 &&
+           system("command -v umoci >/dev/null 2>&1") == 0 &&
+           access("/usr/bin/tini-static", X_OK) == 0;
+}
+
+int
+harness_busybox_images(const char *dir)
+{
+    char command[1600];
+    if (access("build/images/busybox/index.json", R_OK) == 0)
+        snprintf(command, sizeof command,
+                 "mkdir -p %s/images && cp -a build/images/busybox %s/images/", dir, dir);
+    else
+        snprintf(command, sizeof command,
+                 "deploy/images/build busybox %s/images/busybox >/dev/null", dir);
+    return system(command) == 0 ? 0 : -1;
+}
+
+int
+harness_agent_start(harness_proc_t *agent,
+                    const char *dir,
+                    const char *name,
+                    const harness_bus_t *bus,
+                    const char *const *extra,
+                    char *line,
+                    size_t size)
+{
+    char state[512], pub[160], sub[160], reg[160], images[512], node[160], runner[600];
+    snprintf(state, sizeof state, "node.state_dir=%s/%s", dir, name);
+    snprintf(images, sizeof images, "agent.images_dir=%s/images", dir);
+    snprintf(pub, sizeof pub, "bus.hub.publish=%s", bus->hub_publish);
+    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", bus->hub_subscribe);
+    snprintf(reg, sizeof reg, "bus.hub.registry=%s", bus->registry);
+    snprintf(node, sizeof node, "node.name=%s", name);
+    snprintf(runner, sizeof runner, "agent.runner_path=%s/backplane-runner",
+             harness_bindir());
+    const char *args[64] = {"--set", state,  "--set", pub,
+                            "--set", sub,    "--set", reg,
+                            "--set", node,   "--set", runner,
+                            "--set", images, "--set", "bus.heartbeat_ms=100"};
+    size_t argc = 16;
+    for (size_t i = 0; extra && extra[i] && argc < 62; i++) {
+        args[argc++] = "--set";
+        args[argc++] = extra[i];
+    }
+    args[argc] = NULL;
+    if (harness_start(agent, dir, name, "agent", args) != 0 ||
+        !harness_wait_line(agent, "ready ", 20000, line, size))
+        return -1;
+    return 0;
+}

@@ -58,6 +58,35 @@ void harness_kill(harness_proc_t *proc);
 //  True when the process's log holds a sanitizer or leak report.
 bool harness_log_has_report(harness_proc_t *proc);
 
+//  Whether this machine can run real containers: root, runc, umoci and
+//  /usr/bin/tini-static. Container tests skip when it cannot.
+bool harness_can_run_containers(void);
+
+//  Puts the busybox OCI image into <dir>/images/busybox: a copy of
+//  build/images/busybox when it was built, else built with
+//  deploy/images/build (seconds). 0 or -1.
+int harness_busybox_images(const char *dir);
+
+//  Where a service finds the bus: the scheduler's hub and registry.
+typedef struct {
+    const char *hub_publish;
+    const char *hub_subscribe;
+    const char *registry;
+} harness_bus_t;
+
+//  Starts an agent named name that runs real containers: state in
+//  <dir>/<name>, images from <dir>/images, the runner next to the binaries,
+//  heartbeats every 100 ms, plus the extra "--set" pairs (NULL-terminated,
+//  may be NULL). Waits for its ready line, copied into line when given.
+//  0 or -1.
+int harness_agent_start(harness_proc_t *agent,
+                        const char *dir,
+                        const char *name,
+                        const harness_bus_t *bus,
+                        const char *const *extra,
+                        char *line,
+                        size_t size);
+
 //  Copies the value of key=value from a logfmt-style line. False if absent.
 bool harness_field(const char *line, const char *key, char *out, size_t size);
 

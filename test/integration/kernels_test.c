@@ -243,7 +243,7 @@ s_runc_empty(void)
 {
     char command[1024];
     snprintf(command, sizeof command,
-             "test -z \"$(runc --root %s/agent/runc list -q 2>/dev/null)\"", s_dir);
+             "test -z \"$(runc --root %s/agent-k/runc list -q 2>/dev/null)\"", s_dir);
     return s_run(command) == 0;
 }
 
@@ -253,7 +253,7 @@ s_nothing_left(const char *id)
 {
     char command[1024];
     snprintf(command, sizeof command,
-             "test ! -e %s/agent/kernels/%s && test ! -e /run/netns/bp-%s &&"
+             "test ! -e %s/agent-k/kernels/%s && test ! -e /run/netns/bp-%s &&"
              " ! grep -q 'kernels/%s/' /proc/self/mountinfo &&"
              " ! ls -d /sys/fs/cgroup/*/backplane/%s /sys/fs/cgroup/backplane/%s"
              " >/dev/null 2>&1",
@@ -264,30 +264,14 @@ s_nothing_left(const char *id)
 static bool
 s_start_agent(void)
 {
-    char state[512], pub[160], sub[160], reg[160], images[512], bridge[64], runner[600];
-    snprintf(state, sizeof state, "node.state_dir=%s/agent", s_dir);
-    snprintf(images, sizeof images, "agent.images_dir=%s/images", s_dir);
-    snprintf(pub, sizeof pub, "bus.hub.publish=%s", s_pub);
-    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", s_sub_ep);
-    snprintf(reg, sizeof reg, "bus.hub.registry=%s", s_registry);
+    char bridge[64];
     snprintf(bridge, sizeof bridge, "agent.network.bridge=%s", s_bridge);
-    snprintf(runner, sizeof runner, "agent.runner_path=%s/backplane-runner",
-             harness_bindir());
-    const char *args[] = {"--set", state,
-                          "--set", pub,
-                          "--set", sub,
-                          "--set", reg,
-                          "--set", "node.name=agent-k",
-                          "--set", "bus.heartbeat_ms=100",
-                          "--set", "agent.stats_ms=200",
-                          "--set", bridge,
-                          "--set", "agent.network.cidr=10.219.0.0/24",
-                          "--set", runner,
-                          "--set", images,
-                          NULL};
+    const char *extra[] = {"agent.stats_ms=200", bridge,
+                           "agent.network.cidr=10.219.0.0/24", NULL};
+    harness_bus_t bus = {s_pub, s_sub_ep, s_registry};
     char line[HARNESS_LINE_MAX];
-    if (harness_start(&s_agent, s_dir, "agent", "agent", args) != 0 ||
-        !harness_wait_line(&s_agent, "ready ", READY_MS, line, sizeof line) ||
+    if (harness_agent_start(&s_agent, s_dir, "agent-k", &bus, extra, line, sizeof line) !=
+            0 ||
         !harness_field(line, "rpc", s_rpc, sizeof s_rpc))
         return false;
     bus_rpc_client_destroy(&s_client);
@@ -301,15 +285,7 @@ test_start(void)
     s_dir = harness_tmpdir("kernels");
     T_ASSERT(s_dir);
     snprintf(s_bridge, sizeof s_bridge, "bpk%d", (int) (getpid() % 100000));
-    char command[1200];
-    if (access("build/images/busybox/index.json", R_OK) == 0)
-        snprintf(command, sizeof command,
-                 "mkdir -p %s/images && cp -a build/images/busybox %s/images/", s_dir,
-                 s_dir);
-    else
-        snprintf(command, sizeof command,
-                 "deploy/images/build busybox %s/images/busybox >/dev/null", s_dir);
-    T_EQ_INT(s_run(command), 0);
+    T_EQ_INT(harness_busybox_images(s_dir), 0);
 
     char state[512], line[HARNESS_LINE_MAX];
     snprintf(state, sizeof state, "node.state_dir=%s/scheduler", s_dir);
@@ -525,11 +501,11 @@ test_restart_adopts(void)
     harness_kill(&s_agent);
     //  k4 dies while no agent looks.
     char command[1024];
-    snprintf(command, sizeof command, "runc --root %s/agent/runc kill k4 KILL", s_dir);
+    snprintf(command, sizeof command, "runc --root %s/agent-k/runc kill k4 KILL", s_dir);
     T_EQ_INT(s_run(command), 0);
     snprintf(
         command, sizeof command,
-        "for i in $(seq 100); do runc --root %s/agent/runc state k4 | grep -q stopped"
+        "for i in $(seq 100); do runc --root %s/agent-k/runc state k4 | grep -q stopped"
         " && exit 0; sleep 0.05; done; exit 1",
         s_dir);
     T_EQ_INT(s_run(command), 0);
@@ -563,9 +539,7 @@ test_bad_image(void)
 int
 main(void)
 {
-    if (getuid() != 0 || system("command -v runc >/dev/null 2>&1") != 0 ||
-        access("/usr/bin/tini-static", X_OK) != 0 ||
-        system("command -v umoci >/dev/null 2>&1") != 0) {
+    if (!harness_can_run_containers()) {
         printf("1..0 # SKIP needs root, runc, umoci and /usr/bin/tini-static\n");
         return 0;
     }

@@ -181,15 +181,7 @@ test_start(void)
     s_dir = harness_tmpdir("sessions");
     T_ASSERT(s_dir);
     snprintf(s_bridge, sizeof s_bridge, "bps%d", (int) (getpid() % 100000));
-    char command[1200];
-    if (access("build/images/busybox/index.json", R_OK) == 0)
-        snprintf(command, sizeof command,
-                 "mkdir -p %s/images && cp -a build/images/busybox %s/images/", s_dir,
-                 s_dir);
-    else
-        snprintf(command, sizeof command,
-                 "deploy/images/build busybox %s/images/busybox >/dev/null", s_dir);
-    T_EQ_INT(s_run(command), 0);
+    T_EQ_INT(harness_busybox_images(s_dir), 0);
     char state[512], line[HARNESS_LINE_MAX];
     snprintf(state, sizeof state, "node.state_dir=%s/scheduler", s_dir);
     const char *sched_args[] = {"--set", state,
@@ -211,31 +203,12 @@ test_start(void)
     T_ASSERT(s_client && s_sub);
     T_ASSERT(bus_sub_subscribe(s_sub, "session.", NULL, NULL) == 0);
 
-    char agent_state[512], pub[160], sub[160], reg[160], images[512], bridge[64],
-        runner[600];
-    snprintf(agent_state, sizeof agent_state, "node.state_dir=%s/agent", s_dir);
-    snprintf(images, sizeof images, "agent.images_dir=%s/images", s_dir);
-    snprintf(pub, sizeof pub, "bus.hub.publish=%s", s_pub);
-    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", s_sub_ep);
-    snprintf(reg, sizeof reg, "bus.hub.registry=%s", s_registry);
+    char bridge[64];
     snprintf(bridge, sizeof bridge, "agent.network.bridge=%s", s_bridge);
-    snprintf(runner, sizeof runner, "agent.runner_path=%s/backplane-runner",
-             harness_bindir());
-    const char *agent_args[] = {"--set", agent_state,
-                                "--set", pub,
-                                "--set", sub,
-                                "--set", reg,
-                                "--set", "node.name=agent-s",
-                                "--set", "bus.heartbeat_ms=100",
-                                "--set", "agent.slots.cpu=2",
-                                "--set", "agent.slots.mem=2g",
-                                "--set", bridge,
-                                "--set", "agent.network.cidr=10.218.0.0/24",
-                                "--set", runner,
-                                "--set", images,
-                                NULL};
-    T_ASSERT(harness_start(&s_agent, s_dir, "agent", "agent", agent_args) == 0);
-    T_ASSERT(harness_wait_line(&s_agent, "ready ", READY_MS, NULL, 0));
+    const char *extra[] = {"agent.slots.cpu=2", "agent.slots.mem=2g", bridge,
+                           "agent.network.cidr=10.218.0.0/24", NULL};
+    harness_bus_t bus = {s_pub, s_sub_ep, s_registry};
+    T_ASSERT(harness_agent_start(&s_agent, s_dir, "agent-s", &bus, extra, NULL, 0) == 0);
 }
 
 static void
@@ -317,7 +290,7 @@ test_destroy_ends_and_frees(void)
     proto_session_info_clear(&info);
     char command[600];
     snprintf(command, sizeof command,
-             "test -z \"$(runc --root %s/agent/runc list -q 2>/dev/null)\"", s_dir);
+             "test -z \"$(runc --root %s/agent-s/runc list -q 2>/dev/null)\"", s_dir);
     T_EQ_INT(s_run(command), 0);
 }
 
@@ -341,9 +314,7 @@ test_batch_reports_its_exit_code(void)
 int
 main(void)
 {
-    if (getuid() != 0 || system("command -v runc >/dev/null 2>&1") != 0 ||
-        access("/usr/bin/tini-static", X_OK) != 0 ||
-        system("command -v umoci >/dev/null 2>&1") != 0) {
+    if (!harness_can_run_containers()) {
         printf("1..0 # SKIP needs root, runc, umoci and /usr/bin/tini-static\n");
         return 0;
     }

@@ -1,0 +1,85 @@
+/*  =========================================================================
+    agent_command - running the tools the agent drives (runc, umoci, ip)
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "agent_classes.h"
+#include <fcntl.h>    //  open flags
+#include <sys/mman.h> //  memfd_create: captured output
+#include <sys/wait.h> //  waitpid
+
+static void
+s_close(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+int
+agent_command_run(const char *const *argv, int out_fd, int *out_p, int *err_p)
+{
+    int out_mem = -1, err_mem = -1;
+    if (out_fd < 0) {
+        out_mem = memfd_create("agent-out", MFD_CLOEXEC);
+        if (err_p)
+            err_mem = memfd_create("agent-err", MFD_CLOEXEC);
+        if (out_mem < 0 || (err_p && err_mem < 0)) {
+            s_close(&out_mem);
+            s_close(&err_mem);
+            return -1;
+        }
+    }
+    int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    pid_t pid = null_fd < 0 ? -1 : fork();
+    if (pid == 0) {
+        //  Child: only async-signal-safe calls from here to exec.
+        int out = out_fd >= 0 ? out_fd : out_mem;
+        int err = out_fd >= 0 ? out_fd : err_mem >= 0 ? err_mem : out_mem;
+        if (dup2(null_fd, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+            _exit(127);
+        close_range(3, ~0U, 0);
+        execvp(argv[0], (char *const *) argv);
+        _exit(127);
+    }
+    int status = -1, saved = errno;
+    if (pid > 0) {
+        int wstatus;
+        pid_t waited;
+        while ((waited = waitpid(pid, &wstatus, 0)) < 0 && errno == EINTR)
+            ;
+        if (waited == pid)
+            status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+        saved = waited == pid ? ENOENT : errno;
+        if (status == 127)
+            status = -1; //  exec failed (or the tool says it could not run)
+    }
+    if (null_fd >= 0)
+        close(null_fd);
+    if (out_p)
+        *out_p = out_mem;
+    else
+        s_close(&out_mem);
+    if (err_p)
+        *err_p = err_mem;
+    if (status < 0)
+        errno = saved;
+    return status;
+}
+
+size_t
+agent_command_tail(int fd, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    off_t length = fd >= 0 ? lseek(fd, 0, SEEK_END) : -1;
+    if (length <= 0 || size < 2)
+        return 0;
+    off_t from = length > (off_t) (size - 1) ? length - (off_t) (size - 1) : 0;
+    ssize_t n = pread(fd, buf, size - 1, from);
+    size_t len = n > 0 ? (size_t) n : 0;
+    buf[len] = '\0';
+    while (len && isspace((unsigned char) buf[len - 1]))
+        buf[--len] = '\0';
+    return len;
+}
