@@ -12,6 +12,7 @@
 #include "agent_server.h"
 #include "agent_heartbeat.h"
 #include "agent_fs.h"
+#include "agent_files.h"
 #include "agent_command.h"
 #include "agent_images.h"
 #include "agent_unpack.h"

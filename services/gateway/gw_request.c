@@ -153,6 +153,17 @@ s_send(gw_request_t *r, int status, json_t *body, const char *content_type)
     s_release(r);
 }
 
+struct evhttp_request *
+gw_request_take_over(gw_request_t *r, int status)
+{
+    struct evhttp_request *req = r->req;
+    evhttp_connection_set_closecb(evhttp_request_get_connection(req), NULL, NULL);
+    r->status = status;
+    s_log_access(r);
+    s_release(r);
+    return req;
+}
+
 void
 gw_reply_json(gw_request_t *r, int status, json_t *body)
 {

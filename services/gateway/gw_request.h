@@ -81,6 +81,11 @@ void gw_request_dispatch(gw_server_t *gw,
                          struct evhttp_request *req,
                          const gw_route_t *routes);
 
+//  Ends a request whose reply its handler writes itself, for as long as it
+//  lasts (a WebSocket after its 101, an event stream): logs it with status
+//  and frees r. Returns libevent's request, still open; r->req must be set.
+struct evhttp_request *gw_request_take_over(gw_request_t *r, int status);
+
 //  Replies with JSON (reference stolen; NULL sends {}) and ends the request.
 void gw_reply_json(gw_request_t *r, int status, json_t *body);
 

@@ -73,5 +73,11 @@ const gw_route_t gw_routes[] = {
     {POST, "/session/{session}", GW_AUTH_REQUIRED, gw_session_handle_execute},
     {GET, "/session/{session}/logs", GW_AUTH_REQUIRED, gw_session_handle_logs},
     {POST, "/session/{session}/interrupt", GW_AUTH_REQUIRED, gw_session_handle_interrupt},
+    //  Streams (reference §4): WebSocket.
+    {GET, "/stream/session/{session}/execute", GW_AUTH_REQUIRED,
+     gw_stream_handle_execute},
+    //  Event streams (reference §5): Server-Sent Events.
+    {GET, "/events/session", GW_AUTH_REQUIRED, gw_sse_handle_session},
+    {GET, "/events/background-task", GW_AUTH_REQUIRED, gw_sse_handle_background_task},
     {0, NULL, 0, NULL},
 };

@@ -22,6 +22,9 @@ typedef struct {
     struct _gw_ratelimit_t *login_failures;  //  failed logins per user name
     struct _gw_identity_cache_t *identities; //  callers, with their signing keys
     struct _gw_accesslog_t *accesslog;       //  queued access records
+    struct _gw_wsconn_t *websockets;         //  open WebSocket connections (a list)
+    struct _gw_sse_t *event_streams;         //  open event streams (a list)
+    struct _gw_events_t *events;             //  listeners to session events
     char endpoint[300]; //  "host:port" the API listens on, port resolved
 } gw_server_t;
 

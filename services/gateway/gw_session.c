@@ -30,7 +30,17 @@ typedef struct {
     bool created;
     bool reuse; //  reuseIfExists: a live session of that name is the answer
     char session_id[GW_UUID_SIZE];
-    enum { OP_CREATE, OP_INFO, OP_DESTROY, OP_EXECUTE, OP_LOGS, OP_INTERRUPT } op;
+    enum {
+        OP_CREATE,
+        OP_INFO,
+        OP_DESTROY,
+        OP_EXECUTE,
+        OP_LOGS,
+        OP_INTERRUPT,
+        OP_FIND
+    } op;
+    gw_session_found_fn *found; //  OP_FIND: who gets the session
+    void *found_arg;
 } op_t;
 
 static void
@@ -467,7 +477,7 @@ s_on_found(void *arg, const bus_reply_t *reply)
 
 //  Looks the path's session up (by the caller's name, or by id).
 static void
-s_find(gw_request_t *r, int kind)
+s_find(gw_request_t *r, int kind, gw_session_found_fn *found, void *found_arg)
 {
     const char *ref = gw_request_path_param(r, "session");
     op_t *op = calloc(1, sizeof *op);
@@ -478,6 +488,8 @@ s_find(gw_request_t *r, int kind)
     }
     op->r = r;
     op->op = kind;
+    op->found = found;
+    op->found_arg = found_arg;
     proto_session_get_req_t in;
     proto_session_get_req_init(&in);
     bool uuid = strlen(ref) == 36 && ref[8] == '-' && ref[13] == '-' && ref[18] == '-' &&
@@ -609,6 +621,11 @@ static void
 s_act(op_t *op, proto_session_info_t *info)
 {
     gw_request_t *r = op->r;
+    if (op->op == OP_FIND) {
+        op->found(r, info, op->found_arg);
+        s_op_free(op);
+        return;
+    }
     if (op->op == OP_INFO) {
         gw_reply_json(r, 200, s_info_json(info));
         s_op_free(op);
@@ -687,29 +704,35 @@ s_act(op_t *op, proto_session_info_t *info)
 void
 gw_session_handle_info(gw_request_t *r)
 {
-    s_find(r, OP_INFO);
+    s_find(r, OP_INFO, NULL, NULL);
 }
 
 void
 gw_session_handle_destroy(gw_request_t *r)
 {
-    s_find(r, OP_DESTROY);
+    s_find(r, OP_DESTROY, NULL, NULL);
 }
 
 void
 gw_session_handle_execute(gw_request_t *r)
 {
-    s_find(r, OP_EXECUTE);
+    s_find(r, OP_EXECUTE, NULL, NULL);
 }
 
 void
 gw_session_handle_logs(gw_request_t *r)
 {
-    s_find(r, OP_LOGS);
+    s_find(r, OP_LOGS, NULL, NULL);
 }
 
 void
 gw_session_handle_interrupt(gw_request_t *r)
 {
-    s_find(r, OP_INTERRUPT);
+    s_find(r, OP_INTERRUPT, NULL, NULL);
+}
+
+void
+gw_session_find(gw_request_t *r, gw_session_found_fn *found, void *arg)
+{
+    s_find(r, OP_FIND, found, arg);
 }

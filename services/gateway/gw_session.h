@@ -22,4 +22,14 @@ void gw_session_handle_logs(gw_request_t *r);
 //  POST /session/{session}/interrupt: SIGINT to the running code; 204.
 void gw_session_handle_interrupt(gw_request_t *r);
 
+//  What gw_session_find found: the session, which the caller may use. The
+//  callee ends r (replies, or takes the connection over); info is cleared
+//  after it returns.
+typedef void(gw_session_found_fn)(gw_request_t *r, proto_session_info_t *info, void *arg);
+
+//  Looks up the session of r's {session} path parameter (a UUID, or the
+//  name among the caller's sessions) and hands it to found; a session that
+//  does not exist or is not the caller's is answered 404 without calling.
+void gw_session_find(gw_request_t *r, gw_session_found_fn *found, void *arg);
+
 #endif

@@ -4,9 +4,12 @@
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
+#include <arpa/inet.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -265,4 +268,211 @@ client_agent_start(client_platform_t *self,
         nanosleep(&pause, NULL);
     }
     return false;
+}
+
+//  ---------------------------------------------------------------------------
+//  Long-lived requests: event streams and WebSockets
+
+static long long
+s_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+//  Reads exactly size bytes before deadline_ms. 0 or -1.
+static int
+s_read_exact(int fd, void *data, size_t size, long long deadline_ms)
+{
+    size_t got = 0;
+    while (got < size) {
+        struct pollfd pfd = {fd, POLLIN, 0};
+        int left = (int) (deadline_ms - s_now_ms());
+        if (left <= 0 || poll(&pfd, 1, left) <= 0)
+            return -1;
+        ssize_t n = read(fd, (char *) data + got, size - got);
+        if (n <= 0)
+            return -1;
+        got += (size_t) n;
+    }
+    return 0;
+}
+
+int
+client_stream_open(const client_platform_t *self,
+                   const client_keypair_t *kp,
+                   const char *path,
+                   const char *const *extra,
+                   int *status,
+                   char *head,
+                   size_t head_size)
+{
+    *status = -1;
+    char host[64];
+    const char *colon = strrchr(self->api, ':');
+    snprintf(host, sizeof host, "%.*s", (int) (colon - self->api), self->api);
+    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons(atoi(colon + 1))};
+    inet_pton(AF_INET, host, &addr.sin_addr);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -1;
+    if (connect(fd, (struct sockaddr *) &addr, sizeof addr) != 0) {
+        close(fd);
+        return -1;
+    }
+    //  Streams are signed as application/octet-stream and send no
+    //  Content-Type (reference §1).
+    char date[64], key[9], sig[GW_AUTH_HEX_SIZE] = "";
+    s_date(date, key, 0);
+    gw_auth_signature("sha256", kp->secret_key, "GET", path, date, key, self->api,
+                      "application/octet-stream", GW_AUTH_VERSION_LINE, "v6.20220315",
+                      sig, sizeof sig);
+    char request[4096];
+    int len =
+        snprintf(request, sizeof request,
+                 "GET %s HTTP/1.1\r\nHost: %s\r\nDate: %s\r\n"
+                 "X-BackendAI-Version: v6.20220315\r\n"
+                 "Authorization: BackendAI signMethod=HMAC-SHA256, credential=%s:%s\r\n",
+                 path, self->api, date, kp->access_key, sig);
+    for (int i = 0; extra && extra[i]; i++)
+        len += snprintf(request + len, sizeof request - (size_t) len, "%s\r\n", extra[i]);
+    len += snprintf(request + len, sizeof request - (size_t) len, "\r\n");
+    if (write(fd, request, (size_t) len) != len) {
+        close(fd);
+        return -1;
+    }
+    //  The head, a byte at a time so that nothing after it is consumed.
+    size_t used = 0;
+    long long deadline = s_now_ms() + CLIENT_HTTP_MS;
+    while (used + 1 < head_size) {
+        if (s_read_exact(fd, head + used, 1, deadline) != 0)
+            break;
+        used++;
+        head[used] = 0;
+        if (used >= 4 && memcmp(head + used - 4, "\r\n\r\n", 4) == 0)
+            break;
+    }
+    head[used] = 0;
+    if (sscanf(head, "HTTP/1.%*d %d", status) != 1) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+int
+client_ws_open(const client_platform_t *self,
+               const client_keypair_t *kp,
+               const char *path,
+               int *status)
+{
+    //  The key and its answer from RFC 6455 section 1.3.
+    static const char *const handshake[] = {
+        "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13",
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", NULL};
+    char head[4096];
+    int fd = client_stream_open(self, kp, path, handshake, status, head, sizeof head);
+    if (fd >= 0 &&
+        (*status != 101 ||
+         !strstr(head, "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo="))) {
+        if (*status == 101)
+            fprintf(stderr, "# bad handshake answer:\n%s\n", head);
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+int
+client_ws_send_raw(int fd, const void *data, size_t size)
+{
+    return write(fd, data, size) == (ssize_t) size ? 0 : -1;
+}
+
+int
+client_ws_send(int fd, int opcode, const void *data, size_t size)
+{
+    unsigned char *frame = malloc(size + 14);
+    if (!frame)
+        return -1;
+    size_t n = 0;
+    frame[n++] = (unsigned char) (0x80 | opcode);
+    if (size < 126)
+        frame[n++] = (unsigned char) (0x80 | size);
+    else if (size <= 0xFFFF) {
+        frame[n++] = 0x80 | 126;
+        frame[n++] = (unsigned char) (size >> 8);
+        frame[n++] = (unsigned char) size;
+    } else {
+        frame[n++] = 0x80 | 127;
+        for (int i = 7; i >= 0; i--)
+            frame[n++] = (unsigned char) ((uint64_t) size >> (8 * i));
+    }
+    static const unsigned char mask[4] = {0x12, 0x34, 0x56, 0x78};
+    memcpy(frame + n, mask, 4);
+    n += 4;
+    for (size_t i = 0; i < size; i++)
+        frame[n + i] = ((const unsigned char *) data)[i] ^ mask[i & 3];
+    int rc = client_ws_send_raw(fd, frame, n + size);
+    free(frame);
+    return rc;
+}
+
+int
+client_ws_recv(int fd, char **data_p, size_t *size_p, int timeout_ms)
+{
+    long long deadline = s_now_ms() + timeout_ms;
+    unsigned char head[10];
+    if (s_read_exact(fd, head, 2, deadline) != 0)
+        return -1;
+    uint64_t size = head[1] & 0x7F;
+    if (size == 126) {
+        if (s_read_exact(fd, head + 2, 2, deadline) != 0)
+            return -1;
+        size = (uint64_t) head[2] << 8 | head[3];
+    } else if (size == 127) {
+        if (s_read_exact(fd, head + 2, 8, deadline) != 0)
+            return -1;
+        size = 0;
+        for (int i = 0; i < 8; i++)
+            size = size << 8 | head[2 + i];
+    }
+    if (head[1] & 0x80 || size > 64 * 1024 * 1024) //  servers never mask
+        return -1;
+    char *data = malloc(size + 1);
+    if (!data || s_read_exact(fd, data, size, deadline) != 0) {
+        free(data);
+        return -1;
+    }
+    data[size] = 0;
+    *data_p = data;
+    if (size_p)
+        *size_p = size;
+    return head[0] & 0x0F;
+}
+
+char *
+client_read_until(int fd, const char *needle, int timeout_ms)
+{
+    long long deadline = s_now_ms() + timeout_ms;
+    size_t cap = 65536, used = 0;
+    char *text = malloc(cap + 1);
+    while (text) {
+        text[used] = 0;
+        if (strstr(text, needle))
+            return text;
+        struct pollfd pfd = {fd, POLLIN, 0};
+        int left = (int) (deadline - s_now_ms());
+        if (left <= 0 || poll(&pfd, 1, left) <= 0 || used == cap)
+            break;
+        ssize_t n = read(fd, text + used, cap - used);
+        if (n <= 0)
+            break;
+        used += (size_t) n;
+    }
+    if (text)
+        fprintf(stderr, "# waited for '%s'; read:\n%s\n", needle, text);
+    free(text);
+    return NULL;
 }

@@ -97,4 +97,37 @@ bool client_agent_start(client_platform_t *self,
 bool
 client_keypair_of(const client_platform_t *self, const char *email, client_keypair_t *kp);
 
+//  Opens a long-lived signed GET (an event stream, or a WebSocket upgrade
+//  when extra holds its headers): sends it and reads the response head
+//  into head. Returns the socket (caller closes) with *status set, or -1.
+int client_stream_open(const client_platform_t *self,
+                       const client_keypair_t *kp,
+                       const char *path,
+                       const char *const *extra,
+                       int *status,
+                       char *head,
+                       size_t head_size);
+
+//  The same with the WebSocket handshake; the socket when the answer is
+//  101 with the right Sec-WebSocket-Accept, else -1 (*status says what came).
+int client_ws_open(const client_platform_t *self,
+                   const client_keypair_t *kp,
+                   const char *path,
+                   int *status);
+
+//  Sends one masked frame (as a client must). 0 or -1.
+int client_ws_send(int fd, int opcode, const void *data, size_t size);
+
+//  Sends raw bytes (for frames a test breaks on purpose). 0 or -1.
+int client_ws_send_raw(int fd, const void *data, size_t size);
+
+//  Reads one server frame: returns its opcode, with the payload in *data_p
+//  (NUL-terminated, caller frees) and its size in *size_p; -1 on timeout or
+//  when the connection ended.
+int client_ws_recv(int fd, char **data_p, size_t *size_p, int timeout_ms);
+
+//  Reads a stream until what was read contains needle or timeout_ms pass.
+//  Returns everything read (caller frees); NULL when needle never came.
+char *client_read_until(int fd, const char *needle, int timeout_ms);
+
 #endif

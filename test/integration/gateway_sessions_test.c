@@ -2,8 +2,9 @@
     gateway_sessions_test - the /session routes against the whole platform
     with a real agent and real runc containers: POST /session waits until
     the session runs, execute in query mode returns Backend.AI's result,
-    GET shows it, DELETE ends it; bad names, images and resources get
-    Backend.AI's problem+json. Needs root, runc, umoci and tini.
+    the execute WebSocket streams results as `backend.ai run` reads them,
+    /events/session relays the lifecycle, GET shows it, DELETE ends it; bad names, images
+   and resources get Backend.AI's problem+json. Needs root, runc, umoci and tini.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -179,6 +180,226 @@ test_bad_requests(void)
     json_decref(r);
 }
 
+//  Reads execute-stream results until "finished" (or anything that ends
+//  the stream); returns the last result, the stdout seen and how many
+//  results came.
+static json_t *
+s_stream_results(int fd, char *out, size_t out_size, int *results, bool *continued)
+{
+    *results = 0;
+    *continued = false;
+    out[0] = 0;
+    for (;;) {
+        char *data = NULL;
+        int opcode = client_ws_recv(fd, &data, NULL, 20000);
+        if (opcode != 1) {
+            free(data);
+            return NULL;
+        }
+        json_t *result = json_loads(data, 0, NULL);
+        free(data);
+        (*results)++;
+        size_t i;
+        json_t *record;
+        json_array_foreach(json_object_get(result, "console"), i, record)
+        {
+            if (strcmp(json_string_value(json_array_get(record, 0)), "stdout") == 0)
+                strncat(out, json_string_value(json_array_get(record, 1)),
+                        out_size - strlen(out) - 1);
+        }
+        const char *status = json_string_value(json_object_get(result, "status"));
+        if (status && strcmp(status, "continued") == 0)
+            *continued = true;
+        if (!status ||
+            (strcmp(status, "continued") != 0 && strcmp(status, "build-finished") != 0 &&
+             strcmp(status, "clean-finished") != 0))
+            return result;
+        json_decref(result);
+    }
+}
+
+//  The close frame that ends a stream: its code.
+static int
+s_close_code(int fd)
+{
+    char *data = NULL;
+    size_t size = 0;
+    int opcode = client_ws_recv(fd, &data, &size, 5000);
+    int code = opcode == 8 && size >= 2
+                   ? ((unsigned char) data[0] << 8 | (unsigned char) data[1])
+                   : -opcode;
+    free(data);
+    return code;
+}
+
+static void
+test_stream_execute(void)
+{
+    //  As `backend.ai run -c CODE` does: one query, results streamed while
+    //  the code runs, then finished with the exit code, then a normal close.
+    int status;
+    int fd =
+        client_ws_open(&s_p, &s_p.super, "/stream/session/gw-first/execute", &status);
+    T_EQ_INT(status, 101);
+    T_ASSERT(fd >= 0);
+    const char *request = "{\"code\": \"echo one; sleep 1.5; echo two; exit 3\","
+                          " \"mode\": \"query\", \"options\": {}}";
+    T_EQ_INT(client_ws_send(fd, 1, request, strlen(request)), 0);
+    char out[4096];
+    int results;
+    bool continued;
+    json_t *last = s_stream_results(fd, out, sizeof out, &results, &continued);
+    T_EQ_STR(json_string_value(json_object_get(last, "status")), "finished");
+    T_EQ_INT(json_integer_value(json_object_get(last, "exitCode")), 3);
+    T_EQ_STR(out, "one\ntwo\n");
+    T_ASSERT(continued); //  "one" came before the run ended
+    T_ASSERT(results >= 2);
+    json_decref(last);
+    T_EQ_INT(s_close_code(fd), 1000);
+    close(fd);
+
+    //  Batch mode: build, then exec, with the exec's exit code.
+    fd = client_ws_open(&s_p, &s_p.super, "/stream/session/gw-first/execute", &status);
+    T_ASSERT(fd >= 0);
+    request = "{\"code\": \"\", \"mode\": \"batch\", \"options\": {\"clean\": null,"
+              " \"build\": \"echo building\", \"buildLog\": false,"
+              " \"exec\": \"echo running; exit 5\"}}";
+    T_EQ_INT(client_ws_send(fd, 1, request, strlen(request)), 0);
+    last = s_stream_results(fd, out, sizeof out, &results, &continued);
+    T_EQ_STR(json_string_value(json_object_get(last, "status")), "finished");
+    T_EQ_INT(json_integer_value(json_object_get(last, "exitCode")), 5);
+    T_CONTAINS(out, "building");
+    T_CONTAINS(out, "running");
+    json_decref(last);
+    close(fd);
+}
+
+static void
+test_stream_refusals(void)
+{
+    int status;
+    //  A plain GET is not a WebSocket.
+    json_t *r = s_request("GET", "/stream/session/gw-first/execute", NULL, &status);
+    T_EQ_INT(status, 400);
+    json_decref(r);
+    //  No such session.
+    int fd =
+        client_ws_open(&s_p, &s_p.super, "/stream/session/gw-nobody/execute", &status);
+    T_EQ_INT(fd, -1);
+    T_EQ_INT(status, 404);
+    //  A first message that is not a request: an error result, then close.
+    fd = client_ws_open(&s_p, &s_p.super, "/stream/session/gw-first/execute", &status);
+    T_ASSERT(fd >= 0);
+    T_EQ_INT(client_ws_send(fd, 1, "not json", 8), 0);
+    char *data = NULL;
+    T_EQ_INT(client_ws_recv(fd, &data, NULL, 5000), 1);
+    T_CONTAINS(data, "\"status\":\"error\"");
+    free(data);
+    T_EQ_INT(s_close_code(fd), 1000);
+    close(fd);
+    //  An unmasked frame breaks RFC 6455: close 1002.
+    fd = client_ws_open(&s_p, &s_p.super, "/stream/session/gw-first/execute", &status);
+    T_ASSERT(fd >= 0);
+    T_EQ_INT(client_ws_send_raw(fd, "\x81\x02{}", 4), 0);
+    T_EQ_INT(s_close_code(fd), 1002);
+    close(fd);
+    //  A ping is answered with a pong carrying the same bytes.
+    fd = client_ws_open(&s_p, &s_p.super, "/stream/session/gw-first/execute", &status);
+    T_ASSERT(fd >= 0);
+    T_EQ_INT(client_ws_send(fd, 9, "hi", 2), 0);
+    size_t size = 0;
+    T_EQ_INT(client_ws_recv(fd, &data, &size, 5000), 10);
+    T_EQ_STR(data, "hi");
+    free(data);
+    close(fd);
+}
+
+static void
+test_stream_client_gone(void)
+{
+    //  A client that leaves mid-run leaves nothing running: the next
+    //  execute finds the kernel free at once.
+    int status;
+    int fd =
+        client_ws_open(&s_p, &s_p.super, "/stream/session/gw-first/execute", &status);
+    T_ASSERT(fd >= 0);
+    const char *request = "{\"code\": \"echo started; sleep 60\", \"mode\": \"query\"}";
+    T_EQ_INT(client_ws_send(fd, 1, request, strlen(request)), 0);
+    char *data = NULL;
+    T_EQ_INT(client_ws_recv(fd, &data, NULL, 10000), 1);
+    T_CONTAINS(data, "started");
+    free(data);
+    close(fd);
+    json_t *r = NULL;
+    const char *result_status = "";
+    for (int tries = 0; tries < 50; tries++) {
+        json_decref(r);
+        r = s_request("POST", "/session/gw-first",
+                      "{\"mode\": \"query\", \"code\": \"echo after\"}", &status);
+        json_t *result = json_object_get(r, "result");
+        result_status = json_string_value(json_object_get(result, "status"));
+        char *console = json_dumps(json_object_get(result, "console"), JSON_COMPACT);
+        bool done = result_status && strcmp(result_status, "finished") == 0 && console &&
+                    strstr(console, "after");
+        free(console);
+        if (done)
+            break;
+        struct timespec pause = {0, 100 * 1000000L};
+        nanosleep(&pause, NULL);
+    }
+    T_EQ_STR(result_status, "finished");
+    json_decref(r);
+}
+
+static void
+test_events(void)
+{
+    int status;
+    char head[4096];
+    //  One stream that leaves at once, one that stays and watches gw-ev.
+    int gone = client_stream_open(&s_p, &s_p.super, "/events/session", NULL, &status,
+                                  head, sizeof head);
+    T_EQ_INT(status, 200);
+    close(gone);
+    int fd = client_stream_open(&s_p, &s_p.super,
+                                "/events/session?sessionName=gw-ev&scope=%2A", NULL,
+                                &status, head, sizeof head);
+    T_EQ_INT(status, 200);
+    T_CONTAINS(head, "text/event-stream");
+    json_t *r =
+        s_request("POST", "/session",
+                  "{\"name\": \"gw-ev\", \"image\": \"" IMAGE "\","
+                  " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"128m\"}}}",
+                  &status);
+    T_EQ_INT(status, 201);
+    json_decref(r);
+    char *text = client_read_until(fd, "event: session_started", 10000);
+    T_ASSERT(text != NULL);
+    T_CONTAINS(text, "event: session_enqueued");
+    T_CONTAINS(text, "event: kernel_started");
+    T_CONTAINS(text, "\"sessionName\":\"gw-ev\"");
+    T_CONTAINS(text, "\"ownerAccessKey\":\"");
+    T_ASSERT(!strstr(text, "gw-first")); //  only the session asked for
+    free(text);
+    r = s_request("DELETE", "/session/gw-ev", NULL, &status);
+    T_EQ_INT(status, 200);
+    json_decref(r);
+    text = client_read_until(fd, "event: session_terminated", 10000);
+    T_ASSERT(text != NULL);
+    T_CONTAINS(text, "\"reason\":\"user-requested\"");
+    free(text);
+    close(fd);
+    //  Bad parameters; background tasks that do not exist.
+    r = s_request("GET", "/events/session?scope=everything", NULL, &status);
+    T_EQ_INT(status, 400);
+    json_decref(r);
+    r = s_request("GET",
+                  "/events/background-task?task_id=0b5a3c4e-0000-4000-8000-000000000000",
+                  NULL, &status);
+    T_EQ_INT(status, 404);
+    json_decref(r);
+}
+
 static void
 test_destroy(void)
 {
@@ -217,6 +438,10 @@ main(void)
     T_RUN(test_execute_query);
     T_RUN(test_graphql_sees_it);
     T_RUN(test_logs_and_interrupt);
+    T_RUN(test_stream_execute);
+    T_RUN(test_stream_refusals);
+    T_RUN(test_stream_client_gone);
+    T_RUN(test_events);
     T_RUN(test_bad_requests);
     T_RUN(test_destroy);
     int agent = harness_stop(&s_agent, CLIENT_STOP_MS);

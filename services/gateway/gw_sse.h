@@ -1,0 +1,32 @@
+/*  =========================================================================
+    gw_sse - the event streams: GET /events/session, /events/background-task
+
+    Server-Sent Events (reference §5): "event: <name>" and "data: <json>"
+    lines per event, a ": ping" comment every GW_SSE_PING_MS so that
+    proxies and the client see the stream alive. /events/session relays the
+    session lifecycle events the caller may see (their own sessions; a
+    domain admin's domain; everything for a superadmin), narrowed by the
+    query: sessionId, or name|sessionName, ownerAccessKey|owner_access_key,
+    group|groupName, and scope (*, session or kernel).
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef GW_SSE_H_INCLUDED
+#define GW_SSE_H_INCLUDED
+
+#include "gw_request.h"
+
+#define GW_SSE_PING_MS 15000
+
+void gw_sse_handle_session(gw_request_t *r);
+
+//  No background tasks run in this gateway yet (none of the routes that
+//  start one exists), so every task id is unknown: 404, as Backend.AI
+//  answers for a task it does not have.
+void gw_sse_handle_background_task(gw_request_t *r);
+
+//  Ends every open stream; for shutdown, before the HTTP server is freed.
+void gw_sse_close_all(gw_server_t *gw);
+
+#endif

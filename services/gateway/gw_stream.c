@@ -1,0 +1,254 @@
+/*  =========================================================================
+    gw_stream - the /stream/session/{s}/... WebSocket routes
+
+    One execute stream is a small state machine:
+        AWAIT_REQUEST   the WebSocket is open; the first message is awaited
+        EXECUTING       a kernel.execute is on its way to the agent
+        AWAIT_INPUT     the run asked for input; the next message is it
+    Each kernel.execute answer goes to the client as it is; "continued",
+    "clean-finished" and "build-finished" are followed by a "continue"
+    call, "waiting-input" by AWAIT_INPUT, anything else ends the stream.
+    A client that goes away mid-run leaves nothing running: the run is
+    interrupted, and the stream is freed when the call in flight returns.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "gw_classes.h"
+
+#define EXEC_CALL_TIMEOUT_MS (GW_STREAM_FLUSH_MS + 10000)
+
+typedef enum { AWAIT_REQUEST, EXECUTING, AWAIT_INPUT } stream_state_t;
+
+typedef struct {
+    gw_server_t *gw;
+    gw_wsconn_t *ws; //  NULL once the client is gone
+    stream_state_t state;
+    char session_id[GW_UUID_SIZE];
+    char kernel_id[GW_UUID_SIZE];
+    char agent_addr[256];
+    char run_id[GW_UUID_SIZE];
+    char mode[16];
+    char *options; //  the batch options as JSON text, for the first call only
+} exec_stream_t;
+
+static void
+s_stream_free(exec_stream_t *self)
+{
+    free(self->options);
+    free(self);
+}
+
+//  Tells the client what went wrong and closes (reference §4: errors arrive
+//  as {"status":"error","msg":...}).
+static void
+s_fail(exec_stream_t *self, const char *message)
+{
+    if (!self->ws)
+        return;
+    gw_wsconn_send_json(self->ws,
+                        json_pack("{s:s, s:s}", "status", "error", "msg", message));
+    gw_wsconn_close(self->ws, GW_WS_CLOSE_NORMAL, NULL);
+    self->ws = NULL;
+}
+
+static void s_on_executed(void *arg, const bus_reply_t *reply);
+
+//  Asks the agent for the run's next result.
+static void
+s_execute(exec_stream_t *self, const char *mode, const char *code, size_t code_size)
+{
+    proto_kernel_execute_req_t in;
+    proto_kernel_execute_req_init(&in);
+    in.kernel_id = self->kernel_id;
+    in.run_id = self->run_id;
+    in.mode = (char *) mode;
+    char *text = strndup(code ? code : "", code ? code_size : 0);
+    in.code = text;
+    in.options = self->options;
+    in.wait_ms = GW_STREAM_FLUSH_MS;
+    bus_writer_t *writer = bus_writer_new();
+    proto_kernel_execute_req_write(&in, writer);
+    free(text);
+    free(self->options);
+    self->options = NULL;
+    self->state = EXECUTING;
+    bool sent =
+        text && bus_node_call(self->gw->node, self->agent_addr, PROTO_KERNEL_EXECUTE,
+                              bus_writer_data(writer), bus_writer_size(writer),
+                              EXEC_CALL_TIMEOUT_MS, s_on_executed, self) != 0;
+    bus_writer_destroy(&writer);
+    if (!sent) {
+        self->state = AWAIT_REQUEST;
+        s_fail(self, "the session's agent is not reachable");
+    }
+}
+
+//  Frees the stream once the client is gone and no call is out.
+static void
+s_settle(exec_stream_t *self)
+{
+    if (!self->ws && self->state != EXECUTING)
+        s_stream_free(self);
+}
+
+static void
+s_on_executed(void *arg, const bus_reply_t *reply)
+{
+    exec_stream_t *self = arg;
+    self->state = AWAIT_REQUEST;
+    if (!self->ws) { //  the client left while the call was out
+        s_stream_free(self);
+        return;
+    }
+    proto_kernel_execute_rep_t rep;
+    bus_error_t err = {0};
+    json_t *result = NULL;
+    if (reply->status != BUS_OK)
+        bus_error_set(&err, reply->status, "%s", reply->detail);
+    else if (proto_kernel_execute_rep_decode(&rep, reply->body, reply->body_size, &err) ==
+             BUS_OK) {
+        result = json_loads(rep.result, 0, NULL);
+        proto_kernel_execute_rep_clear(&rep);
+    }
+    const char *status = json_string_value(json_object_get(result, "status"));
+    if (!status) {
+        json_decref(result);
+        s_fail(self, err.detail[0] ? err.detail : "the agent's answer was not a result");
+        s_stream_free(self);
+        return;
+    }
+    bool go_on = strcmp(status, "continued") == 0 ||
+                 strcmp(status, "clean-finished") == 0 ||
+                 strcmp(status, "build-finished") == 0;
+    bool wait_input = strcmp(status, "waiting-input") == 0;
+    gw_wsconn_send_json(self->ws, json_incref(result));
+    json_decref(result);
+    if (go_on)
+        s_execute(self, "continue", "", 0);
+    else if (wait_input)
+        self->state = AWAIT_INPUT;
+    else {
+        gw_wsconn_close(self->ws, GW_WS_CLOSE_NORMAL, NULL);
+        self->ws = NULL;
+        self->state = AWAIT_REQUEST;
+    }
+    s_settle(self);
+}
+
+//  The first message: {"code", "mode", "options"}.
+static void
+s_start(exec_stream_t *self, const uint8_t *data, size_t size)
+{
+    json_t *request = json_loadb((const char *) data, size, 0, NULL);
+    const char *mode = json_string_value(json_object_get(request, "mode"));
+    const char *code = json_string_value(json_object_get(request, "code"));
+    json_t *options = json_object_get(request, "options");
+    if (!mode)
+        mode = "query";
+    if (!json_is_object(request) ||
+        (strcmp(mode, "query") != 0 && strcmp(mode, "batch") != 0)) {
+        json_decref(request);
+        s_fail(
+            self,
+            "the first message must be {\"code\", \"mode\": query|batch, \"options\"}");
+        return;
+    }
+    snprintf(self->mode, sizeof self->mode, "%s", mode);
+    if (json_is_object(options) && json_object_size(options))
+        self->options = json_dumps(options, JSON_COMPACT);
+    gw_uuid_new(self->run_id);
+    bus_log_info("stream execute session=%s run=%s mode=%s", self->session_id,
+                 self->run_id, self->mode);
+    char *code_text = strdup(code ? code : "");
+    json_decref(request);
+    if (!code_text) {
+        s_fail(self, "out of memory");
+        return;
+    }
+    s_execute(self, self->mode, code_text, strlen(code_text));
+    free(code_text);
+}
+
+static void
+s_on_message(
+    gw_wsconn_t *ws, gw_ws_opcode_t opcode, const uint8_t *data, size_t size, void *arg)
+{
+    (void) ws;
+    exec_stream_t *self = arg;
+    if (self->state == AWAIT_REQUEST)
+        s_start(self, data, size);
+    else if (self->state == AWAIT_INPUT && opcode == GW_WS_TEXT)
+        s_execute(self, "input", (const char *) data, size);
+    else
+        bus_log_debug("stream execute ignored a message session=%s state=%d",
+                      self->session_id, (int) self->state);
+    s_settle(self);
+}
+
+static void
+s_on_interrupted(void *arg, const bus_reply_t *reply)
+{
+    (void) arg;
+    (void) reply;
+}
+
+static void
+s_on_gone(gw_wsconn_t *ws, void *arg)
+{
+    (void) ws;
+    exec_stream_t *self = arg;
+    self->ws = NULL;
+    if (self->state == AWAIT_REQUEST) {
+        s_stream_free(self);
+        return;
+    }
+    //  A run is under way: stop it, so that the kernel is free for the next.
+    bus_log_info("stream execute client gone session=%s run=%s", self->session_id,
+                 self->run_id);
+    proto_kernel_interrupt_req_t in;
+    proto_kernel_interrupt_req_init(&in);
+    in.kernel_id = self->kernel_id;
+    bus_writer_t *writer = bus_writer_new();
+    proto_kernel_interrupt_req_write(&in, writer);
+    bus_node_call(self->gw->node, self->agent_addr, PROTO_KERNEL_INTERRUPT,
+                  bus_writer_data(writer), bus_writer_size(writer), 0, s_on_interrupted,
+                  NULL);
+    bus_writer_destroy(&writer);
+    s_settle(self); //  else the call in flight frees it
+}
+
+static void
+s_on_session(gw_request_t *r, proto_session_info_t *info, void *arg)
+{
+    (void) arg;
+    if (!info->status || strcmp(info->status, "RUNNING") != 0 || !info->agent_addr ||
+        !info->kernel_id) {
+        gw_reply_problem(r, "generic-bad-request", "the session is not running");
+        return;
+    }
+    exec_stream_t *self = calloc(1, sizeof *self);
+    if (!self) {
+        gw_reply_status(r, BUS_STATUS_INTERNAL, "out of memory");
+        return;
+    }
+    self->gw = r->gw;
+    snprintf(self->session_id, sizeof self->session_id, "%s", info->session_id);
+    snprintf(self->kernel_id, sizeof self->kernel_id, "%s", info->kernel_id);
+    snprintf(self->agent_addr, sizeof self->agent_addr, "%s", info->agent_addr);
+    static const gw_wsconn_handlers_t handlers = {s_on_message, s_on_gone};
+    self->ws = gw_wsconn_accept(r, &handlers, self);
+    if (!self->ws)
+        s_stream_free(self);
+}
+
+void
+gw_stream_handle_execute(gw_request_t *r)
+{
+    //  Refuse a plain GET before asking anyone anything.
+    if (!gw_wsconn_requested(r)) {
+        gw_reply_problem(r, "generic-bad-request", "this route speaks WebSocket only");
+        return;
+    }
+    gw_session_find(r, s_on_session, NULL);
+}
