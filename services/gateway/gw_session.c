@@ -5,8 +5,10 @@
     against the domain's registries, resource group and slots against the
     image's minimums), then asks the scheduler over the bus (session.* in
     proto/session.yaml). POST /session waits for the session to run, to
-    end, or for maxWaitSeconds, by asking session.get again every
-    WAIT_POLL_MS; enqueueOnly answers at once with PENDING. Execute goes to
+    end, or for maxWaitSeconds: each of its session_* lifecycle events
+    (gw_events) makes the gateway ask session.get at once, and so does a
+    timer every WAIT_POLL_MS in case an event is late; enqueueOnly answers
+    at once with PENDING. Execute goes to
     the session's agent directly (kernel.execute), which answers with
     Backend.AI's result object (reference §3.4). Every step is a callback:
     nothing here blocks the loop, and a client that goes away stops the wait.
@@ -16,7 +18,7 @@
 */
 #include "gw_classes.h"
 
-#define WAIT_POLL_MS     200
+#define WAIT_POLL_MS     1000 //  a safety net: lifecycle events wake the wait
 #define EXEC_WAIT_MS     5000
 #define EXEC_TIMEOUT     (EXEC_WAIT_MS + 10000)
 #define SESSION_NAME_MIN 4
@@ -41,6 +43,12 @@ typedef struct {
     } op;
     gw_session_found_fn *found; //  OP_FIND: who gets the session
     void *found_arg;
+    //  POST /session's wait: a session.get in flight, and whether an event
+    //  came meanwhile (then ask again at once).
+    gw_server_t *gw;
+    gw_events_listener_t *listener;
+    bool polling;
+    bool poll_again;
 } op_t;
 
 static void
@@ -48,6 +56,8 @@ s_op_free(op_t *op)
 {
     if (op->timer)
         event_free(op->timer);
+    if (op->listener)
+        gw_events_unlisten(op->gw, &op->listener);
     free(op);
 }
 
@@ -127,13 +137,32 @@ s_poll(evutil_socket_t fd, short what, void *arg)
     (void) fd;
     (void) what;
     op_t *op = arg;
+    if (op->polling) {
+        op->poll_again = true;
+        return;
+    }
     proto_session_get_req_t in;
     proto_session_get_req_init(&in);
     in.session_id = op->session_id;
     bus_writer_t *writer = bus_writer_new();
     proto_session_get_req_write(&in, writer);
+    op->polling = true;
+    op->poll_again = false;
     if (!s_call(op, s_scheduler(op->r), PROTO_SESSION_GET, writer, 0, s_on_polled))
         s_fail(op, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
+}
+
+//  A step of the awaited session's life: look at it now rather than at the
+//  next poll.
+static void
+s_on_lifecycle(const proto_session_lifecycle_t *event, void *arg)
+{
+    op_t *op = arg;
+    if (strcmp(event->session_id, op->session_id) != 0 ||
+        strncmp(event->event, "session_", 8) != 0)
+        return;
+    struct timeval now = {0, 0};
+    evtimer_add(op->timer, &now);
 }
 
 //  The creation answer (reference §3.2).
@@ -151,6 +180,7 @@ static void
 s_on_polled(void *arg, const bus_reply_t *reply)
 {
     op_t *op = arg;
+    op->polling = false;
     proto_session_info_t info;
     proto_session_info_init(&info);
     bus_error_t err = {0};
@@ -167,7 +197,8 @@ s_on_polled(void *arg, const bus_reply_t *reply)
                         timed_out && !s_status_is(&info, settled) ? "TIMEOUT"
                                                                   : info.status);
     else {
-        struct timeval tv = {0, WAIT_POLL_MS * 1000};
+        struct timeval tv = {op->poll_again ? 0 : WAIT_POLL_MS / 1000,
+                             op->poll_again ? 0 : (WAIT_POLL_MS % 1000) * 1000};
         evtimer_add(op->timer, &tv);
     }
     proto_session_info_clear(&info);
@@ -211,7 +242,8 @@ s_on_created(void *arg, const bus_reply_t *reply)
     if (op->deadline_ms < 0) //  enqueueOnly
         s_reply_created(op, &info, info.status);
     else {
-        struct timeval tv = {0, WAIT_POLL_MS * 1000};
+        op->listener = gw_events_listen(op->gw, s_on_lifecycle, op);
+        struct timeval tv = {WAIT_POLL_MS / 1000, (WAIT_POLL_MS % 1000) * 1000};
         evtimer_add(op->timer, &tv);
     }
     proto_session_info_clear(&info);
@@ -388,6 +420,7 @@ gw_session_handle_create(gw_request_t *r)
     op->r = r;
     op->op = OP_CREATE;
     op->reuse = !json_is_false(json_object_get(params, "reuseIfExists"));
+    op->gw = r->gw;
     op->timer = evtimer_new(bus_node_base(r->gw->node), s_poll, op);
     json_t *max_wait = json_object_get(params, "maxWaitSeconds");
     if (json_is_true(json_object_get(params, "enqueueOnly")))

@@ -46,13 +46,17 @@ s_free(sse_t *self)
     free(self);
 }
 
-//  evhttp is freeing the connection: the client went away.
+//  evhttp is freeing the connection: the client went away. When it did
+//  so mid-reply, evhttp has already detached the unfinished request from
+//  the connection (its connection is NULL) and left it to us to free.
 static void
 s_on_close(struct evhttp_connection *evcon, void *arg)
 {
     (void) evcon;
     sse_t *self = arg;
     bus_log_debug("event stream closed by the client");
+    if (evhttp_request_get_connection(self->req) == NULL)
+        evhttp_request_free(self->req);
     s_free(self);
 }
 
