@@ -7,7 +7,10 @@
 */
 #include "sched_classes.h"
 
-#define ASSIGNMENTS_MAX 64 //  placements started per pass
+#define ASSIGNMENTS_MAX  64   //  placements started per pass
+#define RECONCILE_PASSES 10   //  a reconciliation every this many timed passes
+#define AGENTS_MAX       1024 //  agents looked at per reconciliation
+#define UNSETTLED_MAX    256  //  kernels repaired per agent and reconciliation
 
 typedef struct _call_ctx_t call_ctx_t;
 
@@ -18,6 +21,8 @@ struct _sched_lifecycle_t {
     struct event *timer; //  the periodic pass
     struct event *soon;  //  a pass right after a create
     int create_timeout_ms;
+    int64_t reconcile_us; //  period of the reconciliation, and the age it repairs
+    unsigned ticks;       //  timed passes so far
 };
 
 //  ---------------------------------------------------------------------------
@@ -113,7 +118,10 @@ struct _call_ctx_t {
     sched_lifecycle_t *self;
     char session_id[SCHED_ID_MAX];
     char kernel_id[SCHED_ID_MAX];
+    char agent_id[128]; //  kernel.list: the agent asked
     char endpoint[256];
+    bool list;       //  a kernel.list of the reconciliation
+    int64_t sent_us; //  kernel.list: when it was asked
     uint64_t call_id;
     call_ctx_t *next, *prev;
 };
@@ -167,6 +175,25 @@ s_call_done(call_ctx_t *ctx)
     free(ctx);
 }
 
+//  True while a kernel.* call about kernel_id is in flight: its answer, not
+//  the reconciliation, moves the kernel.
+static bool
+s_in_flight(sched_lifecycle_t *self, const char *kernel_id)
+{
+    for (call_ctx_t *ctx = self->calls; ctx; ctx = ctx->next)
+        if (!ctx->list && strcmp(ctx->kernel_id, kernel_id) == 0)
+            return true;
+    return false;
+}
+
+//  The kernel statuses of a kernel.create still under way.
+static bool
+s_creating(int status)
+{
+    return status == SCHED_KERNEL_SCHEDULED || status == SCHED_KERNEL_PREPARING ||
+           status == SCHED_KERNEL_BUILDING || status == SCHED_KERNEL_PULLING;
+}
+
 static void
 s_on_created(void *arg, const bus_reply_t *reply)
 {
@@ -179,6 +206,7 @@ s_on_created(void *arg, const bus_reply_t *reply)
     if (rc == BUS_OK)
         rc = proto_kernel_create_rep_decode(&rep, reply->body, reply->body_size, &err);
     const char *why = reply->status != BUS_OK ? reply->detail : err.detail;
+    int current = sched_sessions_kernel_current(self->db, ctx->kernel_id);
     if (bus_node_begin(self->node) == 0) {
         if (rc == BUS_OK) {
             sqlite3_stmt *stmt = bus_db_stmt(
@@ -193,6 +221,19 @@ s_on_created(void *arg, const bus_reply_t *reply)
                 sqlite3_step(stmt);
                 sqlite3_reset(stmt);
             }
+            //  The agent answers once the container runs and kernel.started
+            //  is on its way: RUNNING now, whichever of the two comes first
+            //  (the other changes nothing), so a lost event leaves nothing
+            //  behind.
+            if (s_creating(current))
+                s_move(self, ctx->session_id, ctx->kernel_id, SCHED_KERNEL_RUNNING, NULL,
+                       NULL, NULL);
+        } else if (!s_creating(current)) {
+            //  It moved on meanwhile (destroyed, or its end arrived first).
+            bus_log_info("kernel create failed after it moved on session=%s kernel=%s"
+                         " status=%s detail=\"%s\"",
+                         ctx->session_id, ctx->kernel_id,
+                         sched_kernel_status_str(current), why);
         } else {
             //  Nothing runs: the kernel and its session are cancelled and
             //  the slots go back, with the agent's reason kept.
@@ -323,12 +364,25 @@ s_pass(sched_lifecycle_t *self)
         s_create_kernel(self, &placed[i]);
 }
 
+static void s_reconcile(sched_lifecycle_t *self);
+
+static void
+s_on_soon(evutil_socket_t fd, short what, void *arg)
+{
+    (void) fd;
+    (void) what;
+    s_pass(arg);
+}
+
 static void
 s_on_timer(evutil_socket_t fd, short what, void *arg)
 {
     (void) fd;
     (void) what;
-    s_pass(arg);
+    sched_lifecycle_t *self = arg;
+    s_pass(self);
+    if (++self->ticks % RECONCILE_PASSES == 0)
+        s_reconcile(self);
 }
 
 //  ---------------------------------------------------------------------------
@@ -344,15 +398,42 @@ s_apply(void *arg, bus_node_t *node, const bus_event_t *event)
         proto_kernel_started_t started;
         proto_kernel_started_init(&started);
         if (proto_kernel_started_decode(&started, event->body, event->body_size, &err) ==
-            BUS_OK)
-            s_move(self, started.session_id, started.kernel_id, SCHED_KERNEL_RUNNING,
-                   NULL, NULL, NULL);
+            BUS_OK) {
+            //  What kernel.create's reply says, for when that reply was lost.
+            sqlite3_stmt *stmt = bus_db_stmt(
+                self->db, "UPDATE kernels SET container_id = coalesce(?2, container_id),"
+                          " kernel_host = coalesce(?3, kernel_host) WHERE id = ?1");
+            if (stmt) {
+                sqlite3_bind_text(stmt, 1, started.kernel_id, -1, SQLITE_TRANSIENT);
+                if (started.container_id && *started.container_id)
+                    sqlite3_bind_text(stmt, 2, started.container_id, -1,
+                                      SQLITE_TRANSIENT);
+                else
+                    sqlite3_bind_null(stmt, 2);
+                if (started.kernel_host && *started.kernel_host)
+                    sqlite3_bind_text(stmt, 3, started.kernel_host, -1, SQLITE_TRANSIENT);
+                else
+                    sqlite3_bind_null(stmt, 3);
+                sqlite3_step(stmt);
+                sqlite3_reset(stmt);
+            }
+            if (s_creating(sched_sessions_kernel_current(self->db, started.kernel_id)))
+                s_move(self, started.session_id, started.kernel_id, SCHED_KERNEL_RUNNING,
+                       NULL, NULL, NULL);
+        }
         proto_kernel_started_clear(&started);
     } else if (strcmp(event->topic, PROTO_KERNEL_TERMINATED) == 0) {
         proto_kernel_terminated_t ended;
         proto_kernel_terminated_init(&ended);
+        int current = -1;
         if (proto_kernel_terminated_decode(&ended, event->body, event->body_size, &err) ==
-            BUS_OK) {
+            BUS_OK)
+            current = sched_sessions_kernel_current(self->db, ended.kernel_id);
+        if (current == SCHED_KERNEL_CANCELLED)
+            //  An orphan the reconciliation removed: its session is over.
+            bus_log_info("cancelled kernel ended kernel=%s reason=%s", ended.kernel_id,
+                         ended.reason ? ended.reason : "");
+        else if (current >= 0) {
             sqlite3_stmt *stmt =
                 bus_db_stmt(self->db, "UPDATE kernels SET exit_code = ?2 WHERE id = ?1");
             if (stmt) {
@@ -519,7 +600,10 @@ s_on_destroyed(void *arg, const bus_reply_t *reply)
     call_ctx_t *ctx = arg;
     //  The agent's kernel.terminated ends it; but an agent that does not
     //  know the kernel any more will never say so.
-    if (reply->status == BUS_STATUS_NOT_FOUND && bus_node_begin(ctx->self->node) == 0) {
+    if (reply->status == BUS_STATUS_NOT_FOUND &&
+        sched_sessions_kernel_current(ctx->self->db, ctx->kernel_id) ==
+            SCHED_KERNEL_TERMINATING &&
+        bus_node_begin(ctx->self->node) == 0) {
         s_move(ctx->self, ctx->session_id, ctx->kernel_id, SCHED_KERNEL_TERMINATED,
                "already-terminated", NULL, NULL);
         bus_node_commit(ctx->self->node);
@@ -527,6 +611,32 @@ s_on_destroyed(void *arg, const bus_reply_t *reply)
         bus_log_warning("kernel destroy failed kernel=%s status=%d detail=\"%s\"",
                         ctx->kernel_id, reply->status, reply->detail);
     s_call_done(ctx);
+}
+
+//  Asks the agent at addr to destroy a kernel; grace_ms < 0 takes the
+//  request's default.
+static void
+s_destroy_kernel(sched_lifecycle_t *self,
+                 const char *session_id,
+                 const char *kernel_id,
+                 const char *addr,
+                 const char *reason,
+                 int grace_ms)
+{
+    proto_kernel_destroy_req_t kill;
+    proto_kernel_destroy_req_init(&kill);
+    kill.kernel_id = (char *) kernel_id;
+    char *defaults = kill.reason; //  init's default; the reason below is borrowed
+    kill.reason = (char *) reason;
+    if (grace_ms >= 0)
+        kill.grace_ms = (uint64_t) grace_ms;
+    bus_writer_t *writer = bus_writer_new();
+    call_ctx_t *ctx = s_call_new(self, session_id, kernel_id);
+    if (!(writer && ctx && proto_kernel_destroy_req_write(&kill, writer) == 0 &&
+          s_call_send(ctx, addr, PROTO_KERNEL_DESTROY, writer, s_on_destroyed)))
+        free(ctx);
+    bus_writer_destroy(&writer);
+    free(defaults);
 }
 
 static int
@@ -578,20 +688,9 @@ s_destroy(void *arg,
         }
         bus_node_commit(self->node);
     }
-    if (ask_agent || (rc == BUS_OK && in.forced && *addr && info.kernel_id)) {
-        proto_kernel_destroy_req_t kill;
-        proto_kernel_destroy_req_init(&kill);
-        kill.kernel_id = info.kernel_id;
-        free(kill.reason); //  init's default; the request's reason is borrowed
-        kill.reason = in.reason;
-        kill.grace_ms = in.forced ? 0 : kill.grace_ms;
-        bus_writer_t *writer = bus_writer_new();
-        call_ctx_t *ctx = s_call_new(self, in.session_id, info.kernel_id);
-        if (!(writer && ctx && proto_kernel_destroy_req_write(&kill, writer) == 0 &&
-              s_call_send(ctx, addr, PROTO_KERNEL_DESTROY, writer, s_on_destroyed)))
-            free(ctx);
-        bus_writer_destroy(&writer);
-    }
+    if (ask_agent || (rc == BUS_OK && in.forced && *addr && info.kernel_id))
+        s_destroy_kernel(self, in.session_id, info.kernel_id, addr, in.reason,
+                         in.forced ? 0 : -1);
     proto_session_info_clear(&info);
     if (rc == BUS_OK)
         rc = s_reply_session(self, in.session_id, reply, err);
@@ -671,6 +770,218 @@ s_list(void *arg,
 }
 
 //  ---------------------------------------------------------------------------
+//  Reconciliation: what a lost message left behind
+//
+//  Every RECONCILE_PASSES timed passes, each kernel that has waited a whole
+//  period in a transitional status with no call about it in flight here is
+//  settled from what its agent says it runs (kernel.list), and kernels the
+//  agent runs for sessions that are over are destroyed. The first one after
+//  a start picks up what the previous process left (its calls died with
+//  it); waiting a period first lets the bus sync bring the durable events
+//  that settle most of it the ordinary way.
+
+static void
+s_log_repair(const char *agent_id,
+             const sched_unsettled_t *row,
+             const char *to,
+             const char *why)
+{
+    bus_log_notice("kernel reconciled session=%s kernel=%s agent=%s from=%s to=%s"
+                   " why=\"%s\"",
+                   row->session_id, row->kernel_id, agent_id,
+                   sched_kernel_status_str(row->status), to, why);
+}
+
+//  An agent that is LOST (or cannot be reached): its kernels being created
+//  are cancelled, those being destroyed end.
+static void
+s_settle_unreachable(sched_lifecycle_t *self, const char *agent_id, int64_t before_us)
+{
+    sched_unsettled_t *rows = calloc(UNSETTLED_MAX, sizeof *rows);
+    size_t count = rows ? sched_sessions_unsettled(self->db, agent_id, before_us, rows,
+                                                   UNSETTLED_MAX)
+                        : 0;
+    for (size_t i = 0; i < count; i++) {
+        const sched_unsettled_t *row = &rows[i];
+        if (s_in_flight(self, row->kernel_id) || bus_node_begin(self->node) != 0)
+            continue;
+        if (s_creating(row->status)) {
+            char why[192];
+            snprintf(why, sizeof why, "agent %s is lost", agent_id);
+            json_t *data = json_pack("{s:s}", "error", why);
+            char *text = data ? json_dumps(data, JSON_COMPACT) : NULL;
+            s_log_repair(agent_id, row, "CANCELLED", why);
+            s_move(self, row->session_id, row->kernel_id, SCHED_KERNEL_CANCELLED,
+                   "failed-to-start", text, NULL);
+            free(text);
+            json_decref(data);
+        } else {
+            s_log_repair(agent_id, row, "TERMINATED", "its agent is lost");
+            s_move(self, row->session_id, row->kernel_id, SCHED_KERNEL_TERMINATED,
+                   "agent-termination", NULL, NULL);
+        }
+        bus_node_commit(self->node);
+    }
+    free(rows);
+}
+
+static bool
+s_listed(const proto_kernel_list_rep_t *rep, const char *kernel_id)
+{
+    for (size_t i = 0; i < rep->kernels_count; i++)
+        if (rep->kernels[i].kernel_id &&
+            strcmp(rep->kernels[i].kernel_id, kernel_id) == 0)
+            return true;
+    return false;
+}
+
+//  An agent's kernel.list: settles its unsettled kernels from it and
+//  destroys the kernels it runs for sessions that are over.
+static void
+s_on_listed(void *arg, const bus_reply_t *reply)
+{
+    call_ctx_t *ctx = arg;
+    sched_lifecycle_t *self = ctx->self;
+    proto_kernel_list_rep_t rep;
+    proto_kernel_list_rep_init(&rep);
+    bus_error_t err = {0};
+    int rc = reply->status;
+    if (rc == BUS_OK)
+        rc = proto_kernel_list_rep_decode(&rep, reply->body, reply->body_size, &err);
+    sched_unsettled_t *rows = rc == BUS_OK ? calloc(UNSETTLED_MAX, sizeof *rows) : NULL;
+    if (rc != BUS_OK)
+        bus_log_warning("reconciliation cannot list kernels agent=%s status=%d"
+                        " detail=\"%s\"",
+                        ctx->agent_id, rc,
+                        reply->status != BUS_OK ? reply->detail : err.detail);
+    //  Only kernels that were waiting when the list was asked: the list says
+    //  nothing about a create sent after it.
+    int64_t before = bus_clock_wall_us() - self->reconcile_us;
+    if (before > ctx->sent_us)
+        before = ctx->sent_us;
+    size_t count = rows ? sched_sessions_unsettled(self->db, ctx->agent_id, before, rows,
+                                                   UNSETTLED_MAX)
+                        : 0;
+    for (size_t i = 0; i < count; i++) {
+        const sched_unsettled_t *row = &rows[i];
+        if (s_in_flight(self, row->kernel_id))
+            continue;
+        bool runs = s_listed(&rep, row->kernel_id);
+        if (s_creating(row->status) && runs) {
+            //  As if its kernel.started had arrived.
+            s_log_repair(ctx->agent_id, row, "RUNNING", "its agent runs it");
+            if (bus_node_begin(self->node) == 0) {
+                s_move(self, row->session_id, row->kernel_id, SCHED_KERNEL_RUNNING, NULL,
+                       NULL, NULL);
+                bus_node_commit(self->node);
+            }
+        } else if (s_creating(row->status)) {
+            //  kernel.create was lost (or never sent): once more; the agent
+            //  answers a kernel id it has with what it has, and a failure
+            //  cancels the session as the first attempt's would.
+            s_log_repair(ctx->agent_id, row, sched_kernel_status_str(row->status),
+                         "its agent does not have it: kernel.create sent again");
+            sched_assignment_t again;
+            snprintf(again.kernel_id, sizeof again.kernel_id, "%s", row->kernel_id);
+            snprintf(again.session_id, sizeof again.session_id, "%s", row->session_id);
+            snprintf(again.agent_id, sizeof again.agent_id, "%s", ctx->agent_id);
+            s_create_kernel(self, &again);
+        } else if (runs) {
+            s_log_repair(ctx->agent_id, row, sched_kernel_status_str(row->status),
+                         "its agent still runs it: kernel.destroy sent again");
+            s_destroy_kernel(self, row->session_id, row->kernel_id, ctx->endpoint,
+                             *row->status_info ? row->status_info : "user-requested", -1);
+        } else {
+            //  Destroyed, and its kernel.terminated lost.
+            s_log_repair(ctx->agent_id, row, "TERMINATED", "its agent does not have it");
+            if (bus_node_begin(self->node) == 0) {
+                s_move(self, row->session_id, row->kernel_id, SCHED_KERNEL_TERMINATED,
+                       *row->status_info ? row->status_info : "already-terminated", NULL,
+                       NULL);
+                bus_node_commit(self->node);
+            }
+        }
+    }
+    //  Orphans: a kernel whose session is over (cancelled after a create that
+    //  timed out, say) must not keep running. Kernels this scheduler never
+    //  heard of are left alone.
+    for (size_t i = 0; rc == BUS_OK && i < rep.kernels_count; i++) {
+        const char *kernel_id = rep.kernels[i].kernel_id;
+        int status = kernel_id ? sched_sessions_kernel_current(self->db, kernel_id) : -1;
+        if ((status != SCHED_KERNEL_TERMINATED && status != SCHED_KERNEL_CANCELLED) ||
+            s_in_flight(self, kernel_id))
+            continue;
+        bus_log_notice("orphan kernel destroyed kernel=%s session=%s agent=%s status=%s",
+                       kernel_id,
+                       rep.kernels[i].session_id ? rep.kernels[i].session_id : "",
+                       ctx->agent_id, sched_kernel_status_str(status));
+        s_destroy_kernel(self, rep.kernels[i].session_id ? rep.kernels[i].session_id : "",
+                         kernel_id, ctx->endpoint, "force-terminated", 0);
+    }
+    free(rows);
+    proto_kernel_list_rep_clear(&rep);
+    s_call_done(ctx);
+}
+
+//  Asks an ALIVE agent what it runs, unless a list is in flight already.
+static void
+s_list_agent(sched_lifecycle_t *self, const char *agent_id, const char *addr)
+{
+    for (call_ctx_t *ctx = self->calls; ctx; ctx = ctx->next)
+        if (ctx->list && strcmp(ctx->agent_id, agent_id) == 0)
+            return;
+    proto_kernel_list_req_t req;
+    proto_kernel_list_req_init(&req);
+    bus_writer_t *writer = bus_writer_new();
+    call_ctx_t *ctx = s_call_new(self, "", "");
+    if (ctx) {
+        ctx->list = true;
+        ctx->sent_us = bus_clock_wall_us();
+        snprintf(ctx->agent_id, sizeof ctx->agent_id, "%s", agent_id);
+    }
+    if (!(writer && ctx && proto_kernel_list_req_write(&req, writer) == 0 &&
+          s_call_send(ctx, addr, PROTO_KERNEL_LIST, writer, s_on_listed))) {
+        bus_log_warning("reconciliation cannot ask agent=%s", agent_id);
+        free(ctx);
+    }
+    bus_writer_destroy(&writer);
+    proto_kernel_list_req_clear(&req);
+}
+
+static void
+s_reconcile(sched_lifecycle_t *self)
+{
+    typedef struct {
+        char id[128];
+        char addr[256];
+        bool alive;
+    } agent_t;
+    agent_t *agents = calloc(AGENTS_MAX, sizeof *agents);
+    sqlite3_stmt *stmt = agents
+                             ? bus_db_stmt(self->db, "SELECT id, addr, status = 'ALIVE'"
+                                                     " FROM agents ORDER BY id")
+                             : NULL;
+    size_t count = 0;
+    while (stmt && count < AGENTS_MAX && sqlite3_step(stmt) == SQLITE_ROW) {
+        agent_t *agent = &agents[count++];
+        snprintf(agent->id, sizeof agent->id, "%s",
+                 (const char *) sqlite3_column_text(stmt, 0));
+        snprintf(agent->addr, sizeof agent->addr, "%s",
+                 (const char *) sqlite3_column_text(stmt, 1));
+        agent->alive = sqlite3_column_int(stmt, 2) != 0;
+    }
+    if (stmt)
+        sqlite3_reset(stmt);
+    int64_t before = bus_clock_wall_us() - self->reconcile_us;
+    for (size_t i = 0; i < count; i++)
+        if (agents[i].alive && *agents[i].addr)
+            s_list_agent(self, agents[i].id, agents[i].addr);
+        else
+            s_settle_unreachable(self, agents[i].id, before);
+    free(agents);
+}
+
+//  ---------------------------------------------------------------------------
 
 sched_lifecycle_t *
 sched_lifecycle_new(bus_node_t *node, int pass_ms, int create_timeout_ms)
@@ -681,9 +992,10 @@ sched_lifecycle_new(bus_node_t *node, int pass_ms, int create_timeout_ms)
     self->node = node;
     self->db = bus_node_db(node);
     self->create_timeout_ms = create_timeout_ms;
+    self->reconcile_us = (int64_t) pass_ms * RECONCILE_PASSES * 1000;
     struct timeval tv = {pass_ms / 1000, (pass_ms % 1000) * 1000};
     self->timer = event_new(bus_node_base(node), -1, EV_PERSIST, s_on_timer, self);
-    self->soon = event_new(bus_node_base(node), -1, 0, s_on_timer, self);
+    self->soon = event_new(bus_node_base(node), -1, 0, s_on_soon, self);
     if (!self->timer || !self->soon || event_add(self->timer, &tv) != 0 ||
         bus_node_handle(node, PROTO_SESSION_CREATE, s_create, self) != 0 ||
         bus_node_handle(node, PROTO_SESSION_DESTROY, s_destroy, self) != 0 ||

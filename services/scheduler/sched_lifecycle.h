@@ -9,7 +9,10 @@
     move the kernel to RUNNING and TERMINATED. session.destroy cancels a
     PENDING session, or marks it TERMINATING and asks the agent to destroy
     the kernel. Every step emits a durable session.lifecycle event named as
-    Backend.AI names it, in the transaction that makes the step.
+    Backend.AI names it, in the transaction that makes the step. A periodic
+    reconciliation settles what a lost message (or a restart of this
+    process) left in a transitional status, from what each agent says it
+    runs (kernel.list), and destroys kernels of sessions that are over.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -22,8 +25,10 @@
 typedef struct _sched_lifecycle_t sched_lifecycle_t;
 
 //  Serves session.*, follows the kernel domain and runs a scheduling pass
-//  every pass_ms (and after each create). create_timeout_ms bounds
-//  kernel.create, which starts a container. NULL on failure.
+//  every pass_ms (and after each create), and a reconciliation every ten
+//  passes, which repairs kernels that waited that long in a transitional
+//  status. create_timeout_ms bounds kernel.create, which starts a
+//  container, and the other calls to agents. NULL on failure.
 sched_lifecycle_t *
 sched_lifecycle_new(bus_node_t *node, int pass_ms, int create_timeout_ms);
 void sched_lifecycle_destroy(sched_lifecycle_t **self_p);

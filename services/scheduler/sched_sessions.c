@@ -459,6 +459,60 @@ sched_sessions_status(bus_db_t *db, const char *session_id)
     return status;
 }
 
+int
+sched_sessions_kernel_current(bus_db_t *db, const char *kernel_id)
+{
+    sqlite3_stmt *stmt = bus_db_stmt(db, "SELECT status FROM kernels WHERE id = ?1");
+    if (!stmt)
+        return -1;
+    s_bind(stmt, 1, kernel_id);
+    int status = -1;
+    if (sqlite3_step(stmt) == SQLITE_ROW)
+        status =
+            sched_kernel_status_from_str((const char *) sqlite3_column_text(stmt, 0));
+    sqlite3_reset(stmt);
+    return status;
+}
+
+size_t
+sched_sessions_unsettled(bus_db_t *db,
+                         const char *agent_id,
+                         int64_t before_us,
+                         sched_unsettled_t *out,
+                         size_t max)
+{
+    //  By agent, so that the kernels_agent index does the work however many
+    //  ended kernels the table keeps.
+    sqlite3_stmt *stmt = bus_db_stmt(
+        db, "SELECT id, session_id, coalesce(status_info, ''), status, status_changed"
+            " FROM kernels WHERE agent_id = ?1 AND status IN ('SCHEDULED', 'PREPARING',"
+            " 'BUILDING', 'PULLING', 'TERMINATING') AND status_changed < ?2"
+            " ORDER BY status_changed, id LIMIT ?3");
+    if (!stmt || max == 0)
+        return 0;
+    s_bind(stmt, 1, agent_id);
+    sqlite3_bind_int64(stmt, 2, before_us);
+    sqlite3_bind_int64(stmt, 3, (sqlite3_int64) max);
+    size_t count = 0;
+    while (count < max && sqlite3_step(stmt) == SQLITE_ROW) {
+        int status =
+            sched_kernel_status_from_str((const char *) sqlite3_column_text(stmt, 3));
+        if (status < 0)
+            continue;
+        sched_unsettled_t *row = &out[count++];
+        snprintf(row->kernel_id, sizeof row->kernel_id, "%s",
+                 (const char *) sqlite3_column_text(stmt, 0));
+        snprintf(row->session_id, sizeof row->session_id, "%s",
+                 (const char *) sqlite3_column_text(stmt, 1));
+        snprintf(row->status_info, sizeof row->status_info, "%s",
+                 (const char *) sqlite3_column_text(stmt, 2));
+        row->status = (sched_kernel_status_t) status;
+        row->since_us = sqlite3_column_int64(stmt, 4);
+    }
+    sqlite3_reset(stmt);
+    return count;
+}
+
 #define SESSION_COLUMNS                                                                  \
     "SELECT s.id, s.name, s.access_key, s.user_uuid, s.domain_name, s.group_id,"         \
     " s.scaling_group, s.type, s.status, s.status_info, s.status_data, s.image,"         \

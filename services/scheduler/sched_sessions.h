@@ -86,6 +86,30 @@ int sched_sessions_kernel_status(bus_db_t *db,
 //  The session's status, or -1 when there is no such session.
 int sched_sessions_status(bus_db_t *db, const char *session_id);
 
+//  A kernel's status, or -1 when there is no such kernel.
+int sched_sessions_kernel_current(bus_db_t *db, const char *kernel_id);
+
+//  A kernel in a transitional status (being created or being destroyed), as
+//  the reconciliation sees it.
+typedef struct {
+    char kernel_id[SCHED_ID_MAX];
+    char session_id[SCHED_ID_MAX];
+    char status_info[64]; //  its reason so far; "" when none
+    sched_kernel_status_t status;
+    int64_t since_us; //  when it entered that status
+} sched_unsettled_t;
+
+//  The kernels placed on agent_id that have been SCHEDULED, PREPARING,
+//  BUILDING, PULLING or TERMINATING since before before_us, longest first:
+//  fills out with at most max of them and returns how many. A kernel in
+//  such a status is waiting for its agent; one that waits too long was
+//  probably left behind by a lost message.
+size_t sched_sessions_unsettled(bus_db_t *db,
+                                const char *agent_id,
+                                int64_t before_us,
+                                sched_unsettled_t *out,
+                                size_t max);
+
 //  Fills out (initialized by the caller, cleared with
 //  proto_session_info_clear) with session_id's session and its main kernel.
 //  BUS_OK or NOT_FOUND.

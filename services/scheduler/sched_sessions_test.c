@@ -3,7 +3,8 @@
 
     Sessions inserted, placed by scheduling passes on agents whose rows are
     written as the registry writes them, moved through kernel transitions;
-    the allocation ledger checked as the SUM it is after every step.
+    the allocation ledger checked as the SUM it is after every step; the
+    unsettled kernels the reconciliation looks at.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -251,6 +252,44 @@ test_get_and_list(void)
     T_ASSERT(page == NULL);
 }
 
+static void
+test_unsettled_kernels(void)
+{
+    //  Left by test_get_and_list: k-s1 SCHEDULED on a2 since 1500, k-s3
+    //  SCHEDULED on a1 since 2500; the others PENDING or over.
+    T_EQ_INT(sched_sessions_kernel_current(s_db, "k-s1"), SCHED_KERNEL_SCHEDULED);
+    T_EQ_INT(sched_sessions_kernel_current(s_db, "k-s2"), SCHED_KERNEL_TERMINATED);
+    T_EQ_INT(sched_sessions_kernel_current(s_db, "k-s5"), SCHED_KERNEL_PENDING);
+    T_EQ_INT(sched_sessions_kernel_current(s_db, "k-nope"), -1);
+    sched_unsettled_t rows[4];
+    T_EQ_INT(sched_sessions_unsettled(s_db, "a2", 1500, rows, 4), 0); //  not before
+    T_EQ_INT(sched_sessions_unsettled(s_db, "a2", 1501, rows, 4), 1);
+    T_EQ_STR(rows[0].kernel_id, "k-s1");
+    T_EQ_STR(rows[0].session_id, "s1");
+    T_EQ_INT(rows[0].status, SCHED_KERNEL_SCHEDULED);
+    T_EQ_INT(rows[0].since_us, 1500);
+    T_EQ_STR(rows[0].status_info, "");
+    T_EQ_INT(sched_sessions_unsettled(s_db, "a1", 3000, rows, 4), 1);
+    T_EQ_STR(rows[0].kernel_id, "k-s3");
+    T_EQ_INT(sched_sessions_unsettled(s_db, "a-none", 9000, rows, 4), 0);
+    //  Running is settled; terminating is not, and keeps its reason.
+    T_EQ_INT(s_move("k-s3", SCHED_KERNEL_PREPARING, NULL, NULL), BUS_OK);
+    T_EQ_INT(sched_sessions_unsettled(s_db, "a1", 3000, rows, 4), 1);
+    T_EQ_INT(rows[0].status, SCHED_KERNEL_PREPARING);
+    T_EQ_INT(rows[0].since_us, 2000);
+    T_EQ_INT(s_move("k-s3", SCHED_KERNEL_RUNNING, NULL, NULL), BUS_OK);
+    T_EQ_INT(sched_sessions_unsettled(s_db, "a1", 3000, rows, 4), 0);
+    T_EQ_INT(s_move("k-s3", SCHED_KERNEL_TERMINATING, "user-requested", NULL), BUS_OK);
+    T_EQ_INT(sched_sessions_unsettled(s_db, "a1", 3000, rows, 4), 1);
+    T_EQ_INT(rows[0].status, SCHED_KERNEL_TERMINATING);
+    T_EQ_STR(rows[0].status_info, "user-requested");
+    //  Over: settled for good; max bounds the answer.
+    T_EQ_INT(s_move("k-s3", SCHED_KERNEL_TERMINATED, NULL, NULL), BUS_OK);
+    T_EQ_INT(sched_sessions_unsettled(s_db, "a1", 3000, rows, 4), 0);
+    T_EQ_INT(sched_sessions_unsettled(s_db, "a2", 3000, rows, 0), 0);
+    T_EQ_INT(sched_sessions_status(s_db, "s3"), SCHED_SESSION_TERMINATED);
+}
+
 int
 main(void)
 {
@@ -266,6 +305,7 @@ main(void)
     T_RUN(test_kernel_transitions_drive_the_session);
     T_RUN(test_a_failed_start_ends_in_error);
     T_RUN(test_get_and_list);
+    T_RUN(test_unsettled_kernels);
     bus_db_destroy(&s_db);
     return T_DONE();
 }
