@@ -277,6 +277,131 @@ proto_kernel_state_print(const proto_kernel_state_t *self)
 }
 
 //  ---------------------------------------------------------------------------
+//  kernel.file
+
+static void
+s_file_free(proto_kernel_file_t *self)
+{
+    free(self->path);
+    free(self->data);
+}
+
+static bool
+s_file_valid(const proto_kernel_file_t *self)
+{
+    if (!proto_valid_str(self->path, PROTO_REQUIRED, 4096))
+        return false;
+    if (!proto_valid_bytes(self->data, self->data_size, 0, 16777216))
+        return false;
+    return true;
+}
+
+static void
+s_file_write(const proto_kernel_file_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 1;
+    pairs += self->data != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "path", self->path);
+    if (self->data != NULL)
+        proto_write_bytes(writer, "data", self->data, self->data_size);
+}
+
+static void
+s_file_read(proto_kernel_file_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "path", PROTO_REQUIRED, 4096, &self->path);
+    proto_read_bytes(in, "data", 0, 16777216, &self->data, &self->data_size);
+}
+
+static void
+s_file_print(const proto_kernel_file_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "path", self->path);
+    proto_print_bytes(text, "data", self->data, self->data_size);
+}
+
+//  A list item: calloc'd memory, initialised before it is read.
+static void
+s_file_item(void *item, proto_in_t *in)
+{
+    proto_kernel_file_init(item);
+    s_file_read(item, in);
+}
+
+void
+proto_kernel_file_init(proto_kernel_file_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_file_clear(proto_kernel_file_t *self)
+{
+    assert(self);
+    s_file_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_file_write(const proto_kernel_file_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_file_valid(self))
+        return -1;
+    s_file_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_file_encode(const proto_kernel_file_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_file_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_file_read(proto_kernel_file_t *self,
+                       const bus_value_t *map,
+                       bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_file_init(self);
+    proto_in_init(&in, "kernel.file", map, err);
+    s_file_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_file_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_file_decode(proto_kernel_file_t *self,
+                         const void *data,
+                         size_t size,
+                         bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_file_read(self, map, err);
+}
+
+char *
+proto_kernel_file_print(const proto_kernel_file_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_file_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
 //  kernel.started
 
 static void
@@ -2212,5 +2337,955 @@ proto_kernel_list_rep_print(const proto_kernel_list_rep_t *self)
     proto_text_t text;
     proto_text_init(&text);
     s_list_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.upload request
+
+static void
+s_upload_req_free(proto_kernel_upload_req_t *self)
+{
+    free(self->kernel_id);
+    for (size_t i = 0; i < self->files_count; i++)
+        s_file_free(&self->files[i]);
+    free(self->files);
+}
+
+static bool
+s_upload_req_valid(const proto_kernel_upload_req_t *self)
+{
+    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_count(self->files, self->files_count, 20))
+        return false;
+    for (size_t i = 0; i < self->files_count; i++)
+        if (!s_file_valid(&self->files[i]))
+            return false;
+    return true;
+}
+
+static void
+s_upload_req_write(const proto_kernel_upload_req_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 1;
+    pairs += self->files_count > 0;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "kernel_id", self->kernel_id);
+    if (self->files_count > 0) {
+        proto_write_array(writer, "files", self->files_count);
+        for (size_t i = 0; i < self->files_count; i++)
+            s_file_write(&self->files[i], writer);
+    }
+}
+
+static void
+s_upload_req_read(proto_kernel_upload_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+    self->files = proto_read_list(in, "files", 0, 20, sizeof *self->files, s_file_item,
+                                  &self->files_count);
+}
+
+static void
+s_upload_req_print(const proto_kernel_upload_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_count(text, "files", self->files_count);
+}
+
+void
+proto_kernel_upload_req_init(proto_kernel_upload_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_upload_req_clear(proto_kernel_upload_req_t *self)
+{
+    assert(self);
+    s_upload_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_upload_req_write(const proto_kernel_upload_req_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_upload_req_valid(self))
+        return -1;
+    s_upload_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_upload_req_encode(const proto_kernel_upload_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_upload_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_upload_req_read(proto_kernel_upload_req_t *self,
+                             const bus_value_t *map,
+                             bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_upload_req_init(self);
+    proto_in_init(&in, "kernel.upload request", map, err);
+    s_upload_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_upload_req_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_upload_req_decode(proto_kernel_upload_req_t *self,
+                               const void *data,
+                               size_t size,
+                               bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_upload_req_read(self, map, err);
+}
+
+char *
+proto_kernel_upload_req_print(const proto_kernel_upload_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_upload_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.upload reply
+
+static void
+s_upload_rep_free(proto_kernel_upload_rep_t *self)
+{
+    (void) self;
+}
+
+static bool
+s_upload_rep_valid(const proto_kernel_upload_rep_t *self)
+{
+    (void) self;
+    return true;
+}
+
+static void
+s_upload_rep_write(const proto_kernel_upload_rep_t *self, bus_writer_t *writer)
+{
+    (void) self;
+    bus_writer_map(writer, 0);
+}
+
+static void
+s_upload_rep_read(proto_kernel_upload_rep_t *self, proto_in_t *in)
+{
+    (void) self;
+    (void) in;
+}
+
+static void
+s_upload_rep_print(const proto_kernel_upload_rep_t *self, proto_text_t *text)
+{
+    (void) self;
+    (void) text;
+}
+
+void
+proto_kernel_upload_rep_init(proto_kernel_upload_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_upload_rep_clear(proto_kernel_upload_rep_t *self)
+{
+    assert(self);
+    s_upload_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_upload_rep_write(const proto_kernel_upload_rep_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_upload_rep_valid(self))
+        return -1;
+    s_upload_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_upload_rep_encode(const proto_kernel_upload_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_upload_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_upload_rep_read(proto_kernel_upload_rep_t *self,
+                             const bus_value_t *map,
+                             bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_upload_rep_init(self);
+    proto_in_init(&in, "kernel.upload reply", map, err);
+    s_upload_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_upload_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_upload_rep_decode(proto_kernel_upload_rep_t *self,
+                               const void *data,
+                               size_t size,
+                               bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_upload_rep_read(self, map, err);
+}
+
+char *
+proto_kernel_upload_rep_print(const proto_kernel_upload_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_upload_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.download request
+
+static void
+s_download_req_free(proto_kernel_download_req_t *self)
+{
+    free(self->kernel_id);
+    proto_free_strs(self->paths, self->paths_count);
+}
+
+static bool
+s_download_req_valid(const proto_kernel_download_req_t *self)
+{
+    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_strs(self->paths, self->paths_count, 5))
+        return false;
+    return true;
+}
+
+static void
+s_download_req_write(const proto_kernel_download_req_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 2;
+    pairs += self->paths_count > 0;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "kernel_id", self->kernel_id);
+    if (self->paths_count > 0)
+        proto_write_strs(writer, "paths", self->paths, self->paths_count);
+    proto_write_uint(writer, "max_bytes", self->max_bytes);
+}
+
+static void
+s_download_req_read(proto_kernel_download_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+    self->paths = proto_read_strs(in, "paths", 0, 5, &self->paths_count);
+    proto_read_uint(in, "max_bytes", 0, UINT64_MAX, &self->max_bytes);
+}
+
+static void
+s_download_req_print(const proto_kernel_download_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_count(text, "paths", self->paths_count);
+    proto_print_uint(text, "max_bytes", self->max_bytes);
+}
+
+void
+proto_kernel_download_req_init(proto_kernel_download_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+    self->max_bytes = 16777216;
+}
+
+void
+proto_kernel_download_req_clear(proto_kernel_download_req_t *self)
+{
+    assert(self);
+    s_download_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_download_req_write(const proto_kernel_download_req_t *self,
+                                bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_download_req_valid(self))
+        return -1;
+    s_download_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_download_req_encode(const proto_kernel_download_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_download_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_download_req_read(proto_kernel_download_req_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_download_req_init(self);
+    proto_in_init(&in, "kernel.download request", map, err);
+    s_download_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_download_req_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_download_req_decode(proto_kernel_download_req_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_download_req_read(self, map, err);
+}
+
+char *
+proto_kernel_download_req_print(const proto_kernel_download_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_download_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.download reply
+
+static void
+s_download_rep_free(proto_kernel_download_rep_t *self)
+{
+    for (size_t i = 0; i < self->files_count; i++)
+        s_file_free(&self->files[i]);
+    free(self->files);
+}
+
+static bool
+s_download_rep_valid(const proto_kernel_download_rep_t *self)
+{
+    if (!proto_valid_count(self->files, self->files_count, 5))
+        return false;
+    for (size_t i = 0; i < self->files_count; i++)
+        if (!s_file_valid(&self->files[i]))
+            return false;
+    return true;
+}
+
+static void
+s_download_rep_write(const proto_kernel_download_rep_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 0;
+    pairs += self->files_count > 0;
+    bus_writer_map(writer, pairs);
+    if (self->files_count > 0) {
+        proto_write_array(writer, "files", self->files_count);
+        for (size_t i = 0; i < self->files_count; i++)
+            s_file_write(&self->files[i], writer);
+    }
+}
+
+static void
+s_download_rep_read(proto_kernel_download_rep_t *self, proto_in_t *in)
+{
+    self->files = proto_read_list(in, "files", 0, 5, sizeof *self->files, s_file_item,
+                                  &self->files_count);
+}
+
+static void
+s_download_rep_print(const proto_kernel_download_rep_t *self, proto_text_t *text)
+{
+    proto_print_count(text, "files", self->files_count);
+}
+
+void
+proto_kernel_download_rep_init(proto_kernel_download_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_download_rep_clear(proto_kernel_download_rep_t *self)
+{
+    assert(self);
+    s_download_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_download_rep_write(const proto_kernel_download_rep_t *self,
+                                bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_download_rep_valid(self))
+        return -1;
+    s_download_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_download_rep_encode(const proto_kernel_download_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_download_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_download_rep_read(proto_kernel_download_rep_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_download_rep_init(self);
+    proto_in_init(&in, "kernel.download reply", map, err);
+    s_download_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_download_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_download_rep_decode(proto_kernel_download_rep_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_download_rep_read(self, map, err);
+}
+
+char *
+proto_kernel_download_rep_print(const proto_kernel_download_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_download_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.download_single request
+
+static void
+s_download_single_req_free(proto_kernel_download_single_req_t *self)
+{
+    free(self->kernel_id);
+    free(self->path);
+}
+
+static bool
+s_download_single_req_valid(const proto_kernel_download_single_req_t *self)
+{
+    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->path, PROTO_REQUIRED, 4096))
+        return false;
+    return true;
+}
+
+static void
+s_download_single_req_write(const proto_kernel_download_single_req_t *self,
+                            bus_writer_t *writer)
+{
+    bus_writer_map(writer, 3);
+    proto_write_str(writer, "kernel_id", self->kernel_id);
+    proto_write_str(writer, "path", self->path);
+    proto_write_uint(writer, "max_bytes", self->max_bytes);
+}
+
+static void
+s_download_single_req_read(proto_kernel_download_single_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+    proto_read_str(in, "path", PROTO_REQUIRED, 4096, &self->path);
+    proto_read_uint(in, "max_bytes", 0, UINT64_MAX, &self->max_bytes);
+}
+
+static void
+s_download_single_req_print(const proto_kernel_download_single_req_t *self,
+                            proto_text_t *text)
+{
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_str(text, "path", self->path);
+    proto_print_uint(text, "max_bytes", self->max_bytes);
+}
+
+void
+proto_kernel_download_single_req_init(proto_kernel_download_single_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+    self->max_bytes = 16777216;
+}
+
+void
+proto_kernel_download_single_req_clear(proto_kernel_download_single_req_t *self)
+{
+    assert(self);
+    s_download_single_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_download_single_req_write(const proto_kernel_download_single_req_t *self,
+                                       bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_download_single_req_valid(self))
+        return -1;
+    s_download_single_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_download_single_req_encode(const proto_kernel_download_single_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_download_single_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_download_single_req_read(proto_kernel_download_single_req_t *self,
+                                      const bus_value_t *map,
+                                      bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_download_single_req_init(self);
+    proto_in_init(&in, "kernel.download_single request", map, err);
+    s_download_single_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_download_single_req_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_download_single_req_decode(proto_kernel_download_single_req_t *self,
+                                        const void *data,
+                                        size_t size,
+                                        bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_download_single_req_read(self, map, err);
+}
+
+char *
+proto_kernel_download_single_req_print(const proto_kernel_download_single_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_download_single_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.download_single reply
+
+static void
+s_download_single_rep_free(proto_kernel_download_single_rep_t *self)
+{
+    free(self->data);
+}
+
+static bool
+s_download_single_rep_valid(const proto_kernel_download_single_rep_t *self)
+{
+    if (!proto_valid_bytes(self->data, self->data_size, 0, 16777216))
+        return false;
+    return true;
+}
+
+static void
+s_download_single_rep_write(const proto_kernel_download_single_rep_t *self,
+                            bus_writer_t *writer)
+{
+    uint32_t pairs = 0;
+    pairs += self->data != NULL;
+    bus_writer_map(writer, pairs);
+    if (self->data != NULL)
+        proto_write_bytes(writer, "data", self->data, self->data_size);
+}
+
+static void
+s_download_single_rep_read(proto_kernel_download_single_rep_t *self, proto_in_t *in)
+{
+    proto_read_bytes(in, "data", 0, 16777216, &self->data, &self->data_size);
+}
+
+static void
+s_download_single_rep_print(const proto_kernel_download_single_rep_t *self,
+                            proto_text_t *text)
+{
+    proto_print_bytes(text, "data", self->data, self->data_size);
+}
+
+void
+proto_kernel_download_single_rep_init(proto_kernel_download_single_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_download_single_rep_clear(proto_kernel_download_single_rep_t *self)
+{
+    assert(self);
+    s_download_single_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_download_single_rep_write(const proto_kernel_download_single_rep_t *self,
+                                       bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_download_single_rep_valid(self))
+        return -1;
+    s_download_single_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_download_single_rep_encode(const proto_kernel_download_single_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_download_single_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_download_single_rep_read(proto_kernel_download_single_rep_t *self,
+                                      const bus_value_t *map,
+                                      bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_download_single_rep_init(self);
+    proto_in_init(&in, "kernel.download_single reply", map, err);
+    s_download_single_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_download_single_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_download_single_rep_decode(proto_kernel_download_single_rep_t *self,
+                                        const void *data,
+                                        size_t size,
+                                        bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_download_single_rep_read(self, map, err);
+}
+
+char *
+proto_kernel_download_single_rep_print(const proto_kernel_download_single_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_download_single_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.list_files request
+
+static void
+s_list_files_req_free(proto_kernel_list_files_req_t *self)
+{
+    free(self->kernel_id);
+    free(self->path);
+}
+
+static bool
+s_list_files_req_valid(const proto_kernel_list_files_req_t *self)
+{
+    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->path, 0, 4096))
+        return false;
+    return true;
+}
+
+static void
+s_list_files_req_write(const proto_kernel_list_files_req_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 1;
+    pairs += self->path != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "kernel_id", self->kernel_id);
+    if (self->path != NULL)
+        proto_write_str(writer, "path", self->path);
+}
+
+static void
+s_list_files_req_read(proto_kernel_list_files_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+    proto_read_str(in, "path", 0, 4096, &self->path);
+}
+
+static void
+s_list_files_req_print(const proto_kernel_list_files_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_str(text, "path", self->path);
+}
+
+void
+proto_kernel_list_files_req_init(proto_kernel_list_files_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+    self->path = strdup(".");
+}
+
+void
+proto_kernel_list_files_req_clear(proto_kernel_list_files_req_t *self)
+{
+    assert(self);
+    s_list_files_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_list_files_req_write(const proto_kernel_list_files_req_t *self,
+                                  bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_list_files_req_valid(self))
+        return -1;
+    s_list_files_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_list_files_req_encode(const proto_kernel_list_files_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_list_files_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_list_files_req_read(proto_kernel_list_files_req_t *self,
+                                 const bus_value_t *map,
+                                 bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_list_files_req_init(self);
+    proto_in_init(&in, "kernel.list_files request", map, err);
+    s_list_files_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_list_files_req_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_list_files_req_decode(proto_kernel_list_files_req_t *self,
+                                   const void *data,
+                                   size_t size,
+                                   bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_list_files_req_read(self, map, err);
+}
+
+char *
+proto_kernel_list_files_req_print(const proto_kernel_list_files_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_list_files_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.list_files reply
+
+static void
+s_list_files_rep_free(proto_kernel_list_files_rep_t *self)
+{
+    free(self->files);
+    free(self->abspath);
+}
+
+static bool
+s_list_files_rep_valid(const proto_kernel_list_files_rep_t *self)
+{
+    if (!proto_valid_str(self->files, PROTO_REQUIRED, 16777216))
+        return false;
+    if (!proto_valid_str(self->abspath, 0, 4096))
+        return false;
+    return true;
+}
+
+static void
+s_list_files_rep_write(const proto_kernel_list_files_rep_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 1;
+    pairs += self->abspath != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "files", self->files);
+    if (self->abspath != NULL)
+        proto_write_str(writer, "abspath", self->abspath);
+}
+
+static void
+s_list_files_rep_read(proto_kernel_list_files_rep_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "files", PROTO_REQUIRED, 16777216, &self->files);
+    proto_read_str(in, "abspath", 0, 4096, &self->abspath);
+}
+
+static void
+s_list_files_rep_print(const proto_kernel_list_files_rep_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "files", self->files);
+    proto_print_str(text, "abspath", self->abspath);
+}
+
+void
+proto_kernel_list_files_rep_init(proto_kernel_list_files_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_list_files_rep_clear(proto_kernel_list_files_rep_t *self)
+{
+    assert(self);
+    s_list_files_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_list_files_rep_write(const proto_kernel_list_files_rep_t *self,
+                                  bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_list_files_rep_valid(self))
+        return -1;
+    s_list_files_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_list_files_rep_encode(const proto_kernel_list_files_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_list_files_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_list_files_rep_read(proto_kernel_list_files_rep_t *self,
+                                 const bus_value_t *map,
+                                 bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_list_files_rep_init(self);
+    proto_in_init(&in, "kernel.list_files reply", map, err);
+    s_list_files_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_list_files_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_list_files_rep_decode(proto_kernel_list_files_rep_t *self,
+                                   const void *data,
+                                   size_t size,
+                                   bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_list_files_rep_read(self, map, err);
+}
+
+char *
+proto_kernel_list_files_rep_print(const proto_kernel_list_files_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_list_files_rep_print(self, &text);
     return proto_text_finish(&text);
 }

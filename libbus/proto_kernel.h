@@ -14,15 +14,19 @@
 #define PROTO_KERNEL_H_INCLUDED
 
 //  Topics (events) and method names (RPC).
-#define PROTO_KERNEL_STARTED    "kernel.started"
-#define PROTO_KERNEL_TERMINATED "kernel.terminated"
-#define PROTO_KERNEL_STATS      "kernel.stats"
-#define PROTO_KERNEL_CREATE     "kernel.create"
-#define PROTO_KERNEL_DESTROY    "kernel.destroy"
-#define PROTO_KERNEL_EXECUTE    "kernel.execute"
-#define PROTO_KERNEL_INTERRUPT  "kernel.interrupt"
-#define PROTO_KERNEL_LOGS       "kernel.logs"
-#define PROTO_KERNEL_LIST       "kernel.list"
+#define PROTO_KERNEL_STARTED         "kernel.started"
+#define PROTO_KERNEL_TERMINATED      "kernel.terminated"
+#define PROTO_KERNEL_STATS           "kernel.stats"
+#define PROTO_KERNEL_CREATE          "kernel.create"
+#define PROTO_KERNEL_DESTROY         "kernel.destroy"
+#define PROTO_KERNEL_EXECUTE         "kernel.execute"
+#define PROTO_KERNEL_INTERRUPT       "kernel.interrupt"
+#define PROTO_KERNEL_LOGS            "kernel.logs"
+#define PROTO_KERNEL_LIST            "kernel.list"
+#define PROTO_KERNEL_UPLOAD          "kernel.upload"
+#define PROTO_KERNEL_DOWNLOAD        "kernel.download"
+#define PROTO_KERNEL_DOWNLOAD_SINGLE "kernel.download_single"
+#define PROTO_KERNEL_LIST_FILES      "kernel.list_files"
 
 //  ---------------------------------------------------------------------------
 //  kernel.port, a nested value: a service port an image declares
@@ -76,6 +80,31 @@ int proto_kernel_state_decode(proto_kernel_state_t *self,
                               size_t size,
                               bus_error_t *err);
 char *proto_kernel_state_print(const proto_kernel_state_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.file, a nested value: a file in a kernel's home (/home/work): uploaded, or
+//  downloaded as a tar archive
+
+typedef struct {
+    //  Relative to /home/work (or absolute beneath it) (required, at most 4096 bytes)
+    char *path;
+    //  Its bytes (download: a tar archive of the path) (at most 16777216 bytes)
+    uint8_t *data;
+    size_t data_size;
+} proto_kernel_file_t;
+
+void proto_kernel_file_init(proto_kernel_file_t *self);
+void proto_kernel_file_clear(proto_kernel_file_t *self);
+int proto_kernel_file_write(const proto_kernel_file_t *self, bus_writer_t *writer);
+zframe_t *proto_kernel_file_encode(const proto_kernel_file_t *self);
+int proto_kernel_file_read(proto_kernel_file_t *self,
+                           const bus_value_t *map,
+                           bus_error_t *err);
+int proto_kernel_file_decode(proto_kernel_file_t *self,
+                             const void *data,
+                             size_t size,
+                             bus_error_t *err);
+char *proto_kernel_file_print(const proto_kernel_file_t *self);
 
 //  ---------------------------------------------------------------------------
 //  kernel.started, event (broadcast, durable): a kernel's container runs
@@ -513,5 +542,211 @@ int proto_kernel_list_rep_decode(proto_kernel_list_rep_t *self,
                                  size_t size,
                                  bus_error_t *err);
 char *proto_kernel_list_rep_print(const proto_kernel_list_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.upload request (idempotent): write files into a kernel's home, creating parent
+//  directories, owned by the kernel's user; each file appears whole or not at all
+
+typedef struct {
+    //  The kernel (required, at most 64 bytes)
+    char *kernel_id;
+    //  The files (Backend.AI: at most 20, each under 1 MiB) (at most 20 items)
+    proto_kernel_file_t *files;
+    size_t files_count;
+} proto_kernel_upload_req_t;
+
+void proto_kernel_upload_req_init(proto_kernel_upload_req_t *self);
+void proto_kernel_upload_req_clear(proto_kernel_upload_req_t *self);
+int proto_kernel_upload_req_write(const proto_kernel_upload_req_t *self,
+                                  bus_writer_t *writer);
+zframe_t *proto_kernel_upload_req_encode(const proto_kernel_upload_req_t *self);
+int proto_kernel_upload_req_read(proto_kernel_upload_req_t *self,
+                                 const bus_value_t *map,
+                                 bus_error_t *err);
+int proto_kernel_upload_req_decode(proto_kernel_upload_req_t *self,
+                                   const void *data,
+                                   size_t size,
+                                   bus_error_t *err);
+char *proto_kernel_upload_req_print(const proto_kernel_upload_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.upload reply (idempotent): write files into a kernel's home, creating parent
+//  directories, owned by the kernel's user; each file appears whole or not at all
+
+typedef struct {
+    char unused_; //  no fields; C wants at least one member
+} proto_kernel_upload_rep_t;
+
+void proto_kernel_upload_rep_init(proto_kernel_upload_rep_t *self);
+void proto_kernel_upload_rep_clear(proto_kernel_upload_rep_t *self);
+int proto_kernel_upload_rep_write(const proto_kernel_upload_rep_t *self,
+                                  bus_writer_t *writer);
+zframe_t *proto_kernel_upload_rep_encode(const proto_kernel_upload_rep_t *self);
+int proto_kernel_upload_rep_read(proto_kernel_upload_rep_t *self,
+                                 const bus_value_t *map,
+                                 bus_error_t *err);
+int proto_kernel_upload_rep_decode(proto_kernel_upload_rep_t *self,
+                                   const void *data,
+                                   size_t size,
+                                   bus_error_t *err);
+char *proto_kernel_upload_rep_print(const proto_kernel_upload_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.download request (idempotent): files or directories of a kernel's home, each as
+//  a tar archive
+
+typedef struct {
+    //  The kernel (required, at most 64 bytes)
+    char *kernel_id;
+    //  What to fetch (Backend.AI: at most 5) (at most 5 items)
+    char **paths;
+    size_t paths_count;
+    //  The largest archive per path (default 16777216)
+    uint64_t max_bytes;
+} proto_kernel_download_req_t;
+
+void proto_kernel_download_req_init(proto_kernel_download_req_t *self);
+void proto_kernel_download_req_clear(proto_kernel_download_req_t *self);
+int proto_kernel_download_req_write(const proto_kernel_download_req_t *self,
+                                    bus_writer_t *writer);
+zframe_t *proto_kernel_download_req_encode(const proto_kernel_download_req_t *self);
+int proto_kernel_download_req_read(proto_kernel_download_req_t *self,
+                                   const bus_value_t *map,
+                                   bus_error_t *err);
+int proto_kernel_download_req_decode(proto_kernel_download_req_t *self,
+                                     const void *data,
+                                     size_t size,
+                                     bus_error_t *err);
+char *proto_kernel_download_req_print(const proto_kernel_download_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.download reply (idempotent): files or directories of a kernel's home, each as a
+//  tar archive
+
+typedef struct {
+    //  One archive per path, in order (at most 5 items)
+    proto_kernel_file_t *files;
+    size_t files_count;
+} proto_kernel_download_rep_t;
+
+void proto_kernel_download_rep_init(proto_kernel_download_rep_t *self);
+void proto_kernel_download_rep_clear(proto_kernel_download_rep_t *self);
+int proto_kernel_download_rep_write(const proto_kernel_download_rep_t *self,
+                                    bus_writer_t *writer);
+zframe_t *proto_kernel_download_rep_encode(const proto_kernel_download_rep_t *self);
+int proto_kernel_download_rep_read(proto_kernel_download_rep_t *self,
+                                   const bus_value_t *map,
+                                   bus_error_t *err);
+int proto_kernel_download_rep_decode(proto_kernel_download_rep_t *self,
+                                     const void *data,
+                                     size_t size,
+                                     bus_error_t *err);
+char *proto_kernel_download_rep_print(const proto_kernel_download_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.download_single request (idempotent): one regular file of a kernel's home, its
+//  bytes as they are
+
+typedef struct {
+    //  The kernel (required, at most 64 bytes)
+    char *kernel_id;
+    //  The file (required, at most 4096 bytes)
+    char *path;
+    //  Refused when larger (default 16777216)
+    uint64_t max_bytes;
+} proto_kernel_download_single_req_t;
+
+void proto_kernel_download_single_req_init(proto_kernel_download_single_req_t *self);
+void proto_kernel_download_single_req_clear(proto_kernel_download_single_req_t *self);
+int proto_kernel_download_single_req_write(const proto_kernel_download_single_req_t *self,
+                                           bus_writer_t *writer);
+zframe_t *
+proto_kernel_download_single_req_encode(const proto_kernel_download_single_req_t *self);
+int proto_kernel_download_single_req_read(proto_kernel_download_single_req_t *self,
+                                          const bus_value_t *map,
+                                          bus_error_t *err);
+int proto_kernel_download_single_req_decode(proto_kernel_download_single_req_t *self,
+                                            const void *data,
+                                            size_t size,
+                                            bus_error_t *err);
+char *
+proto_kernel_download_single_req_print(const proto_kernel_download_single_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.download_single reply (idempotent): one regular file of a kernel's home, its
+//  bytes as they are
+
+typedef struct {
+    //  The file's bytes (at most 16777216 bytes)
+    uint8_t *data;
+    size_t data_size;
+} proto_kernel_download_single_rep_t;
+
+void proto_kernel_download_single_rep_init(proto_kernel_download_single_rep_t *self);
+void proto_kernel_download_single_rep_clear(proto_kernel_download_single_rep_t *self);
+int proto_kernel_download_single_rep_write(const proto_kernel_download_single_rep_t *self,
+                                           bus_writer_t *writer);
+zframe_t *
+proto_kernel_download_single_rep_encode(const proto_kernel_download_single_rep_t *self);
+int proto_kernel_download_single_rep_read(proto_kernel_download_single_rep_t *self,
+                                          const bus_value_t *map,
+                                          bus_error_t *err);
+int proto_kernel_download_single_rep_decode(proto_kernel_download_single_rep_t *self,
+                                            const void *data,
+                                            size_t size,
+                                            bus_error_t *err);
+char *
+proto_kernel_download_single_rep_print(const proto_kernel_download_single_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.list_files request (idempotent): a directory of a kernel's home, as
+//  Backend.AI's /files answers it
+
+typedef struct {
+    //  The kernel (required, at most 64 bytes)
+    char *kernel_id;
+    //  The directory (at most 4096 bytes, default ".")
+    char *path;
+} proto_kernel_list_files_req_t;
+
+void proto_kernel_list_files_req_init(proto_kernel_list_files_req_t *self);
+void proto_kernel_list_files_req_clear(proto_kernel_list_files_req_t *self);
+int proto_kernel_list_files_req_write(const proto_kernel_list_files_req_t *self,
+                                      bus_writer_t *writer);
+zframe_t *proto_kernel_list_files_req_encode(const proto_kernel_list_files_req_t *self);
+int proto_kernel_list_files_req_read(proto_kernel_list_files_req_t *self,
+                                     const bus_value_t *map,
+                                     bus_error_t *err);
+int proto_kernel_list_files_req_decode(proto_kernel_list_files_req_t *self,
+                                       const void *data,
+                                       size_t size,
+                                       bus_error_t *err);
+char *proto_kernel_list_files_req_print(const proto_kernel_list_files_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.list_files reply (idempotent): a directory of a kernel's home, as Backend.AI's
+//  /files answers it
+
+typedef struct {
+    //  JSON array of {mode, size, ctime, mtime, atime, filename} (required, at most
+    //  16777216 bytes)
+    char *files;
+    //  The directory's path in the container (at most 4096 bytes)
+    char *abspath;
+} proto_kernel_list_files_rep_t;
+
+void proto_kernel_list_files_rep_init(proto_kernel_list_files_rep_t *self);
+void proto_kernel_list_files_rep_clear(proto_kernel_list_files_rep_t *self);
+int proto_kernel_list_files_rep_write(const proto_kernel_list_files_rep_t *self,
+                                      bus_writer_t *writer);
+zframe_t *proto_kernel_list_files_rep_encode(const proto_kernel_list_files_rep_t *self);
+int proto_kernel_list_files_rep_read(proto_kernel_list_files_rep_t *self,
+                                     const bus_value_t *map,
+                                     bus_error_t *err);
+int proto_kernel_list_files_rep_decode(proto_kernel_list_files_rep_t *self,
+                                       const void *data,
+                                       size_t size,
+                                       bus_error_t *err);
+char *proto_kernel_list_files_rep_print(const proto_kernel_list_files_rep_t *self);
 
 #endif
