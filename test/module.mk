@@ -33,6 +33,8 @@ FUZZ_EXTRA_fuzz_graphql := services/gateway/gw_graphql.o
 $(BUILD)/test/fuzz_graphql_replay: $(BUILD)/services/gateway/gw_graphql.o
 FUZZ_EXTRA_fuzz_minilang := services/gateway/gw_minilang.o
 $(BUILD)/test/fuzz_minilang_replay: $(BUILD)/services/gateway/gw_minilang.o
+FUZZ_EXTRA_fuzz_websocket := services/gateway/gw_websocket.o
+$(BUILD)/test/fuzz_websocket_replay: $(BUILD)/services/gateway/gw_websocket.o
 FUZZ_EXTRA_fuzz_runner_frames := services/agent/agent_runner_proto.o
 $(BUILD)/test/fuzz_runner_frames_replay: $(BUILD)/services/agent/agent_runner_proto.o
 
