@@ -2757,6 +2757,80 @@ s_session_get_rep_roundtrip(const void *data, size_t size)
 }
 
 static int
+s_session_rename_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_session_rename_req_t msg;
+    int rc = proto_session_rename_req_decode(&msg, data, size, err);
+    proto_session_rename_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_session_rename_req_print(const void *data, size_t size)
+{
+    proto_session_rename_req_t msg;
+    char *text = NULL;
+    if (proto_session_rename_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_session_rename_req_print(&msg);
+    proto_session_rename_req_clear(&msg);
+    return text;
+}
+
+static int
+s_session_rename_req_roundtrip(const void *data, size_t size)
+{
+    proto_session_rename_req_t one, two;
+    if (proto_session_rename_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_session_rename_req_encode(&one);
+    proto_session_rename_req_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_session_rename_req_encode(&two);
+    char *text_one = proto_session_rename_req_print(&one);
+    char *text_two = proto_session_rename_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_session_rename_req_clear(&one);
+    proto_session_rename_req_clear(&two);
+    return rc;
+}
+
+static int
+s_session_rename_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_session_rename_rep_t msg;
+    int rc = proto_session_rename_rep_decode(&msg, data, size, err);
+    proto_session_rename_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_session_rename_rep_print(const void *data, size_t size)
+{
+    proto_session_rename_rep_t msg;
+    char *text = NULL;
+    if (proto_session_rename_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_session_rename_rep_print(&msg);
+    proto_session_rename_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_session_rename_rep_roundtrip(const void *data, size_t size)
+{
+    proto_session_rename_rep_t one, two;
+    if (proto_session_rename_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_session_rename_rep_encode(&one);
+    proto_session_rename_rep_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_session_rename_rep_encode(&two);
+    char *text_one = proto_session_rename_rep_print(&one);
+    char *text_two = proto_session_rename_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_session_rename_rep_clear(&one);
+    proto_session_rename_rep_clear(&two);
+    return rc;
+}
+
+static int
 s_session_list_req_validate(const void *data, size_t size, bus_error_t *err)
 {
     proto_session_list_req_t msg;
@@ -3483,6 +3557,22 @@ const proto_entry_t proto_entries[] = {
         .validate = s_session_get_rep_validate,
         .print = s_session_get_rep_print,
         .roundtrip = s_session_get_rep_roundtrip,
+    },
+    {
+        .name = "session.rename",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_session_rename_req_validate,
+        .print = s_session_rename_req_print,
+        .roundtrip = s_session_rename_req_roundtrip,
+    },
+    {
+        .name = "session.rename",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_session_rename_rep_validate,
+        .print = s_session_rename_rep_print,
+        .roundtrip = s_session_rename_rep_roundtrip,
     },
     {
         .name = "session.list",

@@ -17,6 +17,7 @@
 #define PROTO_SESSION_CREATE    "session.create"
 #define PROTO_SESSION_DESTROY   "session.destroy"
 #define PROTO_SESSION_GET       "session.get"
+#define PROTO_SESSION_RENAME    "session.rename"
 #define PROTO_SESSION_LIST      "session.list"
 
 //  ---------------------------------------------------------------------------
@@ -321,6 +322,54 @@ int proto_session_get_rep_decode(proto_session_get_rep_t *self,
                                  size_t size,
                                  bus_error_t *err);
 char *proto_session_get_rep_print(const proto_session_get_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  session.rename request (idempotent): give a RUNNING session a new name, unique among
+//  its owner's live sessions
+
+typedef struct {
+    //  The session (required, at most 64 bytes)
+    char *session_id;
+    //  The new name (the gateway checks its form) (required, at most 64 bytes)
+    char *name;
+} proto_session_rename_req_t;
+
+void proto_session_rename_req_init(proto_session_rename_req_t *self);
+void proto_session_rename_req_clear(proto_session_rename_req_t *self);
+int proto_session_rename_req_write(const proto_session_rename_req_t *self,
+                                   bus_writer_t *writer);
+zframe_t *proto_session_rename_req_encode(const proto_session_rename_req_t *self);
+int proto_session_rename_req_read(proto_session_rename_req_t *self,
+                                  const bus_value_t *map,
+                                  bus_error_t *err);
+int proto_session_rename_req_decode(proto_session_rename_req_t *self,
+                                    const void *data,
+                                    size_t size,
+                                    bus_error_t *err);
+char *proto_session_rename_req_print(const proto_session_rename_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  session.rename reply (idempotent): give a RUNNING session a new name, unique among its
+//  owner's live sessions
+
+typedef struct {
+    //  The session renamed (required)
+    proto_session_info_t session;
+} proto_session_rename_rep_t;
+
+void proto_session_rename_rep_init(proto_session_rename_rep_t *self);
+void proto_session_rename_rep_clear(proto_session_rename_rep_t *self);
+int proto_session_rename_rep_write(const proto_session_rename_rep_t *self,
+                                   bus_writer_t *writer);
+zframe_t *proto_session_rename_rep_encode(const proto_session_rename_rep_t *self);
+int proto_session_rename_rep_read(proto_session_rename_rep_t *self,
+                                  const bus_value_t *map,
+                                  bus_error_t *err);
+int proto_session_rename_rep_decode(proto_session_rename_rep_t *self,
+                                    const void *data,
+                                    size_t size,
+                                    bus_error_t *err);
+char *proto_session_rename_rep_print(const proto_session_rename_rep_t *self);
 
 //  ---------------------------------------------------------------------------
 //  session.list request (idempotent): sessions by owner, project, domain and status,

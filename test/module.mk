@@ -21,10 +21,11 @@ FUZZ_SRCS   := $(wildcard test/fuzz/fuzz_*.c)
 FUZZ_NAMES  := $(patsubst test/fuzz/%.c,%,$(FUZZ_SRCS))
 FUZZ_REPLAY := $(addprefix $(BUILD)/test/,$(addsuffix _replay,$(FUZZ_NAMES)))
 
+# libbus goes last: the service objects a target links use it too.
 $(FUZZ_REPLAY): $(BUILD)/test/%_replay: $(BUILD)/test/fuzz/%.o $(BUILD)/test/fuzz/replay.o $(LIBBUS)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter-out $(LIBBUS),$^) $(LIBBUS) $(LDLIBS)
 
 # make fuzz: real libFuzzer binaries, built with clang into build/fuzz.
 # Run one:  build/fuzz/fuzz_proto -max_total_time=60 test/fuzz/corpus/fuzz_proto
@@ -33,6 +34,8 @@ FUZZ_EXTRA_fuzz_graphql := services/gateway/gw_graphql.o
 $(BUILD)/test/fuzz_graphql_replay: $(BUILD)/services/gateway/gw_graphql.o
 FUZZ_EXTRA_fuzz_minilang := services/gateway/gw_minilang.o
 $(BUILD)/test/fuzz_minilang_replay: $(BUILD)/services/gateway/gw_minilang.o
+FUZZ_EXTRA_fuzz_multipart := services/gateway/gw_multipart.o
+$(BUILD)/test/fuzz_multipart_replay: $(BUILD)/services/gateway/gw_multipart.o
 FUZZ_EXTRA_fuzz_websocket := services/gateway/gw_websocket.o
 $(BUILD)/test/fuzz_websocket_replay: $(BUILD)/services/gateway/gw_websocket.o
 FUZZ_EXTRA_fuzz_runner_frames := services/agent/agent_runner_proto.o

@@ -24,5 +24,6 @@
 #include "agent_runner_proto.h"
 #include "agent_runner_client.h"
 #include "agent_kernels.h"
+#include "agent_kernel_files.h"
 
 #endif

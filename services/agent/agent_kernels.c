@@ -1245,3 +1245,29 @@ agent_kernels_count(agent_kernels_t *self)
     assert(self);
     return zhashx_size(self->kernels);
 }
+
+//  ---------------------------------------------------------------------------
+//  The host path of a running kernel's home.
+
+int
+agent_kernels_home(agent_kernels_t *self,
+                   const char *kernel_id,
+                   char *path,
+                   size_t size,
+                   bus_error_t *err)
+{
+    assert(self);
+    assert(kernel_id);
+    assert(path);
+    s_kernel_t *kernel = zhashx_lookup(self->kernels, kernel_id);
+    if (!kernel || kernel->ending || !kernel->runner)
+        return bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such kernel");
+    char *rootfs = agent_runc_kernel_path(self->runc, kernel->id, "bundle/rootfs");
+    if (!rootfs)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    int n = snprintf(path, size, "%s%s", rootfs, AGENT_KERNEL_HOME);
+    zstr_free(&rootfs);
+    if (n < 0 || (size_t) n >= size)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "kernel home path too long");
+    return BUS_OK;
+}

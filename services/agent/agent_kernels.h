@@ -65,4 +65,15 @@ void agent_kernels_destroy(agent_kernels_t **self_p);
 //  How many kernels the manager has now.
 size_t agent_kernels_count(agent_kernels_t *self);
 
+//  The host path of a running kernel's home (/home/work in its container):
+//  the home directory inside its overlay root, which the agent has mounted
+//  at <state_dir>/kernels/<kernel_id>/bundle/rootfs. Written into path (size
+//  bytes). Returns BUS_OK, or BUS_STATUS_NOT_FOUND with err when the kernel
+//  is unknown or not running, BUS_STATUS_INTERNAL when path is too small.
+int agent_kernels_home(agent_kernels_t *self,
+                       const char *kernel_id,
+                       char *path,
+                       size_t size,
+                       bus_error_t *err);
+
 #endif

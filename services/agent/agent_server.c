@@ -5,7 +5,8 @@
     the bus, answers service.health, publishes agent.heartbeat with the
     slots it offers, from which the scheduler keeps its agent registry, and
     announces the images it holds (image.catalog) for the gateway's
-    catalogue, and runs kernels for the scheduler (agent_kernels: kernel.*).
+    catalogue, and runs kernels for the scheduler (agent_kernels: kernel.*),
+    with the files of their home directories (agent_kernel_files).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -16,6 +17,7 @@ typedef struct {
     agent_heartbeat_t *heartbeat;
     agent_images_t *images;
     agent_kernels_t *kernels;
+    agent_kernel_files_t *kernel_files;
 } agent_state_t;
 
 static void
@@ -24,6 +26,7 @@ s_fini(void **state_p)
     agent_state_t *state = *state_p;
     if (state) {
         agent_heartbeat_destroy(&state->heartbeat);
+        agent_kernel_files_destroy(&state->kernel_files);
         agent_kernels_destroy(&state->kernels);
         agent_images_destroy(&state->images);
         free(state);
@@ -45,6 +48,8 @@ s_init(bus_node_t *node, const void *config_p, bus_error_t *err)
     if (state->images)
         state->kernels = agent_kernels_new(node, config, state->images, err);
     if (state->kernels)
+        state->kernel_files = agent_kernel_files_new(node, state->kernels, err);
+    if (state->kernel_files)
         state->heartbeat = agent_heartbeat_new(node, config, err);
     if (!state->heartbeat) {
         void *dead = state;

@@ -71,6 +71,17 @@ s_reason(int status)
     }
 }
 
+//  Whether a reply may carry a body. libevent 2.1 writes whatever the
+//  buffer holds after the headers, without a Content-Length, even where
+//  HTTP forbids a body: the client would read it as the start of the next
+//  response on the connection.
+static bool
+s_has_body(struct evhttp_request *req, int status)
+{
+    return status != 204 && status != 304 && status >= 200 &&
+           evhttp_request_get_command(req) != EVHTTP_REQ_HEAD;
+}
+
 void
 gw_http_reply_json(struct evhttp_request *req,
                    int status,
@@ -83,13 +94,31 @@ gw_http_reply_json(struct evhttp_request *req,
                       content_type ? content_type : "application/json");
     evhttp_add_header(headers, "Server", "BackendAI");
     struct evbuffer *out = evbuffer_new();
-    if (out)
+    if (out && s_has_body(req, status))
         evbuffer_add(out, text ? text : "{}", text ? strlen(text) : 2);
     evhttp_send_reply(req, status, s_reason(status), out);
     if (out)
         evbuffer_free(out);
     free(text);
     json_decref(body);
+}
+
+void
+gw_http_reply_bytes(struct evhttp_request *req,
+                    int status,
+                    const char *content_type,
+                    const void *data,
+                    size_t size)
+{
+    struct evkeyvalq *headers = evhttp_request_get_output_headers(req);
+    evhttp_add_header(headers, "Content-Type", content_type);
+    evhttp_add_header(headers, "Server", "BackendAI");
+    struct evbuffer *out = evbuffer_new();
+    if (out && size && s_has_body(req, status))
+        evbuffer_add(out, data, size);
+    evhttp_send_reply(req, status, s_reason(status), out);
+    if (out)
+        evbuffer_free(out);
 }
 
 static void
@@ -160,7 +189,10 @@ gw_http_start(gw_server_t *gw, const char *listen, int64_t max_body, bus_error_t
     }
     //  Bodies over max_body get our own problem+json 413 (gw_request); libevent's
     //  own limit, which answers in HTML, is only the backstop against floods.
-    evhttp_set_max_body_size(gw->http, (ev_ssize_t) (max_body * GW_HTTP_BODY_BACKSTOP));
+    int64_t backstop = max_body * GW_HTTP_BODY_BACKSTOP;
+    if (backstop < GW_HTTP_UPLOAD_MAX * 2)
+        backstop = GW_HTTP_UPLOAD_MAX * 2;
+    evhttp_set_max_body_size(gw->http, (ev_ssize_t) backstop);
     evhttp_set_allowed_methods(
         gw->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD | EVHTTP_REQ_PUT |
                       EVHTTP_REQ_DELETE | EVHTTP_REQ_PATCH | EVHTTP_REQ_OPTIONS);

@@ -17,6 +17,10 @@
 struct evhttp_request;
 
 #define GW_HTTP_BODY_BACKSTOP 4 //  libevent drops bodies over this many times the limit
+//  The body limit of routes that take files (a session upload: 20 files of
+//  up to 1 MiB, as Backend.AI allows, and their multipart framing), which
+//  is larger than api.max_body_bytes.
+#define GW_HTTP_UPLOAD_MAX (21 * 1024 * 1024)
 
 //  Binds the API listener and installs the routes. 0 or -1 with err.
 int
@@ -32,6 +36,13 @@ void gw_http_reply_json(struct evhttp_request *req,
                         const char *content_type);
 
 //  "GET", "POST", ... of req.
+//  The same with bytes of content_type (copied).
+void gw_http_reply_bytes(struct evhttp_request *req,
+                         int status,
+                         const char *content_type,
+                         const void *data,
+                         size_t size);
+
 const char *gw_http_method_name(struct evhttp_request *req);
 
 #endif

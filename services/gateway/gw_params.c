@@ -56,7 +56,11 @@ gw_params_parse(struct evhttp_request *req, char *detail, size_t size)
 {
     struct evbuffer *input = evhttp_request_get_input_buffer(req);
     size_t length = input ? evbuffer_get_length(input) : 0;
-    if (length == 0)
+    //  A multipart body carries files, for the handler to read; its
+    //  parameters are in the query string.
+    const char *type =
+        evhttp_find_header(evhttp_request_get_input_headers(req), "Content-Type");
+    if (length == 0 || (type && strncasecmp(type, "multipart/", 10) == 0))
         return s_query(req);
     const char *text = (const char *) evbuffer_pullup(input, (ev_ssize_t) length);
     if (!text || s_too_deep(text, length)) {

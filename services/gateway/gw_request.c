@@ -125,17 +125,18 @@ s_on_close(struct evhttp_connection *conn, void *arg)
     r->req = NULL;
 }
 
-static void
-s_send(gw_request_t *r, int status, json_t *body, const char *content_type)
+//  The first half of every reply: false when the client went away (then
+//  the request is logged and released).
+static bool
+s_send_begin(gw_request_t *r, int status)
 {
     r->status = status;
     if (!r->req) {
         //  The client went away; the handler's answer has nowhere to go.
-        json_decref(body);
         r->status = 499;
         s_log_access(r);
         s_release(r);
-        return;
+        return false;
     }
     evhttp_connection_set_closecb(evhttp_request_get_connection(r->req), NULL, NULL);
     struct evkeyvalq *headers = evhttp_request_get_output_headers(r->req);
@@ -148,7 +149,28 @@ s_send(gw_request_t *r, int status, json_t *body, const char *content_type)
         snprintf(value, sizeof value, "%d", gw_ratelimit_window_s(r->gw->rate));
         evhttp_add_header(headers, "X-RateLimit-Window", value);
     }
+    return true;
+}
+
+static void
+s_send(gw_request_t *r, int status, json_t *body, const char *content_type)
+{
+    if (!s_send_begin(r, status)) {
+        json_decref(body);
+        return;
+    }
     gw_http_reply_json(r->req, status, body, content_type);
+    s_log_access(r);
+    s_release(r);
+}
+
+void
+gw_reply_bytes(
+    gw_request_t *r, int status, const char *content_type, const void *data, size_t size)
+{
+    if (!s_send_begin(r, status))
+        return;
+    gw_http_reply_bytes(r->req, status, content_type, data, size);
     s_log_access(r);
     s_release(r);
 }
@@ -293,11 +315,12 @@ s_check_size(gw_request_t *r)
 {
     struct evbuffer *input = evhttp_request_get_input_buffer(r->req);
     size_t length = input ? evbuffer_get_length(input) : 0;
-    if ((int64_t) length <= r->gw->config->max_body_bytes)
+    int64_t limit = gw_routes_max_body(r->route, r->gw->config->max_body_bytes);
+    if ((int64_t) length <= limit)
         return true;
     char detail[128];
     snprintf(detail, sizeof detail, "The body (%zu bytes) is larger than %lld bytes.",
-             length, (long long) r->gw->config->max_body_bytes);
+             length, (long long) limit);
     gw_reply_problem(r, "request-entity-too-large", detail);
     return false;
 }

@@ -89,6 +89,11 @@ struct evhttp_request *gw_request_take_over(gw_request_t *r, int status);
 //  Replies with JSON (reference stolen; NULL sends {}) and ends the request.
 void gw_reply_json(gw_request_t *r, int status, json_t *body);
 
+//  Replies with bytes of content_type (copied) and ends the request: files,
+//  archives, multipart bodies.
+void gw_reply_bytes(
+    gw_request_t *r, int status, const char *content_type, const void *data, size_t size);
+
 //  Replies with the problem slug and ends the request; detail may be NULL.
 void gw_reply_problem(gw_request_t *r, const char *slug, const char *detail);
 

@@ -73,6 +73,13 @@ const gw_route_t gw_routes[] = {
     {POST, "/session/{session}", GW_AUTH_REQUIRED, gw_session_handle_execute},
     {GET, "/session/{session}/logs", GW_AUTH_REQUIRED, gw_session_handle_logs},
     {POST, "/session/{session}/interrupt", GW_AUTH_REQUIRED, gw_session_handle_interrupt},
+    {POST, "/session/{session}/rename", GW_AUTH_REQUIRED, gw_session_handle_rename},
+    {POST, "/session/{session}/upload", GW_AUTH_REQUIRED, gw_session_files_handle_upload},
+    {GETPOST, "/session/{session}/download", GW_AUTH_REQUIRED,
+     gw_session_files_handle_download},
+    {GETPOST, "/session/{session}/download_single", GW_AUTH_REQUIRED,
+     gw_session_files_handle_download_single},
+    {GET, "/session/{session}/files", GW_AUTH_REQUIRED, gw_session_files_handle_list},
     //  Streams (reference §4): WebSocket.
     {GET, "/stream/session/{session}/execute", GW_AUTH_REQUIRED,
      gw_stream_handle_execute},
@@ -81,3 +88,12 @@ const gw_route_t gw_routes[] = {
     {GET, "/events/background-task", GW_AUTH_REQUIRED, gw_sse_handle_background_task},
     {0, NULL, 0, NULL},
 };
+
+int64_t
+gw_routes_max_body(const gw_route_t *route, int64_t default_limit)
+{
+    if (route->handler == gw_session_files_handle_upload &&
+        default_limit < GW_HTTP_UPLOAD_MAX)
+        return GW_HTTP_UPLOAD_MAX;
+    return default_limit;
+}

@@ -36,6 +36,7 @@ typedef struct {
         OP_CREATE,
         OP_INFO,
         OP_DESTROY,
+        OP_RENAME,
         OP_EXECUTE,
         OP_LOGS,
         OP_INTERRUPT,
@@ -552,6 +553,19 @@ s_on_destroyed(void *arg, const bus_reply_t *reply)
 }
 
 static void
+s_on_renamed(void *arg, const bus_reply_t *reply)
+{
+    op_t *op = arg;
+    if (reply->status == BUS_STATUS_CONFLICT)
+        gw_reply_problem(op->r, "invalid-api-params", reply->detail);
+    else if (reply->status != BUS_OK)
+        gw_reply_status(op->r, reply->status, reply->detail);
+    else
+        gw_reply_json(op->r, 204, NULL);
+    s_op_free(op);
+}
+
+static void
 s_on_executed(void *arg, const bus_reply_t *reply)
 {
     op_t *op = arg;
@@ -678,6 +692,27 @@ s_act(op_t *op, proto_session_info_t *info)
             s_fail(op, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
         return;
     }
+    if (op->op == OP_RENAME) {
+        static const char *const k_name[] = {"name", "session_name", "clientSessionToken",
+                                             NULL};
+        const char *name = json_string_value(s_param(r->params, k_name));
+        if (!name || !s_valid_name(name)) {
+            gw_reply_problem(r, "invalid-api-params",
+                             "name: 4-64 letters, digits, '_', '.' or '-', starting and "
+                             "ending with a letter, digit or '_'");
+            s_op_free(op);
+            return;
+        }
+        proto_session_rename_req_t in;
+        proto_session_rename_req_init(&in);
+        in.session_id = info->session_id;
+        in.name = (char *) name;
+        bus_writer_t *writer = bus_writer_new();
+        proto_session_rename_req_write(&in, writer);
+        if (!s_call(op, s_scheduler(r), PROTO_SESSION_RENAME, writer, 0, s_on_renamed))
+            s_fail(op, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
+        return;
+    }
     //  The rest happens on the session's agent, while it runs.
     static const char *const running[] = {"RUNNING", NULL};
     if (!s_status_is(info, running) || !info->agent_addr || !info->kernel_id) {
@@ -744,6 +779,12 @@ void
 gw_session_handle_destroy(gw_request_t *r)
 {
     s_find(r, OP_DESTROY, NULL, NULL);
+}
+
+void
+gw_session_handle_rename(gw_request_t *r)
+{
+    s_find(r, OP_RENAME, NULL, NULL);
 }
 
 void

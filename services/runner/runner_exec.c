@@ -12,7 +12,8 @@
     crash) the run finishes with its exit code and the next EXEC starts a fresh
     one. Types sh, bash and shell run RUNTIME -c CODE per EXEC; other types
     RUNTIME FILE with the code in a temporary file in the workdir. BATCH runs
-    its non-empty steps with /bin/sh -c one after the other. Every child leads
+    its non-empty steps with /bin/sh -c one after the other ("*" standing
+    for the runtime's default, s_default_step). Every child leads
     its own process group, which INTERRUPT sends SIGINT to. Only the
     interpreter reads input: other runs have /dev/null as stdin.
 
@@ -245,15 +246,58 @@ s_exec_file(runner_t *r, const agent_runner_frame_t *frame)
         s_fail(r, "cannot start the runtime");
 }
 
+//  A batch step given as "*" asks for the runtime's default, as Backend.AI's
+//  kernels have it: no clean; for Python a build from setup.py or
+//  requirements.txt when the workdir has one, and main.py to execute; for
+//  shells main.sh. Returns the command (an empty one skips the step) in
+//  buf, or NULL when there is no default to run.
+static const char *
+s_default_step(const runner_t *r, int step, char *buf, size_t size)
+{
+    static const int clean = 0, build = 1;
+    bool python = strcmp(r->type, "python") == 0;
+    buf[0] = '\0';
+    if (step == clean)
+        return buf;
+    if (step == build) {
+        //  The steps run in the workdir; the runner itself does not.
+        char setup[PATH_MAX], requirements[PATH_MAX];
+        snprintf(setup, sizeof setup, "%s/setup.py", r->workdir);
+        snprintf(requirements, sizeof requirements, "%s/requirements.txt", r->workdir);
+        if (python && access(setup, R_OK) == 0)
+            snprintf(buf, size, "'%s' setup.py develop --user", r->runtime);
+        else if (python && access(requirements, R_OK) == 0)
+            snprintf(buf, size, "'%s' -m pip install --user -r requirements.txt",
+                     r->runtime);
+        return buf;
+    }
+    if (python)
+        snprintf(buf, size, "exec '%s' main.py", r->runtime);
+    else if (s_is_shell(r))
+        snprintf(buf, size, "exec '%s' main.sh", r->runtime);
+    else
+        return NULL;
+    return buf;
+}
+
 //  Starts the next non-empty batch step, or finishes with last_code.
 static void
 s_batch_next(runner_t *r, int last_code)
 {
     while (++r->step < RUNNER_BATCH_STEPS) {
-        if (r->steps[r->step][0] == '\0')
+        char heuristic[PATH_MAX + 64];
+        const char *command = r->steps[r->step];
+        if (strcmp(command, "*") == 0)
+            command = s_default_step(r, r->step, heuristic, sizeof heuristic);
+        if (!command) {
+            errno = ENOENT;
+            s_fail(r, "no default command for this runtime; give one");
+            return;
+        }
+        if (command[0] == '\0')
             continue;
         runner_log("info", "batch step %d run=%" PRIu32, r->step, r->run_id);
-        const char *argv[] = {RUNNER_SHELL, "-c", r->steps[r->step], NULL};
+        const char *argv[] = {RUNNER_SHELL, "-c", command, NULL};
         if (s_start_child(r, argv) != 0)
             s_fail(r, "cannot start the batch step");
         return;

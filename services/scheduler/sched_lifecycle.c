@@ -739,6 +739,29 @@ s_get(void *arg,
 }
 
 static int
+s_rename(void *arg,
+         bus_rpc_request_t *req,
+         const void *body,
+         size_t size,
+         bus_writer_t *reply,
+         bus_error_t *err)
+{
+    (void) req;
+    sched_lifecycle_t *self = arg;
+    proto_session_rename_req_t in;
+    int rc = proto_session_rename_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    rc = sched_sessions_rename(self->db, in.session_id, in.name, err);
+    if (rc == BUS_OK) {
+        bus_log_info("session renamed session=%s name=%s", in.session_id, in.name);
+        rc = s_reply_session(self, in.session_id, reply, err);
+    }
+    proto_session_rename_req_clear(&in);
+    return rc;
+}
+
+static int
 s_list(void *arg,
        bus_rpc_request_t *req,
        const void *body,
@@ -1001,6 +1024,7 @@ sched_lifecycle_new(bus_node_t *node, int pass_ms, int create_timeout_ms)
         bus_node_handle(node, PROTO_SESSION_DESTROY, s_destroy, self) != 0 ||
         bus_node_handle(node, PROTO_SESSION_GET, s_get, self) != 0 ||
         bus_node_handle(node, PROTO_SESSION_LIST, s_list, self) != 0 ||
+        bus_node_handle(node, PROTO_SESSION_RENAME, s_rename, self) != 0 ||
         bus_node_follow(node, "kernel", s_apply, self) != 0) {
         sched_lifecycle_destroy(&self);
         return NULL;

@@ -234,6 +234,44 @@ s_assign(bus_db_t *db,
     return stmt ? rc : BUS_STATUS_INTERNAL;
 }
 
+int
+sched_sessions_rename(bus_db_t *db,
+                      const char *session_id,
+                      const char *name,
+                      bus_error_t *err)
+{
+    sqlite3_stmt *stmt = bus_db_stmt(
+        db, "SELECT status, access_key, (SELECT count(*) FROM sessions AS other"
+            "  WHERE other.access_key = sessions.access_key AND other.name = ?2"
+            "  AND other.id <> sessions.id"
+            "  AND other.status NOT IN ('TERMINATED', 'CANCELLED'))"
+            " FROM sessions WHERE id = ?1");
+    if (!stmt)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
+    s_bind(stmt, 1, session_id);
+    s_bind(stmt, 2, name);
+    int rc = BUS_OK;
+    if (sqlite3_step(stmt) != SQLITE_ROW)
+        rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such session");
+    else if (strcmp((const char *) sqlite3_column_text(stmt, 0), "RUNNING") != 0)
+        rc = bus_error_set(err, BUS_STATUS_CONFLICT,
+                           "only a RUNNING session can be renamed");
+    else if (sqlite3_column_int(stmt, 2) > 0)
+        rc = bus_error_set(err, BUS_STATUS_CONFLICT, "a session named %s already exists",
+                           name);
+    sqlite3_reset(stmt);
+    if (rc != BUS_OK)
+        return rc;
+    stmt = bus_db_stmt(db, "UPDATE sessions SET name = ?2 WHERE id = ?1");
+    if (!stmt)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
+    s_bind(stmt, 1, session_id);
+    s_bind(stmt, 2, name);
+    bool done = sqlite3_step(stmt) == SQLITE_DONE;
+    sqlite3_reset(stmt);
+    return done ? BUS_OK : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot rename");
+}
+
 size_t
 sched_sessions_schedule(bus_db_t *db, int64_t now_us, sched_assignment_t *out, size_t max)
 {

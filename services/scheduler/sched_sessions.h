@@ -59,6 +59,13 @@ int sched_sessions_insert(bus_db_t *db,
                           int64_t now_us,
                           bus_error_t *err);
 
+//  Renames a RUNNING session. NOT_FOUND for an unknown id, CONFLICT when
+//  it does not run or its owner has another live session of that name.
+int sched_sessions_rename(bus_db_t *db,
+                          const char *session_id,
+                          const char *name,
+                          bus_error_t *err);
+
 //  One scheduling pass: the PENDING sessions, oldest first, each placed on
 //  the first ALIVE, schedulable agent of its resource group and
 //  architecture with room for its kernel. A session that fits nowhere

@@ -161,11 +161,17 @@ client_signed(const client_platform_t *self,
                            version_h[64];
     s_date(date, key, opts->date_offset_s);
     const char *version = opts->version ? opts->version : "v6.20220315";
-    const char *ctype = body ? "application/json" : "application/octet-stream";
+    const char *ctype = opts->content_type ? opts->content_type
+                        : body             ? "application/json"
+                                           : "application/octet-stream";
+    //  Clients sign the media type without its parameters (a multipart
+    //  boundary), as aiohttp's request.content_type gives it on the server.
+    char signed_type[128];
+    snprintf(signed_type, sizeof signed_type, "%.*s", (int) strcspn(ctype, ";"), ctype);
     if (kp)
         gw_auth_signature("sha256", opts->secret ? opts->secret : kp->secret_key, method,
                           opts->sign_path ? opts->sign_path : path, date, key, self->api,
-                          ctype, GW_AUTH_VERSION_LINE, version, sig, sizeof sig);
+                          signed_type, GW_AUTH_VERSION_LINE, version, sig, sizeof sig);
     if (opts->authorization)
         snprintf(auth, sizeof auth, "Authorization: %s", opts->authorization);
     else if (kp)
@@ -182,9 +188,8 @@ client_signed(const client_platform_t *self,
         headers[count++] = auth;
     if (opts->cookie)
         headers[count++] = cookie_h;
-    return harness_http_ex(self->api, method, path, headers,
-                           body ? "application/json" : NULL, body, body_p, headers_p,
-                           CLIENT_HTTP_MS);
+    return harness_http_ex(self->api, method, path, headers, body ? ctype : NULL, body,
+                           body_p, headers_p, CLIENT_HTTP_MS);
 }
 
 json_t *

@@ -48,6 +48,7 @@ typedef struct {
     const char *secret;        //  sign with another secret
     const char *authorization; //  send this Authorization instead
     const char *cookie;        //  send this Cookie header
+    const char *content_type;  //  the body's type (default application/json)
 } client_sign_opts_t;
 
 //  Starts the platform in a fresh temp dir named after name. 0 or -1.

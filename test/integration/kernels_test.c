@@ -1,7 +1,9 @@
 /*  =========================================================================
     kernels_test - the agent's kernel.* service with real runc containers:
     create (kernel.started), execute in the busybox image, logs, list,
-    destroy (kernel.terminated, nothing left on the host), a kernel that
+    the file methods (upload, download, download_single, list_files, and
+    paths that leave home refused), destroy (kernel.terminated, nothing
+    left on the host), a kernel that
     exits by itself (self-terminated), an agent killed and restarted (the
     kernel is adopted and runs code again; one that died meanwhile is
     lost-on-restart), and an unknown image. Needs root, runc and tini;
@@ -17,6 +19,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "bus.h"
 #include "harness.h"
@@ -429,6 +433,207 @@ test_logs_list_interrupt(void)
     zchunk_destroy(&reply);
 }
 
+//  Uploads count files (path, data as text) to kernel id. The status.
+static int
+s_upload(const char *id, const char *const *items, size_t count)
+{
+    proto_kernel_file_t files[4];
+    proto_kernel_upload_req_t in;
+    proto_kernel_upload_req_init(&in);
+    in.kernel_id = (char *) id;
+    for (size_t i = 0; i < count; i++) {
+        files[i].path = (char *) items[2 * i];
+        files[i].data = (uint8_t *) items[2 * i + 1];
+        files[i].data_size = strlen(items[2 * i + 1]);
+    }
+    in.files = files;
+    in.files_count = count;
+    bus_writer_t *writer = bus_writer_new();
+    proto_kernel_upload_req_write(&in, writer);
+    zchunk_t *reply = NULL;
+    bus_error_t err;
+    int rc = s_call(PROTO_KERNEL_UPLOAD, writer, &reply, &err);
+    if (rc != BUS_OK)
+        fprintf(stderr, "# upload %s: %d %s\n", id, rc, err.detail);
+    zchunk_destroy(&reply);
+    return rc;
+}
+
+//  One file's bytes (caller frees *data_p, NUL-terminated). The status.
+static int
+s_download_single(const char *id, const char *path, char **data_p, size_t *size_p)
+{
+    *data_p = NULL;
+    proto_kernel_download_single_req_t in;
+    proto_kernel_download_single_req_init(&in);
+    in.kernel_id = (char *) id;
+    in.path = (char *) path;
+    bus_writer_t *writer = bus_writer_new();
+    proto_kernel_download_single_req_write(&in, writer);
+    zchunk_t *reply = NULL;
+    bus_error_t err;
+    int rc = s_call(PROTO_KERNEL_DOWNLOAD_SINGLE, writer, &reply, &err);
+    proto_kernel_download_single_rep_t out;
+    if (rc == BUS_OK &&
+        (rc = proto_kernel_download_single_rep_decode(
+             &out, zchunk_data(reply), zchunk_size(reply), &err)) == BUS_OK) {
+        *data_p = calloc(1, out.data_size + 1);
+        if (*data_p && out.data_size)
+            memcpy(*data_p, out.data, out.data_size);
+        *size_p = out.data_size;
+        proto_kernel_download_single_rep_clear(&out);
+    }
+    zchunk_destroy(&reply);
+    return rc;
+}
+
+//  Downloads path as a tar archive into file tar_path. The status.
+static int
+s_download(const char *id, const char *path, const char *tar_path)
+{
+    char *paths[] = {(char *) path};
+    proto_kernel_download_req_t in;
+    proto_kernel_download_req_init(&in);
+    in.kernel_id = (char *) id;
+    in.paths = paths;
+    in.paths_count = 1;
+    bus_writer_t *writer = bus_writer_new();
+    proto_kernel_download_req_write(&in, writer);
+    zchunk_t *reply = NULL;
+    bus_error_t err;
+    int rc = s_call(PROTO_KERNEL_DOWNLOAD, writer, &reply, &err);
+    proto_kernel_download_rep_t out;
+    if (rc == BUS_OK &&
+        (rc = proto_kernel_download_rep_decode(&out, zchunk_data(reply),
+                                               zchunk_size(reply), &err)) == BUS_OK) {
+        if (out.files_count == 1 && strcmp(out.files[0].path, path) == 0) {
+            FILE *file = fopen(tar_path, "we");
+            if (!file || fwrite(out.files[0].data, 1, out.files[0].data_size, file) !=
+                             out.files[0].data_size)
+                rc = BUS_STATUS_INTERNAL;
+            if (file)
+                fclose(file);
+        } else
+            rc = BUS_STATUS_INTERNAL;
+        proto_kernel_download_rep_clear(&out);
+    }
+    zchunk_destroy(&reply);
+    return rc;
+}
+
+//  Lists directory path: the files JSON (caller decrefs) and abspath. The status.
+static int
+s_list_files(
+    const char *id, const char *path, json_t **files_p, char *abspath, size_t size)
+{
+    *files_p = NULL;
+    proto_kernel_list_files_req_t in;
+    proto_kernel_list_files_req_init(&in);
+    free(in.path);
+    in.kernel_id = (char *) id;
+    in.path = (char *) path;
+    bus_writer_t *writer = bus_writer_new();
+    proto_kernel_list_files_req_write(&in, writer);
+    zchunk_t *reply = NULL;
+    bus_error_t err;
+    int rc = s_call(PROTO_KERNEL_LIST_FILES, writer, &reply, &err);
+    proto_kernel_list_files_rep_t out;
+    if (rc == BUS_OK &&
+        (rc = proto_kernel_list_files_rep_decode(&out, zchunk_data(reply),
+                                                 zchunk_size(reply), &err)) == BUS_OK) {
+        *files_p = json_loads(out.files, 0, NULL);
+        snprintf(abspath, size, "%s", out.abspath ? out.abspath : "");
+        proto_kernel_list_files_rep_clear(&out);
+    }
+    zchunk_destroy(&reply);
+    return rc;
+}
+
+static void
+test_files(void)
+{
+    const char *items[] = {"hello.txt", "hi\n", "data/in.txt", "inside data\n"};
+    T_EQ_INT(s_upload("k1", items, 2), BUS_OK);
+    char *result =
+        s_execute("k1", "f1", "query",
+                  "cat data/in.txt; ls -lnd data data/in.txt | tr -s ' '", NULL);
+    T_ASSERT(result);
+    T_CONTAINS(result, "inside data");
+    T_CONTAINS(result, "drwxr-xr-x");
+    T_CONTAINS(result, " 1000 1000 12 "); //  the file: owner, group, size
+    //  The directory made for it belongs to the kernel's user too.
+    const char *owned = result ? strstr(result, " 1000 1000 ") : NULL;
+    T_ASSERT(owned && strstr(owned + 1, " 1000 1000 "));
+    T_CONTAINS(result, "\"exitCode\":0");
+    free(result);
+
+    char *data = NULL;
+    size_t size = 0;
+    T_EQ_INT(s_download_single("k1", "hello.txt", &data, &size), BUS_OK);
+    T_EQ_INT(size, 3);
+    T_EQ_STR(data ? data : "", "hi\n");
+    free(data);
+
+    char tar_path[600], command[1400];
+    snprintf(tar_path, sizeof tar_path, "%s/download.tar", s_dir);
+    T_EQ_INT(s_download("k1", "data", tar_path), BUS_OK);
+    snprintf(command, sizeof command,
+             "tar -tf %s | grep -qx 'data/in.txt' && tar -xOf %s data/in.txt |"
+             " grep -qx 'inside data'",
+             tar_path, tar_path);
+    T_EQ_INT(s_run(command), 0);
+
+    json_t *files = NULL;
+    char abspath[256] = "";
+    T_EQ_INT(s_list_files("k1", ".", &files, abspath, sizeof abspath), BUS_OK);
+    T_EQ_STR(abspath, "/home/work");
+    T_ASSERT(json_is_array(files));
+    const char *mode = NULL;
+    size_t index;
+    json_t *entry;
+    json_array_foreach(files, index, entry)
+    {
+        const char *name = json_string_value(json_object_get(entry, "filename"));
+        if (name && strcmp(name, "data") == 0)
+            mode = json_string_value(json_object_get(entry, "mode"));
+    }
+    T_ASSERT(mode && mode[0] == 'd');
+    json_decref(files);
+    T_EQ_INT(s_list_files("k1", "/home/work/./data/", &files, abspath, sizeof abspath),
+             BUS_OK);
+    T_EQ_STR(abspath, "/home/work/data");
+    T_EQ_INT(json_array_size(files), 1);
+    json_decref(files);
+
+    //  Written by the container, read by the agent.
+    result = s_execute("k1", "f2", "query", "echo made > made.txt", NULL);
+    T_ASSERT(result);
+    free(result);
+    T_EQ_INT(s_download_single("k1", "made.txt", &data, &size), BUS_OK);
+    T_EQ_STR(data ? data : "", "made\n");
+    free(data);
+
+    //  Out of home: refused, and nothing written for a request with one bad path.
+    int rc = s_download_single("k1", "../../etc/passwd", &data, &size);
+    free(data);
+    T_ASSERT(rc == BUS_STATUS_INVALID || rc == BUS_STATUS_NOT_FOUND);
+    rc = s_download_single("k1", "/etc/passwd", &data, &size);
+    free(data);
+    T_ASSERT(rc == BUS_STATUS_INVALID || rc == BUS_STATUS_NOT_FOUND);
+    T_EQ_INT(s_download("k1", "../..", tar_path), BUS_STATUS_INVALID);
+    T_EQ_INT(s_list_files("k1", "/etc", &files, abspath, sizeof abspath),
+             BUS_STATUS_INVALID);
+    const char *bad[] = {"first.txt", "x", "../escape.txt", "x"};
+    T_EQ_INT(s_upload("k1", bad, 2), BUS_STATUS_INVALID);
+    T_EQ_INT(s_download_single("k1", "first.txt", &data, &size), BUS_STATUS_NOT_FOUND);
+    free(data);
+    T_EQ_INT(s_download_single("k1", "missing.txt", &data, &size), BUS_STATUS_NOT_FOUND);
+    free(data);
+    T_EQ_INT(s_download_single("nope", "hello.txt", &data, &size), BUS_STATUS_NOT_FOUND);
+    free(data);
+    T_EQ_INT(s_upload("nope", items, 1), BUS_STATUS_NOT_FOUND);
+}
+
 static void
 test_stats(void)
 {
@@ -547,6 +752,7 @@ main(void)
     T_RUN(test_create_and_started);
     T_RUN(test_execute);
     T_RUN(test_logs_list_interrupt);
+    T_RUN(test_files);
     T_RUN(test_stats);
     T_RUN(test_destroy);
     T_RUN(test_self_terminated);

@@ -1,0 +1,276 @@
+/*  =========================================================================
+    agent_kernel_files - the file methods of kernel.* on the agent's loop
+
+    Each handler decodes its request, asks agent_kernels for the running
+    kernel's home on the host (NOT_FOUND when there is none) and hands the
+    client's paths to agent_files, whose statuses and details are answered
+    as they are. Upload checks every path before it writes anything, so a
+    request with one bad name writes nothing; a failure while writing (a
+    symlink out of home, a full disk) stops at that file, and the files
+    before it stay written, each one whole. The handlers run on the loop and
+    block it for as long as the file system takes, at most the size limits
+    of the proto (16 MiB a file or archive).
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "agent_classes.h"
+
+struct _agent_kernel_files_t {
+    bus_node_t *node;
+    agent_kernels_t *kernels;
+};
+
+//  A max_bytes from the wire, lowered to what a reply can carry.
+static size_t
+s_max_bytes(uint64_t max_bytes)
+{
+    return max_bytes > AGENT_KERNEL_FILES_MAX_BYTES ? AGENT_KERNEL_FILES_MAX_BYTES
+                                                    : (size_t) max_bytes;
+}
+
+//  Writes path's form relative to home into out (size bytes), as agent_files
+//  resolves it: components joined by one '/', no "." and no leading
+//  /home/work, "" for home itself. Refuses control characters, "..", and
+//  absolute paths outside /home/work with BUS_STATUS_INVALID. 0 or -1.
+static int
+s_normalize(const char *path, char *out, size_t size, bus_error_t *err)
+{
+    //  The decoders refuse a string holding a NUL, so strlen sees all of it.
+    if (agent_files_check_name(path, strlen(path), err) != 0)
+        return -1;
+    const char *p = path;
+    size_t home_len = strlen(AGENT_FILES_HOME);
+    if (*p == '/') {
+        if (strncmp(p, AGENT_FILES_HOME, home_len) != 0 ||
+            (p[home_len] != '\0' && p[home_len] != '/'))
+            return bus_error_set(err, BUS_STATUS_INVALID, "path outside %s",
+                                 AGENT_FILES_HOME),
+                   -1;
+        p += home_len;
+    }
+    size_t used = 0;
+    while (*p) {
+        while (*p == '/')
+            p++;
+        if (!*p)
+            break;
+        const char *end = strchrnul(p, '/');
+        size_t len = (size_t) (end - p);
+        if (len == 2 && p[0] == '.' && p[1] == '.')
+            return bus_error_set(err, BUS_STATUS_INVALID, "'..' in path"), -1;
+        if (!(len == 1 && p[0] == '.')) {
+            if (used + len + 2 > size)
+                return bus_error_set(err, BUS_STATUS_INVALID, "path too long"), -1;
+            if (used)
+                out[used++] = '/';
+            memcpy(out + used, p, len);
+            used += len;
+        }
+        p = end;
+    }
+    out[used] = '\0';
+    return 0;
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.upload
+
+static int
+s_on_upload(void *arg,
+            bus_rpc_request_t *req,
+            const void *body,
+            size_t size,
+            bus_writer_t *reply,
+            bus_error_t *err)
+{
+    (void) req;
+    agent_kernel_files_t *self = arg;
+    proto_kernel_upload_req_t in;
+    int rc = proto_kernel_upload_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    char home[PATH_MAX];
+    char name[PATH_MAX];
+    rc = agent_kernels_home(self->kernels, in.kernel_id, home, sizeof home, err);
+    //  Every name first: one bad path refuses the whole request.
+    for (size_t i = 0; rc == BUS_OK && i < in.files_count; i++) {
+        if (s_normalize(in.files[i].path, name, sizeof name, err) != 0)
+            rc = err->status;
+        else if (!*name)
+            rc = bus_error_set(err, BUS_STATUS_INVALID, "no file name in path");
+    }
+    for (size_t i = 0; rc == BUS_OK && i < in.files_count; i++) {
+        proto_kernel_file_t *file = &in.files[i];
+        if (agent_files_write(home, file->path, file->data, file->data_size,
+                              AGENT_KERNEL_UID, AGENT_KERNEL_GID, err) != 0)
+            rc = err->status;
+    }
+    if (rc == BUS_OK) {
+        proto_kernel_upload_rep_t out;
+        proto_kernel_upload_rep_init(&out);
+        if (proto_kernel_upload_rep_write(&out, reply) != 0)
+            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+        proto_kernel_upload_rep_clear(&out);
+        bus_log_info("kernel files uploaded kernel=%s count=%zu", in.kernel_id,
+                     in.files_count);
+    }
+    proto_kernel_upload_req_clear(&in);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.download
+
+static int
+s_on_download(void *arg,
+              bus_rpc_request_t *req,
+              const void *body,
+              size_t size,
+              bus_writer_t *reply,
+              bus_error_t *err)
+{
+    (void) req;
+    agent_kernel_files_t *self = arg;
+    proto_kernel_download_req_t in;
+    int rc = proto_kernel_download_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    char home[PATH_MAX];
+    rc = agent_kernels_home(self->kernels, in.kernel_id, home, sizeof home, err);
+    proto_kernel_download_rep_t out;
+    proto_kernel_download_rep_init(&out);
+    if (rc == BUS_OK && in.paths_count > 0) {
+        out.files = calloc(in.paths_count, sizeof *out.files);
+        if (!out.files)
+            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    }
+    size_t max = s_max_bytes(in.max_bytes);
+    for (size_t i = 0; rc == BUS_OK && i < in.paths_count; i++) {
+        proto_kernel_file_t *file = &out.files[out.files_count++];
+        proto_kernel_file_init(file);
+        file->path = strdup(in.paths[i]);
+        if (!file->path)
+            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        else if (agent_files_tar(home, in.paths[i], max, &file->data, &file->data_size,
+                                 err) != 0)
+            rc = err->status;
+    }
+    if (rc == BUS_OK && proto_kernel_download_rep_write(&out, reply) != 0)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+    proto_kernel_download_rep_clear(&out);
+    proto_kernel_download_req_clear(&in);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.download_single
+
+static int
+s_on_download_single(void *arg,
+                     bus_rpc_request_t *req,
+                     const void *body,
+                     size_t size,
+                     bus_writer_t *reply,
+                     bus_error_t *err)
+{
+    (void) req;
+    agent_kernel_files_t *self = arg;
+    proto_kernel_download_single_req_t in;
+    int rc = proto_kernel_download_single_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    char home[PATH_MAX];
+    rc = agent_kernels_home(self->kernels, in.kernel_id, home, sizeof home, err);
+    proto_kernel_download_single_rep_t out;
+    proto_kernel_download_single_rep_init(&out);
+    if (rc == BUS_OK && agent_files_read(home, in.path, s_max_bytes(in.max_bytes),
+                                         &out.data, &out.data_size, err) != 0)
+        rc = err->status;
+    if (rc == BUS_OK && proto_kernel_download_single_rep_write(&out, reply) != 0)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+    proto_kernel_download_single_rep_clear(&out);
+    proto_kernel_download_single_req_clear(&in);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.list_files
+
+static int
+s_on_list_files(void *arg,
+                bus_rpc_request_t *req,
+                const void *body,
+                size_t size,
+                bus_writer_t *reply,
+                bus_error_t *err)
+{
+    (void) req;
+    agent_kernel_files_t *self = arg;
+    proto_kernel_list_files_req_t in;
+    int rc = proto_kernel_list_files_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    const char *path = in.path && *in.path ? in.path : ".";
+    char home[PATH_MAX];
+    char name[PATH_MAX];
+    rc = agent_kernels_home(self->kernels, in.kernel_id, home, sizeof home, err);
+    if (rc == BUS_OK && s_normalize(path, name, sizeof name, err) != 0)
+        rc = err->status;
+    proto_kernel_list_files_rep_t out;
+    proto_kernel_list_files_rep_init(&out);
+    if (rc == BUS_OK && agent_files_list(home, path, &out.files, err) != 0)
+        rc = err->status;
+    if (rc == BUS_OK) {
+        out.abspath = *name ? zsys_sprintf("%s/%s", AGENT_FILES_HOME, name)
+                            : strdup(AGENT_FILES_HOME);
+        if (!out.abspath)
+            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    }
+    if (rc == BUS_OK && proto_kernel_list_files_rep_write(&out, reply) != 0)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+    proto_kernel_list_files_rep_clear(&out);
+    proto_kernel_list_files_req_clear(&in);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------------
+//  Serve the file methods.
+
+agent_kernel_files_t *
+agent_kernel_files_new(bus_node_t *node, agent_kernels_t *kernels, bus_error_t *err)
+{
+    assert(node);
+    assert(kernels);
+    agent_kernel_files_t *self = calloc(1, sizeof *self);
+    if (!self) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        return NULL;
+    }
+    self->node = node;
+    self->kernels = kernels;
+    if (bus_node_handle(node, PROTO_KERNEL_UPLOAD, s_on_upload, self) != 0 ||
+        bus_node_handle(node, PROTO_KERNEL_DOWNLOAD, s_on_download, self) != 0 ||
+        bus_node_handle(node, PROTO_KERNEL_DOWNLOAD_SINGLE, s_on_download_single, self) !=
+            0 ||
+        bus_node_handle(node, PROTO_KERNEL_LIST_FILES, s_on_list_files, self) != 0) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot serve the kernel file methods");
+        agent_kernel_files_destroy(&self);
+        return NULL;
+    }
+    return self;
+}
+
+//  ---------------------------------------------------------------------------
+//  Free it.
+
+void
+agent_kernel_files_destroy(agent_kernel_files_t **self_p)
+{
+    assert(self_p);
+    agent_kernel_files_t *self = *self_p;
+    if (!self)
+        return;
+    *self_p = NULL;
+    free(self);
+}
