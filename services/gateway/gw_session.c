@@ -50,6 +50,10 @@ typedef struct {
     gw_events_listener_t *listener;
     bool polling;
     bool poll_again;
+    //  POST /session before session.create: the request, encoded, and the
+    //  slots it asks for, until the agents' capacities are checked.
+    bus_writer_t *create;
+    json_t *slots;
 } op_t;
 
 static void
@@ -59,6 +63,8 @@ s_op_free(op_t *op)
         event_free(op->timer);
     if (op->listener)
         gw_events_unlisten(op->gw, &op->listener);
+    bus_writer_destroy(&op->create);
+    json_decref(op->slots);
     free(op);
 }
 
@@ -323,6 +329,68 @@ s_slots(json_t *resources, const json_t *labels, bus_error_t *err)
     return slots;
 }
 
+//  Whether one agent's capacity (its available_slots) covers every slot
+//  asked for.
+static bool
+s_agent_fits(json_t *agent, json_t *slots)
+{
+    json_t *capacity =
+        json_loads(json_string_value(json_object_get(agent, "available_slots")), 0, NULL);
+    bool fits = json_is_object(capacity);
+    const char *name;
+    json_t *want_text;
+    json_object_foreach(slots, name, want_text)
+    {
+        bus_slots_unit_t unit = bus_slots_unit(name);
+        bus_slots_value_t want, have;
+        bus_error_t ignored;
+        json_t *offered = json_object_get(capacity, name);
+        if (!fits)
+            break;
+        if (bus_slots_parse_value(unit, name, want_text, &want, &ignored) != BUS_OK ||
+            want.amount == 0)
+            continue;
+        fits = offered &&
+               bus_slots_parse_value(unit, name, offered, &have, &ignored) == BUS_OK &&
+               (have.infinite || have.amount >= want.amount);
+    }
+    json_decref(capacity);
+    return fits;
+}
+
+//  The resource group's live agents: when there are some and none could
+//  ever hold the session, say so now rather than leave it PENDING for ever
+//  (with none, agents may yet come: it waits).
+static void
+s_on_agents(void *arg, const bus_reply_t *reply)
+{
+    op_t *op = arg;
+    json_t *agents = gw_agent_from_reply(reply);
+    bool fits = !json_is_array(agents) || json_array_size(agents) == 0;
+    size_t index;
+    json_t *agent;
+    json_array_foreach(agents, index, agent) fits =
+        fits || s_agent_fits(agent, op->slots);
+    if (!fits) {
+        char *asked = json_dumps(op->slots, JSON_COMPACT | JSON_SORT_KEYS);
+        char detail[512];
+        snprintf(detail, sizeof detail,
+                 "no agent of the resource group can ever offer %s (see the agents' "
+                 "available_slots)",
+                 asked ? asked : "the slots asked for");
+        free(asked);
+        json_decref(agents);
+        gw_reply_problem(op->r, "invalid-api-params", detail);
+        s_op_free(op);
+        return;
+    }
+    json_decref(agents);
+    bus_writer_t *writer = op->create;
+    op->create = NULL;
+    if (!s_call(op, s_scheduler(op->r), PROTO_SESSION_CREATE, writer, 0, s_on_created))
+        s_fail(op, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
+}
+
 void
 gw_session_handle_create(gw_request_t *r)
 {
@@ -470,19 +538,25 @@ gw_session_handle_create(gw_request_t *r)
              json_string_value(json_object_get(image, "registry")), in.image,
              json_string_value(json_object_get(image, "tag")));
     in.image = reference;
+    op->create = bus_writer_new();
+    bool written = op->create && proto_session_create_req_write(&in, op->create) == 0;
+    proto_scheduler_agents_req_t agents;
+    proto_scheduler_agents_req_init(&agents);
+    agents.scaling_group = (char *) sgroup;
+    agents.status = "ALIVE";
     bus_writer_t *writer = bus_writer_new();
-    bool written = writer && proto_session_create_req_write(&in, writer) == 0;
+    written = written && writer && proto_scheduler_agents_req_write(&agents, writer) == 0;
     for (size_t i = 0; i < 2; i++)
         free(defaults[i]);
     json_decref(image);
     json_decref(usable);
-    json_decref(slots);
-    if (!written ||
-        !s_call(op, s_scheduler(r), PROTO_SESSION_CREATE, writer, 0, s_on_created)) {
-        if (!written)
-            bus_writer_destroy(&writer);
+    op->slots = slots;
+    if (!written) {
+        bus_writer_destroy(&writer);
+        s_fail(op, BUS_STATUS_INTERNAL, "out of memory");
+    } else if (!s_call(op, s_scheduler(r), PROTO_SCHEDULER_AGENTS, writer, 0,
+                       s_on_agents))
         s_fail(op, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
-    }
 }
 
 //  ---------------------------------------------------------------------------

@@ -178,6 +178,15 @@ test_bad_requests(void)
     r = s_request("GET", "/session/no-such-session", NULL, &status);
     T_EQ_INT(status, 404);
     json_decref(r);
+    //  More than any agent of the group has (the agent offers 2 cpus, 2g):
+    //  refused at once, not PENDING for ever.
+    r = s_request("POST", "/session",
+                  "{\"name\": \"gw-huge\", \"image\": \"" IMAGE "\","
+                  " \"config\": {\"resources\": {\"cpu\": 64, \"mem\": \"256m\"}}}",
+                  &status);
+    T_EQ_INT(status, 400);
+    T_CONTAINS(json_string_value(json_object_get(r, "msg")), "no agent");
+    json_decref(r);
 }
 
 //  Reads execute-stream results until "finished" (or anything that ends
