@@ -67,6 +67,9 @@ gw_compute_session_from_reply(gw_request_t *r, const bus_reply_t *reply)
         if (colon && (!slash || colon > slash))
             snprintf(tag, sizeof tag, "%s", colon + 1);
         json_t *occupied = gw_gql_slots(s->occupied_slots, s->occupied_slots_count);
+        json_t *apps = gw_apps_of_image(r->gw, s->image);
+        char *service_ports = json_dumps(apps, JSON_COMPACT);
+        json_decref(apps);
         json_t *status_data = json_string(s->status_data ? s->status_data : "{}");
         json_t *container = json_pack(
             "{s:s?, s:s?, s:s, s:s, s:s, s:s?, s:s?, s:s, s:s?, s:s?, s:s?, s:O, s:O, "
@@ -93,10 +96,11 @@ gw_compute_session_from_reply(gw_request_t *r, const bus_reply_t *reply)
             s_lookup(db, "SELECT name FROM groups WHERE id = ?1", s->group_id),
             "user_email",
             s_lookup(db, "SELECT email FROM users WHERE uuid = ?1", s->user_uuid),
-            "result", "UNDEFINED", "cluster_mode", "single-node", "service_ports", "[]",
-            "cluster_size", (json_int_t) 1, "resource_opts", "{}", "mounts", "containers",
-            container, "dependencies", "scaling_group", s->scaling_group, "agent",
-            s->agent_id);
+            "result", "UNDEFINED", "cluster_mode", "single-node", "service_ports",
+            service_ports ? service_ports : "[]", "cluster_size", (json_int_t) 1,
+            "resource_opts", "{}", "mounts", "containers", container, "dependencies",
+            "scaling_group", s->scaling_group, "agent", s->agent_id);
+        free(service_ports);
         json_array_append_new(sessions, session);
     }
     proto_session_list_rep_clear(&rep);

@@ -177,9 +177,10 @@ static void
 s_reply_created(op_t *op, const proto_session_info_t *info, const char *status)
 {
     gw_reply_json(op->r, 201,
-                  json_pack("{s:s, s:s, s:s, s:[], s:b}", "sessionId", info->session_id,
+                  json_pack("{s:s, s:s, s:s, s:o, s:b}", "sessionId", info->session_id,
                             "sessionName", info->name, "status", status, "servicePorts",
-                            "created", op->created));
+                            gw_apps_of_image(op->gw, info->image), "created",
+                            op->created));
     s_op_free(op);
 }
 

@@ -100,6 +100,11 @@ test_logs_and_interrupt(void)
     r = s_request("POST", "/session/gw-first/interrupt", NULL, &status);
     T_EQ_INT(status, 204);
     json_decref(r);
+    //  busybox declares no service ports.
+    r = s_request("GET", "/stream/session/gw-first/apps", NULL, &status);
+    T_EQ_INT(status, 200);
+    T_ASSERT(json_is_array(r) && json_array_size(r) == 0);
+    json_decref(r);
 }
 
 static void

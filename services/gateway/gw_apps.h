@@ -1,0 +1,31 @@
+/*  =========================================================================
+    gw_apps - the apps a session's image offers: service ports
+
+    Backend.AI images declare their service-port apps in the label
+    ai.backend.service-ports: a comma list of name:protocol:port or
+    name:protocol:[port,port], protocol http, tcp, preopen or pty (reference
+    §11). The gateway reads it from the image in its catalogue, for
+    GET /stream/session/{s}/apps, the servicePorts of POST /session and the
+    service_ports of compute_session.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef GW_APPS_H_INCLUDED
+#define GW_APPS_H_INCLUDED
+
+#include "gw_request.h"
+
+//  Parses a service-ports label into [{"name","protocol","ports":[int]}]
+//  (pty entries are left out, as Backend.AI does). NULL with err when the
+//  label is malformed (a port outside 1..65535, an unknown protocol).
+json_t *gw_apps_parse(const char *label, bus_error_t *err);
+
+//  The apps of the catalogue's image reference (a canonical reference);
+//  an empty list when it has none or is unknown. Caller owns the result.
+json_t *gw_apps_of_image(gw_server_t *gw, const char *reference);
+
+//  GET /stream/session/{s}/apps.
+void gw_apps_handle(gw_request_t *r);
+
+#endif
