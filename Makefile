@@ -7,6 +7,7 @@
 #   make run          deps, build, start every service and one agent on loopback
 #   make bench-bus    bus throughput against raw libzmq
 #   make bench-gateway  signed against unsigned requests on one gateway
+#   make bench-session  session create-to-RUNNING latency against bare runc, RSS
 #   make fuzz         libFuzzer binaries (clang) in build/fuzz
 #   make proto        regenerate libbus/proto_*.[ch] from proto/*.yaml (dev tool)
 #   make install      PREFIX, DESTDIR, BINDIR, SYSCONFDIR honoured
@@ -131,6 +132,6 @@ clean:
 	rm -rf build
 
 help:
-	@sed -n '1,13p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '1,/^$$/{/^#/p}' Makefile | sed 's/^# \{0,1\}//'
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

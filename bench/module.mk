@@ -26,3 +26,20 @@ bench-gateway: deps
 	$(Q)$(MAKE) --no-print-directory $(BENCH_GATEWAY) $(gateway_BIN) $(scheduler_BIN) \
 	    $(accounting_BIN)
 	$(Q)$(BENCH_GATEWAY) $(BUILD)/bin
+
+# make bench-session: create-to-RUNNING latency of sessions on the busybox image through
+# the HTTP API (scheduler, accounting, gateway and a real agent, as the integration tests
+# start them) against bare `runc run -d` of the same image with the same limits in the
+# same run, then each service's RSS. Needs root, runc, umoci and tini.
+# BENCH_SESSIONS=1000 (or make bench-session BENCH_SESSIONS=1000) for the memory check.
+BENCH_SESSION := $(BUILD)/bench/bench_session
+
+$(BENCH_SESSION): $(BUILD)/bench/bench_session.o $(HARNESS) $(gateway_LIB) $(LIBBUS)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+.PHONY: bench-session
+bench-session: deps
+	$(Q)$(MAKE) --no-print-directory $(BENCH_SESSION) $(gateway_BIN) $(scheduler_BIN) \
+	    $(accounting_BIN) $(agent_BIN) $(RUNNER_BIN) image-busybox
+	$(Q)BACKPLANE_BINDIR=$(BUILD)/bin $(BENCH_SESSION) $(BENCH_SESSIONS)
