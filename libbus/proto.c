@@ -1220,6 +1220,80 @@ s_kernel_destroy_rep_roundtrip(const void *data, size_t size)
 }
 
 static int
+s_kernel_restart_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_restart_req_t msg;
+    int rc = proto_kernel_restart_req_decode(&msg, data, size, err);
+    proto_kernel_restart_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_restart_req_print(const void *data, size_t size)
+{
+    proto_kernel_restart_req_t msg;
+    char *text = NULL;
+    if (proto_kernel_restart_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_restart_req_print(&msg);
+    proto_kernel_restart_req_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_restart_req_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_restart_req_t one, two;
+    if (proto_kernel_restart_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_restart_req_encode(&one);
+    proto_kernel_restart_req_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_kernel_restart_req_encode(&two);
+    char *text_one = proto_kernel_restart_req_print(&one);
+    char *text_two = proto_kernel_restart_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_restart_req_clear(&one);
+    proto_kernel_restart_req_clear(&two);
+    return rc;
+}
+
+static int
+s_kernel_restart_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_restart_rep_t msg;
+    int rc = proto_kernel_restart_rep_decode(&msg, data, size, err);
+    proto_kernel_restart_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_restart_rep_print(const void *data, size_t size)
+{
+    proto_kernel_restart_rep_t msg;
+    char *text = NULL;
+    if (proto_kernel_restart_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_restart_rep_print(&msg);
+    proto_kernel_restart_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_restart_rep_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_restart_rep_t one, two;
+    if (proto_kernel_restart_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_restart_rep_encode(&one);
+    proto_kernel_restart_rep_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_kernel_restart_rep_encode(&two);
+    char *text_one = proto_kernel_restart_rep_print(&one);
+    char *text_two = proto_kernel_restart_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_restart_rep_clear(&one);
+    proto_kernel_restart_rep_clear(&two);
+    return rc;
+}
+
+static int
 s_kernel_execute_req_validate(const void *data, size_t size, bus_error_t *err)
 {
     proto_kernel_execute_req_t msg;
@@ -2831,6 +2905,82 @@ s_session_rename_rep_roundtrip(const void *data, size_t size)
 }
 
 static int
+s_session_restart_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_session_restart_req_t msg;
+    int rc = proto_session_restart_req_decode(&msg, data, size, err);
+    proto_session_restart_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_session_restart_req_print(const void *data, size_t size)
+{
+    proto_session_restart_req_t msg;
+    char *text = NULL;
+    if (proto_session_restart_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_session_restart_req_print(&msg);
+    proto_session_restart_req_clear(&msg);
+    return text;
+}
+
+static int
+s_session_restart_req_roundtrip(const void *data, size_t size)
+{
+    proto_session_restart_req_t one, two;
+    if (proto_session_restart_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_session_restart_req_encode(&one);
+    proto_session_restart_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                     NULL);
+    zframe_t *second = proto_session_restart_req_encode(&two);
+    char *text_one = proto_session_restart_req_print(&one);
+    char *text_two = proto_session_restart_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_session_restart_req_clear(&one);
+    proto_session_restart_req_clear(&two);
+    return rc;
+}
+
+static int
+s_session_restart_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_session_restart_rep_t msg;
+    int rc = proto_session_restart_rep_decode(&msg, data, size, err);
+    proto_session_restart_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_session_restart_rep_print(const void *data, size_t size)
+{
+    proto_session_restart_rep_t msg;
+    char *text = NULL;
+    if (proto_session_restart_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_session_restart_rep_print(&msg);
+    proto_session_restart_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_session_restart_rep_roundtrip(const void *data, size_t size)
+{
+    proto_session_restart_rep_t one, two;
+    if (proto_session_restart_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_session_restart_rep_encode(&one);
+    proto_session_restart_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                     NULL);
+    zframe_t *second = proto_session_restart_rep_encode(&two);
+    char *text_one = proto_session_restart_rep_print(&one);
+    char *text_two = proto_session_restart_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_session_restart_rep_clear(&one);
+    proto_session_restart_rep_clear(&two);
+    return rc;
+}
+
+static int
 s_session_list_req_validate(const void *data, size_t size, bus_error_t *err)
 {
     proto_session_list_req_t msg;
@@ -3231,6 +3381,20 @@ const proto_entry_t proto_entries[] = {
         .roundtrip = s_kernel_destroy_rep_roundtrip,
     },
     {
+        .name = "kernel.restart",
+        .kind = PROTO_REQUEST,
+        .validate = s_kernel_restart_req_validate,
+        .print = s_kernel_restart_req_print,
+        .roundtrip = s_kernel_restart_req_roundtrip,
+    },
+    {
+        .name = "kernel.restart",
+        .kind = PROTO_REPLY,
+        .validate = s_kernel_restart_rep_validate,
+        .print = s_kernel_restart_rep_print,
+        .roundtrip = s_kernel_restart_rep_roundtrip,
+    },
+    {
         .name = "kernel.execute",
         .kind = PROTO_REQUEST,
         .validate = s_kernel_execute_req_validate,
@@ -3573,6 +3737,20 @@ const proto_entry_t proto_entries[] = {
         .validate = s_session_rename_rep_validate,
         .print = s_session_rename_rep_print,
         .roundtrip = s_session_rename_rep_roundtrip,
+    },
+    {
+        .name = "session.restart",
+        .kind = PROTO_REQUEST,
+        .validate = s_session_restart_req_validate,
+        .print = s_session_restart_req_print,
+        .roundtrip = s_session_restart_req_roundtrip,
+    },
+    {
+        .name = "session.restart",
+        .kind = PROTO_REPLY,
+        .validate = s_session_restart_rep_validate,
+        .print = s_session_restart_rep_print,
+        .roundtrip = s_session_restart_rep_roundtrip,
     },
     {
         .name = "session.list",

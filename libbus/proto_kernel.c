@@ -1419,6 +1419,238 @@ proto_kernel_destroy_rep_print(const proto_kernel_destroy_rep_t *self)
 }
 
 //  ---------------------------------------------------------------------------
+//  kernel.restart request
+
+static void
+s_restart_req_free(proto_kernel_restart_req_t *self)
+{
+    free(self->kernel_id);
+    free(self->startup_command);
+}
+
+static bool
+s_restart_req_valid(const proto_kernel_restart_req_t *self)
+{
+    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->startup_command, 0, 65536))
+        return false;
+    return true;
+}
+
+static void
+s_restart_req_write(const proto_kernel_restart_req_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 2;
+    pairs += self->startup_command != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "kernel_id", self->kernel_id);
+    proto_write_uint(writer, "grace_ms", self->grace_ms);
+    if (self->startup_command != NULL)
+        proto_write_str(writer, "startup_command", self->startup_command);
+}
+
+static void
+s_restart_req_read(proto_kernel_restart_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+    proto_read_uint(in, "grace_ms", 0, UINT64_MAX, &self->grace_ms);
+    proto_read_str(in, "startup_command", 0, 65536, &self->startup_command);
+}
+
+static void
+s_restart_req_print(const proto_kernel_restart_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_uint(text, "grace_ms", self->grace_ms);
+    proto_print_str(text, "startup_command", self->startup_command);
+}
+
+void
+proto_kernel_restart_req_init(proto_kernel_restart_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+    self->grace_ms = 5000;
+}
+
+void
+proto_kernel_restart_req_clear(proto_kernel_restart_req_t *self)
+{
+    assert(self);
+    s_restart_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_restart_req_write(const proto_kernel_restart_req_t *self,
+                               bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_restart_req_valid(self))
+        return -1;
+    s_restart_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_restart_req_encode(const proto_kernel_restart_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_restart_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_restart_req_read(proto_kernel_restart_req_t *self,
+                              const bus_value_t *map,
+                              bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_restart_req_init(self);
+    proto_in_init(&in, "kernel.restart request", map, err);
+    s_restart_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_restart_req_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_restart_req_decode(proto_kernel_restart_req_t *self,
+                                const void *data,
+                                size_t size,
+                                bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_restart_req_read(self, map, err);
+}
+
+char *
+proto_kernel_restart_req_print(const proto_kernel_restart_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_restart_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.restart reply
+
+static void
+s_restart_rep_free(proto_kernel_restart_rep_t *self)
+{
+    (void) self;
+}
+
+static bool
+s_restart_rep_valid(const proto_kernel_restart_rep_t *self)
+{
+    (void) self;
+    return true;
+}
+
+static void
+s_restart_rep_write(const proto_kernel_restart_rep_t *self, bus_writer_t *writer)
+{
+    (void) self;
+    bus_writer_map(writer, 0);
+}
+
+static void
+s_restart_rep_read(proto_kernel_restart_rep_t *self, proto_in_t *in)
+{
+    (void) self;
+    (void) in;
+}
+
+static void
+s_restart_rep_print(const proto_kernel_restart_rep_t *self, proto_text_t *text)
+{
+    (void) self;
+    (void) text;
+}
+
+void
+proto_kernel_restart_rep_init(proto_kernel_restart_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_restart_rep_clear(proto_kernel_restart_rep_t *self)
+{
+    assert(self);
+    s_restart_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_restart_rep_write(const proto_kernel_restart_rep_t *self,
+                               bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_restart_rep_valid(self))
+        return -1;
+    s_restart_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_restart_rep_encode(const proto_kernel_restart_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_restart_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_restart_rep_read(proto_kernel_restart_rep_t *self,
+                              const bus_value_t *map,
+                              bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_restart_rep_init(self);
+    proto_in_init(&in, "kernel.restart reply", map, err);
+    s_restart_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_restart_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_restart_rep_decode(proto_kernel_restart_rep_t *self,
+                                const void *data,
+                                size_t size,
+                                bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_restart_rep_read(self, map, err);
+}
+
+char *
+proto_kernel_restart_rep_print(const proto_kernel_restart_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_restart_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
 //  kernel.execute request
 
 static void

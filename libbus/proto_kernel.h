@@ -19,6 +19,7 @@
 #define PROTO_KERNEL_STATS           "kernel.stats"
 #define PROTO_KERNEL_CREATE          "kernel.create"
 #define PROTO_KERNEL_DESTROY         "kernel.destroy"
+#define PROTO_KERNEL_RESTART         "kernel.restart"
 #define PROTO_KERNEL_EXECUTE         "kernel.execute"
 #define PROTO_KERNEL_INTERRUPT       "kernel.interrupt"
 #define PROTO_KERNEL_LOGS            "kernel.logs"
@@ -348,6 +349,62 @@ int proto_kernel_destroy_rep_decode(proto_kernel_destroy_rep_t *self,
                                     size_t size,
                                     bus_error_t *err);
 char *proto_kernel_destroy_rep_print(const proto_kernel_destroy_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.restart request (not idempotent): restart a kernel's container in place: stop
+//  it (TERM, then KILL after grace_ms) and run it again from the same bundle; the files
+//  in its home (the overlay) and its address stay, its processes do not; no
+//  kernel.started or kernel.terminated unless it cannot run again (then
+//  kernel.terminated, failed-to-start)
+
+typedef struct {
+    //  The kernel (required, at most 64 bytes)
+    char *kernel_id;
+    //  How long it may take to exit after TERM (default 5000)
+    uint64_t grace_ms;
+    //  Batch: the task to run again once it runs (Backend.AI re-runs a batch session's
+    //  command after a restart) (at most 65536 bytes)
+    char *startup_command;
+} proto_kernel_restart_req_t;
+
+void proto_kernel_restart_req_init(proto_kernel_restart_req_t *self);
+void proto_kernel_restart_req_clear(proto_kernel_restart_req_t *self);
+int proto_kernel_restart_req_write(const proto_kernel_restart_req_t *self,
+                                   bus_writer_t *writer);
+zframe_t *proto_kernel_restart_req_encode(const proto_kernel_restart_req_t *self);
+int proto_kernel_restart_req_read(proto_kernel_restart_req_t *self,
+                                  const bus_value_t *map,
+                                  bus_error_t *err);
+int proto_kernel_restart_req_decode(proto_kernel_restart_req_t *self,
+                                    const void *data,
+                                    size_t size,
+                                    bus_error_t *err);
+char *proto_kernel_restart_req_print(const proto_kernel_restart_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.restart reply (not idempotent): restart a kernel's container in place: stop it
+//  (TERM, then KILL after grace_ms) and run it again from the same bundle; the files in
+//  its home (the overlay) and its address stay, its processes do not; no kernel.started
+//  or kernel.terminated unless it cannot run again (then kernel.terminated,
+//  failed-to-start)
+
+typedef struct {
+    char unused_; //  no fields; C wants at least one member
+} proto_kernel_restart_rep_t;
+
+void proto_kernel_restart_rep_init(proto_kernel_restart_rep_t *self);
+void proto_kernel_restart_rep_clear(proto_kernel_restart_rep_t *self);
+int proto_kernel_restart_rep_write(const proto_kernel_restart_rep_t *self,
+                                   bus_writer_t *writer);
+zframe_t *proto_kernel_restart_rep_encode(const proto_kernel_restart_rep_t *self);
+int proto_kernel_restart_rep_read(proto_kernel_restart_rep_t *self,
+                                  const bus_value_t *map,
+                                  bus_error_t *err);
+int proto_kernel_restart_rep_decode(proto_kernel_restart_rep_t *self,
+                                    const void *data,
+                                    size_t size,
+                                    bus_error_t *err);
+char *proto_kernel_restart_rep_print(const proto_kernel_restart_rep_t *self);
 
 //  ---------------------------------------------------------------------------
 //  kernel.execute request (not idempotent): run code in a kernel, or collect the output

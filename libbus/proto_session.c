@@ -1529,6 +1529,230 @@ proto_session_rename_rep_print(const proto_session_rename_rep_t *self)
 }
 
 //  ---------------------------------------------------------------------------
+//  session.restart request
+
+static void
+s_restart_req_free(proto_session_restart_req_t *self)
+{
+    free(self->session_id);
+}
+
+static bool
+s_restart_req_valid(const proto_session_restart_req_t *self)
+{
+    if (!proto_valid_str(self->session_id, PROTO_REQUIRED, 64))
+        return false;
+    return true;
+}
+
+static void
+s_restart_req_write(const proto_session_restart_req_t *self, bus_writer_t *writer)
+{
+    bus_writer_map(writer, 1);
+    proto_write_str(writer, "session_id", self->session_id);
+}
+
+static void
+s_restart_req_read(proto_session_restart_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "session_id", PROTO_REQUIRED, 64, &self->session_id);
+}
+
+static void
+s_restart_req_print(const proto_session_restart_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "session_id", self->session_id);
+}
+
+void
+proto_session_restart_req_init(proto_session_restart_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_session_restart_req_clear(proto_session_restart_req_t *self)
+{
+    assert(self);
+    s_restart_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_session_restart_req_write(const proto_session_restart_req_t *self,
+                                bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_restart_req_valid(self))
+        return -1;
+    s_restart_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_session_restart_req_encode(const proto_session_restart_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_session_restart_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_session_restart_req_read(proto_session_restart_req_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err)
+{
+    proto_in_t in;
+    proto_session_restart_req_init(self);
+    proto_in_init(&in, "session.restart request", map, err);
+    s_restart_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_session_restart_req_clear(self);
+    return in.status;
+}
+
+int
+proto_session_restart_req_decode(proto_session_restart_req_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_session_restart_req_read(self, map, err);
+}
+
+char *
+proto_session_restart_req_print(const proto_session_restart_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_restart_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  session.restart reply
+
+static void
+s_restart_rep_free(proto_session_restart_rep_t *self)
+{
+    s_info_free(&self->session);
+}
+
+static bool
+s_restart_rep_valid(const proto_session_restart_rep_t *self)
+{
+    if (!s_info_valid(&self->session))
+        return false;
+    return true;
+}
+
+static void
+s_restart_rep_write(const proto_session_restart_rep_t *self, bus_writer_t *writer)
+{
+    bus_writer_map(writer, 1);
+    bus_writer_str(writer, "session");
+    s_info_write(&self->session, writer);
+}
+
+static void
+s_restart_rep_read(proto_session_restart_rep_t *self, proto_in_t *in)
+{
+    proto_in_t sub;
+    if (proto_read_nested(in, "session", PROTO_REQUIRED, &sub))
+        s_info_read(&self->session, &sub);
+}
+
+static void
+s_restart_rep_print(const proto_session_restart_rep_t *self, proto_text_t *text)
+{
+    size_t mark;
+    mark = proto_text_enter(text, "session");
+    s_info_print(&self->session, text);
+    proto_text_leave(text, mark);
+}
+
+void
+proto_session_restart_rep_init(proto_session_restart_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_session_restart_rep_clear(proto_session_restart_rep_t *self)
+{
+    assert(self);
+    s_restart_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_session_restart_rep_write(const proto_session_restart_rep_t *self,
+                                bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_restart_rep_valid(self))
+        return -1;
+    s_restart_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_session_restart_rep_encode(const proto_session_restart_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_session_restart_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_session_restart_rep_read(proto_session_restart_rep_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err)
+{
+    proto_in_t in;
+    proto_session_restart_rep_init(self);
+    proto_in_init(&in, "session.restart reply", map, err);
+    s_restart_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_session_restart_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_session_restart_rep_decode(proto_session_restart_rep_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_session_restart_rep_read(self, map, err);
+}
+
+char *
+proto_session_restart_rep_print(const proto_session_restart_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_restart_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
 //  session.list request
 
 static void

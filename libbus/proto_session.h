@@ -18,6 +18,7 @@
 #define PROTO_SESSION_DESTROY   "session.destroy"
 #define PROTO_SESSION_GET       "session.get"
 #define PROTO_SESSION_RENAME    "session.rename"
+#define PROTO_SESSION_RESTART   "session.restart"
 #define PROTO_SESSION_LIST      "session.list"
 
 //  ---------------------------------------------------------------------------
@@ -370,6 +371,54 @@ int proto_session_rename_rep_decode(proto_session_rename_rep_t *self,
                                     size_t size,
                                     bus_error_t *err);
 char *proto_session_rename_rep_print(const proto_session_rename_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  session.restart request (not idempotent): restart a RUNNING session's kernel in place
+//  (RESTARTING, then RUNNING again); its files in /home/work stay, its processes do not;
+//  answered once the kernel runs again; CONFLICT when the session is not RUNNING
+
+typedef struct {
+    //  The session (required, at most 64 bytes)
+    char *session_id;
+} proto_session_restart_req_t;
+
+void proto_session_restart_req_init(proto_session_restart_req_t *self);
+void proto_session_restart_req_clear(proto_session_restart_req_t *self);
+int proto_session_restart_req_write(const proto_session_restart_req_t *self,
+                                    bus_writer_t *writer);
+zframe_t *proto_session_restart_req_encode(const proto_session_restart_req_t *self);
+int proto_session_restart_req_read(proto_session_restart_req_t *self,
+                                   const bus_value_t *map,
+                                   bus_error_t *err);
+int proto_session_restart_req_decode(proto_session_restart_req_t *self,
+                                     const void *data,
+                                     size_t size,
+                                     bus_error_t *err);
+char *proto_session_restart_req_print(const proto_session_restart_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  session.restart reply (not idempotent): restart a RUNNING session's kernel in place
+//  (RESTARTING, then RUNNING again); its files in /home/work stay, its processes do not;
+//  answered once the kernel runs again; CONFLICT when the session is not RUNNING
+
+typedef struct {
+    //  The session after the restart (required)
+    proto_session_info_t session;
+} proto_session_restart_rep_t;
+
+void proto_session_restart_rep_init(proto_session_restart_rep_t *self);
+void proto_session_restart_rep_clear(proto_session_restart_rep_t *self);
+int proto_session_restart_rep_write(const proto_session_restart_rep_t *self,
+                                    bus_writer_t *writer);
+zframe_t *proto_session_restart_rep_encode(const proto_session_restart_rep_t *self);
+int proto_session_restart_rep_read(proto_session_restart_rep_t *self,
+                                   const bus_value_t *map,
+                                   bus_error_t *err);
+int proto_session_restart_rep_decode(proto_session_restart_rep_t *self,
+                                     const void *data,
+                                     size_t size,
+                                     bus_error_t *err);
+char *proto_session_restart_rep_print(const proto_session_restart_rep_t *self);
 
 //  ---------------------------------------------------------------------------
 //  session.list request (idempotent): sessions by owner, project, domain and status,

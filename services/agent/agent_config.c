@@ -35,6 +35,16 @@ const bus_config_option_t agent_config_options[] = {
     {"agent.tini_path", BUS_CFG_STRING, offsetof(agent_config_t, tini_path),
      "/usr/bin/tini-static", 1, 4095, NULL,
      "host path of the static tini that is every kernel's PID 1"},
+    {"agent.scratch_type", BUS_CFG_ENUM, offsetof(agent_config_t, scratch_type),
+     AGENT_OVERLAY_SCRATCH_TYPE_DEFAULT, 0, 0, AGENT_OVERLAY_SCRATCH_TYPES,
+     "where kernels' writable root layers live: memory (a tmpfs of agent.scratch_size "
+     "per kernel, counted in its memory limit) or hostdir (node.state_dir on the "
+     "host's disk, no limit)"},
+    {"agent.scratch_size", BUS_CFG_BYTES, offsetof(agent_config_t, scratch_size),
+     AGENT_OVERLAY_SCRATCH_SIZE_DEFAULT, AGENT_OVERLAY_SCRATCH_SIZE_MIN,
+     AGENT_OVERLAY_SCRATCH_SIZE_MAX, NULL,
+     "memory scratch: the most a kernel may write to its root before ENOSPC (past "
+     "its memory limit it is OOM-killed first)"},
     {"agent.network.mode", BUS_CFG_ENUM, offsetof(agent_config_t, net_mode), "bridge", 0,
      0, "bridge|host|none",
      "kernels' network: bridge (a veth on agent.network.bridge), host (the host's "

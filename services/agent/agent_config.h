@@ -20,6 +20,8 @@ typedef struct {
     char *runc;           //  the runc binary (a path, or a name looked up in PATH)
     char *runner_path;    //  host path of backplane-runner; "" = next to the agent
     char *tini_path;      //  host path of a static tini
+    char *scratch_type;   //  where kernels' writable layers live: memory or hostdir
+    int64_t scratch_size; //  memory: bytes of each kernel's scratch tmpfs
     char *net_mode;       //  bridge, host or none
     char *net_bridge;     //  the bridge of bridge mode
     char *net_cidr;       //  the kernels' subnet in bridge mode

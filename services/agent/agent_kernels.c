@@ -7,6 +7,10 @@
     all of it back, deletes the kernel's row and emits kernel.terminated in
     one transaction; destroy, the reap timer and the restart check all end
     kernels through it, so the clean-up is the same whatever ends a kernel.
+    kernel.restart stops the container and runs it again in place (the
+    kernel keeps its record, its files and its address; the stop is not an
+    end); only a restart that fails ends the kernel. A kernel id that ended
+    is remembered (ended) and never created again.
     kernel.execute detaches its request and answers from the runner
     client's collect callback, which fires exactly once (with UNAVAILABLE
     when the kernel goes first).
@@ -39,12 +43,13 @@ typedef struct {
     char *session_id;
     char *digest;
     char ip[AGENT_NET_IP_MAX];
-    int hold_fd;  //  shared lock on the image's rootfs; -1 when none
-    bool net;     //  attached to the bridge
-    bool adopted; //  taken back after a restart: not our child, polled
-    int pid;      //  PID 1 on the host
-    char *run_id; //  the last run started, for interrupt
-    bool ending;  //  s_end is giving it back
+    int hold_fd;     //  shared lock on the image's rootfs; -1 when none
+    bool net;        //  attached to the bridge
+    bool adopted;    //  taken back after a restart: not our child, polled
+    int pid;         //  PID 1 on the host
+    char *run_id;    //  the last run started, for interrupt
+    bool ending;     //  s_end is giving it back
+    bool restarting; //  s_restart has stopped it to run it again
     agent_runner_client_t *runner;
 } s_kernel_t;
 
@@ -323,7 +328,7 @@ s_wait_runner(agent_kernels_t *self, s_kernel_t *kernel)
     while (!ready && bus_clock_mono_ms() < deadline && s_pid_alive(kernel->pid)) {
         ready = stat(path, &st) == 0 && S_ISSOCK(st.st_mode);
         if (!ready)
-            zclock_sleep(10);
+            zclock_sleep(1); //  the runner listens some ms after the container starts
     }
     zstr_free(&path);
     return ready;
@@ -390,7 +395,7 @@ s_on_task(json_t *result, const bus_error_t *err, void *arg)
         int code = (int) json_integer_value(json_object_get(result, "exitCode"));
         s_end(self, kernel, 0, code == 0 ? "task-finished" : "task-failed", NULL, code,
               false);
-    } else if (!result && kernel && !kernel->ending)
+    } else if (!result && kernel && !kernel->ending && !kernel->restarting)
         //  The runner went away: the reap timer sees the container's end.
         bus_log_warning("batch task lost kernel=%s detail=\"%s\"", task->kernel_id,
                         err->detail);
@@ -700,6 +705,11 @@ s_on_create(void *arg,
         rc = bus_error_set(err, BUS_STATUS_INVALID, "invalid kernel id");
     else if ((kernel = zhashx_lookup(self->kernels, in.kernel_id)))
         rc = BUS_OK; //  idempotent: what it has
+    else if (zhashx_lookup(self->ended, in.kernel_id))
+        //  A create sent again after the kernel ended (the scheduler's
+        //  reconciliation, a retry): a batch task must not run twice.
+        rc = bus_error_set(err, BUS_STATUS_CONFLICT, "kernel %s already ended",
+                           in.kernel_id);
     else
         rc = s_create(self, &in, &kernel, err);
     if (rc == BUS_OK)
@@ -743,6 +753,115 @@ s_on_destroy(void *arg,
     if (rc == BUS_OK && proto_kernel_destroy_rep_write(&out, reply) != 0)
         rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
     proto_kernel_destroy_req_clear(&in);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.restart
+
+//  Stops the kernel's container and runs it again from the same bundle: the
+//  overlay (its files), network namespace, image hold and row stay; the
+//  runner, its interpreter and every process go. No durable event when it
+//  works. When it cannot run again the kernel ends (failed-to-start, with
+//  kernel.terminated) and the error is returned.
+static int
+s_restart(agent_kernels_t *self,
+          s_kernel_t *kernel,
+          int grace_ms,
+          const char *startup_command,
+          bus_error_t *err)
+{
+    //  The reap timer must not see this stop as the kernel's end: the stop
+    //  reaps the exit itself, and the loop is ours until the kernel runs.
+    kernel->restarting = true;
+    agent_runner_client_destroy(&kernel->runner); //  waiters: UNAVAILABLE
+    free(kernel->run_id);
+    kernel->run_id = NULL;
+    bus_error_t step = {0};
+    int exit_code = AGENT_RUNC_EXIT_UNKNOWN;
+    int rc = agent_runc_stop(self->runc, kernel->id, grace_ms, &exit_code, &step);
+    char *socket = s_socket_path(self, kernel->id);
+    if (rc == BUS_OK) {
+        //  The old runner's socket would pass for the new one's.
+        if (socket)
+            unlink(socket);
+        rc = agent_runc_start(self->runc, kernel->id, &step);
+    }
+    if (rc == BUS_OK) {
+        kernel->pid = agent_runc_pid(self->runc, kernel->id);
+        kernel->adopted = false; //  our child now
+        if (!s_wait_runner(self, kernel)) {
+            size_t size = 0;
+            uint8_t *log = s_log_tail(self, kernel->id, 200, &size);
+            rc = bus_error_set(&step, BUS_STATUS_INTERNAL,
+                               "the kernel's runner did not start: %.*s", (int) size,
+                               log ? (const char *) log : "");
+            free(log);
+        }
+    }
+    if (rc == BUS_OK) {
+        kernel->runner =
+            agent_runner_client_new(bus_node_base(self->node), socket, &step);
+        if (!kernel->runner)
+            rc = step.status;
+    }
+    zstr_free(&socket);
+    kernel->restarting = false;
+    if (rc != BUS_OK) {
+        bus_log_warning("kernel restart failed kernel=%s detail=\"%s\"", kernel->id,
+                        step.detail);
+        char detail[sizeof step.detail + 32];
+        snprintf(detail, sizeof detail, "restart failed: %s", step.detail);
+        bus_error_set(err, rc, "%s", detail);
+        s_end(self, kernel, 0, "failed-to-start", detail, AGENT_RUNC_EXIT_UNKNOWN, false);
+        return rc;
+    }
+    bus_log_notice("kernel restarted kernel=%s pid=%d exit_code=%d", kernel->id,
+                   kernel->pid, exit_code);
+    if (startup_command && *startup_command) {
+        bus_error_t task_err;
+        if (s_task_start(self, kernel, startup_command, &task_err) != BUS_OK) {
+            s_end(self, kernel, 0, "failed-to-start", task_err.detail, 1, false);
+            return bus_error_set(err, task_err.status, "%s", task_err.detail);
+        }
+    }
+    return BUS_OK;
+}
+
+static int
+s_on_restart(void *arg,
+             bus_rpc_request_t *req,
+             const void *body,
+             size_t size,
+             bus_writer_t *reply,
+             bus_error_t *err)
+{
+    (void) req;
+    agent_kernels_t *self = arg;
+    proto_kernel_restart_req_t in;
+    int rc = proto_kernel_restart_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    s_kernel_t *kernel = zhashx_lookup(self->kernels, in.kernel_id);
+    if (!agent_bundle_id_valid(in.kernel_id))
+        rc = bus_error_set(err, BUS_STATUS_INVALID, "invalid kernel id");
+    else if (!kernel && zhashx_lookup(self->ended, in.kernel_id))
+        rc = bus_error_set(err, BUS_STATUS_CONFLICT, "kernel %s already ended",
+                           in.kernel_id);
+    else if (!kernel)
+        rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such kernel");
+    else if (kernel->ending || kernel->restarting)
+        rc = bus_error_set(err, BUS_STATUS_CONFLICT, "kernel %s is ending", in.kernel_id);
+    else {
+        int grace = in.grace_ms > 600000 ? 600000 : (int) in.grace_ms;
+        rc = s_restart(self, kernel, grace, in.startup_command, err);
+    }
+    proto_kernel_restart_rep_t out;
+    proto_kernel_restart_rep_init(&out);
+    if (rc == BUS_OK && proto_kernel_restart_rep_write(&out, reply) != 0)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+    proto_kernel_restart_rep_clear(&out);
+    proto_kernel_restart_req_clear(&in);
     return rc;
 }
 
@@ -993,12 +1112,12 @@ s_reap(agent_kernels_t *self)
     //  Adopted kernels are not our children: their end is only seen in /proc.
     for (s_kernel_t *kernel = zhashx_first(self->kernels); kernel;
          kernel = zhashx_next(self->kernels))
-        if (kernel->adopted && !s_pid_alive(kernel->pid))
+        if (kernel->adopted && !kernel->restarting && !s_pid_alive(kernel->pid))
             s_on_exit(kernel->id, kernel->pid, AGENT_RUNC_EXIT_UNKNOWN, false, self);
     s_exit_t *exit;
     while ((exit = zlistx_detach(self->exits, NULL))) {
         s_kernel_t *kernel = zhashx_lookup(self->kernels, exit->id);
-        if (kernel)
+        if (kernel && !kernel->restarting)
             s_end(self, kernel, 0, exit->oom_killed ? "oom-killed" : "self-terminated",
                   NULL, exit->exit_code, exit->oom_killed);
         s_exit_destructor((void **) &exit);
@@ -1171,6 +1290,13 @@ agent_kernels_new(bus_node_t *node,
     zlistx_set_destructor(self->exits, s_exit_destructor);
     if (access(self->runner_path, X_OK) != 0)
         bus_log_warning("no kernel runner at %s (agent.runner_path)", self->runner_path);
+    //  Every kernel's writable layer: a tmpfs of scratch_size, or host dirs.
+    if (agent_overlay_set_scratch(config->scratch_type, config->scratch_size) != 0) {
+        bus_error_set(err, BUS_STATUS_INVALID,
+                      "agent.scratch_type %s is not memory or hostdir",
+                      config->scratch_type);
+        goto fail;
+    }
     self->runc = agent_runc_new(config->runc, state_dir);
     if (!self->runc) {
         bus_error_set(err, BUS_STATUS_INTERNAL, "cannot set up runc state in %s",
@@ -1196,6 +1322,7 @@ agent_kernels_new(bus_node_t *node,
     }
     if (bus_node_handle(node, PROTO_KERNEL_CREATE, s_on_create, self) != 0 ||
         bus_node_handle(node, PROTO_KERNEL_DESTROY, s_on_destroy, self) != 0 ||
+        bus_node_handle(node, PROTO_KERNEL_RESTART, s_on_restart, self) != 0 ||
         bus_node_handle(node, PROTO_KERNEL_EXECUTE, s_on_execute, self) != 0 ||
         bus_node_handle(node, PROTO_KERNEL_INTERRUPT, s_on_interrupt, self) != 0 ||
         bus_node_handle(node, PROTO_KERNEL_LOGS, s_on_logs, self) != 0 ||

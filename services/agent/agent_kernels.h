@@ -16,12 +16,17 @@
     oom-killed) and cleans up after them; another publishes kernel.stats of
     every running kernel. A batch session's startup command runs as a batch
     run; its end ends the kernel (task-finished, or task-failed with its
-    exit code). A destroyed kernel's exit code is remembered in memory, so a
-    repeated destroy answers it; an id never seen is NOT_FOUND. In bridge
-    mode the network is set up on the first create, so an agent that runs
-    no kernel leaves the host's network alone. create and destroy run on
-    the loop and block it for as long as unpack and runc take (destroy: up
-    to its grace period).
+    exit code). kernel.restart stops a kernel's container and runs it again
+    from the same bundle: its files (the overlay), address and record stay,
+    its processes do not, and no durable event says so unless it cannot run
+    again (then it ends, failed-to-start). A destroyed kernel's exit code is
+    remembered in memory, so a repeated destroy answers it and a create of
+    that id again is refused (CONFLICT: a batch task must not run twice); an
+    id never seen is NOT_FOUND. In bridge mode the network is set up on the
+    first create, so an agent that runs no kernel leaves the host's network
+    alone. create, destroy and restart run on the loop and block it for as
+    long as unpack and runc take (destroy and restart: up to their grace
+    period).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -37,7 +42,8 @@
 #define AGENT_KERNELS_REAP_MS 200
 //  How long create waits for the runner's socket to appear in the kernel.
 #define AGENT_KERNELS_RUNNER_WAIT_MS 10000
-//  Destroyed kernels remembered, so a repeated destroy answers their exit code.
+//  Ended kernels remembered, so a repeated destroy answers their exit code and
+//  a repeated create is refused.
 #define AGENT_KERNELS_ENDED_MAX 1024
 //  The agent's schema (bus_service_t.migrations); bump the count with every
 //  migration appended in agent_kernels.c (a static assertion checks).

@@ -5,7 +5,18 @@
     work path holding ',' or ':' (or '\\') cannot be passed safely; such paths
     are refused instead of escaped. Whether a path is mounted is read from
     /proc/self/mountinfo, whose paths escape space, tab, newline and backslash
-    as octal.
+    as octal; an overlay's upperdir is read back from there too, so unmounting
+    finds the scratch tmpfs of a kernel mounted by an earlier agent process.
+
+    In memory mode the scratch tmpfs is mounted nosuid,nodev: that only
+    guards the host's own view of it (<kernel_dir>/scratch), since overlayfs
+    checks the flags of the overlay mount, not of its upper layer. tmpfs pages
+    are charged to the memory cgroup of the task that writes them, so what a
+    kernel writes to its root also counts against the kernel's memory limit:
+    the scratch size bounds the disk-like use, the cgroup bounds RAM overall,
+    and a kernel cannot make the host swap or run out of memory through its
+    root. Pages stay charged (to the cgroup or its parent once removed) until
+    the tmpfs is unmounted.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -13,6 +24,14 @@
 #include "agent_classes.h"
 #include <sys/mount.h> //  mount, umount2
 #include <sys/stat.h>  //  mkdir
+
+//  How many stacked mounts one unmount call takes off a mount point.
+#define S_UNMOUNT_DEPTH 8
+
+//  Process-wide scratch settings (agent_overlay_set_scratch): written once at
+//  start, before any kernel is mounted, by the thread that owns the kernels.
+static const char *s_scratch_type = AGENT_OVERLAY_SCRATCH_TYPE_DEFAULT;
+static int64_t s_scratch_size = AGENT_OVERLAY_SCRATCH_SIZE_DEFAULT_BYTES;
 
 static bool
 s_option_safe(const char *path)
@@ -36,80 +55,31 @@ s_unescape(char *path)
     *out = '\0';
 }
 
-//  ---------------------------------------------------------------------------
-//  Create upper/work and mount the overlay of lower on target.
-
-int
-agent_overlay_mount(const char *lower,
-                    const char *kernel_dir,
-                    const char *target,
-                    bus_error_t *err)
+//  The canonical name of a known scratch type, or NULL.
+static const char *
+s_scratch_type_name(const char *type)
 {
-    assert(lower);
-    assert(kernel_dir);
-    assert(target);
-    char upper[PATH_MAX], work[PATH_MAX], path[PATH_MAX + 64];
-    if (strlen(kernel_dir) + 16 > sizeof upper)
-        return bus_error_set(err, BUS_STATUS_INVALID, "kernel dir path too long");
-    snprintf(upper, sizeof upper, "%s/upper", kernel_dir);
-    snprintf(work, sizeof work, "%s/work", kernel_dir);
-    if (!s_option_safe(lower) || !s_option_safe(upper) || !s_option_safe(work))
-        return bus_error_set(err, BUS_STATUS_INVALID,
-                             "overlay paths may not hold ',', ':' or '\\'");
-    struct stat st;
-    if (stat(lower, &st) != 0 || !S_ISDIR(st.st_mode))
-        return bus_error_set(err, BUS_STATUS_INVALID,
-                             "image rootfs %s is not a directory", lower);
-
-    if (bus_mkdirs_mode(work, 0700) != 0 || bus_mkdirs_mode(upper, 0755) != 0)
-        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot create %s: %s", upper,
-                             strerror(errno));
-    //  Mount points and the home dir live in the upper layer.
-    static const char *const dirs[] = {AGENT_KERNEL_HOME, AGENT_KERNEL_BIN_DIR,
-                                       AGENT_KERNEL_RUN_DIR, NULL};
-    for (size_t i = 0; dirs[i]; i++) {
-        snprintf(path, sizeof path, "%s%s", upper, dirs[i]);
-        if (bus_mkdirs_mode(path, 0755) != 0)
-            return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot create %s: %s", path,
-                                 strerror(errno));
-    }
-    snprintf(path, sizeof path, "%s%s", upper, AGENT_KERNEL_HOME);
-    if (chown(path, AGENT_KERNEL_UID, AGENT_KERNEL_GID) != 0)
-        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot chown %s: %s", path,
-                             strerror(errno));
-
-    char options[3 * PATH_MAX + 64];
-    snprintf(options, sizeof options, "lowerdir=%s,upperdir=%s,workdir=%s", lower, upper,
-             work);
-    if (mount("overlay", target, "overlay", 0, options) != 0)
-        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot mount overlay on %s: %s",
-                             target, strerror(errno));
-    return BUS_OK;
+    if (type && streq(type, AGENT_OVERLAY_SCRATCH_MEMORY))
+        return AGENT_OVERLAY_SCRATCH_MEMORY;
+    if (type && streq(type, AGENT_OVERLAY_SCRATCH_HOSTDIR))
+        return AGENT_OVERLAY_SCRATCH_HOSTDIR;
+    return NULL;
 }
 
-//  ---------------------------------------------------------------------------
-//  Unmount target.
-
-int
-agent_overlay_unmount(const char *target)
+static bool
+s_scratch_size_valid(int64_t size)
 {
-    assert(target);
-    if (!agent_overlay_is_mounted(target))
-        return 0;
-    if (umount2(target, 0) == 0)
-        return 0;
-    if (errno == EBUSY && umount2(target, MNT_DETACH) == 0)
-        return 0;
-    return -1;
+    return size >= AGENT_OVERLAY_SCRATCH_SIZE_MIN &&
+           size <= AGENT_OVERLAY_SCRATCH_SIZE_MAX;
 }
 
-//  ---------------------------------------------------------------------------
-//  True when path is a mount point.
-
-bool
-agent_overlay_is_mounted(const char *path)
+//  Find the topmost mount on path in /proc/self/mountinfo. Returns true when
+//  there is one, with its filesystem type and super options copied (either
+//  may be NULL).
+static bool
+s_mount_find(
+    const char *path, char *fstype, size_t fstype_size, char *super, size_t super_size)
 {
-    assert(path);
     char wanted[PATH_MAX];
     if (!realpath(path, wanted))
         return false;
@@ -119,17 +89,276 @@ agent_overlay_is_mounted(const char *path)
     bool found = false;
     char *line = NULL;
     size_t size = 0;
-    //  "36 35 98:0 /root /mnt/point rw,... - type source options": field 5
-    while (!found && getline(&line, &size, file) > 0) {
+    //  "36 35 98:0 /root /mnt/point rw,... [optional...] - type source superopts"
+    while (getline(&line, &size, file) > 0) {
+        line[strcspn(line, "\n")] = '\0';
         char *save = NULL, *field = strtok_r(line, " ", &save);
         for (int i = 1; field && i < 5; i++)
             field = strtok_r(NULL, " ", &save);
-        if (field) {
-            s_unescape(field);
-            found = streq(field, wanted);
-        }
+        if (!field)
+            continue;
+        s_unescape(field);
+        if (!streq(field, wanted))
+            continue;
+        //  Later lines are mounts on top of earlier ones: keep the last.
+        found = true;
+        while ((field = strtok_r(NULL, " ", &save)) && !streq(field, "-"))
+            ;
+        char *type = field ? strtok_r(NULL, " ", &save) : NULL;
+        char *source = type ? strtok_r(NULL, " ", &save) : NULL;
+        char *options = source ? strtok_r(NULL, " ", &save) : NULL;
+        if (fstype)
+            snprintf(fstype, fstype_size, "%s", type ? type : "");
+        if (super)
+            snprintf(super, super_size, "%s", options ? options : "");
     }
     free(line);
     fclose(file);
     return found;
+}
+
+//  From an overlay's super options, the scratch dir its upperdir lies in:
+//  "...,upperdir=<dir>/scratch/upper,..." gives <dir>/scratch. False when
+//  the upper dir is not in a scratch dir (hostdir mode).
+static bool
+s_scratch_of(const char *super, char *scratch, size_t scratch_size)
+{
+    static const char key[] = "upperdir=";
+    const char *start = super;
+    while (start && strncmp(start, key, strlen(key)) != 0) {
+        start = strchr(start, ',');
+        if (start)
+            start++;
+    }
+    if (!start)
+        return false;
+    start += strlen(key);
+    size_t length = strcspn(start, ",");
+    if (length >= scratch_size)
+        return false;
+    memcpy(scratch, start, length);
+    scratch[length] = '\0';
+    s_unescape(scratch);
+    const char *tail = "/" AGENT_OVERLAY_SCRATCH_DIR "/upper";
+    length = strlen(scratch);
+    if (length <= strlen(tail) || !streq(scratch + length - strlen(tail), tail))
+        return false;
+    scratch[length - strlen("/upper")] = '\0';
+    return true;
+}
+
+//  Unmount one mount on path; a busy one is detached lazily.
+static int
+s_umount(const char *path)
+{
+    if (umount2(path, 0) == 0)
+        return 0;
+    if (errno == EBUSY && umount2(path, MNT_DETACH) == 0)
+        return 0;
+    return -1;
+}
+
+//  Take every mount (up to S_UNMOUNT_DEPTH stacked) off path.
+static int
+s_umount_all(const char *path)
+{
+    for (int i = 0; i < S_UNMOUNT_DEPTH && agent_overlay_is_mounted(path); i++)
+        if (s_umount(path) != 0)
+            return -1;
+    return 0;
+}
+
+//  Mount the scratch tmpfs of size bytes on path.
+static int
+s_mount_scratch(const char *path, int64_t size)
+{
+    int64_t inodes = size / AGENT_OVERLAY_SCRATCH_BYTES_PER_INODE;
+    if (inodes < AGENT_OVERLAY_SCRATCH_INODES_MIN)
+        inodes = AGENT_OVERLAY_SCRATCH_INODES_MIN;
+    char options[128];
+    snprintf(options, sizeof options, "size=%" PRId64 ",nr_inodes=%" PRId64 ",mode=0755",
+             size, inodes);
+    return mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, options);
+}
+
+//  ---------------------------------------------------------------------------
+//  Set the process-wide scratch type and size.
+
+int
+agent_overlay_set_scratch(const char *type, int64_t size)
+{
+    const char *name = s_scratch_type_name(type);
+    if (!name || !s_scratch_size_valid(size))
+        return -1;
+    s_scratch_type = name;
+    s_scratch_size = size;
+    return 0;
+}
+
+//  ---------------------------------------------------------------------------
+//  Mount with the process-wide scratch settings.
+
+int
+agent_overlay_mount(const char *lower,
+                    const char *kernel_dir,
+                    const char *target,
+                    bus_error_t *err)
+{
+    return agent_overlay_mount_scratch(lower, kernel_dir, target, s_scratch_type,
+                                       s_scratch_size, err);
+}
+
+//  ---------------------------------------------------------------------------
+//  Make the scratch, upper/ and work/, and mount the overlay of lower on target.
+
+int
+agent_overlay_mount_scratch(const char *lower,
+                            const char *kernel_dir,
+                            const char *target,
+                            const char *scratch_type,
+                            int64_t scratch_size,
+                            bus_error_t *err)
+{
+    assert(lower);
+    assert(kernel_dir);
+    assert(target);
+    const char *type = s_scratch_type_name(scratch_type);
+    if (!type)
+        return bus_error_set(err, BUS_STATUS_INVALID, "unknown scratch type %s",
+                             scratch_type ? scratch_type : "(none)");
+    bool memory = streq(type, AGENT_OVERLAY_SCRATCH_MEMORY);
+    if (memory && !s_scratch_size_valid(scratch_size))
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "scratch size %" PRId64 " out of range", scratch_size);
+    char scratch[PATH_MAX], upper[PATH_MAX], work[PATH_MAX], upper_link[PATH_MAX];
+    char path[PATH_MAX + 64];
+    if (strlen(kernel_dir) + 32 > sizeof upper)
+        return bus_error_set(err, BUS_STATUS_INVALID, "kernel dir path too long");
+    snprintf(scratch, sizeof scratch, "%s/" AGENT_OVERLAY_SCRATCH_DIR, kernel_dir);
+    snprintf(upper_link, sizeof upper_link, "%s/upper", kernel_dir);
+    const char *sub = memory ? AGENT_OVERLAY_SCRATCH_DIR "/" : "";
+    snprintf(upper, sizeof upper, "%s/%supper", kernel_dir, sub);
+    snprintf(work, sizeof work, "%s/%swork", kernel_dir, sub);
+    if (!s_option_safe(lower) || !s_option_safe(upper) || !s_option_safe(work))
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "overlay paths may not hold ',', ':' or '\\'");
+    struct stat st;
+    if (stat(lower, &st) != 0 || !S_ISDIR(st.st_mode))
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "image rootfs %s is not a directory", lower);
+    //  Already mounted (by us, before an agent restart): nothing to do.
+    if (agent_overlay_is_mounted(target))
+        return BUS_OK;
+
+    int status = BUS_STATUS_INTERNAL;
+    bool mounted_scratch = false;
+    if (memory) {
+        if (bus_mkdirs_mode(scratch, 0755) != 0) {
+            bus_error_set(err, status, "cannot create %s: %s", scratch, strerror(errno));
+            goto fail;
+        }
+        if (!agent_overlay_is_mounted(scratch)) {
+            if (s_mount_scratch(scratch, scratch_size) != 0) {
+                bus_error_set(err, status, "cannot mount tmpfs on %s: %s", scratch,
+                              strerror(errno));
+                goto fail;
+            }
+            mounted_scratch = true;
+        }
+        //  The upper layer's host path stays <kernel_dir>/upper.
+        if (symlink(AGENT_OVERLAY_SCRATCH_DIR "/upper", upper_link) != 0 &&
+            errno != EEXIST) {
+            bus_error_set(err, status, "cannot create %s: %s", upper_link,
+                          strerror(errno));
+            goto fail;
+        }
+    }
+    if (bus_mkdirs_mode(work, 0700) != 0 || bus_mkdirs_mode(upper, 0755) != 0) {
+        bus_error_set(err, status, "cannot create %s: %s", upper, strerror(errno));
+        goto fail;
+    }
+    //  Mount points and the home dir live in the upper layer.
+    static const char *const dirs[] = {AGENT_KERNEL_HOME, AGENT_KERNEL_BIN_DIR,
+                                       AGENT_KERNEL_RUN_DIR, NULL};
+    for (size_t i = 0; dirs[i]; i++) {
+        snprintf(path, sizeof path, "%s%s", upper, dirs[i]);
+        if (bus_mkdirs_mode(path, 0755) != 0) {
+            bus_error_set(err, status, "cannot create %s: %s", path, strerror(errno));
+            goto fail;
+        }
+    }
+    snprintf(path, sizeof path, "%s%s", upper, AGENT_KERNEL_HOME);
+    if (chown(path, AGENT_KERNEL_UID, AGENT_KERNEL_GID) != 0) {
+        bus_error_set(err, status, "cannot chown %s: %s", path, strerror(errno));
+        goto fail;
+    }
+
+    char options[3 * PATH_MAX + 64];
+    snprintf(options, sizeof options, "lowerdir=%s,upperdir=%s,workdir=%s", lower, upper,
+             work);
+    if (mount("overlay", target, "overlay", 0, options) != 0) {
+        bus_error_set(err, status, "cannot mount overlay on %s: %s", target,
+                      strerror(errno));
+        goto fail;
+    }
+    return BUS_OK;
+
+fail:
+    if (mounted_scratch && s_umount(scratch) != 0)
+        bus_log_error("cannot unmount %s: %s", scratch, strerror(errno));
+    return status;
+}
+
+//  ---------------------------------------------------------------------------
+//  Unmount target and its scratch.
+
+int
+agent_overlay_unmount(const char *target)
+{
+    assert(target);
+    char fstype[32], super[3 * PATH_MAX + 256], scratch[PATH_MAX];
+    for (int i = 0; i < S_UNMOUNT_DEPTH; i++) {
+        if (!s_mount_find(target, fstype, sizeof fstype, super, sizeof super))
+            return 0;
+        bool has_scratch =
+            streq(fstype, "overlay") && s_scratch_of(super, scratch, sizeof scratch);
+        if (s_umount(target) != 0)
+            return -1;
+        //  The overlay holds its own reference to the tmpfs: unmounting
+        //  this one frees the memory once the overlay is gone too.
+        if (has_scratch && s_mount_find(scratch, fstype, sizeof fstype, NULL, 0) &&
+            streq(fstype, "tmpfs") && s_umount_all(scratch) != 0)
+            return -1;
+    }
+    if (!agent_overlay_is_mounted(target))
+        return 0;
+    errno = EBUSY; //  more stacked mounts than S_UNMOUNT_DEPTH
+    return -1;
+}
+
+//  ---------------------------------------------------------------------------
+//  Unmount target, its scratch, and whatever is left on <kernel_dir>/scratch.
+
+int
+agent_overlay_unmount_kernel(const char *kernel_dir, const char *target)
+{
+    assert(kernel_dir);
+    assert(target);
+    if (agent_overlay_unmount(target) != 0)
+        return -1;
+    char scratch[PATH_MAX];
+    if (snprintf(scratch, sizeof scratch, "%s/" AGENT_OVERLAY_SCRATCH_DIR, kernel_dir) >=
+        (int) sizeof scratch)
+        return 0; //  too long for agent_overlay_mount to have made it
+    return s_umount_all(scratch);
+}
+
+//  ---------------------------------------------------------------------------
+//  True when path is a mount point.
+
+bool
+agent_overlay_is_mounted(const char *path)
+{
+    assert(path);
+    return s_mount_find(path, NULL, 0, NULL, 0);
 }

@@ -9,6 +9,14 @@
     /opt/backplane/bin and /opt/backplane/run mount points, so the runtime
     never has to create them (it would create them in the root it is given).
 
+    Where upper/ and work/ live is the agent's scratch type (Backend.AI's
+    scratch-type). "hostdir": plain dirs in the kernel dir, on the host's
+    disk, with no limit but the disk. "memory" (the default): a tmpfs of
+    scratch-size bytes mounted at <kernel_dir>/scratch holds them, and
+    <kernel_dir>/upper is a symlink to scratch/upper, so host paths into the
+    upper layer stay the same. A kernel writing past the size gets ENOSPC;
+    the host disk, the agent and the other kernels are not touched.
+
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
@@ -17,20 +25,66 @@
 
 #include "bus.h"
 
+//  The scratch types, as agent.scratch_type spells them (a config ENUM).
+#define AGENT_OVERLAY_SCRATCH_MEMORY  "memory"
+#define AGENT_OVERLAY_SCRATCH_HOSTDIR "hostdir"
+#define AGENT_OVERLAY_SCRATCH_TYPES                                                      \
+    AGENT_OVERLAY_SCRATCH_MEMORY "|" AGENT_OVERLAY_SCRATCH_HOSTDIR
+//  Defaults, as config text and as the value used before agent_overlay_set_scratch.
+#define AGENT_OVERLAY_SCRATCH_TYPE_DEFAULT       AGENT_OVERLAY_SCRATCH_MEMORY
+#define AGENT_OVERLAY_SCRATCH_SIZE_DEFAULT       "1g"
+#define AGENT_OVERLAY_SCRATCH_SIZE_DEFAULT_BYTES (INT64_C(1) << 30)
+//  Bounds of a scratch size (bytes).
+#define AGENT_OVERLAY_SCRATCH_SIZE_MIN (INT64_C(1) << 20)
+#define AGENT_OVERLAY_SCRATCH_SIZE_MAX (INT64_C(1) << 46)
+//  The tmpfs gets one inode per this many bytes of size, and at least the
+//  minimum, so a kernel cannot pin kernel memory with millions of empty files.
+#define AGENT_OVERLAY_SCRATCH_BYTES_PER_INODE 4096
+#define AGENT_OVERLAY_SCRATCH_INODES_MIN      1024
+//  The scratch mount point's name in the kernel dir.
+#define AGENT_OVERLAY_SCRATCH_DIR "scratch"
+
 //  ---------------------------------------------------------------------------
-//  Create kernel_dir/upper and kernel_dir/work (and the dirs above) and mount
-//  the overlay of lower on target, which must exist. Needs root. Returns 0, or
-//  a bus_status_t with err filled (BUS_STATUS_INVALID for a lower path that
-//  overlayfs options cannot carry, BUS_STATUS_INTERNAL for a failed syscall).
+//  Set the scratch type and size that agent_overlay_mount uses from now on,
+//  for the whole process (the agent calls it once at start with its config).
+//  Until then: AGENT_OVERLAY_SCRATCH_TYPE_DEFAULT of
+//  AGENT_OVERLAY_SCRATCH_SIZE_DEFAULT_BYTES. Returns 0, or -1 (and changes
+//  nothing) for an unknown type or a size out of bounds.
+int agent_overlay_set_scratch(const char *type, int64_t size);
+
+//  ---------------------------------------------------------------------------
+//  Make the kernel's scratch (see above) with upper/ and work/ in it, and
+//  mount the overlay of lower on target, which must exist. Needs root. A
+//  target that is already mounted is left as it is (a kernel taken back after
+//  a restart keeps its root). Returns 0, or a bus_status_t with err filled
+//  (BUS_STATUS_INVALID for a lower path that overlayfs options cannot carry,
+//  BUS_STATUS_INTERNAL for a failed syscall); a failure leaves no mount.
 int agent_overlay_mount(const char *lower,
                         const char *kernel_dir,
                         const char *target,
                         bus_error_t *err);
 
 //  ---------------------------------------------------------------------------
-//  Unmount target; a target that is not mounted is not an error. A busy
-//  mount is detached lazily. Returns 0 or -1.
+//  agent_overlay_mount with this scratch type and size rather than the
+//  process-wide ones. BUS_STATUS_INVALID for an unknown type or a bad size.
+int agent_overlay_mount_scratch(const char *lower,
+                                const char *kernel_dir,
+                                const char *target,
+                                const char *scratch_type,
+                                int64_t scratch_size,
+                                bus_error_t *err);
+
+//  ---------------------------------------------------------------------------
+//  Unmount target, then the scratch tmpfs its overlay wrote to (if any); a
+//  target that is not mounted is not an error. A busy mount is detached
+//  lazily. Returns 0 or -1.
 int agent_overlay_unmount(const char *target);
+
+//  ---------------------------------------------------------------------------
+//  agent_overlay_unmount, and then also <kernel_dir>/scratch when it is still
+//  mounted (an overlay that was never mounted or is gone already), so that
+//  the kernel dir holds no mount and can be removed. Returns 0 or -1.
+int agent_overlay_unmount_kernel(const char *kernel_dir, const char *target);
 
 //  ---------------------------------------------------------------------------
 //  True when path is a mount point in this process's mount namespace.

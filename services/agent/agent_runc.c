@@ -252,6 +252,79 @@ s_runc_status(const char *text)
     return BUS_STATUS_INTERNAL;
 }
 
+//  TERM to a running kernel, up to grace_ms for it to go, then KILL to all its
+//  processes and up to AGENT_RUNC_KILL_WAIT_MS more. Its exit, when seen, is
+//  stored in kernel (not reported by agent_runc_reap).
+static void
+s_terminate(agent_runc_t *self, s_kernel_t *kernel, int grace_ms)
+{
+    if (kernel->exited)
+        return;
+    agent_runc_kill(self, kernel->id, SIGTERM, NULL);
+    if (!s_wait_gone(kernel, zclock_mono() + (grace_ms > 0 ? grace_ms : 0))) {
+        const char *args[] = {"kill", "--all", kernel->id, "KILL", NULL};
+        s_runc(self, args, -1, NULL, NULL);
+        s_wait_gone(kernel, zclock_mono() + AGENT_RUNC_KILL_WAIT_MS);
+    }
+}
+
+//  `runc delete --force`: runc's state and the container's cgroup go (and
+//  whatever still runs in it). Returns 0, or INTERNAL with err filled;
+//  a container runc does not know is fine.
+static int
+s_delete(agent_runc_t *self, const char *kernel_id, bus_error_t *err)
+{
+    const char *args[] = {"delete", "--force", kernel_id, NULL};
+    char *output = NULL;
+    int rc = s_runc(self, args, -1, NULL, &output);
+    int status = BUS_OK;
+    if (rc != 0 && s_runc_status(output) != BUS_STATUS_NOT_FOUND)
+        status = bus_error_set(err, BUS_STATUS_INTERNAL, "runc delete %s failed (%d): %s",
+                               kernel_id, rc, s_tail(output));
+    free(output);
+    return status;
+}
+
+//  `runc run -d` of the bundle in dir (its config.json and mounted rootfs as
+//  they are), stdout and stderr appended to container.log. Returns the
+//  host pid of the container's PID 1, or -1 with err filled (runc's state
+//  of the failed start deleted).
+static int
+s_run_bundle(agent_runc_t *self, const char *id, const char *dir, bus_error_t *err)
+{
+    char *bundle = zsys_sprintf("%s/bundle", dir);
+    char *log = zsys_sprintf("%s/container.log", dir);
+    char *pid_file = zsys_sprintf("%s/pid", dir);
+    int pid = -1;
+    unlink(pid_file); //  a start that fails must not read an earlier pid
+    int log_fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
+    if (log_fd < 0) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot open %s: %s", log,
+                      strerror(errno));
+        goto done;
+    }
+    const char *args[] = {"run",      "-d",   "--pid-file", pid_file,
+                          "--bundle", bundle, id,           NULL};
+    int rc = s_runc(self, args, log_fd, NULL, NULL);
+    close(log_fd);
+    char *pid_text = rc == 0 ? s_read_file(pid_file) : NULL;
+    pid = pid_text ? atoi(pid_text) : 0;
+    free(pid_text);
+    if (pid <= 0) {
+        char *output = s_read_file(log);
+        bus_error_set(err, BUS_STATUS_INTERNAL, "runc run %s failed (%d): %s", id, rc,
+                      s_tail(output));
+        free(output);
+        s_delete(self, id, NULL);
+        pid = -1;
+    }
+done:
+    zstr_free(&bundle);
+    zstr_free(&log);
+    zstr_free(&pid_file);
+    return pid;
+}
+
 //  ---------------------------------------------------------------------------
 //  Create a driver over state_dir.
 
@@ -328,9 +401,6 @@ agent_runc_create(agent_runc_t *self, const agent_kernel_spec_t *spec, bus_error
     char *bundle = zsys_sprintf("%s/bundle", dir);
     char *rootfs = zsys_sprintf("%s/bundle/rootfs", dir);
     char *run = zsys_sprintf("%s/run", dir);
-    char *log = zsys_sprintf("%s/container.log", dir);
-    char *pid_file = zsys_sprintf("%s/pid", dir);
-    int log_fd = -1;
     bool mounted = false;
     int status = BUS_STATUS_INTERNAL;
 
@@ -355,29 +425,9 @@ agent_runc_create(agent_runc_t *self, const agent_kernel_spec_t *spec, bus_error
         goto fail;
     mounted = true;
     status = BUS_STATUS_INTERNAL;
-    log_fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
-    if (log_fd < 0) {
-        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot open %s: %s", log,
-                      strerror(errno));
+    int pid = s_run_bundle(self, id, dir, err);
+    if (pid <= 0)
         goto fail;
-    }
-    const char *args[] = {"run",      "-d",   "--pid-file", pid_file,
-                          "--bundle", bundle, id,           NULL};
-    int rc = s_runc(self, args, log_fd, NULL, NULL);
-    close(log_fd);
-    log_fd = -1;
-    char *pid_text = rc == 0 ? s_read_file(pid_file) : NULL;
-    int pid = pid_text ? atoi(pid_text) : 0;
-    free(pid_text);
-    if (pid <= 0) {
-        char *output = s_read_file(log);
-        bus_error_set(err, BUS_STATUS_INTERNAL, "runc run %s failed (%d): %s", id, rc,
-                      s_tail(output));
-        free(output);
-        const char *del[] = {"delete", "--force", id, NULL};
-        s_runc(self, del, -1, NULL, NULL);
-        goto fail;
-    }
     s_kernel_t *kernel = calloc(1, sizeof *kernel);
     assert(kernel);
     kernel->id = strdup(id);
@@ -394,14 +444,10 @@ fail:
         agent_fs_remove_tree(dir);
     s_cgroup_remove(id);
 done:
-    if (log_fd >= 0)
-        close(log_fd);
     zstr_free(&dir);
     zstr_free(&bundle);
     zstr_free(&rootfs);
     zstr_free(&run);
-    zstr_free(&log);
-    zstr_free(&pid_file);
     return status;
 }
 
@@ -492,30 +538,18 @@ agent_runc_remove(agent_runc_t *self,
         goto done;
     }
 
-    if (kernel && !kernel->exited) {
-        agent_runc_kill(self, kernel_id, SIGTERM, NULL);
-        if (!s_wait_gone(kernel, zclock_mono() + (grace_ms > 0 ? grace_ms : 0))) {
-            const char *args[] = {"kill", "--all", kernel_id, "KILL", NULL};
-            s_runc(self, args, -1, NULL, NULL);
-            s_wait_gone(kernel, zclock_mono() + AGENT_RUNC_KILL_WAIT_MS);
-        }
-    }
+    if (kernel)
+        s_terminate(self, kernel, grace_ms);
     if (kernel && exit_code_p)
         *exit_code_p = kernel->exit_code;
 
     //  delete --force kills whatever is left (a kernel this driver never knew).
-    const char *args[] = {"delete", "--force", kernel_id, NULL};
-    char *output = NULL;
-    int rc = s_runc(self, args, -1, NULL, &output);
-    if (rc != 0 && s_runc_status(output) != BUS_STATUS_NOT_FOUND)
-        status = bus_error_set(err, BUS_STATUS_INTERNAL, "runc delete %s failed (%d): %s",
-                               kernel_id, rc, s_tail(output));
-    free(output);
+    status = s_delete(self, kernel_id, err);
     //  A not-yet-reaped PID 1 that delete killed is ours to collect.
     if (kernel && !kernel->exited)
         s_wait_gone(kernel, zclock_mono() + AGENT_RUNC_KILL_WAIT_MS);
 
-    if (agent_overlay_unmount(rootfs) != 0) {
+    if (agent_overlay_unmount_kernel(dir, rootfs) != 0) {
         status = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot unmount %s: %s", rootfs,
                                strerror(errno));
         goto done; //  keep the dir: its rootfs still shows the image
@@ -530,6 +564,78 @@ done:
     zstr_free(&dir);
     zstr_free(&rootfs);
     zstr_free(&state);
+    return status;
+}
+
+//  ---------------------------------------------------------------------------
+//  Stop a kernel but keep what it has.
+
+int
+agent_runc_stop(agent_runc_t *self,
+                const char *kernel_id,
+                int grace_ms,
+                int *exit_code_p,
+                bus_error_t *err)
+{
+    assert(self);
+    if (exit_code_p)
+        *exit_code_p = AGENT_RUNC_EXIT_UNKNOWN;
+    if (!agent_bundle_id_valid(kernel_id))
+        return bus_error_set(err, BUS_STATUS_INVALID, "invalid kernel id");
+    s_kernel_t *kernel = zhashx_lookup(self->kernels, kernel_id);
+    if (!kernel)
+        return bus_error_set(err, BUS_STATUS_NOT_FOUND, "no kernel %s", kernel_id);
+    s_terminate(self, kernel, grace_ms);
+    int status = s_delete(self, kernel_id, err);
+    //  A not-yet-reaped PID 1 that delete killed is ours to collect.
+    if (!kernel->exited)
+        s_wait_gone(kernel, zclock_mono() + AGENT_RUNC_KILL_WAIT_MS);
+    if (!kernel->exited && status == BUS_OK)
+        status =
+            bus_error_set(err, BUS_STATUS_INTERNAL, "kernel %s did not stop", kernel_id);
+    if (exit_code_p)
+        *exit_code_p = kernel->exit_code;
+    return status;
+}
+
+//  ---------------------------------------------------------------------------
+//  Run a stopped kernel again.
+
+int
+agent_runc_start(agent_runc_t *self, const char *kernel_id, bus_error_t *err)
+{
+    assert(self);
+    if (!agent_bundle_id_valid(kernel_id))
+        return bus_error_set(err, BUS_STATUS_INVALID, "invalid kernel id");
+    s_kernel_t *kernel = zhashx_lookup(self->kernels, kernel_id);
+    if (!kernel)
+        return bus_error_set(err, BUS_STATUS_NOT_FOUND, "no kernel %s", kernel_id);
+    if (!kernel->exited)
+        return bus_error_set(err, BUS_STATUS_CONFLICT, "kernel %s still runs", kernel_id);
+    char *dir = agent_runc_kernel_path(self, kernel_id, NULL);
+    char *rootfs = agent_runc_kernel_path(self, kernel_id, "bundle/rootfs");
+    int status = BUS_OK;
+    //  Without its overlay the container would see an empty rootfs.
+    if (!agent_overlay_is_mounted(rootfs))
+        status = bus_error_set(err, BUS_STATUS_INTERNAL,
+                               "the rootfs of %s is not mounted", kernel_id);
+    else {
+        //  What the last run left in runc's state or the cgroups.
+        s_delete(self, kernel_id, NULL);
+        s_cgroup_remove(kernel_id);
+        int pid = s_run_bundle(self, kernel_id, dir, err);
+        if (pid > 0) {
+            kernel->pid = pid;
+            kernel->exited = false;
+            kernel->exit_code = AGENT_RUNC_EXIT_UNKNOWN;
+            kernel->oom_killed = false;
+        } else {
+            s_cgroup_remove(kernel_id);
+            status = BUS_STATUS_INTERNAL; //  err says why
+        }
+    }
+    zstr_free(&dir);
+    zstr_free(&rootfs);
     return status;
 }
 

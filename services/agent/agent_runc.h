@@ -11,9 +11,11 @@
     runs, and that process (the container's PID 1) is re-parented to the agent,
     which makes itself a child subreaper when the driver is created. The agent
     then learns each exit with waitpid, through agent_runc_reap, called from
-    its SIGCHLD handling or periodic tick. Containers outlive the driver object
-    and the agent: after a restart, agent_runc_list tells which still exist
-    and agent_runc_adopt takes them back (their exit codes are then unknown).
+    its SIGCHLD handling or periodic tick. agent_runc_stop and
+    agent_runc_start restart a kernel in place (its files stay). Containers
+    outlive the driver object and the agent: after an agent restart,
+    agent_runc_list tells which still exist and agent_runc_adopt takes them
+    back (their exit codes are then unknown).
 
     The driver is not thread-safe; one thread owns it (the agent's loop).
 
@@ -106,6 +108,27 @@ int agent_runc_remove(agent_runc_t *self,
                       int grace_ms,
                       int *exit_code_p,
                       bus_error_t *err);
+
+//  ---------------------------------------------------------------------------
+//  Stop a kernel but keep what it has, for agent_runc_start: SIGTERM, up to
+//  grace_ms for it to exit, SIGKILL to all its processes, `runc delete
+//  --force`. Its dir, overlay (the user's files) and network namespace
+//  stay, and the driver keeps it as exited: this exit, an intended one, is
+//  never passed to agent_runc_reap's callback but stored in *exit_code_p
+//  (may be NULL; AGENT_RUNC_EXIT_UNKNOWN when unseen). Returns 0, INVALID,
+//  NOT_FOUND when the driver does not know the kernel, or INTERNAL.
+int agent_runc_stop(agent_runc_t *self,
+                    const char *kernel_id,
+                    int grace_ms,
+                    int *exit_code_p,
+                    bus_error_t *err);
+
+//  Run a kernel agent_runc_stop stopped (or one that exited) again with
+//  `runc run -d` from its bundle as it is: the same config.json over the same
+//  overlay. Returns 0 once its new process runs (agent_runc_pid has it), or
+//  INVALID, NOT_FOUND, CONFLICT while it still runs, INTERNAL with err
+//  filled (the kernel stays exited; agent_runc_remove cleans it).
+int agent_runc_start(agent_runc_t *self, const char *kernel_id, bus_error_t *err);
 
 //  ---------------------------------------------------------------------------
 //  The containers runc knows under our root, for re-adoption after a restart.

@@ -70,6 +70,7 @@ const gw_route_t gw_routes[] = {
     {GET, "/session/{session}", GW_AUTH_REQUIRED, gw_session_handle_info},
     {EVHTTP_REQ_DELETE, "/session/{session}", GW_AUTH_REQUIRED,
      gw_session_handle_destroy},
+    {EVHTTP_REQ_PATCH, "/session/{session}", GW_AUTH_REQUIRED, gw_session_handle_restart},
     {POST, "/session/{session}", GW_AUTH_REQUIRED, gw_session_handle_execute},
     {GET, "/session/{session}/logs", GW_AUTH_REQUIRED, gw_session_handle_logs},
     {POST, "/session/{session}/interrupt", GW_AUTH_REQUIRED, gw_session_handle_interrupt},

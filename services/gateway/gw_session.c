@@ -18,11 +18,12 @@
 */
 #include "gw_classes.h"
 
-#define WAIT_POLL_MS     1000 //  a safety net: lifecycle events wake the wait
-#define EXEC_WAIT_MS     5000
-#define EXEC_TIMEOUT     (EXEC_WAIT_MS + 10000)
-#define SESSION_NAME_MIN 4
-#define SESSION_NAME_MAX 64
+#define WAIT_POLL_MS       1000 //  a safety net: lifecycle events wake the wait
+#define EXEC_WAIT_MS       5000
+#define EXEC_TIMEOUT       (EXEC_WAIT_MS + 10000)
+#define RESTART_TIMEOUT_MS 30000 //  the grace period, and the new container's start
+#define SESSION_NAME_MIN   4
+#define SESSION_NAME_MAX   64
 
 //  One request's way through the scheduler and the agent.
 typedef struct {
@@ -37,6 +38,7 @@ typedef struct {
         OP_INFO,
         OP_DESTROY,
         OP_RENAME,
+        OP_RESTART,
         OP_EXECUTE,
         OP_LOGS,
         OP_INTERRUPT,
@@ -641,6 +643,19 @@ s_on_renamed(void *arg, const bus_reply_t *reply)
 }
 
 static void
+s_on_restarted(void *arg, const bus_reply_t *reply)
+{
+    op_t *op = arg;
+    if (reply->status == BUS_STATUS_CONFLICT)
+        gw_reply_problem(op->r, "generic-bad-request", reply->detail);
+    else if (reply->status != BUS_OK)
+        gw_reply_status(op->r, reply->status, reply->detail);
+    else
+        gw_reply_json(op->r, 204, NULL);
+    s_op_free(op);
+}
+
+static void
 s_on_executed(void *arg, const bus_reply_t *reply)
 {
     op_t *op = arg;
@@ -788,6 +803,18 @@ s_act(op_t *op, proto_session_info_t *info)
             s_fail(op, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
         return;
     }
+    if (op->op == OP_RESTART) {
+        //  The answer comes once the kernel runs again (or could not).
+        proto_session_restart_req_t in;
+        proto_session_restart_req_init(&in);
+        in.session_id = info->session_id;
+        bus_writer_t *writer = bus_writer_new();
+        proto_session_restart_req_write(&in, writer);
+        if (!s_call(op, s_scheduler(r), PROTO_SESSION_RESTART, writer, RESTART_TIMEOUT_MS,
+                    s_on_restarted))
+            s_fail(op, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
+        return;
+    }
     //  The rest happens on the session's agent, while it runs.
     static const char *const running[] = {"RUNNING", NULL};
     if (!s_status_is(info, running) || !info->agent_addr || !info->kernel_id) {
@@ -860,6 +887,12 @@ void
 gw_session_handle_rename(gw_request_t *r)
 {
     s_find(r, OP_RENAME, NULL, NULL);
+}
+
+void
+gw_session_handle_restart(gw_request_t *r)
+{
+    s_find(r, OP_RESTART, NULL, NULL);
 }
 
 void

@@ -17,6 +17,7 @@ void gw_session_handle_info(gw_request_t *r);
 void gw_session_handle_destroy(gw_request_t *r);
 //  POST /session/{session}: execute (§3.4) on the session's agent.
 void gw_session_handle_rename(gw_request_t *r);
+void gw_session_handle_restart(gw_request_t *r);
 void gw_session_handle_execute(gw_request_t *r);
 //  GET /session/{session}/logs: the container's output, {"result": {"logs"}}.
 void gw_session_handle_logs(gw_request_t *r);

@@ -78,6 +78,7 @@ s_move(sched_lifecycle_t *self,
        const int64_t *exit_code)
 {
     int before = sched_sessions_status(self->db, session_id);
+    int kernel_before = sched_sessions_kernel_current(self->db, kernel_id);
     bus_error_t err = {0};
     int rc = sched_sessions_kernel_status(self->db, kernel_id, status, reason,
                                           status_data, bus_clock_wall_us(), &err);
@@ -93,7 +94,11 @@ s_move(sched_lifecycle_t *self,
         [SCHED_KERNEL_TERMINATED] = "kernel_terminated",
         [SCHED_KERNEL_CANCELLED] = "kernel_cancelled",
     };
-    if (kernel_events[status])
+    //  A restart has no kernel event in Backend.AI: it ends with
+    //  session_started alone.
+    bool restarted =
+        status == SCHED_KERNEL_RUNNING && kernel_before == SCHED_KERNEL_RESTARTING;
+    if (kernel_events[status] && !restarted)
         s_emit(self, kernel_events[status], session_id, kernel_id, reason, exit_code);
     int after = sched_sessions_status(self->db, session_id);
     if (after == before)
@@ -120,8 +125,10 @@ struct _call_ctx_t {
     char kernel_id[SCHED_ID_MAX];
     char agent_id[128]; //  kernel.list: the agent asked
     char endpoint[256];
-    bool list;       //  a kernel.list of the reconciliation
-    int64_t sent_us; //  kernel.list: when it was asked
+    bool list;              //  a kernel.list of the reconciliation
+    int64_t sent_us;        //  kernel.list: when it was asked
+    int timeout_ms;         //  0: create_timeout_ms
+    bus_rpc_request_t *req; //  kernel.restart: the session.restart to answer
     uint64_t call_id;
     call_ctx_t *next, *prev;
 };
@@ -148,9 +155,9 @@ s_call_send(call_ctx_t *ctx,
 {
     sched_lifecycle_t *self = ctx->self;
     snprintf(ctx->endpoint, sizeof ctx->endpoint, "%s", endpoint);
-    ctx->call_id =
-        bus_node_call(self->node, endpoint, method, bus_writer_data(writer),
-                      bus_writer_size(writer), self->create_timeout_ms, fn, ctx);
+    ctx->call_id = bus_node_call(
+        self->node, endpoint, method, bus_writer_data(writer), bus_writer_size(writer),
+        ctx->timeout_ms > 0 ? ctx->timeout_ms : self->create_timeout_ms, fn, ctx);
     if (!ctx->call_id)
         return false;
     ctx->next = self->calls;
@@ -172,6 +179,7 @@ s_call_done(call_ctx_t *ctx)
         if (ctx->next)
             ctx->next->prev = ctx->prev;
     }
+    bus_rpc_request_destroy(&ctx->req); //  unanswered: the caller times out
     free(ctx);
 }
 
@@ -234,6 +242,13 @@ s_on_created(void *arg, const bus_reply_t *reply)
                          " status=%s detail=\"%s\"",
                          ctx->session_id, ctx->kernel_id,
                          sched_kernel_status_str(current), why);
+        } else if (reply->status == BUS_STATUS_CONFLICT && why &&
+                   strstr(why, "already ended")) {
+            //  A create sent again for a kernel that ran and ended there (a
+            //  batch task, say): its durable kernel.terminated, on its way,
+            //  ends it with its result; cancelling would lose that.
+            bus_log_info("kernel already ended on its agent session=%s kernel=%s",
+                         ctx->session_id, ctx->kernel_id);
         } else {
             //  Nothing runs: the kernel and its session are cancelled and
             //  the slots go back, with the agent's reason kept.
@@ -700,6 +715,157 @@ s_destroy(void *arg,
     return rc;
 }
 
+//  Answers a session.restart with the session as it is now, or the error.
+static void
+s_restart_answer(call_ctx_t *ctx, int status, const char *detail)
+{
+    sched_lifecycle_t *self = ctx->self;
+    if (!ctx->req)
+        return;
+    bus_writer_t *writer = status == BUS_OK ? bus_writer_new() : NULL;
+    bus_error_t err = {0};
+    if (writer)
+        status = s_reply_session(self, ctx->session_id, writer, &err);
+    else if (status == BUS_OK)
+        status = bus_error_set(&err, BUS_STATUS_INTERNAL, "out of memory");
+    if (status == BUS_OK)
+        bus_node_reply(self->node, &ctx->req, BUS_OK, NULL, bus_writer_data(writer),
+                       bus_writer_size(writer));
+    else
+        bus_node_reply(self->node, &ctx->req, status, *err.detail ? err.detail : detail,
+                       NULL, 0);
+    bus_writer_destroy(&writer);
+}
+
+//  The agent's answer to kernel.restart. Success: RUNNING again (with
+//  session_started, as Backend.AI). A failure leaves the kernel RESTARTING
+//  for what settles it: the agent ends a kernel it could not run again
+//  (kernel.terminated, failed-to-start), and the reconciliation asks an
+//  agent that did not answer; only an agent that does not know the kernel
+//  ends it here.
+static void
+s_on_restarted(void *arg, const bus_reply_t *reply)
+{
+    call_ctx_t *ctx = arg;
+    sched_lifecycle_t *self = ctx->self;
+    int current = sched_sessions_kernel_current(self->db, ctx->kernel_id);
+    if (current == SCHED_KERNEL_RESTARTING && bus_node_begin(self->node) == 0) {
+        if (reply->status == BUS_OK)
+            s_move(self, ctx->session_id, ctx->kernel_id, SCHED_KERNEL_RUNNING, NULL,
+                   NULL, NULL);
+        else if (reply->status == BUS_STATUS_NOT_FOUND) {
+            json_t *data = json_pack("{s:s}", "error", reply->detail);
+            char *text = data ? json_dumps(data, JSON_COMPACT) : NULL;
+            s_move(self, ctx->session_id, ctx->kernel_id, SCHED_KERNEL_TERMINATED,
+                   "failed-to-start", text, NULL);
+            free(text);
+            json_decref(data);
+        }
+        bus_node_commit(self->node);
+    }
+    if (reply->status == BUS_OK)
+        bus_log_info("session restarted session=%s kernel=%s", ctx->session_id,
+                     ctx->kernel_id);
+    else
+        bus_log_warning("session restart failed session=%s kernel=%s status=%d"
+                        " detail=\"%s\"",
+                        ctx->session_id, ctx->kernel_id, reply->status, reply->detail);
+    s_restart_answer(ctx, reply->status, reply->detail);
+    s_call_done(ctx);
+}
+
+static int
+s_restart(void *arg,
+          bus_rpc_request_t *req,
+          const void *body,
+          size_t size,
+          bus_writer_t *reply,
+          bus_error_t *err)
+{
+    (void) reply;
+    sched_lifecycle_t *self = arg;
+    proto_session_restart_req_t in;
+    int rc = proto_session_restart_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    proto_session_info_t info;
+    proto_session_info_init(&info);
+    char addr[256] = "", command[65536] = "";
+    rc = sched_sessions_get(self->db, in.session_id, &info);
+    if (rc != BUS_OK)
+        rc = bus_error_set(err, rc, "no such session %s", in.session_id);
+    else if (sched_session_status_from_str(info.status) != SCHED_SESSION_RUNNING ||
+             !info.kernel_id ||
+             sched_sessions_kernel_current(self->db, info.kernel_id) !=
+                 SCHED_KERNEL_RUNNING)
+        rc = bus_error_set(err, BUS_STATUS_CONFLICT,
+                           "session %s is %s: only a RUNNING session restarts",
+                           in.session_id, info.status);
+    if (rc == BUS_OK) {
+        sqlite3_stmt *stmt = bus_db_stmt(
+            self->db, "SELECT a.addr, CASE WHEN s.type = 'BATCH' THEN"
+                      " coalesce(s.startup_command, '') ELSE '' END"
+                      " FROM sessions s, agents a WHERE s.id = ?1 AND a.id = ?2"
+                      " AND a.status = 'ALIVE'");
+        if (stmt) {
+            sqlite3_bind_text(stmt, 1, in.session_id, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(stmt, 2, info.agent_id ? info.agent_id : "", -1,
+                              SQLITE_TRANSIENT);
+            if (sqlite3_step(stmt) == SQLITE_ROW) {
+                snprintf(addr, sizeof addr, "%s",
+                         (const char *) sqlite3_column_text(stmt, 0));
+                snprintf(command, sizeof command, "%s",
+                         (const char *) sqlite3_column_text(stmt, 1));
+            }
+            sqlite3_reset(stmt);
+        }
+        if (!*addr)
+            rc = bus_error_set(err, BUS_STATUS_UNAVAILABLE,
+                               "the agent of session %s is not reachable", in.session_id);
+    }
+    //  RESTARTING with no event (Backend.AI has none for it), then the agent.
+    if (rc == BUS_OK) {
+        if (bus_node_begin(self->node) != 0)
+            rc = bus_error_set(err, BUS_STATUS_UNAVAILABLE, "database busy");
+        else if (s_move(self, in.session_id, info.kernel_id, SCHED_KERNEL_RESTARTING,
+                        "restarting", NULL, NULL) != BUS_OK) {
+            bus_node_rollback(self->node);
+            rc = bus_error_set(err, BUS_STATUS_CONFLICT, "session %s cannot restart",
+                               in.session_id);
+        } else if (bus_node_commit(self->node) != 0)
+            rc = bus_error_set(err, BUS_STATUS_UNAVAILABLE, "cannot commit");
+    }
+    if (rc == BUS_OK) {
+        proto_kernel_restart_req_t call;
+        proto_kernel_restart_req_init(&call);
+        call.kernel_id = info.kernel_id;
+        call.startup_command = *command ? command : NULL;
+        bus_writer_t *writer = bus_writer_new();
+        call_ctx_t *ctx = s_call_new(self, in.session_id, info.kernel_id);
+        if (ctx) {
+            //  The answer must reach the caller before it gives up.
+            int left = bus_rpc_request_remaining_ms(req) - 250;
+            ctx->timeout_ms = left < self->create_timeout_ms ? (left > 0 ? left : 1)
+                                                             : self->create_timeout_ms;
+            ctx->req = bus_rpc_request_detach(req);
+        }
+        bool sent = writer && ctx && proto_kernel_restart_req_write(&call, writer) == 0 &&
+                    s_call_send(ctx, addr, PROTO_KERNEL_RESTART, writer, s_on_restarted);
+        //  From here the detached request is answered by s_on_restarted.
+        rc = ctx ? BUS_STATUS_PENDING_
+                 : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        if (!sent && ctx) {
+            bus_reply_t failed = {BUS_STATUS_UNAVAILABLE, "the agent is not reachable",
+                                  NULL, 0, 0};
+            s_on_restarted(ctx, &failed);
+        }
+        bus_writer_destroy(&writer);
+    }
+    proto_session_info_clear(&info);
+    proto_session_restart_req_clear(&in);
+    return rc;
+}
+
 static int
 s_get(void *arg,
       bus_rpc_request_t *req,
@@ -909,6 +1075,22 @@ s_on_listed(void *arg, const bus_reply_t *reply)
             snprintf(again.session_id, sizeof again.session_id, "%s", row->session_id);
             snprintf(again.agent_id, sizeof again.agent_id, "%s", ctx->agent_id);
             s_create_kernel(self, &again);
+        } else if (row->status == SCHED_KERNEL_RESTARTING) {
+            //  kernel.restart's answer was lost: the agent runs it again, or
+            //  it could not and its kernel.terminated was lost too.
+            s_log_repair(ctx->agent_id, row, runs ? "RUNNING" : "TERMINATED",
+                         runs ? "its agent runs it" : "its agent does not have it");
+            if (bus_node_begin(self->node) == 0) {
+                if (runs)
+                    s_move(self, row->session_id, row->kernel_id, SCHED_KERNEL_RUNNING,
+                           NULL, NULL, NULL);
+                else
+                    s_move(self, row->session_id, row->kernel_id, SCHED_KERNEL_TERMINATED,
+                           "failed-to-start",
+                           "{\"error\": \"the kernel did not come back from a restart\"}",
+                           NULL);
+                bus_node_commit(self->node);
+            }
         } else if (runs) {
             s_log_repair(ctx->agent_id, row, sched_kernel_status_str(row->status),
                          "its agent still runs it: kernel.destroy sent again");
@@ -1025,6 +1207,7 @@ sched_lifecycle_new(bus_node_t *node, int pass_ms, int create_timeout_ms)
         bus_node_handle(node, PROTO_SESSION_GET, s_get, self) != 0 ||
         bus_node_handle(node, PROTO_SESSION_LIST, s_list, self) != 0 ||
         bus_node_handle(node, PROTO_SESSION_RENAME, s_rename, self) != 0 ||
+        bus_node_handle(node, PROTO_SESSION_RESTART, s_restart, self) != 0 ||
         bus_node_follow(node, "kernel", s_apply, self) != 0) {
         sched_lifecycle_destroy(&self);
         return NULL;

@@ -8,8 +8,13 @@
     kernel.started and kernel.terminated events, followed exactly once,
     move the kernel to RUNNING and TERMINATED. session.destroy cancels a
     PENDING session, or marks it TERMINATING and asks the agent to destroy
-    the kernel. Every step emits a durable session.lifecycle event named as
-    Backend.AI names it, in the transaction that makes the step. A periodic
+    the kernel. session.restart marks a RUNNING session and its kernel
+    RESTARTING, asks the agent to restart the kernel in place and answers
+    once it runs again (RUNNING, session_started); a kernel that cannot run
+    again ends with the agent's kernel.terminated. Every step emits a
+    durable session.lifecycle event named as Backend.AI names it (a restart
+    has none until session_started), in the transaction that makes the
+    step. A periodic
     reconciliation settles what a lost message (or a restart of this
     process) left in a transitional status, from what each agent says it
     runs (kernel.list), and destroys kernels of sessions that are over.

@@ -160,6 +160,20 @@ typedef struct {
 } agent_room_t;
 
 //  The candidate agents of a resource group and architecture.
+//  How many agents are ALIVE now.
+static size_t
+s_count_alive(bus_db_t *db)
+{
+    sqlite3_stmt *stmt =
+        bus_db_stmt(db, "SELECT count(*) FROM agents WHERE status = 'ALIVE'");
+    size_t count = 0;
+    if (stmt && sqlite3_step(stmt) == SQLITE_ROW)
+        count = (size_t) sqlite3_column_int64(stmt, 0);
+    if (stmt)
+        sqlite3_reset(stmt);
+    return count;
+}
+
 static size_t
 s_agents(bus_db_t *db,
          const char *scaling_group,
@@ -282,14 +296,21 @@ sched_sessions_schedule(bus_db_t *db, int64_t now_us, sched_assignment_t *out, s
         char scaling_group[72], architecture[40];
     } pending_t;
     pending_t *pending = calloc(PASS_MAX, sizeof *pending);
-    agent_room_t *agents = calloc(CANDIDATES_MAX, sizeof *agents);
+    //  Room for the live agents there are, not for the most there may be:
+    //  an agent's room is some kilobytes, and this runs every pass.
+    size_t agents_max = s_count_alive(db);
+    if (agents_max > CANDIDATES_MAX)
+        agents_max = CANDIDATES_MAX;
+    agent_room_t *agents = agents_max ? calloc(agents_max, sizeof *agents) : NULL;
+    sched_candidate_t *candidates =
+        agents_max ? calloc(agents_max, sizeof *candidates) : NULL;
     sqlite3_stmt *stmt = bus_db_stmt(
         db, "SELECT s.id, k.id, s.scaling_group, s.architecture FROM sessions s"
             " JOIN kernels k ON k.session_id = s.id"
             " WHERE s.status = 'PENDING' AND k.status = 'PENDING'"
             " ORDER BY s.created_at, s.id LIMIT ?1");
     size_t count = 0, placed = 0;
-    if (pending && agents && stmt) {
+    if (pending && agents && candidates && stmt) {
         sqlite3_bind_int(stmt, 1, PASS_MAX);
         while (count < PASS_MAX && sqlite3_step(stmt) == SQLITE_ROW) {
             pending_t *p = &pending[count++];
@@ -316,9 +337,8 @@ sched_sessions_schedule(bus_db_t *db, int64_t now_us, sched_assignment_t *out, s
         }
         //  Read the room afresh per session: the previous placement used some.
         size_t agent_count =
-            s_agents(db, p->scaling_group, p->architecture, agents, CANDIDATES_MAX);
-        sched_candidate_t candidates[64];
-        size_t candidate_count = agent_count < 64 ? agent_count : 64;
+            s_agents(db, p->scaling_group, p->architecture, agents, agents_max);
+        size_t candidate_count = agent_count;
         for (size_t a = 0; a < candidate_count; a++)
             candidates[a] = (sched_candidate_t){
                 agents[a].id, agents[a].capacity, agents[a].capacity_count,
@@ -347,6 +367,7 @@ sched_sessions_schedule(bus_db_t *db, int64_t now_us, sched_assignment_t *out, s
     }
     free(pending);
     free(agents);
+    free(candidates);
     return placed;
 }
 
@@ -524,7 +545,8 @@ sched_sessions_unsettled(bus_db_t *db,
     sqlite3_stmt *stmt = bus_db_stmt(
         db, "SELECT id, session_id, coalesce(status_info, ''), status, status_changed"
             " FROM kernels WHERE agent_id = ?1 AND status IN ('SCHEDULED', 'PREPARING',"
-            " 'BUILDING', 'PULLING', 'TERMINATING') AND status_changed < ?2"
+            " 'BUILDING', 'PULLING', 'RESTARTING', 'TERMINATING')"
+            " AND status_changed < ?2"
             " ORDER BY status_changed, id LIMIT ?3");
     if (!stmt || max == 0)
         return 0;

@@ -96,8 +96,8 @@ int sched_sessions_status(bus_db_t *db, const char *session_id);
 //  A kernel's status, or -1 when there is no such kernel.
 int sched_sessions_kernel_current(bus_db_t *db, const char *kernel_id);
 
-//  A kernel in a transitional status (being created or being destroyed), as
-//  the reconciliation sees it.
+//  A kernel in a transitional status (being created, restarted or
+//  destroyed), as the reconciliation sees it.
 typedef struct {
     char kernel_id[SCHED_ID_MAX];
     char session_id[SCHED_ID_MAX];
@@ -107,7 +107,8 @@ typedef struct {
 } sched_unsettled_t;
 
 //  The kernels placed on agent_id that have been SCHEDULED, PREPARING,
-//  BUILDING, PULLING or TERMINATING since before before_us, longest first:
+//  BUILDING, PULLING, RESTARTING or TERMINATING since before before_us,
+//  longest first:
 //  fills out with at most max of them and returns how many. A kernel in
 //  such a status is waiting for its agent; one that waits too long was
 //  probably left behind by a lost message.

@@ -4,7 +4,7 @@
     Sessions inserted, placed by scheduling passes on agents whose rows are
     written as the registry writes them, moved through kernel transitions;
     the allocation ledger checked as the SUM it is after every step; the
-    unsettled kernels the reconciliation looks at.
+    unsettled kernels the reconciliation looks at (a restart among them).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -279,6 +279,19 @@ test_unsettled_kernels(void)
     T_EQ_INT(rows[0].since_us, 2000);
     T_EQ_INT(s_move("k-s3", SCHED_KERNEL_RUNNING, NULL, NULL), BUS_OK);
     T_EQ_INT(sched_sessions_unsettled(s_db, "a1", 3000, rows, 4), 0);
+    //  A restart is transitional too: the session follows, the slots stay.
+    T_EQ_INT(s_move("k-s3", SCHED_KERNEL_RESTARTING, "restarting", NULL), BUS_OK);
+    T_EQ_INT(sched_sessions_status(s_db, "s3"), SCHED_SESSION_RESTARTING);
+    T_EQ_INT(s_cpu_held("a1"), 2000);
+    T_EQ_INT(sched_sessions_unsettled(s_db, "a1", 3000, rows, 4), 1);
+    T_EQ_INT(rows[0].status, SCHED_KERNEL_RESTARTING);
+    T_EQ_STR(rows[0].status_info, "restarting");
+    T_EQ_INT(s_move("k-s3", SCHED_KERNEL_RUNNING, NULL, NULL), BUS_OK);
+    T_EQ_INT(sched_sessions_status(s_db, "s3"), SCHED_SESSION_RUNNING);
+    T_EQ_INT(sched_sessions_unsettled(s_db, "a1", 3000, rows, 4), 0);
+    //  Only a running kernel restarts.
+    T_EQ_INT(s_move("k-s5", SCHED_KERNEL_RESTARTING, "restarting", NULL),
+             BUS_STATUS_INVALID);
     T_EQ_INT(s_move("k-s3", SCHED_KERNEL_TERMINATING, "user-requested", NULL), BUS_OK);
     T_EQ_INT(sched_sessions_unsettled(s_db, "a1", 3000, rows, 4), 1);
     T_EQ_INT(rows[0].status, SCHED_KERNEL_TERMINATING);

@@ -517,6 +517,43 @@ test_rename(void)
 }
 
 static void
+test_restart(void)
+{
+    //  As `backend.ai session restart` asks: files stay, processes do not.
+    int status;
+    json_t *r = s_request("POST", "/session/gw-first",
+                          "{\"mode\": \"query\", \"code\": \"echo kept > kept.txt; "
+                          "sleep 4321 & echo $! > sleep.pid\"}",
+                          &status);
+    T_EQ_INT(status, 200);
+    json_decref(r);
+    r = s_request("POST", "/session/gw-first",
+                  "{\"mode\": \"query\", \"code\": \"grep -qs 4321 "
+                  "/proc/$(cat sleep.pid)/cmdline && echo alive || echo gone\"}",
+                  &status);
+    char *before = json_dumps(json_object_get(json_object_get(r, "result"), "console"),
+                              JSON_COMPACT);
+    T_CONTAINS(before, "alive");
+    free(before);
+    json_decref(r);
+    r = s_request("PATCH", "/session/gw-first", NULL, &status);
+    T_EQ_INT(status, 204);
+    json_decref(r);
+    r = s_request("GET", "/session/gw-first", NULL, &status);
+    T_EQ_STR(json_string_value(json_object_get(r, "status")), "RUNNING");
+    json_decref(r);
+    r = s_request("POST", "/session/gw-first",
+                  "{\"mode\": \"query\", \"code\": \"cat kept.txt; grep -qs 4321 "
+                  "/proc/$(cat sleep.pid)/cmdline && echo alive || echo gone\"}",
+                  &status);
+    char *console = json_dumps(json_object_get(json_object_get(r, "result"), "console"),
+                               JSON_COMPACT);
+    T_CONTAINS(console, "kept\\ngone\\n");
+    free(console);
+    json_decref(r);
+}
+
+static void
 test_destroy(void)
 {
     int status;
@@ -560,6 +597,7 @@ main(void)
     T_RUN(test_events);
     T_RUN(test_files);
     T_RUN(test_rename);
+    T_RUN(test_restart);
     T_RUN(test_bad_requests);
     T_RUN(test_destroy);
     int agent = harness_stop(&s_agent, CLIENT_STOP_MS);

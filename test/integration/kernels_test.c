@@ -2,10 +2,11 @@
     kernels_test - the agent's kernel.* service with real runc containers:
     create (kernel.started), execute in the busybox image, logs, list,
     the file methods (upload, download, download_single, list_files, and
-    paths that leave home refused), destroy (kernel.terminated, nothing
-    left on the host), a kernel that
-    exits by itself (self-terminated), an agent killed and restarted (the
-    kernel is adopted and runs code again; one that died meanwhile is
+    paths that leave home refused), restart in place (files kept, processes
+    gone, no lifecycle event), destroy (kernel.terminated, nothing left on
+    the host, the id never created again), a kernel that exits by itself
+    (self-terminated), an agent killed and restarted (the kernel is adopted,
+    runs code again and restarts; one that died meanwhile is
     lost-on-restart), and an unknown image. Needs root, runc and tini;
     skips otherwise.
 
@@ -30,7 +31,7 @@
 #define CALL_MS  60000
 #define EVENT_MS 15000
 #define IMAGE    "local.backplane/library/busybox:latest"
-#define MAX_SEEN 64
+#define MAX_SEEN 256
 
 static char *s_dir;
 static harness_proc_t s_scheduler, s_agent;
@@ -84,7 +85,13 @@ s_drain(void)
                 snprintf(seen->kernel_id, sizeof seen->kernel_id, "%s", stats.kernel_id);
                 seen->exit_code = (int64_t) stats.pids;
                 proto_kernel_stats_clear(&stats);
-                s_nseen++;
+                //  One per kernel is enough; more would crowd the others out.
+                bool known = false;
+                for (size_t i = 0; i < s_nseen && !known; i++)
+                    known = strcmp(s_seen[i].topic, PROTO_KERNEL_STATS) == 0 &&
+                            strcmp(s_seen[i].kernel_id, seen->kernel_id) == 0;
+                if (!known)
+                    s_nseen++;
             }
         } else if (strcmp(event.topic, PROTO_KERNEL_TERMINATED) == 0) {
             proto_kernel_terminated_t ended;
@@ -239,6 +246,39 @@ s_destroy(const char *id, int64_t *exit_code)
         *exit_code = out.exit_code;
     zchunk_destroy(&reply);
     return rc;
+}
+
+static int
+s_restart(const char *id)
+{
+    proto_kernel_restart_req_t in;
+    proto_kernel_restart_req_init(&in);
+    in.kernel_id = (char *) id;
+    in.grace_ms = 2000;
+    bus_writer_t *writer = bus_writer_new();
+    proto_kernel_restart_req_write(&in, writer);
+    in.kernel_id = NULL;
+    proto_kernel_restart_req_clear(&in);
+    zchunk_t *reply = NULL;
+    bus_error_t err;
+    int rc = s_call(PROTO_KERNEL_RESTART, writer, &reply, &err);
+    if (rc != BUS_OK)
+        fprintf(stderr, "# restart %s: %d %s\n", id, rc, err.detail);
+    zchunk_destroy(&reply);
+    return rc;
+}
+
+//  How many events of topic about kernel_id were seen so far.
+static size_t
+s_count_events(const char *topic, const char *kernel_id)
+{
+    s_drain();
+    size_t count = 0;
+    for (size_t i = 0; i < s_nseen; i++)
+        if (strcmp(s_seen[i].topic, topic) == 0 &&
+            strcmp(s_seen[i].kernel_id, kernel_id) == 0)
+            count++;
+    return count;
 }
 
 //  `runc list` under the agent's root prints no container.
@@ -635,6 +675,44 @@ test_files(void)
 }
 
 static void
+test_restart_in_place(void)
+{
+    //  A file in home, and a process that would run for ever.
+    char *result = s_execute("k1", "rs1", "query",
+                             "echo kept > kept.txt;"
+                             " sleep 1234 </dev/null >/dev/null 2>&1 & ps -o args",
+                             NULL);
+    T_ASSERT(result);
+    T_CONTAINS(result, "sleep 1234");
+    free(result);
+    s_sleep_ms(300); //  let a stray event arrive before counting
+    size_t started = s_count_events(PROTO_KERNEL_STARTED, "k1");
+    T_EQ_INT(started, 1);
+    T_EQ_INT(s_restart("k1"), BUS_OK);
+    //  The file stayed, the process did not, the runner answers anew.
+    result = s_execute("k1", "rs2", "query", "cat kept.txt; ps -o args", NULL);
+    T_ASSERT(result);
+    T_CONTAINS(result, "kept");
+    T_ASSERT(result && !strstr(result, "sleep 1234"));
+    T_CONTAINS(result, "\"exitCode\":0");
+    free(result);
+    //  Neither an end nor a second start was announced.
+    s_sleep_ms(300);
+    T_EQ_INT(s_count_events(PROTO_KERNEL_TERMINATED, "k1"), 0);
+    T_EQ_INT(s_count_events(PROTO_KERNEL_STARTED, "k1"), started);
+    //  Twice in a row works as well; an unknown kernel is NOT_FOUND.
+    T_EQ_INT(s_restart("k1"), BUS_OK);
+    result = s_execute("k1", "rs3", "query", "cat kept.txt", NULL);
+    T_ASSERT(result);
+    T_CONTAINS(result, "kept");
+    free(result);
+    T_EQ_INT(s_restart("nope"), BUS_STATUS_NOT_FOUND);
+    //  The reaper did not take the stops for the kernel's end.
+    s_sleep_ms(2 * 200 + 100);
+    T_EQ_INT(s_count_events(PROTO_KERNEL_TERMINATED, "k1"), 0);
+}
+
+static void
 test_stats(void)
 {
     const s_seen_t *stats = s_wait_event(PROTO_KERNEL_STATS, "k1");
@@ -661,6 +739,11 @@ test_destroy(void)
     T_EQ_INT(s_destroy("k1", &again), BUS_OK);
     T_EQ_INT(again, code);
     T_EQ_INT(s_destroy("never", NULL), BUS_STATUS_NOT_FOUND);
+    //  An id that ended is not created again, nor restarted.
+    T_EQ_INT(s_create("k1", IMAGE, NULL), BUS_STATUS_CONFLICT);
+    T_EQ_INT(s_restart("k1"), BUS_STATUS_CONFLICT);
+    T_ASSERT(s_runc_empty());
+    T_ASSERT(s_nothing_left("k1"));
 }
 
 static void
@@ -694,6 +777,12 @@ test_batch_task(void)
     int64_t code = 0;
     T_EQ_INT(s_destroy("k6", &code), BUS_OK);
     T_EQ_INT(code, 4);
+    //  A create sent again (the scheduler's reconciliation) must not run the
+    //  task twice.
+    T_EQ_INT(s_create_ex("k6", IMAGE, "echo task; exit 4", NULL), BUS_STATUS_CONFLICT);
+    s_sleep_ms(300);
+    T_EQ_INT(s_count_events(PROTO_KERNEL_STARTED, "k6"), 1);
+    T_ASSERT(s_nothing_left("k6"));
 }
 
 static void
@@ -725,6 +814,14 @@ test_restart_adopts(void)
     T_CONTAINS(result, "again");
     T_CONTAINS(result, "\"status\":\"finished\"");
     free(result);
+    //  An adopted kernel (not the agent's child) restarts too.
+    T_EQ_INT(s_restart("k3"), BUS_OK);
+    result = s_execute("k3", "r2", "query", "echo back", NULL);
+    T_ASSERT(result);
+    T_CONTAINS(result, "back");
+    free(result);
+    s_sleep_ms(500);
+    T_EQ_INT(s_count_events(PROTO_KERNEL_TERMINATED, "k3"), 0);
     T_EQ_INT(s_destroy("k3", NULL), BUS_OK);
     T_ASSERT(s_wait_event(PROTO_KERNEL_TERMINATED, "k3"));
     T_ASSERT(s_runc_empty());
@@ -753,6 +850,7 @@ main(void)
     T_RUN(test_execute);
     T_RUN(test_logs_list_interrupt);
     T_RUN(test_files);
+    T_RUN(test_restart_in_place);
     T_RUN(test_stats);
     T_RUN(test_destroy);
     T_RUN(test_self_terminated);

@@ -2,7 +2,8 @@
     sessions_test - sessions end to end between the real scheduler and a
     real agent: session.create places the session and the agent starts a
     runc container (RUNNING, with the lifecycle events Backend.AI names),
-    get and list, a request too large waits PENDING and is cancelled, an
+    get and list, restart (RESTARTING and back to RUNNING; only a RUNNING
+    session restarts), a request too large waits PENDING and is cancelled, an
     unknown image is cancelled with the agent's reason, destroy ends the
     session and gives its slots back, a batch session reports its exit
     code. Needs root, runc, umoci and tini; skips otherwise.
@@ -175,6 +176,30 @@ s_destroy(const char *id, proto_session_info_t *info)
     return s_call(PROTO_SESSION_DESTROY, writer, info);
 }
 
+static int
+s_restart(const char *id, proto_session_info_t *info)
+{
+    proto_session_restart_req_t in;
+    proto_session_restart_req_init(&in);
+    in.session_id = (char *) id;
+    bus_writer_t *writer = bus_writer_new();
+    proto_session_restart_req_write(&in, writer);
+    return s_call(PROTO_SESSION_RESTART, writer, info);
+}
+
+//  How many events named event about session_id were seen so far.
+static size_t
+s_count(const char *event, const char *session_id)
+{
+    s_drain();
+    size_t count = 0;
+    for (size_t i = 0; i < s_seen_count; i++)
+        if (strcmp(s_seen[i].event, event) == 0 &&
+            strcmp(s_seen[i].session_id, session_id) == 0)
+            count++;
+    return count;
+}
+
 static void
 test_start(void)
 {
@@ -238,6 +263,34 @@ test_create_runs(void)
 }
 
 static void
+test_restart(void)
+{
+    size_t started = s_count("session_started", "s-run");
+    T_EQ_INT(started, 1);
+    proto_session_info_t info;
+    T_EQ_INT(s_restart("s-run", &info), BUS_OK);
+    T_EQ_STR(info.status, "RUNNING");
+    T_EQ_STR(info.agent_id, "agent-s");
+    T_EQ_INT(info.occupied_slots_count, 2); //  the slots stayed
+    proto_session_info_clear(&info);
+    //  Back to RUNNING with session_started, as Backend.AI; no end between.
+    int64_t deadline = bus_clock_mono_ms() + EVENT_MS;
+    while (s_count("session_started", "s-run") < started + 1 &&
+           bus_clock_mono_ms() < deadline) {
+        struct timespec pause = {0, 20 * 1000000L};
+        nanosleep(&pause, NULL);
+    }
+    T_EQ_INT(s_count("session_started", "s-run"), started + 1);
+    T_EQ_INT(s_count("kernel_terminated", "s-run"), 0);
+    T_EQ_INT(s_count("session_terminated", "s-run"), 0);
+    T_EQ_INT(s_get("s-run", &info), BUS_OK);
+    T_EQ_STR(info.status, "RUNNING");
+    proto_session_info_clear(&info);
+    //  Unknown: NOT_FOUND.
+    T_EQ_INT(s_restart("s-nope", NULL), BUS_STATUS_NOT_FOUND);
+}
+
+static void
 test_too_big_waits_then_cancels(void)
 {
     proto_session_info_t info;
@@ -245,6 +298,11 @@ test_too_big_waits_then_cancels(void)
     proto_session_info_clear(&info);
     struct timespec pause = {0, 500 * 1000000L}; //  five passes
     nanosleep(&pause, NULL);
+    T_EQ_INT(s_get("s-big", &info), BUS_OK);
+    T_EQ_STR(info.status, "PENDING");
+    proto_session_info_clear(&info);
+    //  Only a RUNNING session restarts.
+    T_EQ_INT(s_restart("s-big", NULL), BUS_STATUS_CONFLICT);
     T_EQ_INT(s_get("s-big", &info), BUS_OK);
     T_EQ_STR(info.status, "PENDING");
     proto_session_info_clear(&info);
@@ -288,6 +346,7 @@ test_destroy_ends_and_frees(void)
     T_EQ_INT(info.occupied_slots_count, 0);
     T_ASSERT(info.terminated_at > 0);
     proto_session_info_clear(&info);
+    T_EQ_INT(s_restart("s-run", NULL), BUS_STATUS_CONFLICT);
     char command[600];
     snprintf(command, sizeof command,
              "test -z \"$(runc --root %s/agent-s/runc list -q 2>/dev/null)\"", s_dir);
@@ -322,6 +381,7 @@ main(void)
     if (t_failures) //  nothing to test without the platform
         return T_DONE();
     T_RUN(test_create_runs);
+    T_RUN(test_restart);
     T_RUN(test_too_big_waits_then_cancels);
     T_RUN(test_unknown_image_is_cancelled);
     T_RUN(test_destroy_ends_and_frees);
