@@ -3521,3 +3521,477 @@ proto_kernel_list_files_rep_print(const proto_kernel_list_files_rep_t *self)
     s_list_files_rep_print(self, &text);
     return proto_text_finish(&text);
 }
+
+//  ---------------------------------------------------------------------------
+//  kernel.pty_write request
+
+static void
+s_pty_write_req_free(proto_kernel_pty_write_req_t *self)
+{
+    free(self->kernel_id);
+    free(self->data);
+}
+
+static bool
+s_pty_write_req_valid(const proto_kernel_pty_write_req_t *self)
+{
+    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_bytes(self->data, self->data_size, 0, 65536))
+        return false;
+    if (self->rows > 1000)
+        return false;
+    if (self->cols > 1000)
+        return false;
+    return true;
+}
+
+static void
+s_pty_write_req_write(const proto_kernel_pty_write_req_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 3;
+    pairs += self->data != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "kernel_id", self->kernel_id);
+    if (self->data != NULL)
+        proto_write_bytes(writer, "data", self->data, self->data_size);
+    proto_write_uint(writer, "rows", self->rows);
+    proto_write_uint(writer, "cols", self->cols);
+}
+
+static void
+s_pty_write_req_read(proto_kernel_pty_write_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+    proto_read_bytes(in, "data", 0, 65536, &self->data, &self->data_size);
+    proto_read_uint(in, "rows", 0, 1000, &self->rows);
+    proto_read_uint(in, "cols", 0, 1000, &self->cols);
+}
+
+static void
+s_pty_write_req_print(const proto_kernel_pty_write_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_bytes(text, "data", self->data, self->data_size);
+    proto_print_uint(text, "rows", self->rows);
+    proto_print_uint(text, "cols", self->cols);
+}
+
+void
+proto_kernel_pty_write_req_init(proto_kernel_pty_write_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_pty_write_req_clear(proto_kernel_pty_write_req_t *self)
+{
+    assert(self);
+    s_pty_write_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_pty_write_req_write(const proto_kernel_pty_write_req_t *self,
+                                 bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_pty_write_req_valid(self))
+        return -1;
+    s_pty_write_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_pty_write_req_encode(const proto_kernel_pty_write_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_pty_write_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_pty_write_req_read(proto_kernel_pty_write_req_t *self,
+                                const bus_value_t *map,
+                                bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_pty_write_req_init(self);
+    proto_in_init(&in, "kernel.pty_write request", map, err);
+    s_pty_write_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_pty_write_req_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_pty_write_req_decode(proto_kernel_pty_write_req_t *self,
+                                  const void *data,
+                                  size_t size,
+                                  bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_pty_write_req_read(self, map, err);
+}
+
+char *
+proto_kernel_pty_write_req_print(const proto_kernel_pty_write_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_pty_write_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.pty_write reply
+
+static void
+s_pty_write_rep_free(proto_kernel_pty_write_rep_t *self)
+{
+    (void) self;
+}
+
+static bool
+s_pty_write_rep_valid(const proto_kernel_pty_write_rep_t *self)
+{
+    (void) self;
+    return true;
+}
+
+static void
+s_pty_write_rep_write(const proto_kernel_pty_write_rep_t *self, bus_writer_t *writer)
+{
+    (void) self;
+    bus_writer_map(writer, 0);
+}
+
+static void
+s_pty_write_rep_read(proto_kernel_pty_write_rep_t *self, proto_in_t *in)
+{
+    (void) self;
+    (void) in;
+}
+
+static void
+s_pty_write_rep_print(const proto_kernel_pty_write_rep_t *self, proto_text_t *text)
+{
+    (void) self;
+    (void) text;
+}
+
+void
+proto_kernel_pty_write_rep_init(proto_kernel_pty_write_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_pty_write_rep_clear(proto_kernel_pty_write_rep_t *self)
+{
+    assert(self);
+    s_pty_write_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_pty_write_rep_write(const proto_kernel_pty_write_rep_t *self,
+                                 bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_pty_write_rep_valid(self))
+        return -1;
+    s_pty_write_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_pty_write_rep_encode(const proto_kernel_pty_write_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_pty_write_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_pty_write_rep_read(proto_kernel_pty_write_rep_t *self,
+                                const bus_value_t *map,
+                                bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_pty_write_rep_init(self);
+    proto_in_init(&in, "kernel.pty_write reply", map, err);
+    s_pty_write_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_pty_write_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_pty_write_rep_decode(proto_kernel_pty_write_rep_t *self,
+                                  const void *data,
+                                  size_t size,
+                                  bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_pty_write_rep_read(self, map, err);
+}
+
+char *
+proto_kernel_pty_write_rep_print(const proto_kernel_pty_write_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_pty_write_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.pty_read request
+
+static void
+s_pty_read_req_free(proto_kernel_pty_read_req_t *self)
+{
+    free(self->kernel_id);
+}
+
+static bool
+s_pty_read_req_valid(const proto_kernel_pty_read_req_t *self)
+{
+    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+        return false;
+    if (self->wait_ms > 60000)
+        return false;
+    return true;
+}
+
+static void
+s_pty_read_req_write(const proto_kernel_pty_read_req_t *self, bus_writer_t *writer)
+{
+    bus_writer_map(writer, 3);
+    proto_write_str(writer, "kernel_id", self->kernel_id);
+    proto_write_uint(writer, "offset", self->offset);
+    proto_write_uint(writer, "wait_ms", self->wait_ms);
+}
+
+static void
+s_pty_read_req_read(proto_kernel_pty_read_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+    proto_read_uint(in, "offset", 0, UINT64_MAX, &self->offset);
+    proto_read_uint(in, "wait_ms", 0, 60000, &self->wait_ms);
+}
+
+static void
+s_pty_read_req_print(const proto_kernel_pty_read_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_uint(text, "offset", self->offset);
+    proto_print_uint(text, "wait_ms", self->wait_ms);
+}
+
+void
+proto_kernel_pty_read_req_init(proto_kernel_pty_read_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+    self->wait_ms = 20000;
+}
+
+void
+proto_kernel_pty_read_req_clear(proto_kernel_pty_read_req_t *self)
+{
+    assert(self);
+    s_pty_read_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_pty_read_req_write(const proto_kernel_pty_read_req_t *self,
+                                bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_pty_read_req_valid(self))
+        return -1;
+    s_pty_read_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_pty_read_req_encode(const proto_kernel_pty_read_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_pty_read_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_pty_read_req_read(proto_kernel_pty_read_req_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_pty_read_req_init(self);
+    proto_in_init(&in, "kernel.pty_read request", map, err);
+    s_pty_read_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_pty_read_req_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_pty_read_req_decode(proto_kernel_pty_read_req_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_pty_read_req_read(self, map, err);
+}
+
+char *
+proto_kernel_pty_read_req_print(const proto_kernel_pty_read_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_pty_read_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.pty_read reply
+
+static void
+s_pty_read_rep_free(proto_kernel_pty_read_rep_t *self)
+{
+    free(self->data);
+}
+
+static bool
+s_pty_read_rep_valid(const proto_kernel_pty_read_rep_t *self)
+{
+    if (!proto_valid_bytes(self->data, self->data_size, 0, 1048576))
+        return false;
+    return true;
+}
+
+static void
+s_pty_read_rep_write(const proto_kernel_pty_read_rep_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 2;
+    pairs += self->data != NULL;
+    bus_writer_map(writer, pairs);
+    if (self->data != NULL)
+        proto_write_bytes(writer, "data", self->data, self->data_size);
+    proto_write_uint(writer, "offset", self->offset);
+    proto_write_bool(writer, "closed", self->closed);
+}
+
+static void
+s_pty_read_rep_read(proto_kernel_pty_read_rep_t *self, proto_in_t *in)
+{
+    proto_read_bytes(in, "data", 0, 1048576, &self->data, &self->data_size);
+    proto_read_uint(in, "offset", 0, UINT64_MAX, &self->offset);
+    proto_read_bool(in, "closed", 0, &self->closed);
+}
+
+static void
+s_pty_read_rep_print(const proto_kernel_pty_read_rep_t *self, proto_text_t *text)
+{
+    proto_print_bytes(text, "data", self->data, self->data_size);
+    proto_print_uint(text, "offset", self->offset);
+    proto_print_bool(text, "closed", self->closed);
+}
+
+void
+proto_kernel_pty_read_rep_init(proto_kernel_pty_read_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_pty_read_rep_clear(proto_kernel_pty_read_rep_t *self)
+{
+    assert(self);
+    s_pty_read_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_pty_read_rep_write(const proto_kernel_pty_read_rep_t *self,
+                                bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_pty_read_rep_valid(self))
+        return -1;
+    s_pty_read_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_pty_read_rep_encode(const proto_kernel_pty_read_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_pty_read_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_pty_read_rep_read(proto_kernel_pty_read_rep_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_pty_read_rep_init(self);
+    proto_in_init(&in, "kernel.pty_read reply", map, err);
+    s_pty_read_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_pty_read_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_pty_read_rep_decode(proto_kernel_pty_read_rep_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_pty_read_rep_read(self, map, err);
+}
+
+char *
+proto_kernel_pty_read_rep_print(const proto_kernel_pty_read_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_pty_read_rep_print(self, &text);
+    return proto_text_finish(&text);
+}

@@ -28,6 +28,8 @@
 #define PROTO_KERNEL_DOWNLOAD        "kernel.download"
 #define PROTO_KERNEL_DOWNLOAD_SINGLE "kernel.download_single"
 #define PROTO_KERNEL_LIST_FILES      "kernel.list_files"
+#define PROTO_KERNEL_PTY_WRITE       "kernel.pty_write"
+#define PROTO_KERNEL_PTY_READ        "kernel.pty_read"
 
 //  ---------------------------------------------------------------------------
 //  kernel.port, a nested value: a service port an image declares
@@ -805,5 +807,115 @@ int proto_kernel_list_files_rep_decode(proto_kernel_list_files_rep_t *self,
                                        size_t size,
                                        bus_error_t *err);
 char *proto_kernel_list_files_rep_print(const proto_kernel_list_files_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.pty_write request (not idempotent): keystrokes for a kernel's terminal (a shell
+//  on a pseudo-terminal in the container), opening it first when it is not open; rows and
+//  cols, when set, resize it
+
+typedef struct {
+    //  The kernel (required, at most 64 bytes)
+    char *kernel_id;
+    //  Bytes typed (may be empty) (at most 65536 bytes)
+    uint8_t *data;
+    size_t data_size;
+    //  The terminal's rows (0: unchanged) (at most 1000)
+    uint64_t rows;
+    //  The terminal's columns (0: unchanged) (at most 1000)
+    uint64_t cols;
+} proto_kernel_pty_write_req_t;
+
+void proto_kernel_pty_write_req_init(proto_kernel_pty_write_req_t *self);
+void proto_kernel_pty_write_req_clear(proto_kernel_pty_write_req_t *self);
+int proto_kernel_pty_write_req_write(const proto_kernel_pty_write_req_t *self,
+                                     bus_writer_t *writer);
+zframe_t *proto_kernel_pty_write_req_encode(const proto_kernel_pty_write_req_t *self);
+int proto_kernel_pty_write_req_read(proto_kernel_pty_write_req_t *self,
+                                    const bus_value_t *map,
+                                    bus_error_t *err);
+int proto_kernel_pty_write_req_decode(proto_kernel_pty_write_req_t *self,
+                                      const void *data,
+                                      size_t size,
+                                      bus_error_t *err);
+char *proto_kernel_pty_write_req_print(const proto_kernel_pty_write_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.pty_write reply (not idempotent): keystrokes for a kernel's terminal (a shell
+//  on a pseudo-terminal in the container), opening it first when it is not open; rows and
+//  cols, when set, resize it
+
+typedef struct {
+    char unused_; //  no fields; C wants at least one member
+} proto_kernel_pty_write_rep_t;
+
+void proto_kernel_pty_write_rep_init(proto_kernel_pty_write_rep_t *self);
+void proto_kernel_pty_write_rep_clear(proto_kernel_pty_write_rep_t *self);
+int proto_kernel_pty_write_rep_write(const proto_kernel_pty_write_rep_t *self,
+                                     bus_writer_t *writer);
+zframe_t *proto_kernel_pty_write_rep_encode(const proto_kernel_pty_write_rep_t *self);
+int proto_kernel_pty_write_rep_read(proto_kernel_pty_write_rep_t *self,
+                                    const bus_value_t *map,
+                                    bus_error_t *err);
+int proto_kernel_pty_write_rep_decode(proto_kernel_pty_write_rep_t *self,
+                                      const void *data,
+                                      size_t size,
+                                      bus_error_t *err);
+char *proto_kernel_pty_write_rep_print(const proto_kernel_pty_write_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.pty_read request (idempotent): the terminal's output after offset (bytes
+//  counted since it opened): answers as soon as there is some, or after wait_ms with none
+
+typedef struct {
+    //  The kernel (required, at most 64 bytes)
+    char *kernel_id;
+    //  How much of the output the reader has
+    uint64_t offset;
+    //  The longest to wait for output (at most 60000, default 20000)
+    uint64_t wait_ms;
+} proto_kernel_pty_read_req_t;
+
+void proto_kernel_pty_read_req_init(proto_kernel_pty_read_req_t *self);
+void proto_kernel_pty_read_req_clear(proto_kernel_pty_read_req_t *self);
+int proto_kernel_pty_read_req_write(const proto_kernel_pty_read_req_t *self,
+                                    bus_writer_t *writer);
+zframe_t *proto_kernel_pty_read_req_encode(const proto_kernel_pty_read_req_t *self);
+int proto_kernel_pty_read_req_read(proto_kernel_pty_read_req_t *self,
+                                   const bus_value_t *map,
+                                   bus_error_t *err);
+int proto_kernel_pty_read_req_decode(proto_kernel_pty_read_req_t *self,
+                                     const void *data,
+                                     size_t size,
+                                     bus_error_t *err);
+char *proto_kernel_pty_read_req_print(const proto_kernel_pty_read_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.pty_read reply (idempotent): the terminal's output after offset (bytes counted
+//  since it opened): answers as soon as there is some, or after wait_ms with none
+
+typedef struct {
+    //  Output from offset on (from the oldest kept, when offset is older) (at most
+    //  1048576 bytes)
+    uint8_t *data;
+    size_t data_size;
+    //  The offset after data: the next read's
+    uint64_t offset;
+    //  The terminal has ended (its shell exited, or the kernel did)
+    bool closed;
+} proto_kernel_pty_read_rep_t;
+
+void proto_kernel_pty_read_rep_init(proto_kernel_pty_read_rep_t *self);
+void proto_kernel_pty_read_rep_clear(proto_kernel_pty_read_rep_t *self);
+int proto_kernel_pty_read_rep_write(const proto_kernel_pty_read_rep_t *self,
+                                    bus_writer_t *writer);
+zframe_t *proto_kernel_pty_read_rep_encode(const proto_kernel_pty_read_rep_t *self);
+int proto_kernel_pty_read_rep_read(proto_kernel_pty_read_rep_t *self,
+                                   const bus_value_t *map,
+                                   bus_error_t *err);
+int proto_kernel_pty_read_rep_decode(proto_kernel_pty_read_rep_t *self,
+                                     const void *data,
+                                     size_t size,
+                                     bus_error_t *err);
+char *proto_kernel_pty_read_rep_print(const proto_kernel_pty_read_rep_t *self);
 
 #endif

@@ -16,6 +16,7 @@
 #include "agent_command.h"
 #include "agent_images.h"
 #include "agent_unpack.h"
+#include "agent_netlink.h"
 #include "agent_net.h"
 #include "agent_bundle.h"
 #include "agent_overlay.h"
@@ -25,5 +26,6 @@
 #include "agent_runner_client.h"
 #include "agent_kernels.h"
 #include "agent_kernel_files.h"
+#include "agent_kernel_pty.h"
 
 #endif

@@ -73,6 +73,8 @@ struct _agent_kernels_t {
     zlistx_t *exits;   //  s_exit_t, filled by the reap callback
     struct event *reap_timer;
     struct event *stats_timer;
+    agent_kernels_runner_fn *runner_hook; //  told when runner clients come and go
+    void *runner_hook_arg;
 };
 
 //  A kernel.execute waiting for the runner.
@@ -128,6 +130,23 @@ s_kernel_new(const char *id, const char *session_id, const char *digest)
     if (!kernel->id || !kernel->session_id || !kernel->digest)
         s_kernel_free(&kernel);
     return kernel;
+}
+
+//  Tells the runner hook about kernel's new runner client.
+static void
+s_runner_made(agent_kernels_t *self, s_kernel_t *kernel)
+{
+    if (self->runner_hook && kernel->runner)
+        self->runner_hook(kernel->id, kernel->runner, self->runner_hook_arg);
+}
+
+//  Destroys kernel's runner client, telling the runner hook first.
+static void
+s_runner_drop(agent_kernels_t *self, s_kernel_t *kernel)
+{
+    if (self->runner_hook && kernel->runner)
+        self->runner_hook(kernel->id, NULL, self->runner_hook_arg);
+    agent_runner_client_destroy(&kernel->runner);
 }
 
 //  Encodes with write into a fresh writer and publishes or emits it.
@@ -231,7 +250,7 @@ s_release(agent_kernels_t *self,
           int *exit_code_p,
           bus_error_t *err)
 {
-    agent_runner_client_destroy(&kernel->runner);
+    s_runner_drop(self, kernel);
     bus_error_t step;
     int rc = agent_runc_remove(self->runc, kernel->id, grace_ms, exit_code_p, &step);
     if (rc != BUS_OK && rc != BUS_STATUS_NOT_FOUND) {
@@ -658,6 +677,7 @@ s_create(agent_kernels_t *self,
     zhashx_insert(self->kernels, kernel->id, kernel);
     zhashx_delete(self->ended, kernel->id);
     *kernel_p = kernel;
+    s_runner_made(self, kernel);
     bus_log_notice("kernel started kernel=%s session=%s image=%s pid=%d ip=%s",
                    kernel->id, kernel->session_id, in->image, kernel->pid, kernel->ip);
     if (in->session_type && strcmp(in->session_type, "batch") == 0 &&
@@ -774,7 +794,7 @@ s_restart(agent_kernels_t *self,
     //  The reap timer must not see this stop as the kernel's end: the stop
     //  reaps the exit itself, and the loop is ours until the kernel runs.
     kernel->restarting = true;
-    agent_runner_client_destroy(&kernel->runner); //  waiters: UNAVAILABLE
+    s_runner_drop(self, kernel); //  waiters: UNAVAILABLE
     free(kernel->run_id);
     kernel->run_id = NULL;
     bus_error_t step = {0};
@@ -807,6 +827,8 @@ s_restart(agent_kernels_t *self,
     }
     zstr_free(&socket);
     kernel->restarting = false;
+    if (rc == BUS_OK)
+        s_runner_made(self, kernel);
     if (rc != BUS_OK) {
         bus_log_warning("kernel restart failed kernel=%s detail=\"%s\"", kernel->id,
                         step.detail);
@@ -1353,6 +1375,11 @@ agent_kernels_destroy(agent_kernels_t **self_p)
         event_free(self->reap_timer);
     if (self->stats_timer)
         event_free(self->stats_timer);
+    //  The hook hears of every client going, as the kernels are freed below.
+    for (s_kernel_t *kernel = self->kernels ? zhashx_first(self->kernels) : NULL;
+         kernel && self->runner_hook; kernel = zhashx_next(self->kernels))
+        if (kernel->runner)
+            self->runner_hook(kernel->id, NULL, self->runner_hook_arg);
     zhashx_destroy(&self->kernels); //  runner clients answer their waiters
     zhashx_destroy(&self->ended);
     zlistx_destroy(&self->exits);
@@ -1397,4 +1424,29 @@ agent_kernels_home(agent_kernels_t *self,
     if (n < 0 || (size_t) n >= size)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "kernel home path too long");
     return BUS_OK;
+}
+
+//  ---------------------------------------------------------------------------
+//  The runner client of a running kernel.
+
+agent_runner_client_t *
+agent_kernels_runner(agent_kernels_t *self, const char *kernel_id)
+{
+    assert(self);
+    assert(kernel_id);
+    s_kernel_t *kernel = zhashx_lookup(self->kernels, kernel_id);
+    return kernel && !kernel->ending && !kernel->restarting ? kernel->runner : NULL;
+}
+
+//  ---------------------------------------------------------------------------
+//  Set the runner hook.
+
+void
+agent_kernels_set_runner_hook(agent_kernels_t *self,
+                              agent_kernels_runner_fn *fn,
+                              void *arg)
+{
+    assert(self);
+    self->runner_hook = fn;
+    self->runner_hook_arg = arg;
 }

@@ -37,6 +37,7 @@
 #include "bus.h"
 #include "agent_config.h"
 #include "agent_images.h"
+#include "agent_runner_client.h"
 
 //  How often exited kernels are looked for.
 #define AGENT_KERNELS_REAP_MS 200
@@ -52,6 +53,14 @@
 extern const bus_db_migration_t agent_kernels_migrations[];
 
 typedef struct _agent_kernels_t agent_kernels_t;
+
+//  Told about a kernel's runner client: runner is the new client just after
+//  one was made (create, restart; adopted kernels are made before any hook can
+//  be set), or NULL just before the kernel's client is destroyed (end,
+//  restart, the manager's destroy), while the old one still works.
+typedef void(agent_kernels_runner_fn)(const char *kernel_id,
+                                      agent_runner_client_t *runner,
+                                      void *arg);
 
 //  ---------------------------------------------------------------------------
 //  Creates the manager on node: the runc driver and (bridge mode) the
@@ -81,5 +90,17 @@ int agent_kernels_home(agent_kernels_t *self,
                        char *path,
                        size_t size,
                        bus_error_t *err);
+
+//  The runner client of a running kernel, or NULL when the kernel is unknown,
+//  ending or restarting. Borrowed: valid until the runner hook reports it
+//  gone (runner NULL).
+agent_runner_client_t *agent_kernels_runner(agent_kernels_t *self, const char *kernel_id);
+
+//  Sets the one runner hook (fn NULL: none), so a module that installs its
+//  own handlers on runner clients (the terminal's) learns when a client comes
+//  and goes. Whoever sets it must unset it before arg goes away.
+void agent_kernels_set_runner_hook(agent_kernels_t *self,
+                                   agent_kernels_runner_fn *fn,
+                                   void *arg);
 
 #endif

@@ -1,9 +1,12 @@
 /*  =========================================================================
-    agent_net - kernel networks made with iproute2, one exec per step
+    agent_net - kernel networks made in-process with rtnetlink
 
-    Every change goes through `ip` (and `nft` or `iptables` for NAT), forked
-    and exec'd with an argv, never a shell string, stdin on the null device
-    and the output captured for error details. The subnet is a bitmap of host
+    The bridge, the veth pairs, addresses, routes and the named namespaces
+    are made by agent_netlink: raw rtnetlink requests and a helper thread
+    for each new namespace, no process per step. Only NAT, optional and
+    done once per agent, still runs a tool (`nft` or `iptables`), forked and
+    exec'd with an argv, never a shell string, stdin on the null device and
+    the output captured for error details. The subnet is a bitmap of host
     indexes: 0 is the network, 1 the bridge, the last the broadcast address;
     kernels get the next free index after the last one given, so a freed
     address is not reused at once. An allocation is written (atomically, by
@@ -21,7 +24,6 @@
 #include <sys/stat.h>  //  mkdir, stat
 #include <sys/wait.h>  //  waitpid
 
-#define SYS_NET          "/sys/class/net"
 #define IP_FORWARD       "/proc/sys/net/ipv4/ip_forward"
 #define OUTPUT_TAIL      160 //  the most of a tool's output kept in an error detail
 #define NFT_TABLE_PREFIX "backplane_"
@@ -36,7 +38,8 @@ struct _agent_net_t {
     uint32_t cursor; //  last index given
     char cidr[AGENT_NET_IP_MAX + 8];
     char gateway[AGENT_NET_IP_MAX];
-    char ip_tool[PATH_MAX];
+    agent_netlink_t *nl;     //  a rtnetlink socket in the agent's namespace
+    bool netns_ready;        //  AGENT_NET_NETNS_DIR is a shared mount point
     char nat_tool[PATH_MAX]; //  nft or iptables; empty when neither exists
     bool nat;
     char nft_table[64];
@@ -204,14 +207,6 @@ s_netns_path(const char *kernel_id, char path[PATH_MAX])
              kernel_id);
 }
 
-static bool
-s_link_exists(const char *ifname)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, SYS_NET "/%s", ifname);
-    return s_exists(path);
-}
-
 //  Write a kernel's allocation file: a temp file renamed into place.
 static int
 s_write_allocation(agent_net_t *self, const char *kernel_id, const char *ip)
@@ -261,15 +256,14 @@ s_read_allocation(agent_net_t *self, const char *path)
 static void
 s_reattach(agent_net_t *self, const char *kernel_id)
 {
-    char veth[AGENT_NET_IFNAME_MAX + 1], path[PATH_MAX];
+    char veth[AGENT_NET_IFNAME_MAX + 1];
     s_veth_name(kernel_id, veth);
-    snprintf(path, sizeof path, SYS_NET "/%s/master", veth);
-    if (!s_link_exists(veth) || s_exists(path))
+    agent_netlink_link_t link, bridge;
+    if (agent_netlink_link_get(self->nl, veth, &link, NULL) != BUS_OK || link.master)
         return;
-    const char *argv[] = {self->ip_tool, "link",       "set", veth,
-                          "master",      self->bridge, "up",  NULL};
     bus_error_t err = {0};
-    if (s_run_checked(argv, &err) == 0)
+    if (agent_netlink_link_get(self->nl, self->bridge, &bridge, &err) == BUS_OK &&
+        agent_netlink_link_up(self->nl, veth, &bridge, &err) == BUS_OK)
         bus_log_notice("kernel network reattached kernel=%s veth=%s", kernel_id, veth);
     else
         bus_log_warning("kernel network reattach failed kernel=%s error=\"%s\"",
@@ -312,27 +306,26 @@ s_load_allocations(agent_net_t *self)
 static int
 s_bridge_up(agent_net_t *self, bus_error_t *err)
 {
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, SYS_NET "/%s", self->bridge);
-    if (!s_exists(path)) {
-        const char *add[] = {self->ip_tool, "link", "add",    "name",
-                             self->bridge,  "type", "bridge", NULL};
+    agent_netlink_link_t bridge;
+    bus_error_t step = {0};
+    int status = agent_netlink_link_get(self->nl, self->bridge, &bridge, &step);
+    if (status == BUS_STATUS_NOT_FOUND) {
         //  another agent may have made it meanwhile: only its absence is an error
-        if (s_run_checked(add, err) != 0 && !s_exists(path))
-            return BUS_STATUS_INTERNAL;
-        bus_log_notice("bridge created bridge=%s", self->bridge);
+        status = agent_netlink_bridge_add(self->nl, self->bridge, &step);
+        if (status == BUS_OK)
+            bus_log_notice("bridge created bridge=%s", self->bridge);
+        if (status == BUS_OK || status == BUS_STATUS_CONFLICT)
+            status = agent_netlink_link_get(self->nl, self->bridge, &bridge, &step);
     }
-    snprintf(path, sizeof path, SYS_NET "/%s/bridge", self->bridge);
-    if (!s_exists(path))
+    if (status != BUS_OK)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "%s", step.detail);
+    if (!streq(bridge.kind, "bridge"))
         return bus_error_set(err, BUS_STATUS_CONFLICT, "%s exists and is not a bridge",
                              self->bridge);
-    char address[AGENT_NET_IP_MAX + 8];
-    snprintf(address, sizeof address, "%s/%d", self->gateway, self->prefix);
-    const char *addr[] = {self->ip_tool, "addr",       "replace", address,
-                          "dev",         self->bridge, NULL};
-    const char *up[] = {self->ip_tool, "link", "set", self->bridge, "up", NULL};
-    if (s_run_checked(addr, err) != 0 || s_run_checked(up, err) != 0)
-        return BUS_STATUS_INTERNAL;
+    if (agent_netlink_addr_add(self->nl, &bridge, self->base + 1, self->prefix, true,
+                               &step) != BUS_OK ||
+        agent_netlink_link_up(self->nl, self->bridge, NULL, &step) != BUS_OK)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "%s", step.detail);
     return BUS_OK;
 }
 
@@ -429,33 +422,80 @@ s_nat_down(agent_net_t *self)
     }
 }
 
+//  Make a kernel's namespace and veth pair, and configure both ends: the
+//  host end on the bridge and up; in the namespace lo up, eth0 with address
+//  (host order) and up, a default route via the bridge. The caller removes
+//  whatever exists of it on failure.
+static int
+s_setup(agent_net_t *self,
+        const char *netns,
+        const char *veth,
+        const char *netns_path,
+        uint32_t address,
+        bus_error_t *err)
+{
+    if (!self->netns_ready) {
+        if (agent_netlink_netns_prepare(AGENT_NET_NETNS_DIR, err) != BUS_OK)
+            return BUS_STATUS_INTERNAL;
+        self->netns_ready = true;
+    }
+    agent_netlink_link_t bridge, eth;
+    if (agent_netlink_link_get(self->nl, self->bridge, &bridge, err) != BUS_OK)
+        return BUS_STATUS_INTERNAL;
+    agent_netlink_t *inside = NULL;
+    if (agent_netlink_netns_add(AGENT_NET_NETNS_DIR, netns, &inside, err) != BUS_OK)
+        return BUS_STATUS_INTERNAL;
+    //  the peer is made right in the namespace, which the file names
+    int netns_fd = open(netns_path, O_RDONLY | O_CLOEXEC);
+    int status = BUS_STATUS_INTERNAL;
+    if (netns_fd < 0)
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot open %s: %s", netns_path,
+                      strerror(errno));
+    else
+        status = agent_netlink_veth_add(self->nl, veth, AGENT_NET_KERNEL_IFNAME, netns_fd,
+                                        err);
+    if (netns_fd >= 0)
+        close(netns_fd);
+    if (status != BUS_OK ||
+        agent_netlink_link_up(self->nl, veth, &bridge, err) != BUS_OK ||
+        agent_netlink_link_up(inside, "lo", NULL, err) != BUS_OK ||
+        agent_netlink_link_get(inside, AGENT_NET_KERNEL_IFNAME, &eth, err) != BUS_OK ||
+        agent_netlink_addr_add(inside, &eth, address, self->prefix, false, err) !=
+            BUS_OK ||
+        agent_netlink_link_up(inside, AGENT_NET_KERNEL_IFNAME, NULL, err) != BUS_OK ||
+        agent_netlink_route_add_default(inside, &eth, self->base + 1, err) != BUS_OK)
+        status = BUS_STATUS_INTERNAL;
+    agent_netlink_destroy(&inside);
+    return status;
+}
+
 //  Remove whatever exists of a kernel's network. Returns 0 when something was
 //  there, NOT_FOUND when nothing was, INTERNAL when a removal failed.
 static int
 s_remove(agent_net_t *self, const char *kernel_id, bus_error_t *err)
 {
-    char veth[AGENT_NET_IFNAME_MAX + 1], netns[PATH_MAX], netns_path[PATH_MAX];
-    char allocation[PATH_MAX];
+    char veth[AGENT_NET_IFNAME_MAX + 1], netns[PATH_MAX], allocation[PATH_MAX];
     s_veth_name(kernel_id, veth);
     s_netns_name(kernel_id, netns);
-    s_netns_path(kernel_id, netns_path);
     snprintf(allocation, sizeof allocation, "%s/%s", self->net_dir, kernel_id);
     void *item = zhashx_lookup(self->kernels, kernel_id);
     bool found = item != NULL;
     int status = BUS_OK;
 
     //  the veth first: a namespace a container still holds outlives its file
-    if (s_link_exists(veth)) {
+    bus_error_t step = {0};
+    int rc = agent_netlink_link_del(self->nl, veth, &step);
+    if (rc == BUS_OK)
         found = true;
-        const char *del[] = {self->ip_tool, "link", "del", veth, NULL};
-        if (s_run_checked(del, err) != 0 && s_link_exists(veth))
-            status = BUS_STATUS_INTERNAL;
-    }
-    if (s_exists(netns_path)) {
+    else if (rc != BUS_STATUS_NOT_FOUND)
+        status = bus_error_set(err, BUS_STATUS_INTERNAL, "%s", step.detail);
+    rc = agent_netlink_netns_del(AGENT_NET_NETNS_DIR, netns, &step);
+    if (rc == BUS_OK)
         found = true;
-        const char *del[] = {self->ip_tool, "netns", "del", netns, NULL};
-        if (s_run_checked(del, err) != 0 && s_exists(netns_path))
-            status = BUS_STATUS_INTERNAL;
+    else if (rc != BUS_STATUS_NOT_FOUND) {
+        if (status == BUS_OK) //  the first failure is the one reported
+            bus_error_set(err, BUS_STATUS_INTERNAL, "%s", step.detail);
+        status = BUS_STATUS_INTERNAL;
     }
     if (status != BUS_OK)
         return status; //  keep the allocation: the address is still in use
@@ -530,10 +570,9 @@ agent_net_new(const char *bridge,
                       strerror(errno));
         goto fail;
     }
-    if (!s_find_tool("ip", self->ip_tool)) {
-        bus_error_set(err, BUS_STATUS_INTERNAL, "ip not found (install iproute2)");
+    self->nl = agent_netlink_new(err);
+    if (!self->nl)
         goto fail;
-    }
     if (s_bridge_up(self, err) != BUS_OK)
         goto fail;
     s_forwarding_on();
@@ -569,6 +608,7 @@ agent_net_destroy(agent_net_t **self_p)
     agent_net_t *self = *self_p;
     if (!self)
         return;
+    agent_netlink_destroy(&self->nl);
     zhashx_destroy(&self->kernels);
     free(self->used);
     zstr_free(&self->net_dir);
@@ -599,7 +639,12 @@ agent_net_attach(agent_net_t *self,
     s_veth_name(kernel_id, veth);
     s_netns_name(kernel_id, netns);
     s_netns_path(kernel_id, path);
-    if (s_exists(path) || s_link_exists(veth))
+    agent_netlink_link_t link;
+    bus_error_t check = {0};
+    int found = agent_netlink_link_get(self->nl, veth, &link, &check);
+    if (found != BUS_OK && found != BUS_STATUS_NOT_FOUND)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "%s", check.detail);
+    if (s_exists(path) || found == BUS_OK)
         return bus_error_set(err, BUS_STATUS_CONFLICT,
                              "%s or %s exists without an allocation (detach it)", path,
                              veth);
@@ -614,9 +659,8 @@ agent_net_attach(agent_net_t *self,
     if (!index)
         return bus_error_set(err, BUS_STATUS_UNAVAILABLE, "subnet %s is full",
                              self->cidr);
-    char address[AGENT_NET_IP_MAX], address_prefix[AGENT_NET_IP_MAX + 8];
+    char address[AGENT_NET_IP_MAX];
     s_format_ip(self->base + index, address);
-    snprintf(address_prefix, sizeof address_prefix, "%s/%d", address, self->prefix);
     if (s_write_allocation(self, kernel_id, address) != 0)
         return bus_error_set(err, BUS_STATUS_INTERNAL,
                              "cannot write allocation in %s: %s", self->net_dir,
@@ -625,32 +669,12 @@ agent_net_attach(agent_net_t *self,
     zhashx_insert(self->kernels, kernel_id, (void *) (uintptr_t) index);
     self->cursor = index;
 
-    const char *ip_tool = self->ip_tool;
-    const char *netns_add[] = {ip_tool, "netns", "add", netns, NULL};
-    const char *veth_add[] = {ip_tool, "link", "add",
-                              veth,    "type", "veth",
-                              "peer",  "name", AGENT_NET_KERNEL_IFNAME,
-                              "netns", netns,  NULL};
-    const char *veth_up[] = {ip_tool,  "link",       "set", veth,
-                             "master", self->bridge, "up",  NULL};
-    const char *addr_add[] = {ip_tool, "-n",           netns, "addr",
-                              "add",   address_prefix, "dev", AGENT_NET_KERNEL_IFNAME,
-                              NULL};
-    const char *lo_up[] = {ip_tool, "-n", netns, "link", "set", "lo", "up", NULL};
-    const char *eth_up[] = {ip_tool, "-n", netns, "link", "set", AGENT_NET_KERNEL_IFNAME,
-                            "up",    NULL};
-    const char *route_add[] = {ip_tool,   "-n",  netns,         "route", "add",
-                               "default", "via", self->gateway, NULL};
-    const char *const *steps[] = {netns_add, veth_add, veth_up,  addr_add,
-                                  lo_up,     eth_up,   route_add};
-    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
-        bus_error_t step_err = {0};
-        if (s_run_checked(steps[i], &step_err) != 0) {
-            bus_log_error("kernel network failed kernel=%s error=\"%s\"", kernel_id,
-                          step_err.detail);
-            s_remove(self, kernel_id, NULL);
-            return bus_error_set(err, BUS_STATUS_INTERNAL, "%s", step_err.detail);
-        }
+    bus_error_t step_err = {0};
+    if (s_setup(self, netns, veth, path, self->base + index, &step_err) != BUS_OK) {
+        bus_log_error("kernel network failed kernel=%s error=\"%s\"", kernel_id,
+                      step_err.detail);
+        s_remove(self, kernel_id, NULL);
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "%s", step_err.detail);
     }
     snprintf(netns_path, PATH_MAX, "%s", path);
     snprintf(ip, AGENT_NET_IP_MAX, "%s", address);
@@ -720,11 +744,12 @@ agent_net_teardown(agent_net_t *self, bus_error_t *err)
         s_nat_down(self);
         self->nat = false;
     }
-    if (!s_link_exists(self->bridge))
+    bus_error_t step = {0};
+    int status = agent_netlink_link_del(self->nl, self->bridge, &step);
+    if (status == BUS_STATUS_NOT_FOUND)
         return BUS_OK;
-    const char *del[] = {self->ip_tool, "link", "del", self->bridge, NULL};
-    if (s_run_checked(del, err) != 0 && s_link_exists(self->bridge))
-        return BUS_STATUS_INTERNAL;
+    if (status != BUS_OK)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "%s", step.detail);
     bus_log_notice("bridge removed bridge=%s", self->bridge);
     return BUS_OK;
 }

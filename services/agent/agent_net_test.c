@@ -22,10 +22,11 @@
 #include <sys/wait.h>   //  WIFEXITED: system's status
 #include "t.h"
 
-#define TINI_HOST "/usr/bin/tini-static"
-#define BUSYBOX   "/bin/busybox"
-#define WAIT_MS   10000
-#define PORT      8080
+#define TINI_HOST     "/usr/bin/tini-static"
+#define BUSYBOX       "/bin/busybox"
+#define WAIT_MS       10000
+#define PORT          8080
+#define TIMING_ROUNDS 50
 
 static char s_tmp[] = "/tmp/agent_net_test.XXXXXX";
 static char s_state[256];
@@ -118,6 +119,21 @@ s_our_netns(void)
     char prefix[64];
     snprintf(prefix, sizeof prefix, AGENT_NET_NETNS_PREFIX "t%d-", (int) getpid());
     return s_count_entries(AGENT_NET_NETNS_DIR, prefix);
+}
+
+//  The host-side veth name agent_net gives a kernel (FNV-1a of the id, as
+//  agent_net.c computes it), so a case can take the name first.
+static void
+s_veth_name(const char *kernel_id, char name[AGENT_NET_IFNAME_MAX + 1])
+{
+    uint64_t hash = 14695981039346656037ULL;
+    for (const char *p = kernel_id; *p; p++) {
+        hash ^= (unsigned char) *p;
+        hash *= 1099511628211ULL;
+    }
+    int digits = AGENT_NET_IFNAME_MAX - (int) strlen(AGENT_NET_VETH_PREFIX);
+    snprintf(name, AGENT_NET_IFNAME_MAX + 1, "%s%0*" PRIx64, AGENT_NET_VETH_PREFIX,
+             digits, (uint64_t) (hash & ((1ULL << (4 * digits)) - 1)));
 }
 
 static bool
@@ -223,6 +239,73 @@ test_new_makes_bridge(void)
     T_EQ_INT(err.status, BUS_STATUS_CONFLICT);
 }
 
+//  agent_netlink on its own: statuses callers act on, errors that name the
+//  operation and the link, a namespace with a socket inside it.
+static void
+test_netlink(void)
+{
+    bus_error_t err = {0};
+    agent_netlink_t *nl = agent_netlink_new(&err);
+    T_ASSERT(nl);
+    agent_netlink_link_t link;
+    T_EQ_INT(agent_netlink_link_get(nl, "bpnone0", &link, &err), BUS_STATUS_NOT_FOUND);
+    T_CONTAINS(err.detail, "get link bpnone0: No such device");
+    T_EQ_INT(agent_netlink_link_get(nl, s_bridge, &link, &err), 0);
+    T_EQ_STR(link.kind, "bridge");
+    T_EQ_STR(link.name, s_bridge);
+    T_ASSERT(link.up && link.index > 0 && link.master == 0);
+    T_EQ_INT(agent_netlink_link_get(nl, "lo", &link, &err), 0);
+    T_EQ_STR(link.kind, "");
+    T_EQ_INT(agent_netlink_bridge_add(nl, s_bridge, &err), BUS_STATUS_CONFLICT);
+    T_CONTAINS(err.detail, s_bridge);
+    T_EQ_INT(agent_netlink_bridge_add(nl, "much-too-long-name", &err),
+             BUS_STATUS_INVALID);
+    T_EQ_INT(agent_netlink_link_del(nl, "bpnone0", &err), BUS_STATUS_NOT_FOUND);
+    T_CONTAINS(err.detail, "delete link bpnone0");
+    T_EQ_INT(agent_netlink_link_up(nl, "bpnone0", NULL, &err), BUS_STATUS_NOT_FOUND);
+
+    //  a namespace: its name is taken once, the socket inside sees only lo
+    char name[64], path[PATH_MAX];
+    snprintf(name, sizeof name, AGENT_NET_NETNS_PREFIX "t%d-nl", (int) getpid());
+    snprintf(path, sizeof path, AGENT_NET_NETNS_DIR "/%s", name);
+    agent_netlink_t *inside = NULL, *again = NULL;
+    T_EQ_INT(agent_netlink_netns_add(AGENT_NET_NETNS_DIR, name, &inside, &err), 0);
+    T_ASSERT(inside && s_exists(path));
+    T_EQ_INT(agent_netlink_netns_add(AGENT_NET_NETNS_DIR, name, &again, &err),
+             BUS_STATUS_CONFLICT);
+    T_ASSERT(!again);
+    T_EQ_INT(agent_netlink_netns_add(AGENT_NET_NETNS_DIR, "../x", &again, &err),
+             BUS_STATUS_INVALID);
+    T_EQ_INT(agent_netlink_link_get(inside, s_bridge, &link, &err), BUS_STATUS_NOT_FOUND);
+    T_EQ_INT(agent_netlink_link_get(inside, "lo", &link, &err), 0);
+    T_ASSERT(!link.up);
+    T_EQ_INT(agent_netlink_link_up(inside, "lo", NULL, &err), 0);
+    //  a gateway nothing reaches: refused, with the kernel's own message
+    T_EQ_INT(agent_netlink_route_add_default(inside, &link, 0x0a090909, &err),
+             BUS_STATUS_INTERNAL);
+    T_CONTAINS(err.detail, "netlink add default route via 10.9.9.9 dev lo: ");
+    printf("# route refused: %s\n", err.detail);
+    T_EQ_INT(agent_netlink_addr_add(inside, &link, 0x0a090901, 24, false, &err), 0);
+    T_EQ_INT(agent_netlink_addr_add(inside, &link, 0x0a090901, 24, false, &err),
+             BUS_STATUS_CONFLICT);
+    T_CONTAINS(err.detail, "add address 10.9.9.1/24 to lo");
+    T_EQ_INT(agent_netlink_addr_add(inside, &link, 0x0a090901, 24, true, &err), 0);
+    T_EQ_INT(agent_netlink_route_add_default(inside, &link, 0x0a090902, &err), 0);
+    char *addr = s_capture("ip -n %s -4 -o addr show dev lo", name);
+    char *route = s_capture("ip -n %s route show default", name);
+    bool ok = strstr(addr, "inet 10.9.9.1/24") && strstr(route, "default via 10.9.9.2");
+    free(addr);
+    free(route);
+    T_ASSERT(ok);
+    agent_netlink_destroy(&inside);
+    agent_netlink_destroy(&inside);
+    T_EQ_INT(agent_netlink_netns_del(AGENT_NET_NETNS_DIR, name, &err), 0);
+    T_ASSERT(!s_exists(path));
+    T_EQ_INT(agent_netlink_netns_del(AGENT_NET_NETNS_DIR, name, &err),
+             BUS_STATUS_NOT_FOUND);
+    agent_netlink_destroy(&nl);
+}
+
 static void
 test_attach_two(void)
 {
@@ -243,6 +326,21 @@ test_attach_two(void)
     T_ASSERT(!streq(s_ip_a, s_ip_b));
     T_ASSERT(!streq(s_ip_a, s_gateway));
     T_EQ_INT(s_bridge_ports(), 2);
+
+    //  the host end is up on the bridge; named namespaces propagate (as ip's)
+    char veth[AGENT_NET_IFNAME_MAX + 1];
+    s_veth_name(a, veth);
+    char *host = s_capture("ip -o link show dev %s", veth);
+    char *want_master = zsys_sprintf("master %s ", s_bridge);
+    char *propagation = s_capture("findmnt -n -o PROPAGATION " AGENT_NET_NETNS_DIR);
+    bool host_ok =
+        strstr(host, ",UP") && strstr(host, want_master) && strstr(propagation, "shared");
+    if (!host_ok)
+        fprintf(stderr, "# host: %s# propagation: %s\n", host, propagation);
+    free(host);
+    free(propagation);
+    zstr_free(&want_master);
+    T_ASSERT(host_ok);
 
     //  eth0 holds the address, with lo up and a default route via the bridge
     char *addr = s_capture("ip -n bp-%s -4 -o addr show dev eth0", a);
@@ -295,6 +393,26 @@ test_attach_refused(void)
     T_EQ_INT(agent_net_attach(s_net, stray, ns, ip, &err), BUS_STATUS_CONFLICT);
     T_EQ_INT(agent_net_detach(s_net, stray, &err), 0);
     T_EQ_INT(agent_net_detach(s_net, stray, &err), BUS_STATUS_NOT_FOUND);
+    //  so is a link with the kernel's veth name: refused, and left alone
+    char veth[AGENT_NET_IFNAME_MAX + 1];
+    s_veth_name(stray, veth);
+    T_EQ_INT(s_sh("ip link add %s type veth peer name bps%d", veth, (int) getpid()), 0);
+    T_EQ_INT(agent_net_attach(s_net, stray, ns, ip, &err), BUS_STATUS_CONFLICT);
+    T_CONTAINS(err.detail, veth);
+    T_EQ_INT(s_sh("ip link show dev %s >/dev/null 2>&1", veth), 0);
+    char *file = zsys_sprintf("%s/net/%s", s_state, stray);
+    bool no_file = !s_exists(file);
+    zstr_free(&file);
+    T_ASSERT(no_file);
+    T_EQ_INT(agent_net_detach(s_net, stray, &err), 0);
+    T_ASSERT(s_sh("ip link show dev %s >/dev/null 2>&1", veth) != 0);
+    T_EQ_INT(agent_net_detach(s_net, stray, &err), BUS_STATUS_NOT_FOUND);
+    //  detaching a kernel that never had a network changes nothing, every time
+    char *never = s_kernel_id("never");
+    T_EQ_INT(agent_net_detach(s_net, never, &err), BUS_STATUS_NOT_FOUND);
+    T_CONTAINS(err.detail, never);
+    T_EQ_INT(agent_net_detach(s_net, never, &err), BUS_STATUS_NOT_FOUND);
+    zstr_free(&never);
     T_EQ_INT(s_bridge_ports(), 2);
     zstr_free(&a);
     zstr_free(&stray);
@@ -386,6 +504,36 @@ test_detach(void)
     T_EQ_INT(agent_net_detach(s_net, a, &err), BUS_STATUS_NOT_FOUND);
     T_ASSERT(!s_ping(NULL, s_ip_a));
     zstr_free(&a);
+}
+
+//  Attach and detach one kernel TIMING_ROUNDS times; the means go to a TAP
+//  comment (no assertion: the host's load decides).
+static void
+test_timing(void)
+{
+    char *id = s_kernel_id("timing");
+    char ns[PATH_MAX], ip[AGENT_NET_IP_MAX];
+    bus_error_t err = {0};
+    int64_t attach_us = 0, detach_us = 0;
+    int rounds = 0;
+    for (; rounds < TIMING_ROUNDS; rounds++) {
+        int64_t start = zclock_usecs();
+        if (agent_net_attach(s_net, id, ns, ip, &err) != 0)
+            break;
+        int64_t attached = zclock_usecs();
+        attach_us += attached - start;
+        if (agent_net_detach(s_net, id, &err) != 0)
+            break;
+        detach_us += zclock_usecs() - attached;
+    }
+    if (rounds < TIMING_ROUNDS)
+        fprintf(stderr, "# timing: %s\n", err.detail);
+    T_EQ_INT(rounds, TIMING_ROUNDS);
+    printf("# attach+detach: %.2f ms per kernel (attach %.2f, detach %.2f; %d rounds)\n",
+           (double) (attach_us + detach_us) / 1000.0 / rounds,
+           (double) attach_us / 1000.0 / rounds, (double) detach_us / 1000.0 / rounds,
+           rounds);
+    zstr_free(&id);
 }
 
 //  A kernel run by agent_runc in its namespace: it sees eth0 with its address
@@ -510,7 +658,8 @@ test_attach_rollback(void)
     char ns[PATH_MAX], ip[AGENT_NET_IP_MAX];
     bus_error_t err = {0};
     T_EQ_INT(agent_net_attach(s_net, id, ns, ip, &err), BUS_STATUS_INTERNAL);
-    T_CONTAINS(err.detail, "ip link set");
+    T_CONTAINS(err.detail, "netlink get link");
+    T_CONTAINS(err.detail, s_bridge);
     char *file = zsys_sprintf("%s/net/%s", s_state, id);
     bool gone = !s_exists(file);
     zstr_free(&file);
@@ -634,11 +783,13 @@ main(void)
         return 1;
     }
     T_RUN(test_new_makes_bridge);
+    T_RUN(test_netlink);
     T_RUN(test_attach_two);
     T_RUN(test_attach_refused);
     T_RUN(test_allocations_persist);
     T_RUN(test_subnet_full);
     T_RUN(test_detach);
+    T_RUN(test_timing);
     T_RUN(test_runc_kernel);
     T_RUN(test_runc_host_network);
     T_RUN(test_attach_rollback);
@@ -656,6 +807,7 @@ main(void)
     if (entries)
         closedir(entries);
     zstr_free(&dir);
+    s_sh("ip netns del " AGENT_NET_NETNS_PREFIX "t%d-nl 2>/dev/null", (int) getpid());
     if (s_net)
         agent_net_teardown(s_net, NULL);
     else

@@ -558,6 +558,12 @@ static int
 s_on_frame(agent_runner_client_t *self, const agent_runner_frame_t *frame)
 {
     s_run_t *run = NULL;
+    //  The terminal's shell ended: FINISHED for run 0, which no run has.
+    if (frame->kind == AGENT_RUNNER_FINISHED && frame->run_id == 0) {
+        if (self->pty_fn)
+            self->pty_fn(NULL, 0, self->pty_arg);
+        return 0;
+    }
     switch (frame->kind) {
         case AGENT_RUNNER_STDOUT:
         case AGENT_RUNNER_STDERR:

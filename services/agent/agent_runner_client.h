@@ -51,7 +51,8 @@ typedef void(agent_runner_status_fn)(const char *reply,
                                      const bus_error_t *err,
                                      void *arg);
 
-//  Terminal bytes from the runner's pseudo-terminal (borrowed).
+//  Terminal bytes from the runner's pseudo-terminal (borrowed); data NULL when
+//  the terminal's shell ended.
 typedef void(agent_runner_pty_fn)(const uint8_t *data, size_t size, void *arg);
 
 //  ---------------------------------------------------------------------------

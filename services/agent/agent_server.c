@@ -6,7 +6,8 @@
     slots it offers, from which the scheduler keeps its agent registry, and
     announces the images it holds (image.catalog) for the gateway's
     catalogue, and runs kernels for the scheduler (agent_kernels: kernel.*),
-    with the files of their home directories (agent_kernel_files).
+    with the files of their home directories (agent_kernel_files) and their
+    terminals (agent_kernel_pty).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -18,6 +19,7 @@ typedef struct {
     agent_images_t *images;
     agent_kernels_t *kernels;
     agent_kernel_files_t *kernel_files;
+    agent_kernel_pty_t *kernel_pty;
 } agent_state_t;
 
 static void
@@ -27,6 +29,7 @@ s_fini(void **state_p)
     if (state) {
         agent_heartbeat_destroy(&state->heartbeat);
         agent_kernel_files_destroy(&state->kernel_files);
+        agent_kernel_pty_destroy(&state->kernel_pty); //  before the kernels it hooks
         agent_kernels_destroy(&state->kernels);
         agent_images_destroy(&state->images);
         free(state);
@@ -50,6 +53,8 @@ s_init(bus_node_t *node, const void *config_p, bus_error_t *err)
     if (state->kernels)
         state->kernel_files = agent_kernel_files_new(node, state->kernels, err);
     if (state->kernel_files)
+        state->kernel_pty = agent_kernel_pty_new(node, state->kernels, err);
+    if (state->kernel_pty)
         state->heartbeat = agent_heartbeat_new(node, config, err);
     if (!state->heartbeat) {
         void *dead = state;

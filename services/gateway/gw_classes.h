@@ -23,6 +23,7 @@
 #include "gw_multipart.h"
 #include "gw_wsconn.h"
 #include "gw_stream.h"
+#include "gw_pty.h"
 #include "gw_events.h"
 #include "gw_sse.h"
 #include "gw_accesslog.h"

@@ -84,6 +84,7 @@ const gw_route_t gw_routes[] = {
     //  Streams (reference §4): WebSocket.
     {GET, "/stream/session/{session}/execute", GW_AUTH_REQUIRED,
      gw_stream_handle_execute},
+    {GET, "/stream/session/{session}/pty", GW_AUTH_REQUIRED, gw_pty_handle},
     {GET, "/stream/session/{session}/apps", GW_AUTH_REQUIRED, gw_apps_handle},
     //  Event streams (reference §5): Server-Sent Events.
     {GET, "/events/session", GW_AUTH_REQUIRED, gw_sse_handle_session},

@@ -124,17 +124,27 @@ s_setup_signals(runner_t *r)
     return 0;
 }
 
+//  The agent takes the socket's path appearing as the sign that the runner
+//  listens, so the socket is bound and listening under a temporary name
+//  first and then renamed into place: a connect never meets a bound socket
+//  that does not listen yet.
 static int
 s_listen(runner_t *r)
 {
     struct sockaddr_un addr = {.sun_family = AF_UNIX};
-    memcpy(addr.sun_path, r->socket_path, strlen(r->socket_path) + 1);
+    int length = snprintf(addr.sun_path, sizeof addr.sun_path, "%s.new", r->socket_path);
+    if (length < 0 || (size_t) length >= sizeof addr.sun_path) {
+        runner_log("error", "socket path %s is too long", r->socket_path);
+        return -1;
+    }
+    unlink(addr.sun_path);
     unlink(r->socket_path); //  a stale socket from an earlier runner
     r->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (r->listen_fd < 0 ||
         bind(r->listen_fd, (struct sockaddr *) &addr, sizeof addr) != 0 ||
-        chmod(r->socket_path, RUNNER_SOCKET_MODE) != 0 ||
-        listen(r->listen_fd, RUNNER_LISTEN_BACKLOG) != 0) {
+        chmod(addr.sun_path, RUNNER_SOCKET_MODE) != 0 ||
+        listen(r->listen_fd, RUNNER_LISTEN_BACKLOG) != 0 ||
+        rename(addr.sun_path, r->socket_path) != 0) {
         runner_log("error", "listen on %s: %s", r->socket_path, strerror(errno));
         return -1;
     }

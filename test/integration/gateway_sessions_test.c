@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <openssl/evp.h>
+
 #include "gateway_client.h"
 #include "t.h"
 
@@ -553,6 +555,98 @@ test_restart(void)
     json_decref(r);
 }
 
+//  Reads terminal messages until their decoded output contains needle.
+static bool
+s_pty_until(int fd, const char *needle)
+{
+    char screen[16384];
+    size_t used = 0;
+    screen[0] = 0;
+    for (int i = 0; i < 200; i++) {
+        char *data = NULL;
+        if (client_ws_recv(fd, &data, NULL, 10000) != 1) {
+            free(data);
+            break;
+        }
+        json_t *message = json_loads(data, 0, NULL);
+        free(data);
+        const char *out = json_string_value(json_object_get(message, "data"));
+        if (out &&
+            strcmp(json_string_value(json_object_get(message, "type")), "out") == 0) {
+            unsigned char bytes[12288];
+            size_t length = strlen(out);
+            int n = length <= 16384 ? EVP_DecodeBlock(bytes, (const unsigned char *) out,
+                                                      (int) length)
+                                    : -1;
+            for (int k = 0; k < n && used + 1 < sizeof screen; k++)
+                if (bytes[k])
+                    screen[used++] = (char) bytes[k];
+            screen[used] = 0;
+        }
+        json_decref(message);
+        if (strstr(screen, needle))
+            return true;
+    }
+    fprintf(stderr, "# terminal never showed '%s'; it showed:\n%s\n", needle, screen);
+    return false;
+}
+
+static void
+test_pty(void)
+{
+    //  The terminal of reference §4: base64 keystrokes in, base64 screen out.
+    int status;
+    int fd = client_ws_open(&s_p, &s_p.super, "/stream/session/gw-first/pty", &status);
+    T_EQ_INT(status, 101);
+    T_ASSERT(fd >= 0);
+    char message[256], encoded[128];
+    const char *typed = "echo pty-$((6*7))\n";
+    EVP_EncodeBlock((unsigned char *) encoded, (const unsigned char *) typed,
+                    (int) strlen(typed));
+    snprintf(message, sizeof message, "{\"type\":\"stdin\",\"chars\":\"%s\"}", encoded);
+    T_EQ_INT(client_ws_send(fd, 1, message, strlen(message)), 0);
+    T_ASSERT(s_pty_until(fd, "pty-42"));
+    const char *resize = "{\"type\":\"resize\",\"rows\":30,\"cols\":100}";
+    T_EQ_INT(client_ws_send(fd, 1, resize, strlen(resize)), 0);
+    typed = "stty size\n";
+    EVP_EncodeBlock((unsigned char *) encoded, (const unsigned char *) typed,
+                    (int) strlen(typed));
+    snprintf(message, sizeof message, "{\"type\":\"stdin\",\"chars\":\"%s\"}", encoded);
+    T_EQ_INT(client_ws_send(fd, 1, message, strlen(message)), 0);
+    T_ASSERT(s_pty_until(fd, "30 100"));
+    //  Not base64: an error message, and the terminal goes on.
+    const char *bad = "{\"type\":\"stdin\",\"chars\":\"%%%\"}";
+    T_EQ_INT(client_ws_send(fd, 1, bad, strlen(bad)), 0);
+    bool refused = false;
+    for (int i = 0; i < 50 && !refused; i++) {
+        char *data = NULL;
+        if (client_ws_recv(fd, &data, NULL, 5000) != 1) {
+            free(data);
+            break;
+        }
+        refused = strstr(data, "\"type\":\"error\"") && strstr(data, "base64");
+        free(data);
+    }
+    T_ASSERT(refused);
+    //  The shell exits: the terminal says so and the stream closes.
+    typed = "exit\n";
+    EVP_EncodeBlock((unsigned char *) encoded, (const unsigned char *) typed,
+                    (int) strlen(typed));
+    snprintf(message, sizeof message, "{\"type\":\"stdin\",\"chars\":\"%s\"}", encoded);
+    T_EQ_INT(client_ws_send(fd, 1, message, strlen(message)), 0);
+    bool ended = false;
+    int opcode = 1;
+    for (int i = 0; i < 50 && opcode == 1; i++) {
+        char *data = NULL;
+        opcode = client_ws_recv(fd, &data, NULL, 10000);
+        ended = ended || (opcode == 1 && strstr(data, "the terminal has ended"));
+        free(data);
+    }
+    T_ASSERT(ended);
+    T_EQ_INT(opcode, 8); //  then the close frame
+    close(fd);
+}
+
 static void
 test_destroy(void)
 {
@@ -598,6 +692,7 @@ main(void)
     T_RUN(test_files);
     T_RUN(test_rename);
     T_RUN(test_restart);
+    T_RUN(test_pty);
     T_RUN(test_bad_requests);
     T_RUN(test_destroy);
     int agent = harness_stop(&s_agent, CLIENT_STOP_MS);

@@ -2,7 +2,9 @@
     kernels_test - the agent's kernel.* service with real runc containers:
     create (kernel.started), execute in the busybox image, logs, list,
     the file methods (upload, download, download_single, list_files, and
-    paths that leave home refused), restart in place (files kept, processes
+    paths that leave home refused), the terminal (pty_write opens, resizes
+    and types; pty_read waits for output, keeps the last 256 KiB, answers
+    closed when the kernel goes), restart in place (files kept, processes
     gone, no lifecycle event), destroy (kernel.terminated, nothing left on
     the host, the id never created again), a kernel that exits by itself
     (self-terminated), an agent killed and restarted (the kernel is adopted,
@@ -721,11 +723,222 @@ test_stats(void)
         T_ASSERT(stats->exit_code >= 1); //  pids: tini and the runner at least
 }
 
+//  Types data into kernel id's terminal, resizing it when rows or cols. The status.
+static int
+s_pty_write(const char *id, const char *data, unsigned rows, unsigned cols)
+{
+    proto_kernel_pty_write_req_t in;
+    proto_kernel_pty_write_req_init(&in);
+    in.kernel_id = (char *) id;
+    in.data = (uint8_t *) data;
+    in.data_size = strlen(data);
+    in.rows = rows;
+    in.cols = cols;
+    bus_writer_t *writer = bus_writer_new();
+    proto_kernel_pty_write_req_write(&in, writer);
+    zchunk_t *reply = NULL;
+    bus_error_t err;
+    int rc = s_call(PROTO_KERNEL_PTY_WRITE, writer, &reply, &err);
+    if (rc != BUS_OK)
+        fprintf(stderr, "# pty_write %s: %d %s\n", id, rc, err.detail);
+    zchunk_destroy(&reply);
+    return rc;
+}
+
+static void
+s_pty_read_body(const char *id, uint64_t offset, uint64_t wait_ms, bus_writer_t *writer)
+{
+    proto_kernel_pty_read_req_t in;
+    proto_kernel_pty_read_req_init(&in);
+    in.kernel_id = (char *) id;
+    in.offset = offset;
+    in.wait_ms = wait_ms;
+    proto_kernel_pty_read_req_write(&in, writer);
+}
+
+//  Reads kernel id's terminal from offset. The status; the reply into *out
+//  (caller clears) on BUS_OK.
+static int
+s_pty_read(const char *id,
+           uint64_t offset,
+           uint64_t wait_ms,
+           proto_kernel_pty_read_rep_t *out)
+{
+    proto_kernel_pty_read_rep_init(out);
+    bus_writer_t *writer = bus_writer_new();
+    s_pty_read_body(id, offset, wait_ms, writer);
+    zchunk_t *reply = NULL;
+    bus_error_t err;
+    int rc = s_call(PROTO_KERNEL_PTY_READ, writer, &reply, &err);
+    if (rc == BUS_OK)
+        rc = proto_kernel_pty_read_rep_decode(out, zchunk_data(reply), zchunk_size(reply),
+                                              &err);
+    zchunk_destroy(&reply);
+    return rc;
+}
+
+//  Reads kernel id's terminal from *offset_p on until its output holds needle,
+//  for at most ms. True when it did; *offset_p is then past what was read.
+static bool
+s_pty_until(const char *id, uint64_t *offset_p, const char *needle, int ms)
+{
+    char text[8192];
+    size_t used = 0;
+    int64_t deadline = bus_clock_mono_ms() + ms;
+    while (bus_clock_mono_ms() < deadline) {
+        proto_kernel_pty_read_rep_t out;
+        if (s_pty_read(id, *offset_p, 1000, &out) != BUS_OK)
+            return false;
+        *offset_p = out.offset;
+        for (size_t i = 0; i < out.data_size; i++) {
+            if (used == sizeof text - 1) { //  keep the last half
+                memmove(text, text + sizeof text / 2, used - sizeof text / 2);
+                used -= sizeof text / 2;
+            }
+            text[used++] = out.data[i] ? (char) out.data[i] : ' ';
+        }
+        text[used] = '\0';
+        bool closed = out.closed;
+        proto_kernel_pty_read_rep_clear(&out);
+        if (strstr(text, needle))
+            return true;
+        if (closed)
+            return false;
+    }
+    fprintf(stderr, "# pty output without \"%s\": %s\n", needle, text);
+    return false;
+}
+
+static void
+test_pty(void)
+{
+    //  Opened by the first write; the shell's output read from offset 0 on.
+    T_EQ_INT(s_pty_write("k1", "echo pty-$((6*7))\n", 24, 80), BUS_OK);
+    uint64_t offset = 0;
+    T_ASSERT(s_pty_until("k1", &offset, "pty-42", 10000));
+    //  Once the shell is quiet, a read waits its wait_ms and answers nothing.
+    proto_kernel_pty_read_rep_t out;
+    bool quiet = false;
+    for (int i = 0; i < 20 && !quiet; i++) {
+        int64_t start = bus_clock_mono_ms();
+        T_EQ_INT(s_pty_read("k1", offset, 300, &out), BUS_OK);
+        int64_t took = bus_clock_mono_ms() - start;
+        quiet = out.data_size == 0;
+        if (quiet) {
+            T_ASSERT(took >= 250 && took < 3000);
+            T_EQ_INT(out.offset, offset);
+            T_ASSERT(!out.closed);
+        }
+        offset = out.offset;
+        proto_kernel_pty_read_rep_clear(&out);
+    }
+    T_ASSERT(quiet);
+    //  Resized by a write without data.
+    T_EQ_INT(s_pty_write("k1", "", 30, 100), BUS_OK);
+    T_EQ_INT(s_pty_write("k1", "stty size\n", 0, 0), BUS_OK);
+    T_ASSERT(s_pty_until("k1", &offset, "30 100", 10000));
+    //  More than is kept: a read from 0 gets the last AGENT_KERNEL_PTY_KEEP bytes.
+    T_EQ_INT(s_pty_write("k1",
+                         "head -c 300000 /dev/zero | tr '\\0' x; echo big-$((1+1))\n", 0,
+                         0),
+             BUS_OK);
+    T_ASSERT(s_pty_until("k1", &offset, "big-2", 20000));
+    T_EQ_INT(s_pty_read("k1", 0, 0, &out), BUS_OK);
+    T_ASSERT(out.offset >= offset && out.offset > 300000);
+    T_EQ_INT(out.data_size, 256 * 1024);
+    proto_kernel_pty_read_rep_clear(&out);
+    //  A reader from an earlier terminal (past the end) gets the end at once.
+    T_EQ_INT(s_pty_read("k1", UINT64_MAX, 20000, &out), BUS_OK);
+    T_EQ_INT(out.data_size, 0);
+    T_ASSERT(out.offset >= offset && out.offset < UINT64_MAX);
+    proto_kernel_pty_read_rep_clear(&out);
+    //  An unknown kernel has no terminal.
+    T_EQ_INT(s_pty_read("nope", 0, 0, &out), BUS_STATUS_NOT_FOUND);
+    T_EQ_INT(s_pty_write("nope", "x", 0, 0), BUS_STATUS_NOT_FOUND);
+}
+
+//  The answer of a pty_read left waiting.
+typedef struct {
+    bool done;
+    int status;
+    bool closed;
+    size_t size;
+} s_pending_t;
+
+static void
+s_on_pending(void *arg, const bus_reply_t *reply)
+{
+    s_pending_t *pending = arg;
+    pending->done = true;
+    pending->status = reply->status;
+    proto_kernel_pty_read_rep_t out;
+    bus_error_t err;
+    if (reply->status == BUS_OK &&
+        proto_kernel_pty_read_rep_decode(&out, reply->body, reply->body_size, &err) ==
+            BUS_OK) {
+        pending->closed = out.closed;
+        pending->size = out.data_size;
+        proto_kernel_pty_read_rep_clear(&out);
+    }
+}
+
+//  Leaves a pty_read waiting at the end of kernel id's terminal, once the
+//  shell is quiet (its prompt may still come after the output awaited). The
+//  call id (0: not sent).
+static uint64_t
+s_pending_start(const char *id, s_pending_t *pending)
+{
+    memset(pending, 0, sizeof *pending);
+    uint64_t end = UINT64_MAX;
+    bool quiet = false;
+    for (int i = 0; i < 20 && !quiet; i++) {
+        proto_kernel_pty_read_rep_t out;
+        if (s_pty_read(id, end, end == UINT64_MAX ? 0 : 300, &out) != BUS_OK)
+            return 0;
+        quiet = end != UINT64_MAX && out.data_size == 0;
+        end = out.offset;
+        proto_kernel_pty_read_rep_clear(&out);
+    }
+    bus_writer_t *writer = bus_writer_new();
+    s_pty_read_body(id, end, 20000, writer);
+    uint64_t call =
+        bus_rpc_client_call(s_client, PROTO_KERNEL_PTY_READ, bus_writer_data(writer),
+                            bus_writer_size(writer), CALL_MS, s_on_pending, pending);
+    bus_writer_destroy(&writer);
+    s_sleep_ms(100); //  it waits there
+    bus_rpc_client_dispatch(s_client);
+    return call;
+}
+
+//  Waits (5 s at most) for the answer of a pending read. True when it came.
+static bool
+s_pending_wait(s_pending_t *pending)
+{
+    int64_t deadline = bus_clock_mono_ms() + 5000;
+    while (!pending->done && bus_clock_mono_ms() < deadline) {
+        bus_rpc_client_dispatch(s_client);
+        bus_rpc_client_tick(s_client);
+        s_sleep_ms(10);
+    }
+    return pending->done;
+}
+
 static void
 test_destroy(void)
 {
+    //  A read waiting on k1's terminal, at its end, answers closed when k1 goes.
+    static s_pending_t pending; //  static: the answer may come after a failed test
+    uint64_t call = s_pending_start("k1", &pending);
+    bool early = pending.done;
+
     int64_t code = -100;
     T_EQ_INT(s_destroy("k1", &code), BUS_OK);
+    T_ASSERT(call > 0);
+    T_ASSERT(!early);
+    T_ASSERT(s_pending_wait(&pending));
+    T_EQ_INT(pending.status, BUS_OK);
+    T_ASSERT(pending.closed);
+    T_EQ_INT(pending.size, 0);
     const s_seen_t *ended = s_wait_event(PROTO_KERNEL_TERMINATED, "k1");
     T_ASSERT(ended);
     if (ended) {
@@ -814,8 +1027,18 @@ test_restart_adopts(void)
     T_CONTAINS(result, "again");
     T_CONTAINS(result, "\"status\":\"finished\"");
     free(result);
+    //  The adopted kernel's terminal opens, and a read waiting on it answers
+    //  closed when the kernel restarts (checked at the end, so that k3 goes).
+    uint64_t offset = 0;
+    bool pty_open = s_pty_write("k3", "echo adopted-$((2+3))\n", 24, 80) == BUS_OK &&
+                    s_pty_until("k3", &offset, "adopted-5", 10000);
+    static s_pending_t pending;
+    uint64_t call = pty_open ? s_pending_start("k3", &pending) : 0;
+    bool early = pending.done;
     //  An adopted kernel (not the agent's child) restarts too.
     T_EQ_INT(s_restart("k3"), BUS_OK);
+    bool pty_closed = call > 0 && !early && s_pending_wait(&pending) &&
+                      pending.status == BUS_OK && pending.closed;
     result = s_execute("k3", "r2", "query", "echo back", NULL);
     T_ASSERT(result);
     T_CONTAINS(result, "back");
@@ -826,6 +1049,9 @@ test_restart_adopts(void)
     T_ASSERT(s_wait_event(PROTO_KERNEL_TERMINATED, "k3"));
     T_ASSERT(s_runc_empty());
     T_ASSERT(s_nothing_left("k3"));
+    T_ASSERT(pty_open);
+    T_ASSERT(!early);
+    T_ASSERT(pty_closed);
 }
 
 static void
@@ -852,6 +1078,7 @@ main(void)
     T_RUN(test_files);
     T_RUN(test_restart_in_place);
     T_RUN(test_stats);
+    T_RUN(test_pty);
     T_RUN(test_destroy);
     T_RUN(test_self_terminated);
     T_RUN(test_batch_task);
