@@ -11,6 +11,7 @@
 #define RECONCILE_PASSES 10   //  a reconciliation every this many timed passes
 #define AGENTS_MAX       1024 //  agents looked at per reconciliation
 #define UNSETTLED_MAX    256  //  kernels repaired per agent and reconciliation
+#define LIST_TIMEOUT_MS  5000 //  how long a reconciliation waits for kernel.list
 
 typedef struct _call_ctx_t call_ctx_t;
 
@@ -183,13 +184,33 @@ s_call_done(call_ctx_t *ctx)
     free(ctx);
 }
 
-//  True while a kernel.* call about kernel_id is in flight: its answer, not
-//  the reconciliation, moves the kernel.
+//  Whether endpoint is where the kernel's agent answers now. An agent that
+//  restarted may have come back on another port: calls still waiting on the
+//  old one will only time out, and must not hold the kernel back.
+static bool
+s_agent_current(sched_lifecycle_t *self, const char *kernel_id, const char *endpoint)
+{
+    sqlite3_stmt *stmt = bus_db_stmt(
+        self->db, "SELECT a.addr FROM kernels k JOIN agents a ON a.id = k.agent_id"
+                  " WHERE k.id = ?1");
+    bool current = true; //  unknown: trust the call
+    if (stmt) {
+        sqlite3_bind_text(stmt, 1, kernel_id, -1, SQLITE_TRANSIENT);
+        if (sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_text(stmt, 0))
+            current = strcmp((const char *) sqlite3_column_text(stmt, 0), endpoint) == 0;
+        sqlite3_reset(stmt);
+    }
+    return current;
+}
+
+//  True while a kernel.* call about kernel_id is in flight to its agent's
+//  current address: its answer, not the reconciliation, moves the kernel.
 static bool
 s_in_flight(sched_lifecycle_t *self, const char *kernel_id)
 {
     for (call_ctx_t *ctx = self->calls; ctx; ctx = ctx->next)
-        if (!ctx->list && strcmp(ctx->kernel_id, kernel_id) == 0)
+        if (!ctx->list && strcmp(ctx->kernel_id, kernel_id) == 0 &&
+            s_agent_current(self, kernel_id, ctx->endpoint))
             return true;
     return false;
 }
@@ -242,6 +263,12 @@ s_on_created(void *arg, const bus_reply_t *reply)
                          " status=%s detail=\"%s\"",
                          ctx->session_id, ctx->kernel_id,
                          sched_kernel_status_str(current), why);
+        } else if (!s_agent_current(self, ctx->kernel_id, ctx->endpoint)) {
+            //  Sent to where the agent was before it restarted elsewhere: the
+            //  reconciliation sends the create to where it is now.
+            bus_log_info("kernel create to an old agent address failed session=%s"
+                         " kernel=%s endpoint=%s detail=\"%s\"",
+                         ctx->session_id, ctx->kernel_id, ctx->endpoint, why);
         } else if (reply->status == BUS_STATUS_CONFLICT && why &&
                    strstr(why, "already ended")) {
             //  A create sent again for a kernel that ran and ended there (a
@@ -1132,8 +1159,11 @@ s_on_listed(void *arg, const bus_reply_t *reply)
 static void
 s_list_agent(sched_lifecycle_t *self, const char *agent_id, const char *addr)
 {
+    //  One list at a time per agent, unless the one out went to where the
+    //  agent was before it came back elsewhere.
     for (call_ctx_t *ctx = self->calls; ctx; ctx = ctx->next)
-        if (ctx->list && strcmp(ctx->agent_id, agent_id) == 0)
+        if (ctx->list && strcmp(ctx->agent_id, agent_id) == 0 &&
+            strcmp(ctx->endpoint, addr) == 0)
             return;
     proto_kernel_list_req_t req;
     proto_kernel_list_req_init(&req);
@@ -1141,6 +1171,7 @@ s_list_agent(sched_lifecycle_t *self, const char *agent_id, const char *addr)
     call_ctx_t *ctx = s_call_new(self, "", "");
     if (ctx) {
         ctx->list = true;
+        ctx->timeout_ms = LIST_TIMEOUT_MS; //  a list is quick, or the agent is gone
         ctx->sent_us = bus_clock_wall_us();
         snprintf(ctx->agent_id, sizeof ctx->agent_id, "%s", agent_id);
     }
