@@ -1908,6 +1908,7 @@ static void
 s_interrupt_req_free(proto_kernel_interrupt_req_t *self)
 {
     free(self->kernel_id);
+    free(self->run_id);
 }
 
 static bool
@@ -1915,26 +1916,37 @@ s_interrupt_req_valid(const proto_kernel_interrupt_req_t *self)
 {
     if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
         return false;
+    if (!proto_valid_str(self->run_id, 0, 64))
+        return false;
     return true;
 }
 
 static void
 s_interrupt_req_write(const proto_kernel_interrupt_req_t *self, bus_writer_t *writer)
 {
-    bus_writer_map(writer, 1);
+    uint32_t pairs = 2;
+    pairs += self->run_id != NULL;
+    bus_writer_map(writer, pairs);
     proto_write_str(writer, "kernel_id", self->kernel_id);
+    proto_write_bool(writer, "force", self->force);
+    if (self->run_id != NULL)
+        proto_write_str(writer, "run_id", self->run_id);
 }
 
 static void
 s_interrupt_req_read(proto_kernel_interrupt_req_t *self, proto_in_t *in)
 {
     proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+    proto_read_bool(in, "force", 0, &self->force);
+    proto_read_str(in, "run_id", 0, 64, &self->run_id);
 }
 
 static void
 s_interrupt_req_print(const proto_kernel_interrupt_req_t *self, proto_text_t *text)
 {
     proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_bool(text, "force", self->force);
+    proto_print_str(text, "run_id", self->run_id);
 }
 
 void

@@ -467,10 +467,15 @@ char *proto_kernel_execute_rep_print(const proto_kernel_execute_rep_t *self);
 
 //  ---------------------------------------------------------------------------
 //  kernel.interrupt request (idempotent): send SIGINT to the code a kernel runs now
+//  (force: SIGKILL to its whole process group, for code that ignores SIGINT)
 
 typedef struct {
     //  The kernel (required, at most 64 bytes)
     char *kernel_id;
+    //  Kill rather than interrupt
+    bool force;
+    //  Only if this run is the one going (empty: whatever runs) (at most 64 bytes)
+    char *run_id;
 } proto_kernel_interrupt_req_t;
 
 void proto_kernel_interrupt_req_init(proto_kernel_interrupt_req_t *self);
@@ -488,7 +493,8 @@ int proto_kernel_interrupt_req_decode(proto_kernel_interrupt_req_t *self,
 char *proto_kernel_interrupt_req_print(const proto_kernel_interrupt_req_t *self);
 
 //  ---------------------------------------------------------------------------
-//  kernel.interrupt reply (idempotent): send SIGINT to the code a kernel runs now
+//  kernel.interrupt reply (idempotent): send SIGINT to the code a kernel runs now (force:
+//  SIGKILL to its whole process group, for code that ignores SIGINT)
 
 typedef struct {
     char unused_; //  no fields; C wants at least one member

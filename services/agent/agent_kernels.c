@@ -39,6 +39,7 @@ _Static_assert(sizeof agent_kernels_migrations / sizeof agent_kernels_migrations
                "AGENT_KERNELS_MIGRATION_COUNT must match the migration list");
 
 typedef struct {
+    agent_kernels_t *owner; //  set with its runner client
     char *id;
     char *session_id;
     char *digest;
@@ -50,6 +51,7 @@ typedef struct {
     char *run_id;    //  the last run started, for interrupt
     bool ending;     //  s_end is giving it back
     bool restarting; //  s_restart has stopped it to run it again
+    bool task_oom;   //  its batch task ended by an OOM kill
     agent_runner_client_t *runner;
 } s_kernel_t;
 
@@ -147,6 +149,41 @@ s_runner_drop(agent_kernels_t *self, s_kernel_t *kernel)
     if (self->runner_hook && kernel->runner)
         self->runner_hook(kernel->id, NULL, self->runner_hook_arg);
     agent_runner_client_destroy(&kernel->runner);
+}
+
+#define S_TASK_RUN_ID "batch-task"
+
+//  A run of the kernel ended. A SIGKILL may be the OOM killer's: the
+//  cgroup's count tells, and the kill is then this run's (not the kernel's,
+//  should it exit later).
+static void
+s_on_run_finished(const char *run_id, int exit_code, void *arg)
+{
+    s_kernel_t *kernel = arg;
+    if (exit_code != 128 + SIGKILL)
+        return;
+    bool oom = agent_runc_oom_take(kernel->owner->runc, kernel->id);
+    if (strcmp(run_id, S_TASK_RUN_ID) == 0)
+        kernel->task_oom = oom;
+    if (oom)
+        bus_log_notice("run oom-killed kernel=%s run=%s", kernel->id, run_id);
+}
+
+//  A runner client for kernel on socket, told of its runs' ends. NULL with
+//  err filled.
+static agent_runner_client_t *
+s_runner_new(agent_kernels_t *self,
+             s_kernel_t *kernel,
+             const char *socket,
+             bus_error_t *err)
+{
+    agent_runner_client_t *runner =
+        agent_runner_client_new(bus_node_base(self->node), socket, err);
+    if (runner) {
+        kernel->owner = self;
+        agent_runner_client_set_finished_handler(runner, s_on_run_finished, kernel);
+    }
+    return runner;
 }
 
 //  Encodes with write into a fresh writer and publishes or emits it.
@@ -379,9 +416,9 @@ s_log_tail(agent_kernels_t *self, const char *kernel_id, size_t max, size_t *siz
 
 //  ---------------------------------------------------------------------------
 //  A batch session's task: the startup command, run as a batch run. Its end
-//  ends the kernel (task-finished, or task-failed with a non-zero exit).
+//  ends the kernel (task-finished, or task-failed with a non-zero exit, or
+//  oom-killed).
 
-#define S_TASK_RUN_ID  "batch-task"
 #define S_TASK_WAIT_MS 60000
 
 typedef struct {
@@ -412,8 +449,13 @@ s_on_task(json_t *result, const bus_error_t *err, void *arg)
     }
     if (kernel && !kernel->ending && result) {
         int code = (int) json_integer_value(json_object_get(result, "exitCode"));
-        s_end(self, kernel, 0, code == 0 ? "task-finished" : "task-failed", NULL, code,
-              false);
+        //  Killed by the OOM killer (s_on_run_finished asked the cgroup).
+        bool oom = code == 128 + SIGKILL && kernel->task_oom;
+        s_end(self, kernel, 0,
+              oom         ? "oom-killed"
+              : code == 0 ? "task-finished"
+                          : "task-failed",
+              NULL, code, oom);
     } else if (!result && kernel && !kernel->ending && !kernel->restarting)
         //  The runner went away: the reap timer sees the container's end.
         bus_log_warning("batch task lost kernel=%s detail=\"%s\"", task->kernel_id,
@@ -443,6 +485,7 @@ s_task_start(agent_kernels_t *self,
     }
     free(kernel->run_id);
     kernel->run_id = strdup(S_TASK_RUN_ID);
+    kernel->task_oom = false;
     s_task_collect(task, kernel);
     return BUS_OK;
 }
@@ -627,7 +670,7 @@ s_create(agent_kernels_t *self,
         goto fail;
     }
     socket = s_socket_path(self, kernel->id);
-    kernel->runner = agent_runner_client_new(bus_node_base(self->node), socket, err);
+    kernel->runner = s_runner_new(self, kernel, socket, err);
     if (!kernel->runner) {
         rc = err->status;
         goto fail;
@@ -820,8 +863,7 @@ s_restart(agent_kernels_t *self,
         }
     }
     if (rc == BUS_OK) {
-        kernel->runner =
-            agent_runner_client_new(bus_node_base(self->node), socket, &step);
+        kernel->runner = s_runner_new(self, kernel, socket, &step);
         if (!kernel->runner)
             rc = step.status;
     }
@@ -1033,14 +1075,22 @@ s_on_interrupt(void *arg,
     if (rc != BUS_OK)
         return rc;
     s_kernel_t *kernel = zhashx_lookup(self->kernels, in.kernel_id);
+    bool wanted = kernel && kernel->run_id &&
+                  (!in.run_id || !*in.run_id || strcmp(in.run_id, kernel->run_id) == 0);
     if (!kernel || !kernel->runner)
         rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such kernel");
-    else if (kernel->run_id) {
+    else if (wanted) {
         bus_error_t step;
-        //  Nothing going is fine: there is nothing to interrupt.
-        if (agent_runner_client_interrupt(kernel->runner, kernel->run_id, &step) != 0 &&
-            step.status != BUS_STATUS_NOT_FOUND)
+        //  Nothing going (or another run than the one named) is fine: there
+        //  is nothing to interrupt.
+        int sent =
+            in.force
+                ? agent_runner_client_kill(kernel->runner, kernel->run_id, &step)
+                : agent_runner_client_interrupt(kernel->runner, kernel->run_id, &step);
+        if (sent != 0 && step.status != BUS_STATUS_NOT_FOUND)
             rc = bus_error_set(err, step.status, "%s", step.detail);
+        else if (sent == 0 && in.force)
+            bus_log_notice("run killed kernel=%s run=%s", kernel->id, kernel->run_id);
     }
     proto_kernel_interrupt_req_clear(&in);
     return rc;
@@ -1229,8 +1279,7 @@ s_recover(agent_kernels_t *self)
             kernel->adopted = true;
             kernel->hold_fd = agent_unpack_hold(self->cache_dir, kernel->digest, &err);
             char *socket = s_socket_path(self, id);
-            kernel->runner =
-                agent_runner_client_new(bus_node_base(self->node), socket, &err);
+            kernel->runner = s_runner_new(self, kernel, socket, &err);
             zstr_free(&socket);
             zhashx_insert(self->kernels, kernel->id, kernel);
             bus_log_notice("kernel adopted kernel=%s pid=%d", id, kernel->pid);

@@ -16,7 +16,11 @@
     oom-killed) and cleans up after them; another publishes kernel.stats of
     every running kernel. A batch session's startup command runs as a batch
     run; its end ends the kernel (task-finished, or task-failed with its
-    exit code). kernel.restart stops a kernel's container and runs it again
+    exit code, or oom-killed when the OOM killer took it). A run ended by
+    SIGKILL is told apart from an OOM kill by the cgroup's count, which is
+    then accounted to the run, so a kernel that exits later by itself is not
+    blamed on it. kernel.interrupt sends SIGINT, or with force SIGKILL to the
+    run's whole process group. kernel.restart stops a kernel's container and runs it again
     from the same bundle: its files (the overlay), address and record stay,
     its processes do not, and no durable event says so unless it cannot run
     again (then it ends, failed-to-start). A destroyed kernel's exit code is

@@ -181,6 +181,52 @@ s_mount_scratch(const char *path, int64_t size)
     return mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, options);
 }
 
+//  Mount a side tmpfs on <kernel_dir>/<name> unless one is there. Returns 0
+//  with *mounted_p telling whether this call mounted it, or -1 with err.
+static int
+s_mount_side(const char *kernel_dir,
+             const char *name,
+             int64_t size,
+             int inodes,
+             const char *owner,
+             bool *mounted_p,
+             bus_error_t *err)
+{
+    *mounted_p = false;
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/%s", kernel_dir, name) >= (int) sizeof path) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "kernel dir path too long");
+        return -1;
+    }
+    if (bus_mkdirs_mode(path, 0755) != 0) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot create %s: %s", path,
+                      strerror(errno));
+        return -1;
+    }
+    if (agent_overlay_is_mounted(path))
+        return 0;
+    char options[160];
+    snprintf(options, sizeof options, "size=%" PRId64 ",nr_inodes=%d,%s", size, inodes,
+             owner);
+    if (mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, options) != 0) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot mount tmpfs on %s: %s", path,
+                      strerror(errno));
+        return -1;
+    }
+    *mounted_p = true;
+    return 0;
+}
+
+//  Take every mount off <kernel_dir>/<name>. Returns 0 or -1.
+static int
+s_umount_side(const char *kernel_dir, const char *name)
+{
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/%s", kernel_dir, name) >= (int) sizeof path)
+        return 0; //  too long for agent_overlay_mount_side to have made it
+    return s_umount_all(path);
+}
+
 //  ---------------------------------------------------------------------------
 //  Set the process-wide scratch type and size.
 
@@ -310,6 +356,45 @@ fail:
 }
 
 //  ---------------------------------------------------------------------------
+//  Mount the kernel's run and log tmpfs.
+
+int
+agent_overlay_mount_side(const char *kernel_dir, bus_error_t *err)
+{
+    assert(kernel_dir);
+    char owner[64], link[PATH_MAX];
+    snprintf(owner, sizeof owner, "mode=0755,uid=%d,gid=%d", AGENT_KERNEL_UID,
+             AGENT_KERNEL_GID);
+    if (snprintf(link, sizeof link, "%s/" AGENT_OVERLAY_LOG_FILE, kernel_dir) >=
+        (int) sizeof link)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "kernel dir path too long");
+    bool run_mounted = false, log_mounted = false;
+    if (s_mount_side(kernel_dir, AGENT_OVERLAY_RUN_DIR, AGENT_OVERLAY_RUN_SIZE,
+                     AGENT_OVERLAY_RUN_INODES, owner, &run_mounted, err) != 0)
+        goto fail;
+    if (s_mount_side(kernel_dir, AGENT_OVERLAY_LOG_DIR, AGENT_OVERLAY_LOG_SIZE,
+                     AGENT_OVERLAY_LOG_INODES, "mode=0700", &log_mounted, err) != 0)
+        goto fail;
+    //  Readers keep the old path: <kernel_dir>/container.log.
+    if (symlink(AGENT_OVERLAY_LOG_DIR "/" AGENT_OVERLAY_LOG_FILE, link) != 0 &&
+        errno != EEXIST) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot create %s: %s", link,
+                      strerror(errno));
+        goto fail;
+    }
+    return BUS_OK;
+
+fail:
+    if (log_mounted && s_umount_side(kernel_dir, AGENT_OVERLAY_LOG_DIR) != 0)
+        bus_log_error("cannot unmount %s/" AGENT_OVERLAY_LOG_DIR ": %s", kernel_dir,
+                      strerror(errno));
+    if (run_mounted && s_umount_side(kernel_dir, AGENT_OVERLAY_RUN_DIR) != 0)
+        bus_log_error("cannot unmount %s/" AGENT_OVERLAY_RUN_DIR ": %s", kernel_dir,
+                      strerror(errno));
+    return BUS_STATUS_INTERNAL;
+}
+
+//  ---------------------------------------------------------------------------
 //  Unmount target and its scratch.
 
 int
@@ -337,7 +422,8 @@ agent_overlay_unmount(const char *target)
 }
 
 //  ---------------------------------------------------------------------------
-//  Unmount target, its scratch, and whatever is left on <kernel_dir>/scratch.
+//  Unmount target, its scratch, whatever is left on <kernel_dir>/scratch,
+//  and the side mounts.
 
 int
 agent_overlay_unmount_kernel(const char *kernel_dir, const char *target)
@@ -346,11 +432,12 @@ agent_overlay_unmount_kernel(const char *kernel_dir, const char *target)
     assert(target);
     if (agent_overlay_unmount(target) != 0)
         return -1;
-    char scratch[PATH_MAX];
-    if (snprintf(scratch, sizeof scratch, "%s/" AGENT_OVERLAY_SCRATCH_DIR, kernel_dir) >=
-        (int) sizeof scratch)
-        return 0; //  too long for agent_overlay_mount to have made it
-    return s_umount_all(scratch);
+    if (s_umount_side(kernel_dir, AGENT_OVERLAY_SCRATCH_DIR) != 0)
+        return -1;
+    int rc = s_umount_side(kernel_dir, AGENT_OVERLAY_RUN_DIR);
+    if (s_umount_side(kernel_dir, AGENT_OVERLAY_LOG_DIR) != 0)
+        rc = -1;
+    return rc;
 }
 
 //  ---------------------------------------------------------------------------

@@ -17,6 +17,13 @@
     upper layer stay the same. A kernel writing past the size gets ENOSPC;
     the host disk, the agent and the other kernels are not touched.
 
+    Two more small tmpfs mounts, in both scratch types, keep the rest of what
+    a kernel can write off the host's disk: <kernel_dir>/run (bound
+    read-write at /opt/backplane/run, owned by the kernel's user; the
+    runner's socket) and <kernel_dir>/log (the container's stdout and
+    stderr, log/container.log, with <kernel_dir>/container.log a symlink to
+    it). A kernel filling either gets ENOSPC there and nowhere else.
+
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
@@ -43,6 +50,16 @@
 #define AGENT_OVERLAY_SCRATCH_INODES_MIN      1024
 //  The scratch mount point's name in the kernel dir.
 #define AGENT_OVERLAY_SCRATCH_DIR "scratch"
+
+//  The side mounts' names in the kernel dir, and their sizes and inodes.
+#define AGENT_OVERLAY_RUN_DIR    "run"
+#define AGENT_OVERLAY_RUN_SIZE   (INT64_C(1) << 20)
+#define AGENT_OVERLAY_RUN_INODES 64
+#define AGENT_OVERLAY_LOG_DIR    "log"
+#define AGENT_OVERLAY_LOG_SIZE   (INT64_C(16) << 20)
+#define AGENT_OVERLAY_LOG_INODES 16
+//  The log's name, in the log dir and (as a symlink) in the kernel dir.
+#define AGENT_OVERLAY_LOG_FILE "container.log"
 
 //  ---------------------------------------------------------------------------
 //  Set the scratch type and size that agent_overlay_mount uses from now on,
@@ -75,6 +92,14 @@ int agent_overlay_mount_scratch(const char *lower,
                                 bus_error_t *err);
 
 //  ---------------------------------------------------------------------------
+//  Make <kernel_dir>/run and <kernel_dir>/log, mount their tmpfs (nosuid,
+//  nodev, noexec; run owned by AGENT_KERNEL_UID:GID, mode 0755; log root's,
+//  0700) where none is mounted yet, so a kernel taken back after a restart
+//  keeps its own, and make the container.log symlink. Needs root. Returns 0,
+//  or BUS_STATUS_INTERNAL with err filled; a failure leaves no mount it made.
+int agent_overlay_mount_side(const char *kernel_dir, bus_error_t *err);
+
+//  ---------------------------------------------------------------------------
 //  Unmount target, then the scratch tmpfs its overlay wrote to (if any); a
 //  target that is not mounted is not an error. A busy mount is detached
 //  lazily. Returns 0 or -1.
@@ -82,8 +107,9 @@ int agent_overlay_unmount(const char *target);
 
 //  ---------------------------------------------------------------------------
 //  agent_overlay_unmount, and then also <kernel_dir>/scratch when it is still
-//  mounted (an overlay that was never mounted or is gone already), so that
-//  the kernel dir holds no mount and can be removed. Returns 0 or -1.
+//  mounted (an overlay that was never mounted or is gone already) and the
+//  side mounts (run, log), so that the kernel dir holds no mount and can be
+//  removed. Returns 0 or -1.
 int agent_overlay_unmount_kernel(const char *kernel_dir, const char *target);
 
 //  ---------------------------------------------------------------------------

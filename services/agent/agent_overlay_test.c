@@ -8,6 +8,9 @@
     left under the temp dir. In memory mode a 4 MiB scratch must stop writes
     with ENOSPC near 4 MiB, and its inode limit must stop a flood of empty
     files; a second kernel must be able to write while the first is full.
+    The side mounts (run/, log/) must stop writes at their sizes, keep the
+    kernel user's ownership of run/, survive a second mount and go with
+    agent_overlay_unmount_kernel.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -368,6 +371,52 @@ test_hostdir(void)
     T_EQ_INT(agent_fs_remove_tree(k.dir), 0);
 }
 
+//  run/ and log/: small, bounded, made once, gone with the kernel.
+static void
+test_side_mounts(void)
+{
+    kernel_t k;
+    s_kernel(&k, "side");
+    bus_error_t err = {0};
+    T_EQ_INT(agent_overlay_mount_side(k.dir, &err), BUS_OK);
+    char run[PATH_MAX + 8], log_dir[PATH_MAX + 8], link[PATH_MAX + 32];
+    char path[PATH_MAX + 32];
+    snprintf(run, sizeof run, "%s/" AGENT_OVERLAY_RUN_DIR, k.dir);
+    snprintf(log_dir, sizeof log_dir, "%s/" AGENT_OVERLAY_LOG_DIR, k.dir);
+    snprintf(link, sizeof link, "%s/" AGENT_OVERLAY_LOG_FILE, k.dir);
+    T_EQ_INT(s_mounts_at(run, "tmpfs"), 1);
+    T_EQ_INT(s_mounts_at(log_dir, "tmpfs"), 1);
+    struct stat st;
+    T_EQ_INT(stat(run, &st), 0);
+    T_EQ_INT(st.st_uid, AGENT_KERNEL_UID);
+    T_EQ_INT(st.st_gid, AGENT_KERNEL_GID);
+    T_EQ_INT(st.st_mode & 07777, 0755);
+    T_EQ_INT(lstat(link, &st), 0);
+    T_ASSERT(S_ISLNK(st.st_mode));
+    //  Each takes its size and no more.
+    int error = 0;
+    snprintf(path, sizeof path, "%s/big", run);
+    T_ASSERT(s_fill(path, &error) <= AGENT_OVERLAY_RUN_SIZE);
+    T_EQ_INT(error, ENOSPC);
+    int64_t logged = s_fill(link, &error); //  through the symlink
+    T_ASSERT(logged <= AGENT_OVERLAY_LOG_SIZE && logged > AGENT_OVERLAY_LOG_SIZE / 2);
+    T_EQ_INT(error, ENOSPC);
+    snprintf(path, sizeof path, "%s/" AGENT_OVERLAY_LOG_FILE, log_dir);
+    T_EQ_INT(stat(path, &st), 0);
+    T_EQ_INT(st.st_size, logged);
+    //  Again (a kernel taken back): the same mounts, what they hold kept.
+    T_EQ_INT(agent_overlay_mount_side(k.dir, &err), BUS_OK);
+    T_EQ_INT(s_mounts_at(run, "tmpfs"), 1);
+    T_EQ_INT(s_mounts_at(log_dir, "tmpfs"), 1);
+    T_EQ_INT(stat(link, &st), 0);
+    T_EQ_INT(st.st_size, logged);
+    //  The kernel's unmount takes them too, with or without an overlay.
+    T_EQ_INT(agent_overlay_unmount_kernel(k.dir, k.target), 0);
+    T_EQ_INT(s_mounts_under_tmp(), 0);
+    T_EQ_INT(agent_fs_remove_tree(k.dir), 0);
+    T_ASSERT(!s_exists(k.dir));
+}
+
 //  ---------------------------------------------------------------------------
 
 int
@@ -404,6 +453,7 @@ main(void)
     T_RUN(test_memory_orphan_scratch);
     T_RUN(test_memory_failure_cleans);
     T_RUN(test_hostdir);
+    T_RUN(test_side_mounts);
 
     //  Whatever a failed case left: no mount, no dir.
     for (int i = 0; i < 4 && s_mounts_under_tmp() > 0; i++) {

@@ -10,9 +10,14 @@
     The cgroups are /backplane/<kernel_id> in every hierarchy (absolute, as
     runc 1.1.5 on a hybrid host needs). runc removes them on delete but
     leaves the /backplane parents, and a failed start may leave its own, so
-    remove cleans both. OOM kills are read from the kernel's memory cgroup
-    (memory.oom_control on v1, memory.events on v2) when its exit is reaped,
-    before runc delete removes the cgroup.
+    remove cleans both. OOM kills are counted by the kernel's memory cgroup
+    (memory.oom_control on v1, memory.events on v2). The OOM killer may take
+    one run's process and leave the kernel running, so each kernel keeps a
+    baseline: the count already accounted for (at its start or adoption, and
+    moved on by agent_runc_oom_take when a run's end is explained by it). A
+    kernel's own exit is an OOM kill only when it was by SIGKILL and the count
+    grew past the baseline; the count is read when the exit is reaped, before
+    runc delete removes the cgroup.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -32,6 +37,7 @@ typedef struct {
     bool exited;   //  reaped (or seen gone)
     int exit_code; //  valid once exited
     bool oom_killed;
+    uint64_t oom_base; //  the cgroup's OOM kills accounted for already
 } s_kernel_t;
 
 struct _agent_runc_t {
@@ -153,12 +159,12 @@ s_runc(
     return status;
 }
 
-//  True when the kernel's memory cgroup counted an OOM kill.
-static bool
-s_oom_killed(const char *kernel_id)
+//  The OOM kills the kernel's memory cgroup counted; 0 when it has none.
+static uint64_t
+s_oom_count(const char *kernel_id)
 {
     agent_stats_t stats;
-    return agent_stats_read(kernel_id, &stats) == BUS_OK && stats.oom_kills > 0;
+    return agent_stats_read(kernel_id, &stats) == BUS_OK ? stats.oom_kills : 0;
 }
 
 //  rmdir <hierarchy>/backplane/<id> and the parent when empty, in every
@@ -199,7 +205,9 @@ s_kernel_exited(s_kernel_t *kernel, int exit_code)
 {
     kernel->exited = true;
     kernel->exit_code = exit_code;
-    kernel->oom_killed = s_oom_killed(kernel->id);
+    //  The OOM killer's signal, and a kill no run's end explained.
+    kernel->oom_killed =
+        exit_code == 128 + SIGKILL && s_oom_count(kernel->id) > kernel->oom_base;
 }
 
 //  True when pid exists and is not a zombie (for a pid that is not our child).
@@ -400,8 +408,7 @@ agent_runc_create(agent_runc_t *self, const agent_kernel_spec_t *spec, bus_error
     }
     char *bundle = zsys_sprintf("%s/bundle", dir);
     char *rootfs = zsys_sprintf("%s/bundle/rootfs", dir);
-    char *run = zsys_sprintf("%s/run", dir);
-    bool mounted = false;
+    char *run = zsys_sprintf("%s/" AGENT_OVERLAY_RUN_DIR, dir);
     int status = BUS_STATUS_INTERNAL;
 
     if (mkdir(dir, 0711) != 0) {
@@ -410,9 +417,8 @@ agent_runc_create(agent_runc_t *self, const agent_kernel_spec_t *spec, bus_error
         zstr_free(&dir); //  not ours to remove
         goto fail;
     }
-    if (bus_mkdirs_mode(rootfs, 0755) != 0 || bus_mkdirs_mode(run, 0755) != 0 ||
-        chown(run, AGENT_KERNEL_UID, AGENT_KERNEL_GID) != 0) {
-        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot create %s: %s", run,
+    if (bus_mkdirs_mode(rootfs, 0755) != 0) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot create %s: %s", rootfs,
                       strerror(errno));
         goto fail;
     }
@@ -420,11 +426,17 @@ agent_runc_create(agent_runc_t *self, const agent_kernel_spec_t *spec, bus_error
     status = agent_bundle_write(spec, bundle, rootfs, run, err);
     if (status != BUS_OK)
         goto fail;
+    //  run/ and the log on their own tmpfs, then the root.
+    status = agent_overlay_mount_side(dir, err);
+    if (status != BUS_OK)
+        goto fail;
     status = agent_overlay_mount(spec->image_rootfs, dir, rootfs, err);
     if (status != BUS_OK)
         goto fail;
-    mounted = true;
     status = BUS_STATUS_INTERNAL;
+    //  A cgroup left by an earlier kernel of this id would be reused, counts
+    //  and all.
+    uint64_t oom_base = s_oom_count(id);
     int pid = s_run_bundle(self, id, dir, err);
     if (pid <= 0)
         goto fail;
@@ -433,14 +445,14 @@ agent_runc_create(agent_runc_t *self, const agent_kernel_spec_t *spec, bus_error
     kernel->id = strdup(id);
     kernel->pid = pid;
     kernel->exit_code = AGENT_RUNC_EXIT_UNKNOWN;
+    kernel->oom_base = oom_base;
     zhashx_insert(self->kernels, id, kernel);
     status = BUS_OK;
     goto done;
 
 fail:
-    if (mounted)
-        agent_overlay_unmount(rootfs);
-    if (dir && !agent_overlay_is_mounted(rootfs))
+    //  Whatever of the overlay, scratch and side mounts this call made.
+    if (dir && agent_overlay_unmount_kernel(dir, rootfs) == 0)
         agent_fs_remove_tree(dir);
     s_cgroup_remove(id);
 done:
@@ -623,12 +635,14 @@ agent_runc_start(agent_runc_t *self, const char *kernel_id, bus_error_t *err)
         //  What the last run left in runc's state or the cgroups.
         s_delete(self, kernel_id, NULL);
         s_cgroup_remove(kernel_id);
+        uint64_t oom_base = s_oom_count(kernel_id);
         int pid = s_run_bundle(self, kernel_id, dir, err);
         if (pid > 0) {
             kernel->pid = pid;
             kernel->exited = false;
             kernel->exit_code = AGENT_RUNC_EXIT_UNKNOWN;
             kernel->oom_killed = false;
+            kernel->oom_base = oom_base;
         } else {
             s_cgroup_remove(kernel_id);
             status = BUS_STATUS_INTERNAL; //  err says why
@@ -725,8 +739,27 @@ agent_runc_adopt(agent_runc_t *self, const char *kernel_id, int pid, bus_error_t
     kernel->id = strdup(kernel_id);
     kernel->pid = pid;
     kernel->exit_code = AGENT_RUNC_EXIT_UNKNOWN;
+    //  What happened before is not known: no earlier kill is blamed on it.
+    kernel->oom_base = s_oom_count(kernel_id);
     zhashx_insert(self->kernels, kernel_id, kernel);
     return BUS_OK;
+}
+
+//  ---------------------------------------------------------------------------
+//  OOM kills a run's end explains.
+
+bool
+agent_runc_oom_take(agent_runc_t *self, const char *kernel_id)
+{
+    assert(self);
+    s_kernel_t *kernel = kernel_id ? zhashx_lookup(self->kernels, kernel_id) : NULL;
+    if (!kernel || kernel->exited)
+        return false;
+    uint64_t count = s_oom_count(kernel_id);
+    if (count <= kernel->oom_base)
+        return false;
+    kernel->oom_base = count;
+    return true;
 }
 
 //  ---------------------------------------------------------------------------

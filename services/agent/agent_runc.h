@@ -3,9 +3,10 @@
 
     One driver object owns a state dir. Each kernel lives in
     <state_dir>/kernels/<kernel_id>/ (bundle/ with config.json and the overlay
-    rootfs mount point, upper/, work/, run/, container.log, pid), and runc
-    keeps its own state under <state_dir>/runc (runc --root), so our
-    containers never mix with anyone else's.
+    rootfs mount point, upper/, work/, run/ and log/ on small tmpfs mounts of
+    their own, container.log, pid; see agent_overlay), and runc keeps its own
+    state under <state_dir>/runc (runc --root), so our containers never mix
+    with anyone else's.
 
     A kernel starts with `runc run -d`: runc returns once the kernel's process
     runs, and that process (the container's PID 1) is re-parented to the agent,
@@ -52,7 +53,9 @@ typedef struct {
 //  Called by agent_runc_reap for each child that exited. kernel_id is NULL for a
 //  child that was no kernel's (an orphan re-parented to the subreaper).
 //  exit_code is the exit status, or 128 + the signal that killed it.
-//  oom_killed is true when the kernel's memory cgroup saw an OOM kill.
+//  oom_killed is true when the exit was by SIGKILL (137) and the kernel's
+//  memory cgroup counted an OOM kill that no run's end explained (see
+//  agent_runc_oom_take).
 typedef void(agent_runc_exit_fn)(
     const char *kernel_id, int pid, int exit_code, bool oom_killed, void *arg);
 
@@ -66,8 +69,9 @@ agent_runc_t *agent_runc_new(const char *runc_path, const char *state_dir);
 void agent_runc_destroy(agent_runc_t **self_p);
 
 //  ---------------------------------------------------------------------------
-//  Start the kernel spec describes: make its dirs, mount its overlay, write the
-//  bundle and `runc run -d` it, its stdout and stderr going to container.log.
+//  Start the kernel spec describes: make its dirs, mount its run/ and log/
+//  tmpfs and its overlay, write the bundle and `runc run -d` it, its stdout
+//  and stderr going to container.log.
 //  Returns 0 once the kernel's process runs (it may already have exited; see
 //  agent_runc_reap), or a bus_status_t with err filled: INVALID for a bad
 //  spec, CONFLICT when the kernel id is taken, INTERNAL when something failed
@@ -146,6 +150,15 @@ int agent_runc_list(agent_runc_t *self,
 //  CONFLICT when the driver already knows it.
 int
 agent_runc_adopt(agent_runc_t *self, const char *kernel_id, int pid, bus_error_t *err);
+
+//  ---------------------------------------------------------------------------
+//  Whether the kernel's memory cgroup counted OOM kills not accounted for yet
+//  (since its start, its adoption or the last call that returned true). Ask
+//  when one of its runs ended by SIGKILL: true means the OOM killer took it.
+//  Those kills are then accounted for, so the kernel's own exit later is not
+//  blamed on them. False for a kernel the driver does not know or that has
+//  exited.
+bool agent_runc_oom_take(agent_runc_t *self, const char *kernel_id);
 
 //  ---------------------------------------------------------------------------
 //  The host path of leaf inside a kernel's dir (leaf NULL: the dir itself),

@@ -7,8 +7,8 @@
     fail for want of a container host. The setup builds a tiny busybox rootfs
     in a temp dir; each kernel runs tini-static as PID 1 over `/bin/sh -c`.
     Every case removes what it made, and the last checks that nothing is left:
-    no runc container under our root, no mount under the temp dir, no kernel
-    cgroup.
+    no runc container under our root, no mount under the temp dir (the
+    overlay, the scratch, the run and log tmpfs), no kernel cgroup.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -369,6 +369,103 @@ test_memory_oom(void)
     zstr_free(&id);
 }
 
+//  Waits until kernel id's log holds needle. True when it did.
+static bool
+s_log_has(const char *id, const char *needle)
+{
+    int64_t deadline = zclock_mono() + WAIT_MS;
+    while (zclock_mono() < deadline) {
+        char *log = s_kernel_file(id, "container.log");
+        bool found = log && strstr(log, needle);
+        free(log);
+        if (found)
+            return true;
+        zclock_sleep(20);
+    }
+    return false;
+}
+
+//  A run (dd) is OOM-killed and the kernel goes on; the OOM kill is then
+//  accounted to it, and the kernel's own SIGKILL exit later is no OOM kill.
+static void
+test_oom_accounted(void)
+{
+    T_ASSERT(!agent_runc_oom_take(s_runc, "no-such-kernel"));
+    char *id = s_kernel_id("oomrun");
+    const char *args[8];
+    agent_kernel_spec_t spec;
+    s_spec(&spec, id,
+           "dd if=/dev/zero of=/dev/null bs=96M count=1 2>/dev/null; echo dd=$?;"
+           " while [ ! -e /opt/backplane/run/go ]; do sleep 0.05; done; kill -KILL $$",
+           args);
+    spec.memory_bytes = 32 << 20;
+    bus_error_t err = {0};
+    T_EQ_INT(agent_runc_create(s_runc, &spec, &err), 0);
+    T_ASSERT(s_log_has(id, "dd=137\n"));
+    agent_stats_t stats;
+    T_EQ_INT(agent_stats_read(id, &stats), 0);
+    T_ASSERT(stats.oom_kills >= 1);
+    //  The run's end is explained once.
+    T_ASSERT(agent_runc_oom_take(s_runc, id));
+    T_ASSERT(!agent_runc_oom_take(s_runc, id));
+    char *go = agent_runc_kernel_path(s_runc, id, "run/go");
+    FILE *file = fopen(go, "w");
+    T_ASSERT(file);
+    if (file)
+        fclose(file);
+    zstr_free(&go);
+    const exit_t *exit = s_wait_exit(id);
+    T_ASSERT(exit);
+    if (exit) {
+        T_EQ_INT(exit->exit_code, 128 + SIGKILL);
+        T_ASSERT(!exit->oom_killed);
+    }
+    T_EQ_INT(agent_runc_remove(s_runc, id, 1000, NULL, &err), 0);
+    T_ASSERT(s_gone(id));
+    zstr_free(&id);
+}
+
+//  run/ and the log are small tmpfs of their own: a kernel that floods them
+//  gets ENOSPC there, not the host's disk.
+static void
+test_run_and_log_bounded(void)
+{
+    char *id = s_kernel_id("flood");
+    const char *args[8];
+    agent_kernel_spec_t spec;
+    s_spec(&spec, id,
+           "echo first; dd if=/dev/zero of=/opt/backplane/run/big bs=1M count=4"
+           " 2>/dev/null; echo run-rc=$?; head -c 40000000 /dev/zero; exit 0",
+           args);
+    bus_error_t err = {0};
+    T_EQ_INT(agent_runc_create(s_runc, &spec, &err), 0);
+    const exit_t *exit = s_wait_exit(id);
+    T_ASSERT(exit);
+    char *run = agent_runc_kernel_path(s_runc, id, "run");
+    char *big = agent_runc_kernel_path(s_runc, id, "run/big");
+    char *log = agent_runc_kernel_path(s_runc, id, "container.log");
+    char *log_dir = agent_runc_kernel_path(s_runc, id, AGENT_OVERLAY_LOG_DIR);
+    struct stat st;
+    T_ASSERT(agent_overlay_is_mounted(run));
+    T_ASSERT(agent_overlay_is_mounted(log_dir));
+    T_ASSERT(stat(run, &st) == 0 && st.st_uid == AGENT_KERNEL_UID);
+    T_ASSERT(stat(big, &st) == 0 && st.st_size <= AGENT_OVERLAY_RUN_SIZE);
+    T_ASSERT(lstat(log, &st) == 0 && S_ISLNK(st.st_mode));
+    T_ASSERT(stat(log, &st) == 0 && st.st_size <= AGENT_OVERLAY_LOG_SIZE &&
+             st.st_size > AGENT_OVERLAY_LOG_SIZE / 2);
+    char *text = s_kernel_file(id, "container.log");
+    T_ASSERT(text && strstr(text, "first\n") && strstr(text, "run-rc=1\n"));
+    free(text);
+    T_EQ_INT(agent_runc_remove(s_runc, id, 1000, NULL, &err), 0);
+    T_ASSERT(s_gone(id));
+    T_ASSERT(!agent_overlay_is_mounted(run));
+    zstr_free(&run);
+    zstr_free(&big);
+    zstr_free(&log);
+    zstr_free(&log_dir);
+    zstr_free(&id);
+}
+
 static void
 test_pids_limit(void)
 {
@@ -639,6 +736,8 @@ main(void)
     T_RUN(test_exit_code_and_log);
     T_RUN(test_user_home_overlay);
     T_RUN(test_memory_oom);
+    T_RUN(test_oom_accounted);
+    T_RUN(test_run_and_log_bounded);
     T_RUN(test_pids_limit);
     T_RUN(test_isolation_and_grace);
     T_RUN(test_remove_escalates);

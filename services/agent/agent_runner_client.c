@@ -86,6 +86,8 @@ struct _agent_runner_client_t {
     s_waiter_t *waiters;
     agent_runner_pty_fn *pty_fn;
     void *pty_arg;
+    agent_runner_finished_fn *finished_fn;
+    void *finished_arg;
 };
 
 typedef struct {
@@ -596,6 +598,8 @@ s_on_frame(agent_runner_client_t *self, const agent_runner_frame_t *frame)
             run->finished = true;
             run->waiting = false;
             run->lost = false;
+            if (self->finished_fn)
+                self->finished_fn(run->name, run->exit_code, self->finished_arg);
             if (run->collect)
                 s_waiter_wake(run->collect);
             return 0;
@@ -896,6 +900,23 @@ agent_runner_client_interrupt(agent_runner_client_t *self,
 }
 
 //  ---------------------------------------------------------------------------
+//  Kill a run.
+
+int
+agent_runner_client_kill(agent_runner_client_t *self,
+                         const char *run_id,
+                         bus_error_t *err)
+{
+    assert(self);
+    s_run_t *run = run_id ? s_run_find(self, run_id) : NULL;
+    if (!run || !s_run_going(run))
+        return S_FAIL(err, BUS_STATUS_NOT_FOUND, "no run %s is going",
+                      run_id ? run_id : "(null)");
+    return s_send(self, AGENT_RUNNER_INTERRUPT, run->wire_id, AGENT_RUNNER_INTERRUPT_KILL,
+                  strlen(AGENT_RUNNER_INTERRUPT_KILL), err);
+}
+
+//  ---------------------------------------------------------------------------
 //  Ask for a run's result.
 
 void
@@ -971,6 +992,19 @@ agent_runner_client_shutdown(agent_runner_client_t *self, bus_error_t *err)
 {
     assert(self);
     return s_send(self, AGENT_RUNNER_SHUTDOWN, s_next_wire_id(self), NULL, 0, err);
+}
+
+//  ---------------------------------------------------------------------------
+//  Run ends.
+
+void
+agent_runner_client_set_finished_handler(agent_runner_client_t *self,
+                                         agent_runner_finished_fn *fn,
+                                         void *arg)
+{
+    assert(self);
+    self->finished_fn = fn;
+    self->finished_arg = arg;
 }
 
 //  ---------------------------------------------------------------------------

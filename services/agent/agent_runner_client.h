@@ -51,6 +51,12 @@ typedef void(agent_runner_status_fn)(const char *reply,
                                      const bus_error_t *err,
                                      void *arg);
 
+//  A run finished (its FINISHED frame came): run_id is the caller's name of
+//  it (borrowed), exit_code its code (128 + n for signal n). Fires once per
+//  run, from the client's read callback, before any collect of the run is
+//  answered; it must not destroy the client.
+typedef void(agent_runner_finished_fn)(const char *run_id, int exit_code, void *arg);
+
 //  Terminal bytes from the runner's pseudo-terminal (borrowed); data NULL when
 //  the terminal's shell ended.
 typedef void(agent_runner_pty_fn)(const uint8_t *data, size_t size, void *arg);
@@ -104,6 +110,15 @@ int agent_runner_client_interrupt(agent_runner_client_t *self,
                                   bus_error_t *err);
 
 //  ---------------------------------------------------------------------------
+//  Kill run_id: SIGKILL to its whole process group, for code that ignores
+//  SIGINT. A run in the persistent interpreter ends the interpreter with it
+//  (the next run starts a fresh one). The run finishes with 137. Returns 0,
+//  or -1 with err (NOT_FOUND when it is not going, UNAVAILABLE).
+int agent_runner_client_kill(agent_runner_client_t *self,
+                             const char *run_id,
+                             bus_error_t *err);
+
+//  ---------------------------------------------------------------------------
 //  Ask for run_id's result: fn fires once, as soon as the run finished
 //  ("finished", exitCode), waits for input ("waiting-input",
 //  options.is_password) or wait_ms passed ("continued"). The console holds the
@@ -127,6 +142,12 @@ void agent_runner_client_status(agent_runner_client_t *self,
 //  Tell the runner to exit (it kills what it started). Returns 0 when the frame
 //  is queued, or -1 with err. Pending runs then fail as the connection drops.
 int agent_runner_client_shutdown(agent_runner_client_t *self, bus_error_t *err);
+
+//  ---------------------------------------------------------------------------
+//  Run ends: fn (NULL: none) hears of every run that finishes.
+void agent_runner_client_set_finished_handler(agent_runner_client_t *self,
+                                              agent_runner_finished_fn *fn,
+                                              void *arg);
 
 //  ---------------------------------------------------------------------------
 //  Terminal passthrough: fn (NULL: none) gets the PTY_OUT bytes.

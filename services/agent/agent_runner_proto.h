@@ -28,13 +28,18 @@
 #define AGENT_RUNNER_EXEC       1  //  code, run in the persistent interpreter
 #define AGENT_RUNNER_BATCH      2  //  clean NUL build NUL exec (each /bin/sh -c)
 #define AGENT_RUNNER_INPUT      3  //  a line of user input for a waiting run
-#define AGENT_RUNNER_INTERRUPT  4  //  empty: SIGINT to the running code
+#define AGENT_RUNNER_INTERRUPT  4  //  empty: SIGINT to the running code; "KILL": SIGKILL
 #define AGENT_RUNNER_PTY_OPEN   5  //  "<rows> <cols>"
 #define AGENT_RUNNER_PTY_DATA   6  //  bytes typed into the terminal
 #define AGENT_RUNNER_PTY_RESIZE 7  //  "<rows> <cols>"
 #define AGENT_RUNNER_SERVICE    8  //  service name NUL command line
 #define AGENT_RUNNER_STATUS     9  //  empty: the runner answers STATUS_REPLY
 #define AGENT_RUNNER_SHUTDOWN   10 //  empty: the runner exits 0
+
+//  INTERRUPT's payload asking for SIGKILL to the run's whole process group
+//  (code that ignores SIGINT); in the persistent interpreter it ends the
+//  interpreter, and the next EXEC starts a fresh one. Any other payload: SIGINT.
+#define AGENT_RUNNER_INTERRUPT_KILL "KILL"
 
 //  Runner -> agent kinds.
 #define AGENT_RUNNER_STDOUT         65 //  bytes

@@ -9,7 +9,8 @@
     "clean-finished" and "build-finished" are followed by a "continue"
     call, "waiting-input" by AWAIT_INPUT, anything else ends the stream.
     A client that goes away mid-run leaves nothing running: the run is
-    interrupted, and the stream is freed when the call in flight returns.
+    interrupted (SIGINT), killed GW_STREAM_KILL_MS later if it is still
+    there, and the stream is freed when the call in flight returns.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -193,6 +194,49 @@ s_on_interrupted(void *arg, const bus_reply_t *reply)
     (void) reply;
 }
 
+//  Sends kernel.interrupt for the stream's kernel, forced or not.
+static void
+s_interrupt(gw_server_t *gw,
+            const char *agent_addr,
+            const char *kernel_id,
+            const char *run_id,
+            bool force)
+{
+    proto_kernel_interrupt_req_t in;
+    proto_kernel_interrupt_req_init(&in);
+    in.kernel_id = (char *) kernel_id;
+    in.run_id = (char *) run_id;
+    in.force = force;
+    bus_writer_t *writer = bus_writer_new();
+    if (writer && proto_kernel_interrupt_req_write(&in, writer) == 0)
+        bus_node_call(gw->node, agent_addr, PROTO_KERNEL_INTERRUPT,
+                      bus_writer_data(writer), bus_writer_size(writer), 0,
+                      s_on_interrupted, NULL);
+    bus_writer_destroy(&writer);
+}
+
+//  What is left of a stream whose client left mid-run: the run to stop.
+typedef struct {
+    gw_server_t *gw;
+    char kernel_id[GW_UUID_SIZE];
+    char run_id[GW_UUID_SIZE];
+    char agent_addr[256];
+} orphan_run_t;
+
+//  GW_STREAM_KILL_MS after the interrupt: a run that ignored SIGINT (or
+//  went on regardless) is killed, so the kernel is free for the next. The
+//  run id makes it a no-op when that run has finished meanwhile, whatever
+//  runs now.
+static void
+s_on_kill_timer(evutil_socket_t fd, short what, void *arg)
+{
+    (void) fd;
+    (void) what;
+    orphan_run_t *orphan = arg;
+    s_interrupt(orphan->gw, orphan->agent_addr, orphan->kernel_id, orphan->run_id, true);
+    free(orphan);
+}
+
 static void
 s_on_gone(gw_wsconn_t *ws, void *arg)
 {
@@ -206,15 +250,19 @@ s_on_gone(gw_wsconn_t *ws, void *arg)
     //  A run is under way: stop it, so that the kernel is free for the next.
     bus_log_info("stream execute client gone session=%s run=%s", self->session_id,
                  self->run_id);
-    proto_kernel_interrupt_req_t in;
-    proto_kernel_interrupt_req_init(&in);
-    in.kernel_id = self->kernel_id;
-    bus_writer_t *writer = bus_writer_new();
-    proto_kernel_interrupt_req_write(&in, writer);
-    bus_node_call(self->gw->node, self->agent_addr, PROTO_KERNEL_INTERRUPT,
-                  bus_writer_data(writer), bus_writer_size(writer), 0, s_on_interrupted,
-                  NULL);
-    bus_writer_destroy(&writer);
+    s_interrupt(self->gw, self->agent_addr, self->kernel_id, self->run_id, false);
+    orphan_run_t *orphan = calloc(1, sizeof *orphan);
+    if (orphan) {
+        orphan->gw = self->gw;
+        snprintf(orphan->kernel_id, sizeof orphan->kernel_id, "%s", self->kernel_id);
+        snprintf(orphan->run_id, sizeof orphan->run_id, "%s", self->run_id);
+        snprintf(orphan->agent_addr, sizeof orphan->agent_addr, "%s", self->agent_addr);
+        struct timeval later = {GW_STREAM_KILL_MS / 1000,
+                                (GW_STREAM_KILL_MS % 1000) * 1000};
+        if (event_base_once(bus_node_base(self->gw->node), -1, EV_TIMEOUT,
+                            s_on_kill_timer, orphan, &later) != 0)
+            free(orphan);
+    }
     s_settle(self); //  else the call in flight frees it
 }
 

@@ -21,6 +21,10 @@
 //  what it has (a "continued" result) and asks again.
 #define GW_STREAM_FLUSH_MS 1000
 
+//  How long a run whose client left has to end after SIGINT before it is
+//  killed.
+#define GW_STREAM_KILL_MS 2000
+
 void gw_stream_handle_execute(gw_request_t *r);
 
 #endif

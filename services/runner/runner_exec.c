@@ -14,8 +14,10 @@
     RUNTIME FILE with the code in a temporary file in the workdir. BATCH runs
     its non-empty steps with /bin/sh -c one after the other ("*" standing
     for the runtime's default, s_default_step). Every child leads
-    its own process group, which INTERRUPT sends SIGINT to. Only the
-    interpreter reads input: other runs have /dev/null as stdin.
+    its own process group, which INTERRUPT sends SIGINT to, or SIGKILL with
+    the payload "KILL" (code that ignores SIGINT): for the interpreter that
+    ends it, the run finishes with 137 and the next EXEC starts a fresh one.
+    Only the interpreter reads input: other runs have /dev/null as stdin.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -428,13 +430,19 @@ void
 runner_exec_on_interrupt(runner_t *r, const agent_runner_frame_t *frame)
 {
     pid_t group = r->in_python ? r->py_pid : r->child_pid;
-    if (!r->busy || group <= 0) {
-        runner_log("info", "interrupt ignored run=%" PRIu32 ": nothing runs",
+    if (!r->busy || group <= 0 || frame->run_id != r->run_id) {
+        //  A late one (for a run that ended) must not hit the next run.
+        runner_log("info", "interrupt ignored run=%" PRIu32 ": it does not run",
                    frame->run_id);
         return;
     }
-    runner_log("info", "interrupt run=%" PRIu32 " group=%d", r->run_id, (int) group);
-    kill(-group, SIGINT);
+    size_t kill_size = strlen(AGENT_RUNNER_INTERRUPT_KILL);
+    bool force = frame->size == kill_size &&
+                 memcmp(frame->payload, AGENT_RUNNER_INTERRUPT_KILL, kill_size) == 0;
+    runner_log("info", "%s run=%" PRIu32 " group=%d", force ? "kill" : "interrupt",
+               r->run_id, (int) group);
+    //  Its exit (reaped) finishes the run.
+    kill(-group, force ? SIGKILL : SIGINT);
 }
 
 void

@@ -382,6 +382,32 @@ test_python_exit(void)
 }
 
 static void
+test_python_kill(void)
+{
+    //  Code deaf to SIGINT: KILL ends the interpreter, the next run gets a
+    //  fresh one.
+    s_result_t res;
+    s_result_init(&res);
+    T_EQ_INT(s_send_text(s_py.fd, AGENT_RUNNER_EXEC, 17,
+                         "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+                         "print('deaf')\nwhile True: pass"),
+             0);
+    T_EQ_INT(s_collect(s_py.fd, 17, &res, false, "deaf\n"), 0);
+    T_EQ_INT(
+        s_send_text(s_py.fd, AGENT_RUNNER_INTERRUPT, 17, AGENT_RUNNER_INTERRUPT_KILL), 0);
+    T_EQ_INT(s_collect(s_py.fd, 17, &res, false, NULL), 0);
+    T_ASSERT(res.finished);
+    T_EQ_INT(res.code, RUNNER_EXIT_SIGNAL_BASE + SIGKILL);
+    s_result_clear(&res);
+    T_EQ_INT(s_exec(&s_py, 18, "print('x' in globals())", &res), 0);
+    T_EQ_INT(res.code, 0);
+    T_EQ_STR(s_str(&res.out), "False\n");
+    s_result_clear(&res);
+    T_EQ_INT(s_exec(&s_py, 19, "x = 6", &res), 0);
+    s_result_clear(&res);
+}
+
+static void
 test_python_large_output(void)
 {
     s_result_t res;
@@ -529,6 +555,31 @@ test_sh_interrupt(void)
 }
 
 static void
+test_sh_kill(void)
+{
+    //  SIGINT ignored by the shell and its sleep: KILL takes the whole group.
+    s_result_t res;
+    s_result_init(&res);
+    T_EQ_INT(s_send_text(s_sh.fd, AGENT_RUNNER_EXEC, 6,
+                         "trap '' INT; echo start; sleep 30; echo late"),
+             0);
+    T_EQ_INT(s_collect(s_sh.fd, 6, &res, false, "start\n"), 0);
+    T_EQ_INT(s_send(s_sh.fd, AGENT_RUNNER_INTERRUPT, 6, NULL, 0), 0);
+    T_EQ_INT(s_send_text(s_sh.fd, AGENT_RUNNER_INTERRUPT, 6, AGENT_RUNNER_INTERRUPT_KILL),
+             0);
+    T_EQ_INT(s_collect(s_sh.fd, 6, &res, false, NULL), 0);
+    T_ASSERT(res.finished);
+    T_EQ_INT(res.code, RUNNER_EXIT_SIGNAL_BASE + SIGKILL);
+    T_EQ_STR(s_str(&res.out), "start\n");
+    s_result_clear(&res);
+    //  The next run goes.
+    T_EQ_INT(s_exec(&s_sh, 7, "echo next", &res), 0);
+    T_EQ_INT(res.code, 0);
+    T_EQ_STR(s_str(&res.out), "next\n");
+    s_result_clear(&res);
+}
+
+static void
 test_sh_batch(void)
 {
     static const char failing[] = "echo clean\0echo build; exit 2\0echo exec";
@@ -618,6 +669,7 @@ main(int argc, char **argv)
     T_RUN(test_python_input);
     T_RUN(test_python_interrupt);
     T_RUN(test_python_exit);
+    T_RUN(test_python_kill);
     T_RUN(test_python_large_output);
     T_RUN(test_python_busy);
     T_RUN(test_python_reconnect);
@@ -625,6 +677,7 @@ main(int argc, char **argv)
     T_RUN(test_shutdown);
     T_RUN(test_sh_exec);
     T_RUN(test_sh_interrupt);
+    T_RUN(test_sh_kill);
     T_RUN(test_sh_batch);
     T_RUN(test_pty);
     T_RUN(test_service);

@@ -487,7 +487,7 @@ s_apply(void *arg, bus_node_t *node, const bus_event_t *event)
             json_t *data =
                 json_pack("{s:{s:I, s:b}}", "kernel", "exit_code",
                           (json_int_t) ended.exit_code, "oom_killed", ended.oom_killed);
-            if (ended.detail)
+            if (ended.detail && *ended.detail)
                 json_object_set_new(data, "error", json_string(ended.detail));
             char *text = json_dumps(data, JSON_COMPACT);
             const char *reason = ended.oom_killed ? "oom-killed" : ended.reason;

@@ -9,8 +9,11 @@
     the host, the id never created again), a kernel that exits by itself
     (self-terminated), an agent killed and restarted (the kernel is adopted,
     runs code again and restarts; one that died meanwhile is
-    lost-on-restart), and an unknown image. Needs root, runc and tini;
-    skips otherwise.
+    lost-on-restart), and an unknown image. Under bad input: a batch task
+    killed by the OOM killer (oom-killed), a kernel that exits by SIGKILL
+    after one of its runs was OOM-killed (self-terminated all the same), and
+    code deaf to SIGINT (a plain interrupt leaves it, a forced one kills it
+    and frees the kernel). Needs root, runc and tini; skips otherwise.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -34,6 +37,9 @@
 #define EVENT_MS 15000
 #define IMAGE    "local.backplane/library/busybox:latest"
 #define MAX_SEEN 256
+//  A memory limit and a shell command that allocates well past it.
+#define SMALL_MEM "67108864"
+#define MEM_HOG   "x=$(yes | head -c 200000000); echo ${#x}"
 
 static char *s_dir;
 static harness_proc_t s_scheduler, s_agent;
@@ -49,6 +55,7 @@ typedef struct {
     char kernel_id[72];
     char reason[72];
     int64_t exit_code;
+    bool oom_killed;
 } s_seen_t;
 static s_seen_t s_seen[MAX_SEEN];
 static size_t s_nseen;
@@ -103,6 +110,7 @@ s_drain(void)
                 snprintf(seen->reason, sizeof seen->reason, "%s",
                          ended.reason ? ended.reason : "");
                 seen->exit_code = ended.exit_code;
+                seen->oom_killed = ended.oom_killed;
                 proto_kernel_terminated_clear(&ended);
                 s_nseen++;
             }
@@ -143,13 +151,16 @@ s_call(const char *method, bus_writer_t *writer, zchunk_t **reply_p, bus_error_t
     return rc;
 }
 
+//  Creates kernel id with mem bytes of memory (a batch kernel when
+//  startup_command); the status, the reply into *out when given.
 static int
-s_create_ex(const char *id,
-            const char *image,
-            const char *startup_command,
-            proto_kernel_create_rep_t *out)
+s_create_mem(const char *id,
+             const char *image,
+             const char *startup_command,
+             const char *mem,
+             proto_kernel_create_rep_t *out)
 {
-    proto_kv_t slots[] = {{"cpu", "1"}, {"mem", "268435456"}};
+    proto_kv_t slots[] = {{"cpu", "1"}, {"mem", (char *) mem}};
     proto_kv_t environ[] = {{"GREETING", "hi there"}};
     proto_kernel_create_req_t in;
     proto_kernel_create_req_init(&in);
@@ -188,15 +199,29 @@ s_create_ex(const char *id,
 }
 
 static int
+s_create_ex(const char *id,
+            const char *image,
+            const char *startup_command,
+            proto_kernel_create_rep_t *out)
+{
+    return s_create_mem(id, image, startup_command, "268435456", out);
+}
+
+static int
 s_create(const char *id, const char *image, proto_kernel_create_rep_t *out)
 {
     return s_create_ex(id, image, NULL, out);
 }
 
-//  Runs code in mode; the §3.4 result text (caller frees) or NULL.
+//  Runs code in mode, waiting wait_ms at most; the §3.4 result text (caller
+//  frees) or NULL.
 static char *
-s_execute(
-    const char *id, const char *run_id, const char *mode, const char *code, int *rc_p)
+s_execute_ms(const char *id,
+             const char *run_id,
+             const char *mode,
+             const char *code,
+             int wait_ms,
+             int *rc_p)
 {
     proto_kernel_execute_req_t in;
     proto_kernel_execute_req_init(&in);
@@ -204,7 +229,7 @@ s_execute(
     in.run_id = (char *) run_id;
     in.mode = (char *) mode;
     in.code = (char *) code;
-    in.wait_ms = 10000;
+    in.wait_ms = (uint64_t) wait_ms;
     bus_writer_t *writer = bus_writer_new();
     proto_kernel_execute_req_write(&in, writer);
     in.kernel_id = in.run_id = in.mode = in.code = NULL;
@@ -225,6 +250,36 @@ s_execute(
         fprintf(stderr, "# execute %s %s: %d %s\n", id, mode, rc, err.detail);
     zchunk_destroy(&reply);
     return result;
+}
+
+//  s_execute_ms waiting 10 s at most.
+static char *
+s_execute(
+    const char *id, const char *run_id, const char *mode, const char *code, int *rc_p)
+{
+    return s_execute_ms(id, run_id, mode, code, 10000, rc_p);
+}
+
+//  kernel.interrupt of run_id (NULL: whatever runs), forced or not. The status.
+static int
+s_interrupt(const char *id, const char *run_id, bool force)
+{
+    proto_kernel_interrupt_req_t in;
+    proto_kernel_interrupt_req_init(&in);
+    in.kernel_id = (char *) id;
+    in.run_id = (char *) run_id;
+    in.force = force;
+    bus_writer_t *writer = bus_writer_new();
+    proto_kernel_interrupt_req_write(&in, writer);
+    in.kernel_id = in.run_id = NULL;
+    proto_kernel_interrupt_req_clear(&in);
+    zchunk_t *reply = NULL;
+    bus_error_t err;
+    int rc = s_call(PROTO_KERNEL_INTERRUPT, writer, &reply, &err);
+    if (rc != BUS_OK)
+        fprintf(stderr, "# interrupt %s: %d %s\n", id, rc, err.detail);
+    zchunk_destroy(&reply);
+    return rc;
 }
 
 static int
@@ -999,6 +1054,94 @@ test_batch_task(void)
 }
 
 static void
+test_batch_oom(void)
+{
+    //  The task allocates past the kernel's memory: the OOM killer takes it,
+    //  and the kernel's end says so rather than task-failed.
+    T_EQ_INT(s_create_mem("k7", IMAGE, MEM_HOG, SMALL_MEM, NULL), BUS_OK);
+    const s_seen_t *ended = s_wait_event(PROTO_KERNEL_TERMINATED, "k7");
+    T_ASSERT(ended);
+    if (ended) {
+        T_EQ_STR(ended->reason, "oom-killed");
+        T_EQ_INT(ended->exit_code, 137);
+        T_ASSERT(ended->oom_killed);
+    }
+    T_ASSERT(s_nothing_left("k7"));
+}
+
+static void
+test_exit_after_oom(void)
+{
+    //  A run OOM-killed leaves the kernel running.
+    T_EQ_INT(s_create_mem("k8", IMAGE, NULL, SMALL_MEM, NULL), BUS_OK);
+    char *result = s_execute("k8", "o1", "query", MEM_HOG, NULL);
+    T_ASSERT(result);
+    T_CONTAINS(result, "\"exitCode\":137");
+    T_ASSERT(result && !strstr(result, "200000000"));
+    free(result);
+    result = s_execute("k8", "o2", "query", "echo alive", NULL);
+    T_ASSERT(result);
+    T_CONTAINS(result, "alive");
+    free(result);
+    //  Later the kernel ends by SIGKILL, but not the OOM killer's: its runner
+    //  is killed, and tini exits 137. That earlier OOM kill is no reason.
+    result = s_execute("k8", "o3", "query", "kill -KILL $PPID; sleep 5", NULL);
+    free(result);
+    const s_seen_t *ended = s_wait_event(PROTO_KERNEL_TERMINATED, "k8");
+    T_ASSERT(ended);
+    if (ended) {
+        T_EQ_STR(ended->reason, "self-terminated");
+        T_EQ_INT(ended->exit_code, 137);
+        T_ASSERT(!ended->oom_killed);
+    }
+    T_ASSERT(s_nothing_left("k8"));
+}
+
+static void
+test_force_interrupt(void)
+{
+    T_EQ_INT(s_create("k9", IMAGE, NULL), BUS_OK);
+    //  Code deaf to SIGINT, and so is its sleep.
+    char *result = s_execute_ms("k9", "i1", "query",
+                                "trap '' INT; echo started; sleep 30", 500, NULL);
+    T_ASSERT(result);
+    T_CONTAINS(result, "\"status\":\"continued\"");
+    T_CONTAINS(result, "started");
+    free(result);
+    //  A plain interrupt, and a forced one of another run, leave it running.
+    T_EQ_INT(s_interrupt("k9", "i1", false), BUS_OK);
+    T_EQ_INT(s_interrupt("k9", "other", true), BUS_OK);
+    s_sleep_ms(500);
+    result = s_execute_ms("k9", "i1", "continue", "", 200, NULL);
+    T_ASSERT(result);
+    T_CONTAINS(result, "\"status\":\"continued\"");
+    free(result);
+    //  A forced one kills it at once; the kernel runs the next code.
+    int64_t start = bus_clock_mono_ms();
+    T_EQ_INT(s_interrupt("k9", "i1", true), BUS_OK);
+    result = s_execute("k9", "i1", "continue", "", NULL);
+    int64_t took = bus_clock_mono_ms() - start;
+    T_ASSERT(result);
+    T_CONTAINS(result, "\"status\":\"finished\"");
+    T_CONTAINS(result, "\"exitCode\":137");
+    free(result);
+    T_ASSERT(took < 5000);
+    result = s_execute("k9", "i2", "query", "echo next", NULL);
+    T_ASSERT(result);
+    T_CONTAINS(result, "next");
+    T_CONTAINS(result, "\"exitCode\":0");
+    free(result);
+    //  Nothing runs now: a forced interrupt is fine all the same.
+    T_EQ_INT(s_interrupt("k9", NULL, true), BUS_OK);
+    T_EQ_INT(s_destroy("k9", NULL), BUS_OK);
+    const s_seen_t *ended = s_wait_event(PROTO_KERNEL_TERMINATED, "k9");
+    T_ASSERT(ended);
+    if (ended)
+        T_EQ_STR(ended->reason, "user-requested");
+    T_ASSERT(s_nothing_left("k9"));
+}
+
+static void
 test_restart_adopts(void)
 {
     T_EQ_INT(s_create("k3", IMAGE, NULL), BUS_OK);
@@ -1082,6 +1225,9 @@ main(void)
     T_RUN(test_destroy);
     T_RUN(test_self_terminated);
     T_RUN(test_batch_task);
+    T_RUN(test_batch_oom);
+    T_RUN(test_exit_after_oom);
+    T_RUN(test_force_interrupt);
     T_RUN(test_restart_adopts);
     T_RUN(test_bad_image);
     bus_rpc_client_destroy(&s_client);
