@@ -225,6 +225,7 @@ gw_http_stop(gw_server_t *gw)
     if (gw->http) {
         gw_wsconn_close_all(gw);
         gw_sse_close_all(gw);
+        gw_stream_close_all(gw);
         evhttp_free(gw->http);
         gw->http = NULL;
     }

@@ -216,12 +216,31 @@ s_interrupt(gw_server_t *gw,
 }
 
 //  What is left of a stream whose client left mid-run: the run to stop.
-typedef struct {
+//  The gateway lists them, so that its shutdown frees the ones still
+//  waiting.
+struct _gw_orphan_run_t {
     gw_server_t *gw;
+    struct event *timer;
     char kernel_id[GW_UUID_SIZE];
     char run_id[GW_UUID_SIZE];
     char agent_addr[256];
-} orphan_run_t;
+    struct _gw_orphan_run_t *prev, *next;
+};
+typedef struct _gw_orphan_run_t orphan_run_t;
+
+static void
+s_orphan_free(orphan_run_t *orphan)
+{
+    if (orphan->prev)
+        orphan->prev->next = orphan->next;
+    else if (orphan->gw->orphan_runs == orphan)
+        orphan->gw->orphan_runs = orphan->next;
+    if (orphan->next)
+        orphan->next->prev = orphan->prev;
+    if (orphan->timer)
+        event_free(orphan->timer);
+    free(orphan);
+}
 
 //  GW_STREAM_KILL_MS after the interrupt: a run that ignored SIGINT (or
 //  went on regardless) is killed, so the kernel is free for the next. The
@@ -234,7 +253,7 @@ s_on_kill_timer(evutil_socket_t fd, short what, void *arg)
     (void) what;
     orphan_run_t *orphan = arg;
     s_interrupt(orphan->gw, orphan->agent_addr, orphan->kernel_id, orphan->run_id, true);
-    free(orphan);
+    s_orphan_free(orphan);
 }
 
 static void
@@ -259,9 +278,14 @@ s_on_gone(gw_wsconn_t *ws, void *arg)
         snprintf(orphan->agent_addr, sizeof orphan->agent_addr, "%s", self->agent_addr);
         struct timeval later = {GW_STREAM_KILL_MS / 1000,
                                 (GW_STREAM_KILL_MS % 1000) * 1000};
-        if (event_base_once(bus_node_base(self->gw->node), -1, EV_TIMEOUT,
-                            s_on_kill_timer, orphan, &later) != 0)
-            free(orphan);
+        orphan->timer =
+            evtimer_new(bus_node_base(self->gw->node), s_on_kill_timer, orphan);
+        orphan->next = self->gw->orphan_runs;
+        if (orphan->next)
+            orphan->next->prev = orphan;
+        self->gw->orphan_runs = orphan;
+        if (!orphan->timer || evtimer_add(orphan->timer, &later) != 0)
+            s_orphan_free(orphan);
     }
     s_settle(self); //  else the call in flight frees it
 }
@@ -299,4 +323,11 @@ gw_stream_handle_execute(gw_request_t *r)
         return;
     }
     gw_session_find(r, s_on_session, NULL);
+}
+
+void
+gw_stream_close_all(gw_server_t *gw)
+{
+    while (gw->orphan_runs)
+        s_orphan_free(gw->orphan_runs);
 }

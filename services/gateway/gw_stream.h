@@ -27,4 +27,8 @@
 
 void gw_stream_handle_execute(gw_request_t *r);
 
+//  Forgets the runs still to be killed after their clients left; for
+//  shutdown.
+void gw_stream_close_all(gw_server_t *gw);
+
 #endif
