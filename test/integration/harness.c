@@ -343,6 +343,19 @@ harness_busybox_images(const char *dir)
 }
 
 int
+harness_python_images(const char *dir)
+{
+    //  Built where the Makefile keeps it, so the next run finds it cached.
+    if (access("build/images/python/index.json", R_OK) != 0 &&
+        system("deploy/images/build python build/images/python >/dev/null") != 0)
+        return -1;
+    char command[1600];
+    snprintf(command, sizeof command,
+             "mkdir -p %s/images && cp -a build/images/python %s/images/", dir, dir);
+    return system(command) == 0 ? 0 : -1;
+}
+
+int
 harness_agent_start(harness_proc_t *agent,
                     const char *dir,
                     const char *name,

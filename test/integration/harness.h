@@ -67,6 +67,12 @@ bool harness_can_run_containers(void);
 //  deploy/images/build (seconds). 0 or -1.
 int harness_busybox_images(const char *dir);
 
+//  Puts the Debian 12 python OCI image into <dir>/images/python: a copy of
+//  build/images/python, built there first (as `make image-python` does:
+//  about a minute cold, from Debian's archive) when absent. 0 or -1 (no
+//  network, no mmdebstrap: the caller skips).
+int harness_python_images(const char *dir);
+
 //  Where a service finds the bus: the scheduler's hub and registry.
 typedef struct {
     const char *hub_publish;
