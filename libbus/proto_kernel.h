@@ -256,6 +256,9 @@ typedef struct {
     char *domain_name;
     //  The session's project (at most 64 bytes)
     char *group_id;
+    //  A shell script run once (as the user, in /home/work) after the runner answers and
+    //  before kernel.started; its failure does not stop the kernel (at most 65536 bytes)
+    char *bootstrap_script;
 } proto_kernel_create_req_t;
 
 void proto_kernel_create_req_init(proto_kernel_create_req_t *self);

@@ -39,6 +39,7 @@ s_info_free(proto_session_info_t *self)
     free(self->kernel_host);
     proto_free_map(self->requested_slots, self->requested_slots_count);
     proto_free_map(self->occupied_slots, self->occupied_slots_count);
+    free(self->preopen_ports);
 }
 
 static bool
@@ -86,6 +87,8 @@ s_info_valid(const proto_session_info_t *self)
         return false;
     if (!proto_valid_map(self->occupied_slots, self->occupied_slots_count, 64))
         return false;
+    if (!proto_valid_str(self->preopen_ports, 0, 256))
+        return false;
     return true;
 }
 
@@ -111,6 +114,7 @@ s_info_write(const proto_session_info_t *self, bus_writer_t *writer)
     pairs += self->kernel_host != NULL;
     pairs += self->requested_slots_count > 0;
     pairs += self->occupied_slots_count > 0;
+    pairs += self->preopen_ports != NULL;
     bus_writer_map(writer, pairs);
     proto_write_str(writer, "session_id", self->session_id);
     proto_write_str(writer, "name", self->name);
@@ -159,6 +163,8 @@ s_info_write(const proto_session_info_t *self, bus_writer_t *writer)
     proto_write_int(writer, "created_at", self->created_at);
     proto_write_int(writer, "status_changed", self->status_changed);
     proto_write_int(writer, "terminated_at", self->terminated_at);
+    if (self->preopen_ports != NULL)
+        proto_write_str(writer, "preopen_ports", self->preopen_ports);
 }
 
 static void
@@ -191,6 +197,7 @@ s_info_read(proto_session_info_t *self, proto_in_t *in)
     proto_read_int(in, "created_at", 0, INT64_MIN, INT64_MAX, &self->created_at);
     proto_read_int(in, "status_changed", 0, INT64_MIN, INT64_MAX, &self->status_changed);
     proto_read_int(in, "terminated_at", 0, INT64_MIN, INT64_MAX, &self->terminated_at);
+    proto_read_str(in, "preopen_ports", 0, 256, &self->preopen_ports);
 }
 
 static void
@@ -221,6 +228,7 @@ s_info_print(const proto_session_info_t *self, proto_text_t *text)
     proto_print_int(text, "created_at", self->created_at);
     proto_print_int(text, "status_changed", self->status_changed);
     proto_print_int(text, "terminated_at", self->terminated_at);
+    proto_print_str(text, "preopen_ports", self->preopen_ports);
 }
 
 //  A list item: calloc'd memory, initialised before it is read.
@@ -515,6 +523,8 @@ s_create_req_free(proto_session_create_req_t *self)
     proto_free_map(self->environ, self->environ_count);
     free(self->startup_command);
     free(self->tag);
+    free(self->preopen_ports);
+    free(self->bootstrap_script);
 }
 
 static bool
@@ -550,6 +560,10 @@ s_create_req_valid(const proto_session_create_req_t *self)
         return false;
     if (!proto_valid_str(self->tag, 0, 256))
         return false;
+    if (!proto_valid_str(self->preopen_ports, 0, 256))
+        return false;
+    if (!proto_valid_str(self->bootstrap_script, 0, 65536))
+        return false;
     return true;
 }
 
@@ -563,6 +577,8 @@ s_create_req_write(const proto_session_create_req_t *self, bus_writer_t *writer)
     pairs += self->environ_count > 0;
     pairs += self->startup_command != NULL;
     pairs += self->tag != NULL;
+    pairs += self->preopen_ports != NULL;
+    pairs += self->bootstrap_script != NULL;
     bus_writer_map(writer, pairs);
     proto_write_str(writer, "session_id", self->session_id);
     proto_write_str(writer, "kernel_id", self->kernel_id);
@@ -586,6 +602,10 @@ s_create_req_write(const proto_session_create_req_t *self, bus_writer_t *writer)
         proto_write_str(writer, "startup_command", self->startup_command);
     if (self->tag != NULL)
         proto_write_str(writer, "tag", self->tag);
+    if (self->preopen_ports != NULL)
+        proto_write_str(writer, "preopen_ports", self->preopen_ports);
+    if (self->bootstrap_script != NULL)
+        proto_write_str(writer, "bootstrap_script", self->bootstrap_script);
 }
 
 static void
@@ -607,6 +627,8 @@ s_create_req_read(proto_session_create_req_t *self, proto_in_t *in)
     proto_read_uint(in, "shmem_bytes", 0, UINT64_MAX, &self->shmem_bytes);
     proto_read_str(in, "startup_command", 0, 65536, &self->startup_command);
     proto_read_str(in, "tag", 0, 256, &self->tag);
+    proto_read_str(in, "preopen_ports", 0, 256, &self->preopen_ports);
+    proto_read_str(in, "bootstrap_script", 0, 65536, &self->bootstrap_script);
 }
 
 static void
@@ -628,6 +650,8 @@ s_create_req_print(const proto_session_create_req_t *self, proto_text_t *text)
     proto_print_uint(text, "shmem_bytes", self->shmem_bytes);
     proto_print_str(text, "startup_command", self->startup_command);
     proto_print_str(text, "tag", self->tag);
+    proto_print_str(text, "preopen_ports", self->preopen_ports);
+    proto_print_str(text, "bootstrap_script", self->bootstrap_script);
 }
 
 void

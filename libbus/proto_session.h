@@ -79,6 +79,9 @@ typedef struct {
     int64_t status_changed;
     //  When it ended (0 while it lives) (microseconds since the epoch)
     int64_t terminated_at;
+    //  JSON array of the ports the user serves on (config.preopen_ports); "[]" or absent
+    //  when none (at most 256 bytes)
+    char *preopen_ports;
 } proto_session_info_t;
 
 void proto_session_info_init(proto_session_info_t *self);
@@ -185,6 +188,12 @@ typedef struct {
     char *startup_command;
     //  The user's tag (at most 256 bytes)
     char *tag;
+    //  JSON array of ports (1025..65534) the user will serve on, checked by the gateway
+    //  (at most 256 bytes)
+    char *preopen_ports;
+    //  A shell script run once as the user in /home/work when the kernel starts (at most
+    //  65536 bytes)
+    char *bootstrap_script;
 } proto_session_create_req_t;
 
 void proto_session_create_req_init(proto_session_create_req_t *self);

@@ -491,6 +491,110 @@ s_task_start(agent_kernels_t *self,
 }
 
 //  ---------------------------------------------------------------------------
+//  The bootstrap script (kernel.create's bootstrap_script): written to the
+//  kernel's home as .bootstrap.sh and run once as a batch run (as the user,
+//  in /home/work) after the runner answers and before the kernel counts as
+//  started. It blocks the loop as the rest of kernel.create does, on a
+//  private event base and runner connection, at most S_BOOTSTRAP_WAIT_MS. A
+//  script that fails or runs too long does not stop the kernel: the agent's
+//  log has its exit code, as Backend.AI's entrypoint logs it.
+
+#define S_BOOTSTRAP_RUN_ID  "bootstrap"
+#define S_BOOTSTRAP_FILE    ".bootstrap.sh"
+#define S_BOOTSTRAP_WAIT_MS 60000
+#define S_BOOTSTRAP_KILL_MS 2000
+
+typedef struct {
+    bool done;    //  finished, or the runner went away
+    bool pending; //  a collect is waiting for its answer
+    int exit_code;
+    char detail[256];
+} s_bootstrap_t;
+
+static void
+s_on_bootstrap(json_t *result, const bus_error_t *err, void *arg)
+{
+    s_bootstrap_t *boot = arg;
+    boot->pending = false;
+    const char *status = json_string_value(json_object_get(result, "status"));
+    if (!result) {
+        snprintf(boot->detail, sizeof boot->detail, "%s", err ? err->detail : "");
+        boot->done = true;
+    } else if (status && strcmp(status, "finished") == 0) {
+        boot->exit_code = (int) json_integer_value(json_object_get(result, "exitCode"));
+        boot->done = true;
+    }
+}
+
+//  Runs the private base until boot is done or deadline_ms (monotonic).
+static void
+s_bootstrap_wait(struct event_base *base,
+                 agent_runner_client_t *runner,
+                 s_bootstrap_t *boot,
+                 int64_t deadline_ms)
+{
+    while (!boot->done) {
+        int64_t left = deadline_ms - bus_clock_mono_ms();
+        if (left <= 0 && !boot->pending)
+            return;
+        if (!boot->pending) {
+            boot->pending = true;
+            agent_runner_client_collect(runner, S_BOOTSTRAP_RUN_ID, (int) left,
+                                        s_on_bootstrap, boot);
+        }
+        if (boot->pending && !boot->done)
+            event_base_loop(base, EVLOOP_ONCE);
+    }
+}
+
+static void
+s_bootstrap(agent_kernels_t *self,
+            s_kernel_t *kernel,
+            const char *socket,
+            const char *script)
+{
+    bus_error_t err = {0};
+    s_bootstrap_t boot = {.exit_code = -1};
+    char home[PATH_MAX];
+    char *rootfs = agent_runc_kernel_path(self->runc, kernel->id, "bundle/rootfs");
+    int n = rootfs ? snprintf(home, sizeof home, "%s%s", rootfs, AGENT_KERNEL_HOME) : -1;
+    zstr_free(&rootfs);
+    struct event_base *base = NULL;
+    agent_runner_client_t *runner = NULL;
+    bool written = n >= 0 && (size_t) n < sizeof home &&
+                   agent_files_write(home, S_BOOTSTRAP_FILE, script, strlen(script),
+                                     AGENT_KERNEL_UID, AGENT_KERNEL_GID, &err) == 0;
+    if (written && !(base = event_base_new()))
+        bus_error_set(&err, BUS_STATUS_INTERNAL, "cannot make an event base");
+    if (base && (runner = agent_runner_client_new(base, socket, &err)) != NULL &&
+        agent_runner_client_batch(runner, S_BOOTSTRAP_RUN_ID, NULL, NULL,
+                                  "/bin/sh " AGENT_KERNEL_HOME "/" S_BOOTSTRAP_FILE,
+                                  &err) == 0) {
+        s_bootstrap_wait(base, runner, &boot, bus_clock_mono_ms() + S_BOOTSTRAP_WAIT_MS);
+        if (!boot.done) {
+            //  Too long: kill it, so that the runner is free for the kernel.
+            snprintf(boot.detail, sizeof boot.detail, "ran over %d s, killed",
+                     S_BOOTSTRAP_WAIT_MS / 1000);
+            if (agent_runner_client_kill(runner, S_BOOTSTRAP_RUN_ID, &err) == 0)
+                s_bootstrap_wait(base, runner, &boot,
+                                 bus_clock_mono_ms() + S_BOOTSTRAP_KILL_MS);
+        }
+    }
+    if (!written && err.status == BUS_OK)
+        bus_error_set(&err, BUS_STATUS_INTERNAL, "kernel home path too long");
+    if (!*boot.detail && err.status != BUS_OK)
+        snprintf(boot.detail, sizeof boot.detail, "%s", err.detail);
+    if (boot.exit_code == 0 && !*boot.detail)
+        bus_log_info("bootstrap script done kernel=%s exit_code=0", kernel->id);
+    else
+        bus_log_warning("bootstrap script failed kernel=%s exit_code=%d detail=\"%s\"",
+                        kernel->id, boot.exit_code, boot.detail);
+    agent_runner_client_destroy(&runner); //  a pending collect answers now
+    if (base)
+        event_base_free(base);
+}
+
+//  ---------------------------------------------------------------------------
 //  kernel.create
 
 static int
@@ -670,6 +774,8 @@ s_create(agent_kernels_t *self,
         goto fail;
     }
     socket = s_socket_path(self, kernel->id);
+    if (socket && in->bootstrap_script && *in->bootstrap_script)
+        s_bootstrap(self, kernel, socket, in->bootstrap_script);
     kernel->runner = s_runner_new(self, kernel, socket, err);
     if (!kernel->runner) {
         rc = err->status;

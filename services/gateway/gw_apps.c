@@ -112,11 +112,33 @@ gw_apps_of_image(gw_server_t *gw, const char *reference)
     return apps;
 }
 
+json_t *
+gw_apps_of_session(gw_server_t *gw, const char *reference, const char *preopen_ports)
+{
+    json_t *apps = gw_apps_of_image(gw, reference);
+    json_t *ports = preopen_ports ? json_loads(preopen_ports, 0, NULL) : NULL;
+    size_t index;
+    json_t *port;
+    json_array_foreach(ports, index, port)
+    {
+        json_int_t number = json_integer_value(port);
+        if (!json_is_integer(port) || number < 1 || number > 65535 ||
+            json_array_size(apps) >= APPS_MAX)
+            continue;
+        char name[16];
+        snprintf(name, sizeof name, "%" JSON_INTEGER_FORMAT, number);
+        json_array_append_new(apps, json_pack("{s:s, s:s, s:[I]}", "name", name,
+                                              "protocol", "preopen", "ports", number));
+    }
+    json_decref(ports);
+    return apps;
+}
+
 static void
 s_on_session(gw_request_t *r, proto_session_info_t *info, void *arg)
 {
     (void) arg;
-    gw_reply_json(r, 200, gw_apps_of_image(r->gw, info->image));
+    gw_reply_json(r, 200, gw_apps_of_session(r->gw, info->image, info->preopen_ports));
 }
 
 void

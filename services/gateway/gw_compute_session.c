@@ -67,7 +67,7 @@ gw_compute_session_from_reply(gw_request_t *r, const bus_reply_t *reply)
         if (colon && (!slash || colon > slash))
             snprintf(tag, sizeof tag, "%s", colon + 1);
         json_t *occupied = gw_gql_slots(s->occupied_slots, s->occupied_slots_count);
-        json_t *apps = gw_apps_of_image(r->gw, s->image);
+        json_t *apps = gw_apps_of_session(r->gw, s->image, s->preopen_ports);
         char *service_ports = json_dumps(apps, JSON_COMPACT);
         json_decref(apps);
         json_t *status_data = json_string(s->status_data ? s->status_data : "{}");

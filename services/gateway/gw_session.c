@@ -138,6 +138,42 @@ s_status_is(const proto_session_info_t *info, const char *const *statuses)
 //  ---------------------------------------------------------------------------
 //  POST /session
 
+#define PREOPEN_MAX 16
+
+//  config.preopen_ports as a JSON array text into text: ints 1025..65534,
+//  not the runner's own ports (2000-2003, 2200, 7681), at most PREOPEN_MAX,
+//  no duplicates; null or absent is none. INVALID with err otherwise.
+static int
+s_preopen_ports(json_t *ports, char *text, size_t size, bus_error_t *err)
+{
+    snprintf(text, size, "[]");
+    if (!ports || json_is_null(ports))
+        return BUS_OK;
+    if (!json_is_array(ports) || json_array_size(ports) > PREOPEN_MAX)
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "preopen_ports: a list of at most %d ports", PREOPEN_MAX);
+    size_t used = 0;
+    for (size_t i = 0; i < json_array_size(ports); i++) {
+        json_t *item = json_array_get(ports, i);
+        json_int_t port = json_integer_value(item);
+        bool reserved = (port >= 2000 && port <= 2003) || port == 2200 || port == 7681;
+        if (!json_is_integer(item) || port < 1025 || port > 65534 || reserved)
+            return bus_error_set(err, BUS_STATUS_INVALID,
+                                 "preopen_ports: ports are 1025..65534, not 2000-2003, "
+                                 "2200 or 7681");
+        for (size_t j = 0; j < i; j++)
+            if (json_integer_value(json_array_get(ports, j)) == port)
+                return bus_error_set(
+                    err, BUS_STATUS_INVALID,
+                    "preopen_ports: port %" JSON_INTEGER_FORMAT " is listed twice", port);
+        used += (size_t) snprintf(text + used, size - used, "%s%" JSON_INTEGER_FORMAT,
+                                  i ? "," : "[", port);
+    }
+    if (json_array_size(ports) > 0)
+        snprintf(text + used, size - used, "]");
+    return BUS_OK;
+}
+
 static void s_on_polled(void *arg, const bus_reply_t *reply);
 
 static void
@@ -181,8 +217,8 @@ s_reply_created(op_t *op, const proto_session_info_t *info, const char *status)
     gw_reply_json(op->r, 201,
                   json_pack("{s:s, s:s, s:s, s:o, s:b}", "sessionId", info->session_id,
                             "sessionName", info->name, "status", status, "servicePorts",
-                            gw_apps_of_image(op->gw, info->image), "created",
-                            op->created));
+                            gw_apps_of_session(op->gw, info->image, info->preopen_ports),
+                            "created", op->created));
     s_op_free(op);
 }
 
@@ -406,6 +442,9 @@ gw_session_handle_create(gw_request_t *r)
     static const char *const k_sgroup[] = {"scaling_group", "scalingGroup", NULL};
     static const char *const k_opts[] = {"resource_opts", "resourceOpts", NULL};
     static const char *const k_startup[] = {"startupCommand", "startup_command", NULL};
+    static const char *const k_preopen[] = {"preopen_ports", "preopenPorts", NULL};
+    static const char *const k_bootstrap[] = {"bootstrap_script", "bootstrapScript",
+                                              NULL};
     json_t *params = r->params, *config = json_object_get(params, "config");
     const char *name = json_string_value(s_param(params, k_name));
     const char *image_name = json_string_value(s_param(params, k_image));
@@ -435,6 +474,21 @@ gw_session_handle_create(gw_request_t *r)
         return;
     }
     bus_error_t err = {0};
+    //  16 ports of at most 5 digits, commas and brackets.
+    char preopen[PREOPEN_MAX * 6 + 8];
+    if (s_preopen_ports(s_param(config, k_preopen), preopen, sizeof preopen, &err) !=
+        BUS_OK) {
+        gw_reply_problem(r, "invalid-api-params", err.detail);
+        return;
+    }
+    json_t *bootstrap = s_param(params, k_bootstrap);
+    if (bootstrap && !json_is_null(bootstrap) &&
+        (!json_is_string(bootstrap) || json_string_length(bootstrap) > 65536 ||
+         strlen(json_string_value(bootstrap)) != json_string_length(bootstrap))) {
+        gw_reply_problem(r, "invalid-api-params",
+                         "bootstrap_script: a string of at most 64 KiB");
+        return;
+    }
     json_t *image = NULL, *usable = NULL, *slots = NULL;
     char project_id[GW_UUID_SIZE];
     int rc =
@@ -535,6 +589,9 @@ gw_session_handle_create(gw_request_t *r)
     in.shmem_bytes = (uint64_t) shmem;
     in.startup_command = (char *) startup;
     in.tag = (char *) json_string_value(json_object_get(params, "tag"));
+    in.preopen_ports = preopen;
+    const char *script = json_string_value(bootstrap);
+    in.bootstrap_script = script && *script ? (char *) script : NULL;
     //  The canonical reference the agents know: registry/project/name:tag.
     char reference[600];
     snprintf(reference, sizeof reference, "%s/%s:%s",

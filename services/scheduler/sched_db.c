@@ -85,6 +85,9 @@ const bus_db_migration_t sched_db_migrations[] = {
      "  amount INTEGER NOT NULL CHECK (amount >= 0),"
      "  PRIMARY KEY (kernel_id, slot)) WITHOUT ROWID;"
      "CREATE INDEX allocations_agent ON allocations (agent_id, slot);"},
+    {"preopen ports and the bootstrap script of sessions",
+     "ALTER TABLE sessions ADD COLUMN preopen_ports TEXT NOT NULL DEFAULT '[]';"
+     "ALTER TABLE sessions ADD COLUMN bootstrap_script TEXT;"},
 };
 
 _Static_assert(sizeof sched_db_migrations / sizeof sched_db_migrations[0] ==

@@ -325,10 +325,12 @@ s_create_kernel(sched_lifecycle_t *self, const sched_assignment_t *placed)
     proto_session_info_t info;
     proto_session_info_init(&info);
     char addr[256] = "", environ[65536] = "", command[65536] = "";
+    char *bootstrap = NULL;
     uint64_t shmem = 0;
     sqlite3_stmt *stmt =
         bus_db_stmt(self->db, "SELECT a.addr, s.environ, coalesce(s.startup_command, ''),"
-                              " coalesce(json_extract(s.resource_opts, '$.shmem'), 0)"
+                              " coalesce(json_extract(s.resource_opts, '$.shmem'), 0),"
+                              " s.bootstrap_script"
                               " FROM sessions s, agents a WHERE s.id = ?1 AND a.id = ?2");
     if (stmt) {
         sqlite3_bind_text(stmt, 1, placed->session_id, -1, SQLITE_TRANSIENT);
@@ -341,11 +343,14 @@ s_create_kernel(sched_lifecycle_t *self, const sched_assignment_t *placed)
             snprintf(command, sizeof command, "%s",
                      (const char *) sqlite3_column_text(stmt, 2));
             shmem = (uint64_t) sqlite3_column_int64(stmt, 3);
+            const unsigned char *script = sqlite3_column_text(stmt, 4);
+            bootstrap = script && *script ? strdup((const char *) script) : NULL;
         }
         sqlite3_reset(stmt);
     }
     if (sched_sessions_get(self->db, placed->session_id, &info) != BUS_OK) {
         proto_session_info_clear(&info);
+        free(bootstrap);
         return;
     }
     proto_kernel_create_req_t req;
@@ -367,6 +372,7 @@ s_create_kernel(sched_lifecycle_t *self, const sched_assignment_t *placed)
     req.user_uuid = info.user_uuid;
     req.domain_name = info.domain_name;
     req.group_id = info.group_id;
+    req.bootstrap_script = bootstrap;
     bus_writer_t *writer = bus_writer_new();
     call_ctx_t *ctx = s_call_new(self, placed->session_id, placed->kernel_id);
     bool sent = writer && ctx && *addr &&
@@ -382,6 +388,7 @@ s_create_kernel(sched_lifecycle_t *self, const sched_assignment_t *placed)
     proto_free_map(req.environ, req.environ_count);
     for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
         free(defaults[i]);
+    free(bootstrap);
     proto_session_info_clear(&info);
 }
 
@@ -613,6 +620,8 @@ s_create(void *arg,
                                  .environ = environ_text,
                                  .resource_opts = opts,
                                  .startup_command = in.startup_command,
+                                 .preopen_ports = in.preopen_ports,
+                                 .bootstrap_script = in.bootstrap_script,
                                  .request = request,
                                  .request_count = in.slots_count};
     if (rc == BUS_OK && bus_node_begin(self->node) != 0)

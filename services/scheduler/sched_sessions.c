@@ -75,10 +75,11 @@ sched_sessions_insert(bus_db_t *db,
         stmt = bus_db_stmt(
             db, "INSERT INTO sessions (id, name, access_key, user_uuid, domain_name,"
                 " group_id, scaling_group, type, status_changed, image, architecture,"
-                " environ, resource_opts, startup_command, created_at)"
+                " environ, resource_opts, startup_command, created_at, preopen_ports,"
+                " bootstrap_script)"
                 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, coalesce(?8, 'INTERACTIVE'), ?9,"
                 " ?10, coalesce(?11, 'x86_64'), coalesce(?12, '{}'),"
-                " coalesce(?13, '{}'), ?14, ?9)");
+                " coalesce(?13, '{}'), ?14, ?9, coalesce(?15, '[]'), ?16)");
         rc = stmt ? BUS_OK : BUS_STATUS_INTERNAL;
     }
     if (rc == BUS_OK) {
@@ -93,6 +94,8 @@ sched_sessions_insert(bus_db_t *db,
         s_bind(stmt, 12, spec->environ);
         s_bind(stmt, 13, spec->resource_opts);
         s_bind(stmt, 14, spec->startup_command);
+        s_bind(stmt, 15, spec->preopen_ports);
+        s_bind(stmt, 16, spec->bootstrap_script);
         rc = s_step(stmt);
     }
     if (rc == BUS_OK) {
@@ -578,7 +581,7 @@ sched_sessions_unsettled(bus_db_t *db,
     " s.scaling_group, s.type, s.status, s.status_info, s.status_data, s.image,"         \
     " s.architecture, s.tag, k.id, k.agent_id, k.container_id, k.kernel_host,"           \
     " coalesce(k.exit_code, 0), s.created_at, s.status_changed,"                         \
-    " coalesce(s.terminated_at, 0), a.addr FROM sessions s"                              \
+    " coalesce(s.terminated_at, 0), a.addr, s.preopen_ports FROM sessions s"             \
     " LEFT JOIN kernels k ON k.session_id = s.id AND k.cluster_role = 'main'"            \
     " LEFT JOIN agents a ON a.id = k.agent_id"
 
@@ -623,6 +626,7 @@ s_read_info(sqlite3_stmt *stmt, proto_session_info_t *out)
     out->status_changed = sqlite3_column_int64(stmt, 20);
     out->terminated_at = sqlite3_column_int64(stmt, 21);
     out->agent_addr = s_column(stmt, 22);
+    out->preopen_ports = s_column(stmt, 23);
 }
 
 //  The slot maps, read after the row's statement is reset (one open

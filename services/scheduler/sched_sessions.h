@@ -39,6 +39,8 @@ typedef struct {
     const char *environ;       //  JSON object text
     const char *resource_opts; //  JSON object text
     const char *startup_command;
+    const char *preopen_ports;     //  JSON array text; NULL: none
+    const char *bootstrap_script;  //  NULL: none
     const sched_amount_t *request; //  what the kernel asks for
     size_t request_count;
 } sched_session_spec_t;

@@ -647,6 +647,71 @@ test_pty(void)
     close(fd);
 }
 
+//  Backend.AI's config.preopen_ports become preopen apps, and the bootstrap
+//  script runs once, as the user in /home/work, before the session runs.
+static void
+test_preopen_and_bootstrap(void)
+{
+    int status;
+    json_t *r = s_request(
+        "POST", "/session",
+        "{\"name\": \"gw-boot\", \"image\": \"" IMAGE "\","
+        " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"128m\"},"
+        " \"preopen_ports\": [8080, 8081]},"
+        " \"bootstrap_script\": \"echo booted as $(whoami) > /home/work/boot.txt\"}",
+        &status);
+    T_EQ_INT(status, 201);
+    T_EQ_STR(json_string_value(json_object_get(r, "status")), "RUNNING");
+    char *ports = json_dumps(json_object_get(r, "servicePorts"), JSON_COMPACT);
+    T_CONTAINS(ports, "\"name\":\"8080\",\"protocol\":\"preopen\",\"ports\":[8080]");
+    free(ports);
+    json_decref(r);
+    r = s_request("GET", "/stream/session/gw-boot/apps", NULL, &status);
+    T_EQ_INT(status, 200);
+    T_EQ_INT(json_array_size(r), 2);
+    T_EQ_STR(json_string_value(json_object_get(json_array_get(r, 1), "name")), "8081");
+    T_EQ_STR(json_string_value(json_object_get(json_array_get(r, 1), "protocol")),
+             "preopen");
+    T_EQ_INT(json_integer_value(
+                 json_array_get(json_object_get(json_array_get(r, 1), "ports"), 0)),
+             8081);
+    json_decref(r);
+    r = s_request(
+        "POST", "/session/gw-boot",
+        "{\"mode\": \"query\", \"runId\": \"boot-1\", \"code\": \"cat boot.txt\"}",
+        &status);
+    T_EQ_INT(status, 200);
+    char *console = json_dumps(json_object_get(json_object_get(r, "result"), "console"),
+                               JSON_COMPACT);
+    T_CONTAINS(console, "booted as work");
+    free(console);
+    json_decref(r);
+    //  Ports the user may not take, or not a list of them.
+    static const char *const bad[] = {"[80]",
+                                      "[8080, 8080]",
+                                      "[2001]",
+                                      "[7681]",
+                                      "[65535]",
+                                      "[\"8080\"]",
+                                      "8080",
+                                      "[1100,1101,1102,1103,1104,1105,1106,1107,1108,"
+                                      "1109,1110,1111,1112,1113,1114,1115,1116]"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char body[512];
+        snprintf(body, sizeof body,
+                 "{\"name\": \"gw-badports\", \"image\": \"" IMAGE "\","
+                 " \"config\": {\"preopen_ports\": %s}}",
+                 bad[i]);
+        r = s_request("POST", "/session", body, &status);
+        T_EQ_INT(status, 400);
+        T_CONTAINS(json_string_value(json_object_get(r, "type")), "invalid-api-params");
+        json_decref(r);
+    }
+    r = s_request("DELETE", "/session/gw-boot", NULL, &status);
+    T_EQ_INT(status, 200);
+    json_decref(r);
+}
+
 static void
 test_destroy(void)
 {
@@ -694,6 +759,7 @@ main(void)
     T_RUN(test_restart);
     T_RUN(test_pty);
     T_RUN(test_bad_requests);
+    T_RUN(test_preopen_and_bootstrap);
     T_RUN(test_destroy);
     int agent = harness_stop(&s_agent, CLIENT_STOP_MS);
     bool clean =

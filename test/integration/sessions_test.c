@@ -117,6 +117,10 @@ s_call(const char *method, bus_writer_t *writer, proto_session_info_t *info)
     return rc;
 }
 
+//  What the next s_create sends as bootstrap_script and preopen_ports (NULL:
+//  none).
+static const char *s_next_bootstrap, *s_next_preopen;
+
 static int
 s_create(const char *id,
          const char *name,
@@ -146,6 +150,9 @@ s_create(const char *id,
         in.type = "BATCH";
         in.startup_command = (char *) batch_command;
     }
+    in.bootstrap_script = (char *) s_next_bootstrap;
+    in.preopen_ports = (char *) s_next_preopen;
+    s_next_bootstrap = s_next_preopen = NULL;
     bus_writer_t *writer = bus_writer_new();
     proto_session_create_req_write(&in, writer);
     free(type);
@@ -356,8 +363,15 @@ test_destroy_ends_and_frees(void)
 static void
 test_batch_reports_its_exit_code(void)
 {
-    T_EQ_INT(s_create("s-batch", "batch", IMAGE, "1", "echo working; exit 3", NULL),
+    //  The bootstrap script runs before the task; its failure stops nothing.
+    s_next_bootstrap = "echo ready > /home/work/boot.txt; exit 5";
+    s_next_preopen = "[8080]";
+    proto_session_info_t created;
+    T_EQ_INT(s_create("s-batch", "batch", IMAGE, "1",
+                      "grep -q ready /home/work/boot.txt && exit 3", &created),
              BUS_OK);
+    T_EQ_STR(created.preopen_ports, "[8080]");
+    proto_session_info_clear(&created);
     const seen_t *failure = s_wait("session_failure", "s-batch");
     T_ASSERT(failure);
     T_ASSERT(failure->has_exit_code);
