@@ -92,8 +92,8 @@ s_close(int *fd_p)
 
 //  Writes path's form relative to home into out: components joined by one
 //  '/', no "." and no leading "/home/work", "" for home itself.
-static int
-s_normalize(const char *path, char out[PATH_MAX], bus_error_t *err)
+int
+agent_files_normalize(const char *path, char out[PATH_MAX], bus_error_t *err)
 {
     if (!path)
         return bus_error_set(err, BUS_STATUS_INVALID, "no path"), -1;
@@ -443,7 +443,7 @@ agent_files_write(const char *home,
 {
     assert(data || size == 0);
     char rel[PATH_MAX];
-    if (s_normalize(path, rel, err) != 0)
+    if (agent_files_normalize(path, rel, err) != 0)
         return -1;
     if (!*rel) {
         bus_error_set(err, BUS_STATUS_INVALID, "no file name in path");
@@ -484,7 +484,7 @@ agent_files_read(const char *home,
     *data_p = NULL;
     *size_p = 0;
     char rel[PATH_MAX];
-    if (s_normalize(path, rel, err) != 0)
+    if (agent_files_normalize(path, rel, err) != 0)
         return -1;
     int homefd = s_open_home(home, err);
     if (homefd < 0)
@@ -837,7 +837,7 @@ agent_files_tar(const char *home,
     *data_p = NULL;
     *size_p = 0;
     char rel[PATH_MAX];
-    if (s_normalize(path, rel, err) != 0)
+    if (agent_files_normalize(path, rel, err) != 0)
         return -1;
     int homefd = s_open_home(home, err);
     if (homefd < 0)
@@ -999,7 +999,7 @@ agent_files_list(const char *home, const char *path, char **json_p, bus_error_t 
     assert(json_p);
     *json_p = NULL;
     char rel[PATH_MAX];
-    if (s_normalize(path, rel, err) != 0)
+    if (agent_files_normalize(path, rel, err) != 0)
         return -1;
     int homefd = s_open_home(home, err);
     if (homefd < 0)

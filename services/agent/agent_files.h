@@ -44,6 +44,13 @@
 //  with BUS_STATUS_INVALID. 0 or -1.
 int agent_files_check_name(const char *bytes, size_t len, bus_error_t *err);
 
+//  Writes path's form relative to home into out, as every function here
+//  resolves it: components joined by one '/', no "." and no leading
+//  /home/work, "" for home itself. Refuses control characters, "..", long
+//  names and absolute paths outside /home/work with BUS_STATUS_INVALID.
+//  0 or -1.
+int agent_files_normalize(const char *path, char out[PATH_MAX], bus_error_t *err);
+
 //  ---------------------------------------------------------------------------
 //  Writes size bytes of data to path under home, atomically: into a temp
 //  file in the target directory, then renamed over the name, so a reader

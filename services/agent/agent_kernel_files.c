@@ -29,50 +29,6 @@ s_max_bytes(uint64_t max_bytes)
                                                     : (size_t) max_bytes;
 }
 
-//  Writes path's form relative to home into out (size bytes), as agent_files
-//  resolves it: components joined by one '/', no "." and no leading
-//  /home/work, "" for home itself. Refuses control characters, "..", and
-//  absolute paths outside /home/work with BUS_STATUS_INVALID. 0 or -1.
-static int
-s_normalize(const char *path, char *out, size_t size, bus_error_t *err)
-{
-    //  The decoders refuse a string holding a NUL, so strlen sees all of it.
-    if (agent_files_check_name(path, strlen(path), err) != 0)
-        return -1;
-    const char *p = path;
-    size_t home_len = strlen(AGENT_FILES_HOME);
-    if (*p == '/') {
-        if (strncmp(p, AGENT_FILES_HOME, home_len) != 0 ||
-            (p[home_len] != '\0' && p[home_len] != '/'))
-            return bus_error_set(err, BUS_STATUS_INVALID, "path outside %s",
-                                 AGENT_FILES_HOME),
-                   -1;
-        p += home_len;
-    }
-    size_t used = 0;
-    while (*p) {
-        while (*p == '/')
-            p++;
-        if (!*p)
-            break;
-        const char *end = strchrnul(p, '/');
-        size_t len = (size_t) (end - p);
-        if (len == 2 && p[0] == '.' && p[1] == '.')
-            return bus_error_set(err, BUS_STATUS_INVALID, "'..' in path"), -1;
-        if (!(len == 1 && p[0] == '.')) {
-            if (used + len + 2 > size)
-                return bus_error_set(err, BUS_STATUS_INVALID, "path too long"), -1;
-            if (used)
-                out[used++] = '/';
-            memcpy(out + used, p, len);
-            used += len;
-        }
-        p = end;
-    }
-    out[used] = '\0';
-    return 0;
-}
-
 //  ---------------------------------------------------------------------------
 //  kernel.upload
 
@@ -95,7 +51,7 @@ s_on_upload(void *arg,
     rc = agent_kernels_home(self->kernels, in.kernel_id, home, sizeof home, err);
     //  Every name first: one bad path refuses the whole request.
     for (size_t i = 0; rc == BUS_OK && i < in.files_count; i++) {
-        if (s_normalize(in.files[i].path, name, sizeof name, err) != 0)
+        if (agent_files_normalize(in.files[i].path, name, err) != 0)
             rc = err->status;
         else if (!*name)
             rc = bus_error_set(err, BUS_STATUS_INVALID, "no file name in path");
@@ -215,7 +171,7 @@ s_on_list_files(void *arg,
     char home[PATH_MAX];
     char name[PATH_MAX];
     rc = agent_kernels_home(self->kernels, in.kernel_id, home, sizeof home, err);
-    if (rc == BUS_OK && s_normalize(path, name, sizeof name, err) != 0)
+    if (rc == BUS_OK && agent_files_normalize(path, name, err) != 0)
         rc = err->status;
     proto_kernel_list_files_rep_t out;
     proto_kernel_list_files_rep_init(&out);

@@ -19,12 +19,10 @@
 
 typedef struct {
     gw_server_t *gw;
-    gw_wsconn_t *ws; //  NULL once the client is gone
-    int calls;       //  kernel.* calls out
-    uint64_t offset; //  how much of the terminal's output the client has
-    char session_id[GW_UUID_SIZE];
-    char kernel_id[GW_UUID_SIZE];
-    char agent_addr[256];
+    gw_wsconn_t *ws;        //  NULL once the client is gone
+    int calls;              //  kernel.* calls out
+    uint64_t offset;        //  how much of the terminal's output the client has
+    gw_session_kernel_t at; //  the session's kernel and its agent
 } pty_stream_t;
 
 static void
@@ -50,7 +48,7 @@ s_call(pty_stream_t *self,
        int timeout_ms,
        bus_reply_fn *fn)
 {
-    bool sent = writer && bus_node_call(self->gw->node, self->agent_addr, method,
+    bool sent = writer && bus_node_call(self->gw->node, self->at.agent_addr, method,
                                         bus_writer_data(writer), bus_writer_size(writer),
                                         timeout_ms, fn, self) != 0;
     bus_writer_destroy(&writer);
@@ -114,7 +112,7 @@ s_read(pty_stream_t *self)
 {
     proto_kernel_pty_read_req_t in;
     proto_kernel_pty_read_req_init(&in);
-    in.kernel_id = self->kernel_id;
+    in.kernel_id = self->at.kernel_id;
     in.offset = self->offset;
     in.wait_ms = GW_PTY_POLL_MS;
     bus_writer_t *writer = bus_writer_new();
@@ -145,7 +143,7 @@ s_write(
 {
     proto_kernel_pty_write_req_t in;
     proto_kernel_pty_write_req_init(&in);
-    in.kernel_id = self->kernel_id;
+    in.kernel_id = self->at.kernel_id;
     in.data = (uint8_t *) data;
     in.data_size = size;
     in.rows = rows;
@@ -198,7 +196,7 @@ s_on_message(
         //  The whole session restarts; this terminal ends with it.
         proto_session_restart_req_t in;
         proto_session_restart_req_init(&in);
-        in.session_id = self->session_id;
+        in.session_id = self->at.session_id;
         bus_writer_t *writer = bus_writer_new();
         const char *scheduler = bus_node_find(self->gw->node, "scheduler");
         bool sent = writer && scheduler &&
@@ -231,27 +229,23 @@ static void
 s_on_session(gw_request_t *r, proto_session_info_t *info, void *arg)
 {
     (void) arg;
-    if (!info->status || strcmp(info->status, "RUNNING") != 0 || !info->agent_addr ||
-        !info->kernel_id) {
-        gw_reply_problem(r, "generic-bad-request", "the session is not running");
+    gw_session_kernel_t at;
+    if (!gw_session_kernel(r, info, &at))
         return;
-    }
     pty_stream_t *self = calloc(1, sizeof *self);
     if (!self) {
         gw_reply_status(r, BUS_STATUS_INTERNAL, "out of memory");
         return;
     }
     self->gw = r->gw;
-    snprintf(self->session_id, sizeof self->session_id, "%s", info->session_id);
-    snprintf(self->kernel_id, sizeof self->kernel_id, "%s", info->kernel_id);
-    snprintf(self->agent_addr, sizeof self->agent_addr, "%s", info->agent_addr);
+    self->at = at;
     static const gw_wsconn_handlers_t handlers = {s_on_message, s_on_gone};
     self->ws = gw_wsconn_accept(r, &handlers, self);
     if (!self->ws) {
         free(self);
         return;
     }
-    bus_log_info("terminal open session=%s", self->session_id);
+    bus_log_info("terminal open session=%s", self->at.session_id);
     s_write(self, NULL, 0, GW_PTY_ROWS, GW_PTY_COLS);
     s_read(self);
     s_settle(self);

@@ -975,3 +975,19 @@ gw_session_find(gw_request_t *r, gw_session_found_fn *found, void *arg)
 {
     s_find(r, OP_FIND, found, arg);
 }
+
+bool
+gw_session_kernel(gw_request_t *r,
+                  const proto_session_info_t *info,
+                  gw_session_kernel_t *kernel)
+{
+    if (!info->status || strcmp(info->status, "RUNNING") != 0 || !info->agent_addr ||
+        !info->kernel_id) {
+        gw_reply_problem(r, "generic-bad-request", "the session is not running");
+        return false;
+    }
+    snprintf(kernel->session_id, sizeof kernel->session_id, "%s", info->session_id);
+    snprintf(kernel->kernel_id, sizeof kernel->kernel_id, "%s", info->kernel_id);
+    snprintf(kernel->agent_addr, sizeof kernel->agent_addr, "%s", info->agent_addr);
+    return true;
+}

@@ -24,6 +24,20 @@ void gw_session_handle_logs(gw_request_t *r);
 //  POST /session/{session}/interrupt: SIGINT to the running code; 204.
 void gw_session_handle_interrupt(gw_request_t *r);
 
+//  Where a running session's main kernel answers: for the routes that talk
+//  to it through its agent.
+typedef struct {
+    char session_id[GW_UUID_SIZE];
+    char kernel_id[GW_UUID_SIZE];
+    char agent_addr[256];
+} gw_session_kernel_t;
+
+//  Fills kernel from info when the session runs; otherwise answers r with
+//  400 "the session is not running" and returns false.
+bool gw_session_kernel(gw_request_t *r,
+                       const proto_session_info_t *info,
+                       gw_session_kernel_t *kernel);
+
 //  What gw_session_find found: the session, which the caller may use. The
 //  callee ends r (replies, or takes the connection over); info is cleared
 //  after it returns.

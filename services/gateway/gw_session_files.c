@@ -140,9 +140,8 @@ s_on_session(gw_request_t *r, proto_session_info_t *info, void *arg)
 {
     files_call_t *call = arg;
     call->r = r;
-    if (!info->status || strcmp(info->status, "RUNNING") != 0 || !info->agent_addr ||
-        !info->kernel_id) {
-        gw_reply_problem(r, "generic-bad-request", "the session is not running");
+    gw_session_kernel_t at;
+    if (!gw_session_kernel(r, info, &at)) {
         s_call_free(call);
         return;
     }

@@ -25,9 +25,7 @@ typedef struct {
     gw_server_t *gw;
     gw_wsconn_t *ws; //  NULL once the client is gone
     stream_state_t state;
-    char session_id[GW_UUID_SIZE];
-    char kernel_id[GW_UUID_SIZE];
-    char agent_addr[256];
+    gw_session_kernel_t at; //  the session's kernel and its agent
     char run_id[GW_UUID_SIZE];
     char mode[16];
     char *options; //  the batch options as JSON text, for the first call only
@@ -61,7 +59,7 @@ s_execute(exec_stream_t *self, const char *mode, const char *code, size_t code_s
 {
     proto_kernel_execute_req_t in;
     proto_kernel_execute_req_init(&in);
-    in.kernel_id = self->kernel_id;
+    in.kernel_id = self->at.kernel_id;
     in.run_id = self->run_id;
     in.mode = (char *) mode;
     char *text = strndup(code ? code : "", code ? code_size : 0);
@@ -75,7 +73,7 @@ s_execute(exec_stream_t *self, const char *mode, const char *code, size_t code_s
     self->options = NULL;
     self->state = EXECUTING;
     bool sent =
-        text && bus_node_call(self->gw->node, self->agent_addr, PROTO_KERNEL_EXECUTE,
+        text && bus_node_call(self->gw->node, self->at.agent_addr, PROTO_KERNEL_EXECUTE,
                               bus_writer_data(writer), bus_writer_size(writer),
                               EXEC_CALL_TIMEOUT_MS, s_on_executed, self) != 0;
     bus_writer_destroy(&writer);
@@ -159,7 +157,7 @@ s_start(exec_stream_t *self, const uint8_t *data, size_t size)
     if (json_is_object(options) && json_object_size(options))
         self->options = json_dumps(options, JSON_COMPACT);
     gw_uuid_new(self->run_id);
-    bus_log_info("stream execute session=%s run=%s mode=%s", self->session_id,
+    bus_log_info("stream execute session=%s run=%s mode=%s", self->at.session_id,
                  self->run_id, self->mode);
     char *code_text = strdup(code ? code : "");
     json_decref(request);
@@ -183,7 +181,7 @@ s_on_message(
         s_execute(self, "input", (const char *) data, size);
     else
         bus_log_debug("stream execute ignored a message session=%s state=%d",
-                      self->session_id, (int) self->state);
+                      self->at.session_id, (int) self->state);
     s_settle(self);
 }
 
@@ -267,15 +265,16 @@ s_on_gone(gw_wsconn_t *ws, void *arg)
         return;
     }
     //  A run is under way: stop it, so that the kernel is free for the next.
-    bus_log_info("stream execute client gone session=%s run=%s", self->session_id,
+    bus_log_info("stream execute client gone session=%s run=%s", self->at.session_id,
                  self->run_id);
-    s_interrupt(self->gw, self->agent_addr, self->kernel_id, self->run_id, false);
+    s_interrupt(self->gw, self->at.agent_addr, self->at.kernel_id, self->run_id, false);
     orphan_run_t *orphan = calloc(1, sizeof *orphan);
     if (orphan) {
         orphan->gw = self->gw;
-        snprintf(orphan->kernel_id, sizeof orphan->kernel_id, "%s", self->kernel_id);
+        snprintf(orphan->kernel_id, sizeof orphan->kernel_id, "%s", self->at.kernel_id);
         snprintf(orphan->run_id, sizeof orphan->run_id, "%s", self->run_id);
-        snprintf(orphan->agent_addr, sizeof orphan->agent_addr, "%s", self->agent_addr);
+        snprintf(orphan->agent_addr, sizeof orphan->agent_addr, "%s",
+                 self->at.agent_addr);
         struct timeval later = {GW_STREAM_KILL_MS / 1000,
                                 (GW_STREAM_KILL_MS % 1000) * 1000};
         orphan->timer =
@@ -294,20 +293,16 @@ static void
 s_on_session(gw_request_t *r, proto_session_info_t *info, void *arg)
 {
     (void) arg;
-    if (!info->status || strcmp(info->status, "RUNNING") != 0 || !info->agent_addr ||
-        !info->kernel_id) {
-        gw_reply_problem(r, "generic-bad-request", "the session is not running");
+    gw_session_kernel_t at;
+    if (!gw_session_kernel(r, info, &at))
         return;
-    }
     exec_stream_t *self = calloc(1, sizeof *self);
     if (!self) {
         gw_reply_status(r, BUS_STATUS_INTERNAL, "out of memory");
         return;
     }
     self->gw = r->gw;
-    snprintf(self->session_id, sizeof self->session_id, "%s", info->session_id);
-    snprintf(self->kernel_id, sizeof self->kernel_id, "%s", info->kernel_id);
-    snprintf(self->agent_addr, sizeof self->agent_addr, "%s", info->agent_addr);
+    self->at = at;
     static const gw_wsconn_handlers_t handlers = {s_on_message, s_on_gone};
     self->ws = gw_wsconn_accept(r, &handlers, self);
     if (!self->ws)

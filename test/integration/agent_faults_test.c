@@ -48,37 +48,6 @@ static char s_ids[SESSIONS][48], s_kernels[SESSIONS][56];
 static int s_pid_a, s_pid_c; //  A's and C's container pids before the kill
 static int64_t s_restarted;  //  when the agent came back (monotonic ms)
 
-static int
-s_run(const char *command)
-{
-    int rc = system(command);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
-static void
-s_pause_ms(long ms)
-{
-    struct timespec pause = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&pause, NULL);
-}
-
-//  A loopback port free now, so that the restarted agent binds the same one.
-static int
-s_free_port(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in addr = {.sin_family = AF_INET,
-                               .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t size = sizeof addr;
-    int port = -1;
-    if (fd >= 0 && bind(fd, (struct sockaddr *) &addr, sizeof addr) == 0 &&
-        getsockname(fd, (struct sockaddr *) &addr, &size) == 0)
-        port = ntohs(addr.sin_port);
-    if (fd >= 0)
-        close(fd);
-    return port;
-}
-
 //  The ids runc lists under the agent's root, sorted, space-separated.
 static void
 s_containers(char *out, size_t size)
@@ -128,7 +97,7 @@ s_nothing_left(const char *id)
              " && ! ls -d /sys/fs/cgroup/*/backplane/%s /sys/fs/cgroup/backplane/%s"
              " >/dev/null 2>&1",
              s_dir, id, s_dir, id, id, id, id, id);
-    return s_run(command) == 0;
+    return harness_shell(command) == 0;
 }
 
 //  Everything s_nothing_left looks for is there for kernel id (so that its
@@ -143,7 +112,7 @@ s_all_there(const char *id)
              " && ls -d /sys/fs/cgroup/*/backplane/%s /sys/fs/cgroup/backplane/%s"
              " 2>/dev/null | grep -q .",
              s_dir, id, s_dir, id, id, id, id, id);
-    return s_run(command) == 0;
+    return harness_shell(command) == 0;
 }
 
 //  How many interfaces (the kernels' veths) the bridge has.
@@ -416,7 +385,7 @@ s_wait_statuses(const int *which,
                   (!whys || !whys[k] || strcmp(why, whys[k]) == 0);
         }
         if (!all)
-            s_pause_ms(100);
+            harness_pause_ms(100);
     } while (!all && bus_clock_mono_ms() - started < SETTLE_MS);
     if (!all)
         for (size_t k = 0; k < count; k++) {
@@ -440,7 +409,7 @@ test_start(void)
         snprintf(s_kernels[i], sizeof s_kernels[i], "k-af-%d-%c", pid, 'a' + i);
     }
     T_EQ_INT(harness_busybox_images(s_dir), 0);
-    int port = s_free_port();
+    int port = harness_free_port();
     T_ASSERT(port > 0);
     snprintf(s_agent_bind, sizeof s_agent_bind, "tcp://127.0.0.1:%d", port);
 
@@ -516,17 +485,17 @@ test_agent_killed_and_restarted(void)
     char command[1024];
     snprintf(command, sizeof command, "runc --root %s/agent-a/runc kill %s KILL", s_dir,
              s_kernels[B]);
-    T_EQ_INT(s_run(command), 0);
+    T_EQ_INT(harness_shell(command), 0);
     snprintf(command, sizeof command,
              "for i in $(seq 100); do runc --root %s/agent-a/runc state %s"
              " | grep -q stopped && exit 0; sleep 0.05; done; exit 1",
              s_dir, s_kernels[B]);
-    T_EQ_INT(s_run(command), 0);
+    T_EQ_INT(harness_shell(command), 0);
     proto_session_info_t info;
     T_EQ_INT(s_create(D, &info), BUS_OK);
     T_EQ_STR(info.status, "PENDING");
     proto_session_info_clear(&info);
-    s_pause_ms(500); //  a few scheduling passes with the agent away
+    harness_pause_ms(500); //  a few scheduling passes with the agent away
     char status[32], why[80];
     T_ASSERT(s_status(D, status, sizeof status, why, sizeof why));
     fprintf(stderr, "# D while the agent is down: %s %s\n", status, why);
@@ -536,7 +505,7 @@ test_agent_killed_and_restarted(void)
     //  It comes back on another port, as an agent with the shipped
     //  `bus.rpc_bind: tcp://127.0.0.1:*` does: D's create, sent to the old
     //  one, must not hold D back.
-    int port = s_free_port();
+    int port = harness_free_port();
     T_ASSERT(port > 0);
     snprintf(s_agent_bind, sizeof s_agent_bind, "tcp://127.0.0.1:%d", port);
     T_ASSERT(s_agent_up());
@@ -562,7 +531,7 @@ test_settled_after_restart(void)
     do {
         s_containers(list, sizeof list);
         if (strcmp(list, expect) != 0)
-            s_pause_ms(100);
+            harness_pause_ms(100);
     } while (strcmp(list, expect) != 0 && bus_clock_mono_ms() - s_restarted < SETTLE_MS);
     fprintf(stderr, "# settled %lld ms after the restart\n", (long long) took);
     T_EQ_STR(list, expect);
@@ -656,7 +625,7 @@ main(void)
                 agent, scheduler);
     char command[700];
     snprintf(command, sizeof command, "ip link del %s 2>/dev/null", s_bridge);
-    (void) s_run(command);
+    (void) harness_shell(command);
     if (t_failures == 0 && clean && !getenv("BACKPLANE_KEEP"))
         harness_rmdir(s_dir);
     else

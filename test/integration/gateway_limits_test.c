@@ -50,13 +50,6 @@ s_now_ms(void)
     return (long long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void
-s_pause_ms(int ms)
-{
-    struct timespec pause = {ms / 1000, (long) (ms % 1000) * 1000000L};
-    nanosleep(&pause, NULL);
-}
-
 //  A signed request as the superadmin; the parsed body (NULL if none).
 static json_t *
 s_request(const char *method, const char *path, const char *body, int *status)
@@ -172,7 +165,7 @@ s_wait_status(const char *name, const char *want, int timeout_ms)
         const char *status = json_string_value(json_object_get(r, "status"));
         if (status && strcmp(status, want) == 0)
             return r;
-        s_pause_ms(100);
+        harness_pause_ms(100);
     } while (s_now_ms() < deadline);
     return r;
 }
@@ -277,7 +270,7 @@ test_start(void)
         free(text);
         json_decref(r);
         if (!listed)
-            s_pause_ms(100);
+            harness_pause_ms(100);
     }
     T_ASSERT(listed);
     s_health = harness_http(s_p.api, "GET", "/healthz", NULL, NULL, 5000);
@@ -324,7 +317,7 @@ test_fork_bomb(void)
         refused = s_cgroup("pids", kernel, "pids.events", "max");
         if (refused > 100 && peak >= pids_max - 16)
             break;
-        s_pause_ms(50);
+        harness_pause_ms(50);
     }
     fprintf(stderr, "# bomb: pids peak=%lld refused forks=%lld after %lld ms\n", peak,
             refused, s_now_ms() - started);
@@ -374,7 +367,7 @@ test_fork_bomb(void)
         left = s_cgroup("pids", kernel, "pids.current", NULL);
         if (left >= 0 && left <= 4)
             break;
-        s_pause_ms(100);
+        harness_pause_ms(100);
     }
     fprintf(stderr, "# bomb over after %lld ms: %lld pids left\n", s_now_ms() - started,
             left);
@@ -707,7 +700,7 @@ s_drop_mid_run(const char *session,
                    left_size, &exit_code);
         if (strcmp(result, "finished") == 0 && strncmp(left, "after\n", 6) == 0)
             break;
-        s_pause_ms(50);
+        harness_pause_ms(50);
     }
     s_quiet = false;
     return strncmp(left, "after\n", 6) == 0 ? s_now_ms() - t0 : -1;

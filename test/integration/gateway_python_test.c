@@ -31,13 +31,6 @@ static harness_proc_t s_agent;
 static char s_bridge[16];
 static char *s_images; //  the temp dir main put the image in, under images/
 
-static void
-s_pause_ms(int ms)
-{
-    struct timespec pause = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&pause, NULL);
-}
-
 //  A signed request as the superadmin; the parsed body (NULL if none).
 static json_t *
 s_request(const char *method, const char *path, const char *body, int *status)
@@ -187,7 +180,7 @@ test_start(void)
         free(text);
         json_decref(r);
         if (!listed)
-            s_pause_ms(100);
+            harness_pause_ms(100);
     }
     T_ASSERT(listed);
 }
@@ -432,14 +425,14 @@ test_destroy(void)
         json_decref(r);
         if (strcmp(last, "TERMINATED") == 0)
             break;
-        s_pause_ms(100);
+        harness_pause_ms(100);
     }
     T_EQ_STR(last, "TERMINATED");
     for (int tries = 0; tries < 50; tries++) {
         s_runc_list(ids, sizeof ids);
         if (!ids[0])
             break;
-        s_pause_ms(100);
+        harness_pause_ms(100);
     }
     T_EQ_STR(ids, "");
 }

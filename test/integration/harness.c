@@ -33,11 +33,34 @@ s_now_ms(void)
     return (long long) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void
-s_pause_ms(int ms)
+void
+harness_pause_ms(int ms)
 {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
+}
+
+int
+harness_shell(const char *command)
+{
+    int rc = system(command);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+int
+harness_free_port(void)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in addr = {.sin_family = AF_INET,
+                               .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t size = sizeof addr;
+    int port = -1;
+    if (fd >= 0 && bind(fd, (struct sockaddr *) &addr, sizeof addr) == 0 &&
+        getsockname(fd, (struct sockaddr *) &addr, &size) == 0)
+        port = ntohs(addr.sin_port);
+    if (fd >= 0)
+        close(fd);
+    return port;
 }
 
 char *
@@ -152,7 +175,7 @@ harness_wait_line(
         }
         if (s_now_ms() >= deadline)
             return false;
-        s_pause_ms(POLL_INTERVAL_MS);
+        harness_pause_ms(POLL_INTERVAL_MS);
     }
 }
 
@@ -170,7 +193,7 @@ harness_stop(harness_proc_t *proc, int timeout_ms)
             waitpid(proc->pid, &status, 0);
             break;
         }
-        s_pause_ms(POLL_INTERVAL_MS);
+        harness_pause_ms(POLL_INTERVAL_MS);
     }
     proc->exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     proc->pid = 0;

@@ -26,6 +26,17 @@ typedef struct {
     int exit_status; //  after harness_stop: the exit code, or 128 + signal
 } harness_proc_t;
 
+//  Sleeps ms milliseconds (for polling loops with a deadline, never as a
+//  wait for readiness).
+void harness_pause_ms(int ms);
+
+//  Runs command with /bin/sh; its exit status, or -1 when it did not exit.
+int harness_shell(const char *command);
+
+//  A loopback TCP port free now, for a service that must come back on the
+//  same port after a restart. -1 when none could be found.
+int harness_free_port(void);
+
 //  A fresh directory /tmp/backplane-<name>-XXXXXX. Caller frees the string.
 char *harness_tmpdir(const char *name);
 

@@ -61,13 +61,6 @@ static s_seen_t s_seen[MAX_SEEN];
 static size_t s_nseen;
 
 static void
-s_sleep_ms(int ms)
-{
-    struct timespec pause = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&pause, NULL);
-}
-
-static void
 s_drain(void)
 {
     bus_event_t event;
@@ -129,16 +122,9 @@ s_wait_event(const char *topic, const char *kernel_id)
             if (strcmp(s_seen[i].topic, topic) == 0 &&
                 strcmp(s_seen[i].kernel_id, kernel_id) == 0)
                 return &s_seen[i];
-        s_sleep_ms(20);
+        harness_pause_ms(20);
     } while (bus_clock_mono_ms() < deadline);
     return NULL;
-}
-
-static int
-s_run(const char *command)
-{
-    int rc = system(command);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
 //  Calls method with the body writer holds; the reply body into *reply_p.
@@ -345,7 +331,7 @@ s_runc_empty(void)
     char command[1024];
     snprintf(command, sizeof command,
              "test -z \"$(runc --root %s/agent-k/runc list -q 2>/dev/null)\"", s_dir);
-    return s_run(command) == 0;
+    return harness_shell(command) == 0;
 }
 
 //  Nothing of kernel id is left: dir, netns, mount, cgroup.
@@ -359,7 +345,7 @@ s_nothing_left(const char *id)
              " ! ls -d /sys/fs/cgroup/*/backplane/%s /sys/fs/cgroup/backplane/%s"
              " >/dev/null 2>&1",
              s_dir, id, id, id, id, id);
-    return s_run(command) == 0;
+    return harness_shell(command) == 0;
 }
 
 static bool
@@ -678,7 +664,7 @@ test_files(void)
              "tar -tf %s | grep -qx 'data/in.txt' && tar -xOf %s data/in.txt |"
              " grep -qx 'inside data'",
              tar_path, tar_path);
-    T_EQ_INT(s_run(command), 0);
+    T_EQ_INT(harness_shell(command), 0);
 
     json_t *files = NULL;
     char abspath[256] = "";
@@ -742,7 +728,7 @@ test_restart_in_place(void)
     T_ASSERT(result);
     T_CONTAINS(result, "sleep 1234");
     free(result);
-    s_sleep_ms(300); //  let a stray event arrive before counting
+    harness_pause_ms(300); //  let a stray event arrive before counting
     size_t started = s_count_events(PROTO_KERNEL_STARTED, "k1");
     T_EQ_INT(started, 1);
     T_EQ_INT(s_restart("k1"), BUS_OK);
@@ -754,7 +740,7 @@ test_restart_in_place(void)
     T_CONTAINS(result, "\"exitCode\":0");
     free(result);
     //  Neither an end nor a second start was announced.
-    s_sleep_ms(300);
+    harness_pause_ms(300);
     T_EQ_INT(s_count_events(PROTO_KERNEL_TERMINATED, "k1"), 0);
     T_EQ_INT(s_count_events(PROTO_KERNEL_STARTED, "k1"), started);
     //  Twice in a row works as well; an unknown kernel is NOT_FOUND.
@@ -765,7 +751,7 @@ test_restart_in_place(void)
     free(result);
     T_EQ_INT(s_restart("nope"), BUS_STATUS_NOT_FOUND);
     //  The reaper did not take the stops for the kernel's end.
-    s_sleep_ms(2 * 200 + 100);
+    harness_pause_ms(2 * 200 + 100);
     T_EQ_INT(s_count_events(PROTO_KERNEL_TERMINATED, "k1"), 0);
 }
 
@@ -960,7 +946,7 @@ s_pending_start(const char *id, s_pending_t *pending)
         bus_rpc_client_call(s_client, PROTO_KERNEL_PTY_READ, bus_writer_data(writer),
                             bus_writer_size(writer), CALL_MS, s_on_pending, pending);
     bus_writer_destroy(&writer);
-    s_sleep_ms(100); //  it waits there
+    harness_pause_ms(100); //  it waits there
     bus_rpc_client_dispatch(s_client);
     return call;
 }
@@ -973,7 +959,7 @@ s_pending_wait(s_pending_t *pending)
     while (!pending->done && bus_clock_mono_ms() < deadline) {
         bus_rpc_client_dispatch(s_client);
         bus_rpc_client_tick(s_client);
-        s_sleep_ms(10);
+        harness_pause_ms(10);
     }
     return pending->done;
 }
@@ -1048,7 +1034,7 @@ test_batch_task(void)
     //  A create sent again (the scheduler's reconciliation) must not run the
     //  task twice.
     T_EQ_INT(s_create_ex("k6", IMAGE, "echo task; exit 4", NULL), BUS_STATUS_CONFLICT);
-    s_sleep_ms(300);
+    harness_pause_ms(300);
     T_EQ_INT(s_count_events(PROTO_KERNEL_STARTED, "k6"), 1);
     T_ASSERT(s_nothing_left("k6"));
 }
@@ -1111,7 +1097,7 @@ test_force_interrupt(void)
     //  A plain interrupt, and a forced one of another run, leave it running.
     T_EQ_INT(s_interrupt("k9", "i1", false), BUS_OK);
     T_EQ_INT(s_interrupt("k9", "other", true), BUS_OK);
-    s_sleep_ms(500);
+    harness_pause_ms(500);
     result = s_execute_ms("k9", "i1", "continue", "", 200, NULL);
     T_ASSERT(result);
     T_CONTAINS(result, "\"status\":\"continued\"");
@@ -1152,13 +1138,13 @@ test_restart_adopts(void)
     //  k4 dies while no agent looks.
     char command[1024];
     snprintf(command, sizeof command, "runc --root %s/agent-k/runc kill k4 KILL", s_dir);
-    T_EQ_INT(s_run(command), 0);
+    T_EQ_INT(harness_shell(command), 0);
     snprintf(
         command, sizeof command,
         "for i in $(seq 100); do runc --root %s/agent-k/runc state k4 | grep -q stopped"
         " && exit 0; sleep 0.05; done; exit 1",
         s_dir);
-    T_EQ_INT(s_run(command), 0);
+    T_EQ_INT(harness_shell(command), 0);
     T_ASSERT(s_start_agent());
     const s_seen_t *ended = s_wait_event(PROTO_KERNEL_TERMINATED, "k4");
     T_ASSERT(ended);
@@ -1186,7 +1172,7 @@ test_restart_adopts(void)
     T_ASSERT(result);
     T_CONTAINS(result, "back");
     free(result);
-    s_sleep_ms(500);
+    harness_pause_ms(500);
     T_EQ_INT(s_count_events(PROTO_KERNEL_TERMINATED, "k3"), 0);
     T_EQ_INT(s_destroy("k3", NULL), BUS_OK);
     T_ASSERT(s_wait_event(PROTO_KERNEL_TERMINATED, "k3"));
@@ -1241,7 +1227,7 @@ main(void)
                 agent, scheduler);
     char command[256];
     snprintf(command, sizeof command, "ip link del %s 2>/dev/null", s_bridge);
-    (void) s_run(command);
+    (void) harness_shell(command);
     if (t_failures == 0 && clean && !getenv("BACKPLANE_KEEP"))
         harness_rmdir(s_dir);
     else

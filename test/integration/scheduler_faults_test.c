@@ -52,38 +52,6 @@ static char s_ids[ROUNDS][SESSIONS][48];
 static const int s_count[ROUNDS] = {SESSIONS, SESSIONS, LATE};
 static int s_starts; //  scheduler starts so far: its log is scheduler-<n>.log
 
-static int
-s_run(const char *command)
-{
-    int rc = system(command);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
-static void
-s_pause_ms(long ms)
-{
-    struct timespec pause = {ms / 1000, (ms % 1000) * 1000000L};
-    nanosleep(&pause, NULL);
-}
-
-//  A loopback port free now, so that the restarted scheduler binds the hub
-//  where the agent keeps reconnecting.
-static int
-s_free_port(void)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in addr = {.sin_family = AF_INET,
-                               .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t size = sizeof addr;
-    int port = -1;
-    if (fd >= 0 && bind(fd, (struct sockaddr *) &addr, sizeof addr) == 0 &&
-        getsockname(fd, (struct sockaddr *) &addr, &size) == 0)
-        port = ntohs(addr.sin_port);
-    if (fd >= 0)
-        close(fd);
-    return port;
-}
-
 //  How many containers the agent's runc has.
 static int
 s_containers(void)
@@ -269,7 +237,7 @@ s_settle(int round, bool over)
         containers = s_containers();
         if (settled == s_count[round] && containers == running)
             break;
-        s_pause_ms(100);
+        harness_pause_ms(100);
     } while (bus_clock_mono_ms() - started < SETTLE_MS);
     int64_t took = bus_clock_mono_ms() - started;
     fprintf(stderr, "# round %d %s in %lld ms: %d running, %d containers\n", round,
@@ -320,13 +288,13 @@ s_burst(int round, bool freeze)
             while (bus_rpc_client_dispatch(s_client) > 0)
                 ;
             bus_rpc_client_tick(s_client);
-            s_pause_ms(2);
+            harness_pause_ms(2);
         }
     }
     fprintf(stderr, "# round %d: %d of %d creates answered before the kill\n", round,
             replies, SESSIONS);
     //  The agent goes on alone for a moment (its events wait in its outbox).
-    s_pause_ms(freeze ? EXPIRE_MS : 300);
+    harness_pause_ms(freeze ? EXPIRE_MS : 300);
     if (freeze)
         s_freeze_agent(false);
     T_ASSERT(s_scheduler_start()); //  answers the old calls UNAVAILABLE
@@ -356,9 +324,9 @@ s_destroy_all(int round, bool freeze)
         T_EQ_INT(s_call(PROTO_SESSION_DESTROY, writer, NULL), BUS_OK);
     }
     if (freeze) {
-        s_pause_ms(200);
+        harness_pause_ms(200);
         harness_kill(&s_scheduler);
-        s_pause_ms(EXPIRE_MS);
+        harness_pause_ms(EXPIRE_MS);
         s_freeze_agent(false);
         T_ASSERT(s_scheduler_start());
     }
@@ -379,7 +347,7 @@ test_start(void)
     T_EQ_INT(harness_busybox_images(s_dir), 0);
     int ports[3];
     for (int i = 0; i < 3; i++) {
-        ports[i] = s_free_port();
+        ports[i] = harness_free_port();
         T_ASSERT(ports[i] > 0);
     }
     snprintf(s_pub, sizeof s_pub, "tcp://127.0.0.1:%d", ports[0]);
@@ -429,12 +397,12 @@ test_late_creates_leave_no_orphans(void)
         T_EQ_INT(s_call(PROTO_SESSION_CREATE, s_create_req(2, i), &info), BUS_OK);
         proto_session_info_clear(&info);
     }
-    s_pause_ms(LATE_MS);
+    harness_pause_ms(LATE_MS);
     s_freeze_agent(false);
     int64_t started = bus_clock_mono_ms();
     while (s_log_count("orphan kernel destroyed") == before &&
            bus_clock_mono_ms() - started < SETTLE_MS)
-        s_pause_ms(100);
+        harness_pause_ms(100);
     T_ASSERT(s_log_count("orphan kernel destroyed") > before);
     s_settle(2, true);
     proto_session_info_t info;
@@ -469,10 +437,10 @@ main(void)
                 agent, scheduler);
     char command[700];
     snprintf(command, sizeof command, "ip link del %s 2>/dev/null", s_bridge);
-    (void) s_run(command);
+    (void) harness_shell(command);
     if (t_failures == 0 && clean && !getenv("BACKPLANE_KEEP")) {
         snprintf(command, sizeof command, "rm -rf %s", s_dir);
-        (void) s_run(command);
+        (void) harness_shell(command);
     } else
         fprintf(stderr, "# state kept in %s\n", s_dir);
     free(s_dir);

@@ -46,13 +46,6 @@ typedef struct {
 static seen_t s_seen[SEEN_MAX];
 static size_t s_seen_count;
 
-static int
-s_run(const char *command)
-{
-    int rc = system(command);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
 static void
 s_drain(void)
 {
@@ -357,7 +350,7 @@ test_destroy_ends_and_frees(void)
     char command[600];
     snprintf(command, sizeof command,
              "test -z \"$(runc --root %s/agent-s/runc list -q 2>/dev/null)\"", s_dir);
-    T_EQ_INT(s_run(command), 0);
+    T_EQ_INT(harness_shell(command), 0);
 }
 
 static void
@@ -411,10 +404,10 @@ main(void)
                 agent, scheduler);
     char command[256];
     snprintf(command, sizeof command, "ip link del %s 2>/dev/null", s_bridge);
-    (void) s_run(command);
+    (void) harness_shell(command);
     if (t_failures == 0 && clean && !getenv("BACKPLANE_KEEP")) {
         snprintf(command, sizeof command, "rm -rf %s", s_dir);
-        (void) s_run(command);
+        (void) harness_shell(command);
     } else
         fprintf(stderr, "# state kept in %s\n", s_dir);
     free(s_dir);
