@@ -411,3 +411,30 @@ harness_agent_start(harness_proc_t *agent,
         return -1;
     return 0;
 }
+
+bool
+harness_teardown(harness_proc_t *scheduler,
+                 harness_proc_t *agent,
+                 const char *bridge,
+                 char *dir,
+                 bool failed)
+{
+    int agent_rc = harness_stop(agent, 10000);
+    int scheduler_rc = harness_stop(scheduler, 10000);
+    bool clean = agent_rc == 0 && scheduler_rc == 0 && !harness_log_has_report(agent) &&
+                 !harness_log_has_report(scheduler);
+    if (!clean)
+        fprintf(stderr, "# a service did not stop cleanly (agent %d, scheduler %d)\n",
+                agent_rc, scheduler_rc);
+    if (bridge) {
+        char command[128];
+        snprintf(command, sizeof command, "ip link del %s 2>/dev/null", bridge);
+        (void) harness_shell(command);
+    }
+    if (!failed && clean && !getenv("BACKPLANE_KEEP"))
+        harness_rmdir(dir);
+    else
+        fprintf(stderr, "# state kept in %s\n", dir);
+    free(dir);
+    return clean;
+}

@@ -37,6 +37,17 @@ int harness_shell(const char *command);
 //  same port after a restart. -1 when none could be found.
 int harness_free_port(void);
 
+//  The end of a test that ran the scheduler and an agent: stops both
+//  (SIGTERM; a clean exit and no sanitizer report expected), deletes the
+//  test's bridge (NULL: none), and removes dir unless something failed or
+//  BACKPLANE_KEEP is set (then prints its path). Frees dir. True when both
+//  stopped cleanly.
+bool harness_teardown(harness_proc_t *scheduler,
+                      harness_proc_t *agent,
+                      const char *bridge,
+                      char *dir,
+                      bool failed);
+
 //  A fresh directory /tmp/backplane-<name>-XXXXXX. Caller frees the string.
 char *harness_tmpdir(const char *name);
 

@@ -1218,20 +1218,7 @@ main(void)
     T_RUN(test_bad_image);
     bus_rpc_client_destroy(&s_client);
     bus_sub_destroy(&s_sub);
-    int agent = harness_stop(&s_agent, 10000);
-    int scheduler = harness_stop(&s_scheduler, 10000);
-    bool clean = agent == 0 && scheduler == 0 && !harness_log_has_report(&s_agent) &&
-                 !harness_log_has_report(&s_scheduler);
-    if (!clean)
-        fprintf(stderr, "# a service did not stop cleanly (agent %d, scheduler %d)\n",
-                agent, scheduler);
-    char command[256];
-    snprintf(command, sizeof command, "ip link del %s 2>/dev/null", s_bridge);
-    (void) harness_shell(command);
-    if (t_failures == 0 && clean && !getenv("BACKPLANE_KEEP"))
-        harness_rmdir(s_dir);
-    else
-        fprintf(stderr, "# kept %s\n", s_dir);
-    free(s_dir);
+    bool clean =
+        harness_teardown(&s_scheduler, &s_agent, s_bridge, s_dir, t_failures > 0);
     return clean ? T_DONE() : 1;
 }
