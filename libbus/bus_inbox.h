@@ -31,6 +31,8 @@ typedef struct {
     uint64_t seq;
     bool replaying; //  a replay request is in flight (not persisted)
     int64_t replay_started_ms;
+    uint64_t replay_round;     //  counts replay requests; the latest one's number
+    char replay_endpoint[256]; //  where it went
 } bus_inbox_cursor_t;
 
 //  Creates the cursor table in db if needed and loads it. db stays owned

@@ -276,6 +276,7 @@ s_on_kick(evutil_socket_t fd, short what, void *arg)
 typedef struct {
     node_follow_t *follow;
     char src[BUS_SRC_MAX];
+    uint64_t round; //  the cursor's replay_round when it was asked
 } replay_ctx_t;
 
 static void s_replay(node_follow_t *follow, const char *src);
@@ -357,7 +358,9 @@ s_on_replay(void *arg, const bus_reply_t *reply)
     node_follow_t *follow = ctx->follow;
     bus_node_t *self = follow->node;
     bus_inbox_cursor_t *cursor = bus_inbox_cursor(self->inbox, ctx->src, follow->domain);
-    if (cursor)
+    //  Only the latest request's answer ends the replay: an older one went
+    //  to where the publisher was before it came back elsewhere.
+    if (cursor && cursor->replay_round == ctx->round)
         cursor->replaying = false;
     proto_bus_replay_rep_t rep;
     bus_error_t err = {0};
@@ -450,11 +453,17 @@ s_replay(node_follow_t *follow, const char *src)
 {
     bus_node_t *self = follow->node;
     bus_inbox_cursor_t *cursor = bus_inbox_cursor(self->inbox, src, follow->domain);
-    if (!cursor || cursor->replaying)
+    if (!cursor)
         return;
     const proto_registry_peer_t *peer = s_peer_by_src(self, src);
     if (!peer || !peer->rpc_endpoint || !*peer->rpc_endpoint)
         return; //  not known yet: the next sync finds it
+    //  One replay at a time, unless the one out went to an address the
+    //  publisher has left (it restarted on another port): ask it anew there
+    //  rather than wait for the old request to time out. Events that come
+    //  twice are skipped by the cursor.
+    if (cursor->replaying && strcmp(cursor->replay_endpoint, peer->rpc_endpoint) == 0)
+        return;
     proto_bus_replay_req_t req;
     proto_bus_replay_req_init(&req);
     req.domain = follow->domain;
@@ -469,11 +478,15 @@ s_replay(node_follow_t *follow, const char *src)
         return;
     ctx->follow = follow;
     snprintf(ctx->src, sizeof ctx->src, "%s", src);
+    ctx->round = cursor->replay_round + 1;
     if (bus_node_call(self, peer->rpc_endpoint, PROTO_BUS_REPLAY,
                       bus_writer_data(self->scratch), bus_writer_size(self->scratch), 0,
                       s_on_replay, ctx)) {
         cursor->replaying = true;
         cursor->replay_started_ms = bus_clock_mono_ms();
+        cursor->replay_round = ctx->round;
+        snprintf(cursor->replay_endpoint, sizeof cursor->replay_endpoint, "%s",
+                 peer->rpc_endpoint);
     } else
         free(ctx);
 }
