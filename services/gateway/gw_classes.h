@@ -26,6 +26,7 @@
 #include "gw_pty.h"
 #include "gw_events.h"
 #include "gw_sse.h"
+#include "gw_stats.h"
 #include "gw_accesslog.h"
 #include "gw_admin.h"
 #include "gw_graphql.h"

@@ -16,6 +16,7 @@ s_fini(void **state_p)
     gw_server_t *gw = *state_p;
     if (gw) {
         gw_http_stop(gw);
+        gw_stats_fini(gw);
         gw_events_fini(gw);
         gw_accesslog_destroy(&gw->accesslog);
         gw_identity_cache_destroy(&gw->identities);
@@ -44,7 +45,7 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
         s_fini((void **) &gw);
         return NULL;
     }
-    if (gw_image_init(gw) != 0 || gw_events_init(gw) != 0) {
+    if (gw_image_init(gw) != 0 || gw_events_init(gw) != 0 || gw_stats_init(gw) != 0) {
         bus_error_set(err, BUS_STATUS_INTERNAL, "cannot follow image or session events");
         s_fini((void **) &gw);
         return NULL;

@@ -33,6 +33,7 @@ typedef struct {
     bool created;
     bool reuse; //  reuseIfExists: a live session of that name is the answer
     char session_id[GW_UUID_SIZE];
+    char kernel_id[GW_UUID_SIZE]; //  DELETE: whose last statistics to answer with
     enum {
         OP_CREATE,
         OP_INFO,
@@ -655,6 +656,7 @@ s_find(gw_request_t *r, int kind, gw_session_found_fn *found, void *found_arg)
         return;
     }
     op->r = r;
+    op->gw = r->gw;
     op->op = kind;
     op->found = found;
     op->found_arg = found_arg;
@@ -681,7 +683,9 @@ s_on_destroyed(void *arg, const bus_reply_t *reply)
     if (reply->status != BUS_OK)
         s_fail(op, reply->status, reply->detail);
     else {
-        gw_reply_json(op->r, 200, json_pack("{s:{}}", "stats"));
+        //  Backend.AI answers with the session's last statistics.
+        gw_reply_json(op->r, 200,
+                      json_pack("{s:o}", "stats", gw_stats_last(op->gw, op->kernel_id)));
         s_op_free(op);
     }
 }
@@ -830,6 +834,8 @@ s_act(op_t *op, proto_session_info_t *info)
         proto_session_destroy_req_init(&in);
         char *reason = in.reason;
         in.session_id = info->session_id;
+        snprintf(op->kernel_id, sizeof op->kernel_id, "%s",
+                 info->kernel_id ? info->kernel_id : "");
         in.forced = json_is_true(json_object_get(r->params, "forced")) ||
                     json_is_string(json_object_get(r->params, "forced"));
         bus_writer_t *writer = bus_writer_new();

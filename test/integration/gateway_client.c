@@ -255,7 +255,14 @@ client_agent_start(client_platform_t *self,
     char net[64], subnet[80];
     snprintf(net, sizeof net, "agent.network.bridge=%s", bridge);
     snprintf(subnet, sizeof subnet, "agent.network.cidr=%s", cidr);
-    const char *extra[] = {"agent.slots.cpu=2", "agent.slots.mem=2g", net, subnet, NULL};
+    //  Statistics every half second, so a session's last ones are there to
+    //  see however short the test.
+    const char *extra[] = {"agent.slots.cpu=2",
+                           "agent.slots.mem=2g",
+                           net,
+                           subnet,
+                           "agent.stats_ms=500",
+                           NULL};
     harness_bus_t bus = {self->hub_publish, self->hub_subscribe, self->registry};
     if (harness_busybox_images(self->dir) != 0 ||
         harness_agent_start(agent, self->dir, name, &bus, extra, NULL, 0) != 0)

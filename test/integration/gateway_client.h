@@ -86,8 +86,9 @@ bool client_mutation_ok(json_t *response, const char *field);
 
 //  Starts an agent named name on the platform's bus that runs real runc
 //  containers: the busybox image (copied from build/images, or built) in
-//  its images dir, its own bridge and subnet (cidr), 2 cpus and 2g. Waits
-//  until the gateway's catalogue lists busybox. True when it runs.
+//  its images dir, its own bridge and subnet (cidr), 2 cpus and 2g, stats
+//  every half second. Waits until the gateway's catalogue lists busybox.
+//  True when it runs.
 bool client_agent_start(client_platform_t *self,
                         harness_proc_t *agent,
                         const char *name,

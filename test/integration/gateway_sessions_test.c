@@ -718,7 +718,15 @@ test_destroy(void)
     int status;
     json_t *r = s_request("DELETE", "/session/gw-first", NULL, &status);
     T_EQ_INT(status, 200);
-    T_ASSERT(json_is_object(json_object_get(r, "stats")));
+    //  Its last statistics, in the form `backend.ai run --rm -s` prints.
+    json_t *stats = json_object_get(r, "stats");
+    T_EQ_INT(json_integer_value(json_object_get(stats, "version")), 2);
+    T_ASSERT(json_is_string(json_object_get(stats, "status")));
+    T_EQ_STR(
+        json_string_value(json_object_get(json_object_get(stats, "mem"), "unit_hint")),
+        "bytes");
+    T_ASSERT(
+        json_is_string(json_object_get(json_object_get(stats, "cpu_used"), "current")));
     json_decref(r);
     const char *last = "";
     for (int tries = 0; tries < 100; tries++) {
