@@ -34,6 +34,8 @@ FUZZ_EXTRA_fuzz_graphql := services/gateway/gw_graphql.o
 $(BUILD)/test/fuzz_graphql_replay: $(BUILD)/services/gateway/gw_graphql.o
 FUZZ_EXTRA_fuzz_minilang := services/gateway/gw_minilang.o
 $(BUILD)/test/fuzz_minilang_replay: $(BUILD)/services/gateway/gw_minilang.o
+FUZZ_EXTRA_fuzz_apps := services/libgateway.a
+$(BUILD)/test/fuzz_apps_replay: $(gateway_LIB)
 FUZZ_EXTRA_fuzz_multipart := services/gateway/gw_multipart.o
 $(BUILD)/test/fuzz_multipart_replay: $(BUILD)/services/gateway/gw_multipart.o
 FUZZ_EXTRA_fuzz_websocket := services/gateway/gw_websocket.o

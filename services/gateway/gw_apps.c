@@ -46,8 +46,15 @@ gw_apps_parse(const char *label, bus_error_t *err)
             json_decref(apps);
             return NULL;
         }
-        char name[65], protocol[16];
-        snprintf(name, sizeof name, "%.*s", (int) (first - at), at);
+        //  A name is at most 64 bytes of UTF-8 (JSON strings are UTF-8).
+        json_t *name = first - at <= 64 ? json_stringn(at, (size_t) (first - at)) : NULL;
+        if (!name) {
+            bus_error_set(err, BUS_STATUS_INVALID,
+                          "service-ports entry: a name is at most 64 bytes of UTF-8");
+            json_decref(apps);
+            return NULL;
+        }
+        char protocol[16];
         snprintf(protocol, sizeof protocol, "%.*s", (int) (second - first - 1),
                  first + 1);
         json_t *ports = json_array();
@@ -72,14 +79,16 @@ gw_apps_parse(const char *label, bus_error_t *err)
             bus_error_set(err, BUS_STATUS_INVALID,
                           "service-ports entry '%.*s': bad protocol or port",
                           (int) (end - at), at);
+            json_decref(name);
             json_decref(ports);
             json_decref(apps);
             return NULL;
         }
-        if (strcmp(protocol, "pty") == 0)
+        if (strcmp(protocol, "pty") == 0) {
+            json_decref(name);
             json_decref(ports);
-        else
-            json_array_append_new(apps, json_pack("{s:s, s:s, s:o}", "name", name,
+        } else
+            json_array_append_new(apps, json_pack("{s:o, s:s, s:o}", "name", name,
                                                   "protocol", protocol, "ports", ports));
         at = *end ? end + 1 : end;
     }

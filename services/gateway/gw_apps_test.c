@@ -40,10 +40,13 @@ static void
 test_refusals(void)
 {
     static const char *const bad[] = {
-        "jupyter",          "jupyter:http",       ":http:80",    "a:http:0",
-        "a:http:65536",     "a:http:80x",         "a:gopher:80", "a:http:[80",
-        "a:http:[80]x",     "a:http:[]",          "a:http:",     "a:http:[80,,81]",
-        "a:http:123456789", "a:http:80,b:tcp:-1", NULL};
+        "jupyter", "jupyter:http", ":http:80", "a:http:0", "a:http:65536", "a:http:80x",
+        "a:gopher:80", "a:http:[80", "a:http:[80]x", "a:http:[]",
+        "a:http:", "a:http:[80,,81]", "a:http:123456789", "a:http:80,b:tcp:-1",
+        "\xff\xfe:http:80",
+        //  65 bytes of name
+        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:http:80",
+        NULL};
     for (const char *const *label = bad; *label; label++) {
         bus_error_t err = {0};
         json_t *apps = gw_apps_parse(*label, &err);
