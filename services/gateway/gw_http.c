@@ -197,6 +197,9 @@ gw_http_start(gw_server_t *gw, const char *listen, int64_t max_body, bus_error_t
         gw->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD | EVHTTP_REQ_PUT |
                       EVHTTP_REQ_DELETE | EVHTTP_REQ_PATCH | EVHTTP_REQ_OPTIONS);
     evhttp_set_gencb(gw->http, s_dispatch, gw);
+    //  A client that stalls sending a request, or stops reading a reply
+    //  (an event stream), is dropped rather than held for ever.
+    evhttp_set_timeout(gw->http, GW_HTTP_STALL_S);
     if (gw->config->tls_cert && *gw->config->tls_cert) {
         gw->tls = s_tls_context(gw->config, err);
         if (!gw->tls)

@@ -21,6 +21,9 @@ struct evhttp_request;
 //  up to 1 MiB, as Backend.AI allows, and their multipart framing), which
 //  is larger than api.max_body_bytes.
 #define GW_HTTP_UPLOAD_MAX (21 * 1024 * 1024)
+//  Seconds a connection may stall (no byte read while a request comes in, or
+//  written while a reply waits to go out) before it is dropped.
+#define GW_HTTP_STALL_S 60
 
 //  Binds the API listener and installs the routes. 0 or -1 with err.
 int

@@ -124,6 +124,14 @@ s_write_frame(gw_wsconn_t *self, gw_ws_opcode_t opcode, const void *data, size_t
 {
     uint8_t header[GW_WS_HEADER_MAX];
     struct evbuffer *out = bufferevent_get_output(self->bev);
+    //  A client that does not read what it asked for is dropped before the
+    //  gateway holds more than GW_WSCONN_OUTPUT_MAX for it.
+    if (evbuffer_get_length(out) + size > GW_WSCONN_OUTPUT_MAX) {
+        bus_log_info("websocket client too slow path=%s", self->path);
+        self->state = WS_DONE;
+        self->drop_output = true;
+        return;
+    }
     evbuffer_add(out, header, gw_ws_frame_header(header, opcode, size));
     if (size)
         evbuffer_add(out, data, size);
@@ -296,7 +304,8 @@ gw_wsconn_send(gw_wsconn_t *self, gw_ws_opcode_t opcode, const void *data, size_
     if (self->state != WS_OPEN)
         return -1;
     s_write_frame(self, opcode, data, size);
-    return 0;
+    //  Dropped for being too slow: the ping timer ends it and tells the owner.
+    return self->state == WS_OPEN ? 0 : -1;
 }
 
 int

@@ -28,6 +28,8 @@
 #define GW_WSCONN_PING_MS     20000
 #define GW_WSCONN_IDLE_MS     75000
 #define GW_WSCONN_CLOSE_MS    2000 //  how long a close waits for the client's answer
+#define GW_WSCONN_OUTPUT_MAX                                                             \
+    (16 * 1024 * 1024) //  unsent bytes before a client is dropped
 
 typedef struct _gw_wsconn_t gw_wsconn_t;
 
