@@ -690,25 +690,17 @@ s_on_destroyed(void *arg, const bus_reply_t *reply)
     }
 }
 
+//  The answer of a call that changes something and answers 204: rename,
+//  restart, interrupt. A CONFLICT (a name taken, a session not running) is
+//  the caller's mistake, as Backend.AI reports it for each.
 static void
-s_on_renamed(void *arg, const bus_reply_t *reply)
+s_on_changed(void *arg, const bus_reply_t *reply)
 {
     op_t *op = arg;
-    if (reply->status == BUS_STATUS_CONFLICT)
-        gw_reply_problem(op->r, "invalid-api-params", reply->detail);
-    else if (reply->status != BUS_OK)
-        gw_reply_status(op->r, reply->status, reply->detail);
-    else
-        gw_reply_json(op->r, 204, NULL);
-    s_op_free(op);
-}
-
-static void
-s_on_restarted(void *arg, const bus_reply_t *reply)
-{
-    op_t *op = arg;
-    if (reply->status == BUS_STATUS_CONFLICT)
-        gw_reply_problem(op->r, "generic-bad-request", reply->detail);
+    if (reply->status == BUS_STATUS_CONFLICT && op->op != OP_INTERRUPT)
+        gw_reply_problem(
+            op->r, op->op == OP_RENAME ? "invalid-api-params" : "generic-bad-request",
+            reply->detail);
     else if (reply->status != BUS_OK)
         gw_reply_status(op->r, reply->status, reply->detail);
     else
@@ -769,18 +761,6 @@ s_on_logs(void *arg, const bus_reply_t *reply)
     }
     gw_reply_json(op->r, 200, json_pack("{s:{s:o}}", "result", "logs", logs));
     s_op_free(op);
-}
-
-static void
-s_on_interrupted(void *arg, const bus_reply_t *reply)
-{
-    op_t *op = arg;
-    if (reply->status != BUS_OK)
-        s_fail(op, reply->status, reply->detail);
-    else {
-        gw_reply_json(op->r, 204, NULL);
-        s_op_free(op);
-    }
 }
 
 //  Backend.AI's session info (reference §3.3), the fields the client prints.
@@ -862,7 +842,7 @@ s_act(op_t *op, proto_session_info_t *info)
         in.name = (char *) name;
         bus_writer_t *writer = bus_writer_new();
         proto_session_rename_req_write(&in, writer);
-        if (!s_call(op, s_scheduler(r), PROTO_SESSION_RENAME, writer, 0, s_on_renamed))
+        if (!s_call(op, s_scheduler(r), PROTO_SESSION_RENAME, writer, 0, s_on_changed))
             s_fail(op, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
         return;
     }
@@ -874,14 +854,13 @@ s_act(op_t *op, proto_session_info_t *info)
         bus_writer_t *writer = bus_writer_new();
         proto_session_restart_req_write(&in, writer);
         if (!s_call(op, s_scheduler(r), PROTO_SESSION_RESTART, writer, RESTART_TIMEOUT_MS,
-                    s_on_restarted))
+                    s_on_changed))
             s_fail(op, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
         return;
     }
     //  The rest happens on the session's agent, while it runs.
-    static const char *const running[] = {"RUNNING", NULL};
-    if (!s_status_is(info, running) || !info->agent_addr || !info->kernel_id) {
-        gw_reply_problem(r, "generic-bad-request", "the session is not running");
+    gw_session_kernel_t at;
+    if (!gw_session_kernel(r, info, &at)) {
         s_op_free(op);
         return;
     }
@@ -890,17 +869,17 @@ s_act(op_t *op, proto_session_info_t *info)
         if (op->op == OP_LOGS) {
             proto_kernel_logs_req_t in;
             proto_kernel_logs_req_init(&in);
-            in.kernel_id = info->kernel_id;
+            in.kernel_id = at.kernel_id;
             proto_kernel_logs_req_write(&in, writer);
         } else {
             proto_kernel_interrupt_req_t in;
             proto_kernel_interrupt_req_init(&in);
-            in.kernel_id = info->kernel_id;
+            in.kernel_id = at.kernel_id;
             proto_kernel_interrupt_req_write(&in, writer);
         }
-        if (!s_call(op, info->agent_addr,
+        if (!s_call(op, at.agent_addr,
                     op->op == OP_LOGS ? PROTO_KERNEL_LOGS : PROTO_KERNEL_INTERRUPT,
-                    writer, 0, op->op == OP_LOGS ? s_on_logs : s_on_interrupted))
+                    writer, 0, op->op == OP_LOGS ? s_on_logs : s_on_changed))
             s_fail(op, BUS_STATUS_UNAVAILABLE, "the agent is not reachable");
         return;
     }
@@ -918,7 +897,7 @@ s_act(op_t *op, proto_session_info_t *info)
     }
     proto_kernel_execute_req_t in;
     proto_kernel_execute_req_init(&in);
-    in.kernel_id = info->kernel_id;
+    in.kernel_id = at.kernel_id;
     in.run_id = (char *) (json_is_string(run_id) ? json_string_value(run_id) : generated);
     in.mode = (char *) mode;
     in.code = (char *) (code ? code : "");
@@ -929,7 +908,7 @@ s_act(op_t *op, proto_session_info_t *info)
     bus_writer_t *writer = bus_writer_new();
     proto_kernel_execute_req_write(&in, writer);
     free(options_text);
-    if (!s_call(op, info->agent_addr, PROTO_KERNEL_EXECUTE, writer, EXEC_TIMEOUT,
+    if (!s_call(op, at.agent_addr, PROTO_KERNEL_EXECUTE, writer, EXEC_TIMEOUT,
                 s_on_executed))
         s_fail(op, BUS_STATUS_UNAVAILABLE, "the agent is not reachable");
 }
