@@ -2083,6 +2083,44 @@ s_policy_changed_roundtrip(const void *data, size_t size)
 }
 
 static int
+s_policy_scaling_group_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_policy_scaling_group_t msg;
+    int rc = proto_policy_scaling_group_decode(&msg, data, size, err);
+    proto_policy_scaling_group_clear(&msg);
+    return rc;
+}
+
+static char *
+s_policy_scaling_group_print(const void *data, size_t size)
+{
+    proto_policy_scaling_group_t msg;
+    char *text = NULL;
+    if (proto_policy_scaling_group_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_policy_scaling_group_print(&msg);
+    proto_policy_scaling_group_clear(&msg);
+    return text;
+}
+
+static int
+s_policy_scaling_group_roundtrip(const void *data, size_t size)
+{
+    proto_policy_scaling_group_t one, two;
+    if (proto_policy_scaling_group_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_policy_scaling_group_encode(&one);
+    proto_policy_scaling_group_decode(&two, s_frame_data(first), s_frame_size(first),
+                                      NULL);
+    zframe_t *second = proto_policy_scaling_group_encode(&two);
+    char *text_one = proto_policy_scaling_group_print(&one);
+    char *text_two = proto_policy_scaling_group_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_policy_scaling_group_clear(&one);
+    proto_policy_scaling_group_clear(&two);
+    return rc;
+}
+
+static int
 s_registry_register_req_validate(const void *data, size_t size, bus_error_t *err)
 {
     proto_registry_register_req_t msg;
@@ -2533,6 +2571,82 @@ s_scheduler_usage_rep_roundtrip(const void *data, size_t size)
     int rc = s_same(text_one, text_two, &first, &second);
     proto_scheduler_usage_rep_clear(&one);
     proto_scheduler_usage_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_scheduler_invariant_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_scheduler_invariant_req_t msg;
+    int rc = proto_scheduler_invariant_req_decode(&msg, data, size, err);
+    proto_scheduler_invariant_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_scheduler_invariant_req_print(const void *data, size_t size)
+{
+    proto_scheduler_invariant_req_t msg;
+    char *text = NULL;
+    if (proto_scheduler_invariant_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_scheduler_invariant_req_print(&msg);
+    proto_scheduler_invariant_req_clear(&msg);
+    return text;
+}
+
+static int
+s_scheduler_invariant_req_roundtrip(const void *data, size_t size)
+{
+    proto_scheduler_invariant_req_t one, two;
+    if (proto_scheduler_invariant_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_scheduler_invariant_req_encode(&one);
+    proto_scheduler_invariant_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                         NULL);
+    zframe_t *second = proto_scheduler_invariant_req_encode(&two);
+    char *text_one = proto_scheduler_invariant_req_print(&one);
+    char *text_two = proto_scheduler_invariant_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_scheduler_invariant_req_clear(&one);
+    proto_scheduler_invariant_req_clear(&two);
+    return rc;
+}
+
+static int
+s_scheduler_invariant_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_scheduler_invariant_rep_t msg;
+    int rc = proto_scheduler_invariant_rep_decode(&msg, data, size, err);
+    proto_scheduler_invariant_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_scheduler_invariant_rep_print(const void *data, size_t size)
+{
+    proto_scheduler_invariant_rep_t msg;
+    char *text = NULL;
+    if (proto_scheduler_invariant_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_scheduler_invariant_rep_print(&msg);
+    proto_scheduler_invariant_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_scheduler_invariant_rep_roundtrip(const void *data, size_t size)
+{
+    proto_scheduler_invariant_rep_t one, two;
+    if (proto_scheduler_invariant_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_scheduler_invariant_rep_encode(&one);
+    proto_scheduler_invariant_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                         NULL);
+    zframe_t *second = proto_scheduler_invariant_rep_encode(&two);
+    char *text_one = proto_scheduler_invariant_rep_print(&one);
+    char *text_two = proto_scheduler_invariant_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_scheduler_invariant_rep_clear(&one);
+    proto_scheduler_invariant_rep_clear(&two);
     return rc;
 }
 
@@ -3712,6 +3826,15 @@ const proto_entry_t proto_entries[] = {
         .roundtrip = s_policy_changed_roundtrip,
     },
     {
+        .name = "policy.scaling_group",
+        .kind = PROTO_EVENT,
+        .broadcast = true,
+        .durable = true,
+        .validate = s_policy_scaling_group_validate,
+        .print = s_policy_scaling_group_print,
+        .roundtrip = s_policy_scaling_group_roundtrip,
+    },
+    {
         .name = "registry.register",
         .kind = PROTO_REQUEST,
         .idempotent = true,
@@ -3806,6 +3929,22 @@ const proto_entry_t proto_entries[] = {
         .validate = s_scheduler_usage_rep_validate,
         .print = s_scheduler_usage_rep_print,
         .roundtrip = s_scheduler_usage_rep_roundtrip,
+    },
+    {
+        .name = "scheduler.invariant",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_scheduler_invariant_req_validate,
+        .print = s_scheduler_invariant_req_print,
+        .roundtrip = s_scheduler_invariant_req_roundtrip,
+    },
+    {
+        .name = "scheduler.invariant",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_scheduler_invariant_rep_validate,
+        .print = s_scheduler_invariant_rep_print,
+        .roundtrip = s_scheduler_invariant_rep_roundtrip,
     },
     {
         .name = "service.started",

@@ -24,6 +24,7 @@ s_heartbeat_free(proto_agent_heartbeat_t *self)
     free(self->version);
     free(self->rpc_endpoint);
     proto_free_map(self->available_slots, self->available_slots_count);
+    proto_free_map(self->occupied_slots, self->occupied_slots_count);
 }
 
 static bool
@@ -43,19 +44,22 @@ s_heartbeat_valid(const proto_agent_heartbeat_t *self)
         return false;
     if (!proto_valid_map(self->available_slots, self->available_slots_count, 64))
         return false;
+    if (!proto_valid_map(self->occupied_slots, self->occupied_slots_count, 64))
+        return false;
     return true;
 }
 
 static void
 s_heartbeat_write(const proto_agent_heartbeat_t *self, bus_writer_t *writer)
 {
-    uint32_t pairs = 2;
+    uint32_t pairs = 3;
     pairs += self->region != NULL;
     pairs += self->scaling_group != NULL;
     pairs += self->architecture != NULL;
     pairs += self->version != NULL;
     pairs += self->rpc_endpoint != NULL;
     pairs += self->available_slots_count > 0;
+    pairs += self->occupied_slots_count > 0;
     bus_writer_map(writer, pairs);
     proto_write_str(writer, "agent_id", self->agent_id);
     if (self->region != NULL)
@@ -73,6 +77,11 @@ s_heartbeat_write(const proto_agent_heartbeat_t *self, bus_writer_t *writer)
         proto_write_map(writer, "available_slots", self->available_slots,
                         self->available_slots_count);
     }
+    if (self->occupied_slots_count > 0) {
+        proto_write_map(writer, "occupied_slots", self->occupied_slots,
+                        self->occupied_slots_count);
+    }
+    proto_write_uint(writer, "kernel_count", self->kernel_count);
 }
 
 static void
@@ -87,6 +96,9 @@ s_heartbeat_read(proto_agent_heartbeat_t *self, proto_in_t *in)
     proto_read_bool(in, "schedulable", 0, &self->schedulable);
     self->available_slots =
         proto_read_map(in, "available_slots", 0, 64, &self->available_slots_count);
+    self->occupied_slots =
+        proto_read_map(in, "occupied_slots", 0, 64, &self->occupied_slots_count);
+    proto_read_uint(in, "kernel_count", 0, UINT64_MAX, &self->kernel_count);
 }
 
 static void
@@ -100,6 +112,8 @@ s_heartbeat_print(const proto_agent_heartbeat_t *self, proto_text_t *text)
     proto_print_str(text, "rpc_endpoint", self->rpc_endpoint);
     proto_print_bool(text, "schedulable", self->schedulable);
     proto_print_count(text, "available_slots", self->available_slots_count);
+    proto_print_count(text, "occupied_slots", self->occupied_slots_count);
+    proto_print_uint(text, "kernel_count", self->kernel_count);
 }
 
 void

@@ -38,6 +38,12 @@ typedef struct {
     //  pairs, string to string, in wire order)
     proto_kv_t *available_slots;
     size_t available_slots_count;
+    //  Slot -> what its live kernels were given, summed (absent: not reported) (at most
+    //  64 pairs, string to string, in wire order)
+    proto_kv_t *occupied_slots;
+    size_t occupied_slots_count;
+    //  How many kernels it has now
+    uint64_t kernel_count;
 } proto_agent_heartbeat_t;
 
 void proto_agent_heartbeat_init(proto_agent_heartbeat_t *self);

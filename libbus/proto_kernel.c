@@ -834,6 +834,7 @@ s_create_req_free(proto_kernel_create_req_t *self)
     free(self->kernel_id);
     free(self->session_id);
     free(self->session_name);
+    free(self->agent_id);
     free(self->session_type);
     free(self->cluster_role);
     free(self->image);
@@ -856,6 +857,8 @@ s_create_req_valid(const proto_kernel_create_req_t *self)
     if (!proto_valid_str(self->session_id, PROTO_REQUIRED, 64))
         return false;
     if (!proto_valid_str(self->session_name, 0, 64))
+        return false;
+    if (!proto_valid_str(self->agent_id, 0, 128))
         return false;
     if (!proto_valid_str(self->session_type, 0, 16))
         return false;
@@ -889,6 +892,7 @@ s_create_req_write(const proto_kernel_create_req_t *self, bus_writer_t *writer)
 {
     uint32_t pairs = 5;
     pairs += self->session_name != NULL;
+    pairs += self->agent_id != NULL;
     pairs += self->session_type != NULL;
     pairs += self->cluster_role != NULL;
     pairs += self->architecture != NULL;
@@ -905,6 +909,8 @@ s_create_req_write(const proto_kernel_create_req_t *self, bus_writer_t *writer)
     proto_write_str(writer, "session_id", self->session_id);
     if (self->session_name != NULL)
         proto_write_str(writer, "session_name", self->session_name);
+    if (self->agent_id != NULL)
+        proto_write_str(writer, "agent_id", self->agent_id);
     if (self->session_type != NULL)
         proto_write_str(writer, "session_type", self->session_type);
     if (self->cluster_role != NULL)
@@ -938,6 +944,7 @@ s_create_req_read(proto_kernel_create_req_t *self, proto_in_t *in)
     proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
     proto_read_str(in, "session_id", PROTO_REQUIRED, 64, &self->session_id);
     proto_read_str(in, "session_name", 0, 64, &self->session_name);
+    proto_read_str(in, "agent_id", 0, 128, &self->agent_id);
     proto_read_str(in, "session_type", 0, 16, &self->session_type);
     proto_read_str(in, "cluster_role", 0, 16, &self->cluster_role);
     proto_read_uint(in, "cluster_idx", 0, UINT64_MAX, &self->cluster_idx);
@@ -960,6 +967,7 @@ s_create_req_print(const proto_kernel_create_req_t *self, proto_text_t *text)
     proto_print_str(text, "kernel_id", self->kernel_id);
     proto_print_str(text, "session_id", self->session_id);
     proto_print_str(text, "session_name", self->session_name);
+    proto_print_str(text, "agent_id", self->agent_id);
     proto_print_str(text, "session_type", self->session_type);
     proto_print_str(text, "cluster_role", self->cluster_role);
     proto_print_uint(text, "cluster_idx", self->cluster_idx);
@@ -2369,35 +2377,37 @@ proto_kernel_logs_rep_print(const proto_kernel_logs_rep_t *self)
 static void
 s_list_req_free(proto_kernel_list_req_t *self)
 {
-    (void) self;
+    free(self->agent_id);
 }
 
 static bool
 s_list_req_valid(const proto_kernel_list_req_t *self)
 {
-    (void) self;
+    if (!proto_valid_str(self->agent_id, 0, 128))
+        return false;
     return true;
 }
 
 static void
 s_list_req_write(const proto_kernel_list_req_t *self, bus_writer_t *writer)
 {
-    (void) self;
-    bus_writer_map(writer, 0);
+    uint32_t pairs = 0;
+    pairs += self->agent_id != NULL;
+    bus_writer_map(writer, pairs);
+    if (self->agent_id != NULL)
+        proto_write_str(writer, "agent_id", self->agent_id);
 }
 
 static void
 s_list_req_read(proto_kernel_list_req_t *self, proto_in_t *in)
 {
-    (void) self;
-    (void) in;
+    proto_read_str(in, "agent_id", 0, 128, &self->agent_id);
 }
 
 static void
 s_list_req_print(const proto_kernel_list_req_t *self, proto_text_t *text)
 {
-    (void) self;
-    (void) text;
+    proto_print_str(text, "agent_id", self->agent_id);
 }
 
 void

@@ -226,6 +226,9 @@ typedef struct {
     char *session_id;
     //  The session's name, the container's hostname (at most 64 bytes)
     char *session_name;
+    //  The agent meant (fake agents of a fleet share one endpoint); empty: whoever
+    //  answers (at most 128 bytes)
+    char *agent_id;
     //  Interactive or batch (at most 16 bytes, default "interactive")
     char *session_type;
     //  Main or sub (at most 16 bytes, default "main")
@@ -570,7 +573,9 @@ char *proto_kernel_logs_rep_print(const proto_kernel_logs_rep_t *self);
 //  reconciliation
 
 typedef struct {
-    char unused_; //  no fields; C wants at least one member
+    //  The agent meant (fake agents of a fleet share one endpoint); empty: whoever
+    //  answers (at most 128 bytes)
+    char *agent_id;
 } proto_kernel_list_req_t;
 
 void proto_kernel_list_req_init(proto_kernel_list_req_t *self);

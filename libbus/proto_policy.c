@@ -137,3 +137,132 @@ proto_policy_changed_print(const proto_policy_changed_t *self)
     s_changed_print(self, &text);
     return proto_text_finish(&text);
 }
+
+//  ---------------------------------------------------------------------------
+//  policy.scaling_group
+
+static void
+s_scaling_group_free(proto_policy_scaling_group_t *self)
+{
+    free(self->name);
+    free(self->scheduler);
+    free(self->scheduler_opts);
+}
+
+static bool
+s_scaling_group_valid(const proto_policy_scaling_group_t *self)
+{
+    if (!proto_valid_str(self->name, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->scheduler, 0, 16))
+        return false;
+    if (!proto_valid_str(self->scheduler_opts, 0, 65536))
+        return false;
+    return true;
+}
+
+static void
+s_scaling_group_write(const proto_policy_scaling_group_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 2;
+    pairs += self->scheduler != NULL;
+    pairs += self->scheduler_opts != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "name", self->name);
+    proto_write_bool(writer, "deleted", self->deleted);
+    if (self->scheduler != NULL)
+        proto_write_str(writer, "scheduler", self->scheduler);
+    if (self->scheduler_opts != NULL)
+        proto_write_str(writer, "scheduler_opts", self->scheduler_opts);
+}
+
+static void
+s_scaling_group_read(proto_policy_scaling_group_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "name", PROTO_REQUIRED, 64, &self->name);
+    proto_read_bool(in, "deleted", 0, &self->deleted);
+    proto_read_str(in, "scheduler", 0, 16, &self->scheduler);
+    proto_read_str(in, "scheduler_opts", 0, 65536, &self->scheduler_opts);
+}
+
+static void
+s_scaling_group_print(const proto_policy_scaling_group_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "name", self->name);
+    proto_print_bool(text, "deleted", self->deleted);
+    proto_print_str(text, "scheduler", self->scheduler);
+    proto_print_str(text, "scheduler_opts", self->scheduler_opts);
+}
+
+void
+proto_policy_scaling_group_init(proto_policy_scaling_group_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_policy_scaling_group_clear(proto_policy_scaling_group_t *self)
+{
+    assert(self);
+    s_scaling_group_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_policy_scaling_group_write(const proto_policy_scaling_group_t *self,
+                                 bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_scaling_group_valid(self))
+        return -1;
+    s_scaling_group_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_policy_scaling_group_encode(const proto_policy_scaling_group_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_policy_scaling_group_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_policy_scaling_group_read(proto_policy_scaling_group_t *self,
+                                const bus_value_t *map,
+                                bus_error_t *err)
+{
+    proto_in_t in;
+    proto_policy_scaling_group_init(self);
+    proto_in_init(&in, "policy.scaling_group", map, err);
+    s_scaling_group_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_policy_scaling_group_clear(self);
+    return in.status;
+}
+
+int
+proto_policy_scaling_group_decode(proto_policy_scaling_group_t *self,
+                                  const void *data,
+                                  size_t size,
+                                  bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_policy_scaling_group_read(self, map, err);
+}
+
+char *
+proto_policy_scaling_group_print(const proto_policy_scaling_group_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_scaling_group_print(self, &text);
+    return proto_text_finish(&text);
+}

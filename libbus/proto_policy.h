@@ -14,7 +14,8 @@
 #define PROTO_POLICY_H_INCLUDED
 
 //  Topics (events) and method names (RPC).
-#define PROTO_POLICY_CHANGED "policy.changed"
+#define PROTO_POLICY_CHANGED       "policy.changed"
+#define PROTO_POLICY_SCALING_GROUP "policy.scaling_group"
 
 //  ---------------------------------------------------------------------------
 //  policy.changed, event (broadcast, durable): a keypair, user or project resource policy
@@ -43,5 +44,35 @@ int proto_policy_changed_decode(proto_policy_changed_t *self,
                                 size_t size,
                                 bus_error_t *err);
 char *proto_policy_changed_print(const proto_policy_changed_t *self);
+
+//  ---------------------------------------------------------------------------
+//  policy.scaling_group, event (broadcast, durable): a resource group's scheduling rules
+//  were created, changed or deleted
+
+typedef struct {
+    //  The resource group (required, at most 64 bytes)
+    char *name;
+    //  True when the group was deleted
+    bool deleted;
+    //  Fifo, lifo, drf or priority (at most 16 bytes)
+    char *scheduler;
+    //  JSON object: agent_selector, num_retries_to_skip, pending_timeout, aging_sec, idle
+    //  and lifetime rules (at most 65536 bytes)
+    char *scheduler_opts;
+} proto_policy_scaling_group_t;
+
+void proto_policy_scaling_group_init(proto_policy_scaling_group_t *self);
+void proto_policy_scaling_group_clear(proto_policy_scaling_group_t *self);
+int proto_policy_scaling_group_write(const proto_policy_scaling_group_t *self,
+                                     bus_writer_t *writer);
+zframe_t *proto_policy_scaling_group_encode(const proto_policy_scaling_group_t *self);
+int proto_policy_scaling_group_read(proto_policy_scaling_group_t *self,
+                                    const bus_value_t *map,
+                                    bus_error_t *err);
+int proto_policy_scaling_group_decode(proto_policy_scaling_group_t *self,
+                                      const void *data,
+                                      size_t size,
+                                      bus_error_t *err);
+char *proto_policy_scaling_group_print(const proto_policy_scaling_group_t *self);
 
 #endif

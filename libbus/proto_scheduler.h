@@ -13,8 +13,9 @@
 #define PROTO_SCHEDULER_H_INCLUDED
 
 //  Topics (events) and method names (RPC).
-#define PROTO_SCHEDULER_AGENTS "scheduler.agents"
-#define PROTO_SCHEDULER_USAGE  "scheduler.usage"
+#define PROTO_SCHEDULER_AGENTS    "scheduler.agents"
+#define PROTO_SCHEDULER_USAGE     "scheduler.usage"
+#define PROTO_SCHEDULER_INVARIANT "scheduler.invariant"
 
 //  ---------------------------------------------------------------------------
 //  scheduler.agent, a nested value: one agent as the scheduler's registry knows it
@@ -202,5 +203,54 @@ int proto_scheduler_usage_rep_decode(proto_scheduler_usage_rep_t *self,
                                      size_t size,
                                      bus_error_t *err);
 char *proto_scheduler_usage_rep_print(const proto_scheduler_usage_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  scheduler.invariant request (idempotent): checks the allocation ledger against its
+//  aggregates, the capacities and what agents report (sched_invariant)
+
+typedef struct {
+    char unused_; //  no fields; C wants at least one member
+} proto_scheduler_invariant_req_t;
+
+void proto_scheduler_invariant_req_init(proto_scheduler_invariant_req_t *self);
+void proto_scheduler_invariant_req_clear(proto_scheduler_invariant_req_t *self);
+int proto_scheduler_invariant_req_write(const proto_scheduler_invariant_req_t *self,
+                                        bus_writer_t *writer);
+zframe_t *
+proto_scheduler_invariant_req_encode(const proto_scheduler_invariant_req_t *self);
+int proto_scheduler_invariant_req_read(proto_scheduler_invariant_req_t *self,
+                                       const bus_value_t *map,
+                                       bus_error_t *err);
+int proto_scheduler_invariant_req_decode(proto_scheduler_invariant_req_t *self,
+                                         const void *data,
+                                         size_t size,
+                                         bus_error_t *err);
+char *proto_scheduler_invariant_req_print(const proto_scheduler_invariant_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  scheduler.invariant reply (idempotent): checks the allocation ledger against its
+//  aggregates, the capacities and what agents report (sched_invariant)
+
+typedef struct {
+    //  How many promises do not hold (0: all do)
+    uint64_t violations;
+    //  JSON array, one line of text per violation (at most 1048576 bytes)
+    char *report;
+} proto_scheduler_invariant_rep_t;
+
+void proto_scheduler_invariant_rep_init(proto_scheduler_invariant_rep_t *self);
+void proto_scheduler_invariant_rep_clear(proto_scheduler_invariant_rep_t *self);
+int proto_scheduler_invariant_rep_write(const proto_scheduler_invariant_rep_t *self,
+                                        bus_writer_t *writer);
+zframe_t *
+proto_scheduler_invariant_rep_encode(const proto_scheduler_invariant_rep_t *self);
+int proto_scheduler_invariant_rep_read(proto_scheduler_invariant_rep_t *self,
+                                       const bus_value_t *map,
+                                       bus_error_t *err);
+int proto_scheduler_invariant_rep_decode(proto_scheduler_invariant_rep_t *self,
+                                         const void *data,
+                                         size_t size,
+                                         bus_error_t *err);
+char *proto_scheduler_invariant_rep_print(const proto_scheduler_invariant_rep_t *self);
 
 #endif

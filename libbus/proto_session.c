@@ -525,6 +525,9 @@ s_create_req_free(proto_session_create_req_t *self)
     free(self->tag);
     free(self->preopen_ports);
     free(self->bootstrap_script);
+    free(self->cluster_mode);
+    free(self->dependencies);
+    free(self->limits);
 }
 
 static bool
@@ -564,13 +567,23 @@ s_create_req_valid(const proto_session_create_req_t *self)
         return false;
     if (!proto_valid_str(self->bootstrap_script, 0, 65536))
         return false;
+    if (self->priority > 100)
+        return false;
+    if (!proto_valid_str(self->cluster_mode, 0, 16))
+        return false;
+    if (self->cluster_size > 64)
+        return false;
+    if (!proto_valid_str(self->dependencies, 0, 65536))
+        return false;
+    if (!proto_valid_str(self->limits, 0, 65536))
+        return false;
     return true;
 }
 
 static void
 s_create_req_write(const proto_session_create_req_t *self, bus_writer_t *writer)
 {
-    uint32_t pairs = 10;
+    uint32_t pairs = 14;
     pairs += self->type != NULL;
     pairs += self->architecture != NULL;
     pairs += self->slots_count > 0;
@@ -579,6 +592,9 @@ s_create_req_write(const proto_session_create_req_t *self, bus_writer_t *writer)
     pairs += self->tag != NULL;
     pairs += self->preopen_ports != NULL;
     pairs += self->bootstrap_script != NULL;
+    pairs += self->cluster_mode != NULL;
+    pairs += self->dependencies != NULL;
+    pairs += self->limits != NULL;
     bus_writer_map(writer, pairs);
     proto_write_str(writer, "session_id", self->session_id);
     proto_write_str(writer, "kernel_id", self->kernel_id);
@@ -606,6 +622,16 @@ s_create_req_write(const proto_session_create_req_t *self, bus_writer_t *writer)
         proto_write_str(writer, "preopen_ports", self->preopen_ports);
     if (self->bootstrap_script != NULL)
         proto_write_str(writer, "bootstrap_script", self->bootstrap_script);
+    proto_write_uint(writer, "priority", self->priority);
+    if (self->cluster_mode != NULL)
+        proto_write_str(writer, "cluster_mode", self->cluster_mode);
+    proto_write_uint(writer, "cluster_size", self->cluster_size);
+    proto_write_int(writer, "starts_at", self->starts_at);
+    if (self->dependencies != NULL)
+        proto_write_str(writer, "dependencies", self->dependencies);
+    proto_write_uint(writer, "batch_timeout", self->batch_timeout);
+    if (self->limits != NULL)
+        proto_write_str(writer, "limits", self->limits);
 }
 
 static void
@@ -629,6 +655,13 @@ s_create_req_read(proto_session_create_req_t *self, proto_in_t *in)
     proto_read_str(in, "tag", 0, 256, &self->tag);
     proto_read_str(in, "preopen_ports", 0, 256, &self->preopen_ports);
     proto_read_str(in, "bootstrap_script", 0, 65536, &self->bootstrap_script);
+    proto_read_uint(in, "priority", 0, 100, &self->priority);
+    proto_read_str(in, "cluster_mode", 0, 16, &self->cluster_mode);
+    proto_read_uint(in, "cluster_size", 0, 64, &self->cluster_size);
+    proto_read_int(in, "starts_at", 0, INT64_MIN, INT64_MAX, &self->starts_at);
+    proto_read_str(in, "dependencies", 0, 65536, &self->dependencies);
+    proto_read_uint(in, "batch_timeout", 0, UINT64_MAX, &self->batch_timeout);
+    proto_read_str(in, "limits", 0, 65536, &self->limits);
 }
 
 static void
@@ -652,6 +685,13 @@ s_create_req_print(const proto_session_create_req_t *self, proto_text_t *text)
     proto_print_str(text, "tag", self->tag);
     proto_print_str(text, "preopen_ports", self->preopen_ports);
     proto_print_str(text, "bootstrap_script", self->bootstrap_script);
+    proto_print_uint(text, "priority", self->priority);
+    proto_print_str(text, "cluster_mode", self->cluster_mode);
+    proto_print_uint(text, "cluster_size", self->cluster_size);
+    proto_print_int(text, "starts_at", self->starts_at);
+    proto_print_str(text, "dependencies", self->dependencies);
+    proto_print_uint(text, "batch_timeout", self->batch_timeout);
+    proto_print_str(text, "limits", self->limits);
 }
 
 void
@@ -661,6 +701,9 @@ proto_session_create_req_init(proto_session_create_req_t *self)
     memset(self, 0, sizeof *self);
     self->type = strdup("INTERACTIVE");
     self->architecture = strdup("x86_64");
+    self->priority = 10;
+    self->cluster_mode = strdup("single-node");
+    self->cluster_size = 1;
 }
 
 void

@@ -148,7 +148,7 @@ int proto_session_lifecycle_decode(proto_session_lifecycle_t *self,
 char *proto_session_lifecycle_print(const proto_session_lifecycle_t *self);
 
 //  ---------------------------------------------------------------------------
-//  session.create request (idempotent): enqueue a single-kernel session (PENDING); the
+//  session.create request (idempotent): enqueue a session (PENDING) with its kernels; the
 //  same session_id again answers what exists
 
 typedef struct {
@@ -194,6 +194,21 @@ typedef struct {
     //  A shell script run once as the user in /home/work when the kernel starts (at most
     //  65536 bytes)
     char *bootstrap_script;
+    //  0..100: the priority policy places higher first (at most 100, default 10)
+    uint64_t priority;
+    //  Single-node or multi-node (at most 16 bytes, default "single-node")
+    char *cluster_mode;
+    //  How many kernels, placed all or none (at most 64, default 1)
+    uint64_t cluster_size;
+    //  Batch: not scheduled before this (0: now) (microseconds since the epoch)
+    int64_t starts_at;
+    //  JSON array of session ids that must end with success first (at most 65536 bytes)
+    char *dependencies;
+    //  Batch: seconds it may run before it is ended (0: no limit)
+    uint64_t batch_timeout;
+    //  JSON: the owner's limits as the gateway resolved them (scheduler.md, Quotas) (at
+    //  most 65536 bytes)
+    char *limits;
 } proto_session_create_req_t;
 
 void proto_session_create_req_init(proto_session_create_req_t *self);
@@ -211,8 +226,8 @@ int proto_session_create_req_decode(proto_session_create_req_t *self,
 char *proto_session_create_req_print(const proto_session_create_req_t *self);
 
 //  ---------------------------------------------------------------------------
-//  session.create reply (idempotent): enqueue a single-kernel session (PENDING); the same
-//  session_id again answers what exists
+//  session.create reply (idempotent): enqueue a session (PENDING) with its kernels; the
+//  same session_id again answers what exists
 
 typedef struct {
     //  The session as stored (required)

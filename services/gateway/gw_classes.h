@@ -41,6 +41,7 @@
 #include "gw_problem.h"
 #include "gw_http.h"
 #include "gw_login.h"
+#include "gw_limits.h"
 #include "gw_routes.h"
 #include "gw_health.h"
 #include "gw_server.h"

@@ -164,6 +164,9 @@ const bus_db_migration_t gw_db_migrations[] = {
      "  access_key TEXT NOT NULL REFERENCES keypairs (access_key) ON DELETE CASCADE,"
      "  created_at INTEGER NOT NULL,"
      "  expires_at INTEGER NOT NULL);"},
+    {"the limit on what a keypair's pending sessions ask for",
+     "ALTER TABLE keypair_resource_policies"
+     " ADD COLUMN max_pending_session_resource_slots TEXT;"},
 };
 
 _Static_assert(sizeof gw_db_migrations / sizeof gw_db_migrations[0] ==

@@ -23,6 +23,7 @@ static const gw_field_t s_keypair_fields[] = {
     {"max_session_lifetime", GW_FIELD_INT},
     {"max_concurrent_sessions", GW_FIELD_INT},
     {"max_pending_session_count", GW_FIELD_INT},
+    {"max_pending_session_resource_slots", GW_FIELD_JSON},
     {"max_containers_per_session", GW_FIELD_INT},
     {"idle_timeout", GW_FIELD_INT},
     {"max_vfolder_count", GW_FIELD_INT},
@@ -50,6 +51,7 @@ static const policy_kind_t s_kinds[] = {
     {"keypair", "keypair_resource_policies",
      "SELECT name, created_at, default_for_unspecified, total_resource_slots,"
      " max_session_lifetime, max_concurrent_sessions, max_pending_session_count,"
+     " max_pending_session_resource_slots,"
      " max_containers_per_session, idle_timeout, max_vfolder_count, max_vfolder_size,"
      " allowed_vfolder_hosts FROM keypair_resource_policies",
      s_keypair_fields},

@@ -57,6 +57,8 @@ typedef struct {
     //  slots it asks for, until the agents' capacities are checked.
     bus_writer_t *create;
     json_t *slots;
+    uint32_t cluster_size; //  kernels, each asking for slots
+    bool multi_node;       //  each on an agent of its own
 } op_t;
 
 static void
@@ -372,7 +374,7 @@ s_slots(json_t *resources, const json_t *labels, bus_error_t *err)
 //  Whether one agent's capacity (its available_slots) covers every slot
 //  asked for.
 static bool
-s_agent_fits(json_t *agent, json_t *slots)
+s_agent_fits(json_t *agent, json_t *slots, uint32_t kernels)
 {
     json_t *capacity =
         json_loads(json_string_value(json_object_get(agent, "available_slots")), 0, NULL);
@@ -392,7 +394,7 @@ s_agent_fits(json_t *agent, json_t *slots)
             continue;
         fits = offered &&
                bus_slots_parse_value(unit, name, offered, &have, &ignored) == BUS_OK &&
-               (have.infinite || have.amount >= want.amount);
+               (have.infinite || have.amount / kernels >= want.amount);
     }
     json_decref(capacity);
     return fits;
@@ -406,18 +408,28 @@ s_on_agents(void *arg, const bus_reply_t *reply)
 {
     op_t *op = arg;
     json_t *agents = gw_agent_from_reply(reply);
-    bool fits = !json_is_array(agents) || json_array_size(agents) == 0;
+    //  A cluster in one node needs an agent for all its kernels; across
+    //  nodes, as many agents as it has kernels.
+    size_t needed = op->multi_node ? op->cluster_size : 1, able = 0;
     size_t index;
     json_t *agent;
-    json_array_foreach(agents, index, agent) fits =
-        fits || s_agent_fits(agent, op->slots);
+    json_array_foreach(agents, index, agent) able +=
+        s_agent_fits(agent, op->slots, op->multi_node ? 1 : op->cluster_size);
+    bool fits = !json_is_array(agents) || json_array_size(agents) == 0 || able >= needed;
     if (!fits) {
         char *asked = json_dumps(op->slots, JSON_COMPACT | JSON_SORT_KEYS);
         char detail[512];
-        snprintf(detail, sizeof detail,
-                 "no agent of the resource group can ever offer %s (see the agents' "
-                 "available_slots)",
-                 asked ? asked : "the slots asked for");
+        if (needed > 1 || op->cluster_size > 1)
+            snprintf(detail, sizeof detail,
+                     "the resource group has no %zu agent%s that can ever offer %s to "
+                     "each of %u kernels (see the agents' available_slots)",
+                     needed, needed == 1 ? "" : "s",
+                     asked ? asked : "the slots asked for", op->cluster_size);
+        else
+            snprintf(detail, sizeof detail,
+                     "no agent of the resource group can ever offer %s (see the agents' "
+                     "available_slots)",
+                     asked ? asked : "the slots asked for");
         free(asked);
         json_decref(agents);
         gw_reply_problem(op->r, "invalid-api-params", detail);
@@ -429,6 +441,56 @@ s_on_agents(void *arg, const bus_reply_t *reply)
     op->create = NULL;
     if (!s_call(op, s_scheduler(op->r), PROTO_SESSION_CREATE, writer, 0, s_on_created))
         s_fail(op, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
+}
+
+//  How a new session asks to be scheduled, from the create body.
+typedef struct {
+    uint64_t cluster_size;
+    bool multi_node;
+    uint64_t priority;
+    uint64_t batch_timeout_s;
+} scheduling_t;
+
+//  Reads clusterSize (1..64), clusterMode, priority (0..100, default 10)
+//  and batch_timeout (whole seconds); null or absent members take the
+//  defaults. BUS_OK or INVALID with the member named.
+static int
+s_scheduling(json_t *size,
+             json_t *mode,
+             json_t *priority,
+             json_t *batch_timeout,
+             scheduling_t *out,
+             bus_error_t *err)
+{
+    *out = (scheduling_t){1, false, 10, 0};
+    if (size && !json_is_null(size)) {
+        if (!json_is_integer(size) || json_integer_value(size) < 1 ||
+            json_integer_value(size) > 64)
+            return bus_error_set(err, BUS_STATUS_INVALID,
+                                 "cluster_size: an integer from 1 to 64");
+        out->cluster_size = (uint64_t) json_integer_value(size);
+    }
+    const char *mode_name = json_string_value(mode);
+    if (mode && !json_is_null(mode) &&
+        (!mode_name ||
+         (strcmp(mode_name, "single-node") != 0 && strcmp(mode_name, "multi-node") != 0)))
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "cluster_mode: single-node or multi-node");
+    out->multi_node = mode_name && strcmp(mode_name, "multi-node") == 0;
+    if (priority && !json_is_null(priority)) {
+        if (!json_is_integer(priority) || json_integer_value(priority) < 0 ||
+            json_integer_value(priority) > 100)
+            return bus_error_set(err, BUS_STATUS_INVALID,
+                                 "priority: an integer from 0 to 100");
+        out->priority = (uint64_t) json_integer_value(priority);
+    }
+    if (batch_timeout && !json_is_null(batch_timeout)) {
+        if (!json_is_integer(batch_timeout) || json_integer_value(batch_timeout) < 0)
+            return bus_error_set(err, BUS_STATUS_INVALID,
+                                 "batch_timeout: a whole number of seconds");
+        out->batch_timeout_s = (uint64_t) json_integer_value(batch_timeout);
+    }
+    return BUS_OK;
 }
 
 void
@@ -446,6 +508,9 @@ gw_session_handle_create(gw_request_t *r)
     static const char *const k_preopen[] = {"preopen_ports", "preopenPorts", NULL};
     static const char *const k_bootstrap[] = {"bootstrap_script", "bootstrapScript",
                                               NULL};
+    static const char *const k_cluster_size[] = {"cluster_size", "clusterSize", NULL};
+    static const char *const k_cluster_mode[] = {"cluster_mode", "clusterMode", NULL};
+    static const char *const k_batch_timeout[] = {"batch_timeout", "batchTimeout", NULL};
     json_t *params = r->params, *config = json_object_get(params, "config");
     const char *name = json_string_value(s_param(params, k_name));
     const char *image_name = json_string_value(s_param(params, k_image));
@@ -490,7 +555,15 @@ gw_session_handle_create(gw_request_t *r)
                          "bootstrap_script: a string of at most 64 KiB");
         return;
     }
+    scheduling_t scheduling;
+    if (s_scheduling(s_param(params, k_cluster_size), s_param(params, k_cluster_mode),
+                     json_object_get(params, "priority"),
+                     s_param(params, k_batch_timeout), &scheduling, &err) != BUS_OK) {
+        gw_reply_problem(r, "invalid-api-params", err.detail);
+        return;
+    }
     json_t *image = NULL, *usable = NULL, *slots = NULL;
+    char *limits = NULL;
     char project_id[GW_UUID_SIZE];
     int rc =
         gw_image_resolve(r->gw, gw_identity_is_superadmin(&r->who) ? NULL : r->who.domain,
@@ -510,6 +583,10 @@ gw_session_handle_create(gw_request_t *r)
                                "no resource group for this project%s%s",
                                sgroup ? ": " : "", sgroup ? sgroup : "");
         sgroup = chosen;
+    }
+    if (rc == BUS_OK) {
+        limits = gw_limits_of(r, project_id, &err);
+        rc = limits ? BUS_OK : err.status;
     }
     if (rc == BUS_OK) {
         //  The minimums come from the labels; the catalogue gives them as a list.
@@ -539,6 +616,7 @@ gw_session_handle_create(gw_request_t *r)
         else
             gw_reply_status(r, rc, err.detail);
         free(op);
+        free(limits);
         json_decref(image);
         json_decref(usable);
         json_decref(slots);
@@ -559,7 +637,7 @@ gw_session_handle_create(gw_request_t *r)
     proto_kv_t slot_pairs[64], env_pairs[256];
     proto_session_create_req_t in;
     proto_session_create_req_init(&in);
-    char *defaults[] = {in.type, in.architecture};
+    char *defaults[] = {in.type, in.architecture, in.cluster_mode};
     in.session_id = op->session_id;
     in.kernel_id = kernel_id;
     in.name = (char *) name;
@@ -593,6 +671,11 @@ gw_session_handle_create(gw_request_t *r)
     in.preopen_ports = preopen;
     const char *script = json_string_value(bootstrap);
     in.bootstrap_script = script && *script ? (char *) script : NULL;
+    in.cluster_size = scheduling.cluster_size;
+    in.cluster_mode = scheduling.multi_node ? "multi-node" : "single-node";
+    in.priority = scheduling.priority;
+    in.batch_timeout = scheduling.batch_timeout_s;
+    in.limits = limits;
     //  The canonical reference the agents know: registry/project/name:tag.
     char reference[600];
     snprintf(reference, sizeof reference, "%s/%s:%s",
@@ -607,11 +690,14 @@ gw_session_handle_create(gw_request_t *r)
     agents.status = "ALIVE";
     bus_writer_t *writer = bus_writer_new();
     written = written && writer && proto_scheduler_agents_req_write(&agents, writer) == 0;
-    for (size_t i = 0; i < 2; i++)
+    for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
         free(defaults[i]);
+    free(limits);
     json_decref(image);
     json_decref(usable);
     op->slots = slots;
+    op->cluster_size = (uint32_t) scheduling.cluster_size;
+    op->multi_node = scheduling.multi_node;
     if (!written) {
         bus_writer_destroy(&writer);
         s_fail(op, BUS_STATUS_INTERNAL, "out of memory");

@@ -304,6 +304,53 @@ s_clean_props(json_t *props, bus_error_t *err)
     return fields;
 }
 
+//  Publishes the group's scheduling rules (or its deletion) as the durable
+//  policy.scaling_group, inside the open transaction, for the scheduler.
+static int
+s_announce(gw_request_t *r, const char *name, bool deleted, bus_error_t *err)
+{
+    proto_policy_scaling_group_t event;
+    proto_policy_scaling_group_init(&event);
+    event.name = (char *) name;
+    event.deleted = deleted;
+    const char *params[] = {name, NULL};
+    bool failed = false;
+    json_t *row = deleted ? NULL
+                          : gw_store_one(r->gw->db,
+                                         "SELECT scheduler, scheduler_opts"
+                                         " FROM scaling_groups WHERE name = ?1",
+                                         params, NULL, &failed);
+    if (failed || (!deleted && !row))
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot read scaling group %s",
+                             name);
+    event.scheduler = (char *) json_string_value(json_object_get(row, "scheduler"));
+    event.scheduler_opts =
+        (char *) json_string_value(json_object_get(row, "scheduler_opts"));
+    bus_writer_t *writer = bus_writer_new();
+    bool ok = writer && proto_policy_scaling_group_write(&event, writer) == 0 &&
+              bus_node_emit(r->gw->node, PROTO_POLICY_SCALING_GROUP,
+                            bus_writer_data(writer), bus_writer_size(writer)) != 0;
+    bus_writer_destroy(&writer);
+    json_decref(row);
+    return ok ? BUS_OK
+              : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot record the event");
+}
+
+//  Runs a write of scaling group name and its announcement in one
+//  transaction.
+static int
+s_commit_announced(
+    gw_request_t *r, const char *name, bool deleted, int rc, bus_error_t *err)
+{
+    if (rc == BUS_OK)
+        rc = s_announce(r, name, deleted, err);
+    if (rc == BUS_OK && bus_node_commit(r->gw->node) != 0)
+        rc = bus_error_set(err, BUS_STATUS_UNAVAILABLE, "cannot commit");
+    else if (rc != BUS_OK)
+        bus_node_rollback(r->gw->node);
+    return rc;
+}
+
 int
 gw_sgroup_create(
     gw_request_t *r, const char *name, json_t *props, json_t **out, bus_error_t *err)
@@ -321,8 +368,10 @@ gw_sgroup_create(
     char now[40];
     gw_now_iso(now);
     json_t *fixed = json_pack("{s:s}", "created_at", now);
+    bus_node_begin(r->gw->node);
     int rc = gw_store_write(r->gw->db, "scaling_groups", "name", name, s_fields, fields,
                             fixed, true, err);
+    rc = s_commit_announced(r, name, false, rc, err);
     json_decref(fixed);
     json_decref(fields);
     if (rc == BUS_STATUS_CONFLICT)
@@ -347,11 +396,13 @@ gw_sgroup_modify(
         return err->status;
     const char *params[] = {name, NULL};
     int rc = BUS_OK;
+    bus_node_begin(r->gw->node);
     if (!s_exists(r->gw->db, "SELECT 1 FROM scaling_groups WHERE name = ?1", params))
         rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "No such scaling group.");
     else
         rc = gw_store_write(r->gw->db, "scaling_groups", "name", name, s_fields, fields,
                             NULL, false, err);
+    rc = s_commit_announced(r, name, false, rc, err);
     json_decref(fields);
     if (rc != BUS_OK)
         return rc;
@@ -365,8 +416,10 @@ gw_sgroup_delete(gw_request_t *r, const char *name, bus_error_t *err)
     if (!gw_identity_is_superadmin(&r->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin deletes scaling groups");
+    bus_node_begin(r->gw->node);
     int rc = gw_store_delete(r->gw->db, "scaling_groups", "name", name,
                              "No such scaling group.", err);
+    rc = s_commit_announced(r, name, true, rc, err);
     if (rc == BUS_OK)
         bus_log_notice("scaling group deleted name=%s by=%s", name, r->who.email);
     return rc;

@@ -10,14 +10,90 @@ struct _sched_agents_t {
     bus_node_t *node;
     int lost_ms;
     struct event *timer;
+    zhashx_t *slots; //  agent id -> its last heartbeat's slot maps (s_slots_text)
 };
 
-//  Writes one heartbeat into agents and agent_capacity, in one transaction.
+//  Rewrites table's rows of agent_id (agent_capacity or agent_reported)
+//  from a slot map. Slots that cannot be scheduled are left out, and said
+//  so. False on a database error.
+static bool
+s_write_slots(bus_db_t *db,
+              const char *table,
+              const char *agent_id,
+              const proto_kv_t *slots,
+              size_t count)
+{
+    char sql[128];
+    snprintf(sql, sizeof sql, "DELETE FROM %s WHERE agent_id = ?1", table);
+    sqlite3_stmt *stmt = bus_db_stmt(db, sql);
+    if (!stmt)
+        return false;
+    sqlite3_bind_text(stmt, 1, agent_id, -1, SQLITE_STATIC);
+    bool ok = sqlite3_step(stmt) == SQLITE_DONE;
+    sqlite3_reset(stmt);
+    snprintf(sql, sizeof sql,
+             "INSERT INTO %s (agent_id, slot, amount) VALUES (?1, ?2, ?3)", table);
+    stmt = ok ? bus_db_stmt(db, sql) : NULL;
+    for (size_t i = 0; ok && stmt && i < count; i++) {
+        const proto_kv_t *kv = &slots[i];
+        bus_slots_unit_t unit = bus_slots_unit(kv->key);
+        bus_slots_value_t value;
+        bus_error_t err = {0};
+        json_t *text = json_string(kv->value ? kv->value : "");
+        int rc = unit == BUS_SLOTS_UNKNOWN
+                     ? BUS_STATUS_INVALID
+                     : bus_slots_parse_value(unit, kv->key, text, &value, &err);
+        json_decref(text);
+        if (rc != BUS_OK || value.infinite) {
+            //  A slot we do not know cannot be scheduled: leave it out, say so.
+            bus_log_warning("agent slot ignored agent=%s slot=%s reason=\"%s\"", agent_id,
+                            kv->key,
+                            unit == BUS_SLOTS_UNKNOWN ? "unknown slot type" : err.detail);
+            continue;
+        }
+        sqlite3_bind_text(stmt, 1, agent_id, -1, SQLITE_STATIC);
+        sqlite3_bind_text(stmt, 2, kv->key, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(stmt, 3, value.amount);
+        ok = sqlite3_step(stmt) == SQLITE_DONE;
+        sqlite3_reset(stmt);
+    }
+    return ok && stmt;
+}
+
+//  The slot maps of a heartbeat as one text, to see whether they changed.
+static char *
+s_slots_text(const proto_agent_heartbeat_t *beat)
+{
+    zchunk_t *text = zchunk_new(NULL, 256);
+    const proto_kv_t *maps[] = {beat->available_slots, beat->occupied_slots};
+    size_t counts[] = {beat->available_slots_count, beat->occupied_slots_count};
+    for (int m = 0; m < 2; m++) {
+        for (size_t i = 0; i < counts[m]; i++) {
+            const char *value = maps[m][i].value ? maps[m][i].value : "";
+            zchunk_extend(text, maps[m][i].key, strlen(maps[m][i].key));
+            zchunk_extend(text, "=", 1);
+            zchunk_extend(text, value, strlen(value));
+            zchunk_extend(text, ";", 1);
+        }
+        zchunk_extend(text, "|", 1);
+    }
+    char *out = zchunk_strdup(text);
+    zchunk_destroy(&text);
+    return out;
+}
+
+//  Writes one heartbeat into agents, and its slot maps into agent_capacity
+//  and agent_reported when they changed since the last one (a cluster of
+//  a thousand agents beats a thousand times a second; the rows rarely
+//  change), in one transaction.
 static void
 s_record(sched_agents_t *self, const proto_agent_heartbeat_t *beat)
 {
     bus_db_t *db = bus_node_db(self->node);
     int64_t now = bus_clock_wall_us();
+    char *slots = s_slots_text(beat);
+    const char *last = zhashx_lookup(self->slots, beat->agent_id);
+    bool changed = !last || !slots || strcmp(last, slots) != 0;
     bus_node_begin(self->node);
     sqlite3_stmt *stmt = bus_db_stmt(
         db, "INSERT INTO agents (id, status, region, scaling_group, addr, architecture,"
@@ -42,44 +118,22 @@ s_record(sched_agents_t *self, const proto_agent_heartbeat_t *beat)
         ok = sqlite3_step(stmt) == SQLITE_DONE;
         sqlite3_reset(stmt);
     }
-    stmt = ok ? bus_db_stmt(db, "DELETE FROM agent_capacity WHERE agent_id = ?1") : NULL;
-    if (stmt) {
-        sqlite3_bind_text(stmt, 1, beat->agent_id, -1, SQLITE_STATIC);
-        ok = sqlite3_step(stmt) == SQLITE_DONE;
-        sqlite3_reset(stmt);
-    }
-    stmt = ok ? bus_db_stmt(db, "INSERT INTO agent_capacity (agent_id, slot, amount)"
-                                " VALUES (?1, ?2, ?3)")
-              : NULL;
-    for (size_t i = 0; ok && stmt && i < beat->available_slots_count; i++) {
-        const proto_kv_t *kv = &beat->available_slots[i];
-        bus_slots_unit_t unit = bus_slots_unit(kv->key);
-        bus_slots_value_t value;
-        bus_error_t err = {0};
-        json_t *text = json_string(kv->value ? kv->value : "");
-        int rc = unit == BUS_SLOTS_UNKNOWN
-                     ? BUS_STATUS_INVALID
-                     : bus_slots_parse_value(unit, kv->key, text, &value, &err);
-        json_decref(text);
-        if (rc != BUS_OK || value.infinite) {
-            //  A slot we do not know cannot be scheduled: leave it out, say so.
-            bus_log_warning("agent slot ignored agent=%s slot=%s reason=\"%s\"",
-                            beat->agent_id, kv->key,
-                            unit == BUS_SLOTS_UNKNOWN ? "unknown slot type" : err.detail);
-            continue;
-        }
-        sqlite3_bind_text(stmt, 1, beat->agent_id, -1, SQLITE_STATIC);
-        sqlite3_bind_text(stmt, 2, kv->key, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(stmt, 3, value.amount);
-        ok = sqlite3_step(stmt) == SQLITE_DONE;
-        sqlite3_reset(stmt);
-    }
-    if (ok)
-        bus_node_commit(self->node);
-    else {
+    if (ok && changed)
+        ok = s_write_slots(db, "agent_capacity", beat->agent_id, beat->available_slots,
+                           beat->available_slots_count) &&
+             s_write_slots(db, "agent_reported", beat->agent_id, beat->occupied_slots,
+                           beat->occupied_slots_count);
+    if (ok && bus_node_commit(self->node) == 0) {
+        if (changed && slots)
+            zhashx_update(self->slots, beat->agent_id, slots);
+    } else {
         bus_log_error("agent heartbeat not recorded agent=%s", beat->agent_id);
-        bus_node_rollback(self->node);
+        if (ok)
+            zhashx_delete(self->slots, beat->agent_id);
+        else
+            bus_node_rollback(self->node);
     }
+    zstr_free(&slots);
 }
 
 static void
@@ -222,9 +276,14 @@ sched_agents_new(bus_node_t *node, int lost_ms)
     self->node = node;
     self->lost_ms = lost_ms;
     self->timer = event_new(bus_node_base(node), -1, EV_PERSIST, s_on_timer, self);
+    self->slots = zhashx_new();
+    if (self->slots) {
+        zhashx_set_destructor(self->slots, (zhashx_destructor_fn *) zstr_free);
+        zhashx_set_duplicator(self->slots, (zhashx_duplicator_fn *) strdup);
+    }
     struct timeval tv = {SCHED_AGENTS_CHECK_MS / 1000,
                          (SCHED_AGENTS_CHECK_MS % 1000) * 1000};
-    if (!self->timer || event_add(self->timer, &tv) != 0 ||
+    if (!self->timer || !self->slots || event_add(self->timer, &tv) != 0 ||
         bus_node_subscribe(node, PROTO_AGENT_HEARTBEAT, s_on_heartbeat, self) != 0 ||
         bus_node_handle(node, PROTO_SCHEDULER_AGENTS, s_list, self) != 0) {
         sched_agents_destroy(&self);
@@ -240,6 +299,7 @@ sched_agents_destroy(sched_agents_t **self_p)
     if (*self_p) {
         if ((*self_p)->timer)
             event_free((*self_p)->timer);
+        zhashx_destroy(&(*self_p)->slots);
         free(*self_p);
         *self_p = NULL;
     }

@@ -12,10 +12,16 @@
 #include "sched_server.h"
 #include "sched_status.h"
 #include "sched_db.h"
-#include "sched_place.h"
+#include "sched_model.h"
+#include "sched_pass.h"
+#include "sched_quota.h"
+#include "sched_snapshot.h"
 #include "sched_agents.h"
 #include "sched_usage.h"
 #include "sched_sessions.h"
+#include "sched_dispatch.h"
+#include "sched_groups.h"
+#include "sched_invariant.h"
 #include "sched_lifecycle.h"
 
 #endif

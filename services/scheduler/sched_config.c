@@ -12,6 +12,10 @@ const bus_config_option_t sched_config_options[] = {
      3600000, NULL,
      "an agent silent this long is marked LOST (its heartbeats come every "
      "bus.heartbeat_ms)"},
+    {"agents.termination_grace_ms", BUS_CFG_INT, offsetof(sched_config_t, agent_grace_ms),
+     "60000", 0, 86400000, NULL,
+     "how long a LOST agent's kernels are given to come back before they end with "
+     "agent-termination and give their slots back"},
     {"agents.create_timeout_ms", BUS_CFG_INT, offsetof(sched_config_t, create_timeout_ms),
      "120000", 1000, 3600000, NULL,
      "how long an agent may take to start or stop a kernel (image unpack, runc) before "

@@ -12,6 +12,7 @@
 typedef struct {
     bus_node_config_t node;
     int agent_lost_ms;     //  silence after which an agent is LOST
+    int agent_grace_ms;    //  then how long before its kernels end
     int pass_ms;           //  period of the scheduling pass
     int create_timeout_ms; //  how long an agent may take to start a kernel
 } sched_config_t;

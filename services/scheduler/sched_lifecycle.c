@@ -7,7 +7,6 @@
 */
 #include "sched_classes.h"
 
-#define ASSIGNMENTS_MAX  64   //  placements started per pass
 #define RECONCILE_PASSES 10   //  a reconciliation every this many timed passes
 #define AGENTS_MAX       1024 //  agents looked at per reconciliation
 #define UNSETTLED_MAX    256  //  kernels repaired per agent and reconciliation
@@ -24,6 +23,8 @@ struct _sched_lifecycle_t {
     int create_timeout_ms;
     int64_t reconcile_us; //  period of the reconciliation, and the age it repairs
     unsigned ticks;       //  timed passes so far
+    sched_dispatch_t *dispatch;
+    int64_t grace_us; //  a LOST agent's kernels end after this
 };
 
 //  ---------------------------------------------------------------------------
@@ -360,7 +361,10 @@ s_create_kernel(sched_lifecycle_t *self, const sched_assignment_t *placed)
     req.kernel_id = (char *) placed->kernel_id;
     req.session_id = info.session_id;
     req.session_name = info.name;
+    req.agent_id = (char *) placed->agent_id;
     req.session_type = strcmp(info.type, "BATCH") == 0 ? "batch" : "interactive";
+    req.cluster_role = (char *) placed->cluster_role;
+    req.cluster_idx = placed->cluster_idx;
     req.image = info.image;
     req.architecture = info.architecture;
     req.slots = info.requested_slots;
@@ -397,20 +401,21 @@ s_create_kernel(sched_lifecycle_t *self, const sched_assignment_t *placed)
 static void
 s_pass(sched_lifecycle_t *self)
 {
-    sched_assignment_t placed[ASSIGNMENTS_MAX];
     if (bus_node_begin(self->node) != 0)
         return;
-    size_t count =
-        sched_sessions_schedule(self->db, bus_clock_wall_us(), placed, ASSIGNMENTS_MAX);
+    size_t count = 0;
+    sched_assignment_t *placed =
+        sched_dispatch_run(self->dispatch, bus_clock_wall_us(), &count);
     for (size_t i = 0; i < count; i++) {
-        s_emit(self, "session_scheduled", placed[i].session_id, NULL, NULL, NULL);
+        if (placed[i].first)
+            s_emit(self, "session_scheduled", placed[i].session_id, NULL, NULL, NULL);
         s_move(self, placed[i].session_id, placed[i].kernel_id, SCHED_KERNEL_PREPARING,
                NULL, NULL, NULL);
     }
-    if (bus_node_commit(self->node) != 0)
-        return;
-    for (size_t i = 0; i < count; i++)
-        s_create_kernel(self, &placed[i]);
+    if (bus_node_commit(self->node) == 0)
+        for (size_t i = 0; i < count; i++)
+            s_create_kernel(self, &placed[i]);
+    free(placed);
 }
 
 static void s_reconcile(sched_lifecycle_t *self);
@@ -578,6 +583,58 @@ s_reply_session(sched_lifecycle_t *self,
     return rc;
 }
 
+//  Refuses a session that would take the owner's keypair over its limits
+//  on pending sessions (max_pending_session_count and
+//  max_pending_session_resource_slots), as Backend.AI refuses it at
+//  submission.
+static int
+s_admit_pending(sched_lifecycle_t *self,
+                const sched_session_spec_t *spec,
+                bus_error_t *err)
+{
+    json_t *limits = spec->limits ? json_loads(spec->limits, 0, NULL) : NULL;
+    json_t *keypair = json_object_get(limits, "keypair");
+    if (!json_is_object(keypair)) {
+        json_decref(limits);
+        return BUS_OK;
+    }
+    //  The slots of the request are the only ones that can go over.
+    sched_snapshot_t slots = {0};
+    sched_vec_t total = {0};
+    uint32_t size = spec->cluster_size ? spec->cluster_size : 1;
+    for (size_t i = 0; i < spec->request_count && i < SCHED_SLOTS_MAX; i++) {
+        slots.slot_names[slots.slot_count] = spec->request[i].slot;
+        total.v[slots.slot_count++] = spec->request[i].amount * size;
+    }
+    char *text = json_dumps(keypair, JSON_COMPACT);
+    sched_scope_t scope = {0};
+    sched_snapshot_parse_limits(&slots, text, &scope);
+    free(text);
+    json_decref(limits);
+    sqlite3_stmt *stmt =
+        bus_db_stmt(self->db, "SELECT pending FROM keypair_counts WHERE access_key = ?1");
+    if (stmt) {
+        sqlite3_bind_text(stmt, 1, spec->access_key, -1, SQLITE_STATIC);
+        if (sqlite3_step(stmt) == SQLITE_ROW)
+            scope.pending_count = sqlite3_column_int64(stmt, 0);
+        sqlite3_reset(stmt);
+    }
+    stmt = bus_db_stmt(self->db, "SELECT slot, amount FROM scope_usage"
+                                 " WHERE kind = 'pending' AND key = ?1");
+    if (stmt) {
+        sqlite3_bind_text(stmt, 1, spec->access_key, -1, SQLITE_STATIC);
+        while (sqlite3_step(stmt) == SQLITE_ROW) {
+            int slot =
+                sched_snapshot_slot(&slots, (const char *) sqlite3_column_text(stmt, 0));
+            if (slot >= 0)
+                scope.pending_slots.v[slot] = sqlite3_column_int64(stmt, 1);
+        }
+        sqlite3_reset(stmt);
+    }
+    return sched_quota_admit_pending(&scope, &total, slots.slot_count, slots.slot_names,
+                                     err);
+}
+
 static int
 s_create(void *arg,
          bus_rpc_request_t *req,
@@ -623,7 +680,16 @@ s_create(void *arg,
                                  .preopen_ports = in.preopen_ports,
                                  .bootstrap_script = in.bootstrap_script,
                                  .request = request,
-                                 .request_count = in.slots_count};
+                                 .request_count = in.slots_count,
+                                 .priority = (int) in.priority,
+                                 .cluster_mode = in.cluster_mode,
+                                 .cluster_size = (uint32_t) in.cluster_size,
+                                 .starts_at_us = in.starts_at,
+                                 .dependencies = in.dependencies,
+                                 .batch_timeout_s = (int64_t) in.batch_timeout,
+                                 .limits = in.limits};
+    if (rc == BUS_OK)
+        rc = s_admit_pending(self, &spec, err);
     if (rc == BUS_OK && bus_node_begin(self->node) != 0)
         rc = bus_error_set(err, BUS_STATUS_UNAVAILABLE, "database busy");
     else if (rc == BUS_OK) {
@@ -1050,6 +1116,43 @@ s_settle_unreachable(sched_lifecycle_t *self, const char *agent_id, int64_t befo
     free(rows);
 }
 
+//  An agent LOST past the grace period: every kernel it still holds slots
+//  for ends with agent-termination, one transaction each.
+static void
+s_end_lost(sched_lifecycle_t *self, const char *agent_id)
+{
+    sched_unsettled_t *rows = calloc(UNSETTLED_MAX, sizeof *rows);
+    sqlite3_stmt *stmt =
+        rows ? bus_db_stmt(self->db, "SELECT id, session_id FROM kernels"
+                                     " WHERE agent_id = ?1 AND status NOT IN"
+                                     " ('PENDING', 'TERMINATED', 'CANCELLED') LIMIT ?2")
+             : NULL;
+    size_t count = 0;
+    if (stmt) {
+        sqlite3_bind_text(stmt, 1, agent_id, -1, SQLITE_STATIC);
+        sqlite3_bind_int(stmt, 2, UNSETTLED_MAX);
+        while (count < UNSETTLED_MAX && sqlite3_step(stmt) == SQLITE_ROW) {
+            snprintf(rows[count].kernel_id, sizeof rows[count].kernel_id, "%s",
+                     (const char *) sqlite3_column_text(stmt, 0));
+            snprintf(rows[count].session_id, sizeof rows[count].session_id, "%s",
+                     (const char *) sqlite3_column_text(stmt, 1));
+            count++;
+        }
+        sqlite3_reset(stmt);
+    }
+    for (size_t i = 0; i < count; i++) {
+        if (s_in_flight(self, rows[i].kernel_id) || bus_node_begin(self->node) != 0)
+            continue;
+        bus_log_warning("kernel ended kernel=%s session=%s reason=agent-termination"
+                        " agent=%s (lost longer than the grace period)",
+                        rows[i].kernel_id, rows[i].session_id, agent_id);
+        s_move(self, rows[i].session_id, rows[i].kernel_id, SCHED_KERNEL_TERMINATED,
+               "agent-termination", NULL, NULL);
+        bus_node_commit(self->node);
+    }
+    free(rows);
+}
+
 static bool
 s_listed(const proto_kernel_list_rep_t *rep, const char *kernel_id)
 {
@@ -1176,6 +1279,7 @@ s_list_agent(sched_lifecycle_t *self, const char *agent_id, const char *addr)
             return;
     proto_kernel_list_req_t req;
     proto_kernel_list_req_init(&req);
+    req.agent_id = (char *) agent_id; //  borrowed: not cleared below
     bus_writer_t *writer = bus_writer_new();
     call_ctx_t *ctx = s_call_new(self, "", "");
     if (ctx) {
@@ -1190,7 +1294,6 @@ s_list_agent(sched_lifecycle_t *self, const char *agent_id, const char *addr)
         free(ctx);
     }
     bus_writer_destroy(&writer);
-    proto_kernel_list_req_clear(&req);
 }
 
 static void
@@ -1200,10 +1303,12 @@ s_reconcile(sched_lifecycle_t *self)
         char id[128];
         char addr[256];
         bool alive;
+        int64_t lost_at; //  0 unless LOST
     } agent_t;
     agent_t *agents = calloc(AGENTS_MAX, sizeof *agents);
     sqlite3_stmt *stmt = agents
-                             ? bus_db_stmt(self->db, "SELECT id, addr, status = 'ALIVE'"
+                             ? bus_db_stmt(self->db, "SELECT id, addr, status = 'ALIVE',"
+                                                     " coalesce(lost_at, 0)"
                                                      " FROM agents ORDER BY id")
                              : NULL;
     size_t count = 0;
@@ -1214,22 +1319,26 @@ s_reconcile(sched_lifecycle_t *self)
         snprintf(agent->addr, sizeof agent->addr, "%s",
                  (const char *) sqlite3_column_text(stmt, 1));
         agent->alive = sqlite3_column_int(stmt, 2) != 0;
+        agent->lost_at = sqlite3_column_int64(stmt, 3);
     }
     if (stmt)
         sqlite3_reset(stmt);
-    int64_t before = bus_clock_wall_us() - self->reconcile_us;
+    int64_t now = bus_clock_wall_us(), before = now - self->reconcile_us;
     for (size_t i = 0; i < count; i++)
         if (agents[i].alive && *agents[i].addr)
             s_list_agent(self, agents[i].id, agents[i].addr);
-        else
+        else {
             s_settle_unreachable(self, agents[i].id, before);
+            if (agents[i].lost_at && agents[i].lost_at < now - self->grace_us)
+                s_end_lost(self, agents[i].id);
+        }
     free(agents);
 }
 
 //  ---------------------------------------------------------------------------
 
 sched_lifecycle_t *
-sched_lifecycle_new(bus_node_t *node, int pass_ms, int create_timeout_ms)
+sched_lifecycle_new(bus_node_t *node, int pass_ms, int create_timeout_ms, int grace_ms)
 {
     sched_lifecycle_t *self = calloc(1, sizeof *self);
     if (!self)
@@ -1237,11 +1346,15 @@ sched_lifecycle_new(bus_node_t *node, int pass_ms, int create_timeout_ms)
     self->node = node;
     self->db = bus_node_db(node);
     self->create_timeout_ms = create_timeout_ms;
+    self->grace_us = (int64_t) grace_ms * 1000;
     self->reconcile_us = (int64_t) pass_ms * RECONCILE_PASSES * 1000;
     struct timeval tv = {pass_ms / 1000, (pass_ms % 1000) * 1000};
     self->timer = event_new(bus_node_base(node), -1, EV_PERSIST, s_on_timer, self);
     self->soon = event_new(bus_node_base(node), -1, 0, s_on_soon, self);
-    if (!self->timer || !self->soon || event_add(self->timer, &tv) != 0 ||
+    self->dispatch =
+        sched_dispatch_new(self->db, (int64_t) pass_ms * 1000, SCHED_DISPATCH_WINDOW);
+    if (!self->timer || !self->soon || !self->dispatch ||
+        event_add(self->timer, &tv) != 0 ||
         bus_node_handle(node, PROTO_SESSION_CREATE, s_create, self) != 0 ||
         bus_node_handle(node, PROTO_SESSION_DESTROY, s_destroy, self) != 0 ||
         bus_node_handle(node, PROTO_SESSION_GET, s_get, self) != 0 ||
@@ -1270,6 +1383,7 @@ sched_lifecycle_destroy(sched_lifecycle_t **self_p)
             event_free(self->timer);
         if (self->soon)
             event_free(self->soon);
+        sched_dispatch_destroy(&self->dispatch);
         free(self);
         *self_p = NULL;
     }

@@ -34,8 +34,11 @@ typedef struct _sched_lifecycle_t sched_lifecycle_t;
 //  passes, which repairs kernels that waited that long in a transitional
 //  status. create_timeout_ms bounds kernel.create, which starts a
 //  container, and the other calls to agents. NULL on failure.
+//  The kernels of an agent LOST for longer than grace_ms end with
+//  agent-termination (their slots given back); if the agent comes back,
+//  the reconciliation destroys what it still runs of them.
 sched_lifecycle_t *
-sched_lifecycle_new(bus_node_t *node, int pass_ms, int create_timeout_ms);
+sched_lifecycle_new(bus_node_t *node, int pass_ms, int create_timeout_ms, int grace_ms);
 void sched_lifecycle_destroy(sched_lifecycle_t **self_p);
 
 #endif

@@ -38,9 +38,10 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
         return NULL;
     }
     state->agents = sched_agents_new(node, config->agent_lost_ms);
-    if (state->agents && sched_usage_serve(node) == 0)
-        state->lifecycle =
-            sched_lifecycle_new(node, config->pass_ms, config->create_timeout_ms);
+    if (state->agents && sched_usage_serve(node) == 0 && sched_groups_follow(node) == 0 &&
+        sched_invariant_serve(node) == 0)
+        state->lifecycle = sched_lifecycle_new(
+            node, config->pass_ms, config->create_timeout_ms, config->agent_grace_ms);
     if (!state->lifecycle) {
         bus_error_set(err, BUS_STATUS_INTERNAL, "cannot start the session service");
         void *dead = state;
@@ -61,4 +62,5 @@ const bus_service_t sched_service = {
     .migration_count = SCHED_DB_MIGRATION_COUNT,
     .init = s_init,
     .fini = s_fini,
+    .command = sched_invariant_command,
 };

@@ -5,10 +5,7 @@
     =========================================================================
 */
 #include "sched_classes.h"
-
-#define CANDIDATES_MAX 1024 //  agents considered per resource group and pass
-#define AMOUNTS_MAX    64   //  slots per agent or request
-#define PASS_MAX       256  //  pending sessions looked at per pass
+#include <sys/random.h> //  getrandom: the UUIDs of a cluster's sub kernels
 
 static void
 s_bind(sqlite3_stmt *stmt, int index, const char *text)
@@ -42,6 +39,105 @@ s_valid_id(const char *id)
     return true;
 }
 
+//  A random (version 4) UUID for a cluster's sub kernel, in out[37].
+static void
+s_uuid(char out[37])
+{
+    uint8_t b[16];
+    if (getrandom(b, sizeof b, 0) != (ssize_t) sizeof b) {
+        //  Never short for 16 bytes once the pool is ready; a clock-mixed
+        //  fallback keeps ids unique within this process all the same.
+        static uint64_t counter;
+        uint64_t mix[2] = {(uint64_t) bus_clock_wall_us(), ++counter};
+        memcpy(b, mix, sizeof b);
+    }
+    b[6] = (uint8_t) ((b[6] & 0x0f) | 0x40);
+    b[8] = (uint8_t) ((b[8] & 0x3f) | 0x80);
+    snprintf(out, 37,
+             "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
+             b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12],
+             b[13], b[14], b[15]);
+}
+
+//  Inserts one kernel of the session and what it asks for.
+static int
+s_insert_kernel(bus_db_t *db,
+                const sched_session_spec_t *spec,
+                const char *kernel_id,
+                uint32_t index,
+                int64_t now_us,
+                bus_error_t *err)
+{
+    sqlite3_stmt *stmt =
+        bus_db_stmt(db, "INSERT INTO kernels (id, session_id, cluster_role, cluster_idx,"
+                        " status_changed, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?5)");
+    if (!stmt)
+        return BUS_STATUS_INTERNAL;
+    s_bind(stmt, 1, kernel_id);
+    s_bind(stmt, 2, spec->session_id);
+    s_bind(stmt, 3, index == 1 ? "main" : "sub");
+    sqlite3_bind_int(stmt, 4, (int) index);
+    sqlite3_bind_int64(stmt, 5, now_us);
+    int rc = s_step(stmt);
+    for (size_t i = 0; rc == BUS_OK && i < spec->request_count; i++) {
+        if (spec->request[i].amount < 0)
+            return bus_error_set(err, BUS_STATUS_INVALID, "negative amount of %s",
+                                 spec->request[i].slot);
+        stmt = bus_db_stmt(db, "INSERT INTO kernel_requests (kernel_id, slot, amount)"
+                               " VALUES (?1, ?2, ?3)");
+        if (!stmt)
+            return BUS_STATUS_INTERNAL;
+        s_bind(stmt, 1, kernel_id);
+        s_bind(stmt, 2, spec->request[i].slot);
+        sqlite3_bind_int64(stmt, 3, spec->request[i].amount);
+        rc = s_step(stmt);
+    }
+    return rc;
+}
+
+//  Keeps the owner's limits the gateway resolved, one row per scope: the
+//  latest submission's are the ones in force.
+static int
+s_store_limits(bus_db_t *db, const sched_session_spec_t *spec, bus_error_t *err)
+{
+    if (!spec->limits || !*spec->limits)
+        return BUS_OK;
+    json_t *limits = json_loads(spec->limits, 0, NULL);
+    if (!json_is_object(limits)) {
+        json_decref(limits);
+        return bus_error_set(err, BUS_STATUS_INVALID, "limits: expected a JSON object");
+    }
+    const char *kinds[] = {"keypair", "user", "project", "domain"};
+    const char *keys[] = {spec->access_key, spec->user_uuid, spec->group_id,
+                          spec->domain_name};
+    int rc = BUS_OK;
+    for (int i = 0; rc == BUS_OK && i < 4; i++) {
+        json_t *scope = json_object_get(limits, kinds[i]);
+        if (!scope)
+            continue;
+        if (!json_is_object(scope)) {
+            rc = bus_error_set(err, BUS_STATUS_INVALID, "limits.%s: expected an object",
+                               kinds[i]);
+            break;
+        }
+        char *text = json_dumps(scope, JSON_COMPACT | JSON_SORT_KEYS);
+        sqlite3_stmt *stmt = bus_db_stmt(
+            db, "INSERT INTO scope_limits (kind, key, limits) VALUES (?1, ?2, ?3)"
+                " ON CONFLICT DO UPDATE SET limits = excluded.limits"
+                " WHERE limits <> excluded.limits");
+        rc = stmt && text ? BUS_OK : BUS_STATUS_INTERNAL;
+        if (rc == BUS_OK) {
+            s_bind(stmt, 1, kinds[i]);
+            s_bind(stmt, 2, keys[i]);
+            s_bind(stmt, 3, text);
+            rc = s_step(stmt);
+        }
+        free(text);
+    }
+    json_decref(limits);
+    return rc;
+}
+
 int
 sched_sessions_insert(bus_db_t *db,
                       const sched_session_spec_t *spec,
@@ -55,6 +151,16 @@ sched_sessions_insert(bus_db_t *db,
     if (spec->type && strcmp(spec->type, "INTERACTIVE") != 0 &&
         strcmp(spec->type, "BATCH") != 0)
         return bus_error_set(err, BUS_STATUS_INVALID, "type is INTERACTIVE or BATCH");
+    if (spec->cluster_mode && strcmp(spec->cluster_mode, "single-node") != 0 &&
+        strcmp(spec->cluster_mode, "multi-node") != 0)
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "cluster_mode is single-node or multi-node");
+    uint32_t size = spec->cluster_size ? spec->cluster_size : 1;
+    if (size > SCHED_CLUSTER_MAX || spec->priority < 0 || spec->priority > 100)
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             size > SCHED_CLUSTER_MAX ? "a cluster has at most %d kernels"
+                                                      : "priority is 0..100",
+                             SCHED_CLUSTER_MAX);
     if (bus_db_begin(db) != 0)
         return bus_error_set(err, BUS_STATUS_UNAVAILABLE, "database busy");
     //  A name is unique among the owner's sessions that are not over.
@@ -76,10 +182,12 @@ sched_sessions_insert(bus_db_t *db,
             db, "INSERT INTO sessions (id, name, access_key, user_uuid, domain_name,"
                 " group_id, scaling_group, type, status_changed, image, architecture,"
                 " environ, resource_opts, startup_command, created_at, preopen_ports,"
-                " bootstrap_script)"
+                " bootstrap_script, priority, cluster_mode, cluster_size, starts_at,"
+                " dependencies, batch_timeout)"
                 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, coalesce(?8, 'INTERACTIVE'), ?9,"
                 " ?10, coalesce(?11, 'x86_64'), coalesce(?12, '{}'),"
-                " coalesce(?13, '{}'), ?14, ?9, coalesce(?15, '[]'), ?16)");
+                " coalesce(?13, '{}'), ?14, ?9, coalesce(?15, '[]'), ?16, ?17,"
+                " coalesce(?18, 'single-node'), ?19, ?20, coalesce(?21, '[]'), ?22)");
         rc = stmt ? BUS_OK : BUS_STATUS_INTERNAL;
     }
     if (rc == BUS_OK) {
@@ -96,35 +204,23 @@ sched_sessions_insert(bus_db_t *db,
         s_bind(stmt, 14, spec->startup_command);
         s_bind(stmt, 15, spec->preopen_ports);
         s_bind(stmt, 16, spec->bootstrap_script);
+        sqlite3_bind_int(stmt, 17, spec->priority);
+        s_bind(stmt, 18, spec->cluster_mode);
+        sqlite3_bind_int(stmt, 19, (int) size);
+        sqlite3_bind_int64(stmt, 20, spec->starts_at_us);
+        s_bind(stmt, 21, spec->dependencies);
+        sqlite3_bind_int64(stmt, 22, spec->batch_timeout_s);
         rc = s_step(stmt);
     }
-    if (rc == BUS_OK) {
-        stmt = bus_db_stmt(db, "INSERT INTO kernels (id, session_id, status_changed,"
-                               " created_at) VALUES (?1, ?2, ?3, ?3)");
-        rc = stmt ? BUS_OK : BUS_STATUS_INTERNAL;
-        if (stmt) {
-            s_bind(stmt, 1, spec->kernel_id);
-            s_bind(stmt, 2, spec->session_id);
-            sqlite3_bind_int64(stmt, 3, now_us);
-            rc = s_step(stmt);
-        }
+    if (rc == BUS_OK)
+        rc = s_insert_kernel(db, spec, spec->kernel_id, 1, now_us, err);
+    for (uint32_t index = 2; rc == BUS_OK && index <= size; index++) {
+        char kernel_id[37];
+        s_uuid(kernel_id);
+        rc = s_insert_kernel(db, spec, kernel_id, index, now_us, err);
     }
-    for (size_t i = 0; rc == BUS_OK && i < spec->request_count; i++) {
-        if (spec->request[i].amount < 0) {
-            rc = bus_error_set(err, BUS_STATUS_INVALID, "negative amount of %s",
-                               spec->request[i].slot);
-            break;
-        }
-        stmt = bus_db_stmt(db, "INSERT INTO kernel_requests (kernel_id, slot, amount)"
-                               " VALUES (?1, ?2, ?3)");
-        rc = stmt ? BUS_OK : BUS_STATUS_INTERNAL;
-        if (stmt) {
-            s_bind(stmt, 1, spec->kernel_id);
-            s_bind(stmt, 2, spec->request[i].slot);
-            sqlite3_bind_int64(stmt, 3, spec->request[i].amount);
-            rc = s_step(stmt);
-        }
-    }
+    if (rc == BUS_OK)
+        rc = s_store_limits(db, spec, err);
     if (rc != BUS_OK) {
         bus_db_rollback(db);
         if (!*err->detail)
@@ -136,119 +232,6 @@ sched_sessions_insert(bus_db_t *db,
     if (bus_db_commit(db) != 0)
         return bus_error_set(err, BUS_STATUS_UNAVAILABLE, "cannot commit the session");
     return BUS_OK;
-}
-
-//  Reads (slot, amount) rows into amounts; returns how many.
-static size_t
-s_amounts(sqlite3_stmt *stmt, sched_amount_t *amounts, size_t max)
-{
-    size_t count = 0;
-    while (count < max && sqlite3_step(stmt) == SQLITE_ROW) {
-        snprintf(amounts[count].slot, sizeof amounts[count].slot, "%s",
-                 (const char *) sqlite3_column_text(stmt, 0));
-        amounts[count].amount = sqlite3_column_int64(stmt, 1);
-        count++;
-    }
-    sqlite3_reset(stmt);
-    return count;
-}
-
-//  An agent with its capacity and what its allocation rows hold.
-typedef struct {
-    char id[128];
-    sched_amount_t capacity[AMOUNTS_MAX];
-    size_t capacity_count;
-    sched_amount_t occupied[AMOUNTS_MAX];
-    size_t occupied_count;
-} agent_room_t;
-
-//  The candidate agents of a resource group and architecture.
-//  How many agents are ALIVE now.
-static size_t
-s_count_alive(bus_db_t *db)
-{
-    sqlite3_stmt *stmt =
-        bus_db_stmt(db, "SELECT count(*) FROM agents WHERE status = 'ALIVE'");
-    size_t count = 0;
-    if (stmt && sqlite3_step(stmt) == SQLITE_ROW)
-        count = (size_t) sqlite3_column_int64(stmt, 0);
-    if (stmt)
-        sqlite3_reset(stmt);
-    return count;
-}
-
-static size_t
-s_agents(bus_db_t *db,
-         const char *scaling_group,
-         const char *architecture,
-         agent_room_t *agents,
-         size_t max)
-{
-    sqlite3_stmt *stmt =
-        bus_db_stmt(db, "SELECT id FROM agents WHERE status = 'ALIVE' AND schedulable = 1"
-                        " AND scaling_group = ?1 AND architecture = ?2 ORDER BY id");
-    if (!stmt)
-        return 0;
-    s_bind(stmt, 1, scaling_group);
-    s_bind(stmt, 2, architecture);
-    size_t count = 0;
-    while (count < max && sqlite3_step(stmt) == SQLITE_ROW)
-        snprintf(agents[count++].id, sizeof agents[0].id, "%s",
-                 (const char *) sqlite3_column_text(stmt, 0));
-    sqlite3_reset(stmt);
-    for (size_t i = 0; i < count; i++) {
-        sqlite3_stmt *rows = bus_db_stmt(
-            db, "SELECT slot, amount FROM agent_capacity WHERE agent_id = ?1");
-        agents[i].capacity_count = 0;
-        if (rows) {
-            s_bind(rows, 1, agents[i].id);
-            agents[i].capacity_count = s_amounts(rows, agents[i].capacity, AMOUNTS_MAX);
-        }
-        rows = bus_db_stmt(db, "SELECT slot, sum(amount) FROM allocations"
-                               " WHERE agent_id = ?1 GROUP BY slot");
-        agents[i].occupied_count = 0;
-        if (rows) {
-            s_bind(rows, 1, agents[i].id);
-            agents[i].occupied_count = s_amounts(rows, agents[i].occupied, AMOUNTS_MAX);
-        }
-    }
-    return count;
-}
-
-//  Writes one placement: allocation rows, kernel and session SCHEDULED.
-static int
-s_assign(bus_db_t *db,
-         const char *session_id,
-         const char *kernel_id,
-         const char *agent_id,
-         int64_t now_us)
-{
-    sqlite3_stmt *stmt = bus_db_stmt(
-        db,
-        "INSERT INTO allocations (kernel_id, agent_id, slot, amount)"
-        " SELECT kernel_id, ?2, slot, amount FROM kernel_requests WHERE kernel_id = ?1");
-    if (!stmt)
-        return BUS_STATUS_INTERNAL;
-    s_bind(stmt, 1, kernel_id);
-    s_bind(stmt, 2, agent_id);
-    int rc = s_step(stmt);
-    stmt = bus_db_stmt(db, "UPDATE kernels SET status = 'SCHEDULED', agent_id = ?2,"
-                           " status_changed = ?3 WHERE id = ?1 AND status = 'PENDING'");
-    if (rc == BUS_OK && stmt) {
-        s_bind(stmt, 1, kernel_id);
-        s_bind(stmt, 2, agent_id);
-        sqlite3_bind_int64(stmt, 3, now_us);
-        rc = s_step(stmt);
-    }
-    stmt = bus_db_stmt(db,
-                       "UPDATE sessions SET status = 'SCHEDULED', status_changed = ?2,"
-                       " status_info = 'scheduled' WHERE id = ?1 AND status = 'PENDING'");
-    if (rc == BUS_OK && stmt) {
-        s_bind(stmt, 1, session_id);
-        sqlite3_bind_int64(stmt, 2, now_us);
-        rc = s_step(stmt);
-    }
-    return stmt ? rc : BUS_STATUS_INTERNAL;
 }
 
 int
@@ -287,91 +270,6 @@ sched_sessions_rename(bus_db_t *db,
     bool done = sqlite3_step(stmt) == SQLITE_DONE;
     sqlite3_reset(stmt);
     return done ? BUS_OK : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot rename");
-}
-
-size_t
-sched_sessions_schedule(bus_db_t *db, int64_t now_us, sched_assignment_t *out, size_t max)
-{
-    //  The pending sessions first (ids only), so no read statement stays
-    //  open while the pass writes.
-    typedef struct {
-        char session_id[SCHED_ID_MAX], kernel_id[SCHED_ID_MAX];
-        char scaling_group[72], architecture[40];
-    } pending_t;
-    pending_t *pending = calloc(PASS_MAX, sizeof *pending);
-    //  Room for the live agents there are, not for the most there may be:
-    //  an agent's room is some kilobytes, and this runs every pass.
-    size_t agents_max = s_count_alive(db);
-    if (agents_max > CANDIDATES_MAX)
-        agents_max = CANDIDATES_MAX;
-    agent_room_t *agents = agents_max ? calloc(agents_max, sizeof *agents) : NULL;
-    sched_candidate_t *candidates =
-        agents_max ? calloc(agents_max, sizeof *candidates) : NULL;
-    sqlite3_stmt *stmt = bus_db_stmt(
-        db, "SELECT s.id, k.id, s.scaling_group, s.architecture FROM sessions s"
-            " JOIN kernels k ON k.session_id = s.id"
-            " WHERE s.status = 'PENDING' AND k.status = 'PENDING'"
-            " ORDER BY s.created_at, s.id LIMIT ?1");
-    size_t count = 0, placed = 0;
-    if (pending && agents && candidates && stmt) {
-        sqlite3_bind_int(stmt, 1, PASS_MAX);
-        while (count < PASS_MAX && sqlite3_step(stmt) == SQLITE_ROW) {
-            pending_t *p = &pending[count++];
-            snprintf(p->session_id, sizeof p->session_id, "%s",
-                     (const char *) sqlite3_column_text(stmt, 0));
-            snprintf(p->kernel_id, sizeof p->kernel_id, "%s",
-                     (const char *) sqlite3_column_text(stmt, 1));
-            snprintf(p->scaling_group, sizeof p->scaling_group, "%s",
-                     (const char *) sqlite3_column_text(stmt, 2));
-            snprintf(p->architecture, sizeof p->architecture, "%s",
-                     (const char *) sqlite3_column_text(stmt, 3));
-        }
-        sqlite3_reset(stmt);
-    }
-    for (size_t i = 0; i < count && placed < max; i++) {
-        pending_t *p = &pending[i];
-        sched_amount_t request[AMOUNTS_MAX];
-        size_t request_count = 0;
-        sqlite3_stmt *rows = bus_db_stmt(
-            db, "SELECT slot, amount FROM kernel_requests WHERE kernel_id = ?1");
-        if (rows) {
-            s_bind(rows, 1, p->kernel_id);
-            request_count = s_amounts(rows, request, AMOUNTS_MAX);
-        }
-        //  Read the room afresh per session: the previous placement used some.
-        size_t agent_count =
-            s_agents(db, p->scaling_group, p->architecture, agents, agents_max);
-        size_t candidate_count = agent_count;
-        for (size_t a = 0; a < candidate_count; a++)
-            candidates[a] = (sched_candidate_t){
-                agents[a].id, agents[a].capacity, agents[a].capacity_count,
-                agents[a].occupied, agents[a].occupied_count};
-        int chosen =
-            sched_place_first_fit(candidates, candidate_count, request, request_count);
-        if (chosen < 0)
-            continue;
-        if (bus_db_begin(db) != 0)
-            break;
-        if (s_assign(db, p->session_id, p->kernel_id, agents[chosen].id, now_us) !=
-            BUS_OK) {
-            bus_db_rollback(db);
-            bus_log_error("cannot record a placement session=%s kernel=%s agent=%s",
-                          p->session_id, p->kernel_id, agents[chosen].id);
-            continue;
-        }
-        if (bus_db_commit(db) != 0)
-            continue;
-        sched_assignment_t *a = &out[placed++];
-        snprintf(a->kernel_id, sizeof a->kernel_id, "%s", p->kernel_id);
-        snprintf(a->session_id, sizeof a->session_id, "%s", p->session_id);
-        snprintf(a->agent_id, sizeof a->agent_id, "%s", agents[chosen].id);
-        bus_log_info("session scheduled session=%s kernel=%s agent=%s", p->session_id,
-                     p->kernel_id, agents[chosen].id);
-    }
-    free(pending);
-    free(agents);
-    free(candidates);
-    return placed;
 }
 
 //  Recomputes the status of session_id from its kernels, writing it when

@@ -17,13 +17,14 @@
 #define SCHED_SESSIONS_H_INCLUDED
 
 #include "bus.h"
-#include "sched_place.h"
+#include "sched_model.h"
 #include "sched_status.h"
 
 #define SCHED_ID_MAX 64
 
-//  A new single-kernel session. Strings are borrowed; NULL optional ones
-//  take the schema's defaults.
+//  A new session: its main kernel is kernel_id (cluster_role main, index
+//  1); a cluster's other kernels (sub, 2..cluster_size) get fresh UUIDs.
+//  Strings are borrowed; NULL optional ones take the schema's defaults.
 typedef struct {
     const char *session_id;
     const char *kernel_id;
@@ -41,17 +42,16 @@ typedef struct {
     const char *startup_command;
     const char *preopen_ports;     //  JSON array text; NULL: none
     const char *bootstrap_script;  //  NULL: none
-    const sched_amount_t *request; //  what the kernel asks for
+    const sched_amount_t *request; //  what each kernel asks for
     size_t request_count;
+    int priority;             //  0..100; the schema's 10 when the caller gives 10
+    const char *cluster_mode; //  single-node (NULL) or multi-node
+    uint32_t cluster_size;    //  kernels: 0 or 1 for one; the main is kernel_id
+    int64_t starts_at_us;     //  not placed before (0: now)
+    const char *dependencies; //  JSON array of session ids; NULL: none
+    int64_t batch_timeout_s;  //  0: none
+    const char *limits;       //  JSON: the owner's limits (sched_snapshot); NULL: none
 } sched_session_spec_t;
-
-//  A kernel the scheduling pass placed: the caller asks its agent to
-//  create it.
-typedef struct {
-    char kernel_id[SCHED_ID_MAX];
-    char session_id[SCHED_ID_MAX];
-    char agent_id[128];
-} sched_assignment_t;
 
 //  Inserts the session, its kernel and its requests as PENDING at now_us.
 //  CONFLICT when the owner already has a live session of that name (or the
@@ -67,17 +67,6 @@ int sched_sessions_rename(bus_db_t *db,
                           const char *session_id,
                           const char *name,
                           bus_error_t *err);
-
-//  One scheduling pass: the PENDING sessions, oldest first, each placed on
-//  the first ALIVE, schedulable agent of its resource group and
-//  architecture with room for its kernel. A session that fits nowhere
-//  stays PENDING and the pass goes on with the next (so a large request
-//  does not hold back small ones). Fills out with at most max placements;
-//  returns how many.
-size_t sched_sessions_schedule(bus_db_t *db,
-                               int64_t now_us,
-                               sched_assignment_t *out,
-                               size_t max);
 
 //  Moves a kernel to status (status_info and status_data, a JSON object
 //  text, optional), recomputes its session's status, and deletes the

@@ -13,6 +13,21 @@
 #include "t.h"
 
 static bus_db_t *s_db;
+static sched_dispatch_t *s_dispatch;
+
+//  One scheduling pass at now; copies at most max placements to placed.
+static size_t
+s_schedule(int64_t now, sched_assignment_t *placed, size_t max)
+{
+    size_t count = 0;
+    sched_assignment_t *all = sched_dispatch_run(s_dispatch, now, &count);
+    if (count > max)
+        count = max;
+    if (count)
+        memcpy(placed, all, count * sizeof *placed);
+    free(all);
+    return count;
+}
 
 static void
 s_exec(const char *sql)
@@ -104,14 +119,14 @@ test_insert_and_names(void)
 }
 
 static void
-test_first_fit_with_backfill(void)
+test_placement_with_backfill(void)
 {
     s_agent("a1", "ALIVE", "default", 2000, INT64_C(4) << 30);
     s_agent("a2", "ALIVE", "default", 4000, INT64_C(4) << 30);
     s_agent("a0-lost", "LOST", "default", 64000, INT64_C(64) << 30);
     s_agent("a3-gpu", "ALIVE", "gpu", 64000, INT64_C(64) << 30);
     sched_assignment_t placed[8];
-    size_t count = sched_sessions_schedule(s_db, 1500, placed, 8);
+    size_t count = s_schedule(1500, placed, 8);
     //  s1 (3 cpus) only fits a2; s2 (2) takes a1; s3 (2) fits nowhere now
     //  and waits; s4 (0.5) goes past it into a2's room.
     T_EQ_INT(count, 3);
@@ -125,7 +140,7 @@ test_first_fit_with_backfill(void)
     T_EQ_INT(sched_sessions_status(s_db, "s1"), SCHED_SESSION_SCHEDULED);
     T_EQ_INT(sched_sessions_status(s_db, "s3"), SCHED_SESSION_PENDING);
     //  A pass with nothing new to place places nothing.
-    T_EQ_INT(sched_sessions_schedule(s_db, 1600, placed, 8), 0);
+    T_EQ_INT(s_schedule(1600, placed, 8), 0);
 }
 
 static void
@@ -159,7 +174,7 @@ test_kernel_transitions_drive_the_session(void)
     sqlite3_reset(stmt);
     //  Its room goes to the waiting session; its name is free again.
     sched_assignment_t placed[4];
-    T_EQ_INT(sched_sessions_schedule(s_db, 2500, placed, 4), 1);
+    T_EQ_INT(s_schedule(2500, placed, 4), 1);
     T_EQ_STR(placed[0].session_id, "s3");
     T_EQ_STR(placed[0].agent_id, "a1");
     T_EQ_INT(s_insert("s5", "two", 100), BUS_OK);
@@ -313,12 +328,14 @@ main(void)
         fprintf(stderr, "# %s\n", err.detail);
         return 1;
     }
+    s_dispatch = sched_dispatch_new(s_db, 100, 0);
     T_RUN(test_insert_and_names);
-    T_RUN(test_first_fit_with_backfill);
+    T_RUN(test_placement_with_backfill);
     T_RUN(test_kernel_transitions_drive_the_session);
     T_RUN(test_a_failed_start_ends_in_error);
     T_RUN(test_get_and_list);
     T_RUN(test_unsettled_kernels);
+    sched_dispatch_destroy(&s_dispatch);
     bus_db_destroy(&s_db);
     return T_DONE();
 }

@@ -221,6 +221,7 @@ s_create(int i, proto_session_info_t *info)
         bus_writer_destroy(&writer);
     free(in.type); //  init's defaults; the rest is borrowed
     free(in.architecture);
+    free(in.cluster_mode);
     return s_call(PROTO_SESSION_CREATE, writer, info);
 }
 

@@ -143,6 +143,7 @@ s_create_req(int round, int i)
         bus_writer_destroy(&writer);
     free(in.type); //  init's defaults; the rest is borrowed
     free(in.architecture);
+    free(in.cluster_mode);
     return writer;
 }
 

@@ -150,6 +150,7 @@ s_create(const char *id,
     proto_session_create_req_write(&in, writer);
     free(type);
     free(arch);
+    free(in.cluster_mode);
     return s_call(PROTO_SESSION_CREATE, writer, info);
 }
 

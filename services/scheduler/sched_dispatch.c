@@ -1,0 +1,286 @@
+/*  =========================================================================
+    sched_dispatch - one scheduling pass: snapshot, decide, write back
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "sched_classes.h"
+
+struct _sched_dispatch_t {
+    bus_db_t *db;
+    int64_t retry_us;
+    size_t window;
+    zhashx_t *cursors; //  "<group>\n<architecture>" -> round-robin cursor + 1
+};
+
+sched_dispatch_t *
+sched_dispatch_new(bus_db_t *db, int64_t retry_us, size_t window)
+{
+    sched_dispatch_t *self = calloc(1, sizeof *self);
+    if (!self)
+        return NULL;
+    self->db = db;
+    self->retry_us = retry_us;
+    self->window = window ? window : SCHED_DISPATCH_WINDOW;
+    self->cursors = zhashx_new();
+    if (!self->cursors)
+        sched_dispatch_destroy(&self);
+    return self;
+}
+
+void
+sched_dispatch_destroy(sched_dispatch_t **self_p)
+{
+    assert(self_p);
+    sched_dispatch_t *self = *self_p;
+    if (!self)
+        return;
+    zhashx_destroy(&self->cursors);
+    free(self);
+    *self_p = NULL;
+}
+
+//  Records one kernel's placement: its allocation rows, the kernel and
+//  (for its first kernel) the session SCHEDULED.
+static int
+s_assign(bus_db_t *db,
+         const char *session_id,
+         const char *kernel_id,
+         const char *agent_id,
+         int64_t now_us)
+{
+    sqlite3_stmt *stmt = bus_db_stmt(
+        db,
+        "INSERT INTO allocations (kernel_id, agent_id, slot, amount)"
+        " SELECT kernel_id, ?2, slot, amount FROM kernel_requests WHERE kernel_id = ?1");
+    if (!stmt)
+        return -1;
+    sqlite3_bind_text(stmt, 1, kernel_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 2, agent_id, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(stmt) == SQLITE_DONE ? 0 : -1;
+    sqlite3_reset(stmt);
+    stmt = bus_db_stmt(db, "UPDATE kernels SET status = 'SCHEDULED', agent_id = ?2,"
+                           " status_changed = ?3 WHERE id = ?1 AND status = 'PENDING'");
+    if (rc == 0 && stmt) {
+        sqlite3_bind_text(stmt, 1, kernel_id, -1, SQLITE_STATIC);
+        sqlite3_bind_text(stmt, 2, agent_id, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(stmt, 3, now_us);
+        rc = sqlite3_step(stmt) == SQLITE_DONE ? 0 : -1;
+        sqlite3_reset(stmt);
+    }
+    stmt =
+        bus_db_stmt(db, "UPDATE sessions SET status = 'SCHEDULED', status_changed = ?2,"
+                        " status_info = 'scheduled', skipped = 0"
+                        " WHERE id = ?1 AND status = 'PENDING'");
+    if (rc == 0 && stmt) {
+        sqlite3_bind_text(stmt, 1, session_id, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(stmt, 2, now_us);
+        rc = sqlite3_step(stmt) == SQLITE_DONE ? 0 : -1;
+        sqlite3_reset(stmt);
+    }
+    return stmt ? rc : -1;
+}
+
+//  Appends the kernels of a placed session to the assignments.
+static int
+s_placed(sched_dispatch_t *self,
+         const sched_snapshot_t *snapshot,
+         const sched_pending_t *p,
+         int64_t now_us,
+         sched_assignment_t **out,
+         size_t *count,
+         size_t *max)
+{
+    sqlite3_stmt *stmt =
+        bus_db_stmt(self->db, "SELECT id, cluster_role, cluster_idx FROM kernels"
+                              " WHERE session_id = ?1 ORDER BY cluster_idx");
+    if (!stmt)
+        return -1;
+    sqlite3_bind_text(stmt, 1, p->session_id, -1, SQLITE_STATIC);
+    int rc = 0;
+    uint32_t k = 0;
+    while (rc == 0 && k < p->kernel_count && sqlite3_step(stmt) == SQLITE_ROW) {
+        if (*count == *max) {
+            size_t grown_max = *max ? *max * 2 : 64;
+            sched_assignment_t *grown = realloc(*out, grown_max * sizeof *grown);
+            if (!grown) {
+                rc = -1;
+                break;
+            }
+            *out = grown;
+            *max = grown_max;
+        }
+        sched_assignment_t *a = &(*out)[*count];
+        memset(a, 0, sizeof *a);
+        snprintf(a->kernel_id, sizeof a->kernel_id, "%s",
+                 (const char *) sqlite3_column_text(stmt, 0));
+        snprintf(a->session_id, sizeof a->session_id, "%s", p->session_id);
+        snprintf(a->agent_id, sizeof a->agent_id, "%s",
+                 snapshot->agents[p->agents[k]].id);
+        snprintf(a->cluster_role, sizeof a->cluster_role, "%s",
+                 (const char *) sqlite3_column_text(stmt, 1));
+        a->cluster_idx = (uint32_t) sqlite3_column_int(stmt, 2);
+        a->first = k == 0;
+        k++;
+        (*count)++;
+    }
+    sqlite3_reset(stmt);
+    if (rc != 0 || k != p->kernel_count)
+        return -1; //  a kernel row is missing: the schema was changed under us
+    for (size_t i = *count - k; i < *count; i++)
+        if (s_assign(self->db, p->session_id, (*out)[i].kernel_id, (*out)[i].agent_id,
+                     now_us) != 0)
+            return -1;
+    return 0;
+}
+
+//  Records a failed try of a session left PENDING: retries, the
+//  head-of-line counter and status_data.scheduler.
+static void
+s_tried(sched_dispatch_t *self,
+        const sched_snapshot_t *snapshot,
+        sched_quota_t *quota,
+        const sched_pending_t *p,
+        const sched_pending_extra_t *extra,
+        int64_t now_us)
+{
+    sched_verdict_t verdict;
+    bool admitted = sched_quota_check(quota, p, &verdict);
+    char msg[320];
+    const char *info = "no-available-instances";
+    if (p->outcome == SCHED_OUTCOME_QUOTA || !admitted) {
+        info = "predicate-checks-failed";
+        snprintf(msg, sizeof msg, "%s",
+                 verdict.failed_count ? verdict.failed[0].msg : "quota exceeded");
+    } else if (p->outcome == SCHED_OUTCOME_RESERVED)
+        snprintf(msg, sizeof msg,
+                 "The agents with room are held for a session that waited longer");
+    else
+        snprintf(msg, sizeof msg,
+                 "No agent of resource group %s has room for the session now",
+                 snapshot->group);
+    char *data = sched_quota_status_data(&verdict, msg, extra->retries + 1, now_us);
+    sqlite3_stmt *stmt = bus_db_stmt(
+        self->db, "UPDATE sessions SET retries = ?2, skipped = ?3, tried_at = ?4,"
+                  " status_info = ?5, status_data = coalesce(?6, status_data)"
+                  " WHERE id = ?1 AND status = 'PENDING'");
+    if (stmt) {
+        sqlite3_bind_text(stmt, 1, p->session_id, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(stmt, 2, extra->retries + 1);
+        sqlite3_bind_int64(stmt, 3, p->skipped);
+        sqlite3_bind_int64(stmt, 4, now_us);
+        sqlite3_bind_text(stmt, 5, info, -1, SQLITE_STATIC);
+        sqlite3_bind_text(stmt, 6, data, -1, SQLITE_STATIC);
+        if (sqlite3_step(stmt) != SQLITE_DONE)
+            bus_log_warning("cannot record a try of session=%s", p->session_id);
+        sqlite3_reset(stmt);
+    }
+    free(data);
+}
+
+//  One group's pass; appends its placements.
+static void
+s_group(sched_dispatch_t *self,
+        const char *group,
+        const char *architecture,
+        int64_t now_us,
+        sched_assignment_t **out,
+        size_t *count,
+        size_t *max)
+{
+    sched_snapshot_t *snapshot =
+        sched_snapshot_load(self->db, group, architecture, now_us, self->window);
+    if (!snapshot) {
+        bus_log_error("cannot read the pending sessions of resource group %s", group);
+        return;
+    }
+    if (snapshot->pending_count == 0) {
+        sched_snapshot_destroy(&snapshot);
+        return;
+    }
+    char cursor_key[128];
+    snprintf(cursor_key, sizeof cursor_key, "%s\n%s", group, architecture);
+    uint32_t cursor = (uint32_t) (uintptr_t) zhashx_lookup(self->cursors, cursor_key);
+    cursor = cursor ? cursor - 1 : 0;
+    sched_quota_t quota = {snapshot->scopes, snapshot->scope_count, snapshot->slot_names,
+                           snapshot->slot_count};
+    sched_pass_t pass = {.rules = &snapshot->rules,
+                         .slot_count = snapshot->slot_count,
+                         .agents = snapshot->agents,
+                         .agent_count = snapshot->agent_count,
+                         .owners = snapshot->owners,
+                         .owner_count = snapshot->owner_count,
+                         .pending = snapshot->pending,
+                         .pending_count = snapshot->pending_count,
+                         .now_us = now_us,
+                         .rr_cursor = &cursor,
+                         .admit = sched_quota_admit_hook,
+                         .charge = sched_quota_charge_hook,
+                         .arg = &quota};
+    size_t placed = sched_pass_run(&pass);
+    zhashx_update(self->cursors, cursor_key, (void *) (uintptr_t) (cursor + 1));
+    if (bus_db_begin(self->db) != 0) {
+        sched_snapshot_destroy(&snapshot);
+        return;
+    }
+    size_t first = *count;
+    bool failed = false;
+    //  The placements, then the quota check again for those left, on
+    //  usage that now includes what this pass placed.
+    for (size_t i = 0; i < snapshot->pending_count && !failed; i++) {
+        sched_pending_t *p = &snapshot->pending[i];
+        if (p->outcome == SCHED_OUTCOME_PLACED)
+            failed = s_placed(self, snapshot, p, now_us, out, count, max) != 0;
+    }
+    for (size_t i = 0; i < snapshot->pending_count && !failed; i++) {
+        sched_pending_t *p = &snapshot->pending[i];
+        if (p->outcome != SCHED_OUTCOME_PLACED && p->outcome != SCHED_OUTCOME_NONE &&
+            now_us - snapshot->extra[i].tried_at >= self->retry_us)
+            s_tried(self, snapshot, &quota, p, &snapshot->extra[i], now_us);
+    }
+    if (failed || bus_db_commit(self->db) != 0) {
+        if (failed)
+            bus_db_rollback(self->db);
+        bus_log_error("cannot record the placements in resource group %s", group);
+        *count = first;
+    } else if (placed)
+        bus_log_info("pass placed %zu of %zu pending sessions in resource group %s",
+                     placed, snapshot->pending_count, group);
+    sched_snapshot_destroy(&snapshot);
+}
+
+sched_assignment_t *
+sched_dispatch_run(sched_dispatch_t *self, int64_t now_us, size_t *count)
+{
+    *count = 0;
+    //  The groups that have agents: pending sessions elsewhere have nowhere
+    //  to go (and keep their last status_data).
+    sqlite3_stmt *stmt =
+        bus_db_stmt(self->db, "SELECT DISTINCT scaling_group, architecture FROM agents"
+                              " WHERE status = 'ALIVE' AND schedulable = 1");
+    if (!stmt)
+        return NULL;
+    zlistx_t *groups = zlistx_new();
+    zlistx_set_destructor(groups, (zlistx_destructor_fn *) zstr_free);
+    while (groups && sqlite3_step(stmt) == SQLITE_ROW)
+        zlistx_add_end(groups, zsys_sprintf("%s\n%s", sqlite3_column_text(stmt, 0),
+                                            sqlite3_column_text(stmt, 1)));
+    sqlite3_reset(stmt);
+    sched_assignment_t *out = NULL;
+    size_t max = 0;
+    for (char *item = groups ? zlistx_first(groups) : NULL; item;
+         item = zlistx_next(groups)) {
+        char *newline = strchr(item, '\n');
+        if (!newline)
+            continue;
+        *newline = 0;
+        s_group(self, item, newline + 1, now_us, &out, count, &max);
+        *newline = '\n';
+    }
+    zlistx_destroy(&groups);
+    if (*count == 0) {
+        free(out);
+        out = NULL;
+    }
+    return out;
+}
