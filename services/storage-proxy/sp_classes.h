@@ -10,5 +10,8 @@
 #include "bus_classes.h"
 #include "sp_config.h"
 #include "sp_server.h"
+#include "sp_token.h"
+#include "sp_fs.h"
+#include "sp_upload.h"
 
 #endif
