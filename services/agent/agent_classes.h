@@ -27,5 +27,6 @@
 #include "agent_kernels.h"
 #include "agent_kernel_files.h"
 #include "agent_kernel_pty.h"
+#include "agent_fake.h"
 
 #endif

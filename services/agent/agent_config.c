@@ -60,5 +60,12 @@ const bus_config_option_t agent_config_options[] = {
      "how often each running kernel's kernel.stats is published; 0: never"},
     {"agent.pids_max", BUS_CFG_INT, offsetof(agent_config_t, pids_max), "4096", 16,
      4194304, NULL, "the most processes and threads one kernel may have"},
+    {"fake.agents", BUS_CFG_INT, offsetof(agent_config_t, fake_agents), "0", 0,
+     AGENT_FAKE_AGENTS_MAX, NULL,
+     "0: a real agent; N > 0: N fake agents <node.name>-1..N instead, which run no "
+     "containers (benches, tests)"},
+    {"fake.slots", BUS_CFG_STRING, offsetof(agent_config_t, fake_slots),
+     AGENT_FAKE_SLOTS_DEFAULT, 1, 1023, NULL,
+     "what each fake agent offers, e.g. cpu=64,mem=256g,cuda.shares=8"},
     BUS_CONFIG_END,
 };

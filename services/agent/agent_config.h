@@ -27,6 +27,8 @@ typedef struct {
     char *net_cidr;       //  the kernels' subnet in bridge mode
     int stats_ms;         //  how often kernel.stats is published; 0: never
     int pids_max;         //  the most tasks one kernel may have
+    int fake_agents;      //  > 0: play this many fake agents instead (agent_fake)
+    char *fake_slots;     //  what each fake agent offers: "cpu=64,mem=256g"
 } agent_config_t;
 
 extern const bus_config_option_t agent_config_options[];
