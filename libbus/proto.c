@@ -1146,6 +1146,80 @@ s_kernel_create_rep_roundtrip(const void *data, size_t size)
 }
 
 static int
+s_kernel_hosts_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_hosts_req_t msg;
+    int rc = proto_kernel_hosts_req_decode(&msg, data, size, err);
+    proto_kernel_hosts_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_hosts_req_print(const void *data, size_t size)
+{
+    proto_kernel_hosts_req_t msg;
+    char *text = NULL;
+    if (proto_kernel_hosts_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_hosts_req_print(&msg);
+    proto_kernel_hosts_req_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_hosts_req_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_hosts_req_t one, two;
+    if (proto_kernel_hosts_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_hosts_req_encode(&one);
+    proto_kernel_hosts_req_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_kernel_hosts_req_encode(&two);
+    char *text_one = proto_kernel_hosts_req_print(&one);
+    char *text_two = proto_kernel_hosts_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_hosts_req_clear(&one);
+    proto_kernel_hosts_req_clear(&two);
+    return rc;
+}
+
+static int
+s_kernel_hosts_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_hosts_rep_t msg;
+    int rc = proto_kernel_hosts_rep_decode(&msg, data, size, err);
+    proto_kernel_hosts_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_hosts_rep_print(const void *data, size_t size)
+{
+    proto_kernel_hosts_rep_t msg;
+    char *text = NULL;
+    if (proto_kernel_hosts_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_hosts_rep_print(&msg);
+    proto_kernel_hosts_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_hosts_rep_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_hosts_rep_t one, two;
+    if (proto_kernel_hosts_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_hosts_rep_encode(&one);
+    proto_kernel_hosts_rep_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_kernel_hosts_rep_encode(&two);
+    char *text_one = proto_kernel_hosts_rep_print(&one);
+    char *text_two = proto_kernel_hosts_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_hosts_rep_clear(&one);
+    proto_kernel_hosts_rep_clear(&two);
+    return rc;
+}
+
+static int
 s_kernel_destroy_req_validate(const void *data, size_t size, bus_error_t *err)
 {
     proto_kernel_destroy_req_t msg;
@@ -2836,6 +2910,43 @@ s_service_health_rep_roundtrip(const void *data, size_t size)
 }
 
 static int
+s_session_activity_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_session_activity_t msg;
+    int rc = proto_session_activity_decode(&msg, data, size, err);
+    proto_session_activity_clear(&msg);
+    return rc;
+}
+
+static char *
+s_session_activity_print(const void *data, size_t size)
+{
+    proto_session_activity_t msg;
+    char *text = NULL;
+    if (proto_session_activity_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_session_activity_print(&msg);
+    proto_session_activity_clear(&msg);
+    return text;
+}
+
+static int
+s_session_activity_roundtrip(const void *data, size_t size)
+{
+    proto_session_activity_t one, two;
+    if (proto_session_activity_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_session_activity_encode(&one);
+    proto_session_activity_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_session_activity_encode(&two);
+    char *text_one = proto_session_activity_print(&one);
+    char *text_two = proto_session_activity_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_session_activity_clear(&one);
+    proto_session_activity_clear(&two);
+    return rc;
+}
+
+static int
 s_session_lifecycle_validate(const void *data, size_t size, bus_error_t *err)
 {
     proto_session_lifecycle_t msg;
@@ -3631,6 +3742,22 @@ const proto_entry_t proto_entries[] = {
         .roundtrip = s_kernel_create_rep_roundtrip,
     },
     {
+        .name = "kernel.hosts",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_kernel_hosts_req_validate,
+        .print = s_kernel_hosts_req_print,
+        .roundtrip = s_kernel_hosts_req_roundtrip,
+    },
+    {
+        .name = "kernel.hosts",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_kernel_hosts_rep_validate,
+        .print = s_kernel_hosts_rep_print,
+        .roundtrip = s_kernel_hosts_rep_roundtrip,
+    },
+    {
         .name = "kernel.destroy",
         .kind = PROTO_REQUEST,
         .idempotent = true,
@@ -3985,6 +4112,14 @@ const proto_entry_t proto_entries[] = {
         .validate = s_service_health_rep_validate,
         .print = s_service_health_rep_print,
         .roundtrip = s_service_health_rep_roundtrip,
+    },
+    {
+        .name = "session.activity",
+        .kind = PROTO_EVENT,
+        .broadcast = true,
+        .validate = s_session_activity_validate,
+        .print = s_session_activity_print,
+        .roundtrip = s_session_activity_roundtrip,
     },
     {
         .name = "session.lifecycle",

@@ -837,6 +837,8 @@ s_create_req_free(proto_kernel_create_req_t *self)
     free(self->agent_id);
     free(self->session_type);
     free(self->cluster_role);
+    free(self->cluster_mode);
+    free(self->cluster_hosts);
     free(self->image);
     free(self->architecture);
     proto_free_map(self->slots, self->slots_count);
@@ -864,6 +866,12 @@ s_create_req_valid(const proto_kernel_create_req_t *self)
         return false;
     if (!proto_valid_str(self->cluster_role, 0, 16))
         return false;
+    if (self->cluster_size > 64)
+        return false;
+    if (!proto_valid_str(self->cluster_mode, 0, 16))
+        return false;
+    if (!proto_valid_str(self->cluster_hosts, 0, 4096))
+        return false;
     if (!proto_valid_str(self->image, PROTO_REQUIRED, 512))
         return false;
     if (!proto_valid_str(self->architecture, 0, 32))
@@ -890,11 +898,13 @@ s_create_req_valid(const proto_kernel_create_req_t *self)
 static void
 s_create_req_write(const proto_kernel_create_req_t *self, bus_writer_t *writer)
 {
-    uint32_t pairs = 5;
+    uint32_t pairs = 6;
     pairs += self->session_name != NULL;
     pairs += self->agent_id != NULL;
     pairs += self->session_type != NULL;
     pairs += self->cluster_role != NULL;
+    pairs += self->cluster_mode != NULL;
+    pairs += self->cluster_hosts != NULL;
     pairs += self->architecture != NULL;
     pairs += self->slots_count > 0;
     pairs += self->environ_count > 0;
@@ -916,6 +926,11 @@ s_create_req_write(const proto_kernel_create_req_t *self, bus_writer_t *writer)
     if (self->cluster_role != NULL)
         proto_write_str(writer, "cluster_role", self->cluster_role);
     proto_write_uint(writer, "cluster_idx", self->cluster_idx);
+    proto_write_uint(writer, "cluster_size", self->cluster_size);
+    if (self->cluster_mode != NULL)
+        proto_write_str(writer, "cluster_mode", self->cluster_mode);
+    if (self->cluster_hosts != NULL)
+        proto_write_str(writer, "cluster_hosts", self->cluster_hosts);
     proto_write_str(writer, "image", self->image);
     if (self->architecture != NULL)
         proto_write_str(writer, "architecture", self->architecture);
@@ -948,6 +963,9 @@ s_create_req_read(proto_kernel_create_req_t *self, proto_in_t *in)
     proto_read_str(in, "session_type", 0, 16, &self->session_type);
     proto_read_str(in, "cluster_role", 0, 16, &self->cluster_role);
     proto_read_uint(in, "cluster_idx", 0, UINT64_MAX, &self->cluster_idx);
+    proto_read_uint(in, "cluster_size", 0, 64, &self->cluster_size);
+    proto_read_str(in, "cluster_mode", 0, 16, &self->cluster_mode);
+    proto_read_str(in, "cluster_hosts", 0, 4096, &self->cluster_hosts);
     proto_read_str(in, "image", PROTO_REQUIRED, 512, &self->image);
     proto_read_str(in, "architecture", 0, 32, &self->architecture);
     self->slots = proto_read_map(in, "slots", 0, 64, &self->slots_count);
@@ -971,6 +989,9 @@ s_create_req_print(const proto_kernel_create_req_t *self, proto_text_t *text)
     proto_print_str(text, "session_type", self->session_type);
     proto_print_str(text, "cluster_role", self->cluster_role);
     proto_print_uint(text, "cluster_idx", self->cluster_idx);
+    proto_print_uint(text, "cluster_size", self->cluster_size);
+    proto_print_str(text, "cluster_mode", self->cluster_mode);
+    proto_print_str(text, "cluster_hosts", self->cluster_hosts);
     proto_print_str(text, "image", self->image);
     proto_print_str(text, "architecture", self->architecture);
     proto_print_count(text, "slots", self->slots_count);
@@ -992,6 +1013,7 @@ proto_kernel_create_req_init(proto_kernel_create_req_t *self)
     self->session_type = strdup("interactive");
     self->cluster_role = strdup("main");
     self->cluster_idx = 1;
+    self->cluster_size = 1;
     self->architecture = strdup("x86_64");
 }
 
@@ -1200,6 +1222,229 @@ proto_kernel_create_rep_print(const proto_kernel_create_rep_t *self)
     proto_text_t text;
     proto_text_init(&text);
     s_create_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.hosts request
+
+static void
+s_hosts_req_free(proto_kernel_hosts_req_t *self)
+{
+    free(self->kernel_id);
+    free(self->hosts);
+}
+
+static bool
+s_hosts_req_valid(const proto_kernel_hosts_req_t *self)
+{
+    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->hosts, PROTO_REQUIRED, 65536))
+        return false;
+    return true;
+}
+
+static void
+s_hosts_req_write(const proto_kernel_hosts_req_t *self, bus_writer_t *writer)
+{
+    bus_writer_map(writer, 2);
+    proto_write_str(writer, "kernel_id", self->kernel_id);
+    proto_write_str(writer, "hosts", self->hosts);
+}
+
+static void
+s_hosts_req_read(proto_kernel_hosts_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+    proto_read_str(in, "hosts", PROTO_REQUIRED, 65536, &self->hosts);
+}
+
+static void
+s_hosts_req_print(const proto_kernel_hosts_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_str(text, "hosts", self->hosts);
+}
+
+void
+proto_kernel_hosts_req_init(proto_kernel_hosts_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_hosts_req_clear(proto_kernel_hosts_req_t *self)
+{
+    assert(self);
+    s_hosts_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_hosts_req_write(const proto_kernel_hosts_req_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_hosts_req_valid(self))
+        return -1;
+    s_hosts_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_hosts_req_encode(const proto_kernel_hosts_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_hosts_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_hosts_req_read(proto_kernel_hosts_req_t *self,
+                            const bus_value_t *map,
+                            bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_hosts_req_init(self);
+    proto_in_init(&in, "kernel.hosts request", map, err);
+    s_hosts_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_hosts_req_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_hosts_req_decode(proto_kernel_hosts_req_t *self,
+                              const void *data,
+                              size_t size,
+                              bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_hosts_req_read(self, map, err);
+}
+
+char *
+proto_kernel_hosts_req_print(const proto_kernel_hosts_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_hosts_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.hosts reply
+
+static void
+s_hosts_rep_free(proto_kernel_hosts_rep_t *self)
+{
+    (void) self;
+}
+
+static bool
+s_hosts_rep_valid(const proto_kernel_hosts_rep_t *self)
+{
+    (void) self;
+    return true;
+}
+
+static void
+s_hosts_rep_write(const proto_kernel_hosts_rep_t *self, bus_writer_t *writer)
+{
+    (void) self;
+    bus_writer_map(writer, 0);
+}
+
+static void
+s_hosts_rep_read(proto_kernel_hosts_rep_t *self, proto_in_t *in)
+{
+    (void) self;
+    (void) in;
+}
+
+static void
+s_hosts_rep_print(const proto_kernel_hosts_rep_t *self, proto_text_t *text)
+{
+    (void) self;
+    (void) text;
+}
+
+void
+proto_kernel_hosts_rep_init(proto_kernel_hosts_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_hosts_rep_clear(proto_kernel_hosts_rep_t *self)
+{
+    assert(self);
+    s_hosts_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_hosts_rep_write(const proto_kernel_hosts_rep_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_hosts_rep_valid(self))
+        return -1;
+    s_hosts_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_hosts_rep_encode(const proto_kernel_hosts_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_hosts_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_hosts_rep_read(proto_kernel_hosts_rep_t *self,
+                            const bus_value_t *map,
+                            bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_hosts_rep_init(self);
+    proto_in_init(&in, "kernel.hosts reply", map, err);
+    s_hosts_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_hosts_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_hosts_rep_decode(proto_kernel_hosts_rep_t *self,
+                              const void *data,
+                              size_t size,
+                              bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_hosts_rep_read(self, map, err);
+}
+
+char *
+proto_kernel_hosts_rep_print(const proto_kernel_hosts_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_hosts_rep_print(self, &text);
     return proto_text_finish(&text);
 }
 

@@ -18,6 +18,7 @@
 #define PROTO_KERNEL_TERMINATED      "kernel.terminated"
 #define PROTO_KERNEL_STATS           "kernel.stats"
 #define PROTO_KERNEL_CREATE          "kernel.create"
+#define PROTO_KERNEL_HOSTS           "kernel.hosts"
 #define PROTO_KERNEL_DESTROY         "kernel.destroy"
 #define PROTO_KERNEL_RESTART         "kernel.restart"
 #define PROTO_KERNEL_EXECUTE         "kernel.execute"
@@ -235,6 +236,13 @@ typedef struct {
     char *cluster_role;
     //  Its index in the session (default 1)
     uint64_t cluster_idx;
+    //  How many kernels its session has (BACKENDAI_CLUSTER_SIZE) (at most 64, default 1)
+    uint64_t cluster_size;
+    //  Single-node or multi-node (absent: single-node) (at most 16 bytes)
+    char *cluster_mode;
+    //  The hostnames of the session's kernels in cluster_idx order, comma-separated
+    //  (main1,sub1,sub2...); a cluster kernel's own is its hostname (at most 4096 bytes)
+    char *cluster_hosts;
     //  The canonical image reference (required, at most 512 bytes)
     char *image;
     //  The image's architecture (at most 32 bytes, default "x86_64")
@@ -307,6 +315,53 @@ int proto_kernel_create_rep_decode(proto_kernel_create_rep_t *self,
                                    size_t size,
                                    bus_error_t *err);
 char *proto_kernel_create_rep_print(const proto_kernel_create_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.hosts request (idempotent): rewrite a kernel's /etc/hosts: localhost, then each
+//  hostname of its cluster with its address
+
+typedef struct {
+    //  The kernel (required, at most 64 bytes)
+    char *kernel_id;
+    //  JSON object: hostname -> IPv4 address (required, at most 65536 bytes)
+    char *hosts;
+} proto_kernel_hosts_req_t;
+
+void proto_kernel_hosts_req_init(proto_kernel_hosts_req_t *self);
+void proto_kernel_hosts_req_clear(proto_kernel_hosts_req_t *self);
+int proto_kernel_hosts_req_write(const proto_kernel_hosts_req_t *self,
+                                 bus_writer_t *writer);
+zframe_t *proto_kernel_hosts_req_encode(const proto_kernel_hosts_req_t *self);
+int proto_kernel_hosts_req_read(proto_kernel_hosts_req_t *self,
+                                const bus_value_t *map,
+                                bus_error_t *err);
+int proto_kernel_hosts_req_decode(proto_kernel_hosts_req_t *self,
+                                  const void *data,
+                                  size_t size,
+                                  bus_error_t *err);
+char *proto_kernel_hosts_req_print(const proto_kernel_hosts_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.hosts reply (idempotent): rewrite a kernel's /etc/hosts: localhost, then each
+//  hostname of its cluster with its address
+
+typedef struct {
+    char unused_; //  no fields; C wants at least one member
+} proto_kernel_hosts_rep_t;
+
+void proto_kernel_hosts_rep_init(proto_kernel_hosts_rep_t *self);
+void proto_kernel_hosts_rep_clear(proto_kernel_hosts_rep_t *self);
+int proto_kernel_hosts_rep_write(const proto_kernel_hosts_rep_t *self,
+                                 bus_writer_t *writer);
+zframe_t *proto_kernel_hosts_rep_encode(const proto_kernel_hosts_rep_t *self);
+int proto_kernel_hosts_rep_read(proto_kernel_hosts_rep_t *self,
+                                const bus_value_t *map,
+                                bus_error_t *err);
+int proto_kernel_hosts_rep_decode(proto_kernel_hosts_rep_t *self,
+                                  const void *data,
+                                  size_t size,
+                                  bus_error_t *err);
+char *proto_kernel_hosts_rep_print(const proto_kernel_hosts_rep_t *self);
 
 //  ---------------------------------------------------------------------------
 //  kernel.destroy request (idempotent): stop a kernel (TERM, then KILL after grace_ms)

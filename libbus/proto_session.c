@@ -312,6 +312,114 @@ proto_session_info_print(const proto_session_info_t *self)
 }
 
 //  ---------------------------------------------------------------------------
+//  session.activity
+
+static void
+s_activity_free(proto_session_activity_t *self)
+{
+    free(self->session_id);
+}
+
+static bool
+s_activity_valid(const proto_session_activity_t *self)
+{
+    if (!proto_valid_str(self->session_id, PROTO_REQUIRED, 64))
+        return false;
+    return true;
+}
+
+static void
+s_activity_write(const proto_session_activity_t *self, bus_writer_t *writer)
+{
+    bus_writer_map(writer, 1);
+    proto_write_str(writer, "session_id", self->session_id);
+}
+
+static void
+s_activity_read(proto_session_activity_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "session_id", PROTO_REQUIRED, 64, &self->session_id);
+}
+
+static void
+s_activity_print(const proto_session_activity_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "session_id", self->session_id);
+}
+
+void
+proto_session_activity_init(proto_session_activity_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_session_activity_clear(proto_session_activity_t *self)
+{
+    assert(self);
+    s_activity_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_session_activity_write(const proto_session_activity_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_activity_valid(self))
+        return -1;
+    s_activity_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_session_activity_encode(const proto_session_activity_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_session_activity_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_session_activity_read(proto_session_activity_t *self,
+                            const bus_value_t *map,
+                            bus_error_t *err)
+{
+    proto_in_t in;
+    proto_session_activity_init(self);
+    proto_in_init(&in, "session.activity", map, err);
+    s_activity_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_session_activity_clear(self);
+    return in.status;
+}
+
+int
+proto_session_activity_decode(proto_session_activity_t *self,
+                              const void *data,
+                              size_t size,
+                              bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_session_activity_read(self, map, err);
+}
+
+char *
+proto_session_activity_print(const proto_session_activity_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_activity_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
 //  session.lifecycle
 
 static void

@@ -13,6 +13,7 @@
 #define PROTO_SESSION_H_INCLUDED
 
 //  Topics (events) and method names (RPC).
+#define PROTO_SESSION_ACTIVITY  "session.activity"
 #define PROTO_SESSION_LIFECYCLE "session.lifecycle"
 #define PROTO_SESSION_CREATE    "session.create"
 #define PROTO_SESSION_DESTROY   "session.destroy"
@@ -96,6 +97,30 @@ int proto_session_info_decode(proto_session_info_t *self,
                               size_t size,
                               bus_error_t *err);
 char *proto_session_info_print(const proto_session_info_t *self);
+
+//  ---------------------------------------------------------------------------
+//  session.activity, event (broadcast): a user used a running session (an execution,
+//  terminal input, files, apps), at most once a second per session; the scheduler's idle
+//  timeout counts from the last
+
+typedef struct {
+    //  The session (required, at most 64 bytes)
+    char *session_id;
+} proto_session_activity_t;
+
+void proto_session_activity_init(proto_session_activity_t *self);
+void proto_session_activity_clear(proto_session_activity_t *self);
+int proto_session_activity_write(const proto_session_activity_t *self,
+                                 bus_writer_t *writer);
+zframe_t *proto_session_activity_encode(const proto_session_activity_t *self);
+int proto_session_activity_read(proto_session_activity_t *self,
+                                const bus_value_t *map,
+                                bus_error_t *err);
+int proto_session_activity_decode(proto_session_activity_t *self,
+                                  const void *data,
+                                  size_t size,
+                                  bus_error_t *err);
+char *proto_session_activity_print(const proto_session_activity_t *self);
 
 //  ---------------------------------------------------------------------------
 //  session.lifecycle, event (broadcast, durable): a step in a session's or kernel's life,

@@ -165,6 +165,10 @@ agent_bundle_config(const agent_kernel_spec_t *spec,
         bus_error_set(err, BUS_STATUS_INVALID, "invalid cpuset \"%s\"", spec->cpuset);
         return NULL;
     }
+    if (spec->hosts_path && *spec->hosts_path != '/') {
+        bus_error_set(err, BUS_STATUS_INVALID, "hosts path must be absolute");
+        return NULL;
+    }
     if (spec->netns_path && (*spec->netns_path != '/' || spec->host_network)) {
         bus_error_set(err, BUS_STATUS_INVALID,
                       "netns path must be absolute and excludes host network");
@@ -231,6 +235,9 @@ agent_bundle_config(const agent_kernel_spec_t *spec,
         json_array_append_new(mounts,
                               s_bind(AGENT_KERNEL_RUNNER_PATH, spec->runner_path, true));
     json_array_append_new(mounts, s_bind(AGENT_KERNEL_RUN_DIR, run_dir, false));
+    //  A file bind pins its inode: whoever updates it rewrites it in place.
+    if (spec->hosts_path)
+        json_array_append_new(mounts, s_bind("/etc/hosts", spec->hosts_path, true));
 
     //  linux
     json_t *namespaces = json_array();

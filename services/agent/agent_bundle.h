@@ -10,8 +10,10 @@
     CAP_SYS_RESOURCE), an absolute cgroupsPath /backplane/<kernel_id>, new
     pid/ipc/uts/mount/network namespaces (the network one is the kernel's
     agent_net namespace when the spec names one, a fresh loopback-only one
-    otherwise, or none at all with host_network), and runc spec's default
-    masked and read-only paths.
+    otherwise, or none at all with host_network), runc spec's default
+    masked and read-only paths, and, when the spec names one, a host file
+    bound read-only at /etc/hosts (the agent rewrites it in place for a
+    cluster session's hostnames).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -62,6 +64,7 @@ typedef struct {
     const char *runner_path;  //  optional host path, bound at AGENT_KERNEL_RUNNER_PATH
     const char *tini_path;    //  optional host path, bound at AGENT_KERNEL_TINI_PATH
     const char *netns_path;   //  optional: join this network namespace (agent_net)
+    const char *hosts_path;   //  optional host file, bound read-only at /etc/hosts
     bool host_network;        //  no network namespace: share the host's network
 } agent_kernel_spec_t;
 

@@ -414,14 +414,38 @@ s_on_unsupported(void *arg,
     return bus_error_set(err, BUS_STATUS_UNAVAILABLE, AGENT_FAKE_NO_CONTAINERS);
 }
 
-//  Serves create, destroy and list, and refuses every other kernel.* method
+//  kernel.hosts: a fake kernel has no hosts file; the cluster's map is
+//  accepted so that cluster sessions run on fake agents as on real ones.
+static int
+s_on_hosts(void *arg,
+           bus_rpc_request_t *req,
+           const void *body,
+           size_t size,
+           bus_writer_t *reply,
+           bus_error_t *err)
+{
+    (void) arg;
+    (void) req;
+    proto_kernel_hosts_req_t in;
+    int rc = proto_kernel_hosts_req_decode(&in, body, size, err);
+    proto_kernel_hosts_req_clear(&in);
+    proto_kernel_hosts_rep_t out;
+    proto_kernel_hosts_rep_init(&out);
+    if (rc == BUS_OK && proto_kernel_hosts_rep_write(&out, reply) != 0)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write the reply");
+    proto_kernel_hosts_rep_clear(&out);
+    return rc;
+}
+
+//  Serves create, destroy, list and hosts, and refuses every other kernel.* method
 //  of the schema (so one added later is refused too). 0 or -1.
 static int
 s_handle(agent_fake_t *self)
 {
     if (bus_node_handle(self->node, PROTO_KERNEL_CREATE, s_on_create, self) != 0 ||
         bus_node_handle(self->node, PROTO_KERNEL_DESTROY, s_on_destroy, self) != 0 ||
-        bus_node_handle(self->node, PROTO_KERNEL_LIST, s_on_list, self) != 0)
+        bus_node_handle(self->node, PROTO_KERNEL_LIST, s_on_list, self) != 0 ||
+        bus_node_handle(self->node, PROTO_KERNEL_HOSTS, s_on_hosts, self) != 0)
         return -1;
     static const char prefix[] = "kernel.";
     for (size_t i = 0; i < proto_entry_count; i++) {
@@ -430,7 +454,8 @@ s_handle(agent_fake_t *self)
             strncmp(entry->name, prefix, sizeof prefix - 1) != 0 ||
             strcmp(entry->name, PROTO_KERNEL_CREATE) == 0 ||
             strcmp(entry->name, PROTO_KERNEL_DESTROY) == 0 ||
-            strcmp(entry->name, PROTO_KERNEL_LIST) == 0)
+            strcmp(entry->name, PROTO_KERNEL_LIST) == 0 ||
+            strcmp(entry->name, PROTO_KERNEL_HOSTS) == 0)
             continue;
         if (bus_node_handle(self->node, entry->name, s_on_unsupported, self) != 0)
             return -1;

@@ -11,6 +11,17 @@
     kernel keeps its record, its files and its address; the stop is not an
     end); only a restart that fails ends the kernel. A kernel id that ended
     is remembered (ended) and never created again.
+    A kernel of a cluster session (cluster_size > 1) is named as Backend.AI
+    names it, its role and its index within the role (main1, sub1, sub2),
+    which is its container's hostname; every kernel gets Backend.AI's
+    BACKENDAI_CLUSTER_* environment. Its /etc/hosts is a file of the agent,
+    <state_dir>/hosts/<kernel_id>, bound read-only into the container
+    (agent_runc makes the kernel's own directory, so the file cannot live
+    there before the container starts): localhost and its own name at
+    first, the whole cluster's names once the scheduler sends kernel.hosts.
+    A bound file pins its inode, so a rename would go unseen: it is
+    rewritten in place (the new text over the old, then cut to its length,
+    so a reader never sees it empty).
     kernel.execute detaches its request and answers from the runner
     client's collect callback, which fires exactly once (with UNAVAILABLE
     when the kernel goes first).
@@ -19,9 +30,11 @@
     =========================================================================
 */
 #include "agent_classes.h"
-#include <fcntl.h>    //  open flags for container.log
-#include <libgen.h>   //  dirname: the runner next to the agent binary
-#include <sys/stat.h> //  stat: the runner's socket
+#include <fcntl.h>     //  open flags for container.log
+#include <libgen.h>    //  dirname: the runner next to the agent binary
+#include <sys/stat.h>  //  stat: the runner's socket
+#include <dirent.h>    //  opendir: stale hosts files after a restart
+#include <arpa/inet.h> //  inet_pton: the addresses kernel.hosts names
 
 const bus_db_migration_t agent_kernels_migrations[] = {
     {"the kernels this agent runs", "CREATE TABLE kernels ("
@@ -44,6 +57,7 @@ typedef struct {
     char *session_id;
     char *digest;
     char ip[AGENT_NET_IP_MAX];
+    char hostname[AGENT_BUNDLE_HOSTNAME_MAX + 1]; //  empty when adopted
     int hold_fd;     //  shared lock on the image's rootfs; -1 when none
     bool net;        //  attached to the bridge
     bool adopted;    //  taken back after a restart: not our child, polled
@@ -277,6 +291,158 @@ s_net_ready(agent_kernels_t *self, bus_error_t *err)
     return -1;
 }
 
+//  ---------------------------------------------------------------------------
+//  The kernel's /etc/hosts: <state_dir>/hosts/<kernel_id>, bound read-only
+
+#define S_HOSTS_DIR  "hosts"
+#define S_HOSTS_HEAD "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n"
+#define S_HOSTS_MAX  1024 //  names one kernel.hosts may give
+//  The address of a kernel's own name when it has none on a network.
+#define S_HOSTS_SELF "127.0.1.1"
+
+//  Its path; caller frees.
+static char *
+s_hosts_path(agent_kernels_t *self, const char *kernel_id)
+{
+    return zsys_sprintf("%s/" S_HOSTS_DIR "/%s", self->config->node.state_dir, kernel_id);
+}
+
+//  A name for /etc/hosts and sethostname: 1..63 letters, digits, '-' and
+//  '.', not starting with '-' or '.'.
+static bool
+s_hostname_valid(const char *name)
+{
+    size_t len = name ? strlen(name) : 0;
+    if (len == 0 || len > AGENT_BUNDLE_HOSTNAME_MAX || *name == '-' || *name == '.')
+        return false;
+    for (const char *p = name; *p; p++)
+        if (!isalnum((unsigned char) *p) && *p != '-' && *p != '.')
+            return false;
+    return true;
+}
+
+//  The kernel's first hosts file, before its container binds it: written
+//  whole to a temp file and renamed into place.
+static int
+s_hosts_create(agent_kernels_t *self, const s_kernel_t *kernel, bus_error_t *err)
+{
+    char *dir = zsys_sprintf("%s/" S_HOSTS_DIR, self->config->node.state_dir);
+    char *path = s_hosts_path(self, kernel->id);
+    char *temp = zsys_sprintf("%s/.%s.tmp", dir ? dir : "", kernel->id);
+    char *text = zsys_sprintf(S_HOSTS_HEAD "%s\t%s\n",
+                              *kernel->ip ? kernel->ip : S_HOSTS_SELF, kernel->hostname);
+    int rc = BUS_OK;
+    if (!dir || !path || !temp || !text)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    else if (bus_mkdirs_mode(dir, 0700) != 0)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot make %s: %s", dir,
+                           strerror(errno));
+    else {
+        int fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+        size_t len = strlen(text);
+        bool ok = fd >= 0 && write(fd, text, len) == (ssize_t) len;
+        ok = (fd < 0 || close(fd) == 0) && ok;
+        if (!ok || rename(temp, path) != 0) {
+            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write %s: %s", path,
+                               strerror(errno));
+            unlink(temp);
+        }
+    }
+    zstr_free(&dir);
+    zstr_free(&path);
+    zstr_free(&temp);
+    zstr_free(&text);
+    return rc;
+}
+
+//  Rewrites the kernel's hosts file in place: its container has the inode
+//  bound, so a new file renamed over it would go unseen. The new text goes
+//  over the old and the file is cut to its length after: a reader may see
+//  the old text, a mix for an instant, never an empty file.
+static int
+s_hosts_rewrite(agent_kernels_t *self,
+                const char *kernel_id,
+                const char *text,
+                bus_error_t *err)
+{
+    char *path = s_hosts_path(self, kernel_id);
+    if (!path)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    size_t len = strlen(text);
+    bool ok = fd >= 0 && pwrite(fd, text, len, 0) == (ssize_t) len &&
+              ftruncate(fd, (off_t) len) == 0;
+    int rc = ok ? BUS_OK
+                : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot rewrite %s: %s", path,
+                                strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    zstr_free(&path);
+    return rc;
+}
+
+//  The hosts text for kernel from kernel.hosts' JSON object (hostname ->
+//  address): localhost, each name in the object's order, and the kernel's
+//  own name when the object lacks it. Caller frees *text_p.
+static int
+s_hosts_text(const s_kernel_t *kernel, const char *json, char **text_p, bus_error_t *err)
+{
+    *text_p = NULL;
+    json_t *map = json_loads(json, 0, NULL);
+    size_t count = json_is_object(map) ? json_object_size(map) : 0;
+    if (!json_is_object(map) || count > S_HOSTS_MAX) {
+        json_decref(map);
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "hosts is not a JSON object of at most %d names",
+                             S_HOSTS_MAX);
+    }
+    size_t line_max = INET6_ADDRSTRLEN + AGENT_BUNDLE_HOSTNAME_MAX + 2;
+    size_t size = sizeof S_HOSTS_HEAD + (count + 1) * line_max;
+    char *text = malloc(size);
+    if (!text) {
+        json_decref(map);
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    }
+    size_t len = (size_t) snprintf(text, size, "%s", S_HOSTS_HEAD);
+    bool own = !*kernel->hostname;
+    int rc = BUS_OK;
+    const char *name;
+    json_t *value;
+    json_object_foreach(map, name, value)
+    {
+        const char *address = json_string_value(value);
+        unsigned char bytes[sizeof(struct in6_addr)];
+        if (!s_hostname_valid(name) || !address ||
+            (inet_pton(AF_INET, address, bytes) != 1 &&
+             inet_pton(AF_INET6, address, bytes) != 1)) {
+            rc =
+                bus_error_set(err, BUS_STATUS_INVALID, "bad hosts entry \"%.64s\"", name);
+            break;
+        }
+        len += (size_t) snprintf(text + len, size - len, "%s\t%s\n", address, name);
+        own = own || strcmp(name, kernel->hostname) == 0;
+    }
+    if (rc == BUS_OK && !own)
+        snprintf(text + len, size - len, "%s\t%s\n",
+                 *kernel->ip ? kernel->ip : S_HOSTS_SELF, kernel->hostname);
+    json_decref(map);
+    if (rc == BUS_OK)
+        *text_p = text;
+    else
+        free(text);
+    return rc;
+}
+
+//  Removes the kernel's hosts file (its container has gone).
+static void
+s_hosts_remove(agent_kernels_t *self, const char *kernel_id)
+{
+    char *path = s_hosts_path(self, kernel_id);
+    if (path && unlink(path) != 0 && errno != ENOENT)
+        bus_log_warning("cannot remove %s: %s", path, strerror(errno));
+    zstr_free(&path);
+}
+
 //  Gives back what a kernel holds on the host: runner, container, network,
 //  image hold. Returns the exit code runc saw (AGENT_RUNC_EXIT_UNKNOWN when
 //  none) in *exit_code_p; err keeps the first failure (logged).
@@ -307,6 +473,7 @@ s_release(agent_kernels_t *self,
         close(kernel->hold_fd);
         kernel->hold_fd = -1;
     }
+    s_hosts_remove(self, kernel->id);
 }
 
 //  Ends a kernel: releases it, deletes its row and emits kernel.terminated in
@@ -610,11 +777,106 @@ s_create_reply(s_kernel_t *kernel, bus_writer_t *reply, bus_error_t *err)
                : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
 }
 
+//  What a kernel is in its session, as Backend.AI tells a container
+//  (manager registry.py and sokovan launcher.py, the BACKENDAI_CLUSTER_*
+//  variables): its role and 1-based index among that role's kernels, its
+//  0-based index in the whole session, its hostname (role + index: main1,
+//  sub1, sub2), and how many kernels each role has ("main:1,sub:2", roles
+//  in name order).
+#define S_ROLES_MAX 64
+typedef struct {
+    uint64_t size;       //  kernels in the session
+    uint64_t local_rank; //  cluster_idx - 1
+    uint64_t role_idx;   //  its index among its role's kernels
+    char hostname[AGENT_BUNDLE_HOSTNAME_MAX + 1];
+    char replicas[S_ROLES_MAX * 24];
+} s_cluster_t;
+
+typedef struct {
+    char role[24];
+    unsigned count;
+} s_role_count_t;
+
+static int
+s_role_cmp(const void *a, const void *b)
+{
+    return strcmp(((const s_role_count_t *) a)->role, ((const s_role_count_t *) b)->role);
+}
+
+//  The role a cluster hostname names: itself without its trailing digits.
+static void
+s_host_role(const char *host, size_t len, char *role, size_t size)
+{
+    while (len > 0 && isdigit((unsigned char) host[len - 1]))
+        len--;
+    snprintf(role, size, "%.*s", (int) len, host);
+}
+
+//  Fills cluster from kernel.create's cluster fields: cluster_idx is the
+//  kernel's 1-based place in cluster_hosts (main1,sub1,sub2...). Without
+//  cluster_hosts (a caller that sends none) the hostname is the role and
+//  cluster_idx. INVALID when the hostname is not one.
+static int
+s_cluster(const proto_kernel_create_req_t *in, s_cluster_t *cluster, bus_error_t *err)
+{
+    memset(cluster, 0, sizeof *cluster);
+    const char *role = in->cluster_role && *in->cluster_role ? in->cluster_role : "main";
+    uint64_t idx = in->cluster_idx ? in->cluster_idx : 1;
+    cluster->size = in->cluster_size ? in->cluster_size : 1;
+    cluster->local_rank = idx - 1;
+    cluster->role_idx = idx;
+    snprintf(cluster->hostname, sizeof cluster->hostname, "%.24s%" PRIu64, role, idx);
+    s_role_count_t roles[S_ROLES_MAX];
+    size_t role_count = 0;
+    const char *hosts = in->cluster_hosts ? in->cluster_hosts : "";
+    uint64_t place = 1;
+    for (const char *p = hosts; *p; place++) {
+        size_t len = strcspn(p, ",");
+        if (place == idx && len > AGENT_BUNDLE_HOSTNAME_MAX)
+            cluster->hostname[0] = '\0'; //  too long: refused below
+        else if (place == idx)
+            snprintf(cluster->hostname, sizeof cluster->hostname, "%.*s", (int) len, p);
+        char name[24];
+        s_host_role(p, len < sizeof name ? len : sizeof name - 1, name, sizeof name);
+        size_t i = 0;
+        while (i < role_count && strcmp(roles[i].role, name) != 0)
+            i++;
+        if (i == role_count && role_count < S_ROLES_MAX) {
+            snprintf(roles[role_count].role, sizeof roles[role_count].role, "%s", name);
+            roles[role_count++].count = 0;
+        }
+        if (i < role_count)
+            roles[i].count++;
+        p += p[len] ? len + 1 : len;
+    }
+    //  Its index among its role's kernels is the number its hostname ends in.
+    size_t role_len = strlen(role);
+    const char *digits = cluster->hostname + role_len;
+    if (strncmp(cluster->hostname, role, role_len) == 0 &&
+        isdigit((unsigned char) *digits))
+        cluster->role_idx = strtoull(digits, NULL, 10);
+    if (role_count == 0) {
+        snprintf(roles[0].role, sizeof roles[0].role, "%s", role);
+        roles[role_count++].count = 1;
+    }
+    qsort(roles, role_count, sizeof roles[0], s_role_cmp);
+    size_t len = 0;
+    for (size_t i = 0; i < role_count && len < sizeof cluster->replicas; i++)
+        len += (size_t) snprintf(cluster->replicas + len, sizeof cluster->replicas - len,
+                                 "%s%s:%u", i ? "," : "", roles[i].role, roles[i].count);
+    if (!s_hostname_valid(cluster->hostname))
+        return bus_error_set(err, BUS_STATUS_INVALID, "invalid cluster hostname \"%s\"",
+                             cluster->hostname);
+    return BUS_OK;
+}
+
 //  The container's environment: the user's, then ours (ours win).
 static char **
-s_environ(const proto_kernel_create_req_t *in, const agent_image_t *image)
+s_environ(const proto_kernel_create_req_t *in,
+          const agent_image_t *image,
+          const s_cluster_t *cluster)
 {
-    size_t max = in->environ_count + 16, count = 0;
+    size_t max = in->environ_count + 24, count = 0;
     char **env = calloc(max + 1, sizeof *env);
     if (!env)
         return NULL;
@@ -632,10 +894,18 @@ s_environ(const proto_kernel_create_req_t *in, const agent_image_t *image)
     env[count++] = zsys_sprintf("BACKENDAI_KERNEL_IMAGE=%s", image->info.reference);
     env[count++] = zsys_sprintf("BACKENDAI_CLUSTER_ROLE=%s",
                                 in->cluster_role ? in->cluster_role : "main");
-    env[count++] = zsys_sprintf("BACKENDAI_CLUSTER_IDX=%" PRIu64, in->cluster_idx);
+    env[count++] = zsys_sprintf("BACKENDAI_CLUSTER_IDX=%" PRIu64, cluster->role_idx);
     env[count++] =
-        zsys_sprintf("BACKENDAI_CLUSTER_HOST=%s%" PRIu64,
-                     in->cluster_role ? in->cluster_role : "main", in->cluster_idx);
+        zsys_sprintf("BACKENDAI_CLUSTER_LOCAL_RANK=%" PRIu64, cluster->local_rank);
+    env[count++] = zsys_sprintf("BACKENDAI_CLUSTER_HOST=%s", cluster->hostname);
+    env[count++] = zsys_sprintf("BACKENDAI_CLUSTER_SIZE=%" PRIu64, cluster->size);
+    env[count++] = zsys_sprintf(
+        "BACKENDAI_CLUSTER_HOSTS=%s",
+        in->cluster_hosts && *in->cluster_hosts ? in->cluster_hosts : cluster->hostname);
+    env[count++] = zsys_sprintf("BACKENDAI_CLUSTER_REPLICAS=%s", cluster->replicas);
+    env[count++] = zsys_sprintf("BACKENDAI_CLUSTER_MODE=%s",
+                                in->cluster_mode && *in->cluster_mode ? in->cluster_mode
+                                                                      : "single-node");
     env[count++] = zsys_sprintf("BACKENDAI_SESSION_TYPE=%s",
                                 in->session_type ? in->session_type : "interactive");
     env[count++] =
@@ -687,16 +957,24 @@ s_create(agent_kernels_t *self,
     if (!runtime_type || !*runtime_type)
         return bus_error_set(err, BUS_STATUS_INVALID,
                              "image %s has no ai.backend.runtime-type label", in->image);
+    s_cluster_t cluster;
+    int rc = s_cluster(in, &cluster, err);
+    if (rc != BUS_OK)
+        return rc;
     s_kernel_t *kernel = s_kernel_new(in->kernel_id, in->session_id, image->info.digest);
     if (!kernel)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    //  A cluster's kernels are named main1, sub1...; a lone kernel keeps its id.
+    snprintf(kernel->hostname, sizeof kernel->hostname, "%s",
+             cluster.size > 1 ? cluster.hostname : kernel->id);
     char rootfs[PATH_MAX];
     char netns[PATH_MAX] = "";
     char **env = NULL;
     char *socket = NULL;
+    char *hosts = NULL;
     bool created = false;
-    int rc = agent_unpack_rootfs(self->cache_dir, image->layout, image->tag,
-                                 image->info.digest, rootfs, err);
+    rc = agent_unpack_rootfs(self->cache_dir, image->layout, image->tag,
+                             image->info.digest, rootfs, err);
     if (rc == BUS_OK) {
         kernel->hold_fd = agent_unpack_hold(self->cache_dir, image->info.digest, err);
         if (kernel->hold_fd < 0 && err->status == BUS_STATUS_NOT_FOUND) {
@@ -723,8 +1001,12 @@ s_create(agent_kernels_t *self,
         kernel->net = true;
     } else if (strcmp(self->config->net_mode, "host") == 0)
         snprintf(kernel->ip, sizeof kernel->ip, "127.0.0.1");
+    rc = s_hosts_create(self, kernel, err);
+    if (rc != BUS_OK)
+        goto fail;
+    hosts = s_hosts_path(self, kernel->id);
 
-    env = s_environ(in, image);
+    env = s_environ(in, image, &cluster);
     if (!env) {
         rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
         goto fail;
@@ -758,6 +1040,8 @@ s_create(agent_kernels_t *self,
         .tini_path = self->config->tini_path,
         .netns_path = *netns ? netns : NULL,
         .host_network = strcmp(self->config->net_mode, "host") == 0,
+        .hostname = kernel->hostname,
+        .hosts_path = hosts,
     };
     rc = agent_runc_create(self->runc, &spec, err);
     if (rc != BUS_OK)
@@ -822,6 +1106,7 @@ s_create(agent_kernels_t *self,
         goto fail;
     }
     zstr_free(&socket);
+    zstr_free(&hosts);
     s_free_strv(env);
     zhashx_insert(self->kernels, kernel->id, kernel);
     zhashx_delete(self->ended, kernel->id);
@@ -845,12 +1130,14 @@ fail:
     bus_log_warning("kernel create failed kernel=%s detail=\"%s\"", kernel->id,
                     err->detail);
     zstr_free(&socket);
+    zstr_free(&hosts);
     s_free_strv(env);
     agent_runner_client_destroy(&kernel->runner);
     if (created)
         agent_runc_remove(self->runc, kernel->id, 0, NULL, NULL);
     if (kernel->net)
         agent_net_detach(self->net, kernel->id, NULL);
+    s_hosts_remove(self, kernel->id);
     s_kernel_free(&kernel);
     return rc;
 }
@@ -884,6 +1171,41 @@ s_on_create(void *arg,
     if (rc == BUS_OK)
         rc = s_create_reply(kernel, reply, err);
     proto_kernel_create_req_clear(&in);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.hosts
+
+static int
+s_on_hosts(void *arg,
+           bus_rpc_request_t *req,
+           const void *body,
+           size_t size,
+           bus_writer_t *reply,
+           bus_error_t *err)
+{
+    (void) req;
+    agent_kernels_t *self = arg;
+    proto_kernel_hosts_req_t in;
+    int rc = proto_kernel_hosts_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    s_kernel_t *kernel = zhashx_lookup(self->kernels, in.kernel_id);
+    char *text = NULL;
+    if (!kernel || kernel->ending)
+        rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such kernel %.64s",
+                           in.kernel_id);
+    else if ((rc = s_hosts_text(kernel, in.hosts, &text, err)) == BUS_OK &&
+             (rc = s_hosts_rewrite(self, kernel->id, text, err)) == BUS_OK)
+        bus_log_info("kernel hosts written kernel=%s", kernel->id);
+    free(text);
+    proto_kernel_hosts_rep_t out;
+    proto_kernel_hosts_rep_init(&out);
+    if (rc == BUS_OK && proto_kernel_hosts_rep_write(&out, reply) != 0)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+    proto_kernel_hosts_rep_clear(&out);
+    proto_kernel_hosts_req_clear(&in);
     return rc;
 }
 
@@ -1412,6 +1734,16 @@ s_recover(agent_kernels_t *self)
     zlistx_destroy(&lost);
     zhashx_destroy(&rows);
     free(states);
+    //  Hosts files of kernels that are gone (a crash inside create or end).
+    char *hosts_dir = zsys_sprintf("%s/" S_HOSTS_DIR, self->config->node.state_dir);
+    DIR *dir = hosts_dir ? opendir(hosts_dir) : NULL;
+    struct dirent *entry;
+    while (dir && (entry = readdir(dir)))
+        if (*entry->d_name != '.' && !zhashx_lookup(self->kernels, entry->d_name))
+            s_hosts_remove(self, entry->d_name);
+    if (dir)
+        closedir(dir);
+    zstr_free(&hosts_dir);
 }
 
 //  ---------------------------------------------------------------------------
@@ -1499,6 +1831,7 @@ agent_kernels_new(bus_node_t *node,
     }
     if (bus_node_handle(node, PROTO_KERNEL_CREATE, s_on_create, self) != 0 ||
         bus_node_handle(node, PROTO_KERNEL_DESTROY, s_on_destroy, self) != 0 ||
+        bus_node_handle(node, PROTO_KERNEL_HOSTS, s_on_hosts, self) != 0 ||
         bus_node_handle(node, PROTO_KERNEL_RESTART, s_on_restart, self) != 0 ||
         bus_node_handle(node, PROTO_KERNEL_EXECUTE, s_on_execute, self) != 0 ||
         bus_node_handle(node, PROTO_KERNEL_INTERRUPT, s_on_interrupt, self) != 0 ||

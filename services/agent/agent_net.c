@@ -329,8 +329,13 @@ s_bridge_up(agent_net_t *self, bus_error_t *err)
     return BUS_OK;
 }
 
-//  IPv4 forwarding, needed only for traffic leaving the host: without it
-//  kernels still reach each other and the host, so failure is a warning.
+//  IPv4 forwarding, needed for traffic leaving the bridge's subnet: to
+//  other hosts, and to the kernels of another agent on this host (a
+//  multi-node cluster session placed on two agents of one machine), which
+//  the host routes from one bridge to the other over their connected
+//  routes; with NAT on, such traffic is masqueraded as coming from the
+//  other bridge's address, which still reaches. Kernels on one bridge and
+//  the host reach each other without it, so failure is a warning.
 static void
 s_forwarding_on(void)
 {
@@ -346,7 +351,8 @@ s_forwarding_on(void)
     if (ok)
         bus_log_notice("ip forwarding enabled");
     else
-        bus_log_warning("cannot enable ip forwarding: kernels get no outbound traffic");
+        bus_log_warning("cannot enable ip forwarding: kernels reach neither other hosts"
+                        " nor other agents' kernels");
 }
 
 //  Masquerade what leaves the subnet through any interface but the bridge.

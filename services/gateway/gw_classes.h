@@ -42,6 +42,8 @@
 #include "gw_http.h"
 #include "gw_login.h"
 #include "gw_limits.h"
+#include "gw_when.h"
+#include "gw_activity.h"
 #include "gw_routes.h"
 #include "gw_health.h"
 #include "gw_server.h"

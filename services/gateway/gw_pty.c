@@ -141,6 +141,8 @@ static void
 s_write(
     pty_stream_t *self, const uint8_t *data, size_t size, unsigned rows, unsigned cols)
 {
+    if (size)
+        gw_activity_touch(self->gw->activity, self->at.session_id);
     proto_kernel_pty_write_req_t in;
     proto_kernel_pty_write_req_init(&in);
     in.kernel_id = self->at.kernel_id;

@@ -19,6 +19,7 @@ s_fini(void **state_p)
         gw_stats_fini(gw);
         gw_events_fini(gw);
         gw_accesslog_destroy(&gw->accesslog);
+        gw_activity_destroy(&gw->activity);
         gw_identity_cache_destroy(&gw->identities);
         gw_ratelimit_destroy(&gw->rate);
         gw_ratelimit_destroy(&gw->login_failures);
@@ -41,7 +42,9 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
     gw->login_failures = gw_ratelimit_new(config->rate_window_s);
     gw->identities = gw_identity_cache_new(GW_IDENTITY_TTL_MS);
     gw->accesslog = gw_accesslog_new(node);
-    if (!gw->rate || !gw->login_failures || !gw->identities || !gw->accesslog) {
+    gw->activity = gw_activity_new(node);
+    if (!gw->rate || !gw->login_failures || !gw->identities || !gw->accesslog ||
+        !gw->activity) {
         s_fini((void **) &gw);
         return NULL;
     }

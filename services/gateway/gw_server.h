@@ -27,6 +27,7 @@ typedef struct {
     struct _gw_events_t *events;             //  listeners to session events
     struct _gw_orphan_run_t *orphan_runs;    //  runs to kill whose clients left
     struct _gw_stats_t *stats;               //  the last kernel.stats of each kernel
+    struct _gw_activity_t *activity;         //  sessions in use, told the scheduler
     char endpoint[300]; //  "host:port" the API listens on, port resolved
 } gw_server_t;
 

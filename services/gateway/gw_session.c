@@ -493,6 +493,30 @@ s_scheduling(json_t *size,
     return BUS_OK;
 }
 
+//  dependencies: null, or an array of at most 64 session ids or names of
+//  the caller's sessions, which the scheduler resolves. *text is the JSON
+//  array (caller frees) or NULL for none.
+static int
+s_dependencies(json_t *value, char **text, bus_error_t *err)
+{
+    *text = NULL;
+    if (!value || json_is_null(value) ||
+        (json_is_array(value) && json_array_size(value) == 0))
+        return BUS_OK;
+    bool valid = json_is_array(value) && json_array_size(value) <= 64;
+    size_t index;
+    json_t *item;
+    json_array_foreach(value, index, item) valid =
+        valid && json_is_string(item) && json_string_length(item) >= 1 &&
+        json_string_length(item) <= 64 &&
+        strlen(json_string_value(item)) == json_string_length(item);
+    if (!valid)
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "dependencies: a list of at most 64 session ids or names");
+    *text = json_dumps(value, JSON_COMPACT);
+    return *text ? BUS_OK : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+}
+
 void
 gw_session_handle_create(gw_request_t *r)
 {
@@ -511,6 +535,7 @@ gw_session_handle_create(gw_request_t *r)
     static const char *const k_cluster_size[] = {"cluster_size", "clusterSize", NULL};
     static const char *const k_cluster_mode[] = {"cluster_mode", "clusterMode", NULL};
     static const char *const k_batch_timeout[] = {"batch_timeout", "batchTimeout", NULL};
+    static const char *const k_starts_at[] = {"starts_at", "startsAt", NULL};
     json_t *params = r->params, *config = json_object_get(params, "config");
     const char *name = json_string_value(s_param(params, k_name));
     const char *image_name = json_string_value(s_param(params, k_image));
@@ -559,6 +584,20 @@ gw_session_handle_create(gw_request_t *r)
     if (s_scheduling(s_param(params, k_cluster_size), s_param(params, k_cluster_mode),
                      json_object_get(params, "priority"),
                      s_param(params, k_batch_timeout), &scheduling, &err) != BUS_OK) {
+        gw_reply_problem(r, "invalid-api-params", err.detail);
+        return;
+    }
+    int64_t starts_at = 0;
+    json_t *when = s_param(params, k_starts_at);
+    if (when && !json_is_null(when) &&
+        gw_when_parse(json_string_value(when), bus_clock_wall_us(), &starts_at, &err) !=
+            BUS_OK) {
+        gw_reply_problem(r, "invalid-api-params", err.detail);
+        return;
+    }
+    char *dependencies = NULL;
+    if (s_dependencies(json_object_get(params, "dependencies"), &dependencies, &err) !=
+        BUS_OK) {
         gw_reply_problem(r, "invalid-api-params", err.detail);
         return;
     }
@@ -617,6 +656,7 @@ gw_session_handle_create(gw_request_t *r)
             gw_reply_status(r, rc, err.detail);
         free(op);
         free(limits);
+        free(dependencies);
         json_decref(image);
         json_decref(usable);
         json_decref(slots);
@@ -676,6 +716,8 @@ gw_session_handle_create(gw_request_t *r)
     in.priority = scheduling.priority;
     in.batch_timeout = scheduling.batch_timeout_s;
     in.limits = limits;
+    in.starts_at = starts_at;
+    in.dependencies = dependencies;
     //  The canonical reference the agents know: registry/project/name:tag.
     char reference[600];
     snprintf(reference, sizeof reference, "%s/%s:%s",
@@ -693,6 +735,7 @@ gw_session_handle_create(gw_request_t *r)
     for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
         free(defaults[i]);
     free(limits);
+    free(dependencies);
     json_decref(image);
     json_decref(usable);
     op->slots = slots;
@@ -1057,6 +1100,7 @@ gw_session_kernel(gw_request_t *r,
         gw_reply_problem(r, "generic-bad-request", "the session is not running");
         return false;
     }
+    gw_activity_touch(r->gw->activity, info->session_id);
     snprintf(kernel->session_id, sizeof kernel->session_id, "%s", info->session_id);
     snprintf(kernel->kernel_id, sizeof kernel->kernel_id, "%s", info->kernel_id);
     snprintf(kernel->agent_addr, sizeof kernel->agent_addr, "%s", info->agent_addr);

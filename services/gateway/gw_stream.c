@@ -175,6 +175,7 @@ s_on_message(
 {
     (void) ws;
     exec_stream_t *self = arg;
+    gw_activity_touch(self->gw->activity, self->at.session_id);
     if (self->state == AWAIT_REQUEST)
         s_start(self, data, size);
     else if (self->state == AWAIT_INPUT && opcode == GW_WS_TEXT)

@@ -22,6 +22,8 @@
 #include "sched_dispatch.h"
 #include "sched_groups.h"
 #include "sched_invariant.h"
+#include "sched_reclaim.h"
 #include "sched_lifecycle.h"
+#include "sched_cluster.h"
 
 #endif

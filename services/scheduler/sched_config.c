@@ -24,5 +24,8 @@ const bus_config_option_t sched_config_options[] = {
     {"sessions.pass_ms", BUS_CFG_INT, offsetof(sched_config_t, pass_ms), "1000", 10,
      600000, NULL,
      "how often pending sessions are placed (also right after each create)"},
+    {"sessions.reclaim_ms", BUS_CFG_INT, offsetof(sched_config_t, reclaim_ms), "5000",
+     100, 600000, NULL,
+     "how often idle, overdue and long-pending sessions are looked for (sched_reclaim)"},
     BUS_CONFIG_END,
 };

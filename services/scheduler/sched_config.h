@@ -14,6 +14,7 @@ typedef struct {
     int agent_lost_ms;     //  silence after which an agent is LOST
     int agent_grace_ms;    //  then how long before its kernels end
     int pass_ms;           //  period of the scheduling pass
+    int reclaim_ms;        //  period of the idle and timeout checks
     int create_timeout_ms; //  how long an agent may take to start a kernel
 } sched_config_t;
 

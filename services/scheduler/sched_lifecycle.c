@@ -25,6 +25,7 @@ struct _sched_lifecycle_t {
     unsigned ticks;       //  timed passes so far
     sched_dispatch_t *dispatch;
     int64_t grace_us; //  a LOST agent's kernels end after this
+    sched_reclaim_t *reclaim;
 };
 
 //  ---------------------------------------------------------------------------
@@ -326,12 +327,13 @@ s_create_kernel(sched_lifecycle_t *self, const sched_assignment_t *placed)
     proto_session_info_t info;
     proto_session_info_init(&info);
     char addr[256] = "", environ[65536] = "", command[65536] = "";
+    char mode[16] = "", hosts[4096] = "";
     char *bootstrap = NULL;
-    uint64_t shmem = 0;
+    uint64_t shmem = 0, size = 1;
     sqlite3_stmt *stmt =
         bus_db_stmt(self->db, "SELECT a.addr, s.environ, coalesce(s.startup_command, ''),"
                               " coalesce(json_extract(s.resource_opts, '$.shmem'), 0),"
-                              " s.bootstrap_script"
+                              " s.bootstrap_script, s.cluster_mode, s.cluster_size"
                               " FROM sessions s, agents a WHERE s.id = ?1 AND a.id = ?2");
     if (stmt) {
         sqlite3_bind_text(stmt, 1, placed->session_id, -1, SQLITE_TRANSIENT);
@@ -346,9 +348,14 @@ s_create_kernel(sched_lifecycle_t *self, const sched_assignment_t *placed)
             shmem = (uint64_t) sqlite3_column_int64(stmt, 3);
             const unsigned char *script = sqlite3_column_text(stmt, 4);
             bootstrap = script && *script ? strdup((const char *) script) : NULL;
+            snprintf(mode, sizeof mode, "%s",
+                     (const char *) sqlite3_column_text(stmt, 5));
+            size = (uint64_t) sqlite3_column_int64(stmt, 6);
         }
         sqlite3_reset(stmt);
     }
+    //  Every kernel's name (main1,sub1...): its hostname and its environment.
+    sched_cluster_hosts(self->db, placed->session_id, hosts, sizeof hosts);
     if (sched_sessions_get(self->db, placed->session_id, &info) != BUS_OK) {
         proto_session_info_clear(&info);
         free(bootstrap);
@@ -365,6 +372,9 @@ s_create_kernel(sched_lifecycle_t *self, const sched_assignment_t *placed)
     req.session_type = strcmp(info.type, "BATCH") == 0 ? "batch" : "interactive";
     req.cluster_role = (char *) placed->cluster_role;
     req.cluster_idx = placed->cluster_idx;
+    req.cluster_size = size ? size : 1;
+    req.cluster_mode = *mode ? mode : NULL;
+    req.cluster_hosts = *hosts ? hosts : NULL;
     req.image = info.image;
     req.architecture = info.architecture;
     req.slots = info.requested_slots;
@@ -474,6 +484,7 @@ s_apply(void *arg, bus_node_t *node, const bus_event_t *event)
             if (s_creating(sched_sessions_kernel_current(self->db, started.kernel_id)))
                 s_move(self, started.session_id, started.kernel_id, SCHED_KERNEL_RUNNING,
                        NULL, NULL, NULL);
+            sched_cluster_started(node, started.session_id);
         }
         proto_kernel_started_clear(&started);
     } else if (strcmp(event->topic, PROTO_KERNEL_TERMINATED) == 0) {
@@ -512,9 +523,20 @@ s_apply(void *arg, bus_node_t *node, const bus_event_t *event)
                     type_batch = sqlite3_column_int(stmt, 0);
                 sqlite3_reset(stmt);
             }
+            //  Batch sessions end with their task's result (reference §5),
+            //  which the sessions that depend on them wait for.
+            stmt = type_batch ? bus_db_stmt(self->db, "UPDATE sessions SET result = ?2"
+                                                      " WHERE id = ?1")
+                              : NULL;
+            if (stmt) {
+                sqlite3_bind_text(stmt, 1, ended.session_id, -1, SQLITE_TRANSIENT);
+                sqlite3_bind_text(stmt, 2, ended.exit_code == 0 ? "SUCCESS" : "FAILURE",
+                                  -1, SQLITE_STATIC);
+                sqlite3_step(stmt);
+                sqlite3_reset(stmt);
+            }
             s_move(self, ended.session_id, ended.kernel_id, SCHED_KERNEL_TERMINATED,
                    reason, text, &ended.exit_code);
-            //  Batch sessions end with their task's result (reference §5).
             if (type_batch)
                 s_emit(self, ended.exit_code == 0 ? "session_success" : "session_failure",
                        ended.session_id, NULL, reason, &ended.exit_code);
@@ -756,6 +778,79 @@ s_destroy_kernel(sched_lifecycle_t *self,
     free(defaults);
 }
 
+//  Ends every kernel of session_id for reason: a PENDING session is
+//  cancelled; a kernel whose agent is not reachable (LOST), or every kernel
+//  when forced, ends now (a kernel still running on a LOST agent is the
+//  reconciliation's to clean); the others become TERMINATING and their
+//  agents are asked to destroy them (forced: without a grace period).
+//  NOT_FOUND for an unknown session; an ended one is left as it is.
+static int
+s_end_session(sched_lifecycle_t *self,
+              const char *session_id,
+              const char *reason,
+              bool forced)
+{
+    int status = sched_sessions_status(self->db, session_id);
+    if (status < 0)
+        return BUS_STATUS_NOT_FOUND;
+    if (sched_session_is_dead(status))
+        return BUS_OK;
+    typedef struct {
+        char id[SCHED_ID_MAX];
+        char addr[256];
+    } kernel_t;
+    kernel_t kernels[SCHED_CLUSTER_MAX];
+    size_t count = 0;
+    sqlite3_stmt *stmt = bus_db_stmt(
+        self->db,
+        "SELECT k.id, coalesce(a.addr, '') FROM kernels k"
+        " LEFT JOIN agents a ON a.id = k.agent_id AND a.status = 'ALIVE'"
+        " WHERE k.session_id = ?1 AND k.status NOT IN ('TERMINATED', 'CANCELLED')"
+        " ORDER BY k.cluster_idx");
+    if (!stmt)
+        return BUS_STATUS_INTERNAL;
+    sqlite3_bind_text(stmt, 1, session_id, -1, SQLITE_STATIC);
+    while (count < SCHED_CLUSTER_MAX && sqlite3_step(stmt) == SQLITE_ROW) {
+        snprintf(kernels[count].id, sizeof kernels[count].id, "%s",
+                 (const char *) sqlite3_column_text(stmt, 0));
+        snprintf(kernels[count].addr, sizeof kernels[count].addr, "%s",
+                 (const char *) sqlite3_column_text(stmt, 1));
+        count++;
+    }
+    sqlite3_reset(stmt);
+    if (bus_node_begin(self->node) != 0)
+        return BUS_STATUS_UNAVAILABLE;
+    bool ask[SCHED_CLUSTER_MAX] = {false};
+    for (size_t i = 0; i < count; i++) {
+        if (status == SCHED_SESSION_PENDING)
+            s_move(self, session_id, kernels[i].id, SCHED_KERNEL_CANCELLED, reason, NULL,
+                   NULL);
+        else if (!*kernels[i].addr || forced)
+            s_move(self, session_id, kernels[i].id, SCHED_KERNEL_TERMINATED,
+                   *kernels[i].addr ? reason : "agent-lost", NULL, NULL);
+        else {
+            s_move(self, session_id, kernels[i].id, SCHED_KERNEL_TERMINATING, reason,
+                   NULL, NULL);
+            ask[i] = true;
+        }
+        ask[i] =
+            ask[i] || (forced && *kernels[i].addr && status != SCHED_SESSION_PENDING);
+    }
+    bus_node_commit(self->node);
+    for (size_t i = 0; i < count; i++)
+        if (ask[i])
+            s_destroy_kernel(self, session_id, kernels[i].id, kernels[i].addr, reason,
+                             forced ? 0 : -1);
+    return BUS_OK;
+}
+
+static void
+s_reclaim_end(void *arg, const char *session_id, const char *reason)
+{
+    if (s_end_session(arg, session_id, reason, false) != BUS_OK)
+        bus_log_warning("cannot end session=%s reason=%s", session_id, reason);
+}
+
 static int
 s_destroy(void *arg,
           bus_rpc_request_t *req,
@@ -770,49 +865,14 @@ s_destroy(void *arg,
     int rc = proto_session_destroy_req_decode(&in, body, size, err);
     if (rc != BUS_OK)
         return rc;
-    proto_session_info_t info;
-    proto_session_info_init(&info);
-    rc = sched_sessions_get(self->db, in.session_id, &info);
-    int status = sched_session_status_from_str(info.status ? info.status : "");
-    char addr[256] = "";
-    if (rc == BUS_OK && info.agent_id) {
-        sqlite3_stmt *stmt = bus_db_stmt(
-            self->db, "SELECT addr FROM agents WHERE id = ?1 AND status = 'ALIVE'");
-        if (stmt) {
-            sqlite3_bind_text(stmt, 1, info.agent_id, -1, SQLITE_TRANSIENT);
-            if (sqlite3_step(stmt) == SQLITE_ROW)
-                snprintf(addr, sizeof addr, "%s",
-                         (const char *) sqlite3_column_text(stmt, 0));
-            sqlite3_reset(stmt);
-        }
-    }
-    bool ask_agent = false;
-    if (rc == BUS_OK && !sched_session_is_dead(status) && info.kernel_id &&
-        bus_node_begin(self->node) == 0) {
-        if (status == SCHED_SESSION_PENDING)
-            s_move(self, in.session_id, info.kernel_id, SCHED_KERNEL_CANCELLED, in.reason,
-                   NULL, NULL);
-        else if (!*addr || in.forced)
-            //  No agent to ask (LOST), or the user will not wait: the end
-            //  is recorded now; a kernel still running on a LOST agent is
-            //  the reconciliation's to clean.
-            s_move(self, in.session_id, info.kernel_id, SCHED_KERNEL_TERMINATED,
-                   *addr ? in.reason : "agent-lost", NULL, NULL);
-        else {
-            s_move(self, in.session_id, info.kernel_id, SCHED_KERNEL_TERMINATING,
-                   in.reason, NULL, NULL);
-            ask_agent = true;
-        }
-        bus_node_commit(self->node);
-    }
-    if (ask_agent || (rc == BUS_OK && in.forced && *addr && info.kernel_id))
-        s_destroy_kernel(self, in.session_id, info.kernel_id, addr, in.reason,
-                         in.forced ? 0 : -1);
-    proto_session_info_clear(&info);
+    rc = s_end_session(self, in.session_id, in.reason, in.forced);
     if (rc == BUS_OK)
         rc = s_reply_session(self, in.session_id, reply, err);
     else
-        bus_error_set(err, rc, "no such session %s", in.session_id);
+        bus_error_set(err, rc,
+                      rc == BUS_STATUS_NOT_FOUND ? "no such session %s"
+                                                 : "cannot end session %s",
+                      in.session_id);
     proto_session_destroy_req_clear(&in);
     return rc;
 }
@@ -1209,10 +1269,21 @@ s_on_listed(void *arg, const bus_reply_t *reply)
             //  cancels the session as the first attempt's would.
             s_log_repair(ctx->agent_id, row, sched_kernel_status_str(row->status),
                          "its agent does not have it: kernel.create sent again");
-            sched_assignment_t again;
+            sched_assignment_t again = {.cluster_role = "main", .cluster_idx = 1};
             snprintf(again.kernel_id, sizeof again.kernel_id, "%s", row->kernel_id);
             snprintf(again.session_id, sizeof again.session_id, "%s", row->session_id);
             snprintf(again.agent_id, sizeof again.agent_id, "%s", ctx->agent_id);
+            sqlite3_stmt *stmt = bus_db_stmt(
+                self->db, "SELECT cluster_role, cluster_idx FROM kernels WHERE id = ?1");
+            if (stmt) {
+                sqlite3_bind_text(stmt, 1, row->kernel_id, -1, SQLITE_STATIC);
+                if (sqlite3_step(stmt) == SQLITE_ROW) {
+                    snprintf(again.cluster_role, sizeof again.cluster_role, "%s",
+                             (const char *) sqlite3_column_text(stmt, 0));
+                    again.cluster_idx = (uint32_t) sqlite3_column_int(stmt, 1);
+                }
+                sqlite3_reset(stmt);
+            }
             s_create_kernel(self, &again);
         } else if (row->status == SCHED_KERNEL_RESTARTING) {
             //  kernel.restart's answer was lost: the agent runs it again, or
@@ -1338,7 +1409,8 @@ s_reconcile(sched_lifecycle_t *self)
 //  ---------------------------------------------------------------------------
 
 sched_lifecycle_t *
-sched_lifecycle_new(bus_node_t *node, int pass_ms, int create_timeout_ms, int grace_ms)
+sched_lifecycle_new(
+    bus_node_t *node, int pass_ms, int create_timeout_ms, int grace_ms, int reclaim_ms)
 {
     sched_lifecycle_t *self = calloc(1, sizeof *self);
     if (!self)
@@ -1353,7 +1425,8 @@ sched_lifecycle_new(bus_node_t *node, int pass_ms, int create_timeout_ms, int gr
     self->soon = event_new(bus_node_base(node), -1, 0, s_on_soon, self);
     self->dispatch =
         sched_dispatch_new(self->db, (int64_t) pass_ms * 1000, SCHED_DISPATCH_WINDOW);
-    if (!self->timer || !self->soon || !self->dispatch ||
+    self->reclaim = sched_reclaim_new(node, reclaim_ms, s_reclaim_end, self);
+    if (!self->timer || !self->soon || !self->dispatch || !self->reclaim ||
         event_add(self->timer, &tv) != 0 ||
         bus_node_handle(node, PROTO_SESSION_CREATE, s_create, self) != 0 ||
         bus_node_handle(node, PROTO_SESSION_DESTROY, s_destroy, self) != 0 ||
@@ -1384,6 +1457,7 @@ sched_lifecycle_destroy(sched_lifecycle_t **self_p)
         if (self->soon)
             event_free(self->soon);
         sched_dispatch_destroy(&self->dispatch);
+        sched_reclaim_destroy(&self->reclaim);
         free(self);
         *self_p = NULL;
     }

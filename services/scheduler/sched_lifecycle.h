@@ -37,8 +37,10 @@ typedef struct _sched_lifecycle_t sched_lifecycle_t;
 //  The kernels of an agent LOST for longer than grace_ms end with
 //  agent-termination (their slots given back); if the agent comes back,
 //  the reconciliation destroys what it still runs of them.
-sched_lifecycle_t *
-sched_lifecycle_new(bus_node_t *node, int pass_ms, int create_timeout_ms, int grace_ms);
+//  Idle, overdue and long-pending sessions are looked for every reclaim_ms
+//  (sched_reclaim).
+sched_lifecycle_t *sched_lifecycle_new(
+    bus_node_t *node, int pass_ms, int create_timeout_ms, int grace_ms, int reclaim_ms);
 void sched_lifecycle_destroy(sched_lifecycle_t **self_p);
 
 #endif

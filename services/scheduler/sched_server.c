@@ -40,8 +40,9 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
     state->agents = sched_agents_new(node, config->agent_lost_ms);
     if (state->agents && sched_usage_serve(node) == 0 && sched_groups_follow(node) == 0 &&
         sched_invariant_serve(node) == 0)
-        state->lifecycle = sched_lifecycle_new(
-            node, config->pass_ms, config->create_timeout_ms, config->agent_grace_ms);
+        state->lifecycle =
+            sched_lifecycle_new(node, config->pass_ms, config->create_timeout_ms,
+                                config->agent_grace_ms, config->reclaim_ms);
     if (!state->lifecycle) {
         bus_error_set(err, BUS_STATUS_INTERNAL, "cannot start the session service");
         void *dead = state;

@@ -138,6 +138,47 @@ s_store_limits(bus_db_t *db, const sched_session_spec_t *spec, bus_error_t *err)
     return rc;
 }
 
+//  The session ids of a dependencies list (JSON array text of ids or the
+//  names of the owner's sessions, the latest of that name), as a JSON
+//  array text the caller frees. NULL with err for a malformed list or one
+//  that names no session.
+static char *
+s_resolve_dependencies(bus_db_t *db, const sched_session_spec_t *spec, bus_error_t *err)
+{
+    json_t *list = json_loads(spec->dependencies, 0, NULL);
+    json_t *ids = json_array();
+    size_t index;
+    json_t *item;
+    if (!json_is_array(list))
+        bus_error_set(err, BUS_STATUS_INVALID, "dependencies: expected a JSON array");
+    json_array_foreach(list, index, item)
+    {
+        const char *name = json_string_value(item);
+        sqlite3_stmt *stmt = bus_db_stmt(
+            db, "SELECT id FROM sessions WHERE id = ?1 UNION ALL SELECT * FROM"
+                " (SELECT id FROM sessions WHERE access_key = ?2 AND name = ?1"
+                " ORDER BY created_at DESC LIMIT 1) LIMIT 1");
+        if (!name || !stmt) {
+            bus_error_set(err, BUS_STATUS_INVALID, "dependencies: session ids or names");
+            break;
+        }
+        sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(stmt, 2, spec->access_key, -1, SQLITE_STATIC);
+        if (sqlite3_step(stmt) == SQLITE_ROW)
+            json_array_append_new(
+                ids, json_string((const char *) sqlite3_column_text(stmt, 0)));
+        else
+            bus_error_set(err, BUS_STATUS_INVALID, "dependencies: no session %s", name);
+        sqlite3_reset(stmt);
+        if (*err->detail)
+            break;
+    }
+    char *text = *err->detail ? NULL : json_dumps(ids, JSON_COMPACT);
+    json_decref(ids);
+    json_decref(list);
+    return text;
+}
+
 int
 sched_sessions_insert(bus_db_t *db,
                       const sched_session_spec_t *spec,
@@ -161,8 +202,14 @@ sched_sessions_insert(bus_db_t *db,
                              size > SCHED_CLUSTER_MAX ? "a cluster has at most %d kernels"
                                                       : "priority is 0..100",
                              SCHED_CLUSTER_MAX);
-    if (bus_db_begin(db) != 0)
+    char *dependencies = NULL;
+    if (spec->dependencies && *spec->dependencies &&
+        !(dependencies = s_resolve_dependencies(db, spec, err)))
+        return err->status ? err->status : BUS_STATUS_INVALID;
+    if (bus_db_begin(db) != 0) {
+        free(dependencies);
         return bus_error_set(err, BUS_STATUS_UNAVAILABLE, "database busy");
+    }
     //  A name is unique among the owner's sessions that are not over.
     sqlite3_stmt *stmt =
         bus_db_stmt(db, "SELECT 1 FROM sessions WHERE access_key = ?1 AND name = ?2"
@@ -208,7 +255,7 @@ sched_sessions_insert(bus_db_t *db,
         s_bind(stmt, 18, spec->cluster_mode);
         sqlite3_bind_int(stmt, 19, (int) size);
         sqlite3_bind_int64(stmt, 20, spec->starts_at_us);
-        s_bind(stmt, 21, spec->dependencies);
+        s_bind(stmt, 21, dependencies);
         sqlite3_bind_int64(stmt, 22, spec->batch_timeout_s);
         rc = s_step(stmt);
     }
@@ -219,6 +266,7 @@ sched_sessions_insert(bus_db_t *db,
         s_uuid(kernel_id);
         rc = s_insert_kernel(db, spec, kernel_id, index, now_us, err);
     }
+    free(dependencies);
     if (rc == BUS_OK)
         rc = s_store_limits(db, spec, err);
     if (rc != BUS_OK) {

@@ -10,6 +10,12 @@
 #define DEFAULT_SKIPS    3 //  passes a session may be passed over before it starves
 #define LIFO_OLDEST_PART 4 //  LIFO: a quarter of the window goes to the oldest
 
+//  A session whose dependencies all ended with success (or has none).
+#define SNAPSHOT_READY                                                                   \
+    "(dependencies = '[]' OR NOT EXISTS (SELECT 1 FROM json_each(sessions.dependencies)" \
+    " d LEFT JOIN sessions x ON x.id = d.value WHERE x.id IS NULL OR"                    \
+    " x.status <> 'TERMINATED' OR x.result <> 'SUCCESS'))"
+
 //  A chunk of the string arena; strings never move once kept.
 typedef struct arena_s {
     struct arena_s *next;
@@ -354,10 +360,10 @@ s_load_pending(sched_snapshot_t *self, bus_db_t *db, int64_t now_us, size_t wind
         "WITH chosen AS ("
         "  SELECT id FROM (SELECT id FROM sessions WHERE status = 'PENDING'"
         "   AND scaling_group = ?1 AND architecture = ?2 AND starts_at <= ?3"
-        "   ORDER BY created_at, id LIMIT ?4)"
+        "   AND " SNAPSHOT_READY " ORDER BY created_at, id LIMIT ?4)"
         "  UNION SELECT id FROM (SELECT id FROM sessions WHERE status = 'PENDING'"
         "   AND scaling_group = ?1 AND architecture = ?2 AND starts_at <= ?3"
-        "   ORDER BY created_at DESC, id DESC LIMIT ?5))"
+        "   AND " SNAPSHOT_READY " ORDER BY created_at DESC, id DESC LIMIT ?5))"
         " SELECT s.id, s.access_key, s.user_uuid, s.group_id, s.domain_name,"
         "  s.created_at, s.priority, s.skipped, s.retries, s.tried_at, s.cluster_size,"
         "  s.cluster_mode, r.slot, r.amount"

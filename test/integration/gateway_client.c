@@ -34,6 +34,15 @@ s_read_admin_env(const char *path, client_keypair_t *kp)
 int
 client_platform_start(client_platform_t *self, const char *name, bool with_accounting)
 {
+    return client_platform_start_with(self, name, with_accounting, NULL);
+}
+
+int
+client_platform_start_with(client_platform_t *self,
+                           const char *name,
+                           bool with_accounting,
+                           const char *const *scheduler_sets)
+{
     memset(self, 0, sizeof *self);
     self->with_accounting = with_accounting;
     self->dir = harness_tmpdir(name);
@@ -41,13 +50,19 @@ client_platform_start(client_platform_t *self, const char *name, bool with_accou
         return -1;
     char state[512], line[HARNESS_LINE_MAX], pub[160], sub[160], reg[160];
     snprintf(state, sizeof state, "node.state_dir=%s/scheduler", self->dir);
-    const char *sched_args[] = {"--set", state,
-                                "--set", "bus.hub.publish=tcp://127.0.0.1:*",
-                                "--set", "bus.hub.subscribe=tcp://127.0.0.1:*",
-                                "--set", "bus.hub.registry=tcp://127.0.0.1:*",
-                                "--set", "bus.heartbeat_ms=100",
-                                "--set", "agents.lost_ms=1500",
-                                NULL};
+    const char *sched_args[40] = {"--set", state,
+                                  "--set", "bus.hub.publish=tcp://127.0.0.1:*",
+                                  "--set", "bus.hub.subscribe=tcp://127.0.0.1:*",
+                                  "--set", "bus.hub.registry=tcp://127.0.0.1:*",
+                                  "--set", "bus.heartbeat_ms=100",
+                                  "--set", "agents.lost_ms=1500",
+                                  NULL};
+    size_t argc = 12;
+    for (size_t i = 0; scheduler_sets && scheduler_sets[i] && argc + 3 < 40; i++) {
+        sched_args[argc++] = "--set";
+        sched_args[argc++] = scheduler_sets[i];
+    }
+    sched_args[argc] = NULL;
     if (harness_start(&self->scheduler, self->dir, "scheduler", "scheduler",
                       sched_args) != 0 ||
         !harness_wait_line(&self->scheduler, "ready ", CLIENT_READY_MS, line,

@@ -55,6 +55,12 @@ typedef struct {
 int
 client_platform_start(client_platform_t *self, const char *name, bool with_accounting);
 
+//  The same, with more scheduler options (KEY=VALUE, NULL-terminated).
+int client_platform_start_with(client_platform_t *self,
+                               const char *name,
+                               bool with_accounting,
+                               const char *const *scheduler_sets);
+
 //  SIGTERM to every process: true when all exited 0 without a sanitizer report.
 bool client_platform_stop(client_platform_t *self);
 
