@@ -31,7 +31,10 @@ struct _sched_lifecycle_t {
 //  ---------------------------------------------------------------------------
 //  Events
 
-//  Emits session.lifecycle for session_id inside the caller's transaction.
+//  Emits session.lifecycle for session_id inside the caller's transaction:
+//  the event carries the session's owner and status and the kernel's place
+//  in its cluster, read with one statement (a session gets half a dozen
+//  events, so this is on the scheduler's busiest path).
 static void
 s_emit(sched_lifecycle_t *self,
        const char *event,
@@ -40,24 +43,38 @@ s_emit(sched_lifecycle_t *self,
        const char *reason,
        const int64_t *exit_code)
 {
-    proto_session_info_t info;
-    proto_session_info_init(&info);
-    if (sched_sessions_get(self->db, session_id, &info) != BUS_OK) {
-        proto_session_info_clear(&info);
+    sqlite3_stmt *stmt = bus_db_stmt(
+        self->db, "SELECT s.name, s.access_key, s.domain_name, s.group_id, s.status,"
+                  " k.cluster_role, k.cluster_idx FROM sessions s"
+                  " LEFT JOIN kernels k ON k.id = ?2 AND k.session_id = s.id"
+                  " WHERE s.id = ?1");
+    if (!stmt)
+        return;
+    sqlite3_bind_text(stmt, 1, session_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 2, kernel_id ? kernel_id : "", -1, SQLITE_STATIC);
+    if (sqlite3_step(stmt) != SQLITE_ROW) {
+        sqlite3_reset(stmt);
         return;
     }
     proto_session_lifecycle_t step;
     proto_session_lifecycle_init(&step);
     step.event = (char *) event;
-    step.session_id = info.session_id;
-    step.session_name = info.name;
-    step.access_key = info.access_key;
-    step.domain_name = info.domain_name;
-    step.group_id = info.group_id;
-    step.status = info.status;
+    step.session_id = (char *) session_id;
+    step.session_name = (char *) sqlite3_column_text(stmt, 0);
+    step.access_key = (char *) sqlite3_column_text(stmt, 1);
+    step.domain_name = (char *) sqlite3_column_text(stmt, 2);
+    step.group_id = (char *) sqlite3_column_text(stmt, 3);
+    step.status = (char *) sqlite3_column_text(stmt, 4);
     step.kernel_id = (char *) kernel_id;
-    step.cluster_role = kernel_id ? "main" : NULL;
-    step.cluster_idx = kernel_id ? 1 : 0;
+    if (kernel_id && sqlite3_column_type(stmt, 5) != SQLITE_NULL) {
+        //  Backend.AI numbers a kernel within its role (main1, sub1, sub2);
+        //  the kernels table numbers them across the session (1, 2, 3).
+        step.cluster_role = (char *) sqlite3_column_text(stmt, 5);
+        int64_t index = sqlite3_column_int64(stmt, 6);
+        step.cluster_idx = (uint64_t) (strcmp(step.cluster_role, "sub") == 0 && index > 1
+                                           ? index - 1
+                                           : index);
+    }
     step.reason = (char *) reason;
     step.has_exit_code = exit_code != NULL;
     step.exit_code = exit_code ? *exit_code : 0;
@@ -67,10 +84,9 @@ s_emit(sched_lifecycle_t *self,
         bus_node_emit(self->node, PROTO_SESSION_LIFECYCLE, bus_writer_data(writer),
                       bus_writer_size(writer));
     bus_writer_destroy(&writer);
-    proto_session_info_clear(&info);
+    sqlite3_reset(stmt);
 }
 
-//  Moves a kernel and emits what the move means; inside a transaction.
 static int
 s_move(sched_lifecycle_t *self,
        const char *session_id,
