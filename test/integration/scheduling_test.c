@@ -6,7 +6,9 @@
     is refused; batch sessions end with their result, and dependencies wait
     for success or are cancelled by a failure; starts_at delays; the idle
     timeout, the session lifetime and the pending timeout end sessions with
-    their reasons; after all of it the ledger invariant holds
+    their reasons; a killed agent's session ends with agent-termination after
+    the grace period and its container goes when the agent comes back;
+    after all of it the ledger invariant holds
     (backplane-scheduler check-ledger). Needs root, runc, umoci and tini.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
@@ -174,7 +176,8 @@ s_policy(const char *props)
 static void
 test_start(void)
 {
-    const char *sets[] = {"sessions.reclaim_ms=200", "sessions.pass_ms=200", NULL};
+    const char *sets[] = {"sessions.reclaim_ms=200", "sessions.pass_ms=200",
+                          "agents.termination_grace_ms=1000", NULL};
     T_ASSERT(client_platform_start_with(&s_p, "scheduling", false, sets) == 0);
     T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-s", "bps0", "10.214.0.0/24"));
 }
@@ -345,6 +348,24 @@ test_pending_timeout(void)
     T_ASSERT(s_policy("{max_concurrent_sessions: 30}"));
 }
 
+//  The agent is killed: once it has been LOST for the grace period its
+//  session ends with agent-termination and gives its slots back; when it
+//  comes back, the container it still runs for that session is destroyed.
+static void
+test_agent_lost(void)
+{
+    T_EQ_INT(s_create("l-lost", NULL, "", true), 201);
+    harness_kill(&s_agent);
+    T_ASSERT(s_ended("l-lost", "agent-termination", 20000));
+    T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-s", "bps0", "10.214.0.0/24"));
+    char command[1024];
+    snprintf(command, sizeof command,
+             "for i in $(seq 100); do n=$(runc --root %s/agent-s/runc list -q | wc -l);"
+             " [ \"$n\" = 0 ] && exit 0; sleep 0.2; done; exit 1",
+             s_p.dir);
+    T_EQ_INT(harness_shell(command), 0);
+}
+
 static void
 test_ledger_holds(void)
 {
@@ -391,6 +412,7 @@ main(void)
     T_RUN(test_batch_and_dependencies);
     T_RUN(test_idle_timeout_and_lifetime);
     T_RUN(test_pending_timeout);
+    T_RUN(test_agent_lost);
     T_RUN(test_ledger_holds);
     T_RUN(test_stop);
     client_platform_end(&s_p, t_failures > 0);
