@@ -40,6 +40,8 @@ FUZZ_EXTRA_fuzz_multipart := services/gateway/gw_multipart.o
 $(BUILD)/test/fuzz_multipart_replay: $(BUILD)/services/gateway/gw_multipart.o
 FUZZ_EXTRA_fuzz_websocket := services/gateway/gw_websocket.o
 $(BUILD)/test/fuzz_websocket_replay: $(BUILD)/services/gateway/gw_websocket.o
+FUZZ_EXTRA_fuzz_when := services/gateway/gw_when.o
+$(BUILD)/test/fuzz_when_replay: $(BUILD)/services/gateway/gw_when.o
 FUZZ_EXTRA_fuzz_runner_frames := services/agent/agent_runner_proto.o
 $(BUILD)/test/fuzz_runner_frames_replay: $(BUILD)/services/agent/agent_runner_proto.o
 
