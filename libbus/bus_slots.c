@@ -20,10 +20,24 @@ typedef struct {
     bus_slots_unit_t unit;
 } slot_type_t;
 
+//  Backend.AI's resource_slot_types: its six original ones, then the
+//  accelerators its plugins added later (IPU, Rebellions ATOM, Gaudi 2,
+//  FuriosaAI Warboy and RNGD, Hyperaccel LPU). Every accelerator is a count.
 static const slot_type_t s_types[] = {
-    {"cpu", BUS_SLOTS_COUNT},         {"mem", BUS_SLOTS_BYTES},
-    {"cuda.device", BUS_SLOTS_COUNT}, {"cuda.shares", BUS_SLOTS_COUNT},
-    {"rocm.device", BUS_SLOTS_COUNT}, {"tpu.device", BUS_SLOTS_COUNT},
+    {"cpu", BUS_SLOTS_COUNT},
+    {"mem", BUS_SLOTS_BYTES},
+    {"cuda.device", BUS_SLOTS_COUNT},
+    {"cuda.shares", BUS_SLOTS_COUNT},
+    {"rocm.device", BUS_SLOTS_COUNT},
+    {"tpu.device", BUS_SLOTS_COUNT},
+    {"ipu.device", BUS_SLOTS_COUNT},
+    {"atom.device", BUS_SLOTS_COUNT},
+    {"atom-plus.device", BUS_SLOTS_COUNT},
+    {"atom-max.device", BUS_SLOTS_COUNT},
+    {"gaudi2.device", BUS_SLOTS_COUNT},
+    {"warboy.device", BUS_SLOTS_COUNT},
+    {"rngd.device", BUS_SLOTS_COUNT},
+    {"hyperaccel-lpu.device", BUS_SLOTS_COUNT},
 };
 
 #define TYPE_COUNT (sizeof s_types / sizeof s_types[0])

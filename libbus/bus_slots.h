@@ -10,8 +10,9 @@
     without exponent, which is the form Backend.AI stores and answers with
     (reference §8). Pure code, no I/O.
 
-    The known slot types are a static table for now; agents will report
-    their plugins' slots later.
+    The known slot types are a static table: Backend.AI's resource slot
+    types (cpu, mem and the accelerators' *.device and cuda.shares slots).
+    An agent's accelerator plugins declare slots from this table.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================

@@ -69,7 +69,7 @@ test_known_types(void)
     T_EQ_INT(bus_slots_unit(""), BUS_SLOTS_UNKNOWN);
     T_EQ_INT(bus_slots_unit(NULL), BUS_SLOTS_UNKNOWN);
     json_t *known = bus_slots_known();
-    T_EQ_INT(json_object_size(known), 6);
+    T_EQ_INT(json_object_size(known), 14);
     T_EQ_STR(json_string_value(json_object_get(known, "mem")), "bytes");
     T_EQ_STR(json_string_value(json_object_get(known, "cpu")), "count");
     json_decref(known);

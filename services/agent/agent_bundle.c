@@ -13,7 +13,9 @@
     =========================================================================
 */
 #include "agent_classes.h"
-#include <sys/resource.h> //  getrlimit: clamp NOFILE to what the agent may grant
+#include <sys/resource.h>  //  getrlimit: clamp NOFILE to what the agent may grant
+#include <sys/stat.h>      //  stat: a device node's type and numbers
+#include <sys/sysmacros.h> //  major, minor
 
 //  Docker's default set; the user is not root, so these only bound what a
 //  setuid-free process could ever regain (noNewPrivileges forbids even that).
@@ -109,7 +111,50 @@ s_resources(const agent_kernel_spec_t *spec)
     if (spec->pids_max > 0)
         json_object_set_new(resources, "pids",
                             json_pack("{s:I}", "limit", (json_int_t) spec->pids_max));
+    if (spec->device_count > 0) {
+        //  Deny all, then each node; runc appends its default devices.
+        json_t *rules = json_array();
+        json_array_append_new(rules,
+                              json_pack("{s:b, s:s}", "allow", 0, "access", "rwm"));
+        for (size_t i = 0; i < spec->device_count; i++) {
+            const agent_bundle_device_t *device = &spec->devices[i];
+            char type[2] = {device->type, '\0'};
+            json_array_append_new(
+                rules, json_pack("{s:b, s:s, s:I, s:I, s:s}", "allow", 1, "type", type,
+                                 "major", (json_int_t) device->major, "minor",
+                                 (json_int_t) device->minor, "access", "rwm"));
+        }
+        json_object_set_new(resources, "devices", rules);
+    }
     return resources;
+}
+
+//  linux.devices: each node made at its path inside, owned by root.
+static json_t *
+s_devices(const agent_kernel_spec_t *spec)
+{
+    json_t *devices = json_array();
+    for (size_t i = 0; i < spec->device_count; i++) {
+        const agent_bundle_device_t *device = &spec->devices[i];
+        char type[2] = {device->type, '\0'};
+        json_array_append_new(devices,
+                              json_pack("{s:s, s:s, s:I, s:I, s:I, s:i, s:i}", "path",
+                                        device->path, "type", type, "major",
+                                        (json_int_t) device->major, "minor",
+                                        (json_int_t) device->minor, "fileMode",
+                                        (json_int_t) device->mode, "uid", 0, "gid", 0));
+    }
+    return devices;
+}
+
+//  A device the config can hold: an absolute clean path, c or b, numbers in range.
+static bool
+s_device_valid(const agent_bundle_device_t *device)
+{
+    return device->path && *device->path == '/' && !strstr(device->path, "/../") &&
+           (device->type == 'c' || device->type == 'b') && device->major >= 0 &&
+           device->major <= UINT32_MAX && device->minor >= 0 &&
+           device->minor <= UINT32_MAX && device->mode <= 07777;
 }
 
 static bool
@@ -133,6 +178,32 @@ agent_bundle_id_valid(const char *id)
         if (!isalnum((unsigned char) *p) && *p != '_' && *p != '.' && *p != '-')
             return false;
     return true;
+}
+
+//  ---------------------------------------------------------------------------
+//  A host device node.
+
+int
+agent_bundle_device(const char *path, agent_bundle_device_t *device, bus_error_t *err)
+{
+    assert(path && device);
+    if (*path != '/')
+        return bus_error_set(err, BUS_STATUS_INVALID, "device %s is not absolute", path);
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return bus_error_set(err,
+                             errno == ENOENT ? BUS_STATUS_NOT_FOUND : BUS_STATUS_INVALID,
+                             "device %s: %s", path, strerror(errno));
+    if (!S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode))
+        return bus_error_set(err, BUS_STATUS_INVALID, "%s is not a device", path);
+    *device = (agent_bundle_device_t){
+        .path = path,
+        .type = S_ISCHR(st.st_mode) ? 'c' : 'b',
+        .major = (int64_t) major(st.st_rdev),
+        .minor = (int64_t) minor(st.st_rdev),
+        .mode = (uint32_t) (st.st_mode & 07777),
+    };
+    return BUS_OK;
 }
 
 //  ---------------------------------------------------------------------------
@@ -174,6 +245,13 @@ agent_bundle_config(const agent_kernel_spec_t *spec,
                       "netns path must be absolute and excludes host network");
         return NULL;
     }
+    for (size_t i = 0; i < spec->device_count; i++)
+        if (!spec->devices || !s_device_valid(&spec->devices[i])) {
+            bus_error_set(err, BUS_STATUS_INVALID, "invalid device %s",
+                          spec->devices && spec->devices[i].path ? spec->devices[i].path
+                                                                 : "(none)");
+            return NULL;
+        }
     const char *cwd = spec->cwd && *spec->cwd ? spec->cwd : AGENT_KERNEL_HOME;
     if (*cwd != '/') {
         bus_error_set(err, BUS_STATUS_INVALID, "cwd must be absolute");
@@ -257,6 +335,8 @@ agent_bundle_config(const agent_kernel_spec_t *spec,
                                "resources", s_resources(spec), "namespaces", namespaces,
                                "maskedPaths", s_string_array(s_masked_paths),
                                "readonlyPaths", s_string_array(s_readonly_paths));
+    if (linux_ && spec->device_count > 0)
+        json_object_set_new(linux_, "devices", s_devices(spec));
 
     char hostname[AGENT_BUNDLE_HOSTNAME_MAX + 1];
     snprintf(hostname, sizeof hostname, "%s",

@@ -13,7 +13,10 @@
     otherwise, or none at all with host_network), runc spec's default
     masked and read-only paths, and, when the spec names one, a host file
     bound read-only at /etc/hosts (the agent rewrites it in place for a
-    cluster session's hostnames).
+    cluster session's hostnames). Host device nodes the spec lists (a
+    kernel's accelerators) are created at the same path in the container
+    (linux.devices) and allowed in its device cgroup after a deny-all rule
+    (runc appends its default devices: null, zero, tty...).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -47,6 +50,15 @@
 #define AGENT_BUNDLE_KERNEL_ID_MAX 64
 #define AGENT_BUNDLE_HOSTNAME_MAX  63
 
+//  A host device node given to a container, at the same path inside.
+typedef struct {
+    const char *path; //  absolute, borrowed
+    char type;        //  'c' (character) or 'b' (block)
+    int64_t major;
+    int64_t minor;
+    uint32_t mode; //  permission bits, e.g. 0666
+} agent_bundle_device_t;
+
 //  What one kernel's container is. All strings are borrowed from the caller.
 //  Zero or NULL means "none" or "the default" for every optional field.
 typedef struct {
@@ -66,12 +78,21 @@ typedef struct {
     const char *netns_path;   //  optional: join this network namespace (agent_net)
     const char *hosts_path;   //  optional host file, bound read-only at /etc/hosts
     bool host_network;        //  no network namespace: share the host's network
+    const agent_bundle_device_t *devices; //  optional: device_count host nodes
+    size_t device_count;
 } agent_kernel_spec_t;
 
 //  ---------------------------------------------------------------------------
 //  True when id is safe as a kernel id: it names host directories, a cgroup
 //  and the runc container, so it comes from the outside and is checked.
 bool agent_bundle_id_valid(const char *id);
+
+//  ---------------------------------------------------------------------------
+//  Fills device from the host node at path (borrowed into device->path).
+//  BUS_OK, BUS_STATUS_NOT_FOUND when there is none, BUS_STATUS_INVALID when
+//  path is not absolute or not a character or block device.
+int
+agent_bundle_device(const char *path, agent_bundle_device_t *device, bus_error_t *err);
 
 //  ---------------------------------------------------------------------------
 //  Build the config.json document for spec. rootfs is the host path of the

@@ -9,6 +9,7 @@
 
 #include "bus_classes.h"
 #include "agent_config.h"
+#include "agent_accel.h"
 #include "agent_server.h"
 #include "agent_heartbeat.h"
 #include "agent_fs.h"

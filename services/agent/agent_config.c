@@ -60,6 +60,16 @@ const bus_config_option_t agent_config_options[] = {
      "how often each running kernel's kernel.stats is published; 0: never"},
     {"agent.pids_max", BUS_CFG_INT, offsetof(agent_config_t, pids_max), "4096", 16,
      4194304, NULL, "the most processes and threads one kernel may have"},
+    {"accelerators.mock", BUS_CFG_STRING, offsetof(agent_config_t, accel_mock), "", 0,
+     AGENT_ACCEL_MOCK_CONFIG_MAX - 1, NULL,
+     "fake GPUs for tests, e.g. devices=2,memory=16g,mode=shares; empty: none; "
+     "set, it replaces the cuda plugin"},
+    {"accelerators.cuda", BUS_CFG_BOOL, offsetof(agent_config_t, accel_cuda), "true", 0,
+     0, NULL, "offer the NVIDIA GPUs NVML lists (none without its library or a driver)"},
+    {"accelerators.cuda_mode", BUS_CFG_ENUM, offsetof(agent_config_t, accel_cuda_mode),
+     "device", 0, 0, "device|shares|both",
+     "GPU slots: device (cuda.device, whole GPUs), shares (cuda.shares, fractions "
+     "under MPS limits) or both"},
     {"fake.agents", BUS_CFG_INT, offsetof(agent_config_t, fake_agents), "0", 0,
      AGENT_FAKE_AGENTS_MAX, NULL,
      "0: a real agent; N > 0: N fake agents <node.name>-1..N instead, which run no "

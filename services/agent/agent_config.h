@@ -11,24 +11,27 @@
 
 typedef struct {
     bus_node_config_t node;
-    char *scaling_group;  //  the resource group this agent serves
-    char *region;         //  where it runs
-    char *cpu;            //  cpu slots offered: a count, or "auto" (online CPUs)
-    char *mem;            //  mem slots offered: bytes (512m, 8g), or "auto" (total RAM)
-    char *images_dir;     //  where the OCI image layouts are, one per subdirectory
-    int images_rescan_ms; //  how often to look for new or removed images
-    char *runc;           //  the runc binary (a path, or a name looked up in PATH)
-    char *runner_path;    //  host path of backplane-runner; "" = next to the agent
-    char *tini_path;      //  host path of a static tini
-    char *scratch_type;   //  where kernels' writable layers live: memory or hostdir
-    int64_t scratch_size; //  memory: bytes of each kernel's scratch tmpfs
-    char *net_mode;       //  bridge, host or none
-    char *net_bridge;     //  the bridge of bridge mode
-    char *net_cidr;       //  the kernels' subnet in bridge mode
-    int stats_ms;         //  how often kernel.stats is published; 0: never
-    int pids_max;         //  the most tasks one kernel may have
-    int fake_agents;      //  > 0: play this many fake agents instead (agent_fake)
-    char *fake_slots;     //  what each fake agent offers: "cpu=64,mem=256g"
+    char *scaling_group;   //  the resource group this agent serves
+    char *region;          //  where it runs
+    char *cpu;             //  cpu slots offered: a count, or "auto" (online CPUs)
+    char *mem;             //  mem slots offered: bytes (512m, 8g), or "auto" (total RAM)
+    char *images_dir;      //  where the OCI image layouts are, one per subdirectory
+    int images_rescan_ms;  //  how often to look for new or removed images
+    char *runc;            //  the runc binary (a path, or a name looked up in PATH)
+    char *runner_path;     //  host path of backplane-runner; "" = next to the agent
+    char *tini_path;       //  host path of a static tini
+    char *scratch_type;    //  where kernels' writable layers live: memory or hostdir
+    int64_t scratch_size;  //  memory: bytes of each kernel's scratch tmpfs
+    char *net_mode;        //  bridge, host or none
+    char *net_bridge;      //  the bridge of bridge mode
+    char *net_cidr;        //  the kernels' subnet in bridge mode
+    int stats_ms;          //  how often kernel.stats is published; 0: never
+    int pids_max;          //  the most tasks one kernel may have
+    char *accel_mock;      //  the mock accelerator plugin's text form; "": none
+    bool accel_cuda;       //  look for NVIDIA GPUs through NVML
+    char *accel_cuda_mode; //  the CUDA plugin's slots: device, shares or both
+    int fake_agents;       //  > 0: play this many fake agents instead (agent_fake)
+    char *fake_slots;      //  what each fake agent offers: "cpu=64,mem=256g"
 } agent_config_t;
 
 extern const bus_config_option_t agent_config_options[];

@@ -9,7 +9,10 @@
     bus.heartbeat_ms by one timer that sends a slice of them each tick, so a
     fleet of thousands does not burst into the hub at once. The durable
     events of one burst of requests share one transaction (see s_emit): one
-    process takes tens of thousands of creates a second.
+    process takes tens of thousands of creates a second. Each kernel keeps
+    what kernel.create's slots gave it of the fleet's slots, and each agent
+    their sums, which its heartbeat reports (occupied_slots, with
+    kernel_count) for the scheduler's ledger invariant.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -28,6 +31,7 @@ typedef struct {
     char id[FAKE_AGENT_ID_MAX];
     s_kernel_t *kernels; //  its kernels, a doubly linked list
     size_t kernel_count;
+    int64_t *occupied; //  per fleet slot: its kernels' sum (in the fleet's block)
 } s_agent_t;
 
 struct _s_kernel_t {
@@ -35,6 +39,7 @@ struct _s_kernel_t {
     char *session_id;
     s_agent_t *agent;
     s_kernel_t *prev, *next;
+    int64_t *amounts; //  per fleet slot: what kernel.create gave it
 };
 
 struct _agent_fake_t {
@@ -44,8 +49,10 @@ struct _agent_fake_t {
     size_t agent_count;
     proto_kv_t *slots; //  what each agent offers, normalized
     size_t slot_count;
-    zhashx_t *kernels; //  kernel id -> s_kernel_t (owned)
-    zhashx_t *ended;   //  kernel id -> its exit code as text (owned)
+    bus_slots_unit_t *units; //  each slot's unit
+    int64_t *occupied;       //  agent_count x slot_count sums (s_agent_t.occupied)
+    zhashx_t *kernels;       //  kernel id -> s_kernel_t (owned)
+    zhashx_t *ended;         //  kernel id -> its exit code as text (owned)
     struct event *timer;
     size_t slices;       //  heartbeat ticks per period
     size_t slice;        //  the next tick's slice
@@ -64,8 +71,24 @@ s_kernel_free(void **item_p)
     if (kernel) {
         free(kernel->id);
         free(kernel->session_id);
+        free(kernel->amounts);
         free(kernel);
         *item_p = NULL;
+    }
+}
+
+//  Adds (sign 1) or takes away (-1) kernel's amounts from its agent's sums.
+static void
+s_kernel_count(agent_fake_t *self, s_kernel_t *kernel, int sign)
+{
+    for (size_t i = 0; i < self->slot_count; i++) {
+        int64_t *sum = &kernel->agent->occupied[i];
+        int64_t amount = kernel->amounts[i];
+        //  Saturating: amounts are positive, a sum never wraps.
+        if (sign > 0)
+            *sum = amount > INT64_MAX - *sum ? INT64_MAX : *sum + amount;
+        else
+            *sum = amount > *sum ? 0 : *sum - amount;
     }
 }
 
@@ -199,6 +222,31 @@ s_create_reply(const s_kernel_t *kernel, bus_writer_t *reply, bus_error_t *err)
                : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
 }
 
+//  What in's slots give of each fleet slot, into amounts (slot_count). A
+//  slot the fleet does not offer is not counted (the scheduler places no
+//  amount of it here); an amount that does not parse counts 0.
+static void
+s_amounts(agent_fake_t *self, const proto_kernel_create_req_t *in, int64_t *amounts)
+{
+    for (size_t i = 0; i < in->slots_count; i++) {
+        const proto_kv_t *kv = &in->slots[i];
+        size_t s = 0;
+        while (s < self->slot_count && strcmp(self->slots[s].key, kv->key) != 0)
+            s++;
+        if (s == self->slot_count || !kv->value)
+            continue;
+        json_t *text = json_string(kv->value);
+        bus_slots_value_t value = {false, 0};
+        bus_error_t err;
+        if (text &&
+            bus_slots_parse_value(self->units[s], kv->key, text, &value, &err) ==
+                BUS_OK &&
+            !value.infinite)
+            amounts[s] = value.amount;
+        json_decref(text);
+    }
+}
+
 //  Starts a kernel on agent: announced (durable kernel.started), then
 //  remembered. *kernel_p is borrowed from the fleet.
 static int
@@ -212,8 +260,9 @@ s_start(agent_fake_t *self,
     if (kernel) {
         kernel->id = strdup(in->kernel_id);
         kernel->session_id = strdup(in->session_id);
+        kernel->amounts = calloc(self->slot_count, sizeof *kernel->amounts);
     }
-    if (!kernel || !kernel->id || !kernel->session_id) {
+    if (!kernel || !kernel->id || !kernel->session_id || !kernel->amounts) {
         void *dead = kernel;
         s_kernel_free(&dead);
         return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
@@ -234,7 +283,9 @@ s_start(agent_fake_t *self,
         return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot record kernel %s",
                              in->kernel_id);
     }
+    s_amounts(self, in, kernel->amounts);
     s_kernel_link(agent, kernel);
+    s_kernel_count(self, kernel, 1);
     zhashx_insert(self->kernels, kernel->id, kernel);
     *kernel_p = kernel;
     bus_log_info("kernel started kernel=%s session=%s agent=%s", kernel->id,
@@ -303,6 +354,7 @@ s_end(agent_fake_t *self, s_kernel_t *kernel, const char *reason, bus_error_t *e
     char *code = strdup("0");
     if (code)
         zhashx_update(self->ended, kernel->id, code);
+    s_kernel_count(self, kernel, -1);
     s_kernel_unlink(kernel);
     zhashx_delete(self->kernels, kernel->id); //  frees kernel
     return BUS_OK;
@@ -469,6 +521,13 @@ s_handle(agent_fake_t *self)
 static void
 s_beat(agent_fake_t *self, const s_agent_t *agent, bus_writer_t *writer)
 {
+    char texts[FAKE_SLOTS_MAX][BUS_SLOTS_VALUE_MAX];
+    proto_kv_t occupied[FAKE_SLOTS_MAX];
+    for (size_t i = 0; i < self->slot_count; i++) {
+        bus_slots_format_value(self->units[i],
+                               &(bus_slots_value_t){false, agent->occupied[i]}, texts[i]);
+        occupied[i] = (proto_kv_t){self->slots[i].key, texts[i]};
+    }
     proto_agent_heartbeat_t beat;
     proto_agent_heartbeat_init(&beat);
     beat.agent_id = (char *) agent->id;
@@ -480,6 +539,8 @@ s_beat(agent_fake_t *self, const s_agent_t *agent, bus_writer_t *writer)
     beat.schedulable = true;
     beat.available_slots = self->slots;
     beat.available_slots_count = self->slot_count;
+    beat.occupied_slots = occupied;
+    beat.occupied_slots_count = self->slot_count;
     beat.kernel_count = agent->kernel_count;
     bus_writer_reset(writer);
     if (proto_agent_heartbeat_write(&beat, writer) == 0)
@@ -536,16 +597,23 @@ agent_fake_new(bus_node_t *node, const agent_config_t *config, bus_error_t *err)
         goto fail;
     self->agent_count = (size_t) config->fake_agents;
     self->agents = calloc(self->agent_count, sizeof *self->agents);
+    self->units = calloc(self->slot_count, sizeof *self->units);
+    self->occupied = calloc(self->agent_count * self->slot_count, sizeof *self->occupied);
     self->kernels = zhashx_new();
     self->ended = zhashx_new();
-    if (!self->agents || !self->kernels || !self->ended) {
+    if (!self->agents || !self->units || !self->occupied || !self->kernels ||
+        !self->ended) {
         bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
         goto fail;
     }
     zhashx_set_destructor(self->kernels, s_kernel_free);
     zhashx_set_destructor(self->ended, (zhashx_destructor_fn *) zstr_free);
-    for (size_t i = 0; i < self->agent_count; i++)
+    for (size_t i = 0; i < self->slot_count; i++)
+        self->units[i] = bus_slots_unit(self->slots[i].key);
+    for (size_t i = 0; i < self->agent_count; i++) {
         snprintf(self->agents[i].id, sizeof self->agents[i].id, "%s-%zu", name, i + 1);
+        self->agents[i].occupied = &self->occupied[i * self->slot_count];
+    }
     self->flush = event_new(bus_node_base(node), -1, 0, s_on_flush, self);
     if (!self->flush) {
         bus_error_set(err, BUS_STATUS_INTERNAL, "cannot create the flush event");
@@ -593,6 +661,8 @@ agent_fake_destroy(agent_fake_t **self_p)
     zhashx_destroy(&self->kernels);
     zhashx_destroy(&self->ended);
     proto_free_map(self->slots, self->slot_count);
+    free(self->units);
+    free(self->occupied);
     free(self->agents);
     free(self);
 }

@@ -11,11 +11,22 @@
 struct _agent_heartbeat_t {
     bus_node_t *node;
     const agent_config_t *config;
+    const agent_accel_t *accel;
     struct event *timer;
-    char cpu[BUS_SLOTS_VALUE_MAX];
-    char mem[BUS_SLOTS_VALUE_MAX];
+    int64_t cpu;           //  thousandths
+    int64_t mem;           //  bytes
     char architecture[72]; //  uname machine (up to 65 bytes)
 };
+
+//  One slot of a heartbeat's maps: its name (borrowed), amounts and text.
+typedef struct {
+    const char *name;
+    bus_slots_unit_t unit;
+    int64_t capacity;
+    int64_t occupied;
+    char available_text[BUS_SLOTS_VALUE_MAX];
+    char occupied_text[BUS_SLOTS_VALUE_MAX];
+} s_slot_t;
 
 //  One slot's amount from its option: "auto" is what the machine has.
 static int
@@ -23,25 +34,115 @@ s_resolve(bus_slots_unit_t unit,
           const char *slot,
           const char *option,
           int64_t automatic,
-          char out[BUS_SLOTS_VALUE_MAX],
+          int64_t *out,
           bus_error_t *err)
 {
     bus_slots_value_t value = {false, automatic};
     if (strcmp(option, "auto") != 0) {
         json_t *text = json_string(option);
-        int rc = bus_slots_parse_value(unit, slot, text, &value, err);
+        int rc = text ? bus_slots_parse_value(unit, slot, text, &value, err)
+                      : bus_error_set(err, BUS_STATUS_INVALID, "invalid %s", slot);
         json_decref(text);
         if (rc != BUS_OK)
             return rc;
+        if (value.infinite)
+            return bus_error_set(err, BUS_STATUS_INVALID,
+                                 "agent.slots.%s cannot be unlimited", slot);
     }
-    bus_slots_format_value(unit, &value, out);
+    *out = value.amount;
     return BUS_OK;
+}
+
+//  The amount of a formatted slot value; 0 when it does not parse.
+static int64_t
+s_amount(bus_slots_unit_t unit, const char *name, const char *text)
+{
+    json_t *input = json_string(text ? text : "");
+    bus_slots_value_t value = {false, 0};
+    bus_error_t err;
+    bool ok = input && bus_slots_parse_value(unit, name, input, &value, &err) == BUS_OK &&
+              !value.infinite;
+    json_decref(input);
+    return ok ? value.amount : 0;
+}
+
+//  Adds what the kernels table's rows hold to slots (count of them in use,
+//  room for AGENT_HEARTBEAT_SLOTS_MAX); a slot the agent does not offer is
+//  added when there is room, its name copied into names. Returns the new
+//  count; *kernels_p the rows.
+static size_t
+s_occupied(agent_heartbeat_t *self,
+           s_slot_t *slots,
+           size_t count,
+           char names[][AGENT_ACCEL_SLOT_NAME_MAX],
+           uint64_t *kernels_p)
+{
+    bus_db_t *db = bus_node_db(self->node);
+    *kernels_p = 0;
+    sqlite3_stmt *stmt = bus_db_stmt(db, "SELECT count(*) FROM kernels");
+    if (stmt && sqlite3_step(stmt) == SQLITE_ROW)
+        *kernels_p = (uint64_t) sqlite3_column_int64(stmt, 0);
+    if (stmt)
+        sqlite3_reset(stmt);
+    stmt = bus_db_stmt(db, "SELECT j.key, j.value FROM kernels, json_each(kernels.slots)"
+                           " AS j WHERE j.type = 'text'");
+    while (stmt && sqlite3_step(stmt) == SQLITE_ROW) {
+        const char *name = (const char *) sqlite3_column_text(stmt, 0);
+        const char *text = (const char *) sqlite3_column_text(stmt, 1);
+        bus_slots_unit_t unit = name ? bus_slots_unit(name) : BUS_SLOTS_UNKNOWN;
+        if (unit == BUS_SLOTS_UNKNOWN)
+            continue; //  not a slot the scheduler counts
+        size_t i = 0;
+        while (i < count && strcmp(slots[i].name, name) != 0)
+            i++;
+        if (i == count) {
+            if (count == AGENT_HEARTBEAT_SLOTS_MAX)
+                continue;
+            //  The row's text goes with the next step: the name is copied.
+            snprintf(names[i], AGENT_ACCEL_SLOT_NAME_MAX, "%s", name);
+            slots[count++] = (s_slot_t){.name = names[i], .unit = unit};
+        }
+        int64_t amount = s_amount(unit, name, text);
+        slots[i].occupied = amount > INT64_MAX - slots[i].occupied
+                                ? INT64_MAX
+                                : slots[i].occupied + amount;
+    }
+    if (stmt)
+        sqlite3_reset(stmt);
+    return count;
 }
 
 void
 agent_heartbeat_send(agent_heartbeat_t *self)
 {
-    proto_kv_t slots[] = {{"cpu", self->cpu}, {"mem", self->mem}};
+    s_slot_t slots[AGENT_HEARTBEAT_SLOTS_MAX];
+    size_t count = 0;
+    slots[count++] =
+        (s_slot_t){.name = "cpu", .unit = BUS_SLOTS_COUNT, .capacity = self->cpu};
+    slots[count++] =
+        (s_slot_t){.name = "mem", .unit = BUS_SLOTS_BYTES, .capacity = self->mem};
+    agent_accel_slot_state_t states[AGENT_HEARTBEAT_SLOTS_MAX - 2];
+    size_t accel =
+        agent_accel_slots(self->accel, states, sizeof states / sizeof states[0]);
+    for (size_t i = 0; i < accel && i < sizeof states / sizeof states[0]; i++)
+        slots[count++] = (s_slot_t){.name = states[i].name,
+                                    .unit = states[i].unit,
+                                    .capacity = states[i].capacity};
+    size_t available = count;
+    uint64_t kernels = 0;
+    char names[AGENT_HEARTBEAT_SLOTS_MAX][AGENT_ACCEL_SLOT_NAME_MAX];
+    count = s_occupied(self, slots, count, names, &kernels);
+    proto_kv_t offered[AGENT_HEARTBEAT_SLOTS_MAX], occupied[AGENT_HEARTBEAT_SLOTS_MAX];
+    for (size_t i = 0; i < count; i++) {
+        bus_slots_format_value(slots[i].unit,
+                               &(bus_slots_value_t){false, slots[i].capacity},
+                               slots[i].available_text);
+        bus_slots_format_value(slots[i].unit,
+                               &(bus_slots_value_t){false, slots[i].occupied},
+                               slots[i].occupied_text);
+        offered[i] = (proto_kv_t){(char *) slots[i].name, slots[i].available_text};
+        occupied[i] = (proto_kv_t){(char *) slots[i].name, slots[i].occupied_text};
+    }
     proto_agent_heartbeat_t beat;
     proto_agent_heartbeat_init(&beat);
     beat.agent_id = (char *) bus_node_name(self->node);
@@ -51,8 +152,11 @@ agent_heartbeat_send(agent_heartbeat_t *self)
     beat.version = BACKPLANE_VERSION;
     beat.rpc_endpoint = (char *) bus_node_rpc_endpoint(self->node);
     beat.schedulable = true;
-    beat.available_slots = slots;
-    beat.available_slots_count = sizeof slots / sizeof slots[0];
+    beat.available_slots = offered;
+    beat.available_slots_count = available;
+    beat.occupied_slots = occupied;
+    beat.occupied_slots_count = count;
+    beat.kernel_count = kernels;
     bus_writer_t *writer = bus_writer_new();
     if (writer && proto_agent_heartbeat_write(&beat, writer) == 0)
         bus_node_publish(self->node, PROTO_AGENT_HEARTBEAT, bus_writer_data(writer),
@@ -69,19 +173,26 @@ s_on_timer(evutil_socket_t fd, short what, void *arg)
 }
 
 agent_heartbeat_t *
-agent_heartbeat_new(bus_node_t *node, const agent_config_t *config, bus_error_t *err)
+agent_heartbeat_new(bus_node_t *node,
+                    const agent_config_t *config,
+                    const agent_accel_t *accel,
+                    bus_error_t *err)
 {
+    assert(node && config && accel);
     agent_heartbeat_t *self = calloc(1, sizeof *self);
-    if (!self)
+    if (!self) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
         return NULL;
+    }
     self->node = node;
     self->config = config;
+    self->accel = accel;
     struct sysinfo info;
     int64_t ram = sysinfo(&info) == 0 ? (int64_t) info.totalram * info.mem_unit : 0;
     int64_t cpus = sysconf(_SC_NPROCESSORS_ONLN);
     if (s_resolve(BUS_SLOTS_COUNT, "cpu", config->cpu, cpus * BUS_SLOTS_COUNT_SCALE,
-                  self->cpu, err) != BUS_OK ||
-        s_resolve(BUS_SLOTS_BYTES, "mem", config->mem, ram, self->mem, err) != BUS_OK) {
+                  &self->cpu, err) != BUS_OK ||
+        s_resolve(BUS_SLOTS_BYTES, "mem", config->mem, ram, &self->mem, err) != BUS_OK) {
         free(self);
         return NULL;
     }
@@ -96,8 +207,19 @@ agent_heartbeat_new(bus_node_t *node, const agent_config_t *config, bus_error_t 
         bus_error_set(err, BUS_STATUS_INTERNAL, "cannot start the heartbeat timer");
         return NULL;
     }
-    bus_log_notice("agent slots cpu=%s mem=%s scaling_group=%s", self->cpu, self->mem,
+    char cpu[BUS_SLOTS_VALUE_MAX], mem[BUS_SLOTS_VALUE_MAX];
+    bus_slots_format_value(BUS_SLOTS_COUNT, &(bus_slots_value_t){false, self->cpu}, cpu);
+    bus_slots_format_value(BUS_SLOTS_BYTES, &(bus_slots_value_t){false, self->mem}, mem);
+    bus_log_notice("agent slots cpu=%s mem=%s scaling_group=%s", cpu, mem,
                    config->scaling_group);
+    agent_accel_slot_state_t states[AGENT_HEARTBEAT_SLOTS_MAX];
+    size_t count = agent_accel_slots(accel, states, AGENT_HEARTBEAT_SLOTS_MAX);
+    for (size_t i = 0; i < count && i < AGENT_HEARTBEAT_SLOTS_MAX; i++) {
+        char capacity[BUS_SLOTS_VALUE_MAX];
+        bus_slots_format_value(states[i].unit,
+                               &(bus_slots_value_t){false, states[i].capacity}, capacity);
+        bus_log_notice("agent slots %s=%s", states[i].name, capacity);
+    }
     return self;
 }
 

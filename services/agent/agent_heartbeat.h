@@ -3,10 +3,14 @@
     it has
 
     Every bus.heartbeat_ms the agent publishes agent.heartbeat with its
-    resource group, region, architecture, RPC endpoint and the slots it
-    offers (agent.slots.*: a fixed amount, or "auto" for what the machine
-    has). The scheduler's registry is built from these; an agent that stops
-    sending them is marked LOST.
+    resource group, region, architecture, RPC endpoint, the slots it offers
+    (agent.slots.*: a fixed amount, or "auto" for what the machine has; and
+    its accelerator plugins' slots), the slots its kernels were given,
+    summed per slot (occupied_slots: every offered slot, 0 when unused, from
+    the agent's kernels table, so kernels adopted after a restart count
+    too) and how many kernels it runs. The scheduler's registry is built
+    from these, and its ledger invariant compares occupied_slots with its
+    allocations; an agent that stops sending them is marked LOST.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -16,13 +20,20 @@
 
 #include "bus.h"
 #include "agent_config.h"
+#include "agent_accel.h"
+
+//  The most slots one heartbeat reports (the proto's map limit).
+#define AGENT_HEARTBEAT_SLOTS_MAX 64
 
 typedef struct _agent_heartbeat_t agent_heartbeat_t;
 
-//  Resolves the slots (auto → this machine) and starts the heartbeat. NULL
-//  with err when a slot amount is invalid.
-agent_heartbeat_t *
-agent_heartbeat_new(bus_node_t *node, const agent_config_t *config, bus_error_t *err);
+//  Resolves the slots (auto → this machine) and starts the heartbeat; the
+//  accelerators' slots are read from accel (borrowed, must outlive it) at
+//  every beat. NULL with err when a slot amount is invalid.
+agent_heartbeat_t *agent_heartbeat_new(bus_node_t *node,
+                                       const agent_config_t *config,
+                                       const agent_accel_t *accel,
+                                       bus_error_t *err);
 
 void agent_heartbeat_destroy(agent_heartbeat_t **self_p);
 

@@ -25,6 +25,14 @@
     kernel.execute detaches its request and answers from the runner
     client's collect callback, which fires exactly once (with UNAVAILABLE
     when the kernel goes first).
+    A kernel's accelerators are taken from the agent's allocator
+    (agent_accel) before anything else of it, exactly as kernel.create's
+    slots ask, and given back by s_end (or by a create that fails); its row
+    keeps the slots it was given (a JSON object, which the heartbeat sums)
+    and its allocation's stored form, which a restarted agent takes again
+    for every kernel it adopts. Its container gets the allocation's
+    variables (the user's own values of those names are dropped) and the
+    device nodes that exist on the host.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -45,6 +53,9 @@ const bus_db_migration_t agent_kernels_migrations[] = {
                                     "  ip TEXT NOT NULL DEFAULT '',"
                                     "  session_type TEXT NOT NULL DEFAULT 'interactive',"
                                     "  created_at INTEGER NOT NULL);"},
+    {"the slots and accelerators each kernel was given",
+     "ALTER TABLE kernels ADD COLUMN slots TEXT NOT NULL DEFAULT '{}';"
+     "ALTER TABLE kernels ADD COLUMN accel TEXT NOT NULL DEFAULT '';"},
 };
 
 _Static_assert(sizeof agent_kernels_migrations / sizeof agent_kernels_migrations[0] ==
@@ -80,6 +91,7 @@ struct _agent_kernels_t {
     bus_node_t *node;
     const agent_config_t *config;
     agent_images_t *images;
+    agent_accel_t *accel; //  the agent's accelerators (borrowed)
     agent_runc_t *runc;
     agent_net_t *net; //  bridge mode only
     char *cache_dir;  //  unpacked images
@@ -492,6 +504,7 @@ s_end(agent_kernels_t *self,
     bus_error_t err = {0};
     kernel->ending = true;
     s_release(self, kernel, grace_ms, &seen, &err);
+    agent_accel_release(self->accel, kernel->id);
     if (exit_code == AGENT_RUNC_EXIT_UNKNOWN)
         exit_code = seen;
     proto_kernel_terminated_t event;
@@ -870,20 +883,41 @@ s_cluster(const proto_kernel_create_req_t *in, s_cluster_t *cluster, bus_error_t
     return BUS_OK;
 }
 
-//  The container's environment: the user's, then ours (ours win).
+//  True when key is one the agent decides: a name of accel ("KEY=value"
+//  items) or one of the CUDA variables, which only an allocation sets.
+static bool
+s_accel_name(char *const *accel, const char *key)
+{
+    if (strcmp(key, AGENT_ACCEL_ENV_VISIBLE) == 0 ||
+        strcmp(key, AGENT_ACCEL_ENV_THREADS) == 0 ||
+        strcmp(key, AGENT_ACCEL_ENV_MEMORY) == 0)
+        return true;
+    size_t length = strlen(key);
+    for (size_t i = 0; accel && accel[i]; i++)
+        if (strncmp(accel[i], key, length) == 0 && accel[i][length] == '=')
+            return true;
+    return false;
+}
+
+//  The container's environment: the user's, then ours, then the
+//  accelerators' (accel, NULL-terminated "KEY=value"; ours win).
 static char **
 s_environ(const proto_kernel_create_req_t *in,
           const agent_image_t *image,
-          const s_cluster_t *cluster)
+          const s_cluster_t *cluster,
+          char *const *accel)
 {
-    size_t max = in->environ_count + 24, count = 0;
+    size_t accel_count = 0;
+    while (accel && accel[accel_count])
+        accel_count++;
+    size_t max = in->environ_count + 24 + accel_count, count = 0;
     char **env = calloc(max + 1, sizeof *env);
     if (!env)
         return NULL;
     for (size_t i = 0; i < in->environ_count; i++) {
         const char *key = in->environ[i].key;
         if (!*key || strchr(key, '=') || strncmp(key, "BACKENDAI_", 10) == 0 ||
-            strcmp(key, "HOME") == 0)
+            strcmp(key, "HOME") == 0 || s_accel_name(accel, key))
             continue;
         env[count++] = zsys_sprintf("%s=%s", key, in->environ[i].value);
     }
@@ -922,6 +956,8 @@ s_environ(const proto_kernel_create_req_t *in,
         lang = lang || (env[i] && strncmp(env[i], "LANG=", 5) == 0);
     if (!lang)
         env[count++] = strdup("LANG=C.UTF-8");
+    for (size_t i = 0; i < accel_count; i++)
+        env[count++] = strdup(accel[i]);
     for (size_t i = 0; i < count; i++)
         if (!env[i]) {
             for (size_t j = 0; j < count; j++)
@@ -938,6 +974,40 @@ s_free_strv(char **items)
     for (size_t i = 0; items && items[i]; i++)
         free(items[i]);
     free(items);
+}
+
+//  kernel.create's slots as its row keeps them: a JSON object of the
+//  decimal strings. NULL when out of memory; caller frees.
+static char *
+s_slots_json(const proto_kernel_create_req_t *in)
+{
+    json_t *map = json_object();
+    for (size_t i = 0; map && i < in->slots_count; i++)
+        if (in->slots[i].key && in->slots[i].value)
+            json_object_set_new(map, in->slots[i].key, json_string(in->slots[i].value));
+    char *text = map ? json_dumps(map, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    json_decref(map);
+    return text;
+}
+
+//  The device nodes (NULL-terminated host paths) that exist, into devices
+//  (room for all of them; paths borrowed from nodes). Returns the count.
+static size_t
+s_device_nodes(char *const *nodes, agent_bundle_device_t *devices)
+{
+    size_t count = 0;
+    for (size_t i = 0; nodes[i]; i++) {
+        bus_error_t step;
+        int rc = agent_bundle_device(nodes[i], &devices[count], &step);
+        if (rc == BUS_OK)
+            count++;
+        else if (rc == BUS_STATUS_NOT_FOUND)
+            bus_log_info("accelerator device node absent path=%s", nodes[i]);
+        else
+            bus_log_warning("accelerator device node left out detail=\"%s\"",
+                            step.detail);
+    }
+    return count;
 }
 
 //  Starts the kernel in *in. Returns BUS_OK with the kernel recorded, or an
@@ -973,6 +1043,29 @@ s_create(agent_kernels_t *self,
     char *socket = NULL;
     char *hosts = NULL;
     bool created = false;
+    //  Its accelerators first: a create that cannot have them does nothing else.
+    agent_accel_alloc_t alloc;
+    char **accel_env = NULL, **nodes = NULL;
+    char *accel_text = NULL, *slots_text = NULL;
+    agent_bundle_device_t *devices = NULL;
+    size_t device_count = 0;
+    rc = agent_accel_allocate(self->accel, kernel->id, in->slots, in->slots_count, &alloc,
+                              err);
+    if (rc != BUS_OK)
+        goto fail;
+    accel_text = agent_accel_allocation_format(self->accel, &alloc);
+    accel_env = agent_accel_environ(self->accel, &alloc);
+    nodes = agent_accel_device_nodes(self->accel, &alloc);
+    slots_text = s_slots_json(in);
+    size_t node_count = 0;
+    while (nodes && nodes[node_count])
+        node_count++;
+    devices = calloc(node_count + 1, sizeof *devices);
+    if (!accel_text || !accel_env || !nodes || !slots_text || !devices) {
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        goto fail;
+    }
+    device_count = s_device_nodes(nodes, devices);
     rc = agent_unpack_rootfs(self->cache_dir, image->layout, image->tag,
                              image->info.digest, rootfs, err);
     if (rc == BUS_OK) {
@@ -1006,7 +1099,7 @@ s_create(agent_kernels_t *self,
         goto fail;
     hosts = s_hosts_path(self, kernel->id);
 
-    env = s_environ(in, image, &cluster);
+    env = s_environ(in, image, &cluster, accel_env);
     if (!env) {
         rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
         goto fail;
@@ -1042,6 +1135,8 @@ s_create(agent_kernels_t *self,
         .host_network = strcmp(self->config->net_mode, "host") == 0,
         .hostname = kernel->hostname,
         .hosts_path = hosts,
+        .devices = devices,
+        .device_count = device_count,
     };
     rc = agent_runc_create(self->runc, &spec, err);
     if (rc != BUS_OK)
@@ -1080,7 +1175,8 @@ s_create(agent_kernels_t *self,
         sqlite3_stmt *stmt = bus_db_stmt(
             bus_node_db(self->node),
             "INSERT OR REPLACE INTO kernels (id, session_id, image, digest, ip,"
-            " session_type, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+            " session_type, created_at, slots, accel)"
+            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
         if (stmt) {
             sqlite3_bind_text(stmt, 1, kernel->id, -1, SQLITE_STATIC);
             sqlite3_bind_text(stmt, 2, kernel->session_id, -1, SQLITE_STATIC);
@@ -1091,6 +1187,8 @@ s_create(agent_kernels_t *self,
                               in->session_type ? in->session_type : "interactive", -1,
                               SQLITE_STATIC);
             sqlite3_bind_int64(stmt, 7, event.at);
+            sqlite3_bind_text(stmt, 8, slots_text, -1, SQLITE_STATIC);
+            sqlite3_bind_text(stmt, 9, accel_text, -1, SQLITE_STATIC);
             done = sqlite3_step(stmt) == SQLITE_DONE;
             sqlite3_reset(stmt);
         }
@@ -1112,8 +1210,14 @@ s_create(agent_kernels_t *self,
     zhashx_delete(self->ended, kernel->id);
     *kernel_p = kernel;
     s_runner_made(self, kernel);
-    bus_log_notice("kernel started kernel=%s session=%s image=%s pid=%d ip=%s",
-                   kernel->id, kernel->session_id, in->image, kernel->pid, kernel->ip);
+    bus_log_notice(
+        "kernel started kernel=%s session=%s image=%s pid=%d ip=%s accel=\"%s\"",
+        kernel->id, kernel->session_id, in->image, kernel->pid, kernel->ip, accel_text);
+    free(accel_text);
+    free(slots_text);
+    free(devices);
+    agent_accel_strv_destroy(&accel_env);
+    agent_accel_strv_destroy(&nodes);
     if (in->session_type && strcmp(in->session_type, "batch") == 0 &&
         in->startup_command && *in->startup_command) {
         bus_error_t task_err;
@@ -1132,6 +1236,12 @@ fail:
     zstr_free(&socket);
     zstr_free(&hosts);
     s_free_strv(env);
+    free(accel_text);
+    free(slots_text);
+    free(devices);
+    agent_accel_strv_destroy(&accel_env);
+    agent_accel_strv_destroy(&nodes);
+    agent_accel_release(self->accel, kernel->id);
     agent_runner_client_destroy(&kernel->runner);
     if (created)
         agent_runc_remove(self->runc, kernel->id, 0, NULL, NULL);
@@ -1682,8 +1792,8 @@ s_recover(agent_kernels_t *self)
         s_net_ready(self, NULL);
     zstr_free(&net_dir);
     zhashx_t *rows = zhashx_new(); //  ids of the table
-    sqlite3_stmt *stmt = bus_db_stmt(bus_node_db(self->node),
-                                     "SELECT id, session_id, digest, ip FROM kernels");
+    sqlite3_stmt *stmt = bus_db_stmt(
+        bus_node_db(self->node), "SELECT id, session_id, digest, ip, accel FROM kernels");
     zlistx_t *lost = zlistx_new();
     zlistx_set_destructor(lost, s_kernel_destructor);
     while (stmt && rows && lost && sqlite3_step(stmt) == SQLITE_ROW) {
@@ -1711,6 +1821,15 @@ s_recover(agent_kernels_t *self)
             zstr_free(&socket);
             zhashx_insert(self->kernels, kernel->id, kernel);
             bus_log_notice("kernel adopted kernel=%s pid=%d", id, kernel->pid);
+            //  Its devices again, so that no new kernel is given them. When
+            //  they no longer fit (the accelerators' configuration changed)
+            //  it keeps running, unaccounted, and the log says so.
+            const char *accel = (const char *) sqlite3_column_text(stmt, 4);
+            if (accel && *accel &&
+                agent_accel_restore(self->accel, id, accel, &err) != BUS_OK)
+                bus_log_error("kernel accelerators not restored kernel=%s accel=\"%s\""
+                              " detail=\"%s\"",
+                              id, accel, err.detail);
         } else
             zlistx_add_end(lost, kernel);
     }
@@ -1770,11 +1889,13 @@ agent_kernels_t *
 agent_kernels_new(bus_node_t *node,
                   const agent_config_t *config,
                   agent_images_t *images,
+                  agent_accel_t *accel,
                   bus_error_t *err)
 {
     assert(node);
     assert(config);
     assert(images);
+    assert(accel);
     agent_kernels_t *self = calloc(1, sizeof *self);
     if (!self) {
         bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
@@ -1783,6 +1904,7 @@ agent_kernels_new(bus_node_t *node,
     self->node = node;
     self->config = config;
     self->images = images;
+    self->accel = accel;
     const char *state_dir = config->node.state_dir;
     self->cache_dir = zsys_sprintf("%s/rootfs", state_dir);
     self->runner_path = s_runner_path(config);

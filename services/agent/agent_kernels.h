@@ -41,6 +41,7 @@
 #include "bus.h"
 #include "agent_config.h"
 #include "agent_images.h"
+#include "agent_accel.h"
 #include "agent_runner_client.h"
 
 //  How often exited kernels are looked for.
@@ -52,7 +53,7 @@
 #define AGENT_KERNELS_ENDED_MAX 1024
 //  The agent's schema (bus_service_t.migrations); bump the count with every
 //  migration appended in agent_kernels.c (a static assertion checks).
-#define AGENT_KERNELS_MIGRATION_COUNT 1
+#define AGENT_KERNELS_MIGRATION_COUNT 2
 
 extern const bus_db_migration_t agent_kernels_migrations[];
 
@@ -69,12 +70,14 @@ typedef void(agent_kernels_runner_fn)(const char *kernel_id,
 //  ---------------------------------------------------------------------------
 //  Creates the manager on node: the runc driver and (bridge mode) the
 //  network over config's state dir, the kernel.* handlers, the timers; then
-//  adopts the kernels of the agent's table that runc still runs and reports
-//  the others as terminated (lost-on-restart). config and images are
-//  borrowed and must outlive it. Returns NULL with err filled.
+//  adopts the kernels of the agent's table that runc still runs (taking
+//  their accelerators again from accel) and reports the others as
+//  terminated (lost-on-restart). config, images and accel are borrowed and
+//  must outlive it. Returns NULL with err filled.
 agent_kernels_t *agent_kernels_new(bus_node_t *node,
                                    const agent_config_t *config,
                                    agent_images_t *images,
+                                   agent_accel_t *accel,
                                    bus_error_t *err);
 
 //  Frees the manager. Kernels keep running (a new agent adopts them); calls

@@ -71,9 +71,9 @@ s_emit(sched_lifecycle_t *self,
         //  the kernels table numbers them across the session (1, 2, 3).
         step.cluster_role = (char *) sqlite3_column_text(stmt, 5);
         int64_t index = sqlite3_column_int64(stmt, 6);
-        step.cluster_idx = (uint64_t) (strcmp(step.cluster_role, "sub") == 0 && index > 1
-                                           ? index - 1
-                                           : index);
+        step.cluster_idx =
+            (uint64_t) (strcmp(step.cluster_role, "sub") == 0 && index > 1 ? index - 1
+                                                                           : index);
     }
     step.reason = (char *) reason;
     step.has_exit_code = exit_code != NULL;
