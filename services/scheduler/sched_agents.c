@@ -10,7 +10,8 @@ struct _sched_agents_t {
     bus_node_t *node;
     int lost_ms;
     struct event *timer;
-    zhashx_t *slots; //  agent id -> its last heartbeat's slot maps (s_slots_text)
+    zhashx_t *slots; //  agent id -> its last heartbeat written, as s_slots_text
+    zhashx_t *seen;  //  agent id -> when it was last heard, not yet written (µs)
 };
 
 //  Rewrites table's rows of agent_id (agent_capacity or agent_reported)
@@ -60,11 +61,20 @@ s_write_slots(bus_db_t *db,
     return ok && stmt;
 }
 
-//  The slot maps of a heartbeat as one text, to see whether they changed.
+//  Everything a heartbeat says but the time, as one text, to see whether
+//  it changed.
 static char *
 s_slots_text(const proto_agent_heartbeat_t *beat)
 {
     zchunk_t *text = zchunk_new(NULL, 256);
+    const char *fields[] = {beat->region,       beat->scaling_group,
+                            beat->rpc_endpoint, beat->architecture,
+                            beat->version,      beat->schedulable ? "1" : "0"};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        zchunk_extend(text, fields[i] ? fields[i] : "",
+                      strlen(fields[i] ? fields[i] : ""));
+        zchunk_extend(text, "|", 1);
+    }
     const proto_kv_t *maps[] = {beat->available_slots, beat->occupied_slots};
     size_t counts[] = {beat->available_slots_count, beat->occupied_slots_count};
     for (int m = 0; m < 2; m++) {
@@ -82,10 +92,12 @@ s_slots_text(const proto_agent_heartbeat_t *beat)
     return out;
 }
 
-//  Writes one heartbeat into agents, and its slot maps into agent_capacity
-//  and agent_reported when they changed since the last one (a cluster of
-//  a thousand agents beats a thousand times a second; the rows rarely
-//  change), in one transaction.
+//  Writes one heartbeat: an agent that says the same as last time (a
+//  cluster of a thousand agents beats a thousand times a second; what they
+//  say rarely changes) is only noted as heard, written with the others at
+//  the next check (sched_agents_expire); otherwise the agents row, and its
+//  slot maps into agent_capacity and agent_reported when they changed, in
+//  one transaction.
 static void
 s_record(sched_agents_t *self, const proto_agent_heartbeat_t *beat)
 {
@@ -94,6 +106,12 @@ s_record(sched_agents_t *self, const proto_agent_heartbeat_t *beat)
     char *slots = s_slots_text(beat);
     const char *last = zhashx_lookup(self->slots, beat->agent_id);
     bool changed = !last || !slots || strcmp(last, slots) != 0;
+    if (!changed) {
+        zhashx_update(self->seen, beat->agent_id, (void *) (intptr_t) now);
+        zstr_free(&slots);
+        return;
+    }
+    zhashx_delete(self->seen, beat->agent_id);
     bus_node_begin(self->node);
     sqlite3_stmt *stmt = bus_db_stmt(
         db, "INSERT INTO agents (id, status, region, scaling_group, addr, architecture,"
@@ -118,13 +136,13 @@ s_record(sched_agents_t *self, const proto_agent_heartbeat_t *beat)
         ok = sqlite3_step(stmt) == SQLITE_DONE;
         sqlite3_reset(stmt);
     }
-    if (ok && changed)
+    if (ok)
         ok = s_write_slots(db, "agent_capacity", beat->agent_id, beat->available_slots,
                            beat->available_slots_count) &&
              s_write_slots(db, "agent_reported", beat->agent_id, beat->occupied_slots,
                            beat->occupied_slots_count);
     if (ok && bus_node_commit(self->node) == 0) {
-        if (changed && slots)
+        if (slots)
             zhashx_update(self->slots, beat->agent_id, slots);
     } else {
         bus_log_error("agent heartbeat not recorded agent=%s", beat->agent_id);
@@ -158,14 +176,30 @@ sched_agents_expire(sched_agents_t *self)
     bus_db_t *db = bus_node_db(self->node);
     int64_t now = bus_clock_wall_us();
     int64_t before = now - (int64_t) self->lost_ms * 1000;
-    sqlite3_stmt *stmt = bus_db_stmt(
-        db, "SELECT id FROM agents WHERE status = 'ALIVE' AND last_seen < ?1");
+    //  The heartbeats heard since the last check, in one transaction.
+    sqlite3_stmt *stmt =
+        bus_db_stmt(db, "UPDATE agents SET last_seen = ?2 WHERE id = ?1");
+    if (zhashx_size(self->seen) && stmt && bus_node_begin(self->node) == 0) {
+        for (void *at = zhashx_first(self->seen); at; at = zhashx_next(self->seen)) {
+            sqlite3_bind_text(stmt, 1, zhashx_cursor(self->seen), -1, SQLITE_STATIC);
+            sqlite3_bind_int64(stmt, 2, (int64_t) (intptr_t) at);
+            sqlite3_step(stmt);
+            sqlite3_reset(stmt);
+        }
+        if (bus_node_commit(self->node) == 0)
+            zhashx_purge(self->seen);
+    }
+    stmt = bus_db_stmt(db,
+                       "SELECT id FROM agents WHERE status = 'ALIVE' AND last_seen < ?1");
     if (!stmt)
         return 0;
     sqlite3_bind_int64(stmt, 1, before);
-    while (sqlite3_step(stmt) == SQLITE_ROW)
-        bus_log_warning("agent lost agent=%s silent_ms>%d", sqlite3_column_text(stmt, 0),
-                        self->lost_ms);
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+        const char *id = (const char *) sqlite3_column_text(stmt, 0);
+        bus_log_warning("agent lost agent=%s silent_ms>%d", id, self->lost_ms);
+        //  Its next heartbeat is written in full: it makes the agent ALIVE.
+        zhashx_delete(self->slots, id);
+    }
     sqlite3_reset(stmt);
     stmt = bus_db_stmt(db, "UPDATE agents SET status = 'LOST', lost_at = ?2"
                            " WHERE status = 'ALIVE' AND last_seen < ?1");
@@ -277,13 +311,14 @@ sched_agents_new(bus_node_t *node, int lost_ms)
     self->lost_ms = lost_ms;
     self->timer = event_new(bus_node_base(node), -1, EV_PERSIST, s_on_timer, self);
     self->slots = zhashx_new();
+    self->seen = zhashx_new();
     if (self->slots) {
         zhashx_set_destructor(self->slots, (zhashx_destructor_fn *) zstr_free);
         zhashx_set_duplicator(self->slots, (zhashx_duplicator_fn *) strdup);
     }
     struct timeval tv = {SCHED_AGENTS_CHECK_MS / 1000,
                          (SCHED_AGENTS_CHECK_MS % 1000) * 1000};
-    if (!self->timer || !self->slots || event_add(self->timer, &tv) != 0 ||
+    if (!self->timer || !self->slots || !self->seen || event_add(self->timer, &tv) != 0 ||
         bus_node_subscribe(node, PROTO_AGENT_HEARTBEAT, s_on_heartbeat, self) != 0 ||
         bus_node_handle(node, PROTO_SCHEDULER_AGENTS, s_list, self) != 0) {
         sched_agents_destroy(&self);
@@ -300,6 +335,7 @@ sched_agents_destroy(sched_agents_t **self_p)
         if ((*self_p)->timer)
             event_free((*self_p)->timer);
         zhashx_destroy(&(*self_p)->slots);
+        zhashx_destroy(&(*self_p)->seen);
         free(*self_p);
         *self_p = NULL;
     }

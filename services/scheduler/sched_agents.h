@@ -1,9 +1,12 @@
 /*  =========================================================================
     sched_agents - the agent registry, from the agents' heartbeats
 
-    Every agent.heartbeat upserts the agent (ALIVE) and its capacity, one
-    row per slot in integer units; an agent silent for agents.lost_ms is
-    marked LOST (checked every second), and a heartbeat brings it back.
+    An agent.heartbeat that says something new upserts the agent (ALIVE)
+    and its capacity, one row per slot in integer units, and what its
+    kernels hold (agent_reported); one that says the same as the last is
+    only noted, and the time each agent was last heard is written for all
+    of them at once every second, with the check that marks an agent
+    silent for agents.lost_ms LOST (a heartbeat brings it back).
     scheduler.agents answers the registry with each agent's capacity and
     what its allocation rows add up to.
 

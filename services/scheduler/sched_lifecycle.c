@@ -7,6 +7,7 @@
 */
 #include "sched_classes.h"
 
+#define SOON_US          2000 //  a pass this long after a create, for the burst it is in
 #define RECONCILE_PASSES 10   //  a reconciliation every this many timed passes
 #define AGENTS_MAX       1024 //  agents looked at per reconciliation
 #define UNSETTLED_MAX    256  //  kernels repaired per agent and reconciliation
@@ -741,7 +742,13 @@ s_create(void *arg,
     }
     if (rc == BUS_OK) {
         rc = s_reply_session(self, in.session_id, reply, err);
-        event_active(self->soon, EV_TIMEOUT, 0); //  place it without waiting a period
+        //  Place it without waiting a period, but after the creates that
+        //  arrive with it: one pass for a burst, not one per session (a
+        //  pass reads every agent of the group).
+        if (!event_pending(self->soon, EV_TIMEOUT, NULL)) {
+            struct timeval soon = {0, SOON_US};
+            event_add(self->soon, &soon);
+        }
     }
     free(environ_text);
     json_decref(environ);
