@@ -61,3 +61,19 @@ bench-scheduler: deps
 	$(Q)$(MAKE) --no-print-directory $(BENCH_SCHEDULER) $(scheduler_BIN) $(agent_BIN)
 	$(Q)BACKPLANE_BINDIR=$(BUILD)/bin BENCH_AGENTS=$(BENCH_AGENTS) \
 	    BENCH_SESSIONS=$(BENCH_SESSIONS) BENCH_WINDOW=$(BENCH_WINDOW) $(BENCH_SCHEDULER)
+
+# make bench-storage: a 1 GiB upload (tus PATCHes of 16 MiB) and download through the
+# storage-proxy's HTTP endpoint against the same copy over a raw loopback TCP connection
+# in the same run, and a listing of 100,000 files through storage.files.list. BENCH_MB
+# changes the size, BENCH_DIR where the volume goes (default /tmp: put it on the disk
+# to measure).
+BENCH_STORAGE := $(BUILD)/bench/bench_storage
+
+$(BENCH_STORAGE): $(BUILD)/bench/bench_storage.o $(BUILD)/test/harness.o $(storage-proxy_LIB) $(LIBBUS)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+.PHONY: bench-storage
+bench-storage: deps
+	$(Q)$(MAKE) --no-print-directory $(BENCH_STORAGE) $(storage-proxy_BIN)
+	$(Q)BACKPLANE_BINDIR=$(BUILD)/bin BENCH_MB=$(BENCH_MB) BENCH_DIR=$(BENCH_DIR) $(BENCH_STORAGE)

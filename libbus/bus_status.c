@@ -17,6 +17,7 @@ static const char *s_names[] = {
     [BUS_STATUS_INTERNAL] = "internal",
     [BUS_STATUS_REREGISTER] = "reregister",
     [BUS_STATUS_FORBIDDEN] = "forbidden",
+    [BUS_STATUS_QUOTA] = "quota",
 };
 
 const char *

@@ -23,10 +23,11 @@ typedef enum {
     BUS_STATUS_INTERNAL = 7,    //  a bug or an I/O failure on our side
     BUS_STATUS_REREGISTER = 8,  //  the registry does not know the peer: register again
     BUS_STATUS_FORBIDDEN = 9,   //  the caller may not do this
+    BUS_STATUS_QUOTA = 10,      //  the caller's resource limits do not allow it
     BUS_STATUS_PENDING_ = 100 //  internal: a handler will reply later (never on the wire)
 } bus_status_t;
 
-#define BUS_STATUS_MAX 9
+#define BUS_STATUS_MAX 10
 
 //  Stable lower-case name ("ok", "timeout", ...); "unknown" for other values.
 const char *bus_status_str(int status);

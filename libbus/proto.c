@@ -3432,6 +3432,918 @@ s_session_list_rep_roundtrip(const void *data, size_t size)
 }
 
 static int
+s_storage_volumes_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_volumes_req_t msg;
+    int rc = proto_storage_volumes_req_decode(&msg, data, size, err);
+    proto_storage_volumes_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_volumes_req_print(const void *data, size_t size)
+{
+    proto_storage_volumes_req_t msg;
+    char *text = NULL;
+    if (proto_storage_volumes_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_volumes_req_print(&msg);
+    proto_storage_volumes_req_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_volumes_req_roundtrip(const void *data, size_t size)
+{
+    proto_storage_volumes_req_t one, two;
+    if (proto_storage_volumes_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_volumes_req_encode(&one);
+    proto_storage_volumes_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                     NULL);
+    zframe_t *second = proto_storage_volumes_req_encode(&two);
+    char *text_one = proto_storage_volumes_req_print(&one);
+    char *text_two = proto_storage_volumes_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_volumes_req_clear(&one);
+    proto_storage_volumes_req_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_volumes_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_volumes_rep_t msg;
+    int rc = proto_storage_volumes_rep_decode(&msg, data, size, err);
+    proto_storage_volumes_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_volumes_rep_print(const void *data, size_t size)
+{
+    proto_storage_volumes_rep_t msg;
+    char *text = NULL;
+    if (proto_storage_volumes_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_volumes_rep_print(&msg);
+    proto_storage_volumes_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_volumes_rep_roundtrip(const void *data, size_t size)
+{
+    proto_storage_volumes_rep_t one, two;
+    if (proto_storage_volumes_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_volumes_rep_encode(&one);
+    proto_storage_volumes_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                     NULL);
+    zframe_t *second = proto_storage_volumes_rep_encode(&two);
+    char *text_one = proto_storage_volumes_rep_print(&one);
+    char *text_two = proto_storage_volumes_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_volumes_rep_clear(&one);
+    proto_storage_volumes_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_folder_create_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_folder_create_req_t msg;
+    int rc = proto_storage_folder_create_req_decode(&msg, data, size, err);
+    proto_storage_folder_create_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_folder_create_req_print(const void *data, size_t size)
+{
+    proto_storage_folder_create_req_t msg;
+    char *text = NULL;
+    if (proto_storage_folder_create_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_folder_create_req_print(&msg);
+    proto_storage_folder_create_req_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_folder_create_req_roundtrip(const void *data, size_t size)
+{
+    proto_storage_folder_create_req_t one, two;
+    if (proto_storage_folder_create_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_folder_create_req_encode(&one);
+    proto_storage_folder_create_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                           NULL);
+    zframe_t *second = proto_storage_folder_create_req_encode(&two);
+    char *text_one = proto_storage_folder_create_req_print(&one);
+    char *text_two = proto_storage_folder_create_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_folder_create_req_clear(&one);
+    proto_storage_folder_create_req_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_folder_create_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_folder_create_rep_t msg;
+    int rc = proto_storage_folder_create_rep_decode(&msg, data, size, err);
+    proto_storage_folder_create_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_folder_create_rep_print(const void *data, size_t size)
+{
+    proto_storage_folder_create_rep_t msg;
+    char *text = NULL;
+    if (proto_storage_folder_create_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_folder_create_rep_print(&msg);
+    proto_storage_folder_create_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_folder_create_rep_roundtrip(const void *data, size_t size)
+{
+    proto_storage_folder_create_rep_t one, two;
+    if (proto_storage_folder_create_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_folder_create_rep_encode(&one);
+    proto_storage_folder_create_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                           NULL);
+    zframe_t *second = proto_storage_folder_create_rep_encode(&two);
+    char *text_one = proto_storage_folder_create_rep_print(&one);
+    char *text_two = proto_storage_folder_create_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_folder_create_rep_clear(&one);
+    proto_storage_folder_create_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_folder_delete_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_folder_delete_req_t msg;
+    int rc = proto_storage_folder_delete_req_decode(&msg, data, size, err);
+    proto_storage_folder_delete_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_folder_delete_req_print(const void *data, size_t size)
+{
+    proto_storage_folder_delete_req_t msg;
+    char *text = NULL;
+    if (proto_storage_folder_delete_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_folder_delete_req_print(&msg);
+    proto_storage_folder_delete_req_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_folder_delete_req_roundtrip(const void *data, size_t size)
+{
+    proto_storage_folder_delete_req_t one, two;
+    if (proto_storage_folder_delete_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_folder_delete_req_encode(&one);
+    proto_storage_folder_delete_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                           NULL);
+    zframe_t *second = proto_storage_folder_delete_req_encode(&two);
+    char *text_one = proto_storage_folder_delete_req_print(&one);
+    char *text_two = proto_storage_folder_delete_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_folder_delete_req_clear(&one);
+    proto_storage_folder_delete_req_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_folder_delete_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_folder_delete_rep_t msg;
+    int rc = proto_storage_folder_delete_rep_decode(&msg, data, size, err);
+    proto_storage_folder_delete_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_folder_delete_rep_print(const void *data, size_t size)
+{
+    proto_storage_folder_delete_rep_t msg;
+    char *text = NULL;
+    if (proto_storage_folder_delete_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_folder_delete_rep_print(&msg);
+    proto_storage_folder_delete_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_folder_delete_rep_roundtrip(const void *data, size_t size)
+{
+    proto_storage_folder_delete_rep_t one, two;
+    if (proto_storage_folder_delete_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_folder_delete_rep_encode(&one);
+    proto_storage_folder_delete_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                           NULL);
+    zframe_t *second = proto_storage_folder_delete_rep_encode(&two);
+    char *text_one = proto_storage_folder_delete_rep_print(&one);
+    char *text_two = proto_storage_folder_delete_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_folder_delete_rep_clear(&one);
+    proto_storage_folder_delete_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_folder_clone_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_folder_clone_req_t msg;
+    int rc = proto_storage_folder_clone_req_decode(&msg, data, size, err);
+    proto_storage_folder_clone_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_folder_clone_req_print(const void *data, size_t size)
+{
+    proto_storage_folder_clone_req_t msg;
+    char *text = NULL;
+    if (proto_storage_folder_clone_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_folder_clone_req_print(&msg);
+    proto_storage_folder_clone_req_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_folder_clone_req_roundtrip(const void *data, size_t size)
+{
+    proto_storage_folder_clone_req_t one, two;
+    if (proto_storage_folder_clone_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_folder_clone_req_encode(&one);
+    proto_storage_folder_clone_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                          NULL);
+    zframe_t *second = proto_storage_folder_clone_req_encode(&two);
+    char *text_one = proto_storage_folder_clone_req_print(&one);
+    char *text_two = proto_storage_folder_clone_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_folder_clone_req_clear(&one);
+    proto_storage_folder_clone_req_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_folder_clone_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_folder_clone_rep_t msg;
+    int rc = proto_storage_folder_clone_rep_decode(&msg, data, size, err);
+    proto_storage_folder_clone_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_folder_clone_rep_print(const void *data, size_t size)
+{
+    proto_storage_folder_clone_rep_t msg;
+    char *text = NULL;
+    if (proto_storage_folder_clone_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_folder_clone_rep_print(&msg);
+    proto_storage_folder_clone_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_folder_clone_rep_roundtrip(const void *data, size_t size)
+{
+    proto_storage_folder_clone_rep_t one, two;
+    if (proto_storage_folder_clone_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_folder_clone_rep_encode(&one);
+    proto_storage_folder_clone_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                          NULL);
+    zframe_t *second = proto_storage_folder_clone_rep_encode(&two);
+    char *text_one = proto_storage_folder_clone_rep_print(&one);
+    char *text_two = proto_storage_folder_clone_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_folder_clone_rep_clear(&one);
+    proto_storage_folder_clone_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_folder_usage_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_folder_usage_req_t msg;
+    int rc = proto_storage_folder_usage_req_decode(&msg, data, size, err);
+    proto_storage_folder_usage_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_folder_usage_req_print(const void *data, size_t size)
+{
+    proto_storage_folder_usage_req_t msg;
+    char *text = NULL;
+    if (proto_storage_folder_usage_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_folder_usage_req_print(&msg);
+    proto_storage_folder_usage_req_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_folder_usage_req_roundtrip(const void *data, size_t size)
+{
+    proto_storage_folder_usage_req_t one, two;
+    if (proto_storage_folder_usage_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_folder_usage_req_encode(&one);
+    proto_storage_folder_usage_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                          NULL);
+    zframe_t *second = proto_storage_folder_usage_req_encode(&two);
+    char *text_one = proto_storage_folder_usage_req_print(&one);
+    char *text_two = proto_storage_folder_usage_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_folder_usage_req_clear(&one);
+    proto_storage_folder_usage_req_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_folder_usage_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_folder_usage_rep_t msg;
+    int rc = proto_storage_folder_usage_rep_decode(&msg, data, size, err);
+    proto_storage_folder_usage_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_folder_usage_rep_print(const void *data, size_t size)
+{
+    proto_storage_folder_usage_rep_t msg;
+    char *text = NULL;
+    if (proto_storage_folder_usage_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_folder_usage_rep_print(&msg);
+    proto_storage_folder_usage_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_folder_usage_rep_roundtrip(const void *data, size_t size)
+{
+    proto_storage_folder_usage_rep_t one, two;
+    if (proto_storage_folder_usage_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_folder_usage_rep_encode(&one);
+    proto_storage_folder_usage_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                          NULL);
+    zframe_t *second = proto_storage_folder_usage_rep_encode(&two);
+    char *text_one = proto_storage_folder_usage_rep_print(&one);
+    char *text_two = proto_storage_folder_usage_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_folder_usage_rep_clear(&one);
+    proto_storage_folder_usage_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_folder_quota_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_folder_quota_req_t msg;
+    int rc = proto_storage_folder_quota_req_decode(&msg, data, size, err);
+    proto_storage_folder_quota_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_folder_quota_req_print(const void *data, size_t size)
+{
+    proto_storage_folder_quota_req_t msg;
+    char *text = NULL;
+    if (proto_storage_folder_quota_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_folder_quota_req_print(&msg);
+    proto_storage_folder_quota_req_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_folder_quota_req_roundtrip(const void *data, size_t size)
+{
+    proto_storage_folder_quota_req_t one, two;
+    if (proto_storage_folder_quota_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_folder_quota_req_encode(&one);
+    proto_storage_folder_quota_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                          NULL);
+    zframe_t *second = proto_storage_folder_quota_req_encode(&two);
+    char *text_one = proto_storage_folder_quota_req_print(&one);
+    char *text_two = proto_storage_folder_quota_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_folder_quota_req_clear(&one);
+    proto_storage_folder_quota_req_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_folder_quota_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_folder_quota_rep_t msg;
+    int rc = proto_storage_folder_quota_rep_decode(&msg, data, size, err);
+    proto_storage_folder_quota_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_folder_quota_rep_print(const void *data, size_t size)
+{
+    proto_storage_folder_quota_rep_t msg;
+    char *text = NULL;
+    if (proto_storage_folder_quota_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_folder_quota_rep_print(&msg);
+    proto_storage_folder_quota_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_folder_quota_rep_roundtrip(const void *data, size_t size)
+{
+    proto_storage_folder_quota_rep_t one, two;
+    if (proto_storage_folder_quota_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_folder_quota_rep_encode(&one);
+    proto_storage_folder_quota_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                          NULL);
+    zframe_t *second = proto_storage_folder_quota_rep_encode(&two);
+    char *text_one = proto_storage_folder_quota_rep_print(&one);
+    char *text_two = proto_storage_folder_quota_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_folder_quota_rep_clear(&one);
+    proto_storage_folder_quota_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_folder_mount_path_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_folder_mount_path_req_t msg;
+    int rc = proto_storage_folder_mount_path_req_decode(&msg, data, size, err);
+    proto_storage_folder_mount_path_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_folder_mount_path_req_print(const void *data, size_t size)
+{
+    proto_storage_folder_mount_path_req_t msg;
+    char *text = NULL;
+    if (proto_storage_folder_mount_path_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_folder_mount_path_req_print(&msg);
+    proto_storage_folder_mount_path_req_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_folder_mount_path_req_roundtrip(const void *data, size_t size)
+{
+    proto_storage_folder_mount_path_req_t one, two;
+    if (proto_storage_folder_mount_path_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_folder_mount_path_req_encode(&one);
+    proto_storage_folder_mount_path_req_decode(&two, s_frame_data(first),
+                                               s_frame_size(first), NULL);
+    zframe_t *second = proto_storage_folder_mount_path_req_encode(&two);
+    char *text_one = proto_storage_folder_mount_path_req_print(&one);
+    char *text_two = proto_storage_folder_mount_path_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_folder_mount_path_req_clear(&one);
+    proto_storage_folder_mount_path_req_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_folder_mount_path_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_folder_mount_path_rep_t msg;
+    int rc = proto_storage_folder_mount_path_rep_decode(&msg, data, size, err);
+    proto_storage_folder_mount_path_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_folder_mount_path_rep_print(const void *data, size_t size)
+{
+    proto_storage_folder_mount_path_rep_t msg;
+    char *text = NULL;
+    if (proto_storage_folder_mount_path_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_folder_mount_path_rep_print(&msg);
+    proto_storage_folder_mount_path_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_folder_mount_path_rep_roundtrip(const void *data, size_t size)
+{
+    proto_storage_folder_mount_path_rep_t one, two;
+    if (proto_storage_folder_mount_path_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_folder_mount_path_rep_encode(&one);
+    proto_storage_folder_mount_path_rep_decode(&two, s_frame_data(first),
+                                               s_frame_size(first), NULL);
+    zframe_t *second = proto_storage_folder_mount_path_rep_encode(&two);
+    char *text_one = proto_storage_folder_mount_path_rep_print(&one);
+    char *text_two = proto_storage_folder_mount_path_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_folder_mount_path_rep_clear(&one);
+    proto_storage_folder_mount_path_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_files_list_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_files_list_req_t msg;
+    int rc = proto_storage_files_list_req_decode(&msg, data, size, err);
+    proto_storage_files_list_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_files_list_req_print(const void *data, size_t size)
+{
+    proto_storage_files_list_req_t msg;
+    char *text = NULL;
+    if (proto_storage_files_list_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_files_list_req_print(&msg);
+    proto_storage_files_list_req_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_files_list_req_roundtrip(const void *data, size_t size)
+{
+    proto_storage_files_list_req_t one, two;
+    if (proto_storage_files_list_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_files_list_req_encode(&one);
+    proto_storage_files_list_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                        NULL);
+    zframe_t *second = proto_storage_files_list_req_encode(&two);
+    char *text_one = proto_storage_files_list_req_print(&one);
+    char *text_two = proto_storage_files_list_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_files_list_req_clear(&one);
+    proto_storage_files_list_req_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_files_list_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_files_list_rep_t msg;
+    int rc = proto_storage_files_list_rep_decode(&msg, data, size, err);
+    proto_storage_files_list_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_files_list_rep_print(const void *data, size_t size)
+{
+    proto_storage_files_list_rep_t msg;
+    char *text = NULL;
+    if (proto_storage_files_list_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_files_list_rep_print(&msg);
+    proto_storage_files_list_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_files_list_rep_roundtrip(const void *data, size_t size)
+{
+    proto_storage_files_list_rep_t one, two;
+    if (proto_storage_files_list_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_files_list_rep_encode(&one);
+    proto_storage_files_list_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                        NULL);
+    zframe_t *second = proto_storage_files_list_rep_encode(&two);
+    char *text_one = proto_storage_files_list_rep_print(&one);
+    char *text_two = proto_storage_files_list_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_files_list_rep_clear(&one);
+    proto_storage_files_list_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_files_mkdir_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_files_mkdir_req_t msg;
+    int rc = proto_storage_files_mkdir_req_decode(&msg, data, size, err);
+    proto_storage_files_mkdir_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_files_mkdir_req_print(const void *data, size_t size)
+{
+    proto_storage_files_mkdir_req_t msg;
+    char *text = NULL;
+    if (proto_storage_files_mkdir_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_files_mkdir_req_print(&msg);
+    proto_storage_files_mkdir_req_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_files_mkdir_req_roundtrip(const void *data, size_t size)
+{
+    proto_storage_files_mkdir_req_t one, two;
+    if (proto_storage_files_mkdir_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_files_mkdir_req_encode(&one);
+    proto_storage_files_mkdir_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                         NULL);
+    zframe_t *second = proto_storage_files_mkdir_req_encode(&two);
+    char *text_one = proto_storage_files_mkdir_req_print(&one);
+    char *text_two = proto_storage_files_mkdir_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_files_mkdir_req_clear(&one);
+    proto_storage_files_mkdir_req_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_files_mkdir_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_files_mkdir_rep_t msg;
+    int rc = proto_storage_files_mkdir_rep_decode(&msg, data, size, err);
+    proto_storage_files_mkdir_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_files_mkdir_rep_print(const void *data, size_t size)
+{
+    proto_storage_files_mkdir_rep_t msg;
+    char *text = NULL;
+    if (proto_storage_files_mkdir_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_files_mkdir_rep_print(&msg);
+    proto_storage_files_mkdir_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_files_mkdir_rep_roundtrip(const void *data, size_t size)
+{
+    proto_storage_files_mkdir_rep_t one, two;
+    if (proto_storage_files_mkdir_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_files_mkdir_rep_encode(&one);
+    proto_storage_files_mkdir_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                         NULL);
+    zframe_t *second = proto_storage_files_mkdir_rep_encode(&two);
+    char *text_one = proto_storage_files_mkdir_rep_print(&one);
+    char *text_two = proto_storage_files_mkdir_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_files_mkdir_rep_clear(&one);
+    proto_storage_files_mkdir_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_files_rename_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_files_rename_req_t msg;
+    int rc = proto_storage_files_rename_req_decode(&msg, data, size, err);
+    proto_storage_files_rename_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_files_rename_req_print(const void *data, size_t size)
+{
+    proto_storage_files_rename_req_t msg;
+    char *text = NULL;
+    if (proto_storage_files_rename_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_files_rename_req_print(&msg);
+    proto_storage_files_rename_req_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_files_rename_req_roundtrip(const void *data, size_t size)
+{
+    proto_storage_files_rename_req_t one, two;
+    if (proto_storage_files_rename_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_files_rename_req_encode(&one);
+    proto_storage_files_rename_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                          NULL);
+    zframe_t *second = proto_storage_files_rename_req_encode(&two);
+    char *text_one = proto_storage_files_rename_req_print(&one);
+    char *text_two = proto_storage_files_rename_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_files_rename_req_clear(&one);
+    proto_storage_files_rename_req_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_files_rename_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_files_rename_rep_t msg;
+    int rc = proto_storage_files_rename_rep_decode(&msg, data, size, err);
+    proto_storage_files_rename_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_files_rename_rep_print(const void *data, size_t size)
+{
+    proto_storage_files_rename_rep_t msg;
+    char *text = NULL;
+    if (proto_storage_files_rename_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_files_rename_rep_print(&msg);
+    proto_storage_files_rename_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_files_rename_rep_roundtrip(const void *data, size_t size)
+{
+    proto_storage_files_rename_rep_t one, two;
+    if (proto_storage_files_rename_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_files_rename_rep_encode(&one);
+    proto_storage_files_rename_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                          NULL);
+    zframe_t *second = proto_storage_files_rename_rep_encode(&two);
+    char *text_one = proto_storage_files_rename_rep_print(&one);
+    char *text_two = proto_storage_files_rename_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_files_rename_rep_clear(&one);
+    proto_storage_files_rename_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_files_move_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_files_move_req_t msg;
+    int rc = proto_storage_files_move_req_decode(&msg, data, size, err);
+    proto_storage_files_move_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_files_move_req_print(const void *data, size_t size)
+{
+    proto_storage_files_move_req_t msg;
+    char *text = NULL;
+    if (proto_storage_files_move_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_files_move_req_print(&msg);
+    proto_storage_files_move_req_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_files_move_req_roundtrip(const void *data, size_t size)
+{
+    proto_storage_files_move_req_t one, two;
+    if (proto_storage_files_move_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_files_move_req_encode(&one);
+    proto_storage_files_move_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                        NULL);
+    zframe_t *second = proto_storage_files_move_req_encode(&two);
+    char *text_one = proto_storage_files_move_req_print(&one);
+    char *text_two = proto_storage_files_move_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_files_move_req_clear(&one);
+    proto_storage_files_move_req_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_files_move_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_files_move_rep_t msg;
+    int rc = proto_storage_files_move_rep_decode(&msg, data, size, err);
+    proto_storage_files_move_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_files_move_rep_print(const void *data, size_t size)
+{
+    proto_storage_files_move_rep_t msg;
+    char *text = NULL;
+    if (proto_storage_files_move_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_files_move_rep_print(&msg);
+    proto_storage_files_move_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_files_move_rep_roundtrip(const void *data, size_t size)
+{
+    proto_storage_files_move_rep_t one, two;
+    if (proto_storage_files_move_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_files_move_rep_encode(&one);
+    proto_storage_files_move_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                        NULL);
+    zframe_t *second = proto_storage_files_move_rep_encode(&two);
+    char *text_one = proto_storage_files_move_rep_print(&one);
+    char *text_two = proto_storage_files_move_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_files_move_rep_clear(&one);
+    proto_storage_files_move_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_files_delete_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_files_delete_req_t msg;
+    int rc = proto_storage_files_delete_req_decode(&msg, data, size, err);
+    proto_storage_files_delete_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_files_delete_req_print(const void *data, size_t size)
+{
+    proto_storage_files_delete_req_t msg;
+    char *text = NULL;
+    if (proto_storage_files_delete_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_files_delete_req_print(&msg);
+    proto_storage_files_delete_req_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_files_delete_req_roundtrip(const void *data, size_t size)
+{
+    proto_storage_files_delete_req_t one, two;
+    if (proto_storage_files_delete_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_files_delete_req_encode(&one);
+    proto_storage_files_delete_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                          NULL);
+    zframe_t *second = proto_storage_files_delete_req_encode(&two);
+    char *text_one = proto_storage_files_delete_req_print(&one);
+    char *text_two = proto_storage_files_delete_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_files_delete_req_clear(&one);
+    proto_storage_files_delete_req_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_files_delete_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_files_delete_rep_t msg;
+    int rc = proto_storage_files_delete_rep_decode(&msg, data, size, err);
+    proto_storage_files_delete_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_files_delete_rep_print(const void *data, size_t size)
+{
+    proto_storage_files_delete_rep_t msg;
+    char *text = NULL;
+    if (proto_storage_files_delete_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_files_delete_rep_print(&msg);
+    proto_storage_files_delete_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_files_delete_rep_roundtrip(const void *data, size_t size)
+{
+    proto_storage_files_delete_rep_t one, two;
+    if (proto_storage_files_delete_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_files_delete_rep_encode(&one);
+    proto_storage_files_delete_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                          NULL);
+    zframe_t *second = proto_storage_files_delete_rep_encode(&two);
+    char *text_one = proto_storage_files_delete_rep_print(&one);
+    char *text_two = proto_storage_files_delete_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_files_delete_rep_clear(&one);
+    proto_storage_files_delete_rep_clear(&two);
+    return rc;
+}
+
+static int
 s_test_tick_validate(const void *data, size_t size, bus_error_t *err)
 {
     proto_test_tick_t msg;
@@ -4223,6 +5135,184 @@ const proto_entry_t proto_entries[] = {
         .validate = s_session_list_rep_validate,
         .print = s_session_list_rep_print,
         .roundtrip = s_session_list_rep_roundtrip,
+    },
+    {
+        .name = "storage.volumes",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_storage_volumes_req_validate,
+        .print = s_storage_volumes_req_print,
+        .roundtrip = s_storage_volumes_req_roundtrip,
+    },
+    {
+        .name = "storage.volumes",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_storage_volumes_rep_validate,
+        .print = s_storage_volumes_rep_print,
+        .roundtrip = s_storage_volumes_rep_roundtrip,
+    },
+    {
+        .name = "storage.folder.create",
+        .kind = PROTO_REQUEST,
+        .validate = s_storage_folder_create_req_validate,
+        .print = s_storage_folder_create_req_print,
+        .roundtrip = s_storage_folder_create_req_roundtrip,
+    },
+    {
+        .name = "storage.folder.create",
+        .kind = PROTO_REPLY,
+        .validate = s_storage_folder_create_rep_validate,
+        .print = s_storage_folder_create_rep_print,
+        .roundtrip = s_storage_folder_create_rep_roundtrip,
+    },
+    {
+        .name = "storage.folder.delete",
+        .kind = PROTO_REQUEST,
+        .validate = s_storage_folder_delete_req_validate,
+        .print = s_storage_folder_delete_req_print,
+        .roundtrip = s_storage_folder_delete_req_roundtrip,
+    },
+    {
+        .name = "storage.folder.delete",
+        .kind = PROTO_REPLY,
+        .validate = s_storage_folder_delete_rep_validate,
+        .print = s_storage_folder_delete_rep_print,
+        .roundtrip = s_storage_folder_delete_rep_roundtrip,
+    },
+    {
+        .name = "storage.folder.clone",
+        .kind = PROTO_REQUEST,
+        .validate = s_storage_folder_clone_req_validate,
+        .print = s_storage_folder_clone_req_print,
+        .roundtrip = s_storage_folder_clone_req_roundtrip,
+    },
+    {
+        .name = "storage.folder.clone",
+        .kind = PROTO_REPLY,
+        .validate = s_storage_folder_clone_rep_validate,
+        .print = s_storage_folder_clone_rep_print,
+        .roundtrip = s_storage_folder_clone_rep_roundtrip,
+    },
+    {
+        .name = "storage.folder.usage",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_storage_folder_usage_req_validate,
+        .print = s_storage_folder_usage_req_print,
+        .roundtrip = s_storage_folder_usage_req_roundtrip,
+    },
+    {
+        .name = "storage.folder.usage",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_storage_folder_usage_rep_validate,
+        .print = s_storage_folder_usage_rep_print,
+        .roundtrip = s_storage_folder_usage_rep_roundtrip,
+    },
+    {
+        .name = "storage.folder.quota",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_storage_folder_quota_req_validate,
+        .print = s_storage_folder_quota_req_print,
+        .roundtrip = s_storage_folder_quota_req_roundtrip,
+    },
+    {
+        .name = "storage.folder.quota",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_storage_folder_quota_rep_validate,
+        .print = s_storage_folder_quota_rep_print,
+        .roundtrip = s_storage_folder_quota_rep_roundtrip,
+    },
+    {
+        .name = "storage.folder.mount_path",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_storage_folder_mount_path_req_validate,
+        .print = s_storage_folder_mount_path_req_print,
+        .roundtrip = s_storage_folder_mount_path_req_roundtrip,
+    },
+    {
+        .name = "storage.folder.mount_path",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_storage_folder_mount_path_rep_validate,
+        .print = s_storage_folder_mount_path_rep_print,
+        .roundtrip = s_storage_folder_mount_path_rep_roundtrip,
+    },
+    {
+        .name = "storage.files.list",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_storage_files_list_req_validate,
+        .print = s_storage_files_list_req_print,
+        .roundtrip = s_storage_files_list_req_roundtrip,
+    },
+    {
+        .name = "storage.files.list",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_storage_files_list_rep_validate,
+        .print = s_storage_files_list_rep_print,
+        .roundtrip = s_storage_files_list_rep_roundtrip,
+    },
+    {
+        .name = "storage.files.mkdir",
+        .kind = PROTO_REQUEST,
+        .validate = s_storage_files_mkdir_req_validate,
+        .print = s_storage_files_mkdir_req_print,
+        .roundtrip = s_storage_files_mkdir_req_roundtrip,
+    },
+    {
+        .name = "storage.files.mkdir",
+        .kind = PROTO_REPLY,
+        .validate = s_storage_files_mkdir_rep_validate,
+        .print = s_storage_files_mkdir_rep_print,
+        .roundtrip = s_storage_files_mkdir_rep_roundtrip,
+    },
+    {
+        .name = "storage.files.rename",
+        .kind = PROTO_REQUEST,
+        .validate = s_storage_files_rename_req_validate,
+        .print = s_storage_files_rename_req_print,
+        .roundtrip = s_storage_files_rename_req_roundtrip,
+    },
+    {
+        .name = "storage.files.rename",
+        .kind = PROTO_REPLY,
+        .validate = s_storage_files_rename_rep_validate,
+        .print = s_storage_files_rename_rep_print,
+        .roundtrip = s_storage_files_rename_rep_roundtrip,
+    },
+    {
+        .name = "storage.files.move",
+        .kind = PROTO_REQUEST,
+        .validate = s_storage_files_move_req_validate,
+        .print = s_storage_files_move_req_print,
+        .roundtrip = s_storage_files_move_req_roundtrip,
+    },
+    {
+        .name = "storage.files.move",
+        .kind = PROTO_REPLY,
+        .validate = s_storage_files_move_rep_validate,
+        .print = s_storage_files_move_rep_print,
+        .roundtrip = s_storage_files_move_rep_roundtrip,
+    },
+    {
+        .name = "storage.files.delete",
+        .kind = PROTO_REQUEST,
+        .validate = s_storage_files_delete_req_validate,
+        .print = s_storage_files_delete_req_print,
+        .roundtrip = s_storage_files_delete_req_roundtrip,
+    },
+    {
+        .name = "storage.files.delete",
+        .kind = PROTO_REPLY,
+        .validate = s_storage_files_delete_rep_validate,
+        .print = s_storage_files_delete_rep_print,
+        .roundtrip = s_storage_files_delete_rep_roundtrip,
     },
     {
         .name = "test.tick",

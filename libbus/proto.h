@@ -61,6 +61,7 @@ typedef struct {
 #include "proto_scheduler.h"
 #include "proto_service.h"
 #include "proto_session.h"
+#include "proto_storage.h"
 #include "proto_test_codec.h"
 
 //  ---------------------------------------------------------------------------

@@ -40,6 +40,8 @@ s_info_free(proto_session_info_t *self)
     proto_free_map(self->requested_slots, self->requested_slots_count);
     proto_free_map(self->occupied_slots, self->occupied_slots_count);
     free(self->preopen_ports);
+    free(self->result);
+    free(self->cluster_mode);
 }
 
 static bool
@@ -89,13 +91,17 @@ s_info_valid(const proto_session_info_t *self)
         return false;
     if (!proto_valid_str(self->preopen_ports, 0, 256))
         return false;
+    if (!proto_valid_str(self->result, 0, 16))
+        return false;
+    if (!proto_valid_str(self->cluster_mode, 0, 16))
+        return false;
     return true;
 }
 
 static void
 s_info_write(const proto_session_info_t *self, bus_writer_t *writer)
 {
-    uint32_t pairs = 7;
+    uint32_t pairs = 8;
     pairs += self->access_key != NULL;
     pairs += self->user_uuid != NULL;
     pairs += self->domain_name != NULL;
@@ -115,6 +121,8 @@ s_info_write(const proto_session_info_t *self, bus_writer_t *writer)
     pairs += self->requested_slots_count > 0;
     pairs += self->occupied_slots_count > 0;
     pairs += self->preopen_ports != NULL;
+    pairs += self->result != NULL;
+    pairs += self->cluster_mode != NULL;
     bus_writer_map(writer, pairs);
     proto_write_str(writer, "session_id", self->session_id);
     proto_write_str(writer, "name", self->name);
@@ -165,6 +173,11 @@ s_info_write(const proto_session_info_t *self, bus_writer_t *writer)
     proto_write_int(writer, "terminated_at", self->terminated_at);
     if (self->preopen_ports != NULL)
         proto_write_str(writer, "preopen_ports", self->preopen_ports);
+    if (self->result != NULL)
+        proto_write_str(writer, "result", self->result);
+    if (self->cluster_mode != NULL)
+        proto_write_str(writer, "cluster_mode", self->cluster_mode);
+    proto_write_uint(writer, "cluster_size", self->cluster_size);
 }
 
 static void
@@ -198,6 +211,9 @@ s_info_read(proto_session_info_t *self, proto_in_t *in)
     proto_read_int(in, "status_changed", 0, INT64_MIN, INT64_MAX, &self->status_changed);
     proto_read_int(in, "terminated_at", 0, INT64_MIN, INT64_MAX, &self->terminated_at);
     proto_read_str(in, "preopen_ports", 0, 256, &self->preopen_ports);
+    proto_read_str(in, "result", 0, 16, &self->result);
+    proto_read_str(in, "cluster_mode", 0, 16, &self->cluster_mode);
+    proto_read_uint(in, "cluster_size", 0, UINT64_MAX, &self->cluster_size);
 }
 
 static void
@@ -229,6 +245,9 @@ s_info_print(const proto_session_info_t *self, proto_text_t *text)
     proto_print_int(text, "status_changed", self->status_changed);
     proto_print_int(text, "terminated_at", self->terminated_at);
     proto_print_str(text, "preopen_ports", self->preopen_ports);
+    proto_print_str(text, "result", self->result);
+    proto_print_str(text, "cluster_mode", self->cluster_mode);
+    proto_print_uint(text, "cluster_size", self->cluster_size);
 }
 
 //  A list item: calloc'd memory, initialised before it is read.

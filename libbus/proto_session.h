@@ -83,6 +83,12 @@ typedef struct {
     //  JSON array of the ports the user serves on (config.preopen_ports); "[]" or absent
     //  when none (at most 256 bytes)
     char *preopen_ports;
+    //  UNDEFINED, SUCCESS or FAILURE (a batch session's task) (at most 16 bytes)
+    char *result;
+    //  Single-node or multi-node (at most 16 bytes)
+    char *cluster_mode;
+    //  How many kernels it has
+    uint64_t cluster_size;
 } proto_session_info_t;
 
 void proto_session_info_init(proto_session_info_t *self);

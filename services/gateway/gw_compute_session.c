@@ -96,10 +96,12 @@ gw_compute_session_from_reply(gw_request_t *r, const bus_reply_t *reply)
             s_lookup(db, "SELECT name FROM groups WHERE id = ?1", s->group_id),
             "user_email",
             s_lookup(db, "SELECT email FROM users WHERE uuid = ?1", s->user_uuid),
-            "result", "UNDEFINED", "cluster_mode", "single-node", "service_ports",
-            service_ports ? service_ports : "[]", "cluster_size", (json_int_t) 1,
-            "resource_opts", "{}", "mounts", "containers", container, "dependencies",
-            "scaling_group", s->scaling_group, "agent", s->agent_id);
+            "result", s->result ? s->result : "UNDEFINED", "cluster_mode",
+            s->cluster_mode ? s->cluster_mode : "single-node", "service_ports",
+            service_ports ? service_ports : "[]", "cluster_size",
+            (json_int_t) (s->cluster_size ? s->cluster_size : 1), "resource_opts", "{}",
+            "mounts", "containers", container, "dependencies", "scaling_group",
+            s->scaling_group, "agent", s->agent_id);
         free(service_ports);
         json_array_append_new(sessions, session);
     }

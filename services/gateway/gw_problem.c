@@ -76,6 +76,8 @@ gw_problem_slug_for_status(int status)
             return "generic-bad-request";
         case BUS_STATUS_FORBIDDEN:
             return "generic-forbidden";
+        case BUS_STATUS_QUOTA:
+            return "quota-exceeded";
         case BUS_STATUS_TIMEOUT:
         case BUS_STATUS_UNAVAILABLE:
         case BUS_STATUS_REREGISTER:

@@ -670,6 +670,13 @@ s_admit_pending(sched_lifecycle_t *self,
         }
         sqlite3_reset(stmt);
     }
+    //  Backend.AI refuses a cluster larger than the policy allows at once.
+    if (scope.max_containers_per_session != SCHED_UNLIMITED &&
+        (int64_t) size > scope.max_containers_per_session)
+        return bus_error_set(err, BUS_STATUS_QUOTA,
+                             "You cannot create session with more than %" PRId64
+                             " containers.",
+                             scope.max_containers_per_session);
     return sched_quota_admit_pending(&scope, &total, slots.slot_count, slots.slot_names,
                                      err);
 }

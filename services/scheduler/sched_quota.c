@@ -284,7 +284,7 @@ sched_quota_admit_pending(const sched_scope_t *keypair,
         s_append(msg, sizeof msg, &len, ")");
     if (len == 0)
         return BUS_OK;
-    return bus_error_set(err, BUS_STATUS_CONFLICT, "%s", msg);
+    return bus_error_set(err, BUS_STATUS_QUOTA, "%s", msg);
 }
 
 //  A JSON string of at most max bytes of text; bytes that do not make

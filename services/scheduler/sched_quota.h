@@ -125,7 +125,7 @@ bool sched_quota_admit_hook(void *arg, const sched_pending_t *p);
 void sched_quota_charge_hook(void *arg, const sched_pending_t *p);
 
 //  At submission: whether the keypair may hold one more PENDING session
-//  asking for total. BUS_OK, or BUS_STATUS_CONFLICT with Backend.AI's
+//  asking for total. BUS_OK, or BUS_STATUS_QUOTA with Backend.AI's
 //  message(s) in err when pending_count + 1 would exceed max_pending_count
 //  or pending_slots + total would exceed max_pending_slots in any slot
 //  (both messages when both fail; the slots one lists, per slot over, what

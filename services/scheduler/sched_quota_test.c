@@ -372,11 +372,11 @@ test_admit_pending(void)
     T_EQ_INT(sched_quota_admit_pending(kp, &total, SLOTS, s_slot_names, &err), BUS_OK);
     kp->pending_count = 3;
     T_EQ_INT(sched_quota_admit_pending(kp, &total, SLOTS, s_slot_names, &err),
-             BUS_STATUS_CONFLICT);
-    T_EQ_INT(err.status, BUS_STATUS_CONFLICT);
+             BUS_STATUS_QUOTA);
+    T_EQ_INT(err.status, BUS_STATUS_QUOTA);
     T_EQ_STR(err.detail, "You cannot create more than 3 pending session(s).");
     T_EQ_INT(sched_quota_admit_pending(kp, &total, SLOTS, s_slot_names, NULL),
-             BUS_STATUS_CONFLICT);
+             BUS_STATUS_QUOTA);
     //  Slots: reaching the limit is fine, one unit over is not.
     kp->pending_count = 0;
     kp->max_pending_slots.v[CPU] = 4000;
@@ -386,13 +386,13 @@ test_admit_pending(void)
     T_EQ_INT(sched_quota_admit_pending(kp, &total, SLOTS, s_slot_names, &err), BUS_OK);
     kp->pending_slots.v[MEM] = 3 * GIB + 1;
     T_EQ_INT(sched_quota_admit_pending(kp, &total, SLOTS, s_slot_names, &err),
-             BUS_STATUS_CONFLICT);
+             BUS_STATUS_QUOTA);
     T_EQ_STR(err.detail, "Your pending session quota is exceeded. (mem=4294967297)");
     //  Both at once: both said.
     kp->pending_count = 3;
     kp->pending_slots.v[CPU] = 3500;
     T_EQ_INT(sched_quota_admit_pending(kp, &total, SLOTS, s_slot_names, &err),
-             BUS_STATUS_CONFLICT);
+             BUS_STATUS_QUOTA);
     T_EQ_STR(err.detail, "You cannot create more than 3 pending session(s). Your pending "
                          "session quota is exceeded. (cpu=4.5 mem=4294967297)");
 }

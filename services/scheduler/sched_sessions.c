@@ -527,7 +527,8 @@ sched_sessions_unsettled(bus_db_t *db,
     " s.scaling_group, s.type, s.status, s.status_info, s.status_data, s.image,"         \
     " s.architecture, s.tag, k.id, k.agent_id, k.container_id, k.kernel_host,"           \
     " coalesce(k.exit_code, 0), s.created_at, s.status_changed,"                         \
-    " coalesce(s.terminated_at, 0), a.addr, s.preopen_ports FROM sessions s"             \
+    " coalesce(s.terminated_at, 0), a.addr, s.preopen_ports, s.result, s.cluster_mode,"  \
+    " s.cluster_size FROM sessions s"                                                    \
     " LEFT JOIN kernels k ON k.session_id = s.id AND k.cluster_role = 'main'"            \
     " LEFT JOIN agents a ON a.id = k.agent_id"
 
@@ -573,6 +574,9 @@ s_read_info(sqlite3_stmt *stmt, proto_session_info_t *out)
     out->terminated_at = sqlite3_column_int64(stmt, 21);
     out->agent_addr = s_column(stmt, 22);
     out->preopen_ports = s_column(stmt, 23);
+    out->result = s_column(stmt, 24);
+    out->cluster_mode = s_column(stmt, 25);
+    out->cluster_size = (uint64_t) sqlite3_column_int64(stmt, 26);
 }
 
 //  The slot maps, read after the row's statement is reset (one open

@@ -13,5 +13,10 @@
 #include "sp_token.h"
 #include "sp_fs.h"
 #include "sp_upload.h"
+#include "sp_volumes.h"
+#include "sp_jobs.h"
+#include "sp_folders.h"
+#include "sp_rpc.h"
+#include "sp_http.h"
 
 #endif

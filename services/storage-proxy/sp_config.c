@@ -8,5 +8,33 @@
 
 const bus_config_option_t sp_config_options[] = {
     BUS_NODE_CONFIG_ROWS(sp_config_t, node, "false"),
+    {"storage.proxy_name", BUS_CFG_STRING, offsetof(sp_config_t, proxy_name), "", 0, 63,
+     NULL,
+     "this storage-proxy's name, the first half of folder hosts (<proxy>:<volume>); "
+     "empty = node.name"},
+    {"storage.volumes", BUS_CFG_STRING, offsetof(sp_config_t, volumes),
+     SP_CONFIG_VOLUMES_DEFAULT, 1, 65535, NULL,
+     "volumes as NAME=local:PATH[,NAME=local:PATH...]: PATH absolute (must exist) or "
+     "relative to node.state_dir (created); the first is the default"},
+    {"storage.scan_ms", BUS_CFG_INT, offsetof(sp_config_t, scan_ms),
+     SP_CONFIG_SCAN_MS_DEFAULT, 100, 86400000, NULL,
+     "how often every folder's usage is scanned; folders found over quota refuse "
+     "uploads until they shrink"},
+    {"http.listen", BUS_CFG_STRING, offsetof(sp_config_t, http_listen),
+     SP_CONFIG_HTTP_LISTEN, 0, 255, NULL,
+     "host:port of the client-facing /upload and /download (port 0 = any free port); "
+     "empty = off"},
+    {"http.advertise", BUS_CFG_STRING, offsetof(sp_config_t, http_advertise), "", 0, 255,
+     NULL,
+     "the URL clients are sent to for uploads and downloads "
+     "(http://host:port); empty = as bound"},
+    {"http.token_secret_file", BUS_CFG_STRING, offsetof(sp_config_t, token_secret_file),
+     "", 0, 4095, NULL,
+     "file holding the secret shared with the gateway that signs upload and download "
+     "tokens (umask 077; head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \\n' > FILE); "
+     "empty = tokens refused"},
+    {"http.max_chunk_bytes", BUS_CFG_BYTES, offsetof(sp_config_t, max_chunk_bytes),
+     SP_CONFIG_CHUNK_DEFAULT, SP_CONFIG_CHUNK_MIN, SP_CONFIG_CHUNK_MAX, NULL,
+     "largest upload chunk (request body) taken; the official client sends 16 MiB"},
     BUS_CONFIG_END,
 };

@@ -1,6 +1,24 @@
 /*  =========================================================================
     sp_config - the storage-proxy's options: config/storage-proxy.yaml
 
+    Volumes are one option, storage.volumes: comma-separated entries
+    NAME=BACKEND:PATH (the config file holds scalars only). NAME is the
+    volume's name (letters, digits, '.', '_', '-'), BACKEND is "local" (a
+    directory on this host), PATH its directory: absolute, or relative to
+    node.state_dir. A relative one is created at start; an absolute one must
+    exist (an operator's mount point, which a missing mount must not turn
+    into a directory on the root file system). The first volume is the
+    default. Folder hosts are "<storage.proxy_name>:<NAME>".
+
+    The token secret (http.token_secret_file) is shared with the gateway,
+    which signs the upload and download tokens this service checks. It is
+    the file's content less trailing white space, at least 16 bytes; make
+    one with
+        umask 077; head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' \
+            > /etc/backplane/storage.secret
+    and point both services at it. Without one, /upload and /download
+    refuse every token (503).
+
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
@@ -9,8 +27,23 @@
 
 #include "bus.h"
 
+//  Defaults and limits of the options.
+#define SP_CONFIG_VOLUMES_DEFAULT "volume1=local:vfolders/volume1"
+#define SP_CONFIG_SCAN_MS_DEFAULT "60000"
+#define SP_CONFIG_HTTP_LISTEN     "127.0.0.1:6021" //  Backend.AI's client_api port
+#define SP_CONFIG_CHUNK_DEFAULT   "64m"            //  the official client sends 16 MiB
+#define SP_CONFIG_CHUNK_MIN       (1LL << 20)
+#define SP_CONFIG_CHUNK_MAX       (1LL << 30)
+
 typedef struct {
     bus_node_config_t node;
+    char *proxy_name;        //  first half of host names; "" = the node's name
+    char *volumes;           //  NAME=BACKEND:PATH[,...]
+    int scan_ms;             //  period of the usage scan of every folder
+    char *http_listen;       //  host:port of /upload and /download; "" = off
+    char *http_advertise;    //  the URL clients are sent to; "" = as bound
+    char *token_secret_file; //  the secret shared with the gateway; "" = none
+    int64_t max_chunk_bytes; //  largest request body (one upload chunk)
 } sp_config_t;
 
 extern const bus_config_option_t sp_config_options[];

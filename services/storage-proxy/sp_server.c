@@ -1,14 +1,77 @@
 /*  =========================================================================
     sp_server - the storage-proxy as bus_main runs it
 
-    Owns volumes, virtual folders and their data. So far the storage-proxy is its node: it
-   joins the bus, registers, heartbeats and answers service.health, bus.replay and
-   /healthz.
+    Owns volumes, virtual folders and their data: the volumes of its
+    configuration (sp_volumes), its table of folders with their quotas and
+    usage (sp_folders), the storage.* methods the gateway calls (sp_rpc) and
+    the client-facing HTTP endpoint for uploads and downloads (sp_http),
+    besides what every node does.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
 #include "sp_classes.h"
+
+typedef struct {
+    sp_volumes_t *volumes;
+    sp_folders_t *folders;
+    sp_http_t *http;
+    sp_rpc_t *rpc;
+} sp_state_t;
+
+static void
+s_fini(void **state_p)
+{
+    sp_state_t *state = *state_p;
+    if (state) {
+        sp_http_destroy(&state->http);
+        //  Folders before the methods: pending clones answer through sp_rpc.
+        sp_folders_destroy(&state->folders);
+        sp_rpc_destroy(&state->rpc);
+        sp_volumes_destroy(&state->volumes);
+        free(state);
+        *state_p = NULL;
+    }
+}
+
+static void *
+s_init(bus_node_t *node, const void *config_, bus_error_t *err)
+{
+    const sp_config_t *config = config_;
+    sp_state_t *state = calloc(1, sizeof *state);
+    if (!state) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        return NULL;
+    }
+    const char *proxy = config->proxy_name && *config->proxy_name ? config->proxy_name
+                                                                  : bus_node_name(node);
+    state->volumes = sp_volumes_new(config->volumes, config->node.state_dir, proxy, err);
+    if (state->volumes)
+        state->folders = sp_folders_new(node, state->volumes, config->scan_ms, err);
+    if (state->folders && config->http_listen && *config->http_listen)
+        state->http = sp_http_new(node, state->folders, config, err);
+    bool http_ok = state->http || !(config->http_listen && *config->http_listen);
+    if (state->folders && http_ok)
+        state->rpc = sp_rpc_new(node, state->folders,
+                                state->http ? sp_http_url(state->http) : "", err);
+    if (!state->rpc) {
+        void *dead = state;
+        s_fini(&dead);
+        return NULL;
+    }
+    for (size_t i = 0; i < sp_volumes_count(state->volumes); i++) {
+        const sp_volume_t *volume = sp_volumes_at(state->volumes, i);
+        bus_log_notice("volume host=%s backend=%s path=%s fs=%s", volume->host,
+                       volume->backend, volume->path, volume->fs_type);
+    }
+    if (state->http) {
+        bus_log_notice("client api listening url=%s", sp_http_url(state->http));
+        //  The line scripts and tests look for.
+        printf("storage-proxy url=%s\n", sp_http_url(state->http));
+        fflush(stdout);
+    }
+    return state;
+}
 
 const bus_service_t sp_service = {
     .name = "storage-proxy",
@@ -16,4 +79,8 @@ const bus_service_t sp_service = {
     .options = sp_config_options,
     .config_size = sizeof(sp_config_t),
     .node_config_offset = offsetof(sp_config_t, node),
+    .migrations = sp_folders_migrations,
+    .migration_count = SP_FOLDERS_MIGRATION_COUNT,
+    .init = s_init,
+    .fini = s_fini,
 };

@@ -1,0 +1,3533 @@
+//  GENERATED FROM proto/storage.yaml BY proto/gen.py - DO NOT EDIT
+/*  =========================================================================
+    proto_storage - codecs of the storage domain
+
+    For each struct: file-static free, valid, write, read and print helpers
+    that nested values reuse, then the public functions of proto_storage.h
+    built on them. Reading and printing go through the shared runtime in
+    proto.c.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "bus_classes.h"
+
+//  ---------------------------------------------------------------------------
+//  storage.volume
+
+static void
+s_volume_free(proto_storage_volume_t *self)
+{
+    free(self->name);
+    free(self->host);
+    free(self->backend);
+    free(self->path);
+    free(self->fs_type);
+    proto_free_strs(self->capabilities, self->capabilities_count);
+}
+
+static bool
+s_volume_valid(const proto_storage_volume_t *self)
+{
+    if (!proto_valid_str(self->name, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->host, PROTO_REQUIRED, 192))
+        return false;
+    if (!proto_valid_str(self->backend, PROTO_REQUIRED, 32))
+        return false;
+    if (!proto_valid_str(self->path, 0, 4096))
+        return false;
+    if (!proto_valid_str(self->fs_type, 0, 32))
+        return false;
+    if (!proto_valid_strs(self->capabilities, self->capabilities_count, 16))
+        return false;
+    return true;
+}
+
+static void
+s_volume_write(const proto_storage_volume_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 8;
+    pairs += self->path != NULL;
+    pairs += self->fs_type != NULL;
+    pairs += self->capabilities_count > 0;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "name", self->name);
+    proto_write_str(writer, "host", self->host);
+    proto_write_str(writer, "backend", self->backend);
+    if (self->path != NULL)
+        proto_write_str(writer, "path", self->path);
+    if (self->fs_type != NULL)
+        proto_write_str(writer, "fs_type", self->fs_type);
+    if (self->capabilities_count > 0) {
+        proto_write_strs(writer, "capabilities", self->capabilities,
+                         self->capabilities_count);
+    }
+    proto_write_uint(writer, "capacity_bytes", self->capacity_bytes);
+    proto_write_uint(writer, "used_bytes", self->used_bytes);
+    proto_write_uint(writer, "available_bytes", self->available_bytes);
+    proto_write_uint(writer, "folders", self->folders);
+    proto_write_bool(writer, "project_quota", self->project_quota);
+}
+
+static void
+s_volume_read(proto_storage_volume_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "name", PROTO_REQUIRED, 64, &self->name);
+    proto_read_str(in, "host", PROTO_REQUIRED, 192, &self->host);
+    proto_read_str(in, "backend", PROTO_REQUIRED, 32, &self->backend);
+    proto_read_str(in, "path", 0, 4096, &self->path);
+    proto_read_str(in, "fs_type", 0, 32, &self->fs_type);
+    self->capabilities =
+        proto_read_strs(in, "capabilities", 0, 16, &self->capabilities_count);
+    proto_read_uint(in, "capacity_bytes", 0, UINT64_MAX, &self->capacity_bytes);
+    proto_read_uint(in, "used_bytes", 0, UINT64_MAX, &self->used_bytes);
+    proto_read_uint(in, "available_bytes", 0, UINT64_MAX, &self->available_bytes);
+    proto_read_uint(in, "folders", 0, UINT64_MAX, &self->folders);
+    proto_read_bool(in, "project_quota", 0, &self->project_quota);
+}
+
+static void
+s_volume_print(const proto_storage_volume_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "name", self->name);
+    proto_print_str(text, "host", self->host);
+    proto_print_str(text, "backend", self->backend);
+    proto_print_str(text, "path", self->path);
+    proto_print_str(text, "fs_type", self->fs_type);
+    proto_print_count(text, "capabilities", self->capabilities_count);
+    proto_print_uint(text, "capacity_bytes", self->capacity_bytes);
+    proto_print_uint(text, "used_bytes", self->used_bytes);
+    proto_print_uint(text, "available_bytes", self->available_bytes);
+    proto_print_uint(text, "folders", self->folders);
+    proto_print_bool(text, "project_quota", self->project_quota);
+}
+
+//  A list item: calloc'd memory, initialised before it is read.
+static void
+s_volume_item(void *item, proto_in_t *in)
+{
+    proto_storage_volume_init(item);
+    s_volume_read(item, in);
+}
+
+void
+proto_storage_volume_init(proto_storage_volume_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_volume_clear(proto_storage_volume_t *self)
+{
+    assert(self);
+    s_volume_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_volume_write(const proto_storage_volume_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_volume_valid(self))
+        return -1;
+    s_volume_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_volume_encode(const proto_storage_volume_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_volume_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_volume_read(proto_storage_volume_t *self,
+                          const bus_value_t *map,
+                          bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_volume_init(self);
+    proto_in_init(&in, "storage.volume", map, err);
+    s_volume_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_volume_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_volume_decode(proto_storage_volume_t *self,
+                            const void *data,
+                            size_t size,
+                            bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_volume_read(self, map, err);
+}
+
+char *
+proto_storage_volume_print(const proto_storage_volume_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_volume_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.folder
+
+static void
+s_folder_free(proto_storage_folder_t *self)
+{
+    free(self->id);
+    free(self->volume);
+    free(self->host);
+    free(self->state);
+}
+
+static bool
+s_folder_valid(const proto_storage_folder_t *self)
+{
+    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->volume, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->host, 0, 192))
+        return false;
+    if (!proto_valid_str(self->state, PROTO_REQUIRED, 16))
+        return false;
+    return true;
+}
+
+static void
+s_folder_write(const proto_storage_folder_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 9;
+    pairs += self->host != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "id", self->id);
+    proto_write_str(writer, "volume", self->volume);
+    if (self->host != NULL)
+        proto_write_str(writer, "host", self->host);
+    proto_write_str(writer, "state", self->state);
+    proto_write_uint(writer, "quota_bytes", self->quota_bytes);
+    proto_write_uint(writer, "usage_bytes", self->usage_bytes);
+    proto_write_uint(writer, "file_count", self->file_count);
+    proto_write_bool(writer, "over_quota", self->over_quota);
+    proto_write_int(writer, "scanned_at", self->scanned_at);
+    proto_write_int(writer, "created_at", self->created_at);
+}
+
+static void
+s_folder_read(proto_storage_folder_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "id", PROTO_REQUIRED, 64, &self->id);
+    proto_read_str(in, "volume", PROTO_REQUIRED, 64, &self->volume);
+    proto_read_str(in, "host", 0, 192, &self->host);
+    proto_read_str(in, "state", PROTO_REQUIRED, 16, &self->state);
+    proto_read_uint(in, "quota_bytes", 0, UINT64_MAX, &self->quota_bytes);
+    proto_read_uint(in, "usage_bytes", 0, UINT64_MAX, &self->usage_bytes);
+    proto_read_uint(in, "file_count", 0, UINT64_MAX, &self->file_count);
+    proto_read_bool(in, "over_quota", 0, &self->over_quota);
+    proto_read_int(in, "scanned_at", 0, INT64_MIN, INT64_MAX, &self->scanned_at);
+    proto_read_int(in, "created_at", 0, INT64_MIN, INT64_MAX, &self->created_at);
+}
+
+static void
+s_folder_print(const proto_storage_folder_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "id", self->id);
+    proto_print_str(text, "volume", self->volume);
+    proto_print_str(text, "host", self->host);
+    proto_print_str(text, "state", self->state);
+    proto_print_uint(text, "quota_bytes", self->quota_bytes);
+    proto_print_uint(text, "usage_bytes", self->usage_bytes);
+    proto_print_uint(text, "file_count", self->file_count);
+    proto_print_bool(text, "over_quota", self->over_quota);
+    proto_print_int(text, "scanned_at", self->scanned_at);
+    proto_print_int(text, "created_at", self->created_at);
+}
+
+void
+proto_storage_folder_init(proto_storage_folder_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_folder_clear(proto_storage_folder_t *self)
+{
+    assert(self);
+    s_folder_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_folder_write(const proto_storage_folder_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_folder_valid(self))
+        return -1;
+    s_folder_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_folder_encode(const proto_storage_folder_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_folder_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_folder_read(proto_storage_folder_t *self,
+                          const bus_value_t *map,
+                          bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_folder_init(self);
+    proto_in_init(&in, "storage.folder", map, err);
+    s_folder_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_folder_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_folder_decode(proto_storage_folder_t *self,
+                            const void *data,
+                            size_t size,
+                            bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_folder_read(self, map, err);
+}
+
+char *
+proto_storage_folder_print(const proto_storage_folder_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_folder_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.entry
+
+static void
+s_entry_free(proto_storage_entry_t *self)
+{
+    free(self->name);
+    free(self->type);
+}
+
+static bool
+s_entry_valid(const proto_storage_entry_t *self)
+{
+    if (!proto_valid_str(self->name, PROTO_REQUIRED, 255))
+        return false;
+    if (!proto_valid_str(self->type, PROTO_REQUIRED, 16))
+        return false;
+    return true;
+}
+
+static void
+s_entry_write(const proto_storage_entry_t *self, bus_writer_t *writer)
+{
+    bus_writer_map(writer, 6);
+    proto_write_str(writer, "name", self->name);
+    proto_write_str(writer, "type", self->type);
+    proto_write_uint(writer, "size", self->size);
+    proto_write_uint(writer, "mode", self->mode);
+    proto_write_int(writer, "mtime", self->mtime);
+    proto_write_int(writer, "ctime", self->ctime);
+}
+
+static void
+s_entry_read(proto_storage_entry_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "name", PROTO_REQUIRED, 255, &self->name);
+    proto_read_str(in, "type", PROTO_REQUIRED, 16, &self->type);
+    proto_read_uint(in, "size", 0, UINT64_MAX, &self->size);
+    proto_read_uint(in, "mode", 0, UINT64_MAX, &self->mode);
+    proto_read_int(in, "mtime", 0, INT64_MIN, INT64_MAX, &self->mtime);
+    proto_read_int(in, "ctime", 0, INT64_MIN, INT64_MAX, &self->ctime);
+}
+
+static void
+s_entry_print(const proto_storage_entry_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "name", self->name);
+    proto_print_str(text, "type", self->type);
+    proto_print_uint(text, "size", self->size);
+    proto_print_uint(text, "mode", self->mode);
+    proto_print_int(text, "mtime", self->mtime);
+    proto_print_int(text, "ctime", self->ctime);
+}
+
+//  A list item: calloc'd memory, initialised before it is read.
+static void
+s_entry_item(void *item, proto_in_t *in)
+{
+    proto_storage_entry_init(item);
+    s_entry_read(item, in);
+}
+
+void
+proto_storage_entry_init(proto_storage_entry_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_entry_clear(proto_storage_entry_t *self)
+{
+    assert(self);
+    s_entry_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_entry_write(const proto_storage_entry_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_entry_valid(self))
+        return -1;
+    s_entry_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_entry_encode(const proto_storage_entry_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_entry_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_entry_read(proto_storage_entry_t *self,
+                         const bus_value_t *map,
+                         bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_entry_init(self);
+    proto_in_init(&in, "storage.entry", map, err);
+    s_entry_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_entry_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_entry_decode(proto_storage_entry_t *self,
+                           const void *data,
+                           size_t size,
+                           bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_entry_read(self, map, err);
+}
+
+char *
+proto_storage_entry_print(const proto_storage_entry_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_entry_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.result
+
+static void
+s_result_free(proto_storage_result_t *self)
+{
+    free(self->path);
+    free(self->detail);
+}
+
+static bool
+s_result_valid(const proto_storage_result_t *self)
+{
+    if (!proto_valid_str(self->path, PROTO_REQUIRED, 4096))
+        return false;
+    if (!proto_valid_str(self->detail, 0, 512))
+        return false;
+    return true;
+}
+
+static void
+s_result_write(const proto_storage_result_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 2;
+    pairs += self->detail != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "path", self->path);
+    proto_write_uint(writer, "status", self->status);
+    if (self->detail != NULL)
+        proto_write_str(writer, "detail", self->detail);
+}
+
+static void
+s_result_read(proto_storage_result_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "path", PROTO_REQUIRED, 4096, &self->path);
+    proto_read_uint(in, "status", 0, UINT64_MAX, &self->status);
+    proto_read_str(in, "detail", 0, 512, &self->detail);
+}
+
+static void
+s_result_print(const proto_storage_result_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "path", self->path);
+    proto_print_uint(text, "status", self->status);
+    proto_print_str(text, "detail", self->detail);
+}
+
+//  A list item: calloc'd memory, initialised before it is read.
+static void
+s_result_item(void *item, proto_in_t *in)
+{
+    proto_storage_result_init(item);
+    s_result_read(item, in);
+}
+
+void
+proto_storage_result_init(proto_storage_result_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_result_clear(proto_storage_result_t *self)
+{
+    assert(self);
+    s_result_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_result_write(const proto_storage_result_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_result_valid(self))
+        return -1;
+    s_result_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_result_encode(const proto_storage_result_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_result_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_result_read(proto_storage_result_t *self,
+                          const bus_value_t *map,
+                          bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_result_init(self);
+    proto_in_init(&in, "storage.result", map, err);
+    s_result_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_result_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_result_decode(proto_storage_result_t *self,
+                            const void *data,
+                            size_t size,
+                            bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_result_read(self, map, err);
+}
+
+char *
+proto_storage_result_print(const proto_storage_result_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_result_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.volumes request
+
+static void
+s_volumes_req_free(proto_storage_volumes_req_t *self)
+{
+    (void) self;
+}
+
+static bool
+s_volumes_req_valid(const proto_storage_volumes_req_t *self)
+{
+    (void) self;
+    return true;
+}
+
+static void
+s_volumes_req_write(const proto_storage_volumes_req_t *self, bus_writer_t *writer)
+{
+    (void) self;
+    bus_writer_map(writer, 0);
+}
+
+static void
+s_volumes_req_read(proto_storage_volumes_req_t *self, proto_in_t *in)
+{
+    (void) self;
+    (void) in;
+}
+
+static void
+s_volumes_req_print(const proto_storage_volumes_req_t *self, proto_text_t *text)
+{
+    (void) self;
+    (void) text;
+}
+
+void
+proto_storage_volumes_req_init(proto_storage_volumes_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_volumes_req_clear(proto_storage_volumes_req_t *self)
+{
+    assert(self);
+    s_volumes_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_volumes_req_write(const proto_storage_volumes_req_t *self,
+                                bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_volumes_req_valid(self))
+        return -1;
+    s_volumes_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_volumes_req_encode(const proto_storage_volumes_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_volumes_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_volumes_req_read(proto_storage_volumes_req_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_volumes_req_init(self);
+    proto_in_init(&in, "storage.volumes request", map, err);
+    s_volumes_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_volumes_req_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_volumes_req_decode(proto_storage_volumes_req_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_volumes_req_read(self, map, err);
+}
+
+char *
+proto_storage_volumes_req_print(const proto_storage_volumes_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_volumes_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.volumes reply
+
+static void
+s_volumes_rep_free(proto_storage_volumes_rep_t *self)
+{
+    free(self->proxy);
+    free(self->url);
+    for (size_t i = 0; i < self->volumes_count; i++)
+        s_volume_free(&self->volumes[i]);
+    free(self->volumes);
+}
+
+static bool
+s_volumes_rep_valid(const proto_storage_volumes_rep_t *self)
+{
+    if (!proto_valid_str(self->proxy, PROTO_REQUIRED, 128))
+        return false;
+    if (!proto_valid_str(self->url, 0, 512))
+        return false;
+    if (!proto_valid_count(self->volumes, self->volumes_count, 256))
+        return false;
+    for (size_t i = 0; i < self->volumes_count; i++)
+        if (!s_volume_valid(&self->volumes[i]))
+            return false;
+    return true;
+}
+
+static void
+s_volumes_rep_write(const proto_storage_volumes_rep_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 1;
+    pairs += self->url != NULL;
+    pairs += self->volumes_count > 0;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "proxy", self->proxy);
+    if (self->url != NULL)
+        proto_write_str(writer, "url", self->url);
+    if (self->volumes_count > 0) {
+        proto_write_array(writer, "volumes", self->volumes_count);
+        for (size_t i = 0; i < self->volumes_count; i++)
+            s_volume_write(&self->volumes[i], writer);
+    }
+}
+
+static void
+s_volumes_rep_read(proto_storage_volumes_rep_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "proxy", PROTO_REQUIRED, 128, &self->proxy);
+    proto_read_str(in, "url", 0, 512, &self->url);
+    self->volumes = proto_read_list(in, "volumes", 0, 256, sizeof *self->volumes,
+                                    s_volume_item, &self->volumes_count);
+}
+
+static void
+s_volumes_rep_print(const proto_storage_volumes_rep_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "proxy", self->proxy);
+    proto_print_str(text, "url", self->url);
+    proto_print_count(text, "volumes", self->volumes_count);
+}
+
+void
+proto_storage_volumes_rep_init(proto_storage_volumes_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_volumes_rep_clear(proto_storage_volumes_rep_t *self)
+{
+    assert(self);
+    s_volumes_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_volumes_rep_write(const proto_storage_volumes_rep_t *self,
+                                bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_volumes_rep_valid(self))
+        return -1;
+    s_volumes_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_volumes_rep_encode(const proto_storage_volumes_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_volumes_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_volumes_rep_read(proto_storage_volumes_rep_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_volumes_rep_init(self);
+    proto_in_init(&in, "storage.volumes reply", map, err);
+    s_volumes_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_volumes_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_volumes_rep_decode(proto_storage_volumes_rep_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_volumes_rep_read(self, map, err);
+}
+
+char *
+proto_storage_volumes_rep_print(const proto_storage_volumes_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_volumes_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.folder.create request
+
+static void
+s_folder_create_req_free(proto_storage_folder_create_req_t *self)
+{
+    free(self->volume);
+    free(self->id);
+}
+
+static bool
+s_folder_create_req_valid(const proto_storage_folder_create_req_t *self)
+{
+    if (!proto_valid_str(self->volume, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+        return false;
+    return true;
+}
+
+static void
+s_folder_create_req_write(const proto_storage_folder_create_req_t *self,
+                          bus_writer_t *writer)
+{
+    bus_writer_map(writer, 3);
+    proto_write_str(writer, "volume", self->volume);
+    proto_write_str(writer, "id", self->id);
+    proto_write_uint(writer, "quota_bytes", self->quota_bytes);
+}
+
+static void
+s_folder_create_req_read(proto_storage_folder_create_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "volume", PROTO_REQUIRED, 64, &self->volume);
+    proto_read_str(in, "id", PROTO_REQUIRED, 64, &self->id);
+    proto_read_uint(in, "quota_bytes", 0, UINT64_MAX, &self->quota_bytes);
+}
+
+static void
+s_folder_create_req_print(const proto_storage_folder_create_req_t *self,
+                          proto_text_t *text)
+{
+    proto_print_str(text, "volume", self->volume);
+    proto_print_str(text, "id", self->id);
+    proto_print_uint(text, "quota_bytes", self->quota_bytes);
+}
+
+void
+proto_storage_folder_create_req_init(proto_storage_folder_create_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_folder_create_req_clear(proto_storage_folder_create_req_t *self)
+{
+    assert(self);
+    s_folder_create_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_folder_create_req_write(const proto_storage_folder_create_req_t *self,
+                                      bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_folder_create_req_valid(self))
+        return -1;
+    s_folder_create_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_folder_create_req_encode(const proto_storage_folder_create_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_folder_create_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_folder_create_req_read(proto_storage_folder_create_req_t *self,
+                                     const bus_value_t *map,
+                                     bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_folder_create_req_init(self);
+    proto_in_init(&in, "storage.folder.create request", map, err);
+    s_folder_create_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_folder_create_req_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_folder_create_req_decode(proto_storage_folder_create_req_t *self,
+                                       const void *data,
+                                       size_t size,
+                                       bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_folder_create_req_read(self, map, err);
+}
+
+char *
+proto_storage_folder_create_req_print(const proto_storage_folder_create_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_folder_create_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.folder.create reply
+
+static void
+s_folder_create_rep_free(proto_storage_folder_create_rep_t *self)
+{
+    s_folder_free(&self->folder);
+}
+
+static bool
+s_folder_create_rep_valid(const proto_storage_folder_create_rep_t *self)
+{
+    if (!s_folder_valid(&self->folder))
+        return false;
+    return true;
+}
+
+static void
+s_folder_create_rep_write(const proto_storage_folder_create_rep_t *self,
+                          bus_writer_t *writer)
+{
+    bus_writer_map(writer, 1);
+    bus_writer_str(writer, "folder");
+    s_folder_write(&self->folder, writer);
+}
+
+static void
+s_folder_create_rep_read(proto_storage_folder_create_rep_t *self, proto_in_t *in)
+{
+    proto_in_t sub;
+    if (proto_read_nested(in, "folder", PROTO_REQUIRED, &sub))
+        s_folder_read(&self->folder, &sub);
+}
+
+static void
+s_folder_create_rep_print(const proto_storage_folder_create_rep_t *self,
+                          proto_text_t *text)
+{
+    size_t mark;
+    mark = proto_text_enter(text, "folder");
+    s_folder_print(&self->folder, text);
+    proto_text_leave(text, mark);
+}
+
+void
+proto_storage_folder_create_rep_init(proto_storage_folder_create_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_folder_create_rep_clear(proto_storage_folder_create_rep_t *self)
+{
+    assert(self);
+    s_folder_create_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_folder_create_rep_write(const proto_storage_folder_create_rep_t *self,
+                                      bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_folder_create_rep_valid(self))
+        return -1;
+    s_folder_create_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_folder_create_rep_encode(const proto_storage_folder_create_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_folder_create_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_folder_create_rep_read(proto_storage_folder_create_rep_t *self,
+                                     const bus_value_t *map,
+                                     bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_folder_create_rep_init(self);
+    proto_in_init(&in, "storage.folder.create reply", map, err);
+    s_folder_create_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_folder_create_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_folder_create_rep_decode(proto_storage_folder_create_rep_t *self,
+                                       const void *data,
+                                       size_t size,
+                                       bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_folder_create_rep_read(self, map, err);
+}
+
+char *
+proto_storage_folder_create_rep_print(const proto_storage_folder_create_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_folder_create_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.folder.delete request
+
+static void
+s_folder_delete_req_free(proto_storage_folder_delete_req_t *self)
+{
+    free(self->id);
+    free(self->volume);
+}
+
+static bool
+s_folder_delete_req_valid(const proto_storage_folder_delete_req_t *self)
+{
+    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->volume, 0, 64))
+        return false;
+    return true;
+}
+
+static void
+s_folder_delete_req_write(const proto_storage_folder_delete_req_t *self,
+                          bus_writer_t *writer)
+{
+    uint32_t pairs = 1;
+    pairs += self->volume != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "id", self->id);
+    if (self->volume != NULL)
+        proto_write_str(writer, "volume", self->volume);
+}
+
+static void
+s_folder_delete_req_read(proto_storage_folder_delete_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "id", PROTO_REQUIRED, 64, &self->id);
+    proto_read_str(in, "volume", 0, 64, &self->volume);
+}
+
+static void
+s_folder_delete_req_print(const proto_storage_folder_delete_req_t *self,
+                          proto_text_t *text)
+{
+    proto_print_str(text, "id", self->id);
+    proto_print_str(text, "volume", self->volume);
+}
+
+void
+proto_storage_folder_delete_req_init(proto_storage_folder_delete_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_folder_delete_req_clear(proto_storage_folder_delete_req_t *self)
+{
+    assert(self);
+    s_folder_delete_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_folder_delete_req_write(const proto_storage_folder_delete_req_t *self,
+                                      bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_folder_delete_req_valid(self))
+        return -1;
+    s_folder_delete_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_folder_delete_req_encode(const proto_storage_folder_delete_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_folder_delete_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_folder_delete_req_read(proto_storage_folder_delete_req_t *self,
+                                     const bus_value_t *map,
+                                     bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_folder_delete_req_init(self);
+    proto_in_init(&in, "storage.folder.delete request", map, err);
+    s_folder_delete_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_folder_delete_req_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_folder_delete_req_decode(proto_storage_folder_delete_req_t *self,
+                                       const void *data,
+                                       size_t size,
+                                       bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_folder_delete_req_read(self, map, err);
+}
+
+char *
+proto_storage_folder_delete_req_print(const proto_storage_folder_delete_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_folder_delete_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.folder.delete reply
+
+static void
+s_folder_delete_rep_free(proto_storage_folder_delete_rep_t *self)
+{
+    (void) self;
+}
+
+static bool
+s_folder_delete_rep_valid(const proto_storage_folder_delete_rep_t *self)
+{
+    (void) self;
+    return true;
+}
+
+static void
+s_folder_delete_rep_write(const proto_storage_folder_delete_rep_t *self,
+                          bus_writer_t *writer)
+{
+    (void) self;
+    bus_writer_map(writer, 0);
+}
+
+static void
+s_folder_delete_rep_read(proto_storage_folder_delete_rep_t *self, proto_in_t *in)
+{
+    (void) self;
+    (void) in;
+}
+
+static void
+s_folder_delete_rep_print(const proto_storage_folder_delete_rep_t *self,
+                          proto_text_t *text)
+{
+    (void) self;
+    (void) text;
+}
+
+void
+proto_storage_folder_delete_rep_init(proto_storage_folder_delete_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_folder_delete_rep_clear(proto_storage_folder_delete_rep_t *self)
+{
+    assert(self);
+    s_folder_delete_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_folder_delete_rep_write(const proto_storage_folder_delete_rep_t *self,
+                                      bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_folder_delete_rep_valid(self))
+        return -1;
+    s_folder_delete_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_folder_delete_rep_encode(const proto_storage_folder_delete_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_folder_delete_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_folder_delete_rep_read(proto_storage_folder_delete_rep_t *self,
+                                     const bus_value_t *map,
+                                     bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_folder_delete_rep_init(self);
+    proto_in_init(&in, "storage.folder.delete reply", map, err);
+    s_folder_delete_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_folder_delete_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_folder_delete_rep_decode(proto_storage_folder_delete_rep_t *self,
+                                       const void *data,
+                                       size_t size,
+                                       bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_folder_delete_rep_read(self, map, err);
+}
+
+char *
+proto_storage_folder_delete_rep_print(const proto_storage_folder_delete_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_folder_delete_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.folder.clone request
+
+static void
+s_folder_clone_req_free(proto_storage_folder_clone_req_t *self)
+{
+    free(self->id);
+    free(self->volume);
+    free(self->target_id);
+    free(self->target_volume);
+}
+
+static bool
+s_folder_clone_req_valid(const proto_storage_folder_clone_req_t *self)
+{
+    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->volume, 0, 64))
+        return false;
+    if (!proto_valid_str(self->target_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->target_volume, 0, 64))
+        return false;
+    return true;
+}
+
+static void
+s_folder_clone_req_write(const proto_storage_folder_clone_req_t *self,
+                         bus_writer_t *writer)
+{
+    uint32_t pairs = 3;
+    pairs += self->volume != NULL;
+    pairs += self->target_volume != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "id", self->id);
+    if (self->volume != NULL)
+        proto_write_str(writer, "volume", self->volume);
+    proto_write_str(writer, "target_id", self->target_id);
+    if (self->target_volume != NULL)
+        proto_write_str(writer, "target_volume", self->target_volume);
+    proto_write_uint(writer, "quota_bytes", self->quota_bytes);
+}
+
+static void
+s_folder_clone_req_read(proto_storage_folder_clone_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "id", PROTO_REQUIRED, 64, &self->id);
+    proto_read_str(in, "volume", 0, 64, &self->volume);
+    proto_read_str(in, "target_id", PROTO_REQUIRED, 64, &self->target_id);
+    proto_read_str(in, "target_volume", 0, 64, &self->target_volume);
+    proto_read_uint(in, "quota_bytes", 0, UINT64_MAX, &self->quota_bytes);
+}
+
+static void
+s_folder_clone_req_print(const proto_storage_folder_clone_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "id", self->id);
+    proto_print_str(text, "volume", self->volume);
+    proto_print_str(text, "target_id", self->target_id);
+    proto_print_str(text, "target_volume", self->target_volume);
+    proto_print_uint(text, "quota_bytes", self->quota_bytes);
+}
+
+void
+proto_storage_folder_clone_req_init(proto_storage_folder_clone_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_folder_clone_req_clear(proto_storage_folder_clone_req_t *self)
+{
+    assert(self);
+    s_folder_clone_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_folder_clone_req_write(const proto_storage_folder_clone_req_t *self,
+                                     bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_folder_clone_req_valid(self))
+        return -1;
+    s_folder_clone_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_folder_clone_req_encode(const proto_storage_folder_clone_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_folder_clone_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_folder_clone_req_read(proto_storage_folder_clone_req_t *self,
+                                    const bus_value_t *map,
+                                    bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_folder_clone_req_init(self);
+    proto_in_init(&in, "storage.folder.clone request", map, err);
+    s_folder_clone_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_folder_clone_req_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_folder_clone_req_decode(proto_storage_folder_clone_req_t *self,
+                                      const void *data,
+                                      size_t size,
+                                      bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_folder_clone_req_read(self, map, err);
+}
+
+char *
+proto_storage_folder_clone_req_print(const proto_storage_folder_clone_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_folder_clone_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.folder.clone reply
+
+static void
+s_folder_clone_rep_free(proto_storage_folder_clone_rep_t *self)
+{
+    s_folder_free(&self->folder);
+}
+
+static bool
+s_folder_clone_rep_valid(const proto_storage_folder_clone_rep_t *self)
+{
+    if (!s_folder_valid(&self->folder))
+        return false;
+    return true;
+}
+
+static void
+s_folder_clone_rep_write(const proto_storage_folder_clone_rep_t *self,
+                         bus_writer_t *writer)
+{
+    bus_writer_map(writer, 1);
+    bus_writer_str(writer, "folder");
+    s_folder_write(&self->folder, writer);
+}
+
+static void
+s_folder_clone_rep_read(proto_storage_folder_clone_rep_t *self, proto_in_t *in)
+{
+    proto_in_t sub;
+    if (proto_read_nested(in, "folder", PROTO_REQUIRED, &sub))
+        s_folder_read(&self->folder, &sub);
+}
+
+static void
+s_folder_clone_rep_print(const proto_storage_folder_clone_rep_t *self, proto_text_t *text)
+{
+    size_t mark;
+    mark = proto_text_enter(text, "folder");
+    s_folder_print(&self->folder, text);
+    proto_text_leave(text, mark);
+}
+
+void
+proto_storage_folder_clone_rep_init(proto_storage_folder_clone_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_folder_clone_rep_clear(proto_storage_folder_clone_rep_t *self)
+{
+    assert(self);
+    s_folder_clone_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_folder_clone_rep_write(const proto_storage_folder_clone_rep_t *self,
+                                     bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_folder_clone_rep_valid(self))
+        return -1;
+    s_folder_clone_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_folder_clone_rep_encode(const proto_storage_folder_clone_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_folder_clone_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_folder_clone_rep_read(proto_storage_folder_clone_rep_t *self,
+                                    const bus_value_t *map,
+                                    bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_folder_clone_rep_init(self);
+    proto_in_init(&in, "storage.folder.clone reply", map, err);
+    s_folder_clone_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_folder_clone_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_folder_clone_rep_decode(proto_storage_folder_clone_rep_t *self,
+                                      const void *data,
+                                      size_t size,
+                                      bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_folder_clone_rep_read(self, map, err);
+}
+
+char *
+proto_storage_folder_clone_rep_print(const proto_storage_folder_clone_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_folder_clone_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.folder.usage request
+
+static void
+s_folder_usage_req_free(proto_storage_folder_usage_req_t *self)
+{
+    free(self->id);
+    free(self->volume);
+}
+
+static bool
+s_folder_usage_req_valid(const proto_storage_folder_usage_req_t *self)
+{
+    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->volume, 0, 64))
+        return false;
+    return true;
+}
+
+static void
+s_folder_usage_req_write(const proto_storage_folder_usage_req_t *self,
+                         bus_writer_t *writer)
+{
+    uint32_t pairs = 2;
+    pairs += self->volume != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "id", self->id);
+    if (self->volume != NULL)
+        proto_write_str(writer, "volume", self->volume);
+    proto_write_bool(writer, "rescan", self->rescan);
+}
+
+static void
+s_folder_usage_req_read(proto_storage_folder_usage_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "id", PROTO_REQUIRED, 64, &self->id);
+    proto_read_str(in, "volume", 0, 64, &self->volume);
+    proto_read_bool(in, "rescan", 0, &self->rescan);
+}
+
+static void
+s_folder_usage_req_print(const proto_storage_folder_usage_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "id", self->id);
+    proto_print_str(text, "volume", self->volume);
+    proto_print_bool(text, "rescan", self->rescan);
+}
+
+void
+proto_storage_folder_usage_req_init(proto_storage_folder_usage_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_folder_usage_req_clear(proto_storage_folder_usage_req_t *self)
+{
+    assert(self);
+    s_folder_usage_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_folder_usage_req_write(const proto_storage_folder_usage_req_t *self,
+                                     bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_folder_usage_req_valid(self))
+        return -1;
+    s_folder_usage_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_folder_usage_req_encode(const proto_storage_folder_usage_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_folder_usage_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_folder_usage_req_read(proto_storage_folder_usage_req_t *self,
+                                    const bus_value_t *map,
+                                    bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_folder_usage_req_init(self);
+    proto_in_init(&in, "storage.folder.usage request", map, err);
+    s_folder_usage_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_folder_usage_req_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_folder_usage_req_decode(proto_storage_folder_usage_req_t *self,
+                                      const void *data,
+                                      size_t size,
+                                      bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_folder_usage_req_read(self, map, err);
+}
+
+char *
+proto_storage_folder_usage_req_print(const proto_storage_folder_usage_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_folder_usage_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.folder.usage reply
+
+static void
+s_folder_usage_rep_free(proto_storage_folder_usage_rep_t *self)
+{
+    s_folder_free(&self->folder);
+}
+
+static bool
+s_folder_usage_rep_valid(const proto_storage_folder_usage_rep_t *self)
+{
+    if (!s_folder_valid(&self->folder))
+        return false;
+    return true;
+}
+
+static void
+s_folder_usage_rep_write(const proto_storage_folder_usage_rep_t *self,
+                         bus_writer_t *writer)
+{
+    bus_writer_map(writer, 1);
+    bus_writer_str(writer, "folder");
+    s_folder_write(&self->folder, writer);
+}
+
+static void
+s_folder_usage_rep_read(proto_storage_folder_usage_rep_t *self, proto_in_t *in)
+{
+    proto_in_t sub;
+    if (proto_read_nested(in, "folder", PROTO_REQUIRED, &sub))
+        s_folder_read(&self->folder, &sub);
+}
+
+static void
+s_folder_usage_rep_print(const proto_storage_folder_usage_rep_t *self, proto_text_t *text)
+{
+    size_t mark;
+    mark = proto_text_enter(text, "folder");
+    s_folder_print(&self->folder, text);
+    proto_text_leave(text, mark);
+}
+
+void
+proto_storage_folder_usage_rep_init(proto_storage_folder_usage_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_folder_usage_rep_clear(proto_storage_folder_usage_rep_t *self)
+{
+    assert(self);
+    s_folder_usage_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_folder_usage_rep_write(const proto_storage_folder_usage_rep_t *self,
+                                     bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_folder_usage_rep_valid(self))
+        return -1;
+    s_folder_usage_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_folder_usage_rep_encode(const proto_storage_folder_usage_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_folder_usage_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_folder_usage_rep_read(proto_storage_folder_usage_rep_t *self,
+                                    const bus_value_t *map,
+                                    bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_folder_usage_rep_init(self);
+    proto_in_init(&in, "storage.folder.usage reply", map, err);
+    s_folder_usage_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_folder_usage_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_folder_usage_rep_decode(proto_storage_folder_usage_rep_t *self,
+                                      const void *data,
+                                      size_t size,
+                                      bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_folder_usage_rep_read(self, map, err);
+}
+
+char *
+proto_storage_folder_usage_rep_print(const proto_storage_folder_usage_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_folder_usage_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.folder.quota request
+
+static void
+s_folder_quota_req_free(proto_storage_folder_quota_req_t *self)
+{
+    free(self->id);
+    free(self->volume);
+}
+
+static bool
+s_folder_quota_req_valid(const proto_storage_folder_quota_req_t *self)
+{
+    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->volume, 0, 64))
+        return false;
+    return true;
+}
+
+static void
+s_folder_quota_req_write(const proto_storage_folder_quota_req_t *self,
+                         bus_writer_t *writer)
+{
+    uint32_t pairs = 2;
+    pairs += self->volume != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "id", self->id);
+    if (self->volume != NULL)
+        proto_write_str(writer, "volume", self->volume);
+    proto_write_uint(writer, "quota_bytes", self->quota_bytes);
+}
+
+static void
+s_folder_quota_req_read(proto_storage_folder_quota_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "id", PROTO_REQUIRED, 64, &self->id);
+    proto_read_str(in, "volume", 0, 64, &self->volume);
+    proto_read_uint(in, "quota_bytes", 0, UINT64_MAX, &self->quota_bytes);
+}
+
+static void
+s_folder_quota_req_print(const proto_storage_folder_quota_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "id", self->id);
+    proto_print_str(text, "volume", self->volume);
+    proto_print_uint(text, "quota_bytes", self->quota_bytes);
+}
+
+void
+proto_storage_folder_quota_req_init(proto_storage_folder_quota_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_folder_quota_req_clear(proto_storage_folder_quota_req_t *self)
+{
+    assert(self);
+    s_folder_quota_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_folder_quota_req_write(const proto_storage_folder_quota_req_t *self,
+                                     bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_folder_quota_req_valid(self))
+        return -1;
+    s_folder_quota_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_folder_quota_req_encode(const proto_storage_folder_quota_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_folder_quota_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_folder_quota_req_read(proto_storage_folder_quota_req_t *self,
+                                    const bus_value_t *map,
+                                    bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_folder_quota_req_init(self);
+    proto_in_init(&in, "storage.folder.quota request", map, err);
+    s_folder_quota_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_folder_quota_req_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_folder_quota_req_decode(proto_storage_folder_quota_req_t *self,
+                                      const void *data,
+                                      size_t size,
+                                      bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_folder_quota_req_read(self, map, err);
+}
+
+char *
+proto_storage_folder_quota_req_print(const proto_storage_folder_quota_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_folder_quota_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.folder.quota reply
+
+static void
+s_folder_quota_rep_free(proto_storage_folder_quota_rep_t *self)
+{
+    s_folder_free(&self->folder);
+}
+
+static bool
+s_folder_quota_rep_valid(const proto_storage_folder_quota_rep_t *self)
+{
+    if (!s_folder_valid(&self->folder))
+        return false;
+    return true;
+}
+
+static void
+s_folder_quota_rep_write(const proto_storage_folder_quota_rep_t *self,
+                         bus_writer_t *writer)
+{
+    bus_writer_map(writer, 1);
+    bus_writer_str(writer, "folder");
+    s_folder_write(&self->folder, writer);
+}
+
+static void
+s_folder_quota_rep_read(proto_storage_folder_quota_rep_t *self, proto_in_t *in)
+{
+    proto_in_t sub;
+    if (proto_read_nested(in, "folder", PROTO_REQUIRED, &sub))
+        s_folder_read(&self->folder, &sub);
+}
+
+static void
+s_folder_quota_rep_print(const proto_storage_folder_quota_rep_t *self, proto_text_t *text)
+{
+    size_t mark;
+    mark = proto_text_enter(text, "folder");
+    s_folder_print(&self->folder, text);
+    proto_text_leave(text, mark);
+}
+
+void
+proto_storage_folder_quota_rep_init(proto_storage_folder_quota_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_folder_quota_rep_clear(proto_storage_folder_quota_rep_t *self)
+{
+    assert(self);
+    s_folder_quota_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_folder_quota_rep_write(const proto_storage_folder_quota_rep_t *self,
+                                     bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_folder_quota_rep_valid(self))
+        return -1;
+    s_folder_quota_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_folder_quota_rep_encode(const proto_storage_folder_quota_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_folder_quota_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_folder_quota_rep_read(proto_storage_folder_quota_rep_t *self,
+                                    const bus_value_t *map,
+                                    bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_folder_quota_rep_init(self);
+    proto_in_init(&in, "storage.folder.quota reply", map, err);
+    s_folder_quota_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_folder_quota_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_folder_quota_rep_decode(proto_storage_folder_quota_rep_t *self,
+                                      const void *data,
+                                      size_t size,
+                                      bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_folder_quota_rep_read(self, map, err);
+}
+
+char *
+proto_storage_folder_quota_rep_print(const proto_storage_folder_quota_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_folder_quota_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.folder.mount_path request
+
+static void
+s_folder_mount_path_req_free(proto_storage_folder_mount_path_req_t *self)
+{
+    free(self->id);
+    free(self->volume);
+}
+
+static bool
+s_folder_mount_path_req_valid(const proto_storage_folder_mount_path_req_t *self)
+{
+    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->volume, 0, 64))
+        return false;
+    return true;
+}
+
+static void
+s_folder_mount_path_req_write(const proto_storage_folder_mount_path_req_t *self,
+                              bus_writer_t *writer)
+{
+    uint32_t pairs = 1;
+    pairs += self->volume != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "id", self->id);
+    if (self->volume != NULL)
+        proto_write_str(writer, "volume", self->volume);
+}
+
+static void
+s_folder_mount_path_req_read(proto_storage_folder_mount_path_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "id", PROTO_REQUIRED, 64, &self->id);
+    proto_read_str(in, "volume", 0, 64, &self->volume);
+}
+
+static void
+s_folder_mount_path_req_print(const proto_storage_folder_mount_path_req_t *self,
+                              proto_text_t *text)
+{
+    proto_print_str(text, "id", self->id);
+    proto_print_str(text, "volume", self->volume);
+}
+
+void
+proto_storage_folder_mount_path_req_init(proto_storage_folder_mount_path_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_folder_mount_path_req_clear(proto_storage_folder_mount_path_req_t *self)
+{
+    assert(self);
+    s_folder_mount_path_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_folder_mount_path_req_write(const proto_storage_folder_mount_path_req_t *self,
+                                          bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_folder_mount_path_req_valid(self))
+        return -1;
+    s_folder_mount_path_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_folder_mount_path_req_encode(const proto_storage_folder_mount_path_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_folder_mount_path_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_folder_mount_path_req_read(proto_storage_folder_mount_path_req_t *self,
+                                         const bus_value_t *map,
+                                         bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_folder_mount_path_req_init(self);
+    proto_in_init(&in, "storage.folder.mount_path request", map, err);
+    s_folder_mount_path_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_folder_mount_path_req_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_folder_mount_path_req_decode(proto_storage_folder_mount_path_req_t *self,
+                                           const void *data,
+                                           size_t size,
+                                           bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_folder_mount_path_req_read(self, map, err);
+}
+
+char *
+proto_storage_folder_mount_path_req_print(const proto_storage_folder_mount_path_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_folder_mount_path_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.folder.mount_path reply
+
+static void
+s_folder_mount_path_rep_free(proto_storage_folder_mount_path_rep_t *self)
+{
+    free(self->path);
+    free(self->host);
+    free(self->backend);
+}
+
+static bool
+s_folder_mount_path_rep_valid(const proto_storage_folder_mount_path_rep_t *self)
+{
+    if (!proto_valid_str(self->path, PROTO_REQUIRED, 4096))
+        return false;
+    if (!proto_valid_str(self->host, 0, 192))
+        return false;
+    if (!proto_valid_str(self->backend, 0, 32))
+        return false;
+    return true;
+}
+
+static void
+s_folder_mount_path_rep_write(const proto_storage_folder_mount_path_rep_t *self,
+                              bus_writer_t *writer)
+{
+    uint32_t pairs = 1;
+    pairs += self->host != NULL;
+    pairs += self->backend != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "path", self->path);
+    if (self->host != NULL)
+        proto_write_str(writer, "host", self->host);
+    if (self->backend != NULL)
+        proto_write_str(writer, "backend", self->backend);
+}
+
+static void
+s_folder_mount_path_rep_read(proto_storage_folder_mount_path_rep_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "path", PROTO_REQUIRED, 4096, &self->path);
+    proto_read_str(in, "host", 0, 192, &self->host);
+    proto_read_str(in, "backend", 0, 32, &self->backend);
+}
+
+static void
+s_folder_mount_path_rep_print(const proto_storage_folder_mount_path_rep_t *self,
+                              proto_text_t *text)
+{
+    proto_print_str(text, "path", self->path);
+    proto_print_str(text, "host", self->host);
+    proto_print_str(text, "backend", self->backend);
+}
+
+void
+proto_storage_folder_mount_path_rep_init(proto_storage_folder_mount_path_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_folder_mount_path_rep_clear(proto_storage_folder_mount_path_rep_t *self)
+{
+    assert(self);
+    s_folder_mount_path_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_folder_mount_path_rep_write(const proto_storage_folder_mount_path_rep_t *self,
+                                          bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_folder_mount_path_rep_valid(self))
+        return -1;
+    s_folder_mount_path_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_folder_mount_path_rep_encode(const proto_storage_folder_mount_path_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_folder_mount_path_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_folder_mount_path_rep_read(proto_storage_folder_mount_path_rep_t *self,
+                                         const bus_value_t *map,
+                                         bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_folder_mount_path_rep_init(self);
+    proto_in_init(&in, "storage.folder.mount_path reply", map, err);
+    s_folder_mount_path_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_folder_mount_path_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_folder_mount_path_rep_decode(proto_storage_folder_mount_path_rep_t *self,
+                                           const void *data,
+                                           size_t size,
+                                           bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_folder_mount_path_rep_read(self, map, err);
+}
+
+char *
+proto_storage_folder_mount_path_rep_print(const proto_storage_folder_mount_path_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_folder_mount_path_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.files.list request
+
+static void
+s_files_list_req_free(proto_storage_files_list_req_t *self)
+{
+    free(self->id);
+    free(self->volume);
+    free(self->path);
+    free(self->cursor);
+}
+
+static bool
+s_files_list_req_valid(const proto_storage_files_list_req_t *self)
+{
+    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->volume, 0, 64))
+        return false;
+    if (!proto_valid_str(self->path, 0, 4096))
+        return false;
+    if (!proto_valid_str(self->cursor, 0, 255))
+        return false;
+    if (self->limit > 100000)
+        return false;
+    return true;
+}
+
+static void
+s_files_list_req_write(const proto_storage_files_list_req_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 2;
+    pairs += self->volume != NULL;
+    pairs += self->path != NULL;
+    pairs += self->cursor != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "id", self->id);
+    if (self->volume != NULL)
+        proto_write_str(writer, "volume", self->volume);
+    if (self->path != NULL)
+        proto_write_str(writer, "path", self->path);
+    if (self->cursor != NULL)
+        proto_write_str(writer, "cursor", self->cursor);
+    proto_write_uint(writer, "limit", self->limit);
+}
+
+static void
+s_files_list_req_read(proto_storage_files_list_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "id", PROTO_REQUIRED, 64, &self->id);
+    proto_read_str(in, "volume", 0, 64, &self->volume);
+    proto_read_str(in, "path", 0, 4096, &self->path);
+    proto_read_str(in, "cursor", 0, 255, &self->cursor);
+    proto_read_uint(in, "limit", 0, 100000, &self->limit);
+}
+
+static void
+s_files_list_req_print(const proto_storage_files_list_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "id", self->id);
+    proto_print_str(text, "volume", self->volume);
+    proto_print_str(text, "path", self->path);
+    proto_print_str(text, "cursor", self->cursor);
+    proto_print_uint(text, "limit", self->limit);
+}
+
+void
+proto_storage_files_list_req_init(proto_storage_files_list_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_files_list_req_clear(proto_storage_files_list_req_t *self)
+{
+    assert(self);
+    s_files_list_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_files_list_req_write(const proto_storage_files_list_req_t *self,
+                                   bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_files_list_req_valid(self))
+        return -1;
+    s_files_list_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_files_list_req_encode(const proto_storage_files_list_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_files_list_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_files_list_req_read(proto_storage_files_list_req_t *self,
+                                  const bus_value_t *map,
+                                  bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_files_list_req_init(self);
+    proto_in_init(&in, "storage.files.list request", map, err);
+    s_files_list_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_files_list_req_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_files_list_req_decode(proto_storage_files_list_req_t *self,
+                                    const void *data,
+                                    size_t size,
+                                    bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_files_list_req_read(self, map, err);
+}
+
+char *
+proto_storage_files_list_req_print(const proto_storage_files_list_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_files_list_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.files.list reply
+
+static void
+s_files_list_rep_free(proto_storage_files_list_rep_t *self)
+{
+    for (size_t i = 0; i < self->entries_count; i++)
+        s_entry_free(&self->entries[i]);
+    free(self->entries);
+    free(self->cursor);
+}
+
+static bool
+s_files_list_rep_valid(const proto_storage_files_list_rep_t *self)
+{
+    if (!proto_valid_count(self->entries, self->entries_count, 100000))
+        return false;
+    for (size_t i = 0; i < self->entries_count; i++)
+        if (!s_entry_valid(&self->entries[i]))
+            return false;
+    if (!proto_valid_str(self->cursor, 0, 255))
+        return false;
+    return true;
+}
+
+static void
+s_files_list_rep_write(const proto_storage_files_list_rep_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 2;
+    pairs += self->entries_count > 0;
+    pairs += self->cursor != NULL;
+    bus_writer_map(writer, pairs);
+    if (self->entries_count > 0) {
+        proto_write_array(writer, "entries", self->entries_count);
+        for (size_t i = 0; i < self->entries_count; i++)
+            s_entry_write(&self->entries[i], writer);
+    }
+    proto_write_uint(writer, "total", self->total);
+    proto_write_bool(writer, "more", self->more);
+    if (self->cursor != NULL)
+        proto_write_str(writer, "cursor", self->cursor);
+}
+
+static void
+s_files_list_rep_read(proto_storage_files_list_rep_t *self, proto_in_t *in)
+{
+    self->entries = proto_read_list(in, "entries", 0, 100000, sizeof *self->entries,
+                                    s_entry_item, &self->entries_count);
+    proto_read_uint(in, "total", 0, UINT64_MAX, &self->total);
+    proto_read_bool(in, "more", 0, &self->more);
+    proto_read_str(in, "cursor", 0, 255, &self->cursor);
+}
+
+static void
+s_files_list_rep_print(const proto_storage_files_list_rep_t *self, proto_text_t *text)
+{
+    proto_print_count(text, "entries", self->entries_count);
+    proto_print_uint(text, "total", self->total);
+    proto_print_bool(text, "more", self->more);
+    proto_print_str(text, "cursor", self->cursor);
+}
+
+void
+proto_storage_files_list_rep_init(proto_storage_files_list_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_files_list_rep_clear(proto_storage_files_list_rep_t *self)
+{
+    assert(self);
+    s_files_list_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_files_list_rep_write(const proto_storage_files_list_rep_t *self,
+                                   bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_files_list_rep_valid(self))
+        return -1;
+    s_files_list_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_files_list_rep_encode(const proto_storage_files_list_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_files_list_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_files_list_rep_read(proto_storage_files_list_rep_t *self,
+                                  const bus_value_t *map,
+                                  bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_files_list_rep_init(self);
+    proto_in_init(&in, "storage.files.list reply", map, err);
+    s_files_list_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_files_list_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_files_list_rep_decode(proto_storage_files_list_rep_t *self,
+                                    const void *data,
+                                    size_t size,
+                                    bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_files_list_rep_read(self, map, err);
+}
+
+char *
+proto_storage_files_list_rep_print(const proto_storage_files_list_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_files_list_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.files.mkdir request
+
+static void
+s_files_mkdir_req_free(proto_storage_files_mkdir_req_t *self)
+{
+    free(self->id);
+    free(self->volume);
+    proto_free_strs(self->paths, self->paths_count);
+}
+
+static bool
+s_files_mkdir_req_valid(const proto_storage_files_mkdir_req_t *self)
+{
+    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->volume, 0, 64))
+        return false;
+    if (!proto_valid_strs(self->paths, self->paths_count, 50))
+        return false;
+    return true;
+}
+
+static void
+s_files_mkdir_req_write(const proto_storage_files_mkdir_req_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 3;
+    pairs += self->volume != NULL;
+    pairs += self->paths_count > 0;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "id", self->id);
+    if (self->volume != NULL)
+        proto_write_str(writer, "volume", self->volume);
+    if (self->paths_count > 0)
+        proto_write_strs(writer, "paths", self->paths, self->paths_count);
+    proto_write_bool(writer, "parents", self->parents);
+    proto_write_bool(writer, "exist_ok", self->exist_ok);
+}
+
+static void
+s_files_mkdir_req_read(proto_storage_files_mkdir_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "id", PROTO_REQUIRED, 64, &self->id);
+    proto_read_str(in, "volume", 0, 64, &self->volume);
+    self->paths = proto_read_strs(in, "paths", 0, 50, &self->paths_count);
+    proto_read_bool(in, "parents", 0, &self->parents);
+    proto_read_bool(in, "exist_ok", 0, &self->exist_ok);
+}
+
+static void
+s_files_mkdir_req_print(const proto_storage_files_mkdir_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "id", self->id);
+    proto_print_str(text, "volume", self->volume);
+    proto_print_count(text, "paths", self->paths_count);
+    proto_print_bool(text, "parents", self->parents);
+    proto_print_bool(text, "exist_ok", self->exist_ok);
+}
+
+void
+proto_storage_files_mkdir_req_init(proto_storage_files_mkdir_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_files_mkdir_req_clear(proto_storage_files_mkdir_req_t *self)
+{
+    assert(self);
+    s_files_mkdir_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_files_mkdir_req_write(const proto_storage_files_mkdir_req_t *self,
+                                    bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_files_mkdir_req_valid(self))
+        return -1;
+    s_files_mkdir_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_files_mkdir_req_encode(const proto_storage_files_mkdir_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_files_mkdir_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_files_mkdir_req_read(proto_storage_files_mkdir_req_t *self,
+                                   const bus_value_t *map,
+                                   bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_files_mkdir_req_init(self);
+    proto_in_init(&in, "storage.files.mkdir request", map, err);
+    s_files_mkdir_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_files_mkdir_req_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_files_mkdir_req_decode(proto_storage_files_mkdir_req_t *self,
+                                     const void *data,
+                                     size_t size,
+                                     bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_files_mkdir_req_read(self, map, err);
+}
+
+char *
+proto_storage_files_mkdir_req_print(const proto_storage_files_mkdir_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_files_mkdir_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.files.mkdir reply
+
+static void
+s_files_mkdir_rep_free(proto_storage_files_mkdir_rep_t *self)
+{
+    for (size_t i = 0; i < self->results_count; i++)
+        s_result_free(&self->results[i]);
+    free(self->results);
+}
+
+static bool
+s_files_mkdir_rep_valid(const proto_storage_files_mkdir_rep_t *self)
+{
+    if (!proto_valid_count(self->results, self->results_count, 50))
+        return false;
+    for (size_t i = 0; i < self->results_count; i++)
+        if (!s_result_valid(&self->results[i]))
+            return false;
+    return true;
+}
+
+static void
+s_files_mkdir_rep_write(const proto_storage_files_mkdir_rep_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 0;
+    pairs += self->results_count > 0;
+    bus_writer_map(writer, pairs);
+    if (self->results_count > 0) {
+        proto_write_array(writer, "results", self->results_count);
+        for (size_t i = 0; i < self->results_count; i++)
+            s_result_write(&self->results[i], writer);
+    }
+}
+
+static void
+s_files_mkdir_rep_read(proto_storage_files_mkdir_rep_t *self, proto_in_t *in)
+{
+    self->results = proto_read_list(in, "results", 0, 50, sizeof *self->results,
+                                    s_result_item, &self->results_count);
+}
+
+static void
+s_files_mkdir_rep_print(const proto_storage_files_mkdir_rep_t *self, proto_text_t *text)
+{
+    proto_print_count(text, "results", self->results_count);
+}
+
+void
+proto_storage_files_mkdir_rep_init(proto_storage_files_mkdir_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_files_mkdir_rep_clear(proto_storage_files_mkdir_rep_t *self)
+{
+    assert(self);
+    s_files_mkdir_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_files_mkdir_rep_write(const proto_storage_files_mkdir_rep_t *self,
+                                    bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_files_mkdir_rep_valid(self))
+        return -1;
+    s_files_mkdir_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_files_mkdir_rep_encode(const proto_storage_files_mkdir_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_files_mkdir_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_files_mkdir_rep_read(proto_storage_files_mkdir_rep_t *self,
+                                   const bus_value_t *map,
+                                   bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_files_mkdir_rep_init(self);
+    proto_in_init(&in, "storage.files.mkdir reply", map, err);
+    s_files_mkdir_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_files_mkdir_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_files_mkdir_rep_decode(proto_storage_files_mkdir_rep_t *self,
+                                     const void *data,
+                                     size_t size,
+                                     bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_files_mkdir_rep_read(self, map, err);
+}
+
+char *
+proto_storage_files_mkdir_rep_print(const proto_storage_files_mkdir_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_files_mkdir_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.files.rename request
+
+static void
+s_files_rename_req_free(proto_storage_files_rename_req_t *self)
+{
+    free(self->id);
+    free(self->volume);
+    free(self->path);
+    free(self->new_name);
+}
+
+static bool
+s_files_rename_req_valid(const proto_storage_files_rename_req_t *self)
+{
+    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->volume, 0, 64))
+        return false;
+    if (!proto_valid_str(self->path, PROTO_REQUIRED, 4096))
+        return false;
+    if (!proto_valid_str(self->new_name, PROTO_REQUIRED, 255))
+        return false;
+    return true;
+}
+
+static void
+s_files_rename_req_write(const proto_storage_files_rename_req_t *self,
+                         bus_writer_t *writer)
+{
+    uint32_t pairs = 3;
+    pairs += self->volume != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "id", self->id);
+    if (self->volume != NULL)
+        proto_write_str(writer, "volume", self->volume);
+    proto_write_str(writer, "path", self->path);
+    proto_write_str(writer, "new_name", self->new_name);
+}
+
+static void
+s_files_rename_req_read(proto_storage_files_rename_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "id", PROTO_REQUIRED, 64, &self->id);
+    proto_read_str(in, "volume", 0, 64, &self->volume);
+    proto_read_str(in, "path", PROTO_REQUIRED, 4096, &self->path);
+    proto_read_str(in, "new_name", PROTO_REQUIRED, 255, &self->new_name);
+}
+
+static void
+s_files_rename_req_print(const proto_storage_files_rename_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "id", self->id);
+    proto_print_str(text, "volume", self->volume);
+    proto_print_str(text, "path", self->path);
+    proto_print_str(text, "new_name", self->new_name);
+}
+
+void
+proto_storage_files_rename_req_init(proto_storage_files_rename_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_files_rename_req_clear(proto_storage_files_rename_req_t *self)
+{
+    assert(self);
+    s_files_rename_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_files_rename_req_write(const proto_storage_files_rename_req_t *self,
+                                     bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_files_rename_req_valid(self))
+        return -1;
+    s_files_rename_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_files_rename_req_encode(const proto_storage_files_rename_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_files_rename_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_files_rename_req_read(proto_storage_files_rename_req_t *self,
+                                    const bus_value_t *map,
+                                    bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_files_rename_req_init(self);
+    proto_in_init(&in, "storage.files.rename request", map, err);
+    s_files_rename_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_files_rename_req_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_files_rename_req_decode(proto_storage_files_rename_req_t *self,
+                                      const void *data,
+                                      size_t size,
+                                      bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_files_rename_req_read(self, map, err);
+}
+
+char *
+proto_storage_files_rename_req_print(const proto_storage_files_rename_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_files_rename_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.files.rename reply
+
+static void
+s_files_rename_rep_free(proto_storage_files_rename_rep_t *self)
+{
+    (void) self;
+}
+
+static bool
+s_files_rename_rep_valid(const proto_storage_files_rename_rep_t *self)
+{
+    (void) self;
+    return true;
+}
+
+static void
+s_files_rename_rep_write(const proto_storage_files_rename_rep_t *self,
+                         bus_writer_t *writer)
+{
+    (void) self;
+    bus_writer_map(writer, 0);
+}
+
+static void
+s_files_rename_rep_read(proto_storage_files_rename_rep_t *self, proto_in_t *in)
+{
+    (void) self;
+    (void) in;
+}
+
+static void
+s_files_rename_rep_print(const proto_storage_files_rename_rep_t *self, proto_text_t *text)
+{
+    (void) self;
+    (void) text;
+}
+
+void
+proto_storage_files_rename_rep_init(proto_storage_files_rename_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_files_rename_rep_clear(proto_storage_files_rename_rep_t *self)
+{
+    assert(self);
+    s_files_rename_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_files_rename_rep_write(const proto_storage_files_rename_rep_t *self,
+                                     bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_files_rename_rep_valid(self))
+        return -1;
+    s_files_rename_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_files_rename_rep_encode(const proto_storage_files_rename_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_files_rename_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_files_rename_rep_read(proto_storage_files_rename_rep_t *self,
+                                    const bus_value_t *map,
+                                    bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_files_rename_rep_init(self);
+    proto_in_init(&in, "storage.files.rename reply", map, err);
+    s_files_rename_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_files_rename_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_files_rename_rep_decode(proto_storage_files_rename_rep_t *self,
+                                      const void *data,
+                                      size_t size,
+                                      bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_files_rename_rep_read(self, map, err);
+}
+
+char *
+proto_storage_files_rename_rep_print(const proto_storage_files_rename_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_files_rename_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.files.move request
+
+static void
+s_files_move_req_free(proto_storage_files_move_req_t *self)
+{
+    free(self->id);
+    free(self->volume);
+    free(self->src);
+    free(self->dst);
+}
+
+static bool
+s_files_move_req_valid(const proto_storage_files_move_req_t *self)
+{
+    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->volume, 0, 64))
+        return false;
+    if (!proto_valid_str(self->src, PROTO_REQUIRED, 4096))
+        return false;
+    if (!proto_valid_str(self->dst, PROTO_REQUIRED, 4096))
+        return false;
+    return true;
+}
+
+static void
+s_files_move_req_write(const proto_storage_files_move_req_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 3;
+    pairs += self->volume != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "id", self->id);
+    if (self->volume != NULL)
+        proto_write_str(writer, "volume", self->volume);
+    proto_write_str(writer, "src", self->src);
+    proto_write_str(writer, "dst", self->dst);
+}
+
+static void
+s_files_move_req_read(proto_storage_files_move_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "id", PROTO_REQUIRED, 64, &self->id);
+    proto_read_str(in, "volume", 0, 64, &self->volume);
+    proto_read_str(in, "src", PROTO_REQUIRED, 4096, &self->src);
+    proto_read_str(in, "dst", PROTO_REQUIRED, 4096, &self->dst);
+}
+
+static void
+s_files_move_req_print(const proto_storage_files_move_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "id", self->id);
+    proto_print_str(text, "volume", self->volume);
+    proto_print_str(text, "src", self->src);
+    proto_print_str(text, "dst", self->dst);
+}
+
+void
+proto_storage_files_move_req_init(proto_storage_files_move_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_files_move_req_clear(proto_storage_files_move_req_t *self)
+{
+    assert(self);
+    s_files_move_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_files_move_req_write(const proto_storage_files_move_req_t *self,
+                                   bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_files_move_req_valid(self))
+        return -1;
+    s_files_move_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_files_move_req_encode(const proto_storage_files_move_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_files_move_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_files_move_req_read(proto_storage_files_move_req_t *self,
+                                  const bus_value_t *map,
+                                  bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_files_move_req_init(self);
+    proto_in_init(&in, "storage.files.move request", map, err);
+    s_files_move_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_files_move_req_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_files_move_req_decode(proto_storage_files_move_req_t *self,
+                                    const void *data,
+                                    size_t size,
+                                    bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_files_move_req_read(self, map, err);
+}
+
+char *
+proto_storage_files_move_req_print(const proto_storage_files_move_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_files_move_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.files.move reply
+
+static void
+s_files_move_rep_free(proto_storage_files_move_rep_t *self)
+{
+    (void) self;
+}
+
+static bool
+s_files_move_rep_valid(const proto_storage_files_move_rep_t *self)
+{
+    (void) self;
+    return true;
+}
+
+static void
+s_files_move_rep_write(const proto_storage_files_move_rep_t *self, bus_writer_t *writer)
+{
+    (void) self;
+    bus_writer_map(writer, 0);
+}
+
+static void
+s_files_move_rep_read(proto_storage_files_move_rep_t *self, proto_in_t *in)
+{
+    (void) self;
+    (void) in;
+}
+
+static void
+s_files_move_rep_print(const proto_storage_files_move_rep_t *self, proto_text_t *text)
+{
+    (void) self;
+    (void) text;
+}
+
+void
+proto_storage_files_move_rep_init(proto_storage_files_move_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_files_move_rep_clear(proto_storage_files_move_rep_t *self)
+{
+    assert(self);
+    s_files_move_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_files_move_rep_write(const proto_storage_files_move_rep_t *self,
+                                   bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_files_move_rep_valid(self))
+        return -1;
+    s_files_move_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_files_move_rep_encode(const proto_storage_files_move_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_files_move_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_files_move_rep_read(proto_storage_files_move_rep_t *self,
+                                  const bus_value_t *map,
+                                  bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_files_move_rep_init(self);
+    proto_in_init(&in, "storage.files.move reply", map, err);
+    s_files_move_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_files_move_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_files_move_rep_decode(proto_storage_files_move_rep_t *self,
+                                    const void *data,
+                                    size_t size,
+                                    bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_files_move_rep_read(self, map, err);
+}
+
+char *
+proto_storage_files_move_rep_print(const proto_storage_files_move_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_files_move_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.files.delete request
+
+static void
+s_files_delete_req_free(proto_storage_files_delete_req_t *self)
+{
+    free(self->id);
+    free(self->volume);
+    proto_free_strs(self->paths, self->paths_count);
+}
+
+static bool
+s_files_delete_req_valid(const proto_storage_files_delete_req_t *self)
+{
+    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->volume, 0, 64))
+        return false;
+    if (!proto_valid_strs(self->paths, self->paths_count, 10000))
+        return false;
+    return true;
+}
+
+static void
+s_files_delete_req_write(const proto_storage_files_delete_req_t *self,
+                         bus_writer_t *writer)
+{
+    uint32_t pairs = 2;
+    pairs += self->volume != NULL;
+    pairs += self->paths_count > 0;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "id", self->id);
+    if (self->volume != NULL)
+        proto_write_str(writer, "volume", self->volume);
+    if (self->paths_count > 0)
+        proto_write_strs(writer, "paths", self->paths, self->paths_count);
+    proto_write_bool(writer, "recursive", self->recursive);
+}
+
+static void
+s_files_delete_req_read(proto_storage_files_delete_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "id", PROTO_REQUIRED, 64, &self->id);
+    proto_read_str(in, "volume", 0, 64, &self->volume);
+    self->paths = proto_read_strs(in, "paths", 0, 10000, &self->paths_count);
+    proto_read_bool(in, "recursive", 0, &self->recursive);
+}
+
+static void
+s_files_delete_req_print(const proto_storage_files_delete_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "id", self->id);
+    proto_print_str(text, "volume", self->volume);
+    proto_print_count(text, "paths", self->paths_count);
+    proto_print_bool(text, "recursive", self->recursive);
+}
+
+void
+proto_storage_files_delete_req_init(proto_storage_files_delete_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_files_delete_req_clear(proto_storage_files_delete_req_t *self)
+{
+    assert(self);
+    s_files_delete_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_files_delete_req_write(const proto_storage_files_delete_req_t *self,
+                                     bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_files_delete_req_valid(self))
+        return -1;
+    s_files_delete_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_files_delete_req_encode(const proto_storage_files_delete_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_files_delete_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_files_delete_req_read(proto_storage_files_delete_req_t *self,
+                                    const bus_value_t *map,
+                                    bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_files_delete_req_init(self);
+    proto_in_init(&in, "storage.files.delete request", map, err);
+    s_files_delete_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_files_delete_req_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_files_delete_req_decode(proto_storage_files_delete_req_t *self,
+                                      const void *data,
+                                      size_t size,
+                                      bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_files_delete_req_read(self, map, err);
+}
+
+char *
+proto_storage_files_delete_req_print(const proto_storage_files_delete_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_files_delete_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.files.delete reply
+
+static void
+s_files_delete_rep_free(proto_storage_files_delete_rep_t *self)
+{
+    (void) self;
+}
+
+static bool
+s_files_delete_rep_valid(const proto_storage_files_delete_rep_t *self)
+{
+    (void) self;
+    return true;
+}
+
+static void
+s_files_delete_rep_write(const proto_storage_files_delete_rep_t *self,
+                         bus_writer_t *writer)
+{
+    (void) self;
+    bus_writer_map(writer, 0);
+}
+
+static void
+s_files_delete_rep_read(proto_storage_files_delete_rep_t *self, proto_in_t *in)
+{
+    (void) self;
+    (void) in;
+}
+
+static void
+s_files_delete_rep_print(const proto_storage_files_delete_rep_t *self, proto_text_t *text)
+{
+    (void) self;
+    (void) text;
+}
+
+void
+proto_storage_files_delete_rep_init(proto_storage_files_delete_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_files_delete_rep_clear(proto_storage_files_delete_rep_t *self)
+{
+    assert(self);
+    s_files_delete_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_files_delete_rep_write(const proto_storage_files_delete_rep_t *self,
+                                     bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_files_delete_rep_valid(self))
+        return -1;
+    s_files_delete_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_files_delete_rep_encode(const proto_storage_files_delete_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_files_delete_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_files_delete_rep_read(proto_storage_files_delete_rep_t *self,
+                                    const bus_value_t *map,
+                                    bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_files_delete_rep_init(self);
+    proto_in_init(&in, "storage.files.delete reply", map, err);
+    s_files_delete_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_files_delete_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_files_delete_rep_decode(proto_storage_files_delete_rep_t *self,
+                                      const void *data,
+                                      size_t size,
+                                      bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_files_delete_rep_read(self, map, err);
+}
+
+char *
+proto_storage_files_delete_rep_print(const proto_storage_files_delete_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_files_delete_rep_print(self, &text);
+    return proto_text_finish(&text);
+}

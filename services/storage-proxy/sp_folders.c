@@ -1,0 +1,1085 @@
+/*  =========================================================================
+    sp_folders - the virtual folders of a storage-proxy: their table, quotas,
+    usage scans, clones and purges
+
+    The table is read and written on the loop only. Jobs (sp_jobs) get
+    plain copies of what they need (paths, ids) and hand back plain results,
+    which their done functions write to the table.
+
+    A purge renames the folder's directory into the volume's trash, which
+    is instant and takes it out of every later lookup, then removes the
+    tree with sp_fs_delete from a descriptor of the trash directory, which
+    never follows a symlink a container may have planted. A clone copies
+    with descriptors as well: each directory is entered with O_NOFOLLOW,
+    files are copied with copy_file_range (read and write where the kernel
+    cannot), symlinks are copied as links, and fifos, sockets and devices
+    are left out.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "sp_classes.h"
+#include <dirent.h>   //  fdopendir, readdir: clone and trash walks
+#include <fcntl.h>    //  openat flags, AT_* flags
+#include <sys/stat.h> //  fstatat, mkdirat, fchmod, futimens
+
+#define COPY_BUFFER     (1 << 20) //  read/write fallback of a clone
+#define COPY_RANGE_STEP (1 << 30) //  bytes asked of one copy_file_range
+#define TRASH_NAME_MAX  96
+
+struct _sp_folders_t {
+    bus_node_t *node;
+    bus_db_t *db;
+    sp_volumes_t *volumes;
+    sp_jobs_t *jobs;
+    struct event *timer;
+    bool scanning; //  a full scan is running
+    uint64_t trash_seq;
+};
+
+const bus_db_migration_t sp_folders_migrations[] = {
+    {"folders and finished uploads", "CREATE TABLE folders ("
+                                     "  id TEXT PRIMARY KEY,"
+                                     "  volume TEXT NOT NULL,"
+                                     "  state TEXT NOT NULL DEFAULT 'ready',"
+                                     "  quota_bytes INTEGER NOT NULL DEFAULT 0,"
+                                     "  usage_bytes INTEGER NOT NULL DEFAULT 0,"
+                                     "  file_count INTEGER NOT NULL DEFAULT 0,"
+                                     "  over_quota INTEGER NOT NULL DEFAULT 0,"
+                                     "  scanned_at INTEGER NOT NULL DEFAULT 0,"
+                                     "  created_at INTEGER NOT NULL);"
+                                     "CREATE INDEX folders_volume ON folders (volume);"
+                                     "CREATE TABLE uploads_finished ("
+                                     "  nonce TEXT PRIMARY KEY,"
+                                     "  folder TEXT NOT NULL,"
+                                     "  size INTEGER NOT NULL,"
+                                     "  forget_at INTEGER NOT NULL);"},
+};
+
+#define FOLDER_COLUMNS                                                                   \
+    "id, volume, state, quota_bytes, usage_bytes, file_count, over_quota, scanned_at, "  \
+    "created_at"
+
+//  SQLite integers are signed: bytes are kept below 2^63.
+static int64_t
+s_i64(uint64_t value)
+{
+    return value > INT64_MAX ? INT64_MAX : (int64_t) value;
+}
+
+static uint64_t
+s_u64(sqlite3_stmt *stmt, int column)
+{
+    int64_t value = sqlite3_column_int64(stmt, column);
+    return value < 0 ? 0 : (uint64_t) value;
+}
+
+static void
+s_text(sqlite3_stmt *stmt, int column, char *out, size_t size)
+{
+    const unsigned char *text = sqlite3_column_text(stmt, column);
+    snprintf(out, size, "%s", text ? (const char *) text : "");
+}
+
+//  Reads the row stmt stands on (FOLDER_COLUMNS).
+static void
+s_row(sqlite3_stmt *stmt, sp_folder_t *folder)
+{
+    memset(folder, 0, sizeof *folder);
+    s_text(stmt, 0, folder->id, sizeof folder->id);
+    s_text(stmt, 1, folder->volume, sizeof folder->volume);
+    s_text(stmt, 2, folder->state, sizeof folder->state);
+    folder->quota_bytes = s_u64(stmt, 3);
+    folder->usage_bytes = s_u64(stmt, 4);
+    folder->file_count = s_u64(stmt, 5);
+    folder->over_quota = sqlite3_column_int(stmt, 6) != 0;
+    folder->scanned_at = sqlite3_column_int64(stmt, 7);
+    folder->created_at = sqlite3_column_int64(stmt, 8);
+}
+
+//  The row of normalized id: BUS_OK, BUS_STATUS_NOT_FOUND or INTERNAL.
+static int
+s_load(sp_folders_t *self, const char *id, sp_folder_t *folder, bus_error_t *err)
+{
+    sqlite3_stmt *stmt =
+        bus_db_stmt(self->db, "SELECT " FOLDER_COLUMNS " FROM folders WHERE id = ?");
+    if (!stmt)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "database unavailable");
+    sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(stmt);
+    if (rc == SQLITE_ROW)
+        s_row(stmt, folder);
+    sqlite3_reset(stmt);
+    if (rc == SQLITE_ROW)
+        return BUS_OK;
+    if (rc == SQLITE_DONE)
+        return bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such folder: %s", id);
+    return bus_error_set(err, BUS_STATUS_INTERNAL, "folder lookup failed: %s",
+                         sqlite3_errmsg(bus_db_handle(self->db)));
+}
+
+//  Runs stmt (bound) to completion. 0 or -1 (logged).
+static int
+s_step_done(sp_folders_t *self, sqlite3_stmt *stmt, const char *what)
+{
+    int rc = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    if (rc != SQLITE_DONE) {
+        bus_log_error("folder table write failed what=%s error=\"%s\"", what,
+                      sqlite3_errmsg(bus_db_handle(self->db)));
+        return -1;
+    }
+    return 0;
+}
+
+static int
+s_set_state(sp_folders_t *self, const char *id, const char *state)
+{
+    sqlite3_stmt *stmt =
+        bus_db_stmt(self->db, "UPDATE folders SET state = ? WHERE id = ?");
+    if (!stmt)
+        return -1;
+    sqlite3_bind_text(stmt, 1, state, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 2, id, -1, SQLITE_STATIC);
+    return s_step_done(self, stmt, "state");
+}
+
+//  Writes a scanned usage; logs a folder crossing its quota either way.
+static void
+s_set_usage(sp_folders_t *self, const char *id, uint64_t bytes, uint64_t entries)
+{
+    sp_folder_t before;
+    if (s_load(self, id, &before, NULL) != BUS_OK)
+        return; //  purged meanwhile
+    bool over = before.quota_bytes && bytes > before.quota_bytes;
+    sqlite3_stmt *stmt =
+        bus_db_stmt(self->db, "UPDATE folders SET usage_bytes = ?, file_count = ?, "
+                              "over_quota = ?, scanned_at = ? WHERE id = ?");
+    if (!stmt)
+        return;
+    sqlite3_bind_int64(stmt, 1, s_i64(bytes));
+    sqlite3_bind_int64(stmt, 2, s_i64(entries));
+    sqlite3_bind_int(stmt, 3, over);
+    sqlite3_bind_int64(stmt, 4, bus_clock_wall_us());
+    sqlite3_bind_text(stmt, 5, id, -1, SQLITE_STATIC);
+    if (s_step_done(self, stmt, "usage") != 0)
+        return;
+    if (over && !before.over_quota)
+        bus_log_notice("folder over quota, uploads refused id=%s usage=%" PRIu64
+                       " quota=%" PRIu64,
+                       id, bytes, before.quota_bytes);
+    else if (!over && before.over_quota)
+        bus_log_notice("folder back under quota id=%s usage=%" PRIu64 " quota=%" PRIu64,
+                       id, bytes, before.quota_bytes);
+}
+
+//  ---------------------------------------------------------------------------
+//  Jobs: removing a tree in the trash
+
+typedef struct {
+    char trash[PATH_MAX + 16]; //  the volume's trash directory
+    char name[TRASH_NAME_MAX]; //  one entry; "" = every entry
+    bus_error_t err;
+} trash_job_t;
+
+static void
+s_trash_work(void *arg, sp_jobs_t *jobs)
+{
+    trash_job_t *job = arg;
+    sp_fs_t *fs = sp_fs_new(job->trash, &job->err);
+    if (!fs)
+        return;
+    if (job->name[0])
+        sp_fs_delete(fs, job->name, strlen(job->name), true, &job->err);
+    else {
+        //  Every entry left by an earlier run.
+        DIR *dir = opendir(job->trash);
+        struct dirent *entry;
+        while (dir && !sp_jobs_stopping(jobs) && (entry = readdir(dir)))
+            if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0)
+                sp_fs_delete(fs, entry->d_name, strlen(entry->d_name), true, &job->err);
+        if (dir)
+            closedir(dir);
+    }
+    sp_fs_destroy(&fs);
+}
+
+static void
+s_trash_done(void *arg, bool cancelled)
+{
+    trash_job_t *job = arg;
+    if (!cancelled && job->err.status != BUS_OK)
+        bus_log_warning("trash removal incomplete dir=%s reason=\"%s\"", job->trash,
+                        job->err.detail);
+    free(job);
+}
+
+static void
+s_trash_start(sp_folders_t *self, const sp_volume_t *volume, const char *name)
+{
+    trash_job_t *job = calloc(1, sizeof *job);
+    if (!job)
+        return;
+    snprintf(job->trash, sizeof job->trash, "%s/%s", volume->path, SP_VOLUMES_TRASH);
+    snprintf(job->name, sizeof job->name, "%s", name ? name : "");
+    if (sp_jobs_start(self->jobs, s_trash_work, s_trash_done, job) != 0) {
+        bus_log_warning("cannot start trash removal dir=%s (retried at next start)",
+                        job->trash);
+        free(job);
+    }
+}
+
+//  ---------------------------------------------------------------------------
+//  Jobs: usage scans
+
+typedef struct {
+    char id[SP_FOLDER_ID_LEN + 1];
+    char path[PATH_MAX];
+    uint64_t bytes;
+    uint64_t entries;
+    bus_error_t err;
+} scan_item_t;
+
+typedef struct {
+    sp_folders_t *self;
+    scan_item_t *items;
+    size_t count;
+    bool full; //  the periodic scan of every folder
+    sp_folders_reply_fn *fn;
+    void *arg;
+} scan_job_t;
+
+static void
+s_scan_work(void *arg, sp_jobs_t *jobs)
+{
+    scan_job_t *job = arg;
+    for (size_t i = 0; i < job->count && !sp_jobs_stopping(jobs); i++) {
+        scan_item_t *item = &job->items[i];
+        sp_fs_t *fs = sp_fs_new(item->path, &item->err);
+        if (fs)
+            sp_fs_usage(fs, &item->bytes, &item->entries, &item->err);
+        sp_fs_destroy(&fs);
+    }
+}
+
+static void
+s_scan_done(void *arg, bool cancelled)
+{
+    scan_job_t *job = arg;
+    sp_folders_t *self = job->self;
+    if (job->full)
+        self->scanning = false;
+    if (!cancelled) {
+        bus_db_begin(self->db);
+        for (size_t i = 0; i < job->count; i++) {
+            scan_item_t *item = &job->items[i];
+            if (item->err.status == BUS_OK)
+                s_set_usage(self, item->id, item->bytes, item->entries);
+            else if (item->err.status != BUS_STATUS_NOT_FOUND) //  purged meanwhile
+                bus_log_warning("usage scan failed id=%s reason=\"%s\"", item->id,
+                                item->err.detail);
+        }
+        bus_db_commit(self->db);
+    }
+    if (job->fn) {
+        sp_folder_t folder;
+        bus_error_t err = {0};
+        if (cancelled)
+            job->fn(job->arg, BUS_STATUS_UNAVAILABLE, "the storage-proxy is stopping",
+                    NULL);
+        else if (job->items[0].err.status != BUS_OK)
+            job->fn(job->arg, job->items[0].err.status, job->items[0].err.detail, NULL);
+        else if (s_load(self, job->items[0].id, &folder, &err) != BUS_OK)
+            job->fn(job->arg, err.status, err.detail, NULL);
+        else
+            job->fn(job->arg, BUS_OK, "", &folder);
+    }
+    free(job->items);
+    free(job);
+}
+
+//  Starts a scan of the given ready folders (ids NULL: every ready folder).
+static int
+s_scan_start(sp_folders_t *self,
+             const char *id,
+             sp_folders_reply_fn *fn,
+             void *arg,
+             bus_error_t *err)
+{
+    scan_job_t *job = calloc(1, sizeof *job);
+    if (!job)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    job->self = self;
+    job->full = id == NULL;
+    job->fn = fn;
+    job->arg = arg;
+    sqlite3_stmt *stmt =
+        id ? bus_db_stmt(self->db, "SELECT id, volume FROM folders WHERE id = ? AND "
+                                   "state = 'ready'")
+           : bus_db_stmt(self->db,
+                         "SELECT id, volume FROM folders WHERE state = 'ready'");
+    if (!stmt) {
+        free(job);
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "database unavailable");
+    }
+    if (id)
+        sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
+    size_t capacity = 0;
+    int rc;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+        if (job->count == capacity) {
+            size_t grown = capacity ? capacity * 2 : 16;
+            scan_item_t *items = realloc(job->items, grown * sizeof *items);
+            if (!items)
+                break;
+            job->items = items;
+            capacity = grown;
+        }
+        scan_item_t *item = &job->items[job->count];
+        memset(item, 0, sizeof *item);
+        s_text(stmt, 0, item->id, sizeof item->id);
+        char volume_name[SP_VOLUME_NAME_MAX + 1];
+        s_text(stmt, 1, volume_name, sizeof volume_name);
+        const sp_volume_t *volume = sp_volumes_find(self->volumes, volume_name);
+        if (volume &&
+            sp_volumes_folder_path(volume, item->id, item->path, sizeof item->path) == 0)
+            job->count++;
+    }
+    sqlite3_reset(stmt);
+    if (id && job->count == 0) {
+        free(job->items);
+        free(job);
+        return bus_error_set(err, BUS_STATUS_CONFLICT, "folder %s is not ready", id);
+    }
+    if (sp_jobs_start(self->jobs, s_scan_work, s_scan_done, job) != 0) {
+        free(job->items);
+        free(job);
+        return bus_error_set(err, BUS_STATUS_UNAVAILABLE, "cannot start a usage scan");
+    }
+    if (job->full)
+        self->scanning = true;
+    return BUS_OK;
+}
+
+//  The periodic duties, every storage.scan_ms:
+//    - scan every ready folder's usage (unless the last scan still runs);
+//    - forget finished uploads past their grace.
+static void
+s_on_timer(evutil_socket_t fd, short what, void *arg)
+{
+    (void) fd;
+    (void) what;
+    sp_folders_t *self = arg;
+    if (!self->scanning) {
+        bus_error_t err = {0};
+        if (s_scan_start(self, NULL, NULL, NULL, &err) != BUS_OK)
+            bus_log_warning("usage scan not started reason=\"%s\"", err.detail);
+    }
+    sqlite3_stmt *stmt =
+        bus_db_stmt(self->db, "DELETE FROM uploads_finished WHERE forget_at < ?");
+    if (stmt) {
+        sqlite3_bind_int64(stmt, 1, bus_clock_wall_us() / 1000000);
+        s_step_done(self, stmt, "uploads_finished");
+    }
+}
+
+//  ---------------------------------------------------------------------------
+//  Jobs: clones
+
+typedef struct {
+    sp_folders_t *self;
+    char id[SP_FOLDER_ID_LEN + 1]; //  the target
+    char src[PATH_MAX];
+    char dst[PATH_MAX];
+    uint64_t bytes;
+    uint64_t entries;
+    bus_error_t err;
+    sp_folders_reply_fn *fn;
+    void *arg;
+} clone_job_t;
+
+static int
+s_copy_fail(clone_job_t *job, int errnum, const char *what, const char *name)
+{
+    bus_error_set(&job->err,
+                  errnum == ENOSPC || errnum == EDQUOT ? BUS_STATUS_UNAVAILABLE
+                                                       : BUS_STATUS_INTERNAL,
+                  "clone: %s %s: %s", what, name, strerror(errnum));
+    return -1;
+}
+
+//  Copies the bytes of in to out.
+static int
+s_copy_bytes(clone_job_t *job, int in, int out, const char *name, sp_jobs_t *jobs)
+{
+    bool ranged = true;
+    char *buffer = NULL;
+    int rc = 0;
+    while (!sp_jobs_stopping(jobs)) {
+        ssize_t n;
+        if (ranged) {
+            n = copy_file_range(in, NULL, out, NULL, COPY_RANGE_STEP, 0);
+            if (n < 0 && (errno == EXDEV || errno == EINVAL || errno == ENOSYS ||
+                          errno == EOPNOTSUPP)) {
+                ranged = false;
+                continue;
+            }
+        } else {
+            if (!buffer && !(buffer = malloc(COPY_BUFFER))) {
+                rc = s_copy_fail(job, ENOMEM, "copy", name);
+                break;
+            }
+            n = read(in, buffer, COPY_BUFFER);
+            for (ssize_t done = 0; n > 0 && done < n;) {
+                ssize_t w = write(out, buffer + done, (size_t) (n - done));
+                if (w < 0 && errno == EINTR)
+                    continue;
+                if (w <= 0) {
+                    n = -1;
+                    break;
+                }
+                done += w;
+            }
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            rc = s_copy_fail(job, errno, "copy", name);
+            break;
+        }
+        if (n == 0)
+            break;
+        job->bytes += (uint64_t) n;
+    }
+    free(buffer);
+    return rc;
+}
+
+static int
+s_copy_file(clone_job_t *job,
+            int src,
+            int dst,
+            const char *name,
+            const struct stat *st,
+            sp_jobs_t *jobs)
+{
+    int in = openat(src, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (in < 0)
+        return errno == ENOENT ? 0 : s_copy_fail(job, errno, "open", name);
+    struct stat now;
+    if (fstat(in, &now) != 0 || !S_ISREG(now.st_mode)) {
+        close(in); //  swapped for something else meanwhile: left out
+        return 0;
+    }
+    int out = openat(dst, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                     st->st_mode & 0777);
+    if (out < 0) {
+        int saved = errno;
+        close(in);
+        return s_copy_fail(job, saved, "create", name);
+    }
+    int rc = s_copy_bytes(job, in, out, name, jobs);
+    if (rc == 0) {
+        struct timespec times[2] = {now.st_atim, now.st_mtim};
+        fchmod(out, st->st_mode & 07777 & ~(mode_t) (S_ISUID | S_ISGID));
+        futimens(out, times);
+    }
+    close(in);
+    close(out);
+    return rc;
+}
+
+static int
+s_copy_tree(clone_job_t *job, int src, int dst, int depth, sp_jobs_t *jobs)
+{
+    if (depth > SP_FS_MAX_DEPTH)
+        return bus_error_set(&job->err, BUS_STATUS_INVALID,
+                             "clone: deeper than %d levels", SP_FS_MAX_DEPTH),
+               -1;
+    int fd = dup(src);
+    DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!dir) {
+        if (fd >= 0)
+            close(fd);
+        return s_copy_fail(job, errno, "read", "directory");
+    }
+    int rc = 0;
+    struct dirent *entry;
+    while (rc == 0 && (entry = readdir(dir))) {
+        const char *name = entry->d_name;
+        if (sp_jobs_stopping(jobs)) {
+            bus_error_set(&job->err, BUS_STATUS_UNAVAILABLE, "clone interrupted");
+            rc = -1;
+            break;
+        }
+        if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+            (depth == 0 && strcmp(name, SP_FS_STAGE_DIR) == 0))
+            continue;
+        struct stat st;
+        if (fstatat(src, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+            if (errno != ENOENT)
+                rc = s_copy_fail(job, errno, "stat", name);
+            continue;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            if (mkdirat(dst, name, (st.st_mode & 0777) | 0700) != 0) {
+                rc = s_copy_fail(job, errno, "mkdir", name);
+                break;
+            }
+            int sub_src =
+                openat(src, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            int sub_dst =
+                openat(dst, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub_src >= 0 && sub_dst >= 0)
+                rc = s_copy_tree(job, sub_src, sub_dst, depth + 1, jobs);
+            else if (sub_dst < 0)
+                rc = s_copy_fail(job, errno, "open", name);
+            if (sub_src >= 0)
+                close(sub_src);
+            if (sub_dst >= 0) {
+                fchmod(sub_dst, st.st_mode & 0777);
+                close(sub_dst);
+            }
+        } else if (S_ISREG(st.st_mode))
+            rc = s_copy_file(job, src, dst, name, &st, jobs);
+        else if (S_ISLNK(st.st_mode)) {
+            char target[PATH_MAX];
+            ssize_t n = readlinkat(src, name, target, sizeof target - 1);
+            if (n < 0) {
+                if (errno != ENOENT)
+                    rc = s_copy_fail(job, errno, "readlink", name);
+                continue;
+            }
+            target[n] = '\0';
+            if (symlinkat(target, dst, name) != 0)
+                rc = s_copy_fail(job, errno, "symlink", name);
+        } else
+            continue; //  fifos, sockets, devices are never copied
+        if (rc == 0)
+            job->entries++;
+    }
+    closedir(dir);
+    return rc;
+}
+
+static void
+s_clone_work(void *arg, sp_jobs_t *jobs)
+{
+    clone_job_t *job = arg;
+    int src = open(job->src, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int dst = open(job->dst, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (src < 0 || dst < 0)
+        s_copy_fail(job, errno, "open", "folder");
+    else if (s_copy_tree(job, src, dst, 0, jobs) == 0 && fsync(dst) != 0)
+        s_copy_fail(job, errno, "sync", "folder");
+    if (src >= 0)
+        close(src);
+    if (dst >= 0)
+        close(dst);
+}
+
+static void
+s_clone_done(void *arg, bool cancelled)
+{
+    clone_job_t *job = arg;
+    sp_folders_t *self = job->self;
+    sp_folder_t folder;
+    bus_error_t err = {0};
+    if (cancelled && job->err.status == BUS_OK)
+        bus_error_set(&job->err, BUS_STATUS_UNAVAILABLE, "the storage-proxy is stopping");
+    if (job->err.status == BUS_OK) {
+        bus_db_begin(self->db);
+        s_set_state(self, job->id, SP_FOLDER_READY);
+        s_set_usage(self, job->id, job->bytes, job->entries);
+        bus_db_commit(self->db);
+        bus_log_info("folder cloned id=%s bytes=%" PRIu64 " entries=%" PRIu64, job->id,
+                     job->bytes, job->entries);
+    } else {
+        s_set_state(self, job->id, SP_FOLDER_FAILED);
+        bus_log_warning("folder clone failed id=%s reason=\"%s\"", job->id,
+                        job->err.detail);
+    }
+    if (job->err.status != BUS_OK)
+        job->fn(job->arg, job->err.status, job->err.detail, NULL);
+    else if (s_load(self, job->id, &folder, &err) != BUS_OK)
+        job->fn(job->arg, err.status, err.detail, NULL);
+    else
+        job->fn(job->arg, BUS_OK, "", &folder);
+    free(job);
+}
+
+//  ---------------------------------------------------------------------------
+
+sp_folders_t *
+sp_folders_new(bus_node_t *node, sp_volumes_t *volumes, int scan_ms, bus_error_t *err)
+{
+    assert(node && volumes);
+    sp_folders_t *self = calloc(1, sizeof *self);
+    if (!self) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        return NULL;
+    }
+    self->node = node;
+    self->db = bus_node_db(node);
+    self->volumes = volumes;
+    self->jobs = sp_jobs_new(bus_node_base(node));
+    self->timer = event_new(bus_node_base(node), -1, EV_PERSIST, s_on_timer, self);
+    struct timeval period = {scan_ms / 1000, (scan_ms % 1000) * 1000};
+    if (!self->jobs || !self->timer || event_add(self->timer, &period) != 0) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot start the folder jobs");
+        sp_folders_destroy(&self);
+        return NULL;
+    }
+    //  A clone a crash cut short never finishes by itself.
+    sqlite3_stmt *stmt = bus_db_stmt(
+        self->db, "UPDATE folders SET state = 'failed' WHERE state = 'cloning'");
+    if (!stmt || s_step_done(self, stmt, "interrupted clones") != 0) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot read the folder table");
+        sp_folders_destroy(&self);
+        return NULL;
+    }
+    for (size_t i = 0; i < sp_volumes_count(volumes); i++) {
+        const sp_volume_t *volume = sp_volumes_at(volumes, i);
+        s_trash_start(self, volume, NULL);
+        if (volume->xfs)
+            bus_log_notice(
+                "volume is XFS; project quotas are not set up yet, quotas hold "
+                "on uploads and by usage scans volume=%s path=%s",
+                volume->name, volume->path);
+    }
+    s_on_timer(-1, 0, self);
+    return self;
+}
+
+void
+sp_folders_destroy(sp_folders_t **self_p)
+{
+    assert(self_p);
+    sp_folders_t *self = *self_p;
+    if (self) {
+        if (self->timer)
+            event_free(self->timer);
+        sp_jobs_destroy(&self->jobs);
+        free(self);
+        *self_p = NULL;
+    }
+}
+
+sp_volumes_t *
+sp_folders_volumes(sp_folders_t *self)
+{
+    assert(self);
+    return self->volumes;
+}
+
+uint64_t
+sp_folders_count(sp_folders_t *self, const char *volume)
+{
+    assert(self && volume);
+    sqlite3_stmt *stmt =
+        bus_db_stmt(self->db, "SELECT count(*) FROM folders WHERE volume = ?");
+    if (!stmt)
+        return 0;
+    sqlite3_bind_text(stmt, 1, volume, -1, SQLITE_STATIC);
+    uint64_t count = sqlite3_step(stmt) == SQLITE_ROW ? s_u64(stmt, 0) : 0;
+    sqlite3_reset(stmt);
+    return count;
+}
+
+//  ---------------------------------------------------------------------------
+
+int
+sp_folders_get(sp_folders_t *self,
+               const char *id,
+               const char *volume,
+               sp_folder_t *folder,
+               bus_error_t *err)
+{
+    assert(self && folder);
+    char key[SP_FOLDER_ID_LEN + 1];
+    if (sp_volumes_check_id(id, key, err) != 0)
+        return BUS_STATUS_INVALID;
+    int rc = s_load(self, key, folder, err);
+    if (rc == BUS_OK && volume && *volume && strcmp(volume, folder->volume) != 0)
+        rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no folder %s on volume %s", key,
+                           volume);
+    return rc;
+}
+
+const sp_volume_t *
+sp_folders_volume_of(sp_folders_t *self, const sp_folder_t *folder)
+{
+    assert(self && folder);
+    return sp_volumes_find(self->volumes, folder->volume);
+}
+
+int
+sp_folders_path(sp_folders_t *self,
+                const sp_folder_t *folder,
+                char *out,
+                size_t size,
+                bus_error_t *err)
+{
+    const sp_volume_t *volume = sp_folders_volume_of(self, folder);
+    if (!volume)
+        return bus_error_set(err, BUS_STATUS_UNAVAILABLE,
+                             "volume %s of folder %s is not configured", folder->volume,
+                             folder->id);
+    if (sp_volumes_folder_path(volume, folder->id, out, size) != 0)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "folder path too long");
+    return BUS_OK;
+}
+
+sp_fs_t *
+sp_folders_open(sp_folders_t *self, const sp_folder_t *folder, bus_error_t *err)
+{
+    assert(self && folder);
+    if (strcmp(folder->state, SP_FOLDER_READY) != 0) {
+        bus_error_set(err, BUS_STATUS_CONFLICT, "folder %s is %s", folder->id,
+                      strcmp(folder->state, SP_FOLDER_CLONING) == 0
+                          ? "being cloned"
+                          : "not ready (its clone failed)");
+        return NULL;
+    }
+    char path[PATH_MAX];
+    if (sp_folders_path(self, folder, path, sizeof path, err) != BUS_OK)
+        return NULL;
+    bus_error_t open_err = {0};
+    sp_fs_t *fs = sp_fs_new(path, &open_err);
+    if (!fs && open_err.status == BUS_STATUS_NOT_FOUND)
+        bus_error_set(err, BUS_STATUS_INTERNAL, "directory of folder %s is missing",
+                      folder->id);
+    else if (!fs && err)
+        *err = open_err;
+    return fs;
+}
+
+//  ---------------------------------------------------------------------------
+
+//  Inserts the row of a new folder and makes its directory, in one
+//  transaction: no row without a directory.
+static int
+s_insert(sp_folders_t *self,
+         const sp_volume_t *volume,
+         const char *id,
+         const char *state,
+         uint64_t quota_bytes,
+         bus_error_t *err)
+{
+    sp_folder_t existing;
+    if (s_load(self, id, &existing, NULL) == BUS_OK)
+        return bus_error_set(err, BUS_STATUS_CONFLICT, "folder %s exists", id);
+    char path[PATH_MAX];
+    if (sp_volumes_folder_path(volume, id, path, sizeof path) != 0)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "folder path too long");
+    if (bus_db_begin(self->db) != 0)
+        return bus_error_set(err, BUS_STATUS_UNAVAILABLE, "database busy");
+    sqlite3_stmt *stmt =
+        bus_db_stmt(self->db, "INSERT INTO folders (id, volume, state, quota_bytes, "
+                              "scanned_at, created_at) VALUES (?, ?, ?, ?, ?, ?)");
+    int64_t now = bus_clock_wall_us();
+    if (stmt) {
+        sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
+        sqlite3_bind_text(stmt, 2, volume->name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(stmt, 3, state, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(stmt, 4, s_i64(quota_bytes));
+        sqlite3_bind_int64(stmt, 5, now);
+        sqlite3_bind_int64(stmt, 6, now);
+    }
+    if (!stmt || s_step_done(self, stmt, "insert") != 0) {
+        bus_db_rollback(self->db);
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot record folder %s", id);
+    }
+    //  <volume>/<xx> is shared by 1/256 of the folders; the folder's own
+    //  directory must be new (a leftover one belongs to no row: refused).
+    char parent[PATH_MAX + 8];
+    snprintf(parent, sizeof parent, "%s/%.2s", volume->path, id);
+    if ((mkdir(parent, SP_VOLUMES_DIR_MODE) != 0 && errno != EEXIST) ||
+        mkdir(path, SP_FS_DIR_MODE) != 0) {
+        int saved = errno;
+        bus_db_rollback(self->db);
+        if (saved == EEXIST)
+            return bus_error_set(err, BUS_STATUS_CONFLICT,
+                                 "directory of folder %s exists without a record", id);
+        return bus_error_set(
+            err, saved == ENOSPC ? BUS_STATUS_UNAVAILABLE : BUS_STATUS_INTERNAL,
+            "cannot create folder %s: %s", id, strerror(saved));
+    }
+    if (bus_db_commit(self->db) != 0) {
+        rmdir(path);
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot record folder %s", id);
+    }
+    return BUS_OK;
+}
+
+int
+sp_folders_create(sp_folders_t *self,
+                  const char *volume_name,
+                  const char *id,
+                  uint64_t quota_bytes,
+                  sp_folder_t *folder,
+                  bus_error_t *err)
+{
+    assert(self && folder);
+    char key[SP_FOLDER_ID_LEN + 1];
+    if (sp_volumes_check_id(id, key, err) != 0)
+        return BUS_STATUS_INVALID;
+    const sp_volume_t *volume = sp_volumes_find(self->volumes, volume_name);
+    if (!volume)
+        return bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such volume: %s",
+                             volume_name ? volume_name : "");
+    int rc = s_insert(self, volume, key, SP_FOLDER_READY, quota_bytes, err);
+    if (rc == BUS_OK)
+        rc = s_load(self, key, folder, err);
+    if (rc == BUS_OK)
+        bus_log_info("folder created id=%s volume=%s quota=%" PRIu64, key, volume->name,
+                     quota_bytes);
+    return rc;
+}
+
+int
+sp_folders_delete(sp_folders_t *self,
+                  const char *id,
+                  const char *volume_name,
+                  bus_error_t *err)
+{
+    assert(self);
+    sp_folder_t folder;
+    int rc = sp_folders_get(self, id, volume_name, &folder, err);
+    if (rc != BUS_OK)
+        return rc;
+    if (strcmp(folder.state, SP_FOLDER_CLONING) == 0)
+        return bus_error_set(err, BUS_STATUS_CONFLICT,
+                             "folder %s is being cloned; delete it once the clone ends",
+                             folder.id);
+    const sp_volume_t *volume = sp_folders_volume_of(self, &folder);
+    char path[PATH_MAX];
+    char trash_name[TRASH_NAME_MAX];
+    char trash[PATH_MAX + TRASH_NAME_MAX + 16];
+    bool moved = false;
+    if (volume) {
+        rc = sp_folders_path(self, &folder, path, sizeof path, err);
+        if (rc != BUS_OK)
+            return rc;
+        snprintf(trash_name, sizeof trash_name, "%s.%" PRId64 ".%" PRIu64, folder.id,
+                 bus_clock_wall_us(), ++self->trash_seq);
+        snprintf(trash, sizeof trash, "%s/%s/%s", volume->path, SP_VOLUMES_TRASH,
+                 trash_name);
+        if (rename(path, trash) == 0)
+            moved = true;
+        else if (errno != ENOENT)
+            return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot remove folder %s: %s",
+                                 folder.id, strerror(errno));
+    }
+    sqlite3_stmt *stmt = bus_db_stmt(self->db, "DELETE FROM folders WHERE id = ?");
+    if (stmt)
+        sqlite3_bind_text(stmt, 1, folder.id, -1, SQLITE_STATIC);
+    if (!stmt || s_step_done(self, stmt, "delete") != 0) {
+        if (moved && rename(trash, path) != 0)
+            bus_log_error("folder directory left in the trash id=%s trash=%s", folder.id,
+                          trash);
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot delete folder %s",
+                             folder.id);
+    }
+    if (moved)
+        s_trash_start(self, volume, trash_name);
+    bus_log_info("folder purged id=%s volume=%s", folder.id, folder.volume);
+    return BUS_OK;
+}
+
+int
+sp_folders_set_quota(sp_folders_t *self,
+                     const char *id,
+                     const char *volume,
+                     uint64_t quota_bytes,
+                     sp_folder_t *folder,
+                     bus_error_t *err)
+{
+    assert(self && folder);
+    int rc = sp_folders_get(self, id, volume, folder, err);
+    if (rc != BUS_OK)
+        return rc;
+    bool over = quota_bytes && folder->usage_bytes > quota_bytes;
+    sqlite3_stmt *stmt = bus_db_stmt(
+        self->db, "UPDATE folders SET quota_bytes = ?, over_quota = ? WHERE id = ?");
+    if (stmt) {
+        sqlite3_bind_int64(stmt, 1, s_i64(quota_bytes));
+        sqlite3_bind_int(stmt, 2, over);
+        sqlite3_bind_text(stmt, 3, folder->id, -1, SQLITE_STATIC);
+    }
+    if (!stmt || s_step_done(self, stmt, "quota") != 0)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot set the quota of %s",
+                             folder->id);
+    bus_log_info("folder quota set id=%s quota=%" PRIu64 " usage=%" PRIu64, folder->id,
+                 quota_bytes, folder->usage_bytes);
+    return s_load(self, folder->id, folder, err);
+}
+
+//  ---------------------------------------------------------------------------
+
+int
+sp_folders_clone(sp_folders_t *self,
+                 const char *id,
+                 const char *volume,
+                 const char *target_id,
+                 const char *target_volume,
+                 uint64_t quota_bytes,
+                 sp_folders_reply_fn *fn,
+                 void *arg,
+                 bus_error_t *err)
+{
+    assert(self && fn);
+    sp_folder_t source;
+    int rc = sp_folders_get(self, id, volume, &source, err);
+    if (rc != BUS_OK)
+        return rc;
+    if (strcmp(source.state, SP_FOLDER_READY) != 0)
+        return bus_error_set(err, BUS_STATUS_CONFLICT, "folder %s is not ready (%s)",
+                             source.id, source.state);
+    char key[SP_FOLDER_ID_LEN + 1];
+    if (sp_volumes_check_id(target_id, key, err) != 0)
+        return BUS_STATUS_INVALID;
+    const char *target_name =
+        target_volume && *target_volume ? target_volume : source.volume;
+    const sp_volume_t *target = sp_volumes_find(self->volumes, target_name);
+    if (!target)
+        return bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such volume: %s",
+                             target_name);
+    if (!quota_bytes)
+        quota_bytes = source.quota_bytes;
+    clone_job_t *job = calloc(1, sizeof *job);
+    if (!job)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    job->self = self;
+    job->fn = fn;
+    job->arg = arg;
+    snprintf(job->id, sizeof job->id, "%s", key);
+    rc = sp_folders_path(self, &source, job->src, sizeof job->src, err);
+    if (rc == BUS_OK &&
+        sp_volumes_folder_path(target, key, job->dst, sizeof job->dst) != 0)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "folder path too long");
+    if (rc == BUS_OK)
+        rc = s_insert(self, target, key, SP_FOLDER_CLONING, quota_bytes, err);
+    if (rc != BUS_OK) {
+        free(job);
+        return rc;
+    }
+    if (sp_jobs_start(self->jobs, s_clone_work, s_clone_done, job) != 0) {
+        s_set_state(self, key, SP_FOLDER_FAILED);
+        free(job);
+        return bus_error_set(err, BUS_STATUS_UNAVAILABLE, "cannot start the clone");
+    }
+    bus_log_info("folder clone started id=%s source=%s volume=%s", key, source.id,
+                 target->name);
+    return BUS_OK;
+}
+
+int
+sp_folders_rescan(sp_folders_t *self,
+                  const char *id,
+                  const char *volume,
+                  sp_folders_reply_fn *fn,
+                  void *arg,
+                  bus_error_t *err)
+{
+    assert(self);
+    sp_folder_t folder;
+    int rc = sp_folders_get(self, id, volume, &folder, err);
+    if (rc != BUS_OK)
+        return rc;
+    return s_scan_start(self, folder.id, fn, arg, err);
+}
+
+void
+sp_folders_changed(sp_folders_t *self, const char *id)
+{
+    assert(self);
+    sp_folder_t folder;
+    if (sp_folders_get(self, id, NULL, &folder, NULL) == BUS_OK)
+        s_scan_start(self, folder.id, NULL, NULL, NULL);
+}
+
+//  ---------------------------------------------------------------------------
+
+int
+sp_folders_charge(sp_folders_t *self, const char *id, uint64_t bytes, bus_error_t *err)
+{
+    assert(self);
+    sp_folder_t folder;
+    if (s_load(self, id, &folder, err) != BUS_OK)
+        return -1;
+    if (folder.over_quota)
+        return bus_error_set(err, BUS_STATUS_FORBIDDEN,
+                             "folder quota exceeded: folder %s holds %" PRIu64
+                             " bytes, over its quota of %" PRIu64
+                             "; uploads are refused until files are deleted",
+                             folder.id, folder.usage_bytes, folder.quota_bytes),
+               -1;
+    if (folder.quota_bytes &&
+        (bytes > folder.quota_bytes || folder.usage_bytes > folder.quota_bytes - bytes))
+        return bus_error_set(err, BUS_STATUS_FORBIDDEN,
+                             "folder quota exceeded: %" PRIu64 " more bytes would take "
+                             "folder %s past its quota of %" PRIu64 " (%" PRIu64 " used)",
+                             bytes, folder.id, folder.quota_bytes, folder.usage_bytes),
+               -1;
+    sqlite3_stmt *stmt = bus_db_stmt(
+        self->db, "UPDATE folders SET usage_bytes = usage_bytes + ? WHERE id = ?");
+    if (stmt) {
+        sqlite3_bind_int64(stmt, 1, s_i64(bytes));
+        sqlite3_bind_text(stmt, 2, folder.id, -1, SQLITE_STATIC);
+    }
+    if (!stmt || s_step_done(self, stmt, "charge") != 0)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot account the upload"), -1;
+    return 0;
+}
+
+void
+sp_folders_refund(sp_folders_t *self, const char *id, uint64_t bytes)
+{
+    assert(self && id);
+    sqlite3_stmt *stmt =
+        bus_db_stmt(self->db, "UPDATE folders SET usage_bytes = max(usage_bytes - ?, "
+                              "0) WHERE id = ?");
+    if (!stmt)
+        return;
+    sqlite3_bind_int64(stmt, 1, s_i64(bytes));
+    sqlite3_bind_text(stmt, 2, id, -1, SQLITE_STATIC);
+    s_step_done(self, stmt, "refund");
+}
+
+void
+sp_folders_upload_finished(
+    sp_folders_t *self, const char *nonce, const char *id, uint64_t size, int64_t expires)
+{
+    assert(self && nonce && id);
+    sqlite3_stmt *stmt =
+        bus_db_stmt(self->db, "INSERT OR REPLACE INTO uploads_finished (nonce, "
+                              "folder, size, forget_at) VALUES (?, ?, ?, ?)");
+    if (!stmt)
+        return;
+    sqlite3_bind_text(stmt, 1, nonce, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 2, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 3, s_i64(size));
+    sqlite3_bind_int64(stmt, 4, expires + SP_FOLDERS_UPLOAD_GRACE_S);
+    s_step_done(self, stmt, "upload finished");
+}
+
+bool
+sp_folders_upload_was_finished(sp_folders_t *self,
+                               const char *nonce,
+                               const char *id,
+                               uint64_t size)
+{
+    assert(self && nonce && id);
+    sqlite3_stmt *stmt =
+        bus_db_stmt(self->db, "SELECT 1 FROM uploads_finished WHERE nonce = ? AND "
+                              "folder = ? AND size = ?");
+    if (!stmt)
+        return false;
+    sqlite3_bind_text(stmt, 1, nonce, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 2, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 3, s_i64(size));
+    bool found = sqlite3_step(stmt) == SQLITE_ROW;
+    sqlite3_reset(stmt);
+    return found;
+}
