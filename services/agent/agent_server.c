@@ -11,6 +11,8 @@
     allocator (agent_accel): the mock plugin when accelerators.mock is set,
     else the CUDA plugin (NVML) when accelerators.cuda is; the heartbeat
     offers their slots and the kernels take their devices from it.
+    With fake.agents > 0 it runs none of that: a fleet of fake agents
+    (agent_fake) that need no runc, images or root.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -18,6 +20,7 @@
 #include "agent_classes.h"
 
 typedef struct {
+    agent_fake_t *fake; //  a fleet of fake agents instead of all below
     agent_accel_t *accel;
     agent_heartbeat_t *heartbeat;
     agent_images_t *images;
@@ -37,6 +40,7 @@ s_fini(void **state_p)
         agent_kernels_destroy(&state->kernels);
         agent_images_destroy(&state->images);
         agent_accel_destroy(&state->accel); //  after the kernels and heartbeat using it
+        agent_fake_destroy(&state->fake);
         free(state);
         *state_p = NULL;
     }
@@ -91,6 +95,14 @@ s_init(bus_node_t *node, const void *config_p, bus_error_t *err)
     if (!state) {
         bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
         return NULL;
+    }
+    if (config->fake_agents > 0) {
+        state->fake = agent_fake_new(node, config, err);
+        if (!state->fake) {
+            free(state);
+            return NULL;
+        }
+        return state;
     }
     state->accel = s_accel_new(config, err);
     if (state->accel)
