@@ -81,15 +81,36 @@ s_assign(bus_db_t *db,
     return stmt ? rc : -1;
 }
 
-//  Appends the kernels of a placed session to the assignments.
+//  The kernels a pass placed so far: a growable array.
+typedef struct {
+    sched_assignment_t *items;
+    size_t count, max;
+} placed_t;
+
+//  A new zeroed assignment at the end of placed; NULL when out of memory.
+static sched_assignment_t *
+s_append(placed_t *placed)
+{
+    if (placed->count == placed->max) {
+        size_t max = placed->max ? placed->max * 2 : 64;
+        sched_assignment_t *grown = realloc(placed->items, max * sizeof *grown);
+        if (!grown)
+            return NULL;
+        placed->items = grown;
+        placed->max = max;
+    }
+    sched_assignment_t *a = &placed->items[placed->count++];
+    memset(a, 0, sizeof *a);
+    return a;
+}
+
+//  Appends the kernels of a placed session to placed and records them.
 static int
 s_placed(sched_dispatch_t *self,
          const sched_snapshot_t *snapshot,
          const sched_pending_t *p,
          int64_t now_us,
-         sched_assignment_t **out,
-         size_t *count,
-         size_t *max)
+         placed_t *placed)
 {
     sqlite3_stmt *stmt =
         bus_db_stmt(self->db, "SELECT id, cluster_role, cluster_idx FROM kernels"
@@ -100,18 +121,11 @@ s_placed(sched_dispatch_t *self,
     int rc = 0;
     uint32_t k = 0;
     while (rc == 0 && k < p->kernel_count && sqlite3_step(stmt) == SQLITE_ROW) {
-        if (*count == *max) {
-            size_t grown_max = *max ? *max * 2 : 64;
-            sched_assignment_t *grown = realloc(*out, grown_max * sizeof *grown);
-            if (!grown) {
-                rc = -1;
-                break;
-            }
-            *out = grown;
-            *max = grown_max;
+        sched_assignment_t *a = s_append(placed);
+        if (!a) {
+            rc = -1;
+            break;
         }
-        sched_assignment_t *a = &(*out)[*count];
-        memset(a, 0, sizeof *a);
         snprintf(a->kernel_id, sizeof a->kernel_id, "%s",
                  (const char *) sqlite3_column_text(stmt, 0));
         snprintf(a->session_id, sizeof a->session_id, "%s", p->session_id);
@@ -122,14 +136,13 @@ s_placed(sched_dispatch_t *self,
         a->cluster_idx = (uint32_t) sqlite3_column_int(stmt, 2);
         a->first = k == 0;
         k++;
-        (*count)++;
     }
     sqlite3_reset(stmt);
     if (rc != 0 || k != p->kernel_count)
         return -1; //  a kernel row is missing: the schema was changed under us
-    for (size_t i = *count - k; i < *count; i++)
-        if (s_assign(self->db, p->session_id, (*out)[i].kernel_id, (*out)[i].agent_id,
-                     now_us) != 0)
+    for (size_t i = placed->count - k; i < placed->count; i++)
+        if (s_assign(self->db, p->session_id, placed->items[i].kernel_id,
+                     placed->items[i].agent_id, now_us) != 0)
             return -1;
     return 0;
 }
@@ -184,9 +197,7 @@ s_group(sched_dispatch_t *self,
         const char *group,
         const char *architecture,
         int64_t now_us,
-        sched_assignment_t **out,
-        size_t *count,
-        size_t *max)
+        placed_t *placed)
 {
     sched_snapshot_t *snapshot =
         sched_snapshot_load(self->db, group, architecture, now_us, self->window);
@@ -217,20 +228,20 @@ s_group(sched_dispatch_t *self,
                          .admit = sched_quota_admit_hook,
                          .charge = sched_quota_charge_hook,
                          .arg = &quota};
-    size_t placed = sched_pass_run(&pass);
+    size_t sessions_placed = sched_pass_run(&pass);
     zhashx_update(self->cursors, cursor_key, (void *) (uintptr_t) (cursor + 1));
     if (bus_db_begin(self->db) != 0) {
         sched_snapshot_destroy(&snapshot);
         return;
     }
-    size_t first = *count;
+    size_t first = placed->count;
     bool failed = false;
     //  The placements, then the quota check again for those left, on
     //  usage that now includes what this pass placed.
     for (size_t i = 0; i < snapshot->pending_count && !failed; i++) {
         sched_pending_t *p = &snapshot->pending[i];
         if (p->outcome == SCHED_OUTCOME_PLACED)
-            failed = s_placed(self, snapshot, p, now_us, out, count, max) != 0;
+            failed = s_placed(self, snapshot, p, now_us, placed) != 0;
     }
     for (size_t i = 0; i < snapshot->pending_count && !failed; i++) {
         sched_pending_t *p = &snapshot->pending[i];
@@ -242,10 +253,10 @@ s_group(sched_dispatch_t *self,
         if (failed)
             bus_db_rollback(self->db);
         bus_log_error("cannot record the placements in resource group %s", group);
-        *count = first;
-    } else if (placed)
+        placed->count = first;
+    } else if (sessions_placed)
         bus_log_info("pass placed %zu of %zu pending sessions in resource group %s",
-                     placed, snapshot->pending_count, group);
+                     sessions_placed, snapshot->pending_count, group);
     sched_snapshot_destroy(&snapshot);
 }
 
@@ -266,21 +277,21 @@ sched_dispatch_run(sched_dispatch_t *self, int64_t now_us, size_t *count)
         zlistx_add_end(groups, zsys_sprintf("%s\n%s", sqlite3_column_text(stmt, 0),
                                             sqlite3_column_text(stmt, 1)));
     sqlite3_reset(stmt);
-    sched_assignment_t *out = NULL;
-    size_t max = 0;
+    placed_t placed = {NULL, 0, 0};
     for (char *item = groups ? zlistx_first(groups) : NULL; item;
          item = zlistx_next(groups)) {
         char *newline = strchr(item, '\n');
         if (!newline)
             continue;
         *newline = 0;
-        s_group(self, item, newline + 1, now_us, &out, count, &max);
+        s_group(self, item, newline + 1, now_us, &placed);
         *newline = '\n';
     }
     zlistx_destroy(&groups);
-    if (*count == 0) {
-        free(out);
-        out = NULL;
+    *count = placed.count;
+    if (placed.count == 0) {
+        free(placed.items);
+        placed.items = NULL;
     }
-    return out;
+    return placed.items;
 }
