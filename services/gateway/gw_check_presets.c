@@ -344,32 +344,23 @@ s_on_usage(void *arg, const bus_reply_t *reply)
     }
 }
 
-//  Reads the limits of the caller's keypair, project and domain.
+//  Reads the limits of the caller's keypair, project and domain: the ones each
+//  session.create carries to the scheduler (gw_limits).
 static int
 s_limits(check_t *self, bus_error_t *err)
 {
-    gw_request_t *r = self->r;
-    const char *params[] = {r->who.keypair_policy, self->project_id, r->who.domain, NULL};
-    bool failed;
-    json_t *row = gw_store_one(
-        r->gw->db,
-        "SELECT p.total_resource_slots AS keypair, p.default_for_unspecified AS dflt,"
-        " (SELECT total_resource_slots FROM groups WHERE id = ?2) AS grp,"
-        " (SELECT total_resource_slots FROM domains WHERE name = ?3) AS dom"
-        " FROM keypair_resource_policies p WHERE p.name = ?1",
-        params, NULL, &failed);
-    if (failed || !row) {
-        json_decref(row);
-        return bus_error_set(err, failed ? BUS_STATUS_INTERNAL : BUS_STATUS_NOT_FOUND,
-                             failed ? "database error" : "no keypair resource policy");
-    }
-    self->keypair_limit =
-        s_slot_object(json_string_value(json_object_get(row, "keypair")));
-    self->group_limit = s_slot_object(json_string_value(json_object_get(row, "grp")));
-    self->domain_limit = s_slot_object(json_string_value(json_object_get(row, "dom")));
-    self->keypair_unlimited =
-        strcmp(json_string_value(json_object_get(row, "dflt")), "UNLIMITED") == 0;
-    json_decref(row);
+    json_t *limits = gw_limits_of(self->r, self->project_id, err);
+    if (!limits)
+        return err->status;
+    const char *kinds[] = {"keypair", "project", "domain"};
+    json_t **maps[] = {&self->keypair_limit, &self->group_limit, &self->domain_limit};
+    for (int i = 0; i < 3; i++)
+        *maps[i] = json_incref(
+            json_object_get(json_object_get(limits, kinds[i]), "total_resource_slots"));
+    const char *unspecified = json_string_value(
+        json_object_get(json_object_get(limits, "keypair"), "unspecified"));
+    self->keypair_unlimited = !unspecified || strcmp(unspecified, "unlimited") == 0;
+    json_decref(limits);
     return BUS_OK;
 }
 

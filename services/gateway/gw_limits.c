@@ -34,7 +34,7 @@ s_unspecified(json_t *value)
     return text && strcmp(text, "LIMITED") == 0 ? "limited" : "unlimited";
 }
 
-char *
+json_t *
 gw_limits_of(gw_request_t *r, const char *project_id, bus_error_t *err)
 {
     const char *params[] = {r->who.keypair_policy, project_id, r->who.domain,
@@ -81,9 +81,7 @@ gw_limits_of(gw_request_t *r, const char *project_id, bus_error_t *err)
         "domain", "total_resource_slots",
         s_slot_map(json_object_get(row, "domain_slots")));
     json_decref(row);
-    char *text = limits ? json_dumps(limits, JSON_COMPACT) : NULL;
-    json_decref(limits);
-    if (!text)
+    if (!limits)
         bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write the limits");
-    return text;
+    return limits;
 }

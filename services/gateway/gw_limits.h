@@ -27,8 +27,9 @@
 
 #include "gw_http.h"
 
-//  The limits of r's caller for a session in project_id, as JSON text
-//  (caller frees), or NULL with err.
-char *gw_limits_of(gw_request_t *r, const char *project_id, bus_error_t *err);
+//  The limits of r's caller for a session in project_id, as the JSON object
+//  above (caller decrefs), or NULL with err. /resource/check-presets reads
+//  the same object, so it answers with the limits the scheduler enforces.
+json_t *gw_limits_of(gw_request_t *r, const char *project_id, bus_error_t *err);
 
 #endif

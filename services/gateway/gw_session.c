@@ -624,8 +624,12 @@ gw_session_handle_create(gw_request_t *r)
         sgroup = chosen;
     }
     if (rc == BUS_OK) {
-        limits = gw_limits_of(r, project_id, &err);
-        rc = limits ? BUS_OK : err.status;
+        json_t *object = gw_limits_of(r, project_id, &err);
+        limits = object ? json_dumps(object, JSON_COMPACT) : NULL;
+        json_decref(object);
+        rc = limits       ? BUS_OK
+             : err.status ? err.status
+                          : bus_error_set(&err, BUS_STATUS_INTERNAL, "out of memory");
     }
     if (rc == BUS_OK) {
         //  The minimums come from the labels; the catalogue gives them as a list.
