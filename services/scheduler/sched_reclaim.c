@@ -41,8 +41,10 @@ struct _sched_reclaim_t {
     struct event *timer;
     sched_reclaim_end_fn *end;
     void *arg;
-    zhashx_t *activity; //  session id -> last use (wall µs)
-    zhashx_t *uses;     //  kernel id -> use_t
+    zhashx_t *activity;   //  session id -> last use (wall µs)
+    zhashx_t *uses;       //  kernel id -> use_t
+    zhashx_t *by_session; //  during a check with utilization rules: session id ->
+                          //  zlistx of its kernels' use_t
 };
 
 static void
@@ -152,9 +154,9 @@ s_underused(sched_reclaim_t *self,
 {
     size_t kernels = 0;
     double cpu_sum = 0, mem_sum = 0;
-    for (use_t *use = zhashx_first(self->uses); use; use = zhashx_next(self->uses)) {
-        if (strcmp(use->session_id, session_id) != 0)
-            continue;
+    zlistx_t *uses =
+        self->by_session ? zhashx_lookup(self->by_session, session_id) : NULL;
+    for (use_t *use = uses ? zlistx_first(uses) : NULL; use; use = zlistx_next(uses)) {
         double cpu, mem;
         if (!s_kernel_use(use, now, rule->window_us, &cpu, &mem))
             return false;
@@ -302,6 +304,17 @@ sched_reclaim_check(sched_reclaim_t *self, int64_t now)
     if (!ends)
         return 0;
     size_t rule_count = s_rules(self, rules, 32);
+    //  With utilization rules, each session's kernels, found once.
+    if (rule_count && (self->by_session = zhashx_new())) {
+        zhashx_set_destructor(self->by_session, (zhashx_destructor_fn *) zlistx_destroy);
+        for (use_t *use = zhashx_first(self->uses); use; use = zhashx_next(self->uses)) {
+            zlistx_t *list = zhashx_lookup(self->by_session, use->session_id);
+            if (!list && (list = zlistx_new()))
+                zhashx_insert(self->by_session, use->session_id, list);
+            if (list)
+                zlistx_add_end(list, use);
+        }
+    }
     size_t count = s_pending_timeouts(self, now, ends, 0);
     count = s_failed_dependencies(self, ends, count);
     //  Only the sessions some rule applies to are read.
@@ -327,6 +340,7 @@ sched_reclaim_check(sched_reclaim_t *self, int64_t now)
     }
     if (stmt)
         sqlite3_reset(stmt);
+    zhashx_destroy(&self->by_session);
     for (size_t i = 0; i < count; i++) {
         bus_log_notice("session ended session=%s reason=%s", ends[i].session_id,
                        ends[i].reason);

@@ -5,11 +5,11 @@
     let them run once room frees; a resource group the caller may not use
     is refused; batch sessions end with their result, and dependencies wait
     for success or are cancelled by a failure; starts_at delays; the idle
-    timeout, the session lifetime and the pending timeout end sessions with
-    their reasons; a killed agent's session ends with agent-termination after
-    the grace period and its container goes when the agent comes back;
-    after all of it the ledger invariant holds
-    (backplane-scheduler check-ledger). Needs root, runc, umoci and tini.
+    timeout, the session lifetime, low utilization and the pending timeout end sessions
+   with their reasons; a killed agent's session ends with agent-termination after the
+   grace period and its container goes when the agent comes back; after all of it the
+   ledger invariant holds (backplane-scheduler check-ledger). Needs root, runc, umoci and
+   tini.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -331,6 +331,25 @@ test_idle_timeout_and_lifetime(void)
     T_ASSERT(s_policy("{max_session_lifetime: 0}"));
 }
 
+//  A group whose sessions must use more than half a cpu on average over two
+//  seconds: an idle one ends with idle-utilization once the window is
+//  covered by the agent's statistics (every half second).
+static void
+test_idle_utilization(void)
+{
+    T_ASSERT(s_mutate("mutation { modify_scaling_group(name: \"default\", props:"
+                      " {scheduler_opts: \"{\\\"idle_checkers\\\": {\\\"utilization\\\":"
+                      " {\\\"time_window\\\": 2, \\\"initial_grace_period\\\": 0,"
+                      " \\\"resource_thresholds\\\": {\\\"cpu_util\\\":"
+                      " {\\\"average\\\": 50}}}}}\"}) { ok msg } }",
+                      "modify_scaling_group"));
+    T_EQ_INT(s_create("u-idle", NULL, "", true), 201);
+    T_ASSERT(s_ended("u-idle", "idle-utilization", 15000));
+    T_ASSERT(s_mutate("mutation { modify_scaling_group(name: \"default\", props:"
+                      " {scheduler_opts: \"{}\"}) { ok msg } }",
+                      "modify_scaling_group"));
+}
+
 static void
 test_pending_timeout(void)
 {
@@ -411,6 +430,7 @@ main(void)
     T_RUN(test_resource_group_access);
     T_RUN(test_batch_and_dependencies);
     T_RUN(test_idle_timeout_and_lifetime);
+    T_RUN(test_idle_utilization);
     T_RUN(test_pending_timeout);
     T_RUN(test_agent_lost);
     T_RUN(test_ledger_holds);
