@@ -5,11 +5,11 @@
     let them run once room frees; a resource group the caller may not use
     is refused; batch sessions end with their result, and dependencies wait
     for success or are cancelled by a failure; starts_at delays; the idle
-    timeout, the session lifetime, low utilization and the pending timeout end sessions
-   with their reasons; a killed agent's session ends with agent-termination after the
-   grace period and its container goes when the agent comes back; after all of it the
-   ledger invariant holds (backplane-scheduler check-ledger). Needs root, runc, umoci and
-   tini.
+    timeout, the session lifetime, low utilization and the pending timeout
+    end sessions with their reasons; a killed agent's session ends with
+    agent-termination after the grace period and its container goes when
+    the agent comes back; after all of it the ledger invariant holds
+    (backplane-scheduler check-ledger). Needs root, runc, umoci and tini.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
