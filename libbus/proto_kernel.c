@@ -849,6 +849,7 @@ s_create_req_free(proto_kernel_create_req_t *self)
     free(self->domain_name);
     free(self->group_id);
     free(self->bootstrap_script);
+    free(self->mounts);
 }
 
 static bool
@@ -892,6 +893,8 @@ s_create_req_valid(const proto_kernel_create_req_t *self)
         return false;
     if (!proto_valid_str(self->bootstrap_script, 0, 65536))
         return false;
+    if (!proto_valid_str(self->mounts, 0, 65536))
+        return false;
     return true;
 }
 
@@ -914,6 +917,7 @@ s_create_req_write(const proto_kernel_create_req_t *self, bus_writer_t *writer)
     pairs += self->domain_name != NULL;
     pairs += self->group_id != NULL;
     pairs += self->bootstrap_script != NULL;
+    pairs += self->mounts != NULL;
     bus_writer_map(writer, pairs);
     proto_write_str(writer, "kernel_id", self->kernel_id);
     proto_write_str(writer, "session_id", self->session_id);
@@ -951,6 +955,8 @@ s_create_req_write(const proto_kernel_create_req_t *self, bus_writer_t *writer)
         proto_write_str(writer, "group_id", self->group_id);
     if (self->bootstrap_script != NULL)
         proto_write_str(writer, "bootstrap_script", self->bootstrap_script);
+    if (self->mounts != NULL)
+        proto_write_str(writer, "mounts", self->mounts);
 }
 
 static void
@@ -977,6 +983,7 @@ s_create_req_read(proto_kernel_create_req_t *self, proto_in_t *in)
     proto_read_str(in, "domain_name", 0, 64, &self->domain_name);
     proto_read_str(in, "group_id", 0, 64, &self->group_id);
     proto_read_str(in, "bootstrap_script", 0, 65536, &self->bootstrap_script);
+    proto_read_str(in, "mounts", 0, 65536, &self->mounts);
 }
 
 static void
@@ -1003,6 +1010,7 @@ s_create_req_print(const proto_kernel_create_req_t *self, proto_text_t *text)
     proto_print_str(text, "domain_name", self->domain_name);
     proto_print_str(text, "group_id", self->group_id);
     proto_print_str(text, "bootstrap_script", self->bootstrap_script);
+    proto_print_str(text, "mounts", self->mounts);
 }
 
 void

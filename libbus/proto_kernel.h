@@ -270,6 +270,10 @@ typedef struct {
     //  A shell script run once (as the user, in /home/work) after the runner answers and
     //  before kernel.started; its failure does not stop the kernel (at most 65536 bytes)
     char *bootstrap_script;
+    //  JSON array of virtual folders to bind-mount, each {name, id, host, host_path,
+    //  kernel_path, permission}: host_path (absolute, on the agent's host) appears at
+    //  kernel_path, read-only when permission is ro; absent: none (at most 65536 bytes)
+    char *mounts;
 } proto_kernel_create_req_t;
 
 void proto_kernel_create_req_init(proto_kernel_create_req_t *self);

@@ -655,6 +655,7 @@ s_create_req_free(proto_session_create_req_t *self)
     free(self->cluster_mode);
     free(self->dependencies);
     free(self->limits);
+    free(self->mounts);
 }
 
 static bool
@@ -704,6 +705,8 @@ s_create_req_valid(const proto_session_create_req_t *self)
         return false;
     if (!proto_valid_str(self->limits, 0, 65536))
         return false;
+    if (!proto_valid_str(self->mounts, 0, 65536))
+        return false;
     return true;
 }
 
@@ -722,6 +725,7 @@ s_create_req_write(const proto_session_create_req_t *self, bus_writer_t *writer)
     pairs += self->cluster_mode != NULL;
     pairs += self->dependencies != NULL;
     pairs += self->limits != NULL;
+    pairs += self->mounts != NULL;
     bus_writer_map(writer, pairs);
     proto_write_str(writer, "session_id", self->session_id);
     proto_write_str(writer, "kernel_id", self->kernel_id);
@@ -759,6 +763,8 @@ s_create_req_write(const proto_session_create_req_t *self, bus_writer_t *writer)
     proto_write_uint(writer, "batch_timeout", self->batch_timeout);
     if (self->limits != NULL)
         proto_write_str(writer, "limits", self->limits);
+    if (self->mounts != NULL)
+        proto_write_str(writer, "mounts", self->mounts);
 }
 
 static void
@@ -789,6 +795,7 @@ s_create_req_read(proto_session_create_req_t *self, proto_in_t *in)
     proto_read_str(in, "dependencies", 0, 65536, &self->dependencies);
     proto_read_uint(in, "batch_timeout", 0, UINT64_MAX, &self->batch_timeout);
     proto_read_str(in, "limits", 0, 65536, &self->limits);
+    proto_read_str(in, "mounts", 0, 65536, &self->mounts);
 }
 
 static void
@@ -819,6 +826,7 @@ s_create_req_print(const proto_session_create_req_t *self, proto_text_t *text)
     proto_print_str(text, "dependencies", self->dependencies);
     proto_print_uint(text, "batch_timeout", self->batch_timeout);
     proto_print_str(text, "limits", self->limits);
+    proto_print_str(text, "mounts", self->mounts);
 }
 
 void

@@ -240,6 +240,9 @@ typedef struct {
     //  JSON: the owner's limits as the gateway resolved them (scheduler.md, Quotas) (at
     //  most 65536 bytes)
     char *limits;
+    //  JSON array of the virtual folders to mount, resolved by the gateway
+    //  (kernel.create's mounts); absent: none (at most 65536 bytes)
+    char *mounts;
 } proto_session_create_req_t;
 
 void proto_session_create_req_init(proto_session_create_req_t *self);

@@ -215,6 +215,8 @@ const bus_db_migration_t sched_db_migrations[] = {
      "  PRIMARY KEY (agent_id, slot)) WITHOUT ROWID;"
      "CREATE INDEX sessions_pending ON sessions (scaling_group, architecture, created_at)"
      " WHERE status = 'PENDING';"},
+    {"virtual folders a session mounts",
+     "ALTER TABLE sessions ADD COLUMN mounts TEXT NOT NULL DEFAULT '[]';"},
 };
 
 _Static_assert(sizeof sched_db_migrations / sizeof sched_db_migrations[0] ==

@@ -345,13 +345,13 @@ s_create_kernel(sched_lifecycle_t *self, const sched_assignment_t *placed)
     proto_session_info_init(&info);
     char addr[256] = "", environ[65536] = "", command[65536] = "";
     char mode[16] = "", hosts[4096] = "";
-    char *bootstrap = NULL;
+    char *bootstrap = NULL, *mounts = NULL;
     uint64_t shmem = 0, size = 1;
-    sqlite3_stmt *stmt =
-        bus_db_stmt(self->db, "SELECT a.addr, s.environ, coalesce(s.startup_command, ''),"
-                              " coalesce(json_extract(s.resource_opts, '$.shmem'), 0),"
-                              " s.bootstrap_script, s.cluster_mode, s.cluster_size"
-                              " FROM sessions s, agents a WHERE s.id = ?1 AND a.id = ?2");
+    sqlite3_stmt *stmt = bus_db_stmt(
+        self->db, "SELECT a.addr, s.environ, coalesce(s.startup_command, ''),"
+                  " coalesce(json_extract(s.resource_opts, '$.shmem'), 0),"
+                  " s.bootstrap_script, s.cluster_mode, s.cluster_size,"
+                  " s.mounts FROM sessions s, agents a WHERE s.id = ?1 AND a.id = ?2");
     if (stmt) {
         sqlite3_bind_text(stmt, 1, placed->session_id, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(stmt, 2, placed->agent_id, -1, SQLITE_TRANSIENT);
@@ -368,6 +368,10 @@ s_create_kernel(sched_lifecycle_t *self, const sched_assignment_t *placed)
             snprintf(mode, sizeof mode, "%s",
                      (const char *) sqlite3_column_text(stmt, 5));
             size = (uint64_t) sqlite3_column_int64(stmt, 6);
+            const unsigned char *folders = sqlite3_column_text(stmt, 7);
+            mounts = folders && strcmp((const char *) folders, "[]") != 0
+                         ? strdup((const char *) folders)
+                         : NULL;
         }
         sqlite3_reset(stmt);
     }
@@ -376,6 +380,7 @@ s_create_kernel(sched_lifecycle_t *self, const sched_assignment_t *placed)
     if (sched_sessions_get(self->db, placed->session_id, &info) != BUS_OK) {
         proto_session_info_clear(&info);
         free(bootstrap);
+        free(mounts);
         return;
     }
     proto_kernel_create_req_t req;
@@ -404,6 +409,7 @@ s_create_kernel(sched_lifecycle_t *self, const sched_assignment_t *placed)
     req.domain_name = info.domain_name;
     req.group_id = info.group_id;
     req.bootstrap_script = bootstrap;
+    req.mounts = mounts;
     bus_writer_t *writer = bus_writer_new();
     call_ctx_t *ctx = s_call_new(self, placed->session_id, placed->kernel_id);
     bool sent = writer && ctx && *addr &&
@@ -420,6 +426,7 @@ s_create_kernel(sched_lifecycle_t *self, const sched_assignment_t *placed)
     for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
         free(defaults[i]);
     free(bootstrap);
+    free(mounts);
     proto_session_info_clear(&info);
 }
 
@@ -733,7 +740,8 @@ s_create(void *arg,
                                  .starts_at_us = in.starts_at,
                                  .dependencies = in.dependencies,
                                  .batch_timeout_s = (int64_t) in.batch_timeout,
-                                 .limits = in.limits};
+                                 .limits = in.limits,
+                                 .mounts = in.mounts};
     if (rc == BUS_OK)
         rc = s_admit_pending(self, &spec, err);
     if (rc == BUS_OK && bus_node_begin(self->node) != 0)

@@ -230,11 +230,12 @@ sched_sessions_insert(bus_db_t *db,
                 " group_id, scaling_group, type, status_changed, image, architecture,"
                 " environ, resource_opts, startup_command, created_at, preopen_ports,"
                 " bootstrap_script, priority, cluster_mode, cluster_size, starts_at,"
-                " dependencies, batch_timeout)"
+                " dependencies, batch_timeout, mounts)"
                 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, coalesce(?8, 'INTERACTIVE'), ?9,"
                 " ?10, coalesce(?11, 'x86_64'), coalesce(?12, '{}'),"
                 " coalesce(?13, '{}'), ?14, ?9, coalesce(?15, '[]'), ?16, ?17,"
-                " coalesce(?18, 'single-node'), ?19, ?20, coalesce(?21, '[]'), ?22)");
+                " coalesce(?18, 'single-node'), ?19, ?20, coalesce(?21, '[]'), ?22,"
+                " coalesce(?23, '[]'))");
         rc = stmt ? BUS_OK : BUS_STATUS_INTERNAL;
     }
     if (rc == BUS_OK) {
@@ -257,6 +258,7 @@ sched_sessions_insert(bus_db_t *db,
         sqlite3_bind_int64(stmt, 20, spec->starts_at_us);
         s_bind(stmt, 21, dependencies);
         sqlite3_bind_int64(stmt, 22, spec->batch_timeout_s);
+        s_bind(stmt, 23, spec->mounts);
         rc = s_step(stmt);
     }
     if (rc == BUS_OK)
