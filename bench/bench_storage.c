@@ -43,7 +43,7 @@
 #include <sys/socket.h>   //  the raw sockets and the HTTP client
 #include <sys/wait.h>     //  waitpid: the raw server process
 #include <sys/stat.h>     //  mkdir
-#include "../services/storage-proxy/sp_token.h"
+#include "bus_token.h"
 #include "integration/harness.h"
 
 #define BENCH_MB_DEFAULT 1024
@@ -240,9 +240,9 @@ s_read_body(http_t *http, uint64_t length, char *sink)
 //  The four transfers: each returns its seconds, or a negative number
 
 static char *
-s_token(sp_token_op_t op, const char *path, uint64_t size)
+s_token(bus_token_op_t op, const char *path, uint64_t size)
 {
-    sp_token_claims_t claims;
+    bus_token_claims_t claims;
     memset(&claims, 0, sizeof claims);
     claims.op = op;
     snprintf(claims.volume, sizeof claims.volume, "bench");
@@ -250,13 +250,13 @@ s_token(sp_token_op_t op, const char *path, uint64_t size)
     snprintf(claims.path, sizeof claims.path, "%s", path);
     claims.size = size;
     claims.expires = (int64_t) time(NULL) + 3600;
-    return sp_token_sign(BENCH_SECRET, strlen(BENCH_SECRET), &claims, NULL);
+    return bus_token_sign(BENCH_SECRET, strlen(BENCH_SECRET), &claims, NULL);
 }
 
 static double
 s_upload(const char *path, char *chunk)
 {
-    char *token = s_token(SP_TOKEN_UPLOAD, path, s_size);
+    char *token = s_token(BUS_TOKEN_UPLOAD, path, s_size);
     int src = open(s_source, O_RDONLY | O_CLOEXEC);
     http_t *http = calloc(1, sizeof *http);
     if (!token || src < 0 || !http)
@@ -300,7 +300,7 @@ s_upload(const char *path, char *chunk)
 static double
 s_download(const char *path, char *sink)
 {
-    char *token = s_token(SP_TOKEN_DOWNLOAD, path, 0);
+    char *token = s_token(BUS_TOKEN_DOWNLOAD, path, 0);
     http_t *http = calloc(1, sizeof *http);
     if (!token || !http)
         return -1;

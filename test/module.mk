@@ -13,10 +13,6 @@ $(INT_TESTS): $(BUILD)/test/%: $(BUILD)/test/integration/%.o $(HARNESS) $(gatewa
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# storage_test signs tokens with the storage-proxy's sp_token (libbus after it again).
-$(BUILD)/test/storage_test: $(storage-proxy_LIB)
-$(BUILD)/test/storage_test: LDLIBS := $(storage-proxy_LIB) $(LIBBUS) $(LDLIBS)
-
 $(HARNESS): $(BUILD)/test/%.o: test/integration/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<

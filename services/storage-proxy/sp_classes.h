@@ -8,9 +8,9 @@
 #define SP_CLASSES_H_INCLUDED
 
 #include "bus_classes.h"
+#include "bus_token.h"
 #include "sp_config.h"
 #include "sp_server.h"
-#include "sp_token.h"
 #include "sp_fs.h"
 #include "sp_upload.h"
 #include "sp_volumes.h"

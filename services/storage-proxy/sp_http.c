@@ -91,7 +91,7 @@ struct _conn_t {
     sp_fs_t *fs;
     sp_upload_t *upload;
     sp_folder_t folder;
-    sp_token_claims_t claims;
+    bus_token_claims_t claims;
     uint64_t uncharged; //  bytes charged to the folder and not yet written
     uint8_t *buffer;
     //  The answer (CONN_WRITE, prepared during CONN_DRAIN).
@@ -366,8 +366,8 @@ s_problem_for(conn_t *c, const bus_error_t *err)
 static bool
 s_authorize(conn_t *c,
             struct evkeyvalq *query,
-            sp_token_op_t op,
-            sp_token_claims_t *claims,
+            bus_token_op_t op,
+            bus_token_claims_t *claims,
             sp_folder_t *folder)
 {
     sp_http_t *self = c->http;
@@ -383,8 +383,8 @@ s_authorize(conn_t *c,
         return false;
     }
     bus_error_t err = {0};
-    if (sp_token_verify(self->secret, self->secret_len, token, strlen(token),
-                        (int64_t) time(NULL), op, claims, &err) != BUS_OK) {
+    if (bus_token_verify(self->secret, self->secret_len, token, strlen(token),
+                         (int64_t) time(NULL), op, claims, &err) != BUS_OK) {
         if (err.status == BUS_STATUS_INVALID)
             s_problem(c, 400, "invalid-auth-params",
                       "Missing or invalid authorization parameters.", err.detail);
@@ -558,7 +558,7 @@ s_upload(conn_t *c, struct evkeyvalq *query)
                   "unsupported Tus-Resumable version");
         return;
     }
-    if (!s_authorize(c, query, SP_TOKEN_UPLOAD, &c->claims, &c->folder))
+    if (!s_authorize(c, query, BUS_TOKEN_UPLOAD, &c->claims, &c->folder))
         return;
     uint64_t length;
     if (strcmp(method, "POST") == 0 && s_header_u64(c, "Upload-Length", &length) &&
@@ -702,9 +702,9 @@ s_download(conn_t *c, struct evkeyvalq *query)
         s_problem(c, 405, "method-not-allowed", "HTTP Method Not Allowed.", NULL);
         return;
     }
-    sp_token_claims_t claims;
+    bus_token_claims_t claims;
     sp_folder_t folder;
-    if (!s_authorize(c, query, SP_TOKEN_DOWNLOAD, &claims, &folder))
+    if (!s_authorize(c, query, BUS_TOKEN_DOWNLOAD, &claims, &folder))
         return;
     bus_error_t err = {0};
     sp_fs_info_t info;
@@ -1196,10 +1196,10 @@ s_read_secret(sp_http_t *self, const char *path, bus_error_t *err)
                -1;
     while (n > 0 && isspace(self->secret[n - 1]))
         n--;
-    if (n < SP_TOKEN_SECRET_MIN)
+    if (n < BUS_TOKEN_SECRET_MIN)
         return bus_error_set(err, BUS_STATUS_INVALID,
                              "http.token_secret_file %s: shorter than %d bytes", path,
-                             SP_TOKEN_SECRET_MIN),
+                             BUS_TOKEN_SECRET_MIN),
                -1;
     self->secret_len = (size_t) n;
     return 0;

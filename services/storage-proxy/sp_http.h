@@ -3,7 +3,7 @@
     downloads authorised by tokens
 
     The gateway answers request-upload and request-download with a token
-    (sp_token, signed with the secret both share) and this endpoint's URL;
+    (bus_token, signed with the secret both share) and this endpoint's URL;
     the client then comes here with the token alone, as the official
     Backend.AI client does:
 

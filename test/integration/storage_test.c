@@ -7,7 +7,7 @@
     whole, and a folder a scan finds over quota refuses uploads until it
     shrinks; expired, forged and misdirected tokens and path traversal
     are refused; downloads with ranges. Tokens are signed here with the
-    storage-proxy's own sp_token and a secret file, as the gateway will.
+    storage-proxy's own bus_token and a secret file, as the gateway will.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../services/storage-proxy/sp_token.h"
+#include "bus_token.h"
 #include "bus.h"
 #include "harness.h"
 #include "t.h"
@@ -469,7 +469,7 @@ s_http(const char *method,
 //  expired), signed with secret. Caller frees.
 static char *
 s_token_with(const char *secret,
-             sp_token_op_t op,
+             bus_token_op_t op,
              const char *volume,
              const char *id,
              const char *path,
@@ -477,7 +477,7 @@ s_token_with(const char *secret,
              int ttl,
              const char *nonce)
 {
-    sp_token_claims_t claims;
+    bus_token_claims_t claims;
     memset(&claims, 0, sizeof claims);
     claims.op = op;
     snprintf(claims.volume, sizeof claims.volume, "%s", volume);
@@ -486,11 +486,11 @@ s_token_with(const char *secret,
     snprintf(claims.nonce, sizeof claims.nonce, "%s", nonce ? nonce : "");
     claims.size = size;
     claims.expires = (int64_t) time(NULL) + ttl;
-    return sp_token_sign(secret, strlen(secret), &claims, NULL);
+    return bus_token_sign(secret, strlen(secret), &claims, NULL);
 }
 
 static char *
-s_token(sp_token_op_t op, const char *id, const char *path, uint64_t size)
+s_token(bus_token_op_t op, const char *id, const char *path, uint64_t size)
 {
     return s_token_with(SECRET, op, "vol1", id, path, size, 300, NULL);
 }
@@ -760,7 +760,7 @@ test_files(void)
 static void
 test_upload_resumed(void)
 {
-    char *token = s_token(SP_TOKEN_UPLOAD, F1, "data/big.bin", UPLOAD_SIZE);
+    char *token = s_token(BUS_TOKEN_UPLOAD, F1, "data/big.bin", UPLOAD_SIZE);
     T_ASSERT(token);
     char root[600], target_path[800];
     T_EQ_INT(s_mount_path(F1, root, sizeof root), BUS_OK);
@@ -830,7 +830,7 @@ test_upload_resumed(void)
     proto_storage_folder_clear(&folder);
     free(token);
     //  An empty file: created by the tus creation step alone.
-    token = s_token(SP_TOKEN_UPLOAD, F1, "data/empty", 0);
+    token = s_token(BUS_TOKEN_UPLOAD, F1, "data/empty", 0);
     s_target(target, sizeof target, "upload", token);
     T_EQ_INT(s_http("POST", target, "Tus-Resumable: 1.0.0\r\nUpload-Length: 0\r\n", NULL,
                     0, 0, &resp),
@@ -845,7 +845,7 @@ static void
 test_quota(void)
 {
     T_EQ_INT(s_quota(F4, MIB + MIB / 2), BUS_OK);
-    char *token = s_token(SP_TOKEN_UPLOAD, F4, "two.bin", 2 * MIB);
+    char *token = s_token(BUS_TOKEN_UPLOAD, F4, "two.bin", 2 * MIB);
     resp_t resp;
     T_EQ_INT(s_patch(token, 0, s_data, MIB, &resp), 204);
     s_resp_clear(&resp);
@@ -877,7 +877,7 @@ test_quota(void)
             harness_pause_ms(50);
     }
     T_ASSERT(flagged);
-    token = s_token(SP_TOKEN_UPLOAD, F4, "tiny", 1);
+    token = s_token(BUS_TOKEN_UPLOAD, F4, "tiny", 1);
     T_EQ_INT(s_patch(token, 0, "x", 1, &resp), 412);
     T_CONTAINS((const char *) resp.body, "until files are deleted");
     s_resp_clear(&resp);
@@ -912,22 +912,22 @@ test_tokens(void)
     s_resp_clear(&resp);
     //  Expired.
     char *token =
-        s_token_with(SECRET, SP_TOKEN_DOWNLOAD, "vol1", F1, "data/big.bin", 0, -5, NULL);
+        s_token_with(SECRET, BUS_TOKEN_DOWNLOAD, "vol1", F1, "data/big.bin", 0, -5, NULL);
     s_target(target, sizeof target, "download", token);
     T_EQ_INT(s_http("GET", target, NULL, NULL, 0, 0, &resp), 403);
     T_CONTAINS((const char *) resp.body, "expired");
     s_resp_clear(&resp);
     free(token);
     //  Signed with another secret.
-    token = s_token_with("another secret of 32 bytes......", SP_TOKEN_DOWNLOAD, "vol1",
+    token = s_token_with("another secret of 32 bytes......", BUS_TOKEN_DOWNLOAD, "vol1",
                          F1, "data/big.bin", 0, 300, NULL);
     s_target(target, sizeof target, "download", token);
     T_EQ_INT(s_http("GET", target, NULL, NULL, 0, 0, &resp), 403);
     s_resp_clear(&resp);
     free(token);
     //  A valid token whose claims are swapped for another folder's: bad signature.
-    token = s_token(SP_TOKEN_DOWNLOAD, F1, "data/big.bin", 0);
-    char *other = s_token(SP_TOKEN_DOWNLOAD, F4, "data/big.bin", 0);
+    token = s_token(BUS_TOKEN_DOWNLOAD, F1, "data/big.bin", 0);
+    char *other = s_token(BUS_TOKEN_DOWNLOAD, F4, "data/big.bin", 0);
     char forged[9000];
     snprintf(forged, sizeof forged, "%.*s%s", (int) strcspn(other, "."), other,
              strchr(token, '.'));
@@ -941,14 +941,14 @@ test_tokens(void)
     s_resp_clear(&resp);
     free(token);
     //  A folder this proxy does not have, or on another volume.
-    token = s_token(SP_TOKEN_DOWNLOAD, NOWHERE, "x", 0);
+    token = s_token(BUS_TOKEN_DOWNLOAD, NOWHERE, "x", 0);
     s_target(target, sizeof target, "download", token);
     T_EQ_INT(s_http("GET", target, NULL, NULL, 0, 0, &resp), 404);
     T_CONTAINS(s_problem_type(&resp), "object-not-found");
     s_resp_clear(&resp);
     free(token);
-    token =
-        s_token_with(SECRET, SP_TOKEN_DOWNLOAD, "vol2", F1, "data/big.bin", 0, 300, NULL);
+    token = s_token_with(SECRET, BUS_TOKEN_DOWNLOAD, "vol2", F1, "data/big.bin", 0, 300,
+                         NULL);
     s_target(target, sizeof target, "download", token);
     T_EQ_INT(s_http("GET", target, NULL, NULL, 0, 0, &resp), 404);
     s_resp_clear(&resp);
@@ -956,13 +956,13 @@ test_tokens(void)
     //  Traversal in the token's path: refused, whatever the operation.
     const char *bad[] = {"../../../etc/passwd", "/etc/passwd", "data/../../x", "a\001b"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        token = s_token(SP_TOKEN_DOWNLOAD, F1, bad[i], 0);
+        token = s_token(BUS_TOKEN_DOWNLOAD, F1, bad[i], 0);
         T_ASSERT(token);
         s_target(target, sizeof target, "download", token);
         T_EQ_INT(s_http("GET", target, NULL, NULL, 0, 0, &resp), 400);
         s_resp_clear(&resp);
         free(token);
-        token = s_token(SP_TOKEN_UPLOAD, F1, bad[i], 10);
+        token = s_token(BUS_TOKEN_UPLOAD, F1, bad[i], 10);
         T_EQ_INT(s_patch(token, 0, "0123456789", 10, &resp), 400);
         s_resp_clear(&resp);
         free(token);
@@ -973,7 +973,7 @@ test_tokens(void)
     T_EQ_INT(s_mount_path(F1, root, sizeof root), BUS_OK);
     snprintf(path, sizeof path, "%s/passwd", root);
     T_ASSERT(symlink("/etc/passwd", path) == 0);
-    token = s_token(SP_TOKEN_DOWNLOAD, F1, "passwd", 0);
+    token = s_token(BUS_TOKEN_DOWNLOAD, F1, "passwd", 0);
     s_target(target, sizeof target, "download", token);
     T_ASSERT(s_http("GET", target, NULL, NULL, 0, 0, &resp) >= 400);
     T_ASSERT(!resp.body || !strstr((const char *) resp.body, "root:"));
@@ -985,7 +985,7 @@ test_tokens(void)
     T_ASSERT(mkdir(outside, 0755) == 0);
     snprintf(path, sizeof path, "%s/elsewhere", root);
     T_ASSERT(symlink(outside, path) == 0);
-    token = s_token(SP_TOKEN_UPLOAD, F1, "elsewhere/pwned", 3);
+    token = s_token(BUS_TOKEN_UPLOAD, F1, "elsewhere/pwned", 3);
     T_ASSERT(s_patch(token, 0, "own", 3, &resp) >= 400);
     s_resp_clear(&resp);
     free(token);
@@ -996,7 +996,7 @@ test_tokens(void)
 static void
 test_download_ranges(void)
 {
-    char *token = s_token(SP_TOKEN_DOWNLOAD, F1, "data/big.bin", 0);
+    char *token = s_token(BUS_TOKEN_DOWNLOAD, F1, "data/big.bin", 0);
     char target[9000];
     s_target(target, sizeof target, "download", token);
     resp_t resp;
@@ -1064,13 +1064,13 @@ test_download_ranges(void)
     s_resp_clear(&resp);
     free(token);
     //  A directory, a missing file.
-    token = s_token(SP_TOKEN_DOWNLOAD, F1, "data", 0);
+    token = s_token(BUS_TOKEN_DOWNLOAD, F1, "data", 0);
     s_target(target, sizeof target, "download", token);
     T_EQ_INT(s_http("GET", target, NULL, NULL, 0, 0, &resp), 400);
     T_CONTAINS((const char *) resp.body, "is a directory");
     s_resp_clear(&resp);
     free(token);
-    token = s_token(SP_TOKEN_DOWNLOAD, F1, "data/none", 0);
+    token = s_token(BUS_TOKEN_DOWNLOAD, F1, "data/none", 0);
     s_target(target, sizeof target, "download", token);
     T_EQ_INT(s_http("GET", target, NULL, NULL, 0, 0, &resp), 404);
     s_resp_clear(&resp);
@@ -1139,7 +1139,7 @@ test_purge(void)
 {
     char root[600];
     T_EQ_INT(s_mount_path(F2, root, sizeof root), BUS_OK);
-    char *token = s_token(SP_TOKEN_DOWNLOAD, F2, "data/big.bin", 0);
+    char *token = s_token(BUS_TOKEN_DOWNLOAD, F2, "data/big.bin", 0);
     proto_storage_folder_delete_req_t in;
     proto_storage_folder_delete_req_init(&in);
     in.id = F2;

@@ -1,5 +1,5 @@
 /*  =========================================================================
-    sp_token - short-lived tokens the gateway signs and the storage-proxy checks
+    bus_token - short-lived tokens the gateway signs and the storage-proxy checks
 
     The signed part is the base64url text of the claims, not the JSON, so
     verification never depends on how JSON was written: the storage-proxy
@@ -12,7 +12,8 @@
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
-#include "sp_classes.h"
+#include "bus_classes.h"
+#include "bus_token.h"
 #include <openssl/crypto.h> //  CRYPTO_memcmp: constant-time signature compare
 #include <openssl/evp.h>    //  EVP_sha256
 #include <openssl/hmac.h>   //  HMAC
@@ -102,7 +103,7 @@ s_b64_decode(const char *text, size_t len, uint8_t *out)
 static bool
 s_nonce_ok(const char *nonce, size_t len)
 {
-    if (len == 0 || len > SP_TOKEN_NONCE_MAX)
+    if (len == 0 || len > BUS_TOKEN_NONCE_MAX)
         return false;
     for (size_t i = 0; i < len; i++)
         if (s_b64_value(nonce[i]) < 0)
@@ -164,7 +165,7 @@ s_take_int(json_t *root, const char *key, int64_t *out, const char **why)
 static int
 s_parse_claims(const uint8_t *json,
                size_t len,
-               sp_token_claims_t *claims,
+               bus_token_claims_t *claims,
                bus_error_t *err)
 {
     json_error_t jerr;
@@ -180,20 +181,20 @@ s_parse_claims(const uint8_t *json,
     const char *op = json_string_value(json_object_get(root, "op"));
     int64_t size = 0;
     if (op && strcmp(op, "upload") == 0)
-        claims->op = SP_TOKEN_UPLOAD;
+        claims->op = BUS_TOKEN_UPLOAD;
     else if (op && strcmp(op, "download") == 0)
-        claims->op = SP_TOKEN_DOWNLOAD;
+        claims->op = BUS_TOKEN_DOWNLOAD;
     else {
         why = "op";
         goto done;
     }
-    if (!s_take_string(root, "volume", claims->volume, SP_TOKEN_NAME_MAX, false, true,
+    if (!s_take_string(root, "volume", claims->volume, BUS_TOKEN_NAME_MAX, false, true,
                        &why) ||
-        !s_take_string(root, "folder", claims->folder, SP_TOKEN_NAME_MAX, false, true,
+        !s_take_string(root, "folder", claims->folder, BUS_TOKEN_NAME_MAX, false, true,
                        &why) ||
-        !s_take_string(root, "path", claims->path, SP_TOKEN_PATH_MAX, true, false,
+        !s_take_string(root, "path", claims->path, BUS_TOKEN_PATH_MAX, true, false,
                        &why) ||
-        !s_take_string(root, "nonce", claims->nonce, SP_TOKEN_NONCE_MAX, false, true,
+        !s_take_string(root, "nonce", claims->nonce, BUS_TOKEN_NONCE_MAX, false, true,
                        &why) ||
         !s_take_int(root, "size", &size, &why) ||
         !s_take_int(root, "exp", &claims->expires, &why))
@@ -215,12 +216,12 @@ done:
 //  ---------------------------------------------------------------------------
 
 const char *
-sp_token_op_str(sp_token_op_t op)
+bus_token_op_str(bus_token_op_t op)
 {
     switch (op) {
-        case SP_TOKEN_UPLOAD:
+        case BUS_TOKEN_UPLOAD:
             return "upload";
-        case SP_TOKEN_DOWNLOAD:
+        case BUS_TOKEN_DOWNLOAD:
             return "download";
     }
     return "unknown";
@@ -229,32 +230,32 @@ sp_token_op_str(sp_token_op_t op)
 //  ---------------------------------------------------------------------------
 
 char *
-sp_token_sign(const void *secret,
-              size_t secret_len,
-              sp_token_claims_t *claims,
-              bus_error_t *err)
+bus_token_sign(const void *secret,
+               size_t secret_len,
+               bus_token_claims_t *claims,
+               bus_error_t *err)
 {
     assert(claims);
-    if (!secret || secret_len < SP_TOKEN_SECRET_MIN || secret_len > INT_MAX) {
+    if (!secret || secret_len < BUS_TOKEN_SECRET_MIN || secret_len > INT_MAX) {
         bus_error_set(err, BUS_STATUS_INVALID, "token secret shorter than %d bytes",
-                      SP_TOKEN_SECRET_MIN);
+                      BUS_TOKEN_SECRET_MIN);
         return NULL;
     }
     size_t volume_len = strnlen(claims->volume, sizeof claims->volume);
     size_t folder_len = strnlen(claims->folder, sizeof claims->folder);
     size_t path_len = strnlen(claims->path, sizeof claims->path);
     size_t nonce_len = strnlen(claims->nonce, sizeof claims->nonce);
-    if (volume_len == 0 || volume_len > SP_TOKEN_NAME_MAX ||
+    if (volume_len == 0 || volume_len > BUS_TOKEN_NAME_MAX ||
         s_has_control(claims->volume, volume_len) || folder_len == 0 ||
-        folder_len > SP_TOKEN_NAME_MAX || s_has_control(claims->folder, folder_len) ||
-        path_len > SP_TOKEN_PATH_MAX || nonce_len > SP_TOKEN_NONCE_MAX ||
+        folder_len > BUS_TOKEN_NAME_MAX || s_has_control(claims->folder, folder_len) ||
+        path_len > BUS_TOKEN_PATH_MAX || nonce_len > BUS_TOKEN_NONCE_MAX ||
         claims->size > INT64_MAX || claims->expires < 0 ||
-        (claims->op != SP_TOKEN_UPLOAD && claims->op != SP_TOKEN_DOWNLOAD)) {
+        (claims->op != BUS_TOKEN_UPLOAD && claims->op != BUS_TOKEN_DOWNLOAD)) {
         bus_error_set(err, BUS_STATUS_INVALID, "claims a token cannot carry");
         return NULL;
     }
     if (nonce_len == 0) {
-        uint8_t random[SP_TOKEN_NONCE_BYTES];
+        uint8_t random[BUS_TOKEN_NONCE_BYTES];
         if (RAND_bytes(random, sizeof random) != 1) {
             bus_error_set(err, BUS_STATUS_INTERNAL, "no random bytes for a nonce");
             return NULL;
@@ -266,7 +267,7 @@ sp_token_sign(const void *secret,
     }
     json_t *root =
         json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:s}", "op",
-                  sp_token_op_str(claims->op), "volume", claims->volume, "folder",
+                  bus_token_op_str(claims->op), "volume", claims->volume, "folder",
                   claims->folder, "path", claims->path, "size", (json_int_t) claims->size,
                   "exp", (json_int_t) claims->expires, "nonce", claims->nonce);
     char *json = root ? json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
@@ -279,7 +280,7 @@ sp_token_sign(const void *secret,
     size_t json_len = strlen(json);
     size_t payload_len = B64_ENCODED_LEN(json_len);
     size_t total = payload_len + 1 + B64_ENCODED_LEN(MAC_LEN);
-    if (total > SP_TOKEN_MAX_LEN) {
+    if (total > BUS_TOKEN_MAX_LEN) {
         free(json);
         bus_error_set(err, BUS_STATUS_INVALID, "token claims too long");
         return NULL;
@@ -309,25 +310,25 @@ sp_token_sign(const void *secret,
 //  ---------------------------------------------------------------------------
 
 int
-sp_token_verify(const void *secret,
-                size_t secret_len,
-                const char *token,
-                size_t len,
-                int64_t now,
-                sp_token_op_t expected,
-                sp_token_claims_t *claims,
-                bus_error_t *err)
+bus_token_verify(const void *secret,
+                 size_t secret_len,
+                 const char *token,
+                 size_t len,
+                 int64_t now,
+                 bus_token_op_t expected,
+                 bus_token_claims_t *claims,
+                 bus_error_t *err)
 {
     assert(claims);
     memset(claims, 0, sizeof *claims);
-    if (!secret || secret_len < SP_TOKEN_SECRET_MIN || secret_len > INT_MAX)
+    if (!secret || secret_len < BUS_TOKEN_SECRET_MIN || secret_len > INT_MAX)
         return bus_error_set(err, BUS_STATUS_INTERNAL,
-                             "token secret shorter than %d bytes", SP_TOKEN_SECRET_MIN);
+                             "token secret shorter than %d bytes", BUS_TOKEN_SECRET_MIN);
     if (!token || len == 0)
         return bus_error_set(err, BUS_STATUS_INVALID, "malformed token: empty");
-    if (len > SP_TOKEN_MAX_LEN)
+    if (len > BUS_TOKEN_MAX_LEN)
         return bus_error_set(err, BUS_STATUS_INVALID, "malformed token: over %d bytes",
-                             SP_TOKEN_MAX_LEN);
+                             BUS_TOKEN_MAX_LEN);
     const char *dot = memchr(token, '.', len);
     if (!dot)
         return bus_error_set(err, BUS_STATUS_INVALID, "malformed token: no '.'");
@@ -354,7 +355,7 @@ sp_token_verify(const void *secret,
         return bus_error_set(err, BUS_STATUS_FORBIDDEN, "bad token signature");
 
     //  Signed by the holder of the secret from here on; still checked fully
-    uint8_t json[SP_TOKEN_MAX_LEN];
+    uint8_t json[BUS_TOKEN_MAX_LEN];
     ptrdiff_t json_len = s_b64_decode(token, payload_len, json);
     if (json_len < 0)
         return bus_error_set(err, BUS_STATUS_INVALID, "malformed token: bad claims part");
@@ -367,10 +368,10 @@ sp_token_verify(const void *secret,
         return bus_error_set(err, BUS_STATUS_FORBIDDEN, "token expired");
     }
     if (claims->op != expected) {
-        sp_token_op_t op = claims->op;
+        bus_token_op_t op = claims->op;
         memset(claims, 0, sizeof *claims);
         return bus_error_set(err, BUS_STATUS_FORBIDDEN, "token is for %s, not %s",
-                             sp_token_op_str(op), sp_token_op_str(expected));
+                             bus_token_op_str(op), bus_token_op_str(expected));
     }
     return BUS_OK;
 }

@@ -1,11 +1,12 @@
 /*  =========================================================================
-    sp_token_test - signed upload and download tokens: round trips, tampering,
+    bus_token_test - signed upload and download tokens: round trips, tampering,
     expiry, the wrong operation and garbage
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
-#include "sp_classes.h"
+#include "bus_classes.h"
+#include "bus_token.h"
 #include <openssl/evp.h>  //  EVP_sha256: forging tokens over hand-written claims
 #include <openssl/hmac.h> //  HMAC
 #include "t.h"
@@ -15,42 +16,42 @@ static const char s_secret[] = "0123456789abcdef-shared-secret";
 #define NOW     1700000000
 #define EXPIRES (NOW + 300)
 
-static sp_token_claims_t
-s_claims(sp_token_op_t op)
+static bus_token_claims_t
+s_claims(bus_token_op_t op)
 {
-    sp_token_claims_t claims;
+    bus_token_claims_t claims;
     memset(&claims, 0, sizeof claims);
     claims.op = op;
     snprintf(claims.volume, sizeof claims.volume, "volume1");
     snprintf(claims.folder, sizeof claims.folder, "0f1e2d3c4b5a69788796a5b4c3d2e1f0");
     snprintf(claims.path, sizeof claims.path, "data/train set/ünïcode.csv");
-    claims.size = op == SP_TOKEN_UPLOAD ? 1234567890123ULL : 0;
+    claims.size = op == BUS_TOKEN_UPLOAD ? 1234567890123ULL : 0;
     claims.expires = EXPIRES;
     return claims;
 }
 
 static int
-s_verify(const char *token, sp_token_op_t op, sp_token_claims_t *out, bus_error_t *err)
+s_verify(const char *token, bus_token_op_t op, bus_token_claims_t *out, bus_error_t *err)
 {
-    return sp_token_verify(SECRET, token, strlen(token), NOW, op, out, err);
+    return bus_token_verify(SECRET, token, strlen(token), NOW, op, out, err);
 }
 
 static void
 test_round_trip(void)
 {
-    sp_token_claims_t claims = s_claims(SP_TOKEN_UPLOAD);
+    bus_token_claims_t claims = s_claims(BUS_TOKEN_UPLOAD);
     bus_error_t err = {0};
-    char *token = sp_token_sign(SECRET, &claims, &err);
+    char *token = bus_token_sign(SECRET, &claims, &err);
     T_ASSERT(token);
     T_ASSERT(strlen(claims.nonce) == 22); //  16 random bytes, filled in
-    T_ASSERT(strlen(token) <= SP_TOKEN_MAX_LEN);
+    T_ASSERT(strlen(token) <= BUS_TOKEN_MAX_LEN);
     T_ASSERT(strspn(token, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
                            "0123456789-_.") == strlen(token));
-    sp_token_claims_t got;
-    int rc = s_verify(token, SP_TOKEN_UPLOAD, &got, &err);
+    bus_token_claims_t got;
+    int rc = s_verify(token, BUS_TOKEN_UPLOAD, &got, &err);
     free(token);
     T_EQ_INT(rc, BUS_OK);
-    T_EQ_INT(got.op, SP_TOKEN_UPLOAD);
+    T_EQ_INT(got.op, BUS_TOKEN_UPLOAD);
     T_EQ_STR(got.volume, claims.volume);
     T_EQ_STR(got.folder, claims.folder);
     T_EQ_STR(got.path, claims.path);
@@ -59,12 +60,12 @@ test_round_trip(void)
     T_EQ_INT(got.expires, EXPIRES);
 
     //  a download, an empty path (the folder root), a nonce given by the caller
-    claims = s_claims(SP_TOKEN_DOWNLOAD);
+    claims = s_claims(BUS_TOKEN_DOWNLOAD);
     claims.path[0] = '\0';
     snprintf(claims.nonce, sizeof claims.nonce, "given-nonce_1");
-    token = sp_token_sign(SECRET, &claims, &err);
+    token = bus_token_sign(SECRET, &claims, &err);
     T_ASSERT(token);
-    rc = s_verify(token, SP_TOKEN_DOWNLOAD, &got, &err);
+    rc = s_verify(token, BUS_TOKEN_DOWNLOAD, &got, &err);
     free(token);
     T_EQ_INT(rc, BUS_OK);
     T_EQ_STR(got.path, "");
@@ -75,9 +76,9 @@ test_round_trip(void)
 static void
 test_nonces_differ(void)
 {
-    sp_token_claims_t a = s_claims(SP_TOKEN_UPLOAD), b = s_claims(SP_TOKEN_UPLOAD);
-    char *ta = sp_token_sign(SECRET, &a, NULL);
-    char *tb = sp_token_sign(SECRET, &b, NULL);
+    bus_token_claims_t a = s_claims(BUS_TOKEN_UPLOAD), b = s_claims(BUS_TOKEN_UPLOAD);
+    char *ta = bus_token_sign(SECRET, &a, NULL);
+    char *tb = bus_token_sign(SECRET, &b, NULL);
     T_ASSERT(ta && tb);
     T_ASSERT(strcmp(a.nonce, b.nonce) != 0);
     T_ASSERT(strcmp(ta, tb) != 0);
@@ -88,9 +89,9 @@ test_nonces_differ(void)
 static void
 test_tampered(void)
 {
-    sp_token_claims_t claims = s_claims(SP_TOKEN_UPLOAD), got;
+    bus_token_claims_t claims = s_claims(BUS_TOKEN_UPLOAD), got;
     bus_error_t err = {0};
-    char *token = sp_token_sign(SECRET, &claims, &err);
+    char *token = bus_token_sign(SECRET, &claims, &err);
     T_ASSERT(token);
     size_t len = strlen(token);
     size_t dot = (size_t) (strchr(token, '.') - token);
@@ -100,7 +101,7 @@ test_tampered(void)
     for (size_t i = 0; i < dot; i++) {
         char saved = token[i];
         token[i] = saved == 'A' ? 'B' : 'A';
-        int rc = s_verify(token, SP_TOKEN_UPLOAD, &got, &err);
+        int rc = s_verify(token, BUS_TOKEN_UPLOAD, &got, &err);
         token[i] = saved;
         if (rc == BUS_STATUS_FORBIDDEN && strcmp(err.detail, "bad token signature") == 0)
             refused++;
@@ -111,7 +112,7 @@ test_tampered(void)
     //  a signature byte changed
     char saved = token[dot + 5];
     token[dot + 5] = saved == 'x' ? 'y' : 'x';
-    T_EQ_INT(s_verify(token, SP_TOKEN_UPLOAD, &got, &err), BUS_STATUS_FORBIDDEN);
+    T_EQ_INT(s_verify(token, BUS_TOKEN_UPLOAD, &got, &err), BUS_STATUS_FORBIDDEN);
     T_EQ_STR(err.detail, "bad token signature");
     token[dot + 5] = saved;
 
@@ -122,46 +123,47 @@ test_tampered(void)
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     token[len - 1] =
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"[v | 1];
-    T_EQ_INT(s_verify(token, SP_TOKEN_UPLOAD, &got, &err), BUS_STATUS_INVALID);
+    T_EQ_INT(s_verify(token, BUS_TOKEN_UPLOAD, &got, &err), BUS_STATUS_INVALID);
     T_CONTAINS(err.detail, "malformed token");
     token[len - 1] = last;
 
     //  claims of another token under this one's signature
-    sp_token_claims_t other = s_claims(SP_TOKEN_UPLOAD);
+    bus_token_claims_t other = s_claims(BUS_TOKEN_UPLOAD);
     snprintf(other.path, sizeof other.path, "../../etc/passwd");
-    char *token2 = sp_token_sign(SECRET, &other, &err);
+    char *token2 = bus_token_sign(SECRET, &other, &err);
     T_ASSERT(token2);
     char *spliced = NULL;
     T_ASSERT(asprintf(&spliced, "%.*s%s", (int) (strchr(token2, '.') - token2), token2,
                       token + dot) > 0);
-    T_EQ_INT(s_verify(spliced, SP_TOKEN_UPLOAD, &got, &err), BUS_STATUS_FORBIDDEN);
+    T_EQ_INT(s_verify(spliced, BUS_TOKEN_UPLOAD, &got, &err), BUS_STATUS_FORBIDDEN);
     free(spliced);
     free(token2);
 
     //  another secret
-    T_EQ_INT(sp_token_verify("another-secret-of-16+", 21, token, len, NOW,
-                             SP_TOKEN_UPLOAD, &got, &err),
+    T_EQ_INT(bus_token_verify("another-secret-of-16+", 21, token, len, NOW,
+                              BUS_TOKEN_UPLOAD, &got, &err),
              BUS_STATUS_FORBIDDEN);
-    T_EQ_INT(s_verify(token, SP_TOKEN_UPLOAD, &got, &err), BUS_OK);
+    T_EQ_INT(s_verify(token, BUS_TOKEN_UPLOAD, &got, &err), BUS_OK);
     free(token);
 }
 
 static void
 test_expired(void)
 {
-    sp_token_claims_t claims = s_claims(SP_TOKEN_DOWNLOAD), got;
+    bus_token_claims_t claims = s_claims(BUS_TOKEN_DOWNLOAD), got;
     bus_error_t err = {0};
-    char *token = sp_token_sign(SECRET, &claims, &err);
+    char *token = bus_token_sign(SECRET, &claims, &err);
     T_ASSERT(token);
     size_t len = strlen(token);
     T_EQ_INT(
-        sp_token_verify(SECRET, token, len, EXPIRES - 1, SP_TOKEN_DOWNLOAD, &got, &err),
+        bus_token_verify(SECRET, token, len, EXPIRES - 1, BUS_TOKEN_DOWNLOAD, &got, &err),
         BUS_OK);
-    int rc = sp_token_verify(SECRET, token, len, EXPIRES, SP_TOKEN_DOWNLOAD, &got, &err);
+    int rc =
+        bus_token_verify(SECRET, token, len, EXPIRES, BUS_TOKEN_DOWNLOAD, &got, &err);
     T_EQ_INT(rc, BUS_STATUS_FORBIDDEN);
     T_EQ_STR(err.detail, "token expired");
-    rc = sp_token_verify(SECRET, token, len, EXPIRES + 86400, SP_TOKEN_DOWNLOAD, &got,
-                         &err);
+    rc = bus_token_verify(SECRET, token, len, EXPIRES + 86400, BUS_TOKEN_DOWNLOAD, &got,
+                          &err);
     T_EQ_INT(rc, BUS_STATUS_FORBIDDEN);
     free(token);
 }
@@ -169,11 +171,11 @@ test_expired(void)
 static void
 test_wrong_op(void)
 {
-    sp_token_claims_t claims = s_claims(SP_TOKEN_DOWNLOAD), got;
+    bus_token_claims_t claims = s_claims(BUS_TOKEN_DOWNLOAD), got;
     bus_error_t err = {0};
-    char *token = sp_token_sign(SECRET, &claims, &err);
+    char *token = bus_token_sign(SECRET, &claims, &err);
     T_ASSERT(token);
-    int rc = s_verify(token, SP_TOKEN_UPLOAD, &got, &err);
+    int rc = s_verify(token, BUS_TOKEN_UPLOAD, &got, &err);
     free(token);
     T_EQ_INT(rc, BUS_STATUS_FORBIDDEN);
     T_EQ_STR(err.detail, "token is for download, not upload");
@@ -185,7 +187,7 @@ test_wrong_op(void)
 static char *
 s_forge(const char *json)
 {
-    char payload[SP_TOKEN_MAX_LEN];
+    char payload[BUS_TOKEN_MAX_LEN];
     //  base64url by hand, via a round through sign's output alphabet
     static const char b64[] =
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -233,19 +235,19 @@ s_forge(const char *json)
 static void
 test_garbage(void)
 {
-    sp_token_claims_t got;
+    bus_token_claims_t got;
     bus_error_t err = {0};
-    T_EQ_INT(sp_token_verify(SECRET, "", 0, NOW, SP_TOKEN_UPLOAD, &got, &err),
+    T_EQ_INT(bus_token_verify(SECRET, "", 0, NOW, BUS_TOKEN_UPLOAD, &got, &err),
              BUS_STATUS_INVALID);
     T_CONTAINS(err.detail, "empty");
-    T_EQ_INT(sp_token_verify(SECRET, NULL, 0, NOW, SP_TOKEN_UPLOAD, &got, &err),
+    T_EQ_INT(bus_token_verify(SECRET, NULL, 0, NOW, BUS_TOKEN_UPLOAD, &got, &err),
              BUS_STATUS_INVALID);
-    T_EQ_INT(s_verify("nodothere", SP_TOKEN_UPLOAD, &got, &err), BUS_STATUS_INVALID);
+    T_EQ_INT(s_verify("nodothere", BUS_TOKEN_UPLOAD, &got, &err), BUS_STATUS_INVALID);
     T_CONTAINS(err.detail, "no '.'");
-    T_EQ_INT(s_verify(".", SP_TOKEN_UPLOAD, &got, &err), BUS_STATUS_INVALID);
-    T_EQ_INT(s_verify("abc.", SP_TOKEN_UPLOAD, &got, &err), BUS_STATUS_INVALID);
-    T_EQ_INT(s_verify("abc.def.ghi", SP_TOKEN_UPLOAD, &got, &err), BUS_STATUS_INVALID);
-    T_EQ_INT(s_verify("e30.!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!", SP_TOKEN_UPLOAD,
+    T_EQ_INT(s_verify(".", BUS_TOKEN_UPLOAD, &got, &err), BUS_STATUS_INVALID);
+    T_EQ_INT(s_verify("abc.", BUS_TOKEN_UPLOAD, &got, &err), BUS_STATUS_INVALID);
+    T_EQ_INT(s_verify("abc.def.ghi", BUS_TOKEN_UPLOAD, &got, &err), BUS_STATUS_INVALID);
+    T_EQ_INT(s_verify("e30.!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!", BUS_TOKEN_UPLOAD,
                       &got, &err),
              BUS_STATUS_INVALID);
 
@@ -255,17 +257,17 @@ test_garbage(void)
     memset(huge, 'A', huge_len);
     huge[huge_len / 2] = '.';
     huge[huge_len] = '\0';
-    T_EQ_INT(s_verify(huge, SP_TOKEN_UPLOAD, &got, &err), BUS_STATUS_INVALID);
+    T_EQ_INT(s_verify(huge, BUS_TOKEN_UPLOAD, &got, &err), BUS_STATUS_INVALID);
     T_CONTAINS(err.detail, "over");
     free(huge);
 
     //  a NUL inside the length-delimited token
-    sp_token_claims_t claims = s_claims(SP_TOKEN_UPLOAD);
-    char *token = sp_token_sign(SECRET, &claims, &err);
+    bus_token_claims_t claims = s_claims(BUS_TOKEN_UPLOAD);
+    char *token = bus_token_sign(SECRET, &claims, &err);
     T_ASSERT(token);
     size_t len = strlen(token);
     token[3] = '\0';
-    T_EQ_INT(sp_token_verify(SECRET, token, len, NOW, SP_TOKEN_UPLOAD, &got, &err),
+    T_EQ_INT(bus_token_verify(SECRET, token, len, NOW, BUS_TOKEN_UPLOAD, &got, &err),
              BUS_STATUS_INVALID);
     free(token);
 
@@ -317,7 +319,7 @@ test_garbage(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *forged = s_forge(cases[i].json);
-        int rc = s_verify(forged, SP_TOKEN_UPLOAD, &got, &err);
+        int rc = s_verify(forged, BUS_TOKEN_UPLOAD, &got, &err);
         free(forged);
         if (rc != BUS_STATUS_INVALID || !strstr(err.detail, cases[i].detail))
             fprintf(stderr, "# case %zu: rc %d detail %s\n", i, rc, err.detail);
@@ -328,7 +330,7 @@ test_garbage(void)
     char *forged = s_forge("{\"op\":\"upload\",\"volume\":\"v\",\"folder\":\"f\","
                            "\"path\":\"p\",\"size\":1,\"exp\":1800000000,\"nonce\":\"n\","
                            "\"extra\":true}");
-    T_EQ_INT(s_verify(forged, SP_TOKEN_UPLOAD, &got, &err), BUS_OK);
+    T_EQ_INT(s_verify(forged, BUS_TOKEN_UPLOAD, &got, &err), BUS_OK);
     free(forged);
 }
 
@@ -336,33 +338,33 @@ static void
 test_sign_refuses(void)
 {
     bus_error_t err = {0};
-    sp_token_claims_t claims = s_claims(SP_TOKEN_UPLOAD);
-    T_ASSERT(!sp_token_sign("short", 5, &claims, &err));
+    bus_token_claims_t claims = s_claims(BUS_TOKEN_UPLOAD);
+    T_ASSERT(!bus_token_sign("short", 5, &claims, &err));
     T_EQ_INT(err.status, BUS_STATUS_INVALID);
     claims.volume[0] = '\0';
-    T_ASSERT(!sp_token_sign(SECRET, &claims, &err));
-    claims = s_claims(SP_TOKEN_UPLOAD);
+    T_ASSERT(!bus_token_sign(SECRET, &claims, &err));
+    claims = s_claims(BUS_TOKEN_UPLOAD);
     snprintf(claims.path, sizeof claims.path, "bad\xff utf8");
-    T_ASSERT(!sp_token_sign(SECRET, &claims, &err));
+    T_ASSERT(!bus_token_sign(SECRET, &claims, &err));
     T_CONTAINS(err.detail, "UTF-8");
-    claims = s_claims(SP_TOKEN_UPLOAD);
+    claims = s_claims(BUS_TOKEN_UPLOAD);
     snprintf(claims.nonce, sizeof claims.nonce, "a/b");
-    T_ASSERT(!sp_token_sign(SECRET, &claims, &err));
-    claims = s_claims(SP_TOKEN_UPLOAD);
+    T_ASSERT(!bus_token_sign(SECRET, &claims, &err));
+    claims = s_claims(BUS_TOKEN_UPLOAD);
     claims.expires = -1;
-    T_ASSERT(!sp_token_sign(SECRET, &claims, &err));
+    T_ASSERT(!bus_token_sign(SECRET, &claims, &err));
     //  a path of the longest length still makes a token
-    claims = s_claims(SP_TOKEN_UPLOAD);
-    memset(claims.path, 'p', SP_TOKEN_PATH_MAX);
-    claims.path[SP_TOKEN_PATH_MAX] = '\0';
-    char *token = sp_token_sign(SECRET, &claims, &err);
+    claims = s_claims(BUS_TOKEN_UPLOAD);
+    memset(claims.path, 'p', BUS_TOKEN_PATH_MAX);
+    claims.path[BUS_TOKEN_PATH_MAX] = '\0';
+    char *token = bus_token_sign(SECRET, &claims, &err);
     T_ASSERT(token);
-    sp_token_claims_t got;
-    T_EQ_INT(s_verify(token, SP_TOKEN_UPLOAD, &got, &err), BUS_OK);
-    T_EQ_INT(strlen(got.path), SP_TOKEN_PATH_MAX);
+    bus_token_claims_t got;
+    T_EQ_INT(s_verify(token, BUS_TOKEN_UPLOAD, &got, &err), BUS_OK);
+    T_EQ_INT(strlen(got.path), BUS_TOKEN_PATH_MAX);
     free(token);
     //  verify with a short secret is a server problem
-    T_EQ_INT(sp_token_verify("short", 5, "a.b", 3, NOW, SP_TOKEN_UPLOAD, &got, &err),
+    T_EQ_INT(bus_token_verify("short", 5, "a.b", 3, NOW, BUS_TOKEN_UPLOAD, &got, &err),
              BUS_STATUS_INTERNAL);
 }
 

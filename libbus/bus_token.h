@@ -1,5 +1,5 @@
 /*  =========================================================================
-    sp_token - short-lived tokens the gateway signs and the storage-proxy checks
+    bus_token - short-lived tokens the gateway signs and the storage-proxy checks
 
     request-upload and request-download answer a token and the
     storage-proxy's URL; the client then talks to the storage-proxy with the
@@ -14,58 +14,58 @@
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
-#ifndef SP_TOKEN_H_INCLUDED
-#define SP_TOKEN_H_INCLUDED
+#ifndef BUS_TOKEN_H_INCLUDED
+#define BUS_TOKEN_H_INCLUDED
 
 #include <stddef.h>
 #include <stdint.h>
 #include "bus_status.h"
 
 //  Longest token accepted or produced, in bytes. A 4095-byte path fits.
-#define SP_TOKEN_MAX_LEN 8192
+#define BUS_TOKEN_MAX_LEN 8192
 //  Shortest secret accepted: anything shorter is a configuration mistake.
-#define SP_TOKEN_SECRET_MIN 16
+#define BUS_TOKEN_SECRET_MIN 16
 //  Longest volume name and folder id in the claims.
-#define SP_TOKEN_NAME_MAX 255
+#define BUS_TOKEN_NAME_MAX 255
 //  Longest relative path in the claims (PATH_MAX less its NUL).
-#define SP_TOKEN_PATH_MAX 4095
-//  Random bytes in a nonce sp_token_sign makes; longest nonce accepted.
-#define SP_TOKEN_NONCE_BYTES 16
-#define SP_TOKEN_NONCE_MAX   64
+#define BUS_TOKEN_PATH_MAX 4095
+//  Random bytes in a nonce bus_token_sign makes; longest nonce accepted.
+#define BUS_TOKEN_NONCE_BYTES 16
+#define BUS_TOKEN_NONCE_MAX   64
 
 typedef enum {
-    SP_TOKEN_UPLOAD = 1,
-    SP_TOKEN_DOWNLOAD = 2,
-} sp_token_op_t;
+    BUS_TOKEN_UPLOAD = 1,
+    BUS_TOKEN_DOWNLOAD = 2,
+} bus_token_op_t;
 
 //  What a token grants. Plain value: no pointers, nothing to free. Strings
 //  are NUL-terminated and never hold a NUL; the nonce holds only
 //  [A-Za-z0-9_-], so it can name a file.
 typedef struct {
-    sp_token_op_t op;
-    char volume[SP_TOKEN_NAME_MAX + 1];
-    char folder[SP_TOKEN_NAME_MAX + 1];
-    char path[SP_TOKEN_PATH_MAX + 1];
+    bus_token_op_t op;
+    char volume[BUS_TOKEN_NAME_MAX + 1];
+    char folder[BUS_TOKEN_NAME_MAX + 1];
+    char path[BUS_TOKEN_PATH_MAX + 1];
     uint64_t size;   //  uploads: the total size announced; 0 for downloads
     int64_t expires; //  unix seconds; the token is refused from then on
-    char nonce[SP_TOKEN_NONCE_MAX + 1];
-} sp_token_claims_t;
+    char nonce[BUS_TOKEN_NONCE_MAX + 1];
+} bus_token_claims_t;
 
 //  ---------------------------------------------------------------------------
 //  "upload" or "download"; "unknown" for other values.
-const char *sp_token_op_str(sp_token_op_t op);
+const char *bus_token_op_str(bus_token_op_t op);
 
 //  ---------------------------------------------------------------------------
-//  Signs claims with secret (secret_len bytes, at least SP_TOKEN_SECRET_MIN).
+//  Signs claims with secret (secret_len bytes, at least BUS_TOKEN_SECRET_MIN).
 //  An empty claims->nonce is first filled with a fresh random one, so the
 //  caller learns it. Caller owns return value (free). NULL with err
 //  (BUS_STATUS_INVALID) for a short secret or claims a token cannot carry:
 //  empty volume or folder, a string that is not UTF-8 or holds a control
 //  character where names cannot, a bad nonce, a negative size or expiry.
-char *sp_token_sign(const void *secret,
-                    size_t secret_len,
-                    sp_token_claims_t *claims,
-                    bus_error_t *err);
+char *bus_token_sign(const void *secret,
+                     size_t secret_len,
+                     bus_token_claims_t *claims,
+                     bus_error_t *err);
 
 //  ---------------------------------------------------------------------------
 //  Checks token (len bytes, as it came off the wire) against secret at time
@@ -76,14 +76,14 @@ char *sp_token_sign(const void *secret,
 //                          bad base64url, not JSON, a missing or bad field)
 //    BUS_STATUS_FORBIDDEN  "bad token signature", "token expired",
 //                          "token is for download, not upload"
-//    BUS_STATUS_INTERNAL   a secret shorter than SP_TOKEN_SECRET_MIN
-int sp_token_verify(const void *secret,
-                    size_t secret_len,
-                    const char *token,
-                    size_t len,
-                    int64_t now,
-                    sp_token_op_t expected,
-                    sp_token_claims_t *claims,
-                    bus_error_t *err);
+//    BUS_STATUS_INTERNAL   a secret shorter than BUS_TOKEN_SECRET_MIN
+int bus_token_verify(const void *secret,
+                     size_t secret_len,
+                     const char *token,
+                     size_t len,
+                     int64_t now,
+                     bus_token_op_t expected,
+                     bus_token_claims_t *claims,
+                     bus_error_t *err);
 
 #endif
