@@ -18,6 +18,8 @@
 #include <openssl/evp.h>    //  EVP_sha256
 #include <openssl/hmac.h>   //  HMAC
 #include <openssl/rand.h>   //  RAND_bytes: nonces
+#include <fcntl.h>          //  open: the secret file
+#include <sys/stat.h>       //  fstat: the secret file's mode
 
 #define MAC_LEN            32 //  SHA-256
 #define B64_ENCODED_LEN(n) (((n) *4 + 2) / 3)
@@ -374,4 +376,46 @@ bus_token_verify(const void *secret,
                              bus_token_op_str(op), bus_token_op_str(expected));
     }
     return BUS_OK;
+}
+
+int
+bus_token_read_secret(const char *path,
+                      const char *option,
+                      uint8_t **secret,
+                      size_t *secret_len,
+                      bus_error_t *err)
+{
+    *secret = NULL;
+    *secret_len = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0)
+        return bus_error_set(err, BUS_STATUS_NOT_FOUND, "%s %s: %s", option, path,
+                             strerror(errno)),
+               -1;
+    struct stat st;
+    if (fstat(fd, &st) == 0 && (st.st_mode & 077))
+        bus_log_warning("token secret file readable by others path=%s mode=%o", path,
+                        (unsigned) (st.st_mode & 0777));
+    uint8_t *bytes = malloc(BUS_TOKEN_SECRET_FILE_MAX + 1);
+    ssize_t n = bytes ? read(fd, bytes, BUS_TOKEN_SECRET_FILE_MAX + 1) : -1;
+    close(fd);
+    if (n < 0 || n > BUS_TOKEN_SECRET_FILE_MAX) {
+        free(bytes);
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "%s %s: unreadable or over %d bytes", option, path,
+                             BUS_TOKEN_SECRET_FILE_MAX),
+               -1;
+    }
+    while (n > 0 && isspace(bytes[n - 1]))
+        n--;
+    if (n < BUS_TOKEN_SECRET_MIN) {
+        OPENSSL_cleanse(bytes, BUS_TOKEN_SECRET_FILE_MAX + 1);
+        free(bytes);
+        return bus_error_set(err, BUS_STATUS_INVALID, "%s %s: shorter than %d bytes",
+                             option, path, BUS_TOKEN_SECRET_MIN),
+               -1;
+    }
+    *secret = bytes;
+    *secret_len = (size_t) n;
+    return 0;
 }

@@ -86,4 +86,20 @@ int bus_token_verify(const void *secret,
                      bus_token_claims_t *claims,
                      bus_error_t *err);
 
+//  Longest secret file read, in bytes.
+#define BUS_TOKEN_SECRET_FILE_MAX 4096
+
+//  ---------------------------------------------------------------------------
+//  Reads the secret the gateway and the storage-proxy share from the file at
+//  path (option names the option in messages): its bytes less trailing
+//  white space, at least BUS_TOKEN_SECRET_MIN of them. A file others may
+//  read is logged as a warning. Caller owns *secret (free after
+//  OPENSSL_cleanse). 0, or -1 with err: NOT_FOUND (cannot open: missing, or
+//  a symlink) or INVALID (unreadable, too long, too short).
+int bus_token_read_secret(const char *path,
+                          const char *option,
+                          uint8_t **secret,
+                          size_t *secret_len,
+                          bus_error_t *err);
+
 #endif

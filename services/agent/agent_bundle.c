@@ -252,6 +252,12 @@ agent_bundle_config(const agent_kernel_spec_t *spec,
                                                                  : "(none)");
             return NULL;
         }
+    if (spec->mount_count > 0 && !spec->mounts) {
+        bus_error_set(err, BUS_STATUS_INVALID, "mount count without mounts");
+        return NULL;
+    }
+    if (agent_mounts_check(spec->mounts, spec->mount_count, err) != BUS_OK)
+        return NULL;
     const char *cwd = spec->cwd && *spec->cwd ? spec->cwd : AGENT_KERNEL_HOME;
     if (*cwd != '/') {
         bus_error_set(err, BUS_STATUS_INVALID, "cwd must be absolute");
@@ -316,6 +322,11 @@ agent_bundle_config(const agent_kernel_spec_t *spec,
     //  A file bind pins its inode: whoever updates it rewrites it in place.
     if (spec->hosts_path)
         json_array_append_new(mounts, s_bind("/etc/hosts", spec->hosts_path, true));
+    //  Virtual folders last, over the home of the overlay root.
+    for (size_t i = 0; i < spec->mount_count; i++)
+        json_array_append_new(mounts, s_bind(spec->mounts[i].kernel_path,
+                                             spec->mounts[i].host_path,
+                                             spec->mounts[i].readonly));
 
     //  linux
     json_t *namespaces = json_array();

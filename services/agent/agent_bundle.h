@@ -16,7 +16,11 @@
     cluster session's hostnames). Host device nodes the spec lists (a
     kernel's accelerators) are created at the same path in the container
     (linux.devices) and allowed in its device cgroup after a deny-all rule
-    (runc appends its default devices: null, zero, tty...).
+    (runc appends its default devices: null, zero, tty...). The virtual
+    folders the spec lists (agent_mounts, checked again here) are bound
+    last, each rbind, nosuid, nodev and ro or rw, so they land inside
+    /home/work of the overlay root; runc makes a missing mount point there
+    (an empty directory owned by root in the kernel's upper dir).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -28,6 +32,7 @@
 #include <stdint.h>
 #include <jansson.h>
 #include "bus.h"
+#include "agent_mounts.h"
 
 //  Inside the container (see the issue 4 contract).
 #define AGENT_KERNEL_UID         1000
@@ -80,6 +85,8 @@ typedef struct {
     bool host_network;        //  no network namespace: share the host's network
     const agent_bundle_device_t *devices; //  optional: device_count host nodes
     size_t device_count;
+    const agent_mount_t *mounts; //  optional: mount_count folders to bind (agent_mounts)
+    size_t mount_count;
 } agent_kernel_spec_t;
 
 //  ---------------------------------------------------------------------------

@@ -33,6 +33,11 @@
     for every kernel it adopts. Its container gets the allocation's
     variables (the user's own values of those names are dropped) and the
     device nodes that exist on the host.
+    kernel.create's mounts (virtual folders, agent_mounts) are parsed and
+    their host directories looked at before anything of the kernel is made;
+    they become bind mounts in its bundle's config.json, which stays with
+    the kernel: kernel.restart runs that same bundle again, and a restarted
+    agent adopts running containers with their mounts in place.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -1031,9 +1036,22 @@ s_create(agent_kernels_t *self,
     int rc = s_cluster(in, &cluster, err);
     if (rc != BUS_OK)
         return rc;
+    //  Its folders are checked before anything of it is made.
+    agent_mounts_t *mounts = NULL;
+    rc = agent_mounts_parse(in->mounts, &mounts, err);
+    if (rc == BUS_OK)
+        rc = agent_mounts_check_hosts(mounts, err);
+    if (rc != BUS_OK) {
+        bus_log_warning("kernel create refused kernel=%s detail=\"%s\"", in->kernel_id,
+                        err->detail);
+        agent_mounts_destroy(&mounts);
+        return rc;
+    }
     s_kernel_t *kernel = s_kernel_new(in->kernel_id, in->session_id, image->info.digest);
-    if (!kernel)
+    if (!kernel) {
+        agent_mounts_destroy(&mounts);
         return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    }
     //  A cluster's kernels are named main1, sub1...; a lone kernel keeps its id.
     snprintf(kernel->hostname, sizeof kernel->hostname, "%s",
              cluster.size > 1 ? cluster.hostname : kernel->id);
@@ -1137,6 +1155,8 @@ s_create(agent_kernels_t *self,
         .hosts_path = hosts,
         .devices = devices,
         .device_count = device_count,
+        .mounts = mounts->items,
+        .mount_count = mounts->count,
     };
     rc = agent_runc_create(self->runc, &spec, err);
     if (rc != BUS_OK)
@@ -1216,6 +1236,7 @@ s_create(agent_kernels_t *self,
     free(accel_text);
     free(slots_text);
     free(devices);
+    agent_mounts_destroy(&mounts);
     agent_accel_strv_destroy(&accel_env);
     agent_accel_strv_destroy(&nodes);
     if (in->session_type && strcmp(in->session_type, "batch") == 0 &&
@@ -1239,6 +1260,7 @@ fail:
     free(accel_text);
     free(slots_text);
     free(devices);
+    agent_mounts_destroy(&mounts);
     agent_accel_strv_destroy(&accel_env);
     agent_accel_strv_destroy(&nodes);
     agent_accel_release(self->accel, kernel->id);

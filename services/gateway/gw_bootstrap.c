@@ -118,15 +118,27 @@ gw_bootstrap(bus_db_t *db,
         db,
         "INSERT INTO project_resource_policies (name, created_at) VALUES ('default', ?1)",
         now_p);
-    const char *domain_p[] = {domain, now, NULL};
     //  The default domain may run the images the agents build and hold
     //  themselves (local.backplane, agent_images); any other registry is an
-    //  administrator's choice.
-    rc |= s_exec(db,
-                 "INSERT INTO domains (name, description, allowed_docker_registries,"
-                 " created_at, modified_at)"
-                 " VALUES (?1, 'The default domain', '[\"local.backplane\"]', ?2, ?2)",
-                 domain_p);
+    //  administrator's choice. Its users may keep folders on the default
+    //  host, with every host permission Backend.AI knows.
+    json_t *hosts = json_object();
+    if (*config->vfolder_default_host)
+        json_object_set_new(hosts, config->vfolder_default_host,
+                            json_pack("[s, s, s, s, s, s, s, s]", "create-vfolder",
+                                      "modify-vfolder", "delete-vfolder",
+                                      "mount-in-session", "upload-file", "download-file",
+                                      "invite-others", "set-user-specific-permission"));
+    char *hosts_text = json_dumps(hosts, JSON_COMPACT);
+    json_decref(hosts);
+    const char *domain_p[] = {domain, now, hosts_text ? hosts_text : "{}", NULL};
+    rc |=
+        s_exec(db,
+               "INSERT INTO domains (name, description, allowed_docker_registries,"
+               " allowed_vfolder_hosts, created_at, modified_at)"
+               " VALUES (?1, 'The default domain', '[\"local.backplane\"]', ?3, ?2, ?2)",
+               domain_p);
+    free(hosts_text);
     const char *project_p[] = {project_id, project, domain, now, NULL};
     rc |= s_exec(
         db,

@@ -39,5 +39,17 @@ const bus_config_option_t gw_config_options[] = {
     {"bootstrap.project", BUS_CFG_STRING, offsetof(gw_config_t, default_project),
      "default", 1, 63, NULL,
      "the project (Backend.AI group) created in that domain on first start"},
+    {"vfolders.default_host", BUS_CFG_STRING, offsetof(gw_config_t, vfolder_default_host),
+     "local:volume1", 0, 191, NULL,
+     "folder host (<proxy>:<volume>) used when a new folder names none; the default "
+     "domain may use it from first start"},
+    {"vfolders.token_secret_file", BUS_CFG_STRING,
+     offsetof(gw_config_t, vfolder_token_secret_file), "", 0, 4095, NULL,
+     "file holding the secret shared with the storage-proxies (their "
+     "http.token_secret_file) to sign upload and download tokens; empty refuses them"},
+    {"vfolders.token_ttl_s", BUS_CFG_INT, offsetof(gw_config_t, vfolder_token_ttl_s),
+     "3600", 10, 604800, NULL,
+     "lifetime of an upload or download token: the whole transfer must start and end "
+     "within it"},
     BUS_CONFIG_END,
 };

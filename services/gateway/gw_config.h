@@ -11,20 +11,23 @@
 
 typedef struct {
     bus_node_config_t node;
-    char *listen;            //  host:port of the API
-    char *tls_cert;          //  PEM certificate chain; "" = plain HTTP
-    char *tls_key;           //  PEM private key of tls_cert
-    int64_t max_body_bytes;  //  larger request bodies are refused with 413
-    int request_timeout_ms;  //  a request waiting on the bus longer gets 503/504
-    int healthz_timeout_ms;  //  how long /healthz waits for each service
-    int password_iterations; //  PBKDF2 rounds for new password hashes
-    int clock_skew_s;        //  accepted difference between Date and our clock
-    int login_ttl_s;         //  lifetime of a browser login session
-    bool cookie_secure;      //  mark the login cookie Secure (TLS deployments)
-    int rate_window_s;       //  rolling window of the per-keypair rate limit
-    char *admin_email;       //  the superadmin created on first start
-    char *default_domain;    //  the domain created on first start
-    char *default_project;   //  the project created in it
+    char *listen;                    //  host:port of the API
+    char *tls_cert;                  //  PEM certificate chain; "" = plain HTTP
+    char *tls_key;                   //  PEM private key of tls_cert
+    int64_t max_body_bytes;          //  larger request bodies are refused with 413
+    int request_timeout_ms;          //  a request waiting on the bus longer gets 503/504
+    int healthz_timeout_ms;          //  how long /healthz waits for each service
+    int password_iterations;         //  PBKDF2 rounds for new password hashes
+    int clock_skew_s;                //  accepted difference between Date and our clock
+    int login_ttl_s;                 //  lifetime of a browser login session
+    bool cookie_secure;              //  mark the login cookie Secure (TLS deployments)
+    int rate_window_s;               //  rolling window of the per-keypair rate limit
+    char *admin_email;               //  the superadmin created on first start
+    char *default_domain;            //  the domain created on first start
+    char *default_project;           //  the project created in it
+    char *vfolder_default_host;      //  "<proxy>:<volume>" new folders go to
+    char *vfolder_token_secret_file; //  secret shared with the storage-proxies
+    int vfolder_token_ttl_s;         //  lifetime of upload and download tokens
 } gw_config_t;
 
 extern const bus_config_option_t gw_config_options[];

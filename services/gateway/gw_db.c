@@ -167,6 +167,50 @@ const bus_db_migration_t gw_db_migrations[] = {
     {"the limit on what a keypair's pending sessions ask for",
      "ALTER TABLE keypair_resource_policies"
      " ADD COLUMN max_pending_session_resource_slots TEXT;"},
+    //  Virtual folders: who owns them and who else may reach them. The bytes
+    //  are the storage-proxy's; a folder's id is its name there.
+    {"virtual folders, their sharing and invitations",
+     "CREATE TABLE vfolders ("
+     "  id TEXT PRIMARY KEY,"
+     "  name TEXT NOT NULL,"
+     "  host TEXT NOT NULL,"
+     "  domain_name TEXT NOT NULL,"
+     "  usage_mode TEXT NOT NULL DEFAULT 'general'"
+     "    CHECK (usage_mode IN ('general', 'model', 'data')),"
+     "  permission TEXT NOT NULL DEFAULT 'rw' CHECK (permission IN ('ro', 'rw', 'wd')),"
+     "  ownership_type TEXT NOT NULL CHECK (ownership_type IN ('user', 'group')),"
+     "  user_uuid TEXT REFERENCES users (uuid) ON DELETE CASCADE,"
+     "  group_id TEXT REFERENCES groups (id) ON DELETE CASCADE,"
+     "  creator TEXT NOT NULL,"
+     "  cloneable INTEGER NOT NULL DEFAULT 0,"
+     "  status TEXT NOT NULL DEFAULT 'ready',"
+     "  max_size INTEGER NOT NULL DEFAULT 0,"
+     "  created_at TEXT NOT NULL,"
+     "  last_used TEXT,"
+     "  status_changed TEXT,"
+     "  CHECK ((ownership_type = 'user') = (user_uuid IS NOT NULL)),"
+     "  CHECK ((ownership_type = 'group') = (group_id IS NOT NULL)));"
+     "CREATE INDEX vfolders_user ON vfolders (user_uuid);"
+     "CREATE INDEX vfolders_group ON vfolders (group_id);"
+     "CREATE UNIQUE INDEX vfolders_owner_name ON vfolders"
+     " (coalesce(user_uuid, group_id), name) WHERE status IN ('ready', 'cloning');"
+     "CREATE TABLE vfolder_permissions ("
+     "  vfolder_id TEXT NOT NULL REFERENCES vfolders (id) ON DELETE CASCADE,"
+     "  user_uuid TEXT NOT NULL REFERENCES users (uuid) ON DELETE CASCADE,"
+     "  permission TEXT NOT NULL CHECK (permission IN ('ro', 'rw', 'wd')),"
+     "  PRIMARY KEY (vfolder_id, user_uuid)) WITHOUT ROWID;"
+     "CREATE INDEX vfolder_permissions_user ON vfolder_permissions (user_uuid);"
+     "CREATE TABLE vfolder_invitations ("
+     "  id TEXT PRIMARY KEY,"
+     "  vfolder_id TEXT NOT NULL REFERENCES vfolders (id) ON DELETE CASCADE,"
+     "  inviter TEXT NOT NULL,"
+     "  invitee TEXT NOT NULL,"
+     "  permission TEXT NOT NULL CHECK (permission IN ('ro', 'rw', 'wd')),"
+     "  state TEXT NOT NULL DEFAULT 'pending'"
+     "    CHECK (state IN ('pending', 'accepted', 'rejected', 'canceled')),"
+     "  created_at TEXT NOT NULL,"
+     "  modified_at TEXT NOT NULL);"
+     "CREATE INDEX vfolder_invitations_invitee ON vfolder_invitations (invitee, state);"},
 };
 
 _Static_assert(sizeof gw_db_migrations / sizeof gw_db_migrations[0] ==

@@ -490,8 +490,8 @@ static const gw_gql_root_t s_roots[] = {
 
 //  Every resource module's root fields (see gw_gql_root_t).
 static const gw_gql_root_t *const s_tables[] = {
-    gw_agent_gql,        gw_compute_session_gql, s_roots, gw_image_gql,
-    gw_sgroup_gql_roots, gw_preset_gql_roots,    NULL,
+    gw_agent_gql,        gw_compute_session_gql, s_roots,        gw_image_gql,
+    gw_sgroup_gql_roots, gw_preset_gql_roots,    gw_vfolder_gql, NULL,
 };
 
 //  ---------------------------------------------------------------------------

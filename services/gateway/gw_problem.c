@@ -37,6 +37,13 @@ static const problem_t s_problems[] = {
     {"graphql-error", 400, "GraphQL-generated error."},
     {"not-implemented", 400, "This API is not implemented."},
     {"deprecated", 400, "This API is deprecated."},
+    {"vfolder-creation-failed", 400, "Virtual folder creation has failed."},
+    {"vfolder-already-exists", 400,
+     "The virtual folder already exists with the same name."},
+    {"vfolder-operation-failed", 400, "Virtual folder operation has failed."},
+    {"vfolder-permission-error", 400,
+     "The virtual folder does not permit the specified permission."},
+    {"too-many-vfolders", 404, "There are two or more matching vfolders."},
     {NULL, 0, NULL},
 };
 

@@ -20,6 +20,10 @@ s_fini(void **state_p)
         gw_events_fini(gw);
         gw_accesslog_destroy(&gw->accesslog);
         gw_activity_destroy(&gw->activity);
+        gw_storage_destroy(&gw->storage);
+        if (gw->token_secret)
+            OPENSSL_cleanse(gw->token_secret, gw->token_secret_len);
+        free(gw->token_secret);
         gw_identity_cache_destroy(&gw->identities);
         gw_ratelimit_destroy(&gw->rate);
         gw_ratelimit_destroy(&gw->login_failures);
@@ -43,8 +47,18 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
     gw->identities = gw_identity_cache_new(GW_IDENTITY_TTL_MS);
     gw->accesslog = gw_accesslog_new(node);
     gw->activity = gw_activity_new(node);
+    gw->storage = gw_storage_new(node);
     if (!gw->rate || !gw->login_failures || !gw->identities || !gw->accesslog ||
-        !gw->activity) {
+        !gw->activity || !gw->storage) {
+        s_fini((void **) &gw);
+        return NULL;
+    }
+    //  Without the secret the folders work, but files go in and out only
+    //  through the storage-proxy's own RPC: request-upload/download refuse.
+    if (*config->vfolder_token_secret_file &&
+        bus_token_read_secret(config->vfolder_token_secret_file,
+                              "vfolders.token_secret_file", &gw->token_secret,
+                              &gw->token_secret_len, err) != 0) {
         s_fini((void **) &gw);
         return NULL;
     }

@@ -28,6 +28,9 @@ typedef struct {
     struct _gw_orphan_run_t *orphan_runs;    //  runs to kill whose clients left
     struct _gw_stats_t *stats;               //  the last kernel.stats of each kernel
     struct _gw_activity_t *activity;         //  sessions in use, told the scheduler
+    struct _gw_storage_t *storage;           //  the storage-proxies and their volumes
+    uint8_t *token_secret; //  signs upload/download tokens; NULL: none configured
+    size_t token_secret_len;
     char endpoint[300]; //  "host:port" the API listens on, port resolved
 } gw_server_t;
 

@@ -517,8 +517,10 @@ s_dependencies(json_t *value, char **text, bus_error_t *err)
     return *text ? BUS_OK : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
 }
 
-void
-gw_session_handle_create(gw_request_t *r)
+//  Creates the session once its folders are resolved (mounts: kernel.create's
+//  JSON, NULL for none).
+static void
+s_create(gw_request_t *r, const char *mounts)
 {
     static const char *const k_name[] = {"name", "session_name", "clientSessionToken",
                                          NULL};
@@ -722,6 +724,7 @@ gw_session_handle_create(gw_request_t *r)
     in.limits = limits;
     in.starts_at = starts_at;
     in.dependencies = dependencies;
+    in.mounts = (char *) mounts;
     //  The canonical reference the agents know: registry/project/name:tag.
     char reference[600];
     snprintf(reference, sizeof reference, "%s/%s:%s",
@@ -751,6 +754,22 @@ gw_session_handle_create(gw_request_t *r)
     } else if (!s_call(op, s_scheduler(r), PROTO_SCHEDULER_AGENTS, writer, 0,
                        s_on_agents))
         s_fail(op, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
+}
+
+static void
+s_on_mounts(void *arg, const char *mounts, const char *slug, const char *detail)
+{
+    gw_request_t *r = arg;
+    if (slug)
+        gw_reply_problem(r, slug, detail);
+    else
+        s_create(r, mounts);
+}
+
+void
+gw_session_handle_create(gw_request_t *r)
+{
+    gw_vfolder_mounts_resolve(r, json_object_get(r->params, "config"), s_on_mounts, r);
 }
 
 //  ---------------------------------------------------------------------------

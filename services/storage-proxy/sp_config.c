@@ -8,14 +8,22 @@
 
 const bus_config_option_t sp_config_options[] = {
     BUS_NODE_CONFIG_ROWS(sp_config_t, node, "false"),
-    {"storage.proxy_name", BUS_CFG_STRING, offsetof(sp_config_t, proxy_name), "", 0, 63,
-     NULL,
-     "this storage-proxy's name, the first half of folder hosts (<proxy>:<volume>); "
-     "empty = node.name"},
+    {"storage.proxy_name", BUS_CFG_STRING, offsetof(sp_config_t, proxy_name), "local", 0,
+     63, NULL,
+     "this storage-proxy's name, the first half of folder hosts (<proxy>:<volume>), "
+     "unique among storage-proxies; empty = node.name"},
     {"storage.volumes", BUS_CFG_STRING, offsetof(sp_config_t, volumes),
      SP_CONFIG_VOLUMES_DEFAULT, 1, 65535, NULL,
      "volumes as NAME=local:PATH[,NAME=local:PATH...]: PATH absolute (must exist) or "
      "relative to node.state_dir (created); the first is the default"},
+    {"storage.owner_uid", BUS_CFG_INT, offsetof(sp_config_t, owner_uid),
+     SP_CONFIG_OWNER_DEFAULT, SP_CONFIG_OWNER_KEEP, SP_CONFIG_OWNER_MAX, NULL,
+     "owner of what the storage-proxy makes in folders (folder roots, directories, "
+     "uploaded files, clones): the user containers run as; -1 = as created, as "
+     "everything is when the storage-proxy is not root"},
+    {"storage.owner_gid", BUS_CFG_INT, offsetof(sp_config_t, owner_gid),
+     SP_CONFIG_OWNER_DEFAULT, SP_CONFIG_OWNER_KEEP, SP_CONFIG_OWNER_MAX, NULL,
+     "group of what the storage-proxy makes in folders; -1 = as created"},
     {"storage.scan_ms", BUS_CFG_INT, offsetof(sp_config_t, scan_ms),
      SP_CONFIG_SCAN_MS_DEFAULT, 100, 86400000, NULL,
      "how often every folder's usage is scanned; folders found over quota refuse "

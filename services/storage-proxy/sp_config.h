@@ -19,6 +19,14 @@
     and point both services at it. Without one, /upload and /download
     refuse every token (503).
 
+    Everything the storage-proxy makes in a folder (the folder's root, the
+    directories of storage.files.mkdir and of uploads, uploaded files,
+    clones) is given to storage.owner_uid:storage.owner_gid, the user
+    containers run as (1000:1000), so a kernel that mounts the folder can
+    write there; -1 leaves that id as created (the storage-proxy's own). A
+    storage-proxy that does not run as root cannot give files away: it
+    says so at start and leaves ownership as created.
+
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
@@ -34,11 +42,16 @@
 #define SP_CONFIG_CHUNK_DEFAULT   "64m"            //  the official client sends 16 MiB
 #define SP_CONFIG_CHUNK_MIN       (1LL << 20)
 #define SP_CONFIG_CHUNK_MAX       (1LL << 30)
+#define SP_CONFIG_OWNER_DEFAULT   "1000" //  the containers' user and group
+#define SP_CONFIG_OWNER_KEEP      (-1)   //  leave the id as created
+#define SP_CONFIG_OWNER_MAX       2147483647
 
 typedef struct {
     bus_node_config_t node;
     char *proxy_name;        //  first half of host names; "" = the node's name
     char *volumes;           //  NAME=BACKEND:PATH[,...]
+    int owner_uid;           //  owner of what is made in folders; -1: as created
+    int owner_gid;           //  its group; -1: as created
     int scan_ms;             //  period of the usage scan of every folder
     char *http_listen;       //  host:port of /upload and /download; "" = off
     char *http_advertise;    //  the URL clients are sent to; "" = as bound

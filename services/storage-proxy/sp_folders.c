@@ -15,6 +15,12 @@
     cannot), symlinks are copied as links, and fifos, sockets and devices
     are left out.
 
+    What is made in a folder belongs to the owner (sp_folders_set_owner):
+    a new folder's root, and every directory, file and link of a clone
+    (the copy keeps each entry's mode and times, not its owner, so a clone
+    of a folder that holds files of root is wholly the containers' user's);
+    the sp_fs objects sp_folders_open hands out carry it too.
+
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
@@ -35,6 +41,8 @@ struct _sp_folders_t {
     struct event *timer;
     bool scanning; //  a full scan is running
     uint64_t trash_seq;
+    uid_t uid; //  owner of what is made in folders; (uid_t) -1: as created
+    gid_t gid;
 };
 
 const bus_db_migration_t sp_folders_migrations[] = {
@@ -396,6 +404,8 @@ typedef struct {
     bus_error_t err;
     sp_folders_reply_fn *fn;
     void *arg;
+    uid_t uid; //  the owner of the copy; -1: as created
+    gid_t gid;
 } clone_job_t;
 
 static int
@@ -406,6 +416,17 @@ s_copy_fail(clone_job_t *job, int errnum, const char *what, const char *name)
                                                        : BUS_STATUS_INTERNAL,
                   "clone: %s %s: %s", what, name, strerror(errnum));
     return -1;
+}
+
+//  Gives name in dir (never through a symlink) to the clone's owner.
+static int
+s_copy_own(clone_job_t *job, int dir, const char *name)
+{
+    if (job->uid == (uid_t) -1 && job->gid == (gid_t) -1)
+        return 0;
+    if (fchownat(dir, name, job->uid, job->gid, AT_SYMLINK_NOFOLLOW) != 0)
+        return s_copy_fail(job, errno, "chown", name);
+    return 0;
 }
 
 //  Copies the bytes of in to out.
@@ -479,6 +500,9 @@ s_copy_file(clone_job_t *job,
         return s_copy_fail(job, saved, "create", name);
     }
     int rc = s_copy_bytes(job, in, out, name, jobs);
+    if (rc == 0 && (job->uid != (uid_t) -1 || job->gid != (gid_t) -1) &&
+        fchown(out, job->uid, job->gid) != 0)
+        rc = s_copy_fail(job, errno, "chown", name);
     if (rc == 0) {
         struct timespec times[2] = {now.st_atim, now.st_mtim};
         fchmod(out, st->st_mode & 07777 & ~(mode_t) (S_ISUID | S_ISGID));
@@ -526,6 +550,10 @@ s_copy_tree(clone_job_t *job, int src, int dst, int depth, sp_jobs_t *jobs)
                 rc = s_copy_fail(job, errno, "mkdir", name);
                 break;
             }
+            if (s_copy_own(job, dst, name) != 0) {
+                rc = -1;
+                break;
+            }
             int sub_src =
                 openat(src, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
             int sub_dst =
@@ -553,6 +581,8 @@ s_copy_tree(clone_job_t *job, int src, int dst, int depth, sp_jobs_t *jobs)
             target[n] = '\0';
             if (symlinkat(target, dst, name) != 0)
                 rc = s_copy_fail(job, errno, "symlink", name);
+            else
+                rc = s_copy_own(job, dst, name);
         } else
             continue; //  fifos, sockets, devices are never copied
         if (rc == 0)
@@ -622,6 +652,8 @@ sp_folders_new(bus_node_t *node, sp_volumes_t *volumes, int scan_ms, bus_error_t
     self->node = node;
     self->db = bus_node_db(node);
     self->volumes = volumes;
+    self->uid = (uid_t) -1;
+    self->gid = (gid_t) -1;
     self->jobs = sp_jobs_new(bus_node_base(node));
     self->timer = event_new(bus_node_base(node), -1, EV_PERSIST, s_on_timer, self);
     struct timeval period = {scan_ms / 1000, (scan_ms % 1000) * 1000};
@@ -663,6 +695,14 @@ sp_folders_destroy(sp_folders_t **self_p)
         free(self);
         *self_p = NULL;
     }
+}
+
+void
+sp_folders_set_owner(sp_folders_t *self, uid_t uid, gid_t gid)
+{
+    assert(self);
+    self->uid = uid;
+    self->gid = gid;
 }
 
 sp_volumes_t *
@@ -746,6 +786,8 @@ sp_folders_open(sp_folders_t *self, const sp_folder_t *folder, bus_error_t *err)
         return NULL;
     bus_error_t open_err = {0};
     sp_fs_t *fs = sp_fs_new(path, &open_err);
+    if (fs)
+        sp_fs_set_owner(fs, self->uid, self->gid);
     if (!fs && open_err.status == BUS_STATUS_NOT_FOUND)
         bus_error_set(err, BUS_STATUS_INTERNAL, "directory of folder %s is missing",
                       folder->id);
@@ -804,6 +846,16 @@ s_insert(sp_folders_t *self,
         return bus_error_set(
             err, saved == ENOSPC ? BUS_STATUS_UNAVAILABLE : BUS_STATUS_INTERNAL,
             "cannot create folder %s: %s", id, strerror(saved));
+    }
+    //  The root is the owner's (the shard directory above stays ours).
+    if ((self->uid != (uid_t) -1 || self->gid != (gid_t) -1) &&
+        fchownat(AT_FDCWD, path, self->uid, self->gid, AT_SYMLINK_NOFOLLOW) != 0) {
+        int saved = errno;
+        rmdir(path);
+        bus_db_rollback(self->db);
+        return bus_error_set(err, BUS_STATUS_INTERNAL,
+                             "cannot give folder %s to %d:%d: %s", id, (int) self->uid,
+                             (int) self->gid, strerror(saved));
     }
     if (bus_db_commit(self->db) != 0) {
         rmdir(path);
@@ -953,6 +1005,8 @@ sp_folders_clone(sp_folders_t *self,
     job->self = self;
     job->fn = fn;
     job->arg = arg;
+    job->uid = self->uid;
+    job->gid = self->gid;
     snprintf(job->id, sizeof job->id, "%s", key);
     rc = sp_folders_path(self, &source, job->src, sizeof job->src, err);
     if (rc == BUS_OK &&

@@ -13,7 +13,9 @@
     every upload until a later scan (or a higher quota) finds it under.
 
     Clones, scans and the removal of purged trees run on threads
-    (sp_jobs); the table is only touched on the loop.
+    (sp_jobs); the table is only touched on the loop. What is made in a
+    folder, clones included, is given to the configured owner (the
+    containers' user), not kept as the source had it.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -72,6 +74,12 @@ sp_folders_new(bus_node_t *node, sp_volumes_t *volumes, int scan_ms, bus_error_t
 //  Stops the jobs (a clone in flight is answered UNAVAILABLE and its copy
 //  marked failed). Idempotent, NULLs the pointer.
 void sp_folders_destroy(sp_folders_t **self_p);
+
+//  Gives what is made in folders from now on to uid:gid (storage.owner_uid,
+//  storage.owner_gid): new folder roots, clones, and what the sp_fs objects
+//  of sp_folders_open make. (uid_t) -1 or (gid_t) -1 leave that id as
+//  created, which is the default.
+void sp_folders_set_owner(sp_folders_t *self, uid_t uid, gid_t gid);
 
 //  The volumes. Borrowed.
 sp_volumes_t *sp_folders_volumes(sp_folders_t *self);

@@ -24,6 +24,10 @@
     entries are stat'ed, then sorted. 100,000 entries cost one pass of
     getdents and about a thousand fstatat calls per page.
 
+    An owner set with sp_fs_set_owner gets each directory made, with
+    fchownat(AT_SYMLINK_NOFOLLOW) from the parent descriptor it was made
+    in, and each staging file, with fchown on the descriptor held.
+
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
@@ -44,6 +48,8 @@ struct _sp_fs_t {
     int root; //  O_PATH descriptor of the folder root
     dev_t dev;
     ino_t ino;
+    uid_t uid; //  owner of what is made; (uid_t) -1: as created
+    gid_t gid; //  (gid_t) -1: as created
 };
 
 //  ---------------------------------------------------------------------------
@@ -114,6 +120,23 @@ s_close(int *fd_p)
         errno = saved;
         *fd_p = -1;
     }
+}
+
+//  True when what this object makes is given to someone.
+static bool
+s_owned(const sp_fs_t *self)
+{
+    return self->uid != (uid_t) -1 || self->gid != (gid_t) -1;
+}
+
+//  Sets err for an entry that could not be given to the owner; -1.
+static int
+s_own_fail(const sp_fs_t *self, bus_error_t *err, int errnum, const char *rel)
+{
+    bus_error_set(err, BUS_STATUS_INTERNAL, "cannot give %s to %d:%d: %s",
+                  *rel ? rel : ".", self->uid == (uid_t) -1 ? -1 : (int) self->uid,
+                  self->gid == (gid_t) -1 ? -1 : (int) self->gid, strerror(errnum));
+    return -1;
 }
 
 //  openat2 on path beneath dirfd ("" means dirfd itself). -1 with errno.
@@ -235,6 +258,8 @@ sp_fs_new(const char *root, bus_error_t *err)
     self->root = fd;
     self->dev = st.st_dev;
     self->ino = st.st_ino;
+    self->uid = (uid_t) -1;
+    self->gid = (gid_t) -1;
     return self;
 }
 
@@ -248,6 +273,14 @@ sp_fs_destroy(sp_fs_t **self_p)
         free(self);
         *self_p = NULL;
     }
+}
+
+void
+sp_fs_set_owner(sp_fs_t *self, uid_t uid, gid_t gid)
+{
+    assert(self);
+    self->uid = uid;
+    self->gid = gid;
 }
 
 //  ---------------------------------------------------------------------------
@@ -564,7 +597,15 @@ s_mkdir_one(sp_fs_t *self, const char *rel, bool exist_ok, bus_error_t *err)
     if (parent < 0)
         return s_fail(err, errno, "open", dir);
     int rc = 0;
-    if (mkdirat(parent, name, SP_FS_DIR_MODE) != 0) {
+    if (mkdirat(parent, name, SP_FS_DIR_MODE) == 0) {
+        //  The new directory itself: a symlink swapped in would be changed,
+        //  never its target.
+        if (s_owned(self) &&
+            fchownat(parent, name, self->uid, self->gid, AT_SYMLINK_NOFOLLOW) != 0) {
+            rc = s_own_fail(self, err, errno, rel);
+            unlinkat(parent, name, AT_REMOVEDIR);
+        }
+    } else {
         if (errno != EEXIST)
             rc = s_fail(err, errno, "mkdir", rel);
         else {
@@ -887,6 +928,7 @@ sp_fs_stage_open(sp_fs_t *self, const char *name, bus_error_t *err)
         return s_fail(err, errno, "open", SP_FS_STAGE_DIR);
     int fd = s_openat2(dir, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, SP_FS_FILE_MODE,
                        RESOLVE_STRICT);
+    bool made = fd >= 0;
     if (fd < 0 && errno == EEXIST) {
         //  resuming: whatever is there must be our plain file
         int pathfd = s_openat2(dir, name, O_PATH | O_NOFOLLOW, 0, RESOLVE_STRICT);
@@ -894,12 +936,23 @@ sp_fs_stage_open(sp_fs_t *self, const char *name, bus_error_t *err)
             struct stat st;
             fd = s_reopen_regular(pathfd, O_RDWR, true, &st, name, err);
             close(pathfd);
-            close(dir);
-            return fd;
+            if (fd < 0) {
+                close(dir);
+                return -1;
+            }
         }
     }
     if (fd < 0)
         s_fail(err, errno, "open staging file", name);
+    //  Given away on the descriptor we hold, so the committed file is the
+    //  owner's (a resumed one made before an owner was set too).
+    else if (s_owned(self) && fchown(fd, self->uid, self->gid) != 0) {
+        s_own_fail(self, err, errno, name);
+        close(fd);
+        fd = -1;
+        if (made)
+            unlinkat(dir, name, 0);
+    }
     close(dir);
     return fd;
 }

@@ -14,6 +14,10 @@
     SP_FS_STAGE_DIR at its root: their bytes count in the folder's usage,
     but no client path may name it and the root's listing leaves it out.
 
+    What a folder object makes (directories, upload files) can be given to
+    an owner, the user containers run as: set on the new inode itself,
+    never through a symlink. Renames keep what the entry had.
+
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
@@ -24,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
+#include <sys/types.h>
 #include "bus_status.h"
 
 //  Longest relative path, in bytes (PATH_MAX less its NUL), and component.
@@ -92,6 +97,13 @@ sp_fs_t *sp_fs_new(const char *root, bus_error_t *err);
 void sp_fs_destroy(sp_fs_t **self_p);
 
 //  ---------------------------------------------------------------------------
+//  Gives what this object makes from now on (sp_fs_mkdir's directories, the
+//  parents and file of an upload) to uid:gid; (uid_t) -1 or (gid_t) -1
+//  leave that id as created, which is the default. A directory that cannot
+//  be given away is removed again and the call fails.
+void sp_fs_set_owner(sp_fs_t *self, uid_t uid, gid_t gid);
+
+//  ---------------------------------------------------------------------------
 //  Checks a client path (len bytes) and writes its normal form into out:
 //  components joined by '/', "." components dropped, "" for the root.
 //  Refuses, with BUS_STATUS_INVALID: a NUL or control character, an absolute
@@ -130,9 +142,10 @@ int sp_fs_list(sp_fs_t *self,
 void sp_fs_page_destroy(sp_fs_page_t **self_p);
 
 //  ---------------------------------------------------------------------------
-//  Makes directory path (SP_FS_DIR_MODE). With SP_FS_MKDIR_PARENTS missing
-//  parents are made too; with SP_FS_MKDIR_EXIST_OK an existing directory
-//  is success; anything else there is BUS_STATUS_CONFLICT. 0, or -1 with err.
+//  Makes directory path (SP_FS_DIR_MODE), given to the owner. With
+//  SP_FS_MKDIR_PARENTS missing parents are made too; with SP_FS_MKDIR_EXIST_OK an
+//  existing directory is success; anything else there is BUS_STATUS_CONFLICT. 0, or -1
+//  with err.
 int sp_fs_mkdir(
     sp_fs_t *self, const char *path, size_t len, unsigned flags, bus_error_t *err);
 
@@ -173,12 +186,14 @@ int sp_fs_usage(sp_fs_t *self, uint64_t *bytes_p, uint64_t *entries_p, bus_error
 //  bytes of [A-Za-z0-9._-], not "." or "..". Opens SP_FS_STAGE_DIR/name for
 //  reading and writing, creating the directory and then the file (O_EXCL)
 //  when missing. Refuses a staging file that is a symlink, not a regular
-//  file or has other hard links. Returns the descriptor (caller closes it),
-//  or -1 with err.
+//  file or has other hard links. The file is given to the owner
+//  (sp_fs_set_owner), a resumed one too. Returns the descriptor (caller
+//  closes it), or -1 with err.
 int sp_fs_stage_open(sp_fs_t *self, const char *name, bus_error_t *err);
 
 //  Renames staging file name onto path in one step (renameat2), making
-//  missing parents; a file already at path is replaced, a directory is not.
+//  missing parents (given to the owner); a file already at path is
+//  replaced, a directory is not.
 //  The caller fsyncs the data first; this fsyncs the target's directory.
 //  0, or -1 with err (the staging file stays).
 int sp_fs_stage_commit(

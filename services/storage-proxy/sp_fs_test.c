@@ -1,7 +1,8 @@
 /*  =========================================================================
     sp_fs_test - confined folder operations: path checks, traversal and
     symlink attacks, special files, mkdir, rename, delete, paginated
-    listings (3,000 and 100,000 entries), usage and the staging primitive
+    listings (3,000 and 100,000 entries), usage, the staging primitive and
+    the owner of what is made (as root)
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -682,6 +683,110 @@ test_stage(void)
     s_teardown(&fs);
 }
 
+//  lstat's owner of rel under s_root: uid in *uid_p, gid in *gid_p.
+static bool
+s_owner(const char *rel, uid_t *uid_p, gid_t *gid_p)
+{
+    char path[PATH_MAX * 2];
+    snprintf(path, sizeof path, "%s/%s", s_root, rel);
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return false;
+    *uid_p = st.st_uid;
+    *gid_p = st.st_gid;
+    return true;
+}
+
+#define OWNER_UID 4242
+#define OWNER_GID 4343
+#define T_OWNED(rel, u, g)                                                               \
+    do {                                                                                 \
+        uid_t t_uid_;                                                                    \
+        gid_t t_gid_;                                                                    \
+        T_ASSERT(s_owner(rel, &t_uid_, &t_gid_));                                        \
+        T_EQ_INT(t_uid_, u);                                                             \
+        T_EQ_INT(t_gid_, g);                                                             \
+    } while (0)
+
+//  What the folder object makes goes to its owner; what was there or is
+//  moved keeps its own. Only root can give files away: without it, only
+//  the default (as created) is checked.
+static void
+test_owner(void)
+{
+    sp_fs_t *fs = s_setup();
+    T_ASSERT(fs);
+    bus_error_t err = {0};
+    uid_t me = geteuid();
+    gid_t my_group = getegid();
+    //  the default: as created
+    T_EQ_INT(sp_fs_mkdir(fs, S("plain"), 0, &err), 0);
+    T_OWNED("plain", me, my_group);
+    if (me != 0) {
+        printf("# not root: giving files away is not tested\n");
+        s_teardown(&fs);
+        return;
+    }
+    s_write_file("before", "x");
+    T_EQ_INT(sp_fs_mkdir(fs, S("pre"), 0, &err), 0);
+    sp_fs_set_owner(fs, OWNER_UID, OWNER_GID);
+
+    //  mkdir -p: every directory made, not the ones already there
+    T_EQ_INT(sp_fs_mkdir(fs, S("pre/a/b/c"), SP_FS_MKDIR_PARENTS, &err), 0);
+    T_OWNED("pre", 0, 0);
+    T_OWNED("pre/a", OWNER_UID, OWNER_GID);
+    T_OWNED("pre/a/b", OWNER_UID, OWNER_GID);
+    T_OWNED("pre/a/b/c", OWNER_UID, OWNER_GID);
+    T_EQ_INT(sp_fs_mkdir(fs, S("plain"), SP_FS_MKDIR_EXIST_OK, &err), 0);
+    T_OWNED("plain", 0, 0);
+    //  made through a symlink that stays inside: the directory, not the link
+    s_link("pre/a", "alink");
+    T_EQ_INT(sp_fs_mkdir(fs, S("alink/d"), 0, &err), 0);
+    T_OWNED("pre/a/d", OWNER_UID, OWNER_GID);
+    T_OWNED("alink", 0, 0);
+
+    //  an upload: the staging file, a resumed one, the committed file and
+    //  the parents the commit made
+    int fd = sp_fs_stage_open(fs, "up1", &err);
+    T_ASSERT(fd >= 0);
+    T_EQ_INT(write(fd, "abc", 3), 3);
+    close(fd);
+    T_OWNED(SP_FS_STAGE_DIR "/up1", OWNER_UID, OWNER_GID);
+    T_OWNED(SP_FS_STAGE_DIR, 0, 0); //  ours: containers never reach in
+    T_EQ_INT(sp_fs_stage_commit(fs, "up1", S("new/dir/file"), &err), 0);
+    T_OWNED("new", OWNER_UID, OWNER_GID);
+    T_OWNED("new/dir", OWNER_UID, OWNER_GID);
+    T_OWNED("new/dir/file", OWNER_UID, OWNER_GID);
+    //  a staging file of root's (made before an owner was set) is given
+    //  away when resumed
+    sp_fs_set_owner(fs, (uid_t) -1, (gid_t) -1);
+    fd = sp_fs_stage_open(fs, "up2", &err);
+    T_ASSERT(fd >= 0);
+    close(fd);
+    T_OWNED(SP_FS_STAGE_DIR "/up2", 0, 0);
+    sp_fs_set_owner(fs, OWNER_UID, OWNER_GID);
+    fd = sp_fs_stage_open(fs, "up2", &err);
+    T_ASSERT(fd >= 0);
+    close(fd);
+    T_EQ_INT(sp_fs_stage_commit(fs, "up2", S("pre/resumed"), &err), 0);
+    T_OWNED("pre/resumed", OWNER_UID, OWNER_GID);
+
+    //  moved entries keep what they had
+    T_EQ_INT(sp_fs_rename(fs, S("before"), S("pre/a/moved"), &err), 0);
+    T_OWNED("pre/a/moved", 0, 0);
+    T_EQ_INT(sp_fs_rename(fs, S("new/dir/file"), S("moved2"), &err), 0);
+    T_OWNED("moved2", OWNER_UID, OWNER_GID);
+
+    //  one id only: the other stays as created
+    sp_fs_set_owner(fs, OWNER_UID, (gid_t) -1);
+    T_EQ_INT(sp_fs_mkdir(fs, S("uid_only"), 0, &err), 0);
+    T_OWNED("uid_only", OWNER_UID, 0);
+    sp_fs_set_owner(fs, (uid_t) -1, OWNER_GID);
+    T_EQ_INT(sp_fs_mkdir(fs, S("gid_only"), 0, &err), 0);
+    T_OWNED("gid_only", 0, OWNER_GID);
+    s_teardown(&fs);
+}
+
 int
 main(void)
 {
@@ -695,5 +800,6 @@ main(void)
     T_RUN(test_list_100k);
     T_RUN(test_usage_and_read);
     T_RUN(test_stage);
+    T_RUN(test_owner);
     return T_DONE();
 }

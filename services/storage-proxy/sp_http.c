@@ -37,7 +37,7 @@
     =========================================================================
 */
 #include "sp_classes.h"
-#include <fcntl.h>          //  open, fcntl: the secret file, non-blocking sockets
+#include <fcntl.h>          //  open, fcntl: files to send, non-blocking sockets
 #include <netdb.h>          //  getaddrinfo: the listen address
 #include <netinet/in.h>     //  sockaddr_in(6): the bound port
 #include <openssl/crypto.h> //  OPENSSL_cleanse: the secret on the way out
@@ -1173,38 +1173,6 @@ s_on_accept(evutil_socket_t fd, short what, void *arg)
 //  ---------------------------------------------------------------------------
 //  Set-up
 
-//  Reads the secret file: its bytes less trailing white space. 0 or -1.
-static int
-s_read_secret(sp_http_t *self, const char *path, bus_error_t *err)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0)
-        return bus_error_set(err, BUS_STATUS_NOT_FOUND, "http.token_secret_file %s: %s",
-                             path, strerror(errno)),
-               -1;
-    struct stat st;
-    if (fstat(fd, &st) == 0 && (st.st_mode & 077))
-        bus_log_warning("token secret file readable by others path=%s mode=%o", path,
-                        (unsigned) (st.st_mode & 0777));
-    self->secret = malloc(SP_HTTP_SECRET_MAX + 1);
-    ssize_t n = self->secret ? read(fd, self->secret, SP_HTTP_SECRET_MAX + 1) : -1;
-    close(fd);
-    if (n < 0 || n > SP_HTTP_SECRET_MAX)
-        return bus_error_set(err, BUS_STATUS_INVALID,
-                             "http.token_secret_file %s: unreadable or over %d bytes",
-                             path, SP_HTTP_SECRET_MAX),
-               -1;
-    while (n > 0 && isspace(self->secret[n - 1]))
-        n--;
-    if (n < BUS_TOKEN_SECRET_MIN)
-        return bus_error_set(err, BUS_STATUS_INVALID,
-                             "http.token_secret_file %s: shorter than %d bytes", path,
-                             BUS_TOKEN_SECRET_MIN),
-               -1;
-    self->secret_len = (size_t) n;
-    return 0;
-}
-
 //  Binds listen ("host:port", "[v6]:port"); fills self->endpoint. 0 or -1.
 static int
 s_bind(sp_http_t *self, const char *listen_at, bus_error_t *err)
@@ -1282,7 +1250,8 @@ sp_http_new(bus_node_t *node,
     self->listener = -1;
     self->max_body = (uint64_t) config->max_chunk_bytes;
     if (config->token_secret_file && *config->token_secret_file) {
-        if (s_read_secret(self, config->token_secret_file, err) != 0)
+        if (bus_token_read_secret(config->token_secret_file, "http.token_secret_file",
+                                  &self->secret, &self->secret_len, err) != 0)
             goto fail;
     } else
         bus_log_warning("no http.token_secret_file: uploads and downloads are refused");
@@ -1317,7 +1286,7 @@ sp_http_destroy(sp_http_t **self_p)
         if (self->listener >= 0)
             close(self->listener);
         if (self->secret) {
-            OPENSSL_cleanse(self->secret, SP_HTTP_SECRET_MAX + 1);
+            OPENSSL_cleanse(self->secret, self->secret_len);
             free(self->secret);
         }
         free(self);

@@ -51,7 +51,6 @@
 #define SP_HTTP_SENDFILE_MAX (16 << 20) //  bytes asked of one sendfile
 #define SP_HTTP_CONN_MAX     1024       //  open connections; more are refused
 #define SP_HTTP_ACCEPT_TURN  64         //  connections accepted per turn
-#define SP_HTTP_SECRET_MAX   4096       //  longest token secret file
 #define SP_HTTP_TUS_VERSION  "1.0.0"
 
 typedef struct _sp_http_t sp_http_t;

@@ -34,6 +34,28 @@ s_fini(void **state_p)
     }
 }
 
+//  Gives what is made in folders to storage.owner_uid:owner_gid. Only root
+//  can give files away; without it ownership stays as created, and the log
+//  says so.
+static void
+s_set_owner(sp_folders_t *folders, const sp_config_t *config)
+{
+    uid_t uid = config->owner_uid < 0 ? (uid_t) -1 : (uid_t) config->owner_uid;
+    gid_t gid = config->owner_gid < 0 ? (gid_t) -1 : (gid_t) config->owner_gid;
+    bool mine = (uid == (uid_t) -1 || uid == geteuid()) &&
+                (gid == (gid_t) -1 || gid == getegid());
+    if (geteuid() != 0 && !mine) {
+        bus_log_warning("not root: files made in folders keep the storage-proxy's "
+                        "owner owner_uid=%d owner_gid=%d",
+                        config->owner_uid, config->owner_gid);
+        uid = (uid_t) -1;
+        gid = (gid_t) -1;
+    } else
+        bus_log_notice("files made in folders belong to owner_uid=%d owner_gid=%d",
+                       config->owner_uid, config->owner_gid);
+    sp_folders_set_owner(folders, uid, gid);
+}
+
 static void *
 s_init(bus_node_t *node, const void *config_, bus_error_t *err)
 {
@@ -48,6 +70,8 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
     state->volumes = sp_volumes_new(config->volumes, config->node.state_dir, proxy, err);
     if (state->volumes)
         state->folders = sp_folders_new(node, state->volumes, config->scan_ms, err);
+    if (state->folders)
+        s_set_owner(state->folders, config);
     if (state->folders && config->http_listen && *config->http_listen)
         state->http = sp_http_new(node, state->folders, config, err);
     bool http_ok = state->http || !(config->http_listen && *config->http_listen);

@@ -1,6 +1,7 @@
 /*  =========================================================================
     sp_upload_test - resumable uploads: interrupted and resumed, wrong
-    offsets, overflow, the quota at the exact byte, refused targets
+    offsets, overflow, the quota at the exact byte, refused targets, the
+    owner of a completed upload
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -421,6 +422,45 @@ test_zero_lock_crash(void)
     s_teardown(&fs);
 }
 
+//  A completed upload, and the directories it made, belong to the owner of
+//  the folder object (as root; else only the default is checked).
+static void
+test_owner(void)
+{
+    sp_fs_t *fs = s_setup();
+    T_ASSERT(fs);
+    bus_error_t err = {0};
+    bool root = geteuid() == 0;
+    if (root)
+        sp_fs_set_owner(fs, 1000, 1000);
+    sp_upload_t *up = sp_upload_open(fs, "owned", S("sub/dir/owned.txt"), 6, &err);
+    T_ASSERT(up);
+    T_EQ_INT(sp_upload_append(up, 0, "abc", 3, &err), 0);
+    T_EQ_INT(sp_upload_append(up, 3, "def", 3, &err), 0);
+    T_ASSERT(sp_upload_done(up));
+    sp_upload_destroy(&up);
+    const char *made[] = {"sub", "sub/dir", "sub/dir/owned.txt"};
+    for (size_t i = 0; i < 3; i++) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", s_root, made[i]);
+        struct stat st;
+        T_EQ_INT(lstat(path, &st), 0);
+        T_EQ_INT(st.st_uid, root ? 1000 : geteuid());
+        T_EQ_INT(st.st_gid, root ? 1000 : getegid());
+    }
+    //  an empty upload completes at open: its file is the owner's too
+    up = sp_upload_open(fs, "empty", S("empty.txt"), 0, &err);
+    T_ASSERT(up);
+    T_ASSERT(sp_upload_done(up));
+    sp_upload_destroy(&up);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/empty.txt", s_root);
+    struct stat st;
+    T_EQ_INT(lstat(path, &st), 0);
+    T_EQ_INT(st.st_uid, root ? 1000 : geteuid());
+    s_teardown(&fs);
+}
+
 int
 main(void)
 {
@@ -430,5 +470,6 @@ main(void)
     T_RUN(test_quota);
     T_RUN(test_target_refused);
     T_RUN(test_zero_lock_crash);
+    T_RUN(test_owner);
     return T_DONE();
 }

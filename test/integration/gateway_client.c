@@ -5,11 +5,13 @@
     =========================================================================
 */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -77,6 +79,19 @@ client_platform_start_with(client_platform_t *self,
     snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", self->hub_subscribe);
     snprintf(reg, sizeof reg, "bus.hub.registry=%s", self->registry);
 
+    //  The secret the gateway signs upload and download tokens with, for a
+    //  storage-proxy a test may start (client_storage_start).
+    char secret_path[512], secret_opt[600];
+    snprintf(secret_path, sizeof secret_path, "%s/storage.secret", self->dir);
+    snprintf(secret_opt, sizeof secret_opt, "vfolders.token_secret_file=%s", secret_path);
+    FILE *secret = fopen(secret_path, "w");
+    if (!secret || fputs("platform-test-secret-0123456789abcdef\n", secret) < 0) {
+        if (secret)
+            fclose(secret);
+        return -1;
+    }
+    fclose(secret);
+    chmod(secret_path, 0600);
     char gw_state[512], acct_state[512];
     snprintf(gw_state, sizeof gw_state, "node.state_dir=%s/gateway", self->dir);
     snprintf(acct_state, sizeof acct_state, "node.state_dir=%s/accounting", self->dir);
@@ -88,6 +103,7 @@ client_platform_start_with(client_platform_t *self,
                              "--set", "auth.password_iterations=1000",
                              "--set", "bus.heartbeat_ms=100",
                              "--set", "bus.sync_ms=200",
+                             "--set", secret_opt,
                              NULL};
     const char *acct_args[] = {
         "--set", acct_state,        "--set", pub,     "--set",
@@ -238,6 +254,46 @@ client_mutation_ok(json_t *response, const char *field)
                     ? json_string_value(json_object_get(result, "msg"))
                     : "(no msg)");
     return ok;
+}
+
+bool
+client_storage_start(client_platform_t *self,
+                     harness_proc_t *proxy,
+                     char *hostport,
+                     size_t size)
+{
+    char state[512], volumes[600], secret[600], pub[160], sub[160], reg[160], volume[512];
+    snprintf(volume, sizeof volume, "%s/vfolders", self->dir);
+    if (mkdir(volume, 0755) != 0 && errno != EEXIST)
+        return false;
+    snprintf(state, sizeof state, "node.state_dir=%s/storage-proxy", self->dir);
+    snprintf(volumes, sizeof volumes, "storage.volumes=volume1=local:%s", volume);
+    snprintf(secret, sizeof secret, "http.token_secret_file=%s/storage.secret",
+             self->dir);
+    snprintf(pub, sizeof pub, "bus.hub.publish=%s", self->hub_publish);
+    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", self->hub_subscribe);
+    snprintf(reg, sizeof reg, "bus.hub.registry=%s", self->registry);
+    const char *args[] = {"--set", state,
+                          "--set", volumes,
+                          "--set", secret,
+                          "--set", "storage.proxy_name=local",
+                          "--set", "storage.scan_ms=200",
+                          "--set", "http.listen=127.0.0.1:0",
+                          "--set", pub,
+                          "--set", sub,
+                          "--set", reg,
+                          "--set", "bus.heartbeat_ms=100",
+                          "--set", "bus.sync_ms=200",
+                          NULL};
+    char line[HARNESS_LINE_MAX], url[256];
+    if (harness_start(proxy, self->dir, "storage-proxy", "storage-proxy", args) != 0 ||
+        !harness_wait_line(proxy, "storage-proxy url=", CLIENT_READY_MS, line,
+                           sizeof line) ||
+        !harness_field(line, "url", url, sizeof url) || strncmp(url, "http://", 7) != 0 ||
+        !harness_wait_line(proxy, "ready ", CLIENT_READY_MS, NULL, 0))
+        return false;
+    snprintf(hostport, size, "%.*s", (int) strcspn(url + 7, "/"), url + 7);
+    return true;
 }
 
 bool

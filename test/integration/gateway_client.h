@@ -101,6 +101,16 @@ bool client_agent_start(client_platform_t *self,
                         const char *bridge,
                         const char *cidr);
 
+//  Starts a storage-proxy on the platform's bus: proxy "local" with the
+//  volume "volume1" in the platform's dir (host local:volume1, the
+//  gateway's default), its client HTTP endpoint on an ephemeral port (its
+//  "host:port" goes to hostport), the secret the gateway signs with, usage
+//  scans every 200 ms. True when it runs.
+bool client_storage_start(client_platform_t *self,
+                          harness_proc_t *proxy,
+                          char *hostport,
+                          size_t size);
+
 //  The first keypair of email, read as the superadmin. True when found.
 bool
 client_keypair_of(const client_platform_t *self, const char *email, client_keypair_t *kp);

@@ -1,0 +1,414 @@
+/*  =========================================================================
+    gw_vfolder - virtual folders as the gateway keeps them: who owns each,
+    who else may reach it and how, and how the API shows them
+
+    Every way of reaching folders is one SQL view of the caller (S_REACH):
+    one row per (folder, way), ranked as the header orders them; a lookup
+    takes the best rank. The API's views are built from the row and the
+    way it was reached, never from a second query.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "gw_classes.h"
+
+//  ?1 the caller's user, ?2 its role, ?3 its domain. rank: 0 owner,
+//  1 invited, 2 project member, 3 admin. A superadmin reaches everything, a
+//  domain admin everything of its domain.
+#define S_REACH                                                                          \
+    "WITH reach(id, perm, owner, rank) AS ("                                             \
+    "  SELECT id, 'wd', 1, 0 FROM vfolders WHERE user_uuid = ?1"                         \
+    "  UNION ALL SELECT vfolder_id, permission, 0, 1 FROM vfolder_permissions"           \
+    "    WHERE user_uuid = ?1"                                                           \
+    "  UNION ALL SELECT v.id, v.permission, 0, 2 FROM vfolders v"                        \
+    "    JOIN association_groups_users a ON a.group_id = v.group_id AND a.user_id = ?1"  \
+    "  UNION ALL SELECT id, 'wd', ownership_type = 'group', 3 FROM vfolders"             \
+    "    WHERE ?2 = 'superadmin' OR (?2 = 'admin' AND domain_name = ?3)),"               \
+    " best AS (SELECT id, perm, owner, min(rank) AS rank FROM reach GROUP BY id)"        \
+    " SELECT v.id, v.name, v.host, v.domain_name, v.usage_mode, v.permission,"           \
+    " v.ownership_type, v.user_uuid, v.group_id, v.creator, v.cloneable, v.status,"      \
+    " v.max_size, v.created_at, v.last_used, g.name AS group_name,"                      \
+    " u.email AS user_email, b.perm AS reached_perm, b.owner AS reached_owner,"          \
+    " b.rank AS reached_rank"                                                            \
+    " FROM best b JOIN vfolders v ON v.id = b.id"                                        \
+    " LEFT JOIN groups g ON g.id = v.group_id LEFT JOIN users u ON u.uuid = v.user_uuid"
+
+static const char *const s_booleans[] = {"cloneable", "reached_owner", NULL};
+
+const char *
+gw_vfolder_perm_str(gw_vfolder_perm_t perm)
+{
+    return perm == GW_VFOLDER_RO   ? "ro"
+           : perm == GW_VFOLDER_RW ? "rw"
+           : perm == GW_VFOLDER_WD ? "wd"
+                                   : NULL;
+}
+
+gw_vfolder_perm_t
+gw_vfolder_perm_parse(const char *text)
+{
+    if (!text)
+        return 0;
+    return strcmp(text, "ro") == 0   ? GW_VFOLDER_RO
+           : strcmp(text, "rw") == 0 ? GW_VFOLDER_RW
+           : strcmp(text, "wd") == 0 ? GW_VFOLDER_WD
+                                     : 0;
+}
+
+bool
+gw_vfolder_name_valid(const char *name)
+{
+    //  Names a kernel's home already uses for itself (Backend.AI's reserved
+    //  folders); shell start-up files are refused by the pattern below.
+    static const char *const reserved[] = {".terminfo",  ".jupyter", ".ssh",
+                                           ".local",     ".config",  ".cache",
+                                           ".tmux.conf", NULL};
+    size_t len = name ? strlen(name) : 0;
+    if (len == 0 || len > GW_VFOLDER_NAME_MAX || strcmp(name, ".") == 0 ||
+        strcmp(name, "..") == 0)
+        return false;
+    for (const char *c = name; *c; c++)
+        if (!isalnum((unsigned char) *c) && *c != '.' && *c != '_' && *c != '-')
+            return false;
+    for (const char *const *r = reserved; *r; r++)
+        if (strcmp(name, *r) == 0)
+            return false;
+    //  .bashrc, .profile-like .xxx_profile
+    if (name[0] == '.' && ((len > 3 && strcmp(name + len - 2, "rc") == 0) ||
+                           (len > 9 && strcmp(name + len - 8, "_profile") == 0)))
+        return false;
+    return true;
+}
+
+bool
+gw_vfolder_id_normal(const char *text, char out[GW_VFOLDER_ID_SIZE])
+{
+    size_t n = 0, len = text ? strlen(text) : 0;
+    if (len != 32 && len != 36)
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (len == 36 && (i == 8 || i == 13 || i == 18 || i == 23)) {
+            if (c != '-')
+                return false;
+            continue;
+        }
+        if (!isxdigit((unsigned char) c))
+            return false;
+        out[n++] = (char) tolower((unsigned char) c);
+    }
+    out[n] = '\0';
+    return n == 32;
+}
+
+//  Fills folder from a row of S_REACH (stolen).
+static void
+s_from_row(gw_vfolder_t *folder, json_t *row)
+{
+    memset(folder, 0, sizeof *folder);
+    folder->row = row;
+    snprintf(folder->id, sizeof folder->id, "%s",
+             json_string_value(json_object_get(row, "id")));
+    folder->name = json_string_value(json_object_get(row, "name"));
+    folder->host = json_string_value(json_object_get(row, "host"));
+    folder->perm =
+        gw_vfolder_perm_parse(json_string_value(json_object_get(row, "reached_perm")));
+    folder->is_owner = json_is_true(json_object_get(row, "reached_owner"));
+    folder->admin = json_integer_value(json_object_get(row, "reached_rank")) == 3;
+}
+
+static void
+s_caller(gw_request_t *r, const char **params)
+{
+    params[0] = r->who.user_uuid;
+    params[1] = gw_role_str(r->who.role);
+    params[2] = r->who.domain;
+}
+
+int
+gw_vfolder_find(gw_request_t *r,
+                const char *name_or_id,
+                const char *status,
+                gw_vfolder_t *out,
+                bus_error_t *err)
+{
+    memset(out, 0, sizeof *out);
+    char id[GW_VFOLDER_ID_SIZE] = "";
+    if (!gw_vfolder_id_normal(name_or_id, id))
+        *id = '\0';
+    const char *params[7];
+    s_caller(r, params);
+    params[3] = name_or_id ? name_or_id : "";
+    params[4] = id;
+    params[5] = status;
+    params[6] = NULL;
+    //  A name an owner uses once; reached through two projects it is the
+    //  oldest folder that answers.
+    json_t *rows =
+        gw_store_rows(r->gw->db,
+                      S_REACH " WHERE (v.name = ?4 OR v.id = ?5) AND v.status = ?6"
+                              " ORDER BY v.id = ?5 DESC, b.rank, v.created_at"
+                              " LIMIT 1",
+                      params, s_booleans);
+    if (!rows)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot read the folders");
+    if (json_array_size(rows) == 0) {
+        json_decref(rows);
+        return bus_error_set(err, BUS_STATUS_NOT_FOUND, "No such virtual folder: %s",
+                             name_or_id ? name_or_id : "");
+    }
+    s_from_row(out, json_incref(json_array_get(rows, 0)));
+    json_decref(rows);
+    return BUS_OK;
+}
+
+void
+gw_vfolder_clear(gw_vfolder_t *folder)
+{
+    json_decref(folder->row);
+    memset(folder, 0, sizeof *folder);
+}
+
+bool
+gw_vfolder_reach(gw_request_t *r,
+                 const char *name_or_id,
+                 const char *status,
+                 gw_vfolder_perm_t perm,
+                 bool owner,
+                 gw_vfolder_t *out)
+{
+    bus_error_t err = {0};
+    if (gw_vfolder_find(r, name_or_id, status, out, &err) != BUS_OK) {
+        gw_reply_problem(r,
+                         err.status == BUS_STATUS_NOT_FOUND ? "object-not-found"
+                                                            : "internal-server-error",
+                         err.detail);
+        return false;
+    }
+    bool allowed = out->perm >= perm && (!owner || out->is_owner || out->admin);
+    if (!allowed) {
+        char detail[256];
+        snprintf(detail, sizeof detail,
+                 owner ? "only the owner of the virtual folder %s may do this"
+                       : "the virtual folder %s is shared with you read-only",
+                 out->name);
+        if (!owner && perm == GW_VFOLDER_WD)
+            snprintf(detail, sizeof detail,
+                     "deleting the virtual folder %s needs the wd permission", out->name);
+        gw_vfolder_clear(out);
+        gw_reply_problem(r, "insufficient-privilege", detail);
+    }
+    return allowed;
+}
+
+json_t *
+gw_vfolder_list(gw_request_t *r, const char *group_id, const char *status)
+{
+    const char *params[6];
+    s_caller(r, params);
+    params[3] = status ? status : "";
+    params[4] = group_id ? group_id : "";
+    params[5] = NULL;
+    //  Admins reach other users' own folders by name or id, but a listing
+    //  shows them only what they own, were invited to, and projects'.
+    json_t *rows = gw_store_rows(r->gw->db,
+                                 S_REACH " WHERE (?4 = '' OR v.status = ?4)"
+                                         " AND (b.rank < 3 OR v.ownership_type = 'group')"
+                                         " AND (?5 = '' OR v.group_id = ?5)"
+                                         " ORDER BY v.created_at, v.id",
+                                 params, s_booleans);
+    if (!rows)
+        return NULL;
+    json_t *out = json_array();
+    size_t index;
+    json_t *row;
+    json_array_foreach(rows, index, row)
+    {
+        gw_vfolder_t folder;
+        s_from_row(&folder, json_incref(row));
+        json_array_append_new(out, gw_vfolder_view(&folder));
+        gw_vfolder_clear(&folder);
+    }
+    json_decref(rows);
+    return out;
+}
+
+json_t *
+gw_vfolder_view(const gw_vfolder_t *folder)
+{
+    json_t *row = folder->row;
+    const char *type = json_string_value(json_object_get(row, "ownership_type"));
+    bool user = type && strcmp(type, "user") == 0;
+    const char *owner =
+        json_string_value(json_object_get(row, user ? "user_uuid" : "group_id"));
+    char scope[128];
+    snprintf(scope, sizeof scope, "%s:%s", user ? "user" : "project", owner ? owner : "");
+    json_t *view = json_pack(
+        "{s:s, s:s, s:s, s:s, s:O, s:O, s:O, s:b, s:s, s:O, s:O, s:O, s:O, s:O, s:O, s:O,"
+        " s:O, s:i, s:O, s:O}",
+        "name", folder->name, "id", folder->id, "quota_scope_id", scope, "host",
+        folder->host, "status", json_object_get(row, "status"), "usage_mode",
+        json_object_get(row, "usage_mode"), "created_at",
+        json_object_get(row, "created_at"), "is_owner", folder->is_owner, "permission",
+        gw_vfolder_perm_str(folder->perm), "user", json_object_get(row, "user_uuid"),
+        "group", json_object_get(row, "group_id"), "creator",
+        json_object_get(row, "creator"), "user_email", json_object_get(row, "user_email"),
+        "group_name", json_object_get(row, "group_name"), "ownership_type",
+        json_object_get(row, "ownership_type"), "type",
+        json_object_get(row, "ownership_type"), "cloneable",
+        json_object_get(row, "cloneable"), "max_files", 0, "max_size",
+        json_object_get(row, "max_size"), "last_used", json_object_get(row, "last_used"));
+    return view;
+}
+
+//  The allowed_vfolder_hosts documents that apply to the caller.
+static json_t *
+s_host_grants(gw_request_t *r, const char *group_id)
+{
+    const char *params[] = {r->who.domain, r->who.access_key, r->who.user_uuid,
+                            group_id ? group_id : "", NULL};
+    return gw_store_rows(
+        r->gw->db,
+        "SELECT allowed_vfolder_hosts AS hosts FROM domains WHERE name = ?1"
+        " UNION ALL SELECT p.allowed_vfolder_hosts FROM keypair_resource_policies p"
+        " JOIN keypairs k ON k.resource_policy = p.name WHERE k.access_key = ?2"
+        " UNION ALL SELECT g.allowed_vfolder_hosts FROM groups g"
+        " JOIN association_groups_users a ON a.group_id = g.id"
+        " WHERE a.user_id = ?3 AND (?4 = '' OR g.id = ?4)",
+        params, NULL);
+}
+
+//  One grant document: {"host": ["perm", ...]} (or, as older Backend.AI
+//  stored it, ["host", ...] granting everything). Calls back per host.
+static void
+s_each_grant(json_t *text,
+             void (*fn)(const char *host, json_t *perms, void *arg),
+             void *arg)
+{
+    const char *doc = json_string_value(text);
+    json_t *grants = doc ? json_loads(doc, 0, NULL) : NULL;
+    const char *host;
+    json_t *perms;
+    if (json_is_object(grants))
+        json_object_foreach(grants, host, perms) fn(host, perms, arg);
+    else if (json_is_array(grants)) {
+        size_t index;
+        json_t *item;
+        json_array_foreach(grants, index, item) if (json_is_string(item))
+            fn(json_string_value(item), NULL, arg);
+    }
+    json_decref(grants);
+}
+
+typedef struct {
+    const char *host, *what;
+    bool allowed;
+    json_t *hosts;
+} grant_query_t;
+
+static void
+s_check_grant(const char *host, json_t *perms, void *arg)
+{
+    grant_query_t *q = arg;
+    if (strcmp(host, q->host) != 0)
+        return;
+    if (!perms)
+        q->allowed = true;
+    size_t index;
+    json_t *perm;
+    json_array_foreach(perms, index, perm) if (json_is_string(perm) &&
+                                               strcmp(json_string_value(perm), q->what) ==
+                                                   0) q->allowed = true;
+}
+
+static void
+s_collect_host(const char *host, json_t *perms, void *arg)
+{
+    (void) perms;
+    grant_query_t *q = arg;
+    json_object_set_new(q->hosts, host, json_true());
+}
+
+bool
+gw_vfolder_host_allows(gw_request_t *r,
+                       const char *host,
+                       const char *group_id,
+                       const char *what)
+{
+    if (gw_identity_is_superadmin(&r->who))
+        return true;
+    grant_query_t q = {host, what, false, NULL};
+    json_t *rows = s_host_grants(r, group_id);
+    size_t index;
+    json_t *row;
+    json_array_foreach(rows, index, row)
+        s_each_grant(json_object_get(row, "hosts"), s_check_grant, &q);
+    json_decref(rows);
+    return q.allowed;
+}
+
+json_t *
+gw_vfolder_allowed_hosts(gw_request_t *r, const char *group_id)
+{
+    grant_query_t q = {NULL, NULL, false, json_object()};
+    json_t *rows = s_host_grants(r, group_id);
+    size_t index;
+    json_t *row;
+    json_array_foreach(rows, index, row)
+        s_each_grant(json_object_get(row, "hosts"), s_collect_host, &q);
+    json_decref(rows);
+    //  Object keys come out in insertion order; sort for a stable answer.
+    json_t *out = json_array();
+    const char *host;
+    json_t *unused;
+    json_object_foreach(q.hosts, host, unused)
+        json_array_append_new(out, json_string(host));
+    json_decref(q.hosts);
+    size_t n = json_array_size(out);
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && strcmp(json_string_value(json_array_get(out, j - 1)),
+                                           json_string_value(json_array_get(out, j))) > 0;
+             j--) {
+            json_t *a = json_incref(json_array_get(out, j - 1));
+            json_array_set(out, j - 1, json_array_get(out, j));
+            json_array_set_new(out, j, a);
+        }
+    return out;
+}
+
+//  ---------------------------------------------------------------------------
+//  GraphQL
+
+static json_t *
+s_gql_all(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    const char *group = gw_gql_arg(args, "group_id");
+    json_t *all = gw_vfolder_list(r, group && *group ? group : NULL, "ready");
+    if (!all) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot read the folders");
+        return NULL;
+    }
+    size_t index;
+    json_t *item;
+    json_array_foreach(all, index, item)
+    {
+        //  Counted by the storage-proxy, not here: GET /folders/{name} has them.
+        json_object_set_new(item, "num_files", json_integer(0));
+        json_object_set_new(item, "cur_size", json_integer(0));
+        json_object_set_new(item, "unmanaged_path", json_null());
+    }
+    return all;
+}
+
+static json_t *
+q_vfolder_list(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *all = s_gql_all(r, args, err);
+    return all ? gw_gql_page(all, args, err) : NULL;
+}
+
+const gw_gql_root_t gw_vfolder_gql[] = {
+    {"query", "vfolder_list", q_vfolder_list},
+    {"query", "vfolders", s_gql_all},
+    {NULL, NULL, NULL},
+};

@@ -1,0 +1,106 @@
+/*  =========================================================================
+    gw_vfolder - virtual folders as the gateway keeps them: who owns each,
+    who else may reach it and how, and how the API shows them
+
+    A folder belongs to a user or to a project (Backend.AI's "group"). The
+    caller reaches a folder
+        as its owner                   permission wd
+        by an accepted invitation      the invitation's permission
+        as a member of its project     the folder's permission
+        as an admin of its domain, or a superadmin: wd
+    and nobody else sees it at all (not-found, never forbidden, so that a
+    name reveals nothing). Permissions are ordered ro < rw < wd: ro reads
+    and mounts read-only, rw also writes files and mounts read-write, wd
+    also deletes the folder. Renaming, options, invitations and sharing
+    belong to the owner (and admins). When a name is reachable more than
+    one way, the first way above wins; names are unique per owner.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef GW_VFOLDER_H_INCLUDED
+#define GW_VFOLDER_H_INCLUDED
+
+#include "gw_gql.h"
+#include "gw_request.h"
+
+#define GW_VFOLDER_NAME_MAX 64
+#define GW_VFOLDER_ID_SIZE  33 //  32 hex digits and NUL
+
+typedef enum {
+    GW_VFOLDER_RO = 1,
+    GW_VFOLDER_RW = 2,
+    GW_VFOLDER_WD = 3,
+} gw_vfolder_perm_t;
+
+//  A folder the caller reached.
+typedef struct {
+    json_t *row; //  the vfolders row with group_name and user_email; owned
+    char id[GW_VFOLDER_ID_SIZE];
+    const char *name; //  borrowed from row
+    const char *host; //  borrowed from row
+    gw_vfolder_perm_t perm;
+    bool is_owner; //  its user, or (for a project folder) an admin over it
+    bool admin;    //  reached through an admin role: owner's rights
+} gw_vfolder_t;
+
+//  "ro", "rw", "wd"; NULL for anything else.
+const char *gw_vfolder_perm_str(gw_vfolder_perm_t perm);
+//  The permission named text, or 0.
+gw_vfolder_perm_t gw_vfolder_perm_parse(const char *text);
+
+//  A name Backend.AI accepts: 1-64 characters, no '/', NUL or control
+//  character, not "." or "..", not a reserved name of the kernel's home.
+bool gw_vfolder_name_valid(const char *name);
+
+//  The folder named name_or_id (a name, 32 hex digits or a UUID) among
+//  those the caller reaches, in status ("ready", "delete-pending", ...).
+//  BUS_OK, NOT_FOUND or INTERNAL with err. Clear out with gw_vfolder_clear.
+int gw_vfolder_find(gw_request_t *r,
+                    const char *name_or_id,
+                    const char *status,
+                    gw_vfolder_t *out,
+                    bus_error_t *err);
+void gw_vfolder_clear(gw_vfolder_t *folder);
+
+//  The same, answering the problem itself: true when found and the caller
+//  has at least perm (and, when owner, owns it); false after replying.
+bool gw_vfolder_reach(gw_request_t *r,
+                      const char *name_or_id,
+                      const char *status,
+                      gw_vfolder_perm_t perm,
+                      bool owner,
+                      gw_vfolder_t *out);
+
+//  Every folder in status (NULL: any) the caller reaches
+//  through ownership, invitation or a project (a domain admin also sees
+//  the domain's project folders), as GET /folders lists them; group_id, when
+//  not NULL, keeps only that project's. NULL on a database error.
+json_t *gw_vfolder_list(gw_request_t *r, const char *group_id, const char *status);
+
+//  A folder as GET /folders shows it. Caller owns return value.
+json_t *gw_vfolder_view(const gw_vfolder_t *folder);
+
+//  Whether the caller may do what (Backend.AI's host permission, e.g.
+//  "create-vfolder", "mount-in-session") on host: the union of the
+//  allowed_vfolder_hosts of the caller's domain, its keypair's resource
+//  policy and its projects (only group_id's, when not NULL).
+bool gw_vfolder_host_allows(gw_request_t *r,
+                            const char *host,
+                            const char *group_id,
+                            const char *what);
+
+//  The hosts the caller may use at all (any permission), a JSON array of
+//  strings, sorted. Caller owns return value.
+json_t *gw_vfolder_allowed_hosts(gw_request_t *r, const char *group_id);
+
+//  GraphQL: vfolder_list (a page) and vfolders (a list), what
+//  gw_vfolder_list shows, filtered by group_id; what `backend.ai vfolder
+//  list` asks.
+extern const gw_gql_root_t gw_vfolder_gql[];
+
+//  The id as 32 lowercase hex digits, from 32 hex digits or a UUID; false
+//  when text is neither.
+bool gw_vfolder_id_normal(const char *text, char out[GW_VFOLDER_ID_SIZE]);
+
+#endif
