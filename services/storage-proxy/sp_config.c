@@ -28,6 +28,11 @@ const bus_config_option_t sp_config_options[] = {
      SP_CONFIG_SCAN_MS_DEFAULT, 100, 86400000, NULL,
      "how often every folder's usage is scanned; folders found over quota refuse "
      "uploads until they shrink"},
+    {"storage.staging_ttl_s", BUS_CFG_INT, offsetof(sp_config_t, staging_ttl_s),
+     SP_CONFIG_STAGING_TTL_DEFAULT, SP_CONFIG_STAGING_TTL_MIN, SP_CONFIG_STAGING_TTL_MAX,
+     NULL,
+     "seconds an unfinished upload's staging file may go unwritten before the usage "
+     "scan removes it (freeing its bytes; the client must start that upload again)"},
     {"http.listen", BUS_CFG_STRING, offsetof(sp_config_t, http_listen),
      SP_CONFIG_HTTP_LISTEN, 0, 255, NULL,
      "host:port of the client-facing /upload and /download (port 0 = any free port); "

@@ -27,6 +27,11 @@
     storage-proxy that does not run as root cannot give files away: it
     says so at start and leaves ownership as created.
 
+    An upload a client never finishes leaves its staging file, which
+    counts in the folder's usage; the usage scan removes one nobody wrote
+    for storage.staging_ttl_s seconds (never one an upload is writing). A
+    client that comes back later starts that upload again from byte 0.
+
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
@@ -46,6 +51,11 @@
 #define SP_CONFIG_OWNER_KEEP      (-1)   //  leave the id as created
 #define SP_CONFIG_OWNER_MAX       2147483647
 
+//  storage.staging_ttl_s: how long an upload's staging file may go unwritten.
+#define SP_CONFIG_STAGING_TTL_DEFAULT "86400" //  a day
+#define SP_CONFIG_STAGING_TTL_MIN     60
+#define SP_CONFIG_STAGING_TTL_MAX     31536000 //  a year
+
 typedef struct {
     bus_node_config_t node;
     char *proxy_name;        //  first half of host names; "" = the node's name
@@ -53,6 +63,7 @@ typedef struct {
     int owner_uid;           //  owner of what is made in folders; -1: as created
     int owner_gid;           //  its group; -1: as created
     int scan_ms;             //  period of the usage scan of every folder
+    int staging_ttl_s;       //  a staging file unwritten this long is removed
     char *http_listen;       //  host:port of /upload and /download; "" = off
     char *http_advertise;    //  the URL clients are sent to; "" = as bound
     char *token_secret_file; //  the secret shared with the gateway; "" = none

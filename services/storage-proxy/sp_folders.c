@@ -9,7 +9,10 @@
     A purge renames the folder's directory into the volume's trash, which
     is instant and takes it out of every later lookup, then removes the
     tree with sp_fs_delete from a descriptor of the trash directory, which
-    never follows a symlink a container may have planted. A clone copies
+    never follows a symlink a container may have planted. Every usage scan
+    first removes the folder's abandoned upload staging files
+    (sp_fs_stage_expire, storage.staging_ttl_s), so the usage it writes
+    leaves them out; the done function logs each removal. A clone copies
     with descriptors as well: each directory is entered with O_NOFOLLOW,
     files are copied with copy_file_range (read and write where the kernel
     cannot), symlinks are copied as links, and fifos, sockets and devices
@@ -32,6 +35,7 @@
 #define COPY_BUFFER     (1 << 20) //  read/write fallback of a clone
 #define COPY_RANGE_STEP (1 << 30) //  bytes asked of one copy_file_range
 #define TRASH_NAME_MAX  96
+#define EXPIRED_LOG_MAX 100 //  expired staging files logged one by one per folder scan
 
 struct _sp_folders_t {
     bus_node_t *node;
@@ -39,7 +43,8 @@ struct _sp_folders_t {
     sp_volumes_t *volumes;
     sp_jobs_t *jobs;
     struct event *timer;
-    bool scanning; //  a full scan is running
+    bool scanning;     //  a full scan is running
+    int staging_ttl_s; //  a staging file unwritten this long is removed
     uint64_t trash_seq;
     uid_t uid; //  owner of what is made in folders; (uid_t) -1: as created
     gid_t gid;
@@ -240,22 +245,61 @@ s_trash_start(sp_folders_t *self, const sp_volume_t *volume, const char *name)
 //  ---------------------------------------------------------------------------
 //  Jobs: usage scans
 
+//  One staging file the scan removed, for the log.
+typedef struct {
+    uint64_t bytes;
+    int64_t mtime_s;
+} expired_t;
+
 typedef struct {
     char id[SP_FOLDER_ID_LEN + 1];
     char path[PATH_MAX];
     uint64_t bytes;
     uint64_t entries;
     bus_error_t err;
+    expired_t *expired; //  the first EXPIRED_LOG_MAX staging files removed
+    size_t expired_count;
+    uint64_t expired_files; //  all of them
+    uint64_t expired_bytes;
+    bus_error_t expire_err;
 } scan_item_t;
 
 typedef struct {
     sp_folders_t *self;
     scan_item_t *items;
     size_t count;
-    bool full; //  the periodic scan of every folder
+    bool full;           //  the periodic scan of every folder
+    time_t stage_before; //  staging files last written before are removed
     sp_folders_reply_fn *fn;
     void *arg;
 } scan_job_t;
+
+static void
+s_scan_free(scan_job_t *job)
+{
+    for (size_t i = 0; i < job->count; i++)
+        free(job->items[i].expired);
+    free(job->items);
+    free(job);
+}
+
+//  sp_fs_expired_fn: notes a removed staging file in its scan item.
+static void
+s_on_expired(void *arg, const char *name, uint64_t bytes, struct timespec mtime)
+{
+    (void) name; //  the token's nonce: not logged
+    scan_item_t *item = arg;
+    item->expired_files++;
+    item->expired_bytes += bytes;
+    if (item->expired_count == EXPIRED_LOG_MAX)
+        return;
+    if (!item->expired &&
+        !(item->expired = calloc(EXPIRED_LOG_MAX, sizeof *item->expired)))
+        return; //  counted in the totals, logged with them
+    item->expired[item->expired_count].bytes = bytes;
+    item->expired[item->expired_count].mtime_s = (int64_t) mtime.tv_sec;
+    item->expired_count++;
+}
 
 static void
 s_scan_work(void *arg, sp_jobs_t *jobs)
@@ -264,10 +308,38 @@ s_scan_work(void *arg, sp_jobs_t *jobs)
     for (size_t i = 0; i < job->count && !sp_jobs_stopping(jobs); i++) {
         scan_item_t *item = &job->items[i];
         sp_fs_t *fs = sp_fs_new(item->path, &item->err);
+        //  Abandoned uploads first, so the usage leaves them out.
+        if (fs)
+            sp_fs_stage_expire(fs, job->stage_before, s_on_expired, item,
+                               &item->expire_err);
         if (fs)
             sp_fs_usage(fs, &item->bytes, &item->entries, &item->err);
         sp_fs_destroy(&fs);
     }
+}
+
+//  Logs the staging files the scan removed from item's folder.
+static void
+s_log_expired(const scan_item_t *item)
+{
+    int64_t now = bus_clock_wall_us() / 1000000;
+    uint64_t logged = 0;
+    for (size_t k = 0; k < item->expired_count; k++) {
+        const expired_t *file = &item->expired[k];
+        bus_log_info("abandoned upload removed folder=%s bytes=%" PRIu64
+                     " idle_s=%" PRId64,
+                     item->id, file->bytes, now - file->mtime_s);
+        logged += file->bytes;
+    }
+    if (item->expired_files > item->expired_count)
+        bus_log_info("abandoned uploads removed folder=%s files=%" PRIu64
+                     " bytes=%" PRIu64 " (not logged one by one)",
+                     item->id, item->expired_files - item->expired_count,
+                     item->expired_bytes - logged);
+    if (item->expire_err.status != BUS_OK &&
+        item->expire_err.status != BUS_STATUS_NOT_FOUND)
+        bus_log_warning("abandoned upload removal incomplete folder=%s reason=\"%s\"",
+                        item->id, item->expire_err.detail);
 }
 
 static void
@@ -277,6 +349,9 @@ s_scan_done(void *arg, bool cancelled)
     sp_folders_t *self = job->self;
     if (job->full)
         self->scanning = false;
+    //  What was removed is gone even when the scan was cut short.
+    for (size_t i = 0; i < job->count; i++)
+        s_log_expired(&job->items[i]);
     if (!cancelled) {
         bus_db_begin(self->db);
         for (size_t i = 0; i < job->count; i++) {
@@ -302,8 +377,7 @@ s_scan_done(void *arg, bool cancelled)
         else
             job->fn(job->arg, BUS_OK, "", &folder);
     }
-    free(job->items);
-    free(job);
+    s_scan_free(job);
 }
 
 //  Starts a scan of the given ready folders (ids NULL: every ready folder).
@@ -319,6 +393,7 @@ s_scan_start(sp_folders_t *self,
         return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     job->self = self;
     job->full = id == NULL;
+    job->stage_before = (time_t) (bus_clock_wall_us() / 1000000 - self->staging_ttl_s);
     job->fn = fn;
     job->arg = arg;
     sqlite3_stmt *stmt =
@@ -355,13 +430,11 @@ s_scan_start(sp_folders_t *self,
     }
     sqlite3_reset(stmt);
     if (id && job->count == 0) {
-        free(job->items);
-        free(job);
+        s_scan_free(job);
         return bus_error_set(err, BUS_STATUS_CONFLICT, "folder %s is not ready", id);
     }
     if (sp_jobs_start(self->jobs, s_scan_work, s_scan_done, job) != 0) {
-        free(job->items);
-        free(job);
+        s_scan_free(job);
         return bus_error_set(err, BUS_STATUS_UNAVAILABLE, "cannot start a usage scan");
     }
     if (job->full)
@@ -370,7 +443,8 @@ s_scan_start(sp_folders_t *self,
 }
 
 //  The periodic duties, every storage.scan_ms:
-//    - scan every ready folder's usage (unless the last scan still runs);
+//    - scan every ready folder's usage (unless the last scan still runs),
+//      removing first its upload staging files idle for storage.staging_ttl_s;
 //    - forget finished uploads past their grace.
 static void
 s_on_timer(evutil_socket_t fd, short what, void *arg)
@@ -641,9 +715,14 @@ s_clone_done(void *arg, bool cancelled)
 //  ---------------------------------------------------------------------------
 
 sp_folders_t *
-sp_folders_new(bus_node_t *node, sp_volumes_t *volumes, int scan_ms, bus_error_t *err)
+sp_folders_new(bus_node_t *node,
+               sp_volumes_t *volumes,
+               int scan_ms,
+               int staging_ttl_s,
+               bus_error_t *err)
 {
     assert(node && volumes);
+    assert(staging_ttl_s > 0);
     sp_folders_t *self = calloc(1, sizeof *self);
     if (!self) {
         bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
@@ -652,6 +731,7 @@ sp_folders_new(bus_node_t *node, sp_volumes_t *volumes, int scan_ms, bus_error_t
     self->node = node;
     self->db = bus_node_db(node);
     self->volumes = volumes;
+    self->staging_ttl_s = staging_ttl_s;
     self->uid = (uid_t) -1;
     self->gid = (gid_t) -1;
     self->jobs = sp_jobs_new(bus_node_base(node));

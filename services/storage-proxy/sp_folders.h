@@ -11,6 +11,9 @@
     disk, which also sees container writes through mounts, deletions and
     moves. A folder the scan finds over its quota is flagged and refuses
     every upload until a later scan (or a higher quota) finds it under.
+    Each scan first removes the staging files of uploads abandoned for
+    storage.staging_ttl_s (never one being written), logging each at info
+    level, so their bytes stop counting.
 
     Clones, scans and the removal of purged trees run on threads
     (sp_jobs); the table is only touched on the loop. What is made in a
@@ -66,10 +69,14 @@ extern const bus_db_migration_t sp_folders_migrations[];
 //  ---------------------------------------------------------------------------
 //  Takes the folders of node's database on volumes (borrowed; both outlive
 //  it): marks clones a crash interrupted as failed, empties the volumes'
-//  trash and scans usage now and every scan_ms. Caller owns return value.
-//  NULL with err.
-sp_folders_t *
-sp_folders_new(bus_node_t *node, sp_volumes_t *volumes, int scan_ms, bus_error_t *err);
+//  trash and scans usage now and every scan_ms; each scan first removes
+//  upload staging files nobody wrote for staging_ttl_s seconds (> 0).
+//  Caller owns return value. NULL with err.
+sp_folders_t *sp_folders_new(bus_node_t *node,
+                             sp_volumes_t *volumes,
+                             int scan_ms,
+                             int staging_ttl_s,
+                             bus_error_t *err);
 
 //  Stops the jobs (a clone in flight is answered UNAVAILABLE and its copy
 //  marked failed). Idempotent, NULLs the pointer.

@@ -24,6 +24,14 @@
     entries are stat'ed, then sorted. 100,000 entries cost one pass of
     getdents and about a thousand fstatat calls per page.
 
+    Expiring abandoned uploads reads the staging directory (reached with
+    RESOLVE_NO_SYMLINKS) and, for each old regular file, opens it the same
+    way (O_PATH, fstat, reopen) and takes its flock without waiting: an
+    upload holds that lock while it writes, so a file being written is
+    never removed. Under the lock the age is read again from the file and
+    the name checked to still be that file before unlinkat, which never
+    follows a symlink either.
+
     An owner set with sp_fs_set_owner gets each directory made, with
     fchownat(AT_SYMLINK_NOFOLLOW) from the parent descriptor it was made
     in, and each staging file, with fchown on the descriptor held.
@@ -35,6 +43,7 @@
 #include <dirent.h>        //  fdopendir, readdir: listings, scans, recursive delete
 #include <fcntl.h>         //  O_* and AT_* flags
 #include <linux/openat2.h> //  struct open_how, RESOLVE_*: the confined lookup
+#include <sys/file.h>      //  flock: an upload holds its staging file locked
 #include <sys/stat.h>      //  fstat, fstatat, mkdirat
 #include <sys/syscall.h>   //  SYS_openat2: glibc has no wrapper
 
@@ -1013,5 +1022,90 @@ sp_fs_stage_remove(sp_fs_t *self, const char *name, bus_error_t *err)
     if (unlinkat(dir, name, 0) != 0 && errno != ENOENT)
         rc = s_fail(err, errno, "delete staging file", name);
     close(dir);
+    return rc;
+}
+
+//  Removes staging file name in dir (a descriptor of the staging directory)
+//  if it is a regular file last written before before that no upload holds
+//  (sets *st). 1 when removed, 0 when left, -1 with err.
+static int
+s_stage_expire_one(
+    int dir, const char *name, time_t before, struct stat *st, bus_error_t *err)
+{
+    //  Most entries are young: lstat first, nothing is opened for them.
+    if (fstatat(dir, name, st, AT_SYMLINK_NOFOLLOW) != 0)
+        return errno == ENOENT ? 0 : s_fail(err, errno, "stat staging file", name);
+    if (!S_ISREG(st->st_mode) || st->st_mtim.tv_sec >= before)
+        return 0;
+    int pathfd = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    if (pathfd < 0)
+        return errno == ENOENT ? 0 : s_fail(err, errno, "open staging file", name);
+    bus_error_t open_err = {0};
+    int fd = s_reopen_regular(pathfd, O_RDONLY, false, st, name, &open_err);
+    close(pathfd);
+    if (fd < 0) {
+        //  swapped for a symlink or a special file meanwhile: left alone
+        if (open_err.status == BUS_STATUS_INVALID)
+            return 0;
+        if (err)
+            *err = open_err;
+        return -1;
+    }
+    int rc = 0;
+    struct stat named;
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        if (errno != EWOULDBLOCK) //  else an upload is writing it
+            rc = s_fail(err, errno, "lock staging file", name);
+    } else if (fstat(fd, st) != 0)
+        rc = s_fail(err, errno, "stat staging file", name);
+    else if (st->st_mtim.tv_sec < before &&
+             fstatat(dir, name, &named, AT_SYMLINK_NOFOLLOW) == 0 &&
+             named.st_dev == st->st_dev && named.st_ino == st->st_ino) {
+        if (unlinkat(dir, name, 0) == 0)
+            rc = 1;
+        else if (errno != ENOENT)
+            rc = s_fail(err, errno, "delete staging file", name);
+    }
+    close(fd); //  drops the lock
+    return rc;
+}
+
+int
+sp_fs_stage_expire(
+    sp_fs_t *self, time_t before, sp_fs_expired_fn *fn, void *arg, bus_error_t *err)
+{
+    assert(self);
+    int fd =
+        s_openat2(self->root, SP_FS_STAGE_DIR, O_RDONLY | O_DIRECTORY, 0, RESOLVE_STRICT);
+    if (fd < 0)
+        return errno == ENOENT ? 0 : s_fail(err, errno, "open", SP_FS_STAGE_DIR);
+    DIR *dir = fdopendir(fd);
+    if (!dir) {
+        close(fd);
+        return s_fail(err, errno, "open", SP_FS_STAGE_DIR);
+    }
+    int rc = 0;
+    struct dirent *de;
+    for (;;) {
+        errno = 0;
+        if (!(de = readdir(dir))) {
+            if (errno != 0 && rc == 0)
+                rc = s_fail(err, errno, "read directory", SP_FS_STAGE_DIR);
+            break;
+        }
+        if (s_is_dot(de->d_name))
+            continue;
+        struct stat st;
+        bus_error_t one = {0};
+        int removed = s_stage_expire_one(dirfd(dir), de->d_name, before, &st, &one);
+        if (removed > 0 && fn)
+            fn(arg, de->d_name, st.st_size > 0 ? (uint64_t) st.st_size : 0, st.st_mtim);
+        else if (removed < 0 && rc == 0) {
+            if (err)
+                *err = one;
+            rc = -1;
+        }
+    }
+    closedir(dir);
     return rc;
 }

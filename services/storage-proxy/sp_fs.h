@@ -13,6 +13,8 @@
     The folder keeps partial uploads in a hidden staging directory,
     SP_FS_STAGE_DIR at its root: their bytes count in the folder's usage,
     but no client path may name it and the root's listing leaves it out.
+    Files there that nobody wrote for long are abandoned uploads, which
+    sp_fs_stage_expire removes.
 
     What a folder object makes (directories, upload files) can be given to
     an owner, the user containers run as: set on the new inode itself,
@@ -201,5 +203,22 @@ int sp_fs_stage_commit(
 
 //  Removes staging file name; a missing one is success. 0, or -1 with err.
 int sp_fs_stage_remove(sp_fs_t *self, const char *name, bus_error_t *err);
+
+//  Told of each staging file sp_fs_stage_expire removed: its name
+//  (borrowed), its size and when it was last written.
+typedef void(sp_fs_expired_fn)(void *arg,
+                               const char *name,
+                               uint64_t bytes,
+                               struct timespec mtime);
+
+//  Removes the staging files of abandoned uploads: the regular files in
+//  SP_FS_STAGE_DIR last written before before (wall-clock seconds). A file
+//  an upload holds open (sp_upload locks it) is left, whatever its age, and
+//  so are symlinks (never followed), directories and special files. fn, when
+//  not NULL, runs for each file removed. No staging directory is success.
+//  0, or -1 with err for the first failure (the other files are still
+//  tried; those removed were told to fn).
+int sp_fs_stage_expire(
+    sp_fs_t *self, time_t before, sp_fs_expired_fn *fn, void *arg, bus_error_t *err);
 
 #endif

@@ -1,8 +1,9 @@
 /*  =========================================================================
     sp_fs_test - confined folder operations: path checks, traversal and
     symlink attacks, special files, mkdir, rename, delete, paginated
-    listings (3,000 and 100,000 entries), usage, the staging primitive and
-    the owner of what is made (as root)
+    listings (3,000 and 100,000 entries), usage, the staging primitive, the
+    expiry of abandoned staging files and the owner of what is made (as
+    root)
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -10,6 +11,7 @@
 #include "sp_classes.h"
 #include <fcntl.h>         //  open flags for fixtures
 #include <ftw.h>           //  nftw: removing fixtures
+#include <sys/file.h>      //  flock: an upload holding its staging file
 #include <sys/socket.h>    //  a unix socket planted in the folder
 #include <sys/stat.h>      //  mkfifo, mknod, stat
 #include <sys/sysmacros.h> //  makedev
@@ -683,6 +685,130 @@ test_stage(void)
     s_teardown(&fs);
 }
 
+//  Sets the mtime (and atime) of rel under base to age_s seconds ago,
+//  without following a symlink.
+static bool
+s_age(const char *base, const char *rel, time_t age_s)
+{
+    char path[PATH_MAX * 2];
+    snprintf(path, sizeof path, "%s/%s", base, rel);
+    struct timespec times[2] = {{time(NULL) - age_s, 0}, {time(NULL) - age_s, 0}};
+    return utimensat(AT_FDCWD, path, times, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+//  What sp_fs_stage_expire told.
+typedef struct {
+    int count;
+    uint64_t bytes;
+    char last[64];
+} expired_t;
+
+static void
+s_on_expired(void *arg, const char *name, uint64_t bytes, struct timespec mtime)
+{
+    (void) mtime;
+    expired_t *seen = arg;
+    seen->count++;
+    seen->bytes += bytes;
+    snprintf(seen->last, sizeof seen->last, "%s", name);
+}
+
+#define DAY_S 86400
+
+//  Staging files unwritten for long go; fresh ones, one an upload holds
+//  locked, and whatever is not a regular file stay; nothing is followed.
+static void
+test_stage_expire(void)
+{
+    sp_fs_t *fs = s_setup();
+    T_ASSERT(fs);
+    bus_error_t err = {0};
+    expired_t seen = {0};
+    //  no staging directory yet: nothing to do
+    T_EQ_INT(sp_fs_stage_expire(fs, time(NULL), s_on_expired, &seen, &err), 0);
+    T_EQ_INT(seen.count, 0);
+
+    int fd = sp_fs_stage_open(fs, "old.10", &err);
+    T_ASSERT(fd >= 0);
+    T_EQ_INT(write(fd, "0123456789", 10), 10);
+    close(fd);
+    fd = sp_fs_stage_open(fs, "fresh.5", &err);
+    T_ASSERT(fd >= 0);
+    T_EQ_INT(write(fd, "01234", 5), 5);
+    close(fd);
+    int busy = sp_fs_stage_open(fs, "busy.3", &err); //  as sp_upload holds it
+    T_ASSERT(busy >= 0);
+    T_EQ_INT(write(busy, "012", 3), 3);
+    T_EQ_INT(flock(busy, LOCK_EX | LOCK_NB), 0);
+    T_ASSERT(s_age(s_root, SP_FS_STAGE_DIR "/old.10", 2 * DAY_S));
+    T_ASSERT(s_age(s_root, SP_FS_STAGE_DIR "/busy.3", 2 * DAY_S));
+    //  planted, all old: symlinks out to a file and to a directory, a fifo,
+    //  a directory holding an old file
+    T_ASSERT(s_age(s_outside, "secret", 2 * DAY_S));
+    char path[PATH_MAX * 2];
+    snprintf(path, sizeof path, "%s/secret", s_outside);
+    s_link(path, SP_FS_STAGE_DIR "/evil");
+    s_link(s_outside, SP_FS_STAGE_DIR "/evil_dir");
+    T_ASSERT(s_age(s_root, SP_FS_STAGE_DIR "/evil", 2 * DAY_S));
+    T_ASSERT(s_age(s_root, SP_FS_STAGE_DIR "/evil_dir", 2 * DAY_S));
+    snprintf(path, sizeof path, "%s/%s/fifo", s_root, SP_FS_STAGE_DIR);
+    T_EQ_INT(mkfifo(path, 0600), 0);
+    T_ASSERT(s_age(s_root, SP_FS_STAGE_DIR "/fifo", 2 * DAY_S));
+    snprintf(path, sizeof path, "%s/%s/sub", s_root, SP_FS_STAGE_DIR);
+    T_EQ_INT(mkdir(path, 0700), 0);
+    s_write_file(SP_FS_STAGE_DIR "/sub/inner", "abc");
+    T_ASSERT(s_age(s_root, SP_FS_STAGE_DIR "/sub/inner", 2 * DAY_S));
+    T_ASSERT(s_age(s_root, SP_FS_STAGE_DIR "/sub", 2 * DAY_S));
+    uint64_t bytes = 0, entries = 0;
+    T_EQ_INT(sp_fs_usage(fs, &bytes, &entries, &err), 0);
+    T_EQ_INT(bytes, 10 + 5 + 3 + 3);
+
+    T_EQ_INT(sp_fs_stage_expire(fs, time(NULL) - DAY_S, s_on_expired, &seen, &err), 0);
+    T_EQ_INT(seen.count, 1);
+    T_EQ_INT(seen.bytes, 10);
+    T_EQ_STR(seen.last, "old.10");
+    T_ASSERT(!s_exists(s_root, SP_FS_STAGE_DIR "/old.10"));
+    T_ASSERT(s_exists(s_root, SP_FS_STAGE_DIR "/fresh.5"));
+    T_ASSERT(s_exists(s_root, SP_FS_STAGE_DIR "/busy.3"));
+    T_ASSERT(s_exists(s_root, SP_FS_STAGE_DIR "/evil"));
+    T_ASSERT(s_exists(s_root, SP_FS_STAGE_DIR "/evil_dir"));
+    T_ASSERT(s_exists(s_root, SP_FS_STAGE_DIR "/fifo"));
+    T_ASSERT(s_exists(s_root, SP_FS_STAGE_DIR "/sub/inner"));
+    T_ASSERT(s_exists(s_outside, "secret"));
+    snprintf(path, sizeof path, "%s/secret", s_outside);
+    struct stat st;
+    T_EQ_INT(stat(path, &st), 0);
+    T_EQ_INT(st.st_size, strlen("top secret"));
+    //  the usage no longer counts it
+    T_EQ_INT(sp_fs_usage(fs, &bytes, &entries, &err), 0);
+    T_EQ_INT(bytes, 5 + 3 + 3);
+
+    //  once the upload lets go, its old file goes too
+    close(busy);
+    memset(&seen, 0, sizeof seen);
+    T_EQ_INT(sp_fs_stage_expire(fs, time(NULL) - DAY_S, s_on_expired, &seen, &err), 0);
+    T_EQ_INT(seen.count, 1);
+    T_EQ_INT(seen.bytes, 3);
+    T_ASSERT(!s_exists(s_root, SP_FS_STAGE_DIR "/busy.3"));
+    T_ASSERT(s_exists(s_root, SP_FS_STAGE_DIR "/fresh.5"));
+    //  NULL callback; a cutoff in the future takes the fresh one too
+    T_EQ_INT(sp_fs_stage_expire(fs, time(NULL) + 60, NULL, NULL, &err), 0);
+    T_ASSERT(!s_exists(s_root, SP_FS_STAGE_DIR "/fresh.5"));
+    T_ASSERT(s_exists(s_root, SP_FS_STAGE_DIR "/evil"));
+    T_ASSERT(s_exists(s_outside, "secret"));
+
+    //  a staging directory replaced by a symlink out is not entered
+    snprintf(path, sizeof path, "%s/%s", s_root, SP_FS_STAGE_DIR);
+    s_rm_rf(path);
+    s_link(s_outside, SP_FS_STAGE_DIR);
+    memset(&seen, 0, sizeof seen);
+    T_EQ_INT(sp_fs_stage_expire(fs, time(NULL) + 60, s_on_expired, &seen, &err), -1);
+    T_EQ_INT(err.status, BUS_STATUS_FORBIDDEN);
+    T_EQ_INT(seen.count, 0);
+    T_ASSERT(s_exists(s_outside, "secret"));
+    s_teardown(&fs);
+}
+
 //  lstat's owner of rel under s_root: uid in *uid_p, gid in *gid_p.
 static bool
 s_owner(const char *rel, uid_t *uid_p, gid_t *gid_p)
@@ -800,6 +926,7 @@ main(void)
     T_RUN(test_list_100k);
     T_RUN(test_usage_and_read);
     T_RUN(test_stage);
+    T_RUN(test_stage_expire);
     T_RUN(test_owner);
     return T_DONE();
 }

@@ -69,7 +69,8 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
                                                                   : bus_node_name(node);
     state->volumes = sp_volumes_new(config->volumes, config->node.state_dir, proxy, err);
     if (state->volumes)
-        state->folders = sp_folders_new(node, state->volumes, config->scan_ms, err);
+        state->folders = sp_folders_new(node, state->volumes, config->scan_ms,
+                                        config->staging_ttl_s, err);
     if (state->folders)
         s_set_owner(state->folders, config);
     if (state->folders && config->http_listen && *config->http_listen)

@@ -8,7 +8,9 @@
     requests cannot interleave chunks. A chunk is checked (offset, size,
     quota) before a byte of it is written, then written with pwrite; a
     failed write is cut back with ftruncate so the file never holds part of
-    a chunk.
+    a chunk. The lock also keeps the expiry of abandoned uploads
+    (sp_fs_stage_expire) off a file being written; one it removed between
+    our open and our lock has no links left, and is opened afresh.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -110,22 +112,36 @@ sp_upload_open(sp_fs_t *fs,
         goto fail;
     }
     snprintf(self->stage, sizeof self->stage, "%s.%" PRIu64, id, size);
-    self->fd = sp_fs_stage_open(fs, self->stage, err);
-    if (self->fd < 0)
-        goto fail;
-    if (flock(self->fd, LOCK_EX | LOCK_NB) != 0) {
-        if (errno == EWOULDBLOCK)
-            bus_error_set(err, BUS_STATUS_CONFLICT, "upload in progress: %s", self->path);
-        else
-            bus_error_set(err, BUS_STATUS_INTERNAL, "lock upload of %s: %s", self->path,
-                          strerror(errno));
-        goto fail;
-    }
     struct stat st;
-    if (fstat(self->fd, &st) != 0) {
-        bus_error_set(err, BUS_STATUS_INTERNAL, "stat upload of %s: %s", self->path,
-                      strerror(errno));
-        goto fail;
+    for (int attempt = 1;; attempt++) {
+        self->fd = sp_fs_stage_open(fs, self->stage, err);
+        if (self->fd < 0)
+            goto fail;
+        if (flock(self->fd, LOCK_EX | LOCK_NB) != 0) {
+            if (errno == EWOULDBLOCK)
+                bus_error_set(err, BUS_STATUS_CONFLICT, "upload in progress: %s",
+                              self->path);
+            else
+                bus_error_set(err, BUS_STATUS_INTERNAL, "lock upload of %s: %s",
+                              self->path, strerror(errno));
+            goto fail;
+        }
+        if (fstat(self->fd, &st) != 0) {
+            bus_error_set(err, BUS_STATUS_INTERNAL, "stat upload of %s: %s", self->path,
+                          strerror(errno));
+            goto fail;
+        }
+        if (st.st_nlink > 0)
+            break;
+        //  Expired (sp_fs_stage_expire) between our open and our lock: the
+        //  old bytes are gone, the upload starts again in a new file.
+        close(self->fd);
+        self->fd = -1;
+        if (attempt == SP_UPLOAD_OPEN_ATTEMPTS) {
+            bus_error_set(err, BUS_STATUS_CONFLICT,
+                          "staging file of %s removed meanwhile", self->path);
+            goto fail;
+        }
     }
     if ((uint64_t) st.st_size > size) {
         bus_error_set(err, BUS_STATUS_CONFLICT,

@@ -8,7 +8,9 @@
     a request opens it, appends, and lets go; a restarted storage-proxy
     resumes where the file ends. When the last byte arrives the file is
     fsynced and renamed onto the target in one step, so a partial upload
-    never appears as a complete file.
+    never appears as a complete file. A staging file nobody writes for
+    storage.staging_ttl_s is removed by the usage scan (sp_fs_stage_expire);
+    one an upload holds open is never removed.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -24,6 +26,10 @@
 
 //  Longest upload id (the token nonce): [A-Za-z0-9_-] only.
 #define SP_UPLOAD_ID_MAX 64
+
+//  Opens of the staging file tried when the expiry of abandoned uploads
+//  removes it between the open and the lock.
+#define SP_UPLOAD_OPEN_ATTEMPTS 2
 
 typedef struct _sp_upload_t sp_upload_t;
 

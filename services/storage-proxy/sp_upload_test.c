@@ -1,14 +1,15 @@
 /*  =========================================================================
     sp_upload_test - resumable uploads: interrupted and resumed, wrong
     offsets, overflow, the quota at the exact byte, refused targets, the
-    owner of a completed upload
+    owner of a completed upload, the expiry of an abandoned one
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
 #include "sp_classes.h"
 #include <ftw.h>      //  nftw: removing fixtures
-#include <sys/stat.h> //  stat, mkdir
+#include <fcntl.h>    //  AT_FDCWD, AT_SYMLINK_NOFOLLOW: ageing a staging file
+#include <sys/stat.h> //  stat, mkdir, utimensat
 #include "t.h"
 
 static char s_tmp[64];
@@ -422,6 +423,47 @@ test_zero_lock_crash(void)
     s_teardown(&fs);
 }
 
+//  An abandoned upload's staging file is removed once old, never while an
+//  upload object holds it; the client then starts again at byte 0.
+static void
+test_expire(void)
+{
+    sp_fs_t *fs = s_setup();
+    T_ASSERT(fs);
+    bus_error_t err = {0};
+    const time_t day = 86400;
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s/e.10", s_root, SP_FS_STAGE_DIR);
+    struct timespec old[2] = {{time(NULL) - 2 * day, 0}, {time(NULL) - 2 * day, 0}};
+
+    //  open (a PATCH streaming in, stalled): kept however old
+    sp_upload_t *up = sp_upload_open(fs, "e", S("target"), 10, &err);
+    T_ASSERT(up);
+    T_EQ_INT(sp_upload_append(up, 0, "01234", 5, &err), 0);
+    T_EQ_INT(utimensat(AT_FDCWD, path, old, AT_SYMLINK_NOFOLLOW), 0);
+    T_EQ_INT(sp_fs_stage_expire(fs, time(NULL) - day, NULL, NULL, &err), 0);
+    T_EQ_INT(s_size(s_root, SP_FS_STAGE_DIR "/e.10"), 5);
+    //  let go and resumed soon: kept, the offset is what was written
+    sp_upload_destroy(&up);
+    T_EQ_INT(sp_fs_stage_expire(fs, time(NULL) - 2 * day - 60, NULL, NULL, &err), 0);
+    up = sp_upload_open(fs, "e", S("target"), 10, &err);
+    T_ASSERT(up);
+    T_EQ_INT(sp_upload_offset(up), 5);
+    sp_upload_destroy(&up);
+    //  abandoned: removed, and a late client starts again at 0
+    T_EQ_INT(utimensat(AT_FDCWD, path, old, AT_SYMLINK_NOFOLLOW), 0);
+    T_EQ_INT(sp_fs_stage_expire(fs, time(NULL) - day, NULL, NULL, &err), 0);
+    T_EQ_INT(s_staged(), 0);
+    up = sp_upload_open(fs, "e", S("target"), 10, &err);
+    T_ASSERT(up);
+    T_EQ_INT(sp_upload_offset(up), 0);
+    T_EQ_INT(sp_upload_append(up, 0, "abcdefghij", 10, &err), 0);
+    T_ASSERT(sp_upload_done(up));
+    sp_upload_destroy(&up);
+    T_ASSERT(s_same(fs, "target", (const uint8_t *) "abcdefghij", 10));
+    s_teardown(&fs);
+}
+
 //  A completed upload, and the directories it made, belong to the owner of
 //  the folder object (as root; else only the default is checked).
 static void
@@ -471,5 +513,6 @@ main(void)
     T_RUN(test_target_refused);
     T_RUN(test_zero_lock_crash);
     T_RUN(test_owner);
+    T_RUN(test_expire);
     return T_DONE();
 }

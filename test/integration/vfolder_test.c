@@ -487,6 +487,27 @@ test_policy_limits(void)
     json_decref(r);
 }
 
+//  A session that did not start: why, for the failure's investigation.
+static void
+s_print_unless_running(json_t *answer)
+{
+    const char *state = json_string_value(json_object_get(answer, "status"));
+    if (state && strcmp(state, "RUNNING") == 0)
+        return;
+    char *text = json_dumps(answer, JSON_COMPACT);
+    fprintf(stderr, "# session: %s\n", text ? text : "(none)");
+    free(text);
+    char path[256];
+    snprintf(path, sizeof path, "/session/%s",
+             json_string_value(json_object_get(answer, "sessionId")));
+    int status;
+    json_t *info = s_call(&s_p.super, "GET", path, NULL, &status);
+    text = json_dumps(info, JSON_COMPACT);
+    fprintf(stderr, "# its info: %s\n", text ? text : "(none)");
+    free(text);
+    json_decref(info);
+}
+
 static void
 test_mounts_on_two_agents(void)
 {
@@ -507,6 +528,7 @@ test_mounts_on_two_agents(void)
                        " \"mem\": \"256m\"}, \"mounts\": [\"team\"],"
                        " \"mount_map\": {\"team\": \"/home/work/shared\"}}}",
                        &status);
+    s_print_unless_running(r);
     T_EQ_INT(status, 201);
     T_EQ_STR(json_string_value(json_object_get(r, "status")), "RUNNING");
     json_decref(r);
@@ -518,6 +540,7 @@ test_mounts_on_two_agents(void)
                " \"mem\": \"256m\"}, \"mounts\": [\"team\"],"
                " \"mount_options\": {\"team\": {\"permission\": \"ro\"}}}}",
                &status);
+    s_print_unless_running(r);
     T_EQ_INT(status, 201);
     T_EQ_STR(json_string_value(json_object_get(r, "status")), "RUNNING");
     json_decref(r);
