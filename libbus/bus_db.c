@@ -24,6 +24,9 @@ struct _bus_db_t {
     zhashx_t *stmts; //  SQL text -> sqlite3_stmt *, finalized by the destructor
     int depth;       //  bus_db_begin calls not yet matched by commit/rollback
     bool failed;     //  rolled back at an inner depth: outer commits must fail
+    bool lost;       //  SQLite ended the transaction itself: everything fails
+    int units[BUS_DB_SAVEPOINT_MAX]; //  depth of each open savepoint, innermost last
+    int unit_count;
 };
 
 //  Copies text into buf as the inside of a logfmt quoted value: quotes and
@@ -335,16 +338,39 @@ bus_db_exec(bus_db_t *self, const char *sql)
 //  Fails without changing the depth when BEGIN does (busy beyond the
 //  timeout) and, at an inner depth, when the transaction was already rolled
 //  back: work done then would run outside any transaction.
+//  Runs one of the fixed transaction-control statements through the
+//  statement cache (they run once per unit of work: no parse each time).
+static int
+s_control(bus_db_t *self, const char *sql)
+{
+    sqlite3_stmt *stmt = bus_db_stmt(self, sql);
+    int rc = stmt ? sqlite3_step(stmt) : SQLITE_ERROR;
+    if (stmt)
+        sqlite3_reset(stmt);
+    if (rc == SQLITE_DONE)
+        return 0;
+    bus_log_error("sqlite %s failed error=\"%s\"", sql, sqlite3_errmsg(self->handle));
+    return -1;
+}
+
+//  Inside a transaction: notices that SQLite ended it on its own.
+static bool
+s_lost(bus_db_t *self)
+{
+    if (!self->lost && sqlite3_get_autocommit(self->handle)) {
+        //  SQLite rolled it back itself (I/O error, full disk, ...)
+        bus_log_error("sqlite transaction ended under us depth=%d", self->depth);
+        self->lost = self->failed = true;
+    }
+    return self->lost;
+}
+
 int
 bus_db_begin(bus_db_t *self)
 {
     assert(self);
     if (self->depth > 0) {
-        if (!self->failed && sqlite3_get_autocommit(self->handle)) {
-            //  SQLite rolled it back itself (I/O error, full disk, ...)
-            bus_log_error("sqlite transaction ended under us depth=%d", self->depth);
-            self->failed = true;
-        }
+        s_lost(self);
         if (self->failed)
             return -1;
         self->depth++;
@@ -353,7 +379,8 @@ bus_db_begin(bus_db_t *self)
     if (s_exec(self, "BEGIN IMMEDIATE", NULL, 0) != 0)
         return -1;
     self->depth = 1;
-    self->failed = false;
+    self->failed = self->lost = false;
+    self->unit_count = 0;
     return 0;
 }
 
@@ -367,11 +394,15 @@ bus_db_commit(bus_db_t *self)
         bus_log_error("sqlite commit without a transaction");
         return -1;
     }
+    //  A unit ends with release, never with commit.
+    assert(self->unit_count == 0 || self->depth > self->units[self->unit_count - 1]);
     self->depth--;
     if (self->depth > 0)
         return self->failed ? -1 : 0;
     if (self->failed) {
-        self->failed = false;
+        if (!sqlite3_get_autocommit(self->handle))
+            s_exec(self, "ROLLBACK", NULL, 0);
+        self->failed = self->lost = false;
         return -1;
     }
     if (s_exec(self, "COMMIT", NULL, 0) == 0)
@@ -391,12 +422,61 @@ bus_db_rollback(bus_db_t *self)
         bus_log_error("sqlite rollback without a transaction");
         return -1;
     }
+    assert(self->unit_count == 0 || self->depth > self->units[self->unit_count - 1]);
     self->depth--;
     int rc = 0;
+    if (self->unit_count > 0 && !s_lost(self)) {
+        //  Inside a unit: undo the unit only; the levels inside it fail
+        //  until it is released.
+        rc = s_control(self, "ROLLBACK TO bus_db_unit");
+        if (rc != 0)
+            self->lost = true;
+        self->failed = true;
+        return rc;
+    }
     if (!sqlite3_get_autocommit(self->handle))
         rc = s_exec(self, "ROLLBACK", NULL, 0);
     self->failed = self->depth > 0;
     return rc;
+}
+
+//  Opens a unit one level deeper, under a savepoint.
+int
+bus_db_savepoint(bus_db_t *self)
+{
+    assert(self);
+    if (self->depth == 0) {
+        bus_log_error("sqlite savepoint without a transaction");
+        return -1;
+    }
+    if (s_lost(self) || self->failed || self->unit_count == BUS_DB_SAVEPOINT_MAX ||
+        s_control(self, "SAVEPOINT bus_db_unit") != 0)
+        return -1;
+    self->depth++;
+    self->units[self->unit_count++] = self->depth;
+    return 0;
+}
+
+//  Ends the innermost unit: keeps its work, or undoes it when something
+//  inside rolled back (-1). The enclosing levels are not poisoned by it.
+int
+bus_db_release(bus_db_t *self)
+{
+    assert(self);
+    assert(self->unit_count > 0 && self->depth == self->units[self->unit_count - 1]);
+    self->unit_count--;
+    self->depth--;
+    int rc = self->failed ? -1 : 0;
+    if (s_lost(self))
+        return -1;
+    if (self->failed && s_control(self, "ROLLBACK TO bus_db_unit") != 0)
+        self->lost = true;
+    if (!self->lost && s_control(self, "RELEASE bus_db_unit") != 0)
+        self->lost = true;
+    //  The unit was opened on a healthy level: only a lost transaction
+    //  poisons the levels around it.
+    self->failed = self->lost;
+    return self->lost ? -1 : rc;
 }
 
 bool

@@ -20,6 +20,7 @@
 #include "bus_status.h"
 
 #define BUS_DB_BUSY_TIMEOUT_MS 5000
+#define BUS_DB_SAVEPOINT_MAX   16 //  savepoints open at once
 
 typedef struct _bus_db_t bus_db_t;
 
@@ -73,6 +74,21 @@ int bus_db_begin(bus_db_t *self);
 int bus_db_commit(bus_db_t *self);
 int bus_db_rollback(bus_db_t *self);
 bool bus_db_in_transaction(bus_db_t *self);
+
+//  Savepoints: one unit of work inside an open transaction that can fail
+//  alone, so that many units share one commit (group commit). savepoint
+//  opens a unit (SAVEPOINT); inside it begin/commit/rollback nest as above,
+//  except that a rollback undoes the unit only (ROLLBACK TO) and poisons
+//  the levels inside it, not the enclosing transaction. release ends the
+//  unit: 0 keeps its work in the enclosing transaction (durable when that
+//  commits), -1 when it was rolled back (its work is gone; the enclosing
+//  transaction goes on). Units nest, at most BUS_DB_SAVEPOINT_MAX deep.
+//  savepoint fails (-1) outside a transaction, inside a poisoned one, or
+//  when SAVEPOINT fails; release must close the innermost unit at the depth
+//  it opened it (asserted). A transaction SQLite ended on its own (I/O
+//  error, full disk) fails every unit and the outermost commit.
+int bus_db_savepoint(bus_db_t *self);
+int bus_db_release(bus_db_t *self);
 
 //  The schema version (PRAGMA user_version); -1 if it cannot be read.
 int bus_db_version(bus_db_t *self);

@@ -21,9 +21,21 @@
 #include "bus.h"
 
 //  Bump with every migration appended to sched_db.c (a static assertion checks).
-#define SCHED_DB_MIGRATION_COUNT 4
+#define SCHED_DB_MIGRATION_COUNT 5
 
 extern const bus_db_migration_t sched_db_migrations[];
+
+//  Connection settings the scheduler adds to bus_db's (WAL, synchronous =
+//  NORMAL): savepoints' and statements' journals in memory, not in temp
+//  files (the group commit puts every unit of work under a savepoint, and
+//  each page a unit changes first is journaled there); a page cache that
+//  holds the working set of a busy pass (64 MiB at most); and a checkpoint
+//  every 10,000 pages of WAL rather than 1,000, so that pages written by
+//  many transactions in a row (the aggregates, the ends of the indexes)
+//  reach the database file once per checkpoint.
+#define SCHED_DB_PRAGMAS                                                                 \
+    "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536;"                            \
+    " PRAGMA wal_autocheckpoint = 10000"
 
 //  Steps stmt, whose rows are (slot, amount in integer units), into a slot
 //  map of decimal strings as the bus carries them (caller owns *map_p; free

@@ -11,6 +11,8 @@ struct _sched_dispatch_t {
     int64_t retry_us;
     size_t window;
     zhashx_t *cursors; //  "<group>\n<architecture>" -> round-robin cursor + 1
+    bool preparing;    //  placements are written PREPARING, not SCHEDULED
+    bool more;         //  the last run placed a whole window somewhere
 };
 
 sched_dispatch_t *
@@ -40,15 +42,24 @@ sched_dispatch_destroy(sched_dispatch_t **self_p)
     *self_p = NULL;
 }
 
+void
+sched_dispatch_set_preparing(sched_dispatch_t *self, bool preparing)
+{
+    assert(self);
+    self->preparing = preparing;
+}
+
 //  Records one kernel's placement: its allocation rows, the kernel and
-//  (for its first kernel) the session SCHEDULED.
+//  (for its first kernel) the session SCHEDULED (or PREPARING).
 static int
 s_assign(bus_db_t *db,
          const char *session_id,
          const char *kernel_id,
          const char *agent_id,
-         int64_t now_us)
+         int64_t now_us,
+         bool preparing)
 {
+    const char *status = preparing ? "PREPARING" : "SCHEDULED";
     sqlite3_stmt *stmt = bus_db_stmt(
         db,
         "INSERT INTO allocations (kernel_id, agent_id, slot, amount)"
@@ -59,22 +70,23 @@ s_assign(bus_db_t *db,
     sqlite3_bind_text(stmt, 2, agent_id, -1, SQLITE_STATIC);
     int rc = sqlite3_step(stmt) == SQLITE_DONE ? 0 : -1;
     sqlite3_reset(stmt);
-    stmt = bus_db_stmt(db, "UPDATE kernels SET status = 'SCHEDULED', agent_id = ?2,"
+    stmt = bus_db_stmt(db, "UPDATE kernels SET status = ?4, agent_id = ?2,"
                            " status_changed = ?3 WHERE id = ?1 AND status = 'PENDING'");
     if (rc == 0 && stmt) {
         sqlite3_bind_text(stmt, 1, kernel_id, -1, SQLITE_STATIC);
         sqlite3_bind_text(stmt, 2, agent_id, -1, SQLITE_STATIC);
         sqlite3_bind_int64(stmt, 3, now_us);
+        sqlite3_bind_text(stmt, 4, status, -1, SQLITE_STATIC);
         rc = sqlite3_step(stmt) == SQLITE_DONE ? 0 : -1;
         sqlite3_reset(stmt);
     }
-    stmt =
-        bus_db_stmt(db, "UPDATE sessions SET status = 'SCHEDULED', status_changed = ?2,"
-                        " status_info = 'scheduled', skipped = 0"
-                        " WHERE id = ?1 AND status = 'PENDING'");
+    stmt = bus_db_stmt(db, "UPDATE sessions SET status = ?3, status_changed = ?2,"
+                           " status_info = 'scheduled', skipped = 0"
+                           " WHERE id = ?1 AND status = 'PENDING'");
     if (rc == 0 && stmt) {
         sqlite3_bind_text(stmt, 1, session_id, -1, SQLITE_STATIC);
         sqlite3_bind_int64(stmt, 2, now_us);
+        sqlite3_bind_text(stmt, 3, status, -1, SQLITE_STATIC);
         rc = sqlite3_step(stmt) == SQLITE_DONE ? 0 : -1;
         sqlite3_reset(stmt);
     }
@@ -142,7 +154,7 @@ s_placed(sched_dispatch_t *self,
         return -1; //  a kernel row is missing: the schema was changed under us
     for (size_t i = placed->count - k; i < placed->count; i++)
         if (s_assign(self->db, p->session_id, placed->items[i].kernel_id,
-                     placed->items[i].agent_id, now_us) != 0)
+                     placed->items[i].agent_id, now_us, self->preparing) != 0)
             return -1;
     return 0;
 }
@@ -254,16 +266,26 @@ s_group(sched_dispatch_t *self,
             bus_db_rollback(self->db);
         bus_log_error("cannot record the placements in resource group %s", group);
         placed->count = first;
-    } else if (sessions_placed)
+    } else if (sessions_placed) {
+        self->more = self->more || sessions_placed == self->window;
         bus_log_info("pass placed %zu of %zu pending sessions in resource group %s",
                      sessions_placed, snapshot->pending_count, group);
+    }
     sched_snapshot_destroy(&snapshot);
+}
+
+bool
+sched_dispatch_more(sched_dispatch_t *self)
+{
+    assert(self);
+    return self->more;
 }
 
 sched_assignment_t *
 sched_dispatch_run(sched_dispatch_t *self, int64_t now_us, size_t *count)
 {
     *count = 0;
+    self->more = false;
     //  The groups that have agents: pending sessions elsewhere have nowhere
     //  to go (and keep their last status_data).
     sqlite3_stmt *stmt =

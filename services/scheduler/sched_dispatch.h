@@ -40,6 +40,18 @@ typedef struct _sched_dispatch_t sched_dispatch_t;
 sched_dispatch_t *sched_dispatch_new(bus_db_t *db, int64_t retry_us, size_t window);
 void sched_dispatch_destroy(sched_dispatch_t **self_p);
 
+//  With preparing, placed kernels and their sessions are written PREPARING
+//  rather than SCHEDULED: for a caller that asks the agents as soon as the
+//  pass commits (sched_lifecycle), which would otherwise move every kernel
+//  and session again, SCHEDULED then PREPARING, in the same transaction.
+//  What commits is the same either way. Off by default.
+void sched_dispatch_set_preparing(sched_dispatch_t *self, bool preparing);
+
+//  Whether the last pass placed every session of a full window in some
+//  group: more may be waiting behind it, so the next pass should not wait
+//  for the period.
+bool sched_dispatch_more(sched_dispatch_t *self);
+
 //  Runs one pass at now_us. Returns an owned array of the kernels placed,
 //  sessions in the order placed and each session's kernels by index, and
 //  sets *count; NULL with *count 0 when nothing was placed.

@@ -8,19 +8,26 @@
 #include "sched_classes.h"
 
 #define SOON_US          2000 //  a pass this long after a create, for the burst it is in
-#define RECONCILE_PASSES 10   //  a reconciliation every this many timed passes
-#define AGENTS_MAX       1024 //  agents looked at per reconciliation
-#define UNSETTLED_MAX    256  //  kernels repaired per agent and reconciliation
-#define LIST_TIMEOUT_MS  5000 //  how long a reconciliation waits for kernel.list
+#define OVERDUE_US       100000 //  a pass due this long ago runs from the flush
+#define RECONCILE_PASSES 10     //  a reconciliation every this many timed passes
+#define AGENTS_MAX       1024   //  agents looked at per reconciliation
+#define UNSETTLED_MAX    256    //  kernels repaired per agent and reconciliation
+#define LIST_TIMEOUT_MS  5000   //  how long a reconciliation waits for kernel.list
 
 typedef struct _call_ctx_t call_ctx_t;
+typedef struct _work_t work_t;
 
 struct _sched_lifecycle_t {
     call_ctx_t *calls; //  kernel.* calls in flight, cancelled at destroy
+    work_t *work;      //  session.creates and kernel.create answers to record
+    work_t *work_tail;
+    struct event *flush;  //  records them, one transaction for all
+    bus_writer_t *writer; //  events being emitted
     bus_node_t *node;
     bus_db_t *db;
     struct event *timer; //  the periodic pass
     struct event *soon;  //  a pass right after a create
+    int64_t soon_us;     //  when it is due (monotonic), while pending
     int create_timeout_ms;
     int64_t reconcile_us; //  period of the reconciliation, and the age it repairs
     unsigned ticks;       //  timed passes so far
@@ -29,13 +36,56 @@ struct _sched_lifecycle_t {
     sched_reclaim_t *reclaim;
 };
 
+static void s_flush(sched_lifecycle_t *self);
+
 //  ---------------------------------------------------------------------------
 //  Events
 
+//  Emits session.lifecycle inside the caller's transaction, with what
+//  move says of the session (its status: status) and of kernel_id (NULL
+//  for a session event).
+static void
+s_emit_move(sched_lifecycle_t *self,
+            const char *event,
+            const sched_move_t *move,
+            sched_session_status_t status,
+            const char *kernel_id,
+            const char *reason,
+            const int64_t *exit_code)
+{
+    proto_session_lifecycle_t step;
+    proto_session_lifecycle_init(&step);
+    step.event = (char *) event;
+    step.session_id = (char *) move->session_id;
+    step.session_name = (char *) move->name;
+    step.access_key = (char *) move->access_key;
+    step.domain_name = (char *) move->domain_name;
+    step.group_id = (char *) move->group_id;
+    step.status = (char *) sched_session_status_str(status);
+    step.kernel_id = (char *) kernel_id;
+    if (kernel_id && *move->cluster_role) {
+        //  Backend.AI numbers a kernel within its role (main1, sub1, sub2);
+        //  the kernels table numbers them across the session (1, 2, 3).
+        step.cluster_role = (char *) move->cluster_role;
+        int64_t index = move->cluster_idx;
+        step.cluster_idx =
+            (uint64_t) (strcmp(step.cluster_role, "sub") == 0 && index > 1 ? index - 1
+                                                                           : index);
+    }
+    step.reason = (char *) reason;
+    step.has_exit_code = exit_code != NULL;
+    step.exit_code = exit_code ? *exit_code : 0;
+    step.at = bus_clock_wall_us();
+    bus_writer_reset(self->writer);
+    if (proto_session_lifecycle_write(&step, self->writer) == 0)
+        bus_node_emit(self->node, PROTO_SESSION_LIFECYCLE, bus_writer_data(self->writer),
+                      bus_writer_size(self->writer));
+}
+
 //  Emits session.lifecycle for session_id inside the caller's transaction:
 //  the event carries the session's owner and status and the kernel's place
-//  in its cluster, read with one statement (a session gets half a dozen
-//  events, so this is on the scheduler's busiest path).
+//  in its cluster, read with one statement (for the events that no kernel
+//  transition tells: s_move builds its own from what it read).
 static void
 s_emit(sched_lifecycle_t *self,
        const char *event,
@@ -57,37 +107,65 @@ s_emit(sched_lifecycle_t *self,
         sqlite3_reset(stmt);
         return;
     }
-    proto_session_lifecycle_t step;
-    proto_session_lifecycle_init(&step);
-    step.event = (char *) event;
-    step.session_id = (char *) session_id;
-    step.session_name = (char *) sqlite3_column_text(stmt, 0);
-    step.access_key = (char *) sqlite3_column_text(stmt, 1);
-    step.domain_name = (char *) sqlite3_column_text(stmt, 2);
-    step.group_id = (char *) sqlite3_column_text(stmt, 3);
-    step.status = (char *) sqlite3_column_text(stmt, 4);
-    step.kernel_id = (char *) kernel_id;
+    sched_move_t move;
+    memset(&move, 0, sizeof move);
+    const char *texts[] = {session_id, (const char *) sqlite3_column_text(stmt, 0),
+                           (const char *) sqlite3_column_text(stmt, 1),
+                           (const char *) sqlite3_column_text(stmt, 2),
+                           (const char *) sqlite3_column_text(stmt, 3)};
+    char *fields[] = {move.session_id, move.name, move.access_key, move.domain_name,
+                      move.group_id};
+    size_t sizes[] = {sizeof move.session_id, sizeof move.name, sizeof move.access_key,
+                      sizeof move.domain_name, sizeof move.group_id};
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+        snprintf(fields[i], sizes[i], "%s", texts[i] ? texts[i] : "");
+    int status =
+        sched_session_status_from_str((const char *) sqlite3_column_text(stmt, 4));
     if (kernel_id && sqlite3_column_type(stmt, 5) != SQLITE_NULL) {
-        //  Backend.AI numbers a kernel within its role (main1, sub1, sub2);
-        //  the kernels table numbers them across the session (1, 2, 3).
-        step.cluster_role = (char *) sqlite3_column_text(stmt, 5);
-        int64_t index = sqlite3_column_int64(stmt, 6);
-        step.cluster_idx =
-            (uint64_t) (strcmp(step.cluster_role, "sub") == 0 && index > 1 ? index - 1
-                                                                           : index);
+        snprintf(move.cluster_role, sizeof move.cluster_role, "%s",
+                 (const char *) sqlite3_column_text(stmt, 5));
+        move.cluster_idx = sqlite3_column_int64(stmt, 6);
     }
-    step.reason = (char *) reason;
-    step.has_exit_code = exit_code != NULL;
-    step.exit_code = exit_code ? *exit_code : 0;
-    step.at = bus_clock_wall_us();
-    bus_writer_t *writer = bus_writer_new();
-    if (writer && proto_session_lifecycle_write(&step, writer) == 0)
-        bus_node_emit(self->node, PROTO_SESSION_LIFECYCLE, bus_writer_data(writer),
-                      bus_writer_size(writer));
-    bus_writer_destroy(&writer);
     sqlite3_reset(stmt);
+    if (status >= 0)
+        s_emit_move(self, event, &move, (sched_session_status_t) status, kernel_id,
+                    reason, exit_code);
 }
 
+//  The owner of session_id, as events carry it, into *move (its kernel
+//  members cleared). BUS_OK or NOT_FOUND.
+static int
+s_session_of(sched_lifecycle_t *self, const char *session_id, sched_move_t *move)
+{
+    memset(move, 0, sizeof *move);
+    sqlite3_stmt *stmt =
+        bus_db_stmt(self->db, "SELECT name, access_key, domain_name, group_id"
+                              " FROM sessions WHERE id = ?1");
+    if (!stmt)
+        return BUS_STATUS_INTERNAL;
+    sqlite3_bind_text(stmt, 1, session_id, -1, SQLITE_STATIC);
+    int rc = BUS_STATUS_NOT_FOUND;
+    if (sqlite3_step(stmt) == SQLITE_ROW) {
+        rc = BUS_OK;
+        const char *texts[] = {session_id, (const char *) sqlite3_column_text(stmt, 0),
+                               (const char *) sqlite3_column_text(stmt, 1),
+                               (const char *) sqlite3_column_text(stmt, 2),
+                               (const char *) sqlite3_column_text(stmt, 3)};
+        char *fields[] = {move->session_id, move->name, move->access_key,
+                          move->domain_name, move->group_id};
+        size_t sizes[] = {sizeof move->session_id, sizeof move->name,
+                          sizeof move->access_key, sizeof move->domain_name,
+                          sizeof move->group_id};
+        for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+            snprintf(fields[i], sizes[i], "%s", texts[i] ? texts[i] : "");
+    }
+    sqlite3_reset(stmt);
+    return rc;
+}
+
+//  Moves a kernel (and with it its session) and emits what Backend.AI
+//  tells of it, from what the move read. A kernel already in status
+//  changes nothing but its event is emitted again.
 static int
 s_move(sched_lifecycle_t *self,
        const char *session_id,
@@ -97,11 +175,11 @@ s_move(sched_lifecycle_t *self,
        const char *status_data,
        const int64_t *exit_code)
 {
-    int before = sched_sessions_status(self->db, session_id);
-    int kernel_before = sched_sessions_kernel_current(self->db, kernel_id);
+    (void) session_id; //  the kernel's own session, as the database says
+    sched_move_t move;
     bus_error_t err = {0};
-    int rc = sched_sessions_kernel_status(self->db, kernel_id, status, reason,
-                                          status_data, bus_clock_wall_us(), &err);
+    int rc = sched_sessions_kernel_move(self->db, kernel_id, status, reason, status_data,
+                                        bus_clock_wall_us(), &move, &err);
     if (rc != BUS_OK) {
         bus_log_warning("kernel status refused kernel=%s to=%s detail=\"%s\"", kernel_id,
                         sched_kernel_status_str(status), err.detail);
@@ -117,11 +195,11 @@ s_move(sched_lifecycle_t *self,
     //  A restart has no kernel event in Backend.AI: it ends with
     //  session_started alone.
     bool restarted =
-        status == SCHED_KERNEL_RUNNING && kernel_before == SCHED_KERNEL_RESTARTING;
+        status == SCHED_KERNEL_RUNNING && move.kernel_from == SCHED_KERNEL_RESTARTING;
     if (kernel_events[status] && !restarted)
-        s_emit(self, kernel_events[status], session_id, kernel_id, reason, exit_code);
-    int after = sched_sessions_status(self->db, session_id);
-    if (after == before)
+        s_emit_move(self, kernel_events[status], &move, move.session_to, kernel_id,
+                    reason, exit_code);
+    if (move.session_to == move.session_from)
         return BUS_OK;
     static const char *session_events[SCHED_SESSION_STATUS_COUNT] = {
         [SCHED_SESSION_RUNNING] = "session_started",
@@ -129,8 +207,9 @@ s_move(sched_lifecycle_t *self,
         [SCHED_SESSION_TERMINATED] = "session_terminated",
         [SCHED_SESSION_CANCELLED] = "session_cancelled",
     };
-    if (after >= 0 && session_events[after])
-        s_emit(self, session_events[after], session_id, NULL, reason, exit_code);
+    if (session_events[move.session_to])
+        s_emit_move(self, session_events[move.session_to], &move, move.session_to, NULL,
+                    reason, exit_code);
     return BUS_OK;
 }
 
@@ -151,6 +230,19 @@ struct _call_ctx_t {
     bus_rpc_request_t *req; //  kernel.restart: the session.restart to answer
     uint64_t call_id;
     call_ctx_t *next, *prev;
+};
+
+//  What a turn of the loop leaves to record: a session.create (req) or
+//  the answer to a kernel.create (ctx). See s_flush.
+struct _work_t {
+    work_t *next;
+    bus_rpc_request_t *req; //  session.create: the request, answered once committed
+    call_ctx_t *ctx;        //  kernel.create: the call answered
+    void *body;             //  the request's or the answer's body
+    size_t size;
+    int status; //  the answer's status; then the create's
+    char detail[BUS_ERROR_DETAIL_MAX];
+    bus_writer_t *reply; //  session.create: its answer
 };
 
 static call_ctx_t *
@@ -242,10 +334,11 @@ s_creating(int status)
            status == SCHED_KERNEL_BUILDING || status == SCHED_KERNEL_PULLING;
 }
 
+//  The agent's answer to kernel.create, recorded (inside the flush's
+//  transaction, under a savepoint of its own).
 static void
-s_on_created(void *arg, const bus_reply_t *reply)
+s_created(call_ctx_t *ctx, const bus_reply_t *reply)
 {
-    call_ctx_t *ctx = arg;
     sched_lifecycle_t *self = ctx->self;
     proto_kernel_create_rep_t rep;
     proto_kernel_create_rep_init(&rep);
@@ -259,7 +352,8 @@ s_on_created(void *arg, const bus_reply_t *reply)
         if (rc == BUS_OK) {
             sqlite3_stmt *stmt = bus_db_stmt(
                 self->db,
-                "UPDATE kernels SET container_id = ?2, kernel_host = ?3 WHERE id = ?1");
+                "UPDATE kernels SET container_id = ?2, kernel_host = ?3 WHERE id = ?1"
+                " AND (container_id IS NOT ?2 OR kernel_host IS NOT ?3)");
             if (stmt) {
                 sqlite3_bind_text(stmt, 1, ctx->kernel_id, -1, SQLITE_TRANSIENT);
                 sqlite3_bind_text(stmt, 2, rep.container_id ? rep.container_id : "", -1,
@@ -310,6 +404,33 @@ s_on_created(void *arg, const bus_reply_t *reply)
         bus_node_commit(self->node);
     }
     proto_kernel_create_rep_clear(&rep);
+}
+
+static void s_queue(sched_lifecycle_t *self, work_t *work);
+
+//  kernel.create answered: the answer is recorded with the others of this
+//  turn of the loop (s_flush). The call stays in self->calls meanwhile, so
+//  the reconciliation leaves its kernel to it.
+static void
+s_on_created(void *arg, const bus_reply_t *reply)
+{
+    call_ctx_t *ctx = arg;
+    work_t *work = calloc(1, sizeof *work);
+    if (work) {
+        work->ctx = ctx;
+        work->status = reply->status;
+        snprintf(work->detail, sizeof work->detail, "%s",
+                 reply->detail ? reply->detail : "");
+        work->body = reply->body_size ? malloc(reply->body_size) : NULL;
+        work->size = work->body ? reply->body_size : 0;
+        if (work->body)
+            memcpy(work->body, reply->body, reply->body_size);
+        if (reply->body_size && !work->body)
+            work->status = BUS_STATUS_INTERNAL;
+        s_queue(ctx->self, work);
+        return;
+    }
+    s_created(ctx, reply);
     s_call_done(ctx);
 }
 
@@ -337,50 +458,66 @@ s_json_map(const char *text, size_t *count)
     return map;
 }
 
-//  Asks the agent of a placement to create the kernel.
+//  Asks the agent of a placement to create the kernel. The request is
+//  read with one statement (and the cluster's names with one more for a
+//  cluster).
 static void
 s_create_kernel(sched_lifecycle_t *self, const sched_assignment_t *placed)
 {
-    proto_session_info_t info;
-    proto_session_info_init(&info);
-    char addr[256] = "", environ[65536] = "", command[65536] = "";
-    char mode[16] = "", hosts[4096] = "";
-    char *bootstrap = NULL, *mounts = NULL;
+    char addr[256] = "", mode[16] = "", hosts[4096] = "";
+    char *texts[12] = {NULL};
     uint64_t shmem = 0, size = 1;
+    bool found = false;
     sqlite3_stmt *stmt = bus_db_stmt(
-        self->db, "SELECT a.addr, s.environ, coalesce(s.startup_command, ''),"
-                  " coalesce(json_extract(s.resource_opts, '$.shmem'), 0),"
-                  " s.bootstrap_script, s.cluster_mode, s.cluster_size,"
-                  " s.mounts FROM sessions s, agents a WHERE s.id = ?1 AND a.id = ?2");
+        self->db,
+        "SELECT coalesce(a.addr, ''), s.environ, coalesce(s.startup_command, ''),"
+        " coalesce(json_extract(s.resource_opts, '$.shmem'), 0),"
+        " s.bootstrap_script, s.cluster_mode, s.cluster_size,"
+        " s.mounts, s.name, s.type, s.image, s.architecture, s.access_key,"
+        " s.user_uuid, s.domain_name, s.group_id"
+        " FROM sessions s LEFT JOIN agents a ON a.id = ?2 WHERE s.id = ?1");
     if (stmt) {
         sqlite3_bind_text(stmt, 1, placed->session_id, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(stmt, 2, placed->agent_id, -1, SQLITE_TRANSIENT);
         if (sqlite3_step(stmt) == SQLITE_ROW) {
+            found = true;
             snprintf(addr, sizeof addr, "%s",
                      (const char *) sqlite3_column_text(stmt, 0));
-            snprintf(environ, sizeof environ, "%s",
-                     (const char *) sqlite3_column_text(stmt, 1));
-            snprintf(command, sizeof command, "%s",
-                     (const char *) sqlite3_column_text(stmt, 2));
+            //  environ, startup_command, bootstrap_script, mounts, name, type,
+            //  image, architecture, access_key, user_uuid, domain_name, group_id
+            static const int columns[12] = {1, 2, 4, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+            for (int c = 0; c < 12; c++) {
+                const unsigned char *text = sqlite3_column_text(stmt, columns[c]);
+                texts[c] = text ? strdup((const char *) text) : NULL;
+            }
             shmem = (uint64_t) sqlite3_column_int64(stmt, 3);
-            const unsigned char *script = sqlite3_column_text(stmt, 4);
-            bootstrap = script && *script ? strdup((const char *) script) : NULL;
             snprintf(mode, sizeof mode, "%s",
                      (const char *) sqlite3_column_text(stmt, 5));
             size = (uint64_t) sqlite3_column_int64(stmt, 6);
-            const unsigned char *folders = sqlite3_column_text(stmt, 7);
-            mounts = folders && strcmp((const char *) folders, "[]") != 0
-                         ? strdup((const char *) folders)
-                         : NULL;
         }
         sqlite3_reset(stmt);
     }
     //  Every kernel's name (main1,sub1...): its hostname and its environment.
-    sched_cluster_hosts(self->db, placed->session_id, hosts, sizeof hosts);
-    if (sched_sessions_get(self->db, placed->session_id, &info) != BUS_OK) {
-        proto_session_info_clear(&info);
-        free(bootstrap);
-        free(mounts);
+    if (found && size <= 1)
+        snprintf(hosts, sizeof hosts, "%s1",
+                 *placed->cluster_role ? placed->cluster_role : "main");
+    else if (found)
+        sched_cluster_hosts(self->db, placed->session_id, hosts, sizeof hosts);
+    proto_kv_t *slots = NULL;
+    size_t slots_count = 0;
+    stmt = found ? bus_db_stmt(self->db, "SELECT slot, amount FROM kernel_requests"
+                                         " WHERE kernel_id = ?1")
+                 : NULL;
+    if (stmt) {
+        sqlite3_bind_text(stmt, 1, placed->kernel_id, -1, SQLITE_TRANSIENT);
+        sched_db_slot_map(stmt, &slots, &slots_count);
+    }
+    char *environ = texts[0], *command = texts[1], *bootstrap = texts[2];
+    char *mounts = texts[3];
+    if (!found || !texts[4] || !texts[5] || !texts[6]) {
+        for (int c = 0; c < 12; c++)
+            free(texts[c]);
+        proto_free_map(slots, slots_count);
         return;
     }
     proto_kernel_create_req_t req;
@@ -388,28 +525,28 @@ s_create_kernel(sched_lifecycle_t *self, const sched_assignment_t *placed)
     //  init's default strings are owned; everything set below is borrowed.
     char *defaults[] = {req.session_type, req.cluster_role, req.architecture};
     req.kernel_id = (char *) placed->kernel_id;
-    req.session_id = info.session_id;
-    req.session_name = info.name;
+    req.session_id = (char *) placed->session_id;
+    req.session_name = texts[4];
     req.agent_id = (char *) placed->agent_id;
-    req.session_type = strcmp(info.type, "BATCH") == 0 ? "batch" : "interactive";
+    req.session_type = strcmp(texts[5], "BATCH") == 0 ? "batch" : "interactive";
     req.cluster_role = (char *) placed->cluster_role;
     req.cluster_idx = placed->cluster_idx;
     req.cluster_size = size ? size : 1;
     req.cluster_mode = *mode ? mode : NULL;
     req.cluster_hosts = *hosts ? hosts : NULL;
-    req.image = info.image;
-    req.architecture = info.architecture;
-    req.slots = info.requested_slots;
-    req.slots_count = info.requested_slots_count;
+    req.image = texts[6];
+    req.architecture = texts[7];
+    req.slots = slots;
+    req.slots_count = slots_count;
     req.shmem_bytes = shmem;
     req.environ = s_json_map(environ, &req.environ_count);
-    req.startup_command = *command ? command : NULL;
-    req.access_key = info.access_key;
-    req.user_uuid = info.user_uuid;
-    req.domain_name = info.domain_name;
-    req.group_id = info.group_id;
-    req.bootstrap_script = bootstrap;
-    req.mounts = mounts;
+    req.startup_command = command && *command ? command : NULL;
+    req.access_key = texts[8];
+    req.user_uuid = texts[9];
+    req.domain_name = texts[10];
+    req.group_id = texts[11];
+    req.bootstrap_script = bootstrap && *bootstrap ? bootstrap : NULL;
+    req.mounts = mounts && strcmp(mounts, "[]") != 0 ? mounts : NULL;
     bus_writer_t *writer = bus_writer_new();
     call_ctx_t *ctx = s_call_new(self, placed->session_id, placed->kernel_id);
     bool sent = writer && ctx && *addr &&
@@ -425,9 +562,20 @@ s_create_kernel(sched_lifecycle_t *self, const sched_assignment_t *placed)
     proto_free_map(req.environ, req.environ_count);
     for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
         free(defaults[i]);
-    free(bootstrap);
-    free(mounts);
-    proto_session_info_clear(&info);
+    for (int c = 0; c < 12; c++)
+        free(texts[c]);
+    proto_free_map(slots, slots_count);
+}
+
+//  Asks for a pass SOON_US from now, unless one is asked for already.
+static void
+s_soon(sched_lifecycle_t *self)
+{
+    if (!event_pending(self->soon, EV_TIMEOUT, NULL)) {
+        struct timeval soon = {0, SOON_US};
+        event_add(self->soon, &soon);
+        self->soon_us = bus_clock_mono_ms() * 1000 + SOON_US;
+    }
 }
 
 //  One pass: placements recorded with their events in one transaction,
@@ -435,20 +583,42 @@ s_create_kernel(sched_lifecycle_t *self, const sched_assignment_t *placed)
 static void
 s_pass(sched_lifecycle_t *self)
 {
+    s_flush(self);
     if (bus_node_begin(self->node) != 0)
         return;
     size_t count = 0;
     sched_assignment_t *placed =
         sched_dispatch_run(self->dispatch, bus_clock_wall_us(), &count);
+    //  The pass wrote the kernels and their sessions PREPARING (what
+    //  SCHEDULED then PREPARING in this transaction would have left): the
+    //  events of both steps, session_scheduled (SCHEDULED) then each
+    //  kernel's kernel_preparing (PREPARING, the main kernel leading).
+    sched_move_t move;
+    memset(&move, 0, sizeof move);
     for (size_t i = 0; i < count; i++) {
-        if (placed[i].first)
-            s_emit(self, "session_scheduled", placed[i].session_id, NULL, NULL, NULL);
-        s_move(self, placed[i].session_id, placed[i].kernel_id, SCHED_KERNEL_PREPARING,
-               NULL, NULL, NULL);
+        if (placed[i].first && s_session_of(self, placed[i].session_id, &move) == BUS_OK)
+            s_emit_move(self, "session_scheduled", &move, SCHED_SESSION_SCHEDULED, NULL,
+                        NULL, NULL);
+        if (strcmp(move.session_id, placed[i].session_id) != 0)
+            continue; //  not found: nothing to tell
+        snprintf(move.cluster_role, sizeof move.cluster_role, "%s",
+                 placed[i].cluster_role);
+        move.cluster_idx = placed[i].cluster_idx;
+        s_emit_move(self, "kernel_preparing", &move, SCHED_SESSION_PREPARING,
+                    placed[i].kernel_id, NULL, NULL);
     }
-    if (bus_node_commit(self->node) == 0)
+    //  A whole window placed: more may wait behind it, and need not wait
+    //  for the period.
+    if (sched_dispatch_more(self->dispatch))
+        s_soon(self);
+    if (bus_node_commit(self->node) == 0 && count) {
+        //  One read transaction for all the requests, not one per statement.
+        bool read = bus_node_begin(self->node) == 0;
         for (size_t i = 0; i < count; i++)
             s_create_kernel(self, &placed[i]);
+        if (read)
+            bus_node_commit(self->node);
+    }
     free(placed);
 }
 
@@ -490,7 +660,9 @@ s_apply(void *arg, bus_node_t *node, const bus_event_t *event)
             //  What kernel.create's reply says, for when that reply was lost.
             sqlite3_stmt *stmt = bus_db_stmt(
                 self->db, "UPDATE kernels SET container_id = coalesce(?2, container_id),"
-                          " kernel_host = coalesce(?3, kernel_host) WHERE id = ?1");
+                          " kernel_host = coalesce(?3, kernel_host) WHERE id = ?1"
+                          " AND (container_id IS NOT coalesce(?2, container_id)"
+                          " OR kernel_host IS NOT coalesce(?3, kernel_host))");
             if (stmt) {
                 sqlite3_bind_text(stmt, 1, started.kernel_id, -1, SQLITE_TRANSIENT);
                 if (started.container_id && *started.container_id)
@@ -688,16 +860,15 @@ s_admit_pending(sched_lifecycle_t *self,
                                      err);
 }
 
+//  Records one session.create (inside the flush's transaction, under a
+//  savepoint of its own) and writes its answer into reply.
 static int
-s_create(void *arg,
-         bus_rpc_request_t *req,
-         const void *body,
-         size_t size,
-         bus_writer_t *reply,
-         bus_error_t *err)
+s_create_one(sched_lifecycle_t *self,
+             const void *body,
+             size_t size,
+             bus_writer_t *reply,
+             bus_error_t *err)
 {
-    (void) req;
-    sched_lifecycle_t *self = arg;
     proto_session_create_req_t in;
     int rc = proto_session_create_req_decode(&in, body, size, err);
     if (rc != BUS_OK)
@@ -755,20 +926,151 @@ s_create(void *arg,
         } else
             bus_node_rollback(self->node);
     }
-    if (rc == BUS_OK) {
+    if (rc == BUS_OK)
         rc = s_reply_session(self, in.session_id, reply, err);
-        //  Place it without waiting a period, but after the creates that
-        //  arrive with it: one pass for a burst, not one per session (a
-        //  pass reads every agent of the group).
-        if (!event_pending(self->soon, EV_TIMEOUT, NULL)) {
-            struct timeval soon = {0, SOON_US};
-            event_add(self->soon, &soon);
-        }
-    }
     free(environ_text);
     json_decref(environ);
     proto_session_create_req_clear(&in);
     return rc;
+}
+
+static void
+s_work_destroy(work_t **work_p)
+{
+    work_t *work = *work_p;
+    if (work) {
+        bus_rpc_request_destroy(&work->req);
+        bus_writer_destroy(&work->reply);
+        free(work->body);
+        free(work);
+        *work_p = NULL;
+    }
+}
+
+static void
+s_queue(sched_lifecycle_t *self, work_t *work)
+{
+    if (self->work_tail)
+        self->work_tail->next = work;
+    else
+        self->work = work;
+    self->work_tail = work;
+    //  Once the node has served what this turn of the loop brought.
+    event_active(self->flush, 0, 0);
+}
+
+//  Group commit: records every session.create and kernel.create answer
+//  queued since the last flush in one transaction, each under a savepoint
+//  of its own (one that fails is undone alone), then answers the creates.
+//  A session.create is answered only once its session is committed, so an
+//  answer still means the session is stored. Called from its own event,
+//  and first thing by whatever reads or changes sessions, so that the
+//  order of requests holds; never inside a transaction (the answers would
+//  go out before the commit).
+static void
+s_flush(sched_lifecycle_t *self)
+{
+    if (!self->work || bus_db_in_transaction(self->db))
+        return;
+    work_t *list = self->work;
+    self->work = self->work_tail = NULL;
+    //  Database busy (another process writing): each one in a transaction
+    //  of its own, as the code under the savepoints does by itself.
+    bool group = bus_node_begin(self->node) == 0;
+    bool created = false;
+    for (work_t *work = list; work; work = work->next) {
+        bool unit = group && bus_db_savepoint(self->db) == 0;
+        bus_error_t err = {0};
+        if (work->req) {
+            work->reply = bus_writer_new();
+            work->status =
+                work->reply
+                    ? s_create_one(self, work->body, work->size, work->reply, &err)
+                    : bus_error_set(&err, BUS_STATUS_INTERNAL, "out of memory");
+            snprintf(work->detail, sizeof work->detail, "%s", err.detail);
+        } else {
+            bus_reply_t reply = {work->status, work->detail, work->body, work->size, 0};
+            s_created(work->ctx, &reply);
+        }
+        if (unit && bus_db_release(self->db) != 0 && work->req &&
+            work->status == BUS_OK) {
+            work->status = BUS_STATUS_UNAVAILABLE;
+            snprintf(work->detail, sizeof work->detail, "cannot store the session");
+        }
+        if (group && !unit && work->req && work->status == BUS_OK) {
+            work->status = BUS_STATUS_UNAVAILABLE;
+            snprintf(work->detail, sizeof work->detail, "database error");
+        }
+    }
+    bool committed = !group || bus_node_commit(self->node) == 0;
+    if (!committed)
+        bus_log_error("cannot commit the sessions created and kernels answered");
+    while (list) {
+        work_t *work = list;
+        list = work->next;
+        if (work->req) {
+            if (work->status == BUS_OK && committed) {
+                created = true;
+                bus_node_reply(self->node, &work->req, BUS_OK, NULL,
+                               bus_writer_data(work->reply),
+                               bus_writer_size(work->reply));
+            } else
+                bus_node_reply(self->node, &work->req,
+                               committed ? work->status : BUS_STATUS_UNAVAILABLE,
+                               committed ? work->detail : "cannot commit", NULL, 0);
+        } else
+            s_call_done(work->ctx); //  uncommitted: the reconciliation repairs it
+        s_work_destroy(&work);
+    }
+    //  Place them without waiting a period, but after the creates that
+    //  arrive with them: one pass for a burst, not one per session (a pass
+    //  reads every agent of the group).
+    if (created)
+        s_soon(self);
+    //  A loop kept busy by a stream of requests runs no timer (libevent
+    //  serves what is active first): a pass overdue that long runs here.
+    else if (event_pending(self->soon, EV_TIMEOUT, NULL) &&
+             bus_clock_mono_ms() * 1000 - self->soon_us > OVERDUE_US) {
+        event_del(self->soon);
+        s_pass(self);
+    }
+}
+
+static void
+s_on_flush(evutil_socket_t fd, short what, void *arg)
+{
+    (void) fd;
+    (void) what;
+    s_flush(arg);
+}
+
+//  session.create: queued, recorded and answered by s_flush with the
+//  others of this turn of the loop.
+static int
+s_create(void *arg,
+         bus_rpc_request_t *req,
+         const void *body,
+         size_t size,
+         bus_writer_t *reply,
+         bus_error_t *err)
+{
+    (void) reply;
+    sched_lifecycle_t *self = arg;
+    work_t *work = calloc(1, sizeof *work);
+    if (work) {
+        work->body = malloc(size ? size : 1);
+        if (work->body) {
+            memcpy(work->body, body, size);
+            work->size = size;
+            work->req = bus_rpc_request_detach(req);
+        }
+    }
+    if (!work || !work->req) {
+        s_work_destroy(&work);
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    }
+    s_queue(self, work);
+    return BUS_STATUS_PENDING_;
 }
 
 static void
@@ -885,6 +1187,7 @@ s_end_session(sched_lifecycle_t *self,
 static void
 s_reclaim_end(void *arg, const char *session_id, const char *reason)
 {
+    s_flush(arg);
     if (s_end_session(arg, session_id, reason, false) != BUS_OK)
         bus_log_warning("cannot end session=%s reason=%s", session_id, reason);
 }
@@ -899,6 +1202,7 @@ s_destroy(void *arg,
 {
     (void) req;
     sched_lifecycle_t *self = arg;
+    s_flush(self); //  the creates before it first
     proto_session_destroy_req_t in;
     int rc = proto_session_destroy_req_decode(&in, body, size, err);
     if (rc != BUS_OK)
@@ -984,6 +1288,7 @@ s_restart(void *arg,
 {
     (void) reply;
     sched_lifecycle_t *self = arg;
+    s_flush(self); //  the creates before it first
     proto_session_restart_req_t in;
     int rc = proto_session_restart_req_decode(&in, body, size, err);
     if (rc != BUS_OK)
@@ -1076,6 +1381,7 @@ s_get(void *arg,
 {
     (void) req;
     sched_lifecycle_t *self = arg;
+    s_flush(self); //  the creates before it first
     proto_session_get_req_t in;
     int rc = proto_session_get_req_decode(&in, body, size, err);
     if (rc != BUS_OK)
@@ -1114,6 +1420,7 @@ s_rename(void *arg,
 {
     (void) req;
     sched_lifecycle_t *self = arg;
+    s_flush(self); //  the creates before it first
     proto_session_rename_req_t in;
     int rc = proto_session_rename_req_decode(&in, body, size, err);
     if (rc != BUS_OK)
@@ -1137,6 +1444,7 @@ s_list(void *arg,
 {
     (void) req;
     sched_lifecycle_t *self = arg;
+    s_flush(self); //  the creates before it first
     proto_session_list_req_t in;
     int rc = proto_session_list_req_decode(&in, body, size, err);
     if (rc != BUS_OK)
@@ -1461,11 +1769,15 @@ sched_lifecycle_new(
     struct timeval tv = {pass_ms / 1000, (pass_ms % 1000) * 1000};
     self->timer = event_new(bus_node_base(node), -1, EV_PERSIST, s_on_timer, self);
     self->soon = event_new(bus_node_base(node), -1, 0, s_on_soon, self);
+    self->flush = event_new(bus_node_base(node), -1, 0, s_on_flush, self);
+    self->writer = bus_writer_new();
     self->dispatch =
         sched_dispatch_new(self->db, (int64_t) pass_ms * 1000, SCHED_DISPATCH_WINDOW);
+    if (self->dispatch)
+        sched_dispatch_set_preparing(self->dispatch, true);
     self->reclaim = sched_reclaim_new(node, reclaim_ms, s_reclaim_end, self);
-    if (!self->timer || !self->soon || !self->dispatch || !self->reclaim ||
-        event_add(self->timer, &tv) != 0 ||
+    if (!self->timer || !self->soon || !self->flush || !self->writer || !self->dispatch ||
+        !self->reclaim || event_add(self->timer, &tv) != 0 ||
         bus_node_handle(node, PROTO_SESSION_CREATE, s_create, self) != 0 ||
         bus_node_handle(node, PROTO_SESSION_DESTROY, s_destroy, self) != 0 ||
         bus_node_handle(node, PROTO_SESSION_GET, s_get, self) != 0 ||
@@ -1485,6 +1797,15 @@ sched_lifecycle_destroy(sched_lifecycle_t **self_p)
     assert(self_p);
     sched_lifecycle_t *self = *self_p;
     if (self) {
+        //  Unrecorded: the creates go unanswered (their callers time out or
+        //  retry), the kernels are repaired by the next reconciliation.
+        while (self->work) {
+            work_t *work = self->work;
+            self->work = work->next;
+            if (work->ctx && !work->ctx->call_id)
+                s_call_done(work->ctx); //  never sent, so not in self->calls
+            s_work_destroy(&work);
+        }
         while (self->calls) {
             call_ctx_t *ctx = self->calls;
             bus_node_cancel(self->node, ctx->endpoint, ctx->call_id);
@@ -1494,6 +1815,9 @@ sched_lifecycle_destroy(sched_lifecycle_t **self_p)
             event_free(self->timer);
         if (self->soon)
             event_free(self->soon);
+        if (self->flush)
+            event_free(self->flush);
+        bus_writer_destroy(&self->writer);
         sched_dispatch_destroy(&self->dispatch);
         sched_reclaim_destroy(&self->reclaim);
         free(self);

@@ -37,6 +37,9 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
         bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
         return NULL;
     }
+    //  Tuning, not schema (see sched_db.h).
+    if (bus_db_exec(bus_node_db(node), SCHED_DB_PRAGMAS) != 0)
+        bus_log_warning("cannot tune the database; going on with the defaults");
     state->agents = sched_agents_new(node, config->agent_lost_ms);
     if (state->agents && sched_usage_serve(node) == 0 && sched_groups_follow(node) == 0 &&
         sched_invariant_serve(node) == 0)

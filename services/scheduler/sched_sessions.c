@@ -322,45 +322,62 @@ sched_sessions_rename(bus_db_t *db,
     return done ? BUS_OK : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot rename");
 }
 
-//  Recomputes the status of session_id from its kernels, writing it when
-//  it changed and the state machine allows it.
+//  The status session_id takes from its kernels now that kernel moved to
+//  status: a single kernel decides alone; a cluster's statuses are read
+//  (after the kernel's own row was written). -1 when there are none.
 static int
-s_follow_kernels(bus_db_t *db,
-                 const char *session_id,
-                 const char *status_info,
-                 const char *status_data,
-                 int64_t now_us)
+s_status_from_kernels(bus_db_t *db,
+                      const char *session_id,
+                      int64_t cluster_size,
+                      sched_kernel_status_t status)
 {
+    if (cluster_size <= 1)
+        return (int) sched_session_status_of(&status, 1, 0);
     sqlite3_stmt *stmt =
         bus_db_stmt(db, "SELECT status, cluster_role = 'main' FROM kernels"
                         " WHERE session_id = ?1 ORDER BY cluster_idx, id");
     if (!stmt)
-        return BUS_STATUS_INTERNAL;
+        return -1;
     s_bind(stmt, 1, session_id);
-    sched_kernel_status_t kernels[64];
+    sched_kernel_status_t kernels[SCHED_CLUSTER_MAX];
     size_t count = 0, main = 0;
-    while (count < 64 && sqlite3_step(stmt) == SQLITE_ROW) {
-        int status =
+    while (count < SCHED_CLUSTER_MAX && sqlite3_step(stmt) == SQLITE_ROW) {
+        int kernel =
             sched_kernel_status_from_str((const char *) sqlite3_column_text(stmt, 0));
         if (sqlite3_column_int(stmt, 1))
             main = count;
         kernels[count++] =
-            status < 0 ? SCHED_KERNEL_ERROR : (sched_kernel_status_t) status;
+            kernel < 0 ? SCHED_KERNEL_ERROR : (sched_kernel_status_t) kernel;
     }
     sqlite3_reset(stmt);
-    int current = sched_sessions_status(db, session_id);
-    if (count == 0 || current < 0)
+    return count ? (int) sched_session_status_of(kernels, count, main) : -1;
+}
+
+//  Writes the session's status when its kernels moved it and the state
+//  machine allows it; *now is the status it has afterwards.
+static int
+s_follow_kernels(bus_db_t *db,
+                 const char *session_id,
+                 int current,
+                 int next,
+                 const char *status_info,
+                 const char *status_data,
+                 int64_t now_us,
+                 int *now)
+{
+    *now = current;
+    if (next < 0 || current < 0)
         return BUS_STATUS_NOT_FOUND;
-    sched_session_status_t next = sched_session_status_of(kernels, count, main);
-    if ((int) next == current)
+    if (next == current)
         return BUS_OK;
-    if (!sched_session_transition_ok((sched_session_status_t) current, next)) {
+    if (!sched_session_transition_ok((sched_session_status_t) current,
+                                     (sched_session_status_t) next)) {
         bus_log_warning("session status kept session=%s status=%s kernels_say=%s",
                         session_id, sched_session_status_str(current),
                         sched_session_status_str(next));
         return BUS_OK;
     }
-    stmt = bus_db_stmt(
+    sqlite3_stmt *stmt = bus_db_stmt(
         db, "UPDATE sessions SET status = ?2, status_changed = ?3,"
             " status_info = coalesce(?4, status_info), status_data = coalesce(?5, "
             "status_data),"
@@ -372,19 +389,33 @@ s_follow_kernels(bus_db_t *db,
     sqlite3_bind_int64(stmt, 3, now_us);
     s_bind(stmt, 4, status_info);
     s_bind(stmt, 5, status_data);
-    sqlite3_bind_int(stmt, 6, sched_session_is_dead(next));
-    return s_step(stmt);
+    sqlite3_bind_int(stmt, 6, sched_session_is_dead((sched_session_status_t) next));
+    int rc = s_step(stmt);
+    if (rc == BUS_OK)
+        *now = next;
+    return rc;
+}
+
+static void
+s_copy_column(char *out, size_t size, sqlite3_stmt *stmt, int column)
+{
+    const unsigned char *text = sqlite3_column_text(stmt, column);
+    snprintf(out, size, "%s", text ? (const char *) text : "");
 }
 
 int
-sched_sessions_kernel_status(bus_db_t *db,
-                             const char *kernel_id,
-                             sched_kernel_status_t status,
-                             const char *status_info,
-                             const char *status_data,
-                             int64_t now_us,
-                             bus_error_t *err)
+sched_sessions_kernel_move(bus_db_t *db,
+                           const char *kernel_id,
+                           sched_kernel_status_t status,
+                           const char *status_info,
+                           const char *status_data,
+                           int64_t now_us,
+                           sched_move_t *out,
+                           bus_error_t *err)
 {
+    sched_move_t local;
+    sched_move_t *move = out ? out : &local;
+    memset(move, 0, sizeof *move);
     if (status_data) {
         json_t *data = json_loads(status_data, 0, NULL);
         bool object = json_is_object(data);
@@ -392,21 +423,37 @@ sched_sessions_kernel_status(bus_db_t *db,
         if (!object)
             return bus_error_set(err, BUS_STATUS_INVALID, "status_data is a JSON object");
     }
-    sqlite3_stmt *stmt =
-        bus_db_stmt(db, "SELECT status, session_id FROM kernels WHERE id = ?1");
+    //  The kernel, its session and what the events say of them, at once.
+    sqlite3_stmt *stmt = bus_db_stmt(
+        db,
+        "SELECT k.status, k.session_id, k.cluster_role, k.cluster_idx, s.status,"
+        " s.cluster_size, s.name, s.access_key, s.domain_name, s.group_id"
+        " FROM kernels k LEFT JOIN sessions s ON s.id = k.session_id WHERE k.id = ?1");
     if (!stmt)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
     s_bind(stmt, 1, kernel_id);
-    int from = -1;
-    char session_id[SCHED_ID_MAX] = "";
+    int from = -1, current = -1;
+    int64_t cluster_size = 1;
     if (sqlite3_step(stmt) == SQLITE_ROW) {
         from = sched_kernel_status_from_str((const char *) sqlite3_column_text(stmt, 0));
-        snprintf(session_id, sizeof session_id, "%s",
-                 (const char *) sqlite3_column_text(stmt, 1));
+        s_copy_column(move->session_id, sizeof move->session_id, stmt, 1);
+        s_copy_column(move->cluster_role, sizeof move->cluster_role, stmt, 2);
+        move->cluster_idx = sqlite3_column_int64(stmt, 3);
+        if (sqlite3_column_type(stmt, 4) != SQLITE_NULL)
+            current = sched_session_status_from_str(
+                (const char *) sqlite3_column_text(stmt, 4));
+        cluster_size = sqlite3_column_int64(stmt, 5);
+        s_copy_column(move->name, sizeof move->name, stmt, 6);
+        s_copy_column(move->access_key, sizeof move->access_key, stmt, 7);
+        s_copy_column(move->domain_name, sizeof move->domain_name, stmt, 8);
+        s_copy_column(move->group_id, sizeof move->group_id, stmt, 9);
     }
     sqlite3_reset(stmt);
     if (from < 0)
         return bus_error_set(err, BUS_STATUS_NOT_FOUND, "no kernel %s", kernel_id);
+    move->kernel_from = (sched_kernel_status_t) from;
+    move->session_from = move->session_to =
+        current < 0 ? SCHED_SESSION_ERROR : (sched_session_status_t) current;
     if ((sched_kernel_status_t) from == status)
         return BUS_OK;
     //  A kernel moves as the session status it stands for may move; moves
@@ -443,15 +490,33 @@ sched_sessions_kernel_status(bus_db_t *db,
             rc = s_step(stmt);
         }
     }
+    int after = current;
     if (rc == BUS_OK)
-        rc = s_follow_kernels(db, session_id, status_info, status_data, now_us);
+        rc = s_follow_kernels(
+            db, move->session_id, current,
+            s_status_from_kernels(db, move->session_id, cluster_size, status),
+            status_info, status_data, now_us, &after);
     if (rc != BUS_OK) {
         bus_db_rollback(db);
         return bus_error_set(err, rc, "cannot record the kernel's status");
     }
     if (bus_db_commit(db) != 0)
         return bus_error_set(err, BUS_STATUS_UNAVAILABLE, "cannot commit the status");
+    move->session_to = (sched_session_status_t) after;
     return BUS_OK;
+}
+
+int
+sched_sessions_kernel_status(bus_db_t *db,
+                             const char *kernel_id,
+                             sched_kernel_status_t status,
+                             const char *status_info,
+                             const char *status_data,
+                             int64_t now_us,
+                             bus_error_t *err)
+{
+    return sched_sessions_kernel_move(db, kernel_id, status, status_info, status_data,
+                                      now_us, NULL, err);
 }
 
 int

@@ -20,7 +20,8 @@
 #include "sched_model.h"
 #include "sched_status.h"
 
-#define SCHED_ID_MAX 64
+#define SCHED_ID_MAX   64
+#define SCHED_NAME_MAX 256 //  a session's or a domain's name, as events carry it
 
 //  A new session: its main kernel is kernel_id (cluster_role main, index
 //  1); a cluster's other kernels (sub, 2..cluster_size) get fresh UUIDs.
@@ -81,6 +82,35 @@ int sched_sessions_kernel_status(bus_db_t *db,
                                  const char *status_data,
                                  int64_t now_us,
                                  bus_error_t *err);
+
+//  What a kernel transition (sched_sessions_kernel_move) found and did,
+//  for the events that tell it: the kernel's status before, its session's
+//  status before and after, and the session's owner and the kernel's place
+//  in its cluster as the events carry them.
+typedef struct {
+    sched_kernel_status_t kernel_from;
+    sched_session_status_t session_from;
+    sched_session_status_t session_to; //  session_from when it did not move
+    char session_id[SCHED_ID_MAX];
+    char name[SCHED_NAME_MAX];
+    char access_key[SCHED_ID_MAX];
+    char domain_name[SCHED_NAME_MAX];
+    char group_id[SCHED_ID_MAX];
+    char cluster_role[8];
+    int64_t cluster_idx;
+} sched_move_t;
+
+//  sched_sessions_kernel_status, saying in *out (when given) what it found
+//  and changed; on BUS_OK with kernel_from == status nothing changed. Reads
+//  the kernel and its session once, and its siblings only for a cluster.
+int sched_sessions_kernel_move(bus_db_t *db,
+                               const char *kernel_id,
+                               sched_kernel_status_t status,
+                               const char *status_info,
+                               const char *status_data,
+                               int64_t now_us,
+                               sched_move_t *out,
+                               bus_error_t *err);
 
 //  The session's status, or -1 when there is no such session.
 int sched_sessions_status(bus_db_t *db, const char *session_id);

@@ -318,6 +318,80 @@ test_unsettled_kernels(void)
     T_EQ_INT(sched_sessions_status(s_db, "s3"), SCHED_SESSION_TERMINATED);
 }
 
+//  Group commit (sched_lifecycle's flush): many inserts under savepoints of
+//  one transaction; one that fails midway (its kernel id is taken, after
+//  its session row was written) is undone alone, the others commit.
+static void
+test_units_of_one_transaction(void)
+{
+    T_EQ_INT(bus_db_begin(s_db), 0);
+    T_EQ_INT(bus_db_savepoint(s_db), 0);
+    T_EQ_INT(s_insert("u1", "unit-1", 500), BUS_OK);
+    T_EQ_INT(bus_db_release(s_db), 0);
+    //  The same kernel id again under another session id: CONFLICT on the
+    //  kernel row, after the session row went in; the unit is undone.
+    T_EQ_INT(bus_db_savepoint(s_db), 0);
+    char kernel[SCHED_ID_MAX] = "k-u1";
+    sched_amount_t request[] = {{"cpu", 500}};
+    sched_session_spec_t spec = {.session_id = "u2",
+                                 .kernel_id = kernel,
+                                 .name = "unit-2",
+                                 .access_key = "AKTEST",
+                                 .user_uuid = "u-1",
+                                 .domain_name = "default",
+                                 .group_id = "g-1",
+                                 .scaling_group = "default",
+                                 .image = "local.backplane/library/busybox:latest",
+                                 .request = request,
+                                 .request_count = 1};
+    bus_error_t err = {0};
+    T_EQ_INT(sched_sessions_insert(s_db, &spec, 1000, &err), BUS_STATUS_CONFLICT);
+    //  Poisoned inside the unit only.
+    T_EQ_INT(bus_db_begin(s_db), -1);
+    T_EQ_INT(bus_db_release(s_db), -1);
+    T_EQ_INT(bus_db_savepoint(s_db), 0);
+    T_EQ_INT(s_insert("u3", "unit-3", 500), BUS_OK);
+    T_EQ_INT(bus_db_release(s_db), 0);
+    T_EQ_INT(bus_db_commit(s_db), 0);
+    T_EQ_INT(sched_sessions_status(s_db, "u1"), SCHED_SESSION_PENDING);
+    T_EQ_INT(sched_sessions_status(s_db, "u2"), -1);
+    T_EQ_INT(sched_sessions_status(s_db, "u3"), SCHED_SESSION_PENDING);
+    //  A unit needs a transaction; one that rolled back entirely is gone.
+    T_EQ_INT(bus_db_savepoint(s_db), -1);
+    T_EQ_INT(bus_db_begin(s_db), 0);
+    T_EQ_INT(bus_db_savepoint(s_db), 0);
+    T_EQ_INT(s_insert("u4", "unit-4", 500), BUS_OK);
+    T_EQ_INT(bus_db_release(s_db), 0);
+    T_EQ_INT(bus_db_rollback(s_db), 0);
+    T_EQ_INT(sched_sessions_status(s_db, "u4"), -1);
+    //  Placed PREPARING at once, for a caller that asks the agents itself.
+    s_agent("a-units", "ALIVE", "units", 4000, 1 << 30);
+    s_exec("UPDATE sessions SET scaling_group = 'units' WHERE id IN ('u1', 'u3')");
+    sched_dispatch_t *dispatch = sched_dispatch_new(s_db, 100, 0);
+    sched_dispatch_set_preparing(dispatch, true);
+    size_t count = 0;
+    sched_assignment_t *placed = sched_dispatch_run(dispatch, 2000, &count);
+    T_ASSERT(count >= 2); //  and what earlier tests left pending elsewhere
+    free(placed);
+    sched_dispatch_destroy(&dispatch);
+    T_EQ_INT(sched_sessions_status(s_db, "u1"), SCHED_SESSION_PREPARING);
+    T_EQ_INT(sched_sessions_kernel_current(s_db, "k-u3"), SCHED_KERNEL_PREPARING);
+    sched_move_t move;
+    T_EQ_INT(sched_sessions_kernel_move(s_db, "k-u1", SCHED_KERNEL_RUNNING, NULL, NULL,
+                                        3000, &move, &err),
+             BUS_OK);
+    T_EQ_INT(move.kernel_from, SCHED_KERNEL_PREPARING);
+    T_EQ_INT(move.session_from, SCHED_SESSION_PREPARING);
+    T_EQ_INT(move.session_to, SCHED_SESSION_RUNNING);
+    T_EQ_STR(move.name, "unit-1");
+    T_EQ_STR(move.access_key, "AKTEST");
+    T_EQ_STR(move.cluster_role, "main");
+    T_EQ_INT(move.cluster_idx, 1);
+    json_t *report = NULL;
+    T_EQ_INT(sched_invariant_check(s_db, &report), 0);
+    json_decref(report);
+}
+
 int
 main(void)
 {
@@ -335,6 +409,7 @@ main(void)
     T_RUN(test_a_failed_start_ends_in_error);
     T_RUN(test_get_and_list);
     T_RUN(test_unsettled_kernels);
+    T_RUN(test_units_of_one_transaction);
     sched_dispatch_destroy(&s_dispatch);
     bus_db_destroy(&s_db);
     return T_DONE();
