@@ -3,10 +3,11 @@
     real runc containers: quotas at the keypair, project and domain level
     leave sessions PENDING with Backend.AI's predicates in statusData and
     let them run once room frees; a resource group the caller may not use
-    is refused; batch sessions end with their result, and dependencies wait
-    for success or are cancelled by a failure; starts_at delays; the idle
-    timeout, the session lifetime, low utilization and the pending timeout
-    end sessions with their reasons; a killed agent's session ends with
+    is refused; what /resource/check-presets calls allocatable is what the
+    scheduler then places, and what it does not stays PENDING; batch sessions end with
+   their result, and dependencies wait for success or are cancelled by a failure;
+   starts_at delays; the idle timeout, the session lifetime, low utilization and the
+   pending timeout end sessions with their reasons; a killed agent's session ends with
     agent-termination after the grace period and its container goes when
     the agent comes back; after all of it the ledger invariant holds
     (backplane-scheduler check-ledger). Needs root, runc, umoci and tini.
@@ -284,6 +285,93 @@ test_resource_group_access(void)
     json_decref(r);
 }
 
+//  Whether /resource/check-presets calls preset allocatable (-1: not listed).
+static int
+s_allocatable(const char *preset)
+{
+    int status;
+    json_t *r =
+        s_request("POST", "/resource/check-presets",
+                  "{\"scaling_group\": \"default\", \"group\": \"default\"}", &status);
+    int found = -1;
+    size_t index;
+    json_t *item;
+    json_array_foreach(json_object_get(r, "presets"), index, item)
+    {
+        if (strcmp(json_string_value(json_object_get(item, "name")), preset) == 0)
+            found = json_is_true(json_object_get(item, "allocatable"));
+    }
+    json_decref(r);
+    return status == 200 ? found : -2;
+}
+
+//  A session asking for cpus cpus (and 64m): RUNNING or left PENDING, as
+//  check-presets said. True when the scheduler agreed.
+static bool
+s_agrees(const char *name, int cpus, int allocatable, const char *why)
+{
+    char body[512];
+    snprintf(body, sizeof body,
+             "{\"name\": \"%s\", \"image\": \"%s\", \"enqueueOnly\": true,"
+             " \"config\": {\"resources\": {\"cpu\": %d, \"mem\": \"64m\"}}}",
+             name, IMAGE, cpus);
+    int status;
+    json_decref(s_request("POST", "/session", body, &status));
+    if (status != 201) {
+        fprintf(stderr, "# create %s: %d\n", name, status);
+        return false;
+    }
+    if (allocatable)
+        return s_wait(name, "RUNNING", 30000, NULL, 0);
+    char info[8192];
+    harness_pause_ms(600); //  a few passes
+    bool pending = s_wait(name, "PENDING", 1000, info, sizeof info);
+    if (pending && !strstr(info, why))
+        fprintf(stderr, "# %s is PENDING but not for %s: %s\n", name, why, info);
+    return pending && strstr(info, why);
+}
+
+static void
+test_check_presets_agrees(void)
+{
+    const char *presets[][2] = {{"one-cpu", "{\"cpu\": 1, \"mem\": \"64m\"}"},
+                                {"two-cpu", "{\"cpu\": 2, \"mem\": \"64m\"}"}};
+    for (size_t i = 0; i < 2; i++) {
+        json_t *r = client_gql(
+            &s_p, &s_p.super,
+            "mutation($n: String!, $s: String!) { create_resource_preset(name: $n,"
+            " props: {resource_slots: $s}) { ok msg } }",
+            json_pack("{s:s, s:s}", "n", presets[i][0], "s", presets[i][1]));
+        T_ASSERT(client_mutation_ok(r, "create_resource_preset"));
+        json_decref(r);
+    }
+    //  The keypair may hold 1.5 cpus: one-cpu fits, two-cpu does not, and
+    //  the scheduler places and holds exactly those.
+    T_ASSERT(s_policy("{total_resource_slots: \"{\\\"cpu\\\": \\\"1.5\\\"}\"}"));
+    //  Sessions of the tests before may still be ending: wait for their room.
+    for (int waited = 0; waited < 15000 && s_allocatable("one-cpu") != 1; waited += 200)
+        harness_pause_ms(200);
+    T_EQ_INT(s_allocatable("one-cpu"), 1);
+    T_EQ_INT(s_allocatable("two-cpu"), 0);
+    T_ASSERT(s_agrees("c-two", 2, 0, "keypair resource quota is exceeded."));
+    s_destroy("c-two");
+    T_ASSERT(s_agrees("c-one", 1, 1, ""));
+    //  With one cpu held, another one-cpu no longer fits the keypair.
+    T_EQ_INT(s_allocatable("one-cpu"), 0);
+    T_ASSERT(s_agrees("c-one-more", 1, 0, "keypair resource quota is exceeded."));
+    s_destroy("c-one-more");
+    //  Without the limit, the agent (2 cpus, one held) bounds both views.
+    T_ASSERT(s_policy("{total_resource_slots: \"{}\"}"));
+    T_EQ_INT(s_allocatable("one-cpu"), 1);
+    T_EQ_INT(s_allocatable("two-cpu"), 0);
+    T_ASSERT(s_agrees("c-two-again", 2, 0, "no-available-instances"));
+    s_destroy("c-two-again");
+    T_ASSERT(s_agrees("c-second", 1, 1, ""));
+    T_EQ_INT(s_allocatable("one-cpu"), 0);
+    s_destroy("c-one");
+    s_destroy("c-second");
+}
+
 static void
 test_batch_and_dependencies(void)
 {
@@ -428,6 +516,7 @@ main(void)
     T_RUN(test_keypair_concurrency);
     T_RUN(test_project_and_domain_slots);
     T_RUN(test_resource_group_access);
+    T_RUN(test_check_presets_agrees);
     T_RUN(test_batch_and_dependencies);
     T_RUN(test_idle_timeout_and_lifetime);
     T_RUN(test_idle_utilization);
