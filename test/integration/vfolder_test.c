@@ -411,6 +411,44 @@ test_permission_matrix(void)
 }
 
 static void
+test_clone(void)
+{
+    //  The matrix left team cloneable: carol (rw) copies it into a folder
+    //  of her own, which reads "cloning" until the copy is done.
+    int status;
+    json_t *r = s_call(&s_kp[CAROL_RW], "POST", "/folders/team/clone",
+                       "{\"target_name\": \"team-copy\"}", &status);
+    T_EQ_INT(status, 201);
+    T_EQ_STR(json_string_value(json_object_get(r, "status")), "cloning");
+    json_decref(r);
+    for (int waited = 0; waited < 10000; waited += 100) {
+        if (s_status(&s_kp[CAROL_RW], "GET", "/folders/team-copy", NULL) == 200)
+            break;
+        harness_pause_ms(100);
+    }
+    char *body = NULL;
+    T_EQ_INT(s_download(&s_kp[CAROL_RW], "team-copy", "seed.txt", &body), 200);
+    T_EQ_STR(body, "hello");
+    free(body);
+    r = s_call(&s_kp[CAROL_RW], "GET", "/folders/team-copy", NULL, &status);
+    T_ASSERT(json_is_true(json_object_get(r, "is_owner")));
+    json_decref(r);
+    //  Not cloneable any more: only its owner may still copy it.
+    T_EQ_INT(s_status(&s_kp[ALICE], "POST", "/folders/team/update-options",
+                      "{\"cloneable\": false}"),
+             201);
+    r = s_call(&s_kp[CAROL_RW], "POST", "/folders/team/clone",
+               "{\"target_name\": \"team-copy2\"}", &status);
+    T_EQ_INT(status, 400);
+    T_CONTAINS(json_string_value(json_object_get(r, "msg")),
+               "not permitted to be cloned");
+    json_decref(r);
+    T_EQ_INT(s_status(&s_kp[FRANK_OUT], "POST", "/folders/team/clone",
+                      "{\"target_name\": \"mine\"}"),
+             404);
+}
+
+static void
 test_bad_paths_and_quota(void)
 {
     //  Paths that leave the folder are refused by the storage-proxy, and
@@ -617,6 +655,7 @@ main(void)
     T_RUN(test_hosts_and_create);
     T_RUN(test_upload_download_and_invitations);
     T_RUN(test_permission_matrix);
+    T_RUN(test_clone);
     T_RUN(test_bad_paths_and_quota);
     T_RUN(test_policy_limits);
     //  The mounts need real containers; without them the rest still runs.
