@@ -382,6 +382,23 @@ s_folder_call_free(folder_call_t *call)
     free(call);
 }
 
+//  Asks the folder's storage-proxy for its usage (scanned now when
+//  rescan); done answers.
+static void
+s_ask_usage(folder_call_t *call, bool rescan, bus_reply_fn *done)
+{
+    proto_storage_folder_usage_req_t in;
+    proto_storage_folder_usage_req_init(&in);
+    in.id = call->folder.id;
+    in.volume = (char *) gw_storage_volume_of(call->folder.host);
+    in.rescan = rescan;
+    bus_writer_t *writer = bus_writer_new();
+    if (writer)
+        proto_storage_folder_usage_req_write(&in, writer);
+    gw_storage_call(call->r->gw->storage, call->folder.host, PROTO_STORAGE_FOLDER_USAGE,
+                    writer, done, call);
+}
+
 static void
 s_on_usage(void *arg, const bus_reply_t *reply)
 {
@@ -412,17 +429,8 @@ static void
 s_info(gw_request_t *r, gw_vfolder_t *folder)
 {
     folder_call_t *call = s_folder_call(r, folder);
-    if (!call)
-        return;
-    proto_storage_folder_usage_req_t in;
-    proto_storage_folder_usage_req_init(&in);
-    in.id = call->folder.id;
-    in.volume = (char *) gw_storage_volume_of(call->folder.host);
-    bus_writer_t *writer = bus_writer_new();
-    if (writer)
-        proto_storage_folder_usage_req_write(&in, writer);
-    gw_storage_call(r->gw->storage, call->folder.host, PROTO_STORAGE_FOLDER_USAGE, writer,
-                    s_on_usage, call);
+    if (call)
+        s_ask_usage(call, false, s_on_usage);
 }
 
 void
@@ -989,16 +997,6 @@ gw_vfolder_handle_usage(gw_request_t *r)
     if (!gw_vfolder_reach(r, id, "ready", GW_VFOLDER_RO, false, &folder))
         return;
     folder_call_t *call = s_folder_call(r, &folder);
-    if (!call)
-        return;
-    proto_storage_folder_usage_req_t in;
-    proto_storage_folder_usage_req_init(&in);
-    in.id = call->folder.id;
-    in.volume = (char *) gw_storage_volume_of(call->folder.host);
-    in.rescan = true;
-    bus_writer_t *writer = bus_writer_new();
-    if (writer)
-        proto_storage_folder_usage_req_write(&in, writer);
-    gw_storage_call(r->gw->storage, call->folder.host, PROTO_STORAGE_FOLDER_USAGE, writer,
-                    s_on_used, call);
+    if (call)
+        s_ask_usage(call, true, s_on_used);
 }

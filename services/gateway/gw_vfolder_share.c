@@ -90,6 +90,28 @@ s_exists(gw_request_t *r, const char *sql, const char *const *params)
     return row != NULL;
 }
 
+//  Ends a transaction that wrote one row per email: commits and answers 201
+//  {key: done} (stolen), or rolls back and answers rc.
+static void
+s_end_batch(gw_request_t *r,
+            gw_vfolder_t *folder,
+            int rc,
+            const bus_error_t *err,
+            const char *key,
+            json_t *done)
+{
+    if (rc == BUS_OK)
+        bus_db_commit(r->gw->db);
+    else
+        bus_db_rollback(r->gw->db);
+    gw_vfolder_clear(folder);
+    if (rc != BUS_OK) {
+        json_decref(done);
+        gw_reply_status(r, rc, err->detail);
+    } else
+        gw_reply_json(r, 201, json_pack("{s:o}", key, done));
+}
+
 //  ---------------------------------------------------------------------------
 //  Invitations
 
@@ -148,16 +170,7 @@ gw_vfolder_handle_invite(gw_request_t *r)
         if (rc == BUS_OK)
             json_array_append_new(invited, json_string(email));
     }
-    if (rc == BUS_OK)
-        bus_db_commit(r->gw->db);
-    else
-        bus_db_rollback(r->gw->db);
-    gw_vfolder_clear(&folder);
-    if (rc != BUS_OK) {
-        json_decref(invited);
-        gw_reply_status(r, rc, err.detail);
-    } else
-        gw_reply_json(r, 201, json_pack("{s:o}", "invited_ids", invited));
+    s_end_batch(r, &folder, rc, &err, "invited_ids", invited);
 }
 
 //  Invitations where column (inviter or invitee) is the caller, pending.
@@ -386,16 +399,7 @@ gw_vfolder_handle_share(gw_request_t *r)
         if (rc == BUS_OK)
             json_array_append_new(shared, json_string(email));
     }
-    if (rc == BUS_OK)
-        bus_db_commit(r->gw->db);
-    else
-        bus_db_rollback(r->gw->db);
-    gw_vfolder_clear(&folder);
-    if (rc != BUS_OK) {
-        json_decref(shared);
-        gw_reply_status(r, rc, err.detail);
-    } else
-        gw_reply_json(r, 201, json_pack("{s:o}", "shared_emails", shared));
+    s_end_batch(r, &folder, rc, &err, "shared_emails", shared);
 }
 
 void
