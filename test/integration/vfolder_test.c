@@ -205,6 +205,13 @@ test_hosts_and_create(void)
              "local:volume1");
     T_ASSERT(json_object_get(json_object_get(r, "volume_info"), "local:volume1"));
     json_decref(r);
+    //  Every host of every storage-proxy: the superadmin's view only.
+    r = s_call(&s_p.super, "GET", "/folders/_/all-hosts", NULL, &status);
+    T_EQ_INT(status, 200);
+    T_EQ_STR(json_string_value(json_array_get(json_object_get(r, "allowed"), 0)),
+             "local:volume1");
+    json_decref(r);
+    T_EQ_INT(s_status(&s_kp[ALICE], "GET", "/folders/_/all-hosts", NULL), 403);
     r = s_call(&s_kp[ALICE], "GET", "/folders/_/allowed-types", NULL, &status);
     T_EQ_INT(status, 200);
     T_EQ_INT(json_array_size(r), 2);
