@@ -276,7 +276,7 @@ s_list(void *arg,
     }
     sqlite3_reset(agents);
     //  Capacity and the ledger's sums, per agent (a handful of agents per
-    //  call: two indexed queries each).
+    //  call: two primary-key searches each).
     for (size_t i = 0; i < out.agents_count; i++) {
         proto_scheduler_agent_t *agent = &out.agents[i];
         sqlite3_stmt *slots = bus_db_stmt(
@@ -286,8 +286,10 @@ s_list(void *arg,
             sched_db_slot_map(slots, &agent->available_slots,
                               &agent->available_slots_count);
         }
-        slots = bus_db_stmt(db, "SELECT slot, sum(amount) FROM allocations"
-                                " WHERE agent_id = ?1 GROUP BY slot");
+        //  agent_occupancy is the sum of the agent's allocation rows, kept
+        //  by the ledger's triggers (a slot whose rows are gone stays at 0).
+        slots = bus_db_stmt(db, "SELECT slot, amount FROM agent_occupancy"
+                                " WHERE agent_id = ?1 AND amount <> 0");
         if (slots) {
             sqlite3_bind_text(slots, 1, agent->id, -1, SQLITE_STATIC);
             sched_db_slot_map(slots, &agent->occupied_slots,

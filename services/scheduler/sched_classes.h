@@ -25,5 +25,6 @@
 #include "sched_reclaim.h"
 #include "sched_lifecycle.h"
 #include "sched_cluster.h"
+#include "sched_checkpoint.h"
 
 #endif

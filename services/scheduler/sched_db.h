@@ -21,7 +21,7 @@
 #include "bus.h"
 
 //  Bump with every migration appended to sched_db.c (a static assertion checks).
-#define SCHED_DB_MIGRATION_COUNT 5
+#define SCHED_DB_MIGRATION_COUNT 6
 
 extern const bus_db_migration_t sched_db_migrations[];
 
@@ -32,7 +32,8 @@ extern const bus_db_migration_t sched_db_migrations[];
 //  holds the working set of a busy pass (64 MiB at most); and a checkpoint
 //  every 10,000 pages of WAL rather than 1,000, so that pages written by
 //  many transactions in a row (the aggregates, the ends of the indexes)
-//  reach the database file once per checkpoint.
+//  reach the database file once per checkpoint. That one is the bound on
+//  the WAL: sched_checkpoint copies most pages before, on its own thread.
 #define SCHED_DB_PRAGMAS                                                                 \
     "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536;"                            \
     " PRAGMA wal_autocheckpoint = 10000"

@@ -117,13 +117,30 @@ s_append(placed_t *placed)
 }
 
 //  Appends the kernels of a placed session to placed and records them.
+//  A session of one kernel has its main kernel, which the snapshot read;
+//  a cluster's kernels are read here.
 static int
 s_placed(sched_dispatch_t *self,
          const sched_snapshot_t *snapshot,
          const sched_pending_t *p,
+         const sched_pending_extra_t *extra,
          int64_t now_us,
          placed_t *placed)
 {
+    if (p->kernel_count == 1 && *extra->kernel_id) {
+        sched_assignment_t *a = s_append(placed);
+        if (!a)
+            return -1;
+        snprintf(a->kernel_id, sizeof a->kernel_id, "%s", extra->kernel_id);
+        snprintf(a->session_id, sizeof a->session_id, "%s", p->session_id);
+        snprintf(a->agent_id, sizeof a->agent_id, "%s",
+                 snapshot->agents[p->agents[0]].id);
+        snprintf(a->cluster_role, sizeof a->cluster_role, "main");
+        a->cluster_idx = 1;
+        a->first = true;
+        return s_assign(self->db, p->session_id, a->kernel_id, a->agent_id, now_us,
+                        self->preparing);
+    }
     sqlite3_stmt *stmt =
         bus_db_stmt(self->db, "SELECT id, cluster_role, cluster_idx FROM kernels"
                               " WHERE session_id = ?1 ORDER BY cluster_idx");
@@ -253,7 +270,8 @@ s_group(sched_dispatch_t *self,
     for (size_t i = 0; i < snapshot->pending_count && !failed; i++) {
         sched_pending_t *p = &snapshot->pending[i];
         if (p->outcome == SCHED_OUTCOME_PLACED)
-            failed = s_placed(self, snapshot, p, now_us, placed) != 0;
+            failed =
+                s_placed(self, snapshot, p, &snapshot->extra[i], now_us, placed) != 0;
     }
     for (size_t i = 0; i < snapshot->pending_count && !failed; i++) {
         sched_pending_t *p = &snapshot->pending[i];

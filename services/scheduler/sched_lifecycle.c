@@ -166,25 +166,36 @@ s_session_of(sched_lifecycle_t *self, const char *session_id, sched_move_t *move
 //  Moves a kernel (and with it its session) and emits what Backend.AI
 //  tells of it, from what the move read. A kernel already in status
 //  changes nothing but its event is emitted again.
+//  Only from the statuses in from_mask (see sched_sessions_kernel_move_from):
+//  a kernel elsewhere, or unknown when from_mask is not every status, is
+//  left alone, quietly; *out (when given) says what was found.
 static int
-s_move(sched_lifecycle_t *self,
-       const char *session_id,
-       const char *kernel_id,
-       sched_kernel_status_t status,
-       const char *reason,
-       const char *status_data,
-       const int64_t *exit_code)
+s_move_from(sched_lifecycle_t *self,
+            unsigned from_mask,
+            const char *kernel_id,
+            sched_kernel_status_t status,
+            const char *reason,
+            const char *status_data,
+            const int64_t *exit_code,
+            const char *container_id,
+            const char *kernel_host,
+            sched_move_t *out)
 {
-    (void) session_id; //  the kernel's own session, as the database says
-    sched_move_t move;
+    sched_move_t local;
+    sched_move_t *found = out ? out : &local;
     bus_error_t err = {0};
-    int rc = sched_sessions_kernel_move(self->db, kernel_id, status, reason, status_data,
-                                        bus_clock_wall_us(), &move, &err);
+    int rc = sched_sessions_kernel_move_from(
+        self->db, kernel_id, from_mask, status, reason, status_data, container_id,
+        kernel_host, bus_clock_wall_us(), found, &err);
     if (rc != BUS_OK) {
-        bus_log_warning("kernel status refused kernel=%s to=%s detail=\"%s\"", kernel_id,
-                        sched_kernel_status_str(status), err.detail);
+        if (rc != BUS_STATUS_NOT_FOUND || from_mask == SCHED_KERNEL_FROM_ANY)
+            bus_log_warning("kernel status refused kernel=%s to=%s detail=\"%s\"",
+                            kernel_id, sched_kernel_status_str(status), err.detail);
         return rc;
     }
+    if (!(from_mask & (1u << found->kernel_from)))
+        return BUS_OK;
+    const sched_move_t move = *found;
     static const char *kernel_events[SCHED_KERNEL_STATUS_COUNT] = {
         [SCHED_KERNEL_PREPARING] = "kernel_preparing",
         [SCHED_KERNEL_RUNNING] = "kernel_started",
@@ -212,6 +223,25 @@ s_move(sched_lifecycle_t *self,
                     reason, exit_code);
     return BUS_OK;
 }
+
+static int
+s_move(sched_lifecycle_t *self,
+       const char *session_id,
+       const char *kernel_id,
+       sched_kernel_status_t status,
+       const char *reason,
+       const char *status_data,
+       const int64_t *exit_code)
+{
+    (void) session_id; //  the kernel's own session, as the database says
+    return s_move_from(self, SCHED_KERNEL_FROM_ANY, kernel_id, status, reason,
+                       status_data, exit_code, NULL, NULL, NULL);
+}
+
+//  The kernel statuses of a kernel.create still under way, as a mask.
+#define CREATING_MASK                                                                    \
+    ((1u << SCHED_KERNEL_SCHEDULED) | (1u << SCHED_KERNEL_PREPARING) |                   \
+     (1u << SCHED_KERNEL_BUILDING) | (1u << SCHED_KERNEL_PULLING))
 
 //  ---------------------------------------------------------------------------
 //  Placement and kernel.create
@@ -347,29 +377,36 @@ s_created(call_ctx_t *ctx, const bus_reply_t *reply)
     if (rc == BUS_OK)
         rc = proto_kernel_create_rep_decode(&rep, reply->body, reply->body_size, &err);
     const char *why = reply->status != BUS_OK ? reply->detail : err.detail;
-    int current = sched_sessions_kernel_current(self->db, ctx->kernel_id);
+    //  A success moves the kernel only from where a create leaves it, read
+    //  by the move itself; a failure needs to know where it is first.
+    int current =
+        rc == BUS_OK ? -1 : sched_sessions_kernel_current(self->db, ctx->kernel_id);
     if (bus_node_begin(self->node) == 0) {
         if (rc == BUS_OK) {
-            sqlite3_stmt *stmt = bus_db_stmt(
-                self->db,
-                "UPDATE kernels SET container_id = ?2, kernel_host = ?3 WHERE id = ?1"
-                " AND (container_id IS NOT ?2 OR kernel_host IS NOT ?3)");
+            //  The agent answers once the container runs and kernel.started
+            //  is on its way: RUNNING now, with where it runs, whichever of
+            //  the two comes first (the other changes nothing), so a lost
+            //  event leaves nothing behind.
+            const char *container = rep.container_id ? rep.container_id : "";
+            const char *host = rep.kernel_host ? rep.kernel_host : "";
+            sched_move_t move;
+            bool moved =
+                s_move_from(self, CREATING_MASK, ctx->kernel_id, SCHED_KERNEL_RUNNING,
+                            NULL, NULL, NULL, container, host, &move) == BUS_OK &&
+                s_creating((int) move.kernel_from);
+            sqlite3_stmt *stmt =
+                moved ? NULL
+                      : bus_db_stmt(self->db, "UPDATE kernels SET container_id = ?2,"
+                                              " kernel_host = ?3 WHERE id = ?1"
+                                              " AND (container_id IS NOT ?2"
+                                              " OR kernel_host IS NOT ?3)");
             if (stmt) {
                 sqlite3_bind_text(stmt, 1, ctx->kernel_id, -1, SQLITE_TRANSIENT);
-                sqlite3_bind_text(stmt, 2, rep.container_id ? rep.container_id : "", -1,
-                                  SQLITE_TRANSIENT);
-                sqlite3_bind_text(stmt, 3, rep.kernel_host ? rep.kernel_host : "", -1,
-                                  SQLITE_TRANSIENT);
+                sqlite3_bind_text(stmt, 2, container, -1, SQLITE_TRANSIENT);
+                sqlite3_bind_text(stmt, 3, host, -1, SQLITE_TRANSIENT);
                 sqlite3_step(stmt);
                 sqlite3_reset(stmt);
             }
-            //  The agent answers once the container runs and kernel.started
-            //  is on its way: RUNNING now, whichever of the two comes first
-            //  (the other changes nothing), so a lost event leaves nothing
-            //  behind.
-            if (s_creating(current))
-                s_move(self, ctx->session_id, ctx->kernel_id, SCHED_KERNEL_RUNNING, NULL,
-                       NULL, NULL);
         } else if (!s_creating(current)) {
             //  It moved on meanwhile (destroyed, or its end arrived first).
             bus_log_info("kernel create failed after it moved on session=%s kernel=%s"
@@ -657,30 +694,43 @@ s_apply(void *arg, bus_node_t *node, const bus_event_t *event)
         proto_kernel_started_init(&started);
         if (proto_kernel_started_decode(&started, event->body, event->body_size, &err) ==
             BUS_OK) {
-            //  What kernel.create's reply says, for when that reply was lost.
-            sqlite3_stmt *stmt = bus_db_stmt(
-                self->db, "UPDATE kernels SET container_id = coalesce(?2, container_id),"
-                          " kernel_host = coalesce(?3, kernel_host) WHERE id = ?1"
+            //  What kernel.create's reply says, for when that reply was lost,
+            //  written with the move when the kernel moves; the kernel, its
+            //  session's size and the move, read at once.
+            const char *container = started.container_id && *started.container_id
+                                        ? started.container_id
+                                        : NULL;
+            const char *host =
+                started.kernel_host && *started.kernel_host ? started.kernel_host : NULL;
+            sched_move_t move;
+            int rc =
+                s_move_from(self, CREATING_MASK, started.kernel_id, SCHED_KERNEL_RUNNING,
+                            NULL, NULL, NULL, container, host, &move);
+            sqlite3_stmt *stmt =
+                rc == BUS_OK && s_creating((int) move.kernel_from)
+                    ? NULL
+                    : bus_db_stmt(
+                          self->db,
+                          "UPDATE kernels SET container_id = coalesce(?2,"
+                          " container_id), kernel_host = coalesce(?3, kernel_host)"
+                          " WHERE id = ?1"
                           " AND (container_id IS NOT coalesce(?2, container_id)"
                           " OR kernel_host IS NOT coalesce(?3, kernel_host))");
             if (stmt) {
                 sqlite3_bind_text(stmt, 1, started.kernel_id, -1, SQLITE_TRANSIENT);
-                if (started.container_id && *started.container_id)
-                    sqlite3_bind_text(stmt, 2, started.container_id, -1,
-                                      SQLITE_TRANSIENT);
+                if (container)
+                    sqlite3_bind_text(stmt, 2, container, -1, SQLITE_TRANSIENT);
                 else
                     sqlite3_bind_null(stmt, 2);
-                if (started.kernel_host && *started.kernel_host)
-                    sqlite3_bind_text(stmt, 3, started.kernel_host, -1, SQLITE_TRANSIENT);
+                if (host)
+                    sqlite3_bind_text(stmt, 3, host, -1, SQLITE_TRANSIENT);
                 else
                     sqlite3_bind_null(stmt, 3);
                 sqlite3_step(stmt);
                 sqlite3_reset(stmt);
             }
-            if (s_creating(sched_sessions_kernel_current(self->db, started.kernel_id)))
-                s_move(self, started.session_id, started.kernel_id, SCHED_KERNEL_RUNNING,
-                       NULL, NULL, NULL);
-            sched_cluster_started(node, started.session_id);
+            if (rc != BUS_OK || move.cluster_size > 1)
+                sched_cluster_started(node, started.session_id);
         }
         proto_kernel_started_clear(&started);
     } else if (strcmp(event->topic, PROTO_KERNEL_TERMINATED) == 0) {
@@ -915,19 +965,37 @@ s_create_one(sched_lifecycle_t *self,
                                  .mounts = in.mounts};
     if (rc == BUS_OK)
         rc = s_admit_pending(self, &spec, err);
+    int64_t now_us = bus_clock_wall_us();
     if (rc == BUS_OK && bus_node_begin(self->node) != 0)
         rc = bus_error_set(err, BUS_STATUS_UNAVAILABLE, "database busy");
     else if (rc == BUS_OK) {
-        rc = sched_sessions_insert(self->db, &spec, bus_clock_wall_us(), err);
+        rc = sched_sessions_insert(self->db, &spec, now_us, err);
         if (rc == BUS_OK) {
-            s_emit(self, "session_enqueued", in.session_id, NULL, NULL, NULL);
+            //  What the event tells is what was just inserted: no re-read.
+            sched_move_t move;
+            memset(&move, 0, sizeof move);
+            snprintf(move.session_id, sizeof move.session_id, "%s", spec.session_id);
+            snprintf(move.name, sizeof move.name, "%s", spec.name);
+            snprintf(move.access_key, sizeof move.access_key, "%s", spec.access_key);
+            snprintf(move.domain_name, sizeof move.domain_name, "%s", spec.domain_name);
+            snprintf(move.group_id, sizeof move.group_id, "%s", spec.group_id);
+            s_emit_move(self, "session_enqueued", &move, SCHED_SESSION_PENDING, NULL,
+                        NULL, NULL);
             if (bus_node_commit(self->node) != 0)
                 rc = bus_error_set(err, BUS_STATUS_UNAVAILABLE, "cannot commit");
         } else
             bus_node_rollback(self->node);
     }
-    if (rc == BUS_OK)
-        rc = s_reply_session(self, in.session_id, reply, err);
+    //  The answer, from the request and what the insert stored.
+    if (rc == BUS_OK) {
+        proto_session_create_rep_t rep;
+        proto_session_create_rep_init(&rep);
+        if (sched_sessions_info_of(&spec, now_us, &rep.session) != BUS_OK ||
+            proto_session_create_rep_write(&rep, reply) != 0)
+            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write session %s",
+                               in.session_id);
+        proto_session_create_rep_clear(&rep);
+    }
     free(environ_text);
     json_decref(environ);
     proto_session_create_req_clear(&in);

@@ -413,6 +413,24 @@ sched_sessions_kernel_move(bus_db_t *db,
                            sched_move_t *out,
                            bus_error_t *err)
 {
+    return sched_sessions_kernel_move_from(db, kernel_id, SCHED_KERNEL_FROM_ANY, status,
+                                           status_info, status_data, NULL, NULL, now_us,
+                                           out, err);
+}
+
+int
+sched_sessions_kernel_move_from(bus_db_t *db,
+                                const char *kernel_id,
+                                unsigned from_mask,
+                                sched_kernel_status_t status,
+                                const char *status_info,
+                                const char *status_data,
+                                const char *container_id,
+                                const char *kernel_host,
+                                int64_t now_us,
+                                sched_move_t *out,
+                                bus_error_t *err)
+{
     sched_move_t local;
     sched_move_t *move = out ? out : &local;
     memset(move, 0, sizeof *move);
@@ -442,7 +460,7 @@ sched_sessions_kernel_move(bus_db_t *db,
         if (sqlite3_column_type(stmt, 4) != SQLITE_NULL)
             current = sched_session_status_from_str(
                 (const char *) sqlite3_column_text(stmt, 4));
-        cluster_size = sqlite3_column_int64(stmt, 5);
+        cluster_size = move->cluster_size = sqlite3_column_int64(stmt, 5);
         s_copy_column(move->name, sizeof move->name, stmt, 6);
         s_copy_column(move->access_key, sizeof move->access_key, stmt, 7);
         s_copy_column(move->domain_name, sizeof move->domain_name, stmt, 8);
@@ -454,7 +472,7 @@ sched_sessions_kernel_move(bus_db_t *db,
     move->kernel_from = (sched_kernel_status_t) from;
     move->session_from = move->session_to =
         current < 0 ? SCHED_SESSION_ERROR : (sched_session_status_t) current;
-    if ((sched_kernel_status_t) from == status)
+    if ((sched_kernel_status_t) from == status || !(from_mask & (1u << from)))
         return BUS_OK;
     //  A kernel moves as the session status it stands for may move; moves
     //  within one session status (PREPARING to BUILDING) are free.
@@ -470,7 +488,9 @@ sched_sessions_kernel_move(bus_db_t *db,
         db, "UPDATE kernels SET status = ?2, status_changed = ?3,"
             " status_info = coalesce(?4, status_info), status_data = coalesce(?5, "
             "status_data),"
-            " terminated_at = CASE WHEN ?6 THEN ?3 ELSE terminated_at END WHERE id = ?1");
+            " terminated_at = CASE WHEN ?6 THEN ?3 ELSE terminated_at END,"
+            " container_id = coalesce(?7, container_id),"
+            " kernel_host = coalesce(?8, kernel_host) WHERE id = ?1");
     int rc = stmt ? BUS_OK : BUS_STATUS_INTERNAL;
     if (stmt) {
         s_bind(stmt, 1, kernel_id);
@@ -479,6 +499,8 @@ sched_sessions_kernel_move(bus_db_t *db,
         s_bind(stmt, 4, status_info);
         s_bind(stmt, 5, status_data);
         sqlite3_bind_int(stmt, 6, !sched_kernel_occupies(status));
+        s_bind(stmt, 7, container_id);
+        s_bind(stmt, 8, kernel_host);
         rc = s_step(stmt);
     }
     //  The ledger: a kernel that no longer occupies gives its slots back.
@@ -671,6 +693,73 @@ sched_sessions_get(bus_db_t *db, const char *session_id, proto_session_info_t *o
     if (!found)
         return BUS_STATUS_NOT_FOUND;
     s_read_slots(db, out);
+    return BUS_OK;
+}
+
+static char *
+s_dup_or(const char *text, const char *otherwise)
+{
+    return strdup(text ? text : otherwise);
+}
+
+static int
+s_slot_cmp(const void *a, const void *b)
+{
+    return strcmp(((const proto_kv_t *) a)->key, ((const proto_kv_t *) b)->key);
+}
+
+int
+sched_sessions_info_of(const sched_session_spec_t *spec,
+                       int64_t now_us,
+                       proto_session_info_t *out)
+{
+    //  Each column as the insert stores it (the same defaults) and as
+    //  s_read_info reads it back; NULL columns stay NULL.
+    out->session_id = strdup(spec->session_id);
+    out->name = strdup(spec->name);
+    out->access_key = strdup(spec->access_key);
+    out->user_uuid = strdup(spec->user_uuid);
+    out->domain_name = strdup(spec->domain_name);
+    out->group_id = strdup(spec->group_id);
+    out->scaling_group = strdup(spec->scaling_group);
+    out->type = s_dup_or(spec->type, "INTERACTIVE");
+    out->status = strdup("PENDING");
+    out->status_data = strdup("{}");
+    out->image = strdup(spec->image);
+    out->architecture = s_dup_or(spec->architecture, "x86_64");
+    out->kernel_id = strdup(spec->kernel_id);
+    out->created_at = out->status_changed = now_us;
+    out->preopen_ports = s_dup_or(spec->preopen_ports, "[]");
+    out->result = strdup("UNDEFINED");
+    out->cluster_mode = s_dup_or(spec->cluster_mode, "single-node");
+    out->cluster_size = spec->cluster_size ? spec->cluster_size : 1;
+    //  What the main kernel asks for, in the primary key's order.
+    if (spec->request_count) {
+        out->requested_slots = calloc(spec->request_count, sizeof *out->requested_slots);
+        if (!out->requested_slots)
+            return BUS_STATUS_INTERNAL;
+        for (size_t i = 0; i < spec->request_count; i++) {
+            const char *slot = spec->request[i].slot;
+            bus_slots_value_t value = {false, spec->request[i].amount};
+            char text[BUS_SLOTS_VALUE_MAX];
+            bus_slots_format_value(bus_slots_unit(slot), &value, text);
+            out->requested_slots[i].key = strdup(slot);
+            out->requested_slots[i].value = strdup(text);
+            out->requested_slots_count++;
+            if (!out->requested_slots[i].key || !out->requested_slots[i].value)
+                return BUS_STATUS_INTERNAL;
+        }
+        qsort(out->requested_slots, out->requested_slots_count,
+              sizeof *out->requested_slots, s_slot_cmp);
+    }
+    char *texts[] = {
+        out->session_id,  out->name,          out->access_key,    out->user_uuid,
+        out->domain_name, out->group_id,      out->scaling_group, out->type,
+        out->status,      out->status_data,   out->image,         out->architecture,
+        out->kernel_id,   out->preopen_ports, out->result,        out->cluster_mode};
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        if (!texts[i])
+            return BUS_STATUS_INTERNAL;
     return BUS_OK;
 }
 

@@ -98,6 +98,7 @@ typedef struct {
     char group_id[SCHED_ID_MAX];
     char cluster_role[8];
     int64_t cluster_idx;
+    int64_t cluster_size; //  the session's kernels
 } sched_move_t;
 
 //  sched_sessions_kernel_status, saying in *out (when given) what it found
@@ -111,6 +112,25 @@ int sched_sessions_kernel_move(bus_db_t *db,
                                int64_t now_us,
                                sched_move_t *out,
                                bus_error_t *err);
+
+//  sched_sessions_kernel_move, only from the kernel statuses in from_mask
+//  (bit 1 << status; SCHED_KERNEL_FROM_ANY for all): a kernel in another
+//  status is left as it is (BUS_OK, kernel_from says where it is), so a
+//  caller that would move it only from some statuses reads it once. The
+//  kernel's container_id and kernel_host, when not NULL, are written with
+//  the move (in the same row update); not when it does not move.
+#define SCHED_KERNEL_FROM_ANY (~0u)
+int sched_sessions_kernel_move_from(bus_db_t *db,
+                                    const char *kernel_id,
+                                    unsigned from_mask,
+                                    sched_kernel_status_t status,
+                                    const char *status_info,
+                                    const char *status_data,
+                                    const char *container_id,
+                                    const char *kernel_host,
+                                    int64_t now_us,
+                                    sched_move_t *out,
+                                    bus_error_t *err);
 
 //  The session's status, or -1 when there is no such session.
 int sched_sessions_status(bus_db_t *db, const char *session_id);
@@ -144,6 +164,15 @@ size_t sched_sessions_unsettled(bus_db_t *db,
 //  proto_session_info_clear) with session_id's session and its main kernel.
 //  BUS_OK or NOT_FOUND.
 int sched_sessions_get(bus_db_t *db, const char *session_id, proto_session_info_t *out);
+
+//  Fills out (initialized by the caller, cleared with
+//  proto_session_info_clear) with what sched_sessions_get reads of a
+//  session that sched_sessions_insert has just stored from spec at now_us,
+//  without reading it: the answer to the session.create that stored it.
+//  BUS_OK, or INTERNAL when out of memory.
+int sched_sessions_info_of(const sched_session_spec_t *spec,
+                           int64_t now_us,
+                           proto_session_info_t *out);
 
 //  Which sessions sched_sessions_list returns; NULL members match all.
 //  statuses is a comma-separated list of status names.

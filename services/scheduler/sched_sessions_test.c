@@ -392,6 +392,70 @@ test_units_of_one_transaction(void)
     json_decref(report);
 }
 
+//  The answer session.create builds from its request is, byte for byte,
+//  what reading the session back gives.
+static void
+s_check_info_of(const sched_session_spec_t *spec)
+{
+    bus_error_t err = {0};
+    T_EQ_INT(sched_sessions_insert(s_db, spec, 4242, &err), BUS_OK);
+    proto_session_info_t built, read;
+    proto_session_info_init(&built);
+    proto_session_info_init(&read);
+    T_EQ_INT(sched_sessions_info_of(spec, 4242, &built), BUS_OK);
+    T_EQ_INT(sched_sessions_get(s_db, spec->session_id, &read), BUS_OK);
+    zframe_t *a = proto_session_info_encode(&built);
+    zframe_t *b = proto_session_info_encode(&read);
+    T_ASSERT(a && b);
+    T_ASSERT(a && b && zframe_eq(a, b));
+    zframe_destroy(&a);
+    zframe_destroy(&b);
+    proto_session_info_clear(&built);
+    proto_session_info_clear(&read);
+}
+
+static void
+test_info_of_a_new_session(void)
+{
+    sched_amount_t request[] = {{"mem", 3 << 20}, {"cpu", 1500}, {"cuda.shares", 250}};
+    sched_session_spec_t spec = {.session_id = "info-1",
+                                 .kernel_id = "k-info-1",
+                                 .name = "info-defaults",
+                                 .access_key = "AKINFO",
+                                 .user_uuid = "u-9",
+                                 .domain_name = "default",
+                                 .group_id = "g-9",
+                                 .scaling_group = "default",
+                                 .image = "local.backplane/library/busybox:latest",
+                                 .request = request,
+                                 .request_count = 3};
+    s_check_info_of(&spec);
+    spec.session_id = "info-2";
+    spec.kernel_id = "k-info-2";
+    spec.name = "info-all";
+    spec.type = "BATCH";
+    spec.architecture = "aarch64";
+    spec.environ = "{\"A\":\"1\"}";
+    spec.resource_opts = "{\"shmem\": 64}";
+    spec.startup_command = "echo hi";
+    spec.preopen_ports = "[8080]";
+    spec.bootstrap_script = "true";
+    spec.priority = 50;
+    spec.cluster_mode = "multi-node";
+    spec.cluster_size = 3;
+    spec.starts_at_us = 99;
+    spec.batch_timeout_s = 60;
+    spec.mounts = "[]";
+    s_check_info_of(&spec);
+    spec.session_id = "info-3";
+    spec.kernel_id = "k-info-3";
+    spec.name = "info-nothing";
+    spec.request_count = 0;
+    spec.cluster_size = 0;
+    spec.cluster_mode = NULL;
+    s_check_info_of(&spec);
+}
+
 int
 main(void)
 {
@@ -410,6 +474,7 @@ main(void)
     T_RUN(test_get_and_list);
     T_RUN(test_unsettled_kernels);
     T_RUN(test_units_of_one_transaction);
+    T_RUN(test_info_of_a_new_session);
     sched_dispatch_destroy(&s_dispatch);
     bus_db_destroy(&s_db);
     return T_DONE();

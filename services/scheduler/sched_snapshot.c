@@ -366,7 +366,7 @@ s_load_pending(sched_snapshot_t *self, bus_db_t *db, int64_t now_us, size_t wind
         "   AND " SNAPSHOT_READY " ORDER BY created_at DESC, id DESC LIMIT ?5))"
         " SELECT s.id, s.access_key, s.user_uuid, s.group_id, s.domain_name,"
         "  s.created_at, s.priority, s.skipped, s.retries, s.tried_at, s.cluster_size,"
-        "  s.cluster_mode, r.slot, r.amount"
+        "  s.cluster_mode, r.slot, r.amount, k.id"
         " FROM chosen c JOIN sessions s ON s.id = c.id"
         " JOIN kernels k ON k.session_id = s.id AND k.cluster_idx = 1"
         " LEFT JOIN kernel_requests r ON r.kernel_id = k.id"
@@ -411,6 +411,7 @@ s_load_pending(sched_snapshot_t *self, bus_db_t *db, int64_t now_us, size_t wind
                                           : size > SCHED_CLUSTER_MAX ? SCHED_CLUSTER_MAX
                                                                      : size);
             p->multi_node = strcmp(s_text(stmt, 11), "multi-node") == 0;
+            snprintf(extra->kernel_id, sizeof extra->kernel_id, "%s", s_text(stmt, 14));
         }
         if (sqlite3_column_type(stmt, 12) != SQLITE_NULL) {
             int slot = s_slot(self, s_text(stmt, 12));

@@ -26,9 +26,10 @@
 //  A pending session's own columns the pass does not need but its
 //  write-back does, parallel to pending[].
 typedef struct {
-    uint32_t retries;  //  unsuccessful tries so far, as status_data shows
-    int64_t tried_at;  //  when the last one was written
-    char group_id[64]; //  for messages only
+    uint32_t retries;   //  unsuccessful tries so far, as status_data shows
+    int64_t tried_at;   //  when the last one was written
+    char group_id[64];  //  for messages only
+    char kernel_id[64]; //  its main kernel (cluster_idx 1), which the pass places
 } sched_pending_extra_t;
 
 typedef struct {
