@@ -46,6 +46,9 @@ struct _sp_folders_t {
     bool scanning;     //  a full scan is running
     int staging_ttl_s; //  a staging file unwritten this long is removed
     uint64_t trash_seq;
+    //  id -> net bytes charged (uploads) less refunded since start, as
+    //  intptr_t: a scan adds what was charged while it ran to what it found.
+    zhashx_t *charged;
     uid_t uid; //  owner of what is made in folders; (uid_t) -1: as created
     gid_t gid;
 };
@@ -157,6 +160,19 @@ s_set_state(sp_folders_t *self, const char *id, const char *state)
     return s_step_done(self, stmt, "state");
 }
 
+//  The folder's net charged bytes since start (see charged).
+static intptr_t
+s_charged(sp_folders_t *self, const char *id)
+{
+    return (intptr_t) zhashx_lookup(self->charged, id);
+}
+
+static void
+s_add_charged(sp_folders_t *self, const char *id, intptr_t bytes)
+{
+    zhashx_update(self->charged, id, (void *) (s_charged(self, id) + bytes));
+}
+
 //  Writes a scanned usage; logs a folder crossing its quota either way.
 static void
 s_set_usage(sp_folders_t *self, const char *id, uint64_t bytes, uint64_t entries)
@@ -256,6 +272,7 @@ typedef struct {
     char path[PATH_MAX];
     uint64_t bytes;
     uint64_t entries;
+    intptr_t charged_at_start; //  the folder's charged counter when the scan began
     bus_error_t err;
     expired_t *expired; //  the first EXPIRED_LOG_MAX staging files removed
     size_t expired_count;
@@ -356,8 +373,16 @@ s_scan_done(void *arg, bool cancelled)
         bus_db_begin(self->db);
         for (size_t i = 0; i < job->count; i++) {
             scan_item_t *item = &job->items[i];
+            //  Uploads charged while the scan ran may or may not be in what
+            //  it found: count them again rather than miss them (the next
+            //  scan settles it), so no upload slips past a quota.
+            intptr_t since = s_charged(self, item->id) - item->charged_at_start;
+            uint64_t bytes = since >= 0 ? item->bytes + (uint64_t) since
+                             : item->bytes > (uint64_t) -since
+                                 ? item->bytes - (uint64_t) -since
+                                 : 0;
             if (item->err.status == BUS_OK)
-                s_set_usage(self, item->id, item->bytes, item->entries);
+                s_set_usage(self, item->id, bytes, item->entries);
             else if (item->err.status != BUS_STATUS_NOT_FOUND) //  purged meanwhile
                 bus_log_warning("usage scan failed id=%s reason=\"%s\"", item->id,
                                 item->err.detail);
@@ -421,6 +446,7 @@ s_scan_start(sp_folders_t *self,
         scan_item_t *item = &job->items[job->count];
         memset(item, 0, sizeof *item);
         s_text(stmt, 0, item->id, sizeof item->id);
+        item->charged_at_start = s_charged(self, item->id);
         char volume_name[SP_VOLUME_NAME_MAX + 1];
         s_text(stmt, 1, volume_name, sizeof volume_name);
         const sp_volume_t *volume = sp_volumes_find(self->volumes, volume_name);
@@ -735,9 +761,11 @@ sp_folders_new(bus_node_t *node,
     self->uid = (uid_t) -1;
     self->gid = (gid_t) -1;
     self->jobs = sp_jobs_new(bus_node_base(node));
+    self->charged = zhashx_new();
     self->timer = event_new(bus_node_base(node), -1, EV_PERSIST, s_on_timer, self);
     struct timeval period = {scan_ms / 1000, (scan_ms % 1000) * 1000};
-    if (!self->jobs || !self->timer || event_add(self->timer, &period) != 0) {
+    if (!self->jobs || !self->charged || !self->timer ||
+        event_add(self->timer, &period) != 0) {
         bus_error_set(err, BUS_STATUS_INTERNAL, "cannot start the folder jobs");
         sp_folders_destroy(&self);
         return NULL;
@@ -772,6 +800,7 @@ sp_folders_destroy(sp_folders_t **self_p)
         if (self->timer)
             event_free(self->timer);
         sp_jobs_destroy(&self->jobs);
+        zhashx_destroy(&self->charged);
         free(self);
         *self_p = NULL;
     }
@@ -1164,6 +1193,7 @@ sp_folders_charge(sp_folders_t *self, const char *id, uint64_t bytes, bus_error_
     }
     if (!stmt || s_step_done(self, stmt, "charge") != 0)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot account the upload"), -1;
+    s_add_charged(self, folder.id, (intptr_t) bytes);
     return 0;
 }
 
@@ -1178,7 +1208,8 @@ sp_folders_refund(sp_folders_t *self, const char *id, uint64_t bytes)
         return;
     sqlite3_bind_int64(stmt, 1, s_i64(bytes));
     sqlite3_bind_text(stmt, 2, id, -1, SQLITE_STATIC);
-    s_step_done(self, stmt, "refund");
+    if (s_step_done(self, stmt, "refund") == 0)
+        s_add_charged(self, id, -(intptr_t) bytes);
 }
 
 void
