@@ -1964,6 +1964,7 @@ s_list_req_free(proto_session_list_req_t *self)
     free(self->domain_name);
     free(self->group_id);
     free(self->statuses);
+    free(self->mounted_folder);
 }
 
 static bool
@@ -1979,6 +1980,8 @@ s_list_req_valid(const proto_session_list_req_t *self)
         return false;
     if (self->limit > 10000)
         return false;
+    if (!proto_valid_str(self->mounted_folder, 0, 64))
+        return false;
     return true;
 }
 
@@ -1990,6 +1993,7 @@ s_list_req_write(const proto_session_list_req_t *self, bus_writer_t *writer)
     pairs += self->domain_name != NULL;
     pairs += self->group_id != NULL;
     pairs += self->statuses != NULL;
+    pairs += self->mounted_folder != NULL;
     bus_writer_map(writer, pairs);
     if (self->access_key != NULL)
         proto_write_str(writer, "access_key", self->access_key);
@@ -2001,6 +2005,8 @@ s_list_req_write(const proto_session_list_req_t *self, bus_writer_t *writer)
         proto_write_str(writer, "statuses", self->statuses);
     proto_write_uint(writer, "limit", self->limit);
     proto_write_uint(writer, "offset", self->offset);
+    if (self->mounted_folder != NULL)
+        proto_write_str(writer, "mounted_folder", self->mounted_folder);
 }
 
 static void
@@ -2012,6 +2018,7 @@ s_list_req_read(proto_session_list_req_t *self, proto_in_t *in)
     proto_read_str(in, "statuses", 0, 512, &self->statuses);
     proto_read_uint(in, "limit", 0, 10000, &self->limit);
     proto_read_uint(in, "offset", 0, UINT64_MAX, &self->offset);
+    proto_read_str(in, "mounted_folder", 0, 64, &self->mounted_folder);
 }
 
 static void
@@ -2023,6 +2030,7 @@ s_list_req_print(const proto_session_list_req_t *self, proto_text_t *text)
     proto_print_str(text, "statuses", self->statuses);
     proto_print_uint(text, "limit", self->limit);
     proto_print_uint(text, "offset", self->offset);
+    proto_print_str(text, "mounted_folder", self->mounted_folder);
 }
 
 void

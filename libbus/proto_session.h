@@ -495,6 +495,9 @@ typedef struct {
     uint64_t limit;
     //  Skip this many
     uint64_t offset;
+    //  Only sessions that mount this virtual folder (its id, 32 hex digits) (at most 64
+    //  bytes)
+    char *mounted_folder;
 } proto_session_list_req_t;
 
 void proto_session_list_req_init(proto_session_list_req_t *self);

@@ -6,7 +6,9 @@
     is recorded first, so that its name is taken at once, then made on the
     storage-proxy; if that fails the record goes again. The trash is only a
     status here: the bytes stay until a purge asks the storage-proxy to
-    delete them, and the record goes once it has. Clones answer at once
+    delete them, and the record goes once it has. A folder a session that
+    has not ended mounts (the scheduler answers session.list by
+    mounted_folder) does not go to the trash. Clones answer at once
     with the new folder reading "cloning", and turn "ready" when the copy
     is done (or go when it failed).
 
@@ -24,6 +26,10 @@
 
 //  Statuses in which a folder counts against its owner's limit.
 #define S_LIVE "('ready', 'cloning', 'delete-pending')"
+//  Sessions in these statuses mount, or are about to mount, their folders.
+#define S_MOUNTING_STATUSES                                                              \
+    "PENDING,SCHEDULED,PREPARING,BUILDING,PULLING,RUNNING,RESTARTING,RESIZING,"          \
+    "SUSPENDED,RUNNING_DEGRADED,TERMINATING,ERROR"
 
 //  The first string among keys in params.
 static const char *
@@ -461,13 +467,43 @@ s_set_status(gw_request_t *r, const char *id, const char *status, bus_error_t *e
     return gw_store_step(r->gw->db, stmt, err);
 }
 
+//  The scheduler says whether a session that has not ended mounts the
+//  folder: none does, into the trash; one does, refused (a purge would pull
+//  the files from under it).
+static void
+s_on_mounting(void *arg, const bus_reply_t *reply)
+{
+    folder_call_t *call = arg;
+    proto_session_list_rep_t rep;
+    bus_error_t err = {0};
+    if (reply->status != BUS_OK)
+        gw_reply_status(call->r, reply->status, reply->detail);
+    else if (proto_session_list_rep_decode(&rep, reply->body, reply->body_size, &err) !=
+             BUS_OK)
+        gw_reply_status(call->r, BUS_STATUS_PROTOCOL, err.detail);
+    else {
+        char detail[256];
+        if (rep.sessions_count > 0) {
+            snprintf(detail, sizeof detail,
+                     "the virtual folder %s is mounted by the session %s: end it first",
+                     call->folder.name, rep.sessions[0].name);
+            gw_reply_problem(call->r, "vfolder-operation-failed", detail);
+        } else if (s_set_status(call->r, call->folder.id, "delete-pending", &err) !=
+                   BUS_OK)
+            gw_reply_status(call->r, err.status, err.detail);
+        else
+            gw_reply_json(call->r, 204, NULL);
+        proto_session_list_rep_clear(&rep);
+    }
+    s_folder_call_free(call);
+}
+
 static void
 s_trash(gw_request_t *r, const char *name_or_id)
 {
     gw_vfolder_t folder;
     if (!gw_vfolder_reach(r, name_or_id, "ready", GW_VFOLDER_WD, false, &folder))
         return;
-    bus_error_t err = {0};
     if (!gw_vfolder_host_allows(r, folder.host, NULL, "delete-vfolder") &&
         !folder.admin) {
         gw_vfolder_clear(&folder);
@@ -475,12 +511,25 @@ s_trash(gw_request_t *r, const char *name_or_id)
                          "you may not delete folders on this host");
         return;
     }
-    int rc = s_set_status(r, folder.id, "delete-pending", &err);
-    gw_vfolder_clear(&folder);
-    if (rc != BUS_OK)
-        gw_reply_status(r, rc, err.detail);
-    else
-        gw_reply_json(r, 204, NULL);
+    folder_call_t *call = s_folder_call(r, &folder);
+    if (!call)
+        return;
+    proto_session_list_req_t in;
+    proto_session_list_req_init(&in);
+    in.mounted_folder = call->folder.id;
+    in.statuses = S_MOUNTING_STATUSES;
+    in.limit = 1;
+    bus_writer_t *writer = bus_writer_new();
+    const char *scheduler = bus_node_find(r->gw->node, "scheduler");
+    bool sent =
+        writer && scheduler && proto_session_list_req_write(&in, writer) == 0 &&
+        bus_node_call(r->gw->node, scheduler, PROTO_SESSION_LIST, bus_writer_data(writer),
+                      bus_writer_size(writer), 0, s_on_mounting, call) != 0;
+    bus_writer_destroy(&writer);
+    if (!sent) {
+        gw_reply_status(r, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
+        s_folder_call_free(call);
+    }
 }
 
 void

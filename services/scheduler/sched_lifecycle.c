@@ -1517,8 +1517,9 @@ s_list(void *arg,
     int rc = proto_session_list_req_decode(&in, body, size, err);
     if (rc != BUS_OK)
         return rc;
-    sched_session_filter_t filter = {in.access_key, in.domain_name, in.group_id,
-                                     in.statuses,   in.limit,       in.offset};
+    sched_session_filter_t filter = {in.access_key,    in.domain_name, in.group_id,
+                                     in.statuses,      in.limit,       in.offset,
+                                     in.mounted_folder};
     proto_session_list_rep_t out;
     proto_session_list_rep_init(&out);
     size_t total = 0;

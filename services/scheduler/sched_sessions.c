@@ -624,7 +624,9 @@ sched_sessions_unsettled(bus_db_t *db,
 #define SESSION_FILTER                                                                   \
     " WHERE (?1 IS NULL OR s.access_key = ?1) AND (?2 IS NULL OR s.domain_name = ?2)"    \
     " AND (?3 IS NULL OR s.group_id = ?3)"                                               \
-    " AND (?4 IS NULL OR instr(',' || ?4 || ',', ',' || s.status || ',') > 0)"
+    " AND (?4 IS NULL OR instr(',' || ?4 || ',', ',' || s.status || ',') > 0)"           \
+    " AND (?7 IS NULL OR EXISTS (SELECT 1 FROM json_each(s.mounts) m"                    \
+    "  WHERE json_extract(m.value, '$.id') = ?7))"
 
 static char *
 s_column(sqlite3_stmt *stmt, int column)
@@ -770,6 +772,9 @@ s_bind_filter(sqlite3_stmt *stmt, const sched_session_filter_t *filter)
     s_bind(stmt, 2, filter->domain_name);
     s_bind(stmt, 3, filter->group_id);
     s_bind(stmt, 4, filter->statuses && *filter->statuses ? filter->statuses : NULL);
+    s_bind(stmt, 7,
+           filter->mounted_folder && *filter->mounted_folder ? filter->mounted_folder
+                                                             : NULL);
 }
 
 int

@@ -183,6 +183,7 @@ typedef struct {
     const char *statuses;
     size_t limit;
     size_t offset;
+    const char *mounted_folder; //  a virtual folder's id: only sessions mounting it
 } sched_session_filter_t;
 
 //  The matching sessions, newest first, from offset, at most limit: *out

@@ -265,6 +265,18 @@ test_get_and_list(void)
     T_EQ_INT(sched_sessions_list(s_db, &other, &page, &count, &total), BUS_OK);
     T_EQ_INT(total, 0);
     T_ASSERT(page == NULL);
+    //  The sessions that mount a folder (the gateway asks before the trash).
+    s_exec("UPDATE sessions SET mounts = '[{\"name\": \"data\", \"id\": \"f00d\"}]'"
+           " WHERE id = 's3'");
+    sched_session_filter_t mounting = {.mounted_folder = "f00d", .limit = 10};
+    T_EQ_INT(sched_sessions_list(s_db, &mounting, &page, &count, &total), BUS_OK);
+    T_EQ_INT(total, 1);
+    T_EQ_STR(page[0].session_id, "s3");
+    proto_session_info_clear(&page[0]);
+    free(page);
+    mounting.mounted_folder = "beef";
+    T_EQ_INT(sched_sessions_list(s_db, &mounting, &page, &count, &total), BUS_OK);
+    T_EQ_INT(total, 0);
 }
 
 static void

@@ -625,6 +625,13 @@ test_mounts_on_two_agents(void)
     T_EQ_INT(s_download(&s_kp[ALICE], "team", "w.txt", &body), 200);
     T_EQ_STR(body, "from-writer\n");
     free(body);
+    //  A mounted folder does not go to the trash (a purge would pull its
+    //  files from under the sessions).
+    r = s_call(&s_kp[ALICE], "DELETE", "/folders/team", NULL, &status);
+    T_EQ_INT(status, 400);
+    T_CONTAINS(json_string_value(json_object_get(r, "msg")),
+               "is mounted by the session vf-");
+    json_decref(r);
     T_EQ_INT(s_status(&s_kp[ALICE], "DELETE", "/session/vf-writer", NULL), 200);
     T_EQ_INT(s_status(&s_kp[CAROL_RW], "DELETE", "/session/vf-reader", NULL), 200);
 }
@@ -635,7 +642,14 @@ test_purge_and_stop(void)
     //  Purge: in the trash first, then gone with its bytes.
     char body[128];
     snprintf(body, sizeof body, "{\"id\": \"%s\"}", s_team_id);
-    T_EQ_INT(s_status(&s_kp[ALICE], "DELETE", "/folders/team", NULL), 204);
+    //  Once the sessions that mounted it have ended.
+    int status = 0;
+    for (int waited = 0; waited < 30000 && status != 204; waited += 200) {
+        status = s_status(&s_kp[ALICE], "DELETE", "/folders/team", NULL);
+        if (status != 204)
+            harness_pause_ms(200);
+    }
+    T_EQ_INT(status, 204);
     T_EQ_INT(s_status(&s_kp[ALICE], "POST", "/folders/purge", body), 204);
     T_EQ_INT(s_status(&s_kp[ALICE], "POST", "/folders/restore-from-trash-bin", body),
              404);
