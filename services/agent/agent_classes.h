@@ -25,6 +25,7 @@
 #include "agent_stats.h"
 #include "agent_runner_proto.h"
 #include "agent_runner_client.h"
+#include "agent_events.h"
 #include "agent_kernels.h"
 #include "agent_kernel_files.h"
 #include "agent_kernel_pty.h"

@@ -8,7 +8,7 @@
     not walk the whole fleet. The heartbeats of all agents are spread over
     bus.heartbeat_ms by one timer that sends a slice of them each tick, so a
     fleet of thousands does not burst into the hub at once. The durable
-    events of one burst of requests share one transaction (see s_emit): one
+    events of one burst of requests share one transaction (see s_batch): one
     process takes tens of thousands of creates a second. Each kernel keeps
     what kernel.create's slots gave it of the fleet's slots, and each agent
     their sums, which its heartbeat reports (occupied_slots, with
@@ -163,16 +163,14 @@ s_on_flush(evutil_socket_t fd, short what, void *arg)
     s_commit(arg);
 }
 
-//  Encodes with write and emits the durable event: 0, or -1 when it was
-//  not recorded. The events of one burst of requests share a transaction,
-//  committed once the loop has served them all (one commit, not one per
-//  kernel: at thousands of kernels a second the commits would cost more
-//  than the rest of the fleet). Replies may leave before their event; the
-//  scheduler takes whichever comes first.
-typedef int(s_write_fn)(const void *item, bus_writer_t *writer);
-
+//  Opens the transaction the durable events go in, unless it is open: 0 or
+//  -1. The events of one burst of requests share it, committed once the
+//  loop has served them all (one commit, not one per kernel: at thousands
+//  of kernels a second the commits would cost more than the rest of the
+//  fleet). Replies may leave before their event; the scheduler takes
+//  whichever comes first.
 static int
-s_emit(agent_fake_t *self, const char *topic, s_write_fn *write, const void *item)
+s_batch(agent_fake_t *self)
 {
     if (!self->batch) {
         if (bus_node_begin(self->node) != 0)
@@ -180,28 +178,15 @@ s_emit(agent_fake_t *self, const char *topic, s_write_fn *write, const void *ite
         self->batch = true;
         event_active(self->flush, EV_TIMEOUT, 0);
     }
-    bus_writer_t *writer = bus_writer_new();
-    int rc = -1;
-    if (writer && write(item, writer) == 0)
-        rc = bus_node_emit(self->node, topic, bus_writer_data(writer),
-                           bus_writer_size(writer)) > 0
-                 ? 0
-                 : -1;
-    bus_writer_destroy(&writer);
+    return 0;
+}
+
+//  Counts an event agent_events recorded (rc 0) in the batch; rc.
+static int
+s_counted(agent_fake_t *self, int rc)
+{
     self->batched += rc == 0;
     return rc;
-}
-
-static int
-s_write_started(const void *item, bus_writer_t *writer)
-{
-    return proto_kernel_started_write(item, writer);
-}
-
-static int
-s_write_terminated(const void *item, bus_writer_t *writer)
-{
-    return proto_kernel_terminated_write(item, writer);
 }
 
 //  ---------------------------------------------------------------------------
@@ -277,7 +262,8 @@ s_start(agent_fake_t *self,
     event.container_id = container;
     event.kernel_host = AGENT_FAKE_KERNEL_HOST;
     event.at = bus_clock_wall_us();
-    if (s_emit(self, PROTO_KERNEL_STARTED, s_write_started, &event) != 0) {
+    if (s_batch(self) != 0 ||
+        s_counted(self, agent_events_started(self->node, &event)) != 0) {
         void *dead = kernel;
         s_kernel_free(&dead);
         return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot record kernel %s",
@@ -344,7 +330,8 @@ s_end(agent_fake_t *self, s_kernel_t *kernel, const char *reason, bus_error_t *e
     event.exit_code = 0;
     event.reason = (char *) reason;
     event.at = bus_clock_wall_us();
-    if (s_emit(self, PROTO_KERNEL_TERMINATED, s_write_terminated, &event) != 0)
+    if (s_batch(self) != 0 ||
+        s_counted(self, agent_events_terminated(self->node, &event)) != 0)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot record the end of %s",
                              kernel->id);
     bus_log_info("kernel terminated kernel=%s agent=%s reason=%s", kernel->id,

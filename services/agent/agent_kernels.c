@@ -217,35 +217,6 @@ s_runner_new(agent_kernels_t *self,
     return runner;
 }
 
-//  Encodes with write into a fresh writer and publishes or emits it.
-typedef int(s_write_fn)(const void *item, bus_writer_t *writer);
-
-static int
-s_emit(agent_kernels_t *self, const char *topic, s_write_fn *write, const void *item)
-{
-    bus_writer_t *writer = bus_writer_new();
-    int rc = -1;
-    if (writer && write(item, writer) == 0)
-        rc = bus_node_emit(self->node, topic, bus_writer_data(writer),
-                           bus_writer_size(writer)) > 0
-                 ? 0
-                 : -1;
-    bus_writer_destroy(&writer);
-    return rc;
-}
-
-static int
-s_write_started(const void *item, bus_writer_t *writer)
-{
-    return proto_kernel_started_write(item, writer);
-}
-
-static int
-s_write_terminated(const void *item, bus_writer_t *writer)
-{
-    return proto_kernel_terminated_write(item, writer);
-}
-
 //  True when pid runs and is not a zombie.
 static bool
 s_pid_alive(int pid)
@@ -531,8 +502,7 @@ s_end(agent_kernels_t *self,
             done = sqlite3_step(stmt) == SQLITE_DONE;
             sqlite3_reset(stmt);
         }
-        done = done &&
-               s_emit(self, PROTO_KERNEL_TERMINATED, s_write_terminated, &event) == 0;
+        done = done && agent_events_terminated(self->node, &event) == 0;
         if (done)
             done = bus_node_commit(self->node) == 0;
         else
@@ -1212,7 +1182,7 @@ s_create(agent_kernels_t *self,
             done = sqlite3_step(stmt) == SQLITE_DONE;
             sqlite3_reset(stmt);
         }
-        done = done && s_emit(self, PROTO_KERNEL_STARTED, s_write_started, &event) == 0;
+        done = done && agent_events_started(self->node, &event) == 0;
         if (done)
             done = bus_node_commit(self->node) == 0;
         else
