@@ -233,6 +233,35 @@ gw_vfolder_list(gw_request_t *r, const char *group_id, const char *status)
     return out;
 }
 
+int
+gw_vfolder_automounts(gw_request_t *r, gw_vfolder_t **out, size_t *count)
+{
+    *out = NULL;
+    *count = 0;
+    const char *params[4];
+    s_caller(r, params);
+    params[3] = NULL;
+    json_t *rows =
+        gw_store_rows(r->gw->db,
+                      S_REACH " WHERE b.rank = 0 AND v.ownership_type = 'user'"
+                              " AND v.status = 'ready'"
+                              " AND substr(v.name, 1, 1) = '.' ORDER BY v.name",
+                      params, s_booleans);
+    if (!rows)
+        return BUS_STATUS_INTERNAL;
+    size_t n = json_array_size(rows);
+    *out = n ? calloc(n, sizeof **out) : NULL;
+    if (n && !*out) {
+        json_decref(rows);
+        return BUS_STATUS_INTERNAL;
+    }
+    for (size_t i = 0; i < n; i++)
+        s_from_row(&(*out)[i], json_incref(json_array_get(rows, i)));
+    *count = n;
+    json_decref(rows);
+    return BUS_OK;
+}
+
 json_t *
 gw_vfolder_view(const gw_vfolder_t *folder)
 {
@@ -347,6 +376,12 @@ gw_vfolder_host_allows(gw_request_t *r,
     return q.allowed;
 }
 
+static int
+s_compare_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *) a, *(const char *const *) b);
+}
+
 json_t *
 gw_vfolder_allowed_hosts(gw_request_t *r, const char *group_id)
 {
@@ -358,21 +393,19 @@ gw_vfolder_allowed_hosts(gw_request_t *r, const char *group_id)
         s_each_grant(json_object_get(row, "hosts"), s_collect_host, &q);
     json_decref(rows);
     //  Object keys come out in insertion order; sort for a stable answer.
-    json_t *out = json_array();
+    size_t n = json_object_size(q.hosts), used = 0;
+    const char **names = calloc(n ? n : 1, sizeof *names);
     const char *host;
     json_t *unused;
-    json_object_foreach(q.hosts, host, unused)
-        json_array_append_new(out, json_string(host));
+    if (names) {
+        json_object_foreach(q.hosts, host, unused) names[used++] = host;
+        qsort(names, used, sizeof *names, s_compare_names);
+    }
+    json_t *out = json_array();
+    for (size_t i = 0; i < used; i++)
+        json_array_append_new(out, json_string(names[i]));
+    free(names);
     json_decref(q.hosts);
-    size_t n = json_array_size(out);
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && strcmp(json_string_value(json_array_get(out, j - 1)),
-                                           json_string_value(json_array_get(out, j))) > 0;
-             j--) {
-            json_t *a = json_incref(json_array_get(out, j - 1));
-            json_array_set(out, j - 1, json_array_get(out, j));
-            json_array_set_new(out, j, a);
-        }
     return out;
 }
 

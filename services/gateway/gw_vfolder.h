@@ -78,6 +78,11 @@ bool gw_vfolder_reach(gw_request_t *r,
 //  not NULL, keeps only that project's. NULL on a database error.
 json_t *gw_vfolder_list(gw_request_t *r, const char *group_id, const char *status);
 
+//  The caller's own ready dot-prefixed folders (Backend.AI's automount
+//  folders), by name: *out is an owned array of *count (clear each, then
+//  free it). BUS_OK or INTERNAL.
+int gw_vfolder_automounts(gw_request_t *r, gw_vfolder_t **out, size_t *count);
+
 //  A folder as GET /folders shows it. Caller owns return value.
 json_t *gw_vfolder_view(const gw_vfolder_t *folder);
 

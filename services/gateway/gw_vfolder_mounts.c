@@ -237,33 +237,24 @@ gw_vfolder_mounts_resolve(gw_request_t *r,
             break;
     }
     //  Automount: the caller's own dot-prefixed folders, unless named above.
-    json_t *own = *resolve->slug ? NULL : gw_vfolder_list(r, NULL, "ready");
-    json_array_foreach(own, index, item)
-    {
-        const char *name = json_string_value(json_object_get(item, "name"));
-        const char *type = json_string_value(json_object_get(item, "ownership_type"));
-        bool mine = json_is_true(json_object_get(item, "is_owner")) && type &&
-                    strcmp(type, "user") == 0;
+    gw_vfolder_t *own = NULL;
+    size_t own_count = 0;
+    if (!*resolve->slug && gw_vfolder_automounts(r, &own, &own_count) != BUS_OK)
+        s_fail(resolve, "internal-server-error", "cannot read the folders");
+    bool adding = !*resolve->slug;
+    for (size_t i = 0; i < own_count; i++) {
         bool named = false;
-        size_t i;
+        size_t m;
         json_t *mount;
-        json_array_foreach(resolve->mounts, i, mount) named |=
-            strcmp(json_string_value(json_object_get(mount, "name")), name) == 0;
-        if (!mine || name[0] != '.' || named)
-            continue;
-        gw_vfolder_t folder;
-        bus_error_t err = {0};
+        json_array_foreach(resolve->mounts, m, mount) named |=
+            strcmp(json_string_value(json_object_get(mount, "id")), own[i].id) == 0;
         char kernel_path[PATH_MAX];
-        snprintf(kernel_path, sizeof kernel_path, S_HOME "/%s", name);
-        if (gw_vfolder_find(r, json_string_value(json_object_get(item, "id")), "ready",
-                            &folder, &err) == BUS_OK &&
-            !s_add(resolve, r, &folder, kernel_path, 0)) {
-            gw_vfolder_clear(&folder);
-            break;
-        }
-        gw_vfolder_clear(&folder);
+        snprintf(kernel_path, sizeof kernel_path, S_HOME "/%s", own[i].name);
+        if (adding && !named)
+            adding = s_add(resolve, r, &own[i], kernel_path, 0);
+        gw_vfolder_clear(&own[i]);
     }
-    json_decref(own);
+    free(own);
     if (*resolve->slug || json_array_size(resolve->mounts) == 0) {
         s_finish(resolve);
         return;
