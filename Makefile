@@ -134,4 +134,10 @@ clean:
 help:
 	@sed -n '1,/^$$/{/^#/p}' Makefile | sed 's/^# \{0,1\}//'
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# The dependency files of every object this tree builds, named from the sources rather
+# than searched for: $(BUILD) also holds the state of `make run` (build/run), where the
+# agent unpacks images whose trees have directories such as etc/rc2.d.
+DEP_FILES := $(patsubst %.c,$(BUILD)/%.d,$(wildcard libbus/*.c services/*/*.c \
+                 test/*/*.c bench/*.c)) \
+             $(RUNNER_SOBJS:.o=.d) $(HARNESS:.o=.d)
+-include $(DEP_FILES)

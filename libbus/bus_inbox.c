@@ -93,6 +93,15 @@ bus_inbox_cursor(bus_inbox_t *self, const char *src, const char *domain)
     return cursor;
 }
 
+uint64_t
+bus_inbox_applied(bus_inbox_t *self, const char *src, const char *domain)
+{
+    char key[INBOX_KEY_MAX];
+    s_key(key, src, domain);
+    bus_inbox_cursor_t *cursor = zhashx_lookup(self->cursors, key);
+    return cursor ? cursor->seq : 0;
+}
+
 bus_inbox_verdict_t
 bus_inbox_check(
     bus_inbox_t *self, const char *src, const char *domain, uint64_t epoch, uint64_t seq)

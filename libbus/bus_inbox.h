@@ -45,6 +45,10 @@ void bus_inbox_destroy(bus_inbox_t **self_p);
 bus_inbox_cursor_t *
 bus_inbox_cursor(bus_inbox_t *self, const char *src, const char *domain);
 
+//  The last sequence number of the stream applied and committed, 0 when
+//  none ever was. Creates nothing.
+uint64_t bus_inbox_applied(bus_inbox_t *self, const char *src, const char *domain);
+
 //  Classifies a durable event against its cursor. A new epoch resets the
 //  cursor (the publisher's database was rebuilt), logged as a warning.
 bus_inbox_verdict_t bus_inbox_check(

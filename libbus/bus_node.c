@@ -14,6 +14,7 @@
 */
 #include "bus_classes.h"
 #include <netinet/in.h> //  sockaddr_in for the health endpoint's bound port
+#include <signal.h>     //  SIG_IGN once stopping: see bus_node_destroy
 #include <sys/socket.h>
 #include <sys/stat.h> //  mkdir for the state directory
 
@@ -445,6 +446,13 @@ s_on_replay(void *arg, const bus_reply_t *reply)
     if (more && behind)
         s_replay(follow, ctx->src);
     free(ctx);
+}
+
+uint64_t
+bus_node_applied(bus_node_t *self, const char *src, const char *domain)
+{
+    assert(self && src && domain);
+    return self->inbox ? bus_inbox_applied(self->inbox, src, domain) : 0;
 }
 
 //  Asks the publisher src for the events of follow's domain after the cursor.
@@ -1053,6 +1061,7 @@ bus_node_destroy(bus_node_t **self_p)
         zlistx_destroy(&self->socket_events);
     }
     zhashx_destroy(&self->clients);
+    bool had_signals = self->signals[0] || self->signals[1];
     struct event **events[] = {&self->kick, &self->cron, &self->rpc_tick,
                                &self->signals[0], &self->signals[1]};
     for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
@@ -1060,6 +1069,15 @@ bus_node_destroy(bus_node_t **self_p)
             event_free(*events[i]);
             *events[i] = NULL;
         }
+    //  Freeing the signal events put back the default action, which would
+    //  let a second stop signal kill the rest of this clean stop (the
+    //  goodbye's linger, the database's close): a terminal's Ctrl-C reaches
+    //  every service and then `make run` sends SIGTERM to each. Stopping is
+    //  already under way; a supervisor in a hurry has SIGKILL.
+    if (had_signals) {
+        signal(SIGTERM, SIG_IGN);
+        signal(SIGINT, SIG_IGN);
+    }
     bus_sub_destroy(&self->sub);
     bus_pub_destroy(&self->pub);
     bus_rpc_server_destroy(&self->rpc);

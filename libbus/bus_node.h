@@ -177,6 +177,11 @@ int bus_node_subscribe(bus_node_t *self, const char *prefix, bus_sub_fn *fn, voi
 int
 bus_node_follow(bus_node_t *self, const char *domain, bus_node_apply_fn *fn, void *arg);
 
+//  How far this node has applied the durable stream of domain from the
+//  publisher src ("service/node"): its last sequence number applied, 0 when
+//  none yet (or the domain is not followed).
+uint64_t bus_node_applied(bus_node_t *self, const char *src, const char *domain);
+
 //  Publishes an ephemeral event. 0 or -1 (dropped).
 int
 bus_node_publish(bus_node_t *self, const char *topic, const void *body, size_t body_size);

@@ -269,6 +269,9 @@ test_netlink(void)
     snprintf(name, sizeof name, AGENT_NET_NETNS_PREFIX "t%d-nl", (int) getpid());
     snprintf(path, sizeof path, AGENT_NET_NETNS_DIR "/%s", name);
     agent_netlink_t *inside = NULL, *again = NULL;
+    //  as the agent does before its first namespace: on a fresh machine
+    //  nothing has made the directory yet
+    T_EQ_INT(agent_netlink_netns_prepare(AGENT_NET_NETNS_DIR, &err), 0);
     T_EQ_INT(agent_netlink_netns_add(AGENT_NET_NETNS_DIR, name, &inside, &err), 0);
     T_ASSERT(inside && s_exists(path));
     T_EQ_INT(agent_netlink_netns_add(AGENT_NET_NETNS_DIR, name, &again, &err),

@@ -12,6 +12,9 @@
 typedef struct {
     gw_request_t *r;
     json_t *services; //  array of per-peer reports
+    json_t *missing;  //  kinds of service with no peer up
+    json_t *agents;   //  node names of the agent peers the registry lists
+    json_t *waiting;  //  what the gateway's own views still lack
     int pending;
     int64_t started_ms;
 } health_check_t;
@@ -25,35 +28,133 @@ typedef struct {
 } health_call_t;
 
 static void
+s_check_free(health_check_t *check)
+{
+    json_decref(check->services);
+    json_decref(check->missing);
+    json_decref(check->agents);
+    json_decref(check->waiting);
+    free(check);
+}
+
+//  The answer: "status" says whether every kind of service has a peer up,
+//  "ready" whether the gateway can also serve what depends on them (see
+//  gw_health.h); 200 only when both hold.
+static void
+s_reply(health_check_t *check)
+{
+    bool ok = json_array_size(check->missing) == 0;
+    bool ready = ok && json_array_size(check->waiting) == 0;
+    json_t *body =
+        json_pack("{s:s, s:b, s:s, s:O, s:O, s:O}", "status", ok ? "ok" : "degraded",
+                  "ready", ready, "version", BACKPLANE_VERSION, "services",
+                  check->services, "missing", check->missing, "waiting", check->waiting);
+    gw_reply_json(check->r, ready ? 200 : 503, body);
+    s_check_free(check);
+}
+
+static void
+s_wait_for(health_check_t *check, const char *what)
+{
+    json_array_append_new(check->waiting, json_string(what));
+}
+
+//  Last step: the scheduler's agents. Ready needs one that is alive,
+//  schedulable and has capacity, and, for every agent on the bus, its image
+//  catalogue applied to the gateway's own (the images a session can name).
+static void
+s_on_agents(void *arg, const bus_reply_t *reply)
+{
+    health_check_t *check = arg;
+    bus_node_t *node = check->r->gw->node;
+    proto_scheduler_agents_rep_t rep;
+    bus_error_t err = {0};
+    if (reply->status != BUS_OK ||
+        proto_scheduler_agents_rep_decode(&rep, reply->body, reply->body_size, &err) !=
+            BUS_OK) {
+        s_wait_for(check, "the scheduler's agent list");
+        s_reply(check);
+        return;
+    }
+    bool capacity = false;
+    for (size_t i = 0; i < rep.agents_count && !capacity; i++) {
+        const proto_scheduler_agent_t *a = &rep.agents[i];
+        capacity = a->status && strcmp(a->status, "ALIVE") == 0 && a->schedulable &&
+                   a->available_slots_count > 0;
+    }
+    proto_scheduler_agents_rep_clear(&rep);
+    if (!capacity)
+        s_wait_for(check, "an agent with capacity in the scheduler");
+    size_t index;
+    json_t *name;
+    json_array_foreach(check->agents, index, name)
+    {
+        char src[BUS_SRC_MAX], what[BUS_SRC_MAX + 32];
+        snprintf(src, sizeof src, "agent/%s", json_string_value(name));
+        if (bus_node_applied(node, src, "image") == 0) {
+            snprintf(what, sizeof what, "the image catalogue of %s", src);
+            s_wait_for(check, what);
+        }
+    }
+    s_reply(check);
+}
+
+//  The storage directory is fresh: it must hold every storage-proxy's
+//  volumes (a folder request right after "ready" must find its host).
+static void
+s_on_storage(void *arg)
+{
+    health_check_t *check = arg;
+    gw_server_t *gw = check->r->gw;
+    if (!gw_storage_complete(gw->storage))
+        s_wait_for(check, "the volumes of every storage-proxy");
+    const char *scheduler = bus_node_find(gw->node, "scheduler");
+    static const uint8_t empty_map = 0x80; //  scheduler.agents with no filter
+    if (!scheduler ||
+        !bus_node_call(gw->node, scheduler, PROTO_SCHEDULER_AGENTS, &empty_map, 1,
+                       gw->config->healthz_timeout_ms, s_on_agents, check)) {
+        s_wait_for(check, "the scheduler's agent list");
+        s_reply(check);
+    }
+}
+
+//  Every service answered (or not). When each kind has a peer up, go on to
+//  readiness: the gateway's own views, which are what requests use.
+static void
 s_finish(health_check_t *check)
 {
-    {
-        static const char *expected[] = GW_HEALTH_SERVICES;
-        json_t *missing = json_array();
-        for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
-            bool up = false;
-            size_t index;
-            json_t *entry;
-            json_array_foreach(check->services, index, entry)
-            {
-                if (strcmp(json_string_value(json_object_get(entry, "service")),
-                           expected[i]) == 0 &&
-                    strcmp(json_string_value(json_object_get(entry, "status")), "up") ==
-                        0)
-                    up = true;
-            }
-            if (!up)
-                json_array_append_new(missing, json_string(expected[i]));
+    static const char *expected[] = GW_HEALTH_SERVICES;
+    gw_server_t *gw = check->r->gw;
+    bool refresh = false;
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
+        bool up = false;
+        size_t index;
+        json_t *entry;
+        json_array_foreach(check->services, index, entry)
+        {
+            if (strcmp(json_string_value(json_object_get(entry, "service")),
+                       expected[i]) == 0 &&
+                strcmp(json_string_value(json_object_get(entry, "status")), "up") == 0)
+                up = true;
         }
-        bool ok = json_array_size(missing) == 0;
-        json_t *body =
-            json_pack("{s:s, s:s, s:o, s:o}", "status", ok ? "ok" : "degraded", "version",
-                      BACKPLANE_VERSION, "services", check->services, "missing", missing);
-        check->services = NULL;
-        gw_reply_json(check->r, ok ? 200 : 503, body);
+        if (!up)
+            json_array_append_new(check->missing, json_string(expected[i]));
+        else if (strcmp(expected[i], "gateway") != 0 &&
+                 !bus_node_find(gw->node, expected[i])) {
+            char what[96];
+            snprintf(what, sizeof what, "%s in the gateway's peer list", expected[i]);
+            s_wait_for(check, what);
+            refresh = true;
+        }
     }
-    json_decref(check->services);
-    free(check);
+    //  The peer list the gateway calls with is refreshed every bus.sync_ms;
+    //  a probe that finds it behind refreshes it now for the next probe.
+    if (refresh)
+        bus_node_refresh_peers(gw->node, NULL, NULL);
+    if (json_array_size(check->missing) > 0)
+        s_reply(check);
+    else
+        gw_storage_ready(gw->storage, s_on_storage, check);
 }
 
 static void
@@ -105,8 +206,7 @@ s_on_peers(void *arg, const bus_reply_t *reply)
             BUS_OK) {
         gw_reply_problem(check->r, "service-unavailable",
                          "the bus registry did not answer");
-        json_decref(check->services);
-        free(check);
+        s_check_free(check);
         return;
     }
     //  The gateway answers for itself; the others over the bus.
@@ -119,6 +219,8 @@ s_on_peers(void *arg, const bus_reply_t *reply)
     check->pending = 1; //  held until the loop below is done
     for (size_t i = 0; i < peers.peers_count; i++) {
         proto_registry_peer_t *peer = &peers.peers[i];
+        if (strcmp(peer->service, "agent") == 0)
+            json_array_append_new(check->agents, json_string(peer->node));
         if (strcmp(peer->service, "gateway") == 0 &&
             strcmp(peer->node, bus_node_name(gw->node)) == 0)
             continue;
@@ -154,10 +256,12 @@ gw_health_handle(gw_request_t *r)
     }
     check->r = r;
     check->services = json_array();
+    check->missing = json_array();
+    check->agents = json_array();
+    check->waiting = json_array();
     check->started_ms = bus_clock_mono_ms();
     if (!bus_node_refresh_peers(r->gw->node, s_on_peers, check)) {
-        json_decref(check->services);
-        free(check);
+        s_check_free(check);
         gw_reply_problem(r, "service-unavailable", "cannot reach the bus registry");
     }
 }

@@ -208,12 +208,60 @@ s_rebuild(gw_storage_t *self)
         s_built(self);
 }
 
+//  The directory's entry for a storage-proxy's RPC endpoint, or NULL.
+static const proxy_t *
+s_proxy_at(const gw_storage_t *self, const char *endpoint)
+{
+    for (size_t i = 0; i < self->proxy_count; i++)
+        if (strcmp(self->proxies[i].endpoint, endpoint) == 0)
+            return &self->proxies[i];
+    return NULL;
+}
+
+//  Whether the registry lists a storage-proxy the directory never asked:
+//  one that registered after the build. Such a directory is rebuilt at
+//  once, whatever its age, or a folder on the new proxy's volumes would be
+//  "not found" until the TTL ran out. A proxy that was asked and did not
+//  answer does not count, so a dead one does not make every call wait.
+static bool
+s_has_new_proxy(const gw_storage_t *self)
+{
+    const proto_registry_peers_rep_t *peers = bus_node_peers(self->node);
+    for (size_t i = 0; peers && i < peers->peers_count; i++) {
+        const proto_registry_peer_t *peer = &peers->peers[i];
+        if (strcmp(peer->service, "storage-proxy") == 0 && peer->rpc_endpoint &&
+            *peer->rpc_endpoint && !s_proxy_at(self, peer->rpc_endpoint))
+            return true;
+    }
+    return false;
+}
+
+bool
+gw_storage_complete(gw_storage_t *self)
+{
+    assert(self);
+    const proto_registry_peers_rep_t *peers = bus_node_peers(self->node);
+    size_t asked = 0;
+    for (size_t i = 0; peers && i < peers->peers_count; i++) {
+        const proto_registry_peer_t *peer = &peers->peers[i];
+        if (strcmp(peer->service, "storage-proxy") != 0 || !peer->rpc_endpoint ||
+            !*peer->rpc_endpoint)
+            continue;
+        const proxy_t *proxy = s_proxy_at(self, peer->rpc_endpoint);
+        if (!proxy || !*proxy->name)
+            return false; //  not asked yet, or it did not answer
+        asked++;
+    }
+    return asked > 0 && json_array_size(self->volumes) > 0;
+}
+
 void
 gw_storage_ready(gw_storage_t *self, gw_storage_ready_fn *fn, void *arg)
 {
     bool building = self->pending > 0;
     if (!building && self->built_ms &&
-        bus_clock_mono_ms() - self->built_ms < GW_STORAGE_TTL_MS) {
+        bus_clock_mono_ms() - self->built_ms < GW_STORAGE_TTL_MS &&
+        !s_has_new_proxy(self)) {
         fn(arg);
         return;
     }

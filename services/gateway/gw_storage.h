@@ -5,8 +5,9 @@
     directory maps each proxy name to the RPC endpoint of the storage-proxy
     that answers for it, its client-facing URL and its volumes; it is built
     by asking every registered storage-proxy for storage.volumes, and kept
-    for GW_STORAGE_TTL_MS. Handlers wait for a fresh directory with
-    gw_storage_ready, then look hosts up and call the proxy that owns one.
+    for GW_STORAGE_TTL_MS, or until a storage-proxy it never asked joins. Handlers wait
+   for a fresh directory with gw_storage_ready, then look hosts up and call the proxy that
+   owns one.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -33,6 +34,10 @@ void gw_storage_destroy(gw_storage_t **self_p);
 //  every storage-proxy answered (or timed out). A proxy that does not
 //  answer is left out until the next rebuild.
 void gw_storage_ready(gw_storage_t *self, gw_storage_ready_fn *fn, void *arg);
+
+//  Whether the directory holds the volumes of every storage-proxy in the
+//  node's peer list (and at least one volume): what /healthz calls ready.
+bool gw_storage_complete(gw_storage_t *self);
 
 //  Where host lives: the RPC endpoint of its proxy, and (when not NULL) the
 //  volume's name and the proxy's client URL. NULL for an unknown host.

@@ -19,8 +19,8 @@
 #include "../../services/gateway/gw_auth.h"
 #include "gateway_client.h"
 
-static bool
-s_read_admin_env(const char *path, client_keypair_t *kp)
+bool
+client_read_admin_env(const char *path, client_keypair_t *kp)
 {
     FILE *file = fopen(path, "r");
     char line[512];
@@ -126,7 +126,7 @@ client_platform_start_with(client_platform_t *self,
         return -1;
     char env[512];
     snprintf(env, sizeof env, "%s/gateway/admin.env", self->dir);
-    return s_read_admin_env(env, &self->super) ? 0 : -1;
+    return client_read_admin_env(env, &self->super) ? 0 : -1;
 }
 
 bool

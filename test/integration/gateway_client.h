@@ -61,6 +61,9 @@ int client_platform_start_with(client_platform_t *self,
                                bool with_accounting,
                                const char *const *scheduler_sets);
 
+//  Reads the first superadmin's keypair from an admin.env the gateway wrote.
+bool client_read_admin_env(const char *path, client_keypair_t *kp);
+
 //  SIGTERM to every process: true when all exited 0 without a sanitizer report.
 bool client_platform_stop(client_platform_t *self);
 
