@@ -5,6 +5,8 @@
     Reading (list, request-download) needs ro; changing anything needs rw.
     Paths go to the storage-proxy as the client wrote them: it is the one
     that resolves them beneath the folder root and refuses what escapes.
+    The paths of transfer tokens are checked here too, lexically, so that
+    no token is signed for a path that leaves the folder.
     An upload or download never passes through the gateway: it signs a
     short-lived token (bus_token, with the secret it shares with the
     storage-proxies) scoped to one folder, one path and one operation, and
@@ -402,6 +404,32 @@ s_sign(void *arg)
     free(call);
 }
 
+//  Whether path names a file beneath a folder's root, read as Backend.AI
+//  reads it (joined to the root, then normalised): relative, no NUL, and
+//  no ".." that climbs above the root ("a/../b" stays inside, "a/../../b"
+//  does not). The root itself ("", ".", "a/..") is no file. The storage-
+//  proxy resolves the path again when the token is used and refuses what
+//  escapes (symbolic links included); this check is there so that a client
+//  learns at once, as Backend.AI's answers it, instead of holding a token
+//  that can never work.
+static bool
+s_file_path_inside(const char *path)
+{
+    if (!path || *path == '/' || strlen(path) > BUS_TOKEN_PATH_MAX)
+        return false;
+    int depth = 0;
+    for (const char *p = path; *p;) {
+        size_t n = strcspn(p, "/");
+        if (n == 2 && p[0] == '.' && p[1] == '.') {
+            if (--depth < 0)
+                return false;
+        } else if (n > 0 && !(n == 1 && p[0] == '.'))
+            depth++;
+        p += n + (p[n] == '/');
+    }
+    return depth > 0;
+}
+
 //  Starts a token for op on path of the route's folder.
 static void
 s_token(gw_request_t *r, bus_token_op_t op, const char *path, uint64_t size)
@@ -414,8 +442,10 @@ s_token(gw_request_t *r, bus_token_op_t op, const char *path, uint64_t size)
         return;
     }
     bool upload = op == BUS_TOKEN_UPLOAD;
-    if (!path || !*path || strlen(path) > BUS_TOKEN_PATH_MAX) {
-        gw_reply_problem(r, "invalid-api-params", "path: the file's path in the folder");
+    if (!s_file_path_inside(path)) {
+        gw_reply_problem(r, "invalid-api-params",
+                         "path: the file's path in the folder, relative to its root and "
+                         "inside it");
         return;
     }
     gw_vfolder_t folder;
