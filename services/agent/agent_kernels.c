@@ -1982,6 +1982,14 @@ agent_kernels_destroy(agent_kernels_t **self_p)
          kernel && self->runner_hook; kernel = zhashx_next(self->kernels))
         if (kernel->runner)
             self->runner_hook(kernel->id, NULL, self->runner_hook_arg);
+    //  With no kernel left, nothing needs the bridge or the NAT table: a
+    //  stopped agent leaves no rule behind (the next start makes both anew).
+    //  Kernels that outlive the agent keep both until it re-adopts them.
+    if (self->net && self->kernels && zhashx_size(self->kernels) == 0) {
+        bus_error_t err = {0};
+        if (agent_net_teardown(self->net, &err) != BUS_OK)
+            bus_log_warning("cannot remove the kernel network error=\"%s\"", err.detail);
+    }
     zhashx_destroy(&self->kernels); //  runner clients answer their waiters
     zhashx_destroy(&self->ended);
     zlistx_destroy(&self->exits);

@@ -612,6 +612,81 @@ test_runc_kernel(void)
     zstr_free(&id);
 }
 
+//  A kernel reaches a host beyond the agent's machine through the agent's
+//  NAT (its own nft table). The other host is a network namespace joined to
+//  this one by a veth pair, with no route back to the kernels' subnet: only
+//  a masqueraded connection can be answered.
+static void
+test_runc_egress(void)
+{
+    if (s_runc_missing) {
+        printf("# runc case skipped: %s\n", s_runc_missing);
+        return;
+    }
+    //  the NAT table is the agent's own, present while it runs
+    T_ASSERT(agent_net_nat(s_net));
+    T_EQ_INT(s_sh("nft list table ip backplane_%s >/dev/null", s_bridge), 0);
+
+    //  198.18.0.0/15 (benchmarking, never routed): a /30 per run
+    unsigned slot = (unsigned) getpid() % 16384;
+    char far[32], near[32], host[32];
+    snprintf(near, sizeof near, "198.18.%u.%u", slot / 64, (slot % 64) * 4 + 1);
+    snprintf(far, sizeof far, "198.18.%u.%u", slot / 64, (slot % 64) * 4 + 2);
+    snprintf(host, sizeof host, "bpe%d", (int) getpid());
+    T_EQ_INT(s_sh("ip netns add %s && ip link add %sa type veth peer name %sb &&"
+                  " ip link set %sb netns %s && ip addr add %s/30 dev %sa &&"
+                  " ip link set %sa up && ip -n %s addr add %s/30 dev %sb &&"
+                  " ip -n %s link set %sb up && ip -n %s link set lo up",
+                  host, host, host, host, host, near, host, host, host, far, host, host,
+                  host, host),
+             0);
+    //  the far host answers one connection with what it saw
+    char *out = zsys_sprintf("%s/egress.out", s_tmp);
+    T_EQ_INT(s_sh("ip netns exec %s " BUSYBOX " timeout 20 " BUSYBOX
+                  " nc -l -p 9000 -e " BUSYBOX " echo far-host-here >%s 2>&1 &",
+                  host, out),
+             0);
+
+    agent_runc_t *runc = agent_runc_new(NULL, s_state);
+    char *id = s_kernel_id("egress");
+    char ns[PATH_MAX], ip[AGENT_NET_IP_MAX];
+    bus_error_t err = {0};
+    T_ASSERT(runc);
+    T_EQ_INT(agent_net_attach(s_net, id, ns, ip, &err), 0);
+    char *script = zsys_sprintf("for i in 1 2 3 4 5 6 7 8 9 10; do"
+                                " nc -w 2 %s 9000 </dev/null && break; sleep 0.2; done",
+                                far);
+    const char *args[] = {
+        AGENT_KERNEL_TINI_PATH, "-s", "--", "/bin/sh", "-c", script, NULL};
+    agent_kernel_spec_t spec = {.kernel_id = id,
+                                .image_rootfs = s_image,
+                                .args = args,
+                                .tini_path = TINI_HOST,
+                                .netns_path = ns};
+    T_EQ_INT(agent_runc_create(runc, &spec, &err), 0);
+    int64_t deadline = zclock_mono() + WAIT_MS;
+    while (agent_runc_pid(runc, id) > 0 && zclock_mono() < deadline) {
+        agent_runc_reap(runc, NULL, NULL);
+        zclock_sleep(10);
+    }
+    char *log_path = agent_runc_kernel_path(runc, id, "container.log");
+    char *log = s_capture("cat %s", log_path);
+    bool reached = strstr(log, "far-host-here") != NULL;
+    if (!reached)
+        fprintf(stderr, "# kernel %s saw: %s\n", ip, log);
+    free(log);
+    zstr_free(&log_path);
+    zstr_free(&script);
+    agent_runc_remove(runc, id, 1000, NULL, &err);
+    agent_net_detach(s_net, id, &err);
+    agent_runc_reap(runc, NULL, NULL);
+    agent_runc_destroy(&runc);
+    zstr_free(&id);
+    zstr_free(&out);
+    s_sh("ip netns del %s; ip link del %sa 2>/dev/null", host, host);
+    T_ASSERT(reached);
+}
+
 //  With host_network the kernel sees the host's interfaces, the bridge among them.
 static void
 test_runc_host_network(void)
@@ -696,6 +771,8 @@ test_teardown(void)
     zstr_free(&dir);
     T_EQ_INT(files, 0);
     T_EQ_INT(agent_net_teardown(s_net, &err), 0);
+    //  and the NAT table with it
+    T_ASSERT(s_sh("nft list table ip backplane_%s >/dev/null 2>&1", s_bridge) != 0);
     char path[PATH_MAX];
     snprintf(path, sizeof path, "/sys/class/net/%s", s_bridge);
     T_ASSERT(!s_exists(path));
@@ -794,6 +871,7 @@ main(void)
     T_RUN(test_detach);
     T_RUN(test_timing);
     T_RUN(test_runc_kernel);
+    T_RUN(test_runc_egress);
     T_RUN(test_runc_host_network);
     T_RUN(test_attach_rollback);
     T_RUN(test_teardown);
