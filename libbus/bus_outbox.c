@@ -71,18 +71,91 @@ s_domain(bus_outbox_t *self, const char *domain)
     return state;
 }
 
-//  Reads or creates the epoch, and marks everything already stored as
-//  published: after a restart, subscribers fetch what they lack by replay.
+//  A number for this boot of the machine (FNV-1a of the kernel's boot id),
+//  0 when it cannot be read.
+static int64_t
+s_boot_id(void)
+{
+    char text[64] = "";
+    FILE *file = fopen("/proc/sys/kernel/random/boot_id", "re");
+    if (file) {
+        if (!fgets(text, sizeof text, file))
+            text[0] = '\0';
+        fclose(file);
+    }
+    uint64_t hash = 14695981039346656037ull;
+    for (const char *p = text; *p && *p != '\n'; p++)
+        hash = (hash ^ (uint8_t) *p) * 1099511628211ull;
+    return *text ? (int64_t) (hash & INT64_MAX) : 0;
+}
+
+static int64_t
+s_meta(bus_outbox_t *self, const char *key)
+{
+    sqlite3_stmt *stmt =
+        bus_db_stmt(self->db, "SELECT value FROM bus_outbox_meta WHERE key = ?1");
+    int64_t value = 0;
+    if (stmt) {
+        sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
+        if (sqlite3_step(stmt) == SQLITE_ROW)
+            value = sqlite3_column_int64(stmt, 0);
+        sqlite3_reset(stmt);
+    }
+    return value;
+}
+
+static int
+s_set_meta(bus_outbox_t *self, const char *key, int64_t value)
+{
+    sqlite3_stmt *stmt = bus_db_stmt(
+        self->db, "INSERT OR REPLACE INTO bus_outbox_meta (key, value) VALUES (?1, ?2)");
+    if (!stmt)
+        return -1;
+    sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 2, value);
+    int rc = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+//  Whether the sequence may have gone back: the database runs with
+//  synchronous=NORMAL (bus_db), so a commit reaches the disk at the next
+//  checkpoint, not when it returns. A process that dies loses nothing (the
+//  operating system still writes what it was given), but a machine that
+//  stops (power, kernel panic, a VM killed) can lose the last commits, and
+//  with them sequence numbers that subscribers have already applied: the
+//  same numbers, taken again by new events, would be dropped as duplicates.
+//  So when the outbox was left open (no clean destroy) and the machine has
+//  booted since, the stream starts over under a new epoch: subscribers see
+//  the new epoch, start their cursor afresh and apply every new event. What
+//  a subscriber had not fetched of the old stream is left to the services'
+//  reconciliation, as for any event older than the retained window.
+static bool
+s_machine_stopped_under_us(bus_outbox_t *self, int64_t boot)
+{
+    return s_meta(self, "open") != 0 && boot != 0 && s_meta(self, "boot") != boot;
+}
+
+//  Reads or creates the epoch (a new one after the machine stopped under a
+//  running publisher), marks the outbox open, and marks everything already
+//  stored as published: after a restart, subscribers fetch what they lack
+//  by replay.
 static int
 s_load(bus_outbox_t *self)
 {
-    sqlite3_stmt *stmt =
-        bus_db_stmt(self->db, "SELECT value FROM bus_outbox_meta WHERE key = 'epoch'");
-    if (!stmt)
+    int64_t boot = s_boot_id();
+    self->epoch = (uint64_t) s_meta(self, "epoch");
+    if (self->epoch != 0 && s_machine_stopped_under_us(self, boot)) {
+        bus_log_warning("the machine stopped while this publisher ran: commits since the "
+                        "last sync to disk may be lost, and their sequence numbers "
+                        "reused; starting a new epoch src=%s old_epoch=%" PRIu64,
+                        self->src, self->epoch);
+        if (bus_db_exec(self->db, "DELETE FROM bus_outbox") != 0)
+            return -1;
+        self->epoch = 0;
+    }
+    if (s_set_meta(self, "boot", boot) != 0 || s_set_meta(self, "open", 1) != 0)
         return -1;
-    if (sqlite3_step(stmt) == SQLITE_ROW)
-        self->epoch = (uint64_t) sqlite3_column_int64(stmt, 0);
-    sqlite3_reset(stmt);
     if (self->epoch == 0) {
         uint8_t id[BUS_EVENT_ID_SIZE];
         bus_event_id_new(id);
@@ -90,17 +163,10 @@ s_load(bus_outbox_t *self)
         for (int i = 0; i < 8; i++)
             epoch ^= (uint64_t) id[i] << (8 * i);
         self->epoch = (epoch & INT64_MAX) | 1;
-        stmt = bus_db_stmt(self->db, "INSERT INTO bus_outbox_meta (key, value) VALUES "
-                                     "('epoch', ?1)");
-        if (!stmt)
-            return -1;
-        sqlite3_bind_int64(stmt, 1, (int64_t) self->epoch);
-        int rc = sqlite3_step(stmt);
-        sqlite3_reset(stmt);
-        if (rc != SQLITE_DONE)
+        if (s_set_meta(self, "epoch", (int64_t) self->epoch) != 0)
             return -1;
     }
-    stmt =
+    sqlite3_stmt *stmt =
         bus_db_stmt(self->db, "SELECT domain, max(seq) FROM bus_outbox GROUP BY domain");
     if (!stmt)
         return -1;
@@ -112,6 +178,20 @@ s_load(bus_outbox_t *self)
     }
     sqlite3_reset(stmt);
     return 0;
+}
+
+//  s_load in one transaction: a new epoch and the end of the old stream's
+//  rows happen together or not at all.
+static int
+s_load_atomically(bus_outbox_t *self)
+{
+    bool own = !bus_db_in_transaction(self->db);
+    if (own && bus_db_begin(self->db) != 0)
+        return -1;
+    int rc = s_load(self);
+    if (own && (rc != 0 ? bus_db_rollback(self->db) : bus_db_commit(self->db)) != 0)
+        rc = -1;
+    return rc;
 }
 
 bus_outbox_t *
@@ -126,7 +206,7 @@ bus_outbox_new(bus_db_t *db, const char *src, bus_error_t *err)
     self->domains = zhashx_new();
     self->header = bus_writer_new();
     if (!self->domains || !self->header || bus_db_exec(db, s_schema) != 0 ||
-        s_load(self) != 0) {
+        s_load_atomically(self) != 0) {
         bus_error_set(err, BUS_STATUS_INTERNAL, "cannot set up the event outbox");
         bus_outbox_destroy(&self);
         return NULL;
@@ -141,6 +221,9 @@ bus_outbox_destroy(bus_outbox_t **self_p)
     assert(self_p);
     bus_outbox_t *self = *self_p;
     if (self) {
+        //  a clean end: the next start needs no new epoch (see s_load)
+        if (self->epoch && !bus_db_in_transaction(self->db))
+            s_set_meta(self, "open", 0);
         if (self->domains)
             zhashx_set_destructor(self->domains, s_free_item);
         zhashx_destroy(&self->domains);

@@ -12,7 +12,10 @@
     first dot: "session", "kernel"), because subscribers subscribe by domain
     and must be able to see every number of a stream they follow. The epoch
     is a random number fixed when the table is created; it tells a rebuilt
-    publisher from the old one.
+    publisher from the old one. It is also renewed, and the numbering
+    restarts, when the outbox was left open (no clean destroy) and the
+    machine has booted since: the last commits may not have reached the
+    disk, and their numbers must not be reused under the same epoch.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================

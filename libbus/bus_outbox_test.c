@@ -228,6 +228,100 @@ test_inbox_verdicts_and_commit_discipline(void)
     s_remove_dir();
 }
 
+//  Runs sql on the database at s_path, as a crash or a power loss would
+//  leave it (the outbox is closed by then).
+static int
+s_tamper(const char *sql)
+{
+    bus_db_t *db = bus_db_open(s_path, NULL, 0, NULL);
+    int rc = db ? bus_db_exec(db, sql) : -1;
+    bus_db_destroy(&db);
+    return rc;
+}
+
+//  A publisher whose process died keeps its epoch (nothing committed is lost
+//  then); one whose machine stopped under it starts a new epoch, so that a
+//  subscriber applies the events that take the numbers the lost commits had.
+static void
+test_new_epoch_after_the_machine_stopped(void)
+{
+    s_fresh_dir();
+    bus_db_t *db = bus_db_open(s_path, NULL, 0, NULL);
+    bus_outbox_t *outbox = bus_outbox_new(db, "svc/n1", NULL);
+    T_ASSERT(outbox);
+    for (int i = 1; i <= 3; i++)
+        T_EQ_INT(bus_outbox_append(outbox, "kernel.started", "\x80", 1), i);
+    uint64_t epoch = bus_outbox_epoch(outbox);
+    bus_outbox_destroy(&outbox);
+    bus_db_destroy(&db);
+
+    //  The subscriber applied all three.
+    char inbox_path[160];
+    snprintf(inbox_path, sizeof inbox_path, "%s/subscriber.db", s_dir);
+    bus_db_t *sub_db = bus_db_open(inbox_path, NULL, 0, NULL);
+    bus_inbox_t *inbox = bus_inbox_new(sub_db, NULL);
+    T_ASSERT(inbox);
+    bus_db_begin(sub_db);
+    for (int i = 1; i <= 3; i++) {
+        T_EQ_INT(bus_inbox_check(inbox, "svc/n1", "kernel", epoch, (uint64_t) i),
+                 BUS_INBOX_APPLY);
+        T_EQ_INT(bus_inbox_advance(inbox, "svc/n1", "kernel", epoch, (uint64_t) i), 0);
+    }
+    bus_db_commit(sub_db);
+    bus_inbox_committed(inbox);
+
+    //  kill -9 (the outbox was not closed), same boot: same epoch, same stream.
+    T_EQ_INT(s_tamper("UPDATE bus_outbox_meta SET value = 1 WHERE key = 'open'"), 0);
+    db = bus_db_open(s_path, NULL, 0, NULL);
+    outbox = bus_outbox_new(db, "svc/n1", NULL);
+    T_ASSERT(outbox);
+    T_ASSERT(bus_outbox_epoch(outbox) == epoch);
+    T_EQ_INT(bus_outbox_head(outbox, "kernel"), 3);
+    bus_outbox_destroy(&outbox);
+    bus_db_destroy(&db);
+
+    //  The machine stopped while it ran: the last commit never reached the
+    //  disk, and the machine booted again since.
+    T_EQ_INT(s_tamper("UPDATE bus_outbox_meta SET value = 1 WHERE key = 'open';"
+                      " UPDATE bus_outbox_meta SET value = 12345 WHERE key = 'boot';"
+                      " DELETE FROM bus_outbox WHERE seq = 3"),
+             0);
+    db = bus_db_open(s_path, NULL, 0, NULL);
+    outbox = bus_outbox_new(db, "svc/n1", NULL);
+    T_ASSERT(outbox);
+    uint64_t renewed = bus_outbox_epoch(outbox);
+    T_ASSERT(renewed != epoch && renewed != 0);
+    //  The next event is number 1 of the new stream, and the subscriber
+    //  applies it (under the old epoch, number 3 again would be a duplicate).
+    T_EQ_INT(bus_outbox_append(outbox, "kernel.started", "\x80", 1), 1);
+    T_EQ_INT(bus_inbox_check(inbox, "svc/n1", "kernel", epoch, 3), BUS_INBOX_DUPLICATE);
+    T_EQ_INT(bus_inbox_check(inbox, "svc/n1", "kernel", renewed, 1), BUS_INBOX_APPLY);
+    //  A replay of the new epoch holds only the new stream.
+    bus_writer_t *writer = bus_writer_new();
+    T_EQ_INT(bus_outbox_replay(outbox, "kernel", 1, 0, writer), 0);
+    proto_bus_replay_rep_t rep;
+    T_EQ_INT(s_decode_replay(writer, &rep), 0);
+    T_EQ_INT(rep.head, 1);
+    T_EQ_INT(rep.events_count, 1);
+    proto_bus_replay_rep_clear(&rep);
+    bus_writer_destroy(&writer);
+    bus_outbox_destroy(&outbox);
+    bus_db_destroy(&db);
+
+    //  A clean stop then a reboot: nothing was at risk, the epoch stays.
+    T_EQ_INT(s_tamper("UPDATE bus_outbox_meta SET value = 777 WHERE key = 'boot'"), 0);
+    db = bus_db_open(s_path, NULL, 0, NULL);
+    outbox = bus_outbox_new(db, "svc/n1", NULL);
+    T_ASSERT(outbox);
+    T_ASSERT(bus_outbox_epoch(outbox) == renewed);
+    T_EQ_INT(bus_outbox_head(outbox, "kernel"), 1);
+    bus_outbox_destroy(&outbox);
+    bus_db_destroy(&db);
+    bus_inbox_destroy(&inbox);
+    bus_db_destroy(&sub_db);
+    s_remove_dir();
+}
+
 int
 main(void)
 {
@@ -236,5 +330,6 @@ main(void)
     T_RUN(test_replay_answers_from_any_point_and_after_trim);
     T_RUN(test_flush_sends_only_committed_events);
     T_RUN(test_inbox_verdicts_and_commit_discipline);
+    T_RUN(test_new_epoch_after_the_machine_stopped);
     return T_DONE();
 }
