@@ -29,7 +29,11 @@
     Afterwards each service's VmRSS (from /proc/<pid>/status) is printed
     with the number of sessions its databases now record; the last line is
         session: p50_ms=X p99_ms=Y runc_p50_ms=Z ratio=R
-    with ratio = p50 / runc p50.
+    with ratio = p50 / runc p50. Before it, the timeline of a create: the
+    p50 of when each hop happened after the POST (session_scheduled,
+    kernel.started, session_started, as the bus tells them to a subscriber
+    the bench is, and the 201), and the p50 of each step inside the agent
+    (from its "kernel started" lines).
     Usage: bench_session [COUNT]   (default $BENCH_SESSIONS, else 200)
     The binaries come from $BACKPLANE_BINDIR (else build/bin); the image from
     build/images/busybox (else deploy/images/build). BENCH_KEEP=1 keeps the
@@ -180,6 +184,18 @@ s_memory_kib(pid_t pid, long *rss, long *hwm)
 //  ---------------------------------------------------------------------------
 //  The bench
 
+//  The hops of one create, in order, as the bus tells them (the agent's own
+//  steps come from its "kernel started" line, see s_agent_steps).
+typedef enum {
+    HOP_SCHEDULED,      //  session_scheduled: the scheduler placed it
+    HOP_KERNEL_STARTED, //  kernel.started: the agent's container and runner are up
+    HOP_RUNNING,        //  session_started: the scheduler recorded it RUNNING
+    HOP_REPLY,          //  the gateway's 201 reached the client
+    HOP_COUNT
+} hop_t;
+static const char *s_hop_names[HOP_COUNT] = {"scheduled", "kernel.started", "started",
+                                             "201 reply"};
+
 typedef struct {
     client_platform_t platform;
     harness_proc_t agent;
@@ -195,6 +211,12 @@ typedef struct {
     int64_t *runc_us;    //  runc run -d
     int sessions, destroys, runs;
     int session_failures, destroy_failures, run_failures;
+    //  The timeline of each timed create: when each hop happened after the
+    //  POST (wall clock, as the services stamp their events).
+    bus_sub_t *events;         //  session.lifecycle and kernel.started from the hub
+    struct _hop_ctx_t *timing; //  the create being timed, while it is
+    int64_t *hop_us[HOP_COUNT];
+    int hops[HOP_COUNT];
 } bench_t;
 
 typedef struct {
@@ -247,6 +269,97 @@ s_wait_terminated(bench_t *self, const char *name)
     return -1;
 }
 
+//  The create being timed: its session (known once the reply came) and
+//  when each hop happened after the POST.
+typedef struct _hop_ctx_t {
+    const char *session_id;
+    int64_t start;
+    int64_t at[HOP_COUNT];
+} hop_ctx_t;
+
+static void
+s_on_event(void *arg, const bus_event_t *event)
+{
+    hop_ctx_t *ctx = ((bench_t *) arg)->timing;
+    if (!ctx || !ctx->session_id)
+        return;
+    if (strcmp(event->topic, PROTO_SESSION_LIFECYCLE) == 0) {
+        proto_session_lifecycle_t in;
+        if (proto_session_lifecycle_decode(&in, event->body, event->body_size, NULL) != 0)
+            return;
+        if (in.session_id && strcmp(in.session_id, ctx->session_id) == 0 && in.event) {
+            if (strcmp(in.event, "session_scheduled") == 0)
+                ctx->at[HOP_SCHEDULED] = in.at - ctx->start;
+            else if (strcmp(in.event, "session_started") == 0)
+                ctx->at[HOP_RUNNING] = in.at - ctx->start;
+        }
+        proto_session_lifecycle_clear(&in);
+    } else if (strcmp(event->topic, PROTO_KERNEL_STARTED) == 0) {
+        proto_kernel_started_t in;
+        if (proto_kernel_started_decode(&in, event->body, event->body_size, NULL) != 0)
+            return;
+        if (in.session_id && strcmp(in.session_id, ctx->session_id) == 0)
+            ctx->at[HOP_KERNEL_STARTED] = in.at - ctx->start;
+        proto_kernel_started_clear(&in);
+    }
+}
+
+//  Reads what the hub brought for the create just timed and keeps its hops.
+static void
+s_record_hops(bench_t *self, hop_ctx_t *ctx)
+{
+    //  The events were published before the reply left; the last of them
+    //  may still be on their way through the hub.
+    for (int tries = 0; self->events && tries < 100; tries++) {
+        bus_sub_dispatch(self->events, 0);
+        if (ctx->at[HOP_SCHEDULED] && ctx->at[HOP_KERNEL_STARTED] && ctx->at[HOP_RUNNING])
+            break;
+        s_pause_ms(1);
+    }
+    for (int h = 0; h < HOP_COUNT; h++)
+        if (ctx->at[h] > 0)
+            self->hop_us[h][self->hops[h]++] = ctx->at[h];
+}
+
+//  The p50 of each step the agent's "kernel started" lines time (prepare,
+//  net, runc, runner, record: see agent_kernels.c), into out.
+static void
+s_agent_steps(bench_t *self, char *out, size_t size)
+{
+    static const char *names[] = {"prepare_ms", "net_ms", "runc_ms", "runner_ms",
+                                  "record_ms"};
+    enum { STEPS = sizeof names / sizeof names[0] };
+    int64_t *values[STEPS];
+    int counts[STEPS] = {0};
+    for (int s = 0; s < STEPS; s++)
+        values[s] = calloc((size_t) self->count + 1, sizeof *values[s]);
+    FILE *log = fopen(self->agent.log_path, "r");
+    char line[2048];
+    while (log && fgets(line, sizeof line, log)) {
+        if (!strstr(line, "msg=\"kernel started\""))
+            continue;
+        for (int s = 0; s < STEPS; s++) {
+            const char *at = strstr(line, names[s]);
+            if (at && values[s] && counts[s] <= self->count)
+                values[s][counts[s]++] =
+                    (int64_t) (strtod(at + strlen(names[s]) + 1, NULL) * 1000);
+        }
+    }
+    if (log)
+        fclose(log);
+    size_t used = 0;
+    *out = '\0';
+    for (int s = 0; s < STEPS; s++) {
+        //  the warm-up's create (it unpacks the image) is the first line
+        int first = counts[s] > 1 ? 1 : 0;
+        used += (size_t) snprintf(
+            out + used, used < size ? size - used : 0, "%s%.*s %.1f", s ? ", " : "",
+            (int) (strlen(names[s]) - 3), names[s],
+            values[s] ? s_percentile_ms(values[s] + first, counts[s] - first, 50) : 0);
+        free(values[s]);
+    }
+}
+
 //  Creates one session (timed), then deletes it and waits until it ended.
 static void
 s_session_once(bench_t *self, int index)
@@ -261,14 +374,22 @@ s_session_once(bench_t *self, int index)
              name, BENCH_CPU);
     int status;
     char *text = NULL;
+    hop_ctx_t hops = {NULL, bus_clock_wall_us(), {0}};
+    if (self->events)
+        bus_sub_dispatch(self->events, 0); //  what earlier sessions left
     int64_t start = s_now_us();
     json_t *reply = s_request(self, "POST", "/session", body, &status, &text);
     int64_t elapsed = s_now_us() - start;
+    hops.at[HOP_REPLY] = bus_clock_wall_us() - hops.start;
     const char *state = json_string_value(json_object_get(reply, "status"));
     if (index >= 0) {
-        if (status == 201 && state && strcmp(state, "RUNNING") == 0)
+        if (status == 201 && state && strcmp(state, "RUNNING") == 0) {
             self->session_us[self->sessions++] = elapsed;
-        else {
+            hops.session_id = json_string_value(json_object_get(reply, "sessionId"));
+            self->timing = &hops;
+            s_record_hops(self, &hops);
+            self->timing = NULL;
+        } else {
             self->session_failures++;
             if (!s_interrupted)
                 fprintf(stderr, "bench-session: POST /session %s: %d %s\n", name, status,
@@ -479,6 +600,13 @@ s_setup(bench_t *self)
         return -1;
     }
     self->platform_up = true;
+    //  The bench listens to the bus as any program may, for the timeline.
+    self->events = bus_sub_new(self->platform.hub_subscribe, NULL);
+    if (!self->events ||
+        bus_sub_subscribe(self->events, PROTO_SESSION_LIFECYCLE, s_on_event, self) != 0 ||
+        bus_sub_subscribe(self->events, PROTO_KERNEL_STARTED, s_on_event, self) != 0)
+        fprintf(stderr, "bench-session: no timeline: cannot subscribe to %s\n",
+                self->platform.hub_subscribe);
     if (s_raise_rate_limit(self) != 0)
         return -1;
     snprintf(self->bridge, sizeof self->bridge, "bpb%d", (int) (getpid() % 100000));
@@ -562,6 +690,7 @@ s_sweep(bench_t *self)
 static void
 s_teardown(bench_t *self, bool keep)
 {
+    bus_sub_destroy(&self->events);
     if (self->agent.pid > 0)
         harness_stop(&self->agent, CLIENT_STOP_MS);
     if (self->platform_up) {
@@ -597,6 +726,10 @@ main(int argc, char **argv)
     self->destroy_us = calloc((size_t) self->count, sizeof *self->destroy_us);
     self->runc_us = calloc((size_t) self->count, sizeof *self->runc_us);
     assert(self->session_us && self->destroy_us && self->runc_us);
+    for (int h = 0; h < HOP_COUNT; h++) {
+        self->hop_us[h] = calloc((size_t) self->count, sizeof *self->hop_us[h]);
+        assert(self->hop_us[h]);
+    }
     setvbuf(stdout, NULL, _IOLBF, 0); //  in order with stderr in a log
     signal(SIGPIPE, SIG_IGN);
     struct sigaction action = {.sa_handler = s_on_signal}; //  no SA_RESTART
@@ -665,6 +798,8 @@ main(int argc, char **argv)
                                   alive ? " %s_mib=%.1f" : " %s_mib=gone",
                                   services[i].name, rss / 1024.0);
     }
+    char steps[512];
+    s_agent_steps(self, steps, sizeof steps);
     bool interrupted = s_interrupted;
     s_teardown(self, keep);
     if (interrupted)
@@ -695,11 +830,21 @@ main(int argc, char **argv)
         printf("bench-session: target missed: a service at or over %d MiB RSS\n",
                BENCH_RSS_LIMIT_KIB / 1024);
     printf("%s\n", rss_line);
+    //  Where the milliseconds of a create go: p50 of each hop after the POST,
+    //  and of each step inside the agent.
+    printf("timeline (p50 after the POST, ms):");
+    for (int h = 0; h < HOP_COUNT; h++)
+        printf(" %s %.1f%s", s_hop_names[h],
+               s_percentile_ms(self->hop_us[h], self->hops[h], 50),
+               h + 1 < HOP_COUNT ? "," : "\n");
+    printf("agent steps (p50, ms): %s\n", steps);
     double ratio = r50 > 0 ? p50 / r50 : 0;
     printf("session: p50_ms=%.1f p99_ms=%.1f runc_p50_ms=%.1f ratio=%.2f\n", p50, p99,
            r50, ratio);
     free(self->session_us);
     free(self->destroy_us);
     free(self->runc_us);
+    for (int h = 0; h < HOP_COUNT; h++)
+        free(self->hop_us[h]);
     return interrupted || self->session_failures || self->run_failures ? 1 : 0;
 }

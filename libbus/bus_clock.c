@@ -17,6 +17,14 @@ bus_clock_mono_ms(void)
 }
 
 int64_t
+bus_clock_mono_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+int64_t
 bus_clock_wall_us(void)
 {
     if (s_wall_source)

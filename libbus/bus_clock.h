@@ -13,6 +13,8 @@
 
 //  Monotonic time in milliseconds: for deadlines and timers only.
 int64_t bus_clock_mono_ms(void);
+//  The same in microseconds, for timing the steps of one operation.
+int64_t bus_clock_mono_us(void);
 
 //  Wall-clock time in microseconds since the epoch: for timestamps.
 int64_t bus_clock_wall_us(void);

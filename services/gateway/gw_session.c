@@ -53,6 +53,10 @@ typedef struct {
     gw_events_listener_t *listener;
     bool polling;
     bool poll_again;
+    //  POST /session: what the creation answer needs besides the status,
+    //  from session.create's reply, so that the event that settles the
+    //  session answers at once
+    char *name, *image, *preopen_ports;
     //  POST /session before session.create: the request, encoded, and the
     //  slots it asks for, until the agents' capacities are checked.
     bus_writer_t *create;
@@ -70,6 +74,9 @@ s_op_free(op_t *op)
         gw_events_unlisten(op->gw, &op->listener);
     bus_writer_destroy(&op->create);
     json_decref(op->slots);
+    free(op->name);
+    free(op->image);
+    free(op->preopen_ports);
     free(op);
 }
 
@@ -200,8 +207,29 @@ s_poll(evutil_socket_t fd, short what, void *arg)
         s_fail(op, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
 }
 
-//  A step of the awaited session's life: look at it now rather than at the
-//  next poll.
+static const char *const s_settled[] = {"RUNNING", "TERMINATED", "CANCELLED", "ERROR",
+                                        NULL};
+
+//  The creation answer (reference §3.2).
+static void
+s_reply_created(op_t *op,
+                const char *session_id,
+                const char *name,
+                const char *image,
+                const char *preopen_ports,
+                const char *status)
+{
+    gw_reply_json(op->r, 201,
+                  json_pack("{s:s, s:s, s:s, s:o, s:b}", "sessionId", session_id,
+                            "sessionName", name, "status", status, "servicePorts",
+                            gw_apps_of_session(op->gw, image, preopen_ports), "created",
+                            op->created));
+    s_op_free(op);
+}
+
+//  A step of the awaited session's life. One that settles it (RUNNING, or an
+//  end) is the answer, unless a look is in flight; any other makes the wait
+//  look now rather than at the next poll.
 static void
 s_on_lifecycle(const proto_session_lifecycle_t *event, void *arg)
 {
@@ -209,20 +237,16 @@ s_on_lifecycle(const proto_session_lifecycle_t *event, void *arg)
     if (strcmp(event->session_id, op->session_id) != 0 ||
         strncmp(event->event, "session_", 8) != 0)
         return;
+    bool settled = false;
+    for (size_t i = 0; event->status && s_settled[i]; i++)
+        settled = settled || strcmp(event->status, s_settled[i]) == 0;
+    if (settled && !op->polling && op->name && op->image) {
+        s_reply_created(op, op->session_id, op->name, op->image, op->preopen_ports,
+                        event->status);
+        return;
+    }
     struct timeval now = {0, 0};
     evtimer_add(op->timer, &now);
-}
-
-//  The creation answer (reference §3.2).
-static void
-s_reply_created(op_t *op, const proto_session_info_t *info, const char *status)
-{
-    gw_reply_json(op->r, 201,
-                  json_pack("{s:s, s:s, s:s, s:o, s:b}", "sessionId", info->session_id,
-                            "sessionName", info->name, "status", status, "servicePorts",
-                            gw_apps_of_session(op->gw, info->image, info->preopen_ports),
-                            "created", op->created));
-    s_op_free(op);
 }
 
 static void
@@ -238,13 +262,11 @@ s_on_polled(void *arg, const bus_reply_t *reply)
         s_fail(op, err.status, err.detail);
         return;
     }
-    static const char *const settled[] = {"RUNNING", "TERMINATED", "CANCELLED", "ERROR",
-                                          NULL};
     bool timed_out = op->deadline_ms > 0 && bus_clock_mono_ms() >= op->deadline_ms;
-    if (s_status_is(&info, settled) || !op->r->req || timed_out || op->deadline_ms < 0)
-        s_reply_created(op, &info,
-                        timed_out && !s_status_is(&info, settled) ? "TIMEOUT"
-                                                                  : info.status);
+    if (s_status_is(&info, s_settled) || !op->r->req || timed_out || op->deadline_ms < 0)
+        s_reply_created(op, info.session_id, info.name, info.image, info.preopen_ports,
+                        timed_out && !s_status_is(&info, s_settled) ? "TIMEOUT"
+                                                                    : info.status);
     else {
         struct timeval tv = {op->poll_again ? 0 : WAIT_POLL_MS / 1000,
                              op->poll_again ? 0 : (WAIT_POLL_MS % 1000) * 1000};
@@ -289,8 +311,12 @@ s_on_created(void *arg, const bus_reply_t *reply)
     }
     op->created = true;
     if (op->deadline_ms < 0) //  enqueueOnly
-        s_reply_created(op, &info, info.status);
+        s_reply_created(op, info.session_id, info.name, info.image, info.preopen_ports,
+                        info.status);
     else {
+        op->name = info.name ? strdup(info.name) : NULL;
+        op->image = info.image ? strdup(info.image) : NULL;
+        op->preopen_ports = info.preopen_ports ? strdup(info.preopen_ports) : NULL;
         op->listener = gw_events_listen(op->gw, s_on_lifecycle, op);
         struct timeval tv = {WAIT_POLL_MS / 1000, (WAIT_POLL_MS % 1000) * 1000};
         evtimer_add(op->timer, &tv);

@@ -7,7 +7,7 @@
 */
 #include "sched_classes.h"
 
-#define SOON_US          2000 //  a pass this long after a create, for the burst it is in
+#define SOON_US          2000   //  during a burst, a pass this long after the last one
 #define OVERDUE_US       100000 //  a pass due this long ago runs from the flush
 #define RECONCILE_PASSES 10     //  a reconciliation every this many timed passes
 #define AGENTS_MAX       1024   //  agents looked at per reconciliation
@@ -28,6 +28,7 @@ struct _sched_lifecycle_t {
     struct event *timer; //  the periodic pass
     struct event *soon;  //  a pass right after a create
     int64_t soon_us;     //  when it is due (monotonic), while pending
+    int64_t pass_us;     //  when the last pass ran (monotonic)
     int create_timeout_ms;
     int64_t reconcile_us; //  period of the reconciliation, and the age it repairs
     unsigned ticks;       //  timed passes so far
@@ -604,14 +605,20 @@ s_create_kernel(sched_lifecycle_t *self, const sched_assignment_t *placed)
     proto_free_map(slots, slots_count);
 }
 
-//  Asks for a pass SOON_US from now, unless one is asked for already.
+//  Asks for a pass, unless one is asked for already: at the next turn of
+//  the loop when none ran in the last SOON_US (a lone create waits for
+//  nothing), else SOON_US after the last one, so that a burst of creates is
+//  placed by one pass every SOON_US rather than one pass per session (a
+//  pass reads every agent of the group).
 static void
 s_soon(sched_lifecycle_t *self)
 {
     if (!event_pending(self->soon, EV_TIMEOUT, NULL)) {
-        struct timeval soon = {0, SOON_US};
+        int64_t now = bus_clock_mono_us();
+        int64_t due = self->pass_us + SOON_US > now ? self->pass_us + SOON_US : now;
+        struct timeval soon = {0, (suseconds_t) (due - now)};
         event_add(self->soon, &soon);
-        self->soon_us = bus_clock_mono_ms() * 1000 + SOON_US;
+        self->soon_us = due;
     }
 }
 
@@ -620,6 +627,7 @@ s_soon(sched_lifecycle_t *self)
 static void
 s_pass(sched_lifecycle_t *self)
 {
+    self->pass_us = bus_clock_mono_us();
     s_flush(self);
     if (bus_node_begin(self->node) != 0)
         return;
@@ -1098,7 +1106,7 @@ s_flush(sched_lifecycle_t *self)
     //  A loop kept busy by a stream of requests runs no timer (libevent
     //  serves what is active first): a pass overdue that long runs here.
     else if (event_pending(self->soon, EV_TIMEOUT, NULL) &&
-             bus_clock_mono_ms() * 1000 - self->soon_us > OVERDUE_US) {
+             bus_clock_mono_us() - self->soon_us > OVERDUE_US) {
         event_del(self->soon);
         s_pass(self);
     }
