@@ -7,7 +7,7 @@
 */
 #include "sched_classes.h"
 
-#define SOON_US          2000   //  during a burst, a pass this long after the last one
+#define SOON_US          2000   //  during a burst, a pass this long after a create
 #define OVERDUE_US       100000 //  a pass due this long ago runs from the flush
 #define RECONCILE_PASSES 10     //  a reconciliation every this many timed passes
 #define AGENTS_MAX       1024   //  agents looked at per reconciliation
@@ -606,16 +606,16 @@ s_create_kernel(sched_lifecycle_t *self, const sched_assignment_t *placed)
 }
 
 //  Asks for a pass, unless one is asked for already: at the next turn of
-//  the loop when none ran in the last SOON_US (a lone create waits for
-//  nothing), else SOON_US after the last one, so that a burst of creates is
-//  placed by one pass every SOON_US rather than one pass per session (a
+//  the loop when none ran in the last SOON_US (the scheduler was idle: a
+//  lone create waits for nothing), else SOON_US from now, so that the
+//  creates of a burst are placed by one pass rather than one pass each (a
 //  pass reads every agent of the group).
 static void
 s_soon(sched_lifecycle_t *self)
 {
     if (!event_pending(self->soon, EV_TIMEOUT, NULL)) {
         int64_t now = bus_clock_mono_us();
-        int64_t due = self->pass_us + SOON_US > now ? self->pass_us + SOON_US : now;
+        int64_t due = now - self->pass_us >= SOON_US ? now : now + SOON_US;
         struct timeval soon = {0, (suseconds_t) (due - now)};
         event_add(self->soon, &soon);
         self->soon_us = due;
