@@ -3,7 +3,7 @@
 #
 #   make              libbus.a and the six service binaries
 #   make check        deps, sanitizer build, unit + integration tests, fuzz corpus,
-#                     proto drift; ends with "N passed, N failed"
+#                     proto drift; ends with "N passed, N failed, N skipped"
 #   make run          deps, build, start every service and one agent on loopback
 #   make bench-bus    bus throughput against raw libzmq
 #   make bench-gateway  signed against unsigned requests on one gateway

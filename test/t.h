@@ -3,8 +3,11 @@
 
     Each test is a `static void test_x (void)`; T_RUN runs it and prints one TAP
     line ("ok 3 - test_x" or "not ok 3 - test_x"). A failed assertion prints the
-    file, line and expression and returns from the test. T_DONE() ends main with a
-    non-zero status when anything failed. test/run-tests counts the TAP lines.
+    file, line and expression and returns from the test. A test that cannot run on
+    this machine says why with T_SKIP and returns: its line is "ok 3 - test_x # SKIP
+    why", which test/run-tests counts as skipped, not passed; T_RUN_SKIP does the
+    same for a test main does not call at all. T_DONE() ends main with a non-zero
+    status when anything failed. test/run-tests counts the TAP lines.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -21,6 +24,7 @@
 static int t_count;
 static int t_failures;
 static bool t_current_failed;
+static char t_skip_reason[256]; //  set by T_SKIP in the running test
 
 #define T_FAIL_(...)                                                                     \
     do {                                                                                 \
@@ -60,14 +64,32 @@ static bool t_current_failed;
                     t_h_ ? t_h_ : "(null)");                                             \
     } while (0)
 
+//  Ends the running test as skipped, with the reason (printf-style).
+#define T_SKIP(...)                                                                      \
+    do {                                                                                 \
+        snprintf(t_skip_reason, sizeof t_skip_reason, __VA_ARGS__);                      \
+        return;                                                                          \
+    } while (0)
+
 #define T_RUN(fn)                                                                        \
     do {                                                                                 \
         t_current_failed = false;                                                        \
+        t_skip_reason[0] = '\0';                                                         \
         fn();                                                                            \
         t_count++;                                                                       \
         if (t_current_failed)                                                            \
             t_failures++;                                                                \
-        printf("%sok %d - %s\n", t_current_failed ? "not " : "", t_count, #fn);          \
+        printf("%sok %d - %s%s%s\n", t_current_failed ? "not " : "", t_count, #fn,       \
+               t_skip_reason[0] && !t_current_failed ? " # SKIP " : "",                  \
+               t_current_failed ? "" : t_skip_reason);                                   \
+        fflush(stdout);                                                                  \
+    } while (0)
+
+//  A test main does not run on this machine, with the reason.
+#define T_RUN_SKIP(fn, reason)                                                           \
+    do {                                                                                 \
+        t_count++;                                                                       \
+        printf("ok %d - %s # SKIP %s\n", t_count, #fn, reason);                          \
         fflush(stdout);                                                                  \
     } while (0)
 

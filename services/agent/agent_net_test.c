@@ -545,8 +545,7 @@ static void
 test_runc_kernel(void)
 {
     if (s_runc_missing) {
-        printf("# runc case skipped: %s\n", s_runc_missing);
-        return;
+        T_SKIP("%s", s_runc_missing);
     }
     agent_runc_t *runc = agent_runc_new(NULL, s_state);
     T_ASSERT(runc);
@@ -620,8 +619,7 @@ static void
 test_runc_egress(void)
 {
     if (s_runc_missing) {
-        printf("# runc case skipped: %s\n", s_runc_missing);
-        return;
+        T_SKIP("%s", s_runc_missing);
     }
     //  the NAT table is the agent's own, present while it runs
     T_ASSERT(agent_net_nat(s_net));
@@ -692,8 +690,7 @@ static void
 test_runc_host_network(void)
 {
     if (s_runc_missing) {
-        printf("# runc case skipped: %s\n", s_runc_missing);
-        return;
+        T_SKIP("%s", s_runc_missing);
     }
     agent_runc_t *runc = agent_runc_new(NULL, s_state);
     T_ASSERT(runc);
@@ -779,11 +776,6 @@ test_teardown(void)
     T_EQ_INT(agent_net_teardown(s_net, &err), 0);
 }
 
-static void
-test_skipped(void)
-{
-}
-
 //  ---------------------------------------------------------------------------
 
 static const char *
@@ -832,8 +824,7 @@ main(void)
 
     const char *missing = s_missing();
     if (missing) {
-        printf("# network cases skipped: %s\n", missing);
-        T_RUN(test_skipped);
+        T_RUN_SKIP(test_network_cases, missing);
         return T_DONE();
     }
     if (!mkdtemp(s_tmp)) {

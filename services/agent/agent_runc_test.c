@@ -670,11 +670,6 @@ test_nothing_left(void)
     agent_runc_reap(s_runc, NULL, NULL);
 }
 
-static void
-test_skipped(void)
-{
-}
-
 //  ---------------------------------------------------------------------------
 
 static const char *
@@ -720,8 +715,7 @@ main(void)
 
     const char *missing = s_missing();
     if (missing) {
-        printf("# container cases skipped: %s\n", missing);
-        T_RUN(test_skipped);
+        T_RUN_SKIP(test_container_cases, missing);
         return T_DONE();
     }
     if (!mkdtemp(s_tmp) || s_make_image() != 0) {

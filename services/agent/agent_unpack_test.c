@@ -281,11 +281,6 @@ test_prune(void)
     T_EQ_INT(agent_unpack_prune(s_cache("nonexistent"), NULL, 0), 0);
 }
 
-static void
-test_skipped(void)
-{
-}
-
 static int
 s_remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
@@ -354,8 +349,7 @@ main(void)
     T_RUN(test_invalid_digest);
     const char *missing = s_setup();
     if (missing) {
-        fprintf(stderr, "# unpack cases skipped: %s\n", missing);
-        T_RUN(test_skipped);
+        T_RUN_SKIP(test_unpack_cases, missing);
     } else {
         T_RUN(test_unpack);
         T_RUN(test_reuse);

@@ -695,7 +695,7 @@ main(void)
     if (s_containers)
         T_RUN(test_mounts_on_two_agents);
     else
-        printf("# skipped test_mounts_on_two_agents: needs root, runc, umoci and tini\n");
+        T_RUN_SKIP(test_mounts_on_two_agents, "needs root, runc, umoci and tini");
     T_RUN(test_purge_and_stop);
     return T_DONE();
 }
