@@ -44,6 +44,8 @@ FUZZ_EXTRA_fuzz_when := services/gateway/gw_when.o
 $(BUILD)/test/fuzz_when_replay: $(BUILD)/services/gateway/gw_when.o
 FUZZ_EXTRA_fuzz_runner_frames := services/agent/agent_runner_proto.o
 $(BUILD)/test/fuzz_runner_frames_replay: $(BUILD)/services/agent/agent_runner_proto.o
+FUZZ_EXTRA_fuzz_auth := services/gateway/gw_auth.o
+$(BUILD)/test/fuzz_auth_replay: $(BUILD)/services/gateway/gw_auth.o
 FUZZ_EXTRA_fuzz_mounts := services/agent/agent_mounts.o
 $(BUILD)/test/fuzz_mounts_replay: $(BUILD)/services/agent/agent_mounts.o
 
