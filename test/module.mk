@@ -46,6 +46,8 @@ FUZZ_EXTRA_fuzz_runner_frames := services/agent/agent_runner_proto.o
 $(BUILD)/test/fuzz_runner_frames_replay: $(BUILD)/services/agent/agent_runner_proto.o
 FUZZ_EXTRA_fuzz_auth := services/gateway/gw_auth.o
 $(BUILD)/test/fuzz_auth_replay: $(BUILD)/services/gateway/gw_auth.o
+FUZZ_EXTRA_fuzz_http_head := services/storage-proxy/sp_http_head.o
+$(BUILD)/test/fuzz_http_head_replay: $(BUILD)/services/storage-proxy/sp_http_head.o
 FUZZ_EXTRA_fuzz_mounts := services/agent/agent_mounts.o
 $(BUILD)/test/fuzz_mounts_replay: $(BUILD)/services/agent/agent_mounts.o
 

@@ -17,6 +17,7 @@
 #include "sp_jobs.h"
 #include "sp_folders.h"
 #include "sp_rpc.h"
+#include "sp_http_head.h"
 #include "sp_http.h"
 
 #endif

@@ -55,26 +55,6 @@
 
 typedef enum { CONN_HEAD, CONN_BODY, CONN_DRAIN, CONN_WRITE } conn_state_t;
 
-typedef struct {
-    const char *name;
-    const char *value;
-} header_t;
-
-//  The request being served. target and the headers point into the
-//  connection's head and are good only while it is dispatched; method and
-//  path are copies for the answer and the log.
-typedef struct {
-    char method[16];
-    char path[256];
-    char *target;
-    bool http10;
-    header_t headers[SP_HTTP_HEADERS_MAX];
-    size_t header_count;
-    int64_t content_length; //  -1: none
-    bool chunked;
-    bool close; //  the client asked to close after this request
-} request_t;
-
 typedef struct _conn_t conn_t;
 struct _conn_t {
     sp_http_t *http;
@@ -85,7 +65,7 @@ struct _conn_t {
     char head[SP_HTTP_HEAD_MAX + 1];
     size_t head_len;  //  bytes held: a head, then maybe body or the next request
     size_t head_size; //  the parsed head's bytes (0 while reading one)
-    request_t req;
+    sp_http_request_t req;
     uint64_t body_left; //  body bytes still to read (CONN_BODY, CONN_DRAIN)
     //  An upload streaming in (CONN_BODY).
     sp_fs_t *fs;
@@ -170,10 +150,7 @@ s_wait(conn_t *c, bool readable)
 static const char *
 s_header(conn_t *c, const char *name)
 {
-    for (size_t i = 0; i < c->req.header_count; i++)
-        if (strcasecmp(c->req.headers[i].name, name) == 0)
-            return c->req.headers[i].value;
-    return NULL;
+    return sp_http_head_header(&c->req, name);
 }
 
 //  Parses a decimal header value. False when absent or bad.
@@ -605,58 +582,6 @@ s_upload(conn_t *c, struct evkeyvalq *query)
 //  ---------------------------------------------------------------------------
 //  Downloads
 
-typedef enum { RANGE_NONE, RANGE_ONE, RANGE_UNSATISFIABLE } range_t;
-
-//  Parses one "bytes=a-b", "bytes=a-" or "bytes=-n" against size. A header
-//  that is malformed or asks for several ranges is ignored (the whole
-//  file is sent), as RFC 9110 allows.
-static range_t
-s_range(const char *header, uint64_t size, uint64_t *start_p, uint64_t *len_p)
-{
-    if (!header || strncmp(header, "bytes=", 6) != 0 || strchr(header, ','))
-        return RANGE_NONE;
-    const char *spec = header + 6;
-    while (*spec == ' ')
-        spec++;
-    const char *dash = strchr(spec, '-');
-    if (!dash)
-        return RANGE_NONE;
-    char *end = NULL;
-    errno = 0;
-    if (dash == spec) { //  suffix: the last n bytes
-        if (!isdigit((unsigned char) dash[1]))
-            return RANGE_NONE;
-        unsigned long long n = strtoull(dash + 1, &end, 10);
-        if (errno || *end)
-            return RANGE_NONE;
-        if (n == 0 || size == 0)
-            return RANGE_UNSATISFIABLE;
-        *len_p = n < size ? n : size;
-        *start_p = size - *len_p;
-        return RANGE_ONE;
-    }
-    if (!isdigit((unsigned char) *spec))
-        return RANGE_NONE;
-    unsigned long long first = strtoull(spec, &end, 10);
-    if (errno || end != dash)
-        return RANGE_NONE;
-    unsigned long long last = size ? size - 1 : 0;
-    if (dash[1]) {
-        if (!isdigit((unsigned char) dash[1]))
-            return RANGE_NONE;
-        last = strtoull(dash + 1, &end, 10);
-        if (errno || *end || last < first)
-            return RANGE_NONE;
-    }
-    if (first >= size)
-        return RANGE_UNSATISFIABLE;
-    if (last >= size)
-        last = size - 1;
-    *start_p = first;
-    *len_p = last - first + 1;
-    return RANGE_ONE;
-}
-
 //  Content-Disposition for the file's name, as aiohttp's FileResponse
 //  writes it: an ASCII fallback and the UTF-8 name percent-encoded.
 static void
@@ -743,10 +668,10 @@ s_download(conn_t *c, struct evkeyvalq *query)
              (uint64_t) st.st_mtim.tv_sec * 1000000000u + (uint64_t) st.st_mtim.tv_nsec);
     uint64_t start = 0, len = size;
     const char *if_range = s_header(c, "If-Range");
-    range_t range = RANGE_NONE;
+    sp_http_range_t range = SP_HTTP_RANGE_NONE;
     if (!if_range || strcmp(if_range, modified) == 0 || strcmp(if_range, etag) == 0)
-        range = s_range(s_header(c, "Range"), size, &start, &len);
-    if (range == RANGE_UNSATISFIABLE) {
+        range = sp_http_range(s_header(c, "Range"), size, &start, &len);
+    if (range == SP_HTTP_RANGE_UNSATISFIABLE) {
         close(fd);
         s_add(c, "Content-Range: bytes */%" PRIu64, size);
         s_problem(c, 416, "range-not-satisfiable", "Range Not Satisfiable.",
@@ -757,13 +682,13 @@ s_download(conn_t *c, struct evkeyvalq *query)
     s_add(c, "Last-Modified: %s", modified);
     s_add(c, "ETag: %s", etag);
     s_disposition(c, claims.path);
-    if (range == RANGE_ONE)
+    if (range == SP_HTTP_RANGE_ONE)
         s_add(c, "Content-Range: bytes %" PRIu64 "-%" PRIu64 "/%" PRIu64, start,
               start + len - 1, size);
     c->file = fd;
     c->file_offset = start;
     c->file_left = len;
-    int status = range == RANGE_ONE ? 206 : 200;
+    int status = range == SP_HTTP_RANGE_ONE ? 206 : 200;
     s_answer(c, status, "application/octet-stream", NULL, len);
     bus_log_info("download folder=%s bytes=%" PRIu64 " status=%d", folder.id, len,
                  status);
@@ -776,64 +701,7 @@ s_download(conn_t *c, struct evkeyvalq *query)
 static bool
 s_parse(conn_t *c)
 {
-    request_t *req = &c->req;
-    memset(req, 0, sizeof *req);
-    req->content_length = -1;
-    char *p = c->head;
-    char *end = c->head + c->head_size - 2; //  the blank line's CRLF
-    char *eol = strstr(p, "\r\n");
-    if (!eol || eol > end)
-        return false;
-    *eol = '\0';
-    char *sp1 = strchr(p, ' ');
-    char *sp2 = sp1 ? strchr(sp1 + 1, ' ') : NULL;
-    if (!sp1 || !sp2 || sp1 == p || sp2 == sp1 + 1 ||
-        (size_t) (sp1 - p) >= sizeof req->method)
-        return false;
-    *sp1 = *sp2 = '\0';
-    memcpy(req->method, p, (size_t) (sp1 - p) + 1);
-    req->target = sp1 + 1;
-    snprintf(req->path, sizeof req->path, "%.*s", (int) strcspn(req->target, "?"),
-             req->target);
-    if (strcmp(sp2 + 1, "HTTP/1.1") == 0)
-        req->http10 = false;
-    else if (strcmp(sp2 + 1, "HTTP/1.0") == 0)
-        req->http10 = true;
-    else
-        return false;
-    for (p = eol + 2; p < end;) {
-        eol = strstr(p, "\r\n");
-        if (!eol || eol > end)
-            return false;
-        *eol = '\0';
-        char *colon = strchr(p, ':');
-        if (!colon || colon == p || req->header_count == SP_HTTP_HEADERS_MAX)
-            return false;
-        *colon = '\0';
-        char *value = colon + 1;
-        while (*value == ' ' || *value == '\t')
-            value++;
-        for (char *t = eol; t > value && (t[-1] == ' ' || t[-1] == '\t'); t--)
-            t[-1] = '\0';
-        req->headers[req->header_count].name = p;
-        req->headers[req->header_count++].value = value;
-        p = eol + 2;
-    }
-    const char *length = s_header(c, "Content-Length");
-    if (length) {
-        char *stop = NULL;
-        errno = 0;
-        long long value = strtoll(length, &stop, 10);
-        if (!isdigit((unsigned char) *length) || errno || *stop || value < 0)
-            return false;
-        req->content_length = value;
-    }
-    const char *coding = s_header(c, "Transfer-Encoding");
-    req->chunked = coding && strcasecmp(coding, "identity") != 0;
-    const char *connection = s_header(c, "Connection");
-    req->close = (connection && strcasestr(connection, "close")) ||
-                 (req->http10 && !(connection && strcasestr(connection, "keep-alive")));
-    return true;
+    return sp_http_head_parse(c->head, c->head_size, &c->req);
 }
 
 //  Serves the request whose head was just parsed: answers it, or starts
@@ -841,7 +709,7 @@ s_parse(conn_t *c)
 static void
 s_dispatch(conn_t *c)
 {
-    request_t *req = &c->req;
+    sp_http_request_t *req = &c->req;
     c->body_left = req->content_length > 0 ? (uint64_t) req->content_length : 0;
     c->close_after = false;
     c->extra_len = 0;

@@ -44,7 +44,6 @@
 
 #define SP_HTTP_STALL_S      60         //  a connection idle this long is dropped
 #define SP_HTTP_HEAD_MAX     16384      //  bytes of a request line and headers
-#define SP_HTTP_HEADERS_MAX  64         //  headers of one request
 #define SP_HTTP_BODY_BUFFER  (4 << 20)  //  an upload's bytes between two writes
 #define SP_HTTP_READ_TURN    (64 << 20) //  body bytes one connection reads per turn
 #define SP_HTTP_WRITE_TURN   (64 << 20) //  file bytes one connection sends per turn
