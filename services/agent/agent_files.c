@@ -5,10 +5,10 @@
     control characters and ".." are refused, "." and repeated slashes
     dropped, a leading /home/work stripped (any other absolute path is
     refused). The result is looked up from a descriptor of home with
-    openat2 and RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS, so the kernel
-    refuses any step out of home, however symlinks are arranged, without a
-    check-then-use race. Where openat2 is missing (ENOSYS) the lookup walks
-    one component at a time with O_NOFOLLOW and refuses every symlink.
+    bus_beneath (openat2 and RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS), so
+    the kernel refuses any step out of home, however symlinks are arranged,
+    without a check-then-use race. Where openat2 is missing, bus_beneath's
+    one fallback walks one component at a time and refuses every symlink.
 
     Nothing is opened for reading by name: the target is opened with O_PATH,
     checked with fstat to be a regular file, and only then reopened through
@@ -21,14 +21,10 @@
     =========================================================================
 */
 #include "agent_classes.h"
-#include <dirent.h>        //  fdopendir: listings and the archive walk
-#include <fcntl.h>         //  open flags, AT_* flags
-#include <linux/openat2.h> //  struct open_how, RESOLVE_*: the confined lookup
-#include <sys/stat.h>      //  fstat, fstatat, mkdirat, fchmod
-#include <sys/syscall.h>   //  SYS_openat2: glibc has no wrapper
+#include <dirent.h>   //  fdopendir: listings and the archive walk
+#include <fcntl.h>    //  open flags, AT_* flags
+#include <sys/stat.h> //  fstat, fstatat, mkdirat, fchmod
 
-#define RESOLVE_FLAGS    (RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS)
-#define OPENAT2_RETRIES  16 //  openat2 says EAGAIN when a rename raced the lookup
 #define TEMP_PREFIX      ".bp-upload-"
 #define TEMP_ATTEMPTS    64
 #define TAR_BLOCK        512
@@ -39,8 +35,6 @@
 #define TAR_INITIAL_SIZE 65536
 #define UTF8_REPLACEMENT "\xef\xbf\xbd"
 
-static bool s_force_walk;     //  tests: take the fallback lookup
-static int s_no_openat2;      //  set once openat2 said ENOSYS (atomic access)
 static unsigned s_temp_count; //  temp name counter (atomic access)
 
 //  Sets err for a failed syscall on rel and returns -1.
@@ -155,79 +149,29 @@ s_open_home(const char *home, bus_error_t *err)
     return fd;
 }
 
-//  The fallback lookup: one component at a time, never following a symlink.
-//  rel has no "..", so nothing but a symlink could lead out.
-static int
-s_walk(int homefd, const char *rel, int flags)
-{
-    char buf[PATH_MAX];
-    snprintf(buf, sizeof buf, "%s", rel);
-    int cur = homefd;
-    char *name = buf;
-    char *slash;
-    while ((slash = strchr(name, '/'))) {
-        *slash = '\0';
-        int next = openat(cur, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (cur != homefd)
-            s_close(&cur);
-        if (next < 0)
-            return -1;
-        cur = next;
-        name = slash + 1;
-    }
-    int fd = openat(cur, name, flags | O_NOFOLLOW | O_CLOEXEC);
-    if (cur != homefd)
-        s_close(&cur);
-    struct stat st;
-    if (fd >= 0 && (flags & O_PATH) && fstat(fd, &st) == 0 && S_ISLNK(st.st_mode)) {
-        s_close(&fd);
-        errno = ELOOP;
-    }
-    return fd;
-}
-
-//  Opens rel beneath home with flags (never O_CREAT). -1 with errno.
+//  Opens rel beneath home with flags (never O_CREAT), following symlinks
+//  only while they stay beneath (bus_beneath). -1 with errno.
 static int
 s_open_beneath(int homefd, const char *rel, int flags)
 {
-    const char *path = *rel ? rel : ".";
-    if (!s_force_walk && !__atomic_load_n(&s_no_openat2, __ATOMIC_RELAXED)) {
-        struct open_how how;
-        memset(&how, 0, sizeof how);
-        how.flags = (uint64_t) (flags | O_CLOEXEC);
-        how.resolve = RESOLVE_FLAGS;
-        for (int attempt = 0; attempt < OPENAT2_RETRIES; attempt++) {
-            long fd = syscall(SYS_openat2, homefd, path, &how, sizeof how);
-            if (fd >= 0)
-                return (int) fd;
-            if (errno != EAGAIN)
-                break;
-        }
-        if (errno != ENOSYS)
-            return -1;
-        __atomic_store_n(&s_no_openat2, 1, __ATOMIC_RELAXED);
-    }
-    return s_walk(homefd, path, flags);
+    return bus_beneath_open(homefd, rel, flags, 0, BUS_BENEATH_IN);
 }
 
-//  Reopens an O_PATH descriptor of a regular file for reading. The inode is
-//  the one fstat saw, so this cannot open a device or a fifo.
+//  Reopens an O_PATH descriptor of a regular file for reading
+//  (bus_beneath_reopen): the inode is the one fstat saw, so this cannot
+//  open a device or a fifo.
 static int
 s_reopen_regular(int pathfd, struct stat *st, const char *rel, bus_error_t *err)
 {
-    if (fstat(pathfd, st) != 0)
-        return s_fail_errno(err, errno, "stat", rel);
-    if (!S_ISREG(st->st_mode)) {
+    int fd = bus_beneath_reopen(pathfd, O_RDONLY, false, st);
+    if (fd >= 0)
+        return fd;
+    if (errno == EINVAL) {
         bus_error_set(err, BUS_STATUS_INVALID, "not a regular file: %s",
                       *rel ? rel : ".");
         return -1;
     }
-    char proc[64];
-    snprintf(proc, sizeof proc, "/proc/self/fd/%d", pathfd);
-    int fd = open(proc, O_RDONLY | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0)
-        return s_fail_errno(err, errno, "reopen", rel);
-    return fd;
+    return s_fail_errno(err, errno, "reopen", rel);
 }
 
 //  Reads up to size bytes into buf; returns the count (short at end of
@@ -320,19 +264,9 @@ fail:;
 int
 agent_files_check_name(const char *bytes, size_t len, bus_error_t *err)
 {
-    if (!bytes || len >= PATH_MAX) {
-        bus_error_set(err, BUS_STATUS_INVALID, "path too long");
-        return -1;
-    }
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char) bytes[i];
-        if (c < 0x20 || c == 0x7f) {
-            bus_error_set(err, BUS_STATUS_INVALID, "%s character in path",
-                          c ? "control" : "NUL");
-            return -1;
-        }
-    }
-    return 0;
+    if (!bytes)
+        return bus_error_set(err, BUS_STATUS_INVALID, "no path"), -1;
+    return bus_beneath_check_bytes(bytes, len, PATH_MAX - 1, err);
 }
 
 //  ---------------------------------------------------------------------------
@@ -1049,12 +983,4 @@ agent_files_list(const char *home, const char *path, char **json_p, bus_error_t 
     }
     *json_p = text;
     return 0;
-}
-
-//  ---------------------------------------------------------------------------
-
-void
-agent_files_force_walk(bool on)
-{
-    s_force_walk = on;
 }

@@ -107,10 +107,4 @@ int agent_files_tar(const char *home,
 //  BUS_STATUS_INVALID for a bad path or something other than a directory.
 int agent_files_list(const char *home, const char *path, char **json_p, bus_error_t *err);
 
-//  ---------------------------------------------------------------------------
-//  For tests: when on, lookups use the fallback taken when the kernel lacks
-//  openat2, a component-by-component walk that refuses every symlink. Not
-//  thread-safe; call it before any other thread uses this module.
-void agent_files_force_walk(bool on);
-
 #endif

@@ -526,7 +526,7 @@ test_list(void)
 static void
 test_walk_fallback(void)
 {
-    agent_files_force_walk(true);
+    bus_beneath_force_walk(true);
     bus_error_t err = {0};
     bool ok = agent_files_write(s_home, "w/x/y.txt", "walk", 4, OWNER_UID, OWNER_GID,
                                 &err) == 0;
@@ -542,7 +542,7 @@ test_walk_fallback(void)
     size_t size;
     ok = ok && agent_files_tar(s_home, "w", LIMIT, &data, &size, &err) == 0;
     free(data);
-    agent_files_force_walk(false);
+    bus_beneath_force_walk(false);
     if (!ok)
         fprintf(stderr, "# last error: %s\n", err.detail);
     T_ASSERT(ok);

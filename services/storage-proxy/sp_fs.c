@@ -3,9 +3,10 @@
 
     A client path is first checked and normalized without touching the file
     system. It is then looked up from a descriptor of the folder root with
-    openat2 and RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS, so the kernel
-    refuses any step out of the folder, whatever the symlinks, with no
-    check-then-use race; the staging directory adds RESOLVE_NO_SYMLINKS.
+    bus_beneath (openat2 and RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS, and
+    the one fallback every service has where openat2 is missing), so the
+    kernel refuses any step out of the folder, whatever the symlinks, with
+    no check-then-use race; the staging directory follows no symlink.
     Mutations resolve the parent that way and act on the last component
     with the *at calls, which never follow it. A recursive delete and the
     usage scan go down with openat(O_NOFOLLOW | O_DIRECTORY) from the
@@ -13,9 +14,9 @@
     skipped, never entered.
 
     Nothing is opened for I/O by name: a file is opened O_PATH, checked with
-    fstat to be a regular file, and only then reopened through
-    /proc/self/fd, so a fifo cannot block us and a device node planted by a
-    container cannot open a host device.
+    fstat to be a regular file, and only then reopened (bus_beneath_reopen),
+    so a fifo cannot block us and a device node planted by a container
+    cannot open a host device.
 
     A listing reads the directory once and keeps the page's names in a
     max-heap bounded by the page size: names not after the cursor are
@@ -40,18 +41,12 @@
     =========================================================================
 */
 #include "sp_classes.h"
-#include <dirent.h>        //  fdopendir, readdir: listings, scans, recursive delete
-#include <fcntl.h>         //  O_* and AT_* flags
-#include <linux/openat2.h> //  struct open_how, RESOLVE_*: the confined lookup
-#include <sys/file.h>      //  flock: an upload holds its staging file locked
-#include <sys/stat.h>      //  fstat, fstatat, mkdirat
-#include <sys/syscall.h>   //  SYS_openat2: glibc has no wrapper
+#include <dirent.h>   //  fdopendir, readdir: listings, scans, recursive delete
+#include <fcntl.h>    //  O_* and AT_* flags
+#include <sys/file.h> //  flock: an upload holds its staging file locked
+#include <sys/stat.h> //  fstat, fstatat, mkdirat
 
-#define RESOLVE_IN      (RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS)
-#define RESOLVE_STRICT  (RESOLVE_IN | RESOLVE_NO_SYMLINKS)
-#define OPENAT2_RETRIES 16 //  openat2 says EAGAIN when a rename raced the lookup
-#define HEAP_INITIAL    64
-#define PROC_FD_LEN     64
+#define HEAP_INITIAL 64
 
 struct _sp_fs_t {
     int root; //  O_PATH descriptor of the folder root
@@ -148,25 +143,6 @@ s_own_fail(const sp_fs_t *self, bus_error_t *err, int errnum, const char *rel)
     return -1;
 }
 
-//  openat2 on path beneath dirfd ("" means dirfd itself). -1 with errno.
-static int
-s_openat2(int dirfd, const char *path, int flags, mode_t mode, uint64_t resolve)
-{
-    struct open_how how;
-    memset(&how, 0, sizeof how);
-    how.flags = (uint64_t) (flags | O_CLOEXEC);
-    how.mode = (flags & O_CREAT) ? mode : 0;
-    how.resolve = resolve;
-    for (int attempt = 0; attempt < OPENAT2_RETRIES; attempt++) {
-        long fd = syscall(SYS_openat2, dirfd, *path ? path : ".", &how, sizeof how);
-        if (fd >= 0)
-            return (int) fd;
-        if (errno != EAGAIN)
-            break;
-    }
-    return -1;
-}
-
 //  Splits normalized rel into its parent (written to dir) and last name.
 static const char *
 s_split(const char *rel, char dir[SP_FS_PATH_MAX + 1])
@@ -181,9 +157,9 @@ s_split(const char *rel, char dir[SP_FS_PATH_MAX + 1])
     return slash + 1;
 }
 
-//  Reopens an O_PATH descriptor of a regular file for I/O with flags. The
-//  inode is the one fstat saw, so this never opens a device or a fifo.
-//  With single_link, a file with other hard links is refused too.
+//  Reopens an O_PATH descriptor of a regular file for I/O with flags
+//  (bus_beneath_reopen). With single_link, a file with other hard links is
+//  refused too.
 static int
 s_reopen_regular(int pathfd,
                  int flags,
@@ -192,30 +168,19 @@ s_reopen_regular(int pathfd,
                  const char *rel,
                  bus_error_t *err)
 {
-    if (fstat(pathfd, st) != 0)
-        return s_fail(err, errno, "stat", rel);
-    if (!S_ISREG(st->st_mode)) {
+    int fd = bus_beneath_reopen(pathfd, flags, single_link, st);
+    if (fd >= 0)
+        return fd;
+    if (errno == EINVAL)
         bus_error_set(err, BUS_STATUS_INVALID, "not a regular file: %s",
                       *rel ? rel : ".");
-        return -1;
-    }
-    if (single_link && st->st_nlink != 1) {
+    else if (errno == EMLINK)
         bus_error_set(err, BUS_STATUS_FORBIDDEN, "file has other hard links: %s", rel);
-        return -1;
-    }
-    char proc[PROC_FD_LEN];
-    snprintf(proc, sizeof proc, "/proc/self/fd/%d", pathfd);
-    int fd = open(proc, flags | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0)
-        return s_fail(err, errno, "reopen", rel);
-    struct stat again;
-    if (fstat(fd, &again) != 0 || again.st_dev != st->st_dev ||
-        again.st_ino != st->st_ino) {
-        close(fd);
+    else if (errno == ESTALE)
         bus_error_set(err, BUS_STATUS_INTERNAL, "reopen %s: another file", rel);
-        return -1;
-    }
-    return fd;
+    else
+        return s_fail(err, errno, "reopen", rel);
+    return -1;
 }
 
 static void
@@ -302,20 +267,8 @@ sp_fs_check_path(const char *path,
 {
     assert(out);
     out[0] = '\0';
-    if (!path && len)
-        return bus_error_set(err, BUS_STATUS_INVALID, "no path"), -1;
-    if (len > SP_FS_PATH_MAX)
-        return bus_error_set(err, BUS_STATUS_INVALID, "path over %d bytes",
-                             SP_FS_PATH_MAX),
-               -1;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char) path[i];
-        if (c == '\0')
-            return bus_error_set(err, BUS_STATUS_INVALID, "NUL in path"), -1;
-        if (c < 0x20 || c == 0x7f)
-            return bus_error_set(err, BUS_STATUS_INVALID, "control character in path"),
-                   -1;
-    }
+    if (bus_beneath_check_bytes(path, len, SP_FS_PATH_MAX, err) != 0)
+        return -1;
     if (len && path[0] == '/')
         return bus_error_set(err, BUS_STATUS_INVALID, "absolute path"), -1;
     size_t used = 0;
@@ -361,7 +314,7 @@ sp_fs_stat(
     char rel[SP_FS_PATH_MAX + 1];
     if (sp_fs_check_path(path, len, rel, err) != 0)
         return -1;
-    int fd = s_openat2(self->root, rel, O_PATH | O_NOFOLLOW, 0, RESOLVE_IN);
+    int fd = bus_beneath_open(self->root, rel, O_PATH | O_NOFOLLOW, 0, BUS_BENEATH_IN);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) {
         s_fail(err, errno, "stat", rel);
@@ -518,7 +471,7 @@ sp_fs_list(sp_fs_t *self,
         limit = SP_FS_LIST_MAX;
 
     //  O_DIRECTORY fails before anything is opened when it is not one
-    int fd = s_openat2(self->root, rel, O_RDONLY | O_DIRECTORY, 0, RESOLVE_IN);
+    int fd = bus_beneath_open(self->root, rel, O_RDONLY | O_DIRECTORY, 0, BUS_BENEATH_IN);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) {
         s_fail(err, errno, "open", rel);
@@ -602,7 +555,8 @@ s_mkdir_one(sp_fs_t *self, const char *rel, bool exist_ok, bus_error_t *err)
 {
     char dir[SP_FS_PATH_MAX + 1];
     const char *name = s_split(rel, dir);
-    int parent = s_openat2(self->root, dir, O_PATH | O_DIRECTORY, 0, RESOLVE_IN);
+    int parent =
+        bus_beneath_open(self->root, dir, O_PATH | O_DIRECTORY, 0, BUS_BENEATH_IN);
     if (parent < 0)
         return s_fail(err, errno, "open", dir);
     int rc = 0;
@@ -619,7 +573,8 @@ s_mkdir_one(sp_fs_t *self, const char *rel, bool exist_ok, bus_error_t *err)
             rc = s_fail(err, errno, "mkdir", rel);
         else {
             //  a directory, or a symlink to one that stays beneath the root
-            int fd = s_openat2(self->root, rel, O_PATH | O_DIRECTORY, 0, RESOLVE_IN);
+            int fd = bus_beneath_open(self->root, rel, O_PATH | O_DIRECTORY, 0,
+                                      BUS_BENEATH_IN);
             if (fd < 0 && errno == ENOTDIR) {
                 bus_error_set(err, BUS_STATUS_CONFLICT,
                               "exists and is not a directory: %s", rel);
@@ -688,12 +643,14 @@ sp_fs_rename(sp_fs_t *self,
     const char *dst_name = s_split(dst_rel, dst_dir);
     int rc = -1;
     int dst_fd = -1;
-    int src_fd = s_openat2(self->root, src_dir, O_PATH | O_DIRECTORY, 0, RESOLVE_IN);
+    int src_fd =
+        bus_beneath_open(self->root, src_dir, O_PATH | O_DIRECTORY, 0, BUS_BENEATH_IN);
     if (src_fd < 0) {
         s_fail(err, errno, "open", src_dir);
         goto done;
     }
-    dst_fd = s_openat2(self->root, dst_dir, O_PATH | O_DIRECTORY, 0, RESOLVE_IN);
+    dst_fd =
+        bus_beneath_open(self->root, dst_dir, O_PATH | O_DIRECTORY, 0, BUS_BENEATH_IN);
     if (dst_fd < 0) {
         s_fail(err, errno, "open", dst_dir);
         goto done;
@@ -780,7 +737,8 @@ sp_fs_delete(
                -1;
     char dir[SP_FS_PATH_MAX + 1];
     const char *name = s_split(rel, dir);
-    int parent = s_openat2(self->root, dir, O_PATH | O_DIRECTORY, 0, RESOLVE_IN);
+    int parent =
+        bus_beneath_open(self->root, dir, O_PATH | O_DIRECTORY, 0, BUS_BENEATH_IN);
     if (parent < 0)
         return s_fail(err, errno, "open", dir);
     int rc = 0;
@@ -809,7 +767,7 @@ sp_fs_open_read(
     char rel[SP_FS_PATH_MAX + 1];
     if (sp_fs_check_path(path, len, rel, err) != 0)
         return -1;
-    int pathfd = s_openat2(self->root, rel, O_PATH, 0, RESOLVE_IN);
+    int pathfd = bus_beneath_open(self->root, rel, O_PATH, 0, BUS_BENEATH_IN);
     if (pathfd < 0)
         return s_fail(err, errno, "open", rel);
     struct stat st;
@@ -881,7 +839,7 @@ sp_fs_usage(sp_fs_t *self, uint64_t *bytes_p, uint64_t *entries_p, bus_error_t *
     assert(self && bytes_p && entries_p);
     *bytes_p = 0;
     *entries_p = 0;
-    int fd = s_openat2(self->root, "", O_RDONLY | O_DIRECTORY, 0, RESOLVE_IN);
+    int fd = bus_beneath_open(self->root, "", O_RDONLY | O_DIRECTORY, 0, BUS_BENEATH_IN);
     if (fd < 0)
         return s_fail(err, errno, "open", "");
     uint64_t bytes = 0, entries = 0;
@@ -915,15 +873,15 @@ s_stage_name_ok(const char *name)
 static int
 s_stage_dir(sp_fs_t *self, bool create)
 {
-    int fd =
-        s_openat2(self->root, SP_FS_STAGE_DIR, O_PATH | O_DIRECTORY, 0, RESOLVE_STRICT);
+    int fd = bus_beneath_open(self->root, SP_FS_STAGE_DIR, O_PATH | O_DIRECTORY, 0,
+                              BUS_BENEATH_STRICT);
     if (fd >= 0 || errno != ENOENT || !create)
         return fd;
     if (mkdirat(self->root, SP_FS_STAGE_DIR, SP_FS_STAGE_DIR_MODE) != 0 &&
         errno != EEXIST)
         return -1;
-    return s_openat2(self->root, SP_FS_STAGE_DIR, O_PATH | O_DIRECTORY, 0,
-                     RESOLVE_STRICT);
+    return bus_beneath_open(self->root, SP_FS_STAGE_DIR, O_PATH | O_DIRECTORY, 0,
+                            BUS_BENEATH_STRICT);
 }
 
 int
@@ -935,12 +893,13 @@ sp_fs_stage_open(sp_fs_t *self, const char *name, bus_error_t *err)
     int dir = s_stage_dir(self, true);
     if (dir < 0)
         return s_fail(err, errno, "open", SP_FS_STAGE_DIR);
-    int fd = s_openat2(dir, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, SP_FS_FILE_MODE,
-                       RESOLVE_STRICT);
+    int fd = bus_beneath_open(dir, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW,
+                              SP_FS_FILE_MODE, BUS_BENEATH_STRICT);
     bool made = fd >= 0;
     if (fd < 0 && errno == EEXIST) {
         //  resuming: whatever is there must be our plain file
-        int pathfd = s_openat2(dir, name, O_PATH | O_NOFOLLOW, 0, RESOLVE_STRICT);
+        int pathfd =
+            bus_beneath_open(dir, name, O_PATH | O_NOFOLLOW, 0, BUS_BENEATH_STRICT);
         if (pathfd >= 0) {
             struct stat st;
             fd = s_reopen_regular(pathfd, O_RDWR, true, &st, name, err);
@@ -984,7 +943,8 @@ sp_fs_stage_commit(
         return -1;
     int rc = -1;
     int stage = -1;
-    int parent = s_openat2(self->root, dir, O_RDONLY | O_DIRECTORY, 0, RESOLVE_IN);
+    int parent =
+        bus_beneath_open(self->root, dir, O_RDONLY | O_DIRECTORY, 0, BUS_BENEATH_IN);
     if (parent < 0) {
         s_fail(err, errno, "open", dir);
         goto done;
@@ -1075,8 +1035,8 @@ sp_fs_stage_expire(
     sp_fs_t *self, time_t before, sp_fs_expired_fn *fn, void *arg, bus_error_t *err)
 {
     assert(self);
-    int fd =
-        s_openat2(self->root, SP_FS_STAGE_DIR, O_RDONLY | O_DIRECTORY, 0, RESOLVE_STRICT);
+    int fd = bus_beneath_open(self->root, SP_FS_STAGE_DIR, O_RDONLY | O_DIRECTORY, 0,
+                              BUS_BENEATH_STRICT);
     if (fd < 0)
         return errno == ENOENT ? 0 : s_fail(err, errno, "open", SP_FS_STAGE_DIR);
     DIR *dir = fdopendir(fd);
