@@ -147,6 +147,62 @@ bus_beneath_reopen(int pathfd, int flags, bool single_link, struct stat *st)
     return fd;
 }
 
+int
+bus_beneath_error(bus_error_t *err,
+                  int errnum,
+                  const char *what,
+                  const char *rel,
+                  int escape_status,
+                  const char *root_name)
+{
+    const char *shown = rel && *rel ? rel : ".";
+    switch (errnum) {
+        case ENOENT:
+            bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such file or directory: %s",
+                          shown);
+            break;
+        case EXDEV:
+            bus_error_set(err, escape_status, "path leads outside %s: %s", root_name,
+                          shown);
+            break;
+        case ELOOP:
+            bus_error_set(err, escape_status, "symlink not followed: %s", shown);
+            break;
+        case ENOTDIR:
+            bus_error_set(err, BUS_STATUS_INVALID, "not a directory: %s", shown);
+            break;
+        case EISDIR:
+            bus_error_set(err, BUS_STATUS_INVALID, "is a directory: %s", shown);
+            break;
+        case EEXIST:
+            bus_error_set(err, BUS_STATUS_CONFLICT, "already exists: %s", shown);
+            break;
+        case ENOTEMPTY:
+            bus_error_set(err, BUS_STATUS_CONFLICT, "directory not empty: %s", shown);
+            break;
+        case ENAMETOOLONG:
+            bus_error_set(err, BUS_STATUS_INVALID, "name too long: %s", shown);
+            break;
+        case EINVAL:
+            bus_error_set(err, BUS_STATUS_INVALID, "%s %s: invalid argument", what,
+                          shown);
+            break;
+        case EACCES:
+        case EPERM:
+            bus_error_set(err, BUS_STATUS_FORBIDDEN, "permission denied: %s", shown);
+            break;
+        case ENOSPC:
+        case EDQUOT:
+            bus_error_set(err, BUS_STATUS_UNAVAILABLE, "no space left for %s", shown);
+            break;
+        default:
+            bus_error_set(err, BUS_STATUS_INTERNAL, "%s %s: %s", what, shown,
+                          strerror(errnum));
+            break;
+    }
+    return -1;
+}
+
 void
 bus_beneath_force_walk(bool on)
 {

@@ -65,6 +65,19 @@ int bus_beneath_open(
 //  ESTALE when the file was swapped in between.
 int bus_beneath_reopen(int pathfd, int flags, bool single_link, struct stat *st);
 
+//  Sets err for a call (what) on rel that failed with errnum, in the words
+//  both services answer with, and returns -1: a lookup that would leave the
+//  root (EXDEV) says "path leads outside <root_name>" with escape_status
+//  (the agent answers INVALID, the storage-proxy FORBIDDEN); the usual
+//  errors map to NOT_FOUND, INVALID, CONFLICT, FORBIDDEN and UNAVAILABLE;
+//  anything else is INTERNAL with the system's message.
+int bus_beneath_error(bus_error_t *err,
+                      int errnum,
+                      const char *what,
+                      const char *rel,
+                      int escape_status,
+                      const char *root_name);
+
 //  Tests: take the fallback lookup even where openat2 exists.
 void bus_beneath_force_walk(bool on);
 

@@ -151,6 +151,27 @@ test_check_bytes(void)
     T_EQ_INT(err.status, BUS_STATUS_INVALID);
 }
 
+static void
+test_errors(void)
+{
+    bus_error_t err = {0};
+    T_EQ_INT(
+        bus_beneath_error(&err, EXDEV, "open", "a/b", BUS_STATUS_FORBIDDEN, "the folder"),
+        -1);
+    T_EQ_INT(err.status, BUS_STATUS_FORBIDDEN);
+    T_EQ_STR(err.detail, "path leads outside the folder: a/b");
+    bus_beneath_error(&err, ELOOP, "open", "l", BUS_STATUS_INVALID, "home");
+    T_EQ_INT(err.status, BUS_STATUS_INVALID);
+    bus_beneath_error(&err, ENOENT, "open", "", BUS_STATUS_INVALID, "home");
+    T_EQ_INT(err.status, BUS_STATUS_NOT_FOUND);
+    T_EQ_STR(err.detail, "no such file or directory: .");
+    bus_beneath_error(&err, EDQUOT, "write", "f", BUS_STATUS_INVALID, "home");
+    T_EQ_INT(err.status, BUS_STATUS_UNAVAILABLE);
+    bus_beneath_error(&err, EIO, "read", "f", BUS_STATUS_INVALID, "home");
+    T_EQ_INT(err.status, BUS_STATUS_INTERNAL);
+    T_CONTAINS(err.detail, "read f: ");
+}
+
 int
 main(void)
 {
@@ -173,6 +194,7 @@ main(void)
     T_RUN(test_walk_fallback);
     T_RUN(test_reopen);
     T_RUN(test_check_bytes);
+    T_RUN(test_errors);
     close(s_root);
     s_sh("rm -rf %s", s_dir);
     return T_DONE();

@@ -41,36 +41,8 @@ static unsigned s_temp_count; //  temp name counter (atomic access)
 static int
 s_fail_errno(bus_error_t *err, int errnum, const char *what, const char *rel)
 {
-    const char *shown = *rel ? rel : ".";
-    switch (errnum) {
-        case ENOENT:
-            bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such file or directory: %s",
-                          shown);
-            break;
-        case EXDEV:
-        case ELOOP:
-            bus_error_set(err, BUS_STATUS_INVALID,
-                          "path resolves outside the home directory: %s", shown);
-            break;
-        case ENOTDIR:
-            bus_error_set(err, BUS_STATUS_INVALID, "not a directory: %s", shown);
-            break;
-        case EISDIR:
-            bus_error_set(err, BUS_STATUS_INVALID, "is a directory: %s", shown);
-            break;
-        case ENAMETOOLONG:
-            bus_error_set(err, BUS_STATUS_INVALID, "name too long: %s", shown);
-            break;
-        case EACCES:
-        case EPERM:
-            bus_error_set(err, BUS_STATUS_FORBIDDEN, "permission denied: %s", shown);
-            break;
-        default:
-            bus_error_set(err, BUS_STATUS_INTERNAL, "%s %s: %s", what, shown,
-                          strerror(errnum));
-            break;
-    }
-    return -1;
+    return bus_beneath_error(err, errnum, what, rel, BUS_STATUS_INVALID,
+                             "the home directory");
 }
 
 static void

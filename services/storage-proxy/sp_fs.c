@@ -63,56 +63,7 @@ struct _sp_fs_t {
 static int
 s_fail(bus_error_t *err, int errnum, const char *what, const char *rel)
 {
-    const char *shown = *rel ? rel : ".";
-    switch (errnum) {
-        case ENOENT:
-            bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such file or directory: %s",
-                          shown);
-            break;
-        case EXDEV:
-            bus_error_set(err, BUS_STATUS_FORBIDDEN, "path leads outside the folder: %s",
-                          shown);
-            break;
-        case ELOOP:
-            bus_error_set(err, BUS_STATUS_FORBIDDEN, "symlink not followed: %s", shown);
-            break;
-        case ENOTDIR:
-            bus_error_set(err, BUS_STATUS_INVALID, "not a directory: %s", shown);
-            break;
-        case EISDIR:
-            bus_error_set(err, BUS_STATUS_INVALID, "is a directory: %s", shown);
-            break;
-        case EEXIST:
-            bus_error_set(err, BUS_STATUS_CONFLICT, "already exists: %s", shown);
-            break;
-        case ENOTEMPTY:
-            bus_error_set(err, BUS_STATUS_CONFLICT, "directory not empty: %s", shown);
-            break;
-        case ENAMETOOLONG:
-            bus_error_set(err, BUS_STATUS_INVALID, "name too long: %s", shown);
-            break;
-        case EINVAL:
-            bus_error_set(err, BUS_STATUS_INVALID, "%s %s: invalid argument", what,
-                          shown);
-            break;
-        case EACCES:
-        case EPERM:
-            bus_error_set(err, BUS_STATUS_FORBIDDEN, "permission denied: %s", shown);
-            break;
-        case ENOSPC:
-        case EDQUOT:
-            bus_error_set(err, BUS_STATUS_UNAVAILABLE, "no space left for %s", shown);
-            break;
-        case ENOSYS:
-            bus_error_set(err, BUS_STATUS_UNAVAILABLE,
-                          "openat2 unavailable: Linux 5.6 or later is needed");
-            break;
-        default:
-            bus_error_set(err, BUS_STATUS_INTERNAL, "%s %s: %s", what, shown,
-                          strerror(errnum));
-            break;
-    }
-    return -1;
+    return bus_beneath_error(err, errnum, what, rel, BUS_STATUS_FORBIDDEN, "the folder");
 }
 
 static void
