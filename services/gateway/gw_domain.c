@@ -16,8 +16,8 @@ static const char *const s_booleans[] = {"is_active", NULL};
 static const gw_field_t s_fields[] = {
     {"description", GW_FIELD_TEXT},
     {"is_active", GW_FIELD_BOOL},
-    {"total_resource_slots", GW_FIELD_JSON},
-    {"allowed_vfolder_hosts", GW_FIELD_JSON},
+    {"total_resource_slots", GW_FIELD_SLOTS},
+    {"allowed_vfolder_hosts", GW_FIELD_HOSTS},
     {"allowed_docker_registries", GW_FIELD_JSON},
     {"integration_id", GW_FIELD_TEXT},
     {NULL, 0},

@@ -19,16 +19,16 @@ typedef struct {
 
 static const gw_field_t s_keypair_fields[] = {
     {"default_for_unspecified", GW_FIELD_TEXT},
-    {"total_resource_slots", GW_FIELD_JSON},
+    {"total_resource_slots", GW_FIELD_SLOTS},
     {"max_session_lifetime", GW_FIELD_INT},
     {"max_concurrent_sessions", GW_FIELD_INT},
     {"max_pending_session_count", GW_FIELD_INT},
-    {"max_pending_session_resource_slots", GW_FIELD_JSON},
+    {"max_pending_session_resource_slots", GW_FIELD_SLOTS},
     {"max_containers_per_session", GW_FIELD_INT},
     {"idle_timeout", GW_FIELD_INT},
     {"max_vfolder_count", GW_FIELD_INT},
     {"max_vfolder_size", GW_FIELD_INT},
-    {"allowed_vfolder_hosts", GW_FIELD_JSON},
+    {"allowed_vfolder_hosts", GW_FIELD_HOSTS},
     {NULL, 0},
 };
 

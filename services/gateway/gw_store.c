@@ -149,6 +149,141 @@ gw_store_json_text(json_t *value, const char *field, char **out, bus_error_t *er
     return *out ? BUS_OK : bus_error_set(err, BUS_STATUS_INVALID, "%s: not JSON", field);
 }
 
+int
+gw_store_slots_text(json_t *value, const char *field, char **out, bus_error_t *err)
+{
+    *out = NULL;
+    //  An empty JSONString is "no limits", as {} is.
+    if (json_is_string(value) && !*json_string_value(value)) {
+        *out = strdup("{}");
+        return *out ? BUS_OK : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    }
+    json_t *slots = NULL;
+    bus_error_t why = {0};
+    if (bus_slots_parse(value, &slots, &why) != BUS_OK)
+        return bus_error_set(err, BUS_STATUS_INVALID, "%s: %s", field, why.detail);
+    *out = json_dumps(slots, JSON_COMPACT);
+    json_decref(slots);
+    return *out ? BUS_OK : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+}
+
+//  Whether name can be a volume host ("proxy:volume", or a bare name).
+static bool
+s_host_name_ok(const char *name, size_t len)
+{
+    if (len == 0 || len > 192)
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char) name[i];
+        if (c <= 0x20 || c == 0x7f || c == '"' || c == '\\')
+            return false;
+    }
+    return true;
+}
+
+//  Adds the host names in text to hosts: a JSON list (or one as Python
+//  writes it: the 22.03 client's command line sends its default, ['local'],
+//  so), or names separated by commas, as a person types them. 0 or -1.
+static int
+s_hosts_add(json_t *hosts, const char *text)
+{
+    while (*text == ' ')
+        text++;
+    if (*text == '[') {
+        json_t *list = json_loads(text, 0, NULL);
+        if (!list && !strchr(text, '"')) {
+            char *quoted = strdup(text);
+            for (char *q = quoted; q && *q; q++)
+                if (*q == '\'')
+                    *q = '"';
+            list = quoted ? json_loads(quoted, 0, NULL) : NULL;
+            free(quoted);
+        }
+        int rc = json_is_array(list) ? 0 : -1;
+        size_t index;
+        json_t *item;
+        json_array_foreach(list, index, item)
+        {
+            if (rc == 0 && json_is_string(item) &&
+                s_host_name_ok(json_string_value(item), json_string_length(item)))
+                json_array_append(hosts, item);
+            else
+                rc = -1;
+        }
+        json_decref(list);
+        return rc;
+    }
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, ",");
+        const char *name = p;
+        size_t len = n;
+        while (len && name[0] == ' ')
+            name++, len--;
+        while (len && name[len - 1] == ' ')
+            len--;
+        if (len && !s_host_name_ok(name, len))
+            return -1;
+        if (len)
+            json_array_append_new(hosts, json_stringn(name, len));
+        p += n + (p[n] == ',');
+    }
+    return 0;
+}
+
+int
+gw_store_hosts_text(json_t *value, const char *field, char **out, bus_error_t *err)
+{
+    *out = NULL;
+    json_t *parsed = NULL, *hosts = NULL;
+    int rc = BUS_OK;
+    const char *text = json_string_value(value);
+    while (text && *text == ' ')
+        text++;
+    if (text && *text == '{') {
+        parsed = json_loads(text, 0, NULL);
+        if (!parsed)
+            return bus_error_set(err, BUS_STATUS_INVALID, "%s: not a JSON document",
+                                 field);
+        value = parsed;
+    }
+    if (json_is_object(value)) {
+        const char *host;
+        json_t *perms;
+        json_object_foreach(value, host, perms)
+        {
+            bool ok = s_host_name_ok(host, strlen(host)) && json_is_array(perms);
+            size_t index;
+            json_t *perm;
+            json_array_foreach(perms, index, perm) ok = ok && json_is_string(perm);
+            if (!ok)
+                rc = bus_error_set(err, BUS_STATUS_INVALID,
+                                   "%s: {host: [permission, ...]} expected", field);
+        }
+    } else if (json_is_string(value) || json_is_array(value)) {
+        //  a list of names, each of which may itself be a list or names
+        //  separated by commas (GraphQL makes a string a list of one)
+        hosts = json_array();
+        if (json_is_string(value))
+            rc = s_hosts_add(hosts, json_string_value(value));
+        size_t index;
+        json_t *item;
+        json_array_foreach(value, index, item) if (rc == 0) rc =
+            json_is_string(item) ? s_hosts_add(hosts, json_string_value(item)) : -1;
+        if (rc != 0)
+            rc =
+                bus_error_set(err, BUS_STATUS_INVALID, "%s: a list of host names", field);
+        value = hosts;
+    } else
+        rc =
+            bus_error_set(err, BUS_STATUS_INVALID,
+                          "%s: a list of host names or {host: [permission, ...]}", field);
+    if (rc == BUS_OK && !(*out = json_dumps(value, JSON_COMPACT)))
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    json_decref(parsed);
+    json_decref(hosts);
+    return rc;
+}
+
 //  Checks one property against its declared type.
 static int
 s_check_field(const gw_field_t *field, json_t *value, bus_error_t *err)
@@ -165,6 +300,8 @@ s_check_field(const gw_field_t *field, json_t *value, bus_error_t *err)
             ok = json_is_boolean(value);
             break;
         case GW_FIELD_JSON:
+        case GW_FIELD_SLOTS:
+        case GW_FIELD_HOSTS:
             ok = true;
             break;
     }
@@ -256,9 +393,16 @@ gw_store_write(bus_db_t *db,
     int rc = BUS_OK;
     for (int i = 0; i < count && rc == BUS_OK; i++) {
         const gw_field_t *field = s_find_field(fields, columns[i]);
-        if (field && field->type == GW_FIELD_JSON && !json_is_null(values[i])) {
+        if (field &&
+            (field->type == GW_FIELD_JSON || field->type == GW_FIELD_SLOTS ||
+             field->type == GW_FIELD_HOSTS) &&
+            !json_is_null(values[i])) {
             char *text = NULL;
-            rc = gw_store_json_text(values[i], field->name, &text, err);
+            rc = field->type == GW_FIELD_SLOTS
+                     ? gw_store_slots_text(values[i], field->name, &text, err)
+                 : field->type == GW_FIELD_HOSTS
+                     ? gw_store_hosts_text(values[i], field->name, &text, err)
+                     : gw_store_json_text(values[i], field->name, &text, err);
             if (rc == BUS_OK)
                 sqlite3_bind_text(stmt, i + 2, text, -1, SQLITE_TRANSIENT);
             free(text);

@@ -52,12 +52,26 @@ int gw_store_step(bus_db_t *db, sqlite3_stmt *stmt, bus_error_t *err);
 //  BUS_OK or BUS_STATUS_INVALID.
 int gw_store_json_text(json_t *value, const char *field, char **out, bus_error_t *err);
 
+//  The same for a GW_FIELD_SLOTS or GW_FIELD_HOSTS value: its normalized
+//  text (caller frees), or BUS_STATUS_INVALID naming the field.
+int gw_store_slots_text(json_t *value, const char *field, char **out, bus_error_t *err);
+int gw_store_hosts_text(json_t *value, const char *field, char **out, bus_error_t *err);
+
 //  A column a client may set: its name (also the JSON key) and type.
 typedef enum {
     GW_FIELD_TEXT,
     GW_FIELD_INT,
     GW_FIELD_BOOL,
-    GW_FIELD_JSON
+    GW_FIELD_JSON,
+    //  A resource-slot map as a person types it ({"mem": "8g"}): stored in
+    //  Backend.AI's form (bytes, decimal strings) by bus_slots_parse, or
+    //  refused.
+    GW_FIELD_SLOTS,
+    //  allowed_vfolder_hosts: an object {host: [permissions]}, a list of host
+    //  names (the v6.20220315 schema's form), or one string of names
+    //  separated by commas ("" for none); lists and names are stored as a
+    //  list, which grants the hosts' every permission.
+    GW_FIELD_HOSTS
 } gw_field_type_t;
 typedef struct {
     const char *name;

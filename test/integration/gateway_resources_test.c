@@ -503,6 +503,110 @@ test_write_refusals(void)
     }
 }
 
+//  The value of column in the first row of a GraphQL list (or object).
+static char *
+s_read_field(const char *query, const char *root, const char *column)
+{
+    json_t *r = client_gql(&s_p, &s_p.super, query, NULL);
+    json_t *node = s_data(r, root);
+    if (json_is_array(node))
+        node = json_array_get(node, 0);
+    json_t *value = json_object_get(node, column);
+    char *text = json_is_string(value)
+                     ? strdup(json_string_value(value))
+                     : json_dumps(value, JSON_ENCODE_ANY | JSON_COMPACT);
+    json_decref(r);
+    return text;
+}
+
+//  What a person types is stored in Backend.AI's form, or refused: slot
+//  maps with binary sizes (domains, projects, keypair policies) and
+//  allowed_vfolder_hosts in the forms the 22.03 client sends (a list, one
+//  string of names, its command line's Python-written default).
+static void
+test_slots_and_hosts_as_typed(void)
+{
+    char msg[256];
+    T_ASSERT(s_mutate(&s_p.super,
+                      "mutation { create_domain(name: \"typed\", props:"
+                      " {total_resource_slots: \"{\\\"mem\\\": \\\"8g\\\","
+                      " \\\"cpu\\\": 2}\"}) { ok msg } }",
+                      NULL, "create_domain", msg, sizeof msg));
+    char *slots = s_read_field("{ domain(name: \"typed\") { total_resource_slots } }",
+                               "domain", "total_resource_slots");
+    T_EQ_STR(slots, "{\"mem\":\"8589934592\",\"cpu\":\"2\"}");
+    free(slots);
+    //  the admin lists that once broke on "8g" read it back
+    json_t *r =
+        client_gql(&s_p, &s_p.super, "{ domains { name total_resource_slots } }", NULL);
+    T_ASSERT(json_array_size(s_data(r, "domains")) >= 2);
+    json_decref(r);
+    //  what cannot be a slot map is refused, and nothing is stored
+    T_ASSERT(
+        !s_mutate(&s_p.super,
+                  "mutation { create_domain(name: \"bad-slots\", props:"
+                  " {total_resource_slots: \"{\\\"mem\\\": \\\"8x\\\"}\"}) { ok msg } }",
+                  NULL, "create_domain", msg, sizeof msg));
+    T_CONTAINS(msg, "total_resource_slots");
+    T_ASSERT(!s_mutate(&s_p.super,
+                       "mutation { create_domain(name: \"bad-slots\", props:"
+                       " {total_resource_slots: \"{\\\"warp\\\": 1}\"}) { ok msg } }",
+                       NULL, "create_domain", msg, sizeof msg));
+    T_CONTAINS(msg, "Unknown slot type");
+    r = client_gql(&s_p, &s_p.super, "{ domain(name: \"bad-slots\") { name } }", NULL);
+    T_ASSERT(json_is_null(s_data(r, "domain")));
+    json_decref(r);
+
+    //  keypair resource policies: the forms of allowed_vfolder_hosts
+    static const struct {
+        const char *name, *hosts, *stored;
+    } forms[] = {
+        {"hosts-list", "[\"local:volume1\", \"nfs:v2\"]",
+         "[\"local:volume1\",\"nfs:v2\"]"},
+        {"hosts-one", "\"local:volume1\"", "[\"local:volume1\"]"},
+        {"hosts-csv", "\"a:1, b:2\"", "[\"a:1\",\"b:2\"]"},
+        {"hosts-python", "\"['local']\"", "[\"local\"]"},
+        {"hosts-none", "\"\"", "[]"},
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        json_t *variables = json_pack("{s:s, s:o}", "name", forms[i].name, "hosts",
+                                      json_loads(forms[i].hosts, JSON_DECODE_ANY, NULL));
+        bool created =
+            s_mutate(&s_p.super,
+                     "mutation($name: String!, $hosts: [String]) {"
+                     " create_keypair_resource_policy(name: $name, props:"
+                     " {default_for_unspecified: \"UNLIMITED\", total_resource_slots:"
+                     " \"{\\\"mem\\\": \\\"1GiB\\\"}\", max_concurrent_sessions: 1,"
+                     " max_containers_per_session: 1, max_vfolder_count: 1,"
+                     " max_vfolder_size: 0, idle_timeout: 0,"
+                     " allowed_vfolder_hosts: $hosts}) { ok msg } }",
+                     variables, "create_keypair_resource_policy", msg, sizeof msg);
+        if (!created)
+            printf("# %s: %s\n", forms[i].name, msg);
+        T_ASSERT(created);
+        char query[256];
+        snprintf(query, sizeof query,
+                 "{ keypair_resource_policy(name: \"%s\") { allowed_vfolder_hosts"
+                 " total_resource_slots } }",
+                 forms[i].name);
+        char *hosts =
+            s_read_field(query, "keypair_resource_policy", "allowed_vfolder_hosts");
+        if (!hosts || strcmp(hosts, forms[i].stored) != 0)
+            printf("# %s: stored %s\n", forms[i].name, hosts ? hosts : "(null)");
+        T_EQ_STR(hosts, forms[i].stored);
+        free(hosts);
+        slots = s_read_field(query, "keypair_resource_policy", "total_resource_slots");
+        T_EQ_STR(slots, "{\"mem\":\"1073741824\"}");
+        free(slots);
+    }
+    T_ASSERT(
+        !s_mutate(&s_p.super,
+                  "mutation { create_keypair_resource_policy(name: \"hosts-bad\", props:"
+                  " {allowed_vfolder_hosts: \"{\\\"h\\\": 3}\"}) { ok msg } }",
+                  NULL, "create_keypair_resource_policy", msg, sizeof msg));
+    T_CONTAINS(msg, "allowed_vfolder_hosts");
+}
+
 static void
 test_dissociate_and_delete(void)
 {
@@ -678,6 +782,7 @@ main(void)
     T_RUN(test_read_scopes);
     T_RUN(test_rest_list);
     T_RUN(test_write_refusals);
+    T_RUN(test_slots_and_hosts_as_typed);
     T_RUN(test_dissociate_and_delete);
     T_RUN(test_presets);
     T_RUN(test_stop);
