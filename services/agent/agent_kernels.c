@@ -1766,6 +1766,38 @@ s_on_stats_timer(evutil_socket_t fd, short what, void *arg)
 //  ---------------------------------------------------------------------------
 //  Restart: adopt what runs, report what died
 
+//  Removes what <state_dir>/<leaf>/<id> (leaf "kernels": the kernel's
+//  directory, "net": its network allocation) holds for kernels that have
+//  no row in rows (the table's ids).
+static void
+s_sweep_unrecorded(agent_kernels_t *self, zhashx_t *rows, const char *leaf)
+{
+    char *path = zsys_sprintf("%s/%s", self->config->node.state_dir, leaf);
+    DIR *dir = path ? opendir(path) : NULL;
+    zlistx_t *ids = zlistx_new(); //  collected first: removal changes the directory
+    struct dirent *entry;
+    while (dir && ids && (entry = readdir(dir)))
+        if (agent_bundle_id_valid(entry->d_name) && !zhashx_lookup(rows, entry->d_name))
+            zlistx_add_end(ids, strdup(entry->d_name));
+    if (dir)
+        closedir(dir);
+    char *id;
+    while (ids && (id = zlistx_detach(ids, NULL))) {
+        bus_error_t err = {0};
+        int rc = strcmp(leaf, "net") == 0
+                     ? agent_net_detach(self->net, id, &err)
+                     : agent_runc_remove(self->runc, id, 0, NULL, &err);
+        if (rc == BUS_OK)
+            bus_log_warning("crash leftovers removed kernel=%s in=%s", id, leaf);
+        else if (rc != BUS_STATUS_NOT_FOUND)
+            bus_log_error("crash leftovers not removed kernel=%s in=%s detail=\"%s\"", id,
+                          leaf, err.detail);
+        free(id);
+    }
+    zlistx_destroy(&ids);
+    zstr_free(&path);
+}
+
 static void
 s_recover(agent_kernels_t *self)
 {
@@ -1842,6 +1874,16 @@ s_recover(agent_kernels_t *self)
             if (self->net)
                 agent_net_detach(self->net, states[i].id, NULL);
         }
+    //  A crash inside create before runc knew the container leaves no
+    //  container to list, but its directory (overlay mounts) or its network
+    //  (allocation file, namespace, veth): removed too, or they would stay
+    //  for ever and the create the scheduler sends again would be refused
+    //  ("already has a network").
+    if (rows) {
+        s_sweep_unrecorded(self, rows, "kernels");
+        if (self->net)
+            s_sweep_unrecorded(self, rows, "net");
+    }
     zlistx_destroy(&lost);
     zhashx_destroy(&rows);
     free(states);
