@@ -16,6 +16,7 @@
 */
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,7 @@
 #define CPU       "0.25"
 #define MEM       "134217728"
 
-enum { A, B, C, D, SESSIONS };
+enum { A, B, C, D, E, SESSIONS };
 
 static char *s_dir;
 static harness_proc_t s_scheduler, s_agent;
@@ -600,6 +601,58 @@ test_destroy_leaves_nothing(void)
     T_ASSERT(*mem == '\0' || strcmp(mem, "0") == 0);
 }
 
+//  E's kernel.create reaches the agent, which dies before it answers (it
+//  is frozen, then killed) and comes back on the same port: the scheduler
+//  must not wait for its call to the dead process (its retry comes only
+//  after a third of agents.create_timeout_ms, 40 s by default), and the
+//  agent must clear what a create killed half-way leaves (a directory with
+//  a mount, an address, a network namespace) or the create sent again is
+//  refused. E runs within the bound; destroyed, nothing of it is left.
+static void
+test_create_lost_with_the_agent(void)
+{
+    kill(s_agent.pid, SIGSTOP);
+    proto_session_info_t info;
+    T_EQ_INT(s_create(E, &info), BUS_OK);
+    proto_session_info_clear(&info);
+    int64_t started = bus_clock_mono_ms();
+    char status[32] = "";
+    while (s_status(E, status, sizeof status, NULL, 0) &&
+           strcmp(status, "PREPARING") != 0 && bus_clock_mono_ms() - started < SETTLE_MS)
+        harness_pause_ms(50);
+    T_EQ_STR(status, "PREPARING"); //  kernel.create is in the frozen agent's socket
+    harness_pause_ms(200);
+    harness_kill(&s_agent);
+    bus_rpc_client_destroy(&s_agent_client);
+    //  What a create killed before runc knew its container leaves.
+    char half[64], command[2048];
+    snprintf(half, sizeof half, "k-af-%d-half", (int) (getpid() % 100000));
+    snprintf(command, sizeof command,
+             "d=%s/agent-a; mkdir -p $d/kernels/%s/scratch &&"
+             " mount -t tmpfs tmpfs $d/kernels/%s/scratch &&"
+             " echo 10.215.0.250 > $d/net/%s && ip netns add bp-%s",
+             s_dir, half, half, half, half);
+    T_EQ_INT(harness_shell(command), 0);
+    T_ASSERT(s_agent_up()); //  s_agent_bind: the same port
+    s_agent_client = bus_rpc_client_new(s_agent_bind, "test/agent-faults", NULL);
+    T_ASSERT(s_agent_client);
+    const int which[] = {E};
+    const char *const running[] = {"RUNNING"};
+    T_ASSERT(s_wait_statuses(which, running, NULL, 1));
+    T_ASSERT(s_nothing_left(half));
+    char *result = s_execute(E, "r1", "echo e-$((3+2))");
+    T_ASSERT(result);
+    T_CONTAINS(result, "e-5");
+    free(result);
+    T_EQ_INT(s_destroy(E), BUS_OK);
+    const char *const ended[] = {"TERMINATED"};
+    T_ASSERT(s_wait_statuses(which, ended, NULL, 1));
+    char list[512];
+    s_containers(list, sizeof list);
+    T_EQ_STR(list, "");
+    T_ASSERT(s_nothing_left(s_kernels[E]));
+}
+
 int
 main(void)
 {
@@ -615,6 +668,7 @@ main(void)
     T_RUN(test_settled_after_restart);
     T_RUN(test_adopted_sessions_answer);
     T_RUN(test_destroy_leaves_nothing);
+    T_RUN(test_create_lost_with_the_agent);
     bus_rpc_client_destroy(&s_agent_client);
     bus_rpc_client_destroy(&s_client);
     bool clean =
