@@ -1244,6 +1244,23 @@ fail:
     return rc;
 }
 
+//  Refuses a request meant for another agent: its address (a port the
+//  system gave) may have changed hands after that agent restarted, and a
+//  kernel.create or kernel.list that reaches this one by mistake must not
+//  start a kernel here or answer for the other's. UNAVAILABLE, and the
+//  scheduler knows the detail's "changed hands": the agent meant was not
+//  reached, which is no reason to cancel the session.
+static int
+s_check_addressee(agent_kernels_t *self, const char *agent_id, bus_error_t *err)
+{
+    const char *me = bus_node_name(self->node);
+    if (agent_id && *agent_id && strcmp(agent_id, me) != 0)
+        return bus_error_set(err, BUS_STATUS_UNAVAILABLE,
+                             "this is agent %s, not %s: its address changed hands", me,
+                             agent_id);
+    return BUS_OK;
+}
+
 static int
 s_on_create(void *arg,
             bus_rpc_request_t *req,
@@ -1259,7 +1276,9 @@ s_on_create(void *arg,
     if (rc != BUS_OK)
         return rc;
     s_kernel_t *kernel = NULL;
-    if (!agent_bundle_id_valid(in.kernel_id))
+    if (s_check_addressee(self, in.agent_id, err) != BUS_OK)
+        rc = BUS_STATUS_UNAVAILABLE; //  meant for another agent
+    else if (!agent_bundle_id_valid(in.kernel_id))
         rc = bus_error_set(err, BUS_STATUS_INVALID, "invalid kernel id");
     else if ((kernel = zhashx_lookup(self->kernels, in.kernel_id)))
         rc = BUS_OK; //  idempotent: what it has
@@ -1667,8 +1686,12 @@ s_on_list(void *arg,
     agent_kernels_t *self = arg;
     proto_kernel_list_req_t in;
     int rc = proto_kernel_list_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
+    if (rc == BUS_OK)
+        rc = s_check_addressee(self, in.agent_id, err);
+    if (rc != BUS_OK) {
+        proto_kernel_list_req_clear(&in);
         return rc;
+    }
     proto_kernel_list_rep_t out;
     proto_kernel_list_rep_init(&out);
     size_t count = zhashx_size(self->kernels);

@@ -450,6 +450,14 @@ s_created(call_ctx_t *ctx, const bus_reply_t *reply)
             bus_log_info("kernel create to an old agent address failed session=%s"
                          " kernel=%s endpoint=%s detail=\"%s\"",
                          ctx->session_id, ctx->kernel_id, ctx->endpoint, why);
+        } else if (reply->status == BUS_STATUS_UNAVAILABLE && why &&
+                   strstr(why, "changed hands")) {
+            //  Answered by another agent that took the address over (the
+            //  one meant restarted elsewhere): the agent meant never saw
+            //  it, and the reconciliation sends it where that one is now.
+            bus_log_info("kernel create reached another agent session=%s kernel=%s"
+                         " endpoint=%s detail=\"%s\"",
+                         ctx->session_id, ctx->kernel_id, ctx->endpoint, why);
         } else if (reply->status == BUS_STATUS_CONFLICT && why &&
                    strstr(why, "already ended")) {
             //  A create sent again for a kernel that ran and ended there (a
