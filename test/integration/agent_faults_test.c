@@ -96,7 +96,7 @@ s_nothing_left(const char *id)
              "test ! -e %s/agent-a/kernels/%s && test ! -e %s/agent-a/net/%s &&"
              " test ! -e /run/netns/bp-%s && ! grep -q 'kernels/%s/' /proc/self/mountinfo"
              " && ! ls -d /sys/fs/cgroup/*/backplane/%s /sys/fs/cgroup/backplane/%s"
-             " >/dev/null 2>&1",
+             " 2>/dev/null | grep -q .",
              s_dir, id, s_dir, id, id, id, id, id);
     return harness_shell(command) == 0;
 }
@@ -578,6 +578,45 @@ test_adopted_sessions_answer(void)
     free(result);
 }
 
+//  A kernel.create or kernel.list meant for another agent (whose address
+//  this one took over after that one restarted elsewhere) is refused, and
+//  nothing of the kernel is made here.
+static void
+test_requests_for_another_agent_refused(void)
+{
+    char kernel[64];
+    snprintf(kernel, sizeof kernel, "k-af-%d-other", (int) (getpid() % 100000));
+    proto_kv_t slots[] = {{"cpu", CPU}, {"mem", MEM}};
+    proto_kernel_create_req_t in;
+    proto_kernel_create_req_init(&in);
+    char *defaults[] = {in.session_type, in.cluster_role, in.architecture};
+    in.kernel_id = kernel;
+    in.session_id = "af-other";
+    in.agent_id = "agent-other";
+    in.image = IMAGE;
+    in.slots = slots;
+    in.slots_count = 2;
+    bus_writer_t *writer = bus_writer_new();
+    if (writer && proto_kernel_create_req_write(&in, writer) != 0)
+        bus_writer_destroy(&writer);
+    for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
+        free(defaults[i]);
+    zchunk_t *reply = NULL;
+    T_EQ_INT(s_call_raw(s_agent_client, PROTO_KERNEL_CREATE, writer, &reply),
+             BUS_STATUS_UNAVAILABLE);
+    zchunk_destroy(&reply);
+    T_ASSERT(s_nothing_left(kernel));
+    proto_kernel_list_req_t list;
+    proto_kernel_list_req_init(&list);
+    list.agent_id = "agent-other";
+    writer = bus_writer_new();
+    if (writer && proto_kernel_list_req_write(&list, writer) != 0)
+        bus_writer_destroy(&writer);
+    T_EQ_INT(s_call_raw(s_agent_client, PROTO_KERNEL_LIST, writer, &reply),
+             BUS_STATUS_UNAVAILABLE);
+    zchunk_destroy(&reply);
+}
+
 //  Destroying the rest leaves no container, mount, netns or slot.
 static void
 test_destroy_leaves_nothing(void)
@@ -667,6 +706,7 @@ main(void)
     T_RUN(test_agent_killed_and_restarted);
     T_RUN(test_settled_after_restart);
     T_RUN(test_adopted_sessions_answer);
+    T_RUN(test_requests_for_another_agent_refused);
     T_RUN(test_destroy_leaves_nothing);
     T_RUN(test_create_lost_with_the_agent);
     bus_rpc_client_destroy(&s_agent_client);
