@@ -21,6 +21,7 @@
 #define NODE_RPC_TICK_MS      10  //  deadline resolution of outgoing calls
 #define NODE_PUMP_EVENTS      256 //  events read per pass of the pump
 #define NODE_PUMP_PASSES      8   //  passes before yielding to the event loop
+#define NODE_PUMP_BUDGET_MS   50  //  or once a pass ends this long after the start
 #define NODE_FOLLOW_MAX       16
 #define NODE_TRIM_EVERY_CRONS 60
 #define NODE_UNREGISTER_MS    500
@@ -78,7 +79,8 @@ struct _bus_node_t {
     bool registering;
     bool rpc_tick_armed;
     bool pumping;
-    bool closing; //  destroy has begun: no new calls
+    bool yielding; //  the pump spent its budget: nothing more until the kick
+    bool closing;  //  destroy has begun: no new calls
     int crons;
     bus_writer_t *scratch;
 
@@ -91,11 +93,19 @@ struct _bus_node_t {
 static void s_pump(bus_node_t *self);
 static void s_register(bus_node_t *self);
 
+//  Schedules the pump for the next turn of the loop. A zero timeout, not
+//  event_active: libevent runs an event activated from a callback in the
+//  same turn, so a pump that kicks itself while work is left would run
+//  again and again before any timer or signal (heartbeats, RPC deadlines,
+//  SIGTERM) got its turn. A kick already scheduled, or due in this turn,
+//  is left alone: adding a due timer again takes it off the turn's active
+//  events, and a busy loop would put the pump off for ever.
 static void
 s_kick(bus_node_t *self)
 {
-    if (self->kick && !self->pumping)
-        event_active(self->kick, 0, 0);
+    static const struct timeval now = {0, 0};
+    if (self->kick && !self->pumping && !event_pending(self->kick, EV_TIMEOUT, NULL))
+        event_add(self->kick, &now);
 }
 
 //  ---------------------------------------------------------------------------
@@ -209,12 +219,20 @@ s_pump(bus_node_t *self)
 {
     if (self->pumping)
         return; //  a handler that sends is already inside the pump
+    //  Bounded work per turn of the loop: an endless stream of events, or
+    //  handlers that block (an agent starting forty containers), must not
+    //  keep signals and timers from running: an agent whose heartbeats wait
+    //  behind its backlog is taken for dead. A pump that spent its budget
+    //  leaves what is left to the kick, on the next turn, after the timers
+    //  that came due; until it runs, socket callbacks (every socket may look
+    //  readable) leave everything to it.
+    if (self->yielding)
+        return;
     self->pumping = true;
-    //  Bounded work per call: an endless stream of events must not keep
-    //  signals and timers from running. What is left is picked up by a
-    //  kick on the next turn of the loop.
     bool busy = true;
-    for (int pass = 0; busy && pass < NODE_PUMP_PASSES; pass++) {
+    int64_t until = bus_clock_mono_ms() + NODE_PUMP_BUDGET_MS;
+    for (int pass = 0; busy && pass < NODE_PUMP_PASSES && bus_clock_mono_ms() < until;
+         pass++) {
         busy = false;
         if (s_readable(bus_sub_sock(self->sub))) {
             //  One transaction for the whole batch: durable events are then
@@ -259,8 +277,12 @@ s_pump(bus_node_t *self)
             }
     }
     self->pumping = false;
-    if (busy)
+    if (busy) {
+        self->yielding = true;
         s_kick(self);
+        //  never wait for a kick that could not be scheduled
+        self->yielding = self->kick && event_pending(self->kick, EV_TIMEOUT, NULL);
+    }
 }
 
 static void
@@ -268,7 +290,9 @@ s_on_kick(evutil_socket_t fd, short what, void *arg)
 {
     (void) fd;
     (void) what;
-    s_pump(arg);
+    bus_node_t *self = arg;
+    self->yielding = false;
+    s_pump(self);
 }
 
 //  ---------------------------------------------------------------------------
@@ -926,7 +950,7 @@ bus_node_new(const char *service,
     bus_rpc_server_handle(self->rpc, PROTO_SERVICE_HEALTH, s_health, self);
     bus_rpc_server_handle(self->rpc, PROTO_BUS_REPLAY, s_replay_handler, self);
 
-    self->kick = event_new(base, -1, 0, s_on_kick, self);
+    self->kick = evtimer_new(base, s_on_kick, self);
     self->cron = event_new(base, -1, EV_PERSIST, s_on_cron, self);
     self->rpc_tick = evtimer_new(base, s_on_rpc_tick, self);
     self->signals[0] = evsignal_new(base, SIGTERM, s_on_signal, self);

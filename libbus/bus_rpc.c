@@ -781,7 +781,10 @@ int
 bus_rpc_server_dispatch(bus_rpc_server_t *self)
 {
     int served = 0;
+    int64_t until = bus_clock_mono_ms() + BUS_RPC_DISPATCH_BUDGET_MS;
     for (int reads = 0; reads < BUS_RPC_DISPATCH_MAX; reads++) {
+        if (served > 0 && bus_clock_mono_ms() >= until)
+            break;
         if (zmq_msg_recv(&self->frames[0], self->handle, ZMQ_DONTWAIT) < 0)
             break;
         int parts = 1;

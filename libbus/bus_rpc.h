@@ -31,12 +31,13 @@
 #include "bus_socket.h"
 #include "bus_status.h"
 
-#define BUS_RPC_VERSION           1
-#define BUS_RPC_METHOD_MAX        64
-#define BUS_RPC_ATTEMPTS          3 //  tries of an idempotent method within its deadline
-#define BUS_RPC_DEADLINE_GRACE_MS 1000 //  clock skew a server tolerates on dl
-#define BUS_RPC_IDENTITY_MAX      256
-#define BUS_RPC_DISPATCH_MAX      1024 //  messages one dispatch call handles at most
+#define BUS_RPC_VERSION            1
+#define BUS_RPC_METHOD_MAX         64
+#define BUS_RPC_ATTEMPTS           3 //  tries of an idempotent method within its deadline
+#define BUS_RPC_DEADLINE_GRACE_MS  1000 //  clock skew a server tolerates on dl
+#define BUS_RPC_IDENTITY_MAX       256
+#define BUS_RPC_DISPATCH_MAX       1024 //  messages one dispatch call handles at most
+#define BUS_RPC_DISPATCH_BUDGET_MS 50   //  or for at most this long (slow handlers)
 
 //  ---------------------------------------------------------------------------
 //  Client
@@ -149,8 +150,11 @@ int bus_rpc_server_handle(bus_rpc_server_t *self,
                           bus_rpc_handler_fn *fn,
                           void *arg);
 
-//  Serves the requests waiting on the socket, at most BUS_RPC_DISPATCH_MAX.
-//  Returns how many; call again while the socket stays readable.
+//  Serves the requests waiting on the socket, at most BUS_RPC_DISPATCH_MAX,
+//  and none more once BUS_RPC_DISPATCH_BUDGET_MS have passed: handlers that
+//  block (an agent starting containers) must not keep the caller's timers,
+//  its heartbeats among them, from running. Returns how many; call again
+//  while the socket stays readable.
 int bus_rpc_server_dispatch(bus_rpc_server_t *self);
 
 //  Answers a detached request and destroys it. body may be NULL.

@@ -52,7 +52,7 @@ s_heartbeat_valid(const proto_agent_heartbeat_t *self)
 static void
 s_heartbeat_write(const proto_agent_heartbeat_t *self, bus_writer_t *writer)
 {
-    uint32_t pairs = 3;
+    uint32_t pairs = 4;
     pairs += self->region != NULL;
     pairs += self->scaling_group != NULL;
     pairs += self->architecture != NULL;
@@ -82,6 +82,7 @@ s_heartbeat_write(const proto_agent_heartbeat_t *self, bus_writer_t *writer)
                         self->occupied_slots_count);
     }
     proto_write_uint(writer, "kernel_count", self->kernel_count);
+    proto_write_int(writer, "started_at", self->started_at);
 }
 
 static void
@@ -99,6 +100,7 @@ s_heartbeat_read(proto_agent_heartbeat_t *self, proto_in_t *in)
     self->occupied_slots =
         proto_read_map(in, "occupied_slots", 0, 64, &self->occupied_slots_count);
     proto_read_uint(in, "kernel_count", 0, UINT64_MAX, &self->kernel_count);
+    proto_read_int(in, "started_at", 0, INT64_MIN, INT64_MAX, &self->started_at);
 }
 
 static void
@@ -114,6 +116,7 @@ s_heartbeat_print(const proto_agent_heartbeat_t *self, proto_text_t *text)
     proto_print_count(text, "available_slots", self->available_slots_count);
     proto_print_count(text, "occupied_slots", self->occupied_slots_count);
     proto_print_uint(text, "kernel_count", self->kernel_count);
+    proto_print_int(text, "started_at", self->started_at);
 }
 
 void

@@ -44,6 +44,10 @@ typedef struct {
     size_t occupied_slots_count;
     //  How many kernels it has now
     uint64_t kernel_count;
+    //  When this agent process started: another value means it restarted, and calls in
+    //  flight to its previous process are lost (0: not reported) (microseconds since the
+    //  epoch)
+    int64_t started_at;
 } proto_agent_heartbeat_t;
 
 void proto_agent_heartbeat_init(proto_agent_heartbeat_t *self);

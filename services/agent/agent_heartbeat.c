@@ -16,6 +16,8 @@ struct _agent_heartbeat_t {
     int64_t cpu;           //  thousandths
     int64_t mem;           //  bytes
     char architecture[72]; //  uname machine (up to 65 bytes)
+    int64_t started_at;    //  this process's start (wall µs): tells the scheduler
+                           //  that calls sent to an earlier process are lost
 };
 
 //  One slot of a heartbeat's maps: its name (borrowed), amounts and text.
@@ -157,6 +159,7 @@ agent_heartbeat_send(agent_heartbeat_t *self)
     beat.occupied_slots = occupied;
     beat.occupied_slots_count = count;
     beat.kernel_count = kernels;
+    beat.started_at = self->started_at;
     bus_writer_t *writer = bus_writer_new();
     if (writer && proto_agent_heartbeat_write(&beat, writer) == 0)
         bus_node_publish(self->node, PROTO_AGENT_HEARTBEAT, bus_writer_data(writer),
@@ -187,6 +190,7 @@ agent_heartbeat_new(bus_node_t *node,
     self->node = node;
     self->config = config;
     self->accel = accel;
+    self->started_at = bus_clock_wall_us();
     struct sysinfo info;
     int64_t ram = sysinfo(&info) == 0 ? (int64_t) info.totalram * info.mem_unit : 0;
     int64_t cpus = sysconf(_SC_NPROCESSORS_ONLN);

@@ -1261,6 +1261,23 @@ fail:
     return rc;
 }
 
+//  Refuses a request meant for another agent: its address (a port the
+//  system gave) may have changed hands after that agent restarted, and a
+//  kernel.create or kernel.list that reaches this one by mistake must not
+//  start a kernel here or answer for the other's. UNAVAILABLE, and the
+//  scheduler knows the detail's "changed hands": the agent meant was not
+//  reached, which is no reason to cancel the session.
+static int
+s_check_addressee(agent_kernels_t *self, const char *agent_id, bus_error_t *err)
+{
+    const char *me = bus_node_name(self->node);
+    if (agent_id && *agent_id && strcmp(agent_id, me) != 0)
+        return bus_error_set(err, BUS_STATUS_UNAVAILABLE,
+                             "this is agent %s, not %s: its address changed hands", me,
+                             agent_id);
+    return BUS_OK;
+}
+
 static int
 s_on_create(void *arg,
             bus_rpc_request_t *req,
@@ -1276,7 +1293,9 @@ s_on_create(void *arg,
     if (rc != BUS_OK)
         return rc;
     s_kernel_t *kernel = NULL;
-    if (!agent_bundle_id_valid(in.kernel_id))
+    if (s_check_addressee(self, in.agent_id, err) != BUS_OK)
+        rc = BUS_STATUS_UNAVAILABLE; //  meant for another agent
+    else if (!agent_bundle_id_valid(in.kernel_id))
         rc = bus_error_set(err, BUS_STATUS_INVALID, "invalid kernel id");
     else if ((kernel = zhashx_lookup(self->kernels, in.kernel_id)))
         rc = BUS_OK; //  idempotent: what it has
@@ -1684,8 +1703,12 @@ s_on_list(void *arg,
     agent_kernels_t *self = arg;
     proto_kernel_list_req_t in;
     int rc = proto_kernel_list_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
+    if (rc == BUS_OK)
+        rc = s_check_addressee(self, in.agent_id, err);
+    if (rc != BUS_OK) {
+        proto_kernel_list_req_clear(&in);
         return rc;
+    }
     proto_kernel_list_rep_t out;
     proto_kernel_list_rep_init(&out);
     size_t count = zhashx_size(self->kernels);
@@ -1783,6 +1806,38 @@ s_on_stats_timer(evutil_socket_t fd, short what, void *arg)
 //  ---------------------------------------------------------------------------
 //  Restart: adopt what runs, report what died
 
+//  Removes what <state_dir>/<leaf>/<id> (leaf "kernels": the kernel's
+//  directory, "net": its network allocation) holds for kernels that have
+//  no row in rows (the table's ids).
+static void
+s_sweep_unrecorded(agent_kernels_t *self, zhashx_t *rows, const char *leaf)
+{
+    char *path = zsys_sprintf("%s/%s", self->config->node.state_dir, leaf);
+    DIR *dir = path ? opendir(path) : NULL;
+    zlistx_t *ids = zlistx_new(); //  collected first: removal changes the directory
+    struct dirent *entry;
+    while (dir && ids && (entry = readdir(dir)))
+        if (agent_bundle_id_valid(entry->d_name) && !zhashx_lookup(rows, entry->d_name))
+            zlistx_add_end(ids, strdup(entry->d_name));
+    if (dir)
+        closedir(dir);
+    char *id;
+    while (ids && (id = zlistx_detach(ids, NULL))) {
+        bus_error_t err = {0};
+        int rc = strcmp(leaf, "net") == 0
+                     ? agent_net_detach(self->net, id, &err)
+                     : agent_runc_remove(self->runc, id, 0, NULL, &err);
+        if (rc == BUS_OK)
+            bus_log_warning("crash leftovers removed kernel=%s in=%s", id, leaf);
+        else if (rc != BUS_STATUS_NOT_FOUND)
+            bus_log_error("crash leftovers not removed kernel=%s in=%s detail=\"%s\"", id,
+                          leaf, err.detail);
+        free(id);
+    }
+    zlistx_destroy(&ids);
+    zstr_free(&path);
+}
+
 static void
 s_recover(agent_kernels_t *self)
 {
@@ -1859,6 +1914,16 @@ s_recover(agent_kernels_t *self)
             if (self->net)
                 agent_net_detach(self->net, states[i].id, NULL);
         }
+    //  A crash inside create before runc knew the container leaves no
+    //  container to list, but its directory (overlay mounts) or its network
+    //  (allocation file, namespace, veth): removed too, or they would stay
+    //  for ever and the create the scheduler sends again would be refused
+    //  ("already has a network").
+    if (rows) {
+        s_sweep_unrecorded(self, rows, "kernels");
+        if (self->net)
+            s_sweep_unrecorded(self, rows, "net");
+    }
     zlistx_destroy(&lost);
     zhashx_destroy(&rows);
     free(states);

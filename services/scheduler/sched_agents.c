@@ -61,8 +61,8 @@ s_write_slots(bus_db_t *db,
     return ok && stmt;
 }
 
-//  Everything a heartbeat says but the time, as one text, to see whether
-//  it changed.
+//  Everything a heartbeat says but when it was sent, as one text, to see
+//  whether it changed (a restart changes started_at).
 static char *
 s_slots_text(const proto_agent_heartbeat_t *beat)
 {
@@ -75,6 +75,9 @@ s_slots_text(const proto_agent_heartbeat_t *beat)
                       strlen(fields[i] ? fields[i] : ""));
         zchunk_extend(text, "|", 1);
     }
+    char started[24];
+    snprintf(started, sizeof started, "%" PRId64 "|", beat->started_at);
+    zchunk_extend(text, started, strlen(started));
     const proto_kv_t *maps[] = {beat->available_slots, beat->occupied_slots};
     size_t counts[] = {beat->available_slots_count, beat->occupied_slots_count};
     for (int m = 0; m < 2; m++) {
@@ -115,11 +118,11 @@ s_record(sched_agents_t *self, const proto_agent_heartbeat_t *beat)
     bus_node_begin(self->node);
     sqlite3_stmt *stmt = bus_db_stmt(
         db, "INSERT INTO agents (id, status, region, scaling_group, addr, architecture,"
-            " version, schedulable, first_contact, last_seen)"
-            " VALUES (?1, 'ALIVE', ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)"
+            " version, schedulable, first_contact, last_seen, started_at)"
+            " VALUES (?1, 'ALIVE', ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9)"
             " ON CONFLICT (id) DO UPDATE SET status = 'ALIVE', region = ?2,"
             " scaling_group = ?3, addr = ?4, architecture = ?5, version = ?6,"
-            " schedulable = ?7, last_seen = ?8, lost_at = NULL");
+            " schedulable = ?7, last_seen = ?8, lost_at = NULL, started_at = ?9");
     bool ok = stmt != NULL;
     if (ok) {
         sqlite3_bind_text(stmt, 1, beat->agent_id, -1, SQLITE_STATIC);
@@ -133,6 +136,7 @@ s_record(sched_agents_t *self, const proto_agent_heartbeat_t *beat)
         sqlite3_bind_text(stmt, 6, beat->version ? beat->version : "", -1, SQLITE_STATIC);
         sqlite3_bind_int(stmt, 7, beat->schedulable);
         sqlite3_bind_int64(stmt, 8, now);
+        sqlite3_bind_int64(stmt, 9, beat->started_at);
         ok = sqlite3_step(stmt) == SQLITE_DONE;
         sqlite3_reset(stmt);
     }

@@ -321,6 +321,11 @@ const bus_db_migration_t sched_db_migrations[] = {
      "   FROM kernels k CROSS JOIN sessions s CROSS JOIN scope_kinds x"
      "   WHERE k.id = OLD.kernel_id AND s.id = k.session_id);"
      " END;"},
+    //  When each agent's process started, from its heartbeats: an agent back
+    //  on the same address after a restart is told apart from the process
+    //  the calls in flight went to (sched_lifecycle).
+    {"when each agent process started",
+     "ALTER TABLE agents ADD COLUMN started_at INTEGER NOT NULL DEFAULT 0;"},
 };
 
 _Static_assert(sizeof sched_db_migrations / sizeof sched_db_migrations[0] ==

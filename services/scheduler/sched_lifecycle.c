@@ -255,6 +255,7 @@ struct _call_ctx_t {
     char kernel_id[SCHED_ID_MAX];
     char agent_id[128]; //  kernel.list: the agent asked
     char endpoint[256];
+    int64_t agent_started;  //  the started_at of the agent process it went to
     bool list;              //  a kernel.list of the reconciliation
     int64_t sent_us;        //  kernel.list: when it was asked
     int timeout_ms;         //  0: create_timeout_ms
@@ -288,6 +289,35 @@ s_call_new(sched_lifecycle_t *self, const char *session_id, const char *kernel_i
     return ctx;
 }
 
+//  Where the agent of a kernel (kernel_id), or the agent agent_id, answers
+//  now and when its process started, as its heartbeats say. False when
+//  neither is known.
+static bool
+s_agent_now(sched_lifecycle_t *self,
+            const char *kernel_id,
+            const char *agent_id,
+            char addr[256],
+            int64_t *started_at)
+{
+    bool by_kernel = kernel_id && *kernel_id;
+    sqlite3_stmt *stmt = bus_db_stmt(
+        self->db, by_kernel ? "SELECT a.addr, a.started_at FROM kernels k"
+                              " JOIN agents a ON a.id = k.agent_id WHERE k.id = ?1"
+                            : "SELECT addr, started_at FROM agents WHERE id = ?1");
+    bool found = false;
+    if (stmt) {
+        sqlite3_bind_text(stmt, 1, by_kernel ? kernel_id : agent_id, -1,
+                          SQLITE_TRANSIENT);
+        if (sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_text(stmt, 0)) {
+            found = true;
+            snprintf(addr, 256, "%s", (const char *) sqlite3_column_text(stmt, 0));
+            *started_at = sqlite3_column_int64(stmt, 1);
+        }
+        sqlite3_reset(stmt);
+    }
+    return found;
+}
+
 //  Sends the call; false (ctx untouched) when it could not leave.
 static bool
 s_call_send(call_ctx_t *ctx,
@@ -298,6 +328,9 @@ s_call_send(call_ctx_t *ctx,
 {
     sched_lifecycle_t *self = ctx->self;
     snprintf(ctx->endpoint, sizeof ctx->endpoint, "%s", endpoint);
+    char addr[256];
+    if (!s_agent_now(self, ctx->kernel_id, ctx->agent_id, addr, &ctx->agent_started))
+        ctx->agent_started = 0;
     ctx->call_id = bus_node_call(
         self->node, endpoint, method, bus_writer_data(writer), bus_writer_size(writer),
         ctx->timeout_ms > 0 ? ctx->timeout_ms : self->create_timeout_ms, fn, ctx);
@@ -326,33 +359,31 @@ s_call_done(call_ctx_t *ctx)
     free(ctx);
 }
 
-//  Whether endpoint is where the kernel's agent answers now. An agent that
-//  restarted may have come back on another port: calls still waiting on the
-//  old one will only time out, and must not hold the kernel back.
+//  Whether the call went to the agent process that answers for its kernel
+//  now. An agent that restarted may have come back on another port, or on
+//  the same one (a fixed rpc_bind, a port the system gave again): either
+//  way what its previous process was asked died with it, and calls still
+//  waiting for that will only time out (or be retried after a third of
+//  their deadline, agents.create_timeout_ms): they must not hold the kernel
+//  back from the reconciliation.
 static bool
-s_agent_current(sched_lifecycle_t *self, const char *kernel_id, const char *endpoint)
+s_agent_current(sched_lifecycle_t *self, const call_ctx_t *ctx)
 {
-    sqlite3_stmt *stmt = bus_db_stmt(
-        self->db, "SELECT a.addr FROM kernels k JOIN agents a ON a.id = k.agent_id"
-                  " WHERE k.id = ?1");
-    bool current = true; //  unknown: trust the call
-    if (stmt) {
-        sqlite3_bind_text(stmt, 1, kernel_id, -1, SQLITE_TRANSIENT);
-        if (sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_text(stmt, 0))
-            current = strcmp((const char *) sqlite3_column_text(stmt, 0), endpoint) == 0;
-        sqlite3_reset(stmt);
-    }
-    return current;
+    char addr[256];
+    int64_t started_at;
+    if (!s_agent_now(self, ctx->kernel_id, ctx->agent_id, addr, &started_at))
+        return true; //  unknown: trust the call
+    return strcmp(addr, ctx->endpoint) == 0 && started_at == ctx->agent_started;
 }
 
 //  True while a kernel.* call about kernel_id is in flight to its agent's
-//  current address: its answer, not the reconciliation, moves the kernel.
+//  current process: its answer, not the reconciliation, moves the kernel.
 static bool
 s_in_flight(sched_lifecycle_t *self, const char *kernel_id)
 {
     for (call_ctx_t *ctx = self->calls; ctx; ctx = ctx->next)
         if (!ctx->list && strcmp(ctx->kernel_id, kernel_id) == 0 &&
-            s_agent_current(self, kernel_id, ctx->endpoint))
+            s_agent_current(self, ctx))
             return true;
     return false;
 }
@@ -414,11 +445,19 @@ s_created(call_ctx_t *ctx, const bus_reply_t *reply)
                          " status=%s detail=\"%s\"",
                          ctx->session_id, ctx->kernel_id,
                          sched_kernel_status_str(current), why);
-        } else if (!s_agent_current(self, ctx->kernel_id, ctx->endpoint)) {
-            //  Sent to where the agent was before it restarted elsewhere: the
-            //  reconciliation sends the create to where it is now.
+        } else if (!s_agent_current(self, ctx)) {
+            //  Sent to the agent's process before it restarted: the
+            //  reconciliation sends the create to the one that runs now.
             bus_log_info("kernel create to an old agent address failed session=%s"
                          " kernel=%s endpoint=%s detail=\"%s\"",
+                         ctx->session_id, ctx->kernel_id, ctx->endpoint, why);
+        } else if (reply->status == BUS_STATUS_UNAVAILABLE && why &&
+                   strstr(why, "changed hands")) {
+            //  Answered by another agent that took the address over (the
+            //  one meant restarted elsewhere): the agent meant never saw
+            //  it, and the reconciliation sends it where that one is now.
+            bus_log_info("kernel create reached another agent session=%s kernel=%s"
+                         " endpoint=%s detail=\"%s\"",
                          ctx->session_id, ctx->kernel_id, ctx->endpoint, why);
         } else if (reply->status == BUS_STATUS_CONFLICT && why &&
                    strstr(why, "already ended")) {
@@ -1765,11 +1804,11 @@ s_on_listed(void *arg, const bus_reply_t *reply)
 static void
 s_list_agent(sched_lifecycle_t *self, const char *agent_id, const char *addr)
 {
-    //  One list at a time per agent, unless the one out went to where the
-    //  agent was before it came back elsewhere.
+    //  One list at a time per agent, unless the one out went to its process
+    //  before a restart.
     for (call_ctx_t *ctx = self->calls; ctx; ctx = ctx->next)
         if (ctx->list && strcmp(ctx->agent_id, agent_id) == 0 &&
-            strcmp(ctx->endpoint, addr) == 0)
+            strcmp(ctx->endpoint, addr) == 0 && s_agent_current(self, ctx))
             return;
     proto_kernel_list_req_t req;
     proto_kernel_list_req_init(&req);

@@ -16,6 +16,7 @@
 */
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,7 @@
 #define CPU       "0.25"
 #define MEM       "134217728"
 
-enum { A, B, C, D, SESSIONS };
+enum { A, B, C, D, E, SESSIONS };
 
 static char *s_dir;
 static harness_proc_t s_scheduler, s_agent;
@@ -95,7 +96,7 @@ s_nothing_left(const char *id)
              "test ! -e %s/agent-a/kernels/%s && test ! -e %s/agent-a/net/%s &&"
              " test ! -e /run/netns/bp-%s && ! grep -q 'kernels/%s/' /proc/self/mountinfo"
              " && ! ls -d /sys/fs/cgroup/*/backplane/%s /sys/fs/cgroup/backplane/%s"
-             " >/dev/null 2>&1",
+             " 2>/dev/null | grep -q .",
              s_dir, id, s_dir, id, id, id, id, id);
     return harness_shell(command) == 0;
 }
@@ -577,6 +578,45 @@ test_adopted_sessions_answer(void)
     free(result);
 }
 
+//  A kernel.create or kernel.list meant for another agent (whose address
+//  this one took over after that one restarted elsewhere) is refused, and
+//  nothing of the kernel is made here.
+static void
+test_requests_for_another_agent_refused(void)
+{
+    char kernel[64];
+    snprintf(kernel, sizeof kernel, "k-af-%d-other", (int) (getpid() % 100000));
+    proto_kv_t slots[] = {{"cpu", CPU}, {"mem", MEM}};
+    proto_kernel_create_req_t in;
+    proto_kernel_create_req_init(&in);
+    char *defaults[] = {in.session_type, in.cluster_role, in.architecture};
+    in.kernel_id = kernel;
+    in.session_id = "af-other";
+    in.agent_id = "agent-other";
+    in.image = IMAGE;
+    in.slots = slots;
+    in.slots_count = 2;
+    bus_writer_t *writer = bus_writer_new();
+    if (writer && proto_kernel_create_req_write(&in, writer) != 0)
+        bus_writer_destroy(&writer);
+    for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
+        free(defaults[i]);
+    zchunk_t *reply = NULL;
+    T_EQ_INT(s_call_raw(s_agent_client, PROTO_KERNEL_CREATE, writer, &reply),
+             BUS_STATUS_UNAVAILABLE);
+    zchunk_destroy(&reply);
+    T_ASSERT(s_nothing_left(kernel));
+    proto_kernel_list_req_t list;
+    proto_kernel_list_req_init(&list);
+    list.agent_id = "agent-other";
+    writer = bus_writer_new();
+    if (writer && proto_kernel_list_req_write(&list, writer) != 0)
+        bus_writer_destroy(&writer);
+    T_EQ_INT(s_call_raw(s_agent_client, PROTO_KERNEL_LIST, writer, &reply),
+             BUS_STATUS_UNAVAILABLE);
+    zchunk_destroy(&reply);
+}
+
 //  Destroying the rest leaves no container, mount, netns or slot.
 static void
 test_destroy_leaves_nothing(void)
@@ -600,6 +640,58 @@ test_destroy_leaves_nothing(void)
     T_ASSERT(*mem == '\0' || strcmp(mem, "0") == 0);
 }
 
+//  E's kernel.create reaches the agent, which dies before it answers (it
+//  is frozen, then killed) and comes back on the same port: the scheduler
+//  must not wait for its call to the dead process (its retry comes only
+//  after a third of agents.create_timeout_ms, 40 s by default), and the
+//  agent must clear what a create killed half-way leaves (a directory with
+//  a mount, an address, a network namespace) or the create sent again is
+//  refused. E runs within the bound; destroyed, nothing of it is left.
+static void
+test_create_lost_with_the_agent(void)
+{
+    kill(s_agent.pid, SIGSTOP);
+    proto_session_info_t info;
+    T_EQ_INT(s_create(E, &info), BUS_OK);
+    proto_session_info_clear(&info);
+    int64_t started = bus_clock_mono_ms();
+    char status[32] = "";
+    while (s_status(E, status, sizeof status, NULL, 0) &&
+           strcmp(status, "PREPARING") != 0 && bus_clock_mono_ms() - started < SETTLE_MS)
+        harness_pause_ms(50);
+    T_EQ_STR(status, "PREPARING"); //  kernel.create is in the frozen agent's socket
+    harness_pause_ms(200);
+    harness_kill(&s_agent);
+    bus_rpc_client_destroy(&s_agent_client);
+    //  What a create killed before runc knew its container leaves.
+    char half[64], command[2048];
+    snprintf(half, sizeof half, "k-af-%d-half", (int) (getpid() % 100000));
+    snprintf(command, sizeof command,
+             "d=%s/agent-a; mkdir -p $d/kernels/%s/scratch &&"
+             " mount -t tmpfs tmpfs $d/kernels/%s/scratch &&"
+             " echo 10.215.0.250 > $d/net/%s && ip netns add bp-%s",
+             s_dir, half, half, half, half);
+    T_EQ_INT(harness_shell(command), 0);
+    T_ASSERT(s_agent_up()); //  s_agent_bind: the same port
+    s_agent_client = bus_rpc_client_new(s_agent_bind, "test/agent-faults", NULL);
+    T_ASSERT(s_agent_client);
+    const int which[] = {E};
+    const char *const running[] = {"RUNNING"};
+    T_ASSERT(s_wait_statuses(which, running, NULL, 1));
+    T_ASSERT(s_nothing_left(half));
+    char *result = s_execute(E, "r1", "echo e-$((3+2))");
+    T_ASSERT(result);
+    T_CONTAINS(result, "e-5");
+    free(result);
+    T_EQ_INT(s_destroy(E), BUS_OK);
+    const char *const ended[] = {"TERMINATED"};
+    T_ASSERT(s_wait_statuses(which, ended, NULL, 1));
+    char list[512];
+    s_containers(list, sizeof list);
+    T_EQ_STR(list, "");
+    T_ASSERT(s_nothing_left(s_kernels[E]));
+}
+
 int
 main(void)
 {
@@ -614,7 +706,9 @@ main(void)
     T_RUN(test_agent_killed_and_restarted);
     T_RUN(test_settled_after_restart);
     T_RUN(test_adopted_sessions_answer);
+    T_RUN(test_requests_for_another_agent_refused);
     T_RUN(test_destroy_leaves_nothing);
+    T_RUN(test_create_lost_with_the_agent);
     bus_rpc_client_destroy(&s_agent_client);
     bus_rpc_client_destroy(&s_client);
     bool clean =
