@@ -321,6 +321,13 @@ const bus_db_migration_t sched_db_migrations[] = {
      "   FROM kernels k CROSS JOIN sessions s CROSS JOIN scope_kinds x"
      "   WHERE k.id = OLD.kernel_id AND s.id = k.session_id);"
      " END;"},
+    //  session.list answers one page and the count of all: by status (the
+    //  GraphQL list's usual filter) newest first, and newest first over
+    //  everything. A status index is written by every status change, a few
+    //  per session; created_at once.
+    {"indexes for session.list pages",
+     "CREATE INDEX sessions_listed ON sessions (status, created_at);"
+     "CREATE INDEX sessions_created ON sessions (created_at);"},
 };
 
 _Static_assert(sizeof sched_db_migrations / sizeof sched_db_migrations[0] ==

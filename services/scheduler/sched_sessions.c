@@ -621,13 +621,6 @@ sched_sessions_unsettled(bus_db_t *db,
     " LEFT JOIN kernels k ON k.session_id = s.id AND k.cluster_role = 'main'"            \
     " LEFT JOIN agents a ON a.id = k.agent_id"
 
-#define SESSION_FILTER                                                                   \
-    " WHERE (?1 IS NULL OR s.access_key = ?1) AND (?2 IS NULL OR s.domain_name = ?2)"    \
-    " AND (?3 IS NULL OR s.group_id = ?3)"                                               \
-    " AND (?4 IS NULL OR instr(',' || ?4 || ',', ',' || s.status || ',') > 0)"           \
-    " AND (?7 IS NULL OR EXISTS (SELECT 1 FROM json_each(s.mounts) m"                    \
-    "  WHERE json_extract(m.value, '$.id') = ?7))"
-
 static char *
 s_column(sqlite3_stmt *stmt, int column)
 {
@@ -765,16 +758,49 @@ sched_sessions_info_of(const sched_session_spec_t *spec,
     return BUS_OK;
 }
 
-static void
-s_bind_filter(sqlite3_stmt *stmt, const sched_session_filter_t *filter)
+//  The WHERE and ORDER BY of a list, or INVALID/INTERNAL with err.
+static int
+s_list_where(const sched_session_filter_t *filter,
+             sched_where_t **where_p,
+             bus_error_t *err)
 {
-    s_bind(stmt, 1, filter->access_key);
-    s_bind(stmt, 2, filter->domain_name);
-    s_bind(stmt, 3, filter->group_id);
-    s_bind(stmt, 4, filter->statuses && *filter->statuses ? filter->statuses : NULL);
-    s_bind(stmt, 7,
-           filter->mounted_folder && *filter->mounted_folder ? filter->mounted_folder
-                                                             : NULL);
+    sched_where_t *where = sched_where_new();
+    if (!where || sched_where_equal(where, "s.access_key", filter->access_key) != 0 ||
+        sched_where_equal(where, "s.domain_name", filter->domain_name) != 0 ||
+        sched_where_equal(where, "s.group_id", filter->group_id) != 0 ||
+        sched_where_statuses(where, filter->statuses) != 0 ||
+        sched_where_mounting(where, filter->mounted_folder) != 0 ||
+        (filter->after_id && *filter->after_id &&
+         sched_where_after(where, filter->after_created_at, filter->after_id) != 0)) {
+        sched_where_destroy(&where);
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "too many values in the filter, or out of memory");
+    }
+    int rc = sched_where_term(where, filter->where, err);
+    if (rc == BUS_OK)
+        rc = sched_where_order(where, filter->order, err);
+    if (rc == BUS_OK && filter->order && *filter->order && filter->after_id &&
+        *filter->after_id)
+        rc = bus_error_set(err, BUS_STATUS_INVALID,
+                           "a cursor (after_id) goes with the default order only");
+    if (rc != BUS_OK)
+        sched_where_destroy(&where);
+    *where_p = where;
+    return rc;
+}
+
+//  A statement for this one list (their shapes vary too much to cache).
+static sqlite3_stmt *
+s_prepare(bus_db_t *db, const char *sql)
+{
+    sqlite3_stmt *stmt = NULL;
+    if (sqlite3_prepare_v3(bus_db_handle(db), sql, -1, 0, &stmt, NULL) != SQLITE_OK) {
+        bus_log_error("sqlite prepare failed statement=session.list error=\"%s\"",
+                      sqlite3_errmsg(bus_db_handle(db)));
+        sqlite3_finalize(stmt);
+        return NULL;
+    }
+    return stmt;
 }
 
 int
@@ -782,39 +808,65 @@ sched_sessions_list(bus_db_t *db,
                     const sched_session_filter_t *filter,
                     proto_session_info_t **out,
                     size_t *count,
-                    size_t *total)
+                    size_t *total,
+                    bus_error_t *err)
 {
     *out = NULL;
     *count = *total = 0;
-    sqlite3_stmt *stmt =
-        bus_db_stmt(db, "SELECT count(*) FROM sessions s" SESSION_FILTER);
-    if (!stmt)
-        return BUS_STATUS_INTERNAL;
-    s_bind_filter(stmt, filter);
+    sched_where_t *where = NULL;
+    int rc = s_list_where(filter, &where, err);
+    if (rc != BUS_OK)
+        return rc;
+    //  The count reads the sessions table alone (an index when the status
+    //  or owner narrows it); the page joins the main kernel for its rows.
+    size_t size = strlen(sched_where_sql(where)) + strlen(sched_where_order_sql(where)) +
+                  sizeof SESSION_COLUMNS + 64;
+    char *sql = malloc(size);
+    sqlite3_stmt *stmt = NULL;
+    if (sql) {
+        snprintf(sql, size, "SELECT count(*) FROM sessions s%s", sched_where_sql(where));
+        stmt = s_prepare(db, sql);
+    }
+    if (!stmt) {
+        free(sql);
+        sched_where_destroy(&where);
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot count sessions");
+    }
+    sched_where_bind(where, stmt);
     if (sqlite3_step(stmt) == SQLITE_ROW)
         *total = (size_t) sqlite3_column_int64(stmt, 0);
-    sqlite3_reset(stmt);
+    sqlite3_finalize(stmt);
     size_t limit = filter->limit < *total ? filter->limit : *total;
-    if (limit == 0)
-        return BUS_OK;
-    proto_session_info_t *infos = calloc(limit, sizeof *infos);
-    stmt = bus_db_stmt(db, SESSION_COLUMNS SESSION_FILTER
-                       " ORDER BY s.created_at DESC, s.id LIMIT ?5 OFFSET ?6");
-    if (!infos || !stmt) {
-        free(infos);
-        return BUS_STATUS_INTERNAL;
-    }
-    s_bind_filter(stmt, filter);
-    sqlite3_bind_int64(stmt, 5, (sqlite3_int64) limit);
-    sqlite3_bind_int64(stmt, 6, (sqlite3_int64) filter->offset);
+    //  OFFSET binds as a signed 64-bit number.
+    size_t offset = filter->offset < (size_t) INT64_MAX ? filter->offset : INT64_MAX;
+    proto_session_info_t *infos = NULL;
     size_t n = 0;
-    while (n < limit && sqlite3_step(stmt) == SQLITE_ROW) {
-        proto_session_info_init(&infos[n]);
-        s_read_info(stmt, &infos[n++]);
+    if (limit > 0 && offset < *total) {
+        int params = sched_where_param_count(where);
+        snprintf(sql, size, SESSION_COLUMNS "%s%s LIMIT ?%d OFFSET ?%d",
+                 sched_where_sql(where), sched_where_order_sql(where), params + 1,
+                 params + 2);
+        infos = calloc(limit, sizeof *infos);
+        stmt = infos ? s_prepare(db, sql) : NULL;
+        if (!stmt) {
+            free(infos);
+            free(sql);
+            sched_where_destroy(&where);
+            return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot list sessions");
+        }
+        sched_where_bind(where, stmt);
+        sqlite3_bind_int64(stmt, params + 1, (sqlite3_int64) limit);
+        sqlite3_bind_int64(stmt, params + 2, (sqlite3_int64) offset);
+        while (n < limit && sqlite3_step(stmt) == SQLITE_ROW) {
+            proto_session_info_init(&infos[n]);
+            s_read_info(stmt, &infos[n++]);
+        }
+        sqlite3_finalize(stmt);
+        for (size_t i = 0; i < n; i++)
+            s_read_slots(db, &infos[i]);
     }
-    sqlite3_reset(stmt);
-    for (size_t i = 0; i < n; i++)
-        s_read_slots(db, &infos[i]);
+    free(sql);
+    sched_where_destroy(&where);
     *out = infos;
     *count = n;
     return BUS_OK;

@@ -175,7 +175,9 @@ int sched_sessions_info_of(const sched_session_spec_t *spec,
                            proto_session_info_t *out);
 
 //  Which sessions sched_sessions_list returns; NULL members match all.
-//  statuses is a comma-separated list of status names.
+//  statuses is a comma-separated list of status names; where and order
+//  are session.list's JSON term and order text (sched_where.h); after_id
+//  with after_created_at is a cursor in the default order.
 typedef struct {
     const char *access_key;
     const char *domain_name;
@@ -184,15 +186,21 @@ typedef struct {
     size_t limit;
     size_t offset;
     const char *mounted_folder; //  a virtual folder's id: only sessions mounting it
+    const char *where;
+    const char *order;
+    int64_t after_created_at;
+    const char *after_id;
 } sched_session_filter_t;
 
-//  The matching sessions, newest first, from offset, at most limit: *out
-//  is an owned array of *count infos (clear each, then free the array);
-//  *total counts every match. BUS_OK or INTERNAL.
+//  The matching sessions, newest first (or in filter->order), from offset,
+//  at most limit: *out is an owned array of *count infos (clear each, then
+//  free the array); *total counts every match. BUS_OK, INVALID (a bad
+//  where or order, with err) or INTERNAL.
 int sched_sessions_list(bus_db_t *db,
                         const sched_session_filter_t *filter,
                         proto_session_info_t **out,
                         size_t *count,
-                        size_t *total);
+                        size_t *total,
+                        bus_error_t *err);
 
 #endif
