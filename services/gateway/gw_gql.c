@@ -554,6 +554,27 @@ s_project(gql_exec_t *x, json_t *value, const gw_gql_selection_t *selection, jso
     return out;
 }
 
+//  A field's arguments with the variables substituted, as its resolver
+//  gets them; NULL with gerr. Caller owns the result.
+static json_t *
+s_field_args(const gw_gql_field_t *field,
+             const gw_gql_operation_t *op,
+             json_t *variables,
+             gw_gql_error_t *gerr)
+{
+    json_t *args = json_object();
+    for (size_t a = 0; args && a < field->argument_count; a++) {
+        json_t *value =
+            gw_gql_value_json(&field->arguments[a].value, op, variables, gerr);
+        if (!value) {
+            json_decref(args);
+            return NULL;
+        }
+        json_object_set_new(args, field->arguments[a].name, value);
+    }
+    return args;
+}
+
 //  Executes the operation: {"data": {...}} with x->errors filled.
 static json_t *
 s_execute(gql_exec_t *x)
@@ -596,20 +617,11 @@ s_execute(gql_exec_t *x)
             json_decref(path);
             continue;
         }
-        //  Arguments, with variables substituted.
-        json_t *args = json_object();
-        bool bad = false;
-        for (size_t a = 0; a < field->argument_count && !bad; a++) {
-            json_t *value =
-                gw_gql_value_json(&field->arguments[a].value, x->op, x->variables, &gerr);
-            if (!value) {
-                s_error(x, gerr.message, field, path);
-                bad = true;
-            } else
-                json_object_set_new(args, field->arguments[a].name, value);
-        }
+        json_t *args = s_field_args(field, x->op, x->variables, &gerr);
+        if (!args)
+            s_error(x, gerr.message, field, path);
         json_t *value = NULL;
-        if (!bad) {
+        if (args) {
             bus_error_t err = {0};
             value = root->fn(x->r, args, &err);
             if (!value) {
@@ -629,6 +641,14 @@ s_execute(gql_exec_t *x)
     return data;
 }
 
+//  The operation's name, as s_run reads it.
+static const char *
+s_operation_name(gw_request_t *r)
+{
+    const char *name = json_string_value(json_object_get(r->params, "operation_name"));
+    return name ? name : json_string_value(json_object_get(r->params, "operationName"));
+}
+
 //  Parses and runs the request's document. Returns data (NULL when nothing
 //  could run) and fills errors.
 static json_t *
@@ -637,10 +657,7 @@ s_run(gw_request_t *r, json_t *errors)
     gql_exec_t x = {.r = r, .errors = errors};
     const char *query = json_string_value(json_object_get(r->params, "query"));
     json_t *variables = json_object_get(r->params, "variables");
-    const char *operation =
-        json_string_value(json_object_get(r->params, "operation_name"));
-    if (!operation)
-        operation = json_string_value(json_object_get(r->params, "operationName"));
+    const char *operation = s_operation_name(r);
     if (!query) {
         s_error(&x, "Must provide query string.", NULL, NULL);
         return NULL;
@@ -714,33 +731,47 @@ s_finish_legacy(gw_request_t *r)
 typedef struct {
     gw_request_t *r;
     bool legacy;
-    bool sessions; //  the sessions are still to fetch
+    json_t *sessions; //  [{name, args}] of the compute_session fields to fetch
 } gql_prefetch_t;
 
-//  Which root fields that live in the scheduler the operation asks for
-//  (one parse; the execution parses again, which is cheap next to a call).
+//  Whether the operation asks for root fields that live in the scheduler
+//  (one parse; the execution parses again, which is cheap next to a call):
+//  the agents, and each compute_session field with its arguments as the
+//  execution will pass them (a field whose arguments do not resolve is
+//  left to the execution, which reports it).
 static void
-s_wants(gw_request_t *r, bool *agents, bool *sessions)
+s_wants(gw_request_t *r, bool *agents, json_t *sessions)
 {
-    *agents = *sessions = false;
+    *agents = false;
     const char *query = json_string_value(json_object_get(r->params, "query"));
     if (!query)
         return;
     gw_gql_error_t gerr = {0};
     gw_gql_doc_t *doc = gw_gql_parse(query, strlen(query), &gerr);
-    const char *name = json_string_value(json_object_get(r->params, "operation_name"));
-    const gw_gql_operation_t *op = doc ? gw_gql_doc_operation(doc, name, &gerr) : NULL;
-    for (size_t i = 0; op && i < op->selection.count; i++) {
-        *agents |= gw_agent_is_root(op->selection.fields[i].name);
-        *sessions |= gw_compute_session_is_root(op->selection.fields[i].name);
+    const gw_gql_operation_t *op =
+        doc ? gw_gql_doc_operation(doc, s_operation_name(r), &gerr) : NULL;
+    json_t *variables = op ? gw_gql_operation_coerce_variables(
+                                 op, json_object_get(r->params, "variables"), &gerr)
+                           : NULL;
+    for (size_t i = 0; variables && i < op->selection.count; i++) {
+        const gw_gql_field_t *field = &op->selection.fields[i];
+        *agents |= gw_agent_is_root(field->name);
+        if (!gw_compute_session_is_root(field->name) || strcmp(op->kind, "query") != 0)
+            continue;
+        json_t *args = s_field_args(field, op, variables, &gerr);
+        if (args)
+            json_array_append_new(
+                sessions, json_pack("{s:s, s:o}", "name", field->name, "args", args));
     }
+    json_decref(variables);
     gw_gql_doc_destroy(&doc);
 }
 
 //  Executes the document once everything is fetched; frees prefetch.
 static void
-s_finish_prefetched(gql_prefetch_t *prefetch)
+s_finish_prefetched(void *arg)
 {
+    gql_prefetch_t *prefetch = arg;
     gw_request_t *r = prefetch->r;
     bool legacy = prefetch->legacy;
     free(prefetch);
@@ -750,35 +781,18 @@ s_finish_prefetched(gql_prefetch_t *prefetch)
         s_finish(r);
 }
 
-static void
-s_on_sessions(void *arg, const bus_reply_t *reply)
-{
-    gql_prefetch_t *prefetch = arg;
-    prefetch->r->prefetch_sessions = gw_compute_session_from_reply(prefetch->r, reply);
-    s_finish_prefetched(prefetch);
-}
-
 //  Fetches the sessions if the document wants them, then executes it.
-//  Without a scheduler the resolvers report it unreachable.
 static void
 s_fetch_sessions(gql_prefetch_t *prefetch)
 {
-    gw_request_t *r = prefetch->r;
-    const char *scheduler = bus_node_find(r->gw->node, "scheduler");
-    if (prefetch->sessions && scheduler) {
-        prefetch->sessions = false;
-        bus_writer_t *writer = bus_writer_new();
-        if (writer) {
-            gw_compute_session_request(r, writer);
-            uint64_t sent = bus_node_call(
-                r->gw->node, scheduler, PROTO_SESSION_LIST, bus_writer_data(writer),
-                bus_writer_size(writer), 0, s_on_sessions, prefetch);
-            bus_writer_destroy(&writer);
-            if (sent)
-                return;
-        }
+    json_t *sessions = prefetch->sessions;
+    prefetch->sessions = NULL;
+    if (json_array_size(sessions))
+        gw_compute_session_fetch(prefetch->r, sessions, s_finish_prefetched, prefetch);
+    else {
+        json_decref(sessions);
+        s_finish_prefetched(prefetch);
     }
-    s_finish_prefetched(prefetch);
 }
 
 static void
@@ -793,14 +807,18 @@ static void
 s_handle(gw_request_t *r, bool legacy)
 {
     gql_prefetch_t *prefetch = calloc(1, sizeof *prefetch);
-    if (!prefetch) {
+    json_t *sessions = json_array();
+    if (!prefetch || !sessions) {
+        free(prefetch);
+        json_decref(sessions);
         gw_reply_status(r, BUS_STATUS_INTERNAL, "out of memory");
         return;
     }
     prefetch->r = r;
     prefetch->legacy = legacy;
+    prefetch->sessions = sessions;
     bool agents;
-    s_wants(r, &agents, &prefetch->sessions);
+    s_wants(r, &agents, sessions);
     const char *scheduler = bus_node_find(r->gw->node, "scheduler");
     static const uint8_t empty_map = 0x80; //  scheduler.agents with no filter
     if (scheduler && agents &&
