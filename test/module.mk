@@ -46,6 +46,9 @@ FUZZ_EXTRA_fuzz_runner_frames := services/agent/agent_runner_proto.o
 $(BUILD)/test/fuzz_runner_frames_replay: $(BUILD)/services/agent/agent_runner_proto.o
 FUZZ_EXTRA_fuzz_mounts := services/agent/agent_mounts.o
 $(BUILD)/test/fuzz_mounts_replay: $(BUILD)/services/agent/agent_mounts.o
+FUZZ_EXTRA_fuzz_pushdown := services/gateway/gw_minilang.o services/scheduler/sched_where.o
+$(BUILD)/test/fuzz_pushdown_replay: $(BUILD)/services/gateway/gw_minilang.o \
+    $(BUILD)/services/scheduler/sched_where.o
 
 # SANITIZE (not CFLAGS) carries the flags, so the Makefile's own CFLAGS still apply.
 .PHONY: fuzz
