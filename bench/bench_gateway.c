@@ -45,8 +45,9 @@
     the fields `backend.ai ps` shows, with the signed GET /auth/role above,
     BENCH_LIST_REQUESTS times each, and reports their p50 and p99 (one
     request at a time: latency, not throughput) and the ratio of the list's
-    p99 to the baseline's; the page of the CANCELLED history (nearly every
-    session matches) is timed the same way for information. Its line:
+    p99 to the baseline's; the same page by the statuses `backend.ai ps`
+    lists and the page of the CANCELLED history (nearly every session
+    matches) are timed the same way for information. Its line:
         session_list: p50_ms=X p99_ms=Y baseline_p99_ms=Z ratio=R sessions=N
     Usage: bench_gateway [BINDIR]   (default $BACKPLANE_BINDIR, else build/bin)
     BENCH_ONLY=signed|unsigned|list runs one kind of phase (for profiling;
@@ -95,16 +96,18 @@
 #define BENCH_RATE_LIMIT 1000000
 
 //  The session list (BENCH_LIST_SESSIONS overrides the count).
-#define BENCH_LIST_SESSIONS   100000
-#define BENCH_LIST_LIVE_EVERY 20  //  one in this many stays PENDING
-#define BENCH_LIST_WINDOW     256 //  session.create/destroy calls in flight
-#define BENCH_LIST_KEYPAIRS   16
-#define BENCH_LIST_REQUESTS   400 //  timed requests of each kind
-#define BENCH_LIST_TARGET_MS  20  //  p99 of a page of 20
-#define BENCH_LIST_CALL_MS    120000
-#define BENCH_LIST_POLL_MS    100
-#define BENCH_LIST_IMAGE      "local.backplane/library/busybox:latest"
-#define BENCH_LIST_PATH       "/admin/gql"
+#define BENCH_LIST_SESSIONS    100000
+#define BENCH_LIST_LIVE_EVERY  20  //  one in this many stays PENDING
+#define BENCH_LIST_WINDOW      256 //  session.create/destroy calls in flight
+#define BENCH_LIST_KEYPAIRS    16
+#define BENCH_LIST_REQUESTS    400 //  timed requests of each kind
+#define BENCH_LIST_TARGET_MS   20  //  p99 of a page of 20
+#define BENCH_LIST_CALL_MS     120000
+#define BENCH_LIST_POLL_MS     100
+#define BENCH_LIST_IMAGE       "local.backplane/library/busybox:latest"
+#define BENCH_LIST_PATH        "/admin/gql"
+#define BENCH_LIST_KINDS       4 //  the baseline and three pages
+#define BENCH_LIST_PS_STATUSES "PENDING,SCHEDULED,PREPARING,RUNNING,TERMINATING"
 #define BENCH_LIST_QUERY                                                                 \
     "query($limit: Int!, $offset: Int!, $status: String) {"                              \
     " compute_session_list(limit: $limit, offset: $offset, status: $status) {"           \
@@ -1286,31 +1289,33 @@ s_list_phase(bench_t *self, int sessions)
     int pending = 0;
     if (s_fill_sessions(self, sessions, &pending) != 0)
         return -1;
-    char *bodies[2] = {s_list_body_json("PENDING"), s_list_body_json("CANCELLED")};
-    const int expected[2] = {pending, sessions - pending};
-    static char requests[3][BENCH_REQUEST_MAX + 512];
-    int sizes[3];
+    //  The page timed, then two for information: the live statuses as
+    //  `backend.ai ps` asks for them, and the history (nearly every session).
+    char *bodies[BENCH_LIST_KINDS - 1] = {s_list_body_json("PENDING"),
+                                          s_list_body_json(BENCH_LIST_PS_STATUSES),
+                                          s_list_body_json("CANCELLED")};
+    const int expected[BENCH_LIST_KINDS - 1] = {pending, pending, sessions - pending};
+    static char requests[BENCH_LIST_KINDS][BENCH_REQUEST_MAX + 512];
+    int sizes[BENCH_LIST_KINDS];
     sizes[0] = s_build_request(PHASE_SIGNED, self->port, self->access_key,
                                self->secret_key, requests[0], sizeof requests[0]);
-    for (int k = 0; k < 2; k++)
-        sizes[k + 1] = bodies[k] ? s_build_post(self, BENCH_LIST_PATH, bodies[k],
-                                                requests[k + 1], sizeof requests[k + 1])
+    for (int k = 1; k < BENCH_LIST_KINDS; k++) {
+        sizes[k] = bodies[k - 1] ? s_build_post(self, BENCH_LIST_PATH, bodies[k - 1],
+                                                requests[k], sizeof requests[k])
                                  : -1;
-    free(bodies[0]);
-    free(bodies[1]);
-    for (int k = 0; k < 3; k++)
-        if (sizes[k] < 0)
+        free(bodies[k - 1]);
+    }
+    for (int k = 0; k < BENCH_LIST_KINDS; k++)
+        if (sizes[k] < 0 || (k > 0 && s_list_check(self, requests[k], (size_t) sizes[k],
+                                                   expected[k - 1])))
             return -1;
-    for (int k = 0; k < 2; k++)
-        if (s_list_check(self, requests[k + 1], (size_t) sizes[k + 1], expected[k]) != 0)
-            return -1;
-    int64_t *took[3];
-    for (int k = 0; k < 3; k++)
-        took[k] = calloc(BENCH_LIST_REQUESTS, sizeof *took[k]);
-    int fd = -1, failures = 0;
-    for (int i = 0; i < BENCH_LIST_REQUESTS && took[0] && took[1] && took[2] && !failures;
-         i++)
-        for (int k = 0; k < 3 && !failures; k++) {
+    int64_t *took[BENCH_LIST_KINDS];
+    bool allocated = true;
+    for (int k = 0; k < BENCH_LIST_KINDS; k++)
+        allocated &= (took[k] = calloc(BENCH_LIST_REQUESTS, sizeof *took[k])) != NULL;
+    int fd = -1, failures = allocated ? 0 : 1;
+    for (int i = 0; i < BENCH_LIST_REQUESTS && !failures; i++)
+        for (int k = 0; k < BENCH_LIST_KINDS && !failures; k++) {
             int status = 0;
             took[k][i] =
                 s_timed_request(self->port, &fd, requests[k], (size_t) sizes[k], &status);
@@ -1321,26 +1326,24 @@ s_list_phase(bench_t *self, int sessions)
         }
     if (fd >= 0)
         close(fd);
-    double p50[3] = {0}, p99[3] = {0};
-    for (int k = 0; k < 3 && !failures; k++) {
+    double p50[BENCH_LIST_KINDS] = {0}, p99[BENCH_LIST_KINDS] = {0};
+    for (int k = 0; k < BENCH_LIST_KINDS && !failures; k++) {
         qsort(took[k], BENCH_LIST_REQUESTS, sizeof *took[k], s_compare_int64);
         p50[k] = s_percentile_ms(took[k], BENCH_LIST_REQUESTS, 50);
         p99[k] = s_percentile_ms(took[k], BENCH_LIST_REQUESTS, 99);
     }
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < BENCH_LIST_KINDS; k++)
         free(took[k]);
     if (failures)
         return -1;
-    static const char *what[] = {"GET /auth/role (baseline)",
-                                 "compute_session_list PENDING",
-                                 "compute_session_list "
-                                 "CANCELLED"};
-    for (int k = 0; k < 3; k++)
-        printf("  %-32s p50 %6.2f ms  p99 %6.2f ms%s\n", what[k], p50[k], p99[k],
-               k == 0 ? ""
-               : k == 1
-                   ? "  (page of 20; the few that wait)"
-                   : "  (page of 20; nearly every session matches: for information)");
+    static const char *what[BENCH_LIST_KINDS][2] = {
+        {"GET /auth/role", "(the baseline)"},
+        {"status PENDING", "(page of 20; the few that wait)"},
+        {"status as backend.ai ps", "(the same rows; several statuses: for information)"},
+        {"status CANCELLED", "(nearly every session matches: for information)"}};
+    for (int k = 0; k < BENCH_LIST_KINDS; k++)
+        printf("  %-24s p50 %6.2f ms  p99 %6.2f ms  %s\n", what[k][0], p50[k], p99[k],
+               what[k][1]);
     if (p99[1] > BENCH_LIST_TARGET_MS)
         printf("bench-gateway: target missed: session list p99 > %d ms\n",
                BENCH_LIST_TARGET_MS);

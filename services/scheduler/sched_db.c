@@ -323,11 +323,12 @@ const bus_db_migration_t sched_db_migrations[] = {
      " END;"},
     //  session.list answers one page and the count of all: by status (the
     //  GraphQL list's usual filter) newest first, and newest first over
-    //  everything. A status index is written by every status change, a few
-    //  per session; created_at once.
+    //  everything. Both end with id, the order's tie-break, so a page's ids
+    //  and the count read the index alone. The status index is written by
+    //  every status change, a few per session; the other once.
     {"indexes for session.list pages",
-     "CREATE INDEX sessions_listed ON sessions (status, created_at);"
-     "CREATE INDEX sessions_created ON sessions (created_at);"},
+     "CREATE INDEX sessions_listed ON sessions (status, created_at, id);"
+     "CREATE INDEX sessions_created ON sessions (created_at, id);"},
 };
 
 _Static_assert(sizeof sched_db_migrations / sizeof sched_db_migrations[0] ==

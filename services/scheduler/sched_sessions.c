@@ -758,9 +758,11 @@ sched_sessions_info_of(const sched_session_spec_t *spec,
     return BUS_OK;
 }
 
-//  The WHERE and ORDER BY of a list, or INVALID/INTERNAL with err.
+//  The WHERE and ORDER BY of a list, with statuses in place of the
+//  filter's, or INVALID/INTERNAL with err.
 static int
 s_list_where(const sched_session_filter_t *filter,
+             const char *statuses,
              sched_where_t **where_p,
              bus_error_t *err)
 {
@@ -768,7 +770,7 @@ s_list_where(const sched_session_filter_t *filter,
     if (!where || sched_where_equal(where, "s.access_key", filter->access_key) != 0 ||
         sched_where_equal(where, "s.domain_name", filter->domain_name) != 0 ||
         sched_where_equal(where, "s.group_id", filter->group_id) != 0 ||
-        sched_where_statuses(where, filter->statuses) != 0 ||
+        sched_where_statuses(where, statuses) != 0 ||
         sched_where_mounting(where, filter->mounted_folder) != 0 ||
         (filter->after_id && *filter->after_id &&
          sched_where_after(where, filter->after_created_at, filter->after_id) != 0)) {
@@ -791,16 +793,179 @@ s_list_where(const sched_session_filter_t *filter,
 
 //  A statement for this one list (their shapes vary too much to cache).
 static sqlite3_stmt *
-s_prepare(bus_db_t *db, const char *sql)
+s_prepare(bus_db_t *db, const char *head, const sched_where_t *where, const char *tail)
 {
+    char *sql = NULL;
     sqlite3_stmt *stmt = NULL;
+    if (asprintf(&sql, "%s%s%s", head, sched_where_sql(where), tail) < 0)
+        return NULL;
     if (sqlite3_prepare_v3(bus_db_handle(db), sql, -1, 0, &stmt, NULL) != SQLITE_OK) {
         bus_log_error("sqlite prepare failed statement=session.list error=\"%s\"",
                       sqlite3_errmsg(bus_db_handle(db)));
         sqlite3_finalize(stmt);
-        return NULL;
+        stmt = NULL;
     }
+    free(sql);
+    if (stmt)
+        sched_where_bind(where, stmt);
     return stmt;
+}
+
+//  A row of a page before it is read: where it sorts, and its id.
+typedef struct {
+    int64_t created_at;
+    char *id;
+} s_row_t;
+
+static void
+s_rows_free(s_row_t *rows, size_t count)
+{
+    for (size_t i = 0; rows && i < count; i++)
+        free(rows[i].id);
+    free(rows);
+}
+
+//  The rows of one page of the list narrowed to statuses: at most limit
+//  from offset, into *rows (owned). BUS_OK, INVALID or INTERNAL.
+static int
+s_page_rows(bus_db_t *db,
+            const sched_session_filter_t *filter,
+            const char *statuses,
+            size_t limit,
+            size_t offset,
+            s_row_t **rows,
+            size_t *count,
+            bus_error_t *err)
+{
+    *rows = NULL;
+    *count = 0;
+    sched_where_t *where = NULL;
+    int rc = s_list_where(filter, statuses, &where, err);
+    if (rc != BUS_OK)
+        return rc;
+    int params = sched_where_param_count(where);
+    char *tail = NULL;
+    sqlite3_stmt *stmt = NULL;
+    if (asprintf(&tail, "%s LIMIT ?%d OFFSET ?%d", sched_where_order_sql(where),
+                 params + 1, params + 2) > 0)
+        stmt = s_prepare(db, "SELECT s.created_at, s.id FROM sessions s", where, tail);
+    free(tail);
+    sched_where_destroy(&where);
+    s_row_t *out = calloc(limit ? limit : 1, sizeof *out);
+    if (!stmt || !out) {
+        sqlite3_finalize(stmt);
+        free(out);
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot list sessions");
+    }
+    //  Both bind as signed 64-bit numbers.
+    sqlite3_bind_int64(stmt, params + 1,
+                       (sqlite3_int64) (limit < (size_t) INT64_MAX ? limit : INT64_MAX));
+    sqlite3_bind_int64(
+        stmt, params + 2,
+        (sqlite3_int64) (offset < (size_t) INT64_MAX ? offset : INT64_MAX));
+    size_t n = 0;
+    while (n < limit && sqlite3_step(stmt) == SQLITE_ROW) {
+        out[n].created_at = sqlite3_column_int64(stmt, 0);
+        out[n].id = s_column(stmt, 1);
+        if (out[n++].id == NULL) {
+            sqlite3_finalize(stmt);
+            s_rows_free(out, n);
+            return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        }
+    }
+    sqlite3_finalize(stmt);
+    *rows = out;
+    *count = n;
+    return BUS_OK;
+}
+
+//  True when a sorts before b newest first (ties by id).
+static bool
+s_row_before(const s_row_t *a, const s_row_t *b)
+{
+    return a->created_at > b->created_at ||
+           (a->created_at == b->created_at && strcmp(a->id, b->id) < 0);
+}
+
+//  The page of a status list in the default order, one status at a time:
+//  SQLite walks one status's index range in order and stops at the page's
+//  end, where an IN list of several would sort every match. Each status
+//  gives its first offset + limit rows; merged, the page is the rows from
+//  offset. Only for distinct words (a repeated one is skipped).
+static int
+s_page_rows_merged(bus_db_t *db,
+                   const sched_session_filter_t *filter,
+                   size_t limit,
+                   size_t offset,
+                   s_row_t **rows,
+                   size_t *count,
+                   bus_error_t *err)
+{
+    *rows = NULL;
+    *count = 0;
+    s_row_t *lists[SCHED_SESSIONS_MERGE_STATUSES] = {0};
+    size_t sizes[SCHED_SESSIONS_MERGE_STATUSES] = {0},
+           heads[SCHED_SESSIONS_MERGE_STATUSES] = {0};
+    char words[SCHED_SESSIONS_MERGE_STATUSES][SCHED_STATUS_WORD_MAX] = {{0}};
+    size_t k = 0;
+    int rc = BUS_OK;
+    for (const char *p = filter->statuses; *p && rc == BUS_OK;) {
+        size_t word = strcspn(p, ",");
+        bool seen = word == 0 || word >= SCHED_STATUS_WORD_MAX;
+        for (size_t i = 0; i < k && !seen; i++)
+            seen = strlen(words[i]) == word && strncmp(words[i], p, word) == 0;
+        if (!seen) {
+            memcpy(words[k], p, word);
+            rc = s_page_rows(db, filter, words[k], offset + limit, 0, &lists[k],
+                             &sizes[k], err);
+            k++;
+        }
+        p += word + (p[word] == ',');
+    }
+    s_row_t *out = rc == BUS_OK ? calloc(limit ? limit : 1, sizeof *out) : NULL;
+    if (rc == BUS_OK && !out)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    size_t n = 0;
+    for (size_t taken = 0; rc == BUS_OK && n < limit; taken++) {
+        size_t best = k;
+        for (size_t i = 0; i < k; i++)
+            if (heads[i] < sizes[i] &&
+                (best == k ||
+                 s_row_before(&lists[i][heads[i]], &lists[best][heads[best]])))
+                best = i;
+        if (best == k)
+            break;
+        s_row_t *row = &lists[best][heads[best]++];
+        if (taken >= offset) {
+            out[n++] = *row; //  the id moves to out
+            row->id = NULL;
+        }
+    }
+    for (size_t i = 0; i < k; i++)
+        s_rows_free(lists[i], sizes[i]);
+    if (rc != BUS_OK) {
+        s_rows_free(out, n);
+        return rc;
+    }
+    *rows = out;
+    *count = n;
+    return BUS_OK;
+}
+
+//  Whether statuses has more than one word and no more than the merge
+//  takes, each short enough to be a status.
+static bool
+s_mergeable(const char *statuses)
+{
+    size_t words = 0;
+    for (const char *p = statuses ? statuses : ""; *p;) {
+        size_t word = strcspn(p, ",");
+        if (word >= SCHED_STATUS_WORD_MAX)
+            return false;
+        words += word > 0;
+        p += word + (p[word] == ',');
+    }
+    return words > 1 && words <= SCHED_SESSIONS_MERGE_STATUSES;
 }
 
 int
@@ -814,60 +979,47 @@ sched_sessions_list(bus_db_t *db,
     *out = NULL;
     *count = *total = 0;
     sched_where_t *where = NULL;
-    int rc = s_list_where(filter, &where, err);
+    int rc = s_list_where(filter, filter->statuses, &where, err);
     if (rc != BUS_OK)
         return rc;
-    //  The count reads the sessions table alone (an index when the status
-    //  or owner narrows it); the page joins the main kernel for its rows.
-    size_t size = strlen(sched_where_sql(where)) + strlen(sched_where_order_sql(where)) +
-                  sizeof SESSION_COLUMNS + 64;
-    char *sql = malloc(size);
-    sqlite3_stmt *stmt = NULL;
-    if (sql) {
-        snprintf(sql, size, "SELECT count(*) FROM sessions s%s", sched_where_sql(where));
-        stmt = s_prepare(db, sql);
-    }
-    if (!stmt) {
-        free(sql);
-        sched_where_destroy(&where);
+    //  The count reads an index when the status or owner narrows the list.
+    sqlite3_stmt *stmt = s_prepare(db, "SELECT count(*) FROM sessions s", where, "");
+    sched_where_destroy(&where);
+    if (!stmt)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot count sessions");
-    }
-    sched_where_bind(where, stmt);
     if (sqlite3_step(stmt) == SQLITE_ROW)
         *total = (size_t) sqlite3_column_int64(stmt, 0);
     sqlite3_finalize(stmt);
     size_t limit = filter->limit < *total ? filter->limit : *total;
-    //  OFFSET binds as a signed 64-bit number.
-    size_t offset = filter->offset < (size_t) INT64_MAX ? filter->offset : INT64_MAX;
-    proto_session_info_t *infos = NULL;
+    if (limit == 0 || filter->offset >= *total)
+        return BUS_OK;
+    //  The page's ids first, from the sessions table (its indexes) alone;
+    //  then each row with its main kernel, as session.get reads it.
+    s_row_t *rows = NULL;
     size_t n = 0;
-    if (limit > 0 && offset < *total) {
-        int params = sched_where_param_count(where);
-        snprintf(sql, size, SESSION_COLUMNS "%s%s LIMIT ?%d OFFSET ?%d",
-                 sched_where_sql(where), sched_where_order_sql(where), params + 1,
-                 params + 2);
-        infos = calloc(limit, sizeof *infos);
-        stmt = infos ? s_prepare(db, sql) : NULL;
-        if (!stmt) {
-            free(infos);
-            free(sql);
-            sched_where_destroy(&where);
-            return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot list sessions");
-        }
-        sched_where_bind(where, stmt);
-        sqlite3_bind_int64(stmt, params + 1, (sqlite3_int64) limit);
-        sqlite3_bind_int64(stmt, params + 2, (sqlite3_int64) offset);
-        while (n < limit && sqlite3_step(stmt) == SQLITE_ROW) {
-            proto_session_info_init(&infos[n]);
-            s_read_info(stmt, &infos[n++]);
-        }
-        sqlite3_finalize(stmt);
-        for (size_t i = 0; i < n; i++)
-            s_read_slots(db, &infos[i]);
+    bool merge = (!filter->order || !*filter->order) && s_mergeable(filter->statuses) &&
+                 limit <= SCHED_SESSIONS_MERGE_ROWS &&
+                 filter->offset <= SCHED_SESSIONS_MERGE_ROWS - limit;
+    rc = merge ? s_page_rows_merged(db, filter, limit, filter->offset, &rows, &n, err)
+               : s_page_rows(db, filter, filter->statuses, limit, filter->offset, &rows,
+                             &n, err);
+    if (rc != BUS_OK)
+        return rc;
+    proto_session_info_t *infos = calloc(n ? n : 1, sizeof *infos);
+    if (!infos) {
+        s_rows_free(rows, n);
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     }
-    free(sql);
-    sched_where_destroy(&where);
+    size_t read = 0;
+    for (size_t i = 0; i < n; i++) {
+        proto_session_info_init(&infos[read]);
+        if (sched_sessions_get(db, rows[i].id, &infos[read]) == BUS_OK)
+            read++;
+        else
+            proto_session_info_clear(&infos[read]);
+    }
+    s_rows_free(rows, n);
     *out = infos;
-    *count = n;
+    *count = read;
     return BUS_OK;
 }

@@ -174,6 +174,14 @@ int sched_sessions_info_of(const sched_session_spec_t *spec,
                            int64_t now_us,
                            proto_session_info_t *out);
 
+//  A default-order page of a list of several statuses is read one status
+//  at a time and merged, when it ends within the first MERGE_ROWS rows and
+//  names at most MERGE_STATUSES statuses (each shorter than
+//  SCHED_STATUS_WORD_MAX bytes); otherwise one query sorts every match.
+#define SCHED_SESSIONS_MERGE_ROWS     1000
+#define SCHED_SESSIONS_MERGE_STATUSES 16
+#define SCHED_STATUS_WORD_MAX         32
+
 //  Which sessions sched_sessions_list returns; NULL members match all.
 //  statuses is a comma-separated list of status names; where and order
 //  are session.list's JSON term and order text (sched_where.h); after_id

@@ -434,7 +434,8 @@ sched_where_bind(const sched_where_t *self, sqlite3_stmt *stmt)
     for (size_t i = 0; i < self->param_count; i++) {
         const s_param_t *p = &self->params[i];
         if (p->is_text)
-            sqlite3_bind_text(stmt, (int) i + 1, p->text, (int) p->length, SQLITE_STATIC);
+            sqlite3_bind_text(stmt, (int) i + 1, p->text, (int) p->length,
+                              SQLITE_TRANSIENT);
         else
             sqlite3_bind_int64(stmt, (int) i + 1, p->integer);
     }

@@ -79,7 +79,8 @@ const char *sched_where_order_sql(const sched_where_t *self);
 //  OFFSET take the numbers after them.
 int sched_where_param_count(const sched_where_t *self);
 
-//  Binds the parameters to stmt, prepared from SQL this builder wrote.
+//  Binds the parameters to stmt, prepared from SQL this builder wrote
+//  (copies: the statement may outlive the builder).
 void sched_where_bind(const sched_where_t *self, sqlite3_stmt *stmt);
 
 #endif

@@ -149,6 +149,29 @@ test_pages_statuses_and_cursor(void)
     filter.offset = SIZE_MAX; //  far past the end
     T_EQ_INT(s_list(&filter, ids, sizeof ids, &total), BUS_OK);
     T_EQ_STR(ids, "");
+    //  Several statuses in the default order: merged one status at a time
+    //  (a repeated one counted once), the same rows as one query.
+    static const struct {
+        const char *statuses;
+        size_t limit, offset;
+        const char *ids;
+    } merged[] = {
+        {"RUNNING,CANCELLED,RUNNING", 2, 0, "e5 d4"},
+        {"RUNNING,CANCELLED,RUNNING", 2, 1, "d4 a1"},
+        {"RUNNING,CANCELLED", 2, 2, "a1"},
+        {"RUNNING,CANCELLED", 1, 3, ""},
+        {"TERMINATED,RUNNING", 10, 0, "c3 d4 a1"}, //  c3 and d4 tie at 300: by id
+        {"RUNNING,TERMINATED", 1, 1, "d4"},
+        {"RUNNING,TERMINATED", 2, SCHED_SESSIONS_MERGE_ROWS, ""}, //  past the merge
+    };
+    for (size_t i = 0; i < sizeof merged / sizeof merged[0]; i++) {
+        sched_session_filter_t several = {.statuses = merged[i].statuses,
+                                          .limit = merged[i].limit,
+                                          .offset = merged[i].offset};
+        T_EQ_INT(s_list(&several, ids, sizeof ids, &total), BUS_OK);
+        T_EQ_STR(ids, merged[i].ids);
+        T_EQ_INT(total, 3);
+    }
     sched_session_filter_t commas = {.statuses = ",,", .limit = 10};
     T_EQ_INT(s_list(&commas, ids, sizeof ids, &total), BUS_OK);
     T_EQ_INT(total, 0);
@@ -253,12 +276,16 @@ test_page_plans_use_indexes(void)
         const char *index;
     } plans[] = {
         {"SELECT count(*) FROM sessions s WHERE 1 AND s.status IN (?1, ?2)",
-         "sessions_listed"},
-        {"SELECT s.id FROM sessions s WHERE 1 AND s.status IN (?1)"
+         "COVERING INDEX sessions_listed"},
+        {"SELECT s.created_at, s.id FROM sessions s WHERE 1 AND s.status IN (?1)"
          " ORDER BY s.created_at DESC, s.id LIMIT 20",
-         "sessions_listed"},
-        {"SELECT s.id FROM sessions s WHERE 1 ORDER BY s.created_at DESC, s.id LIMIT 20",
-         "sessions_created"},
+         "COVERING INDEX sessions_listed"},
+        {"SELECT s.created_at, s.id FROM sessions s WHERE 1 AND s.status IN (?1, ?2)"
+         " ORDER BY s.created_at DESC, s.id LIMIT 20",
+         "COVERING INDEX sessions_listed"},
+        {"SELECT s.created_at, s.id FROM sessions s WHERE 1"
+         " ORDER BY s.created_at DESC, s.id LIMIT 20",
+         "COVERING INDEX sessions_created"},
     };
     for (size_t i = 0; i < sizeof plans / sizeof plans[0]; i++) {
         char sql[512];
