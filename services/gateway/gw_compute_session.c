@@ -9,7 +9,8 @@
 
     A list is planned from its arguments: who may see what (a superadmin
     all, a domain admin its domain's, anyone else its own keypair's), the
-    status, access_key, group_id and domain_name arguments, the top-level
+    status, access_key and group_id arguments, domain_name for a superadmin
+    (it narrows a list that has not been narrowed to one domain), the top-level
     conjuncts of the filter that SQL answers as the minilang does
     (gw_minilang_filter_pushdown over s_columns) and the order when each of
     its keys has a column. When the whole filter and the order go to the
@@ -299,8 +300,12 @@ s_plan(fetch_t *f, const char *name, json_t *args)
     }
     f->req.access_key =
         (char *) s_scoped(scope_key, gw_gql_arg(args, "access_key"), &empty);
-    f->req.domain_name =
-        (char *) s_scoped(scope_domain, gw_gql_arg(args, "domain_name"), &empty);
+    //  domain_name narrows a superadmin's list; anyone else's is already
+    //  one domain's (a domain admin's own, as Backend.AI overrides it).
+    f->req.domain_name = (char *) s_scoped(
+        scope_domain,
+        gw_identity_is_superadmin(&r->who) ? gw_gql_arg(args, "domain_name") : NULL,
+        &empty);
     f->req.group_id = (char *) s_scoped(NULL, gw_gql_arg(args, "group_id"), &empty);
     if (empty) {
         s_store(f, json_pack("{s:[], s:I}", "items", "total_count", (json_int_t) 0), 0,
@@ -426,7 +431,8 @@ s_on_reply(void *arg, const bus_reply_t *reply)
         }
         proto_session_list_rep_clear(&rep);
     }
-    if (more && s_send(f))
+    //  A client that went away needs no more reading.
+    if (more && f->r->req && s_send(f))
         return;
     s_field_end(f);
     s_fetch_next(f);
@@ -442,7 +448,7 @@ s_fetch_next(fetch_t *f)
         const char *name = json_string_value(json_object_get(field, "name"));
         json_t *args = json_object_get(field, "args");
         f->key = name ? s_key(name, args) : NULL;
-        if (f->key && !json_object_get(f->r->prefetch_sessions, f->key) &&
+        if (f->key && f->r->req && !json_object_get(f->r->prefetch_sessions, f->key) &&
             s_plan(f, name, args) && s_send(f))
             return;
         s_field_end(f);
