@@ -499,7 +499,7 @@ typedef struct {
     //  bytes)
     char *mounted_folder;
     //  Only sessions this condition holds for: a JSON term over the info's text fields
-    //  (sched_where.h: ["and", t, ...], ["=", "name", "x"], ["like", ...]...); the SQL it
+    //  (bus_where.h: ["and", t, ...], ["=", "name", "x"], ["like", ...]...); the SQL it
     //  becomes binds every value (at most 65536 bytes)
     char *where;
     //  Comma list of info fields, each with an optional - for descending (nulls first

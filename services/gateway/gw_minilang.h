@@ -77,7 +77,7 @@ typedef struct {
 //  The top-level conjuncts of the filter (the terms of its leading run of
 //  &, parentheses opened) that SQL over the columns answers exactly as the
 //  matcher does, as the JSON terms of the scheduler's session.list `where`
-//  (sched_where.h): ["and", t, ...] of them, or NULL when none is. *complete
+//  (bus_where.h): ["and", t, ...] of them, or NULL when none is. *complete
 //  is true when they are the whole filter; otherwise the rows SQL returns
 //  must still go through gw_minilang_filter_match, which then decides the
 //  rest (it holds for the pushed terms already). A comparison stays in

@@ -763,52 +763,32 @@ sched_sessions_info_of(const sched_session_spec_t *spec,
 static int
 s_list_where(const sched_session_filter_t *filter,
              const char *statuses,
-             sched_where_t **where_p,
+             bus_where_t **where_p,
              bus_error_t *err)
 {
-    sched_where_t *where = sched_where_new();
-    if (!where || sched_where_equal(where, "s.access_key", filter->access_key) != 0 ||
-        sched_where_equal(where, "s.domain_name", filter->domain_name) != 0 ||
-        sched_where_equal(where, "s.group_id", filter->group_id) != 0 ||
+    bus_where_t *where = sched_where_new();
+    if (!where || bus_where_equal(where, "s.access_key", filter->access_key) != 0 ||
+        bus_where_equal(where, "s.domain_name", filter->domain_name) != 0 ||
+        bus_where_equal(where, "s.group_id", filter->group_id) != 0 ||
         sched_where_statuses(where, statuses) != 0 ||
         sched_where_mounting(where, filter->mounted_folder) != 0 ||
         (filter->after_id && *filter->after_id &&
          sched_where_after(where, filter->after_created_at, filter->after_id) != 0)) {
-        sched_where_destroy(&where);
+        bus_where_destroy(&where);
         return bus_error_set(err, BUS_STATUS_INVALID,
                              "too many values in the filter, or out of memory");
     }
-    int rc = sched_where_term(where, filter->where, err);
+    int rc = bus_where_term(where, filter->where, err);
     if (rc == BUS_OK)
-        rc = sched_where_order(where, filter->order, err);
+        rc = bus_where_order(where, filter->order, err);
     if (rc == BUS_OK && filter->order && *filter->order && filter->after_id &&
         *filter->after_id)
         rc = bus_error_set(err, BUS_STATUS_INVALID,
                            "a cursor (after_id) goes with the default order only");
     if (rc != BUS_OK)
-        sched_where_destroy(&where);
+        bus_where_destroy(&where);
     *where_p = where;
     return rc;
-}
-
-//  A statement for this one list (their shapes vary too much to cache).
-static sqlite3_stmt *
-s_prepare(bus_db_t *db, const char *head, const sched_where_t *where, const char *tail)
-{
-    char *sql = NULL;
-    sqlite3_stmt *stmt = NULL;
-    if (asprintf(&sql, "%s%s%s", head, sched_where_sql(where), tail) < 0)
-        return NULL;
-    if (sqlite3_prepare_v3(bus_db_handle(db), sql, -1, 0, &stmt, NULL) != SQLITE_OK) {
-        bus_log_error("sqlite prepare failed statement=session.list error=\"%s\"",
-                      sqlite3_errmsg(bus_db_handle(db)));
-        sqlite3_finalize(stmt);
-        stmt = NULL;
-    }
-    free(sql);
-    if (stmt)
-        sched_where_bind(where, stmt);
-    return stmt;
 }
 
 //  A row of a page before it is read: where it sorts, and its id.
@@ -839,18 +819,19 @@ s_page_rows(bus_db_t *db,
 {
     *rows = NULL;
     *count = 0;
-    sched_where_t *where = NULL;
+    bus_where_t *where = NULL;
     int rc = s_list_where(filter, statuses, &where, err);
     if (rc != BUS_OK)
         return rc;
-    int params = sched_where_param_count(where);
+    int params = bus_where_param_count(where);
     char *tail = NULL;
     sqlite3_stmt *stmt = NULL;
-    if (asprintf(&tail, "%s LIMIT ?%d OFFSET ?%d", sched_where_order_sql(where),
-                 params + 1, params + 2) > 0)
-        stmt = s_prepare(db, "SELECT s.created_at, s.id FROM sessions s", where, tail);
+    if (asprintf(&tail, "%s LIMIT ?%d OFFSET ?%d", bus_where_order_sql(where), params + 1,
+                 params + 2) > 0)
+        stmt = bus_where_prepare(where, bus_db_handle(db),
+                                 "SELECT s.created_at, s.id FROM sessions s", tail);
     free(tail);
-    sched_where_destroy(&where);
+    bus_where_destroy(&where);
     s_row_t *out = calloc(limit ? limit : 1, sizeof *out);
     if (!stmt || !out) {
         sqlite3_finalize(stmt);
@@ -978,13 +959,14 @@ sched_sessions_list(bus_db_t *db,
 {
     *out = NULL;
     *count = *total = 0;
-    sched_where_t *where = NULL;
+    bus_where_t *where = NULL;
     int rc = s_list_where(filter, filter->statuses, &where, err);
     if (rc != BUS_OK)
         return rc;
     //  The count reads an index when the status or owner narrows the list.
-    sqlite3_stmt *stmt = s_prepare(db, "SELECT count(*) FROM sessions s", where, "");
-    sched_where_destroy(&where);
+    sqlite3_stmt *stmt = bus_where_prepare(where, bus_db_handle(db),
+                                           "SELECT count(*) FROM sessions s", "");
+    bus_where_destroy(&where);
     if (!stmt)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot count sessions");
     if (sqlite3_step(stmt) == SQLITE_ROW)

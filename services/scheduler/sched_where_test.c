@@ -223,30 +223,30 @@ test_malformed_refused(void)
         T_EQ_INT(rc, i == 0 ? BUS_OK : BUS_STATUS_INVALID);
     }
     //  Nesting past the limit, and a pattern past its size.
-    char deep[16 * (SCHED_WHERE_DEPTH_MAX + 2)] = "";
-    for (int i = 0; i <= SCHED_WHERE_DEPTH_MAX; i++)
+    char deep[16 * (BUS_WHERE_DEPTH_MAX + 2)] = "";
+    for (int i = 0; i <= BUS_WHERE_DEPTH_MAX; i++)
         strcat(deep, "[\"not\", ");
     strcat(deep, "[\"true\"]");
-    for (int i = 0; i <= SCHED_WHERE_DEPTH_MAX; i++)
+    for (int i = 0; i <= BUS_WHERE_DEPTH_MAX; i++)
         strcat(deep, "]");
     sched_session_filter_t filter = {.where = deep, .limit = 10};
     char ids[256];
     size_t total = 0;
     T_EQ_INT(s_list(&filter, ids, sizeof ids, &total), BUS_STATUS_INVALID);
-    char *pattern = malloc(SCHED_WHERE_PATTERN_MAX + 64);
+    char *pattern = malloc(BUS_WHERE_PATTERN_MAX + 64);
     T_ASSERT(pattern);
     int n = snprintf(pattern, 64, "[\"like\", \"name\", \"");
-    memset(pattern + n, '%', SCHED_WHERE_PATTERN_MAX + 1);
-    strcpy(pattern + n + SCHED_WHERE_PATTERN_MAX + 1, "\"]");
+    memset(pattern + n, '%', BUS_WHERE_PATTERN_MAX + 1);
+    strcpy(pattern + n + BUS_WHERE_PATTERN_MAX + 1, "\"]");
     filter.where = pattern;
     T_EQ_INT(s_list(&filter, ids, sizeof ids, &total), BUS_STATUS_INVALID);
     free(pattern);
     //  Too many values.
-    size_t size = 32 + 6 * (SCHED_WHERE_PARAMS_MAX + 1);
+    size_t size = 32 + 6 * (BUS_WHERE_PARAMS_MAX + 1);
     char *many = malloc(size);
     T_ASSERT(many);
     size_t used = (size_t) snprintf(many, size, "[\"in\", \"name\", [");
-    for (int i = 0; i <= SCHED_WHERE_PARAMS_MAX; i++)
+    for (int i = 0; i <= BUS_WHERE_PARAMS_MAX; i++)
         used += (size_t) snprintf(many + used, size - used, "%s\"x\"", i ? "," : "");
     snprintf(many + used, size - used, "]]");
     filter.where = many;

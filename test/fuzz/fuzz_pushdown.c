@@ -6,7 +6,7 @@
     over three text fields of a few items (strings with %, _, \, case and
     multibyte letters, an empty string, nulls). What gw_minilang_filter_
     pushdown makes of it must be accepted by the scheduler's builder
-    (sched_where_term), and the SQL it builds, run on the same rows in
+    (bus_where_term), and the SQL it builds, run on the same rows in
     SQLite, must select exactly the items the matcher keeps when the
     pushdown says it is complete, and at least them when it is not (the
     gateway then filters the rest). The raw input also goes to the builder
@@ -82,13 +82,13 @@ s_setup(void)
 
 //  The rows the builder's SQL selects, as bits.
 static unsigned
-s_selected(const sched_where_t *where)
+s_selected(const bus_where_t *where)
 {
     char *sql = NULL;
-    s_check(asprintf(&sql, "SELECT s.id FROM sessions s%s", sched_where_sql(where)) > 0);
+    s_check(asprintf(&sql, "SELECT s.id FROM sessions s%s", bus_where_sql(where)) > 0);
     sqlite3_stmt *stmt = NULL;
     s_check(sqlite3_prepare_v2(s_db, sql, -1, &stmt, NULL) == SQLITE_OK);
-    sched_where_bind(where, stmt);
+    bus_where_bind(where, stmt);
     unsigned bits = 0;
     int rc;
     while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
@@ -112,14 +112,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(text, data, size);
     text[size] = '\0';
     //  Anything as a term: refused or built, never a crash.
-    sched_where_t *raw = sched_where_new();
+    bus_where_t *raw = sched_where_new();
     s_check(raw != NULL);
     bus_error_t err = {0};
-    if (sched_where_term(raw, text, &err) == BUS_OK)
+    if (bus_where_term(raw, text, &err) == BUS_OK)
         s_selected(raw);
     else
         s_check(err.status == BUS_STATUS_INVALID || err.status == BUS_STATUS_INTERNAL);
-    sched_where_destroy(&raw);
+    bus_where_destroy(&raw);
 
     char error[256];
     gw_minilang_filter_t *f =
@@ -142,12 +142,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (terms) {
             char *term = json_dumps(terms, JSON_COMPACT);
             s_check(term != NULL);
-            sched_where_t *where = sched_where_new();
+            bus_where_t *where = sched_where_new();
             s_check(where != NULL);
             //  What the gateway sends, the scheduler takes.
-            s_check(sched_where_term(where, term, &err) == BUS_OK);
+            s_check(bus_where_term(where, term, &err) == BUS_OK);
             selected = s_selected(where);
-            sched_where_destroy(&where);
+            bus_where_destroy(&where);
             free(term);
             json_decref(terms);
         }
