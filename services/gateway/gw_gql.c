@@ -144,6 +144,137 @@ gw_gql_page(json_t *all, json_t *args, bus_error_t *err)
     return json_pack("{s:o, s:I}", "items", items, "total_count", (json_int_t) total);
 }
 
+//  The names of the fields an item of the table has: the row query's
+//  columns, then the extra ones. Caller frees the array (the names are
+//  the statement's until it is finalized, and the table's).
+static const char **
+s_table_fields(const gw_gql_table_t *table, sqlite3_stmt *stmt)
+{
+    int columns = sqlite3_column_count(stmt);
+    size_t extra = 0;
+    while (table->extra && table->extra[extra])
+        extra++;
+    const char **names = calloc((size_t) columns + extra + 1, sizeof *names);
+    for (int i = 0; names && i < columns; i++)
+        names[i] = sqlite3_column_name(stmt, i);
+    for (size_t i = 0; names && i < extra; i++)
+        names[(size_t) columns + i] = table->extra[i];
+    return names;
+}
+
+int
+gw_gql_page_table(gw_request_t *r,
+                  json_t *args,
+                  const gw_gql_table_t *table,
+                  json_t **out,
+                  bus_error_t *err)
+{
+    sqlite3 *db = bus_db_handle(r->gw->db);
+    int result = -1; //  0 answered, 1 for gw_gql_page, -1 err
+    bus_where_t *where = bus_where_new(table->columns, table->order);
+    sqlite3_stmt *probe = NULL, *count = NULL, *rows = NULL;
+    const char **fields = NULL;
+    gw_minilang_column_t *pushable = NULL;
+    gw_minilang_filter_t *filter = NULL;
+    char *term = NULL, *tail = NULL;
+    char order[1024] = "", message[256];
+    if (!where) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        goto done;
+    }
+    if (table->scope(r, args, where, err) != BUS_OK)
+        goto done;
+    json_int_t limit = json_integer_value(json_object_get(args, "limit"));
+    json_int_t offset = json_integer_value(json_object_get(args, "offset"));
+    if (limit <= 0 || limit > GW_GQL_PAGE_MAX || offset < 0) {
+        bus_error_set(err, BUS_STATUS_INVALID, "limit must be 1..%d and offset >= 0",
+                      GW_GQL_PAGE_MAX);
+        goto done;
+    }
+    //  The fields an item has: the row query's columns (a statement never
+    //  stepped names them), then the extra ones.
+    size_t ncolumns = 0;
+    while (table->columns[ncolumns].field)
+        ncolumns++;
+    pushable = calloc(ncolumns + 1, sizeof *pushable);
+    for (size_t i = 0; pushable && i < ncolumns; i++)
+        pushable[i] = (gw_minilang_column_t){
+            table->columns[i].field, table->columns[i].field, table->columns[i].text};
+    probe = bus_where_prepare(where, db, table->select, "");
+    fields = probe ? s_table_fields(table, probe) : NULL;
+    if (!pushable || !fields) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
+        goto done;
+    }
+    const char *filter_text = json_string_value(json_object_get(args, "filter"));
+    if (filter_text) {
+        filter = gw_minilang_filter_parse(filter_text, fields, message, sizeof message);
+        if (!filter) {
+            bus_error_set(err, BUS_STATUS_INVALID, "%s", message);
+            goto done;
+        }
+        bool complete = false;
+        json_t *terms = gw_minilang_filter_pushdown(filter, pushable, &complete);
+        term = complete ? json_dumps(terms, JSON_COMPACT) : NULL;
+        json_decref(terms);
+        if (!term) {
+            result = 1;
+            goto done;
+        }
+    }
+    const char *order_text = json_string_value(json_object_get(args, "order"));
+    if (order_text) {
+        int pushed = gw_minilang_order_pushdown(order_text, fields, pushable, order,
+                                                sizeof order, message, sizeof message);
+        if (pushed < 0)
+            bus_error_set(err, BUS_STATUS_INVALID, "%s", message);
+        else if (pushed > 0)
+            result = 1;
+        if (pushed != 0)
+            goto done;
+    }
+    //  What the gateway pushes, its builder takes: a refusal is a bug here.
+    if ((term && bus_where_term(where, term, err) != BUS_OK) ||
+        bus_where_order(where, order, err) != BUS_OK) {
+        err->status = BUS_STATUS_INTERNAL;
+        goto done;
+    }
+    int params = bus_where_param_count(where);
+    if (asprintf(&tail, "%s LIMIT ?%d OFFSET ?%d", bus_where_order_sql(where), params + 1,
+                 params + 2) < 0)
+        tail = NULL;
+    count = bus_where_prepare(where, db, table->count, "");
+    rows = tail ? bus_where_prepare(where, db, table->select, tail) : NULL;
+    if (!count || !rows) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
+        goto done;
+    }
+    json_int_t total =
+        sqlite3_step(count) == SQLITE_ROW ? sqlite3_column_int64(count, 0) : 0;
+    sqlite3_bind_int64(rows, params + 1, limit);
+    sqlite3_bind_int64(rows, params + 2, offset);
+    json_t *items = json_array();
+    while (sqlite3_step(rows) == SQLITE_ROW) {
+        json_t *row = gw_store_row(rows, table->booleans);
+        if (table->shape)
+            table->shape(r, row);
+        json_array_append_new(items, row);
+    }
+    *out = json_pack("{s:o, s:I}", "items", items, "total_count", total);
+    result = 0;
+done:
+    sqlite3_finalize(rows);
+    sqlite3_finalize(count);
+    free(fields); //  names borrowed from probe, finalized next
+    sqlite3_finalize(probe);
+    free(pushable);
+    gw_minilang_filter_destroy(&filter);
+    free(term);
+    free(tail);
+    bus_where_destroy(&where);
+    return result;
+}
+
 //  A single object, or JSON null when it does not exist.
 static json_t *
 s_single(int rc, json_t *out, bus_error_t *err)
@@ -237,10 +368,23 @@ q_users(gw_request_t *r, json_t *args, bus_error_t *err)
     return s_list(gw_user_list, r, args, err);
 }
 
+//  A *_list page in SQL when it can be, else the whole list paged here.
+static json_t *
+s_page_table(const gw_gql_table_t *table,
+             gw_admin_list_fn *fn,
+             gw_request_t *r,
+             json_t *args,
+             bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc = gw_gql_page_table(r, args, table, &out, err);
+    return rc == 0 ? out : rc < 0 ? NULL : s_page(fn, r, args, err);
+}
+
 static json_t *
 q_user_list(gw_request_t *r, json_t *args, bus_error_t *err)
 {
-    return s_page(gw_user_list, r, args, err);
+    return s_page_table(&gw_user_table, gw_user_list, r, args, err);
 }
 
 static json_t *
@@ -268,7 +412,7 @@ q_keypairs(gw_request_t *r, json_t *args, bus_error_t *err)
 static json_t *
 q_keypair_list(gw_request_t *r, json_t *args, bus_error_t *err)
 {
-    return s_page(gw_keypair_list, r, args, err);
+    return s_page_table(&gw_keypair_table, gw_keypair_list, r, args, err);
 }
 
 static json_t *

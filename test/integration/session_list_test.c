@@ -525,6 +525,234 @@ test_single_scoped(void)
     json_decref(r);
 }
 
+//  ---------------------------------------------------------------------------
+//  user_list and keypair_list: pages of the gateway's own tables in SQL
+//  against gw_gql_page over the whole list (users and keypairs, the same
+//  operation unpaged), with the same arguments, for each caller.
+
+#define USER_FIELDS                                                                      \
+    "uuid username email need_password_change full_name description status"              \
+    " status_info is_active created_at modified_at domain_name role resource_policy"     \
+    " allowed_client_ip sudo_session_enabled groups { id name }"
+#define KEYPAIR_FIELDS                                                                   \
+    "user_id user access_key secret_key is_active is_admin created_at modified_at"       \
+    " last_used rate_limit num_queries resource_policy ssh_public_key concurrency_used"  \
+    " domain_name full_name user_info { full_name email }"
+
+//  The page from the whole list, in the shape of s_table_actual.
+static json_t *
+s_table_expected(const client_keypair_t *kp,
+                 const char *root,
+                 const char *fields,
+                 const char *key,
+                 json_t *args)
+{
+    json_t *narrow = json_deep_copy(args);
+    const char *paging[] = {"limit", "offset", "filter", "order"};
+    for (size_t i = 0; i < 4; i++)
+        json_object_del(narrow, paging[i]);
+    char query[1024];
+    snprintf(query, sizeof query,
+             "query($status: String, $group_id: UUID, $domain_name: String,"
+             " $is_active: Boolean, $email: String) { %s(%s) { %s } }",
+             root,
+             strcmp(root, "users") == 0
+                 ? "status: $status, group_id: $group_id, domain_name: $domain_name,"
+                   " is_active: $is_active"
+                 : "domain_name: $domain_name, is_active: $is_active, email: $email",
+             fields);
+    json_t *r = client_gql(&s_p, kp, query, narrow);
+    json_t *all = json_incref(s_data(r, root));
+    json_t *errors = json_object_get(r, "errors");
+    json_t *out = NULL;
+    if (!json_is_array(all)) {
+        const char *message =
+            json_string_value(json_object_get(json_array_get(errors, 0), "message"));
+        const char *colon = message ? strstr(message, ": ") : NULL;
+        out = json_pack("{s:s}", "error", colon ? colon + 2 : message ? message : "none");
+        json_decref(all);
+    } else {
+        bus_error_t err = {0};
+        json_t *page = gw_gql_page(all, args, &err);
+        if (!page)
+            out = json_pack("{s:s}", "error", err.detail);
+        else {
+            json_t *keys = json_array();
+            size_t index;
+            json_t *item;
+            json_array_foreach(json_object_get(page, "items"), index, item)
+                json_array_append(keys, json_object_get(item, key));
+            out = json_pack("{s:o, s:O}", "items", keys, "total_count",
+                            json_object_get(page, "total_count"));
+            json_decref(page);
+        }
+    }
+    json_decref(r);
+    return out;
+}
+
+static json_t *
+s_table_actual(const client_keypair_t *kp,
+               const char *root,
+               const char *key,
+               json_t *args)
+{
+    char query[1024];
+    snprintf(query, sizeof query,
+             "query($limit: Int!, $offset: Int!, $status: String, $group_id: UUID,"
+             " $domain_name: String, $is_active: Boolean, $email: String,"
+             " $filter: String, $order: String) { %s(limit: $limit, offset: $offset, %s"
+             " filter: $filter, order: $order) { items { %s } total_count } }",
+             root,
+             strcmp(root, "user_list") == 0
+                 ? "status: $status, group_id: $group_id, domain_name: $domain_name,"
+                   " is_active: $is_active,"
+                 : "domain_name: $domain_name, is_active: $is_active, email: $email,",
+             key);
+    json_t *r = client_gql(&s_p, kp, query, json_deep_copy(args));
+    json_t *list = s_data(r, root);
+    json_t *out = NULL;
+    if (json_is_object(list)) {
+        json_t *keys = json_array();
+        size_t index;
+        json_t *item;
+        json_array_foreach(json_object_get(list, "items"), index, item)
+            json_array_append(keys, json_object_get(item, key));
+        out = json_pack("{s:o, s:O}", "items", keys, "total_count",
+                        json_object_get(list, "total_count"));
+    } else {
+        const char *message = json_string_value(
+            json_object_get(json_array_get(json_object_get(r, "errors"), 0), "message"));
+        const char *colon = message ? strstr(message, ": ") : NULL;
+        out = json_pack("{s:s}", "error", colon ? colon + 2 : message ? message : "none");
+    }
+    json_decref(r);
+    return out;
+}
+
+static const char *s_user_cases[] = {
+    "{}",
+    "{\"status\": \"active\"}",
+    "{\"is_active\": false}",
+    "{\"domain_name\": \"d2\"}",
+    "{\"group_id\": \"@p2\"}",
+    "{\"filter\": \"email ilike \\\"%EXAMPLE%\\\"\"}",
+    "{\"filter\": \"username like \\\"user_%\\\" | role in [\\\"admin\\\", 1]\"}",
+    "{\"filter\": \"full_name == \\\"\\\" & status_info == null\"}",
+    "{\"filter\": \"description contains \\\"%\\\" | allowed_client_ip != null\"}",
+    "{\"filter\": \"created_at > \\\"2000\\\" & !(role == \\\"superadmin\\\")\"}",
+    "{\"filter\": \"domain_name == \\\"d2\\\"\", \"order\": \"-email\"}",
+    "{\"order\": \"role,-username\"}",
+    "{\"order\": \"-created_at\"}",
+    //  read in memory
+    "{\"filter\": \"is_active == true\"}",
+    "{\"filter\": \"need_password_change == false & email ilike \\\"%1%\\\"\"}",
+    "{\"order\": \"is_active,email\"}",
+    "{\"order\": \"-sudo_session_enabled\"}",
+    //  errors
+    "{\"domain_name\": \"nope\"}",
+    "{\"filter\": \"nope == 1\"}",
+    "{\"order\": \"email,\"}",
+};
+
+static const char *s_keypair_cases[] = {
+    "{}",
+    "{\"is_active\": true}",
+    "{\"email\": \"%example.com\"}",
+    "{\"filter\": \"access_key like \\\"AK%\\\"\"}",
+    "{\"filter\": \"user_id ilike \\\"%USER%\\\" & last_used == null\"}",
+    "{\"filter\": \"resource_policy == \\\"default\\\" & ssh_public_key == null\"}",
+    "{\"order\": \"-access_key\"}",
+    "{\"order\": \"user_id,-created_at\"}",
+    //  read in memory
+    "{\"filter\": \"is_admin == false\"}",
+    "{\"filter\": \"secret_key != null\"}",
+    "{\"order\": \"rate_limit,-access_key\"}",
+    //  errors
+    "{\"filter\": \"nope == 1\"}",
+    "{\"order\": \"nope\"}",
+};
+
+static void
+s_check_table(const char *const *cases,
+              size_t count,
+              const char *root_all,
+              const char *root_page,
+              const char *fields,
+              const char *key)
+{
+    static const client_keypair_t *callers[] = {&s_p.super, &s_dadmin, &s_user1,
+                                                &s_user2};
+    static const int pages[][2] = {{100, 0}, {3, 0}, {3, 2}, {10, 50}};
+    for (size_t i = 0; i < count; i++) {
+        json_t *base = json_loads(cases[i], 0, NULL);
+        T_ASSERT(base);
+        s_substitute(base);
+        for (size_t c = 0; c < 4; c++)
+            for (size_t p = 0; p < sizeof pages / sizeof pages[0]; p++) {
+                json_t *args = json_deep_copy(base);
+                json_object_set_new(args, "limit", json_integer(pages[p][0]));
+                json_object_set_new(args, "offset", json_integer(pages[p][1]));
+                json_t *expected =
+                    s_table_expected(callers[c], root_all, fields, key, args);
+                json_t *actual = s_table_actual(callers[c], root_page, key, args);
+                if (!json_equal(expected, actual)) {
+                    char *a = json_dumps(args, JSON_COMPACT);
+                    char *e = json_dumps(expected, JSON_COMPACT);
+                    char *g = json_dumps(actual, JSON_COMPACT);
+                    fprintf(stderr,
+                            "# %s caller %zu args %s\n#   expected %s\n#   got %s\n",
+                            root_page, c, a, e, g);
+                    free(a);
+                    free(e);
+                    free(g);
+                }
+                T_ASSERT(json_equal(expected, actual));
+                json_decref(expected);
+                json_decref(actual);
+                json_decref(args);
+            }
+        json_decref(base);
+    }
+}
+
+static void
+test_user_and_keypair_lists(void)
+{
+    //  More people, with names, full names and descriptions to tell apart.
+    static const char *people[][5] = {
+        {"user_a@example.com", "default", "user", "Ann A", "has 100% x"},
+        {"userb@EXAMPLE.org", "default", "user", "", ""},
+        {"zed@example.com", "d2", "admin", "Zed", "d2 admin"},
+        {"user_c@example.net", "d2", "user", "c", "x"},
+        {"mon@example.com", "default", "monitor", "Mon", ""},
+    };
+    for (size_t i = 0; i < sizeof people / sizeof people[0]; i++) {
+        json_t *r = client_gql(&s_p, &s_p.super,
+                               "mutation($email: String!, $input: UserInput!) {"
+                               " create_user(email: $email, props: $input) { ok msg } }",
+                               json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:s, s:s, s:b}}",
+                                         "email", people[i][0], "input", "password",
+                                         "pw-123456", "domain_name", people[i][1], "role",
+                                         people[i][2], "username", people[i][0],
+                                         "full_name", people[i][3], "description",
+                                         people[i][4], "need_password_change", i % 2));
+        T_ASSERT(client_mutation_ok(r, "create_user"));
+        json_decref(r);
+    }
+    //  One of them inactive.
+    json_t *r = client_gql(&s_p, &s_p.super,
+                           "mutation { modify_user(email: \"userb@EXAMPLE.org\", props:"
+                           " {status: \"inactive\"}) { ok msg } }",
+                           NULL);
+    T_ASSERT(client_mutation_ok(r, "modify_user"));
+    json_decref(r);
+    s_check_table(s_user_cases, sizeof s_user_cases / sizeof s_user_cases[0], "users",
+                  "user_list", USER_FIELDS, "email");
+    s_check_table(s_keypair_cases, sizeof s_keypair_cases / sizeof s_keypair_cases[0],
+                  "keypairs", "keypair_list", KEYPAIR_FIELDS, "access_key");
+}
+
 int
 main(void)
 {
@@ -534,12 +762,13 @@ main(void)
         T_RUN(test_cases_match_the_reference);
         T_RUN(test_limits_refused);
         T_RUN(test_single_scoped);
+        T_RUN(test_user_and_keypair_lists);
     }
     json_decref(s_all);
     bus_rpc_client_destroy(&s_client);
     bool clean = client_platform_stop(&s_p);
     if (!clean)
         fprintf(stderr, "# a service did not stop cleanly\n");
-    client_platform_end(&s_p, t_failures > 0 || !clean);
+    client_platform_end(&s_p, t_failures > 0 || !clean || getenv("BACKPLANE_KEEP"));
     return clean ? T_DONE() : 1;
 }
