@@ -35,9 +35,24 @@
     whole machine, the gateway's CPU per request by the gateway alone. The
     last line is machine-readable:
         gateway: signed_rps=X unsigned_rps=Y ratio=Z
+    Then the session list: BENCH_LIST_SESSIONS (100,000) sessions go in
+    over the scheduler's own session.create RPC (no agent, so they stay
+    PENDING; BENCH_LIST_WINDOW calls in flight), and all but one in
+    BENCH_LIST_LIVE_EVERY are cancelled with session.destroy, which leaves
+    the history a real installation has (CANCELLED) around the few that
+    wait (PENDING). One keep-alive connection then alternates a signed
+    GraphQL compute_session_list(limit: 20, offset: 0, status: "PENDING"),
+    the fields `backend.ai ps` shows, with the signed GET /auth/role above,
+    BENCH_LIST_REQUESTS times each, and reports their p50 and p99 (one
+    request at a time: latency, not throughput) and the ratio of the list's
+    p99 to the baseline's; the same page by the statuses `backend.ai ps`
+    lists and the page of the CANCELLED history (nearly every session
+    matches) are timed the same way for information. Its line:
+        session_list: p50_ms=X p99_ms=Y baseline_p99_ms=Z ratio=R sessions=N
     Usage: bench_gateway [BINDIR]   (default $BACKPLANE_BINDIR, else build/bin)
-    BENCH_ONLY=signed|unsigned runs one kind of phase (for profiling; the
-    gateway's pid is printed at start-up); the last line is then omitted.
+    BENCH_ONLY=signed|unsigned|list runs one kind of phase (for profiling;
+    the gateway's pid is printed at start-up); the last line is then
+    omitted.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -67,8 +82,8 @@
 #define BENCH_STOP_TIMEOUT_MS  5000  //  a child's exit after SIGTERM, then SIGKILL
 #define BENCH_CHECK_TIMEOUT_MS 5000  //  the one-off requests that check the set-up
 #define BENCH_LINE_MAX         4096  //  a line of a child's stdout
-#define BENCH_INPUT_MAX        16384 //  one response, headers and body
-#define BENCH_REQUEST_MAX      1024
+#define BENCH_INPUT_MAX        65536 //  one response, headers and body
+#define BENCH_REQUEST_MAX      2048
 #define BENCH_STATUS_MAX       600 //  HTTP statuses counted one by one below this
 #define BENCH_EVENTS           64  //  epoll events per wait
 #define BENCH_TICK_MS          10  //  longest epoll wait, so the clock is read often
@@ -79,6 +94,25 @@
 //  limiter still runs on every signed request, as it does in production;
 //  the bench makes far fewer requests than this in the 15 minute window.
 #define BENCH_RATE_LIMIT 1000000
+
+//  The session list (BENCH_LIST_SESSIONS overrides the count).
+#define BENCH_LIST_SESSIONS    100000
+#define BENCH_LIST_LIVE_EVERY  20  //  one in this many stays PENDING
+#define BENCH_LIST_WINDOW      256 //  session.create/destroy calls in flight
+#define BENCH_LIST_KEYPAIRS    16
+#define BENCH_LIST_REQUESTS    400 //  timed requests of each kind
+#define BENCH_LIST_TARGET_MS   20  //  p99 of a page of 20
+#define BENCH_LIST_CALL_MS     120000
+#define BENCH_LIST_POLL_MS     100
+#define BENCH_LIST_IMAGE       "local.backplane/library/busybox:latest"
+#define BENCH_LIST_PATH        "/admin/gql"
+#define BENCH_LIST_KINDS       4 //  the baseline and three pages
+#define BENCH_LIST_PS_STATUSES "PENDING,SCHEDULED,PREPARING,RUNNING,TERMINATING"
+#define BENCH_LIST_QUERY                                                                 \
+    "query($limit: Int!, $offset: Int!, $status: String) {"                              \
+    " compute_session_list(limit: $limit, offset: $offset, status: $status) {"           \
+    " items { id name type image status status_info created_at terminated_at"            \
+    " occupied_slots access_key group_name user_email } total_count } }"
 
 #define BENCH_API_VERSION  "v6.20220315"
 #define BENCH_SIGNED_PATH  "/auth/role"
@@ -340,15 +374,18 @@ s_hex(const unsigned char *data, size_t size, char *out)
 }
 
 //  hex(HMAC(HMAC(HMAC(secret, date_key), host), string to sign)), with the
-//  empty body's hash and no Content-Type header. 0 or -1.
+//  request's Content-Type (BENCH_CONTENT_TYPE when none is sent) and the
+//  empty body's hash, whatever the body (as the official client signs).
+//  0 or -1.
 static int
-s_sign(const char *secret,
-       const char *method,
-       const char *target,
-       const char *date,
-       const char *date_key,
-       const char *host,
-       char out[BENCH_SHA256_HEX])
+s_sign_typed(const char *secret,
+             const char *method,
+             const char *target,
+             const char *date,
+             const char *date_key,
+             const char *host,
+             const char *content_type,
+             char out[BENCH_SHA256_HEX])
 {
     unsigned char k1[EVP_MAX_MD_SIZE], k2[EVP_MAX_MD_SIZE], digest[EVP_MAX_MD_SIZE];
     unsigned int k1_len = 0, k2_len = 0, digest_len = 0;
@@ -356,10 +393,10 @@ s_sign(const char *secret,
     if (!EVP_Digest("", 0, digest, &digest_len, EVP_sha256(), NULL))
         return -1;
     s_hex(digest, digest_len, body_hash);
-    int len = snprintf(text, sizeof text,
-                       "%s\n%s\n%s\nhost:%s\ncontent-type:%s\nx-backendai-version:%s\n%s",
-                       method, target, date, host, BENCH_CONTENT_TYPE, BENCH_API_VERSION,
-                       body_hash);
+    int len =
+        snprintf(text, sizeof text,
+                 "%s\n%s\n%s\nhost:%s\ncontent-type:%s\nx-backendai-version:%s\n%s",
+                 method, target, date, host, content_type, BENCH_API_VERSION, body_hash);
     if (len < 0 || (size_t) len >= sizeof text)
         return -1;
     if (!HMAC(EVP_sha256(), secret, (int) strlen(secret),
@@ -371,6 +408,20 @@ s_sign(const char *secret,
         return -1;
     s_hex(digest, digest_len, out);
     return 0;
+}
+
+//  The same with no body and no Content-Type header.
+static int
+s_sign(const char *secret,
+       const char *method,
+       const char *target,
+       const char *date,
+       const char *date_key,
+       const char *host,
+       char out[BENCH_SHA256_HEX])
+{
+    return s_sign_typed(secret, method, target, date, date_key, host, BENCH_CONTENT_TYPE,
+                        out);
 }
 
 //  The reference's worked example (§1.3, the GET without Content-Type).
@@ -774,6 +825,7 @@ typedef struct {
     char publish[BENCH_ENDPOINT_MAX];
     char subscribe[BENCH_ENDPOINT_MAX];
     char registry[BENCH_ENDPOINT_MAX];
+    char rpc[BENCH_ENDPOINT_MAX]; //  the scheduler's
     char access_key[BENCH_KEY_MAX];
     char secret_key[BENCH_KEY_MAX];
     int port;
@@ -852,7 +904,8 @@ s_start_scheduler(bench_t *self)
         return -1;
     if (!s_field(line, "hub_publish", self->publish, sizeof self->publish) ||
         !s_field(line, "hub_subscribe", self->subscribe, sizeof self->subscribe) ||
-        !s_field(line, "registry", self->registry, sizeof self->registry)) {
+        !s_field(line, "registry", self->registry, sizeof self->registry) ||
+        !s_field(line, "rpc", self->rpc, sizeof self->rpc)) {
         fprintf(stderr, "bench-gateway: no hub endpoints in \"%s\"\n", line);
         return -1;
     }
@@ -972,6 +1025,336 @@ s_teardown(bench_t *self)
 }
 
 //  ---------------------------------------------------------------------------
+//  The session list: sessions through the scheduler's RPC, then timed pages
+
+typedef struct {
+    bus_rpc_client_t *client;
+    int count;     //  calls to make
+    int sent;      //  made so far
+    int in_flight; //  made, not answered
+    int refused;   //  answered with an error
+    char first_refusal[BUS_ERROR_DETAIL_MAX];
+} pipeline_t;
+
+static void
+s_on_call(void *arg, const bus_reply_t *reply)
+{
+    pipeline_t *pipe = arg;
+    pipe->in_flight--;
+    if (reply->status != BUS_OK && !pipe->refused++)
+        snprintf(pipe->first_refusal, sizeof pipe->first_refusal, "%s: %s",
+                 bus_status_str(reply->status), reply->detail);
+}
+
+static void
+s_id(char *out, size_t size, unsigned tag, int i)
+{
+    snprintf(out, size, "%08x-0000-4000-8000-%012d", tag, i);
+}
+
+//  The i-th call's body: session.create (destroy false) of session i, or
+//  session.destroy of it. 0 or -1.
+static int
+s_list_body(int i, bool destroy, bus_writer_t *writer)
+{
+    char session[48], kernel[48], name[32], key[32], user[32], group[48];
+    s_id(session, sizeof session, 0xb0000000u, i);
+    if (destroy) {
+        proto_session_destroy_req_t req;
+        proto_session_destroy_req_init(&req);
+        char *reason = req.reason;
+        req.session_id = session;
+        req.reason = "user-requested";
+        int rc = proto_session_destroy_req_write(&req, writer);
+        free(reason);
+        return rc;
+    }
+    s_id(kernel, sizeof kernel, 0xc0000000u, i);
+    s_id(group, sizeof group, 0xd0000000u, i % 4);
+    snprintf(name, sizeof name, "bench-%d", i);
+    snprintf(key, sizeof key, "AKBENCH%02d", i % BENCH_LIST_KEYPAIRS);
+    snprintf(user, sizeof user, "user-%02d", i % BENCH_LIST_KEYPAIRS);
+    proto_kv_t slots[] = {{"cpu", "1"}, {"mem", "1073741824"}};
+    proto_session_create_req_t req;
+    proto_session_create_req_init(&req);
+    char *defaults[] = {req.type, req.architecture, req.cluster_mode};
+    req.session_id = session;
+    req.kernel_id = kernel;
+    req.name = name;
+    req.access_key = key;
+    req.user_uuid = user;
+    req.domain_name = "default";
+    req.group_id = group;
+    req.scaling_group = "default";
+    req.image = BENCH_LIST_IMAGE;
+    req.slots = slots;
+    req.slots_count = sizeof slots / sizeof slots[0];
+    int rc = proto_session_create_req_write(&req, writer);
+    for (size_t d = 0; d < sizeof defaults / sizeof defaults[0]; d++)
+        free(defaults[d]);
+    return rc;
+}
+
+//  Makes count calls of method, BENCH_LIST_WINDOW in flight, the i-th for
+//  session index(i). 0, or -1 when the scheduler stops answering.
+static int
+s_pipeline(pipeline_t *pipe, bool destroy, int count, int every)
+{
+    pipe->count = count;
+    pipe->sent = pipe->in_flight = 0;
+    zpoller_t *poller = zpoller_new(bus_rpc_client_sock(pipe->client), NULL);
+    if (!poller)
+        return -1;
+    int64_t progress = s_now_ms();
+    int answered = 0;
+    while (pipe->sent < pipe->count || pipe->in_flight > 0) {
+        while (pipe->sent < pipe->count && pipe->in_flight < BENCH_LIST_WINDOW) {
+            //  destroy: every session but each every-th one.
+            int i = destroy ? pipe->sent + pipe->sent / (every - 1) + 1 : pipe->sent;
+            bus_writer_t *writer = bus_writer_new();
+            uint64_t id = writer && s_list_body(i, destroy, writer) == 0
+                              ? bus_rpc_client_call(pipe->client,
+                                                    destroy ? PROTO_SESSION_DESTROY
+                                                            : PROTO_SESSION_CREATE,
+                                                    bus_writer_data(writer),
+                                                    bus_writer_size(writer),
+                                                    BENCH_LIST_CALL_MS, s_on_call, pipe)
+                              : 0;
+            bus_writer_destroy(&writer);
+            if (!id)
+                break; //  the queue is full: dispatch first
+            pipe->sent++;
+            pipe->in_flight++;
+        }
+        int in_flight = pipe->in_flight;
+        if (zpoller_wait(poller, BENCH_LIST_POLL_MS))
+            while (bus_rpc_client_dispatch(pipe->client) > 0)
+                ;
+        bus_rpc_client_tick(pipe->client);
+        answered += in_flight - pipe->in_flight;
+        if (in_flight != pipe->in_flight)
+            progress = s_now_ms();
+        else if (s_now_ms() - progress > BENCH_LIST_CALL_MS) {
+            fprintf(stderr, "bench-gateway: the scheduler stopped answering (%d of %d)\n",
+                    answered, count);
+            zpoller_destroy(&poller);
+            return -1;
+        }
+    }
+    zpoller_destroy(&poller);
+    return 0;
+}
+
+//  The sessions: count created, all but one in every cancelled. 0 or -1.
+static int
+s_fill_sessions(bench_t *self, int count, int *pending)
+{
+    pipeline_t pipe = {0};
+    pipe.client = bus_rpc_client_new(self->rpc, "bench/gateway", NULL);
+    if (!pipe.client)
+        return -1;
+    int64_t started = s_now_ms();
+    int rc = s_pipeline(&pipe, false, count, BENCH_LIST_LIVE_EVERY);
+    int64_t created = s_now_ms();
+    //  Sessions 0, every, 2 * every... stay PENDING.
+    int live = (count + BENCH_LIST_LIVE_EVERY - 1) / BENCH_LIST_LIVE_EVERY;
+    if (rc == 0 && pipe.refused == 0)
+        rc = s_pipeline(&pipe, true, count - live, BENCH_LIST_LIVE_EVERY);
+    bus_rpc_client_destroy(&pipe.client);
+    if (rc != 0 || pipe.refused) {
+        fprintf(stderr, "bench-gateway: %d calls refused (first: %s)\n", pipe.refused,
+                pipe.first_refusal);
+        return -1;
+    }
+    printf("sessions: %d created in %.1f s, %d of them cancelled in %.1f s; %d PENDING\n",
+           count, (double) (created - started) / 1e3, count - live,
+           (double) (s_now_ms() - created) / 1e3, live);
+    fflush(stdout);
+    *pending = live;
+    return 0;
+}
+
+//  A signed POST of a JSON body to path as the superadmin. Length, or -1.
+static int
+s_build_post(
+    const bench_t *self, const char *path, const char *body, char *out, size_t size)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    char date[64], date_key[16], host[64], sig[BENCH_SHA256_HEX];
+    size_t n = strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(date + n, sizeof date - n, ".%06ld+00:00", ts.tv_nsec / 1000);
+    strftime(date_key, sizeof date_key, "%Y%m%d", &tm);
+    snprintf(host, sizeof host, "127.0.0.1:%d", self->port);
+    if (s_sign_typed(self->secret_key, "POST", path, date, date_key, host,
+                     "application/json", sig) != 0)
+        return -1;
+    int len = snprintf(out, size,
+                       "POST %s HTTP/1.1\r\nHost: %s\r\nDate: %s\r\n"
+                       "X-BackendAI-Version: %s\r\nContent-Type: application/json\r\n"
+                       "Content-Length: %zu\r\nAuthorization: BackendAI "
+                       "signMethod=HMAC-SHA256, credential=%s:%s\r\n\r\n%s",
+                       path, host, date, BENCH_API_VERSION, strlen(body),
+                       self->access_key, sig, body);
+    return len > 0 && (size_t) len < size ? len : -1;
+}
+
+//  One request on the keep-alive connection *fd (opened when -1, closed on
+//  trouble). The microseconds to the whole response, or -1; the status in
+//  *status.
+static int64_t
+s_timed_request(int port, int *fd, const char *request, size_t size, int *status)
+{
+    static char in[BENCH_INPUT_MAX];
+    if (*fd < 0)
+        *fd = s_connect(port);
+    if (*fd < 0)
+        return -1;
+    int64_t start = s_now_us();
+    size_t used = 0, total = 0;
+    int rc = 0;
+    if (write(*fd, request, size) == (ssize_t) size)
+        while (used < sizeof in &&
+               (rc = s_parse_response(in, used, status, &total)) == 0) {
+            ssize_t n = read(*fd, in + used, sizeof in - used);
+            if (n <= 0) {
+                rc = -1;
+                break;
+            }
+            used += (size_t) n;
+        }
+    else
+        rc = -1;
+    int64_t took = s_now_us() - start;
+    if (rc != 1 || used != total) {
+        close(*fd);
+        *fd = -1;
+        return -1;
+    }
+    return took;
+}
+
+static int
+s_compare_int64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *) a, y = *(const int64_t *) b;
+    return x < y ? -1 : x > y;
+}
+
+//  Nearest-rank percentile of sorted microseconds, in ms.
+static double
+s_percentile_ms(const int64_t *sorted, int count, double percent)
+{
+    int rank = (int) (percent / 100 * count + 0.999999);
+    rank = rank < 1 ? 1 : rank > count ? count : rank;
+    return (double) sorted[rank - 1] / 1000;
+}
+
+//  The page of status as JSON for the GraphQL request's body.
+static char *
+s_list_body_json(const char *status)
+{
+    json_t *body = json_pack("{s:s, s:{s:i, s:i, s:s}}", "query", BENCH_LIST_QUERY,
+                             "variables", "limit", 20, "offset", 0, "status", status);
+    char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+    json_decref(body);
+    return text;
+}
+
+//  Checks the page once: 20 items and the total expected. 0 or -1.
+static int
+s_list_check(bench_t *self, const char *request, size_t size, int expected)
+{
+    char body[BENCH_INPUT_MAX];
+    int status = s_request_once(self->port, request, size, body, sizeof body);
+    json_t *r = status == 200 ? json_loads(body, 0, NULL) : NULL;
+    json_t *list = json_object_get(json_object_get(r, "data"), "compute_session_list");
+    json_int_t total = json_integer_value(json_object_get(list, "total_count"));
+    size_t items = json_array_size(json_object_get(list, "items"));
+    json_decref(r);
+    if (total != expected || items != (size_t) (expected < 20 ? expected : 20)) {
+        fprintf(stderr, "bench-gateway: the list answered %d: %.300s\n", status,
+                status < 0 ? "-" : body);
+        return -1;
+    }
+    return 0;
+}
+
+//  Times the pages of the two statuses against the baseline request.
+static int
+s_list_phase(bench_t *self, int sessions)
+{
+    int pending = 0;
+    if (s_fill_sessions(self, sessions, &pending) != 0)
+        return -1;
+    //  The page timed, then two for information: the live statuses as
+    //  `backend.ai ps` asks for them, and the history (nearly every session).
+    char *bodies[BENCH_LIST_KINDS - 1] = {s_list_body_json("PENDING"),
+                                          s_list_body_json(BENCH_LIST_PS_STATUSES),
+                                          s_list_body_json("CANCELLED")};
+    const int expected[BENCH_LIST_KINDS - 1] = {pending, pending, sessions - pending};
+    static char requests[BENCH_LIST_KINDS][BENCH_REQUEST_MAX + 512];
+    int sizes[BENCH_LIST_KINDS];
+    sizes[0] = s_build_request(PHASE_SIGNED, self->port, self->access_key,
+                               self->secret_key, requests[0], sizeof requests[0]);
+    for (int k = 1; k < BENCH_LIST_KINDS; k++) {
+        sizes[k] = bodies[k - 1] ? s_build_post(self, BENCH_LIST_PATH, bodies[k - 1],
+                                                requests[k], sizeof requests[k])
+                                 : -1;
+        free(bodies[k - 1]);
+    }
+    for (int k = 0; k < BENCH_LIST_KINDS; k++)
+        if (sizes[k] < 0 || (k > 0 && s_list_check(self, requests[k], (size_t) sizes[k],
+                                                   expected[k - 1])))
+            return -1;
+    int64_t *took[BENCH_LIST_KINDS];
+    bool allocated = true;
+    for (int k = 0; k < BENCH_LIST_KINDS; k++)
+        allocated &= (took[k] = calloc(BENCH_LIST_REQUESTS, sizeof *took[k])) != NULL;
+    int fd = -1, failures = allocated ? 0 : 1;
+    for (int i = 0; i < BENCH_LIST_REQUESTS && !failures; i++)
+        for (int k = 0; k < BENCH_LIST_KINDS && !failures; k++) {
+            int status = 0;
+            took[k][i] =
+                s_timed_request(self->port, &fd, requests[k], (size_t) sizes[k], &status);
+            if (took[k][i] < 0 || status != 200) {
+                fprintf(stderr, "bench-gateway: a timed request answered %d\n", status);
+                failures++;
+            }
+        }
+    if (fd >= 0)
+        close(fd);
+    double p50[BENCH_LIST_KINDS] = {0}, p99[BENCH_LIST_KINDS] = {0};
+    for (int k = 0; k < BENCH_LIST_KINDS && !failures; k++) {
+        qsort(took[k], BENCH_LIST_REQUESTS, sizeof *took[k], s_compare_int64);
+        p50[k] = s_percentile_ms(took[k], BENCH_LIST_REQUESTS, 50);
+        p99[k] = s_percentile_ms(took[k], BENCH_LIST_REQUESTS, 99);
+    }
+    for (int k = 0; k < BENCH_LIST_KINDS; k++)
+        free(took[k]);
+    if (failures)
+        return -1;
+    static const char *what[BENCH_LIST_KINDS][2] = {
+        {"GET /auth/role", "(the baseline)"},
+        {"status PENDING", "(page of 20; the few that wait)"},
+        {"status as backend.ai ps", "(the same rows; several statuses: for information)"},
+        {"status CANCELLED", "(nearly every session matches: for information)"}};
+    for (int k = 0; k < BENCH_LIST_KINDS; k++)
+        printf("  %-24s p50 %6.2f ms  p99 %6.2f ms  %s\n", what[k][0], p50[k], p99[k],
+               what[k][1]);
+    if (p99[1] > BENCH_LIST_TARGET_MS)
+        printf("bench-gateway: target missed: session list p99 > %d ms\n",
+               BENCH_LIST_TARGET_MS);
+    printf("session_list: p50_ms=%.2f p99_ms=%.2f baseline_p99_ms=%.2f ratio=%.2f "
+           "sessions=%d pending=%d\n",
+           p50[1], p99[1], p99[0], p99[0] > 0 ? p99[1] / p99[0] : 0, sessions, pending);
+    fflush(stdout);
+    return 0;
+}
+
+//  ---------------------------------------------------------------------------
 
 int
 main(int argc, char **argv)
@@ -999,8 +1382,14 @@ main(int argc, char **argv)
         return 1;
     }
     const char *only = getenv("BENCH_ONLY");
+    if (only && !*only)
+        only = NULL;
     bool run[2] = {!only || strcmp(only, "unsigned") == 0,
                    !only || strcmp(only, "signed") == 0};
+    bool run_list = !only || strcmp(only, "list") == 0;
+    const char *count_text = getenv("BENCH_LIST_SESSIONS");
+    int sessions =
+        count_text && atoi(count_text) > 0 ? atoi(count_text) : BENCH_LIST_SESSIONS;
     printf("bench-gateway: gateway pid %d on 127.0.0.1:%d (with scheduler and "
            "accounting); %d connections, %d x (%.1f s warm-up + %.1f s) per kind\n",
            (int) bench.gateway.pid, bench.port, BENCH_CONNECTIONS, BENCH_REPEATS,
@@ -1041,6 +1430,8 @@ main(int argc, char **argv)
                    errors);
             fflush(stdout);
         }
+    if (run_list && !failures && s_list_phase(&bench, sessions) != 0)
+        failures++;
     s_teardown(&bench);
     if (failures) {
         fprintf(stderr, "bench-gateway: a measurement could not be set up\n");
@@ -1050,6 +1441,8 @@ main(int argc, char **argv)
         run[PHASE_UNSIGNED] ? s_median(rps[PHASE_UNSIGNED], BENCH_REPEATS) : 0;
     double signed_rps =
         run[PHASE_SIGNED] ? s_median(rps[PHASE_SIGNED], BENCH_REPEATS) : 0;
+    if (!run[PHASE_UNSIGNED] && !run[PHASE_SIGNED])
+        return 0;
     //  Gateway CPU per request is what the signature costs the gateway
     //  itself; req/s is also bounded by the machine (cores, neighbours).
     printf("medians: unsigned %.0f req/s %.0f us/req, signed %.0f req/s %.0f us/req "

@@ -24,6 +24,7 @@
 #include "bus_slots.h"
 #include "bus_envelope.h"
 #include "bus_db.h"
+#include "bus_where.h"
 #include "bus_config.h"
 #include "bus_socket.h"
 #include "bus_hub.h"

@@ -1965,6 +1965,9 @@ s_list_req_free(proto_session_list_req_t *self)
     free(self->group_id);
     free(self->statuses);
     free(self->mounted_folder);
+    free(self->where);
+    free(self->order);
+    free(self->after_id);
 }
 
 static bool
@@ -1982,18 +1985,27 @@ s_list_req_valid(const proto_session_list_req_t *self)
         return false;
     if (!proto_valid_str(self->mounted_folder, 0, 64))
         return false;
+    if (!proto_valid_str(self->where, 0, 65536))
+        return false;
+    if (!proto_valid_str(self->order, 0, 1024))
+        return false;
+    if (!proto_valid_str(self->after_id, 0, 64))
+        return false;
     return true;
 }
 
 static void
 s_list_req_write(const proto_session_list_req_t *self, bus_writer_t *writer)
 {
-    uint32_t pairs = 2;
+    uint32_t pairs = 3;
     pairs += self->access_key != NULL;
     pairs += self->domain_name != NULL;
     pairs += self->group_id != NULL;
     pairs += self->statuses != NULL;
     pairs += self->mounted_folder != NULL;
+    pairs += self->where != NULL;
+    pairs += self->order != NULL;
+    pairs += self->after_id != NULL;
     bus_writer_map(writer, pairs);
     if (self->access_key != NULL)
         proto_write_str(writer, "access_key", self->access_key);
@@ -2007,6 +2019,13 @@ s_list_req_write(const proto_session_list_req_t *self, bus_writer_t *writer)
     proto_write_uint(writer, "offset", self->offset);
     if (self->mounted_folder != NULL)
         proto_write_str(writer, "mounted_folder", self->mounted_folder);
+    if (self->where != NULL)
+        proto_write_str(writer, "where", self->where);
+    if (self->order != NULL)
+        proto_write_str(writer, "order", self->order);
+    proto_write_int(writer, "after_created_at", self->after_created_at);
+    if (self->after_id != NULL)
+        proto_write_str(writer, "after_id", self->after_id);
 }
 
 static void
@@ -2019,6 +2038,11 @@ s_list_req_read(proto_session_list_req_t *self, proto_in_t *in)
     proto_read_uint(in, "limit", 0, 10000, &self->limit);
     proto_read_uint(in, "offset", 0, UINT64_MAX, &self->offset);
     proto_read_str(in, "mounted_folder", 0, 64, &self->mounted_folder);
+    proto_read_str(in, "where", 0, 65536, &self->where);
+    proto_read_str(in, "order", 0, 1024, &self->order);
+    proto_read_int(in, "after_created_at", 0, INT64_MIN, INT64_MAX,
+                   &self->after_created_at);
+    proto_read_str(in, "after_id", 0, 64, &self->after_id);
 }
 
 static void
@@ -2031,6 +2055,10 @@ s_list_req_print(const proto_session_list_req_t *self, proto_text_t *text)
     proto_print_uint(text, "limit", self->limit);
     proto_print_uint(text, "offset", self->offset);
     proto_print_str(text, "mounted_folder", self->mounted_folder);
+    proto_print_str(text, "where", self->where);
+    proto_print_str(text, "order", self->order);
+    proto_print_int(text, "after_created_at", self->after_created_at);
+    proto_print_str(text, "after_id", self->after_id);
 }
 
 void

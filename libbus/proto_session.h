@@ -479,8 +479,8 @@ int proto_session_restart_rep_decode(proto_session_restart_rep_t *self,
 char *proto_session_restart_rep_print(const proto_session_restart_rep_t *self);
 
 //  ---------------------------------------------------------------------------
-//  session.list request (idempotent): sessions by owner, project, domain and status,
-//  newest first
+//  session.list request (idempotent): sessions by owner, project, domain, status and a
+//  condition, newest first or in the order asked, one page and the count of all
 
 typedef struct {
     //  Only this keypair's (at most 64 bytes)
@@ -498,6 +498,19 @@ typedef struct {
     //  Only sessions that mount this virtual folder (its id, 32 hex digits) (at most 64
     //  bytes)
     char *mounted_folder;
+    //  Only sessions this condition holds for: a JSON term over the info's text fields
+    //  (bus_where.h: ["and", t, ...], ["=", "name", "x"], ["like", ...]...); the SQL it
+    //  becomes binds every value (at most 65536 bytes)
+    char *where;
+    //  Comma list of info fields, each with an optional - for descending (nulls first
+    //  then, last ascending); ties keep the newest first (at most 1024 bytes)
+    char *order;
+    //  With after_id, in the default order only: the sessions after this one (created
+    //  before it, or at the same time with a larger id), a cursor that new sessions do
+    //  not shift (microseconds since the epoch)
+    int64_t after_created_at;
+    //  The session the cursor is at (see after_created_at) (at most 64 bytes)
+    char *after_id;
 } proto_session_list_req_t;
 
 void proto_session_list_req_init(proto_session_list_req_t *self);
@@ -515,8 +528,8 @@ int proto_session_list_req_decode(proto_session_list_req_t *self,
 char *proto_session_list_req_print(const proto_session_list_req_t *self);
 
 //  ---------------------------------------------------------------------------
-//  session.list reply (idempotent): sessions by owner, project, domain and status, newest
-//  first
+//  session.list reply (idempotent): sessions by owner, project, domain, status and a
+//  condition, newest first or in the order asked, one page and the count of all
 
 typedef struct {
     //  The page (at most 10000 items)

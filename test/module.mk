@@ -50,6 +50,9 @@ FUZZ_EXTRA_fuzz_http_head := services/storage-proxy/sp_http_head.o
 $(BUILD)/test/fuzz_http_head_replay: $(BUILD)/services/storage-proxy/sp_http_head.o
 FUZZ_EXTRA_fuzz_mounts := services/agent/agent_mounts.o
 $(BUILD)/test/fuzz_mounts_replay: $(BUILD)/services/agent/agent_mounts.o
+FUZZ_EXTRA_fuzz_pushdown := services/gateway/gw_minilang.o services/scheduler/sched_where.o
+$(BUILD)/test/fuzz_pushdown_replay: $(BUILD)/services/gateway/gw_minilang.o \
+    $(BUILD)/services/scheduler/sched_where.o
 
 # SANITIZE (not CFLAGS) carries the flags, so the Makefile's own CFLAGS still apply.
 .PHONY: fuzz

@@ -46,6 +46,8 @@ int gw_group_delete(gw_request_t *r, const char *id, bool purge, bus_error_t *er
 
 //  Users (domain admins in their domain; a user reads and updates itself).
 int gw_user_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err);
+//  The same list for gw_gql_page_table (user_list pages in SQL).
+extern const struct gw_gql_table gw_user_table;
 int gw_user_get(gw_request_t *r, const char *email, json_t **out, bus_error_t *err);
 int
 gw_user_get_by_uuid(gw_request_t *r, const char *uuid, json_t **out, bus_error_t *err);
@@ -57,6 +59,8 @@ int gw_user_delete(gw_request_t *r, const char *email, bool purge, bus_error_t *
 
 //  Keypairs (domain admins for users of their domain; a user its own).
 int gw_keypair_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err);
+//  The same list for gw_gql_page_table (keypair_list pages in SQL).
+extern const struct gw_gql_table gw_keypair_table;
 int
 gw_keypair_get(gw_request_t *r, const char *access_key, json_t **out, bus_error_t *err);
 int gw_keypair_create(

@@ -2,17 +2,55 @@
     gw_compute_session - compute_session and compute_session_list in the
     GraphQL admin API, from the scheduler
 
-    The scheduler owns sessions. When an operation asks for these fields,
-    gw_gql first fetches the sessions the caller may see with session.list
-    (a superadmin all, a domain admin its domain's, anyone else its own
-    keypair's; the newest GW_SESSIONS_PREFETCH_MAX) into
-    r->prefetch_sessions; the resolvers filter, order and page them, and
-    add what only the gateway knows (project names, user emails).
+    The scheduler owns sessions. Before the document runs, gw_gql hands
+    this module the arguments of each of these root fields, and each is
+    answered with session.list calls whose answers wait in
+    r->prefetch_sessions for the resolvers (which run synchronously).
+
+    A list is planned from its arguments: who may see what (a superadmin
+    all, a domain admin its domain's, anyone else its own keypair's), the
+    status, access_key and group_id arguments, domain_name for a superadmin
+    (it narrows a list that has not been narrowed to one domain), the top-level
+    conjuncts of the filter that SQL answers as the minilang does
+    (gw_minilang_filter_pushdown over s_columns) and the order when each of
+    its keys has a column. When the whole filter and the order go to the
+    scheduler, one call answers the page and the exact total_count. When
+    not, the gateway reads every session that the pushed part leaves (in
+    chunks, with a cursor that new sessions do not shift), keeps those the
+    whole filter matches, sorts them with the minilang and pages them: the
+    answer Backend.AI's semantics give, at the cost of the reading, which
+    is bounded by GW_SESSIONS_SCAN_MAX. Either way only the rows of a page
+    are turned into JSON with what the gateway adds (project names, user
+    emails, service ports).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
 #include "gw_classes.h"
+
+//  The ComputeSession fields that are the session info's text fields (the
+//  same value, or null for a NULL column) and the times, which sort as the
+//  ISO 8601 strings they are shown as.
+static const gw_minilang_column_t s_columns[] = {
+    {"id", "session_id", true},
+    {"session_id", "session_id", true},
+    {"name", "name", true},
+    {"type", "type", true},
+    {"image", "image", true},
+    {"domain_name", "domain_name", true},
+    {"group_id", "group_id", true},
+    {"user_id", "user_uuid", true},
+    {"access_key", "access_key", true},
+    {"status", "status", true},
+    {"status_info", "status_info", true},
+    {"scaling_group", "scaling_group", true},
+    {"result", "result", true},
+    {"cluster_mode", "cluster_mode", true},
+    {"created_at", "created_at", false},
+    {"status_changed", "status_changed", false},
+    {"terminated_at", "terminated_at", false},
+    {NULL, NULL, false},
+};
 
 //  One column of one row by id from the gateway's own tables, or "".
 static json_t *
@@ -29,84 +67,55 @@ s_lookup(bus_db_t *db, const char *sql, const char *id)
     return out ? out : json_string("");
 }
 
-void
-gw_compute_session_request(gw_request_t *r, bus_writer_t *writer)
+//  One session as a ComputeSession object. Caller owns it.
+static json_t *
+s_session(gw_request_t *r, const proto_session_info_t *s)
 {
-    proto_session_list_req_t in;
-    proto_session_list_req_init(&in);
-    in.limit = GW_SESSIONS_PREFETCH_MAX;
-    if (!gw_identity_is_superadmin(&r->who)) {
-        if (gw_identity_admins_domain(&r->who, r->who.domain))
-            in.domain_name = r->who.domain;
-        else
-            in.access_key = r->who.access_key;
-    }
-    proto_session_list_req_write(&in, writer);
-}
-
-json_t *
-gw_compute_session_from_reply(gw_request_t *r, const bus_reply_t *reply)
-{
-    proto_session_list_rep_t rep;
-    bus_error_t err = {0};
-    if (reply->status != BUS_OK)
-        return json_pack("{s:s}", "error", *reply->detail ? reply->detail : "no answer");
-    if (proto_session_list_rep_decode(&rep, reply->body, reply->body_size, &err) !=
-        BUS_OK)
-        return json_pack("{s:s}", "error", err.detail);
     bus_db_t *db = r->gw->db;
-    json_t *sessions = json_array();
-    for (size_t i = 0; i < rep.sessions_count; i++) {
-        const proto_session_info_t *s = &rep.sessions[i];
-        //  registry/project/name:tag → the catalogue's registry, name and tag.
-        const char *image = s->image ? s->image : "";
-        const char *slash = strchr(image, '/'), *colon = strrchr(image, ':');
-        char registry[256] = "", tag[128] = "";
-        if (slash)
-            snprintf(registry, sizeof registry, "%.*s", (int) (slash - image), image);
-        if (colon && (!slash || colon > slash))
-            snprintf(tag, sizeof tag, "%s", colon + 1);
-        json_t *occupied = gw_gql_slots(s->occupied_slots, s->occupied_slots_count);
-        json_t *apps = gw_apps_of_session(r->gw, s->image, s->preopen_ports);
-        char *service_ports = json_dumps(apps, JSON_COMPACT);
-        json_decref(apps);
-        json_t *status_data = json_string(s->status_data ? s->status_data : "{}");
-        json_t *container = json_pack(
-            "{s:s?, s:s?, s:s, s:s, s:s, s:s?, s:s?, s:s, s:s?, s:s?, s:s?, s:O, s:O, "
-            "s:s?,"
-            " s:I, s:o}",
-            "id", s->kernel_id, "session_id", s->session_id, "role", "main",
-            "cluster_role", "main", "cluster_hostname", "main1", "agent", s->agent_id,
-            "image", s->image, "registry", registry, "status", s->status, "status_info",
-            s->status_info, "container_id", s->container_id, "status_data", status_data,
-            "occupied_slots", occupied, "kernel_host", s->kernel_host, "cluster_idx",
-            (json_int_t) 1, "status_changed", gw_gql_time(s->status_changed));
-        json_t *session = json_pack(
-            "{s:s, s:s, s:s, s:s?, s:s?, s:s, s:s, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?,"
-            " s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:s, s:s, s:I, s:s, s:[], s:[o],"
-            " s:[], s:s?, s:s?}",
-            "id", s->session_id, "session_id", s->session_id, "name", s->name, "type",
-            s->type, "image", s->image, "registry", registry, "tag", tag, "domain_name",
-            s->domain_name, "group_id", s->group_id, "user_id", s->user_uuid,
-            "access_key", s->access_key, "status", s->status, "status_info",
-            s->status_info, "status_data", status_data, "status_changed",
-            gw_gql_time(s->status_changed), "created_at", gw_gql_time(s->created_at),
-            "terminated_at", gw_gql_time(s->terminated_at), "occupied_slots", occupied,
-            "group_name",
-            s_lookup(db, "SELECT name FROM groups WHERE id = ?1", s->group_id),
-            "user_email",
-            s_lookup(db, "SELECT email FROM users WHERE uuid = ?1", s->user_uuid),
-            "result", s->result ? s->result : "UNDEFINED", "cluster_mode",
-            s->cluster_mode ? s->cluster_mode : "single-node", "service_ports",
-            service_ports ? service_ports : "[]", "cluster_size",
-            (json_int_t) (s->cluster_size ? s->cluster_size : 1), "resource_opts", "{}",
-            "mounts", "containers", container, "dependencies", "scaling_group",
-            s->scaling_group, "agent", s->agent_id);
-        free(service_ports);
-        json_array_append_new(sessions, session);
-    }
-    proto_session_list_rep_clear(&rep);
-    return sessions;
+    //  registry/project/name:tag → the catalogue's registry, name and tag.
+    const char *image = s->image ? s->image : "";
+    const char *slash = strchr(image, '/'), *colon = strrchr(image, ':');
+    char registry[256] = "", tag[128] = "";
+    if (slash)
+        snprintf(registry, sizeof registry, "%.*s", (int) (slash - image), image);
+    if (colon && (!slash || colon > slash))
+        snprintf(tag, sizeof tag, "%s", colon + 1);
+    json_t *occupied = gw_gql_slots(s->occupied_slots, s->occupied_slots_count);
+    json_t *apps = gw_apps_of_session(r->gw, s->image, s->preopen_ports);
+    char *service_ports = json_dumps(apps, JSON_COMPACT);
+    json_decref(apps);
+    json_t *status_data = json_string(s->status_data ? s->status_data : "{}");
+    json_t *container = json_pack(
+        "{s:s?, s:s?, s:s, s:s, s:s, s:s?, s:s?, s:s, s:s?, s:s?, s:s?, s:O, s:O, "
+        "s:s?,"
+        " s:I, s:o}",
+        "id", s->kernel_id, "session_id", s->session_id, "role", "main", "cluster_role",
+        "main", "cluster_hostname", "main1", "agent", s->agent_id, "image", s->image,
+        "registry", registry, "status", s->status, "status_info", s->status_info,
+        "container_id", s->container_id, "status_data", status_data, "occupied_slots",
+        occupied, "kernel_host", s->kernel_host, "cluster_idx", (json_int_t) 1,
+        "status_changed", gw_gql_time(s->status_changed));
+    json_t *session = json_pack(
+        "{s:s?, s:s?, s:s?, s:s?, s:s?, s:s, s:s, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?,"
+        " s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:s, s:s, s:I, s:s, s:[], s:[o],"
+        " s:[], s:s?, s:s?}",
+        "id", s->session_id, "session_id", s->session_id, "name", s->name, "type",
+        s->type, "image", s->image, "registry", registry, "tag", tag, "domain_name",
+        s->domain_name, "group_id", s->group_id, "user_id", s->user_uuid, "access_key",
+        s->access_key, "status", s->status, "status_info", s->status_info, "status_data",
+        status_data, "status_changed", gw_gql_time(s->status_changed), "created_at",
+        gw_gql_time(s->created_at), "terminated_at", gw_gql_time(s->terminated_at),
+        "occupied_slots", occupied, "group_name",
+        s_lookup(db, "SELECT name FROM groups WHERE id = ?1", s->group_id), "user_email",
+        s_lookup(db, "SELECT email FROM users WHERE uuid = ?1", s->user_uuid), "result",
+        s->result ? s->result : "UNDEFINED", "cluster_mode",
+        s->cluster_mode ? s->cluster_mode : "single-node", "service_ports",
+        service_ports ? service_ports : "[]", "cluster_size",
+        (json_int_t) (s->cluster_size ? s->cluster_size : 1), "resource_opts", "{}",
+        "mounts", "containers", container, "dependencies", "scaling_group",
+        s->scaling_group, "agent", s->agent_id);
+    free(service_ports);
+    return session;
 }
 
 bool
@@ -118,63 +127,410 @@ gw_compute_session_is_root(const char *name)
     return false;
 }
 
-//  The prefetched sessions, or NULL with err when the scheduler failed.
-static json_t *
-s_sessions(gw_request_t *r, bus_error_t *err)
+//  Where a field's answer waits: its name and its arguments. Caller frees.
+static char *
+s_key(const char *name, json_t *args)
 {
-    if (!json_is_array(r->prefetch_sessions)) {
-        const char *why =
-            json_string_value(json_object_get(r->prefetch_sessions, "error"));
+    char *text = json_dumps(args, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+    char *key = NULL;
+    if (text && asprintf(&key, "%s %s", name, text) < 0)
+        key = NULL;
+    free(text);
+    return key;
+}
+
+//  ---------------------------------------------------------------------------
+//  Fetching
+
+typedef struct {
+    gw_request_t *r;
+    json_t *fields; //  [{name, args}], owned
+    size_t next;    //  the next one to plan
+    gw_compute_session_done_fn *done;
+    void *arg;
+    json_t *sample;     //  a session with every field (null values), owned
+    const char **names; //  its keys, NULL-terminated: what filter and order may name
+    //  The field being fetched.
+    char *key;
+    bool single; //  compute_session: the first item, or null
+    bool scan;   //  read every session the request narrows to
+    proto_session_list_req_t req;
+    char *where;                  //  req.where, owned
+    char order[1024];             //  req.order
+    char after_id[64];            //  req.after_id
+    const char *statuses;         //  to match in memory (too long to send), borrowed
+    gw_minilang_filter_t *filter; //  to match in memory, or NULL
+    const char *order_text;       //  to sort by in memory, borrowed, or NULL
+    json_int_t limit, offset;
+    json_t *kept; //  scan: the matches so far
+    size_t read;  //  scan: sessions read
+} fetch_t;
+
+static void s_fetch_next(fetch_t *f);
+
+//  Stores a field's answer (value stolen) or its error.
+static void
+s_store(fetch_t *f, json_t *value, int status, const char *error)
+{
+    json_t *entry = value ? json_pack("{s:o}", "value", value)
+                          : json_pack("{s:i, s:s}", "status", status, "error", error);
+    if (f->key && entry)
+        json_object_set_new(f->r->prefetch_sessions, f->key, entry);
+    else
+        json_decref(entry);
+}
+
+//  Forgets the field being fetched.
+static void
+s_field_end(fetch_t *f)
+{
+    free(f->key);
+    f->key = NULL;
+    free(f->where);
+    f->where = NULL;
+    gw_minilang_filter_destroy(&f->filter);
+    json_decref(f->kept);
+    f->kept = NULL;
+    memset(&f->req, 0, sizeof f->req); //  every string in it is borrowed
+}
+
+static const char *
+s_scoped(const char *scope, const char *arg, bool *empty)
+{
+    if (scope && arg && strcmp(scope, arg) != 0)
+        *empty = true; //  the argument asks for what the caller may not see
+    //  Stored values are at most PROTO's 64 bytes: a longer one matches none.
+    const char *value = arg ? arg : scope;
+    if (value && strlen(value) > 64)
+        *empty = true;
+    return value;
+}
+
+//  Plans the field: fills the request, or stores the answer at once (an
+//  error, nothing to ask). True when a call is to be made.
+static bool
+s_plan(fetch_t *f, const char *name, json_t *args)
+{
+    gw_request_t *r = f->r;
+    proto_session_list_req_init(&f->req);
+    f->scan = false;
+    f->single = strcmp(name, "compute_session") == 0;
+    f->statuses = NULL;
+    f->order_text = NULL;
+    f->read = 0;
+    f->after_id[0] = '\0';
+    bool empty = false;
+    const char *scope_key = NULL, *scope_domain = NULL;
+    if (!gw_identity_is_superadmin(&r->who)) {
+        if (gw_identity_admins_domain(&r->who, r->who.domain))
+            scope_domain = r->who.domain;
+        else
+            scope_key = r->who.access_key;
+    }
+    if (f->single) {
+        const char *id = gw_gql_arg(args, "id");
+        if (!id) {
+            s_store(f, json_null(), 0, NULL);
+            return false;
+        }
+        f->req.access_key = (char *) s_scoped(scope_key, NULL, &empty);
+        f->req.domain_name = (char *) s_scoped(scope_domain, NULL, &empty);
+        json_t *term = json_pack("[s, s, s]", "=", "session_id", id);
+        f->where = term ? json_dumps(term, JSON_COMPACT) : NULL;
+        json_decref(term);
+        f->req.where = f->where;
+        f->req.limit = 1;
+        if (!f->where || strlen(f->where) > 65536) {
+            s_store(f, json_null(), 0, NULL);
+            return false;
+        }
+        return true;
+    }
+    //  The checks and messages of gw_gql_page, in its order.
+    f->limit = json_integer_value(json_object_get(args, "limit"));
+    f->offset = json_integer_value(json_object_get(args, "offset"));
+    if (f->limit <= 0 || f->limit > GW_GQL_PAGE_MAX || f->offset < 0) {
+        char message[128];
+        snprintf(message, sizeof message, "limit must be 1..%d and offset >= 0",
+                 GW_GQL_PAGE_MAX);
+        s_store(f, NULL, BUS_STATUS_INVALID, message);
+        return false;
+    }
+    char message[256];
+    const char *filter_text = gw_gql_arg(args, "filter");
+    bool complete = true;
+    if (filter_text) {
+        f->filter =
+            gw_minilang_filter_parse(filter_text, f->names, message, sizeof message);
+        if (!f->filter) {
+            s_store(f, NULL, BUS_STATUS_INVALID, message);
+            return false;
+        }
+        json_t *pushed = gw_minilang_filter_pushdown(f->filter, s_columns, &complete);
+        f->where = pushed ? json_dumps(pushed, JSON_COMPACT) : NULL;
+        json_decref(pushed);
+        if (f->where && strlen(f->where) > 65536) {
+            free(f->where);
+            f->where = NULL;
+            complete = false;
+        }
+        if (complete)
+            gw_minilang_filter_destroy(&f->filter);
+        f->req.where = f->where;
+    }
+    const char *order_text = gw_gql_arg(args, "order");
+    if (order_text) {
+        int rc = gw_minilang_order_pushdown(order_text, f->names, s_columns, f->order,
+                                            sizeof f->order, message, sizeof message);
+        if (rc < 0) {
+            s_store(f, NULL, BUS_STATUS_INVALID, message);
+            return false;
+        }
+        if (rc > 0)
+            f->order_text = order_text;
+        else if (*f->order)
+            f->req.order = f->order;
+    }
+    const char *status = gw_gql_arg(args, "status");
+    if (status && *status) {
+        if (strlen(status) <= 512)
+            f->req.statuses = (char *) status;
+        else
+            f->statuses = status;
+    }
+    f->req.access_key =
+        (char *) s_scoped(scope_key, gw_gql_arg(args, "access_key"), &empty);
+    //  domain_name narrows a superadmin's list; anyone else's is already
+    //  one domain's (a domain admin's own, as Backend.AI overrides it).
+    f->req.domain_name = (char *) s_scoped(
+        scope_domain,
+        gw_identity_is_superadmin(&r->who) ? gw_gql_arg(args, "domain_name") : NULL,
+        &empty);
+    f->req.group_id = (char *) s_scoped(NULL, gw_gql_arg(args, "group_id"), &empty);
+    if (empty) {
+        s_store(f, json_pack("{s:[], s:I}", "items", "total_count", (json_int_t) 0), 0,
+                NULL);
+        return false;
+    }
+    f->scan = f->filter || f->statuses || f->order_text;
+    if (f->scan) {
+        //  Every session the request narrows to, newest first, by cursor;
+        //  sorted here.
+        f->order_text = order_text;
+        f->req.order = NULL;
+        f->req.limit = GW_SESSIONS_CHUNK;
+        f->kept = json_array();
+    } else {
+        f->req.limit = (uint64_t) f->limit;
+        f->req.offset = (uint64_t) f->offset;
+    }
+    return true;
+}
+
+static void s_on_reply(void *arg, const bus_reply_t *reply);
+
+//  Sends the planned call; false when it could not leave (answer stored).
+static bool
+s_send(fetch_t *f)
+{
+    gw_request_t *r = f->r;
+    const char *scheduler = bus_node_find(r->gw->node, "scheduler");
+    bus_writer_t *writer = scheduler ? bus_writer_new() : NULL;
+    uint64_t sent = 0;
+    if (writer && proto_session_list_req_write(&f->req, writer) == 0)
+        sent = bus_node_call(r->gw->node, scheduler, PROTO_SESSION_LIST,
+                             bus_writer_data(writer), bus_writer_size(writer), 0,
+                             s_on_reply, f);
+    bus_writer_destroy(&writer);
+    if (!sent)
+        s_store(f, NULL, BUS_STATUS_UNAVAILABLE,
+                scheduler ? "the call could not be sent" : "not reachable");
+    return sent != 0;
+}
+
+//  A scan's reply: keeps the matches; true when there is more to read.
+static bool
+s_scan(fetch_t *f, const proto_session_list_rep_t *rep)
+{
+    if (f->read == 0 && rep->total_count > GW_SESSIONS_SCAN_MAX) {
+        char message[256];
+        snprintf(message, sizeof message,
+                 "the filter or order needs %" PRIu64 " sessions read one by one, more "
+                 "than %d: narrow it with status, access_key, group_id or a filter on "
+                 "the sessions' own text fields",
+                 rep->total_count, GW_SESSIONS_SCAN_MAX);
+        s_store(f, NULL, BUS_STATUS_INVALID, message);
+        return false;
+    }
+    for (size_t i = 0; i < rep->sessions_count; i++) {
+        const proto_session_info_t *s = &rep->sessions[i];
+        if (f->statuses && !gw_gql_in_list(f->statuses, s->status))
+            continue;
+        json_t *session = s_session(f->r, s);
+        if (!f->filter || gw_minilang_filter_match(f->filter, session))
+            json_array_append(f->kept, session);
+        json_decref(session);
+    }
+    f->read += rep->sessions_count;
+    if (rep->sessions_count == f->req.limit && rep->sessions_count > 0 &&
+        f->read < GW_SESSIONS_SCAN_MAX) {
+        const proto_session_info_t *last = &rep->sessions[rep->sessions_count - 1];
+        snprintf(f->after_id, sizeof f->after_id, "%s", last->session_id);
+        f->req.after_id = f->after_id;
+        f->req.after_created_at = last->created_at;
+        return true;
+    }
+    //  Everything read: sort what was kept, then the page.
+    char message[256];
+    if (f->order_text && gw_minilang_order(f->kept, f->order_text, f->names, message,
+                                           sizeof message) != 0) {
+        s_store(f, NULL, BUS_STATUS_INVALID, message);
+        return false;
+    }
+    json_t *items = json_array();
+    size_t total = json_array_size(f->kept);
+    size_t end = (size_t) f->offset + (size_t) f->limit; //  offset < 2^63
+    for (size_t i = (size_t) f->offset; i < total && i < end; i++)
+        json_array_append(items, json_array_get(f->kept, i));
+    s_store(f, json_pack("{s:o, s:I}", "items", items, "total_count", (json_int_t) total),
+            0, NULL);
+    return false;
+}
+
+static void
+s_on_reply(void *arg, const bus_reply_t *reply)
+{
+    fetch_t *f = arg;
+    proto_session_list_rep_t rep;
+    bus_error_t err = {0};
+    bool more = false;
+    if (reply->status != BUS_OK) {
+        //  The scheduler's own refusal of a request this module wrote.
+        s_store(f, NULL,
+                reply->status == BUS_STATUS_INVALID ? BUS_STATUS_INTERNAL
+                                                    : BUS_STATUS_UNAVAILABLE,
+                *reply->detail ? reply->detail : "no answer");
+    } else if (proto_session_list_rep_decode(&rep, reply->body, reply->body_size, &err) !=
+               BUS_OK)
+        s_store(f, NULL, BUS_STATUS_UNAVAILABLE, err.detail);
+    else {
+        if (f->scan)
+            more = s_scan(f, &rep);
+        else if (f->single)
+            s_store(f,
+                    rep.sessions_count ? s_session(f->r, &rep.sessions[0]) : json_null(),
+                    0, NULL);
+        else {
+            json_t *items = json_array();
+            for (size_t i = 0; i < rep.sessions_count; i++)
+                json_array_append_new(items, s_session(f->r, &rep.sessions[i]));
+            s_store(f,
+                    json_pack("{s:o, s:I}", "items", items, "total_count",
+                              (json_int_t) rep.total_count),
+                    0, NULL);
+        }
+        proto_session_list_rep_clear(&rep);
+    }
+    //  A client that went away needs no more reading.
+    if (more && f->r->req && s_send(f))
+        return;
+    s_field_end(f);
+    s_fetch_next(f);
+}
+
+//  Plans and sends the next field's first call; when none is left, ends
+//  the fetch and runs done.
+static void
+s_fetch_next(fetch_t *f)
+{
+    while (f->next < json_array_size(f->fields)) {
+        json_t *field = json_array_get(f->fields, f->next++);
+        const char *name = json_string_value(json_object_get(field, "name"));
+        json_t *args = json_object_get(field, "args");
+        f->key = name ? s_key(name, args) : NULL;
+        if (f->key && f->r->req && !json_object_get(f->r->prefetch_sessions, f->key) &&
+            s_plan(f, name, args) && s_send(f))
+            return;
+        s_field_end(f);
+    }
+    gw_compute_session_done_fn *done = f->done;
+    void *arg = f->arg;
+    json_decref(f->fields);
+    json_decref(f->sample);
+    free(f->names);
+    free(f);
+    done(arg);
+}
+
+void
+gw_compute_session_fetch(gw_request_t *r,
+                         json_t *fields,
+                         gw_compute_session_done_fn *done,
+                         void *arg)
+{
+    fetch_t *f = calloc(1, sizeof *f);
+    if (!json_is_object(r->prefetch_sessions)) {
+        json_decref(r->prefetch_sessions);
+        r->prefetch_sessions = json_object();
+    }
+    //  The names a filter or order may use: the fields every session has.
+    proto_session_info_t empty;
+    proto_session_info_init(&empty);
+    json_t *sample = f ? s_session(r, &empty) : NULL;
+    const char **names =
+        sample ? calloc(json_object_size(sample) + 1, sizeof *names) : NULL;
+    if (!names) {
+        free(f);
+        json_decref(sample);
+        json_decref(fields);
+        done(arg); //  the resolvers find no answers: "not reachable"
+        return;
+    }
+    size_t n = 0;
+    const char *key;
+    json_t *value;
+    json_object_foreach(sample, key, value) names[n++] = key;
+    f->r = r;
+    f->fields = fields;
+    f->done = done;
+    f->arg = arg;
+    f->sample = sample;
+    f->names = names;
+    s_fetch_next(f);
+}
+
+//  ---------------------------------------------------------------------------
+//  Resolvers: the answers fetched before the document ran
+
+static json_t *
+s_answer(gw_request_t *r, const char *name, json_t *args, bus_error_t *err)
+{
+    char *key = s_key(name, args);
+    json_t *entry = key ? json_object_get(r->prefetch_sessions, key) : NULL;
+    free(key);
+    json_t *value = json_object_get(entry, "value");
+    if (value)
+        return json_incref(value);
+    const char *why = json_string_value(json_object_get(entry, "error"));
+    int status = (int) json_integer_value(json_object_get(entry, "status"));
+    if (status && status != BUS_STATUS_UNAVAILABLE)
+        bus_error_set(err, status, "%s", why ? why : "");
+    else
         bus_error_set(err, BUS_STATUS_UNAVAILABLE, "the scheduler did not answer: %s",
                       why ? why : "not reachable");
-        return NULL;
-    }
-    return r->prefetch_sessions;
+    return NULL;
 }
 
 static json_t *
 q_compute_session(gw_request_t *r, json_t *args, bus_error_t *err)
 {
-    json_t *all = s_sessions(r, err);
-    if (!all)
-        return NULL;
-    const char *id = gw_gql_arg(args, "id");
-    size_t index;
-    json_t *session;
-    json_array_foreach(all, index, session)
-    {
-        if (id && strcmp(json_string_value(json_object_get(session, "id")), id) == 0)
-            return json_incref(session);
-    }
-    return json_null();
+    return s_answer(r, "compute_session", args, err);
 }
 
 static json_t *
 q_compute_session_list(gw_request_t *r, json_t *args, bus_error_t *err)
 {
-    json_t *all = s_sessions(r, err);
-    if (!all)
-        return NULL;
-    const char *status = gw_gql_arg(args, "status");
-    const char *access_key = gw_gql_arg(args, "access_key");
-    const char *group_id = gw_gql_arg(args, "group_id");
-    json_t *kept = json_array();
-    size_t index;
-    json_t *session;
-    json_array_foreach(all, index, session)
-    {
-        const char *s_status = json_string_value(json_object_get(session, "status"));
-        if (status && *status && !gw_gql_in_list(status, s_status))
-            continue;
-        if (access_key &&
-            strcmp(access_key, json_string_value(json_object_get(session, "access_key"))))
-            continue;
-        if (group_id &&
-            strcmp(group_id, json_string_value(json_object_get(session, "group_id"))))
-            continue;
-        json_array_append(kept, session);
-    }
-    return gw_gql_page(kept, args, err);
+    return s_answer(r, "compute_session_list", args, err);
 }
 
 const gw_gql_root_t gw_compute_session_gql[] = {

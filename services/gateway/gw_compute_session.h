@@ -10,9 +10,13 @@
 
 #include "gw_gql.h"
 
-//  The most sessions one GraphQL operation sees (the newest); paging and
-//  filters work within them.
-#define GW_SESSIONS_PREFETCH_MAX 10000
+//  When a list's filter or order needs what only the gateway has (a
+//  project's name, a user's email, slots as JSON...), the gateway reads
+//  every session the scheduler can narrow the list to, GW_SESSIONS_CHUNK
+//  per call, and refuses a list that would read more than
+//  GW_SESSIONS_SCAN_MAX rather than answer a wrong total_count.
+#define GW_SESSIONS_CHUNK    5000
+#define GW_SESSIONS_SCAN_MAX 100000
 
 //  The root fields.
 extern const gw_gql_root_t gw_compute_session_gql[];
@@ -20,11 +24,18 @@ extern const gw_gql_root_t gw_compute_session_gql[];
 //  True for a root field these resolvers answer.
 bool gw_compute_session_is_root(const char *name);
 
-//  Writes the session.list request for the sessions the caller may see.
-void gw_compute_session_request(gw_request_t *r, bus_writer_t *writer);
+//  Called when gw_compute_session_fetch has stored every answer.
+typedef void(gw_compute_session_done_fn)(void *arg);
 
-//  The scheduler's reply as a JSON array of ComputeSession objects, or
-//  {"error": detail} when the call failed. Caller owns it.
-json_t *gw_compute_session_from_reply(gw_request_t *r, const bus_reply_t *reply);
+//  Asks the scheduler, one field after another, what the operation's
+//  compute_session fields need: fields is a JSON array of {"name", "args"}
+//  (stolen), one per root field these resolvers answer, with the arguments
+//  as the execution will pass them. The answers go to r->prefetch_sessions
+//  (an object the resolvers read, by name and arguments); then done runs,
+//  also when the scheduler is not there (the resolvers report it).
+void gw_compute_session_fetch(gw_request_t *r,
+                              json_t *fields,
+                              gw_compute_session_done_fn *done,
+                              void *arg);
 
 #endif

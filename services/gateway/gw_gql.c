@@ -144,6 +144,137 @@ gw_gql_page(json_t *all, json_t *args, bus_error_t *err)
     return json_pack("{s:o, s:I}", "items", items, "total_count", (json_int_t) total);
 }
 
+//  The names of the fields an item of the table has: the row query's
+//  columns, then the extra ones. Caller frees the array (the names are
+//  the statement's until it is finalized, and the table's).
+static const char **
+s_table_fields(const gw_gql_table_t *table, sqlite3_stmt *stmt)
+{
+    int columns = sqlite3_column_count(stmt);
+    size_t extra = 0;
+    while (table->extra && table->extra[extra])
+        extra++;
+    const char **names = calloc((size_t) columns + extra + 1, sizeof *names);
+    for (int i = 0; names && i < columns; i++)
+        names[i] = sqlite3_column_name(stmt, i);
+    for (size_t i = 0; names && i < extra; i++)
+        names[(size_t) columns + i] = table->extra[i];
+    return names;
+}
+
+int
+gw_gql_page_table(gw_request_t *r,
+                  json_t *args,
+                  const gw_gql_table_t *table,
+                  json_t **out,
+                  bus_error_t *err)
+{
+    sqlite3 *db = bus_db_handle(r->gw->db);
+    int result = -1; //  0 answered, 1 for gw_gql_page, -1 err
+    bus_where_t *where = bus_where_new(table->columns, table->order);
+    sqlite3_stmt *probe = NULL, *count = NULL, *rows = NULL;
+    const char **fields = NULL;
+    gw_minilang_column_t *pushable = NULL;
+    gw_minilang_filter_t *filter = NULL;
+    char *term = NULL, *tail = NULL;
+    char order[1024] = "", message[256];
+    if (!where) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        goto done;
+    }
+    if (table->scope(r, args, where, err) != BUS_OK)
+        goto done;
+    json_int_t limit = json_integer_value(json_object_get(args, "limit"));
+    json_int_t offset = json_integer_value(json_object_get(args, "offset"));
+    if (limit <= 0 || limit > GW_GQL_PAGE_MAX || offset < 0) {
+        bus_error_set(err, BUS_STATUS_INVALID, "limit must be 1..%d and offset >= 0",
+                      GW_GQL_PAGE_MAX);
+        goto done;
+    }
+    //  The fields an item has: the row query's columns (a statement never
+    //  stepped names them), then the extra ones.
+    size_t ncolumns = 0;
+    while (table->columns[ncolumns].field)
+        ncolumns++;
+    pushable = calloc(ncolumns + 1, sizeof *pushable);
+    for (size_t i = 0; pushable && i < ncolumns; i++)
+        pushable[i] = (gw_minilang_column_t){
+            table->columns[i].field, table->columns[i].field, table->columns[i].text};
+    probe = bus_where_prepare(where, db, table->select, "");
+    fields = probe ? s_table_fields(table, probe) : NULL;
+    if (!pushable || !fields) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
+        goto done;
+    }
+    const char *filter_text = json_string_value(json_object_get(args, "filter"));
+    if (filter_text) {
+        filter = gw_minilang_filter_parse(filter_text, fields, message, sizeof message);
+        if (!filter) {
+            bus_error_set(err, BUS_STATUS_INVALID, "%s", message);
+            goto done;
+        }
+        bool complete = false;
+        json_t *terms = gw_minilang_filter_pushdown(filter, pushable, &complete);
+        term = complete ? json_dumps(terms, JSON_COMPACT) : NULL;
+        json_decref(terms);
+        if (!term) {
+            result = 1;
+            goto done;
+        }
+    }
+    const char *order_text = json_string_value(json_object_get(args, "order"));
+    if (order_text) {
+        int pushed = gw_minilang_order_pushdown(order_text, fields, pushable, order,
+                                                sizeof order, message, sizeof message);
+        if (pushed < 0)
+            bus_error_set(err, BUS_STATUS_INVALID, "%s", message);
+        else if (pushed > 0)
+            result = 1;
+        if (pushed != 0)
+            goto done;
+    }
+    //  What the gateway pushes, its builder takes: a refusal is a bug here.
+    if ((term && bus_where_term(where, term, err) != BUS_OK) ||
+        bus_where_order(where, order, err) != BUS_OK) {
+        err->status = BUS_STATUS_INTERNAL;
+        goto done;
+    }
+    int params = bus_where_param_count(where);
+    if (asprintf(&tail, "%s LIMIT ?%d OFFSET ?%d", bus_where_order_sql(where), params + 1,
+                 params + 2) < 0)
+        tail = NULL;
+    count = bus_where_prepare(where, db, table->count, "");
+    rows = tail ? bus_where_prepare(where, db, table->select, tail) : NULL;
+    if (!count || !rows) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
+        goto done;
+    }
+    json_int_t total =
+        sqlite3_step(count) == SQLITE_ROW ? sqlite3_column_int64(count, 0) : 0;
+    sqlite3_bind_int64(rows, params + 1, limit);
+    sqlite3_bind_int64(rows, params + 2, offset);
+    json_t *items = json_array();
+    while (sqlite3_step(rows) == SQLITE_ROW) {
+        json_t *row = gw_store_row(rows, table->booleans);
+        if (table->shape)
+            table->shape(r, row);
+        json_array_append_new(items, row);
+    }
+    *out = json_pack("{s:o, s:I}", "items", items, "total_count", total);
+    result = 0;
+done:
+    sqlite3_finalize(rows);
+    sqlite3_finalize(count);
+    free(fields); //  names borrowed from probe, finalized next
+    sqlite3_finalize(probe);
+    free(pushable);
+    gw_minilang_filter_destroy(&filter);
+    free(term);
+    free(tail);
+    bus_where_destroy(&where);
+    return result;
+}
+
 //  A single object, or JSON null when it does not exist.
 static json_t *
 s_single(int rc, json_t *out, bus_error_t *err)
@@ -237,10 +368,23 @@ q_users(gw_request_t *r, json_t *args, bus_error_t *err)
     return s_list(gw_user_list, r, args, err);
 }
 
+//  A *_list page in SQL when it can be, else the whole list paged here.
+static json_t *
+s_page_table(const gw_gql_table_t *table,
+             gw_admin_list_fn *fn,
+             gw_request_t *r,
+             json_t *args,
+             bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc = gw_gql_page_table(r, args, table, &out, err);
+    return rc == 0 ? out : rc < 0 ? NULL : s_page(fn, r, args, err);
+}
+
 static json_t *
 q_user_list(gw_request_t *r, json_t *args, bus_error_t *err)
 {
-    return s_page(gw_user_list, r, args, err);
+    return s_page_table(&gw_user_table, gw_user_list, r, args, err);
 }
 
 static json_t *
@@ -268,7 +412,7 @@ q_keypairs(gw_request_t *r, json_t *args, bus_error_t *err)
 static json_t *
 q_keypair_list(gw_request_t *r, json_t *args, bus_error_t *err)
 {
-    return s_page(gw_keypair_list, r, args, err);
+    return s_page_table(&gw_keypair_table, gw_keypair_list, r, args, err);
 }
 
 static json_t *
@@ -554,6 +698,27 @@ s_project(gql_exec_t *x, json_t *value, const gw_gql_selection_t *selection, jso
     return out;
 }
 
+//  A field's arguments with the variables substituted, as its resolver
+//  gets them; NULL with gerr. Caller owns the result.
+static json_t *
+s_field_args(const gw_gql_field_t *field,
+             const gw_gql_operation_t *op,
+             json_t *variables,
+             gw_gql_error_t *gerr)
+{
+    json_t *args = json_object();
+    for (size_t a = 0; args && a < field->argument_count; a++) {
+        json_t *value =
+            gw_gql_value_json(&field->arguments[a].value, op, variables, gerr);
+        if (!value) {
+            json_decref(args);
+            return NULL;
+        }
+        json_object_set_new(args, field->arguments[a].name, value);
+    }
+    return args;
+}
+
 //  Executes the operation: {"data": {...}} with x->errors filled.
 static json_t *
 s_execute(gql_exec_t *x)
@@ -596,20 +761,11 @@ s_execute(gql_exec_t *x)
             json_decref(path);
             continue;
         }
-        //  Arguments, with variables substituted.
-        json_t *args = json_object();
-        bool bad = false;
-        for (size_t a = 0; a < field->argument_count && !bad; a++) {
-            json_t *value =
-                gw_gql_value_json(&field->arguments[a].value, x->op, x->variables, &gerr);
-            if (!value) {
-                s_error(x, gerr.message, field, path);
-                bad = true;
-            } else
-                json_object_set_new(args, field->arguments[a].name, value);
-        }
+        json_t *args = s_field_args(field, x->op, x->variables, &gerr);
+        if (!args)
+            s_error(x, gerr.message, field, path);
         json_t *value = NULL;
-        if (!bad) {
+        if (args) {
             bus_error_t err = {0};
             value = root->fn(x->r, args, &err);
             if (!value) {
@@ -629,6 +785,14 @@ s_execute(gql_exec_t *x)
     return data;
 }
 
+//  The operation's name, as s_run reads it.
+static const char *
+s_operation_name(gw_request_t *r)
+{
+    const char *name = json_string_value(json_object_get(r->params, "operation_name"));
+    return name ? name : json_string_value(json_object_get(r->params, "operationName"));
+}
+
 //  Parses and runs the request's document. Returns data (NULL when nothing
 //  could run) and fills errors.
 static json_t *
@@ -637,10 +801,7 @@ s_run(gw_request_t *r, json_t *errors)
     gql_exec_t x = {.r = r, .errors = errors};
     const char *query = json_string_value(json_object_get(r->params, "query"));
     json_t *variables = json_object_get(r->params, "variables");
-    const char *operation =
-        json_string_value(json_object_get(r->params, "operation_name"));
-    if (!operation)
-        operation = json_string_value(json_object_get(r->params, "operationName"));
+    const char *operation = s_operation_name(r);
     if (!query) {
         s_error(&x, "Must provide query string.", NULL, NULL);
         return NULL;
@@ -714,33 +875,47 @@ s_finish_legacy(gw_request_t *r)
 typedef struct {
     gw_request_t *r;
     bool legacy;
-    bool sessions; //  the sessions are still to fetch
+    json_t *sessions; //  [{name, args}] of the compute_session fields to fetch
 } gql_prefetch_t;
 
-//  Which root fields that live in the scheduler the operation asks for
-//  (one parse; the execution parses again, which is cheap next to a call).
+//  Whether the operation asks for root fields that live in the scheduler
+//  (one parse; the execution parses again, which is cheap next to a call):
+//  the agents, and each compute_session field with its arguments as the
+//  execution will pass them (a field whose arguments do not resolve is
+//  left to the execution, which reports it).
 static void
-s_wants(gw_request_t *r, bool *agents, bool *sessions)
+s_wants(gw_request_t *r, bool *agents, json_t *sessions)
 {
-    *agents = *sessions = false;
+    *agents = false;
     const char *query = json_string_value(json_object_get(r->params, "query"));
     if (!query)
         return;
     gw_gql_error_t gerr = {0};
     gw_gql_doc_t *doc = gw_gql_parse(query, strlen(query), &gerr);
-    const char *name = json_string_value(json_object_get(r->params, "operation_name"));
-    const gw_gql_operation_t *op = doc ? gw_gql_doc_operation(doc, name, &gerr) : NULL;
-    for (size_t i = 0; op && i < op->selection.count; i++) {
-        *agents |= gw_agent_is_root(op->selection.fields[i].name);
-        *sessions |= gw_compute_session_is_root(op->selection.fields[i].name);
+    const gw_gql_operation_t *op =
+        doc ? gw_gql_doc_operation(doc, s_operation_name(r), &gerr) : NULL;
+    json_t *variables = op ? gw_gql_operation_coerce_variables(
+                                 op, json_object_get(r->params, "variables"), &gerr)
+                           : NULL;
+    for (size_t i = 0; variables && i < op->selection.count; i++) {
+        const gw_gql_field_t *field = &op->selection.fields[i];
+        *agents |= gw_agent_is_root(field->name);
+        if (!gw_compute_session_is_root(field->name) || strcmp(op->kind, "query") != 0)
+            continue;
+        json_t *args = s_field_args(field, op, variables, &gerr);
+        if (args)
+            json_array_append_new(
+                sessions, json_pack("{s:s, s:o}", "name", field->name, "args", args));
     }
+    json_decref(variables);
     gw_gql_doc_destroy(&doc);
 }
 
 //  Executes the document once everything is fetched; frees prefetch.
 static void
-s_finish_prefetched(gql_prefetch_t *prefetch)
+s_finish_prefetched(void *arg)
 {
+    gql_prefetch_t *prefetch = arg;
     gw_request_t *r = prefetch->r;
     bool legacy = prefetch->legacy;
     free(prefetch);
@@ -750,35 +925,18 @@ s_finish_prefetched(gql_prefetch_t *prefetch)
         s_finish(r);
 }
 
-static void
-s_on_sessions(void *arg, const bus_reply_t *reply)
-{
-    gql_prefetch_t *prefetch = arg;
-    prefetch->r->prefetch_sessions = gw_compute_session_from_reply(prefetch->r, reply);
-    s_finish_prefetched(prefetch);
-}
-
 //  Fetches the sessions if the document wants them, then executes it.
-//  Without a scheduler the resolvers report it unreachable.
 static void
 s_fetch_sessions(gql_prefetch_t *prefetch)
 {
-    gw_request_t *r = prefetch->r;
-    const char *scheduler = bus_node_find(r->gw->node, "scheduler");
-    if (prefetch->sessions && scheduler) {
-        prefetch->sessions = false;
-        bus_writer_t *writer = bus_writer_new();
-        if (writer) {
-            gw_compute_session_request(r, writer);
-            uint64_t sent = bus_node_call(
-                r->gw->node, scheduler, PROTO_SESSION_LIST, bus_writer_data(writer),
-                bus_writer_size(writer), 0, s_on_sessions, prefetch);
-            bus_writer_destroy(&writer);
-            if (sent)
-                return;
-        }
+    json_t *sessions = prefetch->sessions;
+    prefetch->sessions = NULL;
+    if (json_array_size(sessions))
+        gw_compute_session_fetch(prefetch->r, sessions, s_finish_prefetched, prefetch);
+    else {
+        json_decref(sessions);
+        s_finish_prefetched(prefetch);
     }
-    s_finish_prefetched(prefetch);
 }
 
 static void
@@ -793,14 +951,18 @@ static void
 s_handle(gw_request_t *r, bool legacy)
 {
     gql_prefetch_t *prefetch = calloc(1, sizeof *prefetch);
-    if (!prefetch) {
+    json_t *sessions = json_array();
+    if (!prefetch || !sessions) {
+        free(prefetch);
+        json_decref(sessions);
         gw_reply_status(r, BUS_STATUS_INTERNAL, "out of memory");
         return;
     }
     prefetch->r = r;
     prefetch->legacy = legacy;
+    prefetch->sessions = sessions;
     bool agents;
-    s_wants(r, &agents, &prefetch->sessions);
+    s_wants(r, &agents, sessions);
     const char *scheduler = bus_node_find(r->gw->node, "scheduler");
     static const uint8_t empty_map = 0x80; //  scheduler.agents with no filter
     if (scheduler && agents &&

@@ -42,6 +42,40 @@ json_t *gw_gql_single(int rc, json_t *out);
 json_t *gw_gql_mutation(int rc, const char *item_key, json_t *item, bus_error_t *err);
 json_t *gw_gql_page(json_t *all, json_t *args, bus_error_t *err);
 
+//  A *_list field over one of the gateway's own tables, for
+//  gw_gql_page_table: the items' fields that are columns (bus_where: the
+//  text ones may be filtered on, all of them ordered by), the row query and
+//  the count query (each "SELECT ... FROM ..." to which the WHERE is added),
+//  the order of the whole list (which ends with a unique key, so that pages
+//  cut it where a full listing would), which integer columns are booleans,
+//  the fields the rows get after the query (extra, NULL-terminated), the
+//  list's own conditions (who may see what, the field's arguments: ANDed
+//  to where; BUS_OK or an error with err) and what each row of a page gets
+//  after the query (shape, may be NULL).
+typedef struct gw_gql_table {
+    const bus_where_column_t *columns;
+    const char *select;
+    const char *count;
+    const char *order;
+    const char *const *booleans;
+    const char *const *extra;
+    int (*scope)(gw_request_t *r, json_t *args, bus_where_t *where, bus_error_t *err);
+    void (*shape)(gw_request_t *r, json_t *row);
+} gw_gql_table_t;
+
+//  The {items, total_count} page of such a list, answered by SQL when its
+//  filter and order push down whole (gw_minilang_filter_pushdown): the
+//  answer gw_gql_page gives over every row the list has, with the same
+//  errors in the same order (the list's own first, then limit and offset,
+//  the filter, the order). Returns 0 with *out (caller owns it), -1 with
+//  err, or 1 when the filter or order needs memory (then page the whole
+//  list with gw_gql_page).
+int gw_gql_page_table(gw_request_t *r,
+                      json_t *args,
+                      const gw_gql_table_t *table,
+                      json_t **out,
+                      bus_error_t *err);
+
 //  Values from the bus as GraphQL shows them: microseconds since the epoch
 //  as ISO 8601 (JSON null for 0); a slot map as a JSONString; whether item
 //  is one of a comma-separated list's words (status filters such as

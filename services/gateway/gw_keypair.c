@@ -59,8 +59,12 @@ gw_keypair_get(gw_request_t *r, const char *access_key, json_t **out, bus_error_
     return BUS_OK;
 }
 
-int
-gw_keypair_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
+//  The keypairs the caller may see and the arguments narrow to, ANDed to
+//  where: a superadmin's all (or one domain's), an admin's or monitor's
+//  domain's, a user's own. The scope and the arguments compare with LIKE,
+//  as they always have. BUS_OK or FORBIDDEN.
+static int
+s_scope(gw_request_t *r, json_t *args, bus_where_t *where, bus_error_t *err)
 {
     const char *domain = json_string_value(json_object_get(args, "domain_name"));
     const char *email = json_string_value(json_object_get(args, "email"));
@@ -77,25 +81,77 @@ gw_keypair_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
     } else if (domain)
         scope_domain = domain;
     const char *flag = json_is_boolean(active) ? (json_is_true(active) ? "1" : "0") : "%";
-    const char *params[] = {scope_domain, scope_user, email ? email : "%", flag, NULL};
-    json_t *keypairs =
-        gw_store_rows(r->gw->db,
-                      KEYPAIR_COLUMNS " WHERE u.domain_name LIKE ?1 AND k.user_id LIKE ?2"
-                                      " AND u.email LIKE ?3 AND k.is_active LIKE ?4"
-                                      " ORDER BY k.created_at",
-                      params, s_booleans);
+    const char *pieces[][2] = {{" AND u.domain_name LIKE ", scope_domain},
+                               {" AND k.user_id LIKE ", scope_user},
+                               {" AND u.email LIKE ", email ? email : "%"},
+                               {" AND k.is_active LIKE ", flag}};
+    int rc = 0;
+    for (size_t i = 0; i < sizeof pieces / sizeof pieces[0] && rc == 0; i++)
+        rc = bus_where_append(where, pieces[i][0]) ||
+             bus_where_param_text(where, pieces[i][1], strlen(pieces[i][1]));
+    return rc == 0 ? BUS_OK : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+}
+
+//  A monitor reads others' keypairs, but never their secrets.
+static void
+s_shape_listed(gw_request_t *r, json_t *keypair)
+{
+    if (r->who.role == GW_ROLE_MONITOR &&
+        strcmp(json_string_value(json_object_get(keypair, "user")), r->who.user_uuid) !=
+            0)
+        json_object_set_new(keypair, "secret_key", json_null());
+    s_shape(keypair);
+}
+
+//  The keypairs' text fields, for filters and orders in SQL (not the
+//  secret, which a monitor's items hide).
+static const bus_where_column_t s_columns[] = {
+    {"user_id", "u.email", true, false},
+    {"user", "k.user_id", true, false},
+    {"access_key", "k.access_key", true, false},
+    {"created_at", "k.created_at", true, false},
+    {"modified_at", "k.modified_at", true, false},
+    {"last_used", "k.last_used", true, true},
+    {"resource_policy", "k.resource_policy", true, false},
+    {"ssh_public_key", "k.ssh_public_key", true, true},
+    {"domain_name", "u.domain_name", true, false},
+    {"full_name", "u.full_name", true, false},
+    {NULL, NULL, false, false},
+};
+
+static const char *const s_extra[] = {"user_info", NULL};
+
+const gw_gql_table_t gw_keypair_table = {
+    s_columns,
+    KEYPAIR_COLUMNS,
+    "SELECT count(*) FROM keypairs k JOIN users u ON u.uuid = k.user_id",
+    "k.created_at, k.rowid",
+    s_booleans,
+    s_extra,
+    s_scope,
+    s_shape_listed,
+};
+
+int
+gw_keypair_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
+{
+    bus_where_t *where = bus_where_new(s_columns, gw_keypair_table.order);
+    if (!where)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    int rc = s_scope(r, args, where, err);
+    sqlite3_stmt *stmt =
+        rc == BUS_OK ? bus_where_prepare(where, bus_db_handle(r->gw->db), KEYPAIR_COLUMNS,
+                                         bus_where_order_sql(where))
+                     : NULL;
+    bus_where_destroy(&where);
+    if (rc != BUS_OK)
+        return rc;
+    json_t *keypairs = stmt ? gw_store_rows_of(stmt, s_booleans) : NULL;
     if (!keypairs)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
     size_t index;
     json_t *keypair;
-    json_array_foreach(keypairs, index, keypair)
-    {
-        if (r->who.role == GW_ROLE_MONITOR &&
-            strcmp(json_string_value(json_object_get(keypair, "user")),
-                   r->who.user_uuid) != 0)
-            json_object_set_new(keypair, "secret_key", json_null());
-        s_shape(keypair);
-    }
+    json_array_foreach(keypairs, index, keypair) s_shape_listed(r, keypair);
     *out = keypairs;
     return BUS_OK;
 }

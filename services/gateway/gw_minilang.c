@@ -1162,3 +1162,275 @@ gw_minilang_order(json_t *items,
     free(keys);
     return rc;
 }
+
+//  ---------------------------------------------------------------------
+//  Pushdown
+
+typedef struct {
+    const gw_minilang_column_t *columns;
+    size_t values; //  bound so far
+} s_push_t;
+
+static const gw_minilang_column_t *
+s_push_column(const s_push_t *push, const char *field, bool text)
+{
+    for (const gw_minilang_column_t *c = push->columns; c && c->field; c++)
+        if (strcmp(c->field, field) == 0)
+            return !text || c->text ? c : NULL;
+    return NULL;
+}
+
+//  A minilang like pattern (% _ and \ escaping the next character, a lone
+//  trailing \ itself, as s_like reads it) as SQLite's LIKE ... ESCAPE '\'
+//  (glob false) or GLOB (glob true). NULL when out of memory or longer
+//  than GW_MINILANG_PUSH_PATTERN_MAX.
+static json_t *
+s_push_pattern(const char *pat, size_t pn, bool glob)
+{
+    char *out = malloc(3 * pn + 1);
+    if (!out)
+        return NULL;
+    size_t o = 0;
+    for (size_t i = 0; i < pn; i++) {
+        char c = pat[i];
+        bool literal = true;
+        if (c == '%' || c == '_') {
+            out[o++] = glob ? (c == '%' ? '*' : '?') : c;
+            literal = false;
+        } else if (c == '\\' && i + 1 < pn)
+            c = pat[++i];
+        if (!literal)
+            continue;
+        if (glob && (c == '*' || c == '?' || c == '[')) {
+            out[o++] = '[';
+            out[o++] = c;
+            out[o++] = ']';
+        } else {
+            if (!glob && (c == '%' || c == '_' || c == '\\'))
+                out[o++] = '\\';
+            out[o++] = c;
+        }
+    }
+    json_t *text = o <= GW_MINILANG_PUSH_PATTERN_MAX ? json_stringn(out, o) : NULL;
+    free(out);
+    return text;
+}
+
+static json_t *s_push_node(s_push_t *push, const s_node_t *node, int *depth);
+
+//  One comparison, or NULL when it stays in memory.
+static json_t *
+s_push_compare(s_push_t *push, const s_node_t *node)
+{
+    const gw_minilang_column_t *c = s_push_column(push, node->field, true);
+    if (!c)
+        return NULL;
+    const s_value_t *v = &node->value;
+    static const char *const ops[] = {
+        [S_OP_EQ] = "=",  [S_OP_NE] = "<>", [S_OP_GT] = ">",
+        [S_OP_GE] = ">=", [S_OP_LT] = "<",  [S_OP_LE] = "<="};
+    switch (node->op) {
+        case S_OP_IS:
+        case S_OP_ISNOT:
+            //  is true/false: a text field is never a boolean, null or not.
+            if (v->type != S_V_NULL)
+                return json_pack("[s]", (node->op == S_OP_IS) ? "false" : "true");
+            return json_pack("[s, s]", node->op == S_OP_IS ? "isnull" : "notnull",
+                             c->column);
+        case S_OP_EQ:
+        case S_OP_NE:
+        case S_OP_GT:
+        case S_OP_GE:
+        case S_OP_LT:
+        case S_OP_LE:
+            if (v->type == S_V_NULL) {
+                if (node->op == S_OP_EQ || node->op == S_OP_NE)
+                    return json_pack("[s, s]", node->op == S_OP_EQ ? "isnull" : "notnull",
+                                     c->column);
+                return json_pack("[s]", "unknown");
+            }
+            if (v->type != S_V_STRING || push->values >= GW_MINILANG_PUSH_VALUES_MAX)
+                return NULL;
+            push->values++;
+            return json_pack("[s, s, s%]", ops[node->op], c->column, v->string,
+                             v->length);
+        case S_OP_IN: {
+            //  Items of another type never equal a string: left out.
+            json_t *items = json_array();
+            bool has_null = false;
+            for (size_t i = 0; i < v->count; i++) {
+                const s_value_t *item = &v->items[i];
+                if (item->type == S_V_NULL)
+                    has_null = true;
+                else if (item->type == S_V_STRING) {
+                    if (push->values >= GW_MINILANG_PUSH_VALUES_MAX) {
+                        json_decref(items);
+                        return NULL;
+                    }
+                    push->values++;
+                    json_array_append_new(items,
+                                          json_stringn(item->string, item->length));
+                }
+            }
+            if (json_array_size(items) == 0) {
+                //  Nothing can equal it: unknown with a null in the list or a
+                //  null field, else false.
+                json_decref(items);
+                return has_null ? json_pack("[s]", "unknown")
+                                : json_pack("[s, [s, s], [s]]", "and", "isnull",
+                                            c->column, "unknown");
+            }
+            if (has_null)
+                json_array_append_new(items, json_null());
+            return json_pack("[s, s, o]", "in", c->column, items);
+        }
+        case S_OP_LIKE:
+        case S_OP_ILIKE:
+        case S_OP_CONTAINS: {
+            //  contains on a string is like %value% (its % and _ still wild).
+            const char *pat = node->op == S_OP_CONTAINS ? node->pattern : v->string;
+            size_t pn = node->op == S_OP_CONTAINS ? node->pattern_length : v->length;
+            if (!pat || push->values >= GW_MINILANG_PUSH_VALUES_MAX)
+                return NULL;
+            json_t *pattern = s_push_pattern(pat, pn, node->op != S_OP_ILIKE);
+            if (!pattern)
+                return NULL;
+            push->values++;
+            return json_pack("[s, s, o]", node->op == S_OP_ILIKE ? "like" : "glob",
+                             c->column, pattern);
+        }
+        default:
+            return NULL;
+    }
+}
+
+//  nodes[start..] of a chain, right-grouped: a op (b op (c ...)), with runs
+//  of one operator flat. NULL when any part stays in memory.
+static json_t *
+s_push_chain(s_push_t *push, const s_node_t *chain, size_t start, int *depth)
+{
+    json_t *result = s_push_node(push, chain->nodes[chain->count - 1], depth);
+    for (size_t i = chain->count - 1; result && i-- > start;) {
+        int left_depth = 0;
+        json_t *left = s_push_node(push, chain->nodes[i], &left_depth);
+        const char *op = chain->ops[i] == '&' ? "and" : "or";
+        if (!left) {
+            json_decref(result);
+            return NULL;
+        }
+        const char *result_op = json_string_value(json_array_get(result, 0));
+        if (result_op && strcmp(result_op, op) == 0 && json_array_size(result) > 2) {
+            json_array_insert_new(result, 1, left);
+            *depth = *depth > left_depth + 1 ? *depth : left_depth + 1;
+        } else {
+            result = json_pack("[s, o, o]", op, left, result);
+            *depth = 1 + (*depth > left_depth ? *depth : left_depth);
+        }
+        if (*depth > GW_MINILANG_PUSH_DEPTH_MAX) {
+            json_decref(result);
+            return NULL;
+        }
+    }
+    return result;
+}
+
+//  A node as a term with its depth, or NULL when it stays in memory.
+static json_t *
+s_push_node(s_push_t *push, const s_node_t *node, int *depth)
+{
+    *depth = 1;
+    if (node->type == S_N_CMP)
+        return s_push_compare(push, node);
+    if (node->type == S_N_NOT) {
+        json_t *child = s_push_node(push, node->child, depth);
+        if (!child || ++*depth > GW_MINILANG_PUSH_DEPTH_MAX) {
+            json_decref(child);
+            return NULL;
+        }
+        return json_pack("[s, o]", "not", child);
+    }
+    return s_push_chain(push, node, 0, depth);
+}
+
+//  Adds the top-level conjuncts of node to terms; false when one of them
+//  stays in memory. Each conjunct pushes whole or not at all.
+static bool
+s_push_conjuncts(s_push_t *push, const s_node_t *node, json_t *terms)
+{
+    bool complete = true;
+    size_t start = 0;
+    if (node->type == S_N_CHAIN) {
+        //  a & (b op ...): a is a conjunct, and so are the rest's.
+        for (; start + 1 < node->count && node->ops[start] == '&'; start++)
+            complete &= s_push_conjuncts(push, node->nodes[start], terms);
+        if (start + 1 == node->count)
+            return s_push_conjuncts(push, node->nodes[start], terms) && complete;
+    }
+    size_t values = push->values;
+    int depth = 0;
+    json_t *term = node->type == S_N_CHAIN ? s_push_chain(push, node, start, &depth)
+                                           : s_push_node(push, node, &depth);
+    if (!term) {
+        push->values = values; //  what it bound is not sent
+        return false;
+    }
+    json_array_append_new(terms, term);
+    return complete;
+}
+
+json_t *
+gw_minilang_filter_pushdown(const gw_minilang_filter_t *self,
+                            const gw_minilang_column_t *columns,
+                            bool *complete)
+{
+    assert(self && complete);
+    s_push_t push = {columns, 0};
+    json_t *terms = json_array();
+    *complete = s_push_conjuncts(&push, self->root, terms);
+    if (json_array_size(terms) == 0) {
+        json_decref(terms);
+        return NULL;
+    }
+    json_array_insert_new(terms, 0, json_string("and"));
+    return terms;
+}
+
+int
+gw_minilang_order_pushdown(const char *text,
+                           const char *const *fields,
+                           const gw_minilang_column_t *columns,
+                           char *out,
+                           size_t out_size,
+                           char *error,
+                           size_t error_size)
+{
+    assert(out && out_size > 0);
+    out[0] = '\0';
+    s_parser_t p;
+    if (!s_parser_init(&p, text, fields, "Query ordering parsing error", error,
+                       error_size))
+        return -1;
+    s_key_t *keys = NULL;
+    size_t count = 0;
+    if (s_parse_order(&p, &keys, &count) != 0)
+        return -1;
+    s_push_t push = {columns, 0};
+    int rc = count > GW_MINILANG_PUSH_ORDER_MAX ? 1 : 0;
+    size_t used = 0;
+    for (size_t i = 0; i < count && rc == 0; i++) {
+        const gw_minilang_column_t *c = s_push_column(&push, keys[i].field, false);
+        int n = c ? snprintf(out + used, out_size - used, "%s%s%s", i ? "," : "",
+                             keys[i].descending ? "-" : "", c->column)
+                  : -1;
+        if (n < 0 || (size_t) n >= out_size - used)
+            rc = 1;
+        else
+            used += (size_t) n;
+    }
+    for (size_t i = 0; i < count; i++)
+        free(keys[i].field);
+    free(keys);
+    if (rc != 0)
+        out[0] = '\0';
+    return rc;
+}

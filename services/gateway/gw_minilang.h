@@ -55,4 +55,49 @@ int gw_minilang_order(json_t *items,
                       char *error,
                       size_t error_size);
 
+//  ---------------------------------------------------------------------
+//  Pushdown: what SQL can answer instead of the matcher and the sort
+
+#define GW_MINILANG_PUSH_DEPTH_MAX   24    //  deepest term pushed
+#define GW_MINILANG_PUSH_VALUES_MAX  500   //  values bound, all terms together
+#define GW_MINILANG_PUSH_PATTERN_MAX 10000 //  bytes of a like or glob pattern
+#define GW_MINILANG_PUSH_ORDER_MAX   16    //  keys of an order pushed
+
+//  A field of the items that a store has as a column: its name there.
+//  Pushdown assumes what the store and the items hold agree: a text field
+//  is a string or JSON null (SQL NULL) in every item; an order field also
+//  sorts as its column does (times as microseconds sort as the ISO 8601
+//  strings the items show them as). A table ends with a NULL field.
+typedef struct {
+    const char *field;
+    const char *column;
+    bool text; //  may appear in a filter (else only in an order)
+} gw_minilang_column_t;
+
+//  The top-level conjuncts of the filter (the terms of its leading run of
+//  &, parentheses opened) that SQL over the columns answers exactly as the
+//  matcher does, as the JSON terms of the scheduler's session.list `where`
+//  (bus_where.h): ["and", t, ...] of them, or NULL when none is. *complete
+//  is true when they are the whole filter; otherwise the rows SQL returns
+//  must still go through gw_minilang_filter_match, which then decides the
+//  rest (it holds for the pushed terms already). A comparison stays in
+//  memory when its field has no text column or its value is a type the
+//  field never holds (the matcher's mismatches are not SQL's), or when it
+//  would pass the PUSH limits. Caller owns the result.
+json_t *gw_minilang_filter_pushdown(const gw_minilang_filter_t *self,
+                                    const gw_minilang_column_t *columns,
+                                    bool *complete);
+
+//  The order text as the scheduler's session.list `order` ("col,-col")
+//  into out: 0 when every key has a column, 1 when some key has none (sort
+//  in memory), -1 with the message in error (gw_minilang_order's) when the
+//  text does not parse against fields.
+int gw_minilang_order_pushdown(const char *text,
+                               const char *const *fields,
+                               const gw_minilang_column_t *columns,
+                               char *out,
+                               size_t out_size,
+                               char *error,
+                               size_t error_size);
+
 #endif

@@ -371,6 +371,154 @@ test_order(void)
     json_decref(items);
 }
 
+//  What goes to SQL: which top-level conjuncts, as which terms, and whether
+//  they are the whole filter. name, email and note are text columns (note
+//  as "memo"), age is not; created_at may only order.
+static const gw_minilang_column_t s_push_columns[] = {
+    {"name", "name", true},           {"email", "email", true}, {"note", "memo", true},
+    {"created_at", "created", false}, {NULL, NULL, false},
+};
+
+static const struct {
+    const char *filter;
+    const char *terms; //  the pushed ["and", ...] as compact JSON, or NULL
+    bool complete;
+} s_push_cases[] = {
+    {"name == \"a\"", "[\"and\",[\"=\",\"name\",\"a\"]]", true},
+    {"note != \"x\"", "[\"and\",[\"<>\",\"memo\",\"x\"]]", true},
+    {"name > \"a\" & name <= \"b\"",
+     "[\"and\",[\">\",\"name\",\"a\"],[\"<=\",\"name\",\"b\"]]", true},
+    {"name == null", "[\"and\",[\"isnull\",\"name\"]]", true},
+    {"name != null", "[\"and\",[\"notnull\",\"name\"]]", true},
+    {"name < null", "[\"and\",[\"unknown\"]]", true},
+    {"name is null", "[\"and\",[\"isnull\",\"name\"]]", true},
+    {"name isnot null", "[\"and\",[\"notnull\",\"name\"]]", true},
+    {"name is true", "[\"and\",[\"false\"]]", true},
+    {"name isnot false", "[\"and\",[\"true\"]]", true},
+    {"name == 1", NULL, false}, //  a mismatch: the matcher's, not SQL's
+    {"name == true", NULL, false},
+    {"age == 1", NULL, false},            //  no column
+    {"created_at == \"x\"", NULL, false}, //  an order-only column
+    {"name in [\"a\", 1, null, \"b\"]", "[\"and\",[\"in\",\"name\",[\"a\",\"b\",null]]]",
+     true},
+    {"name in [1]", "[\"and\",[\"and\",[\"isnull\",\"name\"],[\"unknown\"]]]", true},
+    {"name in [null, 2]", "[\"and\",[\"unknown\"]]", true},
+    {"name like \"a_%\\%\"", "[\"and\",[\"glob\",\"name\",\"a?*%\"]]", true},
+    {"name like \"a\\\\%\"", "[\"and\",[\"glob\",\"name\",\"a\\\\*\"]]", true},
+    {"name like \"*?[\"", "[\"and\",[\"glob\",\"name\",\"[*][?][[]\"]]", true},
+    {"name ilike \"a_%\\%\\_\\\\x\"",
+     "[\"and\",[\"like\",\"name\",\"a_%\\\\%\\\\_\\\\\\\\x\"]]", true},
+    {"name contains \"b_\"", "[\"and\",[\"glob\",\"name\",\"*b?*\"]]", true},
+    {"name contains 1", NULL, false},
+    {"!(name == \"a\")", "[\"and\",[\"not\",[\"=\",\"name\",\"a\"]]]", true},
+    //  a & b | c is a & (b | c): a and (b | c) are the conjuncts.
+    {"name == \"a\" & email == \"b\" | note == \"c\"",
+     "[\"and\",[\"=\",\"name\",\"a\"],[\"or\",[\"=\",\"email\",\"b\"],[\"=\",\"memo\","
+     "\"c\"]]]",
+     true},
+    {"name == \"a\" | email == \"b\" & note == \"c\"",
+     "[\"and\",[\"or\",[\"=\",\"name\",\"a\"],[\"and\",[\"=\",\"email\",\"b\"],[\"=\","
+     "\"memo\",\"c\"]]]]",
+     true},
+    {"name == \"a\" | email == \"b\" | note == \"c\"",
+     "[\"and\",[\"or\",[\"=\",\"name\",\"a\"],[\"=\",\"email\",\"b\"],[\"=\",\"memo\","
+     "\"c\"]]]",
+     true},
+    //  What stays in memory is a whole conjunct; the others still go.
+    {"name == \"a\" & age > 3 & (email == \"b\" & note == \"c\")",
+     "[\"and\",[\"=\",\"name\",\"a\"],[\"=\",\"email\",\"b\"],[\"=\",\"memo\",\"c\"]]",
+     false},
+    {"age > 3 & name == \"a\" | email == \"b\"",
+     "[\"and\",[\"or\",[\"=\",\"name\",\"a\"],[\"=\",\"email\",\"b\"]]]", false},
+    {"name == \"a\" | age > 3", NULL, false},
+    {"(!(age > 3)) & name == \"a\"", "[\"and\",[\"=\",\"name\",\"a\"]]", false},
+    {"!(age > 3) & name == \"a\"", NULL, false}, //  ! takes all to its right
+};
+
+static void
+test_pushdown(void)
+{
+    static const char *const fields[] = {"name", "email",      "note",
+                                         "age",  "created_at", NULL};
+    for (size_t i = 0; i < sizeof s_push_cases / sizeof s_push_cases[0]; i++) {
+        char error[256];
+        gw_minilang_filter_t *f =
+            gw_minilang_filter_parse(s_push_cases[i].filter, fields, error, sizeof error);
+        T_ASSERT(f);
+        if (!f) {
+            fprintf(stderr, "# %s: %s\n", s_push_cases[i].filter, error);
+            continue;
+        }
+        bool complete = false;
+        json_t *terms = gw_minilang_filter_pushdown(f, s_push_columns, &complete);
+        char *text = terms ? json_dumps(terms, JSON_COMPACT) : NULL;
+        if (!s_push_cases[i].terms != !text ||
+            (text && strcmp(text, s_push_cases[i].terms) != 0) ||
+            complete != s_push_cases[i].complete)
+            fprintf(stderr, "# %s: got %s complete %d\n", s_push_cases[i].filter,
+                    text ? text : "NULL", complete);
+        T_EQ_STR(text ? text : "NULL",
+                 s_push_cases[i].terms ? s_push_cases[i].terms : "NULL");
+        T_EQ_INT(complete, s_push_cases[i].complete);
+        free(text);
+        json_decref(terms);
+        gw_minilang_filter_destroy(&f);
+    }
+    //  Past the limits, a conjunct stays in memory.
+    char text[64 * GW_MINILANG_PUSH_DEPTH_MAX];
+    size_t used = 0;
+    for (int i = 0; i < GW_MINILANG_PUSH_DEPTH_MAX; i++)
+        used += (size_t) snprintf(text + used, sizeof text - used, "name == \"%d\" %c ",
+                                  i, i % 2 ? '&' : '|');
+    snprintf(text + used, sizeof text - used, "name == \"end\"");
+    char error[256];
+    gw_minilang_filter_t *f = gw_minilang_filter_parse(text, fields, error, sizeof error);
+    T_ASSERT(f);
+    bool complete = true;
+    json_t *terms = f ? gw_minilang_filter_pushdown(f, s_push_columns, &complete) : NULL;
+    T_ASSERT(!terms && !complete);
+    json_decref(terms);
+    gw_minilang_filter_destroy(&f);
+    size_t size = 16 + 6 * (GW_MINILANG_PUSH_VALUES_MAX + 1);
+    char *many = malloc(size);
+    T_ASSERT(many);
+    used = (size_t) snprintf(many, size, "name in [");
+    for (int i = 0; i <= GW_MINILANG_PUSH_VALUES_MAX; i++)
+        used += (size_t) snprintf(many + used, size - used, "%s\"x\"", i ? "," : "");
+    snprintf(many + used, size - used, "] & email == \"y\"");
+    f = gw_minilang_filter_parse(many, fields, error, sizeof error);
+    T_ASSERT(f);
+    terms = f ? gw_minilang_filter_pushdown(f, s_push_columns, &complete) : NULL;
+    char *pushed = terms ? json_dumps(terms, JSON_COMPACT) : NULL;
+    T_EQ_STR(pushed ? pushed : "NULL", "[\"and\",[\"=\",\"email\",\"y\"]]");
+    T_ASSERT(!complete);
+    free(pushed);
+    json_decref(terms);
+    gw_minilang_filter_destroy(&f);
+    free(many);
+    //  Orders: every key a column, or sorted in memory, or an error.
+    char order[64];
+    T_EQ_INT(gw_minilang_order_pushdown(" - name, created_at", fields, s_push_columns,
+                                        order, sizeof order, error, sizeof error),
+             0);
+    T_EQ_STR(order, "-name,created");
+    T_EQ_INT(gw_minilang_order_pushdown("", fields, s_push_columns, order, sizeof order,
+                                        error, sizeof error),
+             0);
+    T_EQ_STR(order, "");
+    T_EQ_INT(gw_minilang_order_pushdown("name,age", fields, s_push_columns, order,
+                                        sizeof order, error, sizeof error),
+             1);
+    T_EQ_INT(gw_minilang_order_pushdown("name,nope", fields, s_push_columns, order,
+                                        sizeof order, error, sizeof error),
+             -1);
+    T_EQ_STR(error,
+             "Query ordering parsing error: ('Unknown/unsupported field name', 'nope')");
+    T_EQ_INT(gw_minilang_order_pushdown("name,email,name,email", fields, s_push_columns,
+                                        order, 8, error, sizeof error),
+             1); //  longer than out
+}
+
 int
 main(void)
 {
@@ -382,6 +530,7 @@ main(void)
     T_RUN(test_errors);
     T_RUN(test_hostile);
     T_RUN(test_order);
+    T_RUN(test_pushdown);
     json_decref(s_items);
     return T_DONE();
 }

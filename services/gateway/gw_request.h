@@ -69,7 +69,7 @@ struct gw_request_s {
     //  Data fetched from other services before a handler runs (GraphQL's
     //  agent fields); owned, NULL when none.
     json_t *prefetch;
-    json_t *prefetch_sessions; //  compute_session fields: the scheduler's sessions
+    json_t *prefetch_sessions; //  compute_session fields: answers by name and arguments
     //  For the response headers and the access log.
     int rate_remaining; //  -1: unlimited or not counted
     const char *error_type;

@@ -77,6 +77,23 @@ gw_store_rows(bus_db_t *db,
 }
 
 json_t *
+gw_store_rows_of(sqlite3_stmt *stmt, const char *const *booleans)
+{
+    json_t *rows = json_array();
+    int rc;
+    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+        json_array_append_new(rows, gw_store_row(stmt, booleans));
+    if (rc != SQLITE_DONE) {
+        bus_log_error("query failed reason=\"%s\"",
+                      sqlite3_errmsg(sqlite3_db_handle(stmt)));
+        json_decref(rows);
+        rows = NULL;
+    }
+    sqlite3_finalize(stmt);
+    return rows;
+}
+
+json_t *
 gw_store_one(bus_db_t *db,
              const char *sql,
              const char *const *params,

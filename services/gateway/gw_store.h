@@ -23,6 +23,10 @@
 //  The current row of stmt as an object. Caller owns return value.
 json_t *gw_store_row(sqlite3_stmt *stmt, const char *const *booleans);
 
+//  Every row of a statement the caller prepared and bound (one not cached:
+//  it is finalized here, also on failure). NULL on a database error.
+json_t *gw_store_rows_of(sqlite3_stmt *stmt, const char *const *booleans);
+
 //  Runs sql with text parameters (NULL-terminated list; a NULL entry in
 //  the middle is not possible, use gw_store_bind for typed values) and
 //  returns every row. NULL on a database error.

@@ -82,16 +82,17 @@ gw_user_get_by_uuid(gw_request_t *r, const char *uuid, json_t **out, bus_error_t
     return s_fetch(r, "uuid", uuid ? uuid : r->who.user_uuid, out, err);
 }
 
-int
-gw_user_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
+//  The users the caller may see and the arguments narrow to, ANDed to
+//  where: a superadmin everyone (or one domain), an admin or monitor its
+//  domain, a user itself. The scope and the arguments compare with LIKE,
+//  as they always have. BUS_OK or FORBIDDEN.
+static int
+s_scope(gw_request_t *r, json_t *args, bus_where_t *where, bus_error_t *err)
 {
     const char *domain = json_string_value(json_object_get(args, "domain_name"));
     const char *group = json_string_value(json_object_get(args, "group_id"));
     const char *status = json_string_value(json_object_get(args, "status"));
     json_t *active = json_object_get(args, "is_active");
-    bus_db_t *db = r->gw->db;
-    //  Who may see whom: a superadmin everyone (or one domain), an admin or
-    //  monitor its domain, a user itself.
     const char *scope_domain = "%", *scope_user = "%";
     if (!gw_identity_is_superadmin(&r->who)) {
         if (domain && strcmp(domain, r->who.domain) != 0)
@@ -101,26 +102,82 @@ gw_user_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
             scope_user = r->who.user_uuid;
     } else if (domain)
         scope_domain = domain;
-    const char *active_flag =
-        json_is_boolean(active) ? (json_is_true(active) ? "active" : "inactive") : NULL;
-    const char *params[] = {scope_domain, scope_user, status ? status : "%",
-                            group ? group : "%", NULL};
-    char sql[1024];
-    snprintf(sql, sizeof sql,
-             USER_COLUMNS " WHERE domain_name LIKE ?1 AND uuid LIKE ?2 AND status LIKE ?3"
-                          " AND (?4 = '%%' OR uuid IN (SELECT user_id FROM"
-                          " association_groups_users WHERE group_id = ?4))%s"
-                          " ORDER BY created_at",
-             active_flag
-                 ? (strcmp(active_flag, "active") == 0 ? " AND status = 'active'"
-                                                       : " AND status != 'active'")
-                 : "");
-    json_t *users = gw_store_rows(db, sql, params, s_booleans);
+    const char *pieces[][2] = {{" AND domain_name LIKE ", scope_domain},
+                               {" AND uuid LIKE ", scope_user},
+                               {" AND status LIKE ", status ? status : "%"}};
+    int rc = 0;
+    for (size_t i = 0; i < sizeof pieces / sizeof pieces[0] && rc == 0; i++)
+        rc = bus_where_append(where, pieces[i][0]) ||
+             bus_where_param_text(where, pieces[i][1], strlen(pieces[i][1]));
+    //  A project of "%" stood for no project.
+    if (rc == 0 && group && strcmp(group, "%") != 0)
+        rc = bus_where_append(where, " AND uuid IN (SELECT user_id FROM"
+                                     " association_groups_users WHERE group_id = ") ||
+             bus_where_param_text(where, group, strlen(group)) ||
+             bus_where_append(where, ")");
+    if (rc == 0 && json_is_boolean(active))
+        rc = bus_where_append(where, json_is_true(active) ? " AND status = 'active'"
+                                                          : " AND status != 'active'");
+    return rc == 0 ? BUS_OK : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+}
+
+static void
+s_shape(gw_request_t *r, json_t *user)
+{
+    s_add_groups(r->gw->db, user);
+}
+
+//  The users' text fields, for filters and orders in SQL.
+static const bus_where_column_t s_columns[] = {
+    {"uuid", "uuid", true, false},
+    {"username", "username", true, false},
+    {"email", "email", true, false},
+    {"full_name", "full_name", true, false},
+    {"description", "description", true, false},
+    {"status", "status", true, false},
+    {"status_info", "status_info", true, true},
+    {"created_at", "created_at", true, false},
+    {"modified_at", "modified_at", true, false},
+    {"domain_name", "domain_name", true, false},
+    {"role", "role", true, false},
+    {"resource_policy", "resource_policy", true, false},
+    {"allowed_client_ip", "allowed_client_ip", true, true},
+    {NULL, NULL, false, false},
+};
+
+static const char *const s_extra[] = {"groups", NULL};
+
+const gw_gql_table_t gw_user_table = {
+    s_columns,
+    USER_COLUMNS,
+    "SELECT count(*) FROM users",
+    "created_at, rowid",
+    s_booleans,
+    s_extra,
+    s_scope,
+    s_shape,
+};
+
+int
+gw_user_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
+{
+    bus_where_t *where = bus_where_new(s_columns, gw_user_table.order);
+    if (!where)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    int rc = s_scope(r, args, where, err);
+    sqlite3_stmt *stmt = rc == BUS_OK
+                             ? bus_where_prepare(where, bus_db_handle(r->gw->db),
+                                                 USER_COLUMNS, bus_where_order_sql(where))
+                             : NULL;
+    bus_where_destroy(&where);
+    if (rc != BUS_OK)
+        return rc;
+    json_t *users = stmt ? gw_store_rows_of(stmt, s_booleans) : NULL;
     if (!users)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
     size_t index;
     json_t *user;
-    json_array_foreach(users, index, user) s_add_groups(db, user);
+    json_array_foreach(users, index, user) s_shape(r, user);
     *out = users;
     return BUS_OK;
 }

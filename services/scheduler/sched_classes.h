@@ -19,6 +19,7 @@
 #include "sched_agents.h"
 #include "sched_usage.h"
 #include "sched_sessions.h"
+#include "sched_where.h"
 #include "sched_dispatch.h"
 #include "sched_groups.h"
 #include "sched_invariant.h"

@@ -1564,19 +1564,27 @@ s_list(void *arg,
     int rc = proto_session_list_req_decode(&in, body, size, err);
     if (rc != BUS_OK)
         return rc;
-    sched_session_filter_t filter = {in.access_key,    in.domain_name, in.group_id,
-                                     in.statuses,      in.limit,       in.offset,
-                                     in.mounted_folder};
+    sched_session_filter_t filter = {
+        .access_key = in.access_key,
+        .domain_name = in.domain_name,
+        .group_id = in.group_id,
+        .statuses = in.statuses,
+        .limit = in.limit,
+        .offset = in.offset,
+        .mounted_folder = in.mounted_folder,
+        .where = in.where,
+        .order = in.order,
+        .after_created_at = in.after_created_at,
+        .after_id = in.after_id,
+    };
     proto_session_list_rep_t out;
     proto_session_list_rep_init(&out);
     size_t total = 0;
     rc = sched_sessions_list(self->db, &filter, &out.sessions, &out.sessions_count,
-                             &total);
+                             &total, err);
     out.total_count = total;
     if (rc == BUS_OK && proto_session_list_rep_write(&out, reply) != 0)
-        rc = BUS_STATUS_INTERNAL;
-    if (rc != BUS_OK)
-        bus_error_set(err, rc, "cannot list sessions");
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot list sessions");
     proto_session_list_rep_clear(&out);
     proto_session_list_req_clear(&in);
     return rc;

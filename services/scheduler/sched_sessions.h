@@ -174,8 +174,18 @@ int sched_sessions_info_of(const sched_session_spec_t *spec,
                            int64_t now_us,
                            proto_session_info_t *out);
 
+//  A default-order page of a list of several statuses is read one status
+//  at a time and merged, when it ends within the first MERGE_ROWS rows and
+//  names at most MERGE_STATUSES statuses (each shorter than
+//  SCHED_STATUS_WORD_MAX bytes); otherwise one query sorts every match.
+#define SCHED_SESSIONS_MERGE_ROWS     1000
+#define SCHED_SESSIONS_MERGE_STATUSES 16
+#define SCHED_STATUS_WORD_MAX         32
+
 //  Which sessions sched_sessions_list returns; NULL members match all.
-//  statuses is a comma-separated list of status names.
+//  statuses is a comma-separated list of status names; where and order
+//  are session.list's JSON term and order text (sched_where.h); after_id
+//  with after_created_at is a cursor in the default order.
 typedef struct {
     const char *access_key;
     const char *domain_name;
@@ -184,15 +194,21 @@ typedef struct {
     size_t limit;
     size_t offset;
     const char *mounted_folder; //  a virtual folder's id: only sessions mounting it
+    const char *where;
+    const char *order;
+    int64_t after_created_at;
+    const char *after_id;
 } sched_session_filter_t;
 
-//  The matching sessions, newest first, from offset, at most limit: *out
-//  is an owned array of *count infos (clear each, then free the array);
-//  *total counts every match. BUS_OK or INTERNAL.
+//  The matching sessions, newest first (or in filter->order), from offset,
+//  at most limit: *out is an owned array of *count infos (clear each, then
+//  free the array); *total counts every match. BUS_OK, INVALID (a bad
+//  where or order, with err) or INTERNAL.
 int sched_sessions_list(bus_db_t *db,
                         const sched_session_filter_t *filter,
                         proto_session_info_t **out,
                         size_t *count,
-                        size_t *total);
+                        size_t *total,
+                        bus_error_t *err);
 
 #endif

@@ -240,20 +240,20 @@ test_get_and_list(void)
         .access_key = "AKTEST", .statuses = "PENDING,SCHEDULED,RUNNING", .limit = 2};
     proto_session_info_t *page = NULL;
     size_t count = 0, total = 0;
-    T_EQ_INT(sched_sessions_list(s_db, &filter, &page, &count, &total), BUS_OK);
+    T_EQ_INT(sched_sessions_list(s_db, &filter, &page, &count, &total, NULL), BUS_OK);
     T_EQ_INT(total, 3);
     T_EQ_INT(count, 2);
     for (size_t i = 0; i < count; i++)
         proto_session_info_clear(&page[i]);
     free(page);
     filter.offset = 2;
-    T_EQ_INT(sched_sessions_list(s_db, &filter, &page, &count, &total), BUS_OK);
+    T_EQ_INT(sched_sessions_list(s_db, &filter, &page, &count, &total, NULL), BUS_OK);
     T_EQ_INT(count, 1);
     for (size_t i = 0; i < count; i++)
         proto_session_info_clear(&page[i]);
     free(page);
     sched_session_filter_t over = {.statuses = "TERMINATED", .limit = 10};
-    T_EQ_INT(sched_sessions_list(s_db, &over, &page, &count, &total), BUS_OK);
+    T_EQ_INT(sched_sessions_list(s_db, &over, &page, &count, &total, NULL), BUS_OK);
     T_EQ_INT(total, 2);
     T_EQ_INT(count, 2);
     for (size_t i = 0; i < count; i++) {
@@ -262,20 +262,20 @@ test_get_and_list(void)
     }
     free(page);
     sched_session_filter_t other = {.access_key = "AKOTHER", .limit = 10};
-    T_EQ_INT(sched_sessions_list(s_db, &other, &page, &count, &total), BUS_OK);
+    T_EQ_INT(sched_sessions_list(s_db, &other, &page, &count, &total, NULL), BUS_OK);
     T_EQ_INT(total, 0);
     T_ASSERT(page == NULL);
     //  The sessions that mount a folder (the gateway asks before the trash).
     s_exec("UPDATE sessions SET mounts = '[{\"name\": \"data\", \"id\": \"f00d\"}]'"
            " WHERE id = 's3'");
     sched_session_filter_t mounting = {.mounted_folder = "f00d", .limit = 10};
-    T_EQ_INT(sched_sessions_list(s_db, &mounting, &page, &count, &total), BUS_OK);
+    T_EQ_INT(sched_sessions_list(s_db, &mounting, &page, &count, &total, NULL), BUS_OK);
     T_EQ_INT(total, 1);
     T_EQ_STR(page[0].session_id, "s3");
     proto_session_info_clear(&page[0]);
     free(page);
     mounting.mounted_folder = "beef";
-    T_EQ_INT(sched_sessions_list(s_db, &mounting, &page, &count, &total), BUS_OK);
+    T_EQ_INT(sched_sessions_list(s_db, &mounting, &page, &count, &total, NULL), BUS_OK);
     T_EQ_INT(total, 0);
 }
 

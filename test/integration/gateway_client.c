@@ -73,7 +73,8 @@ client_platform_start_with(client_platform_t *self,
                        sizeof self->hub_publish) ||
         !harness_field(line, "hub_subscribe", self->hub_subscribe,
                        sizeof self->hub_subscribe) ||
-        !harness_field(line, "registry", self->registry, sizeof self->registry))
+        !harness_field(line, "registry", self->registry, sizeof self->registry) ||
+        !harness_field(line, "rpc", self->scheduler_rpc, sizeof self->scheduler_rpc))
         return -1;
     snprintf(pub, sizeof pub, "bus.hub.publish=%s", self->hub_publish);
     snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", self->hub_subscribe);

@@ -37,7 +37,8 @@ typedef struct {
     char hub_publish[128]; //  the bus, for tests that join it themselves
     char hub_subscribe[128];
     char registry[128];
-    client_keypair_t super; //  the first superadmin
+    char scheduler_rpc[160]; //  the scheduler's RPC endpoint
+    client_keypair_t super;  //  the first superadmin
 } client_platform_t;
 
 //  Per-request tweaks for tests of the signature checks.
