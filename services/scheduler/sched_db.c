@@ -1,4 +1,5 @@
-/*  ==================================================================    sched_db - the scheduler's schema, as numbered migrations
+/*  =========================================================================
+    sched_db - the scheduler's schema, as numbered migrations
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -325,7 +326,6 @@ const bus_db_migration_t sched_db_migrations[] = {
     //  the calls in flight went to (sched_lifecycle).
     {"when each agent process started",
      "ALTER TABLE agents ADD COLUMN started_at INTEGER NOT NULL DEFAULT 0;"},
-=======
     //  session.list answers one page and the count of all: by status (the
     //  GraphQL list's usual filter) newest first, and newest first over
     //  everything. Both end with id, the order's tie-break, so a page's ids
