@@ -101,9 +101,11 @@ s_log_access(gw_request_t *r)
     proto_gateway_access_init(&access);
     access.request_id = r->id;
     access.ts = r->started_us;
-    access.access_key = r->authenticated ? r->who.access_key : "";
-    access.user_id = r->authenticated ? r->who.user_uuid : "";
-    access.domain_name = r->authenticated ? r->who.domain : "";
+    //  who asked, also when it acted for another keypair's owner
+    const gw_identity_t *who = *r->caller.access_key ? &r->caller : &r->who;
+    access.access_key = r->authenticated ? (char *) who->access_key : "";
+    access.user_id = r->authenticated ? (char *) who->user_uuid : "";
+    access.domain_name = r->authenticated ? (char *) who->domain : "";
     access.method = (char *) r->method;
     access.path = r->path;
     access.status = (uint64_t) r->status;
@@ -113,8 +115,8 @@ s_log_access(gw_request_t *r)
     gw_accesslog_add(r->gw->accesslog, &access);
     bus_log_info("request method=%s path=%s status=%d access_key=%s latency_us=%" PRIu64
                  " id=%s",
-                 r->method, r->path, r->status,
-                 r->authenticated ? r->who.access_key : "-", access.latency_us, r->id);
+                 r->method, r->path, r->status, r->authenticated ? who->access_key : "-",
+                 access.latency_us, r->id);
 }
 
 static void
@@ -288,10 +290,60 @@ s_authenticate(gw_request_t *r)
         r->authenticated = true;
         return true;
     }
-    if (r->route->auth == GW_AUTH_REQUIRED) {
+    if (r->route->auth != GW_AUTH_NONE) {
         gw_reply_problem(r, GW_AUTH_SLUG_FAILED, GW_AUTH_DETAIL_UNAUTHORIZED);
         return false;
     }
+    return true;
+}
+
+//  GW_AUTH_OWNER: the keypair owner_access_key names, when it is not the
+//  caller's, becomes the identity the handler acts as, if the caller may
+//  act for it (Backend.AI's rules: a superadmin for any keypair, a domain
+//  admin for the keypairs of its own domain's users other than
+//  superadmins, nobody else). Never silently the caller's own instead.
+static bool
+s_act_for_owner(gw_request_t *r)
+{
+    if (r->route->auth != GW_AUTH_OWNER)
+        return true;
+    json_t *value = json_object_get(r->params, "owner_access_key");
+    if (!value || json_is_null(value))
+        return true;
+    const char *owner = json_string_value(value);
+    if (!owner || !*owner || strlen(owner) >= sizeof r->who.access_key) {
+        gw_reply_problem(r, "invalid-api-params", "owner_access_key: an access key");
+        return false;
+    }
+    if (strcmp(owner, r->who.access_key) == 0)
+        return true;
+    if (r->who.role != GW_ROLE_SUPERADMIN && r->who.role != GW_ROLE_ADMIN) {
+        gw_reply_problem(r, "generic-forbidden",
+                         "only administrators may act for another keypair");
+        return false;
+    }
+    gw_identity_t owner_id;
+    int rc = gw_identity_load(r->gw->db, owner, &owner_id);
+    OPENSSL_cleanse(owner_id.secret_key, sizeof owner_id.secret_key);
+    if (rc == BUS_STATUS_NOT_FOUND) {
+        gw_reply_problem(r, "invalid-api-params", "Unknown owner access key");
+        return false;
+    }
+    if (rc != BUS_OK) {
+        gw_reply_status(r, rc, "cannot read the owner's keypair");
+        return false;
+    }
+    bool allowed = gw_identity_is_superadmin(&r->who) ||
+                   (gw_identity_admins_domain(&r->who, owner_id.domain) &&
+                    owner_id.role != GW_ROLE_SUPERADMIN);
+    if (!allowed) {
+        gw_reply_problem(r, "generic-forbidden",
+                         "you may not act for a keypair outside your domain");
+        return false;
+    }
+    r->caller = r->who;
+    OPENSSL_cleanse(r->caller.secret_key, sizeof r->caller.secret_key);
+    r->who = owner_id;
     return true;
 }
 
@@ -385,7 +437,8 @@ gw_request_dispatch(gw_server_t *gw, struct evhttp_request *req, const gw_route_
     }
     if (!r->route)
         gw_reply_problem(r, path_known ? "method-not-allowed" : "url-not-found", NULL);
-    else if (s_check_size(r) && s_authenticate(r) && s_rate_limit(r) && s_parse_params(r))
+    else if (s_check_size(r) && s_authenticate(r) && s_rate_limit(r) &&
+             s_parse_params(r) && s_act_for_owner(r))
         r->route->handler(r);
     bus_log_set_corr(NULL);
 }

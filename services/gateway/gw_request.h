@@ -35,6 +35,12 @@ struct evhttp_request;
 typedef enum {
     GW_AUTH_NONE,     //  open to anyone (version document, health)
     GW_AUTH_REQUIRED, //  a signed request or a login cookie
+    //  The same, and the caller may act for the keypair owner_access_key
+    //  names, as Backend.AI's session routes let administrators do: a
+    //  superadmin for any, a domain admin for the keys of its domain. The
+    //  handler then runs as that keypair's identity (r->who); r->caller is
+    //  who asked.
+    GW_AUTH_OWNER,
 } gw_auth_need_t;
 
 typedef struct gw_request_s gw_request_t;
@@ -64,6 +70,9 @@ struct gw_request_s {
     //  Filled by the auth stage.
     bool authenticated;
     gw_identity_t who;
+    //  Who signed the request when it acts for another keypair's owner
+    //  (GW_AUTH_OWNER): its access_key is "" otherwise. Never holds a secret.
+    gw_identity_t caller;
     //  Filled by the params stage; owned.
     json_t *params;
     //  Data fetched from other services before a handler runs (GraphQL's
