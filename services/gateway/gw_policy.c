@@ -83,8 +83,16 @@ gw_policy_list(gw_request_t *r, const char *kind, json_t **out, bus_error_t *err
     if (!k)
         return BUS_STATUS_INVALID;
     char sql[1024];
-    snprintf(sql, sizeof sql, "%s ORDER BY name", k->select);
-    *out = gw_store_rows(bus_node_db(r->gw->node), sql, NULL, NULL);
+    //  Administrators see every keypair policy; anyone else those of its
+    //  own keypairs, as Backend.AI answers them.
+    bool own = strcmp(kind, "keypair") == 0 && r->who.role != GW_ROLE_SUPERADMIN &&
+               r->who.role != GW_ROLE_ADMIN;
+    snprintf(
+        sql, sizeof sql, "%s%s ORDER BY name", k->select,
+        own ? " WHERE name IN (SELECT resource_policy FROM keypairs WHERE user_id = ?1)"
+            : "");
+    const char *params[] = {r->who.user_uuid, NULL};
+    *out = gw_store_rows(bus_node_db(r->gw->node), sql, own ? params : NULL, NULL);
     return *out ? BUS_OK : bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
 }
 

@@ -150,6 +150,19 @@ s_status_is(const proto_session_info_t *info, const char *const *statuses)
 
 #define PREOPEN_MAX 16
 
+//  A port as a client sends it: a number, or a decimal string (the 22.03
+//  client's --preopen sends "8080"). -1 for anything else.
+static json_int_t
+s_port_value(json_t *item)
+{
+    if (json_is_integer(item))
+        return json_integer_value(item);
+    const char *text = json_string_value(item);
+    if (!text || !*text || strlen(text) > 5 || text[strspn(text, "0123456789")])
+        return -1;
+    return (json_int_t) strtol(text, NULL, 10);
+}
+
 //  config.preopen_ports as a JSON array text into text: ints 1025..65534,
 //  not the runner's own ports (2000-2003, 2200, 7681), at most PREOPEN_MAX,
 //  no duplicates; null or absent is none. INVALID with err otherwise.
@@ -164,15 +177,14 @@ s_preopen_ports(json_t *ports, char *text, size_t size, bus_error_t *err)
                              "preopen_ports: a list of at most %d ports", PREOPEN_MAX);
     size_t used = 0;
     for (size_t i = 0; i < json_array_size(ports); i++) {
-        json_t *item = json_array_get(ports, i);
-        json_int_t port = json_integer_value(item);
+        json_int_t port = s_port_value(json_array_get(ports, i));
         bool reserved = (port >= 2000 && port <= 2003) || port == 2200 || port == 7681;
-        if (!json_is_integer(item) || port < 1025 || port > 65534 || reserved)
+        if (port < 1025 || port > 65534 || reserved)
             return bus_error_set(err, BUS_STATUS_INVALID,
                                  "preopen_ports: ports are 1025..65534, not 2000-2003, "
                                  "2200 or 7681");
         for (size_t j = 0; j < i; j++)
-            if (json_integer_value(json_array_get(ports, j)) == port)
+            if (s_port_value(json_array_get(ports, j)) == port)
                 return bus_error_set(
                     err, BUS_STATUS_INVALID,
                     "preopen_ports: port %" JSON_INTEGER_FORMAT " is listed twice", port);

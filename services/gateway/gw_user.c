@@ -93,17 +93,19 @@ s_scope(gw_request_t *r, json_t *args, bus_where_t *where, bus_error_t *err)
     const char *group = json_string_value(json_object_get(args, "group_id"));
     const char *status = json_string_value(json_object_get(args, "status"));
     json_t *active = json_object_get(args, "is_active");
-    const char *scope_domain = "%", *scope_user = "%";
+    const char *scope_domain = "%";
     if (!gw_identity_is_superadmin(&r->who)) {
+        //  Listing users is for those who read their domain (Backend.AI's
+        //  users and user_list are admin queries): a user asks for itself
+        //  with the user query, not with a list of one.
+        if (!gw_identity_reads_domain(&r->who, r->who.domain))
+            return bus_error_set(err, BUS_STATUS_FORBIDDEN, "Insufficient privilege");
         if (domain && strcmp(domain, r->who.domain) != 0)
             return bus_error_set(err, BUS_STATUS_FORBIDDEN, "not your domain");
         scope_domain = r->who.domain;
-        if (!gw_identity_reads_domain(&r->who, r->who.domain))
-            scope_user = r->who.user_uuid;
     } else if (domain)
         scope_domain = domain;
     const char *pieces[][2] = {{" AND domain_name LIKE ", scope_domain},
-                               {" AND uuid LIKE ", scope_user},
                                {" AND status LIKE ", status ? status : "%"}};
     int rc = 0;
     for (size_t i = 0; i < sizeof pieces / sizeof pieces[0] && rc == 0; i++)

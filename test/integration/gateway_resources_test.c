@@ -605,6 +605,18 @@ test_slots_and_hosts_as_typed(void)
                   " {allowed_vfolder_hosts: \"{\\\"h\\\": 3}\"}) { ok msg } }",
                   NULL, "create_keypair_resource_policy", msg, sizeof msg));
     T_CONTAINS(msg, "allowed_vfolder_hosts");
+
+    //  A user lists the policies of its own keypairs only; admins all of them.
+    const char *list = "{ keypair_resource_policies { name } }";
+    json_t *mine = client_gql(&s_p, &s_user1, list, NULL);
+    json_t *names = s_data(mine, "keypair_resource_policies");
+    T_EQ_INT(json_array_size(names), 1);
+    T_EQ_STR(json_string_value(json_object_get(json_array_get(names, 0), "name")),
+             "default");
+    json_decref(mine);
+    json_t *all = client_gql(&s_p, &s_dadmin, list, NULL);
+    T_ASSERT(json_array_size(s_data(all, "keypair_resource_policies")) >= 6);
+    json_decref(all);
 }
 
 static void

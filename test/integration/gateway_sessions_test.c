@@ -649,7 +649,8 @@ test_pty(void)
     close(fd);
 }
 
-//  Backend.AI's config.preopen_ports become preopen apps, and the bootstrap
+//  Backend.AI's config.preopen_ports (numbers, or the strings the 22.03
+//  client's --preopen sends) become preopen apps, and the bootstrap
 //  script runs once, as the user in /home/work, before the session runs.
 static void
 test_preopen_and_bootstrap(void)
@@ -659,7 +660,7 @@ test_preopen_and_bootstrap(void)
         "POST", "/session",
         "{\"name\": \"gw-boot\", \"image\": \"" IMAGE "\","
         " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"128m\"},"
-        " \"preopen_ports\": [8080, 8081]},"
+        " \"preopen_ports\": [\"8080\", 8081]},"
         " \"bootstrap_script\": \"echo booted as $(whoami) > /home/work/boot.txt\"}",
         &status);
     T_EQ_INT(status, 201);
@@ -694,7 +695,10 @@ test_preopen_and_bootstrap(void)
                                       "[2001]",
                                       "[7681]",
                                       "[65535]",
-                                      "[\"8080\"]",
+                                      "[\"8080x\"]",
+                                      "[\"8080\", 8080]",
+                                      "[\"\"]",
+                                      "[8080.5]",
                                       "8080",
                                       "[1100,1101,1102,1103,1104,1105,1106,1107,1108,"
                                       "1109,1110,1111,1112,1113,1114,1115,1116]"};
