@@ -1369,9 +1369,10 @@ s_on_restarted(void *arg, const bus_reply_t *reply)
     sched_lifecycle_t *self = ctx->self;
     int current = sched_sessions_kernel_current(self->db, ctx->kernel_id);
     if (current == SCHED_KERNEL_RESTARTING && bus_node_begin(self->node) == 0) {
+        //  RUNNING again, saying so: "restarting" was the step, not the state
         if (reply->status == BUS_OK)
-            s_move(self, ctx->session_id, ctx->kernel_id, SCHED_KERNEL_RUNNING, NULL,
-                   NULL, NULL);
+            s_move(self, ctx->session_id, ctx->kernel_id, SCHED_KERNEL_RUNNING,
+                   "restarted", NULL, NULL);
         else if (reply->status == BUS_STATUS_NOT_FOUND) {
             json_t *data = json_pack("{s:s}", "error", reply->detail);
             char *text = data ? json_dumps(data, JSON_COMPACT) : NULL;

@@ -545,6 +545,7 @@ test_restart(void)
     json_decref(r);
     r = s_request("GET", "/session/gw-first", NULL, &status);
     T_EQ_STR(json_string_value(json_object_get(r, "status")), "RUNNING");
+    T_EQ_STR(json_string_value(json_object_get(r, "statusInfo")), "restarted");
     json_decref(r);
     r = s_request("POST", "/session/gw-first",
                   "{\"mode\": \"query\", \"code\": \"cat kept.txt; grep -qs 4321 "
