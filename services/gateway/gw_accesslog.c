@@ -6,13 +6,28 @@
 */
 #include "gw_classes.h"
 
+//  The requests of one keypair in a batch, for its num_queries and last_used
+//  (Backend.AI counts every signed request in the keypair's row).
+typedef struct {
+    uint64_t requests;
+    int64_t last_us;
+} key_use_t;
+
 struct _gw_accesslog_t {
     bus_node_t *node;
     bus_writer_t *queue; //  encoded records back to back
     size_t *ends;        //  where each record ends in queue
     size_t count;
+    zhashx_t *uses; //  access key -> key_use_t, for this batch
     struct event *timer;
 };
+
+static void
+s_free_use(void **item_p)
+{
+    free(*item_p);
+    *item_p = NULL;
+}
 
 static void
 s_on_timer(evutil_socket_t fd, short what, void *arg)
@@ -32,7 +47,10 @@ gw_accesslog_new(bus_node_t *node)
     self->queue = bus_writer_new();
     self->ends = calloc(GW_ACCESSLOG_BATCH, sizeof *self->ends);
     self->timer = evtimer_new(bus_node_base(node), s_on_timer, self);
-    if (!self->queue || !self->ends || !self->timer) {
+    self->uses = zhashx_new();
+    if (self->uses)
+        zhashx_set_destructor(self->uses, s_free_use);
+    if (!self->queue || !self->ends || !self->timer || !self->uses) {
         gw_accesslog_destroy(&self);
         return NULL;
     }
@@ -50,6 +68,7 @@ gw_accesslog_destroy(gw_accesslog_t **self_p)
         if (self->timer)
             event_free(self->timer);
         bus_writer_destroy(&self->queue);
+        zhashx_destroy(&self->uses);
         free(self->ends);
         free(self);
         *self_p = NULL;
@@ -71,6 +90,28 @@ gw_accesslog_flush(gw_accesslog_t *self)
             bus_log_error("access record lost");
         start = self->ends[i];
     }
+    //  One update per keypair of the batch, in the same transaction.
+    sqlite3_stmt *stmt =
+        bus_db_stmt(bus_node_db(self->node),
+                    "UPDATE keypairs SET num_queries = num_queries + ?2, last_used = ?3"
+                    " WHERE access_key = ?1");
+    for (key_use_t *use = zhashx_first(self->uses); use && stmt;
+         use = zhashx_next(self->uses)) {
+        char when[40];
+        time_t seconds = (time_t) (use->last_us / 1000000);
+        struct tm tm;
+        gmtime_r(&seconds, &tm);
+        size_t n = strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
+        snprintf(when + n, sizeof when - n, ".%06d+00:00",
+                 (int) (use->last_us % 1000000));
+        sqlite3_bind_text(stmt, 1, zhashx_cursor(self->uses), -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(stmt, 2, (int64_t) use->requests);
+        sqlite3_bind_text(stmt, 3, when, -1, SQLITE_TRANSIENT);
+        if (sqlite3_step(stmt) != SQLITE_DONE)
+            bus_log_warning("keypair use not recorded");
+        sqlite3_reset(stmt);
+    }
+    zhashx_purge(self->uses);
     if (bus_node_commit(self->node) != 0)
         bus_log_error("access records lost count=%zu", self->count);
     bus_writer_reset(self->queue);
@@ -85,6 +126,19 @@ gw_accesslog_add(gw_accesslog_t *self, const proto_gateway_access_t *access)
         return;
     }
     self->ends[self->count++] = bus_writer_size(self->queue);
+    if (access->access_key && *access->access_key) {
+        key_use_t *use = zhashx_lookup(self->uses, access->access_key);
+        if (!use && (use = calloc(1, sizeof *use)) &&
+            zhashx_insert(self->uses, access->access_key, use) != 0) {
+            free(use);
+            use = NULL;
+        }
+        if (use) {
+            use->requests++;
+            if (access->ts > use->last_us)
+                use->last_us = access->ts;
+        }
+    }
     if (self->count == GW_ACCESSLOG_BATCH)
         gw_accesslog_flush(self);
     else if (self->count == 1) {

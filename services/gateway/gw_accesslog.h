@@ -7,6 +7,8 @@
     queued and written together: one transaction per GW_ACCESSLOG_FLUSH_MS
     (or per GW_ACCESSLOG_BATCH records, whichever comes first), and on stop.
     A crash loses at most that window of access records; nothing else.
+    The same transaction adds each keypair's requests of the batch to its
+    num_queries and sets its last_used, as Backend.AI keeps them.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================

@@ -430,6 +430,34 @@ test_inactive_keypair_is_refused(void)
     free(body);
 }
 
+//  Each signed request counts in its keypair's num_queries and last_used,
+//  which the keypair query answers (written with the access log's batch).
+static void
+test_keypair_use_is_counted(void)
+{
+    const char *query = "{ keypair { num_queries last_used } }";
+    json_t *r = client_gql(&s_p, &s_dadmin, query, NULL);
+    json_t *kp = json_object_get(json_object_get(r, "data"), "keypair");
+    json_int_t before = json_integer_value(json_object_get(kp, "num_queries"));
+    json_decref(r);
+    for (int i = 0; i < 5; i++)
+        T_EQ_INT(
+            client_signed(&s_p, &s_dadmin, "GET", "/auth/role", NULL, NULL, NULL, NULL),
+            200);
+    json_int_t after = before;
+    for (int tries = 0; tries < 50 && after < before + 6; tries++) {
+        harness_pause_ms(20);
+        r = client_gql(&s_p, &s_dadmin, query, NULL);
+        kp = json_object_get(json_object_get(r, "data"), "keypair");
+        after = json_integer_value(json_object_get(kp, "num_queries"));
+        if (after >= before + 6)
+            T_ASSERT(json_is_string(json_object_get(kp, "last_used")));
+        json_decref(r);
+    }
+    //  the five, and the first query itself
+    T_ASSERT(after >= before + 6);
+}
+
 static void
 test_rate_limit(void)
 {
@@ -554,6 +582,7 @@ main(void)
     T_RUN(test_permission_matrix);
     T_RUN(test_rest_admin_api);
     T_RUN(test_inactive_keypair_is_refused);
+    T_RUN(test_keypair_use_is_counted);
     T_RUN(test_rate_limit);
     T_RUN(test_login_cookie);
     T_RUN(test_stop_and_access_log);
