@@ -74,12 +74,10 @@ s_session(gw_request_t *r, const proto_session_info_t *s)
     bus_db_t *db = r->gw->db;
     //  registry/project/name:tag → the catalogue's registry, name and tag.
     const char *image = s->image ? s->image : "";
-    const char *slash = strchr(image, '/'), *colon = strrchr(image, ':');
-    char registry[256] = "", tag[128] = "";
+    const char *slash = strchr(image, '/');
+    char registry[256] = "";
     if (slash)
         snprintf(registry, sizeof registry, "%.*s", (int) (slash - image), image);
-    if (colon && (!slash || colon > slash))
-        snprintf(tag, sizeof tag, "%s", colon + 1);
     json_t *occupied = gw_gql_slots(s->occupied_slots, s->occupied_slots_count);
     json_t *apps = gw_apps_of_session(r->gw, s->image, s->preopen_ports);
     char *service_ports = json_dumps(apps, JSON_COMPACT);
@@ -96,11 +94,11 @@ s_session(gw_request_t *r, const proto_session_info_t *s)
         occupied, "kernel_host", s->kernel_host, "cluster_idx", (json_int_t) 1,
         "status_changed", gw_gql_time(s->status_changed));
     json_t *session = json_pack(
-        "{s:s?, s:s?, s:s?, s:s?, s:s?, s:s, s:s, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?,"
+        "{s:s?, s:s?, s:s?, s:s?, s:s?, s:s, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?,"
         " s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:s, s:s, s:I, s:s, s:[], s:[o],"
         " s:[], s:s?, s:s?}",
         "id", s->session_id, "session_id", s->session_id, "name", s->name, "type",
-        s->type, "image", s->image, "registry", registry, "tag", tag, "domain_name",
+        s->type, "image", s->image, "registry", registry, "tag", s->tag, "domain_name",
         s->domain_name, "group_id", s->group_id, "user_id", s->user_uuid, "access_key",
         s->access_key, "status", s->status, "status_info", s->status_info, "status_data",
         status_data, "status_changed", gw_gql_time(s->status_changed), "created_at",

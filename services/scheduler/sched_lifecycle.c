@@ -1009,7 +1009,8 @@ s_create_one(sched_lifecycle_t *self,
                                  .dependencies = in.dependencies,
                                  .batch_timeout_s = (int64_t) in.batch_timeout,
                                  .limits = in.limits,
-                                 .mounts = in.mounts};
+                                 .mounts = in.mounts,
+                                 .tag = in.tag};
     if (rc == BUS_OK)
         rc = s_admit_pending(self, &spec, err);
     int64_t now_us = bus_clock_wall_us();

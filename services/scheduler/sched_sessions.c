@@ -230,12 +230,12 @@ sched_sessions_insert(bus_db_t *db,
                 " group_id, scaling_group, type, status_changed, image, architecture,"
                 " environ, resource_opts, startup_command, created_at, preopen_ports,"
                 " bootstrap_script, priority, cluster_mode, cluster_size, starts_at,"
-                " dependencies, batch_timeout, mounts)"
+                " dependencies, batch_timeout, mounts, tag)"
                 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, coalesce(?8, 'INTERACTIVE'), ?9,"
                 " ?10, coalesce(?11, 'x86_64'), coalesce(?12, '{}'),"
                 " coalesce(?13, '{}'), ?14, ?9, coalesce(?15, '[]'), ?16, ?17,"
                 " coalesce(?18, 'single-node'), ?19, ?20, coalesce(?21, '[]'), ?22,"
-                " coalesce(?23, '[]'))");
+                " coalesce(?23, '[]'), ?24)");
         rc = stmt ? BUS_OK : BUS_STATUS_INTERNAL;
     }
     if (rc == BUS_OK) {
@@ -259,6 +259,7 @@ sched_sessions_insert(bus_db_t *db,
         s_bind(stmt, 21, dependencies);
         sqlite3_bind_int64(stmt, 22, spec->batch_timeout_s);
         s_bind(stmt, 23, spec->mounts);
+        s_bind(stmt, 24, spec->tag);
         rc = s_step(stmt);
     }
     if (rc == BUS_OK)
@@ -725,6 +726,7 @@ sched_sessions_info_of(const sched_session_spec_t *spec,
     out->kernel_id = strdup(spec->kernel_id);
     out->created_at = out->status_changed = now_us;
     out->preopen_ports = s_dup_or(spec->preopen_ports, "[]");
+    out->tag = spec->tag ? strdup(spec->tag) : NULL;
     out->result = strdup("UNDEFINED");
     out->cluster_mode = s_dup_or(spec->cluster_mode, "single-node");
     out->cluster_size = spec->cluster_size ? spec->cluster_size : 1;

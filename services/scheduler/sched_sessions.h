@@ -53,6 +53,7 @@ typedef struct {
     int64_t batch_timeout_s;  //  0: none
     const char *limits;       //  JSON: the owner's limits (sched_snapshot); NULL: none
     const char *mounts;       //  JSON array, passed to kernel.create; NULL: none
+    const char *tag;          //  the user's tag; NULL: none
 } sched_session_spec_t;
 
 //  Inserts the session, its kernel and its requests as PENDING at now_us.

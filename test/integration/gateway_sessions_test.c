@@ -829,8 +829,8 @@ test_owner_access_key(void)
         " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"128m\"}}%s%s%s}";
     snprintf(body, sizeof body, create, "", "", "");
     T_EQ_INT(s_as(&s_p.super, "POST", "/session", body, NULL), 201);
-    snprintf(body, sizeof body, create, ", \"owner_access_key\": \"", alice.access_key,
-             "\"");
+    snprintf(body, sizeof body, create,
+             ", \"tag\": \"nightly\", \"owner_access_key\": \"", alice.access_key, "\"");
     T_EQ_INT(s_as(&s_p.super, "POST", "/session", body, NULL), 201);
     //  alice sees hers as her own; its owner is her keypair
     T_EQ_INT(s_as(&alice, "GET", "/session/twin", NULL, &r), 200);
@@ -839,7 +839,7 @@ test_owner_access_key(void)
     json_t *list =
         client_gql(&s_p, &alice,
                    "{ compute_session_list(limit: 10, status: \"RUNNING\") { items {"
-                   " name access_key } total_count } }",
+                   " name access_key tag } total_count } }",
                    NULL);
     json_t *items = json_object_get(
         json_object_get(json_object_get(list, "data"), "compute_session_list"), "items");
@@ -851,6 +851,8 @@ test_owner_access_key(void)
     T_EQ_INT(json_array_size(items), 1);
     T_EQ_STR(json_string_value(json_object_get(json_array_get(items, 0), "access_key")),
              alice.access_key);
+    T_EQ_STR(json_string_value(json_object_get(json_array_get(items, 0), "tag")),
+             "nightly");
     json_decref(list);
 
     //  Refused: a user for another user, a domain admin for another domain's
