@@ -14,7 +14,11 @@
 
 //  ?1 the caller's user, ?2 its role, ?3 its domain. rank: 0 owner,
 //  1 invited, 2 project member, 3 admin. A superadmin reaches everything, a
-//  domain admin everything of its domain.
+//  domain admin everything of its domain. Of several ways to reach a folder
+//  the closest counts (owner, invited, member, admin), except that an admin
+//  acts as the owner of its domain's project folders even when it is a
+//  member of the project too (otherwise it could never share or remove a
+//  project folder it made).
 #define S_REACH                                                                          \
     "WITH reach(id, perm, owner, rank) AS ("                                             \
     "  SELECT id, 'wd', 1, 0 FROM vfolders WHERE user_uuid = ?1"                         \
@@ -24,7 +28,9 @@
     "    JOIN association_groups_users a ON a.group_id = v.group_id AND a.user_id = ?1"  \
     "  UNION ALL SELECT id, 'wd', ownership_type = 'group', 3 FROM vfolders"             \
     "    WHERE ?2 = 'superadmin' OR (?2 = 'admin' AND domain_name = ?3)),"               \
-    " best AS (SELECT id, perm, owner, min(rank) AS rank FROM reach GROUP BY id)"        \
+    " best AS (SELECT id, perm, owner, rank,"                                            \
+    "   min(CASE WHEN rank = 0 THEN 0 WHEN rank = 3 AND owner THEN 1 ELSE rank + 1 END)" \
+    "   FROM reach GROUP BY id)"                                                         \
     " SELECT v.id, v.name, v.host, v.domain_name, v.usage_mode, v.permission,"           \
     " v.ownership_type, v.user_uuid, v.group_id, v.creator, v.cloneable, v.status,"      \
     " v.max_size, v.created_at, v.last_used, g.name AS group_name,"                      \

@@ -398,6 +398,29 @@ test_permission_matrix(void)
              200);
     s_matrix("labdata", "labdata", ERIN_MEMBER, 0);
 
+    //  An administrator who is also a member of the project acts as the
+    //  owner of its folder all the same: it shares, changes and removes a
+    //  project folder it made (as a member alone it could not, and the
+    //  folder could never be removed at all).
+    char made[256];
+    snprintf(made, sizeof made,
+             "{\"name\": \"projdata\", \"group\": \"%s\", \"permission\": \"ro\"}",
+             s_project);
+    T_EQ_INT(s_status(&s_kp[DADMIN], "POST", "/folders", made), 201);
+    s_matrix("projdata", "projdata", DADMIN, 2);
+    s_matrix("projdata", "projdata", ALICE, 0);
+    T_EQ_INT(s_status(&s_kp[DADMIN], "POST", "/folders/projdata/share",
+                      "{\"permission\": \"rw\", \"emails\": [\"alice@example.com\"]}"),
+             201);
+    T_EQ_INT(s_status(&s_kp[DADMIN], "POST", "/folders/projdata/unshare",
+                      "{\"emails\": [\"alice@example.com\"]}"),
+             200);
+    T_EQ_INT(s_status(&s_kp[DADMIN], "POST", "/folders/projdata/update-options",
+                      "{\"cloneable\": true}"),
+             201);
+    T_EQ_INT(s_status(&s_kp[ALICE], "DELETE", "/folders/projdata", NULL), 403);
+    T_EQ_INT(s_status(&s_kp[DADMIN], "DELETE", "/folders/projdata", NULL), 204);
+
     //  Into the trash and back: only wd (and the owner) may.
     char body[128];
     snprintf(body, sizeof body, "{\"id\": \"%s\"}", s_team_id);
