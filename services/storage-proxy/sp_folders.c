@@ -1044,6 +1044,20 @@ sp_folders_delete(sp_folders_t *self,
     }
     if (moved)
         s_trash_start(self, volume, trash_name);
+    //  and the partial uploads staged beside it (sp_fs.h), if any
+    char stage[PATH_MAX], stage_trash[PATH_MAX + TRASH_NAME_MAX + 32];
+    if (moved && sp_fs_stage_path(path, stage, sizeof stage) == 0) {
+        char stage_name[TRASH_NAME_MAX + 16];
+        snprintf(stage_name, sizeof stage_name, "%s.uploads", trash_name);
+        snprintf(stage_trash, sizeof stage_trash, "%s/%s/%s", volume->path,
+                 SP_VOLUMES_TRASH, stage_name);
+        if (rename(stage, stage_trash) == 0)
+            s_trash_start(self, volume, stage_name);
+        else if (errno != ENOENT)
+            bus_log_warning(
+                "staged uploads left beside a purged folder path=%s error=\"%s\"", stage,
+                strerror(errno));
+    }
     bus_log_info("folder purged id=%s volume=%s", folder.id, folder.volume);
     return BUS_OK;
 }

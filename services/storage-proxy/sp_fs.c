@@ -49,7 +49,9 @@
 #define HEAP_INITIAL 64
 
 struct _sp_fs_t {
-    int root; //  O_PATH descriptor of the folder root
+    int root;                 //  O_PATH descriptor of the folder root
+    int parent;               //  O_PATH descriptor of the directory the root is in
+    char stage[NAME_MAX + 1]; //  the staging directory's name in parent
     dev_t dev;
     ino_t ino;
     uid_t uid; //  owner of what is made; (uid_t) -1: as created
@@ -183,6 +185,24 @@ sp_fs_new(const char *root, bus_error_t *err)
     self->root = fd;
     self->dev = st.st_dev;
     self->ino = st.st_ino;
+    //  Partial uploads stage beside the folder, never in it: a container
+    //  that mounts the folder must not see them (sp_fs.h).
+    char stage_path[PATH_MAX];
+    if (sp_fs_stage_path(root, stage_path, sizeof stage_path) != 0) {
+        sp_fs_destroy(&self);
+        bus_error_set(err, BUS_STATUS_INVALID, "folder path too long: %s", root);
+        return NULL;
+    }
+    const char *slash = strrchr(stage_path, '/');
+    snprintf(self->stage, sizeof self->stage, "%s", slash + 1);
+    char parent[PATH_MAX];
+    snprintf(parent, sizeof parent, "%.*s", (int) (slash - stage_path), stage_path);
+    self->parent = open(*parent ? parent : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (self->parent < 0) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "open %s: %s", parent, strerror(errno));
+        sp_fs_destroy(&self);
+        return NULL;
+    }
     self->uid = (uid_t) -1;
     self->gid = (gid_t) -1;
     return self;
@@ -195,6 +215,8 @@ sp_fs_destroy(sp_fs_t **self_p)
     sp_fs_t *self = *self_p;
     if (self) {
         s_close(&self->root);
+        if (self->parent > 0)
+            s_close(&self->parent);
         free(self);
         *self_p = NULL;
     }
@@ -784,6 +806,8 @@ s_usage_dir(int fd,
     return rc;
 }
 
+static int s_stage_open(sp_fs_t *self, int flags, bool create);
+
 int
 sp_fs_usage(sp_fs_t *self, uint64_t *bytes_p, uint64_t *entries_p, bus_error_t *err)
 {
@@ -795,6 +819,13 @@ sp_fs_usage(sp_fs_t *self, uint64_t *bytes_p, uint64_t *entries_p, bus_error_t *
         return s_fail(err, errno, "open", "");
     uint64_t bytes = 0, entries = 0;
     if (s_usage_dir(fd, 0, &bytes, &entries, ".", err) != 0)
+        return -1;
+    //  Partial uploads take the folder's space (its quota charged them),
+    //  but are no entries of it.
+    uint64_t staged_entries = 0;
+    int stage = s_stage_open(self, O_RDONLY, false);
+    if (stage >= 0 &&
+        s_usage_dir(stage, 0, &bytes, &staged_entries, SP_FS_STAGE_DIR, err) != 0)
         return -1;
     *bytes_p = bytes;
     *entries_p = entries;
@@ -819,20 +850,49 @@ s_stage_name_ok(const char *name)
     return true;
 }
 
-//  The staging directory, O_PATH; made when missing and create is set.
+int
+sp_fs_stage_path(const char *root, char *out, size_t size)
+{
+    size_t len = strlen(root);
+    while (len > 1 && root[len - 1] == '/')
+        len--;
+    const char *base = root + len;
+    while (base > root && base[-1] != '/')
+        base--;
+    int n = snprintf(out, size, "%.*s%s%.*s", (int) (base - root), root,
+                     SP_FS_STAGE_PREFIX, (int) (root + len - base), base);
+    return n < 0 || (size_t) n >= size || root + len == base ||
+                   strlen(SP_FS_STAGE_PREFIX) + (size_t) (root + len - base) > NAME_MAX
+               ? -1
+               : 0;
+}
+
+//  The staging directory with flags (O_PATH or O_RDONLY, and O_DIRECTORY);
+//  made when missing and create is set. It is ours alone (the volume's
+//  layout, beside the folder), so no symlink is followed to it or in it.
 //  -1 with errno.
+static int
+s_stage_open(sp_fs_t *self, int flags, bool create)
+{
+    int fd =
+        openat(self->parent, self->stage, flags | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 && errno == ENOTDIR &&
+        fstatat(self->parent, self->stage, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        S_ISLNK(st.st_mode))
+        errno = ELOOP; //  a symlink planted in its place: not followed
+    if (fd >= 0 || errno != ENOENT || !create)
+        return fd;
+    if (mkdirat(self->parent, self->stage, SP_FS_STAGE_DIR_MODE) != 0 && errno != EEXIST)
+        return -1;
+    return openat(self->parent, self->stage,
+                  flags | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
 static int
 s_stage_dir(sp_fs_t *self, bool create)
 {
-    int fd = bus_beneath_open(self->root, SP_FS_STAGE_DIR, O_PATH | O_DIRECTORY, 0,
-                              BUS_BENEATH_STRICT);
-    if (fd >= 0 || errno != ENOENT || !create)
-        return fd;
-    if (mkdirat(self->root, SP_FS_STAGE_DIR, SP_FS_STAGE_DIR_MODE) != 0 &&
-        errno != EEXIST)
-        return -1;
-    return bus_beneath_open(self->root, SP_FS_STAGE_DIR, O_PATH | O_DIRECTORY, 0,
-                            BUS_BENEATH_STRICT);
+    return s_stage_open(self, O_PATH, create);
 }
 
 int
@@ -986,8 +1046,7 @@ sp_fs_stage_expire(
     sp_fs_t *self, time_t before, sp_fs_expired_fn *fn, void *arg, bus_error_t *err)
 {
     assert(self);
-    int fd = bus_beneath_open(self->root, SP_FS_STAGE_DIR, O_RDONLY | O_DIRECTORY, 0,
-                              BUS_BENEATH_STRICT);
+    int fd = s_stage_open(self, O_RDONLY, false);
     if (fd < 0)
         return errno == ENOENT ? 0 : s_fail(err, errno, "open", SP_FS_STAGE_DIR);
     DIR *dir = fdopendir(fd);

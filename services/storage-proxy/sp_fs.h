@@ -10,11 +10,11 @@
     descriptor of the root with openat2, so no arrangement of symlinks
     leads out. Only regular files are opened for reading or writing.
 
-    The folder keeps partial uploads in a hidden staging directory,
-    SP_FS_STAGE_DIR at its root: their bytes count in the folder's usage,
-    but no client path may name it and the root's listing leaves it out.
-    Files there that nobody wrote for long are abandoned uploads, which
-    sp_fs_stage_expire removes.
+    The folder keeps partial uploads in a staging directory beside it
+    (SP_FS_STAGE_PREFIX, below), never inside it, so that no listing and no
+    container that mounts the folder sees them: their bytes count in the
+    folder's usage, not its entries. Files there that nobody wrote for long
+    are abandoned uploads, which sp_fs_stage_expire removes.
 
     What a folder object makes (directories, upload files) can be given to
     an owner, the user containers run as: set on the new inode itself,
@@ -41,7 +41,13 @@
 #define SP_FS_DIR_MODE  0755
 #define SP_FS_FILE_MODE 0644
 
-//  The staging directory of partial uploads, at the folder root.
+//  Partial uploads stage in a directory beside the folder, never inside it
+//  (a container that mounts the folder would see them): for the folder at
+//  <dir>/<name> it is <dir>/SP_FS_STAGE_PREFIX<name>, on the same file
+//  system, so a complete upload is renamed into place. SP_FS_STAGE_DIR is
+//  the name such uploads had at a folder's root before: still refused as
+//  a client path and left out of the root's listing.
+#define SP_FS_STAGE_PREFIX   ".uploads-"
 #define SP_FS_STAGE_DIR      ".backplane-uploads"
 #define SP_FS_STAGE_DIR_MODE 0700
 
@@ -183,9 +189,13 @@ int sp_fs_open_read(
 //  number of entries below the root. 0, or -1 with err.
 int sp_fs_usage(sp_fs_t *self, uint64_t *bytes_p, uint64_t *entries_p, bus_error_t *err);
 
+//  The staging directory of the folder at root, into out (size bytes). 0,
+//  or -1 when it does not fit.
+int sp_fs_stage_path(const char *root, char *out, size_t size);
+
 //  ---------------------------------------------------------------------------
 //  The upload primitive. name is a staging file name: 1 to SP_FS_NAME_MAX
-//  bytes of [A-Za-z0-9._-], not "." or "..". Opens SP_FS_STAGE_DIR/name for
+//  bytes of [A-Za-z0-9._-], not "." or "..". Opens the staging file name for
 //  reading and writing, creating the directory and then the file (O_EXCL)
 //  when missing. Refuses a staging file that is a symlink, not a regular
 //  file or has other hard links. The file is given to the owner

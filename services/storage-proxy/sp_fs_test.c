@@ -20,7 +20,10 @@
 
 #define BIG_COUNT 100000
 
-static char s_tmp[64];      //  the mkdtemp fixture
+static char s_tmp[64]; //  the mkdtemp fixture
+//  The folder's staging directory, relative to its root: beside it (sp_fs.h).
+#define TEST_STAGE "../" SP_FS_STAGE_PREFIX "folder"
+
 static char s_root[128];    //  the folder
 static char s_outside[128]; //  a directory next to it, with a secret
 
@@ -643,28 +646,36 @@ test_stage(void)
     T_ASSERT(fd >= 0);
     T_EQ_INT(write(fd, "abc", 3), 3);
     close(fd);
+    //  beside the folder, not in it: nothing of it shows in the folder (or
+    //  in a container that mounts it)
+    T_ASSERT(s_exists(s_root, TEST_STAGE "/n1.5"));
+    T_ASSERT(!s_exists(s_root, ".backplane-uploads"));
+    uint64_t bytes = 0, entries = 0;
+    T_EQ_INT(sp_fs_usage(fs, &bytes, &entries, &err), 0);
+    T_EQ_INT(bytes, 3);   //  the folder's space, as its quota charged it
+    T_EQ_INT(entries, 0); //  but no entry of the folder
     fd = sp_fs_stage_open(fs, "n1.5", &err); //  resumed, not truncated
     T_ASSERT(fd >= 0);
     T_EQ_INT(lseek(fd, 0, SEEK_END), 3);
     close(fd);
     T_EQ_INT(sp_fs_stage_commit(fs, "n1.5", S("out/dir/file"), &err), 0);
     T_ASSERT(s_exists(s_root, "out/dir/file"));
-    T_ASSERT(!s_exists(s_root, ".backplane-uploads/n1.5"));
+    T_ASSERT(!s_exists(s_root, TEST_STAGE "/n1.5"));
     T_EQ_INT(sp_fs_stage_commit(fs, "n1.5", S("again"), &err), -1);
     T_EQ_INT(err.status, BUS_STATUS_NOT_FOUND);
 
     //  planted in the staging directory: a symlink, a hard link, a fifo
     char path[PATH_MAX * 2];
-    s_link("/etc/passwd", ".backplane-uploads/evil");
+    s_link("/etc/passwd", TEST_STAGE "/evil");
     T_EQ_INT(sp_fs_stage_open(fs, "evil", &err), -1);
     T_CONTAINS(err.detail, "not a regular file");
     char target[PATH_MAX * 2];
     snprintf(target, sizeof target, "%s/out/dir/file", s_root);
-    snprintf(path, sizeof path, "%s/.backplane-uploads/linked", s_root);
+    snprintf(path, sizeof path, "%s/" TEST_STAGE "/linked", s_root);
     T_EQ_INT(link(target, path), 0);
     T_EQ_INT(sp_fs_stage_open(fs, "linked", &err), -1);
     T_CONTAINS(err.detail, "hard links");
-    snprintf(path, sizeof path, "%s/.backplane-uploads/fifo", s_root);
+    snprintf(path, sizeof path, "%s/" TEST_STAGE "/fifo", s_root);
     T_EQ_INT(mkfifo(path, 0600), 0);
     T_EQ_INT(sp_fs_stage_open(fs, "fifo", &err), -1);
     T_CONTAINS(err.detail, "not a regular file");
@@ -672,9 +683,9 @@ test_stage(void)
     //  a staging directory replaced by a symlink out is not used
     T_EQ_INT(sp_fs_stage_remove(fs, "evil", &err), 0);
     T_EQ_INT(sp_fs_stage_remove(fs, "evil", &err), 0);
-    snprintf(path, sizeof path, "%s/.backplane-uploads", s_root);
+    snprintf(path, sizeof path, "%s/" TEST_STAGE, s_root);
     s_rm_rf(path);
-    s_link(s_outside, ".backplane-uploads");
+    s_link(s_outside, TEST_STAGE);
     T_EQ_INT(sp_fs_stage_open(fs, "n2", &err), -1);
     T_EQ_INT(err.status, BUS_STATUS_FORBIDDEN);
     T_ASSERT(!s_exists(s_outside, "n2"));
@@ -740,25 +751,25 @@ test_stage_expire(void)
     T_ASSERT(busy >= 0);
     T_EQ_INT(write(busy, "012", 3), 3);
     T_EQ_INT(flock(busy, LOCK_EX | LOCK_NB), 0);
-    T_ASSERT(s_age(s_root, SP_FS_STAGE_DIR "/old.10", 2 * DAY_S));
-    T_ASSERT(s_age(s_root, SP_FS_STAGE_DIR "/busy.3", 2 * DAY_S));
+    T_ASSERT(s_age(s_root, TEST_STAGE "/old.10", 2 * DAY_S));
+    T_ASSERT(s_age(s_root, TEST_STAGE "/busy.3", 2 * DAY_S));
     //  planted, all old: symlinks out to a file and to a directory, a fifo,
     //  a directory holding an old file
     T_ASSERT(s_age(s_outside, "secret", 2 * DAY_S));
     char path[PATH_MAX * 2];
     snprintf(path, sizeof path, "%s/secret", s_outside);
-    s_link(path, SP_FS_STAGE_DIR "/evil");
-    s_link(s_outside, SP_FS_STAGE_DIR "/evil_dir");
-    T_ASSERT(s_age(s_root, SP_FS_STAGE_DIR "/evil", 2 * DAY_S));
-    T_ASSERT(s_age(s_root, SP_FS_STAGE_DIR "/evil_dir", 2 * DAY_S));
-    snprintf(path, sizeof path, "%s/%s/fifo", s_root, SP_FS_STAGE_DIR);
+    s_link(path, TEST_STAGE "/evil");
+    s_link(s_outside, TEST_STAGE "/evil_dir");
+    T_ASSERT(s_age(s_root, TEST_STAGE "/evil", 2 * DAY_S));
+    T_ASSERT(s_age(s_root, TEST_STAGE "/evil_dir", 2 * DAY_S));
+    snprintf(path, sizeof path, "%s/%s/fifo", s_root, TEST_STAGE);
     T_EQ_INT(mkfifo(path, 0600), 0);
-    T_ASSERT(s_age(s_root, SP_FS_STAGE_DIR "/fifo", 2 * DAY_S));
-    snprintf(path, sizeof path, "%s/%s/sub", s_root, SP_FS_STAGE_DIR);
+    T_ASSERT(s_age(s_root, TEST_STAGE "/fifo", 2 * DAY_S));
+    snprintf(path, sizeof path, "%s/%s/sub", s_root, TEST_STAGE);
     T_EQ_INT(mkdir(path, 0700), 0);
-    s_write_file(SP_FS_STAGE_DIR "/sub/inner", "abc");
-    T_ASSERT(s_age(s_root, SP_FS_STAGE_DIR "/sub/inner", 2 * DAY_S));
-    T_ASSERT(s_age(s_root, SP_FS_STAGE_DIR "/sub", 2 * DAY_S));
+    s_write_file(TEST_STAGE "/sub/inner", "abc");
+    T_ASSERT(s_age(s_root, TEST_STAGE "/sub/inner", 2 * DAY_S));
+    T_ASSERT(s_age(s_root, TEST_STAGE "/sub", 2 * DAY_S));
     uint64_t bytes = 0, entries = 0;
     T_EQ_INT(sp_fs_usage(fs, &bytes, &entries, &err), 0);
     T_EQ_INT(bytes, 10 + 5 + 3 + 3);
@@ -767,13 +778,13 @@ test_stage_expire(void)
     T_EQ_INT(seen.count, 1);
     T_EQ_INT(seen.bytes, 10);
     T_EQ_STR(seen.last, "old.10");
-    T_ASSERT(!s_exists(s_root, SP_FS_STAGE_DIR "/old.10"));
-    T_ASSERT(s_exists(s_root, SP_FS_STAGE_DIR "/fresh.5"));
-    T_ASSERT(s_exists(s_root, SP_FS_STAGE_DIR "/busy.3"));
-    T_ASSERT(s_exists(s_root, SP_FS_STAGE_DIR "/evil"));
-    T_ASSERT(s_exists(s_root, SP_FS_STAGE_DIR "/evil_dir"));
-    T_ASSERT(s_exists(s_root, SP_FS_STAGE_DIR "/fifo"));
-    T_ASSERT(s_exists(s_root, SP_FS_STAGE_DIR "/sub/inner"));
+    T_ASSERT(!s_exists(s_root, TEST_STAGE "/old.10"));
+    T_ASSERT(s_exists(s_root, TEST_STAGE "/fresh.5"));
+    T_ASSERT(s_exists(s_root, TEST_STAGE "/busy.3"));
+    T_ASSERT(s_exists(s_root, TEST_STAGE "/evil"));
+    T_ASSERT(s_exists(s_root, TEST_STAGE "/evil_dir"));
+    T_ASSERT(s_exists(s_root, TEST_STAGE "/fifo"));
+    T_ASSERT(s_exists(s_root, TEST_STAGE "/sub/inner"));
     T_ASSERT(s_exists(s_outside, "secret"));
     snprintf(path, sizeof path, "%s/secret", s_outside);
     struct stat st;
@@ -789,18 +800,18 @@ test_stage_expire(void)
     T_EQ_INT(sp_fs_stage_expire(fs, time(NULL) - DAY_S, s_on_expired, &seen, &err), 0);
     T_EQ_INT(seen.count, 1);
     T_EQ_INT(seen.bytes, 3);
-    T_ASSERT(!s_exists(s_root, SP_FS_STAGE_DIR "/busy.3"));
-    T_ASSERT(s_exists(s_root, SP_FS_STAGE_DIR "/fresh.5"));
+    T_ASSERT(!s_exists(s_root, TEST_STAGE "/busy.3"));
+    T_ASSERT(s_exists(s_root, TEST_STAGE "/fresh.5"));
     //  NULL callback; a cutoff in the future takes the fresh one too
     T_EQ_INT(sp_fs_stage_expire(fs, time(NULL) + 60, NULL, NULL, &err), 0);
-    T_ASSERT(!s_exists(s_root, SP_FS_STAGE_DIR "/fresh.5"));
-    T_ASSERT(s_exists(s_root, SP_FS_STAGE_DIR "/evil"));
+    T_ASSERT(!s_exists(s_root, TEST_STAGE "/fresh.5"));
+    T_ASSERT(s_exists(s_root, TEST_STAGE "/evil"));
     T_ASSERT(s_exists(s_outside, "secret"));
 
     //  a staging directory replaced by a symlink out is not entered
-    snprintf(path, sizeof path, "%s/%s", s_root, SP_FS_STAGE_DIR);
+    snprintf(path, sizeof path, "%s/%s", s_root, TEST_STAGE);
     s_rm_rf(path);
-    s_link(s_outside, SP_FS_STAGE_DIR);
+    s_link(s_outside, TEST_STAGE);
     memset(&seen, 0, sizeof seen);
     T_EQ_INT(sp_fs_stage_expire(fs, time(NULL) + 60, s_on_expired, &seen, &err), -1);
     T_EQ_INT(err.status, BUS_STATUS_FORBIDDEN);
@@ -877,8 +888,8 @@ test_owner(void)
     T_ASSERT(fd >= 0);
     T_EQ_INT(write(fd, "abc", 3), 3);
     close(fd);
-    T_OWNED(SP_FS_STAGE_DIR "/up1", OWNER_UID, OWNER_GID);
-    T_OWNED(SP_FS_STAGE_DIR, 0, 0); //  ours: containers never reach in
+    T_OWNED(TEST_STAGE "/up1", OWNER_UID, OWNER_GID);
+    T_OWNED(TEST_STAGE, 0, 0); //  ours: containers never reach in
     T_EQ_INT(sp_fs_stage_commit(fs, "up1", S("new/dir/file"), &err), 0);
     T_OWNED("new", OWNER_UID, OWNER_GID);
     T_OWNED("new/dir", OWNER_UID, OWNER_GID);
@@ -889,7 +900,7 @@ test_owner(void)
     fd = sp_fs_stage_open(fs, "up2", &err);
     T_ASSERT(fd >= 0);
     close(fd);
-    T_OWNED(SP_FS_STAGE_DIR "/up2", 0, 0);
+    T_OWNED(TEST_STAGE "/up2", 0, 0);
     sp_fs_set_owner(fs, OWNER_UID, OWNER_GID);
     fd = sp_fs_stage_open(fs, "up2", &err);
     T_ASSERT(fd >= 0);

@@ -13,6 +13,9 @@
 #include "t.h"
 
 static char s_tmp[64];
+//  The folder's staging directory, relative to its root: beside it (sp_fs.h).
+#define TEST_STAGE "../" SP_FS_STAGE_PREFIX "folder"
+
 static char s_root[128];
 static char s_outside[128];
 
@@ -60,7 +63,7 @@ static int
 s_staged(void)
 {
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s", s_root, SP_FS_STAGE_DIR);
+    snprintf(path, sizeof path, "%s/%s", s_root, TEST_STAGE);
     DIR *dir = opendir(path);
     if (!dir)
         return -1;
@@ -187,7 +190,7 @@ test_wrong_offset(void)
     T_CONTAINS(err.detail, "is at 10");
     T_EQ_INT(sp_upload_append(up, 11, "x", 1, &err), -1);
     T_EQ_INT(sp_upload_offset(up), 10);
-    T_EQ_INT(s_size(s_root, SP_FS_STAGE_DIR "/n.100"), 10);
+    T_EQ_INT(s_size(s_root, TEST_STAGE "/n.100"), 10);
     T_EQ_INT(sp_upload_append(up, 10, "x", 1, &err), 0);
     sp_upload_destroy(&up);
     s_teardown(&fs);
@@ -206,10 +209,10 @@ test_overflow(void)
     T_EQ_INT(err.status, BUS_STATUS_INVALID);
     T_CONTAINS(err.detail, "past the announced size of 100");
     T_EQ_INT(sp_upload_offset(up), 0);
-    T_EQ_INT(s_size(s_root, SP_FS_STAGE_DIR "/n.100"), 0);
+    T_EQ_INT(s_size(s_root, TEST_STAGE "/n.100"), 0);
     T_EQ_INT(sp_upload_append(up, 0, data, 60, &err), 0);
     T_EQ_INT(sp_upload_append(up, 60, data + 60, 41, &err), -1);
-    T_EQ_INT(s_size(s_root, SP_FS_STAGE_DIR "/n.100"), 60);
+    T_EQ_INT(s_size(s_root, TEST_STAGE "/n.100"), 60);
     T_EQ_INT(sp_upload_append(up, 60, data + 60, 0, &err), 0);
     T_EQ_INT(sp_upload_append(up, 60, data + 60, 40, &err), 0);
     T_ASSERT(sp_upload_done(up));
@@ -222,7 +225,7 @@ test_overflow(void)
 
     //  a staging file longer than announced (tampered with) is refused
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s/m.10", s_root, SP_FS_STAGE_DIR);
+    snprintf(path, sizeof path, "%s/%s/m.10", s_root, TEST_STAGE);
     FILE *f = fopen(path, "w");
     fputs("more than ten bytes", f);
     fclose(f);
@@ -279,7 +282,7 @@ test_quota(void)
     T_EQ_INT(err.status, BUS_STATUS_FORBIDDEN);
     T_CONTAINS(err.detail, "quota of 1500 bytes: 1300 used, 201 more");
     T_EQ_INT(sp_upload_offset(up), 300);
-    T_EQ_INT(s_size(s_root, SP_FS_STAGE_DIR "/q.600"), 300);
+    T_EQ_INT(s_size(s_root, TEST_STAGE "/q.600"), 300);
     //  exactly up to the quota is taken
     T_EQ_INT(sp_upload_append(up, 300, data + 300, 200, &err), 0);
     uint64_t used = 0, entries = 0;
@@ -333,7 +336,7 @@ test_target_refused(void)
         {"a\0b", 3, BUS_STATUS_INVALID},
         {"", 0, BUS_STATUS_INVALID},
         {".", 1, BUS_STATUS_INVALID},
-        {SP_FS_STAGE_DIR "/q.5", strlen(SP_FS_STAGE_DIR "/q.5"), BUS_STATUS_INVALID},
+        {TEST_STAGE "/q.5", strlen(TEST_STAGE "/q.5"), BUS_STATUS_INVALID},
         {"out/planted", 11, BUS_STATUS_FORBIDDEN},
         {"up/outside/planted", 18, BUS_STATUS_FORBIDDEN},
         {"dir", 3, BUS_STATUS_INVALID},
@@ -401,7 +404,7 @@ test_zero_lock_crash(void)
 
     //  all bytes there but the rename never happened (a crash): open finishes
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s/c.4", s_root, SP_FS_STAGE_DIR);
+    snprintf(path, sizeof path, "%s/%s/c.4", s_root, TEST_STAGE);
     FILE *f = fopen(path, "w");
     fputs("done", f);
     fclose(f);
@@ -419,7 +422,7 @@ test_zero_lock_crash(void)
     T_EQ_INT(sp_upload_append(up, 0, "abc", 3, &err), -1);
     T_ASSERT(!sp_upload_done(up));
     sp_upload_destroy(&up);
-    T_EQ_INT(s_size(s_root, SP_FS_STAGE_DIR "/d.3"), 3);
+    T_EQ_INT(s_size(s_root, TEST_STAGE "/d.3"), 3);
     s_teardown(&fs);
 }
 
@@ -433,7 +436,7 @@ test_expire(void)
     bus_error_t err = {0};
     const time_t day = 86400;
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s/e.10", s_root, SP_FS_STAGE_DIR);
+    snprintf(path, sizeof path, "%s/%s/e.10", s_root, TEST_STAGE);
     struct timespec old[2] = {{time(NULL) - 2 * day, 0}, {time(NULL) - 2 * day, 0}};
 
     //  open (a PATCH streaming in, stalled): kept however old
@@ -442,7 +445,7 @@ test_expire(void)
     T_EQ_INT(sp_upload_append(up, 0, "01234", 5, &err), 0);
     T_EQ_INT(utimensat(AT_FDCWD, path, old, AT_SYMLINK_NOFOLLOW), 0);
     T_EQ_INT(sp_fs_stage_expire(fs, time(NULL) - day, NULL, NULL, &err), 0);
-    T_EQ_INT(s_size(s_root, SP_FS_STAGE_DIR "/e.10"), 5);
+    T_EQ_INT(s_size(s_root, TEST_STAGE "/e.10"), 5);
     //  let go and resumed soon: kept, the offset is what was written
     sp_upload_destroy(&up);
     T_EQ_INT(sp_fs_stage_expire(fs, time(NULL) - 2 * day - 60, NULL, NULL, &err), 0);
