@@ -161,6 +161,136 @@ s_status_get(gw_request_t *r)
     }
 }
 
+//  force_kill: every session that holds resources is destroyed (forced),
+//  a page of session.list at a time with at most GW_MANAGER_KILL_WINDOW
+//  destroys in flight, until a list finds none or GW_MANAGER_KILL_ROUNDS
+//  lists were read. The status was written first, so no new session comes
+//  in meanwhile. Replies 204 when done, or the failure of a list.
+typedef struct {
+    gw_request_t *r;
+    char **ids; //  the page's session ids
+    size_t count, next, in_flight, failed;
+    int rounds;
+} kill_t;
+
+static void s_kill_list(kill_t *self);
+
+static void
+s_kill_free(kill_t *self)
+{
+    for (size_t i = 0; i < self->count; i++)
+        free(self->ids[i]);
+    free(self->ids);
+    self->ids = NULL;
+    self->count = self->next = 0;
+}
+
+static void s_kill_send(kill_t *self);
+
+static void
+s_on_killed(void *arg, const bus_reply_t *reply)
+{
+    kill_t *self = arg;
+    self->in_flight--;
+    if (reply->status != BUS_OK) {
+        self->failed++;
+        bus_log_warning("force_kill: destroy failed: %s", reply->detail);
+    }
+    s_kill_send(self);
+}
+
+//  Sends destroys up to the window; lists again once the page is done.
+static void
+s_kill_send(kill_t *self)
+{
+    const char *scheduler = bus_node_find(self->r->gw->node, "scheduler");
+    while (scheduler && self->next < self->count &&
+           self->in_flight < GW_MANAGER_KILL_WINDOW) {
+        proto_session_destroy_req_t req;
+        proto_session_destroy_req_init(&req);
+        free(req.reason);
+        req.session_id = self->ids[self->next++];
+        req.forced = true;
+        req.reason = "force-terminated";
+        bus_writer_t *writer = bus_writer_new();
+        bool sent = writer && proto_session_destroy_req_write(&req, writer) == 0 &&
+                    bus_node_call(self->r->gw->node, scheduler, PROTO_SESSION_DESTROY,
+                                  bus_writer_data(writer), bus_writer_size(writer), 0,
+                                  s_on_killed, self) != 0;
+        bus_writer_destroy(&writer);
+        if (sent)
+            self->in_flight++;
+        else
+            self->failed++;
+    }
+    if (self->in_flight > 0)
+        return;
+    if (self->next < self->count) //  no scheduler: the rest cannot be sent
+        self->failed += self->count - self->next;
+    bool more = self->count > 0 && self->failed == 0;
+    s_kill_free(self);
+    if (more && self->rounds < GW_MANAGER_KILL_ROUNDS) {
+        s_kill_list(self);
+        return;
+    }
+    if (self->failed)
+        gw_reply_problem(self->r, "service-unavailable",
+                         "frozen, but some sessions could not be destroyed");
+    else
+        gw_reply_json(self->r, 204, NULL);
+    free(self);
+}
+
+static void
+s_on_kill_list(void *arg, const bus_reply_t *reply)
+{
+    kill_t *self = arg;
+    proto_session_list_rep_t rep;
+    bus_error_t err = {0};
+    if (reply->status != BUS_OK ||
+        proto_session_list_rep_decode(&rep, reply->body, reply->body_size, &err) !=
+            BUS_OK) {
+        gw_reply_status(self->r, BUS_STATUS_UNAVAILABLE,
+                        reply->status != BUS_OK ? reply->detail : err.detail);
+        free(self);
+        return;
+    }
+    self->ids = rep.sessions_count ? calloc(rep.sessions_count, sizeof *self->ids) : NULL;
+    for (size_t i = 0; self->ids && i < rep.sessions_count; i++) {
+        self->ids[self->count] = strdup(rep.sessions[i].session_id);
+        if (self->ids[self->count])
+            self->count++;
+    }
+    proto_session_list_rep_clear(&rep);
+    bus_log_notice("force_kill: destroying sessions=%zu round=%d", self->count,
+                   self->rounds);
+    s_kill_send(self);
+}
+
+static void
+s_kill_list(kill_t *self)
+{
+    self->rounds++;
+    proto_session_list_req_t req;
+    proto_session_list_req_init(&req);
+    req.statuses = strdup(GW_MANAGER_KILL_STATUSES);
+    req.limit = GW_MANAGER_KILL_PAGE;
+    const char *scheduler = bus_node_find(self->r->gw->node, "scheduler");
+    bus_writer_t *writer = scheduler ? bus_writer_new() : NULL;
+    uint64_t sent = 0;
+    if (writer && req.statuses && proto_session_list_req_write(&req, writer) == 0)
+        sent = bus_node_call(self->r->gw->node, scheduler, PROTO_SESSION_LIST,
+                             bus_writer_data(writer), bus_writer_size(writer), 0,
+                             s_on_kill_list, self);
+    bus_writer_destroy(&writer);
+    proto_session_list_req_clear(&req);
+    if (!sent) {
+        gw_reply_status(self->r, BUS_STATUS_UNAVAILABLE,
+                        "frozen, but the scheduler is not reachable to kill sessions");
+        free(self);
+    }
+}
+
 static void
 s_status_put(gw_request_t *r)
 {
@@ -184,18 +314,23 @@ s_status_put(gw_request_t *r)
                          "status: expected \"running\" or \"frozen\"");
         return;
     }
-    if (force_kill) {
-        //  Killing every session is not done here yet: refused before
-        //  anything changes rather than pretended.
-        gw_reply_problem(r, "not-implemented", "force_kill is not supported");
-        return;
-    }
     if (s_set_setting(r->gw->db, "status", status) != 0) {
         gw_reply_problem(r, "internal-server-error", "cannot write the status");
         return;
     }
-    bus_log_notice("manager status=%s by=%s", status, r->who.access_key);
-    gw_reply_json(r, 204, NULL);
+    bus_log_notice("manager status=%s force_kill=%d by=%s", status, force_kill,
+                   r->who.access_key);
+    if (!force_kill) {
+        gw_reply_json(r, 204, NULL);
+        return;
+    }
+    kill_t *kill = calloc(1, sizeof *kill);
+    if (!kill) {
+        gw_reply_problem(r, "internal-server-error", "out of memory");
+        return;
+    }
+    kill->r = r;
+    s_kill_list(kill);
 }
 
 void
