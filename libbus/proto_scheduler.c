@@ -335,6 +335,123 @@ proto_scheduler_usage_print(const proto_scheduler_usage_t *self)
 }
 
 //  ---------------------------------------------------------------------------
+//  scheduler.agent_ref
+
+static void
+s_agent_ref_free(proto_scheduler_agent_ref_t *self)
+{
+    free(self->id);
+}
+
+static bool
+s_agent_ref_valid(const proto_scheduler_agent_ref_t *self)
+{
+    if (!proto_valid_str(self->id, PROTO_REQUIRED, 128))
+        return false;
+    return true;
+}
+
+static void
+s_agent_ref_write(const proto_scheduler_agent_ref_t *self, bus_writer_t *writer)
+{
+    bus_writer_map(writer, 1);
+    proto_write_str(writer, "id", self->id);
+}
+
+static void
+s_agent_ref_read(proto_scheduler_agent_ref_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "id", PROTO_REQUIRED, 128, &self->id);
+}
+
+static void
+s_agent_ref_print(const proto_scheduler_agent_ref_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "id", self->id);
+}
+
+//  A list item: calloc'd memory, initialised before it is read.
+static void
+s_agent_ref_item(void *item, proto_in_t *in)
+{
+    proto_scheduler_agent_ref_init(item);
+    s_agent_ref_read(item, in);
+}
+
+void
+proto_scheduler_agent_ref_init(proto_scheduler_agent_ref_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_scheduler_agent_ref_clear(proto_scheduler_agent_ref_t *self)
+{
+    assert(self);
+    s_agent_ref_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_scheduler_agent_ref_write(const proto_scheduler_agent_ref_t *self,
+                                bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_agent_ref_valid(self))
+        return -1;
+    s_agent_ref_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_scheduler_agent_ref_encode(const proto_scheduler_agent_ref_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_scheduler_agent_ref_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_scheduler_agent_ref_read(proto_scheduler_agent_ref_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err)
+{
+    proto_in_t in;
+    proto_scheduler_agent_ref_init(self);
+    proto_in_init(&in, "scheduler.agent_ref", map, err);
+    s_agent_ref_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_scheduler_agent_ref_clear(self);
+    return in.status;
+}
+
+int
+proto_scheduler_agent_ref_decode(proto_scheduler_agent_ref_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_scheduler_agent_ref_read(self, map, err);
+}
+
+char *
+proto_scheduler_agent_ref_print(const proto_scheduler_agent_ref_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_agent_ref_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
 //  scheduler.agents request
 
 static void
@@ -1073,5 +1190,239 @@ proto_scheduler_invariant_rep_print(const proto_scheduler_invariant_rep_t *self)
     proto_text_t text;
     proto_text_init(&text);
     s_invariant_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  scheduler.schedulable request
+
+static void
+s_schedulable_req_free(proto_scheduler_schedulable_req_t *self)
+{
+    for (size_t i = 0; i < self->agents_count; i++)
+        s_agent_ref_free(&self->agents[i]);
+    free(self->agents);
+}
+
+static bool
+s_schedulable_req_valid(const proto_scheduler_schedulable_req_t *self)
+{
+    if (!proto_valid_count(self->agents, self->agents_count, 10000))
+        return false;
+    for (size_t i = 0; i < self->agents_count; i++)
+        if (!s_agent_ref_valid(&self->agents[i]))
+            return false;
+    return true;
+}
+
+static void
+s_schedulable_req_write(const proto_scheduler_schedulable_req_t *self,
+                        bus_writer_t *writer)
+{
+    uint32_t pairs = 1;
+    pairs += self->agents_count > 0;
+    bus_writer_map(writer, pairs);
+    if (self->agents_count > 0) {
+        proto_write_array(writer, "agents", self->agents_count);
+        for (size_t i = 0; i < self->agents_count; i++)
+            s_agent_ref_write(&self->agents[i], writer);
+    }
+    proto_write_bool(writer, "schedulable", self->schedulable);
+}
+
+static void
+s_schedulable_req_read(proto_scheduler_schedulable_req_t *self, proto_in_t *in)
+{
+    self->agents = proto_read_list(in, "agents", 0, 10000, sizeof *self->agents,
+                                   s_agent_ref_item, &self->agents_count);
+    proto_read_bool(in, "schedulable", 0, &self->schedulable);
+}
+
+static void
+s_schedulable_req_print(const proto_scheduler_schedulable_req_t *self, proto_text_t *text)
+{
+    proto_print_count(text, "agents", self->agents_count);
+    proto_print_bool(text, "schedulable", self->schedulable);
+}
+
+void
+proto_scheduler_schedulable_req_init(proto_scheduler_schedulable_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_scheduler_schedulable_req_clear(proto_scheduler_schedulable_req_t *self)
+{
+    assert(self);
+    s_schedulable_req_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_scheduler_schedulable_req_write(const proto_scheduler_schedulable_req_t *self,
+                                      bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_schedulable_req_valid(self))
+        return -1;
+    s_schedulable_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_scheduler_schedulable_req_encode(const proto_scheduler_schedulable_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_scheduler_schedulable_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_scheduler_schedulable_req_read(proto_scheduler_schedulable_req_t *self,
+                                     const bus_value_t *map,
+                                     bus_error_t *err)
+{
+    proto_in_t in;
+    proto_scheduler_schedulable_req_init(self);
+    proto_in_init(&in, "scheduler.schedulable request", map, err);
+    s_schedulable_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_scheduler_schedulable_req_clear(self);
+    return in.status;
+}
+
+int
+proto_scheduler_schedulable_req_decode(proto_scheduler_schedulable_req_t *self,
+                                       const void *data,
+                                       size_t size,
+                                       bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_scheduler_schedulable_req_read(self, map, err);
+}
+
+char *
+proto_scheduler_schedulable_req_print(const proto_scheduler_schedulable_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_schedulable_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  scheduler.schedulable reply
+
+static void
+s_schedulable_rep_free(proto_scheduler_schedulable_rep_t *self)
+{
+    (void) self;
+}
+
+static bool
+s_schedulable_rep_valid(const proto_scheduler_schedulable_rep_t *self)
+{
+    (void) self;
+    return true;
+}
+
+static void
+s_schedulable_rep_write(const proto_scheduler_schedulable_rep_t *self,
+                        bus_writer_t *writer)
+{
+    bus_writer_map(writer, 1);
+    proto_write_uint(writer, "changed", self->changed);
+}
+
+static void
+s_schedulable_rep_read(proto_scheduler_schedulable_rep_t *self, proto_in_t *in)
+{
+    proto_read_uint(in, "changed", 0, UINT64_MAX, &self->changed);
+}
+
+static void
+s_schedulable_rep_print(const proto_scheduler_schedulable_rep_t *self, proto_text_t *text)
+{
+    proto_print_uint(text, "changed", self->changed);
+}
+
+void
+proto_scheduler_schedulable_rep_init(proto_scheduler_schedulable_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_scheduler_schedulable_rep_clear(proto_scheduler_schedulable_rep_t *self)
+{
+    assert(self);
+    s_schedulable_rep_free(self);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_scheduler_schedulable_rep_write(const proto_scheduler_schedulable_rep_t *self,
+                                      bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_schedulable_rep_valid(self))
+        return -1;
+    s_schedulable_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_scheduler_schedulable_rep_encode(const proto_scheduler_schedulable_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_scheduler_schedulable_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_scheduler_schedulable_rep_read(proto_scheduler_schedulable_rep_t *self,
+                                     const bus_value_t *map,
+                                     bus_error_t *err)
+{
+    proto_in_t in;
+    proto_scheduler_schedulable_rep_init(self);
+    proto_in_init(&in, "scheduler.schedulable reply", map, err);
+    s_schedulable_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_scheduler_schedulable_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_scheduler_schedulable_rep_decode(proto_scheduler_schedulable_rep_t *self,
+                                       const void *data,
+                                       size_t size,
+                                       bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_scheduler_schedulable_rep_read(self, map, err);
+}
+
+char *
+proto_scheduler_schedulable_rep_print(const proto_scheduler_schedulable_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_schedulable_rep_print(self, &text);
     return proto_text_finish(&text);
 }

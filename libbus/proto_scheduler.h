@@ -13,9 +13,10 @@
 #define PROTO_SCHEDULER_H_INCLUDED
 
 //  Topics (events) and method names (RPC).
-#define PROTO_SCHEDULER_AGENTS    "scheduler.agents"
-#define PROTO_SCHEDULER_USAGE     "scheduler.usage"
-#define PROTO_SCHEDULER_INVARIANT "scheduler.invariant"
+#define PROTO_SCHEDULER_AGENTS      "scheduler.agents"
+#define PROTO_SCHEDULER_USAGE       "scheduler.usage"
+#define PROTO_SCHEDULER_INVARIANT   "scheduler.invariant"
+#define PROTO_SCHEDULER_SCHEDULABLE "scheduler.schedulable"
 
 //  ---------------------------------------------------------------------------
 //  scheduler.agent, a nested value: one agent as the scheduler's registry knows it
@@ -91,6 +92,28 @@ int proto_scheduler_usage_decode(proto_scheduler_usage_t *self,
                                  size_t size,
                                  bus_error_t *err);
 char *proto_scheduler_usage_print(const proto_scheduler_usage_t *self);
+
+//  ---------------------------------------------------------------------------
+//  scheduler.agent_ref, a nested value: an agent named in a request
+
+typedef struct {
+    //  The agent's id (required, at most 128 bytes)
+    char *id;
+} proto_scheduler_agent_ref_t;
+
+void proto_scheduler_agent_ref_init(proto_scheduler_agent_ref_t *self);
+void proto_scheduler_agent_ref_clear(proto_scheduler_agent_ref_t *self);
+int proto_scheduler_agent_ref_write(const proto_scheduler_agent_ref_t *self,
+                                    bus_writer_t *writer);
+zframe_t *proto_scheduler_agent_ref_encode(const proto_scheduler_agent_ref_t *self);
+int proto_scheduler_agent_ref_read(proto_scheduler_agent_ref_t *self,
+                                   const bus_value_t *map,
+                                   bus_error_t *err);
+int proto_scheduler_agent_ref_decode(proto_scheduler_agent_ref_t *self,
+                                     const void *data,
+                                     size_t size,
+                                     bus_error_t *err);
+char *proto_scheduler_agent_ref_print(const proto_scheduler_agent_ref_t *self);
 
 //  ---------------------------------------------------------------------------
 //  scheduler.agents request (idempotent): the agents in the registry, optionally of one
@@ -252,5 +275,60 @@ int proto_scheduler_invariant_rep_decode(proto_scheduler_invariant_rep_t *self,
                                          size_t size,
                                          bus_error_t *err);
 char *proto_scheduler_invariant_rep_print(const proto_scheduler_invariant_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  scheduler.schedulable request (idempotent): includes agents in scheduling or excludes
+//  them (Backend.AI's include-agents and exclude-agents scheduler operations): all of
+//  them or, when one is unknown, none
+
+typedef struct {
+    //  The agents (at most 10000 items)
+    proto_scheduler_agent_ref_t *agents;
+    size_t agents_count;
+    //  True: new sessions may go there again; false: none may
+    bool schedulable;
+} proto_scheduler_schedulable_req_t;
+
+void proto_scheduler_schedulable_req_init(proto_scheduler_schedulable_req_t *self);
+void proto_scheduler_schedulable_req_clear(proto_scheduler_schedulable_req_t *self);
+int proto_scheduler_schedulable_req_write(const proto_scheduler_schedulable_req_t *self,
+                                          bus_writer_t *writer);
+zframe_t *
+proto_scheduler_schedulable_req_encode(const proto_scheduler_schedulable_req_t *self);
+int proto_scheduler_schedulable_req_read(proto_scheduler_schedulable_req_t *self,
+                                         const bus_value_t *map,
+                                         bus_error_t *err);
+int proto_scheduler_schedulable_req_decode(proto_scheduler_schedulable_req_t *self,
+                                           const void *data,
+                                           size_t size,
+                                           bus_error_t *err);
+char *
+proto_scheduler_schedulable_req_print(const proto_scheduler_schedulable_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  scheduler.schedulable reply (idempotent): includes agents in scheduling or excludes
+//  them (Backend.AI's include-agents and exclude-agents scheduler operations): all of
+//  them or, when one is unknown, none
+
+typedef struct {
+    //  How many agents were changed
+    uint64_t changed;
+} proto_scheduler_schedulable_rep_t;
+
+void proto_scheduler_schedulable_rep_init(proto_scheduler_schedulable_rep_t *self);
+void proto_scheduler_schedulable_rep_clear(proto_scheduler_schedulable_rep_t *self);
+int proto_scheduler_schedulable_rep_write(const proto_scheduler_schedulable_rep_t *self,
+                                          bus_writer_t *writer);
+zframe_t *
+proto_scheduler_schedulable_rep_encode(const proto_scheduler_schedulable_rep_t *self);
+int proto_scheduler_schedulable_rep_read(proto_scheduler_schedulable_rep_t *self,
+                                         const bus_value_t *map,
+                                         bus_error_t *err);
+int proto_scheduler_schedulable_rep_decode(proto_scheduler_schedulable_rep_t *self,
+                                           const void *data,
+                                           size_t size,
+                                           bus_error_t *err);
+char *
+proto_scheduler_schedulable_rep_print(const proto_scheduler_schedulable_rep_t *self);
 
 #endif

@@ -51,6 +51,8 @@
 #include "gw_vfolder_mounts.h"
 #include "gw_routes.h"
 #include "gw_health.h"
+#include "gw_manager.h"
+#include "gw_etcd.h"
 #include "gw_server.h"
 #include "gw_admin_cli.h"
 

@@ -211,6 +211,11 @@ const bus_db_migration_t gw_db_migrations[] = {
      "  created_at TEXT NOT NULL,"
      "  modified_at TEXT NOT NULL);"
      "CREATE INDEX vfolder_invitations_invitee ON vfolder_invitations (invitee, state);"},
+    //  Maintenance (gw_manager): "status" (running or frozen) and
+    //  "announcement" (absent when there is none), kept across restarts.
+    {"the manager's status and announcement", "CREATE TABLE manager_settings ("
+                                              "  key TEXT PRIMARY KEY,"
+                                              "  value TEXT NOT NULL) WITHOUT ROWID;"},
 };
 
 _Static_assert(sizeof gw_db_migrations / sizeof gw_db_migrations[0] ==

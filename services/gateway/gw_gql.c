@@ -821,6 +821,10 @@ s_run(gw_request_t *r, json_t *errors)
         s_error(&x, gerr.message, NULL, NULL);
     else if (strcmp(x.op->kind, "subscription") == 0)
         s_error(&x, "Subscriptions are not supported.", NULL, NULL);
+    else if (strcmp(x.op->kind, "mutation") == 0 && gw_manager_frozen(r->gw))
+        //  Backend.AI's GQLMutationUnfrozenRequiredMiddleware.
+        s_error(&x, "The server is frozen due to maintenance. (server-frozen)", NULL,
+                NULL);
     else if (!(x.variables = gw_gql_operation_coerce_variables(x.op, variables, &gerr)))
         s_error(&x, gerr.message, NULL, NULL);
     else {

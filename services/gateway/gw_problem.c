@@ -29,6 +29,7 @@ static const problem_t s_problems[] = {
      "The session already exists but you requested not to reuse existing one."},
     {"quota-exceeded", 412, "You have reached your resource limit."},
     {"rate-limit-exceeded", 429, "You have reached your API query rate limit."},
+    {"instance-not-found", 404, "No such instance."},
     {"instance-not-available", 503, "There is no available instance."},
     {"server-frozen", 503, "The server is frozen due to maintenance."},
     {"service-unavailable", 503, "Service unavailable."},

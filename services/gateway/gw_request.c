@@ -438,7 +438,7 @@ gw_request_dispatch(gw_server_t *gw, struct evhttp_request *req, const gw_route_
     if (!r->route)
         gw_reply_problem(r, path_known ? "method-not-allowed" : "url-not-found", NULL);
     else if (s_check_size(r) && s_authenticate(r) && s_rate_limit(r) &&
-             s_parse_params(r) && s_act_for_owner(r))
+             s_parse_params(r) && s_act_for_owner(r) && gw_manager_admit(r))
         r->route->handler(r);
     bus_log_set_corr(NULL);
 }

@@ -8,6 +8,8 @@
                    cookie; the caller's identity (gw_identity)
         rate       the keypair's rolling-window limit (gw_ratelimit)
         params     JSON body or query string (gw_params)
+        frozen     while the platform is frozen, the routes that create
+                   answer 503 server-frozen (gw_manager)
     A stage that refuses answers with problem+json and the handler never
     runs. When the reply has gone out, the request is recorded in the access
     log: a durable gateway.access event that accounting keeps.

@@ -23,17 +23,20 @@ s_version(gw_request_t *r)
         json_pack("{s:s, s:s}", "version", GW_API_VERSION, "manager", BACKPLANE_VERSION));
 }
 
-//  GET /manager/announcement: every CLI call asks; there is none (yet).
-static void
-s_announcement(gw_request_t *r)
-{
-    gw_reply_json(r, 200, json_pack("{s:b, s:s}", "enabled", 0, "message", ""));
-}
-
 const gw_route_t gw_routes[] = {
     {GET, "/", GW_AUTH_NONE, s_version},
     {GET, "/healthz", GW_AUTH_NONE, gw_health_handle},
-    {GET, "/manager/announcement", GW_AUTH_REQUIRED, s_announcement},
+    //  Maintenance (gw_manager) and configuration (gw_etcd).
+    {GETPOST, "/manager/announcement", GW_AUTH_REQUIRED, gw_manager_handle_announcement},
+    {GET | EVHTTP_REQ_PUT, "/manager/status", GW_AUTH_REQUIRED, gw_manager_handle_status},
+    {POST, "/manager/scheduler/operation", GW_AUTH_REQUIRED,
+     gw_manager_handle_scheduler_operation},
+    {GET, "/config/resource-slots", GW_AUTH_REQUIRED, gw_etcd_handle_resource_slots},
+    {GET, "/config/resource-slots/details", GW_AUTH_REQUIRED,
+     gw_etcd_handle_resource_slot_details},
+    {GET, "/config/vfolder-types", GW_AUTH_REQUIRED, gw_etcd_handle_vfolder_types},
+    {GET, "/config/docker-registries", GW_AUTH_REQUIRED,
+     gw_etcd_handle_docker_registries},
     //  Browser sessions (the webserver's routes, served here directly).
     {POST, "/server/login", GW_AUTH_NONE, gw_login_login},
     {POST, "/server/logout", GW_AUTH_NONE, gw_login_logout},

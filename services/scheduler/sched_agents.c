@@ -122,7 +122,8 @@ s_record(sched_agents_t *self, const proto_agent_heartbeat_t *beat)
             " VALUES (?1, 'ALIVE', ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9)"
             " ON CONFLICT (id) DO UPDATE SET status = 'ALIVE', region = ?2,"
             " scaling_group = ?3, addr = ?4, architecture = ?5, version = ?6,"
-            " schedulable = ?7, last_seen = ?8, lost_at = NULL, started_at = ?9");
+            " schedulable = ?7 AND NOT operator_excluded, last_seen = ?8, lost_at = NULL,"
+            " started_at = ?9");
     bool ok = stmt != NULL;
     if (ok) {
         sqlite3_bind_text(stmt, 1, beat->agent_id, -1, SQLITE_STATIC);
@@ -307,6 +308,72 @@ s_list(void *arg,
     return rc;
 }
 
+//  scheduler.schedulable: every agent named, or none when one is unknown
+//  (Backend.AI's update rolls back on a short row count). Excluding sets
+//  operator_excluded, which later heartbeats respect; including clears it
+//  and forgets the agent's last heartbeat, so the next one rewrites
+//  schedulable with what the agent itself says.
+static int
+s_schedulable(void *arg,
+              bus_rpc_request_t *req,
+              const void *body,
+              size_t size,
+              bus_writer_t *reply,
+              bus_error_t *err)
+{
+    (void) req;
+    sched_agents_t *self = arg;
+    proto_scheduler_schedulable_req_t in;
+    int rc = proto_scheduler_schedulable_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    bus_db_t *db = bus_node_db(self->node);
+    if (bus_node_begin(self->node) != 0) {
+        proto_scheduler_schedulable_req_clear(&in);
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
+    }
+    sqlite3_stmt *stmt = bus_db_stmt(db, "UPDATE agents SET operator_excluded = ?1,"
+                                         " schedulable = ?2 WHERE id = ?3");
+    uint64_t changed = 0;
+    const char *missing = NULL;
+    rc = stmt ? BUS_OK : BUS_STATUS_INTERNAL;
+    for (size_t i = 0; rc == BUS_OK && i < in.agents_count; i++) {
+        sqlite3_bind_int(stmt, 1, !in.schedulable);
+        sqlite3_bind_int(stmt, 2, in.schedulable);
+        sqlite3_bind_text(stmt, 3, in.agents[i].id, -1, SQLITE_STATIC);
+        if (sqlite3_step(stmt) != SQLITE_DONE)
+            rc = BUS_STATUS_INTERNAL;
+        else if (sqlite3_changes(bus_db_handle(db)) == 0) {
+            rc = BUS_STATUS_NOT_FOUND;
+            missing = in.agents[i].id;
+        } else
+            changed++;
+        sqlite3_reset(stmt);
+    }
+    if (rc == BUS_OK && bus_node_commit(self->node) != 0)
+        rc = BUS_STATUS_INTERNAL;
+    else if (rc != BUS_OK)
+        bus_node_rollback(self->node);
+    if (rc == BUS_OK) {
+        for (size_t i = 0; i < in.agents_count; i++)
+            zhashx_delete(self->slots, in.agents[i].id);
+        bus_log_notice("agents %s count=%" PRIu64,
+                       in.schedulable ? "included" : "excluded", changed);
+        proto_scheduler_schedulable_rep_t out;
+        proto_scheduler_schedulable_rep_init(&out);
+        out.changed = changed;
+        if (proto_scheduler_schedulable_rep_write(&out, reply) != 0)
+            rc = BUS_STATUS_INTERNAL;
+        proto_scheduler_schedulable_rep_clear(&out);
+    }
+    if (rc == BUS_STATUS_NOT_FOUND)
+        bus_error_set(err, rc, "No such agent: %.128s", missing);
+    else if (rc != BUS_OK)
+        bus_error_set(err, rc, "database error");
+    proto_scheduler_schedulable_req_clear(&in);
+    return rc;
+}
+
 sched_agents_t *
 sched_agents_new(bus_node_t *node, int lost_ms)
 {
@@ -326,7 +393,8 @@ sched_agents_new(bus_node_t *node, int lost_ms)
                          (SCHED_AGENTS_CHECK_MS % 1000) * 1000};
     if (!self->timer || !self->slots || !self->seen || event_add(self->timer, &tv) != 0 ||
         bus_node_subscribe(node, PROTO_AGENT_HEARTBEAT, s_on_heartbeat, self) != 0 ||
-        bus_node_handle(node, PROTO_SCHEDULER_AGENTS, s_list, self) != 0) {
+        bus_node_handle(node, PROTO_SCHEDULER_AGENTS, s_list, self) != 0 ||
+        bus_node_handle(node, PROTO_SCHEDULER_SCHEDULABLE, s_schedulable, self) != 0) {
         sched_agents_destroy(&self);
         return NULL;
     }

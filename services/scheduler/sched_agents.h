@@ -8,7 +8,9 @@
     of them at once every second, with the check that marks an agent
     silent for agents.lost_ms LOST (a heartbeat brings it back).
     scheduler.agents answers the registry with each agent's capacity and
-    what its allocation rows add up to.
+    what its allocation rows add up to. scheduler.schedulable includes
+    agents in scheduling or excludes them (an operator's exclusion outlasts
+    the agent's heartbeats, which otherwise say whether it is schedulable).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -22,7 +24,8 @@
 
 typedef struct _sched_agents_t sched_agents_t;
 
-//  Subscribes to heartbeats, serves scheduler.agents, starts the LOST check.
+//  Subscribes to heartbeats, serves scheduler.agents and scheduler.schedulable,
+//  starts the LOST check.
 sched_agents_t *sched_agents_new(bus_node_t *node, int lost_ms);
 
 void sched_agents_destroy(sched_agents_t **self_p);

@@ -334,6 +334,10 @@ const bus_db_migration_t sched_db_migrations[] = {
     {"indexes for session.list pages",
      "CREATE INDEX sessions_listed ON sessions (status, created_at, id);"
      "CREATE INDEX sessions_created ON sessions (created_at, id);"},
+    //  An operator's exclude-agents (scheduler.schedulable): the agent stays
+    //  unschedulable whatever its heartbeats say until it is included again.
+    {"agents excluded from scheduling by an operator",
+     "ALTER TABLE agents ADD COLUMN operator_excluded INTEGER NOT NULL DEFAULT 0;"},
 };
 
 _Static_assert(sizeof sched_db_migrations / sizeof sched_db_migrations[0] ==

@@ -131,6 +131,41 @@ client_platform_start_with(client_platform_t *self,
 }
 
 bool
+client_gateway_restart(client_platform_t *self, const char *name)
+{
+    int status = harness_stop(&self->gateway, CLIENT_STOP_MS);
+    bool clean = status == 0 && !harness_log_has_report(&self->gateway);
+    if (!clean)
+        fprintf(stderr, "# gateway exit=%d log=%s\n", status, self->gateway.log_path);
+    char gw_state[512], pub[200], sub[200], reg[200], secret_opt[600],
+        line[HARNESS_LINE_MAX];
+    snprintf(gw_state, sizeof gw_state, "node.state_dir=%s/gateway", self->dir);
+    snprintf(pub, sizeof pub, "bus.hub.publish=%s", self->hub_publish);
+    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", self->hub_subscribe);
+    snprintf(reg, sizeof reg, "bus.hub.registry=%s", self->registry);
+    snprintf(secret_opt, sizeof secret_opt,
+             "vfolders.token_secret_file=%s/storage.secret", self->dir);
+    const char *gw_args[] = {"--set", gw_state,
+                             "--set", pub,
+                             "--set", sub,
+                             "--set", reg,
+                             "--set", "api.listen=127.0.0.1:0",
+                             "--set", "auth.password_iterations=1000",
+                             "--set", "bus.heartbeat_ms=100",
+                             "--set", "bus.sync_ms=200",
+                             "--set", secret_opt,
+                             NULL};
+    char url[128];
+    if (harness_start(&self->gateway, self->dir, name, "gateway", gw_args) != 0 ||
+        !harness_wait_line(&self->gateway, "gateway url=", CLIENT_READY_MS, line,
+                           sizeof line) ||
+        !harness_field(line, "url", url, sizeof url) || strncmp(url, "http://", 7) != 0)
+        return false;
+    snprintf(self->api, sizeof self->api, "%.*s", (int) strcspn(url + 7, "/"), url + 7);
+    return clean;
+}
+
+bool
 client_platform_stop(client_platform_t *self)
 {
     harness_proc_t *procs[] = {&self->gateway, &self->accounting, &self->scheduler};

@@ -62,6 +62,11 @@ int client_platform_start_with(client_platform_t *self,
                                bool with_accounting,
                                const char *const *scheduler_sets);
 
+//  Stops the gateway (SIGTERM; false unless it exits 0 without a sanitizer
+//  report) and starts it again on the same state, as name (its log
+//  <dir>/<name>.log); api holds its new address. False when either fails.
+bool client_gateway_restart(client_platform_t *self, const char *name);
+
 //  Reads the first superadmin's keypair from an admin.env the gateway wrote.
 bool client_read_admin_env(const char *path, client_keypair_t *kp);
 
