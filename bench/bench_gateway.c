@@ -864,10 +864,10 @@ s_start_node(bench_t *self,
         fprintf(stderr, "bench-gateway: cannot start %s\n", service);
         return -1;
     }
-    //  The gateway says where its API is before its node is ready.
+    //  The gateway says where its API is on its ready line.
     if (strcmp(service, "gateway") == 0) {
         char url[BENCH_ENDPOINT_MAX];
-        if (s_child_wait_line(child, "gateway url=", line, sizeof line) != 0)
+        if (s_child_wait_line(child, "ready ", line, sizeof line) != 0)
             return -1;
         if (!s_field(line, "url", url, sizeof url) ||
             sscanf(url, "http://127.0.0.1:%d/", &self->port) != 1 || self->port <= 0) {

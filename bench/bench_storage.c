@@ -482,10 +482,8 @@ s_start(void)
                           NULL};
     char line[HARNESS_LINE_MAX], url[256], rpc[256];
     if (harness_start(&s_sp, s_dir, "storage-proxy", "storage-proxy", args) != 0 ||
-        !harness_wait_line(&s_sp, "storage-proxy url=", BENCH_READY_MS, line,
-                           sizeof line) ||
-        !harness_field(line, "url", url, sizeof url) ||
         !harness_wait_line(&s_sp, "ready ", BENCH_READY_MS, line, sizeof line) ||
+        !harness_field(line, "url", url, sizeof url) ||
         !harness_field(line, "rpc", rpc, sizeof rpc))
         s_die("the storage-proxy did not start");
     s_port = atoi(strrchr(url, ':') + 1);

@@ -46,6 +46,7 @@ struct _bus_node_t {
     char src[BUS_SRC_MAX];
     char rpc_endpoint[256];
     char http_endpoint[300];
+    char url[512]; //  the service's client-facing URL, for the ready line; "" when none
     char hub_publish[256];
     char hub_subscribe[256];
     char registry_endpoint[256];
@@ -470,6 +471,13 @@ s_on_replay(void *arg, const bus_reply_t *reply)
     if (more && behind)
         s_replay(follow, ctx->src);
     free(ctx);
+}
+
+void
+bus_node_set_url(bus_node_t *self, const char *url)
+{
+    assert(self && url);
+    snprintf(self->url, sizeof self->url, "%s", url);
 }
 
 uint64_t
@@ -1012,10 +1020,11 @@ bus_node_start(bus_node_t *self)
                    self->rpc_endpoint, self->http_endpoint, self->hub_publish,
                    self->hub_subscribe, self->registry_endpoint);
     printf("ready service=%s node=%s rpc=%s http=%s hub_publish=%s hub_subscribe=%s "
-           "registry=%s\n",
+           "registry=%s%s%s\n",
            self->service, self->name, self->rpc_endpoint,
            *self->http_endpoint ? self->http_endpoint : "-", self->hub_publish,
-           self->hub_subscribe, self->registry_endpoint);
+           self->hub_subscribe, self->registry_endpoint, *self->url ? " url=" : "",
+           self->url);
     fflush(stdout);
     return 0;
 }

@@ -177,6 +177,11 @@ int bus_node_subscribe(bus_node_t *self, const char *prefix, bus_sub_fn *fn, voi
 int
 bus_node_follow(bus_node_t *self, const char *domain, bus_node_apply_fn *fn, void *arg);
 
+//  The URL clients use (the gateway's API, the storage-proxy's transfers),
+//  which the ready line ends with as url=...: set it in the service's init,
+//  before bus_node_start prints that line.
+void bus_node_set_url(bus_node_t *self, const char *url);
+
 //  How far this node has applied the durable stream of domain from the
 //  publisher src ("service/node"): its last sequence number applied, 0 when
 //  none yet (or the domain is not followed).

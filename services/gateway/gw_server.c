@@ -78,9 +78,10 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
         return NULL;
     }
     bus_log_notice("api listening url=%s/", url);
-    //  The line scripts and people look for.
-    printf("gateway url=%s/\n", url);
-    fflush(stdout);
+    //  on the ready line, which scripts and people look for
+    char slash[sizeof url + 1];
+    snprintf(slash, sizeof slash, "%s/", url);
+    bus_node_set_url(node, slash);
     return gw;
 }
 

@@ -91,9 +91,8 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
     }
     if (state->http) {
         bus_log_notice("client api listening url=%s", sp_http_url(state->http));
-        //  The line scripts and tests look for.
-        printf("storage-proxy url=%s\n", sp_http_url(state->http));
-        fflush(stdout);
+        //  on the ready line, which scripts and tests look for
+        bus_node_set_url(node, sp_http_url(state->http));
     }
     return state;
 }

@@ -206,7 +206,7 @@ test_gateway_serves_https(void)
                           NULL};
     harness_proc_t gateway;
     T_ASSERT(harness_start(&gateway, s_dir, "gw-tls", "gateway", args) == 0);
-    T_ASSERT(harness_wait_line(&gateway, "gateway url=", EXIT_MS, line, sizeof line));
+    T_ASSERT(harness_wait_line(&gateway, "ready ", EXIT_MS, line, sizeof line));
     char url[128];
     T_ASSERT(harness_field(line, "url", url, sizeof url));
     T_ASSERT(strncmp(url, "https://", 8) == 0);

@@ -115,8 +115,7 @@ client_platform_start_with(client_platform_t *self,
     if (with_accounting && harness_start(&self->accounting, self->dir, "accounting",
                                          "accounting", acct_args) != 0)
         return -1;
-    if (!harness_wait_line(&self->gateway, "gateway url=", CLIENT_READY_MS, line,
-                           sizeof line))
+    if (!harness_wait_line(&self->gateway, "ready ", CLIENT_READY_MS, line, sizeof line))
         return -1;
     char url[128];
     if (!harness_field(line, "url", url, sizeof url) || strncmp(url, "http://", 7) != 0)
@@ -157,7 +156,7 @@ client_gateway_restart(client_platform_t *self, const char *name)
                              NULL};
     char url[128];
     if (harness_start(&self->gateway, self->dir, name, "gateway", gw_args) != 0 ||
-        !harness_wait_line(&self->gateway, "gateway url=", CLIENT_READY_MS, line,
+        !harness_wait_line(&self->gateway, "ready ", CLIENT_READY_MS, line,
                            sizeof line) ||
         !harness_field(line, "url", url, sizeof url) || strncmp(url, "http://", 7) != 0)
         return false;
@@ -323,10 +322,8 @@ client_storage_start(client_platform_t *self,
                           NULL};
     char line[HARNESS_LINE_MAX], url[256];
     if (harness_start(proxy, self->dir, "storage-proxy", "storage-proxy", args) != 0 ||
-        !harness_wait_line(proxy, "storage-proxy url=", CLIENT_READY_MS, line,
-                           sizeof line) ||
-        !harness_field(line, "url", url, sizeof url) || strncmp(url, "http://", 7) != 0 ||
-        !harness_wait_line(proxy, "ready ", CLIENT_READY_MS, NULL, 0))
+        !harness_wait_line(proxy, "ready ", CLIENT_READY_MS, line, sizeof line) ||
+        !harness_field(line, "url", url, sizeof url) || strncmp(url, "http://", 7) != 0)
         return false;
     snprintf(hostport, size, "%.*s", (int) strcspn(url + 7, "/"), url + 7);
     return true;

@@ -110,7 +110,7 @@ test_start_all(void)
         T_ASSERT(s_start_service(&s_procs[i], s_services[i]) == 0);
     for (size_t i = 0; i < SERVICE_COUNT; i++)
         T_ASSERT(harness_wait_line(&s_procs[i], "ready ", READY_MS, line, sizeof line));
-    T_ASSERT(harness_wait_line(&s_procs[0], "gateway url=", READY_MS, line, sizeof line));
+    T_ASSERT(harness_wait_line(&s_procs[0], "ready ", READY_MS, line, sizeof line));
     char url[128];
     T_ASSERT(harness_field(line, "url", url, sizeof url));
     T_ASSERT(strncmp(url, "http://", 7) == 0);

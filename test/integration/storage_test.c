@@ -574,9 +574,8 @@ test_start(void)
                           NULL};
     T_ASSERT(harness_start(&s_sp, s_dir, "storage-proxy", "storage-proxy", args) == 0);
     char line[HARNESS_LINE_MAX];
-    T_ASSERT(harness_wait_line(&s_sp, "storage-proxy url=", READY_MS, line, sizeof line));
-    T_ASSERT(harness_field(line, "url", s_url, sizeof s_url));
     T_ASSERT(harness_wait_line(&s_sp, "ready ", READY_MS, line, sizeof line));
+    T_ASSERT(harness_field(line, "url", s_url, sizeof s_url));
     T_ASSERT(harness_field(line, "rpc", s_rpc, sizeof s_rpc));
     const char *colon = strrchr(s_url, ':');
     T_ASSERT(colon);
