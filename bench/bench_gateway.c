@@ -864,18 +864,18 @@ s_start_node(bench_t *self,
         fprintf(stderr, "bench-gateway: cannot start %s\n", service);
         return -1;
     }
+    if (s_child_wait_line(child, prefix, line, sizeof line) != 0)
+        return -1;
     //  The gateway says where its API is on its ready line.
     if (strcmp(service, "gateway") == 0) {
         char url[BENCH_ENDPOINT_MAX];
-        if (s_child_wait_line(child, "ready ", line, sizeof line) != 0)
-            return -1;
         if (!s_field(line, "url", url, sizeof url) ||
             sscanf(url, "http://127.0.0.1:%d/", &self->port) != 1 || self->port <= 0) {
             fprintf(stderr, "bench-gateway: cannot read the API port in \"%s\"\n", line);
             return -1;
         }
     }
-    return s_child_wait_line(child, prefix, line, sizeof line);
+    return 0;
 }
 
 static int
