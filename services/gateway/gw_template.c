@@ -213,17 +213,19 @@ s_parse_yaml(const char *text, size_t size, char *detail, size_t dsize)
     return self.root ? self.root : json_null();
 }
 
+//  The nesting of value, counting its nodes into *nodes on the way.
 static int
-s_depth(json_t *value)
+s_depth(json_t *value, size_t *nodes)
 {
     int deepest = 0;
     size_t index;
     const char *key;
     json_t *item;
+    ++*nodes;
     if (json_is_object(value)) {
         json_object_foreach(value, key, item)
         {
-            int d = s_depth(item);
+            int d = s_depth(item, nodes);
             deepest = d > deepest ? d : deepest;
         }
         return deepest + 1;
@@ -231,7 +233,7 @@ s_depth(json_t *value)
     if (json_is_array(value)) {
         json_array_foreach(value, index, item)
         {
-            int d = s_depth(item);
+            int d = s_depth(item, nodes);
             deepest = d > deepest ? d : deepest;
         }
         return deepest + 1;
@@ -250,9 +252,15 @@ gw_template_parse(const char *text, size_t size, char *detail, size_t dsize)
         return NULL;
     }
     json_t *value = json_loadb(text, size, JSON_REJECT_DUPLICATES, NULL);
-    if (value && s_depth(value) > GW_TEMPLATE_MAX_DEPTH) {
+    size_t nodes = 0;
+    if (value && s_depth(value, &nodes) > GW_TEMPLATE_MAX_DEPTH) {
         json_decref(value);
         snprintf(detail, dsize, "Malformed payload: nested too deeply");
+        return NULL;
+    }
+    if (value && nodes > GW_TEMPLATE_MAX_NODES) {
+        json_decref(value);
+        snprintf(detail, dsize, "Malformed payload: too many nodes");
         return NULL;
     }
     return value ? value : s_parse_yaml(text, size, detail, dsize);
@@ -708,9 +716,9 @@ gw_template_merge(json_t *template_doc, const char *group_name, json_t *override
         json_object_set_new(config, "mounts", names);
         json_object_set_new(config, "mount_map", map);
     }
-    json_t *environ = json_object_get(kernel, "environ");
-    if (json_object_size(environ) > 0)
-        json_object_set(config, "environ", environ);
+    json_t *env = json_object_get(kernel, "environ");
+    if (json_object_size(env) > 0)
+        json_object_set(config, "environ", env);
     json_t *resources = json_object_get(spec, "resources");
     if (json_object_size(resources) > 0)
         json_object_set(config, "resources", resources);

@@ -20,6 +20,8 @@
 
 #include "bus.h"
 
+typedef struct gw_request_s gw_request_t;
+
 #define GW_TEMPLATE_MAX_BYTES 65536 //  a template's text, YAML or JSON
 #define GW_TEMPLATE_MAX_DEPTH 16    //  nesting of mappings and sequences
 #define GW_TEMPLATE_MAX_NODES 4096  //  scalars, mappings and sequences
