@@ -36,6 +36,8 @@ FUZZ_EXTRA_fuzz_minilang := services/gateway/gw_minilang.o
 $(BUILD)/test/fuzz_minilang_replay: $(BUILD)/services/gateway/gw_minilang.o
 FUZZ_EXTRA_fuzz_apps := services/libgateway.a
 $(BUILD)/test/fuzz_apps_replay: $(gateway_LIB)
+FUZZ_EXTRA_fuzz_template := services/libgateway.a
+$(BUILD)/test/fuzz_template_replay: $(gateway_LIB)
 FUZZ_EXTRA_fuzz_multipart := services/gateway/gw_multipart.o
 $(BUILD)/test/fuzz_multipart_replay: $(BUILD)/services/gateway/gw_multipart.o
 FUZZ_EXTRA_fuzz_websocket := services/gateway/gw_websocket.o

@@ -34,6 +34,7 @@
 #include "gw_minilang.h"
 #include "gw_session.h"
 #include "gw_session_files.h"
+#include "gw_template.h"
 #include "gw_apps.h"
 #include "gw_compute_session.h"
 #include "gw_agent.h"

@@ -216,6 +216,21 @@ const bus_db_migration_t gw_db_migrations[] = {
     {"the manager's status and announcement", "CREATE TABLE manager_settings ("
                                               "  key TEXT PRIMARY KEY,"
                                               "  value TEXT NOT NULL) WITHOUT ROWID;"},
+    //  Session templates (Backend.AI's session_templates): owned by a user,
+    //  scoped to a project of its domain; a delete only clears is_active.
+    {"session templates",
+     "CREATE TABLE session_templates ("
+     "  id TEXT PRIMARY KEY,"
+     "  created_at TEXT NOT NULL,"
+     "  is_active INTEGER NOT NULL DEFAULT 1,"
+     "  domain_name TEXT NOT NULL REFERENCES domains (name) ON UPDATE CASCADE,"
+     "  group_id TEXT REFERENCES groups (id) ON DELETE SET NULL,"
+     "  user_uuid TEXT NOT NULL REFERENCES users (uuid) ON DELETE CASCADE,"
+     "  type TEXT NOT NULL DEFAULT 'task' CHECK (type IN ('task', 'cluster')),"
+     "  name TEXT,"
+     "  template TEXT NOT NULL);"
+     "CREATE INDEX session_templates_user ON session_templates (user_uuid);"
+     "CREATE INDEX session_templates_group ON session_templates (group_id);"},
 };
 
 _Static_assert(sizeof gw_db_migrations / sizeof gw_db_migrations[0] ==

@@ -45,6 +45,7 @@ static const problem_t s_problems[] = {
     {"vfolder-permission-error", 400,
      "The virtual folder does not permit the specified permission."},
     {"too-many-vfolders", 404, "There are two or more matching vfolders."},
+    {"task-template-not-found", 404, "Task template not found."},
     {NULL, 0, NULL},
 };
 
