@@ -59,6 +59,7 @@ gw_manager_frozen(gw_server_t *gw)
 //  The handlers Backend.AI marks ALL_ALLOWED (running only): what creates.
 static gw_handler_fn *const s_refused_when_frozen[] = {
     gw_session_handle_create,
+    gw_template_handle_create_session, //  a session too, made from a template
     gw_vfolder_handle_create,
 };
 
