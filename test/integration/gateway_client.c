@@ -33,6 +33,40 @@ client_read_admin_env(const char *path, client_keypair_t *kp)
     return *kp->access_key && *kp->secret_key;
 }
 
+bool
+client_person(const client_platform_t *self,
+              const char *email,
+              const char *domain,
+              const char *role,
+              client_keypair_t *kp)
+{
+    json_t *groups = client_gql(
+        self, &self->super, "query($d: String!) { groups(domain_name: $d) { id name } }",
+        json_pack("{s:s}", "d", domain));
+    json_t *ids = json_array();
+    size_t index;
+    json_t *group;
+    json_array_foreach(json_object_get(json_object_get(groups, "data"), "groups"), index,
+                       group)
+    {
+        const char *name = json_string_value(json_object_get(group, "name"));
+        if (name && strcmp(name, "default") == 0)
+            json_array_append(ids, json_object_get(group, "id"));
+    }
+    json_decref(groups);
+    json_t *r = client_gql(self, &self->super,
+                           "mutation($email: String!, $input: UserInput!) {"
+                           " create_user(email: $email, props: $input) { ok msg } }",
+                           json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:b, s:o}}", "email",
+                                     email, "input", "password", "pw-123456",
+                                     "domain_name", domain, "role", role, "username",
+                                     email, "need_password_change", 0, "group_ids", ids));
+    if (!client_mutation_ok(r, "create_user"))
+        printf("# create_user %s failed\n", email);
+    json_decref(r);
+    return client_keypair_of(self, email, kp);
+}
+
 int
 client_platform_start(client_platform_t *self, const char *name, bool with_accounting)
 {

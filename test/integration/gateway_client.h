@@ -67,6 +67,15 @@ int client_platform_start_with(client_platform_t *self,
 //  <dir>/<name>.log); api holds its new address. False when either fails.
 bool client_gateway_restart(client_platform_t *self, const char *name);
 
+//  Makes a user of domain with role (a member of the domain's "default"
+//  project, when it has one) as the superadmin; its keypair in kp. True when
+//  the keypair could be read back.
+bool client_person(const client_platform_t *self,
+                   const char *email,
+                   const char *domain,
+                   const char *role,
+                   client_keypair_t *kp);
+
 //  Reads the first superadmin's keypair from an admin.env the gateway wrote.
 bool client_read_admin_env(const char *path, client_keypair_t *kp);
 

@@ -767,38 +767,6 @@ s_as(const client_keypair_t *kp,
     return status;
 }
 
-//  A user of domain (made first when needed) with role; its keypair in kp.
-static bool
-s_person(const char *email, const char *domain, const char *role, client_keypair_t *kp)
-{
-    //  a member of its domain's "default" project, when it has one
-    json_t *groups = client_gql(
-        &s_p, &s_p.super, "query($d: String!) { groups(domain_name: $d) { id name } }",
-        json_pack("{s:s}", "d", domain));
-    json_t *ids = json_array();
-    size_t index;
-    json_t *group;
-    json_array_foreach(json_object_get(json_object_get(groups, "data"), "groups"), index,
-                       group)
-    {
-        const char *name = json_string_value(json_object_get(group, "name"));
-        if (name && strcmp(name, "default") == 0)
-            json_array_append(ids, json_object_get(group, "id"));
-    }
-    json_decref(groups);
-    json_t *r = client_gql(&s_p, &s_p.super,
-                           "mutation($email: String!, $input: UserInput!) {"
-                           " create_user(email: $email, props: $input) { ok msg } }",
-                           json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:b, s:o}}", "email",
-                                     email, "input", "password", "pw-123456",
-                                     "domain_name", domain, "role", role, "username",
-                                     email, "need_password_change", 0, "group_ids", ids));
-    if (!client_mutation_ok(r, "create_user"))
-        printf("# create_user %s failed\n", email);
-    json_decref(r);
-    return client_keypair_of(&s_p, email, kp);
-}
-
 static const char *
 s_status_of(json_t *session)
 {
@@ -814,14 +782,15 @@ static void
 test_owner_access_key(void)
 {
     client_keypair_t alice, bob, other_admin;
-    T_ASSERT(s_person("alice@example.com", "default", "user", &alice));
-    T_ASSERT(s_person("bob@example.com", "default", "user", &bob));
+    T_ASSERT(client_person(&s_p, "alice@example.com", "default", "user", &alice));
+    T_ASSERT(client_person(&s_p, "bob@example.com", "default", "user", &bob));
     json_t *r = client_gql(&s_p, &s_p.super,
                            "mutation { create_domain(name: \"elsewhere\", props: {})"
                            " { ok msg } }",
                            NULL);
     json_decref(r);
-    T_ASSERT(s_person("admin@elsewhere.example", "elsewhere", "admin", &other_admin));
+    T_ASSERT(client_person(&s_p, "admin@elsewhere.example", "elsewhere", "admin",
+                           &other_admin));
     char body[512], path[256];
     //  The superadmin makes "twin" for itself and one for alice.
     const char *create =

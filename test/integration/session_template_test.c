@@ -97,51 +97,22 @@ s_create(const client_keypair_t *kp, const char *text, char *id, size_t size, ch
     return status;
 }
 
-static bool
-s_person(const char *email, const char *domain, const char *role, client_keypair_t *kp)
-{
-    json_t *groups = client_gql(
-        &s_p, &s_p.super, "query($d: String!) { groups(domain_name: $d) { id name } }",
-        json_pack("{s:s}", "d", domain));
-    json_t *ids = json_array();
-    size_t index;
-    json_t *group;
-    json_array_foreach(json_object_get(json_object_get(groups, "data"), "groups"), index,
-                       group)
-    {
-        const char *name = json_string_value(json_object_get(group, "name"));
-        if (name && strcmp(name, "default") == 0)
-            json_array_append(ids, json_object_get(group, "id"));
-    }
-    json_decref(groups);
-    json_t *r = client_gql(&s_p, &s_p.super,
-                           "mutation($email: String!, $input: UserInput!) {"
-                           " create_user(email: $email, props: $input) { ok msg } }",
-                           json_pack("{s:s, s:{s:s, s:s, s:s, s:s, s:b, s:o}}", "email",
-                                     email, "input", "password", "pw-123456",
-                                     "domain_name", domain, "role", role, "username",
-                                     email, "need_password_change", 0, "group_ids", ids));
-    if (!client_mutation_ok(r, "create_user"))
-        printf("# create_user %s failed\n", email);
-    json_decref(r);
-    return client_keypair_of(&s_p, email, kp);
-}
-
 static void
 test_start(void)
 {
     T_ASSERT(client_platform_start(&s_p, "templates", false) == 0);
     snprintf(s_bridge, sizeof s_bridge, "bpt%d", (int) (getpid() % 100000));
     T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-t", s_bridge, "10.219.0.0/24"));
-    T_ASSERT(s_person("alice@example.com", "default", "user", &s_alice));
-    T_ASSERT(s_person("bob@example.com", "default", "user", &s_bob));
-    T_ASSERT(s_person("admin@example.com", "default", "admin", &s_admin));
+    T_ASSERT(client_person(&s_p, "alice@example.com", "default", "user", &s_alice));
+    T_ASSERT(client_person(&s_p, "bob@example.com", "default", "user", &s_bob));
+    T_ASSERT(client_person(&s_p, "admin@example.com", "default", "admin", &s_admin));
     json_t *r = client_gql(&s_p, &s_p.super,
                            "mutation { create_domain(name: \"elsewhere\", props: {})"
                            " { ok msg } }",
                            NULL);
     json_decref(r);
-    T_ASSERT(s_person("carol@elsewhere.example", "elsewhere", "user", &s_stranger));
+    T_ASSERT(
+        client_person(&s_p, "carol@elsewhere.example", "elsewhere", "user", &s_stranger));
 }
 
 //  Alice makes one template from YAML and one from JSON; both come back as
