@@ -98,12 +98,7 @@ gw_accesslog_flush(gw_accesslog_t *self)
     for (key_use_t *use = zhashx_first(self->uses); use && stmt;
          use = zhashx_next(self->uses)) {
         char when[40];
-        time_t seconds = (time_t) (use->last_us / 1000000);
-        struct tm tm;
-        gmtime_r(&seconds, &tm);
-        size_t n = strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
-        snprintf(when + n, sizeof when - n, ".%06d+00:00",
-                 (int) (use->last_us % 1000000));
+        gw_time_iso(use->last_us, when);
         sqlite3_bind_text(stmt, 1, zhashx_cursor(self->uses), -1, SQLITE_TRANSIENT);
         sqlite3_bind_int64(stmt, 2, (int64_t) use->requests);
         sqlite3_bind_text(stmt, 3, when, -1, SQLITE_TRANSIENT);

@@ -10,14 +10,19 @@
 #define PASSWORD_CHARS 20
 
 void
-gw_now_iso(char out[40])
+gw_time_iso(int64_t us, char out[40])
 {
-    int64_t us = bus_clock_wall_us();
     time_t seconds = (time_t) (us / 1000000);
     struct tm tm;
     gmtime_r(&seconds, &tm);
     size_t n = strftime(out, 40, "%Y-%m-%dT%H:%M:%S", &tm);
     snprintf(out + n, 40 - n, ".%06d+00:00", (int) (us % 1000000));
+}
+
+void
+gw_now_iso(char out[40])
+{
+    gw_time_iso(bus_clock_wall_us(), out);
 }
 
 static int

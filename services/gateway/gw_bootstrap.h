@@ -27,5 +27,7 @@ int gw_bootstrap(bus_db_t *db,
 //  The current time as ISO 8601 UTC with microseconds, the format of every
 //  timestamp column ("2026-11-21T13:08:00.123456+00:00").
 void gw_now_iso(char out[40]);
+//  The same for a time in microseconds since the epoch.
+void gw_time_iso(int64_t us, char out[40]);
 
 #endif

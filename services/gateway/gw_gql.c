@@ -39,12 +39,8 @@ gw_gql_time(int64_t us)
 {
     if (us <= 0)
         return json_null();
-    time_t seconds = (time_t) (us / 1000000);
-    struct tm tm;
-    gmtime_r(&seconds, &tm);
     char text[40];
-    size_t n = strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(text + n, sizeof text - n, ".%06d+00:00", (int) (us % 1000000));
+    gw_time_iso(us, text);
     return json_string(text);
 }
 

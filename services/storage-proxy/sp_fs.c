@@ -183,6 +183,7 @@ sp_fs_new(const char *root, bus_error_t *err)
         return NULL;
     }
     self->root = fd;
+    self->parent = -1;
     self->dev = st.st_dev;
     self->ino = st.st_ino;
     //  Partial uploads stage beside the folder, never in it: a container
@@ -215,8 +216,7 @@ sp_fs_destroy(sp_fs_t **self_p)
     sp_fs_t *self = *self_p;
     if (self) {
         s_close(&self->root);
-        if (self->parent > 0)
-            s_close(&self->parent);
+        s_close(&self->parent);
         free(self);
         *self_p = NULL;
     }
