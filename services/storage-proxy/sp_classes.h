@@ -18,6 +18,9 @@
 #include "sp_folders.h"
 #include "sp_rpc.h"
 #include "sp_http_head.h"
+#include "sp_http_conn.h"
 #include "sp_http.h"
+#include "sp_http_upload.h"
+#include "sp_http_download.h"
 
 #endif
