@@ -15,6 +15,8 @@
 #include "sp_upload.h"
 #include "sp_volumes.h"
 #include "sp_jobs.h"
+#include "sp_db.h"
+#include "sp_clone.h"
 #include "sp_folders.h"
 #include "sp_rpc.h"
 #include "sp_http_head.h"

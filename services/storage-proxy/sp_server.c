@@ -103,8 +103,8 @@ const bus_service_t sp_service = {
     .options = sp_config_options,
     .config_size = sizeof(sp_config_t),
     .node_config_offset = offsetof(sp_config_t, node),
-    .migrations = sp_folders_migrations,
-    .migration_count = SP_FOLDERS_MIGRATION_COUNT,
+    .migrations = sp_db_migrations,
+    .migration_count = SP_DB_MIGRATION_COUNT,
     .init = s_init,
     .fini = s_fini,
 };
