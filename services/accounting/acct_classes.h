@@ -9,6 +9,7 @@
 
 #include "bus_classes.h"
 #include "acct_config.h"
+#include "acct_db.h"
 #include "acct_server.h"
 
 #endif

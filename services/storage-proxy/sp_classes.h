@@ -15,9 +15,14 @@
 #include "sp_upload.h"
 #include "sp_volumes.h"
 #include "sp_jobs.h"
+#include "sp_db.h"
+#include "sp_clone.h"
 #include "sp_folders.h"
 #include "sp_rpc.h"
 #include "sp_http_head.h"
+#include "sp_http_conn.h"
 #include "sp_http.h"
+#include "sp_http_upload.h"
+#include "sp_http_download.h"
 
 #endif

@@ -13,10 +13,8 @@
     first removes the folder's abandoned upload staging files
     (sp_fs_stage_expire, storage.staging_ttl_s), so the usage it writes
     leaves them out; the done function logs each removal. A clone copies
-    with descriptors as well: each directory is entered with O_NOFOLLOW,
-    files are copied with copy_file_range (read and write where the kernel
-    cannot), symlinks are copied as links, and fifos, sockets and devices
-    are left out.
+    the tree with sp_clone, from descriptors as well. The table's rows and
+    statements are sp_db's.
 
     What is made in a folder belongs to the owner (sp_folders_set_owner):
     a new folder's root, and every directory, file and link of a clone
@@ -28,12 +26,10 @@
     =========================================================================
 */
 #include "sp_classes.h"
-#include <dirent.h>   //  fdopendir, readdir: clone and trash walks
-#include <fcntl.h>    //  openat flags, AT_* flags
-#include <sys/stat.h> //  fstatat, mkdirat, fchmod, futimens
+#include <dirent.h>   //  opendir, readdir: the trash walk
+#include <fcntl.h>    //  AT_* flags
+#include <sys/stat.h> //  mkdir
 
-#define COPY_BUFFER     (1 << 20) //  read/write fallback of a clone
-#define COPY_RANGE_STEP (1 << 30) //  bytes asked of one copy_file_range
 #define TRASH_NAME_MAX  96
 #define EXPIRED_LOG_MAX 100 //  expired staging files logged one by one per folder scan
 
@@ -53,113 +49,6 @@ struct _sp_folders_t {
     gid_t gid;
 };
 
-const bus_db_migration_t sp_folders_migrations[] = {
-    {"folders and finished uploads", "CREATE TABLE folders ("
-                                     "  id TEXT PRIMARY KEY,"
-                                     "  volume TEXT NOT NULL,"
-                                     "  state TEXT NOT NULL DEFAULT 'ready',"
-                                     "  quota_bytes INTEGER NOT NULL DEFAULT 0,"
-                                     "  usage_bytes INTEGER NOT NULL DEFAULT 0,"
-                                     "  file_count INTEGER NOT NULL DEFAULT 0,"
-                                     "  over_quota INTEGER NOT NULL DEFAULT 0,"
-                                     "  scanned_at INTEGER NOT NULL DEFAULT 0,"
-                                     "  created_at INTEGER NOT NULL);"
-                                     "CREATE INDEX folders_volume ON folders (volume);"
-                                     "CREATE TABLE uploads_finished ("
-                                     "  nonce TEXT PRIMARY KEY,"
-                                     "  folder TEXT NOT NULL,"
-                                     "  size INTEGER NOT NULL,"
-                                     "  forget_at INTEGER NOT NULL);"},
-};
-
-#define FOLDER_COLUMNS                                                                   \
-    "id, volume, state, quota_bytes, usage_bytes, file_count, over_quota, scanned_at, "  \
-    "created_at"
-
-//  SQLite integers are signed: bytes are kept below 2^63.
-static int64_t
-s_i64(uint64_t value)
-{
-    return value > INT64_MAX ? INT64_MAX : (int64_t) value;
-}
-
-static uint64_t
-s_u64(sqlite3_stmt *stmt, int column)
-{
-    int64_t value = sqlite3_column_int64(stmt, column);
-    return value < 0 ? 0 : (uint64_t) value;
-}
-
-static void
-s_text(sqlite3_stmt *stmt, int column, char *out, size_t size)
-{
-    const unsigned char *text = sqlite3_column_text(stmt, column);
-    snprintf(out, size, "%s", text ? (const char *) text : "");
-}
-
-//  Reads the row stmt stands on (FOLDER_COLUMNS).
-static void
-s_row(sqlite3_stmt *stmt, sp_folder_t *folder)
-{
-    memset(folder, 0, sizeof *folder);
-    s_text(stmt, 0, folder->id, sizeof folder->id);
-    s_text(stmt, 1, folder->volume, sizeof folder->volume);
-    s_text(stmt, 2, folder->state, sizeof folder->state);
-    folder->quota_bytes = s_u64(stmt, 3);
-    folder->usage_bytes = s_u64(stmt, 4);
-    folder->file_count = s_u64(stmt, 5);
-    folder->over_quota = sqlite3_column_int(stmt, 6) != 0;
-    folder->scanned_at = sqlite3_column_int64(stmt, 7);
-    folder->created_at = sqlite3_column_int64(stmt, 8);
-}
-
-//  The row of normalized id: BUS_OK, BUS_STATUS_NOT_FOUND or INTERNAL.
-static int
-s_load(sp_folders_t *self, const char *id, sp_folder_t *folder, bus_error_t *err)
-{
-    sqlite3_stmt *stmt =
-        bus_db_stmt(self->db, "SELECT " FOLDER_COLUMNS " FROM folders WHERE id = ?");
-    if (!stmt)
-        return bus_error_set(err, BUS_STATUS_INTERNAL, "database unavailable");
-    sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(stmt);
-    if (rc == SQLITE_ROW)
-        s_row(stmt, folder);
-    sqlite3_reset(stmt);
-    if (rc == SQLITE_ROW)
-        return BUS_OK;
-    if (rc == SQLITE_DONE)
-        return bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such folder: %s", id);
-    return bus_error_set(err, BUS_STATUS_INTERNAL, "folder lookup failed: %s",
-                         sqlite3_errmsg(bus_db_handle(self->db)));
-}
-
-//  Runs stmt (bound) to completion. 0 or -1 (logged).
-static int
-s_step_done(sp_folders_t *self, sqlite3_stmt *stmt, const char *what)
-{
-    int rc = sqlite3_step(stmt);
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE) {
-        bus_log_error("folder table write failed what=%s error=\"%s\"", what,
-                      sqlite3_errmsg(bus_db_handle(self->db)));
-        return -1;
-    }
-    return 0;
-}
-
-static int
-s_set_state(sp_folders_t *self, const char *id, const char *state)
-{
-    sqlite3_stmt *stmt =
-        bus_db_stmt(self->db, "UPDATE folders SET state = ? WHERE id = ?");
-    if (!stmt)
-        return -1;
-    sqlite3_bind_text(stmt, 1, state, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 2, id, -1, SQLITE_STATIC);
-    return s_step_done(self, stmt, "state");
-}
-
 //  The folder's net charged bytes since start (see charged).
 static intptr_t
 s_charged(sp_folders_t *self, const char *id)
@@ -178,20 +67,11 @@ static void
 s_set_usage(sp_folders_t *self, const char *id, uint64_t bytes, uint64_t entries)
 {
     sp_folder_t before;
-    if (s_load(self, id, &before, NULL) != BUS_OK)
+    if (sp_db_folder_load(self->db, id, &before, NULL) != BUS_OK)
         return; //  purged meanwhile
     bool over = before.quota_bytes && bytes > before.quota_bytes;
-    sqlite3_stmt *stmt =
-        bus_db_stmt(self->db, "UPDATE folders SET usage_bytes = ?, file_count = ?, "
-                              "over_quota = ?, scanned_at = ? WHERE id = ?");
-    if (!stmt)
-        return;
-    sqlite3_bind_int64(stmt, 1, s_i64(bytes));
-    sqlite3_bind_int64(stmt, 2, s_i64(entries));
-    sqlite3_bind_int(stmt, 3, over);
-    sqlite3_bind_int64(stmt, 4, bus_clock_wall_us());
-    sqlite3_bind_text(stmt, 5, id, -1, SQLITE_STATIC);
-    if (s_step_done(self, stmt, "usage") != 0)
+    if (sp_db_folder_set_usage(self->db, id, bytes, entries, over, bus_clock_wall_us()) !=
+        0)
         return;
     if (over && !before.over_quota)
         bus_log_notice("folder over quota, uploads refused id=%s usage=%" PRIu64
@@ -285,6 +165,7 @@ typedef struct {
     sp_folders_t *self;
     scan_item_t *items;
     size_t count;
+    size_t capacity;
     bool full;           //  the periodic scan of every folder
     time_t stage_before; //  staging files last written before are removed
     sp_folders_reply_fn *fn;
@@ -397,12 +278,37 @@ s_scan_done(void *arg, bool cancelled)
                     NULL);
         else if (job->items[0].err.status != BUS_OK)
             job->fn(job->arg, job->items[0].err.status, job->items[0].err.detail, NULL);
-        else if (s_load(self, job->items[0].id, &folder, &err) != BUS_OK)
+        else if (sp_db_folder_load(self->db, job->items[0].id, &folder, &err) != BUS_OK)
             job->fn(job->arg, err.status, err.detail, NULL);
         else
             job->fn(job->arg, BUS_OK, "", &folder);
     }
     s_scan_free(job);
+}
+
+//  sp_db_folder_fn: adds a ready folder to the scan job; nonzero stops
+//  (out of memory: the scan covers the folders listed so far).
+static int
+s_scan_add(void *arg, const char *id, const char *volume_name)
+{
+    scan_job_t *job = arg;
+    if (job->count == job->capacity) {
+        size_t grown = job->capacity ? job->capacity * 2 : 16;
+        scan_item_t *items = realloc(job->items, grown * sizeof *items);
+        if (!items)
+            return -1;
+        job->items = items;
+        job->capacity = grown;
+    }
+    scan_item_t *item = &job->items[job->count];
+    memset(item, 0, sizeof *item);
+    snprintf(item->id, sizeof item->id, "%s", id);
+    item->charged_at_start = s_charged(job->self, item->id);
+    const sp_volume_t *volume = sp_volumes_find(job->self->volumes, volume_name);
+    if (volume &&
+        sp_volumes_folder_path(volume, item->id, item->path, sizeof item->path) == 0)
+        job->count++;
+    return 0;
 }
 
 //  Starts a scan of the given ready folders (ids NULL: every ready folder).
@@ -421,40 +327,11 @@ s_scan_start(sp_folders_t *self,
     job->stage_before = (time_t) (bus_clock_wall_us() / 1000000 - self->staging_ttl_s);
     job->fn = fn;
     job->arg = arg;
-    sqlite3_stmt *stmt =
-        id ? bus_db_stmt(self->db, "SELECT id, volume FROM folders WHERE id = ? AND "
-                                   "state = 'ready'")
-           : bus_db_stmt(self->db,
-                         "SELECT id, volume FROM folders WHERE state = 'ready'");
-    if (!stmt) {
-        free(job);
+    int rc = sp_db_folders_ready(self->db, id, s_scan_add, job);
+    if (rc != 0) {
+        s_scan_free(job);
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database unavailable");
     }
-    if (id)
-        sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
-    size_t capacity = 0;
-    int rc;
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-        if (job->count == capacity) {
-            size_t grown = capacity ? capacity * 2 : 16;
-            scan_item_t *items = realloc(job->items, grown * sizeof *items);
-            if (!items)
-                break;
-            job->items = items;
-            capacity = grown;
-        }
-        scan_item_t *item = &job->items[job->count];
-        memset(item, 0, sizeof *item);
-        s_text(stmt, 0, item->id, sizeof item->id);
-        item->charged_at_start = s_charged(self, item->id);
-        char volume_name[SP_VOLUME_NAME_MAX + 1];
-        s_text(stmt, 1, volume_name, sizeof volume_name);
-        const sp_volume_t *volume = sp_volumes_find(self->volumes, volume_name);
-        if (volume &&
-            sp_volumes_folder_path(volume, item->id, item->path, sizeof item->path) == 0)
-            job->count++;
-    }
-    sqlite3_reset(stmt);
     if (id && job->count == 0) {
         s_scan_free(job);
         return bus_error_set(err, BUS_STATUS_CONFLICT, "folder %s is not ready", id);
@@ -483,12 +360,7 @@ s_on_timer(evutil_socket_t fd, short what, void *arg)
         if (s_scan_start(self, NULL, NULL, NULL, &err) != BUS_OK)
             bus_log_warning("usage scan not started reason=\"%s\"", err.detail);
     }
-    sqlite3_stmt *stmt =
-        bus_db_stmt(self->db, "DELETE FROM uploads_finished WHERE forget_at < ?");
-    if (stmt) {
-        sqlite3_bind_int64(stmt, 1, bus_clock_wall_us() / 1000000);
-        s_step_done(self, stmt, "uploads_finished");
-    }
+    sp_db_uploads_forget(self->db, bus_clock_wall_us() / 1000000);
 }
 
 //  ---------------------------------------------------------------------------
@@ -508,204 +380,12 @@ typedef struct {
     gid_t gid;
 } clone_job_t;
 
-static int
-s_copy_fail(clone_job_t *job, int errnum, const char *what, const char *name)
-{
-    bus_error_set(&job->err,
-                  errnum == ENOSPC || errnum == EDQUOT ? BUS_STATUS_UNAVAILABLE
-                                                       : BUS_STATUS_INTERNAL,
-                  "clone: %s %s: %s", what, name, strerror(errnum));
-    return -1;
-}
-
-//  Gives name in dir (never through a symlink) to the clone's owner.
-static int
-s_copy_own(clone_job_t *job, int dir, const char *name)
-{
-    if (job->uid == (uid_t) -1 && job->gid == (gid_t) -1)
-        return 0;
-    if (fchownat(dir, name, job->uid, job->gid, AT_SYMLINK_NOFOLLOW) != 0)
-        return s_copy_fail(job, errno, "chown", name);
-    return 0;
-}
-
-//  Copies the bytes of in to out.
-static int
-s_copy_bytes(clone_job_t *job, int in, int out, const char *name, sp_jobs_t *jobs)
-{
-    bool ranged = true;
-    char *buffer = NULL;
-    int rc = 0;
-    while (!sp_jobs_stopping(jobs)) {
-        ssize_t n;
-        if (ranged) {
-            n = copy_file_range(in, NULL, out, NULL, COPY_RANGE_STEP, 0);
-            if (n < 0 && (errno == EXDEV || errno == EINVAL || errno == ENOSYS ||
-                          errno == EOPNOTSUPP)) {
-                ranged = false;
-                continue;
-            }
-        } else {
-            if (!buffer && !(buffer = malloc(COPY_BUFFER))) {
-                rc = s_copy_fail(job, ENOMEM, "copy", name);
-                break;
-            }
-            n = read(in, buffer, COPY_BUFFER);
-            for (ssize_t done = 0; n > 0 && done < n;) {
-                ssize_t w = write(out, buffer + done, (size_t) (n - done));
-                if (w < 0 && errno == EINTR)
-                    continue;
-                if (w <= 0) {
-                    n = -1;
-                    break;
-                }
-                done += w;
-            }
-        }
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            rc = s_copy_fail(job, errno, "copy", name);
-            break;
-        }
-        if (n == 0)
-            break;
-        job->bytes += (uint64_t) n;
-    }
-    free(buffer);
-    return rc;
-}
-
-static int
-s_copy_file(clone_job_t *job,
-            int src,
-            int dst,
-            const char *name,
-            const struct stat *st,
-            sp_jobs_t *jobs)
-{
-    int in = openat(src, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    if (in < 0)
-        return errno == ENOENT ? 0 : s_copy_fail(job, errno, "open", name);
-    struct stat now;
-    if (fstat(in, &now) != 0 || !S_ISREG(now.st_mode)) {
-        close(in); //  swapped for something else meanwhile: left out
-        return 0;
-    }
-    int out = openat(dst, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                     st->st_mode & 0777);
-    if (out < 0) {
-        int saved = errno;
-        close(in);
-        return s_copy_fail(job, saved, "create", name);
-    }
-    int rc = s_copy_bytes(job, in, out, name, jobs);
-    if (rc == 0 && (job->uid != (uid_t) -1 || job->gid != (gid_t) -1) &&
-        fchown(out, job->uid, job->gid) != 0)
-        rc = s_copy_fail(job, errno, "chown", name);
-    if (rc == 0) {
-        struct timespec times[2] = {now.st_atim, now.st_mtim};
-        fchmod(out, st->st_mode & 07777 & ~(mode_t) (S_ISUID | S_ISGID));
-        futimens(out, times);
-    }
-    close(in);
-    close(out);
-    return rc;
-}
-
-static int
-s_copy_tree(clone_job_t *job, int src, int dst, int depth, sp_jobs_t *jobs)
-{
-    if (depth > SP_FS_MAX_DEPTH)
-        return bus_error_set(&job->err, BUS_STATUS_INVALID,
-                             "clone: deeper than %d levels", SP_FS_MAX_DEPTH),
-               -1;
-    int fd = dup(src);
-    DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
-    if (!dir) {
-        if (fd >= 0)
-            close(fd);
-        return s_copy_fail(job, errno, "read", "directory");
-    }
-    int rc = 0;
-    struct dirent *entry;
-    while (rc == 0 && (entry = readdir(dir))) {
-        const char *name = entry->d_name;
-        if (sp_jobs_stopping(jobs)) {
-            bus_error_set(&job->err, BUS_STATUS_UNAVAILABLE, "clone interrupted");
-            rc = -1;
-            break;
-        }
-        if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
-            (depth == 0 && strcmp(name, SP_FS_STAGE_DIR) == 0))
-            continue;
-        struct stat st;
-        if (fstatat(src, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-            if (errno != ENOENT)
-                rc = s_copy_fail(job, errno, "stat", name);
-            continue;
-        }
-        if (S_ISDIR(st.st_mode)) {
-            if (mkdirat(dst, name, (st.st_mode & 0777) | 0700) != 0) {
-                rc = s_copy_fail(job, errno, "mkdir", name);
-                break;
-            }
-            if (s_copy_own(job, dst, name) != 0) {
-                rc = -1;
-                break;
-            }
-            int sub_src =
-                openat(src, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            int sub_dst =
-                openat(dst, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            if (sub_src >= 0 && sub_dst >= 0)
-                rc = s_copy_tree(job, sub_src, sub_dst, depth + 1, jobs);
-            else if (sub_dst < 0)
-                rc = s_copy_fail(job, errno, "open", name);
-            if (sub_src >= 0)
-                close(sub_src);
-            if (sub_dst >= 0) {
-                fchmod(sub_dst, st.st_mode & 0777);
-                close(sub_dst);
-            }
-        } else if (S_ISREG(st.st_mode))
-            rc = s_copy_file(job, src, dst, name, &st, jobs);
-        else if (S_ISLNK(st.st_mode)) {
-            char target[PATH_MAX];
-            ssize_t n = readlinkat(src, name, target, sizeof target - 1);
-            if (n < 0) {
-                if (errno != ENOENT)
-                    rc = s_copy_fail(job, errno, "readlink", name);
-                continue;
-            }
-            target[n] = '\0';
-            if (symlinkat(target, dst, name) != 0)
-                rc = s_copy_fail(job, errno, "symlink", name);
-            else
-                rc = s_copy_own(job, dst, name);
-        } else
-            continue; //  fifos, sockets, devices are never copied
-        if (rc == 0)
-            job->entries++;
-    }
-    closedir(dir);
-    return rc;
-}
-
 static void
 s_clone_work(void *arg, sp_jobs_t *jobs)
 {
     clone_job_t *job = arg;
-    int src = open(job->src, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    int dst = open(job->dst, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (src < 0 || dst < 0)
-        s_copy_fail(job, errno, "open", "folder");
-    else if (s_copy_tree(job, src, dst, 0, jobs) == 0 && fsync(dst) != 0)
-        s_copy_fail(job, errno, "sync", "folder");
-    if (src >= 0)
-        close(src);
-    if (dst >= 0)
-        close(dst);
+    sp_clone_tree(job->src, job->dst, job->uid, job->gid, jobs, &job->bytes,
+                  &job->entries, &job->err);
 }
 
 static void
@@ -719,19 +399,19 @@ s_clone_done(void *arg, bool cancelled)
         bus_error_set(&job->err, BUS_STATUS_UNAVAILABLE, "the storage-proxy is stopping");
     if (job->err.status == BUS_OK) {
         bus_db_begin(self->db);
-        s_set_state(self, job->id, SP_FOLDER_READY);
+        sp_db_folder_set_state(self->db, job->id, SP_FOLDER_READY);
         s_set_usage(self, job->id, job->bytes, job->entries);
         bus_db_commit(self->db);
         bus_log_info("folder cloned id=%s bytes=%" PRIu64 " entries=%" PRIu64, job->id,
                      job->bytes, job->entries);
     } else {
-        s_set_state(self, job->id, SP_FOLDER_FAILED);
+        sp_db_folder_set_state(self->db, job->id, SP_FOLDER_FAILED);
         bus_log_warning("folder clone failed id=%s reason=\"%s\"", job->id,
                         job->err.detail);
     }
     if (job->err.status != BUS_OK)
         job->fn(job->arg, job->err.status, job->err.detail, NULL);
-    else if (s_load(self, job->id, &folder, &err) != BUS_OK)
+    else if (sp_db_folder_load(self->db, job->id, &folder, &err) != BUS_OK)
         job->fn(job->arg, err.status, err.detail, NULL);
     else
         job->fn(job->arg, BUS_OK, "", &folder);
@@ -771,9 +451,7 @@ sp_folders_new(bus_node_t *node,
         return NULL;
     }
     //  A clone a crash cut short never finishes by itself.
-    sqlite3_stmt *stmt = bus_db_stmt(
-        self->db, "UPDATE folders SET state = 'failed' WHERE state = 'cloning'");
-    if (!stmt || s_step_done(self, stmt, "interrupted clones") != 0) {
+    if (sp_db_folders_fail_clones(self->db) != 0) {
         bus_error_set(err, BUS_STATUS_INTERNAL, "cannot read the folder table");
         sp_folders_destroy(&self);
         return NULL;
@@ -825,14 +503,7 @@ uint64_t
 sp_folders_count(sp_folders_t *self, const char *volume)
 {
     assert(self && volume);
-    sqlite3_stmt *stmt =
-        bus_db_stmt(self->db, "SELECT count(*) FROM folders WHERE volume = ?");
-    if (!stmt)
-        return 0;
-    sqlite3_bind_text(stmt, 1, volume, -1, SQLITE_STATIC);
-    uint64_t count = sqlite3_step(stmt) == SQLITE_ROW ? s_u64(stmt, 0) : 0;
-    sqlite3_reset(stmt);
-    return count;
+    return sp_db_folder_count(self->db, volume);
 }
 
 //  ---------------------------------------------------------------------------
@@ -848,7 +519,7 @@ sp_folders_get(sp_folders_t *self,
     char key[SP_FOLDER_ID_LEN + 1];
     if (sp_volumes_check_id(id, key, err) != 0)
         return BUS_STATUS_INVALID;
-    int rc = s_load(self, key, folder, err);
+    int rc = sp_db_folder_load(self->db, key, folder, err);
     if (rc == BUS_OK && volume && *volume && strcmp(volume, folder->volume) != 0)
         rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no folder %s on volume %s", key,
                            volume);
@@ -918,26 +589,15 @@ s_insert(sp_folders_t *self,
          bus_error_t *err)
 {
     sp_folder_t existing;
-    if (s_load(self, id, &existing, NULL) == BUS_OK)
+    if (sp_db_folder_load(self->db, id, &existing, NULL) == BUS_OK)
         return bus_error_set(err, BUS_STATUS_CONFLICT, "folder %s exists", id);
     char path[PATH_MAX];
     if (sp_volumes_folder_path(volume, id, path, sizeof path) != 0)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "folder path too long");
     if (bus_db_begin(self->db) != 0)
         return bus_error_set(err, BUS_STATUS_UNAVAILABLE, "database busy");
-    sqlite3_stmt *stmt =
-        bus_db_stmt(self->db, "INSERT INTO folders (id, volume, state, quota_bytes, "
-                              "scanned_at, created_at) VALUES (?, ?, ?, ?, ?, ?)");
-    int64_t now = bus_clock_wall_us();
-    if (stmt) {
-        sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
-        sqlite3_bind_text(stmt, 2, volume->name, -1, SQLITE_STATIC);
-        sqlite3_bind_text(stmt, 3, state, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(stmt, 4, s_i64(quota_bytes));
-        sqlite3_bind_int64(stmt, 5, now);
-        sqlite3_bind_int64(stmt, 6, now);
-    }
-    if (!stmt || s_step_done(self, stmt, "insert") != 0) {
+    if (sp_db_folder_insert(self->db, id, volume->name, state, quota_bytes,
+                            bus_clock_wall_us()) != 0) {
         bus_db_rollback(self->db);
         return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot record folder %s", id);
     }
@@ -991,7 +651,7 @@ sp_folders_create(sp_folders_t *self,
                              volume_name ? volume_name : "");
     int rc = s_insert(self, volume, key, SP_FOLDER_READY, quota_bytes, err);
     if (rc == BUS_OK)
-        rc = s_load(self, key, folder, err);
+        rc = sp_db_folder_load(self->db, key, folder, err);
     if (rc == BUS_OK)
         bus_log_info("folder created id=%s volume=%s quota=%" PRIu64, key, volume->name,
                      quota_bytes);
@@ -1032,10 +692,7 @@ sp_folders_delete(sp_folders_t *self,
             return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot remove folder %s: %s",
                                  folder.id, strerror(errno));
     }
-    sqlite3_stmt *stmt = bus_db_stmt(self->db, "DELETE FROM folders WHERE id = ?");
-    if (stmt)
-        sqlite3_bind_text(stmt, 1, folder.id, -1, SQLITE_STATIC);
-    if (!stmt || s_step_done(self, stmt, "delete") != 0) {
+    if (sp_db_folder_delete(self->db, folder.id) != 0) {
         if (moved && rename(trash, path) != 0)
             bus_log_error("folder directory left in the trash id=%s trash=%s", folder.id,
                           trash);
@@ -1075,19 +732,12 @@ sp_folders_set_quota(sp_folders_t *self,
     if (rc != BUS_OK)
         return rc;
     bool over = quota_bytes && folder->usage_bytes > quota_bytes;
-    sqlite3_stmt *stmt = bus_db_stmt(
-        self->db, "UPDATE folders SET quota_bytes = ?, over_quota = ? WHERE id = ?");
-    if (stmt) {
-        sqlite3_bind_int64(stmt, 1, s_i64(quota_bytes));
-        sqlite3_bind_int(stmt, 2, over);
-        sqlite3_bind_text(stmt, 3, folder->id, -1, SQLITE_STATIC);
-    }
-    if (!stmt || s_step_done(self, stmt, "quota") != 0)
+    if (sp_db_folder_set_quota(self->db, folder->id, quota_bytes, over) != 0)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot set the quota of %s",
                              folder->id);
     bus_log_info("folder quota set id=%s quota=%" PRIu64 " usage=%" PRIu64, folder->id,
                  quota_bytes, folder->usage_bytes);
-    return s_load(self, folder->id, folder, err);
+    return sp_db_folder_load(self->db, folder->id, folder, err);
 }
 
 //  ---------------------------------------------------------------------------
@@ -1142,7 +792,7 @@ sp_folders_clone(sp_folders_t *self,
         return rc;
     }
     if (sp_jobs_start(self->jobs, s_clone_work, s_clone_done, job) != 0) {
-        s_set_state(self, key, SP_FOLDER_FAILED);
+        sp_db_folder_set_state(self->db, key, SP_FOLDER_FAILED);
         free(job);
         return bus_error_set(err, BUS_STATUS_UNAVAILABLE, "cannot start the clone");
     }
@@ -1183,7 +833,7 @@ sp_folders_charge(sp_folders_t *self, const char *id, uint64_t bytes, bus_error_
 {
     assert(self);
     sp_folder_t folder;
-    if (s_load(self, id, &folder, err) != BUS_OK)
+    if (sp_db_folder_load(self->db, id, &folder, err) != BUS_OK)
         return -1;
     if (folder.over_quota)
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
@@ -1199,13 +849,7 @@ sp_folders_charge(sp_folders_t *self, const char *id, uint64_t bytes, bus_error_
                              "folder %s past its quota of %" PRIu64 " (%" PRIu64 " used)",
                              bytes, folder.id, folder.quota_bytes, folder.usage_bytes),
                -1;
-    sqlite3_stmt *stmt = bus_db_stmt(
-        self->db, "UPDATE folders SET usage_bytes = usage_bytes + ? WHERE id = ?");
-    if (stmt) {
-        sqlite3_bind_int64(stmt, 1, s_i64(bytes));
-        sqlite3_bind_text(stmt, 2, folder.id, -1, SQLITE_STATIC);
-    }
-    if (!stmt || s_step_done(self, stmt, "charge") != 0)
+    if (sp_db_folder_charge(self->db, folder.id, bytes) != 0)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot account the upload"), -1;
     s_add_charged(self, folder.id, (intptr_t) bytes);
     return 0;
@@ -1215,14 +859,7 @@ void
 sp_folders_refund(sp_folders_t *self, const char *id, uint64_t bytes)
 {
     assert(self && id);
-    sqlite3_stmt *stmt =
-        bus_db_stmt(self->db, "UPDATE folders SET usage_bytes = max(usage_bytes - ?, "
-                              "0) WHERE id = ?");
-    if (!stmt)
-        return;
-    sqlite3_bind_int64(stmt, 1, s_i64(bytes));
-    sqlite3_bind_text(stmt, 2, id, -1, SQLITE_STATIC);
-    if (s_step_done(self, stmt, "refund") == 0)
+    if (sp_db_folder_refund(self->db, id, bytes) == 0)
         s_add_charged(self, id, -(intptr_t) bytes);
 }
 
@@ -1231,16 +868,7 @@ sp_folders_upload_finished(
     sp_folders_t *self, const char *nonce, const char *id, uint64_t size, int64_t expires)
 {
     assert(self && nonce && id);
-    sqlite3_stmt *stmt =
-        bus_db_stmt(self->db, "INSERT OR REPLACE INTO uploads_finished (nonce, "
-                              "folder, size, forget_at) VALUES (?, ?, ?, ?)");
-    if (!stmt)
-        return;
-    sqlite3_bind_text(stmt, 1, nonce, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 2, id, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(stmt, 3, s_i64(size));
-    sqlite3_bind_int64(stmt, 4, expires + SP_FOLDERS_UPLOAD_GRACE_S);
-    s_step_done(self, stmt, "upload finished");
+    sp_db_upload_finished(self->db, nonce, id, size, expires + SP_FOLDERS_UPLOAD_GRACE_S);
 }
 
 bool
@@ -1250,15 +878,5 @@ sp_folders_upload_was_finished(sp_folders_t *self,
                                uint64_t size)
 {
     assert(self && nonce && id);
-    sqlite3_stmt *stmt =
-        bus_db_stmt(self->db, "SELECT 1 FROM uploads_finished WHERE nonce = ? AND "
-                              "folder = ? AND size = ?");
-    if (!stmt)
-        return false;
-    sqlite3_bind_text(stmt, 1, nonce, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 2, id, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(stmt, 3, s_i64(size));
-    bool found = sqlite3_step(stmt) == SQLITE_ROW;
-    sqlite3_reset(stmt);
-    return found;
+    return sp_db_upload_was_finished(self->db, nonce, id, size);
 }

@@ -15,10 +15,10 @@
     storage.staging_ttl_s (never one being written), logging each at info
     level, so their bytes stop counting.
 
-    Clones, scans and the removal of purged trees run on threads
-    (sp_jobs); the table is only touched on the loop. What is made in a
-    folder, clones included, is given to the configured owner (the
-    containers' user), not kept as the source had it.
+    Clones (the copy is sp_clone's), scans and the removal of purged trees
+    run on threads (sp_jobs); the table (sp_db) is only touched on the
+    loop. What is made in a folder, clones included, is given to the
+    configured owner (the containers' user), not kept as the source had it.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -27,30 +27,13 @@
 #define SP_FOLDERS_H_INCLUDED
 
 #include "bus.h"
+#include "sp_db.h"
 #include "sp_fs.h"
 #include "sp_volumes.h"
-
-#define SP_FOLDER_READY     "ready"
-#define SP_FOLDER_CLONING   "cloning"
-#define SP_FOLDER_FAILED    "failed"
-#define SP_FOLDER_STATE_MAX 15
 
 //  Seconds a finished upload is remembered after its token's expiry, so a
 //  client that lost the last 204 and asks HEAD learns it is complete.
 #define SP_FOLDERS_UPLOAD_GRACE_S 3600
-
-//  One row of the table.
-typedef struct {
-    char id[SP_FOLDER_ID_LEN + 1];
-    char volume[SP_VOLUME_NAME_MAX + 1];
-    char state[SP_FOLDER_STATE_MAX + 1];
-    uint64_t quota_bytes; //  0: none
-    uint64_t usage_bytes;
-    uint64_t file_count;
-    bool over_quota;
-    int64_t scanned_at; //  wall µs, 0: never
-    int64_t created_at; //  wall µs
-} sp_folder_t;
 
 typedef struct _sp_folders_t sp_folders_t;
 
@@ -61,10 +44,6 @@ typedef void(sp_folders_reply_fn)(void *arg,
                                   int status,
                                   const char *detail,
                                   const sp_folder_t *folder);
-
-//  The table's migrations, for the service's bus_service_t.
-extern const bus_db_migration_t sp_folders_migrations[];
-#define SP_FOLDERS_MIGRATION_COUNT 1
 
 //  ---------------------------------------------------------------------------
 //  Takes the folders of node's database on volumes (borrowed; both outlive

@@ -25,6 +25,10 @@
                             Content-Range; 416 past the end); a directory
                             is refused (400)
 
+    The server (this file's object) owns the listener, the connections and
+    the route table; sp_http_conn is one connection (reading, answering),
+    sp_http_upload and sp_http_download are the routes.
+
     Errors are problem+json like the gateway's: {"type":
     "https://api.backend.ai/probs/<slug>", "title", "status", "msg",
     "detail"}. An upload's body streams to disk through a buffer of
@@ -39,8 +43,10 @@
 #define SP_HTTP_H_INCLUDED
 
 #include "bus.h"
+#include "bus_token.h"
 #include "sp_config.h"
 #include "sp_folders.h"
+#include "sp_http_conn.h"
 
 #define SP_HTTP_STALL_S      60         //  a connection idle this long is dropped
 #define SP_HTTP_HEAD_MAX     16384      //  bytes of a request line and headers
@@ -50,9 +56,10 @@
 #define SP_HTTP_SENDFILE_MAX (16 << 20) //  bytes asked of one sendfile
 #define SP_HTTP_CONN_MAX     1024       //  open connections; more are refused
 #define SP_HTTP_ACCEPT_TURN  64         //  connections accepted per turn
-#define SP_HTTP_TUS_VERSION  "1.0.0"
+#define SP_HTTP_EXTRA_MAX    12288 //  an answer's extra headers (Location holds a token)
 
 typedef struct _sp_http_t sp_http_t;
+struct evkeyvalq; //  libevent's parsed query
 
 //  ---------------------------------------------------------------------------
 //  Reads the token secret and binds config's http.listen on node's loop;
@@ -73,5 +80,38 @@ const char *sp_http_url(sp_http_t *self);
 
 //  "host:port" as bound.
 const char *sp_http_endpoint(sp_http_t *self);
+
+//  ---------------------------------------------------------------------------
+//  For the connections (sp_http_conn) and the routes (sp_http_upload,
+//  sp_http_download): what they need of the server.
+
+//  A route: answers the request on conn (exactly once, or starts reading
+//  its body with sp_http_conn_read_body). query is the parsed query string,
+//  borrowed for the call.
+typedef void(sp_http_route_fn)(sp_http_t *http,
+                               sp_http_conn_t *conn,
+                               struct evkeyvalq *query);
+
+//  Serves the request whose head conn just parsed through the route table.
+void sp_http_dispatch(sp_http_t *self, sp_http_conn_t *conn);
+
+//  Closes and frees the connection that handle (given at its start) names.
+//  conn is gone when this returns.
+void sp_http_drop(sp_http_t *self, void *handle);
+
+//  The largest request body taken (http.max_chunk_bytes).
+uint64_t sp_http_max_body(sp_http_t *self);
+
+//  The folders uploads and downloads go into. Borrowed.
+sp_folders_t *sp_http_folders(sp_http_t *self);
+
+//  Checks the token in query for op and finds the folder it names. True
+//  with claims and folder filled; false once conn is answered why not.
+bool sp_http_authorize(sp_http_t *self,
+                       sp_http_conn_t *conn,
+                       struct evkeyvalq *query,
+                       bus_token_op_t op,
+                       bus_token_claims_t *claims,
+                       sp_folder_t *folder);
 
 #endif

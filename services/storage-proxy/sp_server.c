@@ -5,7 +5,24 @@
     configuration (sp_volumes), its table of folders with their quotas and
     usage (sp_folders), the storage.* methods the gateway calls (sp_rpc) and
     the client-facing HTTP endpoint for uploads and downloads (sp_http),
-    besides what every node does.
+    besides what every node does. Its schema and SQL are sp_db's.
+
+    Timers (besides the node's cron, listed in bus_node.h: heartbeat,
+    peer list, catch-up of missed durable events, outbox):
+      - the folder cron, every storage.scan_ms and once at start
+        (sp_folders s_on_timer): starts a usage scan of every ready folder
+        on a job thread unless the last one still runs (each folder's
+        upload staging files unwritten for storage.staging_ttl_s are
+        removed first, then its usage and over-quota flag are rewritten),
+        and forgets finished uploads SP_FOLDERS_UPLOAD_GRACE_S after their
+        token expired;
+      - the stall timeout of each HTTP connection, SP_HTTP_STALL_S
+        (sp_http_conn): a connection that neither reads nor writes for
+        that long is closed (an upload cut short keeps what arrived).
+    Not timers: the trash of every volume is emptied once at start (a
+    job); a directory listing kept for paging (sp_rpc) is dropped when
+    asked for after SP_RPC_LIST_CACHE_MS; a folder whose files were
+    deleted is rescanned at once (sp_folders_changed).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -103,8 +120,8 @@ const bus_service_t sp_service = {
     .options = sp_config_options,
     .config_size = sizeof(sp_config_t),
     .node_config_offset = offsetof(sp_config_t, node),
-    .migrations = sp_folders_migrations,
-    .migration_count = SP_FOLDERS_MIGRATION_COUNT,
+    .migrations = sp_db_migrations,
+    .migration_count = SP_DB_MIGRATION_COUNT,
     .init = s_init,
     .fini = s_fini,
 };

@@ -1,0 +1,677 @@
+/*  =========================================================================
+    sp_http_conn - one connection of the storage-proxy's HTTP endpoint
+
+    Each connection is a non-blocking socket with a read and a write
+    event, in one of four states:
+
+      head   bytes are read into a fixed buffer until the blank line; the
+             request line and headers are parsed in place (at most
+             SP_HTTP_HEAD_MAX bytes and SP_HTTP_HEADERS_MAX headers), and
+             the request goes to the server's route table (sp_http_dispatch);
+      body   a route took the body (an upload's PATCH that passed every
+             check): large reads into a buffer of SP_HTTP_BODY_BUFFER bytes,
+             each handed to the route's sink, so memory stays bounded
+             whatever the chunk size. A body that breaks off keeps what
+             arrived (tus: HEAD tells the client where to resume), and the
+             sink gives back what it had reserved for the rest;
+      drain  the body of a request that is refused is read and dropped
+             before the answer, so the client, still sending, reads it
+             (up to http.max_chunk_bytes; a larger one is answered 413 and
+             the connection closed);
+      write  the answer's head and small body from memory, then a file's
+             bytes with sendfile straight from the page cache.
+
+    Connections are kept alive (HTTP/1.1, no "Connection: close"), and
+    requests pipelined behind a head are served in turn. A connection with
+    no progress for SP_HTTP_STALL_S is dropped. Every request ends in
+    exactly one answer.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "sp_classes.h"
+#include <sys/sendfile.h> //  sendfile: downloads
+#include <sys/socket.h>   //  recv, send
+
+#define PROBLEM_BASE "https://api.backend.ai/probs/"
+//  How sp_folders_charge and sp_upload begin a quota refusal.
+#define QUOTA_DETAIL "folder quota exceeded"
+
+typedef enum { CONN_HEAD, CONN_BODY, CONN_DRAIN, CONN_WRITE } conn_state_t;
+
+struct _sp_http_conn_t {
+    sp_http_t *http;
+    void *handle; //  the server's name for this connection
+    int fd;
+    struct event *read_event;
+    struct event *write_event;
+    conn_state_t state;
+    char head[SP_HTTP_HEAD_MAX + 1];
+    size_t head_len;  //  bytes held: a head, then maybe body or the next request
+    size_t head_size; //  the parsed head's bytes (0 while reading one)
+    sp_http_request_t req;
+    uint64_t body_left; //  body bytes still to read (CONN_BODY, CONN_DRAIN)
+    //  Where the body goes (CONN_BODY).
+    const sp_http_body_t *sink;
+    void *sink_arg;
+    uint8_t *buffer;
+    //  The answer (CONN_WRITE, prepared during CONN_DRAIN).
+    char *out;
+    size_t out_len;
+    size_t out_sent;
+    int file; //  then bytes of this file with sendfile; -1: none
+    uint64_t file_offset;
+    uint64_t file_left;
+    bool close_after;
+    char extra[SP_HTTP_EXTRA_MAX]; //  the answer's extra header lines
+    size_t extra_len;
+};
+
+static void s_on_read(evutil_socket_t fd, short what, void *arg);
+static void s_on_write(evutil_socket_t fd, short what, void *arg);
+static void s_serve(sp_http_conn_t *c);
+
+static const struct timeval s_stall = {SP_HTTP_STALL_S, 0};
+
+//  Ends the connection: the server forgets and destroys it.
+static void
+s_close(sp_http_conn_t *c)
+{
+    sp_http_drop(c->http, c->handle);
+}
+
+//  Waits for the socket to read (true) or to write (false).
+static void
+s_wait(sp_http_conn_t *c, bool readable)
+{
+    event_del(readable ? c->write_event : c->read_event);
+    event_add(readable ? c->read_event : c->write_event, &s_stall);
+}
+
+//  The body ended or broke off: the sink prepares the answer and is let go.
+static void
+s_body_done(sp_http_conn_t *c, const bus_error_t *err)
+{
+    const sp_http_body_t *sink = c->sink;
+    void *arg = c->sink_arg;
+    c->sink = NULL;
+    c->sink_arg = NULL;
+    free(c->buffer);
+    c->buffer = NULL;
+    sink->done(arg, c, err);
+}
+
+//  Hands n body bytes to the sink. 0 or -1 with err.
+static int
+s_body_write(sp_http_conn_t *c, const void *data, size_t n, bus_error_t *err)
+{
+    return c->sink->write(c->sink_arg, data, n, err);
+}
+
+//  ---------------------------------------------------------------------------
+
+sp_http_conn_t *
+sp_http_conn_new(sp_http_t *http, struct event_base *base, int fd)
+{
+    assert(http && base && fd >= 0);
+    //  No TCP_NODELAY: every answer is one write, which Nagle sends at
+    //  once, and it would cut sendfile's stream into smaller segments.
+    sp_http_conn_t *self = calloc(1, sizeof *self);
+    if (!self)
+        return NULL;
+    self->http = http;
+    self->fd = fd;
+    self->file = -1;
+    self->read_event = event_new(base, fd, EV_READ | EV_PERSIST, s_on_read, self);
+    self->write_event = event_new(base, fd, EV_WRITE | EV_PERSIST, s_on_write, self);
+    if (!self->read_event || !self->write_event) {
+        if (self->read_event)
+            event_free(self->read_event);
+        if (self->write_event)
+            event_free(self->write_event);
+        free(self);
+        return NULL;
+    }
+    return self;
+}
+
+void
+sp_http_conn_destroy(sp_http_conn_t **self_p)
+{
+    assert(self_p);
+    sp_http_conn_t *self = *self_p;
+    if (self) {
+        if (self->sink)
+            self->sink->abort(self->sink_arg);
+        event_free(self->read_event);
+        event_free(self->write_event);
+        if (self->file >= 0)
+            close(self->file);
+        close(self->fd);
+        free(self->buffer);
+        free(self->out);
+        free(self);
+        *self_p = NULL;
+    }
+}
+
+void
+sp_http_conn_start(sp_http_conn_t *self, void *handle)
+{
+    assert(self);
+    self->handle = handle;
+    s_wait(self, true);
+}
+
+//  ---------------------------------------------------------------------------
+
+const sp_http_request_t *
+sp_http_conn_request(sp_http_conn_t *self)
+{
+    assert(self);
+    return &self->req;
+}
+
+const char *
+sp_http_conn_header(sp_http_conn_t *self, const char *name)
+{
+    assert(self);
+    return sp_http_head_header(&self->req, name);
+}
+
+bool
+sp_http_conn_header_u64(sp_http_conn_t *self, const char *name, uint64_t *value)
+{
+    const char *text = sp_http_conn_header(self, name);
+    if (!text || !isdigit((unsigned char) *text))
+        return false;
+    errno = 0;
+    char *end = NULL;
+    unsigned long long parsed = strtoull(text, &end, 10);
+    if (errno || *end)
+        return false;
+    *value = parsed;
+    return true;
+}
+
+uint64_t
+sp_http_conn_body_left(sp_http_conn_t *self)
+{
+    assert(self);
+    return self->body_left;
+}
+
+//  ---------------------------------------------------------------------------
+
+static const char *
+s_reason(int status)
+{
+    switch (status) {
+        case 100:
+            return "Continue";
+        case 200:
+            return "OK";
+        case 201:
+            return "Created";
+        case 204:
+            return "No Content";
+        case 206:
+            return "Partial Content";
+        case 400:
+            return "Bad Request";
+        case 403:
+            return "Forbidden";
+        case 404:
+            return "Not Found";
+        case 405:
+            return "Method Not Allowed";
+        case 409:
+            return "Conflict";
+        case 411:
+            return "Length Required";
+        case 412:
+            return "Precondition Failed";
+        case 413:
+            return "Payload Too Large";
+        case 415:
+            return "Unsupported Media Type";
+        case 416:
+            return "Range Not Satisfiable";
+        case 431:
+            return "Request Header Fields Too Large";
+        case 501:
+            return "Not Implemented";
+        case 503:
+            return "Service Unavailable";
+        default:
+            return status >= 500 ? "Internal Server Error" : "Error";
+    }
+}
+
+void
+sp_http_conn_add(sp_http_conn_t *self, const char *fmt, ...)
+{
+    assert(self);
+    va_list args;
+    va_start(args, fmt);
+    int n = vsnprintf(self->extra + self->extra_len, SP_HTTP_EXTRA_MAX - self->extra_len,
+                      fmt, args);
+    va_end(args);
+    if (n > 0 && (size_t) n < SP_HTTP_EXTRA_MAX - self->extra_len - 2) {
+        self->extra_len += (size_t) n;
+        memcpy(self->extra + self->extra_len, "\r\n", 3);
+        self->extra_len += 2;
+    }
+}
+
+void
+sp_http_conn_answer(
+    sp_http_conn_t *self, int status, const char *type, const char *body, uint64_t len)
+{
+    assert(self);
+    sp_http_conn_t *c = self;
+    bool head_only = strcmp(c->req.method, "HEAD") == 0;
+    bool no_length = status == 204 || status < 200;
+    if (c->req.close || c->req.http10)
+        c->close_after = true;
+    char top[256];
+    int n = snprintf(top, sizeof top, "HTTP/1.1 %d %s\r\nServer: Backplane\r\n", status,
+                     s_reason(status));
+    size_t body_len = head_only || no_length || !body ? 0 : (size_t) len;
+    size_t size = (size_t) n + c->extra_len + 160 + body_len;
+    free(c->out);
+    c->out = malloc(size);
+    if (!c->out) {
+        c->close_after = true;
+        c->out_len = 0;
+    } else {
+        int m =
+            snprintf(c->out, size, "%s%s%s%s%.*s", top, type ? "Content-Type: " : "",
+                     type ? type : "", type ? "\r\n" : "", (int) c->extra_len, c->extra);
+        if (!no_length)
+            m += snprintf(c->out + m, size - (size_t) m,
+                          "Content-Length: %" PRIu64 "\r\n", len);
+        m += snprintf(c->out + m, size - (size_t) m, "%s\r\n",
+                      c->close_after ? "Connection: close\r\n" : "");
+        if (body_len)
+            memcpy(c->out + m, body, body_len);
+        c->out_len = (size_t) m + body_len;
+    }
+    c->out_sent = 0;
+    c->extra_len = 0;
+    if (head_only && c->file >= 0) {
+        close(c->file);
+        c->file = -1;
+    }
+    //  A request body still coming is read first.
+    c->state = c->body_left ? CONN_DRAIN : CONN_WRITE;
+    if (c->state == CONN_DRAIN && c->body_left > sp_http_max_body(c->http)) {
+        c->close_after = true; //  too much to read for nothing: answer and go
+        c->state = CONN_WRITE;
+    }
+}
+
+void
+sp_http_conn_problem(sp_http_conn_t *self,
+                     int status,
+                     const char *slug,
+                     const char *title,
+                     const char *detail)
+{
+    assert(self);
+    char type[128];
+    snprintf(type, sizeof type, PROBLEM_BASE "%s", slug);
+    json_t *body =
+        json_pack("{s:s, s:s, s:i}", "type", type, "title", title, "status", status);
+    if (body && detail && *detail) {
+        json_object_set_new(body, "msg", json_string(detail));
+        json_object_set_new(body, "detail", json_string(detail));
+    }
+    char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+    sp_http_conn_answer(self, status, "application/problem+json", text ? text : "{}",
+                        text ? strlen(text) : 2);
+    free(text);
+    json_decref(body);
+    //  The query holds the token: the path alone is logged.
+    bus_log_info("request failed method=%s path=%s status=%d type=%s detail=\"%s\"",
+                 self->req.method, self->req.path, status, slug, detail ? detail : "");
+}
+
+void
+sp_http_conn_problem_for(sp_http_conn_t *self, const bus_error_t *err)
+{
+    switch (err->status) {
+        case BUS_STATUS_INVALID:
+        case BUS_STATUS_PROTOCOL:
+            sp_http_conn_problem(self, 400, "invalid-api-params",
+                                 "Missing or invalid API parameters.", err->detail);
+            break;
+        case BUS_STATUS_NOT_FOUND:
+            sp_http_conn_problem(self, 404, "object-not-found", "No such object.",
+                                 err->detail);
+            break;
+        case BUS_STATUS_CONFLICT:
+            sp_http_conn_problem(self, 409, "vfolder-operation-failed", "Conflict.",
+                                 err->detail);
+            break;
+        case BUS_STATUS_FORBIDDEN:
+            if (strncmp(err->detail, QUOTA_DETAIL, strlen(QUOTA_DETAIL)) == 0)
+                sp_http_conn_problem(self, 412, "quota-exceeded",
+                                     "You have reached your resource limit.",
+                                     err->detail);
+            else
+                sp_http_conn_problem(self, 403, "generic-forbidden",
+                                     "Forbidden operation.", err->detail);
+            break;
+        case BUS_STATUS_UNAVAILABLE:
+            sp_http_conn_problem(self, 503, "service-unavailable", "Service unavailable.",
+                                 err->detail);
+            break;
+        default:
+            sp_http_conn_problem(self, 500, "internal-server-error",
+                                 "Internal server error.", err->detail);
+            break;
+    }
+}
+
+void
+sp_http_conn_send_file(sp_http_conn_t *self, int fd, uint64_t offset, uint64_t len)
+{
+    assert(self && fd >= 0 && self->file < 0);
+    self->file = fd;
+    self->file_offset = offset;
+    self->file_left = len;
+}
+
+int
+sp_http_conn_read_body(sp_http_conn_t *self,
+                       const sp_http_body_t *body,
+                       void *arg,
+                       bus_error_t *err)
+{
+    assert(self && body && self->body_left && !self->sink);
+    self->buffer = malloc(SP_HTTP_BODY_BUFFER);
+    if (!self->buffer)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory"), -1;
+    const char *expect = sp_http_conn_header(self, "Expect");
+    if (expect && strcasecmp(expect, "100-continue") == 0) {
+        static const char go[] = "HTTP/1.1 100 Continue\r\n\r\n";
+        if (send(self->fd, go, sizeof go - 1, MSG_NOSIGNAL) != (ssize_t) sizeof go - 1)
+            self->close_after = true;
+    }
+    self->sink = body;
+    self->sink_arg = arg;
+    self->state = CONN_BODY;
+    return 0;
+}
+
+//  ---------------------------------------------------------------------------
+//  Requests
+
+//  Serves the request whose head was just parsed: refuses a body it cannot
+//  take, else hands it to the route table, which answers it or starts
+//  reading its body.
+static void
+s_dispatch(sp_http_conn_t *c)
+{
+    sp_http_request_t *req = &c->req;
+    uint64_t max_body = sp_http_max_body(c->http);
+    c->body_left = req->content_length > 0 ? (uint64_t) req->content_length : 0;
+    c->close_after = false;
+    c->extra_len = 0;
+    if (req->chunked) {
+        c->close_after = true; //  a chunked body cannot be skipped
+        c->body_left = 0;
+        sp_http_conn_problem(c, 411, "invalid-api-params",
+                             "Missing or invalid API parameters.",
+                             "a body needs Content-Length (chunked is not taken)");
+        return;
+    }
+    if (c->body_left > max_body) {
+        c->close_after = true;
+        c->body_left = 0;
+        char detail[96];
+        snprintf(detail, sizeof detail, "request body over %" PRIu64 " bytes", max_body);
+        sp_http_conn_problem(c, 413, "invalid-api-params",
+                             "Missing or invalid API parameters.", detail);
+        return;
+    }
+    sp_http_dispatch(c->http, c);
+}
+
+//  Takes len body bytes held after the head (a sink's, or ones to drop).
+static void
+s_take_held(sp_http_conn_t *c, size_t len, bus_error_t *err)
+{
+    if (c->state == CONN_BODY && len &&
+        s_body_write(c, c->head + c->head_size, len, err) != 0)
+        c->state = CONN_DRAIN; //  the rest is dropped; the answer says why
+    c->body_left -= len;
+    c->head_size += len;
+}
+
+//  Moves on from a parsed request to whatever its state needs: body bytes
+//  already held are taken, then the socket is read or written.
+static void
+s_advance(sp_http_conn_t *c)
+{
+    bus_error_t err = {0};
+    if (c->state == CONN_BODY || c->state == CONN_DRAIN) {
+        size_t held = c->head_len - c->head_size;
+        size_t take = held < c->body_left ? held : (size_t) c->body_left;
+        bool was_body = c->state == CONN_BODY;
+        s_take_held(c, take, &err);
+        if (was_body && c->state == CONN_DRAIN)
+            s_body_done(c, &err); //  prepares the error; the rest is dropped
+        else if (c->state == CONN_BODY && c->body_left == 0)
+            s_body_done(c, &err);
+        if (c->state == CONN_DRAIN && c->body_left == 0)
+            c->state = CONN_WRITE;
+    }
+    //  Bytes after this request (a pipelined one) stay at the buffer's start.
+    memmove(c->head, c->head + c->head_size, c->head_len - c->head_size);
+    c->head_len -= c->head_size;
+    c->head_size = 0;
+    if (c->state == CONN_WRITE)
+        s_on_write(c->fd, EV_WRITE, c);
+    else
+        s_wait(c, true);
+}
+
+//  Answers a head that cannot be served (too large, malformed) and closes.
+static void
+s_refuse_head(sp_http_conn_t *c, int status, const char *detail)
+{
+    memset(&c->req, 0, sizeof c->req);
+    snprintf(c->req.method, sizeof c->req.method, "GET");
+    c->close_after = true;
+    c->body_left = 0;
+    sp_http_conn_problem(c, status, "invalid-api-params",
+                         "Missing or invalid API parameters.", detail);
+    c->head_len = c->head_size = 0;
+    s_on_write(c->fd, EV_WRITE, c);
+}
+
+//  Serves the head held once it is complete (then the connection may be
+//  gone), or waits for more of it.
+static void
+s_serve(sp_http_conn_t *c)
+{
+    char *end = c->head_len >= 4 ? memmem(c->head, c->head_len, "\r\n\r\n", 4) : NULL;
+    if (!end) {
+        if (c->head_len == SP_HTTP_HEAD_MAX)
+            s_refuse_head(c, 431, "request head too large");
+        else
+            s_wait(c, true);
+        return;
+    }
+    c->head_size = (size_t) (end - c->head) + 4;
+    char saved = c->head[c->head_size];
+    c->head[c->head_size] = '\0';
+    bool ok = sp_http_head_parse(c->head, c->head_size, &c->req);
+    c->head[c->head_size] = saved;
+    if (!ok) {
+        s_refuse_head(c, 400, "malformed request");
+        return;
+    }
+    s_dispatch(c);
+    s_advance(c);
+}
+
+//  ---------------------------------------------------------------------------
+//  Socket events
+
+//  Reads a body into the buffer and hands it to the sink; reads and drops
+//  a refused request's body. At most SP_HTTP_READ_TURN bytes a turn, so
+//  one upload does not hold the loop.
+static void
+s_read_body(sp_http_conn_t *c)
+{
+    bus_error_t err = {0};
+    size_t turn = 0;
+    uint8_t scratch[16384];
+    while (c->body_left && (c->state == CONN_BODY || c->state == CONN_DRAIN) &&
+           turn < SP_HTTP_READ_TURN) {
+        bool body = c->state == CONN_BODY;
+        uint8_t *into = body ? c->buffer : scratch;
+        size_t room = body ? SP_HTTP_BODY_BUFFER : sizeof scratch;
+        if (room > c->body_left)
+            room = (size_t) c->body_left;
+        //  Fill the buffer as far as the socket has bytes, then write once.
+        size_t got = 0;
+        bool closed = false, dry = false;
+        while (got < room) {
+            ssize_t n = recv(c->fd, into + got, room - got, 0);
+            if (n > 0)
+                got += (size_t) n;
+            else if (n < 0 && errno == EINTR)
+                continue;
+            else {
+                dry = n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+                closed = !dry;
+                break;
+            }
+        }
+        c->body_left -= got;
+        turn += got;
+        if (body && got && s_body_write(c, into, got, &err) != 0) {
+            s_body_done(c, &err); //  prepares the error; the rest is dropped
+            c->state = c->body_left ? CONN_DRAIN : CONN_WRITE;
+            if (c->state == CONN_DRAIN && c->body_left > sp_http_max_body(c->http)) {
+                c->close_after = true;
+                c->state = CONN_WRITE;
+            }
+        }
+        if (closed) {
+            //  The client went away mid-body: what arrived stays (tus).
+            s_close(c);
+            return;
+        }
+        if (dry)
+            break;
+    }
+    if (c->body_left == 0 && c->state == CONN_BODY)
+        s_body_done(c, &err);
+    if (c->body_left == 0 || c->state == CONN_WRITE) {
+        c->state = CONN_WRITE;
+        s_on_write(c->fd, EV_WRITE, c);
+        return;
+    }
+    s_wait(c, true);
+}
+
+static void
+s_on_read(evutil_socket_t fd, short what, void *arg)
+{
+    sp_http_conn_t *c = arg;
+    if (what & EV_TIMEOUT) {
+        s_close(c);
+        return;
+    }
+    if (c->state == CONN_BODY || c->state == CONN_DRAIN) {
+        s_read_body(c);
+        return;
+    }
+    ssize_t n = recv(fd, c->head + c->head_len, SP_HTTP_HEAD_MAX - c->head_len, 0);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+        return;
+    if (n <= 0) {
+        s_close(c);
+        return;
+    }
+    c->head_len += (size_t) n;
+    s_serve(c);
+}
+
+//  Ends an answer: the next request, or the end of the connection.
+static void
+s_answered(sp_http_conn_t *c)
+{
+    free(c->out);
+    c->out = NULL;
+    c->out_len = c->out_sent = 0;
+    if (c->file >= 0) {
+        close(c->file);
+        c->file = -1;
+    }
+    if (c->close_after) {
+        s_close(c);
+        return;
+    }
+    c->state = CONN_HEAD;
+    memset(&c->req, 0, sizeof c->req);
+    if (c->head_len)
+        s_serve(c); //  a pipelined request
+    else
+        s_wait(c, true);
+}
+
+static void
+s_on_write(evutil_socket_t fd, short what, void *arg)
+{
+    sp_http_conn_t *c = arg;
+    if (what & EV_TIMEOUT) {
+        s_close(c);
+        return;
+    }
+    while (c->out_sent < c->out_len) {
+        ssize_t n =
+            send(fd, c->out + c->out_sent, c->out_len - c->out_sent, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            s_wait(c, false);
+            return;
+        }
+        if (n <= 0) {
+            s_close(c);
+            return;
+        }
+        c->out_sent += (size_t) n;
+    }
+    uint64_t turn = 0;
+    while (c->file >= 0 && c->file_left) {
+        if (turn >= SP_HTTP_WRITE_TURN) {
+            s_wait(c, false); //  the others' turn; the socket is still writable
+            return;
+        }
+        off_t offset = (off_t) c->file_offset;
+        size_t step = c->file_left < SP_HTTP_SENDFILE_MAX ? (size_t) c->file_left
+                                                          : SP_HTTP_SENDFILE_MAX;
+        ssize_t n = sendfile(fd, c->file, &offset, step);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            s_wait(c, false);
+            return;
+        }
+        if (n <= 0) { //  the client left, or the file shrank under us
+            s_close(c);
+            return;
+        }
+        c->file_offset += (uint64_t) n;
+        c->file_left -= (uint64_t) n;
+        turn += (uint64_t) n;
+    }
+    s_answered(c);
+}
