@@ -419,3 +419,101 @@ bus_token_read_secret(const char *path,
     *secret_len = (size_t) n;
     return 0;
 }
+
+//  ---------------------------------------------------------------------------
+//  Sealed JSON claims (bus_apptoken and other token kinds)
+
+char *
+bus_token_seal(const void *secret, size_t secret_len, json_t *claims, bus_error_t *err)
+{
+    assert(claims);
+    if (!secret || secret_len < BUS_TOKEN_SECRET_MIN || secret_len > INT_MAX) {
+        bus_error_set(err, BUS_STATUS_INVALID, "token secret shorter than %d bytes",
+                      BUS_TOKEN_SECRET_MIN);
+        return NULL;
+    }
+    char *json = json_dumps(claims, JSON_COMPACT | JSON_SORT_KEYS);
+    if (!json) {
+        bus_error_set(err, BUS_STATUS_INVALID, "token claims cannot be written");
+        return NULL;
+    }
+    size_t json_len = strlen(json);
+    size_t payload_len = B64_ENCODED_LEN(json_len);
+    size_t total = payload_len + 1 + B64_ENCODED_LEN(MAC_LEN);
+    char *token = total <= BUS_TOKEN_MAX_LEN ? malloc(total + 1) : NULL;
+    if (!token) {
+        free(json);
+        bus_error_set(err, BUS_STATUS_INVALID, "token claims too long");
+        return NULL;
+    }
+    s_b64_encode((const uint8_t *) json, json_len, token);
+    free(json);
+    uint8_t mac[EVP_MAX_MD_SIZE];
+    unsigned mac_len = 0;
+    if (!HMAC(EVP_sha256(), secret, (int) secret_len, (const uint8_t *) token,
+              payload_len, mac, &mac_len) ||
+        mac_len != MAC_LEN) {
+        free(token);
+        bus_error_set(err, BUS_STATUS_INTERNAL, "HMAC-SHA256 failed");
+        return NULL;
+    }
+    token[payload_len] = '.';
+    s_b64_encode(mac, MAC_LEN, token + payload_len + 1);
+    return token;
+}
+
+int
+bus_token_open(const void *secret,
+               size_t secret_len,
+               const char *token,
+               size_t len,
+               json_t **claims,
+               bus_error_t *err)
+{
+    assert(claims);
+    *claims = NULL;
+    if (!secret || secret_len < BUS_TOKEN_SECRET_MIN || secret_len > INT_MAX)
+        return bus_error_set(err, BUS_STATUS_INTERNAL,
+                             "token secret shorter than %d bytes", BUS_TOKEN_SECRET_MIN);
+    if (!token || len == 0)
+        return bus_error_set(err, BUS_STATUS_INVALID, "malformed token: empty");
+    if (len > BUS_TOKEN_MAX_LEN)
+        return bus_error_set(err, BUS_STATUS_INVALID, "malformed token: over %d bytes",
+                             BUS_TOKEN_MAX_LEN);
+    const char *dot = memchr(token, '.', len);
+    if (!dot)
+        return bus_error_set(err, BUS_STATUS_INVALID, "malformed token: no '.'");
+    size_t payload_len = (size_t) (dot - token);
+    size_t sig_len = len - payload_len - 1;
+    uint8_t sig[MAC_LEN];
+    if (payload_len == 0 || sig_len != B64_ENCODED_LEN(MAC_LEN) ||
+        s_b64_decode(dot + 1, sig_len, sig) != MAC_LEN)
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "malformed token: bad signature part");
+    for (size_t i = 0; i < payload_len; i++)
+        if (s_b64_value(token[i]) < 0)
+            return bus_error_set(err, BUS_STATUS_INVALID,
+                                 "malformed token: bad claims part");
+    uint8_t mac[EVP_MAX_MD_SIZE];
+    unsigned mac_len = 0;
+    if (!HMAC(EVP_sha256(), secret, (int) secret_len, (const uint8_t *) token,
+              payload_len, mac, &mac_len) ||
+        mac_len != MAC_LEN)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "HMAC-SHA256 failed");
+    if (CRYPTO_memcmp(mac, sig, MAC_LEN) != 0)
+        return bus_error_set(err, BUS_STATUS_FORBIDDEN, "bad token signature");
+    uint8_t json[BUS_TOKEN_MAX_LEN];
+    ptrdiff_t json_len = s_b64_decode(token, payload_len, json);
+    if (json_len < 0)
+        return bus_error_set(err, BUS_STATUS_INVALID, "malformed token: bad claims part");
+    json_error_t jerr;
+    json_t *root =
+        json_loadb((const char *) json, (size_t) json_len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!json_is_object(root)) {
+        json_decref(root);
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "malformed token: claims are not a JSON object");
+    }
+    *claims = root;
+    return BUS_OK;
+}

@@ -102,4 +102,27 @@ int bus_token_read_secret(const char *path,
                           size_t *secret_len,
                           bus_error_t *err);
 
+//  ---------------------------------------------------------------------------
+//  The same scheme for other kinds of tokens (bus_apptoken): seal signs any
+//  JSON object of claims (borrowed), written compact with sorted keys.
+//  Caller owns return value. NULL with err (a short secret, claims that
+//  cannot be written or make a token over BUS_TOKEN_MAX_LEN).
+struct json_t;
+char *bus_token_seal(const void *secret,
+                     size_t secret_len,
+                     struct json_t *claims,
+                     bus_error_t *err);
+
+//  Checks the signature of token (len bytes) in constant time, then parses
+//  its claims: BUS_OK with *claims a JSON object the caller owns
+//  (json_decref), or with err and *claims NULL: BUS_STATUS_INVALID
+//  (malformed), BUS_STATUS_FORBIDDEN (bad signature), BUS_STATUS_INTERNAL
+//  (short secret). Expiry and every claim are the caller's to check.
+int bus_token_open(const void *secret,
+                   size_t secret_len,
+                   const char *token,
+                   size_t len,
+                   struct json_t **claims,
+                   bus_error_t *err);
+
 #endif

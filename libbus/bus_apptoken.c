@@ -1,0 +1,223 @@
+/*  =========================================================================
+    bus_apptoken - short-lived tokens for opening an app through the wsproxy
+
+    A companion of bus_token: the signature and its encoding are
+    bus_token_seal/bus_token_open, this file only says which claims an app
+    token has and checks each for type, length and characters after the
+    signature passed.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "bus_classes.h"
+#include "bus_apptoken.h"
+#include "bus_token.h"
+#include <openssl/rand.h> //  RAND_bytes: nonces
+
+#define NONCE_BYTES 16
+#define OP_APP      "app"
+
+static const char s_alphabet[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+static bool
+s_clean(const char *s, size_t max, bool allow_empty)
+{
+    size_t len = strnlen(s, max + 1);
+    if (len > max || (!allow_empty && len == 0))
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char) s[i] < 0x20 || s[i] == 0x7f)
+            return false;
+    return true;
+}
+
+static bool
+s_nonce_ok(const char *nonce)
+{
+    size_t len = strnlen(nonce, BUS_APPTOKEN_NONCE_MAX + 1);
+    if (len == 0 || len > BUS_APPTOKEN_NONCE_MAX)
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if (!strchr(s_alphabet, nonce[i]) || nonce[i] == '\0')
+            return false;
+    return true;
+}
+
+//  Copies string claim key (at most max bytes, no control characters) into
+//  out. False when missing, not a string, too long or (unless allowed)
+//  empty.
+static bool
+s_take(json_t *root, const char *key, char *out, size_t max, bool allow_empty)
+{
+    json_t *value = json_object_get(root, key);
+    if (!json_is_string(value))
+        return false;
+    const char *s = json_string_value(value);
+    size_t len = json_string_length(value);
+    if (len > max || memchr(s, '\0', len) || (!allow_empty && len == 0))
+        return false;
+    memcpy(out, s, len);
+    out[len] = '\0';
+    return s_clean(out, max, allow_empty);
+}
+
+//  ---------------------------------------------------------------------------
+
+const char *
+bus_apptoken_protocol_str(bus_apptoken_protocol_t protocol)
+{
+    switch (protocol) {
+        case BUS_APPTOKEN_HTTP:
+            return "http";
+        case BUS_APPTOKEN_TCP:
+            return "tcp";
+    }
+    return "unknown";
+}
+
+int
+bus_apptoken_protocol_parse(const char *text, bus_apptoken_protocol_t *protocol)
+{
+    assert(protocol);
+    if (text && (strcmp(text, "http") == 0 || strcmp(text, "preopen") == 0))
+        *protocol = BUS_APPTOKEN_HTTP;
+    else if (text && strcmp(text, "tcp") == 0)
+        *protocol = BUS_APPTOKEN_TCP;
+    else
+        return -1;
+    return 0;
+}
+
+bool
+bus_apptoken_app_ok(const char *app)
+{
+    if (!app)
+        return false;
+    size_t len = strnlen(app, BUS_APPTOKEN_APP_MAX + 1);
+    if (len == 0 || len > BUS_APPTOKEN_APP_MAX)
+        return false;
+    for (size_t i = 0; i < len; i++)
+        if (!isalnum((unsigned char) app[i]) && !strchr("_.-", app[i]))
+            return false;
+    return true;
+}
+
+//  ---------------------------------------------------------------------------
+
+char *
+bus_apptoken_sign(const void *secret,
+                  size_t secret_len,
+                  bus_apptoken_claims_t *claims,
+                  bus_error_t *err)
+{
+    assert(claims);
+    if (!s_clean(claims->session_id, BUS_APPTOKEN_ID_MAX, false) ||
+        !s_clean(claims->kernel_id, BUS_APPTOKEN_ID_MAX, true) ||
+        !bus_apptoken_app_ok(claims->app) ||
+        !s_clean(claims->host, BUS_APPTOKEN_HOST_MAX, false) ||
+        !s_clean(claims->access_key, BUS_APPTOKEN_ID_MAX, true) ||
+        !s_clean(claims->user_uuid, BUS_APPTOKEN_ID_MAX, false) || claims->port == 0 ||
+        claims->expires < 0 ||
+        (claims->protocol != BUS_APPTOKEN_HTTP && claims->protocol != BUS_APPTOKEN_TCP)) {
+        bus_error_set(err, BUS_STATUS_INVALID, "claims an app token cannot carry");
+        return NULL;
+    }
+    if (claims->nonce[0] == '\0') {
+        uint8_t random[NONCE_BYTES];
+        if (RAND_bytes(random, sizeof random) != 1) {
+            bus_error_set(err, BUS_STATUS_INTERNAL, "no random bytes for a nonce");
+            return NULL;
+        }
+        for (size_t i = 0; i < sizeof random; i++) {
+            claims->nonce[2 * i] = s_alphabet[random[i] >> 4];
+            claims->nonce[2 * i + 1] = s_alphabet[random[i] & 15];
+        }
+        claims->nonce[2 * sizeof random] = '\0';
+    } else if (!s_nonce_ok(claims->nonce)) {
+        bus_error_set(err, BUS_STATUS_INVALID, "bad token nonce");
+        return NULL;
+    }
+    json_t *root =
+        json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:I, s:s}", "op", OP_APP,
+                  "session_id", claims->session_id, "kernel_id", claims->kernel_id, "app",
+                  claims->app, "protocol", bus_apptoken_protocol_str(claims->protocol),
+                  "host", claims->host, "port", (int) claims->port, "access_key",
+                  claims->access_key, "user_uuid", claims->user_uuid, "exp",
+                  (json_int_t) claims->expires, "nonce", claims->nonce);
+    if (!root) {
+        //  json_pack refuses strings that are not UTF-8
+        bus_error_set(err, BUS_STATUS_INVALID, "app token claims are not UTF-8");
+        return NULL;
+    }
+    char *token = bus_token_seal(secret, secret_len, root, err);
+    json_decref(root);
+    return token;
+}
+
+//  ---------------------------------------------------------------------------
+
+int
+bus_apptoken_verify(const void *secret,
+                    size_t secret_len,
+                    const char *token,
+                    size_t len,
+                    int64_t now,
+                    bus_apptoken_claims_t *claims,
+                    bus_error_t *err)
+{
+    assert(claims);
+    memset(claims, 0, sizeof *claims);
+    json_t *root = NULL;
+    int rc = bus_token_open(secret, secret_len, token, len, &root, err);
+    if (rc != BUS_OK)
+        return rc;
+    const char *op = json_string_value(json_object_get(root, "op"));
+    json_t *port = json_object_get(root, "port");
+    json_t *exp = json_object_get(root, "exp");
+    const char *bad = NULL;
+    if (!op || strcmp(op, OP_APP) != 0) {
+        json_decref(root);
+        return bus_error_set(err, BUS_STATUS_FORBIDDEN, "not an app token");
+    }
+    if (!s_take(root, "session_id", claims->session_id, BUS_APPTOKEN_ID_MAX, false))
+        bad = "session_id";
+    else if (!s_take(root, "kernel_id", claims->kernel_id, BUS_APPTOKEN_ID_MAX, true))
+        bad = "kernel_id";
+    else if (!s_take(root, "app", claims->app, BUS_APPTOKEN_APP_MAX, false) ||
+             !bus_apptoken_app_ok(claims->app))
+        bad = "app";
+    else if (bus_apptoken_protocol_parse(
+                 json_string_value(json_object_get(root, "protocol")),
+                 &claims->protocol) != 0)
+        bad = "protocol";
+    else if (!s_take(root, "host", claims->host, BUS_APPTOKEN_HOST_MAX, false))
+        bad = "host";
+    else if (!json_is_integer(port) || json_integer_value(port) < 1 ||
+             json_integer_value(port) > 65535)
+        bad = "port";
+    else if (!s_take(root, "access_key", claims->access_key, BUS_APPTOKEN_ID_MAX, true))
+        bad = "access_key";
+    else if (!s_take(root, "user_uuid", claims->user_uuid, BUS_APPTOKEN_ID_MAX, false))
+        bad = "user_uuid";
+    else if (!json_is_integer(exp) || json_integer_value(exp) < 0)
+        bad = "exp";
+    else if (!s_take(root, "nonce", claims->nonce, BUS_APPTOKEN_NONCE_MAX, false) ||
+             !s_nonce_ok(claims->nonce))
+        bad = "nonce";
+    if (!bad) {
+        claims->port = (uint16_t) json_integer_value(port);
+        claims->expires = (int64_t) json_integer_value(exp);
+    }
+    json_decref(root);
+    if (bad) {
+        memset(claims, 0, sizeof *claims);
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "malformed token: missing or bad claim '%s'", bad);
+    }
+    if (now >= claims->expires) {
+        memset(claims, 0, sizeof *claims);
+        return bus_error_set(err, BUS_STATUS_FORBIDDEN, "token expired");
+    }
+    return BUS_OK;
+}
