@@ -30,6 +30,7 @@
 #include "bus_sub.h"
 
 struct event_base;
+struct evbuffer;
 struct evhttp;
 
 #define BUS_NODE_SERVICE_MAX  64
@@ -181,6 +182,13 @@ bus_node_follow(bus_node_t *self, const char *domain, bus_node_apply_fn *fn, voi
 //  which the ready line ends with as url=...: set it in the service's init,
 //  before bus_node_start prints that line.
 void bus_node_set_url(bus_node_t *self, const char *url);
+
+//  Appends a service's own Prometheus lines to out, after the node's.
+typedef void(bus_node_metrics_fn)(void *arg, struct evbuffer *out);
+
+//  Makes GET /metrics on the node's HTTP endpoint end with fn's lines (fn
+//  NULL: none). arg is borrowed and must outlive the node or a reset.
+void bus_node_set_metrics(bus_node_t *self, bus_node_metrics_fn *fn, void *arg);
 
 //  How far this node has applied the durable stream of domain from the
 //  publisher src ("service/node"): its last sequence number applied, 0 when

@@ -99,6 +99,8 @@ s_on_http(struct evhttp_request *req, void *arg)
                 (double) (bus_clock_mono_ms() - self->started_ms) / 1000.0, self->service,
                 bus_pub_dropped(self->pub), self->service, self->durable_applied,
                 self->service, self->durable_replayed, self->service, self->rpc_served);
+            if (self->metrics_fn)
+                self->metrics_fn(self->metrics_arg, out);
             evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
                               "text/plain; version=0.0.4");
             evhttp_send_reply(req, 200, "OK", out);
@@ -107,6 +109,14 @@ s_on_http(struct evhttp_request *req, void *arg)
         return;
     }
     s_http_reply_json(req, 404, json_pack("{s:s}", "error", "not found"));
+}
+
+void
+bus_node_set_metrics(bus_node_t *self, bus_node_metrics_fn *fn, void *arg)
+{
+    assert(self);
+    self->metrics_fn = fn;
+    self->metrics_arg = arg;
 }
 
 int

@@ -80,6 +80,9 @@ struct _bus_node_t {
     uint64_t durable_applied;
     uint64_t durable_replayed;
     uint64_t rpc_served;
+    //  The service's own /metrics lines (bus_node_set_metrics); NULL: none.
+    bus_node_metrics_fn *metrics_fn;
+    void *metrics_arg;
 };
 
 //  The pump and its kick (bus_node.c)

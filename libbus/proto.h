@@ -63,6 +63,7 @@ typedef struct {
 #include "proto_session.h"
 #include "proto_storage.h"
 #include "proto_test_codec.h"
+#include "proto_wsproxy.h"
 
 //  ---------------------------------------------------------------------------
 //  The registry: every event, request and reply by name, for code that handles

@@ -8,7 +8,15 @@
 #define WSP_CLASSES_H_INCLUDED
 
 #include "bus_classes.h"
+#include "bus_apptoken.h"
+#include "bus_token.h"
 #include "wsp_config.h"
 #include "wsp_server.h"
+#include "wsp_http.h"
+#include "wsp_db.h"
+#include "wsp_routes.h"
+#include "wsp_conn.h"
+#include "wsp_api.h"
+#include "wsp_rpc.h"
 
 #endif

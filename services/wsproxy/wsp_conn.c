@@ -1,0 +1,836 @@
+/*  =========================================================================
+    wsp_conn - one client connection on a route's port, relayed to its app
+
+    Every event (a read, a write, the app's connect finishing) ends in
+    s_run, which moves what can move: the client's input by the request
+    state (a head, a body, or nothing while the answer is awaited), the
+    app's input by the response state, then writes both outputs and sets
+    which ends are read. It returns false once the connection is gone
+    (nothing may touch it then).
+
+      request   RQ_HEAD -> RQ_BODY -> RQ_DONE
+      response  RS_IDLE -> RS_HEAD (1xx stay) -> RS_BODY -> RS_IDLE
+      both done and both sides keep the connection: RQ_HEAD again
+
+    A client that vanishes ends the connection at once; an app that closes
+    between answers is reconnected at the next request; one that closes
+    inside an answer cuts the client's connection too (it cannot tell
+    otherwise). An app that cannot be reached is a 502 with the reason.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "wsp_classes.h"
+#include <netinet/in.h>  //  IPPROTO_TCP
+#include <netinet/tcp.h> //  TCP_NODELAY: WebSocket round trips
+#include <sys/queue.h>   //  TAILQ_INIT: the parsed query
+#include <sys/socket.h>
+#include <sys/uio.h> //  readv
+
+#define PROBLEM_BASE "https://api.backend.ai/probs/"
+#define IOV_MAX_READ 2
+#define PEEK_VECS    16
+
+typedef enum { RQ_HEAD, RQ_BODY, RQ_DONE } rq_state_t;
+typedef enum { RS_IDLE, RS_HEAD, RS_BODY } rs_state_t;
+
+typedef struct {
+    int fd; //  -1: closed
+    struct event *rev;
+    struct event *wev;
+    struct evbuffer *in;
+    struct evbuffer *out;
+    bool reading;    //  rev is added
+    bool writing;    //  wev is added
+    bool eof;        //  read end reached (or failed)
+    bool shut;       //  write side shut (pipe half-close)
+    bool connecting; //  the app's connect is under way
+} end_t;
+
+struct _wsp_conn_t {
+    wsp_route_t *route;
+    void *handle;
+    char client_addr[64];
+    end_t c; //  the client
+    end_t b; //  the app (backend)
+    bool pipe;
+    bool closing;  //  answer written: close once the client's output drains
+    uint64_t high; //  wsproxy.buffer_bytes
+    int64_t active_ms;
+    //  the request in flight
+    rq_state_t rq;
+    wsp_http_body_t rq_body;
+    uint64_t rq_left;
+    wsp_http_chunked_t rq_chunk;
+    char method[WSP_HTTP_METHOD_MAX + 1];
+    bool rq_upgrade;
+    bool client_keep;
+    //  its answer
+    rs_state_t rs;
+    wsp_http_body_t rs_body;
+    uint64_t rs_left;
+    wsp_http_chunked_t rs_chunk;
+    bool backend_keep;
+    bool rs_started; //  bytes of the answer went to the client
+};
+
+static bool s_run(wsp_conn_t *self);
+static void s_on_read(evutil_socket_t fd, short what, void *arg);
+static void s_on_write(evutil_socket_t fd, short what, void *arg);
+
+//  ---------------------------------------------------------------------------
+//  Ends
+
+static void
+s_end_watch(end_t *e, bool read, bool write, const struct timeval *write_timeout)
+{
+    if (e->fd < 0)
+        return;
+    if (read != e->reading) {
+        if (read)
+            event_add(e->rev, NULL);
+        else
+            event_del(e->rev);
+        e->reading = read;
+    }
+    if (write != e->writing || write_timeout) {
+        if (write)
+            event_add(e->wev, write_timeout);
+        else
+            event_del(e->wev);
+        e->writing = write;
+    }
+}
+
+static int
+s_end_open(wsp_conn_t *self, end_t *e, int fd)
+{
+    struct event_base *base = wsp_routes_base(self->route->routes);
+    e->fd = fd;
+    e->rev = event_new(base, fd, EV_READ | EV_PERSIST, s_on_read, self);
+    e->wev = event_new(base, fd, EV_WRITE | EV_PERSIST, s_on_write, self);
+    if (!e->in)
+        e->in = evbuffer_new();
+    if (!e->out)
+        e->out = evbuffer_new();
+    e->reading = e->writing = e->eof = e->shut = e->connecting = false;
+    if (!e->rev || !e->wev || !e->in || !e->out)
+        return -1;
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    return 0;
+}
+
+//  Closes the socket; the buffers stay (emptied) for a reconnect.
+static void
+s_end_close(end_t *e)
+{
+    if (e->rev)
+        event_free(e->rev);
+    if (e->wev)
+        event_free(e->wev);
+    e->rev = e->wev = NULL;
+    if (e->fd >= 0)
+        close(e->fd);
+    e->fd = -1;
+    if (e->in)
+        evbuffer_drain(e->in, evbuffer_get_length(e->in));
+    if (e->out)
+        evbuffer_drain(e->out, evbuffer_get_length(e->out));
+    e->reading = e->writing = e->connecting = false;
+    e->eof = e->shut = false;
+}
+
+//  Reads once, at most max bytes, into e->in. >0 bytes, 0 at the end, -1
+//  would block, -2 an error.
+static ssize_t
+s_end_read(end_t *e, size_t max)
+{
+    struct evbuffer_iovec vec[IOV_MAX_READ];
+    int n = evbuffer_reserve_space(e->in, (ev_ssize_t) max, vec, IOV_MAX_READ);
+    if (n <= 0)
+        return -2;
+    struct iovec iov[IOV_MAX_READ];
+    for (int i = 0; i < n; i++) {
+        iov[i].iov_base = vec[i].iov_base;
+        iov[i].iov_len = vec[i].iov_len;
+    }
+    ssize_t got = readv(e->fd, iov, n);
+    if (got <= 0) {
+        evbuffer_commit_space(e->in, vec, 0);
+        if (got == 0)
+            return 0;
+        return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? -1 : -2;
+    }
+    size_t left = (size_t) got;
+    int used = 0;
+    for (; used < n && left > 0; used++) {
+        if (vec[used].iov_len > left)
+            vec[used].iov_len = left;
+        left -= vec[used].iov_len;
+    }
+    evbuffer_commit_space(e->in, vec, used);
+    return got;
+}
+
+//  Writes what e->out holds. 0, or -1 on an error (the peer is gone).
+static int
+s_end_flush(end_t *e)
+{
+    while (e->fd >= 0 && !e->connecting && evbuffer_get_length(e->out) > 0) {
+        int n = evbuffer_write(e->out, e->fd);
+        if (n < 0)
+            return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -1;
+        if (n == 0)
+            return 0;
+    }
+    return 0;
+}
+
+//  ---------------------------------------------------------------------------
+//  Local answers
+
+//  Queues an answer of the proxy's own and closes once it is written.
+static void
+s_answer(wsp_conn_t *self,
+         int status,
+         const char *reason,
+         const char *extra,
+         const char *type,
+         const char *body)
+{
+    evbuffer_drain(self->c.in, evbuffer_get_length(self->c.in));
+    evbuffer_add_printf(self->c.out,
+                        "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
+                        "Cache-Control: no-store\r\nConnection: close\r\n%s\r\n%s",
+                        status, reason, type, strlen(body), extra ? extra : "", body);
+    self->closing = true;
+    self->rs_started = true;
+}
+
+//  A problem+json answer: slug, title, and detail (JSON-escaped here).
+static void
+s_problem(wsp_conn_t *self,
+          int status,
+          const char *reason,
+          const char *slug,
+          const char *title,
+          const char *detail)
+{
+    json_t *doc = json_pack("{s:s+, s:s, s:i, s:s}", "type", PROBLEM_BASE, slug, "title",
+                            title, "status", status, "detail", detail ? detail : "");
+    char *text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+    json_decref(doc);
+    s_answer(self, status, reason, NULL, "application/problem+json", text ? text : "{}");
+    free(text);
+    bus_log_info("app request refused route=%s app=%s status=%d detail=\"%s\"",
+                 self->route->row.id, self->route->row.app, status, detail ? detail : "");
+}
+
+//  A redirect target from the permit URL: a path on this port, never
+//  another host ("//host", "/\host"), no control characters; else "/".
+static const char *
+s_local_path(const char *path)
+{
+    if (!path || path[0] != '/' || path[1] == '/' || path[1] == '\\')
+        return "/";
+    for (const char *p = path; *p; p++)
+        if ((unsigned char) *p < 0x21 || *p == 0x7f)
+            return "/";
+    return strlen(path) > 2048 ? "/" : path;
+}
+
+//  GET WSP_CONN_PERMIT_PATH?p=PERMIT[&redirect=/path]: the permit becomes the
+//  cookie, then the browser goes to the app's root (or redirect). With a
+//  valid cookie already, the permit is not needed (a second visit of the
+//  same URL). The web UI first asks with Accept: application/json and
+//  expects {"redirect_url", "reuse"} (reference A.6).
+static void
+s_permit(wsp_conn_t *self, const wsp_http_head_t *req, const char *query_text)
+{
+    wsp_route_t *route = self->route;
+    struct evkeyvalq query;
+    TAILQ_INIT(&query);
+    if (query_text && evhttp_parse_query_str(query_text, &query) != 0) {
+        evhttp_clear_headers(&query);
+        s_problem(self, 400, "Bad Request", "invalid-api-params",
+                  "Missing or invalid API parameters.", "malformed query string");
+        return;
+    }
+    const char *permit = evhttp_find_header(&query, "p");
+    const char *location = s_local_path(evhttp_find_header(&query, "redirect"));
+    char cookie[WSP_ROUTES_COOKIE_MAX + 1];
+    bool has_cookie = wsp_http_cookie(req, route->cookie_name, cookie, sizeof cookie) &&
+                      wsp_route_cookie_ok(route, cookie);
+    const char *accept = wsp_http_header(req, "Accept");
+    char extra[2600];
+    if (!has_cookie && permit && accept && strcmp(accept, "application/json") == 0) {
+        char *url = NULL;
+        const char *host = wsp_http_header(req, "Host");
+        if (asprintf(&url, "http://%s%s", host && *host ? host : "localhost",
+                     req->target) < 0)
+            url = NULL;
+        json_t *doc = json_pack("{s:s, s:b}", "redirect_url", url ? url : "", "reuse", 0);
+        char *text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+        json_decref(doc);
+        free(url);
+        s_answer(self, 200, "OK", "Access-Control-Allow-Origin: *\r\n",
+                 "application/json", text ? text : "{}");
+        free(text);
+    } else if (has_cookie || (permit && wsp_route_permit_take(route, permit))) {
+        snprintf(extra, sizeof extra,
+                 "Location: %s\r\nSet-Cookie: %s=%s; Path=/; HttpOnly; SameSite=Lax\r\n",
+                 location, route->cookie_name, route->cookie);
+        s_answer(self, 302, "Found", extra, "text/plain", "");
+        bus_log_info("app permit route=%s app=%s session=%s user=%s reused_cookie=%s",
+                     route->row.id, route->row.app, route->row.session_id,
+                     route->row.user_uuid, has_cookie ? "yes" : "no");
+    } else
+        s_problem(self, 403, "Forbidden", "generic-forbidden", "Forbidden operation.",
+                  permit ? "the permit is unknown, used or expired: open the app again"
+                         : "no permit");
+    evhttp_clear_headers(&query);
+}
+
+//  ---------------------------------------------------------------------------
+//  The app's end
+
+//  Connects the app's end. 0 (maybe still connecting), or -1 with errno.
+static int
+s_backend_connect(wsp_conn_t *self)
+{
+    wsp_route_t *route = self->route;
+    if (route->addr_len == 0) {
+        errno = EHOSTUNREACH;
+        return -1;
+    }
+    int fd = socket(route->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    if (s_end_open(self, &self->b, fd) != 0) {
+        s_end_close(&self->b);
+        errno = ENOMEM;
+        return -1;
+    }
+    if (connect(fd, (struct sockaddr *) &route->addr, route->addr_len) != 0) {
+        if (errno != EINPROGRESS) {
+            int saved = errno;
+            s_end_close(&self->b);
+            errno = saved;
+            return -1;
+        }
+        self->b.connecting = true;
+        const wsp_config_t *config = wsp_routes_config(route->routes);
+        struct timeval timeout = {config->connect_timeout_ms / 1000,
+                                  (config->connect_timeout_ms % 1000) * 1000};
+        s_end_watch(&self->b, false, true, &timeout);
+    }
+    return 0;
+}
+
+//  The app cannot be reached: 502 with why (or, for a pipe, the end).
+static void
+s_backend_failed(wsp_conn_t *self, const char *why)
+{
+    wsp_route_t *route = self->route;
+    bus_log_warning("app unreachable route=%s app=%s target=%s reason=\"%s\"",
+                    route->row.id, route->row.app, route->target, why);
+    s_end_close(&self->b);
+    if (self->pipe || self->rs_started) {
+        self->closing = true;
+        evbuffer_drain(self->c.out, evbuffer_get_length(self->c.out));
+        return;
+    }
+    char detail[512];
+    snprintf(detail, sizeof detail, "the app '%s' at %s cannot be reached: %s",
+             route->row.app, route->target, why);
+    s_problem(self, 502, "Bad Gateway", "bad-gateway", "Bad gateway.", detail);
+}
+
+//  ---------------------------------------------------------------------------
+//  Requests
+
+//  Handles the request head of len bytes at the front of the client's input.
+static void
+s_request(wsp_conn_t *self, size_t len)
+{
+    char *head = malloc(len + 1);
+    if (!head) {
+        self->closing = true;
+        return;
+    }
+    evbuffer_remove(self->c.in, head, len);
+    head[len] = '\0';
+    wsp_http_head_t req;
+    if (!wsp_http_parse_request(head, len, &req)) {
+        s_problem(self, 400, "Bad Request", "invalid-api-params", "Bad request.",
+                  "malformed request head");
+        free(head);
+        return;
+    }
+    wsp_route_t *route = self->route;
+    const char *query = strchr(req.target, '?');
+    size_t path_len = query ? (size_t) (query - req.target) : strlen(req.target);
+    if (path_len == strlen(WSP_CONN_PERMIT_PATH) &&
+        strncmp(req.target, WSP_CONN_PERMIT_PATH, path_len) == 0) {
+        s_permit(self, &req, query ? query + 1 : NULL);
+        free(head);
+        return;
+    }
+    char cookie[WSP_ROUTES_COOKIE_MAX + 1];
+    if (!wsp_http_cookie(&req, route->cookie_name, cookie, sizeof cookie) ||
+        !wsp_route_cookie_ok(route, cookie)) {
+        s_problem(self, 403, "Forbidden", "generic-forbidden", "Forbidden operation.",
+                  "no valid permit cookie for this app: open it from the app launcher");
+        free(head);
+        return;
+    }
+    char out[WSP_HTTP_HEAD_MAX + 1024];
+    ssize_t n =
+        wsp_http_request_write(&req, route->target, self->client_addr, out, sizeof out);
+    if (n < 0) {
+        s_problem(self, 431, "Request Header Fields Too Large", "invalid-api-params",
+                  "Request head too large.", "the request head is too large");
+        free(head);
+        return;
+    }
+    snprintf(self->method, sizeof self->method, "%s", req.method);
+    self->rq_upgrade = req.upgrade;
+    self->client_keep = req.keep_alive;
+    self->rq_body = req.body;
+    self->rq_left = req.length;
+    memset(&self->rq_chunk, 0, sizeof self->rq_chunk);
+    self->rq = req.body == WSP_HTTP_BODY_NONE ? RQ_DONE : RQ_BODY;
+    self->rs = RS_HEAD;
+    self->rs_started = false;
+    free(head);
+    if (self->b.fd < 0 && s_backend_connect(self) != 0) {
+        s_backend_failed(self, strerror(errno));
+        return;
+    }
+    evbuffer_add(self->b.out, out, (size_t) n);
+}
+
+//  Moves body bytes of the framing (kind, *left, chunk) from in to out.
+//  Returns 1 when the body ended, 0 when more is to come, -1 when the
+//  chunked framing is broken.
+static int
+s_move_body(struct evbuffer *in,
+            struct evbuffer *out,
+            wsp_http_body_t kind,
+            uint64_t *left,
+            wsp_http_chunked_t *chunk)
+{
+    size_t have = evbuffer_get_length(in);
+    if (kind == WSP_HTTP_BODY_NONE)
+        return 1;
+    if (kind == WSP_HTTP_BODY_CLOSE) {
+        evbuffer_add_buffer(out, in);
+        return 0;
+    }
+    if (kind == WSP_HTTP_BODY_LENGTH) {
+        size_t take = have < *left ? have : (size_t) *left;
+        if (take)
+            evbuffer_remove_buffer(in, out, take);
+        *left -= take;
+        return *left == 0;
+    }
+    //  chunked: scan what is held up to the body's end
+    size_t take = 0;
+    bool done = false;
+    while (!done && take < have) {
+        struct evbuffer_ptr at;
+        evbuffer_ptr_set(in, &at, take, EVBUFFER_PTR_SET);
+        struct evbuffer_iovec vec[PEEK_VECS];
+        int n = evbuffer_peek(in, -1, &at, vec, PEEK_VECS);
+        if (n <= 0)
+            break;
+        for (int i = 0; i < n && i < PEEK_VECS && !done; i++) {
+            ssize_t used =
+                wsp_http_chunked_scan(chunk, vec[i].iov_base, vec[i].iov_len, &done);
+            if (used < 0)
+                return -1;
+            take += (size_t) used;
+        }
+    }
+    if (take)
+        evbuffer_remove_buffer(in, out, take);
+    return done;
+}
+
+//  Becomes a byte pipe (a 101, or a tcp route).
+static void
+s_become_pipe(wsp_conn_t *self)
+{
+    self->pipe = true;
+    evbuffer_add_buffer(self->b.out, self->c.in);
+    evbuffer_add_buffer(self->c.out, self->b.in);
+}
+
+//  The answer ended: the next request, or the end.
+static void
+s_response_done(wsp_conn_t *self)
+{
+    self->rs = RS_IDLE;
+    if (!self->backend_keep)
+        s_end_close(&self->b);
+    if (!self->client_keep || self->rq != RQ_DONE)
+        self->closing = true;
+    else
+        self->rq = RQ_HEAD;
+}
+
+//  Serves the client's input: request heads and bodies. false: gone.
+static void
+s_client_input(wsp_conn_t *self)
+{
+    while (!self->closing && !self->pipe) {
+        if (self->rq == RQ_HEAD) {
+            if (self->rs != RS_IDLE)
+                return;
+            size_t have = evbuffer_get_length(self->c.in);
+            struct evbuffer_ptr end = evbuffer_search(self->c.in, "\r\n\r\n", 4, NULL);
+            if (end.pos < 0) {
+                if (have > WSP_HTTP_HEAD_MAX)
+                    s_problem(self, 431, "Request Header Fields Too Large",
+                              "invalid-api-params", "Request head too large.",
+                              "the request head is too large");
+                return;
+            }
+            if ((size_t) end.pos + 4 > WSP_HTTP_HEAD_MAX) {
+                s_problem(self, 431, "Request Header Fields Too Large",
+                          "invalid-api-params", "Request head too large.",
+                          "the request head is too large");
+                return;
+            }
+            s_request(self, (size_t) end.pos + 4);
+            continue;
+        }
+        if (self->rq == RQ_BODY) {
+            int rc = s_move_body(self->c.in, self->b.out, self->rq_body, &self->rq_left,
+                                 &self->rq_chunk);
+            if (rc < 0) {
+                self->closing = true; //  broken framing: nothing sane to answer
+                return;
+            }
+            if (rc == 0)
+                return;
+            self->rq = RQ_DONE;
+            continue;
+        }
+        return; //  RQ_DONE: the next request waits for this answer
+    }
+}
+
+//  Serves the app's input: answer heads and bodies.
+static void
+s_backend_input(wsp_conn_t *self)
+{
+    while (!self->closing && !self->pipe && self->b.fd >= 0) {
+        size_t have = evbuffer_get_length(self->b.in);
+        if (self->rs == RS_IDLE) {
+            if (have)
+                s_end_close(&self->b); //  bytes nobody asked for
+            return;
+        }
+        if (self->rs == RS_HEAD) {
+            struct evbuffer_ptr end = evbuffer_search(self->b.in, "\r\n\r\n", 4, NULL);
+            if (end.pos < 0 || (size_t) end.pos + 4 > WSP_HTTP_HEAD_MAX) {
+                if (have > WSP_HTTP_HEAD_MAX || end.pos >= 0)
+                    s_backend_failed(self, "the app's answer head is too large");
+                return;
+            }
+            size_t len = (size_t) end.pos + 4;
+            char *head = malloc(len + 1);
+            if (!head) {
+                self->closing = true;
+                return;
+            }
+            evbuffer_copyout(self->b.in, head, len);
+            head[len] = '\0';
+            wsp_http_head_t res;
+            bool ok = wsp_http_parse_response(head, len, self->method, &res);
+            free(head);
+            if (!ok || (res.status == 101 && !self->rq_upgrade)) {
+                s_backend_failed(self, "the app answered with a malformed head");
+                return;
+            }
+            evbuffer_remove_buffer(self->b.in, self->c.out, len);
+            self->rs_started = true;
+            if (res.status == 101) {
+                s_become_pipe(self);
+                return;
+            }
+            if (res.status < 200)
+                continue; //  100 Continue and friends: the answer follows
+            self->rs = RS_BODY;
+            self->rs_body = res.body;
+            self->rs_left = res.length;
+            memset(&self->rs_chunk, 0, sizeof self->rs_chunk);
+            self->backend_keep = res.keep_alive;
+            if (res.body == WSP_HTTP_BODY_CLOSE)
+                self->client_keep = false;
+            continue;
+        }
+        int rc = s_move_body(self->b.in, self->c.out, self->rs_body, &self->rs_left,
+                             &self->rs_chunk);
+        if (rc < 0) {
+            self->closing = true;
+            s_end_close(&self->b);
+            return;
+        }
+        if (rc == 0)
+            return;
+        s_response_done(self);
+    }
+}
+
+//  ---------------------------------------------------------------------------
+//  The engine
+
+static void
+s_gone(wsp_conn_t *self)
+{
+    wsp_route_drop(self->route, self->handle);
+}
+
+//  Ends of input: what a closed side means in the state it is in.
+static void
+s_eofs(wsp_conn_t *self)
+{
+    if (self->pipe) {
+        //  half-close each way once the bytes before it are written
+        if (self->c.eof && !self->b.shut && self->b.fd >= 0 &&
+            evbuffer_get_length(self->b.out) == 0 && !self->b.connecting) {
+            shutdown(self->b.fd, SHUT_WR);
+            self->b.shut = true;
+        }
+        if (self->b.eof && !self->c.shut && evbuffer_get_length(self->c.out) == 0) {
+            shutdown(self->c.fd, SHUT_WR);
+            self->c.shut = true;
+        }
+        if (self->b.fd < 0 && !self->b.connecting)
+            self->closing = true;
+        return;
+    }
+    if (self->b.fd >= 0 && self->b.eof) {
+        if (self->rs == RS_BODY && self->rs_body == WSP_HTTP_BODY_CLOSE &&
+            evbuffer_get_length(self->b.in) == 0) {
+            s_end_close(&self->b);
+            self->backend_keep = true; //  closed already
+            s_response_done(self);
+        } else if (self->rs == RS_HEAD && !self->rs_started)
+            s_backend_failed(self, "the app closed the connection without answering");
+        else if (self->rs == RS_BODY) {
+            self->closing = true; //  cut short: the client must see it
+            s_end_close(&self->b);
+        } else if (self->rs == RS_IDLE)
+            s_end_close(&self->b);
+    }
+    if (self->c.eof) {
+        if (self->rq == RQ_HEAD && self->rs == RS_IDLE)
+            self->closing = true; //  a client that left between requests
+        else if (self->rq == RQ_BODY)
+            self->closing = true; //  a request cut short
+        else
+            self->client_keep = false; //  answer the request, then close
+    }
+}
+
+//  Moves everything that can move, writes, and chooses what to read.
+//  false once the connection is gone.
+static bool
+s_run(wsp_conn_t *self)
+{
+    if (!self->closing) {
+        if (self->pipe) {
+            if (evbuffer_get_length(self->c.in))
+                evbuffer_add_buffer(self->b.out, self->c.in);
+            if (evbuffer_get_length(self->b.in))
+                evbuffer_add_buffer(self->c.out, self->b.in);
+        } else {
+            s_backend_input(self);
+            s_client_input(self);
+            s_backend_input(self);
+        }
+        s_eofs(self);
+    }
+    if (s_end_flush(&self->c) != 0) {
+        s_gone(self);
+        return false;
+    }
+    if (self->b.fd >= 0 && s_end_flush(&self->b) != 0) {
+        if (self->pipe) {
+            s_gone(self);
+            return false;
+        }
+        s_backend_failed(self, strerror(errno));
+        if (s_end_flush(&self->c) != 0) {
+            s_gone(self);
+            return false;
+        }
+    }
+    if (self->pipe)
+        s_eofs(self);
+    size_t c_out = evbuffer_get_length(self->c.out);
+    size_t b_out = self->b.fd >= 0 ? evbuffer_get_length(self->b.out) : 0;
+    if (self->closing) {
+        if (c_out == 0) {
+            s_gone(self);
+            return false;
+        }
+        s_end_watch(&self->c, false, true, NULL);
+        if (self->b.fd >= 0)
+            s_end_watch(&self->b, false, false, NULL);
+        return true;
+    }
+    if (self->pipe && self->c.eof && self->b.eof && c_out == 0 && b_out == 0) {
+        s_gone(self);
+        return false;
+    }
+    bool read_c = !self->c.eof && b_out < self->high &&
+                  evbuffer_get_length(self->c.in) < self->high &&
+                  (self->pipe || self->rq == RQ_BODY ||
+                   (self->rq == RQ_HEAD && self->rs == RS_IDLE));
+    s_end_watch(&self->c, read_c, c_out > 0, NULL);
+    if (self->b.fd >= 0 && !self->b.connecting) {
+        bool read_b = !self->b.eof && c_out < self->high &&
+                      evbuffer_get_length(self->b.in) < self->high;
+        s_end_watch(&self->b, read_b, b_out > 0, NULL);
+    }
+    return true;
+}
+
+static void
+s_on_read(evutil_socket_t fd, short what, void *arg)
+{
+    (void) what;
+    wsp_conn_t *self = arg;
+    bool client = fd == self->c.fd;
+    end_t *e = client ? &self->c : &self->b;
+    end_t *peer = client ? &self->b : &self->c;
+    size_t held = peer->fd >= 0 ? evbuffer_get_length(peer->out) : 0;
+    size_t max = held < self->high ? self->high - held : 0;
+    if (max > WSP_CONN_READ_CHUNK)
+        max = WSP_CONN_READ_CHUNK;
+    if (max < 4096)
+        max = 4096;
+    ssize_t got = s_end_read(e, max);
+    if (got > 0) {
+        self->active_ms = bus_clock_mono_ms();
+        if (client)
+            wsp_route_count(self->route, (uint64_t) got, 0);
+        else
+            wsp_route_count(self->route, 0, (uint64_t) got);
+    } else if (got == 0 || got == -2) {
+        e->eof = true;
+        s_end_watch(e, false, e->writing, NULL);
+        if (got == -2 && client) {
+            s_gone(self); //  reset: nobody is left to answer
+            return;
+        }
+    }
+    s_run(self);
+}
+
+static void
+s_on_write(evutil_socket_t fd, short what, void *arg)
+{
+    wsp_conn_t *self = arg;
+    if (fd == self->b.fd && self->b.connecting) {
+        self->b.connecting = false;
+        self->b.writing = false;
+        event_del(self->b.wev);
+        if (what & EV_TIMEOUT) {
+            s_backend_failed(self, "connect timed out");
+            s_run(self);
+            return;
+        }
+        int error = 0;
+        socklen_t len = sizeof error;
+        if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len) != 0)
+            error = errno;
+        if (error) {
+            s_backend_failed(self, strerror(error));
+            s_run(self);
+            return;
+        }
+    }
+    self->active_ms = bus_clock_mono_ms();
+    s_run(self);
+}
+
+//  ---------------------------------------------------------------------------
+
+wsp_conn_t *
+wsp_conn_new(wsp_route_t *route, int fd, const char *client)
+{
+    assert(route && fd >= 0 && client);
+    wsp_conn_t *self = calloc(1, sizeof *self);
+    if (!self) {
+        close(fd);
+        return NULL;
+    }
+    self->route = route;
+    self->b.fd = -1;
+    self->high = (uint64_t) wsp_routes_config(route->routes)->buffer_bytes;
+    self->active_ms = bus_clock_mono_ms();
+    snprintf(self->client_addr, sizeof self->client_addr, "%s", client);
+    if (s_end_open(self, &self->c, fd) != 0) {
+        wsp_conn_destroy(&self);
+        return NULL;
+    }
+    self->b.in = evbuffer_new();
+    self->b.out = evbuffer_new();
+    if (!self->b.in || !self->b.out) {
+        wsp_conn_destroy(&self);
+        return NULL;
+    }
+    return self;
+}
+
+void
+wsp_conn_destroy(wsp_conn_t **self_p)
+{
+    assert(self_p);
+    wsp_conn_t *self = *self_p;
+    if (self) {
+        s_end_close(&self->c);
+        s_end_close(&self->b);
+        if (self->c.in)
+            evbuffer_free(self->c.in);
+        if (self->c.out)
+            evbuffer_free(self->c.out);
+        if (self->b.in)
+            evbuffer_free(self->b.in);
+        if (self->b.out)
+            evbuffer_free(self->b.out);
+        free(self);
+        *self_p = NULL;
+    }
+}
+
+void
+wsp_conn_start(wsp_conn_t *self, void *handle)
+{
+    assert(self);
+    self->handle = handle;
+    if (self->route->row.protocol == BUS_APPTOKEN_TCP) {
+        self->pipe = true;
+        if (s_backend_connect(self) != 0) {
+            bus_log_warning("app unreachable route=%s app=%s target=%s reason=\"%s\"",
+                            self->route->row.id, self->route->row.app,
+                            self->route->target, strerror(errno));
+            s_gone(self);
+            return;
+        }
+    }
+    s_run(self);
+}
+
+int64_t
+wsp_conn_idle_ms(wsp_conn_t *self, int64_t now_ms)
+{
+    assert(self);
+    return now_ms - self->active_ms;
+}

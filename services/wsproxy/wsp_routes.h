@@ -1,0 +1,137 @@
+/*  =========================================================================
+    wsp_routes - the wsproxy's routes: one app of one session for one user,
+    served on a port of its own
+
+    A route leads from one port of wsproxy.app_ports to the target an app
+    token named (host:port, where the agent published the app). It is
+    opened by /v2/proxy/{token}/{session}/add (wsp_api) and kept in the
+    database (wsp_db), so a restart binds the same ports again and the same
+    cookies still pass. Opening it again (the same session, app and user)
+    reuses it, retargeted if the token names another target, and extends
+    its expiry.
+
+    Access: an http route admits a request only with the route's permit
+    cookie (WSP_HTTP_COOKIE_PREFIX<port>), whose value is an HMAC of the
+    route id and the user under the token secret: derived, so nothing
+    secret is stored and it survives restarts. Every add answers a URL
+    with a one-time permit (random, WSP_ROUTES_PERMIT_BYTES; only its
+    SHA-256 is stored, for wsproxy.permit_ttl_s), which the route's port
+    exchanges for the cookie (wsp_conn). A tcp route is a plain forwarder
+    with no check (Backend.AI's "non-auth TCP").
+
+    This object owns the routes, their listeners and their connections
+    (wsp_conn), the per-app counters for /metrics, and the token secret.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef WSP_ROUTES_H_INCLUDED
+#define WSP_ROUTES_H_INCLUDED
+
+#include <sys/socket.h>
+#include "bus.h"
+#include "bus_apptoken.h"
+#include "wsp_config.h"
+#include "wsp_db.h"
+
+#define WSP_ROUTES_PERMIT_BYTES 24  //  random bytes of a one-time permit
+#define WSP_ROUTES_COOKIE_MAX   64  //  the cookie's value (base64url of a MAC)
+#define WSP_ROUTES_ACCEPT_TURN  64  //  connections accepted per turn and port
+#define WSP_ROUTES_HOST_MAX     255 //  the advertised host
+
+typedef struct _wsp_routes_t wsp_routes_t;
+typedef struct _wsp_conn_t wsp_conn_t;
+
+//  One route. Read by wsp_conn; changed only here.
+typedef struct {
+    wsp_db_route_t row;
+    wsp_routes_t *routes;
+    int listener; //  -1: its port could not be bound (retried by the cron)
+    struct event *accept_event;
+    zlistx_t *conns; //  of wsp_conn_t, destroyed with the list
+    char cookie_name[32];
+    char cookie[WSP_ROUTES_COOKIE_MAX + 1];
+    char target[BUS_APPTOKEN_HOST_MAX + 16]; //  "host:port" for the Host header
+    struct sockaddr_storage addr;            //  the target, resolved
+    socklen_t addr_len;                      //  0: not resolved yet
+    uint64_t flushed_in, flushed_out;        //  counters as last written
+    bool used;                               //  traffic since the last cron
+    void *app_stats;                         //  its app's counters (for /metrics)
+} wsp_route_t;
+
+//  ---------------------------------------------------------------------------
+//  Reads the token secret, loads the routes of node's database and binds
+//  their ports on node's loop. config is borrowed and outlives it. Caller
+//  owns return value. NULL with err (a bad port range or listen host, an
+//  unreadable or short secret).
+wsp_routes_t *
+wsp_routes_new(bus_node_t *node, const wsp_config_t *config, bus_error_t *err);
+
+//  Closes every connection and listener (routes stay in the database).
+//  Idempotent, NULLs the pointer.
+void wsp_routes_destroy(wsp_routes_t **self_p);
+
+//  ---------------------------------------------------------------------------
+//  False when no token secret is configured: nothing can be opened.
+bool wsp_routes_ready(wsp_routes_t *self);
+
+//  The secret app tokens are checked with. Borrowed; NULL when none.
+const uint8_t *wsp_routes_secret(wsp_routes_t *self, size_t *len);
+
+//  The host URLs name (wsproxy.advertise_host, or the listen host).
+const char *wsp_routes_host(wsp_routes_t *self);
+
+//  Opens the route claims grant, or reuses the one the same session, app
+//  and user have (retargeted, its expiry extended). *route_p is borrowed;
+//  *reused says which. BUS_OK, or with err: BUS_STATUS_UNAVAILABLE (no free
+//  port, no secret), BUS_STATUS_INVALID (a target that does not resolve),
+//  BUS_STATUS_INTERNAL (database).
+int wsp_routes_open(wsp_routes_t *self,
+                    const bus_apptoken_claims_t *claims,
+                    wsp_route_t **route_p,
+                    bool *reused,
+                    bus_error_t *err);
+
+//  A new one-time permit for route, valid for wsproxy.permit_ttl_s. Caller
+//  owns return value; NULL when it could not be stored.
+char *wsp_routes_permit(wsp_routes_t *self, wsp_route_t *route);
+
+//  Closes the routes of session_id (all apps, all users) and their
+//  connections at once, frees their ports and deletes them. Returns how
+//  many routes; *conns_p (may be NULL) how many connections.
+size_t
+wsp_routes_close_session(wsp_routes_t *self, const char *session_id, size_t *conns_p);
+
+//  The route cron: expires routes and permits, writes byte counters and
+//  expiry of routes used since the last run, closes connections idle for
+//  wsproxy.idle_timeout_s, binds ports that could not be bound.
+void wsp_routes_cron(wsp_routes_t *self);
+
+//  Appends the wsproxy's Prometheus lines (routes, connections and bytes
+//  by app, bytes by route) to out.
+void wsp_routes_metrics(wsp_routes_t *self, struct evbuffer *out);
+
+size_t wsp_routes_count(wsp_routes_t *self);
+size_t wsp_routes_connections(wsp_routes_t *self);
+
+//  ---------------------------------------------------------------------------
+//  For the connections (wsp_conn).
+
+const wsp_config_t *wsp_routes_config(wsp_routes_t *self);
+
+//  The node's loop.
+struct event_base *wsp_routes_base(wsp_routes_t *self);
+
+//  True when value is route's permit cookie (constant time).
+bool wsp_route_cookie_ok(wsp_route_t *route, const char *value);
+
+//  Uses the one-time permit for route: true once, when valid.
+bool wsp_route_permit_take(wsp_route_t *route, const char *permit);
+
+//  Counts bytes relayed on route: in from the client, out from the app.
+void wsp_route_count(wsp_route_t *route, uint64_t in, uint64_t out);
+
+//  The connection that handle names ended: closes and frees it.
+void wsp_route_drop(wsp_route_t *route, void *handle);
+
+#endif

@@ -1,0 +1,81 @@
+/*  =========================================================================
+    wsp_rpc - the wsproxy.* methods on the wsproxy's node
+
+    One static table of handlers, registered at once; each decodes its
+    request with the generated codec and answers at once.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "wsp_classes.h"
+
+struct _wsp_rpc_t {
+    bus_node_t *node;
+    wsp_routes_t *routes;
+};
+
+//  wsproxy.close
+static int
+s_on_close(void *arg,
+           bus_rpc_request_t *req,
+           const void *body,
+           size_t size,
+           bus_writer_t *reply,
+           bus_error_t *err)
+{
+    (void) req;
+    wsp_rpc_t *self = arg;
+    proto_wsproxy_close_req_t in;
+    int rc = proto_wsproxy_close_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    size_t conns = 0;
+    size_t routes = wsp_routes_close_session(self->routes, in.session_id, &conns);
+    bus_log_info("session routes closed session=%s routes=%zu connections=%zu",
+                 in.session_id, routes, conns);
+    proto_wsproxy_close_req_clear(&in);
+    proto_wsproxy_close_rep_t out;
+    proto_wsproxy_close_rep_init(&out);
+    out.routes = routes;
+    out.connections = conns;
+    if (proto_wsproxy_close_rep_write(&out, reply) != 0)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+    return BUS_OK;
+}
+
+wsp_rpc_t *
+wsp_rpc_new(bus_node_t *node, wsp_routes_t *routes, bus_error_t *err)
+{
+    assert(node && routes);
+    wsp_rpc_t *self = calloc(1, sizeof *self);
+    if (!self) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        return NULL;
+    }
+    self->node = node;
+    self->routes = routes;
+    static const struct {
+        const char *method;
+        bus_rpc_handler_fn *fn;
+    } methods[] = {
+        {PROTO_WSPROXY_CLOSE, s_on_close},
+    };
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+        if (bus_node_handle(node, methods[i].method, methods[i].fn, self) != 0) {
+            bus_error_set(err, BUS_STATUS_INTERNAL, "cannot serve %s", methods[i].method);
+            wsp_rpc_destroy(&self);
+            return NULL;
+        }
+    return self;
+}
+
+void
+wsp_rpc_destroy(wsp_rpc_t **self_p)
+{
+    assert(self_p);
+    wsp_rpc_t *self = *self_p;
+    if (self) {
+        free(self);
+        *self_p = NULL;
+    }
+}
