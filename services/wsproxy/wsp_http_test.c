@@ -42,8 +42,8 @@ test_request_framing(void)
     T_EQ_INT(req.body, WSP_HTTP_BODY_LENGTH);
     T_EQ_INT(req.length, 12);
     free(copy);
-    T_ASSERT(s_request("POST /f HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", &req,
-                       &copy));
+    T_ASSERT(s_request("POST /f HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n",
+                       &req, &copy));
     T_EQ_INT(req.body, WSP_HTTP_BODY_CHUNKED);
     free(copy);
     T_ASSERT(s_request("GET / HTTP/1.0\r\n\r\n", &req, &copy));
@@ -105,7 +105,8 @@ test_websocket_handshake(void)
     T_ASSERT(req.websocket);
     //  what the app gets keeps the upgrade and the subprotocol
     char out[WSP_HTTP_HEAD_MAX];
-    ssize_t n = wsp_http_request_write(&req, "10.0.0.5:8888", "127.0.0.1", out, sizeof out);
+    ssize_t n =
+        wsp_http_request_write(&req, "10.0.0.5:8888", "127.0.0.1", out, sizeof out);
     T_ASSERT(n > 0);
     T_CONTAINS(out, "Upgrade: websocket\r\n");
     T_CONTAINS(out, "Connection: keep-alive, Upgrade\r\n");
@@ -131,14 +132,14 @@ test_response_framing(void)
 {
     wsp_http_head_t res;
     char *copy = NULL;
-    T_ASSERT(s_response("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n", "GET", &res,
-                        &copy));
+    T_ASSERT(
+        s_response("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n", "GET", &res, &copy));
     T_EQ_INT(res.body, WSP_HTTP_BODY_LENGTH);
     T_EQ_INT(res.length, 10);
     T_ASSERT(res.keep_alive);
     free(copy);
-    T_ASSERT(s_response("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n", "HEAD", &res,
-                        &copy));
+    T_ASSERT(
+        s_response("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\n", "HEAD", &res, &copy));
     T_EQ_INT(res.body, WSP_HTTP_BODY_NONE);
     free(copy);
     T_ASSERT(s_response("HTTP/1.1 304 Not Modified\r\nContent-Length: 10\r\n\r\n", "GET",
@@ -176,7 +177,8 @@ test_request_written_for_the_app(void)
                        "X-Forwarded-For: 10.1.1.1\r\nContent-Length: 3\r\n\r\n",
                        &req, &copy));
     char out[WSP_HTTP_HEAD_MAX];
-    ssize_t n = wsp_http_request_write(&req, "10.0.0.5:8888", "192.168.0.9", out, sizeof out);
+    ssize_t n =
+        wsp_http_request_write(&req, "10.0.0.5:8888", "192.168.0.9", out, sizeof out);
     T_ASSERT(n > 0);
     T_EQ_INT((size_t) n, strlen(out));
     T_ASSERT(strncmp(out, "POST /x?y HTTP/1.1\r\nHost: 10.0.0.5:8888\r\n", 41) == 0);
@@ -188,7 +190,8 @@ test_request_written_for_the_app(void)
     T_ASSERT(strcmp(out + n - 4, "\r\n\r\n") == 0);
     //  only the permit cookie: no Cookie header at all
     free(copy);
-    T_ASSERT(s_request("GET / HTTP/1.1\r\nCookie: wsp_permit_10201=s\r\n\r\n", &req, &copy));
+    T_ASSERT(
+        s_request("GET / HTTP/1.1\r\nCookie: wsp_permit_10201=s\r\n\r\n", &req, &copy));
     n = wsp_http_request_write(&req, "h:1", "c", out, sizeof out);
     T_ASSERT(n > 0 && !strstr(out, "Cookie"));
     //  too small a buffer
@@ -201,9 +204,10 @@ test_cookies(void)
 {
     wsp_http_head_t req;
     char *copy = NULL;
-    T_ASSERT(s_request("GET / HTTP/1.1\r\nCookie: a=1;b=two \r\nCookie: wsp_permit_1=abc\r\n"
-                       "\r\n",
-                       &req, &copy));
+    T_ASSERT(
+        s_request("GET / HTTP/1.1\r\nCookie: a=1;b=two \r\nCookie: wsp_permit_1=abc\r\n"
+                  "\r\n",
+                  &req, &copy));
     char value[16];
     T_ASSERT(wsp_http_cookie(&req, "b", value, sizeof value));
     T_EQ_STR(value, "two");

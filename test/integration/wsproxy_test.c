@@ -1,0 +1,668 @@
+/*  =========================================================================
+    wsproxy_test - the wsproxy between a browser and an app: the scheduler
+    (hub and registry) and the wsproxy binaries, an HTTP and WebSocket app
+    in this process (wsp_echo.h), app tokens signed here with
+    bus_apptoken as the gateway will sign them.
+
+    /v2 add with a valid token answers a URL on a port of the range; the
+    port refuses requests without the permit cookie, exchanges the
+    one-time permit for it, then relays: a large streamed body, a chunked
+    one, uploads with both framings, keep-alive, a WebSocket echo. Forged,
+    expired and misdirected tokens are refused (403), an app that is down
+    is a 502, a client that vanishes mid-download leaves nothing open.
+    kill -9 and restart: the same URL with the same cookie works.
+    wsproxy.close: the port is closed and free.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include <sys/stat.h>
+#include <time.h>
+
+#include "bus.h"
+#include "bus_apptoken.h"
+#include "harness.h"
+#include "t.h"
+#include "wsp_echo.h"
+
+#define READY_MS    20000
+#define CALL_MS     10000
+#define SECRET      "0123456789abcdef0123456789abcdef"
+#define SESSION     "6a3f1c2e-0b9d-4e8f-a1b2-c3d4e5f60718"
+#define OTHER       "7b4f1c2e-0b9d-4e8f-a1b2-c3d4e5f60719"
+#define USER        "f38dea23-50fa-42a0-b5ae-338f5f4693f4"
+#define BIG_BYTES   (48u << 20)
+#define PORT_COUNT  20
+#define HEAD_SIZE   16384
+#define UPLOAD_SIZE (5u << 20)
+
+static char *s_dir;
+static harness_proc_t s_sched;
+static harness_proc_t s_wsp;
+static char s_pub[128], s_sub[128], s_registry[128];
+static char s_api[160];    //  host:port of the /v2 API
+static char s_health[128]; //  host:port of the node's /metrics
+static char s_rpc[160];
+static char s_secret_file[600];
+static char s_ports[32];
+static int s_port_low;
+static wsp_echo_t s_app;
+static int s_port;         //  the route's port
+static char s_cookie[400]; //  "wsp_permit_<port>=<value>"
+static char s_url[512];
+
+//  ---------------------------------------------------------------------------
+
+static char *
+s_token(const char *session, const char *app, int port, int64_t expires)
+{
+    bus_apptoken_claims_t claims;
+    memset(&claims, 0, sizeof claims);
+    snprintf(claims.session_id, sizeof claims.session_id, "%s", session);
+    snprintf(claims.app, sizeof claims.app, "%s", app);
+    claims.protocol = BUS_APPTOKEN_HTTP;
+    snprintf(claims.host, sizeof claims.host, "127.0.0.1");
+    claims.port = (uint16_t) port;
+    snprintf(claims.access_key, sizeof claims.access_key, "AKIAIOSFODNN7EXAMPLE");
+    snprintf(claims.user_uuid, sizeof claims.user_uuid, USER);
+    claims.expires = expires;
+    bus_error_t err = {0};
+    return bus_apptoken_sign(SECRET, strlen(SECRET), &claims, &err);
+}
+
+//  GET /v2/proxy/{token}/{session}/add?app=APP: the status, the body.
+static int
+s_add(const char *token, const char *session, const char *app, char **body_p)
+{
+    char path[12000];
+    snprintf(path, sizeof path, "/v2/proxy/%s/%s/add?app=%s", token, session, app);
+    return harness_http_ex(s_api, "GET", path, NULL, NULL, NULL, body_p, NULL, CALL_MS);
+}
+
+//  GET path on the route's port with the cookie (NULL: none).
+static int
+s_get(int port,
+      const char *path,
+      const char *cookie,
+      char *head,
+      char **body_p,
+      size_t *len)
+{
+    char request[2048];
+    snprintf(request, sizeof request,
+             "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n%s%s%sConnection: close\r\n\r\n",
+             path, port, cookie ? "Cookie: " : "", cookie ? cookie : "",
+             cookie ? "\r\n" : "");
+    return wsp_echo_request(port, request, head, HEAD_SIZE, body_p, len);
+}
+
+static bool
+s_pattern_ok(const char *data, size_t n, uint64_t from)
+{
+    for (size_t i = 0; i < n; i++)
+        if ((uint8_t) data[i] != wsp_echo_byte(from + i))
+            return false;
+    return true;
+}
+
+static int
+s_start_wsproxy(void)
+{
+    char state[600], secret[700], ports[64];
+    snprintf(state, sizeof state, "node.state_dir=%s/wsproxy", s_dir);
+    snprintf(secret, sizeof secret, "wsproxy.token_secret_file=%s", s_secret_file);
+    snprintf(ports, sizeof ports, "wsproxy.app_ports=%s", s_ports);
+    char pub[160], sub[160], registry[160];
+    snprintf(pub, sizeof pub, "bus.hub.publish=%s", s_pub);
+    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", s_sub);
+    snprintf(registry, sizeof registry, "bus.hub.registry=%s", s_registry);
+    const char *args[] = {"--set", state,
+                          "--set", secret,
+                          "--set", ports,
+                          "--set", "wsproxy.listen=127.0.0.1:0",
+                          "--set", pub,
+                          "--set", sub,
+                          "--set", registry,
+                          "--set", "bus.heartbeat_ms=100",
+                          "--set", "wsproxy.cron_ms=100",
+                          "--set", "log.level=info",
+                          NULL};
+    if (harness_start(&s_wsp, s_dir, "wsproxy", "wsproxy", args) != 0)
+        return -1;
+    char line[HARNESS_LINE_MAX], url[160];
+    if (!harness_wait_line(&s_wsp, "ready ", READY_MS, line, sizeof line) ||
+        !harness_field(line, "url", url, sizeof url) ||
+        !harness_field(line, "http", s_health, sizeof s_health) ||
+        !harness_field(line, "rpc", s_rpc, sizeof s_rpc) ||
+        strncmp(url, "http://", 7) != 0)
+        return -1;
+    snprintf(s_api, sizeof s_api, "%s", url + 7);
+    return 0;
+}
+
+//  The value of metric line prefix in the wsproxy's /metrics, or -1.
+static long long
+s_metric(const char *prefix)
+{
+    char *body = NULL;
+    long long value = -1;
+    if (harness_http(s_health, "GET", "/metrics", NULL, &body, CALL_MS) == 200 && body) {
+        const char *at = strstr(body, prefix);
+        if (at)
+            value = strtoll(at + strlen(prefix), NULL, 10);
+    }
+    free(body);
+    return value;
+}
+
+//  ---------------------------------------------------------------------------
+//  Tests
+
+static void
+test_start(void)
+{
+    s_dir = harness_tmpdir("wsproxy");
+    T_ASSERT(s_dir);
+    snprintf(s_secret_file, sizeof s_secret_file, "%s/apps.secret", s_dir);
+    FILE *file = fopen(s_secret_file, "w");
+    T_ASSERT(file);
+    fputs(SECRET "\n", file);
+    fclose(file);
+    chmod(s_secret_file, 0600);
+    s_port_low = harness_free_port();
+    T_ASSERT(s_port_low > 0 && s_port_low < 65535 - PORT_COUNT);
+    snprintf(s_ports, sizeof s_ports, "%d-%d", s_port_low, s_port_low + PORT_COUNT - 1);
+    T_EQ_INT(wsp_echo_start(&s_app), 0);
+
+    char state[600], line[HARNESS_LINE_MAX];
+    snprintf(state, sizeof state, "node.state_dir=%s/scheduler", s_dir);
+    const char *sched_args[] = {"--set", state,
+                                "--set", "bus.hub.publish=tcp://127.0.0.1:*",
+                                "--set", "bus.hub.subscribe=tcp://127.0.0.1:*",
+                                "--set", "bus.hub.registry=tcp://127.0.0.1:*",
+                                "--set", "bus.heartbeat_ms=100",
+                                NULL};
+    T_ASSERT(harness_start(&s_sched, s_dir, "scheduler", "scheduler", sched_args) == 0);
+    T_ASSERT(harness_wait_line(&s_sched, "ready ", READY_MS, line, sizeof line));
+    T_ASSERT(harness_field(line, "hub_publish", s_pub, sizeof s_pub));
+    T_ASSERT(harness_field(line, "hub_subscribe", s_sub, sizeof s_sub));
+    T_ASSERT(harness_field(line, "registry", s_registry, sizeof s_registry));
+    T_EQ_INT(s_start_wsproxy(), 0);
+
+    char *body = NULL;
+    T_EQ_INT(harness_http(s_api, "GET", "/v2/status", NULL, &body, CALL_MS), 200);
+    T_CONTAINS(body, "\"api_version\":\"v2\"");
+    free(body);
+    body = NULL;
+    T_EQ_INT(harness_http(s_api, "GET", "/v2/conf", NULL, &body, CALL_MS), 200);
+    T_CONTAINS(body, s_ports);
+    free(body);
+}
+
+static void
+test_add_and_permit(void)
+{
+    char *token = s_token(SESSION, "web", s_app.port, (int64_t) time(NULL) + 60);
+    T_ASSERT(token);
+    char *body = NULL;
+    T_EQ_INT(s_add(token, SESSION, "web", &body), 200);
+    json_error_t jerr;
+    json_t *doc = json_loads(body, 0, &jerr);
+    free(body);
+    T_ASSERT(json_is_object(doc));
+    T_EQ_INT(json_integer_value(json_object_get(doc, "code")), 200);
+    const char *url = json_string_value(json_object_get(doc, "url"));
+    T_ASSERT(url && strchr(url, '?')); //  the web UI appends "&redirect=..."
+    snprintf(s_url, sizeof s_url, "%s", url);
+    s_port = (int) json_integer_value(json_object_get(doc, "port"));
+    json_decref(doc);
+    T_ASSERT(s_port >= s_port_low && s_port < s_port_low + PORT_COUNT);
+    const char *path = strstr(s_url + strlen("http://"), "/");
+    T_ASSERT(path);
+
+    //  no cookie: refused
+    char head[HEAD_SIZE];
+    T_EQ_INT(s_get(s_port, "/headers", NULL, head, &body, NULL), 403);
+    T_CONTAINS(body, "permit");
+    free(body);
+    //  a wrong cookie: refused
+    char wrong[128];
+    snprintf(wrong, sizeof wrong, "wsp_permit_%d=%064d", s_port, 0);
+    T_EQ_INT(s_get(s_port, "/headers", wrong, head, &body, NULL), 403);
+    free(body);
+    //  the permit: a cookie and a redirect to the root (or redirect=)
+    char with_redirect[600];
+    snprintf(with_redirect, sizeof with_redirect, "%s&redirect=/tree", path);
+    T_EQ_INT(s_get(s_port, with_redirect, NULL, head, &body, NULL), 302);
+    free(body);
+    T_CONTAINS(head, "Location: /tree\r\n");
+    T_CONTAINS(head, "HttpOnly");
+    char set_cookie[400];
+    T_ASSERT(wsp_echo_header(head, "Set-Cookie", set_cookie, sizeof set_cookie));
+    char *semi = strchr(set_cookie, ';');
+    T_ASSERT(semi);
+    *semi = '\0';
+    snprintf(s_cookie, sizeof s_cookie, "%s", set_cookie);
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "wsp_permit_%d=", s_port);
+    T_ASSERT(strncmp(s_cookie, prefix, strlen(prefix)) == 0);
+    //  the permit is one-time: again without the cookie is refused
+    T_EQ_INT(s_get(s_port, path, NULL, head, &body, NULL), 403);
+    free(body);
+    //  with the cookie the same URL still leads in (the web UI opens it twice)
+    T_EQ_INT(s_get(s_port, path, s_cookie, head, &body, NULL), 302);
+    free(body);
+    T_CONTAINS(head, "Location: /\r\n");
+    //  an off-site redirect is not followed
+    snprintf(with_redirect, sizeof with_redirect, "%s&redirect=//evil.example/", path);
+    T_EQ_INT(s_get(s_port, with_redirect, s_cookie, head, &body, NULL), 302);
+    free(body);
+    T_CONTAINS(head, "Location: /\r\n");
+
+    //  through: Host is the app's, the permit cookie stays with the proxy
+    char cookies[512];
+    snprintf(cookies, sizeof cookies, "theme=dark; %s", s_cookie);
+    T_EQ_INT(s_get(s_port, "/headers", cookies, head, &body, NULL), 200);
+    char expect[64];
+    snprintf(expect, sizeof expect, "host=127.0.0.1:%d\n", s_app.port);
+    T_CONTAINS(body, expect);
+    T_CONTAINS(body, "cookie=theme=dark\n");
+    T_ASSERT(!strstr(body, "wsp_permit"));
+    free(body);
+
+    //  opening it again reuses the route: the same port
+    body = NULL;
+    T_EQ_INT(s_add(token, SESSION, "web", &body), 200);
+    doc = json_loads(body, 0, &jerr);
+    free(body);
+    T_EQ_INT(json_integer_value(json_object_get(doc, "port")), s_port);
+    T_ASSERT(json_is_true(json_object_get(doc, "reuse")));
+    json_decref(doc);
+    free(token);
+}
+
+static void
+test_streaming(void)
+{
+    char head[HEAD_SIZE];
+    char *body = NULL;
+    size_t len = 0;
+    char path[64];
+    snprintf(path, sizeof path, "/big?n=%u", BIG_BYTES);
+    T_EQ_INT(s_get(s_port, path, s_cookie, head, &body, &len), 200);
+    T_EQ_INT(len, BIG_BYTES);
+    T_ASSERT(s_pattern_ok(body, len, 0));
+    free(body);
+    body = NULL;
+    T_EQ_INT(s_get(s_port, "/chunked", s_cookie, head, &body, &len), 200);
+    T_CONTAINS(head, "Transfer-Encoding: chunked");
+    size_t expect =
+        (size_t) WSP_ECHO_CHUNK_STEP * WSP_ECHO_CHUNKS * (WSP_ECHO_CHUNKS + 1) / 2;
+    T_EQ_INT(len, expect);
+    T_ASSERT(s_pattern_ok(body, len, 0));
+    free(body);
+
+    //  keep-alive: three requests on one connection, uploads with both framings
+    int fd = wsp_echo_connect(s_port);
+    T_ASSERT(fd >= 0);
+    wsp_echo_reader_t *r = calloc(1, sizeof *r);
+    T_ASSERT(r);
+    r->fd = fd;
+    char *data = malloc(UPLOAD_SIZE);
+    T_ASSERT(data);
+    for (size_t i = 0; i < UPLOAD_SIZE; i++)
+        data[i] = (char) wsp_echo_byte(i);
+    char request[1024];
+    int n = snprintf(request, sizeof request,
+                     "POST /upload HTTP/1.1\r\nHost: x\r\nCookie: %s\r\n"
+                     "Content-Length: %u\r\n\r\n",
+                     s_cookie, UPLOAD_SIZE);
+    T_EQ_INT(wsp_echo_write(fd, request, (size_t) n), 0);
+    T_EQ_INT(wsp_echo_write(fd, data, UPLOAD_SIZE), 0);
+    body = NULL;
+    T_EQ_INT(wsp_echo_answer(r, head, sizeof head, &body, NULL), 200);
+    char count[32];
+    snprintf(count, sizeof count, "%u", UPLOAD_SIZE);
+    T_EQ_STR(body, count);
+    free(body);
+    n = snprintf(request, sizeof request,
+                 "POST /upload HTTP/1.1\r\nHost: x\r\nCookie: %s\r\n"
+                 "Transfer-Encoding: chunked\r\n\r\n",
+                 s_cookie);
+    T_EQ_INT(wsp_echo_write(fd, request, (size_t) n), 0);
+    size_t sent = 0, piece = 100000;
+    while (sent < UPLOAD_SIZE) {
+        size_t take = UPLOAD_SIZE - sent < piece ? UPLOAD_SIZE - sent : piece;
+        n = snprintf(request, sizeof request, "%zx\r\n", take);
+        T_EQ_INT(wsp_echo_write(fd, request, (size_t) n), 0);
+        T_EQ_INT(wsp_echo_write(fd, data + sent, take), 0);
+        T_EQ_INT(wsp_echo_write(fd, "\r\n", 2), 0);
+        sent += take;
+    }
+    T_EQ_INT(wsp_echo_write(fd, "0\r\n\r\n", 5), 0);
+    body = NULL;
+    T_EQ_INT(wsp_echo_answer(r, head, sizeof head, &body, NULL), 200);
+    T_EQ_STR(body, count);
+    free(body);
+    n = snprintf(request, sizeof request,
+                 "GET /headers HTTP/1.1\r\nHost: x\r\nCookie: %s\r\n\r\n", s_cookie);
+    T_EQ_INT(wsp_echo_write(fd, request, (size_t) n), 0);
+    body = NULL;
+    T_EQ_INT(wsp_echo_answer(r, head, sizeof head, &body, NULL), 200);
+    T_CONTAINS(body, "host=127.0.0.1:");
+    free(body);
+    free(data);
+    free(r);
+    close(fd);
+}
+
+static void
+test_websocket(void)
+{
+    int fd = wsp_echo_connect(s_port);
+    T_ASSERT(fd >= 0);
+    wsp_echo_reader_t *r = calloc(1, sizeof *r);
+    T_ASSERT(r);
+    r->fd = fd;
+    char request[1024];
+    int n = snprintf(request, sizeof request,
+                     "GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nCookie: %s\r\n"
+                     "Connection: Upgrade\r\nUpgrade: websocket\r\n"
+                     "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                     "Sec-WebSocket-Protocol: tty\r\nSec-WebSocket-Version: 13\r\n\r\n",
+                     s_port, s_cookie);
+    T_EQ_INT(wsp_echo_write(fd, request, (size_t) n), 0);
+    char head[HEAD_SIZE];
+    T_EQ_INT(wsp_echo_read_head(r, head, sizeof head), 0);
+    T_ASSERT(strncmp(head, "HTTP/1.1 101", 12) == 0);
+    T_CONTAINS(head, "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n");
+    T_CONTAINS(head, "Sec-WebSocket-Protocol: tty\r\n");
+    size_t sizes[] = {5, 125, 126, 70000, 1 << 20};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        char *message = malloc(sizes[i]);
+        T_ASSERT(message);
+        for (size_t j = 0; j < sizes[i]; j++)
+            message[j] = (char) wsp_echo_byte(i + j);
+        T_EQ_INT(wsp_echo_ws_send(fd, 2, message, sizes[i], true), 0);
+        int opcode = 0;
+        unsigned char *echo = NULL;
+        size_t len = 0;
+        T_EQ_INT(wsp_echo_ws_recv(r, &opcode, &echo, &len), 0);
+        T_EQ_INT(opcode, 2);
+        T_EQ_INT(len, sizes[i]);
+        T_ASSERT(memcmp(echo, message, len) == 0);
+        free(echo);
+        free(message);
+    }
+    //  a ping is answered by the app through the pipe
+    T_EQ_INT(wsp_echo_ws_send(fd, 9, "hi", 2, true), 0);
+    int opcode = 0;
+    unsigned char *echo = NULL;
+    size_t len = 0;
+    T_EQ_INT(wsp_echo_ws_recv(r, &opcode, &echo, &len), 0);
+    T_EQ_INT(opcode, 10);
+    free(echo);
+    T_EQ_INT(wsp_echo_ws_send(fd, 8, "", 0, true), 0);
+    T_EQ_INT(wsp_echo_ws_recv(r, &opcode, &echo, &len), 0);
+    T_EQ_INT(opcode, 8);
+    free(echo);
+    free(r);
+    close(fd);
+}
+
+static void
+test_refused_tokens(void)
+{
+    int64_t now = (int64_t) time(NULL);
+    char *body = NULL;
+    //  forged: one character of the signature changed
+    char *token = s_token(SESSION, "web", s_app.port, now + 60);
+    T_ASSERT(token);
+    size_t len = strlen(token);
+    token[len - 2] = token[len - 2] == 'A' ? 'B' : 'A';
+    T_EQ_INT(s_add(token, SESSION, "web", &body), 403);
+    T_CONTAINS(body, "signature");
+    T_CONTAINS(body, "\"status\":403");
+    free(body);
+    free(token);
+    //  signed with another secret
+    bus_apptoken_claims_t claims;
+    memset(&claims, 0, sizeof claims);
+    snprintf(claims.session_id, sizeof claims.session_id, SESSION);
+    snprintf(claims.app, sizeof claims.app, "web");
+    claims.protocol = BUS_APPTOKEN_HTTP;
+    snprintf(claims.host, sizeof claims.host, "127.0.0.1");
+    claims.port = (uint16_t) s_app.port;
+    snprintf(claims.user_uuid, sizeof claims.user_uuid, "mallory");
+    claims.expires = now + 60;
+    bus_error_t err = {0};
+    static const char other[] = "not-the-secret-but-long-enough!!";
+    token = bus_apptoken_sign(other, strlen(other), &claims, &err);
+    T_ASSERT(token);
+    body = NULL;
+    T_EQ_INT(s_add(token, SESSION, "web", &body), 403);
+    free(body);
+    free(token);
+    //  expired
+    token = s_token(SESSION, "web", s_app.port, now - 1);
+    T_ASSERT(token);
+    body = NULL;
+    T_EQ_INT(s_add(token, SESSION, "web", &body), 403);
+    T_CONTAINS(body, "expired");
+    free(body);
+    free(token);
+    //  for another session, and for another app
+    token = s_token(OTHER, "web", s_app.port, now + 60);
+    body = NULL;
+    T_EQ_INT(s_add(token, SESSION, "web", &body), 403);
+    T_CONTAINS(body, "session");
+    free(body);
+    body = NULL;
+    T_EQ_INT(s_add(token, OTHER, "jupyter", &body), 403);
+    T_CONTAINS(body, "app");
+    free(body);
+    free(token);
+    //  none of them opened a route
+    body = NULL;
+    T_EQ_INT(harness_http(s_api, "GET", "/v2/status", NULL, &body, CALL_MS), 200);
+    T_CONTAINS(body, "\"routes\":1");
+    free(body);
+}
+
+static void
+test_app_down(void)
+{
+    int dead = harness_free_port();
+    T_ASSERT(dead > 0);
+    char *token = s_token(SESSION, "down", dead, (int64_t) time(NULL) + 60);
+    char *body = NULL;
+    T_EQ_INT(s_add(token, SESSION, "down", &body), 200);
+    json_error_t jerr;
+    json_t *doc = json_loads(body, 0, &jerr);
+    free(body);
+    free(token);
+    const char *url = json_string_value(json_object_get(doc, "url"));
+    T_ASSERT(url);
+    int port = (int) json_integer_value(json_object_get(doc, "port"));
+    T_ASSERT(port != s_port);
+    char path[512];
+    snprintf(path, sizeof path, "%s", strstr(url + 7, "/"));
+    json_decref(doc);
+    char head[HEAD_SIZE], cookie[256], set_cookie[256];
+    body = NULL;
+    T_EQ_INT(s_get(port, path, NULL, head, &body, NULL), 302);
+    free(body);
+    T_ASSERT(wsp_echo_header(head, "Set-Cookie", set_cookie, sizeof set_cookie));
+    snprintf(cookie, sizeof cookie, "%.*s", (int) strcspn(set_cookie, ";"), set_cookie);
+    body = NULL;
+    T_EQ_INT(s_get(port, "/", cookie, head, &body, NULL), 502);
+    T_CONTAINS(head, "application/problem+json");
+    T_CONTAINS(body, "cannot be reached");
+    T_CONTAINS(body, "Connection refused");
+    free(body);
+    //  the other route's cookie does not open this one
+    body = NULL;
+    T_EQ_INT(s_get(port, "/", s_cookie, head, &body, NULL), 403);
+    free(body);
+}
+
+static void
+test_client_vanishes(void)
+{
+    //  a client that reads 1 MiB of a large download and goes
+    int fd = wsp_echo_connect(s_port);
+    T_ASSERT(fd >= 0);
+    char request[512];
+    int n = snprintf(request, sizeof request,
+                     "GET /big?n=%u HTTP/1.1\r\nHost: x\r\nCookie: %s\r\n\r\n", 1u << 30,
+                     s_cookie);
+    T_EQ_INT(wsp_echo_write(fd, request, (size_t) n), 0);
+    char *buffer = malloc(1 << 20);
+    T_ASSERT(buffer);
+    size_t got = 0;
+    while (got < (1u << 20)) {
+        ssize_t r = read(fd, buffer, 1 << 20);
+        T_ASSERT(r > 0);
+        got += (size_t) r;
+    }
+    //  a slow reader meanwhile: the proxy holds a bounded amount
+    harness_pause_ms(300);
+    close(fd);
+    free(buffer);
+    //  the proxy goes on, and the connection is gone
+    char head[HEAD_SIZE];
+    char *body = NULL;
+    T_EQ_INT(s_get(s_port, "/headers", s_cookie, head, &body, NULL), 200);
+    free(body);
+    long long conns = -1;
+    for (int i = 0; i < 100; i++) {
+        conns = s_metric("backplane_wsproxy_app_connections{app=\"web\"} ");
+        if (conns == 0)
+            break;
+        harness_pause_ms(50);
+    }
+    T_EQ_INT(conns, 0);
+    T_ASSERT(
+        s_metric("backplane_wsproxy_app_bytes_total{app=\"web\",direction=\"out\"} ") >
+        (long long) BIG_BYTES);
+}
+
+static void
+test_restart(void)
+{
+    harness_kill(&s_wsp);
+    T_EQ_INT(s_start_wsproxy(), 0);
+    char head[HEAD_SIZE];
+    char *body = NULL;
+    //  the same URL (its permit used, the cookie held) and the same cookie
+    const char *path = strstr(s_url + 7, "/");
+    T_EQ_INT(s_get(s_port, path, s_cookie, head, &body, NULL), 302);
+    free(body);
+    body = NULL;
+    T_EQ_INT(s_get(s_port, "/headers", s_cookie, head, &body, NULL), 200);
+    T_CONTAINS(body, "host=127.0.0.1:");
+    free(body);
+    body = NULL;
+    T_EQ_INT(s_get(s_port, "/headers", NULL, head, &body, NULL), 403);
+    free(body);
+}
+
+static void
+test_close(void)
+{
+    //  an open WebSocket on the route goes with it
+    int fd = wsp_echo_connect(s_port);
+    T_ASSERT(fd >= 0);
+    char request[1024];
+    int n =
+        snprintf(request, sizeof request,
+                 "GET /ws HTTP/1.1\r\nHost: x\r\nCookie: %s\r\nConnection: Upgrade\r\n"
+                 "Upgrade: websocket\r\nSec-WebSocket-Key: a2V5a2V5a2V5a2V5a2V5a2V5\r\n"
+                 "Sec-WebSocket-Version: 13\r\n\r\n",
+                 s_cookie);
+    T_EQ_INT(wsp_echo_write(fd, request, (size_t) n), 0);
+    wsp_echo_reader_t *r = calloc(1, sizeof *r);
+    T_ASSERT(r);
+    r->fd = fd;
+    char head[HEAD_SIZE];
+    T_EQ_INT(wsp_echo_read_head(r, head, sizeof head), 0);
+    T_ASSERT(strncmp(head, "HTTP/1.1 101", 12) == 0);
+
+    bus_rpc_client_t *client = bus_rpc_client_new(s_rpc, "test/wsproxy", NULL);
+    T_ASSERT(client);
+    proto_wsproxy_close_req_t in;
+    proto_wsproxy_close_req_init(&in);
+    in.session_id = SESSION;
+    bus_writer_t *w = bus_writer_new();
+    T_ASSERT(w && proto_wsproxy_close_req_write(&in, w) == 0);
+    zchunk_t *reply = NULL;
+    bus_error_t err = {0};
+    int rc = bus_rpc_client_call_sync(client, PROTO_WSPROXY_CLOSE, bus_writer_data(w),
+                                      bus_writer_size(w), CALL_MS, &reply, &err);
+    bus_writer_destroy(&w);
+    T_EQ_INT(rc, BUS_OK);
+    proto_wsproxy_close_rep_t out;
+    T_EQ_INT(proto_wsproxy_close_rep_decode(&out, zchunk_data(reply), zchunk_size(reply),
+                                            &err),
+             BUS_OK);
+    zchunk_destroy(&reply);
+    bus_rpc_client_destroy(&client);
+    T_EQ_INT(out.routes, 2); //  web and down
+    T_EQ_INT(out.connections, 1);
+    proto_wsproxy_close_rep_clear(&out);
+    //  the WebSocket is closed at once
+    char byte;
+    T_ASSERT(read(fd, &byte, 1) <= 0);
+    free(r);
+    close(fd);
+    //  the port refuses connections and is free to bind
+    T_EQ_INT(wsp_echo_connect(s_port), -1);
+    int probe = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in addr = {.sin_family = AF_INET,
+                               .sin_port = htons((uint16_t) s_port)};
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    int one = 1;
+    setsockopt(probe, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    T_EQ_INT(bind(probe, (struct sockaddr *) &addr, sizeof addr), 0);
+    close(probe);
+    char *body = NULL;
+    T_EQ_INT(harness_http(s_api, "GET", "/v2/status", NULL, &body, CALL_MS), 200);
+    T_CONTAINS(body, "\"routes\":0");
+    free(body);
+}
+
+int
+main(void)
+{
+    T_RUN(test_start);
+    T_RUN(test_add_and_permit);
+    T_RUN(test_streaming);
+    T_RUN(test_websocket);
+    T_RUN(test_refused_tokens);
+    T_RUN(test_app_down);
+    T_RUN(test_client_vanishes);
+    T_RUN(test_restart);
+    T_RUN(test_close);
+    bool clean = true;
+    if (s_wsp.pid > 0 &&
+        (harness_stop(&s_wsp, 10000) != 0 || harness_log_has_report(&s_wsp))) {
+        fprintf(stderr, "# the wsproxy did not stop cleanly (log: %s)\n", s_wsp.log_path);
+        clean = false;
+    }
+    if (s_sched.pid > 0 &&
+        (harness_stop(&s_sched, 10000) != 0 || harness_log_has_report(&s_sched))) {
+        fprintf(stderr, "# the scheduler did not stop cleanly (log: %s)\n",
+                s_sched.log_path);
+        clean = false;
+    }
+    if (s_app.listener > 0)
+        wsp_echo_stop(&s_app);
+    if (s_dir) {
+        if (t_failures == 0 && clean && !getenv("BACKPLANE_KEEP"))
+            harness_rmdir(s_dir);
+        else
+            fprintf(stderr, "# state kept in %s\n", s_dir);
+        free(s_dir);
+    }
+    return clean ? T_DONE() : 1;
+}
