@@ -25,11 +25,13 @@
 #include <netinet/tcp.h> //  TCP_NODELAY: WebSocket round trips
 #include <sys/queue.h>   //  TAILQ_INIT: the parsed query
 #include <sys/socket.h>
+#include <fcntl.h>   //  splice, F_SETPIPE_SZ
 #include <sys/uio.h> //  readv
 
 #define PROBLEM_BASE "https://api.backend.ai/probs/"
 #define IOV_MAX_READ 2
 #define PEEK_VECS    16
+#define SPLICE_FLAGS (SPLICE_F_MOVE | SPLICE_F_NONBLOCK)
 
 typedef enum { RQ_HEAD, RQ_BODY, RQ_DONE } rq_state_t;
 typedef enum { RS_IDLE, RS_HEAD, RS_BODY } rs_state_t;
@@ -45,6 +47,8 @@ typedef struct {
     bool eof;        //  read end reached (or failed)
     bool shut;       //  write side shut (pipe half-close)
     bool connecting; //  the app's connect is under way
+    int pipe[2];     //  bytes spliced for this end, not yet written; -1: none
+    size_t piped;    //  how many
 } end_t;
 
 struct _wsp_conn_t {
@@ -102,6 +106,24 @@ s_end_watch(end_t *e, bool read, bool write, const struct timeval *write_timeout
     }
 }
 
+//  Bytes waiting to be written to e: its output and its pipe.
+static size_t
+s_pending(const end_t *e)
+{
+    return (e->out ? evbuffer_get_length(e->out) : 0) + e->piped;
+}
+
+static void
+s_pipe_close(end_t *e)
+{
+    if (e->pipe[0] >= 0)
+        close(e->pipe[0]);
+    if (e->pipe[1] >= 0)
+        close(e->pipe[1]);
+    e->pipe[0] = e->pipe[1] = -1;
+    e->piped = 0;
+}
+
 static int
 s_end_open(wsp_conn_t *self, end_t *e, int fd)
 {
@@ -133,6 +155,7 @@ s_end_close(end_t *e)
     if (e->fd >= 0)
         close(e->fd);
     e->fd = -1;
+    s_pipe_close(e);
     if (e->in)
         evbuffer_drain(e->in, evbuffer_get_length(e->in));
     if (e->out)
@@ -177,6 +200,16 @@ s_end_read(end_t *e, size_t max)
 static int
 s_end_flush(end_t *e)
 {
+    while (e->fd >= 0 && !e->connecting && e->piped > 0) {
+        ssize_t n = splice(e->pipe[0], NULL, e->fd, NULL, e->piped, SPLICE_FLAGS);
+        if (n < 0)
+            return errno == EAGAIN || errno == EINTR ? 0 : -1;
+        if (n == 0)
+            return 0;
+        e->piped -= (size_t) n;
+    }
+    if (e->piped > 0)
+        return 0; //  the pipe's bytes go first
     while (e->fd >= 0 && !e->connecting && evbuffer_get_length(e->out) > 0) {
         int n = evbuffer_write(e->out, e->fd);
         if (n < 0)
@@ -600,12 +633,12 @@ s_eofs(wsp_conn_t *self)
 {
     if (self->pipe) {
         //  half-close each way once the bytes before it are written
-        if (self->c.eof && !self->b.shut && self->b.fd >= 0 &&
-            evbuffer_get_length(self->b.out) == 0 && !self->b.connecting) {
+        if (self->c.eof && !self->b.shut && self->b.fd >= 0 && s_pending(&self->b) == 0 &&
+            !self->b.connecting) {
             shutdown(self->b.fd, SHUT_WR);
             self->b.shut = true;
         }
-        if (self->b.eof && !self->c.shut && evbuffer_get_length(self->c.out) == 0) {
+        if (self->b.eof && !self->c.shut && s_pending(&self->c) == 0) {
             shutdown(self->c.fd, SHUT_WR);
             self->c.shut = true;
         }
@@ -672,8 +705,8 @@ s_run(wsp_conn_t *self)
     }
     if (self->pipe)
         s_eofs(self);
-    size_t c_out = evbuffer_get_length(self->c.out);
-    size_t b_out = self->b.fd >= 0 ? evbuffer_get_length(self->b.out) : 0;
+    size_t c_out = s_pending(&self->c);
+    size_t b_out = self->b.fd >= 0 ? s_pending(&self->b) : 0;
     if (self->closing) {
         if (c_out == 0) {
             s_gone(self);
@@ -701,6 +734,49 @@ s_run(wsp_conn_t *self)
     return true;
 }
 
+//  How many bytes of the end may go to its peer with splice, without the
+//  proxy looking at them: none held on either side, and the bytes are a
+//  byte pipe's, or a body of known length or one read until close. 0: no.
+static size_t
+s_splice_max(wsp_conn_t *self, bool client)
+{
+    end_t *e = client ? &self->c : &self->b;
+    end_t *peer = client ? &self->b : &self->c;
+    if (self->closing || evbuffer_get_length(e->in) || peer->fd < 0 || peer->connecting ||
+        peer->shut || evbuffer_get_length(peer->out))
+        return 0;
+    uint64_t max = WSP_CONN_READ_CHUNK;
+    if (self->pipe)
+        return (size_t) max;
+    if (client && self->rq == RQ_BODY && self->rq_body == WSP_HTTP_BODY_LENGTH)
+        return (size_t) (self->rq_left < max ? self->rq_left : max);
+    if (!client && self->rs == RS_BODY && self->rs_body == WSP_HTTP_BODY_LENGTH)
+        return (size_t) (self->rs_left < max ? self->rs_left : max);
+    if (!client && self->rs == RS_BODY && self->rs_body == WSP_HTTP_BODY_CLOSE)
+        return (size_t) max;
+    return 0;
+}
+
+//  Moves up to max bytes from e's socket to peer's with splice (through
+//  peer's pipe, made on first use). >0 bytes, 0 at the end, -1 would
+//  block, -2 an error, -3 splice cannot be used (read instead).
+static ssize_t
+s_splice(end_t *e, end_t *peer, size_t max)
+{
+    if (peer->pipe[0] < 0) {
+        if (pipe2(peer->pipe, O_NONBLOCK | O_CLOEXEC) != 0) {
+            peer->pipe[0] = peer->pipe[1] = -1;
+            return -3;
+        }
+        fcntl(peer->pipe[1], F_SETPIPE_SZ, WSP_CONN_READ_CHUNK);
+    }
+    ssize_t n = splice(e->fd, NULL, peer->pipe[1], NULL, max, SPLICE_FLAGS);
+    if (n < 0)
+        return errno == EAGAIN || errno == EINTR ? -1 : errno == EINVAL ? -3 : -2;
+    peer->piped += (size_t) n;
+    return n;
+}
+
 static void
 s_on_read(evutil_socket_t fd, short what, void *arg)
 {
@@ -715,7 +791,19 @@ s_on_read(evutil_socket_t fd, short what, void *arg)
         max = WSP_CONN_READ_CHUNK;
     if (max < 4096)
         max = 4096;
-    ssize_t got = s_end_read(e, max);
+    size_t direct = s_splice_max(self, client);
+    ssize_t got = direct ? s_splice(e, peer, direct) : -3;
+    if (got > 0) {
+        //  the framing moves on as s_move_body would have moved it
+        if (self->pipe || (client ? self->rq_body : self->rs_body) == WSP_HTTP_BODY_CLOSE)
+            ;
+        else if (client && (self->rq_left -= (uint64_t) got) == 0)
+            self->rq = RQ_DONE;
+        else if (!client && (self->rs_left -= (uint64_t) got) == 0)
+            s_response_done(self);
+    }
+    if (got == -3)
+        got = s_end_read(e, max);
     if (got > 0) {
         self->active_ms = bus_clock_mono_ms();
         if (client)
@@ -773,6 +861,7 @@ wsp_conn_new(wsp_route_t *route, int fd, const char *client)
     }
     self->route = route;
     self->b.fd = -1;
+    self->c.pipe[0] = self->c.pipe[1] = self->b.pipe[0] = self->b.pipe[1] = -1;
     self->high = (uint64_t) wsp_routes_config(route->routes)->buffer_bytes;
     self->active_ms = bus_clock_mono_ms();
     snprintf(self->client_addr, sizeof self->client_addr, "%s", client);

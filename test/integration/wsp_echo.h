@@ -5,6 +5,7 @@
     The app listens on a loopback port of its own, one thread per
     connection (blocking sockets, keep-alive), and answers:
       GET /big?n=N      N bytes of wsp_echo_byte(i), with Content-Length
+      GET /fast?n=N     N bytes of a block written again and again (benches)
       GET /chunked      WSP_ECHO_CHUNKS chunks of wsp_echo_byte(i), sizes
                         1, 2, 3, ... bytes times WSP_ECHO_CHUNK_STEP
       GET /headers      "host=<Host>\ncookie=<Cookie>\n"
@@ -342,7 +343,7 @@ wsp_echo_conn(void *arg)
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     wsp_echo_reader_t *r = calloc(1, sizeof *r);
     char *head = malloc(WSP_ECHO_HEAD_MAX);
-    char *block = malloc(1 << 16);
+    char *block = calloc(1, 1 << 16);
     r->fd = fd;
     while (r && head && block && wsp_echo_read_head(r, head, WSP_ECHO_HEAD_MAX) == 0) {
         char method[16] = "", path[1024] = "", value[1024];
@@ -369,6 +370,22 @@ wsp_echo_conn(void *arg)
                     size - sent < (1 << 16) ? (size_t) (size - sent) : (1 << 16);
                 for (size_t i = 0; i < take; i++)
                     block[i] = (char) wsp_echo_byte(sent + i);
+                ok = wsp_echo_write(fd, block, take) == 0;
+                sent += take;
+            }
+            if (!ok)
+                break;
+        } else if (strncmp(path, "/fast?n=", 8) == 0) {
+            unsigned long long size = strtoull(path + 8, NULL, 10);
+            n = snprintf(answer, sizeof answer,
+                         "HTTP/1.1 200 OK\r\nContent-Length: %llu\r\n\r\n", size);
+            if (wsp_echo_write(fd, answer, (size_t) n) != 0)
+                break;
+            unsigned long long sent = 0;
+            bool ok = true;
+            while (ok && sent < size) {
+                size_t take =
+                    size - sent < (1 << 16) ? (size_t) (size - sent) : (1 << 16);
                 ok = wsp_echo_write(fd, block, take) == 0;
                 sent += take;
             }

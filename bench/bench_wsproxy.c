@@ -1,0 +1,291 @@
+/*  =========================================================================
+    bench_wsproxy - the wsproxy's relay against the app reached directly
+
+    Starts the wsproxy (hosting its own hub), an HTTP and WebSocket app in
+    this process (test/integration/wsp_echo.h, one thread per connection),
+    opens a route with an app token and takes its permit cookie. Then, in
+    the same run and alternating so that drift on a shared machine hits
+    both alike:
+      - an HTTP download of BENCH_MB MiB (1024) through the route and
+        straight from the app, BENCH_ROUNDS (3) each, best of each;
+      - a WebSocket echo: BENCH_WS_TRIPS (2000) round trips of a 32-byte
+        message (p50 and p99), and 256 MiB echoed in 64 KiB messages
+        (throughput), through the route and directly.
+    Last line: wsproxy: http_ratio=X ws_ratio=Y added_p50_us=Z (ratios are
+    through / direct throughput; added is the p50 round trip through less
+    the direct one).
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include <inttypes.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "bus.h"
+#include "bus_apptoken.h"
+#include "integration/harness.h"
+#include "integration/wsp_echo.h"
+
+#define BENCH_MB_DEFAULT  1024
+#define BENCH_ROUNDS      3
+#define BENCH_WS_TRIPS    2000
+#define BENCH_WS_SMALL    32
+#define BENCH_WS_BLOCK    (64 << 10)
+#define BENCH_WS_BULK     (256u << 20)
+#define BENCH_READY_MS    20000
+#define BENCH_STOP_MS     10000
+#define BENCH_SECRET      "bench-secret-0123456789abcdef012"
+#define BENCH_SESSION     "00000000-0000-4000-8000-000000000001"
+#define BENCH_READ_BUFFER (1 << 20)
+#define BENCH_HEAD_SIZE   16384
+
+static char *s_dir;
+static harness_proc_t s_wsp;
+static wsp_echo_t s_app;
+static char s_api[160];
+static char s_cookie[256];
+static int s_port;
+
+static void
+s_die(const char *why)
+{
+    fprintf(stderr, "bench_wsproxy: %s\n", why);
+    if (s_wsp.pid > 0)
+        harness_stop(&s_wsp, BENCH_STOP_MS);
+    exit(1);
+}
+
+static double
+s_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+static int
+s_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    return x < y ? -1 : x > y;
+}
+
+//  Seconds to download bytes from port (with the cookie, or none).
+static double
+s_download(int port, const char *cookie, uint64_t bytes)
+{
+    int fd = wsp_echo_connect(port);
+    if (fd < 0)
+        s_die("cannot connect for the download");
+    char request[1024];
+    int n =
+        snprintf(request, sizeof request,
+                 "GET /fast?n=%" PRIu64 " HTTP/1.1\r\nHost: x\r\n%s%s%s\r\n", bytes,
+                 cookie ? "Cookie: " : "", cookie ? cookie : "", cookie ? "\r\n" : "");
+    double start = s_now();
+    if (wsp_echo_write(fd, request, (size_t) n) != 0)
+        s_die("cannot send the download request");
+    static char buffer[BENCH_READ_BUFFER];
+    wsp_echo_reader_t *r = calloc(1, sizeof *r);
+    char head[BENCH_HEAD_SIZE];
+    r->fd = fd;
+    if (wsp_echo_read_head(r, head, sizeof head) != 0 ||
+        strncmp(head, "HTTP/1.1 200", 12))
+        s_die("the download was not answered 200");
+    uint64_t got = r->len - r->pos;
+    while (got < bytes) {
+        ssize_t k = read(fd, buffer, sizeof buffer);
+        if (k <= 0)
+            s_die("the download broke off");
+        got += (uint64_t) k;
+    }
+    double seconds = s_now() - start;
+    free(r);
+    close(fd);
+    return seconds;
+}
+
+//  A WebSocket to the app's /ws on port, upgraded. Its reader in *r_p.
+static int
+s_ws_open(int port, const char *cookie, wsp_echo_reader_t **r_p)
+{
+    int fd = wsp_echo_connect(port);
+    if (fd < 0)
+        s_die("cannot connect for the WebSocket");
+    char request[1024];
+    int n =
+        snprintf(request, sizeof request,
+                 "GET /ws HTTP/1.1\r\nHost: x\r\n%s%s%sConnection: Upgrade\r\n"
+                 "Upgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                 "Sec-WebSocket-Version: 13\r\n\r\n",
+                 cookie ? "Cookie: " : "", cookie ? cookie : "", cookie ? "\r\n" : "");
+    wsp_echo_reader_t *r = calloc(1, sizeof *r);
+    char head[BENCH_HEAD_SIZE];
+    r->fd = fd;
+    if (wsp_echo_write(fd, request, (size_t) n) != 0 ||
+        wsp_echo_read_head(r, head, sizeof head) != 0 ||
+        strncmp(head, "HTTP/1.1 101", 12))
+        s_die("the WebSocket was not upgraded");
+    *r_p = r;
+    return fd;
+}
+
+//  One echo of size bytes. Seconds.
+static double
+s_ws_trip(int fd, wsp_echo_reader_t *r, const char *message, size_t size)
+{
+    double start = s_now();
+    int opcode = 0;
+    unsigned char *echo = NULL;
+    size_t len = 0;
+    if (wsp_echo_ws_send(fd, 2, message, size, true) != 0 ||
+        wsp_echo_ws_recv(r, &opcode, &echo, &len) != 0 || len != size)
+        s_die("the echo failed");
+    free(echo);
+    return s_now() - start;
+}
+
+//  p50 and p99 of small round trips (µs), and bulk echo MiB/s.
+static void
+s_ws(int port, const char *cookie, double *p50, double *p99, double *mibps)
+{
+    wsp_echo_reader_t *r = NULL;
+    int fd = s_ws_open(port, cookie, &r);
+    static double trips[BENCH_WS_TRIPS];
+    char small[BENCH_WS_SMALL];
+    memset(small, 'x', sizeof small);
+    for (int i = 0; i < 100; i++) //  warm up
+        s_ws_trip(fd, r, small, sizeof small);
+    for (int i = 0; i < BENCH_WS_TRIPS; i++)
+        trips[i] = s_ws_trip(fd, r, small, sizeof small) * 1e6;
+    qsort(trips, BENCH_WS_TRIPS, sizeof trips[0], s_cmp_double);
+    *p50 = trips[BENCH_WS_TRIPS / 2];
+    *p99 = trips[BENCH_WS_TRIPS * 99 / 100];
+    static char block[BENCH_WS_BLOCK];
+    double seconds = 0;
+    for (uint64_t done = 0; done < BENCH_WS_BULK; done += BENCH_WS_BLOCK)
+        seconds += s_ws_trip(fd, r, block, sizeof block);
+    *mibps = (double) BENCH_WS_BULK / (1 << 20) / seconds;
+    free(r);
+    close(fd);
+}
+
+//  Starts the wsproxy, opens the route, takes the cookie.
+static void
+s_setup(void)
+{
+    s_dir = harness_tmpdir("bench-wsproxy");
+    if (!s_dir)
+        s_die("no temporary directory");
+    char secret_file[600];
+    snprintf(secret_file, sizeof secret_file, "%s/apps.secret", s_dir);
+    FILE *file = fopen(secret_file, "w");
+    if (!file)
+        s_die("cannot write the secret");
+    fputs(BENCH_SECRET, file);
+    fclose(file);
+    chmod(secret_file, 0600);
+    int low = harness_free_port();
+    char state[600], secret[700], ports[64];
+    snprintf(state, sizeof state, "node.state_dir=%s/wsproxy", s_dir);
+    snprintf(secret, sizeof secret, "wsproxy.token_secret_file=%s", secret_file);
+    snprintf(ports, sizeof ports, "wsproxy.app_ports=%d-%d", low, low + 9);
+    const char *args[] = {"--set", state,
+                          "--set", secret,
+                          "--set", ports,
+                          "--set", "wsproxy.listen=127.0.0.1:0",
+                          "--set", "bus.hub.host=true",
+                          "--set", "bus.hub.publish=tcp://127.0.0.1:*",
+                          "--set", "bus.hub.subscribe=tcp://127.0.0.1:*",
+                          "--set", "bus.hub.registry=tcp://127.0.0.1:*",
+                          NULL};
+    char line[HARNESS_LINE_MAX], url[160];
+    if (harness_start(&s_wsp, s_dir, "wsproxy", "wsproxy", args) != 0 ||
+        !harness_wait_line(&s_wsp, "ready ", BENCH_READY_MS, line, sizeof line) ||
+        !harness_field(line, "url", url, sizeof url))
+        s_die("the wsproxy did not start");
+    snprintf(s_api, sizeof s_api, "%s", url + strlen("http://"));
+    bus_apptoken_claims_t claims;
+    memset(&claims, 0, sizeof claims);
+    snprintf(claims.session_id, sizeof claims.session_id, BENCH_SESSION);
+    snprintf(claims.app, sizeof claims.app, "bench");
+    claims.protocol = BUS_APPTOKEN_HTTP;
+    snprintf(claims.host, sizeof claims.host, "127.0.0.1");
+    claims.port = (uint16_t) s_app.port;
+    snprintf(claims.user_uuid, sizeof claims.user_uuid, "bench");
+    claims.expires = (int64_t) time(NULL) + 60;
+    bus_error_t err = {0};
+    char *token = bus_apptoken_sign(BENCH_SECRET, strlen(BENCH_SECRET), &claims, &err);
+    char path[2048], *body = NULL;
+    snprintf(path, sizeof path, "/v2/proxy/%s/%s/add?app=bench", token ? token : "x",
+             BENCH_SESSION);
+    free(token);
+    if (harness_http(s_api, "GET", path, NULL, &body, 10000) != 200 || !body)
+        s_die("the route was not opened");
+    json_error_t jerr;
+    json_t *doc = json_loads(body, 0, &jerr);
+    free(body);
+    const char *permit_url = json_string_value(json_object_get(doc, "url"));
+    s_port = (int) json_integer_value(json_object_get(doc, "port"));
+    if (!permit_url || s_port <= 0)
+        s_die("no URL in the answer");
+    char request[1024], head[BENCH_HEAD_SIZE];
+    snprintf(request, sizeof request, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n",
+             strstr(permit_url + 7, "/"));
+    json_decref(doc);
+    char value[256];
+    if (wsp_echo_request(s_port, request, head, sizeof head, NULL, NULL) != 302 ||
+        !wsp_echo_header(head, "Set-Cookie", value, sizeof value))
+        s_die("no permit cookie");
+    snprintf(s_cookie, sizeof s_cookie, "%.*s", (int) strcspn(value, ";"), value);
+}
+
+int
+main(void)
+{
+    const char *mb = getenv("BENCH_MB");
+    uint64_t bytes = (uint64_t) (mb && *mb ? atoll(mb) : BENCH_MB_DEFAULT) << 20;
+    if (bytes == 0 || wsp_echo_start(&s_app) != 0)
+        s_die("bad BENCH_MB, or the app did not start");
+    s_setup();
+    printf("wsproxy bench: %" PRIu64 " MiB download, %d rounds; WebSocket %d round trips "
+           "of %d bytes and %u MiB in %d KiB messages; machine shared, ratios from the "
+           "same run\n",
+           bytes >> 20, BENCH_ROUNDS, BENCH_WS_TRIPS, BENCH_WS_SMALL, BENCH_WS_BULK >> 20,
+           BENCH_WS_BLOCK >> 10);
+    double best_direct = 1e9, best_proxy = 1e9;
+    for (int round = 0; round < BENCH_ROUNDS; round++) {
+        double direct = s_download(s_app.port, NULL, bytes);
+        double proxy = s_download(s_port, s_cookie, bytes);
+        printf("  round %d: direct %.0f MiB/s, through the wsproxy %.0f MiB/s\n",
+               round + 1, (double) (bytes >> 20) / direct,
+               (double) (bytes >> 20) / proxy);
+        if (direct < best_direct)
+            best_direct = direct;
+        if (proxy < best_proxy)
+            best_proxy = proxy;
+    }
+    double direct_p50, direct_p99, direct_mibps, proxy_p50, proxy_p99, proxy_mibps;
+    s_ws(s_app.port, NULL, &direct_p50, &direct_p99, &direct_mibps);
+    s_ws(s_port, s_cookie, &proxy_p50, &proxy_p99, &proxy_mibps);
+    printf("http download: direct %.0f MiB/s, through %.0f MiB/s (best of %d)\n",
+           (double) (bytes >> 20) / best_direct, (double) (bytes >> 20) / best_proxy,
+           BENCH_ROUNDS);
+    printf(
+        "websocket round trip: direct p50 %.0f us p99 %.0f us, through p50 %.0f us p99 "
+        "%.0f us\n",
+        direct_p50, direct_p99, proxy_p50, proxy_p99);
+    printf("websocket echo: direct %.0f MiB/s, through %.0f MiB/s\n", direct_mibps,
+           proxy_mibps);
+    int status = harness_stop(&s_wsp, BENCH_STOP_MS);
+    wsp_echo_stop(&s_app);
+    if (getenv("BENCH_KEEP"))
+        fprintf(stderr, "bench_wsproxy: directory kept: %s\n", s_dir);
+    else
+        harness_rmdir(s_dir);
+    free(s_dir);
+    printf("wsproxy: http_ratio=%.2f ws_ratio=%.2f added_p50_us=%.0f\n",
+           best_direct / best_proxy, proxy_mibps / direct_mibps, proxy_p50 - direct_p50);
+    return status == 0 ? 0 : 1;
+}
