@@ -47,9 +47,12 @@ s_start_service(harness_proc_t *proc, const char *service)
                           "--set", "api.listen=127.0.0.1:0",
                           NULL};
     //  Each listens on an ephemeral port through its own option (the others
-    //  would refuse it): the gateway's API, the storage-proxy's client HTTP.
+    //  would refuse it): the gateway's API, the storage-proxy's client HTTP,
+    //  the wsproxy's /v2 API.
     if (strcmp(service, "storage-proxy") == 0)
         args[13] = "http.listen=127.0.0.1:0";
+    else if (strcmp(service, "wsproxy") == 0)
+        args[13] = "wsproxy.listen=127.0.0.1:0";
     else if (strcmp(service, "gateway") != 0)
         args[12] = NULL;
     return harness_start(proc, s_dir, service, service, args);

@@ -139,6 +139,9 @@ s_command_lines(const int ports[PORTS])
         } else if (s == STORAGE) {
             s_set(svc, &argc, &opt, "http.listen=%s", http);
             s_set(svc, &argc, &opt, "http.token_secret_file=%s", path);
+        } else if (s == WSPROXY) {
+            //  nothing here asks its /v2 API: any free port, after a restart too
+            s_set(svc, &argc, &opt, "wsproxy.listen=%s", "127.0.0.1:0");
         } else if (s == AGENT) {
             snprintf(path, sizeof path, "%s/images", s_p.dir);
             s_set(svc, &argc, &opt, "agent.images_dir=%s", path);
