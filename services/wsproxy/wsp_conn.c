@@ -42,13 +42,14 @@ typedef struct {
     struct event *wev;
     struct evbuffer *in;
     struct evbuffer *out;
-    bool reading;    //  rev is added
-    bool writing;    //  wev is added
-    bool eof;        //  read end reached (or failed)
-    bool shut;       //  write side shut (pipe half-close)
-    bool connecting; //  the app's connect is under way
-    int pipe[2];     //  bytes spliced for this end, not yet written; -1: none
-    size_t piped;    //  how many
+    bool reading;     //  rev is added
+    bool writing;     //  wev is added
+    bool eof;         //  read end reached (or failed)
+    bool shut;        //  write side shut (pipe half-close)
+    bool connecting;  //  the app's connect is under way
+    int pipe[2];      //  bytes spliced for this end, not yet written; -1: none
+    size_t piped;     //  how many
+    size_t pipe_size; //  the pipe's capacity
 } end_t;
 
 struct _wsp_conn_t {
@@ -768,8 +769,17 @@ s_splice(end_t *e, end_t *peer, size_t max)
             peer->pipe[0] = peer->pipe[1] = -1;
             return -3;
         }
-        fcntl(peer->pipe[1], F_SETPIPE_SZ, WSP_CONN_READ_CHUNK);
+        int size = fcntl(peer->pipe[1], F_SETPIPE_SZ, WSP_CONN_READ_CHUNK);
+        if (size <= 0)
+            size = fcntl(peer->pipe[1], F_GETPIPE_SZ);
+        peer->pipe_size = size > 0 ? (size_t) size : 0;
     }
+    //  a full pipe (a slow peer) would answer EAGAIN for ever: read instead,
+    //  into the buffer back-pressure bounds
+    if (peer->piped >= peer->pipe_size)
+        return -3;
+    if (max > peer->pipe_size - peer->piped)
+        max = peer->pipe_size - peer->piped;
     ssize_t n = splice(e->fd, NULL, peer->pipe[1], NULL, max, SPLICE_FLAGS);
     if (n < 0)
         return errno == EAGAIN || errno == EINTR ? -1 : errno == EINVAL ? -3 : -2;

@@ -506,9 +506,27 @@ test_app_down(void)
     free(body);
 }
 
+//  The wsproxy's resident memory in KiB, or -1.
+static long
+s_rss_kib(void)
+{
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%d/status", (int) s_wsp.pid);
+    FILE *file = fopen(path, "r");
+    long kib = -1;
+    while (file && fgets(line, sizeof line, file))
+        if (strncmp(line, "VmRSS:", 6) == 0)
+            kib = strtol(line + 6, NULL, 10);
+    if (file)
+        fclose(file);
+    return kib;
+}
+
 static void
 test_client_vanishes(void)
 {
+    long rss_before = s_rss_kib();
+    T_ASSERT(rss_before > 0);
     //  a client that reads 1 MiB of a large download and goes
     int fd = wsp_echo_connect(s_port);
     T_ASSERT(fd >= 0);
@@ -525,8 +543,13 @@ test_client_vanishes(void)
         T_ASSERT(r > 0);
         got += (size_t) r;
     }
-    //  a slow reader meanwhile: the proxy holds a bounded amount
-    harness_pause_ms(300);
+    //  a slow reader meanwhile: the proxy holds a bounded amount (the app
+    //  would send the whole GiB in this time)
+    harness_pause_ms(500);
+    long rss_during = s_rss_kib();
+    T_ASSERT(rss_during > 0);
+    if (rss_during - rss_before > 32 * 1024)
+        T_FAIL_("the wsproxy grew %ld KiB behind a slow reader", rss_during - rss_before);
     close(fd);
     free(buffer);
     //  the proxy goes on, and the connection is gone
