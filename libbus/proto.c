@@ -776,6 +776,234 @@ s_same(char *text_one, char *text_two, zframe_t **one_p, zframe_t **two_p)
 }
 
 static int
+s_accounting_usage_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_accounting_usage_req_t msg;
+    int rc = proto_accounting_usage_req_decode(&msg, data, size, err);
+    proto_accounting_usage_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_accounting_usage_req_print(const void *data, size_t size)
+{
+    proto_accounting_usage_req_t msg;
+    char *text = NULL;
+    if (proto_accounting_usage_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_accounting_usage_req_print(&msg);
+    proto_accounting_usage_req_clear(&msg);
+    return text;
+}
+
+static int
+s_accounting_usage_req_roundtrip(const void *data, size_t size)
+{
+    proto_accounting_usage_req_t one, two;
+    if (proto_accounting_usage_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_accounting_usage_req_encode(&one);
+    proto_accounting_usage_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                      NULL);
+    zframe_t *second = proto_accounting_usage_req_encode(&two);
+    char *text_one = proto_accounting_usage_req_print(&one);
+    char *text_two = proto_accounting_usage_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_accounting_usage_req_clear(&one);
+    proto_accounting_usage_req_clear(&two);
+    return rc;
+}
+
+static int
+s_accounting_usage_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_accounting_usage_rep_t msg;
+    int rc = proto_accounting_usage_rep_decode(&msg, data, size, err);
+    proto_accounting_usage_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_accounting_usage_rep_print(const void *data, size_t size)
+{
+    proto_accounting_usage_rep_t msg;
+    char *text = NULL;
+    if (proto_accounting_usage_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_accounting_usage_rep_print(&msg);
+    proto_accounting_usage_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_accounting_usage_rep_roundtrip(const void *data, size_t size)
+{
+    proto_accounting_usage_rep_t one, two;
+    if (proto_accounting_usage_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_accounting_usage_rep_encode(&one);
+    proto_accounting_usage_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                      NULL);
+    zframe_t *second = proto_accounting_usage_rep_encode(&two);
+    char *text_one = proto_accounting_usage_rep_print(&one);
+    char *text_two = proto_accounting_usage_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_accounting_usage_rep_clear(&one);
+    proto_accounting_usage_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_accounting_stats_user_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_accounting_stats_user_req_t msg;
+    int rc = proto_accounting_stats_user_req_decode(&msg, data, size, err);
+    proto_accounting_stats_user_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_accounting_stats_user_req_print(const void *data, size_t size)
+{
+    proto_accounting_stats_user_req_t msg;
+    char *text = NULL;
+    if (proto_accounting_stats_user_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_accounting_stats_user_req_print(&msg);
+    proto_accounting_stats_user_req_clear(&msg);
+    return text;
+}
+
+static int
+s_accounting_stats_user_req_roundtrip(const void *data, size_t size)
+{
+    proto_accounting_stats_user_req_t one, two;
+    if (proto_accounting_stats_user_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_accounting_stats_user_req_encode(&one);
+    proto_accounting_stats_user_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                           NULL);
+    zframe_t *second = proto_accounting_stats_user_req_encode(&two);
+    char *text_one = proto_accounting_stats_user_req_print(&one);
+    char *text_two = proto_accounting_stats_user_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_accounting_stats_user_req_clear(&one);
+    proto_accounting_stats_user_req_clear(&two);
+    return rc;
+}
+
+static int
+s_accounting_stats_user_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_accounting_stats_user_rep_t msg;
+    int rc = proto_accounting_stats_user_rep_decode(&msg, data, size, err);
+    proto_accounting_stats_user_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_accounting_stats_user_rep_print(const void *data, size_t size)
+{
+    proto_accounting_stats_user_rep_t msg;
+    char *text = NULL;
+    if (proto_accounting_stats_user_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_accounting_stats_user_rep_print(&msg);
+    proto_accounting_stats_user_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_accounting_stats_user_rep_roundtrip(const void *data, size_t size)
+{
+    proto_accounting_stats_user_rep_t one, two;
+    if (proto_accounting_stats_user_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_accounting_stats_user_rep_encode(&one);
+    proto_accounting_stats_user_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                           NULL);
+    zframe_t *second = proto_accounting_stats_user_rep_encode(&two);
+    char *text_one = proto_accounting_stats_user_rep_print(&one);
+    char *text_two = proto_accounting_stats_user_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_accounting_stats_user_rep_clear(&one);
+    proto_accounting_stats_user_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_accounting_live_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_accounting_live_req_t msg;
+    int rc = proto_accounting_live_req_decode(&msg, data, size, err);
+    proto_accounting_live_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_accounting_live_req_print(const void *data, size_t size)
+{
+    proto_accounting_live_req_t msg;
+    char *text = NULL;
+    if (proto_accounting_live_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_accounting_live_req_print(&msg);
+    proto_accounting_live_req_clear(&msg);
+    return text;
+}
+
+static int
+s_accounting_live_req_roundtrip(const void *data, size_t size)
+{
+    proto_accounting_live_req_t one, two;
+    if (proto_accounting_live_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_accounting_live_req_encode(&one);
+    proto_accounting_live_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                     NULL);
+    zframe_t *second = proto_accounting_live_req_encode(&two);
+    char *text_one = proto_accounting_live_req_print(&one);
+    char *text_two = proto_accounting_live_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_accounting_live_req_clear(&one);
+    proto_accounting_live_req_clear(&two);
+    return rc;
+}
+
+static int
+s_accounting_live_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_accounting_live_rep_t msg;
+    int rc = proto_accounting_live_rep_decode(&msg, data, size, err);
+    proto_accounting_live_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_accounting_live_rep_print(const void *data, size_t size)
+{
+    proto_accounting_live_rep_t msg;
+    char *text = NULL;
+    if (proto_accounting_live_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_accounting_live_rep_print(&msg);
+    proto_accounting_live_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_accounting_live_rep_roundtrip(const void *data, size_t size)
+{
+    proto_accounting_live_rep_t one, two;
+    if (proto_accounting_live_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_accounting_live_rep_encode(&one);
+    proto_accounting_live_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                     NULL);
+    zframe_t *second = proto_accounting_live_rep_encode(&two);
+    char *text_one = proto_accounting_live_rep_print(&one);
+    char *text_two = proto_accounting_live_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_accounting_live_rep_clear(&one);
+    proto_accounting_live_rep_clear(&two);
+    return rc;
+}
+
+static int
 s_agent_heartbeat_validate(const void *data, size_t size, bus_error_t *err)
 {
     proto_agent_heartbeat_t msg;
@@ -4719,6 +4947,54 @@ s_wsproxy_close_rep_roundtrip(const void *data, size_t size)
 //  The table, in schema order: proto/*.yaml sorted, events then methods.
 
 const proto_entry_t proto_entries[] = {
+    {
+        .name = "accounting.usage",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_accounting_usage_req_validate,
+        .print = s_accounting_usage_req_print,
+        .roundtrip = s_accounting_usage_req_roundtrip,
+    },
+    {
+        .name = "accounting.usage",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_accounting_usage_rep_validate,
+        .print = s_accounting_usage_rep_print,
+        .roundtrip = s_accounting_usage_rep_roundtrip,
+    },
+    {
+        .name = "accounting.stats_user",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_accounting_stats_user_req_validate,
+        .print = s_accounting_stats_user_req_print,
+        .roundtrip = s_accounting_stats_user_req_roundtrip,
+    },
+    {
+        .name = "accounting.stats_user",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_accounting_stats_user_rep_validate,
+        .print = s_accounting_stats_user_rep_print,
+        .roundtrip = s_accounting_stats_user_rep_roundtrip,
+    },
+    {
+        .name = "accounting.live",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_accounting_live_req_validate,
+        .print = s_accounting_live_req_print,
+        .roundtrip = s_accounting_live_req_roundtrip,
+    },
+    {
+        .name = "accounting.live",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_accounting_live_rep_validate,
+        .print = s_accounting_live_rep_print,
+        .roundtrip = s_accounting_live_rep_roundtrip,
+    },
     {
         .name = "agent.heartbeat",
         .kind = PROTO_EVENT,

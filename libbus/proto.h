@@ -51,6 +51,7 @@ typedef struct {
     char *value;
 } proto_kv_t;
 
+#include "proto_accounting.h"
 #include "proto_agent.h"
 #include "proto_bus.h"
 #include "proto_gateway.h"

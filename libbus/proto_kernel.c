@@ -573,7 +573,7 @@ s_terminated_valid(const proto_kernel_terminated_t *self)
 static void
 s_terminated_write(const proto_kernel_terminated_t *self, bus_writer_t *writer)
 {
-    uint32_t pairs = 6;
+    uint32_t pairs = 13;
     pairs += self->reason != NULL;
     pairs += self->detail != NULL;
     bus_writer_map(writer, pairs);
@@ -587,6 +587,13 @@ s_terminated_write(const proto_kernel_terminated_t *self, bus_writer_t *writer)
         proto_write_str(writer, "detail", self->detail);
     proto_write_bool(writer, "oom_killed", self->oom_killed);
     proto_write_int(writer, "at", self->at);
+    proto_write_bool(writer, "has_stats", self->has_stats);
+    proto_write_uint(writer, "cpu_used_ns", self->cpu_used_ns);
+    proto_write_uint(writer, "mem_peak_bytes", self->mem_peak_bytes);
+    proto_write_uint(writer, "io_read_bytes", self->io_read_bytes);
+    proto_write_uint(writer, "io_write_bytes", self->io_write_bytes);
+    proto_write_uint(writer, "net_rx_bytes", self->net_rx_bytes);
+    proto_write_uint(writer, "net_tx_bytes", self->net_tx_bytes);
 }
 
 static void
@@ -600,6 +607,13 @@ s_terminated_read(proto_kernel_terminated_t *self, proto_in_t *in)
     proto_read_str(in, "detail", 0, 4096, &self->detail);
     proto_read_bool(in, "oom_killed", 0, &self->oom_killed);
     proto_read_int(in, "at", 0, INT64_MIN, INT64_MAX, &self->at);
+    proto_read_bool(in, "has_stats", 0, &self->has_stats);
+    proto_read_uint(in, "cpu_used_ns", 0, UINT64_MAX, &self->cpu_used_ns);
+    proto_read_uint(in, "mem_peak_bytes", 0, UINT64_MAX, &self->mem_peak_bytes);
+    proto_read_uint(in, "io_read_bytes", 0, UINT64_MAX, &self->io_read_bytes);
+    proto_read_uint(in, "io_write_bytes", 0, UINT64_MAX, &self->io_write_bytes);
+    proto_read_uint(in, "net_rx_bytes", 0, UINT64_MAX, &self->net_rx_bytes);
+    proto_read_uint(in, "net_tx_bytes", 0, UINT64_MAX, &self->net_tx_bytes);
 }
 
 static void
@@ -613,6 +627,13 @@ s_terminated_print(const proto_kernel_terminated_t *self, proto_text_t *text)
     proto_print_str(text, "detail", self->detail);
     proto_print_bool(text, "oom_killed", self->oom_killed);
     proto_print_int(text, "at", self->at);
+    proto_print_bool(text, "has_stats", self->has_stats);
+    proto_print_uint(text, "cpu_used_ns", self->cpu_used_ns);
+    proto_print_uint(text, "mem_peak_bytes", self->mem_peak_bytes);
+    proto_print_uint(text, "io_read_bytes", self->io_read_bytes);
+    proto_print_uint(text, "io_write_bytes", self->io_write_bytes);
+    proto_print_uint(text, "net_rx_bytes", self->net_rx_bytes);
+    proto_print_uint(text, "net_tx_bytes", self->net_tx_bytes);
 }
 
 void
@@ -710,7 +731,7 @@ s_stats_valid(const proto_kernel_stats_t *self)
 static void
 s_stats_write(const proto_kernel_stats_t *self, bus_writer_t *writer)
 {
-    uint32_t pairs = 8;
+    uint32_t pairs = 10;
     pairs += self->agent_id != NULL;
     bus_writer_map(writer, pairs);
     proto_write_str(writer, "kernel_id", self->kernel_id);
@@ -723,6 +744,8 @@ s_stats_write(const proto_kernel_stats_t *self, bus_writer_t *writer)
     proto_write_uint(writer, "pids", self->pids);
     proto_write_uint(writer, "io_read_bytes", self->io_read_bytes);
     proto_write_uint(writer, "io_write_bytes", self->io_write_bytes);
+    proto_write_uint(writer, "net_rx_bytes", self->net_rx_bytes);
+    proto_write_uint(writer, "net_tx_bytes", self->net_tx_bytes);
 }
 
 static void
@@ -737,6 +760,8 @@ s_stats_read(proto_kernel_stats_t *self, proto_in_t *in)
     proto_read_uint(in, "pids", 0, UINT64_MAX, &self->pids);
     proto_read_uint(in, "io_read_bytes", 0, UINT64_MAX, &self->io_read_bytes);
     proto_read_uint(in, "io_write_bytes", 0, UINT64_MAX, &self->io_write_bytes);
+    proto_read_uint(in, "net_rx_bytes", 0, UINT64_MAX, &self->net_rx_bytes);
+    proto_read_uint(in, "net_tx_bytes", 0, UINT64_MAX, &self->net_tx_bytes);
 }
 
 static void
@@ -751,6 +776,8 @@ s_stats_print(const proto_kernel_stats_t *self, proto_text_t *text)
     proto_print_uint(text, "pids", self->pids);
     proto_print_uint(text, "io_read_bytes", self->io_read_bytes);
     proto_print_uint(text, "io_write_bytes", self->io_write_bytes);
+    proto_print_uint(text, "net_rx_bytes", self->net_rx_bytes);
+    proto_print_uint(text, "net_tx_bytes", self->net_tx_bytes);
 }
 
 void

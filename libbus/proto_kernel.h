@@ -162,6 +162,20 @@ typedef struct {
     bool oom_killed;
     //  When it ended (microseconds since the epoch)
     int64_t at;
+    //  The final counters below are set (its cgroup was read before it went)
+    bool has_stats;
+    //  Final: CPU time used since start
+    uint64_t cpu_used_ns;
+    //  Final: the most memory it used
+    uint64_t mem_peak_bytes;
+    //  Final: bytes read from block devices
+    uint64_t io_read_bytes;
+    //  Final: bytes written to block devices
+    uint64_t io_write_bytes;
+    //  Final: bytes received on its network interface
+    uint64_t net_rx_bytes;
+    //  Final: bytes sent on its network interface
+    uint64_t net_tx_bytes;
 } proto_kernel_terminated_t;
 
 void proto_kernel_terminated_init(proto_kernel_terminated_t *self);
@@ -201,6 +215,10 @@ typedef struct {
     uint64_t io_read_bytes;
     //  Bytes written to block devices
     uint64_t io_write_bytes;
+    //  Bytes received on its network interface since start
+    uint64_t net_rx_bytes;
+    //  Bytes sent on its network interface since start
+    uint64_t net_tx_bytes;
 } proto_kernel_stats_t;
 
 void proto_kernel_stats_init(proto_kernel_stats_t *self);

@@ -454,6 +454,11 @@ s_lifecycle_free(proto_session_lifecycle_t *self)
     free(self->kernel_id);
     free(self->cluster_role);
     free(self->reason);
+    free(self->user_uuid);
+    free(self->scaling_group);
+    free(self->image);
+    free(self->agent_id);
+    proto_free_map(self->slots, self->slots_count);
 }
 
 static bool
@@ -479,6 +484,16 @@ s_lifecycle_valid(const proto_session_lifecycle_t *self)
         return false;
     if (!proto_valid_str(self->reason, 0, 64))
         return false;
+    if (!proto_valid_str(self->user_uuid, 0, 64))
+        return false;
+    if (!proto_valid_str(self->scaling_group, 0, 64))
+        return false;
+    if (!proto_valid_str(self->image, 0, 512))
+        return false;
+    if (!proto_valid_str(self->agent_id, 0, 128))
+        return false;
+    if (!proto_valid_map(self->slots, self->slots_count, 64))
+        return false;
     return true;
 }
 
@@ -494,6 +509,11 @@ s_lifecycle_write(const proto_session_lifecycle_t *self, bus_writer_t *writer)
     pairs += self->kernel_id != NULL;
     pairs += self->cluster_role != NULL;
     pairs += self->reason != NULL;
+    pairs += self->user_uuid != NULL;
+    pairs += self->scaling_group != NULL;
+    pairs += self->image != NULL;
+    pairs += self->agent_id != NULL;
+    pairs += self->slots_count > 0;
     bus_writer_map(writer, pairs);
     proto_write_str(writer, "event", self->event);
     proto_write_str(writer, "session_id", self->session_id);
@@ -517,6 +537,16 @@ s_lifecycle_write(const proto_session_lifecycle_t *self, bus_writer_t *writer)
     proto_write_int(writer, "exit_code", self->exit_code);
     proto_write_bool(writer, "has_exit_code", self->has_exit_code);
     proto_write_int(writer, "at", self->at);
+    if (self->user_uuid != NULL)
+        proto_write_str(writer, "user_uuid", self->user_uuid);
+    if (self->scaling_group != NULL)
+        proto_write_str(writer, "scaling_group", self->scaling_group);
+    if (self->image != NULL)
+        proto_write_str(writer, "image", self->image);
+    if (self->agent_id != NULL)
+        proto_write_str(writer, "agent_id", self->agent_id);
+    if (self->slots_count > 0)
+        proto_write_map(writer, "slots", self->slots, self->slots_count);
 }
 
 static void
@@ -536,6 +566,11 @@ s_lifecycle_read(proto_session_lifecycle_t *self, proto_in_t *in)
     proto_read_int(in, "exit_code", 0, INT64_MIN, INT64_MAX, &self->exit_code);
     proto_read_bool(in, "has_exit_code", 0, &self->has_exit_code);
     proto_read_int(in, "at", 0, INT64_MIN, INT64_MAX, &self->at);
+    proto_read_str(in, "user_uuid", 0, 64, &self->user_uuid);
+    proto_read_str(in, "scaling_group", 0, 64, &self->scaling_group);
+    proto_read_str(in, "image", 0, 512, &self->image);
+    proto_read_str(in, "agent_id", 0, 128, &self->agent_id);
+    self->slots = proto_read_map(in, "slots", 0, 64, &self->slots_count);
 }
 
 static void
@@ -555,6 +590,11 @@ s_lifecycle_print(const proto_session_lifecycle_t *self, proto_text_t *text)
     proto_print_int(text, "exit_code", self->exit_code);
     proto_print_bool(text, "has_exit_code", self->has_exit_code);
     proto_print_int(text, "at", self->at);
+    proto_print_str(text, "user_uuid", self->user_uuid);
+    proto_print_str(text, "scaling_group", self->scaling_group);
+    proto_print_str(text, "image", self->image);
+    proto_print_str(text, "agent_id", self->agent_id);
+    proto_print_count(text, "slots", self->slots_count);
 }
 
 void

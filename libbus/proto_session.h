@@ -162,6 +162,18 @@ typedef struct {
     bool has_exit_code;
     //  When it happened (microseconds since the epoch)
     int64_t at;
+    //  The owner (accounting: usage per user) (at most 64 bytes)
+    char *user_uuid;
+    //  Its resource group (accounting) (at most 64 bytes)
+    char *scaling_group;
+    //  The canonical image reference (accounting) (at most 512 bytes)
+    char *image;
+    //  Kernel events: the kernel's agent (empty before it is placed) (at most 128 bytes)
+    char *agent_id;
+    //  Kernel events: what the kernel holds, slot -> decimal string (accounting:
+    //  allocation-time) (at most 64 pairs, string to string, in wire order)
+    proto_kv_t *slots;
+    size_t slots_count;
 } proto_session_lifecycle_t;
 
 void proto_session_lifecycle_init(proto_session_lifecycle_t *self);

@@ -4,18 +4,39 @@
     Keeps usage records, statistics and the access and audit log. It
     follows the gateway's durable events, so every request the gateway
     served lands in access_log (acct_db) exactly once, even across restarts
-    of either side. Its state is the node's database; it serves no RPC
-    methods of its own (so no acct_rpc yet).
+    of either side; it follows the scheduler's session and the agents'
+    kernel domains and their kernel.stats samples into one usage record per
+    kernel (acct_ingest), rolls the samples up (acct_db_compact) and
+    answers the accounting.* methods (acct_rpc, acct_query). Its offline
+    command is `backplane-accounting report` (acct_report).
 
     Timers (besides the node's cron, listed in bus_node.h: heartbeat,
     peer list, catch-up of missed durable events, outbox):
-      none. Access records are written as their events arrive, one inbox
-      transaction each.
+      - the accounting cron, every accounting.flush_ms (s_on_cron):
+          - writes the queued kernel.stats samples in one transaction
+            (also when the queue fills, and before every RPC answer);
+          - every accounting.compact_s (and once at start): rolls the raw
+            samples not yet rolled up into the hourly and daily buckets,
+            then deletes rolled-up samples older than
+            accounting.raw_retention_s, at most ACCT_DB_EXPIRE_BATCH a pass.
+    Durable events are applied as they arrive, in the node's inbox
+    transaction (no timer).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
 #include "acct_classes.h"
+
+typedef struct {
+    bus_node_t *node;
+    const acct_config_t *config;
+    acct_ingest_t *ingest;
+    acct_rpc_t *rpc;
+    struct event *cron;
+    int64_t compacted_ms; //  monotonic: the last compaction
+    uint64_t rolled;      //  samples rolled up since start
+    uint64_t expired;     //  samples deleted since start
+} acct_state_t;
 
 //  Records one gateway.access event; runs inside the inbox transaction.
 static int
@@ -40,15 +61,105 @@ s_apply_gateway(void *arg, bus_node_t *node, const bus_event_t *event)
     return rc;
 }
 
-static void *
-s_init(bus_node_t *node, const void *config, bus_error_t *err)
+static void
+s_compact(acct_state_t *state)
 {
-    (void) config;
-    if (bus_node_follow(node, "gateway", s_apply_gateway, NULL) != 0) {
-        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot follow the gateway's events");
+    int64_t expire_before =
+        bus_clock_wall_us() - (int64_t) state->config->raw_retention_s * 1000000;
+    int64_t rolled = 0, expired = 0;
+    if (acct_db_compact(bus_node_db(state->node), expire_before, &rolled, &expired) != 0)
+        bus_log_warning("usage compaction failed; retried at the next pass");
+    else if (rolled || expired)
+        bus_log_info("usage compacted rolled=%" PRId64 " expired=%" PRId64, rolled,
+                     expired);
+    state->rolled += (uint64_t) rolled;
+    state->expired += (uint64_t) expired;
+    state->compacted_ms = bus_clock_mono_ms();
+}
+
+static void
+s_on_cron(evutil_socket_t fd, short what, void *arg)
+{
+    (void) fd;
+    (void) what;
+    acct_state_t *state = arg;
+    acct_ingest_flush(state->ingest);
+    if (bus_clock_mono_ms() - state->compacted_ms >=
+        (int64_t) state->config->compact_s * 1000)
+        s_compact(state);
+}
+
+static void
+s_metrics(void *arg, struct evbuffer *out)
+{
+    acct_state_t *state = arg;
+    const acct_ingest_stats_t *stats = acct_ingest_stats(state->ingest);
+    evbuffer_add_printf(out,
+                        "# TYPE backplane_accounting_samples_applied_total counter\n"
+                        "backplane_accounting_samples_applied_total %" PRIu64 "\n"
+                        "# TYPE backplane_accounting_samples_skipped_total counter\n"
+                        "backplane_accounting_samples_skipped_total %" PRIu64 "\n"
+                        "# TYPE backplane_accounting_samples_malformed_total counter\n"
+                        "backplane_accounting_samples_malformed_total %" PRIu64 "\n"
+                        "# TYPE backplane_accounting_samples_queued gauge\n"
+                        "backplane_accounting_samples_queued %zu\n"
+                        "# TYPE backplane_accounting_ingest_lag_seconds gauge\n"
+                        "backplane_accounting_ingest_lag_seconds %.6f\n"
+                        "# TYPE backplane_accounting_samples_rolled_total counter\n"
+                        "backplane_accounting_samples_rolled_total %" PRIu64 "\n"
+                        "# TYPE backplane_accounting_samples_expired_total counter\n"
+                        "backplane_accounting_samples_expired_total %" PRIu64 "\n",
+                        stats->samples_applied, stats->samples_skipped,
+                        stats->samples_malformed, acct_ingest_pending(state->ingest),
+                        (double) stats->lag_us / 1e6, state->rolled, state->expired);
+}
+
+static void
+s_fini(void **state_p)
+{
+    acct_state_t *state = *state_p;
+    if (state) {
+        if (state->cron)
+            event_free(state->cron);
+        if (state->node)
+            bus_node_set_metrics(state->node, NULL, NULL);
+        acct_rpc_destroy(&state->rpc);
+        acct_ingest_destroy(&state->ingest); //  flushes what is queued
+        free(state);
+        *state_p = NULL;
+    }
+}
+
+static void *
+s_init(bus_node_t *node, const void *config_, bus_error_t *err)
+{
+    const acct_config_t *config = config_;
+    acct_state_t *state = calloc(1, sizeof *state);
+    if (!state) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
         return NULL;
     }
-    return node;
+    state->node = node;
+    state->config = config;
+    if (bus_node_follow(node, "gateway", s_apply_gateway, NULL) != 0)
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot follow the gateway's events");
+    else
+        state->ingest = acct_ingest_new(node, (size_t) config->stats_queue, err);
+    if (state->ingest)
+        state->rpc = acct_rpc_new(node, state->ingest, err);
+    if (state->rpc)
+        state->cron = event_new(bus_node_base(node), -1, EV_PERSIST, s_on_cron, state);
+    struct timeval tv = {config->flush_ms / 1000, (config->flush_ms % 1000) * 1000};
+    if (!state->cron || event_add(state->cron, &tv) != 0) {
+        if (state->rpc)
+            bus_error_set(err, BUS_STATUS_INTERNAL, "cannot start the accounting cron");
+        void *dead = state;
+        s_fini(&dead);
+        return NULL;
+    }
+    s_compact(state);
+    bus_node_set_metrics(node, s_metrics, state);
+    return state;
 }
 
 const bus_service_t acct_service = {
@@ -60,4 +171,6 @@ const bus_service_t acct_service = {
     .migrations = acct_db_migrations,
     .migration_count = ACCT_DB_MIGRATION_COUNT,
     .init = s_init,
+    .fini = s_fini,
+    .command = acct_report_command,
 };

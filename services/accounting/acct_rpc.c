@@ -1,0 +1,146 @@
+/*  =========================================================================
+    acct_rpc - the accounting.* methods on the accounting's node
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "acct_classes.h"
+
+struct _acct_rpc_t {
+    bus_node_t *node;
+    acct_ingest_t *ingest;
+};
+
+//  The queued samples count in the answer.
+static void
+s_flush(acct_rpc_t *self)
+{
+    if (self->ingest)
+        acct_ingest_flush(self->ingest);
+}
+
+//  ---------------------------------------------------------------------------
+//  accounting.usage
+
+static int
+s_on_usage(void *arg,
+           bus_rpc_request_t *req,
+           const void *body,
+           size_t size,
+           bus_writer_t *reply,
+           bus_error_t *err)
+{
+    (void) req;
+    acct_rpc_t *self = arg;
+    proto_accounting_usage_req_t in;
+    int rc = proto_accounting_usage_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    s_flush(self);
+    proto_accounting_usage_rep_t out;
+    rc = acct_query_usage(bus_node_db(self->node), &in, bus_clock_wall_us(), &out, err);
+    if (rc == BUS_OK && proto_accounting_usage_rep_write(&out, reply) != 0)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+    if (rc == BUS_OK)
+        bus_log_info("usage answered groups=%zu from=%" PRId64 " to=%" PRId64,
+                     out.groups_count, in.from, in.to);
+    proto_accounting_usage_rep_clear(&out);
+    proto_accounting_usage_req_clear(&in);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------------
+//  accounting.stats_user
+
+static int
+s_on_stats_user(void *arg,
+                bus_rpc_request_t *req,
+                const void *body,
+                size_t size,
+                bus_writer_t *reply,
+                bus_error_t *err)
+{
+    (void) req;
+    acct_rpc_t *self = arg;
+    proto_accounting_stats_user_req_t in;
+    int rc = proto_accounting_stats_user_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    s_flush(self);
+    proto_accounting_stats_user_rep_t out;
+    rc = acct_query_stats_user(bus_node_db(self->node), &in, bus_clock_wall_us(), &out,
+                               err);
+    if (rc == BUS_OK && proto_accounting_stats_user_rep_write(&out, reply) != 0)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+    proto_accounting_stats_user_rep_clear(&out);
+    proto_accounting_stats_user_req_clear(&in);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------------
+//  accounting.live
+
+static int
+s_on_live(void *arg,
+          bus_rpc_request_t *req,
+          const void *body,
+          size_t size,
+          bus_writer_t *reply,
+          bus_error_t *err)
+{
+    (void) req;
+    acct_rpc_t *self = arg;
+    proto_accounting_live_req_t in;
+    int rc = proto_accounting_live_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    s_flush(self);
+    proto_accounting_live_rep_t out;
+    rc = acct_query_live(bus_node_db(self->node), &in, &out, err);
+    if (rc == BUS_OK && proto_accounting_live_rep_write(&out, reply) != 0)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+    proto_accounting_live_rep_clear(&out);
+    proto_accounting_live_req_clear(&in);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------------
+
+acct_rpc_t *
+acct_rpc_new(bus_node_t *node, acct_ingest_t *ingest, bus_error_t *err)
+{
+    assert(node);
+    acct_rpc_t *self = calloc(1, sizeof *self);
+    if (!self) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        return NULL;
+    }
+    self->node = node;
+    self->ingest = ingest;
+    static const struct {
+        const char *method;
+        bus_rpc_handler_fn *fn;
+    } methods[] = {
+        {PROTO_ACCOUNTING_USAGE, s_on_usage},
+        {PROTO_ACCOUNTING_STATS_USER, s_on_stats_user},
+        {PROTO_ACCOUNTING_LIVE, s_on_live},
+    };
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+        if (bus_node_handle(node, methods[i].method, methods[i].fn, self) != 0) {
+            bus_error_set(err, BUS_STATUS_INTERNAL, "cannot serve %s", methods[i].method);
+            acct_rpc_destroy(&self);
+            return NULL;
+        }
+    return self;
+}
+
+void
+acct_rpc_destroy(acct_rpc_t **self_p)
+{
+    assert(self_p);
+    acct_rpc_t *self = *self_p;
+    if (self) {
+        free(self);
+        *self_p = NULL;
+    }
+}
