@@ -15,10 +15,11 @@
 #include "sched_model.h"
 #include "sched_pass.h"
 #include "sched_quota.h"
-#include "sched_snapshot.h"
+#include "sched_db_snapshot.h"
 #include "sched_agents.h"
 #include "sched_usage.h"
-#include "sched_sessions.h"
+#include "sched_db_sessions.h"
+#include "sched_db_list.h"
 #include "sched_where.h"
 #include "sched_dispatch.h"
 #include "sched_groups.h"
@@ -26,6 +27,6 @@
 #include "sched_reclaim.h"
 #include "sched_lifecycle.h"
 #include "sched_cluster.h"
-#include "sched_checkpoint.h"
+#include "sched_db_checkpoint.h"
 
 #endif

@@ -369,3 +369,42 @@ sched_db_slot_map(sqlite3_stmt *stmt, proto_kv_t **map_p, size_t *count_p)
     *map_p = map;
     *count_p = count;
 }
+
+bus_db_t *
+sched_db_open(const char *path, bus_error_t *err)
+{
+    return bus_db_open(path, sched_db_migrations, SCHED_DB_MIGRATION_COUNT, err);
+}
+
+void
+sched_db_bind_text(sqlite3_stmt *stmt, int index, const char *text)
+{
+    if (text)
+        sqlite3_bind_text(stmt, index, text, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(stmt, index);
+}
+
+int
+sched_db_step(sqlite3_stmt *stmt)
+{
+    int rc = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    if (rc == SQLITE_DONE)
+        return BUS_OK;
+    return rc == SQLITE_CONSTRAINT ? BUS_STATUS_CONFLICT : BUS_STATUS_INTERNAL;
+}
+
+char *
+sched_db_column_dup(sqlite3_stmt *stmt, int column)
+{
+    const unsigned char *text = sqlite3_column_text(stmt, column);
+    return text ? strdup((const char *) text) : NULL;
+}
+
+void
+sched_db_column_copy(sqlite3_stmt *stmt, int column, char *out, size_t size)
+{
+    const unsigned char *text = sqlite3_column_text(stmt, column);
+    snprintf(out, size, "%s", text ? (const char *) text : "");
+}

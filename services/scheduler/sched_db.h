@@ -33,7 +33,7 @@ extern const bus_db_migration_t sched_db_migrations[];
 //  every 10,000 pages of WAL rather than 1,000, so that pages written by
 //  many transactions in a row (the aggregates, the ends of the indexes)
 //  reach the database file once per checkpoint. That one is the bound on
-//  the WAL: sched_checkpoint copies most pages before, on its own thread.
+//  the WAL: sched_db_checkpoint copies most pages before, on its own thread.
 #define SCHED_DB_PRAGMAS                                                                 \
     "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536;"                            \
     " PRAGMA wal_autocheckpoint = 10000"
@@ -42,5 +42,26 @@ extern const bus_db_migration_t sched_db_migrations[];
 //  map of decimal strings as the bus carries them (caller owns *map_p; free
 //  with proto_free_map). Resets stmt.
 void sched_db_slot_map(sqlite3_stmt *stmt, proto_kv_t **map_p, size_t *count_p);
+
+//  ---------------------------------------------------------------------------
+//  Helpers of the sched_db_* files, the only ones that prepare statements.
+
+//  Opens the scheduler's database file at path outside the service (the
+//  offline check-ledger command), migrating it as the service would.
+//  NULL with err.
+bus_db_t *sched_db_open(const char *path, bus_error_t *err);
+
+//  Binds text at index, or NULL when text is NULL (copied: SQLITE_TRANSIENT).
+void sched_db_bind_text(sqlite3_stmt *stmt, int index, const char *text);
+
+//  Steps a statement that returns no row, then resets it: BUS_OK,
+//  BUS_STATUS_CONFLICT for a constraint, BUS_STATUS_INTERNAL otherwise.
+int sched_db_step(sqlite3_stmt *stmt);
+
+//  A text column as a fresh string (caller owns it); NULL for NULL.
+char *sched_db_column_dup(sqlite3_stmt *stmt, int column);
+
+//  A text column into out (size bytes, truncated); "" for NULL.
+void sched_db_column_copy(sqlite3_stmt *stmt, int column, char *out, size_t size);
 
 #endif

@@ -121,7 +121,7 @@ s_append(placed_t *placed)
 //  a cluster's kernels are read here.
 static int
 s_placed(sched_dispatch_t *self,
-         const sched_snapshot_t *snapshot,
+         const sched_db_snapshot_t *snapshot,
          const sched_pending_t *p,
          const sched_pending_extra_t *extra,
          int64_t now_us,
@@ -180,7 +180,7 @@ s_placed(sched_dispatch_t *self,
 //  head-of-line counter and status_data.scheduler.
 static void
 s_tried(sched_dispatch_t *self,
-        const sched_snapshot_t *snapshot,
+        const sched_db_snapshot_t *snapshot,
         sched_quota_t *quota,
         const sched_pending_t *p,
         const sched_pending_extra_t *extra,
@@ -228,14 +228,14 @@ s_group(sched_dispatch_t *self,
         int64_t now_us,
         placed_t *placed)
 {
-    sched_snapshot_t *snapshot =
-        sched_snapshot_load(self->db, group, architecture, now_us, self->window);
+    sched_db_snapshot_t *snapshot =
+        sched_db_snapshot_load(self->db, group, architecture, now_us, self->window);
     if (!snapshot) {
         bus_log_error("cannot read the pending sessions of resource group %s", group);
         return;
     }
     if (snapshot->pending_count == 0) {
-        sched_snapshot_destroy(&snapshot);
+        sched_db_snapshot_destroy(&snapshot);
         return;
     }
     char cursor_key[128];
@@ -260,7 +260,7 @@ s_group(sched_dispatch_t *self,
     size_t sessions_placed = sched_pass_run(&pass);
     zhashx_update(self->cursors, cursor_key, (void *) (uintptr_t) (cursor + 1));
     if (bus_db_begin(self->db) != 0) {
-        sched_snapshot_destroy(&snapshot);
+        sched_db_snapshot_destroy(&snapshot);
         return;
     }
     size_t first = placed->count;
@@ -289,7 +289,7 @@ s_group(sched_dispatch_t *self,
         bus_log_info("pass placed %zu of %zu pending sessions in resource group %s",
                      sessions_placed, snapshot->pending_count, group);
     }
-    sched_snapshot_destroy(&snapshot);
+    sched_db_snapshot_destroy(&snapshot);
 }
 
 bool

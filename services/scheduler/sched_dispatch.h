@@ -2,7 +2,7 @@
     sched_dispatch - one scheduling pass: snapshot, decide, write back
 
     For every resource group (and architecture) with PENDING sessions: read
-    a snapshot (sched_snapshot), run the group's policy over it (sched_pass,
+    a snapshot (sched_db_snapshot), run the group's policy over it (sched_pass,
     with the quota predicates of sched_quota as its admission test), and
     write what was decided in one transaction: for each session placed,
     its allocation rows (one per kernel and slot) and the SCHEDULED

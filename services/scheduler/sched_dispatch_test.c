@@ -80,7 +80,7 @@ s_submit(const session_t *s)
                                  .limits = s->limits};
     bus_error_t err = {0};
     s_now += 10;
-    int rc = sched_sessions_insert(s_db, &spec, s_now, &err);
+    int rc = sched_db_sessions_insert(s_db, &spec, s_now, &err);
     if (rc != BUS_OK)
         fprintf(stderr, "# submit %s: %s\n", s->id, err.detail);
     return rc;
@@ -142,7 +142,7 @@ s_end(const char *session)
     sqlite3_reset(stmt);
     for (size_t i = 0; i < count; i++) {
         bus_error_t err = {0};
-        sched_sessions_kernel_status(s_db, kernels[i], SCHED_KERNEL_TERMINATED,
+        sched_db_sessions_kernel_status(s_db, kernels[i], SCHED_KERNEL_TERMINATED,
                                      "user-requested", NULL, s_now, &err);
     }
 }

@@ -167,7 +167,7 @@ s_session_of(sched_lifecycle_t *self, const char *session_id, sched_move_t *move
 //  Moves a kernel (and with it its session) and emits what Backend.AI
 //  tells of it, from what the move read. A kernel already in status
 //  changes nothing but its event is emitted again.
-//  Only from the statuses in from_mask (see sched_sessions_kernel_move_from):
+//  Only from the statuses in from_mask (see sched_db_sessions_kernel_move_from):
 //  a kernel elsewhere, or unknown when from_mask is not every status, is
 //  left alone, quietly; *out (when given) says what was found.
 static int
@@ -185,7 +185,7 @@ s_move_from(sched_lifecycle_t *self,
     sched_move_t local;
     sched_move_t *found = out ? out : &local;
     bus_error_t err = {0};
-    int rc = sched_sessions_kernel_move_from(
+    int rc = sched_db_sessions_kernel_move_from(
         self->db, kernel_id, from_mask, status, reason, status_data, container_id,
         kernel_host, bus_clock_wall_us(), found, &err);
     if (rc != BUS_OK) {
@@ -412,7 +412,7 @@ s_created(call_ctx_t *ctx, const bus_reply_t *reply)
     //  A success moves the kernel only from where a create leaves it, read
     //  by the move itself; a failure needs to know where it is first.
     int current =
-        rc == BUS_OK ? -1 : sched_sessions_kernel_current(self->db, ctx->kernel_id);
+        rc == BUS_OK ? -1 : sched_db_sessions_kernel_current(self->db, ctx->kernel_id);
     if (bus_node_begin(self->node) == 0) {
         if (rc == BUS_OK) {
             //  The agent answers once the container runs and kernel.started
@@ -786,7 +786,7 @@ s_apply(void *arg, bus_node_t *node, const bus_event_t *event)
         int current = -1;
         if (proto_kernel_terminated_decode(&ended, event->body, event->body_size, &err) ==
             BUS_OK)
-            current = sched_sessions_kernel_current(self->db, ended.kernel_id);
+            current = sched_db_sessions_kernel_current(self->db, ended.kernel_id);
         if (current == SCHED_KERNEL_CANCELLED)
             //  An orphan the reconciliation removed: its session is over.
             bus_log_info("cancelled kernel ended kernel=%s reason=%s", ended.kernel_id,
@@ -886,7 +886,7 @@ s_reply_session(sched_lifecycle_t *self,
 {
     proto_session_create_rep_t rep; //  every session.* reply has this shape
     proto_session_create_rep_init(&rep);
-    int rc = sched_sessions_get(self->db, session_id, &rep.session);
+    int rc = sched_db_sessions_get(self->db, session_id, &rep.session);
     if (rc == BUS_OK && proto_session_create_rep_write(&rep, reply) != 0)
         rc = BUS_STATUS_INTERNAL;
     proto_session_create_rep_clear(&rep);
@@ -914,7 +914,7 @@ s_admit_pending(sched_lifecycle_t *self,
         return BUS_OK;
     }
     //  The slots of the request are the only ones that can go over.
-    sched_snapshot_t slots = {0};
+    sched_db_snapshot_t slots = {0};
     sched_vec_t total = {0};
     uint32_t size = spec->cluster_size ? spec->cluster_size : 1;
     for (size_t i = 0; i < spec->request_count && i < SCHED_SLOTS_MAX; i++) {
@@ -923,7 +923,7 @@ s_admit_pending(sched_lifecycle_t *self,
     }
     char *text = json_dumps(keypair, JSON_COMPACT);
     sched_scope_t scope = {0};
-    sched_snapshot_parse_limits(&slots, text, &scope);
+    sched_db_snapshot_parse_limits(&slots, text, &scope);
     free(text);
     json_decref(limits);
     sqlite3_stmt *stmt =
@@ -940,7 +940,7 @@ s_admit_pending(sched_lifecycle_t *self,
         sqlite3_bind_text(stmt, 1, spec->access_key, -1, SQLITE_STATIC);
         while (sqlite3_step(stmt) == SQLITE_ROW) {
             int slot =
-                sched_snapshot_slot(&slots, (const char *) sqlite3_column_text(stmt, 0));
+                sched_db_snapshot_slot(&slots, (const char *) sqlite3_column_text(stmt, 0));
             if (slot >= 0)
                 scope.pending_slots.v[slot] = sqlite3_column_int64(stmt, 1);
         }
@@ -971,7 +971,7 @@ s_create_one(sched_lifecycle_t *self,
     if (rc != BUS_OK)
         return rc;
     //  The same id again (a retry): answer what exists.
-    if (sched_sessions_status(self->db, in.session_id) >= 0) {
+    if (sched_db_sessions_status(self->db, in.session_id) >= 0) {
         rc = s_reply_session(self, in.session_id, reply, err);
         proto_session_create_req_clear(&in);
         return rc;
@@ -1017,7 +1017,7 @@ s_create_one(sched_lifecycle_t *self,
     if (rc == BUS_OK && bus_node_begin(self->node) != 0)
         rc = bus_error_set(err, BUS_STATUS_UNAVAILABLE, "database busy");
     else if (rc == BUS_OK) {
-        rc = sched_sessions_insert(self->db, &spec, now_us, err);
+        rc = sched_db_sessions_insert(self->db, &spec, now_us, err);
         if (rc == BUS_OK) {
             //  What the event tells is what was just inserted: no re-read.
             sched_move_t move;
@@ -1038,7 +1038,7 @@ s_create_one(sched_lifecycle_t *self,
     if (rc == BUS_OK) {
         proto_session_create_rep_t rep;
         proto_session_create_rep_init(&rep);
-        if (sched_sessions_info_of(&spec, now_us, &rep.session) != BUS_OK ||
+        if (sched_db_sessions_info_of(&spec, now_us, &rep.session) != BUS_OK ||
             proto_session_create_rep_write(&rep, reply) != 0)
             rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write session %s",
                                in.session_id);
@@ -1196,7 +1196,7 @@ s_on_destroyed(void *arg, const bus_reply_t *reply)
     //  The agent's kernel.terminated ends it; but an agent that does not
     //  know the kernel any more will never say so.
     if (reply->status == BUS_STATUS_NOT_FOUND &&
-        sched_sessions_kernel_current(ctx->self->db, ctx->kernel_id) ==
+        sched_db_sessions_kernel_current(ctx->self->db, ctx->kernel_id) ==
             SCHED_KERNEL_TERMINATING &&
         bus_node_begin(ctx->self->node) == 0) {
         s_move(ctx->self, ctx->session_id, ctx->kernel_id, SCHED_KERNEL_TERMINATED,
@@ -1246,7 +1246,7 @@ s_end_session(sched_lifecycle_t *self,
               const char *reason,
               bool forced)
 {
-    int status = sched_sessions_status(self->db, session_id);
+    int status = sched_db_sessions_status(self->db, session_id);
     if (status < 0)
         return BUS_STATUS_NOT_FOUND;
     if (sched_session_is_dead(status))
@@ -1368,7 +1368,7 @@ s_on_restarted(void *arg, const bus_reply_t *reply)
 {
     call_ctx_t *ctx = arg;
     sched_lifecycle_t *self = ctx->self;
-    int current = sched_sessions_kernel_current(self->db, ctx->kernel_id);
+    int current = sched_db_sessions_kernel_current(self->db, ctx->kernel_id);
     if (current == SCHED_KERNEL_RESTARTING && bus_node_begin(self->node) == 0) {
         //  RUNNING again, saying so: "restarting" was the step, not the state
         if (reply->status == BUS_OK)
@@ -1413,12 +1413,12 @@ s_restart(void *arg,
     proto_session_info_t info;
     proto_session_info_init(&info);
     char addr[256] = "", command[65536] = "";
-    rc = sched_sessions_get(self->db, in.session_id, &info);
+    rc = sched_db_sessions_get(self->db, in.session_id, &info);
     if (rc != BUS_OK)
         rc = bus_error_set(err, rc, "no such session %s", in.session_id);
     else if (sched_session_status_from_str(info.status) != SCHED_SESSION_RUNNING ||
              !info.kernel_id ||
-             sched_sessions_kernel_current(self->db, info.kernel_id) !=
+             sched_db_sessions_kernel_current(self->db, info.kernel_id) !=
                  SCHED_KERNEL_RUNNING)
         rc = bus_error_set(err, BUS_STATUS_CONFLICT,
                            "session %s is %s: only a RUNNING session restarts",
@@ -1542,7 +1542,7 @@ s_rename(void *arg,
     int rc = proto_session_rename_req_decode(&in, body, size, err);
     if (rc != BUS_OK)
         return rc;
-    rc = sched_sessions_rename(self->db, in.session_id, in.name, err);
+    rc = sched_db_sessions_rename(self->db, in.session_id, in.name, err);
     if (rc == BUS_OK) {
         bus_log_info("session renamed session=%s name=%s", in.session_id, in.name);
         rc = s_reply_session(self, in.session_id, reply, err);
@@ -1582,7 +1582,7 @@ s_list(void *arg,
     proto_session_list_rep_t out;
     proto_session_list_rep_init(&out);
     size_t total = 0;
-    rc = sched_sessions_list(self->db, &filter, &out.sessions, &out.sessions_count,
+    rc = sched_db_list_sessions(self->db, &filter, &out.sessions, &out.sessions_count,
                              &total, err);
     out.total_count = total;
     if (rc == BUS_OK && proto_session_list_rep_write(&out, reply) != 0)
@@ -1621,7 +1621,7 @@ static void
 s_settle_unreachable(sched_lifecycle_t *self, const char *agent_id, int64_t before_us)
 {
     sched_unsettled_t *rows = calloc(UNSETTLED_MAX, sizeof *rows);
-    size_t count = rows ? sched_sessions_unsettled(self->db, agent_id, before_us, rows,
+    size_t count = rows ? sched_db_sessions_unsettled(self->db, agent_id, before_us, rows,
                                                    UNSETTLED_MAX)
                         : 0;
     for (size_t i = 0; i < count; i++) {
@@ -1719,7 +1719,7 @@ s_on_listed(void *arg, const bus_reply_t *reply)
     int64_t before = bus_clock_wall_us() - self->reconcile_us;
     if (before > ctx->sent_us)
         before = ctx->sent_us;
-    size_t count = rows ? sched_sessions_unsettled(self->db, ctx->agent_id, before, rows,
+    size_t count = rows ? sched_db_sessions_unsettled(self->db, ctx->agent_id, before, rows,
                                                    UNSETTLED_MAX)
                         : 0;
     for (size_t i = 0; i < count; i++) {
@@ -1794,7 +1794,7 @@ s_on_listed(void *arg, const bus_reply_t *reply)
     //  heard of are left alone.
     for (size_t i = 0; rc == BUS_OK && i < rep.kernels_count; i++) {
         const char *kernel_id = rep.kernels[i].kernel_id;
-        int status = kernel_id ? sched_sessions_kernel_current(self->db, kernel_id) : -1;
+        int status = kernel_id ? sched_db_sessions_kernel_current(self->db, kernel_id) : -1;
         if ((status != SCHED_KERNEL_TERMINATED && status != SCHED_KERNEL_CANCELLED) ||
             s_in_flight(self, kernel_id))
             continue;

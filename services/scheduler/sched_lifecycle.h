@@ -2,7 +2,7 @@
     sched_lifecycle - sessions on the bus: the session.* methods, the
     scheduling passes, the calls to agents and the kernel events back
 
-    session.create stores a PENDING session (sched_sessions) and wakes a
+    session.create stores a PENDING session (sched_db_sessions) and wakes a
     scheduling pass; each placement is followed by kernel.create on the
     chosen agent (the kernel is PREPARING meanwhile). The agent's durable
     kernel.started and kernel.terminated events, followed exactly once,

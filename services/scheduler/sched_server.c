@@ -14,7 +14,7 @@
 typedef struct {
     sched_agents_t *agents;
     sched_lifecycle_t *lifecycle;
-    sched_checkpoint_t *checkpoint; //  NULL: the loop's connection checkpoints alone
+    sched_db_checkpoint_t *checkpoint; //  NULL: the loop's connection checkpoints alone
 } sched_state_t;
 
 static void
@@ -24,7 +24,7 @@ s_fini(void **state_p)
     if (state) {
         sched_lifecycle_destroy(&state->lifecycle);
         sched_agents_destroy(&state->agents);
-        sched_checkpoint_destroy(&state->checkpoint);
+        sched_db_checkpoint_destroy(&state->checkpoint);
         free(state);
         *state_p = NULL;
     }
@@ -42,7 +42,7 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
     //  Tuning, not schema (see sched_db.h).
     if (bus_db_exec(bus_node_db(node), SCHED_DB_PRAGMAS) != 0)
         bus_log_warning("cannot tune the database; going on with the defaults");
-    state->checkpoint = sched_checkpoint_new(bus_node_db(node));
+    state->checkpoint = sched_db_checkpoint_new(bus_node_db(node));
     state->agents = sched_agents_new(node, config->agent_lost_ms);
     if (state->agents && sched_usage_serve(node) == 0 && sched_groups_follow(node) == 0 &&
         sched_invariant_serve(node) == 0)

@@ -1,5 +1,5 @@
 /*  =========================================================================
-    sched_sessions - sessions and kernels in the scheduler's database
+    sched_db_sessions - sessions and kernels in the scheduler's database
 
     The writes of the session lifecycle, each one transaction: a new
     session with its kernel and what the kernel asks for (PENDING); a
@@ -13,8 +13,8 @@
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
-#ifndef SCHED_SESSIONS_H_INCLUDED
-#define SCHED_SESSIONS_H_INCLUDED
+#ifndef SCHED_DB_SESSIONS_H_INCLUDED
+#define SCHED_DB_SESSIONS_H_INCLUDED
 
 #include "bus.h"
 #include "sched_model.h"
@@ -51,7 +51,7 @@ typedef struct {
     int64_t starts_at_us;     //  not placed before (0: now)
     const char *dependencies; //  JSON array of session ids; NULL: none
     int64_t batch_timeout_s;  //  0: none
-    const char *limits;       //  JSON: the owner's limits (sched_snapshot); NULL: none
+    const char *limits;       //  JSON: the owner's limits (sched_db_snapshot); NULL: none
     const char *mounts;       //  JSON array, passed to kernel.create; NULL: none
     const char *tag;          //  the user's tag; NULL: none
 } sched_session_spec_t;
@@ -59,32 +59,32 @@ typedef struct {
 //  Inserts the session, its kernel and its requests as PENDING at now_us.
 //  CONFLICT when the owner already has a live session of that name (or the
 //  ids exist); INVALID for a malformed spec.
-int sched_sessions_insert(bus_db_t *db,
-                          const sched_session_spec_t *spec,
-                          int64_t now_us,
-                          bus_error_t *err);
+int sched_db_sessions_insert(bus_db_t *db,
+                             const sched_session_spec_t *spec,
+                             int64_t now_us,
+                             bus_error_t *err);
 
 //  Renames a RUNNING session. NOT_FOUND for an unknown id, CONFLICT when
 //  it does not run or its owner has another live session of that name.
-int sched_sessions_rename(bus_db_t *db,
-                          const char *session_id,
-                          const char *name,
-                          bus_error_t *err);
+int sched_db_sessions_rename(bus_db_t *db,
+                             const char *session_id,
+                             const char *name,
+                             bus_error_t *err);
 
 //  Moves a kernel to status (status_info and status_data, a JSON object
 //  text, optional), recomputes its session's status, and deletes the
 //  kernel's allocation rows when it no longer occupies them. NOT_FOUND for
 //  an unknown kernel, INVALID for a transition the state machine forbids;
 //  the same status again is BUS_OK and changes nothing.
-int sched_sessions_kernel_status(bus_db_t *db,
-                                 const char *kernel_id,
-                                 sched_kernel_status_t status,
-                                 const char *status_info,
-                                 const char *status_data,
-                                 int64_t now_us,
-                                 bus_error_t *err);
+int sched_db_sessions_kernel_status(bus_db_t *db,
+                                    const char *kernel_id,
+                                    sched_kernel_status_t status,
+                                    const char *status_info,
+                                    const char *status_data,
+                                    int64_t now_us,
+                                    bus_error_t *err);
 
-//  What a kernel transition (sched_sessions_kernel_move) found and did,
+//  What a kernel transition (sched_db_sessions_kernel_move) found and did,
 //  for the events that tell it: the kernel's status before, its session's
 //  status before and after, and the session's owner and the kernel's place
 //  in its cluster as the events carry them.
@@ -102,42 +102,42 @@ typedef struct {
     int64_t cluster_size; //  the session's kernels
 } sched_move_t;
 
-//  sched_sessions_kernel_status, saying in *out (when given) what it found
+//  sched_db_sessions_kernel_status, saying in *out (when given) what it found
 //  and changed; on BUS_OK with kernel_from == status nothing changed. Reads
 //  the kernel and its session once, and its siblings only for a cluster.
-int sched_sessions_kernel_move(bus_db_t *db,
-                               const char *kernel_id,
-                               sched_kernel_status_t status,
-                               const char *status_info,
-                               const char *status_data,
-                               int64_t now_us,
-                               sched_move_t *out,
-                               bus_error_t *err);
+int sched_db_sessions_kernel_move(bus_db_t *db,
+                                  const char *kernel_id,
+                                  sched_kernel_status_t status,
+                                  const char *status_info,
+                                  const char *status_data,
+                                  int64_t now_us,
+                                  sched_move_t *out,
+                                  bus_error_t *err);
 
-//  sched_sessions_kernel_move, only from the kernel statuses in from_mask
+//  sched_db_sessions_kernel_move, only from the kernel statuses in from_mask
 //  (bit 1 << status; SCHED_KERNEL_FROM_ANY for all): a kernel in another
 //  status is left as it is (BUS_OK, kernel_from says where it is), so a
 //  caller that would move it only from some statuses reads it once. The
 //  kernel's container_id and kernel_host, when not NULL, are written with
 //  the move (in the same row update); not when it does not move.
 #define SCHED_KERNEL_FROM_ANY (~0u)
-int sched_sessions_kernel_move_from(bus_db_t *db,
-                                    const char *kernel_id,
-                                    unsigned from_mask,
-                                    sched_kernel_status_t status,
-                                    const char *status_info,
-                                    const char *status_data,
-                                    const char *container_id,
-                                    const char *kernel_host,
-                                    int64_t now_us,
-                                    sched_move_t *out,
-                                    bus_error_t *err);
+int sched_db_sessions_kernel_move_from(bus_db_t *db,
+                                       const char *kernel_id,
+                                       unsigned from_mask,
+                                       sched_kernel_status_t status,
+                                       const char *status_info,
+                                       const char *status_data,
+                                       const char *container_id,
+                                       const char *kernel_host,
+                                       int64_t now_us,
+                                       sched_move_t *out,
+                                       bus_error_t *err);
 
 //  The session's status, or -1 when there is no such session.
-int sched_sessions_status(bus_db_t *db, const char *session_id);
+int sched_db_sessions_status(bus_db_t *db, const char *session_id);
 
 //  A kernel's status, or -1 when there is no such kernel.
-int sched_sessions_kernel_current(bus_db_t *db, const char *kernel_id);
+int sched_db_sessions_kernel_current(bus_db_t *db, const char *kernel_id);
 
 //  A kernel in a transitional status (being created, restarted or
 //  destroyed), as the reconciliation sees it.
@@ -155,61 +155,25 @@ typedef struct {
 //  fills out with at most max of them and returns how many. A kernel in
 //  such a status is waiting for its agent; one that waits too long was
 //  probably left behind by a lost message.
-size_t sched_sessions_unsettled(bus_db_t *db,
-                                const char *agent_id,
-                                int64_t before_us,
-                                sched_unsettled_t *out,
-                                size_t max);
+size_t sched_db_sessions_unsettled(bus_db_t *db,
+                                   const char *agent_id,
+                                   int64_t before_us,
+                                   sched_unsettled_t *out,
+                                   size_t max);
 
 //  Fills out (initialized by the caller, cleared with
 //  proto_session_info_clear) with session_id's session and its main kernel.
 //  BUS_OK or NOT_FOUND.
-int sched_sessions_get(bus_db_t *db, const char *session_id, proto_session_info_t *out);
+int
+sched_db_sessions_get(bus_db_t *db, const char *session_id, proto_session_info_t *out);
 
 //  Fills out (initialized by the caller, cleared with
-//  proto_session_info_clear) with what sched_sessions_get reads of a
-//  session that sched_sessions_insert has just stored from spec at now_us,
+//  proto_session_info_clear) with what sched_db_sessions_get reads of a
+//  session that sched_db_sessions_insert has just stored from spec at now_us,
 //  without reading it: the answer to the session.create that stored it.
 //  BUS_OK, or INTERNAL when out of memory.
-int sched_sessions_info_of(const sched_session_spec_t *spec,
-                           int64_t now_us,
-                           proto_session_info_t *out);
-
-//  A default-order page of a list of several statuses is read one status
-//  at a time and merged, when it ends within the first MERGE_ROWS rows and
-//  names at most MERGE_STATUSES statuses (each shorter than
-//  SCHED_STATUS_WORD_MAX bytes); otherwise one query sorts every match.
-#define SCHED_SESSIONS_MERGE_ROWS     1000
-#define SCHED_SESSIONS_MERGE_STATUSES 16
-#define SCHED_STATUS_WORD_MAX         32
-
-//  Which sessions sched_sessions_list returns; NULL members match all.
-//  statuses is a comma-separated list of status names; where and order
-//  are session.list's JSON term and order text (sched_where.h); after_id
-//  with after_created_at is a cursor in the default order.
-typedef struct {
-    const char *access_key;
-    const char *domain_name;
-    const char *group_id;
-    const char *statuses;
-    size_t limit;
-    size_t offset;
-    const char *mounted_folder; //  a virtual folder's id: only sessions mounting it
-    const char *where;
-    const char *order;
-    int64_t after_created_at;
-    const char *after_id;
-} sched_session_filter_t;
-
-//  The matching sessions, newest first (or in filter->order), from offset,
-//  at most limit: *out is an owned array of *count infos (clear each, then
-//  free the array); *total counts every match. BUS_OK, INVALID (a bad
-//  where or order, with err) or INTERNAL.
-int sched_sessions_list(bus_db_t *db,
-                        const sched_session_filter_t *filter,
-                        proto_session_info_t **out,
-                        size_t *count,
-                        size_t *total,
-                        bus_error_t *err);
+int sched_db_sessions_info_of(const sched_session_spec_t *spec,
+                              int64_t now_us,
+                              proto_session_info_t *out);
 
 #endif

@@ -1,31 +1,11 @@
 /*  =========================================================================
-    sched_sessions - sessions and kernels in the scheduler's database
+    sched_db_sessions - sessions and kernels in the scheduler's database
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
 #include "sched_classes.h"
 #include <sys/random.h> //  getrandom: the UUIDs of a cluster's sub kernels
-
-static void
-s_bind(sqlite3_stmt *stmt, int index, const char *text)
-{
-    if (text)
-        sqlite3_bind_text(stmt, index, text, -1, SQLITE_TRANSIENT);
-    else
-        sqlite3_bind_null(stmt, index);
-}
-
-//  Steps a write statement; BUS_OK, CONFLICT for a constraint, INTERNAL.
-static int
-s_step(sqlite3_stmt *stmt)
-{
-    int rc = sqlite3_step(stmt);
-    sqlite3_reset(stmt);
-    if (rc == SQLITE_DONE)
-        return BUS_OK;
-    return rc == SQLITE_CONSTRAINT ? BUS_STATUS_CONFLICT : BUS_STATUS_INTERNAL;
-}
 
 static bool
 s_valid_id(const char *id)
@@ -73,12 +53,12 @@ s_insert_kernel(bus_db_t *db,
                         " status_changed, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?5)");
     if (!stmt)
         return BUS_STATUS_INTERNAL;
-    s_bind(stmt, 1, kernel_id);
-    s_bind(stmt, 2, spec->session_id);
-    s_bind(stmt, 3, index == 1 ? "main" : "sub");
+    sched_db_bind_text(stmt, 1, kernel_id);
+    sched_db_bind_text(stmt, 2, spec->session_id);
+    sched_db_bind_text(stmt, 3, index == 1 ? "main" : "sub");
     sqlite3_bind_int(stmt, 4, (int) index);
     sqlite3_bind_int64(stmt, 5, now_us);
-    int rc = s_step(stmt);
+    int rc = sched_db_step(stmt);
     for (size_t i = 0; rc == BUS_OK && i < spec->request_count; i++) {
         if (spec->request[i].amount < 0)
             return bus_error_set(err, BUS_STATUS_INVALID, "negative amount of %s",
@@ -87,10 +67,10 @@ s_insert_kernel(bus_db_t *db,
                                " VALUES (?1, ?2, ?3)");
         if (!stmt)
             return BUS_STATUS_INTERNAL;
-        s_bind(stmt, 1, kernel_id);
-        s_bind(stmt, 2, spec->request[i].slot);
+        sched_db_bind_text(stmt, 1, kernel_id);
+        sched_db_bind_text(stmt, 2, spec->request[i].slot);
         sqlite3_bind_int64(stmt, 3, spec->request[i].amount);
-        rc = s_step(stmt);
+        rc = sched_db_step(stmt);
     }
     return rc;
 }
@@ -127,10 +107,10 @@ s_store_limits(bus_db_t *db, const sched_session_spec_t *spec, bus_error_t *err)
                 " WHERE limits <> excluded.limits");
         rc = stmt && text ? BUS_OK : BUS_STATUS_INTERNAL;
         if (rc == BUS_OK) {
-            s_bind(stmt, 1, kinds[i]);
-            s_bind(stmt, 2, keys[i]);
-            s_bind(stmt, 3, text);
-            rc = s_step(stmt);
+            sched_db_bind_text(stmt, 1, kinds[i]);
+            sched_db_bind_text(stmt, 2, keys[i]);
+            sched_db_bind_text(stmt, 3, text);
+            rc = sched_db_step(stmt);
         }
         free(text);
     }
@@ -180,10 +160,10 @@ s_resolve_dependencies(bus_db_t *db, const sched_session_spec_t *spec, bus_error
 }
 
 int
-sched_sessions_insert(bus_db_t *db,
-                      const sched_session_spec_t *spec,
-                      int64_t now_us,
-                      bus_error_t *err)
+sched_db_sessions_insert(bus_db_t *db,
+                         const sched_session_spec_t *spec,
+                         int64_t now_us,
+                         bus_error_t *err)
 {
     if (!s_valid_id(spec->session_id) || !s_valid_id(spec->kernel_id) || !spec->name ||
         !spec->access_key || !spec->user_uuid || !spec->domain_name || !spec->group_id ||
@@ -216,8 +196,8 @@ sched_sessions_insert(bus_db_t *db,
                         " AND status NOT IN ('TERMINATED', 'CANCELLED')");
     int rc = stmt ? BUS_OK : BUS_STATUS_INTERNAL;
     if (stmt) {
-        s_bind(stmt, 1, spec->access_key);
-        s_bind(stmt, 2, spec->name);
+        sched_db_bind_text(stmt, 1, spec->access_key);
+        sched_db_bind_text(stmt, 2, spec->name);
         bool taken = sqlite3_step(stmt) == SQLITE_ROW;
         sqlite3_reset(stmt);
         if (taken)
@@ -243,24 +223,24 @@ sched_sessions_insert(bus_db_t *db,
                                spec->user_uuid,     spec->domain_name, spec->group_id,
                                spec->scaling_group, spec->type};
         for (int i = 0; i < 8; i++)
-            s_bind(stmt, i + 1, texts[i]);
+            sched_db_bind_text(stmt, i + 1, texts[i]);
         sqlite3_bind_int64(stmt, 9, now_us);
-        s_bind(stmt, 10, spec->image);
-        s_bind(stmt, 11, spec->architecture);
-        s_bind(stmt, 12, spec->environ);
-        s_bind(stmt, 13, spec->resource_opts);
-        s_bind(stmt, 14, spec->startup_command);
-        s_bind(stmt, 15, spec->preopen_ports);
-        s_bind(stmt, 16, spec->bootstrap_script);
+        sched_db_bind_text(stmt, 10, spec->image);
+        sched_db_bind_text(stmt, 11, spec->architecture);
+        sched_db_bind_text(stmt, 12, spec->environ);
+        sched_db_bind_text(stmt, 13, spec->resource_opts);
+        sched_db_bind_text(stmt, 14, spec->startup_command);
+        sched_db_bind_text(stmt, 15, spec->preopen_ports);
+        sched_db_bind_text(stmt, 16, spec->bootstrap_script);
         sqlite3_bind_int(stmt, 17, spec->priority);
-        s_bind(stmt, 18, spec->cluster_mode);
+        sched_db_bind_text(stmt, 18, spec->cluster_mode);
         sqlite3_bind_int(stmt, 19, (int) size);
         sqlite3_bind_int64(stmt, 20, spec->starts_at_us);
-        s_bind(stmt, 21, dependencies);
+        sched_db_bind_text(stmt, 21, dependencies);
         sqlite3_bind_int64(stmt, 22, spec->batch_timeout_s);
-        s_bind(stmt, 23, spec->mounts);
-        s_bind(stmt, 24, spec->tag);
-        rc = s_step(stmt);
+        sched_db_bind_text(stmt, 23, spec->mounts);
+        sched_db_bind_text(stmt, 24, spec->tag);
+        rc = sched_db_step(stmt);
     }
     if (rc == BUS_OK)
         rc = s_insert_kernel(db, spec, spec->kernel_id, 1, now_us, err);
@@ -286,10 +266,10 @@ sched_sessions_insert(bus_db_t *db,
 }
 
 int
-sched_sessions_rename(bus_db_t *db,
-                      const char *session_id,
-                      const char *name,
-                      bus_error_t *err)
+sched_db_sessions_rename(bus_db_t *db,
+                         const char *session_id,
+                         const char *name,
+                         bus_error_t *err)
 {
     sqlite3_stmt *stmt = bus_db_stmt(
         db, "SELECT status, access_key, (SELECT count(*) FROM sessions AS other"
@@ -299,8 +279,8 @@ sched_sessions_rename(bus_db_t *db,
             " FROM sessions WHERE id = ?1");
     if (!stmt)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
-    s_bind(stmt, 1, session_id);
-    s_bind(stmt, 2, name);
+    sched_db_bind_text(stmt, 1, session_id);
+    sched_db_bind_text(stmt, 2, name);
     int rc = BUS_OK;
     if (sqlite3_step(stmt) != SQLITE_ROW)
         rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such session");
@@ -316,8 +296,8 @@ sched_sessions_rename(bus_db_t *db,
     stmt = bus_db_stmt(db, "UPDATE sessions SET name = ?2 WHERE id = ?1");
     if (!stmt)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
-    s_bind(stmt, 1, session_id);
-    s_bind(stmt, 2, name);
+    sched_db_bind_text(stmt, 1, session_id);
+    sched_db_bind_text(stmt, 2, name);
     bool done = sqlite3_step(stmt) == SQLITE_DONE;
     sqlite3_reset(stmt);
     return done ? BUS_OK : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot rename");
@@ -339,7 +319,7 @@ s_status_from_kernels(bus_db_t *db,
                         " WHERE session_id = ?1 ORDER BY cluster_idx, id");
     if (!stmt)
         return -1;
-    s_bind(stmt, 1, session_id);
+    sched_db_bind_text(stmt, 1, session_id);
     sched_kernel_status_t kernels[SCHED_CLUSTER_MAX];
     size_t count = 0, main = 0;
     while (count < SCHED_CLUSTER_MAX && sqlite3_step(stmt) == SQLITE_ROW) {
@@ -385,52 +365,45 @@ s_follow_kernels(bus_db_t *db,
             " terminated_at = CASE WHEN ?6 THEN ?3 ELSE terminated_at END WHERE id = ?1");
     if (!stmt)
         return BUS_STATUS_INTERNAL;
-    s_bind(stmt, 1, session_id);
-    s_bind(stmt, 2, sched_session_status_str(next));
+    sched_db_bind_text(stmt, 1, session_id);
+    sched_db_bind_text(stmt, 2, sched_session_status_str(next));
     sqlite3_bind_int64(stmt, 3, now_us);
-    s_bind(stmt, 4, status_info);
-    s_bind(stmt, 5, status_data);
+    sched_db_bind_text(stmt, 4, status_info);
+    sched_db_bind_text(stmt, 5, status_data);
     sqlite3_bind_int(stmt, 6, sched_session_is_dead((sched_session_status_t) next));
-    int rc = s_step(stmt);
+    int rc = sched_db_step(stmt);
     if (rc == BUS_OK)
         *now = next;
     return rc;
 }
 
-static void
-s_copy_column(char *out, size_t size, sqlite3_stmt *stmt, int column)
+int
+sched_db_sessions_kernel_move(bus_db_t *db,
+                              const char *kernel_id,
+                              sched_kernel_status_t status,
+                              const char *status_info,
+                              const char *status_data,
+                              int64_t now_us,
+                              sched_move_t *out,
+                              bus_error_t *err)
 {
-    const unsigned char *text = sqlite3_column_text(stmt, column);
-    snprintf(out, size, "%s", text ? (const char *) text : "");
+    return sched_db_sessions_kernel_move_from(db, kernel_id, SCHED_KERNEL_FROM_ANY,
+                                              status, status_info, status_data, NULL,
+                                              NULL, now_us, out, err);
 }
 
 int
-sched_sessions_kernel_move(bus_db_t *db,
-                           const char *kernel_id,
-                           sched_kernel_status_t status,
-                           const char *status_info,
-                           const char *status_data,
-                           int64_t now_us,
-                           sched_move_t *out,
-                           bus_error_t *err)
-{
-    return sched_sessions_kernel_move_from(db, kernel_id, SCHED_KERNEL_FROM_ANY, status,
-                                           status_info, status_data, NULL, NULL, now_us,
-                                           out, err);
-}
-
-int
-sched_sessions_kernel_move_from(bus_db_t *db,
-                                const char *kernel_id,
-                                unsigned from_mask,
-                                sched_kernel_status_t status,
-                                const char *status_info,
-                                const char *status_data,
-                                const char *container_id,
-                                const char *kernel_host,
-                                int64_t now_us,
-                                sched_move_t *out,
-                                bus_error_t *err)
+sched_db_sessions_kernel_move_from(bus_db_t *db,
+                                   const char *kernel_id,
+                                   unsigned from_mask,
+                                   sched_kernel_status_t status,
+                                   const char *status_info,
+                                   const char *status_data,
+                                   const char *container_id,
+                                   const char *kernel_host,
+                                   int64_t now_us,
+                                   sched_move_t *out,
+                                   bus_error_t *err)
 {
     sched_move_t local;
     sched_move_t *move = out ? out : &local;
@@ -450,22 +423,22 @@ sched_sessions_kernel_move_from(bus_db_t *db,
         " FROM kernels k LEFT JOIN sessions s ON s.id = k.session_id WHERE k.id = ?1");
     if (!stmt)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
-    s_bind(stmt, 1, kernel_id);
+    sched_db_bind_text(stmt, 1, kernel_id);
     int from = -1, current = -1;
     int64_t cluster_size = 1;
     if (sqlite3_step(stmt) == SQLITE_ROW) {
         from = sched_kernel_status_from_str((const char *) sqlite3_column_text(stmt, 0));
-        s_copy_column(move->session_id, sizeof move->session_id, stmt, 1);
-        s_copy_column(move->cluster_role, sizeof move->cluster_role, stmt, 2);
+        sched_db_column_copy(stmt, 1, move->session_id, sizeof move->session_id);
+        sched_db_column_copy(stmt, 2, move->cluster_role, sizeof move->cluster_role);
         move->cluster_idx = sqlite3_column_int64(stmt, 3);
         if (sqlite3_column_type(stmt, 4) != SQLITE_NULL)
             current = sched_session_status_from_str(
                 (const char *) sqlite3_column_text(stmt, 4));
         cluster_size = move->cluster_size = sqlite3_column_int64(stmt, 5);
-        s_copy_column(move->name, sizeof move->name, stmt, 6);
-        s_copy_column(move->access_key, sizeof move->access_key, stmt, 7);
-        s_copy_column(move->domain_name, sizeof move->domain_name, stmt, 8);
-        s_copy_column(move->group_id, sizeof move->group_id, stmt, 9);
+        sched_db_column_copy(stmt, 6, move->name, sizeof move->name);
+        sched_db_column_copy(stmt, 7, move->access_key, sizeof move->access_key);
+        sched_db_column_copy(stmt, 8, move->domain_name, sizeof move->domain_name);
+        sched_db_column_copy(stmt, 9, move->group_id, sizeof move->group_id);
     }
     sqlite3_reset(stmt);
     if (from < 0)
@@ -494,23 +467,23 @@ sched_sessions_kernel_move_from(bus_db_t *db,
             " kernel_host = coalesce(?8, kernel_host) WHERE id = ?1");
     int rc = stmt ? BUS_OK : BUS_STATUS_INTERNAL;
     if (stmt) {
-        s_bind(stmt, 1, kernel_id);
-        s_bind(stmt, 2, sched_kernel_status_str(status));
+        sched_db_bind_text(stmt, 1, kernel_id);
+        sched_db_bind_text(stmt, 2, sched_kernel_status_str(status));
         sqlite3_bind_int64(stmt, 3, now_us);
-        s_bind(stmt, 4, status_info);
-        s_bind(stmt, 5, status_data);
+        sched_db_bind_text(stmt, 4, status_info);
+        sched_db_bind_text(stmt, 5, status_data);
         sqlite3_bind_int(stmt, 6, !sched_kernel_occupies(status));
-        s_bind(stmt, 7, container_id);
-        s_bind(stmt, 8, kernel_host);
-        rc = s_step(stmt);
+        sched_db_bind_text(stmt, 7, container_id);
+        sched_db_bind_text(stmt, 8, kernel_host);
+        rc = sched_db_step(stmt);
     }
     //  The ledger: a kernel that no longer occupies gives its slots back.
     if (rc == BUS_OK && !sched_kernel_occupies(status)) {
         stmt = bus_db_stmt(db, "DELETE FROM allocations WHERE kernel_id = ?1");
         rc = stmt ? BUS_OK : BUS_STATUS_INTERNAL;
         if (stmt) {
-            s_bind(stmt, 1, kernel_id);
-            rc = s_step(stmt);
+            sched_db_bind_text(stmt, 1, kernel_id);
+            rc = sched_db_step(stmt);
         }
     }
     int after = current;
@@ -530,25 +503,25 @@ sched_sessions_kernel_move_from(bus_db_t *db,
 }
 
 int
-sched_sessions_kernel_status(bus_db_t *db,
-                             const char *kernel_id,
-                             sched_kernel_status_t status,
-                             const char *status_info,
-                             const char *status_data,
-                             int64_t now_us,
-                             bus_error_t *err)
+sched_db_sessions_kernel_status(bus_db_t *db,
+                                const char *kernel_id,
+                                sched_kernel_status_t status,
+                                const char *status_info,
+                                const char *status_data,
+                                int64_t now_us,
+                                bus_error_t *err)
 {
-    return sched_sessions_kernel_move(db, kernel_id, status, status_info, status_data,
-                                      now_us, NULL, err);
+    return sched_db_sessions_kernel_move(db, kernel_id, status, status_info, status_data,
+                                         now_us, NULL, err);
 }
 
 int
-sched_sessions_status(bus_db_t *db, const char *session_id)
+sched_db_sessions_status(bus_db_t *db, const char *session_id)
 {
     sqlite3_stmt *stmt = bus_db_stmt(db, "SELECT status FROM sessions WHERE id = ?1");
     if (!stmt)
         return -1;
-    s_bind(stmt, 1, session_id);
+    sched_db_bind_text(stmt, 1, session_id);
     int status = -1;
     if (sqlite3_step(stmt) == SQLITE_ROW)
         status =
@@ -558,12 +531,12 @@ sched_sessions_status(bus_db_t *db, const char *session_id)
 }
 
 int
-sched_sessions_kernel_current(bus_db_t *db, const char *kernel_id)
+sched_db_sessions_kernel_current(bus_db_t *db, const char *kernel_id)
 {
     sqlite3_stmt *stmt = bus_db_stmt(db, "SELECT status FROM kernels WHERE id = ?1");
     if (!stmt)
         return -1;
-    s_bind(stmt, 1, kernel_id);
+    sched_db_bind_text(stmt, 1, kernel_id);
     int status = -1;
     if (sqlite3_step(stmt) == SQLITE_ROW)
         status =
@@ -573,11 +546,11 @@ sched_sessions_kernel_current(bus_db_t *db, const char *kernel_id)
 }
 
 size_t
-sched_sessions_unsettled(bus_db_t *db,
-                         const char *agent_id,
-                         int64_t before_us,
-                         sched_unsettled_t *out,
-                         size_t max)
+sched_db_sessions_unsettled(bus_db_t *db,
+                            const char *agent_id,
+                            int64_t before_us,
+                            sched_unsettled_t *out,
+                            size_t max)
 {
     //  By agent, so that the kernels_agent index does the work however many
     //  ended kernels the table keeps.
@@ -589,7 +562,7 @@ sched_sessions_unsettled(bus_db_t *db,
             " ORDER BY status_changed, id LIMIT ?3");
     if (!stmt || max == 0)
         return 0;
-    s_bind(stmt, 1, agent_id);
+    sched_db_bind_text(stmt, 1, agent_id);
     sqlite3_bind_int64(stmt, 2, before_us);
     sqlite3_bind_int64(stmt, 3, (sqlite3_int64) max);
     size_t count = 0;
@@ -622,13 +595,6 @@ sched_sessions_unsettled(bus_db_t *db,
     " LEFT JOIN kernels k ON k.session_id = s.id AND k.cluster_role = 'main'"            \
     " LEFT JOIN agents a ON a.id = k.agent_id"
 
-static char *
-s_column(sqlite3_stmt *stmt, int column)
-{
-    const unsigned char *text = sqlite3_column_text(stmt, column);
-    return text ? strdup((const char *) text) : NULL;
-}
-
 //  A (slot, amount) query for one kernel as a map.
 static void
 s_kernel_slots(
@@ -637,7 +603,7 @@ s_kernel_slots(
     sqlite3_stmt *stmt = kernel_id ? bus_db_stmt(db, sql) : NULL;
     if (!stmt)
         return;
-    s_bind(stmt, 1, kernel_id);
+    sched_db_bind_text(stmt, 1, kernel_id);
     sched_db_slot_map(stmt, map, count);
 }
 
@@ -652,15 +618,15 @@ s_read_info(sqlite3_stmt *stmt, proto_session_info_t *out)
                       &out->architecture,  &out->tag,          &out->kernel_id,
                       &out->agent_id,      &out->container_id, &out->kernel_host};
     for (int i = 0; i < 18; i++)
-        *texts[i] = s_column(stmt, i);
+        *texts[i] = sched_db_column_dup(stmt, i);
     out->exit_code = sqlite3_column_int64(stmt, 18);
     out->created_at = sqlite3_column_int64(stmt, 19);
     out->status_changed = sqlite3_column_int64(stmt, 20);
     out->terminated_at = sqlite3_column_int64(stmt, 21);
-    out->agent_addr = s_column(stmt, 22);
-    out->preopen_ports = s_column(stmt, 23);
-    out->result = s_column(stmt, 24);
-    out->cluster_mode = s_column(stmt, 25);
+    out->agent_addr = sched_db_column_dup(stmt, 22);
+    out->preopen_ports = sched_db_column_dup(stmt, 23);
+    out->result = sched_db_column_dup(stmt, 24);
+    out->cluster_mode = sched_db_column_dup(stmt, 25);
     out->cluster_size = (uint64_t) sqlite3_column_int64(stmt, 26);
 }
 
@@ -676,12 +642,12 @@ s_read_slots(bus_db_t *db, proto_session_info_t *out)
 }
 
 int
-sched_sessions_get(bus_db_t *db, const char *session_id, proto_session_info_t *out)
+sched_db_sessions_get(bus_db_t *db, const char *session_id, proto_session_info_t *out)
 {
     sqlite3_stmt *stmt = bus_db_stmt(db, SESSION_COLUMNS " WHERE s.id = ?1");
     if (!stmt)
         return BUS_STATUS_INTERNAL;
-    s_bind(stmt, 1, session_id);
+    sched_db_bind_text(stmt, 1, session_id);
     bool found = sqlite3_step(stmt) == SQLITE_ROW;
     if (found)
         s_read_info(stmt, out);
@@ -705,9 +671,9 @@ s_slot_cmp(const void *a, const void *b)
 }
 
 int
-sched_sessions_info_of(const sched_session_spec_t *spec,
-                       int64_t now_us,
-                       proto_session_info_t *out)
+sched_db_sessions_info_of(const sched_session_spec_t *spec,
+                          int64_t now_us,
+                          proto_session_info_t *out)
 {
     //  Each column as the insert stores it (the same defaults) and as
     //  s_read_info reads it back; NULL columns stay NULL.
@@ -757,253 +723,5 @@ sched_sessions_info_of(const sched_session_spec_t *spec,
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
         if (!texts[i])
             return BUS_STATUS_INTERNAL;
-    return BUS_OK;
-}
-
-//  The WHERE and ORDER BY of a list, with statuses in place of the
-//  filter's, or INVALID/INTERNAL with err.
-static int
-s_list_where(const sched_session_filter_t *filter,
-             const char *statuses,
-             bus_where_t **where_p,
-             bus_error_t *err)
-{
-    bus_where_t *where = sched_where_new();
-    if (!where || bus_where_equal(where, "s.access_key", filter->access_key) != 0 ||
-        bus_where_equal(where, "s.domain_name", filter->domain_name) != 0 ||
-        bus_where_equal(where, "s.group_id", filter->group_id) != 0 ||
-        sched_where_statuses(where, statuses) != 0 ||
-        sched_where_mounting(where, filter->mounted_folder) != 0 ||
-        (filter->after_id && *filter->after_id &&
-         sched_where_after(where, filter->after_created_at, filter->after_id) != 0)) {
-        bus_where_destroy(&where);
-        return bus_error_set(err, BUS_STATUS_INVALID,
-                             "too many values in the filter, or out of memory");
-    }
-    int rc = bus_where_term(where, filter->where, err);
-    if (rc == BUS_OK)
-        rc = bus_where_order(where, filter->order, err);
-    if (rc == BUS_OK && filter->order && *filter->order && filter->after_id &&
-        *filter->after_id)
-        rc = bus_error_set(err, BUS_STATUS_INVALID,
-                           "a cursor (after_id) goes with the default order only");
-    if (rc != BUS_OK)
-        bus_where_destroy(&where);
-    *where_p = where;
-    return rc;
-}
-
-//  A row of a page before it is read: where it sorts, and its id.
-typedef struct {
-    int64_t created_at;
-    char *id;
-} s_row_t;
-
-static void
-s_rows_free(s_row_t *rows, size_t count)
-{
-    for (size_t i = 0; rows && i < count; i++)
-        free(rows[i].id);
-    free(rows);
-}
-
-//  The rows of one page of the list narrowed to statuses: at most limit
-//  from offset, into *rows (owned). BUS_OK, INVALID or INTERNAL.
-static int
-s_page_rows(bus_db_t *db,
-            const sched_session_filter_t *filter,
-            const char *statuses,
-            size_t limit,
-            size_t offset,
-            s_row_t **rows,
-            size_t *count,
-            bus_error_t *err)
-{
-    *rows = NULL;
-    *count = 0;
-    bus_where_t *where = NULL;
-    int rc = s_list_where(filter, statuses, &where, err);
-    if (rc != BUS_OK)
-        return rc;
-    int params = bus_where_param_count(where);
-    char *tail = NULL;
-    sqlite3_stmt *stmt = NULL;
-    if (asprintf(&tail, "%s LIMIT ?%d OFFSET ?%d", bus_where_order_sql(where), params + 1,
-                 params + 2) > 0)
-        stmt = bus_where_prepare(where, bus_db_handle(db),
-                                 "SELECT s.created_at, s.id FROM sessions s", tail);
-    free(tail);
-    bus_where_destroy(&where);
-    s_row_t *out = calloc(limit ? limit : 1, sizeof *out);
-    if (!stmt || !out) {
-        sqlite3_finalize(stmt);
-        free(out);
-        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot list sessions");
-    }
-    //  Both bind as signed 64-bit numbers.
-    sqlite3_bind_int64(stmt, params + 1,
-                       (sqlite3_int64) (limit < (size_t) INT64_MAX ? limit : INT64_MAX));
-    sqlite3_bind_int64(
-        stmt, params + 2,
-        (sqlite3_int64) (offset < (size_t) INT64_MAX ? offset : INT64_MAX));
-    size_t n = 0;
-    while (n < limit && sqlite3_step(stmt) == SQLITE_ROW) {
-        out[n].created_at = sqlite3_column_int64(stmt, 0);
-        out[n].id = s_column(stmt, 1);
-        if (out[n++].id == NULL) {
-            sqlite3_finalize(stmt);
-            s_rows_free(out, n);
-            return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
-        }
-    }
-    sqlite3_finalize(stmt);
-    *rows = out;
-    *count = n;
-    return BUS_OK;
-}
-
-//  True when a sorts before b newest first (ties by id).
-static bool
-s_row_before(const s_row_t *a, const s_row_t *b)
-{
-    return a->created_at > b->created_at ||
-           (a->created_at == b->created_at && strcmp(a->id, b->id) < 0);
-}
-
-//  The page of a status list in the default order, one status at a time:
-//  SQLite walks one status's index range in order and stops at the page's
-//  end, where an IN list of several would sort every match. Each status
-//  gives its first offset + limit rows; merged, the page is the rows from
-//  offset. Only for distinct words (a repeated one is skipped).
-static int
-s_page_rows_merged(bus_db_t *db,
-                   const sched_session_filter_t *filter,
-                   size_t limit,
-                   size_t offset,
-                   s_row_t **rows,
-                   size_t *count,
-                   bus_error_t *err)
-{
-    *rows = NULL;
-    *count = 0;
-    s_row_t *lists[SCHED_SESSIONS_MERGE_STATUSES] = {0};
-    size_t sizes[SCHED_SESSIONS_MERGE_STATUSES] = {0},
-           heads[SCHED_SESSIONS_MERGE_STATUSES] = {0};
-    char words[SCHED_SESSIONS_MERGE_STATUSES][SCHED_STATUS_WORD_MAX] = {{0}};
-    size_t k = 0;
-    int rc = BUS_OK;
-    for (const char *p = filter->statuses; *p && rc == BUS_OK;) {
-        size_t word = strcspn(p, ",");
-        bool seen = word == 0 || word >= SCHED_STATUS_WORD_MAX;
-        for (size_t i = 0; i < k && !seen; i++)
-            seen = strlen(words[i]) == word && strncmp(words[i], p, word) == 0;
-        if (!seen) {
-            memcpy(words[k], p, word);
-            rc = s_page_rows(db, filter, words[k], offset + limit, 0, &lists[k],
-                             &sizes[k], err);
-            k++;
-        }
-        p += word + (p[word] == ',');
-    }
-    s_row_t *out = rc == BUS_OK ? calloc(limit ? limit : 1, sizeof *out) : NULL;
-    if (rc == BUS_OK && !out)
-        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
-    size_t n = 0;
-    for (size_t taken = 0; rc == BUS_OK && n < limit; taken++) {
-        size_t best = k;
-        for (size_t i = 0; i < k; i++)
-            if (heads[i] < sizes[i] &&
-                (best == k ||
-                 s_row_before(&lists[i][heads[i]], &lists[best][heads[best]])))
-                best = i;
-        if (best == k)
-            break;
-        s_row_t *row = &lists[best][heads[best]++];
-        if (taken >= offset) {
-            out[n++] = *row; //  the id moves to out
-            row->id = NULL;
-        }
-    }
-    for (size_t i = 0; i < k; i++)
-        s_rows_free(lists[i], sizes[i]);
-    if (rc != BUS_OK) {
-        s_rows_free(out, n);
-        return rc;
-    }
-    *rows = out;
-    *count = n;
-    return BUS_OK;
-}
-
-//  Whether statuses has more than one word and no more than the merge
-//  takes, each short enough to be a status.
-static bool
-s_mergeable(const char *statuses)
-{
-    size_t words = 0;
-    for (const char *p = statuses ? statuses : ""; *p;) {
-        size_t word = strcspn(p, ",");
-        if (word >= SCHED_STATUS_WORD_MAX)
-            return false;
-        words += word > 0;
-        p += word + (p[word] == ',');
-    }
-    return words > 1 && words <= SCHED_SESSIONS_MERGE_STATUSES;
-}
-
-int
-sched_sessions_list(bus_db_t *db,
-                    const sched_session_filter_t *filter,
-                    proto_session_info_t **out,
-                    size_t *count,
-                    size_t *total,
-                    bus_error_t *err)
-{
-    *out = NULL;
-    *count = *total = 0;
-    bus_where_t *where = NULL;
-    int rc = s_list_where(filter, filter->statuses, &where, err);
-    if (rc != BUS_OK)
-        return rc;
-    //  The count reads an index when the status or owner narrows the list.
-    sqlite3_stmt *stmt = bus_where_prepare(where, bus_db_handle(db),
-                                           "SELECT count(*) FROM sessions s", "");
-    bus_where_destroy(&where);
-    if (!stmt)
-        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot count sessions");
-    if (sqlite3_step(stmt) == SQLITE_ROW)
-        *total = (size_t) sqlite3_column_int64(stmt, 0);
-    sqlite3_finalize(stmt);
-    size_t limit = filter->limit < *total ? filter->limit : *total;
-    if (limit == 0 || filter->offset >= *total)
-        return BUS_OK;
-    //  The page's ids first, from the sessions table (its indexes) alone;
-    //  then each row with its main kernel, as session.get reads it.
-    s_row_t *rows = NULL;
-    size_t n = 0;
-    bool merge = (!filter->order || !*filter->order) && s_mergeable(filter->statuses) &&
-                 limit <= SCHED_SESSIONS_MERGE_ROWS &&
-                 filter->offset <= SCHED_SESSIONS_MERGE_ROWS - limit;
-    rc = merge ? s_page_rows_merged(db, filter, limit, filter->offset, &rows, &n, err)
-               : s_page_rows(db, filter, filter->statuses, limit, filter->offset, &rows,
-                             &n, err);
-    if (rc != BUS_OK)
-        return rc;
-    proto_session_info_t *infos = calloc(n ? n : 1, sizeof *infos);
-    if (!infos) {
-        s_rows_free(rows, n);
-        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
-    }
-    size_t read = 0;
-    for (size_t i = 0; i < n; i++) {
-        proto_session_info_init(&infos[read]);
-        if (sched_sessions_get(db, rows[i].id, &infos[read]) == BUS_OK)
-            read++;
-        else
-            proto_session_info_clear(&infos[read]);
-    }
-    s_rows_free(rows, n);
-    *out = infos;
-    *count = read;
     return BUS_OK;
 }
