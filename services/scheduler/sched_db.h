@@ -38,6 +38,10 @@ extern const bus_db_migration_t sched_db_migrations[];
     "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536;"                            \
     " PRAGMA wal_autocheckpoint = 10000"
 
+//  Applies SCHED_DB_PRAGMAS to the service's connection (tuning, not
+//  schema). 0, or -1 (logged): the defaults then stay.
+int sched_db_tune(bus_db_t *db);
+
 //  Steps stmt, whose rows are (slot, amount in integer units), into a slot
 //  map of decimal strings as the bus carries them (caller owns *map_p; free
 //  with proto_free_map). Resets stmt.
@@ -45,6 +49,10 @@ void sched_db_slot_map(sqlite3_stmt *stmt, proto_kv_t **map_p, size_t *count_p);
 
 //  ---------------------------------------------------------------------------
 //  Helpers of the sched_db_* files, the only ones that prepare statements.
+
+//  A row that is one id (a session's, a kernel's, an agent's), for the
+//  queries that call a function per row. Return false to stop.
+typedef bool(sched_db_id_fn)(void *arg, const char *id);
 
 //  Opens the scheduler's database file at path outside the service (the
 //  offline check-ledger command), migrating it as the service would.

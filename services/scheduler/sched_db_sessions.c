@@ -303,218 +303,6 @@ sched_db_sessions_rename(bus_db_t *db,
     return done ? BUS_OK : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot rename");
 }
 
-//  The status session_id takes from its kernels now that kernel moved to
-//  status: a single kernel decides alone; a cluster's statuses are read
-//  (after the kernel's own row was written). -1 when there are none.
-static int
-s_status_from_kernels(bus_db_t *db,
-                      const char *session_id,
-                      int64_t cluster_size,
-                      sched_kernel_status_t status)
-{
-    if (cluster_size <= 1)
-        return (int) sched_session_status_of(&status, 1, 0);
-    sqlite3_stmt *stmt =
-        bus_db_stmt(db, "SELECT status, cluster_role = 'main' FROM kernels"
-                        " WHERE session_id = ?1 ORDER BY cluster_idx, id");
-    if (!stmt)
-        return -1;
-    sched_db_bind_text(stmt, 1, session_id);
-    sched_kernel_status_t kernels[SCHED_CLUSTER_MAX];
-    size_t count = 0, main = 0;
-    while (count < SCHED_CLUSTER_MAX && sqlite3_step(stmt) == SQLITE_ROW) {
-        int kernel =
-            sched_kernel_status_from_str((const char *) sqlite3_column_text(stmt, 0));
-        if (sqlite3_column_int(stmt, 1))
-            main = count;
-        kernels[count++] =
-            kernel < 0 ? SCHED_KERNEL_ERROR : (sched_kernel_status_t) kernel;
-    }
-    sqlite3_reset(stmt);
-    return count ? (int) sched_session_status_of(kernels, count, main) : -1;
-}
-
-//  Writes the session's status when its kernels moved it and the state
-//  machine allows it; *now is the status it has afterwards.
-static int
-s_follow_kernels(bus_db_t *db,
-                 const char *session_id,
-                 int current,
-                 int next,
-                 const char *status_info,
-                 const char *status_data,
-                 int64_t now_us,
-                 int *now)
-{
-    *now = current;
-    if (next < 0 || current < 0)
-        return BUS_STATUS_NOT_FOUND;
-    if (next == current)
-        return BUS_OK;
-    if (!sched_session_transition_ok((sched_session_status_t) current,
-                                     (sched_session_status_t) next)) {
-        bus_log_warning("session status kept session=%s status=%s kernels_say=%s",
-                        session_id, sched_session_status_str(current),
-                        sched_session_status_str(next));
-        return BUS_OK;
-    }
-    sqlite3_stmt *stmt = bus_db_stmt(
-        db, "UPDATE sessions SET status = ?2, status_changed = ?3,"
-            " status_info = coalesce(?4, status_info), status_data = coalesce(?5, "
-            "status_data),"
-            " terminated_at = CASE WHEN ?6 THEN ?3 ELSE terminated_at END WHERE id = ?1");
-    if (!stmt)
-        return BUS_STATUS_INTERNAL;
-    sched_db_bind_text(stmt, 1, session_id);
-    sched_db_bind_text(stmt, 2, sched_session_status_str(next));
-    sqlite3_bind_int64(stmt, 3, now_us);
-    sched_db_bind_text(stmt, 4, status_info);
-    sched_db_bind_text(stmt, 5, status_data);
-    sqlite3_bind_int(stmt, 6, sched_session_is_dead((sched_session_status_t) next));
-    int rc = sched_db_step(stmt);
-    if (rc == BUS_OK)
-        *now = next;
-    return rc;
-}
-
-int
-sched_db_sessions_kernel_move(bus_db_t *db,
-                              const char *kernel_id,
-                              sched_kernel_status_t status,
-                              const char *status_info,
-                              const char *status_data,
-                              int64_t now_us,
-                              sched_move_t *out,
-                              bus_error_t *err)
-{
-    return sched_db_sessions_kernel_move_from(db, kernel_id, SCHED_KERNEL_FROM_ANY,
-                                              status, status_info, status_data, NULL,
-                                              NULL, now_us, out, err);
-}
-
-int
-sched_db_sessions_kernel_move_from(bus_db_t *db,
-                                   const char *kernel_id,
-                                   unsigned from_mask,
-                                   sched_kernel_status_t status,
-                                   const char *status_info,
-                                   const char *status_data,
-                                   const char *container_id,
-                                   const char *kernel_host,
-                                   int64_t now_us,
-                                   sched_move_t *out,
-                                   bus_error_t *err)
-{
-    sched_move_t local;
-    sched_move_t *move = out ? out : &local;
-    memset(move, 0, sizeof *move);
-    if (status_data) {
-        json_t *data = json_loads(status_data, 0, NULL);
-        bool object = json_is_object(data);
-        json_decref(data);
-        if (!object)
-            return bus_error_set(err, BUS_STATUS_INVALID, "status_data is a JSON object");
-    }
-    //  The kernel, its session and what the events say of them, at once.
-    sqlite3_stmt *stmt = bus_db_stmt(
-        db,
-        "SELECT k.status, k.session_id, k.cluster_role, k.cluster_idx, s.status,"
-        " s.cluster_size, s.name, s.access_key, s.domain_name, s.group_id"
-        " FROM kernels k LEFT JOIN sessions s ON s.id = k.session_id WHERE k.id = ?1");
-    if (!stmt)
-        return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
-    sched_db_bind_text(stmt, 1, kernel_id);
-    int from = -1, current = -1;
-    int64_t cluster_size = 1;
-    if (sqlite3_step(stmt) == SQLITE_ROW) {
-        from = sched_kernel_status_from_str((const char *) sqlite3_column_text(stmt, 0));
-        sched_db_column_copy(stmt, 1, move->session_id, sizeof move->session_id);
-        sched_db_column_copy(stmt, 2, move->cluster_role, sizeof move->cluster_role);
-        move->cluster_idx = sqlite3_column_int64(stmt, 3);
-        if (sqlite3_column_type(stmt, 4) != SQLITE_NULL)
-            current = sched_session_status_from_str(
-                (const char *) sqlite3_column_text(stmt, 4));
-        cluster_size = move->cluster_size = sqlite3_column_int64(stmt, 5);
-        sched_db_column_copy(stmt, 6, move->name, sizeof move->name);
-        sched_db_column_copy(stmt, 7, move->access_key, sizeof move->access_key);
-        sched_db_column_copy(stmt, 8, move->domain_name, sizeof move->domain_name);
-        sched_db_column_copy(stmt, 9, move->group_id, sizeof move->group_id);
-    }
-    sqlite3_reset(stmt);
-    if (from < 0)
-        return bus_error_set(err, BUS_STATUS_NOT_FOUND, "no kernel %s", kernel_id);
-    move->kernel_from = (sched_kernel_status_t) from;
-    move->session_from = move->session_to =
-        current < 0 ? SCHED_SESSION_ERROR : (sched_session_status_t) current;
-    if ((sched_kernel_status_t) from == status || !(from_mask & (1u << from)))
-        return BUS_OK;
-    //  A kernel moves as the session status it stands for may move; moves
-    //  within one session status (PREPARING to BUILDING) are free.
-    sched_session_status_t as_from = sched_kernel_to_session(from);
-    sched_session_status_t as_to = sched_kernel_to_session(status);
-    if (as_from != as_to && !sched_session_transition_ok(as_from, as_to))
-        return bus_error_set(err, BUS_STATUS_INVALID, "kernel %s cannot go from %s to %s",
-                             kernel_id, sched_kernel_status_str(from),
-                             sched_kernel_status_str(status));
-    if (bus_db_begin(db) != 0)
-        return bus_error_set(err, BUS_STATUS_UNAVAILABLE, "database busy");
-    stmt = bus_db_stmt(
-        db, "UPDATE kernels SET status = ?2, status_changed = ?3,"
-            " status_info = coalesce(?4, status_info), status_data = coalesce(?5, "
-            "status_data),"
-            " terminated_at = CASE WHEN ?6 THEN ?3 ELSE terminated_at END,"
-            " container_id = coalesce(?7, container_id),"
-            " kernel_host = coalesce(?8, kernel_host) WHERE id = ?1");
-    int rc = stmt ? BUS_OK : BUS_STATUS_INTERNAL;
-    if (stmt) {
-        sched_db_bind_text(stmt, 1, kernel_id);
-        sched_db_bind_text(stmt, 2, sched_kernel_status_str(status));
-        sqlite3_bind_int64(stmt, 3, now_us);
-        sched_db_bind_text(stmt, 4, status_info);
-        sched_db_bind_text(stmt, 5, status_data);
-        sqlite3_bind_int(stmt, 6, !sched_kernel_occupies(status));
-        sched_db_bind_text(stmt, 7, container_id);
-        sched_db_bind_text(stmt, 8, kernel_host);
-        rc = sched_db_step(stmt);
-    }
-    //  The ledger: a kernel that no longer occupies gives its slots back.
-    if (rc == BUS_OK && !sched_kernel_occupies(status)) {
-        stmt = bus_db_stmt(db, "DELETE FROM allocations WHERE kernel_id = ?1");
-        rc = stmt ? BUS_OK : BUS_STATUS_INTERNAL;
-        if (stmt) {
-            sched_db_bind_text(stmt, 1, kernel_id);
-            rc = sched_db_step(stmt);
-        }
-    }
-    int after = current;
-    if (rc == BUS_OK)
-        rc = s_follow_kernels(
-            db, move->session_id, current,
-            s_status_from_kernels(db, move->session_id, cluster_size, status),
-            status_info, status_data, now_us, &after);
-    if (rc != BUS_OK) {
-        bus_db_rollback(db);
-        return bus_error_set(err, rc, "cannot record the kernel's status");
-    }
-    if (bus_db_commit(db) != 0)
-        return bus_error_set(err, BUS_STATUS_UNAVAILABLE, "cannot commit the status");
-    move->session_to = (sched_session_status_t) after;
-    return BUS_OK;
-}
-
-int
-sched_db_sessions_kernel_status(bus_db_t *db,
-                                const char *kernel_id,
-                                sched_kernel_status_t status,
-                                const char *status_info,
-                                const char *status_data,
-                                int64_t now_us,
-                                bus_error_t *err)
-{
-    return sched_db_sessions_kernel_move(db, kernel_id, status, status_info, status_data,
-                                         now_us, NULL, err);
-}
-
 int
 sched_db_sessions_status(bus_db_t *db, const char *session_id)
 {
@@ -528,61 +316,6 @@ sched_db_sessions_status(bus_db_t *db, const char *session_id)
             sched_session_status_from_str((const char *) sqlite3_column_text(stmt, 0));
     sqlite3_reset(stmt);
     return status;
-}
-
-int
-sched_db_sessions_kernel_current(bus_db_t *db, const char *kernel_id)
-{
-    sqlite3_stmt *stmt = bus_db_stmt(db, "SELECT status FROM kernels WHERE id = ?1");
-    if (!stmt)
-        return -1;
-    sched_db_bind_text(stmt, 1, kernel_id);
-    int status = -1;
-    if (sqlite3_step(stmt) == SQLITE_ROW)
-        status =
-            sched_kernel_status_from_str((const char *) sqlite3_column_text(stmt, 0));
-    sqlite3_reset(stmt);
-    return status;
-}
-
-size_t
-sched_db_sessions_unsettled(bus_db_t *db,
-                            const char *agent_id,
-                            int64_t before_us,
-                            sched_unsettled_t *out,
-                            size_t max)
-{
-    //  By agent, so that the kernels_agent index does the work however many
-    //  ended kernels the table keeps.
-    sqlite3_stmt *stmt = bus_db_stmt(
-        db, "SELECT id, session_id, coalesce(status_info, ''), status, status_changed"
-            " FROM kernels WHERE agent_id = ?1 AND status IN ('SCHEDULED', 'PREPARING',"
-            " 'BUILDING', 'PULLING', 'RESTARTING', 'TERMINATING')"
-            " AND status_changed < ?2"
-            " ORDER BY status_changed, id LIMIT ?3");
-    if (!stmt || max == 0)
-        return 0;
-    sched_db_bind_text(stmt, 1, agent_id);
-    sqlite3_bind_int64(stmt, 2, before_us);
-    sqlite3_bind_int64(stmt, 3, (sqlite3_int64) max);
-    size_t count = 0;
-    while (count < max && sqlite3_step(stmt) == SQLITE_ROW) {
-        int status =
-            sched_kernel_status_from_str((const char *) sqlite3_column_text(stmt, 3));
-        if (status < 0)
-            continue;
-        sched_unsettled_t *row = &out[count++];
-        snprintf(row->kernel_id, sizeof row->kernel_id, "%s",
-                 (const char *) sqlite3_column_text(stmt, 0));
-        snprintf(row->session_id, sizeof row->session_id, "%s",
-                 (const char *) sqlite3_column_text(stmt, 1));
-        snprintf(row->status_info, sizeof row->status_info, "%s",
-                 (const char *) sqlite3_column_text(stmt, 2));
-        row->status = (sched_kernel_status_t) status;
-        row->since_us = sqlite3_column_int64(stmt, 4);
-    }
-    sqlite3_reset(stmt);
-    return count;
 }
 
 #define SESSION_COLUMNS                                                                  \
@@ -724,4 +457,296 @@ sched_db_sessions_info_of(const sched_session_spec_t *spec,
         if (!texts[i])
             return BUS_STATUS_INTERNAL;
     return BUS_OK;
+}
+
+//  The owner's columns of a row (name, access_key, domain_name, group_id
+//  from column first on) into move, with session_id.
+static void
+s_read_owner(sqlite3_stmt *stmt, int first, const char *session_id, sched_move_t *move)
+{
+    snprintf(move->session_id, sizeof move->session_id, "%s", session_id);
+    sched_db_column_copy(stmt, first, move->name, sizeof move->name);
+    sched_db_column_copy(stmt, first + 1, move->access_key, sizeof move->access_key);
+    sched_db_column_copy(stmt, first + 2, move->domain_name, sizeof move->domain_name);
+    sched_db_column_copy(stmt, first + 3, move->group_id, sizeof move->group_id);
+}
+
+int
+sched_db_sessions_owner(bus_db_t *db, const char *session_id, sched_move_t *move)
+{
+    memset(move, 0, sizeof *move);
+    sqlite3_stmt *stmt = bus_db_stmt(db, "SELECT name, access_key, domain_name, group_id"
+                                         " FROM sessions WHERE id = ?1");
+    if (!stmt)
+        return BUS_STATUS_INTERNAL;
+    sqlite3_bind_text(stmt, 1, session_id, -1, SQLITE_STATIC);
+    int rc = BUS_STATUS_NOT_FOUND;
+    if (sqlite3_step(stmt) == SQLITE_ROW) {
+        rc = BUS_OK;
+        s_read_owner(stmt, 0, session_id, move);
+    }
+    sqlite3_reset(stmt);
+    return rc;
+}
+
+int
+sched_db_sessions_event_of(bus_db_t *db,
+                           const char *session_id,
+                           const char *kernel_id,
+                           sched_move_t *move)
+{
+    memset(move, 0, sizeof *move);
+    sqlite3_stmt *stmt = bus_db_stmt(
+        db, "SELECT s.name, s.access_key, s.domain_name, s.group_id, s.status,"
+            " k.cluster_role, k.cluster_idx FROM sessions s"
+            " LEFT JOIN kernels k ON k.id = ?2 AND k.session_id = s.id"
+            " WHERE s.id = ?1");
+    if (!stmt)
+        return -1;
+    sqlite3_bind_text(stmt, 1, session_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 2, kernel_id ? kernel_id : "", -1, SQLITE_STATIC);
+    if (sqlite3_step(stmt) != SQLITE_ROW) {
+        sqlite3_reset(stmt);
+        return -1;
+    }
+    s_read_owner(stmt, 0, session_id, move);
+    int status =
+        sched_session_status_from_str((const char *) sqlite3_column_text(stmt, 4));
+    if (kernel_id && sqlite3_column_type(stmt, 5) != SQLITE_NULL) {
+        sched_db_column_copy(stmt, 5, move->cluster_role, sizeof move->cluster_role);
+        move->cluster_idx = sqlite3_column_int64(stmt, 6);
+    }
+    sqlite3_reset(stmt);
+    return status;
+}
+
+bool
+sched_db_sessions_create_request(bus_db_t *db,
+                                 const char *session_id,
+                                 const char *agent_id,
+                                 sched_db_create_t *out)
+{
+    memset(out, 0, sizeof *out);
+    sqlite3_stmt *stmt = bus_db_stmt(
+        db, "SELECT coalesce(a.addr, ''), s.environ, coalesce(s.startup_command, ''),"
+            " coalesce(json_extract(s.resource_opts, '$.shmem'), 0),"
+            " s.bootstrap_script, s.cluster_mode, s.cluster_size,"
+            " s.mounts, s.name, s.type, s.image, s.architecture, s.access_key,"
+            " s.user_uuid, s.domain_name, s.group_id"
+            " FROM sessions s LEFT JOIN agents a ON a.id = ?2 WHERE s.id = ?1");
+    if (!stmt)
+        return false;
+    sqlite3_bind_text(stmt, 1, session_id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(stmt, 2, agent_id, -1, SQLITE_TRANSIENT);
+    bool found = sqlite3_step(stmt) == SQLITE_ROW;
+    if (found) {
+        sched_db_column_copy(stmt, 0, out->addr, sizeof out->addr);
+        char **texts[] = {&out->environ,
+                          &out->startup_command,
+                          &out->bootstrap_script,
+                          &out->mounts,
+                          &out->name,
+                          &out->type,
+                          &out->image,
+                          &out->architecture,
+                          &out->access_key,
+                          &out->user_uuid,
+                          &out->domain_name,
+                          &out->group_id};
+        static const int columns[] = {1, 2, 4, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+        for (size_t c = 0; c < sizeof columns / sizeof columns[0]; c++)
+            *texts[c] = sched_db_column_dup(stmt, columns[c]);
+        out->shmem_bytes = (uint64_t) sqlite3_column_int64(stmt, 3);
+        sched_db_column_copy(stmt, 5, out->cluster_mode, sizeof out->cluster_mode);
+        out->cluster_size = (uint64_t) sqlite3_column_int64(stmt, 6);
+    }
+    sqlite3_reset(stmt);
+    return found;
+}
+
+void
+sched_db_create_clear(sched_db_create_t *self)
+{
+    char **texts[] = {&self->environ,
+                      &self->startup_command,
+                      &self->bootstrap_script,
+                      &self->mounts,
+                      &self->name,
+                      &self->type,
+                      &self->image,
+                      &self->architecture,
+                      &self->access_key,
+                      &self->user_uuid,
+                      &self->domain_name,
+                      &self->group_id};
+    for (size_t c = 0; c < sizeof texts / sizeof texts[0]; c++) {
+        free(*texts[c]);
+        *texts[c] = NULL;
+    }
+}
+
+bool
+sched_db_sessions_find(
+    bus_db_t *db, const char *access_key, const char *name, char *id, size_t size)
+{
+    sqlite3_stmt *stmt =
+        bus_db_stmt(db, "SELECT id FROM sessions WHERE access_key = ?1 AND name = ?2"
+                        " ORDER BY status IN ('TERMINATED', 'CANCELLED'), created_at DESC"
+                        " LIMIT 1");
+    if (!stmt)
+        return false;
+    sqlite3_bind_text(stmt, 1, access_key, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(stmt, 2, name, -1, SQLITE_TRANSIENT);
+    bool found = sqlite3_step(stmt) == SQLITE_ROW;
+    if (found)
+        sched_db_column_copy(stmt, 0, id, size);
+    sqlite3_reset(stmt);
+    return found;
+}
+
+bool
+sched_db_sessions_is_batch(bus_db_t *db, const char *session_id)
+{
+    sqlite3_stmt *stmt =
+        bus_db_stmt(db, "SELECT type = 'BATCH' FROM sessions WHERE id = ?1");
+    bool batch = false;
+    if (stmt) {
+        sqlite3_bind_text(stmt, 1, session_id, -1, SQLITE_TRANSIENT);
+        if (sqlite3_step(stmt) == SQLITE_ROW)
+            batch = sqlite3_column_int(stmt, 0) != 0;
+        sqlite3_reset(stmt);
+    }
+    return batch;
+}
+
+void
+sched_db_sessions_set_result(bus_db_t *db, const char *session_id, bool success)
+{
+    sqlite3_stmt *stmt = bus_db_stmt(db, "UPDATE sessions SET result = ?2"
+                                         " WHERE id = ?1");
+    if (stmt) {
+        sqlite3_bind_text(stmt, 1, session_id, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(stmt, 2, success ? "SUCCESS" : "FAILURE", -1, SQLITE_STATIC);
+        sqlite3_step(stmt);
+        sqlite3_reset(stmt);
+    }
+}
+
+int64_t
+sched_db_sessions_cluster_size(bus_db_t *db, const char *session_id)
+{
+    int64_t size = 0;
+    sqlite3_stmt *stmt =
+        bus_db_stmt(db, "SELECT cluster_size FROM sessions WHERE id = ?1");
+    if (stmt) {
+        sqlite3_bind_text(stmt, 1, session_id, -1, SQLITE_TRANSIENT);
+        if (sqlite3_step(stmt) == SQLITE_ROW)
+            size = sqlite3_column_int64(stmt, 0);
+        sqlite3_reset(stmt);
+    }
+    return size;
+}
+
+bool
+sched_db_sessions_restart_target(bus_db_t *db,
+                                 const char *session_id,
+                                 const char *agent_id,
+                                 char *addr,
+                                 size_t addr_size,
+                                 char *command,
+                                 size_t command_size)
+{
+    sqlite3_stmt *stmt =
+        bus_db_stmt(db, "SELECT a.addr, CASE WHEN s.type = 'BATCH' THEN"
+                        " coalesce(s.startup_command, '') ELSE '' END"
+                        " FROM sessions s, agents a WHERE s.id = ?1 AND a.id = ?2"
+                        " AND a.status = 'ALIVE'");
+    bool found = false;
+    if (stmt) {
+        sqlite3_bind_text(stmt, 1, session_id, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(stmt, 2, agent_id ? agent_id : "", -1, SQLITE_TRANSIENT);
+        if (sqlite3_step(stmt) == SQLITE_ROW) {
+            found = true;
+            sched_db_column_copy(stmt, 0, addr, addr_size);
+            sched_db_column_copy(stmt, 1, command, command_size);
+        }
+        sqlite3_reset(stmt);
+    }
+    return found;
+}
+
+bool
+sched_db_sessions_tried(bus_db_t *db,
+                        const char *session_id,
+                        int64_t retries,
+                        int64_t skipped,
+                        int64_t now_us,
+                        const char *status_info,
+                        const char *status_data)
+{
+    sqlite3_stmt *stmt =
+        bus_db_stmt(db, "UPDATE sessions SET retries = ?2, skipped = ?3, tried_at = ?4,"
+                        " status_info = ?5, status_data = coalesce(?6, status_data)"
+                        " WHERE id = ?1 AND status = 'PENDING'");
+    if (!stmt)
+        return true; //  logged by bus_db_stmt
+    sqlite3_bind_text(stmt, 1, session_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 2, retries);
+    sqlite3_bind_int64(stmt, 3, skipped);
+    sqlite3_bind_int64(stmt, 4, now_us);
+    sqlite3_bind_text(stmt, 5, status_info, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 6, status_data, -1, SQLITE_STATIC);
+    bool done = sqlite3_step(stmt) == SQLITE_DONE;
+    sqlite3_reset(stmt);
+    return done;
+}
+
+void
+sched_db_sessions_failed_dependencies(bus_db_t *db, sched_db_id_fn *fn, void *arg)
+{
+    sqlite3_stmt *stmt =
+        bus_db_stmt(db, "SELECT s.id FROM sessions s WHERE s.status = 'PENDING' AND "
+                        "s.dependencies <> '[]'"
+                        " AND json_valid(s.dependencies) AND EXISTS (SELECT 1 FROM"
+                        " json_each(s.dependencies) d JOIN sessions x ON x.id = d.value"
+                        " WHERE x.status IN ('TERMINATED', 'CANCELLED', 'ERROR')"
+                        " AND x.result <> 'SUCCESS')");
+    bool more = true;
+    while (stmt && more && sqlite3_step(stmt) == SQLITE_ROW)
+        more = fn(arg, (const char *) sqlite3_column_text(stmt, 0));
+    if (stmt)
+        sqlite3_reset(stmt);
+}
+
+void
+sched_db_sessions_reclaimable(bus_db_t *db, sched_db_running_fn *fn, void *arg)
+{
+    sqlite3_stmt *stmt = bus_db_stmt(
+        db,
+        "SELECT s.id, s.type, s.created_at, s.status_changed, s.batch_timeout,"
+        " coalesce(json_extract(l.limits, '$.idle_timeout'), 0),"
+        " coalesce(json_extract(l.limits, '$.max_session_lifetime'), 0), s.scaling_group"
+        " FROM sessions s LEFT JOIN scope_limits l"
+        "  ON l.kind = 'keypair' AND l.key = s.access_key AND json_valid(l.limits)"
+        " WHERE s.status = 'RUNNING' AND (s.batch_timeout > 0"
+        "  OR json_extract(l.limits, '$.idle_timeout') > 0"
+        "  OR json_extract(l.limits, '$.max_session_lifetime') > 0"
+        "  OR s.scaling_group IN (SELECT name FROM sgroups WHERE json_valid(opts)"
+        "   AND json_extract(opts, '$.idle_checkers.utilization') IS NOT NULL))");
+    bool more = true;
+    while (stmt && more && sqlite3_step(stmt) == SQLITE_ROW) {
+        sched_db_running_t row = {
+            .id = (const char *) sqlite3_column_text(stmt, 0),
+            .batch = strcmp((const char *) sqlite3_column_text(stmt, 1), "BATCH") == 0,
+            .created_at = sqlite3_column_int64(stmt, 2),
+            .running_since = sqlite3_column_int64(stmt, 3),
+            .batch_timeout = sqlite3_column_int64(stmt, 4),
+            .idle_timeout = sqlite3_column_int64(stmt, 5),
+            .lifetime = sqlite3_column_int64(stmt, 6),
+            .scaling_group = (const char *) sqlite3_column_text(stmt, 7),
+        };
+        more = fn(arg, &row);
+    }
+    if (stmt)
+        sqlite3_reset(stmt);
 }

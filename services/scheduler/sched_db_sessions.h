@@ -71,20 +71,25 @@ int sched_db_sessions_rename(bus_db_t *db,
                              const char *name,
                              bus_error_t *err);
 
-//  Moves a kernel to status (status_info and status_data, a JSON object
-//  text, optional), recomputes its session's status, and deletes the
-//  kernel's allocation rows when it no longer occupies them. NOT_FOUND for
-//  an unknown kernel, INVALID for a transition the state machine forbids;
-//  the same status again is BUS_OK and changes nothing.
-int sched_db_sessions_kernel_status(bus_db_t *db,
-                                    const char *kernel_id,
-                                    sched_kernel_status_t status,
-                                    const char *status_info,
-                                    const char *status_data,
-                                    int64_t now_us,
-                                    bus_error_t *err);
+//  The session's status, or -1 when there is no such session.
+int sched_db_sessions_status(bus_db_t *db, const char *session_id);
 
-//  What a kernel transition (sched_db_sessions_kernel_move) found and did,
+//  Fills out (initialized by the caller, cleared with
+//  proto_session_info_clear) with session_id's session and its main kernel.
+//  BUS_OK or NOT_FOUND.
+int
+sched_db_sessions_get(bus_db_t *db, const char *session_id, proto_session_info_t *out);
+
+//  Fills out (initialized by the caller, cleared with
+//  proto_session_info_clear) with what sched_db_sessions_get reads of a
+//  session that sched_db_sessions_insert has just stored from spec at now_us,
+//  without reading it: the answer to the session.create that stored it.
+//  BUS_OK, or INTERNAL when out of memory.
+int sched_db_sessions_info_of(const sched_session_spec_t *spec,
+                              int64_t now_us,
+                              proto_session_info_t *out);
+
+//  What a kernel transition (sched_db_kernels_move) found and did,
 //  for the events that tell it: the kernel's status before, its session's
 //  status before and after, and the session's owner and the kernel's place
 //  in its cluster as the events carry them.
@@ -102,78 +107,109 @@ typedef struct {
     int64_t cluster_size; //  the session's kernels
 } sched_move_t;
 
-//  sched_db_sessions_kernel_status, saying in *out (when given) what it found
-//  and changed; on BUS_OK with kernel_from == status nothing changed. Reads
-//  the kernel and its session once, and its siblings only for a cluster.
-int sched_db_sessions_kernel_move(bus_db_t *db,
-                                  const char *kernel_id,
-                                  sched_kernel_status_t status,
-                                  const char *status_info,
-                                  const char *status_data,
-                                  int64_t now_us,
-                                  sched_move_t *out,
-                                  bus_error_t *err);
+//  The owner of session_id as events carry it, into move (its other
+//  members cleared). BUS_OK, NOT_FOUND or INTERNAL.
+int sched_db_sessions_owner(bus_db_t *db, const char *session_id, sched_move_t *move);
 
-//  sched_db_sessions_kernel_move, only from the kernel statuses in from_mask
-//  (bit 1 << status; SCHED_KERNEL_FROM_ANY for all): a kernel in another
-//  status is left as it is (BUS_OK, kernel_from says where it is), so a
-//  caller that would move it only from some statuses reads it once. The
-//  kernel's container_id and kernel_host, when not NULL, are written with
-//  the move (in the same row update); not when it does not move.
-#define SCHED_KERNEL_FROM_ANY (~0u)
-int sched_db_sessions_kernel_move_from(bus_db_t *db,
-                                       const char *kernel_id,
-                                       unsigned from_mask,
-                                       sched_kernel_status_t status,
-                                       const char *status_info,
-                                       const char *status_data,
-                                       const char *container_id,
-                                       const char *kernel_host,
-                                       int64_t now_us,
-                                       sched_move_t *out,
-                                       bus_error_t *err);
+//  The same with the session's status and, when kernel_id is one of its
+//  kernels, that kernel's place in the cluster (cluster_role, cluster_idx):
+//  what an event that no kernel transition tells carries. Returns the
+//  session's status, -1 when there is no such session.
+int sched_db_sessions_event_of(bus_db_t *db,
+                               const char *session_id,
+                               const char *kernel_id,
+                               sched_move_t *move);
 
-//  The session's status, or -1 when there is no such session.
-int sched_db_sessions_status(bus_db_t *db, const char *session_id);
-
-//  A kernel's status, or -1 when there is no such kernel.
-int sched_db_sessions_kernel_current(bus_db_t *db, const char *kernel_id);
-
-//  A kernel in a transitional status (being created, restarted or
-//  destroyed), as the reconciliation sees it.
+//  What kernel.create asks an agent for, read at once from the session
+//  (and where the agent answers): the strings are owned (free with
+//  sched_db_create_clear), NULL for a NULL column.
 typedef struct {
-    char kernel_id[SCHED_ID_MAX];
-    char session_id[SCHED_ID_MAX];
-    char status_info[64]; //  its reason so far; "" when none
-    sched_kernel_status_t status;
-    int64_t since_us; //  when it entered that status
-} sched_unsettled_t;
+    char addr[256]; //  the agent's endpoint; "" when the agent is unknown
+    char cluster_mode[16];
+    uint64_t cluster_size;
+    uint64_t shmem_bytes; //  resource_opts.shmem
+    char *environ;        //  JSON object text
+    char *startup_command;
+    char *bootstrap_script;
+    char *mounts; //  JSON array text
+    char *name;
+    char *type;
+    char *image;
+    char *architecture;
+    char *access_key;
+    char *user_uuid;
+    char *domain_name;
+    char *group_id;
+} sched_db_create_t;
 
-//  The kernels placed on agent_id that have been SCHEDULED, PREPARING,
-//  BUILDING, PULLING, RESTARTING or TERMINATING since before before_us,
-//  longest first:
-//  fills out with at most max of them and returns how many. A kernel in
-//  such a status is waiting for its agent; one that waits too long was
-//  probably left behind by a lost message.
-size_t sched_db_sessions_unsettled(bus_db_t *db,
-                                   const char *agent_id,
-                                   int64_t before_us,
-                                   sched_unsettled_t *out,
-                                   size_t max);
+//  Fills out for session_id placed on agent_id. False when there is no
+//  such session (out then holds nothing to free).
+bool sched_db_sessions_create_request(bus_db_t *db,
+                                      const char *session_id,
+                                      const char *agent_id,
+                                      sched_db_create_t *out);
 
-//  Fills out (initialized by the caller, cleared with
-//  proto_session_info_clear) with session_id's session and its main kernel.
-//  BUS_OK or NOT_FOUND.
-int
-sched_db_sessions_get(bus_db_t *db, const char *session_id, proto_session_info_t *out);
+//  Frees what sched_db_sessions_create_request read. Idempotent.
+void sched_db_create_clear(sched_db_create_t *self);
 
-//  Fills out (initialized by the caller, cleared with
-//  proto_session_info_clear) with what sched_db_sessions_get reads of a
-//  session that sched_db_sessions_insert has just stored from spec at now_us,
-//  without reading it: the answer to the session.create that stored it.
-//  BUS_OK, or INTERNAL when out of memory.
-int sched_db_sessions_info_of(const sched_session_spec_t *spec,
-                              int64_t now_us,
-                              proto_session_info_t *out);
+//  The session of access_key named name: the live one first, else the
+//  latest that ended; its id into id (size bytes). False when none.
+bool sched_db_sessions_find(
+    bus_db_t *db, const char *access_key, const char *name, char *id, size_t size);
+
+//  Whether session_id is a BATCH session (false also when unknown).
+bool sched_db_sessions_is_batch(bus_db_t *db, const char *session_id);
+
+//  Records a batch session's result: SUCCESS, or FAILURE.
+void sched_db_sessions_set_result(bus_db_t *db, const char *session_id, bool success);
+
+//  The number of kernels of session_id (cluster_size); 0 when unknown.
+int64_t sched_db_sessions_cluster_size(bus_db_t *db, const char *session_id);
+
+//  Where a RUNNING session restarts: the endpoint of agent_id when it is
+//  ALIVE into addr, and a batch session's startup command (else "") into
+//  command. False when the agent is not ALIVE or the session is unknown.
+bool sched_db_sessions_restart_target(bus_db_t *db,
+                                      const char *session_id,
+                                      const char *agent_id,
+                                      char *addr,
+                                      size_t addr_size,
+                                      char *command,
+                                      size_t command_size);
+
+//  Records a failed try of a PENDING session by a pass at now_us: its
+//  retries, its head-of-line counter (skipped), status_info and, when
+//  given, status_data. False on a database error.
+bool sched_db_sessions_tried(bus_db_t *db,
+                             const char *session_id,
+                             int64_t retries,
+                             int64_t skipped,
+                             int64_t now_us,
+                             const char *status_info,
+                             const char *status_data);
+
+//  Calls fn with each PENDING session one of whose dependencies ended
+//  without success (it can never start), until fn returns false.
+void sched_db_sessions_failed_dependencies(bus_db_t *db, sched_db_id_fn *fn, void *arg);
+
+//  A RUNNING session some reclamation rule may apply to.
+typedef struct {
+    const char *id; //  borrowed: valid during the call only
+    bool batch;
+    int64_t created_at;
+    int64_t running_since; //  status_changed
+    int64_t batch_timeout; //  seconds; 0: none
+    int64_t idle_timeout;  //  the keypair policy's, seconds; 0: none
+    int64_t lifetime;      //  max_session_lifetime, seconds; 0: none
+    const char *scaling_group;
+} sched_db_running_t;
+
+//  Return false to stop.
+typedef bool(sched_db_running_fn)(void *arg, const sched_db_running_t *row);
+
+//  Calls fn with each RUNNING session that has a batch_timeout, a keypair
+//  policy with idle_timeout or max_session_lifetime, or a resource group
+//  with a utilization rule (sched_db_sgroups_utilization).
+void sched_db_sessions_reclaimable(bus_db_t *db, sched_db_running_fn *fn, void *arg);
 
 #endif

@@ -100,7 +100,7 @@ s_move(const char *kernel,
        const char *data)
 {
     bus_error_t err = {0};
-    return sched_db_sessions_kernel_status(s_db, kernel, status, info, data, 2000, &err);
+    return sched_db_kernels_status(s_db, kernel, status, info, data, 2000, &err);
 }
 
 static void
@@ -286,53 +286,53 @@ test_unsettled_kernels(void)
 {
     //  Left by test_get_and_list: k-s1 SCHEDULED on a2 since 1500, k-s3
     //  SCHEDULED on a1 since 2500; the others PENDING or over.
-    T_EQ_INT(sched_db_sessions_kernel_current(s_db, "k-s1"), SCHED_KERNEL_SCHEDULED);
-    T_EQ_INT(sched_db_sessions_kernel_current(s_db, "k-s2"), SCHED_KERNEL_TERMINATED);
-    T_EQ_INT(sched_db_sessions_kernel_current(s_db, "k-s5"), SCHED_KERNEL_PENDING);
-    T_EQ_INT(sched_db_sessions_kernel_current(s_db, "k-nope"), -1);
+    T_EQ_INT(sched_db_kernels_current(s_db, "k-s1"), SCHED_KERNEL_SCHEDULED);
+    T_EQ_INT(sched_db_kernels_current(s_db, "k-s2"), SCHED_KERNEL_TERMINATED);
+    T_EQ_INT(sched_db_kernels_current(s_db, "k-s5"), SCHED_KERNEL_PENDING);
+    T_EQ_INT(sched_db_kernels_current(s_db, "k-nope"), -1);
     sched_unsettled_t rows[4];
-    T_EQ_INT(sched_db_sessions_unsettled(s_db, "a2", 1500, rows, 4), 0); //  not before
-    T_EQ_INT(sched_db_sessions_unsettled(s_db, "a2", 1501, rows, 4), 1);
+    T_EQ_INT(sched_db_kernels_unsettled(s_db, "a2", 1500, rows, 4), 0); //  not before
+    T_EQ_INT(sched_db_kernels_unsettled(s_db, "a2", 1501, rows, 4), 1);
     T_EQ_STR(rows[0].kernel_id, "k-s1");
     T_EQ_STR(rows[0].session_id, "s1");
     T_EQ_INT(rows[0].status, SCHED_KERNEL_SCHEDULED);
     T_EQ_INT(rows[0].since_us, 1500);
     T_EQ_STR(rows[0].status_info, "");
-    T_EQ_INT(sched_db_sessions_unsettled(s_db, "a1", 3000, rows, 4), 1);
+    T_EQ_INT(sched_db_kernels_unsettled(s_db, "a1", 3000, rows, 4), 1);
     T_EQ_STR(rows[0].kernel_id, "k-s3");
-    T_EQ_INT(sched_db_sessions_unsettled(s_db, "a-none", 9000, rows, 4), 0);
+    T_EQ_INT(sched_db_kernels_unsettled(s_db, "a-none", 9000, rows, 4), 0);
     //  Running is settled; terminating is not, and keeps its reason.
     T_EQ_INT(s_move("k-s3", SCHED_KERNEL_PREPARING, NULL, NULL), BUS_OK);
-    T_EQ_INT(sched_db_sessions_unsettled(s_db, "a1", 3000, rows, 4), 1);
+    T_EQ_INT(sched_db_kernels_unsettled(s_db, "a1", 3000, rows, 4), 1);
     T_EQ_INT(rows[0].status, SCHED_KERNEL_PREPARING);
     T_EQ_INT(rows[0].since_us, 2000);
     T_EQ_INT(s_move("k-s3", SCHED_KERNEL_RUNNING, NULL, NULL), BUS_OK);
-    T_EQ_INT(sched_db_sessions_unsettled(s_db, "a1", 3000, rows, 4), 0);
+    T_EQ_INT(sched_db_kernels_unsettled(s_db, "a1", 3000, rows, 4), 0);
     //  A restart is transitional too: the session follows, the slots stay.
     T_EQ_INT(s_move("k-s3", SCHED_KERNEL_RESTARTING, "restarting", NULL), BUS_OK);
     T_EQ_INT(sched_db_sessions_status(s_db, "s3"), SCHED_SESSION_RESTARTING);
     T_EQ_INT(s_cpu_held("a1"), 2000);
-    T_EQ_INT(sched_db_sessions_unsettled(s_db, "a1", 3000, rows, 4), 1);
+    T_EQ_INT(sched_db_kernels_unsettled(s_db, "a1", 3000, rows, 4), 1);
     T_EQ_INT(rows[0].status, SCHED_KERNEL_RESTARTING);
     T_EQ_STR(rows[0].status_info, "restarting");
     T_EQ_INT(s_move("k-s3", SCHED_KERNEL_RUNNING, NULL, NULL), BUS_OK);
     T_EQ_INT(sched_db_sessions_status(s_db, "s3"), SCHED_SESSION_RUNNING);
-    T_EQ_INT(sched_db_sessions_unsettled(s_db, "a1", 3000, rows, 4), 0);
+    T_EQ_INT(sched_db_kernels_unsettled(s_db, "a1", 3000, rows, 4), 0);
     //  Only a running kernel restarts.
     T_EQ_INT(s_move("k-s5", SCHED_KERNEL_RESTARTING, "restarting", NULL),
              BUS_STATUS_INVALID);
     T_EQ_INT(s_move("k-s3", SCHED_KERNEL_TERMINATING, "user-requested", NULL), BUS_OK);
-    T_EQ_INT(sched_db_sessions_unsettled(s_db, "a1", 3000, rows, 4), 1);
+    T_EQ_INT(sched_db_kernels_unsettled(s_db, "a1", 3000, rows, 4), 1);
     T_EQ_INT(rows[0].status, SCHED_KERNEL_TERMINATING);
     T_EQ_STR(rows[0].status_info, "user-requested");
     //  Over: settled for good; max bounds the answer.
     T_EQ_INT(s_move("k-s3", SCHED_KERNEL_TERMINATED, NULL, NULL), BUS_OK);
-    T_EQ_INT(sched_db_sessions_unsettled(s_db, "a1", 3000, rows, 4), 0);
-    T_EQ_INT(sched_db_sessions_unsettled(s_db, "a2", 3000, rows, 0), 0);
+    T_EQ_INT(sched_db_kernels_unsettled(s_db, "a1", 3000, rows, 4), 0);
+    T_EQ_INT(sched_db_kernels_unsettled(s_db, "a2", 3000, rows, 0), 0);
     T_EQ_INT(sched_db_sessions_status(s_db, "s3"), SCHED_SESSION_TERMINATED);
 }
 
-//  Group commit (sched_lifecycle's flush): many inserts under savepoints of
+//  Group commit (sched_commit's flush): many inserts under savepoints of
 //  one transaction; one that fails midway (its kernel id is taken, after
 //  its session row was written) is undone alone, the others commit.
 static void
@@ -389,10 +389,10 @@ test_units_of_one_transaction(void)
     free(placed);
     sched_dispatch_destroy(&dispatch);
     T_EQ_INT(sched_db_sessions_status(s_db, "u1"), SCHED_SESSION_PREPARING);
-    T_EQ_INT(sched_db_sessions_kernel_current(s_db, "k-u3"), SCHED_KERNEL_PREPARING);
+    T_EQ_INT(sched_db_kernels_current(s_db, "k-u3"), SCHED_KERNEL_PREPARING);
     sched_move_t move;
-    T_EQ_INT(sched_db_sessions_kernel_move(s_db, "k-u1", SCHED_KERNEL_RUNNING, NULL, NULL,
-                                           3000, &move, &err),
+    T_EQ_INT(sched_db_kernels_move(s_db, "k-u1", SCHED_KERNEL_RUNNING, NULL, NULL, 3000,
+                                   &move, &err),
              BUS_OK);
     T_EQ_INT(move.kernel_from, SCHED_KERNEL_PREPARING);
     T_EQ_INT(move.session_from, SCHED_SESSION_PREPARING);
@@ -402,7 +402,7 @@ test_units_of_one_transaction(void)
     T_EQ_STR(move.cluster_role, "main");
     T_EQ_INT(move.cluster_idx, 1);
     json_t *report = NULL;
-    T_EQ_INT(sched_invariant_check(s_db, &report), 0);
+    T_EQ_INT(sched_db_ledger_check(s_db, &report), 0);
     json_decref(report);
 }
 

@@ -42,7 +42,7 @@ void sched_dispatch_destroy(sched_dispatch_t **self_p);
 
 //  With preparing, placed kernels and their sessions are written PREPARING
 //  rather than SCHEDULED: for a caller that asks the agents as soon as the
-//  pass commits (sched_lifecycle), which would otherwise move every kernel
+//  pass commits (sched_server), which would otherwise move every kernel
 //  and session again, SCHEDULED then PREPARING, in the same transaction.
 //  What commits is the same either way. Off by default.
 void sched_dispatch_set_preparing(sched_dispatch_t *self, bool preparing);
