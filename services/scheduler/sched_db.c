@@ -1,5 +1,6 @@
 /*  =========================================================================
-    sched_db - the scheduler's schema, as numbered migrations
+    sched_db - the scheduler's schema, as numbered migrations, and the
+    helpers of the db layer
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================

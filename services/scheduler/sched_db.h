@@ -12,6 +12,23 @@
     Amounts are integers: bytes for "bytes" slots, thousandths for "count"
     slots (cpu 0.5 is 500), so that SUM is exact.
 
+    The db layer is the only code that writes SQL: this file (the schema as
+    numbered migrations, the connection's tuning, the offline open, the
+    helpers below) and one file per part of the schema:
+      sched_db_agents     agents, their capacity and what they report
+      sched_db_sessions   sessions: the store, and what others read of them
+      sched_db_kernels    kernels: transitions, and what calls read of them
+      sched_db_ledger     allocation rows, the usage summed from them, and
+                          the checks that the aggregates agree with them
+      sched_db_sgroups    resource groups' rules (from the gateway)
+      sched_db_snapshot   what one scheduling pass reads, in one go
+      sched_db_list       session.list: a page and the count of all
+      sched_where         session.list's filter language built into SQL
+                          from fixed pieces, every value bound
+      sched_db_checkpoint WAL checkpoints on a connection of their own
+    Statements are prepared once and cached by their text (bus_db_stmt),
+    except session.list's, whose text depends on the filter.
+
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */

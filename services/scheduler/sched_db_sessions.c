@@ -1,5 +1,5 @@
 /*  =========================================================================
-    sched_db_sessions - sessions and kernels in the scheduler's database
+    sched_db_sessions - sessions in the scheduler's database
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================

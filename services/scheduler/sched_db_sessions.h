@@ -1,14 +1,19 @@
 /*  =========================================================================
-    sched_db_sessions - sessions and kernels in the scheduler's database
+    sched_db_sessions - sessions in the scheduler's database
 
-    The writes of the session lifecycle, each one transaction: a new
-    session with its kernel and what the kernel asks for (PENDING); a
-    scheduling pass that places pending sessions and writes their
-    allocation rows with the SCHEDULED transition; kernel transitions, which
-    recompute the session's status from its kernels (sched_status) and
-    delete the allocation rows when a kernel ends. A transition the state
-    machine forbids is refused, not stored. The bus and the agents sit on
-    top of this; nothing here does I/O beyond the database.
+    The session store: a new session is inserted PENDING in one
+    transaction (or one savepoint of a group commit) with its kernels (a
+    cluster's sub kernels get UUIDs of their own, cluster_role sub,
+    cluster_idx 2..n), what each asks for, and the owner's limits as the
+    gateway resolved them, kept per scope (the latest submission's in
+    force); its name is unique among the owner's live sessions. A rename,
+    the reads of a session as session.get answers it, and what the other
+    modules read or write of a session: the owner its events carry, what
+    kernel.create asks an agent for, a pass's failed tries, a batch
+    session's result, and the sessions the reclamation ends. Kernel
+    transitions, which move the session's status with its kernels, are
+    sched_db_kernels'; the allocation rows a placement writes are
+    sched_db_ledger's. Nothing here does I/O beyond the database.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
