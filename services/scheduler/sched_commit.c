@@ -232,28 +232,6 @@ s_admit_pending(sched_commit_t *self, const sched_session_spec_t *spec, bus_erro
                                      err);
 }
 
-//  Writes session_id's info as the answer, a reply with one member,
-//  "session".
-static int
-s_reply_session(sched_commit_t *self,
-                const char *session_id,
-                bus_writer_t *reply,
-                bus_error_t *err)
-{
-    proto_session_create_rep_t rep;
-    proto_session_create_rep_init(&rep);
-    int rc = sched_db_sessions_get(self->db, session_id, &rep.session);
-    if (rc == BUS_OK && proto_session_create_rep_write(&rep, reply) != 0)
-        rc = BUS_STATUS_INTERNAL;
-    proto_session_create_rep_clear(&rep);
-    if (rc != BUS_OK)
-        bus_error_set(err, rc,
-                      rc == BUS_STATUS_NOT_FOUND ? "no such session %s"
-                                                 : "cannot read session %s",
-                      session_id);
-    return rc;
-}
-
 //  Records one session.create (inside the flush's transaction, under a
 //  savepoint of its own) and writes its answer into reply.
 static int
@@ -269,7 +247,7 @@ s_create_one(sched_commit_t *self,
         return rc;
     //  The same id again (a retry): answer what exists.
     if (sched_db_sessions_status(self->db, in.session_id) >= 0) {
-        rc = s_reply_session(self, in.session_id, reply, err);
+        rc = sched_rpc_session_reply(self->db, in.session_id, reply, err);
         proto_session_create_req_clear(&in);
         return rc;
     }

@@ -18,28 +18,6 @@ struct _sched_rpc_t {
     sched_agents_t *agents;
 };
 
-//  Writes the session's info as a reply with one member, "session" (the
-//  shape of every session.* reply).
-static int
-s_reply_session(sched_rpc_t *self,
-                const char *session_id,
-                bus_writer_t *reply,
-                bus_error_t *err)
-{
-    proto_session_create_rep_t rep;
-    proto_session_create_rep_init(&rep);
-    int rc = sched_db_sessions_get(self->db, session_id, &rep.session);
-    if (rc == BUS_OK && proto_session_create_rep_write(&rep, reply) != 0)
-        rc = BUS_STATUS_INTERNAL;
-    proto_session_create_rep_clear(&rep);
-    if (rc != BUS_OK)
-        bus_error_set(err, rc,
-                      rc == BUS_STATUS_NOT_FOUND ? "no such session %s"
-                                                 : "cannot read session %s",
-                      session_id);
-    return rc;
-}
-
 //  ---------------------------------------------------------------------------
 //  session.*
 
@@ -73,7 +51,7 @@ s_on_destroy(void *arg,
         return rc;
     rc = sched_kernels_end_session(self->kernels, in.session_id, in.reason, in.forced);
     if (rc == BUS_OK)
-        rc = s_reply_session(self, in.session_id, reply, err);
+        rc = sched_rpc_session_reply(self->db, in.session_id, reply, err);
     else
         bus_error_set(err, rc,
                       rc == BUS_STATUS_NOT_FOUND ? "no such session %s"
@@ -92,7 +70,7 @@ s_restart_answer(sched_rpc_t *self, sched_call_t *call, int status, const char *
     bus_writer_t *writer = status == BUS_OK ? bus_writer_new() : NULL;
     bus_error_t err = {0};
     if (writer)
-        status = s_reply_session(self, call->session_id, writer, &err);
+        status = sched_rpc_session_reply(self->db, call->session_id, writer, &err);
     else if (status == BUS_OK)
         status = bus_error_set(&err, BUS_STATUS_INTERNAL, "out of memory");
     if (status == BUS_OK)
@@ -251,7 +229,7 @@ s_on_get(void *arg,
         snprintf(id, sizeof id, "%s", in.session_id);
     else if (in.access_key && in.name)
         sched_db_sessions_find(self->db, in.access_key, in.name, id, sizeof id);
-    rc = *id ? s_reply_session(self, id, reply, err)
+    rc = *id ? sched_rpc_session_reply(self->db, id, reply, err)
              : bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such session");
     proto_session_get_req_clear(&in);
     return rc;
@@ -275,7 +253,7 @@ s_on_rename(void *arg,
     rc = sched_db_sessions_rename(self->db, in.session_id, in.name, err);
     if (rc == BUS_OK) {
         bus_log_info("session renamed session=%s name=%s", in.session_id, in.name);
-        rc = s_reply_session(self, in.session_id, reply, err);
+        rc = sched_rpc_session_reply(self->db, in.session_id, reply, err);
     }
     proto_session_rename_req_clear(&in);
     return rc;
@@ -511,6 +489,26 @@ sched_rpc_new(bus_node_t *node,
             return NULL;
         }
     return self;
+}
+
+int
+sched_rpc_session_reply(bus_db_t *db,
+                        const char *session_id,
+                        bus_writer_t *reply,
+                        bus_error_t *err)
+{
+    proto_session_create_rep_t rep;
+    proto_session_create_rep_init(&rep);
+    int rc = sched_db_sessions_get(db, session_id, &rep.session);
+    if (rc == BUS_OK && proto_session_create_rep_write(&rep, reply) != 0)
+        rc = BUS_STATUS_INTERNAL;
+    proto_session_create_rep_clear(&rep);
+    if (rc != BUS_OK)
+        bus_error_set(err, rc,
+                      rc == BUS_STATUS_NOT_FOUND ? "no such session %s"
+                                                 : "cannot read session %s",
+                      session_id);
+    return rc;
 }
 
 void

@@ -49,4 +49,13 @@ sched_rpc_t *sched_rpc_new(bus_node_t *node,
                            bus_error_t *err);
 void sched_rpc_destroy(sched_rpc_t **self_p);
 
+//  Writes session_id's info as every session.* method answers (a reply
+//  with one member, "session"), read as session.get reads it; also the
+//  answer to a session.create sent again. BUS_OK, or NOT_FOUND or INTERNAL
+//  with err.
+int sched_rpc_session_reply(bus_db_t *db,
+                            const char *session_id,
+                            bus_writer_t *reply,
+                            bus_error_t *err);
+
 #endif
