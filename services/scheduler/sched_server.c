@@ -35,11 +35,12 @@
                   of the loop when none ran in the last SOON_US (2 ms: the
                   scheduler was idle, a lone session waits for nothing),
                   else SOON_US later, so that a burst of creates is placed
-                  by one pass rather than one each; also at once after a
-                  pass that placed a whole window (a backlog drains at
-                  pass speed), and from a flush when it is overdue by
-                  OVERDUE_US (100 ms): libevent runs timers only when
-                  nothing is active, and a stream of requests keeps it so.
+                  by one pass rather than one each; also after a pass
+                  that placed a whole window (a backlog drains at pass
+                  speed, not a window per period), and from a flush when
+                  it is overdue by OVERDUE_US (100 ms): libevent runs
+                  timers only when nothing is active, and a stream of
+                  requests keeps it so.
       agents      every SCHED_AGENTS_CHECK_MS (1000, fixed): writes when
                   each agent was last heard and marks agents silent for
                   agents.lost_ms (10000) LOST (sched_agents_expire).
@@ -52,7 +53,10 @@
                   thread and connection: a passive WAL checkpoint.
     A LOST agent's kernels end agents.termination_grace_ms (60000) after it
     was lost, at the next reconciliation; kernel.create and the other calls
-    to agents wait agents.create_timeout_ms (120000) at most.
+    to agents wait agents.create_timeout_ms (120000) at most, kernel.list
+    SCHED_RECONCILE_LIST_MS (5000). The node's own cron (heartbeat to the
+    registry, peer refresh and catch-up, outbox flush, every
+    bus.heartbeat_ms) is bus_node's.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
