@@ -23,7 +23,7 @@ static json_t *
 s_list(gw_admin_list_fn *fn, gw_request_t *r, json_t *args, bus_error_t *err)
 {
     json_t *out = NULL;
-    return fn(r, args, &out, err) == BUS_OK ? out : NULL;
+    return fn(gw_request_ctx(r), args, &out, err) == BUS_OK ? out : NULL;
 }
 
 //  The {items, total_count} page of a *_list field.
@@ -165,7 +165,7 @@ gw_gql_page_table(gw_request_t *r,
                   json_t **out,
                   bus_error_t *err)
 {
-    sqlite3 *db = bus_db_handle(r->gw->db);
+    sqlite3 *db = bus_db_handle(gw_server_db(r->gw));
     int result = -1; //  0 answered, 1 for gw_gql_page, -1 err
     bus_where_t *where = bus_where_new(table->columns, table->order);
     sqlite3_stmt *probe = NULL, *count = NULL, *rows = NULL;
@@ -178,7 +178,7 @@ gw_gql_page_table(gw_request_t *r,
         bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
         goto done;
     }
-    if (table->scope(r, args, where, err) != BUS_OK)
+    if (table->scope(gw_request_ctx(r), args, where, err) != BUS_OK)
         goto done;
     json_int_t limit = json_integer_value(json_object_get(args, "limit"));
     json_int_t offset = json_integer_value(json_object_get(args, "offset"));
@@ -253,7 +253,7 @@ gw_gql_page_table(gw_request_t *r,
     while (sqlite3_step(rows) == SQLITE_ROW) {
         json_t *row = gw_store_row(rows, table->booleans);
         if (table->shape)
-            table->shape(r, row);
+            table->shape(gw_request_ctx(r), row);
         json_array_append_new(items, row);
     }
     *out = json_pack("{s:o, s:I}", "items", items, "total_count", total);
@@ -321,7 +321,7 @@ static json_t *
 q_domain(gw_request_t *r, json_t *args, bus_error_t *err)
 {
     json_t *out = NULL;
-    int rc = gw_domain_get(r, s_arg(args, "name"), &out, err);
+    int rc = gw_domain_get(gw_request_ctx(r), s_arg(args, "name"), &out, err);
     return s_single(rc, out, err);
 }
 
@@ -335,7 +335,7 @@ static json_t *
 q_group(gw_request_t *r, json_t *args, bus_error_t *err)
 {
     json_t *out = NULL;
-    int rc = gw_group_get(r, s_arg(args, "id"), &out, err);
+    int rc = gw_group_get(gw_request_ctx(r), s_arg(args, "id"), &out, err);
     return s_single(rc, out, err);
 }
 
@@ -387,7 +387,7 @@ static json_t *
 q_user(gw_request_t *r, json_t *args, bus_error_t *err)
 {
     json_t *out = NULL;
-    int rc = gw_user_get(r, s_arg(args, "email"), &out, err);
+    int rc = gw_user_get(gw_request_ctx(r), s_arg(args, "email"), &out, err);
     return s_single(rc, out, err);
 }
 
@@ -395,7 +395,7 @@ static json_t *
 q_user_from_uuid(gw_request_t *r, json_t *args, bus_error_t *err)
 {
     json_t *out = NULL;
-    int rc = gw_user_get_by_uuid(r, s_arg(args, "user_id"), &out, err);
+    int rc = gw_user_get_by_uuid(gw_request_ctx(r), s_arg(args, "user_id"), &out, err);
     return s_single(rc, out, err);
 }
 
@@ -415,7 +415,7 @@ static json_t *
 q_keypair(gw_request_t *r, json_t *args, bus_error_t *err)
 {
     json_t *out = NULL;
-    int rc = gw_keypair_get(r, s_arg(args, "access_key"), &out, err);
+    int rc = gw_keypair_get(gw_request_ctx(r), s_arg(args, "access_key"), &out, err);
     return s_single(rc, out, err);
 }
 
@@ -424,19 +424,21 @@ q_keypair(gw_request_t *r, json_t *args, bus_error_t *err)
     {                                                                                    \
         (void) args;                                                                     \
         json_t *out = NULL;                                                              \
-        return gw_policy_list(r, #kind, &out, err) == BUS_OK ? out : NULL;               \
+        return gw_policy_list(gw_request_ctx(r), #kind, &out, err) == BUS_OK ? out       \
+                                                                             : NULL;     \
     }                                                                                    \
     static json_t *q_##kind##_policy(gw_request_t *r, json_t *args, bus_error_t *err)    \
     {                                                                                    \
         json_t *out = NULL;                                                              \
-        int rc = gw_policy_get(r, #kind, s_arg(args, "name"), &out, err);                \
+        int rc =                                                                         \
+            gw_policy_get(gw_request_ctx(r), #kind, s_arg(args, "name"), &out, err);     \
         return s_single(rc, out, err);                                                   \
     }                                                                                    \
     static json_t *m_create_##kind##_policy(gw_request_t *r, json_t *args,               \
                                             bus_error_t *err)                            \
     {                                                                                    \
         json_t *out = NULL;                                                              \
-        int rc = gw_policy_create(r, #kind, s_arg(args, "name"),                         \
+        int rc = gw_policy_create(gw_request_ctx(r), #kind, s_arg(args, "name"),         \
                                   json_object_get(args, "props"), &out, err);            \
         return s_mutation(rc, "resource_policy", out, err);                              \
     }                                                                                    \
@@ -444,15 +446,16 @@ q_keypair(gw_request_t *r, json_t *args, bus_error_t *err)
                                             bus_error_t *err)                            \
     {                                                                                    \
         json_t *out = NULL;                                                              \
-        int rc = gw_policy_modify(r, #kind, s_arg(args, "name"),                         \
+        int rc = gw_policy_modify(gw_request_ctx(r), #kind, s_arg(args, "name"),         \
                                   json_object_get(args, "props"), &out, err);            \
         return s_mutation(rc, NULL, out, err);                                           \
     }                                                                                    \
     static json_t *m_delete_##kind##_policy(gw_request_t *r, json_t *args,               \
                                             bus_error_t *err)                            \
     {                                                                                    \
-        return s_mutation(gw_policy_delete(r, #kind, s_arg(args, "name"), err), NULL,    \
-                          NULL, err);                                                    \
+        return s_mutation(                                                               \
+            gw_policy_delete(gw_request_ctx(r), #kind, s_arg(args, "name"), err), NULL,  \
+            NULL, err);                                                                  \
     }
 
 POLICY_RESOLVERS(keypair)
@@ -466,8 +469,8 @@ static json_t *
 m_create_domain(gw_request_t *r, json_t *args, bus_error_t *err)
 {
     json_t *out = NULL;
-    int rc = gw_domain_create(r, s_arg(args, "name"), json_object_get(args, "props"),
-                              &out, err);
+    int rc = gw_domain_create(gw_request_ctx(r), s_arg(args, "name"),
+                              json_object_get(args, "props"), &out, err);
     return s_mutation(rc, "domain", out, err);
 }
 
@@ -475,31 +478,32 @@ static json_t *
 m_modify_domain(gw_request_t *r, json_t *args, bus_error_t *err)
 {
     json_t *out = NULL;
-    int rc = gw_domain_modify(r, s_arg(args, "name"), json_object_get(args, "props"),
-                              &out, err);
+    int rc = gw_domain_modify(gw_request_ctx(r), s_arg(args, "name"),
+                              json_object_get(args, "props"), &out, err);
     return s_mutation(rc, "domain", out, err);
 }
 
 static json_t *
 m_delete_domain(gw_request_t *r, json_t *args, bus_error_t *err)
 {
-    return s_mutation(gw_domain_delete(r, s_arg(args, "name"), false, err), NULL, NULL,
-                      err);
+    return s_mutation(
+        gw_domain_delete(gw_request_ctx(r), s_arg(args, "name"), false, err), NULL, NULL,
+        err);
 }
 
 static json_t *
 m_purge_domain(gw_request_t *r, json_t *args, bus_error_t *err)
 {
-    return s_mutation(gw_domain_delete(r, s_arg(args, "name"), true, err), NULL, NULL,
-                      err);
+    return s_mutation(gw_domain_delete(gw_request_ctx(r), s_arg(args, "name"), true, err),
+                      NULL, NULL, err);
 }
 
 static json_t *
 m_create_group(gw_request_t *r, json_t *args, bus_error_t *err)
 {
     json_t *out = NULL;
-    int rc = gw_group_create(r, s_arg(args, "name"), json_object_get(args, "props"), &out,
-                             err);
+    int rc = gw_group_create(gw_request_ctx(r), s_arg(args, "name"),
+                             json_object_get(args, "props"), &out, err);
     return s_mutation(rc, "group", out, err);
 }
 
@@ -507,30 +511,31 @@ static json_t *
 m_modify_group(gw_request_t *r, json_t *args, bus_error_t *err)
 {
     json_t *out = NULL;
-    int rc =
-        gw_group_modify(r, s_arg(args, "gid"), json_object_get(args, "props"), &out, err);
+    int rc = gw_group_modify(gw_request_ctx(r), s_arg(args, "gid"),
+                             json_object_get(args, "props"), &out, err);
     return s_mutation(rc, "group", out, err);
 }
 
 static json_t *
 m_delete_group(gw_request_t *r, json_t *args, bus_error_t *err)
 {
-    return s_mutation(gw_group_delete(r, s_arg(args, "gid"), false, err), NULL, NULL,
-                      err);
+    return s_mutation(gw_group_delete(gw_request_ctx(r), s_arg(args, "gid"), false, err),
+                      NULL, NULL, err);
 }
 
 static json_t *
 m_purge_group(gw_request_t *r, json_t *args, bus_error_t *err)
 {
-    return s_mutation(gw_group_delete(r, s_arg(args, "gid"), true, err), NULL, NULL, err);
+    return s_mutation(gw_group_delete(gw_request_ctx(r), s_arg(args, "gid"), true, err),
+                      NULL, NULL, err);
 }
 
 static json_t *
 m_create_user(gw_request_t *r, json_t *args, bus_error_t *err)
 {
     json_t *out = NULL;
-    int rc = gw_user_create(r, s_arg(args, "email"), json_object_get(args, "props"), &out,
-                            err);
+    int rc = gw_user_create(gw_request_ctx(r), s_arg(args, "email"),
+                            json_object_get(args, "props"), &out, err);
     return s_mutation(rc, "user", out, err);
 }
 
@@ -538,31 +543,31 @@ static json_t *
 m_modify_user(gw_request_t *r, json_t *args, bus_error_t *err)
 {
     json_t *out = NULL;
-    int rc = gw_user_modify(r, s_arg(args, "email"), json_object_get(args, "props"), &out,
-                            err);
+    int rc = gw_user_modify(gw_request_ctx(r), s_arg(args, "email"),
+                            json_object_get(args, "props"), &out, err);
     return s_mutation(rc, "user", out, err);
 }
 
 static json_t *
 m_delete_user(gw_request_t *r, json_t *args, bus_error_t *err)
 {
-    return s_mutation(gw_user_delete(r, s_arg(args, "email"), false, err), NULL, NULL,
-                      err);
+    return s_mutation(gw_user_delete(gw_request_ctx(r), s_arg(args, "email"), false, err),
+                      NULL, NULL, err);
 }
 
 static json_t *
 m_purge_user(gw_request_t *r, json_t *args, bus_error_t *err)
 {
-    return s_mutation(gw_user_delete(r, s_arg(args, "email"), true, err), NULL, NULL,
-                      err);
+    return s_mutation(gw_user_delete(gw_request_ctx(r), s_arg(args, "email"), true, err),
+                      NULL, NULL, err);
 }
 
 static json_t *
 m_create_keypair(gw_request_t *r, json_t *args, bus_error_t *err)
 {
     json_t *out = NULL;
-    int rc = gw_keypair_create(r, s_arg(args, "user_id"), json_object_get(args, "props"),
-                               &out, err);
+    int rc = gw_keypair_create(gw_request_ctx(r), s_arg(args, "user_id"),
+                               json_object_get(args, "props"), &out, err);
     return s_mutation(rc, "keypair", out, err);
 }
 
@@ -570,7 +575,7 @@ static json_t *
 m_modify_keypair(gw_request_t *r, json_t *args, bus_error_t *err)
 {
     json_t *out = NULL;
-    int rc = gw_keypair_modify(r, s_arg(args, "access_key"),
+    int rc = gw_keypair_modify(gw_request_ctx(r), s_arg(args, "access_key"),
                                json_object_get(args, "props"), &out, err);
     return s_mutation(rc, "keypair", out, err);
 }
@@ -578,8 +583,9 @@ m_modify_keypair(gw_request_t *r, json_t *args, bus_error_t *err)
 static json_t *
 m_delete_keypair(gw_request_t *r, json_t *args, bus_error_t *err)
 {
-    return s_mutation(gw_keypair_delete(r, s_arg(args, "access_key"), err), NULL, NULL,
-                      err);
+    return s_mutation(
+        gw_keypair_delete(gw_request_ctx(r), s_arg(args, "access_key"), err), NULL, NULL,
+        err);
 }
 
 static const gw_gql_root_t s_roots[] = {
@@ -963,11 +969,11 @@ s_handle(gw_request_t *r, bool legacy)
     prefetch->sessions = sessions;
     bool agents;
     s_wants(r, &agents, sessions);
-    const char *scheduler = bus_node_find(r->gw->node, "scheduler");
+    const char *scheduler = bus_node_find(gw_server_node(r->gw), "scheduler");
     static const uint8_t empty_map = 0x80; //  scheduler.agents with no filter
     if (scheduler && agents &&
-        bus_node_call(r->gw->node, scheduler, PROTO_SCHEDULER_AGENTS, &empty_map, 1, 0,
-                      s_on_agents, prefetch))
+        bus_node_call(gw_server_node(r->gw), scheduler, PROTO_SCHEDULER_AGENTS,
+                      &empty_map, 1, 0, s_on_agents, prefetch))
         return;
     s_fetch_sessions(prefetch);
 }

@@ -59,8 +59,8 @@ typedef struct gw_gql_table {
     const char *order;
     const char *const *booleans;
     const char *const *extra;
-    int (*scope)(gw_request_t *r, json_t *args, bus_where_t *where, bus_error_t *err);
-    void (*shape)(gw_request_t *r, json_t *row);
+    int (*scope)(gw_ctx_t *ctx, json_t *args, bus_where_t *where, bus_error_t *err);
+    void (*shape)(gw_ctx_t *ctx, json_t *row);
 } gw_gql_table_t;
 
 //  The {items, total_count} page of such a list, answered by SQL when its

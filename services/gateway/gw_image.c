@@ -491,16 +491,16 @@ s_allowed(bus_db_t *db, const char *domain)
 }
 
 int
-gw_image_resolve(gw_server_t *gw,
+gw_image_resolve(bus_db_t *db,
                  const char *domain,
                  const char *name,
                  const char *arch,
                  json_t **image,
                  bus_error_t *err)
 {
-    assert(gw && image);
-    image_ctx_t ctx = {gw->db, false};
-    json_t *allowed = domain ? s_allowed(gw->db, domain) : NULL;
+    assert(db && image);
+    image_ctx_t ctx = {db, false};
+    json_t *allowed = domain ? s_allowed(db, domain) : NULL;
     int rc = gw_image_resolve_with(s_lookup, s_alias_target, &ctx, allowed, name, arch,
                                    image, err);
     json_decref(allowed);
@@ -640,12 +640,10 @@ s_apply(void *arg, bus_node_t *node, const bus_event_t *event)
 }
 
 int
-gw_image_init(gw_server_t *gw)
+gw_image_init(bus_node_t *node)
 {
-    assert(gw);
-    if (!gw->node)
-        return 0; //  the offline admin command follows nothing
-    return bus_node_follow(gw->node, "image", s_apply, gw);
+    assert(node);
+    return bus_node_follow(node, "image", s_apply, NULL);
 }
 
 //  ---------------------------------------------------------------------------
@@ -672,12 +670,12 @@ s_is_operation(json_t *image)
 }
 
 int
-gw_image_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
+gw_image_list(gw_ctx_t *ctx, json_t *args, json_t **out, bus_error_t *err)
 {
-    bus_db_t *db = r->gw->db;
-    bool super = gw_identity_is_superadmin(&r->who);
-    image_ctx_t ctx = {db, super};
-    json_t *allowed = super ? NULL : s_allowed(db, r->who.domain);
+    bus_db_t *db = ctx->db;
+    bool super = gw_identity_is_superadmin(ctx->who);
+    image_ctx_t look = {db, super};
+    json_t *allowed = super ? NULL : s_allowed(db, ctx->who->domain);
     json_t *installed = json_object_get(args, "is_installed");
     json_t *operation = json_object_get(args, "is_operation");
     sqlite3_stmt *stmt = bus_db_stmt(db, IMAGE_COLUMNS " ORDER BY name, architecture");
@@ -687,7 +685,7 @@ gw_image_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
     }
     json_t *rows = json_array();
     while (sqlite3_step(stmt) == SQLITE_ROW)
-        json_array_append_new(rows, s_image_json(&ctx, stmt));
+        json_array_append_new(rows, s_image_json(&look, stmt));
     sqlite3_reset(stmt);
     *out = json_array();
     size_t index;
@@ -712,16 +710,16 @@ gw_image_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
 }
 
 int
-gw_image_get(gw_request_t *r,
+gw_image_get(gw_ctx_t *ctx,
              const char *reference,
              const char *arch,
              json_t **out,
              bus_error_t *err)
 {
-    bool super = gw_identity_is_superadmin(&r->who);
-    image_ctx_t ctx = {r->gw->db, super};
-    json_t *allowed = super ? NULL : s_allowed(r->gw->db, r->who.domain);
-    int rc = gw_image_resolve_with(s_lookup, s_alias_target, &ctx, allowed, reference,
+    bool super = gw_identity_is_superadmin(ctx->who);
+    image_ctx_t look = {ctx->db, super};
+    json_t *allowed = super ? NULL : s_allowed(ctx->db, ctx->who->domain);
+    int rc = gw_image_resolve_with(s_lookup, s_alias_target, &look, allowed, reference,
                                    arch, out, err);
     json_decref(allowed);
     return rc;
@@ -745,13 +743,13 @@ s_alias_check(const char *alias,
 }
 
 int
-gw_image_alias(gw_request_t *r,
+gw_image_alias(gw_ctx_t *ctx,
                const char *alias,
                const char *target,
                const char *arch,
                bus_error_t *err)
 {
-    if (!gw_identity_is_superadmin(&r->who))
+    if (!gw_identity_is_superadmin(ctx->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin aliases images");
     gw_image_ref_t ref;
@@ -765,7 +763,7 @@ gw_image_alias(gw_request_t *r,
     //  exist in the one given, or in any when none is (the 22.03 CLI's
     //  --arch never reaches the server: its query leaves the variable out).
     sqlite3_stmt *stmt = bus_db_stmt(
-        r->gw->db,
+        ctx->db,
         "SELECT 1 FROM images WHERE name = ?1 AND (?2 IS NULL OR architecture = ?2)");
     if (!stmt)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
@@ -780,18 +778,18 @@ gw_image_alias(gw_request_t *r,
         return bus_error_set(err, BUS_STATUS_NOT_FOUND, "No such image: %s%s%s%s",
                              ref.canonical, arch ? " (" : "", arch ? architecture : "",
                              arch ? ")" : "");
-    stmt = bus_db_stmt(r->gw->db,
-                       "INSERT INTO image_aliases (alias, image) VALUES (?1, ?2)");
+    stmt =
+        bus_db_stmt(ctx->db, "INSERT INTO image_aliases (alias, image) VALUES (?1, ?2)");
     if (!stmt)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
     sqlite3_bind_text(stmt, 1, alias, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(stmt, 2, ref.canonical, -1, SQLITE_TRANSIENT);
-    rc = gw_store_step(r->gw->db, stmt, err);
+    rc = gw_store_step(ctx->db, stmt, err);
     if (rc == BUS_STATUS_CONFLICT)
         bus_error_set(err, rc, "the alias %s already exists", alias);
     if (rc == BUS_OK)
         bus_log_notice("image alias created alias=%s image=%s by=%s", alias,
-                       ref.canonical, r->who.email);
+                       ref.canonical, ctx->who->email);
     return rc;
 }
 
@@ -820,31 +818,28 @@ gw_image_alias_preset(bus_db_t *db,
 }
 
 int
-gw_image_dealias(gw_request_t *r, const char *alias, bus_error_t *err)
+gw_image_dealias(gw_ctx_t *ctx, const char *alias, bus_error_t *err)
 {
-    if (!gw_identity_is_superadmin(&r->who))
+    if (!gw_identity_is_superadmin(ctx->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin dealiases images");
     sqlite3_stmt *stmt =
-        bus_db_stmt(r->gw->db, "DELETE FROM image_aliases WHERE alias = ?1");
+        bus_db_stmt(ctx->db, "DELETE FROM image_aliases WHERE alias = ?1");
     if (!stmt)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
     sqlite3_bind_text(stmt, 1, alias ? alias : "", -1, SQLITE_TRANSIENT);
-    int rc = gw_store_step(r->gw->db, stmt, err);
-    if (rc == BUS_OK && sqlite3_changes(bus_db_handle(r->gw->db)) == 0)
+    int rc = gw_store_step(ctx->db, stmt, err);
+    if (rc == BUS_OK && sqlite3_changes(bus_db_handle(ctx->db)) == 0)
         rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "No such alias.");
     if (rc == BUS_OK)
-        bus_log_notice("image alias removed alias=%s by=%s", alias, r->who.email);
+        bus_log_notice("image alias removed alias=%s by=%s", alias, ctx->who->email);
     return rc;
 }
 
 int
-gw_image_forget(gw_request_t *r,
-                const char *reference,
-                const char *arch,
-                bus_error_t *err)
+gw_image_forget(gw_ctx_t *ctx, const char *reference, const char *arch, bus_error_t *err)
 {
-    if (!gw_identity_is_superadmin(&r->who))
+    if (!gw_identity_is_superadmin(ctx->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin forgets images");
     gw_image_ref_t ref;
@@ -853,7 +848,7 @@ gw_image_forget(gw_request_t *r,
         return bus_error_set(err, BUS_STATUS_INVALID, "malformed image reference");
     if (gw_image_arch(arch, architecture) != 0)
         return bus_error_set(err, BUS_STATUS_INVALID, "malformed architecture");
-    bus_db_t *db = r->gw->db;
+    bus_db_t *db = ctx->db;
     sqlite3_stmt *stmt =
         bus_db_stmt(db, "DELETE FROM images WHERE name = ?1 AND architecture = ?2");
     if (!stmt)
@@ -873,7 +868,7 @@ gw_image_forget(gw_request_t *r,
         gw_store_step(db, stmt, err);
     }
     bus_log_notice("image forgotten name=%s arch=%s by=%s", ref.canonical, architecture,
-                   r->who.email);
+                   ctx->who->email);
     return BUS_OK;
 }
 
@@ -884,14 +879,14 @@ static json_t *
 q_images(gw_request_t *r, json_t *args, bus_error_t *err)
 {
     json_t *out = NULL;
-    return gw_image_list(r, args, &out, err) == BUS_OK ? out : NULL;
+    return gw_image_list(gw_request_ctx(r), args, &out, err) == BUS_OK ? out : NULL;
 }
 
 static json_t *
 q_image(gw_request_t *r, json_t *args, bus_error_t *err)
 {
     json_t *out = NULL;
-    int rc = gw_image_get(r, gw_gql_arg(args, "reference"),
+    int rc = gw_image_get(gw_request_ctx(r), gw_gql_arg(args, "reference"),
                           gw_gql_arg(args, "architecture"), &out, err);
     if (rc == BUS_STATUS_INVALID)
         return NULL;
@@ -901,22 +896,24 @@ q_image(gw_request_t *r, json_t *args, bus_error_t *err)
 static json_t *
 m_alias_image(gw_request_t *r, json_t *args, bus_error_t *err)
 {
-    int rc = gw_image_alias(r, gw_gql_arg(args, "alias"), gw_gql_arg(args, "target"),
-                            gw_gql_arg(args, "architecture"), err);
+    int rc =
+        gw_image_alias(gw_request_ctx(r), gw_gql_arg(args, "alias"),
+                       gw_gql_arg(args, "target"), gw_gql_arg(args, "architecture"), err);
     return gw_gql_mutation(rc, NULL, NULL, err);
 }
 
 static json_t *
 m_dealias_image(gw_request_t *r, json_t *args, bus_error_t *err)
 {
-    return gw_gql_mutation(gw_image_dealias(r, gw_gql_arg(args, "alias"), err), NULL,
-                           NULL, err);
+    return gw_gql_mutation(
+        gw_image_dealias(gw_request_ctx(r), gw_gql_arg(args, "alias"), err), NULL, NULL,
+        err);
 }
 
 static json_t *
 m_forget_image(gw_request_t *r, json_t *args, bus_error_t *err)
 {
-    int rc = gw_image_forget(r, gw_gql_arg(args, "reference"),
+    int rc = gw_image_forget(gw_request_ctx(r), gw_gql_arg(args, "reference"),
                              gw_gql_arg(args, "architecture"), err);
     return gw_gql_mutation(rc, NULL, NULL, err);
 }

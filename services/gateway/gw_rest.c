@@ -19,12 +19,60 @@ typedef struct {
     int (*remove)(gw_request_t *r, const char *key, bool purge, bus_error_t *err);
 } rest_resource_t;
 
+//  The table's operations take the request, because a resource policy's
+//  kind is in the path; the others are the admin operations on the
+//  request's context (gw_request_ctx).
+#define REST_ADAPT(prefix)                                                               \
+    static int s_##prefix##_list(gw_request_t *r, json_t *args, json_t **out,            \
+                                 bus_error_t *err)                                       \
+    {                                                                                    \
+        return gw_##prefix##_list(gw_request_ctx(r), args, out, err);                    \
+    }                                                                                    \
+    static int s_##prefix##_get(gw_request_t *r, const char *key, json_t **out,          \
+                                bus_error_t *err)                                        \
+    {                                                                                    \
+        return gw_##prefix##_get(gw_request_ctx(r), key, out, err);                      \
+    }                                                                                    \
+    static int s_##prefix##_create(gw_request_t *r, const char *key, json_t *props,      \
+                                   json_t **out, bus_error_t *err)                       \
+    {                                                                                    \
+        return gw_##prefix##_create(gw_request_ctx(r), key, props, out, err);            \
+    }                                                                                    \
+    static int s_##prefix##_modify(gw_request_t *r, const char *key, json_t *props,      \
+                                   json_t **out, bus_error_t *err)                       \
+    {                                                                                    \
+        return gw_##prefix##_modify(gw_request_ctx(r), key, props, out, err);            \
+    }
+
+REST_ADAPT(domain)
+REST_ADAPT(group)
+REST_ADAPT(user)
+REST_ADAPT(keypair)
+
+static int
+s_domain_remove(gw_request_t *r, const char *key, bool purge, bus_error_t *err)
+{
+    return gw_domain_delete(gw_request_ctx(r), key, purge, err);
+}
+
+static int
+s_group_remove(gw_request_t *r, const char *key, bool purge, bus_error_t *err)
+{
+    return gw_group_delete(gw_request_ctx(r), key, purge, err);
+}
+
+static int
+s_user_remove(gw_request_t *r, const char *key, bool purge, bus_error_t *err)
+{
+    return gw_user_delete(gw_request_ctx(r), key, purge, err);
+}
+
 //  Keypairs are created for a user (by email) and have no deactivate/purge split.
 static int
 s_keypair_remove(gw_request_t *r, const char *key, bool purge, bus_error_t *err)
 {
     (void) purge;
-    return gw_keypair_delete(r, key, err);
+    return gw_keypair_delete(gw_request_ctx(r), key, err);
 }
 
 //  Resource policies take their kind from the path.
@@ -38,48 +86,48 @@ static int
 s_policy_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
 {
     (void) args;
-    return gw_policy_list(r, s_kind(r), out, err);
+    return gw_policy_list(gw_request_ctx(r), s_kind(r), out, err);
 }
 
 static int
 s_policy_get(gw_request_t *r, const char *key, json_t **out, bus_error_t *err)
 {
-    return gw_policy_get(r, s_kind(r), key, out, err);
+    return gw_policy_get(gw_request_ctx(r), s_kind(r), key, out, err);
 }
 
 static int
 s_policy_create(
     gw_request_t *r, const char *key, json_t *props, json_t **out, bus_error_t *err)
 {
-    return gw_policy_create(r, s_kind(r), key, props, out, err);
+    return gw_policy_create(gw_request_ctx(r), s_kind(r), key, props, out, err);
 }
 
 static int
 s_policy_modify(
     gw_request_t *r, const char *key, json_t *props, json_t **out, bus_error_t *err)
 {
-    return gw_policy_modify(r, s_kind(r), key, props, out, err);
+    return gw_policy_modify(gw_request_ctx(r), s_kind(r), key, props, out, err);
 }
 
 static int
 s_policy_remove(gw_request_t *r, const char *key, bool purge, bus_error_t *err)
 {
     (void) purge;
-    return gw_policy_delete(r, s_kind(r), key, err);
+    return gw_policy_delete(gw_request_ctx(r), s_kind(r), key, err);
 }
 
 static const rest_resource_t s_domains = {
-    "domain",         "name",           gw_domain_list,  gw_domain_get,
-    gw_domain_create, gw_domain_modify, gw_domain_delete};
-static const rest_resource_t s_projects = {
-    "project",       "name",          gw_group_list,  gw_group_get,
-    gw_group_create, gw_group_modify, gw_group_delete};
-static const rest_resource_t s_users = {"user",        "email",        gw_user_list,
-                                        gw_user_get,   gw_user_create, gw_user_modify,
-                                        gw_user_delete};
+    "domain",        "name",          s_domain_list,  s_domain_get,
+    s_domain_create, s_domain_modify, s_domain_remove};
+static const rest_resource_t s_projects = {"project",     "name",         s_group_list,
+                                           s_group_get,   s_group_create, s_group_modify,
+                                           s_group_remove};
+static const rest_resource_t s_users = {"user",       "email",       s_user_list,
+                                        s_user_get,   s_user_create, s_user_modify,
+                                        s_user_remove};
 static const rest_resource_t s_keypairs = {
-    "keypair",         "email",           gw_keypair_list, gw_keypair_get,
-    gw_keypair_create, gw_keypair_modify, s_keypair_remove};
+    "keypair",        "email",          s_keypair_list,  s_keypair_get,
+    s_keypair_create, s_keypair_modify, s_keypair_remove};
 static const rest_resource_t s_policies = {
     "resource policy", "name",          s_policy_list,  s_policy_get,
     s_policy_create,   s_policy_modify, s_policy_remove};

@@ -167,7 +167,8 @@ s_on_destroyed(void *arg, const bus_reply_t *reply)
     else {
         //  Backend.AI answers with the session's last statistics.
         gw_reply_json(op->r, 200,
-                      json_pack("{s:o}", "stats", gw_stats_last(op->gw, op->kernel_id)));
+                      json_pack("{s:o}", "stats",
+                                gw_stats_last(gw_server_stats(op->gw), op->kernel_id)));
         s_op_free(op);
     }
 }
@@ -492,7 +493,7 @@ gw_session_kernel(gw_request_t *r,
         gw_reply_problem(r, "generic-bad-request", "the session is not running");
         return false;
     }
-    gw_activity_touch(r->gw->activity, info->session_id);
+    gw_activity_touch(gw_server_activity(r->gw), info->session_id);
     snprintf(kernel->session_id, sizeof kernel->session_id, "%s", info->session_id);
     snprintf(kernel->kernel_id, sizeof kernel->kernel_id, "%s", info->kernel_id);
     snprintf(kernel->agent_addr, sizeof kernel->agent_addr, "%s", info->agent_addr);
@@ -502,7 +503,7 @@ gw_session_kernel(gw_request_t *r,
 const char *
 gw_session_scheduler(gw_request_t *r)
 {
-    return bus_node_find(r->gw->node, "scheduler");
+    return bus_node_find(gw_server_node(r->gw), "scheduler");
 }
 
 bool
@@ -515,8 +516,9 @@ gw_session_call(gw_request_t *r,
                 void *arg)
 {
     bool sent =
-        endpoint && bus_node_call(r->gw->node, endpoint, method, bus_writer_data(writer),
-                                  bus_writer_size(writer), timeout_ms, fn, arg) != 0;
+        endpoint &&
+        bus_node_call(gw_server_node(r->gw), endpoint, method, bus_writer_data(writer),
+                      bus_writer_size(writer), timeout_ms, fn, arg) != 0;
     bus_writer_destroy(&writer);
     return sent;
 }

@@ -68,7 +68,7 @@ s_create_destroy(create_t **self_p)
     if (self->timer)
         event_free(self->timer);
     if (self->listener)
-        gw_events_unlisten(self->gw, &self->listener);
+        gw_events_unlisten(gw_server_events(self->gw), &self->listener);
     gw_session_spec_clear(&self->spec);
     json_decref(self->image);
     json_decref(self->usable);
@@ -153,7 +153,7 @@ s_resolve_scaling_group(create_t *self, bus_error_t *err)
 static int
 s_resolve_limits(create_t *self, bus_error_t *err)
 {
-    json_t *object = gw_limits_of(self->r, self->project_id, err);
+    json_t *object = gw_limits_of(gw_request_ctx(self->r), self->project_id, err);
     self->limits = object ? json_dumps(object, JSON_COMPACT) : NULL;
     json_decref(object);
     return self->limits  ? BUS_OK
@@ -232,10 +232,11 @@ s_resolve(create_t *self, bus_error_t *err)
 {
     gw_request_t *r = self->r;
     const char *domain = gw_identity_is_superadmin(&r->who) ? NULL : r->who.domain;
-    int rc = gw_image_resolve(r->gw, domain, self->spec.image, self->spec.arch,
-                              &self->image, err);
+    int rc = gw_image_resolve(gw_request_ctx(r)->db, domain, self->spec.image,
+                              self->spec.arch, &self->image, err);
     if (rc == BUS_OK)
-        rc = gw_sgroup_usable(r, self->spec.group ? self->spec.group : "default",
+        rc = gw_sgroup_usable(gw_request_ctx(r),
+                              self->spec.group ? self->spec.group : "default",
                               self->project_id, &self->usable, err);
     if (rc == BUS_OK)
         rc = s_resolve_scaling_group(self, err);
@@ -448,11 +449,12 @@ s_reply_created(create_t *self,
                 const char *preopen_ports,
                 const char *status)
 {
-    gw_reply_json(self->r, 201,
-                  json_pack("{s:s, s:s, s:s, s:o, s:b}", "sessionId", session_id,
-                            "sessionName", name, "status", status, "servicePorts",
-                            gw_apps_of_session(self->gw, image, preopen_ports), "created",
-                            self->created));
+    gw_reply_json(
+        self->r, 201,
+        json_pack("{s:s, s:s, s:s, s:o, s:b}", "sessionId", session_id, "sessionName",
+                  name, "status", status, "servicePorts",
+                  gw_apps_of_session(gw_request_ctx(self->r)->db, image, preopen_ports),
+                  "created", self->created));
     s_create_destroy(&self);
 }
 
@@ -530,7 +532,7 @@ s_wait(create_t *self, const proto_session_info_t *info)
     self->name = info->name ? strdup(info->name) : NULL;
     self->image_ref = info->image ? strdup(info->image) : NULL;
     self->preopen_ports = info->preopen_ports ? strdup(info->preopen_ports) : NULL;
-    self->listener = gw_events_listen(self->gw, s_on_lifecycle, self);
+    self->listener = gw_events_listen(gw_server_events(self->gw), s_on_lifecycle, self);
     struct timeval tv = {S_POLL_MS / 1000, (S_POLL_MS % 1000) * 1000};
     evtimer_add(self->timer, &tv);
 }
@@ -606,7 +608,7 @@ s_create(gw_request_t *r, const char *mounts)
         s_refuse(self, &err);
         return;
     }
-    self->timer = evtimer_new(bus_node_base(r->gw->node), s_poll, self);
+    self->timer = evtimer_new(bus_node_base(gw_server_node(r->gw)), s_poll, self);
     if (self->spec.enqueue_only)
         self->deadline_ms = -1;
     else if (self->spec.max_wait_s > 0)

@@ -780,7 +780,7 @@ s_load(gw_request_t *r, const char *id_text, bool *may_write)
     if (s_template_id(id_text, id)) {
         const char *params[] = {id, r->who.user_uuid, NULL};
         row = gw_store_one(
-            r->gw->db,
+            gw_server_db(r->gw),
             "SELECT " TEMPLATE_COLUMNS
             ", EXISTS (SELECT 1 FROM association_groups_users a"
             " WHERE a.group_id = t.group_id AND a.user_id = ?2) AS member" TEMPLATE_FROM
@@ -853,8 +853,8 @@ gw_template_handle_create(gw_request_t *r)
     bus_error_t err = {0};
     char project_id[GW_UUID_SIZE];
     json_t *names = NULL;
-    if (gw_sgroup_usable(r, group ? group : "default", project_id, &names, &err) !=
-        BUS_OK) {
+    if (gw_sgroup_usable(gw_request_ctx(r), group ? group : "default", project_id, &names,
+                         &err) != BUS_OK) {
         gw_reply_problem(r,
                          err.status == BUS_STATUS_NOT_FOUND ? "invalid-api-params"
                                                             : "internal-server-error",
@@ -871,10 +871,11 @@ gw_template_handle_create(gw_request_t *r)
     gw_now_iso(now);
     char *text = json_dumps(tpl, JSON_COMPACT);
     sqlite3_stmt *stmt =
-        text ? bus_db_stmt(r->gw->db, "INSERT INTO session_templates (id, created_at,"
-                                      " domain_name, group_id, user_uuid, type, name,"
-                                      " template) VALUES (?1, ?2, ?3, ?4, ?5, 'task',"
-                                      " ?6, ?7)")
+        text ? bus_db_stmt(gw_server_db(r->gw),
+                           "INSERT INTO session_templates (id, created_at,"
+                           " domain_name, group_id, user_uuid, type, name,"
+                           " template) VALUES (?1, ?2, ?3, ?4, ?5, 'task',"
+                           " ?6, ?7)")
              : NULL;
     int rc = BUS_STATUS_INTERNAL;
     if (stmt) {
@@ -888,7 +889,7 @@ gw_template_handle_create(gw_request_t *r)
             json_string_value(json_object_get(json_object_get(tpl, "metadata"), "name")),
             -1, SQLITE_STATIC);
         sqlite3_bind_text(stmt, 7, text, -1, SQLITE_STATIC);
-        rc = gw_store_step(r->gw->db, stmt, &err);
+        rc = gw_store_step(gw_server_db(r->gw), stmt, &err);
         sqlite3_clear_bindings(stmt);
     }
     free(text);
@@ -937,7 +938,7 @@ gw_template_handle_list(gw_request_t *r)
     //  Backend.AI's query_accessible_session_templates, those of its projects
     //  (of every project of its domain for a domain admin).
     json_t *rows = gw_store_rows(
-        r->gw->db,
+        gw_server_db(r->gw),
         "SELECT " TEMPLATE_COLUMNS TEMPLATE_FROM
         " WHERE t.is_active AND t.type = 'task' AND (?3 = '' OR t.group_id = ?3) AND"
         " (?4 = '1' OR t.user_uuid = ?1 OR (?5 = '1' AND g.domain_name = ?2) OR"
@@ -1012,7 +1013,7 @@ s_write(gw_request_t *r, const char *sql, const char *text, const char *name)
         return;
     }
     bus_error_t err = {0};
-    sqlite3_stmt *stmt = bus_db_stmt(r->gw->db, sql);
+    sqlite3_stmt *stmt = bus_db_stmt(gw_server_db(r->gw), sql);
     int rc = BUS_STATUS_INTERNAL;
     if (stmt) {
         sqlite3_bind_text(stmt, 1, json_string_value(json_object_get(row, "id")), -1,
@@ -1021,7 +1022,7 @@ s_write(gw_request_t *r, const char *sql, const char *text, const char *name)
             sqlite3_bind_text(stmt, 2, text, -1, SQLITE_STATIC);
             sqlite3_bind_text(stmt, 3, name, -1, SQLITE_STATIC);
         }
-        rc = gw_store_step(r->gw->db, stmt, &err);
+        rc = gw_store_step(gw_server_db(r->gw), stmt, &err);
         sqlite3_clear_bindings(stmt);
     }
     bus_log_info("session template %s id=%s by=%s", text ? "updated" : "deleted",

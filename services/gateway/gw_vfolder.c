@@ -151,7 +151,7 @@ gw_vfolder_find(gw_request_t *r,
     //  A name an owner uses once; reached through two projects it is the
     //  oldest folder that answers.
     json_t *rows =
-        gw_store_rows(r->gw->db,
+        gw_store_rows(gw_server_db(r->gw),
                       S_REACH " WHERE (v.name = ?4 OR v.id = ?5) AND v.status = ?6"
                               " ORDER BY v.id = ?5 DESC, b.rank, v.created_at"
                               " LIMIT 1",
@@ -217,7 +217,7 @@ gw_vfolder_list(gw_request_t *r, const char *group_id, const char *status)
     params[5] = NULL;
     //  Admins reach other users' own folders by name or id, but a listing
     //  shows them only what they own, were invited to, and projects'.
-    json_t *rows = gw_store_rows(r->gw->db,
+    json_t *rows = gw_store_rows(gw_server_db(r->gw),
                                  S_REACH " WHERE (?4 = '' OR v.status = ?4)"
                                          " AND (b.rank < 3 OR v.ownership_type = 'group')"
                                          " AND (?5 = '' OR v.group_id = ?5)"
@@ -248,7 +248,7 @@ gw_vfolder_automounts(gw_request_t *r, gw_vfolder_t **out, size_t *count)
     s_caller(r, params);
     params[3] = NULL;
     json_t *rows =
-        gw_store_rows(r->gw->db,
+        gw_store_rows(gw_server_db(r->gw),
                       S_REACH " WHERE b.rank = 0 AND v.ownership_type = 'user'"
                               " AND v.status = 'ready'"
                               " AND substr(v.name, 1, 1) = '.' ORDER BY v.name",
@@ -303,7 +303,7 @@ s_host_grants(gw_request_t *r, const char *group_id)
     const char *params[] = {r->who.domain, r->who.access_key, r->who.user_uuid,
                             group_id ? group_id : "", NULL};
     return gw_store_rows(
-        r->gw->db,
+        gw_server_db(r->gw),
         "SELECT allowed_vfolder_hosts AS hosts FROM domains WHERE name = ?1"
         " UNION ALL SELECT p.allowed_vfolder_hosts FROM keypair_resource_policies p"
         " JOIN keypairs k ON k.resource_policy = p.name WHERE k.access_key = ?2"

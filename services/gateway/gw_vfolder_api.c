@@ -75,7 +75,7 @@ s_check_limits(gw_request_t *r,
     json_t *row;
     if (group_id) {
         const char *params[] = {group_id, NULL};
-        row = gw_store_one(r->gw->db,
+        row = gw_store_one(gw_server_db(r->gw),
                            "SELECT p.max_vfolder_count AS max_count,"
                            " p.max_quota_scope_size AS max_size, 0 AS kp_count,"
                            " 0 AS kp_size, (SELECT count(*) FROM vfolders"
@@ -86,7 +86,7 @@ s_check_limits(gw_request_t *r,
     } else {
         const char *params[] = {user_uuid, r->who.access_key, NULL};
         row =
-            gw_store_one(r->gw->db,
+            gw_store_one(gw_server_db(r->gw),
                          "SELECT up.max_vfolder_count AS max_count,"
                          " up.max_quota_scope_size AS max_size,"
                          " kp.max_vfolder_count AS kp_count,"
@@ -138,7 +138,7 @@ s_project(gw_request_t *r,
 {
     const char *params[] = {text, r->who.domain, NULL};
     bool failed = false;
-    json_t *row = gw_store_one(r->gw->db,
+    json_t *row = gw_store_one(gw_server_db(r->gw),
                                "SELECT id, domain_name FROM groups"
                                " WHERE id = ?1 OR (name = ?1 AND domain_name = ?2)"
                                " ORDER BY id = ?1 DESC LIMIT 1",
@@ -192,8 +192,8 @@ s_on_created(void *arg, const bus_reply_t *reply)
     else {
         //  Give the name back: the folder was never made.
         const char *params[] = {call->id, NULL};
-        json_decref(gw_store_rows(call->r->gw->db, "DELETE FROM vfolders WHERE id = ?1",
-                                  params, NULL));
+        json_decref(gw_store_rows(gw_server_db(call->r->gw),
+                                  "DELETE FROM vfolders WHERE id = ?1", params, NULL));
         s_reply_storage(call->r, reply);
     }
     json_decref(call->view);
@@ -223,7 +223,7 @@ gw_vfolder_handle_create(gw_request_t *r)
         return;
     }
     if (!host || !*host)
-        host = r->gw->config->vfolder_default_host;
+        host = gw_server_config(r->gw)->vfolder_default_host;
     if (!mode)
         mode = "general";
     if (strcmp(mode, "general") != 0 && strcmp(mode, "model") != 0 &&
@@ -308,8 +308,8 @@ gw_vfolder_handle_create(gw_request_t *r)
         (json_int_t) granted, "created_at", now, "status_changed", now);
     static const gw_field_t none[] = {{NULL, 0}};
     json_t *empty = json_object();
-    rc = gw_store_write(r->gw->db, "vfolders", "id", call->id, none, empty, fixed, true,
-                        &err);
+    rc = gw_store_write(gw_server_db(r->gw), "vfolders", "id", call->id, none, empty,
+                        fixed, true, &err);
     json_decref(empty);
     if (rc != BUS_OK) {
         json_decref(fixed);
@@ -339,7 +339,7 @@ gw_vfolder_handle_create(gw_request_t *r)
     bus_writer_t *writer = bus_writer_new();
     if (writer)
         proto_storage_folder_create_req_write(&in, writer);
-    gw_storage_call(r->gw->storage, host, PROTO_STORAGE_FOLDER_CREATE, writer,
+    gw_storage_call(gw_server_storage(r->gw), host, PROTO_STORAGE_FOLDER_CREATE, writer,
                     s_on_created, call);
 }
 
@@ -401,8 +401,8 @@ s_ask_usage(folder_call_t *call, bool rescan, bus_reply_fn *done)
     bus_writer_t *writer = bus_writer_new();
     if (writer)
         proto_storage_folder_usage_req_write(&in, writer);
-    gw_storage_call(call->r->gw->storage, call->folder.host, PROTO_STORAGE_FOLDER_USAGE,
-                    writer, done, call);
+    gw_storage_call(gw_server_storage(call->r->gw), call->folder.host,
+                    PROTO_STORAGE_FOLDER_USAGE, writer, done, call);
 }
 
 static void
@@ -457,14 +457,15 @@ s_set_status(gw_request_t *r, const char *id, const char *status, bus_error_t *e
 {
     char now[40];
     gw_now_iso(now);
-    sqlite3_stmt *stmt = bus_db_stmt(
-        r->gw->db, "UPDATE vfolders SET status = ?2, status_changed = ?3 WHERE id = ?1");
+    sqlite3_stmt *stmt =
+        bus_db_stmt(gw_server_db(r->gw),
+                    "UPDATE vfolders SET status = ?2, status_changed = ?3 WHERE id = ?1");
     if (!stmt)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot update the folder");
     sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(stmt, 2, status, -1, SQLITE_STATIC);
     sqlite3_bind_text(stmt, 3, now, -1, SQLITE_TRANSIENT);
-    return gw_store_step(r->gw->db, stmt, err);
+    return gw_store_step(gw_server_db(r->gw), stmt, err);
 }
 
 //  The scheduler says whether a session that has not ended mounts the
@@ -520,11 +521,11 @@ s_trash(gw_request_t *r, const char *name_or_id)
     in.statuses = S_MOUNTING_STATUSES;
     in.limit = 1;
     bus_writer_t *writer = bus_writer_new();
-    const char *scheduler = bus_node_find(r->gw->node, "scheduler");
-    bool sent =
-        writer && scheduler && proto_session_list_req_write(&in, writer) == 0 &&
-        bus_node_call(r->gw->node, scheduler, PROTO_SESSION_LIST, bus_writer_data(writer),
-                      bus_writer_size(writer), 0, s_on_mounting, call) != 0;
+    const char *scheduler = bus_node_find(gw_server_node(r->gw), "scheduler");
+    bool sent = writer && scheduler && proto_session_list_req_write(&in, writer) == 0 &&
+                bus_node_call(gw_server_node(r->gw), scheduler, PROTO_SESSION_LIST,
+                              bus_writer_data(writer), bus_writer_size(writer), 0,
+                              s_on_mounting, call) != 0;
     bus_writer_destroy(&writer);
     if (!sent) {
         gw_reply_status(r, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
@@ -579,8 +580,8 @@ s_on_purged(void *arg, const bus_reply_t *reply)
     //  Already gone on the storage side is as good as deleted now.
     if (reply->status == BUS_OK || reply->status == BUS_STATUS_NOT_FOUND) {
         const char *params[] = {call->folder.id, NULL};
-        json_decref(gw_store_rows(call->r->gw->db, "DELETE FROM vfolders WHERE id = ?1",
-                                  params, NULL));
+        json_decref(gw_store_rows(gw_server_db(call->r->gw),
+                                  "DELETE FROM vfolders WHERE id = ?1", params, NULL));
         gw_reply_json(call->r, 204, NULL);
     } else
         s_reply_storage(call->r, reply);
@@ -611,8 +612,8 @@ gw_vfolder_handle_purge(gw_request_t *r)
     bus_writer_t *writer = bus_writer_new();
     if (writer)
         proto_storage_folder_delete_req_write(&in, writer);
-    gw_storage_call(r->gw->storage, call->folder.host, PROTO_STORAGE_FOLDER_DELETE,
-                    writer, s_on_purged, call);
+    gw_storage_call(gw_server_storage(r->gw), call->folder.host,
+                    PROTO_STORAGE_FOLDER_DELETE, writer, s_on_purged, call);
 }
 
 //  ---------------------------------------------------------------------------
@@ -639,8 +640,8 @@ gw_vfolder_handle_rename(gw_request_t *r)
     bus_error_t err = {0};
     json_t *props = json_pack("{s:s}", "name", new_name);
     static const gw_field_t fields[] = {{"name", GW_FIELD_TEXT}, {NULL, 0}};
-    int rc = gw_store_write(r->gw->db, "vfolders", "id", folder.id, fields, props, NULL,
-                            false, &err);
+    int rc = gw_store_write(gw_server_db(r->gw), "vfolders", "id", folder.id, fields,
+                            props, NULL, false, &err);
     json_decref(props);
     gw_vfolder_clear(&folder);
     if (rc == BUS_STATUS_CONFLICT)
@@ -678,8 +679,8 @@ gw_vfolder_handle_update_options(gw_request_t *r)
     bus_error_t err = {0};
     int rc = json_object_size(props) == 0
                  ? BUS_OK
-                 : gw_store_write(r->gw->db, "vfolders", "id", folder.id, fields, props,
-                                  NULL, false, &err);
+                 : gw_store_write(gw_server_db(r->gw), "vfolders", "id", folder.id,
+                                  fields, props, NULL, false, &err);
     json_decref(props);
     gw_vfolder_clear(&folder);
     if (rc != BUS_OK)
@@ -771,7 +772,7 @@ gw_vfolder_handle_clone(gw_request_t *r)
         gw_reply_status(r, BUS_STATUS_INTERNAL, "out of memory");
         return;
     }
-    clone->db = r->gw->db;
+    clone->db = gw_server_db(r->gw);
     gw_vfolder_id_normal(uuid, clone->id);
     gw_now_iso(now);
     json_t *fixed = json_pack(
@@ -784,8 +785,8 @@ gw_vfolder_handle_clone(gw_request_t *r)
         "status", "cloning");
     static const gw_field_t none[] = {{NULL, 0}};
     json_t *empty = json_object();
-    int rc = gw_store_write(r->gw->db, "vfolders", "id", clone->id, none, empty, fixed,
-                            true, &err);
+    int rc = gw_store_write(gw_server_db(r->gw), "vfolders", "id", clone->id, none, empty,
+                            fixed, true, &err);
     json_decref(empty);
     json_decref(fixed);
     if (rc != BUS_OK) {
@@ -807,8 +808,8 @@ gw_vfolder_handle_clone(gw_request_t *r)
     bus_writer_t *writer = bus_writer_new();
     if (writer)
         proto_storage_folder_clone_req_write(&in, writer);
-    gw_storage_call(r->gw->storage, host, PROTO_STORAGE_FOLDER_CLONE, writer, s_on_cloned,
-                    clone);
+    gw_storage_call(gw_server_storage(r->gw), host, PROTO_STORAGE_FOLDER_CLONE, writer,
+                    s_on_cloned, clone);
     gw_reply_json(r, 201,
                   json_pack("{s:s, s:s, s:s, s:s, s:n}", "id", clone->id, "name", target,
                             "host", host, "status", "cloning", "bgtask_id"));
@@ -844,7 +845,7 @@ s_hosts_ready(void *arg)
     gw_request_t *r = arg;
     const char *group = json_string_value(json_object_get(r->params, "group_id"));
     json_t *allowed = gw_vfolder_allowed_hosts(r, group && *group ? group : NULL);
-    const char *wanted = r->gw->config->vfolder_default_host;
+    const char *wanted = gw_server_config(r->gw)->vfolder_default_host;
     json_t *def = json_null();
     json_t *info = json_object();
     size_t index;
@@ -855,7 +856,7 @@ s_hosts_ready(void *arg)
             def = json_string(wanted);
     }
     json_t *volume;
-    json_array_foreach(gw_storage_volumes(r->gw->storage), index, volume)
+    json_array_foreach(gw_storage_volumes(gw_server_storage(r->gw)), index, volume)
     {
         const char *name = json_string_value(json_object_get(volume, "host"));
         bool listed = false;
@@ -884,7 +885,7 @@ s_hosts_ready(void *arg)
 void
 gw_vfolder_handle_hosts(gw_request_t *r)
 {
-    gw_storage_ready(r->gw->storage, s_hosts_ready, r);
+    gw_storage_ready(gw_server_storage(r->gw), s_hosts_ready, r);
 }
 
 static void
@@ -892,11 +893,11 @@ s_all_hosts_ready(void *arg)
 {
     gw_request_t *r = arg;
     json_t *allowed = json_array();
-    const char *wanted = r->gw->config->vfolder_default_host;
+    const char *wanted = gw_server_config(r->gw)->vfolder_default_host;
     json_t *def = json_null();
     size_t index;
     json_t *volume;
-    json_array_foreach(gw_storage_volumes(r->gw->storage), index, volume)
+    json_array_foreach(gw_storage_volumes(gw_server_storage(r->gw)), index, volume)
     {
         json_t *host = json_object_get(volume, "host");
         json_array_append(allowed, host);
@@ -913,7 +914,7 @@ gw_vfolder_handle_all_hosts(gw_request_t *r)
         gw_reply_problem(r, "insufficient-privilege", "superadmins only");
         return;
     }
-    gw_storage_ready(r->gw->storage, s_all_hosts_ready, r);
+    gw_storage_ready(gw_server_storage(r->gw), s_all_hosts_ready, r);
 }
 
 void
@@ -940,7 +941,7 @@ s_on_quota(void *arg, const bus_reply_t *reply)
         char quota[32];
         snprintf(quota, sizeof quota, "%" PRIu64, rep.folder.quota_bytes);
         const char *update[] = {call->folder.id, quota, NULL};
-        json_decref(gw_store_rows(call->r->gw->db,
+        json_decref(gw_store_rows(gw_server_db(call->r->gw),
                                   "UPDATE vfolders SET max_size = CAST(?2 AS INTEGER)"
                                   " WHERE id = ?1",
                                   update, NULL));
@@ -1007,8 +1008,8 @@ gw_vfolder_handle_quota(gw_request_t *r)
     bus_writer_t *writer = bus_writer_new();
     if (writer)
         proto_storage_folder_quota_req_write(&in, writer);
-    gw_storage_call(r->gw->storage, call->folder.host, PROTO_STORAGE_FOLDER_QUOTA, writer,
-                    s_on_quota, call);
+    gw_storage_call(gw_server_storage(r->gw), call->folder.host,
+                    PROTO_STORAGE_FOLDER_QUOTA, writer, s_on_quota, call);
 }
 
 static void

@@ -280,8 +280,8 @@ gw_vfolder_mounts_resolve(gw_request_t *r,
         if (writer)
             proto_storage_folder_mount_path_req_write(&in, writer);
         resolve->pending++;
-        gw_storage_call(r->gw->storage, host, PROTO_STORAGE_FOLDER_MOUNT_PATH, writer,
-                        s_on_path, one);
+        gw_storage_call(gw_server_storage(r->gw), host, PROTO_STORAGE_FOLDER_MOUNT_PATH,
+                        writer, s_on_path, one);
     }
     if (--resolve->pending == 0)
         s_finish(resolve);
