@@ -30,8 +30,10 @@ $(FUZZ_REPLAY): $(BUILD)/test/%_replay: $(BUILD)/test/fuzz/%.o $(BUILD)/test/fuz
 # make fuzz: real libFuzzer binaries, built with clang into build/fuzz.
 # Run one:  build/fuzz/fuzz_proto -max_total_time=60 test/fuzz/corpus/fuzz_proto
 # Fuzz targets that decode something a service owns link that object too.
-FUZZ_EXTRA_fuzz_graphql := services/gateway/gw_graphql.o
-$(BUILD)/test/fuzz_graphql_replay: $(BUILD)/services/gateway/gw_graphql.o
+GRAPHQL_OBJS := $(addprefix services/gateway/,gw_graphql.o gw_graphql_lex.o \
+                    gw_graphql_check.o gw_graphql_value.o)
+FUZZ_EXTRA_fuzz_graphql := $(GRAPHQL_OBJS)
+$(BUILD)/test/fuzz_graphql_replay: $(addprefix $(BUILD)/,$(GRAPHQL_OBJS))
 FUZZ_EXTRA_fuzz_minilang := services/gateway/gw_minilang.o
 $(BUILD)/test/fuzz_minilang_replay: $(BUILD)/services/gateway/gw_minilang.o
 FUZZ_EXTRA_fuzz_apps := services/libgateway.a
