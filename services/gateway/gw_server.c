@@ -3,7 +3,36 @@
 
     The gateway's HTTP server runs on the node's event loop, so a request
     handler can call other services over the bus and answer when the reply
-    comes, without threads or locks.
+    comes, without threads or locks. s_init builds the state below, object
+    by object; s_fini takes it down in the reverse order (the listener and
+    the long-lived connections first).
+
+    Timers. The gateway has no cron timer of its own: its periodic duties
+    are the node's (bus_node.h: heartbeat, peer list, catch-up of the
+    session and image domains, outbox) and these, each armed on the loop
+    by the module that owns it, only while there is something to do:
+      - access log flush (gw_accesslog): GW_ACCESSLOG_FLUSH_MS (5 ms) after
+        the first queued record, or at GW_ACCESSLOG_BATCH (512) records,
+        writes the queued gateway.access events, and each keypair's
+        num_queries and last_used, in one transaction;
+      - POST /session wait (gw_session_create): every S_POLL_MS (1 s) per
+        waiting create, and at once on each of its lifecycle events, asks
+        session.get; the wait ends at maxWaitSeconds (the request's);
+      - event-stream ping (gw_sse): every GW_SSE_PING_MS (15 s) per
+        /events/session stream, a comment line that keeps proxies open;
+      - WebSocket ping and idle close (gw_wsconn): every GW_WSCONN_PING_MS
+        (20 s) per connection a ping, and the connection is closed when the
+        client was silent for GW_WSCONN_IDLE_MS (75 s); a close waits
+        GW_WSCONN_CLOSE_MS (2 s) for the client's answer;
+      - orphan run kill (gw_stream): GW_STREAM_KILL_MS (2 s) after a client
+        left mid-run and the run was interrupted, kernel.execute kills it;
+      - stalled connections (evhttp, gw_http): GW_HTTP_STALL_S (60 s)
+        without a byte read or written drops the connection.
+    The rest is lazy, checked when used rather than swept by a timer: the
+    identity cache (GW_IDENTITY_TTL_MS, 1 s), the rate limits' rolling
+    windows (auth.rate_window_s), the storage directory (GW_STORAGE_TTL_MS,
+    5 s), session.activity (at most every GW_ACTIVITY_MIN_MS per session).
+    RPC timeouts are the node's (bus_node_call's timeout_ms).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
