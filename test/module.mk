@@ -40,8 +40,10 @@ FUZZ_EXTRA_fuzz_apps := services/libgateway.a
 $(BUILD)/test/fuzz_apps_replay: $(gateway_LIB)
 FUZZ_EXTRA_fuzz_template := services/libgateway.a
 $(BUILD)/test/fuzz_template_replay: $(gateway_LIB)
-FUZZ_EXTRA_fuzz_multipart := services/gateway/gw_multipart.o
-$(BUILD)/test/fuzz_multipart_replay: $(BUILD)/services/gateway/gw_multipart.o
+FUZZ_EXTRA_fuzz_multipart := services/gateway/gw_multipart.o \
+    services/gateway/gw_multipart_writer.o
+$(BUILD)/test/fuzz_multipart_replay: $(BUILD)/services/gateway/gw_multipart.o \
+    $(BUILD)/services/gateway/gw_multipart_writer.o
 FUZZ_EXTRA_fuzz_websocket := services/gateway/gw_websocket.o
 $(BUILD)/test/fuzz_websocket_replay: $(BUILD)/services/gateway/gw_websocket.o
 FUZZ_EXTRA_fuzz_when := services/gateway/gw_when.o

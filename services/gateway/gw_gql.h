@@ -84,6 +84,10 @@ json_t *gw_gql_time(int64_t us);
 json_t *gw_gql_slots(const proto_kv_t *kv, size_t count);
 bool gw_gql_in_list(const char *list, const char *item);
 
+//  The root fields of domains, projects, users, keypairs and resource
+//  policies (gw_gql_admin.c).
+extern const gw_gql_root_t gw_gql_admin_roots[];
+
 void gw_gql_handle(gw_request_t *r);
 void gw_gql_handle_legacy(gw_request_t *r);
 
