@@ -204,9 +204,6 @@ int gw_image_dealias(gw_ctx_t *ctx, const char *alias, bus_error_t *err);
 int
 gw_image_forget(gw_ctx_t *ctx, const char *reference, const char *arch, bus_error_t *err);
 
-//  GraphQL root fields: images, image, alias_image, dealias_image, forget_image.
-extern const gw_gql_root_t gw_image_gql[];
-
 //  ---------------------------------------------------------------------------
 //  Resource groups, Backend.AI's "scaling groups" (gw_sgroup.c): superadmin
 //  writes and associations; a domain admin or monitor reads the groups of
@@ -249,9 +246,6 @@ int gw_sgroup_usable(gw_ctx_t *ctx,
 //  GET /scaling-groups?group=; GET /scaling-groups/{scaling_group}/wsproxy-version.
 void gw_sgroup_handle_list(gw_request_t *r);
 void gw_sgroup_handle_wsproxy_version(gw_request_t *r);
-//  GraphQL root fields: scaling_group(s), scaling_groups_for_*, and the
-//  create/modify/delete and (dis)associate mutations.
-extern const gw_gql_root_t gw_sgroup_gql_roots[];
 
 //  Resource presets (gw_preset.c): superadmin writes, everyone reads.
 //  scaling_group NULL lists all; otherwise that group's and the global ones.
@@ -268,7 +262,5 @@ void gw_preset_handle_list(gw_request_t *r);
 //  POST /resource/check-presets (gw_check_presets.c): limits, usage and
 //  what remains for the caller, and which presets fit now.
 void gw_check_presets_handle(gw_request_t *r);
-//  GraphQL root fields: resource_preset(s), create/modify/delete_resource_preset.
-extern const gw_gql_root_t gw_preset_gql_roots[];
 
 #endif

@@ -84,9 +84,18 @@ json_t *gw_gql_time(int64_t us);
 json_t *gw_gql_slots(const proto_kv_t *kv, size_t count);
 bool gw_gql_in_list(const char *list, const char *item);
 
-//  The root fields of domains, projects, users, keypairs and resource
-//  policies (gw_gql_admin.c).
+//  The root fields of the gateway's own records (gw_gql_admin.c): domains,
+//  projects, users, keypairs and resource policies; images (images, image,
+//  alias_image, dealias_image, forget_image); resource groups
+//  (scaling_group(s), scaling_groups_for_*, create/modify/delete and
+//  (dis)associate); presets (resource_preset(s), create/modify/
+//  delete_resource_preset); the caller's folders (vfolder_list, a page, and
+//  vfolders, a list: what gw_vfolder_list shows, filtered by group_id).
 extern const gw_gql_root_t gw_gql_admin_roots[];
+extern const gw_gql_root_t gw_image_gql[];
+extern const gw_gql_root_t gw_sgroup_gql_roots[];
+extern const gw_gql_root_t gw_preset_gql_roots[];
+extern const gw_gql_root_t gw_vfolder_gql[];
 
 void gw_gql_handle(gw_request_t *r);
 void gw_gql_handle_legacy(gw_request_t *r);

@@ -1,13 +1,14 @@
 /*  =========================================================================
     gw_gql_admin - the GraphQL root fields of the gateway's own records
 
-    Queries and mutations on domains, projects (groups), users, keypairs and
-    resource policies: each resolver reads its arguments, calls the
-    operation of gw_admin.h on the request's context (gw_request_ctx) and
-    shapes the answer (a page, a single object or JSON null, a mutation's
-    {ok, msg, item}). The other resources export their own tables
-    (gw_image, gw_sgroup, gw_preset, gw_agent, gw_compute_session,
-    gw_vfolder); gw_gql executes them all.
+    Queries and mutations on domains, projects (groups), users, keypairs,
+    resource policies, images, resource groups, presets and the caller's
+    virtual folders: each resolver reads its arguments, calls the operation
+    of gw_admin.h (or gw_vfolder.h) on the request's context
+    (gw_request_ctx) and shapes the answer (a page, a single object or JSON
+    null, a mutation's {ok, msg, item}). One table per record kind;
+    gw_agent and gw_compute_session, whose data lives in the scheduler,
+    keep theirs. gw_gql executes them all.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -359,5 +360,274 @@ const gw_gql_root_t gw_gql_admin_roots[] = {
     {"mutation", "create_project_resource_policy", m_create_project_policy},
     {"mutation", "modify_project_resource_policy", m_modify_project_policy},
     {"mutation", "delete_project_resource_policy", m_delete_project_policy},
+    {NULL, NULL, NULL},
+};
+
+//  ---------------------------------------------------------------------------
+//  Images (gw_image)
+
+static json_t *
+q_images(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    return gw_image_list(gw_request_ctx(r), args, &out, err) == BUS_OK ? out : NULL;
+}
+
+static json_t *
+q_image(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc = gw_image_get(gw_request_ctx(r), gw_gql_arg(args, "reference"),
+                          gw_gql_arg(args, "architecture"), &out, err);
+    if (rc == BUS_STATUS_INVALID)
+        return NULL;
+    return gw_gql_single(rc, out);
+}
+
+static json_t *
+m_alias_image(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    int rc =
+        gw_image_alias(gw_request_ctx(r), gw_gql_arg(args, "alias"),
+                       gw_gql_arg(args, "target"), gw_gql_arg(args, "architecture"), err);
+    return gw_gql_mutation(rc, NULL, NULL, err);
+}
+
+static json_t *
+m_dealias_image(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    return gw_gql_mutation(
+        gw_image_dealias(gw_request_ctx(r), gw_gql_arg(args, "alias"), err), NULL, NULL,
+        err);
+}
+
+static json_t *
+m_forget_image(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    int rc = gw_image_forget(gw_request_ctx(r), gw_gql_arg(args, "reference"),
+                             gw_gql_arg(args, "architecture"), err);
+    return gw_gql_mutation(rc, NULL, NULL, err);
+}
+
+const gw_gql_root_t gw_image_gql[] = {
+    {"query", "images", q_images},
+    {"query", "image", q_image},
+    {"mutation", "alias_image", m_alias_image},
+    {"mutation", "dealias_image", m_dealias_image},
+    {"mutation", "forget_image", m_forget_image},
+    {NULL, NULL, NULL},
+};
+
+//  ---------------------------------------------------------------------------
+//  Resource groups (gw_sgroup)
+
+static json_t *
+q_scaling_groups(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    return gw_sgroup_list(gw_request_ctx(r), args, &out, err) == BUS_OK ? out : NULL;
+}
+
+static json_t *
+q_scaling_group(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc = gw_sgroup_get(gw_request_ctx(r), gw_gql_arg(args, "name"), &out, err);
+    return rc == BUS_OK || rc == BUS_STATUS_NOT_FOUND ? gw_gql_single(rc, out) : NULL;
+}
+
+#define SGROUP_FOR(kind, arg)                                                            \
+    static json_t *q_scaling_groups_for_##kind(gw_request_t *r, json_t *args,            \
+                                               bus_error_t *err)                         \
+    {                                                                                    \
+        json_t *out = NULL;                                                              \
+        int rc = gw_sgroup_list_for(gw_request_ctx(r), #kind, gw_gql_arg(args, arg),     \
+                                    args, &out, err);                                    \
+        return rc == BUS_OK ? out : NULL;                                                \
+    }
+
+SGROUP_FOR(domain, "domain")
+SGROUP_FOR(user_group, "user_group")
+SGROUP_FOR(keypair, "access_key")
+
+static json_t *
+m_create_scaling_group(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc = gw_sgroup_create(gw_request_ctx(r), gw_gql_arg(args, "name"),
+                              json_object_get(args, "props"), &out, err);
+    return gw_gql_mutation(rc, "scaling_group", out, err);
+}
+
+static json_t *
+m_modify_scaling_group(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc = gw_sgroup_modify(gw_request_ctx(r), gw_gql_arg(args, "name"),
+                              json_object_get(args, "props"), &out, err);
+    return gw_gql_mutation(rc, "scaling_group", out, err);
+}
+
+static json_t *
+m_delete_scaling_group(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    return gw_gql_mutation(
+        gw_sgroup_delete(gw_request_ctx(r), gw_gql_arg(args, "name"), err), NULL, NULL,
+        err);
+}
+
+#define SGROUP_LINK(kind, arg)                                                           \
+    static json_t *m_associate_with_##kind(gw_request_t *r, json_t *args,                \
+                                           bus_error_t *err)                             \
+    {                                                                                    \
+        int rc = gw_sgroup_associate(gw_request_ctx(r), #kind,                           \
+                                     gw_gql_arg(args, "scaling_group"),                  \
+                                     gw_gql_arg(args, arg), true, err);                  \
+        return gw_gql_mutation(rc, NULL, NULL, err);                                     \
+    }                                                                                    \
+    static json_t *m_disassociate_with_##kind(gw_request_t *r, json_t *args,             \
+                                              bus_error_t *err)                          \
+    {                                                                                    \
+        const char *sgroup = gw_gql_arg(args, "scaling_group");                          \
+        int rc = sgroup ? gw_sgroup_associate(gw_request_ctx(r), #kind, sgroup,          \
+                                              gw_gql_arg(args, arg), false, err)         \
+                        : bus_error_set(err, BUS_STATUS_INVALID,                         \
+                                        "scaling_group is required");                    \
+        return gw_gql_mutation(rc, NULL, NULL, err);                                     \
+    }
+
+SGROUP_LINK(domain, "domain")
+SGROUP_LINK(user_group, "user_group")
+SGROUP_LINK(keypair, "access_key")
+
+static json_t *
+m_disassociate_all_with_domain(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    int rc = gw_sgroup_associate(gw_request_ctx(r), "domain", NULL,
+                                 gw_gql_arg(args, "domain"), false, err);
+    return gw_gql_mutation(rc, NULL, NULL, err);
+}
+
+static json_t *
+m_disassociate_all_with_user_group(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    int rc = gw_sgroup_associate(gw_request_ctx(r), "user_group", NULL,
+                                 gw_gql_arg(args, "user_group"), false, err);
+    return gw_gql_mutation(rc, NULL, NULL, err);
+}
+
+const gw_gql_root_t gw_sgroup_gql_roots[] = {
+    {"query", "scaling_groups", q_scaling_groups},
+    {"query", "scaling_group", q_scaling_group},
+    {"query", "scaling_groups_for_domain", q_scaling_groups_for_domain},
+    {"query", "scaling_groups_for_user_group", q_scaling_groups_for_user_group},
+    {"query", "scaling_groups_for_keypair", q_scaling_groups_for_keypair},
+    {"mutation", "create_scaling_group", m_create_scaling_group},
+    {"mutation", "modify_scaling_group", m_modify_scaling_group},
+    {"mutation", "delete_scaling_group", m_delete_scaling_group},
+    {"mutation", "associate_scaling_group_with_domain", m_associate_with_domain},
+    {"mutation", "disassociate_scaling_group_with_domain", m_disassociate_with_domain},
+    {"mutation", "disassociate_all_scaling_groups_with_domain",
+     m_disassociate_all_with_domain},
+    {"mutation", "associate_scaling_group_with_user_group", m_associate_with_user_group},
+    {"mutation", "disassociate_scaling_group_with_user_group",
+     m_disassociate_with_user_group},
+    {"mutation", "disassociate_all_scaling_groups_with_group",
+     m_disassociate_all_with_user_group},
+    {"mutation", "associate_scaling_group_with_keypair", m_associate_with_keypair},
+    {"mutation", "disassociate_scaling_group_with_keypair", m_disassociate_with_keypair},
+    {NULL, NULL, NULL},
+};
+
+//  ---------------------------------------------------------------------------
+//  Resource presets (gw_preset)
+
+static json_t *
+q_resource_presets(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc = gw_preset_list(gw_request_ctx(r), gw_gql_arg(args, "scaling_group_name"),
+                            &out, err);
+    return rc == BUS_OK ? out : NULL;
+}
+
+static json_t *
+q_resource_preset(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc = gw_preset_get(gw_request_ctx(r), gw_gql_arg(args, "name"), &out, err);
+    return rc == BUS_OK || rc == BUS_STATUS_NOT_FOUND ? gw_gql_single(rc, out) : NULL;
+}
+
+static json_t *
+m_create_resource_preset(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc = gw_preset_create(gw_request_ctx(r), gw_gql_arg(args, "name"),
+                              json_object_get(args, "props"), &out, err);
+    return gw_gql_mutation(rc, "resource_preset", out, err);
+}
+
+static json_t *
+m_modify_resource_preset(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *out = NULL;
+    int rc = gw_preset_modify(gw_request_ctx(r), gw_gql_arg(args, "name"),
+                              json_object_get(args, "props"), &out, err);
+    return gw_gql_mutation(rc, "resource_preset", out, err);
+}
+
+static json_t *
+m_delete_resource_preset(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    return gw_gql_mutation(
+        gw_preset_delete(gw_request_ctx(r), gw_gql_arg(args, "name"), err), NULL, NULL,
+        err);
+}
+
+const gw_gql_root_t gw_preset_gql_roots[] = {
+    {"query", "resource_presets", q_resource_presets},
+    {"query", "resource_preset", q_resource_preset},
+    {"mutation", "create_resource_preset", m_create_resource_preset},
+    {"mutation", "modify_resource_preset", m_modify_resource_preset},
+    {"mutation", "delete_resource_preset", m_delete_resource_preset},
+    {NULL, NULL, NULL},
+};
+
+//  ---------------------------------------------------------------------------
+//  Virtual folders (gw_vfolder)
+
+static json_t *
+q_vfolders(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    gw_ctx_t *ctx = gw_request_ctx(r);
+    const char *group = gw_gql_arg(args, "group_id");
+    json_t *all = gw_vfolder_list(ctx, group && *group ? group : NULL, "ready");
+    if (!all) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot read the folders");
+        return NULL;
+    }
+    size_t index;
+    json_t *item;
+    json_array_foreach(all, index, item)
+    {
+        //  Counted by the storage-proxy, not here: GET /folders/{name} has them.
+        json_object_set_new(item, "num_files", json_integer(0));
+        json_object_set_new(item, "cur_size", json_integer(0));
+        json_object_set_new(item, "unmanaged_path", json_null());
+    }
+    return all;
+}
+
+static json_t *
+q_vfolder_list(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *all = q_vfolders(r, args, err);
+    return all ? gw_gql_page(all, args, err) : NULL;
+}
+
+const gw_gql_root_t gw_vfolder_gql[] = {
+    {"query", "vfolder_list", q_vfolder_list},
+    {"query", "vfolders", q_vfolders},
     {NULL, NULL, NULL},
 };

@@ -4,11 +4,11 @@
     A preset holds a resource slot map, normalized by bus_slots when written
     (so "mem": "1g" is stored and shown as "1073741824"), an optional shared
     memory size in bytes, and optionally the resource group it belongs to
-    (none: every group). Superadmins write; everyone reads. GraphQL shows
-    resource_slots as a JSONString and shared_memory as a decimal string;
-    GET /resource/presets shows the slots as an object. With
-    ?scaling_group=X it lists the presets of X and the global ones.
-    POST /resource/check-presets is gw_check_presets.c.
+    (none: every group). Superadmins write; everyone reads. The operations
+    take a context (gw_ctx_t): GraphQL (gw_gql_admin) shows resource_slots
+    as a JSONString and shared_memory as a decimal string; GET
+    /resource/presets (gw_rest) shows the slots as an object. POST
+    /resource/check-presets is gw_check_presets.c.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -195,86 +195,3 @@ gw_preset_delete(gw_ctx_t *ctx, const char *name, bus_error_t *err)
         bus_log_notice("resource preset deleted name=%s by=%s", name, ctx->who->email);
     return rc;
 }
-
-//  GET /resource/presets[?scaling_group=X]
-void
-gw_preset_handle_list(gw_request_t *r)
-{
-    const char *sgroup = json_string_value(json_object_get(r->params, "scaling_group"));
-    json_t *rows = NULL;
-    bus_error_t err = {0};
-    int rc = gw_preset_list(gw_request_ctx(r), sgroup, &rows, &err);
-    if (rc != BUS_OK) {
-        gw_reply_status(r, rc, err.detail);
-        return;
-    }
-    json_t *presets = json_array();
-    size_t index;
-    json_t *row;
-    json_array_foreach(rows, index, row)
-    {
-        json_t *slots = json_loads(
-            json_string_value(json_object_get(row, "resource_slots")), 0, NULL);
-        json_array_append_new(
-            presets, json_pack("{s:O, s:O, s:o}", "name", json_object_get(row, "name"),
-                               "shared_memory", json_object_get(row, "shared_memory"),
-                               "resource_slots", slots ? slots : json_object()));
-    }
-    json_decref(rows);
-    gw_reply_json(r, 200, json_pack("{s:o}", "presets", presets));
-}
-
-//  ---------------------------------------------------------------------------
-//  GraphQL
-
-static json_t *
-q_resource_presets(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_preset_list(gw_request_ctx(r), gw_gql_arg(args, "scaling_group_name"),
-                            &out, err);
-    return rc == BUS_OK ? out : NULL;
-}
-
-static json_t *
-q_resource_preset(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_preset_get(gw_request_ctx(r), gw_gql_arg(args, "name"), &out, err);
-    return rc == BUS_OK || rc == BUS_STATUS_NOT_FOUND ? gw_gql_single(rc, out) : NULL;
-}
-
-static json_t *
-m_create_resource_preset(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_preset_create(gw_request_ctx(r), gw_gql_arg(args, "name"),
-                              json_object_get(args, "props"), &out, err);
-    return gw_gql_mutation(rc, "resource_preset", out, err);
-}
-
-static json_t *
-m_modify_resource_preset(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_preset_modify(gw_request_ctx(r), gw_gql_arg(args, "name"),
-                              json_object_get(args, "props"), &out, err);
-    return gw_gql_mutation(rc, "resource_preset", out, err);
-}
-
-static json_t *
-m_delete_resource_preset(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    return gw_gql_mutation(
-        gw_preset_delete(gw_request_ctx(r), gw_gql_arg(args, "name"), err), NULL, NULL,
-        err);
-}
-
-const gw_gql_root_t gw_preset_gql_roots[] = {
-    {"query", "resource_presets", q_resource_presets},
-    {"query", "resource_preset", q_resource_preset},
-    {"mutation", "create_resource_preset", m_create_resource_preset},
-    {"mutation", "modify_resource_preset", m_modify_resource_preset},
-    {"mutation", "delete_resource_preset", m_delete_resource_preset},
-    {NULL, NULL, NULL},
-};

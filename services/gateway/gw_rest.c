@@ -1,6 +1,7 @@
 /*  =========================================================================
-    gw_rest - REST admin handlers: one generic collection/item pair driven
-    by a table of the admin operations
+    gw_rest - REST handlers over the admin operations: the /admin/v1
+    collection/item pair driven by a table, and Backend.AI's
+    /scaling-groups and /resource/presets
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -252,4 +253,88 @@ void
 gw_rest_policy(gw_request_t *r)
 {
     s_item(r, &s_policies);
+}
+
+//  ---------------------------------------------------------------------------
+//  Backend.AI's REST routes over the same operations
+
+//  GET /scaling-groups?group=<project id or name>
+void
+gw_sgroup_handle_list(gw_request_t *r)
+{
+    const char *group = NULL;
+    const char *keys[] = {"group", "group_id", "group_name"};
+    for (int i = 0; i < 3 && !group; i++)
+        group = json_string_value(json_object_get(r->params, keys[i]));
+    if (!group) {
+        gw_reply_problem(r, "invalid-api-params", "group is required");
+        return;
+    }
+    bus_error_t err = {0};
+    char id[GW_UUID_SIZE];
+    json_t *names = NULL;
+    int rc = gw_sgroup_usable(gw_request_ctx(r), group, id, &names, &err);
+    if (rc != BUS_OK) {
+        gw_reply_status(r, rc, err.detail);
+        return;
+    }
+    json_t *groups = json_array();
+    size_t index;
+    json_t *name;
+    json_array_foreach(names, index, name)
+        json_array_append_new(groups, json_pack("{s:O}", "name", name));
+    json_decref(names);
+    gw_reply_json(r, 200, json_pack("{s:o}", "scaling_groups", groups));
+}
+
+//  GET /scaling-groups/{scaling_group}/wsproxy-version: Backend.AI asks the
+//  group's wsproxy for its API version. Ours speaks v2, so a group with a
+//  wsproxy_addr answers "v2"; one without answers "v1", the legacy proxy
+//  inside the manager.
+void
+gw_sgroup_handle_wsproxy_version(gw_request_t *r)
+{
+    const char *name = gw_request_path_param(r, "scaling_group");
+    bus_error_t err = {0};
+    json_t *group = NULL;
+    int rc = gw_sgroup_get(gw_request_ctx(r), name, &group, &err);
+    if (rc == BUS_OK && !json_is_true(json_object_get(group, "is_active")))
+        rc = bus_error_set(&err, BUS_STATUS_NOT_FOUND, "No such scaling group.");
+    if (rc != BUS_OK) {
+        json_decref(group);
+        gw_reply_status(r, rc, err.detail);
+        return;
+    }
+    const char *addr = json_string_value(json_object_get(group, "wsproxy_addr"));
+    const char *version = addr && *addr ? "v2" : "v1";
+    json_decref(group);
+    gw_reply_json(r, 200, json_pack("{s:s}", "wsproxy_version", version));
+}
+
+//  GET /resource/presets[?scaling_group=X]
+void
+gw_preset_handle_list(gw_request_t *r)
+{
+    const char *sgroup = json_string_value(json_object_get(r->params, "scaling_group"));
+    json_t *rows = NULL;
+    bus_error_t err = {0};
+    int rc = gw_preset_list(gw_request_ctx(r), sgroup, &rows, &err);
+    if (rc != BUS_OK) {
+        gw_reply_status(r, rc, err.detail);
+        return;
+    }
+    json_t *presets = json_array();
+    size_t index;
+    json_t *row;
+    json_array_foreach(rows, index, row)
+    {
+        json_t *slots = json_loads(
+            json_string_value(json_object_get(row, "resource_slots")), 0, NULL);
+        json_array_append_new(
+            presets, json_pack("{s:O, s:O, s:o}", "name", json_object_get(row, "name"),
+                               "shared_memory", json_object_get(row, "shared_memory"),
+                               "resource_slots", slots ? slots : json_object()));
+    }
+    json_decref(rows);
+    gw_reply_json(r, 200, json_pack("{s:o}", "presets", presets));
 }

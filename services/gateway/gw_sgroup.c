@@ -8,12 +8,9 @@
     Only a superadmin creates, changes, deletes or associates groups.
     Reads: a superadmin sees all; a domain admin or monitor the groups
     associated with its domain, its projects or its users' keypairs; a user
-    the groups it may use. GraphQL root fields are the table at the end;
-    REST answers GET /scaling-groups and its wsproxy-version.
-
-    wsproxy-version: Backend.AI asks the group's wsproxy for its API
-    version. Ours speaks v2, so a group with a wsproxy_addr answers "v2";
-    one without answers "v1", the legacy proxy inside the manager.
+    the groups it may use. The operations take a context (gw_ctx_t) and
+    know nothing of HTTP: the GraphQL root fields are gw_gql_admin's, GET
+    /scaling-groups and its wsproxy-version gw_rest's.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -485,7 +482,7 @@ gw_sgroup_associate(gw_ctx_t *ctx,
 }
 
 //  ---------------------------------------------------------------------------
-//  REST
+//  Who may use which
 
 //  The project named by id or (in the caller's domain) by name, if the
 //  caller may use it: a member, an admin of its domain, or a superadmin.
@@ -546,174 +543,3 @@ gw_sgroup_usable(gw_ctx_t *ctx,
     json_decref(rows);
     return BUS_OK;
 }
-
-//  GET /scaling-groups?group=<project id or name>
-void
-gw_sgroup_handle_list(gw_request_t *r)
-{
-    const char *group = NULL;
-    const char *keys[] = {"group", "group_id", "group_name"};
-    for (int i = 0; i < 3 && !group; i++)
-        group = json_string_value(json_object_get(r->params, keys[i]));
-    if (!group) {
-        gw_reply_problem(r, "invalid-api-params", "group is required");
-        return;
-    }
-    bus_error_t err = {0};
-    char id[GW_UUID_SIZE];
-    json_t *names = NULL;
-    int rc = gw_sgroup_usable(gw_request_ctx(r), group, id, &names, &err);
-    if (rc != BUS_OK) {
-        gw_reply_status(r, rc, err.detail);
-        return;
-    }
-    json_t *groups = json_array();
-    size_t index;
-    json_t *name;
-    json_array_foreach(names, index, name)
-        json_array_append_new(groups, json_pack("{s:O}", "name", name));
-    json_decref(names);
-    gw_reply_json(r, 200, json_pack("{s:o}", "scaling_groups", groups));
-}
-
-//  GET /scaling-groups/{scaling_group}/wsproxy-version
-void
-gw_sgroup_handle_wsproxy_version(gw_request_t *r)
-{
-    const char *name = gw_request_path_param(r, "scaling_group");
-    bus_error_t err = {0};
-    json_t *group = NULL;
-    int rc = gw_sgroup_get(gw_request_ctx(r), name, &group, &err);
-    if (rc == BUS_OK && !json_is_true(json_object_get(group, "is_active")))
-        rc = bus_error_set(&err, BUS_STATUS_NOT_FOUND, "No such scaling group.");
-    if (rc != BUS_OK) {
-        json_decref(group);
-        gw_reply_status(r, rc, err.detail);
-        return;
-    }
-    const char *addr = json_string_value(json_object_get(group, "wsproxy_addr"));
-    const char *version = addr && *addr ? "v2" : "v1";
-    json_decref(group);
-    gw_reply_json(r, 200, json_pack("{s:s}", "wsproxy_version", version));
-}
-
-//  ---------------------------------------------------------------------------
-//  GraphQL
-
-static json_t *
-q_scaling_groups(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    return gw_sgroup_list(gw_request_ctx(r), args, &out, err) == BUS_OK ? out : NULL;
-}
-
-static json_t *
-q_scaling_group(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_sgroup_get(gw_request_ctx(r), gw_gql_arg(args, "name"), &out, err);
-    return rc == BUS_OK || rc == BUS_STATUS_NOT_FOUND ? gw_gql_single(rc, out) : NULL;
-}
-
-#define SGROUP_FOR(kind, arg)                                                            \
-    static json_t *q_scaling_groups_for_##kind(gw_request_t *r, json_t *args,            \
-                                               bus_error_t *err)                         \
-    {                                                                                    \
-        json_t *out = NULL;                                                              \
-        int rc = gw_sgroup_list_for(gw_request_ctx(r), #kind, gw_gql_arg(args, arg),     \
-                                    args, &out, err);                                    \
-        return rc == BUS_OK ? out : NULL;                                                \
-    }
-
-SGROUP_FOR(domain, "domain")
-SGROUP_FOR(user_group, "user_group")
-SGROUP_FOR(keypair, "access_key")
-
-static json_t *
-m_create_scaling_group(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_sgroup_create(gw_request_ctx(r), gw_gql_arg(args, "name"),
-                              json_object_get(args, "props"), &out, err);
-    return gw_gql_mutation(rc, "scaling_group", out, err);
-}
-
-static json_t *
-m_modify_scaling_group(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_sgroup_modify(gw_request_ctx(r), gw_gql_arg(args, "name"),
-                              json_object_get(args, "props"), &out, err);
-    return gw_gql_mutation(rc, "scaling_group", out, err);
-}
-
-static json_t *
-m_delete_scaling_group(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    return gw_gql_mutation(
-        gw_sgroup_delete(gw_request_ctx(r), gw_gql_arg(args, "name"), err), NULL, NULL,
-        err);
-}
-
-#define SGROUP_LINK(kind, arg)                                                           \
-    static json_t *m_associate_with_##kind(gw_request_t *r, json_t *args,                \
-                                           bus_error_t *err)                             \
-    {                                                                                    \
-        int rc = gw_sgroup_associate(gw_request_ctx(r), #kind,                           \
-                                     gw_gql_arg(args, "scaling_group"),                  \
-                                     gw_gql_arg(args, arg), true, err);                  \
-        return gw_gql_mutation(rc, NULL, NULL, err);                                     \
-    }                                                                                    \
-    static json_t *m_disassociate_with_##kind(gw_request_t *r, json_t *args,             \
-                                              bus_error_t *err)                          \
-    {                                                                                    \
-        const char *sgroup = gw_gql_arg(args, "scaling_group");                          \
-        int rc = sgroup ? gw_sgroup_associate(gw_request_ctx(r), #kind, sgroup,          \
-                                              gw_gql_arg(args, arg), false, err)         \
-                        : bus_error_set(err, BUS_STATUS_INVALID,                         \
-                                        "scaling_group is required");                    \
-        return gw_gql_mutation(rc, NULL, NULL, err);                                     \
-    }
-
-SGROUP_LINK(domain, "domain")
-SGROUP_LINK(user_group, "user_group")
-SGROUP_LINK(keypair, "access_key")
-
-static json_t *
-m_disassociate_all_with_domain(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    int rc = gw_sgroup_associate(gw_request_ctx(r), "domain", NULL,
-                                 gw_gql_arg(args, "domain"), false, err);
-    return gw_gql_mutation(rc, NULL, NULL, err);
-}
-
-static json_t *
-m_disassociate_all_with_user_group(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    int rc = gw_sgroup_associate(gw_request_ctx(r), "user_group", NULL,
-                                 gw_gql_arg(args, "user_group"), false, err);
-    return gw_gql_mutation(rc, NULL, NULL, err);
-}
-
-const gw_gql_root_t gw_sgroup_gql_roots[] = {
-    {"query", "scaling_groups", q_scaling_groups},
-    {"query", "scaling_group", q_scaling_group},
-    {"query", "scaling_groups_for_domain", q_scaling_groups_for_domain},
-    {"query", "scaling_groups_for_user_group", q_scaling_groups_for_user_group},
-    {"query", "scaling_groups_for_keypair", q_scaling_groups_for_keypair},
-    {"mutation", "create_scaling_group", m_create_scaling_group},
-    {"mutation", "modify_scaling_group", m_modify_scaling_group},
-    {"mutation", "delete_scaling_group", m_delete_scaling_group},
-    {"mutation", "associate_scaling_group_with_domain", m_associate_with_domain},
-    {"mutation", "disassociate_scaling_group_with_domain", m_disassociate_with_domain},
-    {"mutation", "disassociate_all_scaling_groups_with_domain",
-     m_disassociate_all_with_domain},
-    {"mutation", "associate_scaling_group_with_user_group", m_associate_with_user_group},
-    {"mutation", "disassociate_scaling_group_with_user_group",
-     m_disassociate_with_user_group},
-    {"mutation", "disassociate_all_scaling_groups_with_group",
-     m_disassociate_all_with_user_group},
-    {"mutation", "associate_scaling_group_with_keypair", m_associate_with_keypair},
-    {"mutation", "disassociate_scaling_group_with_keypair", m_disassociate_with_keypair},
-    {NULL, NULL, NULL},
-};

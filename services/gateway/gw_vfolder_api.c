@@ -12,8 +12,8 @@
     with the new folder reading "cloning", and turn "ready" when the copy
     is done (or go when it failed).
 
-    Limits, from the resource policies: a user's folders count against its
-    user policy's max_vfolder_count (and its keypair policy's, when set), a
+    Limits (gw_vfolder_check_limits), from the resource policies: a user's folders count
+   against its user policy's max_vfolder_count (and its keypair policy's, when set), a
     project's against its project policy's; a folder's quota may not exceed
     max_quota_scope_size (nor the keypair policy's max_vfolder_size), and a
     folder created without one gets the smallest of them. 0 (or -1) means
@@ -24,8 +24,6 @@
 */
 #include "gw_classes.h"
 
-//  Statuses in which a folder counts against its owner's limit.
-#define S_LIVE "('ready', 'cloning', 'delete-pending')"
 //  Sessions in these statuses mount, or are about to mount, their folders.
 #define S_MOUNTING_STATUSES                                                              \
     "PENDING,SCHEDULED,PREPARING,BUILDING,PULLING,RUNNING,RESTARTING,RESIZING,"          \
@@ -55,123 +53,6 @@ s_reply_storage(gw_request_t *r, const bus_reply_t *reply)
         gw_reply_problem(r, "vfolder-operation-failed", reply->detail);
     else
         gw_reply_status(r, reply->status, reply->detail);
-}
-
-//  ---------------------------------------------------------------------------
-//  Limits
-
-//  Checks the owner's folder count and the quota asked for (bytes; 0: none
-//  asked) against the resource policies, and sets *quota to what the new
-//  folder gets. BUS_OK, INVALID with err.
-static int
-s_check_limits(gw_request_t *r,
-               const char *user_uuid,
-               const char *group_id,
-               int64_t asked,
-               int64_t *quota,
-               bus_error_t *err)
-{
-    bool failed = false;
-    json_t *row;
-    if (group_id) {
-        const char *params[] = {group_id, NULL};
-        row = gw_store_one(gw_server_db(r->gw),
-                           "SELECT p.max_vfolder_count AS max_count,"
-                           " p.max_quota_scope_size AS max_size, 0 AS kp_count,"
-                           " 0 AS kp_size, (SELECT count(*) FROM vfolders"
-                           "  WHERE group_id = ?1 AND status IN " S_LIVE ") AS have"
-                           " FROM groups g JOIN project_resource_policies p"
-                           " ON p.name = g.resource_policy WHERE g.id = ?1",
-                           params, NULL, &failed);
-    } else {
-        const char *params[] = {user_uuid, r->who.access_key, NULL};
-        row =
-            gw_store_one(gw_server_db(r->gw),
-                         "SELECT up.max_vfolder_count AS max_count,"
-                         " up.max_quota_scope_size AS max_size,"
-                         " kp.max_vfolder_count AS kp_count,"
-                         " kp.max_vfolder_size AS kp_size, (SELECT count(*) FROM vfolders"
-                         "  WHERE user_uuid = ?1 AND status IN " S_LIVE ") AS have"
-                         " FROM users u JOIN user_resource_policies up"
-                         " ON up.name = u.resource_policy,"
-                         " keypairs k JOIN keypair_resource_policies kp"
-                         " ON kp.name = k.resource_policy"
-                         " WHERE u.uuid = ?1 AND k.access_key = ?2",
-                         params, NULL, &failed);
-    }
-    if (!row)
-        return bus_error_set(err, failed ? BUS_STATUS_INTERNAL : BUS_STATUS_NOT_FOUND,
-                             "the owner's resource policy is not found");
-    int64_t have = json_integer_value(json_object_get(row, "have"));
-    int64_t counts[] = {json_integer_value(json_object_get(row, "max_count")),
-                        json_integer_value(json_object_get(row, "kp_count"))};
-    int64_t sizes[] = {json_integer_value(json_object_get(row, "max_size")),
-                       json_integer_value(json_object_get(row, "kp_size"))};
-    json_decref(row);
-    for (int i = 0; i < 2; i++)
-        if (counts[i] > 0 && have >= counts[i])
-            return bus_error_set(
-                err, BUS_STATUS_INVALID,
-                "You cannot create more vfolders (the limit is %" PRId64 ").", counts[i]);
-    int64_t limit = 0;
-    for (int i = 0; i < 2; i++)
-        if (sizes[i] > 0 && (limit == 0 || sizes[i] < limit))
-            limit = sizes[i];
-    if (limit > 0 && asked > limit)
-        return bus_error_set(err, BUS_STATUS_INVALID,
-                             "the quota asked for (%" PRId64
-                             " bytes) exceeds the limit of %" PRId64 " bytes",
-                             asked, limit);
-    *quota = asked > 0 ? asked : limit;
-    return BUS_OK;
-}
-
-//  The project named or numbered text in the caller's domain (any domain
-//  for a superadmin): its id in id, and whether the caller administers it
-//  in *admin. BUS_OK, NOT_FOUND.
-static int
-s_project(gw_request_t *r,
-          const char *text,
-          char id[GW_UUID_SIZE],
-          bool *admin,
-          bus_error_t *err)
-{
-    const char *params[] = {text, r->who.domain, NULL};
-    bool failed = false;
-    json_t *row = gw_store_one(gw_server_db(r->gw),
-                               "SELECT id, domain_name FROM groups"
-                               " WHERE id = ?1 OR (name = ?1 AND domain_name = ?2)"
-                               " ORDER BY id = ?1 DESC LIMIT 1",
-                               params, NULL, &failed);
-    const char *domain = json_string_value(json_object_get(row, "domain_name"));
-    int rc = BUS_OK;
-    if (!row ||
-        (!gw_identity_is_superadmin(&r->who) && strcmp(domain, r->who.domain) != 0))
-        rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such project: %s", text);
-    else {
-        snprintf(id, GW_UUID_SIZE, "%s", json_string_value(json_object_get(row, "id")));
-        *admin = gw_identity_admins_domain(&r->who, domain);
-    }
-    json_decref(row);
-    return rc;
-}
-
-//  Whether a folder called name is already reachable by the caller.
-static bool
-s_name_taken(gw_request_t *r, const char *name)
-{
-    gw_vfolder_t other;
-    bus_error_t err = {0};
-    bool taken = gw_vfolder_find(r, name, "ready", &other, &err) == BUS_OK &&
-                 strcmp(other.name, name) == 0;
-    gw_vfolder_clear(&other);
-    if (!taken) {
-        //  Clones under way hold their names too.
-        taken = gw_vfolder_find(r, name, "cloning", &other, &err) == BUS_OK &&
-                strcmp(other.name, name) == 0;
-        gw_vfolder_clear(&other);
-    }
-    return taken;
 }
 
 //  ---------------------------------------------------------------------------
@@ -260,7 +141,8 @@ gw_vfolder_handle_create(gw_request_t *r)
             return;
         }
         bool admin = false;
-        if (s_project(r, group, group_id, &admin, &err) != BUS_OK) {
+        if (gw_vfolder_project(gw_request_ctx(r), group, group_id, &admin, &err) !=
+            BUS_OK) {
             gw_reply_problem(r, "object-not-found", err.detail);
             return;
         }
@@ -271,20 +153,21 @@ gw_vfolder_handle_create(gw_request_t *r)
             return;
         }
     }
-    if (!gw_vfolder_host_allows(r, host, *group_id ? group_id : NULL, "create-vfolder")) {
+    if (!gw_vfolder_host_allows(gw_request_ctx(r), host, *group_id ? group_id : NULL,
+                                "create-vfolder")) {
         char detail[300];
         snprintf(detail, sizeof detail, "you may not create folders on the host %s",
                  host);
         gw_reply_problem(r, "invalid-api-params", detail);
         return;
     }
-    if (s_name_taken(r, name)) {
+    if (gw_vfolder_name_taken(gw_request_ctx(r), name)) {
         gw_reply_problem(r, "vfolder-already-exists", NULL);
         return;
     }
     int64_t granted = 0;
-    int rc = s_check_limits(r, r->who.user_uuid, *group_id ? group_id : NULL, quota,
-                            &granted, &err);
+    int rc = gw_vfolder_check_limits(gw_request_ctx(r), r->who.user_uuid,
+                                     *group_id ? group_id : NULL, quota, &granted, &err);
     if (rc != BUS_OK) {
         gw_reply_status(r, rc, err.detail);
         return;
@@ -355,7 +238,8 @@ gw_vfolder_handle_list(gw_request_t *r)
         return;
     }
     const char *group = json_string_value(json_object_get(r->params, "group_id"));
-    json_t *list = gw_vfolder_list(r, group && *group ? group : NULL, NULL);
+    json_t *list =
+        gw_vfolder_list(gw_request_ctx(r), group && *group ? group : NULL, NULL);
     if (!list)
         gw_reply_status(r, BUS_STATUS_INTERNAL, "cannot read the folders");
     else
@@ -451,23 +335,6 @@ gw_vfolder_handle_info(gw_request_t *r)
 //  ---------------------------------------------------------------------------
 //  The trash: delete, restore, purge
 
-//  Sets the folder's status; BUS_OK or CONFLICT (its name is taken again).
-static int
-s_set_status(gw_request_t *r, const char *id, const char *status, bus_error_t *err)
-{
-    char now[40];
-    gw_now_iso(now);
-    sqlite3_stmt *stmt =
-        bus_db_stmt(gw_server_db(r->gw),
-                    "UPDATE vfolders SET status = ?2, status_changed = ?3 WHERE id = ?1");
-    if (!stmt)
-        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot update the folder");
-    sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(stmt, 2, status, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 3, now, -1, SQLITE_TRANSIENT);
-    return gw_store_step(gw_server_db(r->gw), stmt, err);
-}
-
 //  The scheduler says whether a session that has not ended mounts the
 //  folder: none does, into the trash; one does, refused (a purge would pull
 //  the files from under it).
@@ -489,8 +356,8 @@ s_on_mounting(void *arg, const bus_reply_t *reply)
                      "the virtual folder %s is mounted by the session %s: end it first",
                      call->folder.name, rep.sessions[0].name);
             gw_reply_problem(call->r, "vfolder-operation-failed", detail);
-        } else if (s_set_status(call->r, call->folder.id, "delete-pending", &err) !=
-                   BUS_OK)
+        } else if (gw_vfolder_set_status(gw_request_ctx(call->r), call->folder.id,
+                                         "delete-pending", &err) != BUS_OK)
             gw_reply_status(call->r, err.status, err.detail);
         else
             gw_reply_json(call->r, 204, NULL);
@@ -505,7 +372,7 @@ s_trash(gw_request_t *r, const char *name_or_id)
     gw_vfolder_t folder;
     if (!gw_vfolder_reach(r, name_or_id, "ready", GW_VFOLDER_WD, false, &folder))
         return;
-    if (!gw_vfolder_host_allows(r, folder.host, NULL, "delete-vfolder") &&
+    if (!gw_vfolder_host_allows(gw_request_ctx(r), folder.host, NULL, "delete-vfolder") &&
         !folder.admin) {
         gw_vfolder_clear(&folder);
         gw_reply_problem(r, "insufficient-privilege",
@@ -561,7 +428,7 @@ gw_vfolder_handle_restore(gw_request_t *r)
     if (!gw_vfolder_reach(r, id, "delete-pending", GW_VFOLDER_WD, false, &folder))
         return;
     bus_error_t err = {0};
-    int rc = s_set_status(r, folder.id, "ready", &err);
+    int rc = gw_vfolder_set_status(gw_request_ctx(r), folder.id, "ready", &err);
     gw_vfolder_clear(&folder);
     if (rc == BUS_STATUS_CONFLICT)
         gw_reply_problem(r, "vfolder-already-exists",
@@ -604,7 +471,7 @@ gw_vfolder_handle_purge(gw_request_t *r)
         return;
     //  Marked first: a purge that fails half way is retried, never listed.
     bus_error_t err = {0};
-    s_set_status(r, call->folder.id, "delete-pending", &err);
+    gw_vfolder_set_status(gw_request_ctx(r), call->folder.id, "delete-pending", &err);
     proto_storage_folder_delete_req_t in;
     proto_storage_folder_delete_req_init(&in);
     in.id = call->folder.id;
@@ -632,7 +499,8 @@ gw_vfolder_handle_rename(gw_request_t *r)
     if (!gw_vfolder_reach(r, gw_request_path_param(r, "name"), "ready", GW_VFOLDER_RO,
                           true, &folder))
         return;
-    if (strcmp(folder.name, new_name) != 0 && s_name_taken(r, new_name)) {
+    if (strcmp(folder.name, new_name) != 0 &&
+        gw_vfolder_name_taken(gw_request_ctx(r), new_name)) {
         gw_vfolder_clear(&folder);
         gw_reply_problem(r, "vfolder-already-exists", NULL);
         return;
@@ -751,11 +619,12 @@ gw_vfolder_handle_clone(gw_request_t *r)
              gw_storage_volume_of(host) - host !=
                  gw_storage_volume_of(source.host) - source.host)
         refusal = "a clone stays on the storage-proxy of its source";
-    else if (!gw_vfolder_host_allows(r, host, NULL, "create-vfolder"))
+    else if (!gw_vfolder_host_allows(gw_request_ctx(r), host, NULL, "create-vfolder"))
         refusal = "you may not create folders on the target host";
-    else if (s_name_taken(r, target))
+    else if (gw_vfolder_name_taken(gw_request_ctx(r), target))
         refusal = "vfolder-already-exists";
-    else if (s_check_limits(r, r->who.user_uuid, NULL, quota, &granted, &err) != BUS_OK)
+    else if (gw_vfolder_check_limits(gw_request_ctx(r), r->who.user_uuid, NULL, quota,
+                                     &granted, &err) != BUS_OK)
         refusal = err.detail;
     if (refusal) {
         bool exists = strcmp(refusal, "vfolder-already-exists") == 0;
@@ -844,7 +713,8 @@ s_hosts_ready(void *arg)
 {
     gw_request_t *r = arg;
     const char *group = json_string_value(json_object_get(r->params, "group_id"));
-    json_t *allowed = gw_vfolder_allowed_hosts(r, group && *group ? group : NULL);
+    json_t *allowed =
+        gw_vfolder_allowed_hosts(gw_request_ctx(r), group && *group ? group : NULL);
     const char *wanted = gw_server_config(r->gw)->vfolder_default_host;
     json_t *def = json_null();
     json_t *info = json_object();
@@ -988,7 +858,8 @@ gw_vfolder_handle_quota(gw_request_t *r)
     const char *user = json_string_value(json_object_get(folder.row, "user_uuid"));
     int rc = BUS_OK;
     if (!folder.admin) {
-        rc = s_check_limits(r, user, group, bytes, &granted, &err);
+        rc = gw_vfolder_check_limits(gw_request_ctx(r), user, group, bytes, &granted,
+                                     &err);
         if (rc == BUS_STATUS_INVALID && strstr(err.detail, "more vfolders"))
             rc = BUS_OK;
     }

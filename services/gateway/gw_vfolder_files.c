@@ -457,7 +457,7 @@ s_token(gw_request_t *r, bus_token_op_t op, const char *path, uint64_t size)
                           upload ? GW_VFOLDER_RW : GW_VFOLDER_RO, false, &folder))
         return;
     if (!folder.admin &&
-        !gw_vfolder_host_allows(r, folder.host, NULL,
+        !gw_vfolder_host_allows(gw_request_ctx(r), folder.host, NULL,
                                 upload ? "upload-file" : "download-file")) {
         gw_vfolder_clear(&folder);
         gw_reply_problem(r, "insufficient-privilege",

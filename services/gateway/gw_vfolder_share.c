@@ -132,8 +132,8 @@ gw_vfolder_handle_invite(gw_request_t *r)
         refusal = "Cannot share private dot-prefixed vfolders.";
     else if (strcmp(type, "user") != 0)
         refusal = "a project's folder is shared with its members: use share";
-    else if (!folder.admin &&
-             !gw_vfolder_host_allows(r, folder.host, NULL, "invite-others"))
+    else if (!folder.admin && !gw_vfolder_host_allows(gw_request_ctx(r), folder.host,
+                                                      NULL, "invite-others"))
         refusal = "you may not invite others to folders on this host";
     if (refusal) {
         gw_vfolder_clear(&folder);
@@ -268,7 +268,7 @@ gw_vfolder_handle_accept(gw_request_t *r)
         gw_reply_problem(r, "object-not-found", "No such vfolder invitation");
     else if (strcmp(status, "ready") != 0)
         gw_reply_problem(r, "object-not-found", "the folder is no longer there");
-    else if (gw_vfolder_find(r, name, "ready", &same, &err) == BUS_OK &&
+    else if (gw_vfolder_find(gw_request_ctx(r), name, "ready", &same, &err) == BUS_OK &&
              strcmp(same.name, name) == 0) {
         gw_vfolder_clear(&same);
         gw_reply_problem(r, "vfolder-already-exists",
