@@ -50,6 +50,9 @@ typedef struct {
     int64_t started_at;
 } proto_agent_heartbeat_t;
 
+#define PROTO_AGENT_HEARTBEAT_AVAILABLE_SLOTS_MAX 64
+#define PROTO_AGENT_HEARTBEAT_OCCUPIED_SLOTS_MAX  64
+
 void proto_agent_heartbeat_init(proto_agent_heartbeat_t *self);
 void proto_agent_heartbeat_clear(proto_agent_heartbeat_t *self);
 int proto_agent_heartbeat_write(const proto_agent_heartbeat_t *self,

@@ -88,6 +88,8 @@ typedef struct {
     size_t events_count;
 } proto_bus_replay_rep_t;
 
+#define PROTO_BUS_REPLAY_REP_EVENTS_MAX 10000
+
 void proto_bus_replay_rep_init(proto_bus_replay_rep_t *self);
 void proto_bus_replay_rep_clear(proto_bus_replay_rep_t *self);
 int proto_bus_replay_rep_write(const proto_bus_replay_rep_t *self, bus_writer_t *writer);

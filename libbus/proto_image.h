@@ -36,6 +36,8 @@ typedef struct {
     bool installed;
 } proto_image_info_t;
 
+#define PROTO_IMAGE_INFO_LABELS_MAX 1024
+
 void proto_image_info_init(proto_image_info_t *self);
 void proto_image_info_clear(proto_image_info_t *self);
 int proto_image_info_write(const proto_image_info_t *self, bus_writer_t *writer);
@@ -59,6 +61,8 @@ typedef struct {
     proto_image_info_t *images;
     size_t images_count;
 } proto_image_catalog_t;
+
+#define PROTO_IMAGE_CATALOG_IMAGES_MAX 10000
 
 void proto_image_catalog_init(proto_image_catalog_t *self);
 void proto_image_catalog_clear(proto_image_catalog_t *self);

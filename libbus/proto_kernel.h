@@ -294,6 +294,9 @@ typedef struct {
     char *mounts;
 } proto_kernel_create_req_t;
 
+#define PROTO_KERNEL_CREATE_REQ_SLOTS_MAX   64
+#define PROTO_KERNEL_CREATE_REQ_ENVIRON_MAX 1024
+
 void proto_kernel_create_req_init(proto_kernel_create_req_t *self);
 void proto_kernel_create_req_clear(proto_kernel_create_req_t *self);
 int proto_kernel_create_req_write(const proto_kernel_create_req_t *self,
@@ -323,6 +326,8 @@ typedef struct {
     proto_kernel_port_t *service_ports;
     size_t service_ports_count;
 } proto_kernel_create_rep_t;
+
+#define PROTO_KERNEL_CREATE_REP_SERVICE_PORTS_MAX 64
 
 void proto_kernel_create_rep_init(proto_kernel_create_rep_t *self);
 void proto_kernel_create_rep_clear(proto_kernel_create_rep_t *self);
@@ -679,6 +684,8 @@ typedef struct {
     size_t kernels_count;
 } proto_kernel_list_rep_t;
 
+#define PROTO_KERNEL_LIST_REP_KERNELS_MAX 100000
+
 void proto_kernel_list_rep_init(proto_kernel_list_rep_t *self);
 void proto_kernel_list_rep_clear(proto_kernel_list_rep_t *self);
 int proto_kernel_list_rep_write(const proto_kernel_list_rep_t *self,
@@ -704,6 +711,8 @@ typedef struct {
     proto_kernel_file_t *files;
     size_t files_count;
 } proto_kernel_upload_req_t;
+
+#define PROTO_KERNEL_UPLOAD_REQ_FILES_MAX 20
 
 void proto_kernel_upload_req_init(proto_kernel_upload_req_t *self);
 void proto_kernel_upload_req_clear(proto_kernel_upload_req_t *self);
@@ -755,6 +764,8 @@ typedef struct {
     uint64_t max_bytes;
 } proto_kernel_download_req_t;
 
+#define PROTO_KERNEL_DOWNLOAD_REQ_PATHS_MAX 5
+
 void proto_kernel_download_req_init(proto_kernel_download_req_t *self);
 void proto_kernel_download_req_clear(proto_kernel_download_req_t *self);
 int proto_kernel_download_req_write(const proto_kernel_download_req_t *self,
@@ -778,6 +789,8 @@ typedef struct {
     proto_kernel_file_t *files;
     size_t files_count;
 } proto_kernel_download_rep_t;
+
+#define PROTO_KERNEL_DOWNLOAD_REP_FILES_MAX 5
 
 void proto_kernel_download_rep_init(proto_kernel_download_rep_t *self);
 void proto_kernel_download_rep_clear(proto_kernel_download_rep_t *self);

@@ -253,6 +253,8 @@ typedef struct {
     size_t peers_count;
 } proto_registry_peers_rep_t;
 
+#define PROTO_REGISTRY_PEERS_REP_PEERS_MAX 4096
+
 void proto_registry_peers_rep_init(proto_registry_peers_rep_t *self);
 void proto_registry_peers_rep_clear(proto_registry_peers_rep_t *self);
 int proto_registry_peers_rep_write(const proto_registry_peers_rep_t *self,

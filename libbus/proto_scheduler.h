@@ -54,6 +54,9 @@ typedef struct {
     size_t occupied_slots_count;
 } proto_scheduler_agent_t;
 
+#define PROTO_SCHEDULER_AGENT_AVAILABLE_SLOTS_MAX 64
+#define PROTO_SCHEDULER_AGENT_OCCUPIED_SLOTS_MAX  64
+
 void proto_scheduler_agent_init(proto_scheduler_agent_t *self);
 void proto_scheduler_agent_clear(proto_scheduler_agent_t *self);
 int proto_scheduler_agent_write(const proto_scheduler_agent_t *self,
@@ -78,6 +81,8 @@ typedef struct {
     proto_kv_t *slots;
     size_t slots_count;
 } proto_scheduler_usage_t;
+
+#define PROTO_SCHEDULER_USAGE_SLOTS_MAX 64
 
 void proto_scheduler_usage_init(proto_scheduler_usage_t *self);
 void proto_scheduler_usage_clear(proto_scheduler_usage_t *self);
@@ -150,6 +155,8 @@ typedef struct {
     size_t agents_count;
 } proto_scheduler_agents_rep_t;
 
+#define PROTO_SCHEDULER_AGENTS_REP_AGENTS_MAX 10000
+
 void proto_scheduler_agents_rep_init(proto_scheduler_agents_rep_t *self);
 void proto_scheduler_agents_rep_clear(proto_scheduler_agents_rep_t *self);
 int proto_scheduler_agents_rep_write(const proto_scheduler_agents_rep_t *self,
@@ -212,6 +219,11 @@ typedef struct {
     proto_scheduler_usage_t *keypair_by_scaling_group;
     size_t keypair_by_scaling_group_count;
 } proto_scheduler_usage_rep_t;
+
+#define PROTO_SCHEDULER_USAGE_REP_KEYPAIR_MAX                  64
+#define PROTO_SCHEDULER_USAGE_REP_GROUP_MAX                    64
+#define PROTO_SCHEDULER_USAGE_REP_DOMAIN_MAX                   64
+#define PROTO_SCHEDULER_USAGE_REP_KEYPAIR_BY_SCALING_GROUP_MAX 1024
 
 void proto_scheduler_usage_rep_init(proto_scheduler_usage_rep_t *self);
 void proto_scheduler_usage_rep_clear(proto_scheduler_usage_rep_t *self);
@@ -288,6 +300,8 @@ typedef struct {
     //  True: new sessions may go there again; false: none may
     bool schedulable;
 } proto_scheduler_schedulable_req_t;
+
+#define PROTO_SCHEDULER_SCHEDULABLE_REQ_AGENTS_MAX 10000
 
 void proto_scheduler_schedulable_req_init(proto_scheduler_schedulable_req_t *self);
 void proto_scheduler_schedulable_req_clear(proto_scheduler_schedulable_req_t *self);

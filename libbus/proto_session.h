@@ -91,6 +91,9 @@ typedef struct {
     uint64_t cluster_size;
 } proto_session_info_t;
 
+#define PROTO_SESSION_INFO_REQUESTED_SLOTS_MAX 64
+#define PROTO_SESSION_INFO_OCCUPIED_SLOTS_MAX  64
+
 void proto_session_info_init(proto_session_info_t *self);
 void proto_session_info_clear(proto_session_info_t *self);
 int proto_session_info_write(const proto_session_info_t *self, bus_writer_t *writer);
@@ -256,6 +259,9 @@ typedef struct {
     //  (kernel.create's mounts); absent: none (at most 65536 bytes)
     char *mounts;
 } proto_session_create_req_t;
+
+#define PROTO_SESSION_CREATE_REQ_SLOTS_MAX   64
+#define PROTO_SESSION_CREATE_REQ_ENVIRON_MAX 1024
 
 void proto_session_create_req_init(proto_session_create_req_t *self);
 void proto_session_create_req_clear(proto_session_create_req_t *self);
@@ -550,6 +556,8 @@ typedef struct {
     //  How many match in all
     uint64_t total_count;
 } proto_session_list_rep_t;
+
+#define PROTO_SESSION_LIST_REP_SESSIONS_MAX 10000
 
 void proto_session_list_rep_init(proto_session_list_rep_t *self);
 void proto_session_list_rep_clear(proto_session_list_rep_t *self);

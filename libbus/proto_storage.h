@@ -56,6 +56,8 @@ typedef struct {
     bool project_quota;
 } proto_storage_volume_t;
 
+#define PROTO_STORAGE_VOLUME_CAPABILITIES_MAX 16
+
 void proto_storage_volume_init(proto_storage_volume_t *self);
 void proto_storage_volume_clear(proto_storage_volume_t *self);
 int proto_storage_volume_write(const proto_storage_volume_t *self, bus_writer_t *writer);
@@ -205,6 +207,8 @@ typedef struct {
     proto_storage_volume_t *volumes;
     size_t volumes_count;
 } proto_storage_volumes_rep_t;
+
+#define PROTO_STORAGE_VOLUMES_REP_VOLUMES_MAX 256
 
 void proto_storage_volumes_rep_init(proto_storage_volumes_rep_t *self);
 void proto_storage_volumes_rep_clear(proto_storage_volumes_rep_t *self);
@@ -590,6 +594,8 @@ typedef struct {
     char *cursor;
 } proto_storage_files_list_rep_t;
 
+#define PROTO_STORAGE_FILES_LIST_REP_ENTRIES_MAX 100000
+
 void proto_storage_files_list_rep_init(proto_storage_files_list_rep_t *self);
 void proto_storage_files_list_rep_clear(proto_storage_files_list_rep_t *self);
 int proto_storage_files_list_rep_write(const proto_storage_files_list_rep_t *self,
@@ -622,6 +628,8 @@ typedef struct {
     bool exist_ok;
 } proto_storage_files_mkdir_req_t;
 
+#define PROTO_STORAGE_FILES_MKDIR_REQ_PATHS_MAX 50
+
 void proto_storage_files_mkdir_req_init(proto_storage_files_mkdir_req_t *self);
 void proto_storage_files_mkdir_req_clear(proto_storage_files_mkdir_req_t *self);
 int proto_storage_files_mkdir_req_write(const proto_storage_files_mkdir_req_t *self,
@@ -646,6 +654,8 @@ typedef struct {
     proto_storage_result_t *results;
     size_t results_count;
 } proto_storage_files_mkdir_rep_t;
+
+#define PROTO_STORAGE_FILES_MKDIR_REP_RESULTS_MAX 50
 
 void proto_storage_files_mkdir_rep_init(proto_storage_files_mkdir_rep_t *self);
 void proto_storage_files_mkdir_rep_clear(proto_storage_files_mkdir_rep_t *self);
@@ -782,6 +792,8 @@ typedef struct {
     //  Delete directories with what they hold
     bool recursive;
 } proto_storage_files_delete_req_t;
+
+#define PROTO_STORAGE_FILES_DELETE_REQ_PATHS_MAX 10000
 
 void proto_storage_files_delete_req_init(proto_storage_files_delete_req_t *self);
 void proto_storage_files_delete_req_clear(proto_storage_files_delete_req_t *self);

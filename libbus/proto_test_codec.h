@@ -43,6 +43,9 @@ typedef struct {
     int64_t delta;
 } proto_test_tick_t;
 
+#define PROTO_TEST_TICK_LABELS_MAX 64
+#define PROTO_TEST_TICK_TAGS_MAX   64
+
 void proto_test_tick_init(proto_test_tick_t *self);
 void proto_test_tick_clear(proto_test_tick_t *self);
 int proto_test_tick_write(const proto_test_tick_t *self, bus_writer_t *writer);

@@ -707,6 +707,18 @@ def gen_domain_h(d):
                 o.comment(f.comment(), "    ")
             o.add(["    " + decl for decl in member_decls(f)])
         o.add("} %s;" % s.ctype, "")
+        #  The most items of each counted field, so that a producer checks
+        #  input against the schema's own number instead of a copy of it.
+        limits = [
+            ("%s_%s_MAX" % (s.ctype[: -len("_t")].upper(), f.name.upper()), f.max)
+            for f in s.fields
+            if f.counted and f.max is not None
+        ]
+        if limits:
+            width = max(len(m) for m, _ in limits)
+            for macro, value in limits:
+                o.add("#define %s %d" % (macro.ljust(width), value))
+            o.add("")
         t = s.ctype
         o.add(signature("void", s.fn("init"), [t + " *self"], False))
         o.add(signature("void", s.fn("clear"), [t + " *self"], False))

@@ -30,16 +30,21 @@ $(FUZZ_REPLAY): $(BUILD)/test/%_replay: $(BUILD)/test/fuzz/%.o $(BUILD)/test/fuz
 # make fuzz: real libFuzzer binaries, built with clang into build/fuzz.
 # Run one:  build/fuzz/fuzz_proto -max_total_time=60 test/fuzz/corpus/fuzz_proto
 # Fuzz targets that decode something a service owns link that object too.
-FUZZ_EXTRA_fuzz_graphql := services/gateway/gw_graphql.o
-$(BUILD)/test/fuzz_graphql_replay: $(BUILD)/services/gateway/gw_graphql.o
-FUZZ_EXTRA_fuzz_minilang := services/gateway/gw_minilang.o
-$(BUILD)/test/fuzz_minilang_replay: $(BUILD)/services/gateway/gw_minilang.o
+GRAPHQL_OBJS := $(addprefix services/gateway/,gw_graphql.o gw_graphql_lex.o \
+                    gw_graphql_check.o gw_graphql_value.o)
+FUZZ_EXTRA_fuzz_graphql := $(GRAPHQL_OBJS)
+$(BUILD)/test/fuzz_graphql_replay: $(addprefix $(BUILD)/,$(GRAPHQL_OBJS))
+MINILANG_OBJS := services/gateway/gw_minilang.o services/gateway/gw_minilang_eval.o
+FUZZ_EXTRA_fuzz_minilang := $(MINILANG_OBJS)
+$(BUILD)/test/fuzz_minilang_replay: $(addprefix $(BUILD)/,$(MINILANG_OBJS))
 FUZZ_EXTRA_fuzz_apps := services/libgateway.a
 $(BUILD)/test/fuzz_apps_replay: $(gateway_LIB)
 FUZZ_EXTRA_fuzz_template := services/libgateway.a
 $(BUILD)/test/fuzz_template_replay: $(gateway_LIB)
-FUZZ_EXTRA_fuzz_multipart := services/gateway/gw_multipart.o
-$(BUILD)/test/fuzz_multipart_replay: $(BUILD)/services/gateway/gw_multipart.o
+FUZZ_EXTRA_fuzz_multipart := services/gateway/gw_multipart.o \
+    services/gateway/gw_multipart_writer.o
+$(BUILD)/test/fuzz_multipart_replay: $(BUILD)/services/gateway/gw_multipart.o \
+    $(BUILD)/services/gateway/gw_multipart_writer.o
 FUZZ_EXTRA_fuzz_websocket := services/gateway/gw_websocket.o
 $(BUILD)/test/fuzz_websocket_replay: $(BUILD)/services/gateway/gw_websocket.o
 FUZZ_EXTRA_fuzz_when := services/gateway/gw_when.o
@@ -52,8 +57,8 @@ FUZZ_EXTRA_fuzz_http_head := services/storage-proxy/sp_http_head.o
 $(BUILD)/test/fuzz_http_head_replay: $(BUILD)/services/storage-proxy/sp_http_head.o
 FUZZ_EXTRA_fuzz_mounts := services/agent/agent_mounts.o
 $(BUILD)/test/fuzz_mounts_replay: $(BUILD)/services/agent/agent_mounts.o
-FUZZ_EXTRA_fuzz_pushdown := services/gateway/gw_minilang.o services/scheduler/sched_where.o
-$(BUILD)/test/fuzz_pushdown_replay: $(BUILD)/services/gateway/gw_minilang.o \
+FUZZ_EXTRA_fuzz_pushdown := $(MINILANG_OBJS) services/scheduler/sched_where.o
+$(BUILD)/test/fuzz_pushdown_replay: $(addprefix $(BUILD)/,$(MINILANG_OBJS)) \
     $(BUILD)/services/scheduler/sched_where.o
 
 # SANITIZE (not CFLAGS) carries the flags, so the Makefile's own CFLAGS still apply.

@@ -20,77 +20,71 @@
 
 #include "gw_request.h"
 
-typedef int(gw_admin_list_fn)(gw_request_t *r,
+typedef int(gw_admin_list_fn)(gw_ctx_t *ctx,
                               json_t *args,
                               json_t **out,
                               bus_error_t *err);
 
 //  Domains (superadmin writes; admins and monitors read their own).
-int gw_domain_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err);
-int gw_domain_get(gw_request_t *r, const char *name, json_t **out, bus_error_t *err);
+int gw_domain_list(gw_ctx_t *ctx, json_t *args, json_t **out, bus_error_t *err);
+int gw_domain_get(gw_ctx_t *ctx, const char *name, json_t **out, bus_error_t *err);
 int gw_domain_create(
-    gw_request_t *r, const char *name, json_t *props, json_t **out, bus_error_t *err);
+    gw_ctx_t *ctx, const char *name, json_t *props, json_t **out, bus_error_t *err);
 int gw_domain_modify(
-    gw_request_t *r, const char *name, json_t *props, json_t **out, bus_error_t *err);
-int gw_domain_delete(gw_request_t *r, const char *name, bool purge, bus_error_t *err);
+    gw_ctx_t *ctx, const char *name, json_t *props, json_t **out, bus_error_t *err);
+int gw_domain_delete(gw_ctx_t *ctx, const char *name, bool purge, bus_error_t *err);
 
 //  Projects, Backend.AI's "groups" (domain admins write in their domain;
 //  users read the projects they belong to).
-int gw_group_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err);
-int gw_group_get(gw_request_t *r, const char *id, json_t **out, bus_error_t *err);
+int gw_group_list(gw_ctx_t *ctx, json_t *args, json_t **out, bus_error_t *err);
+int gw_group_get(gw_ctx_t *ctx, const char *id, json_t **out, bus_error_t *err);
 int gw_group_create(
-    gw_request_t *r, const char *name, json_t *props, json_t **out, bus_error_t *err);
+    gw_ctx_t *ctx, const char *name, json_t *props, json_t **out, bus_error_t *err);
 int gw_group_modify(
-    gw_request_t *r, const char *id, json_t *props, json_t **out, bus_error_t *err);
-int gw_group_delete(gw_request_t *r, const char *id, bool purge, bus_error_t *err);
+    gw_ctx_t *ctx, const char *id, json_t *props, json_t **out, bus_error_t *err);
+int gw_group_delete(gw_ctx_t *ctx, const char *id, bool purge, bus_error_t *err);
 
 //  Users (domain admins in their domain; a user reads and updates itself).
-int gw_user_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err);
+int gw_user_list(gw_ctx_t *ctx, json_t *args, json_t **out, bus_error_t *err);
 //  The same list for gw_gql_page_table (user_list pages in SQL).
 extern const struct gw_gql_table gw_user_table;
-int gw_user_get(gw_request_t *r, const char *email, json_t **out, bus_error_t *err);
-int
-gw_user_get_by_uuid(gw_request_t *r, const char *uuid, json_t **out, bus_error_t *err);
+int gw_user_get(gw_ctx_t *ctx, const char *email, json_t **out, bus_error_t *err);
+int gw_user_get_by_uuid(gw_ctx_t *ctx, const char *uuid, json_t **out, bus_error_t *err);
 int gw_user_create(
-    gw_request_t *r, const char *email, json_t *props, json_t **out, bus_error_t *err);
+    gw_ctx_t *ctx, const char *email, json_t *props, json_t **out, bus_error_t *err);
 int gw_user_modify(
-    gw_request_t *r, const char *email, json_t *props, json_t **out, bus_error_t *err);
-int gw_user_delete(gw_request_t *r, const char *email, bool purge, bus_error_t *err);
+    gw_ctx_t *ctx, const char *email, json_t *props, json_t **out, bus_error_t *err);
+int gw_user_delete(gw_ctx_t *ctx, const char *email, bool purge, bus_error_t *err);
 
 //  Keypairs (domain admins for users of their domain; a user its own).
-int gw_keypair_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err);
+int gw_keypair_list(gw_ctx_t *ctx, json_t *args, json_t **out, bus_error_t *err);
 //  The same list for gw_gql_page_table (keypair_list pages in SQL).
 extern const struct gw_gql_table gw_keypair_table;
-int
-gw_keypair_get(gw_request_t *r, const char *access_key, json_t **out, bus_error_t *err);
+int gw_keypair_get(gw_ctx_t *ctx, const char *access_key, json_t **out, bus_error_t *err);
 int gw_keypair_create(
-    gw_request_t *r, const char *email, json_t *props, json_t **out, bus_error_t *err);
-int gw_keypair_modify(gw_request_t *r,
-                      const char *access_key,
-                      json_t *props,
-                      json_t **out,
-                      bus_error_t *err);
-int gw_keypair_delete(gw_request_t *r, const char *access_key, bus_error_t *err);
+    gw_ctx_t *ctx, const char *email, json_t *props, json_t **out, bus_error_t *err);
+int gw_keypair_modify(
+    gw_ctx_t *ctx, const char *access_key, json_t *props, json_t **out, bus_error_t *err);
+int gw_keypair_delete(gw_ctx_t *ctx, const char *access_key, bus_error_t *err);
 
 //  Resource policies: kind is "keypair", "user" or "project" (superadmin
 //  writes; everyone reads).
-int gw_policy_list(gw_request_t *r, const char *kind, json_t **out, bus_error_t *err);
+int gw_policy_list(gw_ctx_t *ctx, const char *kind, json_t **out, bus_error_t *err);
 int gw_policy_get(
-    gw_request_t *r, const char *kind, const char *name, json_t **out, bus_error_t *err);
-int gw_policy_create(gw_request_t *r,
+    gw_ctx_t *ctx, const char *kind, const char *name, json_t **out, bus_error_t *err);
+int gw_policy_create(gw_ctx_t *ctx,
                      const char *kind,
                      const char *name,
                      json_t *props,
                      json_t **out,
                      bus_error_t *err);
-int gw_policy_modify(gw_request_t *r,
+int gw_policy_modify(gw_ctx_t *ctx,
                      const char *kind,
                      const char *name,
                      json_t *props,
                      json_t **out,
                      bus_error_t *err);
-int
-gw_policy_delete(gw_request_t *r, const char *kind, const char *name, bus_error_t *err);
+int gw_policy_delete(gw_ctx_t *ctx, const char *kind, const char *name, bus_error_t *err);
 
 //  Maps a status to the GraphQL/REST error message prefix.
 const char *gw_admin_status_message(int status);
@@ -169,7 +163,7 @@ int gw_image_resolve_with(gw_image_lookup_fn *lookup,
 //  Resolves a name or alias to the catalogue's image for architecture (NULL:
 //  the default) as a session in domain may use it; domain NULL skips the
 //  registry check. *image is the GraphQL Image object (caller owns it).
-int gw_image_resolve(gw_server_t *gw,
+int gw_image_resolve(bus_db_t *db,
                      const char *domain,
                      const char *name,
                      const char *arch,
@@ -181,20 +175,20 @@ int gw_image_resolve(gw_server_t *gw,
 //  Malformed entries are skipped (logged). 0, or -1 on a database error.
 int gw_image_apply_catalog(bus_db_t *db, const proto_image_catalog_t *catalog);
 
-//  Follows the "image" domain of durable events. 0 or -1.
-int gw_image_init(gw_server_t *gw);
+//  Follows the node's "image" domain of durable events. 0 or -1.
+int gw_image_init(bus_node_t *node);
 
 //  The admin operations: everyone reads (users only images whose registry
 //  their domain allows); a superadmin aliases, dealiases and forgets. An
 //  alias names a canonical reference in every architecture; arch NULL lets
 //  the target exist in any (the official 22.03 CLI never sends --arch).
-int gw_image_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err);
-int gw_image_get(gw_request_t *r,
+int gw_image_list(gw_ctx_t *ctx, json_t *args, json_t **out, bus_error_t *err);
+int gw_image_get(gw_ctx_t *ctx,
                  const char *reference,
                  const char *arch,
                  json_t **out,
                  bus_error_t *err);
-int gw_image_alias(gw_request_t *r,
+int gw_image_alias(gw_ctx_t *ctx,
                    const char *alias,
                    const char *target,
                    const char *arch,
@@ -206,14 +200,9 @@ int gw_image_alias_preset(bus_db_t *db,
                           const char *alias,
                           const char *target,
                           bus_error_t *err);
-int gw_image_dealias(gw_request_t *r, const char *alias, bus_error_t *err);
-int gw_image_forget(gw_request_t *r,
-                    const char *reference,
-                    const char *arch,
-                    bus_error_t *err);
-
-//  GraphQL root fields: images, image, alias_image, dealias_image, forget_image.
-extern const gw_gql_root_t gw_image_gql[];
+int gw_image_dealias(gw_ctx_t *ctx, const char *alias, bus_error_t *err);
+int
+gw_image_forget(gw_ctx_t *ctx, const char *reference, const char *arch, bus_error_t *err);
 
 //  ---------------------------------------------------------------------------
 //  Resource groups, Backend.AI's "scaling groups" (gw_sgroup.c): superadmin
@@ -223,23 +212,23 @@ extern const gw_gql_root_t gw_image_gql[];
 
 #include "gw_gql.h"
 
-int gw_sgroup_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err);
-int gw_sgroup_get(gw_request_t *r, const char *name, json_t **out, bus_error_t *err);
+int gw_sgroup_list(gw_ctx_t *ctx, json_t *args, json_t **out, bus_error_t *err);
+int gw_sgroup_get(gw_ctx_t *ctx, const char *name, json_t **out, bus_error_t *err);
 //  The groups associated with target (args: optional is_active).
-int gw_sgroup_list_for(gw_request_t *r,
+int gw_sgroup_list_for(gw_ctx_t *ctx,
                        const char *kind,
                        const char *target,
                        json_t *args,
                        json_t **out,
                        bus_error_t *err);
 int gw_sgroup_create(
-    gw_request_t *r, const char *name, json_t *props, json_t **out, bus_error_t *err);
+    gw_ctx_t *ctx, const char *name, json_t *props, json_t **out, bus_error_t *err);
 int gw_sgroup_modify(
-    gw_request_t *r, const char *name, json_t *props, json_t **out, bus_error_t *err);
-int gw_sgroup_delete(gw_request_t *r, const char *name, bus_error_t *err);
+    gw_ctx_t *ctx, const char *name, json_t *props, json_t **out, bus_error_t *err);
+int gw_sgroup_delete(gw_ctx_t *ctx, const char *name, bus_error_t *err);
 //  Associates sgroup with target, or dissociates it (sgroup NULL: every
 //  group of target).
-int gw_sgroup_associate(gw_request_t *r,
+int gw_sgroup_associate(gw_ctx_t *ctx,
                         const char *kind,
                         const char *sgroup,
                         const char *target,
@@ -249,7 +238,7 @@ int gw_sgroup_associate(gw_request_t *r,
 //  or name in the caller's domain): those of the domain, the project and the
 //  keypair. Fills project_id and *names (a JSON array of names, caller owns
 //  it). NOT_FOUND when the caller may not use the project.
-int gw_sgroup_usable(gw_request_t *r,
+int gw_sgroup_usable(gw_ctx_t *ctx,
                      const char *group,
                      char project_id[GW_UUID_SIZE],
                      json_t **names,
@@ -257,28 +246,21 @@ int gw_sgroup_usable(gw_request_t *r,
 //  GET /scaling-groups?group=; GET /scaling-groups/{scaling_group}/wsproxy-version.
 void gw_sgroup_handle_list(gw_request_t *r);
 void gw_sgroup_handle_wsproxy_version(gw_request_t *r);
-//  GraphQL root fields: scaling_group(s), scaling_groups_for_*, and the
-//  create/modify/delete and (dis)associate mutations.
-extern const gw_gql_root_t gw_sgroup_gql_roots[];
 
 //  Resource presets (gw_preset.c): superadmin writes, everyone reads.
 //  scaling_group NULL lists all; otherwise that group's and the global ones.
-int gw_preset_list(gw_request_t *r,
-                   const char *scaling_group,
-                   json_t **out,
-                   bus_error_t *err);
-int gw_preset_get(gw_request_t *r, const char *name, json_t **out, bus_error_t *err);
+int
+gw_preset_list(gw_ctx_t *ctx, const char *scaling_group, json_t **out, bus_error_t *err);
+int gw_preset_get(gw_ctx_t *ctx, const char *name, json_t **out, bus_error_t *err);
 int gw_preset_create(
-    gw_request_t *r, const char *name, json_t *props, json_t **out, bus_error_t *err);
+    gw_ctx_t *ctx, const char *name, json_t *props, json_t **out, bus_error_t *err);
 int gw_preset_modify(
-    gw_request_t *r, const char *name, json_t *props, json_t **out, bus_error_t *err);
-int gw_preset_delete(gw_request_t *r, const char *name, bus_error_t *err);
+    gw_ctx_t *ctx, const char *name, json_t *props, json_t **out, bus_error_t *err);
+int gw_preset_delete(gw_ctx_t *ctx, const char *name, bus_error_t *err);
 //  GET /resource/presets[?scaling_group=].
 void gw_preset_handle_list(gw_request_t *r);
 //  POST /resource/check-presets (gw_check_presets.c): limits, usage and
 //  what remains for the caller, and which presets fit now.
 void gw_check_presets_handle(gw_request_t *r);
-//  GraphQL root fields: resource_preset(s), create/modify/delete_resource_preset.
-extern const gw_gql_root_t gw_preset_gql_roots[];
 
 #endif

@@ -1,6 +1,11 @@
 /*  =========================================================================
     gw_admin_cli - the operator's offline admin command
 
+    The command opens the gateway's database and calls the same admin
+    operations the HTTP API does (gw_admin.h), with a context of its own:
+    the database, no node (nothing here emits durable events) and the
+    operator, a superadmin of the default domain.
+
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
@@ -34,11 +39,11 @@ s_fail(const char *what, const bus_error_t *err)
 }
 
 static void
-s_print_keypairs(gw_request_t *r, const char *email)
+s_print_keypairs(gw_ctx_t *ctx, const char *email)
 {
     json_t *args = json_pack("{s:s}", "email", email), *keypairs = NULL;
     bus_error_t err = {0};
-    if (gw_keypair_list(r, args, &keypairs, &err) == BUS_OK) {
+    if (gw_keypair_list(ctx, args, &keypairs, &err) == BUS_OK) {
         size_t index;
         json_t *keypair;
         json_array_foreach(keypairs, index, keypair)
@@ -52,12 +57,12 @@ s_print_keypairs(gw_request_t *r, const char *email)
 
 //  Finds the id of project name in domain; NULL when there is none.
 static char *
-s_project_id(gw_request_t *r, const char *domain, const char *name)
+s_project_id(gw_ctx_t *ctx, const char *domain, const char *name)
 {
     json_t *args = json_pack("{s:s}", "domain_name", domain), *groups = NULL;
     bus_error_t err = {0};
     char *id = NULL;
-    if (gw_group_list(r, args, &groups, &err) == BUS_OK) {
+    if (gw_group_list(ctx, args, &groups, &err) == BUS_OK) {
         size_t index;
         json_t *group;
         json_array_foreach(
@@ -72,7 +77,7 @@ s_project_id(gw_request_t *r, const char *domain, const char *name)
 }
 
 static int
-s_run(gw_request_t *r, const gw_config_t *config, int argc, char **argv)
+s_run(gw_ctx_t *ctx, const gw_config_t *config, int argc, char **argv)
 {
     static const struct option options[] = {
         {"password", required_argument, NULL, 'p'},
@@ -112,7 +117,7 @@ s_run(gw_request_t *r, const gw_config_t *config, int argc, char **argv)
     bus_error_t err = {0};
     if (strcmp(command, "list-users") == 0) {
         json_t *users = NULL, *args = json_object();
-        int rc = gw_user_list(r, args, &users, &err);
+        int rc = gw_user_list(ctx, args, &users, &err);
         json_decref(args);
         if (rc != BUS_OK)
             return s_fail("list-users", &err);
@@ -133,7 +138,7 @@ s_run(gw_request_t *r, const gw_config_t *config, int argc, char **argv)
         const char *target = optind + 1 < argc ? argv[optind + 1] : NULL;
         if (!target)
             return s_usage(stderr);
-        if (gw_image_alias_preset(r->gw->db, email, target, &err) != BUS_OK)
+        if (gw_image_alias_preset(ctx->db, email, target, &err) != BUS_OK)
             return s_fail("alias-image", &err);
         printf("alias %s -> %s\n", email, target);
         return 0;
@@ -147,7 +152,7 @@ s_run(gw_request_t *r, const gw_config_t *config, int argc, char **argv)
     if (strcmp(command, "create-user") == 0) {
         json_t *props = json_pack("{s:s, s:s, s:s}", "password", password, "role", role,
                                   "domain_name", domain);
-        char *project_id = project ? s_project_id(r, domain, project) : NULL;
+        char *project_id = project ? s_project_id(ctx, domain, project) : NULL;
         if (project && !project_id) {
             json_decref(props);
             bus_error_set(&err, BUS_STATUS_NOT_FOUND, "no project %s in domain %s",
@@ -158,19 +163,19 @@ s_run(gw_request_t *r, const gw_config_t *config, int argc, char **argv)
             json_object_set_new(props, "group_ids", json_pack("[s]", project_id));
         free(project_id);
         json_t *user = NULL;
-        int rc = gw_user_create(r, email, props, &user, &err);
+        int rc = gw_user_create(ctx, email, props, &user, &err);
         json_decref(props);
         json_decref(user);
         if (rc != BUS_OK)
             return s_fail("create-user", &err);
         printf("created user=%s role=%s domain=%s password=%s\n", email, role, domain,
                password);
-        s_print_keypairs(r, email);
+        s_print_keypairs(ctx, email);
         return 0;
     }
     if (strcmp(command, "create-keypair") == 0) {
         json_t *keypair = NULL, *props = json_object();
-        int rc = gw_keypair_create(r, email, props, &keypair, &err);
+        int rc = gw_keypair_create(ctx, email, props, &keypair, &err);
         json_decref(props);
         if (rc != BUS_OK)
             return s_fail("create-keypair", &err);
@@ -182,7 +187,7 @@ s_run(gw_request_t *r, const gw_config_t *config, int argc, char **argv)
     }
     if (strcmp(command, "set-password") == 0) {
         json_t *user = NULL, *props = json_pack("{s:s}", "password", password);
-        int rc = gw_user_modify(r, email, props, &user, &err);
+        int rc = gw_user_modify(ctx, email, props, &user, &err);
         json_decref(props);
         json_decref(user);
         if (rc != BUS_OK)
@@ -217,19 +222,13 @@ gw_admin_cli(const void *config_, int argc, char **argv)
         status = s_fail("bootstrap", &err);
     else {
         //  The operator acts as a superadmin of the default domain.
-        gw_server_t gw = {.db = db, .config = config};
-        gw_request_t *r = calloc(1, sizeof *r);
-        if (r) {
-            r->gw = &gw;
-            r->authenticated = true;
-            r->who.role = GW_ROLE_SUPERADMIN;
-            r->who.user_active = r->who.keypair_active = true;
-            snprintf(r->who.email, sizeof r->who.email, "operator@%s",
-                     "backplane-gateway");
-            snprintf(r->who.domain, sizeof r->who.domain, "%s", config->default_domain);
-            status = s_run(r, config, argc - 1, argv + 1);
-            free(r);
-        }
+        gw_identity_t operator= {
+            .role = GW_ROLE_SUPERADMIN, .user_active = true, .keypair_active = true};
+        snprintf(operator.email, sizeof operator.email, "operator@%s",
+                 "backplane-gateway");
+        snprintf(operator.domain, sizeof operator.domain, "%s", config->default_domain);
+        gw_ctx_t ctx = {.db = db, .config = config, .who = &operator};
+        status = s_run(&ctx, config, argc - 1, argv + 1);
     }
     bus_db_destroy(&db);
     return status;

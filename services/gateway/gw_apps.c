@@ -96,13 +96,13 @@ gw_apps_parse(const char *label, bus_error_t *err)
 }
 
 json_t *
-gw_apps_of_image(gw_server_t *gw, const char *reference)
+gw_apps_of_image(bus_db_t *db, const char *reference)
 {
     json_t *image = NULL;
     bus_error_t err = {0};
     const char *label = NULL;
     if (reference &&
-        gw_image_resolve(gw, NULL, reference, NULL, &image, &err) == BUS_OK) {
+        gw_image_resolve(db, NULL, reference, NULL, &image, &err) == BUS_OK) {
         size_t index;
         json_t *pair;
         json_array_foreach(json_object_get(image, "labels"), index, pair)
@@ -122,9 +122,9 @@ gw_apps_of_image(gw_server_t *gw, const char *reference)
 }
 
 json_t *
-gw_apps_of_session(gw_server_t *gw, const char *reference, const char *preopen_ports)
+gw_apps_of_session(bus_db_t *db, const char *reference, const char *preopen_ports)
 {
-    json_t *apps = gw_apps_of_image(gw, reference);
+    json_t *apps = gw_apps_of_image(db, reference);
     json_t *ports = preopen_ports ? json_loads(preopen_ports, 0, NULL) : NULL;
     size_t index;
     json_t *port;
@@ -147,7 +147,9 @@ static void
 s_on_session(gw_request_t *r, proto_session_info_t *info, void *arg)
 {
     (void) arg;
-    gw_reply_json(r, 200, gw_apps_of_session(r->gw, info->image, info->preopen_ports));
+    gw_reply_json(
+        r, 200,
+        gw_apps_of_session(gw_request_ctx(r)->db, info->image, info->preopen_ports));
 }
 
 void

@@ -23,14 +23,14 @@ json_t *gw_apps_parse(const char *label, bus_error_t *err);
 
 //  The apps of the catalogue's image reference (a canonical reference);
 //  an empty list when it has none or is unknown. Caller owns the result.
-json_t *gw_apps_of_image(gw_server_t *gw, const char *reference);
+json_t *gw_apps_of_image(bus_db_t *db, const char *reference);
 
 //  The apps of the image, then one {"name": "<port>", "protocol": "preopen",
 //  "ports": [port]} for each port of preopen_ports (a JSON array text, as
 //  the session info carries it; NULL or malformed: none), as Backend.AI
 //  lists config.preopen_ports. Caller owns the result.
 json_t *
-gw_apps_of_session(gw_server_t *gw, const char *reference, const char *preopen_ports);
+gw_apps_of_session(bus_db_t *db, const char *reference, const char *preopen_ports);
 
 //  GET /stream/session/{s}/apps.
 void gw_apps_handle(gw_request_t *r);

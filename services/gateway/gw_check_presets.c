@@ -256,7 +256,7 @@ s_answer(check_t *self, json_t *agents)
     const char *sgroup = json_string_value(json_object_get(r->params, "scaling_group"));
     json_t *rows = NULL, *presets = json_array();
     bus_error_t err = {0};
-    if (gw_preset_list(r, sgroup, &rows, &err) == BUS_OK) {
+    if (gw_preset_list(gw_request_ctx(r), sgroup, &rows, &err) == BUS_OK) {
         json_t *row;
         json_array_foreach(rows, index, row)
         {
@@ -334,10 +334,11 @@ s_on_usage(void *arg, const bus_reply_t *reply)
                             s_map_object(usage.domain, usage.domain_count),
                             "by_scaling_group", by_sgroup);
     proto_scheduler_usage_rep_clear(&usage);
-    const char *scheduler = bus_node_find(self->r->gw->node, "scheduler");
+    const char *scheduler = bus_node_find(gw_server_node(self->r->gw), "scheduler");
     static const uint8_t empty_map = 0x80; //  scheduler.agents with no filter
-    if (!scheduler || !bus_node_call(self->r->gw->node, scheduler, PROTO_SCHEDULER_AGENTS,
-                                     &empty_map, 1, 0, s_on_agents, self)) {
+    if (!scheduler ||
+        !bus_node_call(gw_server_node(self->r->gw), scheduler, PROTO_SCHEDULER_AGENTS,
+                       &empty_map, 1, 0, s_on_agents, self)) {
         gw_reply_status(self->r, BUS_STATUS_UNAVAILABLE,
                         "the scheduler is not reachable");
         s_check_free(self);
@@ -349,7 +350,7 @@ s_on_usage(void *arg, const bus_reply_t *reply)
 static int
 s_limits(check_t *self, bus_error_t *err)
 {
-    json_t *limits = gw_limits_of(self->r, self->project_id, err);
+    json_t *limits = gw_limits_of(gw_request_ctx(self->r), self->project_id, err);
     if (!limits)
         return err->status;
     const char *kinds[] = {"keypair", "project", "domain"};
@@ -384,7 +385,8 @@ gw_check_presets_handle(gw_request_t *r)
     //  The client sends the project name, "default" when the user gave none.
     const char *project = json_is_string(group) ? json_string_value(group) : "default";
     json_t *usable = NULL;
-    int rc = gw_sgroup_usable(r, project, self->project_id, &usable, &err);
+    int rc =
+        gw_sgroup_usable(gw_request_ctx(r), project, self->project_id, &usable, &err);
     if (rc == BUS_STATUS_NOT_FOUND) {
         gw_reply_problem(r, "invalid-api-params", "Unknown project");
         s_check_free(self);
@@ -419,10 +421,10 @@ gw_check_presets_handle(gw_request_t *r)
     req.group_id = self->project_id;
     req.domain_name = r->who.domain;
     bus_writer_t *writer = bus_writer_new();
-    const char *scheduler = bus_node_find(r->gw->node, "scheduler");
+    const char *scheduler = bus_node_find(gw_server_node(r->gw), "scheduler");
     bool sent = writer && scheduler &&
                 proto_scheduler_usage_req_write(&req, writer) == 0 &&
-                bus_node_call(r->gw->node, scheduler, PROTO_SCHEDULER_USAGE,
+                bus_node_call(gw_server_node(r->gw), scheduler, PROTO_SCHEDULER_USAGE,
                               bus_writer_data(writer), bus_writer_size(writer), 0,
                               s_on_usage, self);
     bus_writer_destroy(&writer);

@@ -14,6 +14,7 @@
 #include "gw_secret.h"
 #include "gw_auth.h"
 #include "gw_identity.h"
+#include "gw_ctx.h"
 #include "gw_bootstrap.h"
 #include "gw_ratelimit.h"
 #include "gw_params.h"

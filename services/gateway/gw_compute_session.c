@@ -71,7 +71,7 @@ s_lookup(bus_db_t *db, const char *sql, const char *id)
 static json_t *
 s_session(gw_request_t *r, const proto_session_info_t *s)
 {
-    bus_db_t *db = r->gw->db;
+    bus_db_t *db = gw_server_db(r->gw);
     //  registry/project/name:tag → the catalogue's registry, name and tag.
     const char *image = s->image ? s->image : "";
     const char *slash = strchr(image, '/');
@@ -79,7 +79,7 @@ s_session(gw_request_t *r, const proto_session_info_t *s)
     if (slash)
         snprintf(registry, sizeof registry, "%.*s", (int) (slash - image), image);
     json_t *occupied = gw_gql_slots(s->occupied_slots, s->occupied_slots_count);
-    json_t *apps = gw_apps_of_session(r->gw, s->image, s->preopen_ports);
+    json_t *apps = gw_apps_of_session(gw_request_ctx(r)->db, s->image, s->preopen_ports);
     char *service_ports = json_dumps(apps, JSON_COMPACT);
     json_decref(apps);
     json_t *status_data = json_string(s->status_data ? s->status_data : "{}");
@@ -332,11 +332,11 @@ static bool
 s_send(fetch_t *f)
 {
     gw_request_t *r = f->r;
-    const char *scheduler = bus_node_find(r->gw->node, "scheduler");
+    const char *scheduler = bus_node_find(gw_server_node(r->gw), "scheduler");
     bus_writer_t *writer = scheduler ? bus_writer_new() : NULL;
     uint64_t sent = 0;
     if (writer && proto_session_list_req_write(&f->req, writer) == 0)
-        sent = bus_node_call(r->gw->node, scheduler, PROTO_SESSION_LIST,
+        sent = bus_node_call(gw_server_node(r->gw), scheduler, PROTO_SESSION_LIST,
                              bus_writer_data(writer), bus_writer_size(writer), 0,
                              s_on_reply, f);
     bus_writer_destroy(&writer);

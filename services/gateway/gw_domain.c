@@ -24,18 +24,18 @@ static const gw_field_t s_fields[] = {
 };
 
 int
-gw_domain_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
+gw_domain_list(gw_ctx_t *ctx, json_t *args, json_t **out, bus_error_t *err)
 {
-    bus_db_t *db = r->gw->db;
+    bus_db_t *db = ctx->db;
     json_t *active = json_object_get(args, "is_active");
     const char *flag = json_is_boolean(active) ? (json_is_true(active) ? "1" : "0") : "%";
-    if (gw_identity_is_superadmin(&r->who)) {
+    if (gw_identity_is_superadmin(ctx->who)) {
         const char *params[] = {flag, NULL};
         *out = gw_store_rows(db, DOMAIN_COLUMNS " WHERE is_active LIKE ?1 ORDER BY name",
                              params, s_booleans);
     } else {
         //  Everyone else sees their own domain only.
-        const char *params[] = {flag, r->who.domain, NULL};
+        const char *params[] = {flag, ctx->who->domain, NULL};
         *out = gw_store_rows(db, DOMAIN_COLUMNS " WHERE is_active LIKE ?1 AND name = ?2",
                              params, s_booleans);
     }
@@ -43,15 +43,15 @@ gw_domain_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
 }
 
 int
-gw_domain_get(gw_request_t *r, const char *name, json_t **out, bus_error_t *err)
+gw_domain_get(gw_ctx_t *ctx, const char *name, json_t **out, bus_error_t *err)
 {
     if (!name)
-        name = r->who.domain;
-    if (!gw_identity_is_superadmin(&r->who) && strcmp(name, r->who.domain) != 0)
+        name = ctx->who->domain;
+    if (!gw_identity_is_superadmin(ctx->who) && strcmp(name, ctx->who->domain) != 0)
         return bus_error_set(err, BUS_STATUS_FORBIDDEN, "not your domain");
     bool failed;
     const char *params[] = {name, NULL};
-    *out = gw_store_one(r->gw->db, DOMAIN_COLUMNS " WHERE name = ?1", params, s_booleans,
+    *out = gw_store_one(ctx->db, DOMAIN_COLUMNS " WHERE name = ?1", params, s_booleans,
                         &failed);
     if (failed)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
@@ -71,9 +71,9 @@ s_valid_name(const char *name)
 
 int
 gw_domain_create(
-    gw_request_t *r, const char *name, json_t *props, json_t **out, bus_error_t *err)
+    gw_ctx_t *ctx, const char *name, json_t *props, json_t **out, bus_error_t *err)
 {
-    if (!gw_identity_is_superadmin(&r->who))
+    if (!gw_identity_is_superadmin(ctx->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin creates domains");
     if (!s_valid_name(name))
@@ -82,21 +82,21 @@ gw_domain_create(
     char now[40];
     gw_now_iso(now);
     json_t *fixed = json_pack("{s:s, s:s}", "created_at", now, "modified_at", now);
-    bus_db_t *db = r->gw->db;
+    bus_db_t *db = ctx->db;
     int rc =
         gw_store_write(db, "domains", "name", name, s_fields, props, fixed, true, err);
     json_decref(fixed);
     if (rc != BUS_OK)
         return rc;
-    bus_log_notice("domain created name=%s by=%s", name, r->who.email);
-    return gw_domain_get(r, name, out, err);
+    bus_log_notice("domain created name=%s by=%s", name, ctx->who->email);
+    return gw_domain_get(ctx, name, out, err);
 }
 
 int
 gw_domain_modify(
-    gw_request_t *r, const char *name, json_t *props, json_t **out, bus_error_t *err)
+    gw_ctx_t *ctx, const char *name, json_t *props, json_t **out, bus_error_t *err)
 {
-    if (!gw_identity_is_superadmin(&r->who))
+    if (!gw_identity_is_superadmin(ctx->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin modifies domains");
     //  A rename travels as props.name; the rest are plain fields.
@@ -116,23 +116,23 @@ gw_domain_modify(
     json_t *fixed = json_pack("{s:s}", "modified_at", now);
     if (*new_name)
         json_object_set_new(fixed, "name", json_string(new_name));
-    int rc = gw_store_write(r->gw->db, "domains", "name", name, s_fields,
+    int rc = gw_store_write(ctx->db, "domains", "name", name, s_fields,
                             json_is_object(fields) ? fields : NULL, fixed, false, err);
     json_decref(fixed);
     json_decref(fields);
     if (rc != BUS_OK)
         return rc;
-    bus_log_notice("domain modified name=%s by=%s", name, r->who.email);
-    return gw_domain_get(r, *new_name ? new_name : name, out, err);
+    bus_log_notice("domain modified name=%s by=%s", name, ctx->who->email);
+    return gw_domain_get(ctx, *new_name ? new_name : name, out, err);
 }
 
 int
-gw_domain_delete(gw_request_t *r, const char *name, bool purge, bus_error_t *err)
+gw_domain_delete(gw_ctx_t *ctx, const char *name, bool purge, bus_error_t *err)
 {
-    if (!gw_identity_is_superadmin(&r->who))
+    if (!gw_identity_is_superadmin(ctx->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin deletes domains");
-    bus_db_t *db = r->gw->db;
+    bus_db_t *db = ctx->db;
     sqlite3_stmt *stmt;
     if (purge) {
         //  Purging is only for an empty domain: users and projects go first.
@@ -160,6 +160,6 @@ gw_domain_delete(gw_request_t *r, const char *name, bool purge, bus_error_t *err
         return bus_error_set(err, BUS_STATUS_NOT_FOUND, "No such domain.");
     if (rc == BUS_OK)
         bus_log_notice("domain %s name=%s by=%s", purge ? "purged" : "deactivated", name,
-                       r->who.email);
+                       ctx->who->email);
     return rc;
 }

@@ -145,11 +145,11 @@ s_ask_agents(gw_request_t *r, bool details)
         call->details = details;
         call->sgroup = sgroup ? strdup(sgroup) : NULL;
     }
-    const char *scheduler = bus_node_find(r->gw->node, "scheduler");
+    const char *scheduler = bus_node_find(gw_server_node(r->gw), "scheduler");
     static const uint8_t empty_map = 0x80; //  scheduler.agents with no filter
     if (!call || (sgroup && !call->sgroup) || !scheduler ||
-        !bus_node_call(r->gw->node, scheduler, PROTO_SCHEDULER_AGENTS, &empty_map, 1, 0,
-                       s_on_agents, call)) {
+        !bus_node_call(gw_server_node(r->gw), scheduler, PROTO_SCHEDULER_AGENTS,
+                       &empty_map, 1, 0, s_on_agents, call)) {
         gw_reply_status(r, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
         if (call)
             free(call->sgroup);
@@ -183,8 +183,9 @@ gw_etcd_handle_docker_registries(gw_request_t *r)
         gw_reply_problem(r, "generic-forbidden", "Only a superadmin may do this.");
         return;
     }
-    json_t *rows = gw_store_rows(
-        r->gw->db, "SELECT DISTINCT registry FROM images ORDER BY registry", NULL, NULL);
+    json_t *rows = gw_store_rows(gw_server_db(r->gw),
+                                 "SELECT DISTINCT registry FROM images ORDER BY registry",
+                                 NULL, NULL);
     if (!rows) {
         gw_reply_problem(r, "internal-server-error", "cannot read the images");
         return;

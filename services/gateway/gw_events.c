@@ -23,7 +23,7 @@ struct _gw_events_t {
 
 //  Unlinks and frees stopped listeners; not while walking the list.
 static void
-s_sweep(struct _gw_events_t *self)
+s_sweep(gw_events_t *self)
 {
     gw_events_listener_t **link = &self->listeners;
     while (*link) {
@@ -43,7 +43,7 @@ static int
 s_apply(void *arg, bus_node_t *node, const bus_event_t *event)
 {
     (void) node;
-    struct _gw_events_t *self = arg;
+    gw_events_t *self = arg;
     if (strcmp(event->topic, PROTO_SESSION_LIFECYCLE) != 0 || !self->listeners)
         return 0;
     proto_session_lifecycle_t lifecycle;
@@ -66,50 +66,51 @@ s_apply(void *arg, bus_node_t *node, const bus_event_t *event)
     return 0;
 }
 
-int
-gw_events_init(gw_server_t *gw)
+gw_events_t *
+gw_events_new(bus_node_t *node)
 {
-    gw->events = calloc(1, sizeof *gw->events);
-    if (!gw->events)
-        return -1;
-    return bus_node_follow(gw->node, "session", s_apply, gw->events);
+    gw_events_t *self = calloc(1, sizeof *self);
+    if (self && bus_node_follow(node, "session", s_apply, self) != 0)
+        gw_events_destroy(&self);
+    return self;
 }
 
 void
-gw_events_fini(gw_server_t *gw)
+gw_events_destroy(gw_events_t **self_p)
 {
-    if (!gw->events)
+    gw_events_t *self = *self_p;
+    if (!self)
         return;
-    for (gw_events_listener_t *listener = gw->events->listeners; listener;
+    for (gw_events_listener_t *listener = self->listeners; listener;
          listener = listener->next)
         listener->fn = NULL;
-    s_sweep(gw->events);
-    free(gw->events);
-    gw->events = NULL;
+    s_sweep(self);
+    free(self);
+    *self_p = NULL;
 }
 
 gw_events_listener_t *
-gw_events_listen(gw_server_t *gw, gw_events_fn *fn, void *arg)
+gw_events_listen(gw_events_t *self, gw_events_fn *fn, void *arg)
 {
-    assert(gw->events && fn);
+    assert(self && fn);
     gw_events_listener_t *listener = calloc(1, sizeof *listener);
     if (!listener)
         return NULL;
     listener->fn = fn;
     listener->arg = arg;
-    listener->next = gw->events->listeners;
-    gw->events->listeners = listener;
+    listener->next = self->listeners;
+    self->listeners = listener;
     return listener;
 }
 
 void
-gw_events_unlisten(gw_server_t *gw, gw_events_listener_t **listener_p)
+gw_events_unlisten(gw_events_t *self, gw_events_listener_t **listener_p)
 {
     gw_events_listener_t *listener = *listener_p;
     if (!listener)
         return;
     listener->fn = NULL;
     *listener_p = NULL;
-    if (gw->events && gw->events->walking == 0)
-        s_sweep(gw->events);
+    if (self && self->walking == 0)
+        s_sweep(self);
 }

@@ -1,5 +1,5 @@
 /*  =========================================================================
-    gw_gql - GraphQL execution: root-field resolvers and projection
+    gw_gql - GraphQL execution: root-field tables, prefetch, projection, pages
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -16,22 +16,6 @@ const char *
 gw_gql_arg(json_t *args, const char *name)
 {
     return s_arg(args, name);
-}
-
-//  A list operation's result, or NULL with err.
-static json_t *
-s_list(gw_admin_list_fn *fn, gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    return fn(r, args, &out, err) == BUS_OK ? out : NULL;
-}
-
-//  The {items, total_count} page of a *_list field.
-static json_t *
-s_page(gw_admin_list_fn *fn, gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *all = s_list(fn, r, args, err);
-    return all ? gw_gql_page(all, args, err) : NULL;
 }
 
 json_t *
@@ -165,7 +149,7 @@ gw_gql_page_table(gw_request_t *r,
                   json_t **out,
                   bus_error_t *err)
 {
-    sqlite3 *db = bus_db_handle(r->gw->db);
+    sqlite3 *db = bus_db_handle(gw_server_db(r->gw));
     int result = -1; //  0 answered, 1 for gw_gql_page, -1 err
     bus_where_t *where = bus_where_new(table->columns, table->order);
     sqlite3_stmt *probe = NULL, *count = NULL, *rows = NULL;
@@ -178,7 +162,7 @@ gw_gql_page_table(gw_request_t *r,
         bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
         goto done;
     }
-    if (table->scope(r, args, where, err) != BUS_OK)
+    if (table->scope(gw_request_ctx(r), args, where, err) != BUS_OK)
         goto done;
     json_int_t limit = json_integer_value(json_object_get(args, "limit"));
     json_int_t offset = json_integer_value(json_object_get(args, "offset"));
@@ -253,7 +237,7 @@ gw_gql_page_table(gw_request_t *r,
     while (sqlite3_step(rows) == SQLITE_ROW) {
         json_t *row = gw_store_row(rows, table->booleans);
         if (table->shape)
-            table->shape(r, row);
+            table->shape(gw_request_ctx(r), row);
         json_array_append_new(items, row);
     }
     *out = json_pack("{s:o, s:I}", "items", items, "total_count", total);
@@ -308,330 +292,10 @@ gw_gql_mutation(int rc, const char *item_key, json_t *item, bus_error_t *err)
     return s_mutation(rc, item_key, item, err);
 }
 
-//  ---------------------------------------------------------------------------
-//  Queries
-
-static json_t *
-q_domains(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    return s_list(gw_domain_list, r, args, err);
-}
-
-static json_t *
-q_domain(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_domain_get(r, s_arg(args, "name"), &out, err);
-    return s_single(rc, out, err);
-}
-
-static json_t *
-q_groups(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    return s_list(gw_group_list, r, args, err);
-}
-
-static json_t *
-q_group(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_group_get(r, s_arg(args, "id"), &out, err);
-    return s_single(rc, out, err);
-}
-
-static json_t *
-q_groups_by_name(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *all = s_list(gw_group_list, r, args, err);
-    const char *name = s_arg(args, "name");
-    if (!all || !name)
-        return all;
-    json_t *matches = json_array();
-    size_t index;
-    json_t *group;
-    json_array_foreach(all, index, group)
-    {
-        if (strcmp(json_string_value(json_object_get(group, "name")), name) == 0)
-            json_array_append(matches, group);
-    }
-    json_decref(all);
-    return matches;
-}
-
-static json_t *
-q_users(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    return s_list(gw_user_list, r, args, err);
-}
-
-//  A *_list page in SQL when it can be, else the whole list paged here.
-static json_t *
-s_page_table(const gw_gql_table_t *table,
-             gw_admin_list_fn *fn,
-             gw_request_t *r,
-             json_t *args,
-             bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_gql_page_table(r, args, table, &out, err);
-    return rc == 0 ? out : rc < 0 ? NULL : s_page(fn, r, args, err);
-}
-
-static json_t *
-q_user_list(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    return s_page_table(&gw_user_table, gw_user_list, r, args, err);
-}
-
-static json_t *
-q_user(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_user_get(r, s_arg(args, "email"), &out, err);
-    return s_single(rc, out, err);
-}
-
-static json_t *
-q_user_from_uuid(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_user_get_by_uuid(r, s_arg(args, "user_id"), &out, err);
-    return s_single(rc, out, err);
-}
-
-static json_t *
-q_keypairs(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    return s_list(gw_keypair_list, r, args, err);
-}
-
-static json_t *
-q_keypair_list(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    return s_page_table(&gw_keypair_table, gw_keypair_list, r, args, err);
-}
-
-static json_t *
-q_keypair(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_keypair_get(r, s_arg(args, "access_key"), &out, err);
-    return s_single(rc, out, err);
-}
-
-#define POLICY_RESOLVERS(kind)                                                           \
-    static json_t *q_##kind##_policies(gw_request_t *r, json_t *args, bus_error_t *err)  \
-    {                                                                                    \
-        (void) args;                                                                     \
-        json_t *out = NULL;                                                              \
-        return gw_policy_list(r, #kind, &out, err) == BUS_OK ? out : NULL;               \
-    }                                                                                    \
-    static json_t *q_##kind##_policy(gw_request_t *r, json_t *args, bus_error_t *err)    \
-    {                                                                                    \
-        json_t *out = NULL;                                                              \
-        int rc = gw_policy_get(r, #kind, s_arg(args, "name"), &out, err);                \
-        return s_single(rc, out, err);                                                   \
-    }                                                                                    \
-    static json_t *m_create_##kind##_policy(gw_request_t *r, json_t *args,               \
-                                            bus_error_t *err)                            \
-    {                                                                                    \
-        json_t *out = NULL;                                                              \
-        int rc = gw_policy_create(r, #kind, s_arg(args, "name"),                         \
-                                  json_object_get(args, "props"), &out, err);            \
-        return s_mutation(rc, "resource_policy", out, err);                              \
-    }                                                                                    \
-    static json_t *m_modify_##kind##_policy(gw_request_t *r, json_t *args,               \
-                                            bus_error_t *err)                            \
-    {                                                                                    \
-        json_t *out = NULL;                                                              \
-        int rc = gw_policy_modify(r, #kind, s_arg(args, "name"),                         \
-                                  json_object_get(args, "props"), &out, err);            \
-        return s_mutation(rc, NULL, out, err);                                           \
-    }                                                                                    \
-    static json_t *m_delete_##kind##_policy(gw_request_t *r, json_t *args,               \
-                                            bus_error_t *err)                            \
-    {                                                                                    \
-        return s_mutation(gw_policy_delete(r, #kind, s_arg(args, "name"), err), NULL,    \
-                          NULL, err);                                                    \
-    }
-
-POLICY_RESOLVERS(keypair)
-POLICY_RESOLVERS(user)
-POLICY_RESOLVERS(project)
-
-//  ---------------------------------------------------------------------------
-//  Mutations
-
-static json_t *
-m_create_domain(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_domain_create(r, s_arg(args, "name"), json_object_get(args, "props"),
-                              &out, err);
-    return s_mutation(rc, "domain", out, err);
-}
-
-static json_t *
-m_modify_domain(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_domain_modify(r, s_arg(args, "name"), json_object_get(args, "props"),
-                              &out, err);
-    return s_mutation(rc, "domain", out, err);
-}
-
-static json_t *
-m_delete_domain(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    return s_mutation(gw_domain_delete(r, s_arg(args, "name"), false, err), NULL, NULL,
-                      err);
-}
-
-static json_t *
-m_purge_domain(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    return s_mutation(gw_domain_delete(r, s_arg(args, "name"), true, err), NULL, NULL,
-                      err);
-}
-
-static json_t *
-m_create_group(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_group_create(r, s_arg(args, "name"), json_object_get(args, "props"), &out,
-                             err);
-    return s_mutation(rc, "group", out, err);
-}
-
-static json_t *
-m_modify_group(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc =
-        gw_group_modify(r, s_arg(args, "gid"), json_object_get(args, "props"), &out, err);
-    return s_mutation(rc, "group", out, err);
-}
-
-static json_t *
-m_delete_group(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    return s_mutation(gw_group_delete(r, s_arg(args, "gid"), false, err), NULL, NULL,
-                      err);
-}
-
-static json_t *
-m_purge_group(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    return s_mutation(gw_group_delete(r, s_arg(args, "gid"), true, err), NULL, NULL, err);
-}
-
-static json_t *
-m_create_user(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_user_create(r, s_arg(args, "email"), json_object_get(args, "props"), &out,
-                            err);
-    return s_mutation(rc, "user", out, err);
-}
-
-static json_t *
-m_modify_user(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_user_modify(r, s_arg(args, "email"), json_object_get(args, "props"), &out,
-                            err);
-    return s_mutation(rc, "user", out, err);
-}
-
-static json_t *
-m_delete_user(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    return s_mutation(gw_user_delete(r, s_arg(args, "email"), false, err), NULL, NULL,
-                      err);
-}
-
-static json_t *
-m_purge_user(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    return s_mutation(gw_user_delete(r, s_arg(args, "email"), true, err), NULL, NULL,
-                      err);
-}
-
-static json_t *
-m_create_keypair(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_keypair_create(r, s_arg(args, "user_id"), json_object_get(args, "props"),
-                               &out, err);
-    return s_mutation(rc, "keypair", out, err);
-}
-
-static json_t *
-m_modify_keypair(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_keypair_modify(r, s_arg(args, "access_key"),
-                               json_object_get(args, "props"), &out, err);
-    return s_mutation(rc, "keypair", out, err);
-}
-
-static json_t *
-m_delete_keypair(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    return s_mutation(gw_keypair_delete(r, s_arg(args, "access_key"), err), NULL, NULL,
-                      err);
-}
-
-static const gw_gql_root_t s_roots[] = {
-    {"query", "domains", q_domains},
-    {"query", "domain", q_domain},
-    {"query", "groups", q_groups},
-    {"query", "group", q_group},
-    {"query", "groups_by_name", q_groups_by_name},
-    {"query", "users", q_users},
-    {"query", "user_list", q_user_list},
-    {"query", "user", q_user},
-    {"query", "user_from_uuid", q_user_from_uuid},
-    {"query", "keypairs", q_keypairs},
-    {"query", "keypair_list", q_keypair_list},
-    {"query", "keypair", q_keypair},
-    {"query", "keypair_resource_policies", q_keypair_policies},
-    {"query", "keypair_resource_policy", q_keypair_policy},
-    {"query", "user_resource_policies", q_user_policies},
-    {"query", "user_resource_policy", q_user_policy},
-    {"query", "project_resource_policies", q_project_policies},
-    {"query", "project_resource_policy", q_project_policy},
-    {"mutation", "create_domain", m_create_domain},
-    {"mutation", "modify_domain", m_modify_domain},
-    {"mutation", "delete_domain", m_delete_domain},
-    {"mutation", "purge_domain", m_purge_domain},
-    {"mutation", "create_group", m_create_group},
-    {"mutation", "modify_group", m_modify_group},
-    {"mutation", "delete_group", m_delete_group},
-    {"mutation", "purge_group", m_purge_group},
-    {"mutation", "create_user", m_create_user},
-    {"mutation", "modify_user", m_modify_user},
-    {"mutation", "delete_user", m_delete_user},
-    {"mutation", "purge_user", m_purge_user},
-    {"mutation", "create_keypair", m_create_keypair},
-    {"mutation", "modify_keypair", m_modify_keypair},
-    {"mutation", "delete_keypair", m_delete_keypair},
-    {"mutation", "create_keypair_resource_policy", m_create_keypair_policy},
-    {"mutation", "modify_keypair_resource_policy", m_modify_keypair_policy},
-    {"mutation", "delete_keypair_resource_policy", m_delete_keypair_policy},
-    {"mutation", "create_user_resource_policy", m_create_user_policy},
-    {"mutation", "modify_user_resource_policy", m_modify_user_policy},
-    {"mutation", "delete_user_resource_policy", m_delete_user_policy},
-    {"mutation", "create_project_resource_policy", m_create_project_policy},
-    {"mutation", "modify_project_resource_policy", m_modify_project_policy},
-    {"mutation", "delete_project_resource_policy", m_delete_project_policy},
-    {NULL, NULL, NULL},
-};
-
 //  Every resource module's root fields (see gw_gql_root_t).
 static const gw_gql_root_t *const s_tables[] = {
-    gw_agent_gql,        gw_compute_session_gql, s_roots,        gw_image_gql,
-    gw_sgroup_gql_roots, gw_preset_gql_roots,    gw_vfolder_gql, NULL,
+    gw_agent_gql,        gw_compute_session_gql, gw_gql_admin_roots, gw_image_gql,
+    gw_sgroup_gql_roots, gw_preset_gql_roots,    gw_vfolder_gql,     NULL,
 };
 
 //  ---------------------------------------------------------------------------
@@ -963,11 +627,11 @@ s_handle(gw_request_t *r, bool legacy)
     prefetch->sessions = sessions;
     bool agents;
     s_wants(r, &agents, sessions);
-    const char *scheduler = bus_node_find(r->gw->node, "scheduler");
+    const char *scheduler = bus_node_find(gw_server_node(r->gw), "scheduler");
     static const uint8_t empty_map = 0x80; //  scheduler.agents with no filter
     if (scheduler && agents &&
-        bus_node_call(r->gw->node, scheduler, PROTO_SCHEDULER_AGENTS, &empty_map, 1, 0,
-                      s_on_agents, prefetch))
+        bus_node_call(gw_server_node(r->gw), scheduler, PROTO_SCHEDULER_AGENTS,
+                      &empty_map, 1, 0, s_on_agents, prefetch))
         return;
     s_fetch_sessions(prefetch);
 }

@@ -59,8 +59,8 @@ typedef struct gw_gql_table {
     const char *order;
     const char *const *booleans;
     const char *const *extra;
-    int (*scope)(gw_request_t *r, json_t *args, bus_where_t *where, bus_error_t *err);
-    void (*shape)(gw_request_t *r, json_t *row);
+    int (*scope)(gw_ctx_t *ctx, json_t *args, bus_where_t *where, bus_error_t *err);
+    void (*shape)(gw_ctx_t *ctx, json_t *row);
 } gw_gql_table_t;
 
 //  The {items, total_count} page of such a list, answered by SQL when its
@@ -83,6 +83,19 @@ int gw_gql_page_table(gw_request_t *r,
 json_t *gw_gql_time(int64_t us);
 json_t *gw_gql_slots(const proto_kv_t *kv, size_t count);
 bool gw_gql_in_list(const char *list, const char *item);
+
+//  The root fields of the gateway's own records (gw_gql_admin.c): domains,
+//  projects, users, keypairs and resource policies; images (images, image,
+//  alias_image, dealias_image, forget_image); resource groups
+//  (scaling_group(s), scaling_groups_for_*, create/modify/delete and
+//  (dis)associate); presets (resource_preset(s), create/modify/
+//  delete_resource_preset); the caller's folders (vfolder_list, a page, and
+//  vfolders, a list: what gw_vfolder_list shows, filtered by group_id).
+extern const gw_gql_root_t gw_gql_admin_roots[];
+extern const gw_gql_root_t gw_image_gql[];
+extern const gw_gql_root_t gw_sgroup_gql_roots[];
+extern const gw_gql_root_t gw_preset_gql_roots[];
+extern const gw_gql_root_t gw_vfolder_gql[];
 
 void gw_gql_handle(gw_request_t *r);
 void gw_gql_handle_legacy(gw_request_t *r);

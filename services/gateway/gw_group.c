@@ -26,20 +26,20 @@ static const gw_field_t s_fields[] = {
 };
 
 int
-gw_group_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
+gw_group_list(gw_ctx_t *ctx, json_t *args, json_t **out, bus_error_t *err)
 {
-    bus_db_t *db = r->gw->db;
+    bus_db_t *db = ctx->db;
     const char *domain = json_string_value(json_object_get(args, "domain_name"));
     json_t *active = json_object_get(args, "is_active");
     const char *flag = json_is_boolean(active) ? (json_is_true(active) ? "1" : "0") : "%";
-    if (domain && !gw_identity_reads_domain(&r->who, domain) &&
-        strcmp(domain, r->who.domain) != 0)
+    if (domain && !gw_identity_reads_domain(ctx->who, domain) &&
+        strcmp(domain, ctx->who->domain) != 0)
         return bus_error_set(err, BUS_STATUS_FORBIDDEN, "not your domain");
-    if (gw_identity_is_superadmin(&r->who) ||
-        gw_identity_reads_domain(&r->who, domain ? domain : r->who.domain)) {
+    if (gw_identity_is_superadmin(ctx->who) ||
+        gw_identity_reads_domain(ctx->who, domain ? domain : ctx->who->domain)) {
         const char *params[] = {flag, domain ? domain : "%", NULL};
-        if (!gw_identity_is_superadmin(&r->who))
-            params[1] = r->who.domain;
+        if (!gw_identity_is_superadmin(ctx->who))
+            params[1] = ctx->who->domain;
         *out =
             gw_store_rows(db,
                           GROUP_COLUMNS " WHERE is_active LIKE ?1 AND domain_name LIKE ?2"
@@ -47,7 +47,7 @@ gw_group_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
                           params, s_booleans);
     } else {
         //  A user sees the projects it belongs to.
-        const char *params[] = {flag, r->who.user_uuid, NULL};
+        const char *params[] = {flag, ctx->who->user_uuid, NULL};
         *out = gw_store_rows(db,
                              GROUP_COLUMNS
                              " WHERE is_active LIKE ?1 AND id IN (SELECT group_id"
@@ -60,25 +60,25 @@ gw_group_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
 
 //  The group row, if the caller may read it.
 int
-gw_group_get(gw_request_t *r, const char *id, json_t **out, bus_error_t *err)
+gw_group_get(gw_ctx_t *ctx, const char *id, json_t **out, bus_error_t *err)
 {
     bool failed;
     const char *params[] = {id, NULL};
-    json_t *group = gw_store_one(r->gw->db, GROUP_COLUMNS " WHERE id = ?1", params,
+    json_t *group = gw_store_one(ctx->db, GROUP_COLUMNS " WHERE id = ?1", params,
                                  s_booleans, &failed);
     if (failed)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
     if (!group)
         return bus_error_set(err, BUS_STATUS_NOT_FOUND, "No such user group.");
     const char *domain = json_string_value(json_object_get(group, "domain_name"));
-    bool allowed = gw_identity_reads_domain(&r->who, domain);
-    if (!allowed && strcmp(domain, r->who.domain) == 0) {
+    bool allowed = gw_identity_reads_domain(ctx->who, domain);
+    if (!allowed && strcmp(domain, ctx->who->domain) == 0) {
         sqlite3_stmt *stmt =
-            bus_db_stmt(r->gw->db, "SELECT 1 FROM association_groups_users WHERE "
-                                   "group_id = ?1 AND user_id = ?2");
+            bus_db_stmt(ctx->db, "SELECT 1 FROM association_groups_users WHERE "
+                                 "group_id = ?1 AND user_id = ?2");
         if (stmt) {
             sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
-            sqlite3_bind_text(stmt, 2, r->who.user_uuid, -1, SQLITE_STATIC);
+            sqlite3_bind_text(stmt, 2, ctx->who->user_uuid, -1, SQLITE_STATIC);
             allowed = sqlite3_step(stmt) == SQLITE_ROW;
             sqlite3_reset(stmt);
         }
@@ -130,7 +130,7 @@ s_update_members(bus_db_t *db,
 
 int
 gw_group_create(
-    gw_request_t *r, const char *name, json_t *props, json_t **out, bus_error_t *err)
+    gw_ctx_t *ctx, const char *name, json_t *props, json_t **out, bus_error_t *err)
 {
     json_t *fields = json_deep_copy(json_is_object(props) ? props : json_object());
     //  A copy: the member it comes from leaves fields below.
@@ -142,7 +142,7 @@ gw_group_create(
         json_decref(fields);
         return bus_error_set(err, BUS_STATUS_INVALID, "domain_name is required");
     }
-    if (!gw_identity_admins_domain(&r->who, domain)) {
+    if (!gw_identity_admins_domain(ctx->who, domain)) {
         json_decref(fields);
         return bus_error_set(err, BUS_STATUS_FORBIDDEN, "not an admin of domain %s",
                              domain);
@@ -160,29 +160,29 @@ gw_group_create(
     json_object_del(fields, "domain_name");
     json_object_del(fields, "name");
     int rc =
-        gw_store_write(r->gw->db, "groups", "id", id, s_fields, fields, fixed, true, err);
+        gw_store_write(ctx->db, "groups", "id", id, s_fields, fields, fixed, true, err);
     json_decref(fixed);
     json_decref(fields);
     if (rc != BUS_OK)
         return rc;
     bus_log_notice("project created id=%s name=%s domain=%s by=%s", id, name, domain,
-                   r->who.email);
-    return gw_group_get(r, id, out, err);
+                   ctx->who->email);
+    return gw_group_get(ctx, id, out, err);
 }
 
 int
 gw_group_modify(
-    gw_request_t *r, const char *id, json_t *props, json_t **out, bus_error_t *err)
+    gw_ctx_t *ctx, const char *id, json_t *props, json_t **out, bus_error_t *err)
 {
     json_t *group = NULL;
-    int rc = gw_group_get(r, id, &group, err);
+    int rc = gw_group_get(ctx, id, &group, err);
     if (rc != BUS_OK)
         return rc;
     char domain[GW_NAME_MAX];
     snprintf(domain, sizeof domain, "%s",
              json_string_value(json_object_get(group, "domain_name")));
     json_decref(group);
-    if (!gw_identity_admins_domain(&r->who, domain))
+    if (!gw_identity_admins_domain(ctx->who, domain))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN, "not an admin of domain %s",
                              domain);
     json_t *fields = json_deep_copy(json_is_object(props) ? props : json_object());
@@ -198,7 +198,7 @@ gw_group_modify(
     char now[40];
     gw_now_iso(now);
     json_t *fixed = json_pack("{s:s}", "modified_at", now);
-    bus_db_t *db = r->gw->db;
+    bus_db_t *db = ctx->db;
     bus_db_begin(db);
     rc = gw_store_write(db, "groups", "id", id, s_fields, fields, fixed, false, err);
     if (rc == BUS_OK && mode && json_is_array(uuids))
@@ -213,23 +213,23 @@ gw_group_modify(
     json_decref(fields);
     if (rc != BUS_OK)
         return rc;
-    bus_log_notice("project modified id=%s by=%s", id, r->who.email);
-    return gw_group_get(r, id, out, err);
+    bus_log_notice("project modified id=%s by=%s", id, ctx->who->email);
+    return gw_group_get(ctx, id, out, err);
 }
 
 int
-gw_group_delete(gw_request_t *r, const char *id, bool purge, bus_error_t *err)
+gw_group_delete(gw_ctx_t *ctx, const char *id, bool purge, bus_error_t *err)
 {
     json_t *group = NULL;
-    int rc = gw_group_get(r, id, &group, err);
+    int rc = gw_group_get(ctx, id, &group, err);
     if (rc != BUS_OK)
         return rc;
     bool allowed = gw_identity_admins_domain(
-        &r->who, json_string_value(json_object_get(group, "domain_name")));
+        ctx->who, json_string_value(json_object_get(group, "domain_name")));
     json_decref(group);
     if (!allowed)
         return bus_error_set(err, BUS_STATUS_FORBIDDEN, "not an admin of that domain");
-    bus_db_t *db = r->gw->db;
+    bus_db_t *db = ctx->db;
     sqlite3_stmt *stmt =
         bus_db_stmt(db, purge ? "DELETE FROM groups WHERE id = ?1"
                               : "UPDATE groups SET is_active = 0 WHERE id = ?1");
@@ -239,6 +239,6 @@ gw_group_delete(gw_request_t *r, const char *id, bool purge, bus_error_t *err)
     rc = gw_store_step(db, stmt, err);
     if (rc == BUS_OK)
         bus_log_notice("project %s id=%s by=%s", purge ? "purged" : "deactivated", id,
-                       r->who.email);
+                       ctx->who->email);
     return rc;
 }

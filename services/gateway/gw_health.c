@@ -66,7 +66,7 @@ static void
 s_on_agents(void *arg, const bus_reply_t *reply)
 {
     health_check_t *check = arg;
-    bus_node_t *node = check->r->gw->node;
+    bus_node_t *node = gw_server_node(check->r->gw);
     proto_scheduler_agents_rep_t rep;
     bus_error_t err = {0};
     if (reply->status != BUS_OK ||
@@ -106,13 +106,13 @@ s_on_storage(void *arg)
 {
     health_check_t *check = arg;
     gw_server_t *gw = check->r->gw;
-    if (!gw_storage_complete(gw->storage))
+    if (!gw_storage_complete(gw_server_storage(gw)))
         s_wait_for(check, "the volumes of every storage-proxy");
-    const char *scheduler = bus_node_find(gw->node, "scheduler");
+    const char *scheduler = bus_node_find(gw_server_node(gw), "scheduler");
     static const uint8_t empty_map = 0x80; //  scheduler.agents with no filter
     if (!scheduler ||
-        !bus_node_call(gw->node, scheduler, PROTO_SCHEDULER_AGENTS, &empty_map, 1,
-                       gw->config->healthz_timeout_ms, s_on_agents, check)) {
+        !bus_node_call(gw_server_node(gw), scheduler, PROTO_SCHEDULER_AGENTS, &empty_map,
+                       1, gw_server_config(gw)->healthz_timeout_ms, s_on_agents, check)) {
         s_wait_for(check, "the scheduler's agent list");
         s_reply(check);
     }
@@ -140,7 +140,7 @@ s_finish(health_check_t *check)
         if (!up)
             json_array_append_new(check->missing, json_string(expected[i]));
         else if (strcmp(expected[i], "gateway") != 0 &&
-                 !bus_node_find(gw->node, expected[i])) {
+                 !bus_node_find(gw_server_node(gw), expected[i])) {
             char what[96];
             snprintf(what, sizeof what, "%s in the gateway's peer list", expected[i]);
             s_wait_for(check, what);
@@ -150,11 +150,11 @@ s_finish(health_check_t *check)
     //  The peer list the gateway calls with is refreshed every bus.sync_ms;
     //  a probe that finds it behind refreshes it now for the next probe.
     if (refresh)
-        bus_node_refresh_peers(gw->node, NULL, NULL);
+        bus_node_refresh_peers(gw_server_node(gw), NULL, NULL);
     if (json_array_size(check->missing) > 0)
         s_reply(check);
     else
-        gw_storage_ready(gw->storage, s_on_storage, check);
+        gw_storage_ready(gw_server_storage(gw), s_on_storage, check);
 }
 
 static void
@@ -198,7 +198,7 @@ s_on_peers(void *arg, const bus_reply_t *reply)
 {
     health_check_t *check = arg;
     gw_server_t *gw = check->r->gw;
-    const gw_config_t *config = gw->config;
+    const gw_config_t *config = gw_server_config(gw);
     proto_registry_peers_rep_t peers;
     bus_error_t err = {0};
     if (reply->status != BUS_OK ||
@@ -210,19 +210,20 @@ s_on_peers(void *arg, const bus_reply_t *reply)
         return;
     }
     //  The gateway answers for itself; the others over the bus.
-    json_array_append_new(check->services,
-                          json_pack("{s:s, s:s, s:s, s:s, s:I}", "service", "gateway",
-                                    "node", bus_node_name(gw->node), "rpc",
-                                    bus_node_rpc_endpoint(gw->node), "status",
-                                    bus_db_ok(bus_node_db(gw->node)) ? "up" : "degraded",
-                                    "latency_ms", (json_int_t) 0));
+    json_array_append_new(
+        check->services,
+        json_pack("{s:s, s:s, s:s, s:s, s:I}", "service", "gateway", "node",
+                  bus_node_name(gw_server_node(gw)), "rpc",
+                  bus_node_rpc_endpoint(gw_server_node(gw)), "status",
+                  bus_db_ok(bus_node_db(gw_server_node(gw))) ? "up" : "degraded",
+                  "latency_ms", (json_int_t) 0));
     check->pending = 1; //  held until the loop below is done
     for (size_t i = 0; i < peers.peers_count; i++) {
         proto_registry_peer_t *peer = &peers.peers[i];
         if (strcmp(peer->service, "agent") == 0)
             json_array_append_new(check->agents, json_string(peer->node));
         if (strcmp(peer->service, "gateway") == 0 &&
-            strcmp(peer->node, bus_node_name(gw->node)) == 0)
+            strcmp(peer->node, bus_node_name(gw_server_node(gw))) == 0)
             continue;
         health_call_t *call = calloc(1, sizeof *call);
         if (!call)
@@ -235,8 +236,9 @@ s_on_peers(void *arg, const bus_reply_t *reply)
         check->pending++;
         //  An empty body is the empty map of service.health's request.
         static const uint8_t empty_map = 0x80;
-        if (!bus_node_call(gw->node, call->endpoint, PROTO_SERVICE_HEALTH, &empty_map, 1,
-                           config->healthz_timeout_ms, s_on_health, call)) {
+        if (!bus_node_call(gw_server_node(gw), call->endpoint, PROTO_SERVICE_HEALTH,
+                           &empty_map, 1, config->healthz_timeout_ms, s_on_health,
+                           call)) {
             bus_reply_t failed = {.status = BUS_STATUS_UNAVAILABLE, .detail = "not sent"};
             s_on_health(call, &failed);
         }
@@ -260,7 +262,7 @@ gw_health_handle(gw_request_t *r)
     check->agents = json_array();
     check->waiting = json_array();
     check->started_ms = bus_clock_mono_ms();
-    if (!bus_node_refresh_peers(r->gw->node, s_on_peers, check)) {
+    if (!bus_node_refresh_peers(gw_server_node(r->gw), s_on_peers, check)) {
         s_check_free(check);
         gw_reply_problem(r, "service-unavailable", "cannot reach the bus registry");
     }

@@ -172,66 +172,100 @@ s_tls_context(const gw_config_t *config, bus_error_t *err)
     return NULL;
 }
 
-int
-gw_http_start(gw_server_t *gw, const char *listen, int64_t max_body, bus_error_t *err)
+struct _gw_http_t {
+    gw_server_t *gw; //  whose requests it dispatches
+    struct evhttp *evhttp;
+    SSL_CTX *tls; //  when the API serves HTTPS, else NULL
+    char endpoint[GW_HTTP_ENDPOINT_SIZE];
+};
+
+gw_http_t *
+gw_http_new(gw_server_t *gw, const char *listen, int64_t max_body, bus_error_t *err)
 {
     char host[256];
     int port;
     if (!s_split_listen(listen, host, sizeof host, &port)) {
         bus_error_set(err, BUS_STATUS_INVALID, "api.listen '%s' is not host:port",
                       listen);
-        return -1;
+        return NULL;
     }
-    gw->http = evhttp_new(bus_node_base(gw->node));
-    if (!gw->http) {
+    gw_http_t *self = calloc(1, sizeof *self);
+    if (self) {
+        self->gw = gw;
+        self->evhttp = evhttp_new(bus_node_base(gw_server_node(gw)));
+    }
+    if (!self || !self->evhttp) {
         bus_error_set(err, BUS_STATUS_INTERNAL, "cannot create the HTTP server");
-        return -1;
+        gw_http_destroy(&self);
+        return NULL;
     }
     //  Bodies over max_body get our own problem+json 413 (gw_request); libevent's
     //  own limit, which answers in HTML, is only the backstop against floods.
     int64_t backstop = max_body * GW_HTTP_BODY_BACKSTOP;
     if (backstop < GW_HTTP_UPLOAD_MAX * 2)
         backstop = GW_HTTP_UPLOAD_MAX * 2;
-    evhttp_set_max_body_size(gw->http, (ev_ssize_t) backstop);
-    evhttp_set_allowed_methods(
-        gw->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD | EVHTTP_REQ_PUT |
-                      EVHTTP_REQ_DELETE | EVHTTP_REQ_PATCH | EVHTTP_REQ_OPTIONS);
-    evhttp_set_gencb(gw->http, s_dispatch, gw);
+    evhttp_set_max_body_size(self->evhttp, (ev_ssize_t) backstop);
+    evhttp_set_allowed_methods(self->evhttp, EVHTTP_REQ_GET | EVHTTP_REQ_POST |
+                                                 EVHTTP_REQ_HEAD | EVHTTP_REQ_PUT |
+                                                 EVHTTP_REQ_DELETE | EVHTTP_REQ_PATCH |
+                                                 EVHTTP_REQ_OPTIONS);
+    evhttp_set_gencb(self->evhttp, s_dispatch, gw);
     //  A client that stalls sending a request, or stops reading a reply
     //  (an event stream), is dropped rather than held for ever.
-    evhttp_set_timeout(gw->http, GW_HTTP_STALL_S);
-    if (gw->config->tls_cert && *gw->config->tls_cert) {
-        gw->tls = s_tls_context(gw->config, err);
-        if (!gw->tls)
-            return -1;
-        evhttp_set_bevcb(gw->http, s_tls_connection, gw->tls);
+    evhttp_set_timeout(self->evhttp, GW_HTTP_STALL_S);
+    const gw_config_t *config = gw_server_config(gw);
+    if (config->tls_cert && *config->tls_cert) {
+        self->tls = s_tls_context(config, err);
+        if (!self->tls) {
+            gw_http_destroy(&self);
+            return NULL;
+        }
+        evhttp_set_bevcb(self->evhttp, s_tls_connection, self->tls);
     }
     struct evhttp_bound_socket *bound =
-        evhttp_bind_socket_with_handle(gw->http, host, (ev_uint16_t) port);
+        evhttp_bind_socket_with_handle(self->evhttp, host, (ev_uint16_t) port);
     if (!bound) {
         bus_error_set(err, BUS_STATUS_UNAVAILABLE, "cannot listen on %s: %s", listen,
                       strerror(errno));
-        return -1;
+        gw_http_destroy(&self);
+        return NULL;
     }
     struct sockaddr_in addr;
     socklen_t len = sizeof addr;
     if (getsockname(evhttp_bound_socket_get_fd(bound), (struct sockaddr *) &addr, &len) ==
         0)
         port = ntohs(addr.sin_port);
-    snprintf(gw->endpoint, sizeof gw->endpoint, "%s:%d", host, port);
-    return 0;
+    snprintf(self->endpoint, sizeof self->endpoint, "%s:%d", host, port);
+    return self;
 }
 
 void
-gw_http_stop(gw_server_t *gw)
+gw_http_destroy(gw_http_t **self_p)
 {
-    if (gw->http) {
-        gw_wsconn_close_all(gw);
-        gw_sse_close_all(gw);
-        gw_stream_close_all(gw);
-        evhttp_free(gw->http);
-        gw->http = NULL;
+    gw_http_t *self = *self_p;
+    if (!self)
+        return;
+    if (self->evhttp) {
+        gw_wsconn_close_all(self->gw);
+        gw_sse_close_all(self->gw);
+        gw_stream_close_all(self->gw);
+        evhttp_free(self->evhttp);
     }
-    SSL_CTX_free(gw->tls);
-    gw->tls = NULL;
+    SSL_CTX_free(self->tls);
+    free(self);
+    *self_p = NULL;
+}
+
+const char *
+gw_http_endpoint(const gw_http_t *self)
+{
+    assert(self);
+    return self->endpoint;
+}
+
+bool
+gw_http_tls(const gw_http_t *self)
+{
+    assert(self);
+    return self->tls != NULL;
 }

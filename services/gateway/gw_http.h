@@ -25,11 +25,25 @@ struct evhttp_request;
 //  written while a reply waits to go out) before it is dropped.
 #define GW_HTTP_STALL_S 60
 
-//  Binds the API listener and installs the routes. 0 or -1 with err.
-int
-gw_http_start(gw_server_t *gw, const char *listen, int64_t max_body, bus_error_t *err);
+#define GW_HTTP_ENDPOINT_SIZE 300 //  "host:port"
 
-void gw_http_stop(gw_server_t *gw);
+typedef struct _gw_http_t gw_http_t;
+
+//  Binds the API listener of gw on listen ("host:port", port 0: any) and
+//  installs the routes; HTTPS when gw's config names a certificate. NULL
+//  with err.
+gw_http_t *
+gw_http_new(gw_server_t *gw, const char *listen, int64_t max_body, bus_error_t *err);
+
+//  Closes the long-lived connections (WebSockets, event streams, runs
+//  whose clients left), then the listener.
+void gw_http_destroy(gw_http_t **self_p);
+
+//  "host:port" the API listens on, the port resolved.
+const char *gw_http_endpoint(const gw_http_t *self);
+
+//  Whether the API speaks HTTPS.
+bool gw_http_tls(const gw_http_t *self);
 
 //  Sends body (reference stolen; NULL sends {}) with status and content
 //  type (NULL = application/json). Ends the request.

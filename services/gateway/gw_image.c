@@ -9,8 +9,9 @@
     means index.docker.io, Docker Hub single names get "library/", no tag
     means "latest"), then as an alias, and the image's registry must be in
     the domain's allowed_docker_registries. Parsing, the label rules and
-    resolution are pure functions; the database and GraphQL parts sit on
-    top of them.
+    resolution are pure functions (gw_image_ref); the catalogue's table,
+    the admin operations and the GraphQL root fields sit on top of them
+    here.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -21,316 +22,8 @@
     "SELECT id, name, registry, project, image, tag, architecture, digest, size_bytes,"  \
     " labels, resources, type, installed_agents FROM images"
 
-#define LABEL_MIN      "ai.backend.resource.min."
-#define LABEL_MAX      "ai.backend.resource.max."
-#define LABEL_ROLE     "ai.backend.role"
 #define LABEL_FEATURES "ai.backend.features"
 #define LABEL_ACCEL    "ai.backend.accelerators"
-#define DEFAULT_CPU    "1"
-#define DEFAULT_MEM    "1073741824" //  1g, reference §8
-#define BYTES_MAX      (UINT64_C(1) << 62)
-
-//  ---------------------------------------------------------------------------
-//  References and architectures (pure)
-
-//  A path component as Docker accepts it: lower-case letters and digits,
-//  separated by single '.', '_' or '-' (and "__").
-static bool
-s_valid_component(const char *s, size_t n)
-{
-    if (n == 0 || !(islower((unsigned char) s[0]) || isdigit((unsigned char) s[0])) ||
-        !(islower((unsigned char) s[n - 1]) || isdigit((unsigned char) s[n - 1])))
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!islower((unsigned char) s[i]) && !isdigit((unsigned char) s[i]) &&
-            !strchr("._-", s[i]))
-            return false;
-    return true;
-}
-
-static bool
-s_valid_path(const char *path)
-{
-    const char *p = path;
-    for (;;) {
-        size_t n = strcspn(p, "/");
-        if (!s_valid_component(p, n))
-            return false;
-        if (!p[n])
-            return true;
-        p += n + 1;
-    }
-}
-
-static bool
-s_valid_tag(const char *tag)
-{
-    size_t n = strlen(tag);
-    if (n == 0 || n >= GW_IMAGE_TAG_MAX || tag[0] == '.' || tag[0] == '-')
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!isalnum((unsigned char) tag[i]) && !strchr("_.-", tag[i]))
-            return false;
-    return true;
-}
-
-static bool
-s_valid_registry(const char *s, size_t n)
-{
-    if (n == 0 || n >= GW_IMAGE_REGISTRY_MAX || s[0] == '.' || s[0] == '-' || s[0] == ':')
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!isalnum((unsigned char) s[i]) && !strchr(".-:", s[i]))
-            return false;
-    return true;
-}
-
-int
-gw_image_ref_parse(const char *text, gw_image_ref_t *out)
-{
-    assert(out);
-    memset(out, 0, sizeof *out);
-    if (!text || !*text || strlen(text) >= GW_IMAGE_REF_MAX || strstr(text, "://") ||
-        text[0] == '/' || strchr(text, '@'))
-        return -1;
-    //  Split off the registry: a first component with a dot or a colon, or
-    //  "localhost". Anything else is a path on the default registry.
-    const char *rest = text;
-    size_t first = strcspn(text, "/");
-    bool docker_hub = true;
-    if (text[first] == '/' && (memchr(text, '.', first) || memchr(text, ':', first) ||
-                               (first == 9 && strncmp(text, "localhost", 9) == 0))) {
-        if (!s_valid_registry(text, first))
-            return -1;
-        snprintf(out->registry, sizeof out->registry, "%.*s", (int) first, text);
-        rest = text + first + 1;
-        if (strcmp(out->registry, "docker.io") == 0)
-            snprintf(out->registry, sizeof out->registry, GW_IMAGE_DEFAULT_REGISTRY);
-        size_t len = strlen(out->registry);
-        docker_hub = strcmp(out->registry, "docker.io") == 0 ||
-                     (len > 10 && strcmp(out->registry + len - 10, ".docker.io") == 0);
-    } else
-        snprintf(out->registry, sizeof out->registry, GW_IMAGE_DEFAULT_REGISTRY);
-    //  The tag follows the last colon, which must come after the last slash.
-    const char *colon = strrchr(rest, ':');
-    const char *slash = strrchr(rest, '/');
-    char path[GW_IMAGE_REF_MAX];
-    if (colon && (!slash || colon > slash)) {
-        snprintf(path, sizeof path, "%.*s", (int) (colon - rest), rest);
-        if (!s_valid_tag(colon + 1))
-            return -1;
-        snprintf(out->tag, sizeof out->tag, "%s", colon + 1);
-    } else if (colon)
-        return -1;
-    else {
-        snprintf(path, sizeof path, "%s", rest);
-        snprintf(out->tag, sizeof out->tag, GW_IMAGE_DEFAULT_TAG);
-    }
-    if (!s_valid_path(path))
-        return -1;
-    int n = snprintf(out->path, sizeof out->path, "%s%s",
-                     docker_hub && !strchr(path, '/') ? "library/" : "", path);
-    if (n < 0 || (size_t) n >= sizeof out->path)
-        return -1;
-    if (strchr(out->path, '/'))
-        snprintf(out->project, sizeof out->project, "%.*s", (int) strcspn(out->path, "/"),
-                 out->path);
-    n = snprintf(out->canonical, sizeof out->canonical, "%s/%s:%s", out->registry,
-                 out->path, out->tag);
-    return n > 0 && (size_t) n < sizeof out->canonical ? 0 : -1;
-}
-
-int
-gw_image_arch(const char *name, char out[GW_IMAGE_ARCH_MAX])
-{
-    static const char *const aliases[][2] = {{"amd64", "x86_64"},
-                                             {"x64", "x86_64"},
-                                             {"x86-64", "x86_64"},
-                                             {"arm64", "aarch64"}};
-    if (!name)
-        name = GW_IMAGE_DEFAULT_ARCH;
-    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
-        if (strcmp(name, aliases[i][0]) == 0) {
-            snprintf(out, GW_IMAGE_ARCH_MAX, "%s", aliases[i][1]);
-            return 0;
-        }
-    size_t n = strlen(name);
-    if (n == 0 || n >= GW_IMAGE_ARCH_MAX)
-        return -1;
-    for (size_t i = 0; i < n; i++)
-        if (!islower((unsigned char) name[i]) && !isdigit((unsigned char) name[i]) &&
-            name[i] != '_')
-            return -1;
-    snprintf(out, GW_IMAGE_ARCH_MAX, "%s", name);
-    return 0;
-}
-
-bool
-gw_image_registry_allowed(const json_t *allowed, const char *registry)
-{
-    size_t index;
-    json_t *item;
-    json_array_foreach(allowed, index, item)
-    {
-        const char *name = json_string_value(item);
-        if (name && registry && strcmp(name, registry) == 0)
-            return true;
-    }
-    return false;
-}
-
-//  ---------------------------------------------------------------------------
-//  Labels (pure)
-
-//  "256m", "1g", "1.5GiB", "1073741824" as a decimal string of bytes.
-static bool
-s_bytes(const char *text, char out[32])
-{
-    char *end;
-    errno = 0;
-    if (!text || !(isdigit((unsigned char) *text) || *text == '.'))
-        return false;
-    double value = strtod(text, &end);
-    if (errno || end == text || value < 0)
-        return false;
-    static const char units[] = "kmgtpe";
-    const char *unit = *end ? strchr(units, tolower((unsigned char) *end)) : NULL;
-    if (*end && !unit)
-        return false;
-    if (unit) {
-        for (const char *u = units; u <= unit; u++)
-            value *= 1024;
-        end++;
-        char ending[8] = "";
-        size_t n = strlen(end);
-        if (n >= sizeof ending)
-            return false;
-        for (size_t i = 0; i <= n; i++)
-            ending[i] = (char) tolower((unsigned char) end[i]);
-        if (*ending && strcmp(ending, "b") != 0 && strcmp(ending, "ib") != 0 &&
-            strcmp(ending, "bytes") != 0 && strcmp(ending, "ibytes") != 0)
-            return false;
-    }
-    if (value >= (double) BYTES_MAX)
-        return false;
-    snprintf(out, 32, "%" PRIu64, (uint64_t) value);
-    return true;
-}
-
-//  A non-negative decimal ("1", "0.5") as it is.
-static bool
-s_decimal(const char *text, char out[32])
-{
-    size_t n = text ? strlen(text) : 0;
-    if (n == 0 || n >= 32 || text[0] == '.' || text[n - 1] == '.')
-        return false;
-    int dots = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (text[i] == '.')
-            dots++;
-        else if (!isdigit((unsigned char) text[i]))
-            return false;
-    }
-    if (dots > 1)
-        return false;
-    snprintf(out, 32, "%s", text);
-    return true;
-}
-
-//  Sets {min|max} of slot in resources from one label value.
-static void
-s_limit(json_t *resources, const char *slot, const char *bound, const char *value)
-{
-    char number[32];
-    bool bytes = strcmp(slot, "mem") == 0 || strcmp(slot, "shmem") == 0;
-    if (!*slot || !(bytes ? s_bytes(value, number) : s_decimal(value, number))) {
-        bus_log_warning("image label ignored slot=%s value=\"%s\"", slot,
-                        value ? value : "");
-        return;
-    }
-    json_t *entry = json_object_get(resources, slot);
-    if (!entry) {
-        entry = json_pack("{s:n, s:n}", "min", "max");
-        json_object_set_new(resources, slot, entry);
-    }
-    json_object_set_new(entry, bound, json_string(number));
-}
-
-json_t *
-gw_image_resources(const json_t *labels)
-{
-    json_t *resources = json_object();
-    const char *key;
-    json_t *value;
-    json_object_foreach((json_t *) labels, key, value)
-    {
-        if (strncmp(key, LABEL_MIN, strlen(LABEL_MIN)) == 0)
-            s_limit(resources, key + strlen(LABEL_MIN), "min", json_string_value(value));
-        else if (strncmp(key, LABEL_MAX, strlen(LABEL_MAX)) == 0)
-            s_limit(resources, key + strlen(LABEL_MAX), "max", json_string_value(value));
-    }
-    const char *defaults[][2] = {{"cpu", DEFAULT_CPU}, {"mem", DEFAULT_MEM}};
-    for (size_t i = 0; i < 2; i++) {
-        json_t *entry = json_object_get(resources, defaults[i][0]);
-        if (!entry)
-            json_object_set_new(resources, defaults[i][0],
-                                json_pack("{s:s, s:n}", "min", defaults[i][1], "max"));
-        else if (json_is_null(json_object_get(entry, "min")))
-            json_object_set_new(entry, "min", json_string(defaults[i][1]));
-    }
-    return resources;
-}
-
-const char *
-gw_image_type(const json_t *labels)
-{
-    const char *role = json_string_value(json_object_get(labels, LABEL_ROLE));
-    if (role && (strcmp(role, "INFERENCE") == 0 || strcmp(role, "SYSTEM") == 0))
-        return role;
-    return "COMPUTE";
-}
-
-//  ---------------------------------------------------------------------------
-//  Resolution (pure core)
-
-int
-gw_image_resolve_with(gw_image_lookup_fn *lookup,
-                      gw_image_alias_fn *alias,
-                      void *arg,
-                      const json_t *allowed,
-                      const char *name,
-                      const char *arch,
-                      json_t **image,
-                      bus_error_t *err)
-{
-    assert(lookup && alias && image);
-    *image = NULL;
-    char architecture[GW_IMAGE_ARCH_MAX];
-    if (gw_image_arch(arch, architecture) != 0)
-        return bus_error_set(err, BUS_STATUS_INVALID, "malformed architecture");
-    if (!name || !*name)
-        return bus_error_set(err, BUS_STATUS_INVALID, "an image name is required");
-    json_t *found = NULL;
-    gw_image_ref_t ref;
-    if (gw_image_ref_parse(name, &ref) == 0)
-        found = lookup(arg, ref.canonical, architecture);
-    if (!found) {
-        char *target = alias(arg, name);
-        if (target)
-            found = lookup(arg, target, architecture);
-        free(target);
-    }
-    if (found && allowed &&
-        !gw_image_registry_allowed(
-            allowed, json_string_value(json_object_get(found, "registry")))) {
-        json_decref(found);
-        found = NULL;
-    }
-    if (!found)
-        return bus_error_set(err, BUS_STATUS_NOT_FOUND, GW_IMAGE_NOT_FOUND);
-    *image = found;
-    return BUS_OK;
-}
 
 //  ---------------------------------------------------------------------------
 //  The catalogue in the database
@@ -491,16 +184,16 @@ s_allowed(bus_db_t *db, const char *domain)
 }
 
 int
-gw_image_resolve(gw_server_t *gw,
+gw_image_resolve(bus_db_t *db,
                  const char *domain,
                  const char *name,
                  const char *arch,
                  json_t **image,
                  bus_error_t *err)
 {
-    assert(gw && image);
-    image_ctx_t ctx = {gw->db, false};
-    json_t *allowed = domain ? s_allowed(gw->db, domain) : NULL;
+    assert(db && image);
+    image_ctx_t ctx = {db, false};
+    json_t *allowed = domain ? s_allowed(db, domain) : NULL;
     int rc = gw_image_resolve_with(s_lookup, s_alias_target, &ctx, allowed, name, arch,
                                    image, err);
     json_decref(allowed);
@@ -640,12 +333,10 @@ s_apply(void *arg, bus_node_t *node, const bus_event_t *event)
 }
 
 int
-gw_image_init(gw_server_t *gw)
+gw_image_init(bus_node_t *node)
 {
-    assert(gw);
-    if (!gw->node)
-        return 0; //  the offline admin command follows nothing
-    return bus_node_follow(gw->node, "image", s_apply, gw);
+    assert(node);
+    return bus_node_follow(node, "image", s_apply, NULL);
 }
 
 //  ---------------------------------------------------------------------------
@@ -672,12 +363,12 @@ s_is_operation(json_t *image)
 }
 
 int
-gw_image_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
+gw_image_list(gw_ctx_t *ctx, json_t *args, json_t **out, bus_error_t *err)
 {
-    bus_db_t *db = r->gw->db;
-    bool super = gw_identity_is_superadmin(&r->who);
-    image_ctx_t ctx = {db, super};
-    json_t *allowed = super ? NULL : s_allowed(db, r->who.domain);
+    bus_db_t *db = ctx->db;
+    bool super = gw_identity_is_superadmin(ctx->who);
+    image_ctx_t look = {db, super};
+    json_t *allowed = super ? NULL : s_allowed(db, ctx->who->domain);
     json_t *installed = json_object_get(args, "is_installed");
     json_t *operation = json_object_get(args, "is_operation");
     sqlite3_stmt *stmt = bus_db_stmt(db, IMAGE_COLUMNS " ORDER BY name, architecture");
@@ -687,7 +378,7 @@ gw_image_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
     }
     json_t *rows = json_array();
     while (sqlite3_step(stmt) == SQLITE_ROW)
-        json_array_append_new(rows, s_image_json(&ctx, stmt));
+        json_array_append_new(rows, s_image_json(&look, stmt));
     sqlite3_reset(stmt);
     *out = json_array();
     size_t index;
@@ -712,16 +403,16 @@ gw_image_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
 }
 
 int
-gw_image_get(gw_request_t *r,
+gw_image_get(gw_ctx_t *ctx,
              const char *reference,
              const char *arch,
              json_t **out,
              bus_error_t *err)
 {
-    bool super = gw_identity_is_superadmin(&r->who);
-    image_ctx_t ctx = {r->gw->db, super};
-    json_t *allowed = super ? NULL : s_allowed(r->gw->db, r->who.domain);
-    int rc = gw_image_resolve_with(s_lookup, s_alias_target, &ctx, allowed, reference,
+    bool super = gw_identity_is_superadmin(ctx->who);
+    image_ctx_t look = {ctx->db, super};
+    json_t *allowed = super ? NULL : s_allowed(ctx->db, ctx->who->domain);
+    int rc = gw_image_resolve_with(s_lookup, s_alias_target, &look, allowed, reference,
                                    arch, out, err);
     json_decref(allowed);
     return rc;
@@ -745,13 +436,13 @@ s_alias_check(const char *alias,
 }
 
 int
-gw_image_alias(gw_request_t *r,
+gw_image_alias(gw_ctx_t *ctx,
                const char *alias,
                const char *target,
                const char *arch,
                bus_error_t *err)
 {
-    if (!gw_identity_is_superadmin(&r->who))
+    if (!gw_identity_is_superadmin(ctx->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin aliases images");
     gw_image_ref_t ref;
@@ -765,7 +456,7 @@ gw_image_alias(gw_request_t *r,
     //  exist in the one given, or in any when none is (the 22.03 CLI's
     //  --arch never reaches the server: its query leaves the variable out).
     sqlite3_stmt *stmt = bus_db_stmt(
-        r->gw->db,
+        ctx->db,
         "SELECT 1 FROM images WHERE name = ?1 AND (?2 IS NULL OR architecture = ?2)");
     if (!stmt)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
@@ -780,18 +471,18 @@ gw_image_alias(gw_request_t *r,
         return bus_error_set(err, BUS_STATUS_NOT_FOUND, "No such image: %s%s%s%s",
                              ref.canonical, arch ? " (" : "", arch ? architecture : "",
                              arch ? ")" : "");
-    stmt = bus_db_stmt(r->gw->db,
-                       "INSERT INTO image_aliases (alias, image) VALUES (?1, ?2)");
+    stmt =
+        bus_db_stmt(ctx->db, "INSERT INTO image_aliases (alias, image) VALUES (?1, ?2)");
     if (!stmt)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
     sqlite3_bind_text(stmt, 1, alias, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(stmt, 2, ref.canonical, -1, SQLITE_TRANSIENT);
-    rc = gw_store_step(r->gw->db, stmt, err);
+    rc = gw_store_step(ctx->db, stmt, err);
     if (rc == BUS_STATUS_CONFLICT)
         bus_error_set(err, rc, "the alias %s already exists", alias);
     if (rc == BUS_OK)
         bus_log_notice("image alias created alias=%s image=%s by=%s", alias,
-                       ref.canonical, r->who.email);
+                       ref.canonical, ctx->who->email);
     return rc;
 }
 
@@ -820,31 +511,28 @@ gw_image_alias_preset(bus_db_t *db,
 }
 
 int
-gw_image_dealias(gw_request_t *r, const char *alias, bus_error_t *err)
+gw_image_dealias(gw_ctx_t *ctx, const char *alias, bus_error_t *err)
 {
-    if (!gw_identity_is_superadmin(&r->who))
+    if (!gw_identity_is_superadmin(ctx->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin dealiases images");
     sqlite3_stmt *stmt =
-        bus_db_stmt(r->gw->db, "DELETE FROM image_aliases WHERE alias = ?1");
+        bus_db_stmt(ctx->db, "DELETE FROM image_aliases WHERE alias = ?1");
     if (!stmt)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
     sqlite3_bind_text(stmt, 1, alias ? alias : "", -1, SQLITE_TRANSIENT);
-    int rc = gw_store_step(r->gw->db, stmt, err);
-    if (rc == BUS_OK && sqlite3_changes(bus_db_handle(r->gw->db)) == 0)
+    int rc = gw_store_step(ctx->db, stmt, err);
+    if (rc == BUS_OK && sqlite3_changes(bus_db_handle(ctx->db)) == 0)
         rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "No such alias.");
     if (rc == BUS_OK)
-        bus_log_notice("image alias removed alias=%s by=%s", alias, r->who.email);
+        bus_log_notice("image alias removed alias=%s by=%s", alias, ctx->who->email);
     return rc;
 }
 
 int
-gw_image_forget(gw_request_t *r,
-                const char *reference,
-                const char *arch,
-                bus_error_t *err)
+gw_image_forget(gw_ctx_t *ctx, const char *reference, const char *arch, bus_error_t *err)
 {
-    if (!gw_identity_is_superadmin(&r->who))
+    if (!gw_identity_is_superadmin(ctx->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin forgets images");
     gw_image_ref_t ref;
@@ -853,7 +541,7 @@ gw_image_forget(gw_request_t *r,
         return bus_error_set(err, BUS_STATUS_INVALID, "malformed image reference");
     if (gw_image_arch(arch, architecture) != 0)
         return bus_error_set(err, BUS_STATUS_INVALID, "malformed architecture");
-    bus_db_t *db = r->gw->db;
+    bus_db_t *db = ctx->db;
     sqlite3_stmt *stmt =
         bus_db_stmt(db, "DELETE FROM images WHERE name = ?1 AND architecture = ?2");
     if (!stmt)
@@ -873,59 +561,6 @@ gw_image_forget(gw_request_t *r,
         gw_store_step(db, stmt, err);
     }
     bus_log_notice("image forgotten name=%s arch=%s by=%s", ref.canonical, architecture,
-                   r->who.email);
+                   ctx->who->email);
     return BUS_OK;
 }
-
-//  ---------------------------------------------------------------------------
-//  GraphQL
-
-static json_t *
-q_images(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    return gw_image_list(r, args, &out, err) == BUS_OK ? out : NULL;
-}
-
-static json_t *
-q_image(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_image_get(r, gw_gql_arg(args, "reference"),
-                          gw_gql_arg(args, "architecture"), &out, err);
-    if (rc == BUS_STATUS_INVALID)
-        return NULL;
-    return gw_gql_single(rc, out);
-}
-
-static json_t *
-m_alias_image(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    int rc = gw_image_alias(r, gw_gql_arg(args, "alias"), gw_gql_arg(args, "target"),
-                            gw_gql_arg(args, "architecture"), err);
-    return gw_gql_mutation(rc, NULL, NULL, err);
-}
-
-static json_t *
-m_dealias_image(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    return gw_gql_mutation(gw_image_dealias(r, gw_gql_arg(args, "alias"), err), NULL,
-                           NULL, err);
-}
-
-static json_t *
-m_forget_image(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    int rc = gw_image_forget(r, gw_gql_arg(args, "reference"),
-                             gw_gql_arg(args, "architecture"), err);
-    return gw_gql_mutation(rc, NULL, NULL, err);
-}
-
-const gw_gql_root_t gw_image_gql[] = {
-    {"query", "images", q_images},
-    {"query", "image", q_image},
-    {"mutation", "alias_image", m_alias_image},
-    {"mutation", "dealias_image", m_dealias_image},
-    {"mutation", "forget_image", m_forget_image},
-    {NULL, NULL, NULL},
-};

@@ -404,10 +404,8 @@ test_catalog_reports(void)
                          "INSERT INTO image_aliases (alias, image) VALUES"
                          " ('python', 'cr.backend.ai/stable/python:3.9-ubuntu20.04')"),
              0);
-    gw_server_t gw = {0};
-    gw.db = db;
     json_t *image = NULL;
-    T_EQ_INT(gw_image_resolve(&gw, "ok", "python", "amd64", &image, &err), BUS_OK);
+    T_EQ_INT(gw_image_resolve(db, "ok", "python", "amd64", &image, &err), BUS_OK);
     T_EQ_STR(json_string_value(json_object_get(image, "name")), "stable/python");
     T_EQ_STR(json_string_value(json_object_get(image, "tag")), "3.9-ubuntu20.04");
     T_EQ_STR(json_string_value(json_object_get(image, "type")), "SYSTEM");
@@ -416,11 +414,11 @@ test_catalog_reports(void)
              "python");
     json_decref(image);
     image = NULL;
-    T_EQ_INT(gw_image_resolve(&gw, "closed", "python", NULL, &image, &err),
+    T_EQ_INT(gw_image_resolve(db, "closed", "python", NULL, &image, &err),
              BUS_STATUS_NOT_FOUND);
-    T_EQ_INT(gw_image_resolve(&gw, "no-such-domain", "python", NULL, &image, &err),
+    T_EQ_INT(gw_image_resolve(db, "no-such-domain", "python", NULL, &image, &err),
              BUS_STATUS_NOT_FOUND);
-    T_EQ_INT(gw_image_resolve(&gw, NULL, tf, NULL, &image, &err), BUS_OK);
+    T_EQ_INT(gw_image_resolve(db, NULL, tf, NULL, &image, &err), BUS_OK);
     T_EQ_INT((int) json_integer_value(json_object_get(image, "size_bytes")), 1000);
     json_decref(image);
     bus_db_destroy(&db);

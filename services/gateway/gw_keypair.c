@@ -34,11 +34,11 @@ s_shape(json_t *keypair)
 }
 
 int
-gw_keypair_get(gw_request_t *r, const char *access_key, json_t **out, bus_error_t *err)
+gw_keypair_get(gw_ctx_t *ctx, const char *access_key, json_t **out, bus_error_t *err)
 {
     bool failed;
-    const char *params[] = {access_key ? access_key : r->who.access_key, NULL};
-    json_t *keypair = gw_store_one(r->gw->db, KEYPAIR_COLUMNS " WHERE k.access_key = ?1",
+    const char *params[] = {access_key ? access_key : ctx->who->access_key, NULL};
+    json_t *keypair = gw_store_one(ctx->db, KEYPAIR_COLUMNS " WHERE k.access_key = ?1",
                                    params, s_booleans, &failed);
     if (failed)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
@@ -46,13 +46,13 @@ gw_keypair_get(gw_request_t *r, const char *access_key, json_t **out, bus_error_
         return bus_error_set(err, BUS_STATUS_NOT_FOUND, "No such keypair.");
     const char *owner = json_string_value(json_object_get(keypair, "user"));
     const char *domain = json_string_value(json_object_get(keypair, "domain_name"));
-    if (strcmp(owner, r->who.user_uuid) != 0 &&
-        !gw_identity_reads_domain(&r->who, domain)) {
+    if (strcmp(owner, ctx->who->user_uuid) != 0 &&
+        !gw_identity_reads_domain(ctx->who, domain)) {
         json_decref(keypair);
         return bus_error_set(err, BUS_STATUS_FORBIDDEN, "not your keypair");
     }
     //  A monitor reads, but never secrets.
-    if (r->who.role == GW_ROLE_MONITOR && strcmp(owner, r->who.user_uuid) != 0)
+    if (ctx->who->role == GW_ROLE_MONITOR && strcmp(owner, ctx->who->user_uuid) != 0)
         json_object_set_new(keypair, "secret_key", json_null());
     s_shape(keypair);
     *out = keypair;
@@ -64,7 +64,7 @@ gw_keypair_get(gw_request_t *r, const char *access_key, json_t **out, bus_error_
 //  domain's, a user's own. The scope and the arguments compare with LIKE,
 //  as they always have. BUS_OK or FORBIDDEN.
 static int
-s_scope(gw_request_t *r, json_t *args, bus_where_t *where, bus_error_t *err)
+s_scope(gw_ctx_t *ctx, json_t *args, bus_where_t *where, bus_error_t *err)
 {
     const char *domain = json_string_value(json_object_get(args, "domain_name"));
     const char *email = json_string_value(json_object_get(args, "email"));
@@ -72,12 +72,12 @@ s_scope(gw_request_t *r, json_t *args, bus_where_t *where, bus_error_t *err)
         email = json_string_value(json_object_get(args, "user_id"));
     json_t *active = json_object_get(args, "is_active");
     const char *scope_domain = "%", *scope_user = "%";
-    if (!gw_identity_is_superadmin(&r->who)) {
-        if (domain && strcmp(domain, r->who.domain) != 0)
+    if (!gw_identity_is_superadmin(ctx->who)) {
+        if (domain && strcmp(domain, ctx->who->domain) != 0)
             return bus_error_set(err, BUS_STATUS_FORBIDDEN, "not your domain");
-        scope_domain = r->who.domain;
-        if (!gw_identity_reads_domain(&r->who, r->who.domain))
-            scope_user = r->who.user_uuid;
+        scope_domain = ctx->who->domain;
+        if (!gw_identity_reads_domain(ctx->who, ctx->who->domain))
+            scope_user = ctx->who->user_uuid;
     } else if (domain)
         scope_domain = domain;
     const char *flag = json_is_boolean(active) ? (json_is_true(active) ? "1" : "0") : "%";
@@ -94,11 +94,11 @@ s_scope(gw_request_t *r, json_t *args, bus_where_t *where, bus_error_t *err)
 
 //  A monitor reads others' keypairs, but never their secrets.
 static void
-s_shape_listed(gw_request_t *r, json_t *keypair)
+s_shape_listed(gw_ctx_t *ctx, json_t *keypair)
 {
-    if (r->who.role == GW_ROLE_MONITOR &&
-        strcmp(json_string_value(json_object_get(keypair, "user")), r->who.user_uuid) !=
-            0)
+    if (ctx->who->role == GW_ROLE_MONITOR &&
+        strcmp(json_string_value(json_object_get(keypair, "user")),
+               ctx->who->user_uuid) != 0)
         json_object_set_new(keypair, "secret_key", json_null());
     s_shape(keypair);
 }
@@ -133,14 +133,14 @@ const gw_gql_table_t gw_keypair_table = {
 };
 
 int
-gw_keypair_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
+gw_keypair_list(gw_ctx_t *ctx, json_t *args, json_t **out, bus_error_t *err)
 {
     bus_where_t *where = bus_where_new(s_columns, gw_keypair_table.order);
     if (!where)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
-    int rc = s_scope(r, args, where, err);
+    int rc = s_scope(ctx, args, where, err);
     sqlite3_stmt *stmt =
-        rc == BUS_OK ? bus_where_prepare(where, bus_db_handle(r->gw->db), KEYPAIR_COLUMNS,
+        rc == BUS_OK ? bus_where_prepare(where, bus_db_handle(ctx->db), KEYPAIR_COLUMNS,
                                          bus_where_order_sql(where))
                      : NULL;
     bus_where_destroy(&where);
@@ -151,23 +151,23 @@ gw_keypair_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
     size_t index;
     json_t *keypair;
-    json_array_foreach(keypairs, index, keypair) s_shape_listed(r, keypair);
+    json_array_foreach(keypairs, index, keypair) s_shape_listed(ctx, keypair);
     *out = keypairs;
     return BUS_OK;
 }
 
 int
 gw_keypair_create(
-    gw_request_t *r, const char *email, json_t *props, json_t **out, bus_error_t *err)
+    gw_ctx_t *ctx, const char *email, json_t *props, json_t **out, bus_error_t *err)
 {
     json_t *user = NULL;
-    int rc = gw_user_get(r, email, &user, err);
+    int rc = gw_user_get(ctx, email, &user, err);
     if (rc != BUS_OK)
         return rc;
     char uuid[GW_UUID_SIZE];
     snprintf(uuid, sizeof uuid, "%s", json_string_value(json_object_get(user, "uuid")));
     bool allowed = gw_identity_admins_domain(
-        &r->who, json_string_value(json_object_get(user, "domain_name")));
+        ctx->who, json_string_value(json_object_get(user, "domain_name")));
     json_decref(user);
     if (!allowed)
         return bus_error_set(err, BUS_STATUS_FORBIDDEN, "only admins issue keypairs");
@@ -178,27 +178,27 @@ gw_keypair_create(
     json_t *fixed = json_pack("{s:s, s:s, s:s, s:s}", "secret_key", secret_key, "user_id",
                               uuid, "created_at", now, "modified_at", now);
     OPENSSL_cleanse(secret_key, sizeof secret_key);
-    rc = gw_store_write(r->gw->db, "keypairs", "access_key", access_key, s_fields,
+    rc = gw_store_write(ctx->db, "keypairs", "access_key", access_key, s_fields,
                         json_is_object(props) ? props : NULL, fixed, true, err);
     json_decref(fixed);
     if (rc != BUS_OK)
         return rc;
-    gw_identity_cache_clear(r->gw->identities);
+    gw_identity_cache_clear(ctx->identities);
     bus_log_notice("keypair issued access_key=%s email=%s by=%s", access_key, email,
-                   r->who.email);
-    return gw_keypair_get(r, access_key, out, err);
+                   ctx->who->email);
+    return gw_keypair_get(ctx, access_key, out, err);
 }
 
 //  Checks that the caller administers the keypair's owner.
 static int
-s_check_admin(gw_request_t *r, const char *access_key, bus_error_t *err)
+s_check_admin(gw_ctx_t *ctx, const char *access_key, bus_error_t *err)
 {
     json_t *keypair = NULL;
-    int rc = gw_keypair_get(r, access_key, &keypair, err);
+    int rc = gw_keypair_get(ctx, access_key, &keypair, err);
     if (rc != BUS_OK)
         return rc;
     bool allowed = gw_identity_admins_domain(
-        &r->who, json_string_value(json_object_get(keypair, "domain_name")));
+        ctx->who, json_string_value(json_object_get(keypair, "domain_name")));
     json_decref(keypair);
     return allowed
                ? BUS_OK
@@ -206,42 +206,40 @@ s_check_admin(gw_request_t *r, const char *access_key, bus_error_t *err)
 }
 
 int
-gw_keypair_modify(gw_request_t *r,
-                  const char *access_key,
-                  json_t *props,
-                  json_t **out,
-                  bus_error_t *err)
+gw_keypair_modify(
+    gw_ctx_t *ctx, const char *access_key, json_t *props, json_t **out, bus_error_t *err)
 {
-    int rc = s_check_admin(r, access_key, err);
+    int rc = s_check_admin(ctx, access_key, err);
     if (rc != BUS_OK)
         return rc;
     char now[40];
     gw_now_iso(now);
     json_t *fixed = json_pack("{s:s}", "modified_at", now);
-    rc = gw_store_write(r->gw->db, "keypairs", "access_key", access_key, s_fields,
+    rc = gw_store_write(ctx->db, "keypairs", "access_key", access_key, s_fields,
                         json_is_object(props) ? props : NULL, fixed, false, err);
     json_decref(fixed);
     if (rc != BUS_OK)
         return rc;
-    gw_identity_cache_clear(r->gw->identities);
-    bus_log_notice("keypair modified access_key=%s by=%s", access_key, r->who.email);
-    return gw_keypair_get(r, access_key, out, err);
+    gw_identity_cache_clear(ctx->identities);
+    bus_log_notice("keypair modified access_key=%s by=%s", access_key, ctx->who->email);
+    return gw_keypair_get(ctx, access_key, out, err);
 }
 
 int
-gw_keypair_delete(gw_request_t *r, const char *access_key, bus_error_t *err)
+gw_keypair_delete(gw_ctx_t *ctx, const char *access_key, bus_error_t *err)
 {
-    int rc = s_check_admin(r, access_key, err);
+    int rc = s_check_admin(ctx, access_key, err);
     if (rc != BUS_OK)
         return rc;
-    if (strcmp(access_key, r->who.access_key) == 0)
+    if (strcmp(access_key, ctx->who->access_key) == 0)
         return bus_error_set(err, BUS_STATUS_INVALID,
                              "you cannot revoke the keypair in use");
-    rc = gw_store_delete(r->gw->db, "keypairs", "access_key", access_key,
+    rc = gw_store_delete(ctx->db, "keypairs", "access_key", access_key,
                          "No such keypair.", err);
     if (rc == BUS_OK) {
-        gw_identity_cache_clear(r->gw->identities);
-        bus_log_notice("keypair revoked access_key=%s by=%s", access_key, r->who.email);
+        gw_identity_cache_clear(ctx->identities);
+        bus_log_notice("keypair revoked access_key=%s by=%s", access_key,
+                       ctx->who->email);
     }
     return rc;
 }

@@ -35,13 +35,13 @@ s_unspecified(json_t *value)
 }
 
 json_t *
-gw_limits_of(gw_request_t *r, const char *project_id, bus_error_t *err)
+gw_limits_of(gw_ctx_t *ctx, const char *project_id, bus_error_t *err)
 {
-    const char *params[] = {r->who.keypair_policy, project_id, r->who.domain,
-                            r->who.user_uuid, NULL};
+    const char *params[] = {ctx->who->keypair_policy, project_id, ctx->who->domain,
+                            ctx->who->user_uuid, NULL};
     bool failed = false;
     json_t *row = gw_store_one(
-        bus_node_db(r->gw->node),
+        ctx->db,
         "SELECT p.total_resource_slots AS slots, p.default_for_unspecified AS dflt,"
         " p.max_concurrent_sessions AS concurrent,"
         " p.max_containers_per_session AS containers,"

@@ -30,6 +30,6 @@
 //  The limits of r's caller for a session in project_id, as the JSON object
 //  above (caller decrefs), or NULL with err. /resource/check-presets reads
 //  the same object, so it answers with the limits the scheduler enforces.
-json_t *gw_limits_of(gw_request_t *r, const char *project_id, bus_error_t *err);
+json_t *gw_limits_of(gw_ctx_t *ctx, const char *project_id, bus_error_t *err);
 
 #endif

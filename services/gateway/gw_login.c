@@ -69,8 +69,8 @@ s_user_keypair(bus_db_t *db, const char *user_uuid, char *access_key, char *secr
 static bool
 s_too_many_failures(gw_server_t *gw, const char *key)
 {
-    return gw_ratelimit_exhausted(gw->login_failures, key, GW_LOGIN_MAX_FAILURES,
-                                  bus_clock_mono_ms());
+    return gw_ratelimit_exhausted(gw_server_login_failures(gw), key,
+                                  GW_LOGIN_MAX_FAILURES, bus_clock_mono_ms());
 }
 
 //  The session token in a Cookie header, into token. False if none.
@@ -99,7 +99,7 @@ gw_login_identify(gw_server_t *gw, const char *cookie_header, gw_identity_t *who
     if (!s_cookie_token(cookie_header, token))
         return BUS_STATUS_NOT_FOUND;
     gw_sha256_hex(token, hash);
-    bus_db_t *db = bus_node_db(gw->node);
+    bus_db_t *db = bus_node_db(gw_server_node(gw));
     sqlite3_stmt *stmt = bus_db_stmt(db, "SELECT access_key FROM login_sessions"
                                          " WHERE token_hash = ?1 AND expires_at > ?2");
     if (!stmt)
@@ -150,7 +150,7 @@ gw_login_login(gw_request_t *r)
         s_login_failed(r, 429, "rate-limit-exceeded", "Too many failed login attempts.");
         return;
     }
-    bus_db_t *db = bus_node_db(gw->node);
+    bus_db_t *db = bus_node_db(gw_server_node(gw));
     login_user_t user;
     char access_key[GW_ACCESS_KEY_SIZE];
     int rc = s_check_password(db, email, password, NULL, &user);
@@ -159,7 +159,7 @@ gw_login_login(gw_request_t *r)
     if (rc == BUS_OK && !s_user_keypair(db, user.uuid, access_key, NULL))
         rc = BUS_STATUS_FORBIDDEN;
     if (rc != BUS_OK) {
-        gw_ratelimit_take(gw->login_failures, key, GW_LOGIN_MAX_FAILURES,
+        gw_ratelimit_take(gw_server_login_failures(gw), key, GW_LOGIN_MAX_FAILURES,
                           bus_clock_mono_ms(), &remaining);
         bus_log_info("login refused email=%s reason=%s", email,
                      rc == BUS_STATUS_FORBIDDEN ? "inactive" : "mismatch");
@@ -183,7 +183,7 @@ gw_login_login(gw_request_t *r)
         sqlite3_bind_text(stmt, 1, hash, -1, SQLITE_STATIC);
         sqlite3_bind_text(stmt, 2, access_key, -1, SQLITE_STATIC);
         sqlite3_bind_int64(stmt, 3, now);
-        sqlite3_bind_int64(stmt, 4, now + gw->config->login_ttl_s);
+        sqlite3_bind_int64(stmt, 4, now + gw_server_config(gw)->login_ttl_s);
         step = sqlite3_step(stmt);
         sqlite3_reset(stmt);
     }
@@ -194,8 +194,10 @@ gw_login_login(gw_request_t *r)
     char cookie[256];
     snprintf(cookie, sizeof cookie,
              "%s=%s; Path=/; Max-Age=%d; HttpOnly; SameSite=Strict%s", GW_LOGIN_COOKIE,
-             token, gw->config->login_ttl_s,
-             gw->config->cookie_secure || gw->tls ? "; Secure" : "");
+             token, gw_server_config(gw)->login_ttl_s,
+             gw_server_config(gw)->cookie_secure || gw_http_tls(gw_server_http(gw))
+                 ? "; Secure"
+                 : "");
     OPENSSL_cleanse(token, sizeof token);
     if (r->req)
         evhttp_add_header(evhttp_request_get_output_headers(r->req), "Set-Cookie",
@@ -214,8 +216,8 @@ gw_login_logout(gw_request_t *r)
     char token[GW_TOKEN_SIZE], hash[GW_TOKEN_SIZE];
     if (s_cookie_token(gw_request_header(r, "Cookie"), token)) {
         gw_sha256_hex(token, hash);
-        sqlite3_stmt *stmt =
-            bus_db_stmt(r->gw->db, "DELETE FROM login_sessions WHERE token_hash = ?1");
+        sqlite3_stmt *stmt = bus_db_stmt(
+            gw_server_db(r->gw), "DELETE FROM login_sessions WHERE token_hash = ?1");
         if (stmt) {
             sqlite3_bind_text(stmt, 1, hash, -1, SQLITE_STATIC);
             sqlite3_step(stmt);
@@ -269,14 +271,14 @@ gw_login_authorize(gw_request_t *r)
         gw_reply_problem(r, "rate-limit-exceeded", "Too many failed login attempts.");
         return;
     }
-    bus_db_t *db = r->gw->db;
+    bus_db_t *db = gw_server_db(r->gw);
     login_user_t user;
     char access_key[GW_ACCESS_KEY_SIZE], secret_key[GW_SECRET_KEY_SIZE];
     if (s_check_password(db, email, password, domain, &user) != BUS_OK ||
         strcmp(user.status, "active") != 0 ||
         !s_user_keypair(db, user.uuid, access_key, secret_key)) {
         int remaining;
-        gw_ratelimit_take(r->gw->login_failures, key, GW_LOGIN_MAX_FAILURES,
+        gw_ratelimit_take(gw_server_login_failures(r->gw), key, GW_LOGIN_MAX_FAILURES,
                           bus_clock_mono_ms(), &remaining);
         gw_reply_problem(r, GW_AUTH_SLUG_FAILED, "User credential mismatch.");
         return;
@@ -304,9 +306,9 @@ gw_login_role(gw_request_t *r)
     json_t *body = json_pack("{s:s, s:s, s:n}", "global_role", global, "domain_role",
                              domain_role, "group_role");
     if (group) {
-        sqlite3_stmt *stmt =
-            bus_db_stmt(r->gw->db, "SELECT 1 FROM association_groups_users WHERE "
-                                   "group_id = ?1 AND user_id = ?2");
+        sqlite3_stmt *stmt = bus_db_stmt(gw_server_db(r->gw),
+                                         "SELECT 1 FROM association_groups_users WHERE "
+                                         "group_id = ?1 AND user_id = ?2");
         bool member = false;
         if (stmt) {
             sqlite3_bind_text(stmt, 1, group, -1, SQLITE_STATIC);
@@ -340,7 +342,7 @@ gw_login_update_password(gw_request_t *r)
         gw_reply_json(r, 400, json_pack("{s:s}", "error_msg", "new password mismatch"));
         return;
     }
-    bus_db_t *db = r->gw->db;
+    bus_db_t *db = gw_server_db(r->gw);
     login_user_t user;
     if (s_check_password(db, r->who.email, old_password, NULL, &user) != BUS_OK) {
         gw_reply_problem(r, GW_AUTH_SLUG_FAILED, "Old password mismatch");
@@ -348,7 +350,7 @@ gw_login_update_password(gw_request_t *r)
     }
     char hash[GW_PASSWORD_HASH_MAX], now[40];
     gw_now_iso(now);
-    if (gw_password_hash(new_password, r->gw->config->password_iterations, hash,
+    if (gw_password_hash(new_password, gw_server_config(r->gw)->password_iterations, hash,
                          sizeof hash) != 0) {
         gw_reply_problem(r, "internal-server-error", NULL);
         return;
@@ -368,7 +370,7 @@ gw_login_update_password(gw_request_t *r)
         gw_reply_problem(r, "internal-server-error", NULL);
         return;
     }
-    gw_identity_cache_clear(r->gw->identities);
+    gw_identity_cache_clear(gw_server_identities(r->gw));
     bus_log_notice("password changed email=%s", r->who.email);
     gw_reply_json(r, 200, json_object());
 }

@@ -48,7 +48,7 @@ bool
 gw_manager_frozen(gw_server_t *gw)
 {
     bool failed = false;
-    char *status = s_setting(gw->db, "status", &failed);
+    char *status = s_setting(gw_server_db(gw), "status", &failed);
     if (failed)
         bus_log_error("cannot read the manager status; taken as running");
     bool frozen = status && strcmp(status, GW_MANAGER_FROZEN) == 0;
@@ -109,7 +109,7 @@ s_on_sessions(void *arg, const bus_reply_t *reply)
                         reply->status != BUS_OK ? reply->detail : err.detail);
     else {
         json_int_t active = (json_int_t) rep.total_count;
-        const char *name = r->gw->config->node.node_name;
+        const char *name = gw_server_config(r->gw)->node.node_name;
         char host[256] = "gateway";
         if (name && *name)
             snprintf(host, sizeof host, "%s", name);
@@ -118,9 +118,10 @@ s_on_sessions(void *arg, const bus_reply_t *reply)
         host[sizeof host - 1] = '\0';
         json_t *node = json_pack(
             "{s:s, s:i, s:s, s:i, s:b, s:I, s:s, s:s, s:s}", "id", host, "num_proc", 1,
-            "service_addr", r->gw->endpoint, "heartbeat_timeout", 0, "ssl_enabled",
-            r->gw->tls != NULL, "active_sessions", active, "status", call->status,
-            "version", BACKPLANE_VERSION, "api_version", GW_API_VERSION);
+            "service_addr", gw_http_endpoint(gw_server_http(r->gw)), "heartbeat_timeout",
+            0, "ssl_enabled", gw_http_tls(gw_server_http(r->gw)), "active_sessions",
+            active, "status", call->status, "version", BACKPLANE_VERSION, "api_version",
+            GW_API_VERSION);
         gw_reply_json(r, 200,
                       json_pack("{s:[o], s:s, s:I}", "nodes", node, "status",
                                 call->status, "active_sessions", active));
@@ -145,12 +146,12 @@ s_status_get(gw_request_t *r)
     proto_session_list_req_init(&req);
     req.statuses = strdup(GW_MANAGER_ACTIVE_STATUSES);
     req.limit = 1;
-    const char *scheduler = bus_node_find(r->gw->node, "scheduler");
+    const char *scheduler = bus_node_find(gw_server_node(r->gw), "scheduler");
     bus_writer_t *writer = scheduler ? bus_writer_new() : NULL;
     uint64_t sent = 0;
     if (writer && call->status && req.statuses &&
         proto_session_list_req_write(&req, writer) == 0)
-        sent = bus_node_call(r->gw->node, scheduler, PROTO_SESSION_LIST,
+        sent = bus_node_call(gw_server_node(r->gw), scheduler, PROTO_SESSION_LIST,
                              bus_writer_data(writer), bus_writer_size(writer), 0,
                              s_on_sessions, call);
     bus_writer_destroy(&writer);
@@ -204,7 +205,7 @@ s_on_killed(void *arg, const bus_reply_t *reply)
 static void
 s_kill_send(kill_t *self)
 {
-    const char *scheduler = bus_node_find(self->r->gw->node, "scheduler");
+    const char *scheduler = bus_node_find(gw_server_node(self->r->gw), "scheduler");
     while (scheduler && self->next < self->count &&
            self->in_flight < GW_MANAGER_KILL_WINDOW) {
         proto_session_destroy_req_t req;
@@ -215,9 +216,9 @@ s_kill_send(kill_t *self)
         req.reason = "force-terminated";
         bus_writer_t *writer = bus_writer_new();
         bool sent = writer && proto_session_destroy_req_write(&req, writer) == 0 &&
-                    bus_node_call(self->r->gw->node, scheduler, PROTO_SESSION_DESTROY,
-                                  bus_writer_data(writer), bus_writer_size(writer), 0,
-                                  s_on_killed, self) != 0;
+                    bus_node_call(gw_server_node(self->r->gw), scheduler,
+                                  PROTO_SESSION_DESTROY, bus_writer_data(writer),
+                                  bus_writer_size(writer), 0, s_on_killed, self) != 0;
         bus_writer_destroy(&writer);
         if (sent)
             self->in_flight++;
@@ -276,11 +277,11 @@ s_kill_list(kill_t *self)
     proto_session_list_req_init(&req);
     req.statuses = strdup(GW_MANAGER_KILL_STATUSES);
     req.limit = GW_MANAGER_KILL_PAGE;
-    const char *scheduler = bus_node_find(self->r->gw->node, "scheduler");
+    const char *scheduler = bus_node_find(gw_server_node(self->r->gw), "scheduler");
     bus_writer_t *writer = scheduler ? bus_writer_new() : NULL;
     uint64_t sent = 0;
     if (writer && req.statuses && proto_session_list_req_write(&req, writer) == 0)
-        sent = bus_node_call(self->r->gw->node, scheduler, PROTO_SESSION_LIST,
+        sent = bus_node_call(gw_server_node(self->r->gw), scheduler, PROTO_SESSION_LIST,
                              bus_writer_data(writer), bus_writer_size(writer), 0,
                              s_on_kill_list, self);
     bus_writer_destroy(&writer);
@@ -315,7 +316,7 @@ s_status_put(gw_request_t *r)
                          "status: expected \"running\" or \"frozen\"");
         return;
     }
-    if (s_set_setting(r->gw->db, "status", status) != 0) {
+    if (s_set_setting(gw_server_db(r->gw), "status", status) != 0) {
         gw_reply_problem(r, "internal-server-error", "cannot write the status");
         return;
     }
@@ -350,7 +351,7 @@ static void
 s_announcement_get(gw_request_t *r)
 {
     bool failed = false;
-    char *message = s_setting(r->gw->db, "announcement", &failed);
+    char *message = s_setting(gw_server_db(r->gw), "announcement", &failed);
     if (failed)
         gw_reply_problem(r, "internal-server-error", "cannot read the announcement");
     else
@@ -382,7 +383,8 @@ s_announcement_post(gw_request_t *r)
         gw_reply_problem(r, "invalid-api-params", "message: too long");
         return;
     }
-    if (s_set_setting(r->gw->db, "announcement", enabled ? message : NULL) != 0) {
+    if (s_set_setting(gw_server_db(r->gw), "announcement", enabled ? message : NULL) !=
+        0) {
         gw_reply_problem(r, "internal-server-error", "cannot write the announcement");
         return;
     }
@@ -467,13 +469,13 @@ gw_manager_handle_scheduler_operation(gw_request_t *r)
     }
     bus_log_info("scheduler operation op=%s agents=%zu by=%s", op, count,
                  r->who.access_key);
-    const char *scheduler = bus_node_find(r->gw->node, "scheduler");
+    const char *scheduler = bus_node_find(gw_server_node(r->gw), "scheduler");
     bus_writer_t *writer = ok && scheduler ? bus_writer_new() : NULL;
     uint64_t sent = 0;
     if (writer && proto_scheduler_schedulable_req_write(&req, writer) == 0)
-        sent = bus_node_call(r->gw->node, scheduler, PROTO_SCHEDULER_SCHEDULABLE,
-                             bus_writer_data(writer), bus_writer_size(writer), 0,
-                             s_on_schedulable, r);
+        sent = bus_node_call(gw_server_node(r->gw), scheduler,
+                             PROTO_SCHEDULER_SCHEDULABLE, bus_writer_data(writer),
+                             bus_writer_size(writer), 0, s_on_schedulable, r);
     bus_writer_destroy(&writer);
     proto_scheduler_schedulable_req_clear(&req);
     if (!sent)

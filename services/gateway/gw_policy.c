@@ -77,7 +77,7 @@ s_kind(const char *kind, bus_error_t *err)
 }
 
 int
-gw_policy_list(gw_request_t *r, const char *kind, json_t **out, bus_error_t *err)
+gw_policy_list(gw_ctx_t *ctx, const char *kind, json_t **out, bus_error_t *err)
 {
     const policy_kind_t *k = s_kind(kind, err);
     if (!k)
@@ -85,31 +85,31 @@ gw_policy_list(gw_request_t *r, const char *kind, json_t **out, bus_error_t *err
     char sql[1024];
     //  Administrators see every keypair policy; anyone else those of its
     //  own keypairs, as Backend.AI answers them.
-    bool own = strcmp(kind, "keypair") == 0 && r->who.role != GW_ROLE_SUPERADMIN &&
-               r->who.role != GW_ROLE_ADMIN;
+    bool own = strcmp(kind, "keypair") == 0 && ctx->who->role != GW_ROLE_SUPERADMIN &&
+               ctx->who->role != GW_ROLE_ADMIN;
     snprintf(
         sql, sizeof sql, "%s%s ORDER BY name", k->select,
         own ? " WHERE name IN (SELECT resource_policy FROM keypairs WHERE user_id = ?1)"
             : "");
-    const char *params[] = {r->who.user_uuid, NULL};
-    *out = gw_store_rows(bus_node_db(r->gw->node), sql, own ? params : NULL, NULL);
+    const char *params[] = {ctx->who->user_uuid, NULL};
+    *out = gw_store_rows(ctx->db, sql, own ? params : NULL, NULL);
     return *out ? BUS_OK : bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
 }
 
 int
 gw_policy_get(
-    gw_request_t *r, const char *kind, const char *name, json_t **out, bus_error_t *err)
+    gw_ctx_t *ctx, const char *kind, const char *name, json_t **out, bus_error_t *err)
 {
     const policy_kind_t *k = s_kind(kind, err);
     if (!k)
         return BUS_STATUS_INVALID;
     if (!name && strcmp(kind, "keypair") == 0)
-        name = r->who.keypair_policy; //  "my policy"
+        name = ctx->who->keypair_policy; //  "my policy"
     char sql[1024];
     snprintf(sql, sizeof sql, "%s WHERE name = ?1", k->select);
     bool failed;
     const char *params[] = {name ? name : "", NULL};
-    *out = gw_store_one(bus_node_db(r->gw->node), sql, params, NULL, &failed);
+    *out = gw_store_one(ctx->db, sql, params, NULL, &failed);
     if (failed)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
     return *out ? BUS_OK
@@ -118,7 +118,7 @@ gw_policy_get(
 
 //  Publishes the policy's new state (or its deletion) inside the open transaction.
 static int
-s_announce(gw_request_t *r,
+s_announce(gw_ctx_t *ctx,
            const policy_kind_t *k,
            const char *name,
            bool deleted,
@@ -132,7 +132,7 @@ s_announce(gw_request_t *r,
     char *text = NULL;
     if (!deleted) {
         json_t *policy = NULL;
-        if (gw_policy_get(r, k->kind, name, &policy, err) != BUS_OK)
+        if (gw_policy_get(ctx, k->kind, name, &policy, err) != BUS_OK)
             return err->status;
         text = json_dumps(policy, JSON_COMPACT);
         json_decref(policy);
@@ -140,7 +140,7 @@ s_announce(gw_request_t *r,
     }
     bus_writer_t *writer = bus_writer_new();
     bool ok = writer && proto_policy_changed_write(&event, writer) == 0 &&
-              bus_node_emit(r->gw->node, PROTO_POLICY_CHANGED, bus_writer_data(writer),
+              bus_node_emit(ctx->node, PROTO_POLICY_CHANGED, bus_writer_data(writer),
                             bus_writer_size(writer)) != 0;
     bus_writer_destroy(&writer);
     free(text);
@@ -149,7 +149,7 @@ s_announce(gw_request_t *r,
 }
 
 static int
-s_write(gw_request_t *r,
+s_write(gw_ctx_t *ctx,
         const char *kind,
         const char *name,
         json_t *props,
@@ -157,9 +157,11 @@ s_write(gw_request_t *r,
         json_t **out,
         bus_error_t *err)
 {
-    if (!gw_identity_is_superadmin(&r->who))
+    if (!gw_identity_is_superadmin(ctx->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin changes policies");
+    if (gw_ctx_require_node(ctx, err) != BUS_OK)
+        return err->status;
     const policy_kind_t *k = s_kind(kind, err);
     if (!k)
         return BUS_STATUS_INVALID;
@@ -168,75 +170,77 @@ s_write(gw_request_t *r,
     char now[40];
     gw_now_iso(now);
     json_t *fixed = insert ? json_pack("{s:s}", "created_at", now) : NULL;
-    bus_node_begin(r->gw->node);
-    int rc = gw_store_write(bus_node_db(r->gw->node), k->table, "name", name, k->fields,
+    bus_node_begin(ctx->node);
+    int rc = gw_store_write(ctx->db, k->table, "name", name, k->fields,
                             json_is_object(props) ? props : NULL, fixed, insert, err);
     if (rc == BUS_OK)
-        rc = s_announce(r, k, name, false, err);
+        rc = s_announce(ctx, k, name, false, err);
     if (rc == BUS_OK)
-        bus_node_commit(r->gw->node);
+        bus_node_commit(ctx->node);
     else {
-        bus_node_rollback(r->gw->node);
+        bus_node_rollback(ctx->node);
     }
     json_decref(fixed);
     if (rc != BUS_OK)
         return rc;
     bus_log_notice("resource policy %s kind=%s name=%s by=%s",
-                   insert ? "created" : "modified", kind, name, r->who.email);
-    return gw_policy_get(r, kind, name, out, err);
+                   insert ? "created" : "modified", kind, name, ctx->who->email);
+    return gw_policy_get(ctx, kind, name, out, err);
 }
 
 int
-gw_policy_create(gw_request_t *r,
+gw_policy_create(gw_ctx_t *ctx,
                  const char *kind,
                  const char *name,
                  json_t *props,
                  json_t **out,
                  bus_error_t *err)
 {
-    return s_write(r, kind, name, props, true, out, err);
+    return s_write(ctx, kind, name, props, true, out, err);
 }
 
 int
-gw_policy_modify(gw_request_t *r,
+gw_policy_modify(gw_ctx_t *ctx,
                  const char *kind,
                  const char *name,
                  json_t *props,
                  json_t **out,
                  bus_error_t *err)
 {
-    return s_write(r, kind, name, props, false, out, err);
+    return s_write(ctx, kind, name, props, false, out, err);
 }
 
 int
-gw_policy_delete(gw_request_t *r, const char *kind, const char *name, bus_error_t *err)
+gw_policy_delete(gw_ctx_t *ctx, const char *kind, const char *name, bus_error_t *err)
 {
-    if (!gw_identity_is_superadmin(&r->who))
+    if (!gw_identity_is_superadmin(ctx->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin changes policies");
+    if (gw_ctx_require_node(ctx, err) != BUS_OK)
+        return err->status;
     const policy_kind_t *k = s_kind(kind, err);
     if (!k)
         return BUS_STATUS_INVALID;
     char sql[128];
     snprintf(sql, sizeof sql, "DELETE FROM %s WHERE name = ?1", k->table);
-    bus_db_t *db = bus_node_db(r->gw->node);
+    bus_db_t *db = ctx->db;
     sqlite3_stmt *stmt = bus_db_stmt(db, sql);
     if (!stmt)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
-    bus_node_begin(r->gw->node);
+    bus_node_begin(ctx->node);
     sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
     int rc = gw_store_step(db, stmt, err);
     if (rc == BUS_OK && sqlite3_changes(bus_db_handle(db)) == 0)
         rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "No such resource policy.");
     if (rc == BUS_OK)
-        rc = s_announce(r, k, name, true, err);
+        rc = s_announce(ctx, k, name, true, err);
     if (rc == BUS_OK)
-        bus_node_commit(r->gw->node);
+        bus_node_commit(ctx->node);
     else {
-        bus_node_rollback(r->gw->node);
+        bus_node_rollback(ctx->node);
     }
     if (rc == BUS_OK)
         bus_log_notice("resource policy deleted kind=%s name=%s by=%s", kind, name,
-                       r->who.email);
+                       ctx->who->email);
     return rc;
 }

@@ -4,11 +4,11 @@
     A preset holds a resource slot map, normalized by bus_slots when written
     (so "mem": "1g" is stored and shown as "1073741824"), an optional shared
     memory size in bytes, and optionally the resource group it belongs to
-    (none: every group). Superadmins write; everyone reads. GraphQL shows
-    resource_slots as a JSONString and shared_memory as a decimal string;
-    GET /resource/presets shows the slots as an object. With
-    ?scaling_group=X it lists the presets of X and the global ones.
-    POST /resource/check-presets is gw_check_presets.c.
+    (none: every group). Superadmins write; everyone reads. The operations
+    take a context (gw_ctx_t): GraphQL (gw_gql_admin) shows resource_slots
+    as a JSONString and shared_memory as a decimal string; GET
+    /resource/presets (gw_rest) shows the slots as an object. POST
+    /resource/check-presets is gw_check_presets.c.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -31,11 +31,11 @@ s_valid_name(const char *name)
 }
 
 int
-gw_preset_list(gw_request_t *r, const char *scaling_group, json_t **out, bus_error_t *err)
+gw_preset_list(gw_ctx_t *ctx, const char *scaling_group, json_t **out, bus_error_t *err)
 {
     //  Every caller reads every preset.
     const char *params[] = {scaling_group, NULL};
-    *out = gw_store_rows(r->gw->db,
+    *out = gw_store_rows(ctx->db,
                          scaling_group ? PRESET_COLUMNS
                              " WHERE scaling_group_name IS NULL"
                              " OR scaling_group_name = ?1 ORDER BY name"
@@ -45,14 +45,14 @@ gw_preset_list(gw_request_t *r, const char *scaling_group, json_t **out, bus_err
 }
 
 int
-gw_preset_get(gw_request_t *r, const char *name, json_t **out, bus_error_t *err)
+gw_preset_get(gw_ctx_t *ctx, const char *name, json_t **out, bus_error_t *err)
 {
     if (!name)
         return bus_error_set(err, BUS_STATUS_INVALID, "name is required");
     const char *params[] = {name, NULL};
     bool failed;
     *out =
-        gw_store_one(r->gw->db, PRESET_COLUMNS " WHERE name = ?1", params, NULL, &failed);
+        gw_store_one(ctx->db, PRESET_COLUMNS " WHERE name = ?1", params, NULL, &failed);
     if (failed)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
     return *out ? BUS_OK
@@ -62,11 +62,11 @@ gw_preset_get(gw_request_t *r, const char *name, json_t **out, bus_error_t *err)
 //  Validates props and writes the preset: an INSERT (create) or an UPDATE
 //  of the fields sent. Unknown fields are refused.
 static int
-s_write(gw_request_t *r, const char *name, json_t *props, bool create, bus_error_t *err)
+s_write(gw_ctx_t *ctx, const char *name, json_t *props, bool create, bus_error_t *err)
 {
     if (props && !json_is_object(props) && !json_is_null(props))
         return bus_error_set(err, BUS_STATUS_INVALID, "props: expected an object");
-    bus_db_t *db = r->gw->db;
+    bus_db_t *db = ctx->db;
     const char *key;
     json_t *value;
     json_object_foreach(props, key, value)
@@ -152,127 +152,46 @@ s_write(gw_request_t *r, const char *name, json_t *props, bool create, bus_error
 
 int
 gw_preset_create(
-    gw_request_t *r, const char *name, json_t *props, json_t **out, bus_error_t *err)
+    gw_ctx_t *ctx, const char *name, json_t *props, json_t **out, bus_error_t *err)
 {
-    if (!gw_identity_is_superadmin(&r->who))
+    if (!gw_identity_is_superadmin(ctx->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin creates resource presets");
     if (!s_valid_name(name))
         return bus_error_set(err, BUS_STATUS_INVALID,
                              "a preset name is 1-63 letters, digits, '-', '_' or '.'");
-    int rc = s_write(r, name, props, true, err);
+    int rc = s_write(ctx, name, props, true, err);
     if (rc != BUS_OK)
         return rc;
-    bus_log_notice("resource preset created name=%s by=%s", name, r->who.email);
-    return gw_preset_get(r, name, out, err);
+    bus_log_notice("resource preset created name=%s by=%s", name, ctx->who->email);
+    return gw_preset_get(ctx, name, out, err);
 }
 
 int
 gw_preset_modify(
-    gw_request_t *r, const char *name, json_t *props, json_t **out, bus_error_t *err)
+    gw_ctx_t *ctx, const char *name, json_t *props, json_t **out, bus_error_t *err)
 {
-    if (!gw_identity_is_superadmin(&r->who))
+    if (!gw_identity_is_superadmin(ctx->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin modifies resource presets");
     if (!name)
         return bus_error_set(err, BUS_STATUS_INVALID, "name is required");
-    int rc = s_write(r, name, props, false, err);
+    int rc = s_write(ctx, name, props, false, err);
     if (rc != BUS_OK)
         return rc;
-    bus_log_notice("resource preset modified name=%s by=%s", name, r->who.email);
-    return gw_preset_get(r, name, out, err);
+    bus_log_notice("resource preset modified name=%s by=%s", name, ctx->who->email);
+    return gw_preset_get(ctx, name, out, err);
 }
 
 int
-gw_preset_delete(gw_request_t *r, const char *name, bus_error_t *err)
+gw_preset_delete(gw_ctx_t *ctx, const char *name, bus_error_t *err)
 {
-    if (!gw_identity_is_superadmin(&r->who))
+    if (!gw_identity_is_superadmin(ctx->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin deletes resource presets");
-    int rc = gw_store_delete(r->gw->db, "resource_presets", "name", name,
+    int rc = gw_store_delete(ctx->db, "resource_presets", "name", name,
                              "No such resource preset.", err);
     if (rc == BUS_OK)
-        bus_log_notice("resource preset deleted name=%s by=%s", name, r->who.email);
+        bus_log_notice("resource preset deleted name=%s by=%s", name, ctx->who->email);
     return rc;
 }
-
-//  GET /resource/presets[?scaling_group=X]
-void
-gw_preset_handle_list(gw_request_t *r)
-{
-    const char *sgroup = json_string_value(json_object_get(r->params, "scaling_group"));
-    json_t *rows = NULL;
-    bus_error_t err = {0};
-    int rc = gw_preset_list(r, sgroup, &rows, &err);
-    if (rc != BUS_OK) {
-        gw_reply_status(r, rc, err.detail);
-        return;
-    }
-    json_t *presets = json_array();
-    size_t index;
-    json_t *row;
-    json_array_foreach(rows, index, row)
-    {
-        json_t *slots = json_loads(
-            json_string_value(json_object_get(row, "resource_slots")), 0, NULL);
-        json_array_append_new(
-            presets, json_pack("{s:O, s:O, s:o}", "name", json_object_get(row, "name"),
-                               "shared_memory", json_object_get(row, "shared_memory"),
-                               "resource_slots", slots ? slots : json_object()));
-    }
-    json_decref(rows);
-    gw_reply_json(r, 200, json_pack("{s:o}", "presets", presets));
-}
-
-//  ---------------------------------------------------------------------------
-//  GraphQL
-
-static json_t *
-q_resource_presets(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_preset_list(r, gw_gql_arg(args, "scaling_group_name"), &out, err);
-    return rc == BUS_OK ? out : NULL;
-}
-
-static json_t *
-q_resource_preset(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_preset_get(r, gw_gql_arg(args, "name"), &out, err);
-    return rc == BUS_OK || rc == BUS_STATUS_NOT_FOUND ? gw_gql_single(rc, out) : NULL;
-}
-
-static json_t *
-m_create_resource_preset(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_preset_create(r, gw_gql_arg(args, "name"), json_object_get(args, "props"),
-                              &out, err);
-    return gw_gql_mutation(rc, "resource_preset", out, err);
-}
-
-static json_t *
-m_modify_resource_preset(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_preset_modify(r, gw_gql_arg(args, "name"), json_object_get(args, "props"),
-                              &out, err);
-    return gw_gql_mutation(rc, "resource_preset", out, err);
-}
-
-static json_t *
-m_delete_resource_preset(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    return gw_gql_mutation(gw_preset_delete(r, gw_gql_arg(args, "name"), err), NULL, NULL,
-                           err);
-}
-
-const gw_gql_root_t gw_preset_gql_roots[] = {
-    {"query", "resource_presets", q_resource_presets},
-    {"query", "resource_preset", q_resource_preset},
-    {"mutation", "create_resource_preset", m_create_resource_preset},
-    {"mutation", "modify_resource_preset", m_modify_resource_preset},
-    {"mutation", "delete_resource_preset", m_delete_resource_preset},
-    {NULL, NULL, NULL},
-};

@@ -48,9 +48,10 @@ s_call(pty_stream_t *self,
        int timeout_ms,
        bus_reply_fn *fn)
 {
-    bool sent = writer && bus_node_call(self->gw->node, self->at.agent_addr, method,
-                                        bus_writer_data(writer), bus_writer_size(writer),
-                                        timeout_ms, fn, self) != 0;
+    bool sent =
+        writer && bus_node_call(gw_server_node(self->gw), self->at.agent_addr, method,
+                                bus_writer_data(writer), bus_writer_size(writer),
+                                timeout_ms, fn, self) != 0;
     bus_writer_destroy(&writer);
     if (sent)
         self->calls++;
@@ -142,7 +143,7 @@ s_write(
     pty_stream_t *self, const uint8_t *data, size_t size, unsigned rows, unsigned cols)
 {
     if (size)
-        gw_activity_touch(self->gw->activity, self->at.session_id);
+        gw_activity_touch(gw_server_activity(self->gw), self->at.session_id);
     proto_kernel_pty_write_req_t in;
     proto_kernel_pty_write_req_init(&in);
     in.kernel_id = self->at.kernel_id;
@@ -200,12 +201,12 @@ s_on_message(
         proto_session_restart_req_init(&in);
         in.session_id = self->at.session_id;
         bus_writer_t *writer = bus_writer_new();
-        const char *scheduler = bus_node_find(self->gw->node, "scheduler");
-        bool sent = writer && scheduler &&
-                    proto_session_restart_req_write(&in, writer) == 0 &&
-                    bus_node_call(self->gw->node, scheduler, PROTO_SESSION_RESTART,
-                                  bus_writer_data(writer), bus_writer_size(writer),
-                                  PTY_RESTART_TIMEOUT_MS, s_on_written, self) != 0;
+        const char *scheduler = bus_node_find(gw_server_node(self->gw), "scheduler");
+        bool sent =
+            writer && scheduler && proto_session_restart_req_write(&in, writer) == 0 &&
+            bus_node_call(gw_server_node(self->gw), scheduler, PROTO_SESSION_RESTART,
+                          bus_writer_data(writer), bus_writer_size(writer),
+                          PTY_RESTART_TIMEOUT_MS, s_on_written, self) != 0;
         bus_writer_destroy(&writer);
         if (sent)
             self->calls++;

@@ -112,7 +112,7 @@ s_log_access(gw_request_t *r)
     access.latency_us = (uint64_t) (bus_clock_wall_us() - r->started_us);
     access.client_addr = r->client_addr;
     access.error_type = (char *) (r->error_type ? r->error_type : "");
-    gw_accesslog_add(r->gw->accesslog, &access);
+    gw_accesslog_add(gw_server_accesslog(r->gw), &access);
     bus_log_info("request method=%s path=%s status=%d access_key=%s latency_us=%" PRIu64
                  " id=%s",
                  r->method, r->path, r->status, r->authenticated ? who->access_key : "-",
@@ -148,7 +148,7 @@ s_send_begin(gw_request_t *r, int status)
         evhttp_add_header(headers, "X-RateLimit-Limit", value);
         snprintf(value, sizeof value, "%d", r->rate_remaining);
         evhttp_add_header(headers, "X-RateLimit-Remaining", value);
-        snprintf(value, sizeof value, "%d", gw_ratelimit_window_s(r->gw->rate));
+        snprintf(value, sizeof value, "%d", gw_ratelimit_window_s(gw_server_rate(r->gw)));
         evhttp_add_header(headers, "X-RateLimit-Window", value);
     }
     return true;
@@ -243,7 +243,7 @@ s_authenticate(gw_request_t *r)
     struct evkeyvalq *headers = evhttp_request_get_input_headers(r->req);
     gw_auth_params_t params;
     gw_auth_problem_t problem = {0};
-    int64_t skew_us = (int64_t) gw->config->clock_skew_s * 1000000;
+    int64_t skew_us = (int64_t) gw_server_config(gw)->clock_skew_s * 1000000;
     gw_auth_rc_t rc =
         gw_auth_extract(headers, bus_clock_wall_us(), skew_us, &params, &problem);
     if (rc == GW_AUTH_FAILED) {
@@ -254,9 +254,9 @@ s_authenticate(gw_request_t *r)
         unsigned char key[GW_AUTH_DIGEST_MAX];
         size_t key_len = 0;
         int found = gw_identity_cache_get(
-            gw->identities, bus_node_db(gw->node), params.credential.access_key,
-            params.credential.hash_name, params.date_key, params.host ? params.host : "",
-            &r->who, key, &key_len);
+            gw_server_identities(gw), bus_node_db(gw_server_node(gw)),
+            params.credential.access_key, params.credential.hash_name, params.date_key,
+            params.host ? params.host : "", &r->who, key, &key_len);
         OPENSSL_cleanse(r->who.secret_key, sizeof r->who.secret_key);
         if (found == BUS_STATUS_INTERNAL) {
             gw_reply_problem(r, "internal-server-error", NULL);
@@ -323,7 +323,7 @@ s_act_for_owner(gw_request_t *r)
         return false;
     }
     gw_identity_t owner_id;
-    int rc = gw_identity_load(r->gw->db, owner, &owner_id);
+    int rc = gw_identity_load(gw_server_db(r->gw), owner, &owner_id);
     OPENSSL_cleanse(owner_id.secret_key, sizeof owner_id.secret_key);
     if (rc == BUS_STATUS_NOT_FOUND) {
         gw_reply_problem(r, "invalid-api-params", "Unknown owner access key");
@@ -353,7 +353,7 @@ s_rate_limit(gw_request_t *r)
     r->rate_remaining = -1;
     if (!r->authenticated)
         return true;
-    if (!gw_ratelimit_take(r->gw->rate, r->who.access_key, r->who.rate_limit,
+    if (!gw_ratelimit_take(gw_server_rate(r->gw), r->who.access_key, r->who.rate_limit,
                            bus_clock_mono_ms(), &r->rate_remaining)) {
         gw_reply_problem(r, "rate-limit-exceeded", NULL);
         return false;
@@ -367,7 +367,7 @@ s_check_size(gw_request_t *r)
 {
     struct evbuffer *input = evhttp_request_get_input_buffer(r->req);
     size_t length = input ? evbuffer_get_length(input) : 0;
-    int64_t limit = gw_routes_max_body(r->route, r->gw->config->max_body_bytes);
+    int64_t limit = gw_routes_max_body(r->route, gw_server_config(r->gw)->max_body_bytes);
     if ((int64_t) length <= limit)
         return true;
     char detail[128];
@@ -389,6 +389,13 @@ s_parse_params(gw_request_t *r)
     return true;
 }
 
+gw_ctx_t *
+gw_request_ctx(gw_request_t *r)
+{
+    assert(r);
+    return &r->ctx;
+}
+
 void
 gw_request_dispatch(gw_server_t *gw, struct evhttp_request *req, const gw_route_t *routes)
 {
@@ -398,6 +405,8 @@ gw_request_dispatch(gw_server_t *gw, struct evhttp_request *req, const gw_route_
         return;
     }
     r->gw = gw;
+    r->ctx = (gw_ctx_t){gw_server_db(gw), gw_server_node(gw), gw_server_config(gw),
+                        gw_server_identities(gw), &r->who};
     r->req = req;
     r->started_us = bus_clock_wall_us();
     r->rate_remaining = -1;

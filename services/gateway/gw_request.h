@@ -26,6 +26,7 @@
 
 #include "bus.h"
 #include "gw_identity.h"
+#include "gw_ctx.h"
 #include "gw_server.h"
 
 struct evhttp_request;
@@ -75,6 +76,9 @@ struct gw_request_s {
     //  Who signed the request when it acts for another keypair's owner
     //  (GW_AUTH_OWNER): its access_key is "" otherwise. Never holds a secret.
     gw_identity_t caller;
+    //  What the administrative operations run with: the server's database,
+    //  node, config and identity cache, and who (&r->who). See gw_request_ctx.
+    gw_ctx_t ctx;
     //  Filled by the params stage; owned.
     json_t *params;
     //  Data fetched from other services before a handler runs (GraphQL's
@@ -120,6 +124,10 @@ void gw_reply_status(gw_request_t *r, int status, const char *detail);
 
 //  The path capture called name ("{name}" in the pattern), or NULL.
 const char *gw_request_path_param(const gw_request_t *r, const char *name);
+
+//  The context r's handler runs administrative operations with (borrowed,
+//  valid while r is): the caller is r->who, after the owner stage.
+gw_ctx_t *gw_request_ctx(gw_request_t *r);
 
 //  A request header, or NULL.
 const char *gw_request_header(const gw_request_t *r, const char *name);

@@ -3,21 +3,71 @@
 
     The gateway's HTTP server runs on the node's event loop, so a request
     handler can call other services over the bus and answer when the reply
-    comes, without threads or locks.
+    comes, without threads or locks. s_init builds the state below, object
+    by object; s_fini takes it down in the reverse order (the listener and
+    the long-lived connections first).
+
+    Timers. The gateway has no cron timer of its own: its periodic duties
+    are the node's (bus_node.h: heartbeat, peer list, catch-up of the
+    session and image domains, outbox) and these, each armed on the loop
+    by the module that owns it, only while there is something to do:
+      - access log flush (gw_accesslog): GW_ACCESSLOG_FLUSH_MS (5 ms) after
+        the first queued record, or at GW_ACCESSLOG_BATCH (512) records,
+        writes the queued gateway.access events, and each keypair's
+        num_queries and last_used, in one transaction;
+      - POST /session wait (gw_session_create): every S_POLL_MS (1 s) per
+        waiting create, and at once on each of its lifecycle events, asks
+        session.get; the wait ends at maxWaitSeconds (the request's);
+      - event-stream ping (gw_sse): every GW_SSE_PING_MS (15 s) per
+        /events/session stream, a comment line that keeps proxies open;
+      - WebSocket ping and idle close (gw_wsconn): every GW_WSCONN_PING_MS
+        (20 s) per connection a ping, and the connection is closed when the
+        client was silent for GW_WSCONN_IDLE_MS (75 s); a close waits
+        GW_WSCONN_CLOSE_MS (2 s) for the client's answer;
+      - orphan run kill (gw_stream): GW_STREAM_KILL_MS (2 s) after a client
+        left mid-run and the run was interrupted, kernel.execute kills it;
+      - stalled connections (evhttp, gw_http): GW_HTTP_STALL_S (60 s)
+        without a byte read or written drops the connection.
+    The rest is lazy, checked when used rather than swept by a timer: the
+    identity cache (GW_IDENTITY_TTL_MS, 1 s), the rate limits' rolling
+    windows (auth.rate_window_s), the storage directory (GW_STORAGE_TTL_MS,
+    5 s), session.activity (at most every GW_ACTIVITY_MIN_MS per session).
+    RPC timeouts are the node's (bus_node_call's timeout_ms).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
 #include "gw_classes.h"
 
+struct _gw_server_t {
+    bus_node_t *node;          //  NULL for the offline admin command
+    bus_db_t *db;              //  the gateway's database (the node's, when there is one)
+    const gw_config_t *config; //  borrowed from bus_main
+    gw_http_t *http;
+    gw_ratelimit_t *rate;            //  requests per keypair
+    gw_ratelimit_t *login_failures;  //  failed logins per user name
+    gw_identity_cache_t *identities; //  callers, with their signing keys
+    gw_accesslog_t *accesslog;       //  queued access records
+    gw_events_t *events;             //  listeners to session events
+    gw_stats_t *stats;               //  the last kernel.stats of each kernel
+    gw_activity_t *activity;         //  sessions in use, told the scheduler
+    gw_storage_t *storage;           //  the storage-proxies and their volumes
+    uint8_t *token_secret; //  signs upload/download tokens; NULL: none configured
+    size_t token_secret_len;
+    //  Open long-lived connections (lists), closed before evhttp is freed.
+    struct _gw_wsconn_t *websockets;
+    struct _gw_sse_t *event_streams;
+    struct _gw_orphan_run_t *orphan_runs; //  runs to kill whose clients left
+};
+
 static void
 s_fini(void **state_p)
 {
     gw_server_t *gw = *state_p;
     if (gw) {
-        gw_http_stop(gw);
-        gw_stats_fini(gw);
-        gw_events_fini(gw);
+        gw_http_destroy(&gw->http);
+        gw_stats_destroy(&gw->stats);
+        gw_events_destroy(&gw->events);
         gw_accesslog_destroy(&gw->accesslog);
         gw_activity_destroy(&gw->activity);
         gw_storage_destroy(&gw->storage);
@@ -62,17 +112,20 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
         s_fini((void **) &gw);
         return NULL;
     }
-    if (gw_image_init(gw) != 0 || gw_events_init(gw) != 0 || gw_stats_init(gw) != 0) {
+    if (gw_image_init(node) != 0 || !(gw->events = gw_events_new(node)) ||
+        !(gw->stats = gw_stats_new(node, gw->events))) {
         bus_error_set(err, BUS_STATUS_INTERNAL, "cannot follow image or session events");
         s_fini((void **) &gw);
         return NULL;
     }
-    if (gw_http_start(gw, config->listen, config->max_body_bytes, err) != 0) {
+    gw->http = gw_http_new(gw, config->listen, config->max_body_bytes, err);
+    if (!gw->http) {
         s_fini((void **) &gw);
         return NULL;
     }
     char url[320];
-    snprintf(url, sizeof url, "%s://%s", gw->tls ? "https" : "http", gw->endpoint);
+    snprintf(url, sizeof url, "%s://%s", gw_http_tls(gw->http) ? "https" : "http",
+             gw_http_endpoint(gw->http));
     if (gw_bootstrap(bus_node_db(node), config, url, err) != 0) {
         s_fini((void **) &gw);
         return NULL;
@@ -97,3 +150,119 @@ const bus_service_t gw_service = {
     .fini = s_fini,
     .command = gw_admin_cli,
 };
+
+//  ---------------------------------------------------------------------------
+//  Accessors
+
+bus_node_t *
+gw_server_node(gw_server_t *self)
+{
+    assert(self);
+    return self->node;
+}
+
+bus_db_t *
+gw_server_db(gw_server_t *self)
+{
+    assert(self);
+    return self->db;
+}
+
+const gw_config_t *
+gw_server_config(gw_server_t *self)
+{
+    assert(self);
+    return self->config;
+}
+
+gw_http_t *
+gw_server_http(gw_server_t *self)
+{
+    assert(self);
+    return self->http;
+}
+
+gw_identity_cache_t *
+gw_server_identities(gw_server_t *self)
+{
+    assert(self);
+    return self->identities;
+}
+
+gw_ratelimit_t *
+gw_server_rate(gw_server_t *self)
+{
+    assert(self);
+    return self->rate;
+}
+
+gw_ratelimit_t *
+gw_server_login_failures(gw_server_t *self)
+{
+    assert(self);
+    return self->login_failures;
+}
+
+gw_accesslog_t *
+gw_server_accesslog(gw_server_t *self)
+{
+    assert(self);
+    return self->accesslog;
+}
+
+gw_events_t *
+gw_server_events(gw_server_t *self)
+{
+    assert(self);
+    return self->events;
+}
+
+gw_stats_t *
+gw_server_stats(gw_server_t *self)
+{
+    assert(self);
+    return self->stats;
+}
+
+gw_activity_t *
+gw_server_activity(gw_server_t *self)
+{
+    assert(self);
+    return self->activity;
+}
+
+gw_storage_t *
+gw_server_storage(gw_server_t *self)
+{
+    assert(self);
+    return self->storage;
+}
+
+const uint8_t *
+gw_server_token_secret(gw_server_t *self, size_t *len)
+{
+    assert(self && len);
+    *len = self->token_secret_len;
+    return self->token_secret;
+}
+
+struct _gw_wsconn_t **
+gw_server_websockets(gw_server_t *self)
+{
+    assert(self);
+    return &self->websockets;
+}
+
+struct _gw_sse_t **
+gw_server_event_streams(gw_server_t *self)
+{
+    assert(self);
+    return &self->event_streams;
+}
+
+struct _gw_orphan_run_t **
+gw_server_orphan_runs(gw_server_t *self)
+{
+    assert(self);
+    return &self->orphan_runs;
+}

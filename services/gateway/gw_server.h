@@ -1,6 +1,11 @@
 /*  =========================================================================
     gw_server - the gateway: its bus node, its HTTP server, its state
 
+    The server's state is private (gw_server.c): a handful of objects, each
+    with its _new/_destroy, which the modules reach through the accessors
+    below. The administrative operations do not see the server at all:
+    they take a gw_ctx_t (gw_request_ctx, or the offline command's own).
+
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
@@ -10,29 +15,7 @@
 #include "bus.h"
 #include "gw_config.h"
 
-struct evhttp;
-
-typedef struct {
-    bus_node_t *node;          //  NULL for the offline admin command
-    bus_db_t *db;              //  the gateway's database (the node's, when there is one)
-    const gw_config_t *config; //  borrowed from bus_main
-    struct evhttp *http;
-    struct ssl_ctx_st *tls;       //  SSL_CTX when the API serves HTTPS, else NULL
-    struct _gw_ratelimit_t *rate; //  requests per keypair
-    struct _gw_ratelimit_t *login_failures;  //  failed logins per user name
-    struct _gw_identity_cache_t *identities; //  callers, with their signing keys
-    struct _gw_accesslog_t *accesslog;       //  queued access records
-    struct _gw_wsconn_t *websockets;         //  open WebSocket connections (a list)
-    struct _gw_sse_t *event_streams;         //  open event streams (a list)
-    struct _gw_events_t *events;             //  listeners to session events
-    struct _gw_orphan_run_t *orphan_runs;    //  runs to kill whose clients left
-    struct _gw_stats_t *stats;               //  the last kernel.stats of each kernel
-    struct _gw_activity_t *activity;         //  sessions in use, told the scheduler
-    struct _gw_storage_t *storage;           //  the storage-proxies and their volumes
-    uint8_t *token_secret; //  signs upload/download tokens; NULL: none configured
-    size_t token_secret_len;
-    char endpoint[300]; //  "host:port" the API listens on, port resolved
-} gw_server_t;
+typedef struct _gw_server_t gw_server_t;
 
 //  The Backend.AI API version this gateway speaks (reference §0, §2).
 #define GW_API_VERSION "v6.20220315"
@@ -42,5 +25,36 @@ typedef struct {
 #define GW_IDENTITY_TTL_MS 1000
 
 extern const bus_service_t gw_service;
+
+//  The parts of the server, borrowed: each lives as long as the server.
+bus_node_t *gw_server_node(gw_server_t *self);
+bus_db_t *gw_server_db(gw_server_t *self);
+const gw_config_t *gw_server_config(gw_server_t *self);
+//  The HTTP listener (its endpoint, whether it speaks TLS).
+struct _gw_http_t *gw_server_http(gw_server_t *self);
+//  Callers, with their signing keys.
+struct _gw_identity_cache_t *gw_server_identities(gw_server_t *self);
+//  Requests per keypair, and failed logins per user name.
+struct _gw_ratelimit_t *gw_server_rate(gw_server_t *self);
+struct _gw_ratelimit_t *gw_server_login_failures(gw_server_t *self);
+//  Queued access records.
+struct _gw_accesslog_t *gw_server_accesslog(gw_server_t *self);
+//  Listeners to session events, and the last kernel.stats of each kernel.
+struct _gw_events_t *gw_server_events(gw_server_t *self);
+struct _gw_stats_t *gw_server_stats(gw_server_t *self);
+//  Sessions in use, told the scheduler.
+struct _gw_activity_t *gw_server_activity(gw_server_t *self);
+//  The storage-proxies and their volumes.
+struct _gw_storage_t *gw_server_storage(gw_server_t *self);
+//  The secret that signs upload/download tokens, and its length; NULL when
+//  none is configured.
+const uint8_t *gw_server_token_secret(gw_server_t *self, size_t *len);
+
+//  The heads of the lists of long-lived connections, which their modules
+//  link and unlink (gw_wsconn, gw_sse, gw_stream) and close all of before
+//  the HTTP server is freed.
+struct _gw_wsconn_t **gw_server_websockets(gw_server_t *self);
+struct _gw_sse_t **gw_server_event_streams(gw_server_t *self);
+struct _gw_orphan_run_t **gw_server_orphan_runs(gw_server_t *self);
 
 #endif

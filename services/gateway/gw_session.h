@@ -1,6 +1,10 @@
 /*  =========================================================================
     gw_session - the /session routes: create, info, destroy, execute
 
+    gw_session_create.c answers POST /session, gw_session.c the routes of
+    one session (a table of operations); gw_session_spec checks a create's
+    body.
+
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
@@ -8,6 +12,7 @@
 #define GW_SESSION_H_INCLUDED
 
 #include "gw_request.h"
+#include "gw_session_spec.h"
 
 //  POST /session (and /session/_/create): create or reuse, reference §3.1-3.2.
 void gw_session_handle_create(gw_request_t *r);
@@ -47,5 +52,25 @@ typedef void(gw_session_found_fn)(gw_request_t *r, proto_session_info_t *info, v
 //  name among the caller's sessions) and hands it to found; a session that
 //  does not exist or is not the caller's is answered 404 without calling.
 void gw_session_find(gw_request_t *r, gw_session_found_fn *found, void *arg);
+
+//  The scheduler's endpoint, or NULL when the gateway knows none now.
+const char *gw_session_scheduler(gw_request_t *r);
+
+//  Sends a session.* or kernel.* call for r to endpoint (NULL: false) and
+//  destroys writer; fn gets arg with the reply. False when it could not
+//  leave (then fn is never called).
+bool gw_session_call(gw_request_t *r,
+                     const char *endpoint,
+                     const char *method,
+                     bus_writer_t *writer,
+                     int timeout_ms,
+                     bus_reply_fn *fn,
+                     void *arg);
+
+//  Decodes a reply that carries a session (session.get, session.create)
+//  into info (caller clears it); BUS_OK, or the reply's failure in err.
+int gw_session_info_decode(const bus_reply_t *reply,
+                           proto_session_info_t *info,
+                           bus_error_t *err);
 
 #endif

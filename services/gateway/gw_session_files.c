@@ -184,9 +184,9 @@ s_on_session(gw_request_t *r, proto_session_info_t *info, void *arg)
         free(defaults);
         method = PROTO_KERNEL_LIST_FILES, done = s_on_listed;
     }
-    bool sent =
-        bus_node_call(r->gw->node, info->agent_addr, method, bus_writer_data(writer),
-                      bus_writer_size(writer), FILES_CALL_TIMEOUT_MS, done, call) != 0;
+    bool sent = bus_node_call(gw_server_node(r->gw), info->agent_addr, method,
+                              bus_writer_data(writer), bus_writer_size(writer),
+                              FILES_CALL_TIMEOUT_MS, done, call) != 0;
     bus_writer_destroy(&writer);
     if (!sent) {
         gw_reply_status(r, BUS_STATUS_UNAVAILABLE,

@@ -8,12 +8,9 @@
     Only a superadmin creates, changes, deletes or associates groups.
     Reads: a superadmin sees all; a domain admin or monitor the groups
     associated with its domain, its projects or its users' keypairs; a user
-    the groups it may use. GraphQL root fields are the table at the end;
-    REST answers GET /scaling-groups and its wsproxy-version.
-
-    wsproxy-version: Backend.AI asks the group's wsproxy for its API
-    version. Ours speaks v2, so a group with a wsproxy_addr answers "v2";
-    one without answers "v1", the legacy proxy inside the manager.
+    the groups it may use. The operations take a context (gw_ctx_t) and
+    know nothing of HTTP: the GraphQL root fields are gw_gql_admin's, GET
+    /scaling-groups and its wsproxy-version gw_rest's.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -152,30 +149,30 @@ s_query(bus_db_t *db,
 
 //  The groups r's caller may see, filtered by flag.
 static int
-s_visible(gw_request_t *r, const char *flag, json_t **out, bus_error_t *err)
+s_visible(gw_ctx_t *ctx, const char *flag, json_t **out, bus_error_t *err)
 {
-    if (gw_identity_is_superadmin(&r->who))
-        return s_query(r->gw->db, "1", NULL, NULL, NULL, flag, out, err);
-    if (gw_identity_reads_domain(&r->who, r->who.domain))
-        return s_query(r->gw->db, SGROUP_OF_DOMAIN, r->who.domain, NULL, NULL, flag, out,
+    if (gw_identity_is_superadmin(ctx->who))
+        return s_query(ctx->db, "1", NULL, NULL, NULL, flag, out, err);
+    if (gw_identity_reads_domain(ctx->who, ctx->who->domain))
+        return s_query(ctx->db, SGROUP_OF_DOMAIN, ctx->who->domain, NULL, NULL, flag, out,
                        err);
-    return s_query(r->gw->db, SGROUP_USABLE, r->who.domain, r->who.user_uuid,
-                   r->who.access_key, flag, out, err);
+    return s_query(ctx->db, SGROUP_USABLE, ctx->who->domain, ctx->who->user_uuid,
+                   ctx->who->access_key, flag, out, err);
 }
 
 int
-gw_sgroup_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
+gw_sgroup_list(gw_ctx_t *ctx, json_t *args, json_t **out, bus_error_t *err)
 {
-    return s_visible(r, s_active_flag(args), out, err);
+    return s_visible(ctx, s_active_flag(args), out, err);
 }
 
 int
-gw_sgroup_get(gw_request_t *r, const char *name, json_t **out, bus_error_t *err)
+gw_sgroup_get(gw_ctx_t *ctx, const char *name, json_t **out, bus_error_t *err)
 {
     if (!name)
         return bus_error_set(err, BUS_STATUS_INVALID, "name is required");
     json_t *all = NULL;
-    int rc = s_visible(r, "%", &all, err);
+    int rc = s_visible(ctx, "%", &all, err);
     if (rc != BUS_OK)
         return rc;
     *out = NULL;
@@ -195,7 +192,7 @@ gw_sgroup_get(gw_request_t *r, const char *name, json_t **out, bus_error_t *err)
 //  fields; member is set when the caller belongs to it (project) or owns it
 //  (keypair). NOT_FOUND when there is no such target.
 static int
-s_target_domain(gw_request_t *r,
+s_target_domain(gw_ctx_t *ctx,
                 const sgroup_link_t *link,
                 const char *target,
                 char domain[GW_NAME_MAX],
@@ -205,7 +202,7 @@ s_target_domain(gw_request_t *r,
     *member = false;
     if (strcmp(link->kind, "domain") == 0) {
         snprintf(domain, GW_NAME_MAX, "%s", target);
-        *member = strcmp(target, r->who.domain) == 0;
+        *member = strcmp(target, ctx->who->domain) == 0;
         return BUS_OK;
     }
     const char *sql = strcmp(link->kind, "user_group") == 0
@@ -214,9 +211,9 @@ s_target_domain(gw_request_t *r,
                             "?2) AS member FROM groups WHERE id = ?1"
                           : "SELECT u.domain_name, u.uuid = ?2 AS member FROM keypairs k"
                             " JOIN users u ON u.uuid = k.user_id WHERE k.access_key = ?1";
-    const char *params[] = {target, r->who.user_uuid, NULL};
+    const char *params[] = {target, ctx->who->user_uuid, NULL};
     bool failed;
-    json_t *row = gw_store_one(r->gw->db, sql, params, NULL, &failed);
+    json_t *row = gw_store_one(ctx->db, sql, params, NULL, &failed);
     if (failed)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
     if (!row)
@@ -229,7 +226,7 @@ s_target_domain(gw_request_t *r,
 }
 
 int
-gw_sgroup_list_for(gw_request_t *r,
+gw_sgroup_list_for(gw_ctx_t *ctx,
                    const char *kind,
                    const char *target,
                    json_t *args,
@@ -243,15 +240,15 @@ gw_sgroup_list_for(gw_request_t *r,
         return bus_error_set(err, BUS_STATUS_INVALID, "%s is required", kind);
     char domain[GW_NAME_MAX];
     bool member;
-    int rc = s_target_domain(r, link, target, domain, &member, err);
+    int rc = s_target_domain(ctx, link, target, domain, &member, err);
     if (rc != BUS_OK)
         return rc;
-    if (!member && !gw_identity_reads_domain(&r->who, domain))
+    if (!member && !gw_identity_reads_domain(ctx->who, domain))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN, "not your %s", link->noun);
     char where[256];
     snprintf(where, sizeof where, "name IN (SELECT scaling_group FROM %s WHERE %s = ?1)",
              link->table, link->column);
-    return s_query(r->gw->db, where, target, NULL, NULL, s_active_flag(args), out, err);
+    return s_query(ctx->db, where, target, NULL, NULL, s_active_flag(args), out, err);
 }
 
 //  Checks and rewrites the props a client may send: the options as JSON
@@ -307,7 +304,7 @@ s_clean_props(json_t *props, bus_error_t *err)
 //  Publishes the group's scheduling rules (or its deletion) as the durable
 //  policy.scaling_group, inside the open transaction, for the scheduler.
 static int
-s_announce(gw_request_t *r, const char *name, bool deleted, bus_error_t *err)
+s_announce(gw_ctx_t *ctx, const char *name, bool deleted, bus_error_t *err)
 {
     proto_policy_scaling_group_t event;
     proto_policy_scaling_group_init(&event);
@@ -316,7 +313,7 @@ s_announce(gw_request_t *r, const char *name, bool deleted, bus_error_t *err)
     const char *params[] = {name, NULL};
     bool failed = false;
     json_t *row = deleted ? NULL
-                          : gw_store_one(r->gw->db,
+                          : gw_store_one(ctx->db,
                                          "SELECT scheduler, scheduler_opts"
                                          " FROM scaling_groups WHERE name = ?1",
                                          params, NULL, &failed);
@@ -328,7 +325,7 @@ s_announce(gw_request_t *r, const char *name, bool deleted, bus_error_t *err)
         (char *) json_string_value(json_object_get(row, "scheduler_opts"));
     bus_writer_t *writer = bus_writer_new();
     bool ok = writer && proto_policy_scaling_group_write(&event, writer) == 0 &&
-              bus_node_emit(r->gw->node, PROTO_POLICY_SCALING_GROUP,
+              bus_node_emit(ctx->node, PROTO_POLICY_SCALING_GROUP,
                             bus_writer_data(writer), bus_writer_size(writer)) != 0;
     bus_writer_destroy(&writer);
     json_decref(row);
@@ -340,24 +337,26 @@ s_announce(gw_request_t *r, const char *name, bool deleted, bus_error_t *err)
 //  transaction.
 static int
 s_commit_announced(
-    gw_request_t *r, const char *name, bool deleted, int rc, bus_error_t *err)
+    gw_ctx_t *ctx, const char *name, bool deleted, int rc, bus_error_t *err)
 {
     if (rc == BUS_OK)
-        rc = s_announce(r, name, deleted, err);
-    if (rc == BUS_OK && bus_node_commit(r->gw->node) != 0)
+        rc = s_announce(ctx, name, deleted, err);
+    if (rc == BUS_OK && bus_node_commit(ctx->node) != 0)
         rc = bus_error_set(err, BUS_STATUS_UNAVAILABLE, "cannot commit");
     else if (rc != BUS_OK)
-        bus_node_rollback(r->gw->node);
+        bus_node_rollback(ctx->node);
     return rc;
 }
 
 int
 gw_sgroup_create(
-    gw_request_t *r, const char *name, json_t *props, json_t **out, bus_error_t *err)
+    gw_ctx_t *ctx, const char *name, json_t *props, json_t **out, bus_error_t *err)
 {
-    if (!gw_identity_is_superadmin(&r->who))
+    if (!gw_identity_is_superadmin(ctx->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin creates scaling groups");
+    if (gw_ctx_require_node(ctx, err) != BUS_OK)
+        return err->status;
     if (!s_valid_name(name))
         return bus_error_set(
             err, BUS_STATUS_INVALID,
@@ -368,27 +367,29 @@ gw_sgroup_create(
     char now[40];
     gw_now_iso(now);
     json_t *fixed = json_pack("{s:s}", "created_at", now);
-    bus_node_begin(r->gw->node);
-    int rc = gw_store_write(r->gw->db, "scaling_groups", "name", name, s_fields, fields,
+    bus_node_begin(ctx->node);
+    int rc = gw_store_write(ctx->db, "scaling_groups", "name", name, s_fields, fields,
                             fixed, true, err);
-    rc = s_commit_announced(r, name, false, rc, err);
+    rc = s_commit_announced(ctx, name, false, rc, err);
     json_decref(fixed);
     json_decref(fields);
     if (rc == BUS_STATUS_CONFLICT)
         return bus_error_set(err, rc, "scaling group %s already exists", name);
     if (rc != BUS_OK)
         return rc;
-    bus_log_notice("scaling group created name=%s by=%s", name, r->who.email);
-    return gw_sgroup_get(r, name, out, err);
+    bus_log_notice("scaling group created name=%s by=%s", name, ctx->who->email);
+    return gw_sgroup_get(ctx, name, out, err);
 }
 
 int
 gw_sgroup_modify(
-    gw_request_t *r, const char *name, json_t *props, json_t **out, bus_error_t *err)
+    gw_ctx_t *ctx, const char *name, json_t *props, json_t **out, bus_error_t *err)
 {
-    if (!gw_identity_is_superadmin(&r->who))
+    if (!gw_identity_is_superadmin(ctx->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin modifies scaling groups");
+    if (gw_ctx_require_node(ctx, err) != BUS_OK)
+        return err->status;
     if (!name)
         return bus_error_set(err, BUS_STATUS_INVALID, "name is required");
     json_t *fields = s_clean_props(props, err);
@@ -396,37 +397,39 @@ gw_sgroup_modify(
         return err->status;
     const char *params[] = {name, NULL};
     int rc = BUS_OK;
-    bus_node_begin(r->gw->node);
-    if (!s_exists(r->gw->db, "SELECT 1 FROM scaling_groups WHERE name = ?1", params))
+    bus_node_begin(ctx->node);
+    if (!s_exists(ctx->db, "SELECT 1 FROM scaling_groups WHERE name = ?1", params))
         rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "No such scaling group.");
     else
-        rc = gw_store_write(r->gw->db, "scaling_groups", "name", name, s_fields, fields,
+        rc = gw_store_write(ctx->db, "scaling_groups", "name", name, s_fields, fields,
                             NULL, false, err);
-    rc = s_commit_announced(r, name, false, rc, err);
+    rc = s_commit_announced(ctx, name, false, rc, err);
     json_decref(fields);
     if (rc != BUS_OK)
         return rc;
-    bus_log_notice("scaling group modified name=%s by=%s", name, r->who.email);
-    return gw_sgroup_get(r, name, out, err);
+    bus_log_notice("scaling group modified name=%s by=%s", name, ctx->who->email);
+    return gw_sgroup_get(ctx, name, out, err);
 }
 
 int
-gw_sgroup_delete(gw_request_t *r, const char *name, bus_error_t *err)
+gw_sgroup_delete(gw_ctx_t *ctx, const char *name, bus_error_t *err)
 {
-    if (!gw_identity_is_superadmin(&r->who))
+    if (!gw_identity_is_superadmin(ctx->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin deletes scaling groups");
-    bus_node_begin(r->gw->node);
-    int rc = gw_store_delete(r->gw->db, "scaling_groups", "name", name,
+    if (gw_ctx_require_node(ctx, err) != BUS_OK)
+        return err->status;
+    bus_node_begin(ctx->node);
+    int rc = gw_store_delete(ctx->db, "scaling_groups", "name", name,
                              "No such scaling group.", err);
-    rc = s_commit_announced(r, name, true, rc, err);
+    rc = s_commit_announced(ctx, name, true, rc, err);
     if (rc == BUS_OK)
-        bus_log_notice("scaling group deleted name=%s by=%s", name, r->who.email);
+        bus_log_notice("scaling group deleted name=%s by=%s", name, ctx->who->email);
     return rc;
 }
 
 int
-gw_sgroup_associate(gw_request_t *r,
+gw_sgroup_associate(gw_ctx_t *ctx,
                     const char *kind,
                     const char *sgroup,
                     const char *target,
@@ -436,13 +439,13 @@ gw_sgroup_associate(gw_request_t *r,
     const sgroup_link_t *link = s_link(kind);
     if (!link)
         return bus_error_set(err, BUS_STATUS_INVALID, "no association kind %s", kind);
-    if (!gw_identity_is_superadmin(&r->who))
+    if (!gw_identity_is_superadmin(ctx->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin associates scaling groups");
     if (!target || (!sgroup && associate))
         return bus_error_set(err, BUS_STATUS_INVALID, "scaling_group and %s are required",
                              kind);
-    bus_db_t *db = r->gw->db;
+    bus_db_t *db = ctx->db;
     const char *sgroup_params[] = {sgroup, NULL}, *target_params[] = {target, NULL};
     if (associate) {
         if (!s_exists(db, "SELECT 1 FROM scaling_groups WHERE name = ?1", sgroup_params))
@@ -474,25 +477,25 @@ gw_sgroup_associate(gw_request_t *r,
     if (rc == BUS_OK)
         bus_log_notice("scaling group %s name=%s %s=%s by=%s",
                        associate ? "associated" : "disassociated", sgroup ? sgroup : "*",
-                       kind, target, r->who.email);
+                       kind, target, ctx->who->email);
     return rc;
 }
 
 //  ---------------------------------------------------------------------------
-//  REST
+//  Who may use which
 
 //  The project named by id or (in the caller's domain) by name, if the
 //  caller may use it: a member, an admin of its domain, or a superadmin.
 static int
-s_usable_project(gw_request_t *r,
+s_usable_project(gw_ctx_t *ctx,
                  const char *group,
                  char id[GW_UUID_SIZE],
                  bus_error_t *err)
 {
-    const char *params[] = {group, r->who.domain, r->who.user_uuid, NULL};
+    const char *params[] = {group, ctx->who->domain, ctx->who->user_uuid, NULL};
     bool failed;
     json_t *row = gw_store_one(
-        r->gw->db,
+        ctx->db,
         "SELECT id, domain_name, EXISTS (SELECT 1 FROM association_groups_users a"
         " WHERE a.group_id = groups.id AND a.user_id = ?3) AS member FROM groups"
         " WHERE id = ?1 OR (name = ?1 AND domain_name = ?2) ORDER BY id = ?1 DESC LIMIT "
@@ -503,7 +506,7 @@ s_usable_project(gw_request_t *r,
     bool allowed =
         row && (json_integer_value(json_object_get(row, "member")) != 0 ||
                 gw_identity_admins_domain(
-                    &r->who, json_string_value(json_object_get(row, "domain_name"))));
+                    ctx->who, json_string_value(json_object_get(row, "domain_name"))));
     if (allowed)
         snprintf(id, GW_UUID_SIZE, "%s", json_string_value(json_object_get(row, "id")));
     json_decref(row);
@@ -512,14 +515,14 @@ s_usable_project(gw_request_t *r,
 }
 
 int
-gw_sgroup_usable(gw_request_t *r,
+gw_sgroup_usable(gw_ctx_t *ctx,
                  const char *group,
                  char project_id[GW_UUID_SIZE],
                  json_t **names,
                  bus_error_t *err)
 {
     *names = NULL;
-    int rc = s_usable_project(r, group, project_id, err);
+    int rc = s_usable_project(ctx, group, project_id, err);
     json_t *rows = NULL;
     if (rc == BUS_OK) {
         const char *where =
@@ -527,8 +530,8 @@ gw_sgroup_usable(gw_request_t *r,
             " UNION SELECT scaling_group FROM sgroups_for_groups WHERE group_id = ?2"
             " UNION SELECT scaling_group FROM sgroups_for_keypairs WHERE access_key = "
             "?3)";
-        rc = s_query(r->gw->db, where, r->who.domain, project_id, r->who.access_key, "1",
-                     &rows, err);
+        rc = s_query(ctx->db, where, ctx->who->domain, project_id, ctx->who->access_key,
+                     "1", &rows, err);
     }
     if (rc != BUS_OK)
         return rc;
@@ -540,171 +543,3 @@ gw_sgroup_usable(gw_request_t *r,
     json_decref(rows);
     return BUS_OK;
 }
-
-//  GET /scaling-groups?group=<project id or name>
-void
-gw_sgroup_handle_list(gw_request_t *r)
-{
-    const char *group = NULL;
-    const char *keys[] = {"group", "group_id", "group_name"};
-    for (int i = 0; i < 3 && !group; i++)
-        group = json_string_value(json_object_get(r->params, keys[i]));
-    if (!group) {
-        gw_reply_problem(r, "invalid-api-params", "group is required");
-        return;
-    }
-    bus_error_t err = {0};
-    char id[GW_UUID_SIZE];
-    json_t *names = NULL;
-    int rc = gw_sgroup_usable(r, group, id, &names, &err);
-    if (rc != BUS_OK) {
-        gw_reply_status(r, rc, err.detail);
-        return;
-    }
-    json_t *groups = json_array();
-    size_t index;
-    json_t *name;
-    json_array_foreach(names, index, name)
-        json_array_append_new(groups, json_pack("{s:O}", "name", name));
-    json_decref(names);
-    gw_reply_json(r, 200, json_pack("{s:o}", "scaling_groups", groups));
-}
-
-//  GET /scaling-groups/{scaling_group}/wsproxy-version
-void
-gw_sgroup_handle_wsproxy_version(gw_request_t *r)
-{
-    const char *name = gw_request_path_param(r, "scaling_group");
-    bus_error_t err = {0};
-    json_t *group = NULL;
-    int rc = gw_sgroup_get(r, name, &group, &err);
-    if (rc == BUS_OK && !json_is_true(json_object_get(group, "is_active")))
-        rc = bus_error_set(&err, BUS_STATUS_NOT_FOUND, "No such scaling group.");
-    if (rc != BUS_OK) {
-        json_decref(group);
-        gw_reply_status(r, rc, err.detail);
-        return;
-    }
-    const char *addr = json_string_value(json_object_get(group, "wsproxy_addr"));
-    const char *version = addr && *addr ? "v2" : "v1";
-    json_decref(group);
-    gw_reply_json(r, 200, json_pack("{s:s}", "wsproxy_version", version));
-}
-
-//  ---------------------------------------------------------------------------
-//  GraphQL
-
-static json_t *
-q_scaling_groups(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    return gw_sgroup_list(r, args, &out, err) == BUS_OK ? out : NULL;
-}
-
-static json_t *
-q_scaling_group(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_sgroup_get(r, gw_gql_arg(args, "name"), &out, err);
-    return rc == BUS_OK || rc == BUS_STATUS_NOT_FOUND ? gw_gql_single(rc, out) : NULL;
-}
-
-#define SGROUP_FOR(kind, arg)                                                            \
-    static json_t *q_scaling_groups_for_##kind(gw_request_t *r, json_t *args,            \
-                                               bus_error_t *err)                         \
-    {                                                                                    \
-        json_t *out = NULL;                                                              \
-        int rc = gw_sgroup_list_for(r, #kind, gw_gql_arg(args, arg), args, &out, err);   \
-        return rc == BUS_OK ? out : NULL;                                                \
-    }
-
-SGROUP_FOR(domain, "domain")
-SGROUP_FOR(user_group, "user_group")
-SGROUP_FOR(keypair, "access_key")
-
-static json_t *
-m_create_scaling_group(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_sgroup_create(r, gw_gql_arg(args, "name"), json_object_get(args, "props"),
-                              &out, err);
-    return gw_gql_mutation(rc, "scaling_group", out, err);
-}
-
-static json_t *
-m_modify_scaling_group(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    json_t *out = NULL;
-    int rc = gw_sgroup_modify(r, gw_gql_arg(args, "name"), json_object_get(args, "props"),
-                              &out, err);
-    return gw_gql_mutation(rc, "scaling_group", out, err);
-}
-
-static json_t *
-m_delete_scaling_group(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    return gw_gql_mutation(gw_sgroup_delete(r, gw_gql_arg(args, "name"), err), NULL, NULL,
-                           err);
-}
-
-#define SGROUP_LINK(kind, arg)                                                           \
-    static json_t *m_associate_with_##kind(gw_request_t *r, json_t *args,                \
-                                           bus_error_t *err)                             \
-    {                                                                                    \
-        int rc = gw_sgroup_associate(r, #kind, gw_gql_arg(args, "scaling_group"),        \
-                                     gw_gql_arg(args, arg), true, err);                  \
-        return gw_gql_mutation(rc, NULL, NULL, err);                                     \
-    }                                                                                    \
-    static json_t *m_disassociate_with_##kind(gw_request_t *r, json_t *args,             \
-                                              bus_error_t *err)                          \
-    {                                                                                    \
-        const char *sgroup = gw_gql_arg(args, "scaling_group");                          \
-        int rc = sgroup ? gw_sgroup_associate(r, #kind, sgroup, gw_gql_arg(args, arg),   \
-                                              false, err)                                \
-                        : bus_error_set(err, BUS_STATUS_INVALID,                         \
-                                        "scaling_group is required");                    \
-        return gw_gql_mutation(rc, NULL, NULL, err);                                     \
-    }
-
-SGROUP_LINK(domain, "domain")
-SGROUP_LINK(user_group, "user_group")
-SGROUP_LINK(keypair, "access_key")
-
-static json_t *
-m_disassociate_all_with_domain(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    int rc =
-        gw_sgroup_associate(r, "domain", NULL, gw_gql_arg(args, "domain"), false, err);
-    return gw_gql_mutation(rc, NULL, NULL, err);
-}
-
-static json_t *
-m_disassociate_all_with_user_group(gw_request_t *r, json_t *args, bus_error_t *err)
-{
-    int rc = gw_sgroup_associate(r, "user_group", NULL, gw_gql_arg(args, "user_group"),
-                                 false, err);
-    return gw_gql_mutation(rc, NULL, NULL, err);
-}
-
-const gw_gql_root_t gw_sgroup_gql_roots[] = {
-    {"query", "scaling_groups", q_scaling_groups},
-    {"query", "scaling_group", q_scaling_group},
-    {"query", "scaling_groups_for_domain", q_scaling_groups_for_domain},
-    {"query", "scaling_groups_for_user_group", q_scaling_groups_for_user_group},
-    {"query", "scaling_groups_for_keypair", q_scaling_groups_for_keypair},
-    {"mutation", "create_scaling_group", m_create_scaling_group},
-    {"mutation", "modify_scaling_group", m_modify_scaling_group},
-    {"mutation", "delete_scaling_group", m_delete_scaling_group},
-    {"mutation", "associate_scaling_group_with_domain", m_associate_with_domain},
-    {"mutation", "disassociate_scaling_group_with_domain", m_disassociate_with_domain},
-    {"mutation", "disassociate_all_scaling_groups_with_domain",
-     m_disassociate_all_with_domain},
-    {"mutation", "associate_scaling_group_with_user_group", m_associate_with_user_group},
-    {"mutation", "disassociate_scaling_group_with_user_group",
-     m_disassociate_with_user_group},
-    {"mutation", "disassociate_all_scaling_groups_with_group",
-     m_disassociate_all_with_user_group},
-    {"mutation", "associate_scaling_group_with_keypair", m_associate_with_keypair},
-    {"mutation", "disassociate_scaling_group_with_keypair", m_disassociate_with_keypair},
-    {NULL, NULL, NULL},
-};

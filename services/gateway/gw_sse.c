@@ -37,10 +37,10 @@ s_free(sse_t *self)
     if (self->prev)
         self->prev->next = self->next;
     else
-        self->gw->event_streams = self->next;
+        (*gw_server_event_streams(self->gw)) = self->next;
     if (self->next)
         self->next->prev = self->prev;
-    gw_events_unlisten(self->gw, &self->listener);
+    gw_events_unlisten(gw_server_events(self->gw), &self->listener);
     if (self->ping)
         event_free(self->ping);
     free(self);
@@ -170,7 +170,7 @@ static bool
 s_group_id(gw_request_t *r, const char *group, char id[GW_UUID_SIZE])
 {
     sqlite3_stmt *stmt = bus_db_stmt(
-        r->gw->db,
+        gw_server_db(r->gw),
         "SELECT id FROM groups WHERE id = ?1 OR (name = ?1 AND domain_name = ?2)");
     if (!stmt)
         return false;
@@ -230,8 +230,10 @@ gw_sse_handle_session(gw_request_t *r)
         gw_reply_problem(r, "object-not-found", "No such project.");
         return;
     }
-    self->ping = event_new(bus_node_base(r->gw->node), -1, EV_PERSIST, s_on_ping, self);
-    self->listener = self->ping ? gw_events_listen(r->gw, s_on_event, self) : NULL;
+    self->ping =
+        event_new(bus_node_base(gw_server_node(r->gw)), -1, EV_PERSIST, s_on_ping, self);
+    self->listener =
+        self->ping ? gw_events_listen(gw_server_events(r->gw), s_on_event, self) : NULL;
     if (!self->listener) {
         if (self->ping)
             event_free(self->ping);
@@ -241,10 +243,10 @@ gw_sse_handle_session(gw_request_t *r)
     }
     struct timeval every = {GW_SSE_PING_MS / 1000, (GW_SSE_PING_MS % 1000) * 1000};
     event_add(self->ping, &every);
-    self->next = r->gw->event_streams;
+    self->next = (*gw_server_event_streams(r->gw));
     if (self->next)
         self->next->prev = self;
-    r->gw->event_streams = self;
+    (*gw_server_event_streams(r->gw)) = self;
 
     struct evhttp_request *req = gw_request_take_over(r, 200);
     self->req = req;
@@ -274,8 +276,8 @@ gw_sse_handle_background_task(gw_request_t *r)
 void
 gw_sse_close_all(gw_server_t *gw)
 {
-    while (gw->event_streams) {
-        sse_t *self = gw->event_streams;
+    while ((*gw_server_event_streams(gw))) {
+        sse_t *self = (*gw_server_event_streams(gw));
         evhttp_connection_set_closecb(evhttp_request_get_connection(self->req), NULL,
                                       NULL);
         evhttp_send_reply_end(self->req);

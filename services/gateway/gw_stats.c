@@ -8,6 +8,7 @@
 
 struct _gw_stats_t {
     zhashx_t *last; //  kernel id → proto_kernel_stats_t, the latest
+    gw_events_t *events;
     gw_events_listener_t *listener;
 };
 
@@ -25,7 +26,7 @@ s_stats_destructor(void **item_p)
 static void
 s_on_stats(void *arg, const bus_event_t *event)
 {
-    struct _gw_stats_t *self = arg;
+    gw_stats_t *self = arg;
     proto_kernel_stats_t *stats = calloc(1, sizeof *stats);
     bus_error_t err = {0};
     if (!stats ||
@@ -45,37 +46,40 @@ s_on_stats(void *arg, const bus_event_t *event)
 static void
 s_on_lifecycle(const proto_session_lifecycle_t *event, void *arg)
 {
-    struct _gw_stats_t *self = arg;
+    gw_stats_t *self = arg;
     if (event->kernel_id && (strcmp(event->event, "kernel_terminated") == 0 ||
                              strcmp(event->event, "kernel_cancelled") == 0))
         zhashx_delete(self->last, event->kernel_id);
 }
 
-int
-gw_stats_init(gw_server_t *gw)
+gw_stats_t *
+gw_stats_new(bus_node_t *node, gw_events_t *events)
 {
-    gw->stats = calloc(1, sizeof *gw->stats);
-    if (!gw->stats)
-        return -1;
-    gw->stats->last = zhashx_new();
-    if (!gw->stats->last)
-        return -1;
-    zhashx_set_destructor(gw->stats->last, s_stats_destructor);
-    gw->stats->listener = gw_events_listen(gw, s_on_lifecycle, gw->stats);
-    if (!gw->stats->listener)
-        return -1;
-    return bus_node_subscribe(gw->node, PROTO_KERNEL_STATS, s_on_stats, gw->stats);
+    gw_stats_t *self = calloc(1, sizeof *self);
+    if (!self)
+        return NULL;
+    self->events = events;
+    self->last = zhashx_new();
+    if (self->last)
+        zhashx_set_destructor(self->last, s_stats_destructor);
+    if (self->last)
+        self->listener = gw_events_listen(events, s_on_lifecycle, self);
+    if (!self->listener ||
+        bus_node_subscribe(node, PROTO_KERNEL_STATS, s_on_stats, self) != 0)
+        gw_stats_destroy(&self);
+    return self;
 }
 
 void
-gw_stats_fini(gw_server_t *gw)
+gw_stats_destroy(gw_stats_t **self_p)
 {
-    if (!gw->stats)
+    gw_stats_t *self = *self_p;
+    if (!self)
         return;
-    gw_events_unlisten(gw, &gw->stats->listener);
-    zhashx_destroy(&gw->stats->last);
-    free(gw->stats);
-    gw->stats = NULL;
+    gw_events_unlisten(self->events, &self->listener);
+    zhashx_destroy(&self->last);
+    free(self);
+    *self_p = NULL;
 }
 
 //  One metric as Backend.AI's version 2 stats give it: decimal strings.
@@ -102,10 +106,10 @@ s_metric(uint64_t current, uint64_t capacity, const char *unit, uint64_t peak)
 }
 
 json_t *
-gw_stats_last(gw_server_t *gw, const char *kernel_id)
+gw_stats_last(gw_stats_t *self, const char *kernel_id)
 {
     const proto_kernel_stats_t *stats =
-        gw->stats && kernel_id ? zhashx_lookup(gw->stats->last, kernel_id) : NULL;
+        self && kernel_id ? zhashx_lookup(self->last, kernel_id) : NULL;
     if (!stats)
         return json_object();
     return json_pack("{s:o, s:o, s:o, s:o, s:o, s:i, s:s}", "cpu_used",

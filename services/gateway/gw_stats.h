@@ -15,17 +15,20 @@
 #define GW_STATS_H_INCLUDED
 
 #include "bus.h"
-#include "gw_server.h"
+#include "gw_events.h"
 
 #define GW_STATS_MAX 8192
 
-//  Starts listening to kernel.stats and session events. 0 or -1.
-int gw_stats_init(gw_server_t *gw);
+typedef struct _gw_stats_t gw_stats_t;
 
-void gw_stats_fini(gw_server_t *gw);
+//  Listens to the node's kernel.stats and to events (borrowed: it must
+//  outlive the object). NULL when that fails.
+gw_stats_t *gw_stats_new(bus_node_t *node, gw_events_t *events);
+
+void gw_stats_destroy(gw_stats_t **self_p);
 
 //  The kernel's last statistics in Backend.AI's version 2 form, or an empty
 //  object when none came. Caller owns the result.
-json_t *gw_stats_last(gw_server_t *gw, const char *kernel_id);
+json_t *gw_stats_last(gw_stats_t *self, const char *kernel_id);
 
 #endif

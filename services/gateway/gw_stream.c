@@ -72,10 +72,10 @@ s_execute(exec_stream_t *self, const char *mode, const char *code, size_t code_s
     free(self->options);
     self->options = NULL;
     self->state = EXECUTING;
-    bool sent =
-        text && bus_node_call(self->gw->node, self->at.agent_addr, PROTO_KERNEL_EXECUTE,
-                              bus_writer_data(writer), bus_writer_size(writer),
-                              EXEC_CALL_TIMEOUT_MS, s_on_executed, self) != 0;
+    bool sent = text && bus_node_call(gw_server_node(self->gw), self->at.agent_addr,
+                                      PROTO_KERNEL_EXECUTE, bus_writer_data(writer),
+                                      bus_writer_size(writer), EXEC_CALL_TIMEOUT_MS,
+                                      s_on_executed, self) != 0;
     bus_writer_destroy(&writer);
     if (!sent) {
         self->state = AWAIT_REQUEST;
@@ -175,7 +175,7 @@ s_on_message(
 {
     (void) ws;
     exec_stream_t *self = arg;
-    gw_activity_touch(self->gw->activity, self->at.session_id);
+    gw_activity_touch(gw_server_activity(self->gw), self->at.session_id);
     if (self->state == AWAIT_REQUEST)
         s_start(self, data, size);
     else if (self->state == AWAIT_INPUT && opcode == GW_WS_TEXT)
@@ -208,7 +208,7 @@ s_interrupt(gw_server_t *gw,
     in.force = force;
     bus_writer_t *writer = bus_writer_new();
     if (writer && proto_kernel_interrupt_req_write(&in, writer) == 0)
-        bus_node_call(gw->node, agent_addr, PROTO_KERNEL_INTERRUPT,
+        bus_node_call(gw_server_node(gw), agent_addr, PROTO_KERNEL_INTERRUPT,
                       bus_writer_data(writer), bus_writer_size(writer), 0,
                       s_on_interrupted, NULL);
     bus_writer_destroy(&writer);
@@ -232,8 +232,8 @@ s_orphan_free(orphan_run_t *orphan)
 {
     if (orphan->prev)
         orphan->prev->next = orphan->next;
-    else if (orphan->gw->orphan_runs == orphan)
-        orphan->gw->orphan_runs = orphan->next;
+    else if ((*gw_server_orphan_runs(orphan->gw)) == orphan)
+        (*gw_server_orphan_runs(orphan->gw)) = orphan->next;
     if (orphan->next)
         orphan->next->prev = orphan->prev;
     if (orphan->timer)
@@ -279,11 +279,11 @@ s_on_gone(gw_wsconn_t *ws, void *arg)
         struct timeval later = {GW_STREAM_KILL_MS / 1000,
                                 (GW_STREAM_KILL_MS % 1000) * 1000};
         orphan->timer =
-            evtimer_new(bus_node_base(self->gw->node), s_on_kill_timer, orphan);
-        orphan->next = self->gw->orphan_runs;
+            evtimer_new(bus_node_base(gw_server_node(self->gw)), s_on_kill_timer, orphan);
+        orphan->next = (*gw_server_orphan_runs(self->gw));
         if (orphan->next)
             orphan->next->prev = orphan;
-        self->gw->orphan_runs = orphan;
+        (*gw_server_orphan_runs(self->gw)) = orphan;
         if (!orphan->timer || evtimer_add(orphan->timer, &later) != 0)
             s_orphan_free(orphan);
     }
@@ -324,6 +324,6 @@ gw_stream_handle_execute(gw_request_t *r)
 void
 gw_stream_close_all(gw_server_t *gw)
 {
-    while (gw->orphan_runs)
-        s_orphan_free(gw->orphan_runs);
+    while ((*gw_server_orphan_runs(gw)))
+        s_orphan_free((*gw_server_orphan_runs(gw)));
 }

@@ -45,14 +45,13 @@ s_add_groups(bus_db_t *db, json_t *user)
 }
 
 static int
-s_fetch(
-    gw_request_t *r, const char *where, const char *key, json_t **out, bus_error_t *err)
+s_fetch(gw_ctx_t *ctx, const char *where, const char *key, json_t **out, bus_error_t *err)
 {
     char sql[512];
     snprintf(sql, sizeof sql, USER_COLUMNS " WHERE %s = ?1", where);
     bool failed;
     const char *params[] = {key, NULL};
-    bus_db_t *db = r->gw->db;
+    bus_db_t *db = ctx->db;
     json_t *user = gw_store_one(db, sql, params, s_booleans, &failed);
     if (failed)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
@@ -60,8 +59,8 @@ s_fetch(
         return bus_error_set(err, BUS_STATUS_NOT_FOUND, "No such user.");
     const char *domain = json_string_value(json_object_get(user, "domain_name"));
     const char *uuid = json_string_value(json_object_get(user, "uuid"));
-    if (!gw_identity_reads_domain(&r->who, domain) &&
-        strcmp(uuid, r->who.user_uuid) != 0) {
+    if (!gw_identity_reads_domain(ctx->who, domain) &&
+        strcmp(uuid, ctx->who->user_uuid) != 0) {
         json_decref(user);
         return bus_error_set(err, BUS_STATUS_FORBIDDEN, "not your user");
     }
@@ -71,15 +70,15 @@ s_fetch(
 }
 
 int
-gw_user_get(gw_request_t *r, const char *email, json_t **out, bus_error_t *err)
+gw_user_get(gw_ctx_t *ctx, const char *email, json_t **out, bus_error_t *err)
 {
-    return s_fetch(r, "email", email ? email : r->who.email, out, err);
+    return s_fetch(ctx, "email", email ? email : ctx->who->email, out, err);
 }
 
 int
-gw_user_get_by_uuid(gw_request_t *r, const char *uuid, json_t **out, bus_error_t *err)
+gw_user_get_by_uuid(gw_ctx_t *ctx, const char *uuid, json_t **out, bus_error_t *err)
 {
-    return s_fetch(r, "uuid", uuid ? uuid : r->who.user_uuid, out, err);
+    return s_fetch(ctx, "uuid", uuid ? uuid : ctx->who->user_uuid, out, err);
 }
 
 //  The users the caller may see and the arguments narrow to, ANDed to
@@ -87,22 +86,22 @@ gw_user_get_by_uuid(gw_request_t *r, const char *uuid, json_t **out, bus_error_t
 //  domain, a user itself. The scope and the arguments compare with LIKE,
 //  as they always have. BUS_OK or FORBIDDEN.
 static int
-s_scope(gw_request_t *r, json_t *args, bus_where_t *where, bus_error_t *err)
+s_scope(gw_ctx_t *ctx, json_t *args, bus_where_t *where, bus_error_t *err)
 {
     const char *domain = json_string_value(json_object_get(args, "domain_name"));
     const char *group = json_string_value(json_object_get(args, "group_id"));
     const char *status = json_string_value(json_object_get(args, "status"));
     json_t *active = json_object_get(args, "is_active");
     const char *scope_domain = "%";
-    if (!gw_identity_is_superadmin(&r->who)) {
+    if (!gw_identity_is_superadmin(ctx->who)) {
         //  Listing users is for those who read their domain (Backend.AI's
         //  users and user_list are admin queries): a user asks for itself
         //  with the user query, not with a list of one.
-        if (!gw_identity_reads_domain(&r->who, r->who.domain))
+        if (!gw_identity_reads_domain(ctx->who, ctx->who->domain))
             return bus_error_set(err, BUS_STATUS_FORBIDDEN, "Insufficient privilege");
-        if (domain && strcmp(domain, r->who.domain) != 0)
+        if (domain && strcmp(domain, ctx->who->domain) != 0)
             return bus_error_set(err, BUS_STATUS_FORBIDDEN, "not your domain");
-        scope_domain = r->who.domain;
+        scope_domain = ctx->who->domain;
     } else if (domain)
         scope_domain = domain;
     const char *pieces[][2] = {{" AND domain_name LIKE ", scope_domain},
@@ -124,9 +123,9 @@ s_scope(gw_request_t *r, json_t *args, bus_where_t *where, bus_error_t *err)
 }
 
 static void
-s_shape(gw_request_t *r, json_t *user)
+s_shape(gw_ctx_t *ctx, json_t *user)
 {
-    s_add_groups(r->gw->db, user);
+    s_add_groups(ctx->db, user);
 }
 
 //  The users' text fields, for filters and orders in SQL.
@@ -161,14 +160,14 @@ const gw_gql_table_t gw_user_table = {
 };
 
 int
-gw_user_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
+gw_user_list(gw_ctx_t *ctx, json_t *args, json_t **out, bus_error_t *err)
 {
     bus_where_t *where = bus_where_new(s_columns, gw_user_table.order);
     if (!where)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
-    int rc = s_scope(r, args, where, err);
+    int rc = s_scope(ctx, args, where, err);
     sqlite3_stmt *stmt = rc == BUS_OK
-                             ? bus_where_prepare(where, bus_db_handle(r->gw->db),
+                             ? bus_where_prepare(where, bus_db_handle(ctx->db),
                                                  USER_COLUMNS, bus_where_order_sql(where))
                              : NULL;
     bus_where_destroy(&where);
@@ -179,7 +178,7 @@ gw_user_list(gw_request_t *r, json_t *args, json_t **out, bus_error_t *err)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
     size_t index;
     json_t *user;
-    json_array_foreach(users, index, user) s_shape(r, user);
+    json_array_foreach(users, index, user) s_shape(ctx, user);
     *out = users;
     return BUS_OK;
 }
@@ -224,18 +223,15 @@ s_set_groups(bus_db_t *db,
 
 //  Whether the caller may give or change role on a user of domain.
 static int
-s_check_role_change(gw_request_t *r,
-                    const char *domain,
-                    const char *role,
-                    bus_error_t *err)
+s_check_role_change(gw_ctx_t *ctx, const char *domain, const char *role, bus_error_t *err)
 {
-    if (!gw_identity_admins_domain(&r->who, domain))
+    if (!gw_identity_admins_domain(ctx->who, domain))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN, "not an admin of domain %s",
                              domain);
     if (role && gw_role_from_str(role) < 0)
         return bus_error_set(err, BUS_STATUS_INVALID,
                              "role is superadmin, admin, user or monitor");
-    if (role && strcmp(role, "superadmin") == 0 && !gw_identity_is_superadmin(&r->who))
+    if (role && strcmp(role, "superadmin") == 0 && !gw_identity_is_superadmin(ctx->who))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "only a superadmin makes superadmins");
     return BUS_OK;
@@ -254,7 +250,7 @@ s_fold_is_active(json_t *fields)
 
 int
 gw_user_create(
-    gw_request_t *r, const char *email, json_t *props, json_t **out, bus_error_t *err)
+    gw_ctx_t *ctx, const char *email, json_t *props, json_t **out, bus_error_t *err)
 {
     json_t *fields = json_deep_copy(json_is_object(props) ? props : json_object());
     //  Copies: the members they come from are removed from fields below.
@@ -274,7 +270,7 @@ gw_user_create(
     else if (!password || !*password)
         rc = bus_error_set(err, BUS_STATUS_INVALID, "password is required");
     else
-        rc = s_check_role_change(r, domain, role, err);
+        rc = s_check_role_change(ctx, domain, role, err);
     if (rc != BUS_OK) {
         json_decref(fields);
         return rc;
@@ -283,8 +279,8 @@ gw_user_create(
     char access_key[GW_ACCESS_KEY_SIZE], secret_key[GW_SECRET_KEY_SIZE];
     gw_uuid_new(uuid);
     gw_now_iso(now);
-    if (gw_password_hash(password, r->gw->config->password_iterations, hash,
-                         sizeof hash) != 0 ||
+    if (gw_password_hash(password, ctx->config->password_iterations, hash, sizeof hash) !=
+            0 ||
         gw_access_key_new(access_key) != 0 || gw_secret_key_new(secret_key) != 0) {
         json_decref(fields);
         return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot make credentials");
@@ -302,7 +298,7 @@ gw_user_create(
     json_t *fixed =
         json_pack("{s:s, s:s, s:s, s:s, s:s}", "email", email, "password", hash,
                   "domain_name", domain, "created_at", now, "modified_at", now);
-    bus_db_t *db = r->gw->db;
+    bus_db_t *db = ctx->db;
     bus_db_begin(db);
     rc = gw_store_write(db, "users", "uuid", uuid, s_fields, fields, fixed, true, err);
     if (rc == BUS_OK && group_ids)
@@ -337,18 +333,18 @@ gw_user_create(
     json_decref(fields);
     if (rc != BUS_OK)
         return rc;
-    gw_identity_cache_clear(r->gw->identities);
+    gw_identity_cache_clear(ctx->identities);
     bus_log_notice("user created email=%s domain=%s role=%s access_key=%s by=%s", email,
-                   domain, role ? role : "user", access_key, r->who.email);
-    return gw_user_get(r, email, out, err);
+                   domain, role ? role : "user", access_key, ctx->who->email);
+    return gw_user_get(ctx, email, out, err);
 }
 
 int
 gw_user_modify(
-    gw_request_t *r, const char *email, json_t *props, json_t **out, bus_error_t *err)
+    gw_ctx_t *ctx, const char *email, json_t *props, json_t **out, bus_error_t *err)
 {
     json_t *user = NULL;
-    int rc = gw_user_get(r, email, &user, err);
+    int rc = gw_user_get(ctx, email, &user, err);
     if (rc != BUS_OK)
         return rc;
     char uuid[GW_UUID_SIZE], domain[GW_NAME_MAX], old_role[16];
@@ -360,9 +356,9 @@ gw_user_modify(
     json_decref(user);
     json_t *fields = json_deep_copy(json_is_object(props) ? props : json_object());
     const char *role = json_string_value(json_object_get(fields, "role"));
-    rc = s_check_role_change(r, domain, role, err);
+    rc = s_check_role_change(ctx, domain, role, err);
     if (rc == BUS_OK && strcmp(old_role, "superadmin") == 0 &&
-        !gw_identity_is_superadmin(&r->who))
+        !gw_identity_is_superadmin(ctx->who))
         rc = bus_error_set(err, BUS_STATUS_FORBIDDEN,
                            "only a superadmin modifies a superadmin");
     if (rc != BUS_OK) {
@@ -374,7 +370,7 @@ gw_user_modify(
     json_t *fixed = json_pack("{s:s}", "modified_at", now);
     const char *password = json_string_value(json_object_get(fields, "password"));
     if (password && *password) {
-        if (gw_password_hash(password, r->gw->config->password_iterations, hash,
+        if (gw_password_hash(password, ctx->config->password_iterations, hash,
                              sizeof hash) != 0) {
             json_decref(fixed);
             json_decref(fields);
@@ -388,7 +384,7 @@ gw_user_modify(
     group_ids = json_is_array(group_ids) ? json_incref(group_ids) : NULL;
     json_object_del(fields, "group_ids");
     s_fold_is_active(fields);
-    bus_db_t *db = r->gw->db;
+    bus_db_t *db = ctx->db;
     bus_db_begin(db);
     rc = gw_store_write(db, "users", "uuid", uuid, s_fields, fields, fixed, false, err);
     if (rc == BUS_OK && group_ids)
@@ -403,31 +399,31 @@ gw_user_modify(
     json_decref(fields);
     if (rc != BUS_OK)
         return rc;
-    gw_identity_cache_clear(r->gw->identities);
-    bus_log_notice("user modified email=%s by=%s", email, r->who.email);
-    return gw_user_get(r, email, out, err);
+    gw_identity_cache_clear(ctx->identities);
+    bus_log_notice("user modified email=%s by=%s", email, ctx->who->email);
+    return gw_user_get(ctx, email, out, err);
 }
 
 int
-gw_user_delete(gw_request_t *r, const char *email, bool purge, bus_error_t *err)
+gw_user_delete(gw_ctx_t *ctx, const char *email, bool purge, bus_error_t *err)
 {
     json_t *user = NULL;
-    int rc = gw_user_get(r, email, &user, err);
+    int rc = gw_user_get(ctx, email, &user, err);
     if (rc != BUS_OK)
         return rc;
     char uuid[GW_UUID_SIZE];
     snprintf(uuid, sizeof uuid, "%s", json_string_value(json_object_get(user, "uuid")));
     bool allowed = gw_identity_admins_domain(
-        &r->who, json_string_value(json_object_get(user, "domain_name")));
+        ctx->who, json_string_value(json_object_get(user, "domain_name")));
     bool target_super =
         strcmp(json_string_value(json_object_get(user, "role")), "superadmin") == 0;
     json_decref(user);
-    if (!allowed || (target_super && !gw_identity_is_superadmin(&r->who)))
+    if (!allowed || (target_super && !gw_identity_is_superadmin(ctx->who)))
         return bus_error_set(err, BUS_STATUS_FORBIDDEN,
                              "not allowed to delete this user");
-    if (strcmp(uuid, r->who.user_uuid) == 0)
+    if (strcmp(uuid, ctx->who->user_uuid) == 0)
         return bus_error_set(err, BUS_STATUS_INVALID, "you cannot delete yourself");
-    bus_db_t *db = r->gw->db;
+    bus_db_t *db = ctx->db;
     bus_db_begin(db);
     const char *sql[] = {
         purge ? "DELETE FROM users WHERE uuid = ?1"
@@ -451,9 +447,9 @@ gw_user_delete(gw_request_t *r, const char *email, bool purge, bus_error_t *err)
         bus_db_rollback(db);
     }
     if (rc == BUS_OK) {
-        gw_identity_cache_clear(r->gw->identities);
+        gw_identity_cache_clear(ctx->identities);
         bus_log_notice("user %s email=%s by=%s", purge ? "purged" : "deleted", email,
-                       r->who.email);
+                       ctx->who->email);
     }
     return rc;
 }

@@ -12,6 +12,9 @@
 */
 #include "gw_classes.h"
 
+//  Statuses in which a folder counts against its owner's limit.
+#define S_LIVE "('ready', 'cloning', 'delete-pending')"
+
 //  ?1 the caller's user, ?2 its role, ?3 its domain. rank: 0 owner,
 //  1 invited, 2 project member, 3 admin. A superadmin reaches everything, a
 //  domain admin everything of its domain. Of several ways to reach a folder
@@ -124,15 +127,15 @@ s_from_row(gw_vfolder_t *folder, json_t *row)
 }
 
 static void
-s_caller(gw_request_t *r, const char **params)
+s_caller(gw_ctx_t *ctx, const char **params)
 {
-    params[0] = r->who.user_uuid;
-    params[1] = gw_role_str(r->who.role);
-    params[2] = r->who.domain;
+    params[0] = ctx->who->user_uuid;
+    params[1] = gw_role_str(ctx->who->role);
+    params[2] = ctx->who->domain;
 }
 
 int
-gw_vfolder_find(gw_request_t *r,
+gw_vfolder_find(gw_ctx_t *ctx,
                 const char *name_or_id,
                 const char *status,
                 gw_vfolder_t *out,
@@ -143,7 +146,7 @@ gw_vfolder_find(gw_request_t *r,
     if (!gw_vfolder_id_normal(name_or_id, id))
         *id = '\0';
     const char *params[7];
-    s_caller(r, params);
+    s_caller(ctx, params);
     params[3] = name_or_id ? name_or_id : "";
     params[4] = id;
     params[5] = status;
@@ -151,7 +154,7 @@ gw_vfolder_find(gw_request_t *r,
     //  A name an owner uses once; reached through two projects it is the
     //  oldest folder that answers.
     json_t *rows =
-        gw_store_rows(r->gw->db,
+        gw_store_rows(ctx->db,
                       S_REACH " WHERE (v.name = ?4 OR v.id = ?5) AND v.status = ?6"
                               " ORDER BY v.id = ?5 DESC, b.rank, v.created_at"
                               " LIMIT 1",
@@ -184,7 +187,7 @@ gw_vfolder_reach(gw_request_t *r,
                  gw_vfolder_t *out)
 {
     bus_error_t err = {0};
-    if (gw_vfolder_find(r, name_or_id, status, out, &err) != BUS_OK) {
+    if (gw_vfolder_find(gw_request_ctx(r), name_or_id, status, out, &err) != BUS_OK) {
         gw_reply_problem(r,
                          err.status == BUS_STATUS_NOT_FOUND ? "object-not-found"
                                                             : "internal-server-error",
@@ -208,16 +211,16 @@ gw_vfolder_reach(gw_request_t *r,
 }
 
 json_t *
-gw_vfolder_list(gw_request_t *r, const char *group_id, const char *status)
+gw_vfolder_list(gw_ctx_t *ctx, const char *group_id, const char *status)
 {
     const char *params[6];
-    s_caller(r, params);
+    s_caller(ctx, params);
     params[3] = status ? status : "";
     params[4] = group_id ? group_id : "";
     params[5] = NULL;
     //  Admins reach other users' own folders by name or id, but a listing
     //  shows them only what they own, were invited to, and projects'.
-    json_t *rows = gw_store_rows(r->gw->db,
+    json_t *rows = gw_store_rows(ctx->db,
                                  S_REACH " WHERE (?4 = '' OR v.status = ?4)"
                                          " AND (b.rank < 3 OR v.ownership_type = 'group')"
                                          " AND (?5 = '' OR v.group_id = ?5)"
@@ -240,15 +243,15 @@ gw_vfolder_list(gw_request_t *r, const char *group_id, const char *status)
 }
 
 int
-gw_vfolder_automounts(gw_request_t *r, gw_vfolder_t **out, size_t *count)
+gw_vfolder_automounts(gw_ctx_t *ctx, gw_vfolder_t **out, size_t *count)
 {
     *out = NULL;
     *count = 0;
     const char *params[4];
-    s_caller(r, params);
+    s_caller(ctx, params);
     params[3] = NULL;
     json_t *rows =
-        gw_store_rows(r->gw->db,
+        gw_store_rows(ctx->db,
                       S_REACH " WHERE b.rank = 0 AND v.ownership_type = 'user'"
                               " AND v.status = 'ready'"
                               " AND substr(v.name, 1, 1) = '.' ORDER BY v.name",
@@ -298,12 +301,12 @@ gw_vfolder_view(const gw_vfolder_t *folder)
 
 //  The allowed_vfolder_hosts documents that apply to the caller.
 static json_t *
-s_host_grants(gw_request_t *r, const char *group_id)
+s_host_grants(gw_ctx_t *ctx, const char *group_id)
 {
-    const char *params[] = {r->who.domain, r->who.access_key, r->who.user_uuid,
+    const char *params[] = {ctx->who->domain, ctx->who->access_key, ctx->who->user_uuid,
                             group_id ? group_id : "", NULL};
     return gw_store_rows(
-        r->gw->db,
+        ctx->db,
         "SELECT allowed_vfolder_hosts AS hosts FROM domains WHERE name = ?1"
         " UNION ALL SELECT p.allowed_vfolder_hosts FROM keypair_resource_policies p"
         " JOIN keypairs k ON k.resource_policy = p.name WHERE k.access_key = ?2"
@@ -365,15 +368,15 @@ s_collect_host(const char *host, json_t *perms, void *arg)
 }
 
 bool
-gw_vfolder_host_allows(gw_request_t *r,
+gw_vfolder_host_allows(gw_ctx_t *ctx,
                        const char *host,
                        const char *group_id,
                        const char *what)
 {
-    if (gw_identity_is_superadmin(&r->who))
+    if (gw_identity_is_superadmin(ctx->who))
         return true;
     grant_query_t q = {host, what, false, NULL};
-    json_t *rows = s_host_grants(r, group_id);
+    json_t *rows = s_host_grants(ctx, group_id);
     size_t index;
     json_t *row;
     json_array_foreach(rows, index, row)
@@ -389,10 +392,10 @@ s_compare_names(const void *a, const void *b)
 }
 
 json_t *
-gw_vfolder_allowed_hosts(gw_request_t *r, const char *group_id)
+gw_vfolder_allowed_hosts(gw_ctx_t *ctx, const char *group_id)
 {
     grant_query_t q = {NULL, NULL, false, json_object()};
-    json_t *rows = s_host_grants(r, group_id);
+    json_t *rows = s_host_grants(ctx, group_id);
     size_t index;
     json_t *row;
     json_array_foreach(rows, index, row)
@@ -416,38 +419,131 @@ gw_vfolder_allowed_hosts(gw_request_t *r, const char *group_id)
 }
 
 //  ---------------------------------------------------------------------------
-//  GraphQL
+//  Limits and changes
 
-static json_t *
-s_gql_all(gw_request_t *r, json_t *args, bus_error_t *err)
+//  Checks the owner's folder count and the quota asked for (bytes; 0: none
+//  asked) against the resource policies, and sets *quota to what the new
+//  folder gets. BUS_OK, INVALID with err.
+int
+gw_vfolder_check_limits(gw_ctx_t *ctx,
+                        const char *user_uuid,
+                        const char *group_id,
+                        int64_t asked,
+                        int64_t *quota,
+                        bus_error_t *err)
 {
-    const char *group = gw_gql_arg(args, "group_id");
-    json_t *all = gw_vfolder_list(r, group && *group ? group : NULL, "ready");
-    if (!all) {
-        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot read the folders");
-        return NULL;
+    bool failed = false;
+    json_t *row;
+    if (group_id) {
+        const char *params[] = {group_id, NULL};
+        row = gw_store_one(ctx->db,
+                           "SELECT p.max_vfolder_count AS max_count,"
+                           " p.max_quota_scope_size AS max_size, 0 AS kp_count,"
+                           " 0 AS kp_size, (SELECT count(*) FROM vfolders"
+                           "  WHERE group_id = ?1 AND status IN " S_LIVE ") AS have"
+                           " FROM groups g JOIN project_resource_policies p"
+                           " ON p.name = g.resource_policy WHERE g.id = ?1",
+                           params, NULL, &failed);
+    } else {
+        const char *params[] = {user_uuid, ctx->who->access_key, NULL};
+        row =
+            gw_store_one(ctx->db,
+                         "SELECT up.max_vfolder_count AS max_count,"
+                         " up.max_quota_scope_size AS max_size,"
+                         " kp.max_vfolder_count AS kp_count,"
+                         " kp.max_vfolder_size AS kp_size, (SELECT count(*) FROM vfolders"
+                         "  WHERE user_uuid = ?1 AND status IN " S_LIVE ") AS have"
+                         " FROM users u JOIN user_resource_policies up"
+                         " ON up.name = u.resource_policy,"
+                         " keypairs k JOIN keypair_resource_policies kp"
+                         " ON kp.name = k.resource_policy"
+                         " WHERE u.uuid = ?1 AND k.access_key = ?2",
+                         params, NULL, &failed);
     }
-    size_t index;
-    json_t *item;
-    json_array_foreach(all, index, item)
-    {
-        //  Counted by the storage-proxy, not here: GET /folders/{name} has them.
-        json_object_set_new(item, "num_files", json_integer(0));
-        json_object_set_new(item, "cur_size", json_integer(0));
-        json_object_set_new(item, "unmanaged_path", json_null());
-    }
-    return all;
+    if (!row)
+        return bus_error_set(err, failed ? BUS_STATUS_INTERNAL : BUS_STATUS_NOT_FOUND,
+                             "the owner's resource policy is not found");
+    int64_t have = json_integer_value(json_object_get(row, "have"));
+    int64_t counts[] = {json_integer_value(json_object_get(row, "max_count")),
+                        json_integer_value(json_object_get(row, "kp_count"))};
+    int64_t sizes[] = {json_integer_value(json_object_get(row, "max_size")),
+                       json_integer_value(json_object_get(row, "kp_size"))};
+    json_decref(row);
+    for (int i = 0; i < 2; i++)
+        if (counts[i] > 0 && have >= counts[i])
+            return bus_error_set(
+                err, BUS_STATUS_INVALID,
+                "You cannot create more vfolders (the limit is %" PRId64 ").", counts[i]);
+    int64_t limit = 0;
+    for (int i = 0; i < 2; i++)
+        if (sizes[i] > 0 && (limit == 0 || sizes[i] < limit))
+            limit = sizes[i];
+    if (limit > 0 && asked > limit)
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "the quota asked for (%" PRId64
+                             " bytes) exceeds the limit of %" PRId64 " bytes",
+                             asked, limit);
+    *quota = asked > 0 ? asked : limit;
+    return BUS_OK;
 }
 
-static json_t *
-q_vfolder_list(gw_request_t *r, json_t *args, bus_error_t *err)
+//  The project named or numbered text in the caller's domain (any domain
+//  for a superadmin): its id in id, and whether the caller administers it
+//  in *admin. BUS_OK, NOT_FOUND.
+int
+gw_vfolder_project(
+    gw_ctx_t *ctx, const char *text, char id[GW_UUID_SIZE], bool *admin, bus_error_t *err)
 {
-    json_t *all = s_gql_all(r, args, err);
-    return all ? gw_gql_page(all, args, err) : NULL;
+    const char *params[] = {text, ctx->who->domain, NULL};
+    bool failed = false;
+    json_t *row = gw_store_one(ctx->db,
+                               "SELECT id, domain_name FROM groups"
+                               " WHERE id = ?1 OR (name = ?1 AND domain_name = ?2)"
+                               " ORDER BY id = ?1 DESC LIMIT 1",
+                               params, NULL, &failed);
+    const char *domain = json_string_value(json_object_get(row, "domain_name"));
+    int rc = BUS_OK;
+    if (!row ||
+        (!gw_identity_is_superadmin(ctx->who) && strcmp(domain, ctx->who->domain) != 0))
+        rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such project: %s", text);
+    else {
+        snprintf(id, GW_UUID_SIZE, "%s", json_string_value(json_object_get(row, "id")));
+        *admin = gw_identity_admins_domain(ctx->who, domain);
+    }
+    json_decref(row);
+    return rc;
 }
 
-const gw_gql_root_t gw_vfolder_gql[] = {
-    {"query", "vfolder_list", q_vfolder_list},
-    {"query", "vfolders", s_gql_all},
-    {NULL, NULL, NULL},
-};
+//  Whether a folder called name is already reachable by the caller.
+bool
+gw_vfolder_name_taken(gw_ctx_t *ctx, const char *name)
+{
+    gw_vfolder_t other;
+    bus_error_t err = {0};
+    bool taken = gw_vfolder_find(ctx, name, "ready", &other, &err) == BUS_OK &&
+                 strcmp(other.name, name) == 0;
+    gw_vfolder_clear(&other);
+    if (!taken) {
+        //  Clones under way hold their names too.
+        taken = gw_vfolder_find(ctx, name, "cloning", &other, &err) == BUS_OK &&
+                strcmp(other.name, name) == 0;
+        gw_vfolder_clear(&other);
+    }
+    return taken;
+}
+
+//  Sets the folder's status; BUS_OK or CONFLICT (its name is taken again).
+int
+gw_vfolder_set_status(gw_ctx_t *ctx, const char *id, const char *status, bus_error_t *err)
+{
+    char now[40];
+    gw_now_iso(now);
+    sqlite3_stmt *stmt = bus_db_stmt(
+        ctx->db, "UPDATE vfolders SET status = ?2, status_changed = ?3 WHERE id = ?1");
+    if (!stmt)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot update the folder");
+    sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(stmt, 2, status, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 3, now, -1, SQLITE_TRANSIENT);
+    return gw_store_step(ctx->db, stmt, err);
+}

@@ -56,7 +56,7 @@ bool gw_vfolder_name_valid(const char *name);
 //  The folder named name_or_id (a name, 32 hex digits or a UUID) among
 //  those the caller reaches, in status ("ready", "delete-pending", ...).
 //  BUS_OK, NOT_FOUND or INTERNAL with err. Clear out with gw_vfolder_clear.
-int gw_vfolder_find(gw_request_t *r,
+int gw_vfolder_find(gw_ctx_t *ctx,
                     const char *name_or_id,
                     const char *status,
                     gw_vfolder_t *out,
@@ -76,12 +76,12 @@ bool gw_vfolder_reach(gw_request_t *r,
 //  through ownership, invitation or a project (a domain admin also sees
 //  the domain's project folders), as GET /folders lists them; group_id, when
 //  not NULL, keeps only that project's. NULL on a database error.
-json_t *gw_vfolder_list(gw_request_t *r, const char *group_id, const char *status);
+json_t *gw_vfolder_list(gw_ctx_t *ctx, const char *group_id, const char *status);
 
 //  The caller's own ready dot-prefixed folders (Backend.AI's automount
 //  folders), by name: *out is an owned array of *count (clear each, then
 //  free it). BUS_OK or INTERNAL.
-int gw_vfolder_automounts(gw_request_t *r, gw_vfolder_t **out, size_t *count);
+int gw_vfolder_automounts(gw_ctx_t *ctx, gw_vfolder_t **out, size_t *count);
 
 //  A folder as GET /folders shows it. Caller owns return value.
 json_t *gw_vfolder_view(const gw_vfolder_t *folder);
@@ -90,22 +90,47 @@ json_t *gw_vfolder_view(const gw_vfolder_t *folder);
 //  "create-vfolder", "mount-in-session") on host: the union of the
 //  allowed_vfolder_hosts of the caller's domain, its keypair's resource
 //  policy and its projects (only group_id's, when not NULL).
-bool gw_vfolder_host_allows(gw_request_t *r,
+bool gw_vfolder_host_allows(gw_ctx_t *ctx,
                             const char *host,
                             const char *group_id,
                             const char *what);
 
 //  The hosts the caller may use at all (any permission), a JSON array of
 //  strings, sorted. Caller owns return value.
-json_t *gw_vfolder_allowed_hosts(gw_request_t *r, const char *group_id);
-
-//  GraphQL: vfolder_list (a page) and vfolders (a list), what
-//  gw_vfolder_list shows, filtered by group_id; what `backend.ai vfolder
-//  list` asks.
-extern const gw_gql_root_t gw_vfolder_gql[];
+json_t *gw_vfolder_allowed_hosts(gw_ctx_t *ctx, const char *group_id);
 
 //  The id as 32 lowercase hex digits, from 32 hex digits or a UUID; false
 //  when text is neither.
 bool gw_vfolder_id_normal(const char *text, char out[GW_VFOLDER_ID_SIZE]);
+
+//  Checks the owner's folder count (user_uuid's, or project group_id's)
+//  and the quota asked for (bytes; 0: none asked) against the resource
+//  policies, and sets *quota to what the new folder gets. BUS_OK, INVALID
+//  or NOT_FOUND with err.
+int gw_vfolder_check_limits(gw_ctx_t *ctx,
+                            const char *user_uuid,
+                            const char *group_id,
+                            int64_t asked,
+                            int64_t *quota,
+                            bus_error_t *err);
+
+//  The project named or numbered text in the caller's domain (any domain
+//  for a superadmin): its id in id, and whether the caller administers it
+//  in *admin. BUS_OK, NOT_FOUND.
+int gw_vfolder_project(gw_ctx_t *ctx,
+                       const char *text,
+                       char id[GW_UUID_SIZE],
+                       bool *admin,
+                       bus_error_t *err);
+
+//  Whether a folder called name is already reachable by the caller (ready,
+//  or a clone under way).
+bool gw_vfolder_name_taken(gw_ctx_t *ctx, const char *name);
+
+//  Sets the folder's status; BUS_OK or CONFLICT (its name is taken again).
+int gw_vfolder_set_status(gw_ctx_t *ctx,
+                          const char *id,
+                          const char *status,
+                          bus_error_t *err);
 
 #endif

@@ -12,8 +12,8 @@
     with the new folder reading "cloning", and turn "ready" when the copy
     is done (or go when it failed).
 
-    Limits, from the resource policies: a user's folders count against its
-    user policy's max_vfolder_count (and its keypair policy's, when set), a
+    Limits (gw_vfolder_check_limits), from the resource policies: a user's folders count
+   against its user policy's max_vfolder_count (and its keypair policy's, when set), a
     project's against its project policy's; a folder's quota may not exceed
     max_quota_scope_size (nor the keypair policy's max_vfolder_size), and a
     folder created without one gets the smallest of them. 0 (or -1) means
@@ -24,8 +24,6 @@
 */
 #include "gw_classes.h"
 
-//  Statuses in which a folder counts against its owner's limit.
-#define S_LIVE "('ready', 'cloning', 'delete-pending')"
 //  Sessions in these statuses mount, or are about to mount, their folders.
 #define S_MOUNTING_STATUSES                                                              \
     "PENDING,SCHEDULED,PREPARING,BUILDING,PULLING,RUNNING,RESTARTING,RESIZING,"          \
@@ -58,123 +56,6 @@ s_reply_storage(gw_request_t *r, const bus_reply_t *reply)
 }
 
 //  ---------------------------------------------------------------------------
-//  Limits
-
-//  Checks the owner's folder count and the quota asked for (bytes; 0: none
-//  asked) against the resource policies, and sets *quota to what the new
-//  folder gets. BUS_OK, INVALID with err.
-static int
-s_check_limits(gw_request_t *r,
-               const char *user_uuid,
-               const char *group_id,
-               int64_t asked,
-               int64_t *quota,
-               bus_error_t *err)
-{
-    bool failed = false;
-    json_t *row;
-    if (group_id) {
-        const char *params[] = {group_id, NULL};
-        row = gw_store_one(r->gw->db,
-                           "SELECT p.max_vfolder_count AS max_count,"
-                           " p.max_quota_scope_size AS max_size, 0 AS kp_count,"
-                           " 0 AS kp_size, (SELECT count(*) FROM vfolders"
-                           "  WHERE group_id = ?1 AND status IN " S_LIVE ") AS have"
-                           " FROM groups g JOIN project_resource_policies p"
-                           " ON p.name = g.resource_policy WHERE g.id = ?1",
-                           params, NULL, &failed);
-    } else {
-        const char *params[] = {user_uuid, r->who.access_key, NULL};
-        row =
-            gw_store_one(r->gw->db,
-                         "SELECT up.max_vfolder_count AS max_count,"
-                         " up.max_quota_scope_size AS max_size,"
-                         " kp.max_vfolder_count AS kp_count,"
-                         " kp.max_vfolder_size AS kp_size, (SELECT count(*) FROM vfolders"
-                         "  WHERE user_uuid = ?1 AND status IN " S_LIVE ") AS have"
-                         " FROM users u JOIN user_resource_policies up"
-                         " ON up.name = u.resource_policy,"
-                         " keypairs k JOIN keypair_resource_policies kp"
-                         " ON kp.name = k.resource_policy"
-                         " WHERE u.uuid = ?1 AND k.access_key = ?2",
-                         params, NULL, &failed);
-    }
-    if (!row)
-        return bus_error_set(err, failed ? BUS_STATUS_INTERNAL : BUS_STATUS_NOT_FOUND,
-                             "the owner's resource policy is not found");
-    int64_t have = json_integer_value(json_object_get(row, "have"));
-    int64_t counts[] = {json_integer_value(json_object_get(row, "max_count")),
-                        json_integer_value(json_object_get(row, "kp_count"))};
-    int64_t sizes[] = {json_integer_value(json_object_get(row, "max_size")),
-                       json_integer_value(json_object_get(row, "kp_size"))};
-    json_decref(row);
-    for (int i = 0; i < 2; i++)
-        if (counts[i] > 0 && have >= counts[i])
-            return bus_error_set(
-                err, BUS_STATUS_INVALID,
-                "You cannot create more vfolders (the limit is %" PRId64 ").", counts[i]);
-    int64_t limit = 0;
-    for (int i = 0; i < 2; i++)
-        if (sizes[i] > 0 && (limit == 0 || sizes[i] < limit))
-            limit = sizes[i];
-    if (limit > 0 && asked > limit)
-        return bus_error_set(err, BUS_STATUS_INVALID,
-                             "the quota asked for (%" PRId64
-                             " bytes) exceeds the limit of %" PRId64 " bytes",
-                             asked, limit);
-    *quota = asked > 0 ? asked : limit;
-    return BUS_OK;
-}
-
-//  The project named or numbered text in the caller's domain (any domain
-//  for a superadmin): its id in id, and whether the caller administers it
-//  in *admin. BUS_OK, NOT_FOUND.
-static int
-s_project(gw_request_t *r,
-          const char *text,
-          char id[GW_UUID_SIZE],
-          bool *admin,
-          bus_error_t *err)
-{
-    const char *params[] = {text, r->who.domain, NULL};
-    bool failed = false;
-    json_t *row = gw_store_one(r->gw->db,
-                               "SELECT id, domain_name FROM groups"
-                               " WHERE id = ?1 OR (name = ?1 AND domain_name = ?2)"
-                               " ORDER BY id = ?1 DESC LIMIT 1",
-                               params, NULL, &failed);
-    const char *domain = json_string_value(json_object_get(row, "domain_name"));
-    int rc = BUS_OK;
-    if (!row ||
-        (!gw_identity_is_superadmin(&r->who) && strcmp(domain, r->who.domain) != 0))
-        rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such project: %s", text);
-    else {
-        snprintf(id, GW_UUID_SIZE, "%s", json_string_value(json_object_get(row, "id")));
-        *admin = gw_identity_admins_domain(&r->who, domain);
-    }
-    json_decref(row);
-    return rc;
-}
-
-//  Whether a folder called name is already reachable by the caller.
-static bool
-s_name_taken(gw_request_t *r, const char *name)
-{
-    gw_vfolder_t other;
-    bus_error_t err = {0};
-    bool taken = gw_vfolder_find(r, name, "ready", &other, &err) == BUS_OK &&
-                 strcmp(other.name, name) == 0;
-    gw_vfolder_clear(&other);
-    if (!taken) {
-        //  Clones under way hold their names too.
-        taken = gw_vfolder_find(r, name, "cloning", &other, &err) == BUS_OK &&
-                strcmp(other.name, name) == 0;
-        gw_vfolder_clear(&other);
-    }
-    return taken;
-}
-
-//  ---------------------------------------------------------------------------
 //  POST /folders
 
 typedef struct {
@@ -192,8 +73,8 @@ s_on_created(void *arg, const bus_reply_t *reply)
     else {
         //  Give the name back: the folder was never made.
         const char *params[] = {call->id, NULL};
-        json_decref(gw_store_rows(call->r->gw->db, "DELETE FROM vfolders WHERE id = ?1",
-                                  params, NULL));
+        json_decref(gw_store_rows(gw_server_db(call->r->gw),
+                                  "DELETE FROM vfolders WHERE id = ?1", params, NULL));
         s_reply_storage(call->r, reply);
     }
     json_decref(call->view);
@@ -223,7 +104,7 @@ gw_vfolder_handle_create(gw_request_t *r)
         return;
     }
     if (!host || !*host)
-        host = r->gw->config->vfolder_default_host;
+        host = gw_server_config(r->gw)->vfolder_default_host;
     if (!mode)
         mode = "general";
     if (strcmp(mode, "general") != 0 && strcmp(mode, "model") != 0 &&
@@ -260,7 +141,8 @@ gw_vfolder_handle_create(gw_request_t *r)
             return;
         }
         bool admin = false;
-        if (s_project(r, group, group_id, &admin, &err) != BUS_OK) {
+        if (gw_vfolder_project(gw_request_ctx(r), group, group_id, &admin, &err) !=
+            BUS_OK) {
             gw_reply_problem(r, "object-not-found", err.detail);
             return;
         }
@@ -271,20 +153,21 @@ gw_vfolder_handle_create(gw_request_t *r)
             return;
         }
     }
-    if (!gw_vfolder_host_allows(r, host, *group_id ? group_id : NULL, "create-vfolder")) {
+    if (!gw_vfolder_host_allows(gw_request_ctx(r), host, *group_id ? group_id : NULL,
+                                "create-vfolder")) {
         char detail[300];
         snprintf(detail, sizeof detail, "you may not create folders on the host %s",
                  host);
         gw_reply_problem(r, "invalid-api-params", detail);
         return;
     }
-    if (s_name_taken(r, name)) {
+    if (gw_vfolder_name_taken(gw_request_ctx(r), name)) {
         gw_reply_problem(r, "vfolder-already-exists", NULL);
         return;
     }
     int64_t granted = 0;
-    int rc = s_check_limits(r, r->who.user_uuid, *group_id ? group_id : NULL, quota,
-                            &granted, &err);
+    int rc = gw_vfolder_check_limits(gw_request_ctx(r), r->who.user_uuid,
+                                     *group_id ? group_id : NULL, quota, &granted, &err);
     if (rc != BUS_OK) {
         gw_reply_status(r, rc, err.detail);
         return;
@@ -308,8 +191,8 @@ gw_vfolder_handle_create(gw_request_t *r)
         (json_int_t) granted, "created_at", now, "status_changed", now);
     static const gw_field_t none[] = {{NULL, 0}};
     json_t *empty = json_object();
-    rc = gw_store_write(r->gw->db, "vfolders", "id", call->id, none, empty, fixed, true,
-                        &err);
+    rc = gw_store_write(gw_server_db(r->gw), "vfolders", "id", call->id, none, empty,
+                        fixed, true, &err);
     json_decref(empty);
     if (rc != BUS_OK) {
         json_decref(fixed);
@@ -339,7 +222,7 @@ gw_vfolder_handle_create(gw_request_t *r)
     bus_writer_t *writer = bus_writer_new();
     if (writer)
         proto_storage_folder_create_req_write(&in, writer);
-    gw_storage_call(r->gw->storage, host, PROTO_STORAGE_FOLDER_CREATE, writer,
+    gw_storage_call(gw_server_storage(r->gw), host, PROTO_STORAGE_FOLDER_CREATE, writer,
                     s_on_created, call);
 }
 
@@ -355,7 +238,8 @@ gw_vfolder_handle_list(gw_request_t *r)
         return;
     }
     const char *group = json_string_value(json_object_get(r->params, "group_id"));
-    json_t *list = gw_vfolder_list(r, group && *group ? group : NULL, NULL);
+    json_t *list =
+        gw_vfolder_list(gw_request_ctx(r), group && *group ? group : NULL, NULL);
     if (!list)
         gw_reply_status(r, BUS_STATUS_INTERNAL, "cannot read the folders");
     else
@@ -401,8 +285,8 @@ s_ask_usage(folder_call_t *call, bool rescan, bus_reply_fn *done)
     bus_writer_t *writer = bus_writer_new();
     if (writer)
         proto_storage_folder_usage_req_write(&in, writer);
-    gw_storage_call(call->r->gw->storage, call->folder.host, PROTO_STORAGE_FOLDER_USAGE,
-                    writer, done, call);
+    gw_storage_call(gw_server_storage(call->r->gw), call->folder.host,
+                    PROTO_STORAGE_FOLDER_USAGE, writer, done, call);
 }
 
 static void
@@ -451,22 +335,6 @@ gw_vfolder_handle_info(gw_request_t *r)
 //  ---------------------------------------------------------------------------
 //  The trash: delete, restore, purge
 
-//  Sets the folder's status; BUS_OK or CONFLICT (its name is taken again).
-static int
-s_set_status(gw_request_t *r, const char *id, const char *status, bus_error_t *err)
-{
-    char now[40];
-    gw_now_iso(now);
-    sqlite3_stmt *stmt = bus_db_stmt(
-        r->gw->db, "UPDATE vfolders SET status = ?2, status_changed = ?3 WHERE id = ?1");
-    if (!stmt)
-        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot update the folder");
-    sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(stmt, 2, status, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 3, now, -1, SQLITE_TRANSIENT);
-    return gw_store_step(r->gw->db, stmt, err);
-}
-
 //  The scheduler says whether a session that has not ended mounts the
 //  folder: none does, into the trash; one does, refused (a purge would pull
 //  the files from under it).
@@ -488,8 +356,8 @@ s_on_mounting(void *arg, const bus_reply_t *reply)
                      "the virtual folder %s is mounted by the session %s: end it first",
                      call->folder.name, rep.sessions[0].name);
             gw_reply_problem(call->r, "vfolder-operation-failed", detail);
-        } else if (s_set_status(call->r, call->folder.id, "delete-pending", &err) !=
-                   BUS_OK)
+        } else if (gw_vfolder_set_status(gw_request_ctx(call->r), call->folder.id,
+                                         "delete-pending", &err) != BUS_OK)
             gw_reply_status(call->r, err.status, err.detail);
         else
             gw_reply_json(call->r, 204, NULL);
@@ -504,7 +372,7 @@ s_trash(gw_request_t *r, const char *name_or_id)
     gw_vfolder_t folder;
     if (!gw_vfolder_reach(r, name_or_id, "ready", GW_VFOLDER_WD, false, &folder))
         return;
-    if (!gw_vfolder_host_allows(r, folder.host, NULL, "delete-vfolder") &&
+    if (!gw_vfolder_host_allows(gw_request_ctx(r), folder.host, NULL, "delete-vfolder") &&
         !folder.admin) {
         gw_vfolder_clear(&folder);
         gw_reply_problem(r, "insufficient-privilege",
@@ -520,11 +388,11 @@ s_trash(gw_request_t *r, const char *name_or_id)
     in.statuses = S_MOUNTING_STATUSES;
     in.limit = 1;
     bus_writer_t *writer = bus_writer_new();
-    const char *scheduler = bus_node_find(r->gw->node, "scheduler");
-    bool sent =
-        writer && scheduler && proto_session_list_req_write(&in, writer) == 0 &&
-        bus_node_call(r->gw->node, scheduler, PROTO_SESSION_LIST, bus_writer_data(writer),
-                      bus_writer_size(writer), 0, s_on_mounting, call) != 0;
+    const char *scheduler = bus_node_find(gw_server_node(r->gw), "scheduler");
+    bool sent = writer && scheduler && proto_session_list_req_write(&in, writer) == 0 &&
+                bus_node_call(gw_server_node(r->gw), scheduler, PROTO_SESSION_LIST,
+                              bus_writer_data(writer), bus_writer_size(writer), 0,
+                              s_on_mounting, call) != 0;
     bus_writer_destroy(&writer);
     if (!sent) {
         gw_reply_status(r, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
@@ -560,7 +428,7 @@ gw_vfolder_handle_restore(gw_request_t *r)
     if (!gw_vfolder_reach(r, id, "delete-pending", GW_VFOLDER_WD, false, &folder))
         return;
     bus_error_t err = {0};
-    int rc = s_set_status(r, folder.id, "ready", &err);
+    int rc = gw_vfolder_set_status(gw_request_ctx(r), folder.id, "ready", &err);
     gw_vfolder_clear(&folder);
     if (rc == BUS_STATUS_CONFLICT)
         gw_reply_problem(r, "vfolder-already-exists",
@@ -579,8 +447,8 @@ s_on_purged(void *arg, const bus_reply_t *reply)
     //  Already gone on the storage side is as good as deleted now.
     if (reply->status == BUS_OK || reply->status == BUS_STATUS_NOT_FOUND) {
         const char *params[] = {call->folder.id, NULL};
-        json_decref(gw_store_rows(call->r->gw->db, "DELETE FROM vfolders WHERE id = ?1",
-                                  params, NULL));
+        json_decref(gw_store_rows(gw_server_db(call->r->gw),
+                                  "DELETE FROM vfolders WHERE id = ?1", params, NULL));
         gw_reply_json(call->r, 204, NULL);
     } else
         s_reply_storage(call->r, reply);
@@ -603,7 +471,7 @@ gw_vfolder_handle_purge(gw_request_t *r)
         return;
     //  Marked first: a purge that fails half way is retried, never listed.
     bus_error_t err = {0};
-    s_set_status(r, call->folder.id, "delete-pending", &err);
+    gw_vfolder_set_status(gw_request_ctx(r), call->folder.id, "delete-pending", &err);
     proto_storage_folder_delete_req_t in;
     proto_storage_folder_delete_req_init(&in);
     in.id = call->folder.id;
@@ -611,8 +479,8 @@ gw_vfolder_handle_purge(gw_request_t *r)
     bus_writer_t *writer = bus_writer_new();
     if (writer)
         proto_storage_folder_delete_req_write(&in, writer);
-    gw_storage_call(r->gw->storage, call->folder.host, PROTO_STORAGE_FOLDER_DELETE,
-                    writer, s_on_purged, call);
+    gw_storage_call(gw_server_storage(r->gw), call->folder.host,
+                    PROTO_STORAGE_FOLDER_DELETE, writer, s_on_purged, call);
 }
 
 //  ---------------------------------------------------------------------------
@@ -631,7 +499,8 @@ gw_vfolder_handle_rename(gw_request_t *r)
     if (!gw_vfolder_reach(r, gw_request_path_param(r, "name"), "ready", GW_VFOLDER_RO,
                           true, &folder))
         return;
-    if (strcmp(folder.name, new_name) != 0 && s_name_taken(r, new_name)) {
+    if (strcmp(folder.name, new_name) != 0 &&
+        gw_vfolder_name_taken(gw_request_ctx(r), new_name)) {
         gw_vfolder_clear(&folder);
         gw_reply_problem(r, "vfolder-already-exists", NULL);
         return;
@@ -639,8 +508,8 @@ gw_vfolder_handle_rename(gw_request_t *r)
     bus_error_t err = {0};
     json_t *props = json_pack("{s:s}", "name", new_name);
     static const gw_field_t fields[] = {{"name", GW_FIELD_TEXT}, {NULL, 0}};
-    int rc = gw_store_write(r->gw->db, "vfolders", "id", folder.id, fields, props, NULL,
-                            false, &err);
+    int rc = gw_store_write(gw_server_db(r->gw), "vfolders", "id", folder.id, fields,
+                            props, NULL, false, &err);
     json_decref(props);
     gw_vfolder_clear(&folder);
     if (rc == BUS_STATUS_CONFLICT)
@@ -678,8 +547,8 @@ gw_vfolder_handle_update_options(gw_request_t *r)
     bus_error_t err = {0};
     int rc = json_object_size(props) == 0
                  ? BUS_OK
-                 : gw_store_write(r->gw->db, "vfolders", "id", folder.id, fields, props,
-                                  NULL, false, &err);
+                 : gw_store_write(gw_server_db(r->gw), "vfolders", "id", folder.id,
+                                  fields, props, NULL, false, &err);
     json_decref(props);
     gw_vfolder_clear(&folder);
     if (rc != BUS_OK)
@@ -750,11 +619,12 @@ gw_vfolder_handle_clone(gw_request_t *r)
              gw_storage_volume_of(host) - host !=
                  gw_storage_volume_of(source.host) - source.host)
         refusal = "a clone stays on the storage-proxy of its source";
-    else if (!gw_vfolder_host_allows(r, host, NULL, "create-vfolder"))
+    else if (!gw_vfolder_host_allows(gw_request_ctx(r), host, NULL, "create-vfolder"))
         refusal = "you may not create folders on the target host";
-    else if (s_name_taken(r, target))
+    else if (gw_vfolder_name_taken(gw_request_ctx(r), target))
         refusal = "vfolder-already-exists";
-    else if (s_check_limits(r, r->who.user_uuid, NULL, quota, &granted, &err) != BUS_OK)
+    else if (gw_vfolder_check_limits(gw_request_ctx(r), r->who.user_uuid, NULL, quota,
+                                     &granted, &err) != BUS_OK)
         refusal = err.detail;
     if (refusal) {
         bool exists = strcmp(refusal, "vfolder-already-exists") == 0;
@@ -771,7 +641,7 @@ gw_vfolder_handle_clone(gw_request_t *r)
         gw_reply_status(r, BUS_STATUS_INTERNAL, "out of memory");
         return;
     }
-    clone->db = r->gw->db;
+    clone->db = gw_server_db(r->gw);
     gw_vfolder_id_normal(uuid, clone->id);
     gw_now_iso(now);
     json_t *fixed = json_pack(
@@ -784,8 +654,8 @@ gw_vfolder_handle_clone(gw_request_t *r)
         "status", "cloning");
     static const gw_field_t none[] = {{NULL, 0}};
     json_t *empty = json_object();
-    int rc = gw_store_write(r->gw->db, "vfolders", "id", clone->id, none, empty, fixed,
-                            true, &err);
+    int rc = gw_store_write(gw_server_db(r->gw), "vfolders", "id", clone->id, none, empty,
+                            fixed, true, &err);
     json_decref(empty);
     json_decref(fixed);
     if (rc != BUS_OK) {
@@ -807,8 +677,8 @@ gw_vfolder_handle_clone(gw_request_t *r)
     bus_writer_t *writer = bus_writer_new();
     if (writer)
         proto_storage_folder_clone_req_write(&in, writer);
-    gw_storage_call(r->gw->storage, host, PROTO_STORAGE_FOLDER_CLONE, writer, s_on_cloned,
-                    clone);
+    gw_storage_call(gw_server_storage(r->gw), host, PROTO_STORAGE_FOLDER_CLONE, writer,
+                    s_on_cloned, clone);
     gw_reply_json(r, 201,
                   json_pack("{s:s, s:s, s:s, s:s, s:n}", "id", clone->id, "name", target,
                             "host", host, "status", "cloning", "bgtask_id"));
@@ -843,8 +713,9 @@ s_hosts_ready(void *arg)
 {
     gw_request_t *r = arg;
     const char *group = json_string_value(json_object_get(r->params, "group_id"));
-    json_t *allowed = gw_vfolder_allowed_hosts(r, group && *group ? group : NULL);
-    const char *wanted = r->gw->config->vfolder_default_host;
+    json_t *allowed =
+        gw_vfolder_allowed_hosts(gw_request_ctx(r), group && *group ? group : NULL);
+    const char *wanted = gw_server_config(r->gw)->vfolder_default_host;
     json_t *def = json_null();
     json_t *info = json_object();
     size_t index;
@@ -855,7 +726,7 @@ s_hosts_ready(void *arg)
             def = json_string(wanted);
     }
     json_t *volume;
-    json_array_foreach(gw_storage_volumes(r->gw->storage), index, volume)
+    json_array_foreach(gw_storage_volumes(gw_server_storage(r->gw)), index, volume)
     {
         const char *name = json_string_value(json_object_get(volume, "host"));
         bool listed = false;
@@ -884,7 +755,7 @@ s_hosts_ready(void *arg)
 void
 gw_vfolder_handle_hosts(gw_request_t *r)
 {
-    gw_storage_ready(r->gw->storage, s_hosts_ready, r);
+    gw_storage_ready(gw_server_storage(r->gw), s_hosts_ready, r);
 }
 
 static void
@@ -892,11 +763,11 @@ s_all_hosts_ready(void *arg)
 {
     gw_request_t *r = arg;
     json_t *allowed = json_array();
-    const char *wanted = r->gw->config->vfolder_default_host;
+    const char *wanted = gw_server_config(r->gw)->vfolder_default_host;
     json_t *def = json_null();
     size_t index;
     json_t *volume;
-    json_array_foreach(gw_storage_volumes(r->gw->storage), index, volume)
+    json_array_foreach(gw_storage_volumes(gw_server_storage(r->gw)), index, volume)
     {
         json_t *host = json_object_get(volume, "host");
         json_array_append(allowed, host);
@@ -913,7 +784,7 @@ gw_vfolder_handle_all_hosts(gw_request_t *r)
         gw_reply_problem(r, "insufficient-privilege", "superadmins only");
         return;
     }
-    gw_storage_ready(r->gw->storage, s_all_hosts_ready, r);
+    gw_storage_ready(gw_server_storage(r->gw), s_all_hosts_ready, r);
 }
 
 void
@@ -940,7 +811,7 @@ s_on_quota(void *arg, const bus_reply_t *reply)
         char quota[32];
         snprintf(quota, sizeof quota, "%" PRIu64, rep.folder.quota_bytes);
         const char *update[] = {call->folder.id, quota, NULL};
-        json_decref(gw_store_rows(call->r->gw->db,
+        json_decref(gw_store_rows(gw_server_db(call->r->gw),
                                   "UPDATE vfolders SET max_size = CAST(?2 AS INTEGER)"
                                   " WHERE id = ?1",
                                   update, NULL));
@@ -987,7 +858,8 @@ gw_vfolder_handle_quota(gw_request_t *r)
     const char *user = json_string_value(json_object_get(folder.row, "user_uuid"));
     int rc = BUS_OK;
     if (!folder.admin) {
-        rc = s_check_limits(r, user, group, bytes, &granted, &err);
+        rc = gw_vfolder_check_limits(gw_request_ctx(r), user, group, bytes, &granted,
+                                     &err);
         if (rc == BUS_STATUS_INVALID && strstr(err.detail, "more vfolders"))
             rc = BUS_OK;
     }
@@ -1007,8 +879,8 @@ gw_vfolder_handle_quota(gw_request_t *r)
     bus_writer_t *writer = bus_writer_new();
     if (writer)
         proto_storage_folder_quota_req_write(&in, writer);
-    gw_storage_call(r->gw->storage, call->folder.host, PROTO_STORAGE_FOLDER_QUOTA, writer,
-                    s_on_quota, call);
+    gw_storage_call(gw_server_storage(r->gw), call->folder.host,
+                    PROTO_STORAGE_FOLDER_QUOTA, writer, s_on_quota, call);
 }
 
 static void

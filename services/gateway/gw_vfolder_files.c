@@ -75,7 +75,8 @@ s_reply_failed(gw_request_t *r, const bus_reply_t *reply)
 static void
 s_send(files_call_t *call, const char *method, bus_writer_t *writer, bus_reply_fn *done)
 {
-    gw_storage_call(call->r->gw->storage, call->folder.host, method, writer, done, call);
+    gw_storage_call(gw_server_storage(call->r->gw), call->folder.host, method, writer,
+                    done, call);
 }
 
 //  ---------------------------------------------------------------------------
@@ -387,11 +388,13 @@ s_sign(void *arg)
     const char *url = NULL;
     bus_error_t err = {0};
     char *token = NULL;
-    if (!gw_storage_find(r->gw->storage, call->folder.host, NULL, &url) || !url || !*url)
+    size_t secret_len;
+    const uint8_t *secret = gw_server_token_secret(r->gw, &secret_len);
+    if (!gw_storage_find(gw_server_storage(r->gw), call->folder.host, NULL, &url) ||
+        !url || !*url)
         gw_reply_problem(r, "service-unavailable",
                          "the storage-proxy of this folder serves no client URL now");
-    else if (!(token = bus_token_sign(r->gw->token_secret, r->gw->token_secret_len,
-                                      &call->claims, &err)))
+    else if (!(token = bus_token_sign(secret, secret_len, &call->claims, &err)))
         gw_reply_problem(r, "invalid-api-params", err.detail);
     else {
         char target[600];
@@ -434,7 +437,8 @@ s_file_path_inside(const char *path)
 static void
 s_token(gw_request_t *r, bus_token_op_t op, const char *path, uint64_t size)
 {
-    if (!r->gw->token_secret) {
+    size_t secret_len;
+    if (!gw_server_token_secret(r->gw, &secret_len)) {
         gw_reply_problem(
             r, "server-misconfigured",
             "the gateway has no vfolders.token_secret_file to sign transfers "
@@ -453,7 +457,7 @@ s_token(gw_request_t *r, bus_token_op_t op, const char *path, uint64_t size)
                           upload ? GW_VFOLDER_RW : GW_VFOLDER_RO, false, &folder))
         return;
     if (!folder.admin &&
-        !gw_vfolder_host_allows(r, folder.host, NULL,
+        !gw_vfolder_host_allows(gw_request_ctx(r), folder.host, NULL,
                                 upload ? "upload-file" : "download-file")) {
         gw_vfolder_clear(&folder);
         gw_reply_problem(r, "insufficient-privilege",
@@ -476,8 +480,8 @@ s_token(gw_request_t *r, bus_token_op_t op, const char *path, uint64_t size)
     snprintf(call->claims.path, sizeof call->claims.path, "%s", path);
     call->claims.size = size;
     call->claims.expires =
-        bus_clock_wall_us() / 1000000 + r->gw->config->vfolder_token_ttl_s;
-    gw_storage_ready(r->gw->storage, s_sign, call);
+        bus_clock_wall_us() / 1000000 + gw_server_config(r->gw)->vfolder_token_ttl_s;
+    gw_storage_ready(gw_server_storage(r->gw), s_sign, call);
 }
 
 void

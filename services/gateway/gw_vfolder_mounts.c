@@ -130,8 +130,8 @@ s_add(resolve_t *resolve,
         s_fail(resolve, "vfolder-permission-error", detail);
         return false;
     }
-    if (!folder->admin &&
-        !gw_vfolder_host_allows(r, folder->host, NULL, "mount-in-session")) {
+    if (!folder->admin && !gw_vfolder_host_allows(gw_request_ctx(r), folder->host, NULL,
+                                                  "mount-in-session")) {
         snprintf(detail, sizeof detail, "you may not mount folders of the host %s",
                  folder->host);
         s_fail(resolve, "insufficient-privilege", detail);
@@ -211,7 +211,7 @@ gw_vfolder_mounts_resolve(gw_request_t *r,
             s_fail(resolve, "invalid-api-params", "config.mounts: folder names");
             break;
         }
-        if (gw_vfolder_find(r, name, "ready", &folder, &err) != BUS_OK) {
+        if (gw_vfolder_find(gw_request_ctx(r), name, "ready", &folder, &err) != BUS_OK) {
             s_fail(resolve,
                    err.status == BUS_STATUS_NOT_FOUND ? "object-not-found"
                                                       : "internal-server-error",
@@ -239,7 +239,8 @@ gw_vfolder_mounts_resolve(gw_request_t *r,
     //  Automount: the caller's own dot-prefixed folders, unless named above.
     gw_vfolder_t *own = NULL;
     size_t own_count = 0;
-    if (!*resolve->slug && gw_vfolder_automounts(r, &own, &own_count) != BUS_OK)
+    if (!*resolve->slug &&
+        gw_vfolder_automounts(gw_request_ctx(r), &own, &own_count) != BUS_OK)
         s_fail(resolve, "internal-server-error", "cannot read the folders");
     bool adding = !*resolve->slug;
     for (size_t i = 0; i < own_count; i++) {
@@ -280,8 +281,8 @@ gw_vfolder_mounts_resolve(gw_request_t *r,
         if (writer)
             proto_storage_folder_mount_path_req_write(&in, writer);
         resolve->pending++;
-        gw_storage_call(r->gw->storage, host, PROTO_STORAGE_FOLDER_MOUNT_PATH, writer,
-                        s_on_path, one);
+        gw_storage_call(gw_server_storage(r->gw), host, PROTO_STORAGE_FOLDER_MOUNT_PATH,
+                        writer, s_on_path, one);
     }
     if (--resolve->pending == 0)
         s_finish(resolve);

@@ -58,7 +58,7 @@ s_user(gw_request_t *r, const char *email, char out[GW_UUID_SIZE])
                             gw_identity_is_superadmin(&r->who) ? "1" : "0", NULL};
     bool failed = false;
     json_t *row =
-        gw_store_one(r->gw->db,
+        gw_store_one(gw_server_db(r->gw),
                      "SELECT uuid FROM users WHERE email = ?1 AND status = 'active'"
                      " AND (?3 = '1' OR domain_name = ?2)",
                      params, NULL, &failed);
@@ -73,19 +73,19 @@ s_user(gw_request_t *r, const char *email, char out[GW_UUID_SIZE])
 static int
 s_exec(gw_request_t *r, const char *sql, const char *const *params, bus_error_t *err)
 {
-    sqlite3_stmt *stmt = bus_db_stmt(r->gw->db, sql);
+    sqlite3_stmt *stmt = bus_db_stmt(gw_server_db(r->gw), sql);
     if (!stmt)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot prepare a statement");
     for (int i = 0; params[i]; i++)
         sqlite3_bind_text(stmt, i + 1, params[i], -1, SQLITE_TRANSIENT);
-    return gw_store_step(r->gw->db, stmt, err);
+    return gw_store_step(gw_server_db(r->gw), stmt, err);
 }
 
 static bool
 s_exists(gw_request_t *r, const char *sql, const char *const *params)
 {
     bool failed = false;
-    json_t *row = gw_store_one(r->gw->db, sql, params, NULL, &failed);
+    json_t *row = gw_store_one(gw_server_db(r->gw), sql, params, NULL, &failed);
     json_decref(row);
     return row != NULL;
 }
@@ -101,9 +101,9 @@ s_end_batch(gw_request_t *r,
             json_t *done)
 {
     if (rc == BUS_OK)
-        bus_db_commit(r->gw->db);
+        bus_db_commit(gw_server_db(r->gw));
     else
-        bus_db_rollback(r->gw->db);
+        bus_db_rollback(gw_server_db(r->gw));
     gw_vfolder_clear(folder);
     if (rc != BUS_OK) {
         json_decref(done);
@@ -132,8 +132,8 @@ gw_vfolder_handle_invite(gw_request_t *r)
         refusal = "Cannot share private dot-prefixed vfolders.";
     else if (strcmp(type, "user") != 0)
         refusal = "a project's folder is shared with its members: use share";
-    else if (!folder.admin &&
-             !gw_vfolder_host_allows(r, folder.host, NULL, "invite-others"))
+    else if (!folder.admin && !gw_vfolder_host_allows(gw_request_ctx(r), folder.host,
+                                                      NULL, "invite-others"))
         refusal = "you may not invite others to folders on this host";
     if (refusal) {
         gw_vfolder_clear(&folder);
@@ -146,7 +146,7 @@ gw_vfolder_handle_invite(gw_request_t *r)
     gw_now_iso(now);
     bus_error_t err = {0};
     int rc = BUS_OK;
-    bus_db_begin(r->gw->db);
+    bus_db_begin(gw_server_db(r->gw));
     for (size_t i = 0; rc == BUS_OK && i < json_array_size(emails); i++) {
         const char *email = json_string_value(json_array_get(emails, i));
         char uuid[GW_UUID_SIZE], id[GW_UUID_SIZE];
@@ -179,7 +179,7 @@ s_list_invitations(gw_request_t *r, bool sent)
 {
     const char *params[] = {r->who.email, NULL};
     json_t *rows = gw_store_rows(
-        r->gw->db,
+        gw_server_db(r->gw),
         sent ? "SELECT i.id, i.inviter, i.invitee, i.permission AS perm, i.state,"
                " i.created_at, i.modified_at, i.vfolder_id, v.name AS vfolder_name"
                " FROM vfolder_invitations i JOIN vfolders v ON v.id = i.vfolder_id"
@@ -221,7 +221,7 @@ s_invitation(gw_request_t *r, const char *id)
     const char *params[] = {id, NULL};
     bool failed = false;
     json_t *row =
-        gw_store_one(r->gw->db,
+        gw_store_one(gw_server_db(r->gw),
                      "SELECT i.id, i.vfolder_id, i.inviter, i.invitee,"
                      " i.permission, v.name, v.status FROM vfolder_invitations i"
                      " JOIN vfolders v ON v.id = i.vfolder_id"
@@ -268,7 +268,7 @@ gw_vfolder_handle_accept(gw_request_t *r)
         gw_reply_problem(r, "object-not-found", "No such vfolder invitation");
     else if (strcmp(status, "ready") != 0)
         gw_reply_problem(r, "object-not-found", "the folder is no longer there");
-    else if (gw_vfolder_find(r, name, "ready", &same, &err) == BUS_OK &&
+    else if (gw_vfolder_find(gw_request_ctx(r), name, "ready", &same, &err) == BUS_OK &&
              strcmp(same.name, name) == 0) {
         gw_vfolder_clear(&same);
         gw_reply_problem(r, "vfolder-already-exists",
@@ -278,7 +278,7 @@ gw_vfolder_handle_accept(gw_request_t *r)
         const char *params[] = {folder, r->who.user_uuid,
                                 json_string_value(json_object_get(inv, "permission")),
                                 NULL};
-        bus_db_begin(r->gw->db);
+        bus_db_begin(gw_server_db(r->gw));
         rc = s_exec(r,
                     "INSERT OR REPLACE INTO vfolder_permissions (vfolder_id, user_uuid,"
                     " permission) VALUES (?1, ?2, ?3)",
@@ -286,9 +286,9 @@ gw_vfolder_handle_accept(gw_request_t *r)
         if (rc == BUS_OK)
             rc = s_set_state(r, id, "accepted", &err);
         if (rc == BUS_OK)
-            bus_db_commit(r->gw->db);
+            bus_db_commit(gw_server_db(r->gw));
         else
-            bus_db_rollback(r->gw->db);
+            bus_db_rollback(gw_server_db(r->gw));
         if (rc != BUS_OK)
             gw_reply_status(r, rc, err.detail);
         else
@@ -377,7 +377,7 @@ gw_vfolder_handle_share(gw_request_t *r)
     json_t *shared = json_array();
     bus_error_t err = {0};
     int rc = BUS_OK;
-    bus_db_begin(r->gw->db);
+    bus_db_begin(gw_server_db(r->gw));
     for (size_t i = 0; rc == BUS_OK && i < json_array_size(emails); i++) {
         const char *email = json_string_value(json_array_get(emails, i));
         char uuid[GW_UUID_SIZE];
@@ -421,7 +421,7 @@ gw_vfolder_handle_unshare(gw_request_t *r)
                    "DELETE FROM vfolder_permissions WHERE vfolder_id = ?1 AND user_uuid "
                    "= ?2",
                    params, &err) == BUS_OK &&
-            sqlite3_changes(bus_db_handle(r->gw->db)) > 0)
+            sqlite3_changes(bus_db_handle(gw_server_db(r->gw))) > 0)
             json_array_append_new(unshared, json_string(email));
     }
     gw_vfolder_clear(&folder);
@@ -455,7 +455,8 @@ gw_vfolder_handle_leave(gw_request_t *r)
                               "DELETE FROM vfolder_permissions WHERE vfolder_id = ?1"
                               " AND user_uuid = ?2",
                               params, &err);
-    bool left = !refusal && rc == BUS_OK && sqlite3_changes(bus_db_handle(r->gw->db)) > 0;
+    bool left = !refusal && rc == BUS_OK &&
+                sqlite3_changes(bus_db_handle(gw_server_db(r->gw))) > 0;
     gw_vfolder_clear(&folder);
     if (refusal)
         gw_reply_problem(r, "vfolder-permission-error", refusal);

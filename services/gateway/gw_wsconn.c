@@ -78,8 +78,8 @@ s_unlink(gw_wsconn_t *self)
 {
     if (self->prev)
         self->prev->next = self->next;
-    else if (self->gw->websockets == self)
-        self->gw->websockets = self->next;
+    else if ((*gw_server_websockets(self->gw)) == self)
+        (*gw_server_websockets(self->gw)) = self->next;
     if (self->next)
         self->next->prev = self->prev;
     self->prev = self->next = NULL;
@@ -290,10 +290,10 @@ gw_wsconn_accept(gw_request_t *r, const gw_wsconn_handlers_t *handlers, void *ar
     bufferevent_enable(self->bev, EV_READ | EV_WRITE);
     struct timeval ping = {GW_WSCONN_PING_MS / 1000, (GW_WSCONN_PING_MS % 1000) * 1000};
     event_add(self->timer, &ping);
-    self->next = self->gw->websockets;
+    self->next = (*gw_server_websockets(self->gw));
     if (self->next)
         self->next->prev = self;
-    self->gw->websockets = self;
+    (*gw_server_websockets(self->gw)) = self;
     bus_log_info("websocket open path=%s", self->path);
     return self;
 }
@@ -328,8 +328,8 @@ gw_wsconn_close(gw_wsconn_t *self, int code, const char *reason)
 void
 gw_wsconn_close_all(gw_server_t *gw)
 {
-    while (gw->websockets) {
-        gw_wsconn_t *self = gw->websockets;
+    while ((*gw_server_websockets(gw))) {
+        gw_wsconn_t *self = (*gw_server_websockets(gw));
         s_tell_gone(self);
         s_start_close(self, GW_WS_CLOSE_GOING_AWAY, "server-restarting");
         s_free(self);

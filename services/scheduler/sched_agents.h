@@ -7,10 +7,10 @@
     only noted, and the time each agent was last heard is written for all
     of them at once every second, with the check that marks an agent
     silent for agents.lost_ms LOST (a heartbeat brings it back).
-    scheduler.agents answers the registry with each agent's capacity and
-    what its allocation rows add up to. scheduler.schedulable includes
-    agents in scheduling or excludes them (an operator's exclusion outlasts
-    the agent's heartbeats, which otherwise say whether it is schedulable).
+    scheduler.agents (sched_rpc) answers from the rows this writes;
+    scheduler.schedulable writes an operator's exclusion, which outlasts
+    the heartbeats, and forgets the agent's last one (sched_agents_forget)
+    so that its next is written in full.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -24,13 +24,19 @@
 
 typedef struct _sched_agents_t sched_agents_t;
 
-//  Subscribes to heartbeats, serves scheduler.agents and scheduler.schedulable,
-//  starts the LOST check.
+//  Follows the agents' heartbeats on node; an agent silent for lost_ms is
+//  LOST at the next sched_agents_expire. NULL on failure.
 sched_agents_t *sched_agents_new(bus_node_t *node, int lost_ms);
 
 void sched_agents_destroy(sched_agents_t **self_p);
 
-//  Marks agents silent for longer than lost_ms LOST. Returns how many.
+//  Writes when each agent was last heard, then marks the agents silent for
+//  longer than lost_ms LOST. Returns how many. Every SCHED_AGENTS_CHECK_MS
+//  (sched_server).
 int sched_agents_expire(sched_agents_t *self);
+
+//  Forgets what agent_id's last heartbeat said, so that its next one is
+//  written in full (after an operator changed what the row says).
+void sched_agents_forget(sched_agents_t *self, const char *agent_id);
 
 #endif

@@ -20,6 +20,14 @@
 
 #include "bus.h"
 
+#define SCHED_CLUSTER_SENT_MAX 256 //  sessions whose last map is remembered
+
+typedef struct _sched_cluster_t sched_cluster_t;
+
+//  Sends kernel.hosts on node's behalf. NULL when out of memory.
+sched_cluster_t *sched_cluster_new(bus_node_t *node);
+void sched_cluster_destroy(sched_cluster_t **self_p);
+
 //  The hostnames of session_id's kernels in cluster_idx order, comma-
 //  separated ("main1,sub1,sub2"), into out (size bytes). Returns BUS_OK,
 //  NOT_FOUND when the session has no kernels, or INTERNAL (out too small,
@@ -31,8 +39,8 @@ int sched_cluster_hosts(bus_db_t *db, const char *session_id, char *out, size_t 
 //  kernels all have an address and none has ended, sends kernel.hosts with
 //  the map of every kernel's hostname to its address to each kernel's
 //  agent. Calls that fail are logged, not retried. The same map is sent
-//  once per session (the last one of the latest SENT_MAX sessions is
-//  remembered); a changed map is sent again.
-void sched_cluster_started(bus_node_t *node, const char *session_id);
+//  once per session (the last one of the latest SCHED_CLUSTER_SENT_MAX
+//  sessions is remembered); a changed map is sent again.
+void sched_cluster_started(sched_cluster_t *self, const char *session_id);
 
 #endif

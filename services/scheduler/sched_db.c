@@ -1,5 +1,6 @@
 /*  =========================================================================
-    sched_db - the scheduler's schema, as numbered migrations
+    sched_db - the scheduler's schema, as numbered migrations, and the
+    helpers of the db layer
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -91,7 +92,7 @@ const bus_db_migration_t sched_db_migrations[] = {
     //  The pass reads what agents and quota scopes hold from aggregates the
     //  triggers below keep equal to the rows they sum, in the transaction
     //  that changes the rows: no pass ever sums the ledger, and nothing can
-    //  drift (sched_invariant checks it).
+    //  drift (sched_db_ledger_check checks it).
     {"scheduling: resource groups' rules, quota limits, aggregates kept by triggers",
      "CREATE TABLE sgroups ("
      "  name TEXT PRIMARY KEY,"
@@ -207,7 +208,7 @@ const bus_db_migration_t sched_db_migrations[] = {
      "   WHERE OLD.status = 'PENDING' AND kind = 'pending' AND key = NEW.access_key;"
      " END;"
      //  What each agent last said its kernels hold (agent.heartbeat), for
-     //  sched_invariant.
+     //  sched_db_ledger_check.
      "CREATE TABLE agent_reported ("
      "  agent_id TEXT NOT NULL,"
      "  slot TEXT NOT NULL,"
@@ -254,7 +255,7 @@ const bus_db_migration_t sched_db_migrations[] = {
     //  PENDING (sessions_pending serves that) and RUNNING (now a partial
     //  index that only the moves into and out of RUNNING write);
     //  allocations_agent only summed an agent's rows, which agent_occupancy
-    //  holds (sched_invariant checks that they agree). Triggers: a list of
+    //  holds (sched_db_ledger_check checks that they agree). Triggers: a list of
     //  three or more values after IN is built into a temporary b-tree each
     //  time a trigger runs, so "holds slots" is spelled out with <>; the
     //  status trigger updates keypair_counts only when a count changes (not
@@ -323,7 +324,7 @@ const bus_db_migration_t sched_db_migrations[] = {
      " END;"},
     //  When each agent's process started, from its heartbeats: an agent back
     //  on the same address after a restart is told apart from the process
-    //  the calls in flight went to (sched_lifecycle).
+    //  the calls in flight went to (sched_calls).
     {"when each agent process started",
      "ALTER TABLE agents ADD COLUMN started_at INTEGER NOT NULL DEFAULT 0;"},
     //  session.list answers one page and the count of all: by status (the
@@ -368,4 +369,49 @@ sched_db_slot_map(sqlite3_stmt *stmt, proto_kv_t **map_p, size_t *count_p)
     sqlite3_reset(stmt);
     *map_p = map;
     *count_p = count;
+}
+
+int
+sched_db_tune(bus_db_t *db)
+{
+    return bus_db_exec(db, SCHED_DB_PRAGMAS);
+}
+
+bus_db_t *
+sched_db_open(const char *path, bus_error_t *err)
+{
+    return bus_db_open(path, sched_db_migrations, SCHED_DB_MIGRATION_COUNT, err);
+}
+
+void
+sched_db_bind_text(sqlite3_stmt *stmt, int index, const char *text)
+{
+    if (text)
+        sqlite3_bind_text(stmt, index, text, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(stmt, index);
+}
+
+int
+sched_db_step(sqlite3_stmt *stmt)
+{
+    int rc = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    if (rc == SQLITE_DONE)
+        return BUS_OK;
+    return rc == SQLITE_CONSTRAINT ? BUS_STATUS_CONFLICT : BUS_STATUS_INTERNAL;
+}
+
+char *
+sched_db_column_dup(sqlite3_stmt *stmt, int column)
+{
+    const unsigned char *text = sqlite3_column_text(stmt, column);
+    return text ? strdup((const char *) text) : NULL;
+}
+
+void
+sched_db_column_copy(sqlite3_stmt *stmt, int column, char *out, size_t size)
+{
+    const unsigned char *text = sqlite3_column_text(stmt, column);
+    snprintf(out, size, "%s", text ? (const char *) text : "");
 }

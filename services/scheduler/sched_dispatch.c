@@ -49,50 +49,6 @@ sched_dispatch_set_preparing(sched_dispatch_t *self, bool preparing)
     self->preparing = preparing;
 }
 
-//  Records one kernel's placement: its allocation rows, the kernel and
-//  (for its first kernel) the session SCHEDULED (or PREPARING).
-static int
-s_assign(bus_db_t *db,
-         const char *session_id,
-         const char *kernel_id,
-         const char *agent_id,
-         int64_t now_us,
-         bool preparing)
-{
-    const char *status = preparing ? "PREPARING" : "SCHEDULED";
-    sqlite3_stmt *stmt = bus_db_stmt(
-        db,
-        "INSERT INTO allocations (kernel_id, agent_id, slot, amount)"
-        " SELECT kernel_id, ?2, slot, amount FROM kernel_requests WHERE kernel_id = ?1");
-    if (!stmt)
-        return -1;
-    sqlite3_bind_text(stmt, 1, kernel_id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 2, agent_id, -1, SQLITE_STATIC);
-    int rc = sqlite3_step(stmt) == SQLITE_DONE ? 0 : -1;
-    sqlite3_reset(stmt);
-    stmt = bus_db_stmt(db, "UPDATE kernels SET status = ?4, agent_id = ?2,"
-                           " status_changed = ?3 WHERE id = ?1 AND status = 'PENDING'");
-    if (rc == 0 && stmt) {
-        sqlite3_bind_text(stmt, 1, kernel_id, -1, SQLITE_STATIC);
-        sqlite3_bind_text(stmt, 2, agent_id, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(stmt, 3, now_us);
-        sqlite3_bind_text(stmt, 4, status, -1, SQLITE_STATIC);
-        rc = sqlite3_step(stmt) == SQLITE_DONE ? 0 : -1;
-        sqlite3_reset(stmt);
-    }
-    stmt = bus_db_stmt(db, "UPDATE sessions SET status = ?3, status_changed = ?2,"
-                           " status_info = 'scheduled', skipped = 0"
-                           " WHERE id = ?1 AND status = 'PENDING'");
-    if (rc == 0 && stmt) {
-        sqlite3_bind_text(stmt, 1, session_id, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(stmt, 2, now_us);
-        sqlite3_bind_text(stmt, 3, status, -1, SQLITE_STATIC);
-        rc = sqlite3_step(stmt) == SQLITE_DONE ? 0 : -1;
-        sqlite3_reset(stmt);
-    }
-    return stmt ? rc : -1;
-}
-
 //  The kernels a pass placed so far: a growable array.
 typedef struct {
     sched_assignment_t *items;
@@ -121,7 +77,7 @@ s_append(placed_t *placed)
 //  a cluster's kernels are read here.
 static int
 s_placed(sched_dispatch_t *self,
-         const sched_snapshot_t *snapshot,
+         const sched_db_snapshot_t *snapshot,
          const sched_pending_t *p,
          const sched_pending_extra_t *extra,
          int64_t now_us,
@@ -138,40 +94,40 @@ s_placed(sched_dispatch_t *self,
         snprintf(a->cluster_role, sizeof a->cluster_role, "main");
         a->cluster_idx = 1;
         a->first = true;
-        return s_assign(self->db, p->session_id, a->kernel_id, a->agent_id, now_us,
-                        self->preparing);
+        return sched_db_ledger_assign(self->db, p->session_id, a->kernel_id, a->agent_id,
+                                      now_us, self->preparing);
     }
-    sqlite3_stmt *stmt =
-        bus_db_stmt(self->db, "SELECT id, cluster_role, cluster_idx FROM kernels"
-                              " WHERE session_id = ?1 ORDER BY cluster_idx");
-    if (!stmt)
+    sched_db_kernel_t kernels[SCHED_CLUSTER_MAX];
+    int found = sched_db_kernels_of_session(
+        self->db, p->session_id, kernels,
+        p->kernel_count < SCHED_CLUSTER_MAX ? p->kernel_count : SCHED_CLUSTER_MAX);
+    if (found < 0)
         return -1;
-    sqlite3_bind_text(stmt, 1, p->session_id, -1, SQLITE_STATIC);
     int rc = 0;
     uint32_t k = 0;
-    while (rc == 0 && k < p->kernel_count && sqlite3_step(stmt) == SQLITE_ROW) {
+    while (rc == 0 && k < (uint32_t) found) {
         sched_assignment_t *a = s_append(placed);
         if (!a) {
             rc = -1;
             break;
         }
-        snprintf(a->kernel_id, sizeof a->kernel_id, "%s",
-                 (const char *) sqlite3_column_text(stmt, 0));
+        snprintf(a->kernel_id, sizeof a->kernel_id, "%.*s", (int) sizeof a->kernel_id - 1,
+                 kernels[k].id);
         snprintf(a->session_id, sizeof a->session_id, "%s", p->session_id);
         snprintf(a->agent_id, sizeof a->agent_id, "%s",
                  snapshot->agents[p->agents[k]].id);
-        snprintf(a->cluster_role, sizeof a->cluster_role, "%s",
-                 (const char *) sqlite3_column_text(stmt, 1));
-        a->cluster_idx = (uint32_t) sqlite3_column_int(stmt, 2);
+        snprintf(a->cluster_role, sizeof a->cluster_role, "%.*s",
+                 (int) sizeof a->cluster_role - 1, kernels[k].cluster_role);
+        a->cluster_idx = kernels[k].cluster_idx;
         a->first = k == 0;
         k++;
     }
-    sqlite3_reset(stmt);
     if (rc != 0 || k != p->kernel_count)
         return -1; //  a kernel row is missing: the schema was changed under us
     for (size_t i = placed->count - k; i < placed->count; i++)
-        if (s_assign(self->db, p->session_id, placed->items[i].kernel_id,
-                     placed->items[i].agent_id, now_us, self->preparing) != 0)
+        if (sched_db_ledger_assign(self->db, p->session_id, placed->items[i].kernel_id,
+                                   placed->items[i].agent_id, now_us,
+                                   self->preparing) != 0)
             return -1;
     return 0;
 }
@@ -180,7 +136,7 @@ s_placed(sched_dispatch_t *self,
 //  head-of-line counter and status_data.scheduler.
 static void
 s_tried(sched_dispatch_t *self,
-        const sched_snapshot_t *snapshot,
+        const sched_db_snapshot_t *snapshot,
         sched_quota_t *quota,
         const sched_pending_t *p,
         const sched_pending_extra_t *extra,
@@ -202,21 +158,9 @@ s_tried(sched_dispatch_t *self,
                  "No agent of resource group %s has room for the session now",
                  snapshot->group);
     char *data = sched_quota_status_data(&verdict, msg, extra->retries + 1, now_us);
-    sqlite3_stmt *stmt = bus_db_stmt(
-        self->db, "UPDATE sessions SET retries = ?2, skipped = ?3, tried_at = ?4,"
-                  " status_info = ?5, status_data = coalesce(?6, status_data)"
-                  " WHERE id = ?1 AND status = 'PENDING'");
-    if (stmt) {
-        sqlite3_bind_text(stmt, 1, p->session_id, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(stmt, 2, extra->retries + 1);
-        sqlite3_bind_int64(stmt, 3, p->skipped);
-        sqlite3_bind_int64(stmt, 4, now_us);
-        sqlite3_bind_text(stmt, 5, info, -1, SQLITE_STATIC);
-        sqlite3_bind_text(stmt, 6, data, -1, SQLITE_STATIC);
-        if (sqlite3_step(stmt) != SQLITE_DONE)
-            bus_log_warning("cannot record a try of session=%s", p->session_id);
-        sqlite3_reset(stmt);
-    }
+    if (!sched_db_sessions_tried(self->db, p->session_id, extra->retries + 1, p->skipped,
+                                 now_us, info, data))
+        bus_log_warning("cannot record a try of session=%s", p->session_id);
     free(data);
 }
 
@@ -228,14 +172,14 @@ s_group(sched_dispatch_t *self,
         int64_t now_us,
         placed_t *placed)
 {
-    sched_snapshot_t *snapshot =
-        sched_snapshot_load(self->db, group, architecture, now_us, self->window);
+    sched_db_snapshot_t *snapshot =
+        sched_db_snapshot_load(self->db, group, architecture, now_us, self->window);
     if (!snapshot) {
         bus_log_error("cannot read the pending sessions of resource group %s", group);
         return;
     }
     if (snapshot->pending_count == 0) {
-        sched_snapshot_destroy(&snapshot);
+        sched_db_snapshot_destroy(&snapshot);
         return;
     }
     char cursor_key[128];
@@ -260,7 +204,7 @@ s_group(sched_dispatch_t *self,
     size_t sessions_placed = sched_pass_run(&pass);
     zhashx_update(self->cursors, cursor_key, (void *) (uintptr_t) (cursor + 1));
     if (bus_db_begin(self->db) != 0) {
-        sched_snapshot_destroy(&snapshot);
+        sched_db_snapshot_destroy(&snapshot);
         return;
     }
     size_t first = placed->count;
@@ -289,7 +233,7 @@ s_group(sched_dispatch_t *self,
         bus_log_info("pass placed %zu of %zu pending sessions in resource group %s",
                      sessions_placed, snapshot->pending_count, group);
     }
-    sched_snapshot_destroy(&snapshot);
+    sched_db_snapshot_destroy(&snapshot);
 }
 
 bool
@@ -306,17 +250,9 @@ sched_dispatch_run(sched_dispatch_t *self, int64_t now_us, size_t *count)
     self->more = false;
     //  The groups that have agents: pending sessions elsewhere have nowhere
     //  to go (and keep their last status_data).
-    sqlite3_stmt *stmt =
-        bus_db_stmt(self->db, "SELECT DISTINCT scaling_group, architecture FROM agents"
-                              " WHERE status = 'ALIVE' AND schedulable = 1");
-    if (!stmt)
+    zlistx_t *groups = sched_db_agents_groups(self->db);
+    if (!groups)
         return NULL;
-    zlistx_t *groups = zlistx_new();
-    zlistx_set_destructor(groups, (zlistx_destructor_fn *) zstr_free);
-    while (groups && sqlite3_step(stmt) == SQLITE_ROW)
-        zlistx_add_end(groups, zsys_sprintf("%s\n%s", sqlite3_column_text(stmt, 0),
-                                            sqlite3_column_text(stmt, 1)));
-    sqlite3_reset(stmt);
     placed_t placed = {NULL, 0, 0};
     for (char *item = groups ? zlistx_first(groups) : NULL; item;
          item = zlistx_next(groups)) {

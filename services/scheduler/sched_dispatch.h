@@ -2,7 +2,7 @@
     sched_dispatch - one scheduling pass: snapshot, decide, write back
 
     For every resource group (and architecture) with PENDING sessions: read
-    a snapshot (sched_snapshot), run the group's policy over it (sched_pass,
+    a snapshot (sched_db_snapshot), run the group's policy over it (sched_pass,
     with the quota predicates of sched_quota as its admission test), and
     write what was decided in one transaction: for each session placed,
     its allocation rows (one per kernel and slot) and the SCHEDULED
@@ -42,7 +42,7 @@ void sched_dispatch_destroy(sched_dispatch_t **self_p);
 
 //  With preparing, placed kernels and their sessions are written PREPARING
 //  rather than SCHEDULED: for a caller that asks the agents as soon as the
-//  pass commits (sched_lifecycle), which would otherwise move every kernel
+//  pass commits (sched_server), which would otherwise move every kernel
 //  and session again, SCHEDULED then PREPARING, in the same transaction.
 //  What commits is the same either way. Off by default.
 void sched_dispatch_set_preparing(sched_dispatch_t *self, bool preparing);

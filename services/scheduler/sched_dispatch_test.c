@@ -5,7 +5,7 @@
     status_data and let the session run once room frees; the resource
     group's rules come from its row; clusters are placed all or nothing;
     failed tries are counted once per retry period; after every scenario
-    the ledger invariant holds (sched_invariant), including what an agent
+    the ledger invariant holds (sched_db_ledger_check), including what an agent
     reports.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
@@ -80,7 +80,7 @@ s_submit(const session_t *s)
                                  .limits = s->limits};
     bus_error_t err = {0};
     s_now += 10;
-    int rc = sched_sessions_insert(s_db, &spec, s_now, &err);
+    int rc = sched_db_sessions_insert(s_db, &spec, s_now, &err);
     if (rc != BUS_OK)
         fprintf(stderr, "# submit %s: %s\n", s->id, err.detail);
     return rc;
@@ -142,8 +142,8 @@ s_end(const char *session)
     sqlite3_reset(stmt);
     for (size_t i = 0; i < count; i++) {
         bus_error_t err = {0};
-        sched_sessions_kernel_status(s_db, kernels[i], SCHED_KERNEL_TERMINATED,
-                                     "user-requested", NULL, s_now, &err);
+        sched_db_kernels_status(s_db, kernels[i], SCHED_KERNEL_TERMINATED,
+                                "user-requested", NULL, s_now, &err);
     }
 }
 
@@ -152,7 +152,7 @@ static int
 s_violations(void)
 {
     json_t *report = NULL;
-    int violations = sched_invariant_check(s_db, &report);
+    int violations = sched_db_ledger_check(s_db, &report);
     size_t index;
     json_t *line;
     json_array_foreach(report, index, line)

@@ -21,24 +21,8 @@ s_apply(void *arg, bus_node_t *node, const bus_event_t *event)
         bus_log_warning("policy.scaling_group dropped: %s", err.detail);
         return 0;
     }
-    bus_db_t *db = bus_node_db(node);
-    sqlite3_stmt *stmt =
-        group.deleted
-            ? bus_db_stmt(db, "DELETE FROM sgroups WHERE name = ?1")
-            : bus_db_stmt(db, "INSERT INTO sgroups (name, scheduler, opts)"
-                              " VALUES (?1, coalesce(?2, 'fifo'), coalesce(?3, '{}'))"
-                              " ON CONFLICT DO UPDATE SET scheduler = excluded.scheduler,"
-                              " opts = excluded.opts");
-    int rc = -1;
-    if (stmt) {
-        sqlite3_bind_text(stmt, 1, group.name, -1, SQLITE_STATIC);
-        if (!group.deleted) {
-            sqlite3_bind_text(stmt, 2, group.scheduler, -1, SQLITE_STATIC);
-            sqlite3_bind_text(stmt, 3, group.scheduler_opts, -1, SQLITE_STATIC);
-        }
-        rc = sqlite3_step(stmt) == SQLITE_DONE ? 0 : -1;
-        sqlite3_reset(stmt);
-    }
+    int rc = sched_db_sgroups_apply(bus_node_db(node), group.name, group.deleted,
+                                    group.scheduler, group.scheduler_opts);
     if (rc == 0)
         bus_log_info("resource group %s %s", group.name,
                      group.deleted ? "deleted" : "rules updated");

@@ -6,7 +6,7 @@
     this module follows exactly once into the sgroups table: the policy
     (fifo, lifo, drf, priority) and scheduler_opts (agent_selector,
     num_retries_to_skip, aging_sec, pending_timeout, ...). The snapshot of
-    each pass reads them from there (sched_snapshot_rules), so a change
+    each pass reads them from there (sched_db_snapshot_rules), so a change
     applies from the next pass on, to sessions already pending too.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.

@@ -1,7 +1,7 @@
 /*  =========================================================================
     sched_model - what one scheduling pass sees, as plain arrays (pure)
 
-    A pass starts from a snapshot the database gives (sched_snapshot): the
+    A pass starts from a snapshot the database gives (sched_db_snapshot): the
     ALIVE, schedulable agents of one resource group with their capacity and
     what their allocation rows hold, the group's pending sessions in the
     window the pass considers, and what each owner and quota scope holds

@@ -38,7 +38,6 @@ typedef struct {
 struct _sched_reclaim_t {
     bus_node_t *node;
     bus_db_t *db;
-    struct event *timer;
     sched_reclaim_end_fn *end;
     void *arg;
     zhashx_t *activity;   //  session id -> last use (wall µs)
@@ -66,20 +65,16 @@ s_on_activity(void *arg, const bus_event_t *event)
 static use_t *
 s_use_new(sched_reclaim_t *self, const char *kernel_id)
 {
-    sqlite3_stmt *stmt = bus_db_stmt(
-        self->db, "SELECT k.session_id, coalesce((SELECT amount FROM kernel_requests"
-                  " WHERE kernel_id = k.id AND slot = 'cpu'), 0) FROM kernels k"
-                  " WHERE k.id = ?1");
-    if (!stmt)
+    char session_id[64];
+    int64_t cpus_milli = 0;
+    if (!sched_db_kernels_use(self->db, kernel_id, session_id, sizeof session_id,
+                              &cpus_milli))
         return NULL;
-    sqlite3_bind_text(stmt, 1, kernel_id, -1, SQLITE_STATIC);
-    use_t *use = NULL;
-    if (sqlite3_step(stmt) == SQLITE_ROW && (use = calloc(1, sizeof *use))) {
-        snprintf(use->session_id, sizeof use->session_id, "%s",
-                 (const char *) sqlite3_column_text(stmt, 0));
-        use->cpus_milli = sqlite3_column_int64(stmt, 1);
+    use_t *use = calloc(1, sizeof *use);
+    if (use) {
+        snprintf(use->session_id, sizeof use->session_id, "%s", session_id);
+        use->cpus_milli = cpus_milli;
     }
-    sqlite3_reset(stmt);
     return use;
 }
 
@@ -172,44 +167,53 @@ s_underused(sched_reclaim_t *self,
     return rule->any ? cpu_low || mem_low : cpu_ok && mem_ok;
 }
 
+//  The rules read so far (s_rule).
+typedef struct {
+    rule_t *rules;
+    size_t count, max;
+} rules_t;
+
+//  One group's utilization rule, kept when it says what to check.
+static bool
+s_rule(void *arg, const char *group, const char *text)
+{
+    rules_t *rules = arg;
+    if (rules->count >= rules->max)
+        return false;
+    json_t *rule = json_loads(text, 0, NULL);
+    json_t *thresholds = json_object_get(rule, "resource_thresholds");
+    json_t *window = json_object_get(rule, "time_window");
+    rule_t *r = &rules->rules[rules->count];
+    snprintf(r->group, sizeof r->group, "%s", group);
+    r->window_us = (int64_t) (json_number_value(window) * 1e6);
+    r->grace_us =
+        (int64_t) (json_number_value(json_object_get(rule, "initial_grace_period")) *
+                   1e6);
+    const char *op =
+        json_string_value(json_object_get(rule, "thresholds_check_operator"));
+    r->any = op && strcmp(op, "or") == 0;
+    json_t *cpu = json_object_get(json_object_get(thresholds, "cpu_util"), "average");
+    json_t *mem = json_object_get(json_object_get(thresholds, "mem"), "average");
+    r->cpu_pct = json_is_number(cpu) ? json_number_value(cpu) : -1;
+    r->mem_pct = json_is_number(mem) ? json_number_value(mem) : -1;
+    if (r->window_us > 0 && (r->cpu_pct >= 0 || r->mem_pct >= 0))
+        rules->count++;
+    else
+        bus_log_warning("resource group %s: idle_checkers.utilization needs a"
+                        " time_window and a cpu_util or mem threshold",
+                        r->group);
+    json_decref(rule);
+    return rules->count < rules->max;
+}
+
 //  The utilization rules of the groups that have one.
 static size_t
 s_rules(sched_reclaim_t *self, rule_t *rules, size_t max)
 {
-    sqlite3_stmt *stmt = bus_db_stmt(
-        self->db, "SELECT name, json_extract(opts, '$.idle_checkers.utilization')"
-                  " FROM sgroups WHERE json_valid(opts) AND"
-                  " json_extract(opts, '$.idle_checkers.utilization') IS NOT NULL");
-    size_t count = 0;
-    while (stmt && count < max && sqlite3_step(stmt) == SQLITE_ROW) {
-        json_t *rule = json_loads((const char *) sqlite3_column_text(stmt, 1), 0, NULL);
-        json_t *thresholds = json_object_get(rule, "resource_thresholds");
-        json_t *window = json_object_get(rule, "time_window");
-        rule_t *r = &rules[count];
-        snprintf(r->group, sizeof r->group, "%s",
-                 (const char *) sqlite3_column_text(stmt, 0));
-        r->window_us = (int64_t) (json_number_value(window) * 1e6);
-        r->grace_us =
-            (int64_t) (json_number_value(json_object_get(rule, "initial_grace_period")) *
-                       1e6);
-        const char *op =
-            json_string_value(json_object_get(rule, "thresholds_check_operator"));
-        r->any = op && strcmp(op, "or") == 0;
-        json_t *cpu = json_object_get(json_object_get(thresholds, "cpu_util"), "average");
-        json_t *mem = json_object_get(json_object_get(thresholds, "mem"), "average");
-        r->cpu_pct = json_is_number(cpu) ? json_number_value(cpu) : -1;
-        r->mem_pct = json_is_number(mem) ? json_number_value(mem) : -1;
-        if (r->window_us > 0 && (r->cpu_pct >= 0 || r->mem_pct >= 0))
-            count++;
-        else
-            bus_log_warning("resource group %s: idle_checkers.utilization needs a"
-                            " time_window and a cpu_util or mem threshold",
-                            r->group);
-        json_decref(rule);
-    }
-    if (stmt)
-        sqlite3_reset(stmt);
-    return count;
+    rules_t found = {rules, 0, max};
+    if (max)
+        sched_db_sgroups_utilization(self->db, s_rule, &found);
+    return found.count;
 }
 
 typedef struct {
@@ -217,83 +221,72 @@ typedef struct {
     const char *reason;
 } end_t;
 
-//  PENDING sessions past their group's pending_timeout.
-static size_t
-s_pending_timeouts(sched_reclaim_t *self, int64_t now, end_t *ends, size_t count)
+//  The sessions a check ends so far, and why (s_end_*).
+typedef struct {
+    sched_reclaim_t *self;
+    end_t *ends;
+    size_t count;
+    const char *reason; //  of the ids the current query gives
+    const rule_t *rules;
+    size_t rule_count;
+    int64_t now;
+} ending_t;
+
+//  A session the current query says ends for ending->reason.
+static bool
+s_end_id(void *arg, const char *session_id)
 {
-    sqlite3_stmt *stmt = bus_db_stmt(
-        self->db,
-        "SELECT s.id FROM sgroups g JOIN sessions s ON s.scaling_group = g.name"
-        " AND s.status = 'PENDING'"
-        " WHERE json_valid(g.opts) AND json_extract(g.opts, '$.pending_timeout') > 0"
-        " AND s.created_at < ?1 - CAST(json_extract(g.opts, '$.pending_timeout')"
-        " * 1000000 AS INTEGER)");
-    if (!stmt)
-        return count;
-    sqlite3_bind_int64(stmt, 1, now);
-    while (count < ENDS_MAX && sqlite3_step(stmt) == SQLITE_ROW) {
-        snprintf(ends[count].session_id, sizeof ends[count].session_id, "%s",
-                 (const char *) sqlite3_column_text(stmt, 0));
-        ends[count++].reason = "pending-timeout";
-    }
-    sqlite3_reset(stmt);
-    return count;
+    ending_t *ending = arg;
+    if (ending->count >= ENDS_MAX)
+        return false;
+    snprintf(ending->ends[ending->count].session_id,
+             sizeof ending->ends[ending->count].session_id, "%s", session_id);
+    ending->ends[ending->count++].reason = ending->reason;
+    return ending->count < ENDS_MAX;
 }
 
-//  PENDING sessions one of whose dependencies ended without success: they
-//  can never start.
-static size_t
-s_failed_dependencies(sched_reclaim_t *self, end_t *ends, size_t count)
-{
-    sqlite3_stmt *stmt = bus_db_stmt(
-        self->db, "SELECT s.id FROM sessions s WHERE s.status = 'PENDING' AND "
-                  "s.dependencies <> '[]'"
-                  " AND json_valid(s.dependencies) AND EXISTS (SELECT 1 FROM"
-                  " json_each(s.dependencies) d JOIN sessions x ON x.id = d.value"
-                  " WHERE x.status IN ('TERMINATED', 'CANCELLED', 'ERROR')"
-                  " AND x.result <> 'SUCCESS')");
-    while (stmt && count < ENDS_MAX && sqlite3_step(stmt) == SQLITE_ROW) {
-        snprintf(ends[count].session_id, sizeof ends[count].session_id, "%s",
-                 (const char *) sqlite3_column_text(stmt, 0));
-        ends[count++].reason = "dependency-failed";
-    }
-    if (stmt)
-        sqlite3_reset(stmt);
-    return count;
-}
-
-//  RUNNING sessions with a rule that applies: why each one ends, if it does.
+//  A RUNNING session with a rule that applies: why it ends, if it does.
 static const char *
 s_verdict(sched_reclaim_t *self,
-          sqlite3_stmt *row,
+          const sched_db_running_t *row,
           const rule_t *rules,
           size_t rule_count,
           int64_t now)
 {
-    const char *id = (const char *) sqlite3_column_text(row, 0);
-    bool batch = strcmp((const char *) sqlite3_column_text(row, 1), "BATCH") == 0;
-    int64_t created = sqlite3_column_int64(row, 2);
-    int64_t running_since = sqlite3_column_int64(row, 3);
-    int64_t batch_timeout = sqlite3_column_int64(row, 4);
-    int64_t idle_timeout = sqlite3_column_int64(row, 5);
-    int64_t lifetime = sqlite3_column_int64(row, 6);
-    const char *group = (const char *) sqlite3_column_text(row, 7);
-    if (lifetime > 0 && now - created > lifetime * 1000000)
+    if (row->lifetime > 0 && now - row->created_at > row->lifetime * 1000000)
         return "idle-session-lifetime";
-    if (batch)
-        return batch_timeout > 0 && now - running_since > batch_timeout * 1000000
+    if (row->batch)
+        return row->batch_timeout > 0 &&
+                       now - row->running_since > row->batch_timeout * 1000000
                    ? "exec-timeout"
                    : NULL;
-    int64_t used = (int64_t) (intptr_t) zhashx_lookup(self->activity, id);
-    if (idle_timeout > 0 &&
-        now - (used > running_since ? used : running_since) > idle_timeout * 1000000)
+    int64_t used = (int64_t) (intptr_t) zhashx_lookup(self->activity, row->id);
+    int64_t since = used > row->running_since ? used : row->running_since;
+    if (row->idle_timeout > 0 && now - since > row->idle_timeout * 1000000)
         return "idle-timeout";
     for (size_t i = 0; i < rule_count; i++)
-        if (strcmp(rules[i].group, group) == 0 &&
-            now - running_since > rules[i].grace_us &&
-            s_underused(self, id, &rules[i], now))
+        if (strcmp(rules[i].group, row->scaling_group) == 0 &&
+            now - row->running_since > rules[i].grace_us &&
+            s_underused(self, row->id, &rules[i], now))
             return "idle-utilization";
     return NULL;
+}
+
+//  A RUNNING session some rule applies to: ends when its verdict says so.
+static bool
+s_end_running(void *arg, const sched_db_running_t *row)
+{
+    ending_t *ending = arg;
+    if (ending->count >= ENDS_MAX)
+        return false;
+    const char *reason =
+        s_verdict(ending->self, row, ending->rules, ending->rule_count, ending->now);
+    if (reason) {
+        snprintf(ending->ends[ending->count].session_id,
+                 sizeof ending->ends[ending->count].session_id, "%s", row->id);
+        ending->ends[ending->count++].reason = reason;
+    }
+    return ending->count < ENDS_MAX;
 }
 
 int
@@ -315,31 +308,13 @@ sched_reclaim_check(sched_reclaim_t *self, int64_t now)
                 zlistx_add_end(list, use);
         }
     }
-    size_t count = s_pending_timeouts(self, now, ends, 0);
-    count = s_failed_dependencies(self, ends, count);
+    ending_t ending = {self, ends, 0, "pending-timeout", rules, rule_count, now};
+    sched_db_sgroups_pending_timeouts(self->db, now, s_end_id, &ending);
+    ending.reason = "dependency-failed";
+    sched_db_sessions_failed_dependencies(self->db, s_end_id, &ending);
     //  Only the sessions some rule applies to are read.
-    sqlite3_stmt *stmt = bus_db_stmt(
-        self->db,
-        "SELECT s.id, s.type, s.created_at, s.status_changed, s.batch_timeout,"
-        " coalesce(json_extract(l.limits, '$.idle_timeout'), 0),"
-        " coalesce(json_extract(l.limits, '$.max_session_lifetime'), 0), s.scaling_group"
-        " FROM sessions s LEFT JOIN scope_limits l"
-        "  ON l.kind = 'keypair' AND l.key = s.access_key AND json_valid(l.limits)"
-        " WHERE s.status = 'RUNNING' AND (s.batch_timeout > 0"
-        "  OR json_extract(l.limits, '$.idle_timeout') > 0"
-        "  OR json_extract(l.limits, '$.max_session_lifetime') > 0"
-        "  OR s.scaling_group IN (SELECT name FROM sgroups WHERE json_valid(opts)"
-        "   AND json_extract(opts, '$.idle_checkers.utilization') IS NOT NULL))");
-    while (stmt && count < ENDS_MAX && sqlite3_step(stmt) == SQLITE_ROW) {
-        const char *reason = s_verdict(self, stmt, rules, rule_count, now);
-        if (reason) {
-            snprintf(ends[count].session_id, sizeof ends[count].session_id, "%s",
-                     (const char *) sqlite3_column_text(stmt, 0));
-            ends[count++].reason = reason;
-        }
-    }
-    if (stmt)
-        sqlite3_reset(stmt);
+    sched_db_sessions_reclaimable(self->db, s_end_running, &ending);
+    size_t count = ending.count;
     zhashx_destroy(&self->by_session);
     for (size_t i = 0; i < count; i++) {
         bus_log_notice("session ended session=%s reason=%s", ends[i].session_id,
@@ -367,16 +342,8 @@ sched_reclaim_check(sched_reclaim_t *self, int64_t now)
     return (int) count;
 }
 
-static void
-s_on_timer(evutil_socket_t fd, short what, void *arg)
-{
-    (void) fd;
-    (void) what;
-    sched_reclaim_check(arg, bus_clock_wall_us());
-}
-
 sched_reclaim_t *
-sched_reclaim_new(bus_node_t *node, int period_ms, sched_reclaim_end_fn *end, void *arg)
+sched_reclaim_new(bus_node_t *node, sched_reclaim_end_fn *end, void *arg)
 {
     sched_reclaim_t *self = calloc(1, sizeof *self);
     if (!self)
@@ -389,10 +356,7 @@ sched_reclaim_new(bus_node_t *node, int period_ms, sched_reclaim_end_fn *end, vo
     self->uses = zhashx_new();
     if (self->uses)
         zhashx_set_destructor(self->uses, (zhashx_destructor_fn *) zstr_free);
-    self->timer = event_new(bus_node_base(node), -1, EV_PERSIST, s_on_timer, self);
-    struct timeval tv = {period_ms / 1000, (period_ms % 1000) * 1000};
-    if (!self->activity || !self->uses || !self->timer ||
-        event_add(self->timer, &tv) != 0 ||
+    if (!self->activity || !self->uses ||
         bus_node_subscribe(node, PROTO_SESSION_ACTIVITY, s_on_activity, self) != 0 ||
         bus_node_subscribe(node, PROTO_KERNEL_STATS, s_on_stats, self) != 0)
         sched_reclaim_destroy(&self);
@@ -406,8 +370,6 @@ sched_reclaim_destroy(sched_reclaim_t **self_p)
     sched_reclaim_t *self = *self_p;
     if (!self)
         return;
-    if (self->timer)
-        event_free(self->timer);
     zhashx_destroy(&self->activity);
     zhashx_destroy(&self->uses);
     free(self);

@@ -1,7 +1,7 @@
 /*  =========================================================================
     sched_reclaim - ending sessions nobody uses, or that ran out of time
 
-    Every period the scheduler ends, with Backend.AI's reasons:
+    Every sessions.reclaim_ms the scheduler ends, with Backend.AI's reasons:
       pending-timeout        a session PENDING longer than its resource
                              group's scheduler_opts.pending_timeout (s);
       dependency-failed      a PENDING session one of whose dependencies
@@ -41,18 +41,20 @@
 
 #include "bus.h"
 
-//  Ends session_id for reason (sched_lifecycle's way of ending one).
+//  Ends session_id for reason (sched_kernels_end_session, after the group
+//  commit's flush).
 typedef void(sched_reclaim_end_fn)(void *arg, const char *session_id, const char *reason);
 
 typedef struct _sched_reclaim_t sched_reclaim_t;
 
-//  Follows session.activity and kernel.stats on node and checks every
-//  period_ms; end is called for each session to end. NULL on failure.
+//  Follows session.activity and kernel.stats on node; end is called for
+//  each session a check ends. NULL on failure.
 sched_reclaim_t *
-sched_reclaim_new(bus_node_t *node, int period_ms, sched_reclaim_end_fn *end, void *arg);
+sched_reclaim_new(bus_node_t *node, sched_reclaim_end_fn *end, void *arg);
 void sched_reclaim_destroy(sched_reclaim_t **self_p);
 
-//  One check at now_us; returns how many sessions it ended.
+//  One check at now_us; returns how many sessions it ended. Every
+//  sessions.reclaim_ms (sched_server).
 int sched_reclaim_check(sched_reclaim_t *self, int64_t now_us);
 
 #endif

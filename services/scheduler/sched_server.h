@@ -1,5 +1,5 @@
 /*  =========================================================================
-    sched_server - the scheduler on its bus node: state, handlers, lifecycle
+    sched_server - the scheduler on its bus node: its state, its timers
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================

@@ -146,3 +146,10 @@ sched_kernel_occupies(sched_kernel_status_t status)
     return status != SCHED_KERNEL_PENDING && status != SCHED_KERNEL_TERMINATED &&
            status != SCHED_KERNEL_CANCELLED;
 }
+
+bool
+sched_kernel_is_creating(int status)
+{
+    return status >= 0 && status < SCHED_KERNEL_STATUS_COUNT &&
+           (SCHED_KERNEL_CREATING & (1u << status)) != 0;
+}

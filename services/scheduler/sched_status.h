@@ -79,4 +79,15 @@ bool sched_session_is_dead(sched_session_status_t status);
 //  status except PENDING, TERMINATED and CANCELLED.
 bool sched_kernel_occupies(sched_kernel_status_t status);
 
+//  The kernel statuses of a kernel.create still under way (SCHEDULED,
+//  PREPARING, BUILDING, PULLING), as a mask of 1 << status, the form
+//  sched_db_kernels_move_from takes.
+#define SCHED_KERNEL_CREATING                                                            \
+    ((1u << SCHED_KERNEL_SCHEDULED) | (1u << SCHED_KERNEL_PREPARING) |                   \
+     (1u << SCHED_KERNEL_BUILDING) | (1u << SCHED_KERNEL_PULLING))
+
+//  Whether a kernel in status waits for its kernel.create (a status in
+//  SCHED_KERNEL_CREATING); false for -1, an unknown kernel.
+bool sched_kernel_is_creating(int status);
+
 #endif

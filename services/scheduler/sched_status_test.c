@@ -85,11 +85,34 @@ test_kernel_mapping_and_session_status(void)
     T_ASSERT(!sched_kernel_occupies(SCHED_KERNEL_TERMINATED));
 }
 
+//  The statuses a kernel.create answer may move a kernel from.
+static void
+test_kernel_creating(void)
+{
+    const int creating[] = {SCHED_KERNEL_SCHEDULED, SCHED_KERNEL_PREPARING,
+                            SCHED_KERNEL_BUILDING, SCHED_KERNEL_PULLING};
+    for (size_t i = 0; i < sizeof creating / sizeof creating[0]; i++) {
+        T_ASSERT(sched_kernel_is_creating(creating[i]));
+        T_ASSERT(SCHED_KERNEL_CREATING & (1u << creating[i]));
+    }
+    const int others[] = {-1,
+                          SCHED_KERNEL_PENDING,
+                          SCHED_KERNEL_RUNNING,
+                          SCHED_KERNEL_RESTARTING,
+                          SCHED_KERNEL_TERMINATING,
+                          SCHED_KERNEL_TERMINATED,
+                          SCHED_KERNEL_CANCELLED,
+                          SCHED_KERNEL_STATUS_COUNT};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+        T_ASSERT(!sched_kernel_is_creating(others[i]));
+}
+
 int
 main(void)
 {
     T_RUN(test_names_round_trip);
     T_RUN(test_transitions_follow_backend_ai);
     T_RUN(test_kernel_mapping_and_session_status);
+    T_RUN(test_kernel_creating);
     return T_DONE();
 }

@@ -7,7 +7,8 @@
     architecture, tag, result, cluster_mode) and, for orders only,
     created_at, status_changed and terminated_at (0, a session that has not
     ended, counts as null). The default order is newest first, ties by id.
-    Plus the conditions of session.list's own fields.
+    Plus the conditions of session.list's own fields. Part of the db layer
+    (sched_db.h): the SQL it builds is run by sched_db_list alone.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================

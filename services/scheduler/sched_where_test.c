@@ -2,7 +2,7 @@
     sched_where_test - session.list's condition and order against SQLite
 
     Sessions written straight into a real database with the scheduler's
-    migrations; each case lists them through sched_sessions_list with a
+    migrations; each case lists them through sched_db_list_sessions with a
     JSON term and an order and compares the ids, in order, and the total.
     Malformed terms and orders are refused as INVALID, none of them reaching
     SQLite; the query plans of the GraphQL list's page use the indexes.
@@ -57,7 +57,7 @@ s_list(const sched_session_filter_t *filter, char *ids, size_t size, size_t *tot
     proto_session_info_t *page = NULL;
     size_t count = 0;
     bus_error_t err = {0};
-    int rc = sched_sessions_list(s_db, filter, &page, &count, total, &err);
+    int rc = sched_db_list_sessions(s_db, filter, &page, &count, total, &err);
     size_t used = 0;
     ids[0] = '\0';
     for (size_t i = 0; i < count; i++) {
@@ -162,7 +162,7 @@ test_pages_statuses_and_cursor(void)
         {"RUNNING,CANCELLED", 1, 3, ""},
         {"TERMINATED,RUNNING", 10, 0, "c3 d4 a1"}, //  c3 and d4 tie at 300: by id
         {"RUNNING,TERMINATED", 1, 1, "d4"},
-        {"RUNNING,TERMINATED", 2, SCHED_SESSIONS_MERGE_ROWS, ""}, //  past the merge
+        {"RUNNING,TERMINATED", 2, SCHED_DB_LIST_MERGE_ROWS, ""}, //  past the merge
     };
     for (size_t i = 0; i < sizeof merged / sizeof merged[0]; i++) {
         sched_session_filter_t several = {.statuses = merged[i].statuses,

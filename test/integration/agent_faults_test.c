@@ -29,7 +29,6 @@
 #include "harness.h"
 #include "t.h"
 
-#define READY_MS  20000
 #define CALL_MS   15000
 #define SETTLE_MS 20000 //  the bound: everything settled this long after the restart
 #define IMAGE     "local.backplane/library/busybox:latest"
@@ -42,7 +41,8 @@ enum { A, B, C, D, E, SESSIONS };
 
 static char *s_dir;
 static harness_proc_t s_scheduler, s_agent;
-static char s_pub[128], s_sub[128], s_registry[128], s_rpc[160], s_bridge[16];
+static harness_endpoints_t s_sched; //  the scheduler, which hosts the bus
+static char s_bridge[16];
 static char s_agent_bind[64], s_agent_addr[256];
 static bus_rpc_client_t *s_client, *s_agent_client;
 static char s_ids[SESSIONS][48], s_kernels[SESSIONS][56];
@@ -145,7 +145,7 @@ s_agent_up(void)
                            "agent.network.cidr=10.215.0.0/24",
                            bind,
                            NULL};
-    harness_bus_t bus = {s_pub, s_sub, s_registry};
+    harness_bus_t bus = harness_endpoints_bus(&s_sched);
     char line[HARNESS_LINE_MAX], rpc[160];
     if (harness_agent_start(&s_agent, s_dir, "agent-a", &bus, extra, line, sizeof line) !=
             0 ||
@@ -415,24 +415,12 @@ test_start(void)
     T_ASSERT(port > 0);
     snprintf(s_agent_bind, sizeof s_agent_bind, "tcp://127.0.0.1:%d", port);
 
-    char state[512], line[HARNESS_LINE_MAX];
-    snprintf(state, sizeof state, "node.state_dir=%s/scheduler", s_dir);
-    const char *args[] = {"--set", state,
-                          "--set", "bus.hub.publish=tcp://127.0.0.1:*",
-                          "--set", "bus.hub.subscribe=tcp://127.0.0.1:*",
-                          "--set", "bus.hub.registry=tcp://127.0.0.1:*",
-                          "--set", "bus.heartbeat_ms=100",
-                          "--set", "bus.sync_ms=300",
-                          "--set", "sessions.pass_ms=100",
-                          "--set", "log.level=info",
+    const char *sets[] = {"bus.sync_ms=300", "sessions.pass_ms=100", "log.level=info",
                           NULL};
-    T_ASSERT(harness_start(&s_scheduler, s_dir, "scheduler", "scheduler", args) == 0);
-    T_ASSERT(harness_wait_line(&s_scheduler, "ready ", READY_MS, line, sizeof line));
-    T_ASSERT(harness_field(line, "hub_publish", s_pub, sizeof s_pub));
-    T_ASSERT(harness_field(line, "hub_subscribe", s_sub, sizeof s_sub));
-    T_ASSERT(harness_field(line, "registry", s_registry, sizeof s_registry));
-    T_ASSERT(harness_field(line, "rpc", s_rpc, sizeof s_rpc));
-    s_client = bus_rpc_client_new(s_rpc, "test/agent-faults", NULL);
+    T_EQ_INT(
+        harness_scheduler_start(&s_scheduler, s_dir, "scheduler", NULL, sets, &s_sched),
+        0);
+    s_client = bus_rpc_client_new(s_sched.rpc, "test/agent-faults", NULL);
     T_ASSERT(s_client);
     T_ASSERT(s_agent_up());
 }

@@ -24,7 +24,6 @@
 #include "harness.h"
 #include "t.h"
 
-#define READY_MS 20000
 #define CALL_MS  30000
 #define EVENT_MS 30000
 #define IMAGE    "local.backplane/library/busybox:latest"
@@ -33,7 +32,7 @@
 
 static char *s_dir;
 static harness_proc_t s_scheduler, s_agents[AGENTS];
-static char s_pub[128], s_sub_ep[128], s_registry[128], s_rpc[160];
+static harness_endpoints_t s_sched; //  the scheduler, which hosts the bus
 static char s_bridges[AGENTS][16], s_agent_rpc[AGENTS][160];
 static const char *s_names[AGENTS] = {"agent-c1", "agent-c2"};
 static const char *s_cidrs[AGENTS] = {"10.221.0.0/24", "10.221.1.0/24"};
@@ -366,29 +365,17 @@ test_start(void)
     s_dir = harness_tmpdir("cluster");
     T_ASSERT(s_dir);
     T_EQ_INT(harness_busybox_images(s_dir), 0);
-    char state[512], line[HARNESS_LINE_MAX];
-    snprintf(state, sizeof state, "node.state_dir=%s/scheduler", s_dir);
-    const char *sched_args[] = {"--set", state,
-                                "--set", "bus.hub.publish=tcp://127.0.0.1:*",
-                                "--set", "bus.hub.subscribe=tcp://127.0.0.1:*",
-                                "--set", "bus.hub.registry=tcp://127.0.0.1:*",
-                                "--set", "bus.heartbeat_ms=100",
-                                "--set", "sessions.pass_ms=100",
-                                "--set", "log.level=info",
-                                NULL};
-    T_ASSERT(harness_start(&s_scheduler, s_dir, "scheduler", "scheduler", sched_args) ==
-             0);
-    T_ASSERT(harness_wait_line(&s_scheduler, "ready ", READY_MS, line, sizeof line));
-    T_ASSERT(harness_field(line, "hub_publish", s_pub, sizeof s_pub));
-    T_ASSERT(harness_field(line, "hub_subscribe", s_sub_ep, sizeof s_sub_ep));
-    T_ASSERT(harness_field(line, "registry", s_registry, sizeof s_registry));
-    T_ASSERT(harness_field(line, "rpc", s_rpc, sizeof s_rpc));
-    s_client = bus_rpc_client_new(s_rpc, "test/cluster", NULL);
-    s_sub = bus_sub_new(s_sub_ep, NULL);
+    char line[HARNESS_LINE_MAX];
+    const char *sets[] = {"sessions.pass_ms=100", "log.level=info", NULL};
+    T_EQ_INT(
+        harness_scheduler_start(&s_scheduler, s_dir, "scheduler", NULL, sets, &s_sched),
+        0);
+    s_client = bus_rpc_client_new(s_sched.rpc, "test/cluster", NULL);
+    s_sub = bus_sub_new(s_sched.hub_subscribe, NULL);
     T_ASSERT(s_client && s_sub);
     T_ASSERT(bus_sub_subscribe(s_sub, "session.", NULL, NULL) == 0);
 
-    harness_bus_t bus = {s_pub, s_sub_ep, s_registry};
+    harness_bus_t bus = harness_endpoints_bus(&s_sched);
     for (int a = 0; a < AGENTS; a++) {
         snprintf(s_bridges[a], sizeof s_bridges[a], "bpc%d%u", a + 1,
                  (unsigned) (getpid() % 100000));

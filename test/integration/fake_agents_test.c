@@ -158,26 +158,15 @@ test_start(void)
         snprintf(s_kernels[i], sizeof s_kernels[i], "fk-%d-%d", pid, i);
     }
     char state[512], line[HARNESS_LINE_MAX], pub[200], sub[200], reg[200];
-    char hub_pub[160], hub_sub[160], registry[160];
-    snprintf(state, sizeof state, "node.state_dir=%s/scheduler", s_dir);
-    const char *sched_args[] = {"--set", state,
-                                "--set", "bus.hub.publish=tcp://127.0.0.1:*",
-                                "--set", "bus.hub.subscribe=tcp://127.0.0.1:*",
-                                "--set", "bus.hub.registry=tcp://127.0.0.1:*",
-                                "--set", "bus.heartbeat_ms=100",
-                                "--set", "sessions.pass_ms=100",
-                                NULL};
-    T_ASSERT(harness_start(&s_scheduler, s_dir, "scheduler", "scheduler", sched_args) ==
-             0);
-    T_ASSERT(harness_wait_line(&s_scheduler, "ready ", READY_MS, line, sizeof line));
-    T_ASSERT(harness_field(line, "rpc", s_rpc, sizeof s_rpc));
-    T_ASSERT(harness_field(line, "hub_publish", hub_pub, sizeof hub_pub));
-    T_ASSERT(harness_field(line, "hub_subscribe", hub_sub, sizeof hub_sub));
-    T_ASSERT(harness_field(line, "registry", registry, sizeof registry));
+    harness_endpoints_t sched;
+    const char *sets[] = {"sessions.pass_ms=100", NULL};
+    T_EQ_INT(
+        harness_scheduler_start(&s_scheduler, s_dir, "scheduler", NULL, sets, &sched), 0);
+    snprintf(s_rpc, sizeof s_rpc, "%s", sched.rpc);
     snprintf(state, sizeof state, "node.state_dir=%s/" FLEET, s_dir);
-    snprintf(pub, sizeof pub, "bus.hub.publish=%s", hub_pub);
-    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", hub_sub);
-    snprintf(reg, sizeof reg, "bus.hub.registry=%s", registry);
+    snprintf(pub, sizeof pub, "bus.hub.publish=%s", sched.hub_publish);
+    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", sched.hub_subscribe);
+    snprintf(reg, sizeof reg, "bus.hub.registry=%s", sched.registry);
     const char *fleet_args[] = {"--set", state,
                                 "--set", pub,
                                 "--set", sub,

@@ -84,32 +84,19 @@ client_platform_start_with(client_platform_t *self,
     self->dir = harness_tmpdir(name);
     if (!self->dir)
         return -1;
-    char state[512], line[HARNESS_LINE_MAX], pub[160], sub[160], reg[160];
-    snprintf(state, sizeof state, "node.state_dir=%s/scheduler", self->dir);
-    const char *sched_args[40] = {"--set", state,
-                                  "--set", "bus.hub.publish=tcp://127.0.0.1:*",
-                                  "--set", "bus.hub.subscribe=tcp://127.0.0.1:*",
-                                  "--set", "bus.hub.registry=tcp://127.0.0.1:*",
-                                  "--set", "bus.heartbeat_ms=100",
-                                  "--set", "agents.lost_ms=1500",
-                                  NULL};
-    size_t argc = 12;
-    for (size_t i = 0; scheduler_sets && scheduler_sets[i] && argc + 3 < 40; i++) {
-        sched_args[argc++] = "--set";
-        sched_args[argc++] = scheduler_sets[i];
-    }
-    sched_args[argc] = NULL;
-    if (harness_start(&self->scheduler, self->dir, "scheduler", "scheduler",
-                      sched_args) != 0 ||
-        !harness_wait_line(&self->scheduler, "ready ", CLIENT_READY_MS, line,
-                           sizeof line) ||
-        !harness_field(line, "hub_publish", self->hub_publish,
-                       sizeof self->hub_publish) ||
-        !harness_field(line, "hub_subscribe", self->hub_subscribe,
-                       sizeof self->hub_subscribe) ||
-        !harness_field(line, "registry", self->registry, sizeof self->registry) ||
-        !harness_field(line, "rpc", self->scheduler_rpc, sizeof self->scheduler_rpc))
+    char line[HARNESS_LINE_MAX], pub[200], sub[200], reg[200];
+    const char *sets[CLIENT_SCHEDULER_SETS_MAX + 2] = {"agents.lost_ms=1500"};
+    for (size_t i = 0;
+         scheduler_sets && scheduler_sets[i] && i < CLIENT_SCHEDULER_SETS_MAX; i++)
+        sets[i + 1] = scheduler_sets[i];
+    harness_endpoints_t sched;
+    if (harness_scheduler_start(&self->scheduler, self->dir, "scheduler", NULL, sets,
+                                &sched) != 0)
         return -1;
+    snprintf(self->hub_publish, sizeof self->hub_publish, "%s", sched.hub_publish);
+    snprintf(self->hub_subscribe, sizeof self->hub_subscribe, "%s", sched.hub_subscribe);
+    snprintf(self->registry, sizeof self->registry, "%s", sched.registry);
+    snprintf(self->scheduler_rpc, sizeof self->scheduler_rpc, "%s", sched.rpc);
     snprintf(pub, sizeof pub, "bus.hub.publish=%s", self->hub_publish);
     snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", self->hub_subscribe);
     snprintf(reg, sizeof reg, "bus.hub.registry=%s", self->registry);

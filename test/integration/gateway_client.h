@@ -56,7 +56,9 @@ typedef struct {
 int
 client_platform_start(client_platform_t *self, const char *name, bool with_accounting);
 
-//  The same, with more scheduler options (KEY=VALUE, NULL-terminated).
+//  The same, with more scheduler options (KEY=VALUE, NULL-terminated; at
+//  most CLIENT_SCHEDULER_SETS_MAX).
+#define CLIENT_SCHEDULER_SETS_MAX 12
 int client_platform_start_with(client_platform_t *self,
                                const char *name,
                                bool with_accounting,

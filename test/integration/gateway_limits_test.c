@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bus.h"
 #include "gateway_client.h"
 #include "t.h"
 
@@ -641,6 +642,20 @@ test_invalid_input(void)
               400, "invalid-api-params", "startupCommand");
     s_refused("{\"name\": \"lim-odd\", \"image\": \"" IMAGE "\", \"type\": \"weird\"}",
               400, "invalid-api-params", "type");
+    //  Environment: more variables than the schema carries is refused, not
+    //  cut short (the gateway once dropped those past 256).
+    json_t *environ = json_object();
+    for (int i = 0; i <= PROTO_SESSION_CREATE_REQ_ENVIRON_MAX; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "LIM_VAR_%d", i);
+        json_object_set_new(environ, key, json_string("x"));
+    }
+    json_t *many = json_pack("{s:s, s:s, s:{s:o}}", "name", "lim-environ", "image", IMAGE,
+                             "config", "environ", environ);
+    char *many_text = json_dumps(many, JSON_COMPACT);
+    s_refused(many_text, 400, "invalid-api-params", "environ");
+    free(many_text);
+    json_decref(many);
     //  Bodies: malformed JSON, an array, a scalar, empty.
     s_refused("{\"name\": \"lim-json\", \"image\": ", 400, "invalid-api-params", NULL);
     s_refused("[\"lim-array\", \"" IMAGE "\"]", 400, "invalid-api-params", NULL);
@@ -653,7 +668,8 @@ test_invalid_input(void)
         NULL);
     char *text = json_dumps(r, JSON_COMPACT);
     T_ASSERT(text && !strstr(text, "lim-bad") && !strstr(text, "lim-nope") &&
-             !strstr(text, "lim-huge") && !strstr(text, "lim-json"));
+             !strstr(text, "lim-huge") && !strstr(text, "lim-json") &&
+             !strstr(text, "lim-environ"));
     free(text);
     json_decref(r);
 }

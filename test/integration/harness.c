@@ -412,6 +412,63 @@ harness_agent_start(harness_proc_t *agent,
     return 0;
 }
 
+int
+harness_scheduler_start(harness_proc_t *proc,
+                        const char *dir,
+                        const char *name,
+                        const harness_bus_t *bus,
+                        const char *const *extra,
+                        harness_endpoints_t *out)
+{
+    char state[512], pub[200], sub[200], reg[200];
+    snprintf(state, sizeof state, "node.state_dir=%s/scheduler", dir);
+    snprintf(pub, sizeof pub, "bus.hub.publish=%s",
+             bus ? bus->hub_publish : "tcp://127.0.0.1:*");
+    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s",
+             bus ? bus->hub_subscribe : "tcp://127.0.0.1:*");
+    snprintf(reg, sizeof reg, "bus.hub.registry=%s",
+             bus ? bus->registry : "tcp://127.0.0.1:*");
+    const char *args[64] = {"--set", state,   "--set", pub,     "--set",
+                            sub,     "--set", reg,     "--set", "bus.heartbeat_ms=100"};
+    size_t argc = 10;
+    for (size_t i = 0; extra && extra[i] && argc < 62; i++) {
+        args[argc++] = "--set";
+        args[argc++] = extra[i];
+    }
+    args[argc] = NULL;
+    char line[HARNESS_LINE_MAX];
+    harness_endpoints_t endpoints;
+    memset(&endpoints, 0, sizeof endpoints);
+    if (harness_start(proc, dir, name, "scheduler", args) != 0 ||
+        !harness_wait_line(proc, "ready ", HARNESS_READY_MS, line, sizeof line) ||
+        !harness_field(line, "rpc", endpoints.rpc, sizeof endpoints.rpc))
+        return -1;
+    //  The ports the hub and the registry got (the line has them as bound).
+    char *const fields[] = {endpoints.hub_publish, endpoints.hub_subscribe,
+                            endpoints.registry};
+    const char *const keys[] = {"hub_publish", "hub_subscribe", "registry"};
+    const char *const given[] = {bus ? bus->hub_publish : NULL,
+                                 bus ? bus->hub_subscribe : NULL,
+                                 bus ? bus->registry : NULL};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (!harness_field(line, keys[i], fields[i], HARNESS_ENDPOINT_MAX)) {
+            if (!given[i])
+                return -1;
+            snprintf(fields[i], HARNESS_ENDPOINT_MAX, "%s", given[i]);
+        }
+    if (out)
+        *out = endpoints;
+    return 0;
+}
+
+harness_bus_t
+harness_endpoints_bus(const harness_endpoints_t *endpoints)
+{
+    harness_bus_t bus = {endpoints->hub_publish, endpoints->hub_subscribe,
+                         endpoints->registry};
+    return bus;
+}
+
 bool
 harness_teardown(harness_proc_t *scheduler,
                  harness_proc_t *agent,

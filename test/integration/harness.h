@@ -102,6 +102,36 @@ typedef struct {
     const char *registry;
 } harness_bus_t;
 
+//  Where a scheduler started by harness_scheduler_start answers, as its
+//  ready line says: its RPC endpoint and the hub and registry it hosts.
+#define HARNESS_ENDPOINT_MAX 128
+#define HARNESS_READY_MS     20000 //  how long a service may take to be ready
+
+typedef struct {
+    char rpc[HARNESS_ENDPOINT_MAX];
+    char hub_publish[HARNESS_ENDPOINT_MAX];
+    char hub_subscribe[HARNESS_ENDPOINT_MAX];
+    char registry[HARNESS_ENDPOINT_MAX];
+} harness_endpoints_t;
+
+//  Starts the scheduler as name (its log <dir>/<name>.log), with its
+//  state in <dir>/scheduler, hosting the hub and the registry on free
+//  loopback ports, or on bus's when given (a scheduler started again where
+//  the services know it), and heartbeats every 100 ms; then the extra
+//  "--set" pairs (KEY=VALUE, NULL-terminated, may be NULL), which override
+//  these. Waits HARNESS_READY_MS for its ready line and fills *out (may be
+//  NULL) with its endpoints. 0, or -1 (the log tells why).
+int harness_scheduler_start(harness_proc_t *proc,
+                            const char *dir,
+                            const char *name,
+                            const harness_bus_t *bus,
+                            const char *const *extra,
+                            harness_endpoints_t *out);
+
+//  The bus of a started scheduler, for the services that join it
+//  (borrowed from endpoints).
+harness_bus_t harness_endpoints_bus(const harness_endpoints_t *endpoints);
+
 //  Starts an agent named name that runs real containers: state in
 //  <dir>/<name>, images from <dir>/images, the runner next to the binaries,
 //  heartbeats every 100 ms, plus the extra "--set" pairs (NULL-terminated,

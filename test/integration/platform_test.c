@@ -28,16 +28,17 @@ static const char *s_services[] = {"gateway", "storage-proxy", "wsproxy", "accou
 static char *s_dir;
 static harness_proc_t s_scheduler;
 static harness_proc_t s_procs[SERVICE_COUNT];
-static char s_hub_publish[128], s_hub_subscribe[128], s_registry[128], s_api[64];
+static harness_endpoints_t s_sched; //  the scheduler, which hosts the bus
+static char s_api[64];
 
 static int
 s_start_service(harness_proc_t *proc, const char *service)
 {
     char state[512], pub[160], sub[160], reg[160];
     snprintf(state, sizeof state, "node.state_dir=%s/%s", s_dir, service);
-    snprintf(pub, sizeof pub, "bus.hub.publish=%s", s_hub_publish);
-    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", s_hub_subscribe);
-    snprintf(reg, sizeof reg, "bus.hub.registry=%s", s_registry);
+    snprintf(pub, sizeof pub, "bus.hub.publish=%s", s_sched.hub_publish);
+    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", s_sched.hub_subscribe);
+    snprintf(reg, sizeof reg, "bus.hub.registry=%s", s_sched.registry);
     const char *args[] = {"--set", state,
                           "--set", pub,
                           "--set", sub,
@@ -90,24 +91,12 @@ test_start_all(void)
 {
     s_dir = harness_tmpdir("platform");
     T_ASSERT(s_dir);
-    char state[512];
-    snprintf(state, sizeof state, "node.state_dir=%s/scheduler", s_dir);
-    const char *args[] = {"--set", state,
-                          "--set", "bus.hub.publish=tcp://127.0.0.1:*",
-                          "--set", "bus.hub.subscribe=tcp://127.0.0.1:*",
-                          "--set", "bus.hub.registry=tcp://127.0.0.1:*",
-                          "--set", "bus.heartbeat_ms=100",
-                          "--set", "bus.peer_expiry_ms=600",
-                          "--set", "node.name=it",
-                          NULL};
-    T_ASSERT(harness_start(&s_scheduler, s_dir, "scheduler", "scheduler", args) == 0);
+    const char *sets[] = {"bus.peer_expiry_ms=600", "node.name=it", NULL};
+    T_EQ_INT(
+        harness_scheduler_start(&s_scheduler, s_dir, "scheduler", NULL, sets, &s_sched),
+        0);
     char line[HARNESS_LINE_MAX];
-    T_ASSERT(harness_wait_line(&s_scheduler, "ready ", READY_MS, line, sizeof line));
-    T_ASSERT(harness_field(line, "hub_publish", s_hub_publish, sizeof s_hub_publish));
-    T_ASSERT(
-        harness_field(line, "hub_subscribe", s_hub_subscribe, sizeof s_hub_subscribe));
-    T_ASSERT(harness_field(line, "registry", s_registry, sizeof s_registry));
-    T_ASSERT(strstr(s_hub_publish, "*") == NULL);
+    T_ASSERT(strstr(s_sched.hub_publish, "*") == NULL);
 
     for (size_t i = 0; i < SERVICE_COUNT; i++)
         T_ASSERT(s_start_service(&s_procs[i], s_services[i]) == 0);

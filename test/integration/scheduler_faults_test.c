@@ -30,7 +30,6 @@
 #include "harness.h"
 #include "t.h"
 
-#define READY_MS   20000
 #define CALL_MS    15000
 #define SETTLE_MS  20000 //  the bound: all settled this long after a restart
 #define SESSIONS   10
@@ -93,26 +92,16 @@ s_log_count(const char *text)
 static bool
 s_scheduler_start(void)
 {
-    char name[32], state[512], pub[96], sub[96], reg[96], line[HARNESS_LINE_MAX];
+    char name[32];
     snprintf(name, sizeof name, "scheduler-%d", ++s_starts);
-    snprintf(state, sizeof state, "node.state_dir=%s/scheduler", s_dir);
-    snprintf(pub, sizeof pub, "bus.hub.publish=%s", s_pub);
-    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", s_sub);
-    snprintf(reg, sizeof reg, "bus.hub.registry=%s", s_registry);
-    const char *args[] = {"--set", state,
-                          "--set", pub,
-                          "--set", sub,
-                          "--set", reg,
-                          "--set", "bus.heartbeat_ms=100",
-                          "--set", "bus.sync_ms=300",
-                          "--set", "sessions.pass_ms=100",
-                          "--set", "agents.create_timeout_ms=" XSTR(AGENT_MS),
-                          "--set", "log.level=info",
+    harness_bus_t bus = {s_pub, s_sub, s_registry};
+    harness_endpoints_t sched;
+    const char *sets[] = {"bus.sync_ms=300", "sessions.pass_ms=100",
+                          "agents.create_timeout_ms=" XSTR(AGENT_MS), "log.level=info",
                           NULL};
-    if (harness_start(&s_scheduler, s_dir, name, "scheduler", args) != 0 ||
-        !harness_wait_line(&s_scheduler, "ready ", READY_MS, line, sizeof line) ||
-        !harness_field(line, "rpc", s_rpc, sizeof s_rpc))
+    if (harness_scheduler_start(&s_scheduler, s_dir, name, &bus, sets, &sched) != 0)
         return false;
+    snprintf(s_rpc, sizeof s_rpc, "%s", sched.rpc);
     bus_rpc_client_destroy(&s_client);
     s_client = bus_rpc_client_new(s_rpc, "test/faults", NULL);
     return s_client != NULL;

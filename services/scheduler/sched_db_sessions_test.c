@@ -1,5 +1,5 @@
 /*  =========================================================================
-    sched_sessions_test - the session lifecycle in a real SQLite database
+    sched_db_sessions_test - the session lifecycle in a real SQLite database
 
     Sessions inserted, placed by scheduling passes on agents whose rows are
     written as the registry writes them, moved through kernel transitions;
@@ -68,7 +68,7 @@ s_insert(const char *session, const char *name, int64_t cpu)
                                  .request = request,
                                  .request_count = 2};
     bus_error_t err = {0};
-    return sched_sessions_insert(s_db, &spec, 1000, &err);
+    return sched_db_sessions_insert(s_db, &spec, 1000, &err);
 }
 
 //  The SUM of an agent's allocation rows for cpu.
@@ -100,14 +100,14 @@ s_move(const char *kernel,
        const char *data)
 {
     bus_error_t err = {0};
-    return sched_sessions_kernel_status(s_db, kernel, status, info, data, 2000, &err);
+    return sched_db_kernels_status(s_db, kernel, status, info, data, 2000, &err);
 }
 
 static void
 test_insert_and_names(void)
 {
     T_EQ_INT(s_insert("s1", "big", 3000), BUS_OK);
-    T_EQ_INT(sched_sessions_status(s_db, "s1"), SCHED_SESSION_PENDING);
+    T_EQ_INT(sched_db_sessions_status(s_db, "s1"), SCHED_SESSION_PENDING);
     T_EQ_INT(s_insert("s1b", "big", 1000), BUS_STATUS_CONFLICT);  //  a live name
     T_EQ_INT(s_insert("s1", "other", 1000), BUS_STATUS_CONFLICT); //  the id exists
     T_EQ_INT(s_insert("bad id/..", "x", 1000), BUS_STATUS_INVALID);
@@ -115,7 +115,7 @@ test_insert_and_names(void)
     T_EQ_INT(s_insert("s3", "three", 2000), BUS_OK);
     T_EQ_INT(s_insert("s4", "four", 500), BUS_OK);
     //  A refused insert left nothing behind.
-    T_EQ_INT(sched_sessions_status(s_db, "s1b"), -1);
+    T_EQ_INT(sched_db_sessions_status(s_db, "s1b"), -1);
 }
 
 static void
@@ -137,8 +137,8 @@ test_placement_with_backfill(void)
     T_EQ_INT(s_cpu_held("a1"), 2000);
     T_EQ_INT(s_cpu_held("a2"), 3500);
     T_EQ_INT(s_cpu_held("a0-lost"), 0);
-    T_EQ_INT(sched_sessions_status(s_db, "s1"), SCHED_SESSION_SCHEDULED);
-    T_EQ_INT(sched_sessions_status(s_db, "s3"), SCHED_SESSION_PENDING);
+    T_EQ_INT(sched_db_sessions_status(s_db, "s1"), SCHED_SESSION_SCHEDULED);
+    T_EQ_INT(sched_db_sessions_status(s_db, "s3"), SCHED_SESSION_PENDING);
     //  A pass with nothing new to place places nothing.
     T_EQ_INT(s_schedule(1600, placed, 8), 0);
 }
@@ -147,22 +147,22 @@ static void
 test_kernel_transitions_drive_the_session(void)
 {
     T_EQ_INT(s_move("k-s2", SCHED_KERNEL_PREPARING, NULL, NULL), BUS_OK);
-    T_EQ_INT(sched_sessions_status(s_db, "s2"), SCHED_SESSION_PREPARING);
+    T_EQ_INT(sched_db_sessions_status(s_db, "s2"), SCHED_SESSION_PREPARING);
     T_EQ_INT(s_move("k-s2", SCHED_KERNEL_RUNNING, NULL, NULL), BUS_OK);
-    T_EQ_INT(sched_sessions_status(s_db, "s2"), SCHED_SESSION_RUNNING);
+    T_EQ_INT(sched_db_sessions_status(s_db, "s2"), SCHED_SESSION_RUNNING);
     T_EQ_INT(s_move("k-s2", SCHED_KERNEL_RUNNING, NULL, NULL), BUS_OK); //  no change
     //  Backwards is refused and changes nothing.
     T_EQ_INT(s_move("k-s2", SCHED_KERNEL_PENDING, NULL, NULL), BUS_STATUS_INVALID);
     T_EQ_INT(s_move("k-nope", SCHED_KERNEL_RUNNING, NULL, NULL), BUS_STATUS_NOT_FOUND);
     T_EQ_INT(s_move("k-s2", SCHED_KERNEL_TERMINATED, "self-terminated", "[1]"),
              BUS_STATUS_INVALID);
-    T_EQ_INT(sched_sessions_status(s_db, "s2"), SCHED_SESSION_RUNNING);
+    T_EQ_INT(sched_db_sessions_status(s_db, "s2"), SCHED_SESSION_RUNNING);
     T_EQ_INT(s_cpu_held("a1"), 2000);
     //  The end gives the slots back, with the reason.
     T_EQ_INT(s_move("k-s2", SCHED_KERNEL_TERMINATED, "oom-killed",
                     "{\"kernel\": {\"exit_code\": 137}}"),
              BUS_OK);
-    T_EQ_INT(sched_sessions_status(s_db, "s2"), SCHED_SESSION_TERMINATED);
+    T_EQ_INT(sched_db_sessions_status(s_db, "s2"), SCHED_SESSION_TERMINATED);
     T_EQ_INT(s_cpu_held("a1"), 0);
     sqlite3_stmt *stmt = bus_db_stmt(
         s_db,
@@ -187,10 +187,10 @@ test_a_failed_start_ends_in_error(void)
     T_EQ_INT(s_move("k-s4", SCHED_KERNEL_ERROR, "failed-to-start",
                     "{\"error\": \"no such image\"}"),
              BUS_OK);
-    T_EQ_INT(sched_sessions_status(s_db, "s4"), SCHED_SESSION_ERROR);
+    T_EQ_INT(sched_db_sessions_status(s_db, "s4"), SCHED_SESSION_ERROR);
     T_EQ_INT(s_cpu_held("a2"), 3500); //  an ERROR kernel still holds until it ends
     T_EQ_INT(s_move("k-s4", SCHED_KERNEL_TERMINATED, NULL, NULL), BUS_OK);
-    T_EQ_INT(sched_sessions_status(s_db, "s4"), SCHED_SESSION_TERMINATED);
+    T_EQ_INT(sched_db_sessions_status(s_db, "s4"), SCHED_SESSION_TERMINATED);
     T_EQ_INT(s_cpu_held("a2"), 3000);
     //  The ledger is exactly the rows of the kernels that still occupy.
     sqlite3_stmt *stmt = bus_db_stmt(
@@ -215,7 +215,7 @@ test_get_and_list(void)
 {
     proto_session_info_t info;
     proto_session_info_init(&info);
-    T_EQ_INT(sched_sessions_get(s_db, "s1", &info), BUS_OK);
+    T_EQ_INT(sched_db_sessions_get(s_db, "s1", &info), BUS_OK);
     T_EQ_STR(info.name, "big");
     T_EQ_STR(info.status, "SCHEDULED");
     T_EQ_STR(info.kernel_id, "k-s1");
@@ -227,33 +227,33 @@ test_get_and_list(void)
     T_EQ_INT(info.created_at, 1000);
     proto_session_info_clear(&info);
     proto_session_info_init(&info);
-    T_EQ_INT(sched_sessions_get(s_db, "s2", &info), BUS_OK);
+    T_EQ_INT(sched_db_sessions_get(s_db, "s2", &info), BUS_OK);
     T_EQ_STR(info.status_info, "oom-killed");
     T_EQ_INT(info.occupied_slots_count, 0); //  it gave its slots back
     T_ASSERT(info.terminated_at > 0);
     proto_session_info_clear(&info);
     proto_session_info_init(&info);
-    T_EQ_INT(sched_sessions_get(s_db, "nope", &info), BUS_STATUS_NOT_FOUND);
+    T_EQ_INT(sched_db_sessions_get(s_db, "nope", &info), BUS_STATUS_NOT_FOUND);
     proto_session_info_clear(&info);
     //  Filters, total and paging: s1, s3 live; s2, s4 over; s5 pending.
     sched_session_filter_t filter = {
         .access_key = "AKTEST", .statuses = "PENDING,SCHEDULED,RUNNING", .limit = 2};
     proto_session_info_t *page = NULL;
     size_t count = 0, total = 0;
-    T_EQ_INT(sched_sessions_list(s_db, &filter, &page, &count, &total, NULL), BUS_OK);
+    T_EQ_INT(sched_db_list_sessions(s_db, &filter, &page, &count, &total, NULL), BUS_OK);
     T_EQ_INT(total, 3);
     T_EQ_INT(count, 2);
     for (size_t i = 0; i < count; i++)
         proto_session_info_clear(&page[i]);
     free(page);
     filter.offset = 2;
-    T_EQ_INT(sched_sessions_list(s_db, &filter, &page, &count, &total, NULL), BUS_OK);
+    T_EQ_INT(sched_db_list_sessions(s_db, &filter, &page, &count, &total, NULL), BUS_OK);
     T_EQ_INT(count, 1);
     for (size_t i = 0; i < count; i++)
         proto_session_info_clear(&page[i]);
     free(page);
     sched_session_filter_t over = {.statuses = "TERMINATED", .limit = 10};
-    T_EQ_INT(sched_sessions_list(s_db, &over, &page, &count, &total, NULL), BUS_OK);
+    T_EQ_INT(sched_db_list_sessions(s_db, &over, &page, &count, &total, NULL), BUS_OK);
     T_EQ_INT(total, 2);
     T_EQ_INT(count, 2);
     for (size_t i = 0; i < count; i++) {
@@ -262,20 +262,22 @@ test_get_and_list(void)
     }
     free(page);
     sched_session_filter_t other = {.access_key = "AKOTHER", .limit = 10};
-    T_EQ_INT(sched_sessions_list(s_db, &other, &page, &count, &total, NULL), BUS_OK);
+    T_EQ_INT(sched_db_list_sessions(s_db, &other, &page, &count, &total, NULL), BUS_OK);
     T_EQ_INT(total, 0);
     T_ASSERT(page == NULL);
     //  The sessions that mount a folder (the gateway asks before the trash).
     s_exec("UPDATE sessions SET mounts = '[{\"name\": \"data\", \"id\": \"f00d\"}]'"
            " WHERE id = 's3'");
     sched_session_filter_t mounting = {.mounted_folder = "f00d", .limit = 10};
-    T_EQ_INT(sched_sessions_list(s_db, &mounting, &page, &count, &total, NULL), BUS_OK);
+    T_EQ_INT(sched_db_list_sessions(s_db, &mounting, &page, &count, &total, NULL),
+             BUS_OK);
     T_EQ_INT(total, 1);
     T_EQ_STR(page[0].session_id, "s3");
     proto_session_info_clear(&page[0]);
     free(page);
     mounting.mounted_folder = "beef";
-    T_EQ_INT(sched_sessions_list(s_db, &mounting, &page, &count, &total, NULL), BUS_OK);
+    T_EQ_INT(sched_db_list_sessions(s_db, &mounting, &page, &count, &total, NULL),
+             BUS_OK);
     T_EQ_INT(total, 0);
 }
 
@@ -284,53 +286,53 @@ test_unsettled_kernels(void)
 {
     //  Left by test_get_and_list: k-s1 SCHEDULED on a2 since 1500, k-s3
     //  SCHEDULED on a1 since 2500; the others PENDING or over.
-    T_EQ_INT(sched_sessions_kernel_current(s_db, "k-s1"), SCHED_KERNEL_SCHEDULED);
-    T_EQ_INT(sched_sessions_kernel_current(s_db, "k-s2"), SCHED_KERNEL_TERMINATED);
-    T_EQ_INT(sched_sessions_kernel_current(s_db, "k-s5"), SCHED_KERNEL_PENDING);
-    T_EQ_INT(sched_sessions_kernel_current(s_db, "k-nope"), -1);
+    T_EQ_INT(sched_db_kernels_current(s_db, "k-s1"), SCHED_KERNEL_SCHEDULED);
+    T_EQ_INT(sched_db_kernels_current(s_db, "k-s2"), SCHED_KERNEL_TERMINATED);
+    T_EQ_INT(sched_db_kernels_current(s_db, "k-s5"), SCHED_KERNEL_PENDING);
+    T_EQ_INT(sched_db_kernels_current(s_db, "k-nope"), -1);
     sched_unsettled_t rows[4];
-    T_EQ_INT(sched_sessions_unsettled(s_db, "a2", 1500, rows, 4), 0); //  not before
-    T_EQ_INT(sched_sessions_unsettled(s_db, "a2", 1501, rows, 4), 1);
+    T_EQ_INT(sched_db_kernels_unsettled(s_db, "a2", 1500, rows, 4), 0); //  not before
+    T_EQ_INT(sched_db_kernels_unsettled(s_db, "a2", 1501, rows, 4), 1);
     T_EQ_STR(rows[0].kernel_id, "k-s1");
     T_EQ_STR(rows[0].session_id, "s1");
     T_EQ_INT(rows[0].status, SCHED_KERNEL_SCHEDULED);
     T_EQ_INT(rows[0].since_us, 1500);
     T_EQ_STR(rows[0].status_info, "");
-    T_EQ_INT(sched_sessions_unsettled(s_db, "a1", 3000, rows, 4), 1);
+    T_EQ_INT(sched_db_kernels_unsettled(s_db, "a1", 3000, rows, 4), 1);
     T_EQ_STR(rows[0].kernel_id, "k-s3");
-    T_EQ_INT(sched_sessions_unsettled(s_db, "a-none", 9000, rows, 4), 0);
+    T_EQ_INT(sched_db_kernels_unsettled(s_db, "a-none", 9000, rows, 4), 0);
     //  Running is settled; terminating is not, and keeps its reason.
     T_EQ_INT(s_move("k-s3", SCHED_KERNEL_PREPARING, NULL, NULL), BUS_OK);
-    T_EQ_INT(sched_sessions_unsettled(s_db, "a1", 3000, rows, 4), 1);
+    T_EQ_INT(sched_db_kernels_unsettled(s_db, "a1", 3000, rows, 4), 1);
     T_EQ_INT(rows[0].status, SCHED_KERNEL_PREPARING);
     T_EQ_INT(rows[0].since_us, 2000);
     T_EQ_INT(s_move("k-s3", SCHED_KERNEL_RUNNING, NULL, NULL), BUS_OK);
-    T_EQ_INT(sched_sessions_unsettled(s_db, "a1", 3000, rows, 4), 0);
+    T_EQ_INT(sched_db_kernels_unsettled(s_db, "a1", 3000, rows, 4), 0);
     //  A restart is transitional too: the session follows, the slots stay.
     T_EQ_INT(s_move("k-s3", SCHED_KERNEL_RESTARTING, "restarting", NULL), BUS_OK);
-    T_EQ_INT(sched_sessions_status(s_db, "s3"), SCHED_SESSION_RESTARTING);
+    T_EQ_INT(sched_db_sessions_status(s_db, "s3"), SCHED_SESSION_RESTARTING);
     T_EQ_INT(s_cpu_held("a1"), 2000);
-    T_EQ_INT(sched_sessions_unsettled(s_db, "a1", 3000, rows, 4), 1);
+    T_EQ_INT(sched_db_kernels_unsettled(s_db, "a1", 3000, rows, 4), 1);
     T_EQ_INT(rows[0].status, SCHED_KERNEL_RESTARTING);
     T_EQ_STR(rows[0].status_info, "restarting");
     T_EQ_INT(s_move("k-s3", SCHED_KERNEL_RUNNING, NULL, NULL), BUS_OK);
-    T_EQ_INT(sched_sessions_status(s_db, "s3"), SCHED_SESSION_RUNNING);
-    T_EQ_INT(sched_sessions_unsettled(s_db, "a1", 3000, rows, 4), 0);
+    T_EQ_INT(sched_db_sessions_status(s_db, "s3"), SCHED_SESSION_RUNNING);
+    T_EQ_INT(sched_db_kernels_unsettled(s_db, "a1", 3000, rows, 4), 0);
     //  Only a running kernel restarts.
     T_EQ_INT(s_move("k-s5", SCHED_KERNEL_RESTARTING, "restarting", NULL),
              BUS_STATUS_INVALID);
     T_EQ_INT(s_move("k-s3", SCHED_KERNEL_TERMINATING, "user-requested", NULL), BUS_OK);
-    T_EQ_INT(sched_sessions_unsettled(s_db, "a1", 3000, rows, 4), 1);
+    T_EQ_INT(sched_db_kernels_unsettled(s_db, "a1", 3000, rows, 4), 1);
     T_EQ_INT(rows[0].status, SCHED_KERNEL_TERMINATING);
     T_EQ_STR(rows[0].status_info, "user-requested");
     //  Over: settled for good; max bounds the answer.
     T_EQ_INT(s_move("k-s3", SCHED_KERNEL_TERMINATED, NULL, NULL), BUS_OK);
-    T_EQ_INT(sched_sessions_unsettled(s_db, "a1", 3000, rows, 4), 0);
-    T_EQ_INT(sched_sessions_unsettled(s_db, "a2", 3000, rows, 0), 0);
-    T_EQ_INT(sched_sessions_status(s_db, "s3"), SCHED_SESSION_TERMINATED);
+    T_EQ_INT(sched_db_kernels_unsettled(s_db, "a1", 3000, rows, 4), 0);
+    T_EQ_INT(sched_db_kernels_unsettled(s_db, "a2", 3000, rows, 0), 0);
+    T_EQ_INT(sched_db_sessions_status(s_db, "s3"), SCHED_SESSION_TERMINATED);
 }
 
-//  Group commit (sched_lifecycle's flush): many inserts under savepoints of
+//  Group commit (sched_commit's flush): many inserts under savepoints of
 //  one transaction; one that fails midway (its kernel id is taken, after
 //  its session row was written) is undone alone, the others commit.
 static void
@@ -357,7 +359,7 @@ test_units_of_one_transaction(void)
                                  .request = request,
                                  .request_count = 1};
     bus_error_t err = {0};
-    T_EQ_INT(sched_sessions_insert(s_db, &spec, 1000, &err), BUS_STATUS_CONFLICT);
+    T_EQ_INT(sched_db_sessions_insert(s_db, &spec, 1000, &err), BUS_STATUS_CONFLICT);
     //  Poisoned inside the unit only.
     T_EQ_INT(bus_db_begin(s_db), -1);
     T_EQ_INT(bus_db_release(s_db), -1);
@@ -365,9 +367,9 @@ test_units_of_one_transaction(void)
     T_EQ_INT(s_insert("u3", "unit-3", 500), BUS_OK);
     T_EQ_INT(bus_db_release(s_db), 0);
     T_EQ_INT(bus_db_commit(s_db), 0);
-    T_EQ_INT(sched_sessions_status(s_db, "u1"), SCHED_SESSION_PENDING);
-    T_EQ_INT(sched_sessions_status(s_db, "u2"), -1);
-    T_EQ_INT(sched_sessions_status(s_db, "u3"), SCHED_SESSION_PENDING);
+    T_EQ_INT(sched_db_sessions_status(s_db, "u1"), SCHED_SESSION_PENDING);
+    T_EQ_INT(sched_db_sessions_status(s_db, "u2"), -1);
+    T_EQ_INT(sched_db_sessions_status(s_db, "u3"), SCHED_SESSION_PENDING);
     //  A unit needs a transaction; one that rolled back entirely is gone.
     T_EQ_INT(bus_db_savepoint(s_db), -1);
     T_EQ_INT(bus_db_begin(s_db), 0);
@@ -375,7 +377,7 @@ test_units_of_one_transaction(void)
     T_EQ_INT(s_insert("u4", "unit-4", 500), BUS_OK);
     T_EQ_INT(bus_db_release(s_db), 0);
     T_EQ_INT(bus_db_rollback(s_db), 0);
-    T_EQ_INT(sched_sessions_status(s_db, "u4"), -1);
+    T_EQ_INT(sched_db_sessions_status(s_db, "u4"), -1);
     //  Placed PREPARING at once, for a caller that asks the agents itself.
     s_agent("a-units", "ALIVE", "units", 4000, 1 << 30);
     s_exec("UPDATE sessions SET scaling_group = 'units' WHERE id IN ('u1', 'u3')");
@@ -386,11 +388,11 @@ test_units_of_one_transaction(void)
     T_ASSERT(count >= 2); //  and what earlier tests left pending elsewhere
     free(placed);
     sched_dispatch_destroy(&dispatch);
-    T_EQ_INT(sched_sessions_status(s_db, "u1"), SCHED_SESSION_PREPARING);
-    T_EQ_INT(sched_sessions_kernel_current(s_db, "k-u3"), SCHED_KERNEL_PREPARING);
+    T_EQ_INT(sched_db_sessions_status(s_db, "u1"), SCHED_SESSION_PREPARING);
+    T_EQ_INT(sched_db_kernels_current(s_db, "k-u3"), SCHED_KERNEL_PREPARING);
     sched_move_t move;
-    T_EQ_INT(sched_sessions_kernel_move(s_db, "k-u1", SCHED_KERNEL_RUNNING, NULL, NULL,
-                                        3000, &move, &err),
+    T_EQ_INT(sched_db_kernels_move(s_db, "k-u1", SCHED_KERNEL_RUNNING, NULL, NULL, 3000,
+                                   &move, &err),
              BUS_OK);
     T_EQ_INT(move.kernel_from, SCHED_KERNEL_PREPARING);
     T_EQ_INT(move.session_from, SCHED_SESSION_PREPARING);
@@ -400,7 +402,7 @@ test_units_of_one_transaction(void)
     T_EQ_STR(move.cluster_role, "main");
     T_EQ_INT(move.cluster_idx, 1);
     json_t *report = NULL;
-    T_EQ_INT(sched_invariant_check(s_db, &report), 0);
+    T_EQ_INT(sched_db_ledger_check(s_db, &report), 0);
     json_decref(report);
 }
 
@@ -410,12 +412,12 @@ static void
 s_check_info_of(const sched_session_spec_t *spec)
 {
     bus_error_t err = {0};
-    T_EQ_INT(sched_sessions_insert(s_db, spec, 4242, &err), BUS_OK);
+    T_EQ_INT(sched_db_sessions_insert(s_db, spec, 4242, &err), BUS_OK);
     proto_session_info_t built, read;
     proto_session_info_init(&built);
     proto_session_info_init(&read);
-    T_EQ_INT(sched_sessions_info_of(spec, 4242, &built), BUS_OK);
-    T_EQ_INT(sched_sessions_get(s_db, spec->session_id, &read), BUS_OK);
+    T_EQ_INT(sched_db_sessions_info_of(spec, 4242, &built), BUS_OK);
+    T_EQ_INT(sched_db_sessions_get(s_db, spec->session_id, &read), BUS_OK);
     zframe_t *a = proto_session_info_encode(&built);
     zframe_t *b = proto_session_info_encode(&read);
     T_ASSERT(a && b);

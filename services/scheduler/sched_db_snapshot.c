@@ -1,5 +1,5 @@
 /*  =========================================================================
-    sched_snapshot - what one scheduling pass reads from the database
+    sched_db_snapshot - what one scheduling pass reads from the database
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -32,7 +32,7 @@ typedef struct {
 } strings_t;
 
 static const char *
-s_keep(sched_snapshot_t *self, const char *text)
+s_keep(sched_db_snapshot_t *self, const char *text)
 {
     strings_t *strings = self->strings;
     size_t length = strlen(text) + 1;
@@ -61,7 +61,7 @@ s_text(sqlite3_stmt *stmt, int column)
 }
 
 int
-sched_snapshot_slot(const sched_snapshot_t *self, const char *name)
+sched_db_snapshot_slot(const sched_db_snapshot_t *self, const char *name)
 {
     for (size_t i = 0; i < self->slot_count; i++)
         if (strcmp(self->slot_names[i], name) == 0)
@@ -71,9 +71,9 @@ sched_snapshot_slot(const sched_snapshot_t *self, const char *name)
 
 //  The slot's index, added when new; -1 when the vectors are full.
 static int
-s_slot(sched_snapshot_t *self, const char *name)
+s_slot(sched_db_snapshot_t *self, const char *name)
 {
-    int index = sched_snapshot_slot(self, name);
+    int index = sched_db_snapshot_slot(self, name);
     if (index >= 0 || self->slot_count == SCHED_SLOTS_MAX)
         return index;
     self->slot_names[self->slot_count] = s_keep(self, name);
@@ -81,10 +81,10 @@ s_slot(sched_snapshot_t *self, const char *name)
 }
 
 void
-sched_snapshot_rules(bus_db_t *db,
-                     const char *group,
-                     sched_rules_t *rules,
-                     int64_t *pending_timeout_us)
+sched_db_snapshot_rules(bus_db_t *db,
+                        const char *group,
+                        sched_rules_t *rules,
+                        int64_t *pending_timeout_us)
 {
     *rules =
         (sched_rules_t){SCHED_POLICY_FIFO, SCHED_SELECT_CONCENTRATED, 0, DEFAULT_SKIPS};
@@ -138,7 +138,10 @@ s_limit_amount(const char *slot, json_t *value)
 //  A slot map of limits into vector: listed slots as given, the others
 //  unlimited or zero.
 static void
-s_limit_vector(const sched_snapshot_t *self, json_t *map, bool limited, sched_vec_t *out)
+s_limit_vector(const sched_db_snapshot_t *self,
+               json_t *map,
+               bool limited,
+               sched_vec_t *out)
 {
     for (size_t i = 0; i < self->slot_count; i++) {
         json_t *value = json_object_get(map, self->slot_names[i]);
@@ -157,9 +160,9 @@ s_limit_count(json_t *value)
 }
 
 void
-sched_snapshot_parse_limits(const sched_snapshot_t *self,
-                            const char *text,
-                            sched_scope_t *scope)
+sched_db_snapshot_parse_limits(const sched_db_snapshot_t *self,
+                               const char *text,
+                               sched_scope_t *scope)
 {
     json_t *limits = text ? json_loads(text, 0, NULL) : NULL;
     const char *unspecified = json_string_value(json_object_get(limits, "unspecified"));
@@ -181,7 +184,7 @@ sched_snapshot_parse_limits(const sched_snapshot_t *self,
 
 //  The agents of the group with their capacity, then their occupancy.
 static int
-s_load_agents(sched_snapshot_t *self, bus_db_t *db)
+s_load_agents(sched_db_snapshot_t *self, bus_db_t *db)
 {
     sqlite3_stmt *stmt = bus_db_stmt(
         db, "SELECT count(*) FROM agents WHERE status = 'ALIVE' AND schedulable = 1"
@@ -248,7 +251,7 @@ s_load_agents(sched_snapshot_t *self, bus_db_t *db)
 
 //  A vector of (slot, amount) rows for kind/key in scope_usage.
 static void
-s_usage(sched_snapshot_t *self,
+s_usage(sched_db_snapshot_t *self,
         bus_db_t *db,
         const char *kind,
         const char *key,
@@ -261,7 +264,7 @@ s_usage(sched_snapshot_t *self,
     sqlite3_bind_text(stmt, 1, kind, -1, SQLITE_STATIC);
     sqlite3_bind_text(stmt, 2, key, -1, SQLITE_STATIC);
     while (sqlite3_step(stmt) == SQLITE_ROW) {
-        int slot = sched_snapshot_slot(self, s_text(stmt, 0));
+        int slot = sched_db_snapshot_slot(self, s_text(stmt, 0));
         if (slot >= 0)
             out->v[slot] = sqlite3_column_int64(stmt, 1);
     }
@@ -273,7 +276,7 @@ static const char *const s_scope_kinds[] = {"keypair", "user", "project", "domai
 //  The index of the scope kind/key, loaded on first use; SIZE_MAX when
 //  memory runs out.
 static size_t
-s_scope(sched_snapshot_t *self, bus_db_t *db, sched_scope_kind_t kind, const char *key)
+s_scope(sched_db_snapshot_t *self, bus_db_t *db, sched_scope_kind_t kind, const char *key)
 {
     strings_t *strings = self->strings;
     char name[160];
@@ -330,7 +333,7 @@ s_scope(sched_snapshot_t *self, bus_db_t *db, sched_scope_kind_t kind, const cha
 }
 
 static size_t
-s_owner(sched_snapshot_t *self, const char *access_key, const sched_scope_t *keypair)
+s_owner(sched_db_snapshot_t *self, const char *access_key, const sched_scope_t *keypair)
 {
     strings_t *strings = self->strings;
     size_t found = (size_t) (uintptr_t) zhashx_lookup(strings->owners, access_key);
@@ -345,7 +348,7 @@ s_owner(sched_snapshot_t *self, const char *access_key, const sched_scope_t *key
 
 //  The window of pending sessions, each with its main kernel's request.
 static int
-s_load_pending(sched_snapshot_t *self, bus_db_t *db, int64_t now_us, size_t window)
+s_load_pending(sched_db_snapshot_t *self, bus_db_t *db, int64_t now_us, size_t window)
 {
     self->pending = calloc(window ? window : 1, sizeof *self->pending);
     self->extra = calloc(window ? window : 1, sizeof *self->extra);
@@ -427,7 +430,7 @@ s_load_pending(sched_snapshot_t *self, bus_db_t *db, int64_t now_us, size_t wind
     strings_t *strings = self->strings;
     for (size_t i = 0; i < self->scope_count; i++) {
         sched_scope_t *scope = &self->scopes[i];
-        sched_snapshot_parse_limits(self, strings->limits[i], scope);
+        sched_db_snapshot_parse_limits(self, strings->limits[i], scope);
         if (scope->kind != SCHED_SCOPE_KEYPAIR) {
             scope->max_concurrent_sessions = SCHED_UNLIMITED;
             scope->max_containers_per_session = SCHED_UNLIMITED;
@@ -437,14 +440,14 @@ s_load_pending(sched_snapshot_t *self, bus_db_t *db, int64_t now_us, size_t wind
     return 0;
 }
 
-sched_snapshot_t *
-sched_snapshot_load(bus_db_t *db,
-                    const char *group,
-                    const char *architecture,
-                    int64_t now_us,
-                    size_t window)
+sched_db_snapshot_t *
+sched_db_snapshot_load(bus_db_t *db,
+                       const char *group,
+                       const char *architecture,
+                       int64_t now_us,
+                       size_t window)
 {
-    sched_snapshot_t *self = calloc(1, sizeof *self);
+    sched_db_snapshot_t *self = calloc(1, sizeof *self);
     strings_t *strings = calloc(1, sizeof *strings);
     if (!self || !strings) {
         free(self);
@@ -456,22 +459,22 @@ sched_snapshot_load(bus_db_t *db,
     strings->owners = zhashx_new();
     snprintf(self->group, sizeof self->group, "%s", group);
     snprintf(self->architecture, sizeof self->architecture, "%s", architecture);
-    sched_snapshot_rules(db, group, &self->rules, &self->pending_timeout_us);
+    sched_db_snapshot_rules(db, group, &self->rules, &self->pending_timeout_us);
     //  Agents first: their slots come first in the vectors. Slots that
     //  only a request names are added after (no agent has them: such a
     //  request fits nowhere). Scopes read usage for the slots known then,
     //  which are all a placement can change.
     if (!strings->scopes || !strings->owners || s_load_agents(self, db) != 0 ||
         s_load_pending(self, db, now_us, window) != 0)
-        sched_snapshot_destroy(&self);
+        sched_db_snapshot_destroy(&self);
     return self;
 }
 
 void
-sched_snapshot_destroy(sched_snapshot_t **self_p)
+sched_db_snapshot_destroy(sched_db_snapshot_t **self_p)
 {
     assert(self_p);
-    sched_snapshot_t *self = *self_p;
+    sched_db_snapshot_t *self = *self_p;
     if (!self)
         return;
     strings_t *strings = self->strings;

@@ -1,12 +1,12 @@
 /*  =========================================================================
-    sched_checkpoint - WAL checkpoints on a thread of their own
+    sched_db_checkpoint - WAL checkpoints on a thread of their own
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
 #include "sched_classes.h"
 
-struct _sched_checkpoint_t {
+struct _sched_db_checkpoint_t {
     zactor_t *actor;
 };
 
@@ -30,7 +30,7 @@ s_actor(zsock_t *pipe, void *arg)
     zstr_send(pipe, ok ? "ok" : "failed");
     zpoller_t *poller = ok ? zpoller_new(pipe, NULL) : NULL;
     while (poller) {
-        zsock_t *which = zpoller_wait(poller, SCHED_CHECKPOINT_MS);
+        zsock_t *which = zpoller_wait(poller, SCHED_DB_CHECKPOINT_MS);
         if (which == pipe) {
             char *command = zstr_recv(pipe);
             bool term = !command || strcmp(command, "$TERM") == 0;
@@ -51,14 +51,14 @@ s_actor(zsock_t *pipe, void *arg)
     free(path);
 }
 
-sched_checkpoint_t *
-sched_checkpoint_new(bus_db_t *db)
+sched_db_checkpoint_t *
+sched_db_checkpoint_new(bus_db_t *db)
 {
     assert(db);
     const char *file = sqlite3_db_filename(bus_db_handle(db), "main");
     if (!file || !*file)
         return NULL; //  in memory
-    sched_checkpoint_t *self = calloc(1, sizeof *self);
+    sched_db_checkpoint_t *self = calloc(1, sizeof *self);
     char *path = self ? strdup(file) : NULL;
     if (!path) {
         free(self);
@@ -75,15 +75,15 @@ sched_checkpoint_new(bus_db_t *db)
     bool ok = started && strcmp(started, "ok") == 0;
     zstr_free(&started);
     if (!ok)
-        sched_checkpoint_destroy(&self);
+        sched_db_checkpoint_destroy(&self);
     return self;
 }
 
 void
-sched_checkpoint_destroy(sched_checkpoint_t **self_p)
+sched_db_checkpoint_destroy(sched_db_checkpoint_t **self_p)
 {
     assert(self_p);
-    sched_checkpoint_t *self = *self_p;
+    sched_db_checkpoint_t *self = *self_p;
     if (self) {
         zactor_destroy(&self->actor);
         free(self);

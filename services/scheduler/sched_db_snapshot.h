@@ -1,5 +1,5 @@
 /*  =========================================================================
-    sched_snapshot - what one scheduling pass reads from the database
+    sched_db_snapshot - what one scheduling pass reads from the database
 
     For one resource group and architecture: the group's rules (from the
     gateway's policy.scaling_group events), its ALIVE, schedulable agents
@@ -16,8 +16,8 @@
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
-#ifndef SCHED_SNAPSHOT_H_INCLUDED
-#define SCHED_SNAPSHOT_H_INCLUDED
+#ifndef SCHED_DB_SNAPSHOT_H_INCLUDED
+#define SCHED_DB_SNAPSHOT_H_INCLUDED
 
 #include "bus.h"
 #include "sched_model.h"
@@ -50,27 +50,27 @@ typedef struct {
     size_t pending_count;
     //  private: the strings everything above borrows
     void *strings;
-} sched_snapshot_t;
+} sched_db_snapshot_t;
 
 //  The resource groups' rules as stored (sgroups table); an unknown group
 //  has the defaults: fifo, concentrated, 3 passes before starving, no aging.
-void sched_snapshot_rules(bus_db_t *db,
-                          const char *group,
-                          sched_rules_t *rules,
-                          int64_t *pending_timeout_us);
+void sched_db_snapshot_rules(bus_db_t *db,
+                             const char *group,
+                             sched_rules_t *rules,
+                             int64_t *pending_timeout_us);
 
 //  Reads the snapshot of group/architecture at now_us with at most window
 //  pending sessions. NULL when the database fails.
-sched_snapshot_t *sched_snapshot_load(bus_db_t *db,
-                                      const char *group,
-                                      const char *architecture,
-                                      int64_t now_us,
-                                      size_t window);
+sched_db_snapshot_t *sched_db_snapshot_load(bus_db_t *db,
+                                            const char *group,
+                                            const char *architecture,
+                                            int64_t now_us,
+                                            size_t window);
 
-void sched_snapshot_destroy(sched_snapshot_t **self_p);
+void sched_db_snapshot_destroy(sched_db_snapshot_t **self_p);
 
 //  The slot index of name in the snapshot, or -1.
-int sched_snapshot_slot(const sched_snapshot_t *self, const char *name);
+int sched_db_snapshot_slot(const sched_db_snapshot_t *self, const char *name);
 
 //  Parses one scope's limits as the gateway sends them (session.create's
 //  limits member for that scope) into scope, for the snapshot's slots:
@@ -81,8 +81,8 @@ int sched_snapshot_slot(const sched_snapshot_t *self, const char *name);
 //    max_pending_session_count   integers (absent or null: none)
 //    max_pending_session_resource_slots   like total_resource_slots
 //  Malformed members are ignored (no limit), never fatal.
-void sched_snapshot_parse_limits(const sched_snapshot_t *self,
-                                 const char *text,
-                                 sched_scope_t *scope);
+void sched_db_snapshot_parse_limits(const sched_db_snapshot_t *self,
+                                    const char *text,
+                                    sched_scope_t *scope);
 
 #endif
