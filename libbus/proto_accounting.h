@@ -106,6 +106,8 @@ typedef struct {
     proto_accounting_figures_t usage;
 } proto_accounting_kernel_t;
 
+#define PROTO_ACCOUNTING_KERNEL_SLOTS_MAX 64
+
 void proto_accounting_kernel_init(proto_accounting_kernel_t *self);
 void proto_accounting_kernel_clear(proto_accounting_kernel_t *self);
 int proto_accounting_kernel_write(const proto_accounting_kernel_t *self,
@@ -153,6 +155,8 @@ typedef struct {
     proto_accounting_kernel_t *kernels;
     size_t kernels_count;
 } proto_accounting_group_t;
+
+#define PROTO_ACCOUNTING_GROUP_KERNELS_MAX 20000
 
 void proto_accounting_group_init(proto_accounting_group_t *self);
 void proto_accounting_group_clear(proto_accounting_group_t *self);
@@ -267,6 +271,8 @@ typedef struct {
     bool with_kernels;
 } proto_accounting_usage_req_t;
 
+#define PROTO_ACCOUNTING_USAGE_REQ_GROUP_IDS_MAX 100
+
 void proto_accounting_usage_req_init(proto_accounting_usage_req_t *self);
 void proto_accounting_usage_req_clear(proto_accounting_usage_req_t *self);
 int proto_accounting_usage_req_write(const proto_accounting_usage_req_t *self,
@@ -295,6 +301,8 @@ typedef struct {
     //  The window's end (microseconds since the epoch)
     int64_t to;
 } proto_accounting_usage_rep_t;
+
+#define PROTO_ACCOUNTING_USAGE_REP_GROUPS_MAX 20000
 
 void proto_accounting_usage_rep_init(proto_accounting_usage_rep_t *self);
 void proto_accounting_usage_rep_clear(proto_accounting_usage_rep_t *self);
@@ -352,6 +360,8 @@ typedef struct {
     uint64_t bin_s;
 } proto_accounting_stats_user_rep_t;
 
+#define PROTO_ACCOUNTING_STATS_USER_REP_BINS_MAX 2880
+
 void proto_accounting_stats_user_rep_init(proto_accounting_stats_user_rep_t *self);
 void proto_accounting_stats_user_rep_clear(proto_accounting_stats_user_rep_t *self);
 int proto_accounting_stats_user_rep_write(const proto_accounting_stats_user_rep_t *self,
@@ -378,6 +388,8 @@ typedef struct {
     size_t kernel_ids_count;
 } proto_accounting_live_req_t;
 
+#define PROTO_ACCOUNTING_LIVE_REQ_KERNEL_IDS_MAX 1000
+
 void proto_accounting_live_req_init(proto_accounting_live_req_t *self);
 void proto_accounting_live_req_clear(proto_accounting_live_req_t *self);
 int proto_accounting_live_req_write(const proto_accounting_live_req_t *self,
@@ -401,6 +413,8 @@ typedef struct {
     proto_accounting_live_t *kernels;
     size_t kernels_count;
 } proto_accounting_live_rep_t;
+
+#define PROTO_ACCOUNTING_LIVE_REP_KERNELS_MAX 1000
 
 void proto_accounting_live_rep_init(proto_accounting_live_rep_t *self);
 void proto_accounting_live_rep_clear(proto_accounting_live_rep_t *self);

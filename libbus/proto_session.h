@@ -179,6 +179,8 @@ typedef struct {
     size_t slots_count;
 } proto_session_lifecycle_t;
 
+#define PROTO_SESSION_LIFECYCLE_SLOTS_MAX 64
+
 void proto_session_lifecycle_init(proto_session_lifecycle_t *self);
 void proto_session_lifecycle_clear(proto_session_lifecycle_t *self);
 int proto_session_lifecycle_write(const proto_session_lifecycle_t *self,

@@ -520,6 +520,50 @@ sched_db_sessions_event_of(bus_db_t *db,
     return status;
 }
 
+void
+sched_db_sessions_kernel_facts(bus_db_t *db,
+                               const char *kernel_id,
+                               proto_session_lifecycle_t *step)
+{
+    sqlite3_stmt *stmt = bus_db_stmt(
+        db, "SELECT s.user_uuid, s.scaling_group, s.image, k.agent_id FROM kernels k"
+            " JOIN sessions s ON s.id = k.session_id WHERE k.id = ?1");
+    if (!stmt)
+        return;
+    sched_db_bind_text(stmt, 1, kernel_id);
+    bool found = sqlite3_step(stmt) == SQLITE_ROW;
+    if (found) {
+        step->user_uuid = sched_db_column_dup(stmt, 0);
+        step->scaling_group = sched_db_column_dup(stmt, 1);
+        step->image = sched_db_column_dup(stmt, 2);
+        step->agent_id = sched_db_column_dup(stmt, 3);
+    }
+    sqlite3_reset(stmt);
+    //  What it asked is what it holds while placed (the ledger's rows go
+    //  when it ends, the request stays).
+    if (found)
+        s_kernel_slots(db,
+                       "SELECT slot, amount FROM kernel_requests WHERE kernel_id = ?1",
+                       kernel_id, &step->slots, &step->slots_count);
+}
+
+void
+sched_db_sessions_kernel_facts_clear(proto_session_lifecycle_t *step)
+{
+    free(step->user_uuid);
+    free(step->scaling_group);
+    free(step->image);
+    free(step->agent_id);
+    for (size_t i = 0; i < step->slots_count; i++) {
+        free(step->slots[i].key);
+        free(step->slots[i].value);
+    }
+    free(step->slots);
+    step->user_uuid = step->scaling_group = step->image = step->agent_id = NULL;
+    step->slots = NULL;
+    step->slots_count = 0;
+}
+
 bool
 sched_db_sessions_create_request(bus_db_t *db,
                                  const char *session_id,

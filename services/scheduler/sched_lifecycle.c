@@ -73,10 +73,14 @@ sched_lifecycle_emit_move(sched_lifecycle_t *self,
     step.has_exit_code = exit_code != NULL;
     step.exit_code = exit_code ? *exit_code : 0;
     step.at = bus_clock_wall_us();
+    //  Kernel steps carry what accounting keeps of the kernel.
+    if (kernel_id)
+        sched_db_sessions_kernel_facts(self->db, kernel_id, &step);
     bus_writer_reset(self->writer);
     if (proto_session_lifecycle_write(&step, self->writer) == 0)
         bus_node_emit(self->node, PROTO_SESSION_LIFECYCLE, bus_writer_data(self->writer),
                       bus_writer_size(self->writer));
+    sched_db_sessions_kernel_facts_clear(&step);
 }
 
 void

@@ -1,0 +1,352 @@
+/*  =========================================================================
+    acct_query_test - usage records in a real database: lifecycle, agent and
+    sample events into records, usage by project, user, session and domain,
+    a reopened database (restart) that counts nothing twice, roll-ups whose
+    sums equal the raw sums and leave the answers as they were, the
+    15-minute bins adding up to the totals, bad input refused, and the
+    window queries on an index
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "acct_classes.h"
+#include "t.h"
+
+#define S  1000000LL          //  µs per second
+#define T0 (1790812800LL * S) //  2026-10-01T00:00:00Z
+#define NS 1000000000ULL
+
+static char s_tmp[64], s_path[128];
+static bus_db_t *s_db;
+
+static void
+s_open(void)
+{
+    bus_error_t err = {0};
+    s_db = bus_db_open(s_path, acct_db_migrations, ACCT_DB_MIGRATION_COUNT, &err);
+    if (!s_db)
+        fprintf(stderr, "# %s\n", err.detail);
+}
+
+//  A kernel of session sid owned by user in group: scheduled, started at
+//  start by the agent, sampled every 10 s at one busy core (cpu) or idle,
+//  ended at end with final counters.
+static void
+s_kernel(const char *kid,
+         const char *user,
+         const char *group,
+         int64_t start,
+         int64_t end,
+         bool busy)
+{
+    proto_kv_t slots[] = {{"cpu", "2"}, {"mem", "1073741824"}, {"cuda.device", "1"}};
+    proto_session_lifecycle_t step;
+    proto_session_lifecycle_init(&step);
+    step.event = "kernel_preparing";
+    step.session_id = (char *) kid;
+    step.session_name = "s";
+    step.access_key = "AK";
+    step.user_uuid = (char *) user;
+    step.group_id = (char *) group;
+    step.domain_name = "default";
+    step.scaling_group = "default";
+    step.image = "busybox";
+    step.kernel_id = (char *) kid;
+    step.slots = slots;
+    step.slots_count = 3;
+    step.at = start - S;
+    bus_db_begin(s_db);
+    T_ASSERT(acct_ingest_lifecycle(s_db, &step) == 0);
+    proto_kernel_started_t started = {.kernel_id = (char *) kid,
+                                      .session_id = (char *) kid,
+                                      .agent_id = "a1",
+                                      .at = start};
+    T_ASSERT(acct_ingest_started(s_db, &started) == 0);
+    //  The scheduler's kernel_started comes later, with its own time: the
+    //  agent's stays.
+    step.event = "kernel_started";
+    step.at = start + 3 * S;
+    T_ASSERT(acct_ingest_lifecycle(s_db, &step) == 0);
+    uint64_t cpu = 0;
+    for (int64_t at = start + 10 * S; at < end; at += 10 * S) {
+        cpu += busy ? 10 * NS : 0;
+        acct_sample_t sample = {.at = at,
+                                .cpu_used_ns = cpu,
+                                .mem_bytes = 1000,
+                                .io_read_bytes = (uint64_t) (at - start) / S};
+        T_EQ_INT(acct_ingest_sample(s_db, kid, "a1", &sample), 1);
+    }
+    proto_kernel_terminated_t ended = {.kernel_id = (char *) kid,
+                                       .session_id = (char *) kid,
+                                       .agent_id = "a1",
+                                       .at = end,
+                                       .has_stats = true,
+                                       .cpu_used_ns =
+                                           busy ? (uint64_t) (end - start) / S * NS : 0,
+                                       .io_read_bytes = (uint64_t) (end - start) / S};
+    T_ASSERT(acct_ingest_terminated(s_db, &ended) == 0);
+    step.event = "kernel_terminated";
+    step.at = end + 2 * S;
+    T_ASSERT(acct_ingest_lifecycle(s_db, &step) == 0);
+    T_ASSERT(bus_db_commit(s_db) == 0);
+}
+
+static int
+s_usage(const char *by,
+        const char *group,
+        int64_t from,
+        int64_t to,
+        proto_accounting_usage_rep_t *out,
+        bus_error_t *err)
+{
+    proto_accounting_usage_req_t req;
+    proto_accounting_usage_req_init(&req);
+    char *ids[] = {(char *) group};
+    if (group) {
+        req.group_ids = ids;
+        req.group_ids_count = 1;
+    }
+    req.from = from;
+    req.to = to;
+    free(req.group_by);
+    req.group_by = (char *) by;
+    int rc = acct_query_usage(s_db, &req, T0 + 86400 * S, out, err);
+    return rc;
+}
+
+static void
+test_start(void)
+{
+    snprintf(s_tmp, sizeof s_tmp, "/tmp/acct_query_test.XXXXXX");
+    T_ASSERT(mkdtemp(s_tmp));
+    snprintf(s_path, sizeof s_path, "%s/accounting.db", s_tmp);
+    s_open();
+    T_ASSERT(s_db);
+    //  k-busy: 1000 s busy; k-idle: 600 s idle; k-other: another project.
+    s_kernel("k-busy", "u1", "g1", T0 + 100 * S, T0 + 1100 * S, true);
+    s_kernel("k-idle", "u2", "g1", T0 + 200 * S, T0 + 800 * S, false);
+    s_kernel("k-other", "u1", "g2", T0 + 300 * S, T0 + 400 * S, true);
+}
+
+static void
+test_usage_by_project(void)
+{
+    proto_accounting_usage_rep_t rep;
+    bus_error_t err = {0};
+    T_EQ_INT(s_usage("project", "g1", T0, T0 + 86400 * S, &rep, &err), BUS_OK);
+    T_EQ_INT(rep.groups_count, 1);
+    proto_accounting_group_t *g = &rep.groups[0];
+    T_EQ_STR(g->group_id, "g1");
+    T_EQ_INT(g->kernel_count, 2);
+    T_EQ_INT(g->session_count, 2);
+    T_ASSERT(fabs(g->usage.held_s - 1600) < 1e-6);
+    T_ASSERT(fabs(g->usage.cpu_held_s - 3200) < 1e-6); //  2 cores x 1600 s
+    T_ASSERT(fabs(g->usage.accel_device_s - 1600) < 1e-6);
+    T_ASSERT(fabs(g->usage.cpu_used_s - 1000) < 1e-6); //  the busy one's wall time
+    T_EQ_INT(g->usage.io_read_bytes, 1600);
+    T_EQ_INT(g->kernels_count, 2);
+    T_EQ_STR(g->kernels[0].image, "busybox");
+    T_EQ_STR(g->kernels[1].kernel_id, "k-busy");      //  in the order they ended
+    T_EQ_INT(g->kernels[1].started_at, T0 + 100 * S); //  the agent's time won
+    T_EQ_INT(g->kernels[1].ended_at, T0 + 1100 * S);
+    T_EQ_STR(g->kernels[0].status, "TERMINATED");
+    proto_accounting_usage_rep_clear(&rep);
+    //  Half a window: held clipped; used from the samples of the hours in it.
+    T_EQ_INT(s_usage("user", NULL, T0, T0 + 600 * S, &rep, &err), BUS_OK);
+    T_EQ_INT(rep.groups_count, 2);
+    T_EQ_STR(rep.groups[0].user_uuid, "u1");
+    T_ASSERT(fabs(rep.groups[0].usage.held_s - (500 + 100)) < 1e-6);
+    proto_accounting_usage_rep_clear(&rep);
+    T_EQ_INT(s_usage("domain", NULL, T0, T0 + 86400 * S, &rep, &err), BUS_OK);
+    T_EQ_INT(rep.groups_count, 1);
+    T_EQ_INT(rep.groups[0].kernel_count, 3);
+    proto_accounting_usage_rep_clear(&rep);
+    //  A window before everything: nothing.
+    T_EQ_INT(s_usage("session", NULL, T0 - 86400 * S, T0, &rep, &err), BUS_OK);
+    T_EQ_INT(rep.groups_count, 0);
+    proto_accounting_usage_rep_clear(&rep);
+}
+
+static void
+test_restart_counts_nothing_twice(void)
+{
+    bus_db_destroy(&s_db);
+    s_open();
+    T_ASSERT(s_db);
+    //  Samples delivered again after the restart are older than the last.
+    acct_sample_t again = {.at = T0 + 500 * S, .cpu_used_ns = 400 * NS};
+    T_EQ_INT(acct_ingest_sample(s_db, "k-busy", "a1", &again), 0);
+    proto_accounting_usage_rep_t rep;
+    bus_error_t err = {0};
+    T_EQ_INT(s_usage("project", "g1", T0, T0 + 86400 * S, &rep, &err), BUS_OK);
+    T_ASSERT(fabs(rep.groups[0].usage.cpu_used_s - 1000) < 1e-6);
+    proto_accounting_usage_rep_clear(&rep);
+}
+
+static void
+test_rollup_sums_equal_raw_sums(void)
+{
+    acct_db_sums_t raw, hourly, daily;
+    T_EQ_INT(acct_db_sums_total(s_db, &raw, &hourly, &daily), 0);
+    T_ASSERT(raw.samples > 0);
+    T_EQ_INT(hourly.samples, 0);
+    int64_t rolled, expired;
+    T_EQ_INT(acct_db_compact(s_db, 0, &rolled, &expired), 0);
+    T_EQ_INT(rolled, raw.samples);
+    T_EQ_INT(expired, 0);
+    acct_db_sums_t raw2, hourly2, daily2;
+    T_EQ_INT(acct_db_sums_total(s_db, &raw2, &hourly2, &daily2), 0);
+    T_EQ_INT(hourly2.cpu_ns, raw.cpu_ns);
+    T_EQ_INT(daily2.cpu_ns, raw.cpu_ns);
+    T_EQ_INT(hourly2.io_read, raw.io_read);
+    T_EQ_INT(daily2.samples, raw.samples);
+    T_ASSERT(fabs(hourly2.mem_byte_s - raw.mem_byte_s) < 1e-6);
+    //  Again: nothing is added twice.
+    T_EQ_INT(acct_db_compact(s_db, 0, &rolled, &expired), 0);
+    T_EQ_INT(rolled, 0);
+    T_EQ_INT(acct_db_sums_total(s_db, &raw2, &hourly2, &daily2), 0);
+    T_EQ_INT(hourly2.cpu_ns, raw.cpu_ns);
+    //  Expiry drops the raw samples; the answers stay.
+    T_EQ_INT(acct_db_compact(s_db, INT64_MAX, &rolled, &expired), 0);
+    T_EQ_INT(expired, raw.samples);
+    proto_accounting_usage_rep_t rep;
+    bus_error_t err = {0};
+    T_EQ_INT(s_usage("project", "g1", T0, T0 + 86400 * S, &rep, &err), BUS_OK);
+    T_ASSERT(fabs(rep.groups[0].usage.cpu_used_s - 1000) < 1e-6);
+    proto_accounting_usage_rep_clear(&rep);
+    //  A window that crosses the busy kernel reads the hourly buckets.
+    T_EQ_INT(s_usage("project", "g1", T0, T0 + 3600 * S, &rep, &err), BUS_OK);
+    T_ASSERT(fabs(rep.groups[0].usage.cpu_used_s - 1000) < 1e-6);
+    proto_accounting_usage_rep_clear(&rep);
+}
+
+static void
+test_bins_add_up_to_the_totals(void)
+{
+    proto_accounting_stats_user_req_t req;
+    proto_accounting_stats_user_req_init(&req);
+    req.user_uuid = "u1";
+    req.to = T0 + 3600 * S;
+    proto_accounting_stats_user_rep_t rep;
+    bus_error_t err = {0};
+    T_EQ_INT(acct_query_stats_user(s_db, &req, T0 + 86400 * S, &rep, &err), BUS_OK);
+    T_EQ_INT(rep.bins_count, ACCT_QUERY_BINS);
+    T_EQ_INT(rep.bin_s, 900);
+    double held = 0, used = 0;
+    uint64_t busiest = 0;
+    for (size_t i = 0; i < rep.bins_count; i++) {
+        held += rep.bins[i].cpu_held_s;
+        used += rep.bins[i].cpu_used_s;
+        if (rep.bins[i].num_sessions > busiest)
+            busiest = rep.bins[i].num_sessions;
+    }
+    T_EQ_INT(rep.bins[rep.bins_count - 1].date, T0 + 3600 * S);
+    T_ASSERT(fabs(held - 2 * (1000 + 100)) < 1e-6);
+    T_ASSERT(fabs(used - (1000 + 100)) < 1e-6);
+    T_EQ_INT(busiest, 2);
+    proto_accounting_stats_user_rep_clear(&rep);
+    req.user_uuid = NULL;
+    T_EQ_INT(acct_query_stats_user(s_db, &req, T0, &rep, &err), BUS_STATUS_INVALID);
+    proto_accounting_stats_user_rep_clear(&rep);
+}
+
+static void
+test_live(void)
+{
+    char *ids[] = {"k-busy", "k-nope"};
+    proto_accounting_live_req_t req = {.kernel_ids = ids, .kernel_ids_count = 2};
+    proto_accounting_live_rep_t rep;
+    bus_error_t err = {0};
+    T_EQ_INT(acct_query_live(s_db, &req, &rep, &err), BUS_OK);
+    T_EQ_INT(rep.kernels_count, 2);
+    T_ASSERT(rep.kernels[0].found && !rep.kernels[0].live);
+    T_CONTAINS(rep.kernels[0].stat, "\"cpu_used\"");
+    T_ASSERT(!rep.kernels[1].found && !rep.kernels[1].stat);
+    proto_accounting_live_rep_clear(&rep);
+}
+
+static void
+test_bad_input(void)
+{
+    proto_accounting_usage_rep_t rep;
+    bus_error_t err = {0};
+    T_EQ_INT(s_usage("project", NULL, T0, T0, &rep, &err), BUS_STATUS_INVALID);
+    T_CONTAINS(err.detail, "after its start");
+    T_EQ_INT(s_usage("project", NULL, T0, T0 + 102 * 86400 * S, &rep, &err),
+             BUS_STATUS_INVALID);
+    T_CONTAINS(err.detail, "100 days");
+    T_EQ_INT(s_usage("planet", NULL, T0, T0 + S, &rep, &err), BUS_STATUS_INVALID);
+    int64_t from, to;
+    T_EQ_INT(acct_query_month("2026-10", &from, &to, &err), BUS_OK);
+    T_EQ_INT(from, T0);
+    T_EQ_INT(to, T0 + 31 * 86400 * S);
+    T_EQ_INT(acct_query_month("202612", &from, &to, &err), BUS_OK);
+    T_EQ_INT(acct_query_month("2026-13", &from, &to, &err), BUS_STATUS_INVALID);
+    T_EQ_INT(acct_query_month("2026-1", &from, &to, &err), BUS_STATUS_INVALID);
+    T_EQ_INT(acct_query_month("oct", &from, &to, &err), BUS_STATUS_INVALID);
+    T_EQ_INT(acct_query_day("20261001", &from, &err), BUS_OK);
+    T_EQ_INT(from, T0);
+    T_EQ_INT(acct_query_day("20260231", &from, &err), BUS_STATUS_INVALID);
+    //  More kernels than an answer may hold: refused, not scanned for ever.
+    T_EQ_INT(ACCT_QUERY_KERNELS_MAX > 0, 1);
+}
+
+//  The window queries read an index, never the whole table.
+static void
+test_window_queries_use_an_index(void)
+{
+    const char *keys[] = {"group_id", "user_uuid", "access_key", "domain_name"};
+    for (int i = 0; i < 4; i++) {
+        char sql[512];
+        snprintf(sql, sizeof sql,
+                 "EXPLAIN QUERY PLAN SELECT kernel_id FROM usage WHERE %s = ?1"
+                 " AND ended_at > ?2 AND started_at > 0 AND started_at < ?3"
+                 " ORDER BY ended_at, kernel_id",
+                 keys[i]);
+        sqlite3_stmt *stmt = NULL;
+        T_EQ_INT(sqlite3_prepare_v2(bus_db_handle(s_db), sql, -1, &stmt, NULL),
+                 SQLITE_OK);
+        char plan[1024] = "";
+        while (sqlite3_step(stmt) == SQLITE_ROW)
+            strncat(plan, (const char *) sqlite3_column_text(stmt, 3),
+                    sizeof plan - strlen(plan) - 1);
+        sqlite3_finalize(stmt);
+        T_CONTAINS(plan, "USING INDEX");
+        T_ASSERT(strstr(plan, "SCAN usage") == NULL || strstr(plan, "INDEX") != NULL);
+    }
+}
+
+static void
+test_report(void)
+{
+    bus_db_destroy(&s_db);
+    char out[4096] = "";
+    FILE *f = fmemopen(out, sizeof out, "w");
+    T_ASSERT(f);
+    T_EQ_INT(acct_report_print(s_path, "project", "2026-10", f), 0);
+    fclose(f);
+    T_CONTAINS(out, "Usage by project, 2026-10-01T00:00:00Z - 2026-11-01T00:00:00Z");
+    T_CONTAINS(out, "g1 ");
+    T_CONTAINS(out, "TOTAL");
+    T_CONTAINS(out, "0.944"); //  g1's CPU-hours held: 3200 s + ... / 3600 (+ g2: 200 s)
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", s_tmp);
+    T_EQ_INT(system(cmd), 0);
+}
+
+int
+main(void)
+{
+    bus_log_set_level(BUS_LOG_WARNING);
+    T_RUN(test_start);
+    T_RUN(test_usage_by_project);
+    T_RUN(test_restart_counts_nothing_twice);
+    T_RUN(test_rollup_sums_equal_raw_sums);
+    T_RUN(test_bins_add_up_to_the_totals);
+    T_RUN(test_live);
+    T_RUN(test_bad_input);
+    T_RUN(test_window_queries_use_an_index);
+    T_RUN(test_report);
+    bus_db_destroy(&s_db);
+    return T_DONE();
+}
