@@ -214,17 +214,18 @@ s_on_usage_record(void *arg, const acct_record_t *record)
     return 0;
 }
 
+//  Groups in key order: the domain, then the project, user or session.
 static int
 s_compare_groups(const void *a, const void *b)
 {
     const proto_accounting_group_t *x = a, *y = b;
     int c = strcmp(x->domain_name, y->domain_name);
-    if (c == 0)
-        c = strcmp(x->group_id, y->group_id);
-    if (c == 0 && x->user_uuid && y->user_uuid)
-        c = strcmp(x->user_uuid, y->user_uuid);
     if (c == 0 && x->session_id && y->session_id)
         c = strcmp(x->session_id, y->session_id);
+    else if (c == 0 && x->user_uuid && y->user_uuid)
+        c = strcmp(x->user_uuid, y->user_uuid);
+    if (c == 0)
+        c = strcmp(x->group_id, y->group_id);
     return c;
 }
 
