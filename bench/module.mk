@@ -96,3 +96,18 @@ $(BENCH_WSPROXY): $(BUILD)/bench/bench_wsproxy.o $(BUILD)/test/harness.o $(LIBBU
 bench-wsproxy: deps
 	$(Q)$(MAKE) --no-print-directory $(BENCH_WSPROXY) $(wsproxy_BIN)
 	$(Q)BACKPLANE_BINDIR=$(BUILD)/bin BENCH_MB=$(BENCH_MB) $(BENCH_WSPROXY)
+
+# make bench-accounting: the accounting's ingest of kernel.stats for 100,000 kernels
+# (events/s, lag) against raw SQLite inserts, and a month's usage of one project out of
+# 1,000,000 records (p50/p99) against the bare indexed count, in process
+# (bench/bench_accounting.c). BENCH_KERNELS, BENCH_ROUNDS, BENCH_RECORDS, BENCH_QUERIES.
+BENCH_ACCOUNTING := $(BUILD)/bench/bench_accounting
+
+$(BENCH_ACCOUNTING): $(BUILD)/bench/bench_accounting.o $(accounting_LIB) $(LIBBUS)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+.PHONY: bench-accounting
+bench-accounting: deps
+	$(Q)$(MAKE) --no-print-directory $(BENCH_ACCOUNTING)
+	$(Q)$(BENCH_ACCOUNTING)

@@ -288,6 +288,21 @@ acct_ingest_new(bus_node_t *node, size_t queue_max, bus_error_t *err)
     return self;
 }
 
+acct_ingest_t *
+acct_ingest_new_offline(bus_db_t *db, size_t queue_max)
+{
+    assert(db && queue_max > 0);
+    acct_ingest_t *self = calloc(1, sizeof *self);
+    if (self) {
+        self->db = db;
+        self->queue_max = queue_max;
+        self->queue = calloc(queue_max, sizeof *self->queue);
+    }
+    if (self && !self->queue)
+        acct_ingest_destroy(&self);
+    return self;
+}
+
 void
 acct_ingest_destroy(acct_ingest_t **self_p)
 {

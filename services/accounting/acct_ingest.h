@@ -42,6 +42,10 @@ typedef struct {
 //  Caller owns return value. NULL with err.
 acct_ingest_t *acct_ingest_new(bus_node_t *node, size_t queue_max, bus_error_t *err);
 
+//  The same without a node, over db (borrowed): only queue and flush
+//  (benchmarks, tests). Caller owns return value. NULL when out of memory.
+acct_ingest_t *acct_ingest_new_offline(bus_db_t *db, size_t queue_max);
+
 //  Idempotent, NULLs the pointer. Queued samples are flushed first.
 void acct_ingest_destroy(acct_ingest_t **self_p);
 
