@@ -332,10 +332,13 @@ s_on_sums(void *arg, int64_t at, int64_t span, const acct_db_sums_t *sums)
     if (span == 0)
         s_bin_used(self, at, sums, 1);
     else {
-        //  An hour's bucket is spread evenly over its bins.
-        int64_t parts = span / ACCT_QUERY_BIN_US;
+        //  An hour's bucket is spread evenly over its bins in the window
+        //  (the current hour's over those that began), so the bins add up.
+        int64_t a = at > self->first ? at : self->first;
+        int64_t b = at + span < self->end ? at + span : self->end;
+        int64_t parts = b > a ? (b - a + ACCT_QUERY_BIN_US - 1) / ACCT_QUERY_BIN_US : 0;
         for (int64_t i = 0; i < parts; i++)
-            s_bin_used(self, at + i * ACCT_QUERY_BIN_US, sums, 1.0 / (double) parts);
+            s_bin_used(self, a + i * ACCT_QUERY_BIN_US, sums, 1.0 / (double) parts);
     }
     return 0;
 }

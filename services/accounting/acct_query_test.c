@@ -245,6 +245,15 @@ test_bins_add_up_to_the_totals(void)
     T_ASSERT(fabs(used - (1000 + 100)) < 1e-6);
     T_EQ_INT(busiest, 2);
     proto_accounting_stats_user_rep_clear(&rep);
+    //  Within the hour of the samples: its bucket is spread over the bins
+    //  that began, none is lost.
+    req.to = T0 + 1200 * S;
+    T_EQ_INT(acct_query_stats_user(s_db, &req, T0 + 1250 * S, &rep, &err), BUS_OK);
+    used = 0;
+    for (size_t i = 0; i < rep.bins_count; i++)
+        used += rep.bins[i].cpu_used_s;
+    T_ASSERT(fabs(used - (1000 + 100)) < 1e-6);
+    proto_accounting_stats_user_rep_clear(&rep);
     req.user_uuid = NULL;
     T_EQ_INT(acct_query_stats_user(s_db, &req, T0, &rep, &err), BUS_STATUS_INVALID);
     proto_accounting_stats_user_rep_clear(&rep);

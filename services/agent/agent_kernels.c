@@ -479,6 +479,11 @@ s_end(agent_kernels_t *self,
     int seen = AGENT_RUNC_EXIT_UNKNOWN;
     bus_error_t err = {0};
     kernel->ending = true;
+    //  The final counters, read while the cgroup is still there: they ride
+    //  on kernel.terminated, so accounting's totals do not depend on the
+    //  ephemeral samples.
+    agent_stats_t stats;
+    bool has_stats = agent_stats_read(kernel->id, &stats) == BUS_OK;
     s_release(self, kernel, grace_ms, &seen, &err);
     agent_accel_release(self->accel, kernel->id);
     if (exit_code == AGENT_RUNC_EXIT_UNKNOWN)
@@ -493,6 +498,11 @@ s_end(agent_kernels_t *self,
     event.detail = (char *) (detail ? detail : err.status != BUS_OK ? err.detail : "");
     event.oom_killed = oom_killed;
     event.at = bus_clock_wall_us();
+    if (has_stats) {
+        event.has_stats = true;
+        event.cpu_used_ns = stats.cpu_used_ns;
+        event.mem_peak_bytes = stats.memory_max_bytes;
+    }
     bus_db_t *db = bus_node_db(self->node);
     bool done = false;
     if (bus_node_begin(self->node) == 0) {
