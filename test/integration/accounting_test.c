@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bus.h"
 #include "harness.h"
@@ -172,8 +173,12 @@ test_usage_survives_kill(void)
     snprintf(burner, sizeof burner, "timeout %d sh -c 'while :; do :; done'; exit 0",
              RUN_S);
     snprintf(idle, sizeof idle, "sleep %d", RUN_S);
-    T_EQ_INT(s_create("s-burn", burner), BUS_OK);
-    T_EQ_INT(s_create("s-idle", idle), BUS_OK);
+    //  Ids of this run: a kernel's network namespace is named after it.
+    char burn_id[32], idle_id[32];
+    snprintf(burn_id, sizeof burn_id, "s-burn-%d", (int) getpid());
+    snprintf(idle_id, sizeof idle_id, "s-idle-%d", (int) getpid());
+    T_EQ_INT(s_create(burn_id, burner), BUS_OK);
+    T_EQ_INT(s_create(idle_id, idle), BUS_OK);
     harness_pause_ms(RUN_S * 1000 / 3);
     harness_kill(&s_acct); //  kill -9 while they run
     harness_pause_ms(500);
@@ -195,8 +200,8 @@ test_usage_survives_kill(void)
     T_ASSERT(ended);
     //  Sorted by session: s-burn, s-idle; each kernel once.
     proto_accounting_group_t *burn = &rep.groups[0], *idle_g = &rep.groups[1];
-    T_EQ_STR(burn->session_id, "s-burn");
-    T_EQ_STR(idle_g->session_id, "s-idle");
+    T_EQ_STR(burn->session_id, burn_id);
+    T_EQ_STR(idle_g->session_id, idle_id);
     for (int i = 0; i < 2; i++) {
         proto_accounting_group_t *g = &rep.groups[i];
         proto_accounting_kernel_t *k = &g->kernels[0];
