@@ -293,7 +293,8 @@ acct_query_usage(bus_db_t *db,
     }
     zhashx_destroy(&self.index);
     zhashx_destroy(&self.sessions);
-    qsort(self.groups, self.count, sizeof *self.groups, s_compare_groups);
+    if (self.count > 1)
+        qsort(self.groups, self.count, sizeof *self.groups, s_compare_groups);
     out->groups = self.groups;
     out->groups_count = self.count;
     out->from = req->from;
