@@ -31,14 +31,17 @@
 
 #define CGROUP_ROOT "/sys/fs/cgroup"
 
-typedef struct {
+//  A kernel's entry: what the driver knows of its container. It moves
+//  between drivers with agent_runc_detach and agent_runc_attach.
+struct _agent_runc_entry_t {
     char *id;
     int pid;       //  PID 1 on the host
     bool exited;   //  reaped (or seen gone)
     int exit_code; //  valid once exited
     bool oom_killed;
     uint64_t oom_base; //  the cgroup's OOM kills accounted for already
-} s_kernel_t;
+};
+typedef agent_runc_entry_t s_kernel_t;
 
 struct _agent_runc_t {
     char *runc_path;
@@ -46,17 +49,6 @@ struct _agent_runc_t {
     char *root;        //  runc --root
     zhashx_t *kernels; //  id -> s_kernel_t
 };
-
-static void
-s_kernel_destroy(void **item_p)
-{
-    s_kernel_t *kernel = *item_p;
-    if (kernel) {
-        free(kernel->id);
-        free(kernel);
-        *item_p = NULL;
-    }
-}
 
 //  Whole small file into a fresh string, or NULL. Caller owns return value.
 static char *
@@ -210,22 +202,6 @@ s_kernel_exited(s_kernel_t *kernel, int exit_code)
         exit_code == 128 + SIGKILL && s_oom_count(kernel->id) > kernel->oom_base;
 }
 
-//  True when pid exists and is not a zombie (for a pid that is not our child).
-static bool
-s_pid_alive(int pid)
-{
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    char *stat = s_read_file(path);
-    if (!stat)
-        return false;
-    //  "pid (comm) S ...": the state follows the last ')'
-    const char *paren = strrchr(stat, ')');
-    bool alive = paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
-    free(stat);
-    return alive;
-}
-
 //  Wait until the kernel's PID 1 is gone or deadline (zclock_mono ms) passes.
 static bool
 s_wait_gone(s_kernel_t *kernel, int64_t deadline)
@@ -239,7 +215,7 @@ s_wait_gone(s_kernel_t *kernel, int64_t deadline)
             s_kernel_exited(kernel, s_exit_code(wstatus));
             return true;
         }
-        if (pid < 0 && errno == ECHILD && !s_pid_alive(kernel->pid)) {
+        if (pid < 0 && errno == ECHILD && !agent_runc_pid_alive(kernel->pid)) {
             s_kernel_exited(kernel, AGENT_RUNC_EXIT_UNKNOWN);
             return true;
         }
@@ -363,7 +339,6 @@ agent_runc_new(const char *runc_path, const char *state_dir)
         agent_runc_destroy(&self);
         return NULL;
     }
-    zhashx_set_destructor(self->kernels, s_kernel_destroy);
     return self;
 }
 
@@ -377,6 +352,11 @@ agent_runc_destroy(agent_runc_t **self_p)
     agent_runc_t *self = *self_p;
     if (!self)
         return;
+    //  The table has no destructor, so that agent_runc_detach can hand an
+    //  entry out: its entries are freed here.
+    for (s_kernel_t *kernel = self->kernels ? zhashx_first(self->kernels) : NULL; kernel;
+         kernel = zhashx_next(self->kernels))
+        agent_runc_entry_destroy(&kernel);
     zhashx_destroy(&self->kernels);
     free(self->runc_path);
     free(self->state_dir);
@@ -475,13 +455,36 @@ agent_runc_pid(agent_runc_t *self, const char *kernel_id)
 }
 
 //  ---------------------------------------------------------------------------
-//  Reap exited children.
+//  Reap this driver's kernels that exited.
 
 int
 agent_runc_reap(agent_runc_t *self, agent_runc_exit_fn *fn, void *arg)
 {
     assert(self);
     int count = 0;
+    for (s_kernel_t *kernel = zhashx_first(self->kernels); kernel;
+         kernel = zhashx_next(self->kernels)) {
+        int wstatus;
+        //  Its pid only: a child another thread waits for keeps its status.
+        if (kernel->exited || kernel->pid <= 0 ||
+            waitpid(kernel->pid, &wstatus, WNOHANG) != kernel->pid)
+            continue; //  running, or not our child (adopted)
+        s_kernel_exited(kernel, s_exit_code(wstatus));
+        count++;
+        if (fn)
+            fn(kernel->id, kernel->pid, kernel->exit_code, kernel->oom_killed, arg);
+    }
+    return count;
+}
+
+//  ---------------------------------------------------------------------------
+//  Reap every exited child.
+
+int
+agent_runc_reap_all(agent_runc_t *self, agent_runc_exit_fn *fn, void *arg)
+{
+    assert(self);
+    int count = agent_runc_reap(self, fn, arg);
     int wstatus;
     pid_t pid;
     while ((pid = waitpid(-1, &wstatus, WNOHANG)) > 0) {
@@ -570,8 +573,10 @@ agent_runc_remove(agent_runc_t *self,
         status = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot remove %s: %s", dir,
                                strerror(errno));
     s_cgroup_remove(kernel_id);
-    if (kernel)
+    if (kernel) {
         zhashx_delete(self->kernels, kernel_id);
+        agent_runc_entry_destroy(&kernel);
+    }
 done:
     zstr_free(&dir);
     zstr_free(&rootfs);
@@ -760,6 +765,71 @@ agent_runc_oom_take(agent_runc_t *self, const char *kernel_id)
         return false;
     kernel->oom_base = count;
     return true;
+}
+
+//  ---------------------------------------------------------------------------
+//  Whether a process runs.
+
+bool
+agent_runc_pid_alive(int pid)
+{
+    if (pid <= 0)
+        return false;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    char *stat = s_read_file(path);
+    if (!stat)
+        return false;
+    //  "pid (comm) S ...": the state follows the last ')'
+    const char *paren = strrchr(stat, ')');
+    bool alive = paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+    free(stat);
+    return alive;
+}
+
+//  ---------------------------------------------------------------------------
+//  Take a kernel's entry out of the driver.
+
+agent_runc_entry_t *
+agent_runc_detach(agent_runc_t *self, const char *kernel_id)
+{
+    assert(self);
+    assert(kernel_id);
+    s_kernel_t *kernel = zhashx_lookup(self->kernels, kernel_id);
+    if (kernel)
+        zhashx_delete(self->kernels, kernel_id); //  no destructor: the caller's now
+    return kernel;
+}
+
+//  ---------------------------------------------------------------------------
+//  Put an entry another driver gave up into this one.
+
+int
+agent_runc_attach(agent_runc_t *self, agent_runc_entry_t **entry_p, bus_error_t *err)
+{
+    assert(self);
+    assert(entry_p && *entry_p);
+    agent_runc_entry_t *entry = *entry_p;
+    if (zhashx_lookup(self->kernels, entry->id))
+        return bus_error_set(err, BUS_STATUS_CONFLICT, "kernel %s is known", entry->id);
+    zhashx_insert(self->kernels, entry->id, entry);
+    *entry_p = NULL;
+    return BUS_OK;
+}
+
+//  ---------------------------------------------------------------------------
+//  Free an entry no driver holds.
+
+void
+agent_runc_entry_destroy(agent_runc_entry_t **entry_p)
+{
+    assert(entry_p);
+    agent_runc_entry_t *entry = *entry_p;
+    if (entry) {
+        free(entry->id);
+        free(entry);
+        *entry_p = NULL;
+    }
 }
 
 //  ---------------------------------------------------------------------------

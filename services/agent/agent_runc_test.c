@@ -667,7 +667,7 @@ test_nothing_left(void)
     char pattern[64];
     snprintf(pattern, sizeof pattern, "t%d-*", (int) getpid());
     T_EQ_INT(s_cgroup_dirs(pattern), 0);
-    agent_runc_reap(s_runc, NULL, NULL);
+    agent_runc_reap_all(s_runc, NULL, NULL);
 }
 
 //  ---------------------------------------------------------------------------

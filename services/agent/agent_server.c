@@ -131,8 +131,8 @@ const bus_service_t agent_service = {
     .options = agent_config_options,
     .config_size = sizeof(agent_config_t),
     .node_config_offset = offsetof(agent_config_t, node),
-    .migrations = agent_kernels_migrations,
-    .migration_count = AGENT_KERNELS_MIGRATION_COUNT,
+    .migrations = agent_db_migrations,
+    .migration_count = AGENT_DB_MIGRATION_COUNT,
     .init = s_init,
     .fini = s_fini,
 };
