@@ -58,10 +58,11 @@ s_wait_runner(agent_containers_t *self, agent_container_t *container)
     char *dir = agent_runc_kernel_path(self->runc, container->id, AGENT_OVERLAY_RUN_DIR);
     char *socket = agent_runc_kernel_path(self->runc, container->id, "run/runner.sock");
     int watch = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-    bool watching = watch >= 0 && dir &&
-                    inotify_add_watch(watch, dir, IN_CREATE | IN_MOVED_TO | IN_ATTRIB) >= 0;
+    bool watching =
+        watch >= 0 && dir &&
+        inotify_add_watch(watch, dir, IN_CREATE | IN_MOVED_TO | IN_ATTRIB) >= 0;
     int pidfd = container->pid > 0 ? pidfd_open(container->pid, 0) : -1;
-    bool gone = pidfd < 0 && errno == ESRCH;
+    bool gone = container->pid <= 0 || (pidfd < 0 && errno == ESRCH);
     int64_t deadline = bus_clock_mono_ms() + AGENT_CONTAINER_RUNNER_WAIT_MS;
     bool ready = false;
     //  Looked at after the watch is set, so a socket bound before is seen.
@@ -102,9 +103,9 @@ s_runner_failed(agent_containers_t *self, agent_container_t *container, bus_erro
     size_t size = 0;
     uint8_t *log = agent_container_log_tail(self->runc, container->id,
                                             AGENT_CONTAINER_LOG_QUOTE, &size);
-    int rc = bus_error_set(err, BUS_STATUS_INTERNAL,
-                           "the kernel's runner did not start: %.*s", (int) size,
-                           log ? (const char *) log : "");
+    int rc =
+        bus_error_set(err, BUS_STATUS_INTERNAL, "the kernel's runner did not start: %.*s",
+                      (int) size, log ? (const char *) log : "");
     free(log);
     return rc;
 }
@@ -278,7 +279,8 @@ agent_containers_setup(agent_containers_t *self,
             rc = agent_unpack_rootfs(self->cache_dir, image->layout, image->tag,
                                      image->digest, rootfs, err);
             if (rc == BUS_OK)
-                container->hold_fd = agent_unpack_hold(self->cache_dir, image->digest, err);
+                container->hold_fd =
+                    agent_unpack_hold(self->cache_dir, image->digest, err);
         }
         if (container->hold_fd < 0)
             rc = err->status;
@@ -411,7 +413,10 @@ agent_containers_release(agent_containers_t *self,
 //  The end of a kernel's container.log.
 
 uint8_t *
-agent_container_log_tail(agent_runc_t *runc, const char *kernel_id, size_t max, size_t *size_p)
+agent_container_log_tail(agent_runc_t *runc,
+                         const char *kernel_id,
+                         size_t max,
+                         size_t *size_p)
 {
     assert(runc && kernel_id && size_p);
     *size_p = 0;

@@ -162,7 +162,9 @@ void agent_containers_release(agent_containers_t *self,
 //  ---------------------------------------------------------------------------
 //  The end of a kernel's container.log (at most max bytes) in a fresh
 //  buffer of *size_p bytes, NULL when there is none. Any thread.
-uint8_t *
-agent_container_log_tail(agent_runc_t *runc, const char *kernel_id, size_t max, size_t *size_p);
+uint8_t *agent_container_log_tail(agent_runc_t *runc,
+                                  const char *kernel_id,
+                                  size_t max,
+                                  size_t *size_p);
 
 #endif

@@ -40,10 +40,10 @@ agent_db_kernel_insert(bus_db_t *db, const agent_db_kernel_t *kernel)
 {
     assert(db);
     assert(kernel && kernel->id);
-    sqlite3_stmt *stmt =
-        bus_db_stmt(db, "INSERT OR REPLACE INTO kernels (id, session_id, image, digest, ip,"
-                        " session_type, created_at, slots, accel)"
-                        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+    sqlite3_stmt *stmt = bus_db_stmt(
+        db, "INSERT OR REPLACE INTO kernels (id, session_id, image, digest, ip,"
+            " session_type, created_at, slots, accel)"
+            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
     if (!stmt)
         return -1;
     sqlite3_bind_text(stmt, 1, kernel->id, -1, SQLITE_STATIC);
@@ -52,8 +52,9 @@ agent_db_kernel_insert(bus_db_t *db, const agent_db_kernel_t *kernel)
     sqlite3_bind_text(stmt, 3, kernel->image ? kernel->image : "", -1, SQLITE_STATIC);
     sqlite3_bind_text(stmt, 4, kernel->digest ? kernel->digest : "", -1, SQLITE_STATIC);
     sqlite3_bind_text(stmt, 5, kernel->ip ? kernel->ip : "", -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 6, kernel->session_type ? kernel->session_type : "interactive",
-                      -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 6,
+                      kernel->session_type ? kernel->session_type : "interactive", -1,
+                      SQLITE_STATIC);
     sqlite3_bind_int64(stmt, 7, kernel->created_at);
     sqlite3_bind_text(stmt, 8, kernel->slots ? kernel->slots : "{}", -1, SQLITE_STATIC);
     sqlite3_bind_text(stmt, 9, kernel->accel ? kernel->accel : "", -1, SQLITE_STATIC);

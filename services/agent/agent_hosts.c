@@ -79,8 +79,11 @@ agent_hosts_create(const char *state_dir,
 //  The text from kernel.hosts.
 
 int
-agent_hosts_text(
-    const char *hostname, const char *ip, const char *json, char **text_p, bus_error_t *err)
+agent_hosts_text(const char *hostname,
+                 const char *ip,
+                 const char *json,
+                 char **text_p,
+                 bus_error_t *err)
 {
     assert(hostname && ip && text_p);
     *text_p = NULL;

@@ -3,7 +3,8 @@
 
     Private to the kernel manager's files: agent_kernels.c (the registry,
     the end of a kernel), agent_kernel_create.c (kernel.create),
-    agent_kernel_rpc.c (the other kernel.* methods), agent_kernel_watch.c
+    agent_kernel_rpc.c (the other kernel.* methods; the agent's table of
+    methods is in agent_server.c), agent_kernel_watch.c
     (the reap and stats timers), agent_kernel_recover.c (adoption after a
     restart) and agent_task.c (batch and bootstrap scripts).
 
@@ -72,8 +73,8 @@ struct _agent_kernel_t {
         bool requested;
         int grace_ms;
         char *reason;
-        char *detail;   //  NULL: the release's first error, or ""
-        int exit_code;  //  AGENT_RUNC_EXIT_UNKNOWN: what runc saw
+        char *detail;  //  NULL: the release's first error, or ""
+        int exit_code; //  AGENT_RUNC_EXIT_UNKNOWN: what runc saw
         bool oom_killed;
     } end;
 };
@@ -83,13 +84,13 @@ struct _agent_kernels_t {
     bus_node_t *node;
     const agent_config_t *config;
     agent_images_t *images;
-    agent_accel_t *accel;            //  the agent's accelerators (borrowed)
-    agent_runc_t *runc;              //  the loop's driver: reaping, OOM counts, paths
-    agent_containers_t *containers;  //  the host side: the worker's while it runs
-    agent_worker_t *worker;          //  NULL until the recovery at start is done
-    zhashx_t *kernels;               //  id -> agent_kernel_t, in every state
-    zhashx_t *ended;                 //  id -> exit code as text, of kernels ended lately
-    zlistx_t *exits;                 //  agent_runc_reap's findings, handled after it
+    agent_accel_t *accel;           //  the agent's accelerators (borrowed)
+    agent_runc_t *runc;             //  the loop's driver: reaping, OOM counts, paths
+    agent_containers_t *containers; //  the host side: the worker's while it runs
+    agent_worker_t *worker;         //  NULL until the recovery at start is done
+    zhashx_t *kernels;              //  id -> agent_kernel_t, in every state
+    zhashx_t *ended;                //  id -> exit code as text, of kernels ended lately
+    zlistx_t *exits;                //  agent_runc_reap's findings, handled after it
     struct event *reap_timer;
     struct event *stats_timer;
     agent_kernels_runner_fn *runner_hook; //  told when runner clients come and go
@@ -204,16 +205,17 @@ void agent_kernels_submit(agent_kernels_t *self,
 //  ---------------------------------------------------------------------------
 //  The other files
 
-//  The kernel.create handler (agent_kernel_create.c).
-int agent_kernel_create_handle(void *arg,
-                               bus_rpc_request_t *req,
-                               const void *body,
-                               size_t size,
-                               bus_writer_t *reply,
-                               bus_error_t *err);
-
-//  Registers every kernel.* handler of the manager (agent_kernel_rpc.c).
-int agent_kernel_rpc_serve(agent_kernels_t *self, bus_error_t *err);
+//  The kernel.* handlers, for the agent's table of methods (agent_server.c);
+//  arg is the manager. kernel.create's (agent_kernel_create.c), then the
+//  others (agent_kernel_rpc.c).
+bus_rpc_handler_fn agent_kernel_create_on_create;
+bus_rpc_handler_fn agent_kernel_rpc_on_destroy;
+bus_rpc_handler_fn agent_kernel_rpc_on_restart;
+bus_rpc_handler_fn agent_kernel_rpc_on_hosts;
+bus_rpc_handler_fn agent_kernel_rpc_on_execute;
+bus_rpc_handler_fn agent_kernel_rpc_on_interrupt;
+bus_rpc_handler_fn agent_kernel_rpc_on_logs;
+bus_rpc_handler_fn agent_kernel_rpc_on_list;
 
 //  Starts the reap and stats timers (agent_kernel_watch.c). BUS_OK or err.
 int agent_kernel_watch_start(agent_kernels_t *self, bus_error_t *err);

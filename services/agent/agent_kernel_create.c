@@ -35,13 +35,13 @@ typedef struct {
     agent_kernel_t *kernel;
     agent_container_t *container; //  lent by kernel
     agent_spec_t *spec;
-    char *image;        //  the reference asked for, for the row
-    char *session_type; //  for the row
+    char *image;           //  the reference asked for, for the row
+    char *session_type;    //  for the row
     char *startup_command; //  a batch session's task, NULL when none
-    char *slots_text;   //  the row's slots
-    char *accel_text;   //  the row's accelerators
-    int64_t begun;      //  the request came (µs)
-    int64_t submitted;  //  the job was queued (µs)
+    char *slots_text;      //  the row's slots
+    char *accel_text;      //  the row's accelerators
+    int64_t begun;         //  the request came (µs)
+    int64_t submitted;     //  the job was queued (µs)
     agent_container_times_t times;
     int rc;
     bus_error_t err;
@@ -124,8 +124,8 @@ s_create_done(void *job, bool ran)
     agent_kernels_t *self = create->self;
     agent_kernel_t *kernel = create->kernel;
     if (!ran)
-        create->rc = bus_error_set(&create->err, BUS_STATUS_UNAVAILABLE,
-                                   "the agent is stopping");
+        create->rc =
+            bus_error_set(&create->err, BUS_STATUS_UNAVAILABLE, "the agent is stopping");
     if (create->rc != BUS_OK) {
         //  Its job gave back what it took on the host; the rest goes here.
         bus_log_warning("kernel create failed kernel=%s detail=\"%s\"", kernel->id,
@@ -230,7 +230,8 @@ s_start(agent_kernels_t *self,
                      in->startup_command && *in->startup_command;
         create->startup_command = batch ? strdup(in->startup_command) : NULL;
         if (!create->accel_text || !accel_env || !nodes || !create->slots_text ||
-            !create->image || !create->session_type || (batch && !create->startup_command))
+            !create->image || !create->session_type ||
+            (batch && !create->startup_command))
             rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     }
     if (rc == BUS_OK)
@@ -256,12 +257,12 @@ s_start(agent_kernels_t *self,
 //  The kernel.create handler.
 
 int
-agent_kernel_create_handle(void *arg,
-                           bus_rpc_request_t *req,
-                           const void *body,
-                           size_t size,
-                           bus_writer_t *reply,
-                           bus_error_t *err)
+agent_kernel_create_on_create(void *arg,
+                              bus_rpc_request_t *req,
+                              const void *body,
+                              size_t size,
+                              bus_writer_t *reply,
+                              bus_error_t *err)
 {
     agent_kernels_t *self = arg;
     proto_kernel_create_req_t in;

@@ -24,8 +24,8 @@ typedef struct {
     agent_kernels_t *self;
     const agent_runc_state_t *states; //  runc list
     size_t count;
-    zhashx_t *rows;  //  ids of the table
-    zlistx_t *lost;  //  agent_kernel_t whose container is gone
+    zhashx_t *rows; //  ids of the table
+    zlistx_t *lost; //  agent_kernel_t whose container is gone
 } s_recovery_t;
 
 //  One row: adopted when runc still runs it, else kept for the end.
@@ -34,7 +34,8 @@ s_on_row(const agent_db_kernel_t *row, void *arg)
 {
     s_recovery_t *recovery = arg;
     agent_kernels_t *self = recovery->self;
-    agent_kernel_t *kernel = agent_kernel_new(self, row->id, row->session_id, row->digest);
+    agent_kernel_t *kernel =
+        agent_kernel_new(self, row->id, row->session_id, row->digest);
     if (!kernel)
         return;
     snprintf(kernel->ip, sizeof kernel->ip, "%s", row->ip ? row->ip : "");

@@ -1,8 +1,8 @@
 /*  =========================================================================
     agent_kernel_rpc - the kernel.* methods on the agent's bus node
 
-    One table of handlers (the manager's, agent_kernel_rpc_serve), and the
-    handlers but kernel.create's (agent_kernel_create.c): destroy and
+    The handlers but kernel.create's (agent_kernel_create.c), which the
+    agent's one table of methods (agent_server.c) registers: destroy and
     restart, whose work runs on the worker and which answer once it is
     done (a detached request, parked on the kernel); hosts; execute, which
     answers from the runner client's collect callback, which fires exactly
@@ -44,14 +44,13 @@ s_grace(uint64_t grace_ms)
 
 //  ---------------------------------------------------------------------------
 //  kernel.destroy
-
-static int
-s_on_destroy(void *arg,
-             bus_rpc_request_t *req,
-             const void *body,
-             size_t size,
-             bus_writer_t *reply,
-             bus_error_t *err)
+int
+agent_kernel_rpc_on_destroy(void *arg,
+                            bus_rpc_request_t *req,
+                            const void *body,
+                            size_t size,
+                            bus_writer_t *reply,
+                            bus_error_t *err)
 {
     agent_kernels_t *self = arg;
     proto_kernel_destroy_req_t in;
@@ -114,9 +113,8 @@ static void
 s_restart_run(void *job, void *context)
 {
     s_restart_t *restart = job;
-    restart->rc = agent_containers_restart(context, restart->container,
-                                           restart->grace_ms, &restart->exit_code,
-                                           &restart->err);
+    restart->rc = agent_containers_restart(context, restart->container, restart->grace_ms,
+                                           &restart->exit_code, &restart->err);
     if (restart->rc != BUS_OK)
         agent_containers_release(context, restart->container, 0, &restart->seen, NULL);
 }
@@ -226,13 +224,14 @@ s_restart_start(agent_kernels_t *self,
     agent_kernels_submit(self, s_restart_run, s_restart_done, restart);
 }
 
-static int
-s_on_restart(void *arg,
-             bus_rpc_request_t *req,
-             const void *body,
-             size_t size,
-             bus_writer_t *reply,
-             bus_error_t *err)
+//  ---------------------------------------------------------------------------
+int
+agent_kernel_rpc_on_restart(void *arg,
+                            bus_rpc_request_t *req,
+                            const void *body,
+                            size_t size,
+                            bus_writer_t *reply,
+                            bus_error_t *err)
 {
     (void) reply;
     agent_kernels_t *self = arg;
@@ -262,14 +261,13 @@ s_on_restart(void *arg,
 
 //  ---------------------------------------------------------------------------
 //  kernel.hosts: the kernel's /etc/hosts rewritten in place (agent_hosts)
-
-static int
-s_on_hosts(void *arg,
-           bus_rpc_request_t *req,
-           const void *body,
-           size_t size,
-           bus_writer_t *reply,
-           bus_error_t *err)
+int
+agent_kernel_rpc_on_hosts(void *arg,
+                          bus_rpc_request_t *req,
+                          const void *body,
+                          size_t size,
+                          bus_writer_t *reply,
+                          bus_error_t *err)
 {
     (void) req;
     agent_kernels_t *self = arg;
@@ -338,13 +336,14 @@ s_on_collect(json_t *result, const bus_error_t *err, void *arg)
     free(text);
 }
 
-static int
-s_on_execute(void *arg,
-             bus_rpc_request_t *req,
-             const void *body,
-             size_t size,
-             bus_writer_t *reply,
-             bus_error_t *err)
+//  ---------------------------------------------------------------------------
+int
+agent_kernel_rpc_on_execute(void *arg,
+                            bus_rpc_request_t *req,
+                            const void *body,
+                            size_t size,
+                            bus_writer_t *reply,
+                            bus_error_t *err)
 {
     agent_kernels_t *self = arg;
     proto_kernel_execute_req_t in;
@@ -427,14 +426,13 @@ s_on_execute(void *arg,
 
 //  ---------------------------------------------------------------------------
 //  kernel.interrupt, kernel.logs, kernel.list
-
-static int
-s_on_interrupt(void *arg,
-               bus_rpc_request_t *req,
-               const void *body,
-               size_t size,
-               bus_writer_t *reply,
-               bus_error_t *err)
+int
+agent_kernel_rpc_on_interrupt(void *arg,
+                              bus_rpc_request_t *req,
+                              const void *body,
+                              size_t size,
+                              bus_writer_t *reply,
+                              bus_error_t *err)
 {
     (void) req;
     (void) reply;
@@ -465,13 +463,14 @@ s_on_interrupt(void *arg,
     return rc;
 }
 
-static int
-s_on_logs(void *arg,
-          bus_rpc_request_t *req,
-          const void *body,
-          size_t size,
-          bus_writer_t *reply,
-          bus_error_t *err)
+//  ---------------------------------------------------------------------------
+int
+agent_kernel_rpc_on_logs(void *arg,
+                         bus_rpc_request_t *req,
+                         const void *body,
+                         size_t size,
+                         bus_writer_t *reply,
+                         bus_error_t *err)
 {
     (void) req;
     agent_kernels_t *self = arg;
@@ -486,7 +485,8 @@ s_on_logs(void *arg,
         size_t max = in.max_bytes > 16777216 ? 16777216 : (size_t) in.max_bytes;
         proto_kernel_logs_rep_t out;
         proto_kernel_logs_rep_init(&out);
-        out.logs = agent_container_log_tail(self->runc, in.kernel_id, max, &out.logs_size);
+        out.logs =
+            agent_container_log_tail(self->runc, in.kernel_id, max, &out.logs_size);
         if (proto_kernel_logs_rep_write(&out, reply) != 0)
             rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
         proto_kernel_logs_rep_clear(&out);
@@ -495,15 +495,16 @@ s_on_logs(void *arg,
     return rc;
 }
 
+//  ---------------------------------------------------------------------------
 //  The kernels the agent has recorded (its table's rows): running,
 //  restarting or ending; one being made is not there yet.
-static int
-s_on_list(void *arg,
-          bus_rpc_request_t *req,
-          const void *body,
-          size_t size,
-          bus_writer_t *reply,
-          bus_error_t *err)
+int
+agent_kernel_rpc_on_list(void *arg,
+                         bus_rpc_request_t *req,
+                         const void *body,
+                         size_t size,
+                         bus_writer_t *reply,
+                         bus_error_t *err)
 {
     (void) req;
     agent_kernels_t *self = arg;
@@ -534,31 +535,4 @@ s_on_list(void *arg,
     free(out.kernels); //  the strings are the kernels'
     proto_kernel_list_req_clear(&in);
     return rc;
-}
-
-//  ---------------------------------------------------------------------------
-//  The table.
-
-int
-agent_kernel_rpc_serve(agent_kernels_t *self, bus_error_t *err)
-{
-    assert(self);
-    static const struct {
-        const char *method;
-        bus_rpc_handler_fn *fn;
-    } methods[] = {
-        {PROTO_KERNEL_CREATE, agent_kernel_create_handle},
-        {PROTO_KERNEL_DESTROY, s_on_destroy},
-        {PROTO_KERNEL_HOSTS, s_on_hosts},
-        {PROTO_KERNEL_RESTART, s_on_restart},
-        {PROTO_KERNEL_EXECUTE, s_on_execute},
-        {PROTO_KERNEL_INTERRUPT, s_on_interrupt},
-        {PROTO_KERNEL_LOGS, s_on_logs},
-        {PROTO_KERNEL_LIST, s_on_list},
-    };
-    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
-        if (bus_node_handle(self->node, methods[i].method, methods[i].fn, self) != 0)
-            return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot serve %s",
-                                 methods[i].method);
-    return BUS_OK;
 }

@@ -18,8 +18,8 @@
     The manager's own start: the loop's runc driver (which reaps) and the
     containers context (the worker's, with a driver of its own and the
     network), the recovery of what a previous agent left (before the worker
-    starts, so its jobs run inline), then the worker, the timers and the
-    kernel.* handlers.
+    starts, so its jobs run inline), then the worker and the timers. Its
+    handlers are in the agent's table of methods (agent_server.c).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -337,8 +337,7 @@ agent_kernels_new(bus_node_t *node,
         bus_error_set(err, BUS_STATUS_INTERNAL, "cannot start the kernel worker");
         goto fail;
     }
-    if (agent_kernel_watch_start(self, err) != BUS_OK ||
-        agent_kernel_rpc_serve(self, err) != BUS_OK)
+    if (agent_kernel_watch_start(self, err) != BUS_OK)
         goto fail;
     bus_log_notice("kernels ready count=%zu network=%s runner=%s",
                    zhashx_size(self->kernels), config->net_mode,

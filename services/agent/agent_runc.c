@@ -40,6 +40,8 @@ struct _agent_runc_entry_t {
     int exit_code; //  valid once exited
     bool oom_killed;
     uint64_t oom_base; //  the cgroup's OOM kills accounted for already
+    bool foreign;      //  adopted and not our child: never waited for, its pid
+                       //  may even belong to another process of ours one day
 };
 typedef agent_runc_entry_t s_kernel_t;
 
@@ -186,6 +188,23 @@ s_cgroup_remove(const char *kernel_id)
     rmdir(path);
 }
 
+//  The parent of pid (from /proc), or -1.
+static int
+s_parent(int pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    char *stat = s_read_file(path);
+    //  "pid (comm) S ppid ...": the fields after the last ')'
+    const char *paren = stat ? strrchr(stat, ')') : NULL;
+    char state;
+    int parent = -1;
+    if (!paren || sscanf(paren + 1, " %c %d", &state, &parent) != 2)
+        parent = -1;
+    free(stat);
+    return parent;
+}
+
 static int
 s_exit_code(int wstatus)
 {
@@ -210,7 +229,9 @@ s_wait_gone(s_kernel_t *kernel, int64_t deadline)
         if (kernel->exited)
             return true;
         int wstatus;
-        pid_t pid = waitpid(kernel->pid, &wstatus, WNOHANG);
+        pid_t pid = kernel->foreign ? -1 : waitpid(kernel->pid, &wstatus, WNOHANG);
+        if (kernel->foreign)
+            errno = ECHILD;
         if (pid == kernel->pid) {
             s_kernel_exited(kernel, s_exit_code(wstatus));
             return true;
@@ -466,7 +487,7 @@ agent_runc_reap(agent_runc_t *self, agent_runc_exit_fn *fn, void *arg)
          kernel = zhashx_next(self->kernels)) {
         int wstatus;
         //  Its pid only: a child another thread waits for keeps its status.
-        if (kernel->exited || kernel->pid <= 0 ||
+        if (kernel->exited || kernel->pid <= 0 || kernel->foreign ||
             waitpid(kernel->pid, &wstatus, WNOHANG) != kernel->pid)
             continue; //  running, or not our child (adopted)
         s_kernel_exited(kernel, s_exit_code(wstatus));
@@ -491,7 +512,7 @@ agent_runc_reap_all(agent_runc_t *self, agent_runc_exit_fn *fn, void *arg)
         s_kernel_t *found = NULL;
         for (s_kernel_t *kernel = zhashx_first(self->kernels); kernel;
              kernel = zhashx_next(self->kernels))
-            if (kernel->pid == pid && !kernel->exited)
+            if (kernel->pid == pid && !kernel->exited && !kernel->foreign)
                 found = kernel;
         if (found) {
             s_kernel_exited(found, s_exit_code(wstatus));
@@ -648,6 +669,7 @@ agent_runc_start(agent_runc_t *self, const char *kernel_id, bus_error_t *err)
             kernel->exit_code = AGENT_RUNC_EXIT_UNKNOWN;
             kernel->oom_killed = false;
             kernel->oom_base = oom_base;
+            kernel->foreign = false; //  runc's child, handed to us
         } else {
             s_cgroup_remove(kernel_id);
             status = BUS_STATUS_INTERNAL; //  err says why
@@ -746,6 +768,7 @@ agent_runc_adopt(agent_runc_t *self, const char *kernel_id, int pid, bus_error_t
     kernel->exit_code = AGENT_RUNC_EXIT_UNKNOWN;
     //  What happened before is not known: no earlier kill is blamed on it.
     kernel->oom_base = s_oom_count(kernel_id);
+    kernel->foreign = s_parent(pid) != getpid();
     zhashx_insert(self->kernels, kernel_id, kernel);
     return BUS_OK;
 }

@@ -142,17 +142,16 @@ agent_task_bootstrap(agent_runc_t *runc,
     zstr_free(&rootfs);
     struct event_base *base = NULL;
     agent_runner_client_t *runner = NULL;
-    bool written = n >= 0 && (size_t) n < sizeof home &&
-                   agent_files_write(home, AGENT_TASK_BOOTSTRAP_FILE, script,
-                                     strlen(script), AGENT_KERNEL_UID, AGENT_KERNEL_GID,
-                                     &err) == 0;
+    bool written =
+        n >= 0 && (size_t) n < sizeof home &&
+        agent_files_write(home, AGENT_TASK_BOOTSTRAP_FILE, script, strlen(script),
+                          AGENT_KERNEL_UID, AGENT_KERNEL_GID, &err) == 0;
     if (written && !(base = event_base_new()))
         bus_error_set(&err, BUS_STATUS_INTERNAL, "cannot make an event base");
     if (base && (runner = agent_runner_client_new(base, socket, &err)) != NULL &&
-        agent_runner_client_batch(runner, AGENT_TASK_BOOTSTRAP_RUN_ID, NULL, NULL,
-                                  "/bin/sh " AGENT_KERNEL_HOME
-                                  "/" AGENT_TASK_BOOTSTRAP_FILE,
-                                  &err) == 0) {
+        agent_runner_client_batch(
+            runner, AGENT_TASK_BOOTSTRAP_RUN_ID, NULL, NULL,
+            "/bin/sh " AGENT_KERNEL_HOME "/" AGENT_TASK_BOOTSTRAP_FILE, &err) == 0) {
         s_bootstrap_wait(base, runner, &boot,
                          bus_clock_mono_ms() + AGENT_TASK_BOOTSTRAP_WAIT_MS);
         if (!boot.done) {

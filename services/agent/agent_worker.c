@@ -22,10 +22,10 @@ typedef struct {
 
 struct _agent_worker_t {
     zactor_t *actor;
-    zsock_t *pipe;       //  the actor's end on the loop (borrowed)
-    struct event *wake;  //  the pipe is readable
-    zlistx_t *queue;     //  s_task_t, not sent yet
-    s_task_t *running;   //  sent, its done not called yet
+    zsock_t *pipe;      //  the actor's end on the loop (borrowed)
+    struct event *wake; //  the pipe is readable
+    zlistx_t *queue;    //  s_task_t, not sent yet
+    s_task_t *running;  //  sent, its done not called yet
     bool stopping;
 };
 
