@@ -1,9 +1,12 @@
 /*  =========================================================================
     agent_kernel - one kernel of the agent: its record and parked requests
 
-    A parked request is answered exactly once: by agent_kernel_answer when
-    what it waits for is done, or UNAVAILABLE when the record goes first
-    (the agent stopping). bus_node_reply destroys it either way.
+    A parked request is answered exactly once, by agent_kernel_answer when
+    what it waits for is done (bus_node_reply destroys it), or, when the
+    agent stops first, not at all, as a request still queued in the socket
+    would not be: the caller's deadline, and the scheduler's reconciliation
+    with the next agent, take over as they do for an agent that died. An
+    UNAVAILABLE answer instead would make the scheduler cancel the session.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -103,9 +106,7 @@ agent_kernel_destroy(agent_kernel_t **self_p)
     agent_kernel_t *self = *self_p;
     if (!self)
         return;
-    s_waiter_t *waiter;
-    while (self->waiters && (waiter = zlistx_detach(self->waiters, NULL)))
-        s_reply(self, waiter, BUS_STATUS_UNAVAILABLE, "the agent is stopping");
+    agent_kernel_drop(self);
     zlistx_destroy(&self->waiters);
     agent_runner_client_destroy(&self->runner);
     agent_container_destroy(&self->container);
@@ -140,6 +141,22 @@ agent_kernel_wait(agent_kernel_t *self,
 }
 
 //  ---------------------------------------------------------------------------
+//  Drop the parked requests unanswered.
+
+void
+agent_kernel_drop(agent_kernel_t *self)
+{
+    assert(self);
+    s_waiter_t *waiter;
+    while (self->waiters && (waiter = zlistx_detach(self->waiters, NULL))) {
+        bus_log_notice("request left unanswered, the agent stops kernel=%s method=%s",
+                       self->id, bus_rpc_request_method(waiter->req));
+        bus_rpc_request_destroy(&waiter->req);
+        free(waiter);
+    }
+}
+
+//  ---------------------------------------------------------------------------
 //  Mark what parked requests of a kind will be answered.
 
 void
@@ -170,7 +187,7 @@ agent_kernel_answer(agent_kernel_t *self,
     assert(self);
     zlistx_t *kept = zlistx_new();
     if (!kept)
-        return; //  out of memory: they are answered UNAVAILABLE with the record
+        return; //  out of memory: they go unanswered with the record
     s_waiter_t *waiter;
     while ((waiter = zlistx_detach(self->waiters, NULL)))
         if (waiter->kind == kind)

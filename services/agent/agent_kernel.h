@@ -107,8 +107,8 @@ agent_kernel_t *agent_kernel_new(agent_kernels_t *owner,
                                  const char *digest);
 
 //  Frees the record: its runner client and container record (giving
-//  nothing back on the host), and answers the requests still parked
-//  UNAVAILABLE. Safe on NULL.
+//  nothing back on the host), and the requests still parked, unanswered
+//  (agent_kernel_drop). Safe on NULL.
 void agent_kernel_destroy(agent_kernel_t **self_p);
 
 //  Parks req (detached from the handler) until the kernel's job is done.
@@ -118,6 +118,12 @@ int agent_kernel_wait(agent_kernel_t *self,
                       bus_rpc_request_t *req,
                       agent_kernel_wait_t kind,
                       bus_error_t *err);
+
+//  Drops every parked request unanswered, for an agent that stops before
+//  what they wait for is done: as requests still queued in its socket,
+//  their callers' deadlines and the scheduler's reconciliation take over
+//  (an UNAVAILABLE answer would cancel their sessions).
+void agent_kernel_drop(agent_kernel_t *self);
 
 //  Marks the parked requests of kind to be answered status and detail
 //  whatever agent_kernel_answer says later (a create whose batch task could

@@ -123,9 +123,14 @@ s_create_done(void *job, bool ran)
     s_create_t *create = job;
     agent_kernels_t *self = create->self;
     agent_kernel_t *kernel = create->kernel;
-    if (!ran)
-        create->rc =
-            bus_error_set(&create->err, BUS_STATUS_UNAVAILABLE, "the agent is stopping");
+    if (!ran) {
+        //  The agent stops before it began: nothing was made, and the
+        //  create goes unanswered, as if still queued (agent_kernel_drop).
+        agent_kernel_drop(kernel);
+        agent_kernels_finish(self, kernel, AGENT_RUNC_EXIT_UNKNOWN, NULL);
+        s_create_destroy(&create);
+        return;
+    }
     if (create->rc != BUS_OK) {
         //  Its job gave back what it took on the host; the rest goes here.
         bus_log_warning("kernel create failed kernel=%s detail=\"%s\"", kernel->id,

@@ -153,7 +153,7 @@ s_restart_done(void *job, bool ran)
     agent_kernel_t *kernel = restart->kernel;
     if (!ran) {
         //  The agent stops first: the kernel runs as it did, for the next
-        //  agent to adopt; the restart is answered UNAVAILABLE with it.
+        //  agent to adopt; the restart goes unanswered (agent_kernel_drop).
         agent_kernels_give_back(self, kernel, &restart->container);
         kernel->state = AGENT_KERNEL_RUNNING;
         s_restart_destroy(&restart);

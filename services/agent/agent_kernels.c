@@ -361,7 +361,8 @@ agent_kernels_destroy(agent_kernels_t **self_p)
     *self_p = NULL;
     agent_kernel_watch_stop(self);
     //  The job running ends (a create finishes, recorded: the next agent
-    //  adopts it); the queued ones are cancelled, their requests answered.
+    //  adopts it); the queued ones are cancelled, their requests dropped
+    //  unanswered (agent_kernel_drop).
     agent_worker_destroy(&self->worker);
     //  The hook hears of every client going, as the kernels are freed below.
     for (agent_kernel_t *kernel = self->kernels ? zhashx_first(self->kernels) : NULL;

@@ -85,8 +85,9 @@ agent_kernels_t *agent_kernels_new(bus_node_t *node,
 
 //  Frees the manager. Kernels keep running (a new agent adopts them); a
 //  create, restart or end the worker runs is waited for, those queued are
-//  cancelled; calls waiting for a run's output or a kernel's job are
-//  answered UNAVAILABLE.
+//  cancelled and their requests left unanswered (as requests still queued
+//  in the socket); calls waiting for a run's output are answered
+//  UNAVAILABLE.
 void agent_kernels_destroy(agent_kernels_t **self_p);
 
 //  How many kernels the manager has now.
