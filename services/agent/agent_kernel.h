@@ -175,6 +175,16 @@ void agent_kernels_finish(agent_kernels_t *self,
                           int seen,
                           const bus_error_t *why);
 
+//  A created or restarted kernel runs (RUNNING, its runner client made):
+//  its batch task starts (startup_command, NULL: none; when it cannot, the
+//  kernel ends failed-to-start and the requests of kind are answered the
+//  error once it has), else they are answered; then a destroy that came
+//  meanwhile ends it.
+void agent_kernels_started(agent_kernels_t *self,
+                           agent_kernel_t *kernel,
+                           const char *startup_command,
+                           agent_kernel_wait_t kind);
+
 //  Takes the kernel's container record, with its runc entry out of the
 //  loop's driver, for a job (kernel->container is NULL until given back).
 agent_container_t *agent_kernels_lend(agent_kernels_t *self, agent_kernel_t *kernel);

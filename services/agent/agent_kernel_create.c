@@ -171,19 +171,8 @@ s_create_done(void *job, bool ran)
         ((create->submitted - create->begun) + (t->prepared - t->begun)) / 1e3,
         (t->net - t->prepared) / 1e3, (t->runc - t->net) / 1e3,
         (t->runner - t->runc) / 1e3, (now - t->runner) / 1e3);
-    if (create->startup_command &&
-        agent_task_start(self, kernel, create->startup_command, &err) != BUS_OK) {
-        //  Started and announced: its end says why, and the create after it.
-        agent_kernel_mark(kernel, AGENT_KERNEL_WAIT_CREATE, err.status, err.detail);
-        agent_kernels_end(self, kernel, 0, "failed-to-start", err.detail, 1, false);
-        s_create_destroy(&create);
-        return;
-    }
-    agent_kernel_answer(kernel, AGENT_KERNEL_WAIT_CREATE, BUS_OK, NULL);
-    if (kernel->end.requested)
-        //  A destroy came while it was being made.
-        agent_kernels_end(self, kernel, kernel->end.grace_ms, kernel->end.reason, NULL,
-                          AGENT_RUNC_EXIT_UNKNOWN, false);
+    agent_kernels_started(self, kernel, create->startup_command,
+                          AGENT_KERNEL_WAIT_CREATE);
     s_create_destroy(&create);
 }
 

@@ -179,18 +179,8 @@ s_restart_done(void *job, bool ran)
     }
     bus_log_notice("kernel restarted kernel=%s pid=%d exit_code=%d", kernel->id,
                    kernel->pid, restart->exit_code);
-    if (restart->startup_command &&
-        agent_task_start(self, kernel, restart->startup_command, &err) != BUS_OK) {
-        agent_kernel_mark(kernel, AGENT_KERNEL_WAIT_RESTART, err.status, err.detail);
-        agent_kernels_end(self, kernel, 0, "failed-to-start", err.detail, 1, false);
-        s_restart_destroy(&restart);
-        return;
-    }
-    agent_kernel_answer(kernel, AGENT_KERNEL_WAIT_RESTART, BUS_OK, NULL);
-    if (kernel->end.requested)
-        //  A destroy came while it was being restarted.
-        agent_kernels_end(self, kernel, kernel->end.grace_ms, kernel->end.reason, NULL,
-                          AGENT_RUNC_EXIT_UNKNOWN, false);
+    agent_kernels_started(self, kernel, restart->startup_command,
+                          AGENT_KERNEL_WAIT_RESTART);
     s_restart_destroy(&restart);
 }
 

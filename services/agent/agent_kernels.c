@@ -176,6 +176,33 @@ agent_kernels_finish(agent_kernels_t *self,
 }
 
 //  ---------------------------------------------------------------------------
+//  A kernel runs: its task, its answers, a destroy that waited.
+
+void
+agent_kernels_started(agent_kernels_t *self,
+                      agent_kernel_t *kernel,
+                      const char *startup_command,
+                      agent_kernel_wait_t kind)
+{
+    assert(self && kernel);
+    assert(kernel->state == AGENT_KERNEL_RUNNING);
+    bus_error_t err = {0};
+    if (startup_command &&
+        agent_task_start(self, kernel, startup_command, &err) != BUS_OK) {
+        //  It runs and was announced: its end says why, and the request
+        //  after it.
+        agent_kernel_mark(kernel, kind, err.status, err.detail);
+        agent_kernels_end(self, kernel, 0, "failed-to-start", err.detail, 1, false);
+        return;
+    }
+    agent_kernel_answer(kernel, kind, BUS_OK, NULL);
+    if (kernel->end.requested)
+        //  A destroy came while it was being made or restarted.
+        agent_kernels_end(self, kernel, kernel->end.grace_ms, kernel->end.reason, NULL,
+                          AGENT_RUNC_EXIT_UNKNOWN, false);
+}
+
+//  ---------------------------------------------------------------------------
 //  Lend a kernel's container to a job, and take it back.
 
 agent_container_t *
