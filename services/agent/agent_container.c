@@ -22,6 +22,10 @@ struct _agent_containers_t {
     agent_net_t *net;   //  bridge mode, once made
     char *cache_dir;    //  unpacked images
     char *runner_path;
+    //  The inotify instance every wait for a runner adds its watch to: one
+    //  for the context's life, because closing one waits for an RCU grace
+    //  period (a dozen milliseconds) and would cost every create that much.
+    int watch;
 };
 
 //  The runner next to the agent's own binary, or the configured one.
@@ -57,10 +61,14 @@ s_wait_runner(agent_containers_t *self, agent_container_t *container)
 {
     char *dir = agent_runc_kernel_path(self->runc, container->id, AGENT_OVERLAY_RUN_DIR);
     char *socket = agent_runc_kernel_path(self->runc, container->id, "run/runner.sock");
-    int watch = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-    bool watching =
-        watch >= 0 && dir &&
-        inotify_add_watch(watch, dir, IN_CREATE | IN_MOVED_TO | IN_ATTRIB) >= 0;
+    char events[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+    if (self->watch < 0)
+        self->watch = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+    while (self->watch >= 0 && read(self->watch, events, sizeof events) > 0)
+        ; //  what earlier waits left (their watches' removal)
+    int wd = self->watch >= 0 && dir
+                 ? inotify_add_watch(self->watch, dir, IN_CREATE | IN_MOVED_TO)
+                 : -1;
     int pidfd = container->pid > 0 ? pidfd_open(container->pid, 0) : -1;
     bool gone = container->pid <= 0 || (pidfd < 0 && errno == ESRCH);
     int64_t deadline = bus_clock_mono_ms() + AGENT_CONTAINER_RUNNER_WAIT_MS;
@@ -73,24 +81,23 @@ s_wait_runner(agent_containers_t *self, agent_container_t *container)
         if (pidfd < 0 && !agent_runc_pid_alive(container->pid))
             break;
         int timeout = (int) left;
-        if ((!watching || pidfd < 0) && timeout > S_WAIT_FALLBACK_MS)
+        if ((wd < 0 || pidfd < 0) && timeout > S_WAIT_FALLBACK_MS)
             timeout = S_WAIT_FALLBACK_MS;
-        struct pollfd fds[2] = {{watching ? watch : -1, POLLIN, 0}, {pidfd, POLLIN, 0}};
+        struct pollfd fds[2] = {{wd >= 0 ? self->watch : -1, POLLIN, 0},
+                                {pidfd, POLLIN, 0}};
         int n = poll(fds, 2, timeout);
         if (n > 0 && (fds[1].revents & POLLIN))
-            gone = true; //  one last look above
-        if (n > 0 && (fds[0].revents & POLLIN)) {
-            char events[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-            while (read(watch, events, sizeof events) > 0)
+            gone = true; //  one last look below
+        if (n > 0 && (fds[0].revents & POLLIN))
+            while (read(self->watch, events, sizeof events) > 0)
                 ; //  what happened is looked at, not read
-        }
     }
     if (!ready && gone)
         ready = s_socket_ready(socket);
+    if (wd >= 0)
+        inotify_rm_watch(self->watch, wd);
     if (pidfd >= 0)
         close(pidfd);
-    if (watch >= 0)
-        close(watch);
     zstr_free(&dir);
     zstr_free(&socket);
     return ready;
@@ -123,6 +130,7 @@ agent_containers_new(const agent_config_t *config, bus_error_t *err)
         return NULL;
     }
     self->config = config;
+    self->watch = -1;
     self->cache_dir = zsys_sprintf("%s/rootfs", config->node.state_dir);
     self->runner_path = s_runner_path(config);
     if (!self->cache_dir || !self->runner_path) {
@@ -149,6 +157,8 @@ agent_containers_destroy(agent_containers_t **self_p)
     agent_containers_t *self = *self_p;
     if (!self)
         return;
+    if (self->watch >= 0)
+        close(self->watch);
     agent_net_destroy(&self->net);
     agent_runc_destroy(&self->runc);
     zstr_free(&self->cache_dir);
