@@ -641,7 +641,7 @@ s_busy_destroy(char ids[][16], const s_answer_t *creates, int count)
 static void
 test_answers_while_creating(void)
 {
-    bus_sub_t *beats = bus_sub_new(s_sub_ep, NULL);
+    bus_sub_t *beats = bus_sub_new(s_sched.hub_subscribe, NULL);
     T_ASSERT(beats);
     T_ASSERT(bus_sub_subscribe(beats, PROTO_AGENT_HEARTBEAT, NULL, NULL) == 0);
     //  Once the subscription holds, a heartbeat comes every 100 ms.
