@@ -64,31 +64,33 @@ typedef struct {
 //  The agent's methods: each with its handler and the object (a member of
 //  agent_state_t) passed to it. The fake fleet has a table of its own.
 static const struct {
-    const char *method;
-    bus_rpc_handler_fn *fn;
+    bus_node_method_t served;
     size_t object; //  offsetof(agent_state_t, ...)
 } s_methods[] = {
-    {PROTO_KERNEL_CREATE, agent_kernel_create_on_create,
+    {{PROTO_KERNEL_CREATE, agent_kernel_create_on_create},
      offsetof(agent_state_t, kernels)},
-    {PROTO_KERNEL_DESTROY, agent_kernel_rpc_on_destroy, offsetof(agent_state_t, kernels)},
-    {PROTO_KERNEL_RESTART, agent_kernel_rpc_on_restart, offsetof(agent_state_t, kernels)},
-    {PROTO_KERNEL_HOSTS, agent_kernel_rpc_on_hosts, offsetof(agent_state_t, kernels)},
-    {PROTO_KERNEL_EXECUTE, agent_kernel_rpc_on_execute, offsetof(agent_state_t, kernels)},
-    {PROTO_KERNEL_INTERRUPT, agent_kernel_rpc_on_interrupt,
+    {{PROTO_KERNEL_DESTROY, agent_kernel_rpc_on_destroy},
      offsetof(agent_state_t, kernels)},
-    {PROTO_KERNEL_LOGS, agent_kernel_rpc_on_logs, offsetof(agent_state_t, kernels)},
-    {PROTO_KERNEL_LIST, agent_kernel_rpc_on_list, offsetof(agent_state_t, kernels)},
-    {PROTO_KERNEL_UPLOAD, agent_kernel_files_on_upload,
+    {{PROTO_KERNEL_RESTART, agent_kernel_rpc_on_restart},
+     offsetof(agent_state_t, kernels)},
+    {{PROTO_KERNEL_HOSTS, agent_kernel_rpc_on_hosts}, offsetof(agent_state_t, kernels)},
+    {{PROTO_KERNEL_EXECUTE, agent_kernel_rpc_on_execute},
+     offsetof(agent_state_t, kernels)},
+    {{PROTO_KERNEL_INTERRUPT, agent_kernel_rpc_on_interrupt},
+     offsetof(agent_state_t, kernels)},
+    {{PROTO_KERNEL_LOGS, agent_kernel_rpc_on_logs}, offsetof(agent_state_t, kernels)},
+    {{PROTO_KERNEL_LIST, agent_kernel_rpc_on_list}, offsetof(agent_state_t, kernels)},
+    {{PROTO_KERNEL_UPLOAD, agent_kernel_files_on_upload},
      offsetof(agent_state_t, kernel_files)},
-    {PROTO_KERNEL_DOWNLOAD, agent_kernel_files_on_download,
+    {{PROTO_KERNEL_DOWNLOAD, agent_kernel_files_on_download},
      offsetof(agent_state_t, kernel_files)},
-    {PROTO_KERNEL_DOWNLOAD_SINGLE, agent_kernel_files_on_download_single,
+    {{PROTO_KERNEL_DOWNLOAD_SINGLE, agent_kernel_files_on_download_single},
      offsetof(agent_state_t, kernel_files)},
-    {PROTO_KERNEL_LIST_FILES, agent_kernel_files_on_list_files,
+    {{PROTO_KERNEL_LIST_FILES, agent_kernel_files_on_list_files},
      offsetof(agent_state_t, kernel_files)},
-    {PROTO_KERNEL_PTY_WRITE, agent_kernel_pty_on_write,
+    {{PROTO_KERNEL_PTY_WRITE, agent_kernel_pty_on_write},
      offsetof(agent_state_t, kernel_pty)},
-    {PROTO_KERNEL_PTY_READ, agent_kernel_pty_on_read,
+    {{PROTO_KERNEL_PTY_READ, agent_kernel_pty_on_read},
      offsetof(agent_state_t, kernel_pty)},
 };
 
@@ -98,9 +100,9 @@ s_serve(bus_node_t *node, agent_state_t *state, bus_error_t *err)
 {
     for (size_t i = 0; i < sizeof s_methods / sizeof s_methods[0]; i++) {
         void *object = *(void **) ((char *) state + s_methods[i].object);
-        if (bus_node_handle(node, s_methods[i].method, s_methods[i].fn, object) != 0)
-            return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot serve %s",
-                                 s_methods[i].method);
+        int rc = bus_node_serve(node, &s_methods[i].served, 1, object, err);
+        if (rc != BUS_OK)
+            return rc;
     }
     return BUS_OK;
 }
