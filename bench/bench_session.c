@@ -322,7 +322,7 @@ s_record_hops(bench_t *self, hop_ctx_t *ctx)
 }
 
 //  The p50 of each step the agent's "kernel started" lines time (prepare,
-//  net, runc, runner, record: see agent_kernels.c), into out.
+//  net, runc, runner, record: see agent_kernel_create.c), into out.
 static void
 s_agent_steps(bench_t *self, char *out, size_t size)
 {

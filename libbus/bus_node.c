@@ -611,6 +611,21 @@ bus_node_handle(bus_node_t *self, const char *method, bus_rpc_handler_fn *fn, vo
 }
 
 int
+bus_node_serve(bus_node_t *self,
+               const bus_node_method_t *methods,
+               size_t count,
+               void *arg,
+               bus_error_t *err)
+{
+    assert(self && (methods || count == 0));
+    for (size_t i = 0; i < count; i++)
+        if (bus_rpc_server_handle(self->rpc, methods[i].method, methods[i].fn, arg) != 0)
+            return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot serve %s",
+                                 methods[i].method);
+    return BUS_OK;
+}
+
+int
 bus_node_reply(bus_node_t *self,
                bus_rpc_request_t **req_p,
                int status,

@@ -160,6 +160,22 @@ struct evhttp *bus_node_http(bus_node_t *self);
 int
 bus_node_handle(bus_node_t *self, const char *method, bus_rpc_handler_fn *fn, void *arg);
 
+//  One method a service serves, for its table of methods.
+typedef struct {
+    const char *method;
+    bus_rpc_handler_fn *fn;
+} bus_node_method_t;
+
+//  Serves every method of the table (count rows), each handler called with
+//  arg: a service lists what it serves in one static table and hands it
+//  over here. BUS_OK, or BUS_STATUS_INTERNAL in err naming the method that
+//  could not be served.
+int bus_node_serve(bus_node_t *self,
+                   const bus_node_method_t *methods,
+                   size_t count,
+                   void *arg,
+                   bus_error_t *err);
+
 //  Answers a request a handler detached. body may be NULL.
 int bus_node_reply(bus_node_t *self,
                    bus_rpc_request_t **req_p,

@@ -151,10 +151,10 @@ int bus_rpc_server_handle(bus_rpc_server_t *self,
                           void *arg);
 
 //  Serves the requests waiting on the socket, at most BUS_RPC_DISPATCH_MAX,
-//  and none more once BUS_RPC_DISPATCH_BUDGET_MS have passed: handlers that
-//  block (an agent starting containers) must not keep the caller's timers,
-//  its heartbeats among them, from running. Returns how many; call again
-//  while the socket stays readable.
+//  and none more once BUS_RPC_DISPATCH_BUDGET_MS have passed: a burst of
+//  requests, or one slow handler, must not keep the caller's timers, its
+//  heartbeats among them, from running. Returns how many; call again while
+//  the socket stays readable.
 int bus_rpc_server_dispatch(bus_rpc_server_t *self);
 
 //  Answers a detached request and destroys it. body may be NULL.

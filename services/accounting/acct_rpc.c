@@ -117,20 +117,16 @@ acct_rpc_new(bus_node_t *node, acct_ingest_t *ingest, bus_error_t *err)
     }
     self->node = node;
     self->ingest = ingest;
-    static const struct {
-        const char *method;
-        bus_rpc_handler_fn *fn;
-    } methods[] = {
+    static const bus_node_method_t methods[] = {
         {PROTO_ACCOUNTING_USAGE, s_on_usage},
         {PROTO_ACCOUNTING_STATS_USER, s_on_stats_user},
         {PROTO_ACCOUNTING_LIVE, s_on_live},
     };
-    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
-        if (bus_node_handle(node, methods[i].method, methods[i].fn, self) != 0) {
-            bus_error_set(err, BUS_STATUS_INTERNAL, "cannot serve %s", methods[i].method);
-            acct_rpc_destroy(&self);
-            return NULL;
-        }
+    if (bus_node_serve(node, methods, sizeof methods / sizeof methods[0], self, err) !=
+        BUS_OK) {
+        acct_rpc_destroy(&self);
+        return NULL;
+    }
     return self;
 }
 

@@ -481,20 +481,23 @@ s_on_hosts(void *arg,
 static int
 s_handle(agent_fake_t *self)
 {
-    if (bus_node_handle(self->node, PROTO_KERNEL_CREATE, s_on_create, self) != 0 ||
-        bus_node_handle(self->node, PROTO_KERNEL_DESTROY, s_on_destroy, self) != 0 ||
-        bus_node_handle(self->node, PROTO_KERNEL_LIST, s_on_list, self) != 0 ||
-        bus_node_handle(self->node, PROTO_KERNEL_HOSTS, s_on_hosts, self) != 0)
+    static const bus_node_method_t methods[] = {
+        {PROTO_KERNEL_CREATE, s_on_create},
+        {PROTO_KERNEL_DESTROY, s_on_destroy},
+        {PROTO_KERNEL_LIST, s_on_list},
+        {PROTO_KERNEL_HOSTS, s_on_hosts},
+    };
+    const size_t count = sizeof methods / sizeof methods[0];
+    if (bus_node_serve(self->node, methods, count, self, NULL) != BUS_OK)
         return -1;
     static const char prefix[] = "kernel.";
     for (size_t i = 0; i < proto_entry_count; i++) {
         const proto_entry_t *entry = &proto_entries[i];
+        bool served = false;
+        for (size_t m = 0; m < count && !served; m++)
+            served = strcmp(entry->name, methods[m].method) == 0;
         if (entry->kind != PROTO_REQUEST ||
-            strncmp(entry->name, prefix, sizeof prefix - 1) != 0 ||
-            strcmp(entry->name, PROTO_KERNEL_CREATE) == 0 ||
-            strcmp(entry->name, PROTO_KERNEL_DESTROY) == 0 ||
-            strcmp(entry->name, PROTO_KERNEL_LIST) == 0 ||
-            strcmp(entry->name, PROTO_KERNEL_HOSTS) == 0)
+            strncmp(entry->name, prefix, sizeof prefix - 1) != 0 || served)
             continue;
         if (bus_node_handle(self->node, entry->name, s_on_unsupported, self) != 0)
             return -1;

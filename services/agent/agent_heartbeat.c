@@ -68,10 +68,41 @@ s_amount(bus_slots_unit_t unit, const char *name, const char *text)
     return ok ? value.amount : 0;
 }
 
+//  What s_occupied's callback adds to: the slots so far and their names.
+typedef struct {
+    s_slot_t *slots;
+    size_t count;
+    char (*names)[AGENT_ACCEL_SLOT_NAME_MAX];
+} s_occupied_t;
+
+//  One row's amount of one slot, added to its slot; a slot the agent does
+//  not offer is added when there is room, its name copied into names.
+static void
+s_on_slot(const char *name, const char *text, void *arg)
+{
+    s_occupied_t *occupied = arg;
+    bus_slots_unit_t unit = bus_slots_unit(name);
+    if (unit == BUS_SLOTS_UNKNOWN)
+        return; //  not a slot the scheduler counts
+    s_slot_t *slots = occupied->slots;
+    size_t i = 0;
+    while (i < occupied->count && strcmp(slots[i].name, name) != 0)
+        i++;
+    if (i == occupied->count) {
+        if (occupied->count == AGENT_HEARTBEAT_SLOTS_MAX)
+            return;
+        //  The row's text goes with the next step: the name is copied.
+        snprintf(occupied->names[i], AGENT_ACCEL_SLOT_NAME_MAX, "%s", name);
+        slots[occupied->count++] = (s_slot_t){.name = occupied->names[i], .unit = unit};
+    }
+    int64_t amount = s_amount(unit, name, text);
+    slots[i].occupied =
+        amount > INT64_MAX - slots[i].occupied ? INT64_MAX : slots[i].occupied + amount;
+}
+
 //  Adds what the kernels table's rows hold to slots (count of them in use,
-//  room for AGENT_HEARTBEAT_SLOTS_MAX); a slot the agent does not offer is
-//  added when there is room, its name copied into names. Returns the new
-//  count; *kernels_p the rows.
+//  room for AGENT_HEARTBEAT_SLOTS_MAX). Returns the new count; *kernels_p
+//  the rows.
 static size_t
 s_occupied(agent_heartbeat_t *self,
            s_slot_t *slots,
@@ -80,38 +111,10 @@ s_occupied(agent_heartbeat_t *self,
            uint64_t *kernels_p)
 {
     bus_db_t *db = bus_node_db(self->node);
-    *kernels_p = 0;
-    sqlite3_stmt *stmt = bus_db_stmt(db, "SELECT count(*) FROM kernels");
-    if (stmt && sqlite3_step(stmt) == SQLITE_ROW)
-        *kernels_p = (uint64_t) sqlite3_column_int64(stmt, 0);
-    if (stmt)
-        sqlite3_reset(stmt);
-    stmt = bus_db_stmt(db, "SELECT j.key, j.value FROM kernels, json_each(kernels.slots)"
-                           " AS j WHERE j.type = 'text'");
-    while (stmt && sqlite3_step(stmt) == SQLITE_ROW) {
-        const char *name = (const char *) sqlite3_column_text(stmt, 0);
-        const char *text = (const char *) sqlite3_column_text(stmt, 1);
-        bus_slots_unit_t unit = name ? bus_slots_unit(name) : BUS_SLOTS_UNKNOWN;
-        if (unit == BUS_SLOTS_UNKNOWN)
-            continue; //  not a slot the scheduler counts
-        size_t i = 0;
-        while (i < count && strcmp(slots[i].name, name) != 0)
-            i++;
-        if (i == count) {
-            if (count == AGENT_HEARTBEAT_SLOTS_MAX)
-                continue;
-            //  The row's text goes with the next step: the name is copied.
-            snprintf(names[i], AGENT_ACCEL_SLOT_NAME_MAX, "%s", name);
-            slots[count++] = (s_slot_t){.name = names[i], .unit = unit};
-        }
-        int64_t amount = s_amount(unit, name, text);
-        slots[i].occupied = amount > INT64_MAX - slots[i].occupied
-                                ? INT64_MAX
-                                : slots[i].occupied + amount;
-    }
-    if (stmt)
-        sqlite3_reset(stmt);
-    return count;
+    *kernels_p = agent_db_kernels_count(db);
+    s_occupied_t occupied = {slots, count, names};
+    agent_db_slots_each(db, s_on_slot, &occupied);
+    return occupied.count;
 }
 
 void

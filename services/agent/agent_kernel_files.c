@@ -31,14 +31,13 @@ s_max_bytes(uint64_t max_bytes)
 
 //  ---------------------------------------------------------------------------
 //  kernel.upload
-
-static int
-s_on_upload(void *arg,
-            bus_rpc_request_t *req,
-            const void *body,
-            size_t size,
-            bus_writer_t *reply,
-            bus_error_t *err)
+int
+agent_kernel_files_on_upload(void *arg,
+                             bus_rpc_request_t *req,
+                             const void *body,
+                             size_t size,
+                             bus_writer_t *reply,
+                             bus_error_t *err)
 {
     (void) req;
     agent_kernel_files_t *self = arg;
@@ -77,14 +76,13 @@ s_on_upload(void *arg,
 
 //  ---------------------------------------------------------------------------
 //  kernel.download
-
-static int
-s_on_download(void *arg,
-              bus_rpc_request_t *req,
-              const void *body,
-              size_t size,
-              bus_writer_t *reply,
-              bus_error_t *err)
+int
+agent_kernel_files_on_download(void *arg,
+                               bus_rpc_request_t *req,
+                               const void *body,
+                               size_t size,
+                               bus_writer_t *reply,
+                               bus_error_t *err)
 {
     (void) req;
     agent_kernel_files_t *self = arg;
@@ -121,14 +119,13 @@ s_on_download(void *arg,
 
 //  ---------------------------------------------------------------------------
 //  kernel.download_single
-
-static int
-s_on_download_single(void *arg,
-                     bus_rpc_request_t *req,
-                     const void *body,
-                     size_t size,
-                     bus_writer_t *reply,
-                     bus_error_t *err)
+int
+agent_kernel_files_on_download_single(void *arg,
+                                      bus_rpc_request_t *req,
+                                      const void *body,
+                                      size_t size,
+                                      bus_writer_t *reply,
+                                      bus_error_t *err)
 {
     (void) req;
     agent_kernel_files_t *self = arg;
@@ -152,14 +149,13 @@ s_on_download_single(void *arg,
 
 //  ---------------------------------------------------------------------------
 //  kernel.list_files
-
-static int
-s_on_list_files(void *arg,
-                bus_rpc_request_t *req,
-                const void *body,
-                size_t size,
-                bus_writer_t *reply,
-                bus_error_t *err)
+int
+agent_kernel_files_on_list_files(void *arg,
+                                 bus_rpc_request_t *req,
+                                 const void *body,
+                                 size_t size,
+                                 bus_writer_t *reply,
+                                 bus_error_t *err)
 {
     (void) req;
     agent_kernel_files_t *self = arg;
@@ -191,7 +187,7 @@ s_on_list_files(void *arg,
 }
 
 //  ---------------------------------------------------------------------------
-//  Serve the file methods.
+//  The file methods' object.
 
 agent_kernel_files_t *
 agent_kernel_files_new(bus_node_t *node, agent_kernels_t *kernels, bus_error_t *err)
@@ -205,15 +201,6 @@ agent_kernel_files_new(bus_node_t *node, agent_kernels_t *kernels, bus_error_t *
     }
     self->node = node;
     self->kernels = kernels;
-    if (bus_node_handle(node, PROTO_KERNEL_UPLOAD, s_on_upload, self) != 0 ||
-        bus_node_handle(node, PROTO_KERNEL_DOWNLOAD, s_on_download, self) != 0 ||
-        bus_node_handle(node, PROTO_KERNEL_DOWNLOAD_SINGLE, s_on_download_single, self) !=
-            0 ||
-        bus_node_handle(node, PROTO_KERNEL_LIST_FILES, s_on_list_files, self) != 0) {
-        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot serve the kernel file methods");
-        agent_kernel_files_destroy(&self);
-        return NULL;
-    }
     return self;
 }
 

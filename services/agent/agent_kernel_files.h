@@ -37,14 +37,22 @@
 typedef struct _agent_kernel_files_t agent_kernel_files_t;
 
 //  ---------------------------------------------------------------------------
-//  Serves kernel.upload, kernel.download, kernel.download_single and
-//  kernel.list_files on node for the kernels of kernels, which is borrowed
-//  and must outlive it. Returns NULL with err filled.
+//  The object that serves kernel.upload, kernel.download,
+//  kernel.download_single and kernel.list_files for the kernels of kernels,
+//  which is borrowed and must outlive it. Returns NULL with err filled.
 agent_kernel_files_t *
 agent_kernel_files_new(bus_node_t *node, agent_kernels_t *kernels, bus_error_t *err);
 
 //  ---------------------------------------------------------------------------
 //  Frees it. Idempotent; NULLs the caller's pointer.
 void agent_kernel_files_destroy(agent_kernel_files_t **self_p);
+
+//  ---------------------------------------------------------------------------
+//  The methods' handlers, for the agent's table of methods (agent_server.c);
+//  arg is the object.
+bus_rpc_handler_fn agent_kernel_files_on_upload;
+bus_rpc_handler_fn agent_kernel_files_on_download;
+bus_rpc_handler_fn agent_kernel_files_on_download_single;
+bus_rpc_handler_fn agent_kernel_files_on_list_files;
 
 #endif

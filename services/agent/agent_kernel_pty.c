@@ -282,14 +282,13 @@ s_send_size(s_term_t *term, uint8_t kind, bus_error_t *err)
 
 //  ---------------------------------------------------------------------------
 //  kernel.pty_write
-
-static int
-s_on_pty_write(void *arg,
-               bus_rpc_request_t *req,
-               const void *body,
-               size_t size,
-               bus_writer_t *reply,
-               bus_error_t *err)
+int
+agent_kernel_pty_on_write(void *arg,
+                          bus_rpc_request_t *req,
+                          const void *body,
+                          size_t size,
+                          bus_writer_t *reply,
+                          bus_error_t *err)
 {
     (void) req;
     agent_kernel_pty_t *self = arg;
@@ -343,14 +342,13 @@ s_on_pty_write(void *arg,
 
 //  ---------------------------------------------------------------------------
 //  kernel.pty_read
-
-static int
-s_on_pty_read(void *arg,
-              bus_rpc_request_t *req,
-              const void *body,
-              size_t size,
-              bus_writer_t *reply,
-              bus_error_t *err)
+int
+agent_kernel_pty_on_read(void *arg,
+                         bus_rpc_request_t *req,
+                         const void *body,
+                         size_t size,
+                         bus_writer_t *reply,
+                         bus_error_t *err)
 {
     agent_kernel_pty_t *self = arg;
     proto_kernel_pty_read_req_t in;
@@ -406,7 +404,7 @@ s_on_pty_read(void *arg,
 }
 
 //  ---------------------------------------------------------------------------
-//  Serve the terminal methods.
+//  The terminal methods' object.
 
 agent_kernel_pty_t *
 agent_kernel_pty_new(bus_node_t *node, agent_kernels_t *kernels, bus_error_t *err)
@@ -425,13 +423,6 @@ agent_kernel_pty_new(bus_node_t *node, agent_kernels_t *kernels, bus_error_t *er
     self->kernels = kernels;
     zhashx_set_destructor(self->terms, s_term_destructor);
     agent_kernels_set_runner_hook(kernels, s_on_runner, self);
-    if (bus_node_handle(node, PROTO_KERNEL_PTY_WRITE, s_on_pty_write, self) != 0 ||
-        bus_node_handle(node, PROTO_KERNEL_PTY_READ, s_on_pty_read, self) != 0) {
-        bus_error_set(err, BUS_STATUS_INTERNAL,
-                      "cannot serve the kernel terminal methods");
-        agent_kernel_pty_destroy(&self);
-        return NULL;
-    }
     return self;
 }
 

@@ -41,9 +41,10 @@
 typedef struct _agent_kernel_pty_t agent_kernel_pty_t;
 
 //  ---------------------------------------------------------------------------
-//  Serves kernel.pty_write and kernel.pty_read on node for the kernels of
-//  kernels, which is borrowed and must outlive it (it sets kernels' runner
-//  hook, to learn when a kernel's runner goes). Returns NULL with err filled.
+//  The object that serves kernel.pty_write and kernel.pty_read for the
+//  kernels of kernels, which is borrowed and must outlive it (it sets
+//  kernels' runner hook, to learn when a kernel's runner goes). Returns NULL
+//  with err filled.
 agent_kernel_pty_t *
 agent_kernel_pty_new(bus_node_t *node, agent_kernels_t *kernels, bus_error_t *err);
 
@@ -51,5 +52,11 @@ agent_kernel_pty_new(bus_node_t *node, agent_kernels_t *kernels, bus_error_t *er
 //  Frees it: waiting reads answer BUS_STATUS_UNAVAILABLE (the shells live on
 //  in their kernels). Idempotent; NULLs the caller's pointer.
 void agent_kernel_pty_destroy(agent_kernel_pty_t **self_p);
+
+//  ---------------------------------------------------------------------------
+//  The methods' handlers, for the agent's table of methods (agent_server.c);
+//  arg is the object.
+bus_rpc_handler_fn agent_kernel_pty_on_write;
+bus_rpc_handler_fn agent_kernel_pty_on_read;
 
 #endif

@@ -7,30 +7,38 @@
     an address per kernel in bridge mode), the runc driver (bundle, overlay,
     runc run -d, reap, remove, adopt) and one runner client per kernel
     (query, batch, input, interrupt, collect). Each kernel is a row of the
-    agent's own database, written in the same transaction as its durable
-    kernel.started, and deleted with its kernel.terminated, so a restarted
-    agent adopts the kernels that still run and reports the ones that died
-    meanwhile (lost-on-restart).
+    agent's own database (agent_db), written in the same transaction as its
+    durable kernel.started, and deleted with its kernel.terminated, so a
+    restarted agent adopts the kernels that still run and reports the ones
+    that died meanwhile (lost-on-restart).
+
+    Creating, restarting and ending a kernel's container run off the loop,
+    on the manager's worker thread (agent_worker, agent_container): the
+    loop takes the request, checks it and takes the kernel's accelerators,
+    the worker unpacks, attaches, writes the bundle, runs runc and waits
+    for the runner (an inotify event, not a poll), and the loop records the
+    kernel and answers. Meanwhile the loop answers everything else
+    (heartbeats, executes, lists, other creates, which queue). Requests
+    about a kernel whose job runs wait for it (agent_kernel.h): a repeated
+    create for the create, a destroy for the create or restart and then for
+    the end; each request is answered once.
 
     A timer reaps kernels that exit by themselves (self-terminated, or
-    oom-killed) and cleans up after them; another publishes kernel.stats of
-    every running kernel. A batch session's startup command runs as a batch
-    run; its end ends the kernel (task-finished, or task-failed with its
-    exit code, or oom-killed when the OOM killer took it). A run ended by
-    SIGKILL is told apart from an OOM kill by the cgroup's count, which is
-    then accounted to the run, so a kernel that exits later by itself is not
-    blamed on it. kernel.interrupt sends SIGINT, or with force SIGKILL to the
-    run's whole process group. kernel.restart stops a kernel's container and runs it again
-    from the same bundle: its files (the overlay), address and record stay,
-    its processes do not, and no durable event says so unless it cannot run
-    again (then it ends, failed-to-start). A destroyed kernel's exit code is
-    remembered in memory, so a repeated destroy answers it and a create of
-    that id again is refused (CONFLICT: a batch task must not run twice); an
-    id never seen is NOT_FOUND. In bridge mode the network is set up on the
-    first create, so an agent that runs no kernel leaves the host's network
-    alone. create, destroy and restart run on the loop and block it for as
-    long as unpack and runc take (destroy and restart: up to their grace
-    period).
+    oom-killed) and ends them; another publishes kernel.stats of every
+    running kernel (agent_kernel_watch). A batch session's startup command
+    runs as a batch run; its end ends the kernel (agent_task). A run ended
+    by SIGKILL is told apart from an OOM kill by the cgroup's count, which
+    is then accounted to the run, so a kernel that exits later by itself is
+    not blamed on it. kernel.interrupt sends SIGINT, or with force SIGKILL
+    to the run's whole process group. kernel.restart stops a kernel's
+    container and runs it again from the same bundle: its files (the
+    overlay), address and record stay, its processes do not, and no durable
+    event says so unless it cannot run again (then it ends,
+    failed-to-start). A destroyed kernel's exit code is remembered in
+    memory, so a repeated destroy answers it and a create of that id again
+    is refused (CONFLICT: a batch task must not run twice); an id never
+    seen is NOT_FOUND. In bridge mode the network is set up on the first
+    create, so an agent that runs no kernel leaves the host's network alone.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -46,16 +54,11 @@
 
 //  How often exited kernels are looked for.
 #define AGENT_KERNELS_REAP_MS 200
-//  How long create waits for the runner's socket to appear in the kernel.
-#define AGENT_KERNELS_RUNNER_WAIT_MS 10000
 //  Ended kernels remembered, so a repeated destroy answers their exit code and
 //  a repeated create is refused.
 #define AGENT_KERNELS_ENDED_MAX 1024
-//  The agent's schema (bus_service_t.migrations); bump the count with every
-//  migration appended in agent_kernels.c (a static assertion checks).
-#define AGENT_KERNELS_MIGRATION_COUNT 2
-
-extern const bus_db_migration_t agent_kernels_migrations[];
+//  The longest grace period a destroy or restart may ask for.
+#define AGENT_KERNELS_GRACE_MAX_MS 600000
 
 typedef struct _agent_kernels_t agent_kernels_t;
 
@@ -80,8 +83,11 @@ agent_kernels_t *agent_kernels_new(bus_node_t *node,
                                    agent_accel_t *accel,
                                    bus_error_t *err);
 
-//  Frees the manager. Kernels keep running (a new agent adopts them); calls
-//  waiting for a run's output are answered UNAVAILABLE.
+//  Frees the manager. Kernels keep running (a new agent adopts them); a
+//  create, restart or end the worker runs is waited for, those queued are
+//  cancelled and their requests left unanswered (as requests still queued
+//  in the socket); calls waiting for a run's output are answered
+//  UNAVAILABLE.
 void agent_kernels_destroy(agent_kernels_t **self_p);
 
 //  How many kernels the manager has now.

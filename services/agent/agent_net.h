@@ -13,7 +13,8 @@
     agent_net_new. The runc bundle joins the namespace through the kernel
     spec's netns_path.
 
-    The object is not thread-safe; one thread owns it (the agent's loop).
+    The object is not thread-safe; one thread owns it (the agent's kernel
+    worker, agent_container; the loop at start and stop).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================

@@ -606,7 +606,7 @@ test_runc_kernel(void)
 
     T_EQ_INT(agent_runc_remove(runc, id, 1000, NULL, &err), 0);
     T_EQ_INT(agent_net_detach(s_net, id, &err), 0);
-    agent_runc_reap(runc, NULL, NULL);
+    agent_runc_reap_all(runc, NULL, NULL);
     agent_runc_destroy(&runc);
     zstr_free(&id);
 }
@@ -677,7 +677,7 @@ test_runc_egress(void)
     zstr_free(&script);
     agent_runc_remove(runc, id, 1000, NULL, &err);
     agent_net_detach(s_net, id, &err);
-    agent_runc_reap(runc, NULL, NULL);
+    agent_runc_reap_all(runc, NULL, NULL);
     agent_runc_destroy(&runc);
     zstr_free(&id);
     zstr_free(&out);

@@ -31,14 +31,19 @@
 
 #define CGROUP_ROOT "/sys/fs/cgroup"
 
-typedef struct {
+//  A kernel's entry: what the driver knows of its container. It moves
+//  between drivers with agent_runc_detach and agent_runc_attach.
+struct _agent_runc_entry_t {
     char *id;
     int pid;       //  PID 1 on the host
     bool exited;   //  reaped (or seen gone)
     int exit_code; //  valid once exited
     bool oom_killed;
     uint64_t oom_base; //  the cgroup's OOM kills accounted for already
-} s_kernel_t;
+    bool foreign;      //  adopted and not our child: never waited for, its pid
+                       //  may even belong to another process of ours one day
+};
+typedef agent_runc_entry_t s_kernel_t;
 
 struct _agent_runc_t {
     char *runc_path;
@@ -46,17 +51,6 @@ struct _agent_runc_t {
     char *root;        //  runc --root
     zhashx_t *kernels; //  id -> s_kernel_t
 };
-
-static void
-s_kernel_destroy(void **item_p)
-{
-    s_kernel_t *kernel = *item_p;
-    if (kernel) {
-        free(kernel->id);
-        free(kernel);
-        *item_p = NULL;
-    }
-}
 
 //  Whole small file into a fresh string, or NULL. Caller owns return value.
 static char *
@@ -194,6 +188,23 @@ s_cgroup_remove(const char *kernel_id)
     rmdir(path);
 }
 
+//  The parent of pid (from /proc), or -1.
+static int
+s_parent(int pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    char *stat = s_read_file(path);
+    //  "pid (comm) S ppid ...": the fields after the last ')'
+    const char *paren = stat ? strrchr(stat, ')') : NULL;
+    char state;
+    int parent = -1;
+    if (!paren || sscanf(paren + 1, " %c %d", &state, &parent) != 2)
+        parent = -1;
+    free(stat);
+    return parent;
+}
+
 static int
 s_exit_code(int wstatus)
 {
@@ -210,22 +221,6 @@ s_kernel_exited(s_kernel_t *kernel, int exit_code)
         exit_code == 128 + SIGKILL && s_oom_count(kernel->id) > kernel->oom_base;
 }
 
-//  True when pid exists and is not a zombie (for a pid that is not our child).
-static bool
-s_pid_alive(int pid)
-{
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    char *stat = s_read_file(path);
-    if (!stat)
-        return false;
-    //  "pid (comm) S ...": the state follows the last ')'
-    const char *paren = strrchr(stat, ')');
-    bool alive = paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
-    free(stat);
-    return alive;
-}
-
 //  Wait until the kernel's PID 1 is gone or deadline (zclock_mono ms) passes.
 static bool
 s_wait_gone(s_kernel_t *kernel, int64_t deadline)
@@ -234,12 +229,14 @@ s_wait_gone(s_kernel_t *kernel, int64_t deadline)
         if (kernel->exited)
             return true;
         int wstatus;
-        pid_t pid = waitpid(kernel->pid, &wstatus, WNOHANG);
+        pid_t pid = kernel->foreign ? -1 : waitpid(kernel->pid, &wstatus, WNOHANG);
+        if (kernel->foreign)
+            errno = ECHILD;
         if (pid == kernel->pid) {
             s_kernel_exited(kernel, s_exit_code(wstatus));
             return true;
         }
-        if (pid < 0 && errno == ECHILD && !s_pid_alive(kernel->pid)) {
+        if (pid < 0 && errno == ECHILD && !agent_runc_pid_alive(kernel->pid)) {
             s_kernel_exited(kernel, AGENT_RUNC_EXIT_UNKNOWN);
             return true;
         }
@@ -363,7 +360,6 @@ agent_runc_new(const char *runc_path, const char *state_dir)
         agent_runc_destroy(&self);
         return NULL;
     }
-    zhashx_set_destructor(self->kernels, s_kernel_destroy);
     return self;
 }
 
@@ -377,6 +373,11 @@ agent_runc_destroy(agent_runc_t **self_p)
     agent_runc_t *self = *self_p;
     if (!self)
         return;
+    //  The table has no destructor, so that agent_runc_detach can hand an
+    //  entry out: its entries are freed here.
+    for (s_kernel_t *kernel = self->kernels ? zhashx_first(self->kernels) : NULL; kernel;
+         kernel = zhashx_next(self->kernels))
+        agent_runc_entry_destroy(&kernel);
     zhashx_destroy(&self->kernels);
     free(self->runc_path);
     free(self->state_dir);
@@ -475,20 +476,43 @@ agent_runc_pid(agent_runc_t *self, const char *kernel_id)
 }
 
 //  ---------------------------------------------------------------------------
-//  Reap exited children.
+//  Reap this driver's kernels that exited.
 
 int
 agent_runc_reap(agent_runc_t *self, agent_runc_exit_fn *fn, void *arg)
 {
     assert(self);
     int count = 0;
+    for (s_kernel_t *kernel = zhashx_first(self->kernels); kernel;
+         kernel = zhashx_next(self->kernels)) {
+        int wstatus;
+        //  Its pid only: a child another thread waits for keeps its status.
+        if (kernel->exited || kernel->pid <= 0 || kernel->foreign ||
+            waitpid(kernel->pid, &wstatus, WNOHANG) != kernel->pid)
+            continue; //  running, or not our child (adopted)
+        s_kernel_exited(kernel, s_exit_code(wstatus));
+        count++;
+        if (fn)
+            fn(kernel->id, kernel->pid, kernel->exit_code, kernel->oom_killed, arg);
+    }
+    return count;
+}
+
+//  ---------------------------------------------------------------------------
+//  Reap every exited child.
+
+int
+agent_runc_reap_all(agent_runc_t *self, agent_runc_exit_fn *fn, void *arg)
+{
+    assert(self);
+    int count = agent_runc_reap(self, fn, arg);
     int wstatus;
     pid_t pid;
     while ((pid = waitpid(-1, &wstatus, WNOHANG)) > 0) {
         s_kernel_t *found = NULL;
         for (s_kernel_t *kernel = zhashx_first(self->kernels); kernel;
              kernel = zhashx_next(self->kernels))
-            if (kernel->pid == pid && !kernel->exited)
+            if (kernel->pid == pid && !kernel->exited && !kernel->foreign)
                 found = kernel;
         if (found) {
             s_kernel_exited(found, s_exit_code(wstatus));
@@ -570,8 +594,10 @@ agent_runc_remove(agent_runc_t *self,
         status = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot remove %s: %s", dir,
                                strerror(errno));
     s_cgroup_remove(kernel_id);
-    if (kernel)
+    if (kernel) {
         zhashx_delete(self->kernels, kernel_id);
+        agent_runc_entry_destroy(&kernel);
+    }
 done:
     zstr_free(&dir);
     zstr_free(&rootfs);
@@ -643,6 +669,7 @@ agent_runc_start(agent_runc_t *self, const char *kernel_id, bus_error_t *err)
             kernel->exit_code = AGENT_RUNC_EXIT_UNKNOWN;
             kernel->oom_killed = false;
             kernel->oom_base = oom_base;
+            kernel->foreign = false; //  runc's child, handed to us
         } else {
             s_cgroup_remove(kernel_id);
             status = BUS_STATUS_INTERNAL; //  err says why
@@ -741,6 +768,7 @@ agent_runc_adopt(agent_runc_t *self, const char *kernel_id, int pid, bus_error_t
     kernel->exit_code = AGENT_RUNC_EXIT_UNKNOWN;
     //  What happened before is not known: no earlier kill is blamed on it.
     kernel->oom_base = s_oom_count(kernel_id);
+    kernel->foreign = s_parent(pid) != getpid();
     zhashx_insert(self->kernels, kernel_id, kernel);
     return BUS_OK;
 }
@@ -760,6 +788,71 @@ agent_runc_oom_take(agent_runc_t *self, const char *kernel_id)
         return false;
     kernel->oom_base = count;
     return true;
+}
+
+//  ---------------------------------------------------------------------------
+//  Whether a process runs.
+
+bool
+agent_runc_pid_alive(int pid)
+{
+    if (pid <= 0)
+        return false;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    char *stat = s_read_file(path);
+    if (!stat)
+        return false;
+    //  "pid (comm) S ...": the state follows the last ')'
+    const char *paren = strrchr(stat, ')');
+    bool alive = paren && paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X';
+    free(stat);
+    return alive;
+}
+
+//  ---------------------------------------------------------------------------
+//  Take a kernel's entry out of the driver.
+
+agent_runc_entry_t *
+agent_runc_detach(agent_runc_t *self, const char *kernel_id)
+{
+    assert(self);
+    assert(kernel_id);
+    s_kernel_t *kernel = zhashx_lookup(self->kernels, kernel_id);
+    if (kernel)
+        zhashx_delete(self->kernels, kernel_id); //  no destructor: the caller's now
+    return kernel;
+}
+
+//  ---------------------------------------------------------------------------
+//  Put an entry another driver gave up into this one.
+
+int
+agent_runc_attach(agent_runc_t *self, agent_runc_entry_t **entry_p, bus_error_t *err)
+{
+    assert(self);
+    assert(entry_p && *entry_p);
+    agent_runc_entry_t *entry = *entry_p;
+    if (zhashx_lookup(self->kernels, entry->id))
+        return bus_error_set(err, BUS_STATUS_CONFLICT, "kernel %s is known", entry->id);
+    zhashx_insert(self->kernels, entry->id, entry);
+    *entry_p = NULL;
+    return BUS_OK;
+}
+
+//  ---------------------------------------------------------------------------
+//  Free an entry no driver holds.
+
+void
+agent_runc_entry_destroy(agent_runc_entry_t **entry_p)
+{
+    assert(entry_p);
+    agent_runc_entry_t *entry = *entry_p;
+    if (entry) {
+        free(entry->id);
+        free(entry);
+        *entry_p = NULL;
+    }
 }
 
 //  ---------------------------------------------------------------------------

@@ -12,13 +12,21 @@
     runs, and that process (the container's PID 1) is re-parented to the agent,
     which makes itself a child subreaper when the driver is created. The agent
     then learns each exit with waitpid, through agent_runc_reap, called from
-    its SIGCHLD handling or periodic tick. agent_runc_stop and
+    its SIGCHLD handling or periodic tick: on the pids of its kernels only,
+    never waitpid(-1), so that the runc, umoci or ip another thread runs
+    keeps its exit status for that thread (agent_runc_reap_all takes every
+    exited child, orphans too, when no other thread runs any). agent_runc_stop and
     agent_runc_start restart a kernel in place (its files stay). Containers
     outlive the driver object and the agent: after an agent restart,
     agent_runc_list tells which still exist and agent_runc_adopt takes them
     back (their exit codes are then unknown).
 
-    The driver is not thread-safe; one thread owns it (the agent's loop).
+    A driver is not thread-safe; one thread owns it. A process may hold
+    several over one state dir, one per thread (the agent: its loop's, which
+    reaps, and its worker's, which starts and removes containers): a
+    kernel's entry (its pid, exit and OOM baseline) is in one of them at a
+    time and moves to the thread that works on the kernel with
+    agent_runc_detach and agent_runc_attach.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -42,6 +50,8 @@
 #define AGENT_RUNC_EXIT_UNKNOWN -1
 
 typedef struct _agent_runc_t agent_runc_t;
+//  What a driver knows of one kernel's container (see agent_runc_detach).
+typedef struct _agent_runc_entry_t agent_runc_entry_t;
 
 //  One container of ours as runc lists it.
 typedef struct {
@@ -85,13 +95,21 @@ agent_runc_create(agent_runc_t *self, const agent_kernel_spec_t *spec, bus_error
 int agent_runc_pid(agent_runc_t *self, const char *kernel_id);
 
 //  ---------------------------------------------------------------------------
-//  Reap every exited child without blocking (waitpid(-1, WNOHANG)) and call
-//  fn for each (fn may be NULL). A reaped kernel stays known, as exited, until
-//  agent_runc_remove (fn must not call agent_runc_remove itself: its kernel_id
-//  is borrowed). Since this reaps any child of the process, other code
-//  in the agent must not wait for its own children from another thread.
-//  Returns the number of kernels that exited.
+//  Reap this driver's kernels that exited, without blocking (waitpid on
+//  each one's pid, WNOHANG), and call fn for each (fn may be NULL). A reaped
+//  kernel stays known, as exited, until agent_runc_remove (fn must not
+//  change the driver: its kernel_id is borrowed). Children that other
+//  threads wait for are left alone. Returns the number of kernels that
+//  exited.
 int agent_runc_reap(agent_runc_t *self, agent_runc_exit_fn *fn, void *arg);
+
+//  agent_runc_reap, then every other exited child of the process
+//  (waitpid(-1, WNOHANG)): orphans re-parented to the subreaper, passed to
+//  fn with kernel_id NULL. Call it only while no other thread runs a child
+//  or holds an entry of a kernel (the agent: while its worker is idle), or
+//  their exits are taken from them. Returns the number of kernels that
+//  exited.
+int agent_runc_reap_all(agent_runc_t *self, agent_runc_exit_fn *fn, void *arg);
 
 //  ---------------------------------------------------------------------------
 //  Send signal to a kernel's PID 1 (runc kill). Returns 0, or NOT_FOUND,
@@ -159,6 +177,26 @@ agent_runc_adopt(agent_runc_t *self, const char *kernel_id, int pid, bus_error_t
 //  blamed on them. False for a kernel the driver does not know or that has
 //  exited.
 bool agent_runc_oom_take(agent_runc_t *self, const char *kernel_id);
+
+//  ---------------------------------------------------------------------------
+//  True when pid runs and is not a zombie (read from /proc: for any pid,
+//  our child or not). False for pid <= 0.
+bool agent_runc_pid_alive(int pid);
+
+//  ---------------------------------------------------------------------------
+//  Takes kernel_id's entry out of the driver, which forgets the kernel, so
+//  that its state can go with the kernel to another driver (on another
+//  thread: agent_runc_attach). Returns NULL when the driver does not know
+//  it. Caller owns return value.
+agent_runc_entry_t *agent_runc_detach(agent_runc_t *self, const char *kernel_id);
+
+//  Puts an entry another driver gave up into this one: takes *entry_p and
+//  sets it to NULL. Returns 0, or CONFLICT when the driver knows the kernel
+//  already (the caller keeps the entry).
+int agent_runc_attach(agent_runc_t *self, agent_runc_entry_t **entry_p, bus_error_t *err);
+
+//  Frees an entry no driver holds (safe on NULL).
+void agent_runc_entry_destroy(agent_runc_entry_t **entry_p);
 
 //  ---------------------------------------------------------------------------
 //  The host path of leaf inside a kernel's dir (leaf NULL: the dir itself),

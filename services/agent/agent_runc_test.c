@@ -577,6 +577,50 @@ test_remove_escalates(void)
     zstr_free(&id);
 }
 
+//  A kernel's entry moves to another driver (as from the agent's loop to its
+//  worker): the first forgets the kernel and no longer reaps it, the second
+//  knows its pid and removes it with its exit code.
+static void
+test_detach_attach(void)
+{
+    char *id = s_kernel_id("moved");
+    const char *args[8];
+    agent_kernel_spec_t spec;
+    s_spec(&spec, id, "exec sleep 30", args);
+    bus_error_t err = {0};
+    T_EQ_INT(agent_runc_create(s_runc, &spec, &err), 0);
+    int pid = agent_runc_pid(s_runc, id);
+    T_ASSERT(pid > 0);
+    agent_runc_entry_t *entry = agent_runc_detach(s_runc, id);
+    T_ASSERT(entry);
+    T_ASSERT(!agent_runc_detach(s_runc, id));
+    T_EQ_INT(agent_runc_pid(s_runc, id), -1);
+    agent_runc_t *other = agent_runc_new(NULL, s_state);
+    T_ASSERT(other);
+    T_EQ_INT(agent_runc_attach(other, &entry, &err), 0);
+    T_ASSERT(!entry);
+    T_EQ_INT(agent_runc_pid(other, id), pid);
+    //  Known twice is refused, the entry left with the caller.
+    agent_runc_entry_t *again = agent_runc_detach(other, id);
+    T_EQ_INT(agent_runc_attach(other, &again, &err), 0);
+    again = agent_runc_detach(other, id);
+    T_EQ_INT(agent_runc_adopt(other, id, pid, &err), 0);
+    T_EQ_INT(agent_runc_attach(other, &again, &err), BUS_STATUS_CONFLICT);
+    T_ASSERT(again);
+    agent_runc_entry_destroy(&again);
+    T_ASSERT(!again);
+    //  Killed: the first driver, which no longer holds it, does not reap it.
+    T_EQ_INT(agent_runc_kill(other, id, SIGKILL, &err), 0);
+    zclock_sleep(200);
+    agent_runc_reap(s_runc, NULL, NULL);
+    int code = 0;
+    T_EQ_INT(agent_runc_remove(other, id, 1000, &code, &err), 0);
+    T_EQ_INT(code, 137); //  its child: the code is known
+    T_ASSERT(s_gone(id));
+    agent_runc_destroy(&other);
+    zstr_free(&id);
+}
+
 //  After the driver is recreated (as after an agent restart), list finds the
 //  running kernel and adopt takes it back.
 static void
@@ -667,7 +711,7 @@ test_nothing_left(void)
     char pattern[64];
     snprintf(pattern, sizeof pattern, "t%d-*", (int) getpid());
     T_EQ_INT(s_cgroup_dirs(pattern), 0);
-    agent_runc_reap(s_runc, NULL, NULL);
+    agent_runc_reap_all(s_runc, NULL, NULL);
 }
 
 //  ---------------------------------------------------------------------------
@@ -735,6 +779,7 @@ main(void)
     T_RUN(test_pids_limit);
     T_RUN(test_isolation_and_grace);
     T_RUN(test_remove_escalates);
+    T_RUN(test_detach_attach);
     T_RUN(test_list_and_adopt);
     T_RUN(test_bad_spec_leaves_nothing);
     T_RUN(test_nothing_left);

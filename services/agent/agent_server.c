@@ -14,6 +14,38 @@
     With fake.agents > 0 it runs none of that: a fleet of fake agents
     (agent_fake) that need no runc, images or root.
 
+    Its methods are served from one table (s_methods below): each kernel.*
+    method with the object whose handler answers it.
+
+    Threads: the loop (bus_node's libevent base) runs everything but the
+    kernels' containers, which the kernel manager's worker makes, restarts
+    and removes (agent_worker, agent_container): runc, umoci and ip never
+    run on the loop, which keeps answering heartbeats, executes and lists
+    while kernels start. The worker's jobs are handed over and back through
+    a zactor pipe; nothing else is shared (agent_kernel.h says who owns
+    what). A bootstrap script runs on the worker with a private event base.
+
+    Timers, all on the loop (Redis serverCron's habit: each one, its
+    period, what it does):
+      - bus_node's cron, every bus.heartbeat_ms: registry heartbeat,
+        peers (bus.sync_ms), durable-event catch-up, outbox flush and trim
+        (listed in bus_node.h);
+      - agent_heartbeat, every bus.heartbeat_ms: agent.heartbeat with the
+        slots offered and those the kernels' rows hold (agent_db);
+      - agent_images, every agent.images_rescan_ms (0: at start only):
+        rescan agent.images_dir, re-announce a changed image.catalog;
+      - agent_kernel_watch reap, every AGENT_KERNELS_REAP_MS (200 ms, not
+        configurable): collect the kernels' exits (their pids only; every
+        child while the worker is idle) and end those kernels
+        (self-terminated, oom-killed); adopted kernels through /proc;
+      - agent_kernel_watch stats, every agent.stats_ms (0: off):
+        kernel.stats of every running kernel from its cgroup;
+      - one-shot timers per request, not periodic: a runner client's
+        collect deadline (agent_runner_client), a terminal read's wait
+        (agent_kernel_pty);
+      - with fake.agents, agent_fake's heartbeat slices instead (every
+        bus.heartbeat_ms spread over the fleet) and its flush event.
+
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
@@ -28,6 +60,52 @@ typedef struct {
     agent_kernel_files_t *kernel_files;
     agent_kernel_pty_t *kernel_pty;
 } agent_state_t;
+
+//  The agent's methods: each with its handler and the object (a member of
+//  agent_state_t) passed to it. The fake fleet has a table of its own.
+static const struct {
+    bus_node_method_t served;
+    size_t object; //  offsetof(agent_state_t, ...)
+} s_methods[] = {
+    {{PROTO_KERNEL_CREATE, agent_kernel_create_on_create},
+     offsetof(agent_state_t, kernels)},
+    {{PROTO_KERNEL_DESTROY, agent_kernel_rpc_on_destroy},
+     offsetof(agent_state_t, kernels)},
+    {{PROTO_KERNEL_RESTART, agent_kernel_rpc_on_restart},
+     offsetof(agent_state_t, kernels)},
+    {{PROTO_KERNEL_HOSTS, agent_kernel_rpc_on_hosts}, offsetof(agent_state_t, kernels)},
+    {{PROTO_KERNEL_EXECUTE, agent_kernel_rpc_on_execute},
+     offsetof(agent_state_t, kernels)},
+    {{PROTO_KERNEL_INTERRUPT, agent_kernel_rpc_on_interrupt},
+     offsetof(agent_state_t, kernels)},
+    {{PROTO_KERNEL_LOGS, agent_kernel_rpc_on_logs}, offsetof(agent_state_t, kernels)},
+    {{PROTO_KERNEL_LIST, agent_kernel_rpc_on_list}, offsetof(agent_state_t, kernels)},
+    {{PROTO_KERNEL_UPLOAD, agent_kernel_files_on_upload},
+     offsetof(agent_state_t, kernel_files)},
+    {{PROTO_KERNEL_DOWNLOAD, agent_kernel_files_on_download},
+     offsetof(agent_state_t, kernel_files)},
+    {{PROTO_KERNEL_DOWNLOAD_SINGLE, agent_kernel_files_on_download_single},
+     offsetof(agent_state_t, kernel_files)},
+    {{PROTO_KERNEL_LIST_FILES, agent_kernel_files_on_list_files},
+     offsetof(agent_state_t, kernel_files)},
+    {{PROTO_KERNEL_PTY_WRITE, agent_kernel_pty_on_write},
+     offsetof(agent_state_t, kernel_pty)},
+    {{PROTO_KERNEL_PTY_READ, agent_kernel_pty_on_read},
+     offsetof(agent_state_t, kernel_pty)},
+};
+
+//  Serves every method of s_methods. BUS_OK or err.
+static int
+s_serve(bus_node_t *node, agent_state_t *state, bus_error_t *err)
+{
+    for (size_t i = 0; i < sizeof s_methods / sizeof s_methods[0]; i++) {
+        void *object = *(void **) ((char *) state + s_methods[i].object);
+        int rc = bus_node_serve(node, &s_methods[i].served, 1, object, err);
+        if (rc != BUS_OK)
+            return rc;
+    }
+    return BUS_OK;
+}
 
 static void
 s_fini(void **state_p)
@@ -117,7 +195,7 @@ s_init(bus_node_t *node, const void *config_p, bus_error_t *err)
         state->kernel_pty = agent_kernel_pty_new(node, state->kernels, err);
     if (state->kernel_pty)
         state->heartbeat = agent_heartbeat_new(node, config, state->accel, err);
-    if (!state->heartbeat) {
+    if (!state->heartbeat || s_serve(node, state, err) != BUS_OK) {
         void *dead = state;
         s_fini(&dead);
         return NULL;
@@ -131,8 +209,8 @@ const bus_service_t agent_service = {
     .options = agent_config_options,
     .config_size = sizeof(agent_config_t),
     .node_config_offset = offsetof(agent_config_t, node),
-    .migrations = agent_kernels_migrations,
-    .migration_count = AGENT_KERNELS_MIGRATION_COUNT,
+    .migrations = agent_db_migrations,
+    .migration_count = AGENT_DB_MIGRATION_COUNT,
     .init = s_init,
     .fini = s_fini,
 };

@@ -467,10 +467,7 @@ sched_rpc_new(bus_node_t *node,
     self->commit = commit;
     self->kernels = kernels;
     self->agents = agents;
-    static const struct {
-        const char *method;
-        bus_rpc_handler_fn *fn;
-    } methods[] = {
+    static const bus_node_method_t methods[] = {
         {PROTO_SESSION_CREATE, s_on_create},
         {PROTO_SESSION_DESTROY, s_on_destroy},
         {PROTO_SESSION_GET, s_on_get},
@@ -482,12 +479,11 @@ sched_rpc_new(bus_node_t *node,
         {PROTO_SCHEDULER_USAGE, s_on_usage},
         {PROTO_SCHEDULER_INVARIANT, s_on_invariant},
     };
-    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
-        if (bus_node_handle(node, methods[i].method, methods[i].fn, self) != 0) {
-            bus_error_set(err, BUS_STATUS_INTERNAL, "cannot serve %s", methods[i].method);
-            sched_rpc_destroy(&self);
-            return NULL;
-        }
+    if (bus_node_serve(node, methods, sizeof methods / sizeof methods[0], self, err) !=
+        BUS_OK) {
+        sched_rpc_destroy(&self);
+        return NULL;
+    }
     return self;
 }
 

@@ -738,10 +738,7 @@ sp_rpc_new(bus_node_t *node, sp_folders_t *folders, const char *url, bus_error_t
         sp_rpc_destroy(&self);
         return NULL;
     }
-    static const struct {
-        const char *method;
-        bus_rpc_handler_fn *fn;
-    } methods[] = {
+    static const bus_node_method_t methods[] = {
         {PROTO_STORAGE_VOLUMES, s_on_volumes},
         {PROTO_STORAGE_FOLDER_CREATE, s_on_create},
         {PROTO_STORAGE_FOLDER_DELETE, s_on_delete},
@@ -755,12 +752,11 @@ sp_rpc_new(bus_node_t *node, sp_folders_t *folders, const char *url, bus_error_t
         {PROTO_STORAGE_FILES_MOVE, s_on_move},
         {PROTO_STORAGE_FILES_DELETE, s_on_files_delete},
     };
-    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
-        if (bus_node_handle(node, methods[i].method, methods[i].fn, self) != 0) {
-            bus_error_set(err, BUS_STATUS_INTERNAL, "cannot serve %s", methods[i].method);
-            sp_rpc_destroy(&self);
-            return NULL;
-        }
+    if (bus_node_serve(node, methods, sizeof methods / sizeof methods[0], self, err) !=
+        BUS_OK) {
+        sp_rpc_destroy(&self);
+        return NULL;
+    }
     return self;
 }
 

@@ -54,18 +54,14 @@ wsp_rpc_new(bus_node_t *node, wsp_routes_t *routes, bus_error_t *err)
     }
     self->node = node;
     self->routes = routes;
-    static const struct {
-        const char *method;
-        bus_rpc_handler_fn *fn;
-    } methods[] = {
+    static const bus_node_method_t methods[] = {
         {PROTO_WSPROXY_CLOSE, s_on_close},
     };
-    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
-        if (bus_node_handle(node, methods[i].method, methods[i].fn, self) != 0) {
-            bus_error_set(err, BUS_STATUS_INTERNAL, "cannot serve %s", methods[i].method);
-            wsp_rpc_destroy(&self);
-            return NULL;
-        }
+    if (bus_node_serve(node, methods, sizeof methods / sizeof methods[0], self, err) !=
+        BUS_OK) {
+        wsp_rpc_destroy(&self);
+        return NULL;
+    }
     return self;
 }
 

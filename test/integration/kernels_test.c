@@ -1,6 +1,8 @@
 /*  =========================================================================
     kernels_test - the agent's kernel.* service with real runc containers:
     create (kernel.started), execute in the busybox image, logs, list,
+    quick answers (kernel.list, an execute, heartbeats) while 20 kernels
+    are being created, all of which then run and are destroyed cleanly,
     the file methods (upload, download, download_single, list_files, and
     paths that leave home refused), the terminal (pty_write opens, resizes
     and types; pty_read waits for output, keeps the last 256 KiB, answers
@@ -136,14 +138,14 @@ s_call(const char *method, bus_writer_t *writer, zchunk_t **reply_p, bus_error_t
     return rc;
 }
 
-//  Creates kernel id with mem bytes of memory (a batch kernel when
-//  startup_command); the status, the reply into *out when given.
-static int
-s_create_mem(const char *id,
-             const char *image,
-             const char *startup_command,
-             const char *mem,
-             proto_kernel_create_rep_t *out)
+//  kernel.create's body for kernel id with mem bytes of memory (a batch
+//  kernel when startup_command), into writer.
+static void
+s_create_body(const char *id,
+              const char *image,
+              const char *startup_command,
+              const char *mem,
+              bus_writer_t *writer)
 {
     proto_kv_t slots[] = {{"cpu", "1"}, {"mem", (char *) mem}};
     proto_kv_t environ[] = {{"GREETING", "hi there"}};
@@ -162,7 +164,6 @@ s_create_mem(const char *id,
         in.session_type = "batch";
         in.startup_command = (char *) startup_command;
     }
-    bus_writer_t *writer = bus_writer_new();
     proto_kernel_create_req_write(&in, writer);
     in.session_type = type;
     in.startup_command = NULL;
@@ -171,6 +172,19 @@ s_create_mem(const char *id,
     in.slots = in.environ = NULL;
     in.slots_count = in.environ_count = 0;
     proto_kernel_create_req_clear(&in);
+}
+
+//  Creates kernel id with mem bytes of memory (a batch kernel when
+//  startup_command); the status, the reply into *out when given.
+static int
+s_create_mem(const char *id,
+             const char *image,
+             const char *startup_command,
+             const char *mem,
+             proto_kernel_create_rep_t *out)
+{
+    bus_writer_t *writer = bus_writer_new();
+    s_create_body(id, image, startup_command, mem, writer);
     zchunk_t *reply = NULL;
     bus_error_t err;
     int rc = s_call(PROTO_KERNEL_CREATE, writer, &reply, &err);
@@ -501,6 +515,256 @@ test_logs_list_interrupt(void)
     stop.kernel_id = NULL;
     proto_kernel_interrupt_req_clear(&stop);
     T_EQ_INT(s_call(PROTO_KERNEL_INTERRUPT, writer, &reply, &err), BUS_OK);
+    zchunk_destroy(&reply);
+}
+
+//  ---------------------------------------------------------------------------
+//  The agent stays responsive while it creates kernels: it creates and
+//  removes containers off its loop.
+
+#define BUSY_KERNELS 20
+//  A quick answer (kernel.list, an execute on k1, a heartbeat) must come
+//  within this long while the creates go on, and within a quarter of the
+//  time they take together.
+#define BUSY_QUICK_MS 1000
+
+//  An asynchronous call's answer: its status and when it came.
+typedef struct {
+    bool done;
+    int status;
+    int64_t sent_us;
+    int64_t at_us;
+} s_answer_t;
+
+static void
+s_on_answer(void *arg, const bus_reply_t *reply)
+{
+    s_answer_t *answer = arg;
+    answer->done = true;
+    answer->status = reply->status;
+    answer->at_us = bus_clock_mono_us();
+    if (reply->status != BUS_OK)
+        fprintf(stderr, "# busy call: %d %s\n", reply->status, reply->detail);
+}
+
+//  Sends method with writer's body (destroyed) without waiting.
+static bool
+s_send(const char *method, bus_writer_t *writer, s_answer_t *answer)
+{
+    memset(answer, 0, sizeof *answer);
+    answer->sent_us = bus_clock_mono_us();
+    uint64_t call =
+        bus_rpc_client_call(s_client, method, bus_writer_data(writer),
+                            bus_writer_size(writer), CALL_MS, s_on_answer, answer);
+    bus_writer_destroy(&writer);
+    return call > 0;
+}
+
+//  How many of count answers have not come.
+static int
+s_unanswered(const s_answer_t *answers, int count)
+{
+    int left = 0;
+    for (int i = 0; i < count; i++)
+        left += !answers[i].done;
+    return left;
+}
+
+//  Serves the client and notes the heartbeats until answer came (or CALL_MS).
+//  The longest gap between two heartbeats goes into *gap_us, *last_us the
+//  last one's arrival.
+static bool
+s_busy_wait(s_answer_t *answer, bus_sub_t *beats, int64_t *last_us, int64_t *gap_us)
+{
+    int64_t deadline = bus_clock_mono_ms() + CALL_MS;
+    while (!answer->done && bus_clock_mono_ms() < deadline) {
+        zsock_t *socks[] = {bus_rpc_client_sock(s_client), bus_sub_sock(beats)};
+        zmq_pollitem_t items[] = {{zsock_resolve(socks[0]), 0, ZMQ_POLLIN, 0},
+                                  {zsock_resolve(socks[1]), 0, ZMQ_POLLIN, 0}};
+        zmq_poll(items, 2, 10);
+        bus_rpc_client_dispatch(s_client);
+        bus_rpc_client_tick(s_client);
+        bus_event_t event;
+        bus_error_t err;
+        while (bus_sub_recv(beats, &event, &err) == BUS_OK) {
+            int64_t now = bus_clock_mono_us();
+            if (*last_us > 0 && now - *last_us > *gap_us)
+                *gap_us = now - *last_us;
+            *last_us = now;
+        }
+    }
+    return answer->done;
+}
+
+//  Destroys the kernels of ids that were created (answered OK), all at
+//  once. True when every destroy was answered OK, every kernel ended
+//  user-requested and nothing of them is left.
+static bool
+s_busy_destroy(char ids[][16], const s_answer_t *creates, int count)
+{
+    static s_answer_t destroys[BUSY_KERNELS];
+    bool ok = true;
+    for (int i = 0; i < count; i++) {
+        destroys[i] = (s_answer_t){.done = true, .status = BUS_OK};
+        if (!creates[i].done || creates[i].status != BUS_OK)
+            continue;
+        proto_kernel_destroy_req_t in;
+        proto_kernel_destroy_req_init(&in);
+        in.kernel_id = ids[i];
+        in.grace_ms = 2000;
+        bus_writer_t *writer = bus_writer_new();
+        proto_kernel_destroy_req_write(&in, writer);
+        in.kernel_id = NULL;
+        proto_kernel_destroy_req_clear(&in);
+        ok = s_send(PROTO_KERNEL_DESTROY, writer, &destroys[i]) && ok;
+    }
+    int64_t deadline = bus_clock_mono_ms() + CALL_MS;
+    while (s_unanswered(destroys, count) > 0 && bus_clock_mono_ms() < deadline) {
+        bus_rpc_client_dispatch(s_client);
+        bus_rpc_client_tick(s_client);
+        harness_pause_ms(10);
+    }
+    for (int i = 0; i < count; i++) {
+        if (!creates[i].done || creates[i].status != BUS_OK)
+            continue;
+        const s_seen_t *ended = s_wait_event(PROTO_KERNEL_TERMINATED, ids[i]);
+        bool clean = destroys[i].done && destroys[i].status == BUS_OK && ended &&
+                     strcmp(ended->reason, "user-requested") == 0 &&
+                     s_nothing_left(ids[i]);
+        if (!clean)
+            fprintf(stderr, "# %s not destroyed cleanly\n", ids[i]);
+        ok = ok && clean;
+    }
+    return ok;
+}
+
+static void
+test_answers_while_creating(void)
+{
+    bus_sub_t *beats = bus_sub_new(s_sched.hub_subscribe, NULL);
+    T_ASSERT(beats);
+    T_ASSERT(bus_sub_subscribe(beats, PROTO_AGENT_HEARTBEAT, NULL, NULL) == 0);
+    //  Once the subscription holds, a heartbeat comes every 100 ms.
+    bus_event_t event;
+    bus_error_t err;
+    int64_t deadline = bus_clock_mono_ms() + EVENT_MS;
+    while (bus_sub_recv(beats, &event, &err) != BUS_OK && bus_clock_mono_ms() < deadline)
+        harness_pause_ms(10);
+    int64_t last_beat = bus_clock_mono_us(), beat_gap = 0;
+
+    static s_answer_t creates[BUSY_KERNELS];
+    char ids[BUSY_KERNELS][16];
+    bool sent = true;
+    int64_t start = bus_clock_mono_us();
+    for (int i = 0; i < BUSY_KERNELS; i++) {
+        snprintf(ids[i], sizeof ids[i], "busy%d", i + 1);
+        bus_writer_t *writer = bus_writer_new();
+        s_create_body(ids[i], IMAGE, NULL, "268435456", writer);
+        sent = s_send(PROTO_KERNEL_CREATE, writer, &creates[i]) && sent;
+    }
+    //  Quick calls one after the other, a list then an execute on k1, until
+    //  every create is answered: each answer's latency, and how many creates
+    //  it came before.
+    int64_t list_max = 0, exec_max = 0;
+    int lists = 0, execs = 0, lists_early = 0, execs_early = 0, first_pending = -1;
+    bool quick_ok = sent;
+    for (int round = 0; quick_ok && s_unanswered(creates, BUSY_KERNELS) > 0; round++) {
+        s_answer_t quick;
+        bus_writer_t *writer = bus_writer_new();
+        bool list = round % 2 == 0;
+        if (list) {
+            proto_kernel_list_req_t in;
+            proto_kernel_list_req_init(&in);
+            proto_kernel_list_req_write(&in, writer);
+            proto_kernel_list_req_clear(&in);
+        } else {
+            char run[32];
+            snprintf(run, sizeof run, "q%d", round);
+            proto_kernel_execute_req_t in;
+            proto_kernel_execute_req_init(&in);
+            in.kernel_id = "k1";
+            in.run_id = run;
+            in.mode = "query";
+            in.code = "echo quick";
+            in.wait_ms = 5000;
+            proto_kernel_execute_req_write(&in, writer);
+            in.kernel_id = in.run_id = in.mode = in.code = NULL;
+            proto_kernel_execute_req_clear(&in);
+        }
+        quick_ok =
+            s_send(list ? PROTO_KERNEL_LIST : PROTO_KERNEL_EXECUTE, writer, &quick) &&
+            s_busy_wait(&quick, beats, &last_beat, &beat_gap) && quick.status == BUS_OK;
+        int64_t took = quick.at_us - quick.sent_us;
+        int pending = s_unanswered(creates, BUSY_KERNELS);
+        if (first_pending < 0)
+            first_pending = pending;
+        if (list) {
+            lists++;
+            list_max = took > list_max ? took : list_max;
+            lists_early += pending >= BUSY_KERNELS / 2;
+        } else {
+            execs++;
+            exec_max = took > exec_max ? took : exec_max;
+            execs_early += pending >= BUSY_KERNELS / 2;
+        }
+    }
+    //  Whatever happened above, the creates' answers, for the clean-up.
+    deadline = bus_clock_mono_ms() + CALL_MS;
+    while (s_unanswered(creates, BUSY_KERNELS) > 0 && bus_clock_mono_ms() < deadline) {
+        bus_rpc_client_dispatch(s_client);
+        bus_rpc_client_tick(s_client);
+        harness_pause_ms(10);
+    }
+    bus_sub_destroy(&beats);
+    int64_t last_create = 0;
+    int created = 0;
+    for (int i = 0; i < BUSY_KERNELS; i++) {
+        created += creates[i].done && creates[i].status == BUS_OK;
+        last_create = creates[i].at_us > last_create ? creates[i].at_us : last_create;
+    }
+    int64_t total = last_create - start;
+    fprintf(stderr,
+            "# %d creates answered in %.0f ms; kernel.list x%d max %.1f ms, execute"
+            " x%d max %.1f ms, heartbeat gap max %.1f ms; first quick answer with %d"
+            " creates pending\n",
+            created, total / 1e3, lists, list_max / 1e3, execs, exec_max / 1e3,
+            beat_gap / 1e3, first_pending);
+    //  All of them run (each answers code), then go cleanly, destroyed at once.
+    bool running = true;
+    for (int i = 0; i < BUSY_KERNELS; i++) {
+        if (!creates[i].done || creates[i].status != BUS_OK)
+            continue;
+        char *result = s_execute(ids[i], "r1", "query", "echo alive", NULL);
+        running = running && s_wait_event(PROTO_KERNEL_STARTED, ids[i]) && result &&
+                  strstr(result, "alive");
+        free(result);
+    }
+    bool destroyed = s_busy_destroy(ids, creates, BUSY_KERNELS);
+
+    T_ASSERT(quick_ok);
+    T_EQ_INT(created, BUSY_KERNELS);
+    T_ASSERT(running);
+    T_ASSERT(destroyed);
+    //  Answered while the creates were going on, not after them.
+    T_ASSERT(first_pending >= BUSY_KERNELS / 2);
+    T_ASSERT(lists_early > 0);
+    T_ASSERT(execs_early > 0);
+    T_ASSERT(list_max < BUSY_QUICK_MS * 1000 && list_max * 4 < total);
+    T_ASSERT(exec_max < BUSY_QUICK_MS * 1000 && exec_max * 4 < total);
+    T_ASSERT(beat_gap < BUSY_QUICK_MS * 1000 && beat_gap * 4 < total);
+    //  k1 is the one left.
+    zchunk_t *reply = NULL;
+    bus_writer_t *writer = bus_writer_new();
+    proto_kernel_list_req_t list_in;
+    proto_kernel_list_req_init(&list_in);
+    proto_kernel_list_req_write(&list_in, writer);
+    T_EQ_INT(s_call(PROTO_KERNEL_LIST, writer, &reply, &err), BUS_OK);
+    proto_kernel_list_rep_t list;
+    T_EQ_INT(
+        proto_kernel_list_rep_decode(&list, zchunk_data(reply), zchunk_size(reply), &err),
+        BUS_OK);
+    T_EQ_INT(list.kernels_count, 1);
+    proto_kernel_list_rep_clear(&list);
     zchunk_destroy(&reply);
 }
 
@@ -1192,6 +1456,7 @@ main(void)
     T_RUN(test_create_and_started);
     T_RUN(test_execute);
     T_RUN(test_logs_list_interrupt);
+    T_RUN(test_answers_while_creating);
     T_RUN(test_files);
     T_RUN(test_restart_in_place);
     T_RUN(test_stats);

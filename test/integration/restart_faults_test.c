@@ -63,7 +63,7 @@ static const char *s_names[SERVICES] = {"scheduler", "gateway",    "storage-prox
 typedef struct {
     harness_proc_t proc;
     int starts;                 //  its log is <dir>/<service>-<starts>.log
-    char opts[OPTS_MAX][600];   //  the --set values
+    char opts[OPTS_MAX][1024];  //  the --set values
     const char *argv[ARGS_MAX]; //  the command line, the same at every start
 } service_t;
 
