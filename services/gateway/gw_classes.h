@@ -55,6 +55,7 @@
 #include "gw_health.h"
 #include "gw_manager.h"
 #include "gw_etcd.h"
+#include "gw_usage.h"
 #include "gw_server.h"
 #include "gw_admin_cli.h"
 

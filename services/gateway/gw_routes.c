@@ -67,6 +67,9 @@ const gw_route_t gw_routes[] = {
      gw_sgroup_handle_wsproxy_version},
     {GET, "/resource/presets", GW_AUTH_REQUIRED, gw_preset_handle_list},
     {POST, "/resource/check-presets", GW_AUTH_REQUIRED, gw_check_presets_handle},
+    {GET, "/resource/usage/month", GW_AUTH_REQUIRED, gw_usage_handle_month},
+    {GET, "/resource/usage/period", GW_AUTH_REQUIRED, gw_usage_handle_period},
+    {GET, "/resource/stats/user/month", GW_AUTH_REQUIRED, gw_usage_handle_user_stats},
     //  Session templates (reference §8: /template/session).
     {POST, "/template/session", GW_AUTH_OWNER, gw_template_handle_create},
     {GET, "/template/session", GW_AUTH_REQUIRED, gw_template_handle_list},

@@ -44,7 +44,7 @@ s_request(const char *method, const char *path, const char *body, int *status)
 static void
 test_start(void)
 {
-    T_ASSERT(client_platform_start(&s_p, "gw-sessions", false) == 0);
+    T_ASSERT(client_platform_start(&s_p, "gw-sessions", true) == 0);
     snprintf(s_bridge, sizeof s_bridge, "bpg%d", (int) (getpid() % 100000));
     T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-g", s_bridge, "10.217.0.0/24"));
 }
@@ -860,6 +860,124 @@ test_owner_access_key(void)
     T_EQ_INT(s_as(&s_p.super, "DELETE", "/session/twin", NULL, NULL), 200);
 }
 
+//  The c_info of the ended session name in a usage/month answer, and its
+//  project's object in group_p; NULL when accounting has none yet.
+static json_t *
+s_ended_kernel(json_t *usage, const char *name, json_t **group_p)
+{
+    size_t g, k;
+    json_t *group, *kernel;
+    json_array_foreach(usage, g, group)
+    {
+        json_array_foreach(json_object_get(group, "c_infos"), k, kernel)
+        {
+            const char *its = json_string_value(json_object_get(kernel, "name"));
+            const char *end = json_string_value(json_object_get(kernel, "terminated_at"));
+            if (its && strcmp(its, name) == 0 && end && strcmp(end, "None") != 0) {
+                *group_p = group;
+                return kernel;
+            }
+        }
+    }
+    return NULL;
+}
+
+//  The month's usage (what `backend.ai admin resource usage-per-month`
+//  reads, every key it prints), the period's, a user's 30 days of bins, and
+//  their refusals: gw-first ran here, so the accounting service has its
+//  record once the events reached it.
+static void
+test_usage(void)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    char path[160];
+    snprintf(path, sizeof path, "/resource/usage/month?month=%04d%02d", tm.tm_year + 1900,
+             tm.tm_mon + 1);
+    json_t *info = NULL, *usage = NULL, *group = NULL;
+    int status = 0;
+    for (int tries = 0; tries < 50 && !info; tries++) {
+        json_decref(usage);
+        usage = s_request("GET", path, NULL, &status);
+        info = s_ended_kernel(usage, "gw-first", &group);
+        if (!info) {
+            struct timespec pause = {0, 100 * 1000000L};
+            nanosleep(&pause, NULL);
+        }
+    }
+    T_EQ_INT(status, 200);
+    T_ASSERT(info);
+    static const char *const group_keys[] = {
+        "g_name",          "g_id",          "domain_name", "g_smp",
+        "g_mem_allocated", "g_cpu_used",    "g_mem_used",  "g_io_read",
+        "g_io_write",      "g_device_type", "c_infos"};
+    static const char *const info_keys[] = {
+        "name", "access_key",    "image_name", "used_days", "created_at", "terminated_at",
+        "smp",  "mem_allocated", "io_read",    "io_write",  "nfs",        "device_type"};
+    for (size_t i = 0; i < sizeof group_keys / sizeof group_keys[0]; i++)
+        T_ASSERT(json_object_get(group, group_keys[i]));
+    for (size_t i = 0; info && i < sizeof info_keys / sizeof info_keys[0]; i++)
+        T_ASSERT(json_object_get(info, info_keys[i]));
+    T_EQ_STR(json_string_value(json_object_get(group, "g_name")), "default");
+    T_EQ_INT(json_integer_value(json_object_get(info, "mem_allocated")), 256 << 20);
+    T_EQ_INT(json_integer_value(json_object_get(info, "smp")), 1);
+    //  Strings, as the client concatenates them: Python's str() of the time.
+    T_CONTAINS(json_string_value(json_object_get(info, "created_at")), "+00:00");
+    T_CONTAINS(json_string_value(json_object_get(info, "terminated_at")), "+00:00");
+    json_decref(usage);
+
+    //  The period around today, its end day included.
+    char from[16], to[16];
+    time_t yesterday = now - 86400, tomorrow = now + 86400;
+    strftime(from, sizeof from, "%Y%m%d", gmtime_r(&yesterday, &tm));
+    strftime(to, sizeof to, "%Y%m%d", gmtime_r(&tomorrow, &tm));
+    snprintf(path, sizeof path, "/resource/usage/period?start_date=%s&end_date=%s", from,
+             to);
+    usage = s_request("GET", path, NULL, &status);
+    T_EQ_INT(status, 200);
+    T_ASSERT(json_array_size(usage) >= 1);
+    json_decref(usage);
+    snprintf(path, sizeof path, "/resource/usage/period?start_date=%s&end_date=%s", to,
+             from);
+    json_decref(s_request("GET", path, NULL, &status));
+    T_EQ_INT(status, 400); //  an end before the start
+    json_decref(s_request("GET",
+                          "/resource/usage/period?start_date=20260101&end_date=20260501",
+                          NULL, &status));
+    T_EQ_INT(status, 400); //  over 100 days
+    json_decref(s_request("GET", "/resource/usage/month?month=202613", NULL, &status));
+    T_EQ_INT(status, 400);
+    json_decref(s_request("GET", "/resource/usage/month?month=2026", NULL, &status));
+    T_EQ_INT(status, 400);
+
+    //  The superadmin's own 30 days: all 2,880 bins, gw-first in some.
+    json_t *bins = s_request("GET", "/resource/stats/user/month", NULL, &status);
+    T_EQ_INT(status, 200);
+    T_EQ_INT(json_array_size(bins), 2880);
+    json_int_t sessions = 0;
+    size_t index;
+    json_t *bin;
+    json_array_foreach(bins, index, bin) sessions += json_integer_value(
+        json_object_get(json_object_get(bin, "num_sessions"), "value"));
+    T_ASSERT(sessions > 0);
+    T_EQ_STR(json_string_value(json_object_get(
+                 json_object_get(json_array_get(bins, 0), "mem_allocated"), "unit_hint")),
+             "bytes");
+    json_decref(bins);
+
+    //  A user reads their own bins (none), but no one's usage.
+    client_keypair_t carol;
+    T_ASSERT(client_person(&s_p, "carol@example.com", "default", "user", &carol));
+    json_t *own = NULL;
+    T_EQ_INT(s_as(&carol, "GET", "/resource/stats/user/month", NULL, &own), 200);
+    T_EQ_INT(json_array_size(own), 2880);
+    json_decref(own);
+    snprintf(path, sizeof path, "/resource/usage/period?start_date=%s&end_date=%s", from,
+             to);
+    T_EQ_INT(s_as(&carol, "GET", path, NULL, NULL), 403);
+}
+
 int
 main(void)
 {
@@ -886,6 +1004,7 @@ main(void)
     T_RUN(test_preopen_and_bootstrap);
     T_RUN(test_destroy);
     T_RUN(test_owner_access_key); //  after gw-first: two sessions fill the agent
+    T_RUN(test_usage);
     int agent = harness_stop(&s_agent, CLIENT_STOP_MS);
     bool clean =
         client_platform_stop(&s_p) && agent == 0 && !harness_log_has_report(&s_agent);
