@@ -453,11 +453,13 @@ s_fetch_next(fetch_t *f)
     }
     gw_compute_session_done_fn *done = f->done;
     void *arg = f->arg;
+    gw_request_t *r = f->r;
     json_decref(f->fields);
     json_decref(f->sample);
     free(f->names);
     free(f);
-    done(arg);
+    //  The containers' live_stat and last_stat, for every field at once.
+    gw_live_stat_fill(r, r->prefetch_sessions, done, arg);
 }
 
 void

@@ -966,6 +966,31 @@ test_usage(void)
              "bytes");
     json_decref(bins);
 
+    //  Its container's figures in GraphQL, as the web UI's session list
+    //  reads them: over, so a last_stat (a JSON string) and no live_stat.
+    json_t *gql =
+        client_gql(&s_p, &s_p.super,
+                   "{ compute_session_list(limit: 20, offset: 0, status: \"TERMINATED\")"
+                   " { items { name containers { live_stat last_stat } } } }",
+                   NULL);
+    json_t *items = json_object_get(
+        json_object_get(json_object_get(gql, "data"), "compute_session_list"), "items");
+    json_t *container = NULL;
+    json_t *item;
+    json_array_foreach(items, index,
+                       item) if (strcmp(json_string_value(json_object_get(item, "name")),
+                                        "gw-first") == 0) container =
+        json_array_get(json_object_get(item, "containers"), 0);
+    T_ASSERT(container);
+    T_ASSERT(json_is_null(json_object_get(container, "live_stat")));
+    json_t *stat =
+        json_loads(json_string_value(json_object_get(container, "last_stat")), 0, NULL);
+    T_ASSERT(
+        json_is_string(json_object_get(json_object_get(stat, "cpu_used"), "current")));
+    T_ASSERT(json_is_string(json_object_get(json_object_get(stat, "mem"), "capacity")));
+    json_decref(stat);
+    json_decref(gql);
+
     //  A user reads their own bins (none), but no one's usage.
     client_keypair_t carol;
     T_ASSERT(client_person(&s_p, "carol@example.com", "default", "user", &carol));
