@@ -328,6 +328,23 @@ bus_db_stmt(bus_db_t *self, const char *sql)
 
 //  For DDL and statements without results or parameters.
 int
+bus_db_step_done(bus_db_t *self, sqlite3_stmt *stmt, const char *what)
+{
+    assert(self && what);
+    if (!stmt)
+        return BUS_STATUS_INTERNAL; //  bus_db_stmt logged why it did not prepare
+    int rc = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    if (rc == SQLITE_DONE)
+        return BUS_OK;
+    if ((rc & 0xff) == SQLITE_CONSTRAINT)
+        return BUS_STATUS_CONFLICT;
+    bus_log_error("database write failed what=%s error=\"%s\"", what,
+                  sqlite3_errmsg(self->handle));
+    return BUS_STATUS_INTERNAL;
+}
+
+int
 bus_db_exec(bus_db_t *self, const char *sql)
 {
     assert(self);

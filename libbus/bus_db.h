@@ -59,6 +59,12 @@ sqlite3 *bus_db_handle(bus_db_t *self);
 //  checkpoints from completing.
 sqlite3_stmt *bus_db_stmt(bus_db_t *self, const char *sql);
 
+//  Steps stmt (bound; NULL when it could not be prepared) to completion and
+//  resets it. BUS_OK, BUS_STATUS_CONFLICT (a constraint), or
+//  BUS_STATUS_INTERNAL; a failure other than a constraint is logged with
+//  what (the write it was) and SQLite's message.
+int bus_db_step_done(bus_db_t *self, sqlite3_stmt *stmt, const char *what);
+
 //  Runs one or more statements without results or parameters: DDL, fixed
 //  maintenance. 0 on success, -1 logged.
 int bus_db_exec(bus_db_t *self, const char *sql);

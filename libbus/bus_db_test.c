@@ -52,7 +52,7 @@ s_capture_end(void)
 static const char *
 s_path(const char *name)
 {
-    static char path[256];
+    static char path[sizeof s_dir + 256];
     snprintf(path, sizeof path, "%s/%s", s_dir, name);
     return path;
 }
@@ -246,6 +246,26 @@ test_foreign_keys(void)
     sqlite3_bind_int(stmt, 1, 99);
     T_EQ_INT(sqlite3_step(stmt), SQLITE_DONE);
     T_EQ_INT(s_query_int(bus_db_handle(db), "SELECT count(*) FROM child"), 1);
+    bus_db_destroy(&db);
+}
+
+//  A write stepped to its end: done, refused by a constraint, or not
+//  prepared at all; the statement is reset for its next use either way.
+static void
+test_step_done(void)
+{
+    bus_error_t err = {0};
+    bus_db_t *db = bus_db_open(":memory:", s_migrations, 2, &err);
+    T_ASSERT(db);
+    const char *sql = "INSERT INTO parent (id, name) VALUES (?1, 'p')";
+    sqlite3_stmt *stmt = bus_db_stmt(db, sql);
+    sqlite3_bind_int(stmt, 1, 7);
+    T_EQ_INT(bus_db_step_done(db, stmt, "first"), BUS_OK);
+    T_EQ_INT(bus_db_step_done(db, stmt, "again"), BUS_STATUS_CONFLICT); //  same id
+    sqlite3_bind_int(stmt, 1, 8);
+    T_EQ_INT(bus_db_step_done(db, stmt, "next"), BUS_OK);
+    T_EQ_INT(s_query_int(bus_db_handle(db), "SELECT count(*) FROM parent"), 2);
+    T_EQ_INT(bus_db_step_done(db, NULL, "unprepared"), BUS_STATUS_INTERNAL);
     bus_db_destroy(&db);
 }
 
@@ -453,6 +473,7 @@ main(void)
     T_RUN(test_pragmas);
     T_RUN(test_foreign_keys);
     T_RUN(test_statement_cache);
+    T_RUN(test_step_done);
     T_RUN(test_bad_sql);
     T_RUN(test_nested_transactions);
     T_RUN(test_inner_rollback);

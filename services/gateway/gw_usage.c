@@ -27,10 +27,6 @@
 #define S_GROUPS_MAX  PROTO_ACCOUNTING_USAGE_REQ_GROUP_IDS_MAX
 #define S_TIMEOUT_MS  10000
 
-typedef struct {
-    gw_request_t *r;
-} usage_call_t;
-
 //  The accounting service's endpoint, or NULL (answered 503).
 static const char *
 s_accounting(gw_request_t *r)
@@ -40,6 +36,28 @@ s_accounting(gw_request_t *r)
         gw_reply_status(r, BUS_STATUS_UNAVAILABLE,
                         "the accounting service is not reachable");
     return endpoint;
+}
+
+//  Sends method with what writer holds (rc: how its encoding went) to the
+//  accounting service, fn answering r; answers r itself when it cannot be
+//  sent. Destroys writer.
+static void
+s_send(gw_request_t *r,
+       const char *accounting,
+       const char *method,
+       bus_writer_t *writer,
+       int rc,
+       bus_reply_fn *fn)
+{
+    if (rc != 0)
+        gw_reply_status(r, BUS_STATUS_INVALID,
+                        "the request to the accounting service cannot be encoded");
+    else if (!bus_node_call(gw_server_node(r->gw), accounting, method,
+                            bus_writer_data(writer), bus_writer_size(writer),
+                            S_TIMEOUT_MS, fn, r))
+        gw_reply_status(r, BUS_STATUS_UNAVAILABLE,
+                        "the accounting service is not reachable");
+    bus_writer_destroy(&writer);
 }
 
 static bool
@@ -310,9 +328,7 @@ s_project(gw_request_t *r, const proto_accounting_group_t *group)
 static void
 s_on_usage(void *arg, const bus_reply_t *reply)
 {
-    usage_call_t *call = arg;
-    gw_request_t *r = call->r;
-    free(call);
+    gw_request_t *r = arg;
     if (reply->status != BUS_OK) {
         gw_reply_status(r, reply->status, reply->detail);
         return;
@@ -403,18 +419,7 @@ s_ask_usage(gw_request_t *r, json_t *ids, int64_t from, int64_t to)
     proto_accounting_usage_req_clear(&req);
     free(group_ids);
     json_decref(ids);
-    usage_call_t *call = rc == 0 ? calloc(1, sizeof *call) : NULL;
-    if (call)
-        call->r = r;
-    if (!call || !bus_node_call(gw_server_node(r->gw), accounting, PROTO_ACCOUNTING_USAGE,
-                                bus_writer_data(writer), bus_writer_size(writer),
-                                S_TIMEOUT_MS, s_on_usage, call)) {
-        free(call);
-        gw_reply_status(r, rc == 0 ? BUS_STATUS_UNAVAILABLE : BUS_STATUS_INVALID,
-                        rc == 0 ? "the accounting service is not reachable"
-                                : "the usage request cannot be encoded");
-    }
-    bus_writer_destroy(&writer);
+    s_send(r, accounting, PROTO_ACCOUNTING_USAGE, writer, rc, s_on_usage);
 }
 
 void
@@ -479,9 +484,7 @@ s_measure(json_t *value, const char *unit)
 static void
 s_on_stats(void *arg, const bus_reply_t *reply)
 {
-    usage_call_t *call = arg;
-    gw_request_t *r = call->r;
-    free(call);
+    gw_request_t *r = arg;
     if (reply->status != BUS_OK) {
         gw_reply_status(r, reply->status, reply->detail);
         return;
@@ -535,16 +538,5 @@ gw_usage_handle_user_stats(gw_request_t *r)
     int rc = writer ? proto_accounting_stats_user_req_write(&req, writer) : -1;
     req.user_uuid = NULL;
     proto_accounting_stats_user_req_clear(&req);
-    usage_call_t *call = rc == 0 ? calloc(1, sizeof *call) : NULL;
-    if (call)
-        call->r = r;
-    if (!call ||
-        !bus_node_call(gw_server_node(r->gw), accounting, PROTO_ACCOUNTING_STATS_USER,
-                       bus_writer_data(writer), bus_writer_size(writer), S_TIMEOUT_MS,
-                       s_on_stats, call)) {
-        free(call);
-        gw_reply_status(r, BUS_STATUS_UNAVAILABLE,
-                        "the accounting service is not reachable");
-    }
-    bus_writer_destroy(&writer);
+    s_send(r, accounting, PROTO_ACCOUNTING_STATS_USER, writer, rc, s_on_stats);
 }

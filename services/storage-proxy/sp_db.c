@@ -72,21 +72,11 @@ s_row(sqlite3_stmt *stmt, sp_folder_t *folder)
     folder->created_at = sqlite3_column_int64(stmt, 8);
 }
 
-//  Runs stmt (bound; NULL when it could not be prepared) to completion. 0
-//  or -1 (a failed step is logged with what).
+//  Runs stmt to completion (bus_db_step_done). 0 or -1, logged with what.
 static int
 s_step_done(bus_db_t *db, sqlite3_stmt *stmt, const char *what)
 {
-    if (!stmt)
-        return -1;
-    int rc = sqlite3_step(stmt);
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE) {
-        bus_log_error("folder table write failed what=%s error=\"%s\"", what,
-                      sqlite3_errmsg(bus_db_handle(db)));
-        return -1;
-    }
-    return 0;
+    return bus_db_step_done(db, stmt, what) == BUS_OK ? 0 : -1;
 }
 
 //  ---------------------------------------------------------------------------

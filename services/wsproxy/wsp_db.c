@@ -54,21 +54,11 @@ s_text(sqlite3_stmt *stmt, int column, char *out, size_t size)
     snprintf(out, size, "%s", text ? (const char *) text : "");
 }
 
-//  Runs stmt (bound; NULL when it could not be prepared) to completion. 0
-//  or -1, logged with what.
+//  Runs stmt to completion (bus_db_step_done). 0 or -1, logged with what.
 static int
 s_step_done(bus_db_t *db, sqlite3_stmt *stmt, const char *what)
 {
-    if (!stmt)
-        return -1;
-    int rc = sqlite3_step(stmt);
-    sqlite3_reset(stmt);
-    if (rc != SQLITE_DONE) {
-        bus_log_error("route table write failed what=%s error=\"%s\"", what,
-                      sqlite3_errmsg(bus_db_handle(db)));
-        return -1;
-    }
-    return 0;
+    return bus_db_step_done(db, stmt, what) == BUS_OK ? 0 : -1;
 }
 
 //  ---------------------------------------------------------------------------
