@@ -15,13 +15,6 @@
 //  ---------------------------------------------------------------------------
 //  kernel.port
 
-static void
-s_port_free(proto_kernel_port_t *self)
-{
-    free(self->name);
-    free(self->protocol);
-}
-
 static bool
 s_port_valid(const proto_kernel_port_t *self)
 {
@@ -81,7 +74,7 @@ void
 proto_kernel_port_clear(proto_kernel_port_t *self)
 {
     assert(self);
-    s_port_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -114,7 +107,7 @@ proto_kernel_port_read(proto_kernel_port_t *self,
 {
     proto_in_t in;
     proto_kernel_port_init(self);
-    proto_in_init(&in, "kernel.port", map, err);
+    proto_in_init(&in, "kernel.port", map, &self->owned_, err);
     s_port_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_port_clear(self);
@@ -144,14 +137,6 @@ proto_kernel_port_print(const proto_kernel_port_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.state
-
-static void
-s_state_free(proto_kernel_state_t *self)
-{
-    free(self->kernel_id);
-    free(self->session_id);
-    free(self->status);
-}
 
 static bool
 s_state_valid(const proto_kernel_state_t *self)
@@ -215,7 +200,7 @@ void
 proto_kernel_state_clear(proto_kernel_state_t *self)
 {
     assert(self);
-    s_state_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -248,7 +233,7 @@ proto_kernel_state_read(proto_kernel_state_t *self,
 {
     proto_in_t in;
     proto_kernel_state_init(self);
-    proto_in_init(&in, "kernel.state", map, err);
+    proto_in_init(&in, "kernel.state", map, &self->owned_, err);
     s_state_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_state_clear(self);
@@ -278,13 +263,6 @@ proto_kernel_state_print(const proto_kernel_state_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.file
-
-static void
-s_file_free(proto_kernel_file_t *self)
-{
-    free(self->path);
-    free(self->data);
-}
 
 static bool
 s_file_valid(const proto_kernel_file_t *self)
@@ -340,7 +318,7 @@ void
 proto_kernel_file_clear(proto_kernel_file_t *self)
 {
     assert(self);
-    s_file_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -373,7 +351,7 @@ proto_kernel_file_read(proto_kernel_file_t *self,
 {
     proto_in_t in;
     proto_kernel_file_init(self);
-    proto_in_init(&in, "kernel.file", map, err);
+    proto_in_init(&in, "kernel.file", map, &self->owned_, err);
     s_file_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_file_clear(self);
@@ -403,16 +381,6 @@ proto_kernel_file_print(const proto_kernel_file_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.started
-
-static void
-s_started_free(proto_kernel_started_t *self)
-{
-    free(self->kernel_id);
-    free(self->session_id);
-    free(self->agent_id);
-    free(self->container_id);
-    free(self->kernel_host);
-}
 
 static bool
 s_started_valid(const proto_kernel_started_t *self)
@@ -480,7 +448,7 @@ void
 proto_kernel_started_clear(proto_kernel_started_t *self)
 {
     assert(self);
-    s_started_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -513,7 +481,7 @@ proto_kernel_started_read(proto_kernel_started_t *self,
 {
     proto_in_t in;
     proto_kernel_started_init(self);
-    proto_in_init(&in, "kernel.started", map, err);
+    proto_in_init(&in, "kernel.started", map, &self->owned_, err);
     s_started_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_started_clear(self);
@@ -543,16 +511,6 @@ proto_kernel_started_print(const proto_kernel_started_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.terminated
-
-static void
-s_terminated_free(proto_kernel_terminated_t *self)
-{
-    free(self->kernel_id);
-    free(self->session_id);
-    free(self->agent_id);
-    free(self->reason);
-    free(self->detail);
-}
 
 static bool
 s_terminated_valid(const proto_kernel_terminated_t *self)
@@ -626,7 +584,7 @@ void
 proto_kernel_terminated_clear(proto_kernel_terminated_t *self)
 {
     assert(self);
-    s_terminated_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -659,7 +617,7 @@ proto_kernel_terminated_read(proto_kernel_terminated_t *self,
 {
     proto_in_t in;
     proto_kernel_terminated_init(self);
-    proto_in_init(&in, "kernel.terminated", map, err);
+    proto_in_init(&in, "kernel.terminated", map, &self->owned_, err);
     s_terminated_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_terminated_clear(self);
@@ -689,13 +647,6 @@ proto_kernel_terminated_print(const proto_kernel_terminated_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.stats
-
-static void
-s_stats_free(proto_kernel_stats_t *self)
-{
-    free(self->kernel_id);
-    free(self->agent_id);
-}
 
 static bool
 s_stats_valid(const proto_kernel_stats_t *self)
@@ -764,7 +715,7 @@ void
 proto_kernel_stats_clear(proto_kernel_stats_t *self)
 {
     assert(self);
-    s_stats_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -797,7 +748,7 @@ proto_kernel_stats_read(proto_kernel_stats_t *self,
 {
     proto_in_t in;
     proto_kernel_stats_init(self);
-    proto_in_init(&in, "kernel.stats", map, err);
+    proto_in_init(&in, "kernel.stats", map, &self->owned_, err);
     s_stats_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_stats_clear(self);
@@ -827,30 +778,6 @@ proto_kernel_stats_print(const proto_kernel_stats_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.create request
-
-static void
-s_create_req_free(proto_kernel_create_req_t *self)
-{
-    free(self->kernel_id);
-    free(self->session_id);
-    free(self->session_name);
-    free(self->agent_id);
-    free(self->session_type);
-    free(self->cluster_role);
-    free(self->cluster_mode);
-    free(self->cluster_hosts);
-    free(self->image);
-    free(self->architecture);
-    proto_free_map(self->slots, self->slots_count);
-    proto_free_map(self->environ, self->environ_count);
-    free(self->startup_command);
-    free(self->access_key);
-    free(self->user_uuid);
-    free(self->domain_name);
-    free(self->group_id);
-    free(self->bootstrap_script);
-    free(self->mounts);
-}
 
 static bool
 s_create_req_valid(const proto_kernel_create_req_t *self)
@@ -1018,18 +945,18 @@ proto_kernel_create_req_init(proto_kernel_create_req_t *self)
 {
     assert(self);
     memset(self, 0, sizeof *self);
-    self->session_type = strdup("interactive");
-    self->cluster_role = strdup("main");
+    self->session_type = "interactive";
+    self->cluster_role = "main";
     self->cluster_idx = 1;
     self->cluster_size = 1;
-    self->architecture = strdup("x86_64");
+    self->architecture = "x86_64";
 }
 
 void
 proto_kernel_create_req_clear(proto_kernel_create_req_t *self)
 {
     assert(self);
-    s_create_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1062,7 +989,7 @@ proto_kernel_create_req_read(proto_kernel_create_req_t *self,
 {
     proto_in_t in;
     proto_kernel_create_req_init(self);
-    proto_in_init(&in, "kernel.create request", map, err);
+    proto_in_init(&in, "kernel.create request", map, &self->owned_, err);
     s_create_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_create_req_clear(self);
@@ -1092,17 +1019,6 @@ proto_kernel_create_req_print(const proto_kernel_create_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.create reply
-
-static void
-s_create_rep_free(proto_kernel_create_rep_t *self)
-{
-    free(self->kernel_id);
-    free(self->container_id);
-    free(self->kernel_host);
-    for (size_t i = 0; i < self->service_ports_count; i++)
-        s_port_free(&self->service_ports[i]);
-    free(self->service_ports);
-}
 
 static bool
 s_create_rep_valid(const proto_kernel_create_rep_t *self)
@@ -1172,7 +1088,7 @@ void
 proto_kernel_create_rep_clear(proto_kernel_create_rep_t *self)
 {
     assert(self);
-    s_create_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1205,7 +1121,7 @@ proto_kernel_create_rep_read(proto_kernel_create_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_create_rep_init(self);
-    proto_in_init(&in, "kernel.create reply", map, err);
+    proto_in_init(&in, "kernel.create reply", map, &self->owned_, err);
     s_create_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_create_rep_clear(self);
@@ -1235,13 +1151,6 @@ proto_kernel_create_rep_print(const proto_kernel_create_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.hosts request
-
-static void
-s_hosts_req_free(proto_kernel_hosts_req_t *self)
-{
-    free(self->kernel_id);
-    free(self->hosts);
-}
 
 static bool
 s_hosts_req_valid(const proto_kernel_hosts_req_t *self)
@@ -1286,7 +1195,7 @@ void
 proto_kernel_hosts_req_clear(proto_kernel_hosts_req_t *self)
 {
     assert(self);
-    s_hosts_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1319,7 +1228,7 @@ proto_kernel_hosts_req_read(proto_kernel_hosts_req_t *self,
 {
     proto_in_t in;
     proto_kernel_hosts_req_init(self);
-    proto_in_init(&in, "kernel.hosts request", map, err);
+    proto_in_init(&in, "kernel.hosts request", map, &self->owned_, err);
     s_hosts_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_hosts_req_clear(self);
@@ -1349,12 +1258,6 @@ proto_kernel_hosts_req_print(const proto_kernel_hosts_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.hosts reply
-
-static void
-s_hosts_rep_free(proto_kernel_hosts_rep_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_hosts_rep_valid(const proto_kernel_hosts_rep_t *self)
@@ -1395,7 +1298,7 @@ void
 proto_kernel_hosts_rep_clear(proto_kernel_hosts_rep_t *self)
 {
     assert(self);
-    s_hosts_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1428,7 +1331,7 @@ proto_kernel_hosts_rep_read(proto_kernel_hosts_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_hosts_rep_init(self);
-    proto_in_init(&in, "kernel.hosts reply", map, err);
+    proto_in_init(&in, "kernel.hosts reply", map, &self->owned_, err);
     s_hosts_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_hosts_rep_clear(self);
@@ -1458,13 +1361,6 @@ proto_kernel_hosts_rep_print(const proto_kernel_hosts_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.destroy request
-
-static void
-s_destroy_req_free(proto_kernel_destroy_req_t *self)
-{
-    free(self->kernel_id);
-    free(self->reason);
-}
 
 static bool
 s_destroy_req_valid(const proto_kernel_destroy_req_t *self)
@@ -1509,7 +1405,7 @@ proto_kernel_destroy_req_init(proto_kernel_destroy_req_t *self)
 {
     assert(self);
     memset(self, 0, sizeof *self);
-    self->reason = strdup("user-requested");
+    self->reason = "user-requested";
     self->grace_ms = 5000;
 }
 
@@ -1517,7 +1413,7 @@ void
 proto_kernel_destroy_req_clear(proto_kernel_destroy_req_t *self)
 {
     assert(self);
-    s_destroy_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1551,7 +1447,7 @@ proto_kernel_destroy_req_read(proto_kernel_destroy_req_t *self,
 {
     proto_in_t in;
     proto_kernel_destroy_req_init(self);
-    proto_in_init(&in, "kernel.destroy request", map, err);
+    proto_in_init(&in, "kernel.destroy request", map, &self->owned_, err);
     s_destroy_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_destroy_req_clear(self);
@@ -1581,12 +1477,6 @@ proto_kernel_destroy_req_print(const proto_kernel_destroy_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.destroy reply
-
-static void
-s_destroy_rep_free(proto_kernel_destroy_rep_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_destroy_rep_valid(const proto_kernel_destroy_rep_t *self)
@@ -1625,7 +1515,7 @@ void
 proto_kernel_destroy_rep_clear(proto_kernel_destroy_rep_t *self)
 {
     assert(self);
-    s_destroy_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1659,7 +1549,7 @@ proto_kernel_destroy_rep_read(proto_kernel_destroy_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_destroy_rep_init(self);
-    proto_in_init(&in, "kernel.destroy reply", map, err);
+    proto_in_init(&in, "kernel.destroy reply", map, &self->owned_, err);
     s_destroy_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_destroy_rep_clear(self);
@@ -1689,13 +1579,6 @@ proto_kernel_destroy_rep_print(const proto_kernel_destroy_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.restart request
-
-static void
-s_restart_req_free(proto_kernel_restart_req_t *self)
-{
-    free(self->kernel_id);
-    free(self->startup_command);
-}
 
 static bool
 s_restart_req_valid(const proto_kernel_restart_req_t *self)
@@ -1747,7 +1630,7 @@ void
 proto_kernel_restart_req_clear(proto_kernel_restart_req_t *self)
 {
     assert(self);
-    s_restart_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1781,7 +1664,7 @@ proto_kernel_restart_req_read(proto_kernel_restart_req_t *self,
 {
     proto_in_t in;
     proto_kernel_restart_req_init(self);
-    proto_in_init(&in, "kernel.restart request", map, err);
+    proto_in_init(&in, "kernel.restart request", map, &self->owned_, err);
     s_restart_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_restart_req_clear(self);
@@ -1811,12 +1694,6 @@ proto_kernel_restart_req_print(const proto_kernel_restart_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.restart reply
-
-static void
-s_restart_rep_free(proto_kernel_restart_rep_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_restart_rep_valid(const proto_kernel_restart_rep_t *self)
@@ -1857,7 +1734,7 @@ void
 proto_kernel_restart_rep_clear(proto_kernel_restart_rep_t *self)
 {
     assert(self);
-    s_restart_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1891,7 +1768,7 @@ proto_kernel_restart_rep_read(proto_kernel_restart_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_restart_rep_init(self);
-    proto_in_init(&in, "kernel.restart reply", map, err);
+    proto_in_init(&in, "kernel.restart reply", map, &self->owned_, err);
     s_restart_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_restart_rep_clear(self);
@@ -1921,16 +1798,6 @@ proto_kernel_restart_rep_print(const proto_kernel_restart_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.execute request
-
-static void
-s_execute_req_free(proto_kernel_execute_req_t *self)
-{
-    free(self->kernel_id);
-    free(self->run_id);
-    free(self->mode);
-    free(self->code);
-    free(self->options);
-}
 
 static bool
 s_execute_req_valid(const proto_kernel_execute_req_t *self)
@@ -1999,7 +1866,7 @@ void
 proto_kernel_execute_req_clear(proto_kernel_execute_req_t *self)
 {
     assert(self);
-    s_execute_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2033,7 +1900,7 @@ proto_kernel_execute_req_read(proto_kernel_execute_req_t *self,
 {
     proto_in_t in;
     proto_kernel_execute_req_init(self);
-    proto_in_init(&in, "kernel.execute request", map, err);
+    proto_in_init(&in, "kernel.execute request", map, &self->owned_, err);
     s_execute_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_execute_req_clear(self);
@@ -2063,12 +1930,6 @@ proto_kernel_execute_req_print(const proto_kernel_execute_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.execute reply
-
-static void
-s_execute_rep_free(proto_kernel_execute_rep_t *self)
-{
-    free(self->result);
-}
 
 static bool
 s_execute_rep_valid(const proto_kernel_execute_rep_t *self)
@@ -2108,7 +1969,7 @@ void
 proto_kernel_execute_rep_clear(proto_kernel_execute_rep_t *self)
 {
     assert(self);
-    s_execute_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2142,7 +2003,7 @@ proto_kernel_execute_rep_read(proto_kernel_execute_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_execute_rep_init(self);
-    proto_in_init(&in, "kernel.execute reply", map, err);
+    proto_in_init(&in, "kernel.execute reply", map, &self->owned_, err);
     s_execute_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_execute_rep_clear(self);
@@ -2172,13 +2033,6 @@ proto_kernel_execute_rep_print(const proto_kernel_execute_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.interrupt request
-
-static void
-s_interrupt_req_free(proto_kernel_interrupt_req_t *self)
-{
-    free(self->kernel_id);
-    free(self->run_id);
-}
 
 static bool
 s_interrupt_req_valid(const proto_kernel_interrupt_req_t *self)
@@ -2229,7 +2083,7 @@ void
 proto_kernel_interrupt_req_clear(proto_kernel_interrupt_req_t *self)
 {
     assert(self);
-    s_interrupt_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2263,7 +2117,7 @@ proto_kernel_interrupt_req_read(proto_kernel_interrupt_req_t *self,
 {
     proto_in_t in;
     proto_kernel_interrupt_req_init(self);
-    proto_in_init(&in, "kernel.interrupt request", map, err);
+    proto_in_init(&in, "kernel.interrupt request", map, &self->owned_, err);
     s_interrupt_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_interrupt_req_clear(self);
@@ -2293,12 +2147,6 @@ proto_kernel_interrupt_req_print(const proto_kernel_interrupt_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.interrupt reply
-
-static void
-s_interrupt_rep_free(proto_kernel_interrupt_rep_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_interrupt_rep_valid(const proto_kernel_interrupt_rep_t *self)
@@ -2339,7 +2187,7 @@ void
 proto_kernel_interrupt_rep_clear(proto_kernel_interrupt_rep_t *self)
 {
     assert(self);
-    s_interrupt_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2373,7 +2221,7 @@ proto_kernel_interrupt_rep_read(proto_kernel_interrupt_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_interrupt_rep_init(self);
-    proto_in_init(&in, "kernel.interrupt reply", map, err);
+    proto_in_init(&in, "kernel.interrupt reply", map, &self->owned_, err);
     s_interrupt_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_interrupt_rep_clear(self);
@@ -2403,12 +2251,6 @@ proto_kernel_interrupt_rep_print(const proto_kernel_interrupt_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.logs request
-
-static void
-s_logs_req_free(proto_kernel_logs_req_t *self)
-{
-    free(self->kernel_id);
-}
 
 static bool
 s_logs_req_valid(const proto_kernel_logs_req_t *self)
@@ -2452,7 +2294,7 @@ void
 proto_kernel_logs_req_clear(proto_kernel_logs_req_t *self)
 {
     assert(self);
-    s_logs_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2485,7 +2327,7 @@ proto_kernel_logs_req_read(proto_kernel_logs_req_t *self,
 {
     proto_in_t in;
     proto_kernel_logs_req_init(self);
-    proto_in_init(&in, "kernel.logs request", map, err);
+    proto_in_init(&in, "kernel.logs request", map, &self->owned_, err);
     s_logs_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_logs_req_clear(self);
@@ -2515,12 +2357,6 @@ proto_kernel_logs_req_print(const proto_kernel_logs_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.logs reply
-
-static void
-s_logs_rep_free(proto_kernel_logs_rep_t *self)
-{
-    free(self->logs);
-}
 
 static bool
 s_logs_rep_valid(const proto_kernel_logs_rep_t *self)
@@ -2563,7 +2399,7 @@ void
 proto_kernel_logs_rep_clear(proto_kernel_logs_rep_t *self)
 {
     assert(self);
-    s_logs_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2596,7 +2432,7 @@ proto_kernel_logs_rep_read(proto_kernel_logs_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_logs_rep_init(self);
-    proto_in_init(&in, "kernel.logs reply", map, err);
+    proto_in_init(&in, "kernel.logs reply", map, &self->owned_, err);
     s_logs_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_logs_rep_clear(self);
@@ -2626,12 +2462,6 @@ proto_kernel_logs_rep_print(const proto_kernel_logs_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.list request
-
-static void
-s_list_req_free(proto_kernel_list_req_t *self)
-{
-    free(self->agent_id);
-}
 
 static bool
 s_list_req_valid(const proto_kernel_list_req_t *self)
@@ -2674,7 +2504,7 @@ void
 proto_kernel_list_req_clear(proto_kernel_list_req_t *self)
 {
     assert(self);
-    s_list_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2707,7 +2537,7 @@ proto_kernel_list_req_read(proto_kernel_list_req_t *self,
 {
     proto_in_t in;
     proto_kernel_list_req_init(self);
-    proto_in_init(&in, "kernel.list request", map, err);
+    proto_in_init(&in, "kernel.list request", map, &self->owned_, err);
     s_list_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_list_req_clear(self);
@@ -2737,14 +2567,6 @@ proto_kernel_list_req_print(const proto_kernel_list_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.list reply
-
-static void
-s_list_rep_free(proto_kernel_list_rep_t *self)
-{
-    for (size_t i = 0; i < self->kernels_count; i++)
-        s_state_free(&self->kernels[i]);
-    free(self->kernels);
-}
 
 static bool
 s_list_rep_valid(const proto_kernel_list_rep_t *self)
@@ -2794,7 +2616,7 @@ void
 proto_kernel_list_rep_clear(proto_kernel_list_rep_t *self)
 {
     assert(self);
-    s_list_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2827,7 +2649,7 @@ proto_kernel_list_rep_read(proto_kernel_list_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_list_rep_init(self);
-    proto_in_init(&in, "kernel.list reply", map, err);
+    proto_in_init(&in, "kernel.list reply", map, &self->owned_, err);
     s_list_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_list_rep_clear(self);
@@ -2857,15 +2679,6 @@ proto_kernel_list_rep_print(const proto_kernel_list_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.upload request
-
-static void
-s_upload_req_free(proto_kernel_upload_req_t *self)
-{
-    free(self->kernel_id);
-    for (size_t i = 0; i < self->files_count; i++)
-        s_file_free(&self->files[i]);
-    free(self->files);
-}
 
 static bool
 s_upload_req_valid(const proto_kernel_upload_req_t *self)
@@ -2920,7 +2733,7 @@ void
 proto_kernel_upload_req_clear(proto_kernel_upload_req_t *self)
 {
     assert(self);
-    s_upload_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2953,7 +2766,7 @@ proto_kernel_upload_req_read(proto_kernel_upload_req_t *self,
 {
     proto_in_t in;
     proto_kernel_upload_req_init(self);
-    proto_in_init(&in, "kernel.upload request", map, err);
+    proto_in_init(&in, "kernel.upload request", map, &self->owned_, err);
     s_upload_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_upload_req_clear(self);
@@ -2983,12 +2796,6 @@ proto_kernel_upload_req_print(const proto_kernel_upload_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.upload reply
-
-static void
-s_upload_rep_free(proto_kernel_upload_rep_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_upload_rep_valid(const proto_kernel_upload_rep_t *self)
@@ -3029,7 +2836,7 @@ void
 proto_kernel_upload_rep_clear(proto_kernel_upload_rep_t *self)
 {
     assert(self);
-    s_upload_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -3062,7 +2869,7 @@ proto_kernel_upload_rep_read(proto_kernel_upload_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_upload_rep_init(self);
-    proto_in_init(&in, "kernel.upload reply", map, err);
+    proto_in_init(&in, "kernel.upload reply", map, &self->owned_, err);
     s_upload_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_upload_rep_clear(self);
@@ -3092,13 +2899,6 @@ proto_kernel_upload_rep_print(const proto_kernel_upload_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.download request
-
-static void
-s_download_req_free(proto_kernel_download_req_t *self)
-{
-    free(self->kernel_id);
-    proto_free_strs(self->paths, self->paths_count);
-}
 
 static bool
 s_download_req_valid(const proto_kernel_download_req_t *self)
@@ -3150,7 +2950,7 @@ void
 proto_kernel_download_req_clear(proto_kernel_download_req_t *self)
 {
     assert(self);
-    s_download_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -3184,7 +2984,7 @@ proto_kernel_download_req_read(proto_kernel_download_req_t *self,
 {
     proto_in_t in;
     proto_kernel_download_req_init(self);
-    proto_in_init(&in, "kernel.download request", map, err);
+    proto_in_init(&in, "kernel.download request", map, &self->owned_, err);
     s_download_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_download_req_clear(self);
@@ -3214,14 +3014,6 @@ proto_kernel_download_req_print(const proto_kernel_download_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.download reply
-
-static void
-s_download_rep_free(proto_kernel_download_rep_t *self)
-{
-    for (size_t i = 0; i < self->files_count; i++)
-        s_file_free(&self->files[i]);
-    free(self->files);
-}
 
 static bool
 s_download_rep_valid(const proto_kernel_download_rep_t *self)
@@ -3271,7 +3063,7 @@ void
 proto_kernel_download_rep_clear(proto_kernel_download_rep_t *self)
 {
     assert(self);
-    s_download_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -3305,7 +3097,7 @@ proto_kernel_download_rep_read(proto_kernel_download_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_download_rep_init(self);
-    proto_in_init(&in, "kernel.download reply", map, err);
+    proto_in_init(&in, "kernel.download reply", map, &self->owned_, err);
     s_download_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_download_rep_clear(self);
@@ -3335,13 +3127,6 @@ proto_kernel_download_rep_print(const proto_kernel_download_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.download_single request
-
-static void
-s_download_single_req_free(proto_kernel_download_single_req_t *self)
-{
-    free(self->kernel_id);
-    free(self->path);
-}
 
 static bool
 s_download_single_req_valid(const proto_kernel_download_single_req_t *self)
@@ -3392,7 +3177,7 @@ void
 proto_kernel_download_single_req_clear(proto_kernel_download_single_req_t *self)
 {
     assert(self);
-    s_download_single_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -3426,7 +3211,7 @@ proto_kernel_download_single_req_read(proto_kernel_download_single_req_t *self,
 {
     proto_in_t in;
     proto_kernel_download_single_req_init(self);
-    proto_in_init(&in, "kernel.download_single request", map, err);
+    proto_in_init(&in, "kernel.download_single request", map, &self->owned_, err);
     s_download_single_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_download_single_req_clear(self);
@@ -3456,12 +3241,6 @@ proto_kernel_download_single_req_print(const proto_kernel_download_single_req_t 
 
 //  ---------------------------------------------------------------------------
 //  kernel.download_single reply
-
-static void
-s_download_single_rep_free(proto_kernel_download_single_rep_t *self)
-{
-    free(self->data);
-}
 
 static bool
 s_download_single_rep_valid(const proto_kernel_download_single_rep_t *self)
@@ -3506,7 +3285,7 @@ void
 proto_kernel_download_single_rep_clear(proto_kernel_download_single_rep_t *self)
 {
     assert(self);
-    s_download_single_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -3540,7 +3319,7 @@ proto_kernel_download_single_rep_read(proto_kernel_download_single_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_download_single_rep_init(self);
-    proto_in_init(&in, "kernel.download_single reply", map, err);
+    proto_in_init(&in, "kernel.download_single reply", map, &self->owned_, err);
     s_download_single_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_download_single_rep_clear(self);
@@ -3570,13 +3349,6 @@ proto_kernel_download_single_rep_print(const proto_kernel_download_single_rep_t 
 
 //  ---------------------------------------------------------------------------
 //  kernel.list_files request
-
-static void
-s_list_files_req_free(proto_kernel_list_files_req_t *self)
-{
-    free(self->kernel_id);
-    free(self->path);
-}
 
 static bool
 s_list_files_req_valid(const proto_kernel_list_files_req_t *self)
@@ -3618,14 +3390,14 @@ proto_kernel_list_files_req_init(proto_kernel_list_files_req_t *self)
 {
     assert(self);
     memset(self, 0, sizeof *self);
-    self->path = strdup(".");
+    self->path = ".";
 }
 
 void
 proto_kernel_list_files_req_clear(proto_kernel_list_files_req_t *self)
 {
     assert(self);
-    s_list_files_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -3659,7 +3431,7 @@ proto_kernel_list_files_req_read(proto_kernel_list_files_req_t *self,
 {
     proto_in_t in;
     proto_kernel_list_files_req_init(self);
-    proto_in_init(&in, "kernel.list_files request", map, err);
+    proto_in_init(&in, "kernel.list_files request", map, &self->owned_, err);
     s_list_files_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_list_files_req_clear(self);
@@ -3689,13 +3461,6 @@ proto_kernel_list_files_req_print(const proto_kernel_list_files_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.list_files reply
-
-static void
-s_list_files_rep_free(proto_kernel_list_files_rep_t *self)
-{
-    free(self->files);
-    free(self->abspath);
-}
 
 static bool
 s_list_files_rep_valid(const proto_kernel_list_files_rep_t *self)
@@ -3743,7 +3508,7 @@ void
 proto_kernel_list_files_rep_clear(proto_kernel_list_files_rep_t *self)
 {
     assert(self);
-    s_list_files_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -3777,7 +3542,7 @@ proto_kernel_list_files_rep_read(proto_kernel_list_files_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_list_files_rep_init(self);
-    proto_in_init(&in, "kernel.list_files reply", map, err);
+    proto_in_init(&in, "kernel.list_files reply", map, &self->owned_, err);
     s_list_files_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_list_files_rep_clear(self);
@@ -3807,13 +3572,6 @@ proto_kernel_list_files_rep_print(const proto_kernel_list_files_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.pty_write request
-
-static void
-s_pty_write_req_free(proto_kernel_pty_write_req_t *self)
-{
-    free(self->kernel_id);
-    free(self->data);
-}
 
 static bool
 s_pty_write_req_valid(const proto_kernel_pty_write_req_t *self)
@@ -3871,7 +3629,7 @@ void
 proto_kernel_pty_write_req_clear(proto_kernel_pty_write_req_t *self)
 {
     assert(self);
-    s_pty_write_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -3905,7 +3663,7 @@ proto_kernel_pty_write_req_read(proto_kernel_pty_write_req_t *self,
 {
     proto_in_t in;
     proto_kernel_pty_write_req_init(self);
-    proto_in_init(&in, "kernel.pty_write request", map, err);
+    proto_in_init(&in, "kernel.pty_write request", map, &self->owned_, err);
     s_pty_write_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_pty_write_req_clear(self);
@@ -3935,12 +3693,6 @@ proto_kernel_pty_write_req_print(const proto_kernel_pty_write_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.pty_write reply
-
-static void
-s_pty_write_rep_free(proto_kernel_pty_write_rep_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_pty_write_rep_valid(const proto_kernel_pty_write_rep_t *self)
@@ -3981,7 +3733,7 @@ void
 proto_kernel_pty_write_rep_clear(proto_kernel_pty_write_rep_t *self)
 {
     assert(self);
-    s_pty_write_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -4015,7 +3767,7 @@ proto_kernel_pty_write_rep_read(proto_kernel_pty_write_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_pty_write_rep_init(self);
-    proto_in_init(&in, "kernel.pty_write reply", map, err);
+    proto_in_init(&in, "kernel.pty_write reply", map, &self->owned_, err);
     s_pty_write_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_pty_write_rep_clear(self);
@@ -4045,12 +3797,6 @@ proto_kernel_pty_write_rep_print(const proto_kernel_pty_write_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.pty_read request
-
-static void
-s_pty_read_req_free(proto_kernel_pty_read_req_t *self)
-{
-    free(self->kernel_id);
-}
 
 static bool
 s_pty_read_req_valid(const proto_kernel_pty_read_req_t *self)
@@ -4099,7 +3845,7 @@ void
 proto_kernel_pty_read_req_clear(proto_kernel_pty_read_req_t *self)
 {
     assert(self);
-    s_pty_read_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -4133,7 +3879,7 @@ proto_kernel_pty_read_req_read(proto_kernel_pty_read_req_t *self,
 {
     proto_in_t in;
     proto_kernel_pty_read_req_init(self);
-    proto_in_init(&in, "kernel.pty_read request", map, err);
+    proto_in_init(&in, "kernel.pty_read request", map, &self->owned_, err);
     s_pty_read_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_pty_read_req_clear(self);
@@ -4163,12 +3909,6 @@ proto_kernel_pty_read_req_print(const proto_kernel_pty_read_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.pty_read reply
-
-static void
-s_pty_read_rep_free(proto_kernel_pty_read_rep_t *self)
-{
-    free(self->data);
-}
 
 static bool
 s_pty_read_rep_valid(const proto_kernel_pty_read_rep_t *self)
@@ -4217,7 +3957,7 @@ void
 proto_kernel_pty_read_rep_clear(proto_kernel_pty_read_rep_t *self)
 {
     assert(self);
-    s_pty_read_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -4251,7 +3991,7 @@ proto_kernel_pty_read_rep_read(proto_kernel_pty_read_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_pty_read_rep_init(self);
-    proto_in_init(&in, "kernel.pty_read reply", map, err);
+    proto_in_init(&in, "kernel.pty_read reply", map, &self->owned_, err);
     s_pty_read_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_pty_read_rep_clear(self);
