@@ -79,12 +79,13 @@ s_register(void *arg,
     }
     proto_registry_peer_clear(&entry->peer);
     proto_registry_peer_t *peer = &entry->peer;
-    //  Move the strings from the request into the table.
-    peer->service = in.service, in.service = NULL;
-    peer->node = in.node, in.node = NULL;
-    peer->rpc_endpoint = in.rpc_endpoint, in.rpc_endpoint = NULL;
-    peer->http_endpoint = in.http_endpoint, in.http_endpoint = NULL;
-    peer->version = in.version, in.version = NULL;
+    //  The strings point into the request's arena: move it to the table.
+    peer->owned_ = in.owned_, in.owned_ = NULL;
+    peer->service = in.service;
+    peer->node = in.node;
+    peer->rpc_endpoint = in.rpc_endpoint;
+    peer->http_endpoint = in.http_endpoint;
+    peer->version = in.version;
     peer->pid = in.pid;
     peer->started_at = in.started_at;
     peer->durable_epoch = in.durable_epoch;
