@@ -473,7 +473,9 @@ test_limits_are_invalid(void)
     bus_writer_t *writer = bus_writer_new();
     T_EQ_INT(proto_service_started_write(&started, writer), -1);
     T_EQ_INT(bus_writer_size(writer), 0); //  a refused write leaves nothing
-    name[64] = 0;
+    char shorter[65];
+    snprintf(shorter, sizeof shorter, "%s", name);
+    started.service = shorter;
     T_EQ_INT(proto_service_started_write(&started, writer), 0);
     proto_service_started_clear(&started);
     bus_writer_destroy(&writer);
