@@ -534,6 +534,8 @@ gw_session_info_decode(const bus_reply_t *reply,
     if (rc == BUS_OK) {
         *info = rep.session;
         memset(&rep.session, 0, sizeof rep.session);
+        info->owned_ = rep.owned_; //  the strings are in rep's arena
+        rep.owned_ = NULL;
         proto_session_create_rep_clear(&rep);
     }
     return rc;

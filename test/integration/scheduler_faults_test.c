@@ -151,6 +151,8 @@ s_call(const char *method, bus_writer_t *writer, proto_session_info_t *info)
         if (rc == BUS_OK) {
             *info = rep.session; //  moved out of rep
             memset(&rep.session, 0, sizeof rep.session);
+            info->owned_ = rep.owned_; //  the strings are in rep's arena
+            rep.owned_ = NULL;
             proto_session_create_rep_clear(&rep);
         }
     }

@@ -94,6 +94,8 @@ s_create(const char *volume, const char *id, uint64_t quota, proto_storage_folde
         if (rc == BUS_OK) {
             *out = rep.folder;
             memset(&rep.folder, 0, sizeof rep.folder);
+            out->owned_ = rep.owned_; //  the strings are in rep's arena
+            rep.owned_ = NULL;
         }
         proto_storage_folder_create_rep_clear(&rep);
     }
@@ -122,6 +124,8 @@ s_usage(const char *id, bool rescan, proto_storage_folder_t *out)
         if (rc == BUS_OK) {
             *out = rep.folder;
             memset(&rep.folder, 0, sizeof rep.folder);
+            out->owned_ = rep.owned_; //  the strings are in rep's arena
+            rep.owned_ = NULL;
         }
         proto_storage_folder_usage_rep_clear(&rep);
     }
