@@ -474,7 +474,8 @@ test_limits_are_invalid(void)
     T_EQ_INT(proto_service_started_write(&started, writer), -1);
     T_EQ_INT(bus_writer_size(writer), 0); //  a refused write leaves nothing
     char shorter[65];
-    snprintf(shorter, sizeof shorter, "%s", name);
+    memcpy(shorter, name, 64);
+    shorter[64] = 0;
     started.service = shorter;
     T_EQ_INT(proto_service_started_write(&started, writer), 0);
     proto_service_started_clear(&started);
