@@ -475,10 +475,12 @@ agent_kernel_rpc_on_logs(void *arg,
         size_t max = in.max_bytes > 16777216 ? 16777216 : (size_t) in.max_bytes;
         proto_kernel_logs_rep_t out;
         proto_kernel_logs_rep_init(&out);
-        out.logs =
+        uint8_t *logs =
             agent_container_log_tail(self->runc, in.kernel_id, max, &out.logs_size);
+        out.logs = logs;
         if (proto_kernel_logs_rep_write(&out, reply) != 0)
             rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+        free(logs);
         proto_kernel_logs_rep_clear(&out);
     }
     proto_kernel_logs_req_clear(&in);
