@@ -209,7 +209,7 @@ main(void)
     for (int q = 0; q < queries; q++) {
         char project[32];
         snprintf(project, sizeof project, "project-%04d", rand_r(&seed) % PROJECTS);
-        char *ids[] = {project};
+        const char *ids[] = {project};
         proto_accounting_usage_req_t req;
         proto_accounting_usage_req_init(&req);
         req.group_ids = ids;

@@ -1062,11 +1062,9 @@ s_list_body(int i, bool destroy, bus_writer_t *writer)
     if (destroy) {
         proto_session_destroy_req_t req;
         proto_session_destroy_req_init(&req);
-        char *reason = req.reason;
         req.session_id = session;
         req.reason = "user-requested";
         int rc = proto_session_destroy_req_write(&req, writer);
-        free(reason);
         return rc;
     }
     s_id(kernel, sizeof kernel, 0xc0000000u, i);
@@ -1077,7 +1075,6 @@ s_list_body(int i, bool destroy, bus_writer_t *writer)
     proto_kv_t slots[] = {{"cpu", "1"}, {"mem", "1073741824"}};
     proto_session_create_req_t req;
     proto_session_create_req_init(&req);
-    char *defaults[] = {req.type, req.architecture, req.cluster_mode};
     req.session_id = session;
     req.kernel_id = kernel;
     req.name = name;
@@ -1090,8 +1087,6 @@ s_list_body(int i, bool destroy, bus_writer_t *writer)
     req.slots = slots;
     req.slots_count = sizeof slots / sizeof slots[0];
     int rc = proto_session_create_req_write(&req, writer);
-    for (size_t d = 0; d < sizeof defaults / sizeof defaults[0]; d++)
-        free(defaults[d]);
     return rc;
 }
 

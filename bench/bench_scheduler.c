@@ -373,8 +373,6 @@ s_submit_one(bench_t *self)
                           {"mem", (char *) s_shapes[i % BENCH_SHAPES].mem}};
     proto_session_create_req_t req;
     proto_session_create_req_init(&req);
-    //  init's default strings are owned; everything set below is borrowed.
-    char *defaults[] = {req.type, req.architecture, req.cluster_mode};
     req.session_id = session;
     req.kernel_id = kernel;
     req.name = name;
@@ -393,8 +391,6 @@ s_submit_one(bench_t *self)
                               bus_writer_data(writer), bus_writer_size(writer),
                               BENCH_CALL_MS, s_on_created, self) != 0;
     bus_writer_destroy(&writer);
-    for (size_t d = 0; d < sizeof defaults / sizeof defaults[0]; d++)
-        free(defaults[d]);
     if (!sent)
         return false;
     if (!self->first_sent_us)

@@ -124,7 +124,7 @@ s_on_replay(void *arg, const bus_reply_t *reply)
     if (reader && rep.events_count && bus_node_begin(self) == 0) {
         bool failed = false;
         for (size_t i = 0; i < rep.events_count && !failed; i++) {
-            proto_bus_frame_t *frame = &rep.events[i];
+            const proto_bus_frame_t *frame = &rep.events[i];
             bus_event_t event;
             if (bus_event_parse(&event, reader, frame->topic, strlen(frame->topic),
                                 frame->header, frame->header_size, frame->body,
@@ -221,7 +221,6 @@ s_replay(node_follow_t *follow, const char *src)
     req.max = BUS_NODE_REPLAY_BATCH;
     bus_writer_reset(self->scratch);
     int rc = proto_bus_replay_req_write(&req, self->scratch);
-    req.domain = NULL; //  borrowed
     replay_ctx_t *ctx = rc == 0 ? calloc(1, sizeof *ctx) : NULL;
     if (!ctx)
         return;

@@ -112,8 +112,8 @@ node_on_expired(void *arg, const char *service, const char *node, int64_t last_s
     bus_node_t *self = arg;
     proto_service_expired_t event;
     proto_service_expired_init(&event);
-    event.service = (char *) service;
-    event.node = (char *) node;
+    event.service = service;
+    event.node = node;
     event.last_seen = last_seen_us;
     bus_writer_reset(self->scratch);
     if (proto_service_expired_write(&event, self->scratch) == 0)

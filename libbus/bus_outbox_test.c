@@ -100,7 +100,7 @@ test_replay_answers_from_any_point_and_after_trim(void)
     bus_reader_t *reader = bus_reader_new();
     for (size_t i = 0; i < rep.events_count; i++) {
         bus_event_t event;
-        proto_bus_frame_t *frame = &rep.events[i];
+        const proto_bus_frame_t *frame = &rep.events[i];
         T_EQ_INT(bus_event_parse(&event, reader, frame->topic, strlen(frame->topic),
                                  frame->header, frame->header_size, frame->body,
                                  frame->body_size, NULL),

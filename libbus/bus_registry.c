@@ -79,12 +79,13 @@ s_register(void *arg,
     }
     proto_registry_peer_clear(&entry->peer);
     proto_registry_peer_t *peer = &entry->peer;
-    //  Move the strings from the request into the table.
-    peer->service = in.service, in.service = NULL;
-    peer->node = in.node, in.node = NULL;
-    peer->rpc_endpoint = in.rpc_endpoint, in.rpc_endpoint = NULL;
-    peer->http_endpoint = in.http_endpoint, in.http_endpoint = NULL;
-    peer->version = in.version, in.version = NULL;
+    //  The strings point into the request's arena: move it to the table.
+    peer->owned_ = in.owned_, in.owned_ = NULL;
+    peer->service = in.service;
+    peer->node = in.node;
+    peer->rpc_endpoint = in.rpc_endpoint;
+    peer->http_endpoint = in.http_endpoint;
+    peer->version = in.version;
     peer->pid = in.pid;
     peer->started_at = in.started_at;
     peer->durable_epoch = in.durable_epoch;
@@ -172,19 +173,22 @@ s_peers(void *arg,
     proto_registry_peers_rep_t out;
     proto_registry_peers_rep_init(&out);
     size_t count = zhashx_size(self->peers);
-    out.peers = count ? calloc(count, sizeof *out.peers) : NULL;
+    proto_registry_peer_t *peers =
+        count ? proto_arena_alloc(&out.owned_, count * sizeof *peers) : NULL;
+    out.peers = peers;
     int64_t now = bus_clock_mono_ms();
-    for (registry_entry_t *entry = zhashx_first(self->peers); entry && out.peers;
+    for (registry_entry_t *entry = zhashx_first(self->peers); entry && peers;
          entry = zhashx_next(self->peers)) {
         if (in.service && *in.service && strcmp(in.service, entry->peer.service) != 0)
             continue;
-        //  Borrow the strings for the encoder; the copy is not cleared.
-        out.peers[out.peers_count] = entry->peer;
-        out.peers[out.peers_count].age_ms = (uint64_t) (now - entry->last_seen_ms);
+        //  Borrow the strings for the encoder; only the list is out's.
+        peers[out.peers_count] = entry->peer;
+        peers[out.peers_count].owned_ = NULL;
+        peers[out.peers_count].age_ms = (uint64_t) (now - entry->last_seen_ms);
         out.peers_count++;
     }
     rc = proto_registry_peers_rep_write(&out, reply);
-    free(out.peers);
+    proto_registry_peers_rep_clear(&out);
     proto_registry_peers_req_clear(&in);
     return rc == 0 ? BUS_OK : BUS_STATUS_INTERNAL;
 }

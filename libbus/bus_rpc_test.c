@@ -239,7 +239,7 @@ s_echo_body(uint64_t n, const char *text)
     proto_test_echo_req_t req;
     proto_test_echo_req_init(&req);
     req.n = n;
-    req.text = (char *) text;
+    req.text = text;
     zframe_t *frame = proto_test_echo_req_encode(&req);
     assert(frame);
     return frame;

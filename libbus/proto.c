@@ -59,14 +59,17 @@ void
 proto_in_init(proto_in_t *self,
               const char *message,
               const bus_value_t *map,
+              void **owned,
               bus_error_t *err)
 {
     assert(self);
     assert(message);
+    assert(owned);
     memset(self, 0, sizeof *self);
     self->map = map;
     self->message = message;
     self->err = err;
+    self->owned = owned;
     if (err) {
         err->status = BUS_OK;
         err->detail[0] = 0;
@@ -75,6 +78,114 @@ proto_in_init(proto_in_t *self,
         self->status = BUS_STATUS_PROTOCOL;
         bus_error_set(err, BUS_STATUS_PROTOCOL, "%s: not a msgpack map", message);
     }
+}
+
+//  An arena block: this header, then its bytes. The head of the chain is the
+//  block being filled; a large allocation gets a block of its own, linked in
+//  behind the head so that the head's free bytes stay in use.
+typedef struct _proto_block_t proto_block_t;
+struct _proto_block_t {
+    proto_block_t *next;
+    size_t size;   //  bytes after the header
+    size_t used;
+    void *adopted; //  heap memory freed with the block (proto_arena_adopt)
+};
+
+#define PROTO_BLOCK_HEADER                                                              \
+    ((sizeof(proto_block_t) + PROTO_ARENA_ALIGN - 1) & ~(size_t) (PROTO_ARENA_ALIGN - 1))
+
+void *
+proto_arena_alloc(void **owned, size_t size)
+{
+    assert(owned);
+    if (size > SIZE_MAX - PROTO_BLOCK_HEADER - PROTO_ARENA_ALIGN)
+        return NULL;
+    size = (size + PROTO_ARENA_ALIGN - 1) & ~(size_t) (PROTO_ARENA_ALIGN - 1);
+    if (size == 0)
+        size = PROTO_ARENA_ALIGN; //  present-but-empty is not NULL
+    proto_block_t *head = *owned;
+    if (head && head->size - head->used >= size) {
+        void *memory = (uint8_t *) head + PROTO_BLOCK_HEADER + head->used;
+        head->used += size;
+        return memory;
+    }
+    bool own = size > PROTO_ARENA_BLOCK / 4;
+    size_t capacity = own ? size : PROTO_ARENA_BLOCK;
+    proto_block_t *block = malloc(PROTO_BLOCK_HEADER + capacity);
+    if (!block)
+        return NULL;
+    block->size = capacity;
+    block->used = size;
+    block->adopted = NULL;
+    if (own && head) {
+        block->next = head->next;
+        head->next = block;
+    } else {
+        block->next = head;
+        *owned = block;
+    }
+    return (uint8_t *) block + PROTO_BLOCK_HEADER;
+}
+
+void
+proto_arena_free(void **owned)
+{
+    assert(owned);
+    proto_block_t *block = *owned;
+    while (block) {
+        proto_block_t *next = block->next;
+        free(block->adopted);
+        free(block);
+        block = next;
+    }
+    *owned = NULL;
+}
+
+int
+proto_arena_adopt(void **owned, void *memory)
+{
+    assert(owned);
+    if (!memory)
+        return 0;
+    proto_block_t *block = malloc(PROTO_BLOCK_HEADER);
+    if (!block)
+        return -1;
+    block->size = block->used = 0;
+    block->adopted = memory;
+    proto_block_t *head = *owned;
+    if (head) { //  behind the head, which stays the block being filled
+        block->next = head->next;
+        head->next = block;
+    } else {
+        block->next = NULL;
+        *owned = block;
+    }
+    return 0;
+}
+
+char *
+proto_arena_strdup(void **owned, const char *text)
+{
+    return text ? proto_arena_memdup(owned, text, strlen(text) + 1) : NULL;
+}
+
+void *
+proto_arena_memdup(void **owned, const void *data, size_t size)
+{
+    void *copy = data ? proto_arena_alloc(owned, size) : NULL;
+    if (copy)
+        memcpy(copy, data, size);
+    return copy;
+}
+
+//  size bytes of the arena, or NULL after recording the failure.
+static void *
+s_alloc(proto_in_t *in, const char *key, size_t size)
+{
+    void *memory = proto_arena_alloc(in->owned, size);
+    if (!memory)
+        s_fail(in, key, BUS_STATUS_INTERNAL, "out of memory");
+    return memory;
 }
 
 //  Records the first failure, in this map and every map around it.
@@ -131,11 +242,9 @@ s_copy_str(proto_in_t *in,
         s_fail(in, key, BUS_STATUS_INVALID, "%scontains a NUL byte", what);
         return NULL;
     }
-    char *copy = malloc(len + 1);
-    if (!copy) {
-        s_fail(in, key, BUS_STATUS_INTERNAL, "out of memory");
+    char *copy = s_alloc(in, key, len + 1);
+    if (!copy)
         return NULL;
-    }
     memcpy(copy, ptr, len);
     copy[len] = 0;
     return copy;
@@ -160,19 +269,21 @@ s_find_array(proto_in_t *in, const char *key, int flags, size_t max, const char 
 }
 
 void
-proto_read_str(proto_in_t *in, const char *key, int flags, size_t max, char **out)
+proto_read_str(proto_in_t *in, const char *key, int flags, size_t max, const char **out)
 {
     const bus_value_t *value = s_find(in, key, flags);
     char *copy = value ? s_copy_str(in, key, "", value, max) : NULL;
-    if (copy) {
-        free(*out);
+    if (copy)
         *out = copy;
-    }
 }
 
 void
-proto_read_bytes(
-    proto_in_t *in, const char *key, int flags, size_t max, uint8_t **out, size_t *size)
+proto_read_bytes(proto_in_t *in,
+                 const char *key,
+                 int flags,
+                 size_t max,
+                 const uint8_t **out,
+                 size_t *size)
 {
     const bus_value_t *value = s_find(in, key, flags);
     const void *ptr;
@@ -187,14 +298,11 @@ proto_read_bytes(
         s_fail(in, key, BUS_STATUS_INVALID, "longer than %zu bytes", max);
         return;
     }
-    //  One byte at least, so that present-but-empty is not NULL.
-    uint8_t *copy = malloc(len ? len : 1);
-    if (!copy) {
-        s_fail(in, key, BUS_STATUS_INTERNAL, "out of memory");
+    //  The arena never returns NULL for 0 bytes: present-but-empty is not NULL.
+    uint8_t *copy = s_alloc(in, key, len);
+    if (!copy)
         return;
-    }
     memcpy(copy, ptr, len);
-    free(*out);
     *out = copy;
     *size = len;
 }
@@ -265,7 +373,7 @@ proto_read_double(proto_in_t *in, const char *key, int flags, double *out)
         s_fail(in, key, BUS_STATUS_PROTOCOL, "expected double");
 }
 
-char **
+const char *const *
 proto_read_strs(proto_in_t *in, const char *key, int flags, size_t max, size_t *count)
 {
     const bus_value_t *array = s_find_array(in, key, flags, max, "strings");
@@ -273,26 +381,22 @@ proto_read_strs(proto_in_t *in, const char *key, int flags, size_t max, size_t *
     *count = 0;
     if (items == 0)
         return NULL;
-    char **copy = calloc(items, sizeof *copy);
-    if (!copy) {
-        s_fail(in, key, BUS_STATUS_INTERNAL, "out of memory");
+    const char **copy = s_alloc(in, key, items * sizeof *copy);
+    if (!copy)
         return NULL;
-    }
     for (uint32_t i = 0; i < items; i++) {
         char what[PROTO_PATH_MAX];
         snprintf(what, sizeof what, "item %" PRIu32 ": ", i);
         copy[i] =
             s_copy_str(in, key, what, bus_value_array_at(array, i), PROTO_UNLIMITED);
-        if (!copy[i]) {
-            proto_free_strs(copy, i);
-            return NULL;
-        }
+        if (!copy[i])
+            return NULL; //  the arena keeps what was copied until the clear
     }
     *count = items;
     return copy;
 }
 
-proto_kv_t *
+const proto_kv_t *
 proto_read_map(proto_in_t *in, const char *key, int flags, size_t max, size_t *count)
 {
     const bus_value_t *map = s_find(in, key, flags);
@@ -310,11 +414,9 @@ proto_read_map(proto_in_t *in, const char *key, int flags, size_t max, size_t *c
     }
     if (pairs == 0)
         return NULL;
-    proto_kv_t *copy = calloc(pairs, sizeof *copy);
-    if (!copy) {
-        s_fail(in, key, BUS_STATUS_INTERNAL, "out of memory");
+    proto_kv_t *copy = s_alloc(in, key, pairs * sizeof *copy);
+    if (!copy)
         return NULL;
-    }
     for (uint32_t i = 0; i < pairs; i++) {
         char what[PROTO_PATH_MAX];
         snprintf(what, sizeof what, "pair %" PRIu32 ": ", i);
@@ -322,10 +424,8 @@ proto_read_map(proto_in_t *in, const char *key, int flags, size_t max, size_t *c
             s_copy_str(in, key, what, bus_value_map_key(map, i), PROTO_UNLIMITED);
         copy[i].value =
             s_copy_str(in, key, what, bus_value_map_value(map, i), PROTO_UNLIMITED);
-        if (!copy[i].key || !copy[i].value) {
-            proto_free_map(copy, i + 1);
-            return NULL;
-        }
+        if (!copy[i].key || !copy[i].value)
+            return NULL; //  the arena keeps what was copied until the clear
     }
     *count = pairs;
     return copy;
@@ -350,6 +450,7 @@ s_enter(proto_in_t *in,
     sub->message = in->message;
     sub->err = in->err;
     sub->parent = in;
+    sub->owned = in->owned;
     int length = snprintf(sub->path, sizeof sub->path, "%s%s.", in->path, name);
     if (length < 0 || (size_t) length >= sizeof sub->path)
         sub->path[sizeof sub->path - 1] = 0; //  a truncated path still helps
@@ -370,18 +471,21 @@ proto_read_list(proto_in_t *in,
     *count = 0;
     if (items == 0)
         return NULL;
-    uint8_t *list = calloc(items, item_size);
-    if (!list) {
+    if (item_size > SIZE_MAX / items) {
         s_fail(in, key, BUS_STATUS_INTERNAL, "out of memory");
         return NULL;
     }
+    uint8_t *list = s_alloc(in, key, items * item_size);
+    if (!list)
+        return NULL;
+    memset(list, 0, items * item_size);
     for (uint32_t i = 0; i < items && in->status == BUS_OK; i++) {
         char index[PROTO_PATH_MAX];
         proto_in_t sub;
         snprintf(index, sizeof index, "[%" PRIu32 "]", i);
         if (!s_enter(in, &sub, bus_value_array_at(array, i), key, index))
             break;
-        *count = i + 1; //  counted before reading, so a clear frees it
+        *count = i + 1;
         read(list + i * item_size, &sub);
     }
     return list;
@@ -392,24 +496,6 @@ proto_read_nested(proto_in_t *in, const char *key, int flags, proto_in_t *sub)
 {
     const bus_value_t *value = s_find(in, key, flags);
     return value && s_enter(in, sub, value, key, "");
-}
-
-void
-proto_free_strs(char **items, size_t count)
-{
-    for (size_t i = 0; items && i < count; i++)
-        free(items[i]);
-    free(items);
-}
-
-void
-proto_free_map(proto_kv_t *pairs, size_t count)
-{
-    for (size_t i = 0; pairs && i < count; i++) {
-        free(pairs[i].key);
-        free(pairs[i].value);
-    }
-    free(pairs);
 }
 
 //  ---------------------------------------------------------------------------
@@ -433,7 +519,7 @@ proto_valid_bytes(const uint8_t *data, size_t size, int flags, size_t max)
 }
 
 bool
-proto_valid_strs(char *const *items, size_t count, size_t max)
+proto_valid_strs(const char *const *items, size_t count, size_t max)
 {
     if (!proto_valid_count(items, count, max))
         return false;
@@ -514,7 +600,10 @@ proto_write_double(bus_writer_t *writer, const char *key, double value)
 }
 
 void
-proto_write_strs(bus_writer_t *writer, const char *key, char *const *items, size_t count)
+proto_write_strs(bus_writer_t *writer,
+                 const char *key,
+                 const char *const *items,
+                 size_t count)
 {
     bus_writer_str(writer, key);
     bus_writer_array(writer, (uint32_t) count);

@@ -45,10 +45,14 @@
 #define PROTO_REQUIRED  1          //  read and valid flag: the key must be there
 #define PROTO_PATH_MAX  96         //  "peers[12].node" in error details
 
-//  A map field: pairs in wire order. Both strings are owned.
+#define PROTO_ARENA_BLOCK  1024 //  bytes of a decoder's arena block
+#define PROTO_ARENA_ALIGN  16   //  every arena allocation starts on this boundary
+
+//  A map field: pairs in wire order. Borrowed, like every pointer in a struct:
+//  the decoder points them into its arena, a producer anywhere it likes.
 typedef struct {
-    char *key;
-    char *value;
+    const char *key;
+    const char *value;
 } proto_kv_t;
 
 #include "proto_accounting.h"
@@ -114,24 +118,48 @@ struct _proto_in_t {
     int status;                //  BUS_OK until the first failure
     bus_error_t *err;          //  may be NULL
     proto_in_t *parent;        //  the map this one is nested in, or NULL
+    void **owned;              //  the top struct's arena: every copy goes there
 };
 
 //  Reads one item of a list into calloc'd memory (it must initialise it).
 typedef void(proto_read_fn)(void *item, proto_in_t *in);
 
-//  Starts reading map; fails with BUS_STATUS_PROTOCOL when it is not a map
-//  (NULL included). Resets err to BUS_OK first.
+//  Starts reading map into a struct whose arena is *owned (NULL until the
+//  first copy); fails with BUS_STATUS_PROTOCOL when it is not a map (NULL
+//  included). Resets err to BUS_OK first.
 void proto_in_init(proto_in_t *self,
                    const char *message,
                    const bus_value_t *map,
+                   void **owned,
                    bus_error_t *err);
+
+//  The arena behind a decoded struct: a chain of blocks, usually one, that
+//  holds every string, byte string, array and list item the decoder copied.
+//  alloc returns size bytes (uninitialised, aligned) or NULL when memory ran
+//  out; free releases the whole chain and sets *owned to NULL.
+void *proto_arena_alloc(void **owned, size_t size);
+void proto_arena_free(void **owned);
+//  Copies into a struct's arena, for a producer that wants the struct to own
+//  what it points to (proto_arena_strdup (&x.owned_, text)): clear frees it.
+//  NULL in gives NULL out, as does a failed allocation.
+char *proto_arena_strdup(void **owned, const char *text);
+void *proto_arena_memdup(void **owned, const void *data, size_t size);
+//  Hands heap memory (malloc'd) to a struct's arena, so that clear frees it:
+//  for a large buffer a producer already holds. 0; -1 when memory ran out,
+//  and then the caller still owns memory.
+int proto_arena_adopt(void **owned, void *memory);
 
 //  Each reader looks up key and, when present (and not nil), checks and stores
 //  its value; a missing key with PROTO_REQUIRED fails with BUS_STATUS_INVALID.
-//  Strings and bytes are copied; the previous value of *out is freed.
-void proto_read_str(proto_in_t *in, const char *key, int flags, size_t max, char **out);
-void proto_read_bytes(
-    proto_in_t *in, const char *key, int flags, size_t max, uint8_t **out, size_t *size);
+//  Strings and bytes are copied into the arena; *out is replaced, not freed.
+void
+proto_read_str(proto_in_t *in, const char *key, int flags, size_t max, const char **out);
+void proto_read_bytes(proto_in_t *in,
+                      const char *key,
+                      int flags,
+                      size_t max,
+                      const uint8_t **out,
+                      size_t *size);
 void proto_read_uuid(proto_in_t *in, const char *key, int flags, uint8_t *out);
 void proto_read_int(
     proto_in_t *in, const char *key, int flags, int64_t min, int64_t max, int64_t *out);
@@ -140,13 +168,13 @@ proto_read_uint(proto_in_t *in, const char *key, int flags, uint64_t max, uint64
 void proto_read_bool(proto_in_t *in, const char *key, int flags, bool *out);
 void proto_read_double(proto_in_t *in, const char *key, int flags, double *out);
 
-//  Arrays: a new array (NULL when absent, empty or failed) and its count.
-char **
+//  Arrays, in the arena: NULL when absent, empty or failed, and the count.
+const char *const *
 proto_read_strs(proto_in_t *in, const char *key, int flags, size_t max, size_t *count);
-proto_kv_t *
+const proto_kv_t *
 proto_read_map(proto_in_t *in, const char *key, int flags, size_t max, size_t *count);
-//  On failure the items read so far stay counted, so clearing the parent frees
-//  them.
+//  Items are zeroed, then read by read; on failure the caller's clear frees
+//  the arena, and with it the items.
 void *proto_read_list(proto_in_t *in,
                       const char *key,
                       int flags,
@@ -158,15 +186,11 @@ void *proto_read_list(proto_in_t *in,
 //  A nested map: true, with sub ready to read it, when present and a map.
 bool proto_read_nested(proto_in_t *in, const char *key, int flags, proto_in_t *sub);
 
-//  Frees an array of strings or pairs and every item (NULL is fine).
-void proto_free_strs(char **items, size_t count);
-void proto_free_map(proto_kv_t *pairs, size_t count);
-
 //  The encoder's checks: false when a required value is NULL or a limit is
 //  broken (max is bytes for strings and bytes, items for arrays).
 bool proto_valid_str(const char *value, int flags, size_t max);
 bool proto_valid_bytes(const uint8_t *data, size_t size, int flags, size_t max);
-bool proto_valid_strs(char *const *items, size_t count, size_t max);
+bool proto_valid_strs(const char *const *items, size_t count, size_t max);
 bool proto_valid_map(const proto_kv_t *pairs, size_t count, size_t max);
 bool proto_valid_count(const void *items, size_t count, size_t max);
 
@@ -181,8 +205,10 @@ void proto_write_int(bus_writer_t *writer, const char *key, int64_t value);
 void proto_write_uint(bus_writer_t *writer, const char *key, uint64_t value);
 void proto_write_bool(bus_writer_t *writer, const char *key, bool value);
 void proto_write_double(bus_writer_t *writer, const char *key, double value);
-void
-proto_write_strs(bus_writer_t *writer, const char *key, char *const *items, size_t count);
+void proto_write_strs(bus_writer_t *writer,
+                      const char *key,
+                      const char *const *items,
+                      size_t count);
 void proto_write_map(bus_writer_t *writer,
                      const char *key,
                      const proto_kv_t *pairs,

@@ -15,12 +15,6 @@
 //  ---------------------------------------------------------------------------
 //  accounting.figures
 
-static void
-s_figures_free(proto_accounting_figures_t *self)
-{
-    (void) self;
-}
-
 static bool
 s_figures_valid(const proto_accounting_figures_t *self)
 {
@@ -91,7 +85,7 @@ void
 proto_accounting_figures_clear(proto_accounting_figures_t *self)
 {
     assert(self);
-    s_figures_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -125,7 +119,7 @@ proto_accounting_figures_read(proto_accounting_figures_t *self,
 {
     proto_in_t in;
     proto_accounting_figures_init(self);
-    proto_in_init(&in, "accounting.figures", map, err);
+    proto_in_init(&in, "accounting.figures", map, &self->owned_, err);
     s_figures_read(self, &in);
     if (in.status != BUS_OK)
         proto_accounting_figures_clear(self);
@@ -155,26 +149,6 @@ proto_accounting_figures_print(const proto_accounting_figures_t *self)
 
 //  ---------------------------------------------------------------------------
 //  accounting.kernel
-
-static void
-s_kernel_free(proto_accounting_kernel_t *self)
-{
-    free(self->kernel_id);
-    free(self->session_id);
-    free(self->session_name);
-    free(self->access_key);
-    free(self->user_uuid);
-    free(self->group_id);
-    free(self->domain_name);
-    free(self->scaling_group);
-    free(self->agent_id);
-    free(self->container_id);
-    free(self->image);
-    free(self->status);
-    free(self->status_info);
-    proto_free_map(self->slots, self->slots_count);
-    s_figures_free(&self->usage);
-}
 
 static bool
 s_kernel_valid(const proto_accounting_kernel_t *self)
@@ -334,7 +308,8 @@ void
 proto_accounting_kernel_clear(proto_accounting_kernel_t *self)
 {
     assert(self);
-    s_kernel_free(self);
+    proto_arena_free(&self->owned_);
+    proto_accounting_figures_clear(&self->usage);
     memset(self, 0, sizeof *self);
 }
 
@@ -367,7 +342,7 @@ proto_accounting_kernel_read(proto_accounting_kernel_t *self,
 {
     proto_in_t in;
     proto_accounting_kernel_init(self);
-    proto_in_init(&in, "accounting.kernel", map, err);
+    proto_in_init(&in, "accounting.kernel", map, &self->owned_, err);
     s_kernel_read(self, &in);
     if (in.status != BUS_OK)
         proto_accounting_kernel_clear(self);
@@ -397,21 +372,6 @@ proto_accounting_kernel_print(const proto_accounting_kernel_t *self)
 
 //  ---------------------------------------------------------------------------
 //  accounting.group
-
-static void
-s_group_free(proto_accounting_group_t *self)
-{
-    free(self->group_id);
-    free(self->domain_name);
-    free(self->user_uuid);
-    free(self->access_key);
-    free(self->session_id);
-    free(self->session_name);
-    s_figures_free(&self->usage);
-    for (size_t i = 0; i < self->kernels_count; i++)
-        s_kernel_free(&self->kernels[i]);
-    free(self->kernels);
-}
 
 static bool
 s_group_valid(const proto_accounting_group_t *self)
@@ -537,7 +497,8 @@ void
 proto_accounting_group_clear(proto_accounting_group_t *self)
 {
     assert(self);
-    s_group_free(self);
+    proto_arena_free(&self->owned_);
+    proto_accounting_figures_clear(&self->usage);
     memset(self, 0, sizeof *self);
 }
 
@@ -570,7 +531,7 @@ proto_accounting_group_read(proto_accounting_group_t *self,
 {
     proto_in_t in;
     proto_accounting_group_init(self);
-    proto_in_init(&in, "accounting.group", map, err);
+    proto_in_init(&in, "accounting.group", map, &self->owned_, err);
     s_group_read(self, &in);
     if (in.status != BUS_OK)
         proto_accounting_group_clear(self);
@@ -600,12 +561,6 @@ proto_accounting_group_print(const proto_accounting_group_t *self)
 
 //  ---------------------------------------------------------------------------
 //  accounting.bin
-
-static void
-s_bin_free(proto_accounting_bin_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_bin_valid(const proto_accounting_bin_t *self)
@@ -682,7 +637,7 @@ void
 proto_accounting_bin_clear(proto_accounting_bin_t *self)
 {
     assert(self);
-    s_bin_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -715,7 +670,7 @@ proto_accounting_bin_read(proto_accounting_bin_t *self,
 {
     proto_in_t in;
     proto_accounting_bin_init(self);
-    proto_in_init(&in, "accounting.bin", map, err);
+    proto_in_init(&in, "accounting.bin", map, &self->owned_, err);
     s_bin_read(self, &in);
     if (in.status != BUS_OK)
         proto_accounting_bin_clear(self);
@@ -745,13 +700,6 @@ proto_accounting_bin_print(const proto_accounting_bin_t *self)
 
 //  ---------------------------------------------------------------------------
 //  accounting.live
-
-static void
-s_live_free(proto_accounting_live_t *self)
-{
-    free(self->kernel_id);
-    free(self->stat);
-}
 
 static bool
 s_live_valid(const proto_accounting_live_t *self)
@@ -816,7 +764,7 @@ void
 proto_accounting_live_clear(proto_accounting_live_t *self)
 {
     assert(self);
-    s_live_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -849,7 +797,7 @@ proto_accounting_live_read(proto_accounting_live_t *self,
 {
     proto_in_t in;
     proto_accounting_live_init(self);
-    proto_in_init(&in, "accounting.live", map, err);
+    proto_in_init(&in, "accounting.live", map, &self->owned_, err);
     s_live_read(self, &in);
     if (in.status != BUS_OK)
         proto_accounting_live_clear(self);
@@ -879,16 +827,6 @@ proto_accounting_live_print(const proto_accounting_live_t *self)
 
 //  ---------------------------------------------------------------------------
 //  accounting.usage request
-
-static void
-s_usage_req_free(proto_accounting_usage_req_t *self)
-{
-    proto_free_strs(self->group_ids, self->group_ids_count);
-    free(self->domain_name);
-    free(self->user_uuid);
-    free(self->access_key);
-    free(self->group_by);
-}
 
 static bool
 s_usage_req_valid(const proto_accounting_usage_req_t *self)
@@ -962,7 +900,7 @@ proto_accounting_usage_req_init(proto_accounting_usage_req_t *self)
 {
     assert(self);
     memset(self, 0, sizeof *self);
-    self->group_by = strdup("project");
+    self->group_by = "project";
     self->with_kernels = true;
 }
 
@@ -970,7 +908,7 @@ void
 proto_accounting_usage_req_clear(proto_accounting_usage_req_t *self)
 {
     assert(self);
-    s_usage_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1004,7 +942,7 @@ proto_accounting_usage_req_read(proto_accounting_usage_req_t *self,
 {
     proto_in_t in;
     proto_accounting_usage_req_init(self);
-    proto_in_init(&in, "accounting.usage request", map, err);
+    proto_in_init(&in, "accounting.usage request", map, &self->owned_, err);
     s_usage_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_accounting_usage_req_clear(self);
@@ -1034,14 +972,6 @@ proto_accounting_usage_req_print(const proto_accounting_usage_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  accounting.usage reply
-
-static void
-s_usage_rep_free(proto_accounting_usage_rep_t *self)
-{
-    for (size_t i = 0; i < self->groups_count; i++)
-        s_group_free(&self->groups[i]);
-    free(self->groups);
-}
 
 static bool
 s_usage_rep_valid(const proto_accounting_usage_rep_t *self)
@@ -1097,7 +1027,7 @@ void
 proto_accounting_usage_rep_clear(proto_accounting_usage_rep_t *self)
 {
     assert(self);
-    s_usage_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1131,7 +1061,7 @@ proto_accounting_usage_rep_read(proto_accounting_usage_rep_t *self,
 {
     proto_in_t in;
     proto_accounting_usage_rep_init(self);
-    proto_in_init(&in, "accounting.usage reply", map, err);
+    proto_in_init(&in, "accounting.usage reply", map, &self->owned_, err);
     s_usage_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_accounting_usage_rep_clear(self);
@@ -1161,13 +1091,6 @@ proto_accounting_usage_rep_print(const proto_accounting_usage_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  accounting.stats_user request
-
-static void
-s_stats_user_req_free(proto_accounting_stats_user_req_t *self)
-{
-    free(self->user_uuid);
-    free(self->access_key);
-}
 
 static bool
 s_stats_user_req_valid(const proto_accounting_stats_user_req_t *self)
@@ -1221,7 +1144,7 @@ void
 proto_accounting_stats_user_req_clear(proto_accounting_stats_user_req_t *self)
 {
     assert(self);
-    s_stats_user_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1255,7 +1178,7 @@ proto_accounting_stats_user_req_read(proto_accounting_stats_user_req_t *self,
 {
     proto_in_t in;
     proto_accounting_stats_user_req_init(self);
-    proto_in_init(&in, "accounting.stats_user request", map, err);
+    proto_in_init(&in, "accounting.stats_user request", map, &self->owned_, err);
     s_stats_user_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_accounting_stats_user_req_clear(self);
@@ -1285,14 +1208,6 @@ proto_accounting_stats_user_req_print(const proto_accounting_stats_user_req_t *s
 
 //  ---------------------------------------------------------------------------
 //  accounting.stats_user reply
-
-static void
-s_stats_user_rep_free(proto_accounting_stats_user_rep_t *self)
-{
-    for (size_t i = 0; i < self->bins_count; i++)
-        s_bin_free(&self->bins[i]);
-    free(self->bins);
-}
 
 static bool
 s_stats_user_rep_valid(const proto_accounting_stats_user_rep_t *self)
@@ -1346,7 +1261,7 @@ void
 proto_accounting_stats_user_rep_clear(proto_accounting_stats_user_rep_t *self)
 {
     assert(self);
-    s_stats_user_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1380,7 +1295,7 @@ proto_accounting_stats_user_rep_read(proto_accounting_stats_user_rep_t *self,
 {
     proto_in_t in;
     proto_accounting_stats_user_rep_init(self);
-    proto_in_init(&in, "accounting.stats_user reply", map, err);
+    proto_in_init(&in, "accounting.stats_user reply", map, &self->owned_, err);
     s_stats_user_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_accounting_stats_user_rep_clear(self);
@@ -1410,12 +1325,6 @@ proto_accounting_stats_user_rep_print(const proto_accounting_stats_user_rep_t *s
 
 //  ---------------------------------------------------------------------------
 //  accounting.live request
-
-static void
-s_live_req_free(proto_accounting_live_req_t *self)
-{
-    proto_free_strs(self->kernel_ids, self->kernel_ids_count);
-}
 
 static bool
 s_live_req_valid(const proto_accounting_live_req_t *self)
@@ -1459,7 +1368,7 @@ void
 proto_accounting_live_req_clear(proto_accounting_live_req_t *self)
 {
     assert(self);
-    s_live_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1493,7 +1402,7 @@ proto_accounting_live_req_read(proto_accounting_live_req_t *self,
 {
     proto_in_t in;
     proto_accounting_live_req_init(self);
-    proto_in_init(&in, "accounting.live request", map, err);
+    proto_in_init(&in, "accounting.live request", map, &self->owned_, err);
     s_live_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_accounting_live_req_clear(self);
@@ -1523,14 +1432,6 @@ proto_accounting_live_req_print(const proto_accounting_live_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  accounting.live reply
-
-static void
-s_live_rep_free(proto_accounting_live_rep_t *self)
-{
-    for (size_t i = 0; i < self->kernels_count; i++)
-        s_live_free(&self->kernels[i]);
-    free(self->kernels);
-}
 
 static bool
 s_live_rep_valid(const proto_accounting_live_rep_t *self)
@@ -1580,7 +1481,7 @@ void
 proto_accounting_live_rep_clear(proto_accounting_live_rep_t *self)
 {
     assert(self);
-    s_live_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1614,7 +1515,7 @@ proto_accounting_live_rep_read(proto_accounting_live_rep_t *self,
 {
     proto_in_t in;
     proto_accounting_live_rep_init(self);
-    proto_in_init(&in, "accounting.live reply", map, err);
+    proto_in_init(&in, "accounting.live reply", map, &self->owned_, err);
     s_live_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_accounting_live_rep_clear(self);

@@ -46,6 +46,7 @@ typedef struct {
     uint64_t net_rx_bytes;
     //  Bytes sent
     uint64_t net_tx_bytes;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_accounting_figures_t;
 
 void proto_accounting_figures_init(proto_accounting_figures_t *self);
@@ -67,34 +68,34 @@ char *proto_accounting_figures_print(const proto_accounting_figures_t *self);
 
 typedef struct {
     //  The kernel (required, at most 64 bytes)
-    char *kernel_id;
+    const char *kernel_id;
     //  Its session (at most 64 bytes)
-    char *session_id;
+    const char *session_id;
     //  Its session's name (at most 64 bytes)
-    char *session_name;
+    const char *session_name;
     //  The owner's keypair (at most 64 bytes)
-    char *access_key;
+    const char *access_key;
     //  The owner (at most 64 bytes)
-    char *user_uuid;
+    const char *user_uuid;
     //  The project (at most 64 bytes)
-    char *group_id;
+    const char *group_id;
     //  The domain (at most 64 bytes)
-    char *domain_name;
+    const char *domain_name;
     //  The resource group (at most 64 bytes)
-    char *scaling_group;
+    const char *scaling_group;
     //  The agent it ran on (at most 128 bytes)
-    char *agent_id;
+    const char *agent_id;
     //  Its container (at most 128 bytes)
-    char *container_id;
+    const char *container_id;
     //  The image reference (at most 512 bytes)
-    char *image;
+    const char *image;
     //  PENDING, RUNNING, TERMINATED or CANCELLED (at most 24 bytes)
-    char *status;
+    const char *status;
     //  Why it ended (at most 64 bytes)
-    char *status_info;
+    const char *status_info;
     //  What it held, slot -> decimal string (at most 64 pairs, string to string, in wire
     //  order)
-    proto_kv_t *slots;
+    const proto_kv_t *slots;
     size_t slots_count;
     //  When accounting first heard of it (microseconds since the epoch)
     int64_t created_at;
@@ -104,6 +105,7 @@ typedef struct {
     int64_t ended_at;
     //  Within the window
     proto_accounting_figures_t usage;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_accounting_kernel_t;
 
 #define PROTO_ACCOUNTING_KERNEL_SLOTS_MAX 64
@@ -128,17 +130,17 @@ char *proto_accounting_kernel_print(const proto_accounting_kernel_t *self);
 
 typedef struct {
     //  The project (group_by project; else the first kernel's) (at most 64 bytes)
-    char *group_id;
+    const char *group_id;
     //  The domain (at most 64 bytes)
-    char *domain_name;
+    const char *domain_name;
     //  Group_by user or session: the owner (at most 64 bytes)
-    char *user_uuid;
+    const char *user_uuid;
     //  Group_by user or session: the owner's keypair (at most 64 bytes)
-    char *access_key;
+    const char *access_key;
     //  Group_by session: the session (at most 64 bytes)
-    char *session_id;
+    const char *session_id;
     //  Group_by session: its name (at most 64 bytes)
-    char *session_name;
+    const char *session_name;
     //  Kernels counted
     uint64_t kernel_count;
     //  Sessions counted
@@ -152,8 +154,9 @@ typedef struct {
     //  Within the window
     proto_accounting_figures_t usage;
     //  The kernels counted (with_kernels) (at most 20000 items)
-    proto_accounting_kernel_t *kernels;
+    const proto_accounting_kernel_t *kernels;
     size_t kernels_count;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_accounting_group_t;
 
 #define PROTO_ACCOUNTING_GROUP_KERNELS_MAX 20000
@@ -199,6 +202,7 @@ typedef struct {
     double gpu_held_s;
     //  CPU seconds used in the bin
     double cpu_used_s;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_accounting_bin_t;
 
 void proto_accounting_bin_init(proto_accounting_bin_t *self);
@@ -219,7 +223,7 @@ char *proto_accounting_bin_print(const proto_accounting_bin_t *self);
 
 typedef struct {
     //  The kernel (required, at most 64 bytes)
-    char *kernel_id;
+    const char *kernel_id;
     //  Accounting has a record of it
     bool found;
     //  It still runs (live_stat); false: the figures are its last (last_stat)
@@ -228,7 +232,8 @@ typedef struct {
     int64_t at;
     //  Backend.AI's metric object as JSON (reference B.1): cpu_util, cpu_used, mem,
     //  io_read, io_write, net_rx, net_tx; absent when no sample came (at most 8192 bytes)
-    char *stat;
+    const char *stat;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_accounting_live_t;
 
 void proto_accounting_live_init(proto_accounting_live_t *self);
@@ -253,22 +258,23 @@ char *proto_accounting_live_print(const proto_accounting_live_t *self);
 typedef struct {
     //  Only these projects; empty: every project (of domain_name when given) (at most 100
     //  items)
-    char **group_ids;
+    const char *const *group_ids;
     size_t group_ids_count;
     //  Only this domain's (at most 64 bytes)
-    char *domain_name;
+    const char *domain_name;
     //  Only this user's (at most 64 bytes)
-    char *user_uuid;
+    const char *user_uuid;
     //  Only this keypair's (at most 64 bytes)
-    char *access_key;
+    const char *access_key;
     //  The window's start (inclusive) (required, microseconds since the epoch)
     int64_t from;
     //  The window's end (exclusive) (required, microseconds since the epoch)
     int64_t to;
     //  Project, user, session or domain (at most 16 bytes, default "project")
-    char *group_by;
+    const char *group_by;
     //  Answer each group's kernels too (default true)
     bool with_kernels;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_accounting_usage_req_t;
 
 #define PROTO_ACCOUNTING_USAGE_REQ_GROUP_IDS_MAX 100
@@ -294,12 +300,13 @@ char *proto_accounting_usage_req_print(const proto_accounting_usage_req_t *self)
 
 typedef struct {
     //  One per project, user or session, in key order (at most 20000 items)
-    proto_accounting_group_t *groups;
+    const proto_accounting_group_t *groups;
     size_t groups_count;
     //  The window's start (microseconds since the epoch)
     int64_t from;
     //  The window's end (microseconds since the epoch)
     int64_t to;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_accounting_usage_rep_t;
 
 #define PROTO_ACCOUNTING_USAGE_REP_GROUPS_MAX 20000
@@ -324,12 +331,13 @@ char *proto_accounting_usage_rep_print(const proto_accounting_usage_rep_t *self)
 
 typedef struct {
     //  The user (or access_key) (at most 64 bytes)
-    char *user_uuid;
+    const char *user_uuid;
     //  The keypair (or user_uuid) (at most 64 bytes)
-    char *access_key;
+    const char *access_key;
     //  The end of the last bin's 15 minutes is at or after this (0: now) (microseconds
     //  since the epoch)
     int64_t to;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_accounting_stats_user_req_t;
 
 void proto_accounting_stats_user_req_init(proto_accounting_stats_user_req_t *self);
@@ -354,10 +362,11 @@ proto_accounting_stats_user_req_print(const proto_accounting_stats_user_req_t *s
 
 typedef struct {
     //  2880 bins (at most 2880 items)
-    proto_accounting_bin_t *bins;
+    const proto_accounting_bin_t *bins;
     size_t bins_count;
     //  900
     uint64_t bin_s;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_accounting_stats_user_rep_t;
 
 #define PROTO_ACCOUNTING_STATS_USER_REP_BINS_MAX 2880
@@ -384,8 +393,9 @@ proto_accounting_stats_user_rep_print(const proto_accounting_stats_user_rep_t *s
 
 typedef struct {
     //  The kernels (at most 1000 items)
-    char **kernel_ids;
+    const char *const *kernel_ids;
     size_t kernel_ids_count;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_accounting_live_req_t;
 
 #define PROTO_ACCOUNTING_LIVE_REQ_KERNEL_IDS_MAX 1000
@@ -410,8 +420,9 @@ char *proto_accounting_live_req_print(const proto_accounting_live_req_t *self);
 
 typedef struct {
     //  One per kernel asked (at most 1000 items)
-    proto_accounting_live_t *kernels;
+    const proto_accounting_live_t *kernels;
     size_t kernels_count;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_accounting_live_rep_t;
 
 #define PROTO_ACCOUNTING_LIVE_REP_KERNELS_MAX 1000

@@ -14,19 +14,6 @@
 //  ---------------------------------------------------------------------------
 //  agent.heartbeat
 
-static void
-s_heartbeat_free(proto_agent_heartbeat_t *self)
-{
-    free(self->agent_id);
-    free(self->region);
-    free(self->scaling_group);
-    free(self->architecture);
-    free(self->version);
-    free(self->rpc_endpoint);
-    proto_free_map(self->available_slots, self->available_slots_count);
-    proto_free_map(self->occupied_slots, self->occupied_slots_count);
-}
-
 static bool
 s_heartbeat_valid(const proto_agent_heartbeat_t *self)
 {
@@ -130,7 +117,7 @@ void
 proto_agent_heartbeat_clear(proto_agent_heartbeat_t *self)
 {
     assert(self);
-    s_heartbeat_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -163,7 +150,7 @@ proto_agent_heartbeat_read(proto_agent_heartbeat_t *self,
 {
     proto_in_t in;
     proto_agent_heartbeat_init(self);
-    proto_in_init(&in, "agent.heartbeat", map, err);
+    proto_in_init(&in, "agent.heartbeat", map, &self->owned_, err);
     s_heartbeat_read(self, &in);
     if (in.status != BUS_OK)
         proto_agent_heartbeat_clear(self);

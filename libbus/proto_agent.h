@@ -21,26 +21,26 @@
 
 typedef struct {
     //  The agent's node name (required, at most 128 bytes)
-    char *agent_id;
+    const char *agent_id;
     //  Where it runs, e.g. local (at most 64 bytes)
-    char *region;
+    const char *region;
     //  The resource group it serves (at most 64 bytes)
-    char *scaling_group;
+    const char *scaling_group;
     //  X86_64 or aarch64 (at most 32 bytes)
-    char *architecture;
+    const char *architecture;
     //  Backplane version of the agent (at most 64 bytes)
-    char *version;
+    const char *version;
     //  Where the scheduler reaches it (at most 256 bytes)
-    char *rpc_endpoint;
+    const char *rpc_endpoint;
     //  Whether new kernels may be placed on it
     bool schedulable;
     //  Slot -> capacity as a decimal string, e.g. cpu: 2, mem: 8589934592 (at most 64
     //  pairs, string to string, in wire order)
-    proto_kv_t *available_slots;
+    const proto_kv_t *available_slots;
     size_t available_slots_count;
     //  Slot -> what its live kernels were given, summed (absent: not reported) (at most
     //  64 pairs, string to string, in wire order)
-    proto_kv_t *occupied_slots;
+    const proto_kv_t *occupied_slots;
     size_t occupied_slots_count;
     //  How many kernels it has now
     uint64_t kernel_count;
@@ -48,6 +48,7 @@ typedef struct {
     //  flight to its previous process are lost (0: not reported) (microseconds since the
     //  epoch)
     int64_t started_at;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_agent_heartbeat_t;
 
 #define PROTO_AGENT_HEARTBEAT_AVAILABLE_SLOTS_MAX 64

@@ -14,14 +14,6 @@
 //  ---------------------------------------------------------------------------
 //  bus.frame
 
-static void
-s_frame_free(proto_bus_frame_t *self)
-{
-    free(self->topic);
-    free(self->header);
-    free(self->body);
-}
-
 static bool
 s_frame_valid(const proto_bus_frame_t *self)
 {
@@ -82,7 +74,7 @@ void
 proto_bus_frame_clear(proto_bus_frame_t *self)
 {
     assert(self);
-    s_frame_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -113,7 +105,7 @@ proto_bus_frame_read(proto_bus_frame_t *self, const bus_value_t *map, bus_error_
 {
     proto_in_t in;
     proto_bus_frame_init(self);
-    proto_in_init(&in, "bus.frame", map, err);
+    proto_in_init(&in, "bus.frame", map, &self->owned_, err);
     s_frame_read(self, &in);
     if (in.status != BUS_OK)
         proto_bus_frame_clear(self);
@@ -143,12 +135,6 @@ proto_bus_frame_print(const proto_bus_frame_t *self)
 
 //  ---------------------------------------------------------------------------
 //  bus.replay request
-
-static void
-s_replay_req_free(proto_bus_replay_req_t *self)
-{
-    free(self->domain);
-}
 
 static bool
 s_replay_req_valid(const proto_bus_replay_req_t *self)
@@ -197,7 +183,7 @@ void
 proto_bus_replay_req_clear(proto_bus_replay_req_t *self)
 {
     assert(self);
-    s_replay_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -230,7 +216,7 @@ proto_bus_replay_req_read(proto_bus_replay_req_t *self,
 {
     proto_in_t in;
     proto_bus_replay_req_init(self);
-    proto_in_init(&in, "bus.replay request", map, err);
+    proto_in_init(&in, "bus.replay request", map, &self->owned_, err);
     s_replay_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_bus_replay_req_clear(self);
@@ -260,15 +246,6 @@ proto_bus_replay_req_print(const proto_bus_replay_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  bus.replay reply
-
-static void
-s_replay_rep_free(proto_bus_replay_rep_t *self)
-{
-    free(self->domain);
-    for (size_t i = 0; i < self->events_count; i++)
-        s_frame_free(&self->events[i]);
-    free(self->events);
-}
 
 static bool
 s_replay_rep_valid(const proto_bus_replay_rep_t *self)
@@ -332,7 +309,7 @@ void
 proto_bus_replay_rep_clear(proto_bus_replay_rep_t *self)
 {
     assert(self);
-    s_replay_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -365,7 +342,7 @@ proto_bus_replay_rep_read(proto_bus_replay_rep_t *self,
 {
     proto_in_t in;
     proto_bus_replay_rep_init(self);
-    proto_in_init(&in, "bus.replay reply", map, err);
+    proto_in_init(&in, "bus.replay reply", map, &self->owned_, err);
     s_replay_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_bus_replay_rep_clear(self);

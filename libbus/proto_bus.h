@@ -21,13 +21,14 @@
 
 typedef struct {
     //  Event topic (required, at most 256 bytes)
-    char *topic;
+    const char *topic;
     //  Msgpack envelope header (required, at most 4096 bytes)
-    uint8_t *header;
+    const uint8_t *header;
     size_t header_size;
     //  Msgpack body (at most 16777216 bytes)
-    uint8_t *body;
+    const uint8_t *body;
     size_t body_size;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_bus_frame_t;
 
 void proto_bus_frame_init(proto_bus_frame_t *self);
@@ -48,13 +49,14 @@ char *proto_bus_frame_print(const proto_bus_frame_t *self);
 
 typedef struct {
     //  The stream: a topic domain such as kernel (required, at most 64 bytes)
-    char *domain;
+    const char *domain;
     //  Outbox epoch the subscriber knows; 0 for any
     uint64_t epoch;
     //  First sequence number wanted (required)
     uint64_t from_seq;
     //  At most this many events; 0 for the server's limit
     uint64_t max;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_bus_replay_req_t;
 
 void proto_bus_replay_req_init(proto_bus_replay_req_t *self);
@@ -76,7 +78,7 @@ char *proto_bus_replay_req_print(const proto_bus_replay_req_t *self);
 
 typedef struct {
     //  The stream answered (required, at most 64 bytes)
-    char *domain;
+    const char *domain;
     //  The outbox's epoch; a change means start over
     uint64_t epoch;
     //  Last sequence number written
@@ -84,8 +86,9 @@ typedef struct {
     //  Oldest sequence number still kept
     uint64_t first_retained;
     //  Events in order, from from_seq (at most 10000 items)
-    proto_bus_frame_t *events;
+    const proto_bus_frame_t *events;
     size_t events_count;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_bus_replay_rep_t;
 
 #define PROTO_BUS_REPLAY_REP_EVENTS_MAX 10000

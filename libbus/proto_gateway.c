@@ -15,19 +15,6 @@
 //  ---------------------------------------------------------------------------
 //  gateway.access
 
-static void
-s_access_free(proto_gateway_access_t *self)
-{
-    free(self->request_id);
-    free(self->access_key);
-    free(self->user_id);
-    free(self->domain_name);
-    free(self->method);
-    free(self->path);
-    free(self->client_addr);
-    free(self->error_type);
-}
-
 static bool
 s_access_valid(const proto_gateway_access_t *self)
 {
@@ -123,7 +110,7 @@ void
 proto_gateway_access_clear(proto_gateway_access_t *self)
 {
     assert(self);
-    s_access_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -156,7 +143,7 @@ proto_gateway_access_read(proto_gateway_access_t *self,
 {
     proto_in_t in;
     proto_gateway_access_init(self);
-    proto_in_init(&in, "gateway.access", map, err);
+    proto_in_init(&in, "gateway.access", map, &self->owned_, err);
     s_access_read(self, &in);
     if (in.status != BUS_OK)
         proto_gateway_access_clear(self);

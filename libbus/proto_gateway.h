@@ -21,27 +21,28 @@
 
 typedef struct {
     //  The id the gateway gave the request (required, at most 64 bytes)
-    char *request_id;
+    const char *request_id;
     //  When the request arrived (required, microseconds since the epoch)
     int64_t ts;
     //  The caller's keypair; empty when unauthenticated (at most 64 bytes)
-    char *access_key;
+    const char *access_key;
     //  The caller's user UUID; empty when unauthenticated (at most 64 bytes)
-    char *user_id;
+    const char *user_id;
     //  The caller's domain (at most 64 bytes)
-    char *domain_name;
+    const char *domain_name;
     //  HTTP method (required, at most 16 bytes)
-    char *method;
+    const char *method;
     //  Request target without the query string (required, at most 2048 bytes)
-    char *path;
+    const char *path;
     //  HTTP status answered (required, at most 999)
     uint64_t status;
     //  Time from arrival to the reply
     uint64_t latency_us;
     //  Client IP address (at most 64 bytes)
-    char *client_addr;
+    const char *client_addr;
     //  Problem slug of an error reply, e.g. auth-failed (at most 64 bytes)
-    char *error_type;
+    const char *error_type;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_gateway_access_t;
 
 void proto_gateway_access_init(proto_gateway_access_t *self);

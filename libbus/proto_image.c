@@ -14,15 +14,6 @@
 //  ---------------------------------------------------------------------------
 //  image.info
 
-static void
-s_info_free(proto_image_info_t *self)
-{
-    free(self->reference);
-    free(self->architecture);
-    free(self->digest);
-    proto_free_map(self->labels, self->labels_count);
-}
-
 static bool
 s_info_valid(const proto_image_info_t *self)
 {
@@ -96,7 +87,7 @@ void
 proto_image_info_clear(proto_image_info_t *self)
 {
     assert(self);
-    s_info_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -127,7 +118,7 @@ proto_image_info_read(proto_image_info_t *self, const bus_value_t *map, bus_erro
 {
     proto_in_t in;
     proto_image_info_init(self);
-    proto_in_init(&in, "image.info", map, err);
+    proto_in_init(&in, "image.info", map, &self->owned_, err);
     s_info_read(self, &in);
     if (in.status != BUS_OK)
         proto_image_info_clear(self);
@@ -157,15 +148,6 @@ proto_image_info_print(const proto_image_info_t *self)
 
 //  ---------------------------------------------------------------------------
 //  image.catalog
-
-static void
-s_catalog_free(proto_image_catalog_t *self)
-{
-    free(self->agent_id);
-    for (size_t i = 0; i < self->images_count; i++)
-        s_info_free(&self->images[i]);
-    free(self->images);
-}
 
 static bool
 s_catalog_valid(const proto_image_catalog_t *self)
@@ -220,7 +202,7 @@ void
 proto_image_catalog_clear(proto_image_catalog_t *self)
 {
     assert(self);
-    s_catalog_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -253,7 +235,7 @@ proto_image_catalog_read(proto_image_catalog_t *self,
 {
     proto_in_t in;
     proto_image_catalog_init(self);
-    proto_in_init(&in, "image.catalog", map, err);
+    proto_in_init(&in, "image.catalog", map, &self->owned_, err);
     s_catalog_read(self, &in);
     if (in.status != BUS_OK)
         proto_image_catalog_clear(self);

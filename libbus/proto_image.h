@@ -21,19 +21,20 @@
 typedef struct {
     //  Canonical registry/project/name:tag, without the architecture (required, at most
     //  512 bytes)
-    char *reference;
+    const char *reference;
     //  CPU architecture: x86_64 or aarch64 (required, at most 32 bytes)
-    char *architecture;
+    const char *architecture;
     //  Content digest, e.g. sha256:... (at most 256 bytes)
-    char *digest;
+    const char *digest;
     //  Size of the image on disk
     uint64_t size_bytes;
     //  The image's labels (ai.backend.*) (at most 1024 pairs, string to string, in wire
     //  order)
-    proto_kv_t *labels;
+    const proto_kv_t *labels;
     size_t labels_count;
     //  False when the agent knows the image but has not pulled it (default true)
     bool installed;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_image_info_t;
 
 #define PROTO_IMAGE_INFO_LABELS_MAX 1024
@@ -56,10 +57,11 @@ char *proto_image_info_print(const proto_image_info_t *self);
 
 typedef struct {
     //  The reporting agent (required, at most 128 bytes)
-    char *agent_id;
+    const char *agent_id;
     //  Every image it has; empty means none (at most 10000 items)
-    proto_image_info_t *images;
+    const proto_image_info_t *images;
     size_t images_count;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_image_catalog_t;
 
 #define PROTO_IMAGE_CATALOG_IMAGES_MAX 10000

@@ -15,13 +15,6 @@
 //  ---------------------------------------------------------------------------
 //  kernel.port
 
-static void
-s_port_free(proto_kernel_port_t *self)
-{
-    free(self->name);
-    free(self->protocol);
-}
-
 static bool
 s_port_valid(const proto_kernel_port_t *self)
 {
@@ -81,7 +74,7 @@ void
 proto_kernel_port_clear(proto_kernel_port_t *self)
 {
     assert(self);
-    s_port_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -114,7 +107,7 @@ proto_kernel_port_read(proto_kernel_port_t *self,
 {
     proto_in_t in;
     proto_kernel_port_init(self);
-    proto_in_init(&in, "kernel.port", map, err);
+    proto_in_init(&in, "kernel.port", map, &self->owned_, err);
     s_port_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_port_clear(self);
@@ -144,14 +137,6 @@ proto_kernel_port_print(const proto_kernel_port_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.state
-
-static void
-s_state_free(proto_kernel_state_t *self)
-{
-    free(self->kernel_id);
-    free(self->session_id);
-    free(self->status);
-}
 
 static bool
 s_state_valid(const proto_kernel_state_t *self)
@@ -215,7 +200,7 @@ void
 proto_kernel_state_clear(proto_kernel_state_t *self)
 {
     assert(self);
-    s_state_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -248,7 +233,7 @@ proto_kernel_state_read(proto_kernel_state_t *self,
 {
     proto_in_t in;
     proto_kernel_state_init(self);
-    proto_in_init(&in, "kernel.state", map, err);
+    proto_in_init(&in, "kernel.state", map, &self->owned_, err);
     s_state_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_state_clear(self);
@@ -278,13 +263,6 @@ proto_kernel_state_print(const proto_kernel_state_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.file
-
-static void
-s_file_free(proto_kernel_file_t *self)
-{
-    free(self->path);
-    free(self->data);
-}
 
 static bool
 s_file_valid(const proto_kernel_file_t *self)
@@ -340,7 +318,7 @@ void
 proto_kernel_file_clear(proto_kernel_file_t *self)
 {
     assert(self);
-    s_file_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -373,7 +351,7 @@ proto_kernel_file_read(proto_kernel_file_t *self,
 {
     proto_in_t in;
     proto_kernel_file_init(self);
-    proto_in_init(&in, "kernel.file", map, err);
+    proto_in_init(&in, "kernel.file", map, &self->owned_, err);
     s_file_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_file_clear(self);
@@ -403,16 +381,6 @@ proto_kernel_file_print(const proto_kernel_file_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.started
-
-static void
-s_started_free(proto_kernel_started_t *self)
-{
-    free(self->kernel_id);
-    free(self->session_id);
-    free(self->agent_id);
-    free(self->container_id);
-    free(self->kernel_host);
-}
 
 static bool
 s_started_valid(const proto_kernel_started_t *self)
@@ -480,7 +448,7 @@ void
 proto_kernel_started_clear(proto_kernel_started_t *self)
 {
     assert(self);
-    s_started_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -513,7 +481,7 @@ proto_kernel_started_read(proto_kernel_started_t *self,
 {
     proto_in_t in;
     proto_kernel_started_init(self);
-    proto_in_init(&in, "kernel.started", map, err);
+    proto_in_init(&in, "kernel.started", map, &self->owned_, err);
     s_started_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_started_clear(self);
@@ -543,16 +511,6 @@ proto_kernel_started_print(const proto_kernel_started_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.terminated
-
-static void
-s_terminated_free(proto_kernel_terminated_t *self)
-{
-    free(self->kernel_id);
-    free(self->session_id);
-    free(self->agent_id);
-    free(self->reason);
-    free(self->detail);
-}
 
 static bool
 s_terminated_valid(const proto_kernel_terminated_t *self)
@@ -647,7 +605,7 @@ void
 proto_kernel_terminated_clear(proto_kernel_terminated_t *self)
 {
     assert(self);
-    s_terminated_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -680,7 +638,7 @@ proto_kernel_terminated_read(proto_kernel_terminated_t *self,
 {
     proto_in_t in;
     proto_kernel_terminated_init(self);
-    proto_in_init(&in, "kernel.terminated", map, err);
+    proto_in_init(&in, "kernel.terminated", map, &self->owned_, err);
     s_terminated_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_terminated_clear(self);
@@ -710,13 +668,6 @@ proto_kernel_terminated_print(const proto_kernel_terminated_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.stats
-
-static void
-s_stats_free(proto_kernel_stats_t *self)
-{
-    free(self->kernel_id);
-    free(self->agent_id);
-}
 
 static bool
 s_stats_valid(const proto_kernel_stats_t *self)
@@ -791,7 +742,7 @@ void
 proto_kernel_stats_clear(proto_kernel_stats_t *self)
 {
     assert(self);
-    s_stats_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -824,7 +775,7 @@ proto_kernel_stats_read(proto_kernel_stats_t *self,
 {
     proto_in_t in;
     proto_kernel_stats_init(self);
-    proto_in_init(&in, "kernel.stats", map, err);
+    proto_in_init(&in, "kernel.stats", map, &self->owned_, err);
     s_stats_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_stats_clear(self);
@@ -854,30 +805,6 @@ proto_kernel_stats_print(const proto_kernel_stats_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.create request
-
-static void
-s_create_req_free(proto_kernel_create_req_t *self)
-{
-    free(self->kernel_id);
-    free(self->session_id);
-    free(self->session_name);
-    free(self->agent_id);
-    free(self->session_type);
-    free(self->cluster_role);
-    free(self->cluster_mode);
-    free(self->cluster_hosts);
-    free(self->image);
-    free(self->architecture);
-    proto_free_map(self->slots, self->slots_count);
-    proto_free_map(self->environ, self->environ_count);
-    free(self->startup_command);
-    free(self->access_key);
-    free(self->user_uuid);
-    free(self->domain_name);
-    free(self->group_id);
-    free(self->bootstrap_script);
-    free(self->mounts);
-}
 
 static bool
 s_create_req_valid(const proto_kernel_create_req_t *self)
@@ -1045,18 +972,18 @@ proto_kernel_create_req_init(proto_kernel_create_req_t *self)
 {
     assert(self);
     memset(self, 0, sizeof *self);
-    self->session_type = strdup("interactive");
-    self->cluster_role = strdup("main");
+    self->session_type = "interactive";
+    self->cluster_role = "main";
     self->cluster_idx = 1;
     self->cluster_size = 1;
-    self->architecture = strdup("x86_64");
+    self->architecture = "x86_64";
 }
 
 void
 proto_kernel_create_req_clear(proto_kernel_create_req_t *self)
 {
     assert(self);
-    s_create_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1089,7 +1016,7 @@ proto_kernel_create_req_read(proto_kernel_create_req_t *self,
 {
     proto_in_t in;
     proto_kernel_create_req_init(self);
-    proto_in_init(&in, "kernel.create request", map, err);
+    proto_in_init(&in, "kernel.create request", map, &self->owned_, err);
     s_create_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_create_req_clear(self);
@@ -1119,17 +1046,6 @@ proto_kernel_create_req_print(const proto_kernel_create_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.create reply
-
-static void
-s_create_rep_free(proto_kernel_create_rep_t *self)
-{
-    free(self->kernel_id);
-    free(self->container_id);
-    free(self->kernel_host);
-    for (size_t i = 0; i < self->service_ports_count; i++)
-        s_port_free(&self->service_ports[i]);
-    free(self->service_ports);
-}
 
 static bool
 s_create_rep_valid(const proto_kernel_create_rep_t *self)
@@ -1199,7 +1115,7 @@ void
 proto_kernel_create_rep_clear(proto_kernel_create_rep_t *self)
 {
     assert(self);
-    s_create_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1232,7 +1148,7 @@ proto_kernel_create_rep_read(proto_kernel_create_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_create_rep_init(self);
-    proto_in_init(&in, "kernel.create reply", map, err);
+    proto_in_init(&in, "kernel.create reply", map, &self->owned_, err);
     s_create_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_create_rep_clear(self);
@@ -1262,13 +1178,6 @@ proto_kernel_create_rep_print(const proto_kernel_create_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.hosts request
-
-static void
-s_hosts_req_free(proto_kernel_hosts_req_t *self)
-{
-    free(self->kernel_id);
-    free(self->hosts);
-}
 
 static bool
 s_hosts_req_valid(const proto_kernel_hosts_req_t *self)
@@ -1313,7 +1222,7 @@ void
 proto_kernel_hosts_req_clear(proto_kernel_hosts_req_t *self)
 {
     assert(self);
-    s_hosts_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1346,7 +1255,7 @@ proto_kernel_hosts_req_read(proto_kernel_hosts_req_t *self,
 {
     proto_in_t in;
     proto_kernel_hosts_req_init(self);
-    proto_in_init(&in, "kernel.hosts request", map, err);
+    proto_in_init(&in, "kernel.hosts request", map, &self->owned_, err);
     s_hosts_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_hosts_req_clear(self);
@@ -1376,12 +1285,6 @@ proto_kernel_hosts_req_print(const proto_kernel_hosts_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.hosts reply
-
-static void
-s_hosts_rep_free(proto_kernel_hosts_rep_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_hosts_rep_valid(const proto_kernel_hosts_rep_t *self)
@@ -1422,7 +1325,7 @@ void
 proto_kernel_hosts_rep_clear(proto_kernel_hosts_rep_t *self)
 {
     assert(self);
-    s_hosts_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1455,7 +1358,7 @@ proto_kernel_hosts_rep_read(proto_kernel_hosts_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_hosts_rep_init(self);
-    proto_in_init(&in, "kernel.hosts reply", map, err);
+    proto_in_init(&in, "kernel.hosts reply", map, &self->owned_, err);
     s_hosts_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_hosts_rep_clear(self);
@@ -1485,13 +1388,6 @@ proto_kernel_hosts_rep_print(const proto_kernel_hosts_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.destroy request
-
-static void
-s_destroy_req_free(proto_kernel_destroy_req_t *self)
-{
-    free(self->kernel_id);
-    free(self->reason);
-}
 
 static bool
 s_destroy_req_valid(const proto_kernel_destroy_req_t *self)
@@ -1536,7 +1432,7 @@ proto_kernel_destroy_req_init(proto_kernel_destroy_req_t *self)
 {
     assert(self);
     memset(self, 0, sizeof *self);
-    self->reason = strdup("user-requested");
+    self->reason = "user-requested";
     self->grace_ms = 5000;
 }
 
@@ -1544,7 +1440,7 @@ void
 proto_kernel_destroy_req_clear(proto_kernel_destroy_req_t *self)
 {
     assert(self);
-    s_destroy_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1578,7 +1474,7 @@ proto_kernel_destroy_req_read(proto_kernel_destroy_req_t *self,
 {
     proto_in_t in;
     proto_kernel_destroy_req_init(self);
-    proto_in_init(&in, "kernel.destroy request", map, err);
+    proto_in_init(&in, "kernel.destroy request", map, &self->owned_, err);
     s_destroy_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_destroy_req_clear(self);
@@ -1608,12 +1504,6 @@ proto_kernel_destroy_req_print(const proto_kernel_destroy_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.destroy reply
-
-static void
-s_destroy_rep_free(proto_kernel_destroy_rep_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_destroy_rep_valid(const proto_kernel_destroy_rep_t *self)
@@ -1652,7 +1542,7 @@ void
 proto_kernel_destroy_rep_clear(proto_kernel_destroy_rep_t *self)
 {
     assert(self);
-    s_destroy_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1686,7 +1576,7 @@ proto_kernel_destroy_rep_read(proto_kernel_destroy_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_destroy_rep_init(self);
-    proto_in_init(&in, "kernel.destroy reply", map, err);
+    proto_in_init(&in, "kernel.destroy reply", map, &self->owned_, err);
     s_destroy_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_destroy_rep_clear(self);
@@ -1716,13 +1606,6 @@ proto_kernel_destroy_rep_print(const proto_kernel_destroy_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.restart request
-
-static void
-s_restart_req_free(proto_kernel_restart_req_t *self)
-{
-    free(self->kernel_id);
-    free(self->startup_command);
-}
 
 static bool
 s_restart_req_valid(const proto_kernel_restart_req_t *self)
@@ -1774,7 +1657,7 @@ void
 proto_kernel_restart_req_clear(proto_kernel_restart_req_t *self)
 {
     assert(self);
-    s_restart_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1808,7 +1691,7 @@ proto_kernel_restart_req_read(proto_kernel_restart_req_t *self,
 {
     proto_in_t in;
     proto_kernel_restart_req_init(self);
-    proto_in_init(&in, "kernel.restart request", map, err);
+    proto_in_init(&in, "kernel.restart request", map, &self->owned_, err);
     s_restart_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_restart_req_clear(self);
@@ -1838,12 +1721,6 @@ proto_kernel_restart_req_print(const proto_kernel_restart_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.restart reply
-
-static void
-s_restart_rep_free(proto_kernel_restart_rep_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_restart_rep_valid(const proto_kernel_restart_rep_t *self)
@@ -1884,7 +1761,7 @@ void
 proto_kernel_restart_rep_clear(proto_kernel_restart_rep_t *self)
 {
     assert(self);
-    s_restart_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1918,7 +1795,7 @@ proto_kernel_restart_rep_read(proto_kernel_restart_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_restart_rep_init(self);
-    proto_in_init(&in, "kernel.restart reply", map, err);
+    proto_in_init(&in, "kernel.restart reply", map, &self->owned_, err);
     s_restart_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_restart_rep_clear(self);
@@ -1948,16 +1825,6 @@ proto_kernel_restart_rep_print(const proto_kernel_restart_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.execute request
-
-static void
-s_execute_req_free(proto_kernel_execute_req_t *self)
-{
-    free(self->kernel_id);
-    free(self->run_id);
-    free(self->mode);
-    free(self->code);
-    free(self->options);
-}
 
 static bool
 s_execute_req_valid(const proto_kernel_execute_req_t *self)
@@ -2026,7 +1893,7 @@ void
 proto_kernel_execute_req_clear(proto_kernel_execute_req_t *self)
 {
     assert(self);
-    s_execute_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2060,7 +1927,7 @@ proto_kernel_execute_req_read(proto_kernel_execute_req_t *self,
 {
     proto_in_t in;
     proto_kernel_execute_req_init(self);
-    proto_in_init(&in, "kernel.execute request", map, err);
+    proto_in_init(&in, "kernel.execute request", map, &self->owned_, err);
     s_execute_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_execute_req_clear(self);
@@ -2090,12 +1957,6 @@ proto_kernel_execute_req_print(const proto_kernel_execute_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.execute reply
-
-static void
-s_execute_rep_free(proto_kernel_execute_rep_t *self)
-{
-    free(self->result);
-}
 
 static bool
 s_execute_rep_valid(const proto_kernel_execute_rep_t *self)
@@ -2135,7 +1996,7 @@ void
 proto_kernel_execute_rep_clear(proto_kernel_execute_rep_t *self)
 {
     assert(self);
-    s_execute_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2169,7 +2030,7 @@ proto_kernel_execute_rep_read(proto_kernel_execute_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_execute_rep_init(self);
-    proto_in_init(&in, "kernel.execute reply", map, err);
+    proto_in_init(&in, "kernel.execute reply", map, &self->owned_, err);
     s_execute_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_execute_rep_clear(self);
@@ -2199,13 +2060,6 @@ proto_kernel_execute_rep_print(const proto_kernel_execute_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.interrupt request
-
-static void
-s_interrupt_req_free(proto_kernel_interrupt_req_t *self)
-{
-    free(self->kernel_id);
-    free(self->run_id);
-}
 
 static bool
 s_interrupt_req_valid(const proto_kernel_interrupt_req_t *self)
@@ -2256,7 +2110,7 @@ void
 proto_kernel_interrupt_req_clear(proto_kernel_interrupt_req_t *self)
 {
     assert(self);
-    s_interrupt_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2290,7 +2144,7 @@ proto_kernel_interrupt_req_read(proto_kernel_interrupt_req_t *self,
 {
     proto_in_t in;
     proto_kernel_interrupt_req_init(self);
-    proto_in_init(&in, "kernel.interrupt request", map, err);
+    proto_in_init(&in, "kernel.interrupt request", map, &self->owned_, err);
     s_interrupt_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_interrupt_req_clear(self);
@@ -2320,12 +2174,6 @@ proto_kernel_interrupt_req_print(const proto_kernel_interrupt_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.interrupt reply
-
-static void
-s_interrupt_rep_free(proto_kernel_interrupt_rep_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_interrupt_rep_valid(const proto_kernel_interrupt_rep_t *self)
@@ -2366,7 +2214,7 @@ void
 proto_kernel_interrupt_rep_clear(proto_kernel_interrupt_rep_t *self)
 {
     assert(self);
-    s_interrupt_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2400,7 +2248,7 @@ proto_kernel_interrupt_rep_read(proto_kernel_interrupt_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_interrupt_rep_init(self);
-    proto_in_init(&in, "kernel.interrupt reply", map, err);
+    proto_in_init(&in, "kernel.interrupt reply", map, &self->owned_, err);
     s_interrupt_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_interrupt_rep_clear(self);
@@ -2430,12 +2278,6 @@ proto_kernel_interrupt_rep_print(const proto_kernel_interrupt_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.logs request
-
-static void
-s_logs_req_free(proto_kernel_logs_req_t *self)
-{
-    free(self->kernel_id);
-}
 
 static bool
 s_logs_req_valid(const proto_kernel_logs_req_t *self)
@@ -2479,7 +2321,7 @@ void
 proto_kernel_logs_req_clear(proto_kernel_logs_req_t *self)
 {
     assert(self);
-    s_logs_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2512,7 +2354,7 @@ proto_kernel_logs_req_read(proto_kernel_logs_req_t *self,
 {
     proto_in_t in;
     proto_kernel_logs_req_init(self);
-    proto_in_init(&in, "kernel.logs request", map, err);
+    proto_in_init(&in, "kernel.logs request", map, &self->owned_, err);
     s_logs_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_logs_req_clear(self);
@@ -2542,12 +2384,6 @@ proto_kernel_logs_req_print(const proto_kernel_logs_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.logs reply
-
-static void
-s_logs_rep_free(proto_kernel_logs_rep_t *self)
-{
-    free(self->logs);
-}
 
 static bool
 s_logs_rep_valid(const proto_kernel_logs_rep_t *self)
@@ -2590,7 +2426,7 @@ void
 proto_kernel_logs_rep_clear(proto_kernel_logs_rep_t *self)
 {
     assert(self);
-    s_logs_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2623,7 +2459,7 @@ proto_kernel_logs_rep_read(proto_kernel_logs_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_logs_rep_init(self);
-    proto_in_init(&in, "kernel.logs reply", map, err);
+    proto_in_init(&in, "kernel.logs reply", map, &self->owned_, err);
     s_logs_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_logs_rep_clear(self);
@@ -2653,12 +2489,6 @@ proto_kernel_logs_rep_print(const proto_kernel_logs_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.list request
-
-static void
-s_list_req_free(proto_kernel_list_req_t *self)
-{
-    free(self->agent_id);
-}
 
 static bool
 s_list_req_valid(const proto_kernel_list_req_t *self)
@@ -2701,7 +2531,7 @@ void
 proto_kernel_list_req_clear(proto_kernel_list_req_t *self)
 {
     assert(self);
-    s_list_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2734,7 +2564,7 @@ proto_kernel_list_req_read(proto_kernel_list_req_t *self,
 {
     proto_in_t in;
     proto_kernel_list_req_init(self);
-    proto_in_init(&in, "kernel.list request", map, err);
+    proto_in_init(&in, "kernel.list request", map, &self->owned_, err);
     s_list_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_list_req_clear(self);
@@ -2764,14 +2594,6 @@ proto_kernel_list_req_print(const proto_kernel_list_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.list reply
-
-static void
-s_list_rep_free(proto_kernel_list_rep_t *self)
-{
-    for (size_t i = 0; i < self->kernels_count; i++)
-        s_state_free(&self->kernels[i]);
-    free(self->kernels);
-}
 
 static bool
 s_list_rep_valid(const proto_kernel_list_rep_t *self)
@@ -2821,7 +2643,7 @@ void
 proto_kernel_list_rep_clear(proto_kernel_list_rep_t *self)
 {
     assert(self);
-    s_list_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2854,7 +2676,7 @@ proto_kernel_list_rep_read(proto_kernel_list_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_list_rep_init(self);
-    proto_in_init(&in, "kernel.list reply", map, err);
+    proto_in_init(&in, "kernel.list reply", map, &self->owned_, err);
     s_list_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_list_rep_clear(self);
@@ -2884,15 +2706,6 @@ proto_kernel_list_rep_print(const proto_kernel_list_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.upload request
-
-static void
-s_upload_req_free(proto_kernel_upload_req_t *self)
-{
-    free(self->kernel_id);
-    for (size_t i = 0; i < self->files_count; i++)
-        s_file_free(&self->files[i]);
-    free(self->files);
-}
 
 static bool
 s_upload_req_valid(const proto_kernel_upload_req_t *self)
@@ -2947,7 +2760,7 @@ void
 proto_kernel_upload_req_clear(proto_kernel_upload_req_t *self)
 {
     assert(self);
-    s_upload_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2980,7 +2793,7 @@ proto_kernel_upload_req_read(proto_kernel_upload_req_t *self,
 {
     proto_in_t in;
     proto_kernel_upload_req_init(self);
-    proto_in_init(&in, "kernel.upload request", map, err);
+    proto_in_init(&in, "kernel.upload request", map, &self->owned_, err);
     s_upload_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_upload_req_clear(self);
@@ -3010,12 +2823,6 @@ proto_kernel_upload_req_print(const proto_kernel_upload_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.upload reply
-
-static void
-s_upload_rep_free(proto_kernel_upload_rep_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_upload_rep_valid(const proto_kernel_upload_rep_t *self)
@@ -3056,7 +2863,7 @@ void
 proto_kernel_upload_rep_clear(proto_kernel_upload_rep_t *self)
 {
     assert(self);
-    s_upload_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -3089,7 +2896,7 @@ proto_kernel_upload_rep_read(proto_kernel_upload_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_upload_rep_init(self);
-    proto_in_init(&in, "kernel.upload reply", map, err);
+    proto_in_init(&in, "kernel.upload reply", map, &self->owned_, err);
     s_upload_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_upload_rep_clear(self);
@@ -3119,13 +2926,6 @@ proto_kernel_upload_rep_print(const proto_kernel_upload_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.download request
-
-static void
-s_download_req_free(proto_kernel_download_req_t *self)
-{
-    free(self->kernel_id);
-    proto_free_strs(self->paths, self->paths_count);
-}
 
 static bool
 s_download_req_valid(const proto_kernel_download_req_t *self)
@@ -3177,7 +2977,7 @@ void
 proto_kernel_download_req_clear(proto_kernel_download_req_t *self)
 {
     assert(self);
-    s_download_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -3211,7 +3011,7 @@ proto_kernel_download_req_read(proto_kernel_download_req_t *self,
 {
     proto_in_t in;
     proto_kernel_download_req_init(self);
-    proto_in_init(&in, "kernel.download request", map, err);
+    proto_in_init(&in, "kernel.download request", map, &self->owned_, err);
     s_download_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_download_req_clear(self);
@@ -3241,14 +3041,6 @@ proto_kernel_download_req_print(const proto_kernel_download_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.download reply
-
-static void
-s_download_rep_free(proto_kernel_download_rep_t *self)
-{
-    for (size_t i = 0; i < self->files_count; i++)
-        s_file_free(&self->files[i]);
-    free(self->files);
-}
 
 static bool
 s_download_rep_valid(const proto_kernel_download_rep_t *self)
@@ -3298,7 +3090,7 @@ void
 proto_kernel_download_rep_clear(proto_kernel_download_rep_t *self)
 {
     assert(self);
-    s_download_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -3332,7 +3124,7 @@ proto_kernel_download_rep_read(proto_kernel_download_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_download_rep_init(self);
-    proto_in_init(&in, "kernel.download reply", map, err);
+    proto_in_init(&in, "kernel.download reply", map, &self->owned_, err);
     s_download_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_download_rep_clear(self);
@@ -3362,13 +3154,6 @@ proto_kernel_download_rep_print(const proto_kernel_download_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.download_single request
-
-static void
-s_download_single_req_free(proto_kernel_download_single_req_t *self)
-{
-    free(self->kernel_id);
-    free(self->path);
-}
 
 static bool
 s_download_single_req_valid(const proto_kernel_download_single_req_t *self)
@@ -3419,7 +3204,7 @@ void
 proto_kernel_download_single_req_clear(proto_kernel_download_single_req_t *self)
 {
     assert(self);
-    s_download_single_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -3453,7 +3238,7 @@ proto_kernel_download_single_req_read(proto_kernel_download_single_req_t *self,
 {
     proto_in_t in;
     proto_kernel_download_single_req_init(self);
-    proto_in_init(&in, "kernel.download_single request", map, err);
+    proto_in_init(&in, "kernel.download_single request", map, &self->owned_, err);
     s_download_single_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_download_single_req_clear(self);
@@ -3483,12 +3268,6 @@ proto_kernel_download_single_req_print(const proto_kernel_download_single_req_t 
 
 //  ---------------------------------------------------------------------------
 //  kernel.download_single reply
-
-static void
-s_download_single_rep_free(proto_kernel_download_single_rep_t *self)
-{
-    free(self->data);
-}
 
 static bool
 s_download_single_rep_valid(const proto_kernel_download_single_rep_t *self)
@@ -3533,7 +3312,7 @@ void
 proto_kernel_download_single_rep_clear(proto_kernel_download_single_rep_t *self)
 {
     assert(self);
-    s_download_single_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -3567,7 +3346,7 @@ proto_kernel_download_single_rep_read(proto_kernel_download_single_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_download_single_rep_init(self);
-    proto_in_init(&in, "kernel.download_single reply", map, err);
+    proto_in_init(&in, "kernel.download_single reply", map, &self->owned_, err);
     s_download_single_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_download_single_rep_clear(self);
@@ -3597,13 +3376,6 @@ proto_kernel_download_single_rep_print(const proto_kernel_download_single_rep_t 
 
 //  ---------------------------------------------------------------------------
 //  kernel.list_files request
-
-static void
-s_list_files_req_free(proto_kernel_list_files_req_t *self)
-{
-    free(self->kernel_id);
-    free(self->path);
-}
 
 static bool
 s_list_files_req_valid(const proto_kernel_list_files_req_t *self)
@@ -3645,14 +3417,14 @@ proto_kernel_list_files_req_init(proto_kernel_list_files_req_t *self)
 {
     assert(self);
     memset(self, 0, sizeof *self);
-    self->path = strdup(".");
+    self->path = ".";
 }
 
 void
 proto_kernel_list_files_req_clear(proto_kernel_list_files_req_t *self)
 {
     assert(self);
-    s_list_files_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -3686,7 +3458,7 @@ proto_kernel_list_files_req_read(proto_kernel_list_files_req_t *self,
 {
     proto_in_t in;
     proto_kernel_list_files_req_init(self);
-    proto_in_init(&in, "kernel.list_files request", map, err);
+    proto_in_init(&in, "kernel.list_files request", map, &self->owned_, err);
     s_list_files_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_list_files_req_clear(self);
@@ -3716,13 +3488,6 @@ proto_kernel_list_files_req_print(const proto_kernel_list_files_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.list_files reply
-
-static void
-s_list_files_rep_free(proto_kernel_list_files_rep_t *self)
-{
-    free(self->files);
-    free(self->abspath);
-}
 
 static bool
 s_list_files_rep_valid(const proto_kernel_list_files_rep_t *self)
@@ -3770,7 +3535,7 @@ void
 proto_kernel_list_files_rep_clear(proto_kernel_list_files_rep_t *self)
 {
     assert(self);
-    s_list_files_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -3804,7 +3569,7 @@ proto_kernel_list_files_rep_read(proto_kernel_list_files_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_list_files_rep_init(self);
-    proto_in_init(&in, "kernel.list_files reply", map, err);
+    proto_in_init(&in, "kernel.list_files reply", map, &self->owned_, err);
     s_list_files_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_list_files_rep_clear(self);
@@ -3834,13 +3599,6 @@ proto_kernel_list_files_rep_print(const proto_kernel_list_files_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.pty_write request
-
-static void
-s_pty_write_req_free(proto_kernel_pty_write_req_t *self)
-{
-    free(self->kernel_id);
-    free(self->data);
-}
 
 static bool
 s_pty_write_req_valid(const proto_kernel_pty_write_req_t *self)
@@ -3898,7 +3656,7 @@ void
 proto_kernel_pty_write_req_clear(proto_kernel_pty_write_req_t *self)
 {
     assert(self);
-    s_pty_write_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -3932,7 +3690,7 @@ proto_kernel_pty_write_req_read(proto_kernel_pty_write_req_t *self,
 {
     proto_in_t in;
     proto_kernel_pty_write_req_init(self);
-    proto_in_init(&in, "kernel.pty_write request", map, err);
+    proto_in_init(&in, "kernel.pty_write request", map, &self->owned_, err);
     s_pty_write_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_pty_write_req_clear(self);
@@ -3962,12 +3720,6 @@ proto_kernel_pty_write_req_print(const proto_kernel_pty_write_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.pty_write reply
-
-static void
-s_pty_write_rep_free(proto_kernel_pty_write_rep_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_pty_write_rep_valid(const proto_kernel_pty_write_rep_t *self)
@@ -4008,7 +3760,7 @@ void
 proto_kernel_pty_write_rep_clear(proto_kernel_pty_write_rep_t *self)
 {
     assert(self);
-    s_pty_write_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -4042,7 +3794,7 @@ proto_kernel_pty_write_rep_read(proto_kernel_pty_write_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_pty_write_rep_init(self);
-    proto_in_init(&in, "kernel.pty_write reply", map, err);
+    proto_in_init(&in, "kernel.pty_write reply", map, &self->owned_, err);
     s_pty_write_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_pty_write_rep_clear(self);
@@ -4072,12 +3824,6 @@ proto_kernel_pty_write_rep_print(const proto_kernel_pty_write_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.pty_read request
-
-static void
-s_pty_read_req_free(proto_kernel_pty_read_req_t *self)
-{
-    free(self->kernel_id);
-}
 
 static bool
 s_pty_read_req_valid(const proto_kernel_pty_read_req_t *self)
@@ -4126,7 +3872,7 @@ void
 proto_kernel_pty_read_req_clear(proto_kernel_pty_read_req_t *self)
 {
     assert(self);
-    s_pty_read_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -4160,7 +3906,7 @@ proto_kernel_pty_read_req_read(proto_kernel_pty_read_req_t *self,
 {
     proto_in_t in;
     proto_kernel_pty_read_req_init(self);
-    proto_in_init(&in, "kernel.pty_read request", map, err);
+    proto_in_init(&in, "kernel.pty_read request", map, &self->owned_, err);
     s_pty_read_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_pty_read_req_clear(self);
@@ -4190,12 +3936,6 @@ proto_kernel_pty_read_req_print(const proto_kernel_pty_read_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  kernel.pty_read reply
-
-static void
-s_pty_read_rep_free(proto_kernel_pty_read_rep_t *self)
-{
-    free(self->data);
-}
 
 static bool
 s_pty_read_rep_valid(const proto_kernel_pty_read_rep_t *self)
@@ -4244,7 +3984,7 @@ void
 proto_kernel_pty_read_rep_clear(proto_kernel_pty_read_rep_t *self)
 {
     assert(self);
-    s_pty_read_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -4278,7 +4018,7 @@ proto_kernel_pty_read_rep_read(proto_kernel_pty_read_rep_t *self,
 {
     proto_in_t in;
     proto_kernel_pty_read_rep_init(self);
-    proto_in_init(&in, "kernel.pty_read reply", map, err);
+    proto_in_init(&in, "kernel.pty_read reply", map, &self->owned_, err);
     s_pty_read_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_kernel_pty_read_rep_clear(self);

@@ -38,11 +38,12 @@
 
 typedef struct {
     //  The app, e.g. jupyter (required, at most 64 bytes)
-    char *name;
+    const char *name;
     //  Http, tcp, pty or preopen (at most 16 bytes)
-    char *protocol;
+    const char *protocol;
     //  The port inside the container (at most 65535)
     uint64_t container_port;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_port_t;
 
 void proto_kernel_port_init(proto_kernel_port_t *self);
@@ -63,13 +64,14 @@ char *proto_kernel_port_print(const proto_kernel_port_t *self);
 
 typedef struct {
     //  The kernel (required, at most 64 bytes)
-    char *kernel_id;
+    const char *kernel_id;
     //  Its session (at most 64 bytes)
-    char *session_id;
+    const char *session_id;
     //  Running, exited or creating (required, at most 16 bytes)
-    char *status;
+    const char *status;
     //  The exit code when exited
     int64_t exit_code;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_state_t;
 
 void proto_kernel_state_init(proto_kernel_state_t *self);
@@ -91,10 +93,11 @@ char *proto_kernel_state_print(const proto_kernel_state_t *self);
 
 typedef struct {
     //  Relative to /home/work (or absolute beneath it) (required, at most 4096 bytes)
-    char *path;
+    const char *path;
     //  Its bytes (download: a tar archive of the path) (at most 16777216 bytes)
-    uint8_t *data;
+    const uint8_t *data;
     size_t data_size;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_file_t;
 
 void proto_kernel_file_init(proto_kernel_file_t *self);
@@ -115,17 +118,18 @@ char *proto_kernel_file_print(const proto_kernel_file_t *self);
 
 typedef struct {
     //  The kernel (required, at most 64 bytes)
-    char *kernel_id;
+    const char *kernel_id;
     //  Its session (required, at most 64 bytes)
-    char *session_id;
+    const char *session_id;
     //  The agent it runs on (required, at most 128 bytes)
-    char *agent_id;
+    const char *agent_id;
     //  The runtime's container id (at most 128 bytes)
-    char *container_id;
+    const char *container_id;
     //  The container's address (at most 64 bytes)
-    char *kernel_host;
+    const char *kernel_host;
     //  When it started (microseconds since the epoch)
     int64_t at;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_started_t;
 
 void proto_kernel_started_init(proto_kernel_started_t *self);
@@ -146,18 +150,18 @@ char *proto_kernel_started_print(const proto_kernel_started_t *self);
 
 typedef struct {
     //  The kernel (required, at most 64 bytes)
-    char *kernel_id;
+    const char *kernel_id;
     //  Its session (required, at most 64 bytes)
-    char *session_id;
+    const char *session_id;
     //  The agent it ran on (required, at most 128 bytes)
-    char *agent_id;
+    const char *agent_id;
     //  Its exit code; 128+n after signal n
     int64_t exit_code;
     //  User-requested, self-terminated, oom-killed, failed-to-start, lost-on-restart (at
     //  most 64 bytes)
-    char *reason;
+    const char *reason;
     //  What went wrong, for status_data (at most 4096 bytes)
-    char *detail;
+    const char *detail;
     //  The memory limit killed a process of it
     bool oom_killed;
     //  When it ended (microseconds since the epoch)
@@ -176,6 +180,7 @@ typedef struct {
     uint64_t net_rx_bytes;
     //  Final: bytes sent on its network interface
     uint64_t net_tx_bytes;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_terminated_t;
 
 void proto_kernel_terminated_init(proto_kernel_terminated_t *self);
@@ -198,9 +203,9 @@ char *proto_kernel_terminated_print(const proto_kernel_terminated_t *self);
 
 typedef struct {
     //  The kernel (required, at most 64 bytes)
-    char *kernel_id;
+    const char *kernel_id;
     //  Its agent (at most 128 bytes)
-    char *agent_id;
+    const char *agent_id;
     //  CPU time used since start
     uint64_t cpu_used_ns;
     //  Memory in use now
@@ -219,6 +224,7 @@ typedef struct {
     uint64_t net_rx_bytes;
     //  Bytes sent on its network interface since start
     uint64_t net_tx_bytes;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_stats_t;
 
 void proto_kernel_stats_init(proto_kernel_stats_t *self);
@@ -240,58 +246,59 @@ char *proto_kernel_stats_print(const proto_kernel_stats_t *self);
 
 typedef struct {
     //  The kernel (letters, digits, '-', '_', '.') (required, at most 64 bytes)
-    char *kernel_id;
+    const char *kernel_id;
     //  Its session (required, at most 64 bytes)
-    char *session_id;
+    const char *session_id;
     //  The session's name, the container's hostname (at most 64 bytes)
-    char *session_name;
+    const char *session_name;
     //  The agent meant (fake agents of a fleet share one endpoint); empty: whoever
     //  answers (at most 128 bytes)
-    char *agent_id;
+    const char *agent_id;
     //  Interactive or batch (at most 16 bytes, default "interactive")
-    char *session_type;
+    const char *session_type;
     //  Main or sub (at most 16 bytes, default "main")
-    char *cluster_role;
+    const char *cluster_role;
     //  Its index in the session (default 1)
     uint64_t cluster_idx;
     //  How many kernels its session has (BACKENDAI_CLUSTER_SIZE) (at most 64, default 1)
     uint64_t cluster_size;
     //  Single-node or multi-node (absent: single-node) (at most 16 bytes)
-    char *cluster_mode;
+    const char *cluster_mode;
     //  The hostnames of the session's kernels in cluster_idx order, comma-separated
     //  (main1,sub1,sub2...); a cluster kernel's own is its hostname (at most 4096 bytes)
-    char *cluster_hosts;
+    const char *cluster_hosts;
     //  The canonical image reference (required, at most 512 bytes)
-    char *image;
+    const char *image;
     //  The image's architecture (at most 32 bytes, default "x86_64")
-    char *architecture;
+    const char *architecture;
     //  What it was allocated, slot -> decimal string (at most 64 pairs, string to string,
     //  in wire order)
-    proto_kv_t *slots;
+    const proto_kv_t *slots;
     size_t slots_count;
     //  /dev/shm size (resource_opts.shmem); 0: the default
     uint64_t shmem_bytes;
     //  The user's environment variables (at most 1024 pairs, string to string, in wire
     //  order)
-    proto_kv_t *environ;
+    const proto_kv_t *environ;
     size_t environ_count;
     //  Batch: the command to run; interactive: run once at start (at most 65536 bytes)
-    char *startup_command;
+    const char *startup_command;
     //  The owner's keypair (BACKENDAI_ACCESS_KEY) (at most 64 bytes)
-    char *access_key;
+    const char *access_key;
     //  The owner (BACKENDAI_USER_UUID) (at most 64 bytes)
-    char *user_uuid;
+    const char *user_uuid;
     //  The owner's domain (at most 64 bytes)
-    char *domain_name;
+    const char *domain_name;
     //  The session's project (at most 64 bytes)
-    char *group_id;
+    const char *group_id;
     //  A shell script run once (as the user, in /home/work) after the runner answers and
     //  before kernel.started; its failure does not stop the kernel (at most 65536 bytes)
-    char *bootstrap_script;
+    const char *bootstrap_script;
     //  JSON array of virtual folders to bind-mount, each {name, id, host, host_path,
     //  kernel_path, permission}: host_path (absolute, on the agent's host) appears at
     //  kernel_path, read-only when permission is ro; absent: none (at most 65536 bytes)
-    char *mounts;
+    const char *mounts;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_create_req_t;
 
 #define PROTO_KERNEL_CREATE_REQ_SLOTS_MAX   64
@@ -317,14 +324,15 @@ char *proto_kernel_create_req_print(const proto_kernel_create_req_t *self);
 
 typedef struct {
     //  The kernel (required, at most 64 bytes)
-    char *kernel_id;
+    const char *kernel_id;
     //  The runtime's container id (at most 128 bytes)
-    char *container_id;
+    const char *container_id;
     //  The container's address (at most 64 bytes)
-    char *kernel_host;
+    const char *kernel_host;
     //  The apps it can start (at most 64 items)
-    proto_kernel_port_t *service_ports;
+    const proto_kernel_port_t *service_ports;
     size_t service_ports_count;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_create_rep_t;
 
 #define PROTO_KERNEL_CREATE_REP_SERVICE_PORTS_MAX 64
@@ -349,9 +357,10 @@ char *proto_kernel_create_rep_print(const proto_kernel_create_rep_t *self);
 
 typedef struct {
     //  The kernel (required, at most 64 bytes)
-    char *kernel_id;
+    const char *kernel_id;
     //  JSON object: hostname -> IPv4 address (required, at most 65536 bytes)
-    char *hosts;
+    const char *hosts;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_hosts_req_t;
 
 void proto_kernel_hosts_req_init(proto_kernel_hosts_req_t *self);
@@ -373,7 +382,7 @@ char *proto_kernel_hosts_req_print(const proto_kernel_hosts_req_t *self);
 //  hostname of its cluster with its address
 
 typedef struct {
-    char unused_; //  no fields; C wants at least one member
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_hosts_rep_t;
 
 void proto_kernel_hosts_rep_init(proto_kernel_hosts_rep_t *self);
@@ -396,11 +405,12 @@ char *proto_kernel_hosts_rep_print(const proto_kernel_hosts_rep_t *self);
 
 typedef struct {
     //  The kernel (required, at most 64 bytes)
-    char *kernel_id;
+    const char *kernel_id;
     //  Why, as status_info shows it (at most 64 bytes, default "user-requested")
-    char *reason;
+    const char *reason;
     //  How long it may take to exit after TERM (default 5000)
     uint64_t grace_ms;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_destroy_req_t;
 
 void proto_kernel_destroy_req_init(proto_kernel_destroy_req_t *self);
@@ -424,6 +434,7 @@ char *proto_kernel_destroy_req_print(const proto_kernel_destroy_req_t *self);
 typedef struct {
     //  Its exit code (137 when killed)
     int64_t exit_code;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_destroy_rep_t;
 
 void proto_kernel_destroy_rep_init(proto_kernel_destroy_rep_t *self);
@@ -449,12 +460,13 @@ char *proto_kernel_destroy_rep_print(const proto_kernel_destroy_rep_t *self);
 
 typedef struct {
     //  The kernel (required, at most 64 bytes)
-    char *kernel_id;
+    const char *kernel_id;
     //  How long it may take to exit after TERM (default 5000)
     uint64_t grace_ms;
     //  Batch: the task to run again once it runs (Backend.AI re-runs a batch session's
     //  command after a restart) (at most 65536 bytes)
-    char *startup_command;
+    const char *startup_command;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_restart_req_t;
 
 void proto_kernel_restart_req_init(proto_kernel_restart_req_t *self);
@@ -479,7 +491,7 @@ char *proto_kernel_restart_req_print(const proto_kernel_restart_req_t *self);
 //  failed-to-start)
 
 typedef struct {
-    char unused_; //  no fields; C wants at least one member
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_restart_rep_t;
 
 void proto_kernel_restart_rep_init(proto_kernel_restart_rep_t *self);
@@ -502,17 +514,18 @@ char *proto_kernel_restart_rep_print(const proto_kernel_restart_rep_t *self);
 
 typedef struct {
     //  The kernel (required, at most 64 bytes)
-    char *kernel_id;
+    const char *kernel_id;
     //  The client's run id (required, at most 64 bytes)
-    char *run_id;
+    const char *run_id;
     //  Query, batch, continue, input or complete (required, at most 16 bytes)
-    char *mode;
+    const char *mode;
     //  The code (query), the input line (input) (at most 16777216 bytes)
-    char *code;
+    const char *code;
     //  JSON options: batch build/exec/clean commands (at most 65536 bytes)
-    char *options;
+    const char *options;
     //  The longest the reply waits for the run to finish (default 10000)
     uint64_t wait_ms;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_execute_req_t;
 
 void proto_kernel_execute_req_init(proto_kernel_execute_req_t *self);
@@ -536,7 +549,8 @@ char *proto_kernel_execute_req_print(const proto_kernel_execute_req_t *self);
 typedef struct {
     //  The §3.4 result as JSON: status, console, exitCode, options (required, at most
     //  33554432 bytes)
-    char *result;
+    const char *result;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_execute_rep_t;
 
 void proto_kernel_execute_rep_init(proto_kernel_execute_rep_t *self);
@@ -559,11 +573,12 @@ char *proto_kernel_execute_rep_print(const proto_kernel_execute_rep_t *self);
 
 typedef struct {
     //  The kernel (required, at most 64 bytes)
-    char *kernel_id;
+    const char *kernel_id;
     //  Kill rather than interrupt
     bool force;
     //  Only if this run is the one going (empty: whatever runs) (at most 64 bytes)
-    char *run_id;
+    const char *run_id;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_interrupt_req_t;
 
 void proto_kernel_interrupt_req_init(proto_kernel_interrupt_req_t *self);
@@ -585,7 +600,7 @@ char *proto_kernel_interrupt_req_print(const proto_kernel_interrupt_req_t *self)
 //  SIGKILL to its whole process group, for code that ignores SIGINT)
 
 typedef struct {
-    char unused_; //  no fields; C wants at least one member
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_interrupt_rep_t;
 
 void proto_kernel_interrupt_rep_init(proto_kernel_interrupt_rep_t *self);
@@ -608,9 +623,10 @@ char *proto_kernel_interrupt_rep_print(const proto_kernel_interrupt_rep_t *self)
 
 typedef struct {
     //  The kernel (required, at most 64 bytes)
-    char *kernel_id;
+    const char *kernel_id;
     //  At most this much, from the end (default 1048576)
     uint64_t max_bytes;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_logs_req_t;
 
 void proto_kernel_logs_req_init(proto_kernel_logs_req_t *self);
@@ -632,8 +648,9 @@ char *proto_kernel_logs_req_print(const proto_kernel_logs_req_t *self);
 
 typedef struct {
     //  The bytes of container.log (at most 16777216 bytes)
-    uint8_t *logs;
+    const uint8_t *logs;
     size_t logs_size;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_logs_rep_t;
 
 void proto_kernel_logs_rep_init(proto_kernel_logs_rep_t *self);
@@ -657,7 +674,8 @@ char *proto_kernel_logs_rep_print(const proto_kernel_logs_rep_t *self);
 typedef struct {
     //  The agent meant (fake agents of a fleet share one endpoint); empty: whoever
     //  answers (at most 128 bytes)
-    char *agent_id;
+    const char *agent_id;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_list_req_t;
 
 void proto_kernel_list_req_init(proto_kernel_list_req_t *self);
@@ -680,8 +698,9 @@ char *proto_kernel_list_req_print(const proto_kernel_list_req_t *self);
 
 typedef struct {
     //  The kernels (at most 100000 items)
-    proto_kernel_state_t *kernels;
+    const proto_kernel_state_t *kernels;
     size_t kernels_count;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_list_rep_t;
 
 #define PROTO_KERNEL_LIST_REP_KERNELS_MAX 100000
@@ -706,10 +725,11 @@ char *proto_kernel_list_rep_print(const proto_kernel_list_rep_t *self);
 
 typedef struct {
     //  The kernel (required, at most 64 bytes)
-    char *kernel_id;
+    const char *kernel_id;
     //  The files (Backend.AI: at most 20, each under 1 MiB) (at most 20 items)
-    proto_kernel_file_t *files;
+    const proto_kernel_file_t *files;
     size_t files_count;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_upload_req_t;
 
 #define PROTO_KERNEL_UPLOAD_REQ_FILES_MAX 20
@@ -733,7 +753,7 @@ char *proto_kernel_upload_req_print(const proto_kernel_upload_req_t *self);
 //  directories, owned by the kernel's user; each file appears whole or not at all
 
 typedef struct {
-    char unused_; //  no fields; C wants at least one member
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_upload_rep_t;
 
 void proto_kernel_upload_rep_init(proto_kernel_upload_rep_t *self);
@@ -756,12 +776,13 @@ char *proto_kernel_upload_rep_print(const proto_kernel_upload_rep_t *self);
 
 typedef struct {
     //  The kernel (required, at most 64 bytes)
-    char *kernel_id;
+    const char *kernel_id;
     //  What to fetch (Backend.AI: at most 5) (at most 5 items)
-    char **paths;
+    const char *const *paths;
     size_t paths_count;
     //  The largest archive per path (default 16777216)
     uint64_t max_bytes;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_download_req_t;
 
 #define PROTO_KERNEL_DOWNLOAD_REQ_PATHS_MAX 5
@@ -786,8 +807,9 @@ char *proto_kernel_download_req_print(const proto_kernel_download_req_t *self);
 
 typedef struct {
     //  One archive per path, in order (at most 5 items)
-    proto_kernel_file_t *files;
+    const proto_kernel_file_t *files;
     size_t files_count;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_download_rep_t;
 
 #define PROTO_KERNEL_DOWNLOAD_REP_FILES_MAX 5
@@ -812,11 +834,12 @@ char *proto_kernel_download_rep_print(const proto_kernel_download_rep_t *self);
 
 typedef struct {
     //  The kernel (required, at most 64 bytes)
-    char *kernel_id;
+    const char *kernel_id;
     //  The file (required, at most 4096 bytes)
-    char *path;
+    const char *path;
     //  Refused when larger (default 16777216)
     uint64_t max_bytes;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_download_single_req_t;
 
 void proto_kernel_download_single_req_init(proto_kernel_download_single_req_t *self);
@@ -841,8 +864,9 @@ proto_kernel_download_single_req_print(const proto_kernel_download_single_req_t 
 
 typedef struct {
     //  The file's bytes (at most 16777216 bytes)
-    uint8_t *data;
+    const uint8_t *data;
     size_t data_size;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_download_single_rep_t;
 
 void proto_kernel_download_single_rep_init(proto_kernel_download_single_rep_t *self);
@@ -867,9 +891,10 @@ proto_kernel_download_single_rep_print(const proto_kernel_download_single_rep_t 
 
 typedef struct {
     //  The kernel (required, at most 64 bytes)
-    char *kernel_id;
+    const char *kernel_id;
     //  The directory (at most 4096 bytes, default ".")
-    char *path;
+    const char *path;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_list_files_req_t;
 
 void proto_kernel_list_files_req_init(proto_kernel_list_files_req_t *self);
@@ -893,9 +918,10 @@ char *proto_kernel_list_files_req_print(const proto_kernel_list_files_req_t *sel
 typedef struct {
     //  JSON array of {mode, size, ctime, mtime, atime, filename} (required, at most
     //  16777216 bytes)
-    char *files;
+    const char *files;
     //  The directory's path in the container (at most 4096 bytes)
-    char *abspath;
+    const char *abspath;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_list_files_rep_t;
 
 void proto_kernel_list_files_rep_init(proto_kernel_list_files_rep_t *self);
@@ -919,14 +945,15 @@ char *proto_kernel_list_files_rep_print(const proto_kernel_list_files_rep_t *sel
 
 typedef struct {
     //  The kernel (required, at most 64 bytes)
-    char *kernel_id;
+    const char *kernel_id;
     //  Bytes typed (may be empty) (at most 65536 bytes)
-    uint8_t *data;
+    const uint8_t *data;
     size_t data_size;
     //  The terminal's rows (0: unchanged) (at most 1000)
     uint64_t rows;
     //  The terminal's columns (0: unchanged) (at most 1000)
     uint64_t cols;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_pty_write_req_t;
 
 void proto_kernel_pty_write_req_init(proto_kernel_pty_write_req_t *self);
@@ -949,7 +976,7 @@ char *proto_kernel_pty_write_req_print(const proto_kernel_pty_write_req_t *self)
 //  cols, when set, resize it
 
 typedef struct {
-    char unused_; //  no fields; C wants at least one member
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_pty_write_rep_t;
 
 void proto_kernel_pty_write_rep_init(proto_kernel_pty_write_rep_t *self);
@@ -972,11 +999,12 @@ char *proto_kernel_pty_write_rep_print(const proto_kernel_pty_write_rep_t *self)
 
 typedef struct {
     //  The kernel (required, at most 64 bytes)
-    char *kernel_id;
+    const char *kernel_id;
     //  How much of the output the reader has
     uint64_t offset;
     //  The longest to wait for output (at most 60000, default 20000)
     uint64_t wait_ms;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_pty_read_req_t;
 
 void proto_kernel_pty_read_req_init(proto_kernel_pty_read_req_t *self);
@@ -1000,12 +1028,13 @@ char *proto_kernel_pty_read_req_print(const proto_kernel_pty_read_req_t *self);
 typedef struct {
     //  Output from offset on (from the oldest kept, when offset is older) (at most
     //  1048576 bytes)
-    uint8_t *data;
+    const uint8_t *data;
     size_t data_size;
     //  The offset after data: the next read's
     uint64_t offset;
     //  The terminal has ended (its shell exited, or the kernel did)
     bool closed;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_pty_read_rep_t;
 
 void proto_kernel_pty_read_rep_init(proto_kernel_pty_read_rep_t *self);

@@ -15,14 +15,6 @@
 //  ---------------------------------------------------------------------------
 //  policy.changed
 
-static void
-s_changed_free(proto_policy_changed_t *self)
-{
-    free(self->kind);
-    free(self->name);
-    free(self->policy);
-}
-
 static bool
 s_changed_valid(const proto_policy_changed_t *self)
 {
@@ -77,7 +69,7 @@ void
 proto_policy_changed_clear(proto_policy_changed_t *self)
 {
     assert(self);
-    s_changed_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -110,7 +102,7 @@ proto_policy_changed_read(proto_policy_changed_t *self,
 {
     proto_in_t in;
     proto_policy_changed_init(self);
-    proto_in_init(&in, "policy.changed", map, err);
+    proto_in_init(&in, "policy.changed", map, &self->owned_, err);
     s_changed_read(self, &in);
     if (in.status != BUS_OK)
         proto_policy_changed_clear(self);
@@ -140,14 +132,6 @@ proto_policy_changed_print(const proto_policy_changed_t *self)
 
 //  ---------------------------------------------------------------------------
 //  policy.scaling_group
-
-static void
-s_scaling_group_free(proto_policy_scaling_group_t *self)
-{
-    free(self->name);
-    free(self->scheduler);
-    free(self->scheduler_opts);
-}
 
 static bool
 s_scaling_group_valid(const proto_policy_scaling_group_t *self)
@@ -205,7 +189,7 @@ void
 proto_policy_scaling_group_clear(proto_policy_scaling_group_t *self)
 {
     assert(self);
-    s_scaling_group_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -239,7 +223,7 @@ proto_policy_scaling_group_read(proto_policy_scaling_group_t *self,
 {
     proto_in_t in;
     proto_policy_scaling_group_init(self);
-    proto_in_init(&in, "policy.scaling_group", map, err);
+    proto_in_init(&in, "policy.scaling_group", map, &self->owned_, err);
     s_scaling_group_read(self, &in);
     if (in.status != BUS_OK)
         proto_policy_scaling_group_clear(self);

@@ -23,13 +23,14 @@
 
 typedef struct {
     //  Keypair, user or project (required, at most 16 bytes)
-    char *kind;
+    const char *kind;
     //  The policy's name (required, at most 64 bytes)
-    char *name;
+    const char *name;
     //  True when the policy was deleted
     bool deleted;
     //  The whole policy as a JSON object (absent when deleted) (at most 65536 bytes)
-    char *policy;
+    const char *policy;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_policy_changed_t;
 
 void proto_policy_changed_init(proto_policy_changed_t *self);
@@ -51,14 +52,15 @@ char *proto_policy_changed_print(const proto_policy_changed_t *self);
 
 typedef struct {
     //  The resource group (required, at most 64 bytes)
-    char *name;
+    const char *name;
     //  True when the group was deleted
     bool deleted;
     //  Fifo, lifo, drf or priority (at most 16 bytes)
-    char *scheduler;
+    const char *scheduler;
     //  JSON object: agent_selector, num_retries_to_skip, pending_timeout, aging_sec, idle
     //  and lifetime rules (at most 65536 bytes)
-    char *scheduler_opts;
+    const char *scheduler_opts;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_policy_scaling_group_t;
 
 void proto_policy_scaling_group_init(proto_policy_scaling_group_t *self);

@@ -15,16 +15,6 @@
 //  ---------------------------------------------------------------------------
 //  registry.peer
 
-static void
-s_peer_free(proto_registry_peer_t *self)
-{
-    free(self->service);
-    free(self->node);
-    free(self->rpc_endpoint);
-    free(self->http_endpoint);
-    free(self->version);
-}
-
 static bool
 s_peer_valid(const proto_registry_peer_t *self)
 {
@@ -113,7 +103,7 @@ void
 proto_registry_peer_clear(proto_registry_peer_t *self)
 {
     assert(self);
-    s_peer_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -146,7 +136,7 @@ proto_registry_peer_read(proto_registry_peer_t *self,
 {
     proto_in_t in;
     proto_registry_peer_init(self);
-    proto_in_init(&in, "registry.peer", map, err);
+    proto_in_init(&in, "registry.peer", map, &self->owned_, err);
     s_peer_read(self, &in);
     if (in.status != BUS_OK)
         proto_registry_peer_clear(self);
@@ -176,16 +166,6 @@ proto_registry_peer_print(const proto_registry_peer_t *self)
 
 //  ---------------------------------------------------------------------------
 //  registry.register request
-
-static void
-s_register_req_free(proto_registry_register_req_t *self)
-{
-    free(self->service);
-    free(self->node);
-    free(self->rpc_endpoint);
-    free(self->http_endpoint);
-    free(self->version);
-}
 
 static bool
 s_register_req_valid(const proto_registry_register_req_t *self)
@@ -264,7 +244,7 @@ void
 proto_registry_register_req_clear(proto_registry_register_req_t *self)
 {
     assert(self);
-    s_register_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -298,7 +278,7 @@ proto_registry_register_req_read(proto_registry_register_req_t *self,
 {
     proto_in_t in;
     proto_registry_register_req_init(self);
-    proto_in_init(&in, "registry.register request", map, err);
+    proto_in_init(&in, "registry.register request", map, &self->owned_, err);
     s_register_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_registry_register_req_clear(self);
@@ -328,12 +308,6 @@ proto_registry_register_req_print(const proto_registry_register_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  registry.register reply
-
-static void
-s_register_rep_free(proto_registry_register_rep_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_register_rep_valid(const proto_registry_register_rep_t *self)
@@ -375,7 +349,7 @@ void
 proto_registry_register_rep_clear(proto_registry_register_rep_t *self)
 {
     assert(self);
-    s_register_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -409,7 +383,7 @@ proto_registry_register_rep_read(proto_registry_register_rep_t *self,
 {
     proto_in_t in;
     proto_registry_register_rep_init(self);
-    proto_in_init(&in, "registry.register reply", map, err);
+    proto_in_init(&in, "registry.register reply", map, &self->owned_, err);
     s_register_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_registry_register_rep_clear(self);
@@ -439,13 +413,6 @@ proto_registry_register_rep_print(const proto_registry_register_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  registry.heartbeat request
-
-static void
-s_heartbeat_req_free(proto_registry_heartbeat_req_t *self)
-{
-    free(self->service);
-    free(self->node);
-}
 
 static bool
 s_heartbeat_req_valid(const proto_registry_heartbeat_req_t *self)
@@ -496,7 +463,7 @@ void
 proto_registry_heartbeat_req_clear(proto_registry_heartbeat_req_t *self)
 {
     assert(self);
-    s_heartbeat_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -530,7 +497,7 @@ proto_registry_heartbeat_req_read(proto_registry_heartbeat_req_t *self,
 {
     proto_in_t in;
     proto_registry_heartbeat_req_init(self);
-    proto_in_init(&in, "registry.heartbeat request", map, err);
+    proto_in_init(&in, "registry.heartbeat request", map, &self->owned_, err);
     s_heartbeat_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_registry_heartbeat_req_clear(self);
@@ -560,12 +527,6 @@ proto_registry_heartbeat_req_print(const proto_registry_heartbeat_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  registry.heartbeat reply
-
-static void
-s_heartbeat_rep_free(proto_registry_heartbeat_rep_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_heartbeat_rep_valid(const proto_registry_heartbeat_rep_t *self)
@@ -606,7 +567,7 @@ void
 proto_registry_heartbeat_rep_clear(proto_registry_heartbeat_rep_t *self)
 {
     assert(self);
-    s_heartbeat_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -640,7 +601,7 @@ proto_registry_heartbeat_rep_read(proto_registry_heartbeat_rep_t *self,
 {
     proto_in_t in;
     proto_registry_heartbeat_rep_init(self);
-    proto_in_init(&in, "registry.heartbeat reply", map, err);
+    proto_in_init(&in, "registry.heartbeat reply", map, &self->owned_, err);
     s_heartbeat_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_registry_heartbeat_rep_clear(self);
@@ -670,13 +631,6 @@ proto_registry_heartbeat_rep_print(const proto_registry_heartbeat_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  registry.unregister request
-
-static void
-s_unregister_req_free(proto_registry_unregister_req_t *self)
-{
-    free(self->service);
-    free(self->node);
-}
 
 static bool
 s_unregister_req_valid(const proto_registry_unregister_req_t *self)
@@ -721,7 +675,7 @@ void
 proto_registry_unregister_req_clear(proto_registry_unregister_req_t *self)
 {
     assert(self);
-    s_unregister_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -755,7 +709,7 @@ proto_registry_unregister_req_read(proto_registry_unregister_req_t *self,
 {
     proto_in_t in;
     proto_registry_unregister_req_init(self);
-    proto_in_init(&in, "registry.unregister request", map, err);
+    proto_in_init(&in, "registry.unregister request", map, &self->owned_, err);
     s_unregister_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_registry_unregister_req_clear(self);
@@ -785,12 +739,6 @@ proto_registry_unregister_req_print(const proto_registry_unregister_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  registry.unregister reply
-
-static void
-s_unregister_rep_free(proto_registry_unregister_rep_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_unregister_rep_valid(const proto_registry_unregister_rep_t *self)
@@ -831,7 +779,7 @@ void
 proto_registry_unregister_rep_clear(proto_registry_unregister_rep_t *self)
 {
     assert(self);
-    s_unregister_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -865,7 +813,7 @@ proto_registry_unregister_rep_read(proto_registry_unregister_rep_t *self,
 {
     proto_in_t in;
     proto_registry_unregister_rep_init(self);
-    proto_in_init(&in, "registry.unregister reply", map, err);
+    proto_in_init(&in, "registry.unregister reply", map, &self->owned_, err);
     s_unregister_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_registry_unregister_rep_clear(self);
@@ -895,12 +843,6 @@ proto_registry_unregister_rep_print(const proto_registry_unregister_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  registry.peers request
-
-static void
-s_peers_req_free(proto_registry_peers_req_t *self)
-{
-    free(self->service);
-}
 
 static bool
 s_peers_req_valid(const proto_registry_peers_req_t *self)
@@ -943,7 +885,7 @@ void
 proto_registry_peers_req_clear(proto_registry_peers_req_t *self)
 {
     assert(self);
-    s_peers_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -977,7 +919,7 @@ proto_registry_peers_req_read(proto_registry_peers_req_t *self,
 {
     proto_in_t in;
     proto_registry_peers_req_init(self);
-    proto_in_init(&in, "registry.peers request", map, err);
+    proto_in_init(&in, "registry.peers request", map, &self->owned_, err);
     s_peers_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_registry_peers_req_clear(self);
@@ -1007,14 +949,6 @@ proto_registry_peers_req_print(const proto_registry_peers_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  registry.peers reply
-
-static void
-s_peers_rep_free(proto_registry_peers_rep_t *self)
-{
-    for (size_t i = 0; i < self->peers_count; i++)
-        s_peer_free(&self->peers[i]);
-    free(self->peers);
-}
 
 static bool
 s_peers_rep_valid(const proto_registry_peers_rep_t *self)
@@ -1064,7 +998,7 @@ void
 proto_registry_peers_rep_clear(proto_registry_peers_rep_t *self)
 {
     assert(self);
-    s_peers_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1098,7 +1032,7 @@ proto_registry_peers_rep_read(proto_registry_peers_rep_t *self,
 {
     proto_in_t in;
     proto_registry_peers_rep_init(self);
-    proto_in_init(&in, "registry.peers reply", map, err);
+    proto_in_init(&in, "registry.peers reply", map, &self->owned_, err);
     s_peers_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_registry_peers_rep_clear(self);

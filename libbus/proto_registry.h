@@ -24,15 +24,15 @@
 
 typedef struct {
     //  Service name (required, at most 64 bytes)
-    char *service;
+    const char *service;
     //  Node the process runs on (required, at most 128 bytes)
-    char *node;
+    const char *node;
     //  Endpoint of its RPC server (at most 256 bytes)
-    char *rpc_endpoint;
+    const char *rpc_endpoint;
     //  Endpoint of its HTTP server (at most 256 bytes)
-    char *http_endpoint;
+    const char *http_endpoint;
     //  Backplane version of the process (at most 64 bytes)
-    char *version;
+    const char *version;
     //  Process id
     uint64_t pid;
     //  When the process started (microseconds since the epoch)
@@ -43,6 +43,7 @@ typedef struct {
     uint64_t durable_head;
     //  Milliseconds since its last heartbeat
     uint64_t age_ms;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_registry_peer_t;
 
 void proto_registry_peer_init(proto_registry_peer_t *self);
@@ -64,15 +65,15 @@ char *proto_registry_peer_print(const proto_registry_peer_t *self);
 
 typedef struct {
     //  Service name (required, at most 64 bytes)
-    char *service;
+    const char *service;
     //  Node the process runs on (required, at most 128 bytes)
-    char *node;
+    const char *node;
     //  Endpoint of its RPC server (at most 256 bytes)
-    char *rpc_endpoint;
+    const char *rpc_endpoint;
     //  Endpoint of its HTTP server (at most 256 bytes)
-    char *http_endpoint;
+    const char *http_endpoint;
     //  Backplane version of the process (at most 64 bytes)
-    char *version;
+    const char *version;
     //  Process id
     uint64_t pid;
     //  When the process started (microseconds since the epoch)
@@ -81,6 +82,7 @@ typedef struct {
     uint64_t durable_epoch;
     //  Last sequence number in its outbox
     uint64_t durable_head;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_registry_register_req_t;
 
 void proto_registry_register_req_init(proto_registry_register_req_t *self);
@@ -106,6 +108,7 @@ typedef struct {
     uint64_t heartbeat_ms;
     //  Silence this long expires the peer
     uint64_t expiry_ms;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_registry_register_rep_t;
 
 void proto_registry_register_rep_init(proto_registry_register_rep_t *self);
@@ -128,13 +131,14 @@ char *proto_registry_register_rep_print(const proto_registry_register_rep_t *sel
 
 typedef struct {
     //  Service name (required, at most 64 bytes)
-    char *service;
+    const char *service;
     //  Node the process runs on (required, at most 128 bytes)
-    char *node;
+    const char *node;
     //  Epoch of its event outbox
     uint64_t durable_epoch;
     //  Last sequence number in its outbox
     uint64_t durable_head;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_registry_heartbeat_req_t;
 
 void proto_registry_heartbeat_req_init(proto_registry_heartbeat_req_t *self);
@@ -156,7 +160,7 @@ char *proto_registry_heartbeat_req_print(const proto_registry_heartbeat_req_t *s
 //  registry forgot it
 
 typedef struct {
-    char unused_; //  no fields; C wants at least one member
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_registry_heartbeat_rep_t;
 
 void proto_registry_heartbeat_rep_init(proto_registry_heartbeat_rep_t *self);
@@ -179,9 +183,10 @@ char *proto_registry_heartbeat_rep_print(const proto_registry_heartbeat_rep_t *s
 
 typedef struct {
     //  Service name (required, at most 64 bytes)
-    char *service;
+    const char *service;
     //  Node the process runs on (required, at most 128 bytes)
-    char *node;
+    const char *node;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_registry_unregister_req_t;
 
 void proto_registry_unregister_req_init(proto_registry_unregister_req_t *self);
@@ -204,7 +209,7 @@ char *proto_registry_unregister_req_print(const proto_registry_unregister_req_t 
 //  the expiry
 
 typedef struct {
-    char unused_; //  no fields; C wants at least one member
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_registry_unregister_rep_t;
 
 void proto_registry_unregister_rep_init(proto_registry_unregister_rep_t *self);
@@ -227,7 +232,8 @@ char *proto_registry_unregister_rep_print(const proto_registry_unregister_rep_t 
 
 typedef struct {
     //  Only peers of this service (at most 64 bytes)
-    char *service;
+    const char *service;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_registry_peers_req_t;
 
 void proto_registry_peers_req_init(proto_registry_peers_req_t *self);
@@ -249,8 +255,9 @@ char *proto_registry_peers_req_print(const proto_registry_peers_req_t *self);
 
 typedef struct {
     //  Live peers (at most 4096 items)
-    proto_registry_peer_t *peers;
+    const proto_registry_peer_t *peers;
     size_t peers_count;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_registry_peers_rep_t;
 
 #define PROTO_REGISTRY_PEERS_REP_PEERS_MAX 4096

@@ -15,20 +15,6 @@
 //  ---------------------------------------------------------------------------
 //  scheduler.agent
 
-static void
-s_agent_free(proto_scheduler_agent_t *self)
-{
-    free(self->id);
-    free(self->status);
-    free(self->region);
-    free(self->scaling_group);
-    free(self->addr);
-    free(self->architecture);
-    free(self->version);
-    proto_free_map(self->available_slots, self->available_slots_count);
-    proto_free_map(self->occupied_slots, self->occupied_slots_count);
-}
-
 static bool
 s_agent_valid(const proto_scheduler_agent_t *self)
 {
@@ -148,7 +134,7 @@ void
 proto_scheduler_agent_clear(proto_scheduler_agent_t *self)
 {
     assert(self);
-    s_agent_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -181,7 +167,7 @@ proto_scheduler_agent_read(proto_scheduler_agent_t *self,
 {
     proto_in_t in;
     proto_scheduler_agent_init(self);
-    proto_in_init(&in, "scheduler.agent", map, err);
+    proto_in_init(&in, "scheduler.agent", map, &self->owned_, err);
     s_agent_read(self, &in);
     if (in.status != BUS_OK)
         proto_scheduler_agent_clear(self);
@@ -211,13 +197,6 @@ proto_scheduler_agent_print(const proto_scheduler_agent_t *self)
 
 //  ---------------------------------------------------------------------------
 //  scheduler.usage
-
-static void
-s_usage_free(proto_scheduler_usage_t *self)
-{
-    free(self->scaling_group);
-    proto_free_map(self->slots, self->slots_count);
-}
 
 static bool
 s_usage_valid(const proto_scheduler_usage_t *self)
@@ -273,7 +252,7 @@ void
 proto_scheduler_usage_clear(proto_scheduler_usage_t *self)
 {
     assert(self);
-    s_usage_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -306,7 +285,7 @@ proto_scheduler_usage_read(proto_scheduler_usage_t *self,
 {
     proto_in_t in;
     proto_scheduler_usage_init(self);
-    proto_in_init(&in, "scheduler.usage", map, err);
+    proto_in_init(&in, "scheduler.usage", map, &self->owned_, err);
     s_usage_read(self, &in);
     if (in.status != BUS_OK)
         proto_scheduler_usage_clear(self);
@@ -336,12 +315,6 @@ proto_scheduler_usage_print(const proto_scheduler_usage_t *self)
 
 //  ---------------------------------------------------------------------------
 //  scheduler.agent_ref
-
-static void
-s_agent_ref_free(proto_scheduler_agent_ref_t *self)
-{
-    free(self->id);
-}
 
 static bool
 s_agent_ref_valid(const proto_scheduler_agent_ref_t *self)
@@ -389,7 +362,7 @@ void
 proto_scheduler_agent_ref_clear(proto_scheduler_agent_ref_t *self)
 {
     assert(self);
-    s_agent_ref_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -423,7 +396,7 @@ proto_scheduler_agent_ref_read(proto_scheduler_agent_ref_t *self,
 {
     proto_in_t in;
     proto_scheduler_agent_ref_init(self);
-    proto_in_init(&in, "scheduler.agent_ref", map, err);
+    proto_in_init(&in, "scheduler.agent_ref", map, &self->owned_, err);
     s_agent_ref_read(self, &in);
     if (in.status != BUS_OK)
         proto_scheduler_agent_ref_clear(self);
@@ -453,13 +426,6 @@ proto_scheduler_agent_ref_print(const proto_scheduler_agent_ref_t *self)
 
 //  ---------------------------------------------------------------------------
 //  scheduler.agents request
-
-static void
-s_agents_req_free(proto_scheduler_agents_req_t *self)
-{
-    free(self->scaling_group);
-    free(self->status);
-}
 
 static bool
 s_agents_req_valid(const proto_scheduler_agents_req_t *self)
@@ -509,7 +475,7 @@ void
 proto_scheduler_agents_req_clear(proto_scheduler_agents_req_t *self)
 {
     assert(self);
-    s_agents_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -543,7 +509,7 @@ proto_scheduler_agents_req_read(proto_scheduler_agents_req_t *self,
 {
     proto_in_t in;
     proto_scheduler_agents_req_init(self);
-    proto_in_init(&in, "scheduler.agents request", map, err);
+    proto_in_init(&in, "scheduler.agents request", map, &self->owned_, err);
     s_agents_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_scheduler_agents_req_clear(self);
@@ -573,14 +539,6 @@ proto_scheduler_agents_req_print(const proto_scheduler_agents_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  scheduler.agents reply
-
-static void
-s_agents_rep_free(proto_scheduler_agents_rep_t *self)
-{
-    for (size_t i = 0; i < self->agents_count; i++)
-        s_agent_free(&self->agents[i]);
-    free(self->agents);
-}
 
 static bool
 s_agents_rep_valid(const proto_scheduler_agents_rep_t *self)
@@ -630,7 +588,7 @@ void
 proto_scheduler_agents_rep_clear(proto_scheduler_agents_rep_t *self)
 {
     assert(self);
-    s_agents_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -664,7 +622,7 @@ proto_scheduler_agents_rep_read(proto_scheduler_agents_rep_t *self,
 {
     proto_in_t in;
     proto_scheduler_agents_rep_init(self);
-    proto_in_init(&in, "scheduler.agents reply", map, err);
+    proto_in_init(&in, "scheduler.agents reply", map, &self->owned_, err);
     s_agents_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_scheduler_agents_rep_clear(self);
@@ -694,14 +652,6 @@ proto_scheduler_agents_rep_print(const proto_scheduler_agents_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  scheduler.usage request
-
-static void
-s_usage_req_free(proto_scheduler_usage_req_t *self)
-{
-    free(self->access_key);
-    free(self->group_id);
-    free(self->domain_name);
-}
 
 static bool
 s_usage_req_valid(const proto_scheduler_usage_req_t *self)
@@ -756,7 +706,7 @@ void
 proto_scheduler_usage_req_clear(proto_scheduler_usage_req_t *self)
 {
     assert(self);
-    s_usage_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -790,7 +740,7 @@ proto_scheduler_usage_req_read(proto_scheduler_usage_req_t *self,
 {
     proto_in_t in;
     proto_scheduler_usage_req_init(self);
-    proto_in_init(&in, "scheduler.usage request", map, err);
+    proto_in_init(&in, "scheduler.usage request", map, &self->owned_, err);
     s_usage_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_scheduler_usage_req_clear(self);
@@ -820,17 +770,6 @@ proto_scheduler_usage_req_print(const proto_scheduler_usage_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  scheduler.usage reply
-
-static void
-s_usage_rep_free(proto_scheduler_usage_rep_t *self)
-{
-    proto_free_map(self->keypair, self->keypair_count);
-    proto_free_map(self->group, self->group_count);
-    proto_free_map(self->domain, self->domain_count);
-    for (size_t i = 0; i < self->keypair_by_scaling_group_count; i++)
-        s_usage_free(&self->keypair_by_scaling_group[i]);
-    free(self->keypair_by_scaling_group);
-}
 
 static bool
 s_usage_rep_valid(const proto_scheduler_usage_rep_t *self)
@@ -906,7 +845,7 @@ void
 proto_scheduler_usage_rep_clear(proto_scheduler_usage_rep_t *self)
 {
     assert(self);
-    s_usage_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -940,7 +879,7 @@ proto_scheduler_usage_rep_read(proto_scheduler_usage_rep_t *self,
 {
     proto_in_t in;
     proto_scheduler_usage_rep_init(self);
-    proto_in_init(&in, "scheduler.usage reply", map, err);
+    proto_in_init(&in, "scheduler.usage reply", map, &self->owned_, err);
     s_usage_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_scheduler_usage_rep_clear(self);
@@ -970,12 +909,6 @@ proto_scheduler_usage_rep_print(const proto_scheduler_usage_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  scheduler.invariant request
-
-static void
-s_invariant_req_free(proto_scheduler_invariant_req_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_invariant_req_valid(const proto_scheduler_invariant_req_t *self)
@@ -1016,7 +949,7 @@ void
 proto_scheduler_invariant_req_clear(proto_scheduler_invariant_req_t *self)
 {
     assert(self);
-    s_invariant_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1050,7 +983,7 @@ proto_scheduler_invariant_req_read(proto_scheduler_invariant_req_t *self,
 {
     proto_in_t in;
     proto_scheduler_invariant_req_init(self);
-    proto_in_init(&in, "scheduler.invariant request", map, err);
+    proto_in_init(&in, "scheduler.invariant request", map, &self->owned_, err);
     s_invariant_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_scheduler_invariant_req_clear(self);
@@ -1080,12 +1013,6 @@ proto_scheduler_invariant_req_print(const proto_scheduler_invariant_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  scheduler.invariant reply
-
-static void
-s_invariant_rep_free(proto_scheduler_invariant_rep_t *self)
-{
-    free(self->report);
-}
 
 static bool
 s_invariant_rep_valid(const proto_scheduler_invariant_rep_t *self)
@@ -1131,7 +1058,7 @@ void
 proto_scheduler_invariant_rep_clear(proto_scheduler_invariant_rep_t *self)
 {
     assert(self);
-    s_invariant_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1165,7 +1092,7 @@ proto_scheduler_invariant_rep_read(proto_scheduler_invariant_rep_t *self,
 {
     proto_in_t in;
     proto_scheduler_invariant_rep_init(self);
-    proto_in_init(&in, "scheduler.invariant reply", map, err);
+    proto_in_init(&in, "scheduler.invariant reply", map, &self->owned_, err);
     s_invariant_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_scheduler_invariant_rep_clear(self);
@@ -1195,14 +1122,6 @@ proto_scheduler_invariant_rep_print(const proto_scheduler_invariant_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  scheduler.schedulable request
-
-static void
-s_schedulable_req_free(proto_scheduler_schedulable_req_t *self)
-{
-    for (size_t i = 0; i < self->agents_count; i++)
-        s_agent_ref_free(&self->agents[i]);
-    free(self->agents);
-}
 
 static bool
 s_schedulable_req_valid(const proto_scheduler_schedulable_req_t *self)
@@ -1256,7 +1175,7 @@ void
 proto_scheduler_schedulable_req_clear(proto_scheduler_schedulable_req_t *self)
 {
     assert(self);
-    s_schedulable_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1290,7 +1209,7 @@ proto_scheduler_schedulable_req_read(proto_scheduler_schedulable_req_t *self,
 {
     proto_in_t in;
     proto_scheduler_schedulable_req_init(self);
-    proto_in_init(&in, "scheduler.schedulable request", map, err);
+    proto_in_init(&in, "scheduler.schedulable request", map, &self->owned_, err);
     s_schedulable_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_scheduler_schedulable_req_clear(self);
@@ -1320,12 +1239,6 @@ proto_scheduler_schedulable_req_print(const proto_scheduler_schedulable_req_t *s
 
 //  ---------------------------------------------------------------------------
 //  scheduler.schedulable reply
-
-static void
-s_schedulable_rep_free(proto_scheduler_schedulable_rep_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_schedulable_rep_valid(const proto_scheduler_schedulable_rep_t *self)
@@ -1365,7 +1278,7 @@ void
 proto_scheduler_schedulable_rep_clear(proto_scheduler_schedulable_rep_t *self)
 {
     assert(self);
-    s_schedulable_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1399,7 +1312,7 @@ proto_scheduler_schedulable_rep_read(proto_scheduler_schedulable_rep_t *self,
 {
     proto_in_t in;
     proto_scheduler_schedulable_rep_init(self);
-    proto_in_init(&in, "scheduler.schedulable reply", map, err);
+    proto_in_init(&in, "scheduler.schedulable reply", map, &self->owned_, err);
     s_schedulable_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_scheduler_schedulable_rep_clear(self);

@@ -23,19 +23,19 @@
 
 typedef struct {
     //  The agent's id (required, at most 128 bytes)
-    char *id;
+    const char *id;
     //  ALIVE, LOST or TERMINATED (required, at most 16 bytes)
-    char *status;
+    const char *status;
     //  Where it runs (at most 64 bytes)
-    char *region;
+    const char *region;
     //  Its resource group (at most 64 bytes)
-    char *scaling_group;
+    const char *scaling_group;
     //  Its RPC endpoint (at most 256 bytes)
-    char *addr;
+    const char *addr;
     //  Its CPU architecture (at most 32 bytes)
-    char *architecture;
+    const char *architecture;
     //  Its Backplane version (at most 64 bytes)
-    char *version;
+    const char *version;
     //  Whether new kernels may go there
     bool schedulable;
     //  First heartbeat seen (microseconds since the epoch)
@@ -46,12 +46,13 @@ typedef struct {
     int64_t lost_at;
     //  Capacity, slot -> decimal string (at most 64 pairs, string to string, in wire
     //  order)
-    proto_kv_t *available_slots;
+    const proto_kv_t *available_slots;
     size_t available_slots_count;
     //  Sum of its allocations, slot -> decimal string (at most 64 pairs, string to
     //  string, in wire order)
-    proto_kv_t *occupied_slots;
+    const proto_kv_t *occupied_slots;
     size_t occupied_slots_count;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_scheduler_agent_t;
 
 #define PROTO_SCHEDULER_AGENT_AVAILABLE_SLOTS_MAX 64
@@ -76,10 +77,11 @@ char *proto_scheduler_agent_print(const proto_scheduler_agent_t *self);
 
 typedef struct {
     //  The resource group (required, at most 64 bytes)
-    char *scaling_group;
+    const char *scaling_group;
     //  Slot -> decimal string (at most 64 pairs, string to string, in wire order)
-    proto_kv_t *slots;
+    const proto_kv_t *slots;
     size_t slots_count;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_scheduler_usage_t;
 
 #define PROTO_SCHEDULER_USAGE_SLOTS_MAX 64
@@ -103,7 +105,8 @@ char *proto_scheduler_usage_print(const proto_scheduler_usage_t *self);
 
 typedef struct {
     //  The agent's id (required, at most 128 bytes)
-    char *id;
+    const char *id;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_scheduler_agent_ref_t;
 
 void proto_scheduler_agent_ref_init(proto_scheduler_agent_ref_t *self);
@@ -126,9 +129,10 @@ char *proto_scheduler_agent_ref_print(const proto_scheduler_agent_ref_t *self);
 
 typedef struct {
     //  Only this resource group (at most 64 bytes)
-    char *scaling_group;
+    const char *scaling_group;
     //  Only these statuses, comma-separated (at most 64 bytes)
-    char *status;
+    const char *status;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_scheduler_agents_req_t;
 
 void proto_scheduler_agents_req_init(proto_scheduler_agents_req_t *self);
@@ -151,8 +155,9 @@ char *proto_scheduler_agents_req_print(const proto_scheduler_agents_req_t *self)
 
 typedef struct {
     //  The agents (at most 10000 items)
-    proto_scheduler_agent_t *agents;
+    const proto_scheduler_agent_t *agents;
     size_t agents_count;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_scheduler_agents_rep_t;
 
 #define PROTO_SCHEDULER_AGENTS_REP_AGENTS_MAX 10000
@@ -177,11 +182,12 @@ char *proto_scheduler_agents_rep_print(const proto_scheduler_agents_rep_t *self)
 
 typedef struct {
     //  The keypair (required, at most 64 bytes)
-    char *access_key;
+    const char *access_key;
     //  Its project (empty: not asked) (at most 64 bytes)
-    char *group_id;
+    const char *group_id;
     //  Its domain (empty: not asked) (at most 64 bytes)
-    char *domain_name;
+    const char *domain_name;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_scheduler_usage_req_t;
 
 void proto_scheduler_usage_req_init(proto_scheduler_usage_req_t *self);
@@ -205,19 +211,20 @@ char *proto_scheduler_usage_req_print(const proto_scheduler_usage_req_t *self);
 typedef struct {
     //  Slot -> decimal string, every session of the keypair (at most 64 pairs, string to
     //  string, in wire order)
-    proto_kv_t *keypair;
+    const proto_kv_t *keypair;
     size_t keypair_count;
     //  Slot -> decimal string, every session of the project (at most 64 pairs, string to
     //  string, in wire order)
-    proto_kv_t *group;
+    const proto_kv_t *group;
     size_t group_count;
     //  Slot -> decimal string, every session of the domain (at most 64 pairs, string to
     //  string, in wire order)
-    proto_kv_t *domain;
+    const proto_kv_t *domain;
     size_t domain_count;
     //  The keypair's holdings per resource group (at most 1024 items)
-    proto_scheduler_usage_t *keypair_by_scaling_group;
+    const proto_scheduler_usage_t *keypair_by_scaling_group;
     size_t keypair_by_scaling_group_count;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_scheduler_usage_rep_t;
 
 #define PROTO_SCHEDULER_USAGE_REP_KEYPAIR_MAX                  64
@@ -244,7 +251,7 @@ char *proto_scheduler_usage_rep_print(const proto_scheduler_usage_rep_t *self);
 //  aggregates, the capacities and what agents report (sched_invariant)
 
 typedef struct {
-    char unused_; //  no fields; C wants at least one member
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_scheduler_invariant_req_t;
 
 void proto_scheduler_invariant_req_init(proto_scheduler_invariant_req_t *self);
@@ -270,7 +277,8 @@ typedef struct {
     //  How many promises do not hold (0: all do)
     uint64_t violations;
     //  JSON array, one line of text per violation (at most 1048576 bytes)
-    char *report;
+    const char *report;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_scheduler_invariant_rep_t;
 
 void proto_scheduler_invariant_rep_init(proto_scheduler_invariant_rep_t *self);
@@ -295,10 +303,11 @@ char *proto_scheduler_invariant_rep_print(const proto_scheduler_invariant_rep_t 
 
 typedef struct {
     //  The agents (at most 10000 items)
-    proto_scheduler_agent_ref_t *agents;
+    const proto_scheduler_agent_ref_t *agents;
     size_t agents_count;
     //  True: new sessions may go there again; false: none may
     bool schedulable;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_scheduler_schedulable_req_t;
 
 #define PROTO_SCHEDULER_SCHEDULABLE_REQ_AGENTS_MAX 10000
@@ -327,6 +336,7 @@ proto_scheduler_schedulable_req_print(const proto_scheduler_schedulable_req_t *s
 typedef struct {
     //  How many agents were changed
     uint64_t changed;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_scheduler_schedulable_rep_t;
 
 void proto_scheduler_schedulable_rep_init(proto_scheduler_schedulable_rep_t *self);

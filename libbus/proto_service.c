@@ -15,16 +15,6 @@
 //  ---------------------------------------------------------------------------
 //  service.started
 
-static void
-s_started_free(proto_service_started_t *self)
-{
-    free(self->service);
-    free(self->node);
-    free(self->version);
-    free(self->rpc_endpoint);
-    free(self->http_endpoint);
-}
-
 static bool
 s_started_valid(const proto_service_started_t *self)
 {
@@ -96,7 +86,7 @@ void
 proto_service_started_clear(proto_service_started_t *self)
 {
     assert(self);
-    s_started_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -129,7 +119,7 @@ proto_service_started_read(proto_service_started_t *self,
 {
     proto_in_t in;
     proto_service_started_init(self);
-    proto_in_init(&in, "service.started", map, err);
+    proto_in_init(&in, "service.started", map, &self->owned_, err);
     s_started_read(self, &in);
     if (in.status != BUS_OK)
         proto_service_started_clear(self);
@@ -159,14 +149,6 @@ proto_service_started_print(const proto_service_started_t *self)
 
 //  ---------------------------------------------------------------------------
 //  service.stopping
-
-static void
-s_stopping_free(proto_service_stopping_t *self)
-{
-    free(self->service);
-    free(self->node);
-    free(self->reason);
-}
 
 static bool
 s_stopping_valid(const proto_service_stopping_t *self)
@@ -219,7 +201,7 @@ void
 proto_service_stopping_clear(proto_service_stopping_t *self)
 {
     assert(self);
-    s_stopping_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -252,7 +234,7 @@ proto_service_stopping_read(proto_service_stopping_t *self,
 {
     proto_in_t in;
     proto_service_stopping_init(self);
-    proto_in_init(&in, "service.stopping", map, err);
+    proto_in_init(&in, "service.stopping", map, &self->owned_, err);
     s_stopping_read(self, &in);
     if (in.status != BUS_OK)
         proto_service_stopping_clear(self);
@@ -282,13 +264,6 @@ proto_service_stopping_print(const proto_service_stopping_t *self)
 
 //  ---------------------------------------------------------------------------
 //  service.expired
-
-static void
-s_expired_free(proto_service_expired_t *self)
-{
-    free(self->service);
-    free(self->node);
-}
 
 static bool
 s_expired_valid(const proto_service_expired_t *self)
@@ -336,7 +311,7 @@ void
 proto_service_expired_clear(proto_service_expired_t *self)
 {
     assert(self);
-    s_expired_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -369,7 +344,7 @@ proto_service_expired_read(proto_service_expired_t *self,
 {
     proto_in_t in;
     proto_service_expired_init(self);
-    proto_in_init(&in, "service.expired", map, err);
+    proto_in_init(&in, "service.expired", map, &self->owned_, err);
     s_expired_read(self, &in);
     if (in.status != BUS_OK)
         proto_service_expired_clear(self);
@@ -399,12 +374,6 @@ proto_service_expired_print(const proto_service_expired_t *self)
 
 //  ---------------------------------------------------------------------------
 //  service.health request
-
-static void
-s_health_req_free(proto_service_health_req_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_health_req_valid(const proto_service_health_req_t *self)
@@ -445,7 +414,7 @@ void
 proto_service_health_req_clear(proto_service_health_req_t *self)
 {
     assert(self);
-    s_health_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -479,7 +448,7 @@ proto_service_health_req_read(proto_service_health_req_t *self,
 {
     proto_in_t in;
     proto_service_health_req_init(self);
-    proto_in_init(&in, "service.health request", map, err);
+    proto_in_init(&in, "service.health request", map, &self->owned_, err);
     s_health_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_service_health_req_clear(self);
@@ -509,15 +478,6 @@ proto_service_health_req_print(const proto_service_health_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  service.health reply
-
-static void
-s_health_rep_free(proto_service_health_rep_t *self)
-{
-    free(self->service);
-    free(self->node);
-    free(self->version);
-    free(self->state);
-}
 
 static bool
 s_health_rep_valid(const proto_service_health_rep_t *self)
@@ -586,7 +546,7 @@ void
 proto_service_health_rep_clear(proto_service_health_rep_t *self)
 {
     assert(self);
-    s_health_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -620,7 +580,7 @@ proto_service_health_rep_read(proto_service_health_rep_t *self,
 {
     proto_in_t in;
     proto_service_health_rep_init(self);
-    proto_in_init(&in, "service.health reply", map, err);
+    proto_in_init(&in, "service.health reply", map, &self->owned_, err);
     s_health_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_service_health_rep_clear(self);

@@ -24,19 +24,20 @@
 
 typedef struct {
     //  Service name, e.g. scheduler (required, at most 64 bytes)
-    char *service;
+    const char *service;
     //  Node the process runs on (required, at most 128 bytes)
-    char *node;
+    const char *node;
     //  Backplane version of the process (at most 64 bytes)
-    char *version;
+    const char *version;
     //  Process id
     uint64_t pid;
     //  Endpoint of its RPC server (at most 256 bytes)
-    char *rpc_endpoint;
+    const char *rpc_endpoint;
     //  Endpoint of its HTTP server (at most 256 bytes)
-    char *http_endpoint;
+    const char *http_endpoint;
     //  When the process started (microseconds since the epoch)
     int64_t started_at;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_service_started_t;
 
 void proto_service_started_init(proto_service_started_t *self);
@@ -58,11 +59,12 @@ char *proto_service_started_print(const proto_service_started_t *self);
 
 typedef struct {
     //  Service name (required, at most 64 bytes)
-    char *service;
+    const char *service;
     //  Node the process ran on (required, at most 128 bytes)
-    char *node;
+    const char *node;
     //  Why it stops, for the operator (at most 256 bytes)
-    char *reason;
+    const char *reason;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_service_stopping_t;
 
 void proto_service_stopping_init(proto_service_stopping_t *self);
@@ -85,11 +87,12 @@ char *proto_service_stopping_print(const proto_service_stopping_t *self);
 
 typedef struct {
     //  Service name (required, at most 64 bytes)
-    char *service;
+    const char *service;
     //  Node it ran on (required, at most 128 bytes)
-    char *node;
+    const char *node;
     //  Time of its last heartbeat (microseconds since the epoch)
     int64_t last_seen;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_service_expired_t;
 
 void proto_service_expired_init(proto_service_expired_t *self);
@@ -110,7 +113,7 @@ char *proto_service_expired_print(const proto_service_expired_t *self);
 //  service.health request (idempotent): liveness and readiness of one service process
 
 typedef struct {
-    char unused_; //  no fields; C wants at least one member
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_service_health_req_t;
 
 void proto_service_health_req_init(proto_service_health_req_t *self);
@@ -132,11 +135,11 @@ char *proto_service_health_req_print(const proto_service_health_req_t *self);
 
 typedef struct {
     //  Service name (required, at most 64 bytes)
-    char *service;
+    const char *service;
     //  Node the process runs on (required, at most 128 bytes)
-    char *node;
+    const char *node;
     //  Backplane version of the process (at most 64 bytes)
-    char *version;
+    const char *version;
     //  Process id
     uint64_t pid;
     //  Milliseconds since the process started
@@ -144,7 +147,8 @@ typedef struct {
     //  Its database answers
     bool db_ok;
     //  Ok or degraded (at most 32 bytes)
-    char *state;
+    const char *state;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_service_health_rep_t;
 
 void proto_service_health_rep_init(proto_service_health_rep_t *self);

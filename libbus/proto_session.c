@@ -15,35 +15,6 @@
 //  ---------------------------------------------------------------------------
 //  session.info
 
-static void
-s_info_free(proto_session_info_t *self)
-{
-    free(self->session_id);
-    free(self->name);
-    free(self->access_key);
-    free(self->user_uuid);
-    free(self->domain_name);
-    free(self->group_id);
-    free(self->scaling_group);
-    free(self->type);
-    free(self->status);
-    free(self->status_info);
-    free(self->status_data);
-    free(self->image);
-    free(self->architecture);
-    free(self->tag);
-    free(self->kernel_id);
-    free(self->agent_id);
-    free(self->agent_addr);
-    free(self->container_id);
-    free(self->kernel_host);
-    proto_free_map(self->requested_slots, self->requested_slots_count);
-    proto_free_map(self->occupied_slots, self->occupied_slots_count);
-    free(self->preopen_ports);
-    free(self->result);
-    free(self->cluster_mode);
-}
-
 static bool
 s_info_valid(const proto_session_info_t *self)
 {
@@ -269,7 +240,7 @@ void
 proto_session_info_clear(proto_session_info_t *self)
 {
     assert(self);
-    s_info_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -302,7 +273,7 @@ proto_session_info_read(proto_session_info_t *self,
 {
     proto_in_t in;
     proto_session_info_init(self);
-    proto_in_init(&in, "session.info", map, err);
+    proto_in_init(&in, "session.info", map, &self->owned_, err);
     s_info_read(self, &in);
     if (in.status != BUS_OK)
         proto_session_info_clear(self);
@@ -332,12 +303,6 @@ proto_session_info_print(const proto_session_info_t *self)
 
 //  ---------------------------------------------------------------------------
 //  session.activity
-
-static void
-s_activity_free(proto_session_activity_t *self)
-{
-    free(self->session_id);
-}
 
 static bool
 s_activity_valid(const proto_session_activity_t *self)
@@ -377,7 +342,7 @@ void
 proto_session_activity_clear(proto_session_activity_t *self)
 {
     assert(self);
-    s_activity_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -410,7 +375,7 @@ proto_session_activity_read(proto_session_activity_t *self,
 {
     proto_in_t in;
     proto_session_activity_init(self);
-    proto_in_init(&in, "session.activity", map, err);
+    proto_in_init(&in, "session.activity", map, &self->owned_, err);
     s_activity_read(self, &in);
     if (in.status != BUS_OK)
         proto_session_activity_clear(self);
@@ -440,26 +405,6 @@ proto_session_activity_print(const proto_session_activity_t *self)
 
 //  ---------------------------------------------------------------------------
 //  session.lifecycle
-
-static void
-s_lifecycle_free(proto_session_lifecycle_t *self)
-{
-    free(self->event);
-    free(self->session_id);
-    free(self->session_name);
-    free(self->access_key);
-    free(self->domain_name);
-    free(self->group_id);
-    free(self->status);
-    free(self->kernel_id);
-    free(self->cluster_role);
-    free(self->reason);
-    free(self->user_uuid);
-    free(self->scaling_group);
-    free(self->image);
-    free(self->agent_id);
-    proto_free_map(self->slots, self->slots_count);
-}
 
 static bool
 s_lifecycle_valid(const proto_session_lifecycle_t *self)
@@ -608,7 +553,7 @@ void
 proto_session_lifecycle_clear(proto_session_lifecycle_t *self)
 {
     assert(self);
-    s_lifecycle_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -641,7 +586,7 @@ proto_session_lifecycle_read(proto_session_lifecycle_t *self,
 {
     proto_in_t in;
     proto_session_lifecycle_init(self);
-    proto_in_init(&in, "session.lifecycle", map, err);
+    proto_in_init(&in, "session.lifecycle", map, &self->owned_, err);
     s_lifecycle_read(self, &in);
     if (in.status != BUS_OK)
         proto_session_lifecycle_clear(self);
@@ -671,32 +616,6 @@ proto_session_lifecycle_print(const proto_session_lifecycle_t *self)
 
 //  ---------------------------------------------------------------------------
 //  session.create request
-
-static void
-s_create_req_free(proto_session_create_req_t *self)
-{
-    free(self->session_id);
-    free(self->kernel_id);
-    free(self->name);
-    free(self->access_key);
-    free(self->user_uuid);
-    free(self->domain_name);
-    free(self->group_id);
-    free(self->scaling_group);
-    free(self->type);
-    free(self->image);
-    free(self->architecture);
-    proto_free_map(self->slots, self->slots_count);
-    proto_free_map(self->environ, self->environ_count);
-    free(self->startup_command);
-    free(self->tag);
-    free(self->preopen_ports);
-    free(self->bootstrap_script);
-    free(self->cluster_mode);
-    free(self->dependencies);
-    free(self->limits);
-    free(self->mounts);
-}
 
 static bool
 s_create_req_valid(const proto_session_create_req_t *self)
@@ -874,10 +793,10 @@ proto_session_create_req_init(proto_session_create_req_t *self)
 {
     assert(self);
     memset(self, 0, sizeof *self);
-    self->type = strdup("INTERACTIVE");
-    self->architecture = strdup("x86_64");
+    self->type = "INTERACTIVE";
+    self->architecture = "x86_64";
     self->priority = 10;
-    self->cluster_mode = strdup("single-node");
+    self->cluster_mode = "single-node";
     self->cluster_size = 1;
 }
 
@@ -885,7 +804,7 @@ void
 proto_session_create_req_clear(proto_session_create_req_t *self)
 {
     assert(self);
-    s_create_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -919,7 +838,7 @@ proto_session_create_req_read(proto_session_create_req_t *self,
 {
     proto_in_t in;
     proto_session_create_req_init(self);
-    proto_in_init(&in, "session.create request", map, err);
+    proto_in_init(&in, "session.create request", map, &self->owned_, err);
     s_create_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_session_create_req_clear(self);
@@ -949,12 +868,6 @@ proto_session_create_req_print(const proto_session_create_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  session.create reply
-
-static void
-s_create_rep_free(proto_session_create_rep_t *self)
-{
-    s_info_free(&self->session);
-}
 
 static bool
 s_create_rep_valid(const proto_session_create_rep_t *self)
@@ -1000,7 +913,8 @@ void
 proto_session_create_rep_clear(proto_session_create_rep_t *self)
 {
     assert(self);
-    s_create_rep_free(self);
+    proto_arena_free(&self->owned_);
+    proto_session_info_clear(&self->session);
     memset(self, 0, sizeof *self);
 }
 
@@ -1034,7 +948,7 @@ proto_session_create_rep_read(proto_session_create_rep_t *self,
 {
     proto_in_t in;
     proto_session_create_rep_init(self);
-    proto_in_init(&in, "session.create reply", map, err);
+    proto_in_init(&in, "session.create reply", map, &self->owned_, err);
     s_create_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_session_create_rep_clear(self);
@@ -1064,13 +978,6 @@ proto_session_create_rep_print(const proto_session_create_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  session.destroy request
-
-static void
-s_destroy_req_free(proto_session_destroy_req_t *self)
-{
-    free(self->session_id);
-    free(self->reason);
-}
 
 static bool
 s_destroy_req_valid(const proto_session_destroy_req_t *self)
@@ -1115,14 +1022,14 @@ proto_session_destroy_req_init(proto_session_destroy_req_t *self)
 {
     assert(self);
     memset(self, 0, sizeof *self);
-    self->reason = strdup("user-requested");
+    self->reason = "user-requested";
 }
 
 void
 proto_session_destroy_req_clear(proto_session_destroy_req_t *self)
 {
     assert(self);
-    s_destroy_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1156,7 +1063,7 @@ proto_session_destroy_req_read(proto_session_destroy_req_t *self,
 {
     proto_in_t in;
     proto_session_destroy_req_init(self);
-    proto_in_init(&in, "session.destroy request", map, err);
+    proto_in_init(&in, "session.destroy request", map, &self->owned_, err);
     s_destroy_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_session_destroy_req_clear(self);
@@ -1186,12 +1093,6 @@ proto_session_destroy_req_print(const proto_session_destroy_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  session.destroy reply
-
-static void
-s_destroy_rep_free(proto_session_destroy_rep_t *self)
-{
-    s_info_free(&self->session);
-}
 
 static bool
 s_destroy_rep_valid(const proto_session_destroy_rep_t *self)
@@ -1237,7 +1138,8 @@ void
 proto_session_destroy_rep_clear(proto_session_destroy_rep_t *self)
 {
     assert(self);
-    s_destroy_rep_free(self);
+    proto_arena_free(&self->owned_);
+    proto_session_info_clear(&self->session);
     memset(self, 0, sizeof *self);
 }
 
@@ -1271,7 +1173,7 @@ proto_session_destroy_rep_read(proto_session_destroy_rep_t *self,
 {
     proto_in_t in;
     proto_session_destroy_rep_init(self);
-    proto_in_init(&in, "session.destroy reply", map, err);
+    proto_in_init(&in, "session.destroy reply", map, &self->owned_, err);
     s_destroy_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_session_destroy_rep_clear(self);
@@ -1301,14 +1203,6 @@ proto_session_destroy_rep_print(const proto_session_destroy_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  session.get request
-
-static void
-s_get_req_free(proto_session_get_req_t *self)
-{
-    free(self->session_id);
-    free(self->access_key);
-    free(self->name);
-}
 
 static bool
 s_get_req_valid(const proto_session_get_req_t *self)
@@ -1365,7 +1259,7 @@ void
 proto_session_get_req_clear(proto_session_get_req_t *self)
 {
     assert(self);
-    s_get_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1398,7 +1292,7 @@ proto_session_get_req_read(proto_session_get_req_t *self,
 {
     proto_in_t in;
     proto_session_get_req_init(self);
-    proto_in_init(&in, "session.get request", map, err);
+    proto_in_init(&in, "session.get request", map, &self->owned_, err);
     s_get_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_session_get_req_clear(self);
@@ -1428,12 +1322,6 @@ proto_session_get_req_print(const proto_session_get_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  session.get reply
-
-static void
-s_get_rep_free(proto_session_get_rep_t *self)
-{
-    s_info_free(&self->session);
-}
 
 static bool
 s_get_rep_valid(const proto_session_get_rep_t *self)
@@ -1479,7 +1367,8 @@ void
 proto_session_get_rep_clear(proto_session_get_rep_t *self)
 {
     assert(self);
-    s_get_rep_free(self);
+    proto_arena_free(&self->owned_);
+    proto_session_info_clear(&self->session);
     memset(self, 0, sizeof *self);
 }
 
@@ -1512,7 +1401,7 @@ proto_session_get_rep_read(proto_session_get_rep_t *self,
 {
     proto_in_t in;
     proto_session_get_rep_init(self);
-    proto_in_init(&in, "session.get reply", map, err);
+    proto_in_init(&in, "session.get reply", map, &self->owned_, err);
     s_get_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_session_get_rep_clear(self);
@@ -1542,13 +1431,6 @@ proto_session_get_rep_print(const proto_session_get_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  session.rename request
-
-static void
-s_rename_req_free(proto_session_rename_req_t *self)
-{
-    free(self->session_id);
-    free(self->name);
-}
 
 static bool
 s_rename_req_valid(const proto_session_rename_req_t *self)
@@ -1593,7 +1475,7 @@ void
 proto_session_rename_req_clear(proto_session_rename_req_t *self)
 {
     assert(self);
-    s_rename_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1627,7 +1509,7 @@ proto_session_rename_req_read(proto_session_rename_req_t *self,
 {
     proto_in_t in;
     proto_session_rename_req_init(self);
-    proto_in_init(&in, "session.rename request", map, err);
+    proto_in_init(&in, "session.rename request", map, &self->owned_, err);
     s_rename_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_session_rename_req_clear(self);
@@ -1657,12 +1539,6 @@ proto_session_rename_req_print(const proto_session_rename_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  session.rename reply
-
-static void
-s_rename_rep_free(proto_session_rename_rep_t *self)
-{
-    s_info_free(&self->session);
-}
 
 static bool
 s_rename_rep_valid(const proto_session_rename_rep_t *self)
@@ -1708,7 +1584,8 @@ void
 proto_session_rename_rep_clear(proto_session_rename_rep_t *self)
 {
     assert(self);
-    s_rename_rep_free(self);
+    proto_arena_free(&self->owned_);
+    proto_session_info_clear(&self->session);
     memset(self, 0, sizeof *self);
 }
 
@@ -1742,7 +1619,7 @@ proto_session_rename_rep_read(proto_session_rename_rep_t *self,
 {
     proto_in_t in;
     proto_session_rename_rep_init(self);
-    proto_in_init(&in, "session.rename reply", map, err);
+    proto_in_init(&in, "session.rename reply", map, &self->owned_, err);
     s_rename_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_session_rename_rep_clear(self);
@@ -1772,12 +1649,6 @@ proto_session_rename_rep_print(const proto_session_rename_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  session.restart request
-
-static void
-s_restart_req_free(proto_session_restart_req_t *self)
-{
-    free(self->session_id);
-}
 
 static bool
 s_restart_req_valid(const proto_session_restart_req_t *self)
@@ -1817,7 +1688,7 @@ void
 proto_session_restart_req_clear(proto_session_restart_req_t *self)
 {
     assert(self);
-    s_restart_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1851,7 +1722,7 @@ proto_session_restart_req_read(proto_session_restart_req_t *self,
 {
     proto_in_t in;
     proto_session_restart_req_init(self);
-    proto_in_init(&in, "session.restart request", map, err);
+    proto_in_init(&in, "session.restart request", map, &self->owned_, err);
     s_restart_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_session_restart_req_clear(self);
@@ -1881,12 +1752,6 @@ proto_session_restart_req_print(const proto_session_restart_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  session.restart reply
-
-static void
-s_restart_rep_free(proto_session_restart_rep_t *self)
-{
-    s_info_free(&self->session);
-}
 
 static bool
 s_restart_rep_valid(const proto_session_restart_rep_t *self)
@@ -1932,7 +1797,8 @@ void
 proto_session_restart_rep_clear(proto_session_restart_rep_t *self)
 {
     assert(self);
-    s_restart_rep_free(self);
+    proto_arena_free(&self->owned_);
+    proto_session_info_clear(&self->session);
     memset(self, 0, sizeof *self);
 }
 
@@ -1966,7 +1832,7 @@ proto_session_restart_rep_read(proto_session_restart_rep_t *self,
 {
     proto_in_t in;
     proto_session_restart_rep_init(self);
-    proto_in_init(&in, "session.restart reply", map, err);
+    proto_in_init(&in, "session.restart reply", map, &self->owned_, err);
     s_restart_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_session_restart_rep_clear(self);
@@ -1996,19 +1862,6 @@ proto_session_restart_rep_print(const proto_session_restart_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  session.list request
-
-static void
-s_list_req_free(proto_session_list_req_t *self)
-{
-    free(self->access_key);
-    free(self->domain_name);
-    free(self->group_id);
-    free(self->statuses);
-    free(self->mounted_folder);
-    free(self->where);
-    free(self->order);
-    free(self->after_id);
-}
 
 static bool
 s_list_req_valid(const proto_session_list_req_t *self)
@@ -2113,7 +1966,7 @@ void
 proto_session_list_req_clear(proto_session_list_req_t *self)
 {
     assert(self);
-    s_list_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2146,7 +1999,7 @@ proto_session_list_req_read(proto_session_list_req_t *self,
 {
     proto_in_t in;
     proto_session_list_req_init(self);
-    proto_in_init(&in, "session.list request", map, err);
+    proto_in_init(&in, "session.list request", map, &self->owned_, err);
     s_list_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_session_list_req_clear(self);
@@ -2176,14 +2029,6 @@ proto_session_list_req_print(const proto_session_list_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  session.list reply
-
-static void
-s_list_rep_free(proto_session_list_rep_t *self)
-{
-    for (size_t i = 0; i < self->sessions_count; i++)
-        s_info_free(&self->sessions[i]);
-    free(self->sessions);
-}
 
 static bool
 s_list_rep_valid(const proto_session_list_rep_t *self)
@@ -2236,7 +2081,7 @@ void
 proto_session_list_rep_clear(proto_session_list_rep_t *self)
 {
     assert(self);
-    s_list_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2269,7 +2114,7 @@ proto_session_list_rep_read(proto_session_list_rep_t *self,
 {
     proto_in_t in;
     proto_session_list_rep_init(self);
-    proto_in_init(&in, "session.list reply", map, err);
+    proto_in_init(&in, "session.list reply", map, &self->owned_, err);
     s_list_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_session_list_rep_clear(self);

@@ -27,50 +27,50 @@
 
 typedef struct {
     //  The session (a UUID) (required, at most 64 bytes)
-    char *session_id;
+    const char *session_id;
     //  Its name, unique among its owner's live sessions (required, at most 64 bytes)
-    char *name;
+    const char *name;
     //  The owner's keypair (at most 64 bytes)
-    char *access_key;
+    const char *access_key;
     //  The owner (at most 64 bytes)
-    char *user_uuid;
+    const char *user_uuid;
     //  The owner's domain (at most 64 bytes)
-    char *domain_name;
+    const char *domain_name;
     //  Its project (at most 64 bytes)
-    char *group_id;
+    const char *group_id;
     //  Its resource group (at most 64 bytes)
-    char *scaling_group;
+    const char *scaling_group;
     //  INTERACTIVE or BATCH (at most 16 bytes)
-    char *type;
+    const char *type;
     //  Backend.AI's session status (reference §6) (required, at most 24 bytes)
-    char *status;
+    const char *status;
     //  The reason of the last change (at most 256 bytes)
-    char *status_info;
+    const char *status_info;
     //  JSON object: details such as exit codes and errors (at most 65536 bytes)
-    char *status_data;
+    const char *status_data;
     //  The canonical image reference (at most 512 bytes)
-    char *image;
+    const char *image;
     //  The image's architecture (at most 32 bytes)
-    char *architecture;
+    const char *architecture;
     //  The user's tag (at most 256 bytes)
-    char *tag;
+    const char *tag;
     //  The main kernel (at most 64 bytes)
-    char *kernel_id;
+    const char *kernel_id;
     //  The main kernel's agent (empty while PENDING) (at most 128 bytes)
-    char *agent_id;
+    const char *agent_id;
     //  That agent's RPC endpoint, where kernel.execute goes (at most 256 bytes)
-    char *agent_addr;
+    const char *agent_addr;
     //  The main kernel's container (at most 128 bytes)
-    char *container_id;
+    const char *container_id;
     //  The main kernel's address (at most 64 bytes)
-    char *kernel_host;
+    const char *kernel_host;
     //  What it asked for, slot -> decimal string (at most 64 pairs, string to string, in
     //  wire order)
-    proto_kv_t *requested_slots;
+    const proto_kv_t *requested_slots;
     size_t requested_slots_count;
     //  What its allocation rows hold now (at most 64 pairs, string to string, in wire
     //  order)
-    proto_kv_t *occupied_slots;
+    const proto_kv_t *occupied_slots;
     size_t occupied_slots_count;
     //  The main kernel's exit code once it ended
     int64_t exit_code;
@@ -82,13 +82,14 @@ typedef struct {
     int64_t terminated_at;
     //  JSON array of the ports the user serves on (config.preopen_ports); "[]" or absent
     //  when none (at most 256 bytes)
-    char *preopen_ports;
+    const char *preopen_ports;
     //  UNDEFINED, SUCCESS or FAILURE (a batch session's task) (at most 16 bytes)
-    char *result;
+    const char *result;
     //  Single-node or multi-node (at most 16 bytes)
-    char *cluster_mode;
+    const char *cluster_mode;
     //  How many kernels it has
     uint64_t cluster_size;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_info_t;
 
 #define PROTO_SESSION_INFO_REQUESTED_SLOTS_MAX 64
@@ -114,7 +115,8 @@ char *proto_session_info_print(const proto_session_info_t *self);
 
 typedef struct {
     //  The session (required, at most 64 bytes)
-    char *session_id;
+    const char *session_id;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_activity_t;
 
 void proto_session_activity_init(proto_session_activity_t *self);
@@ -138,27 +140,27 @@ char *proto_session_activity_print(const proto_session_activity_t *self);
 
 typedef struct {
     //  The Backend.AI event name (reference §5) (required, at most 32 bytes)
-    char *event;
+    const char *event;
     //  The session (required, at most 64 bytes)
-    char *session_id;
+    const char *session_id;
     //  Its name (at most 64 bytes)
-    char *session_name;
+    const char *session_name;
     //  The owner's keypair (at most 64 bytes)
-    char *access_key;
+    const char *access_key;
     //  The owner's domain (who may see it) (at most 64 bytes)
-    char *domain_name;
+    const char *domain_name;
     //  Its project (at most 64 bytes)
-    char *group_id;
+    const char *group_id;
     //  The session's status after this step (at most 24 bytes)
-    char *status;
+    const char *status;
     //  Kernel events: the kernel (at most 64 bytes)
-    char *kernel_id;
+    const char *kernel_id;
     //  Kernel events: main or sub (at most 16 bytes)
-    char *cluster_role;
+    const char *cluster_role;
     //  Kernel events: its index
     uint64_t cluster_idx;
     //  Why (user-requested, self-terminated, failed-to-start...) (at most 64 bytes)
-    char *reason;
+    const char *reason;
     //  Batch results and kernel ends: the exit code
     int64_t exit_code;
     //  Whether exit_code is set (it is null otherwise)
@@ -166,17 +168,18 @@ typedef struct {
     //  When it happened (microseconds since the epoch)
     int64_t at;
     //  The owner (accounting: usage per user) (at most 64 bytes)
-    char *user_uuid;
+    const char *user_uuid;
     //  Its resource group (accounting) (at most 64 bytes)
-    char *scaling_group;
+    const char *scaling_group;
     //  The canonical image reference (accounting) (at most 512 bytes)
-    char *image;
+    const char *image;
     //  Kernel events: the kernel's agent (empty before it is placed) (at most 128 bytes)
-    char *agent_id;
+    const char *agent_id;
     //  Kernel events: what the kernel holds, slot -> decimal string (accounting:
     //  allocation-time) (at most 64 pairs, string to string, in wire order)
-    proto_kv_t *slots;
+    const proto_kv_t *slots;
     size_t slots_count;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_lifecycle_t;
 
 #define PROTO_SESSION_LIFECYCLE_SLOTS_MAX 64
@@ -201,65 +204,66 @@ char *proto_session_lifecycle_print(const proto_session_lifecycle_t *self);
 
 typedef struct {
     //  The new session's id, chosen by the gateway (required, at most 64 bytes)
-    char *session_id;
+    const char *session_id;
     //  Its main kernel's id (required, at most 64 bytes)
-    char *kernel_id;
+    const char *kernel_id;
     //  Its name (required, at most 64 bytes)
-    char *name;
+    const char *name;
     //  The owner's keypair (required, at most 64 bytes)
-    char *access_key;
+    const char *access_key;
     //  The owner (required, at most 64 bytes)
-    char *user_uuid;
+    const char *user_uuid;
     //  The owner's domain (required, at most 64 bytes)
-    char *domain_name;
+    const char *domain_name;
     //  The project (required, at most 64 bytes)
-    char *group_id;
+    const char *group_id;
     //  The resource group (required, at most 64 bytes)
-    char *scaling_group;
+    const char *scaling_group;
     //  INTERACTIVE or BATCH (at most 16 bytes, default "INTERACTIVE")
-    char *type;
+    const char *type;
     //  The canonical reference, resolved by the gateway (required, at most 512 bytes)
-    char *image;
+    const char *image;
     //  The image's architecture (at most 32 bytes, default "x86_64")
-    char *architecture;
+    const char *architecture;
     //  What the kernel asks for, slot -> decimal string (at most 64 pairs, string to
     //  string, in wire order)
-    proto_kv_t *slots;
+    const proto_kv_t *slots;
     size_t slots_count;
     //  The user's environment variables (at most 1024 pairs, string to string, in wire
     //  order)
-    proto_kv_t *environ;
+    const proto_kv_t *environ;
     size_t environ_count;
     //  Resource_opts.shmem in bytes (0: the default)
     uint64_t shmem_bytes;
     //  The batch command, or what runs once at start (at most 65536 bytes)
-    char *startup_command;
+    const char *startup_command;
     //  The user's tag (at most 256 bytes)
-    char *tag;
+    const char *tag;
     //  JSON array of ports (1025..65534) the user will serve on, checked by the gateway
     //  (at most 256 bytes)
-    char *preopen_ports;
+    const char *preopen_ports;
     //  A shell script run once as the user in /home/work when the kernel starts (at most
     //  65536 bytes)
-    char *bootstrap_script;
+    const char *bootstrap_script;
     //  0..100: the priority policy places higher first (at most 100, default 10)
     uint64_t priority;
     //  Single-node or multi-node (at most 16 bytes, default "single-node")
-    char *cluster_mode;
+    const char *cluster_mode;
     //  How many kernels, placed all or none (at most 64, default 1)
     uint64_t cluster_size;
     //  Batch: not scheduled before this (0: now) (microseconds since the epoch)
     int64_t starts_at;
     //  JSON array of session ids that must end with success first (at most 65536 bytes)
-    char *dependencies;
+    const char *dependencies;
     //  Batch: seconds it may run before it is ended (0: no limit)
     uint64_t batch_timeout;
     //  JSON: the owner's limits as the gateway resolved them (scheduler.md, Quotas) (at
     //  most 65536 bytes)
-    char *limits;
+    const char *limits;
     //  JSON array of the virtual folders to mount, resolved by the gateway
     //  (kernel.create's mounts); absent: none (at most 65536 bytes)
-    char *mounts;
+    const char *mounts;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_create_req_t;
 
 #define PROTO_SESSION_CREATE_REQ_SLOTS_MAX   64
@@ -286,6 +290,7 @@ char *proto_session_create_req_print(const proto_session_create_req_t *self);
 typedef struct {
     //  The session as stored (required)
     proto_session_info_t session;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_create_rep_t;
 
 void proto_session_create_rep_init(proto_session_create_rep_t *self);
@@ -308,11 +313,12 @@ char *proto_session_create_rep_print(const proto_session_create_rep_t *self);
 
 typedef struct {
     //  The session (required, at most 64 bytes)
-    char *session_id;
+    const char *session_id;
     //  Do not wait for a graceful exit
     bool forced;
     //  Why, as status_info shows it (at most 64 bytes, default "user-requested")
-    char *reason;
+    const char *reason;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_destroy_req_t;
 
 void proto_session_destroy_req_init(proto_session_destroy_req_t *self);
@@ -336,6 +342,7 @@ char *proto_session_destroy_req_print(const proto_session_destroy_req_t *self);
 typedef struct {
     //  The session after the request (required)
     proto_session_info_t session;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_destroy_rep_t;
 
 void proto_session_destroy_rep_init(proto_session_destroy_rep_t *self);
@@ -358,11 +365,12 @@ char *proto_session_destroy_rep_print(const proto_session_destroy_rep_t *self);
 
 typedef struct {
     //  The session (at most 64 bytes)
-    char *session_id;
+    const char *session_id;
     //  With name: the owner (at most 64 bytes)
-    char *access_key;
+    const char *access_key;
     //  With access_key: the session's name (at most 64 bytes)
-    char *name;
+    const char *name;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_get_req_t;
 
 void proto_session_get_req_init(proto_session_get_req_t *self);
@@ -386,6 +394,7 @@ char *proto_session_get_req_print(const proto_session_get_req_t *self);
 typedef struct {
     //  The session (required)
     proto_session_info_t session;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_get_rep_t;
 
 void proto_session_get_rep_init(proto_session_get_rep_t *self);
@@ -408,9 +417,10 @@ char *proto_session_get_rep_print(const proto_session_get_rep_t *self);
 
 typedef struct {
     //  The session (required, at most 64 bytes)
-    char *session_id;
+    const char *session_id;
     //  The new name (the gateway checks its form) (required, at most 64 bytes)
-    char *name;
+    const char *name;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_rename_req_t;
 
 void proto_session_rename_req_init(proto_session_rename_req_t *self);
@@ -434,6 +444,7 @@ char *proto_session_rename_req_print(const proto_session_rename_req_t *self);
 typedef struct {
     //  The session renamed (required)
     proto_session_info_t session;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_rename_rep_t;
 
 void proto_session_rename_rep_init(proto_session_rename_rep_t *self);
@@ -457,7 +468,8 @@ char *proto_session_rename_rep_print(const proto_session_rename_rep_t *self);
 
 typedef struct {
     //  The session (required, at most 64 bytes)
-    char *session_id;
+    const char *session_id;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_restart_req_t;
 
 void proto_session_restart_req_init(proto_session_restart_req_t *self);
@@ -482,6 +494,7 @@ char *proto_session_restart_req_print(const proto_session_restart_req_t *self);
 typedef struct {
     //  The session after the restart (required)
     proto_session_info_t session;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_restart_rep_t;
 
 void proto_session_restart_rep_init(proto_session_restart_rep_t *self);
@@ -504,33 +517,34 @@ char *proto_session_restart_rep_print(const proto_session_restart_rep_t *self);
 
 typedef struct {
     //  Only this keypair's (at most 64 bytes)
-    char *access_key;
+    const char *access_key;
     //  Only this domain's (at most 64 bytes)
-    char *domain_name;
+    const char *domain_name;
     //  Only this project's (at most 64 bytes)
-    char *group_id;
+    const char *group_id;
     //  Only these statuses, comma-separated (at most 512 bytes)
-    char *statuses;
+    const char *statuses;
     //  At most this many (at most 10000, default 100)
     uint64_t limit;
     //  Skip this many
     uint64_t offset;
     //  Only sessions that mount this virtual folder (its id, 32 hex digits) (at most 64
     //  bytes)
-    char *mounted_folder;
+    const char *mounted_folder;
     //  Only sessions this condition holds for: a JSON term over the info's text fields
     //  (bus_where.h: ["and", t, ...], ["=", "name", "x"], ["like", ...]...); the SQL it
     //  becomes binds every value (at most 65536 bytes)
-    char *where;
+    const char *where;
     //  Comma list of info fields, each with an optional - for descending (nulls first
     //  then, last ascending); ties keep the newest first (at most 1024 bytes)
-    char *order;
+    const char *order;
     //  With after_id, in the default order only: the sessions after this one (created
     //  before it, or at the same time with a larger id), a cursor that new sessions do
     //  not shift (microseconds since the epoch)
     int64_t after_created_at;
     //  The session the cursor is at (see after_created_at) (at most 64 bytes)
-    char *after_id;
+    const char *after_id;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_list_req_t;
 
 void proto_session_list_req_init(proto_session_list_req_t *self);
@@ -553,10 +567,11 @@ char *proto_session_list_req_print(const proto_session_list_req_t *self);
 
 typedef struct {
     //  The page (at most 10000 items)
-    proto_session_info_t *sessions;
+    const proto_session_info_t *sessions;
     size_t sessions_count;
     //  How many match in all
     uint64_t total_count;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_list_rep_t;
 
 #define PROTO_SESSION_LIST_REP_SESSIONS_MAX 10000

@@ -15,17 +15,6 @@
 //  ---------------------------------------------------------------------------
 //  storage.volume
 
-static void
-s_volume_free(proto_storage_volume_t *self)
-{
-    free(self->name);
-    free(self->host);
-    free(self->backend);
-    free(self->path);
-    free(self->fs_type);
-    proto_free_strs(self->capabilities, self->capabilities_count);
-}
-
 static bool
 s_volume_valid(const proto_storage_volume_t *self)
 {
@@ -122,7 +111,7 @@ void
 proto_storage_volume_clear(proto_storage_volume_t *self)
 {
     assert(self);
-    s_volume_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -155,7 +144,7 @@ proto_storage_volume_read(proto_storage_volume_t *self,
 {
     proto_in_t in;
     proto_storage_volume_init(self);
-    proto_in_init(&in, "storage.volume", map, err);
+    proto_in_init(&in, "storage.volume", map, &self->owned_, err);
     s_volume_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_volume_clear(self);
@@ -185,15 +174,6 @@ proto_storage_volume_print(const proto_storage_volume_t *self)
 
 //  ---------------------------------------------------------------------------
 //  storage.folder
-
-static void
-s_folder_free(proto_storage_folder_t *self)
-{
-    free(self->id);
-    free(self->volume);
-    free(self->host);
-    free(self->state);
-}
 
 static bool
 s_folder_valid(const proto_storage_folder_t *self)
@@ -269,7 +249,7 @@ void
 proto_storage_folder_clear(proto_storage_folder_t *self)
 {
     assert(self);
-    s_folder_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -302,7 +282,7 @@ proto_storage_folder_read(proto_storage_folder_t *self,
 {
     proto_in_t in;
     proto_storage_folder_init(self);
-    proto_in_init(&in, "storage.folder", map, err);
+    proto_in_init(&in, "storage.folder", map, &self->owned_, err);
     s_folder_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_folder_clear(self);
@@ -332,13 +312,6 @@ proto_storage_folder_print(const proto_storage_folder_t *self)
 
 //  ---------------------------------------------------------------------------
 //  storage.entry
-
-static void
-s_entry_free(proto_storage_entry_t *self)
-{
-    free(self->name);
-    free(self->type);
-}
 
 static bool
 s_entry_valid(const proto_storage_entry_t *self)
@@ -403,7 +376,7 @@ void
 proto_storage_entry_clear(proto_storage_entry_t *self)
 {
     assert(self);
-    s_entry_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -436,7 +409,7 @@ proto_storage_entry_read(proto_storage_entry_t *self,
 {
     proto_in_t in;
     proto_storage_entry_init(self);
-    proto_in_init(&in, "storage.entry", map, err);
+    proto_in_init(&in, "storage.entry", map, &self->owned_, err);
     s_entry_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_entry_clear(self);
@@ -466,13 +439,6 @@ proto_storage_entry_print(const proto_storage_entry_t *self)
 
 //  ---------------------------------------------------------------------------
 //  storage.result
-
-static void
-s_result_free(proto_storage_result_t *self)
-{
-    free(self->path);
-    free(self->detail);
-}
 
 static bool
 s_result_valid(const proto_storage_result_t *self)
@@ -531,7 +497,7 @@ void
 proto_storage_result_clear(proto_storage_result_t *self)
 {
     assert(self);
-    s_result_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -564,7 +530,7 @@ proto_storage_result_read(proto_storage_result_t *self,
 {
     proto_in_t in;
     proto_storage_result_init(self);
-    proto_in_init(&in, "storage.result", map, err);
+    proto_in_init(&in, "storage.result", map, &self->owned_, err);
     s_result_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_result_clear(self);
@@ -594,12 +560,6 @@ proto_storage_result_print(const proto_storage_result_t *self)
 
 //  ---------------------------------------------------------------------------
 //  storage.volumes request
-
-static void
-s_volumes_req_free(proto_storage_volumes_req_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_volumes_req_valid(const proto_storage_volumes_req_t *self)
@@ -640,7 +600,7 @@ void
 proto_storage_volumes_req_clear(proto_storage_volumes_req_t *self)
 {
     assert(self);
-    s_volumes_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -674,7 +634,7 @@ proto_storage_volumes_req_read(proto_storage_volumes_req_t *self,
 {
     proto_in_t in;
     proto_storage_volumes_req_init(self);
-    proto_in_init(&in, "storage.volumes request", map, err);
+    proto_in_init(&in, "storage.volumes request", map, &self->owned_, err);
     s_volumes_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_volumes_req_clear(self);
@@ -704,16 +664,6 @@ proto_storage_volumes_req_print(const proto_storage_volumes_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  storage.volumes reply
-
-static void
-s_volumes_rep_free(proto_storage_volumes_rep_t *self)
-{
-    free(self->proxy);
-    free(self->url);
-    for (size_t i = 0; i < self->volumes_count; i++)
-        s_volume_free(&self->volumes[i]);
-    free(self->volumes);
-}
 
 static bool
 s_volumes_rep_valid(const proto_storage_volumes_rep_t *self)
@@ -775,7 +725,7 @@ void
 proto_storage_volumes_rep_clear(proto_storage_volumes_rep_t *self)
 {
     assert(self);
-    s_volumes_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -809,7 +759,7 @@ proto_storage_volumes_rep_read(proto_storage_volumes_rep_t *self,
 {
     proto_in_t in;
     proto_storage_volumes_rep_init(self);
-    proto_in_init(&in, "storage.volumes reply", map, err);
+    proto_in_init(&in, "storage.volumes reply", map, &self->owned_, err);
     s_volumes_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_volumes_rep_clear(self);
@@ -839,13 +789,6 @@ proto_storage_volumes_rep_print(const proto_storage_volumes_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  storage.folder.create request
-
-static void
-s_folder_create_req_free(proto_storage_folder_create_req_t *self)
-{
-    free(self->volume);
-    free(self->id);
-}
 
 static bool
 s_folder_create_req_valid(const proto_storage_folder_create_req_t *self)
@@ -895,7 +838,7 @@ void
 proto_storage_folder_create_req_clear(proto_storage_folder_create_req_t *self)
 {
     assert(self);
-    s_folder_create_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -929,7 +872,7 @@ proto_storage_folder_create_req_read(proto_storage_folder_create_req_t *self,
 {
     proto_in_t in;
     proto_storage_folder_create_req_init(self);
-    proto_in_init(&in, "storage.folder.create request", map, err);
+    proto_in_init(&in, "storage.folder.create request", map, &self->owned_, err);
     s_folder_create_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_folder_create_req_clear(self);
@@ -959,12 +902,6 @@ proto_storage_folder_create_req_print(const proto_storage_folder_create_req_t *s
 
 //  ---------------------------------------------------------------------------
 //  storage.folder.create reply
-
-static void
-s_folder_create_rep_free(proto_storage_folder_create_rep_t *self)
-{
-    s_folder_free(&self->folder);
-}
 
 static bool
 s_folder_create_rep_valid(const proto_storage_folder_create_rep_t *self)
@@ -1012,7 +949,8 @@ void
 proto_storage_folder_create_rep_clear(proto_storage_folder_create_rep_t *self)
 {
     assert(self);
-    s_folder_create_rep_free(self);
+    proto_arena_free(&self->owned_);
+    proto_storage_folder_clear(&self->folder);
     memset(self, 0, sizeof *self);
 }
 
@@ -1046,7 +984,7 @@ proto_storage_folder_create_rep_read(proto_storage_folder_create_rep_t *self,
 {
     proto_in_t in;
     proto_storage_folder_create_rep_init(self);
-    proto_in_init(&in, "storage.folder.create reply", map, err);
+    proto_in_init(&in, "storage.folder.create reply", map, &self->owned_, err);
     s_folder_create_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_folder_create_rep_clear(self);
@@ -1076,13 +1014,6 @@ proto_storage_folder_create_rep_print(const proto_storage_folder_create_rep_t *s
 
 //  ---------------------------------------------------------------------------
 //  storage.folder.delete request
-
-static void
-s_folder_delete_req_free(proto_storage_folder_delete_req_t *self)
-{
-    free(self->id);
-    free(self->volume);
-}
 
 static bool
 s_folder_delete_req_valid(const proto_storage_folder_delete_req_t *self)
@@ -1132,7 +1063,7 @@ void
 proto_storage_folder_delete_req_clear(proto_storage_folder_delete_req_t *self)
 {
     assert(self);
-    s_folder_delete_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1166,7 +1097,7 @@ proto_storage_folder_delete_req_read(proto_storage_folder_delete_req_t *self,
 {
     proto_in_t in;
     proto_storage_folder_delete_req_init(self);
-    proto_in_init(&in, "storage.folder.delete request", map, err);
+    proto_in_init(&in, "storage.folder.delete request", map, &self->owned_, err);
     s_folder_delete_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_folder_delete_req_clear(self);
@@ -1196,12 +1127,6 @@ proto_storage_folder_delete_req_print(const proto_storage_folder_delete_req_t *s
 
 //  ---------------------------------------------------------------------------
 //  storage.folder.delete reply
-
-static void
-s_folder_delete_rep_free(proto_storage_folder_delete_rep_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_folder_delete_rep_valid(const proto_storage_folder_delete_rep_t *self)
@@ -1244,7 +1169,7 @@ void
 proto_storage_folder_delete_rep_clear(proto_storage_folder_delete_rep_t *self)
 {
     assert(self);
-    s_folder_delete_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1278,7 +1203,7 @@ proto_storage_folder_delete_rep_read(proto_storage_folder_delete_rep_t *self,
 {
     proto_in_t in;
     proto_storage_folder_delete_rep_init(self);
-    proto_in_init(&in, "storage.folder.delete reply", map, err);
+    proto_in_init(&in, "storage.folder.delete reply", map, &self->owned_, err);
     s_folder_delete_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_folder_delete_rep_clear(self);
@@ -1308,15 +1233,6 @@ proto_storage_folder_delete_rep_print(const proto_storage_folder_delete_rep_t *s
 
 //  ---------------------------------------------------------------------------
 //  storage.folder.clone request
-
-static void
-s_folder_clone_req_free(proto_storage_folder_clone_req_t *self)
-{
-    free(self->id);
-    free(self->volume);
-    free(self->target_id);
-    free(self->target_volume);
-}
 
 static bool
 s_folder_clone_req_valid(const proto_storage_folder_clone_req_t *self)
@@ -1380,7 +1296,7 @@ void
 proto_storage_folder_clone_req_clear(proto_storage_folder_clone_req_t *self)
 {
     assert(self);
-    s_folder_clone_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1414,7 +1330,7 @@ proto_storage_folder_clone_req_read(proto_storage_folder_clone_req_t *self,
 {
     proto_in_t in;
     proto_storage_folder_clone_req_init(self);
-    proto_in_init(&in, "storage.folder.clone request", map, err);
+    proto_in_init(&in, "storage.folder.clone request", map, &self->owned_, err);
     s_folder_clone_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_folder_clone_req_clear(self);
@@ -1444,12 +1360,6 @@ proto_storage_folder_clone_req_print(const proto_storage_folder_clone_req_t *sel
 
 //  ---------------------------------------------------------------------------
 //  storage.folder.clone reply
-
-static void
-s_folder_clone_rep_free(proto_storage_folder_clone_rep_t *self)
-{
-    s_folder_free(&self->folder);
-}
 
 static bool
 s_folder_clone_rep_valid(const proto_storage_folder_clone_rep_t *self)
@@ -1496,7 +1406,8 @@ void
 proto_storage_folder_clone_rep_clear(proto_storage_folder_clone_rep_t *self)
 {
     assert(self);
-    s_folder_clone_rep_free(self);
+    proto_arena_free(&self->owned_);
+    proto_storage_folder_clear(&self->folder);
     memset(self, 0, sizeof *self);
 }
 
@@ -1530,7 +1441,7 @@ proto_storage_folder_clone_rep_read(proto_storage_folder_clone_rep_t *self,
 {
     proto_in_t in;
     proto_storage_folder_clone_rep_init(self);
-    proto_in_init(&in, "storage.folder.clone reply", map, err);
+    proto_in_init(&in, "storage.folder.clone reply", map, &self->owned_, err);
     s_folder_clone_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_folder_clone_rep_clear(self);
@@ -1560,13 +1471,6 @@ proto_storage_folder_clone_rep_print(const proto_storage_folder_clone_rep_t *sel
 
 //  ---------------------------------------------------------------------------
 //  storage.folder.usage request
-
-static void
-s_folder_usage_req_free(proto_storage_folder_usage_req_t *self)
-{
-    free(self->id);
-    free(self->volume);
-}
 
 static bool
 s_folder_usage_req_valid(const proto_storage_folder_usage_req_t *self)
@@ -1618,7 +1522,7 @@ void
 proto_storage_folder_usage_req_clear(proto_storage_folder_usage_req_t *self)
 {
     assert(self);
-    s_folder_usage_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1652,7 +1556,7 @@ proto_storage_folder_usage_req_read(proto_storage_folder_usage_req_t *self,
 {
     proto_in_t in;
     proto_storage_folder_usage_req_init(self);
-    proto_in_init(&in, "storage.folder.usage request", map, err);
+    proto_in_init(&in, "storage.folder.usage request", map, &self->owned_, err);
     s_folder_usage_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_folder_usage_req_clear(self);
@@ -1682,12 +1586,6 @@ proto_storage_folder_usage_req_print(const proto_storage_folder_usage_req_t *sel
 
 //  ---------------------------------------------------------------------------
 //  storage.folder.usage reply
-
-static void
-s_folder_usage_rep_free(proto_storage_folder_usage_rep_t *self)
-{
-    s_folder_free(&self->folder);
-}
 
 static bool
 s_folder_usage_rep_valid(const proto_storage_folder_usage_rep_t *self)
@@ -1734,7 +1632,8 @@ void
 proto_storage_folder_usage_rep_clear(proto_storage_folder_usage_rep_t *self)
 {
     assert(self);
-    s_folder_usage_rep_free(self);
+    proto_arena_free(&self->owned_);
+    proto_storage_folder_clear(&self->folder);
     memset(self, 0, sizeof *self);
 }
 
@@ -1768,7 +1667,7 @@ proto_storage_folder_usage_rep_read(proto_storage_folder_usage_rep_t *self,
 {
     proto_in_t in;
     proto_storage_folder_usage_rep_init(self);
-    proto_in_init(&in, "storage.folder.usage reply", map, err);
+    proto_in_init(&in, "storage.folder.usage reply", map, &self->owned_, err);
     s_folder_usage_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_folder_usage_rep_clear(self);
@@ -1798,13 +1697,6 @@ proto_storage_folder_usage_rep_print(const proto_storage_folder_usage_rep_t *sel
 
 //  ---------------------------------------------------------------------------
 //  storage.folder.quota request
-
-static void
-s_folder_quota_req_free(proto_storage_folder_quota_req_t *self)
-{
-    free(self->id);
-    free(self->volume);
-}
 
 static bool
 s_folder_quota_req_valid(const proto_storage_folder_quota_req_t *self)
@@ -1856,7 +1748,7 @@ void
 proto_storage_folder_quota_req_clear(proto_storage_folder_quota_req_t *self)
 {
     assert(self);
-    s_folder_quota_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -1890,7 +1782,7 @@ proto_storage_folder_quota_req_read(proto_storage_folder_quota_req_t *self,
 {
     proto_in_t in;
     proto_storage_folder_quota_req_init(self);
-    proto_in_init(&in, "storage.folder.quota request", map, err);
+    proto_in_init(&in, "storage.folder.quota request", map, &self->owned_, err);
     s_folder_quota_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_folder_quota_req_clear(self);
@@ -1920,12 +1812,6 @@ proto_storage_folder_quota_req_print(const proto_storage_folder_quota_req_t *sel
 
 //  ---------------------------------------------------------------------------
 //  storage.folder.quota reply
-
-static void
-s_folder_quota_rep_free(proto_storage_folder_quota_rep_t *self)
-{
-    s_folder_free(&self->folder);
-}
 
 static bool
 s_folder_quota_rep_valid(const proto_storage_folder_quota_rep_t *self)
@@ -1972,7 +1858,8 @@ void
 proto_storage_folder_quota_rep_clear(proto_storage_folder_quota_rep_t *self)
 {
     assert(self);
-    s_folder_quota_rep_free(self);
+    proto_arena_free(&self->owned_);
+    proto_storage_folder_clear(&self->folder);
     memset(self, 0, sizeof *self);
 }
 
@@ -2006,7 +1893,7 @@ proto_storage_folder_quota_rep_read(proto_storage_folder_quota_rep_t *self,
 {
     proto_in_t in;
     proto_storage_folder_quota_rep_init(self);
-    proto_in_init(&in, "storage.folder.quota reply", map, err);
+    proto_in_init(&in, "storage.folder.quota reply", map, &self->owned_, err);
     s_folder_quota_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_folder_quota_rep_clear(self);
@@ -2036,13 +1923,6 @@ proto_storage_folder_quota_rep_print(const proto_storage_folder_quota_rep_t *sel
 
 //  ---------------------------------------------------------------------------
 //  storage.folder.mount_path request
-
-static void
-s_folder_mount_path_req_free(proto_storage_folder_mount_path_req_t *self)
-{
-    free(self->id);
-    free(self->volume);
-}
 
 static bool
 s_folder_mount_path_req_valid(const proto_storage_folder_mount_path_req_t *self)
@@ -2092,7 +1972,7 @@ void
 proto_storage_folder_mount_path_req_clear(proto_storage_folder_mount_path_req_t *self)
 {
     assert(self);
-    s_folder_mount_path_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2126,7 +2006,7 @@ proto_storage_folder_mount_path_req_read(proto_storage_folder_mount_path_req_t *
 {
     proto_in_t in;
     proto_storage_folder_mount_path_req_init(self);
-    proto_in_init(&in, "storage.folder.mount_path request", map, err);
+    proto_in_init(&in, "storage.folder.mount_path request", map, &self->owned_, err);
     s_folder_mount_path_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_folder_mount_path_req_clear(self);
@@ -2156,14 +2036,6 @@ proto_storage_folder_mount_path_req_print(const proto_storage_folder_mount_path_
 
 //  ---------------------------------------------------------------------------
 //  storage.folder.mount_path reply
-
-static void
-s_folder_mount_path_rep_free(proto_storage_folder_mount_path_rep_t *self)
-{
-    free(self->path);
-    free(self->host);
-    free(self->backend);
-}
 
 static bool
 s_folder_mount_path_rep_valid(const proto_storage_folder_mount_path_rep_t *self)
@@ -2220,7 +2092,7 @@ void
 proto_storage_folder_mount_path_rep_clear(proto_storage_folder_mount_path_rep_t *self)
 {
     assert(self);
-    s_folder_mount_path_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2254,7 +2126,7 @@ proto_storage_folder_mount_path_rep_read(proto_storage_folder_mount_path_rep_t *
 {
     proto_in_t in;
     proto_storage_folder_mount_path_rep_init(self);
-    proto_in_init(&in, "storage.folder.mount_path reply", map, err);
+    proto_in_init(&in, "storage.folder.mount_path reply", map, &self->owned_, err);
     s_folder_mount_path_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_folder_mount_path_rep_clear(self);
@@ -2284,15 +2156,6 @@ proto_storage_folder_mount_path_rep_print(const proto_storage_folder_mount_path_
 
 //  ---------------------------------------------------------------------------
 //  storage.files.list request
-
-static void
-s_files_list_req_free(proto_storage_files_list_req_t *self)
-{
-    free(self->id);
-    free(self->volume);
-    free(self->path);
-    free(self->cursor);
-}
 
 static bool
 s_files_list_req_valid(const proto_storage_files_list_req_t *self)
@@ -2359,7 +2222,7 @@ void
 proto_storage_files_list_req_clear(proto_storage_files_list_req_t *self)
 {
     assert(self);
-    s_files_list_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2393,7 +2256,7 @@ proto_storage_files_list_req_read(proto_storage_files_list_req_t *self,
 {
     proto_in_t in;
     proto_storage_files_list_req_init(self);
-    proto_in_init(&in, "storage.files.list request", map, err);
+    proto_in_init(&in, "storage.files.list request", map, &self->owned_, err);
     s_files_list_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_files_list_req_clear(self);
@@ -2423,15 +2286,6 @@ proto_storage_files_list_req_print(const proto_storage_files_list_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  storage.files.list reply
-
-static void
-s_files_list_rep_free(proto_storage_files_list_rep_t *self)
-{
-    for (size_t i = 0; i < self->entries_count; i++)
-        s_entry_free(&self->entries[i]);
-    free(self->entries);
-    free(self->cursor);
-}
 
 static bool
 s_files_list_rep_valid(const proto_storage_files_list_rep_t *self)
@@ -2494,7 +2348,7 @@ void
 proto_storage_files_list_rep_clear(proto_storage_files_list_rep_t *self)
 {
     assert(self);
-    s_files_list_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2528,7 +2382,7 @@ proto_storage_files_list_rep_read(proto_storage_files_list_rep_t *self,
 {
     proto_in_t in;
     proto_storage_files_list_rep_init(self);
-    proto_in_init(&in, "storage.files.list reply", map, err);
+    proto_in_init(&in, "storage.files.list reply", map, &self->owned_, err);
     s_files_list_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_files_list_rep_clear(self);
@@ -2558,14 +2412,6 @@ proto_storage_files_list_rep_print(const proto_storage_files_list_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  storage.files.mkdir request
-
-static void
-s_files_mkdir_req_free(proto_storage_files_mkdir_req_t *self)
-{
-    free(self->id);
-    free(self->volume);
-    proto_free_strs(self->paths, self->paths_count);
-}
 
 static bool
 s_files_mkdir_req_valid(const proto_storage_files_mkdir_req_t *self)
@@ -2626,7 +2472,7 @@ void
 proto_storage_files_mkdir_req_clear(proto_storage_files_mkdir_req_t *self)
 {
     assert(self);
-    s_files_mkdir_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2660,7 +2506,7 @@ proto_storage_files_mkdir_req_read(proto_storage_files_mkdir_req_t *self,
 {
     proto_in_t in;
     proto_storage_files_mkdir_req_init(self);
-    proto_in_init(&in, "storage.files.mkdir request", map, err);
+    proto_in_init(&in, "storage.files.mkdir request", map, &self->owned_, err);
     s_files_mkdir_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_files_mkdir_req_clear(self);
@@ -2690,14 +2536,6 @@ proto_storage_files_mkdir_req_print(const proto_storage_files_mkdir_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  storage.files.mkdir reply
-
-static void
-s_files_mkdir_rep_free(proto_storage_files_mkdir_rep_t *self)
-{
-    for (size_t i = 0; i < self->results_count; i++)
-        s_result_free(&self->results[i]);
-    free(self->results);
-}
 
 static bool
 s_files_mkdir_rep_valid(const proto_storage_files_mkdir_rep_t *self)
@@ -2747,7 +2585,7 @@ void
 proto_storage_files_mkdir_rep_clear(proto_storage_files_mkdir_rep_t *self)
 {
     assert(self);
-    s_files_mkdir_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2781,7 +2619,7 @@ proto_storage_files_mkdir_rep_read(proto_storage_files_mkdir_rep_t *self,
 {
     proto_in_t in;
     proto_storage_files_mkdir_rep_init(self);
-    proto_in_init(&in, "storage.files.mkdir reply", map, err);
+    proto_in_init(&in, "storage.files.mkdir reply", map, &self->owned_, err);
     s_files_mkdir_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_files_mkdir_rep_clear(self);
@@ -2811,15 +2649,6 @@ proto_storage_files_mkdir_rep_print(const proto_storage_files_mkdir_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  storage.files.rename request
-
-static void
-s_files_rename_req_free(proto_storage_files_rename_req_t *self)
-{
-    free(self->id);
-    free(self->volume);
-    free(self->path);
-    free(self->new_name);
-}
 
 static bool
 s_files_rename_req_valid(const proto_storage_files_rename_req_t *self)
@@ -2878,7 +2707,7 @@ void
 proto_storage_files_rename_req_clear(proto_storage_files_rename_req_t *self)
 {
     assert(self);
-    s_files_rename_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -2912,7 +2741,7 @@ proto_storage_files_rename_req_read(proto_storage_files_rename_req_t *self,
 {
     proto_in_t in;
     proto_storage_files_rename_req_init(self);
-    proto_in_init(&in, "storage.files.rename request", map, err);
+    proto_in_init(&in, "storage.files.rename request", map, &self->owned_, err);
     s_files_rename_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_files_rename_req_clear(self);
@@ -2942,12 +2771,6 @@ proto_storage_files_rename_req_print(const proto_storage_files_rename_req_t *sel
 
 //  ---------------------------------------------------------------------------
 //  storage.files.rename reply
-
-static void
-s_files_rename_rep_free(proto_storage_files_rename_rep_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_files_rename_rep_valid(const proto_storage_files_rename_rep_t *self)
@@ -2989,7 +2812,7 @@ void
 proto_storage_files_rename_rep_clear(proto_storage_files_rename_rep_t *self)
 {
     assert(self);
-    s_files_rename_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -3023,7 +2846,7 @@ proto_storage_files_rename_rep_read(proto_storage_files_rename_rep_t *self,
 {
     proto_in_t in;
     proto_storage_files_rename_rep_init(self);
-    proto_in_init(&in, "storage.files.rename reply", map, err);
+    proto_in_init(&in, "storage.files.rename reply", map, &self->owned_, err);
     s_files_rename_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_files_rename_rep_clear(self);
@@ -3053,15 +2876,6 @@ proto_storage_files_rename_rep_print(const proto_storage_files_rename_rep_t *sel
 
 //  ---------------------------------------------------------------------------
 //  storage.files.move request
-
-static void
-s_files_move_req_free(proto_storage_files_move_req_t *self)
-{
-    free(self->id);
-    free(self->volume);
-    free(self->src);
-    free(self->dst);
-}
 
 static bool
 s_files_move_req_valid(const proto_storage_files_move_req_t *self)
@@ -3119,7 +2933,7 @@ void
 proto_storage_files_move_req_clear(proto_storage_files_move_req_t *self)
 {
     assert(self);
-    s_files_move_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -3153,7 +2967,7 @@ proto_storage_files_move_req_read(proto_storage_files_move_req_t *self,
 {
     proto_in_t in;
     proto_storage_files_move_req_init(self);
-    proto_in_init(&in, "storage.files.move request", map, err);
+    proto_in_init(&in, "storage.files.move request", map, &self->owned_, err);
     s_files_move_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_files_move_req_clear(self);
@@ -3183,12 +2997,6 @@ proto_storage_files_move_req_print(const proto_storage_files_move_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  storage.files.move reply
-
-static void
-s_files_move_rep_free(proto_storage_files_move_rep_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_files_move_rep_valid(const proto_storage_files_move_rep_t *self)
@@ -3229,7 +3037,7 @@ void
 proto_storage_files_move_rep_clear(proto_storage_files_move_rep_t *self)
 {
     assert(self);
-    s_files_move_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -3263,7 +3071,7 @@ proto_storage_files_move_rep_read(proto_storage_files_move_rep_t *self,
 {
     proto_in_t in;
     proto_storage_files_move_rep_init(self);
-    proto_in_init(&in, "storage.files.move reply", map, err);
+    proto_in_init(&in, "storage.files.move reply", map, &self->owned_, err);
     s_files_move_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_files_move_rep_clear(self);
@@ -3293,14 +3101,6 @@ proto_storage_files_move_rep_print(const proto_storage_files_move_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  storage.files.delete request
-
-static void
-s_files_delete_req_free(proto_storage_files_delete_req_t *self)
-{
-    free(self->id);
-    free(self->volume);
-    proto_free_strs(self->paths, self->paths_count);
-}
 
 static bool
 s_files_delete_req_valid(const proto_storage_files_delete_req_t *self)
@@ -3359,7 +3159,7 @@ void
 proto_storage_files_delete_req_clear(proto_storage_files_delete_req_t *self)
 {
     assert(self);
-    s_files_delete_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -3393,7 +3193,7 @@ proto_storage_files_delete_req_read(proto_storage_files_delete_req_t *self,
 {
     proto_in_t in;
     proto_storage_files_delete_req_init(self);
-    proto_in_init(&in, "storage.files.delete request", map, err);
+    proto_in_init(&in, "storage.files.delete request", map, &self->owned_, err);
     s_files_delete_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_files_delete_req_clear(self);
@@ -3423,12 +3223,6 @@ proto_storage_files_delete_req_print(const proto_storage_files_delete_req_t *sel
 
 //  ---------------------------------------------------------------------------
 //  storage.files.delete reply
-
-static void
-s_files_delete_rep_free(proto_storage_files_delete_rep_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_files_delete_rep_valid(const proto_storage_files_delete_rep_t *self)
@@ -3470,7 +3264,7 @@ void
 proto_storage_files_delete_rep_clear(proto_storage_files_delete_rep_t *self)
 {
     assert(self);
-    s_files_delete_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -3504,7 +3298,7 @@ proto_storage_files_delete_rep_read(proto_storage_files_delete_rep_t *self,
 {
     proto_in_t in;
     proto_storage_files_delete_rep_init(self);
-    proto_in_init(&in, "storage.files.delete reply", map, err);
+    proto_in_init(&in, "storage.files.delete reply", map, &self->owned_, err);
     s_files_delete_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_storage_files_delete_rep_clear(self);

@@ -32,17 +32,17 @@
 
 typedef struct {
     //  The volume's name, e.g. volume1 (required, at most 64 bytes)
-    char *name;
+    const char *name;
     //  <proxy>:<volume>, as Backend.AI spells folder hosts (required, at most 192 bytes)
-    char *host;
+    const char *host;
     //  Local: a directory on this host (required, at most 32 bytes)
-    char *backend;
+    const char *backend;
     //  Its directory on this host (at most 4096 bytes)
-    char *path;
+    const char *path;
     //  The file system under it: xfs, ext4, tmpfs, ... (at most 32 bytes)
-    char *fs_type;
+    const char *fs_type;
     //  Backend.AI's: vfolder, quota (at most 16 items)
-    char **capabilities;
+    const char *const *capabilities;
     size_t capabilities_count;
     //  Size of the file system (statvfs)
     uint64_t capacity_bytes;
@@ -54,6 +54,7 @@ typedef struct {
     uint64_t folders;
     //  Quotas are XFS project quotas (false: usage scans)
     bool project_quota;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_volume_t;
 
 #define PROTO_STORAGE_VOLUME_CAPABILITIES_MAX 16
@@ -76,14 +77,14 @@ char *proto_storage_volume_print(const proto_storage_volume_t *self);
 
 typedef struct {
     //  32 lowercase hex digits (required, at most 64 bytes)
-    char *id;
+    const char *id;
     //  The volume it lives on (required, at most 64 bytes)
-    char *volume;
+    const char *volume;
     //  <proxy>:<volume> (at most 192 bytes)
-    char *host;
+    const char *host;
     //  Ready, cloning, or failed (a clone that did not finish) (required, at most 16
     //  bytes)
-    char *state;
+    const char *state;
     //  Largest usage allowed; 0: none
     uint64_t quota_bytes;
     //  Bytes of its regular files (partial uploads included), from the last scan plus
@@ -97,6 +98,7 @@ typedef struct {
     int64_t scanned_at;
     //  When it was created (microseconds since the epoch)
     int64_t created_at;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_folder_t;
 
 void proto_storage_folder_init(proto_storage_folder_t *self);
@@ -118,10 +120,10 @@ char *proto_storage_folder_print(const proto_storage_folder_t *self);
 
 typedef struct {
     //  The entry's name (required, at most 255 bytes)
-    char *name;
+    const char *name;
     //  FILE, DIRECTORY, SYMLINK or OTHER (fifo, socket, device) (required, at most 16
     //  bytes)
-    char *type;
+    const char *type;
     //  Bytes
     uint64_t size;
     //  Permission bits (07777)
@@ -130,6 +132,7 @@ typedef struct {
     int64_t mtime;
     //  Last status change (microseconds since the epoch)
     int64_t ctime;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_entry_t;
 
 void proto_storage_entry_init(proto_storage_entry_t *self);
@@ -151,11 +154,12 @@ char *proto_storage_entry_print(const proto_storage_entry_t *self);
 
 typedef struct {
     //  The path as asked (required, at most 4096 bytes)
-    char *path;
+    const char *path;
     //  0 done, else a bus status (1 invalid, 2 not-found, 3 conflict, ...)
     uint64_t status;
     //  Why not (at most 512 bytes)
-    char *detail;
+    const char *detail;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_result_t;
 
 void proto_storage_result_init(proto_storage_result_t *self);
@@ -176,7 +180,7 @@ char *proto_storage_result_print(const proto_storage_result_t *self);
 //  names and usage, and the URL clients upload to and download from
 
 typedef struct {
-    char unused_; //  no fields; C wants at least one member
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_volumes_req_t;
 
 void proto_storage_volumes_req_init(proto_storage_volumes_req_t *self);
@@ -199,13 +203,14 @@ char *proto_storage_volumes_req_print(const proto_storage_volumes_req_t *self);
 
 typedef struct {
     //  The proxy's name, the first half of host names (required, at most 128 bytes)
-    char *proxy;
+    const char *proxy;
     //  The client-facing HTTP endpoint: <url>/upload and <url>/download take tokens
     //  (empty: off) (at most 512 bytes)
-    char *url;
+    const char *url;
     //  Its volumes, the first being the default (at most 256 items)
-    proto_storage_volume_t *volumes;
+    const proto_storage_volume_t *volumes;
     size_t volumes_count;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_volumes_rep_t;
 
 #define PROTO_STORAGE_VOLUMES_REP_VOLUMES_MAX 256
@@ -230,11 +235,12 @@ char *proto_storage_volumes_rep_print(const proto_storage_volumes_rep_t *self);
 
 typedef struct {
     //  The volume (required, at most 64 bytes)
-    char *volume;
+    const char *volume;
     //  The new folder's id (required, at most 64 bytes)
-    char *id;
+    const char *id;
     //  Its quota; 0: none
     uint64_t quota_bytes;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_folder_create_req_t;
 
 void proto_storage_folder_create_req_init(proto_storage_folder_create_req_t *self);
@@ -260,6 +266,7 @@ proto_storage_folder_create_req_print(const proto_storage_folder_create_req_t *s
 typedef struct {
     //  The folder made (required)
     proto_storage_folder_t folder;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_folder_create_rep_t;
 
 void proto_storage_folder_create_rep_init(proto_storage_folder_create_rep_t *self);
@@ -284,9 +291,10 @@ proto_storage_folder_create_rep_print(const proto_storage_folder_create_rep_t *s
 
 typedef struct {
     //  The folder (required, at most 64 bytes)
-    char *id;
+    const char *id;
     //  Its volume (checked when given) (at most 64 bytes)
-    char *volume;
+    const char *volume;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_folder_delete_req_t;
 
 void proto_storage_folder_delete_req_init(proto_storage_folder_delete_req_t *self);
@@ -310,7 +318,7 @@ proto_storage_folder_delete_req_print(const proto_storage_folder_delete_req_t *s
 //  files are removed in the background
 
 typedef struct {
-    char unused_; //  no fields; C wants at least one member
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_folder_delete_rep_t;
 
 void proto_storage_folder_delete_rep_init(proto_storage_folder_delete_rep_t *self);
@@ -336,15 +344,16 @@ proto_storage_folder_delete_rep_print(const proto_storage_folder_delete_rep_t *s
 
 typedef struct {
     //  The source folder (required, at most 64 bytes)
-    char *id;
+    const char *id;
     //  Its volume (checked when given) (at most 64 bytes)
-    char *volume;
+    const char *volume;
     //  The new folder's id (required, at most 64 bytes)
-    char *target_id;
+    const char *target_id;
     //  Where the copy goes (absent: the source's volume) (at most 64 bytes)
-    char *target_volume;
+    const char *target_volume;
     //  The copy's quota (0: the source's)
     uint64_t quota_bytes;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_folder_clone_req_t;
 
 void proto_storage_folder_clone_req_init(proto_storage_folder_clone_req_t *self);
@@ -370,6 +379,7 @@ char *proto_storage_folder_clone_req_print(const proto_storage_folder_clone_req_
 typedef struct {
     //  The new folder (required)
     proto_storage_folder_t folder;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_folder_clone_rep_t;
 
 void proto_storage_folder_clone_rep_init(proto_storage_folder_clone_rep_t *self);
@@ -393,11 +403,12 @@ char *proto_storage_folder_clone_rep_print(const proto_storage_folder_clone_rep_
 
 typedef struct {
     //  The folder (required, at most 64 bytes)
-    char *id;
+    const char *id;
     //  Its volume (checked when given) (at most 64 bytes)
-    char *volume;
+    const char *volume;
     //  Scan it before answering
     bool rescan;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_folder_usage_req_t;
 
 void proto_storage_folder_usage_req_init(proto_storage_folder_usage_req_t *self);
@@ -422,6 +433,7 @@ char *proto_storage_folder_usage_req_print(const proto_storage_folder_usage_req_
 typedef struct {
     //  The folder (required)
     proto_storage_folder_t folder;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_folder_usage_rep_t;
 
 void proto_storage_folder_usage_rep_init(proto_storage_folder_usage_rep_t *self);
@@ -445,11 +457,12 @@ char *proto_storage_folder_usage_rep_print(const proto_storage_folder_usage_rep_
 
 typedef struct {
     //  The folder (required, at most 64 bytes)
-    char *id;
+    const char *id;
     //  Its volume (checked when given) (at most 64 bytes)
-    char *volume;
+    const char *volume;
     //  The new quota; 0: none
     uint64_t quota_bytes;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_folder_quota_req_t;
 
 void proto_storage_folder_quota_req_init(proto_storage_folder_quota_req_t *self);
@@ -474,6 +487,7 @@ char *proto_storage_folder_quota_req_print(const proto_storage_folder_quota_req_
 typedef struct {
     //  The folder (required)
     proto_storage_folder_t folder;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_folder_quota_rep_t;
 
 void proto_storage_folder_quota_rep_init(proto_storage_folder_quota_rep_t *self);
@@ -497,9 +511,10 @@ char *proto_storage_folder_quota_rep_print(const proto_storage_folder_quota_rep_
 
 typedef struct {
     //  The folder (required, at most 64 bytes)
-    char *id;
+    const char *id;
     //  Its volume (checked when given) (at most 64 bytes)
-    char *volume;
+    const char *volume;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_folder_mount_path_req_t;
 
 void
@@ -524,11 +539,12 @@ char *proto_storage_folder_mount_path_req_print(const proto_storage_folder_mount
 
 typedef struct {
     //  Absolute host path of the folder root (required, at most 4096 bytes)
-    char *path;
+    const char *path;
     //  <proxy>:<volume> (at most 192 bytes)
-    char *host;
+    const char *host;
     //  The volume's backend (at most 32 bytes)
-    char *backend;
+    const char *backend;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_folder_mount_path_rep_t;
 
 void
@@ -553,15 +569,16 @@ char *proto_storage_folder_mount_path_rep_print(const proto_storage_folder_mount
 
 typedef struct {
     //  The folder (required, at most 64 bytes)
-    char *id;
+    const char *id;
     //  Its volume (checked when given) (at most 64 bytes)
-    char *volume;
+    const char *volume;
     //  The directory (empty: the root) (at most 4096 bytes)
-    char *path;
+    const char *path;
     //  The last name of the previous page (empty: from the start) (at most 255 bytes)
-    char *cursor;
+    const char *cursor;
     //  Entries per page (0: 1000) (at most 100000)
     uint64_t limit;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_files_list_req_t;
 
 void proto_storage_files_list_req_init(proto_storage_files_list_req_t *self);
@@ -584,14 +601,15 @@ char *proto_storage_files_list_req_print(const proto_storage_files_list_req_t *s
 
 typedef struct {
     //  The page (at most 100000 items)
-    proto_storage_entry_t *entries;
+    const proto_storage_entry_t *entries;
     size_t entries_count;
     //  Entries in the whole directory
     uint64_t total;
     //  Entries follow this page
     bool more;
     //  Where the next page starts (when more) (at most 255 bytes)
-    char *cursor;
+    const char *cursor;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_files_list_rep_t;
 
 #define PROTO_STORAGE_FILES_LIST_REP_ENTRIES_MAX 100000
@@ -616,16 +634,17 @@ char *proto_storage_files_list_rep_print(const proto_storage_files_list_rep_t *s
 
 typedef struct {
     //  The folder (required, at most 64 bytes)
-    char *id;
+    const char *id;
     //  Its volume (checked when given) (at most 64 bytes)
-    char *volume;
+    const char *volume;
     //  The directories to make (Backend.AI: at most 50) (at most 50 items)
-    char **paths;
+    const char *const *paths;
     size_t paths_count;
     //  Make missing parents too, as mkdir -p
     bool parents;
     //  An existing directory is success
     bool exist_ok;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_files_mkdir_req_t;
 
 #define PROTO_STORAGE_FILES_MKDIR_REQ_PATHS_MAX 50
@@ -651,8 +670,9 @@ char *proto_storage_files_mkdir_req_print(const proto_storage_files_mkdir_req_t 
 
 typedef struct {
     //  One per path, in order (at most 50 items)
-    proto_storage_result_t *results;
+    const proto_storage_result_t *results;
     size_t results_count;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_files_mkdir_rep_t;
 
 #define PROTO_STORAGE_FILES_MKDIR_REP_RESULTS_MAX 50
@@ -678,13 +698,14 @@ char *proto_storage_files_mkdir_rep_print(const proto_storage_files_mkdir_rep_t 
 
 typedef struct {
     //  The folder (required, at most 64 bytes)
-    char *id;
+    const char *id;
     //  Its volume (checked when given) (at most 64 bytes)
-    char *volume;
+    const char *volume;
     //  The entry (required, at most 4096 bytes)
-    char *path;
+    const char *path;
     //  Its new name: one component, no '/' (required, at most 255 bytes)
-    char *new_name;
+    const char *new_name;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_files_rename_req_t;
 
 void proto_storage_files_rename_req_init(proto_storage_files_rename_req_t *self);
@@ -707,7 +728,7 @@ char *proto_storage_files_rename_req_print(const proto_storage_files_rename_req_
 //  existing new name is a conflict
 
 typedef struct {
-    char unused_; //  no fields; C wants at least one member
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_files_rename_rep_t;
 
 void proto_storage_files_rename_rep_init(proto_storage_files_rename_rep_t *self);
@@ -731,13 +752,14 @@ char *proto_storage_files_rename_rep_print(const proto_storage_files_rename_rep_
 
 typedef struct {
     //  The folder (required, at most 64 bytes)
-    char *id;
+    const char *id;
     //  Its volume (checked when given) (at most 64 bytes)
-    char *volume;
+    const char *volume;
     //  The entry (required, at most 4096 bytes)
-    char *src;
+    const char *src;
     //  Its new path (required, at most 4096 bytes)
-    char *dst;
+    const char *dst;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_files_move_req_t;
 
 void proto_storage_files_move_req_init(proto_storage_files_move_req_t *self);
@@ -759,7 +781,7 @@ char *proto_storage_files_move_req_print(const proto_storage_files_move_req_t *s
 //  existing destination is a conflict
 
 typedef struct {
-    char unused_; //  no fields; C wants at least one member
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_files_move_rep_t;
 
 void proto_storage_files_move_rep_init(proto_storage_files_move_rep_t *self);
@@ -783,14 +805,15 @@ char *proto_storage_files_move_rep_print(const proto_storage_files_move_rep_t *s
 
 typedef struct {
     //  The folder (required, at most 64 bytes)
-    char *id;
+    const char *id;
     //  Its volume (checked when given) (at most 64 bytes)
-    char *volume;
+    const char *volume;
     //  What to delete (at most 10000 items)
-    char **paths;
+    const char *const *paths;
     size_t paths_count;
     //  Delete directories with what they hold
     bool recursive;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_files_delete_req_t;
 
 #define PROTO_STORAGE_FILES_DELETE_REQ_PATHS_MAX 10000
@@ -816,7 +839,7 @@ char *proto_storage_files_delete_req_print(const proto_storage_files_delete_req_
 //  empty
 
 typedef struct {
-    char unused_; //  no fields; C wants at least one member
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_files_delete_rep_t;
 
 void proto_storage_files_delete_rep_init(proto_storage_files_delete_rep_t *self);

@@ -34,18 +34,13 @@ test_tick_round_trip(void)
     proto_test_tick_t tick;
     proto_test_tick_init(&tick);
     tick.n = 7;
-    tick.text = strdup("hello world");
+    tick.text = "hello world";
+    const proto_kv_t labels[] = {{"zone", "a"}, {"owner", "x y"}};
     tick.labels_count = 2;
-    tick.labels = calloc(2, sizeof *tick.labels);
-    tick.labels[0].key = strdup("zone");
-    tick.labels[0].value = strdup("a");
-    tick.labels[1].key = strdup("owner");
-    tick.labels[1].value = strdup("x y");
+    tick.labels = labels;
+    const char *tags[] = {"one", "", "three"};
     tick.tags_count = 3;
-    tick.tags = calloc(3, sizeof *tick.tags);
-    tick.tags[0] = strdup("one");
-    tick.tags[1] = strdup("");
-    tick.tags[2] = strdup("three");
+    tick.tags = tags;
     memcpy(tick.id, s_uuid, sizeof s_uuid);
     tick.ratio = 0.25;
     tick.flag = true;
@@ -126,19 +121,20 @@ test_peers_round_trip(void)
 {
     proto_registry_peers_rep_t rep;
     proto_registry_peers_rep_init(&rep);
+    proto_registry_peer_t peers[3];
     rep.peers_count = 3;
-    rep.peers = calloc(3, sizeof *rep.peers);
+    rep.peers = peers;
     const char *services[] = {"scheduler", "agent", "gateway"};
     for (size_t i = 0; i < 3; i++) {
-        proto_registry_peer_t *peer = &rep.peers[i];
+        proto_registry_peer_t *peer = &peers[i];
         proto_registry_peer_init(peer);
-        peer->service = strdup(services[i]);
-        peer->node = strdup("n1");
+        peer->service = services[i];
+        peer->node = "n1";
         peer->pid = 100 + i;
         peer->durable_head = 1000 * i;
         peer->age_ms = 5;
         if (i != 1)
-            peer->rpc_endpoint = strdup("tcp://127.0.0.1:5000");
+            peer->rpc_endpoint = "tcp://127.0.0.1:5000";
     }
     zframe_t *frame = proto_registry_peers_rep_encode(&rep);
     T_ASSERT(frame);
@@ -184,24 +180,23 @@ test_replay_round_trip(void)
 {
     proto_bus_replay_rep_t rep;
     proto_bus_replay_rep_init(&rep);
-    rep.domain = strdup("kernel");
+    rep.domain = "kernel";
     rep.epoch = 3;
     rep.head = 42;
     rep.first_retained = 40;
+    proto_bus_frame_t events[3];
     rep.events_count = 3;
-    rep.events = calloc(3, sizeof *rep.events);
+    rep.events = events;
     for (size_t i = 0; i < 3; i++) {
-        proto_bus_frame_t *event = &rep.events[i];
+        proto_bus_frame_t *event = &events[i];
         proto_bus_frame_init(event);
-        event->topic = strdup("kernel.started");
+        event->topic = "kernel.started";
         event->header_size = 4;
-        event->header = malloc(4);
-        memcpy(event->header, "\x81\x00\x00\xff", 4);
+        event->header = (const uint8_t *) "\x81\x00\x00\xff";
     }
-    rep.events[0].body_size = 5;
-    rep.events[0].body = malloc(5);
-    memcpy(rep.events[0].body, "a\0b\0c", 5);
-    rep.events[1].body = malloc(1); //  present but empty
+    events[0].body_size = 5;
+    events[0].body = (const uint8_t *) "a\0b\0c";
+    events[1].body = (const uint8_t *) ""; //  present but empty
     //  events[2].body stays NULL: absent
 
     zframe_t *frame = proto_bus_replay_rep_encode(&rep);
@@ -393,8 +388,8 @@ test_malformed_bytes_are_protocol(void)
 {
     proto_service_started_t started;
     proto_service_started_init(&started);
-    started.service = strdup("api");
-    started.node = strdup("n1");
+    started.service = "api";
+    started.node = "n1";
     zframe_t *frame = proto_service_started_encode(&started);
     proto_service_started_clear(&started);
     T_ASSERT(frame);
@@ -472,13 +467,16 @@ test_limits_are_invalid(void)
     //  service: at most 64 bytes, on both sides.
     proto_service_started_t started;
     proto_service_started_init(&started);
-    started.service = strdup(name);
-    started.node = strdup("n1");
+    started.service = name;
+    started.node = "n1";
     T_ASSERT(proto_service_started_encode(&started) == NULL);
     bus_writer_t *writer = bus_writer_new();
     T_EQ_INT(proto_service_started_write(&started, writer), -1);
     T_EQ_INT(bus_writer_size(writer), 0); //  a refused write leaves nothing
-    started.service[64] = 0;
+    char shorter[65];
+    memcpy(shorter, name, 64);
+    shorter[64] = 0;
+    started.service = shorter;
     T_EQ_INT(proto_service_started_write(&started, writer), 0);
     proto_service_started_clear(&started);
     bus_writer_destroy(&writer);
@@ -548,10 +546,11 @@ test_limits_are_invalid(void)
     zframe_t *frame = proto_test_tick_encode(&tick);
     T_ASSERT(frame);
     zframe_destroy(&frame);
-    tick.tags_count = 65;
-    tick.tags = calloc(65, sizeof *tick.tags);
+    const char *many[65];
     for (int i = 0; i < 65; i++)
-        tick.tags[i] = strdup("t");
+        many[i] = "t";
+    tick.tags_count = 65;
+    tick.tags = many;
     T_ASSERT(proto_test_tick_encode(&tick) == NULL);
     proto_test_tick_clear(&tick);
 
@@ -590,7 +589,7 @@ test_encode_refuses_null_required(void)
 {
     proto_service_started_t started;
     proto_service_started_init(&started);
-    started.node = strdup("n1");
+    started.node = "n1";
     T_ASSERT(proto_service_started_encode(&started) == NULL);
     bus_writer_t *writer = bus_writer_new();
     T_EQ_INT(proto_service_started_write(&started, writer), -1);
@@ -600,12 +599,14 @@ test_encode_refuses_null_required(void)
     //  Required bytes inside a list item.
     proto_bus_replay_rep_t rep;
     proto_bus_replay_rep_init(&rep);
-    rep.domain = strdup("kernel");
+    rep.domain = "kernel";
+    proto_bus_frame_t event;
+    proto_bus_frame_init(&event);
     rep.events_count = 1;
-    rep.events = calloc(1, sizeof *rep.events);
-    rep.events[0].topic = strdup("kernel.started");
+    rep.events = &event;
+    event.topic = "kernel.started";
     T_EQ_INT(proto_bus_replay_rep_write(&rep, writer), -1);
-    rep.events[0].header = malloc(1);
+    event.header = (const uint8_t *) "";
     T_EQ_INT(proto_bus_replay_rep_write(&rep, writer), 0);
     proto_bus_replay_rep_clear(&rep);
 
@@ -614,14 +615,15 @@ test_encode_refuses_null_required(void)
     proto_test_tick_init(&tick);
     tick.tags_count = 1;
     T_EQ_INT(proto_test_tick_write(&tick, writer), -1);
-    tick.tags = calloc(1, sizeof *tick.tags);
+    const char *one[1] = {NULL};
+    tick.tags = one;
     T_EQ_INT(proto_test_tick_write(&tick, writer), -1);
+    proto_kv_t label = {"k", NULL};
     tick.labels_count = 1;
-    tick.labels = calloc(1, sizeof *tick.labels);
-    tick.labels[0].key = strdup("k");
-    tick.tags[0] = strdup("t");
+    tick.labels = &label;
+    one[0] = "t";
     T_EQ_INT(proto_test_tick_write(&tick, writer), -1);
-    tick.labels[0].value = strdup("v");
+    label.value = "v";
     T_EQ_INT(proto_test_tick_write(&tick, writer), 0);
     proto_test_tick_clear(&tick);
     bus_writer_destroy(&writer);
@@ -632,9 +634,9 @@ test_print_is_logfmt(void)
 {
     proto_service_started_t started;
     proto_service_started_init(&started);
-    started.service = strdup("api");
-    started.node = strdup("n1");
-    started.version = strdup("1.2.3");
+    started.service = "api";
+    started.node = "n1";
+    started.version = "1.2.3";
     started.pid = 42;
     started.started_at = 1700000000000000;
     char *text = proto_service_started_print(&started);
@@ -647,12 +649,11 @@ test_print_is_logfmt(void)
     proto_test_echo_rep_t echo;
     proto_test_echo_rep_init(&echo);
     echo.n = 1;
-    echo.text = strdup("say \"hi\"\n\\ a=b\x01");
+    echo.text = "say \"hi\"\n\\ a=b\x01";
     text = proto_test_echo_rep_print(&echo);
     T_EQ_STR(text, "n=1 text=\"say \\\"hi\\\"\\n\\\\ a=b\\x01\"");
     free(text);
-    free(echo.text);
-    echo.text = strdup("");
+    echo.text = "";
     text = proto_test_echo_rep_print(&echo);
     T_EQ_STR(text, "n=1 text=\"\"");
     free(text);
@@ -767,7 +768,7 @@ test_registry_round_trips(void)
     proto_test_tick_t tick;
     proto_test_tick_init(&tick);
     tick.n = 9;
-    tick.text = strdup("x");
+    tick.text = "x";
     zframe_t *frame = proto_test_tick_encode(&tick);
     proto_test_tick_clear(&tick);
     const proto_entry_t *entry = proto_lookup(PROTO_TEST_TICK, PROTO_EVENT);

@@ -15,14 +15,6 @@
 //  ---------------------------------------------------------------------------
 //  test.tick
 
-static void
-s_tick_free(proto_test_tick_t *self)
-{
-    free(self->text);
-    proto_free_map(self->labels, self->labels_count);
-    proto_free_strs(self->tags, self->tags_count);
-}
-
 static bool
 s_tick_valid(const proto_test_tick_t *self)
 {
@@ -95,7 +87,7 @@ void
 proto_test_tick_clear(proto_test_tick_t *self)
 {
     assert(self);
-    s_tick_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -126,7 +118,7 @@ proto_test_tick_read(proto_test_tick_t *self, const bus_value_t *map, bus_error_
 {
     proto_in_t in;
     proto_test_tick_init(self);
-    proto_in_init(&in, "test.tick", map, err);
+    proto_in_init(&in, "test.tick", map, &self->owned_, err);
     s_tick_read(self, &in);
     if (in.status != BUS_OK)
         proto_test_tick_clear(self);
@@ -156,12 +148,6 @@ proto_test_tick_print(const proto_test_tick_t *self)
 
 //  ---------------------------------------------------------------------------
 //  test.note
-
-static void
-s_note_free(proto_test_note_t *self)
-{
-    free(self->text);
-}
 
 static bool
 s_note_valid(const proto_test_note_t *self)
@@ -201,7 +187,7 @@ void
 proto_test_note_clear(proto_test_note_t *self)
 {
     assert(self);
-    s_note_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -232,7 +218,7 @@ proto_test_note_read(proto_test_note_t *self, const bus_value_t *map, bus_error_
 {
     proto_in_t in;
     proto_test_note_init(self);
-    proto_in_init(&in, "test.note", map, err);
+    proto_in_init(&in, "test.note", map, &self->owned_, err);
     s_note_read(self, &in);
     if (in.status != BUS_OK)
         proto_test_note_clear(self);
@@ -262,12 +248,6 @@ proto_test_note_print(const proto_test_note_t *self)
 
 //  ---------------------------------------------------------------------------
 //  test.echo request
-
-static void
-s_echo_req_free(proto_test_echo_req_t *self)
-{
-    free(self->text);
-}
 
 static bool
 s_echo_req_valid(const proto_test_echo_req_t *self)
@@ -313,7 +293,7 @@ void
 proto_test_echo_req_clear(proto_test_echo_req_t *self)
 {
     assert(self);
-    s_echo_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -346,7 +326,7 @@ proto_test_echo_req_read(proto_test_echo_req_t *self,
 {
     proto_in_t in;
     proto_test_echo_req_init(self);
-    proto_in_init(&in, "test.echo request", map, err);
+    proto_in_init(&in, "test.echo request", map, &self->owned_, err);
     s_echo_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_test_echo_req_clear(self);
@@ -376,12 +356,6 @@ proto_test_echo_req_print(const proto_test_echo_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  test.echo reply
-
-static void
-s_echo_rep_free(proto_test_echo_rep_t *self)
-{
-    free(self->text);
-}
 
 static bool
 s_echo_rep_valid(const proto_test_echo_rep_t *self)
@@ -427,7 +401,7 @@ void
 proto_test_echo_rep_clear(proto_test_echo_rep_t *self)
 {
     assert(self);
-    s_echo_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -460,7 +434,7 @@ proto_test_echo_rep_read(proto_test_echo_rep_t *self,
 {
     proto_in_t in;
     proto_test_echo_rep_init(self);
-    proto_in_init(&in, "test.echo reply", map, err);
+    proto_in_init(&in, "test.echo reply", map, &self->owned_, err);
     s_echo_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_test_echo_rep_clear(self);
@@ -490,12 +464,6 @@ proto_test_echo_rep_print(const proto_test_echo_rep_t *self)
 
 //  ---------------------------------------------------------------------------
 //  test.slow request
-
-static void
-s_slow_req_free(proto_test_slow_req_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_slow_req_valid(const proto_test_slow_req_t *self)
@@ -535,7 +503,7 @@ void
 proto_test_slow_req_clear(proto_test_slow_req_t *self)
 {
     assert(self);
-    s_slow_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -568,7 +536,7 @@ proto_test_slow_req_read(proto_test_slow_req_t *self,
 {
     proto_in_t in;
     proto_test_slow_req_init(self);
-    proto_in_init(&in, "test.slow request", map, err);
+    proto_in_init(&in, "test.slow request", map, &self->owned_, err);
     s_slow_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_test_slow_req_clear(self);
@@ -598,12 +566,6 @@ proto_test_slow_req_print(const proto_test_slow_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  test.slow reply
-
-static void
-s_slow_rep_free(proto_test_slow_rep_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_slow_rep_valid(const proto_test_slow_rep_t *self)
@@ -644,7 +606,7 @@ void
 proto_test_slow_rep_clear(proto_test_slow_rep_t *self)
 {
     assert(self);
-    s_slow_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -677,7 +639,7 @@ proto_test_slow_rep_read(proto_test_slow_rep_t *self,
 {
     proto_in_t in;
     proto_test_slow_rep_init(self);
-    proto_in_init(&in, "test.slow reply", map, err);
+    proto_in_init(&in, "test.slow reply", map, &self->owned_, err);
     s_slow_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_test_slow_rep_clear(self);

@@ -26,12 +26,12 @@ typedef struct {
     //  Sequence number (required)
     uint64_t n;
     //  Free text (at most 4096 bytes)
-    char *text;
+    const char *text;
     //  String labels (at most 64 pairs, string to string, in wire order)
-    proto_kv_t *labels;
+    const proto_kv_t *labels;
     size_t labels_count;
     //  String tags (at most 64 items)
-    char **tags;
+    const char *const *tags;
     size_t tags_count;
     //  An id (16 bytes)
     uint8_t id[PROTO_UUID_SIZE];
@@ -41,6 +41,7 @@ typedef struct {
     bool flag;
     //  A signed change (-1000000..1000000)
     int64_t delta;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_test_tick_t;
 
 #define PROTO_TEST_TICK_LABELS_MAX 64
@@ -63,7 +64,8 @@ char *proto_test_tick_print(const proto_test_tick_t *self);
 
 typedef struct {
     //  The note (required)
-    char *text;
+    const char *text;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_test_note_t;
 
 void proto_test_note_init(proto_test_note_t *self);
@@ -85,7 +87,8 @@ typedef struct {
     //  Sequence number (required)
     uint64_t n;
     //  Free text
-    char *text;
+    const char *text;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_test_echo_req_t;
 
 void proto_test_echo_req_init(proto_test_echo_req_t *self);
@@ -108,7 +111,8 @@ typedef struct {
     //  The request's n (required)
     uint64_t n;
     //  The request's text
-    char *text;
+    const char *text;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_test_echo_rep_t;
 
 void proto_test_echo_rep_init(proto_test_echo_rep_t *self);
@@ -130,6 +134,7 @@ char *proto_test_echo_rep_print(const proto_test_echo_rep_t *self);
 typedef struct {
     //  How long to wait (at most 60000)
     uint64_t delay_ms;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_test_slow_req_t;
 
 void proto_test_slow_req_init(proto_test_slow_req_t *self);
@@ -149,7 +154,7 @@ char *proto_test_slow_req_print(const proto_test_slow_req_t *self);
 //  test.slow reply (not idempotent): replies after a delay, to test timeouts
 
 typedef struct {
-    char unused_; //  no fields; C wants at least one member
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_test_slow_rep_t;
 
 void proto_test_slow_rep_init(proto_test_slow_rep_t *self);

@@ -15,12 +15,6 @@
 //  ---------------------------------------------------------------------------
 //  wsproxy.close request
 
-static void
-s_close_req_free(proto_wsproxy_close_req_t *self)
-{
-    free(self->session_id);
-}
-
 static bool
 s_close_req_valid(const proto_wsproxy_close_req_t *self)
 {
@@ -59,7 +53,7 @@ void
 proto_wsproxy_close_req_clear(proto_wsproxy_close_req_t *self)
 {
     assert(self);
-    s_close_req_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -92,7 +86,7 @@ proto_wsproxy_close_req_read(proto_wsproxy_close_req_t *self,
 {
     proto_in_t in;
     proto_wsproxy_close_req_init(self);
-    proto_in_init(&in, "wsproxy.close request", map, err);
+    proto_in_init(&in, "wsproxy.close request", map, &self->owned_, err);
     s_close_req_read(self, &in);
     if (in.status != BUS_OK)
         proto_wsproxy_close_req_clear(self);
@@ -122,12 +116,6 @@ proto_wsproxy_close_req_print(const proto_wsproxy_close_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  wsproxy.close reply
-
-static void
-s_close_rep_free(proto_wsproxy_close_rep_t *self)
-{
-    (void) self;
-}
 
 static bool
 s_close_rep_valid(const proto_wsproxy_close_rep_t *self)
@@ -169,7 +157,7 @@ void
 proto_wsproxy_close_rep_clear(proto_wsproxy_close_rep_t *self)
 {
     assert(self);
-    s_close_rep_free(self);
+    proto_arena_free(&self->owned_);
     memset(self, 0, sizeof *self);
 }
 
@@ -202,7 +190,7 @@ proto_wsproxy_close_rep_read(proto_wsproxy_close_rep_t *self,
 {
     proto_in_t in;
     proto_wsproxy_close_rep_init(self);
-    proto_in_init(&in, "wsproxy.close reply", map, err);
+    proto_in_init(&in, "wsproxy.close reply", map, &self->owned_, err);
     s_close_rep_read(self, &in);
     if (in.status != BUS_OK)
         proto_wsproxy_close_rep_clear(self);

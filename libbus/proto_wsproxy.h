@@ -22,7 +22,8 @@
 
 typedef struct {
     //  The session (required, at most 64 bytes)
-    char *session_id;
+    const char *session_id;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_wsproxy_close_req_t;
 
 void proto_wsproxy_close_req_init(proto_wsproxy_close_req_t *self);
@@ -49,6 +50,7 @@ typedef struct {
     uint64_t routes;
     //  Open connections closed with them
     uint64_t connections;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_wsproxy_close_rep_t;
 
 void proto_wsproxy_close_rep_init(proto_wsproxy_close_rep_t *self);

@@ -700,12 +700,11 @@ def gen_domain_h(d):
     for s in d.structs:
         o.rule(struct_title(s))
         o.add("typedef struct {")
-        if not s.fields:
-            o.add("    char unused_; //  no fields; C wants at least one member")
         for f in s.fields:
             if f.comment():
                 o.comment(f.comment(), "    ")
             o.add(["    " + decl for decl in member_decls(f)])
+        o.add("    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand")
         o.add("} %s;" % s.ctype, "")
         #  The most items of each counted field, so that a producer checks
         #  input against the schema's own number instead of a copy of it.
@@ -760,9 +759,9 @@ def member_decls(f):
     t = f.type
     n = f.name
     if t == "string":
-        return ["char *%s;" % n]
+        return ["const char *%s;" % n]
     if t == "bytes":
-        return ["uint8_t *%s;" % n, "size_t %s_size;" % n]
+        return ["const uint8_t *%s;" % n, "size_t %s_size;" % n]
     if t == "uuid":
         return ["uint8_t %s[PROTO_UUID_SIZE];" % n]
     if t in ("int", "time"):
@@ -774,11 +773,11 @@ def member_decls(f):
     if t == "double":
         return ["double %s;" % n]
     if t == "strings":
-        return ["char **%s;" % n, "size_t %s_count;" % n]
+        return ["const char *const *%s;" % n, "size_t %s_count;" % n]
     if t == "map":
-        return ["proto_kv_t *%s;" % n, "size_t %s_count;" % n]
+        return ["const proto_kv_t *%s;" % n, "size_t %s_count;" % n]
     if t == "list":
-        return ["%s *%s;" % (f.of.ctype, n), "size_t %s_count;" % n]
+        return ["const %s *%s;" % (f.of.ctype, n), "size_t %s_count;" % n]
     return ["%s %s;" % (f.struct.ctype, n)]
 
 
@@ -811,25 +810,6 @@ def gen_domain_c(d):
 def gen_statics(o, s):
     t = s.ctype
     I = "    "
-
-    # free: releases what the struct owns, without re-initialising
-    o.add(signature("static void", s.s("free"), [t + " *self"], True), "{")
-    body = []
-    for f in s.fields:
-        n = f.name
-        if f.type in ("string", "bytes"):
-            body.append(I + "free(self->%s);" % n)
-        elif f.type == "strings":
-            body.append(I + "proto_free_strs(self->%s, self->%s_count);" % (n, n))
-        elif f.type == "map":
-            body.append(I + "proto_free_map(self->%s, self->%s_count);" % (n, n))
-        elif f.type == "list":
-            body.append(I + "for (size_t i = 0; i < self->%s_count; i++)" % n)
-            body.append(I + I + "%s(&self->%s[i]);" % (f.of.s("free"), n))
-            body.append(I + "free(self->%s);" % n)
-        elif f.struct is not None:
-            body.append(I + "%s(&self->%s);" % (f.struct.s("free"), n))
-    o.add(body or [I + "(void) self;"], "}", "")
 
     # valid: the encoder's checks, so that a failed write leaves the writer untouched
     o.add(signature("static bool", s.s("valid"), ["const %s *self" % t], True), "{")
@@ -1076,7 +1056,7 @@ def gen_publics(o, s):
         n = f.name
         if f.default is not None:
             if f.type == "string":
-                o.add(I + "self->%s = strdup(%s);" % (n, c_string(f.default)))
+                o.add(I + "self->%s = %s;" % (n, c_string(f.default)))
             elif f.type == "bool":
                 o.add(I + "self->%s = %s;" % (n, "true" if f.default else "false"))
             elif f.type == "double":
@@ -1090,7 +1070,11 @@ def gen_publics(o, s):
     o.add("}", "")
 
     o.add(signature("void", s.fn("clear"), [t + " *self"], True), "{")
-    o.add(I + "assert(self);", I + "%s(self);" % s.s("free"), I + "memset(self, 0, sizeof *self);")
+    o.add(I + "assert(self);", I + "proto_arena_free(&self->owned_);")
+    for f in s.fields:
+        if f.struct is not None:
+            o.add(I + "%s(&self->%s);" % (f.struct.fn("clear"), f.name))
+    o.add(I + "memset(self, 0, sizeof *self);")
     o.add("}", "")
 
     o.add(signature("int", s.fn("write"), ["const %s *self" % t, "bus_writer_t *writer"], True))
@@ -1108,7 +1092,7 @@ def gen_publics(o, s):
         signature("int", s.fn("read"), [t + " *self", "const bus_value_t *map", "bus_error_t *err"], True)
     )
     o.add("{", I + "proto_in_t in;", I + "%s(self);" % s.fn("init"))
-    o.add(I + 'proto_in_init(&in, "%s", map, err);' % s.label)
+    o.add(I + 'proto_in_init(&in, "%s", map, &self->owned_, err);' % s.label)
     o.add(I + "%s(self, &in);" % s.s("read"))
     o.add(I + "if (in.status != BUS_OK)", I + I + "%s(self);" % s.fn("clear"))
     o.add(I + "return in.status;", "}", "")
@@ -1174,10 +1158,14 @@ PROTO_H_REST = """\
 #define PROTO_REQUIRED  1          //  read and valid flag: the key must be there
 #define PROTO_PATH_MAX  96         //  "peers[12].node" in error details
 
-//  A map field: pairs in wire order. Both strings are owned.
+#define PROTO_ARENA_BLOCK  1024 //  bytes of a decoder's arena block
+#define PROTO_ARENA_ALIGN  16   //  every arena allocation starts on this boundary
+
+//  A map field: pairs in wire order. Borrowed, like every pointer in a struct:
+//  the decoder points them into its arena, a producer anywhere it likes.
 typedef struct {
-    char *key;
-    char *value;
+    const char *key;
+    const char *value;
 } proto_kv_t;
 
 """
@@ -1231,24 +1219,48 @@ struct _proto_in_t {
     int status;                //  BUS_OK until the first failure
     bus_error_t *err;          //  may be NULL
     proto_in_t *parent;        //  the map this one is nested in, or NULL
+    void **owned;              //  the top struct's arena: every copy goes there
 };
 
 //  Reads one item of a list into calloc'd memory (it must initialise it).
 typedef void(proto_read_fn)(void *item, proto_in_t *in);
 
-//  Starts reading map; fails with BUS_STATUS_PROTOCOL when it is not a map
-//  (NULL included). Resets err to BUS_OK first.
+//  Starts reading map into a struct whose arena is *owned (NULL until the
+//  first copy); fails with BUS_STATUS_PROTOCOL when it is not a map (NULL
+//  included). Resets err to BUS_OK first.
 void proto_in_init(proto_in_t *self,
                    const char *message,
                    const bus_value_t *map,
+                   void **owned,
                    bus_error_t *err);
+
+//  The arena behind a decoded struct: a chain of blocks, usually one, that
+//  holds every string, byte string, array and list item the decoder copied.
+//  alloc returns size bytes (uninitialised, aligned) or NULL when memory ran
+//  out; free releases the whole chain and sets *owned to NULL.
+void *proto_arena_alloc(void **owned, size_t size);
+void proto_arena_free(void **owned);
+//  Copies into a struct's arena, for a producer that wants the struct to own
+//  what it points to (proto_arena_strdup (&x.owned_, text)): clear frees it.
+//  NULL in gives NULL out, as does a failed allocation.
+char *proto_arena_strdup(void **owned, const char *text);
+void *proto_arena_memdup(void **owned, const void *data, size_t size);
+//  Hands heap memory (malloc'd) to a struct's arena, so that clear frees it:
+//  for a large buffer a producer already holds. 0; -1 when memory ran out,
+//  and then the caller still owns memory.
+int proto_arena_adopt(void **owned, void *memory);
 
 //  Each reader looks up key and, when present (and not nil), checks and stores
 //  its value; a missing key with PROTO_REQUIRED fails with BUS_STATUS_INVALID.
-//  Strings and bytes are copied; the previous value of *out is freed.
-void proto_read_str(proto_in_t *in, const char *key, int flags, size_t max, char **out);
-void proto_read_bytes(
-    proto_in_t *in, const char *key, int flags, size_t max, uint8_t **out, size_t *size);
+//  Strings and bytes are copied into the arena; *out is replaced, not freed.
+void
+proto_read_str(proto_in_t *in, const char *key, int flags, size_t max, const char **out);
+void proto_read_bytes(proto_in_t *in,
+                      const char *key,
+                      int flags,
+                      size_t max,
+                      const uint8_t **out,
+                      size_t *size);
 void proto_read_uuid(proto_in_t *in, const char *key, int flags, uint8_t *out);
 void proto_read_int(
     proto_in_t *in, const char *key, int flags, int64_t min, int64_t max, int64_t *out);
@@ -1257,13 +1269,13 @@ proto_read_uint(proto_in_t *in, const char *key, int flags, uint64_t max, uint64
 void proto_read_bool(proto_in_t *in, const char *key, int flags, bool *out);
 void proto_read_double(proto_in_t *in, const char *key, int flags, double *out);
 
-//  Arrays: a new array (NULL when absent, empty or failed) and its count.
-char **
+//  Arrays, in the arena: NULL when absent, empty or failed, and the count.
+const char *const *
 proto_read_strs(proto_in_t *in, const char *key, int flags, size_t max, size_t *count);
-proto_kv_t *
+const proto_kv_t *
 proto_read_map(proto_in_t *in, const char *key, int flags, size_t max, size_t *count);
-//  On failure the items read so far stay counted, so clearing the parent frees
-//  them.
+//  Items are zeroed, then read by read; on failure the caller's clear frees
+//  the arena, and with it the items.
 void *proto_read_list(proto_in_t *in,
                       const char *key,
                       int flags,
@@ -1275,15 +1287,11 @@ void *proto_read_list(proto_in_t *in,
 //  A nested map: true, with sub ready to read it, when present and a map.
 bool proto_read_nested(proto_in_t *in, const char *key, int flags, proto_in_t *sub);
 
-//  Frees an array of strings or pairs and every item (NULL is fine).
-void proto_free_strs(char **items, size_t count);
-void proto_free_map(proto_kv_t *pairs, size_t count);
-
 //  The encoder's checks: false when a required value is NULL or a limit is
 //  broken (max is bytes for strings and bytes, items for arrays).
 bool proto_valid_str(const char *value, int flags, size_t max);
 bool proto_valid_bytes(const uint8_t *data, size_t size, int flags, size_t max);
-bool proto_valid_strs(char *const *items, size_t count, size_t max);
+bool proto_valid_strs(const char *const *items, size_t count, size_t max);
 bool proto_valid_map(const proto_kv_t *pairs, size_t count, size_t max);
 bool proto_valid_count(const void *items, size_t count, size_t max);
 
@@ -1298,8 +1306,10 @@ void proto_write_int(bus_writer_t *writer, const char *key, int64_t value);
 void proto_write_uint(bus_writer_t *writer, const char *key, uint64_t value);
 void proto_write_bool(bus_writer_t *writer, const char *key, bool value);
 void proto_write_double(bus_writer_t *writer, const char *key, double value);
-void
-proto_write_strs(bus_writer_t *writer, const char *key, char *const *items, size_t count);
+void proto_write_strs(bus_writer_t *writer,
+                      const char *key,
+                      const char *const *items,
+                      size_t count);
 void proto_write_map(bus_writer_t *writer,
                      const char *key,
                      const proto_kv_t *pairs,
@@ -1386,14 +1396,17 @@ void
 proto_in_init(proto_in_t *self,
               const char *message,
               const bus_value_t *map,
+              void **owned,
               bus_error_t *err)
 {
     assert(self);
     assert(message);
+    assert(owned);
     memset(self, 0, sizeof *self);
     self->map = map;
     self->message = message;
     self->err = err;
+    self->owned = owned;
     if (err) {
         err->status = BUS_OK;
         err->detail[0] = 0;
@@ -1402,6 +1415,114 @@ proto_in_init(proto_in_t *self,
         self->status = BUS_STATUS_PROTOCOL;
         bus_error_set(err, BUS_STATUS_PROTOCOL, "%s: not a msgpack map", message);
     }
+}
+
+//  An arena block: this header, then its bytes. The head of the chain is the
+//  block being filled; a large allocation gets a block of its own, linked in
+//  behind the head so that the head's free bytes stay in use.
+typedef struct _proto_block_t proto_block_t;
+struct _proto_block_t {
+    proto_block_t *next;
+    size_t size;   //  bytes after the header
+    size_t used;
+    void *adopted; //  heap memory freed with the block (proto_arena_adopt)
+};
+
+#define PROTO_BLOCK_HEADER                                                              \
+    ((sizeof(proto_block_t) + PROTO_ARENA_ALIGN - 1) & ~(size_t) (PROTO_ARENA_ALIGN - 1))
+
+void *
+proto_arena_alloc(void **owned, size_t size)
+{
+    assert(owned);
+    if (size > SIZE_MAX - PROTO_BLOCK_HEADER - PROTO_ARENA_ALIGN)
+        return NULL;
+    size = (size + PROTO_ARENA_ALIGN - 1) & ~(size_t) (PROTO_ARENA_ALIGN - 1);
+    if (size == 0)
+        size = PROTO_ARENA_ALIGN; //  present-but-empty is not NULL
+    proto_block_t *head = *owned;
+    if (head && head->size - head->used >= size) {
+        void *memory = (uint8_t *) head + PROTO_BLOCK_HEADER + head->used;
+        head->used += size;
+        return memory;
+    }
+    bool own = size > PROTO_ARENA_BLOCK / 4;
+    size_t capacity = own ? size : PROTO_ARENA_BLOCK;
+    proto_block_t *block = malloc(PROTO_BLOCK_HEADER + capacity);
+    if (!block)
+        return NULL;
+    block->size = capacity;
+    block->used = size;
+    block->adopted = NULL;
+    if (own && head) {
+        block->next = head->next;
+        head->next = block;
+    } else {
+        block->next = head;
+        *owned = block;
+    }
+    return (uint8_t *) block + PROTO_BLOCK_HEADER;
+}
+
+void
+proto_arena_free(void **owned)
+{
+    assert(owned);
+    proto_block_t *block = *owned;
+    while (block) {
+        proto_block_t *next = block->next;
+        free(block->adopted);
+        free(block);
+        block = next;
+    }
+    *owned = NULL;
+}
+
+int
+proto_arena_adopt(void **owned, void *memory)
+{
+    assert(owned);
+    if (!memory)
+        return 0;
+    proto_block_t *block = malloc(PROTO_BLOCK_HEADER);
+    if (!block)
+        return -1;
+    block->size = block->used = 0;
+    block->adopted = memory;
+    proto_block_t *head = *owned;
+    if (head) { //  behind the head, which stays the block being filled
+        block->next = head->next;
+        head->next = block;
+    } else {
+        block->next = NULL;
+        *owned = block;
+    }
+    return 0;
+}
+
+char *
+proto_arena_strdup(void **owned, const char *text)
+{
+    return text ? proto_arena_memdup(owned, text, strlen(text) + 1) : NULL;
+}
+
+void *
+proto_arena_memdup(void **owned, const void *data, size_t size)
+{
+    void *copy = data ? proto_arena_alloc(owned, size) : NULL;
+    if (copy)
+        memcpy(copy, data, size);
+    return copy;
+}
+
+//  size bytes of the arena, or NULL after recording the failure.
+static void *
+s_alloc(proto_in_t *in, const char *key, size_t size)
+{
+    void *memory = proto_arena_alloc(in->owned, size);
+    if (!memory)
+        s_fail(in, key, BUS_STATUS_INTERNAL, "out of memory");
+    return memory;
 }
 
 //  Records the first failure, in this map and every map around it.
@@ -1458,11 +1579,9 @@ s_copy_str(proto_in_t *in,
         s_fail(in, key, BUS_STATUS_INVALID, "%scontains a NUL byte", what);
         return NULL;
     }
-    char *copy = malloc(len + 1);
-    if (!copy) {
-        s_fail(in, key, BUS_STATUS_INTERNAL, "out of memory");
+    char *copy = s_alloc(in, key, len + 1);
+    if (!copy)
         return NULL;
-    }
     memcpy(copy, ptr, len);
     copy[len] = 0;
     return copy;
@@ -1487,19 +1606,21 @@ s_find_array(proto_in_t *in, const char *key, int flags, size_t max, const char 
 }
 
 void
-proto_read_str(proto_in_t *in, const char *key, int flags, size_t max, char **out)
+proto_read_str(proto_in_t *in, const char *key, int flags, size_t max, const char **out)
 {
     const bus_value_t *value = s_find(in, key, flags);
     char *copy = value ? s_copy_str(in, key, "", value, max) : NULL;
-    if (copy) {
-        free(*out);
+    if (copy)
         *out = copy;
-    }
 }
 
 void
-proto_read_bytes(
-    proto_in_t *in, const char *key, int flags, size_t max, uint8_t **out, size_t *size)
+proto_read_bytes(proto_in_t *in,
+                 const char *key,
+                 int flags,
+                 size_t max,
+                 const uint8_t **out,
+                 size_t *size)
 {
     const bus_value_t *value = s_find(in, key, flags);
     const void *ptr;
@@ -1514,14 +1635,11 @@ proto_read_bytes(
         s_fail(in, key, BUS_STATUS_INVALID, "longer than %zu bytes", max);
         return;
     }
-    //  One byte at least, so that present-but-empty is not NULL.
-    uint8_t *copy = malloc(len ? len : 1);
-    if (!copy) {
-        s_fail(in, key, BUS_STATUS_INTERNAL, "out of memory");
+    //  The arena never returns NULL for 0 bytes: present-but-empty is not NULL.
+    uint8_t *copy = s_alloc(in, key, len);
+    if (!copy)
         return;
-    }
     memcpy(copy, ptr, len);
-    free(*out);
     *out = copy;
     *size = len;
 }
@@ -1592,7 +1710,7 @@ proto_read_double(proto_in_t *in, const char *key, int flags, double *out)
         s_fail(in, key, BUS_STATUS_PROTOCOL, "expected double");
 }
 
-char **
+const char *const *
 proto_read_strs(proto_in_t *in, const char *key, int flags, size_t max, size_t *count)
 {
     const bus_value_t *array = s_find_array(in, key, flags, max, "strings");
@@ -1600,26 +1718,22 @@ proto_read_strs(proto_in_t *in, const char *key, int flags, size_t max, size_t *
     *count = 0;
     if (items == 0)
         return NULL;
-    char **copy = calloc(items, sizeof *copy);
-    if (!copy) {
-        s_fail(in, key, BUS_STATUS_INTERNAL, "out of memory");
+    const char **copy = s_alloc(in, key, items * sizeof *copy);
+    if (!copy)
         return NULL;
-    }
     for (uint32_t i = 0; i < items; i++) {
         char what[PROTO_PATH_MAX];
         snprintf(what, sizeof what, "item %" PRIu32 ": ", i);
         copy[i] =
             s_copy_str(in, key, what, bus_value_array_at(array, i), PROTO_UNLIMITED);
-        if (!copy[i]) {
-            proto_free_strs(copy, i);
-            return NULL;
-        }
+        if (!copy[i])
+            return NULL; //  the arena keeps what was copied until the clear
     }
     *count = items;
     return copy;
 }
 
-proto_kv_t *
+const proto_kv_t *
 proto_read_map(proto_in_t *in, const char *key, int flags, size_t max, size_t *count)
 {
     const bus_value_t *map = s_find(in, key, flags);
@@ -1637,11 +1751,9 @@ proto_read_map(proto_in_t *in, const char *key, int flags, size_t max, size_t *c
     }
     if (pairs == 0)
         return NULL;
-    proto_kv_t *copy = calloc(pairs, sizeof *copy);
-    if (!copy) {
-        s_fail(in, key, BUS_STATUS_INTERNAL, "out of memory");
+    proto_kv_t *copy = s_alloc(in, key, pairs * sizeof *copy);
+    if (!copy)
         return NULL;
-    }
     for (uint32_t i = 0; i < pairs; i++) {
         char what[PROTO_PATH_MAX];
         snprintf(what, sizeof what, "pair %" PRIu32 ": ", i);
@@ -1649,10 +1761,8 @@ proto_read_map(proto_in_t *in, const char *key, int flags, size_t max, size_t *c
             s_copy_str(in, key, what, bus_value_map_key(map, i), PROTO_UNLIMITED);
         copy[i].value =
             s_copy_str(in, key, what, bus_value_map_value(map, i), PROTO_UNLIMITED);
-        if (!copy[i].key || !copy[i].value) {
-            proto_free_map(copy, i + 1);
-            return NULL;
-        }
+        if (!copy[i].key || !copy[i].value)
+            return NULL; //  the arena keeps what was copied until the clear
     }
     *count = pairs;
     return copy;
@@ -1677,6 +1787,7 @@ s_enter(proto_in_t *in,
     sub->message = in->message;
     sub->err = in->err;
     sub->parent = in;
+    sub->owned = in->owned;
     int length = snprintf(sub->path, sizeof sub->path, "%s%s.", in->path, name);
     if (length < 0 || (size_t) length >= sizeof sub->path)
         sub->path[sizeof sub->path - 1] = 0; //  a truncated path still helps
@@ -1697,18 +1808,21 @@ proto_read_list(proto_in_t *in,
     *count = 0;
     if (items == 0)
         return NULL;
-    uint8_t *list = calloc(items, item_size);
-    if (!list) {
+    if (item_size > SIZE_MAX / items) {
         s_fail(in, key, BUS_STATUS_INTERNAL, "out of memory");
         return NULL;
     }
+    uint8_t *list = s_alloc(in, key, items * item_size);
+    if (!list)
+        return NULL;
+    memset(list, 0, items * item_size);
     for (uint32_t i = 0; i < items && in->status == BUS_OK; i++) {
         char index[PROTO_PATH_MAX];
         proto_in_t sub;
         snprintf(index, sizeof index, "[%" PRIu32 "]", i);
         if (!s_enter(in, &sub, bus_value_array_at(array, i), key, index))
             break;
-        *count = i + 1; //  counted before reading, so a clear frees it
+        *count = i + 1;
         read(list + i * item_size, &sub);
     }
     return list;
@@ -1719,24 +1833,6 @@ proto_read_nested(proto_in_t *in, const char *key, int flags, proto_in_t *sub)
 {
     const bus_value_t *value = s_find(in, key, flags);
     return value && s_enter(in, sub, value, key, "");
-}
-
-void
-proto_free_strs(char **items, size_t count)
-{
-    for (size_t i = 0; items && i < count; i++)
-        free(items[i]);
-    free(items);
-}
-
-void
-proto_free_map(proto_kv_t *pairs, size_t count)
-{
-    for (size_t i = 0; pairs && i < count; i++) {
-        free(pairs[i].key);
-        free(pairs[i].value);
-    }
-    free(pairs);
 }
 
 //  ---------------------------------------------------------------------------
@@ -1760,7 +1856,7 @@ proto_valid_bytes(const uint8_t *data, size_t size, int flags, size_t max)
 }
 
 bool
-proto_valid_strs(char *const *items, size_t count, size_t max)
+proto_valid_strs(const char *const *items, size_t count, size_t max)
 {
     if (!proto_valid_count(items, count, max))
         return false;
@@ -1841,7 +1937,10 @@ proto_write_double(bus_writer_t *writer, const char *key, double value)
 }
 
 void
-proto_write_strs(bus_writer_t *writer, const char *key, char *const *items, size_t count)
+proto_write_strs(bus_writer_t *writer,
+                 const char *key,
+                 const char *const *items,
+                 size_t count)
 {
     bus_writer_str(writer, key);
     bus_writer_array(writer, (uint32_t) count);

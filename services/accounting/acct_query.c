@@ -15,7 +15,8 @@ typedef struct {
     const proto_accounting_usage_req_t *req;
     int64_t now;
     enum { BY_PROJECT, BY_USER, BY_SESSION, BY_DOMAIN } by;
-    proto_accounting_group_t *groups;
+    void **owned; //  the answer's arena: every string of the groups and kernels
+    proto_accounting_group_t *groups; //  adopted by the answer once built
     size_t count, size;
     zhashx_t *index;    //  group key -> index + 1
     zhashx_t *sessions; //  "group key \x1f session id" seen
@@ -24,29 +25,41 @@ typedef struct {
     bus_error_t *err;
 } usage_t;
 
-static char *
-s_dup(const char *text)
+//  A copy of text ("" for NULL) in the answer's arena, freed by its clear.
+static const char *
+s_dup(void **owned, const char *text)
 {
-    return strdup(text ? text : "");
+    return proto_arena_strdup(owned, text ? text : "");
 }
 
-//  The slots JSON of a record as a proto map (owned strings).
+//  Hands heap memory to the answer's arena; when even that fails, the
+//  answer cannot be freed whole and its memory is let go of loudly.
 static void
-s_slots_out(const char *json, proto_kv_t **slots_p, size_t *count_p)
+s_adopt(void **owned, void *memory)
+{
+    if (memory && proto_arena_adopt(owned, memory) != 0)
+        bus_log_error("out of memory: an accounting answer is leaked");
+}
+
+//  The slots JSON of a record as a proto map, in the answer's arena.
+static void
+s_slots_out(void **owned, const char *json, const proto_kv_t **slots_p, size_t *count_p)
 {
     *slots_p = NULL;
     *count_p = 0;
     json_t *object = json_loads(json, 0, NULL);
     size_t size = object ? json_object_size(object) : 0;
-    proto_kv_t *slots = size ? calloc(size, sizeof *slots) : NULL;
+    proto_kv_t *slots = size ? proto_arena_alloc(owned, size * sizeof *slots) : NULL;
     if (slots) {
         const char *key;
         json_t *value;
         size_t count = 0;
-        json_object_foreach(object, key, value) if (json_is_string(value) && count < size)
+        json_object_foreach(object, key, value)
         {
-            slots[count].key = strdup(key);
-            slots[count].value = strdup(json_string_value(value));
+            if (!json_is_string(value) || count == size)
+                continue;
+            slots[count].key = proto_arena_strdup(owned, key);
+            slots[count].value = proto_arena_strdup(owned, json_string_value(value));
             count++;
         }
         *slots_p = slots;
@@ -133,15 +146,15 @@ s_group_of(usage_t *self, const acct_record_t *record, const char **key_p)
     }
     proto_accounting_group_t *group = &self->groups[self->count++];
     proto_accounting_group_init(group);
-    group->group_id = s_dup(self->by == BY_DOMAIN ? "" : record->group_id);
-    group->domain_name = s_dup(record->domain_name);
+    group->group_id = s_dup(self->owned, self->by == BY_DOMAIN ? "" : record->group_id);
+    group->domain_name = s_dup(self->owned, record->domain_name);
     if (self->by != BY_PROJECT) {
-        group->user_uuid = s_dup(record->user_uuid);
-        group->access_key = s_dup(record->access_key);
+        group->user_uuid = s_dup(self->owned, record->user_uuid);
+        group->access_key = s_dup(self->owned, record->access_key);
     }
     if (self->by == BY_SESSION) {
-        group->session_id = s_dup(record->session_id);
-        group->session_name = s_dup(record->session_name);
+        group->session_id = s_dup(self->owned, record->session_id);
+        group->session_name = s_dup(self->owned, record->session_name);
     }
     zhashx_insert(self->index, key, (void *) (uintptr_t) self->count);
     return group;
@@ -149,31 +162,33 @@ s_group_of(usage_t *self, const acct_record_t *record, const char **key_p)
 
 //  Appends record as a kernel of group. 0 or -1.
 static int
-s_add_kernel(proto_accounting_group_t *group,
+s_add_kernel(void **owned,
+             proto_accounting_group_t *group,
              const acct_record_t *r,
              const proto_accounting_figures_t *figures)
 {
+    //  The array is ours (heap) until the answer adopts it (s_adopt).
     proto_accounting_kernel_t *kernels =
-        realloc(group->kernels, (group->kernels_count + 1) * sizeof *kernels);
+        realloc((void *) group->kernels, (group->kernels_count + 1) * sizeof *kernels);
     if (!kernels)
         return -1;
     group->kernels = kernels;
     proto_accounting_kernel_t *k = &kernels[group->kernels_count++];
     proto_accounting_kernel_init(k);
-    k->kernel_id = s_dup(r->kernel_id);
-    k->session_id = s_dup(r->session_id);
-    k->session_name = s_dup(r->session_name);
-    k->access_key = s_dup(r->access_key);
-    k->user_uuid = s_dup(r->user_uuid);
-    k->group_id = s_dup(r->group_id);
-    k->domain_name = s_dup(r->domain_name);
-    k->scaling_group = s_dup(r->scaling_group);
-    k->agent_id = s_dup(r->agent_id);
-    k->container_id = s_dup(r->container_id);
-    k->image = s_dup(r->image);
-    k->status = s_dup(r->status);
-    k->status_info = s_dup(r->status_info);
-    s_slots_out(r->slots, &k->slots, &k->slots_count);
+    k->kernel_id = s_dup(owned, r->kernel_id);
+    k->session_id = s_dup(owned, r->session_id);
+    k->session_name = s_dup(owned, r->session_name);
+    k->access_key = s_dup(owned, r->access_key);
+    k->user_uuid = s_dup(owned, r->user_uuid);
+    k->group_id = s_dup(owned, r->group_id);
+    k->domain_name = s_dup(owned, r->domain_name);
+    k->scaling_group = s_dup(owned, r->scaling_group);
+    k->agent_id = s_dup(owned, r->agent_id);
+    k->container_id = s_dup(owned, r->container_id);
+    k->image = s_dup(owned, r->image);
+    k->status = s_dup(owned, r->status);
+    k->status_info = s_dup(owned, r->status_info);
+    s_slots_out(owned, r->slots, &k->slots, &k->slots_count);
     k->created_at = r->created_at;
     k->started_at = r->started_at;
     k->ended_at = r->ended_at == ACCT_OPEN ? 0 : r->ended_at;
@@ -194,8 +209,8 @@ s_on_usage_record(void *arg, const acct_record_t *record)
     }
     const char *key;
     proto_accounting_group_t *group = s_group_of(self, record, &key);
-    if (!group ||
-        (self->req->with_kernels && s_add_kernel(group, record, &figures) != 0)) {
+    if (!group || (self->req->with_kernels &&
+                   s_add_kernel(self->owned, group, record, &figures) != 0)) {
         self->rc = bus_error_set(self->err, BUS_STATUS_INTERNAL, "out of memory");
         return -1;
     }
@@ -238,7 +253,7 @@ acct_query_usage(bus_db_t *db,
 {
     assert(db && req && out);
     proto_accounting_usage_rep_init(out);
-    usage_t self = {.db = db, .req = req, .now = now, .err = err};
+    usage_t self = {.db = db, .req = req, .now = now, .err = err, .owned = &out->owned_};
     const char *by = req->group_by ? req->group_by : "project";
     if (strcmp(by, "project") == 0)
         self.by = BY_PROJECT;
@@ -295,6 +310,10 @@ acct_query_usage(bus_db_t *db,
     zhashx_destroy(&self.sessions);
     if (self.count > 1)
         qsort(self.groups, self.count, sizeof *self.groups, s_compare_groups);
+    //  The answer owns what was built: each group's kernels and the groups.
+    for (size_t i = 0; i < self.count; i++)
+        s_adopt(&out->owned_, (void *) self.groups[i].kernels);
+    s_adopt(&out->owned_, self.groups);
     out->groups = self.groups;
     out->groups_count = self.count;
     out->from = req->from;
@@ -412,6 +431,7 @@ acct_query_stats_user(bus_db_t *db,
                                   s_on_bins_record, &self, err);
     if (rc == BUS_OK && self.rc != BUS_OK)
         rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot read the samples");
+    s_adopt(&out->owned_, self.bins);
     out->bins = self.bins;
     out->bins_count = ACCT_QUERY_BINS;
     out->bin_s = ACCT_QUERY_BIN_US / 1000000;
@@ -432,17 +452,20 @@ acct_query_live(bus_db_t *db,
     proto_accounting_live_rep_init(out);
     if (req->kernel_ids_count == 0)
         return BUS_OK;
-    out->kernels = calloc(req->kernel_ids_count, sizeof *out->kernels);
+    proto_accounting_live_t *kernels =
+        proto_arena_alloc(&out->owned_, req->kernel_ids_count * sizeof *kernels);
     acct_record_t *record = malloc(sizeof *record);
-    if (!out->kernels || !record) {
+    if (!kernels || !record) {
         free(record);
+        proto_accounting_live_rep_clear(out);
         return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     }
+    out->kernels = kernels;
     int rc = BUS_OK;
     for (size_t i = 0; rc == BUS_OK && i < req->kernel_ids_count; i++) {
-        proto_accounting_live_t *live = &out->kernels[out->kernels_count++];
+        proto_accounting_live_t *live = &kernels[out->kernels_count++];
         proto_accounting_live_init(live);
-        live->kernel_id = s_dup(req->kernel_ids[i]);
+        live->kernel_id = s_dup(&out->owned_, req->kernel_ids[i]);
         int found = acct_db_record_get(db, req->kernel_ids[i], record);
         if (found < 0)
             rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot read the usage records");
@@ -450,7 +473,9 @@ acct_query_live(bus_db_t *db,
             live->found = true;
             live->live = record->started_at > 0 && record->ended_at == ACCT_OPEN;
             live->at = record->last.at;
-            live->stat = acct_record_stat_json(record);
+            char *stat = acct_record_stat_json(record);
+            s_adopt(&out->owned_, stat);
+            live->stat = stat;
         }
     }
     free(record);

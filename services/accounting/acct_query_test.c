@@ -43,24 +43,22 @@ s_kernel(const char *kid,
     proto_session_lifecycle_t step;
     proto_session_lifecycle_init(&step);
     step.event = "kernel_preparing";
-    step.session_id = (char *) kid;
+    step.session_id = kid;
     step.session_name = "s";
     step.access_key = "AK";
-    step.user_uuid = (char *) user;
-    step.group_id = (char *) group;
+    step.user_uuid = user;
+    step.group_id = group;
     step.domain_name = "default";
     step.scaling_group = "default";
     step.image = "busybox";
-    step.kernel_id = (char *) kid;
+    step.kernel_id = kid;
     step.slots = slots;
     step.slots_count = 3;
     step.at = start - S;
     bus_db_begin(s_db);
     T_ASSERT(acct_ingest_lifecycle(s_db, &step) == 0);
-    proto_kernel_started_t started = {.kernel_id = (char *) kid,
-                                      .session_id = (char *) kid,
-                                      .agent_id = "a1",
-                                      .at = start};
+    proto_kernel_started_t started = {
+        .kernel_id = kid, .session_id = kid, .agent_id = "a1", .at = start};
     T_ASSERT(acct_ingest_started(s_db, &started) == 0);
     //  The scheduler's kernel_started comes later, with its own time: the
     //  agent's stays.
@@ -76,8 +74,8 @@ s_kernel(const char *kid,
                                 .io_read_bytes = (uint64_t) (at - start) / S};
         T_EQ_INT(acct_ingest_sample(s_db, kid, "a1", &sample), 1);
     }
-    proto_kernel_terminated_t ended = {.kernel_id = (char *) kid,
-                                       .session_id = (char *) kid,
+    proto_kernel_terminated_t ended = {.kernel_id = kid,
+                                       .session_id = kid,
                                        .agent_id = "a1",
                                        .at = end,
                                        .has_stats = true,
@@ -101,15 +99,14 @@ s_usage(const char *by,
 {
     proto_accounting_usage_req_t req;
     proto_accounting_usage_req_init(&req);
-    char *ids[] = {(char *) group};
+    const char *ids[] = {group};
     if (group) {
         req.group_ids = ids;
         req.group_ids_count = 1;
     }
     req.from = from;
     req.to = to;
-    free(req.group_by);
-    req.group_by = (char *) by;
+    req.group_by = by;
     int rc = acct_query_usage(s_db, &req, T0 + 86400 * S, out, err);
     return rc;
 }
@@ -135,7 +132,7 @@ test_usage_by_project(void)
     bus_error_t err = {0};
     T_EQ_INT(s_usage("project", "g1", T0, T0 + 86400 * S, &rep, &err), BUS_OK);
     T_EQ_INT(rep.groups_count, 1);
-    proto_accounting_group_t *g = &rep.groups[0];
+    const proto_accounting_group_t *g = &rep.groups[0];
     T_EQ_STR(g->group_id, "g1");
     T_EQ_INT(g->kernel_count, 2);
     T_EQ_INT(g->session_count, 2);
@@ -262,7 +259,7 @@ test_bins_add_up_to_the_totals(void)
 static void
 test_live(void)
 {
-    char *ids[] = {"k-busy", "k-nope"};
+    const char *ids[] = {"k-busy", "k-nope"};
     proto_accounting_live_req_t req = {.kernel_ids = ids, .kernel_ids_count = 2};
     proto_accounting_live_rep_t rep;
     bus_error_t err = {0};

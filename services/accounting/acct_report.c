@@ -59,8 +59,7 @@ acct_report_print(const char *path, const char *by, const char *month, FILE *out
         proto_accounting_usage_req_clear(&req);
         return 1;
     }
-    free(req.group_by);
-    req.group_by = strdup(by);
+    req.group_by = by;
     req.with_kernels = false;
     proto_accounting_usage_rep_t rep;
     int rc = acct_query_usage(db, &req, bus_clock_wall_us(), &rep, &err);

@@ -44,7 +44,7 @@ s_take(agent_accel_t *accel,
        agent_accel_alloc_t *alloc,
        bus_error_t *err)
 {
-    proto_kv_t kv[] = {{(char *) slot, (char *) value}};
+    proto_kv_t kv[] = {{slot, value}};
     return agent_accel_allocate(accel, kernel, kv, 1, alloc, err);
 }
 

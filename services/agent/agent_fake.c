@@ -47,7 +47,8 @@ struct _agent_fake_t {
     const agent_config_t *config;
     s_agent_t *agents;
     size_t agent_count;
-    proto_kv_t *slots; //  what each agent offers, normalized
+    const proto_kv_t *slots; //  what each agent offers, normalized
+    void *slots_arena;       //  holds slots
     size_t slot_count;
     bus_slots_unit_t *units; //  each slot's unit
     int64_t *occupied;       //  agent_count x slot_count sums (s_agent_t.occupied)
@@ -328,7 +329,7 @@ s_end(agent_fake_t *self, s_kernel_t *kernel, const char *reason, bus_error_t *e
     event.session_id = kernel->session_id;
     event.agent_id = kernel->agent->id;
     event.exit_code = 0;
-    event.reason = (char *) reason;
+    event.reason = reason;
     event.at = bus_clock_wall_us();
     if (s_batch(self) != 0 ||
         s_counted(self, agent_events_terminated(self->node, &event)) != 0)
@@ -383,12 +384,14 @@ s_on_destroy(void *arg,
 //  ---------------------------------------------------------------------------
 //  kernel.list
 
-//  Adds agent's kernels to out (which has room for them).
+//  Adds agent's kernels to list (which has room for them), counted in out.
 static void
-s_list_agent(const s_agent_t *agent, proto_kernel_list_rep_t *out)
+s_list_agent(const s_agent_t *agent,
+             proto_kernel_state_t *list,
+             proto_kernel_list_rep_t *out)
 {
     for (s_kernel_t *kernel = agent->kernels; kernel; kernel = kernel->next) {
-        proto_kernel_state_t *state = &out->kernels[out->kernels_count++];
+        proto_kernel_state_t *state = &list[out->kernels_count++];
         proto_kernel_state_init(state);
         state->kernel_id = kernel->id;
         state->session_id = kernel->session_id;
@@ -416,19 +419,20 @@ s_on_list(void *arg,
     proto_kernel_list_rep_t out;
     proto_kernel_list_rep_init(&out);
     size_t count = all ? zhashx_size(self->kernels) : agent ? agent->kernel_count : 0;
-    out.kernels = calloc(count ? count : 1, sizeof *out.kernels);
+    proto_kernel_state_t *list = proto_arena_alloc(&out.owned_, count * sizeof *list);
+    out.kernels = list;
     if (!all && !agent)
         rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no agent %s here", in.agent_id);
-    else if (!out.kernels)
+    else if (!list)
         rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     else if (agent)
-        s_list_agent(agent, &out);
+        s_list_agent(agent, list, &out);
     else
         for (size_t i = 0; i < self->agent_count; i++)
-            s_list_agent(&self->agents[i], &out);
+            s_list_agent(&self->agents[i], list, &out);
     if (rc == BUS_OK && proto_kernel_list_rep_write(&out, reply) != 0)
         rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-    free(out.kernels); //  the strings are the kernels'
+    proto_kernel_list_rep_clear(&out); //  the list; the strings are the kernels'
     proto_kernel_list_req_clear(&in);
     return rc;
 }
@@ -520,12 +524,12 @@ s_beat(agent_fake_t *self, const s_agent_t *agent, bus_writer_t *writer)
     }
     proto_agent_heartbeat_t beat;
     proto_agent_heartbeat_init(&beat);
-    beat.agent_id = (char *) agent->id;
+    beat.agent_id = agent->id;
     beat.region = self->config->region;
     beat.scaling_group = self->config->scaling_group;
     beat.architecture = FAKE_ARCHITECTURE;
     beat.version = BACKPLANE_VERSION;
-    beat.rpc_endpoint = (char *) bus_node_rpc_endpoint(self->node);
+    beat.rpc_endpoint = bus_node_rpc_endpoint(self->node);
     beat.schedulable = true;
     beat.available_slots = self->slots;
     beat.available_slots_count = self->slot_count;
@@ -582,8 +586,8 @@ agent_fake_new(bus_node_t *node, const agent_config_t *config, bus_error_t *err)
     }
     self->node = node;
     self->config = config;
-    if (agent_fake_parse_slots(config->fake_slots, &self->slots, &self->slot_count,
-                               err) != BUS_OK)
+    if (agent_fake_parse_slots(config->fake_slots, &self->slots_arena, &self->slots,
+                               &self->slot_count, err) != BUS_OK)
         goto fail;
     self->agent_count = (size_t) config->fake_agents;
     self->agents = calloc(self->agent_count, sizeof *self->agents);
@@ -650,7 +654,7 @@ agent_fake_destroy(agent_fake_t **self_p)
         event_free(self->flush);
     zhashx_destroy(&self->kernels);
     zhashx_destroy(&self->ended);
-    proto_free_map(self->slots, self->slot_count);
+    proto_arena_free(&self->slots_arena);
     free(self->units);
     free(self->occupied);
     free(self->agents);
@@ -662,7 +666,8 @@ agent_fake_destroy(agent_fake_t **self_p)
 
 int
 agent_fake_parse_slots(const char *text,
-                       proto_kv_t **slots_p,
+                       void **owned,
+                       const proto_kv_t **slots_p,
                        size_t *count_p,
                        bus_error_t *err)
 {
@@ -670,7 +675,7 @@ agent_fake_parse_slots(const char *text,
     *slots_p = NULL;
     *count_p = 0;
     char *copy = strdup(text);
-    proto_kv_t *slots = calloc(FAKE_SLOTS_MAX, sizeof *slots);
+    proto_kv_t *slots = proto_arena_alloc(owned, FAKE_SLOTS_MAX * sizeof *slots);
     size_t count = 0;
     int rc =
         copy && slots ? BUS_OK : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
@@ -711,8 +716,8 @@ agent_fake_parse_slots(const char *text,
             break;
         char formatted[BUS_SLOTS_VALUE_MAX];
         bus_slots_format_value(unit, &value, formatted);
-        slots[count].key = strdup(item);
-        slots[count].value = strdup(formatted);
+        slots[count].key = proto_arena_strdup(owned, item);
+        slots[count].value = proto_arena_strdup(owned, formatted);
         count++;
         if (!slots[count - 1].key || !slots[count - 1].value)
             rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
@@ -721,7 +726,7 @@ agent_fake_parse_slots(const char *text,
         rc = bus_error_set(err, BUS_STATUS_INVALID, "fake.slots: no slot given");
     free(copy);
     if (rc != BUS_OK) {
-        proto_free_map(slots, count);
+        proto_arena_free(owned);
         return rc;
     }
     *slots_p = slots;

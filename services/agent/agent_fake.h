@@ -58,10 +58,11 @@ void agent_fake_destroy(agent_fake_t **self_p);
 //  Parses a slot list as fake.slots takes it, "cpu=64,mem=256g,cuda.shares=8"
 //  (known slot types, amounts as bus_slots parses them, no unlimited, no
 //  slot twice), into *slots_p: slot -> normalized decimal string
-//  ("68719476736"), *count_p pairs; caller frees them with proto_free_map.
-//  BUS_OK, or BUS_STATUS_INVALID with err.
+//  ("68719476736"), *count_p pairs, all in the arena *owned (free it with
+//  proto_arena_free). BUS_OK, or BUS_STATUS_INVALID with err.
 int agent_fake_parse_slots(const char *text,
-                           proto_kv_t **slots_p,
+                           void **owned,
+                           const proto_kv_t **slots_p,
                            size_t *count_p,
                            bus_error_t *err);
 

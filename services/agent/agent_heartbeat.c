@@ -145,17 +145,17 @@ agent_heartbeat_send(agent_heartbeat_t *self)
         bus_slots_format_value(slots[i].unit,
                                &(bus_slots_value_t){false, slots[i].occupied},
                                slots[i].occupied_text);
-        offered[i] = (proto_kv_t){(char *) slots[i].name, slots[i].available_text};
-        occupied[i] = (proto_kv_t){(char *) slots[i].name, slots[i].occupied_text};
+        offered[i] = (proto_kv_t){slots[i].name, slots[i].available_text};
+        occupied[i] = (proto_kv_t){slots[i].name, slots[i].occupied_text};
     }
     proto_agent_heartbeat_t beat;
     proto_agent_heartbeat_init(&beat);
-    beat.agent_id = (char *) bus_node_name(self->node);
+    beat.agent_id = bus_node_name(self->node);
     beat.region = self->config->region;
     beat.scaling_group = self->config->scaling_group;
     beat.architecture = self->architecture;
     beat.version = BACKPLANE_VERSION;
-    beat.rpc_endpoint = (char *) bus_node_rpc_endpoint(self->node);
+    beat.rpc_endpoint = bus_node_rpc_endpoint(self->node);
     beat.schedulable = true;
     beat.available_slots = offered;
     beat.available_slots_count = available;

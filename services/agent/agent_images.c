@@ -141,18 +141,20 @@ s_read_labels(json_t *config, proto_image_info_t *info)
     size_t count = json_object_size(labels);
     if (count > 1024)
         return -1;
-    info->labels = calloc(count ? count : 1, sizeof *info->labels);
-    if (!info->labels)
+    proto_kv_t *pairs =
+        proto_arena_alloc(&info->owned_, (count ? count : 1) * sizeof *pairs);
+    if (!pairs)
         return -1;
+    info->labels = pairs;
     const char *key;
     json_t *value;
     json_object_foreach(labels, key, value)
     {
         if (!json_is_string(value))
             continue;
-        proto_kv_t *pair = &info->labels[info->labels_count];
-        pair->key = strdup(key);
-        pair->value = strdup(json_string_value(value));
+        proto_kv_t *pair = &pairs[info->labels_count];
+        pair->key = proto_arena_strdup(&info->owned_, key);
+        pair->value = proto_arena_strdup(&info->owned_, json_string_value(value));
         if (!pair->key || !pair->value)
             return -1;
         info->labels_count++;
@@ -199,10 +201,13 @@ s_read_manifest(const char *layout,
     proto_image_info_init(&image->info);
     image->layout = strdup(layout);
     image->tag = strdup(tag);
-    image->info.reference = strdup(reference);
-    image->info.architecture = strdup(
+    //  info owns its strings in its arena: agent_image_clear clears it.
+    void **owned = &image->info.owned_;
+    image->info.reference = proto_arena_strdup(owned, reference);
+    image->info.architecture = proto_arena_strdup(
+        owned,
         s_architecture(json_string_value(json_object_get(config, "architecture"))));
-    image->info.digest = strdup(digest);
+    image->info.digest = proto_arena_strdup(owned, digest);
     image->info.size_bytes = size;
     image->info.installed = true;
     if (!image->layout || !image->tag || !image->info.reference ||
@@ -299,7 +304,7 @@ s_announce(agent_images_t *self)
 {
     proto_image_catalog_t catalog;
     proto_image_catalog_init(&catalog);
-    catalog.agent_id = (char *) bus_node_name(self->node);
+    catalog.agent_id = bus_node_name(self->node);
     proto_image_info_t *infos = calloc(self->count ? self->count : 1, sizeof *infos);
     bus_writer_t *writer = bus_writer_new();
     if (!infos || !writer)

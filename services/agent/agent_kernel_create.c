@@ -85,7 +85,7 @@ s_record(agent_kernels_t *self, s_create_t *create, bus_error_t *err)
     proto_kernel_started_init(&event);
     event.kernel_id = kernel->id;
     event.session_id = kernel->session_id;
-    event.agent_id = (char *) bus_node_name(self->node);
+    event.agent_id = bus_node_name(self->node);
     event.container_id = kernel->id;
     event.kernel_host = kernel->ip;
     event.at = bus_clock_wall_us();

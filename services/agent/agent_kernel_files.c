@@ -56,7 +56,7 @@ agent_kernel_files_on_upload(void *arg,
             rc = bus_error_set(err, BUS_STATUS_INVALID, "no file name in path");
     }
     for (size_t i = 0; rc == BUS_OK && i < in.files_count; i++) {
-        proto_kernel_file_t *file = &in.files[i];
+        const proto_kernel_file_t *file = &in.files[i];
         if (agent_files_write(home, file->path, file->data, file->data_size,
                               AGENT_KERNEL_UID, AGENT_KERNEL_GID, err) != 0)
             rc = err->status;
@@ -94,21 +94,27 @@ agent_kernel_files_on_download(void *arg,
     rc = agent_kernels_home(self->kernels, in.kernel_id, home, sizeof home, err);
     proto_kernel_download_rep_t out;
     proto_kernel_download_rep_init(&out);
+    //  The list and every archive go into out's arena; in's paths are borrowed.
+    proto_kernel_file_t *files = NULL;
     if (rc == BUS_OK && in.paths_count > 0) {
-        out.files = calloc(in.paths_count, sizeof *out.files);
-        if (!out.files)
+        files = proto_arena_alloc(&out.owned_, in.paths_count * sizeof *files);
+        out.files = files;
+        if (!files)
             rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     }
     size_t max = s_max_bytes(in.max_bytes);
     for (size_t i = 0; rc == BUS_OK && i < in.paths_count; i++) {
-        proto_kernel_file_t *file = &out.files[out.files_count++];
+        proto_kernel_file_t *file = &files[out.files_count++];
         proto_kernel_file_init(file);
-        file->path = strdup(in.paths[i]);
-        if (!file->path)
-            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
-        else if (agent_files_tar(home, in.paths[i], max, &file->data, &file->data_size,
-                                 err) != 0)
+        file->path = in.paths[i];
+        uint8_t *data = NULL;
+        if (agent_files_tar(home, in.paths[i], max, &data, &file->data_size, err) != 0)
             rc = err->status;
+        else if (proto_arena_adopt(&out.owned_, data) != 0) {
+            free(data);
+            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        } else
+            file->data = data;
     }
     if (rc == BUS_OK && proto_kernel_download_rep_write(&out, reply) != 0)
         rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
@@ -137,9 +143,16 @@ agent_kernel_files_on_download_single(void *arg,
     rc = agent_kernels_home(self->kernels, in.kernel_id, home, sizeof home, err);
     proto_kernel_download_single_rep_t out;
     proto_kernel_download_single_rep_init(&out);
-    if (rc == BUS_OK && agent_files_read(home, in.path, s_max_bytes(in.max_bytes),
-                                         &out.data, &out.data_size, err) != 0)
+    uint8_t *data = NULL;
+    if (rc == BUS_OK && agent_files_read(home, in.path, s_max_bytes(in.max_bytes), &data,
+                                         &out.data_size, err) != 0)
         rc = err->status;
+    out.data = data;
+    if (proto_arena_adopt(&out.owned_, data) != 0) {
+        free(data);
+        out.data = NULL;
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    }
     if (rc == BUS_OK && proto_kernel_download_single_rep_write(&out, reply) != 0)
         rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
     proto_kernel_download_single_rep_clear(&out);
@@ -171,16 +184,16 @@ agent_kernel_files_on_list_files(void *arg,
         rc = err->status;
     proto_kernel_list_files_rep_t out;
     proto_kernel_list_files_rep_init(&out);
-    if (rc == BUS_OK && agent_files_list(home, path, &out.files, err) != 0)
+    char *files = NULL;
+    if (rc == BUS_OK && agent_files_list(home, path, &files, err) != 0)
         rc = err->status;
-    if (rc == BUS_OK) {
-        out.abspath = *name ? zsys_sprintf("%s/%s", AGENT_FILES_HOME, name)
-                            : strdup(AGENT_FILES_HOME);
-        if (!out.abspath)
-            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
-    }
+    out.files = files;
+    char abspath[PATH_MAX + sizeof AGENT_FILES_HOME];
+    snprintf(abspath, sizeof abspath, "%s%s%s", AGENT_FILES_HOME, *name ? "/" : "", name);
+    out.abspath = abspath;
     if (rc == BUS_OK && proto_kernel_list_files_rep_write(&out, reply) != 0)
         rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+    free(files);
     proto_kernel_list_files_rep_clear(&out);
     proto_kernel_list_files_req_clear(&in);
     return rc;

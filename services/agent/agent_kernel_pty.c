@@ -71,16 +71,17 @@ s_fill(const s_term_t *term, uint64_t offset, bool gone, proto_kernel_pty_read_r
     if (size > AGENT_KERNEL_PTY_READ_MAX)
         size = AGENT_KERNEL_PTY_READ_MAX;
     if (size > 0) {
-        out->data = malloc((size_t) size);
-        if (!out->data)
+        uint8_t *data = proto_arena_alloc(&out->owned_, (size_t) size);
+        if (!data)
             return -1;
+        out->data = data;
         size_t done = 0;
         while (done < size) {
             size_t at = (size_t) ((from + done) % AGENT_KERNEL_PTY_KEEP);
             size_t chunk = AGENT_KERNEL_PTY_KEEP - at;
             if (chunk > size - done)
                 chunk = (size_t) size - done;
-            memcpy(out->data + done, term->ring + at, chunk);
+            memcpy(data + done, term->ring + at, chunk);
             done += chunk;
         }
         out->data_size = (size_t) size;

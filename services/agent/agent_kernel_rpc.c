@@ -296,7 +296,7 @@ s_exec_answer(s_exec_t *exec, int status, const char *detail, const char *result
     if (status == BUS_OK) {
         proto_kernel_execute_rep_t out;
         proto_kernel_execute_rep_init(&out);
-        out.result = (char *) result;
+        out.result = result;
         bus_writer_t *writer = bus_writer_new();
         if (writer && proto_kernel_execute_rep_write(&out, writer) == 0)
             bus_node_reply(self->node, &exec->req, BUS_OK, NULL, bus_writer_data(writer),
@@ -475,10 +475,12 @@ agent_kernel_rpc_on_logs(void *arg,
         size_t max = in.max_bytes > 16777216 ? 16777216 : (size_t) in.max_bytes;
         proto_kernel_logs_rep_t out;
         proto_kernel_logs_rep_init(&out);
-        out.logs =
+        uint8_t *logs =
             agent_container_log_tail(self->runc, in.kernel_id, max, &out.logs_size);
+        out.logs = logs;
         if (proto_kernel_logs_rep_write(&out, reply) != 0)
             rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+        free(logs);
         proto_kernel_logs_rep_clear(&out);
     }
     proto_kernel_logs_req_clear(&in);
@@ -509,12 +511,14 @@ agent_kernel_rpc_on_list(void *arg,
     proto_kernel_list_rep_t out;
     proto_kernel_list_rep_init(&out);
     size_t count = zhashx_size(self->kernels);
-    out.kernels = count ? calloc(count, sizeof *out.kernels) : NULL;
-    for (agent_kernel_t *kernel = zhashx_first(self->kernels); kernel && out.kernels;
+    proto_kernel_state_t *list =
+        count ? proto_arena_alloc(&out.owned_, count * sizeof *list) : NULL;
+    out.kernels = list;
+    for (agent_kernel_t *kernel = zhashx_first(self->kernels); kernel && list;
          kernel = zhashx_next(self->kernels)) {
         if (!kernel->recorded)
             continue;
-        proto_kernel_state_t *state = &out.kernels[out.kernels_count++];
+        proto_kernel_state_t *state = &list[out.kernels_count++];
         proto_kernel_state_init(state);
         state->kernel_id = kernel->id;
         state->session_id = kernel->session_id;
@@ -522,7 +526,7 @@ agent_kernel_rpc_on_list(void *arg,
     }
     if (proto_kernel_list_rep_write(&out, reply) != 0)
         rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-    free(out.kernels); //  the strings are the kernels'
+    proto_kernel_list_rep_clear(&out); //  the list; the strings are the kernels'
     proto_kernel_list_req_clear(&in);
     return rc;
 }

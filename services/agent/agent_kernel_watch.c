@@ -98,7 +98,7 @@ s_on_stats_timer(evutil_socket_t fd, short what, void *arg)
         proto_kernel_stats_t event;
         proto_kernel_stats_init(&event);
         event.kernel_id = kernel->id;
-        event.agent_id = (char *) bus_node_name(self->node);
+        event.agent_id = bus_node_name(self->node);
         event.cpu_used_ns = stats.cpu_used_ns;
         event.mem_bytes = stats.memory_bytes;
         event.mem_peak_bytes = stats.memory_max_bytes;

@@ -143,9 +143,9 @@ agent_kernels_finish(agent_kernels_t *self,
         proto_kernel_terminated_init(&event);
         event.kernel_id = kernel->id;
         event.session_id = kernel->session_id;
-        event.agent_id = (char *) bus_node_name(self->node);
+        event.agent_id = bus_node_name(self->node);
         event.exit_code = kernel->end.exit_code;
-        event.reason = (char *) reason;
+        event.reason = reason;
         event.detail = kernel->end.detail ? kernel->end.detail : "";
         event.oom_killed = kernel->end.oom_killed;
         event.at = bus_clock_wall_us();

@@ -55,7 +55,7 @@ gw_activity_touch(gw_activity_t *self, const char *session_id)
     zhashx_update(self->sent, session_id, (void *) (intptr_t) (now ? now : 1));
     proto_session_activity_t event;
     proto_session_activity_init(&event);
-    event.session_id = (char *) session_id;
+    event.session_id = session_id;
     bus_writer_t *writer = bus_writer_new();
     if (writer && proto_session_activity_write(&event, writer) == 0)
         bus_node_publish(self->node, PROTO_SESSION_ACTIVITY, bus_writer_data(writer),

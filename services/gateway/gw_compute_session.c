@@ -231,8 +231,8 @@ s_plan(fetch_t *f, const char *name, json_t *args)
             s_store(f, json_null(), 0, NULL);
             return false;
         }
-        f->req.access_key = (char *) s_scoped(scope_key, NULL, &empty);
-        f->req.domain_name = (char *) s_scoped(scope_domain, NULL, &empty);
+        f->req.access_key = s_scoped(scope_key, NULL, &empty);
+        f->req.domain_name = s_scoped(scope_domain, NULL, &empty);
         json_t *term = json_pack("[s, s, s]", "=", "session_id", id);
         f->where = term ? json_dumps(term, JSON_COMPACT) : NULL;
         json_decref(term);
@@ -292,19 +292,18 @@ s_plan(fetch_t *f, const char *name, json_t *args)
     const char *status = gw_gql_arg(args, "status");
     if (status && *status) {
         if (strlen(status) <= 512)
-            f->req.statuses = (char *) status;
+            f->req.statuses = status;
         else
             f->statuses = status;
     }
-    f->req.access_key =
-        (char *) s_scoped(scope_key, gw_gql_arg(args, "access_key"), &empty);
+    f->req.access_key = s_scoped(scope_key, gw_gql_arg(args, "access_key"), &empty);
     //  domain_name narrows a superadmin's list; anyone else's is already
     //  one domain's (a domain admin's own, as Backend.AI overrides it).
-    f->req.domain_name = (char *) s_scoped(
+    f->req.domain_name = s_scoped(
         scope_domain,
         gw_identity_is_superadmin(&r->who) ? gw_gql_arg(args, "domain_name") : NULL,
         &empty);
-    f->req.group_id = (char *) s_scoped(NULL, gw_gql_arg(args, "group_id"), &empty);
+    f->req.group_id = s_scoped(NULL, gw_gql_arg(args, "group_id"), &empty);
     if (empty) {
         s_store(f, json_pack("{s:[], s:I}", "items", "total_count", (json_int_t) 0), 0,
                 NULL);

@@ -219,7 +219,7 @@ s_on_peers(void *arg, const bus_reply_t *reply)
                   "latency_ms", (json_int_t) 0));
     check->pending = 1; //  held until the loop below is done
     for (size_t i = 0; i < peers.peers_count; i++) {
-        proto_registry_peer_t *peer = &peers.peers[i];
+        const proto_registry_peer_t *peer = &peers.peers[i];
         if (strcmp(peer->service, "agent") == 0)
             json_array_append_new(check->agents, json_string(peer->node));
         if (strcmp(peer->service, "gateway") == 0 &&

@@ -303,9 +303,9 @@ static void
 s_info(proto_image_info_t *info, const char *reference, const char *arch, bool installed)
 {
     proto_image_info_init(info);
-    info->reference = strdup(reference);
-    info->architecture = strdup(arch);
-    info->digest = strdup("sha256:0123456789abcdef");
+    info->reference = reference;
+    info->architecture = arch;
+    info->digest = "sha256:0123456789abcdef";
     info->size_bytes = 1000;
     info->installed = installed;
 }
@@ -338,18 +338,17 @@ test_catalog_reports(void)
     //  Agent a: python (two labels), tensorflow, and a malformed entry.
     proto_image_catalog_t catalog;
     proto_image_catalog_init(&catalog);
-    catalog.agent_id = strdup("i-a");
+    proto_image_info_t images[3];
+    catalog.agent_id = "i-a";
     catalog.images_count = 3;
-    catalog.images = calloc(3, sizeof *catalog.images);
-    s_info(&catalog.images[0], py, "amd64", true);
-    catalog.images[0].labels_count = 2;
-    catalog.images[0].labels = calloc(2, sizeof(proto_kv_t));
-    catalog.images[0].labels[0] =
-        (proto_kv_t){strdup("ai.backend.resource.min.mem"), strdup("512m")};
-    catalog.images[0].labels[1] =
-        (proto_kv_t){strdup("ai.backend.role"), strdup("SYSTEM")};
-    s_info(&catalog.images[1], tf, "x86_64", true);
-    s_info(&catalog.images[2], "NOT//valid", "x86_64", true);
+    catalog.images = images;
+    s_info(&images[0], py, "amd64", true);
+    static const proto_kv_t labels[] = {{"ai.backend.resource.min.mem", "512m"},
+                                        {"ai.backend.role", "SYSTEM"}};
+    images[0].labels_count = 2;
+    images[0].labels = labels;
+    s_info(&images[1], tf, "x86_64", true);
+    s_info(&images[2], "NOT//valid", "x86_64", true);
     T_EQ_INT(gw_image_apply_catalog(db, &catalog), 0);
     //  The same report again changes nothing (no duplicate agent).
     T_EQ_INT(gw_image_apply_catalog(db, &catalog), 0);
@@ -367,11 +366,11 @@ test_catalog_reports(void)
 
     //  Agent b: python installed, tensorflow known but not pulled.
     proto_image_catalog_init(&catalog);
-    catalog.agent_id = strdup("i-b");
+    catalog.agent_id = "i-b";
     catalog.images_count = 2;
-    catalog.images = calloc(2, sizeof *catalog.images);
-    s_info(&catalog.images[0], py, "x86_64", true);
-    s_info(&catalog.images[1], tf, "x86_64", false);
+    catalog.images = images;
+    s_info(&images[0], py, "x86_64", true);
+    s_info(&images[1], tf, "x86_64", false);
     T_EQ_INT(gw_image_apply_catalog(db, &catalog), 0);
     proto_image_catalog_clear(&catalog);
     T_EQ_STR(s_agents(db, py, "x86_64"), "[\"i-a\",\"i-b\"]");
@@ -379,10 +378,10 @@ test_catalog_reports(void)
 
     //  Agent a now only has tensorflow: it leaves python's list.
     proto_image_catalog_init(&catalog);
-    catalog.agent_id = strdup("i-a");
+    catalog.agent_id = "i-a";
     catalog.images_count = 1;
-    catalog.images = calloc(1, sizeof *catalog.images);
-    s_info(&catalog.images[0], tf, "x86_64", true);
+    catalog.images = images;
+    s_info(&images[0], tf, "x86_64", true);
     T_EQ_INT(gw_image_apply_catalog(db, &catalog), 0);
     proto_image_catalog_clear(&catalog);
     T_EQ_STR(s_agents(db, py, "x86_64"), "[\"i-b\"]");
@@ -390,7 +389,7 @@ test_catalog_reports(void)
 
     //  Agent b reports nothing: its entries go; the rows stay (not installed).
     proto_image_catalog_init(&catalog);
-    catalog.agent_id = strdup("i-b");
+    catalog.agent_id = "i-b";
     T_EQ_INT(gw_image_apply_catalog(db, &catalog), 0);
     proto_image_catalog_clear(&catalog);
     T_EQ_STR(s_agents(db, py, "x86_64"), "[]");

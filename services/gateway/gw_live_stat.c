@@ -130,12 +130,10 @@ gw_live_stat_fill(gw_request_t *r,
     json_object_foreach(containers, key, list) if (ids) ids[n++] = key;
     proto_accounting_live_req_t req;
     proto_accounting_live_req_init(&req);
-    req.kernel_ids = (char **) ids;
+    req.kernel_ids = ids;
     req.kernel_ids_count = ids ? n : 0;
     bus_writer_t *writer = bus_writer_new();
     int rc = ids && writer ? proto_accounting_live_req_write(&req, writer) : -1;
-    req.kernel_ids = NULL; //  borrowed: taken back before the clear
-    req.kernel_ids_count = 0;
     proto_accounting_live_req_clear(&req);
     free(ids);
     if (rc != 0 ||

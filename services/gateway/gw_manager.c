@@ -144,7 +144,7 @@ s_status_get(gw_request_t *r)
         strdup(gw_manager_frozen(r->gw) ? GW_MANAGER_FROZEN : GW_MANAGER_RUNNING);
     proto_session_list_req_t req;
     proto_session_list_req_init(&req);
-    req.statuses = strdup(GW_MANAGER_ACTIVE_STATUSES);
+    req.statuses = GW_MANAGER_ACTIVE_STATUSES;
     req.limit = 1;
     const char *scheduler = bus_node_find(gw_server_node(r->gw), "scheduler");
     bus_writer_t *writer = scheduler ? bus_writer_new() : NULL;
@@ -210,7 +210,6 @@ s_kill_send(kill_t *self)
            self->in_flight < GW_MANAGER_KILL_WINDOW) {
         proto_session_destroy_req_t req;
         proto_session_destroy_req_init(&req);
-        free(req.reason);
         req.session_id = self->ids[self->next++];
         req.forced = true;
         req.reason = "force-terminated";
@@ -275,7 +274,7 @@ s_kill_list(kill_t *self)
     self->rounds++;
     proto_session_list_req_t req;
     proto_session_list_req_init(&req);
-    req.statuses = strdup(GW_MANAGER_KILL_STATUSES);
+    req.statuses = GW_MANAGER_KILL_STATUSES;
     req.limit = GW_MANAGER_KILL_PAGE;
     const char *scheduler = bus_node_find(gw_server_node(self->r->gw), "scheduler");
     bus_writer_t *writer = scheduler ? bus_writer_new() : NULL;
@@ -459,13 +458,16 @@ gw_manager_handle_scheduler_operation(gw_request_t *r)
     proto_scheduler_schedulable_req_t req;
     proto_scheduler_schedulable_req_init(&req);
     req.schedulable = include;
-    req.agents = count ? calloc(count, sizeof *req.agents) : NULL;
-    bool ok = !count || req.agents;
+    //  The list in req's arena; the ids are borrowed from args.
+    proto_scheduler_agent_ref_t *agents =
+        count ? proto_arena_alloc(&req.owned_, count * sizeof *agents) : NULL;
+    req.agents = agents;
+    bool ok = !count || agents;
     for (size_t i = 0; ok && i < count; i++) {
-        proto_scheduler_agent_ref_init(&req.agents[i]);
+        proto_scheduler_agent_ref_init(&agents[i]);
         req.agents_count++;
-        req.agents[i].id = strdup(json_string_value(json_array_get(args, i)));
-        ok = req.agents[i].id != NULL;
+        agents[i].id = json_string_value(json_array_get(args, i));
+        ok = agents[i].id != NULL;
     }
     bus_log_info("scheduler operation op=%s agents=%zu by=%s", op, count,
                  r->who.access_key);

@@ -126,8 +126,8 @@ s_announce(gw_ctx_t *ctx,
 {
     proto_policy_changed_t event;
     proto_policy_changed_init(&event);
-    event.kind = (char *) k->kind;
-    event.name = (char *) name;
+    event.kind = k->kind;
+    event.name = name;
     event.deleted = deleted;
     char *text = NULL;
     if (!deleted) {

@@ -147,7 +147,7 @@ s_write(
     proto_kernel_pty_write_req_t in;
     proto_kernel_pty_write_req_init(&in);
     in.kernel_id = self->at.kernel_id;
-    in.data = (uint8_t *) data;
+    in.data = (const uint8_t *) data;
     in.data_size = size;
     in.rows = rows;
     in.cols = cols;

@@ -103,15 +103,15 @@ s_log_access(gw_request_t *r)
     access.ts = r->started_us;
     //  who asked, also when it acted for another keypair's owner
     const gw_identity_t *who = *r->caller.access_key ? &r->caller : &r->who;
-    access.access_key = r->authenticated ? (char *) who->access_key : "";
-    access.user_id = r->authenticated ? (char *) who->user_uuid : "";
-    access.domain_name = r->authenticated ? (char *) who->domain : "";
-    access.method = (char *) r->method;
+    access.access_key = r->authenticated ? who->access_key : "";
+    access.user_id = r->authenticated ? who->user_uuid : "";
+    access.domain_name = r->authenticated ? who->domain : "";
+    access.method = r->method;
     access.path = r->path;
     access.status = (uint64_t) r->status;
     access.latency_us = (uint64_t) (bus_clock_wall_us() - r->started_us);
     access.client_addr = r->client_addr;
-    access.error_type = (char *) (r->error_type ? r->error_type : "");
+    access.error_type = (r->error_type ? r->error_type : "");
     gw_accesslog_add(gw_server_accesslog(r->gw), &access);
     bus_log_info("request method=%s path=%s status=%d access_key=%s latency_us=%" PRIu64
                  " id=%s",

@@ -179,7 +179,6 @@ s_act_destroy(op_t *op, proto_session_info_t *info, const gw_session_kernel_t *a
     (void) at;
     proto_session_destroy_req_t in;
     proto_session_destroy_req_init(&in);
-    char *reason = in.reason;
     in.session_id = info->session_id;
     snprintf(op->kernel_id, sizeof op->kernel_id, "%s",
              info->kernel_id ? info->kernel_id : "");
@@ -187,7 +186,6 @@ s_act_destroy(op_t *op, proto_session_info_t *info, const gw_session_kernel_t *a
                 json_is_string(json_object_get(op->r->params, "forced"));
     bus_writer_t *writer = bus_writer_new();
     proto_session_destroy_req_write(&in, writer);
-    free(reason);
     s_ask_scheduler(op, PROTO_SESSION_DESTROY, writer, 0, s_on_destroyed);
 }
 
@@ -225,7 +223,7 @@ s_act_rename(op_t *op, proto_session_info_t *info, const gw_session_kernel_t *at
     proto_session_rename_req_t in;
     proto_session_rename_req_init(&in);
     in.session_id = info->session_id;
-    in.name = (char *) name;
+    in.name = name;
     bus_writer_t *writer = bus_writer_new();
     proto_session_rename_req_write(&in, writer);
     s_ask_scheduler(op, PROTO_SESSION_RENAME, writer, 0, s_on_changed);
@@ -262,11 +260,12 @@ s_on_logs(void *arg, const bus_reply_t *reply)
     //  JSON strings are UTF-8: a log that is not (binary output, or a tail
     //  cut inside a character) keeps its ASCII and marks the rest '?'.
     json_t *logs = json_stringn((const char *) rep.logs, rep.logs_size);
-    if (!logs) {
+    uint8_t *ascii = logs ? NULL : malloc(rep.logs_size ? rep.logs_size : 1);
+    if (ascii) {
         for (size_t i = 0; i < rep.logs_size; i++)
-            if (rep.logs[i] >= 0x80 || rep.logs[i] == 0)
-                rep.logs[i] = '?';
-        logs = json_stringn((const char *) rep.logs, rep.logs_size);
+            ascii[i] = rep.logs[i] >= 0x80 || rep.logs[i] == 0 ? '?' : rep.logs[i];
+        logs = json_stringn((const char *) ascii, rep.logs_size);
+        free(ascii);
     }
     proto_kernel_logs_rep_clear(&rep);
     if (!logs) {
@@ -283,7 +282,7 @@ s_act_logs(op_t *op, proto_session_info_t *info, const gw_session_kernel_t *at)
     (void) info;
     proto_kernel_logs_req_t in;
     proto_kernel_logs_req_init(&in);
-    in.kernel_id = (char *) at->kernel_id;
+    in.kernel_id = at->kernel_id;
     bus_writer_t *writer = bus_writer_new();
     proto_kernel_logs_req_write(&in, writer);
     s_ask_agent(op, at, PROTO_KERNEL_LOGS, writer, 0, s_on_logs);
@@ -295,7 +294,7 @@ s_act_interrupt(op_t *op, proto_session_info_t *info, const gw_session_kernel_t 
     (void) info;
     proto_kernel_interrupt_req_t in;
     proto_kernel_interrupt_req_init(&in);
-    in.kernel_id = (char *) at->kernel_id;
+    in.kernel_id = at->kernel_id;
     bus_writer_t *writer = bus_writer_new();
     proto_kernel_interrupt_req_write(&in, writer);
     s_ask_agent(op, at, PROTO_KERNEL_INTERRUPT, writer, 0, s_on_changed);
@@ -342,10 +341,10 @@ s_act_execute(op_t *op, proto_session_info_t *info, const gw_session_kernel_t *a
     }
     proto_kernel_execute_req_t in;
     proto_kernel_execute_req_init(&in);
-    in.kernel_id = (char *) at->kernel_id;
-    in.run_id = (char *) (json_is_string(run_id) ? json_string_value(run_id) : generated);
-    in.mode = (char *) mode;
-    in.code = (char *) (code ? code : "");
+    in.kernel_id = at->kernel_id;
+    in.run_id = (json_is_string(run_id) ? json_string_value(run_id) : generated);
+    in.mode = mode;
+    in.code = (code ? code : "");
     char *options_text =
         json_is_object(options) ? json_dumps(options, JSON_COMPACT) : NULL;
     in.options = options_text;
@@ -419,10 +418,10 @@ s_find(gw_request_t *r, op_kind_t kind, gw_session_found_fn *found, void *found_
     bool uuid = strlen(ref) == 36 && ref[8] == '-' && ref[13] == '-' && ref[18] == '-' &&
                 ref[23] == '-';
     if (uuid)
-        in.session_id = (char *) ref;
+        in.session_id = ref;
     else {
         in.access_key = r->who.access_key;
-        in.name = (char *) ref;
+        in.name = ref;
     }
     bus_writer_t *writer = bus_writer_new();
     proto_session_get_req_write(&in, writer);
@@ -535,6 +534,8 @@ gw_session_info_decode(const bus_reply_t *reply,
     if (rc == BUS_OK) {
         *info = rep.session;
         memset(&rep.session, 0, sizeof rep.session);
+        info->owned_ = rep.owned_; //  the strings are in rep's arena
+        rep.owned_ = NULL;
         proto_session_create_rep_clear(&rep);
     }
     return rc;

@@ -265,23 +265,21 @@ s_encode(create_t *self, const char *mounts, bus_error_t *err)
     proto_kv_t env_pairs[PROTO_SESSION_CREATE_REQ_ENVIRON_MAX];
     proto_session_create_req_t in;
     proto_session_create_req_init(&in);
-    char *defaults[] = {in.type, in.architecture, in.cluster_mode};
     in.session_id = self->session_id;
     in.kernel_id = kernel_id;
-    in.name = (char *) spec->name;
+    in.name = spec->name;
     in.access_key = r->who.access_key;
     in.user_uuid = r->who.user_uuid;
     in.domain_name = r->who.domain;
     in.group_id = self->project_id;
-    in.scaling_group = (char *) self->scaling_group;
+    in.scaling_group = self->scaling_group;
     in.type = spec->batch ? "BATCH" : "INTERACTIVE";
     const char *key;
     json_t *value;
     json_object_foreach(self->slots, key, value)
     {
         if (in.slots_count < PROTO_SESSION_CREATE_REQ_SLOTS_MAX)
-            slot_pairs[in.slots_count++] =
-                (proto_kv_t){(char *) key, (char *) json_string_value(value)};
+            slot_pairs[in.slots_count++] = (proto_kv_t){key, json_string_value(value)};
     }
     in.slots = slot_pairs;
     //  gw_session_spec_parse refused more than the schema's limit.
@@ -289,15 +287,14 @@ s_encode(create_t *self, const char *mounts, bus_error_t *err)
     {
         if (json_is_string(value) &&
             in.environ_count < PROTO_SESSION_CREATE_REQ_ENVIRON_MAX)
-            env_pairs[in.environ_count++] =
-                (proto_kv_t){(char *) key, (char *) json_string_value(value)};
+            env_pairs[in.environ_count++] = (proto_kv_t){key, json_string_value(value)};
     }
     in.environ = env_pairs;
     in.shmem_bytes = (uint64_t) self->shmem;
-    in.startup_command = (char *) spec->startup;
-    in.tag = (char *) spec->tag;
-    in.preopen_ports = (char *) spec->preopen;
-    in.bootstrap_script = (char *) spec->bootstrap;
+    in.startup_command = spec->startup;
+    in.tag = spec->tag;
+    in.preopen_ports = spec->preopen;
+    in.bootstrap_script = spec->bootstrap;
     in.cluster_size = spec->cluster_size;
     in.cluster_mode = spec->multi_node ? "multi-node" : "single-node";
     in.priority = spec->priority;
@@ -305,9 +302,8 @@ s_encode(create_t *self, const char *mounts, bus_error_t *err)
     in.limits = self->limits;
     in.starts_at = spec->starts_at;
     in.dependencies = spec->dependencies;
-    in.mounts = (char *) mounts;
-    in.architecture =
-        (char *) json_string_value(json_object_get(self->image, "architecture"));
+    in.mounts = mounts;
+    in.architecture = json_string_value(json_object_get(self->image, "architecture"));
     //  The canonical reference the agents know: registry/project/name:tag.
     char reference[S_REFERENCE_MAX];
     snprintf(reference, sizeof reference, "%s/%s:%s",
@@ -318,8 +314,6 @@ s_encode(create_t *self, const char *mounts, bus_error_t *err)
     self->request = bus_writer_new();
     bool written =
         self->request && proto_session_create_req_write(&in, self->request) == 0;
-    for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
-        free(defaults[i]);
     return written ? BUS_OK : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
 }
 
@@ -334,7 +328,7 @@ s_ask_agents(create_t *self)
 {
     proto_scheduler_agents_req_t agents;
     proto_scheduler_agents_req_init(&agents);
-    agents.scaling_group = (char *) self->scaling_group;
+    agents.scaling_group = self->scaling_group;
     agents.status = "ALIVE";
     bus_writer_t *writer = bus_writer_new();
     if (!writer || proto_scheduler_agents_req_write(&agents, writer) != 0) {
@@ -546,10 +540,9 @@ s_reuse(create_t *self)
     proto_session_get_req_t in;
     proto_session_get_req_init(&in);
     in.access_key = self->r->who.access_key;
-    in.name =
-        json_string_value(json_object_get(params, "name"))
-            ? (char *) json_string_value(json_object_get(params, "name"))
-            : (char *) json_string_value(json_object_get(params, "clientSessionToken"));
+    in.name = json_string_value(json_object_get(params, "name"))
+                  ? json_string_value(json_object_get(params, "name"))
+                  : json_string_value(json_object_get(params, "clientSessionToken"));
     self->deadline_ms = -1; //  answer at once
     bus_writer_t *writer = bus_writer_new();
     proto_session_get_req_write(&in, writer);

@@ -149,7 +149,8 @@ s_on_session(gw_request_t *r, proto_session_info_t *info, void *arg)
     const char *method = NULL;
     bus_reply_fn *done = NULL;
     if (call->op == FILES_UPLOAD) {
-        call->upload.kernel_id = strdup(info->kernel_id);
+        call->upload.kernel_id =
+            proto_arena_strdup(&call->upload.owned_, info->kernel_id);
         proto_kernel_upload_req_write(&call->upload, writer);
         method = PROTO_KERNEL_UPLOAD, done = s_on_uploaded;
     } else if (call->op == FILES_DOWNLOAD) {
@@ -161,7 +162,7 @@ s_on_session(gw_request_t *r, proto_session_info_t *info, void *arg)
         json_t *path;
         json_array_foreach(call->paths, index, path) paths[index] =
             json_string_value(path);
-        in.paths = (char **) paths;
+        in.paths = paths;
         in.paths_count = json_array_size(call->paths);
         in.max_bytes = GW_FILES_ARCHIVE_MAX;
         proto_kernel_download_req_write(&in, writer);
@@ -170,18 +171,16 @@ s_on_session(gw_request_t *r, proto_session_info_t *info, void *arg)
         proto_kernel_download_single_req_t in;
         proto_kernel_download_single_req_init(&in);
         in.kernel_id = info->kernel_id;
-        in.path = (char *) json_string_value(call->paths);
+        in.path = json_string_value(call->paths);
         in.max_bytes = GW_FILES_ARCHIVE_MAX;
         proto_kernel_download_single_req_write(&in, writer);
         method = PROTO_KERNEL_DOWNLOAD_SINGLE, done = s_on_single;
     } else {
         proto_kernel_list_files_req_t in;
         proto_kernel_list_files_req_init(&in);
-        char *defaults = in.path;
         in.kernel_id = info->kernel_id;
-        in.path = (char *) json_string_value(call->paths);
+        in.path = json_string_value(call->paths);
         proto_kernel_list_files_req_write(&in, writer);
-        free(defaults);
         method = PROTO_KERNEL_LIST_FILES, done = s_on_listed;
     }
     bool sent = bus_node_call(gw_server_node(r->gw), info->agent_addr, method,
@@ -247,21 +246,30 @@ s_take_files(gw_request_t *r, proto_kernel_upload_req_t *upload)
         gw_reply_problem(r, "invalid-api-params", refusal);
         return false;
     }
-    upload->files = calloc(count, sizeof *upload->files);
-    for (size_t i = 0; upload->files && i < count; i++) {
-        proto_kernel_file_t *file = &upload->files[upload->files_count++];
+    //  Everything goes into upload's arena: its clear frees it.
+    void **owned = &upload->owned_;
+    proto_kernel_file_t *files = proto_arena_alloc(owned, count * sizeof *files);
+    upload->files = files;
+    for (size_t i = 0; files && i < count; i++) {
+        proto_kernel_file_t *file = &files[upload->files_count++];
         proto_kernel_file_init(file);
         //  aiohttp sends a plain filename percent-encoded ("a%2Fb.txt").
-        file->path = parts[i].filename_ext
-                         ? strdup(parts[i].filename)
-                         : gw_multipart_percent_decode(parts[i].filename);
-        file->data = malloc(parts[i].size ? parts[i].size : 1);
-        if (!file->path || !file->data) {
+        char *decoded =
+            parts[i].filename_ext ? NULL : gw_multipart_percent_decode(parts[i].filename);
+        if (decoded && proto_arena_adopt(owned, decoded) != 0) {
+            free(decoded);
+            decoded = NULL;
+        }
+        file->path = parts[i].filename_ext ? proto_arena_strdup(owned, parts[i].filename)
+                                           : decoded;
+        uint8_t *data = proto_arena_alloc(owned, parts[i].size);
+        if (!file->path || !data) {
             gw_multipart_parts_destroy(&parts, count);
             gw_reply_status(r, BUS_STATUS_INTERNAL, "out of memory");
             return false;
         }
-        memcpy(file->data, parts[i].data, parts[i].size);
+        memcpy(data, parts[i].data, parts[i].size);
+        file->data = data;
         file->data_size = parts[i].size;
     }
     gw_multipart_parts_destroy(&parts, count);

@@ -308,7 +308,7 @@ s_announce(gw_ctx_t *ctx, const char *name, bool deleted, bus_error_t *err)
 {
     proto_policy_scaling_group_t event;
     proto_policy_scaling_group_init(&event);
-    event.name = (char *) name;
+    event.name = name;
     event.deleted = deleted;
     const char *params[] = {name, NULL};
     bool failed = false;
@@ -320,9 +320,8 @@ s_announce(gw_ctx_t *ctx, const char *name, bool deleted, bus_error_t *err)
     if (failed || (!deleted && !row))
         return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot read scaling group %s",
                              name);
-    event.scheduler = (char *) json_string_value(json_object_get(row, "scheduler"));
-    event.scheduler_opts =
-        (char *) json_string_value(json_object_get(row, "scheduler_opts"));
+    event.scheduler = json_string_value(json_object_get(row, "scheduler"));
+    event.scheduler_opts = json_string_value(json_object_get(row, "scheduler_opts"));
     bus_writer_t *writer = bus_writer_new();
     bool ok = writer && proto_policy_scaling_group_write(&event, writer) == 0 &&
               bus_node_emit(ctx->node, PROTO_POLICY_SCALING_GROUP,

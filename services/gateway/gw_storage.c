@@ -122,7 +122,7 @@ s_fill(proxy_t *proxy, const bus_reply_t *reply)
         snprintf(proxy->name, sizeof proxy->name, "%s", rep.proxy);
         snprintf(proxy->url, sizeof proxy->url, "%s", rep.url ? rep.url : "");
         for (size_t i = 0; i < rep.volumes_count; i++) {
-            proto_storage_volume_t *v = &rep.volumes[i];
+            const proto_storage_volume_t *v = &rep.volumes[i];
             json_t *caps = json_array();
             for (size_t c = 0; c < v->capabilities_count; c++)
                 json_array_append_new(caps, json_string(v->capabilities[c]));

@@ -61,7 +61,7 @@ s_execute(exec_stream_t *self, const char *mode, const char *code, size_t code_s
     proto_kernel_execute_req_init(&in);
     in.kernel_id = self->at.kernel_id;
     in.run_id = self->run_id;
-    in.mode = (char *) mode;
+    in.mode = mode;
     char *text = strndup(code ? code : "", code ? code_size : 0);
     in.code = text;
     in.options = self->options;
@@ -203,8 +203,8 @@ s_interrupt(gw_server_t *gw,
 {
     proto_kernel_interrupt_req_t in;
     proto_kernel_interrupt_req_init(&in);
-    in.kernel_id = (char *) kernel_id;
-    in.run_id = (char *) run_id;
+    in.kernel_id = kernel_id;
+    in.run_id = run_id;
     in.force = force;
     bus_writer_t *writer = bus_writer_new();
     if (writer && proto_kernel_interrupt_req_write(&in, writer) == 0)

@@ -408,14 +408,12 @@ s_ask_usage(gw_request_t *r, json_t *ids, int64_t from, int64_t to)
     proto_accounting_usage_req_init(&req);
     for (size_t i = 0; i < count && group_ids; i++)
         group_ids[i] = json_string_value(json_array_get(ids, i));
-    req.group_ids = (char **) group_ids;
+    req.group_ids = group_ids;
     req.group_ids_count = group_ids ? count : 0;
     req.from = from;
     req.to = to; //  group_by: project, the default
     bus_writer_t *writer = bus_writer_new();
     int rc = writer ? proto_accounting_usage_req_write(&req, writer) : -1;
-    req.group_ids = NULL; //  borrowed: taken back before the clear
-    req.group_ids_count = 0;
     proto_accounting_usage_req_clear(&req);
     free(group_ids);
     json_decref(ids);
@@ -533,10 +531,9 @@ gw_usage_handle_user_stats(gw_request_t *r)
         return;
     proto_accounting_stats_user_req_t req;
     proto_accounting_stats_user_req_init(&req);
-    req.user_uuid = r->who.user_uuid; //  borrowed: taken back before the clear
+    req.user_uuid = r->who.user_uuid;
     bus_writer_t *writer = bus_writer_new();
     int rc = writer ? proto_accounting_stats_user_req_write(&req, writer) : -1;
-    req.user_uuid = NULL;
     proto_accounting_stats_user_req_clear(&req);
     s_send(r, accounting, PROTO_ACCOUNTING_STATS_USER, writer, rc, s_on_stats);
 }

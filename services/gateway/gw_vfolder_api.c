@@ -216,7 +216,7 @@ gw_vfolder_handle_create(gw_request_t *r)
     json_decref(fixed);
     proto_storage_folder_create_req_t in;
     proto_storage_folder_create_req_init(&in);
-    in.volume = (char *) gw_storage_volume_of(host);
+    in.volume = gw_storage_volume_of(host);
     in.id = call->id;
     in.quota_bytes = (uint64_t) granted;
     bus_writer_t *writer = bus_writer_new();
@@ -280,7 +280,7 @@ s_ask_usage(folder_call_t *call, bool rescan, bus_reply_fn *done)
     proto_storage_folder_usage_req_t in;
     proto_storage_folder_usage_req_init(&in);
     in.id = call->folder.id;
-    in.volume = (char *) gw_storage_volume_of(call->folder.host);
+    in.volume = gw_storage_volume_of(call->folder.host);
     in.rescan = rescan;
     bus_writer_t *writer = bus_writer_new();
     if (writer)
@@ -475,7 +475,7 @@ gw_vfolder_handle_purge(gw_request_t *r)
     proto_storage_folder_delete_req_t in;
     proto_storage_folder_delete_req_init(&in);
     in.id = call->folder.id;
-    in.volume = (char *) gw_storage_volume_of(call->folder.host);
+    in.volume = gw_storage_volume_of(call->folder.host);
     bus_writer_t *writer = bus_writer_new();
     if (writer)
         proto_storage_folder_delete_req_write(&in, writer);
@@ -670,9 +670,9 @@ gw_vfolder_handle_clone(gw_request_t *r)
     proto_storage_folder_clone_req_t in;
     proto_storage_folder_clone_req_init(&in);
     in.id = source.id;
-    in.volume = (char *) gw_storage_volume_of(source.host);
+    in.volume = gw_storage_volume_of(source.host);
     in.target_id = clone->id;
-    in.target_volume = (char *) gw_storage_volume_of(host);
+    in.target_volume = gw_storage_volume_of(host);
     in.quota_bytes = (uint64_t) granted;
     bus_writer_t *writer = bus_writer_new();
     if (writer)
@@ -874,7 +874,7 @@ gw_vfolder_handle_quota(gw_request_t *r)
     proto_storage_folder_quota_req_t in;
     proto_storage_folder_quota_req_init(&in);
     in.id = call->folder.id;
-    in.volume = (char *) gw_storage_volume_of(call->folder.host);
+    in.volume = gw_storage_volume_of(call->folder.host);
     in.quota_bytes = (uint64_t) bytes;
     bus_writer_t *writer = bus_writer_new();
     if (writer)

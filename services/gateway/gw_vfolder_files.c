@@ -123,7 +123,7 @@ s_on_listed(void *arg, const bus_reply_t *reply)
     }
     json_t *items = json_array(), *files = json_array();
     for (size_t i = 0; i < rep.entries_count; i++) {
-        proto_storage_entry_t *e = &rep.entries[i];
+        const proto_storage_entry_t *e = &rep.entries[i];
         char octal[8], mode[11], created[40], modified[40];
         snprintf(octal, sizeof octal, "%o", (unsigned) (e->mode & 07777));
         s_mode_string(e->type, e->mode, mode);
@@ -177,9 +177,9 @@ gw_vfolder_handle_files(gw_request_t *r)
     proto_storage_files_list_req_t in;
     proto_storage_files_list_req_init(&in);
     in.id = call->folder.id;
-    in.volume = (char *) gw_storage_volume_of(call->folder.host);
-    in.path = (char *) path;
-    in.cursor = (char *) cursor;
+    in.volume = gw_storage_volume_of(call->folder.host);
+    in.path = path;
+    in.cursor = cursor;
     in.limit = (uint64_t) limit;
     bus_writer_t *writer = bus_writer_new();
     if (writer)
@@ -205,7 +205,7 @@ s_on_made(void *arg, const bus_reply_t *reply)
         json_t *success = json_array(), *failed = json_array();
         const char *first_failure = NULL;
         for (size_t i = 0; i < rep.results_count; i++) {
-            proto_storage_result_t *res = &rep.results[i];
+            const proto_storage_result_t *res = &rep.results[i];
             if (res->status == BUS_OK)
                 json_array_append_new(success, json_pack("{s:s}", "item", res->path));
             else {
@@ -258,8 +258,8 @@ gw_vfolder_handle_mkdir(gw_request_t *r)
     proto_storage_files_mkdir_req_t in;
     proto_storage_files_mkdir_req_init(&in);
     in.id = call->folder.id;
-    in.volume = (char *) gw_storage_volume_of(call->folder.host);
-    in.paths = (char **) list;
+    in.volume = gw_storage_volume_of(call->folder.host);
+    in.paths = list;
     in.paths_count = count;
     in.parents = !json_is_false(parents);
     in.exist_ok = json_is_true(exist_ok);
@@ -299,9 +299,9 @@ gw_vfolder_handle_rename_file(gw_request_t *r)
     proto_storage_files_rename_req_t in;
     proto_storage_files_rename_req_init(&in);
     in.id = call->folder.id;
-    in.volume = (char *) gw_storage_volume_of(call->folder.host);
-    in.path = (char *) target;
-    in.new_name = (char *) new_name;
+    in.volume = gw_storage_volume_of(call->folder.host);
+    in.path = target;
+    in.new_name = new_name;
     bus_writer_t *writer = bus_writer_new();
     if (writer)
         proto_storage_files_rename_req_write(&in, writer);
@@ -323,9 +323,9 @@ gw_vfolder_handle_move_file(gw_request_t *r)
     proto_storage_files_move_req_t in;
     proto_storage_files_move_req_init(&in);
     in.id = call->folder.id;
-    in.volume = (char *) gw_storage_volume_of(call->folder.host);
-    in.src = (char *) src;
-    in.dst = (char *) dst;
+    in.volume = gw_storage_volume_of(call->folder.host);
+    in.src = src;
+    in.dst = dst;
     bus_writer_t *writer = bus_writer_new();
     if (writer)
         proto_storage_files_move_req_write(&in, writer);
@@ -359,8 +359,8 @@ gw_vfolder_handle_delete_files(gw_request_t *r)
     proto_storage_files_delete_req_t in;
     proto_storage_files_delete_req_init(&in);
     in.id = call->folder.id;
-    in.volume = (char *) gw_storage_volume_of(call->folder.host);
-    in.paths = (char **) list;
+    in.volume = gw_storage_volume_of(call->folder.host);
+    in.paths = list;
     in.paths_count = count;
     in.recursive = json_is_true(json_object_get(r->params, "recursive"));
     bus_writer_t *writer = bus_writer_new();

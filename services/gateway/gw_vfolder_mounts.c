@@ -275,8 +275,8 @@ gw_vfolder_mounts_resolve(gw_request_t *r,
         const char *host = json_string_value(json_object_get(mount, "host"));
         proto_storage_folder_mount_path_req_t in;
         proto_storage_folder_mount_path_req_init(&in);
-        in.id = (char *) json_string_value(json_object_get(mount, "id"));
-        in.volume = (char *) gw_storage_volume_of(host);
+        in.id = json_string_value(json_object_get(mount, "id"));
+        in.volume = gw_storage_volume_of(host);
         bus_writer_t *writer = bus_writer_new();
         if (writer)
             proto_storage_folder_mount_path_req_write(&in, writer);

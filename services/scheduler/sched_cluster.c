@@ -161,7 +161,7 @@ sched_cluster_started(sched_cluster_t *self, const char *session_id)
     for (int i = 0; writer && i < count; i++) {
         proto_kernel_hosts_req_t req;
         proto_kernel_hosts_req_init(&req);
-        req.kernel_id = members[i].id; //  borrowed: not cleared
+        req.kernel_id = members[i].id;
         req.hosts = text;
         bus_writer_reset(writer);
         bool sent = *members[i].addr && proto_kernel_hosts_req_write(&req, writer) == 0 &&

@@ -346,7 +346,10 @@ _Static_assert(sizeof sched_db_migrations / sizeof sched_db_migrations[0] ==
                "SCHED_DB_MIGRATION_COUNT must match the migration list");
 
 void
-sched_db_slot_map(sqlite3_stmt *stmt, proto_kv_t **map_p, size_t *count_p)
+sched_db_slot_map(sqlite3_stmt *stmt,
+                  void **owned,
+                  const proto_kv_t **map_p,
+                  size_t *count_p)
 {
     size_t count = 0, capacity = 0;
     proto_kv_t *map = NULL;
@@ -362,13 +365,15 @@ sched_db_slot_map(sqlite3_stmt *stmt, proto_kv_t **map_p, size_t *count_p)
         bus_slots_value_t value = {false, sqlite3_column_int64(stmt, 1)};
         char text[BUS_SLOTS_VALUE_MAX];
         bus_slots_format_value(bus_slots_unit(slot), &value, text);
-        map[count].key = strdup(slot);
-        map[count].value = strdup(text);
-        count++;
+        map[count].key = proto_arena_strdup(owned, slot);
+        map[count].value = proto_arena_strdup(owned, text);
+        if (map[count].key && map[count].value)
+            count++;
     }
     sqlite3_reset(stmt);
-    *map_p = map;
-    *count_p = count;
+    *map_p = count ? proto_arena_memdup(owned, map, count * sizeof *map) : NULL;
+    *count_p = *map_p ? count : 0;
+    free(map);
 }
 
 int
@@ -407,6 +412,12 @@ sched_db_column_dup(sqlite3_stmt *stmt, int column)
 {
     const unsigned char *text = sqlite3_column_text(stmt, column);
     return text ? strdup((const char *) text) : NULL;
+}
+
+const char *
+sched_db_column_text(sqlite3_stmt *stmt, int column, void **owned)
+{
+    return proto_arena_strdup(owned, (const char *) sqlite3_column_text(stmt, column));
 }
 
 void

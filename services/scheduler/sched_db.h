@@ -60,9 +60,12 @@ extern const bus_db_migration_t sched_db_migrations[];
 int sched_db_tune(bus_db_t *db);
 
 //  Steps stmt, whose rows are (slot, amount in integer units), into a slot
-//  map of decimal strings as the bus carries them (caller owns *map_p; free
-//  with proto_free_map). Resets stmt.
-void sched_db_slot_map(sqlite3_stmt *stmt, proto_kv_t **map_p, size_t *count_p);
+//  map of decimal strings as the bus carries them, in the arena *owned of the
+//  message it goes into (its clear frees it). Resets stmt.
+void sched_db_slot_map(sqlite3_stmt *stmt,
+                       void **owned,
+                       const proto_kv_t **map_p,
+                       size_t *count_p);
 
 //  ---------------------------------------------------------------------------
 //  Helpers of the sched_db_* files, the only ones that prepare statements.
@@ -85,6 +88,10 @@ int sched_db_step(sqlite3_stmt *stmt);
 
 //  A text column as a fresh string (caller owns it); NULL for NULL.
 char *sched_db_column_dup(sqlite3_stmt *stmt, int column);
+
+//  A text column copied into the arena *owned of a message (its clear frees
+//  it); NULL for NULL.
+const char *sched_db_column_text(sqlite3_stmt *stmt, int column, void **owned);
 
 //  A text column into out (size bytes, truncated); "" for NULL.
 void sched_db_column_copy(sqlite3_stmt *stmt, int column, char *out, size_t size);

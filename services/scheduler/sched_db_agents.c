@@ -144,25 +144,28 @@ sched_db_agents_list(bus_db_t *db,
     sqlite3_bind_text(agents, 1, scaling_group && *scaling_group ? scaling_group : "%",
                       -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(agents, 2, statuses ? statuses : "", -1, SQLITE_TRANSIENT);
-    size_t capacity = 0;
+    //  The list grows on the heap and goes into out's arena at the end, with
+    //  every string.
+    void **owned = &out->owned_;
+    proto_scheduler_agent_t *list = NULL;
+    size_t count = 0, capacity = 0;
     while (sqlite3_step(agents) == SQLITE_ROW) {
-        if (out->agents_count == capacity) {
+        if (count == capacity) {
             capacity = capacity ? capacity * 2 : 8;
-            proto_scheduler_agent_t *grown =
-                realloc(out->agents, capacity * sizeof *grown);
+            proto_scheduler_agent_t *grown = realloc(list, capacity * sizeof *grown);
             if (!grown)
                 break;
-            out->agents = grown;
+            list = grown;
         }
-        proto_scheduler_agent_t *agent = &out->agents[out->agents_count++];
+        proto_scheduler_agent_t *agent = &list[count++];
         proto_scheduler_agent_init(agent);
-        agent->id = strdup((const char *) sqlite3_column_text(agents, 0));
-        agent->status = strdup((const char *) sqlite3_column_text(agents, 1));
-        agent->region = strdup((const char *) sqlite3_column_text(agents, 2));
-        agent->scaling_group = strdup((const char *) sqlite3_column_text(agents, 3));
-        agent->addr = strdup((const char *) sqlite3_column_text(agents, 4));
-        agent->architecture = strdup((const char *) sqlite3_column_text(agents, 5));
-        agent->version = strdup((const char *) sqlite3_column_text(agents, 6));
+        agent->id = sched_db_column_text(agents, 0, owned);
+        agent->status = sched_db_column_text(agents, 1, owned);
+        agent->region = sched_db_column_text(agents, 2, owned);
+        agent->scaling_group = sched_db_column_text(agents, 3, owned);
+        agent->addr = sched_db_column_text(agents, 4, owned);
+        agent->architecture = sched_db_column_text(agents, 5, owned);
+        agent->version = sched_db_column_text(agents, 6, owned);
         agent->schedulable = sqlite3_column_int(agents, 7) != 0;
         agent->first_contact = sqlite3_column_int64(agents, 8);
         agent->last_seen = sqlite3_column_int64(agents, 9);
@@ -171,13 +174,13 @@ sched_db_agents_list(bus_db_t *db,
     sqlite3_reset(agents);
     //  Capacity and the ledger's sums, per agent (a handful of agents per
     //  call: two primary-key searches each).
-    for (size_t i = 0; i < out->agents_count; i++) {
-        proto_scheduler_agent_t *agent = &out->agents[i];
+    for (size_t i = 0; i < count; i++) {
+        proto_scheduler_agent_t *agent = &list[i];
         sqlite3_stmt *slots = bus_db_stmt(
             db, "SELECT slot, amount FROM agent_capacity WHERE agent_id = ?1");
         if (slots) {
             sqlite3_bind_text(slots, 1, agent->id, -1, SQLITE_STATIC);
-            sched_db_slot_map(slots, &agent->available_slots,
+            sched_db_slot_map(slots, owned, &agent->available_slots,
                               &agent->available_slots_count);
         }
         //  agent_occupancy is the sum of the agent's allocation rows, kept
@@ -186,10 +189,13 @@ sched_db_agents_list(bus_db_t *db,
                                 " WHERE agent_id = ?1 AND amount <> 0");
         if (slots) {
             sqlite3_bind_text(slots, 1, agent->id, -1, SQLITE_STATIC);
-            sched_db_slot_map(slots, &agent->occupied_slots,
+            sched_db_slot_map(slots, owned, &agent->occupied_slots,
                               &agent->occupied_slots_count);
         }
     }
+    out->agents = count ? proto_arena_memdup(owned, list, count * sizeof *list) : NULL;
+    out->agents_count = out->agents ? count : 0;
+    free(list);
     return BUS_OK;
 }
 

@@ -393,7 +393,8 @@ sched_db_kernels_members(bus_db_t *db,
 void
 sched_db_kernels_requests(bus_db_t *db,
                           const char *kernel_id,
-                          proto_kv_t **map,
+                          void **owned,
+                          const proto_kv_t **map,
                           size_t *count)
 {
     sqlite3_stmt *stmt = kernel_id
@@ -403,7 +404,7 @@ sched_db_kernels_requests(bus_db_t *db,
     if (!stmt)
         return;
     sched_db_bind_text(stmt, 1, kernel_id);
-    sched_db_slot_map(stmt, map, count);
+    sched_db_slot_map(stmt, owned, map, count);
 }
 
 bool

@@ -140,11 +140,12 @@ int sched_db_kernels_members(bus_db_t *db,
                              sched_db_member_t *out,
                              size_t max);
 
-//  What kernel_id asks for, as a slot map (caller owns *map; free with
-//  proto_free_map). Nothing for an unknown kernel.
+//  What kernel_id asks for, as a slot map in the arena *owned of the message
+//  it goes into (its clear frees it). Nothing for an unknown kernel.
 void sched_db_kernels_requests(bus_db_t *db,
                                const char *kernel_id,
-                               proto_kv_t **map,
+                               void **owned,
+                               const proto_kv_t **map,
                                size_t *count);
 
 //  The session of kernel_id and the cpu it asks for (thousandths), for the

@@ -57,9 +57,15 @@ sched_db_ledger_assign(bus_db_t *db,
     " JOIN kernels k ON k.id = a.kernel_id JOIN sessions s ON s.id = k.session_id"       \
     " WHERE s." column " = ?1 GROUP BY a.slot ORDER BY a.slot"
 
-//  The sums for one owner column, into map; an empty value asks nothing.
+//  The sums for one owner column, into map in the arena *owned; an empty
+//  value asks nothing.
 static int
-s_sum(bus_db_t *db, const char *sql, const char *value, proto_kv_t **map, size_t *count)
+s_sum(bus_db_t *db,
+      const char *sql,
+      const char *value,
+      void **owned,
+      const proto_kv_t **map,
+      size_t *count)
 {
     if (!value || !*value)
         return BUS_OK;
@@ -67,7 +73,7 @@ s_sum(bus_db_t *db, const char *sql, const char *value, proto_kv_t **map, size_t
     if (!stmt)
         return BUS_STATUS_INTERNAL;
     sqlite3_bind_text(stmt, 1, value, -1, SQLITE_TRANSIENT);
-    sched_db_slot_map(stmt, map, count);
+    sched_db_slot_map(stmt, owned, map, count);
     return BUS_OK;
 }
 
@@ -82,23 +88,22 @@ s_by_scaling_group(bus_db_t *db, const char *access_key, proto_scheduler_usage_r
     if (!groups)
         return BUS_STATUS_INTERNAL;
     sqlite3_bind_text(groups, 1, access_key, -1, SQLITE_TRANSIENT);
-    size_t capacity = 0;
+    size_t capacity = 0, count = 0;
+    proto_scheduler_usage_t *list = NULL; //  copied into out's arena at the end
     int rc = BUS_OK;
     while (rc == BUS_OK && sqlite3_step(groups) == SQLITE_ROW) {
-        if (out->keypair_by_scaling_group_count == capacity) {
+        if (count == capacity) {
             capacity = capacity ? capacity * 2 : 4;
-            proto_scheduler_usage_t *grown =
-                realloc(out->keypair_by_scaling_group, capacity * sizeof *grown);
+            proto_scheduler_usage_t *grown = realloc(list, capacity * sizeof *grown);
             if (!grown) {
                 rc = BUS_STATUS_INTERNAL;
                 break;
             }
-            out->keypair_by_scaling_group = grown;
+            list = grown;
         }
-        proto_scheduler_usage_t *usage =
-            &out->keypair_by_scaling_group[out->keypair_by_scaling_group_count++];
+        proto_scheduler_usage_t *usage = &list[count++];
         proto_scheduler_usage_init(usage);
-        usage->scaling_group = strdup((const char *) sqlite3_column_text(groups, 0));
+        usage->scaling_group = sched_db_column_text(groups, 0, &out->owned_);
         sqlite3_stmt *sums =
             bus_db_stmt(db, "SELECT a.slot, sum(a.amount) FROM allocations a"
                             " JOIN kernels k ON k.id = a.kernel_id"
@@ -111,9 +116,18 @@ s_by_scaling_group(bus_db_t *db, const char *access_key, proto_scheduler_usage_r
         }
         sqlite3_bind_text(sums, 1, access_key, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(sums, 2, usage->scaling_group, -1, SQLITE_TRANSIENT);
-        sched_db_slot_map(sums, &usage->slots, &usage->slots_count);
+        sched_db_slot_map(sums, &out->owned_, &usage->slots, &usage->slots_count);
     }
     sqlite3_reset(groups);
+    if (rc == BUS_OK && count) {
+        out->keypair_by_scaling_group =
+            proto_arena_memdup(&out->owned_, list, count * sizeof *list);
+        if (!out->keypair_by_scaling_group)
+            rc = BUS_STATUS_INTERNAL;
+        else
+            out->keypair_by_scaling_group_count = count;
+    }
+    free(list);
     return rc;
 }
 
@@ -124,12 +138,13 @@ sched_db_ledger_usage(bus_db_t *db,
                       const char *domain_name,
                       proto_scheduler_usage_rep_t *out)
 {
-    int rc =
-        s_sum(db, SUM_BY("access_key"), access_key, &out->keypair, &out->keypair_count);
+    int rc = s_sum(db, SUM_BY("access_key"), access_key, &out->owned_, &out->keypair,
+                   &out->keypair_count);
     if (rc == BUS_OK)
-        rc = s_sum(db, SUM_BY("group_id"), group_id, &out->group, &out->group_count);
+        rc = s_sum(db, SUM_BY("group_id"), group_id, &out->owned_, &out->group,
+                   &out->group_count);
     if (rc == BUS_OK)
-        rc = s_sum(db, SUM_BY("domain_name"), domain_name, &out->domain,
+        rc = s_sum(db, SUM_BY("domain_name"), domain_name, &out->owned_, &out->domain,
                    &out->domain_count);
     if (rc == BUS_OK)
         rc = s_by_scaling_group(db, access_key, out);

@@ -328,38 +328,44 @@ sched_db_sessions_status(bus_db_t *db, const char *session_id)
     " LEFT JOIN kernels k ON k.session_id = s.id AND k.cluster_role = 'main'"            \
     " LEFT JOIN agents a ON a.id = k.agent_id"
 
-//  A (slot, amount) query for one kernel as a map.
+//  A (slot, amount) query for one kernel as a map in the arena *owned.
 static void
-s_kernel_slots(
-    bus_db_t *db, const char *sql, const char *kernel_id, proto_kv_t **map, size_t *count)
+s_kernel_slots(bus_db_t *db,
+               const char *sql,
+               const char *kernel_id,
+               void **owned,
+               const proto_kv_t **map,
+               size_t *count)
 {
     sqlite3_stmt *stmt = kernel_id ? bus_db_stmt(db, sql) : NULL;
     if (!stmt)
         return;
     sched_db_bind_text(stmt, 1, kernel_id);
-    sched_db_slot_map(stmt, map, count);
+    sched_db_slot_map(stmt, owned, map, count);
 }
 
-//  The current row of a SESSION_COLUMNS statement into out.
+//  The current row of a SESSION_COLUMNS statement into out, whose arena
+//  holds the strings.
 static void
 s_read_info(sqlite3_stmt *stmt, proto_session_info_t *out)
 {
-    char **texts[] = {&out->session_id,    &out->name,         &out->access_key,
-                      &out->user_uuid,     &out->domain_name,  &out->group_id,
-                      &out->scaling_group, &out->type,         &out->status,
-                      &out->status_info,   &out->status_data,  &out->image,
-                      &out->architecture,  &out->tag,          &out->kernel_id,
-                      &out->agent_id,      &out->container_id, &out->kernel_host};
+    void **owned = &out->owned_;
+    const char **texts[] = {&out->session_id,    &out->name,         &out->access_key,
+                            &out->user_uuid,     &out->domain_name,  &out->group_id,
+                            &out->scaling_group, &out->type,         &out->status,
+                            &out->status_info,   &out->status_data,  &out->image,
+                            &out->architecture,  &out->tag,          &out->kernel_id,
+                            &out->agent_id,      &out->container_id, &out->kernel_host};
     for (int i = 0; i < 18; i++)
-        *texts[i] = sched_db_column_dup(stmt, i);
+        *texts[i] = sched_db_column_text(stmt, i, owned);
     out->exit_code = sqlite3_column_int64(stmt, 18);
     out->created_at = sqlite3_column_int64(stmt, 19);
     out->status_changed = sqlite3_column_int64(stmt, 20);
     out->terminated_at = sqlite3_column_int64(stmt, 21);
-    out->agent_addr = sched_db_column_dup(stmt, 22);
-    out->preopen_ports = sched_db_column_dup(stmt, 23);
-    out->result = sched_db_column_dup(stmt, 24);
-    out->cluster_mode = sched_db_column_dup(stmt, 25);
+    out->agent_addr = sched_db_column_text(stmt, 22, owned);
+    out->preopen_ports = sched_db_column_text(stmt, 23, owned);
+    out->result = sched_db_column_text(stmt, 24, owned);
+    out->cluster_mode = sched_db_column_text(stmt, 25, owned);
     out->cluster_size = (uint64_t) sqlite3_column_int64(stmt, 26);
 }
 
@@ -369,9 +375,11 @@ static void
 s_read_slots(bus_db_t *db, proto_session_info_t *out)
 {
     s_kernel_slots(db, "SELECT slot, amount FROM kernel_requests WHERE kernel_id = ?1",
-                   out->kernel_id, &out->requested_slots, &out->requested_slots_count);
+                   out->kernel_id, &out->owned_, &out->requested_slots,
+                   &out->requested_slots_count);
     s_kernel_slots(db, "SELECT slot, amount FROM allocations WHERE kernel_id = ?1",
-                   out->kernel_id, &out->occupied_slots, &out->occupied_slots_count);
+                   out->kernel_id, &out->owned_, &out->occupied_slots,
+                   &out->occupied_slots_count);
 }
 
 int
@@ -391,10 +399,10 @@ sched_db_sessions_get(bus_db_t *db, const char *session_id, proto_session_info_t
     return BUS_OK;
 }
 
-static char *
-s_dup_or(const char *text, const char *otherwise)
+static const char *
+s_dup_or(void **owned, const char *text, const char *otherwise)
 {
-    return strdup(text ? text : otherwise);
+    return proto_arena_strdup(owned, text ? text : otherwise);
 }
 
 static int
@@ -409,46 +417,48 @@ sched_db_sessions_info_of(const sched_session_spec_t *spec,
                           proto_session_info_t *out)
 {
     //  Each column as the insert stores it (the same defaults) and as
-    //  s_read_info reads it back; NULL columns stay NULL.
-    out->session_id = strdup(spec->session_id);
-    out->name = strdup(spec->name);
-    out->access_key = strdup(spec->access_key);
-    out->user_uuid = strdup(spec->user_uuid);
-    out->domain_name = strdup(spec->domain_name);
-    out->group_id = strdup(spec->group_id);
-    out->scaling_group = strdup(spec->scaling_group);
-    out->type = s_dup_or(spec->type, "INTERACTIVE");
-    out->status = strdup("PENDING");
-    out->status_data = strdup("{}");
-    out->image = strdup(spec->image);
-    out->architecture = s_dup_or(spec->architecture, "x86_64");
-    out->kernel_id = strdup(spec->kernel_id);
+    //  s_read_info reads it back; NULL columns stay NULL. The copies go
+    //  into out's arena.
+    void **owned = &out->owned_;
+    out->session_id = proto_arena_strdup(owned, spec->session_id);
+    out->name = proto_arena_strdup(owned, spec->name);
+    out->access_key = proto_arena_strdup(owned, spec->access_key);
+    out->user_uuid = proto_arena_strdup(owned, spec->user_uuid);
+    out->domain_name = proto_arena_strdup(owned, spec->domain_name);
+    out->group_id = proto_arena_strdup(owned, spec->group_id);
+    out->scaling_group = proto_arena_strdup(owned, spec->scaling_group);
+    out->type = s_dup_or(owned, spec->type, "INTERACTIVE");
+    out->status = "PENDING";
+    out->status_data = "{}";
+    out->image = proto_arena_strdup(owned, spec->image);
+    out->architecture = s_dup_or(owned, spec->architecture, "x86_64");
+    out->kernel_id = proto_arena_strdup(owned, spec->kernel_id);
     out->created_at = out->status_changed = now_us;
-    out->preopen_ports = s_dup_or(spec->preopen_ports, "[]");
-    out->tag = spec->tag ? strdup(spec->tag) : NULL;
-    out->result = strdup("UNDEFINED");
-    out->cluster_mode = s_dup_or(spec->cluster_mode, "single-node");
+    out->preopen_ports = s_dup_or(owned, spec->preopen_ports, "[]");
+    out->tag = proto_arena_strdup(owned, spec->tag);
+    out->result = "UNDEFINED";
+    out->cluster_mode = s_dup_or(owned, spec->cluster_mode, "single-node");
     out->cluster_size = spec->cluster_size ? spec->cluster_size : 1;
     //  What the main kernel asks for, in the primary key's order.
     if (spec->request_count) {
-        out->requested_slots = calloc(spec->request_count, sizeof *out->requested_slots);
-        if (!out->requested_slots)
+        proto_kv_t *slots = proto_arena_alloc(owned, spec->request_count * sizeof *slots);
+        if (!slots)
             return BUS_STATUS_INTERNAL;
+        out->requested_slots = slots;
         for (size_t i = 0; i < spec->request_count; i++) {
             const char *slot = spec->request[i].slot;
             bus_slots_value_t value = {false, spec->request[i].amount};
             char text[BUS_SLOTS_VALUE_MAX];
             bus_slots_format_value(bus_slots_unit(slot), &value, text);
-            out->requested_slots[i].key = strdup(slot);
-            out->requested_slots[i].value = strdup(text);
+            slots[i].key = proto_arena_strdup(owned, slot);
+            slots[i].value = proto_arena_strdup(owned, text);
             out->requested_slots_count++;
-            if (!out->requested_slots[i].key || !out->requested_slots[i].value)
+            if (!slots[i].key || !slots[i].value)
                 return BUS_STATUS_INTERNAL;
         }
-        qsort(out->requested_slots, out->requested_slots_count,
-              sizeof *out->requested_slots, s_slot_cmp);
+        qsort(slots, out->requested_slots_count, sizeof *slots, s_slot_cmp);
     }
-    char *texts[] = {
+    const char *texts[] = {
         out->session_id,  out->name,          out->access_key,    out->user_uuid,
         out->domain_name, out->group_id,      out->scaling_group, out->type,
         out->status,      out->status_data,   out->image,         out->architecture,
@@ -533,10 +543,10 @@ sched_db_sessions_kernel_facts(bus_db_t *db,
     sched_db_bind_text(stmt, 1, kernel_id);
     bool found = sqlite3_step(stmt) == SQLITE_ROW;
     if (found) {
-        step->user_uuid = sched_db_column_dup(stmt, 0);
-        step->scaling_group = sched_db_column_dup(stmt, 1);
-        step->image = sched_db_column_dup(stmt, 2);
-        step->agent_id = sched_db_column_dup(stmt, 3);
+        step->user_uuid = sched_db_column_text(stmt, 0, &step->owned_);
+        step->scaling_group = sched_db_column_text(stmt, 1, &step->owned_);
+        step->image = sched_db_column_text(stmt, 2, &step->owned_);
+        step->agent_id = sched_db_column_text(stmt, 3, &step->owned_);
     }
     sqlite3_reset(stmt);
     //  What it asked is what it holds while placed (the ledger's rows go
@@ -544,24 +554,7 @@ sched_db_sessions_kernel_facts(bus_db_t *db,
     if (found)
         s_kernel_slots(db,
                        "SELECT slot, amount FROM kernel_requests WHERE kernel_id = ?1",
-                       kernel_id, &step->slots, &step->slots_count);
-}
-
-void
-sched_db_sessions_kernel_facts_clear(proto_session_lifecycle_t *step)
-{
-    free(step->user_uuid);
-    free(step->scaling_group);
-    free(step->image);
-    free(step->agent_id);
-    for (size_t i = 0; i < step->slots_count; i++) {
-        free(step->slots[i].key);
-        free(step->slots[i].value);
-    }
-    free(step->slots);
-    step->user_uuid = step->scaling_group = step->image = step->agent_id = NULL;
-    step->slots = NULL;
-    step->slots_count = 0;
+                       kernel_id, &step->owned_, &step->slots, &step->slots_count);
 }
 
 bool

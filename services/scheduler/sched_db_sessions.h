@@ -118,12 +118,11 @@ int sched_db_sessions_owner(bus_db_t *db, const char *session_id, sched_move_t *
 
 //  What accounting needs of kernel_id beyond its owner (session.lifecycle's
 //  user_uuid, scaling_group, image, agent_id and slots): step's fields are
-//  set to fresh strings the caller frees with
-//  sched_db_sessions_kernel_facts_clear. Nothing is set for an unknown kernel.
+//  set to copies in its arena, which proto_session_lifecycle_clear frees.
+//  Nothing is set for an unknown kernel.
 void sched_db_sessions_kernel_facts(bus_db_t *db,
                                     const char *kernel_id,
                                     proto_session_lifecycle_t *step);
-void sched_db_sessions_kernel_facts_clear(proto_session_lifecycle_t *step);
 
 //  The same with the session's status and, when kernel_id is one of its
 //  kernels, that kernel's place in the cluster (cluster_role, cluster_idx):

@@ -133,25 +133,26 @@ s_on_created(void *arg, sched_call_t *call, const bus_reply_t *reply)
     sched_commit_answer(self->commit, call, reply, s_created, self);
 }
 
-//  A JSON object text (stored environ) as a map; caller frees with
-//  proto_free_map.
-static proto_kv_t *
-s_json_map(const char *text, size_t *count)
+//  A JSON object text (stored environ) as a map in the arena *owned of the
+//  message it goes into (its clear frees it).
+static const proto_kv_t *
+s_json_map(const char *text, void **owned, size_t *count)
 {
     json_t *object = text ? json_loads(text, 0, NULL) : NULL;
     size_t size = json_is_object(object) ? json_object_size(object) : 0;
-    proto_kv_t *map = calloc(size ? size : 1, sizeof *map);
+    proto_kv_t *map = size ? proto_arena_alloc(owned, size * sizeof *map) : NULL;
     *count = 0;
     const char *key;
     json_t *value;
-    if (map && size)
+    if (map)
         json_object_foreach(object, key, value)
         {
             if (!json_is_string(value))
                 continue;
-            map[*count].key = strdup(key);
-            map[*count].value = strdup(json_string_value(value));
-            (*count)++;
+            map[*count].key = proto_arena_strdup(owned, key);
+            map[*count].value = proto_arena_strdup(owned, json_string_value(value));
+            if (map[*count].key && map[*count].value)
+                (*count)++;
         }
     json_decref(object);
     return map;
@@ -172,35 +173,30 @@ sched_kernels_create(sched_kernels_t *self, const sched_assignment_t *placed)
                  *placed->cluster_role ? placed->cluster_role : "main");
     else if (found)
         sched_cluster_hosts(self->db, placed->session_id, hosts, sizeof hosts);
-    proto_kv_t *slots = NULL;
-    size_t slots_count = 0;
-    if (found)
-        sched_db_kernels_requests(self->db, placed->kernel_id, &slots, &slots_count);
     if (!found || !session.name || !session.type || !session.image) {
         sched_db_create_clear(&session);
-        proto_free_map(slots, slots_count);
         return;
     }
+    //  Everything below is borrowed, but the slot and environ maps, which go
+    //  into req's arena: the clear at the end frees them.
     proto_kernel_create_req_t req;
     proto_kernel_create_req_init(&req);
-    //  init's default strings are owned; everything set below is borrowed.
-    char *defaults[] = {req.session_type, req.cluster_role, req.architecture};
-    req.kernel_id = (char *) placed->kernel_id;
-    req.session_id = (char *) placed->session_id;
+    sched_db_kernels_requests(self->db, placed->kernel_id, &req.owned_, &req.slots,
+                              &req.slots_count);
+    req.kernel_id = placed->kernel_id;
+    req.session_id = placed->session_id;
     req.session_name = session.name;
-    req.agent_id = (char *) placed->agent_id;
+    req.agent_id = placed->agent_id;
     req.session_type = strcmp(session.type, "BATCH") == 0 ? "batch" : "interactive";
-    req.cluster_role = (char *) placed->cluster_role;
+    req.cluster_role = placed->cluster_role;
     req.cluster_idx = placed->cluster_idx;
     req.cluster_size = size ? size : 1;
     req.cluster_mode = *session.cluster_mode ? session.cluster_mode : NULL;
     req.cluster_hosts = *hosts ? hosts : NULL;
     req.image = session.image;
     req.architecture = session.architecture;
-    req.slots = slots;
-    req.slots_count = slots_count;
     req.shmem_bytes = session.shmem_bytes;
-    req.environ = s_json_map(session.environ, &req.environ_count);
+    req.environ = s_json_map(session.environ, &req.owned_, &req.environ_count);
     req.startup_command = session.startup_command && *session.startup_command
                               ? session.startup_command
                               : NULL;
@@ -227,11 +223,8 @@ sched_kernels_create(sched_kernels_t *self, const sched_assignment_t *placed)
         s_on_created(self, call, &failed);
     }
     bus_writer_destroy(&writer);
-    proto_free_map(req.environ, req.environ_count);
-    for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
-        free(defaults[i]);
+    proto_kernel_create_req_clear(&req);
     sched_db_create_clear(&session);
-    proto_free_map(slots, slots_count);
 }
 
 //  ---------------------------------------------------------------------------
@@ -266,9 +259,8 @@ sched_kernels_terminate(sched_kernels_t *self,
     assert(self);
     proto_kernel_destroy_req_t kill;
     proto_kernel_destroy_req_init(&kill);
-    kill.kernel_id = (char *) kernel_id;
-    char *defaults = kill.reason; //  init's default; the reason below is borrowed
-    kill.reason = (char *) reason;
+    kill.kernel_id = kernel_id;
+    kill.reason = reason;
     if (grace_ms >= 0)
         kill.grace_ms = (uint64_t) grace_ms;
     bus_writer_t *writer = bus_writer_new();
@@ -278,7 +270,6 @@ sched_kernels_terminate(sched_kernels_t *self,
                            s_on_destroyed, self)))
         sched_calls_done(&call);
     bus_writer_destroy(&writer);
-    free(defaults);
 }
 
 int

@@ -52,24 +52,24 @@ sched_lifecycle_emit_move(sched_lifecycle_t *self,
     assert(self);
     proto_session_lifecycle_t step;
     proto_session_lifecycle_init(&step);
-    step.event = (char *) event;
-    step.session_id = (char *) move->session_id;
-    step.session_name = (char *) move->name;
-    step.access_key = (char *) move->access_key;
-    step.domain_name = (char *) move->domain_name;
-    step.group_id = (char *) move->group_id;
-    step.status = (char *) sched_session_status_str(status);
-    step.kernel_id = (char *) kernel_id;
+    step.event = event;
+    step.session_id = move->session_id;
+    step.session_name = move->name;
+    step.access_key = move->access_key;
+    step.domain_name = move->domain_name;
+    step.group_id = move->group_id;
+    step.status = sched_session_status_str(status);
+    step.kernel_id = kernel_id;
     if (kernel_id && *move->cluster_role) {
         //  Backend.AI numbers a kernel within its role (main1, sub1, sub2);
         //  the kernels table numbers them across the session (1, 2, 3).
-        step.cluster_role = (char *) move->cluster_role;
+        step.cluster_role = move->cluster_role;
         int64_t index = move->cluster_idx;
         step.cluster_idx =
             (uint64_t) (strcmp(step.cluster_role, "sub") == 0 && index > 1 ? index - 1
                                                                            : index);
     }
-    step.reason = (char *) reason;
+    step.reason = reason;
     step.has_exit_code = exit_code != NULL;
     step.exit_code = exit_code ? *exit_code : 0;
     step.at = bus_clock_wall_us();
@@ -80,7 +80,7 @@ sched_lifecycle_emit_move(sched_lifecycle_t *self,
     if (proto_session_lifecycle_write(&step, self->writer) == 0)
         bus_node_emit(self->node, PROTO_SESSION_LIFECYCLE, bus_writer_data(self->writer),
                       bus_writer_size(self->writer));
-    sched_db_sessions_kernel_facts_clear(&step);
+    proto_session_lifecycle_clear(&step); //  the facts' arena; the rest is borrowed
 }
 
 void

@@ -252,7 +252,7 @@ s_list_agent(sched_reconcile_t *self, const char *agent_id, const char *addr)
         return;
     proto_kernel_list_req_t req;
     proto_kernel_list_req_init(&req);
-    req.agent_id = (char *) agent_id; //  borrowed: not cleared below
+    req.agent_id = agent_id;
     bus_writer_t *writer = bus_writer_new();
     sched_call_t *call = sched_calls_prepare(self->calls, "", "");
     if (call) {

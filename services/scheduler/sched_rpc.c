@@ -142,8 +142,8 @@ s_restart_kernel(sched_rpc_t *self,
         return bus_error_set(err, BUS_STATUS_UNAVAILABLE, "cannot commit");
     proto_kernel_restart_req_t call_req;
     proto_kernel_restart_req_init(&call_req);
-    call_req.kernel_id = (char *) kernel_id;
-    call_req.startup_command = *command ? (char *) command : NULL;
+    call_req.kernel_id = kernel_id;
+    call_req.startup_command = *command ? command : NULL;
     bus_writer_t *writer = bus_writer_new();
     sched_call_t *call = sched_calls_prepare(self->calls, session_id, kernel_id);
     if (call) {
@@ -290,11 +290,16 @@ s_on_list(void *arg,
     proto_session_list_rep_t out;
     proto_session_list_rep_init(&out);
     size_t total = 0;
-    rc = sched_db_list_sessions(self->db, &filter, &out.sessions, &out.sessions_count,
-                                &total, err);
+    proto_session_info_t *page = NULL; //  each item holds its own arena
+    rc = sched_db_list_sessions(self->db, &filter, &page, &out.sessions_count, &total,
+                                err);
+    out.sessions = page;
     out.total_count = total;
     if (rc == BUS_OK && proto_session_list_rep_write(&out, reply) != 0)
         rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot list sessions");
+    for (size_t i = 0; page && i < out.sessions_count; i++)
+        proto_session_info_clear(&page[i]);
+    free(page);
     proto_session_list_rep_clear(&out);
     proto_session_list_req_clear(&in);
     return rc;
@@ -434,11 +439,13 @@ s_on_invariant(void *arg,
     proto_scheduler_invariant_rep_t out;
     proto_scheduler_invariant_rep_init(&out);
     out.violations = (uint64_t) violations;
-    out.report = json_dumps(report, JSON_COMPACT);
+    char *text = json_dumps(report, JSON_COMPACT);
     json_decref(report);
-    rc = out.report && proto_scheduler_invariant_rep_write(&out, reply) == 0
+    out.report = text;
+    rc = text && proto_scheduler_invariant_rep_write(&out, reply) == 0
              ? BUS_OK
              : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write the report");
+    free(text);
     proto_scheduler_invariant_rep_clear(&out);
     return rc;
 }

@@ -50,10 +50,10 @@ s_folder_out(sp_rpc_t *self, const sp_folder_t *folder, proto_storage_folder_t *
 {
     proto_storage_folder_init(out);
     const sp_volume_t *volume = sp_folders_volume_of(self->folders, folder);
-    out->id = (char *) folder->id;
-    out->volume = (char *) folder->volume;
-    out->host = volume ? (char *) volume->host : NULL;
-    out->state = (char *) folder->state;
+    out->id = folder->id;
+    out->volume = folder->volume;
+    out->host = volume ? volume->host : NULL;
+    out->state = folder->state;
     out->quota_bytes = folder->quota_bytes;
     out->usage_bytes = folder->usage_bytes;
     out->file_count = folder->file_count;
@@ -143,23 +143,24 @@ s_on_volumes(void *arg,
     size_t count = sp_volumes_count(volumes);
     proto_storage_volumes_rep_t out;
     proto_storage_volumes_rep_init(&out);
-    out.proxy = (char *) sp_volumes_proxy(volumes);
+    out.proxy = sp_volumes_proxy(volumes);
     out.url = self->url;
-    out.volumes = calloc(count, sizeof *out.volumes);
-    if (!out.volumes)
+    proto_storage_volume_t *list = proto_arena_alloc(&out.owned_, count * sizeof *list);
+    if (!list)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    out.volumes = list;
     //  Backend.AI's capabilities: folders on it, and quotas (ours are
     //  enforced by the storage-proxy, with XFS project quotas to come).
-    static char *capabilities[] = {"vfolder", "quota"};
+    static const char *const capabilities[] = {"vfolder", "quota"};
     for (size_t i = 0; i < count; i++) {
         const sp_volume_t *volume = sp_volumes_at(volumes, i);
-        proto_storage_volume_t *v = &out.volumes[out.volumes_count++];
+        proto_storage_volume_t *v = &list[out.volumes_count++];
         proto_storage_volume_init(v);
-        v->name = (char *) volume->name;
-        v->host = (char *) volume->host;
-        v->backend = (char *) volume->backend;
-        v->path = (char *) volume->path;
-        v->fs_type = (char *) volume->fs_type;
+        v->name = volume->name;
+        v->host = volume->host;
+        v->backend = volume->backend;
+        v->path = volume->path;
+        v->fs_type = volume->fs_type;
         v->capabilities = capabilities;
         v->capabilities_count = 2;
         sp_volume_usage_t usage;
@@ -173,7 +174,7 @@ s_on_volumes(void *arg,
     }
     if (proto_storage_volumes_rep_write(&out, reply) != 0)
         rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-    free(out.volumes);
+    proto_storage_volumes_rep_clear(&out);
     return rc;
 }
 
@@ -374,8 +375,8 @@ s_on_mount_path(void *arg,
         proto_storage_folder_mount_path_rep_t out;
         proto_storage_folder_mount_path_rep_init(&out);
         out.path = path;
-        out.host = (char *) volume->host;
-        out.backend = (char *) volume->backend;
+        out.host = volume->host;
+        out.backend = volume->backend;
         if (proto_storage_folder_mount_path_rep_write(&out, reply) != 0)
             rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
     }
@@ -463,17 +464,19 @@ s_list_reply(const sp_fs_page_t *page,
     int rc = BUS_OK;
     proto_storage_files_list_rep_t out;
     proto_storage_files_list_rep_init(&out);
+    proto_storage_entry_t *list = NULL;
     if (count) {
-        out.entries = calloc(count, sizeof *out.entries);
-        if (!out.entries)
+        list = proto_arena_alloc(&out.owned_, count * sizeof *list);
+        if (!list)
             return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        out.entries = list;
     }
     for (size_t i = 0; i < count; i++) {
         const sp_fs_entry_t *entry = &page->entries[first + i];
-        proto_storage_entry_t *e = &out.entries[out.entries_count++];
+        proto_storage_entry_t *e = &list[out.entries_count++];
         proto_storage_entry_init(e);
         e->name = entry->name;
-        e->type = (char *) s_type_name(entry->info.type);
+        e->type = s_type_name(entry->info.type);
         e->size = entry->info.size;
         e->mode = entry->info.mode;
         e->mtime = s_us(entry->info.mtime);
@@ -484,10 +487,10 @@ s_list_reply(const sp_fs_page_t *page,
     if (more && count)
         out.cursor = page->entries[first + count - 1].name;
     else if (more)
-        out.cursor = (char *) cursor; //  every entry of the page vanished: same again
+        out.cursor = cursor; //  every entry of the page vanished: same again
     if (proto_storage_files_list_rep_write(&out, reply) != 0)
         rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-    free(out.entries);
+    proto_storage_files_list_rep_clear(&out);
     return rc;
 }
 
@@ -566,16 +569,18 @@ s_on_mkdir(void *arg,
     proto_storage_files_mkdir_rep_t out;
     proto_storage_files_mkdir_rep_init(&out);
     bus_error_t *errors = NULL;
+    proto_storage_result_t *results = NULL;
     if (rc == BUS_OK) {
-        out.results = calloc(in.paths_count, sizeof *out.results);
+        results = proto_arena_alloc(&out.owned_, in.paths_count * sizeof *results);
+        out.results = results;
         errors = calloc(in.paths_count, sizeof *errors);
-        if (!out.results || !errors)
+        if (!results || !errors)
             rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     }
     unsigned flags =
         (in.parents ? SP_FS_MKDIR_PARENTS : 0) | (in.exist_ok ? SP_FS_MKDIR_EXIST_OK : 0);
     for (size_t i = 0; rc == BUS_OK && i < in.paths_count; i++) {
-        proto_storage_result_t *result = &out.results[out.results_count++];
+        proto_storage_result_t *result = &results[out.results_count++];
         proto_storage_result_init(result);
         result->path = in.paths[i];
         if (sp_fs_mkdir(fs, in.paths[i], strlen(in.paths[i]), flags, &errors[i]) != 0) {
@@ -585,7 +590,7 @@ s_on_mkdir(void *arg,
     }
     if (rc == BUS_OK && proto_storage_files_mkdir_rep_write(&out, reply) != 0)
         rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-    free(out.results);
+    proto_storage_files_mkdir_rep_clear(&out);
     free(errors);
     sp_fs_destroy(&fs);
     proto_storage_files_mkdir_req_clear(&in);

@@ -57,9 +57,9 @@ s_create(const char *id, const char *command)
     proto_kv_t slots[] = {{"cpu", "1"}, {"mem", "268435456"}};
     proto_session_create_req_t in;
     proto_session_create_req_init(&in);
-    in.session_id = (char *) id;
+    in.session_id = id;
     in.kernel_id = kernel;
-    in.name = (char *) id;
+    in.name = id;
     in.access_key = "AKACCT";
     in.user_uuid = "user-acct";
     in.domain_name = "default";
@@ -68,14 +68,10 @@ s_create(const char *id, const char *command)
     in.image = IMAGE;
     in.slots = slots;
     in.slots_count = 2;
-    char *type = in.type, *arch = in.architecture;
     in.type = "BATCH";
-    in.startup_command = (char *) command;
+    in.startup_command = command;
     bus_writer_t *writer = bus_writer_new();
     proto_session_create_req_write(&in, writer);
-    free(type);
-    free(arch);
-    free(in.cluster_mode);
     zchunk_t *reply = NULL;
     bus_error_t err = {0};
     int rc = s_call(s_client, "session.create", writer, &reply, &err);
@@ -117,13 +113,12 @@ s_usage(const char *by, proto_accounting_usage_rep_t *out)
 {
     proto_accounting_usage_req_t in;
     proto_accounting_usage_req_init(&in);
-    char *groups[] = {"group-acct"};
+    const char *groups[] = {"group-acct"};
     in.group_ids = groups;
     in.group_ids_count = 1;
     in.from = s_from;
     in.to = bus_clock_wall_us() + 3600LL * 1000000;
-    free(in.group_by);
-    in.group_by = (char *) by;
+    in.group_by = by;
     bus_writer_t *writer = bus_writer_new();
     proto_accounting_usage_req_write(&in, writer);
     zchunk_t *reply = NULL;
@@ -199,12 +194,12 @@ test_usage_survives_kill(void)
     }
     T_ASSERT(ended);
     //  Sorted by session: s-burn, s-idle; each kernel once.
-    proto_accounting_group_t *burn = &rep.groups[0], *idle_g = &rep.groups[1];
+    const proto_accounting_group_t *burn = &rep.groups[0], *idle_g = &rep.groups[1];
     T_EQ_STR(burn->session_id, burn_id);
     T_EQ_STR(idle_g->session_id, idle_id);
     for (int i = 0; i < 2; i++) {
-        proto_accounting_group_t *g = &rep.groups[i];
-        proto_accounting_kernel_t *k = &g->kernels[0];
+        const proto_accounting_group_t *g = &rep.groups[i];
+        const proto_accounting_kernel_t *k = &g->kernels[0];
         double wall = (double) (k->ended_at - k->started_at) / US;
         fprintf(stderr,
                 "# %s held=%.3f s cpu_held=%.3f cpu_used=%.3f wall=%.3f image=%s\n",

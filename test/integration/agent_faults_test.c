@@ -190,6 +190,8 @@ s_call(const char *method, bus_writer_t *writer, proto_session_info_t *info)
         if (rc == BUS_OK) {
             *info = rep.session; //  moved out of rep
             memset(&rep.session, 0, sizeof rep.session);
+            info->owned_ = rep.owned_; //  the strings are in rep's arena
+            rep.owned_ = NULL;
             proto_session_create_rep_clear(&rep);
         } else
             fprintf(stderr, "# %s: reply %s\n", method, err.detail);
@@ -220,9 +222,6 @@ s_create(int i, proto_session_info_t *info)
     bus_writer_t *writer = bus_writer_new();
     if (writer && proto_session_create_req_write(&in, writer) != 0)
         bus_writer_destroy(&writer);
-    free(in.type); //  init's defaults; the rest is borrowed
-    free(in.architecture);
-    free(in.cluster_mode);
     return s_call(PROTO_SESSION_CREATE, writer, info);
 }
 
@@ -247,7 +246,6 @@ s_destroy(int i)
     bus_writer_t *writer = bus_writer_new();
     if (writer && proto_session_destroy_req_write(&in, writer) != 0)
         bus_writer_destroy(&writer);
-    free(in.reason);
     return s_call(PROTO_SESSION_DESTROY, writer, NULL);
 }
 
@@ -273,9 +271,9 @@ s_execute(int i, const char *run_id, const char *code)
     proto_kernel_execute_req_t in;
     proto_kernel_execute_req_init(&in);
     in.kernel_id = s_kernels[i];
-    in.run_id = (char *) run_id;
+    in.run_id = run_id;
     in.mode = "query";
-    in.code = (char *) code;
+    in.code = code;
     in.wait_ms = 10000;
     bus_writer_t *writer = bus_writer_new();
     if (writer && proto_kernel_execute_req_write(&in, writer) != 0)
@@ -346,7 +344,7 @@ s_usage(const char *access_key, char *cpu, char *mem, size_t size)
 {
     proto_scheduler_usage_req_t in;
     proto_scheduler_usage_req_init(&in);
-    in.access_key = (char *) access_key;
+    in.access_key = access_key;
     bus_writer_t *writer = bus_writer_new();
     if (writer && proto_scheduler_usage_req_write(&in, writer) != 0)
         bus_writer_destroy(&writer);
@@ -577,7 +575,6 @@ test_requests_for_another_agent_refused(void)
     proto_kv_t slots[] = {{"cpu", CPU}, {"mem", MEM}};
     proto_kernel_create_req_t in;
     proto_kernel_create_req_init(&in);
-    char *defaults[] = {in.session_type, in.cluster_role, in.architecture};
     in.kernel_id = kernel;
     in.session_id = "af-other";
     in.agent_id = "agent-other";
@@ -587,8 +584,6 @@ test_requests_for_another_agent_refused(void)
     bus_writer_t *writer = bus_writer_new();
     if (writer && proto_kernel_create_req_write(&in, writer) != 0)
         bus_writer_destroy(&writer);
-    for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
-        free(defaults[i]);
     zchunk_t *reply = NULL;
     T_EQ_INT(s_call_raw(s_agent_client, PROTO_KERNEL_CREATE, writer, &reply),
              BUS_STATUS_UNAVAILABLE);

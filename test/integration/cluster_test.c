@@ -117,10 +117,9 @@ s_create(const cluster_t *cluster, uint64_t size)
     proto_kv_t slots[] = {{"cpu", "1"}, {"mem", "268435456"}};
     proto_session_create_req_t in;
     proto_session_create_req_init(&in);
-    char *type = in.type, *arch = in.architecture, *mode = in.cluster_mode;
-    in.session_id = (char *) cluster->id;
+    in.session_id = cluster->id;
     in.kernel_id = kernel;
-    in.name = (char *) cluster->id;
+    in.name = cluster->id;
     in.access_key = "AKTEST";
     in.user_uuid = "user-1";
     in.domain_name = "default";
@@ -129,13 +128,10 @@ s_create(const cluster_t *cluster, uint64_t size)
     in.image = IMAGE;
     in.slots = slots;
     in.slots_count = 2;
-    in.cluster_mode = (char *) cluster->mode;
+    in.cluster_mode = cluster->mode;
     in.cluster_size = size;
     bus_writer_t *writer = bus_writer_new();
     proto_session_create_req_write(&in, writer);
-    free(type);
-    free(arch);
-    free(mode);
     zchunk_t *reply = NULL;
     int rc = s_call(s_client, PROTO_SESSION_CREATE, writer, &reply);
     zchunk_destroy(&reply);
@@ -147,10 +143,9 @@ s_destroy(const char *session_id)
 {
     proto_session_destroy_req_t in;
     proto_session_destroy_req_init(&in);
-    in.session_id = (char *) session_id;
+    in.session_id = session_id;
     bus_writer_t *writer = bus_writer_new();
     proto_session_destroy_req_write(&in, writer);
-    free(in.reason);
     zchunk_t *reply = NULL;
     int rc = s_call(s_client, PROTO_SESSION_DESTROY, writer, &reply);
     zchunk_destroy(&reply);
@@ -226,10 +221,10 @@ s_run(int agent, const char *id, const char *code)
     snprintf(run_id, sizeof run_id, "run-%d", ++runs);
     proto_kernel_execute_req_t in;
     proto_kernel_execute_req_init(&in);
-    in.kernel_id = (char *) id;
+    in.kernel_id = id;
     in.run_id = run_id;
     in.mode = "query";
-    in.code = (char *) code;
+    in.code = code;
     in.wait_ms = 15000;
     bus_writer_t *writer = bus_writer_new();
     proto_kernel_execute_req_write(&in, writer);

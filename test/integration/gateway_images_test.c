@@ -95,17 +95,18 @@ static void
 s_info(proto_image_info_t *info, const char *reference, const char *arch)
 {
     proto_image_info_init(info);
-    info->reference = strdup(reference);
-    info->architecture = strdup(arch);
-    info->digest = strdup("sha256:5f1e0bd3a1c7");
+    info->reference = reference;
+    info->architecture = arch;
+    info->digest = "sha256:5f1e0bd3a1c7";
     info->size_bytes = 1234567890;
 }
 
+//  Adds a label to info, whose labels are room (big enough).
 static void
-s_label(proto_image_info_t *info, const char *key, const char *value)
+s_label(proto_image_info_t *info, proto_kv_t *room, const char *key, const char *value)
 {
-    info->labels = realloc(info->labels, (info->labels_count + 1) * sizeof(proto_kv_t));
-    info->labels[info->labels_count++] = (proto_kv_t){strdup(key), strdup(value)};
+    room[info->labels_count++] = (proto_kv_t){key, value};
+    info->labels = room;
 }
 
 //  Publishes a durable image.catalog: python (installed or not) and,
@@ -115,18 +116,20 @@ s_report(bool python_installed, bool with_miner)
 {
     proto_image_catalog_t catalog;
     proto_image_catalog_init(&catalog);
-    catalog.agent_id = strdup(AGENT_ID);
-    catalog.images = calloc(2, sizeof *catalog.images);
-    s_info(&catalog.images[0], PYTHON, "amd64");
-    catalog.images[0].installed = python_installed;
-    s_label(&catalog.images[0], "ai.backend.kernelspec", "1");
-    s_label(&catalog.images[0], "ai.backend.features", "batch query uid-match");
-    s_label(&catalog.images[0], "ai.backend.resource.min.mem", "256m");
-    s_label(&catalog.images[0], "ai.backend.runtime-type", "python");
+    catalog.agent_id = AGENT_ID;
+    proto_image_info_t images[2];
+    proto_kv_t labels[2][4];
+    catalog.images = images;
+    s_info(&images[0], PYTHON, "amd64");
+    images[0].installed = python_installed;
+    s_label(&images[0], labels[0], "ai.backend.kernelspec", "1");
+    s_label(&images[0], labels[0], "ai.backend.features", "batch query uid-match");
+    s_label(&images[0], labels[0], "ai.backend.resource.min.mem", "256m");
+    s_label(&images[0], labels[0], "ai.backend.runtime-type", "python");
     catalog.images_count = 1;
     if (with_miner) {
-        s_info(&catalog.images[1], MINER, "x86_64");
-        s_label(&catalog.images[1], "ai.backend.role", "SYSTEM");
+        s_info(&images[1], MINER, "x86_64");
+        s_label(&images[1], labels[1], "ai.backend.role", "SYSTEM");
         catalog.images_count = 2;
     }
     bus_writer_t *writer = bus_writer_new();

@@ -151,27 +151,19 @@ s_create_body(const char *id,
     proto_kv_t environ[] = {{"GREETING", "hi there"}};
     proto_kernel_create_req_t in;
     proto_kernel_create_req_init(&in);
-    in.kernel_id = (char *) id;
+    in.kernel_id = id;
     in.session_id = "session-1";
-    in.image = (char *) image;
+    in.image = image;
     in.slots = slots;
     in.slots_count = 2;
     in.environ = environ;
     in.environ_count = 1;
     in.access_key = "AKTEST";
-    char *type = in.session_type;
     if (startup_command) {
         in.session_type = "batch";
-        in.startup_command = (char *) startup_command;
+        in.startup_command = startup_command;
     }
     proto_kernel_create_req_write(&in, writer);
-    in.session_type = type;
-    in.startup_command = NULL;
-    //  The defaults init made are the struct's; the rest is borrowed.
-    in.kernel_id = in.session_id = in.image = in.access_key = NULL;
-    in.slots = in.environ = NULL;
-    in.slots_count = in.environ_count = 0;
-    proto_kernel_create_req_clear(&in);
 }
 
 //  Creates kernel id with mem bytes of memory (a batch kernel when
@@ -224,10 +216,10 @@ s_execute_ms(const char *id,
 {
     proto_kernel_execute_req_t in;
     proto_kernel_execute_req_init(&in);
-    in.kernel_id = (char *) id;
-    in.run_id = (char *) run_id;
-    in.mode = (char *) mode;
-    in.code = (char *) code;
+    in.kernel_id = id;
+    in.run_id = run_id;
+    in.mode = mode;
+    in.code = code;
     in.wait_ms = (uint64_t) wait_ms;
     bus_writer_t *writer = bus_writer_new();
     proto_kernel_execute_req_write(&in, writer);
@@ -265,8 +257,8 @@ s_interrupt(const char *id, const char *run_id, bool force)
 {
     proto_kernel_interrupt_req_t in;
     proto_kernel_interrupt_req_init(&in);
-    in.kernel_id = (char *) id;
-    in.run_id = (char *) run_id;
+    in.kernel_id = id;
+    in.run_id = run_id;
     in.force = force;
     bus_writer_t *writer = bus_writer_new();
     proto_kernel_interrupt_req_write(&in, writer);
@@ -286,7 +278,7 @@ s_destroy(const char *id, int64_t *exit_code)
 {
     proto_kernel_destroy_req_t in;
     proto_kernel_destroy_req_init(&in);
-    in.kernel_id = (char *) id;
+    in.kernel_id = id;
     in.grace_ms = 2000;
     bus_writer_t *writer = bus_writer_new();
     proto_kernel_destroy_req_write(&in, writer);
@@ -309,7 +301,7 @@ s_restart(const char *id)
 {
     proto_kernel_restart_req_t in;
     proto_kernel_restart_req_init(&in);
-    in.kernel_id = (char *) id;
+    in.kernel_id = id;
     in.grace_ms = 2000;
     bus_writer_t *writer = bus_writer_new();
     proto_kernel_restart_req_write(&in, writer);
@@ -775,10 +767,10 @@ s_upload(const char *id, const char *const *items, size_t count)
     proto_kernel_file_t files[4];
     proto_kernel_upload_req_t in;
     proto_kernel_upload_req_init(&in);
-    in.kernel_id = (char *) id;
+    in.kernel_id = id;
     for (size_t i = 0; i < count; i++) {
-        files[i].path = (char *) items[2 * i];
-        files[i].data = (uint8_t *) items[2 * i + 1];
+        files[i].path = items[2 * i];
+        files[i].data = (const uint8_t *) items[2 * i + 1];
         files[i].data_size = strlen(items[2 * i + 1]);
     }
     in.files = files;
@@ -801,8 +793,8 @@ s_download_single(const char *id, const char *path, char **data_p, size_t *size_
     *data_p = NULL;
     proto_kernel_download_single_req_t in;
     proto_kernel_download_single_req_init(&in);
-    in.kernel_id = (char *) id;
-    in.path = (char *) path;
+    in.kernel_id = id;
+    in.path = path;
     bus_writer_t *writer = bus_writer_new();
     proto_kernel_download_single_req_write(&in, writer);
     zchunk_t *reply = NULL;
@@ -826,10 +818,10 @@ s_download_single(const char *id, const char *path, char **data_p, size_t *size_
 static int
 s_download(const char *id, const char *path, const char *tar_path)
 {
-    char *paths[] = {(char *) path};
+    const char *paths[] = {path};
     proto_kernel_download_req_t in;
     proto_kernel_download_req_init(&in);
-    in.kernel_id = (char *) id;
+    in.kernel_id = id;
     in.paths = paths;
     in.paths_count = 1;
     bus_writer_t *writer = bus_writer_new();
@@ -864,9 +856,8 @@ s_list_files(
     *files_p = NULL;
     proto_kernel_list_files_req_t in;
     proto_kernel_list_files_req_init(&in);
-    free(in.path);
-    in.kernel_id = (char *) id;
-    in.path = (char *) path;
+    in.kernel_id = id;
+    in.path = path;
     bus_writer_t *writer = bus_writer_new();
     proto_kernel_list_files_req_write(&in, writer);
     zchunk_t *reply = NULL;
@@ -1022,8 +1013,8 @@ s_pty_write(const char *id, const char *data, unsigned rows, unsigned cols)
 {
     proto_kernel_pty_write_req_t in;
     proto_kernel_pty_write_req_init(&in);
-    in.kernel_id = (char *) id;
-    in.data = (uint8_t *) data;
+    in.kernel_id = id;
+    in.data = (const uint8_t *) data;
     in.data_size = strlen(data);
     in.rows = rows;
     in.cols = cols;
@@ -1043,7 +1034,7 @@ s_pty_read_body(const char *id, uint64_t offset, uint64_t wait_ms, bus_writer_t 
 {
     proto_kernel_pty_read_req_t in;
     proto_kernel_pty_read_req_init(&in);
-    in.kernel_id = (char *) id;
+    in.kernel_id = id;
     in.offset = offset;
     in.wait_ms = wait_ms;
     proto_kernel_pty_read_req_write(&in, writer);

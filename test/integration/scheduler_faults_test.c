@@ -130,9 +130,6 @@ s_create_req(int round, int i)
     bus_writer_t *writer = bus_writer_new();
     if (writer && proto_session_create_req_write(&in, writer) != 0)
         bus_writer_destroy(&writer);
-    free(in.type); //  init's defaults; the rest is borrowed
-    free(in.architecture);
-    free(in.cluster_mode);
     return writer;
 }
 
@@ -154,6 +151,8 @@ s_call(const char *method, bus_writer_t *writer, proto_session_info_t *info)
         if (rc == BUS_OK) {
             *info = rep.session; //  moved out of rep
             memset(&rep.session, 0, sizeof rep.session);
+            info->owned_ = rep.owned_; //  the strings are in rep's arena
+            rep.owned_ = NULL;
             proto_session_create_rep_clear(&rep);
         }
     }
@@ -310,7 +309,6 @@ s_destroy_all(int round, bool freeze)
         bus_writer_t *writer = bus_writer_new();
         if (writer && proto_session_destroy_req_write(&in, writer) != 0)
             bus_writer_destroy(&writer);
-        free(in.reason);
         T_EQ_INT(s_call(PROTO_SESSION_DESTROY, writer, NULL), BUS_OK);
     }
     if (freeze) {

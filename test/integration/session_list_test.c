@@ -105,13 +105,12 @@ s_create_session(int i)
     proto_kv_t slots[] = {{"cpu", "1"}, {"mem", "268435456"}};
     proto_session_create_req_t in;
     proto_session_create_req_init(&in);
-    char *defaults[] = {in.type, in.architecture, in.cluster_mode};
     in.session_id = s_ids[i];
     in.kernel_id = kernel;
     in.name = name;
-    in.access_key = (char *) owner->kp->access_key;
-    in.user_uuid = (char *) owner->uuid;
-    in.domain_name = (char *) owner->domain;
+    in.access_key = owner->kp->access_key;
+    in.user_uuid = owner->uuid;
+    in.domain_name = owner->domain;
     //  The d2 user's sessions in a project of their own (not in the
     //  gateway), the others' spread over two.
     in.group_id = i % 4 == 3   ? "0000d2d2-0000-4000-8000-000000000002"
@@ -126,8 +125,6 @@ s_create_session(int i)
     bus_writer_t *writer = bus_writer_new();
     if (writer && proto_session_create_req_write(&in, writer) != 0)
         bus_writer_destroy(&writer);
-    for (size_t d = 0; d < sizeof defaults / sizeof defaults[0]; d++)
-        free(defaults[d]);
     return s_call(PROTO_SESSION_CREATE, writer) == BUS_OK;
 }
 
@@ -136,13 +133,11 @@ s_cancel_session(int i)
 {
     proto_session_destroy_req_t in;
     proto_session_destroy_req_init(&in);
-    char *reason = in.reason;
     in.session_id = s_ids[i];
     in.reason = i % 2 ? "user-requested" : "oom-killed";
     bus_writer_t *writer = bus_writer_new();
     if (writer && proto_session_destroy_req_write(&in, writer) != 0)
         bus_writer_destroy(&writer);
-    free(reason);
     return s_call(PROTO_SESSION_DESTROY, writer) == BUS_OK;
 }
 

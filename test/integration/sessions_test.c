@@ -101,6 +101,8 @@ s_call(const char *method, bus_writer_t *writer, proto_session_info_t *info)
         if (rc == BUS_OK) {
             *info = rep.session; //  moved out of rep
             memset(&rep.session, 0, sizeof rep.session);
+            info->owned_ = rep.owned_; //  the strings are in rep's arena
+            rep.owned_ = NULL;
             proto_session_create_rep_clear(&rep);
         }
     }
@@ -127,30 +129,26 @@ s_create(const char *id,
     proto_kv_t slots[] = {{"cpu", (char *) cpu}, {"mem", "268435456"}};
     proto_session_create_req_t in;
     proto_session_create_req_init(&in);
-    in.session_id = (char *) id;
+    in.session_id = id;
     in.kernel_id = kernel;
-    in.name = (char *) name;
+    in.name = name;
     in.access_key = "AKTEST";
     in.user_uuid = "user-1";
     in.domain_name = "default";
     in.group_id = "group-1";
     in.scaling_group = "default";
-    in.image = (char *) image;
+    in.image = image;
     in.slots = slots;
     in.slots_count = 2;
-    char *type = in.type, *arch = in.architecture;
     if (batch_command) {
         in.type = "BATCH";
-        in.startup_command = (char *) batch_command;
+        in.startup_command = batch_command;
     }
-    in.bootstrap_script = (char *) s_next_bootstrap;
-    in.preopen_ports = (char *) s_next_preopen;
+    in.bootstrap_script = s_next_bootstrap;
+    in.preopen_ports = s_next_preopen;
     s_next_bootstrap = s_next_preopen = NULL;
     bus_writer_t *writer = bus_writer_new();
     proto_session_create_req_write(&in, writer);
-    free(type);
-    free(arch);
-    free(in.cluster_mode);
     return s_call(PROTO_SESSION_CREATE, writer, info);
 }
 
@@ -159,7 +157,7 @@ s_get(const char *id, proto_session_info_t *info)
 {
     proto_session_get_req_t in;
     proto_session_get_req_init(&in);
-    in.session_id = (char *) id;
+    in.session_id = id;
     bus_writer_t *writer = bus_writer_new();
     proto_session_get_req_write(&in, writer);
     return s_call(PROTO_SESSION_GET, writer, info);
@@ -170,10 +168,9 @@ s_destroy(const char *id, proto_session_info_t *info)
 {
     proto_session_destroy_req_t in;
     proto_session_destroy_req_init(&in);
-    in.session_id = (char *) id;
+    in.session_id = id;
     bus_writer_t *writer = bus_writer_new();
     proto_session_destroy_req_write(&in, writer);
-    free(in.reason);
     return s_call(PROTO_SESSION_DESTROY, writer, info);
 }
 
@@ -182,7 +179,7 @@ s_restart(const char *id, proto_session_info_t *info)
 {
     proto_session_restart_req_t in;
     proto_session_restart_req_init(&in);
-    in.session_id = (char *) id;
+    in.session_id = id;
     bus_writer_t *writer = bus_writer_new();
     proto_session_restart_req_write(&in, writer);
     return s_call(PROTO_SESSION_RESTART, writer, info);

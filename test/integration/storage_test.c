@@ -79,8 +79,8 @@ s_create(const char *volume, const char *id, uint64_t quota, proto_storage_folde
 {
     proto_storage_folder_create_req_t in;
     proto_storage_folder_create_req_init(&in);
-    in.volume = (char *) volume;
-    in.id = (char *) id;
+    in.volume = volume;
+    in.id = id;
     in.quota_bytes = quota;
     bus_writer_t *w = s_writer();
     proto_storage_folder_create_req_write(&in, w);
@@ -94,6 +94,8 @@ s_create(const char *volume, const char *id, uint64_t quota, proto_storage_folde
         if (rc == BUS_OK) {
             *out = rep.folder;
             memset(&rep.folder, 0, sizeof rep.folder);
+            out->owned_ = rep.owned_; //  the strings are in rep's arena
+            rep.owned_ = NULL;
         }
         proto_storage_folder_create_rep_clear(&rep);
     }
@@ -107,7 +109,7 @@ s_usage(const char *id, bool rescan, proto_storage_folder_t *out)
 {
     proto_storage_folder_usage_req_t in;
     proto_storage_folder_usage_req_init(&in);
-    in.id = (char *) id;
+    in.id = id;
     in.rescan = rescan;
     bus_writer_t *w = s_writer();
     proto_storage_folder_usage_req_write(&in, w);
@@ -122,6 +124,8 @@ s_usage(const char *id, bool rescan, proto_storage_folder_t *out)
         if (rc == BUS_OK) {
             *out = rep.folder;
             memset(&rep.folder, 0, sizeof rep.folder);
+            out->owned_ = rep.owned_; //  the strings are in rep's arena
+            rep.owned_ = NULL;
         }
         proto_storage_folder_usage_rep_clear(&rep);
     }
@@ -134,7 +138,7 @@ s_quota(const char *id, uint64_t quota)
 {
     proto_storage_folder_quota_req_t in;
     proto_storage_folder_quota_req_init(&in);
-    in.id = (char *) id;
+    in.id = id;
     in.quota_bytes = quota;
     bus_writer_t *w = s_writer();
     proto_storage_folder_quota_req_write(&in, w);
@@ -146,10 +150,10 @@ s_quota(const char *id, uint64_t quota)
 static int
 s_mkdir(const char *id, const char *path, bool parents, bool exist_ok, int *path_status)
 {
-    char *paths[] = {(char *) path};
+    const char *paths[] = {path};
     proto_storage_files_mkdir_req_t in;
     proto_storage_files_mkdir_req_init(&in);
-    in.id = (char *) id;
+    in.id = id;
     in.paths = paths;
     in.paths_count = 1;
     in.parents = parents;
@@ -183,9 +187,9 @@ s_list(const char *id,
 {
     proto_storage_files_list_req_t in;
     proto_storage_files_list_req_init(&in);
-    in.id = (char *) id;
-    in.path = (char *) path;
-    in.cursor = (char *) cursor;
+    in.id = id;
+    in.path = path;
+    in.cursor = cursor;
     in.limit = limit;
     bus_writer_t *w = s_writer();
     proto_storage_files_list_req_write(&in, w);
@@ -204,9 +208,9 @@ s_rename(const char *id, const char *path, const char *new_name)
 {
     proto_storage_files_rename_req_t in;
     proto_storage_files_rename_req_init(&in);
-    in.id = (char *) id;
-    in.path = (char *) path;
-    in.new_name = (char *) new_name;
+    in.id = id;
+    in.path = path;
+    in.new_name = new_name;
     bus_writer_t *w = s_writer();
     proto_storage_files_rename_req_write(&in, w);
     bus_error_t err = {0};
@@ -218,9 +222,9 @@ s_move(const char *id, const char *src, const char *dst)
 {
     proto_storage_files_move_req_t in;
     proto_storage_files_move_req_init(&in);
-    in.id = (char *) id;
-    in.src = (char *) src;
-    in.dst = (char *) dst;
+    in.id = id;
+    in.src = src;
+    in.dst = dst;
     bus_writer_t *w = s_writer();
     proto_storage_files_move_req_write(&in, w);
     bus_error_t err = {0};
@@ -230,10 +234,10 @@ s_move(const char *id, const char *src, const char *dst)
 static int
 s_delete(const char *id, const char *path, bool recursive)
 {
-    char *paths[] = {(char *) path};
+    const char *paths[] = {path};
     proto_storage_files_delete_req_t in;
     proto_storage_files_delete_req_init(&in);
-    in.id = (char *) id;
+    in.id = id;
     in.paths = paths;
     in.paths_count = 1;
     in.recursive = recursive;
@@ -249,7 +253,7 @@ s_mount_path(const char *id, char *out, size_t size)
 {
     proto_storage_folder_mount_path_req_t in;
     proto_storage_folder_mount_path_req_init(&in);
-    in.id = (char *) id;
+    in.id = id;
     bus_writer_t *w = s_writer();
     proto_storage_folder_mount_path_req_write(&in, w);
     zchunk_t *reply = NULL;
@@ -1085,8 +1089,8 @@ test_clone(void)
         proto_storage_folder_clone_req_t in;
         proto_storage_folder_clone_req_init(&in);
         in.id = F1;
-        in.target_id = (char *) targets[t][0];
-        in.target_volume = (char *) targets[t][1];
+        in.target_id = targets[t][0];
+        in.target_volume = targets[t][1];
         bus_writer_t *w = s_writer();
         proto_storage_folder_clone_req_write(&in, w);
         zchunk_t *reply = NULL;
