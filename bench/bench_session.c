@@ -26,7 +26,10 @@
 
     Both run one at a time, in alternating blocks of BENCH_BLOCK, after one
     untimed warm-up of each (the agent's first kernel unpacks the image).
-    Afterwards each service's VmRSS (from /proc/<pid>/status) is printed
+    Afterwards what the deleted sessions left on the host is counted (the
+    agent's kernel dirs, hosts files, net allocations, runc containers and
+    mounts under the state dir: all 0, or the bench fails), and each
+    service's VmRSS (from /proc/<pid>/status) is printed
     with the number of sessions its databases now record; the last line is
         session: p50_ms=X p99_ms=Y runc_p50_ms=Z ratio=R
     with ratio = p50 / runc p50. Before it, the timeline of a create: the
@@ -703,6 +706,55 @@ s_setup(bench_t *self)
     return s_floor_setup(self);
 }
 
+//  Entries in dir, less dot files; -1 when it cannot be read.
+static int
+s_dir_entries(const char *dir)
+{
+    DIR *handle = opendir(dir);
+    if (!handle)
+        return -1;
+    int count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(handle)))
+        count += entry->d_name[0] != '.';
+    closedir(handle);
+    return count;
+}
+
+//  What every session, deleted, must not have left on the host while the
+//  agent still runs: kernel dirs, hosts files, net allocations (each names
+//  a namespace and a veth), runc containers, mounts under the state dir.
+//  Prints them; true when something was left.
+static bool
+s_leftovers(bench_t *self)
+{
+    char path[PATH_MAX], command[PATH_MAX + 64], line[PATH_MAX * 2];
+    const char *dirs[] = {"kernels", "hosts", "net"};
+    int counts[3];
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/" BENCH_AGENT "/%s", self->platform.dir, dirs[i]);
+        counts[i] = s_dir_entries(path);
+    }
+    int containers = 0, mounts = 0;
+    snprintf(command, sizeof command, "runc --root %s/" BENCH_AGENT "/runc list -q",
+             self->platform.dir);
+    FILE *list = popen(command, "r");
+    while (list && fgets(line, sizeof line, list))
+        containers += *line != '\n';
+    if (list)
+        pclose(list);
+    FILE *mountinfo = fopen("/proc/self/mountinfo", "r");
+    while (mountinfo && fgets(line, sizeof line, mountinfo))
+        mounts += strstr(line, self->platform.dir) != NULL;
+    if (mountinfo)
+        fclose(mountinfo);
+    printf("leftovers after %d sessions: kernel_dirs=%d hosts=%d net=%d runc=%d "
+           "mounts=%d\n",
+           self->sessions + self->session_failures, counts[0], counts[1], counts[2],
+           containers, mounts);
+    return counts[0] > 0 || counts[1] > 0 || counts[2] > 0 || containers || mounts;
+}
+
 //  What an interrupted run may leave: the floor's container, kernels the
 //  agent still ran when it stopped (their runc state, overlay, network
 //  namespace), the bridge, the cgroup parents.
@@ -899,6 +951,8 @@ main(int argc, char **argv)
                                   services[i].name, rss / 1024.0);
     }
     s_agent_steps_read(self);
+    //  Each session waited for TERMINATED: nothing of its kernel may be left.
+    bool left = !s_interrupted && s_leftovers(self);
     bool interrupted = s_interrupted;
     s_teardown(self, keep);
     if (interrupted)
@@ -946,6 +1000,8 @@ main(int argc, char **argv)
     if (over)
         printf("bench-session: target missed: a service at or over %d MiB RSS\n",
                BENCH_RSS_LIMIT_KIB / 1024);
+    if (left)
+        printf("bench-session: a deleted session left something on the host\n");
     printf("%s\n", rss_line);
     //  Where the milliseconds of a create go: p50 of each hop after the POST,
     //  and of each step inside the agent.
@@ -964,5 +1020,5 @@ main(int argc, char **argv)
         free(self->hop_us[h]);
     for (int s = 0; s < AGENT_STEPS; s++)
         free(self->step_us[s]);
-    return interrupted || self->session_failures || self->run_failures ? 1 : 0;
+    return interrupted || left || self->session_failures || self->run_failures ? 1 : 0;
 }
