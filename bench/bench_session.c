@@ -26,14 +26,19 @@
 
     Both run one at a time, in alternating blocks of BENCH_BLOCK, after one
     untimed warm-up of each (the agent's first kernel unpacks the image).
-    Afterwards each service's VmRSS (from /proc/<pid>/status) is printed
+    Afterwards what the deleted sessions left on the host is counted (the
+    agent's kernel dirs, hosts files, net allocations, runc containers and
+    mounts under the state dir: all 0, or the bench fails), and each
+    service's VmRSS (from /proc/<pid>/status) is printed
     with the number of sessions its databases now record; the last line is
         session: p50_ms=X p99_ms=Y runc_p50_ms=Z ratio=R
     with ratio = p50 / runc p50. Before it, the timeline of a create: the
     p50 of when each hop happened after the POST (session_scheduled,
     kernel.started, session_started, as the bus tells them to a subscriber
     the bench is, and the 201), and the p50 of each step inside the agent
-    (from its "kernel started" lines).
+    (from its "kernel started" lines); and the same for each quarter of the
+    run, with its own runc p50 and ratio, so that what grows with the number
+    of sessions made shows as a drift from the first quarter to the last.
     Usage: bench_session [COUNT]   (default $BENCH_SESSIONS, else 200)
     The binaries come from $BACKPLANE_BINDIR (else build/bin); the image from
     build/images/busybox (else deploy/images/build). BENCH_KEEP=1 keeps the
@@ -196,6 +201,11 @@ typedef enum {
 static const char *s_hop_names[HOP_COUNT] = {"scheduled", "kernel.started", "started",
                                              "201 reply"};
 
+//  The steps the agent's "kernel started" lines time (agent_kernel_create.c).
+enum { AGENT_STEPS = 6 };
+static const char *s_step_names[AGENT_STEPS] = {"prepare_ms", "net_ms",    "runc_ms",
+                                                "runner_ms",  "record_ms", "queue_ms"};
+
 typedef struct {
     client_platform_t platform;
     harness_proc_t agent;
@@ -213,17 +223,61 @@ typedef struct {
     int session_failures, destroy_failures, run_failures;
     //  The timeline of each timed create: when each hop happened after the
     //  POST (wall clock, as the services stamp their events).
-    bus_sub_t *events;         //  session.lifecycle and kernel.started from the hub
-    struct _hop_ctx_t *timing; //  the create being timed, while it is
-    int64_t *hop_us[HOP_COUNT];
-    int hops[HOP_COUNT];
+    bus_sub_t *events;          //  session.lifecycle and kernel.started from the hub
+    struct _hop_ctx_t *timing;  //  the create being timed, while it is
+    int64_t *hop_us[HOP_COUNT]; //  per timed session, in order; 0: not seen
+    //  The agent's steps from its "kernel started" lines, in order, the
+    //  warm-up's left out (see s_agent_steps_read).
+    int64_t *step_us[AGENT_STEPS];
+    int steps;
 } bench_t;
 
 typedef struct {
     const char *name;
     harness_proc_t *proc;
     long rss_start;
+    //  CPU time (its own and its reaped children's: the agent reaps runc
+    //  and the containers) spent during the session half of the blocks of
+    //  each quarter of the run, in clock ticks: robust to a loaded machine,
+    //  where wall times are not.
+    long long cpu[4], children[4];
 } service_t;
+
+//  utime+stime and cutime+cstime of pid in clock ticks; false when gone.
+static bool
+s_cpu_ticks(pid_t pid, long long *own, long long *children)
+{
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int) pid);
+    FILE *file = pid > 0 ? fopen(path, "r") : NULL;
+    size_t size = file ? fread(text, 1, sizeof text - 1, file) : 0;
+    if (file)
+        fclose(file);
+    text[size] = '\0';
+    const char *paren = strrchr(text, ')');
+    long long utime, stime, cutime, cstime;
+    //  after "pid (comm)": state ppid pgrp session tty tpgid flags minflt
+    //  cminflt majflt cmajflt utime stime cutime cstime
+    if (!paren ||
+        sscanf(paren + 1,
+               " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lld %lld %lld %lld", &utime,
+               &stime, &cutime, &cstime) != 4)
+        return false;
+    *own = utime + stime;
+    *children = cutime + cstime;
+    return true;
+}
+
+//  The bench's reaped children (the floor's runc and containers) in ticks.
+static long long
+s_own_children_ticks(void)
+{
+    struct rusage usage;
+    getrusage(RUSAGE_CHILDREN, &usage);
+    long long us = (long long) (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000000 +
+                   usage.ru_utime.tv_usec + usage.ru_stime.tv_usec;
+    return us * sysconf(_SC_CLK_TCK) / 1000000;
+}
 
 //  One signed request as the superadmin; the parsed reply (NULL if none).
 static json_t *
@@ -317,46 +371,79 @@ s_record_hops(bench_t *self, hop_ctx_t *ctx)
         s_pause_ms(1);
     }
     for (int h = 0; h < HOP_COUNT; h++)
-        if (ctx->at[h] > 0)
-            self->hop_us[h][self->hops[h]++] = ctx->at[h];
+        self->hop_us[h][self->sessions - 1] = ctx->at[h] > 0 ? ctx->at[h] : 0;
 }
 
-//  The p50 of each step the agent's "kernel started" lines time (prepare,
-//  net, runc, runner, record: see agent_kernel_create.c), into out.
-static void
-s_agent_steps(bench_t *self, char *out, size_t size)
+//  The p50 in ms of values[from..to) that are not 0 (the order is kept).
+static double
+s_p50_range(const int64_t *values, int from, int to)
 {
-    static const char *names[] = {"prepare_ms", "net_ms", "runc_ms", "runner_ms",
-                                  "record_ms"};
-    enum { STEPS = sizeof names / sizeof names[0] };
-    int64_t *values[STEPS];
-    int counts[STEPS] = {0};
-    for (int s = 0; s < STEPS; s++)
-        values[s] = calloc((size_t) self->count + 1, sizeof *values[s]);
+    int count = 0;
+    int64_t *copy = to > from ? calloc((size_t) (to - from), sizeof *copy) : NULL;
+    for (int i = from; copy && i < to; i++)
+        if (values[i] > 0)
+            copy[count++] = values[i];
+    double p50 = s_percentile_ms(copy, count, 50);
+    free(copy);
+    return p50;
+}
+
+//  Reads the agent's "kernel started" lines into step_us, in order, less
+//  the first (the warm-up's create, which unpacks the image).
+static void
+s_agent_steps_read(bench_t *self)
+{
     FILE *log = fopen(self->agent.log_path, "r");
     char line[2048];
-    while (log && fgets(line, sizeof line, log)) {
-        if (!strstr(line, "msg=\"kernel started\""))
+    int seen = 0;
+    while (log && fgets(line, sizeof line, log) && self->steps < self->count) {
+        if (!strstr(line, "msg=\"kernel started\"") || seen++ == 0)
             continue;
-        for (int s = 0; s < STEPS; s++) {
-            const char *at = strstr(line, names[s]);
-            if (at && values[s] && counts[s] <= self->count)
-                values[s][counts[s]++] =
-                    (int64_t) (strtod(at + strlen(names[s]) + 1, NULL) * 1000);
+        for (int s = 0; s < AGENT_STEPS; s++) {
+            const char *at = strstr(line, s_step_names[s]);
+            self->step_us[s][self->steps] =
+                at ? (int64_t) (strtod(at + strlen(s_step_names[s]) + 1, NULL) * 1000)
+                   : 0;
         }
+        self->steps++;
     }
     if (log)
         fclose(log);
+}
+
+//  The p50 of each of the agent's steps over creates [from, to), into out.
+static void
+s_agent_steps(bench_t *self, int from, int to, char *out, size_t size)
+{
     size_t used = 0;
     *out = '\0';
-    for (int s = 0; s < STEPS; s++) {
-        //  the warm-up's create (it unpacks the image) is the first line
-        int first = counts[s] > 1 ? 1 : 0;
-        used += (size_t) snprintf(
-            out + used, used < size ? size - used : 0, "%s%.*s %.1f", s ? ", " : "",
-            (int) (strlen(names[s]) - 3), names[s],
-            values[s] ? s_percentile_ms(values[s] + first, counts[s] - first, 50) : 0);
-        free(values[s]);
+    to = to < self->steps ? to : self->steps;
+    for (int s = 0; s < AGENT_STEPS; s++)
+        used +=
+            (size_t) snprintf(out + used, used < size ? size - used : 0, "%s%.*s %.1f",
+                              s ? ", " : "", (int) (strlen(s_step_names[s]) - 3),
+                              s_step_names[s], s_p50_range(self->step_us[s], from, to));
+}
+
+//  The same timeline for each quarter of the run: what grows with the
+//  number of sessions made shows as a drift from the first to the last.
+static void
+s_quarters(bench_t *self)
+{
+    if (self->sessions < 8 || self->runs < 8)
+        return;
+    for (int q = 0; q < 4; q++) {
+        int from = self->sessions * q / 4, to = self->sessions * (q + 1) / 4;
+        int rfrom = self->runs * q / 4, rto = self->runs * (q + 1) / 4;
+        double p50 = s_p50_range(self->session_us, from, to);
+        double r50 = s_p50_range(self->runc_us, rfrom, rto);
+        char steps[512];
+        s_agent_steps(self, from, to, steps, sizeof steps);
+        printf("  quarter %d (sessions %d-%d): p50 %.1f runc_p50 %.1f ratio %.2f;", q + 1,
+               from + 1, to, p50, r50, r50 > 0 ? p50 / r50 : 0);
+        for (int h = 0; h < HOP_COUNT; h++)
+            printf(" %s %.1f,", s_hop_names[h], s_p50_range(self->hop_us[h], from, to));
+        printf(" agent: %s\n", steps);
     }
 }
 
@@ -619,6 +706,55 @@ s_setup(bench_t *self)
     return s_floor_setup(self);
 }
 
+//  Entries in dir, less dot files; -1 when it cannot be read.
+static int
+s_dir_entries(const char *dir)
+{
+    DIR *handle = opendir(dir);
+    if (!handle)
+        return -1;
+    int count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(handle)))
+        count += entry->d_name[0] != '.';
+    closedir(handle);
+    return count;
+}
+
+//  What every session, deleted, must not have left on the host while the
+//  agent still runs: kernel dirs, hosts files, net allocations (each names
+//  a namespace and a veth), runc containers, mounts under the state dir.
+//  Prints them; true when something was left.
+static bool
+s_leftovers(bench_t *self)
+{
+    char path[PATH_MAX], command[PATH_MAX + 64], line[PATH_MAX * 2];
+    const char *dirs[] = {"kernels", "hosts", "net"};
+    int counts[3];
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/" BENCH_AGENT "/%s", self->platform.dir, dirs[i]);
+        counts[i] = s_dir_entries(path);
+    }
+    int containers = 0, mounts = 0;
+    snprintf(command, sizeof command, "runc --root %s/" BENCH_AGENT "/runc list -q",
+             self->platform.dir);
+    FILE *list = popen(command, "r");
+    while (list && fgets(line, sizeof line, list))
+        containers += *line != '\n';
+    if (list)
+        pclose(list);
+    FILE *mountinfo = fopen("/proc/self/mountinfo", "r");
+    while (mountinfo && fgets(line, sizeof line, mountinfo))
+        mounts += strstr(line, self->platform.dir) != NULL;
+    if (mountinfo)
+        fclose(mountinfo);
+    printf("leftovers after %d sessions: kernel_dirs=%d hosts=%d net=%d runc=%d "
+           "mounts=%d\n",
+           self->sessions + self->session_failures, counts[0], counts[1], counts[2],
+           containers, mounts);
+    return counts[0] > 0 || counts[1] > 0 || counts[2] > 0 || containers || mounts;
+}
+
 //  What an interrupted run may leave: the floor's container, kernels the
 //  agent still ran when it stopped (their runc state, overlay, network
 //  namespace), the bridge, the cgroup parents.
@@ -730,6 +866,10 @@ main(int argc, char **argv)
         self->hop_us[h] = calloc((size_t) self->count, sizeof *self->hop_us[h]);
         assert(self->hop_us[h]);
     }
+    for (int s = 0; s < AGENT_STEPS; s++) {
+        self->step_us[s] = calloc((size_t) self->count, sizeof *self->step_us[s]);
+        assert(self->step_us[s]);
+    }
     setvbuf(stdout, NULL, _IOLBF, 0); //  in order with stderr in a log
     signal(SIGPIPE, SIG_IGN);
     struct sigaction action = {.sa_handler = s_on_signal}; //  no SA_RESTART
@@ -744,10 +884,10 @@ main(int argc, char **argv)
         s_teardown(self, true);
         return 1;
     }
-    service_t services[] = {{"scheduler", &self->platform.scheduler, 0},
-                            {"gateway", &self->platform.gateway, 0},
-                            {"accounting", &self->platform.accounting, 0},
-                            {"agent", &self->agent, 0}};
+    service_t services[] = {{.name = "scheduler", .proc = &self->platform.scheduler},
+                            {.name = "gateway", .proc = &self->platform.gateway},
+                            {.name = "accounting", .proc = &self->platform.accounting},
+                            {.name = "agent", .proc = &self->agent}};
     size_t service_count = sizeof services / sizeof services[0];
     printf("bench-session: %d sessions (%s, %d cpu, %s) through the API on %s and %d "
            "bare runc run -d, in alternating blocks of %d; state in %s\n",
@@ -763,15 +903,27 @@ main(int argc, char **argv)
         if (!s_memory_kib(services[i].proc->pid, &services[i].rss_start, &hwm))
             services[i].rss_start = -1;
     }
+    long long floor_cpu[4] = {0};
     int64_t started = s_now_us();
     for (int done = 0; done < self->count && !s_interrupted; done += BENCH_BLOCK) {
         int block = self->count - done < BENCH_BLOCK ? self->count - done : BENCH_BLOCK;
         int64_t block_start = s_now_us();
+        int quarter = done * 4 / self->count;
+        long long before[8] = {0}, after[8] = {0};
+        for (size_t i = 0; i < service_count; i++)
+            s_cpu_ticks(services[i].proc->pid, &before[2 * i], &before[2 * i + 1]);
         for (int i = 0; i < block && !s_interrupted; i++)
             s_session_once(self, done + i);
+        for (size_t i = 0; i < service_count; i++) {
+            s_cpu_ticks(services[i].proc->pid, &after[2 * i], &after[2 * i + 1]);
+            services[i].cpu[quarter] += after[2 * i] - before[2 * i];
+            services[i].children[quarter] += after[2 * i + 1] - before[2 * i + 1];
+        }
         int64_t sessions_end = s_now_us();
+        long long floor_before = s_own_children_ticks();
         for (int i = 0; i < block && !s_interrupted; i++)
             s_runc_once(self, done + i);
+        floor_cpu[quarter] += s_own_children_ticks() - floor_before;
         if (self->count >= 5 * BENCH_BLOCK && (done / BENCH_BLOCK) % 5 == 4)
             printf("  %d/%d: last block %.1f s sessions, %.1f s runc\n", done + block,
                    self->count, (double) (sessions_end - block_start) / 1e6,
@@ -798,14 +950,33 @@ main(int argc, char **argv)
                                   alive ? " %s_mib=%.1f" : " %s_mib=gone",
                                   services[i].name, rss / 1024.0);
     }
-    char steps[512];
-    s_agent_steps(self, steps, sizeof steps);
+    s_agent_steps_read(self);
+    //  Each session waited for TERMINATED: nothing of its kernel may be left.
+    bool left = !s_interrupted && s_leftovers(self);
     bool interrupted = s_interrupted;
     s_teardown(self, keep);
     if (interrupted)
         printf("bench-session: interrupted; cleaned up\n");
 
     int sessions = self->sessions, runs = self->runs;
+    char steps[512];
+    s_agent_steps(self, 0, self->steps, steps, sizeof steps);
+    //  Before the whole run's percentiles sort the arrays in place.
+    printf("by quarter of the run (p50, ms; hops after the POST):\n");
+    s_quarters(self);
+    //  CPU per create (and delete): what a growing scan would show first.
+    double tick_ms = 1000.0 / (double) sysconf(_SC_CLK_TCK);
+    for (int q = 0; q < 4 && self->count >= 8; q++) {
+        int per = (self->count * (q + 1) / 4) - (self->count * q / 4);
+        printf("  quarter %d cpu ms per session:", q + 1);
+        for (size_t i = 0; i < service_count; i++)
+            printf(" %s %.1f%s", services[i].name,
+                   (double) services[i].cpu[q] * tick_ms / per,
+                   i + 1 < service_count ? "," : "");
+        printf(" (its children %.1f); floor runc %.1f\n",
+               (double) services[service_count - 1].children[q] * tick_ms / per,
+               (double) floor_cpu[q] * tick_ms / per);
+    }
     double p50 = s_percentile_ms(self->session_us, sessions, 50);
     double p90 = s_percentile_ms(self->session_us, sessions, 90);
     double p99 = s_percentile_ms(self->session_us, sessions, 99);
@@ -829,13 +1000,14 @@ main(int argc, char **argv)
     if (over)
         printf("bench-session: target missed: a service at or over %d MiB RSS\n",
                BENCH_RSS_LIMIT_KIB / 1024);
+    if (left)
+        printf("bench-session: a deleted session left something on the host\n");
     printf("%s\n", rss_line);
     //  Where the milliseconds of a create go: p50 of each hop after the POST,
     //  and of each step inside the agent.
     printf("timeline (p50 after the POST, ms):");
     for (int h = 0; h < HOP_COUNT; h++)
-        printf(" %s %.1f%s", s_hop_names[h],
-               s_percentile_ms(self->hop_us[h], self->hops[h], 50),
+        printf(" %s %.1f%s", s_hop_names[h], s_p50_range(self->hop_us[h], 0, sessions),
                h + 1 < HOP_COUNT ? "," : "\n");
     printf("agent steps (p50, ms): %s\n", steps);
     double ratio = r50 > 0 ? p50 / r50 : 0;
@@ -846,5 +1018,7 @@ main(int argc, char **argv)
     free(self->runc_us);
     for (int h = 0; h < HOP_COUNT; h++)
         free(self->hop_us[h]);
-    return interrupted || self->session_failures || self->run_failures ? 1 : 0;
+    for (int s = 0; s < AGENT_STEPS; s++)
+        free(self->step_us[s]);
+    return interrupted || left || self->session_failures || self->run_failures ? 1 : 0;
 }

@@ -3,10 +3,16 @@
 
     The mount options are one comma-separated string, so a lower, upper or
     work path holding ',' or ':' (or '\\') cannot be passed safely; such paths
-    are refused instead of escaped. Whether a path is mounted is read from
-    /proc/self/mountinfo, whose paths escape space, tab, newline and backslash
-    as octal; an overlay's upperdir is read back from there too, so unmounting
-    finds the scratch tmpfs of a kernel mounted by an earlier agent process.
+    are refused instead of escaped. Whether a path is mounted is what statx
+    says (STATX_ATTR_MOUNT_ROOT: one call, whatever the number of mounts on
+    the host), else read from /proc/self/mountinfo, whose paths escape
+    space, tab, newline and backslash as octal; an overlay's upperdir is read
+    back from there, so unmounting finds the scratch tmpfs of a kernel
+    mounted by an earlier agent process. mountinfo grows with every mount on
+    the host (other kernels, their namespaces, whatever else runs there), and
+    a create and a removal used to read it a dozen times each, a kilobyte a
+    read: it is read in large blocks, and only where a mount's type or
+    options are wanted.
 
     In memory mode the scratch tmpfs is mounted nosuid,nodev: that only
     guards the host's own view of it (<kernel_dir>/scratch), since overlayfs
@@ -22,8 +28,13 @@
     =========================================================================
 */
 #include "agent_classes.h"
+#include <fcntl.h>     //  AT_FDCWD, AT_NO_AUTOMOUNT
 #include <sys/mount.h> //  mount, umount2
-#include <sys/stat.h>  //  mkdir
+#include <sys/stat.h>  //  mkdir, statx
+
+//  How much of /proc/self/mountinfo one read takes (stdio's default for
+//  proc files is 1 KiB).
+#define S_MOUNTINFO_BUFFER 65536
 
 //  How many stacked mounts one unmount call takes off a mount point.
 #define S_UNMOUNT_DEPTH 8
@@ -86,6 +97,7 @@ s_mount_find(
     FILE *file = fopen("/proc/self/mountinfo", "r");
     if (!file)
         return false;
+    setvbuf(file, NULL, _IOFBF, S_MOUNTINFO_BUFFER);
     bool found = false;
     char *line = NULL;
     size_t size = 0;
@@ -447,5 +459,13 @@ bool
 agent_overlay_is_mounted(const char *path)
 {
     assert(path);
-    return s_mount_find(path, NULL, 0, NULL, 0);
+    //  statx follows symlinks as realpath does in s_mount_find, and sees
+    //  the topmost mount on path as mountinfo's last line for it would.
+    struct statx stx;
+    if (statx(AT_FDCWD, path, AT_NO_AUTOMOUNT, STATX_TYPE, &stx) != 0)
+        return errno == ENOENT || errno == ENOTDIR ? false
+                                                   : s_mount_find(path, NULL, 0, NULL, 0);
+    if (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT)
+        return (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0;
+    return s_mount_find(path, NULL, 0, NULL, 0); //  a kernel before 5.8
 }

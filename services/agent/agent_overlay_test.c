@@ -10,7 +10,8 @@
     files; a second kernel must be able to write while the first is full.
     The side mounts (run/, log/) must stop writes at their sizes, keep the
     kernel user's ownership of run/, survive a second mount and go with
-    agent_overlay_unmount_kernel.
+    agent_overlay_unmount_kernel. Whether a path is mounted must agree with
+    mountinfo through a symlink and with mounts stacked.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -412,6 +413,42 @@ test_side_mounts(void)
     T_ASSERT(!s_exists(k.dir));
 }
 
+//  Whether a path is mounted (statx where the kernel tells, else mountinfo)
+//  agrees with mountinfo: nothing there, a plain dir, a tmpfs, the same
+//  through a symlink, two stacked and one taken off, none left.
+static void
+test_is_mounted(void)
+{
+    char dir[PATH_MAX], link[PATH_MAX], missing[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/point", s_tmp);
+    snprintf(link, sizeof link, "%s/point-link", s_tmp);
+    snprintf(missing, sizeof missing, "%s/missing/deeper", s_tmp);
+    T_EQ_INT(bus_mkdirs_mode(dir, 0755), 0);
+    T_EQ_INT(symlink(dir, link), 0);
+    T_ASSERT(!agent_overlay_is_mounted(missing));
+    T_ASSERT(!agent_overlay_is_mounted(dir));
+    T_ASSERT(!agent_overlay_is_mounted(link));
+    T_ASSERT(agent_overlay_is_mounted("/"));
+    T_EQ_INT(mount("tmpfs", dir, "tmpfs", 0, "size=64k"), 0);
+    T_EQ_INT(s_mounts_at(dir, "tmpfs"), 1);
+    T_ASSERT(agent_overlay_is_mounted(dir));
+    T_ASSERT(agent_overlay_is_mounted(link));
+    //  A dir inside the mount is not a mount point.
+    char inside[PATH_MAX + 8];
+    snprintf(inside, sizeof inside, "%s/sub", dir);
+    T_EQ_INT(mkdir(inside, 0755), 0);
+    T_ASSERT(!agent_overlay_is_mounted(inside));
+    T_EQ_INT(mount("tmpfs", dir, "tmpfs", 0, "size=64k"), 0);
+    T_EQ_INT(s_mounts_at(dir, "tmpfs"), 2);
+    T_EQ_INT(umount2(dir, 0), 0);
+    T_ASSERT(agent_overlay_is_mounted(dir));
+    T_EQ_INT(umount2(dir, 0), 0);
+    T_EQ_INT(s_mounts_at(dir, "tmpfs"), 0);
+    T_ASSERT(!agent_overlay_is_mounted(dir));
+    T_EQ_INT(unlink(link), 0);
+    T_EQ_INT(rmdir(dir), 0);
+}
+
 //  ---------------------------------------------------------------------------
 
 int
@@ -448,6 +485,7 @@ main(void)
     T_RUN(test_memory_failure_cleans);
     T_RUN(test_hostdir);
     T_RUN(test_side_mounts);
+    T_RUN(test_is_mounted);
 
     //  Whatever a failed case left: no mount, no dir.
     for (int i = 0; i < 4 && s_mounts_under_tmp() > 0; i++) {
