@@ -311,18 +311,19 @@ bus_token_sign(const void *secret,
 
 //  ---------------------------------------------------------------------------
 
-int
-bus_token_verify(const void *secret,
-                 size_t secret_len,
-                 const char *token,
-                 size_t len,
-                 int64_t now,
-                 bus_token_op_t expected,
-                 bus_token_claims_t *claims,
-                 bus_error_t *err)
+//  Checks token's form and signature under secret and decodes its claims
+//  part into json (BUS_TOKEN_MAX_LEN bytes) without parsing it: what every
+//  kind of token shares. BUS_OK, or INVALID (malformed), FORBIDDEN (a bad
+//  signature), INTERNAL (no usable secret) with err set.
+static int
+s_unseal(const void *secret,
+         size_t secret_len,
+         const char *token,
+         size_t len,
+         uint8_t *json,
+         size_t *json_len,
+         bus_error_t *err)
 {
-    assert(claims);
-    memset(claims, 0, sizeof *claims);
     if (!secret || secret_len < BUS_TOKEN_SECRET_MIN || secret_len > INT_MAX)
         return bus_error_set(err, BUS_STATUS_INTERNAL,
                              "token secret shorter than %d bytes", BUS_TOKEN_SECRET_MIN);
@@ -357,11 +358,31 @@ bus_token_verify(const void *secret,
         return bus_error_set(err, BUS_STATUS_FORBIDDEN, "bad token signature");
 
     //  Signed by the holder of the secret from here on; still checked fully
-    uint8_t json[BUS_TOKEN_MAX_LEN];
-    ptrdiff_t json_len = s_b64_decode(token, payload_len, json);
-    if (json_len < 0)
+    ptrdiff_t decoded = s_b64_decode(token, payload_len, json);
+    if (decoded < 0)
         return bus_error_set(err, BUS_STATUS_INVALID, "malformed token: bad claims part");
-    if (s_parse_claims(json, (size_t) json_len, claims, err) != 0) {
+    *json_len = (size_t) decoded;
+    return BUS_OK;
+}
+
+int
+bus_token_verify(const void *secret,
+                 size_t secret_len,
+                 const char *token,
+                 size_t len,
+                 int64_t now,
+                 bus_token_op_t expected,
+                 bus_token_claims_t *claims,
+                 bus_error_t *err)
+{
+    assert(claims);
+    memset(claims, 0, sizeof *claims);
+    uint8_t json[BUS_TOKEN_MAX_LEN];
+    size_t json_len = 0;
+    int rc = s_unseal(secret, secret_len, token, len, json, &json_len, err);
+    if (rc != BUS_OK)
+        return rc;
+    if (s_parse_claims(json, json_len, claims, err) != 0) {
         memset(claims, 0, sizeof *claims);
         return BUS_STATUS_INVALID;
     }
@@ -472,43 +493,14 @@ bus_token_open(const void *secret,
 {
     assert(claims);
     *claims = NULL;
-    if (!secret || secret_len < BUS_TOKEN_SECRET_MIN || secret_len > INT_MAX)
-        return bus_error_set(err, BUS_STATUS_INTERNAL,
-                             "token secret shorter than %d bytes", BUS_TOKEN_SECRET_MIN);
-    if (!token || len == 0)
-        return bus_error_set(err, BUS_STATUS_INVALID, "malformed token: empty");
-    if (len > BUS_TOKEN_MAX_LEN)
-        return bus_error_set(err, BUS_STATUS_INVALID, "malformed token: over %d bytes",
-                             BUS_TOKEN_MAX_LEN);
-    const char *dot = memchr(token, '.', len);
-    if (!dot)
-        return bus_error_set(err, BUS_STATUS_INVALID, "malformed token: no '.'");
-    size_t payload_len = (size_t) (dot - token);
-    size_t sig_len = len - payload_len - 1;
-    uint8_t sig[MAC_LEN];
-    if (payload_len == 0 || sig_len != B64_ENCODED_LEN(MAC_LEN) ||
-        s_b64_decode(dot + 1, sig_len, sig) != MAC_LEN)
-        return bus_error_set(err, BUS_STATUS_INVALID,
-                             "malformed token: bad signature part");
-    for (size_t i = 0; i < payload_len; i++)
-        if (s_b64_value(token[i]) < 0)
-            return bus_error_set(err, BUS_STATUS_INVALID,
-                                 "malformed token: bad claims part");
-    uint8_t mac[EVP_MAX_MD_SIZE];
-    unsigned mac_len = 0;
-    if (!HMAC(EVP_sha256(), secret, (int) secret_len, (const uint8_t *) token,
-              payload_len, mac, &mac_len) ||
-        mac_len != MAC_LEN)
-        return bus_error_set(err, BUS_STATUS_INTERNAL, "HMAC-SHA256 failed");
-    if (CRYPTO_memcmp(mac, sig, MAC_LEN) != 0)
-        return bus_error_set(err, BUS_STATUS_FORBIDDEN, "bad token signature");
     uint8_t json[BUS_TOKEN_MAX_LEN];
-    ptrdiff_t json_len = s_b64_decode(token, payload_len, json);
-    if (json_len < 0)
-        return bus_error_set(err, BUS_STATUS_INVALID, "malformed token: bad claims part");
+    size_t json_len = 0;
+    int rc = s_unseal(secret, secret_len, token, len, json, &json_len, err);
+    if (rc != BUS_OK)
+        return rc;
     json_error_t jerr;
     json_t *root =
-        json_loadb((const char *) json, (size_t) json_len, JSON_REJECT_DUPLICATES, &jerr);
+        json_loadb((const char *) json, json_len, JSON_REJECT_DUPLICATES, &jerr);
     if (!json_is_object(root)) {
         json_decref(root);
         return bus_error_set(err, BUS_STATUS_INVALID,
