@@ -453,12 +453,23 @@ s_fetch_next(fetch_t *f)
     gw_compute_session_done_fn *done = f->done;
     void *arg = f->arg;
     gw_request_t *r = f->r;
+    bool stats = false;
+    size_t index;
+    json_t *field;
+    json_array_foreach(f->fields, index, field)
+    {
+        stats |= json_is_true(json_object_get(field, "stats"));
+    }
     json_decref(f->fields);
     json_decref(f->sample);
     free(f->names);
     free(f);
-    //  The containers' live_stat and last_stat, for every field at once.
-    gw_live_stat_fill(r, r->prefetch_sessions, done, arg);
+    //  The containers' live_stat and last_stat, for every field at once,
+    //  when one of them asks for them.
+    if (stats)
+        gw_live_stat_fill(r, r->prefetch_sessions, done, arg);
+    else
+        done(arg);
 }
 
 void

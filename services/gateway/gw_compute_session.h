@@ -28,11 +28,12 @@ bool gw_compute_session_is_root(const char *name);
 typedef void(gw_compute_session_done_fn)(void *arg);
 
 //  Asks the scheduler, one field after another, what the operation's
-//  compute_session fields need: fields is a JSON array of {"name", "args"}
-//  (stolen), one per root field these resolvers answer, with the arguments
-//  as the execution will pass them. The answers go to r->prefetch_sessions
-//  (an object the resolvers read, by name and arguments); then done runs,
-//  also when the scheduler is not there (the resolvers report it).
+//  compute_session fields need: fields is a JSON array of {"name", "args",
+//  "stats"} (stolen), one per root field these resolvers answer, with the
+//  arguments as the execution will pass them and whether the field selects
+//  its containers' live_stat or last_stat (then gw_live_stat_fills them). The answers go
+//  to r->prefetch_sessions (an object the resolvers read, by name and arguments); then
+//  done runs, also when the scheduler is not there (the resolvers report it).
 void gw_compute_session_fetch(gw_request_t *r,
                               json_t *fields,
                               gw_compute_session_done_fn *done,

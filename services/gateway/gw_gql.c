@@ -542,6 +542,19 @@ typedef struct {
     json_t *sessions; //  [{name, args}] of the compute_session fields to fetch
 } gql_prefetch_t;
 
+//  Whether name is selected anywhere under field (fragments are inlined by
+//  the parser; a field under a directive counts, which at worst asks for
+//  what the execution then leaves out).
+static bool
+s_selects(const gw_gql_field_t *field, const char *name)
+{
+    for (size_t i = 0; field->selection && i < field->selection->count; i++) {
+        const gw_gql_field_t *child = &field->selection->fields[i];
+        if (strcmp(child->name, name) == 0 || s_selects(child, name))
+            return true;
+    }
+    return false;
+}
 //  Whether the operation asks for root fields that live in the scheduler
 //  (one parse; the execution parses again, which is cheap next to a call):
 //  the agents, and each compute_session field with its arguments as the
@@ -567,9 +580,12 @@ s_wants(gw_request_t *r, bool *agents, json_t *sessions)
         if (!gw_compute_session_is_root(field->name) || strcmp(op->kind, "query") != 0)
             continue;
         json_t *args = s_field_args(field, op, variables, &gerr);
+        //  live_stat and last_stat cost a call to accounting: only when asked.
+        bool stats = s_selects(field, "live_stat") || s_selects(field, "last_stat");
         if (args)
-            json_array_append_new(
-                sessions, json_pack("{s:s, s:o}", "name", field->name, "args", args));
+            json_array_append_new(sessions,
+                                  json_pack("{s:s, s:o, s:b}", "name", field->name,
+                                            "args", args, "stats", stats));
     }
     json_decref(variables);
     gw_gql_doc_destroy(&doc);

@@ -17,7 +17,6 @@
 #define S_TIMEOUT_MS 2000 //  a list waits this long for figures at most
 
 typedef struct {
-    gw_request_t *r;
     json_t *containers; //  kernel id -> [container objects]
     gw_live_stat_done_fn *done;
     void *arg;
@@ -99,7 +98,6 @@ gw_live_stat_fill(gw_request_t *r,
         done(arg);
         return;
     }
-    live->r = r;
     live->containers = containers;
     live->done = done;
     live->arg = arg;

@@ -121,21 +121,16 @@ s_date(const char *text)
     return year < 0 || month < 0 || day < 0 ? -1 : s_day_us(year, month, day);
 }
 
-//  Python's str() of an aware UTC datetime: "2026-10-05 12:34:56.123456+00:00"
-//  (no fraction when it is zero), which the official client prints as is.
+//  Python's str() of an aware UTC datetime: "2026-10-05 12:34:56.123456+00:00",
+//  no fraction when it is zero; the official client prints it as is.
 static json_t *
 s_py_time(int64_t us)
 {
-    time_t seconds = (time_t) (us / 1000000);
-    int64_t micros = us % 1000000;
-    struct tm tm;
-    char text[64], fraction[16] = "";
-    gmtime_r(&seconds, &tm);
-    if (micros)
-        snprintf(fraction, sizeof fraction, ".%06" PRId64, micros);
-    snprintf(text, sizeof text, "%04d-%02d-%02d %02d:%02d:%02d%s+00:00",
-             tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
-             tm.tm_sec, fraction);
+    char text[40];
+    gw_time_iso(us, text); //  2026-10-05T12:34:56.123456+00:00
+    text[10] = ' ';
+    if (us % 1000000 == 0)
+        memmove(text + 19, text + 26, strlen(text + 26) + 1); //  drop ".000000"
     return json_string(text);
 }
 
