@@ -19,6 +19,7 @@
 #include "bus_status.h"
 #include "proto.h"
 #include "bus_clock.h"
+#include "bus_thread.h"
 #include "bus_log.h"
 #include "bus_codec.h"
 #include "bus_slots.h"

@@ -52,6 +52,7 @@ s_forward(void *from, void *to, zmq_msg_t *msg)
 static void
 s_hub_actor(zsock_t *pipe, void *arg)
 {
+    bus_thread_block_signals();
     hub_args_t *args = arg;
     bus_hub_t *hub = args->hub;
     zsock_t *xsub = bus_socket_bind(ZMQ_XSUB, args->publish, args->curve);
@@ -73,7 +74,12 @@ s_hub_actor(zsock_t *pipe, void *arg)
         {zsock_resolve(xsub), 0, ZMQ_POLLIN, 0},
         {zsock_resolve(xpub), 0, ZMQ_POLLIN, 0},
     };
-    while (zmq_poll(items, 3, -1) >= 0) {
+    while (true) {
+        if (zmq_poll(items, 3, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
         if (items[0].revents & ZMQ_POLLIN)
             break; //  $TERM is the only command
         if (items[1].revents & ZMQ_POLLIN) {

@@ -6,6 +6,8 @@
 */
 #include "bus_classes.h"
 
+#include <pthread.h>
+
 static zactor_t *s_auth;
 
 int
@@ -13,7 +15,13 @@ bus_socket_security_start(const bus_curve_t *curve)
 {
     if (!curve || !curve->enabled || s_auth)
         return 0;
+    //  czmq's thread, not ours: it inherits the mask it is started with
+    //  (bus_thread.h says why it must not take the process's signals).
+    sigset_t saved;
+    pthread_sigmask(SIG_SETMASK, NULL, &saved);
+    bus_thread_block_signals();
     s_auth = zactor_new(zauth, NULL);
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
     if (!s_auth)
         return -1;
     const char *dir = curve->authorized_keys && *curve->authorized_keys

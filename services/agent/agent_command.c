@@ -20,6 +20,28 @@ s_close(int *fd)
     *fd = -1;
 }
 
+//  A child's signals: nothing blocked, and those the agent ignores or
+//  catches (SIGPIPE, the loop's) at their defaults. An error number.
+static int
+s_child_signals(posix_spawnattr_t *attr)
+{
+    sigset_t none, defaults;
+    sigemptyset(&none);
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGPIPE);
+    sigaddset(&defaults, SIGINT);
+    sigaddset(&defaults, SIGTERM);
+    sigaddset(&defaults, SIGHUP);
+    sigaddset(&defaults, SIGCHLD);
+    int rc = posix_spawnattr_setsigmask(attr, &none);
+    if (rc == 0)
+        rc = posix_spawnattr_setsigdefault(attr, &defaults);
+    if (rc == 0)
+        rc = posix_spawnattr_setflags(attr,
+                                      POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    return rc;
+}
+
 int
 agent_command_run(const char *const *argv, int out_fd, int *out_p, int *err_p)
 {
@@ -53,15 +75,24 @@ agent_command_run(const char *const *argv, int out_fd, int *out_p, int *err_p)
         rc = posix_spawn_file_actions_adddup2(&actions, err, 2);
     if (rc == 0)
         rc = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    //  It runs on the worker thread, which blocks every signal
+    //  (bus_thread.h): the tool starts with none blocked and the agent's
+    //  ignored ones back to their defaults, or runc could not be stopped.
+    posix_spawnattr_t attr;
+    bool attr_ready = rc == 0 && posix_spawnattr_init(&attr) == 0;
+    if (rc == 0)
+        rc = attr_ready ? s_child_signals(&attr) : ENOMEM;
     int saved = rc; //  why nothing was started
     pid_t pid = -1;
     if (rc == 0) {
-        rc = posix_spawnp(&pid, argv[0], &actions, NULL, (char *const *) argv, environ);
+        rc = posix_spawnp(&pid, argv[0], &actions, &attr, (char *const *) argv, environ);
         //  A tool that could not be exec'd reads as before: -1 with ENOENT.
         saved = rc == EAGAIN || rc == ENOMEM ? rc : ENOENT;
     }
     if (ready)
         posix_spawn_file_actions_destroy(&actions);
+    if (attr_ready)
+        posix_spawnattr_destroy(&attr);
     int status = -1;
     if (rc == 0 && pid > 0) {
         int wstatus;

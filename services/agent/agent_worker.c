@@ -27,18 +27,23 @@ struct _agent_worker_t {
     zlistx_t *queue;    //  s_task_t, not sent yet
     s_task_t *running;  //  sent, its done not called yet
     bool stopping;
+    bool lost; //  the thread ended: nothing more runs
 };
 
 //  The thread: runs each task it is sent, sends it back, until $TERM.
 static void
 s_actor(zsock_t *pipe, void *context)
 {
+    bus_thread_block_signals();
     zsock_signal(pipe, 0);
     while (true) {
         char *command = NULL;
         void *task_p = NULL;
-        if (zsock_recv(pipe, "sp", &command, &task_p) != 0)
-            break; //  interrupted
+        if (zsock_recv(pipe, "sp", &command, &task_p) != 0) {
+            if (errno == EINTR)
+                continue; //  a signal, not a command
+            break;        //  the context is gone
+        }
         bool run = command && strcmp(command, "RUN") == 0 && task_p;
         zstr_free(&command);
         if (!run)
@@ -63,8 +68,10 @@ s_finish(s_task_t *task, bool ran)
     done(job, ran);
 }
 
-//  Takes one answer off the pipe (blocking when none is there yet) and
-//  calls the running task's done. -1 when the pipe failed.
+//  Takes one message off the pipe (blocking when none is there yet): the
+//  running task's answer, whose done it calls, or the signal czmq's shim
+//  sends when the thread has ended, after which the task sent is never run
+//  and is cancelled. -1 when the pipe failed.
 static int
 s_take(agent_worker_t *self)
 {
@@ -72,8 +79,18 @@ s_take(agent_worker_t *self)
     void *task_p = NULL;
     if (zsock_recv(self->pipe, "sp", &command, &task_p) != 0)
         return errno == EINTR ? 0 : -1;
+    bool answer = command && strcmp(command, "DONE") == 0 && task_p;
     zstr_free(&command);
-    if (!task_p || task_p != self->running) {
+    if (!answer) {
+        bus_log_error("agent worker thread ended: its jobs are cancelled");
+        self->lost = true;
+        s_task_t *task = self->running;
+        self->running = NULL;
+        if (task)
+            s_finish(task, false);
+        return 0;
+    }
+    if (task_p != self->running) {
         bus_log_error("agent worker answered a job it was not given");
         return 0; //  cannot be: only one task is out
     }
@@ -91,7 +108,7 @@ s_send_next(agent_worker_t *self)
     s_task_t *task = zlistx_detach(self->queue, NULL);
     if (!task)
         return;
-    if (zsock_send(self->pipe, "sp", "RUN", task) != 0) {
+    if (self->lost || zsock_send(self->pipe, "sp", "RUN", task) != 0) {
         bus_log_error("agent worker gone: a job is cancelled");
         s_finish(task, false);
         return;
@@ -109,10 +126,12 @@ s_on_wake(evutil_socket_t fd, short what, void *arg)
     (void) fd;
     (void) what;
     agent_worker_t *self = arg;
-    while (!self->stopping && (zsock_events(self->pipe) & ZMQ_POLLIN)) {
+    while (!self->stopping && !self->lost && (zsock_events(self->pipe) & ZMQ_POLLIN)) {
         s_take(self);
         s_send_next(self);
     }
+    while (self->lost && !self->stopping && !self->running && zlistx_size(self->queue))
+        s_send_next(self); //  cancels each
 }
 
 //  ---------------------------------------------------------------------------

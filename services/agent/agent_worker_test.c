@@ -32,6 +32,8 @@ typedef struct {
     agent_worker_t *worker;
     int child_status; //  the exit status of the child run forks and waits for
     bool fork_child;
+    bool show_mask; //  run captures a tool's blocked signals in mask
+    char mask[64];
 } s_job_t;
 
 static s_job_t s_extra; //  what a resubmitting done submits
@@ -61,6 +63,14 @@ s_run(void *job_p, void *context)
         }
         job->child_status =
             waited == pid && WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
+    }
+    if (job->show_mask) {
+        const char *argv[] = {"sh", "-c", "grep SigBlk /proc/self/status", NULL};
+        int out = -1;
+        job->child_status = agent_command_run(argv, -1, &out, NULL);
+        agent_command_tail(out, job->mask, sizeof job->mask);
+        if (out >= 0)
+            close(out);
     }
 }
 
@@ -182,6 +192,70 @@ test_child_status_kept(void)
     T_EQ_INT(system(command), 0);
 }
 
+static volatile sig_atomic_t s_usr1;
+
+static void
+s_on_usr1(int signal)
+{
+    (void) signal;
+    s_usr1++;
+}
+
+//  A signal for the process goes to a thread that does not block it; with
+//  the loop's thread blocking it here, the worker's is the only candidate
+//  (ZeroMQ's own threads block all). The worker must not take it (a
+//  ZeroMQ receive never restarts: its thread used to end), so every job
+//  runs, the signal waits for the loop, and the tools a job starts begin
+//  with no signal blocked.
+static void
+test_signals_stay_with_the_loop(void)
+{
+    struct sigaction action = {.sa_handler = s_on_usr1, .sa_flags = SA_RESTART};
+    sigemptyset(&action.sa_mask);
+    T_EQ_INT(sigaction(SIGUSR1, &action, NULL), 0);
+    //  The worker starts from a thread that blocks nothing, as the agent's.
+    struct event_base *base = event_base_new();
+    agent_worker_t *worker = agent_worker_new(base, NULL);
+    T_ASSERT(worker);
+    sigset_t usr1, saved;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    T_EQ_INT(pthread_sigmask(SIG_BLOCK, &usr1, &saved), 0);
+    static s_job_t jobs[JOBS];
+    int order[JOBS], done_count = 0;
+    int64_t deadline = zclock_mono() + 10000;
+    for (int i = 0; i < JOBS && zclock_mono() < deadline; i++) {
+        jobs[i] = (s_job_t){.index = i, .order = order, .done_count = &done_count};
+        jobs[i].sleep_ms = i % 2 ? 20 : 0;
+        jobs[i].show_mask = i == JOBS - 1;
+        T_EQ_INT(agent_worker_submit(worker, s_run, s_done, &jobs[i]), 0);
+        //  Signals while the job runs and while the thread waits for the next.
+        while (done_count <= i && zclock_mono() < deadline) {
+            kill(getpid(), SIGUSR1);
+            event_base_loop(base, EVLOOP_ONCE | EVLOOP_NONBLOCK);
+            zclock_sleep(1);
+        }
+        for (int k = 0; k < 5; k++) {
+            kill(getpid(), SIGUSR1);
+            zclock_sleep(2);
+        }
+    }
+    T_EQ_INT(done_count, JOBS);
+    for (int i = 0; i < JOBS; i++)
+        T_ASSERT(jobs[i].ran);
+    T_EQ_INT(jobs[JOBS - 1].child_status, 0);
+    T_CONTAINS(jobs[JOBS - 1].mask, "SigBlk:\t0000000000000000");
+    T_EQ_INT(s_usr1, 0);
+    sigset_t pending;
+    T_EQ_INT(sigpending(&pending), 0);
+    T_ASSERT(sigismember(&pending, SIGUSR1)); //  nobody took it
+    agent_worker_destroy(&worker);
+    event_base_free(base);
+    T_EQ_INT(pthread_sigmask(SIG_SETMASK, &saved, NULL), 0);
+    T_EQ_INT(s_usr1, 1); //  the loop's thread gets it, once
+    signal(SIGUSR1, SIG_DFL);
+}
+
 int
 main(void)
 {
@@ -189,5 +263,6 @@ main(void)
     T_RUN(test_order_and_threads);
     T_RUN(test_stop_cancels_the_queue);
     T_RUN(test_child_status_kept);
+    T_RUN(test_signals_stay_with_the_loop);
     return T_DONE();
 }

@@ -14,6 +14,7 @@ struct _sched_db_checkpoint_t {
 static void
 s_actor(zsock_t *pipe, void *arg)
 {
+    bus_thread_block_signals();
     char *path = arg;
     sqlite3 *db = NULL;
     //  Its own connection, used by this thread only; reading the schema

@@ -36,6 +36,7 @@ struct _sp_jobs_t {
 static void *
 s_thread(void *arg)
 {
+    bus_thread_block_signals();
     job_t *job = arg;
     job->work(job->arg, job->jobs);
     ssize_t n;
