@@ -2437,6 +2437,82 @@ s_kernel_pty_read_rep_roundtrip(const void *data, size_t size)
 }
 
 static int
+s_kernel_start_service_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_start_service_req_t msg;
+    int rc = proto_kernel_start_service_req_decode(&msg, data, size, err);
+    proto_kernel_start_service_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_start_service_req_print(const void *data, size_t size)
+{
+    proto_kernel_start_service_req_t msg;
+    char *text = NULL;
+    if (proto_kernel_start_service_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_start_service_req_print(&msg);
+    proto_kernel_start_service_req_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_start_service_req_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_start_service_req_t one, two;
+    if (proto_kernel_start_service_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_start_service_req_encode(&one);
+    proto_kernel_start_service_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                          NULL);
+    zframe_t *second = proto_kernel_start_service_req_encode(&two);
+    char *text_one = proto_kernel_start_service_req_print(&one);
+    char *text_two = proto_kernel_start_service_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_start_service_req_clear(&one);
+    proto_kernel_start_service_req_clear(&two);
+    return rc;
+}
+
+static int
+s_kernel_start_service_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_start_service_rep_t msg;
+    int rc = proto_kernel_start_service_rep_decode(&msg, data, size, err);
+    proto_kernel_start_service_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_start_service_rep_print(const void *data, size_t size)
+{
+    proto_kernel_start_service_rep_t msg;
+    char *text = NULL;
+    if (proto_kernel_start_service_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_start_service_rep_print(&msg);
+    proto_kernel_start_service_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_start_service_rep_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_start_service_rep_t one, two;
+    if (proto_kernel_start_service_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_start_service_rep_encode(&one);
+    proto_kernel_start_service_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                          NULL);
+    zframe_t *second = proto_kernel_start_service_rep_encode(&two);
+    char *text_one = proto_kernel_start_service_rep_print(&one);
+    char *text_two = proto_kernel_start_service_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_start_service_rep_clear(&one);
+    proto_kernel_start_service_rep_clear(&two);
+    return rc;
+}
+
+static int
 s_policy_changed_validate(const void *data, size_t size, bus_error_t *err)
 {
     proto_policy_changed_t msg;
@@ -5369,6 +5445,22 @@ const proto_entry_t proto_entries[] = {
         .validate = s_kernel_pty_read_rep_validate,
         .print = s_kernel_pty_read_rep_print,
         .roundtrip = s_kernel_pty_read_rep_roundtrip,
+    },
+    {
+        .name = "kernel.start_service",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_kernel_start_service_req_validate,
+        .print = s_kernel_start_service_req_print,
+        .roundtrip = s_kernel_start_service_req_roundtrip,
+    },
+    {
+        .name = "kernel.start_service",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_kernel_start_service_rep_validate,
+        .print = s_kernel_start_service_rep_print,
+        .roundtrip = s_kernel_start_service_rep_roundtrip,
     },
     {
         .name = "policy.changed",

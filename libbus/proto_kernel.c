@@ -4045,3 +4045,263 @@ proto_kernel_pty_read_rep_print(const proto_kernel_pty_read_rep_t *self)
     s_pty_read_rep_print(self, &text);
     return proto_text_finish(&text);
 }
+
+//  ---------------------------------------------------------------------------
+//  kernel.start_service request
+
+static bool
+s_start_service_req_valid(const proto_kernel_start_service_req_t *self)
+{
+    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->name, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->protocol, 0, 16))
+        return false;
+    if (!proto_valid_str(self->ports, PROTO_REQUIRED, 512))
+        return false;
+    if (!proto_valid_str(self->runtime_path, 0, 1024))
+        return false;
+    if (!proto_valid_str(self->arguments, 0, 65536))
+        return false;
+    if (!proto_valid_str(self->envs, 0, 65536))
+        return false;
+    return true;
+}
+
+static void
+s_start_service_req_write(const proto_kernel_start_service_req_t *self,
+                          bus_writer_t *writer)
+{
+    uint32_t pairs = 3;
+    pairs += self->protocol != NULL;
+    pairs += self->runtime_path != NULL;
+    pairs += self->arguments != NULL;
+    pairs += self->envs != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "kernel_id", self->kernel_id);
+    proto_write_str(writer, "name", self->name);
+    if (self->protocol != NULL)
+        proto_write_str(writer, "protocol", self->protocol);
+    proto_write_str(writer, "ports", self->ports);
+    if (self->runtime_path != NULL)
+        proto_write_str(writer, "runtime_path", self->runtime_path);
+    if (self->arguments != NULL)
+        proto_write_str(writer, "arguments", self->arguments);
+    if (self->envs != NULL)
+        proto_write_str(writer, "envs", self->envs);
+}
+
+static void
+s_start_service_req_read(proto_kernel_start_service_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+    proto_read_str(in, "name", PROTO_REQUIRED, 64, &self->name);
+    proto_read_str(in, "protocol", 0, 16, &self->protocol);
+    proto_read_str(in, "ports", PROTO_REQUIRED, 512, &self->ports);
+    proto_read_str(in, "runtime_path", 0, 1024, &self->runtime_path);
+    proto_read_str(in, "arguments", 0, 65536, &self->arguments);
+    proto_read_str(in, "envs", 0, 65536, &self->envs);
+}
+
+static void
+s_start_service_req_print(const proto_kernel_start_service_req_t *self,
+                          proto_text_t *text)
+{
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_str(text, "name", self->name);
+    proto_print_str(text, "protocol", self->protocol);
+    proto_print_str(text, "ports", self->ports);
+    proto_print_str(text, "runtime_path", self->runtime_path);
+    proto_print_str(text, "arguments", self->arguments);
+    proto_print_str(text, "envs", self->envs);
+}
+
+void
+proto_kernel_start_service_req_init(proto_kernel_start_service_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+    self->protocol = "http";
+}
+
+void
+proto_kernel_start_service_req_clear(proto_kernel_start_service_req_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_start_service_req_write(const proto_kernel_start_service_req_t *self,
+                                     bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_start_service_req_valid(self))
+        return -1;
+    s_start_service_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_start_service_req_encode(const proto_kernel_start_service_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_start_service_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_start_service_req_read(proto_kernel_start_service_req_t *self,
+                                    const bus_value_t *map,
+                                    bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_start_service_req_init(self);
+    proto_in_init(&in, "kernel.start_service request", map, &self->owned_, err);
+    s_start_service_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_start_service_req_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_start_service_req_decode(proto_kernel_start_service_req_t *self,
+                                      const void *data,
+                                      size_t size,
+                                      bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_start_service_req_read(self, map, err);
+}
+
+char *
+proto_kernel_start_service_req_print(const proto_kernel_start_service_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_start_service_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.start_service reply
+
+static bool
+s_start_service_rep_valid(const proto_kernel_start_service_rep_t *self)
+{
+    if (!proto_valid_str(self->status, PROTO_REQUIRED, 16))
+        return false;
+    if (!proto_valid_str(self->host, PROTO_REQUIRED, 64))
+        return false;
+    if (self->port > 65535)
+        return false;
+    return true;
+}
+
+static void
+s_start_service_rep_write(const proto_kernel_start_service_rep_t *self,
+                          bus_writer_t *writer)
+{
+    bus_writer_map(writer, 3);
+    proto_write_str(writer, "status", self->status);
+    proto_write_str(writer, "host", self->host);
+    proto_write_uint(writer, "port", self->port);
+}
+
+static void
+s_start_service_rep_read(proto_kernel_start_service_rep_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "status", PROTO_REQUIRED, 16, &self->status);
+    proto_read_str(in, "host", PROTO_REQUIRED, 64, &self->host);
+    proto_read_uint(in, "port", PROTO_REQUIRED, 65535, &self->port);
+}
+
+static void
+s_start_service_rep_print(const proto_kernel_start_service_rep_t *self,
+                          proto_text_t *text)
+{
+    proto_print_str(text, "status", self->status);
+    proto_print_str(text, "host", self->host);
+    proto_print_uint(text, "port", self->port);
+}
+
+void
+proto_kernel_start_service_rep_init(proto_kernel_start_service_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_start_service_rep_clear(proto_kernel_start_service_rep_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_start_service_rep_write(const proto_kernel_start_service_rep_t *self,
+                                     bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_start_service_rep_valid(self))
+        return -1;
+    s_start_service_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_start_service_rep_encode(const proto_kernel_start_service_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_start_service_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_start_service_rep_read(proto_kernel_start_service_rep_t *self,
+                                    const bus_value_t *map,
+                                    bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_start_service_rep_init(self);
+    proto_in_init(&in, "kernel.start_service reply", map, &self->owned_, err);
+    s_start_service_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_start_service_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_start_service_rep_decode(proto_kernel_start_service_rep_t *self,
+                                      const void *data,
+                                      size_t size,
+                                      bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_start_service_rep_read(self, map, err);
+}
+
+char *
+proto_kernel_start_service_rep_print(const proto_kernel_start_service_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_start_service_rep_print(self, &text);
+    return proto_text_finish(&text);
+}

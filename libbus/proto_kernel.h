@@ -31,6 +31,7 @@
 #define PROTO_KERNEL_LIST_FILES      "kernel.list_files"
 #define PROTO_KERNEL_PTY_WRITE       "kernel.pty_write"
 #define PROTO_KERNEL_PTY_READ        "kernel.pty_read"
+#define PROTO_KERNEL_START_SERVICE   "kernel.start_service"
 
 //  ---------------------------------------------------------------------------
 //  kernel.port, a nested value: a service port an image declares
@@ -1050,5 +1051,78 @@ int proto_kernel_pty_read_rep_decode(proto_kernel_pty_read_rep_t *self,
                                      size_t size,
                                      bus_error_t *err);
 char *proto_kernel_pty_read_rep_print(const proto_kernel_pty_read_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.start_service request (idempotent): start an app of a running kernel (a service
+//  port: Jupyter, a service definition's command) unless it runs, and answer once its
+//  port accepts connections, with the address a proxy connects to
+
+typedef struct {
+    //  The kernel (required, at most 64 bytes)
+    const char *kernel_id;
+    //  The app, as the image's service ports name it (required, at most 64 bytes)
+    const char *name;
+    //  Http, tcp or preopen (preopen: the user starts it; nothing is spawned) (at most 16
+    //  bytes, default "http")
+    const char *protocol;
+    //  The app's container ports, comma-separated; the first is the one waited for, each
+    //  is {ports[i]} of a service definition (required, at most 512 bytes)
+    const char *ports;
+    //  The image's ai.backend.runtime-path, {runtime_path} of a service definition (at
+    //  most 1024 bytes)
+    const char *runtime_path;
+    //  JSON object of the user's arguments, option -> null, string or [string]; only
+    //  those the service definition allows (at most 65536 bytes)
+    const char *arguments;
+    //  JSON object of the user's environment variables; only those the service definition
+    //  allows (at most 65536 bytes)
+    const char *envs;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_kernel_start_service_req_t;
+
+void proto_kernel_start_service_req_init(proto_kernel_start_service_req_t *self);
+void proto_kernel_start_service_req_clear(proto_kernel_start_service_req_t *self);
+int proto_kernel_start_service_req_write(const proto_kernel_start_service_req_t *self,
+                                         bus_writer_t *writer);
+zframe_t *
+proto_kernel_start_service_req_encode(const proto_kernel_start_service_req_t *self);
+int proto_kernel_start_service_req_read(proto_kernel_start_service_req_t *self,
+                                        const bus_value_t *map,
+                                        bus_error_t *err);
+int proto_kernel_start_service_req_decode(proto_kernel_start_service_req_t *self,
+                                          const void *data,
+                                          size_t size,
+                                          bus_error_t *err);
+char *proto_kernel_start_service_req_print(const proto_kernel_start_service_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.start_service reply (idempotent): start an app of a running kernel (a service
+//  port: Jupyter, a service definition's command) unless it runs, and answer once its
+//  port accepts connections, with the address a proxy connects to
+
+typedef struct {
+    //  Started, or running when it already ran (required, at most 16 bytes)
+    const char *status;
+    //  The address to connect to (required, at most 64 bytes)
+    const char *host;
+    //  The port to connect to (required, at most 65535)
+    uint64_t port;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_kernel_start_service_rep_t;
+
+void proto_kernel_start_service_rep_init(proto_kernel_start_service_rep_t *self);
+void proto_kernel_start_service_rep_clear(proto_kernel_start_service_rep_t *self);
+int proto_kernel_start_service_rep_write(const proto_kernel_start_service_rep_t *self,
+                                         bus_writer_t *writer);
+zframe_t *
+proto_kernel_start_service_rep_encode(const proto_kernel_start_service_rep_t *self);
+int proto_kernel_start_service_rep_read(proto_kernel_start_service_rep_t *self,
+                                        const bus_value_t *map,
+                                        bus_error_t *err);
+int proto_kernel_start_service_rep_decode(proto_kernel_start_service_rep_t *self,
+                                          const void *data,
+                                          size_t size,
+                                          bus_error_t *err);
+char *proto_kernel_start_service_rep_print(const proto_kernel_start_service_rep_t *self);
 
 #endif

@@ -36,6 +36,7 @@
 #include "agent_task.h"
 #include "agent_kernel_files.h"
 #include "agent_kernel_pty.h"
+#include "agent_service_def.h"
 #include "agent_fake.h"
 
 #endif

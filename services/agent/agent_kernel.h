@@ -234,6 +234,10 @@ bus_rpc_handler_fn agent_kernel_rpc_on_destroy;
 bus_rpc_handler_fn agent_kernel_rpc_on_restart;
 bus_rpc_handler_fn agent_kernel_rpc_on_hosts;
 bus_rpc_handler_fn agent_kernel_rpc_on_execute;
+
+//  ---------------------------------------------------------------------------
+//  agent_kernel_service.c: kernel.start_service
+bus_rpc_handler_fn agent_kernel_service_on_start;
 bus_rpc_handler_fn agent_kernel_rpc_on_interrupt;
 bus_rpc_handler_fn agent_kernel_rpc_on_logs;
 bus_rpc_handler_fn agent_kernel_rpc_on_list;

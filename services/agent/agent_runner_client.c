@@ -64,9 +64,11 @@ struct _s_waiter_t {
     s_waiter_t *next;
     agent_runner_client_t *client;
     struct event *timer;
-    s_run_t *run; //  collect: the run it waits on (NULL: answered by err)
-    bool is_status;
-    uint32_t wire_id; //  status: the request's id
+    s_run_t *run;       //  collect: the run it waits on (NULL: answered by err)
+    bool is_status;     //  a request answered by one text frame (status, service)
+    uint8_t reply_kind; //  status: the kind of frame that answers it
+    const char *what;   //  status: the request, for a timeout's message
+    uint32_t wire_id;   //  status: the request's id
     agent_runner_collect_fn *collect_fn;
     agent_runner_status_fn *status_fn;
     void *arg;
@@ -416,7 +418,7 @@ s_waiter_fire(s_waiter_t *w)
         agent_runner_status_fn *fn = w->status_fn;
         char *reply = w->reply;
         if (!reply && !failed) {
-            bus_error_set(&err, BUS_STATUS_TIMEOUT, "runner status: no reply");
+            bus_error_set(&err, BUS_STATUS_TIMEOUT, "runner %s: no reply", w->what);
             failed = true;
         }
         free(w);
@@ -608,18 +610,16 @@ s_on_frame(agent_runner_client_t *self, const agent_runner_frame_t *frame)
                 self->pty_fn(frame->payload, frame->size, self->pty_arg);
             return 0;
         case AGENT_RUNNER_STATUS_REPLY:
+        case AGENT_RUNNER_SERVICE_RESULT:
             for (s_waiter_t *w = self->waiters; w; w = w->next)
-                if (w->is_status && w->wire_id == frame->run_id && !w->reply &&
-                    !w->has_err) {
+                if (w->is_status && w->reply_kind == frame->kind &&
+                    w->wire_id == frame->run_id && !w->reply && !w->has_err) {
                     w->reply = strndup((const char *) frame->payload, frame->size);
                     if (!w->reply)
                         s_waiter_fail(w, BUS_STATUS_INTERNAL, "out of memory");
                     else
                         s_waiter_wake(w);
                 }
-            return 0;
-        case AGENT_RUNNER_SERVICE_RESULT:
-            bus_log_debug("runner service result ignored run=%" PRIu32, frame->run_id);
             return 0;
         default:
             break;
@@ -954,6 +954,40 @@ agent_runner_client_collect(agent_runner_client_t *self,
     }
 }
 
+//  Sends a request answered by one text frame of reply_kind; fn fires with
+//  the text, or an error.
+static void
+s_request(agent_runner_client_t *self,
+          uint8_t kind,
+          uint8_t reply_kind,
+          const char *what,
+          const void *payload,
+          size_t size,
+          int timeout_ms,
+          agent_runner_status_fn *fn,
+          void *arg)
+{
+    s_waiter_t *w = s_waiter_new(self, arg);
+    if (!w) {
+        bus_error_t err;
+        bus_error_set(&err, BUS_STATUS_INTERNAL, "out of memory");
+        fn(NULL, &err, arg);
+        return;
+    }
+    w->is_status = true;
+    w->reply_kind = reply_kind;
+    w->what = what;
+    w->status_fn = fn;
+    w->wire_id = s_next_wire_id(self);
+    bus_error_t err;
+    if (s_send(self, kind, w->wire_id, payload, size, &err) != 0)
+        s_waiter_fail(w, err.status, err.detail);
+    else {
+        struct timeval tv = {timeout_ms / 1000, (timeout_ms % 1000) * 1000};
+        evtimer_add(w->timer, &tv);
+    }
+}
+
 //  ---------------------------------------------------------------------------
 //  Ask the runner whether it is busy.
 
@@ -965,23 +999,37 @@ agent_runner_client_status(agent_runner_client_t *self,
 {
     assert(self);
     assert(fn);
-    s_waiter_t *w = s_waiter_new(self, arg);
-    if (!w) {
+    s_request(self, AGENT_RUNNER_STATUS, AGENT_RUNNER_STATUS_REPLY, "status", NULL, 0,
+              timeout_ms, fn, arg);
+}
+
+//  ---------------------------------------------------------------------------
+//  Start a service-port app.
+
+void
+agent_runner_client_service(agent_runner_client_t *self,
+                            const char *name,
+                            const char *command,
+                            int timeout_ms,
+                            agent_runner_status_fn *fn,
+                            void *arg)
+{
+    assert(self);
+    assert(name && command);
+    assert(fn);
+    size_t name_size = strlen(name), command_size = strlen(command);
+    char *payload = malloc(name_size + 1 + command_size);
+    if (!payload) {
         bus_error_t err;
         bus_error_set(&err, BUS_STATUS_INTERNAL, "out of memory");
         fn(NULL, &err, arg);
         return;
     }
-    w->is_status = true;
-    w->status_fn = fn;
-    w->wire_id = s_next_wire_id(self);
-    bus_error_t err;
-    if (s_send(self, AGENT_RUNNER_STATUS, w->wire_id, NULL, 0, &err) != 0)
-        s_waiter_fail(w, err.status, err.detail);
-    else {
-        struct timeval tv = {timeout_ms / 1000, (timeout_ms % 1000) * 1000};
-        evtimer_add(w->timer, &tv);
-    }
+    memcpy(payload, name, name_size + 1);
+    memcpy(payload + name_size + 1, command, command_size);
+    s_request(self, AGENT_RUNNER_SERVICE, AGENT_RUNNER_SERVICE_RESULT, "service", payload,
+              name_size + 1 + command_size, timeout_ms, fn, arg);
+    free(payload);
 }
 
 //  ---------------------------------------------------------------------------

@@ -139,6 +139,19 @@ void agent_runner_client_status(agent_runner_client_t *self,
                                 void *arg);
 
 //  ---------------------------------------------------------------------------
+//  Start the service-port app name with command (a /bin/sh -c line, run as
+//  the kernel's user in its workdir) unless one of that name runs: fn fires
+//  once with "started", "running" or the runner's error text as reply, or
+//  with err (TIMEOUT after timeout_ms, UNAVAILABLE). The runner does not
+//  wait for the app's port.
+void agent_runner_client_service(agent_runner_client_t *self,
+                                 const char *name,
+                                 const char *command,
+                                 int timeout_ms,
+                                 agent_runner_status_fn *fn,
+                                 void *arg);
+
+//  ---------------------------------------------------------------------------
 //  Tell the runner to exit (it kills what it started). Returns 0 when the frame
 //  is queued, or -1 with err. Pending runs then fail as the connection drops.
 int agent_runner_client_shutdown(agent_runner_client_t *self, bus_error_t *err);

@@ -47,7 +47,7 @@
 #define AGENT_RUNNER_WAITING_INPUT  67 //  1 byte: 1 when the prompt is a password
 #define AGENT_RUNNER_FINISHED       68 //  i32 exit code, big-endian
 #define AGENT_RUNNER_PTY_OUT        69 //  terminal bytes
-#define AGENT_RUNNER_SERVICE_RESULT 70 //  "ok" or an error text
+#define AGENT_RUNNER_SERVICE_RESULT 70 //  "started", "running" or an error text
 #define AGENT_RUNNER_STATUS_REPLY   71 //  "idle" or "busy <run_id>"
 
 //  One decoded frame. The payload points into the caller's buffer (borrowed).

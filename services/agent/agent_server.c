@@ -80,6 +80,8 @@ static const struct {
      offsetof(agent_state_t, kernels)},
     {{PROTO_KERNEL_LOGS, agent_kernel_rpc_on_logs}, offsetof(agent_state_t, kernels)},
     {{PROTO_KERNEL_LIST, agent_kernel_rpc_on_list}, offsetof(agent_state_t, kernels)},
+    {{PROTO_KERNEL_START_SERVICE, agent_kernel_service_on_start},
+     offsetof(agent_state_t, kernels)},
     {{PROTO_KERNEL_UPLOAD, agent_kernel_files_on_upload},
      offsetof(agent_state_t, kernel_files)},
     {{PROTO_KERNEL_DOWNLOAD, agent_kernel_files_on_download},

@@ -95,29 +95,39 @@ gw_apps_parse(const char *label, bus_error_t *err)
     return apps;
 }
 
-json_t *
-gw_apps_of_image(bus_db_t *db, const char *reference)
+char *
+gw_apps_image_label(bus_db_t *db, const char *reference, const char *key)
 {
     json_t *image = NULL;
     bus_error_t err = {0};
-    const char *label = NULL;
+    char *value = NULL;
     if (reference &&
         gw_image_resolve(db, NULL, reference, NULL, &image, &err) == BUS_OK) {
         size_t index;
         json_t *pair;
         json_array_foreach(json_object_get(image, "labels"), index, pair)
         {
-            if (strcmp(json_string_value(json_object_get(pair, "key")),
-                       "ai.backend.service-ports") == 0)
-                label = json_string_value(json_object_get(pair, "value"));
+            const char *name = json_string_value(json_object_get(pair, "key"));
+            const char *text = json_string_value(json_object_get(pair, "value"));
+            if (!value && name && text && strcmp(name, key) == 0)
+                value = strdup(text);
         }
     }
+    json_decref(image);
+    return value;
+}
+
+json_t *
+gw_apps_of_image(bus_db_t *db, const char *reference)
+{
+    bus_error_t err = {0};
+    char *label = gw_apps_image_label(db, reference, "ai.backend.service-ports");
     json_t *apps = gw_apps_parse(label, &err);
     if (!apps) {
         bus_log_warning("image %s: %s", reference, err.detail);
         apps = json_array();
     }
-    json_decref(image);
+    free(label);
     return apps;
 }
 

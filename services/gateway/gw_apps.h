@@ -21,6 +21,10 @@
 //  label is malformed (a port outside 1..65535, an unknown protocol).
 json_t *gw_apps_parse(const char *label, bus_error_t *err);
 
+//  The value of the label key of the catalogue's image reference (a
+//  canonical reference), or NULL. Caller frees.
+char *gw_apps_image_label(bus_db_t *db, const char *reference, const char *key);
+
 //  The apps of the catalogue's image reference (a canonical reference);
 //  an empty list when it has none or is unknown. Caller owns the result.
 json_t *gw_apps_of_image(bus_db_t *db, const char *reference);

@@ -37,6 +37,8 @@
 #include "gw_session_files.h"
 #include "gw_template.h"
 #include "gw_apps.h"
+#include "gw_app.h"
+#include "gw_app_tunnel.h"
 #include "gw_compute_session.h"
 #include "gw_agent.h"
 #include "gw_rest.h"

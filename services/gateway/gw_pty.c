@@ -242,7 +242,8 @@ s_on_session(gw_request_t *r, proto_session_info_t *info, void *arg)
     }
     self->gw = r->gw;
     self->at = at;
-    static const gw_wsconn_handlers_t handlers = {s_on_message, s_on_gone};
+    static const gw_wsconn_handlers_t handlers = {.on_message = s_on_message,
+                                                  .on_gone = s_on_gone};
     self->ws = gw_wsconn_accept(r, &handlers, self);
     if (!self->ws) {
         free(self);

@@ -153,6 +153,8 @@ const gw_route_t gw_routes[] = {
     {GET, "/stream/session/{session}/execute", GW_AUTH_OWNER, gw_stream_handle_execute},
     {GET, "/stream/session/{session}/pty", GW_AUTH_OWNER, gw_pty_handle},
     {GET, "/stream/session/{session}/apps", GW_AUTH_OWNER, gw_apps_handle},
+    {GET, "/stream/session/{session}/tcpproxy", GW_AUTH_OWNER, gw_app_tunnel_handle},
+    {GET, "/stream/session/{session}/httpproxy", GW_AUTH_OWNER, gw_app_tunnel_handle},
     //  Event streams (reference §5): Server-Sent Events.
     {GET, "/events/session", GW_AUTH_REQUIRED, gw_sse_handle_session},
     {GET, "/events/background-task", GW_AUTH_REQUIRED, gw_sse_handle_background_task},

@@ -39,6 +39,7 @@ typedef enum {
 #define GW_WS_CLOSE_POLICY      1008
 #define GW_WS_CLOSE_TOO_BIG     1009
 #define GW_WS_CLOSE_INTERNAL    1011
+#define GW_WS_CLOSE_TRY_AGAIN   1013 //  a service behind is not ready
 
 #define GW_WS_HEADER_MAX  14 //  2 + 8 bytes of length + 4 of mask
 #define GW_WS_ACCEPT_SIZE 29 //  base64 of a SHA-1, and its NUL

@@ -33,6 +33,7 @@ struct _gw_wsconn_t {
     void *arg;
     bool owner_gone;  //  the owner closed, or heard on_gone: no more calls
     bool drop_output; //  the socket failed: free without waiting to drain
+    bool paused;      //  the owner stopped reading (gw_wsconn_pause)
     ws_state_t state;
     struct event *timer;      //  pings while OPEN, the close deadline while CLOSING
     int64_t heard_ms;         //  when the client last sent anything
@@ -206,7 +207,10 @@ static void
 s_on_write(struct bufferevent *bev, void *arg)
 {
     (void) bev;
-    s_settle(arg);
+    gw_wsconn_t *self = arg;
+    if (self->state == WS_OPEN && !self->owner_gone && self->handlers.on_drained)
+        self->handlers.on_drained(self, self->arg);
+    s_settle(self);
 }
 
 static void
@@ -231,7 +235,7 @@ s_on_timer(evutil_socket_t fd, short what, void *arg)
     (void) what;
     gw_wsconn_t *self = arg;
     if (self->state == WS_OPEN &&
-        bus_clock_mono_ms() - self->heard_ms < GW_WSCONN_IDLE_MS) {
+        (self->paused || bus_clock_mono_ms() - self->heard_ms < GW_WSCONN_IDLE_MS)) {
         s_write_frame(self, GW_WS_PING, NULL, 0);
         return;
     }
@@ -254,7 +258,8 @@ gw_wsconn_accept(gw_request_t *r, const gw_wsconn_handlers_t *handlers, void *ar
     gw_ws_accept_key(gw_request_header(r, "Sec-WebSocket-Key"), accept);
     gw_wsconn_t *self = calloc(1, sizeof *self);
     if (self)
-        self->reader = gw_ws_reader_new(GW_WSCONN_MAX_MESSAGE);
+        self->reader = gw_ws_reader_new(handlers->max_message ? handlers->max_message
+                                                              : GW_WSCONN_MAX_MESSAGE);
     if (!self || !self->reader) {
         if (self)
             free(self);
@@ -285,7 +290,7 @@ gw_wsconn_accept(gw_request_t *r, const gw_wsconn_handlers_t *handlers, void *ar
                         "Server: BackendAI\r\n\r\n",
                         accept);
     bufferevent_set_timeouts(self->bev, NULL, NULL);
-    bufferevent_setwatermark(self->bev, EV_WRITE, 0, 0);
+    bufferevent_setwatermark(self->bev, EV_WRITE, GW_WSCONN_DRAINED, 0);
     bufferevent_setcb(self->bev, s_on_read, s_on_write, s_on_event, self);
     bufferevent_enable(self->bev, EV_READ | EV_WRITE);
     struct timeval ping = {GW_WSCONN_PING_MS / 1000, (GW_WSCONN_PING_MS % 1000) * 1000};
@@ -306,6 +311,27 @@ gw_wsconn_send(gw_wsconn_t *self, gw_ws_opcode_t opcode, const void *data, size_
     s_write_frame(self, opcode, data, size);
     //  Dropped for being too slow: the ping timer ends it and tells the owner.
     return self->state == WS_OPEN ? 0 : -1;
+}
+
+size_t
+gw_wsconn_pending(gw_wsconn_t *self)
+{
+    return evbuffer_get_length(bufferevent_get_output(self->bev));
+}
+
+void
+gw_wsconn_pause(gw_wsconn_t *self, bool paused)
+{
+    if (self->state != WS_OPEN || paused == self->paused)
+        return;
+    if (paused) {
+        bufferevent_disable(self->bev, EV_READ);
+        self->paused = true;
+    } else {
+        self->paused = false;
+        self->heard_ms = bus_clock_mono_ms(); //  the silence was ours
+        bufferevent_enable(self->bev, EV_READ);
+    }
 }
 
 int

@@ -29,7 +29,8 @@
 #define GW_WSCONN_IDLE_MS     75000
 #define GW_WSCONN_CLOSE_MS    2000 //  how long a close waits for the client's answer
 #define GW_WSCONN_OUTPUT_MAX                                                             \
-    (16 * 1024 * 1024) //  unsent bytes before a client is dropped
+    (16 * 1024 * 1024)                 //  unsent bytes before a client is dropped
+#define GW_WSCONN_DRAINED (256 * 1024) //  unsent bytes at which on_drained fires
 
 typedef struct _gw_wsconn_t gw_wsconn_t;
 
@@ -43,6 +44,11 @@ typedef struct {
     //  The client closed, vanished or broke the protocol; ws is about to be
     //  freed.
     void (*on_gone)(gw_wsconn_t *ws, void *arg);
+    //  Optional: what was queued for the client fell to GW_WSCONN_DRAINED
+    //  bytes or fewer (an owner that stopped producing may go on).
+    void (*on_drained)(gw_wsconn_t *ws, void *arg);
+    //  The largest message accepted from the client; 0: GW_WSCONN_MAX_MESSAGE.
+    size_t max_message;
 } gw_wsconn_handlers_t;
 
 //  True when r carries a well-formed WebSocket upgrade request.
@@ -57,6 +63,16 @@ gw_wsconn_accept(gw_request_t *r, const gw_wsconn_handlers_t *handlers, void *ar
 //  Sends one message; -1 when the connection is closing.
 int
 gw_wsconn_send(gw_wsconn_t *self, gw_ws_opcode_t opcode, const void *data, size_t size);
+
+//  Bytes queued for the client and not sent yet: an owner relaying a
+//  stream stops reading its source above a limit of its own and goes on
+//  at on_drained.
+size_t gw_wsconn_pending(gw_wsconn_t *self);
+
+//  Stops (paused true) or resumes reading the client's messages: the
+//  owner's back-pressure when what they feed cannot take more. Pings and
+//  the idle deadline are not affected by a pause of the owner's making.
+void gw_wsconn_pause(gw_wsconn_t *self, bool paused);
 
 //  Sends a JSON document as a TEXT message; the reference is stolen.
 int gw_wsconn_send_json(gw_wsconn_t *self, json_t *document);

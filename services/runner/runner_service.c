@@ -4,8 +4,10 @@
     SERVICE carries a name and a command line; the runner starts the command
     with /bin/sh -c as the user in the workdir, in its own process group, with
     its output going to the runner's stderr (the container log), and answers
-    SERVICE_RESULT "ok" (also when a service of that name already runs) or an
-    error text. Exits are logged; the next SERVICE of that name starts it again.
+    SERVICE_RESULT "started", "running" (a service of that name already runs:
+    nothing is started) or an error text. Exits are logged; the next SERVICE
+    of that name starts it again. Whether its port is open is the agent's to
+    find out: it reaches the port from the host, as a proxy will.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -31,7 +33,7 @@ runner_service_on_start(runner_t *r, const agent_runner_frame_t *frame)
     for (int i = 0; i < RUNNER_SERVICES_MAX; i++) {
         runner_service_t *service = &r->services[i];
         if (service->pid > 0 && strcmp(service->name, payload) == 0) {
-            s_reply(r, frame->run_id, "ok");
+            s_reply(r, frame->run_id, "running");
             return;
         }
         if (service->pid == 0 && !slot)
@@ -59,7 +61,7 @@ runner_service_on_start(runner_t *r, const agent_runner_frame_t *frame)
     slot->name = name;
     slot->pid = pid;
     runner_log("info", "service started name=%s pid=%d", name, (int) pid);
-    s_reply(r, frame->run_id, "ok");
+    s_reply(r, frame->run_id, "started");
 }
 
 bool

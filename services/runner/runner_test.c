@@ -646,7 +646,15 @@ test_service(void)
     static const char request[] = "web\0sleep 30";
     T_EQ_INT(s_send(s_sh.fd, AGENT_RUNNER_SERVICE, 70, request, sizeof request - 1), 0);
     T_EQ_INT(s_collect(s_sh.fd, 70, &res, true, NULL), 0);
-    T_EQ_STR(res.reply, "ok");
+    T_EQ_STR(res.reply, "started");
+    s_result_clear(&res);
+    s_result_init(&res);
+    //  Asked again while it runs: nothing new is started.
+    T_EQ_INT(s_send(s_sh.fd, AGENT_RUNNER_SERVICE, 72, request, sizeof request - 1), 0);
+    T_EQ_INT(s_collect(s_sh.fd, 72, &res, true, NULL), 0);
+    T_EQ_STR(res.reply, "running");
+    s_result_clear(&res);
+    s_result_init(&res);
     T_EQ_INT(s_send(s_sh.fd, AGENT_RUNNER_SERVICE, 71, "web", 3), 0);
     T_EQ_INT(s_collect(s_sh.fd, 71, &res, true, NULL), 0);
     T_CONTAINS(res.reply, "invalid");

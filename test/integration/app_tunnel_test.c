@@ -1,0 +1,328 @@
+/*  =========================================================================
+    app_tunnel_test - apps of a session through the gateway's stream tunnel,
+    as `backend.ai app` opens them, against the whole platform with a real
+    agent and runc containers
+
+    The busybox image declares one app, httpd (busybox's web server on
+    /home/work, from its service definition). Opening it starts it in the
+    container, then each WebSocket on /stream/session/{s}/httpproxy or
+    /tcpproxy carries one TCP connection to it as BINARY frames: an HTTP
+    request written through the tunnel gets the file back, the app's end of
+    the connection closes the WebSocket with 1001, two tunnels at once work,
+    pings are answered. A preopen port starts nothing: with nothing
+    listening the tunnel opens and closes with 1013, with a server the user
+    started it passes. Unknown apps (404, listing the apps), undeclared
+    ports (400), an app that cannot start (500 with its reason, no
+    upgrade), another user's session (404) and sessions that do not run
+    are refused before any upgrade. Needs root, runc, umoci and tini.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gateway_client.h"
+#include "t.h"
+
+#define IMAGE "local.backplane/library/busybox:latest"
+
+static client_platform_t s_p;
+static harness_proc_t s_agent;
+static char s_bridge[16];
+
+static json_t *
+s_request(const char *method, const char *path, const char *body, int *status)
+{
+    char *text = NULL;
+    *status = client_signed(&s_p, &s_p.super, method, path, body, NULL, &text, NULL);
+    json_t *parsed = text ? json_loads(text, 0, NULL) : NULL;
+    if (!parsed && text && *text)
+        fprintf(stderr, "# %s %s: %d %s\n", method, path, *status, text);
+    free(text);
+    return parsed;
+}
+
+//  Runs a shell line in the session; its exit code.
+static int
+s_run(const char *session, const char *code)
+{
+    char path[128], body[1024];
+    snprintf(path, sizeof path, "/session/%s", session);
+    json_t *request =
+        json_pack("{s:s, s:s, s:s}", "mode", "query", "runId", "app-run", "code", code);
+    char *text = json_dumps(request, JSON_COMPACT);
+    snprintf(body, sizeof body, "%s", text);
+    free(text);
+    json_decref(request);
+    int status;
+    json_t *r = s_request("POST", path, body, &status);
+    json_t *result = json_object_get(r, "result");
+    int code_out = status == 200 && json_is_integer(json_object_get(result, "exitCode"))
+                       ? (int) json_integer_value(json_object_get(result, "exitCode"))
+                       : -1;
+    json_decref(r);
+    return code_out;
+}
+
+//  Everything the app sends until the tunnel closes: the BINARY payloads
+//  in *out (caller frees), the close code returned (-1: no close came).
+static int
+s_read_all(int fd, char **out, int timeout_ms)
+{
+    size_t cap = 1 << 20, used = 0;
+    char *text = calloc(1, cap + 1);
+    int code = -1;
+    while (text) {
+        char *data = NULL;
+        size_t size = 0;
+        int opcode = client_ws_recv(fd, &data, &size, timeout_ms);
+        if (opcode == 2 && used + size <= cap) {
+            memcpy(text + used, data, size);
+            used += size;
+        } else if (opcode == 8) {
+            code =
+                size >= 2 ? ((unsigned char) data[0] << 8 | (unsigned char) data[1]) : 0;
+            free(data);
+            break;
+        } else if (opcode != 9 && opcode != 10) {
+            free(data);
+            break;
+        }
+        free(data);
+    }
+    *out = text;
+    return code;
+}
+
+static void
+test_start(void)
+{
+    T_ASSERT(client_platform_start(&s_p, "app-tunnel", false) == 0);
+    snprintf(s_bridge, sizeof s_bridge, "bpa%d", (int) (getpid() % 100000));
+    T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-a", s_bridge, "10.219.0.0/24"));
+    int status;
+    json_t *r = s_request("POST", "/session",
+                          "{\"name\": \"apps\", \"image\": \"" IMAGE "\","
+                          " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"128m\"},"
+                          " \"preopen_ports\": [9000, 9001]}}",
+                          &status);
+    T_EQ_INT(status, 201);
+    json_decref(r);
+    T_EQ_INT(s_run("apps", "echo hello-from-the-app > /home/work/index.html"), 0);
+}
+
+static void
+test_apps_listed(void)
+{
+    int status;
+    json_t *r = s_request("GET", "/stream/session/apps/apps", NULL, &status);
+    T_EQ_INT(status, 200);
+    char *text = json_dumps(r, JSON_COMPACT);
+    T_CONTAINS(text, "{\"name\":\"httpd\",\"protocol\":\"http\",\"ports\":[8000]}");
+    T_CONTAINS(text, "{\"name\":\"9000\",\"protocol\":\"preopen\",\"ports\":[9000]}");
+    free(text);
+    json_decref(r);
+}
+
+//  An HTTP request through the tunnel, as a browser behind `backend.ai app`
+//  sends it: the app is started on first use and answers.
+static void
+test_http_through_the_tunnel(void)
+{
+    int status;
+    int fd = client_ws_open(&s_p, &s_p.super, "/stream/session/apps/httpproxy?app=httpd",
+                            &status);
+    T_EQ_INT(status, 101);
+    T_ASSERT(fd >= 0);
+    const char *request = "GET /index.html HTTP/1.0\r\nHost: localhost\r\n\r\n";
+    T_EQ_INT(client_ws_send(fd, 2, request, strlen(request)), 0);
+    char *out = NULL;
+    int code = s_read_all(fd, &out, 10000);
+    T_CONTAINS(out, "HTTP/1.1 200 OK"); //  busybox httpd answers 1.1
+    T_CONTAINS(out, "hello-from-the-app");
+    T_EQ_INT(code, 1001); //  the server's end of the connection
+    free(out);
+    close(fd);
+}
+
+//  Two at once, on tcpproxy (what the official client always uses), with a
+//  ping answered and a TEXT frame dropped on the way.
+static void
+test_two_tunnels_and_a_ping(void)
+{
+    int status;
+    int a = client_ws_open(&s_p, &s_p.super, "/stream/session/apps/tcpproxy?app=httpd",
+                           &status);
+    T_EQ_INT(status, 101);
+    int b = client_ws_open(&s_p, &s_p.super, "/stream/session/apps/tcpproxy?app=httpd",
+                           &status);
+    T_EQ_INT(status, 101);
+    T_ASSERT(a >= 0 && b >= 0);
+    T_EQ_INT(client_ws_send(a, 9, "beat", 4), 0);
+    char *data = NULL;
+    size_t size = 0;
+    T_EQ_INT(client_ws_recv(a, &data, &size, 5000), 10);
+    T_EQ_INT((int) size, 4);
+    free(data);
+    T_EQ_INT(client_ws_send(b, 1, "not for the app", 15), 0);
+    const char *first = "GET /index.html HTTP/1.0\r\n";
+    T_EQ_INT(client_ws_send(b, 2, first, strlen(first)), 0);
+    T_EQ_INT(client_ws_send(a, 2, first, strlen(first)), 0);
+    T_EQ_INT(client_ws_send(a, 2, "\r\n", 2), 0);
+    T_EQ_INT(client_ws_send(b, 2, "\r\n", 2), 0);
+    char *out_a = NULL, *out_b = NULL;
+    T_EQ_INT(s_read_all(a, &out_a, 10000), 1001);
+    T_EQ_INT(s_read_all(b, &out_b, 10000), 1001);
+    T_CONTAINS(out_a, "hello-from-the-app");
+    T_CONTAINS(out_b, "hello-from-the-app");
+    free(out_a);
+    free(out_b);
+    close(a);
+    close(b);
+}
+
+//  A preopen port starts nothing: the user's own server is what answers.
+static void
+test_preopen(void)
+{
+    int status;
+    //  Nothing listens on 9001: opened, then closed with try-again.
+    int fd = client_ws_open(&s_p, &s_p.super, "/stream/session/apps/tcpproxy?app=9001",
+                            &status);
+    T_EQ_INT(status, 101);
+    char *out = NULL;
+    T_EQ_INT(s_read_all(fd, &out, 10000), 1013);
+    free(out);
+    close(fd);
+    //  The user starts a server of their own on 9000 (busybox httpd forks
+    //  into the background without -f).
+    T_EQ_INT(s_run("apps", "busybox httpd -p 9000 -h /home/work"), 0);
+    fd = client_ws_open(&s_p, &s_p.super, "/stream/session/apps/tcpproxy?app=9000",
+                        &status);
+    T_EQ_INT(status, 101);
+    const char *request = "GET /index.html HTTP/1.0\r\n\r\n";
+    T_EQ_INT(client_ws_send(fd, 2, request, strlen(request)), 0);
+    T_EQ_INT(s_read_all(fd, &out, 10000), 1001);
+    T_CONTAINS(out, "hello-from-the-app");
+    free(out);
+    close(fd);
+}
+
+static void
+test_refusals(void)
+{
+    int status;
+    char *text = NULL;
+    //  No app, an unknown one (the answer lists the real ones), a port the
+    //  app does not open: refused before any upgrade.
+    int fd = client_ws_open(&s_p, &s_p.super, "/stream/session/apps/tcpproxy", &status);
+    T_ASSERT(fd < 0);
+    T_EQ_INT(status, 400);
+    //  A plain GET of a real app is not a tunnel either.
+    status =
+        client_signed(&s_p, &s_p.super, "GET", "/stream/session/apps/tcpproxy?app=httpd",
+                      NULL, NULL, NULL, NULL);
+    T_EQ_INT(status, 400);
+    status = client_signed(&s_p, &s_p.super, "GET",
+                           "/stream/session/apps/tcpproxy?app=jupyter", NULL, NULL, &text,
+                           NULL);
+    T_EQ_INT(status, 404);
+    T_CONTAINS(text, "object-not-found");
+    T_CONTAINS(text, "httpd");
+    free(text);
+    fd = client_ws_open(&s_p, &s_p.super, "/stream/session/apps/tcpproxy?app=jupyter",
+                        &status);
+    T_ASSERT(fd < 0);
+    T_EQ_INT(status, 404);
+    fd = client_ws_open(&s_p, &s_p.super,
+                        "/stream/session/apps/tcpproxy?app=httpd&port=8001", &status);
+    T_ASSERT(fd < 0);
+    T_EQ_INT(status, 400);
+    //  An argument the service definition does not allow: the start fails,
+    //  an HTTP 500 with the reason, and no upgrade.
+    static const char *const handshake[] = {
+        "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13",
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", NULL};
+    char head[4096];
+    fd = client_stream_open(
+        &s_p, &s_p.super,
+        "/stream/session/apps/tcpproxy?app=httpd&arguments=%7B%22-x%22%3Anull%7D",
+        handshake, &status, head, sizeof head);
+    T_EQ_INT(status, 500);
+    text = fd >= 0 ? client_read_until(fd, "}", 5000) : NULL;
+    T_CONTAINS(text, "Failed to launch the app service");
+    T_CONTAINS(text, "does not allow the argument -x");
+    free(text);
+    if (fd >= 0)
+        close(fd);
+    //  A session that does not exist, and one of another user: not found.
+    fd = client_ws_open(&s_p, &s_p.super, "/stream/session/nobody/tcpproxy?app=httpd",
+                        &status);
+    T_ASSERT(fd < 0);
+    T_EQ_INT(status, 404);
+    client_keypair_t dave;
+    T_ASSERT(client_person(&s_p, "dave@example.com", "default", "user", &dave));
+    fd = client_ws_open(&s_p, &dave, "/stream/session/apps/tcpproxy?app=httpd", &status);
+    T_ASSERT(fd < 0);
+    T_EQ_INT(status, 404);
+}
+
+//  The app dies: the next tunnel starts it again.
+static void
+test_restarted_when_dead(void)
+{
+    T_EQ_INT(s_run("apps", "pkill -f 'httpd -f -p 8000' || killall httpd; sleep 0.3"), 0);
+    int status;
+    int fd = client_ws_open(&s_p, &s_p.super, "/stream/session/apps/tcpproxy?app=httpd",
+                            &status);
+    T_EQ_INT(status, 101);
+    const char *request = "GET /index.html HTTP/1.0\r\n\r\n";
+    T_EQ_INT(client_ws_send(fd, 2, request, strlen(request)), 0);
+    char *out = NULL;
+    T_EQ_INT(s_read_all(fd, &out, 10000), 1001);
+    T_CONTAINS(out, "hello-from-the-app");
+    free(out);
+    close(fd);
+}
+
+static void
+test_destroy(void)
+{
+    int status;
+    json_t *r = s_request("DELETE", "/session/apps", NULL, &status);
+    json_decref(r);
+    T_EQ_INT(status, 200);
+}
+
+int
+main(void)
+{
+    if (!harness_can_run_containers()) {
+        printf("1..0 # SKIP needs root, runc, umoci and /usr/bin/tini-static\n");
+        return 0;
+    }
+    T_RUN(test_start);
+    if (t_failures)
+        return T_DONE();
+    T_RUN(test_apps_listed);
+    T_RUN(test_http_through_the_tunnel);
+    T_RUN(test_two_tunnels_and_a_ping);
+    T_RUN(test_preopen);
+    T_RUN(test_refusals);
+    T_RUN(test_restarted_when_dead);
+    T_RUN(test_destroy);
+    int agent = harness_stop(&s_agent, CLIENT_STOP_MS);
+    bool clean =
+        client_platform_stop(&s_p) && agent == 0 && !harness_log_has_report(&s_agent);
+    if (!clean)
+        fprintf(stderr, "# a service did not stop cleanly (agent %d)\n", agent);
+    char command[64];
+    snprintf(command, sizeof command, "ip link del %s 2>/dev/null", s_bridge);
+    if (system(command) == 0)
+        fprintf(stderr, "# the agent left its bridge %s\n", s_bridge);
+    client_platform_end(&s_p, t_failures > 0 || !clean);
+    return clean ? T_DONE() : 1;
+}
