@@ -12,7 +12,8 @@
 #include <math.h> //  isnan, isinf, floor for sample values
 
 const double bus_metrics_seconds_buckets[BUS_METRICS_SECONDS_BUCKETS] = {
-    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10};
+    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
+    0.05,   0.1,     0.25,   0.5,   1,      2.5,   10};
 
 int
 bus_metrics_label(char *labels, size_t size, const char *key, const char *value)

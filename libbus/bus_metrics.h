@@ -24,9 +24,9 @@ struct evbuffer;
 #define BUS_METRICS_BUCKETS_MAX 16  //  finite bucket bounds of a histogram at most
 #define BUS_METRICS_LABELS_MAX  512 //  a label set, as written between the braces
 
-//  Bucket bounds in seconds for request and pass durations: 1 ms to 10 s.
+//  Bucket bounds in seconds for request and pass durations: 100 µs to 10 s.
 extern const double bus_metrics_seconds_buckets[];
-#define BUS_METRICS_SECONDS_BUCKETS 12
+#define BUS_METRICS_SECONDS_BUCKETS 15
 
 //  A histogram of observations (seconds, usually). bounds are ascending
 //  and borrowed (a static table); counts[i] holds the observations that
