@@ -229,10 +229,14 @@ s_child_start(child_t *child,
     snprintf(child->log_path, sizeof child->log_path, "%s/%s.log", dir, service);
     char binary[PATH_MAX];
     snprintf(binary, sizeof binary, "%s/backplane-%s", bindir, service);
-    const char *argv[32];
+    const char *argv[36];
     int argc = 0;
     argv[argc++] = binary;
-    for (int i = 0; args[i] && argc < 31; i++)
+    //  /metrics on any free port, not the service's fixed default (a
+    //  platform running on this machine has those).
+    argv[argc++] = "--set";
+    argv[argc++] = "bus.http_listen=127.0.0.1:0";
+    for (int i = 0; args[i] && argc < 35; i++)
         argv[argc++] = args[i];
     argv[argc] = NULL;
     int fds[2];

@@ -36,6 +36,7 @@
 #include "bus_registry.h"
 #include "bus_inbox.h"
 #include "bus_beneath.h"
+#include "bus_metrics.h"
 #include "bus_node.h"
 #include "bus_main.h"
 

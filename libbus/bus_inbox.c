@@ -87,10 +87,42 @@ bus_inbox_cursor(bus_inbox_t *self, const char *src, const char *domain)
     bus_inbox_cursor_t *cursor = zhashx_lookup(self->cursors, key);
     if (!cursor) {
         cursor = calloc(1, sizeof *cursor);
-        if (cursor)
+        if (cursor) {
+            snprintf(cursor->src, sizeof cursor->src, "%s", src);
+            snprintf(cursor->domain, sizeof cursor->domain, "%s", domain);
             zhashx_insert(self->cursors, key, cursor);
+        }
     }
     return cursor;
+}
+
+void
+bus_inbox_seen(
+    bus_inbox_t *self, const char *src, const char *domain, uint64_t epoch, uint64_t head)
+{
+    assert(self && src && domain);
+    char key[INBOX_KEY_MAX];
+    s_key(key, src, domain);
+    bus_inbox_cursor_t *cursor = zhashx_lookup(self->cursors, key);
+    if (!cursor || cursor->epoch != epoch || head <= cursor->head)
+        return;
+    cursor->head = head;
+    if (head > cursor->seq && cursor->behind_since_ms == 0)
+        cursor->behind_since_ms = bus_clock_mono_ms();
+}
+
+const bus_inbox_cursor_t *
+bus_inbox_first(bus_inbox_t *self)
+{
+    assert(self);
+    return zhashx_first(self->cursors);
+}
+
+const bus_inbox_cursor_t *
+bus_inbox_next(bus_inbox_t *self)
+{
+    assert(self);
+    return zhashx_next(self->cursors);
 }
 
 uint64_t
@@ -127,6 +159,8 @@ bus_inbox_check(
                             src, domain, cursor->epoch, epoch, cursor->seq);
         cursor->epoch = epoch;
         cursor->seq = 0;
+        cursor->head = 0; //  the new stream's head is heard of anew
+        cursor->behind_since_ms = 0;
     }
     if (seq <= cursor->seq)
         return BUS_INBOX_DUPLICATE;
@@ -175,6 +209,8 @@ bus_inbox_committed(bus_inbox_t *self)
         if (cursor) {
             cursor->epoch = staged->epoch;
             cursor->seq = staged->seq;
+            if (cursor->seq >= cursor->head)
+                cursor->behind_since_ms = 0; //  caught up
         }
     }
     zhashx_purge(self->staged);

@@ -18,6 +18,8 @@
 #include "bus_db.h"
 #include "bus_envelope.h"
 
+#define BUS_INBOX_DOMAIN_MAX 64 //  as BUS_OUTBOX_DOMAIN_MAX
+
 typedef struct _bus_inbox_t bus_inbox_t;
 
 typedef enum {
@@ -27,9 +29,13 @@ typedef enum {
 } bus_inbox_verdict_t;
 
 typedef struct {
+    char src[BUS_SRC_MAX];             //  the publisher, "service/node"
+    char domain[BUS_INBOX_DOMAIN_MAX]; //  "session", "kernel", ...
     uint64_t epoch;
     uint64_t seq;
-    bool replaying; //  a replay request is in flight (not persisted)
+    uint64_t head; //  the publisher's last sequence number heard of (this epoch)
+    int64_t behind_since_ms; //  monotonic: since when head > seq; 0 while caught up
+    bool replaying;          //  a replay request is in flight (not persisted)
     int64_t replay_started_ms;
     uint64_t replay_round;     //  counts replay requests; the latest one's number
     char replay_endpoint[256]; //  where it went
@@ -48,6 +54,20 @@ bus_inbox_cursor(bus_inbox_t *self, const char *src, const char *domain);
 //  The last sequence number of the stream applied and committed, 0 when
 //  none ever was. Creates nothing.
 uint64_t bus_inbox_applied(bus_inbox_t *self, const char *src, const char *domain);
+
+//  Notes that the publisher src has written domain's stream up to head
+//  under epoch (a live event's seq, a replay's head), for the lag /metrics
+//  shows. Ignored for an epoch the cursor does not follow (yet).
+void bus_inbox_seen(bus_inbox_t *self,
+                    const char *src,
+                    const char *domain,
+                    uint64_t epoch,
+                    uint64_t head);
+
+//  Iterates the cursors, in no particular order: the first, then the next
+//  (NULL at the end). Borrowed; no cursor may be added meanwhile.
+const bus_inbox_cursor_t *bus_inbox_first(bus_inbox_t *self);
+const bus_inbox_cursor_t *bus_inbox_next(bus_inbox_t *self);
 
 //  Classifies a durable event against its cursor. A new epoch resets the
 //  cursor (the publisher's database was rebuilt), logged as a warning.

@@ -66,11 +66,24 @@ typedef struct {
 #define BUS_NODE_DEFAULT_HUB_SUBSCRIBE "tcp://127.0.0.1:6102"
 #define BUS_NODE_DEFAULT_REGISTRY      "tcp://127.0.0.1:6103"
 
+//  Where each service answers /healthz and /metrics (bus.http_listen) by
+//  default: one fixed port per service, so that a Prometheus server finds
+//  them (README, "Operators"). Loopback only; an operator who scrapes from
+//  another host sets bus.http_listen. Tests use BUS_NODE_HTTP_ANY.
+#define BUS_NODE_HTTP_GATEWAY       "127.0.0.1:9101"
+#define BUS_NODE_HTTP_SCHEDULER     "127.0.0.1:9102"
+#define BUS_NODE_HTTP_AGENT         "127.0.0.1:9103"
+#define BUS_NODE_HTTP_STORAGE_PROXY "127.0.0.1:9104"
+#define BUS_NODE_HTTP_WSPROXY       "127.0.0.1:9105"
+#define BUS_NODE_HTTP_ACCOUNTING    "127.0.0.1:9106"
+#define BUS_NODE_HTTP_ANY           "127.0.0.1:0" //  any free port
+
 //  Rows for a service's config table. type is the service's config struct,
 //  member the bus_node_config_t inside it; hub_default is "true" for the one
-//  service that hosts the hub by default.
+//  service that hosts the hub by default, http_default the service's
+//  bus.http_listen (BUS_NODE_HTTP_<SERVICE>).
 // clang-format off
-#define BUS_NODE_CONFIG_ROWS(type, member, hub_default)                                    \
+#define BUS_NODE_CONFIG_ROWS(type, member, hub_default, http_default)                      \
     {"node.name", BUS_CFG_STRING, offsetof(type, member.node_name), "", 0, BUS_NODE_NAME_MAX - 1, NULL,\
      "this node's name on the bus; empty means the host name"},                            \
     {"node.state_dir", BUS_CFG_STRING, offsetof(type, member.state_dir), "/var/lib/backplane", 0, 4095, NULL,\
@@ -81,7 +94,7 @@ typedef struct {
      "where this service's RPC server binds (* = any free port)"},                         \
     {"bus.rpc_advertise", BUS_CFG_STRING, offsetof(type, member.rpc_advertise), "", 0, 255, NULL,\
      "endpoint other hosts use to reach the RPC server; empty = as bound"},                \
-    {"bus.http_listen", BUS_CFG_STRING, offsetof(type, member.http_listen), "127.0.0.1:0", 0, 255, NULL,\
+    {"bus.http_listen", BUS_CFG_STRING, offsetof(type, member.http_listen), http_default, 0, 255, NULL,\
      "host:port for /healthz and /metrics (port 0 = any free port); empty = off"},         \
     {"bus.hub.host", BUS_CFG_BOOL, offsetof(type, member.hub_host), hub_default, 0, 0, NULL,\
      "run the event hub and the registry inside this service"},                            \

@@ -64,8 +64,13 @@ s_on_durable(void *arg, const bus_event_t *event)
                       event->topic);
         return;
     }
-    switch (bus_inbox_check(follow->node->inbox, event->header.src, follow->domain,
-                            event->header.epoch, event->header.seq)) {
+    bus_inbox_verdict_t verdict =
+        bus_inbox_check(follow->node->inbox, event->header.src, follow->domain,
+                        event->header.epoch, event->header.seq);
+    //  How far the publisher has written, for the lag /metrics shows.
+    bus_inbox_seen(follow->node->inbox, event->header.src, follow->domain,
+                   event->header.epoch, event->header.seq);
+    switch (verdict) {
         case BUS_INBOX_APPLY:
             if (s_apply(follow, event) != 0)
                 bus_log_warning("durable event not applied; will retry topic=%s src=%s "
@@ -182,6 +187,7 @@ s_on_replay(void *arg, const bus_reply_t *reply)
         }
     }
     bus_reader_destroy(&reader);
+    bus_inbox_seen(self->inbox, ctx->src, follow->domain, rep.epoch, rep.head);
     bool behind = cursor && rep.epoch == cursor->epoch && cursor->seq < rep.head;
     proto_bus_replay_rep_clear(&rep);
     if (more && behind)

@@ -81,31 +81,15 @@ s_on_http(struct evhttp_request *req, void *arg)
     }
     if (path && strcmp(path, "/metrics") == 0) {
         struct evbuffer *out = evbuffer_new();
-        if (out) {
-            evbuffer_add_printf(
-                out,
-                "# TYPE backplane_up gauge\nbackplane_up{service=\"%s\"} 1\n"
-                "# TYPE backplane_uptime_seconds gauge\n"
-                "backplane_uptime_seconds{service=\"%s\"} %.3f\n"
-                "# TYPE backplane_events_dropped_total counter\n"
-                "backplane_events_dropped_total{service=\"%s\"} %" PRIu64 "\n"
-                "# TYPE backplane_durable_applied_total counter\n"
-                "backplane_durable_applied_total{service=\"%s\"} %" PRIu64 "\n"
-                "# TYPE backplane_durable_replayed_total counter\n"
-                "backplane_durable_replayed_total{service=\"%s\"} %" PRIu64 "\n"
-                "# TYPE backplane_rpc_served_total counter\n"
-                "backplane_rpc_served_total{service=\"%s\"} %" PRIu64 "\n",
-                self->service, self->service,
-                (double) (bus_clock_mono_ms() - self->started_ms) / 1000.0, self->service,
-                bus_pub_dropped(self->pub), self->service, self->durable_applied,
-                self->service, self->durable_replayed, self->service, self->rpc_served);
-            if (self->metrics_fn)
-                self->metrics_fn(self->metrics_arg, out);
-            evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
-                              "text/plain; version=0.0.4");
-            evhttp_send_reply(req, 200, "OK", out);
-            evbuffer_free(out);
+        if (!out) {
+            evhttp_send_error(req, HTTP_INTERNAL, NULL);
+            return;
         }
+        node_metrics_write(self, out);
+        evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
+                          "text/plain; version=0.0.4");
+        evhttp_send_reply(req, 200, "OK", out);
+        evbuffer_free(out);
         return;
     }
     s_http_reply_json(req, 404, json_pack("{s:s}", "error", "not found"));

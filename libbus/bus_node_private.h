@@ -9,13 +9,14 @@
 
 #include "bus_classes.h"
 
-#define NODE_RPC_TICK_MS      10  //  deadline resolution of outgoing calls
-#define NODE_PUMP_EVENTS      256 //  events read per pass of the pump
-#define NODE_PUMP_PASSES      8   //  passes before yielding to the event loop
-#define NODE_PUMP_BUDGET_MS   50  //  or once a pass ends this long after the start
-#define NODE_FOLLOW_MAX       16
-#define NODE_TRIM_EVERY_CRONS 60
-#define NODE_UNREGISTER_MS    500
+#define NODE_RPC_TICK_MS         10  //  deadline resolution of outgoing calls
+#define NODE_PUMP_EVENTS         256 //  events read per pass of the pump
+#define NODE_PUMP_PASSES         8   //  passes before yielding to the event loop
+#define NODE_PUMP_BUDGET_MS      50  //  or once a pass ends this long after the start
+#define NODE_FOLLOW_MAX          16
+#define NODE_TRIM_EVERY_CRONS    60
+#define NODE_UNREGISTER_MS       500
+#define NODE_METRICS_STREAMS_MAX 64 //  outbox domains /metrics lists at most
 
 typedef struct {
     bus_node_t *node;
@@ -111,5 +112,7 @@ int node_serve_health(void *arg,
                       bus_writer_t *reply,
                       bus_error_t *err);
 int node_http_start(bus_node_t *self);
+//  The body of GET /metrics: the node's lines, then the service's (bus_node_metrics.c)
+void node_metrics_write(bus_node_t *self, struct evbuffer *out);
 
 #endif

@@ -23,7 +23,7 @@ typedef struct {
 } test_config_t;
 
 static const bus_config_option_t s_options[] = {
-    BUS_NODE_CONFIG_ROWS(test_config_t, node, "false"),
+    BUS_NODE_CONFIG_ROWS(test_config_t, node, "false", BUS_NODE_HTTP_ANY),
     BUS_CONFIG_END,
 };
 

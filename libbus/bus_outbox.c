@@ -378,6 +378,30 @@ bus_outbox_head(bus_outbox_t *self, const char *domain)
     return head;
 }
 
+size_t
+bus_outbox_streams(bus_outbox_t *self, bus_outbox_stream_t *out, size_t max)
+{
+    assert(self && (out || max == 0));
+    size_t count = 0;
+    for (domain_state_t *state = zhashx_first(self->domains); state && count < max;
+         state = zhashx_next(self->domains)) {
+        bus_outbox_stream_t *stream = &out[count++];
+        snprintf(stream->domain, sizeof stream->domain, "%s",
+                 (const char *) zhashx_cursor(self->domains));
+        stream->published = state->published;
+        stream->head = bus_outbox_head(self, stream->domain);
+        stream->first = 0;
+        sqlite3_stmt *stmt = bus_db_stmt(self->db, SQL_FIRST);
+        if (stmt) {
+            sqlite3_bind_text(stmt, 1, stream->domain, -1, SQLITE_STATIC);
+            if (sqlite3_step(stmt) == SQLITE_ROW)
+                stream->first = (uint64_t) sqlite3_column_int64(stmt, 0);
+            sqlite3_reset(stmt);
+        }
+    }
+    return count;
+}
+
 int
 bus_outbox_replay(bus_outbox_t *self,
                   const char *domain,

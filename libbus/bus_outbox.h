@@ -72,6 +72,18 @@ int bus_outbox_replay(bus_outbox_t *self,
 //  The last sequence number written in domain (0 when none).
 uint64_t bus_outbox_head(bus_outbox_t *self, const char *domain);
 
+//  One domain's stream as /metrics shows it.
+typedef struct {
+    char domain[BUS_OUTBOX_DOMAIN_MAX];
+    uint64_t head;      //  the last sequence number written (0: none)
+    uint64_t first;     //  the oldest one still kept for replay (0: none)
+    uint64_t published; //  the last one sent live (after a restart: the head then)
+} bus_outbox_stream_t;
+
+//  Fills out with the streams of up to max domains this outbox holds or has
+//  written, in no particular order. Returns how many.
+size_t bus_outbox_streams(bus_outbox_t *self, bus_outbox_stream_t *out, size_t max);
+
 //  Deletes all but the newest retain events of every domain. Returns rows
 //  deleted or -1.
 int bus_outbox_trim(bus_outbox_t *self, int64_t retain);

@@ -321,6 +321,84 @@ test_new_epoch_after_the_machine_stopped(void)
     bus_db_destroy(&sub_db);
     s_remove_dir();
 }
+//  What /metrics shows of each stream: the outbox's depth per domain, and
+//  a subscriber's lag behind a publisher's head (bus_node_metrics).
+static const bus_outbox_stream_t *
+s_stream(const bus_outbox_stream_t *streams, size_t count, const char *domain)
+{
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(streams[i].domain, domain) == 0)
+            return &streams[i];
+    return NULL;
+}
+
+static void
+test_stream_depth_and_lag(void)
+{
+    s_fresh_dir();
+    bus_db_t *db = bus_db_open(s_path, NULL, 0, NULL);
+    T_ASSERT(db);
+    bus_outbox_t *outbox = bus_outbox_new(db, "svc/n1", NULL);
+    T_ASSERT(outbox);
+    for (int i = 0; i < 3; i++)
+        T_ASSERT(bus_outbox_append(outbox, "kernel.started", "\x80", 1) > 0);
+    T_ASSERT(bus_outbox_append(outbox, "session.created", "\x80", 1) == 1);
+    T_EQ_INT(bus_outbox_trim(outbox, 2), 1);
+    bus_outbox_stream_t streams[4];
+    size_t count = bus_outbox_streams(outbox, streams, 4);
+    T_EQ_INT(count, 2);
+    const bus_outbox_stream_t *kernel = s_stream(streams, count, "kernel");
+    T_ASSERT(kernel);
+    T_EQ_INT(kernel->head, 3);
+    T_EQ_INT(kernel->first, 2);     //  the first one trimmed away
+    T_EQ_INT(kernel->published, 0); //  nothing flushed: all three unpublished
+    //  After a restart everything stored counts as published (replay has it).
+    bus_outbox_destroy(&outbox);
+    outbox = bus_outbox_new(db, "svc/n1", NULL);
+    T_ASSERT(outbox);
+    count = bus_outbox_streams(outbox, streams, 4);
+    T_EQ_INT(count, 2);
+    kernel = s_stream(streams, count, "kernel");
+    T_ASSERT(kernel);
+    T_EQ_INT(kernel->published, 3);
+    T_EQ_INT(bus_outbox_streams(outbox, streams, 1), 1); //  max is honoured
+    bus_outbox_destroy(&outbox);
+
+    bus_inbox_t *inbox = bus_inbox_new(db, NULL);
+    T_ASSERT(inbox);
+    T_EQ_INT(bus_inbox_check(inbox, "p/1", "kernel", 7, 1), BUS_INBOX_APPLY);
+    //  The publisher is heard of at 3: two behind the one about to apply.
+    bus_inbox_seen(inbox, "p/1", "kernel", 7, 3);
+    bus_inbox_seen(inbox, "p/1", "kernel", 7, 2); //  an older head changes nothing
+    bus_inbox_seen(inbox, "p/1", "kernel", 8, 9); //  another epoch is not this stream
+    const bus_inbox_cursor_t *cursor = bus_inbox_first(inbox);
+    T_ASSERT(cursor);
+    T_EQ_STR(cursor->src, "p/1");
+    T_EQ_STR(cursor->domain, "kernel");
+    T_EQ_INT(cursor->head, 3);
+    T_EQ_INT(cursor->seq, 0);
+    T_ASSERT(cursor->behind_since_ms > 0);
+    T_ASSERT(bus_inbox_next(inbox) == NULL);
+    bus_db_begin(db);
+    T_EQ_INT(bus_inbox_advance(inbox, "p/1", "kernel", 7, 1), 0);
+    bus_db_commit(db);
+    bus_inbox_committed(inbox);
+    T_EQ_INT(cursor->seq, 1);
+    T_ASSERT(cursor->behind_since_ms > 0); //  still behind
+    bus_db_begin(db);
+    T_EQ_INT(bus_inbox_advance(inbox, "p/1", "kernel", 7, 2), 0);
+    T_EQ_INT(bus_inbox_advance(inbox, "p/1", "kernel", 7, 3), 0);
+    bus_db_commit(db);
+    bus_inbox_committed(inbox);
+    T_EQ_INT(cursor->seq, 3);
+    T_EQ_INT(cursor->behind_since_ms, 0); //  caught up
+    //  A new epoch forgets the old stream's head.
+    T_EQ_INT(bus_inbox_check(inbox, "p/1", "kernel", 8, 1), BUS_INBOX_APPLY);
+    T_EQ_INT(cursor->head, 0);
+    bus_inbox_destroy(&inbox);
+    bus_db_destroy(&db);
+    s_remove_dir();
+}
 
 int
 main(void)
@@ -331,5 +409,6 @@ main(void)
     T_RUN(test_flush_sends_only_committed_events);
     T_RUN(test_inbox_verdicts_and_commit_discipline);
     T_RUN(test_new_epoch_after_the_machine_stopped);
+    T_RUN(test_stream_depth_and_lag);
     return T_DONE();
 }

@@ -7,7 +7,7 @@
 #include "acct_classes.h"
 
 const bus_config_option_t acct_config_options[] = {
-    BUS_NODE_CONFIG_ROWS(acct_config_t, node, "false"),
+    BUS_NODE_CONFIG_ROWS(acct_config_t, node, "false", BUS_NODE_HTTP_ACCOUNTING),
     {"accounting.raw_retention_s", BUS_CFG_INT, offsetof(acct_config_t, raw_retention_s),
      ACCT_CONFIG_RAW_RETENTION_DEFAULT, 60, 315360000, NULL,
      "seconds raw kernel.stats samples are kept once rolled up into the hourly and "

@@ -101,6 +101,35 @@ s_or_empty(const char *text)
 
 //  ---------------------------------------------------------------------------
 
+//  The single integer sql answers, 0 on error.
+static uint64_t
+s_count(bus_db_t *db, const char *sql)
+{
+    sqlite3_stmt *stmt = bus_db_stmt(db, sql);
+    if (!stmt)
+        return 0;
+    int64_t count = sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : 0;
+    sqlite3_reset(stmt);
+    return count > 0 ? (uint64_t) count : 0;
+}
+
+uint64_t
+acct_db_access_count(bus_db_t *db)
+{
+    assert(db);
+    //  No row of access_log is ever deleted (it has no retention yet), so
+    //  its largest rowid is its count, read in O(log n) where count(*)
+    //  would read the whole table at every scrape. Revisit with retention.
+    return s_count(db, "SELECT coalesce(max(rowid), 0) FROM access_log");
+}
+
+uint64_t
+acct_db_record_count(bus_db_t *db)
+{
+    assert(db);
+    return s_count(db, "SELECT count(*) FROM usage");
+}
+
 int
 acct_db_access_insert(bus_db_t *db, const proto_gateway_access_t *access, const char *src)
 {

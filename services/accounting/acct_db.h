@@ -70,6 +70,11 @@ int acct_db_access_insert(bus_db_t *db,
                           const proto_gateway_access_t *access,
                           const char *src);
 
+//  How many requests the access log holds; how many usage records (one per
+//  kernel) there are. For /metrics; 0 on error.
+uint64_t acct_db_access_count(bus_db_t *db);
+uint64_t acct_db_record_count(bus_db_t *db);
+
 //  Reads kernel_id's record: 1 found, 0 none, -1 error.
 int acct_db_record_get(bus_db_t *db, const char *kernel_id, acct_record_t *record);
 

@@ -89,29 +89,54 @@ s_on_cron(evutil_socket_t fd, short what, void *arg)
         s_compact(state);
 }
 
+//  The lines of /metrics: the ingest of kernel.stats samples, the
+//  compaction, and the records kept. How far behind the event streams
+//  accounting is (gateway, session, kernel) is the node's
+//  backplane_event_lag_* (bus_node_metrics).
 static void
 s_metrics(void *arg, struct evbuffer *out)
 {
     acct_state_t *state = arg;
     const acct_ingest_stats_t *stats = acct_ingest_stats(state->ingest);
-    evbuffer_add_printf(out,
-                        "# TYPE backplane_accounting_samples_applied_total counter\n"
-                        "backplane_accounting_samples_applied_total %" PRIu64 "\n"
-                        "# TYPE backplane_accounting_samples_skipped_total counter\n"
-                        "backplane_accounting_samples_skipped_total %" PRIu64 "\n"
-                        "# TYPE backplane_accounting_samples_malformed_total counter\n"
-                        "backplane_accounting_samples_malformed_total %" PRIu64 "\n"
-                        "# TYPE backplane_accounting_samples_queued gauge\n"
-                        "backplane_accounting_samples_queued %zu\n"
-                        "# TYPE backplane_accounting_ingest_lag_seconds gauge\n"
-                        "backplane_accounting_ingest_lag_seconds %.6f\n"
-                        "# TYPE backplane_accounting_samples_rolled_total counter\n"
-                        "backplane_accounting_samples_rolled_total %" PRIu64 "\n"
-                        "# TYPE backplane_accounting_samples_expired_total counter\n"
-                        "backplane_accounting_samples_expired_total %" PRIu64 "\n",
-                        stats->samples_applied, stats->samples_skipped,
-                        stats->samples_malformed, acct_ingest_pending(state->ingest),
-                        (double) stats->lag_us / 1e6, state->rolled, state->expired);
+    bus_db_t *db = bus_node_db(state->node);
+    static const struct {
+        const char *name;
+        const char *type;
+        const char *help;
+    } families[] = {
+        {"backplane_accounting_samples_applied_total", "counter",
+         "kernel.stats samples added to usage records"},
+        {"backplane_accounting_samples_skipped_total", "counter",
+         "kernel.stats samples already counted or for no record"},
+        {"backplane_accounting_samples_malformed_total", "counter",
+         "kernel.stats samples that could not be decoded"},
+        {"backplane_accounting_samples_queued", "gauge",
+         "kernel.stats samples waiting for the next write"},
+        {"backplane_accounting_ingest_lag_seconds", "gauge",
+         "at the last write of queued samples, the age of the oldest one"},
+        {"backplane_accounting_samples_rolled_total", "counter",
+         "raw samples rolled up into hourly and daily buckets since start"},
+        {"backplane_accounting_samples_expired_total", "counter",
+         "rolled-up raw samples deleted since start"},
+    };
+    double values[] = {(double) stats->samples_applied,
+                       (double) stats->samples_skipped,
+                       (double) stats->samples_malformed,
+                       (double) acct_ingest_pending(state->ingest),
+                       (double) stats->lag_us / 1e6,
+                       (double) state->rolled,
+                       (double) state->expired};
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
+        bus_metrics_family(out, families[i].name, families[i].type, families[i].help);
+        bus_metrics_sample(out, families[i].name, NULL, values[i]);
+    }
+    bus_metrics_family(out, "backplane_accounting_records", "gauge",
+                       "records kept: requests in the access log, usage records "
+                       "(one per kernel)");
+    bus_metrics_sample(out, "backplane_accounting_records", "kind=\"access_log\"",
+                       (double) acct_db_access_count(db));
+    bus_metrics_sample(out, "backplane_accounting_records", "kind=\"usage\"",
+                       (double) acct_db_record_count(db));
 }
 
 static void

@@ -7,7 +7,7 @@
 #include "agent_classes.h"
 
 const bus_config_option_t agent_config_options[] = {
-    BUS_NODE_CONFIG_ROWS(agent_config_t, node, "false"),
+    BUS_NODE_CONFIG_ROWS(agent_config_t, node, "false", BUS_NODE_HTTP_AGENT),
     {"agent.scaling_group", BUS_CFG_STRING, offsetof(agent_config_t, scaling_group),
      "default", 1, 63, NULL,
      "the resource group (Backend.AI scaling group) this agent serves"},

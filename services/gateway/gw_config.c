@@ -7,7 +7,7 @@
 #include "gw_classes.h"
 
 const bus_config_option_t gw_config_options[] = {
-    BUS_NODE_CONFIG_ROWS(gw_config_t, node, "false"),
+    BUS_NODE_CONFIG_ROWS(gw_config_t, node, "false", BUS_NODE_HTTP_GATEWAY),
     {"api.listen", BUS_CFG_STRING, offsetof(gw_config_t, listen), "127.0.0.1:8081", 3,
      255, NULL,
      "host:port the Backend.AI-compatible API listens on (port 0 = any free port)"},

@@ -113,6 +113,9 @@ s_log_access(gw_request_t *r)
     access.client_addr = r->client_addr;
     access.error_type = (r->error_type ? r->error_type : "");
     gw_accesslog_add(gw_server_accesslog(r->gw), &access);
+    gw_metrics_request(gw_server_metrics(r->gw), r->method,
+                       r->route ? r->route->pattern : NULL, r->status,
+                       (double) access.latency_us / 1e6);
     bus_log_info("request method=%s path=%s status=%d access_key=%s latency_us=%" PRIu64
                  " id=%s",
                  r->method, r->path, r->status, r->authenticated ? who->access_key : "-",

@@ -48,6 +48,7 @@ struct _gw_server_t {
     gw_ratelimit_t *login_failures;  //  failed logins per user name
     gw_identity_cache_t *identities; //  callers, with their signing keys
     gw_accesslog_t *accesslog;       //  queued access records
+    gw_metrics_t *metrics;           //  requests by route, for /metrics
     gw_events_t *events;             //  listeners to session events
     gw_stats_t *stats;               //  the last kernel.stats of each kernel
     gw_activity_t *activity;         //  sessions in use, told the scheduler
@@ -69,6 +70,7 @@ s_fini(void **state_p)
         gw_stats_destroy(&gw->stats);
         gw_events_destroy(&gw->events);
         gw_accesslog_destroy(&gw->accesslog);
+        gw_metrics_destroy(&gw->metrics);
         gw_activity_destroy(&gw->activity);
         gw_storage_destroy(&gw->storage);
         if (gw->token_secret)
@@ -98,8 +100,9 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
     gw->accesslog = gw_accesslog_new(node);
     gw->activity = gw_activity_new(node);
     gw->storage = gw_storage_new(node);
+    gw->metrics = gw_metrics_new(node);
     if (!gw->rate || !gw->login_failures || !gw->identities || !gw->accesslog ||
-        !gw->activity || !gw->storage) {
+        !gw->activity || !gw->storage || !gw->metrics) {
         s_fini((void **) &gw);
         return NULL;
     }
@@ -201,6 +204,13 @@ gw_server_login_failures(gw_server_t *self)
 {
     assert(self);
     return self->login_failures;
+}
+
+gw_metrics_t *
+gw_server_metrics(gw_server_t *self)
+{
+    assert(self);
+    return self->metrics;
 }
 
 gw_accesslog_t *

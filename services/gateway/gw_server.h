@@ -39,6 +39,8 @@ struct _gw_ratelimit_t *gw_server_rate(gw_server_t *self);
 struct _gw_ratelimit_t *gw_server_login_failures(gw_server_t *self);
 //  Queued access records.
 struct _gw_accesslog_t *gw_server_accesslog(gw_server_t *self);
+//  Requests counted for /metrics; NULL for the offline admin command.
+struct _gw_metrics_t *gw_server_metrics(gw_server_t *self);
 //  Listeners to session events, and the last kernel.stats of each kernel.
 struct _gw_events_t *gw_server_events(gw_server_t *self);
 struct _gw_stats_t *gw_server_stats(gw_server_t *self);

@@ -24,6 +24,7 @@
 #include "sched_db_snapshot.h"
 #include "sched_db_ledger.h"
 #include "sched_db_list.h"
+#include "sched_db_metrics.h"
 #include "sched_where.h"
 #include "sched_db_checkpoint.h"
 //  The service's objects
@@ -39,5 +40,6 @@
 #include "sched_reconcile.h"
 #include "sched_reclaim.h"
 #include "sched_rpc.h"
+#include "sched_metrics.h"
 
 #endif

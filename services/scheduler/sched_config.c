@@ -7,7 +7,7 @@
 #include "sched_classes.h"
 
 const bus_config_option_t sched_config_options[] = {
-    BUS_NODE_CONFIG_ROWS(sched_config_t, node, "true"),
+    BUS_NODE_CONFIG_ROWS(sched_config_t, node, "true", BUS_NODE_HTTP_SCHEDULER),
     {"agents.lost_ms", BUS_CFG_INT, offsetof(sched_config_t, agent_lost_ms), "10000", 500,
      3600000, NULL,
      "an agent silent this long is marked LOST (its heartbeats come every "

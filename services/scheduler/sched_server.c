@@ -21,6 +21,7 @@
       sched_reconcile       what lost messages left, repaired
       sched_reclaim         sessions idle or out of time, ended
       sched_rpc             every RPC served, from one table
+      sched_metrics         its lines of /metrics (and the passes' timings)
     (and sched_groups, which follows policy.scaling_group into sgroups).
 
     Timers, all on the node's event loop but the checkpoint thread's:
@@ -81,6 +82,7 @@ typedef struct {
     sched_reconcile_t *reconcile;
     sched_reclaim_t *reclaim;
     sched_rpc_t *rpc;
+    sched_metrics_t *metrics;
     struct event *pass;   //  the periodic pass
     struct event *soon;   //  a pass right after a create
     struct event *expire; //  the agents' check
@@ -120,6 +122,9 @@ s_pass(sched_server_t *self)
     size_t count = 0;
     sched_assignment_t *placed =
         sched_dispatch_run(self->dispatch, bus_clock_wall_us(), &count);
+    size_t sessions = 0;
+    for (size_t i = 0; i < count; i++)
+        sessions += placed[i].first;
     //  The pass wrote the kernels and their sessions PREPARING (what
     //  SCHEDULED then PREPARING in this transaction would have left).
     sched_lifecycle_placed(self->lifecycle, placed, count);
@@ -136,6 +141,9 @@ s_pass(sched_server_t *self)
             bus_node_commit(self->node);
     }
     free(placed);
+    //  From the group commit's flush to the last kernel.create sent.
+    sched_metrics_pass(self->metrics,
+                       (double) (bus_clock_mono_us() - self->pass_us) / 1e6, sessions);
 }
 
 //  After a flush: the sessions it stored are placed without waiting a
@@ -235,6 +243,7 @@ s_fini(void **state_p)
             event_free(*timers[i]);
             *timers[i] = NULL;
         }
+    sched_metrics_destroy(&self->metrics);
     sched_rpc_destroy(&self->rpc);
     //  The commit's queued answers hold calls: it goes first, then the calls
     //  still in flight are cancelled, so that no answer finds us gone.
@@ -288,6 +297,8 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
     if (ok)
         self->rpc = sched_rpc_new(node, self->lifecycle, self->calls, self->commit,
                                   self->kernels, self->agents, err);
+    if (self->rpc && !(self->metrics = sched_metrics_new(node)))
+        sched_rpc_destroy(&self->rpc); //  cannot start: out of memory
     if (self->dispatch)
         sched_dispatch_set_preparing(self->dispatch, true);
     self->soon = event_new(bus_node_base(node), -1, 0, s_on_soon, self);

@@ -24,5 +24,6 @@
 #include "sp_http.h"
 #include "sp_http_upload.h"
 #include "sp_http_download.h"
+#include "sp_metrics.h"
 
 #endif

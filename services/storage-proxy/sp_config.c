@@ -7,7 +7,7 @@
 #include "sp_classes.h"
 
 const bus_config_option_t sp_config_options[] = {
-    BUS_NODE_CONFIG_ROWS(sp_config_t, node, "false"),
+    BUS_NODE_CONFIG_ROWS(sp_config_t, node, "false", BUS_NODE_HTTP_STORAGE_PROXY),
     {"storage.proxy_name", BUS_CFG_STRING, offsetof(sp_config_t, proxy_name), "local", 0,
      63, NULL,
      "this storage-proxy's name, the first half of folder hosts (<proxy>:<volume>), "

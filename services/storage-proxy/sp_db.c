@@ -226,6 +226,20 @@ sp_db_folder_count(bus_db_t *db, const char *volume)
     return count;
 }
 
+uint64_t
+sp_db_folder_usage(bus_db_t *db, const char *volume)
+{
+    assert(db && volume);
+    sqlite3_stmt *stmt = bus_db_stmt(
+        db, "SELECT coalesce(sum(usage_bytes), 0) FROM folders WHERE volume = ?");
+    if (!stmt)
+        return 0;
+    sqlite3_bind_text(stmt, 1, volume, -1, SQLITE_STATIC);
+    uint64_t bytes = sqlite3_step(stmt) == SQLITE_ROW ? s_u64(stmt, 0) : 0;
+    sqlite3_reset(stmt);
+    return bytes;
+}
+
 int
 sp_db_folders_ready(bus_db_t *db, const char *id, sp_db_folder_fn *fn, void *arg)
 {

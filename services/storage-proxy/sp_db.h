@@ -93,6 +93,10 @@ int sp_db_folder_refund(bus_db_t *db, const char *id, uint64_t bytes);
 //  How many folders volume holds (any state); 0 on error.
 uint64_t sp_db_folder_count(bus_db_t *db, const char *volume);
 
+//  The bytes the folders of volume used at their last scans, summed; 0 on
+//  error.
+uint64_t sp_db_folder_usage(bus_db_t *db, const char *volume);
+
 //  Calls fn for every ready folder, or for folder id when it is ready (id
 //  not NULL). 0, or -1 when the table cannot be read.
 int sp_db_folders_ready(bus_db_t *db, const char *id, sp_db_folder_fn *fn, void *arg);

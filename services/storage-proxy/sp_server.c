@@ -5,7 +5,8 @@
     configuration (sp_volumes), its table of folders with their quotas and
     usage (sp_folders), the storage.* methods the gateway calls (sp_rpc) and
     the client-facing HTTP endpoint for uploads and downloads (sp_http),
-    besides what every node does. Its schema and SQL are sp_db's.
+    its lines of /metrics (sp_metrics), besides what every node does. Its schema and SQL
+   are sp_db's.
 
     Timers (besides the node's cron, listed in bus_node.h: heartbeat,
     peer list, catch-up of missed durable events, outbox):
@@ -34,6 +35,7 @@ typedef struct {
     sp_folders_t *folders;
     sp_http_t *http;
     sp_rpc_t *rpc;
+    sp_metrics_t *metrics;
 } sp_state_t;
 
 static void
@@ -41,6 +43,7 @@ s_fini(void **state_p)
 {
     sp_state_t *state = *state_p;
     if (state) {
+        sp_metrics_destroy(&state->metrics);
         sp_http_destroy(&state->http);
         //  Folders before the methods: pending clones answer through sp_rpc.
         sp_folders_destroy(&state->folders);
@@ -96,7 +99,11 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
     if (state->folders && http_ok)
         state->rpc = sp_rpc_new(node, state->folders,
                                 state->http ? sp_http_url(state->http) : "", err);
-    if (!state->rpc) {
+    if (state->rpc)
+        state->metrics = sp_metrics_new(node, state->volumes);
+    if (!state->metrics) {
+        if (state->rpc)
+            bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
         void *dead = state;
         s_fini(&dead);
         return NULL;

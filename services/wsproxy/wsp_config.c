@@ -7,7 +7,7 @@
 #include "wsp_classes.h"
 
 const bus_config_option_t wsp_config_options[] = {
-    BUS_NODE_CONFIG_ROWS(wsp_config_t, node, "false"),
+    BUS_NODE_CONFIG_ROWS(wsp_config_t, node, "false", BUS_NODE_HTTP_WSPROXY),
     {"wsproxy.listen", BUS_CFG_STRING, offsetof(wsp_config_t, listen), WSP_CONFIG_LISTEN,
      1, 255, NULL,
      "host:port of the API the web UI and the gateway use (/v2/status, /v2/conf, "

@@ -38,7 +38,7 @@ typedef struct {
 } agent_config_t;
 
 static const bus_config_option_t s_agent_options[] = {
-    BUS_NODE_CONFIG_ROWS(agent_config_t, node, "false"),
+    BUS_NODE_CONFIG_ROWS(agent_config_t, node, "false", BUS_NODE_HTTP_ANY),
     BUS_CONFIG_END,
 };
 

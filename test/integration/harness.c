@@ -112,10 +112,15 @@ harness_start(harness_proc_t *proc,
     snprintf(proc->log_path, sizeof proc->log_path, "%s/%s.log", dir, name);
     char binary[512];
     snprintf(binary, sizeof binary, "%s/backplane-%s", harness_bindir(), service);
-    const char *argv[64];
+    const char *argv[72]; //  the args callers build (64 at most) and ours
     int argc = 0;
     argv[argc++] = binary;
-    for (int i = 0; args && args[i] && argc < 63; i++)
+    //  Every service answers /metrics on a fixed port by default; tests run
+    //  in parallel, so each takes any free one (the ready line says which),
+    //  unless its own args say otherwise (a later --set wins).
+    argv[argc++] = "--set";
+    argv[argc++] = "bus.http_listen=" HARNESS_HTTP_ANY;
+    for (int i = 0; args && args[i] && argc < 71; i++)
         argv[argc++] = args[i];
     argv[argc] = NULL;
     //  The log is emptied here, before the fork: emptied in the child, a

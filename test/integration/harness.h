@@ -57,8 +57,13 @@ void harness_rmdir(const char *dir);
 //  The directory of the service binaries: $BACKPLANE_BINDIR or build/bin.
 const char *harness_bindir(void);
 
+#define HARNESS_HTTP_ANY "127.0.0.1:0" //  bus.http_listen of every service started
+
 //  Starts backplane-<service> with args (NULL-terminated, may be NULL),
-//  logging into <dir>/<name>.log. Returns 0 or -1.
+//  logging into <dir>/<name>.log. Its /healthz and /metrics listen on any
+//  free port (HARNESS_HTTP_ANY; its ready line has http=host:port), not on
+//  the service's fixed default, unless args set bus.http_listen. Returns 0
+//  or -1.
 int harness_start(harness_proc_t *proc,
                   const char *dir,
                   const char *name,
