@@ -176,7 +176,7 @@ s_node_metric(uint64_t current, uint64_t capacity, const char *unit, double *pct
     double value = capacity ? 100.0 * (double) current / (double) capacity : 0.0;
     snprintf(pct, sizeof pct, "%.2f", value);
     if (pct_p)
-        *pct_p = value;
+        *pct_p = strtod(pct, NULL); //  Backend.AI: float() of the pct text
     return json_pack("{s:s, s:s, s:o, s:s}", "current", cur, "capacity", cap, "pct",
                      capacity ? json_string(pct) : json_null(), "unit_hint", unit);
 }
