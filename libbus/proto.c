@@ -1130,6 +1130,43 @@ s_agent_heartbeat_roundtrip(const void *data, size_t size)
 }
 
 static int
+s_agent_stats_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_agent_stats_t msg;
+    int rc = proto_agent_stats_decode(&msg, data, size, err);
+    proto_agent_stats_clear(&msg);
+    return rc;
+}
+
+static char *
+s_agent_stats_print(const void *data, size_t size)
+{
+    proto_agent_stats_t msg;
+    char *text = NULL;
+    if (proto_agent_stats_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_agent_stats_print(&msg);
+    proto_agent_stats_clear(&msg);
+    return text;
+}
+
+static int
+s_agent_stats_roundtrip(const void *data, size_t size)
+{
+    proto_agent_stats_t one, two;
+    if (proto_agent_stats_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_agent_stats_encode(&one);
+    proto_agent_stats_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_agent_stats_encode(&two);
+    char *text_one = proto_agent_stats_print(&one);
+    char *text_two = proto_agent_stats_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_agent_stats_clear(&one);
+    proto_agent_stats_clear(&two);
+    return rc;
+}
+
+static int
 s_bus_replay_req_validate(const void *data, size_t size, bus_error_t *err)
 {
     proto_bus_replay_req_t msg;
@@ -5167,6 +5204,14 @@ const proto_entry_t proto_entries[] = {
         .validate = s_agent_heartbeat_validate,
         .print = s_agent_heartbeat_print,
         .roundtrip = s_agent_heartbeat_roundtrip,
+    },
+    {
+        .name = "agent.stats",
+        .kind = PROTO_EVENT,
+        .broadcast = true,
+        .validate = s_agent_stats_validate,
+        .print = s_agent_stats_print,
+        .roundtrip = s_agent_stats_roundtrip,
     },
     {
         .name = "bus.replay",

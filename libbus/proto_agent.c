@@ -12,6 +12,113 @@
 #include "bus_classes.h"
 
 //  ---------------------------------------------------------------------------
+//  agent.core
+
+static bool
+s_core_valid(const proto_agent_core_t *self)
+{
+    (void) self;
+    return true;
+}
+
+static void
+s_core_write(const proto_agent_core_t *self, bus_writer_t *writer)
+{
+    bus_writer_map(writer, 1);
+    proto_write_uint(writer, "busy_ms", self->busy_ms);
+}
+
+static void
+s_core_read(proto_agent_core_t *self, proto_in_t *in)
+{
+    proto_read_uint(in, "busy_ms", 0, UINT64_MAX, &self->busy_ms);
+}
+
+static void
+s_core_print(const proto_agent_core_t *self, proto_text_t *text)
+{
+    proto_print_uint(text, "busy_ms", self->busy_ms);
+}
+
+//  A list item: calloc'd memory, initialised before it is read.
+static void
+s_core_item(void *item, proto_in_t *in)
+{
+    proto_agent_core_init(item);
+    s_core_read(item, in);
+}
+
+void
+proto_agent_core_init(proto_agent_core_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_agent_core_clear(proto_agent_core_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_agent_core_write(const proto_agent_core_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_core_valid(self))
+        return -1;
+    s_core_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_agent_core_encode(const proto_agent_core_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_agent_core_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_agent_core_read(proto_agent_core_t *self, const bus_value_t *map, bus_error_t *err)
+{
+    proto_in_t in;
+    proto_agent_core_init(self);
+    proto_in_init(&in, "agent.core", map, &self->owned_, err);
+    s_core_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_agent_core_clear(self);
+    return in.status;
+}
+
+int
+proto_agent_core_decode(proto_agent_core_t *self,
+                        const void *data,
+                        size_t size,
+                        bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_agent_core_read(self, map, err);
+}
+
+char *
+proto_agent_core_print(const proto_agent_core_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_core_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
 //  agent.heartbeat
 
 static bool
@@ -175,5 +282,131 @@ proto_agent_heartbeat_print(const proto_agent_heartbeat_t *self)
     proto_text_t text;
     proto_text_init(&text);
     s_heartbeat_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  agent.stats
+
+static bool
+s_stats_valid(const proto_agent_stats_t *self)
+{
+    if (!proto_valid_str(self->agent_id, PROTO_REQUIRED, 128))
+        return false;
+    if (!proto_valid_count(self->cores, self->cores_count, 4096))
+        return false;
+    for (size_t i = 0; i < self->cores_count; i++)
+        if (!s_core_valid(&self->cores[i]))
+            return false;
+    return true;
+}
+
+static void
+s_stats_write(const proto_agent_stats_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 4;
+    pairs += self->cores_count > 0;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "agent_id", self->agent_id);
+    proto_write_uint(writer, "interval_ms", self->interval_ms);
+    if (self->cores_count > 0) {
+        proto_write_array(writer, "cores", self->cores_count);
+        for (size_t i = 0; i < self->cores_count; i++)
+            s_core_write(&self->cores[i], writer);
+    }
+    proto_write_uint(writer, "mem_used_bytes", self->mem_used_bytes);
+    proto_write_uint(writer, "mem_total_bytes", self->mem_total_bytes);
+}
+
+static void
+s_stats_read(proto_agent_stats_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "agent_id", PROTO_REQUIRED, 128, &self->agent_id);
+    proto_read_uint(in, "interval_ms", 0, UINT64_MAX, &self->interval_ms);
+    self->cores = proto_read_list(in, "cores", 0, 4096, sizeof *self->cores, s_core_item,
+                                  &self->cores_count);
+    proto_read_uint(in, "mem_used_bytes", 0, UINT64_MAX, &self->mem_used_bytes);
+    proto_read_uint(in, "mem_total_bytes", 0, UINT64_MAX, &self->mem_total_bytes);
+}
+
+static void
+s_stats_print(const proto_agent_stats_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "agent_id", self->agent_id);
+    proto_print_uint(text, "interval_ms", self->interval_ms);
+    proto_print_count(text, "cores", self->cores_count);
+    proto_print_uint(text, "mem_used_bytes", self->mem_used_bytes);
+    proto_print_uint(text, "mem_total_bytes", self->mem_total_bytes);
+}
+
+void
+proto_agent_stats_init(proto_agent_stats_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_agent_stats_clear(proto_agent_stats_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_agent_stats_write(const proto_agent_stats_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_stats_valid(self))
+        return -1;
+    s_stats_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_agent_stats_encode(const proto_agent_stats_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_agent_stats_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_agent_stats_read(proto_agent_stats_t *self,
+                       const bus_value_t *map,
+                       bus_error_t *err)
+{
+    proto_in_t in;
+    proto_agent_stats_init(self);
+    proto_in_init(&in, "agent.stats", map, &self->owned_, err);
+    s_stats_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_agent_stats_clear(self);
+    return in.status;
+}
+
+int
+proto_agent_stats_decode(proto_agent_stats_t *self,
+                         const void *data,
+                         size_t size,
+                         bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_agent_stats_read(self, map, err);
+}
+
+char *
+proto_agent_stats_print(const proto_agent_stats_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_stats_print(self, &text);
     return proto_text_finish(&text);
 }

@@ -14,6 +14,28 @@
 
 //  Topics (events) and method names (RPC).
 #define PROTO_AGENT_HEARTBEAT "agent.heartbeat"
+#define PROTO_AGENT_STATS     "agent.stats"
+
+//  ---------------------------------------------------------------------------
+//  agent.core, a nested value: one CPU's busy time during the interval
+
+typedef struct {
+    //  User, nice, system, irq, softirq and steal time during interval_ms
+    uint64_t busy_ms;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_agent_core_t;
+
+void proto_agent_core_init(proto_agent_core_t *self);
+void proto_agent_core_clear(proto_agent_core_t *self);
+int proto_agent_core_write(const proto_agent_core_t *self, bus_writer_t *writer);
+zframe_t *proto_agent_core_encode(const proto_agent_core_t *self);
+int
+proto_agent_core_read(proto_agent_core_t *self, const bus_value_t *map, bus_error_t *err);
+int proto_agent_core_decode(proto_agent_core_t *self,
+                            const void *data,
+                            size_t size,
+                            bus_error_t *err);
+char *proto_agent_core_print(const proto_agent_core_t *self);
 
 //  ---------------------------------------------------------------------------
 //  agent.heartbeat, event (broadcast): an agent is alive and has these resources (every
@@ -67,5 +89,40 @@ int proto_agent_heartbeat_decode(proto_agent_heartbeat_t *self,
                                  size_t size,
                                  bus_error_t *err);
 char *proto_agent_heartbeat_print(const proto_agent_heartbeat_t *self);
+
+//  ---------------------------------------------------------------------------
+//  agent.stats, event (broadcast): the host's live figures, Backend.AI's node live_stat
+//  (every bus.heartbeat_ms): CPU busy time per core from /proc/stat deltas, memory in use
+//  from /proc/meminfo
+
+typedef struct {
+    //  The agent's node name (required, at most 128 bytes)
+    const char *agent_id;
+    //  The wall time the CPU figures cover (0: no earlier reading yet)
+    uint64_t interval_ms;
+    //  Each online CPU, in /proc/stat's order (at most 4096 items)
+    const proto_agent_core_t *cores;
+    size_t cores_count;
+    //  Memory in use now: MemTotal - MemAvailable
+    uint64_t mem_used_bytes;
+    //  The host's memory: MemTotal
+    uint64_t mem_total_bytes;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_agent_stats_t;
+
+#define PROTO_AGENT_STATS_CORES_MAX 4096
+
+void proto_agent_stats_init(proto_agent_stats_t *self);
+void proto_agent_stats_clear(proto_agent_stats_t *self);
+int proto_agent_stats_write(const proto_agent_stats_t *self, bus_writer_t *writer);
+zframe_t *proto_agent_stats_encode(const proto_agent_stats_t *self);
+int proto_agent_stats_read(proto_agent_stats_t *self,
+                           const bus_value_t *map,
+                           bus_error_t *err);
+int proto_agent_stats_decode(proto_agent_stats_t *self,
+                             const void *data,
+                             size_t size,
+                             bus_error_t *err);
+char *proto_agent_stats_print(const proto_agent_stats_t *self);
 
 #endif

@@ -23,6 +23,7 @@
 #include "agent_overlay.h"
 #include "agent_runc.h"
 #include "agent_stats.h"
+#include "agent_hoststats.h"
 #include "agent_runner_proto.h"
 #include "agent_runner_client.h"
 #include "agent_events.h"

@@ -58,6 +58,13 @@ const bus_config_option_t agent_config_options[] = {
     {"agent.stats_ms", BUS_CFG_INT, offsetof(agent_config_t, stats_ms), "5000", 0,
      3600000, NULL,
      "how often each running kernel's kernel.stats is published; 0: never"},
+    {"agent.ended_log_max_bytes", BUS_CFG_BYTES, offsetof(agent_config_t, ended_log_max),
+     "1m", 0, 16777216, NULL,
+     "how much of the end of a kernel's container log is kept in the agent's database "
+     "when it ends, for GET /session/{id}/logs after the session is gone; 0: none"},
+    {"agent.ended_log_retention_s", BUS_CFG_INT,
+     offsetof(agent_config_t, ended_log_retention_s), "2592000", 60, 315360000, NULL,
+     "how long the kept log of an ended kernel stays (the heartbeat deletes older ones)"},
     {"agent.pids_max", BUS_CFG_INT, offsetof(agent_config_t, pids_max), "4096", 16,
      4194304, NULL, "the most processes and threads one kernel may have"},
     {"accelerators.mock", BUS_CFG_STRING, offsetof(agent_config_t, accel_mock), "", 0,

@@ -241,6 +241,7 @@ agent_container_destroy(agent_container_t **self_p)
     if (self->hold_fd >= 0)
         close(self->hold_fd);
     agent_runc_entry_destroy(&self->entry);
+    free(self->log);
     free(self);
     *self_p = NULL;
 }
@@ -396,7 +397,12 @@ agent_containers_release(agent_containers_t *self,
     if (container->entry && agent_runc_attach(self->runc, &container->entry, &step) != 0)
         agent_runc_entry_destroy(&container->entry); //  cannot be: removed by id
     if (container->container) {
-        int rc = agent_runc_remove(self->runc, id, grace_ms, exit_code_p, &step);
+        free(container->log);
+        container->log = NULL;
+        container->log_size = 0;
+        int rc = agent_runc_remove_keeping_log(
+            self->runc, id, grace_ms, exit_code_p, (size_t) self->config->ended_log_max,
+            &container->log, &container->log_size, &step);
         if (rc != BUS_OK && rc != BUS_STATUS_NOT_FOUND) {
             bus_log_error("kernel remove failed kernel=%s detail=\"%s\"", id,
                           step.detail);
@@ -428,23 +434,5 @@ agent_container_log_tail(agent_runc_t *runc,
                          size_t max,
                          size_t *size_p)
 {
-    assert(runc && kernel_id && size_p);
-    *size_p = 0;
-    char *path = agent_runc_kernel_path(runc, kernel_id, "container.log");
-    int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
-    zstr_free(&path);
-    if (fd < 0)
-        return NULL;
-    struct stat st;
-    uint8_t *data = NULL;
-    if (fstat(fd, &st) == 0) {
-        size_t size = (size_t) st.st_size;
-        off_t from = size > max ? (off_t) (size - max) : 0;
-        size = size > max ? max : size;
-        data = malloc(size + 1);
-        ssize_t n = data ? pread(fd, data, size, from) : -1;
-        *size_p = n > 0 ? (size_t) n : 0;
-    }
-    close(fd);
-    return data;
+    return agent_runc_log_tail(runc, kernel_id, max, size_p);
 }

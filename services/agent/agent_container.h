@@ -56,6 +56,8 @@ typedef struct {
                                //  whose driver holds it then)
     char ip[AGENT_NET_IP_MAX]; //  its address ("127.0.0.1" with the host's network)
     int pid;                   //  its PID 1 on the host, once started
+    uint8_t *log;              //  release: the end of its container.log, kept
+    size_t log_size;           //  (agent.ended_log_max_bytes at most; owned)
 } agent_container_t;
 
 //  The image a container is made of (strings borrowed).

@@ -18,6 +18,13 @@ const bus_db_migration_t agent_db_migrations[] = {
     {"the slots and accelerators each kernel was given",
      "ALTER TABLE kernels ADD COLUMN slots TEXT NOT NULL DEFAULT '{}';"
      "ALTER TABLE kernels ADD COLUMN accel TEXT NOT NULL DEFAULT '';"},
+    {"the end of the container log of each kernel that ended",
+     "CREATE TABLE ended_logs ("
+     "  kernel_id TEXT PRIMARY KEY,"
+     "  session_id TEXT NOT NULL,"
+     "  ended_at INTEGER NOT NULL,"
+     "  log BLOB NOT NULL);"
+     "CREATE INDEX ended_logs_by_time ON ended_logs (ended_at);"},
 };
 
 _Static_assert(sizeof agent_db_migrations / sizeof agent_db_migrations[0] ==
@@ -81,6 +88,93 @@ agent_db_kernel_delete(bus_db_t *db, const char *kernel_id)
     int rc = sqlite3_step(stmt) == SQLITE_DONE ? 0 : -1;
     if (rc != 0)
         s_failed(db, "kernel delete");
+    sqlite3_reset(stmt);
+    sqlite3_clear_bindings(stmt);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------------
+//  Keep an ended kernel's log.
+
+int
+agent_db_ended_log_insert(bus_db_t *db,
+                          const char *kernel_id,
+                          const char *session_id,
+                          int64_t ended_at,
+                          const uint8_t *log,
+                          size_t size)
+{
+    assert(db);
+    assert(kernel_id);
+    sqlite3_stmt *stmt = bus_db_stmt(
+        db, "INSERT OR REPLACE INTO ended_logs (kernel_id, session_id, ended_at, log)"
+            " VALUES (?1, ?2, ?3, ?4)");
+    if (!stmt)
+        return -1;
+    sqlite3_bind_text(stmt, 1, kernel_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 2, session_id ? session_id : "", -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 3, ended_at);
+    sqlite3_bind_blob64(stmt, 4, log ? (const void *) log : "", log ? size : 0,
+                        SQLITE_STATIC);
+    int rc = sqlite3_step(stmt) == SQLITE_DONE ? 0 : -1;
+    if (rc != 0)
+        s_failed(db, "ended log insert");
+    sqlite3_reset(stmt);
+    sqlite3_clear_bindings(stmt);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------------
+//  An ended kernel's log.
+
+int
+agent_db_ended_log_get(
+    bus_db_t *db, const char *kernel_id, size_t max, uint8_t **log_p, size_t *size_p)
+{
+    assert(db);
+    assert(kernel_id && log_p && size_p);
+    *log_p = NULL;
+    *size_p = 0;
+    sqlite3_stmt *stmt =
+        bus_db_stmt(db, "SELECT log FROM ended_logs WHERE kernel_id = ?1");
+    if (!stmt)
+        return -1;
+    sqlite3_bind_text(stmt, 1, kernel_id, -1, SQLITE_STATIC);
+    int rc = 1;
+    if (sqlite3_step(stmt) == SQLITE_ROW) {
+        const uint8_t *data = sqlite3_column_blob(stmt, 0);
+        size_t size = (size_t) sqlite3_column_bytes(stmt, 0);
+        size_t from = size > max ? size - max : 0;
+        *log_p = malloc(size - from + 1);
+        if (*log_p) {
+            if (size > from)
+                memcpy(*log_p, data + from, size - from);
+            *size_p = size - from;
+            rc = 0;
+        } else
+            rc = -1;
+    }
+    sqlite3_reset(stmt);
+    sqlite3_clear_bindings(stmt);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------------
+//  Forget the logs of kernels that ended long ago.
+
+int64_t
+agent_db_ended_logs_expire(bus_db_t *db, int64_t before)
+{
+    assert(db);
+    sqlite3_stmt *stmt = bus_db_stmt(db, "DELETE FROM ended_logs WHERE ended_at < ?1");
+    if (!stmt)
+        return -1;
+    sqlite3_bind_int64(stmt, 1, before);
+    int64_t rc = sqlite3_step(stmt) == SQLITE_DONE
+                     ? (int64_t) sqlite3_changes(bus_db_handle(db))
+                     : -1;
+    if (rc < 0)
+        s_failed(db, "ended logs expire");
     sqlite3_reset(stmt);
     sqlite3_clear_bindings(stmt);
     return rc;

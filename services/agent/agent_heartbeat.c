@@ -13,11 +13,13 @@ struct _agent_heartbeat_t {
     const agent_config_t *config;
     const agent_accel_t *accel;
     struct event *timer;
-    int64_t cpu;           //  thousandths
-    int64_t mem;           //  bytes
-    char architecture[72]; //  uname machine (up to 65 bytes)
-    int64_t started_at;    //  this process's start (wall µs): tells the scheduler
-                           //  that calls sent to an earlier process are lost
+    int64_t cpu;               //  thousandths
+    int64_t mem;               //  bytes
+    char architecture[72];     //  uname machine (up to 65 bytes)
+    int64_t started_at;        //  this process's start (wall µs): tells the scheduler
+                               //  that calls sent to an earlier process are lost
+    agent_hoststats_t *host;   //  the previous reading of the host's figures
+    proto_agent_core_t *cores; //  agent.stats' list, AGENT_HOSTSTATS_CORES_MAX
 };
 
 //  One slot of a heartbeat's maps: its name (borrowed), amounts and text.
@@ -170,12 +172,48 @@ agent_heartbeat_send(agent_heartbeat_t *self)
     bus_writer_destroy(&writer);
 }
 
+void
+agent_heartbeat_send_stats(agent_heartbeat_t *self)
+{
+    assert(self);
+    agent_hoststats_sample_t sample;
+    if (agent_hoststats_take(self->host, zclock_mono(), &sample) != 0) {
+        bus_log_warning("host figures unread: /proc/stat or /proc/meminfo");
+        return;
+    }
+    proto_agent_stats_t stats;
+    proto_agent_stats_init(&stats);
+    stats.agent_id = bus_node_name(self->node);
+    stats.interval_ms = sample.interval_ms;
+    for (size_t i = 0; i < sample.cores; i++)
+        self->cores[i] = (proto_agent_core_t){.busy_ms = sample.busy_ms[i]};
+    stats.cores = self->cores;
+    stats.cores_count = sample.cores;
+    stats.mem_used_bytes = sample.mem_used_bytes;
+    stats.mem_total_bytes = sample.mem_total_bytes;
+    bus_writer_t *writer = bus_writer_new();
+    if (writer && proto_agent_stats_write(&stats, writer) == 0)
+        bus_node_publish(self->node, PROTO_AGENT_STATS, bus_writer_data(writer),
+                         bus_writer_size(writer));
+    bus_writer_destroy(&writer);
+}
+
+//  Every bus.heartbeat_ms: the heartbeat, the host's figures, and the
+//  expiry of ended kernels' kept logs (an indexed delete, cheap when
+//  nothing is due).
 static void
 s_on_timer(evutil_socket_t fd, short what, void *arg)
 {
     (void) fd;
     (void) what;
-    agent_heartbeat_send(arg);
+    agent_heartbeat_t *self = arg;
+    agent_heartbeat_send(self);
+    agent_heartbeat_send_stats(self);
+    int64_t before =
+        bus_clock_wall_us() - (int64_t) self->config->ended_log_retention_s * 1000000;
+    int64_t expired = agent_db_ended_logs_expire(bus_node_db(self->node), before);
+    if (expired > 0)
+        bus_log_info("ended kernels' logs expired count=%" PRId64, expired);
 }
 
 agent_heartbeat_t *
@@ -194,13 +232,23 @@ agent_heartbeat_new(bus_node_t *node,
     self->config = config;
     self->accel = accel;
     self->started_at = bus_clock_wall_us();
+    self->host = agent_hoststats_new();
+    self->cores = calloc(AGENT_HOSTSTATS_CORES_MAX, sizeof *self->cores);
+    if (!self->host || !self->cores) {
+        agent_heartbeat_destroy(&self);
+        bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        return NULL;
+    }
+    //  The first reading, so the first agent.stats has an interval.
+    agent_hoststats_sample_t first;
+    agent_hoststats_take(self->host, zclock_mono(), &first);
     struct sysinfo info;
     int64_t ram = sysinfo(&info) == 0 ? (int64_t) info.totalram * info.mem_unit : 0;
     int64_t cpus = sysconf(_SC_NPROCESSORS_ONLN);
     if (s_resolve(BUS_SLOTS_COUNT, "cpu", config->cpu, cpus * BUS_SLOTS_COUNT_SCALE,
                   &self->cpu, err) != BUS_OK ||
         s_resolve(BUS_SLOTS_BYTES, "mem", config->mem, ram, &self->mem, err) != BUS_OK) {
-        free(self);
+        agent_heartbeat_destroy(&self);
         return NULL;
     }
     struct utsname host;
@@ -237,6 +285,8 @@ agent_heartbeat_destroy(agent_heartbeat_t **self_p)
     if (*self_p) {
         if ((*self_p)->timer)
             event_free((*self_p)->timer);
+        agent_hoststats_destroy(&(*self_p)->host);
+        free((*self_p)->cores);
         free(*self_p);
         *self_p = NULL;
     }

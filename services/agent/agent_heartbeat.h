@@ -12,6 +12,12 @@
     from these, and its ledger invariant compares occupied_slots with its
     allocations; an agent that stops sending them is marked LOST.
 
+    The same timer publishes agent.stats, the host's live figures (CPU busy
+    time per core since the last beat, memory in use: agent_hoststats),
+    which the gateway keeps for GraphQL agent live_stat, cpu_cur_pct and
+    mem_cur_bytes, and deletes the kept logs of kernels that ended more than
+    agent.ended_log_retention_s ago (agent_db).
+
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
@@ -39,5 +45,10 @@ void agent_heartbeat_destroy(agent_heartbeat_t **self_p);
 
 //  Publishes one heartbeat now.
 void agent_heartbeat_send(agent_heartbeat_t *self);
+
+//  ---------------------------------------------------------------------------
+//  Publishes agent.stats now: the host's figures since the previous call
+//  (or since the heartbeat started).
+void agent_heartbeat_send_stats(agent_heartbeat_t *self);
 
 #endif

@@ -116,6 +116,7 @@ agent_kernel_destroy(agent_kernel_t **self_p)
     free(self->run_id);
     free(self->end.reason);
     free(self->end.detail);
+    free(self->end.log);
     free(self);
     *self_p = NULL;
 }

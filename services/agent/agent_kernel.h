@@ -81,6 +81,10 @@ struct _agent_kernel_t {
         bool has_stats;
         uint64_t cpu_used_ns;
         uint64_t mem_peak_bytes;
+        //  The end of its container.log, read by the release once its
+        //  processes were gone: kept in ended_logs by agent_kernels_finish.
+        uint8_t *log;
+        size_t log_size;
     } end;
 };
 

@@ -469,20 +469,30 @@ agent_kernel_rpc_on_logs(void *arg,
     if (rc != BUS_OK)
         return rc;
     agent_kernel_t *kernel = zhashx_lookup(self->kernels, in.kernel_id);
-    if (!kernel || !kernel->recorded)
-        rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such kernel");
-    else {
-        size_t max = in.max_bytes > 16777216 ? 16777216 : (size_t) in.max_bytes;
+    size_t max = in.max_bytes > AGENT_KERNELS_LOGS_MAX ? AGENT_KERNELS_LOGS_MAX
+                                                       : (size_t) in.max_bytes;
+    uint8_t *logs = NULL;
+    size_t logs_size = 0;
+    //  A kernel that ended answers what its end kept (ended_logs).
+    if (!kernel || !kernel->recorded) {
+        int found = agent_db_ended_log_get(bus_node_db(self->node), in.kernel_id, max,
+                                           &logs, &logs_size);
+        if (found < 0)
+            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot read the kept log");
+        else if (found > 0)
+            rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such kernel");
+    } else
+        logs = agent_container_log_tail(self->runc, in.kernel_id, max, &logs_size);
+    if (rc == BUS_OK) {
         proto_kernel_logs_rep_t out;
         proto_kernel_logs_rep_init(&out);
-        uint8_t *logs =
-            agent_container_log_tail(self->runc, in.kernel_id, max, &out.logs_size);
         out.logs = logs;
+        out.logs_size = logs_size;
         if (proto_kernel_logs_rep_write(&out, reply) != 0)
             rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-        free(logs);
         proto_kernel_logs_rep_clear(&out);
     }
+    free(logs);
     proto_kernel_logs_req_clear(&in);
     return rc;
 }

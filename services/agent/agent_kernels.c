@@ -7,7 +7,8 @@
     hosts file, the runc container). One path gives all of it back: the
     worker's half, agent_containers_release, and the loop's,
     agent_kernels_finish (accelerators, the row deleted and
-    kernel.terminated emitted in one transaction, the parked requests
+    kernel.terminated emitted in one transaction with the end of its log
+    kept in ended_logs, the parked requests
     answered, the record freed). A kernel that ends (destroy, the reap
     timer, its batch task, a restart that fails) goes through both; a
     create that fails half-way releases what it took with the same
@@ -79,6 +80,10 @@ s_release_done(void *job, bool ran)
         agent_kernels_give_back(self, kernel, &release->container);
         kernel->state = AGENT_KERNEL_RUNNING;
     } else {
+        free(kernel->end.log);
+        kernel->end.log = release->container->log;
+        kernel->end.log_size = release->container->log_size;
+        release->container->log = NULL;
         agent_container_destroy(&release->container);
         if (!kernel->end.detail && release->err.status != BUS_OK)
             kernel->end.detail = strdup(release->err.detail);
@@ -154,8 +159,13 @@ agent_kernels_finish(agent_kernels_t *self,
         event.mem_peak_bytes = kernel->end.mem_peak_bytes;
         bool done = false;
         if (bus_node_begin(self->node) == 0) {
-            done = agent_db_kernel_delete(bus_node_db(self->node), kernel->id) == 0 &&
-                   agent_events_terminated(self->node, &event) == 0;
+            bus_db_t *db = bus_node_db(self->node);
+            done =
+                agent_db_kernel_delete(db, kernel->id) == 0 &&
+                (self->config->ended_log_max == 0 ||
+                 agent_db_ended_log_insert(db, kernel->id, kernel->session_id, event.at,
+                                           kernel->end.log, kernel->end.log_size) == 0) &&
+                agent_events_terminated(self->node, &event) == 0;
             if (done)
                 done = bus_node_commit(self->node) == 0;
             else

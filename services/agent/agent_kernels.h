@@ -59,6 +59,8 @@
 #define AGENT_KERNELS_ENDED_MAX 1024
 //  The longest grace period a destroy or restart may ask for.
 #define AGENT_KERNELS_GRACE_MAX_MS 600000
+//  The most of a log kernel.logs answers (the schema's max of its reply).
+#define AGENT_KERNELS_LOGS_MAX 16777216
 
 typedef struct _agent_kernels_t agent_kernels_t;
 

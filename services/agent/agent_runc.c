@@ -557,7 +557,29 @@ agent_runc_remove(agent_runc_t *self,
                   int *exit_code_p,
                   bus_error_t *err)
 {
+    return agent_runc_remove_keeping_log(self, kernel_id, grace_ms, exit_code_p, 0, NULL,
+                                         NULL, err);
+}
+
+//  ---------------------------------------------------------------------------
+//  Stop and remove a kernel, keeping the end of its log.
+
+int
+agent_runc_remove_keeping_log(agent_runc_t *self,
+                              const char *kernel_id,
+                              int grace_ms,
+                              int *exit_code_p,
+                              size_t log_max,
+                              uint8_t **log_p,
+                              size_t *log_size_p,
+                              bus_error_t *err)
+{
     assert(self);
+    assert(!log_p || log_size_p);
+    if (log_p) {
+        *log_p = NULL;
+        *log_size_p = 0;
+    }
     if (exit_code_p)
         *exit_code_p = AGENT_RUNC_EXIT_UNKNOWN;
     if (!agent_bundle_id_valid(kernel_id))
@@ -584,6 +606,8 @@ agent_runc_remove(agent_runc_t *self,
     //  A not-yet-reaped PID 1 that delete killed is ours to collect.
     if (kernel && !kernel->exited)
         s_wait_gone(kernel, zclock_mono() + AGENT_RUNC_KILL_WAIT_MS);
+    if (log_p && log_max > 0)
+        *log_p = agent_runc_log_tail(self, kernel_id, log_max, log_size_p);
 
     if (agent_overlay_unmount_kernel(dir, rootfs) != 0) {
         status = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot unmount %s: %s", rootfs,
@@ -603,6 +627,33 @@ done:
     zstr_free(&rootfs);
     zstr_free(&state);
     return status;
+}
+
+//  ---------------------------------------------------------------------------
+//  The end of a kernel's container.log.
+
+uint8_t *
+agent_runc_log_tail(agent_runc_t *self, const char *kernel_id, size_t max, size_t *size_p)
+{
+    assert(self && kernel_id && size_p);
+    *size_p = 0;
+    char *path = agent_runc_kernel_path(self, kernel_id, "container.log");
+    int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    zstr_free(&path);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    uint8_t *data = NULL;
+    if (fstat(fd, &st) == 0) {
+        size_t size = (size_t) st.st_size;
+        off_t from = size > max ? (off_t) (size - max) : 0;
+        size = size > max ? max : size;
+        data = malloc(size + 1);
+        ssize_t n = data ? pread(fd, data, size, from) : -1;
+        *size_p = n > 0 ? (size_t) n : 0;
+    }
+    close(fd);
+    return data;
 }
 
 //  ---------------------------------------------------------------------------

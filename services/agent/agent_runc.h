@@ -132,6 +132,28 @@ int agent_runc_remove(agent_runc_t *self,
                       bus_error_t *err);
 
 //  ---------------------------------------------------------------------------
+//  agent_runc_remove that first keeps the end of the kernel's container.log
+//  (at most log_max bytes), read once its processes are gone (so the last
+//  words of a TERM handler are in it) and before its dir goes: *log_p a
+//  fresh allocation the caller frees (NULL, size 0, when there was none).
+int agent_runc_remove_keeping_log(agent_runc_t *self,
+                                  const char *kernel_id,
+                                  int grace_ms,
+                                  int *exit_code_p,
+                                  size_t log_max,
+                                  uint8_t **log_p,
+                                  size_t *log_size_p,
+                                  bus_error_t *err);
+
+//  ---------------------------------------------------------------------------
+//  The end of a kernel's container.log (at most max bytes) in a fresh
+//  allocation of *size_p + 1 bytes the caller frees; NULL when it has none.
+uint8_t *agent_runc_log_tail(agent_runc_t *self,
+                             const char *kernel_id,
+                             size_t max,
+                             size_t *size_p);
+
+//  ---------------------------------------------------------------------------
 //  Stop a kernel but keep what it has, for agent_runc_start: SIGTERM, up to
 //  grace_ms for it to exit, SIGKILL to all its processes, `runc delete
 //  --force`. Its dir, overlay (the user's files) and network namespace

@@ -28,6 +28,7 @@
 #include "gw_events.h"
 #include "gw_sse.h"
 #include "gw_stats.h"
+#include "gw_errorlog.h"
 #include "gw_accesslog.h"
 #include "gw_admin.h"
 #include "gw_graphql.h"

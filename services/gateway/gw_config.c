@@ -51,5 +51,12 @@ const bus_config_option_t gw_config_options[] = {
      "3600", 10, 604800, NULL,
      "lifetime of an upload or download token: the whole transfer must start and end "
      "within it"},
+    {"logs.error_retention_days", BUS_CFG_INT,
+     offsetof(gw_config_t, error_log_retention_days), "90", 1, 36500, NULL,
+     "error logs (GET /logs/error) older than this many days are deleted (Backend.AI's "
+     "logs.error.retention, 90 days)"},
+    {"logs.error_expire_interval_s", BUS_CFG_INT,
+     offsetof(gw_config_t, error_log_expire_s), "3600", 1, 86400, NULL,
+     "how often old error logs are looked for and deleted (also at start)"},
     BUS_CONFIG_END,
 };

@@ -28,6 +28,8 @@ typedef struct {
     char *vfolder_default_host;      //  "<proxy>:<volume>" new folders go to
     char *vfolder_token_secret_file; //  secret shared with the storage-proxies
     int vfolder_token_ttl_s;         //  lifetime of upload and download tokens
+    int error_log_retention_days;    //  error logs older are deleted
+    int error_log_expire_s;          //  how often they are looked for
 } gw_config_t;
 
 extern const bus_config_option_t gw_config_options[];

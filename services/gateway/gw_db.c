@@ -231,6 +231,27 @@ const bus_db_migration_t gw_db_migrations[] = {
      "  template TEXT NOT NULL);"
      "CREATE INDEX session_templates_user ON session_templates (user_uuid);"
      "CREATE INDEX session_templates_group ON session_templates (group_id);"},
+    //  Error logs (Backend.AI's error_logs, gw_errorlog): what clients post
+    //  and the gateway's own 5xx answers to a known user; created_at in
+    //  wall µs, expired after logs.error_retention_days.
+    {"error logs",
+     "CREATE TABLE error_logs ("
+     "  id TEXT PRIMARY KEY,"
+     "  created_at INTEGER NOT NULL,"
+     "  severity TEXT NOT NULL"
+     "    CHECK (severity IN ('critical', 'error', 'warning', 'info', 'debug')),"
+     "  source TEXT NOT NULL,"
+     "  user_uuid TEXT REFERENCES users (uuid) ON DELETE SET NULL,"
+     "  is_read INTEGER NOT NULL DEFAULT 0,"
+     "  is_cleared INTEGER NOT NULL DEFAULT 0,"
+     "  message TEXT NOT NULL,"
+     "  context_lang TEXT NOT NULL,"
+     "  context_env TEXT NOT NULL,"
+     "  request_url TEXT,"
+     "  request_status INTEGER,"
+     "  traceback TEXT);"
+     "CREATE INDEX error_logs_time ON error_logs (created_at);"
+     "CREATE INDEX error_logs_user ON error_logs (user_uuid, created_at);"},
 };
 
 _Static_assert(sizeof gw_db_migrations / sizeof gw_db_migrations[0] ==

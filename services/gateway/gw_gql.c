@@ -624,6 +624,7 @@ s_on_agents(void *arg, const bus_reply_t *reply)
 {
     gql_prefetch_t *prefetch = arg;
     prefetch->r->prefetch = gw_agent_from_reply(reply);
+    gw_stats_agents_fill(gw_server_stats(prefetch->r->gw), prefetch->r->prefetch);
     s_fetch_sessions(prefetch);
 }
 

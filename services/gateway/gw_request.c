@@ -223,8 +223,29 @@ gw_reply_problem_data(gw_request_t *r, const char *slug, const char *detail, jso
         json_object_set_new(body, "data", data);
     else
         json_decref(data);
-    bus_log_info("request refused method=%s path=%s type=%s detail=\"%s\" id=%s",
-                 r->method, r->path, slug, detail ? detail : "", r->id);
+    //  A failure of ours (5xx) met by a known user needs an operator: logged
+    //  at error level and kept in the error logs, where the user and their
+    //  admins see it (gw_errorlog).
+    if (status >= 500 && r->who.user_uuid[0]) {
+        bus_log_error("request failed method=%s path=%s type=%s detail=\"%s\" id=%s "
+                      "user=%s",
+                      r->method, r->path, slug, detail ? detail : "", r->id,
+                      r->who.user_uuid);
+        char context[128];
+        snprintf(context, sizeof context, "{\"request_id\":\"%s\",\"type\":\"%s\"}",
+                 r->id, slug);
+        gw_errorlog_entry_t entry = {.severity = "error",
+                                     .source = "gateway",
+                                     .user_uuid = r->who.user_uuid,
+                                     .message = detail ? detail : gw_problem_title(slug),
+                                     .context_lang = "c",
+                                     .context_env = context,
+                                     .request_url = r->path,
+                                     .request_status = status};
+        gw_errorlog_append(gw_server_db(r->gw), &entry);
+    } else
+        bus_log_info("request refused method=%s path=%s type=%s detail=\"%s\" id=%s",
+                     r->method, r->path, slug, detail ? detail : "", r->id);
     s_send(r, status, body, "application/problem+json");
 }
 

@@ -78,6 +78,10 @@ const gw_route_t gw_routes[] = {
      gw_template_handle_update},
     {EVHTTP_REQ_DELETE, "/template/session/{template_id}", GW_AUTH_OWNER,
      gw_template_handle_delete},
+    //  Error logs (gw_errorlog, reference part 2 §B.6).
+    {POST, "/logs/error", GW_AUTH_REQUIRED, gw_errorlog_handle_create},
+    {GET, "/logs/error", GW_AUTH_REQUIRED, gw_errorlog_handle_list},
+    {POST, "/logs/error/{log_id}/clear", GW_AUTH_REQUIRED, gw_errorlog_handle_clear},
     //  Compute sessions (reference §3).
     {POST, "/session", GW_AUTH_OWNER, gw_session_handle_create},
     {POST, "/session/_/create", GW_AUTH_OWNER, gw_session_handle_create},

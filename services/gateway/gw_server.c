@@ -27,7 +27,10 @@
       - orphan run kill (gw_stream): GW_STREAM_KILL_MS (2 s) after a client
         left mid-run and the run was interrupted, kernel.execute kills it;
       - stalled connections (evhttp, gw_http): GW_HTTP_STALL_S (60 s)
-        without a byte read or written drops the connection.
+        without a byte read or written drops the connection;
+      - error log expiry (gw_errorlog): every logs.error_expire_interval_s
+        (1 h) and at start, deletes error logs older than
+        logs.error_retention_days (90).
     The rest is lazy, checked when used rather than swept by a timer: the
     identity cache (GW_IDENTITY_TTL_MS, 1 s), the rate limits' rolling
     windows (auth.rate_window_s), the storage directory (GW_STORAGE_TTL_MS,
@@ -53,6 +56,7 @@ struct _gw_server_t {
     gw_stats_t *stats;               //  the last kernel.stats of each kernel
     gw_activity_t *activity;         //  sessions in use, told the scheduler
     gw_storage_t *storage;           //  the storage-proxies and their volumes
+    gw_errorlog_t *errorlog;         //  the error logs' expiry
     uint8_t *token_secret; //  signs upload/download tokens; NULL: none configured
     size_t token_secret_len;
     //  Open long-lived connections (lists), closed before evhttp is freed.
@@ -67,6 +71,7 @@ s_fini(void **state_p)
     gw_server_t *gw = *state_p;
     if (gw) {
         gw_http_destroy(&gw->http);
+        gw_errorlog_destroy(&gw->errorlog);
         gw_stats_destroy(&gw->stats);
         gw_events_destroy(&gw->events);
         gw_accesslog_destroy(&gw->accesslog);
@@ -101,8 +106,11 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
     gw->activity = gw_activity_new(node);
     gw->storage = gw_storage_new(node);
     gw->metrics = gw_metrics_new(node);
+    gw->errorlog =
+        gw_errorlog_new(gw->db, bus_node_base(node), config->error_log_retention_days,
+                        config->error_log_expire_s);
     if (!gw->rate || !gw->login_failures || !gw->identities || !gw->accesslog ||
-        !gw->activity || !gw->storage || !gw->metrics) {
+        !gw->activity || !gw->storage || !gw->metrics || !gw->errorlog) {
         s_fini((void **) &gw);
         return NULL;
     }

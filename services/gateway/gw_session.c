@@ -7,7 +7,8 @@
     what was found; destroy, rename and restart ask the scheduler; logs,
     interrupt and execute go straight to the agent of the session's main
     kernel while it runs (execute answers Backend.AI's result object,
-    reference §3.4). gw_session_find is the same lookup for the other
+    reference §3.4); logs also once it ended (what the agent kept).
+    gw_session_find is the same lookup for the other
     session routes (files, apps, streams). POST /session itself is
     gw_session_create's. Every step is a callback: nothing here blocks the
     loop.
@@ -248,6 +249,13 @@ s_on_logs(void *arg, const bus_reply_t *reply)
     op_t *op = arg;
     proto_kernel_logs_rep_t rep;
     bus_error_t err = {0};
+    //  An ended kernel whose log the agent no longer keeps (expired, or it
+    //  never started): Backend.AI answers an empty log.
+    if (reply->status == BUS_STATUS_NOT_FOUND) {
+        gw_reply_json(op->r, 200, json_pack("{s:{s:s}}", "result", "logs", ""));
+        s_op_free(op);
+        return;
+    }
     if (reply->status != BUS_OK) {
         s_fail(op, reply->status, reply->detail);
         return;
@@ -276,10 +284,33 @@ s_on_logs(void *arg, const bus_reply_t *reply)
     s_op_free(op);
 }
 
+//  A running session's log comes from its container; an ended one's from
+//  what its agent kept when the kernel ended (agent_db ended_logs), so the
+//  agent of its main kernel is asked in either case; a session that never
+//  had one answers an empty log.
 static void
-s_act_logs(op_t *op, proto_session_info_t *info, const gw_session_kernel_t *at)
+s_act_logs(op_t *op, proto_session_info_t *info, const gw_session_kernel_t *running)
 {
-    (void) info;
+    (void) running;
+    gw_session_kernel_t ended;
+    const gw_session_kernel_t *at = NULL;
+    if (info->status && strcmp(info->status, "RUNNING") == 0) {
+        if (!gw_session_kernel(op->r, info, &ended)) {
+            s_op_free(op);
+            return;
+        }
+        at = &ended;
+    } else if (info->agent_addr && *info->agent_addr && info->kernel_id) {
+        snprintf(ended.session_id, sizeof ended.session_id, "%s", info->session_id);
+        snprintf(ended.kernel_id, sizeof ended.kernel_id, "%s", info->kernel_id);
+        snprintf(ended.agent_addr, sizeof ended.agent_addr, "%s", info->agent_addr);
+        at = &ended;
+    }
+    if (!at) {
+        gw_reply_json(op->r, 200, json_pack("{s:{s:s}}", "result", "logs", ""));
+        s_op_free(op);
+        return;
+    }
     proto_kernel_logs_req_t in;
     proto_kernel_logs_req_init(&in);
     in.kernel_id = at->kernel_id;
@@ -365,7 +396,7 @@ static const op_def_t s_ops[OP_COUNT] = {
     [OP_RENAME] = {s_act_rename, false, "invalid-api-params"},
     [OP_RESTART] = {s_act_restart, false, "generic-bad-request"},
     [OP_EXECUTE] = {s_act_execute, true, NULL},
-    [OP_LOGS] = {s_act_logs, true, NULL},
+    [OP_LOGS] = {s_act_logs, false, NULL},
     [OP_INTERRUPT] = {s_act_interrupt, true, NULL},
 };
 

@@ -6,8 +6,15 @@
 */
 #include "gw_classes.h"
 
+//  An agent's latest figures and when they came.
+typedef struct {
+    proto_agent_stats_t stats;
+    int64_t at; //  monotonic ms
+} s_agent_t;
+
 struct _gw_stats_t {
-    zhashx_t *last; //  kernel id → proto_kernel_stats_t, the latest
+    zhashx_t *last;   //  kernel id → proto_kernel_stats_t, the latest
+    zhashx_t *agents; //  agent id → s_agent_t
     gw_events_t *events;
     gw_events_listener_t *listener;
 };
@@ -42,6 +49,37 @@ s_on_stats(void *arg, const bus_event_t *event)
     zhashx_update(self->last, stats->kernel_id, stats);
 }
 
+static void
+s_agent_destructor(void **item_p)
+{
+    s_agent_t *agent = *item_p;
+    if (agent) {
+        proto_agent_stats_clear(&agent->stats);
+        free(agent);
+        *item_p = NULL;
+    }
+}
+
+static void
+s_on_agent_stats(void *arg, const bus_event_t *event)
+{
+    gw_stats_t *self = arg;
+    s_agent_t *agent = calloc(1, sizeof *agent);
+    bus_error_t err = {0};
+    if (!agent || proto_agent_stats_decode(&agent->stats, event->body, event->body_size,
+                                           &err) != BUS_OK) {
+        free(agent);
+        return;
+    }
+    agent->at = zclock_mono();
+    if (!zhashx_lookup(self->agents, agent->stats.agent_id) &&
+        zhashx_size(self->agents) >= GW_STATS_AGENTS_MAX) {
+        s_agent_destructor((void **) &agent);
+        return;
+    }
+    zhashx_update(self->agents, agent->stats.agent_id, agent);
+}
+
 //  A kernel's end: its statistics are no longer wanted.
 static void
 s_on_lifecycle(const proto_session_lifecycle_t *event, void *arg)
@@ -60,12 +98,16 @@ gw_stats_new(bus_node_t *node, gw_events_t *events)
         return NULL;
     self->events = events;
     self->last = zhashx_new();
+    self->agents = zhashx_new();
     if (self->last)
         zhashx_set_destructor(self->last, s_stats_destructor);
-    if (self->last)
+    if (self->agents)
+        zhashx_set_destructor(self->agents, s_agent_destructor);
+    if (self->last && self->agents)
         self->listener = gw_events_listen(events, s_on_lifecycle, self);
     if (!self->listener ||
-        bus_node_subscribe(node, PROTO_KERNEL_STATS, s_on_stats, self) != 0)
+        bus_node_subscribe(node, PROTO_KERNEL_STATS, s_on_stats, self) != 0 ||
+        bus_node_subscribe(node, PROTO_AGENT_STATS, s_on_agent_stats, self) != 0)
         gw_stats_destroy(&self);
     return self;
 }
@@ -78,6 +120,7 @@ gw_stats_destroy(gw_stats_t **self_p)
         return;
     gw_events_unlisten(self->events, &self->listener);
     zhashx_destroy(&self->last);
+    zhashx_destroy(&self->agents);
     free(self);
     *self_p = NULL;
 }
@@ -120,4 +163,71 @@ gw_stats_last(gw_stats_t *self, const char *kernel_id)
                      s_metric(stats->io_write_bytes, 0, "bytes", 0), "pids",
                      s_metric(stats->pids, 0, "count", 0), "version", 2, "status",
                      "terminated");
+}
+
+//  One node metric of Backend.AI's form; capacity 0: pct null (the first
+//  reading, "calculating").
+static json_t *
+s_node_metric(uint64_t current, uint64_t capacity, const char *unit, double *pct_p)
+{
+    char cur[32], cap[32], pct[32];
+    snprintf(cur, sizeof cur, "%" PRIu64, current);
+    snprintf(cap, sizeof cap, "%" PRIu64, capacity);
+    double value = capacity ? 100.0 * (double) current / (double) capacity : 0.0;
+    snprintf(pct, sizeof pct, "%.2f", value);
+    if (pct_p)
+        *pct_p = strtod(pct, NULL); //  Backend.AI: float() of the pct text
+    return json_pack("{s:s, s:s, s:o, s:s}", "current", cur, "capacity", cap, "pct",
+                     capacity ? json_string(pct) : json_null(), "unit_hint", unit);
+}
+
+//  Backend.AI's node live_stat of these figures; *cpu_pct_p the node's CPU pct.
+static json_t *
+s_agent_live(const proto_agent_stats_t *stats, double *cpu_pct_p)
+{
+    uint64_t busy = 0;
+    json_t *cores = json_object();
+    for (size_t i = 0; i < stats->cores_count; i++) {
+        char name[24];
+        snprintf(name, sizeof name, "%zu", i);
+        busy += stats->cores[i].busy_ms;
+        json_object_set_new(
+            cores, name,
+            s_node_metric(stats->cores[i].busy_ms, stats->interval_ms, "msec", NULL));
+    }
+    //  Backend.AI: the node's cpu_util is the CPU msec of all cores over the
+    //  interval's msec, so 100 per busy core.
+    json_t *cpu = s_node_metric(busy, stats->interval_ms, "msec", cpu_pct_p);
+    json_t *mem =
+        s_node_metric(stats->mem_used_bytes, stats->mem_total_bytes, "bytes", NULL);
+    json_t *mem_root = json_deep_copy(mem);
+    return json_pack("{s:{s:o, s:o}, s:{s:o, s:{s:o}}}", "node", "cpu_util", cpu, "mem",
+                     mem, "devices", "cpu_util", cores, "mem", "root", mem_root);
+}
+
+void
+gw_stats_agents_fill(gw_stats_t *self, json_t *agents)
+{
+    size_t i;
+    json_t *agent;
+    int64_t now = zclock_mono();
+    json_array_foreach(agents, i, agent)
+    {
+        const char *id = json_string_value(json_object_get(agent, "id"));
+        const s_agent_t *last = self && id ? zhashx_lookup(self->agents, id) : NULL;
+        if (last && now - last->at > GW_STATS_AGENT_STALE_MS)
+            last = NULL;
+        double cpu_pct = 0.0;
+        json_t *live = last ? s_agent_live(&last->stats, &cpu_pct) : NULL;
+        if (!live)
+            live = json_pack("{s:{}, s:{}}", "node", "devices");
+        char *text = live ? json_dumps(live, JSON_COMPACT) : NULL;
+        json_decref(live);
+        json_object_set_new(agent, "live_stat", json_string(text ? text : "{}"));
+        free(text);
+        json_object_set_new(agent, "cpu_cur_pct", json_real(cpu_pct));
+        json_object_set_new(
+            agent, "mem_cur_bytes",
+            json_integer(last ? (json_int_t) last->stats.mem_used_bytes : 0));
+    }
 }

@@ -215,6 +215,16 @@ runner_pipe_read(runner_t *r, int *fd_p, uint8_t kind, uint32_t run_id, bool for
     }
     if (forward)
         runner_send(r, kind, run_id, chunk, (size_t) n);
+    //  A batch task's output also goes to the container's own output
+    //  (container.log), which GET /session/{id}/logs answers, also after
+    //  the session ended. Best effort: a full log loses the copy only.
+    if (forward && r->batch &&
+        (kind == AGENT_RUNNER_STDOUT || kind == AGENT_RUNNER_STDERR)) {
+        ssize_t written =
+            write(kind == AGENT_RUNNER_STDERR ? STDERR_FILENO : STDOUT_FILENO, chunk,
+                  (size_t) n);
+        (void) written;
+    }
     return (size_t) n;
 }
 
