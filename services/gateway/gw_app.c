@@ -149,19 +149,19 @@ s_on_started(void *arg, const bus_reply_t *reply)
         snprintf(app->host, sizeof app->host, "%s", rep.host);
         app->host_port = (int) rep.port;
         proto_kernel_start_service_rep_clear(&rep);
-        gw_app_started_fn *fn = start->fn;
-        void *fn_arg = start->arg;
-        free(start);
-        fn(r, app, fn_arg);
-        return;
     }
-    const char *detail = reply->status != BUS_OK ? reply->detail : err.detail;
-    bus_log_info("app failed to start session=%s app=%s detail=\"%s\"",
-                 app->at.session_id, app->name, detail ? detail : "");
+    gw_app_started_fn *fn = start->fn;
+    void *fn_arg = start->arg;
     free(start);
-    free(app);
-    gw_reply_problem_data(r, "internal-server-error", "Failed to launch the app service",
-                          json_pack("{s:s}", "error", detail ? detail : ""));
+    if (rc != BUS_OK) {
+        const char *detail = reply->status != BUS_OK ? reply->detail : err.detail;
+        bus_log_info("app failed to start session=%s app=%s detail=\"%s\"",
+                     app->at.session_id, app->name, detail ? detail : "");
+        gw_reply_problem_data(r, "internal-server-error",
+                              "Failed to launch the app service",
+                              json_pack("{s:s}", "error", detail ? detail : ""));
+    }
+    fn(r, app, rc == BUS_OK, fn_arg);
 }
 
 void
@@ -190,8 +190,8 @@ gw_app_start(gw_request_t *r, gw_app_t *app, gw_app_started_fn *fn, void *arg)
     bus_writer_destroy(&writer);
     if (!sent) {
         free(start);
-        free(app);
         gw_reply_problem(r, "service-unavailable",
                          "the session's agent is not reachable");
+        fn(r, app, false, arg);
     }
 }

@@ -44,15 +44,16 @@ typedef struct {
 //  object-not-found listing the session's apps, 500 for a pty app.
 bool gw_app_resolve(gw_request_t *r, const proto_session_info_t *info, gw_app_t *app);
 
-//  Called once the app's port accepts connections; r is still the
-//  caller's to answer.
-typedef void(gw_app_started_fn)(gw_request_t *r, gw_app_t *app, void *arg);
+//  Called once, when the app's port accepts connections (started true; r
+//  is still the caller's to answer) or when it could not be started
+//  (started false; r has been answered 500 "Failed to launch the app
+//  service" with the agent's error as data, or 503 when the agent is out
+//  of reach).
+typedef void(gw_app_started_fn)(gw_request_t *r, gw_app_t *app, bool started, void *arg);
 
-//  Starts app (heap-allocated; this call takes it) with r's "arguments"
-//  and "envs" parameters (strings holding JSON, "null" for none), then
-//  calls fn, which owns app from then on. When the start fails, answers r
-//  500 "Failed to launch the app service" with the agent's error as data,
-//  frees app, and fn is not called.
+//  Starts app (the caller's; it must outlive fn) with r's "arguments" and
+//  "envs" parameters (strings holding JSON, "null" for none), then calls
+//  fn.
 void gw_app_start(gw_request_t *r, gw_app_t *app, gw_app_started_fn *fn, void *arg);
 
 #endif

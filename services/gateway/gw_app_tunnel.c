@@ -180,9 +180,13 @@ s_address(const gw_app_t *app, struct sockaddr_storage *addr, int *len)
 }
 
 static void
-s_on_started(gw_request_t *r, gw_app_t *app, void *arg)
+s_on_started(gw_request_t *r, gw_app_t *app, bool started, void *arg)
 {
     (void) arg;
+    if (!started) {
+        free(app);
+        return; //  answered
+    }
     s_tunnel_t *self = calloc(1, sizeof *self);
     if (!self) {
         free(app);

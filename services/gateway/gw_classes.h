@@ -40,6 +40,7 @@
 #include "gw_apps.h"
 #include "gw_app.h"
 #include "gw_app_tunnel.h"
+#include "gw_app_token.h"
 #include "gw_compute_session.h"
 #include "gw_agent.h"
 #include "gw_rest.h"

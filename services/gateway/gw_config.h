@@ -28,6 +28,9 @@ typedef struct {
     char *vfolder_default_host;      //  "<proxy>:<volume>" new folders go to
     char *vfolder_token_secret_file; //  secret shared with the storage-proxies
     int vfolder_token_ttl_s;         //  lifetime of upload and download tokens
+    char *apps_token_secret_file;    //  secret shared with the wsproxies
+    int apps_token_ttl_s;            //  lifetime of an app token
+    char *apps_wsproxy_addr;         //  the wsproxy of groups that name none
     int error_log_retention_days;    //  error logs older are deleted
     int error_log_expire_s;          //  how often they are looked for
 } gw_config_t;

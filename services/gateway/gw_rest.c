@@ -289,8 +289,8 @@ gw_sgroup_handle_list(gw_request_t *r)
 
 //  GET /scaling-groups/{scaling_group}/wsproxy-version: Backend.AI asks the
 //  group's wsproxy for its API version. Ours speaks v2, so a group with a
-//  wsproxy_addr answers "v2"; one without answers "v1", the legacy proxy
-//  inside the manager.
+//  wsproxy (its wsproxy_addr, or the gateway's apps.wsproxy_addr) answers
+//  "v2"; one without answers "v1", the legacy proxy inside the manager.
 void
 gw_sgroup_handle_wsproxy_version(gw_request_t *r)
 {
@@ -305,8 +305,7 @@ gw_sgroup_handle_wsproxy_version(gw_request_t *r)
         gw_reply_status(r, rc, err.detail);
         return;
     }
-    const char *addr = json_string_value(json_object_get(group, "wsproxy_addr"));
-    const char *version = addr && *addr ? "v2" : "v1";
+    const char *version = gw_app_token_wsproxy(r, group) ? "v2" : "v1";
     json_decref(group);
     gw_reply_json(r, 200, json_pack("{s:s}", "wsproxy_version", version));
 }

@@ -94,6 +94,7 @@ const gw_route_t gw_routes[] = {
     {GET, "/session/{session}/logs", GW_AUTH_OWNER, gw_session_handle_logs},
     {POST, "/session/{session}/interrupt", GW_AUTH_OWNER, gw_session_handle_interrupt},
     {POST, "/session/{session}/rename", GW_AUTH_OWNER, gw_session_handle_rename},
+    {POST, "/session/{session}/start-service", GW_AUTH_OWNER, gw_app_token_handle},
     {POST, "/session/{session}/upload", GW_AUTH_OWNER, gw_session_files_handle_upload},
     {GETPOST, "/session/{session}/download", GW_AUTH_OWNER,
      gw_session_files_handle_download},

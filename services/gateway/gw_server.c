@@ -59,6 +59,8 @@ struct _gw_server_t {
     gw_errorlog_t *errorlog;         //  the error logs' expiry
     uint8_t *token_secret; //  signs upload/download tokens; NULL: none configured
     size_t token_secret_len;
+    uint8_t *apps_secret; //  signs app tokens; NULL: none configured
+    size_t apps_secret_len;
     //  Open long-lived connections (lists), closed before evhttp is freed.
     struct _gw_wsconn_t *websockets;
     struct _gw_sse_t *event_streams;
@@ -81,6 +83,9 @@ s_fini(void **state_p)
         if (gw->token_secret)
             OPENSSL_cleanse(gw->token_secret, gw->token_secret_len);
         free(gw->token_secret);
+        if (gw->apps_secret)
+            OPENSSL_cleanse(gw->apps_secret, gw->apps_secret_len);
+        free(gw->apps_secret);
         gw_identity_cache_destroy(&gw->identities);
         gw_ratelimit_destroy(&gw->rate);
         gw_ratelimit_destroy(&gw->login_failures);
@@ -120,6 +125,13 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
         bus_token_read_secret(config->vfolder_token_secret_file,
                               "vfolders.token_secret_file", &gw->token_secret,
                               &gw->token_secret_len, err) != 0) {
+        s_fini((void **) &gw);
+        return NULL;
+    }
+    //  Without it, apps open through the stream tunnels only.
+    if (*config->apps_token_secret_file &&
+        bus_token_read_secret(config->apps_token_secret_file, "apps.token_secret_file",
+                              &gw->apps_secret, &gw->apps_secret_len, err) != 0) {
         s_fini((void **) &gw);
         return NULL;
     }
@@ -262,6 +274,14 @@ gw_server_token_secret(gw_server_t *self, size_t *len)
     assert(self && len);
     *len = self->token_secret_len;
     return self->token_secret;
+}
+
+const uint8_t *
+gw_server_apps_secret(gw_server_t *self, size_t *len)
+{
+    assert(self && len);
+    *len = self->apps_secret_len;
+    return self->apps_secret;
 }
 
 struct _gw_wsconn_t **

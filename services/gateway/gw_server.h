@@ -51,6 +51,9 @@ struct _gw_storage_t *gw_server_storage(gw_server_t *self);
 //  The secret that signs upload/download tokens, and its length; NULL when
 //  none is configured.
 const uint8_t *gw_server_token_secret(gw_server_t *self, size_t *len);
+//  The secret that signs app tokens (the wsproxies check them), and its
+//  length; NULL when none is configured.
+const uint8_t *gw_server_apps_secret(gw_server_t *self, size_t *len);
 
 //  The heads of the lists of long-lived connections, which their modules
 //  link and unlink (gw_wsconn, gw_sse, gw_stream) and close all of before

@@ -73,6 +73,59 @@ client_platform_start(client_platform_t *self, const char *name, bool with_accou
     return client_platform_start_with(self, name, with_accounting, NULL);
 }
 
+//  Writes a test secret into dir/name (mode 0600). 0 or -1.
+static int
+s_write_secret(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *secret = fopen(path, "w");
+    if (!secret || fprintf(secret, "platform-test-%s-0123456789abcdef\n", name) < 0) {
+        if (secret)
+            fclose(secret);
+        return -1;
+    }
+    fclose(secret);
+    return chmod(path, 0600);
+}
+
+//  Starts the gateway on the platform's bus as the process name and waits
+//  for its ready line (into line), setting self->api. 0 or -1.
+static int
+s_gateway_start(client_platform_t *self, const char *name, char *line)
+{
+    char gw_state[512], pub[200], sub[200], reg[200], secret_opt[600], apps_opt[600];
+    snprintf(gw_state, sizeof gw_state, "node.state_dir=%s/gateway", self->dir);
+    snprintf(pub, sizeof pub, "bus.hub.publish=%s", self->hub_publish);
+    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", self->hub_subscribe);
+    snprintf(reg, sizeof reg, "bus.hub.registry=%s", self->registry);
+    snprintf(secret_opt, sizeof secret_opt,
+             "vfolders.token_secret_file=%s/storage.secret", self->dir);
+    snprintf(apps_opt, sizeof apps_opt, "apps.token_secret_file=%s/apps.secret",
+             self->dir);
+    //  No wsproxy unless a test names one for its resource group.
+    const char *gw_args[] = {"--set", gw_state,
+                             "--set", pub,
+                             "--set", sub,
+                             "--set", reg,
+                             "--set", "api.listen=127.0.0.1:0",
+                             "--set", "auth.password_iterations=1000",
+                             "--set", "bus.heartbeat_ms=100",
+                             "--set", "bus.sync_ms=200",
+                             "--set", secret_opt,
+                             "--set", apps_opt,
+                             "--set", "apps.wsproxy_addr=",
+                             NULL};
+    char url[128];
+    if (harness_start(&self->gateway, self->dir, name, "gateway", gw_args) != 0 ||
+        !harness_wait_line(&self->gateway, "ready ", CLIENT_READY_MS, line,
+                           HARNESS_LINE_MAX) ||
+        !harness_field(line, "url", url, sizeof url) || strncmp(url, "http://", 7) != 0)
+        return -1;
+    snprintf(self->api, sizeof self->api, "%.*s", (int) strcspn(url + 7, "/"), url + 7);
+    return 0;
+}
+
 int
 client_platform_start_with(client_platform_t *self,
                            const char *name,
@@ -101,47 +154,23 @@ client_platform_start_with(client_platform_t *self,
     snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", self->hub_subscribe);
     snprintf(reg, sizeof reg, "bus.hub.registry=%s", self->registry);
 
-    //  The secret the gateway signs upload and download tokens with, for a
-    //  storage-proxy a test may start (client_storage_start).
-    char secret_path[512], secret_opt[600];
-    snprintf(secret_path, sizeof secret_path, "%s/storage.secret", self->dir);
-    snprintf(secret_opt, sizeof secret_opt, "vfolders.token_secret_file=%s", secret_path);
-    FILE *secret = fopen(secret_path, "w");
-    if (!secret || fputs("platform-test-secret-0123456789abcdef\n", secret) < 0) {
-        if (secret)
-            fclose(secret);
+    //  The secrets the gateway signs upload and download tokens (for a
+    //  storage-proxy a test may start: client_storage_start) and app tokens
+    //  (for a wsproxy) with.
+    if (s_write_secret(self->dir, "storage.secret") != 0 ||
+        s_write_secret(self->dir, "apps.secret") != 0)
         return -1;
-    }
-    fclose(secret);
-    chmod(secret_path, 0600);
-    char gw_state[512], acct_state[512];
-    snprintf(gw_state, sizeof gw_state, "node.state_dir=%s/gateway", self->dir);
+    char acct_state[512];
     snprintf(acct_state, sizeof acct_state, "node.state_dir=%s/accounting", self->dir);
-    const char *gw_args[] = {"--set", gw_state,
-                             "--set", pub,
-                             "--set", sub,
-                             "--set", reg,
-                             "--set", "api.listen=127.0.0.1:0",
-                             "--set", "auth.password_iterations=1000",
-                             "--set", "bus.heartbeat_ms=100",
-                             "--set", "bus.sync_ms=200",
-                             "--set", secret_opt,
-                             NULL};
     const char *acct_args[] = {
         "--set", acct_state,        "--set", pub,     "--set",
         sub,     "--set",           reg,     "--set", "bus.heartbeat_ms=100",
         "--set", "bus.sync_ms=200", NULL};
-    if (harness_start(&self->gateway, self->dir, "gateway", "gateway", gw_args) != 0)
+    if (s_gateway_start(self, "gateway", line) != 0)
         return -1;
     if (with_accounting && harness_start(&self->accounting, self->dir, "accounting",
                                          "accounting", acct_args) != 0)
         return -1;
-    if (!harness_wait_line(&self->gateway, "ready ", CLIENT_READY_MS, line, sizeof line))
-        return -1;
-    char url[128];
-    if (!harness_field(line, "url", url, sizeof url) || strncmp(url, "http://", 7) != 0)
-        return -1;
-    snprintf(self->api, sizeof self->api, "%.*s", (int) strcspn(url + 7, "/"), url + 7);
     if (with_accounting &&
         !harness_wait_line(&self->accounting, "ready ", CLIENT_READY_MS, NULL, 0))
         return -1;
@@ -157,31 +186,9 @@ client_gateway_restart(client_platform_t *self, const char *name)
     bool clean = status == 0 && !harness_log_has_report(&self->gateway);
     if (!clean)
         fprintf(stderr, "# gateway exit=%d log=%s\n", status, self->gateway.log_path);
-    char gw_state[512], pub[200], sub[200], reg[200], secret_opt[600],
-        line[HARNESS_LINE_MAX];
-    snprintf(gw_state, sizeof gw_state, "node.state_dir=%s/gateway", self->dir);
-    snprintf(pub, sizeof pub, "bus.hub.publish=%s", self->hub_publish);
-    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", self->hub_subscribe);
-    snprintf(reg, sizeof reg, "bus.hub.registry=%s", self->registry);
-    snprintf(secret_opt, sizeof secret_opt,
-             "vfolders.token_secret_file=%s/storage.secret", self->dir);
-    const char *gw_args[] = {"--set", gw_state,
-                             "--set", pub,
-                             "--set", sub,
-                             "--set", reg,
-                             "--set", "api.listen=127.0.0.1:0",
-                             "--set", "auth.password_iterations=1000",
-                             "--set", "bus.heartbeat_ms=100",
-                             "--set", "bus.sync_ms=200",
-                             "--set", secret_opt,
-                             NULL};
-    char url[128];
-    if (harness_start(&self->gateway, self->dir, name, "gateway", gw_args) != 0 ||
-        !harness_wait_line(&self->gateway, "ready ", CLIENT_READY_MS, line,
-                           sizeof line) ||
-        !harness_field(line, "url", url, sizeof url) || strncmp(url, "http://", 7) != 0)
+    char line[HARNESS_LINE_MAX];
+    if (s_gateway_start(self, name, line) != 0)
         return false;
-    snprintf(self->api, sizeof self->api, "%.*s", (int) strcspn(url + 7, "/"), url + 7);
     return clean;
 }
 
