@@ -388,6 +388,10 @@ s_group_valid(const proto_accounting_group_t *self)
         return false;
     if (!proto_valid_str(self->session_name, 0, 64))
         return false;
+    if (!proto_valid_str(self->scaling_group, 0, 64))
+        return false;
+    if (!proto_valid_str(self->image, 0, 512))
+        return false;
     if (!s_figures_valid(&self->usage))
         return false;
     if (!proto_valid_count(self->kernels, self->kernels_count, 20000))
@@ -408,6 +412,8 @@ s_group_write(const proto_accounting_group_t *self, bus_writer_t *writer)
     pairs += self->access_key != NULL;
     pairs += self->session_id != NULL;
     pairs += self->session_name != NULL;
+    pairs += self->scaling_group != NULL;
+    pairs += self->image != NULL;
     pairs += self->kernels_count > 0;
     bus_writer_map(writer, pairs);
     if (self->group_id != NULL)
@@ -422,6 +428,10 @@ s_group_write(const proto_accounting_group_t *self, bus_writer_t *writer)
         proto_write_str(writer, "session_id", self->session_id);
     if (self->session_name != NULL)
         proto_write_str(writer, "session_name", self->session_name);
+    if (self->scaling_group != NULL)
+        proto_write_str(writer, "scaling_group", self->scaling_group);
+    if (self->image != NULL)
+        proto_write_str(writer, "image", self->image);
     proto_write_uint(writer, "kernel_count", self->kernel_count);
     proto_write_uint(writer, "session_count", self->session_count);
     proto_write_double(writer, "cpu_allocated", self->cpu_allocated);
@@ -446,6 +456,8 @@ s_group_read(proto_accounting_group_t *self, proto_in_t *in)
     proto_read_str(in, "access_key", 0, 64, &self->access_key);
     proto_read_str(in, "session_id", 0, 64, &self->session_id);
     proto_read_str(in, "session_name", 0, 64, &self->session_name);
+    proto_read_str(in, "scaling_group", 0, 64, &self->scaling_group);
+    proto_read_str(in, "image", 0, 512, &self->image);
     proto_read_uint(in, "kernel_count", 0, UINT64_MAX, &self->kernel_count);
     proto_read_uint(in, "session_count", 0, UINT64_MAX, &self->session_count);
     proto_read_double(in, "cpu_allocated", 0, &self->cpu_allocated);
@@ -467,6 +479,8 @@ s_group_print(const proto_accounting_group_t *self, proto_text_t *text)
     proto_print_str(text, "access_key", self->access_key);
     proto_print_str(text, "session_id", self->session_id);
     proto_print_str(text, "session_name", self->session_name);
+    proto_print_str(text, "scaling_group", self->scaling_group);
+    proto_print_str(text, "image", self->image);
     proto_print_uint(text, "kernel_count", self->kernel_count);
     proto_print_uint(text, "session_count", self->session_count);
     proto_print_double(text, "cpu_allocated", self->cpu_allocated);
@@ -976,7 +990,7 @@ proto_accounting_usage_req_print(const proto_accounting_usage_req_t *self)
 static bool
 s_usage_rep_valid(const proto_accounting_usage_rep_t *self)
 {
-    if (!proto_valid_count(self->groups, self->groups_count, 20000))
+    if (!proto_valid_count(self->groups, self->groups_count, 200000))
         return false;
     for (size_t i = 0; i < self->groups_count; i++)
         if (!s_group_valid(&self->groups[i]))
@@ -1002,7 +1016,7 @@ s_usage_rep_write(const proto_accounting_usage_rep_t *self, bus_writer_t *writer
 static void
 s_usage_rep_read(proto_accounting_usage_rep_t *self, proto_in_t *in)
 {
-    self->groups = proto_read_list(in, "groups", 0, 20000, sizeof *self->groups,
+    self->groups = proto_read_list(in, "groups", 0, 200000, sizeof *self->groups,
                                    s_group_item, &self->groups_count);
     proto_read_int(in, "from", 0, INT64_MIN, INT64_MAX, &self->from);
     proto_read_int(in, "to", 0, INT64_MIN, INT64_MAX, &self->to);
@@ -1320,6 +1334,449 @@ proto_accounting_stats_user_rep_print(const proto_accounting_stats_user_rep_t *s
     proto_text_t text;
     proto_text_init(&text);
     s_stats_user_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  accounting.stats_all request
+
+static bool
+s_stats_all_req_valid(const proto_accounting_stats_all_req_t *self)
+{
+    (void) self;
+    return true;
+}
+
+static void
+s_stats_all_req_write(const proto_accounting_stats_all_req_t *self, bus_writer_t *writer)
+{
+    bus_writer_map(writer, 1);
+    proto_write_int(writer, "to", self->to);
+}
+
+static void
+s_stats_all_req_read(proto_accounting_stats_all_req_t *self, proto_in_t *in)
+{
+    proto_read_int(in, "to", 0, INT64_MIN, INT64_MAX, &self->to);
+}
+
+static void
+s_stats_all_req_print(const proto_accounting_stats_all_req_t *self, proto_text_t *text)
+{
+    proto_print_int(text, "to", self->to);
+}
+
+void
+proto_accounting_stats_all_req_init(proto_accounting_stats_all_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_accounting_stats_all_req_clear(proto_accounting_stats_all_req_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_accounting_stats_all_req_write(const proto_accounting_stats_all_req_t *self,
+                                     bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_stats_all_req_valid(self))
+        return -1;
+    s_stats_all_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_accounting_stats_all_req_encode(const proto_accounting_stats_all_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_accounting_stats_all_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_accounting_stats_all_req_read(proto_accounting_stats_all_req_t *self,
+                                    const bus_value_t *map,
+                                    bus_error_t *err)
+{
+    proto_in_t in;
+    proto_accounting_stats_all_req_init(self);
+    proto_in_init(&in, "accounting.stats_all request", map, &self->owned_, err);
+    s_stats_all_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_accounting_stats_all_req_clear(self);
+    return in.status;
+}
+
+int
+proto_accounting_stats_all_req_decode(proto_accounting_stats_all_req_t *self,
+                                      const void *data,
+                                      size_t size,
+                                      bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_accounting_stats_all_req_read(self, map, err);
+}
+
+char *
+proto_accounting_stats_all_req_print(const proto_accounting_stats_all_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_stats_all_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  accounting.stats_all reply
+
+static bool
+s_stats_all_rep_valid(const proto_accounting_stats_all_rep_t *self)
+{
+    if (!proto_valid_count(self->bins, self->bins_count, 2880))
+        return false;
+    for (size_t i = 0; i < self->bins_count; i++)
+        if (!s_bin_valid(&self->bins[i]))
+            return false;
+    return true;
+}
+
+static void
+s_stats_all_rep_write(const proto_accounting_stats_all_rep_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 1;
+    pairs += self->bins_count > 0;
+    bus_writer_map(writer, pairs);
+    if (self->bins_count > 0) {
+        proto_write_array(writer, "bins", self->bins_count);
+        for (size_t i = 0; i < self->bins_count; i++)
+            s_bin_write(&self->bins[i], writer);
+    }
+    proto_write_uint(writer, "bin_s", self->bin_s);
+}
+
+static void
+s_stats_all_rep_read(proto_accounting_stats_all_rep_t *self, proto_in_t *in)
+{
+    self->bins = proto_read_list(in, "bins", 0, 2880, sizeof *self->bins, s_bin_item,
+                                 &self->bins_count);
+    proto_read_uint(in, "bin_s", 0, UINT64_MAX, &self->bin_s);
+}
+
+static void
+s_stats_all_rep_print(const proto_accounting_stats_all_rep_t *self, proto_text_t *text)
+{
+    proto_print_count(text, "bins", self->bins_count);
+    proto_print_uint(text, "bin_s", self->bin_s);
+}
+
+void
+proto_accounting_stats_all_rep_init(proto_accounting_stats_all_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_accounting_stats_all_rep_clear(proto_accounting_stats_all_rep_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_accounting_stats_all_rep_write(const proto_accounting_stats_all_rep_t *self,
+                                     bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_stats_all_rep_valid(self))
+        return -1;
+    s_stats_all_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_accounting_stats_all_rep_encode(const proto_accounting_stats_all_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_accounting_stats_all_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_accounting_stats_all_rep_read(proto_accounting_stats_all_rep_t *self,
+                                    const bus_value_t *map,
+                                    bus_error_t *err)
+{
+    proto_in_t in;
+    proto_accounting_stats_all_rep_init(self);
+    proto_in_init(&in, "accounting.stats_all reply", map, &self->owned_, err);
+    s_stats_all_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_accounting_stats_all_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_accounting_stats_all_rep_decode(proto_accounting_stats_all_rep_t *self,
+                                      const void *data,
+                                      size_t size,
+                                      bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_accounting_stats_all_rep_read(self, map, err);
+}
+
+char *
+proto_accounting_stats_all_rep_print(const proto_accounting_stats_all_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_stats_all_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  accounting.recalculate request
+
+static bool
+s_recalculate_req_valid(const proto_accounting_recalculate_req_t *self)
+{
+    (void) self;
+    return true;
+}
+
+static void
+s_recalculate_req_write(const proto_accounting_recalculate_req_t *self,
+                        bus_writer_t *writer)
+{
+    (void) self;
+    bus_writer_map(writer, 0);
+}
+
+static void
+s_recalculate_req_read(proto_accounting_recalculate_req_t *self, proto_in_t *in)
+{
+    (void) self;
+    (void) in;
+}
+
+static void
+s_recalculate_req_print(const proto_accounting_recalculate_req_t *self,
+                        proto_text_t *text)
+{
+    (void) self;
+    (void) text;
+}
+
+void
+proto_accounting_recalculate_req_init(proto_accounting_recalculate_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_accounting_recalculate_req_clear(proto_accounting_recalculate_req_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_accounting_recalculate_req_write(const proto_accounting_recalculate_req_t *self,
+                                       bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_recalculate_req_valid(self))
+        return -1;
+    s_recalculate_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_accounting_recalculate_req_encode(const proto_accounting_recalculate_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_accounting_recalculate_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_accounting_recalculate_req_read(proto_accounting_recalculate_req_t *self,
+                                      const bus_value_t *map,
+                                      bus_error_t *err)
+{
+    proto_in_t in;
+    proto_accounting_recalculate_req_init(self);
+    proto_in_init(&in, "accounting.recalculate request", map, &self->owned_, err);
+    s_recalculate_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_accounting_recalculate_req_clear(self);
+    return in.status;
+}
+
+int
+proto_accounting_recalculate_req_decode(proto_accounting_recalculate_req_t *self,
+                                        const void *data,
+                                        size_t size,
+                                        bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_accounting_recalculate_req_read(self, map, err);
+}
+
+char *
+proto_accounting_recalculate_req_print(const proto_accounting_recalculate_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_recalculate_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  accounting.recalculate reply
+
+static bool
+s_recalculate_rep_valid(const proto_accounting_recalculate_rep_t *self)
+{
+    (void) self;
+    return true;
+}
+
+static void
+s_recalculate_rep_write(const proto_accounting_recalculate_rep_t *self,
+                        bus_writer_t *writer)
+{
+    bus_writer_map(writer, 6);
+    proto_write_uint(writer, "rolled", self->rolled);
+    proto_write_int(writer, "horizon", self->horizon);
+    proto_write_uint(writer, "hourly", self->hourly);
+    proto_write_uint(writer, "daily", self->daily);
+    proto_write_uint(writer, "kernels", self->kernels);
+    proto_write_uint(writer, "mismatched", self->mismatched);
+}
+
+static void
+s_recalculate_rep_read(proto_accounting_recalculate_rep_t *self, proto_in_t *in)
+{
+    proto_read_uint(in, "rolled", 0, UINT64_MAX, &self->rolled);
+    proto_read_int(in, "horizon", 0, INT64_MIN, INT64_MAX, &self->horizon);
+    proto_read_uint(in, "hourly", 0, UINT64_MAX, &self->hourly);
+    proto_read_uint(in, "daily", 0, UINT64_MAX, &self->daily);
+    proto_read_uint(in, "kernels", 0, UINT64_MAX, &self->kernels);
+    proto_read_uint(in, "mismatched", 0, UINT64_MAX, &self->mismatched);
+}
+
+static void
+s_recalculate_rep_print(const proto_accounting_recalculate_rep_t *self,
+                        proto_text_t *text)
+{
+    proto_print_uint(text, "rolled", self->rolled);
+    proto_print_int(text, "horizon", self->horizon);
+    proto_print_uint(text, "hourly", self->hourly);
+    proto_print_uint(text, "daily", self->daily);
+    proto_print_uint(text, "kernels", self->kernels);
+    proto_print_uint(text, "mismatched", self->mismatched);
+}
+
+void
+proto_accounting_recalculate_rep_init(proto_accounting_recalculate_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_accounting_recalculate_rep_clear(proto_accounting_recalculate_rep_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_accounting_recalculate_rep_write(const proto_accounting_recalculate_rep_t *self,
+                                       bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_recalculate_rep_valid(self))
+        return -1;
+    s_recalculate_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_accounting_recalculate_rep_encode(const proto_accounting_recalculate_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_accounting_recalculate_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_accounting_recalculate_rep_read(proto_accounting_recalculate_rep_t *self,
+                                      const bus_value_t *map,
+                                      bus_error_t *err)
+{
+    proto_in_t in;
+    proto_accounting_recalculate_rep_init(self);
+    proto_in_init(&in, "accounting.recalculate reply", map, &self->owned_, err);
+    s_recalculate_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_accounting_recalculate_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_accounting_recalculate_rep_decode(proto_accounting_recalculate_rep_t *self,
+                                        const void *data,
+                                        size_t size,
+                                        bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_accounting_recalculate_rep_read(self, map, err);
+}
+
+char *
+proto_accounting_recalculate_rep_print(const proto_accounting_recalculate_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_recalculate_rep_print(self, &text);
     return proto_text_finish(&text);
 }
 

@@ -14,9 +14,11 @@
 #define PROTO_ACCOUNTING_H_INCLUDED
 
 //  Topics (events) and method names (RPC).
-#define PROTO_ACCOUNTING_USAGE      "accounting.usage"
-#define PROTO_ACCOUNTING_STATS_USER "accounting.stats_user"
-#define PROTO_ACCOUNTING_LIVE       "accounting.live"
+#define PROTO_ACCOUNTING_USAGE       "accounting.usage"
+#define PROTO_ACCOUNTING_STATS_USER  "accounting.stats_user"
+#define PROTO_ACCOUNTING_STATS_ALL   "accounting.stats_all"
+#define PROTO_ACCOUNTING_RECALCULATE "accounting.recalculate"
+#define PROTO_ACCOUNTING_LIVE        "accounting.live"
 
 //  ---------------------------------------------------------------------------
 //  accounting.figures, a nested value: what some kernels held and used within a window
@@ -141,6 +143,10 @@ typedef struct {
     const char *session_id;
     //  Group_by session: its name (at most 64 bytes)
     const char *session_name;
+    //  Group_by resource_group: the resource group (at most 64 bytes)
+    const char *scaling_group;
+    //  Group_by image: the image reference (at most 512 bytes)
+    const char *image;
     //  Kernels counted
     uint64_t kernel_count;
     //  Sessions counted
@@ -252,8 +258,9 @@ char *proto_accounting_live_print(const proto_accounting_live_t *self);
 
 //  ---------------------------------------------------------------------------
 //  accounting.usage request (idempotent): what kernels whose life overlaps [from, to)
-//  held and used within it, grouped by project, user, session or domain (at most 100
-//  projects, 101 days, 20000 kernels)
+//  held and used within it, grouped by project, user, session, domain, resource group or
+//  image (at most 100 projects; with kernels 101 days and 20000 kernels, without them 367
+//  days and 200000 kernels)
 
 typedef struct {
     //  Only these projects; empty: every project (of domain_name when given) (at most 100
@@ -270,7 +277,8 @@ typedef struct {
     int64_t from;
     //  The window's end (exclusive) (required, microseconds since the epoch)
     int64_t to;
-    //  Project, user, session or domain (at most 16 bytes, default "project")
+    //  Project, user, session, domain, resource_group or image (at most 16 bytes, default
+    //  "project")
     const char *group_by;
     //  Answer each group's kernels too (default true)
     bool with_kernels;
@@ -295,11 +303,13 @@ char *proto_accounting_usage_req_print(const proto_accounting_usage_req_t *self)
 
 //  ---------------------------------------------------------------------------
 //  accounting.usage reply (idempotent): what kernels whose life overlaps [from, to) held
-//  and used within it, grouped by project, user, session or domain (at most 100 projects,
-//  101 days, 20000 kernels)
+//  and used within it, grouped by project, user, session, domain, resource group or image
+//  (at most 100 projects; with kernels 101 days and 20000 kernels, without them 367 days
+//  and 200000 kernels)
 
 typedef struct {
-    //  One per project, user or session, in key order (at most 20000 items)
+    //  One per project, user, session, domain, resource group or image, in key order (at
+    //  most 200000 items)
     const proto_accounting_group_t *groups;
     size_t groups_count;
     //  The window's start (microseconds since the epoch)
@@ -309,7 +319,7 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_accounting_usage_rep_t;
 
-#define PROTO_ACCOUNTING_USAGE_REP_GROUPS_MAX 20000
+#define PROTO_ACCOUNTING_USAGE_REP_GROUPS_MAX 200000
 
 void proto_accounting_usage_rep_init(proto_accounting_usage_rep_t *self);
 void proto_accounting_usage_rep_clear(proto_accounting_usage_rep_t *self);
@@ -386,6 +396,132 @@ int proto_accounting_stats_user_rep_decode(proto_accounting_stats_user_rep_t *se
                                            bus_error_t *err);
 char *
 proto_accounting_stats_user_rep_print(const proto_accounting_stats_user_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  accounting.stats_all request (idempotent): every kernel over the 30 days before `to`
+//  in 2880 15-minute bins, oldest first, always all of them (the administrators' view; at
+//  most 200000 kernels)
+
+typedef struct {
+    //  The end of the last bin's 15 minutes is at or after this (0: now) (microseconds
+    //  since the epoch)
+    int64_t to;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_accounting_stats_all_req_t;
+
+void proto_accounting_stats_all_req_init(proto_accounting_stats_all_req_t *self);
+void proto_accounting_stats_all_req_clear(proto_accounting_stats_all_req_t *self);
+int proto_accounting_stats_all_req_write(const proto_accounting_stats_all_req_t *self,
+                                         bus_writer_t *writer);
+zframe_t *
+proto_accounting_stats_all_req_encode(const proto_accounting_stats_all_req_t *self);
+int proto_accounting_stats_all_req_read(proto_accounting_stats_all_req_t *self,
+                                        const bus_value_t *map,
+                                        bus_error_t *err);
+int proto_accounting_stats_all_req_decode(proto_accounting_stats_all_req_t *self,
+                                          const void *data,
+                                          size_t size,
+                                          bus_error_t *err);
+char *proto_accounting_stats_all_req_print(const proto_accounting_stats_all_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  accounting.stats_all reply (idempotent): every kernel over the 30 days before `to` in
+//  2880 15-minute bins, oldest first, always all of them (the administrators' view; at
+//  most 200000 kernels)
+
+typedef struct {
+    //  2880 bins (at most 2880 items)
+    const proto_accounting_bin_t *bins;
+    size_t bins_count;
+    //  900
+    uint64_t bin_s;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_accounting_stats_all_rep_t;
+
+#define PROTO_ACCOUNTING_STATS_ALL_REP_BINS_MAX 2880
+
+void proto_accounting_stats_all_rep_init(proto_accounting_stats_all_rep_t *self);
+void proto_accounting_stats_all_rep_clear(proto_accounting_stats_all_rep_t *self);
+int proto_accounting_stats_all_rep_write(const proto_accounting_stats_all_rep_t *self,
+                                         bus_writer_t *writer);
+zframe_t *
+proto_accounting_stats_all_rep_encode(const proto_accounting_stats_all_rep_t *self);
+int proto_accounting_stats_all_rep_read(proto_accounting_stats_all_rep_t *self,
+                                        const bus_value_t *map,
+                                        bus_error_t *err);
+int proto_accounting_stats_all_rep_decode(proto_accounting_stats_all_rep_t *self,
+                                          const void *data,
+                                          size_t size,
+                                          bus_error_t *err);
+char *proto_accounting_stats_all_rep_print(const proto_accounting_stats_all_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  accounting.recalculate request (idempotent): rebuilds the roll-ups from the raw
+//  samples: rolls up what is pending, rewrites the hourly buckets from `horizon` on (raw
+//  samples before it have expired, so older buckets are the only record and stay) and the
+//  daily buckets from the day of `horizon` on from the hourly ones and the records'
+//  owners, then checks each rewritten kernel's buckets against its record's totals
+
+typedef struct {
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_accounting_recalculate_req_t;
+
+void proto_accounting_recalculate_req_init(proto_accounting_recalculate_req_t *self);
+void proto_accounting_recalculate_req_clear(proto_accounting_recalculate_req_t *self);
+int proto_accounting_recalculate_req_write(const proto_accounting_recalculate_req_t *self,
+                                           bus_writer_t *writer);
+zframe_t *
+proto_accounting_recalculate_req_encode(const proto_accounting_recalculate_req_t *self);
+int proto_accounting_recalculate_req_read(proto_accounting_recalculate_req_t *self,
+                                          const bus_value_t *map,
+                                          bus_error_t *err);
+int proto_accounting_recalculate_req_decode(proto_accounting_recalculate_req_t *self,
+                                            const void *data,
+                                            size_t size,
+                                            bus_error_t *err);
+char *
+proto_accounting_recalculate_req_print(const proto_accounting_recalculate_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  accounting.recalculate reply (idempotent): rebuilds the roll-ups from the raw samples:
+//  rolls up what is pending, rewrites the hourly buckets from `horizon` on (raw samples
+//  before it have expired, so older buckets are the only record and stay) and the daily
+//  buckets from the day of `horizon` on from the hourly ones and the records' owners,
+//  then checks each rewritten kernel's buckets against its record's totals
+
+typedef struct {
+    //  Samples that were still pending and got rolled up
+    uint64_t rolled;
+    //  Hourly buckets from here on were rewritten from the raw samples (microseconds
+    //  since the epoch)
+    int64_t horizon;
+    //  Hourly buckets written
+    uint64_t hourly;
+    //  Daily buckets written
+    uint64_t daily;
+    //  Kernels whose buckets were rewritten and checked
+    uint64_t kernels;
+    //  Of those, kernels whose buckets still differ from their record's totals (their
+    //  difference lies before the horizon)
+    uint64_t mismatched;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_accounting_recalculate_rep_t;
+
+void proto_accounting_recalculate_rep_init(proto_accounting_recalculate_rep_t *self);
+void proto_accounting_recalculate_rep_clear(proto_accounting_recalculate_rep_t *self);
+int proto_accounting_recalculate_rep_write(const proto_accounting_recalculate_rep_t *self,
+                                           bus_writer_t *writer);
+zframe_t *
+proto_accounting_recalculate_rep_encode(const proto_accounting_recalculate_rep_t *self);
+int proto_accounting_recalculate_rep_read(proto_accounting_recalculate_rep_t *self,
+                                          const bus_value_t *map,
+                                          bus_error_t *err);
+int proto_accounting_recalculate_rep_decode(proto_accounting_recalculate_rep_t *self,
+                                            const void *data,
+                                            size_t size,
+                                            bus_error_t *err);
+char *
+proto_accounting_recalculate_rep_print(const proto_accounting_recalculate_rep_t *self);
 
 //  ---------------------------------------------------------------------------
 //  accounting.live request (idempotent): the last figures of some kernels (at most 1000),

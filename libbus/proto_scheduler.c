@@ -1121,6 +1121,224 @@ proto_scheduler_invariant_rep_print(const proto_scheduler_invariant_rep_t *self)
 }
 
 //  ---------------------------------------------------------------------------
+//  scheduler.recalculate request
+
+static bool
+s_recalculate_req_valid(const proto_scheduler_recalculate_req_t *self)
+{
+    (void) self;
+    return true;
+}
+
+static void
+s_recalculate_req_write(const proto_scheduler_recalculate_req_t *self,
+                        bus_writer_t *writer)
+{
+    (void) self;
+    bus_writer_map(writer, 0);
+}
+
+static void
+s_recalculate_req_read(proto_scheduler_recalculate_req_t *self, proto_in_t *in)
+{
+    (void) self;
+    (void) in;
+}
+
+static void
+s_recalculate_req_print(const proto_scheduler_recalculate_req_t *self, proto_text_t *text)
+{
+    (void) self;
+    (void) text;
+}
+
+void
+proto_scheduler_recalculate_req_init(proto_scheduler_recalculate_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_scheduler_recalculate_req_clear(proto_scheduler_recalculate_req_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_scheduler_recalculate_req_write(const proto_scheduler_recalculate_req_t *self,
+                                      bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_recalculate_req_valid(self))
+        return -1;
+    s_recalculate_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_scheduler_recalculate_req_encode(const proto_scheduler_recalculate_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_scheduler_recalculate_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_scheduler_recalculate_req_read(proto_scheduler_recalculate_req_t *self,
+                                     const bus_value_t *map,
+                                     bus_error_t *err)
+{
+    proto_in_t in;
+    proto_scheduler_recalculate_req_init(self);
+    proto_in_init(&in, "scheduler.recalculate request", map, &self->owned_, err);
+    s_recalculate_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_scheduler_recalculate_req_clear(self);
+    return in.status;
+}
+
+int
+proto_scheduler_recalculate_req_decode(proto_scheduler_recalculate_req_t *self,
+                                       const void *data,
+                                       size_t size,
+                                       bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_scheduler_recalculate_req_read(self, map, err);
+}
+
+char *
+proto_scheduler_recalculate_req_print(const proto_scheduler_recalculate_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_recalculate_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  scheduler.recalculate reply
+
+static bool
+s_recalculate_rep_valid(const proto_scheduler_recalculate_rep_t *self)
+{
+    if (!proto_valid_str(self->report, 0, 1048576))
+        return false;
+    return true;
+}
+
+static void
+s_recalculate_rep_write(const proto_scheduler_recalculate_rep_t *self,
+                        bus_writer_t *writer)
+{
+    uint32_t pairs = 2;
+    pairs += self->report != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_uint(writer, "fixed", self->fixed);
+    proto_write_uint(writer, "violations", self->violations);
+    if (self->report != NULL)
+        proto_write_str(writer, "report", self->report);
+}
+
+static void
+s_recalculate_rep_read(proto_scheduler_recalculate_rep_t *self, proto_in_t *in)
+{
+    proto_read_uint(in, "fixed", 0, UINT64_MAX, &self->fixed);
+    proto_read_uint(in, "violations", 0, UINT64_MAX, &self->violations);
+    proto_read_str(in, "report", 0, 1048576, &self->report);
+}
+
+static void
+s_recalculate_rep_print(const proto_scheduler_recalculate_rep_t *self, proto_text_t *text)
+{
+    proto_print_uint(text, "fixed", self->fixed);
+    proto_print_uint(text, "violations", self->violations);
+    proto_print_str(text, "report", self->report);
+}
+
+void
+proto_scheduler_recalculate_rep_init(proto_scheduler_recalculate_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_scheduler_recalculate_rep_clear(proto_scheduler_recalculate_rep_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_scheduler_recalculate_rep_write(const proto_scheduler_recalculate_rep_t *self,
+                                      bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_recalculate_rep_valid(self))
+        return -1;
+    s_recalculate_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_scheduler_recalculate_rep_encode(const proto_scheduler_recalculate_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_scheduler_recalculate_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_scheduler_recalculate_rep_read(proto_scheduler_recalculate_rep_t *self,
+                                     const bus_value_t *map,
+                                     bus_error_t *err)
+{
+    proto_in_t in;
+    proto_scheduler_recalculate_rep_init(self);
+    proto_in_init(&in, "scheduler.recalculate reply", map, &self->owned_, err);
+    s_recalculate_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_scheduler_recalculate_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_scheduler_recalculate_rep_decode(proto_scheduler_recalculate_rep_t *self,
+                                       const void *data,
+                                       size_t size,
+                                       bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_scheduler_recalculate_rep_read(self, map, err);
+}
+
+char *
+proto_scheduler_recalculate_rep_print(const proto_scheduler_recalculate_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_recalculate_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
 //  scheduler.schedulable request
 
 static bool

@@ -16,6 +16,7 @@
 #define PROTO_SCHEDULER_AGENTS      "scheduler.agents"
 #define PROTO_SCHEDULER_USAGE       "scheduler.usage"
 #define PROTO_SCHEDULER_INVARIANT   "scheduler.invariant"
+#define PROTO_SCHEDULER_RECALCULATE "scheduler.recalculate"
 #define PROTO_SCHEDULER_SCHEDULABLE "scheduler.schedulable"
 
 //  ---------------------------------------------------------------------------
@@ -295,6 +296,65 @@ int proto_scheduler_invariant_rep_decode(proto_scheduler_invariant_rep_t *self,
                                          size_t size,
                                          bus_error_t *err);
 char *proto_scheduler_invariant_rep_print(const proto_scheduler_invariant_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  scheduler.recalculate request (idempotent): recounts the aggregates the triggers keep
+//  (each agent's occupancy, each keypair's, user's, project's and domain's slots in use
+//  and pending, each keypair's concurrent and pending sessions) from the allocation rows
+//  and the sessions, in one transaction (Backend.AI's recalculate-usage)
+
+typedef struct {
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_scheduler_recalculate_req_t;
+
+void proto_scheduler_recalculate_req_init(proto_scheduler_recalculate_req_t *self);
+void proto_scheduler_recalculate_req_clear(proto_scheduler_recalculate_req_t *self);
+int proto_scheduler_recalculate_req_write(const proto_scheduler_recalculate_req_t *self,
+                                          bus_writer_t *writer);
+zframe_t *
+proto_scheduler_recalculate_req_encode(const proto_scheduler_recalculate_req_t *self);
+int proto_scheduler_recalculate_req_read(proto_scheduler_recalculate_req_t *self,
+                                         const bus_value_t *map,
+                                         bus_error_t *err);
+int proto_scheduler_recalculate_req_decode(proto_scheduler_recalculate_req_t *self,
+                                           const void *data,
+                                           size_t size,
+                                           bus_error_t *err);
+char *
+proto_scheduler_recalculate_req_print(const proto_scheduler_recalculate_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  scheduler.recalculate reply (idempotent): recounts the aggregates the triggers keep
+//  (each agent's occupancy, each keypair's, user's, project's and domain's slots in use
+//  and pending, each keypair's concurrent and pending sessions) from the allocation rows
+//  and the sessions, in one transaction (Backend.AI's recalculate-usage)
+
+typedef struct {
+    //  Violations of the ledger's promises before the recount that it removed
+    uint64_t fixed;
+    //  Violations left after it (capacity and agent reports, which a recount cannot
+    //  change)
+    uint64_t violations;
+    //  JSON array, one line of text per violation left (at most 1048576 bytes)
+    const char *report;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_scheduler_recalculate_rep_t;
+
+void proto_scheduler_recalculate_rep_init(proto_scheduler_recalculate_rep_t *self);
+void proto_scheduler_recalculate_rep_clear(proto_scheduler_recalculate_rep_t *self);
+int proto_scheduler_recalculate_rep_write(const proto_scheduler_recalculate_rep_t *self,
+                                          bus_writer_t *writer);
+zframe_t *
+proto_scheduler_recalculate_rep_encode(const proto_scheduler_recalculate_rep_t *self);
+int proto_scheduler_recalculate_rep_read(proto_scheduler_recalculate_rep_t *self,
+                                         const bus_value_t *map,
+                                         bus_error_t *err);
+int proto_scheduler_recalculate_rep_decode(proto_scheduler_recalculate_rep_t *self,
+                                           const void *data,
+                                           size_t size,
+                                           bus_error_t *err);
+char *
+proto_scheduler_recalculate_rep_print(const proto_scheduler_recalculate_rep_t *self);
 
 //  ---------------------------------------------------------------------------
 //  scheduler.schedulable request (idempotent): includes agents in scheduling or excludes

@@ -77,6 +77,35 @@ const bus_db_migration_t acct_db_migrations[] = {
      "CREATE INDEX usage_daily_domain ON usage_daily (domain_name, day);"
      "CREATE TABLE acct_meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);"
      "INSERT INTO acct_meta VALUES ('rolled', 0);"},
+    //  Sample ids never go back: once every sample had expired, SQLite gave
+    //  the next one id 1 again, at or below the roll-up's mark, and the
+    //  buckets never counted it. AUTOINCREMENT, its sequence starting past
+    //  the mark.
+    //  What the rebuild (acct_db_rebuild) needs: the hours of all kernels
+    //  at once (the administrators' bins read them too), and the time
+    //  before which raw samples may have expired. A database that already
+    //  has buckets may have lost samples before now: its horizon starts
+    //  here, so no bucket is ever rewritten from an incomplete set.
+    {"sample ids that never go back, the hourly buckets by hour, the raw samples' "
+     "horizon",
+     "CREATE TABLE usage_sample_new ("
+     "  id INTEGER PRIMARY KEY AUTOINCREMENT, kernel_id TEXT NOT NULL,"
+     "  ts INTEGER NOT NULL, cpu_ns INTEGER NOT NULL, mem_byte_s REAL NOT NULL,"
+     "  io_read INTEGER NOT NULL, io_write INTEGER NOT NULL,"
+     "  net_rx INTEGER NOT NULL, net_tx INTEGER NOT NULL);"
+     "INSERT INTO usage_sample_new SELECT * FROM usage_sample;"
+     "DROP TABLE usage_sample;"
+     "ALTER TABLE usage_sample_new RENAME TO usage_sample;"
+     "CREATE INDEX usage_sample_kernel ON usage_sample (kernel_id, ts);"
+     "CREATE INDEX usage_sample_ts ON usage_sample (ts);"
+     "DELETE FROM sqlite_sequence WHERE name = 'usage_sample';"
+     "INSERT INTO sqlite_sequence (name, seq) SELECT 'usage_sample',"
+     " max(coalesce((SELECT max(id) FROM usage_sample), 0),"
+     " (SELECT value FROM acct_meta WHERE key = 'rolled'));"
+     "CREATE INDEX usage_hourly_hour ON usage_hourly (hour);"
+     "INSERT INTO acct_meta SELECT 'expired', CASE WHEN EXISTS"
+     " (SELECT 1 FROM usage_hourly) THEN CAST(strftime('%s', 'now') AS INTEGER)"
+     " * 1000000 ELSE 0 END;"},
 };
 _Static_assert(sizeof acct_db_migrations / sizeof acct_db_migrations[0] ==
                    ACCT_DB_MIGRATION_COUNT,
@@ -587,6 +616,79 @@ s_run2(bus_db_t *db, const char *sql, int64_t a, int64_t b)
     return s_done(stmt);
 }
 
+//  Runs a statement with ?1 bound; its changes go to *changes. 0 or -1.
+static int
+s_run1(bus_db_t *db, const char *sql, int64_t a, int64_t *changes)
+{
+    sqlite3_stmt *stmt = bus_db_stmt(db, sql);
+    if (!stmt)
+        return -1;
+    sqlite3_bind_int64(stmt, 1, a);
+    int rc = s_done(stmt);
+    if (rc == 0 && changes)
+        *changes = sqlite3_changes(bus_db_handle(db));
+    return rc;
+}
+
+//  The largest usage_sample id, or -1 when it cannot be read.
+static int64_t
+s_top(bus_db_t *db)
+{
+    int64_t top = -1;
+    sqlite3_stmt *stmt = bus_db_stmt(db, "SELECT coalesce(max(id), 0) FROM usage_sample");
+    if (stmt) {
+        if (sqlite3_step(stmt) == SQLITE_ROW)
+            top = sqlite3_column_int64(stmt, 0);
+        sqlite3_reset(stmt);
+    }
+    return top;
+}
+
+//  Rolls every sample in (mark, top] into its hour and its day once, and
+//  moves the mark to top, inside the caller's transaction. 0 or -1.
+static int
+s_roll(bus_db_t *db, int64_t mark, int64_t top)
+{
+    int rc =
+        s_run2(db,
+               "INSERT INTO usage_hourly (kernel_id, hour, cpu_ns, mem_byte_s, io_read,"
+               " io_write, net_rx, net_tx, samples)"
+               " SELECT kernel_id, ts - ts % 3600000000, sum(cpu_ns), sum(mem_byte_s),"
+               " sum(io_read), sum(io_write), sum(net_rx), sum(net_tx), count(*)"
+               " FROM usage_sample WHERE id > ?1 AND id <= ?2 GROUP BY 1, 2"
+               " ON CONFLICT (kernel_id, hour) DO UPDATE SET"
+               " cpu_ns = cpu_ns + excluded.cpu_ns, mem_byte_s = mem_byte_s + "
+               "excluded.mem_byte_s,"
+               " io_read = io_read + excluded.io_read, io_write = io_write + "
+               "excluded.io_write,"
+               " net_rx = net_rx + excluded.net_rx, net_tx = net_tx + excluded.net_tx,"
+               " samples = samples + excluded.samples",
+               mark, top);
+    if (rc == 0)
+        rc = s_run2(
+            db,
+            "INSERT INTO usage_daily (domain_name, group_id, user_uuid, day, cpu_ns,"
+            " mem_byte_s, io_read, io_write, net_rx, net_tx, samples)"
+            " SELECT coalesce(u.domain_name, ''), coalesce(u.group_id, ''),"
+            " coalesce(u.user_uuid, ''), s.ts - s.ts % 86400000000, sum(s.cpu_ns),"
+            " sum(s.mem_byte_s), sum(s.io_read), sum(s.io_write), sum(s.net_rx),"
+            " sum(s.net_tx), count(*)"
+            " FROM usage_sample s LEFT JOIN usage u ON u.kernel_id = s.kernel_id"
+            " WHERE s.id > ?1 AND s.id <= ?2 GROUP BY 1, 2, 3, 4"
+            " ON CONFLICT (group_id, day, user_uuid, domain_name) DO UPDATE SET"
+            " cpu_ns = cpu_ns + excluded.cpu_ns,"
+            " mem_byte_s = mem_byte_s + excluded.mem_byte_s,"
+            " io_read = io_read + excluded.io_read, io_write = io_write + "
+            "excluded.io_write,"
+            " net_rx = net_rx + excluded.net_rx, net_tx = net_tx + excluded.net_tx,"
+            " samples = samples + excluded.samples",
+            mark, top);
+    if (rc == 0)
+        rc =
+            s_run1(db, "UPDATE acct_meta SET value = ?1 WHERE key = 'rolled'", top, NULL);
+    return rc;
+}
+
 int
 acct_db_compact(bus_db_t *db, int64_t expire_before, int64_t *rolled, int64_t *expired)
 {
@@ -594,63 +696,20 @@ acct_db_compact(bus_db_t *db, int64_t expire_before, int64_t *rolled, int64_t *e
     *rolled = *expired = 0;
     if (bus_db_begin(db) != 0)
         return -1;
-    int64_t mark = s_rolled(db), top = -1;
-    sqlite3_stmt *stmt = bus_db_stmt(db, "SELECT coalesce(max(id), 0) FROM usage_sample");
-    if (stmt) {
-        if (sqlite3_step(stmt) == SQLITE_ROW)
-            top = sqlite3_column_int64(stmt, 0);
-        sqlite3_reset(stmt);
-    }
+    int64_t mark = s_rolled(db), top = s_top(db);
     int rc = mark < 0 || top < 0 ? -1 : 0;
     if (rc == 0 && top > mark) {
-        //  Every sample in (mark, top] goes into its hour and its day once:
-        //  the mark moves in the same transaction.
-        rc = s_run2(
-            db,
-            "INSERT INTO usage_hourly (kernel_id, hour, cpu_ns, mem_byte_s, io_read,"
-            " io_write, net_rx, net_tx, samples)"
-            " SELECT kernel_id, ts - ts % 3600000000, sum(cpu_ns), sum(mem_byte_s),"
-            " sum(io_read), sum(io_write), sum(net_rx), sum(net_tx), count(*)"
-            " FROM usage_sample WHERE id > ?1 AND id <= ?2 GROUP BY 1, 2"
-            " ON CONFLICT (kernel_id, hour) DO UPDATE SET"
-            " cpu_ns = cpu_ns + excluded.cpu_ns, mem_byte_s = mem_byte_s + "
-            "excluded.mem_byte_s,"
-            " io_read = io_read + excluded.io_read, io_write = io_write + "
-            "excluded.io_write,"
-            " net_rx = net_rx + excluded.net_rx, net_tx = net_tx + excluded.net_tx,"
-            " samples = samples + excluded.samples",
-            mark, top);
-        if (rc == 0)
-            rc = s_run2(
-                db,
-                "INSERT INTO usage_daily (domain_name, group_id, user_uuid, day, cpu_ns,"
-                " mem_byte_s, io_read, io_write, net_rx, net_tx, samples)"
-                " SELECT coalesce(u.domain_name, ''), coalesce(u.group_id, ''),"
-                " coalesce(u.user_uuid, ''), s.ts - s.ts % 86400000000, sum(s.cpu_ns),"
-                " sum(s.mem_byte_s), sum(s.io_read), sum(s.io_write), sum(s.net_rx),"
-                " sum(s.net_tx), count(*)"
-                " FROM usage_sample s LEFT JOIN usage u ON u.kernel_id = s.kernel_id"
-                " WHERE s.id > ?1 AND s.id <= ?2 GROUP BY 1, 2, 3, 4"
-                " ON CONFLICT (group_id, day, user_uuid, domain_name) DO UPDATE SET"
-                " cpu_ns = cpu_ns + excluded.cpu_ns,"
-                " mem_byte_s = mem_byte_s + excluded.mem_byte_s,"
-                " io_read = io_read + excluded.io_read, io_write = io_write + "
-                "excluded.io_write,"
-                " net_rx = net_rx + excluded.net_rx, net_tx = net_tx + excluded.net_tx,"
-                " samples = samples + excluded.samples",
-                mark, top);
-        if (rc == 0)
-            rc = s_run2(
-                db, "UPDATE acct_meta SET value = ?1 WHERE key = 'rolled' AND ?2 = ?2",
-                top, 0);
+        //  The mark moves in the same transaction: nothing is added twice.
+        rc = s_roll(db, mark, top);
         if (rc == 0)
             *rolled = top - mark;
         mark = top;
     }
     if (rc == 0) {
         //  Only rolled-up samples expire, so nothing is lost to the sums.
-        stmt = bus_db_stmt(db, "DELETE FROM usage_sample WHERE id IN (SELECT id FROM"
-                               " usage_sample WHERE ts < ?1 AND id <= ?2 LIMIT ?3)");
+        sqlite3_stmt *stmt =
+            bus_db_stmt(db, "DELETE FROM usage_sample WHERE id IN (SELECT id FROM"
+                            " usage_sample WHERE ts < ?1 AND id <= ?2 LIMIT ?3)");
         if (!stmt)
             rc = -1;
         else {
@@ -662,10 +721,140 @@ acct_db_compact(bus_db_t *db, int64_t expire_before, int64_t *rolled, int64_t *e
                 *expired = sqlite3_changes(bus_db_handle(db));
         }
     }
+    //  Samples before expire_before may be gone now: the rebuild's horizon.
+    if (rc == 0 && *expired > 0)
+        rc = s_run1(db,
+                    "UPDATE acct_meta SET value = max(value, ?1) WHERE key = 'expired'",
+                    expire_before, NULL);
     if (rc == 0)
         return bus_db_commit(db);
     bus_db_rollback(db);
     return -1;
+}
+
+//  The first hour (or day, unit) starting at or after at, without overflow.
+static int64_t
+s_ceil(int64_t at, int64_t unit)
+{
+    if (at <= 0)
+        return 0;
+    if (at > INT64_MAX - unit)
+        return INT64_MAX - INT64_MAX % unit;
+    return at % unit ? at - at % unit + unit : at;
+}
+
+int
+acct_db_rebuild(bus_db_t *db, acct_db_rebuilt_t *out)
+{
+    assert(db && out);
+    memset(out, 0, sizeof *out);
+    if (bus_db_begin(db) != 0)
+        return -1;
+    int64_t mark = s_rolled(db), top = s_top(db), expired = -1;
+    sqlite3_stmt *stmt =
+        bus_db_stmt(db, "SELECT value FROM acct_meta WHERE key = 'expired'");
+    if (stmt) {
+        if (sqlite3_step(stmt) == SQLITE_ROW)
+            expired = sqlite3_column_int64(stmt, 0);
+        sqlite3_reset(stmt);
+    }
+    int rc = mark < 0 || top < 0 || expired < 0 ? -1 : 0;
+    //  First what is pending, as a compaction would: every sample is then
+    //  in the buckets once, whatever they held before.
+    if (rc == 0 && top > mark) {
+        rc = s_roll(db, mark, top);
+        out->rolled = top - mark;
+    }
+    //  From the horizon on every sample is still there: each hour is the
+    //  sum of its samples.
+    int64_t horizon = s_ceil(expired, ACCT_HOUR_US);
+    int64_t day = horizon - horizon % ACCT_DAY_US;
+    out->horizon = horizon;
+    if (rc == 0)
+        rc = s_run1(db, "DELETE FROM usage_hourly WHERE hour >= ?1", horizon, NULL);
+    if (rc == 0)
+        rc = s_run1(db,
+                    "INSERT INTO usage_hourly (kernel_id, hour, cpu_ns, mem_byte_s,"
+                    " io_read, io_write, net_rx, net_tx, samples)"
+                    " SELECT kernel_id, ts - ts % 3600000000, sum(cpu_ns),"
+                    " sum(mem_byte_s), sum(io_read), sum(io_write), sum(net_rx),"
+                    " sum(net_tx), count(*) FROM usage_sample"
+                    " WHERE ts >= ?1 GROUP BY 1, 2",
+                    horizon, &out->hourly);
+    //  Each day from the horizon's on is the sum of its hours, under the
+    //  owners the records hold now.
+    if (rc == 0)
+        rc = s_run1(db, "DELETE FROM usage_daily WHERE day >= ?1", day, NULL);
+    if (rc == 0)
+        rc = s_run1(db,
+                    "INSERT INTO usage_daily (domain_name, group_id, user_uuid, day,"
+                    " cpu_ns, mem_byte_s, io_read, io_write, net_rx, net_tx, samples)"
+                    " SELECT coalesce(u.domain_name, ''), coalesce(u.group_id, ''),"
+                    " coalesce(u.user_uuid, ''), h.hour - h.hour % 86400000000,"
+                    " sum(h.cpu_ns), sum(h.mem_byte_s), sum(h.io_read), sum(h.io_write),"
+                    " sum(h.net_rx), sum(h.net_tx), sum(h.samples)"
+                    " FROM usage_hourly h LEFT JOIN usage u ON u.kernel_id = h.kernel_id"
+                    " WHERE h.hour >= ?1 GROUP BY 1, 2, 3, 4",
+                    day, &out->daily);
+    //  Every kernel rewritten: all its buckets against its record's totals.
+    stmt =
+        rc == 0
+            ? bus_db_stmt(db, "WITH k AS (SELECT DISTINCT kernel_id FROM usage_hourly"
+                              "  WHERE hour >= ?1),"
+                              " h AS (SELECT h.kernel_id, sum(h.cpu_ns) AS cpu_ns,"
+                              "  sum(h.io_read) AS io_read, sum(h.io_write) AS io_write,"
+                              "  sum(h.net_rx) AS net_rx, sum(h.net_tx) AS net_tx,"
+                              "  sum(h.samples) AS samples FROM usage_hourly h"
+                              "  JOIN k ON k.kernel_id = h.kernel_id GROUP BY 1)"
+                              " SELECT count(*), coalesce(sum(u.kernel_id IS NULL"
+                              "  OR u.cpu_ns <> h.cpu_ns OR u.io_read <> h.io_read"
+                              "  OR u.io_write <> h.io_write OR u.net_rx <> h.net_rx"
+                              "  OR u.net_tx <> h.net_tx OR u.samples <> h.samples), 0)"
+                              " FROM h LEFT JOIN usage u ON u.kernel_id = h.kernel_id")
+            : NULL;
+    if (stmt) {
+        sqlite3_bind_int64(stmt, 1, horizon);
+        if (sqlite3_step(stmt) == SQLITE_ROW) {
+            out->kernels = sqlite3_column_int64(stmt, 0);
+            out->mismatched = sqlite3_column_int64(stmt, 1);
+        } else
+            rc = -1;
+        sqlite3_reset(stmt);
+    } else
+        rc = -1;
+    if (rc == 0)
+        return bus_db_commit(db);
+    bus_db_rollback(db);
+    return -1;
+}
+
+int
+acct_db_sums_all_each(
+    bus_db_t *db, int64_t from, int64_t to, acct_db_sums_fn *fn, void *arg)
+{
+    assert(db && fn);
+    int64_t mark = s_rolled(db);
+    if (mark < 0)
+        return -1;
+    sqlite3_stmt *hourly = bus_db_stmt(
+        db, "SELECT hour, sum(cpu_ns), sum(mem_byte_s), sum(io_read), sum(io_write),"
+            " sum(net_rx), sum(net_tx), sum(samples) FROM usage_hourly"
+            " WHERE hour >= ?1 AND hour < ?2 GROUP BY hour");
+    if (!hourly)
+        return -1;
+    sqlite3_bind_int64(hourly, 1, s_ceil(from, ACCT_HOUR_US));
+    sqlite3_bind_int64(hourly, 2, to);
+    if (s_each_sums(hourly, ACCT_HOUR_US, fn, arg) != 0)
+        return -1;
+    sqlite3_stmt *raw = bus_db_stmt(
+        db, "SELECT ts, cpu_ns, mem_byte_s, io_read, io_write, net_rx, net_tx, 1"
+            " FROM usage_sample WHERE ts >= ?1 AND ts < ?2 AND id > ?3");
+    if (!raw)
+        return -1;
+    sqlite3_bind_int64(raw, 1, from);
+    sqlite3_bind_int64(raw, 2, to);
+    sqlite3_bind_int64(raw, 3, mark);
+    return s_each_sums(raw, 0, fn, arg);
 }
 
 //  Sums every row of table into sums. 0 or -1.

@@ -13,7 +13,10 @@
     usage_hourly: per kernel and hour, the sums of its samples.
     usage_daily: per domain, project, user and day, the same sums.
     acct_meta: rolled = the largest usage_sample id already summed into the
-    hourly and daily buckets, so a roll-up never adds a sample twice.
+    hourly and daily buckets, so a roll-up never adds a sample twice;
+    expired = the largest time before which raw samples were deleted, so
+    the buckets from there on can be rebuilt from the samples exactly
+    (acct_db_rebuild) and older ones are the only record left.
     Sums: a record's totals = its samples' deltas = its hourly buckets plus
     its samples not yet rolled up.
 
@@ -28,7 +31,7 @@
 
 //  The schema, for the service's bus_service_t.
 extern const bus_db_migration_t acct_db_migrations[];
-#define ACCT_DB_MIGRATION_COUNT 2
+#define ACCT_DB_MIGRATION_COUNT 3
 
 #define ACCT_HOUR_US (3600LL * 1000000LL)
 #define ACCT_DAY_US  (86400LL * 1000000LL)
@@ -119,6 +122,31 @@ int acct_db_sums_each(bus_db_t *db,
 //  *expired say how many. 0 or -1.
 int
 acct_db_compact(bus_db_t *db, int64_t expire_before, int64_t *rolled, int64_t *expired);
+
+//  What a rebuild did (accounting.recalculate's reply).
+typedef struct {
+    int64_t rolled;     //  pending samples rolled up first
+    int64_t horizon;    //  hourly buckets from here on rewritten from samples
+    int64_t hourly;     //  hourly buckets written
+    int64_t daily;      //  daily buckets written
+    int64_t kernels;    //  kernels whose buckets were rewritten
+    int64_t mismatched; //  of those, whose buckets differ from their record
+} acct_db_rebuilt_t;
+
+//  Rebuilds the roll-ups in one transaction: rolls up the pending samples,
+//  rewrites every hourly bucket from the horizon (the first hour from
+//  which no raw sample has expired) as the sum of its samples, every daily
+//  bucket from the horizon's day as the sum of its hours under the owners
+//  the records hold now, and counts the kernels rewritten whose buckets do
+//  not add up to their record's totals. Buckets before the horizon are the
+//  only record of their samples and stay. Idempotent. 0 or -1.
+int acct_db_rebuild(bus_db_t *db, acct_db_rebuilt_t *out);
+
+//  Calls fn for the hourly buckets of all kernels summed per hour, for the
+//  hours starting in [from, to), then for every sample in [from, to) not
+//  yet rolled up (the administrators' bins; one index range each). 0 or -1.
+int acct_db_sums_all_each(
+    bus_db_t *db, int64_t from, int64_t to, acct_db_sums_fn *fn, void *arg);
 
 //  Sums of every sample (raw), every hourly and every daily bucket: they
 //  are equal once rolled up (tests, the report's check). 0 or -1.

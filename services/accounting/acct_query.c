@@ -14,12 +14,13 @@ typedef struct {
     bus_db_t *db;
     const proto_accounting_usage_req_t *req;
     int64_t now;
-    enum { BY_PROJECT, BY_USER, BY_SESSION, BY_DOMAIN } by;
+    acct_query_by_t by;
     void **owned; //  the answer's arena: every string of the groups and kernels
     proto_accounting_group_t *groups; //  adopted by the answer once built
     size_t count, size;
     zhashx_t *index;    //  group key -> index + 1
     zhashx_t *sessions; //  "group key \x1f session id" seen
+    size_t kernels_max; //  the most an answer may count
     size_t kernels;     //  counted so far
     int rc;
     bus_error_t *err;
@@ -124,14 +125,69 @@ s_add_figures(proto_accounting_figures_t *to, const proto_accounting_figures_t *
     to->net_tx_bytes += from->net_tx_bytes;
 }
 
+//  ---------------------------------------------------------------------------
+//  The groupings, one table: the name a request gives, the record's key.
+
+static const struct {
+    const char *name;
+    acct_query_by_t by;
+} s_groupings[] = {
+    {"project", ACCT_BY_PROJECT},
+    {"user", ACCT_BY_USER},
+    {"session", ACCT_BY_SESSION},
+    {"domain", ACCT_BY_DOMAIN},
+    {"resource_group", ACCT_BY_RESOURCE_GROUP},
+    {"image", ACCT_BY_IMAGE},
+};
+
+int
+acct_query_group_by(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof s_groupings / sizeof s_groupings[0]; i++)
+        if (strcmp(s_groupings[i].name, name) == 0)
+            return (int) s_groupings[i].by;
+    return -1;
+}
+
+const char *
+acct_query_group_key(const proto_accounting_group_t *group, acct_query_by_t by)
+{
+    assert(group);
+    const char *key = by == ACCT_BY_PROJECT          ? group->group_id
+                      : by == ACCT_BY_USER           ? group->user_uuid
+                      : by == ACCT_BY_SESSION        ? group->session_id
+                      : by == ACCT_BY_DOMAIN         ? group->domain_name
+                      : by == ACCT_BY_RESOURCE_GROUP ? group->scaling_group
+                                                     : group->image;
+    return key ? key : "";
+}
+
+//  The key of record under self's grouping.
+static const char *
+s_record_key(const usage_t *self, const acct_record_t *r)
+{
+    switch (self->by) {
+        case ACCT_BY_PROJECT:
+            return r->group_id;
+        case ACCT_BY_USER:
+            return r->user_uuid;
+        case ACCT_BY_SESSION:
+            return r->session_id;
+        case ACCT_BY_DOMAIN:
+            return r->domain_name;
+        case ACCT_BY_RESOURCE_GROUP:
+            return r->scaling_group;
+        case ACCT_BY_IMAGE:
+            return r->image;
+    }
+    return "";
+}
+
 //  The group record belongs to, made when new. NULL when out of memory.
 static proto_accounting_group_t *
 s_group_of(usage_t *self, const acct_record_t *record, const char **key_p)
 {
-    const char *key = self->by == BY_PROJECT  ? record->group_id
-                      : self->by == BY_USER   ? record->user_uuid
-                      : self->by == BY_DOMAIN ? record->domain_name
-                                              : record->session_id;
+    const char *key = s_record_key(self, record);
     *key_p = key;
     size_t found = (size_t) (uintptr_t) zhashx_lookup(self->index, key);
     if (found)
@@ -146,16 +202,27 @@ s_group_of(usage_t *self, const acct_record_t *record, const char **key_p)
     }
     proto_accounting_group_t *group = &self->groups[self->count++];
     proto_accounting_group_init(group);
-    group->group_id = s_dup(self->owned, self->by == BY_DOMAIN ? "" : record->group_id);
-    group->domain_name = s_dup(self->owned, record->domain_name);
-    if (self->by != BY_PROJECT) {
+    //  A group's project and domain are its first kernel's; a grouping that
+    //  spans projects names none, one that spans domains only the domain
+    //  asked for.
+    bool one_project = self->by == ACCT_BY_PROJECT || self->by == ACCT_BY_USER ||
+                       self->by == ACCT_BY_SESSION;
+    bool one_domain = one_project || self->by == ACCT_BY_DOMAIN;
+    group->group_id = s_dup(self->owned, one_project ? record->group_id : "");
+    group->domain_name =
+        s_dup(self->owned, one_domain ? record->domain_name : self->req->domain_name);
+    if (self->by == ACCT_BY_USER || self->by == ACCT_BY_SESSION) {
         group->user_uuid = s_dup(self->owned, record->user_uuid);
         group->access_key = s_dup(self->owned, record->access_key);
     }
-    if (self->by == BY_SESSION) {
+    if (self->by == ACCT_BY_SESSION) {
         group->session_id = s_dup(self->owned, record->session_id);
         group->session_name = s_dup(self->owned, record->session_name);
     }
+    if (self->by == ACCT_BY_RESOURCE_GROUP)
+        group->scaling_group = s_dup(self->owned, record->scaling_group);
+    if (self->by == ACCT_BY_IMAGE)
+        group->image = s_dup(self->owned, record->image);
     zhashx_insert(self->index, key, (void *) (uintptr_t) self->count);
     return group;
 }
@@ -216,7 +283,7 @@ s_on_usage_record(void *arg, const acct_record_t *record)
     }
     self->kernels++;
     group->kernel_count++;
-    char seen[2 * ACCT_ID_MAX + 2];
+    char seen[ACCT_IMAGE_MAX + ACCT_ID_MAX + 2];
     snprintf(seen, sizeof seen, "%s\x1f%s", key, record->session_id);
     if (!zhashx_lookup(self->sessions, seen)) {
         zhashx_insert(self->sessions, seen, (void *) 1);
@@ -229,12 +296,19 @@ s_on_usage_record(void *arg, const acct_record_t *record)
     return 0;
 }
 
-//  Groups in key order: the domain, then the project, user or session.
+//  Groups in key order: the resource group or image, or else the domain
+//  and then the project, user or session.
 static int
 s_compare_groups(const void *a, const void *b)
 {
     const proto_accounting_group_t *x = a, *y = b;
-    int c = strcmp(x->domain_name, y->domain_name);
+    int c = 0;
+    if (x->scaling_group && y->scaling_group)
+        c = strcmp(x->scaling_group, y->scaling_group);
+    else if (x->image && y->image)
+        c = strcmp(x->image, y->image);
+    if (c == 0)
+        c = strcmp(x->domain_name, y->domain_name);
     if (c == 0 && x->session_id && y->session_id)
         c = strcmp(x->session_id, y->session_id);
     else if (c == 0 && x->user_uuid && y->user_uuid)
@@ -255,24 +329,25 @@ acct_query_usage(bus_db_t *db,
     proto_accounting_usage_rep_init(out);
     usage_t self = {.db = db, .req = req, .now = now, .err = err, .owned = &out->owned_};
     const char *by = req->group_by ? req->group_by : "project";
-    if (strcmp(by, "project") == 0)
-        self.by = BY_PROJECT;
-    else if (strcmp(by, "user") == 0)
-        self.by = BY_USER;
-    else if (strcmp(by, "session") == 0)
-        self.by = BY_SESSION;
-    else if (strcmp(by, "domain") == 0)
-        self.by = BY_DOMAIN;
-    else
+    int which = acct_query_group_by(by);
+    if (which < 0)
         return bus_error_set(
             err, BUS_STATUS_INVALID,
-            "group_by must be project, user, session or domain, not \"%.16s\"", by);
+            "group_by must be " ACCT_QUERY_GROUP_BY_NAMES ", not \"%.16s\"", by);
+    self.by = (acct_query_by_t) which;
+    //  Without the kernels an answer is one line per group: a longer
+    //  period and more kernels, still bounded.
+    self.kernels_max =
+        req->with_kernels ? ACCT_QUERY_KERNELS_MAX : ACCT_QUERY_SUMMARY_KERNELS_MAX;
     if (req->to <= req->from)
         return bus_error_set(err, BUS_STATUS_INVALID,
                              "the period's end must be after its start");
-    if (req->to - req->from > ACCT_QUERY_PERIOD_MAX_US)
+    if (req->with_kernels && req->to - req->from > ACCT_QUERY_PERIOD_MAX_US)
         return bus_error_set(err, BUS_STATUS_INVALID,
                              "the period may not exceed 100 days");
+    if (req->to - req->from > ACCT_QUERY_SUMMARY_PERIOD_MAX_US)
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "the period may not exceed 366 days");
     if (req->group_ids_count > ACCT_QUERY_GROUPS_MAX)
         return bus_error_set(err, BUS_STATUS_INVALID, "at most %d projects per request",
                              ACCT_QUERY_GROUPS_MAX);
@@ -301,7 +376,7 @@ acct_query_usage(bus_db_t *db,
                 continue;
             scope.group_id = req->group_ids[i];
         }
-        int rc = acct_db_records_each(db, &scope, ACCT_QUERY_KERNELS_MAX - self.kernels,
+        int rc = acct_db_records_each(db, &scope, self.kernels_max - self.kernels,
                                       s_on_usage_record, &self, err);
         if (self.rc == BUS_OK)
             self.rc = rc;
@@ -330,6 +405,7 @@ typedef struct {
     bus_db_t *db;
     proto_accounting_bin_t *bins;
     int64_t first, end, now;
+    bool each_kernel; //  read each record's used amounts (else all at once)
     int rc;
 } bins_t;
 
@@ -388,12 +464,52 @@ s_on_bins_record(void *arg, const acct_record_t *r)
         bin->mem_held_byte_s += r->mem * held;
         bin->gpu_held_s += gpu * held;
     }
-    if (acct_db_sums_each(self->db, r->kernel_id, self->first, self->end, s_on_sums,
-                          self) != 0) {
+    if (self->each_kernel && acct_db_sums_each(self->db, r->kernel_id, self->first,
+                                               self->end, s_on_sums, self) != 0) {
         self->rc = BUS_STATUS_INTERNAL;
         return -1;
     }
     return 0;
+}
+
+//  The 2880 bins ending with the one holding to (0: now) of the records in
+//  scope (its window set here), at most max of them; each_kernel: read
+//  each record's used amounts, else every kernel's at once. The bins go to
+//  *bins_p (the caller frees). BUS_OK, INVALID or INTERNAL.
+static int
+s_bins(bus_db_t *db,
+       acct_db_scope_t *scope,
+       size_t max,
+       bool each_kernel,
+       int64_t to,
+       int64_t now,
+       proto_accounting_bin_t **bins_p,
+       bus_error_t *err)
+{
+    to = to > 0 ? to : now;
+    int64_t last = to - to % ACCT_QUERY_BIN_US;
+    bins_t self = {.db = db,
+                   .first = last - (ACCT_QUERY_BINS - 1) * ACCT_QUERY_BIN_US,
+                   .end = last + ACCT_QUERY_BIN_US,
+                   .now = now < last + ACCT_QUERY_BIN_US ? now : last + ACCT_QUERY_BIN_US,
+                   .each_kernel = each_kernel};
+    self.bins = calloc(ACCT_QUERY_BINS, sizeof *self.bins);
+    *bins_p = self.bins;
+    if (!self.bins)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    for (int i = 0; i < ACCT_QUERY_BINS; i++) {
+        proto_accounting_bin_init(&self.bins[i]);
+        self.bins[i].date = self.first + i * ACCT_QUERY_BIN_US;
+    }
+    scope->from = self.first;
+    scope->to = self.end;
+    int rc = acct_db_records_each(db, scope, max, s_on_bins_record, &self, err);
+    if (rc == BUS_OK && !each_kernel &&
+        acct_db_sums_all_each(db, self.first, self.end, s_on_sums, &self) != 0)
+        self.rc = BUS_STATUS_INTERNAL;
+    if (rc == BUS_OK && self.rc != BUS_OK)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot read the samples");
+    return rc;
 }
 
 int
@@ -409,34 +525,39 @@ acct_query_stats_user(bus_db_t *db,
     bool keypair = req->access_key && *req->access_key;
     if (!user && !keypair)
         return bus_error_set(err, BUS_STATUS_INVALID, "a user_uuid or an access_key");
-    int64_t to = req->to > 0 ? req->to : now;
-    int64_t last = to - to % ACCT_QUERY_BIN_US;
-    bins_t self = {.db = db,
-                   .first = last - (ACCT_QUERY_BINS - 1) * ACCT_QUERY_BIN_US,
-                   .end = last + ACCT_QUERY_BIN_US,
-                   .now =
-                       now < last + ACCT_QUERY_BIN_US ? now : last + ACCT_QUERY_BIN_US};
-    self.bins = calloc(ACCT_QUERY_BINS, sizeof *self.bins);
-    if (!self.bins)
-        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
-    for (int i = 0; i < ACCT_QUERY_BINS; i++) {
-        proto_accounting_bin_init(&self.bins[i]);
-        self.bins[i].date = self.first + i * ACCT_QUERY_BIN_US;
-    }
     acct_db_scope_t scope = {.user_uuid = user ? req->user_uuid : NULL,
-                             .access_key = keypair ? req->access_key : NULL,
-                             .from = self.first,
-                             .to = self.end};
-    int rc = acct_db_records_each(db, &scope, ACCT_QUERY_USER_KERNELS_MAX,
-                                  s_on_bins_record, &self, err);
-    if (rc == BUS_OK && self.rc != BUS_OK)
-        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot read the samples");
-    s_adopt(&out->owned_, self.bins);
-    out->bins = self.bins;
-    out->bins_count = ACCT_QUERY_BINS;
+                             .access_key = keypair ? req->access_key : NULL};
+    proto_accounting_bin_t *bins = NULL;
+    int rc =
+        s_bins(db, &scope, ACCT_QUERY_USER_KERNELS_MAX, true, req->to, now, &bins, err);
+    s_adopt(&out->owned_, bins);
+    out->bins = bins;
+    out->bins_count = bins ? ACCT_QUERY_BINS : 0;
     out->bin_s = ACCT_QUERY_BIN_US / 1000000;
     if (rc != BUS_OK)
         proto_accounting_stats_user_rep_clear(out);
+    return rc;
+}
+
+int
+acct_query_stats_all(bus_db_t *db,
+                     const proto_accounting_stats_all_req_t *req,
+                     int64_t now,
+                     proto_accounting_stats_all_rep_t *out,
+                     bus_error_t *err)
+{
+    assert(db && req && out);
+    proto_accounting_stats_all_rep_init(out);
+    acct_db_scope_t scope = {0};
+    proto_accounting_bin_t *bins = NULL;
+    int rc =
+        s_bins(db, &scope, ACCT_QUERY_ALL_KERNELS_MAX, false, req->to, now, &bins, err);
+    s_adopt(&out->owned_, bins);
+    out->bins = bins;
+    out->bins_count = bins ? ACCT_QUERY_BINS : 0;
+    out->bin_s = ACCT_QUERY_BIN_US / 1000000;
+    if (rc != BUS_OK)
+        proto_accounting_stats_all_rep_clear(out);
     return rc;
 }
 

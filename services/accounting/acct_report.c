@@ -17,7 +17,8 @@ static int
 s_usage(FILE *out)
 {
     fprintf(out, "usage: backplane-accounting [--config FILE] report --by "
-                 "project|user|domain --month YYYY-MM [--state-dir DIR]\n");
+                 "project|user|session|domain|resource_group|image --month YYYY-MM "
+                 "[--state-dir DIR]\n");
     return out == stdout ? 0 : 2;
 }
 
@@ -59,6 +60,8 @@ acct_report_print(const char *path, const char *by, const char *month, FILE *out
         proto_accounting_usage_req_clear(&req);
         return 1;
     }
+    //  The RPC's grouping and its bounds: a month is within both.
+    int which = acct_query_group_by(by);
     req.group_by = by;
     req.with_kernels = false;
     proto_accounting_usage_rep_t rep;
@@ -72,20 +75,18 @@ acct_report_print(const char *path, const char *by, const char *month, FILE *out
         strftime(b, sizeof b, "%Y-%m-%dT%H:%M:%SZ", gmtime(&to));
         fprintf(out, REPORT_RULE "Usage by %s, %s - %s (UTC), TRES-hours\n" REPORT_RULE,
                 by, a, b);
-        fprintf(out, "%-36s %-12s %8s %8s %12s %12s %14s %10s %10s\n",
-                strcmp(by, "domain") == 0 ? "Domain"
-                : strcmp(by, "user") == 0 ? "User"
-                                          : "Project",
-                "Domain", "Kernels", "Sessions", "CPU-h held", "CPU-h used",
-                "Mem GiB-h held", "Accel-h", "IO GiB");
+        char title[32];
+        snprintf(title, sizeof title, "%s", by);
+        title[0] = (char) toupper((unsigned char) title[0]);
+        fprintf(out, "%-36s %-12s %8s %8s %12s %12s %14s %10s %10s\n", title, "Domain",
+                "Kernels", "Sessions", "CPU-h held", "CPU-h used", "Mem GiB-h held",
+                "Accel-h", "IO GiB");
         proto_accounting_figures_t total;
         proto_accounting_figures_init(&total);
         uint64_t kernels = 0, sessions = 0;
         for (size_t i = 0; i < rep.groups_count; i++) {
             const proto_accounting_group_t *g = &rep.groups[i];
-            const char *key = strcmp(by, "domain") == 0 ? g->domain_name
-                              : strcmp(by, "user") == 0 ? g->user_uuid
-                                                        : g->group_id;
+            const char *key = acct_query_group_key(g, (acct_query_by_t) which);
             s_line(out, *key ? key : "(none)", g->domain_name, g->kernel_count,
                    g->session_count, &g->usage);
             kernels += g->kernel_count;
@@ -133,9 +134,7 @@ acct_report_command(const void *config_, int argc, char **argv)
         else
             return s_usage(c == 'h' ? stdout : stderr);
     }
-    if (!month || optind != argc ||
-        (strcmp(by, "project") != 0 && strcmp(by, "user") != 0 &&
-         strcmp(by, "domain") != 0))
+    if (!month || optind != argc || acct_query_group_by(by) < 0)
         return s_usage(stderr);
     char path[4096];
     snprintf(path, sizeof path, "%s/accounting.db", state_dir);

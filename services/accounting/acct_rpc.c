@@ -78,6 +78,81 @@ s_on_stats_user(void *arg,
 }
 
 //  ---------------------------------------------------------------------------
+//  accounting.stats_all
+
+static int
+s_on_stats_all(void *arg,
+               bus_rpc_request_t *req,
+               const void *body,
+               size_t size,
+               bus_writer_t *reply,
+               bus_error_t *err)
+{
+    (void) req;
+    acct_rpc_t *self = arg;
+    proto_accounting_stats_all_req_t in;
+    int rc = proto_accounting_stats_all_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    s_flush(self);
+    proto_accounting_stats_all_rep_t out;
+    rc = acct_query_stats_all(bus_node_db(self->node), &in, bus_clock_wall_us(), &out,
+                              err);
+    if (rc == BUS_OK && proto_accounting_stats_all_rep_write(&out, reply) != 0)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+    proto_accounting_stats_all_rep_clear(&out);
+    proto_accounting_stats_all_req_clear(&in);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------------
+//  accounting.recalculate
+
+static int
+s_on_recalculate(void *arg,
+                 bus_rpc_request_t *req,
+                 const void *body,
+                 size_t size,
+                 bus_writer_t *reply,
+                 bus_error_t *err)
+{
+    (void) req;
+    acct_rpc_t *self = arg;
+    proto_accounting_recalculate_req_t in;
+    int rc = proto_accounting_recalculate_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    proto_accounting_recalculate_req_clear(&in);
+    s_flush(self); //  the queued samples are rebuilt too
+    acct_db_rebuilt_t done;
+    int64_t started = bus_clock_mono_ms();
+    if (acct_db_rebuild(bus_node_db(self->node), &done) != 0)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot rebuild the roll-ups");
+    bus_log_notice("roll-ups rebuilt rolled=%" PRId64 " horizon=%" PRId64
+                   " hourly=%" PRId64 " daily=%" PRId64 " kernels=%" PRId64
+                   " mismatched=%" PRId64 " ms=%" PRId64,
+                   done.rolled, done.horizon, done.hourly, done.daily, done.kernels,
+                   done.mismatched, bus_clock_mono_ms() - started);
+    if (done.mismatched > 0)
+        bus_log_warning("%" PRId64 " kernels' buckets differ from their records before"
+                        " the raw samples' horizon %" PRId64,
+                        done.mismatched, done.horizon);
+    proto_accounting_recalculate_rep_t out;
+    proto_accounting_recalculate_rep_init(&out);
+    out.rolled = (uint64_t) done.rolled;
+    out.horizon = done.horizon;
+    out.hourly = (uint64_t) done.hourly;
+    out.daily = (uint64_t) done.daily;
+    out.kernels = (uint64_t) done.kernels;
+    out.mismatched = (uint64_t) done.mismatched;
+    rc = proto_accounting_recalculate_rep_write(&out, reply) == 0
+             ? BUS_OK
+             : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+    proto_accounting_recalculate_rep_clear(&out);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------------
 //  accounting.live
 
 static int
@@ -120,6 +195,8 @@ acct_rpc_new(bus_node_t *node, acct_ingest_t *ingest, bus_error_t *err)
     static const bus_node_method_t methods[] = {
         {PROTO_ACCOUNTING_USAGE, s_on_usage},
         {PROTO_ACCOUNTING_STATS_USER, s_on_stats_user},
+        {PROTO_ACCOUNTING_STATS_ALL, s_on_stats_all},
+        {PROTO_ACCOUNTING_RECALCULATE, s_on_recalculate},
         {PROTO_ACCOUNTING_LIVE, s_on_live},
     };
     if (bus_node_serve(node, methods, sizeof methods / sizeof methods[0], self, err) !=

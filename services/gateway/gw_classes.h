@@ -60,6 +60,7 @@
 #include "gw_manager.h"
 #include "gw_etcd.h"
 #include "gw_usage.h"
+#include "gw_usage_admin.h"
 #include "gw_live_stat.h"
 #include "gw_server.h"
 #include "gw_metrics.h"

@@ -58,6 +58,7 @@ const gw_route_t gw_routes[] = {
     {ITEM, "/admin/v1/keypairs/{key}", GW_AUTH_REQUIRED, gw_rest_keypair},
     {GETPOST, "/admin/v1/resource-policies/{kind}", GW_AUTH_REQUIRED, gw_rest_policies},
     {ITEM, "/admin/v1/resource-policies/{kind}/{key}", GW_AUTH_REQUIRED, gw_rest_policy},
+    {GET, "/admin/v1/usage", GW_AUTH_REQUIRED, gw_usage_admin_handle},
     //  The admin API the official CLI uses.
     {POST, "/admin/gql", GW_AUTH_REQUIRED, gw_gql_handle},
     {POST, "/admin/graphql", GW_AUTH_REQUIRED, gw_gql_handle_legacy},
@@ -70,6 +71,8 @@ const gw_route_t gw_routes[] = {
     {GET, "/resource/usage/month", GW_AUTH_REQUIRED, gw_usage_handle_month},
     {GET, "/resource/usage/period", GW_AUTH_REQUIRED, gw_usage_handle_period},
     {GET, "/resource/stats/user/month", GW_AUTH_REQUIRED, gw_usage_handle_user_stats},
+    {GET, "/resource/stats/admin/month", GW_AUTH_REQUIRED, gw_usage_handle_admin_stats},
+    {POST, "/resource/recalculate-usage", GW_AUTH_REQUIRED, gw_usage_handle_recalculate},
     //  Session templates (reference §8: /template/session).
     {POST, "/template/session", GW_AUTH_OWNER, gw_template_handle_create},
     {GET, "/template/session", GW_AUTH_REQUIRED, gw_template_handle_list},

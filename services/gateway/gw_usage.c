@@ -5,13 +5,19 @@
     per-project list the official client prints, every key of it present,
     times as Python's str() writes them) ask accounting.usage for the
     window; GET /resource/stats/user/month (anyone, their own kernels) asks
-    accounting.stats_user for the 2,880 bins of 15 minutes and writes them
-    as Backend.AI's {value, unit_hint} objects. The names the records do
-    not carry (a project's, a user's email and full name) come from the
-    gateway's own tables. POST /resource/recalculate-usage has nothing to
-    recount, since the scheduler's ledger is kept exact by triggers: it asks
-    the scheduler to check it (scheduler.invariant) and answers {} when it
-    holds.
+    accounting.stats_user, and GET /resource/stats/admin/month
+    (superadmins, every kernel) accounting.stats_all, for the 2,880 bins of
+    15 minutes, written as Backend.AI's {value, unit_hint} objects. The
+    names the records do not carry (a project's, a user's email and full
+    name) come from the gateway's own tables.
+    POST /resource/recalculate-usage (superadmins) does what Backend.AI's
+    does for its counters and more: the scheduler recounts its ledger's
+    aggregates from the allocation rows (scheduler.recalculate: each
+    agent's occupied slots, each keypair's slots and concurrent sessions),
+    then accounting rebuilds its hourly and daily roll-ups from the raw
+    samples (accounting.recalculate). It answers {} as Backend.AI does once
+    both are done; without an accounting service the scheduler's part
+    alone.
 
     Windows are UTC. A month is YYYYMM; a period is start_date and end_date
     as YYYYMMDD with the end day included, at most 100 days (accounting
@@ -26,6 +32,8 @@
 #define S_PERIOD_DAYS 100 //  Backend.AI's limit on usage/period
 #define S_GROUPS_MAX  PROTO_ACCOUNTING_USAGE_REQ_GROUP_IDS_MAX
 #define S_TIMEOUT_MS  10000
+//  A rebuild of the roll-ups reads a week of raw samples.
+#define S_RECALCULATE_MS 60000
 
 //  The accounting service's endpoint, or NULL (answered 503).
 static const char *
@@ -39,8 +47,26 @@ s_accounting(gw_request_t *r)
 }
 
 //  Sends method with what writer holds (rc: how its encoding went) to the
-//  accounting service, fn answering r; answers r itself when it cannot be
+//  service at endpoint, fn answering r; answers r itself when it cannot be
 //  sent. Destroys writer.
+static void
+s_send_to(gw_request_t *r,
+          const char *endpoint,
+          const char *method,
+          bus_writer_t *writer,
+          int rc,
+          int timeout_ms,
+          bus_reply_fn *fn)
+{
+    if (rc != 0)
+        gw_reply_status(r, BUS_STATUS_INVALID, "the request cannot be encoded");
+    else if (!bus_node_call(gw_server_node(r->gw), endpoint, method,
+                            bus_writer_data(writer), bus_writer_size(writer), timeout_ms,
+                            fn, r))
+        gw_reply_status(r, BUS_STATUS_UNAVAILABLE, "the service is not reachable");
+    bus_writer_destroy(&writer);
+}
+
 static void
 s_send(gw_request_t *r,
        const char *accounting,
@@ -49,15 +75,18 @@ s_send(gw_request_t *r,
        int rc,
        bus_reply_fn *fn)
 {
-    if (rc != 0)
-        gw_reply_status(r, BUS_STATUS_INVALID,
-                        "the request to the accounting service cannot be encoded");
-    else if (!bus_node_call(gw_server_node(r->gw), accounting, method,
-                            bus_writer_data(writer), bus_writer_size(writer),
-                            S_TIMEOUT_MS, fn, r))
-        gw_reply_status(r, BUS_STATUS_UNAVAILABLE,
-                        "the accounting service is not reachable");
-    bus_writer_destroy(&writer);
+    s_send_to(r, accounting, method, writer, rc, S_TIMEOUT_MS, fn);
+}
+
+void
+gw_usage_ask(
+    gw_request_t *r, const char *method, bus_writer_t *writer, int rc, bus_reply_fn *fn)
+{
+    const char *accounting = s_accounting(r);
+    if (accounting)
+        s_send(r, accounting, method, writer, rc, fn);
+    else
+        bus_writer_destroy(&writer);
 }
 
 static bool
@@ -474,24 +503,13 @@ s_measure(json_t *value, const char *unit)
     return json_pack("{s:o, s:s}", "value", value, "unit_hint", unit);
 }
 
-static void
-s_on_stats(void *arg, const bus_reply_t *reply)
+//  Backend.AI's entries for bins (reference §B.3).
+static json_t *
+s_bins_json(const proto_accounting_bin_t *bins, size_t count)
 {
-    gw_request_t *r = arg;
-    if (reply->status != BUS_OK) {
-        gw_reply_status(r, reply->status, reply->detail);
-        return;
-    }
-    proto_accounting_stats_user_rep_t rep;
-    bus_error_t err = {0};
-    if (proto_accounting_stats_user_rep_decode(&rep, reply->body, reply->body_size,
-                                               &err) != BUS_OK) {
-        gw_reply_status(r, BUS_STATUS_PROTOCOL, err.detail);
-        return;
-    }
     json_t *out = json_array();
-    for (size_t i = 0; i < rep.bins_count; i++) {
-        const proto_accounting_bin_t *bin = &rep.bins[i];
+    for (size_t i = 0; i < count; i++) {
+        const proto_accounting_bin_t *bin = &bins[i];
         json_t *entry = json_object();
         json_object_set_new(entry, "date", json_real((double) bin->date / 1e6));
         json_object_set_new(
@@ -514,7 +532,46 @@ s_on_stats(void *arg, const bus_reply_t *reply)
         json_object_set_new(entry, "disk_used", s_measure(json_integer(0), "bytes"));
         json_array_append_new(out, entry);
     }
+    return out;
+}
+
+static void
+s_on_stats(void *arg, const bus_reply_t *reply)
+{
+    gw_request_t *r = arg;
+    if (reply->status != BUS_OK) {
+        gw_reply_status(r, reply->status, reply->detail);
+        return;
+    }
+    proto_accounting_stats_user_rep_t rep;
+    bus_error_t err = {0};
+    if (proto_accounting_stats_user_rep_decode(&rep, reply->body, reply->body_size,
+                                               &err) != BUS_OK) {
+        gw_reply_status(r, BUS_STATUS_PROTOCOL, err.detail);
+        return;
+    }
+    json_t *out = s_bins_json(rep.bins, rep.bins_count);
     proto_accounting_stats_user_rep_clear(&rep);
+    gw_reply_json(r, 200, out);
+}
+
+static void
+s_on_stats_all(void *arg, const bus_reply_t *reply)
+{
+    gw_request_t *r = arg;
+    if (reply->status != BUS_OK) {
+        gw_reply_status(r, reply->status, reply->detail);
+        return;
+    }
+    proto_accounting_stats_all_rep_t rep;
+    bus_error_t err = {0};
+    if (proto_accounting_stats_all_rep_decode(&rep, reply->body, reply->body_size,
+                                              &err) != BUS_OK) {
+        gw_reply_status(r, BUS_STATUS_PROTOCOL, err.detail);
+        return;
+    }
+    json_t *out = s_bins_json(rep.bins, rep.bins_count);
+    proto_accounting_stats_all_rep_clear(&rep);
     gw_reply_json(r, 200, out);
 }
 
@@ -531,4 +588,99 @@ gw_usage_handle_user_stats(gw_request_t *r)
     int rc = writer ? proto_accounting_stats_user_req_write(&req, writer) : -1;
     proto_accounting_stats_user_req_clear(&req);
     s_send(r, accounting, PROTO_ACCOUNTING_STATS_USER, writer, rc, s_on_stats);
+}
+
+void
+gw_usage_handle_admin_stats(gw_request_t *r)
+{
+    if (!s_superadmin(r))
+        return;
+    proto_accounting_stats_all_req_t req;
+    proto_accounting_stats_all_req_init(&req); //  to: now
+    bus_writer_t *writer = bus_writer_new();
+    int rc = writer ? proto_accounting_stats_all_req_write(&req, writer) : -1;
+    proto_accounting_stats_all_req_clear(&req);
+    gw_usage_ask(r, PROTO_ACCOUNTING_STATS_ALL, writer, rc, s_on_stats_all);
+}
+
+//  ---------------------------------------------------------------------------
+//  POST /resource/recalculate-usage: the scheduler's recount, then
+//  accounting's rebuild, one after the other.
+
+static void
+s_on_rebuilt(void *arg, const bus_reply_t *reply)
+{
+    gw_request_t *r = arg;
+    if (reply->status != BUS_OK) {
+        gw_reply_status(r, reply->status, reply->detail);
+        return;
+    }
+    proto_accounting_recalculate_rep_t rep;
+    bus_error_t err = {0};
+    if (proto_accounting_recalculate_rep_decode(&rep, reply->body, reply->body_size,
+                                                &err) != BUS_OK) {
+        gw_reply_status(r, BUS_STATUS_PROTOCOL, err.detail);
+        return;
+    }
+    bus_log_info("usage recalculated: roll-ups hourly=%" PRIu64 " daily=%" PRIu64
+                 " kernels=%" PRIu64 " mismatched=%" PRIu64 " by=%s",
+                 rep.hourly, rep.daily, rep.kernels, rep.mismatched, r->who.access_key);
+    proto_accounting_recalculate_rep_clear(&rep);
+    gw_reply_json(r, 200, json_object());
+}
+
+static void
+s_on_recounted(void *arg, const bus_reply_t *reply)
+{
+    gw_request_t *r = arg;
+    if (reply->status != BUS_OK) {
+        gw_reply_status(r, reply->status, reply->detail);
+        return;
+    }
+    proto_scheduler_recalculate_rep_t rep;
+    bus_error_t err = {0};
+    if (proto_scheduler_recalculate_rep_decode(&rep, reply->body, reply->body_size,
+                                               &err) != BUS_OK) {
+        gw_reply_status(r, BUS_STATUS_PROTOCOL, err.detail);
+        return;
+    }
+    bus_log_info("usage recalculated: ledger fixed=%" PRIu64 " violations=%" PRIu64
+                 " by=%s",
+                 rep.fixed, rep.violations, r->who.access_key);
+    proto_scheduler_recalculate_rep_clear(&rep);
+    const char *accounting = bus_node_find(gw_server_node(r->gw), "accounting");
+    if (!accounting) {
+        bus_log_notice("usage recalculated without an accounting service");
+        gw_reply_json(r, 200, json_object());
+        return;
+    }
+    proto_accounting_recalculate_req_t req;
+    proto_accounting_recalculate_req_init(&req);
+    bus_writer_t *writer = bus_writer_new();
+    int rc = writer ? proto_accounting_recalculate_req_write(&req, writer) : -1;
+    proto_accounting_recalculate_req_clear(&req);
+    s_send_to(r, accounting, PROTO_ACCOUNTING_RECALCULATE, writer, rc, S_RECALCULATE_MS,
+              s_on_rebuilt);
+}
+
+void
+gw_usage_handle_recalculate(gw_request_t *r)
+{
+    if (!gw_identity_is_superadmin(&r->who)) {
+        gw_reply_problem(r, "generic-forbidden",
+                         "Only a superadmin may recalculate usage.");
+        return;
+    }
+    const char *scheduler = bus_node_find(gw_server_node(r->gw), "scheduler");
+    if (!scheduler) {
+        gw_reply_status(r, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
+        return;
+    }
+    proto_scheduler_recalculate_req_t req;
+    proto_scheduler_recalculate_req_init(&req);
+    bus_writer_t *writer = bus_writer_new();
+    int rc = writer ? proto_scheduler_recalculate_req_write(&req, writer) : -1;
+    proto_scheduler_recalculate_req_clear(&req);
+    s_send_to(r, scheduler, PROTO_SCHEDULER_RECALCULATE, writer, rc, S_RECALCULATE_MS,
+              s_on_recounted);
 }

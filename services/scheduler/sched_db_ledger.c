@@ -276,3 +276,58 @@ sched_db_ledger_check(bus_db_t *db, json_t **report)
         json_decref(lines);
     return violations;
 }
+
+//  ---------------------------------------------------------------------------
+//  The recount
+
+//  Each aggregate from its rows, as the migration that made it wrote it.
+static const char *const s_recount[] = {
+    "DELETE FROM agent_occupancy",
+    "INSERT INTO agent_occupancy SELECT agent_id, slot, sum(amount) FROM allocations"
+    " GROUP BY agent_id, slot",
+    "DELETE FROM scope_usage",
+    "INSERT INTO scope_usage (kind, key, slot, amount)"
+    " SELECT x.kind, CASE x.kind WHEN 'keypair' THEN s.access_key"
+    "  WHEN 'user' THEN s.user_uuid WHEN 'project' THEN s.group_id"
+    "  ELSE s.domain_name END, a.slot, sum(a.amount)"
+    " FROM allocations a JOIN kernels k ON k.id = a.kernel_id"
+    " JOIN sessions s ON s.id = k.session_id CROSS JOIN scope_kinds x"
+    " GROUP BY 1, 2, 3",
+    "INSERT INTO scope_usage (kind, key, slot, amount)"
+    " SELECT 'pending', s.access_key, r.slot, sum(r.amount)"
+    " FROM kernel_requests r JOIN kernels k ON k.id = r.kernel_id"
+    " JOIN sessions s ON s.id = k.session_id WHERE s.status = 'PENDING'"
+    " GROUP BY 2, 3",
+    "DELETE FROM keypair_counts",
+    "INSERT INTO keypair_counts SELECT access_key,"
+    " sum(status NOT IN ('PENDING', 'TERMINATED', 'CANCELLED', 'ERROR')),"
+    " sum(status = 'PENDING') FROM sessions GROUP BY access_key",
+};
+
+int
+sched_db_ledger_recount(bus_db_t *db, int *fixed, json_t **report)
+{
+    assert(db && fixed);
+    *fixed = 0;
+    if (bus_db_begin(db) != 0)
+        return -1;
+    int before = sched_db_ledger_check(db, NULL);
+    int rc = before < 0 ? -1 : 0;
+    for (size_t i = 0; rc == 0 && i < sizeof s_recount / sizeof s_recount[0]; i++) {
+        sqlite3_stmt *stmt = bus_db_stmt(db, s_recount[i]);
+        rc = stmt && sqlite3_step(stmt) == SQLITE_DONE ? 0 : -1;
+        if (stmt)
+            sqlite3_reset(stmt);
+    }
+    if (rc != 0 || bus_db_commit(db) != 0) {
+        bus_log_error("cannot recount the ledger's aggregates: %s",
+                      sqlite3_errmsg(bus_db_handle(db)));
+        bus_db_rollback(db);
+        return -1;
+    }
+    int after = sched_db_ledger_check(db, report);
+    if (after < 0)
+        return -1;
+    *fixed = before > after ? before - after : 0;
+    return after;
+}

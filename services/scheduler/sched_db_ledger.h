@@ -31,7 +31,9 @@
         occupied_slots, at rest: no kernel of it in a transitional status),
         the ledger says the same.
     Run by the tests after every scenario, by scheduler.invariant over RPC,
-    and offline by `backplane-scheduler check-ledger`.
+    and offline by `backplane-scheduler check-ledger`. The aggregates are
+    recounted from the rows by scheduler.recalculate (the gateway's POST
+    /resource/recalculate-usage).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -75,5 +77,13 @@ void sched_db_ledger_pending(bus_db_t *db,
 //  when the database cannot be read. When report is given, *report is a
 //  JSON array (caller owns it) with one line of text per violation.
 int sched_db_ledger_check(bus_db_t *db, json_t **report);
+
+//  Recounts the aggregates (agent_occupancy, scope_usage, keypair_counts)
+//  from the allocation rows, the requests and the sessions' statuses in
+//  one transaction, whatever they held (Backend.AI's recalculate-usage):
+//  the triggers keep them equal, so this only matters after a bug or a
+//  hand edit. *fixed: the violations it removed. Returns the violations
+//  left (sched_db_ledger_check, with its report when asked), -1 on error.
+int sched_db_ledger_recount(bus_db_t *db, int *fixed, json_t **report);
 
 #endif

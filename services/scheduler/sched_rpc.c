@@ -450,6 +450,43 @@ s_on_invariant(void *arg,
     return rc;
 }
 
+static int
+s_on_recalculate(void *arg,
+                 bus_rpc_request_t *req,
+                 const void *body,
+                 size_t size,
+                 bus_writer_t *reply,
+                 bus_error_t *err)
+{
+    (void) req;
+    sched_rpc_t *self = arg;
+    proto_scheduler_recalculate_req_t in;
+    int rc = proto_scheduler_recalculate_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    proto_scheduler_recalculate_req_clear(&in);
+    sched_commit_flush(self->commit); //  the creates before it first
+    json_t *report = NULL;
+    int fixed = 0;
+    int violations = sched_db_ledger_recount(self->db, &fixed, &report);
+    if (violations < 0)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot recount the ledger");
+    bus_log_notice("ledger recounted fixed=%d violations=%d", fixed, violations);
+    proto_scheduler_recalculate_rep_t out;
+    proto_scheduler_recalculate_rep_init(&out);
+    out.fixed = (uint64_t) fixed;
+    out.violations = (uint64_t) violations;
+    char *text = json_dumps(report, JSON_COMPACT);
+    json_decref(report);
+    out.report = text;
+    rc = text && proto_scheduler_recalculate_rep_write(&out, reply) == 0
+             ? BUS_OK
+             : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write the report");
+    free(text);
+    proto_scheduler_recalculate_rep_clear(&out);
+    return rc;
+}
+
 //  ---------------------------------------------------------------------------
 
 sched_rpc_t *
@@ -485,6 +522,7 @@ sched_rpc_new(bus_node_t *node,
         {PROTO_SCHEDULER_SCHEDULABLE, s_on_schedulable},
         {PROTO_SCHEDULER_USAGE, s_on_usage},
         {PROTO_SCHEDULER_INVARIANT, s_on_invariant},
+        {PROTO_SCHEDULER_RECALCULATE, s_on_recalculate},
     };
     if (bus_node_serve(node, methods, sizeof methods / sizeof methods[0], self, err) !=
         BUS_OK) {
