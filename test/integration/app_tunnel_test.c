@@ -293,48 +293,6 @@ test_restarted_when_dead(void)
     close(fd);
 }
 
-//  Starts a wsproxy on the platform's bus, checking app tokens with the
-//  gateway's secret. 0 or -1.
-static int
-s_start_wsproxy(void)
-{
-    char state[600], secret[700], ports[64], pub[200], sub[200], registry[200];
-    snprintf(state, sizeof state, "node.state_dir=%s/wsproxy", s_p.dir);
-    snprintf(secret, sizeof secret, "wsproxy.token_secret_file=%s/apps.secret", s_p.dir);
-    int low = harness_free_port();
-    snprintf(ports, sizeof ports, "wsproxy.app_ports=%d-%d", low, low + 3);
-    snprintf(pub, sizeof pub, "bus.hub.publish=%s", s_p.hub_publish);
-    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", s_p.hub_subscribe);
-    snprintf(registry, sizeof registry, "bus.hub.registry=%s", s_p.registry);
-    const char *args[] = {"--set", state,    "--set", secret,
-                          "--set", ports,    "--set", "wsproxy.listen=127.0.0.1:0",
-                          "--set", pub,      "--set", sub,
-                          "--set", registry, "--set", "bus.heartbeat_ms=100",
-                          NULL};
-    char line[HARNESS_LINE_MAX], url[160];
-    if (harness_start(&s_wsp, s_p.dir, "wsproxy", "wsproxy", args) != 0 ||
-        !harness_wait_line(&s_wsp, "ready ", 10000, line, sizeof line) ||
-        !harness_field(line, "url", url, sizeof url) || strncmp(url, "http://", 7) != 0)
-        return -1;
-    snprintf(s_wsp_api, sizeof s_wsp_api, "%.*s", (int) strcspn(url + 7, "/"), url + 7);
-    return 0;
-}
-
-//  The value of header name in a response head, or "".
-static void
-s_header(const char *head, const char *name, char *out, size_t size)
-{
-    out[0] = '\0';
-    for (const char *p = head; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-        if (strncasecmp(p, name, strlen(name)) == 0 && p[strlen(name)] == ':') {
-            const char *value = p + strlen(name) + 1;
-            while (*value == ' ')
-                value++;
-            snprintf(out, size, "%.*s", (int) strcspn(value, "\r\n"), value);
-            return;
-        }
-}
-
 //  What Backend.AI's web UI does to open an app (v2): wsproxy-version,
 //  start-service for a token, the wsproxy's /add for a URL, the URL once
 //  for the permit cookie, then the app at the root of its own port.
@@ -354,7 +312,7 @@ test_web_app_proxy(void)
     T_EQ_INT(status, 503);
     json_decref(r);
 
-    T_ASSERT(s_start_wsproxy() == 0);
+    T_ASSERT(client_wsproxy_start(&s_p, &s_wsp, s_wsp_api, sizeof s_wsp_api));
     char addr[200];
     snprintf(addr, sizeof addr, "http://%s", s_wsp_api);
     json_t *response = client_gql(
@@ -379,42 +337,12 @@ test_web_app_proxy(void)
                            NULL, NULL),
              404);
 
-    r = s_request("POST", "/session/apps/start-service", body, &status);
-    T_EQ_INT(status, 200);
-    const char *token = json_string_value(json_object_get(r, "token"));
-    T_EQ_STR(json_string_value(json_object_get(r, "wsproxy_addr")), addr);
-    T_ASSERT(token && *token);
-    char path[4096];
-    snprintf(path, sizeof path, "/v2/proxy/%s/%s/add?app=httpd&protocol=http", token,
-             s_session_id);
-    json_decref(r);
+    char hostport[128], cookie[512];
+    T_ASSERT(client_app_via_wsproxy(&s_p, &s_p.super, "apps", s_session_id, "httpd", addr,
+                                    hostport, sizeof hostport, cookie, sizeof cookie));
     char *text = NULL;
-    T_EQ_INT(
-        harness_http_ex(s_wsp_api, "GET", path, NULL, NULL, NULL, &text, NULL, 10000),
-        200);
-    json_t *added = text ? json_loads(text, 0, NULL) : NULL;
-    free(text);
-    const char *url = json_string_value(json_object_get(added, "url"));
-    T_ASSERT(url && strncmp(url, "http://", 7) == 0);
-    //  The URL's port is the app's; its path and query carry the permit.
-    char hostport[128];
-    snprintf(hostport, sizeof hostport, "%.*s", (int) strcspn(url + 7, "/"), url + 7);
-    const char *permit_path = url + 7 + strlen(hostport);
-    char *head = NULL;
-    text = NULL;
-    status = harness_http_ex(hostport, "GET", permit_path, NULL, NULL, NULL, &text, &head,
-                             10000);
-    T_EQ_INT(status, 302);
-    char cookie[512] = "";
-    s_header(head ? head : "", "Set-Cookie", cookie, sizeof cookie);
-    cookie[strcspn(cookie, ";")] = '\0';
-    T_ASSERT(cookie[0]);
-    free(head);
-    free(text);
-    json_decref(added);
     //  Without the cookie the app is out of reach; with it, it answers at
     //  the root of its port.
-    text = NULL;
     T_EQ_INT(harness_http_ex(hostport, "GET", "/index.html", NULL, NULL, NULL, &text,
                              NULL, 10000),
              403);

@@ -414,6 +414,115 @@ client_agent_start(client_platform_t *self,
     return false;
 }
 
+bool
+client_wsproxy_start(client_platform_t *self,
+                     harness_proc_t *wsproxy,
+                     char *api,
+                     size_t size)
+{
+    char state[600], secret[700], ports[64], pub[200], sub[200], registry[200];
+    snprintf(state, sizeof state, "node.state_dir=%s/wsproxy", self->dir);
+    snprintf(secret, sizeof secret, "wsproxy.token_secret_file=%s/apps.secret",
+             self->dir);
+    int low = harness_free_port();
+    snprintf(ports, sizeof ports, "wsproxy.app_ports=%d-%d", low, low + 3);
+    snprintf(pub, sizeof pub, "bus.hub.publish=%s", self->hub_publish);
+    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", self->hub_subscribe);
+    snprintf(registry, sizeof registry, "bus.hub.registry=%s", self->registry);
+    const char *args[] = {"--set", state,    "--set", secret,
+                          "--set", ports,    "--set", "wsproxy.listen=127.0.0.1:0",
+                          "--set", pub,      "--set", sub,
+                          "--set", registry, "--set", "bus.heartbeat_ms=100",
+                          NULL};
+    char line[HARNESS_LINE_MAX], url[160];
+    if (harness_start(wsproxy, self->dir, "wsproxy", "wsproxy", args) != 0 ||
+        !harness_wait_line(wsproxy, "ready ", CLIENT_READY_MS, line, sizeof line) ||
+        !harness_field(line, "url", url, sizeof url) || strncmp(url, "http://", 7) != 0)
+        return false;
+    snprintf(api, size, "%.*s", (int) strcspn(url + 7, "/"), url + 7);
+    return true;
+}
+
+//  The value of header name in a response head, or "".
+static void
+s_header(const char *head, const char *name, char *out, size_t size)
+{
+    out[0] = '\0';
+    size_t len = strlen(name);
+    for (const char *p = head; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+        if (strncasecmp(p, name, len) == 0 && p[len] == ':') {
+            const char *value = p + len + 1;
+            while (*value == ' ')
+                value++;
+            snprintf(out, size, "%.*s", (int) strcspn(value, "\r\n"), value);
+            return;
+        }
+}
+
+bool
+client_app_via_wsproxy(const client_platform_t *self,
+                       const client_keypair_t *kp,
+                       const char *session,
+                       const char *session_id,
+                       const char *app,
+                       const char *wsproxy_addr,
+                       char *hostport,
+                       size_t hostport_size,
+                       char *cookie,
+                       size_t cookie_size)
+{
+    char path[4096], body[256];
+    snprintf(path, sizeof path, "/session/%s/start-service", session);
+    snprintf(body, sizeof body,
+             "{\"app\": \"%s\", \"login_session_token\": null, \"arguments\": \"null\"}",
+             app);
+    char *text = NULL;
+    int status = client_signed(self, kp, "POST", path, body, NULL, &text, NULL);
+    json_t *r = text ? json_loads(text, 0, NULL) : NULL;
+    const char *token = json_string_value(json_object_get(r, "token"));
+    const char *addr = json_string_value(json_object_get(r, "wsproxy_addr"));
+    if (status != 200 || !token || !addr || strcmp(addr, wsproxy_addr) != 0 ||
+        strncmp(addr, "http://", 7) != 0) {
+        fprintf(stderr, "# start-service: %d %s\n", status, text ? text : "");
+        free(text);
+        json_decref(r);
+        return false;
+    }
+    free(text);
+    char api[256];
+    snprintf(api, sizeof api, "%.*s", (int) strcspn(addr + 7, "/"), addr + 7);
+    snprintf(path, sizeof path, "/v2/proxy/%s/%s/add?app=%s&protocol=http", token,
+             session_id, app);
+    json_decref(r);
+    text = NULL;
+    status = harness_http_ex(api, "GET", path, NULL, NULL, NULL, &text, NULL, 10000);
+    r = text ? json_loads(text, 0, NULL) : NULL;
+    const char *url = json_string_value(json_object_get(r, "url"));
+    if (status != 200 || !url || strncmp(url, "http://", 7) != 0) {
+        fprintf(stderr, "# add: %d %s\n", status, text ? text : "");
+        free(text);
+        json_decref(r);
+        return false;
+    }
+    free(text);
+    //  The URL's port is the app's; its path and query carry the permit.
+    snprintf(hostport, hostport_size, "%.*s", (int) strcspn(url + 7, "/"), url + 7);
+    char *head = NULL;
+    text = NULL;
+    status = harness_http_ex(hostport, "GET", url + 7 + strlen(hostport), NULL, NULL,
+                             NULL, &text, &head, 10000);
+    s_header(head ? head : "", "Set-Cookie", cookie, cookie_size);
+    cookie[strcspn(cookie, ";")] = '\0';
+    free(head);
+    free(text);
+    json_decref(r);
+    if (status != 302 || !cookie[0]) {
+        fprintf(stderr, "# permit: %d, cookie \"%s\"\n", status, cookie);
+        return false;
+    }
+    return true;
+}
+
 //  ---------------------------------------------------------------------------
 //  Long-lived requests: event streams and WebSockets
 

@@ -131,6 +131,30 @@ bool client_storage_start(client_platform_t *self,
                           char *hostport,
                           size_t size);
 
+//  Starts a wsproxy on the platform's bus that checks app tokens with the
+//  gateway's secret, on four app ports; its API's host:port into api.
+bool client_wsproxy_start(client_platform_t *self,
+                          harness_proc_t *wsproxy,
+                          char *api,
+                          size_t size);
+
+//  Opens app of a session as Backend.AI's web UI does (v2): POST
+//  /session/{session}/start-service for a token (its wsproxy_addr must be
+//  wsproxy_addr), the wsproxy's /v2/proxy/{token}/{session_id}/add for a
+//  URL, that URL once for the permit cookie. The app's host:port and the
+//  cookie ("name=value") come back. False (with a line on stderr) when a
+//  step fails.
+bool client_app_via_wsproxy(const client_platform_t *self,
+                            const client_keypair_t *kp,
+                            const char *session,
+                            const char *session_id,
+                            const char *app,
+                            const char *wsproxy_addr,
+                            char *hostport,
+                            size_t hostport_size,
+                            char *cookie,
+                            size_t cookie_size);
+
 //  The first keypair of email, read as the superadmin. True when found.
 bool
 client_keypair_of(const client_platform_t *self, const char *email, client_keypair_t *kp);

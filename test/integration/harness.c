@@ -371,16 +371,22 @@ harness_busybox_images(const char *dir)
 }
 
 int
-harness_python_images(const char *dir)
+harness_debian_image(const char *dir, const char *name)
 {
-    //  Built where the Makefile keeps it, so the next run finds it cached.
-    if (access("build/images/python/index.json", R_OK) != 0 &&
-        system("deploy/images/build python build/images/python >/dev/null") != 0)
-        return -1;
+    //  Built where the Makefile keeps it, so the next run finds it cached
+    //  (the script does nothing when its recipe has not changed).
     char command[1600];
     snprintf(command, sizeof command,
-             "mkdir -p %s/images && cp -a build/images/python %s/images/", dir, dir);
+             "deploy/images/build %s build/images/%s >/dev/null && "
+             "mkdir -p %s/images && cp -a build/images/%s %s/images/",
+             name, name, dir, name, dir);
     return system(command) == 0 ? 0 : -1;
+}
+
+int
+harness_python_images(const char *dir)
+{
+    return harness_debian_image(dir, "python");
 }
 
 int

@@ -100,6 +100,10 @@ int harness_busybox_images(const char *dir);
 //  network, no mmdebstrap: the caller skips).
 int harness_python_images(const char *dir);
 
+//  The same for any image deploy/images/build makes from Debian's archive
+//  (python, jupyter: the latter about a minute and a half cold). 0 or -1.
+int harness_debian_image(const char *dir, const char *name);
+
 //  Where a service finds the bus: the scheduler's hub and registry.
 typedef struct {
     const char *hub_publish;
