@@ -264,14 +264,17 @@ s_script(agent_kernels_t *self,
     if (rc == BUS_OK && !text)
         rc =
             bus_error_set(err, BUS_STATUS_NOT_FOUND, "unsupported service: %s", in->name);
-    json_t *arguments = NULL, *envs = NULL;
-    //  Backend.AI's clients send the JSON text "null" for none.
-    if (rc == BUS_OK && in->arguments && *in->arguments &&
-        !json_is_null(arguments = json_loads(in->arguments, JSON_DECODE_ANY, NULL)) &&
+    //  Backend.AI's clients send the JSON text "null" for none. (Parsed
+    //  before any test: jansson's json_is_* macros name their argument twice.)
+    json_t *arguments = in->arguments && *in->arguments
+                            ? json_loads(in->arguments, JSON_DECODE_ANY, NULL)
+                            : NULL;
+    json_t *envs =
+        in->envs && *in->envs ? json_loads(in->envs, JSON_DECODE_ANY, NULL) : NULL;
+    if (rc == BUS_OK && in->arguments && *in->arguments && !json_is_null(arguments) &&
         !json_is_object(arguments))
         rc = bus_error_set(err, BUS_STATUS_INVALID, "arguments are not a JSON object");
-    if (rc == BUS_OK && in->envs && *in->envs &&
-        !json_is_null(envs = json_loads(in->envs, JSON_DECODE_ANY, NULL)) &&
+    if (rc == BUS_OK && in->envs && *in->envs && !json_is_null(envs) &&
         !json_is_object(envs))
         rc = bus_error_set(err, BUS_STATUS_INVALID, "envs are not a JSON object");
     agent_service_vars_t vars = {
