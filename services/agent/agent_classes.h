@@ -19,6 +19,7 @@
 #include "agent_unpack.h"
 #include "agent_netlink.h"
 #include "agent_net.h"
+#include "agent_ports.h"
 #include "agent_bundle.h"
 #include "agent_overlay.h"
 #include "agent_runc.h"

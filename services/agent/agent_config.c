@@ -55,6 +55,13 @@ const bus_config_option_t agent_config_options[] = {
     {"agent.network.cidr", BUS_CFG_STRING, offsetof(agent_config_t, net_cidr),
      AGENT_NET_DEFAULT_CIDR, 9, 18, NULL,
      "the kernels' IPv4 subnet in bridge mode; the bridge holds its first address"},
+    {"agent.publish.host", BUS_CFG_STRING, offsetof(agent_config_t, publish_host), "", 0,
+     63, NULL,
+     "an IPv4 address of this host that the proxies (gateway, wsproxy) reach: apps' "
+     "ports are published there (nft DNAT) when opened; empty: proxies reach apps at "
+     "the kernels' bridge addresses, from this host only"},
+    {"agent.publish.ports", BUS_CFG_STRING, offsetof(agent_config_t, publish_ports),
+     "30000-30999", 9, 11, NULL, "the host ports apps are published on: LOW-HIGH"},
     {"agent.stats_ms", BUS_CFG_INT, offsetof(agent_config_t, stats_ms), "5000", 0,
      3600000, NULL,
      "how often each running kernel's kernel.stats is published; 0: never"},

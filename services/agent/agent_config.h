@@ -25,6 +25,8 @@ typedef struct {
     char *net_mode;        //  bridge, host or none
     char *net_bridge;      //  the bridge of bridge mode
     char *net_cidr;        //  the kernels' subnet in bridge mode
+    char *publish_host;    //  where apps' ports are published; "" = not published
+    char *publish_ports;   //  the host ports they are published on: "LOW-HIGH"
     int stats_ms;          //  how often kernel.stats is published; 0: never
     int64_t ended_log_max; //  bytes of an ended kernel's log kept; 0: none
     int ended_log_retention_s; //  how long an ended kernel's log is kept

@@ -20,6 +20,7 @@ struct _agent_containers_t {
     const agent_config_t *config;
     agent_runc_t *runc; //  the worker's driver
     agent_net_t *net;   //  bridge mode, once made
+    agent_ports_t *ports; //  apps' published ports; NULL: not published (set at new)
     char *cache_dir;    //  unpacked images
     char *runner_path;
     //  The inotify instance every wait for a runner adds its watch to: one
@@ -120,6 +121,29 @@ s_runner_failed(agent_containers_t *self, agent_container_t *container, bus_erro
 //  ---------------------------------------------------------------------------
 //  The context.
 
+//  Publishing apps' ports takes nft (iptables has no atomic rewrite of a
+//  table), and the bridge network.
+static int
+s_ports_new(agent_containers_t *self, bus_error_t *err)
+{
+    static const char *const nfts[] = {"/usr/sbin/nft", "/sbin/nft", "/usr/bin/nft",
+                                       "/bin/nft"};
+    const char *nft = NULL;
+    for (size_t i = 0; i < sizeof nfts / sizeof nfts[0] && !nft; i++)
+        if (access(nfts[i], X_OK) == 0)
+            nft = nfts[i];
+    if (strcmp(self->config->net_mode, "bridge") != 0 || !nft) {
+        bus_error_set(err, BUS_STATUS_INVALID,
+                      "agent.publish.host needs agent.network.mode bridge and nft%s",
+                      nft ? "" : " (not found: install nftables)");
+        return -1;
+    }
+    self->ports =
+        agent_ports_new(self->config->node.state_dir, self->config->net_bridge,
+                        self->config->publish_host, self->config->publish_ports, nft, err);
+    return self->ports ? 0 : -1;
+}
+
 agent_containers_t *
 agent_containers_new(const agent_config_t *config, bus_error_t *err)
 {
@@ -147,6 +171,10 @@ agent_containers_new(const agent_config_t *config, bus_error_t *err)
     }
     if (access(self->runner_path, X_OK) != 0)
         bus_log_warning("no kernel runner at %s (agent.runner_path)", self->runner_path);
+    if (*config->publish_host && s_ports_new(self, err) != 0) {
+        agent_containers_destroy(&self);
+        return NULL;
+    }
     return self;
 }
 
@@ -160,6 +188,7 @@ agent_containers_destroy(agent_containers_t **self_p)
     if (self->watch >= 0)
         close(self->watch);
     agent_net_destroy(&self->net);
+    agent_ports_destroy(&self->ports);
     agent_runc_destroy(&self->runc);
     zstr_free(&self->cache_dir);
     free(self->runner_path);
@@ -179,6 +208,13 @@ agent_containers_runc(agent_containers_t *self)
 {
     assert(self);
     return self->runc;
+}
+
+agent_ports_t *
+agent_containers_ports(agent_containers_t *self)
+{
+    assert(self);
+    return self->ports;
 }
 
 agent_net_t *
@@ -210,6 +246,8 @@ agent_containers_net_teardown(agent_containers_t *self)
 {
     assert(self);
     bus_error_t err = {0};
+    if (self->ports)
+        agent_ports_teardown(self->ports);
     int rc = self->net ? agent_net_teardown(self->net, &err) : BUS_OK;
     if (rc != BUS_OK)
         bus_log_warning("cannot remove the kernel network error=\"%s\"", err.detail);
@@ -417,6 +455,8 @@ agent_containers_release(agent_containers_t *self,
             bus_log_error("kernel net detach failed kernel=%s detail=\"%s\"", id,
                           step.detail);
     }
+    if (self->ports)
+        agent_ports_release(self->ports, id); //  its address may go to another
     container->net = false;
     if (container->hold_fd >= 0) {
         close(container->hold_fd);

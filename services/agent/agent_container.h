@@ -96,6 +96,10 @@ agent_runc_t *agent_containers_runc(agent_containers_t *self);
 //  The network in bridge mode once made, else NULL (borrowed).
 agent_net_t *agent_containers_net(agent_containers_t *self);
 
+//  Apps' published ports (agent.publish.host), NULL when not published.
+//  Made with the context, so any thread may use it (it locks itself).
+agent_ports_t *agent_containers_ports(agent_containers_t *self);
+
 //  In bridge mode, sets the network up when first needed, so that an agent
 //  that never runs a kernel leaves the host's network alone. 0, or -1 with
 //  err (UNAVAILABLE) when it cannot be made.

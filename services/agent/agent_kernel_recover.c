@@ -99,6 +99,9 @@ s_sweep_unrecorded(agent_kernels_t *self, zhashx_t *rows, const char *leaf)
         bus_error_t err = {0};
         int rc = strcmp(leaf, "net") == 0 ? agent_net_detach(net, id, &err)
                                           : agent_runc_remove(runc, id, 0, NULL, &err);
+        agent_ports_t *ports = agent_containers_ports(self->containers);
+        if (ports)
+            agent_ports_release(ports, id);
         if (rc == BUS_OK)
             bus_log_warning("crash leftovers removed kernel=%s in=%s", id, leaf);
         else if (rc != BUS_STATUS_NOT_FOUND)

@@ -52,9 +52,25 @@ s_free(s_start_t *start)
     free(start);
 }
 
+static void s_fail(s_start_t *start, int status, const char *detail);
+
 static void
 s_answer(s_start_t *start)
 {
+    //  Published on the host, when the agent publishes: what proxies on
+    //  other hosts reach.
+    agent_ports_t *ports = agent_containers_ports(start->self->containers);
+    if (ports) {
+        int host_port = 0;
+        bus_error_t err = {0};
+        if (agent_ports_publish(ports, start->kernel_id, start->host, start->port,
+                                &host_port, &err) != BUS_OK) {
+            s_fail(start, err.status, err.detail);
+            return;
+        }
+        snprintf(start->host, sizeof start->host, "%s", agent_ports_host(ports));
+        start->port = host_port;
+    }
     proto_kernel_start_service_rep_t out;
     proto_kernel_start_service_rep_init(&out);
     out.status = start->status;

@@ -34,6 +34,8 @@ static harness_proc_t s_agent;
 static harness_proc_t s_wsp;
 static char s_bridge[16];
 static char s_session_id[64]; //  the session "apps"
+static char s_dummy[12];      //  an interface holding the address ports are published on
+static char s_publish[32];    //  that address
 static char s_wsp_api[128];   //  the wsproxy's API, host:port
 
 static json_t *
@@ -105,7 +107,23 @@ test_start(void)
 {
     T_ASSERT(client_platform_start(&s_p, "app-tunnel", false) == 0);
     snprintf(s_bridge, sizeof s_bridge, "bpa%d", (int) (getpid() % 100000));
-    T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-a", s_bridge, "10.219.0.0/24"));
+    //  The agent publishes apps' ports on an address of this host that is
+    //  not loopback, as on a LAN: the proxies reach every app through it.
+    snprintf(s_dummy, sizeof s_dummy, "bpd%d", (int) (getpid() % 100000));
+    snprintf(s_publish, sizeof s_publish, "10.252.%d.1", (int) (getpid() % 250));
+    char command[256];
+    snprintf(command, sizeof command,
+             "ip link add %s type veth peer name %sp && ip addr add %s/32 dev %s && "
+             "ip link set %s up",
+             s_dummy, s_dummy, s_publish, s_dummy, s_dummy);
+    T_EQ_INT(system(command), 0);
+    char host[64], ports[64];
+    snprintf(host, sizeof host, "agent.publish.host=%s", s_publish);
+    int low = harness_free_port();
+    snprintf(ports, sizeof ports, "agent.publish.ports=%d-%d", low, low + 9);
+    const char *sets[] = {host, ports, NULL};
+    T_ASSERT(client_agent_start_with(&s_p, &s_agent, "agent-a", s_bridge, "10.219.0.0/24",
+                                     sets));
     int status;
     json_t *r = s_request("POST", "/session",
                           "{\"name\": \"apps\", \"image\": \"" IMAGE "\","
@@ -358,13 +376,66 @@ test_web_app_proxy(void)
     free(text);
 }
 
+//  The host ports the agent published, as it keeps them: "port:host_port"
+//  for each, space-separated.
+static void
+s_published(char *out, size_t size)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/agent-a/ports.json", s_p.dir);
+    json_t *list = json_load_file(path, 0, NULL);
+    out[0] = '\0';
+    size_t i, used = 0;
+    json_t *item;
+    json_array_foreach(list, i, item)
+    {
+        int n = snprintf(out + used, size - used, "%s%d:%d", used ? " " : "",
+                         (int) json_integer_value(json_object_get(item, "port")),
+                         (int) json_integer_value(json_object_get(item, "host_port")));
+        if (n > 0 && (size_t) n < size - used)
+            used += (size_t) n;
+    }
+    json_decref(list);
+}
+
+//  Whether something accepts a connection at s_publish:port.
+static bool
+s_accepts(int port)
+{
+    char command[200];
+    snprintf(command, sizeof command,
+             "timeout 3 bash -c 'exec 3<>/dev/tcp/%s/%d' 2>/dev/null", s_publish, port);
+    return system(command) == 0;
+}
+
+//  The apps opened went through ports published on the host; destroying
+//  the session takes them away.
 static void
 test_destroy(void)
 {
+    char published[256];
+    s_published(published, sizeof published);
+    T_CONTAINS(published, "8000:");
+    T_CONTAINS(published, "9000:");
+    int httpd = atoi(strstr(published, "8000:") + 5);
+    T_ASSERT(httpd > 0 && s_accepts(httpd));
     int status;
     json_t *r = s_request("DELETE", "/session/apps", NULL, &status);
     json_decref(r);
     T_EQ_INT(status, 200);
+    bool gone = false;
+    for (int tries = 0; tries < 100 && !gone; tries++) {
+        s_published(published, sizeof published);
+        gone = published[0] == '\0';
+        if (!gone)
+            harness_pause_ms(100);
+    }
+    T_ASSERT(gone);
+    T_ASSERT(!s_accepts(httpd));
+    char command[200];
+    snprintf(command, sizeof command,
+             "nft list table ip backplane_ports_%s >/dev/null 2>&1", s_bridge);
+    T_ASSERT(system(command) != 0); //  no rule left: no table
 }
 
 int
@@ -396,6 +467,8 @@ main(void)
     snprintf(command, sizeof command, "ip link del %s 2>/dev/null", s_bridge);
     if (system(command) == 0)
         fprintf(stderr, "# the agent left its bridge %s\n", s_bridge);
+    snprintf(command, sizeof command, "ip link del %s 2>/dev/null", s_dummy);
+    (void) !system(command);
     client_platform_end(&s_p, t_failures > 0 || !clean);
     return clean ? T_DONE() : 1;
 }

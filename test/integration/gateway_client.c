@@ -384,17 +384,30 @@ client_agent_start(client_platform_t *self,
                    const char *bridge,
                    const char *cidr)
 {
+    return client_agent_start_with(self, agent, name, bridge, cidr, NULL);
+}
+
+bool
+client_agent_start_with(client_platform_t *self,
+                        harness_proc_t *agent,
+                        const char *name,
+                        const char *bridge,
+                        const char *cidr,
+                        const char *const *sets)
+{
     char net[64], subnet[80];
     snprintf(net, sizeof net, "agent.network.bridge=%s", bridge);
     snprintf(subnet, sizeof subnet, "agent.network.cidr=%s", cidr);
     //  Statistics every half second, so a session's last ones are there to
     //  see however short the test.
-    const char *extra[] = {"agent.slots.cpu=2",
-                           "agent.slots.mem=2g",
-                           net,
-                           subnet,
-                           "agent.stats_ms=500",
-                           NULL};
+    const char *extra[16] = {"agent.slots.cpu=2",
+                             "agent.slots.mem=2g",
+                             net,
+                             subnet,
+                             "agent.stats_ms=500",
+                             NULL};
+    for (size_t i = 5, j = 0; sets && sets[j] && i < 15; i++, j++)
+        extra[i] = sets[j];
     harness_bus_t bus = {self->hub_publish, self->hub_subscribe, self->registry};
     if (harness_busybox_images(self->dir) != 0 ||
         harness_agent_start(agent, self->dir, name, &bus, extra, NULL, 0) != 0)

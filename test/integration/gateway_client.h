@@ -121,6 +121,15 @@ bool client_agent_start(client_platform_t *self,
                         const char *bridge,
                         const char *cidr);
 
+//  The same with more of the agent's options ("key=value", NULL-terminated,
+//  at most ten).
+bool client_agent_start_with(client_platform_t *self,
+                             harness_proc_t *agent,
+                             const char *name,
+                             const char *bridge,
+                             const char *cidr,
+                             const char *const *sets);
+
 //  Starts a storage-proxy on the platform's bus: proxy "local" with the
 //  volume "volume1" in the platform's dir (host local:volume1, the
 //  gateway's default), its client HTTP endpoint on an ephemeral port (its
