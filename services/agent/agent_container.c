@@ -18,10 +18,10 @@
 
 struct _agent_containers_t {
     const agent_config_t *config;
-    agent_runc_t *runc; //  the worker's driver
-    agent_net_t *net;   //  bridge mode, once made
+    agent_runc_t *runc;   //  the worker's driver
+    agent_net_t *net;     //  bridge mode, once made
     agent_ports_t *ports; //  apps' published ports; NULL: not published (set at new)
-    char *cache_dir;    //  unpacked images
+    char *cache_dir;      //  unpacked images
     char *runner_path;
     //  The inotify instance every wait for a runner adds its watch to: one
     //  for the context's life, because closing one waits for an RCU grace
@@ -138,9 +138,9 @@ s_ports_new(agent_containers_t *self, bus_error_t *err)
                       nft ? "" : " (not found: install nftables)");
         return -1;
     }
-    self->ports =
-        agent_ports_new(self->config->node.state_dir, self->config->net_bridge,
-                        self->config->publish_host, self->config->publish_ports, nft, err);
+    self->ports = agent_ports_new(self->config->node.state_dir, self->config->net_bridge,
+                                  self->config->publish_host, self->config->publish_ports,
+                                  nft, err);
     return self->ports ? 0 : -1;
 }
 

@@ -110,9 +110,10 @@ s_apply(agent_ports_t *self, bus_error_t *err)
     for (char *p = output; *p; p++)
         if (*p == '\n')
             *p = ' ';
-    return status == 0 ? BUS_OK
-                       : bus_error_set(err, BUS_STATUS_INTERNAL, "nft -f %s failed (%d): %s",
-                                       self->script_path, status, output);
+    return status == 0
+               ? BUS_OK
+               : bus_error_set(err, BUS_STATUS_INTERNAL, "nft -f %s failed (%d): %s",
+                               self->script_path, status, output);
 }
 
 //  Whether host_port is free: no mapping has it, and nothing on the host
@@ -123,7 +124,8 @@ s_free(agent_ports_t *self, int host_port)
     for (size_t i = 0; i < self->count; i++)
         if (self->mappings[i].host_port == host_port)
             return false;
-    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t) host_port)};
+    struct sockaddr_in addr = {.sin_family = AF_INET,
+                               .sin_port = htons((uint16_t) host_port)};
     inet_pton(AF_INET, self->host, &addr.sin_addr);
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     bool free_port = fd >= 0 && bind(fd, (struct sockaddr *) &addr, sizeof addr) == 0;
@@ -163,8 +165,9 @@ s_load(agent_ports_t *self)
         json_int_t host_port = json_integer_value(json_object_get(item, "host_port"));
         struct in_addr probe;
         s_mapping_t m = {.port = (int) port, .host_port = (int) host_port};
-        if (!kernel || !agent_bundle_id_valid(kernel) || strlen(kernel) >= sizeof m.kernel ||
-            !ip || inet_pton(AF_INET, ip, &probe) != 1 || port < 1 || port > 65535 ||
+        if (!kernel || !agent_bundle_id_valid(kernel) ||
+            strlen(kernel) >= sizeof m.kernel || !ip ||
+            inet_pton(AF_INET, ip, &probe) != 1 || port < 1 || port > 65535 ||
             host_port < self->low || host_port > self->high) {
             bus_log_warning("published port dropped: malformed entry %zu in %s", i,
                             self->path);
@@ -192,16 +195,17 @@ agent_ports_new(const char *state_dir,
     struct in_addr probe;
     int low = 0, high = 0, used = 0;
     if (inet_pton(AF_INET, host, &probe) != 1 || strlen(host) >= AGENT_NET_IP_MAX) {
-        bus_error_set(err, BUS_STATUS_INVALID, "agent.publish.host %s is not an IPv4 address",
-                      host);
+        bus_error_set(err, BUS_STATUS_INVALID,
+                      "agent.publish.host %s is not an IPv4 address", host);
         return NULL;
     }
     if (sscanf(range, "%d-%d%n", &low, &high, &used) != 2 || range[used] || low < 1024 ||
         high > 65535 || low > high || high - low + 1 > AGENT_PORTS_MAX) {
-        bus_error_set(err, BUS_STATUS_INVALID,
-                      "agent.publish.ports %s is not LOW-HIGH within 1024..65535 (at most "
-                      "%d ports)",
-                      range, AGENT_PORTS_MAX);
+        bus_error_set(
+            err, BUS_STATUS_INVALID,
+            "agent.publish.ports %s is not LOW-HIGH within 1024..65535 (at most "
+            "%d ports)",
+            range, AGENT_PORTS_MAX);
         return NULL;
     }
     agent_ports_t *self = calloc(1, sizeof *self);
@@ -267,15 +271,16 @@ agent_ports_publish(agent_ports_t *self,
 {
     assert(self && host_port);
     struct in_addr probe;
-    if (!kernel_id || !agent_bundle_id_valid(kernel_id) || strlen(kernel_id) > 64 || !ip ||
-        inet_pton(AF_INET, ip, &probe) != 1 || port < 1 || port > 65535)
+    if (!kernel_id || !agent_bundle_id_valid(kernel_id) || strlen(kernel_id) > 64 ||
+        !ip || inet_pton(AF_INET, ip, &probe) != 1 || port < 1 || port > 65535)
         return bus_error_set(err, BUS_STATUS_INVALID, "nothing to publish");
     pthread_mutex_lock(&self->lock);
     int rc = BUS_OK;
     *host_port = 0;
     for (size_t i = 0; i < self->count && !*host_port; i++) {
         s_mapping_t *m = &self->mappings[i];
-        if (strcmp(m->kernel, kernel_id) == 0 && m->port == port && strcmp(m->ip, ip) == 0)
+        if (strcmp(m->kernel, kernel_id) == 0 && m->port == port &&
+            strcmp(m->ip, ip) == 0)
             *host_port = m->host_port;
     }
     if (!*host_port) {
@@ -288,11 +293,12 @@ agent_ports_publish(agent_ports_t *self,
         snprintf(m.ip, sizeof m.ip, "%s", ip);
         if (!chosen)
             rc = bus_error_set(err, BUS_STATUS_UNAVAILABLE,
-                               "no port of agent.publish.ports (%d-%d) is free", self->low,
-                               self->high);
+                               "no port of agent.publish.ports (%d-%d) is free",
+                               self->low, self->high);
         else if (s_add(self, &m) != 0)
             rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
-        else if ((rc = s_apply(self, err)) != BUS_OK || (rc = s_save(self, err)) != BUS_OK) {
+        else if ((rc = s_apply(self, err)) != BUS_OK ||
+                 (rc = s_save(self, err)) != BUS_OK) {
             self->count--; //  nothing is published
             bus_error_t ignored = {0};
             s_apply(self, &ignored);
