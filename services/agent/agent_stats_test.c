@@ -5,7 +5,8 @@
     texts written out: several devices summed, the v1 Total row left out,
     and malformed input (no device, bad or signed numbers, overflow, a
     missing newline, empty text) skipped line by line, never counted.
-    agent_stats_disk on this machine's root and on /proc (no block device).
+    agent_stats_disk on this machine's root and on /proc (no block device);
+    the no-op throttle rules a v1 kernel's config.json gets for its disks.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -121,6 +122,35 @@ test_disk(void)
     T_ASSERT(access(path, F_OK) != 0);
 }
 
+static void
+test_bundle_rules(void)
+{
+    const char *args[] = {"/bin/sh", NULL};
+    agent_kernel_spec_t spec = {.kernel_id = "k1", .image_rootfs = "/r", .args = args};
+    bus_error_t err = {0};
+    //  None asked: no blockIO at all.
+    json_t *config = agent_bundle_config(&spec, "/r", "/run", &err);
+    T_ASSERT(config);
+    json_t *resources = json_object_get(json_object_get(config, "linux"), "resources");
+    T_ASSERT(resources && !json_object_get(resources, "blockIO"));
+    json_decref(config);
+    spec.io_disks[0] = (agent_bundle_disk_t){254, 0};
+    spec.io_disks[1] = (agent_bundle_disk_t){8, 16};
+    spec.io_disk_count = 2;
+    config = agent_bundle_config(&spec, "/r", "/run", &err);
+    T_ASSERT(config);
+    resources = json_object_get(json_object_get(config, "linux"), "resources");
+    char *text = json_dumps(json_object_get(resources, "blockIO"), JSON_COMPACT);
+    json_decref(config);
+    T_ASSERT(text);
+    T_CONTAINS(text, "\"throttleReadBpsDevice\":[{\"major\":254,\"minor\":0,\"rate\":"
+                     "1125899906842624},{\"major\":8,\"minor\":16,\"rate\":"
+                     "1125899906842624}]");
+    T_CONTAINS(text, "\"throttleWriteBpsDevice\":[{\"major\":254,\"minor\":0,\"rate\":"
+                     "1125899906842624},{\"major\":8,");
+    free(text);
+}
+
 int
 main(void)
 {
@@ -129,5 +159,6 @@ main(void)
     T_RUN(test_blkio);
     T_RUN(test_blkio_malformed);
     T_RUN(test_disk);
+    T_RUN(test_bundle_rules);
     return T_DONE();
 }
