@@ -106,6 +106,11 @@ const bus_db_migration_t acct_db_migrations[] = {
      "INSERT INTO acct_meta SELECT 'expired', CASE WHEN EXISTS"
      " (SELECT 1 FROM usage_hourly) THEN CAST(strftime('%s', 'now') AS INTEGER)"
      " * 1000000 ELSE 0 END;"},
+    {"the I/O and network rates of the last interval (live_stat's stats.rate, bps)",
+     "ALTER TABLE usage ADD COLUMN io_read_rate REAL NOT NULL DEFAULT 0;"
+     "ALTER TABLE usage ADD COLUMN io_write_rate REAL NOT NULL DEFAULT 0;"
+     "ALTER TABLE usage ADD COLUMN net_rx_rate REAL NOT NULL DEFAULT 0;"
+     "ALTER TABLE usage ADD COLUMN net_tx_rate REAL NOT NULL DEFAULT 0;"},
 };
 _Static_assert(sizeof acct_db_migrations / sizeof acct_db_migrations[0] ==
                    ACCT_DB_MIGRATION_COUNT,
@@ -119,7 +124,8 @@ _Static_assert(sizeof acct_db_migrations / sizeof acct_db_migrations[0] ==
     "started_at, ended_at, src_flags, final, last_at, last_cpu_ns, last_mem, "           \
     "last_mem_peak, last_mem_limit, last_pids, last_io_read, last_io_write, "            \
     "last_net_rx, last_net_tx, cpu_ns, mem_byte_s, mem_peak, io_read, io_write, "        \
-    "net_rx, net_tx, samples, cpu_util, cpu_util_max"
+    "net_rx, net_tx, samples, cpu_util, cpu_util_max, io_read_rate, io_write_rate, "     \
+    "net_rx_rate, net_tx_rate"
 
 //  An optional string of an event: "" when absent.
 static const char *
@@ -251,9 +257,13 @@ s_read_record(sqlite3_stmt *stmt, acct_record_t *r)
     r->samples = s_column_u64(stmt, 40);
     r->cpu_util = sqlite3_column_double(stmt, 41);
     r->cpu_util_max = sqlite3_column_double(stmt, 42);
+    r->io_read_rate = sqlite3_column_double(stmt, 43);
+    r->io_write_rate = sqlite3_column_double(stmt, 44);
+    r->net_rx_rate = sqlite3_column_double(stmt, 45);
+    r->net_tx_rate = sqlite3_column_double(stmt, 46);
 }
 
-//  Binds record as ?1..?43 (RECORD_COLUMNS' order); the counters-only
+//  Binds record as ?1..?47 (RECORD_COLUMNS' order); the counters-only
 //  UPDATE uses ?1 and ?23.. of the same numbering.
 static void
 s_bind_record(sqlite3_stmt *stmt, const acct_record_t *r, bool identity)
@@ -303,6 +313,10 @@ s_bind_record(sqlite3_stmt *stmt, const acct_record_t *r, bool identity)
     sqlite3_bind_int64(stmt, 41, (int64_t) r->samples);
     sqlite3_bind_double(stmt, 42, r->cpu_util);
     sqlite3_bind_double(stmt, 43, r->cpu_util_max);
+    sqlite3_bind_double(stmt, 44, r->io_read_rate);
+    sqlite3_bind_double(stmt, 45, r->io_write_rate);
+    sqlite3_bind_double(stmt, 46, r->net_rx_rate);
+    sqlite3_bind_double(stmt, 47, r->net_tx_rate);
 }
 
 //  Steps a write statement to its end and resets it. 0 or -1.
@@ -345,10 +359,12 @@ acct_db_record_put(bus_db_t *db, const acct_record_t *record)
         "created_at, started_at, ended_at, src_flags, final, last_at, last_cpu_ns, "
         "last_mem, last_mem_peak, last_mem_limit, last_pids, last_io_read, "
         "last_io_write, last_net_rx, last_net_tx, cpu_ns, mem_byte_s, mem_peak, "
-        "io_read, io_write, net_rx, net_tx, samples, cpu_util, cpu_util_max) VALUES "
+        "io_read, io_write, net_rx, net_tx, samples, cpu_util, cpu_util_max, "
+        "io_read_rate, io_write_rate, net_rx_rate, net_tx_rate) VALUES "
         "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
         "?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, "
-        "?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43) ON CONFLICT "
+        "?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44, ?45, ?46, ?47) "
+        "ON CONFLICT "
         "(kernel_id) DO UPDATE SET session_id = excluded.session_id, session_name = "
         "excluded.session_name, access_key = excluded.access_key, user_uuid = "
         "excluded.user_uuid, group_id = excluded.group_id, domain_name = "
@@ -368,7 +384,9 @@ acct_db_record_put(bus_db_t *db, const acct_record_t *record)
         "excluded.mem_peak, io_read = excluded.io_read, io_write = excluded.io_write, "
         "net_rx = excluded.net_rx, net_tx = excluded.net_tx, samples = "
         "excluded.samples, cpu_util = excluded.cpu_util, cpu_util_max = "
-        "excluded.cpu_util_max");
+        "excluded.cpu_util_max, io_read_rate = excluded.io_read_rate, io_write_rate = "
+        "excluded.io_write_rate, net_rx_rate = excluded.net_rx_rate, net_tx_rate = "
+        "excluded.net_tx_rate");
     if (!stmt)
         return -1;
     s_bind_record(stmt, record, true);
@@ -385,8 +403,9 @@ acct_db_record_put_counters(bus_db_t *db, const acct_record_t *record)
         "?26, last_mem_peak = ?27, last_mem_limit = ?28, last_pids = ?29, last_io_read "
         "= ?30, last_io_write = ?31, last_net_rx = ?32, last_net_tx = ?33, cpu_ns = "
         "?34, mem_byte_s = ?35, mem_peak = ?36, io_read = ?37, io_write = ?38, net_rx "
-        "= ?39, net_tx = ?40, samples = ?41, cpu_util = ?42, cpu_util_max = ?43 WHERE "
-        "kernel_id = ?1");
+        "= ?39, net_tx = ?40, samples = ?41, cpu_util = ?42, cpu_util_max = ?43, "
+        "io_read_rate = ?44, io_write_rate = ?45, net_rx_rate = ?46, net_tx_rate = ?47 "
+        "WHERE kernel_id = ?1");
     if (!stmt)
         return -1;
     s_bind_record(stmt, record, false);

@@ -90,6 +90,11 @@ acct_record_sample(acct_record_t *self,
         self->cpu_util = (double) delta->cpu_ns / (double) dt_us;
         if (self->cpu_util > self->cpu_util_max)
             self->cpu_util_max = self->cpu_util;
+        double dt_s = (double) dt_us / US_PER_S;
+        self->io_read_rate = (double) delta->io_read / dt_s;
+        self->io_write_rate = (double) delta->io_write / dt_s;
+        self->net_rx_rate = (double) delta->net_rx / dt_s;
+        self->net_tx_rate = (double) delta->net_tx / dt_s;
     }
     uint64_t peak = sample->mem_peak_bytes > sample->mem_bytes ? sample->mem_peak_bytes
                                                                : sample->mem_bytes;
@@ -255,10 +260,16 @@ acct_record_stat_json(const acct_record_t *self)
                            (double) self->last.mem_limit_bytes, "bytes");
     json_object_set_new(mem, "stats.max", s_decimal((double) self->mem_peak_bytes));
     json_object_set_new(stat, "mem", mem);
-    json_object_set_new(stat, "io_read", s_metric((double) self->io_read, 0, "bytes"));
-    json_object_set_new(stat, "io_write", s_metric((double) self->io_write, 0, "bytes"));
-    json_object_set_new(stat, "net_rx", s_metric((double) self->net_rx, 0, "bytes"));
-    json_object_set_new(stat, "net_tx", s_metric((double) self->net_tx, 0, "bytes"));
+    //  As Backend.AI's intrinsic plugin: block I/O is the cumulative bytes
+    //  with their rate, the network its rate alone (bps, bytes per second).
+    json_t *io_read = s_metric((double) self->io_read, 0, "bytes");
+    json_object_set_new(io_read, "stats.rate", s_decimal(self->io_read_rate));
+    json_object_set_new(stat, "io_read", io_read);
+    json_t *io_write = s_metric((double) self->io_write, 0, "bytes");
+    json_object_set_new(io_write, "stats.rate", s_decimal(self->io_write_rate));
+    json_object_set_new(stat, "io_write", io_write);
+    json_object_set_new(stat, "net_rx", s_metric(self->net_rx_rate, 0, "bps"));
+    json_object_set_new(stat, "net_tx", s_metric(self->net_tx_rate, 0, "bps"));
     char *text = json_dumps(stat, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(stat);
     return text;

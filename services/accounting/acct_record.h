@@ -100,6 +100,12 @@ typedef struct {
     uint64_t samples;
     double cpu_util;     //  msec of CPU per second over the last interval
     double cpu_util_max; //  the largest of those
+    //  Bytes per second over the last interval (live_stat's io stats.rate
+    //  and net current, in Backend.AI's bps).
+    double io_read_rate;
+    double io_write_rate;
+    double net_rx_rate;
+    double net_tx_rate;
 } acct_record_t;
 
 //  ---------------------------------------------------------------------------

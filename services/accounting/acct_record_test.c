@@ -156,7 +156,25 @@ test_metric_object(void)
                "\"cpu_used\":{\"capacity\":null,\"current\":\"5000\",\"pct\":\"0.00\"");
     T_CONTAINS(json,
                "\"mem\":{\"capacity\":\"1000\",\"current\":\"250\",\"pct\":\"25.00\"");
-    T_CONTAINS(json, "\"io_read\":{\"capacity\":null,\"current\":\"7\"");
+    T_CONTAINS(json, "\"io_read\":{\"capacity\":null,\"current\":\"7\",\"pct\":"
+                     "\"0.00\",\"stats.rate\":\"0.7\",\"unit_hint\":\"bytes\"}");
+    free(json);
+    //  The network as Backend.AI shows it: bytes per second of the last
+    //  interval, in bps; the block I/O cumulative with its rate.
+    acct_sample_t b = s_sample(112 * S, 6000000000ULL, 250, 7);
+    b.io_write_bytes = 4000;
+    b.net_rx_bytes = 3000;
+    b.net_tx_bytes = 500;
+    T_ASSERT(acct_record_sample(&r, &b, false, &d));
+    json = acct_record_stat_json(&r);
+    T_ASSERT(json);
+    T_CONTAINS(json, "\"io_write\":{\"capacity\":null,\"current\":\"4000\",\"pct\":"
+                     "\"0.00\",\"stats.rate\":\"2000\",\"unit_hint\":\"bytes\"}");
+    T_CONTAINS(json, "\"io_read\":{\"capacity\":null,\"current\":\"7\",\"pct\":"
+                     "\"0.00\",\"stats.rate\":\"0\"");
+    T_CONTAINS(json, "\"net_rx\":{\"capacity\":null,\"current\":\"1500\",\"pct\":"
+                     "\"0.00\",\"unit_hint\":\"bps\"}");
+    T_CONTAINS(json, "\"net_tx\":{\"capacity\":null,\"current\":\"250\"");
     free(json);
 }
 

@@ -126,6 +126,25 @@ s_resources(const agent_kernel_spec_t *spec)
         }
         json_object_set_new(resources, "devices", rules);
     }
+    if (spec->io_disk_count > 0) {
+        //  A rule no disk reaches: on v1 since Linux 6.10 a disk counts its
+        //  I/O per cgroup only once some rule switched its throttling on.
+        json_t *read = json_array(), *write = json_array();
+        for (size_t i = 0; i < spec->io_disk_count && i < AGENT_BUNDLE_IO_DISKS_MAX;
+             i++) {
+            const agent_bundle_disk_t *disk = &spec->io_disks[i];
+            json_array_append_new(read, json_pack("{s:I, s:I, s:I}", "major", disk->major,
+                                                  "minor", disk->minor, "rate",
+                                                  (json_int_t) AGENT_STATS_BLKIO_RATE));
+            json_array_append_new(write,
+                                  json_pack("{s:I, s:I, s:I}", "major", disk->major,
+                                            "minor", disk->minor, "rate",
+                                            (json_int_t) AGENT_STATS_BLKIO_RATE));
+        }
+        json_object_set_new(resources, "blockIO",
+                            json_pack("{s:o, s:o}", "throttleReadBpsDevice", read,
+                                      "throttleWriteBpsDevice", write));
+    }
     return resources;
 }
 

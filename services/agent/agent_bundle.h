@@ -64,6 +64,14 @@ typedef struct {
     uint32_t mode; //  permission bits, e.g. 0666
 } agent_bundle_device_t;
 
+//  A disk (major, minor) whose v1 I/O counters a no-op throttle rule of
+//  AGENT_STATS_BLKIO_RATE switches on (agent_stats).
+#define AGENT_BUNDLE_IO_DISKS_MAX 8
+typedef struct {
+    int64_t major;
+    int64_t minor;
+} agent_bundle_disk_t;
+
 //  What one kernel's container is. All strings are borrowed from the caller.
 //  Zero or NULL means "none" or "the default" for every optional field.
 typedef struct {
@@ -87,6 +95,9 @@ typedef struct {
     size_t device_count;
     const agent_mount_t *mounts; //  optional: mount_count folders to bind (agent_mounts)
     size_t mount_count;
+    //  cgroup v1 hosts: the disks its I/O goes to, each given a no-op rule
+    agent_bundle_disk_t io_disks[AGENT_BUNDLE_IO_DISKS_MAX];
+    size_t io_disk_count;
 } agent_kernel_spec_t;
 
 //  ---------------------------------------------------------------------------

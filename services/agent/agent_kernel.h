@@ -30,6 +30,7 @@
 #include "agent_images.h"
 #include "agent_accel.h"
 #include "agent_runc.h"
+#include "agent_stats.h"
 #include "agent_container.h"
 #include "agent_worker.h"
 #include "agent_runner_client.h"
@@ -79,8 +80,7 @@ struct _agent_kernel_t {
         //  The final counters, read before the release removes the cgroup:
         //  kernel.terminated carries them (accounting's totals).
         bool has_stats;
-        uint64_t cpu_used_ns;
-        uint64_t mem_peak_bytes;
+        agent_stats_t stats;
         //  The end of its container.log, read by the release once its
         //  processes were gone: kept in ended_logs by agent_kernels_finish.
         uint8_t *log;

@@ -104,6 +104,10 @@ s_on_stats_timer(evutil_socket_t fd, short what, void *arg)
         event.mem_peak_bytes = stats.memory_max_bytes;
         event.mem_limit_bytes = stats.memory_limit_bytes;
         event.pids = stats.pids;
+        event.io_read_bytes = stats.io_read_bytes;
+        event.io_write_bytes = stats.io_write_bytes;
+        event.net_rx_bytes = stats.net_rx_bytes;
+        event.net_tx_bytes = stats.net_tx_bytes;
         bus_writer_reset(writer);
         if (proto_kernel_stats_write(&event, writer) == 0)
             bus_node_publish(self->node, PROTO_KERNEL_STATS, bus_writer_data(writer),

@@ -107,12 +107,8 @@ agent_kernels_end(agent_kernels_t *self,
     assert(self && kernel && reason);
     assert(kernel->state == AGENT_KERNEL_RUNNING);
     agent_kernel_set_end(kernel, grace_ms, reason, detail, exit_code, oom_killed);
-    agent_stats_t stats;
-    if (agent_stats_read(kernel->id, &stats) == BUS_OK) {
-        kernel->end.has_stats = true;
-        kernel->end.cpu_used_ns = stats.cpu_used_ns;
-        kernel->end.mem_peak_bytes = stats.memory_max_bytes;
-    }
+    //  Before the release takes its cgroup and its veth away.
+    kernel->end.has_stats = agent_stats_read(kernel->id, &kernel->end.stats) == BUS_OK;
     kernel->state = AGENT_KERNEL_ENDING;
     agent_kernels_runner_drop(self, kernel); //  its waiters: UNAVAILABLE
     s_release_t *release = calloc(1, sizeof *release);
@@ -155,8 +151,12 @@ agent_kernels_finish(agent_kernels_t *self,
         event.oom_killed = kernel->end.oom_killed;
         event.at = bus_clock_wall_us();
         event.has_stats = kernel->end.has_stats;
-        event.cpu_used_ns = kernel->end.cpu_used_ns;
-        event.mem_peak_bytes = kernel->end.mem_peak_bytes;
+        event.cpu_used_ns = kernel->end.stats.cpu_used_ns;
+        event.mem_peak_bytes = kernel->end.stats.memory_max_bytes;
+        event.io_read_bytes = kernel->end.stats.io_read_bytes;
+        event.io_write_bytes = kernel->end.stats.io_write_bytes;
+        event.net_rx_bytes = kernel->end.stats.net_rx_bytes;
+        event.net_tx_bytes = kernel->end.stats.net_tx_bytes;
         bool done = false;
         if (bus_node_begin(self->node) == 0) {
             bus_db_t *db = bus_node_db(self->node);

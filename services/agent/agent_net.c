@@ -184,10 +184,13 @@ s_index_valid(agent_net_t *self, uint32_t index)
     return index >= 2 && index + 1 < self->size;
 }
 
+//  ---------------------------------------------------------------------------
 //  The host-side veth name: the prefix plus 48 bits of FNV-1a of the id.
-static void
-s_veth_name(const char *kernel_id, char name[AGENT_NET_IFNAME_MAX + 1])
+
+void
+agent_net_veth_name(const char *kernel_id, char name[AGENT_NET_IFNAME_MAX + 1])
 {
+    assert(kernel_id && name);
     uint64_t hash = 14695981039346656037ULL;
     for (const char *p = kernel_id; *p; p++) {
         hash ^= (unsigned char) *p;
@@ -262,7 +265,7 @@ static void
 s_reattach(agent_net_t *self, const char *kernel_id)
 {
     char veth[AGENT_NET_IFNAME_MAX + 1];
-    s_veth_name(kernel_id, veth);
+    agent_net_veth_name(kernel_id, veth);
     agent_netlink_link_t link, bridge;
     if (agent_netlink_link_get(self->nl, veth, &link, NULL) != BUS_OK || link.master)
         return;
@@ -486,7 +489,7 @@ static int
 s_remove(agent_net_t *self, const char *kernel_id, bus_error_t *err)
 {
     char veth[AGENT_NET_IFNAME_MAX + 1], netns[PATH_MAX], allocation[PATH_MAX];
-    s_veth_name(kernel_id, veth);
+    agent_net_veth_name(kernel_id, veth);
     s_netns_name(kernel_id, netns);
     snprintf(allocation, sizeof allocation, "%s/%s", self->net_dir, kernel_id);
     void *item = zhashx_lookup(self->kernels, kernel_id);
@@ -647,7 +650,7 @@ agent_net_attach(agent_net_t *self,
         return bus_error_set(err, BUS_STATUS_CONFLICT, "kernel %s already has a network",
                              kernel_id);
     char veth[AGENT_NET_IFNAME_MAX + 1], netns[PATH_MAX], path[PATH_MAX];
-    s_veth_name(kernel_id, veth);
+    agent_net_veth_name(kernel_id, veth);
     s_netns_name(kernel_id, netns);
     s_netns_path(kernel_id, path);
     agent_netlink_link_t link;

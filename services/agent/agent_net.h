@@ -47,6 +47,11 @@
 typedef struct _agent_net_t agent_net_t;
 
 //  ---------------------------------------------------------------------------
+//  The name of kernel_id's host-side veth, a pure function of the id, so
+//  the stats can find its counters without the net object (another thread's).
+void agent_net_veth_name(const char *kernel_id, char name[AGENT_NET_IFNAME_MAX + 1]);
+
+//  ---------------------------------------------------------------------------
 //  Make sure the bridge exists (created when missing, with the first host of
 //  cidr as its address, up), IPv4 forwarding is on, and the subnet is
 //  masqueraded when nft or iptables exists (logged and skipped otherwise).

@@ -239,6 +239,21 @@ s_dup(const char *text, bool *ok)
 //  ---------------------------------------------------------------------------
 //  The spec of a kernel.create.
 
+//  Adds the disk under path to kernel's io_disks, once.
+static void
+s_io_disk(agent_kernel_spec_t *kernel, const char *path)
+{
+    agent_bundle_disk_t disk;
+    if (!path || agent_stats_disk(path, &disk.major, &disk.minor) != 0)
+        return;
+    for (size_t i = 0; i < kernel->io_disk_count; i++)
+        if (kernel->io_disks[i].major == disk.major &&
+            kernel->io_disks[i].minor == disk.minor)
+            return;
+    if (kernel->io_disk_count < AGENT_BUNDLE_IO_DISKS_MAX)
+        kernel->io_disks[kernel->io_disk_count++] = disk;
+}
+
 agent_spec_t *
 agent_spec_new(const proto_kernel_create_req_t *in,
                const agent_image_t *image,
@@ -314,6 +329,13 @@ agent_spec_new(const proto_kernel_create_req_t *in,
         .mounts = self->mounts->items,
         .mount_count = self->mounts->count,
     };
+    if (agent_stats_cgroup_v1()) {
+        //  The disks its writes go to: the state dir's (its writable layer
+        //  with hostdir scratch) and its folders'.
+        s_io_disk(&self->kernel, config->node.state_dir);
+        for (size_t i = 0; i < self->mounts->count; i++)
+            s_io_disk(&self->kernel, self->mounts->items[i].host_path);
+    }
     self->image = (agent_container_image_t){self->layout, self->tag, self->digest};
     return self;
 }

@@ -4,16 +4,24 @@
     The layout is told by the memory controller's own directory: present on
     v1 and hybrid hosts (whose unified mount holds no controller files we
     want), absent on a pure v2 host. Counters are small text files that
-    report no size, so each is read to EOF into a fixed buffer.
+    report no size, so each is read to EOF into a fixed buffer. The I/O
+    texts are parsed by pure functions (agent_stats_test feeds them
+    malformed input).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
 #include "agent_classes.h"
-#include <fcntl.h>    //  open flags
-#include <sys/stat.h> //  stat: which cgroup layout
+#include <fcntl.h>         //  open flags
+#include <sys/stat.h>      //  stat: which cgroup layout
+#include <sys/sysmacros.h> //  major, minor
 
 #define VALUE_MAX 4096
+//  io.stat and blkio files have a line per device (and five on v1): room
+//  for some hundreds of devices; a longer text is cut at a line's end.
+#define IO_TEXT_MAX 65536
+#define NET_DIR     "/sys/class/net"
+#define DEV_DIR     "/sys/dev/block"
 
 //  Read dir/file into buffer; false when it cannot be read.
 static bool
@@ -65,6 +73,153 @@ s_keyed(const char *dir, const char *file, const char *key)
     return 0;
 }
 
+//  a + b, or UINT64_MAX when that would wrap.
+static uint64_t
+s_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+//  A decimal number of [p, end) into value: digits only, no sign, no
+//  overflow. False otherwise.
+static bool
+s_decimal(const char *p, const char *end, uint64_t *value)
+{
+    if (p >= end)
+        return false;
+    uint64_t v = 0;
+    for (; p < end; p++) {
+        if (*p < '0' || *p > '9')
+            return false;
+        unsigned digit = (unsigned) (*p - '0');
+        if (v > (UINT64_MAX - digit) / 10)
+            return false;
+        v = v * 10 + digit;
+    }
+    *value = v;
+    return true;
+}
+
+//  Whether [p, end) is MAJ:MIN.
+static bool
+s_device(const char *p, const char *end)
+{
+    const char *colon = memchr(p, ':', (size_t) (end - p));
+    uint64_t number;
+    return colon && s_decimal(p, colon, &number) && s_decimal(colon + 1, end, &number);
+}
+
+//  The next space-separated token of the line [*p, end) into [*token,
+//  *token_end). False at the line's end.
+static bool
+s_token(const char **p, const char *end, const char **token, const char **token_end)
+{
+    while (*p < end && (**p == ' ' || **p == '\t'))
+        (*p)++;
+    if (*p >= end)
+        return false;
+    *token = *p;
+    while (*p < end && **p != ' ' && **p != '\t')
+        (*p)++;
+    *token_end = *p;
+    return true;
+}
+
+//  ---------------------------------------------------------------------------
+//  Sum an io.stat text.
+
+int
+agent_stats_parse_io_stat(const char *text, uint64_t *read, uint64_t *write)
+{
+    assert(text && read && write);
+    *read = *write = 0;
+    int lines = 0;
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        if (!end)
+            end = line + strlen(line);
+        const char *p = line, *token, *token_end;
+        uint64_t r = 0, w = 0;
+        bool ok = s_token(&p, end, &token, &token_end) && s_device(token, token_end);
+        while (ok && s_token(&p, end, &token, &token_end)) {
+            const char *eq = memchr(token, '=', (size_t) (token_end - token));
+            if (!eq)
+                continue;
+            size_t key = (size_t) (eq - token);
+            if (key == 6 && memcmp(token, "rbytes", 6) == 0)
+                ok = s_decimal(eq + 1, token_end, &r);
+            else if (key == 6 && memcmp(token, "wbytes", 6) == 0)
+                ok = s_decimal(eq + 1, token_end, &w);
+        }
+        if (ok) {
+            *read = s_add(*read, r);
+            *write = s_add(*write, w);
+            lines++;
+        }
+        line = *end ? end + 1 : end;
+    }
+    return lines;
+}
+
+//  ---------------------------------------------------------------------------
+//  Sum a v1 blkio.throttle.io_service_bytes text.
+
+int
+agent_stats_parse_blkio(const char *text, uint64_t *read, uint64_t *write)
+{
+    assert(text && read && write);
+    *read = *write = 0;
+    int rows = 0;
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        if (!end)
+            end = line + strlen(line);
+        const char *p = line, *dev, *dev_end, *op, *op_end, *num, *num_end, *extra,
+                   *extra_end;
+        uint64_t value;
+        if (s_token(&p, end, &dev, &dev_end) && s_device(dev, dev_end) &&
+            s_token(&p, end, &op, &op_end) && s_token(&p, end, &num, &num_end) &&
+            !s_token(&p, end, &extra, &extra_end) && s_decimal(num, num_end, &value)) {
+            size_t len = (size_t) (op_end - op);
+            if (len == 4 && memcmp(op, "Read", 4) == 0) {
+                *read = s_add(*read, value);
+                rows++;
+            } else if (len == 5 && memcmp(op, "Write", 5) == 0) {
+                *write = s_add(*write, value);
+                rows++;
+            }
+        }
+        line = *end ? end + 1 : end;
+    }
+    return rows;
+}
+
+//  The bytes a kernel read and wrote, from the cgroup directory dir.
+static void
+s_io(const char *dir, bool v1, agent_stats_t *stats)
+{
+    char *text = malloc(IO_TEXT_MAX);
+    if (!text)
+        return;
+    if (v1 && s_read(dir, "blkio.throttle.io_service_bytes_recursive", text, IO_TEXT_MAX))
+        agent_stats_parse_blkio(text, &stats->io_read_bytes, &stats->io_write_bytes);
+    else if (!v1 && s_read(dir, "io.stat", text, IO_TEXT_MAX))
+        agent_stats_parse_io_stat(text, &stats->io_read_bytes, &stats->io_write_bytes);
+    free(text);
+}
+
+//  The bytes of the kernel's eth0, from its host-side veth: what the host
+//  side received (rx) the container sent (tx), and the other way round.
+static void
+s_net(const char *kernel_id, agent_stats_t *stats)
+{
+    char veth[AGENT_NET_IFNAME_MAX + 1], dir[PATH_MAX];
+    agent_net_veth_name(kernel_id, veth);
+    snprintf(dir, sizeof dir, NET_DIR "/%s/statistics", veth);
+    stats->net_tx_bytes = s_number(dir, "rx_bytes");
+    stats->net_rx_bytes = s_number(dir, "tx_bytes");
+}
+
 static bool
 s_is_dir(const char *path)
 {
@@ -106,6 +261,11 @@ agent_stats_read(const char *kernel_id, agent_stats_t *stats)
                  AGENT_STATS_CGROUP_ROOT "/pids/" AGENT_BUNDLE_CGROUP_PARENT "/%s",
                  kernel_id);
         stats->pids = s_number(dir, "pids.current");
+        snprintf(dir, sizeof dir,
+                 AGENT_STATS_CGROUP_ROOT "/blkio/" AGENT_BUNDLE_CGROUP_PARENT "/%s",
+                 kernel_id);
+        s_io(dir, true, stats);
+        s_net(kernel_id, stats);
         return BUS_OK;
     }
     //  pure v2
@@ -119,5 +279,44 @@ agent_stats_read(const char *kernel_id, agent_stats_t *stats)
     stats->oom_kills = s_keyed(dir, "memory.events", "oom_kill");
     stats->cpu_used_ns = s_keyed(dir, "cpu.stat", "usage_usec") * 1000;
     stats->pids = s_number(dir, "pids.current");
+    s_io(dir, false, stats);
+    s_net(kernel_id, stats);
     return BUS_OK;
+}
+
+//  ---------------------------------------------------------------------------
+//  Whether the controllers are in cgroup v1.
+
+bool
+agent_stats_cgroup_v1(void)
+{
+    return s_is_dir(AGENT_STATS_CGROUP_ROOT "/memory");
+}
+
+//  ---------------------------------------------------------------------------
+//  The whole disk under path.
+
+int
+agent_stats_disk(const char *path, int64_t *major_p, int64_t *minor_p)
+{
+    assert(path && major_p && minor_p);
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return -1;
+    //  A partition's directory sits in its disk's: ".." is the disk.
+    char dir[64], partition[64], text[64];
+    snprintf(dir, sizeof dir, DEV_DIR "/%u:%u", major(st.st_dev), minor(st.st_dev));
+    snprintf(partition, sizeof partition, DEV_DIR "/%u:%u/partition", major(st.st_dev),
+             minor(st.st_dev));
+    if (!s_is_dir(dir))
+        return -1; //  no block device (tmpfs, overlay, a network file system)
+    if (access(partition, F_OK) == 0)
+        snprintf(dir, sizeof dir, DEV_DIR "/%u:%u/..", major(st.st_dev),
+                 minor(st.st_dev));
+    unsigned maj, min;
+    if (!s_read(dir, "dev", text, sizeof text) || sscanf(text, "%u:%u", &maj, &min) != 2)
+        return -1;
+    *major_p = maj;
+    *minor_p = min;
+    return 0;
 }

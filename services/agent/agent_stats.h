@@ -7,12 +7,25 @@
     agent samples these on its tick; CPU percent is the delta of cpu_used_ns
     over the elapsed time.
 
+    Block I/O is the bytes read and written, summed over devices: io.stat's
+    rbytes and wbytes on v2, blkio.throttle.io_service_bytes_recursive's
+    Read and Write rows on v1 (the only v1 file that counts without the BFQ
+    scheduler). Since Linux 6.10 the v1 throttle counts only on a disk whose
+    throttling was switched on by a rule, so on v1 hosts every kernel gets
+    a no-op rule (AGENT_STATS_BLKIO_RATE) for the disks under its writable
+    layer and folders (agent_stats_disk, agent_bundle). Network bytes are
+    those of the kernel's host-side veth (agent_net_veth_name) as the
+    container sees them: what the host side received the container sent.
+    A kernel on the host's network has no veth, and its network counters
+    stay 0.
+
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
 #ifndef AGENT_STATS_H_INCLUDED
 #define AGENT_STATS_H_INCLUDED
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define AGENT_STATS_CGROUP_ROOT "/sys/fs/cgroup"
@@ -27,11 +40,41 @@ typedef struct {
     uint64_t memory_failcnt;     //  times the limit was hit (v1 only)
     uint64_t oom_kills;          //  processes the OOM killer took
     uint64_t pids;               //  tasks now
+    uint64_t io_read_bytes;      //  read from block devices since start
+    uint64_t io_write_bytes;     //  written to block devices since start
+    uint64_t net_rx_bytes;       //  received on its eth0 since start
+    uint64_t net_tx_bytes;       //  sent on its eth0 since start
 } agent_stats_t;
+
+//  The rate of the no-op throttle rule that switches on the v1 counters of a
+//  disk: 1 PiB/s, which no disk reaches.
+#define AGENT_STATS_BLKIO_RATE (1ULL << 50)
 
 //  ---------------------------------------------------------------------------
 //  Fill stats for kernel_id (a valid kernel id). Returns 0, or
 //  BUS_STATUS_NOT_FOUND when the kernel has no cgroup (not started, removed).
 int agent_stats_read(const char *kernel_id, agent_stats_t *stats);
+
+//  ---------------------------------------------------------------------------
+//  Sums a cgroup v2 io.stat text ("MAJ:MIN rbytes=N wbytes=N rios=N ...",
+//  one line per device) into read and write. A line that does not start
+//  with MAJ:MIN, or a value that is not a decimal number, is skipped; sums
+//  saturate rather than wrap. Returns the number of device lines counted.
+int agent_stats_parse_io_stat(const char *text, uint64_t *read, uint64_t *write);
+
+//  Sums a cgroup v1 blkio.throttle.io_service_bytes text ("MAJ:MIN Read N",
+//  "MAJ:MIN Write N", ... per device, then "Total N") into read and write,
+//  skipping malformed lines as above. Returns the number of Read and Write
+//  rows counted.
+int agent_stats_parse_blkio(const char *text, uint64_t *read, uint64_t *write);
+
+//  ---------------------------------------------------------------------------
+//  True when the host keeps the controllers in cgroup v1 (v1 or hybrid).
+bool agent_stats_cgroup_v1(void);
+
+//  The whole disk holding path's file system, as major and minor numbers
+//  (a partition's disk; a disk as it is). Returns 0, or -1 when path's file
+//  system is not on a block device (tmpfs, overlay) or cannot be stat'ed.
+int agent_stats_disk(const char *path, int64_t *major, int64_t *minor);
 
 #endif

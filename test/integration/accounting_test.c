@@ -6,16 +6,26 @@
     usage it answers then holds each kernel once, what was held (slots x
     time) within one stats interval of the wall time, the burner's CPU
     seconds near its wall time, the same totals after another restart, and
-    the user's 15-minute bins add up to the totals. Needs root, runc, umoci
-    and tini; skips otherwise.
+    the user's 15-minute bins add up to the totals. A third session writes
+    IO_MIB MiB to its (host-disk) scratch with fsync and moves bytes to and
+    from a server of the test on the bridge's address: its record holds at
+    least those bytes and less than twice them (no double counting across
+    the kill), the same after a restart, and its last_stat says so in
+    Backend.AI's metric object. Needs root, runc, umoci and tini; skips
+    otherwise.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
+#include <jansson.h>
 #include <math.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bus.h"
@@ -28,6 +38,12 @@
 #define RUN_S    8
 #define STATS_MS 500
 #define US       1000000.0
+#define MIB      1048576.0
+#define IO_MIB   20           //  the io session writes this much with fsync
+#define UP_MIB   4            //  it sends this much to the test's server
+#define DOWN_MIB 2            //  and receives this much from it
+#define GATEWAY  "10.219.0.1" //  the bridge's address (agent.network.cidr)
+#define SERVE_MS 60000
 
 static char *s_dir;
 static harness_proc_t s_scheduler, s_agent, s_acct;
@@ -79,6 +95,53 @@ s_create(const char *id, const char *command)
         fprintf(stderr, "# session.create: %s\n", err.detail);
     zchunk_destroy(&reply);
     return rc;
+}
+
+//  A server on every address of the host (the kernels reach it on the
+//  bridge's): for one connection it sends DOWN_MIB MiB and reads UP_MIB
+//  MiB, both at once (poll), then closes. Runs in a child process; its exit
+//  status is 0 when both went through. Returns its pid, and its port.
+static pid_t
+s_serve(int *port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_addr.s_addr = INADDR_ANY};
+    socklen_t len = sizeof addr;
+    if (fd < 0 || bind(fd, (struct sockaddr *) &addr, sizeof addr) != 0 ||
+        listen(fd, 1) != 0 || getsockname(fd, (struct sockaddr *) &addr, &len) != 0) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    *port = ntohs(addr.sin_port);
+    pid_t pid = fork();
+    if (pid != 0) {
+        close(fd);
+        return pid;
+    }
+    alarm(SERVE_MS / 1000);
+    int conn = accept(fd, NULL, NULL);
+    static char buffer[65536];
+    size_t sent = 0, received = 0, down = DOWN_MIB << 20, up = UP_MIB << 20;
+    while (conn >= 0 && (sent < down || received < up)) {
+        struct pollfd p = {conn, (short) ((sent < down ? POLLOUT : 0) | POLLIN), 0};
+        if (poll(&p, 1, SERVE_MS) <= 0)
+            break;
+        if (p.revents & POLLIN) {
+            ssize_t n = read(conn, buffer, sizeof buffer);
+            if (n <= 0)
+                break;
+            received += (size_t) n;
+        }
+        if (sent < down && (p.revents & POLLOUT)) {
+            size_t want = down - sent < sizeof buffer ? down - sent : sizeof buffer;
+            ssize_t n = write(conn, buffer, want);
+            if (n <= 0)
+                break;
+            sent += (size_t) n;
+        }
+    }
+    _exit(sent >= down && received >= up ? 0 : 1);
 }
 
 static int
@@ -153,6 +216,7 @@ test_start(void)
                            "agent.slots.mem=2g",
                            bridge,
                            "agent.network.cidr=10.219.0.0/24",
+                           "agent.scratch_type=hostdir", //  its writes reach a disk
                            stats,
                            NULL};
     harness_bus_t bus = harness_endpoints_bus(&s_ends);
@@ -160,25 +224,86 @@ test_start(void)
     T_EQ_INT(s_acct_start(), 0);
 }
 
+//  The number of metric key's field of a last_stat text ("current",
+//  "stats.rate"), a decimal string; -1 when absent.
+static double
+s_stat_field(const char *stat, const char *key, const char *field, const char **unit)
+{
+    json_t *root = json_loads(stat, 0, NULL);
+    json_t *metric = json_object_get(root, key);
+    const char *text = json_string_value(json_object_get(metric, field));
+    double value = text ? strtod(text, NULL) : -1;
+    static char unit_hint[16];
+    snprintf(unit_hint, sizeof unit_hint, "%s",
+             json_string_value(json_object_get(metric, "unit_hint"))
+                 ? json_string_value(json_object_get(metric, "unit_hint"))
+                 : "");
+    *unit = unit_hint;
+    json_decref(root);
+    return value;
+}
+
+//  accounting.live of one kernel: its stat text into stat (empty: none).
+static int
+s_live(const char *kernel_id, bool *live, char *stat, size_t size)
+{
+    proto_accounting_live_req_t in;
+    proto_accounting_live_req_init(&in);
+    const char *ids[] = {kernel_id};
+    in.kernel_ids = ids;
+    in.kernel_ids_count = 1;
+    bus_writer_t *writer = bus_writer_new();
+    proto_accounting_live_req_write(&in, writer);
+    zchunk_t *reply = NULL;
+    bus_error_t err = {0};
+    int rc = s_call(s_acct_client, "accounting.live", writer, &reply, &err);
+    proto_accounting_live_rep_t rep;
+    if (rc == BUS_OK &&
+        (rc = proto_accounting_live_rep_decode(&rep, zchunk_data(reply),
+                                               zchunk_size(reply), &err)) == BUS_OK) {
+        rc = rep.kernels_count == 1 && rep.kernels[0].found ? BUS_OK
+                                                            : BUS_STATUS_NOT_FOUND;
+        if (rc == BUS_OK) {
+            *live = rep.kernels[0].live;
+            snprintf(stat, size, "%s", rep.kernels[0].stat ? rep.kernels[0].stat : "");
+        }
+        proto_accounting_live_rep_clear(&rep);
+    }
+    zchunk_destroy(&reply);
+    return rc;
+}
+
 static void
 test_usage_survives_kill(void)
 {
     s_from = bus_clock_wall_us();
-    char burner[128], idle[64];
+    int port = 0;
+    pid_t server = s_serve(&port);
+    T_ASSERT(server > 0);
+    char burner[128], idle[64], io[512];
     snprintf(burner, sizeof burner, "timeout %d sh -c 'while :; do :; done'; exit 0",
              RUN_S);
     snprintf(idle, sizeof idle, "sleep %d", RUN_S);
+    //  Writes with fsync (so the bytes reach the disk from its cgroup), then
+    //  sends and receives through its eth0, then stays a while.
+    snprintf(io, sizeof io,
+             "dd if=/dev/zero of=/home/work/io.bin bs=1M count=%d conv=fsync && "
+             "dd if=/dev/zero bs=65536 count=%d | nc %s %d >/dev/null; sleep %d",
+             IO_MIB, UP_MIB * 16, GATEWAY, port, RUN_S / 2);
     //  Ids of this run: a kernel's network namespace is named after it.
-    char burn_id[32], idle_id[32];
+    char burn_id[32], idle_id[32], io_id[32], io_kernel[40];
     snprintf(burn_id, sizeof burn_id, "s-burn-%d", (int) getpid());
     snprintf(idle_id, sizeof idle_id, "s-idle-%d", (int) getpid());
+    snprintf(io_id, sizeof io_id, "s-io-%d", (int) getpid());
+    snprintf(io_kernel, sizeof io_kernel, "k-%s", io_id);
     T_EQ_INT(s_create(burn_id, burner), BUS_OK);
     T_EQ_INT(s_create(idle_id, idle), BUS_OK);
+    T_EQ_INT(s_create(io_id, io), BUS_OK);
     harness_pause_ms(RUN_S * 1000 / 3);
     harness_kill(&s_acct); //  kill -9 while they run
     harness_pause_ms(500);
     T_EQ_INT(s_acct_start(), 0);
-    //  Until both kernels ended (accounting catches up from the outboxes).
+    //  Until the kernels ended (accounting catches up from the outboxes).
     proto_accounting_usage_rep_t rep;
     int64_t deadline = bus_clock_mono_ms() + END_MS;
     bool ended = false;
@@ -186,18 +311,24 @@ test_usage_survives_kill(void)
         harness_pause_ms(300);
         if (s_usage("session", &rep) != BUS_OK)
             continue;
-        ended = rep.groups_count == 2;
+        ended = rep.groups_count == 3;
         for (size_t i = 0; ended && i < rep.groups_count; i++)
             ended = rep.groups[i].kernels_count == 1 && rep.groups[i].kernels[0].ended_at;
         if (!ended)
             proto_accounting_usage_rep_clear(&rep);
     }
     T_ASSERT(ended);
-    //  Sorted by session: s-burn, s-idle; each kernel once.
-    const proto_accounting_group_t *burn = &rep.groups[0], *idle_g = &rep.groups[1];
+    //  The server saw the whole exchange.
+    int status = -1;
+    T_EQ_INT(waitpid(server, &status, 0), server);
+    T_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    //  Sorted by session: s-burn, s-idle, s-io; each kernel once.
+    const proto_accounting_group_t *burn = &rep.groups[0], *idle_g = &rep.groups[1],
+                                   *io_g = &rep.groups[2];
     T_EQ_STR(burn->session_id, burn_id);
     T_EQ_STR(idle_g->session_id, idle_id);
-    for (int i = 0; i < 2; i++) {
+    T_EQ_STR(io_g->session_id, io_id);
+    for (int i = 0; i < 3; i++) {
         const proto_accounting_group_t *g = &rep.groups[i];
         const proto_accounting_kernel_t *k = &g->kernels[0];
         double wall = (double) (k->ended_at - k->started_at) / US;
@@ -216,16 +347,59 @@ test_usage_survives_kill(void)
         //  within a stats interval (plus the runner's start and stop).
         T_ASSERT(fabs(g->usage.cpu_held_s - 1.0 * g->usage.held_s) < 1e-6);
         T_ASSERT(fabs(g->usage.mem_held_byte_s - 268435456.0 * g->usage.held_s) < 1);
-        T_ASSERT(g->usage.held_s > RUN_S - STATS_MS / 1000.0);
-        T_ASSERT(g->usage.held_s < RUN_S + 5);
+        if (g != io_g) {
+            T_ASSERT(g->usage.held_s > RUN_S - STATS_MS / 1000.0);
+            T_ASSERT(g->usage.held_s < RUN_S + 5);
+        }
     }
+    //  Its writes and its exchange, each counted once: at least what it
+    //  moved (the network's counters include the headers), less than twice.
+    const proto_accounting_figures_t *u = &io_g->usage;
+    fprintf(stderr,
+            "# %s io_read=%" PRIu64 " io_write=%" PRIu64 " net_rx=%" PRIu64
+            " net_tx=%" PRIu64 "\n",
+            io_g->session_id, u->io_read_bytes, u->io_write_bytes, u->net_rx_bytes,
+            u->net_tx_bytes);
+    T_ASSERT(u->io_write_bytes >= IO_MIB * MIB);
+    T_ASSERT(u->io_write_bytes < 2 * IO_MIB * MIB);
+    T_ASSERT(u->net_tx_bytes > UP_MIB * MIB);
+    T_ASSERT(u->net_tx_bytes < 2 * UP_MIB * MIB);
+    T_ASSERT(u->net_rx_bytes > DOWN_MIB * MIB);
+    T_ASSERT(u->net_rx_bytes < 2 * DOWN_MIB * MIB);
+    //  The others moved next to nothing.
+    T_ASSERT(burn->usage.io_write_bytes < MIB && idle_g->usage.io_write_bytes < MIB);
+    T_ASSERT(burn->usage.net_tx_bytes < MIB && idle_g->usage.net_rx_bytes < MIB);
+    uint64_t io_write = u->io_write_bytes, io_read = u->io_read_bytes;
+    //  Its last_stat: Backend.AI's metric objects, the final figures.
+    char stat[8192];
+    bool live = true;
+    const char *unit = "";
+    T_EQ_INT(s_live(io_kernel, &live, stat, sizeof stat), BUS_OK);
+    fprintf(stderr, "# last_stat %s\n", stat);
+    T_ASSERT(!live);
+    T_ASSERT(fabs(s_stat_field(stat, "io_write", "current", &unit) - (double) io_write) <
+             1);
+    T_EQ_STR(unit, "bytes");
+    T_ASSERT(s_stat_field(stat, "io_write", "stats.rate", &unit) >= 0);
+    T_ASSERT(fabs(s_stat_field(stat, "io_read", "current", &unit) - (double) io_read) <
+             1);
+    T_ASSERT(s_stat_field(stat, "net_tx", "current", &unit) >= 0);
+    T_EQ_STR(unit, "bps");
+    T_ASSERT(s_stat_field(stat, "net_rx", "current", &unit) >= 0);
+    T_EQ_STR(unit, "bps");
     //  The burner used about its wall time of one CPU (a loaded machine
     //  gives it less), the idle one nearly nothing.
     T_ASSERT(burn->usage.cpu_used_s > 0.4 * RUN_S);
     T_ASSERT(burn->usage.cpu_used_s < burn->usage.held_s + STATS_MS / 1000.0);
     T_ASSERT(idle_g->usage.cpu_used_s < 0.5);
-    double held = burn->usage.cpu_held_s + idle_g->usage.cpu_held_s;
-    double used = burn->usage.cpu_used_s + idle_g->usage.cpu_used_s;
+    double held = burn->usage.cpu_held_s + idle_g->usage.cpu_held_s + u->cpu_held_s;
+    double used = burn->usage.cpu_used_s + idle_g->usage.cpu_used_s + u->cpu_used_s;
+    uint64_t io_write_all = 0, net_rx_all = 0, net_tx_all = 0;
+    for (int i = 0; i < 3; i++) {
+        io_write_all += rep.groups[i].usage.io_write_bytes;
+        net_rx_all += rep.groups[i].usage.net_rx_bytes;
+        net_tx_all += rep.groups[i].usage.net_tx_bytes;
+    }
     proto_accounting_usage_rep_clear(&rep);
 
     //  A clean restart: the same totals.
@@ -233,9 +407,13 @@ test_usage_survives_kill(void)
     T_EQ_INT(s_acct_start(), 0);
     T_EQ_INT(s_usage("project", &rep), BUS_OK);
     T_EQ_INT(rep.groups_count, 1);
-    T_EQ_INT(rep.groups[0].kernel_count, 2);
+    T_EQ_INT(rep.groups[0].kernel_count, 3);
     T_ASSERT(fabs(rep.groups[0].usage.cpu_held_s - held) < 1e-6);
     T_ASSERT(fabs(rep.groups[0].usage.cpu_used_s - used) < 1e-6);
+    //  The project's bytes are the three kernels', as before the restart.
+    T_EQ_INT(rep.groups[0].usage.io_write_bytes, io_write_all);
+    T_EQ_INT(rep.groups[0].usage.net_rx_bytes, net_rx_all);
+    T_EQ_INT(rep.groups[0].usage.net_tx_bytes, net_tx_all);
     proto_accounting_usage_rep_clear(&rep);
 
     //  The user's 15-minute bins add up to the totals.
