@@ -387,9 +387,11 @@ test_usage_survives_kill(void)
     T_EQ_STR(unit, "bps");
     T_ASSERT(s_stat_field(stat, "net_rx", "current", &unit) >= 0);
     T_EQ_STR(unit, "bps");
-    //  The burner used about its wall time of one CPU (a loaded machine
-    //  gives it less), the idle one nearly nothing.
-    T_ASSERT(burn->usage.cpu_used_s > 0.4 * RUN_S);
+    //  The burner used up to its wall time of one CPU, the idle one nearly
+    //  nothing. How much less than the wall time depends on what else the
+    //  machine runs (the suite runs two tests at once on two cores, under
+    //  ASan): the bound only tells "burned" from "idle", ten times over.
+    T_ASSERT(burn->usage.cpu_used_s > 0.2 * RUN_S);
     T_ASSERT(burn->usage.cpu_used_s < burn->usage.held_s + STATS_MS / 1000.0);
     T_ASSERT(idle_g->usage.cpu_used_s < 0.5);
     double held = burn->usage.cpu_held_s + idle_g->usage.cpu_held_s + u->cpu_held_s;
