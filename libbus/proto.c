@@ -1541,6 +1541,80 @@ s_kernel_terminated_roundtrip(const void *data, size_t size)
 }
 
 static int
+s_kernel_app_started_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_app_started_t msg;
+    int rc = proto_kernel_app_started_decode(&msg, data, size, err);
+    proto_kernel_app_started_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_app_started_print(const void *data, size_t size)
+{
+    proto_kernel_app_started_t msg;
+    char *text = NULL;
+    if (proto_kernel_app_started_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_app_started_print(&msg);
+    proto_kernel_app_started_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_app_started_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_app_started_t one, two;
+    if (proto_kernel_app_started_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_app_started_encode(&one);
+    proto_kernel_app_started_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_kernel_app_started_encode(&two);
+    char *text_one = proto_kernel_app_started_print(&one);
+    char *text_two = proto_kernel_app_started_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_app_started_clear(&one);
+    proto_kernel_app_started_clear(&two);
+    return rc;
+}
+
+static int
+s_kernel_app_failed_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_app_failed_t msg;
+    int rc = proto_kernel_app_failed_decode(&msg, data, size, err);
+    proto_kernel_app_failed_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_app_failed_print(const void *data, size_t size)
+{
+    proto_kernel_app_failed_t msg;
+    char *text = NULL;
+    if (proto_kernel_app_failed_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_app_failed_print(&msg);
+    proto_kernel_app_failed_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_app_failed_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_app_failed_t one, two;
+    if (proto_kernel_app_failed_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_app_failed_encode(&one);
+    proto_kernel_app_failed_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_kernel_app_failed_encode(&two);
+    char *text_one = proto_kernel_app_failed_print(&one);
+    char *text_two = proto_kernel_app_failed_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_app_failed_clear(&one);
+    proto_kernel_app_failed_clear(&two);
+    return rc;
+}
+
+static int
 s_kernel_stats_validate(const void *data, size_t size, bus_error_t *err)
 {
     proto_kernel_stats_t msg;
@@ -5524,6 +5598,22 @@ const proto_entry_t proto_entries[] = {
         .validate = s_kernel_terminated_validate,
         .print = s_kernel_terminated_print,
         .roundtrip = s_kernel_terminated_roundtrip,
+    },
+    {
+        .name = "kernel.app_started",
+        .kind = PROTO_EVENT,
+        .broadcast = true,
+        .validate = s_kernel_app_started_validate,
+        .print = s_kernel_app_started_print,
+        .roundtrip = s_kernel_app_started_roundtrip,
+    },
+    {
+        .name = "kernel.app_failed",
+        .kind = PROTO_EVENT,
+        .broadcast = true,
+        .validate = s_kernel_app_failed_validate,
+        .print = s_kernel_app_failed_print,
+        .roundtrip = s_kernel_app_failed_roundtrip,
     },
     {
         .name = "kernel.stats",

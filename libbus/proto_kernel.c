@@ -667,6 +667,261 @@ proto_kernel_terminated_print(const proto_kernel_terminated_t *self)
 }
 
 //  ---------------------------------------------------------------------------
+//  kernel.app_started
+
+static bool
+s_app_started_valid(const proto_kernel_app_started_t *self)
+{
+    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->session_id, 0, 64))
+        return false;
+    if (!proto_valid_str(self->app, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->status, PROTO_REQUIRED, 16))
+        return false;
+    if (!proto_valid_str(self->host, 0, 64))
+        return false;
+    if (self->port > 65535)
+        return false;
+    return true;
+}
+
+static void
+s_app_started_write(const proto_kernel_app_started_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 4;
+    pairs += self->session_id != NULL;
+    pairs += self->host != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "kernel_id", self->kernel_id);
+    if (self->session_id != NULL)
+        proto_write_str(writer, "session_id", self->session_id);
+    proto_write_str(writer, "app", self->app);
+    proto_write_str(writer, "status", self->status);
+    if (self->host != NULL)
+        proto_write_str(writer, "host", self->host);
+    proto_write_uint(writer, "port", self->port);
+}
+
+static void
+s_app_started_read(proto_kernel_app_started_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+    proto_read_str(in, "session_id", 0, 64, &self->session_id);
+    proto_read_str(in, "app", PROTO_REQUIRED, 64, &self->app);
+    proto_read_str(in, "status", PROTO_REQUIRED, 16, &self->status);
+    proto_read_str(in, "host", 0, 64, &self->host);
+    proto_read_uint(in, "port", 0, 65535, &self->port);
+}
+
+static void
+s_app_started_print(const proto_kernel_app_started_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_str(text, "session_id", self->session_id);
+    proto_print_str(text, "app", self->app);
+    proto_print_str(text, "status", self->status);
+    proto_print_str(text, "host", self->host);
+    proto_print_uint(text, "port", self->port);
+}
+
+void
+proto_kernel_app_started_init(proto_kernel_app_started_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_app_started_clear(proto_kernel_app_started_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_app_started_write(const proto_kernel_app_started_t *self,
+                               bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_app_started_valid(self))
+        return -1;
+    s_app_started_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_app_started_encode(const proto_kernel_app_started_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_app_started_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_app_started_read(proto_kernel_app_started_t *self,
+                              const bus_value_t *map,
+                              bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_app_started_init(self);
+    proto_in_init(&in, "kernel.app_started", map, &self->owned_, err);
+    s_app_started_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_app_started_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_app_started_decode(proto_kernel_app_started_t *self,
+                                const void *data,
+                                size_t size,
+                                bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_app_started_read(self, map, err);
+}
+
+char *
+proto_kernel_app_started_print(const proto_kernel_app_started_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_app_started_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  kernel.app_failed
+
+static bool
+s_app_failed_valid(const proto_kernel_app_failed_t *self)
+{
+    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->session_id, 0, 64))
+        return false;
+    if (!proto_valid_str(self->app, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_valid_str(self->detail, 0, 4096))
+        return false;
+    return true;
+}
+
+static void
+s_app_failed_write(const proto_kernel_app_failed_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 2;
+    pairs += self->session_id != NULL;
+    pairs += self->detail != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "kernel_id", self->kernel_id);
+    if (self->session_id != NULL)
+        proto_write_str(writer, "session_id", self->session_id);
+    proto_write_str(writer, "app", self->app);
+    if (self->detail != NULL)
+        proto_write_str(writer, "detail", self->detail);
+}
+
+static void
+s_app_failed_read(proto_kernel_app_failed_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+    proto_read_str(in, "session_id", 0, 64, &self->session_id);
+    proto_read_str(in, "app", PROTO_REQUIRED, 64, &self->app);
+    proto_read_str(in, "detail", 0, 4096, &self->detail);
+}
+
+static void
+s_app_failed_print(const proto_kernel_app_failed_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_str(text, "session_id", self->session_id);
+    proto_print_str(text, "app", self->app);
+    proto_print_str(text, "detail", self->detail);
+}
+
+void
+proto_kernel_app_failed_init(proto_kernel_app_failed_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_app_failed_clear(proto_kernel_app_failed_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_app_failed_write(const proto_kernel_app_failed_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_app_failed_valid(self))
+        return -1;
+    s_app_failed_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_app_failed_encode(const proto_kernel_app_failed_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_app_failed_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_app_failed_read(proto_kernel_app_failed_t *self,
+                             const bus_value_t *map,
+                             bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_app_failed_init(self);
+    proto_in_init(&in, "kernel.app_failed", map, &self->owned_, err);
+    s_app_failed_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_app_failed_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_app_failed_decode(proto_kernel_app_failed_t *self,
+                               const void *data,
+                               size_t size,
+                               bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_app_failed_read(self, map, err);
+}
+
+char *
+proto_kernel_app_failed_print(const proto_kernel_app_failed_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_app_failed_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
 //  kernel.stats
 
 static bool

@@ -16,6 +16,8 @@
 //  Topics (events) and method names (RPC).
 #define PROTO_KERNEL_STARTED         "kernel.started"
 #define PROTO_KERNEL_TERMINATED      "kernel.terminated"
+#define PROTO_KERNEL_APP_STARTED     "kernel.app_started"
+#define PROTO_KERNEL_APP_FAILED      "kernel.app_failed"
 #define PROTO_KERNEL_STATS           "kernel.stats"
 #define PROTO_KERNEL_CREATE          "kernel.create"
 #define PROTO_KERNEL_HOSTS           "kernel.hosts"
@@ -197,6 +199,70 @@ int proto_kernel_terminated_decode(proto_kernel_terminated_t *self,
                                    size_t size,
                                    bus_error_t *err);
 char *proto_kernel_terminated_print(const proto_kernel_terminated_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.app_started, event (broadcast): an app of a kernel was opened
+//  (kernel.start_service): started, or found running, and its port accepting
+
+typedef struct {
+    //  The kernel (required, at most 64 bytes)
+    const char *kernel_id;
+    //  Its session (at most 64 bytes)
+    const char *session_id;
+    //  The app (required, at most 64 bytes)
+    const char *app;
+    //  Started, or running when it already ran (required, at most 16 bytes)
+    const char *status;
+    //  The address proxies connect to (at most 64 bytes)
+    const char *host;
+    //  The port proxies connect to (at most 65535)
+    uint64_t port;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_kernel_app_started_t;
+
+void proto_kernel_app_started_init(proto_kernel_app_started_t *self);
+void proto_kernel_app_started_clear(proto_kernel_app_started_t *self);
+int proto_kernel_app_started_write(const proto_kernel_app_started_t *self,
+                                   bus_writer_t *writer);
+zframe_t *proto_kernel_app_started_encode(const proto_kernel_app_started_t *self);
+int proto_kernel_app_started_read(proto_kernel_app_started_t *self,
+                                  const bus_value_t *map,
+                                  bus_error_t *err);
+int proto_kernel_app_started_decode(proto_kernel_app_started_t *self,
+                                    const void *data,
+                                    size_t size,
+                                    bus_error_t *err);
+char *proto_kernel_app_started_print(const proto_kernel_app_started_t *self);
+
+//  ---------------------------------------------------------------------------
+//  kernel.app_failed, event (broadcast): an app of a kernel could not be opened: its
+//  definition, its start, or its port
+
+typedef struct {
+    //  The kernel (required, at most 64 bytes)
+    const char *kernel_id;
+    //  Its session (at most 64 bytes)
+    const char *session_id;
+    //  The app (required, at most 64 bytes)
+    const char *app;
+    //  Why, with the end of the kernel's log (at most 4096 bytes)
+    const char *detail;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_kernel_app_failed_t;
+
+void proto_kernel_app_failed_init(proto_kernel_app_failed_t *self);
+void proto_kernel_app_failed_clear(proto_kernel_app_failed_t *self);
+int proto_kernel_app_failed_write(const proto_kernel_app_failed_t *self,
+                                  bus_writer_t *writer);
+zframe_t *proto_kernel_app_failed_encode(const proto_kernel_app_failed_t *self);
+int proto_kernel_app_failed_read(proto_kernel_app_failed_t *self,
+                                 const bus_value_t *map,
+                                 bus_error_t *err);
+int proto_kernel_app_failed_decode(proto_kernel_app_failed_t *self,
+                                   const void *data,
+                                   size_t size,
+                                   bus_error_t *err);
+char *proto_kernel_app_failed_print(const proto_kernel_app_failed_t *self);
 
 //  ---------------------------------------------------------------------------
 //  kernel.stats, event (broadcast): a running kernel's resource use, from its cgroup

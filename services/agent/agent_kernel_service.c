@@ -32,6 +32,7 @@ typedef struct {
     agent_kernels_t *self;
     bus_rpc_request_t *req;
     char kernel_id[65];
+    char session_id[65];
     char name[AGENT_SERVICE_NAME_MAX + 1];
     char host[AGENT_NET_IP_MAX];
     int port;
@@ -86,7 +87,43 @@ s_answer(s_start_t *start)
     bus_writer_destroy(&writer);
     bus_log_info("kernel service open kernel=%s app=%s status=%s address=%s:%d",
                  start->kernel_id, start->name, start->status, start->host, start->port);
+    proto_kernel_app_started_t event;
+    proto_kernel_app_started_init(&event);
+    event.kernel_id = start->kernel_id;
+    event.session_id = start->session_id;
+    event.app = start->name;
+    event.status = start->status;
+    event.host = start->host;
+    event.port = (uint64_t) start->port;
+    writer = bus_writer_new();
+    if (writer && proto_kernel_app_started_write(&event, writer) == 0)
+        bus_node_publish(start->self->node, PROTO_KERNEL_APP_STARTED,
+                         bus_writer_data(writer), bus_writer_size(writer));
+    bus_writer_destroy(&writer);
     s_free(start);
+}
+
+//  kernel.app_failed, for whoever watches (detail cut to the event's most).
+static void
+s_publish_failed(agent_kernels_t *self,
+                 const char *kernel_id,
+                 const char *session_id,
+                 const char *app,
+                 const char *detail)
+{
+    char cut[4001];
+    snprintf(cut, sizeof cut, "%s", detail ? detail : "");
+    proto_kernel_app_failed_t event;
+    proto_kernel_app_failed_init(&event);
+    event.kernel_id = kernel_id;
+    event.session_id = session_id;
+    event.app = app;
+    event.detail = cut;
+    bus_writer_t *writer = bus_writer_new();
+    if (writer && proto_kernel_app_failed_write(&event, writer) == 0)
+        bus_node_publish(self->node, PROTO_KERNEL_APP_FAILED, bus_writer_data(writer),
+                         bus_writer_size(writer));
+    bus_writer_destroy(&writer);
 }
 
 //  Fails the request with detail and the end of the kernel's log.
@@ -102,6 +139,8 @@ s_fail(s_start_t *start, int status, const char *detail)
     bus_log_warning("kernel service failed kernel=%s app=%s detail=\"%s\"",
                     start->kernel_id, start->name, detail);
     bus_node_reply(start->self->node, &start->req, status, text ? text : detail, NULL, 0);
+    s_publish_failed(start->self, start->kernel_id, start->session_id, start->name,
+                     text ? text : detail);
     zstr_free(&text);
     s_free(start);
 }
@@ -350,6 +389,8 @@ agent_kernel_service_on_start(void *arg,
         start->port = ports[0];
         start->status = "started";
         snprintf(start->kernel_id, sizeof start->kernel_id, "%s", kernel->id);
+        snprintf(start->session_id, sizeof start->session_id, "%s",
+                 kernel->session_id ? kernel->session_id : "");
         snprintf(start->name, sizeof start->name, "%s", in.name);
         snprintf(start->host, sizeof start->host, "%s", kernel->ip);
         int wait_ms = bus_rpc_request_remaining_ms(req) - 250;
@@ -363,6 +404,10 @@ agent_kernel_service_on_start(void *arg,
             agent_runner_client_service(kernel->runner, in.name, script, S_RUNNER_MS,
                                         s_on_runner, start);
     }
+    //  A known app of a running kernel that cannot be opened is news too.
+    if (rc != BUS_OK && rc != BUS_STATUS_PENDING_ && kernel && !start &&
+        kernel->state == AGENT_KERNEL_RUNNING && agent_service_name_valid(in.name))
+        s_publish_failed(self, kernel->id, kernel->session_id, in.name, err->detail);
     free(script);
     proto_kernel_start_service_req_clear(&in);
     return rc;

@@ -38,7 +38,7 @@ static client_platform_t s_p;
 static harness_proc_t s_agents[2];
 static char s_bridges[2][16];
 static const char *const s_names[2] = {GS, GD};
-static const char *const s_cidrs[2] = {"10.222.0.0/24", "10.222.1.0/24"};
+static const char *s_cidrs[2]; //  harness_subnet, at the first start
 static const char *const s_mocks[2] = {MOCK_SHARES, MOCK_DEVICE};
 
 static json_t *
@@ -248,7 +248,9 @@ s_agent_up(int i)
 {
     char bridge[64], cidr[64], mock[160];
     snprintf(bridge, sizeof bridge, "agent.network.bridge=%s", s_bridges[i]);
-    snprintf(cidr, sizeof cidr, "agent.network.cidr=%s", s_cidrs[i]);
+    if (!s_cidrs[i])
+        s_cidrs[i] = harness_subnet();
+    snprintf(cidr, sizeof cidr, "agent.network.cidr=%s", s_cidrs[i] ? s_cidrs[i] : "");
     snprintf(mock, sizeof mock, "accelerators.mock=%s", s_mocks[i]);
     const char *extra[] = {
         "agent.slots.cpu=8",       "agent.slots.mem=2g",  bridge, cidr, mock,

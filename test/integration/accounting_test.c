@@ -39,16 +39,16 @@
 #define STATS_MS 500
 #define US       1000000.0
 #define MIB      1048576.0
-#define IO_MIB   20           //  the io session writes this much with fsync
-#define UP_MIB   4            //  it sends this much to the test's server
-#define DOWN_MIB 2            //  and receives this much from it
-#define GATEWAY  "10.219.0.1" //  the bridge's address (agent.network.cidr)
+#define IO_MIB   20 //  the io session writes this much with fsync
+#define UP_MIB   4  //  it sends this much to the test's server
+#define DOWN_MIB 2  //  and receives this much from it
 #define SERVE_MS 60000
 
 static char *s_dir;
 static harness_proc_t s_scheduler, s_agent, s_acct;
 static harness_endpoints_t s_ends;
 static char s_bridge[16], s_acct_rpc[160];
+static const char *s_cidr; //  the agent's kernels' subnet
 static bus_rpc_client_t *s_client, *s_acct_client;
 static int64_t s_from;
 
@@ -209,13 +209,16 @@ test_start(void)
              0);
     s_client = bus_rpc_client_new(s_ends.rpc, "test/accounting", NULL);
     T_ASSERT(s_client);
-    char bridge[64], stats[64];
+    char bridge[64], stats[64], cidr[64];
     snprintf(bridge, sizeof bridge, "agent.network.bridge=%s", s_bridge);
     snprintf(stats, sizeof stats, "agent.stats_ms=%d", STATS_MS);
+    s_cidr = harness_subnet();
+    T_ASSERT(s_cidr);
+    snprintf(cidr, sizeof cidr, "agent.network.cidr=%s", s_cidr ? s_cidr : "");
     const char *extra[] = {"agent.slots.cpu=2",
                            "agent.slots.mem=2g",
                            bridge,
-                           "agent.network.cidr=10.219.0.0/24",
+                           cidr,
                            "agent.scratch_type=hostdir", //  its writes reach a disk
                            stats,
                            NULL};
@@ -285,11 +288,14 @@ test_usage_survives_kill(void)
              RUN_S);
     snprintf(idle, sizeof idle, "sleep %d", RUN_S);
     //  Writes with fsync (so the bytes reach the disk from its cgroup), then
-    //  sends and receives through its eth0, then stays a while.
+    //  sends and receives through its eth0 (to the bridge's address, the
+    //  subnet's first), then stays a while.
+    char gateway[32];
+    harness_subnet_host(s_cidr, 1, gateway, sizeof gateway);
     snprintf(io, sizeof io,
              "dd if=/dev/zero of=/home/work/io.bin bs=1M count=%d conv=fsync && "
              "dd if=/dev/zero bs=65536 count=%d | nc %s %d >/dev/null; sleep %d",
-             IO_MIB, UP_MIB * 16, GATEWAY, port, RUN_S / 2);
+             IO_MIB, UP_MIB * 16, gateway, port, RUN_S / 2);
     //  Ids of this run: a kernel's network namespace is named after it.
     char burn_id[32], idle_id[32], io_id[32], io_kernel[40];
     snprintf(burn_id, sizeof burn_id, "s-burn-%d", (int) getpid());

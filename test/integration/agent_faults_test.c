@@ -43,6 +43,7 @@ static char *s_dir;
 static harness_proc_t s_scheduler, s_agent;
 static harness_endpoints_t s_sched; //  the scheduler, which hosts the bus
 static char s_bridge[16];
+static const char *s_cidr; //  the agent's kernels' subnet
 static char s_agent_bind[64], s_agent_addr[256];
 static bus_rpc_client_t *s_client, *s_agent_client;
 static char s_ids[SESSIONS][48], s_kernels[SESSIONS][56];
@@ -136,15 +137,14 @@ s_bridge_ports(void)
 static bool
 s_agent_up(void)
 {
-    char bridge[64], bind[96];
+    char bridge[64], bind[96], cidr[64];
     snprintf(bridge, sizeof bridge, "agent.network.bridge=%s", s_bridge);
     snprintf(bind, sizeof bind, "bus.rpc_bind=%s", s_agent_bind);
-    const char *extra[] = {"agent.slots.cpu=2",
-                           "agent.slots.mem=2g",
-                           bridge,
-                           "agent.network.cidr=10.215.0.0/24",
-                           bind,
-                           NULL};
+    if (!s_cidr)
+        s_cidr = harness_subnet(); //  the same one after a restart
+    snprintf(cidr, sizeof cidr, "agent.network.cidr=%s", s_cidr ? s_cidr : "");
+    const char *extra[] = {
+        "agent.slots.cpu=2", "agent.slots.mem=2g", bridge, cidr, bind, NULL};
     harness_bus_t bus = harness_endpoints_bus(&s_sched);
     char line[HARNESS_LINE_MAX], rpc[160];
     if (harness_agent_start(&s_agent, s_dir, "agent-a", &bus, extra, line, sizeof line) !=
@@ -438,7 +438,9 @@ test_sessions_run(void)
     proto_session_info_t info;
     T_EQ_INT(s_get(A, &info), BUS_OK);
     T_EQ_STR(info.agent_id, "agent-a");
-    T_CONTAINS(info.kernel_host, "10.215.0.");
+    char prefix[32];
+    harness_subnet_host(s_cidr, 0, prefix, sizeof prefix);
+    T_CONTAINS(info.kernel_host, prefix);
     snprintf(s_agent_addr, sizeof s_agent_addr, "%s", info.agent_addr);
     proto_session_info_clear(&info);
     T_EQ_STR(s_agent_addr, s_agent_bind);
@@ -647,13 +649,14 @@ test_create_lost_with_the_agent(void)
     harness_kill(&s_agent);
     bus_rpc_client_destroy(&s_agent_client);
     //  What a create killed before runc knew its container leaves.
-    char half[64], command[2048];
+    char half[64], command[2048], address[32];
     snprintf(half, sizeof half, "k-af-%d-half", (int) (getpid() % 100000));
+    harness_subnet_host(s_cidr, 250, address, sizeof address);
     snprintf(command, sizeof command,
              "d=%s/agent-a; mkdir -p $d/kernels/%s/scratch &&"
              " mount -t tmpfs tmpfs $d/kernels/%s/scratch &&"
-             " echo 10.215.0.250 > $d/net/%s && ip netns add bp-%s",
-             s_dir, half, half, half, half);
+             " echo %s > $d/net/%s && ip netns add bp-%s",
+             s_dir, half, half, address, half, half);
     T_EQ_INT(harness_shell(command), 0);
     T_ASSERT(s_agent_up()); //  s_agent_bind: the same port
     s_agent_client = bus_rpc_client_new(s_agent_bind, "test/agent-faults", NULL);

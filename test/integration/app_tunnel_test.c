@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bus.h"
 #include "gateway_client.h"
 #include "t.h"
 
@@ -34,6 +35,7 @@ static harness_proc_t s_agent;
 static harness_proc_t s_wsp;
 static char s_bridge[16];
 static char s_session_id[64]; //  the session "apps"
+static bus_sub_t *s_events;   //  kernel.app_* from the hub
 static char s_dummy[12];      //  an interface holding the address ports are published on
 static char s_publish[32];    //  that address
 static char s_wsp_api[128];   //  the wsproxy's API, host:port
@@ -106,6 +108,8 @@ static void
 test_start(void)
 {
     T_ASSERT(client_platform_start(&s_p, "app-tunnel", false) == 0);
+    s_events = bus_sub_new(s_p.hub_subscribe, NULL);
+    T_ASSERT(s_events && bus_sub_subscribe(s_events, "kernel.app_", NULL, NULL) == 0);
     snprintf(s_bridge, sizeof s_bridge, "bpa%d", (int) (getpid() % 100000));
     //  The agent publishes apps' ports on an address of this host that is
     //  not loopback, as on a LAN: the proxies reach every app through it.
@@ -122,8 +126,8 @@ test_start(void)
     int low = harness_free_port();
     snprintf(ports, sizeof ports, "agent.publish.ports=%d-%d", low, low + 9);
     const char *sets[] = {host, ports, NULL};
-    T_ASSERT(client_agent_start_with(&s_p, &s_agent, "agent-a", s_bridge, "10.219.0.0/24",
-                                     sets));
+    T_ASSERT(client_agent_start_with(&s_p, &s_agent, "agent-a", s_bridge,
+                                     harness_subnet(), sets));
     int status;
     json_t *r = s_request("POST", "/session",
                           "{\"name\": \"apps\", \"image\": \"" IMAGE "\","
@@ -135,6 +139,44 @@ test_start(void)
              json_string_value(json_object_get(r, "sessionId")));
     json_decref(r);
     T_EQ_INT(s_run("apps", "echo hello-from-the-app > /home/work/index.html"), 0);
+}
+
+//  Waits for a kernel.app_started (failed false) or kernel.app_failed event
+//  about app holding needle (in its status and address, or its detail).
+static bool
+s_app_event(bool failed, const char *app, const char *needle)
+{
+    int64_t deadline = bus_clock_mono_ms() + 10000;
+    while (bus_clock_mono_ms() < deadline) {
+        bus_event_t event;
+        bus_error_t err;
+        if (bus_sub_recv(s_events, &event, &err) != BUS_OK) {
+            harness_pause_ms(20);
+            continue;
+        }
+        char text[4200] = "";
+        bool match = false;
+        if (!failed && strcmp(event.topic, PROTO_KERNEL_APP_STARTED) == 0) {
+            proto_kernel_app_started_t e;
+            if (proto_kernel_app_started_decode(&e, event.body, event.body_size, &err) ==
+                BUS_OK) {
+                snprintf(text, sizeof text, "%s %s:%d", e.status, e.host, (int) e.port);
+                match = strcmp(e.app, app) == 0;
+                proto_kernel_app_started_clear(&e);
+            }
+        } else if (failed && strcmp(event.topic, PROTO_KERNEL_APP_FAILED) == 0) {
+            proto_kernel_app_failed_t e;
+            if (proto_kernel_app_failed_decode(&e, event.body, event.body_size, &err) ==
+                BUS_OK) {
+                snprintf(text, sizeof text, "%s", e.detail ? e.detail : "");
+                match = strcmp(e.app, app) == 0;
+                proto_kernel_app_failed_clear(&e);
+            }
+        }
+        if (match && strstr(text, needle))
+            return true;
+    }
+    return false;
 }
 
 static void
@@ -169,6 +211,10 @@ test_http_through_the_tunnel(void)
     T_EQ_INT(code, 1001); //  the server's end of the connection
     free(out);
     close(fd);
+    //  Who watches the bus saw it open, at the published address.
+    char expect[64];
+    snprintf(expect, sizeof expect, "started %s:", s_publish);
+    T_ASSERT(s_app_event(false, "httpd", expect));
 }
 
 //  Two at once, on tcpproxy (what the official client always uses), with a
@@ -278,6 +324,7 @@ test_refusals(void)
     text = fd >= 0 ? client_read_until(fd, "}", 5000) : NULL;
     T_CONTAINS(text, "Failed to launch the app service");
     T_CONTAINS(text, "does not allow the argument -x");
+    T_ASSERT(s_app_event(true, "httpd", "does not allow the argument -x"));
     free(text);
     if (fd >= 0)
         close(fd);
@@ -469,6 +516,7 @@ main(void)
         fprintf(stderr, "# the agent left its bridge %s\n", s_bridge);
     snprintf(command, sizeof command, "ip link del %s 2>/dev/null", s_dummy);
     (void) !system(command);
+    bus_sub_destroy(&s_events);
     client_platform_end(&s_p, t_failures > 0 || !clean);
     return clean ? T_DONE() : 1;
 }

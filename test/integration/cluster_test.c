@@ -35,7 +35,7 @@ static harness_proc_t s_scheduler, s_agents[AGENTS];
 static harness_endpoints_t s_sched; //  the scheduler, which hosts the bus
 static char s_bridges[AGENTS][16], s_agent_rpc[AGENTS][160];
 static const char *s_names[AGENTS] = {"agent-c1", "agent-c2"};
-static const char *s_cidrs[AGENTS] = {"10.221.0.0/24", "10.221.1.0/24"};
+static const char *s_cidrs[AGENTS]; //  harness_subnet, at the first start
 static bus_sub_t *s_sub;
 static bus_rpc_client_t *s_client, *s_agent_clients[AGENTS];
 
@@ -376,7 +376,10 @@ test_start(void)
                  (unsigned) (getpid() % 100000));
         char bridge[64], cidr[64];
         snprintf(bridge, sizeof bridge, "agent.network.bridge=%s", s_bridges[a]);
-        snprintf(cidr, sizeof cidr, "agent.network.cidr=%s", s_cidrs[a]);
+        if (!s_cidrs[a])
+            s_cidrs[a] = harness_subnet();
+        snprintf(cidr, sizeof cidr, "agent.network.cidr=%s",
+                 s_cidrs[a] ? s_cidrs[a] : "");
         const char *extra[] = {"agent.slots.cpu=4", "agent.slots.mem=2g", bridge, cidr,
                                NULL};
         T_ASSERT(harness_agent_start(&s_agents[a], s_dir, s_names[a], &bus, extra, line,

@@ -251,7 +251,7 @@ test_start(void)
     //  As client_agent_start, with a small scratch and room for five sessions.
     char net[64], subnet[80];
     snprintf(net, sizeof net, "agent.network.bridge=%s", s_bridge);
-    snprintf(subnet, sizeof subnet, "agent.network.cidr=%s", "10.213.0.0/24");
+    snprintf(subnet, sizeof subnet, "agent.network.cidr=%s", harness_subnet());
     const char *extra[] = {"agent.slots.cpu=8",
                            "agent.slots.mem=2g",
                            "agent.scratch_size=64m",

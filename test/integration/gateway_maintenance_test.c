@@ -100,7 +100,7 @@ static void
 test_agent_start(void)
 {
     snprintf(s_bridge, sizeof s_bridge, "bpm%d", (int) (getpid() % 100000));
-    T_ASSERT(client_agent_start(&s_p, &s_agent, AGENT, s_bridge, "10.231.0.0/24"));
+    T_ASSERT(client_agent_start(&s_p, &s_agent, AGENT, s_bridge, harness_subnet()));
 }
 
 static void

@@ -167,7 +167,7 @@ test_start(void)
     snprintf(s_bridge, sizeof s_bridge, "bpy%d", (int) (getpid() % 100000));
     char net[64], subnet[80];
     snprintf(net, sizeof net, "agent.network.bridge=%s", s_bridge);
-    snprintf(subnet, sizeof subnet, "agent.network.cidr=%s", "10.212.0.0/24");
+    snprintf(subnet, sizeof subnet, "agent.network.cidr=%s", harness_subnet());
     const char *extra[] = {"agent.slots.cpu=2", "agent.slots.mem=2g", net, subnet, NULL};
     harness_bus_t bus = {s_p.hub_publish, s_p.hub_subscribe, s_p.registry};
     T_ASSERT(harness_agent_start(&s_agent, s_p.dir, AGENT, &bus, extra, NULL, 0) == 0);

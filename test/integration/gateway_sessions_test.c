@@ -46,7 +46,7 @@ test_start(void)
 {
     T_ASSERT(client_platform_start(&s_p, "gw-sessions", true) == 0);
     snprintf(s_bridge, sizeof s_bridge, "bpg%d", (int) (getpid() % 100000));
-    T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-g", s_bridge, "10.217.0.0/24"));
+    T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-g", s_bridge, harness_subnet()));
 }
 
 static void

@@ -126,7 +126,7 @@ test_start(void)
 {
     T_ASSERT(client_platform_start(&s_p, "gw-usage", true) == 0);
     snprintf(s_bridge, sizeof s_bridge, "bpu%d", (int) (getpid() % 100000));
-    T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-u", s_bridge, "10.216.0.0/24"));
+    T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-u", s_bridge, harness_subnet()));
     T_ASSERT(client_person(&s_p, "carol@example.com", "default", "user", &s_carol));
     json_decref(client_gql(
         &s_p, &s_p.super, "mutation { create_domain(name: \"other\", props: {}) { ok } }",

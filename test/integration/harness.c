@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -45,6 +46,48 @@ harness_shell(const char *command)
 {
     int rc = system(command);
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+const char *
+harness_subnet(void)
+{
+    enum { MAX = 8 };
+    static char cidrs[MAX][24];
+    static int used;
+    mkdir(HARNESS_SUBNET_DIR, 01777);
+    for (int n = 0; n < 256 && used < MAX; n++) {
+        char path[64], command[96];
+        snprintf(path, sizeof path, HARNESS_SUBNET_DIR "/%d", n);
+        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+        if (fd < 0)
+            continue;
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            close(fd);
+            continue;
+        }
+        //  Left routed by a test that died: not usable either.
+        snprintf(command, sizeof command, "ip -4 route show 10.240.%d.0/24 | grep -q .",
+                 n);
+        if (system(command) == 0) {
+            close(fd);
+            continue;
+        }
+        //  fd stays open: the claim lasts as long as this process.
+        snprintf(cidrs[used], sizeof cidrs[used], "10.240.%d.0/24", n);
+        return cidrs[used++];
+    }
+    return NULL;
+}
+
+void
+harness_subnet_host(const char *cidr, int host, char *out, size_t size)
+{
+    const char *last = cidr ? strrchr(cidr, '.') : NULL;
+    int prefix = last ? (int) (last - cidr) + 1 : 0;
+    if (host > 0)
+        snprintf(out, size, "%.*s%d", prefix, cidr ? cidr : "", host);
+    else
+        snprintf(out, size, "%.*s", prefix, cidr ? cidr : "");
 }
 
 int

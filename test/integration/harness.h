@@ -37,6 +37,19 @@ int harness_shell(const char *command);
 //  same port after a restart. -1 when none could be found.
 int harness_free_port(void);
 
+//  A /24 for an agent's kernels ("10.240.N.0/24") that no other test
+//  process holds and no route of this host uses: two tests that gave their
+//  agents one subnet at the same time (the suite runs two at once) routed
+//  each other's kernels' traffic. The claim is an flock on
+//  HARNESS_SUBNET_DIR/N, held until the process exits. NULL when all 256
+//  are taken. The string is static.
+#define HARNESS_SUBNET_DIR "/tmp/.backplane-subnets"
+const char *harness_subnet(void);
+
+//  The address of host number host in such a subnet ("10.240.N.<host>"),
+//  into out; host 0 gives the prefix with no number ("10.240.N.").
+void harness_subnet_host(const char *cidr, int host, char *out, size_t size);
+
 //  The end of a test that ran the scheduler and an agent: stops both
 //  (SIGTERM; a clean exit and no sanitizer report expected), deletes the
 //  test's bridge (NULL: none), and removes dir unless something failed or

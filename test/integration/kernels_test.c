@@ -47,6 +47,7 @@ static harness_proc_t s_scheduler, s_agent;
 static harness_endpoints_t s_sched; //  the scheduler, which hosts the bus
 static char s_rpc[160];
 static char s_bridge[16];
+static const char *s_cidr; //  the agent's kernels' subnet
 static bus_sub_t *s_sub;
 static bus_rpc_client_t *s_client;
 
@@ -356,10 +357,12 @@ s_nothing_left(const char *id)
 static bool
 s_start_agent(void)
 {
-    char bridge[64];
+    char bridge[64], cidr[64];
     snprintf(bridge, sizeof bridge, "agent.network.bridge=%s", s_bridge);
-    const char *extra[] = {"agent.stats_ms=200", bridge,
-                           "agent.network.cidr=10.219.0.0/24", NULL};
+    if (!s_cidr)
+        s_cidr = harness_subnet(); //  the same one after a restart
+    snprintf(cidr, sizeof cidr, "agent.network.cidr=%s", s_cidr ? s_cidr : "");
+    const char *extra[] = {"agent.stats_ms=200", bridge, cidr, NULL};
     harness_bus_t bus = harness_endpoints_bus(&s_sched);
     char line[HARNESS_LINE_MAX];
     if (harness_agent_start(&s_agent, s_dir, "agent-k", &bus, extra, line, sizeof line) !=
@@ -394,7 +397,9 @@ test_create_and_started(void)
     proto_kernel_create_rep_t out;
     T_EQ_INT(s_create("k1", IMAGE, &out), BUS_OK);
     T_EQ_STR(out.kernel_id, "k1");
-    T_CONTAINS(out.kernel_host, "10.219.0.");
+    char prefix[32];
+    harness_subnet_host(s_cidr, 0, prefix, sizeof prefix);
+    T_CONTAINS(out.kernel_host, prefix);
     char host[64];
     snprintf(host, sizeof host, "%s", out.kernel_host);
     proto_kernel_create_rep_clear(&out);

@@ -32,13 +32,13 @@
 
 #define IMAGE    "local.backplane/library/busybox:latest"
 #define AGENT    "agent-logs"
-#define CIDR     "10.237.0.0/24"
 #define WAIT_MS  30000
 #define OLD_DAYS 100
 
 static client_platform_t s_p;
 static harness_proc_t s_agent;
 static char s_bridge[16];
+static const char *s_cidr; //  the agent's kernels' subnet, the same after a restart
 static client_keypair_t s_alice, s_bob;
 
 static long long
@@ -88,7 +88,9 @@ test_start(void)
 {
     T_ASSERT(client_platform_start(&s_p, "logs", false) == 0);
     snprintf(s_bridge, sizeof s_bridge, "bpl%d", (int) (getpid() % 100000));
-    T_ASSERT(client_agent_start(&s_p, &s_agent, AGENT, s_bridge, CIDR));
+    if (!s_cidr)
+        s_cidr = harness_subnet();
+    T_ASSERT(client_agent_start(&s_p, &s_agent, AGENT, s_bridge, s_cidr));
     T_ASSERT(client_person(&s_p, "alice@logs.example", "default", "user", &s_alice));
     T_ASSERT(client_person(&s_p, "bob@logs.example", "default", "user", &s_bob));
 }
@@ -138,7 +140,9 @@ test_logs_after_an_agent_restart(void)
 {
     T_EQ_INT(harness_stop(&s_agent, CLIENT_STOP_MS), 0);
     T_ASSERT(!harness_log_has_report(&s_agent));
-    T_ASSERT(client_agent_start(&s_p, &s_agent, AGENT, s_bridge, CIDR));
+    if (!s_cidr)
+        s_cidr = harness_subnet();
+    T_ASSERT(client_agent_start(&s_p, &s_agent, AGENT, s_bridge, s_cidr));
     //  The scheduler learns the new agent's address from its heartbeat.
     char *logs = NULL;
     long long deadline = s_now_ms() + WAIT_MS;

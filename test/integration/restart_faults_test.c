@@ -70,6 +70,7 @@ typedef struct {
 static service_t s_svc[SERVICES];
 static client_platform_t s_p; //  only dir, api and super: the processes are ours
 static char s_bridge[16], s_runc_root[600];
+static const char *s_cidr; //  the agent's kernels' subnet, the same after a restart
 
 //  One create of a round: its name, what the gateway answered.
 typedef struct {
@@ -146,7 +147,9 @@ s_command_lines(const int ports[PORTS])
             snprintf(path, sizeof path, "%s/images", s_p.dir);
             s_set(svc, &argc, &opt, "agent.images_dir=%s", path);
             s_set(svc, &argc, &opt, "agent.network.bridge=%s", s_bridge);
-            s_set(svc, &argc, &opt, "agent.network.cidr=%s", "10.224.0.0/24");
+            if (!s_cidr)
+                s_cidr = harness_subnet();
+            s_set(svc, &argc, &opt, "agent.network.cidr=%s", s_cidr ? s_cidr : "");
             s_set(svc, &argc, &opt, "agent.slots.cpu=%s", "64");
         }
         svc->argv[argc] = NULL;

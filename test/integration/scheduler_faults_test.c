@@ -342,10 +342,12 @@ test_start(void)
     snprintf(s_sub, sizeof s_sub, "tcp://127.0.0.1:%d", ports[1]);
     snprintf(s_registry, sizeof s_registry, "tcp://127.0.0.1:%d", ports[2]);
     T_ASSERT(s_scheduler_start());
-    char bridge[64];
+    char bridge[64], cidr[64];
     snprintf(bridge, sizeof bridge, "agent.network.bridge=%s", s_bridge);
-    const char *extra[] = {"agent.slots.cpu=2", "agent.slots.mem=4g", bridge,
-                           "agent.network.cidr=10.216.0.0/24", NULL};
+    const char *subnet = harness_subnet();
+    T_ASSERT(subnet);
+    snprintf(cidr, sizeof cidr, "agent.network.cidr=%s", subnet ? subnet : "");
+    const char *extra[] = {"agent.slots.cpu=2", "agent.slots.mem=4g", bridge, cidr, NULL};
     harness_bus_t bus = {s_pub, s_sub, s_registry};
     T_ASSERT(harness_agent_start(&s_agent, s_dir, "agent-f", &bus, extra, NULL, 0) == 0);
 }

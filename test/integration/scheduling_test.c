@@ -27,6 +27,7 @@
 #define IMAGE "local.backplane/library/busybox:latest"
 #define SMALL "{\"cpu\": 1, \"mem\": \"64m\"}" //  the agent has 2 cpus
 
+static const char *s_cidr; //  the agent's kernels' subnet
 static client_platform_t s_p;
 static harness_proc_t s_agent;
 
@@ -180,7 +181,9 @@ test_start(void)
     const char *sets[] = {"sessions.reclaim_ms=200", "sessions.pass_ms=200",
                           "agents.termination_grace_ms=1000", NULL};
     T_ASSERT(client_platform_start_with(&s_p, "scheduling", false, sets) == 0);
-    T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-s", "bps0", "10.214.0.0/24"));
+    if (!s_cidr)
+        s_cidr = harness_subnet(); //  the same one after a restart
+    T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-s", "bps0", s_cidr));
 }
 
 static void
@@ -464,7 +467,9 @@ test_agent_lost(void)
     T_EQ_INT(s_create("l-lost", NULL, "", true), 201);
     harness_kill(&s_agent);
     T_ASSERT(s_ended("l-lost", "agent-termination", 20000));
-    T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-s", "bps0", "10.214.0.0/24"));
+    if (!s_cidr)
+        s_cidr = harness_subnet(); //  the same one after a restart
+    T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-s", "bps0", s_cidr));
     char command[1024];
     snprintf(command, sizeof command,
              "for i in $(seq 100); do n=$(runc --root %s/agent-s/runc list -q | wc -l);"

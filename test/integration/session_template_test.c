@@ -102,7 +102,7 @@ test_start(void)
 {
     T_ASSERT(client_platform_start(&s_p, "templates", false) == 0);
     snprintf(s_bridge, sizeof s_bridge, "bpt%d", (int) (getpid() % 100000));
-    T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-t", s_bridge, "10.219.0.0/24"));
+    T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-t", s_bridge, harness_subnet()));
     T_ASSERT(client_person(&s_p, "alice@example.com", "default", "user", &s_alice));
     T_ASSERT(client_person(&s_p, "bob@example.com", "default", "user", &s_bob));
     T_ASSERT(client_person(&s_p, "admin@example.com", "default", "admin", &s_admin));

@@ -31,6 +31,7 @@ static char *s_dir;
 static harness_proc_t s_scheduler, s_agent;
 static harness_endpoints_t s_sched; //  the scheduler, which hosts the bus
 static char s_bridge[16];
+static const char *s_cidr; //  the agent's kernels' subnet
 static bus_sub_t *s_sub;
 static bus_rpc_client_t *s_client;
 
@@ -214,10 +215,12 @@ test_start(void)
     T_ASSERT(s_client && s_sub);
     T_ASSERT(bus_sub_subscribe(s_sub, "session.", NULL, NULL) == 0);
 
-    char bridge[64];
+    char bridge[64], cidr[64];
     snprintf(bridge, sizeof bridge, "agent.network.bridge=%s", s_bridge);
-    const char *extra[] = {"agent.slots.cpu=2", "agent.slots.mem=2g", bridge,
-                           "agent.network.cidr=10.218.0.0/24", NULL};
+    s_cidr = harness_subnet();
+    T_ASSERT(s_cidr);
+    snprintf(cidr, sizeof cidr, "agent.network.cidr=%s", s_cidr ? s_cidr : "");
+    const char *extra[] = {"agent.slots.cpu=2", "agent.slots.mem=2g", bridge, cidr, NULL};
     harness_bus_t bus = harness_endpoints_bus(&s_sched);
     T_ASSERT(harness_agent_start(&s_agent, s_dir, "agent-s", &bus, extra, NULL, 0) == 0);
 }
@@ -238,7 +241,9 @@ test_create_runs(void)
     T_EQ_INT(s_get("s-run", &info), BUS_OK);
     T_EQ_STR(info.status, "RUNNING");
     T_EQ_STR(info.agent_id, "agent-s");
-    T_CONTAINS(info.kernel_host, "10.218.0.");
+    char prefix[32];
+    harness_subnet_host(s_cidr, 0, prefix, sizeof prefix);
+    T_CONTAINS(info.kernel_host, prefix);
     T_EQ_INT(info.occupied_slots_count, 2);
     proto_session_info_clear(&info);
     //  The same id again answers what exists; the same name is refused.

@@ -595,7 +595,7 @@ test_mounts_on_two_agents(void)
     snprintf(bridge0, sizeof bridge0, "bpv%ua", tag);
     snprintf(bridge1, sizeof bridge1, "bpv%ub", tag);
     T_ASSERT(
-        client_agent_start(&s_p, &s_agents[0], "agent-v1", bridge0, "10.223.0.0/24"));
+        client_agent_start(&s_p, &s_agents[0], "agent-v1", bridge0, harness_subnet()));
     //  An automount folder: alice's own, dot-prefixed.
     T_EQ_INT(s_status(&s_kp[ALICE], "POST", "/folders", "{\"name\": \".dotfiles\"}"),
              201);
@@ -612,7 +612,7 @@ test_mounts_on_two_agents(void)
     T_EQ_STR(json_string_value(json_object_get(r, "status")), "RUNNING");
     json_decref(r);
     T_ASSERT(
-        client_agent_start(&s_p, &s_agents[1], "agent-v2", bridge1, "10.223.1.0/24"));
+        client_agent_start(&s_p, &s_agents[1], "agent-v2", bridge1, harness_subnet()));
     r = s_call(&s_kp[CAROL_RW], "POST", "/session",
                "{\"name\": \"vf-reader\", \"image\": \"" IMAGE "\","
                " \"group\": \"default\", \"config\": {\"resources\": {\"cpu\": 1,"
