@@ -82,6 +82,21 @@ test_start(void)
     T_ASSERT(client_platform_start(&s_p, "sweep", false) == 0);
     char hostport[64];
     T_ASSERT(client_storage_start(&s_p, &s_proxy, hostport, sizeof hostport));
+    //  The gateway learns of the new storage-proxy from the registry's peer
+    //  list: wait until its directory holds the volume.
+    long long deadline = s_now_ms() + WAIT_MS;
+    json_int_t volumes = 0;
+    while (volumes < 1 && s_now_ms() < deadline) {
+        json_t *r = client_gql(
+            &s_p, &s_p.super, "{ storage_volume_list(limit: 10) { total_count } }", NULL);
+        volumes = json_integer_value(json_object_get(
+            json_object_get(json_object_get(r, "data"), "storage_volume_list"),
+            "total_count"));
+        json_decref(r);
+        if (volumes < 1)
+            harness_pause_ms(100);
+    }
+    T_EQ_INT(volumes, 1);
     s_containers = harness_can_run_containers();
     if (s_containers) {
         snprintf(s_bridge, sizeof s_bridge, "bps%d", (int) (getpid() % 100000));
@@ -406,6 +421,8 @@ test_innate_mount(void)
                      ", \"mounts\": [\"innate\"]", id));
     char *text = NULL;
     T_EQ_INT(s_task_log(&s_alice, id, NULL, &text), 200);
+    if (!text || !strstr(text, "refused-it"))
+        printf("# the task's log: %s\n", text ? text : "(none)");
     T_ASSERT(text && strstr(text, "refused-it") && !strstr(text, "wrote-it"));
     free(text);
 }
