@@ -747,7 +747,8 @@ int proto_storage_files_rename_rep_decode(proto_storage_files_rename_rep_t *self
 char *proto_storage_files_rename_rep_print(const proto_storage_files_rename_rep_t *self);
 
 //  ---------------------------------------------------------------------------
-//  storage.files.move request (not idempotent): moves an entry anywhere in the folder; an
+//  storage.files.move request (not idempotent): moves an entry anywhere in the folder; a
+//  dst that is a directory (it may end with /) receives the entry under its name; an
 //  existing destination is a conflict
 
 typedef struct {
@@ -777,7 +778,8 @@ int proto_storage_files_move_req_decode(proto_storage_files_move_req_t *self,
 char *proto_storage_files_move_req_print(const proto_storage_files_move_req_t *self);
 
 //  ---------------------------------------------------------------------------
-//  storage.files.move reply (not idempotent): moves an entry anywhere in the folder; an
+//  storage.files.move reply (not idempotent): moves an entry anywhere in the folder; a
+//  dst that is a directory (it may end with /) receives the entry under its name; an
 //  existing destination is a conflict
 
 typedef struct {

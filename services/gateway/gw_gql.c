@@ -294,8 +294,9 @@ gw_gql_mutation(int rc, const char *item_key, json_t *item, bus_error_t *err)
 
 //  Every resource module's root fields (see gw_gql_root_t).
 static const gw_gql_root_t *const s_tables[] = {
-    gw_agent_gql,        gw_compute_session_gql, gw_gql_admin_roots, gw_image_gql,
-    gw_sgroup_gql_roots, gw_preset_gql_roots,    gw_vfolder_gql,     NULL,
+    gw_agent_gql,   gw_compute_session_gql, gw_gql_admin_roots,
+    gw_image_gql,   gw_sgroup_gql_roots,    gw_preset_gql_roots,
+    gw_vfolder_gql, gw_volumes_gql,         NULL,
 };
 
 //  ---------------------------------------------------------------------------
@@ -539,6 +540,7 @@ s_finish_legacy(gw_request_t *r)
 typedef struct {
     gw_request_t *r;
     bool legacy;
+    bool agents;      //  root fields read the scheduler's agents
     json_t *sessions; //  [{name, args}] of the compute_session fields to fetch
 } gql_prefetch_t;
 
@@ -561,9 +563,10 @@ s_selects(const gw_gql_field_t *field, const char *name)
 //  execution will pass them (a field whose arguments do not resolve is
 //  left to the execution, which reports it).
 static void
-s_wants(gw_request_t *r, bool *agents, json_t *sessions)
+s_wants(gw_request_t *r, bool *agents, bool *volumes, json_t *sessions)
 {
     *agents = false;
+    *volumes = false;
     const char *query = json_string_value(json_object_get(r->params, "query"));
     if (!query)
         return;
@@ -577,6 +580,7 @@ s_wants(gw_request_t *r, bool *agents, json_t *sessions)
     for (size_t i = 0; variables && i < op->selection.count; i++) {
         const gw_gql_field_t *field = &op->selection.fields[i];
         *agents |= gw_agent_is_root(field->name);
+        *volumes |= gw_volumes_is_root(field->name);
         if (!gw_compute_session_is_root(field->name) || strcmp(op->kind, "query") != 0)
             continue;
         json_t *args = s_field_args(field, op, variables, &gerr);
@@ -628,6 +632,10 @@ s_on_agents(void *arg, const bus_reply_t *reply)
     s_fetch_sessions(prefetch);
 }
 
+static void s_fetch_agents(void *arg);
+
+//  Waits for the storage directory if storage volumes are asked for, then
+//  fetches from the scheduler what the document needs.
 static void
 s_handle(gw_request_t *r, bool legacy)
 {
@@ -642,8 +650,21 @@ s_handle(gw_request_t *r, bool legacy)
     prefetch->r = r;
     prefetch->legacy = legacy;
     prefetch->sessions = sessions;
-    bool agents;
-    s_wants(r, &agents, sessions);
+    bool volumes;
+    s_wants(r, &prefetch->agents, &volumes, sessions);
+    if (volumes)
+        gw_storage_ready(gw_server_storage(r->gw), s_fetch_agents, prefetch);
+    else
+        s_fetch_agents(prefetch);
+}
+
+//  Fetches the agents if the document wants them, then the sessions.
+static void
+s_fetch_agents(void *arg)
+{
+    gql_prefetch_t *prefetch = arg;
+    gw_request_t *r = prefetch->r;
+    bool agents = prefetch->agents;
     const char *scheduler = bus_node_find(gw_server_node(r->gw), "scheduler");
     static const uint8_t empty_map = 0x80; //  scheduler.agents with no filter
     if (scheduler && agents &&

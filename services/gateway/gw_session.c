@@ -45,6 +45,7 @@ typedef struct {
     char kernel_id[GW_UUID_SIZE]; //  DELETE: whose last statistics to answer with
     gw_session_found_fn *found;   //  OP_FIND: who gets the session
     void *found_arg;
+    bool plain; //  OP_LOGS for task-logs: the log as text/plain, not JSON
 } op_t;
 
 //  What an operation does with the session it found: at is its main kernel
@@ -252,7 +253,10 @@ s_on_logs(void *arg, const bus_reply_t *reply)
     //  An ended kernel whose log the agent no longer keeps (expired, or it
     //  never started): Backend.AI answers an empty log.
     if (reply->status == BUS_STATUS_NOT_FOUND) {
-        gw_reply_json(op->r, 200, json_pack("{s:{s:s}}", "result", "logs", ""));
+        if (op->plain)
+            gw_reply_bytes(op->r, 200, GW_SESSION_TEXT_TYPE, "", 0);
+        else
+            gw_reply_json(op->r, 200, json_pack("{s:{s:s}}", "result", "logs", ""));
         s_op_free(op);
         return;
     }
@@ -263,6 +267,12 @@ s_on_logs(void *arg, const bus_reply_t *reply)
     if (proto_kernel_logs_rep_decode(&rep, reply->body, reply->body_size, &err) !=
         BUS_OK) {
         s_fail(op, BUS_STATUS_PROTOCOL, err.detail);
+        return;
+    }
+    if (op->plain) {
+        gw_reply_bytes(op->r, 200, GW_SESSION_TEXT_TYPE, rep.logs, rep.logs_size);
+        proto_kernel_logs_rep_clear(&rep);
+        s_op_free(op);
         return;
     }
     //  JSON strings are UTF-8: a log that is not (binary output, or a tail
@@ -307,7 +317,10 @@ s_act_logs(op_t *op, proto_session_info_t *info, const gw_session_kernel_t *runn
         at = &ended;
     }
     if (!at) {
-        gw_reply_json(op->r, 200, json_pack("{s:{s:s}}", "result", "logs", ""));
+        if (op->plain)
+            gw_reply_bytes(op->r, 200, GW_SESSION_TEXT_TYPE, "", 0);
+        else
+            gw_reply_json(op->r, 200, json_pack("{s:{s:s}}", "result", "logs", ""));
         s_op_free(op);
         return;
     }
@@ -429,10 +442,22 @@ s_on_found(void *arg, const bus_reply_t *reply)
 
 //  Looks the path's session up (by the caller's name, or by id), then runs
 //  operation kind on it.
-static void
-s_find(gw_request_t *r, op_kind_t kind, gw_session_found_fn *found, void *found_arg)
+//  Whether ref has a UUID's shape (then it is a session id, not a name).
+static bool
+s_is_uuid(const char *ref)
 {
-    const char *ref = gw_request_path_param(r, "session");
+    return strlen(ref) == 36 && ref[8] == '-' && ref[13] == '-' && ref[18] == '-' &&
+           ref[23] == '-';
+}
+
+static void
+s_find_ref(gw_request_t *r,
+           op_kind_t kind,
+           const char *ref,
+           bool plain,
+           gw_session_found_fn *found,
+           void *found_arg)
+{
     op_t *op = calloc(1, sizeof *op);
     if (!op || !ref) {
         free(op);
@@ -444,11 +469,10 @@ s_find(gw_request_t *r, op_kind_t kind, gw_session_found_fn *found, void *found_
     op->def = &s_ops[kind];
     op->found = found;
     op->found_arg = found_arg;
+    op->plain = plain;
     proto_session_get_req_t in;
     proto_session_get_req_init(&in);
-    bool uuid = strlen(ref) == 36 && ref[8] == '-' && ref[13] == '-' && ref[18] == '-' &&
-                ref[23] == '-';
-    if (uuid)
+    if (s_is_uuid(ref))
         in.session_id = ref;
     else {
         in.access_key = r->who.access_key;
@@ -457,6 +481,12 @@ s_find(gw_request_t *r, op_kind_t kind, gw_session_found_fn *found, void *found_
     bus_writer_t *writer = bus_writer_new();
     proto_session_get_req_write(&in, writer);
     s_ask_scheduler(op, PROTO_SESSION_GET, writer, 0, s_on_found);
+}
+
+static void
+s_find(gw_request_t *r, op_kind_t kind, gw_session_found_fn *found, void *found_arg)
+{
+    s_find_ref(r, kind, gw_request_path_param(r, "session"), false, found, found_arg);
 }
 
 //  ---------------------------------------------------------------------------
@@ -492,10 +522,34 @@ gw_session_handle_execute(gw_request_t *r)
     s_find(r, OP_EXECUTE, NULL, NULL);
 }
 
+//  GET /session/_/logs?task_id= is Backend.AI's task log (backend.ai
+//  task-logs): the log of the batch task, i.e. of the session or kernel the
+//  id names, as text/plain. Session names have at least 4 characters, so
+//  "_" is never one.
 void
 gw_session_handle_logs(gw_request_t *r)
 {
-    s_find(r, OP_LOGS, NULL, NULL);
+    const char *ref = gw_request_path_param(r, "session");
+    if (!ref || strcmp(ref, "_") != 0) {
+        s_find(r, OP_LOGS, NULL, NULL);
+        return;
+    }
+    static const char *const k_keys[] = {"task_id",  "taskId",       "kernel_id",
+                                         "kernelId", "session_name", "sessionName",
+                                         NULL};
+    const char *task = NULL;
+    char detail[128] = "task_id is required";
+    for (size_t i = 0; k_keys[i] && !task; i++)
+        if (!gw_params_str(r->params, k_keys[i], &task, detail, sizeof detail)) {
+            gw_reply_problem(r, "invalid-api-params", detail);
+            return;
+        }
+    if (!task || !s_is_uuid(task)) {
+        gw_reply_problem(r, "invalid-api-params",
+                         task ? "task_id must be a UUID" : "task_id is required");
+        return;
+    }
+    s_find_ref(r, OP_LOGS, task, true, NULL, NULL);
 }
 
 void

@@ -24,7 +24,10 @@ void gw_session_handle_destroy(gw_request_t *r);
 void gw_session_handle_rename(gw_request_t *r);
 void gw_session_handle_restart(gw_request_t *r);
 void gw_session_handle_execute(gw_request_t *r);
-//  GET /session/{session}/logs: the container's output, {"result": {"logs"}}.
+#define GW_SESSION_TEXT_TYPE "text/plain; charset=utf-8" //  a task's log
+
+//  GET /session/{session}/logs: the container's output, {"result": {"logs"}};
+//  GET /session/_/logs?task_id=UUID: a batch task's log as text/plain.
 void gw_session_handle_logs(gw_request_t *r);
 //  POST /session/{session}/interrupt: SIGINT to the running code; 204.
 void gw_session_handle_interrupt(gw_request_t *r);

@@ -128,10 +128,11 @@ s_fill(proxy_t *proxy, const bus_reply_t *reply)
                 json_array_append_new(caps, json_string(v->capabilities[c]));
             json_array_append_new(
                 proxy->volumes,
-                json_pack("{s:s, s:s, s:s, s:s, s:o, s:{s:I, s:I}}", "name", v->name,
-                          "host", v->host, "backend", v->backend, "proxy", rep.proxy,
-                          "capabilities", caps, "usage", "capacity_bytes",
-                          (json_int_t) v->capacity_bytes, "used_bytes",
+                json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:{s:I, s:I}}", "name",
+                          v->name, "host", v->host, "backend", v->backend, "proxy",
+                          rep.proxy, "path", v->path ? v->path : "", "fs_type",
+                          v->fs_type ? v->fs_type : "", "capabilities", caps, "usage",
+                          "capacity_bytes", (json_int_t) v->capacity_bytes, "used_bytes",
                           (json_int_t) v->used_bytes));
         }
         proto_storage_volumes_rep_clear(&rep);

@@ -62,8 +62,9 @@ void gw_storage_call(gw_storage_t *self,
 //  when it has no ':'.
 const char *gw_storage_volume_of(const char *host);
 
-//  Every volume known, each {"host", "backend", "capabilities",
-//  "usage": {"capacity_bytes", "used_bytes"}} in the proxies' order, the
+//  Every volume known, each {"name", "host", "backend", "proxy", "path",
+//  "fs_type", "capabilities", "usage": {"capacity_bytes", "used_bytes"}}
+//  in the proxies' order, the
 //  first proxy's first volume first. Borrowed.
 json_t *gw_storage_volumes(gw_storage_t *self);
 

@@ -44,6 +44,12 @@
 
 static const char *const s_booleans[] = {"cloneable", "reached_owner", NULL};
 
+gw_vfolder_perm_t
+gw_vfolder_shown_perm(const gw_vfolder_t *folder)
+{
+    return folder->is_owner && folder->innate ? folder->innate : folder->perm;
+}
+
 const char *
 gw_vfolder_perm_str(gw_vfolder_perm_t perm)
 {
@@ -122,6 +128,8 @@ s_from_row(gw_vfolder_t *folder, json_t *row)
     folder->host = json_string_value(json_object_get(row, "host"));
     folder->perm =
         gw_vfolder_perm_parse(json_string_value(json_object_get(row, "reached_perm")));
+    folder->innate =
+        gw_vfolder_perm_parse(json_string_value(json_object_get(row, "permission")));
     folder->is_owner = json_is_true(json_object_get(row, "reached_owner"));
     folder->admin = json_integer_value(json_object_get(row, "reached_rank")) == 3;
 }
@@ -288,10 +296,11 @@ gw_vfolder_view(const gw_vfolder_t *folder)
         folder->host, "status", json_object_get(row, "status"), "usage_mode",
         json_object_get(row, "usage_mode"), "created_at",
         json_object_get(row, "created_at"), "is_owner", folder->is_owner, "permission",
-        gw_vfolder_perm_str(folder->perm), "user", json_object_get(row, "user_uuid"),
-        "group", json_object_get(row, "group_id"), "creator",
-        json_object_get(row, "creator"), "user_email", json_object_get(row, "user_email"),
-        "group_name", json_object_get(row, "group_name"), "ownership_type",
+        gw_vfolder_perm_str(gw_vfolder_shown_perm(folder)), "user",
+        json_object_get(row, "user_uuid"), "group", json_object_get(row, "group_id"),
+        "creator", json_object_get(row, "creator"), "user_email",
+        json_object_get(row, "user_email"), "group_name",
+        json_object_get(row, "group_name"), "ownership_type",
         json_object_get(row, "ownership_type"), "type",
         json_object_get(row, "ownership_type"), "cloneable",
         json_object_get(row, "cloneable"), "max_files", 0, "max_size",

@@ -37,12 +37,19 @@ typedef enum {
 typedef struct {
     json_t *row; //  the vfolders row with group_name and user_email; owned
     char id[GW_VFOLDER_ID_SIZE];
-    const char *name; //  borrowed from row
-    const char *host; //  borrowed from row
-    gw_vfolder_perm_t perm;
-    bool is_owner; //  its user, or (for a project folder) an admin over it
-    bool admin;    //  reached through an admin role: owner's rights
+    const char *name;         //  borrowed from row
+    const char *host;         //  borrowed from row
+    gw_vfolder_perm_t perm;   //  what the caller may do through the API
+    gw_vfolder_perm_t innate; //  the folder's own (create -p, update-options -p)
+    bool is_owner;            //  its user, or (for a project folder) an admin over it
+    bool admin;               //  reached through an admin role: owner's rights
 } gw_vfolder_t;
+
+//  The permission the caller is shown and mounts the folder with by
+//  default: an owner's is the folder's innate permission (as Backend.AI
+//  shows vfolders.permission), which does not take the owner's rights
+//  away; anyone else's is what it reached the folder with.
+gw_vfolder_perm_t gw_vfolder_shown_perm(const gw_vfolder_t *folder);
 
 //  "ro", "rw", "wd"; NULL for anything else.
 const char *gw_vfolder_perm_str(gw_vfolder_perm_t perm);

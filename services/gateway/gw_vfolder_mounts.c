@@ -150,7 +150,7 @@ s_add(resolve_t *resolve,
             return false;
         }
     }
-    gw_vfolder_perm_t perm = asked ? asked : folder->perm;
+    gw_vfolder_perm_t perm = asked ? asked : gw_vfolder_shown_perm(folder);
     json_array_append_new(
         resolve->mounts, json_pack("{s:s, s:s, s:s, s:s, s:s}", "name", folder->name,
                                    "id", folder->id, "host", folder->host, "kernel_path",

@@ -645,6 +645,40 @@ done:
     return rc;
 }
 
+int
+sp_fs_move(sp_fs_t *self,
+           const char *src,
+           size_t src_len,
+           const char *dst,
+           size_t dst_len,
+           bus_error_t *err)
+{
+    assert(self);
+    //  "dir1/" is dir1, as Python's paths read it; "/" alone stays absolute.
+    while (dst_len > 1 && dst[dst_len - 1] == '/')
+        dst_len--;
+    char src_rel[SP_FS_PATH_MAX + 1], dst_rel[SP_FS_PATH_MAX + 1];
+    if (sp_fs_check_path(src, src_len, src_rel, err) != 0 ||
+        sp_fs_check_path(dst, dst_len, dst_rel, err) != 0)
+        return -1;
+    if (!*src_rel)
+        return bus_error_set(err, BUS_STATUS_INVALID, "cannot move the folder root"), -1;
+    int dir_fd = bus_beneath_open(self->root, dst_rel, O_PATH | O_DIRECTORY | O_NOFOLLOW,
+                                  0, BUS_BENEATH_IN);
+    if (dir_fd < 0)
+        return sp_fs_rename(self, src_rel, strlen(src_rel), dst_rel, strlen(dst_rel),
+                            err);
+    s_close(&dir_fd);
+    char dir[SP_FS_PATH_MAX + 1], into[SP_FS_PATH_MAX + 2];
+    const char *name = s_split(src_rel, dir);
+    int n = snprintf(into, sizeof into, "%s%s%s", dst_rel, *dst_rel ? "/" : "", name);
+    if (n < 0 || (size_t) n > SP_FS_PATH_MAX)
+        return bus_error_set(err, BUS_STATUS_INVALID, "path over %d bytes",
+                             SP_FS_PATH_MAX),
+               -1;
+    return sp_fs_rename(self, src_rel, strlen(src_rel), into, (size_t) n, err);
+}
+
 //  ---------------------------------------------------------------------------
 //  delete
 

@@ -168,6 +168,16 @@ int sp_fs_rename(sp_fs_t *self,
                  size_t dst_len,
                  bus_error_t *err);
 
+//  Moves src as `mv` and Backend.AI's move-file do: dst may end with '/',
+//  and a dst that is an existing directory (or the root, ".") receives src
+//  under its own name. Otherwise sp_fs_rename. 0, or -1 with err.
+int sp_fs_move(sp_fs_t *self,
+               const char *src,
+               size_t src_len,
+               const char *dst,
+               size_t dst_len,
+               bus_error_t *err);
+
 //  ---------------------------------------------------------------------------
 //  Deletes path: a file, a symlink (not its target), or a directory, which
 //  must be empty unless recursive (BUS_STATUS_CONFLICT). A recursive delete

@@ -401,6 +401,38 @@ test_rename(void)
     s_teardown(&fs);
 }
 
+//  move-file as `mv` does it: into an existing directory, with or without
+//  a trailing '/', and into the root; a plain new name is a rename.
+static void
+test_move(void)
+{
+    sp_fs_t *fs = s_setup();
+    T_ASSERT(fs);
+    bus_error_t err = {0};
+    s_write_file("a.txt", "a");
+    s_write_file("b.txt", "b");
+    T_EQ_INT(sp_fs_mkdir(fs, S("dir1/sub"), SP_FS_MKDIR_PARENTS, &err), 0);
+    T_EQ_INT(sp_fs_move(fs, S("a.txt"), S("dir1/"), &err), 0);
+    T_ASSERT(!s_exists(s_root, "a.txt") && s_exists(s_root, "dir1/a.txt"));
+    T_EQ_INT(sp_fs_move(fs, S("b.txt"), S("dir1/sub"), &err), 0);
+    T_ASSERT(s_exists(s_root, "dir1/sub/b.txt"));
+    T_EQ_INT(sp_fs_move(fs, S("dir1/sub/b.txt"), S("."), &err), 0);
+    T_ASSERT(s_exists(s_root, "b.txt"));
+    T_EQ_INT(sp_fs_move(fs, S("b.txt"), S("c.txt"), &err), 0);
+    T_ASSERT(s_exists(s_root, "c.txt") && !s_exists(s_root, "b.txt"));
+    //  an existing file is not replaced; a directory does not go into itself
+    T_EQ_INT(sp_fs_move(fs, S("c.txt"), S("dir1/a.txt"), &err), -1);
+    T_EQ_INT(err.status, BUS_STATUS_CONFLICT);
+    T_EQ_INT(sp_fs_move(fs, S("dir1"), S("dir1/sub/"), &err), -1);
+    T_EQ_INT(err.status, BUS_STATUS_INVALID);
+    T_EQ_INT(sp_fs_move(fs, S("c.txt"), S("/"), &err), -1);
+    T_EQ_INT(err.status, BUS_STATUS_INVALID);
+    T_EQ_INT(sp_fs_move(fs, S("c.txt"), S("../x/"), &err), -1);
+    T_EQ_INT(err.status, BUS_STATUS_INVALID);
+    T_EQ_INT(sp_fs_move(fs, S(""), S("dir1"), &err), -1);
+    s_teardown(&fs);
+}
+
 static void
 test_delete(void)
 {
@@ -932,6 +964,7 @@ main(void)
     T_RUN(test_special_files);
     T_RUN(test_mkdir);
     T_RUN(test_rename);
+    T_RUN(test_move);
     T_RUN(test_delete);
     T_RUN(test_list_pages);
     T_RUN(test_list_100k);

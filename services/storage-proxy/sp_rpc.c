@@ -675,7 +675,7 @@ s_on_move(void *arg,
     sp_fs_t *fs = NULL;
     rc = s_open(self, in.id, in.volume, &folder, &fs, err);
     if (rc == BUS_OK &&
-        sp_fs_rename(fs, in.src, strlen(in.src), in.dst, strlen(in.dst), err) != 0)
+        sp_fs_move(fs, in.src, strlen(in.src), in.dst, strlen(in.dst), err) != 0)
         rc = err->status;
     proto_storage_files_move_rep_t out;
     proto_storage_files_move_rep_init(&out);
