@@ -57,7 +57,15 @@ $(TTYD_BIN): $(TTYD_SOBJS)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -static -o $@ $^
 
-$(TTYD_TESTS): $(BUILD)/test/%: $(BUILD)/services/ttyd/%.o $(TTYD_OBJS) | $(TTYD_BIN)
+# The test runs the server built with the test's own flags (under make check, ASan and
+# UBSan), next to it; the static one in $(BUILD)/bin is what containers get.
+$(BUILD)/test/backplane-ttyd: $(BUILD)/services/ttyd/ttyd_main.o $(TTYD_OBJS)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
+$(TTYD_TESTS): $(BUILD)/test/%: $(BUILD)/services/ttyd/%.o $(TTYD_OBJS) | $(TTYD_BIN) \
+                                $(BUILD)/test/backplane-ttyd
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^
