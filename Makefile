@@ -96,7 +96,7 @@ proto:
 # ---- config: config/<service>.yaml from each binary's option table ---------------
 .PHONY: config
 config: $(BINS)
-	$(Q)for b in $(filter-out %/backplane-runner,$(BINS)); do s=$${b##*/backplane-}; $$b --print-config > config/$$s.yaml; done
+	$(Q)for b in $(filter-out %/backplane-runner %/backplane-ttyd,$(BINS)); do s=$${b##*/backplane-}; $$b --print-config > config/$$s.yaml; done
 
 # ---- format -----------------------------------------------------------------------
 FORMAT_SRCS = $(filter-out libbus/proto_%, \
@@ -139,5 +139,5 @@ help:
 # agent unpacks images whose trees have directories such as etc/rc2.d.
 DEP_FILES := $(patsubst %.c,$(BUILD)/%.d,$(wildcard libbus/*.c services/*/*.c \
                  test/*/*.c bench/*.c)) \
-             $(RUNNER_SOBJS:.o=.d) $(HARNESS:.o=.d)
+             $(RUNNER_SOBJS:.o=.d) $(TTYD_SOBJS:.o=.d) $(HARNESS:.o=.d)
 -include $(DEP_FILES)

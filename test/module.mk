@@ -51,6 +51,10 @@ FUZZ_EXTRA_fuzz_when := services/gateway/gw_when.o
 $(BUILD)/test/fuzz_when_replay: $(BUILD)/services/gateway/gw_when.o
 FUZZ_EXTRA_fuzz_runner_frames := services/agent/agent_runner_proto.o
 $(BUILD)/test/fuzz_runner_frames_replay: $(BUILD)/services/agent/agent_runner_proto.o
+TTYD_FUZZ_OBJS := $(addprefix services/ttyd/,ttyd_ws.o ttyd_msg.o ttyd_http.o \
+                    ttyd_sha1.o ttyd_buf.o)
+FUZZ_EXTRA_fuzz_ttyd := $(TTYD_FUZZ_OBJS)
+$(BUILD)/test/fuzz_ttyd_replay: $(addprefix $(BUILD)/,$(TTYD_FUZZ_OBJS))
 FUZZ_EXTRA_fuzz_auth := services/gateway/gw_auth.o
 $(BUILD)/test/fuzz_auth_replay: $(BUILD)/services/gateway/gw_auth.o
 FUZZ_EXTRA_fuzz_http_head := services/storage-proxy/sp_http_head.o

@@ -337,6 +337,9 @@ agent_bundle_config(const agent_kernel_spec_t *spec,
     if (spec->runner_path)
         json_array_append_new(mounts,
                               s_bind(AGENT_KERNEL_RUNNER_PATH, spec->runner_path, true));
+    if (spec->ttyd_path)
+        json_array_append_new(mounts,
+                              s_bind(AGENT_KERNEL_TTYD_PATH, spec->ttyd_path, true));
     json_array_append_new(mounts, s_bind(AGENT_KERNEL_RUN_DIR, run_dir, false));
     //  A file bind pins its inode: whoever updates it rewrites it in place.
     if (spec->hosts_path)

@@ -42,6 +42,7 @@
 #define AGENT_KERNEL_RUN_DIR     "/opt/backplane/run"
 #define AGENT_KERNEL_RUNNER_PATH AGENT_KERNEL_BIN_DIR "/backplane-runner"
 #define AGENT_KERNEL_TINI_PATH   AGENT_KERNEL_BIN_DIR "/tini"
+#define AGENT_KERNEL_TTYD_PATH   AGENT_KERNEL_BIN_DIR "/backplane-ttyd"
 #define AGENT_KERNEL_PATH_ENV                                                            \
     "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
@@ -88,6 +89,7 @@ typedef struct {
     int64_t shm_bytes;        //  size of /dev/shm; 0: AGENT_BUNDLE_SHM_DEFAULT
     const char *runner_path;  //  optional host path, bound at AGENT_KERNEL_RUNNER_PATH
     const char *tini_path;    //  optional host path, bound at AGENT_KERNEL_TINI_PATH
+    const char *ttyd_path;    //  optional host path, bound at AGENT_KERNEL_TTYD_PATH
     const char *netns_path;   //  optional: join this network namespace (agent_net)
     const char *hosts_path;   //  optional host file, bound read-only at /etc/hosts
     bool host_network;        //  no network namespace: share the host's network

@@ -23,6 +23,7 @@ struct _agent_containers_t {
     agent_ports_t *ports; //  apps' published ports; NULL: not published (set at new)
     char *cache_dir;      //  unpacked images
     char *runner_path;
+    char *ttyd_path; //  backplane-ttyd next to the runner; NULL when not there
     //  The inotify instance every wait for a runner adds its watch to: one
     //  for the context's life, because closing one waits for an RCU grace
     //  period (a dozen milliseconds) and would cost every create that much.
@@ -171,6 +172,16 @@ agent_containers_new(const agent_config_t *config, bus_error_t *err)
     }
     if (access(self->runner_path, X_OK) != 0)
         bus_log_warning("no kernel runner at %s (agent.runner_path)", self->runner_path);
+    //  The web terminal (the ttyd app) ships next to the runner, as `make` and
+    //  `make install` put it; without it kernels start, and the app fails.
+    char *dir = strdup(self->runner_path);
+    self->ttyd_path = dir ? zsys_sprintf("%s/backplane-ttyd", dirname(dir)) : NULL;
+    free(dir);
+    if (self->ttyd_path && access(self->ttyd_path, X_OK) != 0) {
+        bus_log_warning("no web terminal at %s: the ttyd app cannot start",
+                        self->ttyd_path);
+        zstr_free(&self->ttyd_path);
+    }
     if (*config->publish_host && s_ports_new(self, err) != 0) {
         agent_containers_destroy(&self);
         return NULL;
@@ -192,6 +203,7 @@ agent_containers_destroy(agent_containers_t **self_p)
     agent_runc_destroy(&self->runc);
     zstr_free(&self->cache_dir);
     free(self->runner_path);
+    zstr_free(&self->ttyd_path);
     free(self);
     *self_p = NULL;
 }
@@ -358,6 +370,7 @@ agent_containers_setup(agent_containers_t *self,
     spec->image_rootfs = rootfs;
     spec->runner_path = self->runner_path;
     spec->tini_path = config->tini_path;
+    spec->ttyd_path = self->ttyd_path;
     spec->netns_path = *netns ? netns : NULL;
     spec->host_network = strcmp(config->net_mode, "host") == 0;
     spec->hosts_path = hosts;

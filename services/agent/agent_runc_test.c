@@ -169,7 +169,8 @@ test_bundle_config(void)
                                 .pids_max = 20,
                                 .shm_bytes = 1 << 20,
                                 .runner_path = "/host/runner",
-                                .tini_path = "/host/tini"};
+                                .tini_path = "/host/tini",
+                                .ttyd_path = "/host/ttyd"};
     bus_error_t err = {0};
     json_t *config = agent_bundle_config(&spec, "/k/bundle/rootfs", "/k/run", &err);
     T_ASSERT(config);
@@ -226,6 +227,9 @@ test_bundle_config(void)
     T_CONTAINS(dumped,
                "\"destination\":\"/opt/backplane/bin/backplane-runner\",\"type\":"
                "\"bind\",\"source\":\"/host/runner\",\"options\":[\"rbind\",\"ro\"");
+    T_CONTAINS(dumped,
+               "\"destination\":\"/opt/backplane/bin/backplane-ttyd\",\"type\":"
+               "\"bind\",\"source\":\"/host/ttyd\",\"options\":[\"rbind\",\"ro\"");
     T_CONTAINS(dumped,
                "\"destination\":\"/opt/backplane/run\",\"type\":\"bind\",\"source\":"
                "\"/k/run\",\"options\":[\"rbind\",\"rw\"");

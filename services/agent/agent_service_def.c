@@ -48,6 +48,9 @@ static const struct {
      " \"--allow-root\", \"--ip=0.0.0.0\", \"--port={ports[0]}\","
      " \"--ServerApp.token=\", \"--ServerApp.password=\","
      " \"--ServerApp.allow_origin=*\"]}"},
+    //  Backend.AI's agent offers ttyd on every kernel; ours is backplane-ttyd.
+    {"ttyd",
+     "{\"command\": [\"" AGENT_KERNEL_TTYD_PATH "\", \"--port\", \"{ports[0]}\"]}"},
 };
 
 const char *

@@ -17,7 +17,9 @@
     Images without a definition of their own for jupyter or jupyterlab get
     the built-in one (Backend.AI's python runtime does the same): Jupyter
     on the port with no token and no password, since the platform's proxy
-    authenticates in front of it.
+    authenticates in front of it. ttyd, which Backend.AI's agent offers on
+    every kernel, is built in too: backplane-ttyd (bound read-only next to
+    the runner) on the app's port.
 
     Pure: no I/O. Copyright (c) the Backplane authors. Licensed under the
     Apache License 2.0.
@@ -46,7 +48,7 @@ typedef struct {
 //  [\w-]+), at most AGENT_SERVICE_NAME_MAX bytes.
 bool agent_service_name_valid(const char *name);
 
-//  The built-in definition of name (jupyter, jupyterlab), or NULL.
+//  The built-in definition of name (jupyter, jupyterlab, ttyd), or NULL.
 const char *agent_service_def_builtin(const char *name);
 
 //  Renders the definition (JSON text, size bytes) with vars into a shell

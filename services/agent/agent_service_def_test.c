@@ -78,7 +78,8 @@ test_names_and_ports(void)
     T_EQ_INT(agent_service_ports_parse("80;rm", ports, 4), -1);
     T_EQ_INT(agent_service_ports_parse("1,2,3,4,5", ports, 4), -1);
     T_ASSERT(agent_service_def_builtin("jupyter"));
-    T_ASSERT(!agent_service_def_builtin("ttyd"));
+    T_ASSERT(agent_service_def_builtin("ttyd"));
+    T_ASSERT(!agent_service_def_builtin("sshd"));
 }
 
 static void
@@ -95,6 +96,13 @@ test_command_and_placeholders(void)
     char *out = s_run(script, dir, NULL);
     T_EQ_STR(out, "</usr/bin/python3>\n<-m>\n<http.server>\n<--port=8080>\n"
                   "<it's {literal}>\n<8081>\n");
+    free(out);
+    free(script);
+    //  The built-in ttyd is backplane-ttyd on the app's port.
+    script = s_render(agent_service_def_builtin("ttyd"), NULL, NULL, &err, NULL);
+    T_ASSERT(script);
+    out = s_run(script, dir, NULL);
+    T_EQ_STR(out, "</opt/backplane/bin/backplane-ttyd>\n<--port>\n<8080>\n");
     free(out);
     free(script);
     //  The built-in Jupyter has no token.

@@ -134,7 +134,25 @@ gw_apps_of_image(bus_db_t *db, const char *reference)
 json_t *
 gw_apps_of_session(bus_db_t *db, const char *reference, const char *preopen_ports)
 {
-    json_t *apps = gw_apps_of_image(db, reference);
+    json_t *image = gw_apps_of_image(db, reference);
+    //  The web terminal first, as Backend.AI's agent lists it on every kernel;
+    //  an image entry of the same name or port would only shadow it.
+    json_t *apps = json_pack("[{s:s, s:s, s:[i]}]", "name", GW_APPS_TTYD_NAME, "protocol",
+                             "http", "ports", GW_APPS_TTYD_PORT);
+    size_t at;
+    json_t *app;
+    json_array_foreach(image, at, app)
+    {
+        const char *name = json_string_value(json_object_get(app, "name"));
+        bool clash = name && strcmp(name, GW_APPS_TTYD_NAME) == 0;
+        size_t i;
+        json_t *port;
+        json_array_foreach(json_object_get(app, "ports"), i, port) clash =
+            clash || json_integer_value(port) == GW_APPS_TTYD_PORT;
+        if (!clash && json_array_size(apps) < APPS_MAX)
+            json_array_append(apps, app);
+    }
+    json_decref(image);
     json_t *ports = preopen_ports ? json_loads(preopen_ports, 0, NULL) : NULL;
     size_t index;
     json_t *port;
@@ -142,7 +160,7 @@ gw_apps_of_session(bus_db_t *db, const char *reference, const char *preopen_port
     {
         json_int_t number = json_integer_value(port);
         if (!json_is_integer(port) || number < 1 || number > 65535 ||
-            json_array_size(apps) >= APPS_MAX)
+            number == GW_APPS_TTYD_PORT || json_array_size(apps) >= APPS_MAX)
             continue;
         char name[16];
         snprintf(name, sizeof name, "%" JSON_INTEGER_FORMAT, number);

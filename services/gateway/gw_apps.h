@@ -16,6 +16,11 @@
 
 #include "gw_request.h"
 
+//  The web terminal every session offers (Backend.AI's ttyd; here
+//  backplane-ttyd, started by the agent's built-in definition).
+#define GW_APPS_TTYD_NAME "ttyd"
+#define GW_APPS_TTYD_PORT 7681
+
 //  Parses a service-ports label into [{"name","protocol","ports":[int]}]
 //  (pty entries are left out, as Backend.AI does). NULL with err when the
 //  label is malformed (a port outside 1..65535, an unknown protocol).
@@ -29,8 +34,11 @@ char *gw_apps_image_label(bus_db_t *db, const char *reference, const char *key);
 //  an empty list when it has none or is unknown. Caller owns the result.
 json_t *gw_apps_of_image(bus_db_t *db, const char *reference);
 
-//  The apps of the image, then one {"name": "<port>", "protocol": "preopen",
-//  "ports": [port]} for each port of preopen_ports (a JSON array text, as
+//  {"name": "ttyd", "protocol": "http", "ports": [7681]} first (every
+//  session has the web terminal, as Backend.AI's agent adds it to every
+//  kernel), then the apps of the image (but one named ttyd or using its
+//  port), then one {"name": "<port>", "protocol": "preopen", "ports":
+//  [port]} for each port of preopen_ports but 7681 (a JSON array text, as
 //  the session info carries it; NULL or malformed: none), as Backend.AI
 //  lists config.preopen_ports. Caller owns the result.
 json_t *

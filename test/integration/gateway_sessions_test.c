@@ -104,11 +104,15 @@ test_logs_and_interrupt(void)
     r = s_request("POST", "/session/gw-first/interrupt", NULL, &status);
     T_EQ_INT(status, 204);
     json_decref(r);
-    //  busybox declares one app (app_tunnel_test opens it).
+    //  Every session has the web terminal; busybox declares one app
+    //  (app_tunnel_test opens both).
     r = s_request("GET", "/stream/session/gw-first/apps", NULL, &status);
     T_EQ_INT(status, 200);
-    T_ASSERT(json_is_array(r) && json_array_size(r) == 1);
-    T_EQ_STR(json_string_value(json_object_get(json_array_get(r, 0), "name")), "httpd");
+    T_ASSERT(json_is_array(r) && json_array_size(r) == 2);
+    char *listed = json_dumps(r, JSON_COMPACT);
+    T_EQ_STR(listed, "[{\"name\":\"ttyd\",\"protocol\":\"http\",\"ports\":[7681]},"
+                     "{\"name\":\"httpd\",\"protocol\":\"http\",\"ports\":[8000]}]");
+    free(listed);
     json_decref(r);
 }
 
@@ -673,12 +677,12 @@ test_preopen_and_bootstrap(void)
     json_decref(r);
     r = s_request("GET", "/stream/session/gw-boot/apps", NULL, &status);
     T_EQ_INT(status, 200);
-    T_EQ_INT(json_array_size(r), 3); //  the image's httpd, then the two
-    T_EQ_STR(json_string_value(json_object_get(json_array_get(r, 2), "name")), "8081");
-    T_EQ_STR(json_string_value(json_object_get(json_array_get(r, 2), "protocol")),
+    T_EQ_INT(json_array_size(r), 4); //  ttyd, the image's httpd, then the two
+    T_EQ_STR(json_string_value(json_object_get(json_array_get(r, 3), "name")), "8081");
+    T_EQ_STR(json_string_value(json_object_get(json_array_get(r, 3), "protocol")),
              "preopen");
     T_EQ_INT(json_integer_value(
-                 json_array_get(json_object_get(json_array_get(r, 2), "ports"), 0)),
+                 json_array_get(json_object_get(json_array_get(r, 3), "ports"), 0)),
              8081);
     json_decref(r);
     r = s_request(
