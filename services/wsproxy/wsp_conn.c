@@ -746,7 +746,13 @@ s_splice_max(wsp_conn_t *self, bool client)
     if (self->closing || evbuffer_get_length(e->in) || peer->fd < 0 || peer->connecting ||
         peer->shut || evbuffer_get_length(peer->out))
         return 0;
-    uint64_t max = WSP_CONN_READ_CHUNK;
+    //  the pipe counts toward the bound: never more than high held
+    size_t pending = s_pending(peer);
+    uint64_t max = pending < self->high ? self->high - pending : 0;
+    if (max > WSP_CONN_PIPE_MAX)
+        max = WSP_CONN_PIPE_MAX;
+    if (max == 0)
+        return 0;
     if (self->pipe)
         return (size_t) max;
     if (client && self->rq == RQ_BODY && self->rq_body == WSP_HTTP_BODY_LENGTH)
@@ -769,7 +775,13 @@ s_splice(end_t *e, end_t *peer, size_t max)
             peer->pipe[0] = peer->pipe[1] = -1;
             return -3;
         }
-        int size = fcntl(peer->pipe[1], F_SETPIPE_SZ, WSP_CONN_READ_CHUNK);
+        //  a MiB a splice: a quarter of the wake-ups and syscalls of 256
+        //  KiB; smaller where the user's pipe allowance
+        //  (fs.pipe-user-pages-soft) refuses a large one
+        int size = -1;
+        for (size_t want = WSP_CONN_PIPE_MAX; size <= 0 && want >= WSP_CONN_READ_CHUNK;
+             want /= 2)
+            size = fcntl(peer->pipe[1], F_SETPIPE_SZ, (int) want);
         if (size <= 0)
             size = fcntl(peer->pipe[1], F_GETPIPE_SZ);
         peer->pipe_size = size > 0 ? (size_t) size : 0;

@@ -31,6 +31,7 @@
 #include "wsp_routes.h"
 
 #define WSP_CONN_READ_CHUNK  (256 << 10) //  bytes asked of one read
+#define WSP_CONN_PIPE_MAX    (1 << 20) //  a splice pipe; never holds more than buffer_bytes
 #define WSP_CONN_PERMIT_PATH "/__wsproxy/permit"
 
 //  ---------------------------------------------------------------------------
