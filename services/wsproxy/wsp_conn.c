@@ -737,7 +737,8 @@ s_run(wsp_conn_t *self)
 
 //  How many bytes of the end may go to its peer with splice, without the
 //  proxy looking at them: none held on either side, and the bytes are a
-//  byte pipe's, or a body of known length or one read until close. 0: no.
+//  byte pipe's, a body of known length or one read until close, or the
+//  data of a chunk whose head was seen. 0: no.
 static size_t
 s_splice_max(wsp_conn_t *self, bool client)
 {
@@ -761,7 +762,13 @@ s_splice_max(wsp_conn_t *self, bool client)
         return (size_t) (self->rs_left < max ? self->rs_left : max);
     if (!client && self->rs == RS_BODY && self->rs_body == WSP_HTTP_BODY_CLOSE)
         return (size_t) max;
-    return 0;
+    //  chunked: the data of the chunk under way (its head was read and seen)
+    uint64_t data = 0;
+    if (client && self->rq == RQ_BODY && self->rq_body == WSP_HTTP_BODY_CHUNKED)
+        data = wsp_http_chunked_data_left(&self->rq_chunk);
+    if (!client && self->rs == RS_BODY && self->rs_body == WSP_HTTP_BODY_CHUNKED)
+        data = wsp_http_chunked_data_left(&self->rs_chunk);
+    return (size_t) (data < max ? data : max);
 }
 
 //  Moves up to max bytes from e's socket to peer's with splice (through
@@ -817,8 +824,12 @@ s_on_read(evutil_socket_t fd, short what, void *arg)
     ssize_t got = direct ? s_splice(e, peer, direct) : -3;
     if (got > 0) {
         //  the framing moves on as s_move_body would have moved it
-        if (self->pipe || (client ? self->rq_body : self->rs_body) == WSP_HTTP_BODY_CLOSE)
+        wsp_http_body_t body = client ? self->rq_body : self->rs_body;
+        if (self->pipe || body == WSP_HTTP_BODY_CLOSE)
             ;
+        else if (body == WSP_HTTP_BODY_CHUNKED)
+            wsp_http_chunked_skip(client ? &self->rq_chunk : &self->rs_chunk,
+                                  (uint64_t) got);
         else if (client && (self->rq_left -= (uint64_t) got) == 0)
             self->rq = RQ_DONE;
         else if (!client && (self->rs_left -= (uint64_t) got) == 0)
