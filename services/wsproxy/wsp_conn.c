@@ -122,7 +122,7 @@ s_pipe_close(end_t *e)
     if (e->pipe[1] >= 0)
         close(e->pipe[1]);
     e->pipe[0] = e->pipe[1] = -1;
-    e->piped = 0;
+    e->piped = e->pipe_size = 0;
 }
 
 static int
@@ -142,6 +142,24 @@ s_end_open(wsp_conn_t *self, end_t *e, int fd)
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     return 0;
+}
+
+//  Sets the capacity of e's pipe to want bytes. Growing, the largest that
+//  is granted between want and the capacity now (the user's pipe
+//  allowance, fs.pipe-user-pages-soft, may refuse large pipes); shrinking,
+//  only an empty pipe.
+static void
+s_pipe_resize(end_t *e, size_t want)
+{
+    int size = -1;
+    if (want < e->pipe_size) {
+        if (e->piped == 0)
+            size = fcntl(e->pipe[1], F_SETPIPE_SZ, (int) want);
+    } else
+        for (; size <= 0 && want > e->pipe_size; want /= 2)
+            size = fcntl(e->pipe[1], F_SETPIPE_SZ, (int) want);
+    if (size > 0)
+        e->pipe_size = (size_t) size;
 }
 
 //  Closes the socket; the buffers stay (emptied) for a reconnect.
@@ -782,15 +800,9 @@ s_splice(end_t *e, end_t *peer, size_t max)
             peer->pipe[0] = peer->pipe[1] = -1;
             return -3;
         }
-        //  a MiB a splice: a quarter of the wake-ups and syscalls of 256
-        //  KiB; smaller where the user's pipe allowance
-        //  (fs.pipe-user-pages-soft) refuses a large one
-        int size = -1;
-        for (size_t want = WSP_CONN_PIPE_MAX; size <= 0 && want >= WSP_CONN_READ_CHUNK;
-             want /= 2)
-            size = fcntl(peer->pipe[1], F_SETPIPE_SZ, (int) want);
-        if (size <= 0)
-            size = fcntl(peer->pipe[1], F_GETPIPE_SZ);
+        //  the kernel's default size (64 KiB) to begin with: an idle or
+        //  chatty connection holds no more pipe than that
+        int size = fcntl(peer->pipe[1], F_GETPIPE_SZ);
         peer->pipe_size = size > 0 ? (size_t) size : 0;
     }
     //  a full pipe (a slow peer) would answer EAGAIN for ever: read instead,
@@ -803,6 +815,10 @@ s_splice(end_t *e, end_t *peer, size_t max)
     if (n < 0)
         return errno == EAGAIN || errno == EINTR ? -1 : errno == EINVAL ? -3 : -2;
     peer->piped += (size_t) n;
+    //  a stream that fills the pipe gets a MiB a splice: a sixteenth of the
+    //  wake-ups and syscalls per byte of the default
+    if (peer->piped == peer->pipe_size && peer->pipe_size < WSP_CONN_PIPE_MAX)
+        s_pipe_resize(peer, WSP_CONN_PIPE_MAX);
     return n;
 }
 
@@ -955,4 +971,14 @@ wsp_conn_idle_ms(wsp_conn_t *self, int64_t now_ms)
 {
     assert(self);
     return now_ms - self->active_ms;
+}
+
+void
+wsp_conn_trim(wsp_conn_t *self)
+{
+    assert(self);
+    if (self->c.pipe[1] >= 0 && self->c.pipe_size > WSP_CONN_PIPE_MIN)
+        s_pipe_resize(&self->c, WSP_CONN_PIPE_MIN);
+    if (self->b.pipe[1] >= 0 && self->b.pipe_size > WSP_CONN_PIPE_MIN)
+        s_pipe_resize(&self->b, WSP_CONN_PIPE_MIN);
 }
