@@ -3,21 +3,21 @@
 
     Starts the wsproxy (hosting its own hub), an HTTP and WebSocket app in
     this process (test/integration/wsp_echo.h, one thread per connection),
-    opens a route with an app token and takes its permit cookie. Then, in
-    the same run and alternating so that drift on a shared machine hits
-    both alike:
-      - an HTTP download of BENCH_MB MiB (1024) through the route, straight
-        from the app, and through a bare splice relay in a process of its
-        own, as the wsproxy is (the reference: what a second loopback TCP hop costs on
-   this machine, with no HTTP at all), BENCH_ROUNDS (3) each, the order turned every
-        round, best of each;
-      - a WebSocket echo on two connections, one through the route and one
-        direct, used turn about: BENCH_WS_TRIPS (2000) round trips of a
-        32-byte message each (p50 and p99), and 256 MiB echoed in 64 KiB
-        messages (throughput).
+    opens a route with an app token and takes its permit cookie, and starts
+    a bare splice relay to the app in a process of its own, as the wsproxy
+    is (the reference: what a second loopback TCP hop costs on this
+    machine, with no HTTP at all). Then, in the same run and alternating so
+    that drift on a shared machine hits all alike:
+      - an HTTP download of BENCH_MB MiB (1024) straight from the app,
+        through the route and through the relay, BENCH_ROUNDS (3) each, the
+        order turned every round, best of each;
+      - a WebSocket echo on three connections (direct, through the route,
+        through the relay) used turn about: BENCH_WS_TRIPS (2000) round
+        trips of a 32-byte message each (p50 and p99), and 256 MiB echoed
+        in 64 KiB messages (throughput).
     Last line: wsproxy: http_ratio=X ws_ratio=Y added_p50_us=Z (ratios are
     through / direct throughput; added is the p50 round trip through less
-    the direct one). The line before it gives the bare relay's ratio.
+    the direct one). The line before it gives the same for the relay.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -47,6 +47,7 @@
 #define BENCH_READ_BUFFER (1 << 20)
 #define BENCH_HEAD_SIZE   16384
 #define BENCH_RELAY_PIPE  (1 << 20)
+#define BENCH_PATHS       3 //  direct, through the wsproxy, through the bare relay
 
 static char *s_dir;
 static harness_proc_t s_wsp;
@@ -155,33 +156,40 @@ s_ws_trip(int fd, wsp_echo_reader_t *r, const char *message, size_t size)
     return s_now() - start;
 }
 
-//  p50 and p99 of small round trips (µs) and bulk echo MiB/s, direct
-//  ([0]) and through the route ([1]), on one connection each used turn
-//  about (which goes first changes every trip).
+//  p50 and p99 of small round trips (µs) and bulk echo MiB/s on one
+//  connection per path (ports[k], cookies[k]: direct, through the route,
+//  through the bare relay), used turn about (which goes first changes
+//  every trip).
 static void
-s_ws(double p50[2], double p99[2], double mibps[2])
+s_ws(const int ports[BENCH_PATHS],
+     const char *const cookies[BENCH_PATHS],
+     double p50[BENCH_PATHS],
+     double p99[BENCH_PATHS],
+     double mibps[BENCH_PATHS])
 {
-    wsp_echo_reader_t *r[2] = {NULL, NULL};
-    int fd[2] = {s_ws_open(s_app.port, NULL, &r[0]), s_ws_open(s_port, s_cookie, &r[1])};
-    static double trips[2][BENCH_WS_TRIPS];
+    wsp_echo_reader_t *r[BENCH_PATHS];
+    int fd[BENCH_PATHS];
+    for (int k = 0; k < BENCH_PATHS; k++)
+        fd[k] = s_ws_open(ports[k], cookies[k], &r[k]);
+    static double trips[BENCH_PATHS][BENCH_WS_TRIPS];
     char small[BENCH_WS_SMALL];
     memset(small, 'x', sizeof small);
     for (int i = 0; i < 100; i++) //  warm up
-        for (int k = 0; k < 2; k++)
+        for (int k = 0; k < BENCH_PATHS; k++)
             s_ws_trip(fd[k], r[k], small, sizeof small);
     for (int i = 0; i < BENCH_WS_TRIPS; i++)
-        for (int j = 0; j < 2; j++) {
-            int k = (i + j) % 2;
+        for (int j = 0; j < BENCH_PATHS; j++) {
+            int k = (i + j) % BENCH_PATHS;
             trips[k][i] = s_ws_trip(fd[k], r[k], small, sizeof small) * 1e6;
         }
     static char block[BENCH_WS_BLOCK];
-    double seconds[2] = {0, 0};
+    double seconds[BENCH_PATHS] = {0};
     for (uint64_t done = 0, i = 0; done < BENCH_WS_BULK; done += BENCH_WS_BLOCK, i++)
-        for (int j = 0; j < 2; j++) {
-            int k = (int) ((i + (uint64_t) j) % 2);
+        for (int j = 0; j < BENCH_PATHS; j++) {
+            int k = (int) ((i + (uint64_t) j) % BENCH_PATHS);
             seconds[k] += s_ws_trip(fd[k], r[k], block, sizeof block);
         }
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < BENCH_PATHS; k++) {
         qsort(trips[k], BENCH_WS_TRIPS, sizeof trips[k][0], s_cmp_double);
         p50[k] = trips[k][BENCH_WS_TRIPS / 2];
         p99[k] = trips[k][BENCH_WS_TRIPS * 99 / 100];
@@ -366,13 +374,13 @@ main(void)
            BENCH_WS_BLOCK >> 10);
     pid_t relay = s_relay_start();
     //  [0] direct, [1] through the wsproxy, [2] through the bare relay
-    int ports[3] = {s_app.port, s_port, s_relay_port};
-    const char *cookies[3] = {NULL, s_cookie, NULL};
-    double best[3] = {1e9, 1e9, 1e9};
+    int ports[BENCH_PATHS] = {s_app.port, s_port, s_relay_port};
+    const char *const cookies[BENCH_PATHS] = {NULL, s_cookie, NULL};
+    double best[BENCH_PATHS] = {1e9, 1e9, 1e9};
     for (int round = 0; round < BENCH_ROUNDS; round++) {
-        double seconds[3];
-        for (int j = 0; j < 3; j++) {
-            int k = (round + j) % 3;
+        double seconds[BENCH_PATHS];
+        for (int j = 0; j < BENCH_PATHS; j++) {
+            int k = (round + j) % BENCH_PATHS;
             seconds[k] = s_download(ports[k], cookies[k], bytes);
             if (seconds[k] < best[k])
                 best[k] = seconds[k];
@@ -382,10 +390,10 @@ main(void)
                round + 1, (double) (bytes >> 20) / seconds[0],
                (double) (bytes >> 20) / seconds[1], (double) (bytes >> 20) / seconds[2]);
     }
+    double p50[BENCH_PATHS], p99[BENCH_PATHS], mibps[BENCH_PATHS];
+    s_ws(ports, cookies, p50, p99, mibps);
     kill(relay, SIGKILL);
     waitpid(relay, NULL, 0);
-    double p50[2], p99[2], mibps[2];
-    s_ws(p50, p99, mibps);
     printf("http download: direct %.0f MiB/s, through %.0f MiB/s (best of %d)\n",
            (double) (bytes >> 20) / best[0], (double) (bytes >> 20) / best[1],
            BENCH_ROUNDS);
@@ -401,8 +409,11 @@ main(void)
     else
         harness_rmdir(s_dir);
     free(s_dir);
-    printf("reference: a bare splice relay, %.0f MiB/s: relay_ratio=%.2f\n",
-           (double) (bytes >> 20) / best[2], best[0] / best[2]);
+    printf(
+        "reference: a bare splice relay: download %.0f MiB/s, websocket p50 %.0f us, "
+        "echo %.0f MiB/s: relay_ratio=%.2f relay_ws_ratio=%.2f relay_added_p50_us=%.0f\n",
+        (double) (bytes >> 20) / best[2], p50[2], mibps[2], best[0] / best[2],
+        mibps[2] / mibps[0], p50[2] - p50[0]);
     printf("wsproxy: http_ratio=%.2f ws_ratio=%.2f added_p50_us=%.0f\n",
            best[0] / best[1], mibps[1] / mibps[0], p50[1] - p50[0]);
     return status == 0 ? 0 : 1;
