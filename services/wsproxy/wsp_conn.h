@@ -30,10 +30,9 @@
 #include "bus.h"
 #include "wsp_routes.h"
 
-#define WSP_CONN_READ_CHUNK (256 << 10) //  bytes asked of one read
-#define WSP_CONN_PIPE_MIN   (64 << 10)  //  a splice pipe at first: the kernel's default
-#define WSP_CONN_PIPE_MAX                                                                \
-    (1 << 20) //  one a stream filled; never holds more than buffer_bytes
+#define WSP_CONN_READ_CHUNK  (256 << 10) //  bytes asked of one read
+#define WSP_CONN_PIPE_MIN    (64 << 10)  //  a splice pipe, new or quiet (the default)
+#define WSP_CONN_PIPE_MAX    (1 << 20)   //  one a splice filled (holds <= buffer_bytes)
 #define WSP_CONN_PERMIT_PATH "/__wsproxy/permit"
 
 //  ---------------------------------------------------------------------------
