@@ -3,23 +3,30 @@
 
     Starts the wsproxy (hosting its own hub), an HTTP and WebSocket app in
     this process (test/integration/wsp_echo.h, one thread per connection),
-    opens a route with an app token and takes its permit cookie. Then, in
-    the same run and alternating so that drift on a shared machine hits
-    both alike:
-      - an HTTP download of BENCH_MB MiB (1024) through the route and
-        straight from the app, BENCH_ROUNDS (3) each, best of each;
-      - a WebSocket echo: BENCH_WS_TRIPS (2000) round trips of a 32-byte
-        message (p50 and p99), and 256 MiB echoed in 64 KiB messages
-        (throughput), through the route and directly.
+    opens a route with an app token and takes its permit cookie, and starts
+    a bare splice relay to the app in a process of its own, as the wsproxy
+    is (the reference: what a second loopback TCP hop costs on this
+    machine, with no HTTP at all). Then, in the same run and alternating so
+    that drift on a shared machine hits all alike:
+      - an HTTP download of BENCH_MB MiB (1024) straight from the app,
+        through the route and through the relay, BENCH_ROUNDS (3) each, the
+        order turned every round, best of each;
+      - a WebSocket echo on three connections (direct, through the route,
+        through the relay) used turn about: BENCH_WS_TRIPS (2000) round
+        trips of a 32-byte message each (p50 and p99), and 256 MiB echoed
+        in 64 KiB messages (throughput).
     Last line: wsproxy: http_ratio=X ws_ratio=Y added_p50_us=Z (ratios are
     through / direct throughput; added is the p50 round trip through less
-    the direct one).
+    the direct one). The line before it gives the same for the relay.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
+#include <fcntl.h> //  splice: the bare relay
 #include <inttypes.h>
+#include <signal.h> //  kill: the bare relay
 #include <sys/stat.h>
+#include <sys/wait.h> //  waitpid: the bare relay
 #include <time.h>
 
 #include "bus.h"
@@ -39,6 +46,8 @@
 #define BENCH_SESSION     "00000000-0000-4000-8000-000000000001"
 #define BENCH_READ_BUFFER (1 << 20)
 #define BENCH_HEAD_SIZE   16384
+#define BENCH_RELAY_PIPE  (1 << 20)
+#define BENCH_PATHS       3 //  direct, through the wsproxy, through the bare relay
 
 static char *s_dir;
 static harness_proc_t s_wsp;
@@ -46,6 +55,7 @@ static wsp_echo_t s_app;
 static char s_api[160];
 static char s_cookie[256];
 static int s_port;
+static int s_relay_port;
 
 static void
 s_die(const char *why)
@@ -146,29 +156,137 @@ s_ws_trip(int fd, wsp_echo_reader_t *r, const char *message, size_t size)
     return s_now() - start;
 }
 
-//  p50 and p99 of small round trips (µs), and bulk echo MiB/s.
+//  p50 and p99 of small round trips (µs) and bulk echo MiB/s on one
+//  connection per path (ports[k], cookies[k]: direct, through the route,
+//  through the bare relay), used turn about (which goes first changes
+//  every trip).
 static void
-s_ws(int port, const char *cookie, double *p50, double *p99, double *mibps)
+s_ws(const int ports[BENCH_PATHS],
+     const char *const cookies[BENCH_PATHS],
+     double p50[BENCH_PATHS],
+     double p99[BENCH_PATHS],
+     double mibps[BENCH_PATHS])
 {
-    wsp_echo_reader_t *r = NULL;
-    int fd = s_ws_open(port, cookie, &r);
-    static double trips[BENCH_WS_TRIPS];
+    wsp_echo_reader_t *r[BENCH_PATHS];
+    int fd[BENCH_PATHS];
+    for (int k = 0; k < BENCH_PATHS; k++)
+        fd[k] = s_ws_open(ports[k], cookies[k], &r[k]);
+    static double trips[BENCH_PATHS][BENCH_WS_TRIPS];
     char small[BENCH_WS_SMALL];
     memset(small, 'x', sizeof small);
     for (int i = 0; i < 100; i++) //  warm up
-        s_ws_trip(fd, r, small, sizeof small);
+        for (int k = 0; k < BENCH_PATHS; k++)
+            s_ws_trip(fd[k], r[k], small, sizeof small);
     for (int i = 0; i < BENCH_WS_TRIPS; i++)
-        trips[i] = s_ws_trip(fd, r, small, sizeof small) * 1e6;
-    qsort(trips, BENCH_WS_TRIPS, sizeof trips[0], s_cmp_double);
-    *p50 = trips[BENCH_WS_TRIPS / 2];
-    *p99 = trips[BENCH_WS_TRIPS * 99 / 100];
+        for (int j = 0; j < BENCH_PATHS; j++) {
+            int k = (i + j) % BENCH_PATHS;
+            trips[k][i] = s_ws_trip(fd[k], r[k], small, sizeof small) * 1e6;
+        }
     static char block[BENCH_WS_BLOCK];
-    double seconds = 0;
-    for (uint64_t done = 0; done < BENCH_WS_BULK; done += BENCH_WS_BLOCK)
-        seconds += s_ws_trip(fd, r, block, sizeof block);
-    *mibps = (double) BENCH_WS_BULK / (1 << 20) / seconds;
-    free(r);
-    close(fd);
+    double seconds[BENCH_PATHS] = {0};
+    for (uint64_t done = 0, i = 0; done < BENCH_WS_BULK; done += BENCH_WS_BLOCK, i++)
+        for (int j = 0; j < BENCH_PATHS; j++) {
+            int k = (int) ((i + (uint64_t) j) % BENCH_PATHS);
+            seconds[k] += s_ws_trip(fd[k], r[k], block, sizeof block);
+        }
+    for (int k = 0; k < BENCH_PATHS; k++) {
+        qsort(trips[k], BENCH_WS_TRIPS, sizeof trips[k][0], s_cmp_double);
+        p50[k] = trips[k][BENCH_WS_TRIPS / 2];
+        p99[k] = trips[k][BENCH_WS_TRIPS * 99 / 100];
+        mibps[k] = (double) BENCH_WS_BULK / (1 << 20) / seconds[k];
+        free(r[k]);
+        close(fd[k]);
+    }
+}
+
+//  ---------------------------------------------------------------------------
+//  The reference: a bare relay, one thread per direction moving bytes with
+//  blocking splice through a pipe, nothing parsed. Only the download's cost
+//  of a second TCP hop is left in it.
+
+typedef struct {
+    int from, to;
+} relay_way_t;
+
+static void *
+s_relay_way(void *arg)
+{
+    relay_way_t *way = arg;
+    int pipe_fds[2];
+    if (pipe2(pipe_fds, O_CLOEXEC) == 0) {
+        fcntl(pipe_fds[1], F_SETPIPE_SZ, BENCH_RELAY_PIPE);
+        for (;;) {
+            ssize_t n = splice(way->from, NULL, pipe_fds[1], NULL, BENCH_RELAY_PIPE,
+                               SPLICE_F_MOVE);
+            if (n <= 0)
+                break;
+            while (n > 0) {
+                ssize_t m =
+                    splice(pipe_fds[0], NULL, way->to, NULL, (size_t) n, SPLICE_F_MOVE);
+                if (m <= 0)
+                    break;
+                n -= m;
+            }
+            if (n > 0)
+                break;
+        }
+        close(pipe_fds[0]);
+        close(pipe_fds[1]);
+    }
+    shutdown(way->to, SHUT_WR);
+    return NULL;
+}
+
+static void *
+s_relay(void *arg)
+{
+    int listener = (int) (intptr_t) arg;
+    for (;;) {
+        int client = accept(listener, NULL, NULL);
+        if (client < 0)
+            return NULL; //  the listener was shut down
+        int app = wsp_echo_connect(s_app.port);
+        if (app < 0) {
+            close(client);
+            continue;
+        }
+        int one = 1;
+        setsockopt(client, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        relay_way_t up = {client, app}, down = {app, client};
+        pthread_t thread;
+        if (pthread_create(&thread, NULL, s_relay_way, &up) == 0) {
+            s_relay_way(&down);
+            pthread_join(thread, NULL);
+        }
+        close(app);
+        close(client);
+    }
+}
+
+//  Starts the bare relay on a loopback port (s_relay_port) in a child
+//  process, as the wsproxy is one; its pid.
+static pid_t
+s_relay_start(void)
+{
+    int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in addr = {.sin_family = AF_INET};
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    if (listener < 0 || bind(listener, (struct sockaddr *) &addr, len) != 0 ||
+        listen(listener, 8) != 0 ||
+        getsockname(listener, (struct sockaddr *) &addr, &len) != 0)
+        s_die("the bare relay did not start");
+    s_relay_port = ntohs(addr.sin_port);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0)
+        s_die("the bare relay did not start");
+    if (pid == 0) {
+        s_relay((void *) (intptr_t) listener);
+        _exit(0);
+    }
+    close(listener);
+    return pid;
 }
 
 //  Starts the wsproxy, opens the route, takes the cookie.
@@ -254,30 +372,36 @@ main(void)
            "same run\n",
            bytes >> 20, BENCH_ROUNDS, BENCH_WS_TRIPS, BENCH_WS_SMALL, BENCH_WS_BULK >> 20,
            BENCH_WS_BLOCK >> 10);
-    double best_direct = 1e9, best_proxy = 1e9;
+    pid_t relay = s_relay_start();
+    //  [0] direct, [1] through the wsproxy, [2] through the bare relay
+    int ports[BENCH_PATHS] = {s_app.port, s_port, s_relay_port};
+    const char *const cookies[BENCH_PATHS] = {NULL, s_cookie, NULL};
+    double best[BENCH_PATHS] = {1e9, 1e9, 1e9};
     for (int round = 0; round < BENCH_ROUNDS; round++) {
-        double direct = s_download(s_app.port, NULL, bytes);
-        double proxy = s_download(s_port, s_cookie, bytes);
-        printf("  round %d: direct %.0f MiB/s, through the wsproxy %.0f MiB/s\n",
-               round + 1, (double) (bytes >> 20) / direct,
-               (double) (bytes >> 20) / proxy);
-        if (direct < best_direct)
-            best_direct = direct;
-        if (proxy < best_proxy)
-            best_proxy = proxy;
+        double seconds[BENCH_PATHS];
+        for (int j = 0; j < BENCH_PATHS; j++) {
+            int k = (round + j) % BENCH_PATHS;
+            seconds[k] = s_download(ports[k], cookies[k], bytes);
+            if (seconds[k] < best[k])
+                best[k] = seconds[k];
+        }
+        printf("  round %d: direct %.0f MiB/s, through the wsproxy %.0f MiB/s, through "
+               "the bare relay %.0f MiB/s\n",
+               round + 1, (double) (bytes >> 20) / seconds[0],
+               (double) (bytes >> 20) / seconds[1], (double) (bytes >> 20) / seconds[2]);
     }
-    double direct_p50, direct_p99, direct_mibps, proxy_p50, proxy_p99, proxy_mibps;
-    s_ws(s_app.port, NULL, &direct_p50, &direct_p99, &direct_mibps);
-    s_ws(s_port, s_cookie, &proxy_p50, &proxy_p99, &proxy_mibps);
+    double p50[BENCH_PATHS], p99[BENCH_PATHS], mibps[BENCH_PATHS];
+    s_ws(ports, cookies, p50, p99, mibps);
+    kill(relay, SIGKILL);
+    waitpid(relay, NULL, 0);
     printf("http download: direct %.0f MiB/s, through %.0f MiB/s (best of %d)\n",
-           (double) (bytes >> 20) / best_direct, (double) (bytes >> 20) / best_proxy,
+           (double) (bytes >> 20) / best[0], (double) (bytes >> 20) / best[1],
            BENCH_ROUNDS);
     printf(
         "websocket round trip: direct p50 %.0f us p99 %.0f us, through p50 %.0f us p99 "
         "%.0f us\n",
-        direct_p50, direct_p99, proxy_p50, proxy_p99);
-    printf("websocket echo: direct %.0f MiB/s, through %.0f MiB/s\n", direct_mibps,
-           proxy_mibps);
+        p50[0], p99[0], p50[1], p99[1]);
+    printf("websocket echo: direct %.0f MiB/s, through %.0f MiB/s\n", mibps[0], mibps[1]);
     int status = harness_stop(&s_wsp, BENCH_STOP_MS);
     wsp_echo_stop(&s_app);
     if (getenv("BENCH_KEEP"))
@@ -285,7 +409,12 @@ main(void)
     else
         harness_rmdir(s_dir);
     free(s_dir);
+    printf(
+        "reference: a bare splice relay: download %.0f MiB/s, websocket p50 %.0f us, "
+        "echo %.0f MiB/s: relay_ratio=%.2f relay_ws_ratio=%.2f relay_added_p50_us=%.0f\n",
+        (double) (bytes >> 20) / best[2], p50[2], mibps[2], best[0] / best[2],
+        mibps[2] / mibps[0], p50[2] - p50[0]);
     printf("wsproxy: http_ratio=%.2f ws_ratio=%.2f added_p50_us=%.0f\n",
-           best_direct / best_proxy, proxy_mibps / direct_mibps, proxy_p50 - direct_p50);
+           best[0] / best[1], mibps[1] / mibps[0], p50[1] - p50[0]);
     return status == 0 ? 0 : 1;
 }

@@ -49,6 +49,6 @@ const bus_config_option_t wsp_config_options[] = {
     {"wsproxy.cron_ms", BUS_CFG_INT, offsetof(wsp_config_t, cron_ms), WSP_CONFIG_CRON_MS,
      50, 60000, NULL,
      "period of the route cron: expiry of routes and permits, byte counters written, "
-     "idle connections closed"},
+     "idle connections closed, splice pipes of quiet ones shrunk"},
     BUS_CONFIG_END,
 };

@@ -122,7 +122,7 @@ s_pipe_close(end_t *e)
     if (e->pipe[1] >= 0)
         close(e->pipe[1]);
     e->pipe[0] = e->pipe[1] = -1;
-    e->piped = 0;
+    e->piped = e->pipe_size = 0;
 }
 
 static int
@@ -142,6 +142,24 @@ s_end_open(wsp_conn_t *self, end_t *e, int fd)
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     return 0;
+}
+
+//  Sets the capacity of e's pipe to want bytes. Growing, the largest that
+//  is granted between want and the capacity now (the user's pipe
+//  allowance, fs.pipe-user-pages-soft, may refuse large pipes); shrinking,
+//  only an empty pipe.
+static void
+s_pipe_resize(end_t *e, size_t want)
+{
+    int size = -1;
+    if (want < e->pipe_size) {
+        if (e->piped == 0)
+            size = fcntl(e->pipe[1], F_SETPIPE_SZ, (int) want);
+    } else
+        for (; size <= 0 && want > e->pipe_size; want /= 2)
+            size = fcntl(e->pipe[1], F_SETPIPE_SZ, (int) want);
+    if (size > 0)
+        e->pipe_size = (size_t) size;
 }
 
 //  Closes the socket; the buffers stay (emptied) for a reconnect.
@@ -737,7 +755,8 @@ s_run(wsp_conn_t *self)
 
 //  How many bytes of the end may go to its peer with splice, without the
 //  proxy looking at them: none held on either side, and the bytes are a
-//  byte pipe's, or a body of known length or one read until close. 0: no.
+//  byte pipe's, a body of known length or one read until close, or the
+//  data of a chunk whose head was seen. 0: no.
 static size_t
 s_splice_max(wsp_conn_t *self, bool client)
 {
@@ -746,7 +765,13 @@ s_splice_max(wsp_conn_t *self, bool client)
     if (self->closing || evbuffer_get_length(e->in) || peer->fd < 0 || peer->connecting ||
         peer->shut || evbuffer_get_length(peer->out))
         return 0;
-    uint64_t max = WSP_CONN_READ_CHUNK;
+    //  the pipe counts toward the bound: never more than high held
+    size_t pending = s_pending(peer);
+    uint64_t max = pending < self->high ? self->high - pending : 0;
+    if (max > WSP_CONN_PIPE_MAX)
+        max = WSP_CONN_PIPE_MAX;
+    if (max == 0)
+        return 0;
     if (self->pipe)
         return (size_t) max;
     if (client && self->rq == RQ_BODY && self->rq_body == WSP_HTTP_BODY_LENGTH)
@@ -755,7 +780,13 @@ s_splice_max(wsp_conn_t *self, bool client)
         return (size_t) (self->rs_left < max ? self->rs_left : max);
     if (!client && self->rs == RS_BODY && self->rs_body == WSP_HTTP_BODY_CLOSE)
         return (size_t) max;
-    return 0;
+    //  chunked: the data of the chunk under way (its head was read and seen)
+    uint64_t data = 0;
+    if (client && self->rq == RQ_BODY && self->rq_body == WSP_HTTP_BODY_CHUNKED)
+        data = wsp_http_chunked_data_left(&self->rq_chunk);
+    if (!client && self->rs == RS_BODY && self->rs_body == WSP_HTTP_BODY_CHUNKED)
+        data = wsp_http_chunked_data_left(&self->rs_chunk);
+    return (size_t) (data < max ? data : max);
 }
 
 //  Moves up to max bytes from e's socket to peer's with splice (through
@@ -769,9 +800,9 @@ s_splice(end_t *e, end_t *peer, size_t max)
             peer->pipe[0] = peer->pipe[1] = -1;
             return -3;
         }
-        int size = fcntl(peer->pipe[1], F_SETPIPE_SZ, WSP_CONN_READ_CHUNK);
-        if (size <= 0)
-            size = fcntl(peer->pipe[1], F_GETPIPE_SZ);
+        //  the kernel's default size (64 KiB) to begin with: an idle or
+        //  chatty connection holds no more pipe than that
+        int size = fcntl(peer->pipe[1], F_GETPIPE_SZ);
         peer->pipe_size = size > 0 ? (size_t) size : 0;
     }
     //  a full pipe (a slow peer) would answer EAGAIN for ever: read instead,
@@ -784,6 +815,10 @@ s_splice(end_t *e, end_t *peer, size_t max)
     if (n < 0)
         return errno == EAGAIN || errno == EINTR ? -1 : errno == EINVAL ? -3 : -2;
     peer->piped += (size_t) n;
+    //  a stream that fills the pipe gets a MiB a splice: a sixteenth of the
+    //  wake-ups and syscalls per byte of the default
+    if (peer->piped == peer->pipe_size && peer->pipe_size < WSP_CONN_PIPE_MAX)
+        s_pipe_resize(peer, WSP_CONN_PIPE_MAX);
     return n;
 }
 
@@ -805,8 +840,12 @@ s_on_read(evutil_socket_t fd, short what, void *arg)
     ssize_t got = direct ? s_splice(e, peer, direct) : -3;
     if (got > 0) {
         //  the framing moves on as s_move_body would have moved it
-        if (self->pipe || (client ? self->rq_body : self->rs_body) == WSP_HTTP_BODY_CLOSE)
+        wsp_http_body_t body = client ? self->rq_body : self->rs_body;
+        if (self->pipe || body == WSP_HTTP_BODY_CLOSE)
             ;
+        else if (body == WSP_HTTP_BODY_CHUNKED)
+            wsp_http_chunked_skip(client ? &self->rq_chunk : &self->rs_chunk,
+                                  (uint64_t) got);
         else if (client && (self->rq_left -= (uint64_t) got) == 0)
             self->rq = RQ_DONE;
         else if (!client && (self->rs_left -= (uint64_t) got) == 0)
@@ -932,4 +971,14 @@ wsp_conn_idle_ms(wsp_conn_t *self, int64_t now_ms)
 {
     assert(self);
     return now_ms - self->active_ms;
+}
+
+void
+wsp_conn_trim(wsp_conn_t *self)
+{
+    assert(self);
+    if (self->c.pipe[1] >= 0 && self->c.pipe_size > WSP_CONN_PIPE_MIN)
+        s_pipe_resize(&self->c, WSP_CONN_PIPE_MIN);
+    if (self->b.pipe[1] >= 0 && self->b.pipe_size > WSP_CONN_PIPE_MIN)
+        s_pipe_resize(&self->b, WSP_CONN_PIPE_MIN);
 }

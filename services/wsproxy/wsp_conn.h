@@ -31,6 +31,8 @@
 #include "wsp_routes.h"
 
 #define WSP_CONN_READ_CHUNK  (256 << 10) //  bytes asked of one read
+#define WSP_CONN_PIPE_MIN    (64 << 10)  //  a splice pipe, new or quiet (the default)
+#define WSP_CONN_PIPE_MAX    (1 << 20)   //  one a splice filled (holds <= buffer_bytes)
 #define WSP_CONN_PERMIT_PATH "/__wsproxy/permit"
 
 //  ---------------------------------------------------------------------------
@@ -48,5 +50,11 @@ void wsp_conn_start(wsp_conn_t *self, void *handle);
 
 //  Milliseconds since the connection last moved a byte (monotonic now_ms).
 int64_t wsp_conn_idle_ms(wsp_conn_t *self, int64_t now_ms);
+
+//  Gives back the capacity of pipes a burst grew (up to WSP_CONN_PIPE_MAX)
+//  once the connection is quiet: the route cron calls it, so that an idle
+//  WebSocket holds default-sized pipes (pipe slots are kernel memory, and
+//  counted against fs.pipe-user-pages-soft).
+void wsp_conn_trim(wsp_conn_t *self);
 
 #endif

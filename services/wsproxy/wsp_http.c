@@ -542,3 +542,19 @@ wsp_http_chunked_scan(wsp_http_chunked_t *self, const char *data, size_t n, bool
     }
     return (ssize_t) i;
 }
+
+uint64_t
+wsp_http_chunked_data_left(const wsp_http_chunked_t *self)
+{
+    assert(self);
+    return self->state == CH_DATA ? self->left : 0;
+}
+
+void
+wsp_http_chunked_skip(wsp_http_chunked_t *self, uint64_t n)
+{
+    assert(self && self->state == CH_DATA && n <= self->left);
+    self->left -= n;
+    if (self->left == 0)
+        self->state = CH_DATA_CR;
+}

@@ -114,4 +114,12 @@ typedef struct {
 ssize_t
 wsp_http_chunked_scan(wsp_http_chunked_t *self, const char *data, size_t n, bool *done);
 
+//  How many bytes of chunk data follow before the next framing byte: the
+//  proxy may move them without looking (splice), then says so with
+//  wsp_http_chunked_skip. 0 when the scanner is not inside chunk data.
+uint64_t wsp_http_chunked_data_left(const wsp_http_chunked_t *self);
+
+//  Takes n bytes of chunk data as passed (n <= wsp_http_chunked_data_left).
+void wsp_http_chunked_skip(wsp_http_chunked_t *self, uint64_t n);
+
 #endif

@@ -244,6 +244,21 @@ test_chunked(void)
     }
     T_ASSERT(done);
     T_EQ_INT(used, body_len);
+    //  chunk data passed unseen (spliced): the scan goes on after it
+    memset(&chunk, 0, sizeof chunk);
+    done = false;
+    T_EQ_INT(wsp_http_chunked_data_left(&chunk), 0);
+    T_EQ_INT(wsp_http_chunked_scan(&chunk, body, 10, &done), 10); //  "4;ext=1\r\nW"
+    T_EQ_INT(wsp_http_chunked_data_left(&chunk), 3);
+    wsp_http_chunked_skip(&chunk, 2);
+    T_EQ_INT(wsp_http_chunked_data_left(&chunk), 1);
+    wsp_http_chunked_skip(&chunk, 1);
+    T_EQ_INT(wsp_http_chunked_data_left(&chunk), 0);
+    T_EQ_INT(wsp_http_chunked_scan(&chunk, body + 13, 5, &done), 5); //  "\r\n6\r\n"
+    T_EQ_INT(wsp_http_chunked_data_left(&chunk), 6);
+    T_EQ_INT(wsp_http_chunked_scan(&chunk, all + 18, strlen(all) - 18, &done),
+             (ssize_t) (body_len - 18));
+    T_ASSERT(done);
     //  broken framing
     static const char *bad[] = {"x\r\n", "4\r\nWikiX", "4\nWiki", "10000000000000000\r\n",
                                 "0\r\n\r\x01"};

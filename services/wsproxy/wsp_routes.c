@@ -561,10 +561,12 @@ wsp_routes_cron(wsp_routes_t *self)
         while (conn) {
             void *handle = zlistx_cursor(r->conns);
             wsp_conn_t *next = zlistx_next(r->conns);
-            if (wsp_conn_idle_ms(conn, now_ms) >= idle_ms) {
+            int64_t idle = wsp_conn_idle_ms(conn, now_ms);
+            if (idle >= idle_ms) {
                 bus_log_info("idle app connection closed route=%s", r->row.id);
                 zlistx_delete(r->conns, handle);
-            }
+            } else if (idle >= (int64_t) self->config->cron_ms)
+                wsp_conn_trim(conn); //  quiet for a period: default pipes
             conn = next;
         }
         if (r->listener < 0 && s_route_listen(self, r) == 0)

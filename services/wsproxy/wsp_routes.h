@@ -104,7 +104,8 @@ wsp_routes_close_session(wsp_routes_t *self, const char *session_id, size_t *con
 
 //  The route cron: expires routes and permits, writes byte counters and
 //  expiry of routes used since the last run, closes connections idle for
-//  wsproxy.idle_timeout_s, binds ports that could not be bound.
+//  wsproxy.idle_timeout_s (and shrinks the pipes of those quiet for a
+//  period), binds ports that could not be bound.
 void wsp_routes_cron(wsp_routes_t *self);
 
 //  Appends the wsproxy's Prometheus lines (routes, connections and bytes

@@ -18,7 +18,9 @@
         routes unused for wsproxy.route_idle_s and permits past
         wsproxy.permit_ttl_s, writes the byte counters and expiry of
         routes that moved bytes, closes connections silent both ways for
-        wsproxy.idle_timeout_s, binds route ports that were busy at start;
+        wsproxy.idle_timeout_s and shrinks the splice pipes of those
+        quiet for a period (wsp_conn_trim), binds route ports that were
+        busy at start;
       - the connect timeout of each connection to an app,
         wsproxy.connect_timeout_ms (wsp_conn): the client gets 502.
 

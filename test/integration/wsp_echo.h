@@ -8,6 +8,8 @@
       GET /fast?n=N     N bytes of a block written again and again (benches)
       GET /chunked      WSP_ECHO_CHUNKS chunks of wsp_echo_byte(i), sizes
                         1, 2, 3, ... bytes times WSP_ECHO_CHUNK_STEP
+      GET /chunked?n=N&size=S  N bytes of wsp_echo_byte(i), chunked, in
+                        chunks of S bytes (the last one shorter)
       GET /headers      "host=<Host>\ncookie=<Cookie>\n"
       POST /upload      "<bytes received>" (Content-Length or chunked)
       GET /ws           a WebSocket (RFC 6455) echoing every message
@@ -407,6 +409,29 @@ wsp_echo_conn(void *arg)
                      wsp_echo_write(fd, "\r\n", 2) == 0;
                 free(chunk);
                 at += size;
+            }
+            if (!ok || wsp_echo_write(fd, "0\r\n\r\n", 5) != 0)
+                break;
+        } else if (strncmp(path, "/chunked?", 9) == 0) {
+            unsigned long long size = 0, step = 0;
+            if (sscanf(path, "/chunked?n=%llu&size=%llu", &size, &step) != 2 || !step)
+                break;
+            n = snprintf(answer, sizeof answer,
+                         "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
+            bool ok = wsp_echo_write(fd, answer, (size_t) n) == 0;
+            unsigned long long at = 0;
+            while (ok && at < size) {
+                unsigned long long end = at + step < size ? at + step : size;
+                n = snprintf(answer, sizeof answer, "%llx\r\n", end - at);
+                ok = wsp_echo_write(fd, answer, (size_t) n) == 0;
+                while (ok && at < end) {
+                    size_t take = end - at < (1 << 16) ? (size_t) (end - at) : (1 << 16);
+                    for (size_t i = 0; i < take; i++)
+                        block[i] = (char) wsp_echo_byte(at + i);
+                    ok = wsp_echo_write(fd, block, take) == 0;
+                    at += take;
+                }
+                ok = ok && wsp_echo_write(fd, "\r\n", 2) == 0;
             }
             if (!ok || wsp_echo_write(fd, "0\r\n\r\n", 5) != 0)
                 break;
