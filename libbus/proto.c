@@ -86,12 +86,12 @@ proto_in_init(proto_in_t *self,
 typedef struct _proto_block_t proto_block_t;
 struct _proto_block_t {
     proto_block_t *next;
-    size_t size;   //  bytes after the header
+    size_t size; //  bytes after the header
     size_t used;
     void *adopted; //  heap memory freed with the block (proto_arena_adopt)
 };
 
-#define PROTO_BLOCK_HEADER                                                              \
+#define PROTO_BLOCK_HEADER                                                               \
     ((sizeof(proto_block_t) + PROTO_ARENA_ALIGN - 1) & ~(size_t) (PROTO_ARENA_ALIGN - 1))
 
 void *

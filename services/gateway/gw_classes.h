@@ -59,6 +59,7 @@
 #include "gw_health.h"
 #include "gw_manager.h"
 #include "gw_etcd.h"
+#include "gw_dotfile.h"
 #include "gw_usage.h"
 #include "gw_usage_admin.h"
 #include "gw_live_stat.h"
