@@ -45,8 +45,8 @@
 #define PROTO_REQUIRED  1          //  read and valid flag: the key must be there
 #define PROTO_PATH_MAX  96         //  "peers[12].node" in error details
 
-#define PROTO_ARENA_BLOCK 1024 //  bytes of a decoder's arena block
-#define PROTO_ARENA_ALIGN 16   //  every arena allocation starts on this boundary
+#define PROTO_ARENA_BLOCK  1024 //  bytes of a decoder's arena block
+#define PROTO_ARENA_ALIGN  16   //  every arena allocation starts on this boundary
 
 //  A map field: pairs in wire order. Borrowed, like every pointer in a struct:
 //  the decoder points them into its arena, a producer anywhere it likes.
