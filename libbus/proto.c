@@ -1467,6 +1467,80 @@ s_image_catalog_roundtrip(const void *data, size_t size)
 }
 
 static int
+s_image_rescan_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_image_rescan_req_t msg;
+    int rc = proto_image_rescan_req_decode(&msg, data, size, err);
+    proto_image_rescan_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_image_rescan_req_print(const void *data, size_t size)
+{
+    proto_image_rescan_req_t msg;
+    char *text = NULL;
+    if (proto_image_rescan_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_image_rescan_req_print(&msg);
+    proto_image_rescan_req_clear(&msg);
+    return text;
+}
+
+static int
+s_image_rescan_req_roundtrip(const void *data, size_t size)
+{
+    proto_image_rescan_req_t one, two;
+    if (proto_image_rescan_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_image_rescan_req_encode(&one);
+    proto_image_rescan_req_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_image_rescan_req_encode(&two);
+    char *text_one = proto_image_rescan_req_print(&one);
+    char *text_two = proto_image_rescan_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_image_rescan_req_clear(&one);
+    proto_image_rescan_req_clear(&two);
+    return rc;
+}
+
+static int
+s_image_rescan_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_image_rescan_rep_t msg;
+    int rc = proto_image_rescan_rep_decode(&msg, data, size, err);
+    proto_image_rescan_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_image_rescan_rep_print(const void *data, size_t size)
+{
+    proto_image_rescan_rep_t msg;
+    char *text = NULL;
+    if (proto_image_rescan_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_image_rescan_rep_print(&msg);
+    proto_image_rescan_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_image_rescan_rep_roundtrip(const void *data, size_t size)
+{
+    proto_image_rescan_rep_t one, two;
+    if (proto_image_rescan_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_image_rescan_rep_encode(&one);
+    proto_image_rescan_rep_decode(&two, s_frame_data(first), s_frame_size(first), NULL);
+    zframe_t *second = proto_image_rescan_rep_encode(&two);
+    char *text_one = proto_image_rescan_rep_print(&one);
+    char *text_two = proto_image_rescan_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_image_rescan_rep_clear(&one);
+    proto_image_rescan_rep_clear(&two);
+    return rc;
+}
+
+static int
 s_kernel_started_validate(const void *data, size_t size, bus_error_t *err)
 {
     proto_kernel_started_t msg;
@@ -5580,6 +5654,22 @@ const proto_entry_t proto_entries[] = {
         .validate = s_image_catalog_validate,
         .print = s_image_catalog_print,
         .roundtrip = s_image_catalog_roundtrip,
+    },
+    {
+        .name = "image.rescan",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_image_rescan_req_validate,
+        .print = s_image_rescan_req_print,
+        .roundtrip = s_image_rescan_req_roundtrip,
+    },
+    {
+        .name = "image.rescan",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_image_rescan_rep_validate,
+        .print = s_image_rescan_rep_print,
+        .roundtrip = s_image_rescan_rep_roundtrip,
     },
     {
         .name = "kernel.started",

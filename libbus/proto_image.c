@@ -262,3 +262,225 @@ proto_image_catalog_print(const proto_image_catalog_t *self)
     s_catalog_print(self, &text);
     return proto_text_finish(&text);
 }
+
+//  ---------------------------------------------------------------------------
+//  image.rescan request
+
+static bool
+s_rescan_req_valid(const proto_image_rescan_req_t *self)
+{
+    if (!proto_valid_str(self->agent_id, 0, 128))
+        return false;
+    return true;
+}
+
+static void
+s_rescan_req_write(const proto_image_rescan_req_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 0;
+    pairs += self->agent_id != NULL;
+    bus_writer_map(writer, pairs);
+    if (self->agent_id != NULL)
+        proto_write_str(writer, "agent_id", self->agent_id);
+}
+
+static void
+s_rescan_req_read(proto_image_rescan_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "agent_id", 0, 128, &self->agent_id);
+}
+
+static void
+s_rescan_req_print(const proto_image_rescan_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "agent_id", self->agent_id);
+}
+
+void
+proto_image_rescan_req_init(proto_image_rescan_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_image_rescan_req_clear(proto_image_rescan_req_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_image_rescan_req_write(const proto_image_rescan_req_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_rescan_req_valid(self))
+        return -1;
+    s_rescan_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_image_rescan_req_encode(const proto_image_rescan_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_image_rescan_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_image_rescan_req_read(proto_image_rescan_req_t *self,
+                            const bus_value_t *map,
+                            bus_error_t *err)
+{
+    proto_in_t in;
+    proto_image_rescan_req_init(self);
+    proto_in_init(&in, "image.rescan request", map, &self->owned_, err);
+    s_rescan_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_image_rescan_req_clear(self);
+    return in.status;
+}
+
+int
+proto_image_rescan_req_decode(proto_image_rescan_req_t *self,
+                              const void *data,
+                              size_t size,
+                              bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_image_rescan_req_read(self, map, err);
+}
+
+char *
+proto_image_rescan_req_print(const proto_image_rescan_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_rescan_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  image.rescan reply
+
+static bool
+s_rescan_rep_valid(const proto_image_rescan_rep_t *self)
+{
+    if (!proto_valid_str(self->agent_id, PROTO_REQUIRED, 128))
+        return false;
+    if (!proto_valid_count(self->images, self->images_count, 10000))
+        return false;
+    for (size_t i = 0; i < self->images_count; i++)
+        if (!s_info_valid(&self->images[i]))
+            return false;
+    return true;
+}
+
+static void
+s_rescan_rep_write(const proto_image_rescan_rep_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 1;
+    pairs += self->images_count > 0;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "agent_id", self->agent_id);
+    if (self->images_count > 0) {
+        proto_write_array(writer, "images", self->images_count);
+        for (size_t i = 0; i < self->images_count; i++)
+            s_info_write(&self->images[i], writer);
+    }
+}
+
+static void
+s_rescan_rep_read(proto_image_rescan_rep_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "agent_id", PROTO_REQUIRED, 128, &self->agent_id);
+    self->images = proto_read_list(in, "images", 0, 10000, sizeof *self->images,
+                                   s_info_item, &self->images_count);
+}
+
+static void
+s_rescan_rep_print(const proto_image_rescan_rep_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "agent_id", self->agent_id);
+    proto_print_count(text, "images", self->images_count);
+}
+
+void
+proto_image_rescan_rep_init(proto_image_rescan_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_image_rescan_rep_clear(proto_image_rescan_rep_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_image_rescan_rep_write(const proto_image_rescan_rep_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_rescan_rep_valid(self))
+        return -1;
+    s_rescan_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_image_rescan_rep_encode(const proto_image_rescan_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_image_rescan_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_image_rescan_rep_read(proto_image_rescan_rep_t *self,
+                            const bus_value_t *map,
+                            bus_error_t *err)
+{
+    proto_in_t in;
+    proto_image_rescan_rep_init(self);
+    proto_in_init(&in, "image.rescan reply", map, &self->owned_, err);
+    s_rescan_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_image_rescan_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_image_rescan_rep_decode(proto_image_rescan_rep_t *self,
+                              const void *data,
+                              size_t size,
+                              bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_image_rescan_rep_read(self, map, err);
+}
+
+char *
+proto_image_rescan_rep_print(const proto_image_rescan_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_rescan_rep_print(self, &text);
+    return proto_text_finish(&text);
+}

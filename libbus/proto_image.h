@@ -14,6 +14,7 @@
 
 //  Topics (events) and method names (RPC).
 #define PROTO_IMAGE_CATALOG "image.catalog"
+#define PROTO_IMAGE_RESCAN  "image.rescan"
 
 //  ---------------------------------------------------------------------------
 //  image.info, a nested value: one image on an agent
@@ -78,5 +79,59 @@ int proto_image_catalog_decode(proto_image_catalog_t *self,
                                size_t size,
                                bus_error_t *err);
 char *proto_image_catalog_print(const proto_image_catalog_t *self);
+
+//  ---------------------------------------------------------------------------
+//  image.rescan request (idempotent): rescan the agent's image store now and answer what
+//  it holds (announcing a changed image.catalog as the rescan timer does)
+
+typedef struct {
+    //  The agent meant; empty: whoever answers (at most 128 bytes)
+    const char *agent_id;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_image_rescan_req_t;
+
+void proto_image_rescan_req_init(proto_image_rescan_req_t *self);
+void proto_image_rescan_req_clear(proto_image_rescan_req_t *self);
+int proto_image_rescan_req_write(const proto_image_rescan_req_t *self,
+                                 bus_writer_t *writer);
+zframe_t *proto_image_rescan_req_encode(const proto_image_rescan_req_t *self);
+int proto_image_rescan_req_read(proto_image_rescan_req_t *self,
+                                const bus_value_t *map,
+                                bus_error_t *err);
+int proto_image_rescan_req_decode(proto_image_rescan_req_t *self,
+                                  const void *data,
+                                  size_t size,
+                                  bus_error_t *err);
+char *proto_image_rescan_req_print(const proto_image_rescan_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  image.rescan reply (idempotent): rescan the agent's image store now and answer what it
+//  holds (announcing a changed image.catalog as the rescan timer does)
+
+typedef struct {
+    //  The agent that scanned (required, at most 128 bytes)
+    const char *agent_id;
+    //  Every image it has now (image.catalog's list); empty means none (at most 10000
+    //  items)
+    const proto_image_info_t *images;
+    size_t images_count;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_image_rescan_rep_t;
+
+#define PROTO_IMAGE_RESCAN_REP_IMAGES_MAX 10000
+
+void proto_image_rescan_rep_init(proto_image_rescan_rep_t *self);
+void proto_image_rescan_rep_clear(proto_image_rescan_rep_t *self);
+int proto_image_rescan_rep_write(const proto_image_rescan_rep_t *self,
+                                 bus_writer_t *writer);
+zframe_t *proto_image_rescan_rep_encode(const proto_image_rescan_rep_t *self);
+int proto_image_rescan_rep_read(proto_image_rescan_rep_t *self,
+                                const bus_value_t *map,
+                                bus_error_t *err);
+int proto_image_rescan_rep_decode(proto_image_rescan_rep_t *self,
+                                  const void *data,
+                                  size_t size,
+                                  bus_error_t *err);
+char *proto_image_rescan_rep_print(const proto_image_rescan_rep_t *self);
 
 #endif

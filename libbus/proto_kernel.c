@@ -1104,6 +1104,8 @@ s_create_req_valid(const proto_kernel_create_req_t *self)
         return false;
     if (!proto_valid_str(self->mounts, 0, 65536))
         return false;
+    if (!proto_valid_str(self->dotfiles, 0, 262144))
+        return false;
     return true;
 }
 
@@ -1127,6 +1129,7 @@ s_create_req_write(const proto_kernel_create_req_t *self, bus_writer_t *writer)
     pairs += self->group_id != NULL;
     pairs += self->bootstrap_script != NULL;
     pairs += self->mounts != NULL;
+    pairs += self->dotfiles != NULL;
     bus_writer_map(writer, pairs);
     proto_write_str(writer, "kernel_id", self->kernel_id);
     proto_write_str(writer, "session_id", self->session_id);
@@ -1166,6 +1169,8 @@ s_create_req_write(const proto_kernel_create_req_t *self, bus_writer_t *writer)
         proto_write_str(writer, "bootstrap_script", self->bootstrap_script);
     if (self->mounts != NULL)
         proto_write_str(writer, "mounts", self->mounts);
+    if (self->dotfiles != NULL)
+        proto_write_str(writer, "dotfiles", self->dotfiles);
 }
 
 static void
@@ -1193,6 +1198,7 @@ s_create_req_read(proto_kernel_create_req_t *self, proto_in_t *in)
     proto_read_str(in, "group_id", 0, 64, &self->group_id);
     proto_read_str(in, "bootstrap_script", 0, 65536, &self->bootstrap_script);
     proto_read_str(in, "mounts", 0, 65536, &self->mounts);
+    proto_read_str(in, "dotfiles", 0, 262144, &self->dotfiles);
 }
 
 static void
@@ -1220,6 +1226,7 @@ s_create_req_print(const proto_kernel_create_req_t *self, proto_text_t *text)
     proto_print_str(text, "group_id", self->group_id);
     proto_print_str(text, "bootstrap_script", self->bootstrap_script);
     proto_print_str(text, "mounts", self->mounts);
+    proto_print_str(text, "dotfiles", self->dotfiles);
 }
 
 void

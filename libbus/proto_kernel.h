@@ -365,6 +365,10 @@ typedef struct {
     //  kernel_path, permission}: host_path (absolute, on the agent's host) appears at
     //  kernel_path, read-only when permission is ro; absent: none (at most 65536 bytes)
     const char *mounts;
+    //  JSON array of files written into /home/work before the runner starts, each {path
+    //  (relative to /home/work), permission (3 octal digits), data}, owned by the
+    //  kernel's user; absent: none (at most 262144 bytes)
+    const char *dotfiles;
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_create_req_t;
 

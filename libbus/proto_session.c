@@ -666,6 +666,8 @@ s_create_req_valid(const proto_session_create_req_t *self)
         return false;
     if (!proto_valid_str(self->mounts, 0, 65536))
         return false;
+    if (!proto_valid_str(self->dotfiles, 0, 262144))
+        return false;
     return true;
 }
 
@@ -685,6 +687,7 @@ s_create_req_write(const proto_session_create_req_t *self, bus_writer_t *writer)
     pairs += self->dependencies != NULL;
     pairs += self->limits != NULL;
     pairs += self->mounts != NULL;
+    pairs += self->dotfiles != NULL;
     bus_writer_map(writer, pairs);
     proto_write_str(writer, "session_id", self->session_id);
     proto_write_str(writer, "kernel_id", self->kernel_id);
@@ -724,6 +727,8 @@ s_create_req_write(const proto_session_create_req_t *self, bus_writer_t *writer)
         proto_write_str(writer, "limits", self->limits);
     if (self->mounts != NULL)
         proto_write_str(writer, "mounts", self->mounts);
+    if (self->dotfiles != NULL)
+        proto_write_str(writer, "dotfiles", self->dotfiles);
 }
 
 static void
@@ -755,6 +760,7 @@ s_create_req_read(proto_session_create_req_t *self, proto_in_t *in)
     proto_read_uint(in, "batch_timeout", 0, UINT64_MAX, &self->batch_timeout);
     proto_read_str(in, "limits", 0, 65536, &self->limits);
     proto_read_str(in, "mounts", 0, 65536, &self->mounts);
+    proto_read_str(in, "dotfiles", 0, 262144, &self->dotfiles);
 }
 
 static void
@@ -786,6 +792,7 @@ s_create_req_print(const proto_session_create_req_t *self, proto_text_t *text)
     proto_print_uint(text, "batch_timeout", self->batch_timeout);
     proto_print_str(text, "limits", self->limits);
     proto_print_str(text, "mounts", self->mounts);
+    proto_print_str(text, "dotfiles", self->dotfiles);
 }
 
 void

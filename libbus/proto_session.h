@@ -263,6 +263,10 @@ typedef struct {
     //  JSON array of the virtual folders to mount, resolved by the gateway
     //  (kernel.create's mounts); absent: none (at most 65536 bytes)
     const char *mounts;
+    //  JSON array of the owner's dotfiles, each {path, permission, data}, the keypair's
+    //  over the project's over the domain's, resolved by the gateway (kernel.create's
+    //  dotfiles); absent: none (at most 262144 bytes)
+    const char *dotfiles;
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_create_req_t;
 

@@ -33,6 +33,7 @@
 #include <jansson.h>
 #include "bus.h"
 #include "agent_mounts.h"
+#include "agent_dotfiles.h"
 
 //  Inside the container (see the issue 4 contract).
 #define AGENT_KERNEL_UID         1000
@@ -97,6 +98,8 @@ typedef struct {
     size_t device_count;
     const agent_mount_t *mounts; //  optional: mount_count folders to bind (agent_mounts)
     size_t mount_count;
+    //  optional: files written into its home before the runner starts
+    const agent_dotfiles_t *dotfiles;
     //  cgroup v1 hosts: the disks its I/O goes to, each given a no-op rule
     agent_bundle_disk_t io_disks[AGENT_BUNDLE_IO_DISKS_MAX];
     size_t io_disk_count;

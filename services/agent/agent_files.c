@@ -300,6 +300,7 @@ s_write_atomic(int dir_fd,
                const char *rel,
                const void *data,
                size_t size,
+               mode_t mode,
                uid_t uid,
                gid_t gid,
                bus_error_t *err)
@@ -316,13 +317,13 @@ s_write_atomic(int dir_fd,
         unsigned count = __atomic_fetch_add(&s_temp_count, 1, __ATOMIC_RELAXED);
         snprintf(temp, sizeof temp, TEMP_PREFIX "%ld-%u", (long) getpid(), count);
         fd = openat(dir_fd, temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                    AGENT_FILES_FILE_MODE);
+                    0600);
         if (fd < 0 && errno != EEXIST)
             return s_fail_errno(err, errno, "create temp file in", rel);
     }
     if (fd < 0)
         return s_fail_errno(err, EEXIST, "create temp file in", rel);
-    if (s_write_full(fd, data, size) != 0 || fchmod(fd, AGENT_FILES_FILE_MODE) != 0 ||
+    if (s_write_full(fd, data, size) != 0 || fchmod(fd, mode) != 0 ||
         ((uid != (uid_t) -1 || gid != (gid_t) -1) && fchown(fd, uid, gid) != 0) ||
         fsync(fd) != 0)
         goto fail;
@@ -347,6 +348,20 @@ agent_files_write(const char *home,
                   gid_t gid,
                   bus_error_t *err)
 {
+    return agent_files_write_mode(home, path, data, size, AGENT_FILES_FILE_MODE, uid, gid,
+                                  err);
+}
+
+int
+agent_files_write_mode(const char *home,
+                       const char *path,
+                       const void *data,
+                       size_t size,
+                       mode_t mode,
+                       uid_t uid,
+                       gid_t gid,
+                       bus_error_t *err)
+{
     assert(data || size == 0);
     char rel[PATH_MAX];
     if (agent_files_normalize(path, rel, err) != 0)
@@ -369,7 +384,7 @@ agent_files_write(const char *home,
     int rc = -1;
     int dir_fd = s_make_dirs(homefd, dir, uid, gid, err);
     if (dir_fd >= 0)
-        rc = s_write_atomic(dir_fd, name, rel, data, size, uid, gid, err);
+        rc = s_write_atomic(dir_fd, name, rel, data, size, mode & 0777, uid, gid, err);
     s_close(&dir_fd);
     s_close(&homefd);
     return rc;

@@ -68,6 +68,18 @@ int agent_files_write(const char *home,
                       gid_t gid,
                       bus_error_t *err);
 
+//  The same with the file's permission bits given (a dotfile's "755"): the
+//  temp file is made 0600 and gets mode (0777 at most: never set-id bits)
+//  only once it is whole.
+int agent_files_write_mode(const char *home,
+                           const char *path,
+                           const void *data,
+                           size_t size,
+                           mode_t mode,
+                           uid_t uid,
+                           gid_t gid,
+                           bus_error_t *err);
+
 //  ---------------------------------------------------------------------------
 //  Reads the regular file path under home (a symlink that stays beneath home
 //  is followed) into *data_p, *size_p. Caller owns *data_p (free); it is

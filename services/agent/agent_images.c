@@ -346,6 +346,47 @@ agent_images_scan(agent_images_t *self)
     return count;
 }
 
+int
+agent_images_on_rescan(void *arg,
+                       bus_rpc_request_t *req,
+                       const void *body,
+                       size_t size,
+                       bus_writer_t *reply,
+                       bus_error_t *err)
+{
+    (void) req;
+    agent_images_t *self = arg;
+    proto_image_rescan_req_t in;
+    int rc = proto_image_rescan_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    const char *me = bus_node_name(self->node);
+    if (in.agent_id && *in.agent_id && strcmp(in.agent_id, me) != 0)
+        rc = bus_error_set(err, BUS_STATUS_UNAVAILABLE,
+                           "this is agent %s, not %s: its address changed hands", me,
+                           in.agent_id);
+    proto_image_rescan_req_clear(&in);
+    if (rc != BUS_OK)
+        return rc;
+    agent_images_scan(self);
+    proto_image_rescan_rep_t out;
+    proto_image_rescan_rep_init(&out);
+    out.agent_id = me;
+    proto_image_info_t *infos = calloc(self->count ? self->count : 1, sizeof *infos);
+    if (!infos)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    for (size_t index = 0; index < self->count; index++)
+        infos[index] = self->images[index].info; //  borrowed, not owned
+    out.images = infos;
+    out.images_count = self->count;
+    if (proto_image_rescan_rep_write(&out, reply) != 0)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+    proto_image_rescan_rep_clear(&out);
+    free(infos);
+    bus_log_info("images rescanned on request images=%zu dir=%s", self->count, self->dir);
+    return rc;
+}
+
 const agent_image_t *
 agent_images_find(agent_images_t *self, const char *reference)
 {

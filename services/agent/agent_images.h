@@ -41,6 +41,17 @@ void agent_images_destroy(agent_images_t **self_p);
 //  last one announced (always on the first scan). Returns the image count.
 size_t agent_images_scan(agent_images_t *self);
 
+//  image.rescan (the gateway's rescan_images): scans now, as the timer
+//  does (announcing a changed image.catalog), and answers the agent's name
+//  and every image it holds. A request meant for another agent is
+//  UNAVAILABLE. arg is the agent_images_t.
+int agent_images_on_rescan(void *arg,
+                           bus_rpc_request_t *req,
+                           const void *body,
+                           size_t size,
+                           bus_writer_t *reply,
+                           bus_error_t *err);
+
 //  The image with this canonical reference, or NULL. Valid until the next
 //  scan.
 const agent_image_t *agent_images_find(agent_images_t *self, const char *reference);

@@ -434,6 +434,16 @@ agent_runc_create(agent_runc_t *self, const agent_kernel_spec_t *spec, bus_error
     status = agent_overlay_mount(spec->image_rootfs, dir, rootfs, err);
     if (status != BUS_OK)
         goto fail;
+    //  The dotfiles, through the overlay root, before anything runs in it.
+    if (spec->dotfiles && spec->dotfiles->count) {
+        char *home = zsys_sprintf("%s%s", rootfs, AGENT_KERNEL_HOME);
+        status = home ? agent_dotfiles_write(spec->dotfiles, home, AGENT_KERNEL_UID,
+                                             AGENT_KERNEL_GID, err)
+                      : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        zstr_free(&home);
+        if (status != BUS_OK)
+            goto fail;
+    }
     status = BUS_STATUS_INTERNAL;
     //  A cgroup left by an earlier kernel of this id would be reused, counts
     //  and all.

@@ -94,6 +94,7 @@ static const struct {
      offsetof(agent_state_t, kernel_pty)},
     {{PROTO_KERNEL_PTY_READ, agent_kernel_pty_on_read},
      offsetof(agent_state_t, kernel_pty)},
+    {{PROTO_IMAGE_RESCAN, agent_images_on_rescan}, offsetof(agent_state_t, images)},
 };
 
 //  Serves every method of s_methods. BUS_OK or err.

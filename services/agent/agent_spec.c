@@ -281,6 +281,8 @@ agent_spec_new(const proto_kernel_create_req_t *in,
     int rc = agent_mounts_parse(in->mounts, &self->mounts, err);
     if (rc == BUS_OK)
         rc = agent_mounts_check_hosts(self->mounts, err);
+    if (rc == BUS_OK)
+        rc = agent_dotfiles_parse(in->dotfiles, &self->dotfiles, err);
     if (rc != BUS_OK) {
         bus_log_warning("kernel create refused kernel=%s detail=\"%s\"", in->kernel_id,
                         err->detail);
@@ -328,6 +330,7 @@ agent_spec_new(const proto_kernel_create_req_t *in,
         .hostname = self->hostname,
         .mounts = self->mounts->items,
         .mount_count = self->mounts->count,
+        .dotfiles = self->dotfiles,
     };
     if (agent_stats_cgroup_v1()) {
         //  The disks its writes go to: the state dir's (its writable layer
@@ -361,6 +364,7 @@ agent_spec_destroy(agent_spec_t **self_p)
     s_free_strv(self->nodes);
     free(self->devices);
     agent_mounts_destroy(&self->mounts);
+    agent_dotfiles_destroy(&self->dotfiles);
     free(self);
     *self_p = NULL;
 }

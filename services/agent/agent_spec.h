@@ -63,7 +63,8 @@ typedef struct {
     char **nodes; //  the accelerators' device nodes (host paths), the same
     agent_bundle_device_t *devices; //  those that exist, borrowing their paths
     agent_mounts_t *mounts;
-    char *bootstrap; //  kernel.create's bootstrap_script, NULL when none
+    agent_dotfiles_t *dotfiles; //  kernel.create's dotfiles, checked (count 0: none)
+    char *bootstrap;            //  kernel.create's bootstrap_script, NULL when none
     char hostname[AGENT_BUNDLE_HOSTNAME_MAX + 1];
     agent_spec_cluster_t cluster;
 } agent_spec_t;

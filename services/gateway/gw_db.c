@@ -252,6 +252,29 @@ const bus_db_migration_t gw_db_migrations[] = {
      "  traceback TEXT);"
      "CREATE INDEX error_logs_time ON error_logs (created_at);"
      "CREATE INDEX error_logs_user ON error_logs (user_uuid, created_at);"},
+    //  Dotfiles (gw_dotfile; Backend.AI keeps them as msgpack in keypairs,
+    //  groups and domains): the owner is an access key, a project id or a
+    //  domain name after scope, so the triggers do what foreign keys would.
+    {"dotfiles of keypairs, projects and domains",
+     "CREATE TABLE dotfiles ("
+     "  scope TEXT NOT NULL CHECK (scope IN ('keypair', 'group', 'domain')),"
+     "  owner TEXT NOT NULL,"
+     "  path TEXT NOT NULL,"
+     "  permission TEXT NOT NULL,"
+     "  data TEXT NOT NULL,"
+     "  PRIMARY KEY (scope, owner, path));"
+     "CREATE TRIGGER dotfiles_keypair_gone AFTER DELETE ON keypairs BEGIN"
+     "  DELETE FROM dotfiles WHERE scope = 'keypair' AND owner = OLD.access_key;"
+     " END;"
+     "CREATE TRIGGER dotfiles_group_gone AFTER DELETE ON groups BEGIN"
+     "  DELETE FROM dotfiles WHERE scope = 'group' AND owner = OLD.id;"
+     " END;"
+     "CREATE TRIGGER dotfiles_domain_gone AFTER DELETE ON domains BEGIN"
+     "  DELETE FROM dotfiles WHERE scope = 'domain' AND owner = OLD.name;"
+     " END;"
+     "CREATE TRIGGER dotfiles_domain_renamed AFTER UPDATE OF name ON domains BEGIN"
+     "  UPDATE dotfiles SET owner = NEW.name WHERE scope = 'domain' AND owner = OLD.name;"
+     " END;"},
 };
 
 _Static_assert(sizeof gw_db_migrations / sizeof gw_db_migrations[0] ==

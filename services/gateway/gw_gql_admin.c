@@ -409,12 +409,23 @@ m_forget_image(gw_request_t *r, json_t *args, bus_error_t *err)
     return gw_gql_mutation(rc, NULL, NULL, err);
 }
 
+//  Backend.AI's rescan_images: {ok, msg, task_id}, the task's progress on
+//  /events/background-task (gw_image_rescan).
+static json_t *
+m_rescan_images(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    char id[GW_BGTASK_ID_SIZE];
+    int rc = gw_image_rescan_start(r, gw_gql_arg(args, "registry"), id, err);
+    return gw_gql_mutation(rc, "task_id", rc == BUS_OK ? json_string(id) : NULL, err);
+}
+
 const gw_gql_root_t gw_image_gql[] = {
     {"query", "images", q_images},
     {"query", "image", q_image},
     {"mutation", "alias_image", m_alias_image},
     {"mutation", "dealias_image", m_dealias_image},
     {"mutation", "forget_image", m_forget_image},
+    {"mutation", "rescan_images", m_rescan_images},
     {NULL, NULL, NULL},
 };
 

@@ -81,6 +81,13 @@ const gw_route_t gw_routes[] = {
      gw_template_handle_update},
     {EVHTTP_REQ_DELETE, "/template/session/{template_id}", GW_AUTH_OWNER,
      gw_template_handle_delete},
+    //  Dotfiles (gw_dotfile, reference §8): a keypair's, a project's, a domain's.
+    {GET | POST | EVHTTP_REQ_PATCH | EVHTTP_REQ_DELETE, "/user-config/dotfiles",
+     GW_AUTH_OWNER, gw_dotfile_handle_user},
+    {GET | POST | EVHTTP_REQ_PATCH | EVHTTP_REQ_DELETE, "/group-config/dotfiles",
+     GW_AUTH_REQUIRED, gw_dotfile_handle_group},
+    {GET | POST | EVHTTP_REQ_PATCH | EVHTTP_REQ_DELETE, "/domain-config/dotfiles",
+     GW_AUTH_REQUIRED, gw_dotfile_handle_domain},
     //  Error logs (gw_errorlog, reference part 2 §B.6).
     {POST, "/logs/error", GW_AUTH_REQUIRED, gw_errorlog_handle_create},
     {GET, "/logs/error", GW_AUTH_REQUIRED, gw_errorlog_handle_list},

@@ -57,6 +57,7 @@ struct _gw_server_t {
     gw_activity_t *activity;         //  sessions in use, told the scheduler
     gw_storage_t *storage;           //  the storage-proxies and their volumes
     gw_errorlog_t *errorlog;         //  the error logs' expiry
+    gw_bgtasks_t *bgtasks;           //  background tasks (image rescans)
     uint8_t *token_secret; //  signs upload/download tokens; NULL: none configured
     size_t token_secret_len;
     uint8_t *apps_secret; //  signs app tokens; NULL: none configured
@@ -73,6 +74,7 @@ s_fini(void **state_p)
     gw_server_t *gw = *state_p;
     if (gw) {
         gw_http_destroy(&gw->http);
+        gw_bgtasks_destroy(&gw->bgtasks);
         gw_errorlog_destroy(&gw->errorlog);
         gw_stats_destroy(&gw->stats);
         gw_events_destroy(&gw->events);
@@ -111,11 +113,12 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
     gw->activity = gw_activity_new(node);
     gw->storage = gw_storage_new(node);
     gw->metrics = gw_metrics_new(node);
+    gw->bgtasks = gw_bgtasks_new();
     gw->errorlog =
         gw_errorlog_new(gw->db, bus_node_base(node), config->error_log_retention_days,
                         config->error_log_expire_s);
     if (!gw->rate || !gw->login_failures || !gw->identities || !gw->accesslog ||
-        !gw->activity || !gw->storage || !gw->metrics || !gw->errorlog) {
+        !gw->activity || !gw->storage || !gw->metrics || !gw->errorlog || !gw->bgtasks) {
         s_fini((void **) &gw);
         return NULL;
     }
@@ -252,6 +255,13 @@ gw_server_stats(gw_server_t *self)
 {
     assert(self);
     return self->stats;
+}
+
+gw_bgtasks_t *
+gw_server_bgtasks(gw_server_t *self)
+{
+    assert(self);
+    return self->bgtasks;
 }
 
 gw_activity_t *

@@ -44,6 +44,7 @@ struct _gw_metrics_t *gw_server_metrics(gw_server_t *self);
 //  Listeners to session events, and the last kernel.stats of each kernel.
 struct _gw_events_t *gw_server_events(gw_server_t *self);
 struct _gw_stats_t *gw_server_stats(gw_server_t *self);
+struct _gw_bgtasks_t *gw_server_bgtasks(gw_server_t *self);
 //  Sessions in use, told the scheduler.
 struct _gw_activity_t *gw_server_activity(gw_server_t *self);
 //  The storage-proxies and their volumes.

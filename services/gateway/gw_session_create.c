@@ -303,6 +303,12 @@ s_encode(create_t *self, const char *mounts, bus_error_t *err)
     in.starts_at = spec->starts_at;
     in.dependencies = spec->dependencies;
     in.mounts = mounts;
+    char *dotfiles = NULL;
+    int rc = gw_dotfile_resolve(gw_server_db(r->gw), r->who.access_key, self->project_id,
+                                r->who.domain, mounts, &dotfiles, err);
+    if (rc != BUS_OK)
+        return rc;
+    in.dotfiles = dotfiles;
     in.architecture = json_string_value(json_object_get(self->image, "architecture"));
     //  The canonical reference the agents know: registry/project/name:tag.
     char reference[S_REFERENCE_MAX];
@@ -314,6 +320,7 @@ s_encode(create_t *self, const char *mounts, bus_error_t *err)
     self->request = bus_writer_new();
     bool written =
         self->request && proto_session_create_req_write(&in, self->request) == 0;
+    free(dotfiles);
     return written ? BUS_OK : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
 }
 

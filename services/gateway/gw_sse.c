@@ -27,7 +27,8 @@ struct _gw_sse_t {
     char session_name[72];
     char group_id[GW_UUID_SIZE];
     scope_t scope;
-    struct _gw_sse_t *prev, *next; //  the gateway's streams
+    char task_id[GW_BGTASK_ID_SIZE]; //  a background task's stream: the task
+    struct _gw_sse_t *prev, *next;   //  the gateway's streams
 };
 typedef struct _gw_sse_t sse_t;
 
@@ -41,6 +42,8 @@ s_free(sse_t *self)
     if (self->next)
         self->next->prev = self->prev;
     gw_events_unlisten(gw_server_events(self->gw), &self->listener);
+    if (*self->task_id)
+        gw_bgtasks_unwatch(gw_server_bgtasks(self->gw), self->task_id, self);
     if (self->ping)
         event_free(self->ping);
     free(self);
@@ -261,16 +264,82 @@ gw_sse_handle_session(gw_request_t *r)
     s_write(self, hello, sizeof hello - 1);
 }
 
+//  A background task's event; after the last, server_close and the end of
+//  the reply (Backend.AI's push_bgtask_events).
+static void
+s_on_task(void *arg, const char *event, json_t *data, bool last)
+{
+    sse_t *self = arg;
+    char *text = json_dumps(data, JSON_COMPACT);
+    struct evbuffer *chunk = evbuffer_new();
+    if (chunk && text) {
+        evbuffer_add_printf(chunk, "event: %s\r\ndata: %s\r\n", event, text);
+        if (!last)
+            evbuffer_add_printf(chunk, "retry: %d\r\n", GW_SSE_BGTASK_RETRY_MS);
+        evbuffer_add_printf(chunk, "\r\n");
+        if (last)
+            evbuffer_add_printf(chunk, "event: server_close\r\ndata: {}\r\n\r\n");
+        evhttp_send_reply_chunk(self->req, chunk);
+    }
+    if (chunk)
+        evbuffer_free(chunk);
+    free(text);
+    if (last) {
+        *self->task_id = 0; //  the task forgot its watchers
+        evhttp_connection_set_closecb(evhttp_request_get_connection(self->req), NULL,
+                                      NULL);
+        evhttp_send_reply_end(self->req);
+        s_free(self);
+    }
+}
+
 void
 gw_sse_handle_background_task(gw_request_t *r)
 {
     static const char *const k_task[] = {"task_id", "taskId", NULL};
     const char *task = s_param(r, k_task);
-    if (!*task) {
-        gw_reply_problem(r, "invalid-api-params", "task_id is required");
+    if (!*task || strlen(task) >= GW_BGTASK_ID_SIZE) {
+        gw_reply_problem(r, "invalid-api-params", "task_id: a task id is required");
         return;
     }
-    gw_reply_problem(r, "object-not-found", "No such background task.");
+    gw_bgtasks_t *tasks = gw_server_bgtasks(r->gw);
+    if (!gw_bgtasks_has(tasks, task)) {
+        gw_reply_problem(r, "object-not-found", "No such background task.");
+        return;
+    }
+    sse_t *self = calloc(1, sizeof *self);
+    if (self)
+        self->ping = event_new(bus_node_base(gw_server_node(r->gw)), -1, EV_PERSIST,
+                               s_on_ping, self);
+    if (!self || !self->ping) {
+        free(self);
+        gw_reply_status(r, BUS_STATUS_INTERNAL, "out of memory");
+        return;
+    }
+    self->gw = r->gw;
+    snprintf(self->task_id, sizeof self->task_id, "%s", task);
+    struct timeval every = {GW_SSE_PING_MS / 1000, (GW_SSE_PING_MS % 1000) * 1000};
+    event_add(self->ping, &every);
+    self->next = (*gw_server_event_streams(r->gw));
+    if (self->next)
+        self->next->prev = self;
+    (*gw_server_event_streams(r->gw)) = self;
+    struct evhttp_request *req = gw_request_take_over(r, 200);
+    self->req = req;
+    struct evkeyvalq *headers = evhttp_request_get_output_headers(req);
+    evhttp_add_header(headers, "Server", "BackendAI");
+    evhttp_add_header(headers, "Content-Type", "text/event-stream");
+    evhttp_add_header(headers, "Cache-Control", "no-cache");
+    evhttp_connection_set_closecb(evhttp_request_get_connection(req), s_on_close, self);
+    evhttp_send_reply_start(req, 200, "OK");
+    //  Checked above, on this loop: the task is there. Whatever is due now
+    //  (its last update, or its end, which also ends this stream) is sent.
+    if (gw_bgtasks_watch(tasks, self->task_id, s_on_task, self) != BUS_OK) {
+        *self->task_id = 0;
+        evhttp_connection_set_closecb(evhttp_request_get_connection(req), NULL, NULL);
+        evhttp_send_reply_end(req);
+        s_free(self);
+    }
 }
 
 void

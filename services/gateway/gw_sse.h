@@ -18,11 +18,14 @@
 #include "gw_request.h"
 
 #define GW_SSE_PING_MS 15000
+//  The retry a bgtask_updated suggests (Backend.AI's "retry: 5").
+#define GW_SSE_BGTASK_RETRY_MS 5
 
 void gw_sse_handle_session(gw_request_t *r);
 
-//  No background tasks run in this gateway yet (none of the routes that
-//  start one exists), so every task id is unknown: 404, as Backend.AI
+//  A background task's events (gw_bgtask): its last update at once, the
+//  following ones as they come, and after its end server_close and the end
+//  of the reply. An unknown (or forgotten) task id is 404, as Backend.AI
 //  answers for a task it does not have.
 void gw_sse_handle_background_task(gw_request_t *r);
 

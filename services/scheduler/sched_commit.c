@@ -285,6 +285,7 @@ s_create_one(sched_commit_t *self,
                                  .batch_timeout_s = (int64_t) in.batch_timeout,
                                  .limits = in.limits,
                                  .mounts = in.mounts,
+                                 .dotfiles = in.dotfiles,
                                  .tag = in.tag};
     if (rc == BUS_OK)
         rc = s_admit_pending(self, &spec, err);

@@ -339,6 +339,10 @@ const bus_db_migration_t sched_db_migrations[] = {
     //  unschedulable whatever its heartbeats say until it is included again.
     {"agents excluded from scheduling by an operator",
      "ALTER TABLE agents ADD COLUMN operator_excluded INTEGER NOT NULL DEFAULT 0;"},
+    //  The owner's dotfiles as the gateway resolved them (session.create),
+    //  kept for kernel.create: a pending session starts with what it asked.
+    {"dotfiles a session writes into its kernels' homes",
+     "ALTER TABLE sessions ADD COLUMN dotfiles TEXT;"},
 };
 
 _Static_assert(sizeof sched_db_migrations / sizeof sched_db_migrations[0] ==

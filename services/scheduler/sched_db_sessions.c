@@ -210,12 +210,12 @@ sched_db_sessions_insert(bus_db_t *db,
                 " group_id, scaling_group, type, status_changed, image, architecture,"
                 " environ, resource_opts, startup_command, created_at, preopen_ports,"
                 " bootstrap_script, priority, cluster_mode, cluster_size, starts_at,"
-                " dependencies, batch_timeout, mounts, tag)"
+                " dependencies, batch_timeout, mounts, tag, dotfiles)"
                 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, coalesce(?8, 'INTERACTIVE'), ?9,"
                 " ?10, coalesce(?11, 'x86_64'), coalesce(?12, '{}'),"
                 " coalesce(?13, '{}'), ?14, ?9, coalesce(?15, '[]'), ?16, ?17,"
                 " coalesce(?18, 'single-node'), ?19, ?20, coalesce(?21, '[]'), ?22,"
-                " coalesce(?23, '[]'), ?24)");
+                " coalesce(?23, '[]'), ?24, ?25)");
         rc = stmt ? BUS_OK : BUS_STATUS_INTERNAL;
     }
     if (rc == BUS_OK) {
@@ -240,6 +240,7 @@ sched_db_sessions_insert(bus_db_t *db,
         sqlite3_bind_int64(stmt, 22, spec->batch_timeout_s);
         sched_db_bind_text(stmt, 23, spec->mounts);
         sched_db_bind_text(stmt, 24, spec->tag);
+        sched_db_bind_text(stmt, 25, spec->dotfiles);
         rc = sched_db_step(stmt);
     }
     if (rc == BUS_OK)
@@ -569,7 +570,7 @@ sched_db_sessions_create_request(bus_db_t *db,
             " coalesce(json_extract(s.resource_opts, '$.shmem'), 0),"
             " s.bootstrap_script, s.cluster_mode, s.cluster_size,"
             " s.mounts, s.name, s.type, s.image, s.architecture, s.access_key,"
-            " s.user_uuid, s.domain_name, s.group_id"
+            " s.user_uuid, s.domain_name, s.group_id, s.dotfiles"
             " FROM sessions s LEFT JOIN agents a ON a.id = ?2 WHERE s.id = ?1");
     if (!stmt)
         return false;
@@ -589,8 +590,9 @@ sched_db_sessions_create_request(bus_db_t *db,
                           &out->access_key,
                           &out->user_uuid,
                           &out->domain_name,
-                          &out->group_id};
-        static const int columns[] = {1, 2, 4, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+                          &out->group_id,
+                          &out->dotfiles};
+        static const int columns[] = {1, 2, 4, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
         for (size_t c = 0; c < sizeof columns / sizeof columns[0]; c++)
             *texts[c] = sched_db_column_dup(stmt, columns[c]);
         out->shmem_bytes = (uint64_t) sqlite3_column_int64(stmt, 3);
@@ -615,7 +617,8 @@ sched_db_create_clear(sched_db_create_t *self)
                       &self->access_key,
                       &self->user_uuid,
                       &self->domain_name,
-                      &self->group_id};
+                      &self->group_id,
+                      &self->dotfiles};
     for (size_t c = 0; c < sizeof texts / sizeof texts[0]; c++) {
         free(*texts[c]);
         *texts[c] = NULL;

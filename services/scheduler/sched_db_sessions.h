@@ -58,6 +58,7 @@ typedef struct {
     int64_t batch_timeout_s;  //  0: none
     const char *limits;       //  JSON: the owner's limits (sched_db_snapshot); NULL: none
     const char *mounts;       //  JSON array, passed to kernel.create; NULL: none
+    const char *dotfiles;     //  JSON array, passed to kernel.create; NULL: none
     const char *tag;          //  the user's tag; NULL: none
 } sched_session_spec_t;
 
@@ -144,7 +145,8 @@ typedef struct {
     char *environ;        //  JSON object text
     char *startup_command;
     char *bootstrap_script;
-    char *mounts; //  JSON array text
+    char *mounts;   //  JSON array text
+    char *dotfiles; //  JSON array text, NULL: none
     char *name;
     char *type;
     char *image;

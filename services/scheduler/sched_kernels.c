@@ -209,6 +209,7 @@ sched_kernels_create(sched_kernels_t *self, const sched_assignment_t *placed)
                                : NULL;
     req.mounts =
         session.mounts && strcmp(session.mounts, "[]") != 0 ? session.mounts : NULL;
+    req.dotfiles = session.dotfiles && *session.dotfiles ? session.dotfiles : NULL;
     bus_writer_t *writer = bus_writer_new();
     sched_call_t *call =
         sched_calls_prepare(self->calls, placed->session_id, placed->kernel_id);
