@@ -32,9 +32,22 @@ test_start(void)
     T_ASSERT(client_platform_start(&s_p, "rescan", false) == 0);
     snprintf(s_bridge, sizeof s_bridge, "bpr%d", (int) (getpid() % 100000));
     static const char *const sets[] = {"agent.images_rescan_ms=0", NULL};
-    T_ASSERT(client_agent_start_with(&s_p, &s_agent, "agent-r", s_bridge, "10.242.0.0/24",
-                                     sets));
+    T_ASSERT(client_agent_start_with(&s_p, &s_agent, "agent-r", s_bridge,
+                                     harness_subnet(), sets));
     T_ASSERT(client_person(&s_p, "admin@example.com", "default", "admin", &s_admin));
+    //  A rescan asks the agents the gateway knows on the bus (the registry's
+    //  peers, refreshed every bus.sync_ms), which may come after the
+    //  catalogue the agent announced: wait until /healthz names it.
+    bool known = false;
+    for (int tries = 0; tries < 100 && !known; tries++) {
+        char *body = NULL;
+        harness_http(s_p.api, "GET", "/healthz", NULL, &body, 5000);
+        known = body && strstr(body, "agent-r");
+        free(body);
+        if (!known)
+            harness_pause_ms(100);
+    }
+    T_ASSERT(known);
 }
 
 //  The installed agents of the image named name in the catalogue, as
