@@ -5,7 +5,8 @@
     single-threaded poll loop (runner_main.c) over the agent connection
     (runner_conn.c), the code runs (runner_exec.c), the terminal (runner_pty.c)
     and the service-port apps (runner_service.c). Children are started by
-    runner_spawn.c.
+    runner_spawn.c; the SSH key pair of images with dropbear is made at start
+    (runner_sshkey.c).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
