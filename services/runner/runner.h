@@ -5,7 +5,8 @@
     single-threaded poll loop (runner_main.c) over the agent connection
     (runner_conn.c), the code runs (runner_exec.c), the terminal (runner_pty.c)
     and the service-port apps (runner_service.c). Children are started by
-    runner_spawn.c.
+    runner_spawn.c; the SSH key pair of images with dropbear is made at start
+    (runner_sshkey.c).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -43,6 +44,13 @@
 #define RUNNER_LISTEN_BACKLOG  4
 #define RUNNER_SOCKET_MODE     0666
 #define RUNNER_BATCH_STEPS     3
+//  Dropbear's key tools (Debian's dropbear-bin): an image that has them offers sshd,
+//  and the runner makes the user's key pair at its start (runner_sshkey.c).
+#define RUNNER_DROPBEARKEY     "/usr/bin/dropbearkey"
+#define RUNNER_DROPBEARCONVERT "/usr/bin/dropbearconvert"
+//  How long the runner waits for the key pair before it gives up, and how often it looks.
+#define RUNNER_SSHKEY_WAIT_MS 10000
+#define RUNNER_SSHKEY_POLL_MS 5
 
 typedef struct {
     char *name;
@@ -171,6 +179,13 @@ void runner_pty_on_resize(runner_t *r, const agent_runner_frame_t *frame);
 void runner_pty_on_io(runner_t *r, short revents);
 bool runner_pty_reaped(runner_t *r, pid_t pid, int status);
 void runner_pty_stop(runner_t *r);
+
+//  runner_sshkey.c: when the image has dropbear and the user no
+//  ~/.ssh/authorized_keys, makes a key pair: its public half in authorized_keys, its
+//  private half in OpenSSH format at <workdir>/id_container (Backend.AI's runner
+//  does the same). Waits for it (at most RUNNER_SSHKEY_WAIT_MS). 0, or -1 when it
+//  failed (logged; the runner goes on without a key).
+int runner_sshkey_prepare(const runner_t *r);
 
 //  runner_service.c: service-port apps.
 void runner_service_on_start(runner_t *r, const agent_runner_frame_t *frame);

@@ -301,7 +301,11 @@ main(int argc, char **argv)
         return S_EXIT_USAGE;
     }
     setvbuf(stderr, NULL, _IOLBF, 0);
-    if (s_setup_signals(r) != 0 || s_listen(r) != 0)
+    if (s_setup_signals(r) != 0)
+        return 1;
+    //  Before the socket appears: the kernel counts as started once it does.
+    runner_sshkey_prepare(r);
+    if (s_listen(r) != 0)
         return 1;
     struct stat st;
     if (stat(r->workdir, &st) != 0 || !S_ISDIR(st.st_mode))

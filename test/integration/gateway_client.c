@@ -7,6 +7,8 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,6 +250,21 @@ client_signed(const client_platform_t *self,
               char **body_p,
               char **headers_p)
 {
+    return client_signed_bytes(self, kp, method, path, body, opts, body_p, NULL,
+                               headers_p);
+}
+
+int
+client_signed_bytes(const client_platform_t *self,
+                    const client_keypair_t *kp,
+                    const char *method,
+                    const char *path,
+                    const char *body,
+                    const client_sign_opts_t *opts,
+                    char **body_p,
+                    size_t *size_p,
+                    char **headers_p)
+{
     client_sign_opts_t none = {0};
     if (!opts)
         opts = &none;
@@ -282,8 +299,8 @@ client_signed(const client_platform_t *self,
         headers[count++] = auth;
     if (opts->cookie)
         headers[count++] = cookie_h;
-    return harness_http_ex(self->api, method, path, headers, body ? ctype : NULL, body,
-                           body_p, headers_p, CLIENT_HTTP_MS);
+    return harness_http_bytes(self->api, method, path, headers, body ? ctype : NULL, body,
+                              body_p, size_p, headers_p, CLIENT_HTTP_MS);
 }
 
 json_t *
@@ -741,4 +758,137 @@ client_read_until(int fd, const char *needle, int timeout_ms)
         fprintf(stderr, "# waited for '%s'; read:\n%s\n", needle, text);
     free(text);
     return NULL;
+}
+
+//  ---------------------------------------------------------------------------
+//  The local end of an app tunnel
+
+struct client_tunnel_s {
+    const client_platform_t *platform;
+    const client_keypair_t *kp;
+    char *path;
+    int listener;
+    int port;
+    pthread_t acceptor;
+};
+
+//  One accepted connection: its own copy of the path, so that it may outlive
+//  the tunnel.
+typedef struct {
+    const client_platform_t *platform;
+    const client_keypair_t *kp;
+    char *path;
+    int tcp;
+} s_pump_t;
+
+static void *
+s_tunnel_pump(void *arg)
+{
+    s_pump_t *pump = arg;
+    int status = 0;
+    int ws = client_ws_open(pump->platform, pump->kp, pump->path, &status);
+    if (ws < 0)
+        fprintf(stderr, "# tunnel %s refused: %d\n", pump->path, status);
+    char buf[65536];
+    while (ws >= 0) {
+        struct pollfd fds[2] = {{pump->tcp, POLLIN, 0}, {ws, POLLIN, 0}};
+        if (poll(fds, 2, CLIENT_TUNNEL_IDLE_MS) <= 0)
+            break;
+        if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+            ssize_t n = read(pump->tcp, buf, sizeof buf);
+            if (n <= 0 || client_ws_send(ws, 2, buf, (size_t) n) != 0)
+                break;
+        }
+        if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) {
+            char *data = NULL;
+            size_t size = 0;
+            int opcode = client_ws_recv(ws, &data, &size, CLIENT_HTTP_MS);
+            bool go_on = opcode == 2 || opcode == 9 || opcode == 10;
+            if (opcode == 2 && write(pump->tcp, data, size) != (ssize_t) size)
+                go_on = false;
+            if (opcode == 9)
+                client_ws_send(ws, 10, data, size);
+            free(data);
+            if (!go_on)
+                break;
+        }
+    }
+    if (ws >= 0)
+        close(ws);
+    close(pump->tcp);
+    free(pump->path);
+    free(pump);
+    return NULL;
+}
+
+static void *
+s_tunnel_accept(void *arg)
+{
+    client_tunnel_t *self = arg;
+    int tcp;
+    while ((tcp = accept(self->listener, NULL, NULL)) >= 0) {
+        s_pump_t *pump = calloc(1, sizeof *pump);
+        char *path = strdup(self->path);
+        pthread_t thread;
+        if (pump && path) {
+            *pump = (s_pump_t){self->platform, self->kp, path, tcp};
+            if (pthread_create(&thread, NULL, s_tunnel_pump, pump) == 0) {
+                pthread_detach(thread);
+                continue;
+            }
+        }
+        free(path);
+        free(pump);
+        close(tcp);
+    }
+    return NULL;
+}
+
+client_tunnel_t *
+client_tunnel_new(const client_platform_t *platform,
+                  const client_keypair_t *kp,
+                  const char *path)
+{
+    client_tunnel_t *self = calloc(1, sizeof *self);
+    if (!self)
+        return NULL;
+    *self = (client_tunnel_t){platform, kp, strdup(path), -1, 0, 0};
+    self->listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in addr = {.sin_family = AF_INET,
+                               .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t len = sizeof addr;
+    if (!self->path || self->listener < 0 ||
+        bind(self->listener, (struct sockaddr *) &addr, sizeof addr) != 0 ||
+        listen(self->listener, 16) != 0 ||
+        getsockname(self->listener, (struct sockaddr *) &addr, &len) != 0 ||
+        pthread_create(&self->acceptor, NULL, s_tunnel_accept, self) != 0) {
+        if (self->listener >= 0)
+            close(self->listener);
+        free(self->path);
+        free(self);
+        return NULL;
+    }
+    self->port = ntohs(addr.sin_port);
+    return self;
+}
+
+int
+client_tunnel_port(const client_tunnel_t *self)
+{
+    return self->port;
+}
+
+void
+client_tunnel_destroy(client_tunnel_t **self_p)
+{
+    client_tunnel_t *self = self_p ? *self_p : NULL;
+    if (!self)
+        return;
+    //  accept() fails once the listener is shut down: the acceptor ends.
+    shutdown(self->listener, SHUT_RDWR);
+    pthread_join(self->acceptor, NULL);
+    close(self->listener);
+    free(self->path);
+    free(self);
+    *self_p = NULL;
 }

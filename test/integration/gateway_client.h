@@ -100,6 +100,18 @@ int client_signed(const client_platform_t *self,
                   char **body_p,
                   char **headers_p);
 
+//  The same for a body that may hold NULs (a download's archives): its size
+//  in *size_p when given.
+int client_signed_bytes(const client_platform_t *self,
+                        const client_keypair_t *kp,
+                        const char *method,
+                        const char *path,
+                        const char *body,
+                        const client_sign_opts_t *opts,
+                        char **body_p,
+                        size_t *size_p,
+                        char **headers_p);
+
 //  Runs a GraphQL document as kp (variables stolen, may be NULL); the
 //  parsed response, or NULL when the status is not 200. Caller decrefs.
 json_t *client_gql(const client_platform_t *self,
@@ -196,6 +208,27 @@ int client_ws_send_raw(int fd, const void *data, size_t size);
 //  (NUL-terminated, caller frees) and its size in *size_p; -1 on timeout or
 //  when the connection ended.
 int client_ws_recv(int fd, char **data_p, size_t *size_p, int timeout_ms);
+
+//  A local end of an app tunnel, as `backend.ai app` runs one: a listener on
+//  127.0.0.1 (an ephemeral port) where each accepted connection gets a
+//  WebSocket to path (signed as kp), e.g. /stream/session/S/tcpproxy?app=A,
+//  and bytes go both ways in BINARY frames (PINGs answered) until either
+//  side ends or CLIENT_TUNNEL_IDLE_MS pass without a byte. Its threads use
+//  self and kp, which must outlive it.
+#define CLIENT_TUNNEL_IDLE_MS 60000
+typedef struct client_tunnel_s client_tunnel_t;
+
+//  Starts listening; the tunnel, or NULL. Caller destroys.
+client_tunnel_t *client_tunnel_new(const client_platform_t *self,
+                                   const client_keypair_t *kp,
+                                   const char *path);
+
+//  The local port to connect to.
+int client_tunnel_port(const client_tunnel_t *self);
+
+//  Stops accepting (connections already open go on until either side ends)
+//  and frees it. Safe on NULL; clears the pointer.
+void client_tunnel_destroy(client_tunnel_t **self_p);
 
 //  Reads a stream until what was read contains needle or timeout_ms pass.
 //  Returns everything read (caller frees); NULL when needle never came.

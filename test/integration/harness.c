@@ -315,6 +315,22 @@ harness_http_ex(const char *hostport,
                 char **headers_p,
                 int timeout_ms)
 {
+    return harness_http_bytes(hostport, method, path, headers, content_type, body, body_p,
+                              NULL, headers_p, timeout_ms);
+}
+
+int
+harness_http_bytes(const char *hostport,
+                   const char *method,
+                   const char *path,
+                   const char *const *headers,
+                   const char *content_type,
+                   const char *body,
+                   char **body_p,
+                   size_t *size_p,
+                   char **headers_p,
+                   int timeout_ms)
+{
     char host[64];
     const char *colon = strrchr(hostport, ':');
     if (!colon || (size_t) (colon - hostport) >= sizeof host)
@@ -386,8 +402,13 @@ harness_http_ex(const char *hostport,
     char *start = strstr(response, "\r\n\r\n");
     if (headers_p)
         *headers_p = strndup(response, start ? (size_t) (start - response) : used);
-    if (body_p)
-        *body_p = strdup(start ? start + 4 : "");
+    //  The whole body, NULs included, NUL-terminated.
+    size_t offset = start ? (size_t) (start + 4 - response) : used;
+    if (body_p && (*body_p = malloc(used - offset + 1)) != NULL) {
+        memcpy(*body_p, response + offset, used - offset + 1);
+        if (size_p)
+            *size_p = used - offset;
+    }
     free(response);
     return status;
 }

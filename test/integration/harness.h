@@ -192,4 +192,17 @@ int harness_http_ex(const char *hostport,
                     char **headers_p,
                     int timeout_ms);
 
+//  The same, for a body that may hold NULs (an archive): its size in
+//  *size_p when given (the body is NUL-terminated besides).
+int harness_http_bytes(const char *hostport,
+                       const char *method,
+                       const char *path,
+                       const char *const *headers,
+                       const char *content_type,
+                       const char *body,
+                       char **body_p,
+                       size_t *size_p,
+                       char **headers_p,
+                       int timeout_ms);
+
 #endif

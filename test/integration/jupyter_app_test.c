@@ -17,8 +17,6 @@
 */
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,86 +37,7 @@ static char s_bridge[16];
 static char *s_images;
 static char s_session_id[64];
 static char s_wsp_api[128];
-static int s_listener = -1; //  the local end of the tunnel
-static int s_local_port;
-
-//  ---------------------------------------------------------------------------
-//  The local end, as `backend.ai app` runs it: each accepted connection
-//  gets a WebSocket to /stream/session/notebook/tcpproxy?app=jupyter, and bytes
-//  go both ways in BINARY frames until either side ends.
-
-static void *
-s_pump(void *arg)
-{
-    int tcp = (int) (intptr_t) arg;
-    int status = 0;
-    int ws = client_ws_open(&s_p, &s_p.super,
-                            "/stream/session/notebook/tcpproxy?app=jupyter", &status);
-    char buf[65536];
-    while (ws >= 0) {
-        struct pollfd fds[2] = {{tcp, POLLIN, 0}, {ws, POLLIN, 0}};
-        if (poll(fds, 2, JUPYTER_MS) <= 0)
-            break;
-        if (fds[0].revents & (POLLIN | POLLHUP)) {
-            ssize_t n = read(tcp, buf, sizeof buf);
-            if (n <= 0 || client_ws_send(ws, 2, buf, (size_t) n) != 0)
-                break;
-        }
-        if (fds[1].revents & (POLLIN | POLLHUP)) {
-            char *data = NULL;
-            size_t size = 0;
-            int opcode = client_ws_recv(ws, &data, &size, 10000);
-            bool go_on = opcode == 2 || opcode == 9 || opcode == 10;
-            if (opcode == 2 && write(tcp, data, size) != (ssize_t) size)
-                go_on = false;
-            if (opcode == 9)
-                client_ws_send(ws, 10, data, size);
-            free(data);
-            if (!go_on)
-                break;
-        }
-    }
-    if (ws < 0)
-        fprintf(stderr, "# tunnel refused: %d\n", status);
-    if (ws >= 0)
-        close(ws);
-    close(tcp);
-    return NULL;
-}
-
-static void *
-s_accept(void *arg)
-{
-    (void) arg;
-    int tcp;
-    while ((tcp = accept(s_listener, NULL, NULL)) >= 0) {
-        pthread_t thread;
-        if (pthread_create(&thread, NULL, s_pump, (void *) (intptr_t) tcp) == 0)
-            pthread_detach(thread);
-        else
-            close(tcp);
-    }
-    return NULL;
-}
-
-static int
-s_listen(void)
-{
-    s_listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    struct sockaddr_in addr = {.sin_family = AF_INET,
-                               .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t len = sizeof addr;
-    if (s_listener < 0 || bind(s_listener, (struct sockaddr *) &addr, sizeof addr) != 0 ||
-        listen(s_listener, 16) != 0 ||
-        getsockname(s_listener, (struct sockaddr *) &addr, &len) != 0)
-        return -1;
-    s_local_port = ntohs(addr.sin_port);
-    pthread_t thread;
-    if (pthread_create(&thread, NULL, s_accept, NULL) != 0)
-        return -1;
-    pthread_detach(thread);
-    return 0;
-}
+static client_tunnel_t *s_tunnel; //  the local end, as `backend.ai app` runs it
 
 //  ---------------------------------------------------------------------------
 //  A notebook round trip against Jupyter at hostport (cookie: NULL or
@@ -280,14 +199,16 @@ test_start(void)
             harness_pause_ms(100);
     }
     T_ASSERT(running);
-    T_ASSERT(s_listen() == 0);
+    s_tunnel = client_tunnel_new(&s_p, &s_p.super,
+                                 "/stream/session/notebook/tcpproxy?app=jupyter");
+    T_ASSERT(s_tunnel);
 }
 
 static void
 test_through_the_tunnel(void)
 {
     char hostport[64];
-    snprintf(hostport, sizeof hostport, "127.0.0.1:%d", s_local_port);
+    snprintf(hostport, sizeof hostport, "127.0.0.1:%d", client_tunnel_port(s_tunnel));
     s_notebook(hostport, NULL);
 }
 
@@ -361,8 +282,7 @@ main(void)
     T_RUN(test_through_the_tunnel);
     T_RUN(test_through_the_wsproxy);
     T_RUN(test_destroy);
-    if (s_listener >= 0)
-        shutdown(s_listener, SHUT_RDWR);
+    client_tunnel_destroy(&s_tunnel);
     int agent = harness_stop(&s_agent, CLIENT_STOP_MS);
     int wsproxy = s_wsp.pid > 0 ? harness_stop(&s_wsp, CLIENT_STOP_MS) : 0;
     bool clean = client_platform_stop(&s_p) && agent == 0 && wsproxy == 0 &&
