@@ -29,7 +29,6 @@
 
 #define IMAGE   "local.backplane/library/busybox:latest"
 #define AGENT   "agent-sweep"
-#define CIDR    "10.236.0.0/24"
 #define WAIT_MS 30000
 
 static client_platform_t s_p;
@@ -100,7 +99,7 @@ test_start(void)
     s_containers = harness_can_run_containers();
     if (s_containers) {
         snprintf(s_bridge, sizeof s_bridge, "bps%d", (int) (getpid() % 100000));
-        T_ASSERT(client_agent_start(&s_p, &s_agent, AGENT, s_bridge, CIDR));
+        T_ASSERT(client_agent_start(&s_p, &s_agent, AGENT, s_bridge, harness_subnet()));
     }
     T_ASSERT(client_person(&s_p, "alice@sweep.example", "default", "user", &s_alice));
     T_ASSERT(client_person(&s_p, "bob@sweep.example", "default", "user", &s_bob));

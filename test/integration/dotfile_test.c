@@ -83,7 +83,7 @@ test_start(void)
 {
     T_ASSERT(client_platform_start(&s_p, "dotfiles", false) == 0);
     snprintf(s_bridge, sizeof s_bridge, "bpd%d", (int) (getpid() % 100000));
-    T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-d", s_bridge, "10.241.0.0/24"));
+    T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-d", s_bridge, harness_subnet()));
     T_ASSERT(client_person(&s_p, "alice@example.com", "default", "user", &s_alice));
     T_ASSERT(client_person(&s_p, "admin@example.com", "default", "admin", &s_admin));
     json_t *r = client_gql(&s_p, &s_p.super,
