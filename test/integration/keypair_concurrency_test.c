@@ -7,8 +7,9 @@
     keypair, keypairs and keypair_list answer concurrency_used 2 and 1 (read
     from the scheduler's counts), and 1 once one of the two ends; a list
     that does not select the field costs the scheduler no call, one that
-    does costs one. num_queries grows by exactly the requests a keypair
-    made and last_used moves with them.
+    does costs one; the official client's `admin keypair list` (where it
+    is installed) shows the same counts. num_queries grows by exactly the
+    requests a keypair made and last_used moves with them.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -202,6 +203,48 @@ s_wait_use(const client_keypair_t *kp, json_int_t want, char *last, size_t size)
     return value;
 }
 
+//  concurrency_used of kp in the official client's `backend.ai --output
+//  json admin keypair list` as the superadmin, where the client is installed
+//  (BACKPLANE_BCP names it; else backend.ai on PATH): -1 when not listed,
+//  -3 when the client is not installed.
+static json_int_t
+s_official_client(const client_keypair_t *kp)
+{
+    const char *bcp = getenv("BACKPLANE_BCP") ? getenv("BACKPLANE_BCP") : "backend.ai";
+    char command[1024];
+    snprintf(command, sizeof command, "command -v %s >/dev/null 2>&1", bcp);
+    if (system(command) != 0) {
+        fprintf(stderr, "# %s is not installed: the official client is not tried\n", bcp);
+        return -3;
+    }
+    snprintf(command, sizeof command,
+             "BACKEND_ENDPOINT=http://%s BACKEND_ACCESS_KEY=%s BACKEND_SECRET_KEY=%s"
+             " %s --output json admin keypair list 2>&1",
+             s_p.api, s_p.super.access_key, s_p.super.secret_key, bcp);
+    FILE *out = popen(command, "r");
+    if (!out)
+        return -1;
+    static char text[65536];
+    size_t size = fread(text, 1, sizeof text - 1, out);
+    text[size] = 0;
+    int rc = pclose(out);
+    json_t *list = rc == 0 ? json_loads(text, 0, NULL) : NULL;
+    if (!list)
+        fprintf(stderr, "# %s: %s", bcp, text);
+    json_int_t value = -1;
+    size_t index;
+    json_t *item;
+    json_array_foreach(json_object_get(list, "items"), index, item)
+    {
+        const char *key = json_string_value(json_object_get(item, "access_key"));
+        json_t *used = json_object_get(item, "concurrency_used");
+        if (key && strcmp(key, kp->access_key) == 0 && json_is_integer(used))
+            value = json_integer_value(used);
+    }
+    json_decref(list);
+    return value;
+}
+
 //  ---------------------------------------------------------------------------
 //  Tests
 
@@ -249,6 +292,12 @@ test_concurrency_used(void)
     T_EQ_INT(s_wait_concurrency(&s_two, 1), 1);
     //  The superadmin's own keypair runs nothing.
     T_EQ_INT(s_concurrency(&s_p.super), 0);
+    //  The official client's Concur.Used column reads the same.
+    json_int_t listed = s_official_client(&s_one);
+    if (listed != -3) {
+        T_EQ_INT(listed, 2);
+        T_EQ_INT(s_official_client(&s_two), 1);
+    }
     //  A user reads its own keypair's count too.
     json_t *r = client_gql(&s_p, &s_one, "{ keypair { concurrency_used } }", NULL);
     T_EQ_INT(
