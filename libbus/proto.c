@@ -3607,6 +3607,82 @@ s_scheduler_schedulable_rep_roundtrip(const void *data, size_t size)
 }
 
 static int
+s_scheduler_concurrency_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_scheduler_concurrency_req_t msg;
+    int rc = proto_scheduler_concurrency_req_decode(&msg, data, size, err);
+    proto_scheduler_concurrency_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_scheduler_concurrency_req_print(const void *data, size_t size)
+{
+    proto_scheduler_concurrency_req_t msg;
+    char *text = NULL;
+    if (proto_scheduler_concurrency_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_scheduler_concurrency_req_print(&msg);
+    proto_scheduler_concurrency_req_clear(&msg);
+    return text;
+}
+
+static int
+s_scheduler_concurrency_req_roundtrip(const void *data, size_t size)
+{
+    proto_scheduler_concurrency_req_t one, two;
+    if (proto_scheduler_concurrency_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_scheduler_concurrency_req_encode(&one);
+    proto_scheduler_concurrency_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                           NULL);
+    zframe_t *second = proto_scheduler_concurrency_req_encode(&two);
+    char *text_one = proto_scheduler_concurrency_req_print(&one);
+    char *text_two = proto_scheduler_concurrency_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_scheduler_concurrency_req_clear(&one);
+    proto_scheduler_concurrency_req_clear(&two);
+    return rc;
+}
+
+static int
+s_scheduler_concurrency_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_scheduler_concurrency_rep_t msg;
+    int rc = proto_scheduler_concurrency_rep_decode(&msg, data, size, err);
+    proto_scheduler_concurrency_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_scheduler_concurrency_rep_print(const void *data, size_t size)
+{
+    proto_scheduler_concurrency_rep_t msg;
+    char *text = NULL;
+    if (proto_scheduler_concurrency_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_scheduler_concurrency_rep_print(&msg);
+    proto_scheduler_concurrency_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_scheduler_concurrency_rep_roundtrip(const void *data, size_t size)
+{
+    proto_scheduler_concurrency_rep_t one, two;
+    if (proto_scheduler_concurrency_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_scheduler_concurrency_rep_encode(&one);
+    proto_scheduler_concurrency_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                           NULL);
+    zframe_t *second = proto_scheduler_concurrency_rep_encode(&two);
+    char *text_one = proto_scheduler_concurrency_rep_print(&one);
+    char *text_two = proto_scheduler_concurrency_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_scheduler_concurrency_rep_clear(&one);
+    proto_scheduler_concurrency_rep_clear(&two);
+    return rc;
+}
+
+static int
 s_service_started_validate(const void *data, size_t size, bus_error_t *err)
 {
     proto_service_started_t msg;
@@ -6108,6 +6184,22 @@ const proto_entry_t proto_entries[] = {
         .validate = s_scheduler_schedulable_rep_validate,
         .print = s_scheduler_schedulable_rep_print,
         .roundtrip = s_scheduler_schedulable_rep_roundtrip,
+    },
+    {
+        .name = "scheduler.concurrency",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_scheduler_concurrency_req_validate,
+        .print = s_scheduler_concurrency_req_print,
+        .roundtrip = s_scheduler_concurrency_req_roundtrip,
+    },
+    {
+        .name = "scheduler.concurrency",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_scheduler_concurrency_rep_validate,
+        .print = s_scheduler_concurrency_rep_print,
+        .roundtrip = s_scheduler_concurrency_rep_roundtrip,
     },
     {
         .name = "service.started",

@@ -425,6 +425,122 @@ proto_scheduler_agent_ref_print(const proto_scheduler_agent_ref_t *self)
 }
 
 //  ---------------------------------------------------------------------------
+//  scheduler.keypair_concurrency
+
+static bool
+s_keypair_concurrency_valid(const proto_scheduler_keypair_concurrency_t *self)
+{
+    if (!proto_valid_str(self->access_key, PROTO_REQUIRED, 64))
+        return false;
+    return true;
+}
+
+static void
+s_keypair_concurrency_write(const proto_scheduler_keypair_concurrency_t *self,
+                            bus_writer_t *writer)
+{
+    bus_writer_map(writer, 2);
+    proto_write_str(writer, "access_key", self->access_key);
+    proto_write_uint(writer, "concurrency_used", self->concurrency_used);
+}
+
+static void
+s_keypair_concurrency_read(proto_scheduler_keypair_concurrency_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "access_key", PROTO_REQUIRED, 64, &self->access_key);
+    proto_read_uint(in, "concurrency_used", 0, UINT64_MAX, &self->concurrency_used);
+}
+
+static void
+s_keypair_concurrency_print(const proto_scheduler_keypair_concurrency_t *self,
+                            proto_text_t *text)
+{
+    proto_print_str(text, "access_key", self->access_key);
+    proto_print_uint(text, "concurrency_used", self->concurrency_used);
+}
+
+//  A list item: calloc'd memory, initialised before it is read.
+static void
+s_keypair_concurrency_item(void *item, proto_in_t *in)
+{
+    proto_scheduler_keypair_concurrency_init(item);
+    s_keypair_concurrency_read(item, in);
+}
+
+void
+proto_scheduler_keypair_concurrency_init(proto_scheduler_keypair_concurrency_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_scheduler_keypair_concurrency_clear(proto_scheduler_keypair_concurrency_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_scheduler_keypair_concurrency_write(const proto_scheduler_keypair_concurrency_t *self,
+                                          bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_keypair_concurrency_valid(self))
+        return -1;
+    s_keypair_concurrency_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_scheduler_keypair_concurrency_encode(const proto_scheduler_keypair_concurrency_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_scheduler_keypair_concurrency_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_scheduler_keypair_concurrency_read(proto_scheduler_keypair_concurrency_t *self,
+                                         const bus_value_t *map,
+                                         bus_error_t *err)
+{
+    proto_in_t in;
+    proto_scheduler_keypair_concurrency_init(self);
+    proto_in_init(&in, "scheduler.keypair_concurrency", map, &self->owned_, err);
+    s_keypair_concurrency_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_scheduler_keypair_concurrency_clear(self);
+    return in.status;
+}
+
+int
+proto_scheduler_keypair_concurrency_decode(proto_scheduler_keypair_concurrency_t *self,
+                                           const void *data,
+                                           size_t size,
+                                           bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_scheduler_keypair_concurrency_read(self, map, err);
+}
+
+char *
+proto_scheduler_keypair_concurrency_print(const proto_scheduler_keypair_concurrency_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_keypair_concurrency_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
 //  scheduler.agents request
 
 static bool
@@ -1555,5 +1671,229 @@ proto_scheduler_schedulable_rep_print(const proto_scheduler_schedulable_rep_t *s
     proto_text_t text;
     proto_text_init(&text);
     s_schedulable_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  scheduler.concurrency request
+
+static bool
+s_concurrency_req_valid(const proto_scheduler_concurrency_req_t *self)
+{
+    if (!proto_valid_strs(self->access_keys, self->access_keys_count, 1000))
+        return false;
+    return true;
+}
+
+static void
+s_concurrency_req_write(const proto_scheduler_concurrency_req_t *self,
+                        bus_writer_t *writer)
+{
+    uint32_t pairs = 0;
+    pairs += self->access_keys_count > 0;
+    bus_writer_map(writer, pairs);
+    if (self->access_keys_count > 0) {
+        proto_write_strs(writer, "access_keys", self->access_keys,
+                         self->access_keys_count);
+    }
+}
+
+static void
+s_concurrency_req_read(proto_scheduler_concurrency_req_t *self, proto_in_t *in)
+{
+    self->access_keys =
+        proto_read_strs(in, "access_keys", 0, 1000, &self->access_keys_count);
+}
+
+static void
+s_concurrency_req_print(const proto_scheduler_concurrency_req_t *self, proto_text_t *text)
+{
+    proto_print_count(text, "access_keys", self->access_keys_count);
+}
+
+void
+proto_scheduler_concurrency_req_init(proto_scheduler_concurrency_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_scheduler_concurrency_req_clear(proto_scheduler_concurrency_req_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_scheduler_concurrency_req_write(const proto_scheduler_concurrency_req_t *self,
+                                      bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_concurrency_req_valid(self))
+        return -1;
+    s_concurrency_req_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_scheduler_concurrency_req_encode(const proto_scheduler_concurrency_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_scheduler_concurrency_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_scheduler_concurrency_req_read(proto_scheduler_concurrency_req_t *self,
+                                     const bus_value_t *map,
+                                     bus_error_t *err)
+{
+    proto_in_t in;
+    proto_scheduler_concurrency_req_init(self);
+    proto_in_init(&in, "scheduler.concurrency request", map, &self->owned_, err);
+    s_concurrency_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_scheduler_concurrency_req_clear(self);
+    return in.status;
+}
+
+int
+proto_scheduler_concurrency_req_decode(proto_scheduler_concurrency_req_t *self,
+                                       const void *data,
+                                       size_t size,
+                                       bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_scheduler_concurrency_req_read(self, map, err);
+}
+
+char *
+proto_scheduler_concurrency_req_print(const proto_scheduler_concurrency_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_concurrency_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  scheduler.concurrency reply
+
+static bool
+s_concurrency_rep_valid(const proto_scheduler_concurrency_rep_t *self)
+{
+    if (!proto_valid_count(self->keypairs, self->keypairs_count, 1000))
+        return false;
+    for (size_t i = 0; i < self->keypairs_count; i++)
+        if (!s_keypair_concurrency_valid(&self->keypairs[i]))
+            return false;
+    return true;
+}
+
+static void
+s_concurrency_rep_write(const proto_scheduler_concurrency_rep_t *self,
+                        bus_writer_t *writer)
+{
+    uint32_t pairs = 0;
+    pairs += self->keypairs_count > 0;
+    bus_writer_map(writer, pairs);
+    if (self->keypairs_count > 0) {
+        proto_write_array(writer, "keypairs", self->keypairs_count);
+        for (size_t i = 0; i < self->keypairs_count; i++)
+            s_keypair_concurrency_write(&self->keypairs[i], writer);
+    }
+}
+
+static void
+s_concurrency_rep_read(proto_scheduler_concurrency_rep_t *self, proto_in_t *in)
+{
+    self->keypairs = proto_read_list(in, "keypairs", 0, 1000, sizeof *self->keypairs,
+                                     s_keypair_concurrency_item, &self->keypairs_count);
+}
+
+static void
+s_concurrency_rep_print(const proto_scheduler_concurrency_rep_t *self, proto_text_t *text)
+{
+    proto_print_count(text, "keypairs", self->keypairs_count);
+}
+
+void
+proto_scheduler_concurrency_rep_init(proto_scheduler_concurrency_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_scheduler_concurrency_rep_clear(proto_scheduler_concurrency_rep_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_scheduler_concurrency_rep_write(const proto_scheduler_concurrency_rep_t *self,
+                                      bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (!s_concurrency_rep_valid(self))
+        return -1;
+    s_concurrency_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_scheduler_concurrency_rep_encode(const proto_scheduler_concurrency_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_scheduler_concurrency_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_scheduler_concurrency_rep_read(proto_scheduler_concurrency_rep_t *self,
+                                     const bus_value_t *map,
+                                     bus_error_t *err)
+{
+    proto_in_t in;
+    proto_scheduler_concurrency_rep_init(self);
+    proto_in_init(&in, "scheduler.concurrency reply", map, &self->owned_, err);
+    s_concurrency_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_scheduler_concurrency_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_scheduler_concurrency_rep_decode(proto_scheduler_concurrency_rep_t *self,
+                                       const void *data,
+                                       size_t size,
+                                       bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_scheduler_concurrency_rep_read(self, map, err);
+}
+
+char *
+proto_scheduler_concurrency_rep_print(const proto_scheduler_concurrency_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_concurrency_rep_print(self, &text);
     return proto_text_finish(&text);
 }

@@ -18,6 +18,7 @@
 #define PROTO_SCHEDULER_INVARIANT   "scheduler.invariant"
 #define PROTO_SCHEDULER_RECALCULATE "scheduler.recalculate"
 #define PROTO_SCHEDULER_SCHEDULABLE "scheduler.schedulable"
+#define PROTO_SCHEDULER_CONCURRENCY "scheduler.concurrency"
 
 //  ---------------------------------------------------------------------------
 //  scheduler.agent, a nested value: one agent as the scheduler's registry knows it
@@ -123,6 +124,35 @@ int proto_scheduler_agent_ref_decode(proto_scheduler_agent_ref_t *self,
                                      size_t size,
                                      bus_error_t *err);
 char *proto_scheduler_agent_ref_print(const proto_scheduler_agent_ref_t *self);
+
+//  ---------------------------------------------------------------------------
+//  scheduler.keypair_concurrency, a nested value: one keypair's sessions that hold slots
+//  now
+
+typedef struct {
+    //  The keypair (required, at most 64 bytes)
+    const char *access_key;
+    //  Its sessions in any status but PENDING, TERMINATED, CANCELLED and ERROR
+    //  (Backend.AI's concurrency_used)
+    uint64_t concurrency_used;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_scheduler_keypair_concurrency_t;
+
+void
+proto_scheduler_keypair_concurrency_init(proto_scheduler_keypair_concurrency_t *self);
+void
+proto_scheduler_keypair_concurrency_clear(proto_scheduler_keypair_concurrency_t *self);
+int proto_scheduler_keypair_concurrency_write(const proto_scheduler_keypair_concurrency_t *self,
+                                              bus_writer_t *writer);
+zframe_t *proto_scheduler_keypair_concurrency_encode(const proto_scheduler_keypair_concurrency_t *self);
+int proto_scheduler_keypair_concurrency_read(proto_scheduler_keypair_concurrency_t *self,
+                                             const bus_value_t *map,
+                                             bus_error_t *err);
+int proto_scheduler_keypair_concurrency_decode(proto_scheduler_keypair_concurrency_t *self,
+                                               const void *data,
+                                               size_t size,
+                                               bus_error_t *err);
+char *proto_scheduler_keypair_concurrency_print(const proto_scheduler_keypair_concurrency_t *self);
 
 //  ---------------------------------------------------------------------------
 //  scheduler.agents request (idempotent): the agents in the registry, optionally of one
@@ -414,5 +444,65 @@ int proto_scheduler_schedulable_rep_decode(proto_scheduler_schedulable_rep_t *se
                                            bus_error_t *err);
 char *
 proto_scheduler_schedulable_rep_print(const proto_scheduler_schedulable_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  scheduler.concurrency request (idempotent): each keypair's concurrency_used (the
+//  GraphQL keypair field), read from the counts the triggers keep (keypair_counts) by
+//  key: one indexed query, no scan; a keypair without sessions answers 0
+
+typedef struct {
+    //  The keypairs (at most 1000 items)
+    const char *const *access_keys;
+    size_t access_keys_count;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_scheduler_concurrency_req_t;
+
+#define PROTO_SCHEDULER_CONCURRENCY_REQ_ACCESS_KEYS_MAX 1000
+
+void proto_scheduler_concurrency_req_init(proto_scheduler_concurrency_req_t *self);
+void proto_scheduler_concurrency_req_clear(proto_scheduler_concurrency_req_t *self);
+int proto_scheduler_concurrency_req_write(const proto_scheduler_concurrency_req_t *self,
+                                          bus_writer_t *writer);
+zframe_t *
+proto_scheduler_concurrency_req_encode(const proto_scheduler_concurrency_req_t *self);
+int proto_scheduler_concurrency_req_read(proto_scheduler_concurrency_req_t *self,
+                                         const bus_value_t *map,
+                                         bus_error_t *err);
+int proto_scheduler_concurrency_req_decode(proto_scheduler_concurrency_req_t *self,
+                                           const void *data,
+                                           size_t size,
+                                           bus_error_t *err);
+char *
+proto_scheduler_concurrency_req_print(const proto_scheduler_concurrency_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  scheduler.concurrency reply (idempotent): each keypair's concurrency_used (the GraphQL
+//  keypair field), read from the counts the triggers keep (keypair_counts) by key: one
+//  indexed query, no scan; a keypair without sessions answers 0
+
+typedef struct {
+    //  One per access key asked, in no particular order (at most 1000 items)
+    const proto_scheduler_keypair_concurrency_t *keypairs;
+    size_t keypairs_count;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_scheduler_concurrency_rep_t;
+
+#define PROTO_SCHEDULER_CONCURRENCY_REP_KEYPAIRS_MAX 1000
+
+void proto_scheduler_concurrency_rep_init(proto_scheduler_concurrency_rep_t *self);
+void proto_scheduler_concurrency_rep_clear(proto_scheduler_concurrency_rep_t *self);
+int proto_scheduler_concurrency_rep_write(const proto_scheduler_concurrency_rep_t *self,
+                                          bus_writer_t *writer);
+zframe_t *
+proto_scheduler_concurrency_rep_encode(const proto_scheduler_concurrency_rep_t *self);
+int proto_scheduler_concurrency_rep_read(proto_scheduler_concurrency_rep_t *self,
+                                         const bus_value_t *map,
+                                         bus_error_t *err);
+int proto_scheduler_concurrency_rep_decode(proto_scheduler_concurrency_rep_t *self,
+                                           const void *data,
+                                           size_t size,
+                                           bus_error_t *err);
+char *
+proto_scheduler_concurrency_rep_print(const proto_scheduler_concurrency_rep_t *self);
 
 #endif

@@ -66,6 +66,7 @@
 #include "gw_usage.h"
 #include "gw_usage_admin.h"
 #include "gw_live_stat.h"
+#include "gw_concurrency.h"
 #include "gw_server.h"
 #include "gw_metrics.h"
 #include "gw_admin_cli.h"

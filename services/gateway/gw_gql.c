@@ -380,6 +380,30 @@ s_field_args(const gw_gql_field_t *field,
     return args;
 }
 
+//  The resolver of the root field name of an operation of kind, or NULL.
+static const gw_gql_root_t *
+s_root(const char *kind, const char *name)
+{
+    for (size_t t = 0; s_tables[t]; t++)
+        for (const gw_gql_root_t *candidate = s_tables[t]; candidate->name; candidate++)
+            if (strcmp(candidate->kind, kind) == 0 && strcmp(candidate->name, name) == 0)
+                return candidate;
+    return NULL;
+}
+
+//  The value of a root field resolved before the document ran (borrowed),
+//  or NULL: the same field, under the same key, with the same arguments.
+static json_t *
+s_resolved(gw_request_t *r, const gw_gql_field_t *field, json_t *args)
+{
+    json_t *entry = json_object_get(r->prefetch_resolved, field->key);
+    const char *name = json_string_value(json_object_get(entry, "name"));
+    if (!name || strcmp(name, field->name) != 0 ||
+        !json_equal(json_object_get(entry, "args"), args))
+        return NULL;
+    return json_object_get(entry, "value");
+}
+
 //  Executes the operation: {"data": {...}} with x->errors filled.
 static json_t *
 s_execute(gql_exec_t *x)
@@ -397,13 +421,7 @@ s_execute(gql_exec_t *x)
             json_decref(path);
             continue;
         }
-        const gw_gql_root_t *root = NULL;
-        for (size_t t = 0; s_tables[t] && !root; t++)
-            for (const gw_gql_root_t *candidate = s_tables[t]; candidate->name;
-                 candidate++)
-                if (strcmp(candidate->kind, x->op->kind) == 0 &&
-                    strcmp(candidate->name, field->name) == 0)
-                    root = candidate;
+        const gw_gql_root_t *root = s_root(x->op->kind, field->name);
         if (strcmp(field->name, "__typename") == 0) {
             json_object_set_new(data, field->key,
                                 json_string(strcmp(x->op->kind, "mutation") == 0
@@ -428,7 +446,8 @@ s_execute(gql_exec_t *x)
         json_t *value = NULL;
         if (args) {
             bus_error_t err = {0};
-            value = root->fn(x->r, args, &err);
+            json_t *resolved = s_resolved(x->r, field, args);
+            value = resolved ? json_incref(resolved) : root->fn(x->r, args, &err);
             if (!value) {
                 char message[BUS_ERROR_DETAIL_MAX + 64];
                 snprintf(message, sizeof message, "%s: %s",
@@ -541,6 +560,7 @@ typedef struct {
     gw_request_t *r;
     bool legacy;
     bool agents;      //  root fields read the scheduler's agents
+    bool keypairs;    //  keypair fields (resolved already) ask for concurrency_used
     json_t *sessions; //  [{name, args}] of the compute_session fields to fetch
 } gql_prefetch_t;
 
@@ -557,16 +577,48 @@ s_selects(const gw_gql_field_t *field, const char *name)
     }
     return false;
 }
+//  Resolves a root field of a query now, to r->prefetch_resolved, so that
+//  what another service adds can be written into its value before the
+//  execution takes it. A field that is left out or whose resolver fails is
+//  left to the execution, which reports it. Whether it was resolved.
+static bool
+s_resolve_early(gw_request_t *r,
+                const gw_gql_field_t *field,
+                const gw_gql_operation_t *op,
+                json_t *variables)
+{
+    gw_gql_error_t gerr = {0};
+    const gw_gql_root_t *root = s_root(op->kind, field->name);
+    if (!root || gw_gql_field_included(field, op, variables, &gerr) <= 0)
+        return false;
+    json_t *args = s_field_args(field, op, variables, &gerr);
+    bus_error_t err = {0};
+    json_t *value = args ? root->fn(r, args, &err) : NULL;
+    if (!value) {
+        json_decref(args);
+        return false;
+    }
+    if (!json_is_object(r->prefetch_resolved)) {
+        json_decref(r->prefetch_resolved);
+        r->prefetch_resolved = json_object();
+    }
+    json_object_set_new(
+        r->prefetch_resolved, field->key,
+        json_pack("{s:s, s:o, s:o}", "name", field->name, "args", args, "value", value));
+    return true;
+}
+
 //  Whether the operation asks for root fields that live in the scheduler
 //  (one parse; the execution parses again, which is cheap next to a call):
 //  the agents, and each compute_session field with its arguments as the
 //  execution will pass them (a field whose arguments do not resolve is
 //  left to the execution, which reports it).
 static void
-s_wants(gw_request_t *r, bool *agents, bool *volumes, json_t *sessions)
+s_wants(gw_request_t *r, bool *agents, bool *volumes, bool *keypairs, json_t *sessions)
 {
     *agents = false;
     *volumes = false;
+    *keypairs = false;
     const char *query = json_string_value(json_object_get(r->params, "query"));
     if (!query)
         return;
@@ -581,6 +633,9 @@ s_wants(gw_request_t *r, bool *agents, bool *volumes, json_t *sessions)
         const gw_gql_field_t *field = &op->selection.fields[i];
         *agents |= gw_agent_is_root(field->name);
         *volumes |= gw_volumes_is_root(field->name);
+        if (strcmp(op->kind, "query") == 0 && gw_concurrency_is_root(field->name) &&
+            s_selects(field, "concurrency_used"))
+            *keypairs |= s_resolve_early(r, field, op, variables);
         if (!gw_compute_session_is_root(field->name) || strcmp(op->kind, "query") != 0)
             continue;
         json_t *args = s_field_args(field, op, variables, &gerr);
@@ -609,17 +664,30 @@ s_finish_prefetched(void *arg)
         s_finish(r);
 }
 
-//  Fetches the sessions if the document wants them, then executes it.
+//  Fetches the keypairs' concurrency_used if the document selects it,
+//  then executes it.
+static void
+s_fetch_concurrency(void *arg)
+{
+    gql_prefetch_t *prefetch = arg;
+    if (prefetch->keypairs)
+        gw_concurrency_fill(prefetch->r, prefetch->r->prefetch_resolved,
+                            s_finish_prefetched, prefetch);
+    else
+        s_finish_prefetched(prefetch);
+}
+
+//  Fetches the sessions if the document wants them, then the rest.
 static void
 s_fetch_sessions(gql_prefetch_t *prefetch)
 {
     json_t *sessions = prefetch->sessions;
     prefetch->sessions = NULL;
     if (json_array_size(sessions))
-        gw_compute_session_fetch(prefetch->r, sessions, s_finish_prefetched, prefetch);
+        gw_compute_session_fetch(prefetch->r, sessions, s_fetch_concurrency, prefetch);
     else {
         json_decref(sessions);
-        s_finish_prefetched(prefetch);
+        s_fetch_concurrency(prefetch);
     }
 }
 
@@ -651,7 +719,7 @@ s_handle(gw_request_t *r, bool legacy)
     prefetch->legacy = legacy;
     prefetch->sessions = sessions;
     bool volumes;
-    s_wants(r, &prefetch->agents, &volumes, sessions);
+    s_wants(r, &prefetch->agents, &volumes, &prefetch->keypairs, sessions);
     if (volumes)
         gw_storage_ready(gw_server_storage(r->gw), s_fetch_agents, prefetch);
     else

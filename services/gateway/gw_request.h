@@ -85,6 +85,11 @@ struct gw_request_s {
     //  agent fields); owned, NULL when none.
     json_t *prefetch;
     json_t *prefetch_sessions; //  compute_session fields: answers by name and arguments
+    //  Root fields resolved before the document ran, so that another
+    //  service's figures could be added to their values (gw_concurrency):
+    //  response key -> {name, args, value}; the execution takes the value
+    //  instead of resolving the field again.
+    json_t *prefetch_resolved;
     //  For the response headers and the access log.
     int rate_remaining; //  -1: unlimited or not counted
     const char *error_type;

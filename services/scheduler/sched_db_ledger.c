@@ -151,6 +151,47 @@ sched_db_ledger_usage(bus_db_t *db,
     return rc;
 }
 
+int
+sched_db_ledger_concurrency(bus_db_t *db,
+                            const char *const *access_keys,
+                            size_t count,
+                            uint64_t *used)
+{
+    for (size_t i = 0; i < count; i++)
+        used[i] = 0;
+    if (count == 0)
+        return BUS_OK;
+    //  The keys go in as one JSON array; j.key is each one's index in it.
+    json_t *keys = json_array();
+    for (size_t i = 0; keys && i < count; i++)
+        if (json_array_append_new(
+                keys, json_string(access_keys[i] ? access_keys[i] : "")) != 0) {
+            json_decref(keys);
+            keys = NULL;
+        }
+    char *text = keys ? json_dumps(keys, JSON_COMPACT) : NULL;
+    json_decref(keys);
+    sqlite3_stmt *stmt =
+        text ? bus_db_stmt(db, "SELECT j.key, c.concurrent FROM json_each(?1) j"
+                               " JOIN keypair_counts c ON c.access_key = j.value")
+             : NULL;
+    if (!stmt) {
+        free(text);
+        return BUS_STATUS_INTERNAL;
+    }
+    sqlite3_bind_text(stmt, 1, text, -1, SQLITE_STATIC);
+    int step;
+    while ((step = sqlite3_step(stmt)) == SQLITE_ROW) {
+        sqlite3_int64 index = sqlite3_column_int64(stmt, 0);
+        sqlite3_int64 concurrent = sqlite3_column_int64(stmt, 1);
+        if (index >= 0 && (size_t) index < count)
+            used[index] = concurrent > 0 ? (uint64_t) concurrent : 0;
+    }
+    sqlite3_reset(stmt);
+    free(text);
+    return step == SQLITE_DONE ? BUS_OK : BUS_STATUS_INTERNAL;
+}
+
 //  ---------------------------------------------------------------------------
 //  Admission
 

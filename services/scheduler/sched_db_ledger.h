@@ -65,6 +65,15 @@ int sched_db_ledger_usage(bus_db_t *db,
                           const char *domain_name,
                           proto_scheduler_usage_rep_t *out);
 
+//  Each keypair's count of sessions that hold slots (Backend.AI's
+//  concurrency_used) into used[i] for access_keys[i], 0 for a keypair
+//  without any: one query that looks each key up in keypair_counts by its
+//  primary key, however many keypairs there are. BUS_OK or INTERNAL.
+int sched_db_ledger_concurrency(bus_db_t *db,
+                                const char *const *access_keys,
+                                size_t count,
+                                uint64_t *used);
+
 //  What the keypair access_key has pending, for the admission of a new
 //  session: its count of PENDING sessions into scope->pending_count and
 //  what they ask for into scope->pending_slots, for the slots of slots.

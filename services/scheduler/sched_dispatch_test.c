@@ -340,6 +340,51 @@ test_clusters_all_or_nothing(void)
     T_EQ_INT(s_violations(), 0);
 }
 
+//  scheduler.concurrency's read: the sessions that hold slots, per keypair
+//  asked, 0 for one without sessions or only PENDING ones; each key found
+//  by keypair_counts' primary key (the plan never scans it).
+static void
+test_concurrency_read(void)
+{
+    s_agent("cc", "conc", 16000, 64 * GIB);
+    T_EQ_INT(s_submit(&(session_t){"n1", "AK41", .group = "conc", .cpu = 100}), BUS_OK);
+    T_EQ_INT(s_submit(&(session_t){"n2", "AK41", .group = "conc", .cpu = 100}), BUS_OK);
+    T_EQ_INT(s_submit(&(session_t){"n3", "AK42", .group = "conc", .cpu = 100}), BUS_OK);
+    T_EQ_INT(s_submit(&(session_t){"n4", "AK43", .group = "nowhere", .cpu = 100}),
+             BUS_OK);
+    T_EQ_INT(s_pass(), 3);
+    const char *keys[] = {"AK42", "AK41", "AK-none", "AK43", "AK41"};
+    uint64_t used[5];
+    T_EQ_INT(sched_db_ledger_concurrency(s_db, keys, 5, used), BUS_OK);
+    T_EQ_INT(used[0], 1);
+    T_EQ_INT(used[1], 2);
+    T_EQ_INT(used[2], 0);
+    T_EQ_INT(used[3], 0); //  PENDING holds nothing
+    T_EQ_INT(used[4], 2);
+    s_end("n1");
+    T_EQ_INT(sched_db_ledger_concurrency(s_db, keys, 2, used), BUS_OK);
+    T_EQ_INT(used[0], 1);
+    T_EQ_INT(used[1], 1);
+    T_EQ_INT(sched_db_ledger_concurrency(s_db, keys, 0, used), BUS_OK);
+    sqlite3_stmt *stmt = NULL;
+    char plan[512] = "";
+    T_EQ_INT(sqlite3_prepare_v2(bus_db_handle(s_db),
+                                "EXPLAIN QUERY PLAN SELECT j.key, c.concurrent"
+                                " FROM json_each(?1) j"
+                                " JOIN keypair_counts c ON c.access_key = j.value",
+                                -1, &stmt, NULL),
+             SQLITE_OK);
+    while (stmt && sqlite3_step(stmt) == SQLITE_ROW)
+        snprintf(plan + strlen(plan), sizeof plan - strlen(plan), "%s;",
+                 (const char *) sqlite3_column_text(stmt, 3));
+    sqlite3_finalize(stmt);
+    T_CONTAINS(plan, "SEARCH c USING PRIMARY KEY");
+    s_end("n2");
+    s_end("n3");
+    s_end("n4");
+    T_EQ_INT(s_violations(), 0);
+}
+
 static void
 test_pending_limits_at_submission(void)
 {
@@ -414,6 +459,7 @@ main(void)
     T_RUN(test_tries_are_counted_once_per_period);
     T_RUN(test_rules_of_the_group);
     T_RUN(test_clusters_all_or_nothing);
+    T_RUN(test_concurrency_read);
     T_RUN(test_pending_limits_at_submission);
     T_RUN(test_recount_repairs_the_aggregates);
     sched_dispatch_destroy(&s_dispatch);

@@ -417,6 +417,51 @@ s_on_usage(void *arg,
     return rc;
 }
 
+//  scheduler.concurrency: the GraphQL keypairs' concurrency_used, for the
+//  keypairs of one answer (at most the schema's bound per call).
+static int
+s_on_concurrency(void *arg,
+                 bus_rpc_request_t *req,
+                 const void *body,
+                 size_t size,
+                 bus_writer_t *reply,
+                 bus_error_t *err)
+{
+    (void) req;
+    sched_rpc_t *self = arg;
+    proto_scheduler_concurrency_req_t in;
+    int rc = proto_scheduler_concurrency_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    size_t count = in.access_keys_count;
+    uint64_t *used = calloc(count ? count : 1, sizeof *used);
+    proto_scheduler_keypair_concurrency_t *keypairs =
+        calloc(count ? count : 1, sizeof *keypairs);
+    rc = used && keypairs
+             ? sched_db_ledger_concurrency(self->db, in.access_keys, count, used)
+             : BUS_STATUS_INTERNAL;
+    proto_scheduler_concurrency_rep_t out;
+    proto_scheduler_concurrency_rep_init(&out);
+    if (rc == BUS_OK) {
+        //  The keys are the request's, which lives until the reply is written.
+        for (size_t i = 0; i < count; i++) {
+            proto_scheduler_keypair_concurrency_init(&keypairs[i]);
+            keypairs[i].access_key = in.access_keys[i];
+            keypairs[i].concurrency_used = used[i];
+        }
+        out.keypairs = keypairs;
+        out.keypairs_count = count;
+        if (proto_scheduler_concurrency_rep_write(&out, reply) != 0)
+            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write the counts");
+    } else
+        bus_error_set(err, rc, "cannot read the keypairs' counts");
+    proto_scheduler_concurrency_rep_clear(&out);
+    free(keypairs);
+    free(used);
+    proto_scheduler_concurrency_req_clear(&in);
+    return rc;
+}
+
 static int
 s_on_invariant(void *arg,
                bus_rpc_request_t *req,
@@ -521,6 +566,7 @@ sched_rpc_new(bus_node_t *node,
         {PROTO_SCHEDULER_AGENTS, s_on_agents},
         {PROTO_SCHEDULER_SCHEDULABLE, s_on_schedulable},
         {PROTO_SCHEDULER_USAGE, s_on_usage},
+        {PROTO_SCHEDULER_CONCURRENCY, s_on_concurrency},
         {PROTO_SCHEDULER_INVARIANT, s_on_invariant},
         {PROTO_SCHEDULER_RECALCULATE, s_on_recalculate},
     };
