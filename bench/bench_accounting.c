@@ -116,7 +116,8 @@ main(void)
             if (!bodies[k])
                 bodies[k] = bus_writer_new();
             bus_writer_reset(bodies[k]);
-            proto_kernel_stats_write(&stats, bodies[k]);
+            if (proto_kernel_stats_write(&stats, bodies[k]) != 0)
+                abort();
         }
         int64_t t0 = bus_clock_mono_us();
         for (int k = 0; k < kernels; k++) {

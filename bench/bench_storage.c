@@ -493,7 +493,8 @@ s_start(void)
     in.volume = "bench";
     in.id = BENCH_FOLDER;
     bus_writer_t *writer = bus_writer_new();
-    proto_storage_folder_create_req_write(&in, writer);
+    if (proto_storage_folder_create_req_write(&in, writer) != 0)
+        s_die("cannot write the create request");
     if (!s_client || s_call(PROTO_STORAGE_FOLDER_CREATE, writer, NULL) != BUS_OK)
         s_die("cannot create the folder");
     snprintf(s_folder_root, sizeof s_folder_root, "%s/%.2s/%s", volume, BENCH_FOLDER,
@@ -542,7 +543,8 @@ s_list(uint64_t limit, uint64_t *entries_p)
         in.cursor = cursor;
         in.limit = limit;
         bus_writer_t *writer = bus_writer_new();
-        proto_storage_files_list_req_write(&in, writer);
+        if (proto_storage_files_list_req_write(&in, writer) != 0)
+            s_die("cannot write the list request");
         zchunk_t *reply = NULL;
         if (s_call(PROTO_STORAGE_FILES_LIST, writer, &reply) != BUS_OK)
             return -1;

@@ -37,7 +37,8 @@ bus_node_refresh_peers(bus_node_t *self, bus_reply_fn *fn, void *arg)
     proto_registry_peers_req_t req;
     proto_registry_peers_req_init(&req);
     bus_writer_reset(self->scratch);
-    proto_registry_peers_req_write(&req, self->scratch);
+    if (proto_registry_peers_req_write(&req, self->scratch) != 0)
+        return 0;
     return bus_node_call(self, self->registry_endpoint, PROTO_REGISTRY_PEERS,
                          bus_writer_data(self->scratch), bus_writer_size(self->scratch),
                          self->config->sync_ms, fn ? fn : s_on_peers, fn ? arg : self);

@@ -131,7 +131,7 @@ s_publish(bus_node_t *pub, uint64_t from, uint64_t count)
     for (uint64_t n = from; n < from + count; n++) {
         tick.n = n;
         bus_writer_reset(writer);
-        proto_test_tick_write(&tick, writer);
+        T_EQ_INT(proto_test_tick_write(&tick, writer), 0);
         //  Each event in its own transaction, as a state change would be.
         bus_node_begin(pub);
         bus_node_emit(pub, PROTO_TEST_TICK, bus_writer_data(writer),

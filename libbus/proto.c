@@ -501,50 +501,152 @@ proto_read_nested(proto_in_t *in, const char *key, int flags, proto_in_t *sub)
 //  ---------------------------------------------------------------------------
 //  Checks before writing
 
+void
+proto_check_init(proto_check_t *self, const char *message, bus_error_t *err)
+{
+    assert(self);
+    assert(message);
+    self->message = message;
+    self->path[0] = 0;
+    self->err = err;
+    if (err) {
+        err->status = BUS_OK;
+        err->detail[0] = 0;
+    }
+}
+
+void
+proto_check_enter(proto_check_t *self, proto_check_t *sub, const char *key, size_t index)
+{
+    sub->message = self->message;
+    sub->err = self->err;
+    int length = index == PROTO_NO_INDEX
+                     ? snprintf(sub->path, sizeof sub->path, "%s%s.", self->path, key)
+                     : snprintf(sub->path, sizeof sub->path, "%s%s[%zu].", self->path,
+                                key, index);
+    if (length < 0 || (size_t) length >= sizeof sub->path)
+        sub->path[sizeof sub->path - 1] = 0; //  a truncated path still helps
+}
+
+static bool s_refuse(proto_check_t *self, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+//  Sets err (when there is one) and answers false.
+static bool
+s_refuse(proto_check_t *self, const char *key, const char *fmt, ...)
+{
+    if (!self->err)
+        return false;
+    char reason[BUS_ERROR_DETAIL_MAX];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(reason, sizeof reason, fmt, args);
+    va_end(args);
+    bus_error_set(self->err, BUS_STATUS_INVALID, "%s: field '%s%s': %s", self->message,
+                  self->path, key, reason);
+    return false;
+}
+
 bool
-proto_valid_str(const char *value, int flags, size_t max)
+proto_check_str(
+    proto_check_t *self, const char *key, const char *value, int flags, size_t max)
 {
     if (!value)
-        return !(flags & PROTO_REQUIRED);
+        return !(flags & PROTO_REQUIRED) || s_refuse(self, key, "missing");
     size_t len = strlen(value);
-    return len <= max && len <= UINT32_MAX;
+    if (len > max || len > UINT32_MAX)
+        return s_refuse(self, key, "%zu bytes, at most %zu", len,
+                        max < UINT32_MAX ? max : (size_t) UINT32_MAX);
+    return true;
 }
 
 bool
-proto_valid_bytes(const uint8_t *data, size_t size, int flags, size_t max)
+proto_check_bytes(proto_check_t *self,
+                  const char *key,
+                  const uint8_t *data,
+                  size_t size,
+                  int flags,
+                  size_t max)
 {
     if (!data)
-        return !(flags & PROTO_REQUIRED);
-    return size <= max && size <= UINT32_MAX;
-}
-
-bool
-proto_valid_strs(const char *const *items, size_t count, size_t max)
-{
-    if (!proto_valid_count(items, count, max))
-        return false;
-    for (size_t i = 0; i < count; i++)
-        if (!proto_valid_str(items[i], PROTO_REQUIRED, PROTO_UNLIMITED))
-            return false;
+        return !(flags & PROTO_REQUIRED) || s_refuse(self, key, "missing");
+    if (size > max || size > UINT32_MAX)
+        return s_refuse(self, key, "%zu bytes, at most %zu", size,
+                        max < UINT32_MAX ? max : (size_t) UINT32_MAX);
     return true;
 }
 
 bool
-proto_valid_map(const proto_kv_t *pairs, size_t count, size_t max)
+proto_check_count(
+    proto_check_t *self, const char *key, const void *items, size_t count, size_t max)
 {
-    if (!proto_valid_count(pairs, count, max))
-        return false;
-    for (size_t i = 0; i < count; i++)
-        if (!proto_valid_str(pairs[i].key, PROTO_REQUIRED, PROTO_UNLIMITED) ||
-            !proto_valid_str(pairs[i].value, PROTO_REQUIRED, PROTO_UNLIMITED))
-            return false;
+    if (count > max || count > UINT32_MAX)
+        return s_refuse(self, key, "%zu items, at most %zu", count,
+                        max < UINT32_MAX ? max : (size_t) UINT32_MAX);
+    if (!items && count > 0)
+        return s_refuse(self, key, "%zu items but no array", count);
     return true;
 }
 
 bool
-proto_valid_count(const void *items, size_t count, size_t max)
+proto_check_strs(proto_check_t *self,
+                 const char *key,
+                 const char *const *items,
+                 size_t count,
+                 size_t max)
 {
-    return count <= max && count <= UINT32_MAX && (items || count == 0);
+    if (!proto_check_count(self, key, items, count, max))
+        return false;
+    for (size_t i = 0; i < count; i++) {
+        if (!items[i])
+            return s_refuse(self, key, "item %zu: missing", i);
+        if (strlen(items[i]) > UINT32_MAX)
+            return s_refuse(self, key, "item %zu: longer than %" PRIu32 " bytes", i,
+                            UINT32_MAX);
+    }
+    return true;
+}
+
+bool
+proto_check_map(proto_check_t *self,
+                const char *key,
+                const proto_kv_t *pairs,
+                size_t count,
+                size_t max)
+{
+    if (count > max || count > UINT32_MAX)
+        return s_refuse(self, key, "%zu pairs, at most %zu", count,
+                        max < UINT32_MAX ? max : (size_t) UINT32_MAX);
+    if (!pairs && count > 0)
+        return s_refuse(self, key, "%zu pairs but no array", count);
+    for (size_t i = 0; i < count; i++) {
+        if (!pairs[i].key || !pairs[i].value)
+            return s_refuse(self, key, "pair %zu: missing %s", i,
+                            pairs[i].key ? "value" : "key");
+        if (strlen(pairs[i].key) > UINT32_MAX || strlen(pairs[i].value) > UINT32_MAX)
+            return s_refuse(self, key, "pair %zu: longer than %" PRIu32 " bytes", i,
+                            UINT32_MAX);
+    }
+    return true;
+}
+
+bool
+proto_check_int(
+    proto_check_t *self, const char *key, int64_t value, int64_t min, int64_t max)
+{
+    if (value < min)
+        return s_refuse(self, key, "%" PRId64 ", at least %" PRId64, value, min);
+    if (value > max)
+        return s_refuse(self, key, "%" PRId64 ", at most %" PRId64, value, max);
+    return true;
+}
+
+bool
+proto_check_uint(proto_check_t *self, const char *key, uint64_t value, uint64_t max)
+{
+    if (value > max)
+        return s_refuse(self, key, "%" PRIu64 ", at most %" PRIu64, value, max);
+    return true;
 }
 
 //  ---------------------------------------------------------------------------

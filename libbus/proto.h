@@ -9,11 +9,27 @@
       void proto_T_clear (T *self)     free what self owns and zero it; it
                                        owns nothing after (init again to
                                        reuse it with the schema defaults)
-      int proto_T_write (self, writer) append one msgpack map; 0, or -1 when a
-                                       required value is NULL or a value breaks
-                                       its limits (the writer is then unchanged)
+      int proto_T_check (self, err)    BUS_OK when self keeps its schema:
+                                       required strings and bytes set, lengths,
+                                       counts and numbers within their limits,
+                                       nested values and list items too; else
+                                       BUS_STATUS_INVALID, and err->detail names
+                                       the field ("kernel.execute request:
+                                       field 'run_id': 65 bytes, at most 64")
+      int proto_T_write (self, writer) check, then append one msgpack map; 0,
+                                       or -1 when check refuses (the writer is
+                                       then unchanged: nothing appended)
+      bus_writer_t *proto_T_writer (self, err)   requests only: check, then a
+                                       new writer holding the map, or NULL
+                                       with err set (BUS_STATUS_INVALID from
+                                       check, BUS_STATUS_INTERNAL when memory
+                                       ran out). Caller owns return value.
       zframe_t *proto_T_encode (self)  the same as a new frame, or NULL.
                                        Caller owns return value.
+          check, write, writer and encode are PROTO_MUST_USE: the compiler
+          refuses a caller that drops their result. A value that comes from
+          outside (an HTTP request) is checked before it is sent, and a
+          refusal answered as the caller's mistake (400, BUS_STATUS_INVALID).
       int proto_T_read (self, map, err)         from a parsed map
       int proto_T_decode (self, data, size, err) from bytes
           Both initialise self first, so self must not own anything yet.
@@ -42,11 +58,15 @@
 
 #define PROTO_UUID_SIZE 16         //  bytes in a uuid field
 #define PROTO_UNLIMITED UINT32_MAX //  no schema max: msgpack's own limit
-#define PROTO_REQUIRED  1          //  read and valid flag: the key must be there
+#define PROTO_REQUIRED  1          //  read and check flag: the key must be there
 #define PROTO_PATH_MAX  96         //  "peers[12].node" in error details
 
 #define PROTO_ARENA_BLOCK  1024 //  bytes of a decoder's arena block
 #define PROTO_ARENA_ALIGN  16   //  every arena allocation starts on this boundary
+
+//  On check, write, writer and encode: a result the caller must look at, so
+//  that a refused message can never travel as an empty or partial body.
+#define PROTO_MUST_USE __attribute__((warn_unused_result))
 
 //  A map field: pairs in wire order. Borrowed, like every pointer in a struct:
 //  the decoder points them into its arena, a producer anywhere it likes.
@@ -186,13 +206,52 @@ void *proto_read_list(proto_in_t *in,
 //  A nested map: true, with sub ready to read it, when present and a map.
 bool proto_read_nested(proto_in_t *in, const char *key, int flags, proto_in_t *sub);
 
-//  The encoder's checks: false when a required value is NULL or a limit is
-//  broken (max is bytes for strings and bytes, items for arrays).
-bool proto_valid_str(const char *value, int flags, size_t max);
-bool proto_valid_bytes(const uint8_t *data, size_t size, int flags, size_t max);
-bool proto_valid_strs(const char *const *items, size_t count, size_t max);
-bool proto_valid_map(const proto_kv_t *pairs, size_t count, size_t max);
-bool proto_valid_count(const void *items, size_t count, size_t max);
+//  Checking state for one struct, the writer's side of proto_in_t: the message
+//  label and the path of nested values, so that a failure names its field.
+typedef struct _proto_check_t proto_check_t;
+struct _proto_check_t {
+    const char *message;       //  "kernel.execute request", first word of the detail
+    char path[PROTO_PATH_MAX]; //  "" at the top, "events[2]." inside nested values
+    bus_error_t *err;          //  may be NULL
+};
+
+#define PROTO_NO_INDEX SIZE_MAX //  proto_check_enter: a nested value, not a list item
+
+//  Starts checking a struct; resets err to BUS_OK first.
+void proto_check_init(proto_check_t *self, const char *message, bus_error_t *err);
+//  Prepares sub to check the nested value at key, or the list item key[index].
+void proto_check_enter(proto_check_t *self,
+                       proto_check_t *sub,
+                       const char *key,
+                       size_t index);
+
+//  The encoder's checks, one per field: true when the value keeps the schema;
+//  false after setting err to BUS_STATUS_INVALID with a detail that names the
+//  field ("kernel.execute request: field 'run_id': 65 bytes, at most 64"). max
+//  is bytes for strings and bytes, items for arrays, pairs for maps.
+bool proto_check_str(
+    proto_check_t *self, const char *key, const char *value, int flags, size_t max);
+bool proto_check_bytes(proto_check_t *self,
+                       const char *key,
+                       const uint8_t *data,
+                       size_t size,
+                       int flags,
+                       size_t max);
+bool proto_check_strs(proto_check_t *self,
+                      const char *key,
+                      const char *const *items,
+                      size_t count,
+                      size_t max);
+bool proto_check_map(proto_check_t *self,
+                     const char *key,
+                     const proto_kv_t *pairs,
+                     size_t count,
+                     size_t max);
+bool proto_check_count(
+    proto_check_t *self, const char *key, const void *items, size_t count, size_t max);
+bool proto_check_int(
+    proto_check_t *self, const char *key, int64_t value, int64_t min, int64_t max);
+bool proto_check_uint(proto_check_t *self, const char *key, uint64_t value, uint64_t max);
 
 //  Writers: the key, then the value.
 void proto_write_str(bus_writer_t *writer, const char *key, const char *value);

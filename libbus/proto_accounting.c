@@ -2,10 +2,9 @@
 /*  =========================================================================
     proto_accounting - codecs of the accounting domain
 
-    For each struct: file-static free, valid, write, read and print helpers
-    that nested values reuse, then the public functions of proto_accounting.h
-    built on them. Reading and printing go through the shared runtime in
-    proto.c.
+    For each struct: file-static check, write, read and print helpers that
+    nested values reuse, then the public functions of proto_accounting.h built
+    on them. Reading and printing go through the shared runtime in proto.c.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -16,9 +15,10 @@
 //  accounting.figures
 
 static bool
-s_figures_valid(const proto_accounting_figures_t *self)
+s_figures_check(const proto_accounting_figures_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -90,12 +90,21 @@ proto_accounting_figures_clear(proto_accounting_figures_t *self)
 }
 
 int
+proto_accounting_figures_check(const proto_accounting_figures_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "accounting.figures", err);
+    return s_figures_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_accounting_figures_write(const proto_accounting_figures_t *self,
                                bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_figures_valid(self))
+    if (proto_accounting_figures_check(self, NULL) != BUS_OK)
         return -1;
     s_figures_write(self, writer);
     return 0;
@@ -151,37 +160,39 @@ proto_accounting_figures_print(const proto_accounting_figures_t *self)
 //  accounting.kernel
 
 static bool
-s_kernel_valid(const proto_accounting_kernel_t *self)
+s_kernel_check(const proto_accounting_kernel_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    proto_check_t sub;
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->session_id, 0, 64))
+    if (!proto_check_str(ck, "session_id", self->session_id, 0, 64))
         return false;
-    if (!proto_valid_str(self->session_name, 0, 64))
+    if (!proto_check_str(ck, "session_name", self->session_name, 0, 64))
         return false;
-    if (!proto_valid_str(self->access_key, 0, 64))
+    if (!proto_check_str(ck, "access_key", self->access_key, 0, 64))
         return false;
-    if (!proto_valid_str(self->user_uuid, 0, 64))
+    if (!proto_check_str(ck, "user_uuid", self->user_uuid, 0, 64))
         return false;
-    if (!proto_valid_str(self->group_id, 0, 64))
+    if (!proto_check_str(ck, "group_id", self->group_id, 0, 64))
         return false;
-    if (!proto_valid_str(self->domain_name, 0, 64))
+    if (!proto_check_str(ck, "domain_name", self->domain_name, 0, 64))
         return false;
-    if (!proto_valid_str(self->scaling_group, 0, 64))
+    if (!proto_check_str(ck, "scaling_group", self->scaling_group, 0, 64))
         return false;
-    if (!proto_valid_str(self->agent_id, 0, 128))
+    if (!proto_check_str(ck, "agent_id", self->agent_id, 0, 128))
         return false;
-    if (!proto_valid_str(self->container_id, 0, 128))
+    if (!proto_check_str(ck, "container_id", self->container_id, 0, 128))
         return false;
-    if (!proto_valid_str(self->image, 0, 512))
+    if (!proto_check_str(ck, "image", self->image, 0, 512))
         return false;
-    if (!proto_valid_str(self->status, 0, 24))
+    if (!proto_check_str(ck, "status", self->status, 0, 24))
         return false;
-    if (!proto_valid_str(self->status_info, 0, 64))
+    if (!proto_check_str(ck, "status_info", self->status_info, 0, 64))
         return false;
-    if (!proto_valid_map(self->slots, self->slots_count, 64))
+    if (!proto_check_map(ck, "slots", self->slots, self->slots_count, 64))
         return false;
-    if (!s_figures_valid(&self->usage))
+    proto_check_enter(ck, &sub, "usage", PROTO_NO_INDEX);
+    if (!s_figures_check(&self->usage, &sub))
         return false;
     return true;
 }
@@ -314,11 +325,20 @@ proto_accounting_kernel_clear(proto_accounting_kernel_t *self)
 }
 
 int
+proto_accounting_kernel_check(const proto_accounting_kernel_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "accounting.kernel", err);
+    return s_kernel_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_accounting_kernel_write(const proto_accounting_kernel_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_kernel_valid(self))
+    if (proto_accounting_kernel_check(self, NULL) != BUS_OK)
         return -1;
     s_kernel_write(self, writer);
     return 0;
@@ -374,31 +394,36 @@ proto_accounting_kernel_print(const proto_accounting_kernel_t *self)
 //  accounting.group
 
 static bool
-s_group_valid(const proto_accounting_group_t *self)
+s_group_check(const proto_accounting_group_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->group_id, 0, 64))
+    proto_check_t sub;
+    if (!proto_check_str(ck, "group_id", self->group_id, 0, 64))
         return false;
-    if (!proto_valid_str(self->domain_name, 0, 64))
+    if (!proto_check_str(ck, "domain_name", self->domain_name, 0, 64))
         return false;
-    if (!proto_valid_str(self->user_uuid, 0, 64))
+    if (!proto_check_str(ck, "user_uuid", self->user_uuid, 0, 64))
         return false;
-    if (!proto_valid_str(self->access_key, 0, 64))
+    if (!proto_check_str(ck, "access_key", self->access_key, 0, 64))
         return false;
-    if (!proto_valid_str(self->session_id, 0, 64))
+    if (!proto_check_str(ck, "session_id", self->session_id, 0, 64))
         return false;
-    if (!proto_valid_str(self->session_name, 0, 64))
+    if (!proto_check_str(ck, "session_name", self->session_name, 0, 64))
         return false;
-    if (!proto_valid_str(self->scaling_group, 0, 64))
+    if (!proto_check_str(ck, "scaling_group", self->scaling_group, 0, 64))
         return false;
-    if (!proto_valid_str(self->image, 0, 512))
+    if (!proto_check_str(ck, "image", self->image, 0, 512))
         return false;
-    if (!s_figures_valid(&self->usage))
+    proto_check_enter(ck, &sub, "usage", PROTO_NO_INDEX);
+    if (!s_figures_check(&self->usage, &sub))
         return false;
-    if (!proto_valid_count(self->kernels, self->kernels_count, 20000))
+    if (!proto_check_count(ck, "kernels", self->kernels, self->kernels_count, 20000))
         return false;
-    for (size_t i = 0; i < self->kernels_count; i++)
-        if (!s_kernel_valid(&self->kernels[i]))
+    for (size_t i = 0; i < self->kernels_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "kernels", i);
+        if (!s_kernel_check(&self->kernels[i], &item))
             return false;
+    }
     return true;
 }
 
@@ -517,11 +542,20 @@ proto_accounting_group_clear(proto_accounting_group_t *self)
 }
 
 int
+proto_accounting_group_check(const proto_accounting_group_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "accounting.group", err);
+    return s_group_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_accounting_group_write(const proto_accounting_group_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_group_valid(self))
+    if (proto_accounting_group_check(self, NULL) != BUS_OK)
         return -1;
     s_group_write(self, writer);
     return 0;
@@ -577,9 +611,10 @@ proto_accounting_group_print(const proto_accounting_group_t *self)
 //  accounting.bin
 
 static bool
-s_bin_valid(const proto_accounting_bin_t *self)
+s_bin_check(const proto_accounting_bin_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -656,11 +691,20 @@ proto_accounting_bin_clear(proto_accounting_bin_t *self)
 }
 
 int
+proto_accounting_bin_check(const proto_accounting_bin_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "accounting.bin", err);
+    return s_bin_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_accounting_bin_write(const proto_accounting_bin_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_bin_valid(self))
+    if (proto_accounting_bin_check(self, NULL) != BUS_OK)
         return -1;
     s_bin_write(self, writer);
     return 0;
@@ -716,11 +760,11 @@ proto_accounting_bin_print(const proto_accounting_bin_t *self)
 //  accounting.live
 
 static bool
-s_live_valid(const proto_accounting_live_t *self)
+s_live_check(const proto_accounting_live_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->stat, 0, 8192))
+    if (!proto_check_str(ck, "stat", self->stat, 0, 8192))
         return false;
     return true;
 }
@@ -783,11 +827,20 @@ proto_accounting_live_clear(proto_accounting_live_t *self)
 }
 
 int
+proto_accounting_live_check(const proto_accounting_live_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "accounting.live", err);
+    return s_live_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_accounting_live_write(const proto_accounting_live_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_live_valid(self))
+    if (proto_accounting_live_check(self, NULL) != BUS_OK)
         return -1;
     s_live_write(self, writer);
     return 0;
@@ -843,17 +896,17 @@ proto_accounting_live_print(const proto_accounting_live_t *self)
 //  accounting.usage request
 
 static bool
-s_usage_req_valid(const proto_accounting_usage_req_t *self)
+s_usage_req_check(const proto_accounting_usage_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_strs(self->group_ids, self->group_ids_count, 100))
+    if (!proto_check_strs(ck, "group_ids", self->group_ids, self->group_ids_count, 100))
         return false;
-    if (!proto_valid_str(self->domain_name, 0, 64))
+    if (!proto_check_str(ck, "domain_name", self->domain_name, 0, 64))
         return false;
-    if (!proto_valid_str(self->user_uuid, 0, 64))
+    if (!proto_check_str(ck, "user_uuid", self->user_uuid, 0, 64))
         return false;
-    if (!proto_valid_str(self->access_key, 0, 64))
+    if (!proto_check_str(ck, "access_key", self->access_key, 0, 64))
         return false;
-    if (!proto_valid_str(self->group_by, 0, 16))
+    if (!proto_check_str(ck, "group_by", self->group_by, 0, 16))
         return false;
     return true;
 }
@@ -927,15 +980,41 @@ proto_accounting_usage_req_clear(proto_accounting_usage_req_t *self)
 }
 
 int
+proto_accounting_usage_req_check(const proto_accounting_usage_req_t *self,
+                                 bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "accounting.usage request", err);
+    return s_usage_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_accounting_usage_req_write(const proto_accounting_usage_req_t *self,
                                  bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_usage_req_valid(self))
+    if (proto_accounting_usage_req_check(self, NULL) != BUS_OK)
         return -1;
     s_usage_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_accounting_usage_req_writer(const proto_accounting_usage_req_t *self,
+                                  bus_error_t *err)
+{
+    assert(self);
+    if (proto_accounting_usage_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "accounting.usage request: out of memory");
+        return NULL;
+    }
+    s_usage_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -988,13 +1067,16 @@ proto_accounting_usage_req_print(const proto_accounting_usage_req_t *self)
 //  accounting.usage reply
 
 static bool
-s_usage_rep_valid(const proto_accounting_usage_rep_t *self)
+s_usage_rep_check(const proto_accounting_usage_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_count(self->groups, self->groups_count, 200000))
+    if (!proto_check_count(ck, "groups", self->groups, self->groups_count, 200000))
         return false;
-    for (size_t i = 0; i < self->groups_count; i++)
-        if (!s_group_valid(&self->groups[i]))
+    for (size_t i = 0; i < self->groups_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "groups", i);
+        if (!s_group_check(&self->groups[i], &item))
             return false;
+    }
     return true;
 }
 
@@ -1046,12 +1128,22 @@ proto_accounting_usage_rep_clear(proto_accounting_usage_rep_t *self)
 }
 
 int
+proto_accounting_usage_rep_check(const proto_accounting_usage_rep_t *self,
+                                 bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "accounting.usage reply", err);
+    return s_usage_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_accounting_usage_rep_write(const proto_accounting_usage_rep_t *self,
                                  bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_usage_rep_valid(self))
+    if (proto_accounting_usage_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_usage_rep_write(self, writer);
     return 0;
@@ -1107,11 +1199,11 @@ proto_accounting_usage_rep_print(const proto_accounting_usage_rep_t *self)
 //  accounting.stats_user request
 
 static bool
-s_stats_user_req_valid(const proto_accounting_stats_user_req_t *self)
+s_stats_user_req_check(const proto_accounting_stats_user_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->user_uuid, 0, 64))
+    if (!proto_check_str(ck, "user_uuid", self->user_uuid, 0, 64))
         return false;
-    if (!proto_valid_str(self->access_key, 0, 64))
+    if (!proto_check_str(ck, "access_key", self->access_key, 0, 64))
         return false;
     return true;
 }
@@ -1163,15 +1255,41 @@ proto_accounting_stats_user_req_clear(proto_accounting_stats_user_req_t *self)
 }
 
 int
+proto_accounting_stats_user_req_check(const proto_accounting_stats_user_req_t *self,
+                                      bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "accounting.stats_user request", err);
+    return s_stats_user_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_accounting_stats_user_req_write(const proto_accounting_stats_user_req_t *self,
                                       bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_stats_user_req_valid(self))
+    if (proto_accounting_stats_user_req_check(self, NULL) != BUS_OK)
         return -1;
     s_stats_user_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_accounting_stats_user_req_writer(const proto_accounting_stats_user_req_t *self,
+                                       bus_error_t *err)
+{
+    assert(self);
+    if (proto_accounting_stats_user_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "accounting.stats_user request: out of memory");
+        return NULL;
+    }
+    s_stats_user_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -1224,13 +1342,16 @@ proto_accounting_stats_user_req_print(const proto_accounting_stats_user_req_t *s
 //  accounting.stats_user reply
 
 static bool
-s_stats_user_rep_valid(const proto_accounting_stats_user_rep_t *self)
+s_stats_user_rep_check(const proto_accounting_stats_user_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_count(self->bins, self->bins_count, 2880))
+    if (!proto_check_count(ck, "bins", self->bins, self->bins_count, 2880))
         return false;
-    for (size_t i = 0; i < self->bins_count; i++)
-        if (!s_bin_valid(&self->bins[i]))
+    for (size_t i = 0; i < self->bins_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "bins", i);
+        if (!s_bin_check(&self->bins[i], &item))
             return false;
+    }
     return true;
 }
 
@@ -1280,12 +1401,22 @@ proto_accounting_stats_user_rep_clear(proto_accounting_stats_user_rep_t *self)
 }
 
 int
+proto_accounting_stats_user_rep_check(const proto_accounting_stats_user_rep_t *self,
+                                      bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "accounting.stats_user reply", err);
+    return s_stats_user_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_accounting_stats_user_rep_write(const proto_accounting_stats_user_rep_t *self,
                                       bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_stats_user_rep_valid(self))
+    if (proto_accounting_stats_user_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_stats_user_rep_write(self, writer);
     return 0;
@@ -1341,9 +1472,10 @@ proto_accounting_stats_user_rep_print(const proto_accounting_stats_user_rep_t *s
 //  accounting.stats_all request
 
 static bool
-s_stats_all_req_valid(const proto_accounting_stats_all_req_t *self)
+s_stats_all_req_check(const proto_accounting_stats_all_req_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -1382,15 +1514,41 @@ proto_accounting_stats_all_req_clear(proto_accounting_stats_all_req_t *self)
 }
 
 int
+proto_accounting_stats_all_req_check(const proto_accounting_stats_all_req_t *self,
+                                     bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "accounting.stats_all request", err);
+    return s_stats_all_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_accounting_stats_all_req_write(const proto_accounting_stats_all_req_t *self,
                                      bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_stats_all_req_valid(self))
+    if (proto_accounting_stats_all_req_check(self, NULL) != BUS_OK)
         return -1;
     s_stats_all_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_accounting_stats_all_req_writer(const proto_accounting_stats_all_req_t *self,
+                                      bus_error_t *err)
+{
+    assert(self);
+    if (proto_accounting_stats_all_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "accounting.stats_all request: out of memory");
+        return NULL;
+    }
+    s_stats_all_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -1443,13 +1601,16 @@ proto_accounting_stats_all_req_print(const proto_accounting_stats_all_req_t *sel
 //  accounting.stats_all reply
 
 static bool
-s_stats_all_rep_valid(const proto_accounting_stats_all_rep_t *self)
+s_stats_all_rep_check(const proto_accounting_stats_all_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_count(self->bins, self->bins_count, 2880))
+    if (!proto_check_count(ck, "bins", self->bins, self->bins_count, 2880))
         return false;
-    for (size_t i = 0; i < self->bins_count; i++)
-        if (!s_bin_valid(&self->bins[i]))
+    for (size_t i = 0; i < self->bins_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "bins", i);
+        if (!s_bin_check(&self->bins[i], &item))
             return false;
+    }
     return true;
 }
 
@@ -1498,12 +1659,22 @@ proto_accounting_stats_all_rep_clear(proto_accounting_stats_all_rep_t *self)
 }
 
 int
+proto_accounting_stats_all_rep_check(const proto_accounting_stats_all_rep_t *self,
+                                     bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "accounting.stats_all reply", err);
+    return s_stats_all_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_accounting_stats_all_rep_write(const proto_accounting_stats_all_rep_t *self,
                                      bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_stats_all_rep_valid(self))
+    if (proto_accounting_stats_all_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_stats_all_rep_write(self, writer);
     return 0;
@@ -1559,9 +1730,10 @@ proto_accounting_stats_all_rep_print(const proto_accounting_stats_all_rep_t *sel
 //  accounting.recalculate request
 
 static bool
-s_recalculate_req_valid(const proto_accounting_recalculate_req_t *self)
+s_recalculate_req_check(const proto_accounting_recalculate_req_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -1604,15 +1776,41 @@ proto_accounting_recalculate_req_clear(proto_accounting_recalculate_req_t *self)
 }
 
 int
+proto_accounting_recalculate_req_check(const proto_accounting_recalculate_req_t *self,
+                                       bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "accounting.recalculate request", err);
+    return s_recalculate_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_accounting_recalculate_req_write(const proto_accounting_recalculate_req_t *self,
                                        bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_recalculate_req_valid(self))
+    if (proto_accounting_recalculate_req_check(self, NULL) != BUS_OK)
         return -1;
     s_recalculate_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_accounting_recalculate_req_writer(const proto_accounting_recalculate_req_t *self,
+                                        bus_error_t *err)
+{
+    assert(self);
+    if (proto_accounting_recalculate_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "accounting.recalculate request: out of memory");
+        return NULL;
+    }
+    s_recalculate_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -1665,9 +1863,10 @@ proto_accounting_recalculate_req_print(const proto_accounting_recalculate_req_t 
 //  accounting.recalculate reply
 
 static bool
-s_recalculate_rep_valid(const proto_accounting_recalculate_rep_t *self)
+s_recalculate_rep_check(const proto_accounting_recalculate_rep_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -1723,12 +1922,22 @@ proto_accounting_recalculate_rep_clear(proto_accounting_recalculate_rep_t *self)
 }
 
 int
+proto_accounting_recalculate_rep_check(const proto_accounting_recalculate_rep_t *self,
+                                       bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "accounting.recalculate reply", err);
+    return s_recalculate_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_accounting_recalculate_rep_write(const proto_accounting_recalculate_rep_t *self,
                                        bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_recalculate_rep_valid(self))
+    if (proto_accounting_recalculate_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_recalculate_rep_write(self, writer);
     return 0;
@@ -1784,9 +1993,10 @@ proto_accounting_recalculate_rep_print(const proto_accounting_recalculate_rep_t 
 //  accounting.live request
 
 static bool
-s_live_req_valid(const proto_accounting_live_req_t *self)
+s_live_req_check(const proto_accounting_live_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_strs(self->kernel_ids, self->kernel_ids_count, 1000))
+    if (!proto_check_strs(ck, "kernel_ids", self->kernel_ids, self->kernel_ids_count,
+                          1000))
         return false;
     return true;
 }
@@ -1830,15 +2040,40 @@ proto_accounting_live_req_clear(proto_accounting_live_req_t *self)
 }
 
 int
+proto_accounting_live_req_check(const proto_accounting_live_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "accounting.live request", err);
+    return s_live_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_accounting_live_req_write(const proto_accounting_live_req_t *self,
                                 bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_live_req_valid(self))
+    if (proto_accounting_live_req_check(self, NULL) != BUS_OK)
         return -1;
     s_live_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_accounting_live_req_writer(const proto_accounting_live_req_t *self,
+                                 bus_error_t *err)
+{
+    assert(self);
+    if (proto_accounting_live_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "accounting.live request: out of memory");
+        return NULL;
+    }
+    s_live_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -1891,13 +2126,16 @@ proto_accounting_live_req_print(const proto_accounting_live_req_t *self)
 //  accounting.live reply
 
 static bool
-s_live_rep_valid(const proto_accounting_live_rep_t *self)
+s_live_rep_check(const proto_accounting_live_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_count(self->kernels, self->kernels_count, 1000))
+    if (!proto_check_count(ck, "kernels", self->kernels, self->kernels_count, 1000))
         return false;
-    for (size_t i = 0; i < self->kernels_count; i++)
-        if (!s_live_valid(&self->kernels[i]))
+    for (size_t i = 0; i < self->kernels_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "kernels", i);
+        if (!s_live_check(&self->kernels[i], &item))
             return false;
+    }
     return true;
 }
 
@@ -1943,12 +2181,21 @@ proto_accounting_live_rep_clear(proto_accounting_live_rep_t *self)
 }
 
 int
+proto_accounting_live_rep_check(const proto_accounting_live_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "accounting.live reply", err);
+    return s_live_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_accounting_live_rep_write(const proto_accounting_live_rep_t *self,
                                 bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_live_rep_valid(self))
+    if (proto_accounting_live_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_live_rep_write(self, writer);
     return 0;

@@ -5,7 +5,8 @@
 
     Structs and codecs of the accounting domain. Included by proto.h: include
     bus.h, not this file. proto.h documents the functions every struct type T
-    has (init, clear, write, encode, read, decode, print).
+    has (init, clear, check, write, writer for requests, encode, read, decode,
+    print).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -53,9 +54,12 @@ typedef struct {
 
 void proto_accounting_figures_init(proto_accounting_figures_t *self);
 void proto_accounting_figures_clear(proto_accounting_figures_t *self);
-int proto_accounting_figures_write(const proto_accounting_figures_t *self,
-                                   bus_writer_t *writer);
-zframe_t *proto_accounting_figures_encode(const proto_accounting_figures_t *self);
+PROTO_MUST_USE int proto_accounting_figures_check(const proto_accounting_figures_t *self,
+                                                  bus_error_t *err);
+PROTO_MUST_USE int proto_accounting_figures_write(const proto_accounting_figures_t *self,
+                                                  bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_accounting_figures_encode(const proto_accounting_figures_t *self);
 int proto_accounting_figures_read(proto_accounting_figures_t *self,
                                   const bus_value_t *map,
                                   bus_error_t *err);
@@ -110,13 +114,29 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_accounting_kernel_t;
 
-#define PROTO_ACCOUNTING_KERNEL_SLOTS_MAX 64
+#define PROTO_ACCOUNTING_KERNEL_KERNEL_ID_MAX     64
+#define PROTO_ACCOUNTING_KERNEL_SESSION_ID_MAX    64
+#define PROTO_ACCOUNTING_KERNEL_SESSION_NAME_MAX  64
+#define PROTO_ACCOUNTING_KERNEL_ACCESS_KEY_MAX    64
+#define PROTO_ACCOUNTING_KERNEL_USER_UUID_MAX     64
+#define PROTO_ACCOUNTING_KERNEL_GROUP_ID_MAX      64
+#define PROTO_ACCOUNTING_KERNEL_DOMAIN_NAME_MAX   64
+#define PROTO_ACCOUNTING_KERNEL_SCALING_GROUP_MAX 64
+#define PROTO_ACCOUNTING_KERNEL_AGENT_ID_MAX      128
+#define PROTO_ACCOUNTING_KERNEL_CONTAINER_ID_MAX  128
+#define PROTO_ACCOUNTING_KERNEL_IMAGE_MAX         512
+#define PROTO_ACCOUNTING_KERNEL_STATUS_MAX        24
+#define PROTO_ACCOUNTING_KERNEL_STATUS_INFO_MAX   64
+#define PROTO_ACCOUNTING_KERNEL_SLOTS_MAX         64
 
 void proto_accounting_kernel_init(proto_accounting_kernel_t *self);
 void proto_accounting_kernel_clear(proto_accounting_kernel_t *self);
-int proto_accounting_kernel_write(const proto_accounting_kernel_t *self,
-                                  bus_writer_t *writer);
-zframe_t *proto_accounting_kernel_encode(const proto_accounting_kernel_t *self);
+PROTO_MUST_USE int proto_accounting_kernel_check(const proto_accounting_kernel_t *self,
+                                                 bus_error_t *err);
+PROTO_MUST_USE int proto_accounting_kernel_write(const proto_accounting_kernel_t *self,
+                                                 bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_accounting_kernel_encode(const proto_accounting_kernel_t *self);
 int proto_accounting_kernel_read(proto_accounting_kernel_t *self,
                                  const bus_value_t *map,
                                  bus_error_t *err);
@@ -165,13 +185,24 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_accounting_group_t;
 
-#define PROTO_ACCOUNTING_GROUP_KERNELS_MAX 20000
+#define PROTO_ACCOUNTING_GROUP_GROUP_ID_MAX      64
+#define PROTO_ACCOUNTING_GROUP_DOMAIN_NAME_MAX   64
+#define PROTO_ACCOUNTING_GROUP_USER_UUID_MAX     64
+#define PROTO_ACCOUNTING_GROUP_ACCESS_KEY_MAX    64
+#define PROTO_ACCOUNTING_GROUP_SESSION_ID_MAX    64
+#define PROTO_ACCOUNTING_GROUP_SESSION_NAME_MAX  64
+#define PROTO_ACCOUNTING_GROUP_SCALING_GROUP_MAX 64
+#define PROTO_ACCOUNTING_GROUP_IMAGE_MAX         512
+#define PROTO_ACCOUNTING_GROUP_KERNELS_MAX       20000
 
 void proto_accounting_group_init(proto_accounting_group_t *self);
 void proto_accounting_group_clear(proto_accounting_group_t *self);
-int proto_accounting_group_write(const proto_accounting_group_t *self,
-                                 bus_writer_t *writer);
-zframe_t *proto_accounting_group_encode(const proto_accounting_group_t *self);
+PROTO_MUST_USE int proto_accounting_group_check(const proto_accounting_group_t *self,
+                                                bus_error_t *err);
+PROTO_MUST_USE int proto_accounting_group_write(const proto_accounting_group_t *self,
+                                                bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_accounting_group_encode(const proto_accounting_group_t *self);
 int proto_accounting_group_read(proto_accounting_group_t *self,
                                 const bus_value_t *map,
                                 bus_error_t *err);
@@ -213,8 +244,11 @@ typedef struct {
 
 void proto_accounting_bin_init(proto_accounting_bin_t *self);
 void proto_accounting_bin_clear(proto_accounting_bin_t *self);
-int proto_accounting_bin_write(const proto_accounting_bin_t *self, bus_writer_t *writer);
-zframe_t *proto_accounting_bin_encode(const proto_accounting_bin_t *self);
+PROTO_MUST_USE int proto_accounting_bin_check(const proto_accounting_bin_t *self,
+                                              bus_error_t *err);
+PROTO_MUST_USE int proto_accounting_bin_write(const proto_accounting_bin_t *self,
+                                              bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_accounting_bin_encode(const proto_accounting_bin_t *self);
 int proto_accounting_bin_read(proto_accounting_bin_t *self,
                               const bus_value_t *map,
                               bus_error_t *err);
@@ -242,11 +276,17 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_accounting_live_t;
 
+#define PROTO_ACCOUNTING_LIVE_KERNEL_ID_MAX 64
+#define PROTO_ACCOUNTING_LIVE_STAT_MAX      8192
+
 void proto_accounting_live_init(proto_accounting_live_t *self);
 void proto_accounting_live_clear(proto_accounting_live_t *self);
-int proto_accounting_live_write(const proto_accounting_live_t *self,
-                                bus_writer_t *writer);
-zframe_t *proto_accounting_live_encode(const proto_accounting_live_t *self);
+PROTO_MUST_USE int proto_accounting_live_check(const proto_accounting_live_t *self,
+                                               bus_error_t *err);
+PROTO_MUST_USE int proto_accounting_live_write(const proto_accounting_live_t *self,
+                                               bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_accounting_live_encode(const proto_accounting_live_t *self);
 int proto_accounting_live_read(proto_accounting_live_t *self,
                                const bus_value_t *map,
                                bus_error_t *err);
@@ -285,13 +325,22 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_accounting_usage_req_t;
 
-#define PROTO_ACCOUNTING_USAGE_REQ_GROUP_IDS_MAX 100
+#define PROTO_ACCOUNTING_USAGE_REQ_GROUP_IDS_MAX   100
+#define PROTO_ACCOUNTING_USAGE_REQ_DOMAIN_NAME_MAX 64
+#define PROTO_ACCOUNTING_USAGE_REQ_USER_UUID_MAX   64
+#define PROTO_ACCOUNTING_USAGE_REQ_ACCESS_KEY_MAX  64
+#define PROTO_ACCOUNTING_USAGE_REQ_GROUP_BY_MAX    16
 
 void proto_accounting_usage_req_init(proto_accounting_usage_req_t *self);
 void proto_accounting_usage_req_clear(proto_accounting_usage_req_t *self);
-int proto_accounting_usage_req_write(const proto_accounting_usage_req_t *self,
-                                     bus_writer_t *writer);
-zframe_t *proto_accounting_usage_req_encode(const proto_accounting_usage_req_t *self);
+PROTO_MUST_USE int proto_accounting_usage_req_check(const proto_accounting_usage_req_t *self,
+                                                    bus_error_t *err);
+PROTO_MUST_USE int proto_accounting_usage_req_write(const proto_accounting_usage_req_t *self,
+                                                    bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_accounting_usage_req_writer(const proto_accounting_usage_req_t *self,
+                                                               bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_accounting_usage_req_encode(const proto_accounting_usage_req_t *self);
 int proto_accounting_usage_req_read(proto_accounting_usage_req_t *self,
                                     const bus_value_t *map,
                                     bus_error_t *err);
@@ -323,9 +372,12 @@ typedef struct {
 
 void proto_accounting_usage_rep_init(proto_accounting_usage_rep_t *self);
 void proto_accounting_usage_rep_clear(proto_accounting_usage_rep_t *self);
-int proto_accounting_usage_rep_write(const proto_accounting_usage_rep_t *self,
-                                     bus_writer_t *writer);
-zframe_t *proto_accounting_usage_rep_encode(const proto_accounting_usage_rep_t *self);
+PROTO_MUST_USE int proto_accounting_usage_rep_check(const proto_accounting_usage_rep_t *self,
+                                                    bus_error_t *err);
+PROTO_MUST_USE int proto_accounting_usage_rep_write(const proto_accounting_usage_rep_t *self,
+                                                    bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_accounting_usage_rep_encode(const proto_accounting_usage_rep_t *self);
 int proto_accounting_usage_rep_read(proto_accounting_usage_rep_t *self,
                                     const bus_value_t *map,
                                     bus_error_t *err);
@@ -350,11 +402,18 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_accounting_stats_user_req_t;
 
+#define PROTO_ACCOUNTING_STATS_USER_REQ_USER_UUID_MAX  64
+#define PROTO_ACCOUNTING_STATS_USER_REQ_ACCESS_KEY_MAX 64
+
 void proto_accounting_stats_user_req_init(proto_accounting_stats_user_req_t *self);
 void proto_accounting_stats_user_req_clear(proto_accounting_stats_user_req_t *self);
-int proto_accounting_stats_user_req_write(const proto_accounting_stats_user_req_t *self,
-                                          bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_accounting_stats_user_req_check(const proto_accounting_stats_user_req_t *self,
+                                                         bus_error_t *err);
+PROTO_MUST_USE int proto_accounting_stats_user_req_write(const proto_accounting_stats_user_req_t *self,
+                                                         bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_accounting_stats_user_req_writer(const proto_accounting_stats_user_req_t *self,
+                                                                    bus_error_t *err);
+PROTO_MUST_USE zframe_t *
 proto_accounting_stats_user_req_encode(const proto_accounting_stats_user_req_t *self);
 int proto_accounting_stats_user_req_read(proto_accounting_stats_user_req_t *self,
                                          const bus_value_t *map,
@@ -383,9 +442,11 @@ typedef struct {
 
 void proto_accounting_stats_user_rep_init(proto_accounting_stats_user_rep_t *self);
 void proto_accounting_stats_user_rep_clear(proto_accounting_stats_user_rep_t *self);
-int proto_accounting_stats_user_rep_write(const proto_accounting_stats_user_rep_t *self,
-                                          bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_accounting_stats_user_rep_check(const proto_accounting_stats_user_rep_t *self,
+                                                         bus_error_t *err);
+PROTO_MUST_USE int proto_accounting_stats_user_rep_write(const proto_accounting_stats_user_rep_t *self,
+                                                         bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
 proto_accounting_stats_user_rep_encode(const proto_accounting_stats_user_rep_t *self);
 int proto_accounting_stats_user_rep_read(proto_accounting_stats_user_rep_t *self,
                                          const bus_value_t *map,
@@ -411,9 +472,13 @@ typedef struct {
 
 void proto_accounting_stats_all_req_init(proto_accounting_stats_all_req_t *self);
 void proto_accounting_stats_all_req_clear(proto_accounting_stats_all_req_t *self);
-int proto_accounting_stats_all_req_write(const proto_accounting_stats_all_req_t *self,
-                                         bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_accounting_stats_all_req_check(const proto_accounting_stats_all_req_t *self,
+                                                        bus_error_t *err);
+PROTO_MUST_USE int proto_accounting_stats_all_req_write(const proto_accounting_stats_all_req_t *self,
+                                                        bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_accounting_stats_all_req_writer(const proto_accounting_stats_all_req_t *self,
+                                                                   bus_error_t *err);
+PROTO_MUST_USE zframe_t *
 proto_accounting_stats_all_req_encode(const proto_accounting_stats_all_req_t *self);
 int proto_accounting_stats_all_req_read(proto_accounting_stats_all_req_t *self,
                                         const bus_value_t *map,
@@ -442,9 +507,11 @@ typedef struct {
 
 void proto_accounting_stats_all_rep_init(proto_accounting_stats_all_rep_t *self);
 void proto_accounting_stats_all_rep_clear(proto_accounting_stats_all_rep_t *self);
-int proto_accounting_stats_all_rep_write(const proto_accounting_stats_all_rep_t *self,
-                                         bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_accounting_stats_all_rep_check(const proto_accounting_stats_all_rep_t *self,
+                                                        bus_error_t *err);
+PROTO_MUST_USE int proto_accounting_stats_all_rep_write(const proto_accounting_stats_all_rep_t *self,
+                                                        bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
 proto_accounting_stats_all_rep_encode(const proto_accounting_stats_all_rep_t *self);
 int proto_accounting_stats_all_rep_read(proto_accounting_stats_all_rep_t *self,
                                         const bus_value_t *map,
@@ -468,9 +535,13 @@ typedef struct {
 
 void proto_accounting_recalculate_req_init(proto_accounting_recalculate_req_t *self);
 void proto_accounting_recalculate_req_clear(proto_accounting_recalculate_req_t *self);
-int proto_accounting_recalculate_req_write(const proto_accounting_recalculate_req_t *self,
-                                           bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_accounting_recalculate_req_check(const proto_accounting_recalculate_req_t *self,
+                                                          bus_error_t *err);
+PROTO_MUST_USE int proto_accounting_recalculate_req_write(const proto_accounting_recalculate_req_t *self,
+                                                          bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_accounting_recalculate_req_writer(const proto_accounting_recalculate_req_t *self,
+                                                                     bus_error_t *err);
+PROTO_MUST_USE zframe_t *
 proto_accounting_recalculate_req_encode(const proto_accounting_recalculate_req_t *self);
 int proto_accounting_recalculate_req_read(proto_accounting_recalculate_req_t *self,
                                           const bus_value_t *map,
@@ -509,9 +580,11 @@ typedef struct {
 
 void proto_accounting_recalculate_rep_init(proto_accounting_recalculate_rep_t *self);
 void proto_accounting_recalculate_rep_clear(proto_accounting_recalculate_rep_t *self);
-int proto_accounting_recalculate_rep_write(const proto_accounting_recalculate_rep_t *self,
-                                           bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_accounting_recalculate_rep_check(const proto_accounting_recalculate_rep_t *self,
+                                                          bus_error_t *err);
+PROTO_MUST_USE int proto_accounting_recalculate_rep_write(const proto_accounting_recalculate_rep_t *self,
+                                                          bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
 proto_accounting_recalculate_rep_encode(const proto_accounting_recalculate_rep_t *self);
 int proto_accounting_recalculate_rep_read(proto_accounting_recalculate_rep_t *self,
                                           const bus_value_t *map,
@@ -538,9 +611,14 @@ typedef struct {
 
 void proto_accounting_live_req_init(proto_accounting_live_req_t *self);
 void proto_accounting_live_req_clear(proto_accounting_live_req_t *self);
-int proto_accounting_live_req_write(const proto_accounting_live_req_t *self,
-                                    bus_writer_t *writer);
-zframe_t *proto_accounting_live_req_encode(const proto_accounting_live_req_t *self);
+PROTO_MUST_USE int proto_accounting_live_req_check(const proto_accounting_live_req_t *self,
+                                                   bus_error_t *err);
+PROTO_MUST_USE int proto_accounting_live_req_write(const proto_accounting_live_req_t *self,
+                                                   bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_accounting_live_req_writer(const proto_accounting_live_req_t *self,
+                                                              bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_accounting_live_req_encode(const proto_accounting_live_req_t *self);
 int proto_accounting_live_req_read(proto_accounting_live_req_t *self,
                                    const bus_value_t *map,
                                    bus_error_t *err);
@@ -565,9 +643,12 @@ typedef struct {
 
 void proto_accounting_live_rep_init(proto_accounting_live_rep_t *self);
 void proto_accounting_live_rep_clear(proto_accounting_live_rep_t *self);
-int proto_accounting_live_rep_write(const proto_accounting_live_rep_t *self,
-                                    bus_writer_t *writer);
-zframe_t *proto_accounting_live_rep_encode(const proto_accounting_live_rep_t *self);
+PROTO_MUST_USE int proto_accounting_live_rep_check(const proto_accounting_live_rep_t *self,
+                                                   bus_error_t *err);
+PROTO_MUST_USE int proto_accounting_live_rep_write(const proto_accounting_live_rep_t *self,
+                                                   bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_accounting_live_rep_encode(const proto_accounting_live_rep_t *self);
 int proto_accounting_live_rep_read(proto_accounting_live_rep_t *self,
                                    const bus_value_t *map,
                                    bus_error_t *err);

@@ -2,9 +2,9 @@
 /*  =========================================================================
     proto_agent - codecs of the agent domain
 
-    For each struct: file-static free, valid, write, read and print helpers
-    that nested values reuse, then the public functions of proto_agent.h built
-    on them. Reading and printing go through the shared runtime in proto.c.
+    For each struct: file-static check, write, read and print helpers that
+    nested values reuse, then the public functions of proto_agent.h built on
+    them. Reading and printing go through the shared runtime in proto.c.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -15,9 +15,10 @@
 //  agent.core
 
 static bool
-s_core_valid(const proto_agent_core_t *self)
+s_core_check(const proto_agent_core_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -64,11 +65,20 @@ proto_agent_core_clear(proto_agent_core_t *self)
 }
 
 int
+proto_agent_core_check(const proto_agent_core_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "agent.core", err);
+    return s_core_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_agent_core_write(const proto_agent_core_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_core_valid(self))
+    if (proto_agent_core_check(self, NULL) != BUS_OK)
         return -1;
     s_core_write(self, writer);
     return 0;
@@ -122,23 +132,25 @@ proto_agent_core_print(const proto_agent_core_t *self)
 //  agent.heartbeat
 
 static bool
-s_heartbeat_valid(const proto_agent_heartbeat_t *self)
+s_heartbeat_check(const proto_agent_heartbeat_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->agent_id, PROTO_REQUIRED, 128))
+    if (!proto_check_str(ck, "agent_id", self->agent_id, PROTO_REQUIRED, 128))
         return false;
-    if (!proto_valid_str(self->region, 0, 64))
+    if (!proto_check_str(ck, "region", self->region, 0, 64))
         return false;
-    if (!proto_valid_str(self->scaling_group, 0, 64))
+    if (!proto_check_str(ck, "scaling_group", self->scaling_group, 0, 64))
         return false;
-    if (!proto_valid_str(self->architecture, 0, 32))
+    if (!proto_check_str(ck, "architecture", self->architecture, 0, 32))
         return false;
-    if (!proto_valid_str(self->version, 0, 64))
+    if (!proto_check_str(ck, "version", self->version, 0, 64))
         return false;
-    if (!proto_valid_str(self->rpc_endpoint, 0, 256))
+    if (!proto_check_str(ck, "rpc_endpoint", self->rpc_endpoint, 0, 256))
         return false;
-    if (!proto_valid_map(self->available_slots, self->available_slots_count, 64))
+    if (!proto_check_map(ck, "available_slots", self->available_slots,
+                         self->available_slots_count, 64))
         return false;
-    if (!proto_valid_map(self->occupied_slots, self->occupied_slots_count, 64))
+    if (!proto_check_map(ck, "occupied_slots", self->occupied_slots,
+                         self->occupied_slots_count, 64))
         return false;
     return true;
 }
@@ -229,11 +241,20 @@ proto_agent_heartbeat_clear(proto_agent_heartbeat_t *self)
 }
 
 int
+proto_agent_heartbeat_check(const proto_agent_heartbeat_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "agent.heartbeat", err);
+    return s_heartbeat_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_agent_heartbeat_write(const proto_agent_heartbeat_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_heartbeat_valid(self))
+    if (proto_agent_heartbeat_check(self, NULL) != BUS_OK)
         return -1;
     s_heartbeat_write(self, writer);
     return 0;
@@ -289,15 +310,18 @@ proto_agent_heartbeat_print(const proto_agent_heartbeat_t *self)
 //  agent.stats
 
 static bool
-s_stats_valid(const proto_agent_stats_t *self)
+s_stats_check(const proto_agent_stats_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->agent_id, PROTO_REQUIRED, 128))
+    if (!proto_check_str(ck, "agent_id", self->agent_id, PROTO_REQUIRED, 128))
         return false;
-    if (!proto_valid_count(self->cores, self->cores_count, 4096))
+    if (!proto_check_count(ck, "cores", self->cores, self->cores_count, 4096))
         return false;
-    for (size_t i = 0; i < self->cores_count; i++)
-        if (!s_core_valid(&self->cores[i]))
+    for (size_t i = 0; i < self->cores_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "cores", i);
+        if (!s_core_check(&self->cores[i], &item))
             return false;
+    }
     return true;
 }
 
@@ -355,11 +379,20 @@ proto_agent_stats_clear(proto_agent_stats_t *self)
 }
 
 int
+proto_agent_stats_check(const proto_agent_stats_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "agent.stats", err);
+    return s_stats_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_agent_stats_write(const proto_agent_stats_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_stats_valid(self))
+    if (proto_agent_stats_check(self, NULL) != BUS_OK)
         return -1;
     s_stats_write(self, writer);
     return 0;

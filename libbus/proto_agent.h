@@ -4,7 +4,8 @@
 
     Structs and codecs of the agent domain. Included by proto.h: include
     bus.h, not this file. proto.h documents the functions every struct type T
-    has (init, clear, write, encode, read, decode, print).
+    has (init, clear, check, write, writer for requests, encode, read, decode,
+    print).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -27,8 +28,11 @@ typedef struct {
 
 void proto_agent_core_init(proto_agent_core_t *self);
 void proto_agent_core_clear(proto_agent_core_t *self);
-int proto_agent_core_write(const proto_agent_core_t *self, bus_writer_t *writer);
-zframe_t *proto_agent_core_encode(const proto_agent_core_t *self);
+PROTO_MUST_USE int proto_agent_core_check(const proto_agent_core_t *self,
+                                          bus_error_t *err);
+PROTO_MUST_USE int proto_agent_core_write(const proto_agent_core_t *self,
+                                          bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_agent_core_encode(const proto_agent_core_t *self);
 int
 proto_agent_core_read(proto_agent_core_t *self, const bus_value_t *map, bus_error_t *err);
 int proto_agent_core_decode(proto_agent_core_t *self,
@@ -73,14 +77,23 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_agent_heartbeat_t;
 
+#define PROTO_AGENT_HEARTBEAT_AGENT_ID_MAX        128
+#define PROTO_AGENT_HEARTBEAT_REGION_MAX          64
+#define PROTO_AGENT_HEARTBEAT_SCALING_GROUP_MAX   64
+#define PROTO_AGENT_HEARTBEAT_ARCHITECTURE_MAX    32
+#define PROTO_AGENT_HEARTBEAT_VERSION_MAX         64
+#define PROTO_AGENT_HEARTBEAT_RPC_ENDPOINT_MAX    256
 #define PROTO_AGENT_HEARTBEAT_AVAILABLE_SLOTS_MAX 64
 #define PROTO_AGENT_HEARTBEAT_OCCUPIED_SLOTS_MAX  64
 
 void proto_agent_heartbeat_init(proto_agent_heartbeat_t *self);
 void proto_agent_heartbeat_clear(proto_agent_heartbeat_t *self);
-int proto_agent_heartbeat_write(const proto_agent_heartbeat_t *self,
-                                bus_writer_t *writer);
-zframe_t *proto_agent_heartbeat_encode(const proto_agent_heartbeat_t *self);
+PROTO_MUST_USE int proto_agent_heartbeat_check(const proto_agent_heartbeat_t *self,
+                                               bus_error_t *err);
+PROTO_MUST_USE int proto_agent_heartbeat_write(const proto_agent_heartbeat_t *self,
+                                               bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_agent_heartbeat_encode(const proto_agent_heartbeat_t *self);
 int proto_agent_heartbeat_read(proto_agent_heartbeat_t *self,
                                const bus_value_t *map,
                                bus_error_t *err);
@@ -110,12 +123,16 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_agent_stats_t;
 
-#define PROTO_AGENT_STATS_CORES_MAX 4096
+#define PROTO_AGENT_STATS_AGENT_ID_MAX 128
+#define PROTO_AGENT_STATS_CORES_MAX    4096
 
 void proto_agent_stats_init(proto_agent_stats_t *self);
 void proto_agent_stats_clear(proto_agent_stats_t *self);
-int proto_agent_stats_write(const proto_agent_stats_t *self, bus_writer_t *writer);
-zframe_t *proto_agent_stats_encode(const proto_agent_stats_t *self);
+PROTO_MUST_USE int proto_agent_stats_check(const proto_agent_stats_t *self,
+                                           bus_error_t *err);
+PROTO_MUST_USE int proto_agent_stats_write(const proto_agent_stats_t *self,
+                                           bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_agent_stats_encode(const proto_agent_stats_t *self);
 int proto_agent_stats_read(proto_agent_stats_t *self,
                            const bus_value_t *map,
                            bus_error_t *err);

@@ -2,9 +2,9 @@
 /*  =========================================================================
     proto_bus - codecs of the bus domain
 
-    For each struct: file-static free, valid, write, read and print helpers
-    that nested values reuse, then the public functions of proto_bus.h built
-    on them. Reading and printing go through the shared runtime in proto.c.
+    For each struct: file-static check, write, read and print helpers that
+    nested values reuse, then the public functions of proto_bus.h built on
+    them. Reading and printing go through the shared runtime in proto.c.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -15,13 +15,14 @@
 //  bus.frame
 
 static bool
-s_frame_valid(const proto_bus_frame_t *self)
+s_frame_check(const proto_bus_frame_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->topic, PROTO_REQUIRED, 256))
+    if (!proto_check_str(ck, "topic", self->topic, PROTO_REQUIRED, 256))
         return false;
-    if (!proto_valid_bytes(self->header, self->header_size, PROTO_REQUIRED, 4096))
+    if (!proto_check_bytes(ck, "header", self->header, self->header_size, PROTO_REQUIRED,
+                           4096))
         return false;
-    if (!proto_valid_bytes(self->body, self->body_size, 0, 16777216))
+    if (!proto_check_bytes(ck, "body", self->body, self->body_size, 0, 16777216))
         return false;
     return true;
 }
@@ -79,11 +80,20 @@ proto_bus_frame_clear(proto_bus_frame_t *self)
 }
 
 int
+proto_bus_frame_check(const proto_bus_frame_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "bus.frame", err);
+    return s_frame_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_bus_frame_write(const proto_bus_frame_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_frame_valid(self))
+    if (proto_bus_frame_check(self, NULL) != BUS_OK)
         return -1;
     s_frame_write(self, writer);
     return 0;
@@ -137,9 +147,9 @@ proto_bus_frame_print(const proto_bus_frame_t *self)
 //  bus.replay request
 
 static bool
-s_replay_req_valid(const proto_bus_replay_req_t *self)
+s_replay_req_check(const proto_bus_replay_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->domain, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "domain", self->domain, PROTO_REQUIRED, 64))
         return false;
     return true;
 }
@@ -188,14 +198,38 @@ proto_bus_replay_req_clear(proto_bus_replay_req_t *self)
 }
 
 int
+proto_bus_replay_req_check(const proto_bus_replay_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "bus.replay request", err);
+    return s_replay_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_bus_replay_req_write(const proto_bus_replay_req_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_replay_req_valid(self))
+    if (proto_bus_replay_req_check(self, NULL) != BUS_OK)
         return -1;
     s_replay_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_bus_replay_req_writer(const proto_bus_replay_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    if (proto_bus_replay_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "bus.replay request: out of memory");
+        return NULL;
+    }
+    s_replay_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -248,15 +282,18 @@ proto_bus_replay_req_print(const proto_bus_replay_req_t *self)
 //  bus.replay reply
 
 static bool
-s_replay_rep_valid(const proto_bus_replay_rep_t *self)
+s_replay_rep_check(const proto_bus_replay_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->domain, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "domain", self->domain, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_count(self->events, self->events_count, 10000))
+    if (!proto_check_count(ck, "events", self->events, self->events_count, 10000))
         return false;
-    for (size_t i = 0; i < self->events_count; i++)
-        if (!s_frame_valid(&self->events[i]))
+    for (size_t i = 0; i < self->events_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "events", i);
+        if (!s_frame_check(&self->events[i], &item))
             return false;
+    }
     return true;
 }
 
@@ -314,11 +351,20 @@ proto_bus_replay_rep_clear(proto_bus_replay_rep_t *self)
 }
 
 int
+proto_bus_replay_rep_check(const proto_bus_replay_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "bus.replay reply", err);
+    return s_replay_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_bus_replay_rep_write(const proto_bus_replay_rep_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_replay_rep_valid(self))
+    if (proto_bus_replay_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_replay_rep_write(self, writer);
     return 0;

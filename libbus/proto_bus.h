@@ -5,7 +5,8 @@
 
     Structs and codecs of the bus domain. Included by proto.h: include bus.h,
     not this file. proto.h documents the functions every struct type T has
-    (init, clear, write, encode, read, decode, print).
+    (init, clear, check, write, writer for requests, encode, read, decode,
+    print).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -31,10 +32,16 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_bus_frame_t;
 
+#define PROTO_BUS_FRAME_TOPIC_MAX  256
+#define PROTO_BUS_FRAME_HEADER_MAX 4096
+#define PROTO_BUS_FRAME_BODY_MAX   16777216
+
 void proto_bus_frame_init(proto_bus_frame_t *self);
 void proto_bus_frame_clear(proto_bus_frame_t *self);
-int proto_bus_frame_write(const proto_bus_frame_t *self, bus_writer_t *writer);
-zframe_t *proto_bus_frame_encode(const proto_bus_frame_t *self);
+PROTO_MUST_USE int proto_bus_frame_check(const proto_bus_frame_t *self, bus_error_t *err);
+PROTO_MUST_USE int proto_bus_frame_write(const proto_bus_frame_t *self,
+                                         bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_bus_frame_encode(const proto_bus_frame_t *self);
 int
 proto_bus_frame_read(proto_bus_frame_t *self, const bus_value_t *map, bus_error_t *err);
 int proto_bus_frame_decode(proto_bus_frame_t *self,
@@ -59,10 +66,17 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_bus_replay_req_t;
 
+#define PROTO_BUS_REPLAY_REQ_DOMAIN_MAX 64
+
 void proto_bus_replay_req_init(proto_bus_replay_req_t *self);
 void proto_bus_replay_req_clear(proto_bus_replay_req_t *self);
-int proto_bus_replay_req_write(const proto_bus_replay_req_t *self, bus_writer_t *writer);
-zframe_t *proto_bus_replay_req_encode(const proto_bus_replay_req_t *self);
+PROTO_MUST_USE int proto_bus_replay_req_check(const proto_bus_replay_req_t *self,
+                                              bus_error_t *err);
+PROTO_MUST_USE int proto_bus_replay_req_write(const proto_bus_replay_req_t *self,
+                                              bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *
+proto_bus_replay_req_writer(const proto_bus_replay_req_t *self, bus_error_t *err);
+PROTO_MUST_USE zframe_t *proto_bus_replay_req_encode(const proto_bus_replay_req_t *self);
 int proto_bus_replay_req_read(proto_bus_replay_req_t *self,
                               const bus_value_t *map,
                               bus_error_t *err);
@@ -91,12 +105,16 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_bus_replay_rep_t;
 
+#define PROTO_BUS_REPLAY_REP_DOMAIN_MAX 64
 #define PROTO_BUS_REPLAY_REP_EVENTS_MAX 10000
 
 void proto_bus_replay_rep_init(proto_bus_replay_rep_t *self);
 void proto_bus_replay_rep_clear(proto_bus_replay_rep_t *self);
-int proto_bus_replay_rep_write(const proto_bus_replay_rep_t *self, bus_writer_t *writer);
-zframe_t *proto_bus_replay_rep_encode(const proto_bus_replay_rep_t *self);
+PROTO_MUST_USE int proto_bus_replay_rep_check(const proto_bus_replay_rep_t *self,
+                                              bus_error_t *err);
+PROTO_MUST_USE int proto_bus_replay_rep_write(const proto_bus_replay_rep_t *self,
+                                              bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_bus_replay_rep_encode(const proto_bus_replay_rep_t *self);
 int proto_bus_replay_rep_read(proto_bus_replay_rep_t *self,
                               const bus_value_t *map,
                               bus_error_t *err);

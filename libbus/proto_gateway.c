@@ -2,10 +2,9 @@
 /*  =========================================================================
     proto_gateway - codecs of the gateway domain
 
-    For each struct: file-static free, valid, write, read and print helpers
-    that nested values reuse, then the public functions of proto_gateway.h
-    built on them. Reading and printing go through the shared runtime in
-    proto.c.
+    For each struct: file-static check, write, read and print helpers that
+    nested values reuse, then the public functions of proto_gateway.h built on
+    them. Reading and printing go through the shared runtime in proto.c.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -16,25 +15,25 @@
 //  gateway.access
 
 static bool
-s_access_valid(const proto_gateway_access_t *self)
+s_access_check(const proto_gateway_access_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->request_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "request_id", self->request_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->access_key, 0, 64))
+    if (!proto_check_str(ck, "access_key", self->access_key, 0, 64))
         return false;
-    if (!proto_valid_str(self->user_id, 0, 64))
+    if (!proto_check_str(ck, "user_id", self->user_id, 0, 64))
         return false;
-    if (!proto_valid_str(self->domain_name, 0, 64))
+    if (!proto_check_str(ck, "domain_name", self->domain_name, 0, 64))
         return false;
-    if (!proto_valid_str(self->method, PROTO_REQUIRED, 16))
+    if (!proto_check_str(ck, "method", self->method, PROTO_REQUIRED, 16))
         return false;
-    if (!proto_valid_str(self->path, PROTO_REQUIRED, 2048))
+    if (!proto_check_str(ck, "path", self->path, PROTO_REQUIRED, 2048))
         return false;
-    if (self->status > 999)
+    if (!proto_check_uint(ck, "status", self->status, 999))
         return false;
-    if (!proto_valid_str(self->client_addr, 0, 64))
+    if (!proto_check_str(ck, "client_addr", self->client_addr, 0, 64))
         return false;
-    if (!proto_valid_str(self->error_type, 0, 64))
+    if (!proto_check_str(ck, "error_type", self->error_type, 0, 64))
         return false;
     return true;
 }
@@ -115,11 +114,20 @@ proto_gateway_access_clear(proto_gateway_access_t *self)
 }
 
 int
+proto_gateway_access_check(const proto_gateway_access_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "gateway.access", err);
+    return s_access_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_gateway_access_write(const proto_gateway_access_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_access_valid(self))
+    if (proto_gateway_access_check(self, NULL) != BUS_OK)
         return -1;
     s_access_write(self, writer);
     return 0;

@@ -4,7 +4,8 @@
 
     Structs and codecs of the gateway domain. Included by proto.h: include
     bus.h, not this file. proto.h documents the functions every struct type T
-    has (init, clear, write, encode, read, decode, print).
+    has (init, clear, check, write, writer for requests, encode, read, decode,
+    print).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -45,10 +46,22 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_gateway_access_t;
 
+#define PROTO_GATEWAY_ACCESS_REQUEST_ID_MAX  64
+#define PROTO_GATEWAY_ACCESS_ACCESS_KEY_MAX  64
+#define PROTO_GATEWAY_ACCESS_USER_ID_MAX     64
+#define PROTO_GATEWAY_ACCESS_DOMAIN_NAME_MAX 64
+#define PROTO_GATEWAY_ACCESS_METHOD_MAX      16
+#define PROTO_GATEWAY_ACCESS_PATH_MAX        2048
+#define PROTO_GATEWAY_ACCESS_CLIENT_ADDR_MAX 64
+#define PROTO_GATEWAY_ACCESS_ERROR_TYPE_MAX  64
+
 void proto_gateway_access_init(proto_gateway_access_t *self);
 void proto_gateway_access_clear(proto_gateway_access_t *self);
-int proto_gateway_access_write(const proto_gateway_access_t *self, bus_writer_t *writer);
-zframe_t *proto_gateway_access_encode(const proto_gateway_access_t *self);
+PROTO_MUST_USE int proto_gateway_access_check(const proto_gateway_access_t *self,
+                                              bus_error_t *err);
+PROTO_MUST_USE int proto_gateway_access_write(const proto_gateway_access_t *self,
+                                              bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_gateway_access_encode(const proto_gateway_access_t *self);
 int proto_gateway_access_read(proto_gateway_access_t *self,
                               const bus_value_t *map,
                               bus_error_t *err);

@@ -2,9 +2,9 @@
 /*  =========================================================================
     proto_image - codecs of the image domain
 
-    For each struct: file-static free, valid, write, read and print helpers
-    that nested values reuse, then the public functions of proto_image.h built
-    on them. Reading and printing go through the shared runtime in proto.c.
+    For each struct: file-static check, write, read and print helpers that
+    nested values reuse, then the public functions of proto_image.h built on
+    them. Reading and printing go through the shared runtime in proto.c.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -15,15 +15,15 @@
 //  image.info
 
 static bool
-s_info_valid(const proto_image_info_t *self)
+s_info_check(const proto_image_info_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->reference, PROTO_REQUIRED, 512))
+    if (!proto_check_str(ck, "reference", self->reference, PROTO_REQUIRED, 512))
         return false;
-    if (!proto_valid_str(self->architecture, PROTO_REQUIRED, 32))
+    if (!proto_check_str(ck, "architecture", self->architecture, PROTO_REQUIRED, 32))
         return false;
-    if (!proto_valid_str(self->digest, 0, 256))
+    if (!proto_check_str(ck, "digest", self->digest, 0, 256))
         return false;
-    if (!proto_valid_map(self->labels, self->labels_count, 1024))
+    if (!proto_check_map(ck, "labels", self->labels, self->labels_count, 1024))
         return false;
     return true;
 }
@@ -92,11 +92,20 @@ proto_image_info_clear(proto_image_info_t *self)
 }
 
 int
+proto_image_info_check(const proto_image_info_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "image.info", err);
+    return s_info_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_image_info_write(const proto_image_info_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_info_valid(self))
+    if (proto_image_info_check(self, NULL) != BUS_OK)
         return -1;
     s_info_write(self, writer);
     return 0;
@@ -150,15 +159,18 @@ proto_image_info_print(const proto_image_info_t *self)
 //  image.catalog
 
 static bool
-s_catalog_valid(const proto_image_catalog_t *self)
+s_catalog_check(const proto_image_catalog_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->agent_id, PROTO_REQUIRED, 128))
+    if (!proto_check_str(ck, "agent_id", self->agent_id, PROTO_REQUIRED, 128))
         return false;
-    if (!proto_valid_count(self->images, self->images_count, 10000))
+    if (!proto_check_count(ck, "images", self->images, self->images_count, 10000))
         return false;
-    for (size_t i = 0; i < self->images_count; i++)
-        if (!s_info_valid(&self->images[i]))
+    for (size_t i = 0; i < self->images_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "images", i);
+        if (!s_info_check(&self->images[i], &item))
             return false;
+    }
     return true;
 }
 
@@ -207,11 +219,20 @@ proto_image_catalog_clear(proto_image_catalog_t *self)
 }
 
 int
+proto_image_catalog_check(const proto_image_catalog_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "image.catalog", err);
+    return s_catalog_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_image_catalog_write(const proto_image_catalog_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_catalog_valid(self))
+    if (proto_image_catalog_check(self, NULL) != BUS_OK)
         return -1;
     s_catalog_write(self, writer);
     return 0;
@@ -267,9 +288,9 @@ proto_image_catalog_print(const proto_image_catalog_t *self)
 //  image.rescan request
 
 static bool
-s_rescan_req_valid(const proto_image_rescan_req_t *self)
+s_rescan_req_check(const proto_image_rescan_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->agent_id, 0, 128))
+    if (!proto_check_str(ck, "agent_id", self->agent_id, 0, 128))
         return false;
     return true;
 }
@@ -312,14 +333,38 @@ proto_image_rescan_req_clear(proto_image_rescan_req_t *self)
 }
 
 int
+proto_image_rescan_req_check(const proto_image_rescan_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "image.rescan request", err);
+    return s_rescan_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_image_rescan_req_write(const proto_image_rescan_req_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_rescan_req_valid(self))
+    if (proto_image_rescan_req_check(self, NULL) != BUS_OK)
         return -1;
     s_rescan_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_image_rescan_req_writer(const proto_image_rescan_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    if (proto_image_rescan_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "image.rescan request: out of memory");
+        return NULL;
+    }
+    s_rescan_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -372,15 +417,18 @@ proto_image_rescan_req_print(const proto_image_rescan_req_t *self)
 //  image.rescan reply
 
 static bool
-s_rescan_rep_valid(const proto_image_rescan_rep_t *self)
+s_rescan_rep_check(const proto_image_rescan_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->agent_id, PROTO_REQUIRED, 128))
+    if (!proto_check_str(ck, "agent_id", self->agent_id, PROTO_REQUIRED, 128))
         return false;
-    if (!proto_valid_count(self->images, self->images_count, 10000))
+    if (!proto_check_count(ck, "images", self->images, self->images_count, 10000))
         return false;
-    for (size_t i = 0; i < self->images_count; i++)
-        if (!s_info_valid(&self->images[i]))
+    for (size_t i = 0; i < self->images_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "images", i);
+        if (!s_info_check(&self->images[i], &item))
             return false;
+    }
     return true;
 }
 
@@ -429,11 +477,20 @@ proto_image_rescan_rep_clear(proto_image_rescan_rep_t *self)
 }
 
 int
+proto_image_rescan_rep_check(const proto_image_rescan_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "image.rescan reply", err);
+    return s_rescan_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_image_rescan_rep_write(const proto_image_rescan_rep_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_rescan_rep_valid(self))
+    if (proto_image_rescan_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_rescan_rep_write(self, writer);
     return 0;

@@ -4,7 +4,8 @@
 
     Structs and codecs of the image domain. Included by proto.h: include
     bus.h, not this file. proto.h documents the functions every struct type T
-    has (init, clear, write, encode, read, decode, print).
+    has (init, clear, check, write, writer for requests, encode, read, decode,
+    print).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -38,12 +39,18 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_image_info_t;
 
-#define PROTO_IMAGE_INFO_LABELS_MAX 1024
+#define PROTO_IMAGE_INFO_REFERENCE_MAX    512
+#define PROTO_IMAGE_INFO_ARCHITECTURE_MAX 32
+#define PROTO_IMAGE_INFO_DIGEST_MAX       256
+#define PROTO_IMAGE_INFO_LABELS_MAX       1024
 
 void proto_image_info_init(proto_image_info_t *self);
 void proto_image_info_clear(proto_image_info_t *self);
-int proto_image_info_write(const proto_image_info_t *self, bus_writer_t *writer);
-zframe_t *proto_image_info_encode(const proto_image_info_t *self);
+PROTO_MUST_USE int proto_image_info_check(const proto_image_info_t *self,
+                                          bus_error_t *err);
+PROTO_MUST_USE int proto_image_info_write(const proto_image_info_t *self,
+                                          bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_image_info_encode(const proto_image_info_t *self);
 int
 proto_image_info_read(proto_image_info_t *self, const bus_value_t *map, bus_error_t *err);
 int proto_image_info_decode(proto_image_info_t *self,
@@ -65,12 +72,16 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_image_catalog_t;
 
-#define PROTO_IMAGE_CATALOG_IMAGES_MAX 10000
+#define PROTO_IMAGE_CATALOG_AGENT_ID_MAX 128
+#define PROTO_IMAGE_CATALOG_IMAGES_MAX   10000
 
 void proto_image_catalog_init(proto_image_catalog_t *self);
 void proto_image_catalog_clear(proto_image_catalog_t *self);
-int proto_image_catalog_write(const proto_image_catalog_t *self, bus_writer_t *writer);
-zframe_t *proto_image_catalog_encode(const proto_image_catalog_t *self);
+PROTO_MUST_USE int proto_image_catalog_check(const proto_image_catalog_t *self,
+                                             bus_error_t *err);
+PROTO_MUST_USE int proto_image_catalog_write(const proto_image_catalog_t *self,
+                                             bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_image_catalog_encode(const proto_image_catalog_t *self);
 int proto_image_catalog_read(proto_image_catalog_t *self,
                              const bus_value_t *map,
                              bus_error_t *err);
@@ -90,11 +101,18 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_image_rescan_req_t;
 
+#define PROTO_IMAGE_RESCAN_REQ_AGENT_ID_MAX 128
+
 void proto_image_rescan_req_init(proto_image_rescan_req_t *self);
 void proto_image_rescan_req_clear(proto_image_rescan_req_t *self);
-int proto_image_rescan_req_write(const proto_image_rescan_req_t *self,
-                                 bus_writer_t *writer);
-zframe_t *proto_image_rescan_req_encode(const proto_image_rescan_req_t *self);
+PROTO_MUST_USE int proto_image_rescan_req_check(const proto_image_rescan_req_t *self,
+                                                bus_error_t *err);
+PROTO_MUST_USE int proto_image_rescan_req_write(const proto_image_rescan_req_t *self,
+                                                bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *
+proto_image_rescan_req_writer(const proto_image_rescan_req_t *self, bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_image_rescan_req_encode(const proto_image_rescan_req_t *self);
 int proto_image_rescan_req_read(proto_image_rescan_req_t *self,
                                 const bus_value_t *map,
                                 bus_error_t *err);
@@ -118,13 +136,17 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_image_rescan_rep_t;
 
-#define PROTO_IMAGE_RESCAN_REP_IMAGES_MAX 10000
+#define PROTO_IMAGE_RESCAN_REP_AGENT_ID_MAX 128
+#define PROTO_IMAGE_RESCAN_REP_IMAGES_MAX   10000
 
 void proto_image_rescan_rep_init(proto_image_rescan_rep_t *self);
 void proto_image_rescan_rep_clear(proto_image_rescan_rep_t *self);
-int proto_image_rescan_rep_write(const proto_image_rescan_rep_t *self,
-                                 bus_writer_t *writer);
-zframe_t *proto_image_rescan_rep_encode(const proto_image_rescan_rep_t *self);
+PROTO_MUST_USE int proto_image_rescan_rep_check(const proto_image_rescan_rep_t *self,
+                                                bus_error_t *err);
+PROTO_MUST_USE int proto_image_rescan_rep_write(const proto_image_rescan_rep_t *self,
+                                                bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_image_rescan_rep_encode(const proto_image_rescan_rep_t *self);
 int proto_image_rescan_rep_read(proto_image_rescan_rep_t *self,
                                 const bus_value_t *map,
                                 bus_error_t *err);

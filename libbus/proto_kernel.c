@@ -2,10 +2,9 @@
 /*  =========================================================================
     proto_kernel - codecs of the kernel domain
 
-    For each struct: file-static free, valid, write, read and print helpers
-    that nested values reuse, then the public functions of proto_kernel.h
-    built on them. Reading and printing go through the shared runtime in
-    proto.c.
+    For each struct: file-static check, write, read and print helpers that
+    nested values reuse, then the public functions of proto_kernel.h built on
+    them. Reading and printing go through the shared runtime in proto.c.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -16,13 +15,13 @@
 //  kernel.port
 
 static bool
-s_port_valid(const proto_kernel_port_t *self)
+s_port_check(const proto_kernel_port_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->name, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "name", self->name, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->protocol, 0, 16))
+    if (!proto_check_str(ck, "protocol", self->protocol, 0, 16))
         return false;
-    if (self->container_port > 65535)
+    if (!proto_check_uint(ck, "container_port", self->container_port, 65535))
         return false;
     return true;
 }
@@ -79,11 +78,20 @@ proto_kernel_port_clear(proto_kernel_port_t *self)
 }
 
 int
+proto_kernel_port_check(const proto_kernel_port_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.port", err);
+    return s_port_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_port_write(const proto_kernel_port_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_port_valid(self))
+    if (proto_kernel_port_check(self, NULL) != BUS_OK)
         return -1;
     s_port_write(self, writer);
     return 0;
@@ -139,13 +147,13 @@ proto_kernel_port_print(const proto_kernel_port_t *self)
 //  kernel.state
 
 static bool
-s_state_valid(const proto_kernel_state_t *self)
+s_state_check(const proto_kernel_state_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->session_id, 0, 64))
+    if (!proto_check_str(ck, "session_id", self->session_id, 0, 64))
         return false;
-    if (!proto_valid_str(self->status, PROTO_REQUIRED, 16))
+    if (!proto_check_str(ck, "status", self->status, PROTO_REQUIRED, 16))
         return false;
     return true;
 }
@@ -205,11 +213,20 @@ proto_kernel_state_clear(proto_kernel_state_t *self)
 }
 
 int
+proto_kernel_state_check(const proto_kernel_state_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.state", err);
+    return s_state_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_state_write(const proto_kernel_state_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_state_valid(self))
+    if (proto_kernel_state_check(self, NULL) != BUS_OK)
         return -1;
     s_state_write(self, writer);
     return 0;
@@ -265,11 +282,11 @@ proto_kernel_state_print(const proto_kernel_state_t *self)
 //  kernel.file
 
 static bool
-s_file_valid(const proto_kernel_file_t *self)
+s_file_check(const proto_kernel_file_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->path, PROTO_REQUIRED, 4096))
+    if (!proto_check_str(ck, "path", self->path, PROTO_REQUIRED, 4096))
         return false;
-    if (!proto_valid_bytes(self->data, self->data_size, 0, 16777216))
+    if (!proto_check_bytes(ck, "data", self->data, self->data_size, 0, 16777216))
         return false;
     return true;
 }
@@ -323,11 +340,20 @@ proto_kernel_file_clear(proto_kernel_file_t *self)
 }
 
 int
+proto_kernel_file_check(const proto_kernel_file_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.file", err);
+    return s_file_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_file_write(const proto_kernel_file_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_file_valid(self))
+    if (proto_kernel_file_check(self, NULL) != BUS_OK)
         return -1;
     s_file_write(self, writer);
     return 0;
@@ -383,17 +409,17 @@ proto_kernel_file_print(const proto_kernel_file_t *self)
 //  kernel.started
 
 static bool
-s_started_valid(const proto_kernel_started_t *self)
+s_started_check(const proto_kernel_started_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->session_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "session_id", self->session_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->agent_id, PROTO_REQUIRED, 128))
+    if (!proto_check_str(ck, "agent_id", self->agent_id, PROTO_REQUIRED, 128))
         return false;
-    if (!proto_valid_str(self->container_id, 0, 128))
+    if (!proto_check_str(ck, "container_id", self->container_id, 0, 128))
         return false;
-    if (!proto_valid_str(self->kernel_host, 0, 64))
+    if (!proto_check_str(ck, "kernel_host", self->kernel_host, 0, 64))
         return false;
     return true;
 }
@@ -453,11 +479,20 @@ proto_kernel_started_clear(proto_kernel_started_t *self)
 }
 
 int
+proto_kernel_started_check(const proto_kernel_started_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.started", err);
+    return s_started_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_started_write(const proto_kernel_started_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_started_valid(self))
+    if (proto_kernel_started_check(self, NULL) != BUS_OK)
         return -1;
     s_started_write(self, writer);
     return 0;
@@ -513,17 +548,17 @@ proto_kernel_started_print(const proto_kernel_started_t *self)
 //  kernel.terminated
 
 static bool
-s_terminated_valid(const proto_kernel_terminated_t *self)
+s_terminated_check(const proto_kernel_terminated_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->session_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "session_id", self->session_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->agent_id, PROTO_REQUIRED, 128))
+    if (!proto_check_str(ck, "agent_id", self->agent_id, PROTO_REQUIRED, 128))
         return false;
-    if (!proto_valid_str(self->reason, 0, 64))
+    if (!proto_check_str(ck, "reason", self->reason, 0, 64))
         return false;
-    if (!proto_valid_str(self->detail, 0, 4096))
+    if (!proto_check_str(ck, "detail", self->detail, 0, 4096))
         return false;
     return true;
 }
@@ -610,11 +645,20 @@ proto_kernel_terminated_clear(proto_kernel_terminated_t *self)
 }
 
 int
+proto_kernel_terminated_check(const proto_kernel_terminated_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.terminated", err);
+    return s_terminated_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_terminated_write(const proto_kernel_terminated_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_terminated_valid(self))
+    if (proto_kernel_terminated_check(self, NULL) != BUS_OK)
         return -1;
     s_terminated_write(self, writer);
     return 0;
@@ -670,19 +714,19 @@ proto_kernel_terminated_print(const proto_kernel_terminated_t *self)
 //  kernel.app_started
 
 static bool
-s_app_started_valid(const proto_kernel_app_started_t *self)
+s_app_started_check(const proto_kernel_app_started_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->session_id, 0, 64))
+    if (!proto_check_str(ck, "session_id", self->session_id, 0, 64))
         return false;
-    if (!proto_valid_str(self->app, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "app", self->app, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->status, PROTO_REQUIRED, 16))
+    if (!proto_check_str(ck, "status", self->status, PROTO_REQUIRED, 16))
         return false;
-    if (!proto_valid_str(self->host, 0, 64))
+    if (!proto_check_str(ck, "host", self->host, 0, 64))
         return false;
-    if (self->port > 65535)
+    if (!proto_check_uint(ck, "port", self->port, 65535))
         return false;
     return true;
 }
@@ -742,12 +786,21 @@ proto_kernel_app_started_clear(proto_kernel_app_started_t *self)
 }
 
 int
+proto_kernel_app_started_check(const proto_kernel_app_started_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.app_started", err);
+    return s_app_started_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_app_started_write(const proto_kernel_app_started_t *self,
                                bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_app_started_valid(self))
+    if (proto_kernel_app_started_check(self, NULL) != BUS_OK)
         return -1;
     s_app_started_write(self, writer);
     return 0;
@@ -803,15 +856,15 @@ proto_kernel_app_started_print(const proto_kernel_app_started_t *self)
 //  kernel.app_failed
 
 static bool
-s_app_failed_valid(const proto_kernel_app_failed_t *self)
+s_app_failed_check(const proto_kernel_app_failed_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->session_id, 0, 64))
+    if (!proto_check_str(ck, "session_id", self->session_id, 0, 64))
         return false;
-    if (!proto_valid_str(self->app, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "app", self->app, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->detail, 0, 4096))
+    if (!proto_check_str(ck, "detail", self->detail, 0, 4096))
         return false;
     return true;
 }
@@ -865,11 +918,20 @@ proto_kernel_app_failed_clear(proto_kernel_app_failed_t *self)
 }
 
 int
+proto_kernel_app_failed_check(const proto_kernel_app_failed_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.app_failed", err);
+    return s_app_failed_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_app_failed_write(const proto_kernel_app_failed_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_app_failed_valid(self))
+    if (proto_kernel_app_failed_check(self, NULL) != BUS_OK)
         return -1;
     s_app_failed_write(self, writer);
     return 0;
@@ -925,11 +987,11 @@ proto_kernel_app_failed_print(const proto_kernel_app_failed_t *self)
 //  kernel.stats
 
 static bool
-s_stats_valid(const proto_kernel_stats_t *self)
+s_stats_check(const proto_kernel_stats_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->agent_id, 0, 128))
+    if (!proto_check_str(ck, "agent_id", self->agent_id, 0, 128))
         return false;
     return true;
 }
@@ -1002,11 +1064,20 @@ proto_kernel_stats_clear(proto_kernel_stats_t *self)
 }
 
 int
+proto_kernel_stats_check(const proto_kernel_stats_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.stats", err);
+    return s_stats_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_stats_write(const proto_kernel_stats_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_stats_valid(self))
+    if (proto_kernel_stats_check(self, NULL) != BUS_OK)
         return -1;
     s_stats_write(self, writer);
     return 0;
@@ -1062,49 +1133,49 @@ proto_kernel_stats_print(const proto_kernel_stats_t *self)
 //  kernel.create request
 
 static bool
-s_create_req_valid(const proto_kernel_create_req_t *self)
+s_create_req_check(const proto_kernel_create_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->session_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "session_id", self->session_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->session_name, 0, 64))
+    if (!proto_check_str(ck, "session_name", self->session_name, 0, 64))
         return false;
-    if (!proto_valid_str(self->agent_id, 0, 128))
+    if (!proto_check_str(ck, "agent_id", self->agent_id, 0, 128))
         return false;
-    if (!proto_valid_str(self->session_type, 0, 16))
+    if (!proto_check_str(ck, "session_type", self->session_type, 0, 16))
         return false;
-    if (!proto_valid_str(self->cluster_role, 0, 16))
+    if (!proto_check_str(ck, "cluster_role", self->cluster_role, 0, 16))
         return false;
-    if (self->cluster_size > 64)
+    if (!proto_check_uint(ck, "cluster_size", self->cluster_size, 64))
         return false;
-    if (!proto_valid_str(self->cluster_mode, 0, 16))
+    if (!proto_check_str(ck, "cluster_mode", self->cluster_mode, 0, 16))
         return false;
-    if (!proto_valid_str(self->cluster_hosts, 0, 4096))
+    if (!proto_check_str(ck, "cluster_hosts", self->cluster_hosts, 0, 4096))
         return false;
-    if (!proto_valid_str(self->image, PROTO_REQUIRED, 512))
+    if (!proto_check_str(ck, "image", self->image, PROTO_REQUIRED, 512))
         return false;
-    if (!proto_valid_str(self->architecture, 0, 32))
+    if (!proto_check_str(ck, "architecture", self->architecture, 0, 32))
         return false;
-    if (!proto_valid_map(self->slots, self->slots_count, 64))
+    if (!proto_check_map(ck, "slots", self->slots, self->slots_count, 64))
         return false;
-    if (!proto_valid_map(self->environ, self->environ_count, 1024))
+    if (!proto_check_map(ck, "environ", self->environ, self->environ_count, 1024))
         return false;
-    if (!proto_valid_str(self->startup_command, 0, 65536))
+    if (!proto_check_str(ck, "startup_command", self->startup_command, 0, 65536))
         return false;
-    if (!proto_valid_str(self->access_key, 0, 64))
+    if (!proto_check_str(ck, "access_key", self->access_key, 0, 64))
         return false;
-    if (!proto_valid_str(self->user_uuid, 0, 64))
+    if (!proto_check_str(ck, "user_uuid", self->user_uuid, 0, 64))
         return false;
-    if (!proto_valid_str(self->domain_name, 0, 64))
+    if (!proto_check_str(ck, "domain_name", self->domain_name, 0, 64))
         return false;
-    if (!proto_valid_str(self->group_id, 0, 64))
+    if (!proto_check_str(ck, "group_id", self->group_id, 0, 64))
         return false;
-    if (!proto_valid_str(self->bootstrap_script, 0, 65536))
+    if (!proto_check_str(ck, "bootstrap_script", self->bootstrap_script, 0, 65536))
         return false;
-    if (!proto_valid_str(self->mounts, 0, 65536))
+    if (!proto_check_str(ck, "mounts", self->mounts, 0, 65536))
         return false;
-    if (!proto_valid_str(self->dotfiles, 0, 262144))
+    if (!proto_check_str(ck, "dotfiles", self->dotfiles, 0, 262144))
         return false;
     return true;
 }
@@ -1250,14 +1321,38 @@ proto_kernel_create_req_clear(proto_kernel_create_req_t *self)
 }
 
 int
+proto_kernel_create_req_check(const proto_kernel_create_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.create request", err);
+    return s_create_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_create_req_write(const proto_kernel_create_req_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_create_req_valid(self))
+    if (proto_kernel_create_req_check(self, NULL) != BUS_OK)
         return -1;
     s_create_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_kernel_create_req_writer(const proto_kernel_create_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    if (proto_kernel_create_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "kernel.create request: out of memory");
+        return NULL;
+    }
+    s_create_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -1310,19 +1405,23 @@ proto_kernel_create_req_print(const proto_kernel_create_req_t *self)
 //  kernel.create reply
 
 static bool
-s_create_rep_valid(const proto_kernel_create_rep_t *self)
+s_create_rep_check(const proto_kernel_create_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->container_id, 0, 128))
+    if (!proto_check_str(ck, "container_id", self->container_id, 0, 128))
         return false;
-    if (!proto_valid_str(self->kernel_host, 0, 64))
+    if (!proto_check_str(ck, "kernel_host", self->kernel_host, 0, 64))
         return false;
-    if (!proto_valid_count(self->service_ports, self->service_ports_count, 64))
+    if (!proto_check_count(ck, "service_ports", self->service_ports,
+                           self->service_ports_count, 64))
         return false;
-    for (size_t i = 0; i < self->service_ports_count; i++)
-        if (!s_port_valid(&self->service_ports[i]))
+    for (size_t i = 0; i < self->service_ports_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "service_ports", i);
+        if (!s_port_check(&self->service_ports[i], &item))
             return false;
+    }
     return true;
 }
 
@@ -1382,11 +1481,20 @@ proto_kernel_create_rep_clear(proto_kernel_create_rep_t *self)
 }
 
 int
+proto_kernel_create_rep_check(const proto_kernel_create_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.create reply", err);
+    return s_create_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_create_rep_write(const proto_kernel_create_rep_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_create_rep_valid(self))
+    if (proto_kernel_create_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_create_rep_write(self, writer);
     return 0;
@@ -1442,11 +1550,11 @@ proto_kernel_create_rep_print(const proto_kernel_create_rep_t *self)
 //  kernel.hosts request
 
 static bool
-s_hosts_req_valid(const proto_kernel_hosts_req_t *self)
+s_hosts_req_check(const proto_kernel_hosts_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->hosts, PROTO_REQUIRED, 65536))
+    if (!proto_check_str(ck, "hosts", self->hosts, PROTO_REQUIRED, 65536))
         return false;
     return true;
 }
@@ -1489,14 +1597,38 @@ proto_kernel_hosts_req_clear(proto_kernel_hosts_req_t *self)
 }
 
 int
+proto_kernel_hosts_req_check(const proto_kernel_hosts_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.hosts request", err);
+    return s_hosts_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_hosts_req_write(const proto_kernel_hosts_req_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_hosts_req_valid(self))
+    if (proto_kernel_hosts_req_check(self, NULL) != BUS_OK)
         return -1;
     s_hosts_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_kernel_hosts_req_writer(const proto_kernel_hosts_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    if (proto_kernel_hosts_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "kernel.hosts request: out of memory");
+        return NULL;
+    }
+    s_hosts_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -1549,9 +1681,10 @@ proto_kernel_hosts_req_print(const proto_kernel_hosts_req_t *self)
 //  kernel.hosts reply
 
 static bool
-s_hosts_rep_valid(const proto_kernel_hosts_rep_t *self)
+s_hosts_rep_check(const proto_kernel_hosts_rep_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -1592,11 +1725,20 @@ proto_kernel_hosts_rep_clear(proto_kernel_hosts_rep_t *self)
 }
 
 int
+proto_kernel_hosts_rep_check(const proto_kernel_hosts_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.hosts reply", err);
+    return s_hosts_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_hosts_rep_write(const proto_kernel_hosts_rep_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_hosts_rep_valid(self))
+    if (proto_kernel_hosts_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_hosts_rep_write(self, writer);
     return 0;
@@ -1652,11 +1794,11 @@ proto_kernel_hosts_rep_print(const proto_kernel_hosts_rep_t *self)
 //  kernel.destroy request
 
 static bool
-s_destroy_req_valid(const proto_kernel_destroy_req_t *self)
+s_destroy_req_check(const proto_kernel_destroy_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->reason, 0, 64))
+    if (!proto_check_str(ck, "reason", self->reason, 0, 64))
         return false;
     return true;
 }
@@ -1707,15 +1849,39 @@ proto_kernel_destroy_req_clear(proto_kernel_destroy_req_t *self)
 }
 
 int
+proto_kernel_destroy_req_check(const proto_kernel_destroy_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.destroy request", err);
+    return s_destroy_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_destroy_req_write(const proto_kernel_destroy_req_t *self,
                                bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_destroy_req_valid(self))
+    if (proto_kernel_destroy_req_check(self, NULL) != BUS_OK)
         return -1;
     s_destroy_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_kernel_destroy_req_writer(const proto_kernel_destroy_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    if (proto_kernel_destroy_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "kernel.destroy request: out of memory");
+        return NULL;
+    }
+    s_destroy_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -1768,9 +1934,10 @@ proto_kernel_destroy_req_print(const proto_kernel_destroy_req_t *self)
 //  kernel.destroy reply
 
 static bool
-s_destroy_rep_valid(const proto_kernel_destroy_rep_t *self)
+s_destroy_rep_check(const proto_kernel_destroy_rep_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -1809,12 +1976,21 @@ proto_kernel_destroy_rep_clear(proto_kernel_destroy_rep_t *self)
 }
 
 int
+proto_kernel_destroy_rep_check(const proto_kernel_destroy_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.destroy reply", err);
+    return s_destroy_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_destroy_rep_write(const proto_kernel_destroy_rep_t *self,
                                bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_destroy_rep_valid(self))
+    if (proto_kernel_destroy_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_destroy_rep_write(self, writer);
     return 0;
@@ -1870,11 +2046,11 @@ proto_kernel_destroy_rep_print(const proto_kernel_destroy_rep_t *self)
 //  kernel.restart request
 
 static bool
-s_restart_req_valid(const proto_kernel_restart_req_t *self)
+s_restart_req_check(const proto_kernel_restart_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->startup_command, 0, 65536))
+    if (!proto_check_str(ck, "startup_command", self->startup_command, 0, 65536))
         return false;
     return true;
 }
@@ -1924,15 +2100,39 @@ proto_kernel_restart_req_clear(proto_kernel_restart_req_t *self)
 }
 
 int
+proto_kernel_restart_req_check(const proto_kernel_restart_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.restart request", err);
+    return s_restart_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_restart_req_write(const proto_kernel_restart_req_t *self,
                                bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_restart_req_valid(self))
+    if (proto_kernel_restart_req_check(self, NULL) != BUS_OK)
         return -1;
     s_restart_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_kernel_restart_req_writer(const proto_kernel_restart_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    if (proto_kernel_restart_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "kernel.restart request: out of memory");
+        return NULL;
+    }
+    s_restart_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -1985,9 +2185,10 @@ proto_kernel_restart_req_print(const proto_kernel_restart_req_t *self)
 //  kernel.restart reply
 
 static bool
-s_restart_rep_valid(const proto_kernel_restart_rep_t *self)
+s_restart_rep_check(const proto_kernel_restart_rep_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -2028,12 +2229,21 @@ proto_kernel_restart_rep_clear(proto_kernel_restart_rep_t *self)
 }
 
 int
+proto_kernel_restart_rep_check(const proto_kernel_restart_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.restart reply", err);
+    return s_restart_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_restart_rep_write(const proto_kernel_restart_rep_t *self,
                                bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_restart_rep_valid(self))
+    if (proto_kernel_restart_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_restart_rep_write(self, writer);
     return 0;
@@ -2089,17 +2299,17 @@ proto_kernel_restart_rep_print(const proto_kernel_restart_rep_t *self)
 //  kernel.execute request
 
 static bool
-s_execute_req_valid(const proto_kernel_execute_req_t *self)
+s_execute_req_check(const proto_kernel_execute_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->run_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "run_id", self->run_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->mode, PROTO_REQUIRED, 16))
+    if (!proto_check_str(ck, "mode", self->mode, PROTO_REQUIRED, 16))
         return false;
-    if (!proto_valid_str(self->code, 0, 16777216))
+    if (!proto_check_str(ck, "code", self->code, 0, 16777216))
         return false;
-    if (!proto_valid_str(self->options, 0, 65536))
+    if (!proto_check_str(ck, "options", self->options, 0, 65536))
         return false;
     return true;
 }
@@ -2160,15 +2370,39 @@ proto_kernel_execute_req_clear(proto_kernel_execute_req_t *self)
 }
 
 int
+proto_kernel_execute_req_check(const proto_kernel_execute_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.execute request", err);
+    return s_execute_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_execute_req_write(const proto_kernel_execute_req_t *self,
                                bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_execute_req_valid(self))
+    if (proto_kernel_execute_req_check(self, NULL) != BUS_OK)
         return -1;
     s_execute_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_kernel_execute_req_writer(const proto_kernel_execute_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    if (proto_kernel_execute_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "kernel.execute request: out of memory");
+        return NULL;
+    }
+    s_execute_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -2221,9 +2455,9 @@ proto_kernel_execute_req_print(const proto_kernel_execute_req_t *self)
 //  kernel.execute reply
 
 static bool
-s_execute_rep_valid(const proto_kernel_execute_rep_t *self)
+s_execute_rep_check(const proto_kernel_execute_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->result, PROTO_REQUIRED, 33554432))
+    if (!proto_check_str(ck, "result", self->result, PROTO_REQUIRED, 33554432))
         return false;
     return true;
 }
@@ -2263,12 +2497,21 @@ proto_kernel_execute_rep_clear(proto_kernel_execute_rep_t *self)
 }
 
 int
+proto_kernel_execute_rep_check(const proto_kernel_execute_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.execute reply", err);
+    return s_execute_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_execute_rep_write(const proto_kernel_execute_rep_t *self,
                                bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_execute_rep_valid(self))
+    if (proto_kernel_execute_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_execute_rep_write(self, writer);
     return 0;
@@ -2324,11 +2567,11 @@ proto_kernel_execute_rep_print(const proto_kernel_execute_rep_t *self)
 //  kernel.interrupt request
 
 static bool
-s_interrupt_req_valid(const proto_kernel_interrupt_req_t *self)
+s_interrupt_req_check(const proto_kernel_interrupt_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->run_id, 0, 64))
+    if (!proto_check_str(ck, "run_id", self->run_id, 0, 64))
         return false;
     return true;
 }
@@ -2377,15 +2620,41 @@ proto_kernel_interrupt_req_clear(proto_kernel_interrupt_req_t *self)
 }
 
 int
+proto_kernel_interrupt_req_check(const proto_kernel_interrupt_req_t *self,
+                                 bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.interrupt request", err);
+    return s_interrupt_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_interrupt_req_write(const proto_kernel_interrupt_req_t *self,
                                  bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_interrupt_req_valid(self))
+    if (proto_kernel_interrupt_req_check(self, NULL) != BUS_OK)
         return -1;
     s_interrupt_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_kernel_interrupt_req_writer(const proto_kernel_interrupt_req_t *self,
+                                  bus_error_t *err)
+{
+    assert(self);
+    if (proto_kernel_interrupt_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "kernel.interrupt request: out of memory");
+        return NULL;
+    }
+    s_interrupt_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -2438,9 +2707,10 @@ proto_kernel_interrupt_req_print(const proto_kernel_interrupt_req_t *self)
 //  kernel.interrupt reply
 
 static bool
-s_interrupt_rep_valid(const proto_kernel_interrupt_rep_t *self)
+s_interrupt_rep_check(const proto_kernel_interrupt_rep_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -2481,12 +2751,22 @@ proto_kernel_interrupt_rep_clear(proto_kernel_interrupt_rep_t *self)
 }
 
 int
+proto_kernel_interrupt_rep_check(const proto_kernel_interrupt_rep_t *self,
+                                 bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.interrupt reply", err);
+    return s_interrupt_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_interrupt_rep_write(const proto_kernel_interrupt_rep_t *self,
                                  bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_interrupt_rep_valid(self))
+    if (proto_kernel_interrupt_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_interrupt_rep_write(self, writer);
     return 0;
@@ -2542,9 +2822,9 @@ proto_kernel_interrupt_rep_print(const proto_kernel_interrupt_rep_t *self)
 //  kernel.logs request
 
 static bool
-s_logs_req_valid(const proto_kernel_logs_req_t *self)
+s_logs_req_check(const proto_kernel_logs_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
     return true;
 }
@@ -2588,14 +2868,38 @@ proto_kernel_logs_req_clear(proto_kernel_logs_req_t *self)
 }
 
 int
+proto_kernel_logs_req_check(const proto_kernel_logs_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.logs request", err);
+    return s_logs_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_logs_req_write(const proto_kernel_logs_req_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_logs_req_valid(self))
+    if (proto_kernel_logs_req_check(self, NULL) != BUS_OK)
         return -1;
     s_logs_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_kernel_logs_req_writer(const proto_kernel_logs_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    if (proto_kernel_logs_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "kernel.logs request: out of memory");
+        return NULL;
+    }
+    s_logs_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -2648,9 +2952,9 @@ proto_kernel_logs_req_print(const proto_kernel_logs_req_t *self)
 //  kernel.logs reply
 
 static bool
-s_logs_rep_valid(const proto_kernel_logs_rep_t *self)
+s_logs_rep_check(const proto_kernel_logs_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_bytes(self->logs, self->logs_size, 0, 16777216))
+    if (!proto_check_bytes(ck, "logs", self->logs, self->logs_size, 0, 16777216))
         return false;
     return true;
 }
@@ -2693,11 +2997,20 @@ proto_kernel_logs_rep_clear(proto_kernel_logs_rep_t *self)
 }
 
 int
+proto_kernel_logs_rep_check(const proto_kernel_logs_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.logs reply", err);
+    return s_logs_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_logs_rep_write(const proto_kernel_logs_rep_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_logs_rep_valid(self))
+    if (proto_kernel_logs_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_logs_rep_write(self, writer);
     return 0;
@@ -2753,9 +3066,9 @@ proto_kernel_logs_rep_print(const proto_kernel_logs_rep_t *self)
 //  kernel.list request
 
 static bool
-s_list_req_valid(const proto_kernel_list_req_t *self)
+s_list_req_check(const proto_kernel_list_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->agent_id, 0, 128))
+    if (!proto_check_str(ck, "agent_id", self->agent_id, 0, 128))
         return false;
     return true;
 }
@@ -2798,14 +3111,38 @@ proto_kernel_list_req_clear(proto_kernel_list_req_t *self)
 }
 
 int
+proto_kernel_list_req_check(const proto_kernel_list_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.list request", err);
+    return s_list_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_list_req_write(const proto_kernel_list_req_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_list_req_valid(self))
+    if (proto_kernel_list_req_check(self, NULL) != BUS_OK)
         return -1;
     s_list_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_kernel_list_req_writer(const proto_kernel_list_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    if (proto_kernel_list_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "kernel.list request: out of memory");
+        return NULL;
+    }
+    s_list_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -2858,13 +3195,16 @@ proto_kernel_list_req_print(const proto_kernel_list_req_t *self)
 //  kernel.list reply
 
 static bool
-s_list_rep_valid(const proto_kernel_list_rep_t *self)
+s_list_rep_check(const proto_kernel_list_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_count(self->kernels, self->kernels_count, 100000))
+    if (!proto_check_count(ck, "kernels", self->kernels, self->kernels_count, 100000))
         return false;
-    for (size_t i = 0; i < self->kernels_count; i++)
-        if (!s_state_valid(&self->kernels[i]))
+    for (size_t i = 0; i < self->kernels_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "kernels", i);
+        if (!s_state_check(&self->kernels[i], &item))
             return false;
+    }
     return true;
 }
 
@@ -2910,11 +3250,20 @@ proto_kernel_list_rep_clear(proto_kernel_list_rep_t *self)
 }
 
 int
+proto_kernel_list_rep_check(const proto_kernel_list_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.list reply", err);
+    return s_list_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_list_rep_write(const proto_kernel_list_rep_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_list_rep_valid(self))
+    if (proto_kernel_list_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_list_rep_write(self, writer);
     return 0;
@@ -2970,15 +3319,18 @@ proto_kernel_list_rep_print(const proto_kernel_list_rep_t *self)
 //  kernel.upload request
 
 static bool
-s_upload_req_valid(const proto_kernel_upload_req_t *self)
+s_upload_req_check(const proto_kernel_upload_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_count(self->files, self->files_count, 20))
+    if (!proto_check_count(ck, "files", self->files, self->files_count, 20))
         return false;
-    for (size_t i = 0; i < self->files_count; i++)
-        if (!s_file_valid(&self->files[i]))
+    for (size_t i = 0; i < self->files_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "files", i);
+        if (!s_file_check(&self->files[i], &item))
             return false;
+    }
     return true;
 }
 
@@ -3027,14 +3379,38 @@ proto_kernel_upload_req_clear(proto_kernel_upload_req_t *self)
 }
 
 int
+proto_kernel_upload_req_check(const proto_kernel_upload_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.upload request", err);
+    return s_upload_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_upload_req_write(const proto_kernel_upload_req_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_upload_req_valid(self))
+    if (proto_kernel_upload_req_check(self, NULL) != BUS_OK)
         return -1;
     s_upload_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_kernel_upload_req_writer(const proto_kernel_upload_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    if (proto_kernel_upload_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "kernel.upload request: out of memory");
+        return NULL;
+    }
+    s_upload_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -3087,9 +3463,10 @@ proto_kernel_upload_req_print(const proto_kernel_upload_req_t *self)
 //  kernel.upload reply
 
 static bool
-s_upload_rep_valid(const proto_kernel_upload_rep_t *self)
+s_upload_rep_check(const proto_kernel_upload_rep_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -3130,11 +3507,20 @@ proto_kernel_upload_rep_clear(proto_kernel_upload_rep_t *self)
 }
 
 int
+proto_kernel_upload_rep_check(const proto_kernel_upload_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.upload reply", err);
+    return s_upload_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_upload_rep_write(const proto_kernel_upload_rep_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_upload_rep_valid(self))
+    if (proto_kernel_upload_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_upload_rep_write(self, writer);
     return 0;
@@ -3190,11 +3576,11 @@ proto_kernel_upload_rep_print(const proto_kernel_upload_rep_t *self)
 //  kernel.download request
 
 static bool
-s_download_req_valid(const proto_kernel_download_req_t *self)
+s_download_req_check(const proto_kernel_download_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_strs(self->paths, self->paths_count, 5))
+    if (!proto_check_strs(ck, "paths", self->paths, self->paths_count, 5))
         return false;
     return true;
 }
@@ -3244,15 +3630,40 @@ proto_kernel_download_req_clear(proto_kernel_download_req_t *self)
 }
 
 int
+proto_kernel_download_req_check(const proto_kernel_download_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.download request", err);
+    return s_download_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_download_req_write(const proto_kernel_download_req_t *self,
                                 bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_download_req_valid(self))
+    if (proto_kernel_download_req_check(self, NULL) != BUS_OK)
         return -1;
     s_download_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_kernel_download_req_writer(const proto_kernel_download_req_t *self,
+                                 bus_error_t *err)
+{
+    assert(self);
+    if (proto_kernel_download_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "kernel.download request: out of memory");
+        return NULL;
+    }
+    s_download_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -3305,13 +3716,16 @@ proto_kernel_download_req_print(const proto_kernel_download_req_t *self)
 //  kernel.download reply
 
 static bool
-s_download_rep_valid(const proto_kernel_download_rep_t *self)
+s_download_rep_check(const proto_kernel_download_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_count(self->files, self->files_count, 5))
+    if (!proto_check_count(ck, "files", self->files, self->files_count, 5))
         return false;
-    for (size_t i = 0; i < self->files_count; i++)
-        if (!s_file_valid(&self->files[i]))
+    for (size_t i = 0; i < self->files_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "files", i);
+        if (!s_file_check(&self->files[i], &item))
             return false;
+    }
     return true;
 }
 
@@ -3357,12 +3771,21 @@ proto_kernel_download_rep_clear(proto_kernel_download_rep_t *self)
 }
 
 int
+proto_kernel_download_rep_check(const proto_kernel_download_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.download reply", err);
+    return s_download_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_download_rep_write(const proto_kernel_download_rep_t *self,
                                 bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_download_rep_valid(self))
+    if (proto_kernel_download_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_download_rep_write(self, writer);
     return 0;
@@ -3418,11 +3841,12 @@ proto_kernel_download_rep_print(const proto_kernel_download_rep_t *self)
 //  kernel.download_single request
 
 static bool
-s_download_single_req_valid(const proto_kernel_download_single_req_t *self)
+s_download_single_req_check(const proto_kernel_download_single_req_t *self,
+                            proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->path, PROTO_REQUIRED, 4096))
+    if (!proto_check_str(ck, "path", self->path, PROTO_REQUIRED, 4096))
         return false;
     return true;
 }
@@ -3471,15 +3895,41 @@ proto_kernel_download_single_req_clear(proto_kernel_download_single_req_t *self)
 }
 
 int
+proto_kernel_download_single_req_check(const proto_kernel_download_single_req_t *self,
+                                       bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.download_single request", err);
+    return s_download_single_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_download_single_req_write(const proto_kernel_download_single_req_t *self,
                                        bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_download_single_req_valid(self))
+    if (proto_kernel_download_single_req_check(self, NULL) != BUS_OK)
         return -1;
     s_download_single_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_kernel_download_single_req_writer(const proto_kernel_download_single_req_t *self,
+                                        bus_error_t *err)
+{
+    assert(self);
+    if (proto_kernel_download_single_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "kernel.download_single request: out of memory");
+        return NULL;
+    }
+    s_download_single_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -3532,9 +3982,10 @@ proto_kernel_download_single_req_print(const proto_kernel_download_single_req_t 
 //  kernel.download_single reply
 
 static bool
-s_download_single_rep_valid(const proto_kernel_download_single_rep_t *self)
+s_download_single_rep_check(const proto_kernel_download_single_rep_t *self,
+                            proto_check_t *ck)
 {
-    if (!proto_valid_bytes(self->data, self->data_size, 0, 16777216))
+    if (!proto_check_bytes(ck, "data", self->data, self->data_size, 0, 16777216))
         return false;
     return true;
 }
@@ -3579,12 +4030,22 @@ proto_kernel_download_single_rep_clear(proto_kernel_download_single_rep_t *self)
 }
 
 int
+proto_kernel_download_single_rep_check(const proto_kernel_download_single_rep_t *self,
+                                       bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.download_single reply", err);
+    return s_download_single_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_download_single_rep_write(const proto_kernel_download_single_rep_t *self,
                                        bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_download_single_rep_valid(self))
+    if (proto_kernel_download_single_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_download_single_rep_write(self, writer);
     return 0;
@@ -3640,11 +4101,11 @@ proto_kernel_download_single_rep_print(const proto_kernel_download_single_rep_t 
 //  kernel.list_files request
 
 static bool
-s_list_files_req_valid(const proto_kernel_list_files_req_t *self)
+s_list_files_req_check(const proto_kernel_list_files_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->path, 0, 4096))
+    if (!proto_check_str(ck, "path", self->path, 0, 4096))
         return false;
     return true;
 }
@@ -3691,15 +4152,41 @@ proto_kernel_list_files_req_clear(proto_kernel_list_files_req_t *self)
 }
 
 int
+proto_kernel_list_files_req_check(const proto_kernel_list_files_req_t *self,
+                                  bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.list_files request", err);
+    return s_list_files_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_list_files_req_write(const proto_kernel_list_files_req_t *self,
                                   bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_list_files_req_valid(self))
+    if (proto_kernel_list_files_req_check(self, NULL) != BUS_OK)
         return -1;
     s_list_files_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_kernel_list_files_req_writer(const proto_kernel_list_files_req_t *self,
+                                   bus_error_t *err)
+{
+    assert(self);
+    if (proto_kernel_list_files_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "kernel.list_files request: out of memory");
+        return NULL;
+    }
+    s_list_files_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -3752,11 +4239,11 @@ proto_kernel_list_files_req_print(const proto_kernel_list_files_req_t *self)
 //  kernel.list_files reply
 
 static bool
-s_list_files_rep_valid(const proto_kernel_list_files_rep_t *self)
+s_list_files_rep_check(const proto_kernel_list_files_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->files, PROTO_REQUIRED, 16777216))
+    if (!proto_check_str(ck, "files", self->files, PROTO_REQUIRED, 16777216))
         return false;
-    if (!proto_valid_str(self->abspath, 0, 4096))
+    if (!proto_check_str(ck, "abspath", self->abspath, 0, 4096))
         return false;
     return true;
 }
@@ -3802,12 +4289,22 @@ proto_kernel_list_files_rep_clear(proto_kernel_list_files_rep_t *self)
 }
 
 int
+proto_kernel_list_files_rep_check(const proto_kernel_list_files_rep_t *self,
+                                  bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.list_files reply", err);
+    return s_list_files_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_list_files_rep_write(const proto_kernel_list_files_rep_t *self,
                                   bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_list_files_rep_valid(self))
+    if (proto_kernel_list_files_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_list_files_rep_write(self, writer);
     return 0;
@@ -3863,15 +4360,15 @@ proto_kernel_list_files_rep_print(const proto_kernel_list_files_rep_t *self)
 //  kernel.pty_write request
 
 static bool
-s_pty_write_req_valid(const proto_kernel_pty_write_req_t *self)
+s_pty_write_req_check(const proto_kernel_pty_write_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_bytes(self->data, self->data_size, 0, 65536))
+    if (!proto_check_bytes(ck, "data", self->data, self->data_size, 0, 65536))
         return false;
-    if (self->rows > 1000)
+    if (!proto_check_uint(ck, "rows", self->rows, 1000))
         return false;
-    if (self->cols > 1000)
+    if (!proto_check_uint(ck, "cols", self->cols, 1000))
         return false;
     return true;
 }
@@ -3923,15 +4420,41 @@ proto_kernel_pty_write_req_clear(proto_kernel_pty_write_req_t *self)
 }
 
 int
+proto_kernel_pty_write_req_check(const proto_kernel_pty_write_req_t *self,
+                                 bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.pty_write request", err);
+    return s_pty_write_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_pty_write_req_write(const proto_kernel_pty_write_req_t *self,
                                  bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_pty_write_req_valid(self))
+    if (proto_kernel_pty_write_req_check(self, NULL) != BUS_OK)
         return -1;
     s_pty_write_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_kernel_pty_write_req_writer(const proto_kernel_pty_write_req_t *self,
+                                  bus_error_t *err)
+{
+    assert(self);
+    if (proto_kernel_pty_write_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "kernel.pty_write request: out of memory");
+        return NULL;
+    }
+    s_pty_write_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -3984,9 +4507,10 @@ proto_kernel_pty_write_req_print(const proto_kernel_pty_write_req_t *self)
 //  kernel.pty_write reply
 
 static bool
-s_pty_write_rep_valid(const proto_kernel_pty_write_rep_t *self)
+s_pty_write_rep_check(const proto_kernel_pty_write_rep_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -4027,12 +4551,22 @@ proto_kernel_pty_write_rep_clear(proto_kernel_pty_write_rep_t *self)
 }
 
 int
+proto_kernel_pty_write_rep_check(const proto_kernel_pty_write_rep_t *self,
+                                 bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.pty_write reply", err);
+    return s_pty_write_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_pty_write_rep_write(const proto_kernel_pty_write_rep_t *self,
                                  bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_pty_write_rep_valid(self))
+    if (proto_kernel_pty_write_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_pty_write_rep_write(self, writer);
     return 0;
@@ -4088,11 +4622,11 @@ proto_kernel_pty_write_rep_print(const proto_kernel_pty_write_rep_t *self)
 //  kernel.pty_read request
 
 static bool
-s_pty_read_req_valid(const proto_kernel_pty_read_req_t *self)
+s_pty_read_req_check(const proto_kernel_pty_read_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
-    if (self->wait_ms > 60000)
+    if (!proto_check_uint(ck, "wait_ms", self->wait_ms, 60000))
         return false;
     return true;
 }
@@ -4139,15 +4673,40 @@ proto_kernel_pty_read_req_clear(proto_kernel_pty_read_req_t *self)
 }
 
 int
+proto_kernel_pty_read_req_check(const proto_kernel_pty_read_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.pty_read request", err);
+    return s_pty_read_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_pty_read_req_write(const proto_kernel_pty_read_req_t *self,
                                 bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_pty_read_req_valid(self))
+    if (proto_kernel_pty_read_req_check(self, NULL) != BUS_OK)
         return -1;
     s_pty_read_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_kernel_pty_read_req_writer(const proto_kernel_pty_read_req_t *self,
+                                 bus_error_t *err)
+{
+    assert(self);
+    if (proto_kernel_pty_read_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "kernel.pty_read request: out of memory");
+        return NULL;
+    }
+    s_pty_read_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -4200,9 +4759,9 @@ proto_kernel_pty_read_req_print(const proto_kernel_pty_read_req_t *self)
 //  kernel.pty_read reply
 
 static bool
-s_pty_read_rep_valid(const proto_kernel_pty_read_rep_t *self)
+s_pty_read_rep_check(const proto_kernel_pty_read_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_bytes(self->data, self->data_size, 0, 1048576))
+    if (!proto_check_bytes(ck, "data", self->data, self->data_size, 0, 1048576))
         return false;
     return true;
 }
@@ -4251,12 +4810,21 @@ proto_kernel_pty_read_rep_clear(proto_kernel_pty_read_rep_t *self)
 }
 
 int
+proto_kernel_pty_read_rep_check(const proto_kernel_pty_read_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.pty_read reply", err);
+    return s_pty_read_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_pty_read_rep_write(const proto_kernel_pty_read_rep_t *self,
                                 bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_pty_read_rep_valid(self))
+    if (proto_kernel_pty_read_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_pty_read_rep_write(self, writer);
     return 0;
@@ -4312,21 +4880,21 @@ proto_kernel_pty_read_rep_print(const proto_kernel_pty_read_rep_t *self)
 //  kernel.start_service request
 
 static bool
-s_start_service_req_valid(const proto_kernel_start_service_req_t *self)
+s_start_service_req_check(const proto_kernel_start_service_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->name, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "name", self->name, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->protocol, 0, 16))
+    if (!proto_check_str(ck, "protocol", self->protocol, 0, 16))
         return false;
-    if (!proto_valid_str(self->ports, PROTO_REQUIRED, 512))
+    if (!proto_check_str(ck, "ports", self->ports, PROTO_REQUIRED, 512))
         return false;
-    if (!proto_valid_str(self->runtime_path, 0, 1024))
+    if (!proto_check_str(ck, "runtime_path", self->runtime_path, 0, 1024))
         return false;
-    if (!proto_valid_str(self->arguments, 0, 65536))
+    if (!proto_check_str(ck, "arguments", self->arguments, 0, 65536))
         return false;
-    if (!proto_valid_str(self->envs, 0, 65536))
+    if (!proto_check_str(ck, "envs", self->envs, 0, 65536))
         return false;
     return true;
 }
@@ -4396,15 +4964,41 @@ proto_kernel_start_service_req_clear(proto_kernel_start_service_req_t *self)
 }
 
 int
+proto_kernel_start_service_req_check(const proto_kernel_start_service_req_t *self,
+                                     bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.start_service request", err);
+    return s_start_service_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_start_service_req_write(const proto_kernel_start_service_req_t *self,
                                      bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_start_service_req_valid(self))
+    if (proto_kernel_start_service_req_check(self, NULL) != BUS_OK)
         return -1;
     s_start_service_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_kernel_start_service_req_writer(const proto_kernel_start_service_req_t *self,
+                                      bus_error_t *err)
+{
+    assert(self);
+    if (proto_kernel_start_service_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "kernel.start_service request: out of memory");
+        return NULL;
+    }
+    s_start_service_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -4457,13 +5051,13 @@ proto_kernel_start_service_req_print(const proto_kernel_start_service_req_t *sel
 //  kernel.start_service reply
 
 static bool
-s_start_service_rep_valid(const proto_kernel_start_service_rep_t *self)
+s_start_service_rep_check(const proto_kernel_start_service_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->status, PROTO_REQUIRED, 16))
+    if (!proto_check_str(ck, "status", self->status, PROTO_REQUIRED, 16))
         return false;
-    if (!proto_valid_str(self->host, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "host", self->host, PROTO_REQUIRED, 64))
         return false;
-    if (self->port > 65535)
+    if (!proto_check_uint(ck, "port", self->port, 65535))
         return false;
     return true;
 }
@@ -4511,12 +5105,22 @@ proto_kernel_start_service_rep_clear(proto_kernel_start_service_rep_t *self)
 }
 
 int
+proto_kernel_start_service_rep_check(const proto_kernel_start_service_rep_t *self,
+                                     bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.start_service reply", err);
+    return s_start_service_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_kernel_start_service_rep_write(const proto_kernel_start_service_rep_t *self,
                                      bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_start_service_rep_valid(self))
+    if (proto_kernel_start_service_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_start_service_rep_write(self, writer);
     return 0;

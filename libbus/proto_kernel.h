@@ -5,7 +5,8 @@
 
     Structs and codecs of the kernel domain. Included by proto.h: include
     bus.h, not this file. proto.h documents the functions every struct type T
-    has (init, clear, write, encode, read, decode, print).
+    has (init, clear, check, write, writer for requests, encode, read, decode,
+    print).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -49,10 +50,16 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_port_t;
 
+#define PROTO_KERNEL_PORT_NAME_MAX     64
+#define PROTO_KERNEL_PORT_PROTOCOL_MAX 16
+
 void proto_kernel_port_init(proto_kernel_port_t *self);
 void proto_kernel_port_clear(proto_kernel_port_t *self);
-int proto_kernel_port_write(const proto_kernel_port_t *self, bus_writer_t *writer);
-zframe_t *proto_kernel_port_encode(const proto_kernel_port_t *self);
+PROTO_MUST_USE int proto_kernel_port_check(const proto_kernel_port_t *self,
+                                           bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_port_write(const proto_kernel_port_t *self,
+                                           bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_kernel_port_encode(const proto_kernel_port_t *self);
 int proto_kernel_port_read(proto_kernel_port_t *self,
                            const bus_value_t *map,
                            bus_error_t *err);
@@ -77,10 +84,17 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_state_t;
 
+#define PROTO_KERNEL_STATE_KERNEL_ID_MAX  64
+#define PROTO_KERNEL_STATE_SESSION_ID_MAX 64
+#define PROTO_KERNEL_STATE_STATUS_MAX     16
+
 void proto_kernel_state_init(proto_kernel_state_t *self);
 void proto_kernel_state_clear(proto_kernel_state_t *self);
-int proto_kernel_state_write(const proto_kernel_state_t *self, bus_writer_t *writer);
-zframe_t *proto_kernel_state_encode(const proto_kernel_state_t *self);
+PROTO_MUST_USE int proto_kernel_state_check(const proto_kernel_state_t *self,
+                                            bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_state_write(const proto_kernel_state_t *self,
+                                            bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_kernel_state_encode(const proto_kernel_state_t *self);
 int proto_kernel_state_read(proto_kernel_state_t *self,
                             const bus_value_t *map,
                             bus_error_t *err);
@@ -103,10 +117,16 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_file_t;
 
+#define PROTO_KERNEL_FILE_PATH_MAX 4096
+#define PROTO_KERNEL_FILE_DATA_MAX 16777216
+
 void proto_kernel_file_init(proto_kernel_file_t *self);
 void proto_kernel_file_clear(proto_kernel_file_t *self);
-int proto_kernel_file_write(const proto_kernel_file_t *self, bus_writer_t *writer);
-zframe_t *proto_kernel_file_encode(const proto_kernel_file_t *self);
+PROTO_MUST_USE int proto_kernel_file_check(const proto_kernel_file_t *self,
+                                           bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_file_write(const proto_kernel_file_t *self,
+                                           bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_kernel_file_encode(const proto_kernel_file_t *self);
 int proto_kernel_file_read(proto_kernel_file_t *self,
                            const bus_value_t *map,
                            bus_error_t *err);
@@ -135,10 +155,19 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_started_t;
 
+#define PROTO_KERNEL_STARTED_KERNEL_ID_MAX    64
+#define PROTO_KERNEL_STARTED_SESSION_ID_MAX   64
+#define PROTO_KERNEL_STARTED_AGENT_ID_MAX     128
+#define PROTO_KERNEL_STARTED_CONTAINER_ID_MAX 128
+#define PROTO_KERNEL_STARTED_KERNEL_HOST_MAX  64
+
 void proto_kernel_started_init(proto_kernel_started_t *self);
 void proto_kernel_started_clear(proto_kernel_started_t *self);
-int proto_kernel_started_write(const proto_kernel_started_t *self, bus_writer_t *writer);
-zframe_t *proto_kernel_started_encode(const proto_kernel_started_t *self);
+PROTO_MUST_USE int proto_kernel_started_check(const proto_kernel_started_t *self,
+                                              bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_started_write(const proto_kernel_started_t *self,
+                                              bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_kernel_started_encode(const proto_kernel_started_t *self);
 int proto_kernel_started_read(proto_kernel_started_t *self,
                               const bus_value_t *map,
                               bus_error_t *err);
@@ -186,11 +215,20 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_terminated_t;
 
+#define PROTO_KERNEL_TERMINATED_KERNEL_ID_MAX  64
+#define PROTO_KERNEL_TERMINATED_SESSION_ID_MAX 64
+#define PROTO_KERNEL_TERMINATED_AGENT_ID_MAX   128
+#define PROTO_KERNEL_TERMINATED_REASON_MAX     64
+#define PROTO_KERNEL_TERMINATED_DETAIL_MAX     4096
+
 void proto_kernel_terminated_init(proto_kernel_terminated_t *self);
 void proto_kernel_terminated_clear(proto_kernel_terminated_t *self);
-int proto_kernel_terminated_write(const proto_kernel_terminated_t *self,
-                                  bus_writer_t *writer);
-zframe_t *proto_kernel_terminated_encode(const proto_kernel_terminated_t *self);
+PROTO_MUST_USE int proto_kernel_terminated_check(const proto_kernel_terminated_t *self,
+                                                 bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_terminated_write(const proto_kernel_terminated_t *self,
+                                                 bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_kernel_terminated_encode(const proto_kernel_terminated_t *self);
 int proto_kernel_terminated_read(proto_kernel_terminated_t *self,
                                  const bus_value_t *map,
                                  bus_error_t *err);
@@ -220,11 +258,20 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_app_started_t;
 
+#define PROTO_KERNEL_APP_STARTED_KERNEL_ID_MAX  64
+#define PROTO_KERNEL_APP_STARTED_SESSION_ID_MAX 64
+#define PROTO_KERNEL_APP_STARTED_APP_MAX        64
+#define PROTO_KERNEL_APP_STARTED_STATUS_MAX     16
+#define PROTO_KERNEL_APP_STARTED_HOST_MAX       64
+
 void proto_kernel_app_started_init(proto_kernel_app_started_t *self);
 void proto_kernel_app_started_clear(proto_kernel_app_started_t *self);
-int proto_kernel_app_started_write(const proto_kernel_app_started_t *self,
-                                   bus_writer_t *writer);
-zframe_t *proto_kernel_app_started_encode(const proto_kernel_app_started_t *self);
+PROTO_MUST_USE int proto_kernel_app_started_check(const proto_kernel_app_started_t *self,
+                                                  bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_app_started_write(const proto_kernel_app_started_t *self,
+                                                  bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_kernel_app_started_encode(const proto_kernel_app_started_t *self);
 int proto_kernel_app_started_read(proto_kernel_app_started_t *self,
                                   const bus_value_t *map,
                                   bus_error_t *err);
@@ -250,11 +297,19 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_app_failed_t;
 
+#define PROTO_KERNEL_APP_FAILED_KERNEL_ID_MAX  64
+#define PROTO_KERNEL_APP_FAILED_SESSION_ID_MAX 64
+#define PROTO_KERNEL_APP_FAILED_APP_MAX        64
+#define PROTO_KERNEL_APP_FAILED_DETAIL_MAX     4096
+
 void proto_kernel_app_failed_init(proto_kernel_app_failed_t *self);
 void proto_kernel_app_failed_clear(proto_kernel_app_failed_t *self);
-int proto_kernel_app_failed_write(const proto_kernel_app_failed_t *self,
-                                  bus_writer_t *writer);
-zframe_t *proto_kernel_app_failed_encode(const proto_kernel_app_failed_t *self);
+PROTO_MUST_USE int proto_kernel_app_failed_check(const proto_kernel_app_failed_t *self,
+                                                 bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_app_failed_write(const proto_kernel_app_failed_t *self,
+                                                 bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_kernel_app_failed_encode(const proto_kernel_app_failed_t *self);
 int proto_kernel_app_failed_read(proto_kernel_app_failed_t *self,
                                  const bus_value_t *map,
                                  bus_error_t *err);
@@ -294,10 +349,16 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_stats_t;
 
+#define PROTO_KERNEL_STATS_KERNEL_ID_MAX 64
+#define PROTO_KERNEL_STATS_AGENT_ID_MAX  128
+
 void proto_kernel_stats_init(proto_kernel_stats_t *self);
 void proto_kernel_stats_clear(proto_kernel_stats_t *self);
-int proto_kernel_stats_write(const proto_kernel_stats_t *self, bus_writer_t *writer);
-zframe_t *proto_kernel_stats_encode(const proto_kernel_stats_t *self);
+PROTO_MUST_USE int proto_kernel_stats_check(const proto_kernel_stats_t *self,
+                                            bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_stats_write(const proto_kernel_stats_t *self,
+                                            bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_kernel_stats_encode(const proto_kernel_stats_t *self);
 int proto_kernel_stats_read(proto_kernel_stats_t *self,
                             const bus_value_t *map,
                             bus_error_t *err);
@@ -372,14 +433,37 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_create_req_t;
 
-#define PROTO_KERNEL_CREATE_REQ_SLOTS_MAX   64
-#define PROTO_KERNEL_CREATE_REQ_ENVIRON_MAX 1024
+#define PROTO_KERNEL_CREATE_REQ_KERNEL_ID_MAX        64
+#define PROTO_KERNEL_CREATE_REQ_SESSION_ID_MAX       64
+#define PROTO_KERNEL_CREATE_REQ_SESSION_NAME_MAX     64
+#define PROTO_KERNEL_CREATE_REQ_AGENT_ID_MAX         128
+#define PROTO_KERNEL_CREATE_REQ_SESSION_TYPE_MAX     16
+#define PROTO_KERNEL_CREATE_REQ_CLUSTER_ROLE_MAX     16
+#define PROTO_KERNEL_CREATE_REQ_CLUSTER_MODE_MAX     16
+#define PROTO_KERNEL_CREATE_REQ_CLUSTER_HOSTS_MAX    4096
+#define PROTO_KERNEL_CREATE_REQ_IMAGE_MAX            512
+#define PROTO_KERNEL_CREATE_REQ_ARCHITECTURE_MAX     32
+#define PROTO_KERNEL_CREATE_REQ_SLOTS_MAX            64
+#define PROTO_KERNEL_CREATE_REQ_ENVIRON_MAX          1024
+#define PROTO_KERNEL_CREATE_REQ_STARTUP_COMMAND_MAX  65536
+#define PROTO_KERNEL_CREATE_REQ_ACCESS_KEY_MAX       64
+#define PROTO_KERNEL_CREATE_REQ_USER_UUID_MAX        64
+#define PROTO_KERNEL_CREATE_REQ_DOMAIN_NAME_MAX      64
+#define PROTO_KERNEL_CREATE_REQ_GROUP_ID_MAX         64
+#define PROTO_KERNEL_CREATE_REQ_BOOTSTRAP_SCRIPT_MAX 65536
+#define PROTO_KERNEL_CREATE_REQ_MOUNTS_MAX           65536
+#define PROTO_KERNEL_CREATE_REQ_DOTFILES_MAX         262144
 
 void proto_kernel_create_req_init(proto_kernel_create_req_t *self);
 void proto_kernel_create_req_clear(proto_kernel_create_req_t *self);
-int proto_kernel_create_req_write(const proto_kernel_create_req_t *self,
-                                  bus_writer_t *writer);
-zframe_t *proto_kernel_create_req_encode(const proto_kernel_create_req_t *self);
+PROTO_MUST_USE int proto_kernel_create_req_check(const proto_kernel_create_req_t *self,
+                                                 bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_create_req_write(const proto_kernel_create_req_t *self,
+                                                 bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *
+proto_kernel_create_req_writer(const proto_kernel_create_req_t *self, bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_kernel_create_req_encode(const proto_kernel_create_req_t *self);
 int proto_kernel_create_req_read(proto_kernel_create_req_t *self,
                                  const bus_value_t *map,
                                  bus_error_t *err);
@@ -406,13 +490,19 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_create_rep_t;
 
+#define PROTO_KERNEL_CREATE_REP_KERNEL_ID_MAX     64
+#define PROTO_KERNEL_CREATE_REP_CONTAINER_ID_MAX  128
+#define PROTO_KERNEL_CREATE_REP_KERNEL_HOST_MAX   64
 #define PROTO_KERNEL_CREATE_REP_SERVICE_PORTS_MAX 64
 
 void proto_kernel_create_rep_init(proto_kernel_create_rep_t *self);
 void proto_kernel_create_rep_clear(proto_kernel_create_rep_t *self);
-int proto_kernel_create_rep_write(const proto_kernel_create_rep_t *self,
-                                  bus_writer_t *writer);
-zframe_t *proto_kernel_create_rep_encode(const proto_kernel_create_rep_t *self);
+PROTO_MUST_USE int proto_kernel_create_rep_check(const proto_kernel_create_rep_t *self,
+                                                 bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_create_rep_write(const proto_kernel_create_rep_t *self,
+                                                 bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_kernel_create_rep_encode(const proto_kernel_create_rep_t *self);
 int proto_kernel_create_rep_read(proto_kernel_create_rep_t *self,
                                  const bus_value_t *map,
                                  bus_error_t *err);
@@ -434,11 +524,19 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_hosts_req_t;
 
+#define PROTO_KERNEL_HOSTS_REQ_KERNEL_ID_MAX 64
+#define PROTO_KERNEL_HOSTS_REQ_HOSTS_MAX     65536
+
 void proto_kernel_hosts_req_init(proto_kernel_hosts_req_t *self);
 void proto_kernel_hosts_req_clear(proto_kernel_hosts_req_t *self);
-int proto_kernel_hosts_req_write(const proto_kernel_hosts_req_t *self,
-                                 bus_writer_t *writer);
-zframe_t *proto_kernel_hosts_req_encode(const proto_kernel_hosts_req_t *self);
+PROTO_MUST_USE int proto_kernel_hosts_req_check(const proto_kernel_hosts_req_t *self,
+                                                bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_hosts_req_write(const proto_kernel_hosts_req_t *self,
+                                                bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *
+proto_kernel_hosts_req_writer(const proto_kernel_hosts_req_t *self, bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_kernel_hosts_req_encode(const proto_kernel_hosts_req_t *self);
 int proto_kernel_hosts_req_read(proto_kernel_hosts_req_t *self,
                                 const bus_value_t *map,
                                 bus_error_t *err);
@@ -458,9 +556,12 @@ typedef struct {
 
 void proto_kernel_hosts_rep_init(proto_kernel_hosts_rep_t *self);
 void proto_kernel_hosts_rep_clear(proto_kernel_hosts_rep_t *self);
-int proto_kernel_hosts_rep_write(const proto_kernel_hosts_rep_t *self,
-                                 bus_writer_t *writer);
-zframe_t *proto_kernel_hosts_rep_encode(const proto_kernel_hosts_rep_t *self);
+PROTO_MUST_USE int proto_kernel_hosts_rep_check(const proto_kernel_hosts_rep_t *self,
+                                                bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_hosts_rep_write(const proto_kernel_hosts_rep_t *self,
+                                                bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_kernel_hosts_rep_encode(const proto_kernel_hosts_rep_t *self);
 int proto_kernel_hosts_rep_read(proto_kernel_hosts_rep_t *self,
                                 const bus_value_t *map,
                                 bus_error_t *err);
@@ -484,11 +585,19 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_destroy_req_t;
 
+#define PROTO_KERNEL_DESTROY_REQ_KERNEL_ID_MAX 64
+#define PROTO_KERNEL_DESTROY_REQ_REASON_MAX    64
+
 void proto_kernel_destroy_req_init(proto_kernel_destroy_req_t *self);
 void proto_kernel_destroy_req_clear(proto_kernel_destroy_req_t *self);
-int proto_kernel_destroy_req_write(const proto_kernel_destroy_req_t *self,
-                                   bus_writer_t *writer);
-zframe_t *proto_kernel_destroy_req_encode(const proto_kernel_destroy_req_t *self);
+PROTO_MUST_USE int proto_kernel_destroy_req_check(const proto_kernel_destroy_req_t *self,
+                                                  bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_destroy_req_write(const proto_kernel_destroy_req_t *self,
+                                                  bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *
+proto_kernel_destroy_req_writer(const proto_kernel_destroy_req_t *self, bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_kernel_destroy_req_encode(const proto_kernel_destroy_req_t *self);
 int proto_kernel_destroy_req_read(proto_kernel_destroy_req_t *self,
                                   const bus_value_t *map,
                                   bus_error_t *err);
@@ -510,9 +619,12 @@ typedef struct {
 
 void proto_kernel_destroy_rep_init(proto_kernel_destroy_rep_t *self);
 void proto_kernel_destroy_rep_clear(proto_kernel_destroy_rep_t *self);
-int proto_kernel_destroy_rep_write(const proto_kernel_destroy_rep_t *self,
-                                   bus_writer_t *writer);
-zframe_t *proto_kernel_destroy_rep_encode(const proto_kernel_destroy_rep_t *self);
+PROTO_MUST_USE int proto_kernel_destroy_rep_check(const proto_kernel_destroy_rep_t *self,
+                                                  bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_destroy_rep_write(const proto_kernel_destroy_rep_t *self,
+                                                  bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_kernel_destroy_rep_encode(const proto_kernel_destroy_rep_t *self);
 int proto_kernel_destroy_rep_read(proto_kernel_destroy_rep_t *self,
                                   const bus_value_t *map,
                                   bus_error_t *err);
@@ -540,11 +652,19 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_restart_req_t;
 
+#define PROTO_KERNEL_RESTART_REQ_KERNEL_ID_MAX       64
+#define PROTO_KERNEL_RESTART_REQ_STARTUP_COMMAND_MAX 65536
+
 void proto_kernel_restart_req_init(proto_kernel_restart_req_t *self);
 void proto_kernel_restart_req_clear(proto_kernel_restart_req_t *self);
-int proto_kernel_restart_req_write(const proto_kernel_restart_req_t *self,
-                                   bus_writer_t *writer);
-zframe_t *proto_kernel_restart_req_encode(const proto_kernel_restart_req_t *self);
+PROTO_MUST_USE int proto_kernel_restart_req_check(const proto_kernel_restart_req_t *self,
+                                                  bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_restart_req_write(const proto_kernel_restart_req_t *self,
+                                                  bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *
+proto_kernel_restart_req_writer(const proto_kernel_restart_req_t *self, bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_kernel_restart_req_encode(const proto_kernel_restart_req_t *self);
 int proto_kernel_restart_req_read(proto_kernel_restart_req_t *self,
                                   const bus_value_t *map,
                                   bus_error_t *err);
@@ -567,9 +687,12 @@ typedef struct {
 
 void proto_kernel_restart_rep_init(proto_kernel_restart_rep_t *self);
 void proto_kernel_restart_rep_clear(proto_kernel_restart_rep_t *self);
-int proto_kernel_restart_rep_write(const proto_kernel_restart_rep_t *self,
-                                   bus_writer_t *writer);
-zframe_t *proto_kernel_restart_rep_encode(const proto_kernel_restart_rep_t *self);
+PROTO_MUST_USE int proto_kernel_restart_rep_check(const proto_kernel_restart_rep_t *self,
+                                                  bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_restart_rep_write(const proto_kernel_restart_rep_t *self,
+                                                  bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_kernel_restart_rep_encode(const proto_kernel_restart_rep_t *self);
 int proto_kernel_restart_rep_read(proto_kernel_restart_rep_t *self,
                                   const bus_value_t *map,
                                   bus_error_t *err);
@@ -599,11 +722,22 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_execute_req_t;
 
+#define PROTO_KERNEL_EXECUTE_REQ_KERNEL_ID_MAX 64
+#define PROTO_KERNEL_EXECUTE_REQ_RUN_ID_MAX    64
+#define PROTO_KERNEL_EXECUTE_REQ_MODE_MAX      16
+#define PROTO_KERNEL_EXECUTE_REQ_CODE_MAX      16777216
+#define PROTO_KERNEL_EXECUTE_REQ_OPTIONS_MAX   65536
+
 void proto_kernel_execute_req_init(proto_kernel_execute_req_t *self);
 void proto_kernel_execute_req_clear(proto_kernel_execute_req_t *self);
-int proto_kernel_execute_req_write(const proto_kernel_execute_req_t *self,
-                                   bus_writer_t *writer);
-zframe_t *proto_kernel_execute_req_encode(const proto_kernel_execute_req_t *self);
+PROTO_MUST_USE int proto_kernel_execute_req_check(const proto_kernel_execute_req_t *self,
+                                                  bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_execute_req_write(const proto_kernel_execute_req_t *self,
+                                                  bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *
+proto_kernel_execute_req_writer(const proto_kernel_execute_req_t *self, bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_kernel_execute_req_encode(const proto_kernel_execute_req_t *self);
 int proto_kernel_execute_req_read(proto_kernel_execute_req_t *self,
                                   const bus_value_t *map,
                                   bus_error_t *err);
@@ -624,11 +758,16 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_execute_rep_t;
 
+#define PROTO_KERNEL_EXECUTE_REP_RESULT_MAX 33554432
+
 void proto_kernel_execute_rep_init(proto_kernel_execute_rep_t *self);
 void proto_kernel_execute_rep_clear(proto_kernel_execute_rep_t *self);
-int proto_kernel_execute_rep_write(const proto_kernel_execute_rep_t *self,
-                                   bus_writer_t *writer);
-zframe_t *proto_kernel_execute_rep_encode(const proto_kernel_execute_rep_t *self);
+PROTO_MUST_USE int proto_kernel_execute_rep_check(const proto_kernel_execute_rep_t *self,
+                                                  bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_execute_rep_write(const proto_kernel_execute_rep_t *self,
+                                                  bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_kernel_execute_rep_encode(const proto_kernel_execute_rep_t *self);
 int proto_kernel_execute_rep_read(proto_kernel_execute_rep_t *self,
                                   const bus_value_t *map,
                                   bus_error_t *err);
@@ -652,11 +791,19 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_interrupt_req_t;
 
+#define PROTO_KERNEL_INTERRUPT_REQ_KERNEL_ID_MAX 64
+#define PROTO_KERNEL_INTERRUPT_REQ_RUN_ID_MAX    64
+
 void proto_kernel_interrupt_req_init(proto_kernel_interrupt_req_t *self);
 void proto_kernel_interrupt_req_clear(proto_kernel_interrupt_req_t *self);
-int proto_kernel_interrupt_req_write(const proto_kernel_interrupt_req_t *self,
-                                     bus_writer_t *writer);
-zframe_t *proto_kernel_interrupt_req_encode(const proto_kernel_interrupt_req_t *self);
+PROTO_MUST_USE int proto_kernel_interrupt_req_check(const proto_kernel_interrupt_req_t *self,
+                                                    bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_interrupt_req_write(const proto_kernel_interrupt_req_t *self,
+                                                    bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_kernel_interrupt_req_writer(const proto_kernel_interrupt_req_t *self,
+                                                               bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_kernel_interrupt_req_encode(const proto_kernel_interrupt_req_t *self);
 int proto_kernel_interrupt_req_read(proto_kernel_interrupt_req_t *self,
                                     const bus_value_t *map,
                                     bus_error_t *err);
@@ -676,9 +823,12 @@ typedef struct {
 
 void proto_kernel_interrupt_rep_init(proto_kernel_interrupt_rep_t *self);
 void proto_kernel_interrupt_rep_clear(proto_kernel_interrupt_rep_t *self);
-int proto_kernel_interrupt_rep_write(const proto_kernel_interrupt_rep_t *self,
-                                     bus_writer_t *writer);
-zframe_t *proto_kernel_interrupt_rep_encode(const proto_kernel_interrupt_rep_t *self);
+PROTO_MUST_USE int proto_kernel_interrupt_rep_check(const proto_kernel_interrupt_rep_t *self,
+                                                    bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_interrupt_rep_write(const proto_kernel_interrupt_rep_t *self,
+                                                    bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_kernel_interrupt_rep_encode(const proto_kernel_interrupt_rep_t *self);
 int proto_kernel_interrupt_rep_read(proto_kernel_interrupt_rep_t *self,
                                     const bus_value_t *map,
                                     bus_error_t *err);
@@ -700,11 +850,18 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_logs_req_t;
 
+#define PROTO_KERNEL_LOGS_REQ_KERNEL_ID_MAX 64
+
 void proto_kernel_logs_req_init(proto_kernel_logs_req_t *self);
 void proto_kernel_logs_req_clear(proto_kernel_logs_req_t *self);
-int proto_kernel_logs_req_write(const proto_kernel_logs_req_t *self,
-                                bus_writer_t *writer);
-zframe_t *proto_kernel_logs_req_encode(const proto_kernel_logs_req_t *self);
+PROTO_MUST_USE int proto_kernel_logs_req_check(const proto_kernel_logs_req_t *self,
+                                               bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_logs_req_write(const proto_kernel_logs_req_t *self,
+                                               bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *
+proto_kernel_logs_req_writer(const proto_kernel_logs_req_t *self, bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_kernel_logs_req_encode(const proto_kernel_logs_req_t *self);
 int proto_kernel_logs_req_read(proto_kernel_logs_req_t *self,
                                const bus_value_t *map,
                                bus_error_t *err);
@@ -724,11 +881,16 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_logs_rep_t;
 
+#define PROTO_KERNEL_LOGS_REP_LOGS_MAX 16777216
+
 void proto_kernel_logs_rep_init(proto_kernel_logs_rep_t *self);
 void proto_kernel_logs_rep_clear(proto_kernel_logs_rep_t *self);
-int proto_kernel_logs_rep_write(const proto_kernel_logs_rep_t *self,
-                                bus_writer_t *writer);
-zframe_t *proto_kernel_logs_rep_encode(const proto_kernel_logs_rep_t *self);
+PROTO_MUST_USE int proto_kernel_logs_rep_check(const proto_kernel_logs_rep_t *self,
+                                               bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_logs_rep_write(const proto_kernel_logs_rep_t *self,
+                                               bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_kernel_logs_rep_encode(const proto_kernel_logs_rep_t *self);
 int proto_kernel_logs_rep_read(proto_kernel_logs_rep_t *self,
                                const bus_value_t *map,
                                bus_error_t *err);
@@ -749,11 +911,18 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_list_req_t;
 
+#define PROTO_KERNEL_LIST_REQ_AGENT_ID_MAX 128
+
 void proto_kernel_list_req_init(proto_kernel_list_req_t *self);
 void proto_kernel_list_req_clear(proto_kernel_list_req_t *self);
-int proto_kernel_list_req_write(const proto_kernel_list_req_t *self,
-                                bus_writer_t *writer);
-zframe_t *proto_kernel_list_req_encode(const proto_kernel_list_req_t *self);
+PROTO_MUST_USE int proto_kernel_list_req_check(const proto_kernel_list_req_t *self,
+                                               bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_list_req_write(const proto_kernel_list_req_t *self,
+                                               bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *
+proto_kernel_list_req_writer(const proto_kernel_list_req_t *self, bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_kernel_list_req_encode(const proto_kernel_list_req_t *self);
 int proto_kernel_list_req_read(proto_kernel_list_req_t *self,
                                const bus_value_t *map,
                                bus_error_t *err);
@@ -778,9 +947,12 @@ typedef struct {
 
 void proto_kernel_list_rep_init(proto_kernel_list_rep_t *self);
 void proto_kernel_list_rep_clear(proto_kernel_list_rep_t *self);
-int proto_kernel_list_rep_write(const proto_kernel_list_rep_t *self,
-                                bus_writer_t *writer);
-zframe_t *proto_kernel_list_rep_encode(const proto_kernel_list_rep_t *self);
+PROTO_MUST_USE int proto_kernel_list_rep_check(const proto_kernel_list_rep_t *self,
+                                               bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_list_rep_write(const proto_kernel_list_rep_t *self,
+                                               bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_kernel_list_rep_encode(const proto_kernel_list_rep_t *self);
 int proto_kernel_list_rep_read(proto_kernel_list_rep_t *self,
                                const bus_value_t *map,
                                bus_error_t *err);
@@ -803,13 +975,19 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_upload_req_t;
 
-#define PROTO_KERNEL_UPLOAD_REQ_FILES_MAX 20
+#define PROTO_KERNEL_UPLOAD_REQ_KERNEL_ID_MAX 64
+#define PROTO_KERNEL_UPLOAD_REQ_FILES_MAX     20
 
 void proto_kernel_upload_req_init(proto_kernel_upload_req_t *self);
 void proto_kernel_upload_req_clear(proto_kernel_upload_req_t *self);
-int proto_kernel_upload_req_write(const proto_kernel_upload_req_t *self,
-                                  bus_writer_t *writer);
-zframe_t *proto_kernel_upload_req_encode(const proto_kernel_upload_req_t *self);
+PROTO_MUST_USE int proto_kernel_upload_req_check(const proto_kernel_upload_req_t *self,
+                                                 bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_upload_req_write(const proto_kernel_upload_req_t *self,
+                                                 bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *
+proto_kernel_upload_req_writer(const proto_kernel_upload_req_t *self, bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_kernel_upload_req_encode(const proto_kernel_upload_req_t *self);
 int proto_kernel_upload_req_read(proto_kernel_upload_req_t *self,
                                  const bus_value_t *map,
                                  bus_error_t *err);
@@ -829,9 +1007,12 @@ typedef struct {
 
 void proto_kernel_upload_rep_init(proto_kernel_upload_rep_t *self);
 void proto_kernel_upload_rep_clear(proto_kernel_upload_rep_t *self);
-int proto_kernel_upload_rep_write(const proto_kernel_upload_rep_t *self,
-                                  bus_writer_t *writer);
-zframe_t *proto_kernel_upload_rep_encode(const proto_kernel_upload_rep_t *self);
+PROTO_MUST_USE int proto_kernel_upload_rep_check(const proto_kernel_upload_rep_t *self,
+                                                 bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_upload_rep_write(const proto_kernel_upload_rep_t *self,
+                                                 bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_kernel_upload_rep_encode(const proto_kernel_upload_rep_t *self);
 int proto_kernel_upload_rep_read(proto_kernel_upload_rep_t *self,
                                  const bus_value_t *map,
                                  bus_error_t *err);
@@ -856,13 +1037,19 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_download_req_t;
 
-#define PROTO_KERNEL_DOWNLOAD_REQ_PATHS_MAX 5
+#define PROTO_KERNEL_DOWNLOAD_REQ_KERNEL_ID_MAX 64
+#define PROTO_KERNEL_DOWNLOAD_REQ_PATHS_MAX     5
 
 void proto_kernel_download_req_init(proto_kernel_download_req_t *self);
 void proto_kernel_download_req_clear(proto_kernel_download_req_t *self);
-int proto_kernel_download_req_write(const proto_kernel_download_req_t *self,
-                                    bus_writer_t *writer);
-zframe_t *proto_kernel_download_req_encode(const proto_kernel_download_req_t *self);
+PROTO_MUST_USE int proto_kernel_download_req_check(const proto_kernel_download_req_t *self,
+                                                   bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_download_req_write(const proto_kernel_download_req_t *self,
+                                                   bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_kernel_download_req_writer(const proto_kernel_download_req_t *self,
+                                                              bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_kernel_download_req_encode(const proto_kernel_download_req_t *self);
 int proto_kernel_download_req_read(proto_kernel_download_req_t *self,
                                    const bus_value_t *map,
                                    bus_error_t *err);
@@ -887,9 +1074,12 @@ typedef struct {
 
 void proto_kernel_download_rep_init(proto_kernel_download_rep_t *self);
 void proto_kernel_download_rep_clear(proto_kernel_download_rep_t *self);
-int proto_kernel_download_rep_write(const proto_kernel_download_rep_t *self,
-                                    bus_writer_t *writer);
-zframe_t *proto_kernel_download_rep_encode(const proto_kernel_download_rep_t *self);
+PROTO_MUST_USE int proto_kernel_download_rep_check(const proto_kernel_download_rep_t *self,
+                                                   bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_download_rep_write(const proto_kernel_download_rep_t *self,
+                                                   bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_kernel_download_rep_encode(const proto_kernel_download_rep_t *self);
 int proto_kernel_download_rep_read(proto_kernel_download_rep_t *self,
                                    const bus_value_t *map,
                                    bus_error_t *err);
@@ -913,11 +1103,18 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_download_single_req_t;
 
+#define PROTO_KERNEL_DOWNLOAD_SINGLE_REQ_KERNEL_ID_MAX 64
+#define PROTO_KERNEL_DOWNLOAD_SINGLE_REQ_PATH_MAX      4096
+
 void proto_kernel_download_single_req_init(proto_kernel_download_single_req_t *self);
 void proto_kernel_download_single_req_clear(proto_kernel_download_single_req_t *self);
-int proto_kernel_download_single_req_write(const proto_kernel_download_single_req_t *self,
-                                           bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_kernel_download_single_req_check(const proto_kernel_download_single_req_t *self,
+                                                          bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_download_single_req_write(const proto_kernel_download_single_req_t *self,
+                                                          bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_kernel_download_single_req_writer(const proto_kernel_download_single_req_t *self,
+                                                                     bus_error_t *err);
+PROTO_MUST_USE zframe_t *
 proto_kernel_download_single_req_encode(const proto_kernel_download_single_req_t *self);
 int proto_kernel_download_single_req_read(proto_kernel_download_single_req_t *self,
                                           const bus_value_t *map,
@@ -940,11 +1137,15 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_download_single_rep_t;
 
+#define PROTO_KERNEL_DOWNLOAD_SINGLE_REP_DATA_MAX 16777216
+
 void proto_kernel_download_single_rep_init(proto_kernel_download_single_rep_t *self);
 void proto_kernel_download_single_rep_clear(proto_kernel_download_single_rep_t *self);
-int proto_kernel_download_single_rep_write(const proto_kernel_download_single_rep_t *self,
-                                           bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_kernel_download_single_rep_check(const proto_kernel_download_single_rep_t *self,
+                                                          bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_download_single_rep_write(const proto_kernel_download_single_rep_t *self,
+                                                          bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
 proto_kernel_download_single_rep_encode(const proto_kernel_download_single_rep_t *self);
 int proto_kernel_download_single_rep_read(proto_kernel_download_single_rep_t *self,
                                           const bus_value_t *map,
@@ -968,11 +1169,19 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_list_files_req_t;
 
+#define PROTO_KERNEL_LIST_FILES_REQ_KERNEL_ID_MAX 64
+#define PROTO_KERNEL_LIST_FILES_REQ_PATH_MAX      4096
+
 void proto_kernel_list_files_req_init(proto_kernel_list_files_req_t *self);
 void proto_kernel_list_files_req_clear(proto_kernel_list_files_req_t *self);
-int proto_kernel_list_files_req_write(const proto_kernel_list_files_req_t *self,
-                                      bus_writer_t *writer);
-zframe_t *proto_kernel_list_files_req_encode(const proto_kernel_list_files_req_t *self);
+PROTO_MUST_USE int proto_kernel_list_files_req_check(const proto_kernel_list_files_req_t *self,
+                                                     bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_list_files_req_write(const proto_kernel_list_files_req_t *self,
+                                                     bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_kernel_list_files_req_writer(const proto_kernel_list_files_req_t *self,
+                                                                bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_kernel_list_files_req_encode(const proto_kernel_list_files_req_t *self);
 int proto_kernel_list_files_req_read(proto_kernel_list_files_req_t *self,
                                      const bus_value_t *map,
                                      bus_error_t *err);
@@ -995,11 +1204,17 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_list_files_rep_t;
 
+#define PROTO_KERNEL_LIST_FILES_REP_FILES_MAX   16777216
+#define PROTO_KERNEL_LIST_FILES_REP_ABSPATH_MAX 4096
+
 void proto_kernel_list_files_rep_init(proto_kernel_list_files_rep_t *self);
 void proto_kernel_list_files_rep_clear(proto_kernel_list_files_rep_t *self);
-int proto_kernel_list_files_rep_write(const proto_kernel_list_files_rep_t *self,
-                                      bus_writer_t *writer);
-zframe_t *proto_kernel_list_files_rep_encode(const proto_kernel_list_files_rep_t *self);
+PROTO_MUST_USE int proto_kernel_list_files_rep_check(const proto_kernel_list_files_rep_t *self,
+                                                     bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_list_files_rep_write(const proto_kernel_list_files_rep_t *self,
+                                                     bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_kernel_list_files_rep_encode(const proto_kernel_list_files_rep_t *self);
 int proto_kernel_list_files_rep_read(proto_kernel_list_files_rep_t *self,
                                      const bus_value_t *map,
                                      bus_error_t *err);
@@ -1027,11 +1242,19 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_pty_write_req_t;
 
+#define PROTO_KERNEL_PTY_WRITE_REQ_KERNEL_ID_MAX 64
+#define PROTO_KERNEL_PTY_WRITE_REQ_DATA_MAX      65536
+
 void proto_kernel_pty_write_req_init(proto_kernel_pty_write_req_t *self);
 void proto_kernel_pty_write_req_clear(proto_kernel_pty_write_req_t *self);
-int proto_kernel_pty_write_req_write(const proto_kernel_pty_write_req_t *self,
-                                     bus_writer_t *writer);
-zframe_t *proto_kernel_pty_write_req_encode(const proto_kernel_pty_write_req_t *self);
+PROTO_MUST_USE int proto_kernel_pty_write_req_check(const proto_kernel_pty_write_req_t *self,
+                                                    bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_pty_write_req_write(const proto_kernel_pty_write_req_t *self,
+                                                    bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_kernel_pty_write_req_writer(const proto_kernel_pty_write_req_t *self,
+                                                               bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_kernel_pty_write_req_encode(const proto_kernel_pty_write_req_t *self);
 int proto_kernel_pty_write_req_read(proto_kernel_pty_write_req_t *self,
                                     const bus_value_t *map,
                                     bus_error_t *err);
@@ -1052,9 +1275,12 @@ typedef struct {
 
 void proto_kernel_pty_write_rep_init(proto_kernel_pty_write_rep_t *self);
 void proto_kernel_pty_write_rep_clear(proto_kernel_pty_write_rep_t *self);
-int proto_kernel_pty_write_rep_write(const proto_kernel_pty_write_rep_t *self,
-                                     bus_writer_t *writer);
-zframe_t *proto_kernel_pty_write_rep_encode(const proto_kernel_pty_write_rep_t *self);
+PROTO_MUST_USE int proto_kernel_pty_write_rep_check(const proto_kernel_pty_write_rep_t *self,
+                                                    bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_pty_write_rep_write(const proto_kernel_pty_write_rep_t *self,
+                                                    bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_kernel_pty_write_rep_encode(const proto_kernel_pty_write_rep_t *self);
 int proto_kernel_pty_write_rep_read(proto_kernel_pty_write_rep_t *self,
                                     const bus_value_t *map,
                                     bus_error_t *err);
@@ -1078,11 +1304,18 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_pty_read_req_t;
 
+#define PROTO_KERNEL_PTY_READ_REQ_KERNEL_ID_MAX 64
+
 void proto_kernel_pty_read_req_init(proto_kernel_pty_read_req_t *self);
 void proto_kernel_pty_read_req_clear(proto_kernel_pty_read_req_t *self);
-int proto_kernel_pty_read_req_write(const proto_kernel_pty_read_req_t *self,
-                                    bus_writer_t *writer);
-zframe_t *proto_kernel_pty_read_req_encode(const proto_kernel_pty_read_req_t *self);
+PROTO_MUST_USE int proto_kernel_pty_read_req_check(const proto_kernel_pty_read_req_t *self,
+                                                   bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_pty_read_req_write(const proto_kernel_pty_read_req_t *self,
+                                                   bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_kernel_pty_read_req_writer(const proto_kernel_pty_read_req_t *self,
+                                                              bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_kernel_pty_read_req_encode(const proto_kernel_pty_read_req_t *self);
 int proto_kernel_pty_read_req_read(proto_kernel_pty_read_req_t *self,
                                    const bus_value_t *map,
                                    bus_error_t *err);
@@ -1108,11 +1341,16 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_pty_read_rep_t;
 
+#define PROTO_KERNEL_PTY_READ_REP_DATA_MAX 1048576
+
 void proto_kernel_pty_read_rep_init(proto_kernel_pty_read_rep_t *self);
 void proto_kernel_pty_read_rep_clear(proto_kernel_pty_read_rep_t *self);
-int proto_kernel_pty_read_rep_write(const proto_kernel_pty_read_rep_t *self,
-                                    bus_writer_t *writer);
-zframe_t *proto_kernel_pty_read_rep_encode(const proto_kernel_pty_read_rep_t *self);
+PROTO_MUST_USE int proto_kernel_pty_read_rep_check(const proto_kernel_pty_read_rep_t *self,
+                                                   bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_pty_read_rep_write(const proto_kernel_pty_read_rep_t *self,
+                                                   bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_kernel_pty_read_rep_encode(const proto_kernel_pty_read_rep_t *self);
 int proto_kernel_pty_read_rep_read(proto_kernel_pty_read_rep_t *self,
                                    const bus_value_t *map,
                                    bus_error_t *err);
@@ -1150,11 +1388,23 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_start_service_req_t;
 
+#define PROTO_KERNEL_START_SERVICE_REQ_KERNEL_ID_MAX    64
+#define PROTO_KERNEL_START_SERVICE_REQ_NAME_MAX         64
+#define PROTO_KERNEL_START_SERVICE_REQ_PROTOCOL_MAX     16
+#define PROTO_KERNEL_START_SERVICE_REQ_PORTS_MAX        512
+#define PROTO_KERNEL_START_SERVICE_REQ_RUNTIME_PATH_MAX 1024
+#define PROTO_KERNEL_START_SERVICE_REQ_ARGUMENTS_MAX    65536
+#define PROTO_KERNEL_START_SERVICE_REQ_ENVS_MAX         65536
+
 void proto_kernel_start_service_req_init(proto_kernel_start_service_req_t *self);
 void proto_kernel_start_service_req_clear(proto_kernel_start_service_req_t *self);
-int proto_kernel_start_service_req_write(const proto_kernel_start_service_req_t *self,
-                                         bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_kernel_start_service_req_check(const proto_kernel_start_service_req_t *self,
+                                                        bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_start_service_req_write(const proto_kernel_start_service_req_t *self,
+                                                        bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_kernel_start_service_req_writer(const proto_kernel_start_service_req_t *self,
+                                                                   bus_error_t *err);
+PROTO_MUST_USE zframe_t *
 proto_kernel_start_service_req_encode(const proto_kernel_start_service_req_t *self);
 int proto_kernel_start_service_req_read(proto_kernel_start_service_req_t *self,
                                         const bus_value_t *map,
@@ -1180,11 +1430,16 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_start_service_rep_t;
 
+#define PROTO_KERNEL_START_SERVICE_REP_STATUS_MAX 16
+#define PROTO_KERNEL_START_SERVICE_REP_HOST_MAX   64
+
 void proto_kernel_start_service_rep_init(proto_kernel_start_service_rep_t *self);
 void proto_kernel_start_service_rep_clear(proto_kernel_start_service_rep_t *self);
-int proto_kernel_start_service_rep_write(const proto_kernel_start_service_rep_t *self,
-                                         bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_kernel_start_service_rep_check(const proto_kernel_start_service_rep_t *self,
+                                                        bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_start_service_rep_write(const proto_kernel_start_service_rep_t *self,
+                                                        bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
 proto_kernel_start_service_rep_encode(const proto_kernel_start_service_rep_t *self);
 int proto_kernel_start_service_rep_read(proto_kernel_start_service_rep_t *self,
                                         const bus_value_t *map,

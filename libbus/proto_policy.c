@@ -2,10 +2,9 @@
 /*  =========================================================================
     proto_policy - codecs of the policy domain
 
-    For each struct: file-static free, valid, write, read and print helpers
-    that nested values reuse, then the public functions of proto_policy.h
-    built on them. Reading and printing go through the shared runtime in
-    proto.c.
+    For each struct: file-static check, write, read and print helpers that
+    nested values reuse, then the public functions of proto_policy.h built on
+    them. Reading and printing go through the shared runtime in proto.c.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -16,13 +15,13 @@
 //  policy.changed
 
 static bool
-s_changed_valid(const proto_policy_changed_t *self)
+s_changed_check(const proto_policy_changed_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->kind, PROTO_REQUIRED, 16))
+    if (!proto_check_str(ck, "kind", self->kind, PROTO_REQUIRED, 16))
         return false;
-    if (!proto_valid_str(self->name, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "name", self->name, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->policy, 0, 65536))
+    if (!proto_check_str(ck, "policy", self->policy, 0, 65536))
         return false;
     return true;
 }
@@ -74,11 +73,20 @@ proto_policy_changed_clear(proto_policy_changed_t *self)
 }
 
 int
+proto_policy_changed_check(const proto_policy_changed_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "policy.changed", err);
+    return s_changed_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_policy_changed_write(const proto_policy_changed_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_changed_valid(self))
+    if (proto_policy_changed_check(self, NULL) != BUS_OK)
         return -1;
     s_changed_write(self, writer);
     return 0;
@@ -134,13 +142,13 @@ proto_policy_changed_print(const proto_policy_changed_t *self)
 //  policy.scaling_group
 
 static bool
-s_scaling_group_valid(const proto_policy_scaling_group_t *self)
+s_scaling_group_check(const proto_policy_scaling_group_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->name, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "name", self->name, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->scheduler, 0, 16))
+    if (!proto_check_str(ck, "scheduler", self->scheduler, 0, 16))
         return false;
-    if (!proto_valid_str(self->scheduler_opts, 0, 65536))
+    if (!proto_check_str(ck, "scheduler_opts", self->scheduler_opts, 0, 65536))
         return false;
     return true;
 }
@@ -194,12 +202,22 @@ proto_policy_scaling_group_clear(proto_policy_scaling_group_t *self)
 }
 
 int
+proto_policy_scaling_group_check(const proto_policy_scaling_group_t *self,
+                                 bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "policy.scaling_group", err);
+    return s_scaling_group_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_policy_scaling_group_write(const proto_policy_scaling_group_t *self,
                                  bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_scaling_group_valid(self))
+    if (proto_policy_scaling_group_check(self, NULL) != BUS_OK)
         return -1;
     s_scaling_group_write(self, writer);
     return 0;

@@ -5,7 +5,8 @@
 
     Structs and codecs of the policy domain. Included by proto.h: include
     bus.h, not this file. proto.h documents the functions every struct type T
-    has (init, clear, write, encode, read, decode, print).
+    has (init, clear, check, write, writer for requests, encode, read, decode,
+    print).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -33,10 +34,17 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_policy_changed_t;
 
+#define PROTO_POLICY_CHANGED_KIND_MAX   16
+#define PROTO_POLICY_CHANGED_NAME_MAX   64
+#define PROTO_POLICY_CHANGED_POLICY_MAX 65536
+
 void proto_policy_changed_init(proto_policy_changed_t *self);
 void proto_policy_changed_clear(proto_policy_changed_t *self);
-int proto_policy_changed_write(const proto_policy_changed_t *self, bus_writer_t *writer);
-zframe_t *proto_policy_changed_encode(const proto_policy_changed_t *self);
+PROTO_MUST_USE int proto_policy_changed_check(const proto_policy_changed_t *self,
+                                              bus_error_t *err);
+PROTO_MUST_USE int proto_policy_changed_write(const proto_policy_changed_t *self,
+                                              bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_policy_changed_encode(const proto_policy_changed_t *self);
 int proto_policy_changed_read(proto_policy_changed_t *self,
                               const bus_value_t *map,
                               bus_error_t *err);
@@ -63,11 +71,18 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_policy_scaling_group_t;
 
+#define PROTO_POLICY_SCALING_GROUP_NAME_MAX           64
+#define PROTO_POLICY_SCALING_GROUP_SCHEDULER_MAX      16
+#define PROTO_POLICY_SCALING_GROUP_SCHEDULER_OPTS_MAX 65536
+
 void proto_policy_scaling_group_init(proto_policy_scaling_group_t *self);
 void proto_policy_scaling_group_clear(proto_policy_scaling_group_t *self);
-int proto_policy_scaling_group_write(const proto_policy_scaling_group_t *self,
-                                     bus_writer_t *writer);
-zframe_t *proto_policy_scaling_group_encode(const proto_policy_scaling_group_t *self);
+PROTO_MUST_USE int proto_policy_scaling_group_check(const proto_policy_scaling_group_t *self,
+                                                    bus_error_t *err);
+PROTO_MUST_USE int proto_policy_scaling_group_write(const proto_policy_scaling_group_t *self,
+                                                    bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_policy_scaling_group_encode(const proto_policy_scaling_group_t *self);
 int proto_policy_scaling_group_read(proto_policy_scaling_group_t *self,
                                     const bus_value_t *map,
                                     bus_error_t *err);

@@ -2,10 +2,9 @@
 /*  =========================================================================
     proto_registry - codecs of the registry domain
 
-    For each struct: file-static free, valid, write, read and print helpers
-    that nested values reuse, then the public functions of proto_registry.h
-    built on them. Reading and printing go through the shared runtime in
-    proto.c.
+    For each struct: file-static check, write, read and print helpers that
+    nested values reuse, then the public functions of proto_registry.h built
+    on them. Reading and printing go through the shared runtime in proto.c.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -16,17 +15,17 @@
 //  registry.peer
 
 static bool
-s_peer_valid(const proto_registry_peer_t *self)
+s_peer_check(const proto_registry_peer_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->service, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "service", self->service, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->node, PROTO_REQUIRED, 128))
+    if (!proto_check_str(ck, "node", self->node, PROTO_REQUIRED, 128))
         return false;
-    if (!proto_valid_str(self->rpc_endpoint, 0, 256))
+    if (!proto_check_str(ck, "rpc_endpoint", self->rpc_endpoint, 0, 256))
         return false;
-    if (!proto_valid_str(self->http_endpoint, 0, 256))
+    if (!proto_check_str(ck, "http_endpoint", self->http_endpoint, 0, 256))
         return false;
-    if (!proto_valid_str(self->version, 0, 64))
+    if (!proto_check_str(ck, "version", self->version, 0, 64))
         return false;
     return true;
 }
@@ -108,11 +107,20 @@ proto_registry_peer_clear(proto_registry_peer_t *self)
 }
 
 int
+proto_registry_peer_check(const proto_registry_peer_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "registry.peer", err);
+    return s_peer_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_registry_peer_write(const proto_registry_peer_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_peer_valid(self))
+    if (proto_registry_peer_check(self, NULL) != BUS_OK)
         return -1;
     s_peer_write(self, writer);
     return 0;
@@ -168,17 +176,17 @@ proto_registry_peer_print(const proto_registry_peer_t *self)
 //  registry.register request
 
 static bool
-s_register_req_valid(const proto_registry_register_req_t *self)
+s_register_req_check(const proto_registry_register_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->service, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "service", self->service, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->node, PROTO_REQUIRED, 128))
+    if (!proto_check_str(ck, "node", self->node, PROTO_REQUIRED, 128))
         return false;
-    if (!proto_valid_str(self->rpc_endpoint, 0, 256))
+    if (!proto_check_str(ck, "rpc_endpoint", self->rpc_endpoint, 0, 256))
         return false;
-    if (!proto_valid_str(self->http_endpoint, 0, 256))
+    if (!proto_check_str(ck, "http_endpoint", self->http_endpoint, 0, 256))
         return false;
-    if (!proto_valid_str(self->version, 0, 64))
+    if (!proto_check_str(ck, "version", self->version, 0, 64))
         return false;
     return true;
 }
@@ -249,15 +257,41 @@ proto_registry_register_req_clear(proto_registry_register_req_t *self)
 }
 
 int
+proto_registry_register_req_check(const proto_registry_register_req_t *self,
+                                  bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "registry.register request", err);
+    return s_register_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_registry_register_req_write(const proto_registry_register_req_t *self,
                                   bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_register_req_valid(self))
+    if (proto_registry_register_req_check(self, NULL) != BUS_OK)
         return -1;
     s_register_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_registry_register_req_writer(const proto_registry_register_req_t *self,
+                                   bus_error_t *err)
+{
+    assert(self);
+    if (proto_registry_register_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "registry.register request: out of memory");
+        return NULL;
+    }
+    s_register_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -310,9 +344,10 @@ proto_registry_register_req_print(const proto_registry_register_req_t *self)
 //  registry.register reply
 
 static bool
-s_register_rep_valid(const proto_registry_register_rep_t *self)
+s_register_rep_check(const proto_registry_register_rep_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -354,12 +389,22 @@ proto_registry_register_rep_clear(proto_registry_register_rep_t *self)
 }
 
 int
+proto_registry_register_rep_check(const proto_registry_register_rep_t *self,
+                                  bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "registry.register reply", err);
+    return s_register_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_registry_register_rep_write(const proto_registry_register_rep_t *self,
                                   bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_register_rep_valid(self))
+    if (proto_registry_register_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_register_rep_write(self, writer);
     return 0;
@@ -415,11 +460,11 @@ proto_registry_register_rep_print(const proto_registry_register_rep_t *self)
 //  registry.heartbeat request
 
 static bool
-s_heartbeat_req_valid(const proto_registry_heartbeat_req_t *self)
+s_heartbeat_req_check(const proto_registry_heartbeat_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->service, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "service", self->service, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->node, PROTO_REQUIRED, 128))
+    if (!proto_check_str(ck, "node", self->node, PROTO_REQUIRED, 128))
         return false;
     return true;
 }
@@ -468,15 +513,41 @@ proto_registry_heartbeat_req_clear(proto_registry_heartbeat_req_t *self)
 }
 
 int
+proto_registry_heartbeat_req_check(const proto_registry_heartbeat_req_t *self,
+                                   bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "registry.heartbeat request", err);
+    return s_heartbeat_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_registry_heartbeat_req_write(const proto_registry_heartbeat_req_t *self,
                                    bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_heartbeat_req_valid(self))
+    if (proto_registry_heartbeat_req_check(self, NULL) != BUS_OK)
         return -1;
     s_heartbeat_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_registry_heartbeat_req_writer(const proto_registry_heartbeat_req_t *self,
+                                    bus_error_t *err)
+{
+    assert(self);
+    if (proto_registry_heartbeat_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "registry.heartbeat request: out of memory");
+        return NULL;
+    }
+    s_heartbeat_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -529,9 +600,10 @@ proto_registry_heartbeat_req_print(const proto_registry_heartbeat_req_t *self)
 //  registry.heartbeat reply
 
 static bool
-s_heartbeat_rep_valid(const proto_registry_heartbeat_rep_t *self)
+s_heartbeat_rep_check(const proto_registry_heartbeat_rep_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -572,12 +644,22 @@ proto_registry_heartbeat_rep_clear(proto_registry_heartbeat_rep_t *self)
 }
 
 int
+proto_registry_heartbeat_rep_check(const proto_registry_heartbeat_rep_t *self,
+                                   bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "registry.heartbeat reply", err);
+    return s_heartbeat_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_registry_heartbeat_rep_write(const proto_registry_heartbeat_rep_t *self,
                                    bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_heartbeat_rep_valid(self))
+    if (proto_registry_heartbeat_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_heartbeat_rep_write(self, writer);
     return 0;
@@ -633,11 +715,11 @@ proto_registry_heartbeat_rep_print(const proto_registry_heartbeat_rep_t *self)
 //  registry.unregister request
 
 static bool
-s_unregister_req_valid(const proto_registry_unregister_req_t *self)
+s_unregister_req_check(const proto_registry_unregister_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->service, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "service", self->service, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->node, PROTO_REQUIRED, 128))
+    if (!proto_check_str(ck, "node", self->node, PROTO_REQUIRED, 128))
         return false;
     return true;
 }
@@ -680,15 +762,41 @@ proto_registry_unregister_req_clear(proto_registry_unregister_req_t *self)
 }
 
 int
+proto_registry_unregister_req_check(const proto_registry_unregister_req_t *self,
+                                    bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "registry.unregister request", err);
+    return s_unregister_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_registry_unregister_req_write(const proto_registry_unregister_req_t *self,
                                     bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_unregister_req_valid(self))
+    if (proto_registry_unregister_req_check(self, NULL) != BUS_OK)
         return -1;
     s_unregister_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_registry_unregister_req_writer(const proto_registry_unregister_req_t *self,
+                                     bus_error_t *err)
+{
+    assert(self);
+    if (proto_registry_unregister_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "registry.unregister request: out of memory");
+        return NULL;
+    }
+    s_unregister_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -741,9 +849,10 @@ proto_registry_unregister_req_print(const proto_registry_unregister_req_t *self)
 //  registry.unregister reply
 
 static bool
-s_unregister_rep_valid(const proto_registry_unregister_rep_t *self)
+s_unregister_rep_check(const proto_registry_unregister_rep_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -784,12 +893,22 @@ proto_registry_unregister_rep_clear(proto_registry_unregister_rep_t *self)
 }
 
 int
+proto_registry_unregister_rep_check(const proto_registry_unregister_rep_t *self,
+                                    bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "registry.unregister reply", err);
+    return s_unregister_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_registry_unregister_rep_write(const proto_registry_unregister_rep_t *self,
                                     bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_unregister_rep_valid(self))
+    if (proto_registry_unregister_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_unregister_rep_write(self, writer);
     return 0;
@@ -845,9 +964,9 @@ proto_registry_unregister_rep_print(const proto_registry_unregister_rep_t *self)
 //  registry.peers request
 
 static bool
-s_peers_req_valid(const proto_registry_peers_req_t *self)
+s_peers_req_check(const proto_registry_peers_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->service, 0, 64))
+    if (!proto_check_str(ck, "service", self->service, 0, 64))
         return false;
     return true;
 }
@@ -890,15 +1009,39 @@ proto_registry_peers_req_clear(proto_registry_peers_req_t *self)
 }
 
 int
+proto_registry_peers_req_check(const proto_registry_peers_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "registry.peers request", err);
+    return s_peers_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_registry_peers_req_write(const proto_registry_peers_req_t *self,
                                bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_peers_req_valid(self))
+    if (proto_registry_peers_req_check(self, NULL) != BUS_OK)
         return -1;
     s_peers_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_registry_peers_req_writer(const proto_registry_peers_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    if (proto_registry_peers_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "registry.peers request: out of memory");
+        return NULL;
+    }
+    s_peers_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -951,13 +1094,16 @@ proto_registry_peers_req_print(const proto_registry_peers_req_t *self)
 //  registry.peers reply
 
 static bool
-s_peers_rep_valid(const proto_registry_peers_rep_t *self)
+s_peers_rep_check(const proto_registry_peers_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_count(self->peers, self->peers_count, 4096))
+    if (!proto_check_count(ck, "peers", self->peers, self->peers_count, 4096))
         return false;
-    for (size_t i = 0; i < self->peers_count; i++)
-        if (!s_peer_valid(&self->peers[i]))
+    for (size_t i = 0; i < self->peers_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "peers", i);
+        if (!s_peer_check(&self->peers[i], &item))
             return false;
+    }
     return true;
 }
 
@@ -1003,12 +1149,21 @@ proto_registry_peers_rep_clear(proto_registry_peers_rep_t *self)
 }
 
 int
+proto_registry_peers_rep_check(const proto_registry_peers_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "registry.peers reply", err);
+    return s_peers_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_registry_peers_rep_write(const proto_registry_peers_rep_t *self,
                                bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_peers_rep_valid(self))
+    if (proto_registry_peers_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_peers_rep_write(self, writer);
     return 0;

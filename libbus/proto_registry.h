@@ -5,7 +5,8 @@
 
     Structs and codecs of the registry domain. Included by proto.h: include
     bus.h, not this file. proto.h documents the functions every struct type T
-    has (init, clear, write, encode, read, decode, print).
+    has (init, clear, check, write, writer for requests, encode, read, decode,
+    print).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -46,10 +47,19 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_registry_peer_t;
 
+#define PROTO_REGISTRY_PEER_SERVICE_MAX       64
+#define PROTO_REGISTRY_PEER_NODE_MAX          128
+#define PROTO_REGISTRY_PEER_RPC_ENDPOINT_MAX  256
+#define PROTO_REGISTRY_PEER_HTTP_ENDPOINT_MAX 256
+#define PROTO_REGISTRY_PEER_VERSION_MAX       64
+
 void proto_registry_peer_init(proto_registry_peer_t *self);
 void proto_registry_peer_clear(proto_registry_peer_t *self);
-int proto_registry_peer_write(const proto_registry_peer_t *self, bus_writer_t *writer);
-zframe_t *proto_registry_peer_encode(const proto_registry_peer_t *self);
+PROTO_MUST_USE int proto_registry_peer_check(const proto_registry_peer_t *self,
+                                             bus_error_t *err);
+PROTO_MUST_USE int proto_registry_peer_write(const proto_registry_peer_t *self,
+                                             bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_registry_peer_encode(const proto_registry_peer_t *self);
 int proto_registry_peer_read(proto_registry_peer_t *self,
                              const bus_value_t *map,
                              bus_error_t *err);
@@ -85,11 +95,22 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_registry_register_req_t;
 
+#define PROTO_REGISTRY_REGISTER_REQ_SERVICE_MAX       64
+#define PROTO_REGISTRY_REGISTER_REQ_NODE_MAX          128
+#define PROTO_REGISTRY_REGISTER_REQ_RPC_ENDPOINT_MAX  256
+#define PROTO_REGISTRY_REGISTER_REQ_HTTP_ENDPOINT_MAX 256
+#define PROTO_REGISTRY_REGISTER_REQ_VERSION_MAX       64
+
 void proto_registry_register_req_init(proto_registry_register_req_t *self);
 void proto_registry_register_req_clear(proto_registry_register_req_t *self);
-int proto_registry_register_req_write(const proto_registry_register_req_t *self,
-                                      bus_writer_t *writer);
-zframe_t *proto_registry_register_req_encode(const proto_registry_register_req_t *self);
+PROTO_MUST_USE int proto_registry_register_req_check(const proto_registry_register_req_t *self,
+                                                     bus_error_t *err);
+PROTO_MUST_USE int proto_registry_register_req_write(const proto_registry_register_req_t *self,
+                                                     bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_registry_register_req_writer(const proto_registry_register_req_t *self,
+                                                                bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_registry_register_req_encode(const proto_registry_register_req_t *self);
 int proto_registry_register_req_read(proto_registry_register_req_t *self,
                                      const bus_value_t *map,
                                      bus_error_t *err);
@@ -113,9 +134,12 @@ typedef struct {
 
 void proto_registry_register_rep_init(proto_registry_register_rep_t *self);
 void proto_registry_register_rep_clear(proto_registry_register_rep_t *self);
-int proto_registry_register_rep_write(const proto_registry_register_rep_t *self,
-                                      bus_writer_t *writer);
-zframe_t *proto_registry_register_rep_encode(const proto_registry_register_rep_t *self);
+PROTO_MUST_USE int proto_registry_register_rep_check(const proto_registry_register_rep_t *self,
+                                                     bus_error_t *err);
+PROTO_MUST_USE int proto_registry_register_rep_write(const proto_registry_register_rep_t *self,
+                                                     bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_registry_register_rep_encode(const proto_registry_register_rep_t *self);
 int proto_registry_register_rep_read(proto_registry_register_rep_t *self,
                                      const bus_value_t *map,
                                      bus_error_t *err);
@@ -141,11 +165,19 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_registry_heartbeat_req_t;
 
+#define PROTO_REGISTRY_HEARTBEAT_REQ_SERVICE_MAX 64
+#define PROTO_REGISTRY_HEARTBEAT_REQ_NODE_MAX    128
+
 void proto_registry_heartbeat_req_init(proto_registry_heartbeat_req_t *self);
 void proto_registry_heartbeat_req_clear(proto_registry_heartbeat_req_t *self);
-int proto_registry_heartbeat_req_write(const proto_registry_heartbeat_req_t *self,
-                                       bus_writer_t *writer);
-zframe_t *proto_registry_heartbeat_req_encode(const proto_registry_heartbeat_req_t *self);
+PROTO_MUST_USE int proto_registry_heartbeat_req_check(const proto_registry_heartbeat_req_t *self,
+                                                      bus_error_t *err);
+PROTO_MUST_USE int proto_registry_heartbeat_req_write(const proto_registry_heartbeat_req_t *self,
+                                                      bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_registry_heartbeat_req_writer(const proto_registry_heartbeat_req_t *self,
+                                                                 bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_registry_heartbeat_req_encode(const proto_registry_heartbeat_req_t *self);
 int proto_registry_heartbeat_req_read(proto_registry_heartbeat_req_t *self,
                                       const bus_value_t *map,
                                       bus_error_t *err);
@@ -165,9 +197,12 @@ typedef struct {
 
 void proto_registry_heartbeat_rep_init(proto_registry_heartbeat_rep_t *self);
 void proto_registry_heartbeat_rep_clear(proto_registry_heartbeat_rep_t *self);
-int proto_registry_heartbeat_rep_write(const proto_registry_heartbeat_rep_t *self,
-                                       bus_writer_t *writer);
-zframe_t *proto_registry_heartbeat_rep_encode(const proto_registry_heartbeat_rep_t *self);
+PROTO_MUST_USE int proto_registry_heartbeat_rep_check(const proto_registry_heartbeat_rep_t *self,
+                                                      bus_error_t *err);
+PROTO_MUST_USE int proto_registry_heartbeat_rep_write(const proto_registry_heartbeat_rep_t *self,
+                                                      bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_registry_heartbeat_rep_encode(const proto_registry_heartbeat_rep_t *self);
 int proto_registry_heartbeat_rep_read(proto_registry_heartbeat_rep_t *self,
                                       const bus_value_t *map,
                                       bus_error_t *err);
@@ -189,11 +224,18 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_registry_unregister_req_t;
 
+#define PROTO_REGISTRY_UNREGISTER_REQ_SERVICE_MAX 64
+#define PROTO_REGISTRY_UNREGISTER_REQ_NODE_MAX    128
+
 void proto_registry_unregister_req_init(proto_registry_unregister_req_t *self);
 void proto_registry_unregister_req_clear(proto_registry_unregister_req_t *self);
-int proto_registry_unregister_req_write(const proto_registry_unregister_req_t *self,
-                                        bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_registry_unregister_req_check(const proto_registry_unregister_req_t *self,
+                                                       bus_error_t *err);
+PROTO_MUST_USE int proto_registry_unregister_req_write(const proto_registry_unregister_req_t *self,
+                                                       bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_registry_unregister_req_writer(const proto_registry_unregister_req_t *self,
+                                                                  bus_error_t *err);
+PROTO_MUST_USE zframe_t *
 proto_registry_unregister_req_encode(const proto_registry_unregister_req_t *self);
 int proto_registry_unregister_req_read(proto_registry_unregister_req_t *self,
                                        const bus_value_t *map,
@@ -214,9 +256,11 @@ typedef struct {
 
 void proto_registry_unregister_rep_init(proto_registry_unregister_rep_t *self);
 void proto_registry_unregister_rep_clear(proto_registry_unregister_rep_t *self);
-int proto_registry_unregister_rep_write(const proto_registry_unregister_rep_t *self,
-                                        bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_registry_unregister_rep_check(const proto_registry_unregister_rep_t *self,
+                                                       bus_error_t *err);
+PROTO_MUST_USE int proto_registry_unregister_rep_write(const proto_registry_unregister_rep_t *self,
+                                                       bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
 proto_registry_unregister_rep_encode(const proto_registry_unregister_rep_t *self);
 int proto_registry_unregister_rep_read(proto_registry_unregister_rep_t *self,
                                        const bus_value_t *map,
@@ -236,11 +280,18 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_registry_peers_req_t;
 
+#define PROTO_REGISTRY_PEERS_REQ_SERVICE_MAX 64
+
 void proto_registry_peers_req_init(proto_registry_peers_req_t *self);
 void proto_registry_peers_req_clear(proto_registry_peers_req_t *self);
-int proto_registry_peers_req_write(const proto_registry_peers_req_t *self,
-                                   bus_writer_t *writer);
-zframe_t *proto_registry_peers_req_encode(const proto_registry_peers_req_t *self);
+PROTO_MUST_USE int proto_registry_peers_req_check(const proto_registry_peers_req_t *self,
+                                                  bus_error_t *err);
+PROTO_MUST_USE int proto_registry_peers_req_write(const proto_registry_peers_req_t *self,
+                                                  bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *
+proto_registry_peers_req_writer(const proto_registry_peers_req_t *self, bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_registry_peers_req_encode(const proto_registry_peers_req_t *self);
 int proto_registry_peers_req_read(proto_registry_peers_req_t *self,
                                   const bus_value_t *map,
                                   bus_error_t *err);
@@ -264,9 +315,12 @@ typedef struct {
 
 void proto_registry_peers_rep_init(proto_registry_peers_rep_t *self);
 void proto_registry_peers_rep_clear(proto_registry_peers_rep_t *self);
-int proto_registry_peers_rep_write(const proto_registry_peers_rep_t *self,
-                                   bus_writer_t *writer);
-zframe_t *proto_registry_peers_rep_encode(const proto_registry_peers_rep_t *self);
+PROTO_MUST_USE int proto_registry_peers_rep_check(const proto_registry_peers_rep_t *self,
+                                                  bus_error_t *err);
+PROTO_MUST_USE int proto_registry_peers_rep_write(const proto_registry_peers_rep_t *self,
+                                                  bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_registry_peers_rep_encode(const proto_registry_peers_rep_t *self);
 int proto_registry_peers_rep_read(proto_registry_peers_rep_t *self,
                                   const bus_value_t *map,
                                   bus_error_t *err);

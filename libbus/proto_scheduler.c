@@ -2,10 +2,9 @@
 /*  =========================================================================
     proto_scheduler - codecs of the scheduler domain
 
-    For each struct: file-static free, valid, write, read and print helpers
-    that nested values reuse, then the public functions of proto_scheduler.h
-    built on them. Reading and printing go through the shared runtime in
-    proto.c.
+    For each struct: file-static check, write, read and print helpers that
+    nested values reuse, then the public functions of proto_scheduler.h built
+    on them. Reading and printing go through the shared runtime in proto.c.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -16,25 +15,27 @@
 //  scheduler.agent
 
 static bool
-s_agent_valid(const proto_scheduler_agent_t *self)
+s_agent_check(const proto_scheduler_agent_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->id, PROTO_REQUIRED, 128))
+    if (!proto_check_str(ck, "id", self->id, PROTO_REQUIRED, 128))
         return false;
-    if (!proto_valid_str(self->status, PROTO_REQUIRED, 16))
+    if (!proto_check_str(ck, "status", self->status, PROTO_REQUIRED, 16))
         return false;
-    if (!proto_valid_str(self->region, 0, 64))
+    if (!proto_check_str(ck, "region", self->region, 0, 64))
         return false;
-    if (!proto_valid_str(self->scaling_group, 0, 64))
+    if (!proto_check_str(ck, "scaling_group", self->scaling_group, 0, 64))
         return false;
-    if (!proto_valid_str(self->addr, 0, 256))
+    if (!proto_check_str(ck, "addr", self->addr, 0, 256))
         return false;
-    if (!proto_valid_str(self->architecture, 0, 32))
+    if (!proto_check_str(ck, "architecture", self->architecture, 0, 32))
         return false;
-    if (!proto_valid_str(self->version, 0, 64))
+    if (!proto_check_str(ck, "version", self->version, 0, 64))
         return false;
-    if (!proto_valid_map(self->available_slots, self->available_slots_count, 64))
+    if (!proto_check_map(ck, "available_slots", self->available_slots,
+                         self->available_slots_count, 64))
         return false;
-    if (!proto_valid_map(self->occupied_slots, self->occupied_slots_count, 64))
+    if (!proto_check_map(ck, "occupied_slots", self->occupied_slots,
+                         self->occupied_slots_count, 64))
         return false;
     return true;
 }
@@ -139,11 +140,20 @@ proto_scheduler_agent_clear(proto_scheduler_agent_t *self)
 }
 
 int
+proto_scheduler_agent_check(const proto_scheduler_agent_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "scheduler.agent", err);
+    return s_agent_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_scheduler_agent_write(const proto_scheduler_agent_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_agent_valid(self))
+    if (proto_scheduler_agent_check(self, NULL) != BUS_OK)
         return -1;
     s_agent_write(self, writer);
     return 0;
@@ -199,11 +209,11 @@ proto_scheduler_agent_print(const proto_scheduler_agent_t *self)
 //  scheduler.usage
 
 static bool
-s_usage_valid(const proto_scheduler_usage_t *self)
+s_usage_check(const proto_scheduler_usage_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->scaling_group, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "scaling_group", self->scaling_group, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_map(self->slots, self->slots_count, 64))
+    if (!proto_check_map(ck, "slots", self->slots, self->slots_count, 64))
         return false;
     return true;
 }
@@ -257,11 +267,20 @@ proto_scheduler_usage_clear(proto_scheduler_usage_t *self)
 }
 
 int
+proto_scheduler_usage_check(const proto_scheduler_usage_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "scheduler.usage", err);
+    return s_usage_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_scheduler_usage_write(const proto_scheduler_usage_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_usage_valid(self))
+    if (proto_scheduler_usage_check(self, NULL) != BUS_OK)
         return -1;
     s_usage_write(self, writer);
     return 0;
@@ -317,9 +336,9 @@ proto_scheduler_usage_print(const proto_scheduler_usage_t *self)
 //  scheduler.agent_ref
 
 static bool
-s_agent_ref_valid(const proto_scheduler_agent_ref_t *self)
+s_agent_ref_check(const proto_scheduler_agent_ref_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->id, PROTO_REQUIRED, 128))
+    if (!proto_check_str(ck, "id", self->id, PROTO_REQUIRED, 128))
         return false;
     return true;
 }
@@ -367,12 +386,21 @@ proto_scheduler_agent_ref_clear(proto_scheduler_agent_ref_t *self)
 }
 
 int
+proto_scheduler_agent_ref_check(const proto_scheduler_agent_ref_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "scheduler.agent_ref", err);
+    return s_agent_ref_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_scheduler_agent_ref_write(const proto_scheduler_agent_ref_t *self,
                                 bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_agent_ref_valid(self))
+    if (proto_scheduler_agent_ref_check(self, NULL) != BUS_OK)
         return -1;
     s_agent_ref_write(self, writer);
     return 0;
@@ -544,11 +572,11 @@ proto_scheduler_keypair_concurrency_print(const proto_scheduler_keypair_concurre
 //  scheduler.agents request
 
 static bool
-s_agents_req_valid(const proto_scheduler_agents_req_t *self)
+s_agents_req_check(const proto_scheduler_agents_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->scaling_group, 0, 64))
+    if (!proto_check_str(ck, "scaling_group", self->scaling_group, 0, 64))
         return false;
-    if (!proto_valid_str(self->status, 0, 64))
+    if (!proto_check_str(ck, "status", self->status, 0, 64))
         return false;
     return true;
 }
@@ -596,15 +624,41 @@ proto_scheduler_agents_req_clear(proto_scheduler_agents_req_t *self)
 }
 
 int
+proto_scheduler_agents_req_check(const proto_scheduler_agents_req_t *self,
+                                 bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "scheduler.agents request", err);
+    return s_agents_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_scheduler_agents_req_write(const proto_scheduler_agents_req_t *self,
                                  bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_agents_req_valid(self))
+    if (proto_scheduler_agents_req_check(self, NULL) != BUS_OK)
         return -1;
     s_agents_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_scheduler_agents_req_writer(const proto_scheduler_agents_req_t *self,
+                                  bus_error_t *err)
+{
+    assert(self);
+    if (proto_scheduler_agents_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "scheduler.agents request: out of memory");
+        return NULL;
+    }
+    s_agents_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -657,13 +711,16 @@ proto_scheduler_agents_req_print(const proto_scheduler_agents_req_t *self)
 //  scheduler.agents reply
 
 static bool
-s_agents_rep_valid(const proto_scheduler_agents_rep_t *self)
+s_agents_rep_check(const proto_scheduler_agents_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_count(self->agents, self->agents_count, 10000))
+    if (!proto_check_count(ck, "agents", self->agents, self->agents_count, 10000))
         return false;
-    for (size_t i = 0; i < self->agents_count; i++)
-        if (!s_agent_valid(&self->agents[i]))
+    for (size_t i = 0; i < self->agents_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "agents", i);
+        if (!s_agent_check(&self->agents[i], &item))
             return false;
+    }
     return true;
 }
 
@@ -709,12 +766,22 @@ proto_scheduler_agents_rep_clear(proto_scheduler_agents_rep_t *self)
 }
 
 int
+proto_scheduler_agents_rep_check(const proto_scheduler_agents_rep_t *self,
+                                 bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "scheduler.agents reply", err);
+    return s_agents_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_scheduler_agents_rep_write(const proto_scheduler_agents_rep_t *self,
                                  bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_agents_rep_valid(self))
+    if (proto_scheduler_agents_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_agents_rep_write(self, writer);
     return 0;
@@ -770,13 +837,13 @@ proto_scheduler_agents_rep_print(const proto_scheduler_agents_rep_t *self)
 //  scheduler.usage request
 
 static bool
-s_usage_req_valid(const proto_scheduler_usage_req_t *self)
+s_usage_req_check(const proto_scheduler_usage_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->access_key, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "access_key", self->access_key, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->group_id, 0, 64))
+    if (!proto_check_str(ck, "group_id", self->group_id, 0, 64))
         return false;
-    if (!proto_valid_str(self->domain_name, 0, 64))
+    if (!proto_check_str(ck, "domain_name", self->domain_name, 0, 64))
         return false;
     return true;
 }
@@ -827,15 +894,40 @@ proto_scheduler_usage_req_clear(proto_scheduler_usage_req_t *self)
 }
 
 int
+proto_scheduler_usage_req_check(const proto_scheduler_usage_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "scheduler.usage request", err);
+    return s_usage_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_scheduler_usage_req_write(const proto_scheduler_usage_req_t *self,
                                 bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_usage_req_valid(self))
+    if (proto_scheduler_usage_req_check(self, NULL) != BUS_OK)
         return -1;
     s_usage_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_scheduler_usage_req_writer(const proto_scheduler_usage_req_t *self,
+                                 bus_error_t *err)
+{
+    assert(self);
+    if (proto_scheduler_usage_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "scheduler.usage request: out of memory");
+        return NULL;
+    }
+    s_usage_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -888,19 +980,23 @@ proto_scheduler_usage_req_print(const proto_scheduler_usage_req_t *self)
 //  scheduler.usage reply
 
 static bool
-s_usage_rep_valid(const proto_scheduler_usage_rep_t *self)
+s_usage_rep_check(const proto_scheduler_usage_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_map(self->keypair, self->keypair_count, 64))
+    if (!proto_check_map(ck, "keypair", self->keypair, self->keypair_count, 64))
         return false;
-    if (!proto_valid_map(self->group, self->group_count, 64))
+    if (!proto_check_map(ck, "group", self->group, self->group_count, 64))
         return false;
-    if (!proto_valid_map(self->domain, self->domain_count, 64))
+    if (!proto_check_map(ck, "domain", self->domain, self->domain_count, 64))
         return false;
-    if (!proto_valid_count(self->keypair_by_scaling_group, self->keypair_by_scaling_group_count, 1024))
+    if (!proto_check_count(ck, "keypair_by_scaling_group", self->keypair_by_scaling_group,
+                           self->keypair_by_scaling_group_count, 1024))
         return false;
-    for (size_t i = 0; i < self->keypair_by_scaling_group_count; i++)
-        if (!s_usage_valid(&self->keypair_by_scaling_group[i]))
+    for (size_t i = 0; i < self->keypair_by_scaling_group_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "keypair_by_scaling_group", i);
+        if (!s_usage_check(&self->keypair_by_scaling_group[i], &item))
             return false;
+    }
     return true;
 }
 
@@ -966,12 +1062,21 @@ proto_scheduler_usage_rep_clear(proto_scheduler_usage_rep_t *self)
 }
 
 int
+proto_scheduler_usage_rep_check(const proto_scheduler_usage_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "scheduler.usage reply", err);
+    return s_usage_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_scheduler_usage_rep_write(const proto_scheduler_usage_rep_t *self,
                                 bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_usage_rep_valid(self))
+    if (proto_scheduler_usage_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_usage_rep_write(self, writer);
     return 0;
@@ -1027,9 +1132,10 @@ proto_scheduler_usage_rep_print(const proto_scheduler_usage_rep_t *self)
 //  scheduler.invariant request
 
 static bool
-s_invariant_req_valid(const proto_scheduler_invariant_req_t *self)
+s_invariant_req_check(const proto_scheduler_invariant_req_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -1070,15 +1176,41 @@ proto_scheduler_invariant_req_clear(proto_scheduler_invariant_req_t *self)
 }
 
 int
+proto_scheduler_invariant_req_check(const proto_scheduler_invariant_req_t *self,
+                                    bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "scheduler.invariant request", err);
+    return s_invariant_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_scheduler_invariant_req_write(const proto_scheduler_invariant_req_t *self,
                                     bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_invariant_req_valid(self))
+    if (proto_scheduler_invariant_req_check(self, NULL) != BUS_OK)
         return -1;
     s_invariant_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_scheduler_invariant_req_writer(const proto_scheduler_invariant_req_t *self,
+                                     bus_error_t *err)
+{
+    assert(self);
+    if (proto_scheduler_invariant_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "scheduler.invariant request: out of memory");
+        return NULL;
+    }
+    s_invariant_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -1131,9 +1263,9 @@ proto_scheduler_invariant_req_print(const proto_scheduler_invariant_req_t *self)
 //  scheduler.invariant reply
 
 static bool
-s_invariant_rep_valid(const proto_scheduler_invariant_rep_t *self)
+s_invariant_rep_check(const proto_scheduler_invariant_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->report, 0, 1048576))
+    if (!proto_check_str(ck, "report", self->report, 0, 1048576))
         return false;
     return true;
 }
@@ -1179,12 +1311,22 @@ proto_scheduler_invariant_rep_clear(proto_scheduler_invariant_rep_t *self)
 }
 
 int
+proto_scheduler_invariant_rep_check(const proto_scheduler_invariant_rep_t *self,
+                                    bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "scheduler.invariant reply", err);
+    return s_invariant_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_scheduler_invariant_rep_write(const proto_scheduler_invariant_rep_t *self,
                                     bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_invariant_rep_valid(self))
+    if (proto_scheduler_invariant_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_invariant_rep_write(self, writer);
     return 0;
@@ -1240,9 +1382,10 @@ proto_scheduler_invariant_rep_print(const proto_scheduler_invariant_rep_t *self)
 //  scheduler.recalculate request
 
 static bool
-s_recalculate_req_valid(const proto_scheduler_recalculate_req_t *self)
+s_recalculate_req_check(const proto_scheduler_recalculate_req_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -1284,15 +1427,41 @@ proto_scheduler_recalculate_req_clear(proto_scheduler_recalculate_req_t *self)
 }
 
 int
+proto_scheduler_recalculate_req_check(const proto_scheduler_recalculate_req_t *self,
+                                      bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "scheduler.recalculate request", err);
+    return s_recalculate_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_scheduler_recalculate_req_write(const proto_scheduler_recalculate_req_t *self,
                                       bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_recalculate_req_valid(self))
+    if (proto_scheduler_recalculate_req_check(self, NULL) != BUS_OK)
         return -1;
     s_recalculate_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_scheduler_recalculate_req_writer(const proto_scheduler_recalculate_req_t *self,
+                                       bus_error_t *err)
+{
+    assert(self);
+    if (proto_scheduler_recalculate_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "scheduler.recalculate request: out of memory");
+        return NULL;
+    }
+    s_recalculate_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -1345,9 +1514,9 @@ proto_scheduler_recalculate_req_print(const proto_scheduler_recalculate_req_t *s
 //  scheduler.recalculate reply
 
 static bool
-s_recalculate_rep_valid(const proto_scheduler_recalculate_rep_t *self)
+s_recalculate_rep_check(const proto_scheduler_recalculate_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->report, 0, 1048576))
+    if (!proto_check_str(ck, "report", self->report, 0, 1048576))
         return false;
     return true;
 }
@@ -1397,12 +1566,22 @@ proto_scheduler_recalculate_rep_clear(proto_scheduler_recalculate_rep_t *self)
 }
 
 int
+proto_scheduler_recalculate_rep_check(const proto_scheduler_recalculate_rep_t *self,
+                                      bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "scheduler.recalculate reply", err);
+    return s_recalculate_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_scheduler_recalculate_rep_write(const proto_scheduler_recalculate_rep_t *self,
                                       bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_recalculate_rep_valid(self))
+    if (proto_scheduler_recalculate_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_recalculate_rep_write(self, writer);
     return 0;
@@ -1458,13 +1637,16 @@ proto_scheduler_recalculate_rep_print(const proto_scheduler_recalculate_rep_t *s
 //  scheduler.schedulable request
 
 static bool
-s_schedulable_req_valid(const proto_scheduler_schedulable_req_t *self)
+s_schedulable_req_check(const proto_scheduler_schedulable_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_count(self->agents, self->agents_count, 10000))
+    if (!proto_check_count(ck, "agents", self->agents, self->agents_count, 10000))
         return false;
-    for (size_t i = 0; i < self->agents_count; i++)
-        if (!s_agent_ref_valid(&self->agents[i]))
+    for (size_t i = 0; i < self->agents_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "agents", i);
+        if (!s_agent_ref_check(&self->agents[i], &item))
             return false;
+    }
     return true;
 }
 
@@ -1514,15 +1696,41 @@ proto_scheduler_schedulable_req_clear(proto_scheduler_schedulable_req_t *self)
 }
 
 int
+proto_scheduler_schedulable_req_check(const proto_scheduler_schedulable_req_t *self,
+                                      bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "scheduler.schedulable request", err);
+    return s_schedulable_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_scheduler_schedulable_req_write(const proto_scheduler_schedulable_req_t *self,
                                       bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_schedulable_req_valid(self))
+    if (proto_scheduler_schedulable_req_check(self, NULL) != BUS_OK)
         return -1;
     s_schedulable_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_scheduler_schedulable_req_writer(const proto_scheduler_schedulable_req_t *self,
+                                       bus_error_t *err)
+{
+    assert(self);
+    if (proto_scheduler_schedulable_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "scheduler.schedulable request: out of memory");
+        return NULL;
+    }
+    s_schedulable_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -1575,9 +1783,10 @@ proto_scheduler_schedulable_req_print(const proto_scheduler_schedulable_req_t *s
 //  scheduler.schedulable reply
 
 static bool
-s_schedulable_rep_valid(const proto_scheduler_schedulable_rep_t *self)
+s_schedulable_rep_check(const proto_scheduler_schedulable_rep_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -1617,12 +1826,22 @@ proto_scheduler_schedulable_rep_clear(proto_scheduler_schedulable_rep_t *self)
 }
 
 int
+proto_scheduler_schedulable_rep_check(const proto_scheduler_schedulable_rep_t *self,
+                                      bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "scheduler.schedulable reply", err);
+    return s_schedulable_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_scheduler_schedulable_rep_write(const proto_scheduler_schedulable_rep_t *self,
                                       bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_schedulable_rep_valid(self))
+    if (proto_scheduler_schedulable_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_schedulable_rep_write(self, writer);
     return 0;

@@ -4,7 +4,8 @@
 
     Structs and codecs of the scheduler domain. Included by proto.h: include
     bus.h, not this file. proto.h documents the functions every struct type T
-    has (init, clear, write, encode, read, decode, print).
+    has (init, clear, check, write, writer for requests, encode, read, decode,
+    print).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -57,14 +58,24 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_scheduler_agent_t;
 
+#define PROTO_SCHEDULER_AGENT_ID_MAX              128
+#define PROTO_SCHEDULER_AGENT_STATUS_MAX          16
+#define PROTO_SCHEDULER_AGENT_REGION_MAX          64
+#define PROTO_SCHEDULER_AGENT_SCALING_GROUP_MAX   64
+#define PROTO_SCHEDULER_AGENT_ADDR_MAX            256
+#define PROTO_SCHEDULER_AGENT_ARCHITECTURE_MAX    32
+#define PROTO_SCHEDULER_AGENT_VERSION_MAX         64
 #define PROTO_SCHEDULER_AGENT_AVAILABLE_SLOTS_MAX 64
 #define PROTO_SCHEDULER_AGENT_OCCUPIED_SLOTS_MAX  64
 
 void proto_scheduler_agent_init(proto_scheduler_agent_t *self);
 void proto_scheduler_agent_clear(proto_scheduler_agent_t *self);
-int proto_scheduler_agent_write(const proto_scheduler_agent_t *self,
-                                bus_writer_t *writer);
-zframe_t *proto_scheduler_agent_encode(const proto_scheduler_agent_t *self);
+PROTO_MUST_USE int proto_scheduler_agent_check(const proto_scheduler_agent_t *self,
+                                               bus_error_t *err);
+PROTO_MUST_USE int proto_scheduler_agent_write(const proto_scheduler_agent_t *self,
+                                               bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_scheduler_agent_encode(const proto_scheduler_agent_t *self);
 int proto_scheduler_agent_read(proto_scheduler_agent_t *self,
                                const bus_value_t *map,
                                bus_error_t *err);
@@ -86,13 +97,17 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_scheduler_usage_t;
 
-#define PROTO_SCHEDULER_USAGE_SLOTS_MAX 64
+#define PROTO_SCHEDULER_USAGE_SCALING_GROUP_MAX 64
+#define PROTO_SCHEDULER_USAGE_SLOTS_MAX         64
 
 void proto_scheduler_usage_init(proto_scheduler_usage_t *self);
 void proto_scheduler_usage_clear(proto_scheduler_usage_t *self);
-int proto_scheduler_usage_write(const proto_scheduler_usage_t *self,
-                                bus_writer_t *writer);
-zframe_t *proto_scheduler_usage_encode(const proto_scheduler_usage_t *self);
+PROTO_MUST_USE int proto_scheduler_usage_check(const proto_scheduler_usage_t *self,
+                                               bus_error_t *err);
+PROTO_MUST_USE int proto_scheduler_usage_write(const proto_scheduler_usage_t *self,
+                                               bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_scheduler_usage_encode(const proto_scheduler_usage_t *self);
 int proto_scheduler_usage_read(proto_scheduler_usage_t *self,
                                const bus_value_t *map,
                                bus_error_t *err);
@@ -111,11 +126,16 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_scheduler_agent_ref_t;
 
+#define PROTO_SCHEDULER_AGENT_REF_ID_MAX 128
+
 void proto_scheduler_agent_ref_init(proto_scheduler_agent_ref_t *self);
 void proto_scheduler_agent_ref_clear(proto_scheduler_agent_ref_t *self);
-int proto_scheduler_agent_ref_write(const proto_scheduler_agent_ref_t *self,
-                                    bus_writer_t *writer);
-zframe_t *proto_scheduler_agent_ref_encode(const proto_scheduler_agent_ref_t *self);
+PROTO_MUST_USE int proto_scheduler_agent_ref_check(const proto_scheduler_agent_ref_t *self,
+                                                   bus_error_t *err);
+PROTO_MUST_USE int proto_scheduler_agent_ref_write(const proto_scheduler_agent_ref_t *self,
+                                                   bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_scheduler_agent_ref_encode(const proto_scheduler_agent_ref_t *self);
 int proto_scheduler_agent_ref_read(proto_scheduler_agent_ref_t *self,
                                    const bus_value_t *map,
                                    bus_error_t *err);
@@ -166,11 +186,19 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_scheduler_agents_req_t;
 
+#define PROTO_SCHEDULER_AGENTS_REQ_SCALING_GROUP_MAX 64
+#define PROTO_SCHEDULER_AGENTS_REQ_STATUS_MAX        64
+
 void proto_scheduler_agents_req_init(proto_scheduler_agents_req_t *self);
 void proto_scheduler_agents_req_clear(proto_scheduler_agents_req_t *self);
-int proto_scheduler_agents_req_write(const proto_scheduler_agents_req_t *self,
-                                     bus_writer_t *writer);
-zframe_t *proto_scheduler_agents_req_encode(const proto_scheduler_agents_req_t *self);
+PROTO_MUST_USE int proto_scheduler_agents_req_check(const proto_scheduler_agents_req_t *self,
+                                                    bus_error_t *err);
+PROTO_MUST_USE int proto_scheduler_agents_req_write(const proto_scheduler_agents_req_t *self,
+                                                    bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_scheduler_agents_req_writer(const proto_scheduler_agents_req_t *self,
+                                                               bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_scheduler_agents_req_encode(const proto_scheduler_agents_req_t *self);
 int proto_scheduler_agents_req_read(proto_scheduler_agents_req_t *self,
                                     const bus_value_t *map,
                                     bus_error_t *err);
@@ -195,9 +223,12 @@ typedef struct {
 
 void proto_scheduler_agents_rep_init(proto_scheduler_agents_rep_t *self);
 void proto_scheduler_agents_rep_clear(proto_scheduler_agents_rep_t *self);
-int proto_scheduler_agents_rep_write(const proto_scheduler_agents_rep_t *self,
-                                     bus_writer_t *writer);
-zframe_t *proto_scheduler_agents_rep_encode(const proto_scheduler_agents_rep_t *self);
+PROTO_MUST_USE int proto_scheduler_agents_rep_check(const proto_scheduler_agents_rep_t *self,
+                                                    bus_error_t *err);
+PROTO_MUST_USE int proto_scheduler_agents_rep_write(const proto_scheduler_agents_rep_t *self,
+                                                    bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_scheduler_agents_rep_encode(const proto_scheduler_agents_rep_t *self);
 int proto_scheduler_agents_rep_read(proto_scheduler_agents_rep_t *self,
                                     const bus_value_t *map,
                                     bus_error_t *err);
@@ -221,11 +252,20 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_scheduler_usage_req_t;
 
+#define PROTO_SCHEDULER_USAGE_REQ_ACCESS_KEY_MAX  64
+#define PROTO_SCHEDULER_USAGE_REQ_GROUP_ID_MAX    64
+#define PROTO_SCHEDULER_USAGE_REQ_DOMAIN_NAME_MAX 64
+
 void proto_scheduler_usage_req_init(proto_scheduler_usage_req_t *self);
 void proto_scheduler_usage_req_clear(proto_scheduler_usage_req_t *self);
-int proto_scheduler_usage_req_write(const proto_scheduler_usage_req_t *self,
-                                    bus_writer_t *writer);
-zframe_t *proto_scheduler_usage_req_encode(const proto_scheduler_usage_req_t *self);
+PROTO_MUST_USE int proto_scheduler_usage_req_check(const proto_scheduler_usage_req_t *self,
+                                                   bus_error_t *err);
+PROTO_MUST_USE int proto_scheduler_usage_req_write(const proto_scheduler_usage_req_t *self,
+                                                   bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_scheduler_usage_req_writer(const proto_scheduler_usage_req_t *self,
+                                                              bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_scheduler_usage_req_encode(const proto_scheduler_usage_req_t *self);
 int proto_scheduler_usage_req_read(proto_scheduler_usage_req_t *self,
                                    const bus_value_t *map,
                                    bus_error_t *err);
@@ -265,9 +305,12 @@ typedef struct {
 
 void proto_scheduler_usage_rep_init(proto_scheduler_usage_rep_t *self);
 void proto_scheduler_usage_rep_clear(proto_scheduler_usage_rep_t *self);
-int proto_scheduler_usage_rep_write(const proto_scheduler_usage_rep_t *self,
-                                    bus_writer_t *writer);
-zframe_t *proto_scheduler_usage_rep_encode(const proto_scheduler_usage_rep_t *self);
+PROTO_MUST_USE int proto_scheduler_usage_rep_check(const proto_scheduler_usage_rep_t *self,
+                                                   bus_error_t *err);
+PROTO_MUST_USE int proto_scheduler_usage_rep_write(const proto_scheduler_usage_rep_t *self,
+                                                   bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_scheduler_usage_rep_encode(const proto_scheduler_usage_rep_t *self);
 int proto_scheduler_usage_rep_read(proto_scheduler_usage_rep_t *self,
                                    const bus_value_t *map,
                                    bus_error_t *err);
@@ -287,9 +330,13 @@ typedef struct {
 
 void proto_scheduler_invariant_req_init(proto_scheduler_invariant_req_t *self);
 void proto_scheduler_invariant_req_clear(proto_scheduler_invariant_req_t *self);
-int proto_scheduler_invariant_req_write(const proto_scheduler_invariant_req_t *self,
-                                        bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_scheduler_invariant_req_check(const proto_scheduler_invariant_req_t *self,
+                                                       bus_error_t *err);
+PROTO_MUST_USE int proto_scheduler_invariant_req_write(const proto_scheduler_invariant_req_t *self,
+                                                       bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_scheduler_invariant_req_writer(const proto_scheduler_invariant_req_t *self,
+                                                                  bus_error_t *err);
+PROTO_MUST_USE zframe_t *
 proto_scheduler_invariant_req_encode(const proto_scheduler_invariant_req_t *self);
 int proto_scheduler_invariant_req_read(proto_scheduler_invariant_req_t *self,
                                        const bus_value_t *map,
@@ -312,11 +359,15 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_scheduler_invariant_rep_t;
 
+#define PROTO_SCHEDULER_INVARIANT_REP_REPORT_MAX 1048576
+
 void proto_scheduler_invariant_rep_init(proto_scheduler_invariant_rep_t *self);
 void proto_scheduler_invariant_rep_clear(proto_scheduler_invariant_rep_t *self);
-int proto_scheduler_invariant_rep_write(const proto_scheduler_invariant_rep_t *self,
-                                        bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_scheduler_invariant_rep_check(const proto_scheduler_invariant_rep_t *self,
+                                                       bus_error_t *err);
+PROTO_MUST_USE int proto_scheduler_invariant_rep_write(const proto_scheduler_invariant_rep_t *self,
+                                                       bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
 proto_scheduler_invariant_rep_encode(const proto_scheduler_invariant_rep_t *self);
 int proto_scheduler_invariant_rep_read(proto_scheduler_invariant_rep_t *self,
                                        const bus_value_t *map,
@@ -339,9 +390,13 @@ typedef struct {
 
 void proto_scheduler_recalculate_req_init(proto_scheduler_recalculate_req_t *self);
 void proto_scheduler_recalculate_req_clear(proto_scheduler_recalculate_req_t *self);
-int proto_scheduler_recalculate_req_write(const proto_scheduler_recalculate_req_t *self,
-                                          bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_scheduler_recalculate_req_check(const proto_scheduler_recalculate_req_t *self,
+                                                         bus_error_t *err);
+PROTO_MUST_USE int proto_scheduler_recalculate_req_write(const proto_scheduler_recalculate_req_t *self,
+                                                         bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_scheduler_recalculate_req_writer(const proto_scheduler_recalculate_req_t *self,
+                                                                    bus_error_t *err);
+PROTO_MUST_USE zframe_t *
 proto_scheduler_recalculate_req_encode(const proto_scheduler_recalculate_req_t *self);
 int proto_scheduler_recalculate_req_read(proto_scheduler_recalculate_req_t *self,
                                          const bus_value_t *map,
@@ -370,11 +425,15 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_scheduler_recalculate_rep_t;
 
+#define PROTO_SCHEDULER_RECALCULATE_REP_REPORT_MAX 1048576
+
 void proto_scheduler_recalculate_rep_init(proto_scheduler_recalculate_rep_t *self);
 void proto_scheduler_recalculate_rep_clear(proto_scheduler_recalculate_rep_t *self);
-int proto_scheduler_recalculate_rep_write(const proto_scheduler_recalculate_rep_t *self,
-                                          bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_scheduler_recalculate_rep_check(const proto_scheduler_recalculate_rep_t *self,
+                                                         bus_error_t *err);
+PROTO_MUST_USE int proto_scheduler_recalculate_rep_write(const proto_scheduler_recalculate_rep_t *self,
+                                                         bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
 proto_scheduler_recalculate_rep_encode(const proto_scheduler_recalculate_rep_t *self);
 int proto_scheduler_recalculate_rep_read(proto_scheduler_recalculate_rep_t *self,
                                          const bus_value_t *map,
@@ -404,9 +463,13 @@ typedef struct {
 
 void proto_scheduler_schedulable_req_init(proto_scheduler_schedulable_req_t *self);
 void proto_scheduler_schedulable_req_clear(proto_scheduler_schedulable_req_t *self);
-int proto_scheduler_schedulable_req_write(const proto_scheduler_schedulable_req_t *self,
-                                          bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_scheduler_schedulable_req_check(const proto_scheduler_schedulable_req_t *self,
+                                                         bus_error_t *err);
+PROTO_MUST_USE int proto_scheduler_schedulable_req_write(const proto_scheduler_schedulable_req_t *self,
+                                                         bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_scheduler_schedulable_req_writer(const proto_scheduler_schedulable_req_t *self,
+                                                                    bus_error_t *err);
+PROTO_MUST_USE zframe_t *
 proto_scheduler_schedulable_req_encode(const proto_scheduler_schedulable_req_t *self);
 int proto_scheduler_schedulable_req_read(proto_scheduler_schedulable_req_t *self,
                                          const bus_value_t *map,
@@ -431,9 +494,11 @@ typedef struct {
 
 void proto_scheduler_schedulable_rep_init(proto_scheduler_schedulable_rep_t *self);
 void proto_scheduler_schedulable_rep_clear(proto_scheduler_schedulable_rep_t *self);
-int proto_scheduler_schedulable_rep_write(const proto_scheduler_schedulable_rep_t *self,
-                                          bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_scheduler_schedulable_rep_check(const proto_scheduler_schedulable_rep_t *self,
+                                                         bus_error_t *err);
+PROTO_MUST_USE int proto_scheduler_schedulable_rep_write(const proto_scheduler_schedulable_rep_t *self,
+                                                         bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
 proto_scheduler_schedulable_rep_encode(const proto_scheduler_schedulable_rep_t *self);
 int proto_scheduler_schedulable_rep_read(proto_scheduler_schedulable_rep_t *self,
                                          const bus_value_t *map,

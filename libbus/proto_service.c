@@ -2,10 +2,9 @@
 /*  =========================================================================
     proto_service - codecs of the service domain
 
-    For each struct: file-static free, valid, write, read and print helpers
-    that nested values reuse, then the public functions of proto_service.h
-    built on them. Reading and printing go through the shared runtime in
-    proto.c.
+    For each struct: file-static check, write, read and print helpers that
+    nested values reuse, then the public functions of proto_service.h built on
+    them. Reading and printing go through the shared runtime in proto.c.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -16,17 +15,17 @@
 //  service.started
 
 static bool
-s_started_valid(const proto_service_started_t *self)
+s_started_check(const proto_service_started_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->service, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "service", self->service, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->node, PROTO_REQUIRED, 128))
+    if (!proto_check_str(ck, "node", self->node, PROTO_REQUIRED, 128))
         return false;
-    if (!proto_valid_str(self->version, 0, 64))
+    if (!proto_check_str(ck, "version", self->version, 0, 64))
         return false;
-    if (!proto_valid_str(self->rpc_endpoint, 0, 256))
+    if (!proto_check_str(ck, "rpc_endpoint", self->rpc_endpoint, 0, 256))
         return false;
-    if (!proto_valid_str(self->http_endpoint, 0, 256))
+    if (!proto_check_str(ck, "http_endpoint", self->http_endpoint, 0, 256))
         return false;
     return true;
 }
@@ -91,11 +90,20 @@ proto_service_started_clear(proto_service_started_t *self)
 }
 
 int
+proto_service_started_check(const proto_service_started_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "service.started", err);
+    return s_started_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_service_started_write(const proto_service_started_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_started_valid(self))
+    if (proto_service_started_check(self, NULL) != BUS_OK)
         return -1;
     s_started_write(self, writer);
     return 0;
@@ -151,13 +159,13 @@ proto_service_started_print(const proto_service_started_t *self)
 //  service.stopping
 
 static bool
-s_stopping_valid(const proto_service_stopping_t *self)
+s_stopping_check(const proto_service_stopping_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->service, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "service", self->service, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->node, PROTO_REQUIRED, 128))
+    if (!proto_check_str(ck, "node", self->node, PROTO_REQUIRED, 128))
         return false;
-    if (!proto_valid_str(self->reason, 0, 256))
+    if (!proto_check_str(ck, "reason", self->reason, 0, 256))
         return false;
     return true;
 }
@@ -206,11 +214,20 @@ proto_service_stopping_clear(proto_service_stopping_t *self)
 }
 
 int
+proto_service_stopping_check(const proto_service_stopping_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "service.stopping", err);
+    return s_stopping_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_service_stopping_write(const proto_service_stopping_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_stopping_valid(self))
+    if (proto_service_stopping_check(self, NULL) != BUS_OK)
         return -1;
     s_stopping_write(self, writer);
     return 0;
@@ -266,11 +283,11 @@ proto_service_stopping_print(const proto_service_stopping_t *self)
 //  service.expired
 
 static bool
-s_expired_valid(const proto_service_expired_t *self)
+s_expired_check(const proto_service_expired_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->service, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "service", self->service, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->node, PROTO_REQUIRED, 128))
+    if (!proto_check_str(ck, "node", self->node, PROTO_REQUIRED, 128))
         return false;
     return true;
 }
@@ -316,11 +333,20 @@ proto_service_expired_clear(proto_service_expired_t *self)
 }
 
 int
+proto_service_expired_check(const proto_service_expired_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "service.expired", err);
+    return s_expired_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_service_expired_write(const proto_service_expired_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_expired_valid(self))
+    if (proto_service_expired_check(self, NULL) != BUS_OK)
         return -1;
     s_expired_write(self, writer);
     return 0;
@@ -376,9 +402,10 @@ proto_service_expired_print(const proto_service_expired_t *self)
 //  service.health request
 
 static bool
-s_health_req_valid(const proto_service_health_req_t *self)
+s_health_req_check(const proto_service_health_req_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -419,15 +446,39 @@ proto_service_health_req_clear(proto_service_health_req_t *self)
 }
 
 int
+proto_service_health_req_check(const proto_service_health_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "service.health request", err);
+    return s_health_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_service_health_req_write(const proto_service_health_req_t *self,
                                bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_health_req_valid(self))
+    if (proto_service_health_req_check(self, NULL) != BUS_OK)
         return -1;
     s_health_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_service_health_req_writer(const proto_service_health_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    if (proto_service_health_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "service.health request: out of memory");
+        return NULL;
+    }
+    s_health_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -480,15 +531,15 @@ proto_service_health_req_print(const proto_service_health_req_t *self)
 //  service.health reply
 
 static bool
-s_health_rep_valid(const proto_service_health_rep_t *self)
+s_health_rep_check(const proto_service_health_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->service, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "service", self->service, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->node, PROTO_REQUIRED, 128))
+    if (!proto_check_str(ck, "node", self->node, PROTO_REQUIRED, 128))
         return false;
-    if (!proto_valid_str(self->version, 0, 64))
+    if (!proto_check_str(ck, "version", self->version, 0, 64))
         return false;
-    if (!proto_valid_str(self->state, 0, 32))
+    if (!proto_check_str(ck, "state", self->state, 0, 32))
         return false;
     return true;
 }
@@ -551,12 +602,21 @@ proto_service_health_rep_clear(proto_service_health_rep_t *self)
 }
 
 int
+proto_service_health_rep_check(const proto_service_health_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "service.health reply", err);
+    return s_health_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_service_health_rep_write(const proto_service_health_rep_t *self,
                                bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_health_rep_valid(self))
+    if (proto_service_health_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_health_rep_write(self, writer);
     return 0;

@@ -5,7 +5,8 @@
 
     Structs and codecs of the service domain. Included by proto.h: include
     bus.h, not this file. proto.h documents the functions every struct type T
-    has (init, clear, write, encode, read, decode, print).
+    has (init, clear, check, write, writer for requests, encode, read, decode,
+    print).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -40,11 +41,20 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_service_started_t;
 
+#define PROTO_SERVICE_STARTED_SERVICE_MAX       64
+#define PROTO_SERVICE_STARTED_NODE_MAX          128
+#define PROTO_SERVICE_STARTED_VERSION_MAX       64
+#define PROTO_SERVICE_STARTED_RPC_ENDPOINT_MAX  256
+#define PROTO_SERVICE_STARTED_HTTP_ENDPOINT_MAX 256
+
 void proto_service_started_init(proto_service_started_t *self);
 void proto_service_started_clear(proto_service_started_t *self);
-int proto_service_started_write(const proto_service_started_t *self,
-                                bus_writer_t *writer);
-zframe_t *proto_service_started_encode(const proto_service_started_t *self);
+PROTO_MUST_USE int proto_service_started_check(const proto_service_started_t *self,
+                                               bus_error_t *err);
+PROTO_MUST_USE int proto_service_started_write(const proto_service_started_t *self,
+                                               bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_service_started_encode(const proto_service_started_t *self);
 int proto_service_started_read(proto_service_started_t *self,
                                const bus_value_t *map,
                                bus_error_t *err);
@@ -67,11 +77,18 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_service_stopping_t;
 
+#define PROTO_SERVICE_STOPPING_SERVICE_MAX 64
+#define PROTO_SERVICE_STOPPING_NODE_MAX    128
+#define PROTO_SERVICE_STOPPING_REASON_MAX  256
+
 void proto_service_stopping_init(proto_service_stopping_t *self);
 void proto_service_stopping_clear(proto_service_stopping_t *self);
-int proto_service_stopping_write(const proto_service_stopping_t *self,
-                                 bus_writer_t *writer);
-zframe_t *proto_service_stopping_encode(const proto_service_stopping_t *self);
+PROTO_MUST_USE int proto_service_stopping_check(const proto_service_stopping_t *self,
+                                                bus_error_t *err);
+PROTO_MUST_USE int proto_service_stopping_write(const proto_service_stopping_t *self,
+                                                bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_service_stopping_encode(const proto_service_stopping_t *self);
 int proto_service_stopping_read(proto_service_stopping_t *self,
                                 const bus_value_t *map,
                                 bus_error_t *err);
@@ -95,11 +112,17 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_service_expired_t;
 
+#define PROTO_SERVICE_EXPIRED_SERVICE_MAX 64
+#define PROTO_SERVICE_EXPIRED_NODE_MAX    128
+
 void proto_service_expired_init(proto_service_expired_t *self);
 void proto_service_expired_clear(proto_service_expired_t *self);
-int proto_service_expired_write(const proto_service_expired_t *self,
-                                bus_writer_t *writer);
-zframe_t *proto_service_expired_encode(const proto_service_expired_t *self);
+PROTO_MUST_USE int proto_service_expired_check(const proto_service_expired_t *self,
+                                               bus_error_t *err);
+PROTO_MUST_USE int proto_service_expired_write(const proto_service_expired_t *self,
+                                               bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_service_expired_encode(const proto_service_expired_t *self);
 int proto_service_expired_read(proto_service_expired_t *self,
                                const bus_value_t *map,
                                bus_error_t *err);
@@ -118,9 +141,14 @@ typedef struct {
 
 void proto_service_health_req_init(proto_service_health_req_t *self);
 void proto_service_health_req_clear(proto_service_health_req_t *self);
-int proto_service_health_req_write(const proto_service_health_req_t *self,
-                                   bus_writer_t *writer);
-zframe_t *proto_service_health_req_encode(const proto_service_health_req_t *self);
+PROTO_MUST_USE int proto_service_health_req_check(const proto_service_health_req_t *self,
+                                                  bus_error_t *err);
+PROTO_MUST_USE int proto_service_health_req_write(const proto_service_health_req_t *self,
+                                                  bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *
+proto_service_health_req_writer(const proto_service_health_req_t *self, bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_service_health_req_encode(const proto_service_health_req_t *self);
 int proto_service_health_req_read(proto_service_health_req_t *self,
                                   const bus_value_t *map,
                                   bus_error_t *err);
@@ -151,11 +179,19 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_service_health_rep_t;
 
+#define PROTO_SERVICE_HEALTH_REP_SERVICE_MAX 64
+#define PROTO_SERVICE_HEALTH_REP_NODE_MAX    128
+#define PROTO_SERVICE_HEALTH_REP_VERSION_MAX 64
+#define PROTO_SERVICE_HEALTH_REP_STATE_MAX   32
+
 void proto_service_health_rep_init(proto_service_health_rep_t *self);
 void proto_service_health_rep_clear(proto_service_health_rep_t *self);
-int proto_service_health_rep_write(const proto_service_health_rep_t *self,
-                                   bus_writer_t *writer);
-zframe_t *proto_service_health_rep_encode(const proto_service_health_rep_t *self);
+PROTO_MUST_USE int proto_service_health_rep_check(const proto_service_health_rep_t *self,
+                                                  bus_error_t *err);
+PROTO_MUST_USE int proto_service_health_rep_write(const proto_service_health_rep_t *self,
+                                                  bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_service_health_rep_encode(const proto_service_health_rep_t *self);
 int proto_service_health_rep_read(proto_service_health_rep_t *self,
                                   const bus_value_t *map,
                                   bus_error_t *err);

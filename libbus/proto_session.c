@@ -2,10 +2,9 @@
 /*  =========================================================================
     proto_session - codecs of the session domain
 
-    For each struct: file-static free, valid, write, read and print helpers
-    that nested values reuse, then the public functions of proto_session.h
-    built on them. Reading and printing go through the shared runtime in
-    proto.c.
+    For each struct: file-static check, write, read and print helpers that
+    nested values reuse, then the public functions of proto_session.h built on
+    them. Reading and printing go through the shared runtime in proto.c.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -16,55 +15,57 @@
 //  session.info
 
 static bool
-s_info_valid(const proto_session_info_t *self)
+s_info_check(const proto_session_info_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->session_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "session_id", self->session_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->name, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "name", self->name, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->access_key, 0, 64))
+    if (!proto_check_str(ck, "access_key", self->access_key, 0, 64))
         return false;
-    if (!proto_valid_str(self->user_uuid, 0, 64))
+    if (!proto_check_str(ck, "user_uuid", self->user_uuid, 0, 64))
         return false;
-    if (!proto_valid_str(self->domain_name, 0, 64))
+    if (!proto_check_str(ck, "domain_name", self->domain_name, 0, 64))
         return false;
-    if (!proto_valid_str(self->group_id, 0, 64))
+    if (!proto_check_str(ck, "group_id", self->group_id, 0, 64))
         return false;
-    if (!proto_valid_str(self->scaling_group, 0, 64))
+    if (!proto_check_str(ck, "scaling_group", self->scaling_group, 0, 64))
         return false;
-    if (!proto_valid_str(self->type, 0, 16))
+    if (!proto_check_str(ck, "type", self->type, 0, 16))
         return false;
-    if (!proto_valid_str(self->status, PROTO_REQUIRED, 24))
+    if (!proto_check_str(ck, "status", self->status, PROTO_REQUIRED, 24))
         return false;
-    if (!proto_valid_str(self->status_info, 0, 256))
+    if (!proto_check_str(ck, "status_info", self->status_info, 0, 256))
         return false;
-    if (!proto_valid_str(self->status_data, 0, 65536))
+    if (!proto_check_str(ck, "status_data", self->status_data, 0, 65536))
         return false;
-    if (!proto_valid_str(self->image, 0, 512))
+    if (!proto_check_str(ck, "image", self->image, 0, 512))
         return false;
-    if (!proto_valid_str(self->architecture, 0, 32))
+    if (!proto_check_str(ck, "architecture", self->architecture, 0, 32))
         return false;
-    if (!proto_valid_str(self->tag, 0, 256))
+    if (!proto_check_str(ck, "tag", self->tag, 0, 256))
         return false;
-    if (!proto_valid_str(self->kernel_id, 0, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, 0, 64))
         return false;
-    if (!proto_valid_str(self->agent_id, 0, 128))
+    if (!proto_check_str(ck, "agent_id", self->agent_id, 0, 128))
         return false;
-    if (!proto_valid_str(self->agent_addr, 0, 256))
+    if (!proto_check_str(ck, "agent_addr", self->agent_addr, 0, 256))
         return false;
-    if (!proto_valid_str(self->container_id, 0, 128))
+    if (!proto_check_str(ck, "container_id", self->container_id, 0, 128))
         return false;
-    if (!proto_valid_str(self->kernel_host, 0, 64))
+    if (!proto_check_str(ck, "kernel_host", self->kernel_host, 0, 64))
         return false;
-    if (!proto_valid_map(self->requested_slots, self->requested_slots_count, 64))
+    if (!proto_check_map(ck, "requested_slots", self->requested_slots,
+                         self->requested_slots_count, 64))
         return false;
-    if (!proto_valid_map(self->occupied_slots, self->occupied_slots_count, 64))
+    if (!proto_check_map(ck, "occupied_slots", self->occupied_slots,
+                         self->occupied_slots_count, 64))
         return false;
-    if (!proto_valid_str(self->preopen_ports, 0, 256))
+    if (!proto_check_str(ck, "preopen_ports", self->preopen_ports, 0, 256))
         return false;
-    if (!proto_valid_str(self->result, 0, 16))
+    if (!proto_check_str(ck, "result", self->result, 0, 16))
         return false;
-    if (!proto_valid_str(self->cluster_mode, 0, 16))
+    if (!proto_check_str(ck, "cluster_mode", self->cluster_mode, 0, 16))
         return false;
     return true;
 }
@@ -245,11 +246,20 @@ proto_session_info_clear(proto_session_info_t *self)
 }
 
 int
+proto_session_info_check(const proto_session_info_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "session.info", err);
+    return s_info_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_session_info_write(const proto_session_info_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_info_valid(self))
+    if (proto_session_info_check(self, NULL) != BUS_OK)
         return -1;
     s_info_write(self, writer);
     return 0;
@@ -305,9 +315,9 @@ proto_session_info_print(const proto_session_info_t *self)
 //  session.activity
 
 static bool
-s_activity_valid(const proto_session_activity_t *self)
+s_activity_check(const proto_session_activity_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->session_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "session_id", self->session_id, PROTO_REQUIRED, 64))
         return false;
     return true;
 }
@@ -347,11 +357,20 @@ proto_session_activity_clear(proto_session_activity_t *self)
 }
 
 int
+proto_session_activity_check(const proto_session_activity_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "session.activity", err);
+    return s_activity_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_session_activity_write(const proto_session_activity_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_activity_valid(self))
+    if (proto_session_activity_check(self, NULL) != BUS_OK)
         return -1;
     s_activity_write(self, writer);
     return 0;
@@ -407,37 +426,37 @@ proto_session_activity_print(const proto_session_activity_t *self)
 //  session.lifecycle
 
 static bool
-s_lifecycle_valid(const proto_session_lifecycle_t *self)
+s_lifecycle_check(const proto_session_lifecycle_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->event, PROTO_REQUIRED, 32))
+    if (!proto_check_str(ck, "event", self->event, PROTO_REQUIRED, 32))
         return false;
-    if (!proto_valid_str(self->session_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "session_id", self->session_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->session_name, 0, 64))
+    if (!proto_check_str(ck, "session_name", self->session_name, 0, 64))
         return false;
-    if (!proto_valid_str(self->access_key, 0, 64))
+    if (!proto_check_str(ck, "access_key", self->access_key, 0, 64))
         return false;
-    if (!proto_valid_str(self->domain_name, 0, 64))
+    if (!proto_check_str(ck, "domain_name", self->domain_name, 0, 64))
         return false;
-    if (!proto_valid_str(self->group_id, 0, 64))
+    if (!proto_check_str(ck, "group_id", self->group_id, 0, 64))
         return false;
-    if (!proto_valid_str(self->status, 0, 24))
+    if (!proto_check_str(ck, "status", self->status, 0, 24))
         return false;
-    if (!proto_valid_str(self->kernel_id, 0, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, 0, 64))
         return false;
-    if (!proto_valid_str(self->cluster_role, 0, 16))
+    if (!proto_check_str(ck, "cluster_role", self->cluster_role, 0, 16))
         return false;
-    if (!proto_valid_str(self->reason, 0, 64))
+    if (!proto_check_str(ck, "reason", self->reason, 0, 64))
         return false;
-    if (!proto_valid_str(self->user_uuid, 0, 64))
+    if (!proto_check_str(ck, "user_uuid", self->user_uuid, 0, 64))
         return false;
-    if (!proto_valid_str(self->scaling_group, 0, 64))
+    if (!proto_check_str(ck, "scaling_group", self->scaling_group, 0, 64))
         return false;
-    if (!proto_valid_str(self->image, 0, 512))
+    if (!proto_check_str(ck, "image", self->image, 0, 512))
         return false;
-    if (!proto_valid_str(self->agent_id, 0, 128))
+    if (!proto_check_str(ck, "agent_id", self->agent_id, 0, 128))
         return false;
-    if (!proto_valid_map(self->slots, self->slots_count, 64))
+    if (!proto_check_map(ck, "slots", self->slots, self->slots_count, 64))
         return false;
     return true;
 }
@@ -558,11 +577,20 @@ proto_session_lifecycle_clear(proto_session_lifecycle_t *self)
 }
 
 int
+proto_session_lifecycle_check(const proto_session_lifecycle_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "session.lifecycle", err);
+    return s_lifecycle_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_session_lifecycle_write(const proto_session_lifecycle_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_lifecycle_valid(self))
+    if (proto_session_lifecycle_check(self, NULL) != BUS_OK)
         return -1;
     s_lifecycle_write(self, writer);
     return 0;
@@ -618,55 +646,55 @@ proto_session_lifecycle_print(const proto_session_lifecycle_t *self)
 //  session.create request
 
 static bool
-s_create_req_valid(const proto_session_create_req_t *self)
+s_create_req_check(const proto_session_create_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->session_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "session_id", self->session_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->kernel_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->name, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "name", self->name, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->access_key, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "access_key", self->access_key, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->user_uuid, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "user_uuid", self->user_uuid, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->domain_name, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "domain_name", self->domain_name, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->group_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "group_id", self->group_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->scaling_group, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "scaling_group", self->scaling_group, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->type, 0, 16))
+    if (!proto_check_str(ck, "type", self->type, 0, 16))
         return false;
-    if (!proto_valid_str(self->image, PROTO_REQUIRED, 512))
+    if (!proto_check_str(ck, "image", self->image, PROTO_REQUIRED, 512))
         return false;
-    if (!proto_valid_str(self->architecture, 0, 32))
+    if (!proto_check_str(ck, "architecture", self->architecture, 0, 32))
         return false;
-    if (!proto_valid_map(self->slots, self->slots_count, 64))
+    if (!proto_check_map(ck, "slots", self->slots, self->slots_count, 64))
         return false;
-    if (!proto_valid_map(self->environ, self->environ_count, 1024))
+    if (!proto_check_map(ck, "environ", self->environ, self->environ_count, 1024))
         return false;
-    if (!proto_valid_str(self->startup_command, 0, 65536))
+    if (!proto_check_str(ck, "startup_command", self->startup_command, 0, 65536))
         return false;
-    if (!proto_valid_str(self->tag, 0, 256))
+    if (!proto_check_str(ck, "tag", self->tag, 0, 256))
         return false;
-    if (!proto_valid_str(self->preopen_ports, 0, 256))
+    if (!proto_check_str(ck, "preopen_ports", self->preopen_ports, 0, 256))
         return false;
-    if (!proto_valid_str(self->bootstrap_script, 0, 65536))
+    if (!proto_check_str(ck, "bootstrap_script", self->bootstrap_script, 0, 65536))
         return false;
-    if (self->priority > 100)
+    if (!proto_check_uint(ck, "priority", self->priority, 100))
         return false;
-    if (!proto_valid_str(self->cluster_mode, 0, 16))
+    if (!proto_check_str(ck, "cluster_mode", self->cluster_mode, 0, 16))
         return false;
-    if (self->cluster_size > 64)
+    if (!proto_check_uint(ck, "cluster_size", self->cluster_size, 64))
         return false;
-    if (!proto_valid_str(self->dependencies, 0, 65536))
+    if (!proto_check_str(ck, "dependencies", self->dependencies, 0, 65536))
         return false;
-    if (!proto_valid_str(self->limits, 0, 65536))
+    if (!proto_check_str(ck, "limits", self->limits, 0, 65536))
         return false;
-    if (!proto_valid_str(self->mounts, 0, 65536))
+    if (!proto_check_str(ck, "mounts", self->mounts, 0, 65536))
         return false;
-    if (!proto_valid_str(self->dotfiles, 0, 262144))
+    if (!proto_check_str(ck, "dotfiles", self->dotfiles, 0, 262144))
         return false;
     return true;
 }
@@ -816,15 +844,39 @@ proto_session_create_req_clear(proto_session_create_req_t *self)
 }
 
 int
+proto_session_create_req_check(const proto_session_create_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "session.create request", err);
+    return s_create_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_session_create_req_write(const proto_session_create_req_t *self,
                                bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_create_req_valid(self))
+    if (proto_session_create_req_check(self, NULL) != BUS_OK)
         return -1;
     s_create_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_session_create_req_writer(const proto_session_create_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    if (proto_session_create_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "session.create request: out of memory");
+        return NULL;
+    }
+    s_create_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -877,9 +929,11 @@ proto_session_create_req_print(const proto_session_create_req_t *self)
 //  session.create reply
 
 static bool
-s_create_rep_valid(const proto_session_create_rep_t *self)
+s_create_rep_check(const proto_session_create_rep_t *self, proto_check_t *ck)
 {
-    if (!s_info_valid(&self->session))
+    proto_check_t sub;
+    proto_check_enter(ck, &sub, "session", PROTO_NO_INDEX);
+    if (!s_info_check(&self->session, &sub))
         return false;
     return true;
 }
@@ -926,12 +980,21 @@ proto_session_create_rep_clear(proto_session_create_rep_t *self)
 }
 
 int
+proto_session_create_rep_check(const proto_session_create_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "session.create reply", err);
+    return s_create_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_session_create_rep_write(const proto_session_create_rep_t *self,
                                bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_create_rep_valid(self))
+    if (proto_session_create_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_create_rep_write(self, writer);
     return 0;
@@ -987,11 +1050,11 @@ proto_session_create_rep_print(const proto_session_create_rep_t *self)
 //  session.destroy request
 
 static bool
-s_destroy_req_valid(const proto_session_destroy_req_t *self)
+s_destroy_req_check(const proto_session_destroy_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->session_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "session_id", self->session_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->reason, 0, 64))
+    if (!proto_check_str(ck, "reason", self->reason, 0, 64))
         return false;
     return true;
 }
@@ -1041,15 +1104,40 @@ proto_session_destroy_req_clear(proto_session_destroy_req_t *self)
 }
 
 int
+proto_session_destroy_req_check(const proto_session_destroy_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "session.destroy request", err);
+    return s_destroy_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_session_destroy_req_write(const proto_session_destroy_req_t *self,
                                 bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_destroy_req_valid(self))
+    if (proto_session_destroy_req_check(self, NULL) != BUS_OK)
         return -1;
     s_destroy_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_session_destroy_req_writer(const proto_session_destroy_req_t *self,
+                                 bus_error_t *err)
+{
+    assert(self);
+    if (proto_session_destroy_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "session.destroy request: out of memory");
+        return NULL;
+    }
+    s_destroy_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -1102,9 +1190,11 @@ proto_session_destroy_req_print(const proto_session_destroy_req_t *self)
 //  session.destroy reply
 
 static bool
-s_destroy_rep_valid(const proto_session_destroy_rep_t *self)
+s_destroy_rep_check(const proto_session_destroy_rep_t *self, proto_check_t *ck)
 {
-    if (!s_info_valid(&self->session))
+    proto_check_t sub;
+    proto_check_enter(ck, &sub, "session", PROTO_NO_INDEX);
+    if (!s_info_check(&self->session, &sub))
         return false;
     return true;
 }
@@ -1151,12 +1241,21 @@ proto_session_destroy_rep_clear(proto_session_destroy_rep_t *self)
 }
 
 int
+proto_session_destroy_rep_check(const proto_session_destroy_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "session.destroy reply", err);
+    return s_destroy_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_session_destroy_rep_write(const proto_session_destroy_rep_t *self,
                                 bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_destroy_rep_valid(self))
+    if (proto_session_destroy_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_destroy_rep_write(self, writer);
     return 0;
@@ -1212,13 +1311,13 @@ proto_session_destroy_rep_print(const proto_session_destroy_rep_t *self)
 //  session.get request
 
 static bool
-s_get_req_valid(const proto_session_get_req_t *self)
+s_get_req_check(const proto_session_get_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->session_id, 0, 64))
+    if (!proto_check_str(ck, "session_id", self->session_id, 0, 64))
         return false;
-    if (!proto_valid_str(self->access_key, 0, 64))
+    if (!proto_check_str(ck, "access_key", self->access_key, 0, 64))
         return false;
-    if (!proto_valid_str(self->name, 0, 64))
+    if (!proto_check_str(ck, "name", self->name, 0, 64))
         return false;
     return true;
 }
@@ -1271,14 +1370,38 @@ proto_session_get_req_clear(proto_session_get_req_t *self)
 }
 
 int
+proto_session_get_req_check(const proto_session_get_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "session.get request", err);
+    return s_get_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_session_get_req_write(const proto_session_get_req_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_get_req_valid(self))
+    if (proto_session_get_req_check(self, NULL) != BUS_OK)
         return -1;
     s_get_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_session_get_req_writer(const proto_session_get_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    if (proto_session_get_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "session.get request: out of memory");
+        return NULL;
+    }
+    s_get_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -1331,9 +1454,11 @@ proto_session_get_req_print(const proto_session_get_req_t *self)
 //  session.get reply
 
 static bool
-s_get_rep_valid(const proto_session_get_rep_t *self)
+s_get_rep_check(const proto_session_get_rep_t *self, proto_check_t *ck)
 {
-    if (!s_info_valid(&self->session))
+    proto_check_t sub;
+    proto_check_enter(ck, &sub, "session", PROTO_NO_INDEX);
+    if (!s_info_check(&self->session, &sub))
         return false;
     return true;
 }
@@ -1380,11 +1505,20 @@ proto_session_get_rep_clear(proto_session_get_rep_t *self)
 }
 
 int
+proto_session_get_rep_check(const proto_session_get_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "session.get reply", err);
+    return s_get_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_session_get_rep_write(const proto_session_get_rep_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_get_rep_valid(self))
+    if (proto_session_get_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_get_rep_write(self, writer);
     return 0;
@@ -1440,11 +1574,11 @@ proto_session_get_rep_print(const proto_session_get_rep_t *self)
 //  session.rename request
 
 static bool
-s_rename_req_valid(const proto_session_rename_req_t *self)
+s_rename_req_check(const proto_session_rename_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->session_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "session_id", self->session_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->name, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "name", self->name, PROTO_REQUIRED, 64))
         return false;
     return true;
 }
@@ -1487,15 +1621,39 @@ proto_session_rename_req_clear(proto_session_rename_req_t *self)
 }
 
 int
+proto_session_rename_req_check(const proto_session_rename_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "session.rename request", err);
+    return s_rename_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_session_rename_req_write(const proto_session_rename_req_t *self,
                                bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_rename_req_valid(self))
+    if (proto_session_rename_req_check(self, NULL) != BUS_OK)
         return -1;
     s_rename_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_session_rename_req_writer(const proto_session_rename_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    if (proto_session_rename_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "session.rename request: out of memory");
+        return NULL;
+    }
+    s_rename_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -1548,9 +1706,11 @@ proto_session_rename_req_print(const proto_session_rename_req_t *self)
 //  session.rename reply
 
 static bool
-s_rename_rep_valid(const proto_session_rename_rep_t *self)
+s_rename_rep_check(const proto_session_rename_rep_t *self, proto_check_t *ck)
 {
-    if (!s_info_valid(&self->session))
+    proto_check_t sub;
+    proto_check_enter(ck, &sub, "session", PROTO_NO_INDEX);
+    if (!s_info_check(&self->session, &sub))
         return false;
     return true;
 }
@@ -1597,12 +1757,21 @@ proto_session_rename_rep_clear(proto_session_rename_rep_t *self)
 }
 
 int
+proto_session_rename_rep_check(const proto_session_rename_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "session.rename reply", err);
+    return s_rename_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_session_rename_rep_write(const proto_session_rename_rep_t *self,
                                bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_rename_rep_valid(self))
+    if (proto_session_rename_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_rename_rep_write(self, writer);
     return 0;
@@ -1658,9 +1827,9 @@ proto_session_rename_rep_print(const proto_session_rename_rep_t *self)
 //  session.restart request
 
 static bool
-s_restart_req_valid(const proto_session_restart_req_t *self)
+s_restart_req_check(const proto_session_restart_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->session_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "session_id", self->session_id, PROTO_REQUIRED, 64))
         return false;
     return true;
 }
@@ -1700,15 +1869,40 @@ proto_session_restart_req_clear(proto_session_restart_req_t *self)
 }
 
 int
+proto_session_restart_req_check(const proto_session_restart_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "session.restart request", err);
+    return s_restart_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_session_restart_req_write(const proto_session_restart_req_t *self,
                                 bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_restart_req_valid(self))
+    if (proto_session_restart_req_check(self, NULL) != BUS_OK)
         return -1;
     s_restart_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_session_restart_req_writer(const proto_session_restart_req_t *self,
+                                 bus_error_t *err)
+{
+    assert(self);
+    if (proto_session_restart_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "session.restart request: out of memory");
+        return NULL;
+    }
+    s_restart_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -1761,9 +1955,11 @@ proto_session_restart_req_print(const proto_session_restart_req_t *self)
 //  session.restart reply
 
 static bool
-s_restart_rep_valid(const proto_session_restart_rep_t *self)
+s_restart_rep_check(const proto_session_restart_rep_t *self, proto_check_t *ck)
 {
-    if (!s_info_valid(&self->session))
+    proto_check_t sub;
+    proto_check_enter(ck, &sub, "session", PROTO_NO_INDEX);
+    if (!s_info_check(&self->session, &sub))
         return false;
     return true;
 }
@@ -1810,12 +2006,21 @@ proto_session_restart_rep_clear(proto_session_restart_rep_t *self)
 }
 
 int
+proto_session_restart_rep_check(const proto_session_restart_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "session.restart reply", err);
+    return s_restart_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_session_restart_rep_write(const proto_session_restart_rep_t *self,
                                 bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_restart_rep_valid(self))
+    if (proto_session_restart_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_restart_rep_write(self, writer);
     return 0;
@@ -1871,25 +2076,25 @@ proto_session_restart_rep_print(const proto_session_restart_rep_t *self)
 //  session.list request
 
 static bool
-s_list_req_valid(const proto_session_list_req_t *self)
+s_list_req_check(const proto_session_list_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->access_key, 0, 64))
+    if (!proto_check_str(ck, "access_key", self->access_key, 0, 64))
         return false;
-    if (!proto_valid_str(self->domain_name, 0, 64))
+    if (!proto_check_str(ck, "domain_name", self->domain_name, 0, 64))
         return false;
-    if (!proto_valid_str(self->group_id, 0, 64))
+    if (!proto_check_str(ck, "group_id", self->group_id, 0, 64))
         return false;
-    if (!proto_valid_str(self->statuses, 0, 512))
+    if (!proto_check_str(ck, "statuses", self->statuses, 0, 512))
         return false;
-    if (self->limit > 10000)
+    if (!proto_check_uint(ck, "limit", self->limit, 10000))
         return false;
-    if (!proto_valid_str(self->mounted_folder, 0, 64))
+    if (!proto_check_str(ck, "mounted_folder", self->mounted_folder, 0, 64))
         return false;
-    if (!proto_valid_str(self->where, 0, 65536))
+    if (!proto_check_str(ck, "where", self->where, 0, 65536))
         return false;
-    if (!proto_valid_str(self->order, 0, 1024))
+    if (!proto_check_str(ck, "order", self->order, 0, 1024))
         return false;
-    if (!proto_valid_str(self->after_id, 0, 64))
+    if (!proto_check_str(ck, "after_id", self->after_id, 0, 64))
         return false;
     return true;
 }
@@ -1978,14 +2183,38 @@ proto_session_list_req_clear(proto_session_list_req_t *self)
 }
 
 int
+proto_session_list_req_check(const proto_session_list_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "session.list request", err);
+    return s_list_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_session_list_req_write(const proto_session_list_req_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_list_req_valid(self))
+    if (proto_session_list_req_check(self, NULL) != BUS_OK)
         return -1;
     s_list_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_session_list_req_writer(const proto_session_list_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    if (proto_session_list_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "session.list request: out of memory");
+        return NULL;
+    }
+    s_list_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -2038,13 +2267,16 @@ proto_session_list_req_print(const proto_session_list_req_t *self)
 //  session.list reply
 
 static bool
-s_list_rep_valid(const proto_session_list_rep_t *self)
+s_list_rep_check(const proto_session_list_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_count(self->sessions, self->sessions_count, 10000))
+    if (!proto_check_count(ck, "sessions", self->sessions, self->sessions_count, 10000))
         return false;
-    for (size_t i = 0; i < self->sessions_count; i++)
-        if (!s_info_valid(&self->sessions[i]))
+    for (size_t i = 0; i < self->sessions_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "sessions", i);
+        if (!s_info_check(&self->sessions[i], &item))
             return false;
+    }
     return true;
 }
 
@@ -2093,11 +2325,20 @@ proto_session_list_rep_clear(proto_session_list_rep_t *self)
 }
 
 int
+proto_session_list_rep_check(const proto_session_list_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "session.list reply", err);
+    return s_list_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_session_list_rep_write(const proto_session_list_rep_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_list_rep_valid(self))
+    if (proto_session_list_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_list_rep_write(self, writer);
     return 0;

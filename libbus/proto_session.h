@@ -4,7 +4,8 @@
 
     Structs and codecs of the session domain. Included by proto.h: include
     bus.h, not this file. proto.h documents the functions every struct type T
-    has (init, clear, write, encode, read, decode, print).
+    has (init, clear, check, write, writer for requests, encode, read, decode,
+    print).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -92,13 +93,38 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_info_t;
 
+#define PROTO_SESSION_INFO_SESSION_ID_MAX      64
+#define PROTO_SESSION_INFO_NAME_MAX            64
+#define PROTO_SESSION_INFO_ACCESS_KEY_MAX      64
+#define PROTO_SESSION_INFO_USER_UUID_MAX       64
+#define PROTO_SESSION_INFO_DOMAIN_NAME_MAX     64
+#define PROTO_SESSION_INFO_GROUP_ID_MAX        64
+#define PROTO_SESSION_INFO_SCALING_GROUP_MAX   64
+#define PROTO_SESSION_INFO_TYPE_MAX            16
+#define PROTO_SESSION_INFO_STATUS_MAX          24
+#define PROTO_SESSION_INFO_STATUS_INFO_MAX     256
+#define PROTO_SESSION_INFO_STATUS_DATA_MAX     65536
+#define PROTO_SESSION_INFO_IMAGE_MAX           512
+#define PROTO_SESSION_INFO_ARCHITECTURE_MAX    32
+#define PROTO_SESSION_INFO_TAG_MAX             256
+#define PROTO_SESSION_INFO_KERNEL_ID_MAX       64
+#define PROTO_SESSION_INFO_AGENT_ID_MAX        128
+#define PROTO_SESSION_INFO_AGENT_ADDR_MAX      256
+#define PROTO_SESSION_INFO_CONTAINER_ID_MAX    128
+#define PROTO_SESSION_INFO_KERNEL_HOST_MAX     64
 #define PROTO_SESSION_INFO_REQUESTED_SLOTS_MAX 64
 #define PROTO_SESSION_INFO_OCCUPIED_SLOTS_MAX  64
+#define PROTO_SESSION_INFO_PREOPEN_PORTS_MAX   256
+#define PROTO_SESSION_INFO_RESULT_MAX          16
+#define PROTO_SESSION_INFO_CLUSTER_MODE_MAX    16
 
 void proto_session_info_init(proto_session_info_t *self);
 void proto_session_info_clear(proto_session_info_t *self);
-int proto_session_info_write(const proto_session_info_t *self, bus_writer_t *writer);
-zframe_t *proto_session_info_encode(const proto_session_info_t *self);
+PROTO_MUST_USE int proto_session_info_check(const proto_session_info_t *self,
+                                            bus_error_t *err);
+PROTO_MUST_USE int proto_session_info_write(const proto_session_info_t *self,
+                                            bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_session_info_encode(const proto_session_info_t *self);
 int proto_session_info_read(proto_session_info_t *self,
                             const bus_value_t *map,
                             bus_error_t *err);
@@ -119,11 +145,16 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_activity_t;
 
+#define PROTO_SESSION_ACTIVITY_SESSION_ID_MAX 64
+
 void proto_session_activity_init(proto_session_activity_t *self);
 void proto_session_activity_clear(proto_session_activity_t *self);
-int proto_session_activity_write(const proto_session_activity_t *self,
-                                 bus_writer_t *writer);
-zframe_t *proto_session_activity_encode(const proto_session_activity_t *self);
+PROTO_MUST_USE int proto_session_activity_check(const proto_session_activity_t *self,
+                                                bus_error_t *err);
+PROTO_MUST_USE int proto_session_activity_write(const proto_session_activity_t *self,
+                                                bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_session_activity_encode(const proto_session_activity_t *self);
 int proto_session_activity_read(proto_session_activity_t *self,
                                 const bus_value_t *map,
                                 bus_error_t *err);
@@ -182,13 +213,30 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_lifecycle_t;
 
-#define PROTO_SESSION_LIFECYCLE_SLOTS_MAX 64
+#define PROTO_SESSION_LIFECYCLE_EVENT_MAX         32
+#define PROTO_SESSION_LIFECYCLE_SESSION_ID_MAX    64
+#define PROTO_SESSION_LIFECYCLE_SESSION_NAME_MAX  64
+#define PROTO_SESSION_LIFECYCLE_ACCESS_KEY_MAX    64
+#define PROTO_SESSION_LIFECYCLE_DOMAIN_NAME_MAX   64
+#define PROTO_SESSION_LIFECYCLE_GROUP_ID_MAX      64
+#define PROTO_SESSION_LIFECYCLE_STATUS_MAX        24
+#define PROTO_SESSION_LIFECYCLE_KERNEL_ID_MAX     64
+#define PROTO_SESSION_LIFECYCLE_CLUSTER_ROLE_MAX  16
+#define PROTO_SESSION_LIFECYCLE_REASON_MAX        64
+#define PROTO_SESSION_LIFECYCLE_USER_UUID_MAX     64
+#define PROTO_SESSION_LIFECYCLE_SCALING_GROUP_MAX 64
+#define PROTO_SESSION_LIFECYCLE_IMAGE_MAX         512
+#define PROTO_SESSION_LIFECYCLE_AGENT_ID_MAX      128
+#define PROTO_SESSION_LIFECYCLE_SLOTS_MAX         64
 
 void proto_session_lifecycle_init(proto_session_lifecycle_t *self);
 void proto_session_lifecycle_clear(proto_session_lifecycle_t *self);
-int proto_session_lifecycle_write(const proto_session_lifecycle_t *self,
-                                  bus_writer_t *writer);
-zframe_t *proto_session_lifecycle_encode(const proto_session_lifecycle_t *self);
+PROTO_MUST_USE int proto_session_lifecycle_check(const proto_session_lifecycle_t *self,
+                                                 bus_error_t *err);
+PROTO_MUST_USE int proto_session_lifecycle_write(const proto_session_lifecycle_t *self,
+                                                 bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_session_lifecycle_encode(const proto_session_lifecycle_t *self);
 int proto_session_lifecycle_read(proto_session_lifecycle_t *self,
                                  const bus_value_t *map,
                                  bus_error_t *err);
@@ -270,14 +318,39 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_create_req_t;
 
-#define PROTO_SESSION_CREATE_REQ_SLOTS_MAX   64
-#define PROTO_SESSION_CREATE_REQ_ENVIRON_MAX 1024
+#define PROTO_SESSION_CREATE_REQ_SESSION_ID_MAX       64
+#define PROTO_SESSION_CREATE_REQ_KERNEL_ID_MAX        64
+#define PROTO_SESSION_CREATE_REQ_NAME_MAX             64
+#define PROTO_SESSION_CREATE_REQ_ACCESS_KEY_MAX       64
+#define PROTO_SESSION_CREATE_REQ_USER_UUID_MAX        64
+#define PROTO_SESSION_CREATE_REQ_DOMAIN_NAME_MAX      64
+#define PROTO_SESSION_CREATE_REQ_GROUP_ID_MAX         64
+#define PROTO_SESSION_CREATE_REQ_SCALING_GROUP_MAX    64
+#define PROTO_SESSION_CREATE_REQ_TYPE_MAX             16
+#define PROTO_SESSION_CREATE_REQ_IMAGE_MAX            512
+#define PROTO_SESSION_CREATE_REQ_ARCHITECTURE_MAX     32
+#define PROTO_SESSION_CREATE_REQ_SLOTS_MAX            64
+#define PROTO_SESSION_CREATE_REQ_ENVIRON_MAX          1024
+#define PROTO_SESSION_CREATE_REQ_STARTUP_COMMAND_MAX  65536
+#define PROTO_SESSION_CREATE_REQ_TAG_MAX              256
+#define PROTO_SESSION_CREATE_REQ_PREOPEN_PORTS_MAX    256
+#define PROTO_SESSION_CREATE_REQ_BOOTSTRAP_SCRIPT_MAX 65536
+#define PROTO_SESSION_CREATE_REQ_CLUSTER_MODE_MAX     16
+#define PROTO_SESSION_CREATE_REQ_DEPENDENCIES_MAX     65536
+#define PROTO_SESSION_CREATE_REQ_LIMITS_MAX           65536
+#define PROTO_SESSION_CREATE_REQ_MOUNTS_MAX           65536
+#define PROTO_SESSION_CREATE_REQ_DOTFILES_MAX         262144
 
 void proto_session_create_req_init(proto_session_create_req_t *self);
 void proto_session_create_req_clear(proto_session_create_req_t *self);
-int proto_session_create_req_write(const proto_session_create_req_t *self,
-                                   bus_writer_t *writer);
-zframe_t *proto_session_create_req_encode(const proto_session_create_req_t *self);
+PROTO_MUST_USE int proto_session_create_req_check(const proto_session_create_req_t *self,
+                                                  bus_error_t *err);
+PROTO_MUST_USE int proto_session_create_req_write(const proto_session_create_req_t *self,
+                                                  bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *
+proto_session_create_req_writer(const proto_session_create_req_t *self, bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_session_create_req_encode(const proto_session_create_req_t *self);
 int proto_session_create_req_read(proto_session_create_req_t *self,
                                   const bus_value_t *map,
                                   bus_error_t *err);
@@ -299,9 +372,12 @@ typedef struct {
 
 void proto_session_create_rep_init(proto_session_create_rep_t *self);
 void proto_session_create_rep_clear(proto_session_create_rep_t *self);
-int proto_session_create_rep_write(const proto_session_create_rep_t *self,
-                                   bus_writer_t *writer);
-zframe_t *proto_session_create_rep_encode(const proto_session_create_rep_t *self);
+PROTO_MUST_USE int proto_session_create_rep_check(const proto_session_create_rep_t *self,
+                                                  bus_error_t *err);
+PROTO_MUST_USE int proto_session_create_rep_write(const proto_session_create_rep_t *self,
+                                                  bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_session_create_rep_encode(const proto_session_create_rep_t *self);
 int proto_session_create_rep_read(proto_session_create_rep_t *self,
                                   const bus_value_t *map,
                                   bus_error_t *err);
@@ -325,11 +401,19 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_destroy_req_t;
 
+#define PROTO_SESSION_DESTROY_REQ_SESSION_ID_MAX 64
+#define PROTO_SESSION_DESTROY_REQ_REASON_MAX     64
+
 void proto_session_destroy_req_init(proto_session_destroy_req_t *self);
 void proto_session_destroy_req_clear(proto_session_destroy_req_t *self);
-int proto_session_destroy_req_write(const proto_session_destroy_req_t *self,
-                                    bus_writer_t *writer);
-zframe_t *proto_session_destroy_req_encode(const proto_session_destroy_req_t *self);
+PROTO_MUST_USE int proto_session_destroy_req_check(const proto_session_destroy_req_t *self,
+                                                   bus_error_t *err);
+PROTO_MUST_USE int proto_session_destroy_req_write(const proto_session_destroy_req_t *self,
+                                                   bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_session_destroy_req_writer(const proto_session_destroy_req_t *self,
+                                                              bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_session_destroy_req_encode(const proto_session_destroy_req_t *self);
 int proto_session_destroy_req_read(proto_session_destroy_req_t *self,
                                    const bus_value_t *map,
                                    bus_error_t *err);
@@ -351,9 +435,12 @@ typedef struct {
 
 void proto_session_destroy_rep_init(proto_session_destroy_rep_t *self);
 void proto_session_destroy_rep_clear(proto_session_destroy_rep_t *self);
-int proto_session_destroy_rep_write(const proto_session_destroy_rep_t *self,
-                                    bus_writer_t *writer);
-zframe_t *proto_session_destroy_rep_encode(const proto_session_destroy_rep_t *self);
+PROTO_MUST_USE int proto_session_destroy_rep_check(const proto_session_destroy_rep_t *self,
+                                                   bus_error_t *err);
+PROTO_MUST_USE int proto_session_destroy_rep_write(const proto_session_destroy_rep_t *self,
+                                                   bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_session_destroy_rep_encode(const proto_session_destroy_rep_t *self);
 int proto_session_destroy_rep_read(proto_session_destroy_rep_t *self,
                                    const bus_value_t *map,
                                    bus_error_t *err);
@@ -377,11 +464,20 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_get_req_t;
 
+#define PROTO_SESSION_GET_REQ_SESSION_ID_MAX 64
+#define PROTO_SESSION_GET_REQ_ACCESS_KEY_MAX 64
+#define PROTO_SESSION_GET_REQ_NAME_MAX       64
+
 void proto_session_get_req_init(proto_session_get_req_t *self);
 void proto_session_get_req_clear(proto_session_get_req_t *self);
-int proto_session_get_req_write(const proto_session_get_req_t *self,
-                                bus_writer_t *writer);
-zframe_t *proto_session_get_req_encode(const proto_session_get_req_t *self);
+PROTO_MUST_USE int proto_session_get_req_check(const proto_session_get_req_t *self,
+                                               bus_error_t *err);
+PROTO_MUST_USE int proto_session_get_req_write(const proto_session_get_req_t *self,
+                                               bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *
+proto_session_get_req_writer(const proto_session_get_req_t *self, bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_session_get_req_encode(const proto_session_get_req_t *self);
 int proto_session_get_req_read(proto_session_get_req_t *self,
                                const bus_value_t *map,
                                bus_error_t *err);
@@ -403,9 +499,12 @@ typedef struct {
 
 void proto_session_get_rep_init(proto_session_get_rep_t *self);
 void proto_session_get_rep_clear(proto_session_get_rep_t *self);
-int proto_session_get_rep_write(const proto_session_get_rep_t *self,
-                                bus_writer_t *writer);
-zframe_t *proto_session_get_rep_encode(const proto_session_get_rep_t *self);
+PROTO_MUST_USE int proto_session_get_rep_check(const proto_session_get_rep_t *self,
+                                               bus_error_t *err);
+PROTO_MUST_USE int proto_session_get_rep_write(const proto_session_get_rep_t *self,
+                                               bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_session_get_rep_encode(const proto_session_get_rep_t *self);
 int proto_session_get_rep_read(proto_session_get_rep_t *self,
                                const bus_value_t *map,
                                bus_error_t *err);
@@ -427,11 +526,19 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_rename_req_t;
 
+#define PROTO_SESSION_RENAME_REQ_SESSION_ID_MAX 64
+#define PROTO_SESSION_RENAME_REQ_NAME_MAX       64
+
 void proto_session_rename_req_init(proto_session_rename_req_t *self);
 void proto_session_rename_req_clear(proto_session_rename_req_t *self);
-int proto_session_rename_req_write(const proto_session_rename_req_t *self,
-                                   bus_writer_t *writer);
-zframe_t *proto_session_rename_req_encode(const proto_session_rename_req_t *self);
+PROTO_MUST_USE int proto_session_rename_req_check(const proto_session_rename_req_t *self,
+                                                  bus_error_t *err);
+PROTO_MUST_USE int proto_session_rename_req_write(const proto_session_rename_req_t *self,
+                                                  bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *
+proto_session_rename_req_writer(const proto_session_rename_req_t *self, bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_session_rename_req_encode(const proto_session_rename_req_t *self);
 int proto_session_rename_req_read(proto_session_rename_req_t *self,
                                   const bus_value_t *map,
                                   bus_error_t *err);
@@ -453,9 +560,12 @@ typedef struct {
 
 void proto_session_rename_rep_init(proto_session_rename_rep_t *self);
 void proto_session_rename_rep_clear(proto_session_rename_rep_t *self);
-int proto_session_rename_rep_write(const proto_session_rename_rep_t *self,
-                                   bus_writer_t *writer);
-zframe_t *proto_session_rename_rep_encode(const proto_session_rename_rep_t *self);
+PROTO_MUST_USE int proto_session_rename_rep_check(const proto_session_rename_rep_t *self,
+                                                  bus_error_t *err);
+PROTO_MUST_USE int proto_session_rename_rep_write(const proto_session_rename_rep_t *self,
+                                                  bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_session_rename_rep_encode(const proto_session_rename_rep_t *self);
 int proto_session_rename_rep_read(proto_session_rename_rep_t *self,
                                   const bus_value_t *map,
                                   bus_error_t *err);
@@ -476,11 +586,18 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_restart_req_t;
 
+#define PROTO_SESSION_RESTART_REQ_SESSION_ID_MAX 64
+
 void proto_session_restart_req_init(proto_session_restart_req_t *self);
 void proto_session_restart_req_clear(proto_session_restart_req_t *self);
-int proto_session_restart_req_write(const proto_session_restart_req_t *self,
-                                    bus_writer_t *writer);
-zframe_t *proto_session_restart_req_encode(const proto_session_restart_req_t *self);
+PROTO_MUST_USE int proto_session_restart_req_check(const proto_session_restart_req_t *self,
+                                                   bus_error_t *err);
+PROTO_MUST_USE int proto_session_restart_req_write(const proto_session_restart_req_t *self,
+                                                   bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_session_restart_req_writer(const proto_session_restart_req_t *self,
+                                                              bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_session_restart_req_encode(const proto_session_restart_req_t *self);
 int proto_session_restart_req_read(proto_session_restart_req_t *self,
                                    const bus_value_t *map,
                                    bus_error_t *err);
@@ -503,9 +620,12 @@ typedef struct {
 
 void proto_session_restart_rep_init(proto_session_restart_rep_t *self);
 void proto_session_restart_rep_clear(proto_session_restart_rep_t *self);
-int proto_session_restart_rep_write(const proto_session_restart_rep_t *self,
-                                    bus_writer_t *writer);
-zframe_t *proto_session_restart_rep_encode(const proto_session_restart_rep_t *self);
+PROTO_MUST_USE int proto_session_restart_rep_check(const proto_session_restart_rep_t *self,
+                                                   bus_error_t *err);
+PROTO_MUST_USE int proto_session_restart_rep_write(const proto_session_restart_rep_t *self,
+                                                   bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_session_restart_rep_encode(const proto_session_restart_rep_t *self);
 int proto_session_restart_rep_read(proto_session_restart_rep_t *self,
                                    const bus_value_t *map,
                                    bus_error_t *err);
@@ -551,11 +671,25 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_list_req_t;
 
+#define PROTO_SESSION_LIST_REQ_ACCESS_KEY_MAX     64
+#define PROTO_SESSION_LIST_REQ_DOMAIN_NAME_MAX    64
+#define PROTO_SESSION_LIST_REQ_GROUP_ID_MAX       64
+#define PROTO_SESSION_LIST_REQ_STATUSES_MAX       512
+#define PROTO_SESSION_LIST_REQ_MOUNTED_FOLDER_MAX 64
+#define PROTO_SESSION_LIST_REQ_WHERE_MAX          65536
+#define PROTO_SESSION_LIST_REQ_ORDER_MAX          1024
+#define PROTO_SESSION_LIST_REQ_AFTER_ID_MAX       64
+
 void proto_session_list_req_init(proto_session_list_req_t *self);
 void proto_session_list_req_clear(proto_session_list_req_t *self);
-int proto_session_list_req_write(const proto_session_list_req_t *self,
-                                 bus_writer_t *writer);
-zframe_t *proto_session_list_req_encode(const proto_session_list_req_t *self);
+PROTO_MUST_USE int proto_session_list_req_check(const proto_session_list_req_t *self,
+                                                bus_error_t *err);
+PROTO_MUST_USE int proto_session_list_req_write(const proto_session_list_req_t *self,
+                                                bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *
+proto_session_list_req_writer(const proto_session_list_req_t *self, bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_session_list_req_encode(const proto_session_list_req_t *self);
 int proto_session_list_req_read(proto_session_list_req_t *self,
                                 const bus_value_t *map,
                                 bus_error_t *err);
@@ -582,9 +716,12 @@ typedef struct {
 
 void proto_session_list_rep_init(proto_session_list_rep_t *self);
 void proto_session_list_rep_clear(proto_session_list_rep_t *self);
-int proto_session_list_rep_write(const proto_session_list_rep_t *self,
-                                 bus_writer_t *writer);
-zframe_t *proto_session_list_rep_encode(const proto_session_list_rep_t *self);
+PROTO_MUST_USE int proto_session_list_rep_check(const proto_session_list_rep_t *self,
+                                                bus_error_t *err);
+PROTO_MUST_USE int proto_session_list_rep_write(const proto_session_list_rep_t *self,
+                                                bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_session_list_rep_encode(const proto_session_list_rep_t *self);
 int proto_session_list_rep_read(proto_session_list_rep_t *self,
                                 const bus_value_t *map,
                                 bus_error_t *err);

@@ -2,10 +2,9 @@
 /*  =========================================================================
     proto_storage - codecs of the storage domain
 
-    For each struct: file-static free, valid, write, read and print helpers
-    that nested values reuse, then the public functions of proto_storage.h
-    built on them. Reading and printing go through the shared runtime in
-    proto.c.
+    For each struct: file-static check, write, read and print helpers that
+    nested values reuse, then the public functions of proto_storage.h built on
+    them. Reading and printing go through the shared runtime in proto.c.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -16,19 +15,20 @@
 //  storage.volume
 
 static bool
-s_volume_valid(const proto_storage_volume_t *self)
+s_volume_check(const proto_storage_volume_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->name, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "name", self->name, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->host, PROTO_REQUIRED, 192))
+    if (!proto_check_str(ck, "host", self->host, PROTO_REQUIRED, 192))
         return false;
-    if (!proto_valid_str(self->backend, PROTO_REQUIRED, 32))
+    if (!proto_check_str(ck, "backend", self->backend, PROTO_REQUIRED, 32))
         return false;
-    if (!proto_valid_str(self->path, 0, 4096))
+    if (!proto_check_str(ck, "path", self->path, 0, 4096))
         return false;
-    if (!proto_valid_str(self->fs_type, 0, 32))
+    if (!proto_check_str(ck, "fs_type", self->fs_type, 0, 32))
         return false;
-    if (!proto_valid_strs(self->capabilities, self->capabilities_count, 16))
+    if (!proto_check_strs(ck, "capabilities", self->capabilities,
+                          self->capabilities_count, 16))
         return false;
     return true;
 }
@@ -116,11 +116,20 @@ proto_storage_volume_clear(proto_storage_volume_t *self)
 }
 
 int
+proto_storage_volume_check(const proto_storage_volume_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.volume", err);
+    return s_volume_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_volume_write(const proto_storage_volume_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_volume_valid(self))
+    if (proto_storage_volume_check(self, NULL) != BUS_OK)
         return -1;
     s_volume_write(self, writer);
     return 0;
@@ -176,15 +185,15 @@ proto_storage_volume_print(const proto_storage_volume_t *self)
 //  storage.folder
 
 static bool
-s_folder_valid(const proto_storage_folder_t *self)
+s_folder_check(const proto_storage_folder_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "id", self->id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->volume, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "volume", self->volume, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->host, 0, 192))
+    if (!proto_check_str(ck, "host", self->host, 0, 192))
         return false;
-    if (!proto_valid_str(self->state, PROTO_REQUIRED, 16))
+    if (!proto_check_str(ck, "state", self->state, PROTO_REQUIRED, 16))
         return false;
     return true;
 }
@@ -254,11 +263,20 @@ proto_storage_folder_clear(proto_storage_folder_t *self)
 }
 
 int
+proto_storage_folder_check(const proto_storage_folder_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.folder", err);
+    return s_folder_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_folder_write(const proto_storage_folder_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_folder_valid(self))
+    if (proto_storage_folder_check(self, NULL) != BUS_OK)
         return -1;
     s_folder_write(self, writer);
     return 0;
@@ -314,11 +332,11 @@ proto_storage_folder_print(const proto_storage_folder_t *self)
 //  storage.entry
 
 static bool
-s_entry_valid(const proto_storage_entry_t *self)
+s_entry_check(const proto_storage_entry_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->name, PROTO_REQUIRED, 255))
+    if (!proto_check_str(ck, "name", self->name, PROTO_REQUIRED, 255))
         return false;
-    if (!proto_valid_str(self->type, PROTO_REQUIRED, 16))
+    if (!proto_check_str(ck, "type", self->type, PROTO_REQUIRED, 16))
         return false;
     return true;
 }
@@ -381,11 +399,20 @@ proto_storage_entry_clear(proto_storage_entry_t *self)
 }
 
 int
+proto_storage_entry_check(const proto_storage_entry_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.entry", err);
+    return s_entry_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_entry_write(const proto_storage_entry_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_entry_valid(self))
+    if (proto_storage_entry_check(self, NULL) != BUS_OK)
         return -1;
     s_entry_write(self, writer);
     return 0;
@@ -441,11 +468,11 @@ proto_storage_entry_print(const proto_storage_entry_t *self)
 //  storage.result
 
 static bool
-s_result_valid(const proto_storage_result_t *self)
+s_result_check(const proto_storage_result_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->path, PROTO_REQUIRED, 4096))
+    if (!proto_check_str(ck, "path", self->path, PROTO_REQUIRED, 4096))
         return false;
-    if (!proto_valid_str(self->detail, 0, 512))
+    if (!proto_check_str(ck, "detail", self->detail, 0, 512))
         return false;
     return true;
 }
@@ -502,11 +529,20 @@ proto_storage_result_clear(proto_storage_result_t *self)
 }
 
 int
+proto_storage_result_check(const proto_storage_result_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.result", err);
+    return s_result_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_result_write(const proto_storage_result_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_result_valid(self))
+    if (proto_storage_result_check(self, NULL) != BUS_OK)
         return -1;
     s_result_write(self, writer);
     return 0;
@@ -562,9 +598,10 @@ proto_storage_result_print(const proto_storage_result_t *self)
 //  storage.volumes request
 
 static bool
-s_volumes_req_valid(const proto_storage_volumes_req_t *self)
+s_volumes_req_check(const proto_storage_volumes_req_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -605,15 +642,40 @@ proto_storage_volumes_req_clear(proto_storage_volumes_req_t *self)
 }
 
 int
+proto_storage_volumes_req_check(const proto_storage_volumes_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.volumes request", err);
+    return s_volumes_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_volumes_req_write(const proto_storage_volumes_req_t *self,
                                 bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_volumes_req_valid(self))
+    if (proto_storage_volumes_req_check(self, NULL) != BUS_OK)
         return -1;
     s_volumes_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_storage_volumes_req_writer(const proto_storage_volumes_req_t *self,
+                                 bus_error_t *err)
+{
+    assert(self);
+    if (proto_storage_volumes_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "storage.volumes request: out of memory");
+        return NULL;
+    }
+    s_volumes_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -666,17 +728,20 @@ proto_storage_volumes_req_print(const proto_storage_volumes_req_t *self)
 //  storage.volumes reply
 
 static bool
-s_volumes_rep_valid(const proto_storage_volumes_rep_t *self)
+s_volumes_rep_check(const proto_storage_volumes_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->proxy, PROTO_REQUIRED, 128))
+    if (!proto_check_str(ck, "proxy", self->proxy, PROTO_REQUIRED, 128))
         return false;
-    if (!proto_valid_str(self->url, 0, 512))
+    if (!proto_check_str(ck, "url", self->url, 0, 512))
         return false;
-    if (!proto_valid_count(self->volumes, self->volumes_count, 256))
+    if (!proto_check_count(ck, "volumes", self->volumes, self->volumes_count, 256))
         return false;
-    for (size_t i = 0; i < self->volumes_count; i++)
-        if (!s_volume_valid(&self->volumes[i]))
+    for (size_t i = 0; i < self->volumes_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "volumes", i);
+        if (!s_volume_check(&self->volumes[i], &item))
             return false;
+    }
     return true;
 }
 
@@ -730,12 +795,21 @@ proto_storage_volumes_rep_clear(proto_storage_volumes_rep_t *self)
 }
 
 int
+proto_storage_volumes_rep_check(const proto_storage_volumes_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.volumes reply", err);
+    return s_volumes_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_volumes_rep_write(const proto_storage_volumes_rep_t *self,
                                 bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_volumes_rep_valid(self))
+    if (proto_storage_volumes_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_volumes_rep_write(self, writer);
     return 0;
@@ -791,11 +865,12 @@ proto_storage_volumes_rep_print(const proto_storage_volumes_rep_t *self)
 //  storage.folder.create request
 
 static bool
-s_folder_create_req_valid(const proto_storage_folder_create_req_t *self)
+s_folder_create_req_check(const proto_storage_folder_create_req_t *self,
+                          proto_check_t *ck)
 {
-    if (!proto_valid_str(self->volume, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "volume", self->volume, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "id", self->id, PROTO_REQUIRED, 64))
         return false;
     return true;
 }
@@ -843,15 +918,41 @@ proto_storage_folder_create_req_clear(proto_storage_folder_create_req_t *self)
 }
 
 int
+proto_storage_folder_create_req_check(const proto_storage_folder_create_req_t *self,
+                                      bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.folder.create request", err);
+    return s_folder_create_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_folder_create_req_write(const proto_storage_folder_create_req_t *self,
                                       bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_folder_create_req_valid(self))
+    if (proto_storage_folder_create_req_check(self, NULL) != BUS_OK)
         return -1;
     s_folder_create_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_storage_folder_create_req_writer(const proto_storage_folder_create_req_t *self,
+                                       bus_error_t *err)
+{
+    assert(self);
+    if (proto_storage_folder_create_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "storage.folder.create request: out of memory");
+        return NULL;
+    }
+    s_folder_create_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -904,9 +1005,12 @@ proto_storage_folder_create_req_print(const proto_storage_folder_create_req_t *s
 //  storage.folder.create reply
 
 static bool
-s_folder_create_rep_valid(const proto_storage_folder_create_rep_t *self)
+s_folder_create_rep_check(const proto_storage_folder_create_rep_t *self,
+                          proto_check_t *ck)
 {
-    if (!s_folder_valid(&self->folder))
+    proto_check_t sub;
+    proto_check_enter(ck, &sub, "folder", PROTO_NO_INDEX);
+    if (!s_folder_check(&self->folder, &sub))
         return false;
     return true;
 }
@@ -955,12 +1059,22 @@ proto_storage_folder_create_rep_clear(proto_storage_folder_create_rep_t *self)
 }
 
 int
+proto_storage_folder_create_rep_check(const proto_storage_folder_create_rep_t *self,
+                                      bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.folder.create reply", err);
+    return s_folder_create_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_folder_create_rep_write(const proto_storage_folder_create_rep_t *self,
                                       bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_folder_create_rep_valid(self))
+    if (proto_storage_folder_create_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_folder_create_rep_write(self, writer);
     return 0;
@@ -1016,11 +1130,12 @@ proto_storage_folder_create_rep_print(const proto_storage_folder_create_rep_t *s
 //  storage.folder.delete request
 
 static bool
-s_folder_delete_req_valid(const proto_storage_folder_delete_req_t *self)
+s_folder_delete_req_check(const proto_storage_folder_delete_req_t *self,
+                          proto_check_t *ck)
 {
-    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "id", self->id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->volume, 0, 64))
+    if (!proto_check_str(ck, "volume", self->volume, 0, 64))
         return false;
     return true;
 }
@@ -1068,15 +1183,41 @@ proto_storage_folder_delete_req_clear(proto_storage_folder_delete_req_t *self)
 }
 
 int
+proto_storage_folder_delete_req_check(const proto_storage_folder_delete_req_t *self,
+                                      bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.folder.delete request", err);
+    return s_folder_delete_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_folder_delete_req_write(const proto_storage_folder_delete_req_t *self,
                                       bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_folder_delete_req_valid(self))
+    if (proto_storage_folder_delete_req_check(self, NULL) != BUS_OK)
         return -1;
     s_folder_delete_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_storage_folder_delete_req_writer(const proto_storage_folder_delete_req_t *self,
+                                       bus_error_t *err)
+{
+    assert(self);
+    if (proto_storage_folder_delete_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "storage.folder.delete request: out of memory");
+        return NULL;
+    }
+    s_folder_delete_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -1129,9 +1270,11 @@ proto_storage_folder_delete_req_print(const proto_storage_folder_delete_req_t *s
 //  storage.folder.delete reply
 
 static bool
-s_folder_delete_rep_valid(const proto_storage_folder_delete_rep_t *self)
+s_folder_delete_rep_check(const proto_storage_folder_delete_rep_t *self,
+                          proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -1174,12 +1317,22 @@ proto_storage_folder_delete_rep_clear(proto_storage_folder_delete_rep_t *self)
 }
 
 int
+proto_storage_folder_delete_rep_check(const proto_storage_folder_delete_rep_t *self,
+                                      bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.folder.delete reply", err);
+    return s_folder_delete_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_folder_delete_rep_write(const proto_storage_folder_delete_rep_t *self,
                                       bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_folder_delete_rep_valid(self))
+    if (proto_storage_folder_delete_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_folder_delete_rep_write(self, writer);
     return 0;
@@ -1235,15 +1388,15 @@ proto_storage_folder_delete_rep_print(const proto_storage_folder_delete_rep_t *s
 //  storage.folder.clone request
 
 static bool
-s_folder_clone_req_valid(const proto_storage_folder_clone_req_t *self)
+s_folder_clone_req_check(const proto_storage_folder_clone_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "id", self->id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->volume, 0, 64))
+    if (!proto_check_str(ck, "volume", self->volume, 0, 64))
         return false;
-    if (!proto_valid_str(self->target_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "target_id", self->target_id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->target_volume, 0, 64))
+    if (!proto_check_str(ck, "target_volume", self->target_volume, 0, 64))
         return false;
     return true;
 }
@@ -1301,15 +1454,41 @@ proto_storage_folder_clone_req_clear(proto_storage_folder_clone_req_t *self)
 }
 
 int
+proto_storage_folder_clone_req_check(const proto_storage_folder_clone_req_t *self,
+                                     bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.folder.clone request", err);
+    return s_folder_clone_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_folder_clone_req_write(const proto_storage_folder_clone_req_t *self,
                                      bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_folder_clone_req_valid(self))
+    if (proto_storage_folder_clone_req_check(self, NULL) != BUS_OK)
         return -1;
     s_folder_clone_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_storage_folder_clone_req_writer(const proto_storage_folder_clone_req_t *self,
+                                      bus_error_t *err)
+{
+    assert(self);
+    if (proto_storage_folder_clone_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "storage.folder.clone request: out of memory");
+        return NULL;
+    }
+    s_folder_clone_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -1362,9 +1541,11 @@ proto_storage_folder_clone_req_print(const proto_storage_folder_clone_req_t *sel
 //  storage.folder.clone reply
 
 static bool
-s_folder_clone_rep_valid(const proto_storage_folder_clone_rep_t *self)
+s_folder_clone_rep_check(const proto_storage_folder_clone_rep_t *self, proto_check_t *ck)
 {
-    if (!s_folder_valid(&self->folder))
+    proto_check_t sub;
+    proto_check_enter(ck, &sub, "folder", PROTO_NO_INDEX);
+    if (!s_folder_check(&self->folder, &sub))
         return false;
     return true;
 }
@@ -1412,12 +1593,22 @@ proto_storage_folder_clone_rep_clear(proto_storage_folder_clone_rep_t *self)
 }
 
 int
+proto_storage_folder_clone_rep_check(const proto_storage_folder_clone_rep_t *self,
+                                     bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.folder.clone reply", err);
+    return s_folder_clone_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_folder_clone_rep_write(const proto_storage_folder_clone_rep_t *self,
                                      bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_folder_clone_rep_valid(self))
+    if (proto_storage_folder_clone_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_folder_clone_rep_write(self, writer);
     return 0;
@@ -1473,11 +1664,11 @@ proto_storage_folder_clone_rep_print(const proto_storage_folder_clone_rep_t *sel
 //  storage.folder.usage request
 
 static bool
-s_folder_usage_req_valid(const proto_storage_folder_usage_req_t *self)
+s_folder_usage_req_check(const proto_storage_folder_usage_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "id", self->id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->volume, 0, 64))
+    if (!proto_check_str(ck, "volume", self->volume, 0, 64))
         return false;
     return true;
 }
@@ -1527,15 +1718,41 @@ proto_storage_folder_usage_req_clear(proto_storage_folder_usage_req_t *self)
 }
 
 int
+proto_storage_folder_usage_req_check(const proto_storage_folder_usage_req_t *self,
+                                     bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.folder.usage request", err);
+    return s_folder_usage_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_folder_usage_req_write(const proto_storage_folder_usage_req_t *self,
                                      bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_folder_usage_req_valid(self))
+    if (proto_storage_folder_usage_req_check(self, NULL) != BUS_OK)
         return -1;
     s_folder_usage_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_storage_folder_usage_req_writer(const proto_storage_folder_usage_req_t *self,
+                                      bus_error_t *err)
+{
+    assert(self);
+    if (proto_storage_folder_usage_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "storage.folder.usage request: out of memory");
+        return NULL;
+    }
+    s_folder_usage_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -1588,9 +1805,11 @@ proto_storage_folder_usage_req_print(const proto_storage_folder_usage_req_t *sel
 //  storage.folder.usage reply
 
 static bool
-s_folder_usage_rep_valid(const proto_storage_folder_usage_rep_t *self)
+s_folder_usage_rep_check(const proto_storage_folder_usage_rep_t *self, proto_check_t *ck)
 {
-    if (!s_folder_valid(&self->folder))
+    proto_check_t sub;
+    proto_check_enter(ck, &sub, "folder", PROTO_NO_INDEX);
+    if (!s_folder_check(&self->folder, &sub))
         return false;
     return true;
 }
@@ -1638,12 +1857,22 @@ proto_storage_folder_usage_rep_clear(proto_storage_folder_usage_rep_t *self)
 }
 
 int
+proto_storage_folder_usage_rep_check(const proto_storage_folder_usage_rep_t *self,
+                                     bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.folder.usage reply", err);
+    return s_folder_usage_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_folder_usage_rep_write(const proto_storage_folder_usage_rep_t *self,
                                      bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_folder_usage_rep_valid(self))
+    if (proto_storage_folder_usage_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_folder_usage_rep_write(self, writer);
     return 0;
@@ -1699,11 +1928,11 @@ proto_storage_folder_usage_rep_print(const proto_storage_folder_usage_rep_t *sel
 //  storage.folder.quota request
 
 static bool
-s_folder_quota_req_valid(const proto_storage_folder_quota_req_t *self)
+s_folder_quota_req_check(const proto_storage_folder_quota_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "id", self->id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->volume, 0, 64))
+    if (!proto_check_str(ck, "volume", self->volume, 0, 64))
         return false;
     return true;
 }
@@ -1753,15 +1982,41 @@ proto_storage_folder_quota_req_clear(proto_storage_folder_quota_req_t *self)
 }
 
 int
+proto_storage_folder_quota_req_check(const proto_storage_folder_quota_req_t *self,
+                                     bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.folder.quota request", err);
+    return s_folder_quota_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_folder_quota_req_write(const proto_storage_folder_quota_req_t *self,
                                      bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_folder_quota_req_valid(self))
+    if (proto_storage_folder_quota_req_check(self, NULL) != BUS_OK)
         return -1;
     s_folder_quota_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_storage_folder_quota_req_writer(const proto_storage_folder_quota_req_t *self,
+                                      bus_error_t *err)
+{
+    assert(self);
+    if (proto_storage_folder_quota_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "storage.folder.quota request: out of memory");
+        return NULL;
+    }
+    s_folder_quota_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -1814,9 +2069,11 @@ proto_storage_folder_quota_req_print(const proto_storage_folder_quota_req_t *sel
 //  storage.folder.quota reply
 
 static bool
-s_folder_quota_rep_valid(const proto_storage_folder_quota_rep_t *self)
+s_folder_quota_rep_check(const proto_storage_folder_quota_rep_t *self, proto_check_t *ck)
 {
-    if (!s_folder_valid(&self->folder))
+    proto_check_t sub;
+    proto_check_enter(ck, &sub, "folder", PROTO_NO_INDEX);
+    if (!s_folder_check(&self->folder, &sub))
         return false;
     return true;
 }
@@ -1864,12 +2121,22 @@ proto_storage_folder_quota_rep_clear(proto_storage_folder_quota_rep_t *self)
 }
 
 int
+proto_storage_folder_quota_rep_check(const proto_storage_folder_quota_rep_t *self,
+                                     bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.folder.quota reply", err);
+    return s_folder_quota_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_folder_quota_rep_write(const proto_storage_folder_quota_rep_t *self,
                                      bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_folder_quota_rep_valid(self))
+    if (proto_storage_folder_quota_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_folder_quota_rep_write(self, writer);
     return 0;
@@ -1925,11 +2192,12 @@ proto_storage_folder_quota_rep_print(const proto_storage_folder_quota_rep_t *sel
 //  storage.folder.mount_path request
 
 static bool
-s_folder_mount_path_req_valid(const proto_storage_folder_mount_path_req_t *self)
+s_folder_mount_path_req_check(const proto_storage_folder_mount_path_req_t *self,
+                              proto_check_t *ck)
 {
-    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "id", self->id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->volume, 0, 64))
+    if (!proto_check_str(ck, "volume", self->volume, 0, 64))
         return false;
     return true;
 }
@@ -1977,15 +2245,41 @@ proto_storage_folder_mount_path_req_clear(proto_storage_folder_mount_path_req_t 
 }
 
 int
+proto_storage_folder_mount_path_req_check(const proto_storage_folder_mount_path_req_t *self,
+                                          bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.folder.mount_path request", err);
+    return s_folder_mount_path_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_folder_mount_path_req_write(const proto_storage_folder_mount_path_req_t *self,
                                           bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_folder_mount_path_req_valid(self))
+    if (proto_storage_folder_mount_path_req_check(self, NULL) != BUS_OK)
         return -1;
     s_folder_mount_path_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_storage_folder_mount_path_req_writer(const proto_storage_folder_mount_path_req_t *self,
+                                           bus_error_t *err)
+{
+    assert(self);
+    if (proto_storage_folder_mount_path_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "storage.folder.mount_path request: out of memory");
+        return NULL;
+    }
+    s_folder_mount_path_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -2038,13 +2332,14 @@ proto_storage_folder_mount_path_req_print(const proto_storage_folder_mount_path_
 //  storage.folder.mount_path reply
 
 static bool
-s_folder_mount_path_rep_valid(const proto_storage_folder_mount_path_rep_t *self)
+s_folder_mount_path_rep_check(const proto_storage_folder_mount_path_rep_t *self,
+                              proto_check_t *ck)
 {
-    if (!proto_valid_str(self->path, PROTO_REQUIRED, 4096))
+    if (!proto_check_str(ck, "path", self->path, PROTO_REQUIRED, 4096))
         return false;
-    if (!proto_valid_str(self->host, 0, 192))
+    if (!proto_check_str(ck, "host", self->host, 0, 192))
         return false;
-    if (!proto_valid_str(self->backend, 0, 32))
+    if (!proto_check_str(ck, "backend", self->backend, 0, 32))
         return false;
     return true;
 }
@@ -2097,12 +2392,22 @@ proto_storage_folder_mount_path_rep_clear(proto_storage_folder_mount_path_rep_t 
 }
 
 int
+proto_storage_folder_mount_path_rep_check(const proto_storage_folder_mount_path_rep_t *self,
+                                          bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.folder.mount_path reply", err);
+    return s_folder_mount_path_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_folder_mount_path_rep_write(const proto_storage_folder_mount_path_rep_t *self,
                                           bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_folder_mount_path_rep_valid(self))
+    if (proto_storage_folder_mount_path_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_folder_mount_path_rep_write(self, writer);
     return 0;
@@ -2158,17 +2463,17 @@ proto_storage_folder_mount_path_rep_print(const proto_storage_folder_mount_path_
 //  storage.files.list request
 
 static bool
-s_files_list_req_valid(const proto_storage_files_list_req_t *self)
+s_files_list_req_check(const proto_storage_files_list_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "id", self->id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->volume, 0, 64))
+    if (!proto_check_str(ck, "volume", self->volume, 0, 64))
         return false;
-    if (!proto_valid_str(self->path, 0, 4096))
+    if (!proto_check_str(ck, "path", self->path, 0, 4096))
         return false;
-    if (!proto_valid_str(self->cursor, 0, 255))
+    if (!proto_check_str(ck, "cursor", self->cursor, 0, 255))
         return false;
-    if (self->limit > 100000)
+    if (!proto_check_uint(ck, "limit", self->limit, 100000))
         return false;
     return true;
 }
@@ -2227,15 +2532,41 @@ proto_storage_files_list_req_clear(proto_storage_files_list_req_t *self)
 }
 
 int
+proto_storage_files_list_req_check(const proto_storage_files_list_req_t *self,
+                                   bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.files.list request", err);
+    return s_files_list_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_files_list_req_write(const proto_storage_files_list_req_t *self,
                                    bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_files_list_req_valid(self))
+    if (proto_storage_files_list_req_check(self, NULL) != BUS_OK)
         return -1;
     s_files_list_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_storage_files_list_req_writer(const proto_storage_files_list_req_t *self,
+                                    bus_error_t *err)
+{
+    assert(self);
+    if (proto_storage_files_list_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "storage.files.list request: out of memory");
+        return NULL;
+    }
+    s_files_list_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -2288,14 +2619,17 @@ proto_storage_files_list_req_print(const proto_storage_files_list_req_t *self)
 //  storage.files.list reply
 
 static bool
-s_files_list_rep_valid(const proto_storage_files_list_rep_t *self)
+s_files_list_rep_check(const proto_storage_files_list_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_count(self->entries, self->entries_count, 100000))
+    if (!proto_check_count(ck, "entries", self->entries, self->entries_count, 100000))
         return false;
-    for (size_t i = 0; i < self->entries_count; i++)
-        if (!s_entry_valid(&self->entries[i]))
+    for (size_t i = 0; i < self->entries_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "entries", i);
+        if (!s_entry_check(&self->entries[i], &item))
             return false;
-    if (!proto_valid_str(self->cursor, 0, 255))
+    }
+    if (!proto_check_str(ck, "cursor", self->cursor, 0, 255))
         return false;
     return true;
 }
@@ -2353,12 +2687,22 @@ proto_storage_files_list_rep_clear(proto_storage_files_list_rep_t *self)
 }
 
 int
+proto_storage_files_list_rep_check(const proto_storage_files_list_rep_t *self,
+                                   bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.files.list reply", err);
+    return s_files_list_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_files_list_rep_write(const proto_storage_files_list_rep_t *self,
                                    bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_files_list_rep_valid(self))
+    if (proto_storage_files_list_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_files_list_rep_write(self, writer);
     return 0;
@@ -2414,13 +2758,13 @@ proto_storage_files_list_rep_print(const proto_storage_files_list_rep_t *self)
 //  storage.files.mkdir request
 
 static bool
-s_files_mkdir_req_valid(const proto_storage_files_mkdir_req_t *self)
+s_files_mkdir_req_check(const proto_storage_files_mkdir_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "id", self->id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->volume, 0, 64))
+    if (!proto_check_str(ck, "volume", self->volume, 0, 64))
         return false;
-    if (!proto_valid_strs(self->paths, self->paths_count, 50))
+    if (!proto_check_strs(ck, "paths", self->paths, self->paths_count, 50))
         return false;
     return true;
 }
@@ -2477,15 +2821,41 @@ proto_storage_files_mkdir_req_clear(proto_storage_files_mkdir_req_t *self)
 }
 
 int
+proto_storage_files_mkdir_req_check(const proto_storage_files_mkdir_req_t *self,
+                                    bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.files.mkdir request", err);
+    return s_files_mkdir_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_files_mkdir_req_write(const proto_storage_files_mkdir_req_t *self,
                                     bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_files_mkdir_req_valid(self))
+    if (proto_storage_files_mkdir_req_check(self, NULL) != BUS_OK)
         return -1;
     s_files_mkdir_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_storage_files_mkdir_req_writer(const proto_storage_files_mkdir_req_t *self,
+                                     bus_error_t *err)
+{
+    assert(self);
+    if (proto_storage_files_mkdir_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "storage.files.mkdir request: out of memory");
+        return NULL;
+    }
+    s_files_mkdir_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -2538,13 +2908,16 @@ proto_storage_files_mkdir_req_print(const proto_storage_files_mkdir_req_t *self)
 //  storage.files.mkdir reply
 
 static bool
-s_files_mkdir_rep_valid(const proto_storage_files_mkdir_rep_t *self)
+s_files_mkdir_rep_check(const proto_storage_files_mkdir_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_count(self->results, self->results_count, 50))
+    if (!proto_check_count(ck, "results", self->results, self->results_count, 50))
         return false;
-    for (size_t i = 0; i < self->results_count; i++)
-        if (!s_result_valid(&self->results[i]))
+    for (size_t i = 0; i < self->results_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "results", i);
+        if (!s_result_check(&self->results[i], &item))
             return false;
+    }
     return true;
 }
 
@@ -2590,12 +2963,22 @@ proto_storage_files_mkdir_rep_clear(proto_storage_files_mkdir_rep_t *self)
 }
 
 int
+proto_storage_files_mkdir_rep_check(const proto_storage_files_mkdir_rep_t *self,
+                                    bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.files.mkdir reply", err);
+    return s_files_mkdir_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_files_mkdir_rep_write(const proto_storage_files_mkdir_rep_t *self,
                                     bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_files_mkdir_rep_valid(self))
+    if (proto_storage_files_mkdir_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_files_mkdir_rep_write(self, writer);
     return 0;
@@ -2651,15 +3034,15 @@ proto_storage_files_mkdir_rep_print(const proto_storage_files_mkdir_rep_t *self)
 //  storage.files.rename request
 
 static bool
-s_files_rename_req_valid(const proto_storage_files_rename_req_t *self)
+s_files_rename_req_check(const proto_storage_files_rename_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "id", self->id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->volume, 0, 64))
+    if (!proto_check_str(ck, "volume", self->volume, 0, 64))
         return false;
-    if (!proto_valid_str(self->path, PROTO_REQUIRED, 4096))
+    if (!proto_check_str(ck, "path", self->path, PROTO_REQUIRED, 4096))
         return false;
-    if (!proto_valid_str(self->new_name, PROTO_REQUIRED, 255))
+    if (!proto_check_str(ck, "new_name", self->new_name, PROTO_REQUIRED, 255))
         return false;
     return true;
 }
@@ -2712,15 +3095,41 @@ proto_storage_files_rename_req_clear(proto_storage_files_rename_req_t *self)
 }
 
 int
+proto_storage_files_rename_req_check(const proto_storage_files_rename_req_t *self,
+                                     bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.files.rename request", err);
+    return s_files_rename_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_files_rename_req_write(const proto_storage_files_rename_req_t *self,
                                      bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_files_rename_req_valid(self))
+    if (proto_storage_files_rename_req_check(self, NULL) != BUS_OK)
         return -1;
     s_files_rename_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_storage_files_rename_req_writer(const proto_storage_files_rename_req_t *self,
+                                      bus_error_t *err)
+{
+    assert(self);
+    if (proto_storage_files_rename_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "storage.files.rename request: out of memory");
+        return NULL;
+    }
+    s_files_rename_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -2773,9 +3182,10 @@ proto_storage_files_rename_req_print(const proto_storage_files_rename_req_t *sel
 //  storage.files.rename reply
 
 static bool
-s_files_rename_rep_valid(const proto_storage_files_rename_rep_t *self)
+s_files_rename_rep_check(const proto_storage_files_rename_rep_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -2817,12 +3227,22 @@ proto_storage_files_rename_rep_clear(proto_storage_files_rename_rep_t *self)
 }
 
 int
+proto_storage_files_rename_rep_check(const proto_storage_files_rename_rep_t *self,
+                                     bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.files.rename reply", err);
+    return s_files_rename_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_files_rename_rep_write(const proto_storage_files_rename_rep_t *self,
                                      bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_files_rename_rep_valid(self))
+    if (proto_storage_files_rename_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_files_rename_rep_write(self, writer);
     return 0;
@@ -2878,15 +3298,15 @@ proto_storage_files_rename_rep_print(const proto_storage_files_rename_rep_t *sel
 //  storage.files.move request
 
 static bool
-s_files_move_req_valid(const proto_storage_files_move_req_t *self)
+s_files_move_req_check(const proto_storage_files_move_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "id", self->id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->volume, 0, 64))
+    if (!proto_check_str(ck, "volume", self->volume, 0, 64))
         return false;
-    if (!proto_valid_str(self->src, PROTO_REQUIRED, 4096))
+    if (!proto_check_str(ck, "src", self->src, PROTO_REQUIRED, 4096))
         return false;
-    if (!proto_valid_str(self->dst, PROTO_REQUIRED, 4096))
+    if (!proto_check_str(ck, "dst", self->dst, PROTO_REQUIRED, 4096))
         return false;
     return true;
 }
@@ -2938,15 +3358,41 @@ proto_storage_files_move_req_clear(proto_storage_files_move_req_t *self)
 }
 
 int
+proto_storage_files_move_req_check(const proto_storage_files_move_req_t *self,
+                                   bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.files.move request", err);
+    return s_files_move_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_files_move_req_write(const proto_storage_files_move_req_t *self,
                                    bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_files_move_req_valid(self))
+    if (proto_storage_files_move_req_check(self, NULL) != BUS_OK)
         return -1;
     s_files_move_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_storage_files_move_req_writer(const proto_storage_files_move_req_t *self,
+                                    bus_error_t *err)
+{
+    assert(self);
+    if (proto_storage_files_move_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "storage.files.move request: out of memory");
+        return NULL;
+    }
+    s_files_move_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -2999,9 +3445,10 @@ proto_storage_files_move_req_print(const proto_storage_files_move_req_t *self)
 //  storage.files.move reply
 
 static bool
-s_files_move_rep_valid(const proto_storage_files_move_rep_t *self)
+s_files_move_rep_check(const proto_storage_files_move_rep_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -3042,12 +3489,22 @@ proto_storage_files_move_rep_clear(proto_storage_files_move_rep_t *self)
 }
 
 int
+proto_storage_files_move_rep_check(const proto_storage_files_move_rep_t *self,
+                                   bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.files.move reply", err);
+    return s_files_move_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_files_move_rep_write(const proto_storage_files_move_rep_t *self,
                                    bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_files_move_rep_valid(self))
+    if (proto_storage_files_move_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_files_move_rep_write(self, writer);
     return 0;
@@ -3103,13 +3560,13 @@ proto_storage_files_move_rep_print(const proto_storage_files_move_rep_t *self)
 //  storage.files.delete request
 
 static bool
-s_files_delete_req_valid(const proto_storage_files_delete_req_t *self)
+s_files_delete_req_check(const proto_storage_files_delete_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "id", self->id, PROTO_REQUIRED, 64))
         return false;
-    if (!proto_valid_str(self->volume, 0, 64))
+    if (!proto_check_str(ck, "volume", self->volume, 0, 64))
         return false;
-    if (!proto_valid_strs(self->paths, self->paths_count, 10000))
+    if (!proto_check_strs(ck, "paths", self->paths, self->paths_count, 10000))
         return false;
     return true;
 }
@@ -3164,15 +3621,41 @@ proto_storage_files_delete_req_clear(proto_storage_files_delete_req_t *self)
 }
 
 int
+proto_storage_files_delete_req_check(const proto_storage_files_delete_req_t *self,
+                                     bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.files.delete request", err);
+    return s_files_delete_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_files_delete_req_write(const proto_storage_files_delete_req_t *self,
                                      bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_files_delete_req_valid(self))
+    if (proto_storage_files_delete_req_check(self, NULL) != BUS_OK)
         return -1;
     s_files_delete_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_storage_files_delete_req_writer(const proto_storage_files_delete_req_t *self,
+                                      bus_error_t *err)
+{
+    assert(self);
+    if (proto_storage_files_delete_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "storage.files.delete request: out of memory");
+        return NULL;
+    }
+    s_files_delete_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -3225,9 +3708,10 @@ proto_storage_files_delete_req_print(const proto_storage_files_delete_req_t *sel
 //  storage.files.delete reply
 
 static bool
-s_files_delete_rep_valid(const proto_storage_files_delete_rep_t *self)
+s_files_delete_rep_check(const proto_storage_files_delete_rep_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -3269,12 +3753,22 @@ proto_storage_files_delete_rep_clear(proto_storage_files_delete_rep_t *self)
 }
 
 int
+proto_storage_files_delete_rep_check(const proto_storage_files_delete_rep_t *self,
+                                     bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.files.delete reply", err);
+    return s_files_delete_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_storage_files_delete_rep_write(const proto_storage_files_delete_rep_t *self,
                                      bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_files_delete_rep_valid(self))
+    if (proto_storage_files_delete_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_files_delete_rep_write(self, writer);
     return 0;

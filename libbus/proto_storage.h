@@ -5,7 +5,8 @@
 
     Structs and codecs of the storage domain. Included by proto.h: include
     bus.h, not this file. proto.h documents the functions every struct type T
-    has (init, clear, write, encode, read, decode, print).
+    has (init, clear, check, write, writer for requests, encode, read, decode,
+    print).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -57,12 +58,20 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_volume_t;
 
+#define PROTO_STORAGE_VOLUME_NAME_MAX         64
+#define PROTO_STORAGE_VOLUME_HOST_MAX         192
+#define PROTO_STORAGE_VOLUME_BACKEND_MAX      32
+#define PROTO_STORAGE_VOLUME_PATH_MAX         4096
+#define PROTO_STORAGE_VOLUME_FS_TYPE_MAX      32
 #define PROTO_STORAGE_VOLUME_CAPABILITIES_MAX 16
 
 void proto_storage_volume_init(proto_storage_volume_t *self);
 void proto_storage_volume_clear(proto_storage_volume_t *self);
-int proto_storage_volume_write(const proto_storage_volume_t *self, bus_writer_t *writer);
-zframe_t *proto_storage_volume_encode(const proto_storage_volume_t *self);
+PROTO_MUST_USE int proto_storage_volume_check(const proto_storage_volume_t *self,
+                                              bus_error_t *err);
+PROTO_MUST_USE int proto_storage_volume_write(const proto_storage_volume_t *self,
+                                              bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_storage_volume_encode(const proto_storage_volume_t *self);
 int proto_storage_volume_read(proto_storage_volume_t *self,
                               const bus_value_t *map,
                               bus_error_t *err);
@@ -101,10 +110,18 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_folder_t;
 
+#define PROTO_STORAGE_FOLDER_ID_MAX     64
+#define PROTO_STORAGE_FOLDER_VOLUME_MAX 64
+#define PROTO_STORAGE_FOLDER_HOST_MAX   192
+#define PROTO_STORAGE_FOLDER_STATE_MAX  16
+
 void proto_storage_folder_init(proto_storage_folder_t *self);
 void proto_storage_folder_clear(proto_storage_folder_t *self);
-int proto_storage_folder_write(const proto_storage_folder_t *self, bus_writer_t *writer);
-zframe_t *proto_storage_folder_encode(const proto_storage_folder_t *self);
+PROTO_MUST_USE int proto_storage_folder_check(const proto_storage_folder_t *self,
+                                              bus_error_t *err);
+PROTO_MUST_USE int proto_storage_folder_write(const proto_storage_folder_t *self,
+                                              bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_storage_folder_encode(const proto_storage_folder_t *self);
 int proto_storage_folder_read(proto_storage_folder_t *self,
                               const bus_value_t *map,
                               bus_error_t *err);
@@ -135,10 +152,16 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_entry_t;
 
+#define PROTO_STORAGE_ENTRY_NAME_MAX 255
+#define PROTO_STORAGE_ENTRY_TYPE_MAX 16
+
 void proto_storage_entry_init(proto_storage_entry_t *self);
 void proto_storage_entry_clear(proto_storage_entry_t *self);
-int proto_storage_entry_write(const proto_storage_entry_t *self, bus_writer_t *writer);
-zframe_t *proto_storage_entry_encode(const proto_storage_entry_t *self);
+PROTO_MUST_USE int proto_storage_entry_check(const proto_storage_entry_t *self,
+                                             bus_error_t *err);
+PROTO_MUST_USE int proto_storage_entry_write(const proto_storage_entry_t *self,
+                                             bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_storage_entry_encode(const proto_storage_entry_t *self);
 int proto_storage_entry_read(proto_storage_entry_t *self,
                              const bus_value_t *map,
                              bus_error_t *err);
@@ -162,10 +185,16 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_result_t;
 
+#define PROTO_STORAGE_RESULT_PATH_MAX   4096
+#define PROTO_STORAGE_RESULT_DETAIL_MAX 512
+
 void proto_storage_result_init(proto_storage_result_t *self);
 void proto_storage_result_clear(proto_storage_result_t *self);
-int proto_storage_result_write(const proto_storage_result_t *self, bus_writer_t *writer);
-zframe_t *proto_storage_result_encode(const proto_storage_result_t *self);
+PROTO_MUST_USE int proto_storage_result_check(const proto_storage_result_t *self,
+                                              bus_error_t *err);
+PROTO_MUST_USE int proto_storage_result_write(const proto_storage_result_t *self,
+                                              bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_storage_result_encode(const proto_storage_result_t *self);
 int proto_storage_result_read(proto_storage_result_t *self,
                               const bus_value_t *map,
                               bus_error_t *err);
@@ -185,9 +214,14 @@ typedef struct {
 
 void proto_storage_volumes_req_init(proto_storage_volumes_req_t *self);
 void proto_storage_volumes_req_clear(proto_storage_volumes_req_t *self);
-int proto_storage_volumes_req_write(const proto_storage_volumes_req_t *self,
-                                    bus_writer_t *writer);
-zframe_t *proto_storage_volumes_req_encode(const proto_storage_volumes_req_t *self);
+PROTO_MUST_USE int proto_storage_volumes_req_check(const proto_storage_volumes_req_t *self,
+                                                   bus_error_t *err);
+PROTO_MUST_USE int proto_storage_volumes_req_write(const proto_storage_volumes_req_t *self,
+                                                   bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_storage_volumes_req_writer(const proto_storage_volumes_req_t *self,
+                                                              bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_storage_volumes_req_encode(const proto_storage_volumes_req_t *self);
 int proto_storage_volumes_req_read(proto_storage_volumes_req_t *self,
                                    const bus_value_t *map,
                                    bus_error_t *err);
@@ -213,13 +247,18 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_volumes_rep_t;
 
+#define PROTO_STORAGE_VOLUMES_REP_PROXY_MAX   128
+#define PROTO_STORAGE_VOLUMES_REP_URL_MAX     512
 #define PROTO_STORAGE_VOLUMES_REP_VOLUMES_MAX 256
 
 void proto_storage_volumes_rep_init(proto_storage_volumes_rep_t *self);
 void proto_storage_volumes_rep_clear(proto_storage_volumes_rep_t *self);
-int proto_storage_volumes_rep_write(const proto_storage_volumes_rep_t *self,
-                                    bus_writer_t *writer);
-zframe_t *proto_storage_volumes_rep_encode(const proto_storage_volumes_rep_t *self);
+PROTO_MUST_USE int proto_storage_volumes_rep_check(const proto_storage_volumes_rep_t *self,
+                                                   bus_error_t *err);
+PROTO_MUST_USE int proto_storage_volumes_rep_write(const proto_storage_volumes_rep_t *self,
+                                                   bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_storage_volumes_rep_encode(const proto_storage_volumes_rep_t *self);
 int proto_storage_volumes_rep_read(proto_storage_volumes_rep_t *self,
                                    const bus_value_t *map,
                                    bus_error_t *err);
@@ -243,11 +282,18 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_folder_create_req_t;
 
+#define PROTO_STORAGE_FOLDER_CREATE_REQ_VOLUME_MAX 64
+#define PROTO_STORAGE_FOLDER_CREATE_REQ_ID_MAX     64
+
 void proto_storage_folder_create_req_init(proto_storage_folder_create_req_t *self);
 void proto_storage_folder_create_req_clear(proto_storage_folder_create_req_t *self);
-int proto_storage_folder_create_req_write(const proto_storage_folder_create_req_t *self,
-                                          bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_storage_folder_create_req_check(const proto_storage_folder_create_req_t *self,
+                                                         bus_error_t *err);
+PROTO_MUST_USE int proto_storage_folder_create_req_write(const proto_storage_folder_create_req_t *self,
+                                                         bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_storage_folder_create_req_writer(const proto_storage_folder_create_req_t *self,
+                                                                    bus_error_t *err);
+PROTO_MUST_USE zframe_t *
 proto_storage_folder_create_req_encode(const proto_storage_folder_create_req_t *self);
 int proto_storage_folder_create_req_read(proto_storage_folder_create_req_t *self,
                                          const bus_value_t *map,
@@ -271,9 +317,11 @@ typedef struct {
 
 void proto_storage_folder_create_rep_init(proto_storage_folder_create_rep_t *self);
 void proto_storage_folder_create_rep_clear(proto_storage_folder_create_rep_t *self);
-int proto_storage_folder_create_rep_write(const proto_storage_folder_create_rep_t *self,
-                                          bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_storage_folder_create_rep_check(const proto_storage_folder_create_rep_t *self,
+                                                         bus_error_t *err);
+PROTO_MUST_USE int proto_storage_folder_create_rep_write(const proto_storage_folder_create_rep_t *self,
+                                                         bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
 proto_storage_folder_create_rep_encode(const proto_storage_folder_create_rep_t *self);
 int proto_storage_folder_create_rep_read(proto_storage_folder_create_rep_t *self,
                                          const bus_value_t *map,
@@ -297,11 +345,18 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_folder_delete_req_t;
 
+#define PROTO_STORAGE_FOLDER_DELETE_REQ_ID_MAX     64
+#define PROTO_STORAGE_FOLDER_DELETE_REQ_VOLUME_MAX 64
+
 void proto_storage_folder_delete_req_init(proto_storage_folder_delete_req_t *self);
 void proto_storage_folder_delete_req_clear(proto_storage_folder_delete_req_t *self);
-int proto_storage_folder_delete_req_write(const proto_storage_folder_delete_req_t *self,
-                                          bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_storage_folder_delete_req_check(const proto_storage_folder_delete_req_t *self,
+                                                         bus_error_t *err);
+PROTO_MUST_USE int proto_storage_folder_delete_req_write(const proto_storage_folder_delete_req_t *self,
+                                                         bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_storage_folder_delete_req_writer(const proto_storage_folder_delete_req_t *self,
+                                                                    bus_error_t *err);
+PROTO_MUST_USE zframe_t *
 proto_storage_folder_delete_req_encode(const proto_storage_folder_delete_req_t *self);
 int proto_storage_folder_delete_req_read(proto_storage_folder_delete_req_t *self,
                                          const bus_value_t *map,
@@ -323,9 +378,11 @@ typedef struct {
 
 void proto_storage_folder_delete_rep_init(proto_storage_folder_delete_rep_t *self);
 void proto_storage_folder_delete_rep_clear(proto_storage_folder_delete_rep_t *self);
-int proto_storage_folder_delete_rep_write(const proto_storage_folder_delete_rep_t *self,
-                                          bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_storage_folder_delete_rep_check(const proto_storage_folder_delete_rep_t *self,
+                                                         bus_error_t *err);
+PROTO_MUST_USE int proto_storage_folder_delete_rep_write(const proto_storage_folder_delete_rep_t *self,
+                                                         bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
 proto_storage_folder_delete_rep_encode(const proto_storage_folder_delete_rep_t *self);
 int proto_storage_folder_delete_rep_read(proto_storage_folder_delete_rep_t *self,
                                          const bus_value_t *map,
@@ -356,11 +413,20 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_folder_clone_req_t;
 
+#define PROTO_STORAGE_FOLDER_CLONE_REQ_ID_MAX            64
+#define PROTO_STORAGE_FOLDER_CLONE_REQ_VOLUME_MAX        64
+#define PROTO_STORAGE_FOLDER_CLONE_REQ_TARGET_ID_MAX     64
+#define PROTO_STORAGE_FOLDER_CLONE_REQ_TARGET_VOLUME_MAX 64
+
 void proto_storage_folder_clone_req_init(proto_storage_folder_clone_req_t *self);
 void proto_storage_folder_clone_req_clear(proto_storage_folder_clone_req_t *self);
-int proto_storage_folder_clone_req_write(const proto_storage_folder_clone_req_t *self,
-                                         bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_storage_folder_clone_req_check(const proto_storage_folder_clone_req_t *self,
+                                                        bus_error_t *err);
+PROTO_MUST_USE int proto_storage_folder_clone_req_write(const proto_storage_folder_clone_req_t *self,
+                                                        bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_storage_folder_clone_req_writer(const proto_storage_folder_clone_req_t *self,
+                                                                   bus_error_t *err);
+PROTO_MUST_USE zframe_t *
 proto_storage_folder_clone_req_encode(const proto_storage_folder_clone_req_t *self);
 int proto_storage_folder_clone_req_read(proto_storage_folder_clone_req_t *self,
                                         const bus_value_t *map,
@@ -384,9 +450,11 @@ typedef struct {
 
 void proto_storage_folder_clone_rep_init(proto_storage_folder_clone_rep_t *self);
 void proto_storage_folder_clone_rep_clear(proto_storage_folder_clone_rep_t *self);
-int proto_storage_folder_clone_rep_write(const proto_storage_folder_clone_rep_t *self,
-                                         bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_storage_folder_clone_rep_check(const proto_storage_folder_clone_rep_t *self,
+                                                        bus_error_t *err);
+PROTO_MUST_USE int proto_storage_folder_clone_rep_write(const proto_storage_folder_clone_rep_t *self,
+                                                        bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
 proto_storage_folder_clone_rep_encode(const proto_storage_folder_clone_rep_t *self);
 int proto_storage_folder_clone_rep_read(proto_storage_folder_clone_rep_t *self,
                                         const bus_value_t *map,
@@ -411,11 +479,18 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_folder_usage_req_t;
 
+#define PROTO_STORAGE_FOLDER_USAGE_REQ_ID_MAX     64
+#define PROTO_STORAGE_FOLDER_USAGE_REQ_VOLUME_MAX 64
+
 void proto_storage_folder_usage_req_init(proto_storage_folder_usage_req_t *self);
 void proto_storage_folder_usage_req_clear(proto_storage_folder_usage_req_t *self);
-int proto_storage_folder_usage_req_write(const proto_storage_folder_usage_req_t *self,
-                                         bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_storage_folder_usage_req_check(const proto_storage_folder_usage_req_t *self,
+                                                        bus_error_t *err);
+PROTO_MUST_USE int proto_storage_folder_usage_req_write(const proto_storage_folder_usage_req_t *self,
+                                                        bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_storage_folder_usage_req_writer(const proto_storage_folder_usage_req_t *self,
+                                                                   bus_error_t *err);
+PROTO_MUST_USE zframe_t *
 proto_storage_folder_usage_req_encode(const proto_storage_folder_usage_req_t *self);
 int proto_storage_folder_usage_req_read(proto_storage_folder_usage_req_t *self,
                                         const bus_value_t *map,
@@ -438,9 +513,11 @@ typedef struct {
 
 void proto_storage_folder_usage_rep_init(proto_storage_folder_usage_rep_t *self);
 void proto_storage_folder_usage_rep_clear(proto_storage_folder_usage_rep_t *self);
-int proto_storage_folder_usage_rep_write(const proto_storage_folder_usage_rep_t *self,
-                                         bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_storage_folder_usage_rep_check(const proto_storage_folder_usage_rep_t *self,
+                                                        bus_error_t *err);
+PROTO_MUST_USE int proto_storage_folder_usage_rep_write(const proto_storage_folder_usage_rep_t *self,
+                                                        bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
 proto_storage_folder_usage_rep_encode(const proto_storage_folder_usage_rep_t *self);
 int proto_storage_folder_usage_rep_read(proto_storage_folder_usage_rep_t *self,
                                         const bus_value_t *map,
@@ -465,11 +542,18 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_folder_quota_req_t;
 
+#define PROTO_STORAGE_FOLDER_QUOTA_REQ_ID_MAX     64
+#define PROTO_STORAGE_FOLDER_QUOTA_REQ_VOLUME_MAX 64
+
 void proto_storage_folder_quota_req_init(proto_storage_folder_quota_req_t *self);
 void proto_storage_folder_quota_req_clear(proto_storage_folder_quota_req_t *self);
-int proto_storage_folder_quota_req_write(const proto_storage_folder_quota_req_t *self,
-                                         bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_storage_folder_quota_req_check(const proto_storage_folder_quota_req_t *self,
+                                                        bus_error_t *err);
+PROTO_MUST_USE int proto_storage_folder_quota_req_write(const proto_storage_folder_quota_req_t *self,
+                                                        bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_storage_folder_quota_req_writer(const proto_storage_folder_quota_req_t *self,
+                                                                   bus_error_t *err);
+PROTO_MUST_USE zframe_t *
 proto_storage_folder_quota_req_encode(const proto_storage_folder_quota_req_t *self);
 int proto_storage_folder_quota_req_read(proto_storage_folder_quota_req_t *self,
                                         const bus_value_t *map,
@@ -492,9 +576,11 @@ typedef struct {
 
 void proto_storage_folder_quota_rep_init(proto_storage_folder_quota_rep_t *self);
 void proto_storage_folder_quota_rep_clear(proto_storage_folder_quota_rep_t *self);
-int proto_storage_folder_quota_rep_write(const proto_storage_folder_quota_rep_t *self,
-                                         bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_storage_folder_quota_rep_check(const proto_storage_folder_quota_rep_t *self,
+                                                        bus_error_t *err);
+PROTO_MUST_USE int proto_storage_folder_quota_rep_write(const proto_storage_folder_quota_rep_t *self,
+                                                        bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
 proto_storage_folder_quota_rep_encode(const proto_storage_folder_quota_rep_t *self);
 int proto_storage_folder_quota_rep_read(proto_storage_folder_quota_rep_t *self,
                                         const bus_value_t *map,
@@ -517,13 +603,20 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_folder_mount_path_req_t;
 
+#define PROTO_STORAGE_FOLDER_MOUNT_PATH_REQ_ID_MAX     64
+#define PROTO_STORAGE_FOLDER_MOUNT_PATH_REQ_VOLUME_MAX 64
+
 void
 proto_storage_folder_mount_path_req_init(proto_storage_folder_mount_path_req_t *self);
 void
 proto_storage_folder_mount_path_req_clear(proto_storage_folder_mount_path_req_t *self);
-int proto_storage_folder_mount_path_req_write(const proto_storage_folder_mount_path_req_t *self,
-                                              bus_writer_t *writer);
-zframe_t *proto_storage_folder_mount_path_req_encode(const proto_storage_folder_mount_path_req_t *self);
+PROTO_MUST_USE int proto_storage_folder_mount_path_req_check(const proto_storage_folder_mount_path_req_t *self,
+                                                             bus_error_t *err);
+PROTO_MUST_USE int proto_storage_folder_mount_path_req_write(const proto_storage_folder_mount_path_req_t *self,
+                                                             bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_storage_folder_mount_path_req_writer(const proto_storage_folder_mount_path_req_t *self,
+                                                                        bus_error_t *err);
+PROTO_MUST_USE zframe_t *proto_storage_folder_mount_path_req_encode(const proto_storage_folder_mount_path_req_t *self);
 int proto_storage_folder_mount_path_req_read(proto_storage_folder_mount_path_req_t *self,
                                              const bus_value_t *map,
                                              bus_error_t *err);
@@ -547,13 +640,19 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_folder_mount_path_rep_t;
 
+#define PROTO_STORAGE_FOLDER_MOUNT_PATH_REP_PATH_MAX    4096
+#define PROTO_STORAGE_FOLDER_MOUNT_PATH_REP_HOST_MAX    192
+#define PROTO_STORAGE_FOLDER_MOUNT_PATH_REP_BACKEND_MAX 32
+
 void
 proto_storage_folder_mount_path_rep_init(proto_storage_folder_mount_path_rep_t *self);
 void
 proto_storage_folder_mount_path_rep_clear(proto_storage_folder_mount_path_rep_t *self);
-int proto_storage_folder_mount_path_rep_write(const proto_storage_folder_mount_path_rep_t *self,
-                                              bus_writer_t *writer);
-zframe_t *proto_storage_folder_mount_path_rep_encode(const proto_storage_folder_mount_path_rep_t *self);
+PROTO_MUST_USE int proto_storage_folder_mount_path_rep_check(const proto_storage_folder_mount_path_rep_t *self,
+                                                             bus_error_t *err);
+PROTO_MUST_USE int proto_storage_folder_mount_path_rep_write(const proto_storage_folder_mount_path_rep_t *self,
+                                                             bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_storage_folder_mount_path_rep_encode(const proto_storage_folder_mount_path_rep_t *self);
 int proto_storage_folder_mount_path_rep_read(proto_storage_folder_mount_path_rep_t *self,
                                              const bus_value_t *map,
                                              bus_error_t *err);
@@ -581,11 +680,21 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_files_list_req_t;
 
+#define PROTO_STORAGE_FILES_LIST_REQ_ID_MAX     64
+#define PROTO_STORAGE_FILES_LIST_REQ_VOLUME_MAX 64
+#define PROTO_STORAGE_FILES_LIST_REQ_PATH_MAX   4096
+#define PROTO_STORAGE_FILES_LIST_REQ_CURSOR_MAX 255
+
 void proto_storage_files_list_req_init(proto_storage_files_list_req_t *self);
 void proto_storage_files_list_req_clear(proto_storage_files_list_req_t *self);
-int proto_storage_files_list_req_write(const proto_storage_files_list_req_t *self,
-                                       bus_writer_t *writer);
-zframe_t *proto_storage_files_list_req_encode(const proto_storage_files_list_req_t *self);
+PROTO_MUST_USE int proto_storage_files_list_req_check(const proto_storage_files_list_req_t *self,
+                                                      bus_error_t *err);
+PROTO_MUST_USE int proto_storage_files_list_req_write(const proto_storage_files_list_req_t *self,
+                                                      bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_storage_files_list_req_writer(const proto_storage_files_list_req_t *self,
+                                                                 bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_storage_files_list_req_encode(const proto_storage_files_list_req_t *self);
 int proto_storage_files_list_req_read(proto_storage_files_list_req_t *self,
                                       const bus_value_t *map,
                                       bus_error_t *err);
@@ -613,12 +722,16 @@ typedef struct {
 } proto_storage_files_list_rep_t;
 
 #define PROTO_STORAGE_FILES_LIST_REP_ENTRIES_MAX 100000
+#define PROTO_STORAGE_FILES_LIST_REP_CURSOR_MAX  255
 
 void proto_storage_files_list_rep_init(proto_storage_files_list_rep_t *self);
 void proto_storage_files_list_rep_clear(proto_storage_files_list_rep_t *self);
-int proto_storage_files_list_rep_write(const proto_storage_files_list_rep_t *self,
-                                       bus_writer_t *writer);
-zframe_t *proto_storage_files_list_rep_encode(const proto_storage_files_list_rep_t *self);
+PROTO_MUST_USE int proto_storage_files_list_rep_check(const proto_storage_files_list_rep_t *self,
+                                                      bus_error_t *err);
+PROTO_MUST_USE int proto_storage_files_list_rep_write(const proto_storage_files_list_rep_t *self,
+                                                      bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_storage_files_list_rep_encode(const proto_storage_files_list_rep_t *self);
 int proto_storage_files_list_rep_read(proto_storage_files_list_rep_t *self,
                                       const bus_value_t *map,
                                       bus_error_t *err);
@@ -647,13 +760,19 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_files_mkdir_req_t;
 
-#define PROTO_STORAGE_FILES_MKDIR_REQ_PATHS_MAX 50
+#define PROTO_STORAGE_FILES_MKDIR_REQ_ID_MAX     64
+#define PROTO_STORAGE_FILES_MKDIR_REQ_VOLUME_MAX 64
+#define PROTO_STORAGE_FILES_MKDIR_REQ_PATHS_MAX  50
 
 void proto_storage_files_mkdir_req_init(proto_storage_files_mkdir_req_t *self);
 void proto_storage_files_mkdir_req_clear(proto_storage_files_mkdir_req_t *self);
-int proto_storage_files_mkdir_req_write(const proto_storage_files_mkdir_req_t *self,
-                                        bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_storage_files_mkdir_req_check(const proto_storage_files_mkdir_req_t *self,
+                                                       bus_error_t *err);
+PROTO_MUST_USE int proto_storage_files_mkdir_req_write(const proto_storage_files_mkdir_req_t *self,
+                                                       bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_storage_files_mkdir_req_writer(const proto_storage_files_mkdir_req_t *self,
+                                                                  bus_error_t *err);
+PROTO_MUST_USE zframe_t *
 proto_storage_files_mkdir_req_encode(const proto_storage_files_mkdir_req_t *self);
 int proto_storage_files_mkdir_req_read(proto_storage_files_mkdir_req_t *self,
                                        const bus_value_t *map,
@@ -679,9 +798,11 @@ typedef struct {
 
 void proto_storage_files_mkdir_rep_init(proto_storage_files_mkdir_rep_t *self);
 void proto_storage_files_mkdir_rep_clear(proto_storage_files_mkdir_rep_t *self);
-int proto_storage_files_mkdir_rep_write(const proto_storage_files_mkdir_rep_t *self,
-                                        bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_storage_files_mkdir_rep_check(const proto_storage_files_mkdir_rep_t *self,
+                                                       bus_error_t *err);
+PROTO_MUST_USE int proto_storage_files_mkdir_rep_write(const proto_storage_files_mkdir_rep_t *self,
+                                                       bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
 proto_storage_files_mkdir_rep_encode(const proto_storage_files_mkdir_rep_t *self);
 int proto_storage_files_mkdir_rep_read(proto_storage_files_mkdir_rep_t *self,
                                        const bus_value_t *map,
@@ -708,11 +829,20 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_files_rename_req_t;
 
+#define PROTO_STORAGE_FILES_RENAME_REQ_ID_MAX       64
+#define PROTO_STORAGE_FILES_RENAME_REQ_VOLUME_MAX   64
+#define PROTO_STORAGE_FILES_RENAME_REQ_PATH_MAX     4096
+#define PROTO_STORAGE_FILES_RENAME_REQ_NEW_NAME_MAX 255
+
 void proto_storage_files_rename_req_init(proto_storage_files_rename_req_t *self);
 void proto_storage_files_rename_req_clear(proto_storage_files_rename_req_t *self);
-int proto_storage_files_rename_req_write(const proto_storage_files_rename_req_t *self,
-                                         bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_storage_files_rename_req_check(const proto_storage_files_rename_req_t *self,
+                                                        bus_error_t *err);
+PROTO_MUST_USE int proto_storage_files_rename_req_write(const proto_storage_files_rename_req_t *self,
+                                                        bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_storage_files_rename_req_writer(const proto_storage_files_rename_req_t *self,
+                                                                   bus_error_t *err);
+PROTO_MUST_USE zframe_t *
 proto_storage_files_rename_req_encode(const proto_storage_files_rename_req_t *self);
 int proto_storage_files_rename_req_read(proto_storage_files_rename_req_t *self,
                                         const bus_value_t *map,
@@ -733,9 +863,11 @@ typedef struct {
 
 void proto_storage_files_rename_rep_init(proto_storage_files_rename_rep_t *self);
 void proto_storage_files_rename_rep_clear(proto_storage_files_rename_rep_t *self);
-int proto_storage_files_rename_rep_write(const proto_storage_files_rename_rep_t *self,
-                                         bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_storage_files_rename_rep_check(const proto_storage_files_rename_rep_t *self,
+                                                        bus_error_t *err);
+PROTO_MUST_USE int proto_storage_files_rename_rep_write(const proto_storage_files_rename_rep_t *self,
+                                                        bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
 proto_storage_files_rename_rep_encode(const proto_storage_files_rename_rep_t *self);
 int proto_storage_files_rename_rep_read(proto_storage_files_rename_rep_t *self,
                                         const bus_value_t *map,
@@ -763,11 +895,21 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_files_move_req_t;
 
+#define PROTO_STORAGE_FILES_MOVE_REQ_ID_MAX     64
+#define PROTO_STORAGE_FILES_MOVE_REQ_VOLUME_MAX 64
+#define PROTO_STORAGE_FILES_MOVE_REQ_SRC_MAX    4096
+#define PROTO_STORAGE_FILES_MOVE_REQ_DST_MAX    4096
+
 void proto_storage_files_move_req_init(proto_storage_files_move_req_t *self);
 void proto_storage_files_move_req_clear(proto_storage_files_move_req_t *self);
-int proto_storage_files_move_req_write(const proto_storage_files_move_req_t *self,
-                                       bus_writer_t *writer);
-zframe_t *proto_storage_files_move_req_encode(const proto_storage_files_move_req_t *self);
+PROTO_MUST_USE int proto_storage_files_move_req_check(const proto_storage_files_move_req_t *self,
+                                                      bus_error_t *err);
+PROTO_MUST_USE int proto_storage_files_move_req_write(const proto_storage_files_move_req_t *self,
+                                                      bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_storage_files_move_req_writer(const proto_storage_files_move_req_t *self,
+                                                                 bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_storage_files_move_req_encode(const proto_storage_files_move_req_t *self);
 int proto_storage_files_move_req_read(proto_storage_files_move_req_t *self,
                                       const bus_value_t *map,
                                       bus_error_t *err);
@@ -788,9 +930,12 @@ typedef struct {
 
 void proto_storage_files_move_rep_init(proto_storage_files_move_rep_t *self);
 void proto_storage_files_move_rep_clear(proto_storage_files_move_rep_t *self);
-int proto_storage_files_move_rep_write(const proto_storage_files_move_rep_t *self,
-                                       bus_writer_t *writer);
-zframe_t *proto_storage_files_move_rep_encode(const proto_storage_files_move_rep_t *self);
+PROTO_MUST_USE int proto_storage_files_move_rep_check(const proto_storage_files_move_rep_t *self,
+                                                      bus_error_t *err);
+PROTO_MUST_USE int proto_storage_files_move_rep_write(const proto_storage_files_move_rep_t *self,
+                                                      bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_storage_files_move_rep_encode(const proto_storage_files_move_rep_t *self);
 int proto_storage_files_move_rep_read(proto_storage_files_move_rep_t *self,
                                       const bus_value_t *map,
                                       bus_error_t *err);
@@ -818,13 +963,19 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_files_delete_req_t;
 
-#define PROTO_STORAGE_FILES_DELETE_REQ_PATHS_MAX 10000
+#define PROTO_STORAGE_FILES_DELETE_REQ_ID_MAX     64
+#define PROTO_STORAGE_FILES_DELETE_REQ_VOLUME_MAX 64
+#define PROTO_STORAGE_FILES_DELETE_REQ_PATHS_MAX  10000
 
 void proto_storage_files_delete_req_init(proto_storage_files_delete_req_t *self);
 void proto_storage_files_delete_req_clear(proto_storage_files_delete_req_t *self);
-int proto_storage_files_delete_req_write(const proto_storage_files_delete_req_t *self,
-                                         bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_storage_files_delete_req_check(const proto_storage_files_delete_req_t *self,
+                                                        bus_error_t *err);
+PROTO_MUST_USE int proto_storage_files_delete_req_write(const proto_storage_files_delete_req_t *self,
+                                                        bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_storage_files_delete_req_writer(const proto_storage_files_delete_req_t *self,
+                                                                   bus_error_t *err);
+PROTO_MUST_USE zframe_t *
 proto_storage_files_delete_req_encode(const proto_storage_files_delete_req_t *self);
 int proto_storage_files_delete_req_read(proto_storage_files_delete_req_t *self,
                                         const bus_value_t *map,
@@ -846,9 +997,11 @@ typedef struct {
 
 void proto_storage_files_delete_rep_init(proto_storage_files_delete_rep_t *self);
 void proto_storage_files_delete_rep_clear(proto_storage_files_delete_rep_t *self);
-int proto_storage_files_delete_rep_write(const proto_storage_files_delete_rep_t *self,
-                                         bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_storage_files_delete_rep_check(const proto_storage_files_delete_rep_t *self,
+                                                        bus_error_t *err);
+PROTO_MUST_USE int proto_storage_files_delete_rep_write(const proto_storage_files_delete_rep_t *self,
+                                                        bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
 proto_storage_files_delete_rep_encode(const proto_storage_files_delete_rep_t *self);
 int proto_storage_files_delete_rep_read(proto_storage_files_delete_rep_t *self,
                                         const bus_value_t *map,

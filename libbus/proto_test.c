@@ -629,6 +629,117 @@ test_encode_refuses_null_required(void)
     bus_writer_destroy(&writer);
 }
 
+//  check: what the schema says, with a detail that names the field; write
+//  refuses the same struct and appends nothing; writer (requests) answers err.
+static void
+test_check_names_the_field(void)
+{
+    bus_error_t err;
+    char run_id[PROTO_KERNEL_EXECUTE_REQ_RUN_ID_MAX + 2];
+    memset(run_id, 'r', sizeof run_id - 1);
+    run_id[sizeof run_id - 1] = 0; //  65 bytes
+
+    //  Too long, and at the limit.
+    proto_kernel_execute_req_t exec;
+    proto_kernel_execute_req_init(&exec);
+    exec.kernel_id = "k1";
+    exec.run_id = run_id;
+    exec.mode = "query";
+    T_EQ_INT(proto_kernel_execute_req_check(&exec, &err), BUS_STATUS_INVALID);
+    T_EQ_INT(err.status, BUS_STATUS_INVALID);
+    T_EQ_STR(err.detail, "kernel.execute request: field 'run_id': 65 bytes, at most 64");
+    bus_writer_t *writer = bus_writer_new();
+    T_EQ_INT(proto_kernel_execute_req_write(&exec, writer), -1);
+    T_EQ_INT(bus_writer_size(writer), 0);
+    T_ASSERT(proto_kernel_execute_req_writer(&exec, &err) == NULL);
+    T_CONTAINS(err.detail, "field 'run_id'");
+    T_ASSERT(proto_kernel_execute_req_encode(&exec) == NULL);
+    run_id[PROTO_KERNEL_EXECUTE_REQ_RUN_ID_MAX] = 0;
+    T_EQ_INT(proto_kernel_execute_req_check(&exec, &err), BUS_OK);
+    T_EQ_INT(err.status, BUS_OK);
+    T_EQ_STR(err.detail, "");
+    bus_writer_t *one = proto_kernel_execute_req_writer(&exec, &err);
+    T_ASSERT(one && bus_writer_size(one) > 0);
+    bus_writer_destroy(&one);
+    T_EQ_INT(proto_kernel_execute_req_check(&exec, NULL), BUS_OK);
+
+    //  Missing required: string, and bytes inside a list item (nested path).
+    exec.mode = NULL;
+    T_EQ_INT(proto_kernel_execute_req_check(&exec, &err), BUS_STATUS_INVALID);
+    T_EQ_STR(err.detail, "kernel.execute request: field 'mode': missing");
+    proto_bus_replay_rep_t rep;
+    proto_bus_replay_rep_init(&rep);
+    rep.domain = "kernel";
+    proto_bus_frame_t events[2];
+    proto_bus_frame_init(&events[0]);
+    proto_bus_frame_init(&events[1]);
+    events[0].topic = events[1].topic = "kernel.started";
+    events[0].header = (const uint8_t *) "";
+    rep.events = events;
+    rep.events_count = 2;
+    T_EQ_INT(proto_bus_replay_rep_check(&rep, &err), BUS_STATUS_INVALID);
+    T_EQ_STR(err.detail, "bus.replay reply: field 'events[1].header': missing");
+    events[1].header = (const uint8_t *) "";
+    T_EQ_INT(proto_bus_replay_rep_check(&rep, &err), BUS_OK);
+
+    //  Too many items and pairs; a count without its array.
+    proto_test_tick_t tick;
+    proto_test_tick_init(&tick);
+    const char *many[PROTO_TEST_TICK_TAGS_MAX + 1];
+    for (size_t i = 0; i < PROTO_TEST_TICK_TAGS_MAX + 1; i++)
+        many[i] = "t";
+    tick.tags = many;
+    tick.tags_count = PROTO_TEST_TICK_TAGS_MAX + 1;
+    T_EQ_INT(proto_test_tick_check(&tick, &err), BUS_STATUS_INVALID);
+    T_EQ_STR(err.detail, "test.tick: field 'tags': 65 items, at most 64");
+    tick.tags_count = PROTO_TEST_TICK_TAGS_MAX;
+    T_EQ_INT(proto_test_tick_check(&tick, &err), BUS_OK);
+    proto_kv_t pairs[PROTO_TEST_TICK_LABELS_MAX + 1];
+    for (size_t i = 0; i < PROTO_TEST_TICK_LABELS_MAX + 1; i++)
+        pairs[i] = (proto_kv_t){"k", "v"};
+    tick.labels = pairs;
+    tick.labels_count = PROTO_TEST_TICK_LABELS_MAX + 1;
+    T_EQ_INT(proto_test_tick_check(&tick, &err), BUS_STATUS_INVALID);
+    T_EQ_STR(err.detail, "test.tick: field 'labels': 65 pairs, at most 64");
+    tick.labels_count = 1;
+    pairs[0].value = NULL;
+    T_EQ_INT(proto_test_tick_check(&tick, &err), BUS_STATUS_INVALID);
+    T_EQ_STR(err.detail, "test.tick: field 'labels': pair 0: missing value");
+    pairs[0].value = "v";
+    tick.tags = NULL;
+    T_EQ_INT(proto_test_tick_check(&tick, &err), BUS_STATUS_INVALID);
+    T_EQ_STR(err.detail, "test.tick: field 'tags': 64 items but no array");
+    tick.tags_count = 0;
+
+    //  Numbers: int min and max, uint max.
+    tick.delta = -1000001;
+    T_EQ_INT(proto_test_tick_check(&tick, &err), BUS_STATUS_INVALID);
+    T_EQ_STR(err.detail, "test.tick: field 'delta': -1000001, at least -1000000");
+    tick.delta = 1000001;
+    T_EQ_INT(proto_test_tick_check(&tick, &err), BUS_STATUS_INVALID);
+    T_EQ_STR(err.detail, "test.tick: field 'delta': 1000001, at most 1000000");
+    tick.delta = 0;
+    T_EQ_INT(proto_test_tick_check(&tick, &err), BUS_OK);
+    proto_test_slow_req_t slow;
+    proto_test_slow_req_init(&slow);
+    slow.delay_ms = 60001;
+    T_EQ_INT(proto_test_slow_req_check(&slow, &err), BUS_STATUS_INVALID);
+    T_EQ_STR(err.detail, "test.slow request: field 'delay_ms': 60001, at most 60000");
+
+    //  A nested value: the path names it.
+    char name[PROTO_SESSION_INFO_NAME_MAX + 2];
+    memset(name, 'n', sizeof name - 1);
+    name[sizeof name - 1] = 0;
+    proto_session_create_rep_t created;
+    proto_session_create_rep_init(&created);
+    created.session.name = name;
+    T_EQ_INT(proto_session_create_rep_check(&created, &err), BUS_STATUS_INVALID);
+    T_CONTAINS(err.detail, "field 'session.");
+    T_EQ_INT(proto_session_create_rep_write(&created, writer), -1);
+    T_EQ_INT(bus_writer_size(writer), 0);
+    bus_writer_destroy(&writer);
+}
+
 static void
 test_print_is_logfmt(void)
 {
@@ -834,6 +945,7 @@ main(void)
     T_RUN(test_unknown_keys_are_ignored);
     T_RUN(test_limits_are_invalid);
     T_RUN(test_encode_refuses_null_required);
+    T_RUN(test_check_names_the_field);
     T_RUN(test_print_is_logfmt);
     T_RUN(test_text_runtime);
     T_RUN(test_read_from_parsed_map);

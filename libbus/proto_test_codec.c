@@ -2,10 +2,9 @@
 /*  =========================================================================
     proto_test_codec - codecs of the test domain
 
-    For each struct: file-static free, valid, write, read and print helpers
-    that nested values reuse, then the public functions of proto_test_codec.h
-    built on them. Reading and printing go through the shared runtime in
-    proto.c.
+    For each struct: file-static check, write, read and print helpers that
+    nested values reuse, then the public functions of proto_test_codec.h built
+    on them. Reading and printing go through the shared runtime in proto.c.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -16,15 +15,15 @@
 //  test.tick
 
 static bool
-s_tick_valid(const proto_test_tick_t *self)
+s_tick_check(const proto_test_tick_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->text, 0, 4096))
+    if (!proto_check_str(ck, "text", self->text, 0, 4096))
         return false;
-    if (!proto_valid_map(self->labels, self->labels_count, 64))
+    if (!proto_check_map(ck, "labels", self->labels, self->labels_count, 64))
         return false;
-    if (!proto_valid_strs(self->tags, self->tags_count, 64))
+    if (!proto_check_strs(ck, "tags", self->tags, self->tags_count, 64))
         return false;
-    if (self->delta < -1000000 || self->delta > 1000000)
+    if (!proto_check_int(ck, "delta", self->delta, -1000000, 1000000))
         return false;
     return true;
 }
@@ -92,11 +91,20 @@ proto_test_tick_clear(proto_test_tick_t *self)
 }
 
 int
+proto_test_tick_check(const proto_test_tick_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "test.tick", err);
+    return s_tick_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_test_tick_write(const proto_test_tick_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_tick_valid(self))
+    if (proto_test_tick_check(self, NULL) != BUS_OK)
         return -1;
     s_tick_write(self, writer);
     return 0;
@@ -150,9 +158,9 @@ proto_test_tick_print(const proto_test_tick_t *self)
 //  test.note
 
 static bool
-s_note_valid(const proto_test_note_t *self)
+s_note_check(const proto_test_note_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->text, PROTO_REQUIRED, PROTO_UNLIMITED))
+    if (!proto_check_str(ck, "text", self->text, PROTO_REQUIRED, PROTO_UNLIMITED))
         return false;
     return true;
 }
@@ -192,11 +200,20 @@ proto_test_note_clear(proto_test_note_t *self)
 }
 
 int
+proto_test_note_check(const proto_test_note_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "test.note", err);
+    return s_note_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_test_note_write(const proto_test_note_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_note_valid(self))
+    if (proto_test_note_check(self, NULL) != BUS_OK)
         return -1;
     s_note_write(self, writer);
     return 0;
@@ -250,9 +267,9 @@ proto_test_note_print(const proto_test_note_t *self)
 //  test.echo request
 
 static bool
-s_echo_req_valid(const proto_test_echo_req_t *self)
+s_echo_req_check(const proto_test_echo_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->text, 0, PROTO_UNLIMITED))
+    if (!proto_check_str(ck, "text", self->text, 0, PROTO_UNLIMITED))
         return false;
     return true;
 }
@@ -298,14 +315,38 @@ proto_test_echo_req_clear(proto_test_echo_req_t *self)
 }
 
 int
+proto_test_echo_req_check(const proto_test_echo_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "test.echo request", err);
+    return s_echo_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_test_echo_req_write(const proto_test_echo_req_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_echo_req_valid(self))
+    if (proto_test_echo_req_check(self, NULL) != BUS_OK)
         return -1;
     s_echo_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_test_echo_req_writer(const proto_test_echo_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    if (proto_test_echo_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "test.echo request: out of memory");
+        return NULL;
+    }
+    s_echo_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -358,9 +399,9 @@ proto_test_echo_req_print(const proto_test_echo_req_t *self)
 //  test.echo reply
 
 static bool
-s_echo_rep_valid(const proto_test_echo_rep_t *self)
+s_echo_rep_check(const proto_test_echo_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->text, 0, PROTO_UNLIMITED))
+    if (!proto_check_str(ck, "text", self->text, 0, PROTO_UNLIMITED))
         return false;
     return true;
 }
@@ -406,11 +447,20 @@ proto_test_echo_rep_clear(proto_test_echo_rep_t *self)
 }
 
 int
+proto_test_echo_rep_check(const proto_test_echo_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "test.echo reply", err);
+    return s_echo_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_test_echo_rep_write(const proto_test_echo_rep_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_echo_rep_valid(self))
+    if (proto_test_echo_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_echo_rep_write(self, writer);
     return 0;
@@ -466,9 +516,9 @@ proto_test_echo_rep_print(const proto_test_echo_rep_t *self)
 //  test.slow request
 
 static bool
-s_slow_req_valid(const proto_test_slow_req_t *self)
+s_slow_req_check(const proto_test_slow_req_t *self, proto_check_t *ck)
 {
-    if (self->delay_ms > 60000)
+    if (!proto_check_uint(ck, "delay_ms", self->delay_ms, 60000))
         return false;
     return true;
 }
@@ -508,14 +558,38 @@ proto_test_slow_req_clear(proto_test_slow_req_t *self)
 }
 
 int
+proto_test_slow_req_check(const proto_test_slow_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "test.slow request", err);
+    return s_slow_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_test_slow_req_write(const proto_test_slow_req_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_slow_req_valid(self))
+    if (proto_test_slow_req_check(self, NULL) != BUS_OK)
         return -1;
     s_slow_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_test_slow_req_writer(const proto_test_slow_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    if (proto_test_slow_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "test.slow request: out of memory");
+        return NULL;
+    }
+    s_slow_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -568,9 +642,10 @@ proto_test_slow_req_print(const proto_test_slow_req_t *self)
 //  test.slow reply
 
 static bool
-s_slow_rep_valid(const proto_test_slow_rep_t *self)
+s_slow_rep_check(const proto_test_slow_rep_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -611,11 +686,20 @@ proto_test_slow_rep_clear(proto_test_slow_rep_t *self)
 }
 
 int
+proto_test_slow_rep_check(const proto_test_slow_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "test.slow reply", err);
+    return s_slow_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_test_slow_rep_write(const proto_test_slow_rep_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_slow_rep_valid(self))
+    if (proto_test_slow_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_slow_rep_write(self, writer);
     return 0;

@@ -5,7 +5,8 @@
 
     Structs and codecs of the test domain. Included by proto.h: include bus.h,
     not this file. proto.h documents the functions every struct type T has
-    (init, clear, write, encode, read, decode, print).
+    (init, clear, check, write, writer for requests, encode, read, decode,
+    print).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -44,13 +45,16 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_test_tick_t;
 
+#define PROTO_TEST_TICK_TEXT_MAX   4096
 #define PROTO_TEST_TICK_LABELS_MAX 64
 #define PROTO_TEST_TICK_TAGS_MAX   64
 
 void proto_test_tick_init(proto_test_tick_t *self);
 void proto_test_tick_clear(proto_test_tick_t *self);
-int proto_test_tick_write(const proto_test_tick_t *self, bus_writer_t *writer);
-zframe_t *proto_test_tick_encode(const proto_test_tick_t *self);
+PROTO_MUST_USE int proto_test_tick_check(const proto_test_tick_t *self, bus_error_t *err);
+PROTO_MUST_USE int proto_test_tick_write(const proto_test_tick_t *self,
+                                         bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_test_tick_encode(const proto_test_tick_t *self);
 int
 proto_test_tick_read(proto_test_tick_t *self, const bus_value_t *map, bus_error_t *err);
 int proto_test_tick_decode(proto_test_tick_t *self,
@@ -70,8 +74,10 @@ typedef struct {
 
 void proto_test_note_init(proto_test_note_t *self);
 void proto_test_note_clear(proto_test_note_t *self);
-int proto_test_note_write(const proto_test_note_t *self, bus_writer_t *writer);
-zframe_t *proto_test_note_encode(const proto_test_note_t *self);
+PROTO_MUST_USE int proto_test_note_check(const proto_test_note_t *self, bus_error_t *err);
+PROTO_MUST_USE int proto_test_note_write(const proto_test_note_t *self,
+                                         bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_test_note_encode(const proto_test_note_t *self);
 int
 proto_test_note_read(proto_test_note_t *self, const bus_value_t *map, bus_error_t *err);
 int proto_test_note_decode(proto_test_note_t *self,
@@ -93,8 +99,13 @@ typedef struct {
 
 void proto_test_echo_req_init(proto_test_echo_req_t *self);
 void proto_test_echo_req_clear(proto_test_echo_req_t *self);
-int proto_test_echo_req_write(const proto_test_echo_req_t *self, bus_writer_t *writer);
-zframe_t *proto_test_echo_req_encode(const proto_test_echo_req_t *self);
+PROTO_MUST_USE int proto_test_echo_req_check(const proto_test_echo_req_t *self,
+                                             bus_error_t *err);
+PROTO_MUST_USE int proto_test_echo_req_write(const proto_test_echo_req_t *self,
+                                             bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_test_echo_req_writer(const proto_test_echo_req_t *self,
+                                                        bus_error_t *err);
+PROTO_MUST_USE zframe_t *proto_test_echo_req_encode(const proto_test_echo_req_t *self);
 int proto_test_echo_req_read(proto_test_echo_req_t *self,
                              const bus_value_t *map,
                              bus_error_t *err);
@@ -117,8 +128,11 @@ typedef struct {
 
 void proto_test_echo_rep_init(proto_test_echo_rep_t *self);
 void proto_test_echo_rep_clear(proto_test_echo_rep_t *self);
-int proto_test_echo_rep_write(const proto_test_echo_rep_t *self, bus_writer_t *writer);
-zframe_t *proto_test_echo_rep_encode(const proto_test_echo_rep_t *self);
+PROTO_MUST_USE int proto_test_echo_rep_check(const proto_test_echo_rep_t *self,
+                                             bus_error_t *err);
+PROTO_MUST_USE int proto_test_echo_rep_write(const proto_test_echo_rep_t *self,
+                                             bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_test_echo_rep_encode(const proto_test_echo_rep_t *self);
 int proto_test_echo_rep_read(proto_test_echo_rep_t *self,
                              const bus_value_t *map,
                              bus_error_t *err);
@@ -139,8 +153,13 @@ typedef struct {
 
 void proto_test_slow_req_init(proto_test_slow_req_t *self);
 void proto_test_slow_req_clear(proto_test_slow_req_t *self);
-int proto_test_slow_req_write(const proto_test_slow_req_t *self, bus_writer_t *writer);
-zframe_t *proto_test_slow_req_encode(const proto_test_slow_req_t *self);
+PROTO_MUST_USE int proto_test_slow_req_check(const proto_test_slow_req_t *self,
+                                             bus_error_t *err);
+PROTO_MUST_USE int proto_test_slow_req_write(const proto_test_slow_req_t *self,
+                                             bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_test_slow_req_writer(const proto_test_slow_req_t *self,
+                                                        bus_error_t *err);
+PROTO_MUST_USE zframe_t *proto_test_slow_req_encode(const proto_test_slow_req_t *self);
 int proto_test_slow_req_read(proto_test_slow_req_t *self,
                              const bus_value_t *map,
                              bus_error_t *err);
@@ -159,8 +178,11 @@ typedef struct {
 
 void proto_test_slow_rep_init(proto_test_slow_rep_t *self);
 void proto_test_slow_rep_clear(proto_test_slow_rep_t *self);
-int proto_test_slow_rep_write(const proto_test_slow_rep_t *self, bus_writer_t *writer);
-zframe_t *proto_test_slow_rep_encode(const proto_test_slow_rep_t *self);
+PROTO_MUST_USE int proto_test_slow_rep_check(const proto_test_slow_rep_t *self,
+                                             bus_error_t *err);
+PROTO_MUST_USE int proto_test_slow_rep_write(const proto_test_slow_rep_t *self,
+                                             bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_test_slow_rep_encode(const proto_test_slow_rep_t *self);
 int proto_test_slow_rep_read(proto_test_slow_rep_t *self,
                              const bus_value_t *map,
                              bus_error_t *err);

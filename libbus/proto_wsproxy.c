@@ -2,10 +2,9 @@
 /*  =========================================================================
     proto_wsproxy - codecs of the wsproxy domain
 
-    For each struct: file-static free, valid, write, read and print helpers
-    that nested values reuse, then the public functions of proto_wsproxy.h
-    built on them. Reading and printing go through the shared runtime in
-    proto.c.
+    For each struct: file-static check, write, read and print helpers that
+    nested values reuse, then the public functions of proto_wsproxy.h built on
+    them. Reading and printing go through the shared runtime in proto.c.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -16,9 +15,9 @@
 //  wsproxy.close request
 
 static bool
-s_close_req_valid(const proto_wsproxy_close_req_t *self)
+s_close_req_check(const proto_wsproxy_close_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_str(self->session_id, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "session_id", self->session_id, PROTO_REQUIRED, 64))
         return false;
     return true;
 }
@@ -58,14 +57,38 @@ proto_wsproxy_close_req_clear(proto_wsproxy_close_req_t *self)
 }
 
 int
+proto_wsproxy_close_req_check(const proto_wsproxy_close_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "wsproxy.close request", err);
+    return s_close_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_wsproxy_close_req_write(const proto_wsproxy_close_req_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_close_req_valid(self))
+    if (proto_wsproxy_close_req_check(self, NULL) != BUS_OK)
         return -1;
     s_close_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_wsproxy_close_req_writer(const proto_wsproxy_close_req_t *self, bus_error_t *err)
+{
+    assert(self);
+    if (proto_wsproxy_close_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "wsproxy.close request: out of memory");
+        return NULL;
+    }
+    s_close_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -118,9 +141,10 @@ proto_wsproxy_close_req_print(const proto_wsproxy_close_req_t *self)
 //  wsproxy.close reply
 
 static bool
-s_close_rep_valid(const proto_wsproxy_close_rep_t *self)
+s_close_rep_check(const proto_wsproxy_close_rep_t *self, proto_check_t *ck)
 {
     (void) self;
+    (void) ck;
     return true;
 }
 
@@ -162,11 +186,20 @@ proto_wsproxy_close_rep_clear(proto_wsproxy_close_rep_t *self)
 }
 
 int
+proto_wsproxy_close_rep_check(const proto_wsproxy_close_rep_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "wsproxy.close reply", err);
+    return s_close_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_wsproxy_close_rep_write(const proto_wsproxy_close_rep_t *self, bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_close_rep_valid(self))
+    if (proto_wsproxy_close_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_close_rep_write(self, writer);
     return 0;

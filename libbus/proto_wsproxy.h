@@ -4,7 +4,8 @@
 
     Structs and codecs of the wsproxy domain. Included by proto.h: include
     bus.h, not this file. proto.h documents the functions every struct type T
-    has (init, clear, write, encode, read, decode, print).
+    has (init, clear, check, write, writer for requests, encode, read, decode,
+    print).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -26,11 +27,18 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_wsproxy_close_req_t;
 
+#define PROTO_WSPROXY_CLOSE_REQ_SESSION_ID_MAX 64
+
 void proto_wsproxy_close_req_init(proto_wsproxy_close_req_t *self);
 void proto_wsproxy_close_req_clear(proto_wsproxy_close_req_t *self);
-int proto_wsproxy_close_req_write(const proto_wsproxy_close_req_t *self,
-                                  bus_writer_t *writer);
-zframe_t *proto_wsproxy_close_req_encode(const proto_wsproxy_close_req_t *self);
+PROTO_MUST_USE int proto_wsproxy_close_req_check(const proto_wsproxy_close_req_t *self,
+                                                 bus_error_t *err);
+PROTO_MUST_USE int proto_wsproxy_close_req_write(const proto_wsproxy_close_req_t *self,
+                                                 bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *
+proto_wsproxy_close_req_writer(const proto_wsproxy_close_req_t *self, bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_wsproxy_close_req_encode(const proto_wsproxy_close_req_t *self);
 int proto_wsproxy_close_req_read(proto_wsproxy_close_req_t *self,
                                  const bus_value_t *map,
                                  bus_error_t *err);
@@ -55,9 +63,12 @@ typedef struct {
 
 void proto_wsproxy_close_rep_init(proto_wsproxy_close_rep_t *self);
 void proto_wsproxy_close_rep_clear(proto_wsproxy_close_rep_t *self);
-int proto_wsproxy_close_rep_write(const proto_wsproxy_close_rep_t *self,
-                                  bus_writer_t *writer);
-zframe_t *proto_wsproxy_close_rep_encode(const proto_wsproxy_close_rep_t *self);
+PROTO_MUST_USE int proto_wsproxy_close_rep_check(const proto_wsproxy_close_rep_t *self,
+                                                 bus_error_t *err);
+PROTO_MUST_USE int proto_wsproxy_close_rep_write(const proto_wsproxy_close_rep_t *self,
+                                                 bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_wsproxy_close_rep_encode(const proto_wsproxy_close_rep_t *self);
 int proto_wsproxy_close_rep_read(proto_wsproxy_close_rep_t *self,
                                  const bus_value_t *map,
                                  bus_error_t *err);

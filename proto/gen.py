@@ -492,6 +492,16 @@ def load(directory):
                     "%s: C type %s clashes with %s" % (struct_.where, struct_.ctype, seen[struct_.ctype])
                 )
             seen[struct_.ctype] = struct_.where
+    # Limit constants must be unique too (struct a_b field c against a field b_c).
+    macros = {}
+    for domain in domains:
+        for struct_ in domain.structs:
+            for field in struct_.fields:
+                if has_limit(field):
+                    macro = limit_macro(struct_, field)
+                    if macro in macros:
+                        field.fail(field.name, "constant %s clashes with %s" % (macro, macros[macro]))
+                    macros[macro] = struct_.where
     entries = registry(domains)
     if len(entries) > MAX_ENTRIES:
         raise SchemaError(
@@ -684,7 +694,8 @@ def gen_domain_h(d):
             [
                 "Structs and codecs of the %s domain. Included by proto.h: include "
                 "bus.h, not this file. proto.h documents the functions every struct "
-                "type T has (init, clear, write, encode, read, decode, print)." % d.name
+                "type T has (init, clear, check, write, writer for requests, encode, read, "
+                "decode, print)." % d.name
             ],
         )
     )
@@ -706,13 +717,10 @@ def gen_domain_h(d):
             o.add(["    " + decl for decl in member_decls(f)])
         o.add("    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand")
         o.add("} %s;" % s.ctype, "")
-        #  The most items of each counted field, so that a producer checks
-        #  input against the schema's own number instead of a copy of it.
-        limits = [
-            ("%s_%s_MAX" % (s.ctype[: -len("_t")].upper(), f.name.upper()), f.max)
-            for f in s.fields
-            if f.counted and f.max is not None
-        ]
+        #  The most items of each counted field and the most bytes of each
+        #  string and bytes field, so that a producer checks input against
+        #  the schema's own number instead of a copy of it.
+        limits = [(limit_macro(s, f), f.max) for f in s.fields if has_limit(f)]
         if limits:
             width = max(len(m) for m, _ in limits)
             for macro, value in limits:
@@ -721,8 +729,24 @@ def gen_domain_h(d):
         t = s.ctype
         o.add(signature("void", s.fn("init"), [t + " *self"], False))
         o.add(signature("void", s.fn("clear"), [t + " *self"], False))
-        o.add(signature("int", s.fn("write"), ["const %s *self" % t, "bus_writer_t *writer"], False))
-        o.add(signature("zframe_t *", s.fn("encode"), ["const %s *self" % t], False))
+        o.add(
+            signature("PROTO_MUST_USE int", s.fn("check"), ["const %s *self" % t, "bus_error_t *err"], False)
+        )
+        o.add(
+            signature(
+                "PROTO_MUST_USE int", s.fn("write"), ["const %s *self" % t, "bus_writer_t *writer"], False
+            )
+        )
+        if s.kind == "request":
+            o.add(
+                signature(
+                    "PROTO_MUST_USE bus_writer_t *",
+                    s.fn("writer"),
+                    ["const %s *self" % t, "bus_error_t *err"],
+                    False,
+                )
+            )
+        o.add(signature("PROTO_MUST_USE zframe_t *", s.fn("encode"), ["const %s *self" % t], False))
         o.add(
             signature(
                 "int", s.fn("read"), [t + " *self", "const bus_value_t *map", "bus_error_t *err"], False
@@ -740,6 +764,15 @@ def gen_domain_h(d):
     o.blank()
     o.add("#endif")
     return o.text()
+
+
+def has_limit(f):
+    """A field that gets a PROTO_<STRUCT>_<FIELD>_MAX constant."""
+    return f.max is not None and (f.counted or f.pointer)
+
+
+def limit_macro(s, f):
+    return "%s_%s_MAX" % (s.ctype[: -len("_t")].upper(), f.name.upper())
 
 
 def struct_title(s):
@@ -792,7 +825,7 @@ def gen_domain_c(d):
             d.display,
             "%s - codecs of the %s domain" % (d.stem, d.name),
             [
-                "For each struct: file-static free, valid, write, read and print "
+                "For each struct: file-static check, write, read and print "
                 "helpers that nested values reuse, then the public functions of "
                 "%s.h built on them. Reading and printing go through the "
                 "shared runtime in proto.c." % d.stem
@@ -811,43 +844,50 @@ def gen_statics(o, s):
     t = s.ctype
     I = "    "
 
-    # valid: the encoder's checks, so that a failed write leaves the writer untouched
-    o.add(signature("static bool", s.s("valid"), ["const %s *self" % t], True), "{")
+    # check: the encoder's checks, so that a refused write leaves the writer
+    # untouched; the first failure names its field in ck's err
+    o.add(signature("static bool", s.s("check"), ["const %s *self" % t, "proto_check_t *ck"], True), "{")
     body = []
+    if any(f.struct is not None for f in s.fields):
+        body.append(I + "proto_check_t sub;")
     for f in s.fields:
         n = f.name
-        cond = None
+        key = '"%s"' % n
+        args = None
         if f.type == "string":
-            cond = "!proto_valid_str(self->%s, %s, %s)" % (n, f.flags(), f.size_max())
+            args = ("proto_check_str(", ["ck", key, "self->" + n, f.flags(), f.size_max()])
         elif f.type == "bytes":
-            cond = "!proto_valid_bytes(self->%s, self->%s_size, %s, %s)" % (
-                n, n, f.flags(), f.size_max())
+            args = ("proto_check_bytes(",
+                    ["ck", key, "self->" + n, "self->%s_size" % n, f.flags(), f.size_max()])
         elif f.type == "strings":
-            cond = "!proto_valid_strs(self->%s, self->%s_count, %s)" % (n, n, f.size_max())
+            args = ("proto_check_strs(", ["ck", key, "self->" + n, "self->%s_count" % n, f.size_max()])
         elif f.type == "map":
-            cond = "!proto_valid_map(self->%s, self->%s_count, %s)" % (n, n, f.size_max())
+            args = ("proto_check_map(", ["ck", key, "self->" + n, "self->%s_count" % n, f.size_max()])
         elif f.type == "list":
-            cond = "!proto_valid_count(self->%s, self->%s_count, %s)" % (n, n, f.size_max())
+            args = ("proto_check_count(", ["ck", key, "self->" + n, "self->%s_count" % n, f.size_max()])
         elif f.type == "int" and (f.min not in (None, INT64_MIN) or f.max not in (None, INT64_MAX)):
-            parts = []
-            if f.min not in (None, INT64_MIN):
-                parts.append("self->%s < %s" % (n, c_int(f.min)))
-            if f.max not in (None, INT64_MAX):
-                parts.append("self->%s > %s" % (n, c_int(f.max)))
-            cond = " || ".join(parts)
+            low = c_int(f.min) if f.min is not None else "INT64_MIN"
+            high = c_int(f.max) if f.max is not None else "INT64_MAX"
+            args = ("proto_check_int(", ["ck", key, "self->" + n, low, high])
         elif f.type == "uint" and f.max not in (None, UINT64_MAX):
-            cond = "self->%s > %s" % (n, c_uint(f.max))
-        elif f.struct is not None:
-            cond = "!%s(&self->%s)" % (f.struct.s("valid"), n)
-        if cond:
-            body.append(I + "if (%s)" % cond)
+            args = ("proto_check_uint(", ["ck", key, "self->" + n, c_uint(f.max)])
+        if args:
+            body.extend(call(I, "if (!" + args[0], args[1], "))"))
+            body.append(I + I + "return false;")
+        if f.struct is not None:
+            body.append(I + "proto_check_enter(ck, &sub, %s, PROTO_NO_INDEX);" % key)
+            body.append(I + "if (!%s(&self->%s, &sub))" % (f.struct.s("check"), n))
             body.append(I + I + "return false;")
         if f.type == "list":
-            body.append(I + "for (size_t i = 0; i < self->%s_count; i++)" % n)
-            body.append(I + I + "if (!%s(&self->%s[i]))" % (f.of.s("valid"), n))
+            body.append(I + "for (size_t i = 0; i < self->%s_count; i++) {" % n)
+            body.append(I + I + "proto_check_t item;")
+            body.append(I + I + "proto_check_enter(ck, &item, %s, i);" % key)
+            body.append(I + I + "if (!%s(&self->%s[i], &item))" % (f.of.s("check"), n))
             body.append(I + I + I + "return false;")
+            body.append(I + "}")
     if not body:
         body.append(I + "(void) self;")
+        body.append(I + "(void) ck;")
     o.add(body, I + "return true;", "}", "")
 
     # write: one msgpack map; absent optional values are left out
@@ -1077,10 +1117,25 @@ def gen_publics(o, s):
     o.add(I + "memset(self, 0, sizeof *self);")
     o.add("}", "")
 
+    o.add(signature("int", s.fn("check"), ["const %s *self" % t, "bus_error_t *err"], True))
+    o.add("{", I + "assert(self);", I + "proto_check_t ck;")
+    o.add(I + 'proto_check_init(&ck, "%s", err);' % s.label)
+    o.add(I + "return %s(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;" % s.s("check"), "}", "")
+
     o.add(signature("int", s.fn("write"), ["const %s *self" % t, "bus_writer_t *writer"], True))
     o.add("{", I + "assert(self);", I + "assert(writer);")
-    o.add(I + "if (!%s(self))" % s.s("valid"), I + I + "return -1;")
+    o.add(I + "if (%s(self, NULL) != BUS_OK)" % s.fn("check"), I + I + "return -1;")
     o.add(I + "%s(self, writer);" % s.s("write"), I + "return 0;", "}", "")
+
+    if s.kind == "request":
+        o.add(signature("bus_writer_t *", s.fn("writer"), ["const %s *self" % t, "bus_error_t *err"], True))
+        o.add("{", I + "assert(self);")
+        o.add(I + "if (%s(self, err) != BUS_OK)" % s.fn("check"), I + I + "return NULL;")
+        o.add(I + "bus_writer_t *writer = bus_writer_new();")
+        o.add(I + "if (!writer) {")
+        o.add(I + I + 'bus_error_set(err, BUS_STATUS_INTERNAL, "%s: out of memory");' % s.label)
+        o.add(I + I + "return NULL;", I + "}")
+        o.add(I + "%s(self, writer);" % s.s("write"), I + "return writer;", "}", "")
 
     o.add(signature("zframe_t *", s.fn("encode"), ["const %s *self" % t], True), "{")
     o.add(I + "bus_writer_t *writer = bus_writer_new();", I + "zframe_t *frame = NULL;")
@@ -1129,11 +1184,27 @@ PROTO_H_API = """\
       void proto_T_clear (T *self)     free what self owns and zero it; it
                                        owns nothing after (init again to
                                        reuse it with the schema defaults)
-      int proto_T_write (self, writer) append one msgpack map; 0, or -1 when a
-                                       required value is NULL or a value breaks
-                                       its limits (the writer is then unchanged)
+      int proto_T_check (self, err)    BUS_OK when self keeps its schema:
+                                       required strings and bytes set, lengths,
+                                       counts and numbers within their limits,
+                                       nested values and list items too; else
+                                       BUS_STATUS_INVALID, and err->detail names
+                                       the field ("kernel.execute request:
+                                       field 'run_id': 65 bytes, at most 64")
+      int proto_T_write (self, writer) check, then append one msgpack map; 0,
+                                       or -1 when check refuses (the writer is
+                                       then unchanged: nothing appended)
+      bus_writer_t *proto_T_writer (self, err)   requests only: check, then a
+                                       new writer holding the map, or NULL
+                                       with err set (BUS_STATUS_INVALID from
+                                       check, BUS_STATUS_INTERNAL when memory
+                                       ran out). Caller owns return value.
       zframe_t *proto_T_encode (self)  the same as a new frame, or NULL.
                                        Caller owns return value.
+          check, write, writer and encode are PROTO_MUST_USE: the compiler
+          refuses a caller that drops their result. A value that comes from
+          outside (an HTTP request) is checked before it is sent, and a
+          refusal answered as the caller's mistake (400, BUS_STATUS_INVALID).
       int proto_T_read (self, map, err)         from a parsed map
       int proto_T_decode (self, data, size, err) from bytes
           Both initialise self first, so self must not own anything yet.
@@ -1155,11 +1226,15 @@ PROTO_H_REST = """\
 
 #define PROTO_UUID_SIZE 16         //  bytes in a uuid field
 #define PROTO_UNLIMITED UINT32_MAX //  no schema max: msgpack's own limit
-#define PROTO_REQUIRED  1          //  read and valid flag: the key must be there
+#define PROTO_REQUIRED  1          //  read and check flag: the key must be there
 #define PROTO_PATH_MAX  96         //  "peers[12].node" in error details
 
 #define PROTO_ARENA_BLOCK  1024 //  bytes of a decoder's arena block
 #define PROTO_ARENA_ALIGN  16   //  every arena allocation starts on this boundary
+
+//  On check, write, writer and encode: a result the caller must look at, so
+//  that a refused message can never travel as an empty or partial body.
+#define PROTO_MUST_USE __attribute__((warn_unused_result))
 
 //  A map field: pairs in wire order. Borrowed, like every pointer in a struct:
 //  the decoder points them into its arena, a producer anywhere it likes.
@@ -1287,13 +1362,52 @@ void *proto_read_list(proto_in_t *in,
 //  A nested map: true, with sub ready to read it, when present and a map.
 bool proto_read_nested(proto_in_t *in, const char *key, int flags, proto_in_t *sub);
 
-//  The encoder's checks: false when a required value is NULL or a limit is
-//  broken (max is bytes for strings and bytes, items for arrays).
-bool proto_valid_str(const char *value, int flags, size_t max);
-bool proto_valid_bytes(const uint8_t *data, size_t size, int flags, size_t max);
-bool proto_valid_strs(const char *const *items, size_t count, size_t max);
-bool proto_valid_map(const proto_kv_t *pairs, size_t count, size_t max);
-bool proto_valid_count(const void *items, size_t count, size_t max);
+//  Checking state for one struct, the writer's side of proto_in_t: the message
+//  label and the path of nested values, so that a failure names its field.
+typedef struct _proto_check_t proto_check_t;
+struct _proto_check_t {
+    const char *message;       //  "kernel.execute request", first word of the detail
+    char path[PROTO_PATH_MAX]; //  "" at the top, "events[2]." inside nested values
+    bus_error_t *err;          //  may be NULL
+};
+
+#define PROTO_NO_INDEX SIZE_MAX //  proto_check_enter: a nested value, not a list item
+
+//  Starts checking a struct; resets err to BUS_OK first.
+void proto_check_init(proto_check_t *self, const char *message, bus_error_t *err);
+//  Prepares sub to check the nested value at key, or the list item key[index].
+void proto_check_enter(proto_check_t *self,
+                       proto_check_t *sub,
+                       const char *key,
+                       size_t index);
+
+//  The encoder's checks, one per field: true when the value keeps the schema;
+//  false after setting err to BUS_STATUS_INVALID with a detail that names the
+//  field ("kernel.execute request: field 'run_id': 65 bytes, at most 64"). max
+//  is bytes for strings and bytes, items for arrays, pairs for maps.
+bool proto_check_str(
+    proto_check_t *self, const char *key, const char *value, int flags, size_t max);
+bool proto_check_bytes(proto_check_t *self,
+                       const char *key,
+                       const uint8_t *data,
+                       size_t size,
+                       int flags,
+                       size_t max);
+bool proto_check_strs(proto_check_t *self,
+                      const char *key,
+                      const char *const *items,
+                      size_t count,
+                      size_t max);
+bool proto_check_map(proto_check_t *self,
+                     const char *key,
+                     const proto_kv_t *pairs,
+                     size_t count,
+                     size_t max);
+bool proto_check_count(
+    proto_check_t *self, const char *key, const void *items, size_t count, size_t max);
+bool proto_check_int(
+    proto_check_t *self, const char *key, int64_t value, int64_t min, int64_t max);
+bool proto_check_uint(proto_check_t *self, const char *key, uint64_t value, uint64_t max);
 
 //  Writers: the key, then the value.
 void proto_write_str(bus_writer_t *writer, const char *key, const char *value);
@@ -1838,50 +1952,152 @@ proto_read_nested(proto_in_t *in, const char *key, int flags, proto_in_t *sub)
 //  ---------------------------------------------------------------------------
 //  Checks before writing
 
+void
+proto_check_init(proto_check_t *self, const char *message, bus_error_t *err)
+{
+    assert(self);
+    assert(message);
+    self->message = message;
+    self->path[0] = 0;
+    self->err = err;
+    if (err) {
+        err->status = BUS_OK;
+        err->detail[0] = 0;
+    }
+}
+
+void
+proto_check_enter(proto_check_t *self, proto_check_t *sub, const char *key, size_t index)
+{
+    sub->message = self->message;
+    sub->err = self->err;
+    int length = index == PROTO_NO_INDEX
+                     ? snprintf(sub->path, sizeof sub->path, "%s%s.", self->path, key)
+                     : snprintf(sub->path, sizeof sub->path, "%s%s[%zu].", self->path,
+                                key, index);
+    if (length < 0 || (size_t) length >= sizeof sub->path)
+        sub->path[sizeof sub->path - 1] = 0; //  a truncated path still helps
+}
+
+static bool s_refuse(proto_check_t *self, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+//  Sets err (when there is one) and answers false.
+static bool
+s_refuse(proto_check_t *self, const char *key, const char *fmt, ...)
+{
+    if (!self->err)
+        return false;
+    char reason[BUS_ERROR_DETAIL_MAX];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(reason, sizeof reason, fmt, args);
+    va_end(args);
+    bus_error_set(self->err, BUS_STATUS_INVALID, "%s: field '%s%s': %s", self->message,
+                  self->path, key, reason);
+    return false;
+}
+
 bool
-proto_valid_str(const char *value, int flags, size_t max)
+proto_check_str(
+    proto_check_t *self, const char *key, const char *value, int flags, size_t max)
 {
     if (!value)
-        return !(flags & PROTO_REQUIRED);
+        return !(flags & PROTO_REQUIRED) || s_refuse(self, key, "missing");
     size_t len = strlen(value);
-    return len <= max && len <= UINT32_MAX;
+    if (len > max || len > UINT32_MAX)
+        return s_refuse(self, key, "%zu bytes, at most %zu", len,
+                        max < UINT32_MAX ? max : (size_t) UINT32_MAX);
+    return true;
 }
 
 bool
-proto_valid_bytes(const uint8_t *data, size_t size, int flags, size_t max)
+proto_check_bytes(proto_check_t *self,
+                  const char *key,
+                  const uint8_t *data,
+                  size_t size,
+                  int flags,
+                  size_t max)
 {
     if (!data)
-        return !(flags & PROTO_REQUIRED);
-    return size <= max && size <= UINT32_MAX;
-}
-
-bool
-proto_valid_strs(const char *const *items, size_t count, size_t max)
-{
-    if (!proto_valid_count(items, count, max))
-        return false;
-    for (size_t i = 0; i < count; i++)
-        if (!proto_valid_str(items[i], PROTO_REQUIRED, PROTO_UNLIMITED))
-            return false;
+        return !(flags & PROTO_REQUIRED) || s_refuse(self, key, "missing");
+    if (size > max || size > UINT32_MAX)
+        return s_refuse(self, key, "%zu bytes, at most %zu", size,
+                        max < UINT32_MAX ? max : (size_t) UINT32_MAX);
     return true;
 }
 
 bool
-proto_valid_map(const proto_kv_t *pairs, size_t count, size_t max)
+proto_check_count(
+    proto_check_t *self, const char *key, const void *items, size_t count, size_t max)
 {
-    if (!proto_valid_count(pairs, count, max))
-        return false;
-    for (size_t i = 0; i < count; i++)
-        if (!proto_valid_str(pairs[i].key, PROTO_REQUIRED, PROTO_UNLIMITED) ||
-            !proto_valid_str(pairs[i].value, PROTO_REQUIRED, PROTO_UNLIMITED))
-            return false;
+    if (count > max || count > UINT32_MAX)
+        return s_refuse(self, key, "%zu items, at most %zu", count,
+                        max < UINT32_MAX ? max : (size_t) UINT32_MAX);
+    if (!items && count > 0)
+        return s_refuse(self, key, "%zu items but no array", count);
     return true;
 }
 
 bool
-proto_valid_count(const void *items, size_t count, size_t max)
+proto_check_strs(proto_check_t *self,
+                 const char *key,
+                 const char *const *items,
+                 size_t count,
+                 size_t max)
 {
-    return count <= max && count <= UINT32_MAX && (items || count == 0);
+    if (!proto_check_count(self, key, items, count, max))
+        return false;
+    for (size_t i = 0; i < count; i++) {
+        if (!items[i])
+            return s_refuse(self, key, "item %zu: missing", i);
+        if (strlen(items[i]) > UINT32_MAX)
+            return s_refuse(self, key, "item %zu: longer than %" PRIu32 " bytes", i,
+                            UINT32_MAX);
+    }
+    return true;
+}
+
+bool
+proto_check_map(proto_check_t *self,
+                const char *key,
+                const proto_kv_t *pairs,
+                size_t count,
+                size_t max)
+{
+    if (count > max || count > UINT32_MAX)
+        return s_refuse(self, key, "%zu pairs, at most %zu", count,
+                        max < UINT32_MAX ? max : (size_t) UINT32_MAX);
+    if (!pairs && count > 0)
+        return s_refuse(self, key, "%zu pairs but no array", count);
+    for (size_t i = 0; i < count; i++) {
+        if (!pairs[i].key || !pairs[i].value)
+            return s_refuse(self, key, "pair %zu: missing %s", i,
+                            pairs[i].key ? "value" : "key");
+        if (strlen(pairs[i].key) > UINT32_MAX || strlen(pairs[i].value) > UINT32_MAX)
+            return s_refuse(self, key, "pair %zu: longer than %" PRIu32 " bytes", i,
+                            UINT32_MAX);
+    }
+    return true;
+}
+
+bool
+proto_check_int(
+    proto_check_t *self, const char *key, int64_t value, int64_t min, int64_t max)
+{
+    if (value < min)
+        return s_refuse(self, key, "%" PRId64 ", at least %" PRId64, value, min);
+    if (value > max)
+        return s_refuse(self, key, "%" PRId64 ", at most %" PRId64, value, max);
+    return true;
+}
+
+bool
+proto_check_uint(proto_check_t *self, const char *key, uint64_t value, uint64_t max)
+{
+    if (value > max)
+        return s_refuse(self, key, "%" PRIu64 ", at most %" PRIu64, value, max);
+    return true;
 }
 
 //  ---------------------------------------------------------------------------

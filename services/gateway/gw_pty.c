@@ -116,11 +116,11 @@ s_read(pty_stream_t *self)
     in.kernel_id = self->at.kernel_id;
     in.offset = self->offset;
     in.wait_ms = GW_PTY_POLL_MS;
-    bus_writer_t *writer = bus_writer_new();
-    if (writer)
-        proto_kernel_pty_read_req_write(&in, writer);
+    bus_error_t err;
+    bus_writer_t *writer = proto_kernel_pty_read_req_writer(&in, &err);
+    bool written = writer != NULL;
     if (!s_call(self, PROTO_KERNEL_PTY_READ, writer, PTY_CALL_TIMEOUT_MS, s_on_read)) {
-        s_error(self, "the session's agent is not reachable");
+        s_error(self, written ? "the session's agent is not reachable" : err.detail);
         gw_wsconn_close(self->ws, GW_WS_CLOSE_INTERNAL, "agent unreachable");
         self->ws = NULL;
     }
@@ -151,11 +151,11 @@ s_write(
     in.data_size = size;
     in.rows = rows;
     in.cols = cols;
-    bus_writer_t *writer = bus_writer_new();
-    if (writer)
-        proto_kernel_pty_write_req_write(&in, writer);
+    bus_error_t err;
+    bus_writer_t *writer = proto_kernel_pty_write_req_writer(&in, &err);
+    bool written = writer != NULL;
     if (!s_call(self, PROTO_KERNEL_PTY_WRITE, writer, 0, s_on_written))
-        s_error(self, "the session's agent is not reachable");
+        s_error(self, written ? "the session's agent is not reachable" : err.detail);
 }
 
 static void

@@ -79,11 +79,17 @@ s_fail(op_t *op, int status, const char *detail)
 //  Sends op's call to the scheduler; answers and frees op when it could not
 //  leave.
 static void
-s_ask_scheduler(
-    op_t *op, const char *method, bus_writer_t *writer, int timeout_ms, bus_reply_fn *fn)
+s_ask_scheduler(op_t *op,
+                const char *method,
+                bus_writer_t *writer,
+                const bus_error_t *err,
+                int timeout_ms,
+                bus_reply_fn *fn)
 {
-    if (!gw_session_call(op->r, gw_session_scheduler(op->r), method, writer, timeout_ms,
-                         fn, op))
+    if (!writer)
+        s_fail(op, err->status, err->detail);
+    else if (!gw_session_call(op->r, gw_session_scheduler(op->r), method, writer,
+                              timeout_ms, fn, op))
         s_fail(op, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
 }
 
@@ -93,10 +99,13 @@ s_ask_agent(op_t *op,
             const gw_session_kernel_t *at,
             const char *method,
             bus_writer_t *writer,
+            const bus_error_t *err,
             int timeout_ms,
             bus_reply_fn *fn)
 {
-    if (!gw_session_call(op->r, at->agent_addr, method, writer, timeout_ms, fn, op))
+    if (!writer)
+        s_fail(op, err->status, err->detail);
+    else if (!gw_session_call(op->r, at->agent_addr, method, writer, timeout_ms, fn, op))
         s_fail(op, BUS_STATUS_UNAVAILABLE, "the agent is not reachable");
 }
 
@@ -186,9 +195,9 @@ s_act_destroy(op_t *op, proto_session_info_t *info, const gw_session_kernel_t *a
              info->kernel_id ? info->kernel_id : "");
     in.forced = json_is_true(json_object_get(op->r->params, "forced")) ||
                 json_is_string(json_object_get(op->r->params, "forced"));
-    bus_writer_t *writer = bus_writer_new();
-    proto_session_destroy_req_write(&in, writer);
-    s_ask_scheduler(op, PROTO_SESSION_DESTROY, writer, 0, s_on_destroyed);
+    bus_error_t err;
+    bus_writer_t *writer = proto_session_destroy_req_writer(&in, &err);
+    s_ask_scheduler(op, PROTO_SESSION_DESTROY, writer, &err, 0, s_on_destroyed);
 }
 
 //  The answer of a call that changes something and answers 204: rename,
@@ -226,9 +235,9 @@ s_act_rename(op_t *op, proto_session_info_t *info, const gw_session_kernel_t *at
     proto_session_rename_req_init(&in);
     in.session_id = info->session_id;
     in.name = name;
-    bus_writer_t *writer = bus_writer_new();
-    proto_session_rename_req_write(&in, writer);
-    s_ask_scheduler(op, PROTO_SESSION_RENAME, writer, 0, s_on_changed);
+    bus_error_t err;
+    bus_writer_t *writer = proto_session_rename_req_writer(&in, &err);
+    s_ask_scheduler(op, PROTO_SESSION_RENAME, writer, &err, 0, s_on_changed);
 }
 
 //  The answer comes once the kernel runs again (or could not).
@@ -239,9 +248,10 @@ s_act_restart(op_t *op, proto_session_info_t *info, const gw_session_kernel_t *a
     proto_session_restart_req_t in;
     proto_session_restart_req_init(&in);
     in.session_id = info->session_id;
-    bus_writer_t *writer = bus_writer_new();
-    proto_session_restart_req_write(&in, writer);
-    s_ask_scheduler(op, PROTO_SESSION_RESTART, writer, RESTART_TIMEOUT_MS, s_on_changed);
+    bus_error_t err;
+    bus_writer_t *writer = proto_session_restart_req_writer(&in, &err);
+    s_ask_scheduler(op, PROTO_SESSION_RESTART, writer, &err, RESTART_TIMEOUT_MS,
+                    s_on_changed);
 }
 
 static void
@@ -327,9 +337,9 @@ s_act_logs(op_t *op, proto_session_info_t *info, const gw_session_kernel_t *runn
     proto_kernel_logs_req_t in;
     proto_kernel_logs_req_init(&in);
     in.kernel_id = at->kernel_id;
-    bus_writer_t *writer = bus_writer_new();
-    proto_kernel_logs_req_write(&in, writer);
-    s_ask_agent(op, at, PROTO_KERNEL_LOGS, writer, 0, s_on_logs);
+    bus_error_t err;
+    bus_writer_t *writer = proto_kernel_logs_req_writer(&in, &err);
+    s_ask_agent(op, at, PROTO_KERNEL_LOGS, writer, &err, 0, s_on_logs);
 }
 
 static void
@@ -339,9 +349,9 @@ s_act_interrupt(op_t *op, proto_session_info_t *info, const gw_session_kernel_t 
     proto_kernel_interrupt_req_t in;
     proto_kernel_interrupt_req_init(&in);
     in.kernel_id = at->kernel_id;
-    bus_writer_t *writer = bus_writer_new();
-    proto_kernel_interrupt_req_write(&in, writer);
-    s_ask_agent(op, at, PROTO_KERNEL_INTERRUPT, writer, 0, s_on_changed);
+    bus_error_t err;
+    bus_writer_t *writer = proto_kernel_interrupt_req_writer(&in, &err);
+    s_ask_agent(op, at, PROTO_KERNEL_INTERRUPT, writer, &err, 0, s_on_changed);
 }
 
 static void
@@ -383,6 +393,16 @@ s_act_execute(op_t *op, proto_session_info_t *info, const gw_session_kernel_t *a
         s_op_free(op);
         return;
     }
+    //  The schema's limit, named as the client knows the field; the request's
+    //  check below answers any other value out of its limits.
+    if (json_string_length(run_id) > PROTO_KERNEL_EXECUTE_REQ_RUN_ID_MAX) {
+        char detail[BUS_ERROR_DETAIL_MAX];
+        snprintf(detail, sizeof detail, "runId: %zu bytes, at most %d",
+                 json_string_length(run_id), PROTO_KERNEL_EXECUTE_REQ_RUN_ID_MAX);
+        gw_reply_problem(op->r, "invalid-api-params", detail);
+        s_op_free(op);
+        return;
+    }
     proto_kernel_execute_req_t in;
     proto_kernel_execute_req_init(&in);
     in.kernel_id = at->kernel_id;
@@ -393,10 +413,10 @@ s_act_execute(op_t *op, proto_session_info_t *info, const gw_session_kernel_t *a
         json_is_object(options) ? json_dumps(options, JSON_COMPACT) : NULL;
     in.options = options_text;
     in.wait_ms = EXEC_WAIT_MS;
-    bus_writer_t *writer = bus_writer_new();
-    proto_kernel_execute_req_write(&in, writer);
+    bus_error_t err;
+    bus_writer_t *writer = proto_kernel_execute_req_writer(&in, &err);
     free(options_text);
-    s_ask_agent(op, at, PROTO_KERNEL_EXECUTE, writer, EXEC_TIMEOUT, s_on_executed);
+    s_ask_agent(op, at, PROTO_KERNEL_EXECUTE, writer, &err, EXEC_TIMEOUT, s_on_executed);
 }
 
 //  ---------------------------------------------------------------------------
@@ -478,9 +498,9 @@ s_find_ref(gw_request_t *r,
         in.access_key = r->who.access_key;
         in.name = ref;
     }
-    bus_writer_t *writer = bus_writer_new();
-    proto_session_get_req_write(&in, writer);
-    s_ask_scheduler(op, PROTO_SESSION_GET, writer, 0, s_on_found);
+    bus_error_t err;
+    bus_writer_t *writer = proto_session_get_req_writer(&in, &err);
+    s_ask_scheduler(op, PROTO_SESSION_GET, writer, &err, 0, s_on_found);
 }
 
 static void

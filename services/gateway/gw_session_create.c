@@ -118,12 +118,19 @@ s_fail(create_t *self, int status, const char *detail)
     s_create_destroy(&self);
 }
 
-//  Sends a call for self; answers and frees self when it could not leave.
+//  Sends a call for self; answers and frees self when it could not leave,
+//  with err when its request could not be written (writer NULL).
 static void
-s_send(create_t *self, const char *method, bus_writer_t *writer, bus_reply_fn *fn)
+s_send(create_t *self,
+       const char *method,
+       bus_writer_t *writer,
+       const bus_error_t *err,
+       bus_reply_fn *fn)
 {
-    if (!gw_session_call(self->r, gw_session_scheduler(self->r), method, writer, 0, fn,
-                         self))
+    if (!writer)
+        s_fail(self, err->status, err->detail);
+    else if (!gw_session_call(self->r, gw_session_scheduler(self->r), method, writer, 0,
+                              fn, self))
         s_fail(self, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
 }
 
@@ -317,11 +324,10 @@ s_encode(create_t *self, const char *mounts, bus_error_t *err)
              json_string_value(json_object_get(self->image, "name")),
              json_string_value(json_object_get(self->image, "tag")));
     in.image = reference;
-    self->request = bus_writer_new();
-    bool written =
-        self->request && proto_session_create_req_write(&in, self->request) == 0;
+    //  A value over the schema's limits is the caller's mistake: INVALID, 400.
+    self->request = proto_session_create_req_writer(&in, err);
     free(dotfiles);
-    return written ? BUS_OK : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    return self->request ? BUS_OK : err->status;
 }
 
 //  ---------------------------------------------------------------------------
@@ -337,13 +343,9 @@ s_ask_agents(create_t *self)
     proto_scheduler_agents_req_init(&agents);
     agents.scaling_group = self->scaling_group;
     agents.status = "ALIVE";
-    bus_writer_t *writer = bus_writer_new();
-    if (!writer || proto_scheduler_agents_req_write(&agents, writer) != 0) {
-        bus_writer_destroy(&writer);
-        s_fail(self, BUS_STATUS_INTERNAL, "out of memory");
-        return;
-    }
-    s_send(self, PROTO_SCHEDULER_AGENTS, writer, s_on_agents);
+    bus_error_t err;
+    bus_writer_t *writer = proto_scheduler_agents_req_writer(&agents, &err);
+    s_send(self, PROTO_SCHEDULER_AGENTS, writer, &err, s_on_agents);
 }
 
 //  Whether one agent's capacity (its available_slots) covers every slot
@@ -421,9 +423,10 @@ s_on_agents(void *arg, const bus_reply_t *reply)
         s_create_destroy(&self);
         return;
     }
-    bus_writer_t *writer = self->request;
+    bus_writer_t *writer = self->request; //  written by the resolve step
+    bus_error_t err = {BUS_STATUS_INTERNAL, "the create request was not written"};
     self->request = NULL;
-    s_send(self, PROTO_SESSION_CREATE, writer, s_on_created);
+    s_send(self, PROTO_SESSION_CREATE, writer, &err, s_on_created);
 }
 
 //  ---------------------------------------------------------------------------
@@ -500,11 +503,11 @@ s_poll(evutil_socket_t fd, short what, void *arg)
     proto_session_get_req_t in;
     proto_session_get_req_init(&in);
     in.session_id = self->session_id;
-    bus_writer_t *writer = bus_writer_new();
-    proto_session_get_req_write(&in, writer);
+    bus_error_t err;
+    bus_writer_t *writer = proto_session_get_req_writer(&in, &err);
     self->polling = true;
     self->poll_again = false;
-    s_send(self, PROTO_SESSION_GET, writer, s_on_polled);
+    s_send(self, PROTO_SESSION_GET, writer, &err, s_on_polled);
 }
 
 //  A step of the awaited session's life. One that settles it (RUNNING, or an
@@ -551,9 +554,9 @@ s_reuse(create_t *self)
                   ? json_string_value(json_object_get(params, "name"))
                   : json_string_value(json_object_get(params, "clientSessionToken"));
     self->deadline_ms = -1; //  answer at once
-    bus_writer_t *writer = bus_writer_new();
-    proto_session_get_req_write(&in, writer);
-    s_send(self, PROTO_SESSION_GET, writer, s_on_polled);
+    bus_error_t err;
+    bus_writer_t *writer = proto_session_get_req_writer(&in, &err);
+    s_send(self, PROTO_SESSION_GET, writer, &err, s_on_polled);
 }
 
 static void

@@ -145,13 +145,14 @@ s_on_session(gw_request_t *r, proto_session_info_t *info, void *arg)
         s_call_free(call);
         return;
     }
-    bus_writer_t *writer = bus_writer_new();
+    bus_writer_t *writer = NULL;
+    bus_error_t err;
     const char *method = NULL;
     bus_reply_fn *done = NULL;
     if (call->op == FILES_UPLOAD) {
         call->upload.kernel_id =
             proto_arena_strdup(&call->upload.owned_, info->kernel_id);
-        proto_kernel_upload_req_write(&call->upload, writer);
+        writer = proto_kernel_upload_req_writer(&call->upload, &err);
         method = PROTO_KERNEL_UPLOAD, done = s_on_uploaded;
     } else if (call->op == FILES_DOWNLOAD) {
         proto_kernel_download_req_t in;
@@ -165,7 +166,7 @@ s_on_session(gw_request_t *r, proto_session_info_t *info, void *arg)
         in.paths = paths;
         in.paths_count = json_array_size(call->paths);
         in.max_bytes = GW_FILES_ARCHIVE_MAX;
-        proto_kernel_download_req_write(&in, writer);
+        writer = proto_kernel_download_req_writer(&in, &err);
         method = PROTO_KERNEL_DOWNLOAD, done = s_on_downloaded;
     } else if (call->op == FILES_SINGLE) {
         proto_kernel_download_single_req_t in;
@@ -173,15 +174,20 @@ s_on_session(gw_request_t *r, proto_session_info_t *info, void *arg)
         in.kernel_id = info->kernel_id;
         in.path = json_string_value(call->paths);
         in.max_bytes = GW_FILES_ARCHIVE_MAX;
-        proto_kernel_download_single_req_write(&in, writer);
+        writer = proto_kernel_download_single_req_writer(&in, &err);
         method = PROTO_KERNEL_DOWNLOAD_SINGLE, done = s_on_single;
     } else {
         proto_kernel_list_files_req_t in;
         proto_kernel_list_files_req_init(&in);
         in.kernel_id = info->kernel_id;
         in.path = json_string_value(call->paths);
-        proto_kernel_list_files_req_write(&in, writer);
+        writer = proto_kernel_list_files_req_writer(&in, &err);
         method = PROTO_KERNEL_LIST_FILES, done = s_on_listed;
+    }
+    if (!writer) {
+        gw_reply_status(r, err.status, err.detail);
+        s_call_free(call);
+        return;
     }
     bool sent = bus_node_call(gw_server_node(r->gw), info->agent_addr, method,
                               bus_writer_data(writer), bus_writer_size(writer),

@@ -376,10 +376,20 @@ gw_storage_call(gw_storage_t *self,
                 const char *host,
                 const char *method,
                 bus_writer_t *body,
+                const bus_error_t *err,
                 bus_reply_fn *done,
                 void *arg)
 {
-    pending_call_t *call = body ? calloc(1, sizeof *call) : NULL;
+    if (!body) {
+        bus_reply_t failed = {BUS_STATUS_INTERNAL, "out of memory", NULL, 0, 0};
+        if (err && err->status != BUS_OK) {
+            failed.status = err->status;
+            failed.detail = err->detail;
+        }
+        done(arg, &failed);
+        return;
+    }
+    pending_call_t *call = calloc(1, sizeof *call);
     if (!call) {
         bus_writer_destroy(&body);
         bus_reply_t failed = {BUS_STATUS_INTERNAL, "out of memory", NULL, 0, 0};

@@ -50,11 +50,13 @@ const char *gw_storage_find(gw_storage_t *self,
 //  Calls method with body (taken) on the storage-proxy that serves host,
 //  once the directory is fresh; done(arg, reply) always runs, with
 //  NOT_FOUND when no storage-proxy serves host and UNAVAILABLE when the
-//  call cannot be sent.
+//  call cannot be sent. body NULL is a request that could not be written
+//  (proto_*_writer): done runs at once with err, its status and detail.
 void gw_storage_call(gw_storage_t *self,
                      const char *host,
                      const char *method,
                      bus_writer_t *body,
+                     const bus_error_t *err,
                      bus_reply_fn *done,
                      void *arg);
 

@@ -66,16 +66,21 @@ s_execute(exec_stream_t *self, const char *mode, const char *code, size_t code_s
     in.code = text;
     in.options = self->options;
     in.wait_ms = GW_STREAM_FLUSH_MS;
-    bus_writer_t *writer = bus_writer_new();
-    proto_kernel_execute_req_write(&in, writer);
+    bus_error_t err;
+    bus_writer_t *writer = text ? proto_kernel_execute_req_writer(&in, &err) : NULL;
     free(text);
     free(self->options);
     self->options = NULL;
+    if (!writer) {
+        self->state = AWAIT_REQUEST;
+        s_fail(self, text ? err.detail : "out of memory");
+        return;
+    }
     self->state = EXECUTING;
-    bool sent = text && bus_node_call(gw_server_node(self->gw), self->at.agent_addr,
-                                      PROTO_KERNEL_EXECUTE, bus_writer_data(writer),
-                                      bus_writer_size(writer), EXEC_CALL_TIMEOUT_MS,
-                                      s_on_executed, self) != 0;
+    bool sent =
+        bus_node_call(gw_server_node(self->gw), self->at.agent_addr, PROTO_KERNEL_EXECUTE,
+                      bus_writer_data(writer), bus_writer_size(writer),
+                      EXEC_CALL_TIMEOUT_MS, s_on_executed, self) != 0;
     bus_writer_destroy(&writer);
     if (!sent) {
         self->state = AWAIT_REQUEST;

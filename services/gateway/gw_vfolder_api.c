@@ -219,11 +219,9 @@ gw_vfolder_handle_create(gw_request_t *r)
     in.volume = gw_storage_volume_of(host);
     in.id = call->id;
     in.quota_bytes = (uint64_t) granted;
-    bus_writer_t *writer = bus_writer_new();
-    if (writer)
-        proto_storage_folder_create_req_write(&in, writer);
+    bus_writer_t *writer = proto_storage_folder_create_req_writer(&in, &err);
     gw_storage_call(gw_server_storage(r->gw), host, PROTO_STORAGE_FOLDER_CREATE, writer,
-                    s_on_created, call);
+                    &err, s_on_created, call);
 }
 
 //  ---------------------------------------------------------------------------
@@ -282,11 +280,10 @@ s_ask_usage(folder_call_t *call, bool rescan, bus_reply_fn *done)
     in.id = call->folder.id;
     in.volume = gw_storage_volume_of(call->folder.host);
     in.rescan = rescan;
-    bus_writer_t *writer = bus_writer_new();
-    if (writer)
-        proto_storage_folder_usage_req_write(&in, writer);
+    bus_error_t err;
+    bus_writer_t *writer = proto_storage_folder_usage_req_writer(&in, &err);
     gw_storage_call(gw_server_storage(call->r->gw), call->folder.host,
-                    PROTO_STORAGE_FOLDER_USAGE, writer, done, call);
+                    PROTO_STORAGE_FOLDER_USAGE, writer, &err, done, call);
 }
 
 static void
@@ -476,11 +473,9 @@ gw_vfolder_handle_purge(gw_request_t *r)
     proto_storage_folder_delete_req_init(&in);
     in.id = call->folder.id;
     in.volume = gw_storage_volume_of(call->folder.host);
-    bus_writer_t *writer = bus_writer_new();
-    if (writer)
-        proto_storage_folder_delete_req_write(&in, writer);
+    bus_writer_t *writer = proto_storage_folder_delete_req_writer(&in, &err);
     gw_storage_call(gw_server_storage(r->gw), call->folder.host,
-                    PROTO_STORAGE_FOLDER_DELETE, writer, s_on_purged, call);
+                    PROTO_STORAGE_FOLDER_DELETE, writer, &err, s_on_purged, call);
 }
 
 //  ---------------------------------------------------------------------------
@@ -674,14 +669,20 @@ gw_vfolder_handle_clone(gw_request_t *r)
     in.target_id = clone->id;
     in.target_volume = gw_storage_volume_of(host);
     in.quota_bytes = (uint64_t) granted;
-    bus_writer_t *writer = bus_writer_new();
-    if (writer)
-        proto_storage_folder_clone_req_write(&in, writer);
+    bus_writer_t *writer = proto_storage_folder_clone_req_writer(&in, &err);
+    if (!writer) {
+        bus_reply_t failed = {err.status, err.detail, NULL, 0, 0};
+        s_on_cloned(clone, &failed); //  drops the row and frees clone
+        gw_vfolder_clear(&source);
+        gw_reply_status(r, err.status, err.detail);
+        return;
+    }
+    //  Packed first: done may run (and free clone) before the call returns.
+    json_t *body = json_pack("{s:s, s:s, s:s, s:s, s:n}", "id", clone->id, "name", target,
+                             "host", host, "status", "cloning", "bgtask_id");
     gw_storage_call(gw_server_storage(r->gw), host, PROTO_STORAGE_FOLDER_CLONE, writer,
-                    s_on_cloned, clone);
-    gw_reply_json(r, 201,
-                  json_pack("{s:s, s:s, s:s, s:s, s:n}", "id", clone->id, "name", target,
-                            "host", host, "status", "cloning", "bgtask_id"));
+                    NULL, s_on_cloned, clone);
+    gw_reply_json(r, 201, body);
     gw_vfolder_clear(&source);
 }
 
@@ -876,11 +877,9 @@ gw_vfolder_handle_quota(gw_request_t *r)
     in.id = call->folder.id;
     in.volume = gw_storage_volume_of(call->folder.host);
     in.quota_bytes = (uint64_t) bytes;
-    bus_writer_t *writer = bus_writer_new();
-    if (writer)
-        proto_storage_folder_quota_req_write(&in, writer);
+    bus_writer_t *writer = proto_storage_folder_quota_req_writer(&in, &err);
     gw_storage_call(gw_server_storage(r->gw), call->folder.host,
-                    PROTO_STORAGE_FOLDER_QUOTA, writer, s_on_quota, call);
+                    PROTO_STORAGE_FOLDER_QUOTA, writer, &err, s_on_quota, call);
 }
 
 static void

@@ -73,10 +73,14 @@ s_reply_failed(gw_request_t *r, const bus_reply_t *reply)
 
 //  Sends the request in writer to the folder's storage-proxy.
 static void
-s_send(files_call_t *call, const char *method, bus_writer_t *writer, bus_reply_fn *done)
+s_send(files_call_t *call,
+       const char *method,
+       bus_writer_t *writer,
+       const bus_error_t *err,
+       bus_reply_fn *done)
 {
     gw_storage_call(gw_server_storage(call->r->gw), call->folder.host, method, writer,
-                    done, call);
+                    err, done, call);
 }
 
 //  ---------------------------------------------------------------------------
@@ -181,10 +185,9 @@ gw_vfolder_handle_files(gw_request_t *r)
     in.path = path;
     in.cursor = cursor;
     in.limit = (uint64_t) limit;
-    bus_writer_t *writer = bus_writer_new();
-    if (writer)
-        proto_storage_files_list_req_write(&in, writer);
-    s_send(call, PROTO_STORAGE_FILES_LIST, writer, s_on_listed);
+    bus_error_t err;
+    bus_writer_t *writer = proto_storage_files_list_req_writer(&in, &err);
+    s_send(call, PROTO_STORAGE_FILES_LIST, writer, &err, s_on_listed);
 }
 
 //  ---------------------------------------------------------------------------
@@ -263,10 +266,9 @@ gw_vfolder_handle_mkdir(gw_request_t *r)
     in.paths_count = count;
     in.parents = !json_is_false(parents);
     in.exist_ok = json_is_true(exist_ok);
-    bus_writer_t *writer = bus_writer_new();
-    if (writer)
-        proto_storage_files_mkdir_req_write(&in, writer);
-    s_send(call, PROTO_STORAGE_FILES_MKDIR, writer, s_on_made);
+    bus_error_t err;
+    bus_writer_t *writer = proto_storage_files_mkdir_req_writer(&in, &err);
+    s_send(call, PROTO_STORAGE_FILES_MKDIR, writer, &err, s_on_made);
 }
 
 //  ---------------------------------------------------------------------------
@@ -302,10 +304,9 @@ gw_vfolder_handle_rename_file(gw_request_t *r)
     in.volume = gw_storage_volume_of(call->folder.host);
     in.path = target;
     in.new_name = new_name;
-    bus_writer_t *writer = bus_writer_new();
-    if (writer)
-        proto_storage_files_rename_req_write(&in, writer);
-    s_send(call, PROTO_STORAGE_FILES_RENAME, writer, s_on_done);
+    bus_error_t err;
+    bus_writer_t *writer = proto_storage_files_rename_req_writer(&in, &err);
+    s_send(call, PROTO_STORAGE_FILES_RENAME, writer, &err, s_on_done);
 }
 
 void
@@ -326,10 +327,9 @@ gw_vfolder_handle_move_file(gw_request_t *r)
     in.volume = gw_storage_volume_of(call->folder.host);
     in.src = src;
     in.dst = dst;
-    bus_writer_t *writer = bus_writer_new();
-    if (writer)
-        proto_storage_files_move_req_write(&in, writer);
-    s_send(call, PROTO_STORAGE_FILES_MOVE, writer, s_on_done);
+    bus_error_t err;
+    bus_writer_t *writer = proto_storage_files_move_req_writer(&in, &err);
+    s_send(call, PROTO_STORAGE_FILES_MOVE, writer, &err, s_on_done);
 }
 
 void
@@ -363,11 +363,10 @@ gw_vfolder_handle_delete_files(gw_request_t *r)
     in.paths = list;
     in.paths_count = count;
     in.recursive = json_is_true(json_object_get(r->params, "recursive"));
-    bus_writer_t *writer = bus_writer_new();
-    if (writer)
-        proto_storage_files_delete_req_write(&in, writer);
+    bus_error_t err;
+    bus_writer_t *writer = proto_storage_files_delete_req_writer(&in, &err);
     free(list);
-    s_send(call, PROTO_STORAGE_FILES_DELETE, writer, s_on_done);
+    s_send(call, PROTO_STORAGE_FILES_DELETE, writer, &err, s_on_done);
 }
 
 //  ---------------------------------------------------------------------------

@@ -277,12 +277,11 @@ gw_vfolder_mounts_resolve(gw_request_t *r,
         proto_storage_folder_mount_path_req_init(&in);
         in.id = json_string_value(json_object_get(mount, "id"));
         in.volume = gw_storage_volume_of(host);
-        bus_writer_t *writer = bus_writer_new();
-        if (writer)
-            proto_storage_folder_mount_path_req_write(&in, writer);
+        bus_error_t err;
+        bus_writer_t *writer = proto_storage_folder_mount_path_req_writer(&in, &err);
         resolve->pending++;
         gw_storage_call(gw_server_storage(r->gw), host, PROTO_STORAGE_FOLDER_MOUNT_PATH,
-                        writer, s_on_path, one);
+                        writer, &err, s_on_path, one);
     }
     if (--resolve->pending == 0)
         s_finish(resolve);

@@ -87,7 +87,8 @@ s_create(const char *id, const char *command)
     in.type = "BATCH";
     in.startup_command = command;
     bus_writer_t *writer = bus_writer_new();
-    proto_session_create_req_write(&in, writer);
+    if (proto_session_create_req_write(&in, writer) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     zchunk_t *reply = NULL;
     bus_error_t err = {0};
     int rc = s_call(s_client, "session.create", writer, &reply, &err);
@@ -183,7 +184,8 @@ s_usage(const char *by, proto_accounting_usage_rep_t *out)
     in.to = bus_clock_wall_us() + 3600LL * 1000000;
     in.group_by = by;
     bus_writer_t *writer = bus_writer_new();
-    proto_accounting_usage_req_write(&in, writer);
+    if (proto_accounting_usage_req_write(&in, writer) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     zchunk_t *reply = NULL;
     bus_error_t err = {0};
     int rc = s_call(s_acct_client, "accounting.usage", writer, &reply, &err);
@@ -256,7 +258,8 @@ s_live(const char *kernel_id, bool *live, char *stat, size_t size)
     in.kernel_ids = ids;
     in.kernel_ids_count = 1;
     bus_writer_t *writer = bus_writer_new();
-    proto_accounting_live_req_write(&in, writer);
+    if (proto_accounting_live_req_write(&in, writer) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     zchunk_t *reply = NULL;
     bus_error_t err = {0};
     int rc = s_call(s_acct_client, "accounting.live", writer, &reply, &err);
@@ -429,7 +432,7 @@ test_usage_survives_kill(void)
     proto_accounting_stats_user_req_init(&in);
     in.user_uuid = "user-acct";
     bus_writer_t *writer = bus_writer_new();
-    proto_accounting_stats_user_req_write(&in, writer);
+    T_EQ_INT(proto_accounting_stats_user_req_write(&in, writer), 0);
     zchunk_t *reply = NULL;
     bus_error_t err = {0};
     T_EQ_INT(s_call(s_acct_client, "accounting.stats_user", writer, &reply, &err),
@@ -454,7 +457,7 @@ test_usage_survives_kill(void)
     bad.from = 10;
     bad.to = 5;
     writer = bus_writer_new();
-    proto_accounting_usage_req_write(&bad, writer);
+    T_EQ_INT(proto_accounting_usage_req_write(&bad, writer), 0);
     proto_accounting_usage_req_clear(&bad);
     T_EQ_INT(s_call(s_acct_client, "accounting.usage", writer, &reply, &err),
              BUS_STATUS_INVALID);

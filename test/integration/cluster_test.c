@@ -131,7 +131,8 @@ s_create(const cluster_t *cluster, uint64_t size)
     in.cluster_mode = cluster->mode;
     in.cluster_size = size;
     bus_writer_t *writer = bus_writer_new();
-    proto_session_create_req_write(&in, writer);
+    if (proto_session_create_req_write(&in, writer) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     zchunk_t *reply = NULL;
     int rc = s_call(s_client, PROTO_SESSION_CREATE, writer, &reply);
     zchunk_destroy(&reply);
@@ -145,7 +146,8 @@ s_destroy(const char *session_id)
     proto_session_destroy_req_init(&in);
     in.session_id = session_id;
     bus_writer_t *writer = bus_writer_new();
-    proto_session_destroy_req_write(&in, writer);
+    if (proto_session_destroy_req_write(&in, writer) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     zchunk_t *reply = NULL;
     int rc = s_call(s_client, PROTO_SESSION_DESTROY, writer, &reply);
     zchunk_destroy(&reply);
@@ -159,7 +161,8 @@ s_list(int agent, proto_kernel_list_rep_t *rep)
     proto_kernel_list_req_t in;
     proto_kernel_list_req_init(&in);
     bus_writer_t *writer = bus_writer_new();
-    proto_kernel_list_req_write(&in, writer);
+    if (proto_kernel_list_req_write(&in, writer) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     zchunk_t *reply = NULL;
     bus_error_t err = {0};
     int rc = s_call(s_agent_clients[agent], PROTO_KERNEL_LIST, writer, &reply);
@@ -227,7 +230,8 @@ s_run(int agent, const char *id, const char *code)
     in.code = code;
     in.wait_ms = 15000;
     bus_writer_t *writer = bus_writer_new();
-    proto_kernel_execute_req_write(&in, writer);
+    if (proto_kernel_execute_req_write(&in, writer) != 0)
+        return NULL; //  refused by the schema: the caller sees a failure
     zchunk_t *reply = NULL;
     int rc = s_call(s_agent_clients[agent], PROTO_KERNEL_EXECUTE, writer, &reply);
     proto_kernel_execute_rep_t out;

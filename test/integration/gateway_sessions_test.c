@@ -89,6 +89,32 @@ test_execute_query(void)
     T_CONTAINS(console, "hello from");
     free(console);
     json_decref(r);
+
+    //  Over the schema's limits: 400 naming the field, before any call to
+    //  the agent (not an empty request body and an empty result).
+    char body[256];
+    snprintf(body, sizeof body,
+             "{\"mode\": \"query\", \"runId\": \"%065d\", \"code\": \"true\"}", 1);
+    r = s_request("POST", "/session/gw-first", body, &status);
+    T_EQ_INT(status, 400);
+    T_CONTAINS(json_string_value(json_object_get(r, "type")), "invalid-api-params");
+    T_EQ_STR(json_string_value(json_object_get(r, "msg")), "runId: 65 bytes, at most 64");
+    json_decref(r);
+    r = s_request("POST", "/session/gw-first",
+                  "{\"mode\": \"query-query-query\", \"code\": \"true\"}", &status);
+    T_EQ_INT(status, 400);
+    T_CONTAINS(json_string_value(json_object_get(r, "type")), "invalid-api-params");
+    T_CONTAINS(json_string_value(json_object_get(r, "msg")),
+               "field 'mode': 17 bytes, at most 16");
+    json_decref(r);
+    //  At the limit it runs.
+    snprintf(body, sizeof body,
+             "{\"mode\": \"query\", \"runId\": \"%064d\", \"code\": \"true\"}", 1);
+    r = s_request("POST", "/session/gw-first", body, &status);
+    T_EQ_INT(status, 200);
+    T_EQ_STR(json_string_value(json_object_get(json_object_get(r, "result"), "status")),
+             "finished");
+    json_decref(r);
 }
 
 static void

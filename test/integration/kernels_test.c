@@ -164,7 +164,7 @@ s_create_body(const char *id,
         in.session_type = "batch";
         in.startup_command = startup_command;
     }
-    proto_kernel_create_req_write(&in, writer);
+    T_EQ_INT(proto_kernel_create_req_write(&in, writer), 0);
 }
 
 //  Creates kernel id with mem bytes of memory (a batch kernel when
@@ -223,7 +223,8 @@ s_execute_ms(const char *id,
     in.code = code;
     in.wait_ms = (uint64_t) wait_ms;
     bus_writer_t *writer = bus_writer_new();
-    proto_kernel_execute_req_write(&in, writer);
+    if (proto_kernel_execute_req_write(&in, writer) != 0)
+        return NULL; //  refused by the schema: the caller sees a failure
     in.kernel_id = in.run_id = in.mode = in.code = NULL;
     proto_kernel_execute_req_clear(&in);
     zchunk_t *reply = NULL;
@@ -262,7 +263,8 @@ s_interrupt(const char *id, const char *run_id, bool force)
     in.run_id = run_id;
     in.force = force;
     bus_writer_t *writer = bus_writer_new();
-    proto_kernel_interrupt_req_write(&in, writer);
+    if (proto_kernel_interrupt_req_write(&in, writer) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     in.kernel_id = in.run_id = NULL;
     proto_kernel_interrupt_req_clear(&in);
     zchunk_t *reply = NULL;
@@ -282,7 +284,8 @@ s_destroy(const char *id, int64_t *exit_code)
     in.kernel_id = id;
     in.grace_ms = 2000;
     bus_writer_t *writer = bus_writer_new();
-    proto_kernel_destroy_req_write(&in, writer);
+    if (proto_kernel_destroy_req_write(&in, writer) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     in.kernel_id = NULL;
     proto_kernel_destroy_req_clear(&in);
     zchunk_t *reply = NULL;
@@ -305,7 +308,8 @@ s_restart(const char *id)
     in.kernel_id = id;
     in.grace_ms = 2000;
     bus_writer_t *writer = bus_writer_new();
-    proto_kernel_restart_req_write(&in, writer);
+    if (proto_kernel_restart_req_write(&in, writer) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     in.kernel_id = NULL;
     proto_kernel_restart_req_clear(&in);
     zchunk_t *reply = NULL;
@@ -437,7 +441,7 @@ test_execute(void)
     in.code = "echo one; sleep 1; echo two";
     in.wait_ms = 200;
     bus_writer_t *writer = bus_writer_new();
-    proto_kernel_execute_req_write(&in, writer);
+    T_EQ_INT(proto_kernel_execute_req_write(&in, writer), 0);
     in.kernel_id = in.run_id = in.mode = in.code = NULL;
     proto_kernel_execute_req_clear(&in);
     zchunk_t *reply = NULL;
@@ -473,7 +477,7 @@ test_logs_list_interrupt(void)
     in.kernel_id = "k1";
     in.max_bytes = 1000;
     bus_writer_t *writer = bus_writer_new();
-    proto_kernel_logs_req_write(&in, writer);
+    T_EQ_INT(proto_kernel_logs_req_write(&in, writer), 0);
     in.kernel_id = NULL;
     proto_kernel_logs_req_clear(&in);
     zchunk_t *reply = NULL;
@@ -490,7 +494,7 @@ test_logs_list_interrupt(void)
     writer = bus_writer_new();
     proto_kernel_list_req_t list_in;
     proto_kernel_list_req_init(&list_in);
-    proto_kernel_list_req_write(&list_in, writer);
+    T_EQ_INT(proto_kernel_list_req_write(&list_in, writer), 0);
     T_EQ_INT(s_call(PROTO_KERNEL_LIST, writer, &reply, &err), BUS_OK);
     proto_kernel_list_rep_t list;
     T_EQ_INT(
@@ -508,7 +512,7 @@ test_logs_list_interrupt(void)
     proto_kernel_interrupt_req_init(&stop);
     stop.kernel_id = "k1";
     writer = bus_writer_new();
-    proto_kernel_interrupt_req_write(&stop, writer);
+    T_EQ_INT(proto_kernel_interrupt_req_write(&stop, writer), 0);
     stop.kernel_id = NULL;
     proto_kernel_interrupt_req_clear(&stop);
     T_EQ_INT(s_call(PROTO_KERNEL_INTERRUPT, writer, &reply, &err), BUS_OK);
@@ -610,7 +614,8 @@ s_busy_destroy(char ids[][16], const s_answer_t *creates, int count)
         in.kernel_id = ids[i];
         in.grace_ms = 2000;
         bus_writer_t *writer = bus_writer_new();
-        proto_kernel_destroy_req_write(&in, writer);
+        if (proto_kernel_destroy_req_write(&in, writer) != 0)
+            return false; //  refused by the schema: the caller sees a failure
         in.kernel_id = NULL;
         proto_kernel_destroy_req_clear(&in);
         ok = s_send(PROTO_KERNEL_DESTROY, writer, &destroys[i]) && ok;
@@ -672,7 +677,7 @@ test_answers_while_creating(void)
         if (list) {
             proto_kernel_list_req_t in;
             proto_kernel_list_req_init(&in);
-            proto_kernel_list_req_write(&in, writer);
+            T_EQ_INT(proto_kernel_list_req_write(&in, writer), 0);
             proto_kernel_list_req_clear(&in);
         } else {
             char run[32];
@@ -684,7 +689,7 @@ test_answers_while_creating(void)
             in.mode = "query";
             in.code = "echo quick";
             in.wait_ms = 5000;
-            proto_kernel_execute_req_write(&in, writer);
+            T_EQ_INT(proto_kernel_execute_req_write(&in, writer), 0);
             in.kernel_id = in.run_id = in.mode = in.code = NULL;
             proto_kernel_execute_req_clear(&in);
         }
@@ -754,7 +759,7 @@ test_answers_while_creating(void)
     bus_writer_t *writer = bus_writer_new();
     proto_kernel_list_req_t list_in;
     proto_kernel_list_req_init(&list_in);
-    proto_kernel_list_req_write(&list_in, writer);
+    T_EQ_INT(proto_kernel_list_req_write(&list_in, writer), 0);
     T_EQ_INT(s_call(PROTO_KERNEL_LIST, writer, &reply, &err), BUS_OK);
     proto_kernel_list_rep_t list;
     T_EQ_INT(
@@ -781,7 +786,8 @@ s_upload(const char *id, const char *const *items, size_t count)
     in.files = files;
     in.files_count = count;
     bus_writer_t *writer = bus_writer_new();
-    proto_kernel_upload_req_write(&in, writer);
+    if (proto_kernel_upload_req_write(&in, writer) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     zchunk_t *reply = NULL;
     bus_error_t err;
     int rc = s_call(PROTO_KERNEL_UPLOAD, writer, &reply, &err);
@@ -801,7 +807,8 @@ s_download_single(const char *id, const char *path, char **data_p, size_t *size_
     in.kernel_id = id;
     in.path = path;
     bus_writer_t *writer = bus_writer_new();
-    proto_kernel_download_single_req_write(&in, writer);
+    if (proto_kernel_download_single_req_write(&in, writer) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     zchunk_t *reply = NULL;
     bus_error_t err;
     int rc = s_call(PROTO_KERNEL_DOWNLOAD_SINGLE, writer, &reply, &err);
@@ -830,7 +837,8 @@ s_download(const char *id, const char *path, const char *tar_path)
     in.paths = paths;
     in.paths_count = 1;
     bus_writer_t *writer = bus_writer_new();
-    proto_kernel_download_req_write(&in, writer);
+    if (proto_kernel_download_req_write(&in, writer) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     zchunk_t *reply = NULL;
     bus_error_t err;
     int rc = s_call(PROTO_KERNEL_DOWNLOAD, writer, &reply, &err);
@@ -864,7 +872,8 @@ s_list_files(
     in.kernel_id = id;
     in.path = path;
     bus_writer_t *writer = bus_writer_new();
-    proto_kernel_list_files_req_write(&in, writer);
+    if (proto_kernel_list_files_req_write(&in, writer) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     zchunk_t *reply = NULL;
     bus_error_t err;
     int rc = s_call(PROTO_KERNEL_LIST_FILES, writer, &reply, &err);
@@ -1024,7 +1033,8 @@ s_pty_write(const char *id, const char *data, unsigned rows, unsigned cols)
     in.rows = rows;
     in.cols = cols;
     bus_writer_t *writer = bus_writer_new();
-    proto_kernel_pty_write_req_write(&in, writer);
+    if (proto_kernel_pty_write_req_write(&in, writer) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     zchunk_t *reply = NULL;
     bus_error_t err;
     int rc = s_call(PROTO_KERNEL_PTY_WRITE, writer, &reply, &err);
@@ -1042,7 +1052,7 @@ s_pty_read_body(const char *id, uint64_t offset, uint64_t wait_ms, bus_writer_t 
     in.kernel_id = id;
     in.offset = offset;
     in.wait_ms = wait_ms;
-    proto_kernel_pty_read_req_write(&in, writer);
+    T_EQ_INT(proto_kernel_pty_read_req_write(&in, writer), 0);
 }
 
 //  Reads kernel id's terminal from offset. The status; the reply into *out

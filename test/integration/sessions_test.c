@@ -149,7 +149,8 @@ s_create(const char *id,
     in.preopen_ports = s_next_preopen;
     s_next_bootstrap = s_next_preopen = NULL;
     bus_writer_t *writer = bus_writer_new();
-    proto_session_create_req_write(&in, writer);
+    if (proto_session_create_req_write(&in, writer) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     return s_call(PROTO_SESSION_CREATE, writer, info);
 }
 
@@ -160,7 +161,8 @@ s_get(const char *id, proto_session_info_t *info)
     proto_session_get_req_init(&in);
     in.session_id = id;
     bus_writer_t *writer = bus_writer_new();
-    proto_session_get_req_write(&in, writer);
+    if (proto_session_get_req_write(&in, writer) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     return s_call(PROTO_SESSION_GET, writer, info);
 }
 
@@ -171,7 +173,8 @@ s_destroy(const char *id, proto_session_info_t *info)
     proto_session_destroy_req_init(&in);
     in.session_id = id;
     bus_writer_t *writer = bus_writer_new();
-    proto_session_destroy_req_write(&in, writer);
+    if (proto_session_destroy_req_write(&in, writer) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     return s_call(PROTO_SESSION_DESTROY, writer, info);
 }
 
@@ -182,7 +185,8 @@ s_restart(const char *id, proto_session_info_t *info)
     proto_session_restart_req_init(&in);
     in.session_id = id;
     bus_writer_t *writer = bus_writer_new();
-    proto_session_restart_req_write(&in, writer);
+    if (proto_session_restart_req_write(&in, writer) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     return s_call(PROTO_SESSION_RESTART, writer, info);
 }
 

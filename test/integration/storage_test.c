@@ -83,7 +83,8 @@ s_create(const char *volume, const char *id, uint64_t quota, proto_storage_folde
     in.id = id;
     in.quota_bytes = quota;
     bus_writer_t *w = s_writer();
-    proto_storage_folder_create_req_write(&in, w);
+    if (proto_storage_folder_create_req_write(&in, w) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     zchunk_t *reply = NULL;
     bus_error_t err = {0};
     int rc = s_call(PROTO_STORAGE_FOLDER_CREATE, w, &reply, &err);
@@ -112,7 +113,8 @@ s_usage(const char *id, bool rescan, proto_storage_folder_t *out)
     in.id = id;
     in.rescan = rescan;
     bus_writer_t *w = s_writer();
-    proto_storage_folder_usage_req_write(&in, w);
+    if (proto_storage_folder_usage_req_write(&in, w) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     zchunk_t *reply = NULL;
     bus_error_t err = {0};
     int rc = s_call(PROTO_STORAGE_FOLDER_USAGE, w, &reply, &err);
@@ -141,7 +143,8 @@ s_quota(const char *id, uint64_t quota)
     in.id = id;
     in.quota_bytes = quota;
     bus_writer_t *w = s_writer();
-    proto_storage_folder_quota_req_write(&in, w);
+    if (proto_storage_folder_quota_req_write(&in, w) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     bus_error_t err = {0};
     return s_call(PROTO_STORAGE_FOLDER_QUOTA, w, NULL, &err);
 }
@@ -159,7 +162,8 @@ s_mkdir(const char *id, const char *path, bool parents, bool exist_ok, int *path
     in.parents = parents;
     in.exist_ok = exist_ok;
     bus_writer_t *w = s_writer();
-    proto_storage_files_mkdir_req_write(&in, w);
+    if (proto_storage_files_mkdir_req_write(&in, w) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     zchunk_t *reply = NULL;
     bus_error_t err = {0};
     int rc = s_call(PROTO_STORAGE_FILES_MKDIR, w, &reply, &err);
@@ -192,7 +196,8 @@ s_list(const char *id,
     in.cursor = cursor;
     in.limit = limit;
     bus_writer_t *w = s_writer();
-    proto_storage_files_list_req_write(&in, w);
+    if (proto_storage_files_list_req_write(&in, w) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     zchunk_t *reply = NULL;
     int rc = s_call(PROTO_STORAGE_FILES_LIST, w, &reply, err);
     proto_storage_files_list_rep_init(rep);
@@ -212,7 +217,8 @@ s_rename(const char *id, const char *path, const char *new_name)
     in.path = path;
     in.new_name = new_name;
     bus_writer_t *w = s_writer();
-    proto_storage_files_rename_req_write(&in, w);
+    if (proto_storage_files_rename_req_write(&in, w) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     bus_error_t err = {0};
     return s_call(PROTO_STORAGE_FILES_RENAME, w, NULL, &err);
 }
@@ -226,7 +232,8 @@ s_move(const char *id, const char *src, const char *dst)
     in.src = src;
     in.dst = dst;
     bus_writer_t *w = s_writer();
-    proto_storage_files_move_req_write(&in, w);
+    if (proto_storage_files_move_req_write(&in, w) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     bus_error_t err = {0};
     return s_call(PROTO_STORAGE_FILES_MOVE, w, NULL, &err);
 }
@@ -242,7 +249,8 @@ s_delete(const char *id, const char *path, bool recursive)
     in.paths_count = 1;
     in.recursive = recursive;
     bus_writer_t *w = s_writer();
-    proto_storage_files_delete_req_write(&in, w);
+    if (proto_storage_files_delete_req_write(&in, w) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     bus_error_t err = {0};
     return s_call(PROTO_STORAGE_FILES_DELETE, w, NULL, &err);
 }
@@ -255,7 +263,8 @@ s_mount_path(const char *id, char *out, size_t size)
     proto_storage_folder_mount_path_req_init(&in);
     in.id = id;
     bus_writer_t *w = s_writer();
-    proto_storage_folder_mount_path_req_write(&in, w);
+    if (proto_storage_folder_mount_path_req_write(&in, w) != 0)
+        return BUS_STATUS_INVALID; //  refused by the schema: the caller sees a failure
     zchunk_t *reply = NULL;
     bus_error_t err = {0};
     int rc = s_call(PROTO_STORAGE_FOLDER_MOUNT_PATH, w, &reply, &err);
@@ -604,7 +613,7 @@ test_volumes(void)
     bus_writer_t *w = s_writer();
     proto_storage_volumes_req_t in;
     proto_storage_volumes_req_init(&in);
-    proto_storage_volumes_req_write(&in, w);
+    T_EQ_INT(proto_storage_volumes_req_write(&in, w), 0);
     zchunk_t *reply = NULL;
     bus_error_t err = {0};
     T_EQ_INT(s_call(PROTO_STORAGE_VOLUMES, w, &reply, &err), BUS_OK);
@@ -1092,7 +1101,7 @@ test_clone(void)
         in.target_id = targets[t][0];
         in.target_volume = targets[t][1];
         bus_writer_t *w = s_writer();
-        proto_storage_folder_clone_req_write(&in, w);
+        T_EQ_INT(proto_storage_folder_clone_req_write(&in, w), 0);
         zchunk_t *reply = NULL;
         bus_error_t err = {0};
         T_EQ_INT(s_call(PROTO_STORAGE_FOLDER_CLONE, w, &reply, &err), BUS_OK);
@@ -1127,13 +1136,13 @@ test_clone(void)
     in.id = F1;
     in.target_id = F2;
     bus_writer_t *w = s_writer();
-    proto_storage_folder_clone_req_write(&in, w);
+    T_EQ_INT(proto_storage_folder_clone_req_write(&in, w), 0);
     bus_error_t err = {0};
     T_EQ_INT(s_call(PROTO_STORAGE_FOLDER_CLONE, w, NULL, &err), BUS_STATUS_CONFLICT);
     in.id = NOWHERE;
     in.target_id = "ee000000000000000000000000000006";
     w = s_writer();
-    proto_storage_folder_clone_req_write(&in, w);
+    T_EQ_INT(proto_storage_folder_clone_req_write(&in, w), 0);
     T_EQ_INT(s_call(PROTO_STORAGE_FOLDER_CLONE, w, NULL, &err), BUS_STATUS_NOT_FOUND);
 }
 
@@ -1148,12 +1157,12 @@ test_purge(void)
     in.id = F2;
     in.volume = "vol2"; //  the wrong volume first
     bus_writer_t *w = s_writer();
-    proto_storage_folder_delete_req_write(&in, w);
+    T_EQ_INT(proto_storage_folder_delete_req_write(&in, w), 0);
     bus_error_t err = {0};
     T_EQ_INT(s_call(PROTO_STORAGE_FOLDER_DELETE, w, NULL, &err), BUS_STATUS_NOT_FOUND);
     in.volume = "vol1";
     w = s_writer();
-    proto_storage_folder_delete_req_write(&in, w);
+    T_EQ_INT(proto_storage_folder_delete_req_write(&in, w), 0);
     T_EQ_INT(s_call(PROTO_STORAGE_FOLDER_DELETE, w, NULL, &err), BUS_OK);
     T_ASSERT(!s_exists(root));
     proto_storage_files_list_rep_t rep;
