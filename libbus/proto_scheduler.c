@@ -456,9 +456,10 @@ proto_scheduler_agent_ref_print(const proto_scheduler_agent_ref_t *self)
 //  scheduler.keypair_concurrency
 
 static bool
-s_keypair_concurrency_valid(const proto_scheduler_keypair_concurrency_t *self)
+s_keypair_concurrency_check(const proto_scheduler_keypair_concurrency_t *self,
+                            proto_check_t *ck)
 {
-    if (!proto_valid_str(self->access_key, PROTO_REQUIRED, 64))
+    if (!proto_check_str(ck, "access_key", self->access_key, PROTO_REQUIRED, 64))
         return false;
     return true;
 }
@@ -511,12 +512,22 @@ proto_scheduler_keypair_concurrency_clear(proto_scheduler_keypair_concurrency_t 
 }
 
 int
+proto_scheduler_keypair_concurrency_check(const proto_scheduler_keypair_concurrency_t *self,
+                                          bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "scheduler.keypair_concurrency", err);
+    return s_keypair_concurrency_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_scheduler_keypair_concurrency_write(const proto_scheduler_keypair_concurrency_t *self,
                                           bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_keypair_concurrency_valid(self))
+    if (proto_scheduler_keypair_concurrency_check(self, NULL) != BUS_OK)
         return -1;
     s_keypair_concurrency_write(self, writer);
     return 0;
@@ -1897,9 +1908,10 @@ proto_scheduler_schedulable_rep_print(const proto_scheduler_schedulable_rep_t *s
 //  scheduler.concurrency request
 
 static bool
-s_concurrency_req_valid(const proto_scheduler_concurrency_req_t *self)
+s_concurrency_req_check(const proto_scheduler_concurrency_req_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_strs(self->access_keys, self->access_keys_count, 1000))
+    if (!proto_check_strs(ck, "access_keys", self->access_keys, self->access_keys_count,
+                          1000))
         return false;
     return true;
 }
@@ -1946,15 +1958,41 @@ proto_scheduler_concurrency_req_clear(proto_scheduler_concurrency_req_t *self)
 }
 
 int
+proto_scheduler_concurrency_req_check(const proto_scheduler_concurrency_req_t *self,
+                                      bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "scheduler.concurrency request", err);
+    return s_concurrency_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_scheduler_concurrency_req_write(const proto_scheduler_concurrency_req_t *self,
                                       bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_concurrency_req_valid(self))
+    if (proto_scheduler_concurrency_req_check(self, NULL) != BUS_OK)
         return -1;
     s_concurrency_req_write(self, writer);
     return 0;
+}
+
+bus_writer_t *
+proto_scheduler_concurrency_req_writer(const proto_scheduler_concurrency_req_t *self,
+                                       bus_error_t *err)
+{
+    assert(self);
+    if (proto_scheduler_concurrency_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "scheduler.concurrency request: out of memory");
+        return NULL;
+    }
+    s_concurrency_req_write(self, writer);
+    return writer;
 }
 
 zframe_t *
@@ -2007,13 +2045,16 @@ proto_scheduler_concurrency_req_print(const proto_scheduler_concurrency_req_t *s
 //  scheduler.concurrency reply
 
 static bool
-s_concurrency_rep_valid(const proto_scheduler_concurrency_rep_t *self)
+s_concurrency_rep_check(const proto_scheduler_concurrency_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_valid_count(self->keypairs, self->keypairs_count, 1000))
+    if (!proto_check_count(ck, "keypairs", self->keypairs, self->keypairs_count, 1000))
         return false;
-    for (size_t i = 0; i < self->keypairs_count; i++)
-        if (!s_keypair_concurrency_valid(&self->keypairs[i]))
+    for (size_t i = 0; i < self->keypairs_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "keypairs", i);
+        if (!s_keypair_concurrency_check(&self->keypairs[i], &item))
             return false;
+    }
     return true;
 }
 
@@ -2060,12 +2101,22 @@ proto_scheduler_concurrency_rep_clear(proto_scheduler_concurrency_rep_t *self)
 }
 
 int
+proto_scheduler_concurrency_rep_check(const proto_scheduler_concurrency_rep_t *self,
+                                      bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "scheduler.concurrency reply", err);
+    return s_concurrency_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
 proto_scheduler_concurrency_rep_write(const proto_scheduler_concurrency_rep_t *self,
                                       bus_writer_t *writer)
 {
     assert(self);
     assert(writer);
-    if (!s_concurrency_rep_valid(self))
+    if (proto_scheduler_concurrency_rep_check(self, NULL) != BUS_OK)
         return -1;
     s_concurrency_rep_write(self, writer);
     return 0;

@@ -158,13 +158,17 @@ typedef struct {
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_scheduler_keypair_concurrency_t;
 
+#define PROTO_SCHEDULER_KEYPAIR_CONCURRENCY_ACCESS_KEY_MAX 64
+
 void
 proto_scheduler_keypair_concurrency_init(proto_scheduler_keypair_concurrency_t *self);
 void
 proto_scheduler_keypair_concurrency_clear(proto_scheduler_keypair_concurrency_t *self);
-int proto_scheduler_keypair_concurrency_write(const proto_scheduler_keypair_concurrency_t *self,
-                                              bus_writer_t *writer);
-zframe_t *proto_scheduler_keypair_concurrency_encode(const proto_scheduler_keypair_concurrency_t *self);
+PROTO_MUST_USE int proto_scheduler_keypair_concurrency_check(const proto_scheduler_keypair_concurrency_t *self,
+                                                             bus_error_t *err);
+PROTO_MUST_USE int proto_scheduler_keypair_concurrency_write(const proto_scheduler_keypair_concurrency_t *self,
+                                                             bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_scheduler_keypair_concurrency_encode(const proto_scheduler_keypair_concurrency_t *self);
 int proto_scheduler_keypair_concurrency_read(proto_scheduler_keypair_concurrency_t *self,
                                              const bus_value_t *map,
                                              bus_error_t *err);
@@ -526,9 +530,13 @@ typedef struct {
 
 void proto_scheduler_concurrency_req_init(proto_scheduler_concurrency_req_t *self);
 void proto_scheduler_concurrency_req_clear(proto_scheduler_concurrency_req_t *self);
-int proto_scheduler_concurrency_req_write(const proto_scheduler_concurrency_req_t *self,
-                                          bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_scheduler_concurrency_req_check(const proto_scheduler_concurrency_req_t *self,
+                                                         bus_error_t *err);
+PROTO_MUST_USE int proto_scheduler_concurrency_req_write(const proto_scheduler_concurrency_req_t *self,
+                                                         bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_scheduler_concurrency_req_writer(const proto_scheduler_concurrency_req_t *self,
+                                                                    bus_error_t *err);
+PROTO_MUST_USE zframe_t *
 proto_scheduler_concurrency_req_encode(const proto_scheduler_concurrency_req_t *self);
 int proto_scheduler_concurrency_req_read(proto_scheduler_concurrency_req_t *self,
                                          const bus_value_t *map,
@@ -556,9 +564,11 @@ typedef struct {
 
 void proto_scheduler_concurrency_rep_init(proto_scheduler_concurrency_rep_t *self);
 void proto_scheduler_concurrency_rep_clear(proto_scheduler_concurrency_rep_t *self);
-int proto_scheduler_concurrency_rep_write(const proto_scheduler_concurrency_rep_t *self,
-                                          bus_writer_t *writer);
-zframe_t *
+PROTO_MUST_USE int proto_scheduler_concurrency_rep_check(const proto_scheduler_concurrency_rep_t *self,
+                                                         bus_error_t *err);
+PROTO_MUST_USE int proto_scheduler_concurrency_rep_write(const proto_scheduler_concurrency_rep_t *self,
+                                                         bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
 proto_scheduler_concurrency_rep_encode(const proto_scheduler_concurrency_rep_t *self);
 int proto_scheduler_concurrency_rep_read(proto_scheduler_concurrency_rep_t *self,
                                          const bus_value_t *map,
