@@ -178,10 +178,21 @@ gw_app_start(gw_request_t *r, gw_app_t *app, gw_app_started_fn *fn, void *arg)
     in.runtime_path = app->runtime_path;
     in.arguments = arguments;
     in.envs = envs;
-    bus_writer_t *writer = bus_writer_new();
+    //  What the client typed (arguments, envs) may be over the schema's
+    //  limits: a 400 naming it, before anything is sent.
+    bus_error_t err = {0};
+    bus_writer_t *writer = proto_kernel_start_service_req_writer(&in, &err);
+    if (!writer) {
+        gw_reply_problem(r,
+                         err.status == BUS_STATUS_INVALID ? "invalid-api-params"
+                                                          : "internal-server-error",
+                         err.detail);
+        fn(r, app, false, arg);
+        return;
+    }
     s_start_t *start = calloc(1, sizeof *start);
     bool sent = false;
-    if (writer && start && proto_kernel_start_service_req_write(&in, writer) == 0) {
+    if (start) {
         *start = (s_start_t){.r = r, .app = app, .fn = fn, .arg = arg};
         sent = gw_session_call(r, app->at.agent_addr, PROTO_KERNEL_START_SERVICE, writer,
                                GW_APP_START_TIMEOUT_MS, s_on_started, start);

@@ -468,6 +468,23 @@ test_web_app_proxy(void)
                            NULL, NULL),
              404);
 
+    //  Arguments over the schema's limit: 400 naming them, nothing started.
+    size_t big = 70000;
+    char *huge = malloc(big + 64);
+    T_ASSERT(huge);
+    if (huge) {
+        int n = snprintf(huge, 64, "{\"app\": \"httpd\", \"arguments\": \"");
+        memset(huge + n, 'x', big);
+        strcpy(huge + n + big, "\"}");
+        char *text = NULL;
+        T_EQ_INT(client_signed(&s_p, &s_p.super, "POST", "/session/apps/start-service",
+                               huge, NULL, &text, NULL),
+                 400);
+        T_CONTAINS(text, "invalid-api-params");
+        T_CONTAINS(text, "arguments");
+        free(text);
+        free(huge);
+    }
     char hostport[128], cookie[512];
     T_ASSERT(client_app_via_wsproxy(&s_p, &s_p.super, "apps", s_session_id, "httpd", addr,
                                     hostport, sizeof hostport, cookie, sizeof cookie));
