@@ -2,10 +2,10 @@
     accounting_test - usage records end to end: the real scheduler, an agent
     running busybox containers and the accounting service. Two batch
     sessions with known slots run for a known time, one burning a CPU, one
-    idle; accounting is killed (-9) while they run and started again: the
-    usage it answers then holds each kernel once, what was held (slots x
-    time) within one stats interval of the wall time, the burner's CPU
-    seconds near its wall time, the same totals after another restart, and
+    idle holding one of the mock accelerator's GPUs (device-seconds held); accounting is
+   killed (-9) while they run and started again: the usage it answers then holds each
+   kernel once, what was held (slots x time) within one stats interval of the wall time,
+   the burner's CPU seconds near its wall time, the same totals after another restart, and
     the user's 15-minute bins add up to the totals. A third session writes
     IO_MIB MiB to its (host-disk) scratch with fsync and moves bytes to and
     from a server of the test on the bridge's address: its record holds at
@@ -66,11 +66,11 @@ s_call(bus_rpc_client_t *client,
 }
 
 static int
-s_create(const char *id, const char *command)
+s_create(const char *id, const char *command, bool gpu)
 {
     char kernel[72];
     snprintf(kernel, sizeof kernel, "k-%s", id);
-    proto_kv_t slots[] = {{"cpu", "1"}, {"mem", "268435456"}};
+    proto_kv_t slots[] = {{"cpu", "1"}, {"mem", "268435456"}, {"cuda.device", "1"}};
     proto_session_create_req_t in;
     proto_session_create_req_init(&in);
     in.session_id = id;
@@ -83,7 +83,7 @@ s_create(const char *id, const char *command)
     in.scaling_group = "default";
     in.image = IMAGE;
     in.slots = slots;
-    in.slots_count = 2;
+    in.slots_count = gpu ? 3 : 2;
     in.type = "BATCH";
     in.startup_command = command;
     bus_writer_t *writer = bus_writer_new();
@@ -217,12 +217,10 @@ test_start(void)
     s_cidr = harness_subnet();
     T_ASSERT(s_cidr);
     snprintf(cidr, sizeof cidr, "agent.network.cidr=%s", s_cidr ? s_cidr : "");
-    const char *extra[] = {"agent.slots.cpu=2",
-                           "agent.slots.mem=2g",
-                           bridge,
-                           cidr,
+    const char *extra[] = {"agent.slots.cpu=2", "agent.slots.mem=2g", bridge, cidr,
                            "agent.scratch_type=hostdir", //  its writes reach a disk
-                           stats,
+                           //  two fake GPUs, whole devices (the idle session holds one)
+                           "accelerators.mock=devices=2,memory=8g,mode=device", stats,
                            NULL};
     harness_bus_t bus = harness_endpoints_bus(&s_ends);
     T_ASSERT(harness_agent_start(&s_agent, s_dir, "agent-a", &bus, extra, NULL, 0) == 0);
@@ -305,9 +303,9 @@ test_usage_survives_kill(void)
     snprintf(idle_id, sizeof idle_id, "s-idle-%d", (int) getpid());
     snprintf(io_id, sizeof io_id, "s-io-%d", (int) getpid());
     snprintf(io_kernel, sizeof io_kernel, "k-%s", io_id);
-    T_EQ_INT(s_create(burn_id, burner), BUS_OK);
-    T_EQ_INT(s_create(idle_id, idle), BUS_OK);
-    T_EQ_INT(s_create(io_id, io), BUS_OK);
+    T_EQ_INT(s_create(burn_id, burner, false), BUS_OK);
+    T_EQ_INT(s_create(idle_id, idle, true), BUS_OK); //  one of the mock's GPUs
+    T_EQ_INT(s_create(io_id, io, false), BUS_OK);
     harness_pause_ms(RUN_S * 1000 / 3);
     harness_kill(&s_acct); //  kill -9 while they run
     harness_pause_ms(500);
@@ -351,7 +349,10 @@ test_usage_survives_kill(void)
         T_EQ_STR(k->scaling_group, "default");
         T_EQ_STR(k->agent_id, "agent-a");
         T_EQ_STR(k->image, IMAGE);
-        T_EQ_INT(k->slots_count, 2);
+        T_EQ_INT(k->slots_count, g == idle_g ? 3 : 2);
+        //  A GPU held is device-seconds: the idle one held one the whole time.
+        double gpu_s = g == idle_g ? g->usage.held_s : 0.0;
+        T_ASSERT(fabs(g->usage.accel_device_s - gpu_s) < 1e-6);
         //  Held: the slots x the time it ran, which is the command's time
         //  within a stats interval (plus the runner's start and stop).
         T_ASSERT(fabs(g->usage.cpu_held_s - 1.0 * g->usage.held_s) < 1e-6);
