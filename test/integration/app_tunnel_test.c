@@ -39,6 +39,8 @@ static bus_sub_t *s_events;   //  kernel.app_* from the hub
 static char s_dummy[12];      //  an interface holding the address ports are published on
 static char s_publish[32];    //  that address
 static char s_wsp_api[128];   //  the wsproxy's API, host:port
+static char s_route[128];     //  the wsproxy's route to httpd, host:port
+static char s_route_cookie[600];
 
 static json_t *
 s_request(const char *method, const char *path, const char *body, int *status)
@@ -504,6 +506,8 @@ test_web_app_proxy(void)
              200);
     T_CONTAINS(text, "hello-from-the-app");
     free(text);
+    snprintf(s_route, sizeof s_route, "%s", hostport);
+    snprintf(s_route_cookie, sizeof s_route_cookie, "Cookie: %s", cookie);
 }
 
 //  The host ports the agent published, as it keeps them: "port:host_port"
@@ -562,6 +566,17 @@ test_destroy(void)
     }
     T_ASSERT(gone);
     T_ASSERT(!s_accepts(httpd));
+    //  The wsproxy closed its route when the session ended: the cookie that
+    //  opened it gets nothing more.
+    const char *headers[] = {s_route_cookie, NULL};
+    int route = 200;
+    for (int tries = 0; tries < 100 && route == 200; tries++) {
+        route = harness_http_ex(s_route, "GET", "/index.html", headers, NULL, NULL, NULL,
+                                NULL, 3000);
+        if (route == 200)
+            harness_pause_ms(100);
+    }
+    T_ASSERT(route != 200);
     char command[200];
     snprintf(command, sizeof command,
              "nft list table ip backplane_ports_%s >/dev/null 2>&1", s_bridge);
