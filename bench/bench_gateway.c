@@ -885,8 +885,8 @@ s_start_node(bench_t *self,
 static int
 s_start_gateway(bench_t *self)
 {
-    static const char *const extra[] = {"api.listen=127.0.0.1:0",
-                                        "auth.password_iterations=1000", NULL};
+    static const char *const extra[] = {
+        "api.listen=127.0.0.1:0", "web.listen=", "auth.password_iterations=1000", NULL};
     return s_start_node(self, &self->gateway, "gateway", "g", extra);
 }
 

@@ -442,11 +442,11 @@ bus_node_start(bus_node_t *self)
                    self->rpc_endpoint, self->http_endpoint, self->hub_publish,
                    self->hub_subscribe, self->registry_endpoint);
     printf("ready service=%s node=%s rpc=%s http=%s hub_publish=%s hub_subscribe=%s "
-           "registry=%s%s%s\n",
+           "registry=%s%s%s%s%s\n",
            self->service, self->name, self->rpc_endpoint,
            *self->http_endpoint ? self->http_endpoint : "-", self->hub_publish,
-           self->hub_subscribe, self->registry_endpoint, *self->url ? " url=" : "",
-           self->url);
+           self->hub_subscribe, self->registry_endpoint, *self->web_url ? " web=" : "",
+           self->web_url, *self->url ? " url=" : "", self->url);
     fflush(stdout);
     return 0;
 }
@@ -554,6 +554,13 @@ bus_node_set_url(bus_node_t *self, const char *url)
 {
     assert(self && url);
     snprintf(self->url, sizeof self->url, "%s", url);
+}
+
+void
+bus_node_set_web_url(bus_node_t *self, const char *url)
+{
+    assert(self && url);
+    snprintf(self->web_url, sizeof self->web_url, "%s", url);
 }
 
 const char *

@@ -212,6 +212,10 @@ bus_node_follow(bus_node_t *self, const char *domain, bus_node_apply_fn *fn, voi
 //  before bus_node_start prints that line.
 void bus_node_set_url(bus_node_t *self, const char *url);
 
+//  The URL of a web UI the service serves (the gateway's web listener),
+//  which the ready line carries as web=... before url=...
+void bus_node_set_web_url(bus_node_t *self, const char *url);
+
 //  Appends a service's own Prometheus lines to out, after the node's.
 typedef void(bus_node_metrics_fn)(void *arg, struct evbuffer *out);
 

@@ -39,6 +39,7 @@ struct _bus_node_t {
     char rpc_endpoint[256];
     char http_endpoint[300];
     char url[512]; //  the service's client-facing URL, for the ready line; "" when none
+    char web_url[512]; //  the gateway's web UI, for the ready line; "" when none
     char hub_publish[256];
     char hub_subscribe[256];
     char registry_endpoint[256];

@@ -55,6 +55,8 @@ TTYD_FUZZ_OBJS := $(addprefix services/ttyd/,ttyd_ws.o ttyd_msg.o ttyd_http.o \
                     ttyd_sha1.o ttyd_buf.o)
 FUZZ_EXTRA_fuzz_ttyd := $(TTYD_FUZZ_OBJS)
 $(BUILD)/test/fuzz_ttyd_replay: $(addprefix $(BUILD)/,$(TTYD_FUZZ_OBJS))
+FUZZ_EXTRA_fuzz_web_guard := services/gateway/gw_web_guard.o
+$(BUILD)/test/fuzz_web_guard_replay: $(BUILD)/services/gateway/gw_web_guard.o
 FUZZ_EXTRA_fuzz_auth := services/gateway/gw_auth.o
 $(BUILD)/test/fuzz_auth_replay: $(BUILD)/services/gateway/gw_auth.o
 FUZZ_EXTRA_fuzz_http_head := services/storage-proxy/sp_http_head.o

@@ -50,6 +50,8 @@
 #include "gw_problem.h"
 #include "gw_http.h"
 #include "gw_login.h"
+#include "gw_web_guard.h"
+#include "gw_web.h"
 #include "gw_limits.h"
 #include "gw_when.h"
 #include "gw_activity.h"

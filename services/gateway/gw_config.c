@@ -71,5 +71,30 @@ const bus_config_option_t gw_config_options[] = {
     {"logs.error_expire_interval_s", BUS_CFG_INT,
      offsetof(gw_config_t, error_log_expire_s), "3600", 1, 86400, NULL,
      "how often old error logs are looked for and deleted (also at start)"},
+    {"web.listen", BUS_CFG_STRING, offsetof(gw_config_t, web_listen), "127.0.0.1:8090", 0,
+     255, NULL,
+     "host:port of the web listener (Backend.AI's webserver role: the UI's files, "
+     "/server/login, the API under /func/ with the login cookie, /config.toml); "
+     "port 0 = any free port; empty = no web listener"},
+    {"web.tls_cert", BUS_CFG_STRING, offsetof(gw_config_t, web_tls_cert), "", 0, 4095,
+     NULL,
+     "PEM certificate (chain) the web listener serves HTTPS with; empty serves "
+     "plain HTTP"},
+    {"web.tls_key", BUS_CFG_STRING, offsetof(gw_config_t, web_tls_key), "", 0, 4095, NULL,
+     "PEM private key of web.tls_cert"},
+    {"web.root", BUS_CFG_STRING, offsetof(gw_config_t, web_root), "", 0, 4095, NULL,
+     "directory of the web UI's files; empty = ../share/backplane/webui from the "
+     "binary's directory (PREFIX/share after make install, build/share in the build "
+     "tree); a missing directory serves a page saying the UI is not built"},
+    {"web.public_url", BUS_CFG_STRING, offsetof(gw_config_t, web_public_url), "", 0, 255,
+     NULL,
+     "origin browsers reach the web listener at (scheme://host[:port]), behind a "
+     "reverse proxy; empty = the listener's scheme and the request's Host. Requests "
+     "that change state must come from it (Origin), and /config.toml names it"},
+    {"web.content_security_policy", BUS_CFG_STRING, offsetof(gw_config_t, web_csp),
+     GW_WEB_CSP_DEFAULT, 1, 4095, NULL,
+     "Content-Security-Policy header of every answer of the web listener (scripts only "
+     "from the listener, never inline; no framing); connect-src stays open because "
+     "uploads and apps go to the storage-proxies and wsproxies, on other origins"},
     BUS_CONFIG_END,
 };

@@ -9,6 +9,15 @@
 
 #include "bus.h"
 
+//  The web listener's Content-Security-Policy unless configured: every
+//  script from the listener itself and none inline, no plugins, no
+//  framing (frame-ancestors, with X-Frame-Options for old browsers).
+#define GW_WEB_CSP_DEFAULT                                                               \
+    "default-src 'self'; script-src 'self'; object-src 'none'; base-uri 'self'; "        \
+    "frame-ancestors 'none'; form-action 'self'; img-src 'self' data: blob:; "           \
+    "style-src 'self' 'unsafe-inline'; font-src 'self' data:; "                          \
+    "connect-src 'self' http: https: ws: wss:"
+
 typedef struct {
     bus_node_config_t node;
     char *listen;                    //  host:port of the API
@@ -33,6 +42,12 @@ typedef struct {
     char *apps_wsproxy_addr;         //  the wsproxy of groups that name none
     int error_log_retention_days;    //  error logs older are deleted
     int error_log_expire_s;          //  how often they are looked for
+    char *web_listen;                //  host:port of the web listener; "" = off
+    char *web_tls_cert;              //  its PEM certificate chain; "" = plain HTTP
+    char *web_tls_key;               //  PEM private key of web_tls_cert
+    char *web_root;                  //  the UI's files; "" = GW_WEB_ROOT_DEFAULT
+    char *web_public_url;            //  the origin browsers use; "" = the request's
+    char *web_csp;                   //  Content-Security-Policy of every web answer
 } gw_config_t;
 
 extern const bus_config_option_t gw_config_options[];

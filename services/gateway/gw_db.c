@@ -275,6 +275,26 @@ const bus_db_migration_t gw_db_migrations[] = {
      "CREATE TRIGGER dotfiles_domain_renamed AFTER UPDATE OF name ON domains BEGIN"
      "  UPDATE dotfiles SET owner = NEW.name WHERE scope = 'domain' AND owner = OLD.name;"
      " END;"},
+    //  Login sessions end with what they stand for: a new password (the
+    //  one who changed it through /auth/update-password keeps theirs,
+    //  gw_login), a user or keypair no longer active.
+    {"login sessions end on password change and deactivation",
+     "CREATE INDEX login_sessions_access_key ON login_sessions (access_key);"
+     "CREATE TRIGGER login_sessions_password AFTER UPDATE OF password ON users"
+     " WHEN NEW.password IS NOT OLD.password BEGIN"
+     "  DELETE FROM login_sessions WHERE access_key IN"
+     "    (SELECT access_key FROM keypairs WHERE user_id = NEW.uuid);"
+     " END;"
+     "CREATE TRIGGER login_sessions_user_inactive AFTER UPDATE OF status ON users"
+     " WHEN NEW.status != 'active' BEGIN"
+     "  DELETE FROM login_sessions WHERE access_key IN"
+     "    (SELECT access_key FROM keypairs WHERE user_id = NEW.uuid);"
+     " END;"
+     "CREATE TRIGGER login_sessions_keypair_inactive AFTER UPDATE OF is_active ON "
+     "keypairs"
+     " WHEN NEW.is_active = 0 BEGIN"
+     "  DELETE FROM login_sessions WHERE access_key = NEW.access_key;"
+     " END;"},
 };
 
 _Static_assert(sizeof gw_db_migrations / sizeof gw_db_migrations[0] ==

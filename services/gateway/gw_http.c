@@ -121,10 +121,10 @@ gw_http_reply_bytes(struct evhttp_request *req,
         evbuffer_free(out);
 }
 
-static void
-s_dispatch(struct evhttp_request *req, void *arg)
+void
+gw_http_dispatch_api(gw_server_t *gw, struct evhttp_request *req)
 {
-    gw_request_dispatch(arg, req, gw_routes);
+    gw_request_dispatch(gw, req, gw_routes);
 }
 
 //  Splits "host:port"; false when it is not that shape.
@@ -154,44 +154,58 @@ s_tls_connection(struct event_base *base, void *arg)
                : NULL;
 }
 
-//  A TLS context from the configured certificate and key; NULL with err.
+//  A TLS context from the listener's certificate and key; NULL with err.
 static SSL_CTX *
-s_tls_context(const gw_config_t *config, bus_error_t *err)
+s_tls_context(const gw_http_opts_t *opts, bus_error_t *err)
 {
     SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
     if (ctx && SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION) == 1 &&
-        SSL_CTX_use_certificate_chain_file(ctx, config->tls_cert) == 1 &&
-        SSL_CTX_use_PrivateKey_file(ctx, config->tls_key, SSL_FILETYPE_PEM) == 1 &&
+        SSL_CTX_use_certificate_chain_file(ctx, opts->tls_cert) == 1 &&
+        SSL_CTX_use_PrivateKey_file(ctx, opts->tls_key ? opts->tls_key : "",
+                                    SSL_FILETYPE_PEM) == 1 &&
         SSL_CTX_check_private_key(ctx) == 1)
         return ctx;
     char reason[256];
     ERR_error_string_n(ERR_get_error(), reason, sizeof reason);
-    bus_error_set(err, BUS_STATUS_INVALID, "api.tls_cert %s / api.tls_key %s: %s",
-                  config->tls_cert, config->tls_key, reason);
+    bus_error_set(err, BUS_STATUS_INVALID, "%s.tls_cert %s / %s.tls_key %s: %s",
+                  opts->name, opts->tls_cert, opts->name,
+                  opts->tls_key ? opts->tls_key : "", reason);
     SSL_CTX_free(ctx);
     return NULL;
 }
 
 struct _gw_http_t {
     gw_server_t *gw; //  whose requests it dispatches
+    gw_http_dispatch_fn *dispatch;
     struct evhttp *evhttp;
     SSL_CTX *tls; //  when the API serves HTTPS, else NULL
     char endpoint[GW_HTTP_ENDPOINT_SIZE];
 };
 
-gw_http_t *
-gw_http_new(gw_server_t *gw, const char *listen, int64_t max_body, bus_error_t *err)
+static void
+s_dispatch(struct evhttp_request *req, void *arg)
 {
+    gw_http_t *self = arg;
+    self->dispatch(self->gw, req);
+}
+
+gw_http_t *
+gw_http_new(gw_server_t *gw, const gw_http_opts_t *opts, bus_error_t *err)
+{
+    assert(gw && opts && opts->dispatch);
+    const char *listen = opts->listen;
     char host[256];
     int port;
     if (!s_split_listen(listen, host, sizeof host, &port)) {
-        bus_error_set(err, BUS_STATUS_INVALID, "api.listen '%s' is not host:port",
-                      listen);
+        bus_error_set(err, BUS_STATUS_INVALID, "%s.listen '%s' is not host:port",
+                      opts->name, listen);
         return NULL;
     }
+    int64_t max_body = opts->max_body;
     gw_http_t *self = calloc(1, sizeof *self);
     if (self) {
         self->gw = gw;
+        self->dispatch = opts->dispatch;
         self->evhttp = evhttp_new(bus_node_base(gw_server_node(gw)));
     }
     if (!self || !self->evhttp) {
@@ -209,13 +223,12 @@ gw_http_new(gw_server_t *gw, const char *listen, int64_t max_body, bus_error_t *
                                                  EVHTTP_REQ_HEAD | EVHTTP_REQ_PUT |
                                                  EVHTTP_REQ_DELETE | EVHTTP_REQ_PATCH |
                                                  EVHTTP_REQ_OPTIONS);
-    evhttp_set_gencb(self->evhttp, s_dispatch, gw);
+    evhttp_set_gencb(self->evhttp, s_dispatch, self);
     //  A client that stalls sending a request, or stops reading a reply
     //  (an event stream), is dropped rather than held for ever.
     evhttp_set_timeout(self->evhttp, GW_HTTP_STALL_S);
-    const gw_config_t *config = gw_server_config(gw);
-    if (config->tls_cert && *config->tls_cert) {
-        self->tls = s_tls_context(config, err);
+    if (opts->tls_cert && *opts->tls_cert) {
+        self->tls = s_tls_context(opts, err);
         if (!self->tls) {
             gw_http_destroy(&self);
             return NULL;

@@ -29,11 +29,24 @@ struct evhttp_request;
 
 typedef struct _gw_http_t gw_http_t;
 
-//  Binds the API listener of gw on listen ("host:port", port 0: any) and
-//  installs the routes; HTTPS when gw's config names a certificate. NULL
-//  with err.
-gw_http_t *
-gw_http_new(gw_server_t *gw, const char *listen, int64_t max_body, bus_error_t *err);
+//  What a listener hands each request to.
+typedef void(gw_http_dispatch_fn)(gw_server_t *gw, struct evhttp_request *req);
+
+//  A listener: the API's (api.*) or the web listener's (web.*).
+typedef struct {
+    const char *name;     //  "api" or "web": the options' prefix, for errors
+    const char *listen;   //  "host:port", port 0: any
+    const char *tls_cert; //  PEM chain; NULL or "": plain HTTP
+    const char *tls_key;
+    int64_t max_body;
+    gw_http_dispatch_fn *dispatch;
+} gw_http_opts_t;
+
+//  Binds a listener of gw as opts say (copied). NULL with err.
+gw_http_t *gw_http_new(gw_server_t *gw, const gw_http_opts_t *opts, bus_error_t *err);
+
+//  The API listener's dispatch: every request through gw_routes.
+void gw_http_dispatch_api(gw_server_t *gw, struct evhttp_request *req);
 
 //  Closes the long-lived connections (WebSockets, event streams, runs
 //  whose clients left), then the listener.

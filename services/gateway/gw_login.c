@@ -93,12 +93,16 @@ s_cookie_token(const char *header, char token[GW_TOKEN_SIZE])
 }
 
 int
-gw_login_identify(gw_server_t *gw, const char *cookie_header, gw_identity_t *who)
+gw_login_identify(gw_server_t *gw,
+                  const char *cookie_header,
+                  gw_identity_t *who,
+                  char hash_out[GW_TOKEN_SIZE])
 {
     char token[GW_TOKEN_SIZE], hash[GW_TOKEN_SIZE];
     if (!s_cookie_token(cookie_header, token))
         return BUS_STATUS_NOT_FOUND;
     gw_sha256_hex(token, hash);
+    OPENSSL_cleanse(token, sizeof token);
     bus_db_t *db = bus_node_db(gw_server_node(gw));
     sqlite3_stmt *stmt = bus_db_stmt(db, "SELECT access_key FROM login_sessions"
                                          " WHERE token_hash = ?1 AND expires_at > ?2");
@@ -115,7 +119,31 @@ gw_login_identify(gw_server_t *gw, const char *cookie_header, gw_identity_t *who
     int rc = gw_identity_load(db, access_key, who);
     if (rc == BUS_OK && (!who->keypair_active || !who->user_active))
         rc = BUS_STATUS_NOT_FOUND;
+    if (rc == BUS_OK && hash_out)
+        memcpy(hash_out, hash, GW_TOKEN_SIZE);
     return rc;
+}
+
+//  Whether the cookie is marked Secure: when configured, or when the
+//  listener r came through speaks TLS.
+static bool
+s_secure(gw_request_t *r)
+{
+    gw_web_t *web = gw_server_web(r->gw);
+    return gw_server_config(r->gw)->cookie_secure ||
+           (r->web && web ? gw_web_tls(web) : gw_http_tls(gw_server_http(r->gw)));
+}
+
+//  The session's public id, for login-check's session_id: the first half of
+//  the token's hash. It names the session (Backend.AI's web UI passes it
+//  on as login_session_token) but opens nothing: only the cookie's token,
+//  which scripts cannot read (HttpOnly), authenticates.
+static void
+s_session_id(const char *hash, char id[GW_LOGIN_SESSION_ID_SIZE])
+{
+    size_t len = strnlen(hash, GW_LOGIN_SESSION_ID_SIZE - 1);
+    memcpy(id, hash, len);
+    id[len] = 0;
 }
 
 static void
@@ -133,12 +161,20 @@ s_login_failed(gw_request_t *r, int status, const char *slug, const char *detail
 void
 gw_login_login(gw_request_t *r)
 {
+    //  Backend.AI's webserver: a live session is not replaced.
+    if (r->authenticated && *r->login_hash) {
+        gw_reply_problem(r, "generic-bad-request", "You have already logged in.");
+        return;
+    }
     const char *email = NULL, *password = NULL;
-    char detail[256] = "username and password are required";
+    char detail[256] = "";
     if (!gw_params_str(r->params, "username", &email, detail, sizeof detail) ||
         !gw_params_str(r->params, "password", &password, detail, sizeof detail) ||
         !email || !password) {
-        s_login_failed(r, 400, "invalid-api-params", detail);
+        if (!*detail)
+            snprintf(detail, sizeof detail, "You must provide the %s field.",
+                     !email ? "username" : "password");
+        gw_reply_problem(r, "invalid-api-params", detail);
         return;
     }
     //  Failed attempts per user name: a password guesser gets 429.
@@ -163,9 +199,11 @@ gw_login_login(gw_request_t *r)
                           bus_clock_mono_ms(), &remaining);
         bus_log_info("login refused email=%s reason=%s", email,
                      rc == BUS_STATUS_FORBIDDEN ? "inactive" : "mismatch");
-        s_login_failed(r, 401, GW_AUTH_SLUG_FAILED,
+        //  200, as Backend.AI's webserver answers: its web UI reads any
+        //  other status but 429 as "no manager found at the endpoint".
+        s_login_failed(r, 200, GW_AUTH_SLUG_FAILED,
                        rc == BUS_STATUS_FORBIDDEN ? "The user is not active."
-                                                  : "Invalid email or password.");
+                                                  : "User credential mismatch.");
         return;
     }
     char token[GW_TOKEN_SIZE], hash[GW_TOKEN_SIZE];
@@ -175,9 +213,16 @@ gw_login_login(gw_request_t *r)
     }
     gw_sha256_hex(token, hash);
     int64_t now = bus_clock_wall_us() / 1000000;
+    //  Expired sessions go when a new one comes, so the table stays small.
     sqlite3_stmt *stmt =
-        bus_db_stmt(db, "INSERT INTO login_sessions (token_hash, access_key,"
-                        " created_at, expires_at) VALUES (?1, ?2, ?3, ?4)");
+        bus_db_stmt(db, "DELETE FROM login_sessions WHERE expires_at <= ?1");
+    if (stmt) {
+        sqlite3_bind_int64(stmt, 1, now);
+        sqlite3_step(stmt);
+        sqlite3_reset(stmt);
+    }
+    stmt = bus_db_stmt(db, "INSERT INTO login_sessions (token_hash, access_key,"
+                           " created_at, expires_at) VALUES (?1, ?2, ?3, ?4)");
     int step = SQLITE_ERROR;
     if (stmt) {
         sqlite3_bind_text(stmt, 1, hash, -1, SQLITE_STATIC);
@@ -194,10 +239,7 @@ gw_login_login(gw_request_t *r)
     char cookie[256];
     snprintf(cookie, sizeof cookie,
              "%s=%s; Path=/; Max-Age=%d; HttpOnly; SameSite=Strict%s", GW_LOGIN_COOKIE,
-             token, gw_server_config(gw)->login_ttl_s,
-             gw_server_config(gw)->cookie_secure || gw_http_tls(gw_server_http(gw))
-                 ? "; Secure"
-                 : "");
+             token, gw_server_config(gw)->login_ttl_s, s_secure(r) ? "; Secure" : "");
     OPENSSL_cleanse(token, sizeof token);
     if (r->req)
         evhttp_add_header(evhttp_request_get_output_headers(r->req), "Set-Cookie",
@@ -227,7 +269,8 @@ gw_login_logout(gw_request_t *r)
     if (r->req) {
         char cookie[128];
         snprintf(cookie, sizeof cookie,
-                 "%s=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict", GW_LOGIN_COOKIE);
+                 "%s=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict%s", GW_LOGIN_COOKIE,
+                 s_secure(r) ? "; Secure" : "");
         evhttp_add_header(evhttp_request_get_output_headers(r->req), "Set-Cookie",
                           cookie);
     }
@@ -238,14 +281,38 @@ void
 gw_login_check(gw_request_t *r)
 {
     if (!r->authenticated) {
-        gw_reply_json(r, 200, json_pack("{s:b}", "authenticated", 0));
+        gw_reply_json(
+            r, 200,
+            json_pack("{s:b, s:n, s:n}", "authenticated", 0, "data", "session_id"));
         return;
     }
+    char id[GW_LOGIN_SESSION_ID_SIZE];
+    s_session_id(r->login_hash, id);
     gw_reply_json(r, 200,
-                  json_pack("{s:b, s:{s:s, s:s, s:s}}", "authenticated", 1, "data",
-                            "access_key", r->who.access_key, "role",
-                            gw_role_str(r->who.role), "status",
-                            r->who.user_active ? "active" : "inactive"));
+                  json_pack("{s:b, s:{s:s, s:s, s:s, s:s, s:s, s:s}, s:o}",
+                            "authenticated", 1, "data", "access_key", r->who.access_key,
+                            "role", gw_role_str(r->who.role), "status",
+                            r->who.user_active ? "active" : "inactive", "email",
+                            r->who.email, "user_id", r->who.user_uuid, "domain_name",
+                            r->who.domain, "session_id",
+                            *id ? json_string(id) : json_null()));
+}
+
+void
+gw_login_token_login(gw_request_t *r)
+{
+    const char *token = NULL;
+    char detail[256] = "";
+    if (!gw_params_str(r->params, "sToken", &token, detail, sizeof detail) || !token) {
+        gw_reply_problem(r, "invalid-api-params",
+                         *detail ? detail : "You must provide the sToken field.");
+        return;
+    }
+    //  Backend.AI hands sToken to an authorize hook (a single sign-on
+    //  plugin); Backplane has none, so no token opens a session.
+    s_login_failed(r, 200, GW_AUTH_SLUG_FAILED,
+                   "Token login needs a single sign-on provider, which this server "
+                   "does not have.");
 }
 
 void
@@ -326,6 +393,41 @@ gw_login_role(gw_request_t *r)
     gw_reply_json(r, 200, body);
 }
 
+//  When the session whose token hashes to hash expires; 0 when it does not exist.
+static int64_t
+s_session_expires(bus_db_t *db, const char *hash)
+{
+    sqlite3_stmt *stmt =
+        bus_db_stmt(db, "SELECT expires_at FROM login_sessions WHERE token_hash = ?1");
+    int64_t expires = 0;
+    if (stmt) {
+        sqlite3_bind_text(stmt, 1, hash, -1, SQLITE_STATIC);
+        if (sqlite3_step(stmt) == SQLITE_ROW)
+            expires = sqlite3_column_int64(stmt, 0);
+        sqlite3_reset(stmt);
+    }
+    return expires;
+}
+
+//  Puts a session back as it was (its expiry unchanged).
+static void
+s_session_restore(bus_db_t *db, const char *hash, const char *access_key, int64_t expires)
+{
+    if (expires <= 0)
+        return;
+    sqlite3_stmt *stmt = bus_db_stmt(db, "INSERT OR IGNORE INTO login_sessions"
+                                         " (token_hash, access_key, created_at,"
+                                         " expires_at) VALUES (?1, ?2, ?3, ?4)");
+    if (stmt) {
+        sqlite3_bind_text(stmt, 1, hash, -1, SQLITE_STATIC);
+        sqlite3_bind_text(stmt, 2, access_key, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(stmt, 3, bus_clock_wall_us() / 1000000);
+        sqlite3_bind_int64(stmt, 4, expires);
+        sqlite3_step(stmt);
+        sqlite3_reset(stmt);
+    }
+}
+
 void
 gw_login_update_password(gw_request_t *r)
 {
@@ -350,6 +452,7 @@ gw_login_update_password(gw_request_t *r)
     }
     char hash[GW_PASSWORD_HASH_MAX], now[40];
     gw_now_iso(now);
+    int64_t session_expires = *r->login_hash ? s_session_expires(db, r->login_hash) : 0;
     if (gw_password_hash(new_password, gw_server_config(r->gw)->password_iterations, hash,
                          sizeof hash) != 0) {
         gw_reply_problem(r, "internal-server-error", NULL);
@@ -370,6 +473,10 @@ gw_login_update_password(gw_request_t *r)
         gw_reply_problem(r, "internal-server-error", NULL);
         return;
     }
+    //  The change ended every login session of the user (a trigger,
+    //  gw_db); the one that made it goes on.
+    if (*r->login_hash)
+        s_session_restore(db, r->login_hash, r->who.access_key, session_expires);
     gw_identity_cache_clear(gw_server_identities(r->gw));
     bus_log_notice("password changed email=%s", r->who.email);
     gw_reply_json(r, 200, json_object());

@@ -307,10 +307,12 @@ s_authenticate(gw_request_t *r)
             return false;
         }
         r->authenticated = true;
+        r->signed_request = true;
         return true;
     }
     //  Unsigned: a browser's login cookie may stand in for the signature.
-    if (gw_login_identify(gw, gw_request_header(r, "Cookie"), &r->who) == BUS_OK) {
+    if (gw_login_identify(gw, gw_request_header(r, "Cookie"), &r->who, r->login_hash) ==
+        BUS_OK) {
         OPENSSL_cleanse(r->who.secret_key, sizeof r->who.secret_key);
         r->authenticated = true;
         return true;
@@ -421,8 +423,11 @@ gw_request_ctx(gw_request_t *r)
     return &r->ctx;
 }
 
-void
-gw_request_dispatch(gw_server_t *gw, struct evhttp_request *req, const gw_route_t *routes)
+static void
+s_dispatch(gw_server_t *gw,
+           struct evhttp_request *req,
+           const gw_route_t *routes,
+           const char *web_path)
 {
     gw_request_t *r = calloc(1, sizeof *r);
     if (!r) {
@@ -438,8 +443,9 @@ gw_request_dispatch(gw_server_t *gw, struct evhttp_request *req, const gw_route_
     gw_uuid_new(r->id);
     r->method = gw_http_method_name(req);
     const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
-    const char *path = uri ? evhttp_uri_get_path(uri) : NULL;
+    const char *path = web_path ? web_path : uri ? evhttp_uri_get_path(uri) : NULL;
     snprintf(r->path, sizeof r->path, "%s", path && *path ? path : "/");
+    r->web = web_path != NULL;
     char *addr = NULL;
     ev_uint16_t port = 0;
     evhttp_connection_get_peer(evhttp_request_get_connection(req), &addr, &port);
@@ -471,8 +477,24 @@ gw_request_dispatch(gw_server_t *gw, struct evhttp_request *req, const gw_route_
     }
     if (!r->route)
         gw_reply_problem(r, path_known ? "method-not-allowed" : "url-not-found", NULL);
-    else if (s_check_size(r) && s_authenticate(r) && s_rate_limit(r) &&
+    else if (s_check_size(r) && s_authenticate(r) && gw_web_admit(r) && s_rate_limit(r) &&
              s_parse_params(r) && s_act_for_owner(r) && gw_manager_admit(r))
         r->route->handler(r);
     bus_log_set_corr(NULL);
+}
+
+void
+gw_request_dispatch(gw_server_t *gw, struct evhttp_request *req, const gw_route_t *routes)
+{
+    s_dispatch(gw, req, routes, NULL);
+}
+
+void
+gw_request_dispatch_web(gw_server_t *gw,
+                        struct evhttp_request *req,
+                        const gw_route_t *routes,
+                        const char *path)
+{
+    assert(path);
+    s_dispatch(gw, req, routes, path);
 }

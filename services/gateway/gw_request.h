@@ -6,6 +6,9 @@
         route      the table in gw_routes.c: method and path pattern
         auth       Backend.AI HMAC signature (gw_auth), or a browser login
                    cookie; the caller's identity (gw_identity)
+        origin     an unsigned request that changes state or opens a
+                   WebSocket must come from the listener's own origin
+                   (gw_web_admit): a cross-site POST is 403
         rate       the keypair's rolling-window limit (gw_ratelimit)
         params     JSON body or query string (gw_params)
         frozen     while the platform is frozen, the routes that create
@@ -70,8 +73,15 @@ struct gw_request_s {
     //  Path captures, in pattern order.
     int path_param_count;
     char path_params[GW_PATH_PARAMS_MAX][256];
+    //  Came through the web listener (/func, /server): the login cookie's
+    //  answers are the web listener's (Secure behind its TLS).
+    bool web;
     //  Filled by the auth stage.
     bool authenticated;
+    bool signed_request; //  by an HMAC signature, not a browser's cookie
+    //  The SHA-256 (hex) of the login token that authenticated r; "" when
+    //  none did (a signature, or no one).
+    char login_hash[65];
     gw_identity_t who;
     //  Who signed the request when it acts for another keypair's owner
     //  (GW_AUTH_OWNER): its access_key is "" otherwise. Never holds a secret.
@@ -100,6 +110,13 @@ struct gw_request_s {
 void gw_request_dispatch(gw_server_t *gw,
                          struct evhttp_request *req,
                          const gw_route_t *routes);
+
+//  The same for a request of the web listener whose path (the part after
+//  /func, or /server/...) is path rather than the URI's.
+void gw_request_dispatch_web(gw_server_t *gw,
+                             struct evhttp_request *req,
+                             const gw_route_t *routes,
+                             const char *path);
 
 //  Ends a request whose reply its handler writes itself, for as long as it
 //  lasts (a WebSocket after its 101, an event stream): logs it with status

@@ -179,6 +179,16 @@ const gw_route_t gw_routes[] = {
     {0, NULL, 0, NULL},
 };
 
+//  The web listener's own routes (gw_web); /func/X goes to the table above.
+const gw_route_t gw_web_routes[] = {
+    {POST, "/server/login", GW_AUTH_NONE, gw_login_login},
+    {POST, "/server/logout", GW_AUTH_NONE, gw_login_logout},
+    {GETPOST, "/server/login-check", GW_AUTH_NONE, gw_login_check},
+    {POST, "/server/token-login", GW_AUTH_NONE, gw_login_token_login},
+    {GET, "/config.toml", GW_AUTH_NONE, gw_web_handle_config_toml},
+    {0, NULL, 0, NULL},
+};
+
 int64_t
 gw_routes_max_body(const gw_route_t *route, int64_t default_limit)
 {

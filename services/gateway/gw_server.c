@@ -26,7 +26,7 @@
         GW_WSCONN_CLOSE_MS (2 s) for the client's answer;
       - orphan run kill (gw_stream): GW_STREAM_KILL_MS (2 s) after a client
         left mid-run and the run was interrupted, kernel.execute kills it;
-      - stalled connections (evhttp, gw_http): GW_HTTP_STALL_S (60 s)
+      - stalled connections (evhttp, gw_http, on both listeners): GW_HTTP_STALL_S (60 s)
         without a byte read or written drops the connection;
       - error log expiry (gw_errorlog): every logs.error_expire_interval_s
         (1 h) and at start, deletes error logs older than
@@ -47,6 +47,7 @@ struct _gw_server_t {
     bus_db_t *db;              //  the gateway's database (the node's, when there is one)
     const gw_config_t *config; //  borrowed from bus_main
     gw_http_t *http;
+    gw_web_t *web;                   //  the web listener; NULL when web.listen is ""
     gw_ratelimit_t *rate;            //  requests per keypair
     gw_ratelimit_t *login_failures;  //  failed logins per user name
     gw_identity_cache_t *identities; //  callers, with their signing keys
@@ -73,6 +74,7 @@ s_fini(void **state_p)
 {
     gw_server_t *gw = *state_p;
     if (gw) {
+        gw_web_destroy(&gw->web);
         gw_http_destroy(&gw->http);
         gw_bgtasks_destroy(&gw->bgtasks);
         gw_errorlog_destroy(&gw->errorlog);
@@ -144,7 +146,9 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
         s_fini((void **) &gw);
         return NULL;
     }
-    gw->http = gw_http_new(gw, config->listen, config->max_body_bytes, err);
+    gw_http_opts_t api = {"api",           config->listen,         config->tls_cert,
+                          config->tls_key, config->max_body_bytes, gw_http_dispatch_api};
+    gw->http = gw_http_new(gw, &api, err);
     if (!gw->http) {
         s_fini((void **) &gw);
         return NULL;
@@ -161,6 +165,17 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
     char slash[sizeof url + 1];
     snprintf(slash, sizeof slash, "%s/", url);
     bus_node_set_url(node, slash);
+    if (*config->web_listen) {
+        gw->web = gw_web_new(gw, err);
+        if (!gw->web) {
+            s_fini((void **) &gw);
+            return NULL;
+        }
+        snprintf(url, sizeof url, "%s://%s/", gw_web_tls(gw->web) ? "https" : "http",
+                 gw_web_endpoint(gw->web));
+        bus_log_notice("web listening url=%s root=%s", url, gw_web_root(gw->web));
+        bus_node_set_web_url(node, url);
+    }
     return gw;
 }
 
@@ -206,6 +221,13 @@ gw_server_http(gw_server_t *self)
 {
     assert(self);
     return self->http;
+}
+
+gw_web_t *
+gw_server_web(gw_server_t *self)
+{
+    assert(self);
+    return self->web;
 }
 
 gw_identity_cache_t *

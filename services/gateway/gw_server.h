@@ -32,6 +32,8 @@ bus_db_t *gw_server_db(gw_server_t *self);
 const gw_config_t *gw_server_config(gw_server_t *self);
 //  The HTTP listener (its endpoint, whether it speaks TLS).
 struct _gw_http_t *gw_server_http(gw_server_t *self);
+//  The web listener (Backend.AI's webserver role), or NULL when off.
+struct _gw_web_t *gw_server_web(gw_server_t *self);
 //  Callers, with their signing keys.
 struct _gw_identity_cache_t *gw_server_identities(gw_server_t *self);
 //  Requests per keypair, and failed logins per user name.

@@ -198,12 +198,11 @@ test_gateway_serves_https(void)
     snprintf(state, sizeof state, "node.state_dir=%s/gw-tls", s_dir);
     snprintf(tls_cert, sizeof tls_cert, "api.tls_cert=%s", cert);
     snprintf(tls_key, sizeof tls_key, "api.tls_key=%s", key);
-    const char *args[] = {"--set", state,
-                          "--set", "api.listen=127.0.0.1:0",
-                          "--set", tls_cert,
-                          "--set", tls_key,
-                          "--set", "bus.hub.registry=tcp://127.0.0.1:1",
-                          NULL};
+    const char *args[] = {
+        "--set", state,         "--set", "api.listen=127.0.0.1:0",
+        "--set", "web.listen=", "--set", tls_cert,
+        "--set", tls_key,       "--set", "bus.hub.registry=tcp://127.0.0.1:1",
+        NULL};
     harness_proc_t gateway;
     T_ASSERT(harness_start(&gateway, s_dir, "gw-tls", "gateway", args) == 0);
     T_ASSERT(harness_wait_line(&gateway, "ready ", EXIT_MS, line, sizeof line));
@@ -220,9 +219,9 @@ test_gateway_serves_https(void)
     T_EQ_INT(harness_stop(&gateway, EXIT_MS), 0);
     T_ASSERT(!harness_log_has_report(&gateway));
     //  A key that does not match is a start-up error naming the files.
-    const char *bad[] = {"--set", state,    "--set", "api.listen=127.0.0.1:0",
-                         "--set", tls_cert, "--set", "api.tls_key=/nonexistent.key",
-                         NULL};
+    const char *bad[] = {"--set", state,         "--set", "api.listen=127.0.0.1:0",
+                         "--set", tls_cert,      "--set", "api.tls_key=/nonexistent.key",
+                         "--set", "web.listen=", NULL};
     harness_proc_t broken;
     T_EQ_INT(s_run("gw-tls-bad", "gateway", bad, &broken), 1);
     T_ASSERT(s_log_contains(&broken, "api.tls_key /nonexistent.key"));

@@ -105,12 +105,16 @@ s_gateway_start(client_platform_t *self, const char *name, char *line)
              "vfolders.token_secret_file=%s/storage.secret", self->dir);
     snprintf(apps_opt, sizeof apps_opt, "apps.token_secret_file=%s/apps.secret",
              self->dir);
+    char web_root[600];
+    snprintf(web_root, sizeof web_root, "web.root=%s/webui", self->dir);
     //  No wsproxy unless a test names one for its resource group.
     const char *gw_args[] = {"--set", gw_state,
                              "--set", pub,
                              "--set", sub,
                              "--set", reg,
                              "--set", "api.listen=127.0.0.1:0",
+                             "--set", "web.listen=127.0.0.1:0",
+                             "--set", web_root,
                              "--set", "auth.password_iterations=1000",
                              "--set", "bus.heartbeat_ms=100",
                              "--set", "bus.sync_ms=200",
@@ -125,6 +129,10 @@ s_gateway_start(client_platform_t *self, const char *name, char *line)
         !harness_field(line, "url", url, sizeof url) || strncmp(url, "http://", 7) != 0)
         return -1;
     snprintf(self->api, sizeof self->api, "%.*s", (int) strcspn(url + 7, "/"), url + 7);
+    //  The web listener, whose address the ready line gives as web=
+    if (!harness_field(line, "web", url, sizeof url) || strncmp(url, "http://", 7) != 0)
+        return -1;
+    snprintf(self->web, sizeof self->web, "%.*s", (int) strcspn(url + 7, "/"), url + 7);
     return 0;
 }
 
@@ -605,19 +613,27 @@ client_stream_open(const client_platform_t *self,
         return -1;
     }
     //  Streams are signed as application/octet-stream and send no
-    //  Content-Type (reference §1).
+    //  Content-Type (reference §1). Without kp, nothing is signed (a
+    //  browser's request, whose cookie comes in extra).
     char date[64], key[9], sig[GW_AUTH_HEX_SIZE] = "";
     s_date(date, key, 0);
-    gw_auth_signature("sha256", kp->secret_key, "GET", path, date, key, self->api,
-                      "application/octet-stream", GW_AUTH_VERSION_LINE, "v6.20220315",
-                      sig, sizeof sig);
     char request[4096];
-    int len =
-        snprintf(request, sizeof request,
-                 "GET %s HTTP/1.1\r\nHost: %s\r\nDate: %s\r\n"
-                 "X-BackendAI-Version: v6.20220315\r\n"
-                 "Authorization: BackendAI signMethod=HMAC-SHA256, credential=%s:%s\r\n",
-                 path, self->api, date, kp->access_key, sig);
+    int len;
+    if (kp) {
+        gw_auth_signature("sha256", kp->secret_key, "GET", path, date, key, self->api,
+                          "application/octet-stream", GW_AUTH_VERSION_LINE, "v6.20220315",
+                          sig, sizeof sig);
+        len = snprintf(
+            request, sizeof request,
+            "GET %s HTTP/1.1\r\nHost: %s\r\nDate: %s\r\n"
+            "X-BackendAI-Version: v6.20220315\r\n"
+            "Authorization: BackendAI signMethod=HMAC-SHA256, credential=%s:%s\r\n",
+            path, self->api, date, kp->access_key, sig);
+    } else
+        len = snprintf(request, sizeof request,
+                       "GET %s HTTP/1.1\r\nHost: %s\r\n"
+                       "X-BackendAI-Version: v6.20220315\r\n",
+                       path, self->api);
     for (int i = 0; extra && extra[i]; i++)
         len += snprintf(request + len, sizeof request - (size_t) len, "%s\r\n", extra[i]);
     len += snprintf(request + len, sizeof request - (size_t) len, "\r\n");
@@ -650,10 +666,22 @@ client_ws_open(const client_platform_t *self,
                const char *path,
                int *status)
 {
+    return client_ws_open_ex(self, kp, path, NULL, status);
+}
+
+int
+client_ws_open_ex(const client_platform_t *self,
+                  const client_keypair_t *kp,
+                  const char *path,
+                  const char *const *extra,
+                  int *status)
+{
     //  The key and its answer from RFC 6455 section 1.3.
-    static const char *const handshake[] = {
-        "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13",
-        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==", NULL};
+    const char *handshake[16] = {"Upgrade: websocket", "Connection: Upgrade",
+                                 "Sec-WebSocket-Version: 13",
+                                 "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="};
+    for (int i = 0; extra && extra[i] && i < 11; i++)
+        handshake[4 + i] = extra[i];
     char head[4096];
     int fd = client_stream_open(self, kp, path, handshake, status, head, sizeof head);
     if (fd >= 0 &&

@@ -34,6 +34,7 @@ typedef struct {
     harness_proc_t scheduler, gateway, accounting;
     bool with_accounting;
     char api[64];          //  host:port of the gateway
+    char web[64];          //  host:port of its web listener (root: <dir>/webui)
     char hub_publish[128]; //  the bus, for tests that join it themselves
     char hub_subscribe[128];
     char registry[128];
@@ -181,8 +182,9 @@ bool
 client_keypair_of(const client_platform_t *self, const char *email, client_keypair_t *kp);
 
 //  Opens a long-lived signed GET (an event stream, or a WebSocket upgrade
-//  when extra holds its headers): sends it and reads the response head
-//  into head. Returns the socket (caller closes) with *status set, or -1.
+//  when extra holds its headers; kp NULL: unsigned, to self->api, which a
+//  test may point at the web listener): sends it and reads the response
+//  head into head. Returns the socket (caller closes) with *status set, or -1.
 int client_stream_open(const client_platform_t *self,
                        const client_keypair_t *kp,
                        const char *path,
@@ -197,6 +199,14 @@ int client_ws_open(const client_platform_t *self,
                    const client_keypair_t *kp,
                    const char *path,
                    int *status);
+
+//  The same with more request headers (NULL-terminated, at most 11): a
+//  browser's Cookie and Origin, with kp NULL.
+int client_ws_open_ex(const client_platform_t *self,
+                      const client_keypair_t *kp,
+                      const char *path,
+                      const char *const *extra,
+                      int *status);
 
 //  Sends one masked frame (as a client must). 0 or -1.
 int client_ws_send(int fd, int opcode, const void *data, size_t size);

@@ -494,7 +494,8 @@ test_login_cookie(void)
         harness_http_ex(s_p.api, "POST", "/server/login", NULL, "application/json",
                         "{\"username\": \"dadmin@example.com\", \"password\": \"nope\"}",
                         &body, NULL, CLIENT_HTTP_MS);
-    T_EQ_INT(status, 401);
+    //  200, as Backend.AI's webserver answers a wrong password.
+    T_EQ_INT(status, 200);
     T_CONTAINS(body, "\"authenticated\":false");
     free(body);
     body = NULL;

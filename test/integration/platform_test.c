@@ -46,6 +46,7 @@ s_start_service(harness_proc_t *proc, const char *service)
                           "--set", "bus.heartbeat_ms=100",
                           "--set", "node.name=it",
                           "--set", "api.listen=127.0.0.1:0",
+                          "--set", "web.listen=127.0.0.1:0",
                           NULL};
     //  Each listens on an ephemeral port through its own option (the others
     //  would refuse it): the gateway's API, the storage-proxy's client HTTP,
@@ -54,7 +55,10 @@ s_start_service(harness_proc_t *proc, const char *service)
         args[13] = "http.listen=127.0.0.1:0";
     else if (strcmp(service, "wsproxy") == 0)
         args[13] = "wsproxy.listen=127.0.0.1:0";
-    else if (strcmp(service, "gateway") != 0)
+    if (strcmp(service, "gateway") != 0)
+        args[14] = NULL; //  web.listen is the gateway's alone
+    if (strcmp(service, "gateway") != 0 && strcmp(service, "storage-proxy") != 0 &&
+        strcmp(service, "wsproxy") != 0)
         args[12] = NULL;
     return harness_start(proc, s_dir, service, service, args);
 }

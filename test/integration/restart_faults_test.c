@@ -136,6 +136,7 @@ s_command_lines(const int ports[PORTS])
         snprintf(path, sizeof path, "%s/storage.secret", s_p.dir);
         if (s == GATEWAY) {
             s_set(svc, &argc, &opt, "api.listen=%s", api);
+            s_set(svc, &argc, &opt, "web.listen=%s", "127.0.0.1:0");
             s_set(svc, &argc, &opt, "vfolders.token_secret_file=%s", path);
         } else if (s == STORAGE) {
             s_set(svc, &argc, &opt, "http.listen=%s", http);
