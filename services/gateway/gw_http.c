@@ -174,6 +174,8 @@ s_tls_context(const gw_http_opts_t *opts, bus_error_t *err)
     return NULL;
 }
 
+#define S_DRAIN_MS 50 //  how long a stop lets the last answers go out
+
 struct _gw_http_t {
     gw_server_t *gw; //  whose requests it dispatches
     gw_http_dispatch_fn *dispatch;
@@ -262,6 +264,16 @@ gw_http_destroy(gw_http_t **self_p)
         gw_wsconn_close_all(self->gw);
         gw_sse_close_all(self->gw);
         gw_stream_close_all(self->gw);
+        if (gw_session_create_close_all(self->gw) > 0) {
+            //  Their answers are queued on their connections: let the loop
+            //  write them (loopback takes a turn or two) before the
+            //  connections go with the server.
+            struct event_base *base = bus_node_base(gw_server_node(self->gw));
+            int64_t until = bus_clock_mono_ms() + S_DRAIN_MS;
+            while (bus_clock_mono_ms() < until &&
+                   event_base_loop(base, EVLOOP_ONCE | EVLOOP_NONBLOCK) == 0)
+                ;
+        }
         evhttp_free(self->evhttp);
     }
     SSL_CTX_free(self->tls);

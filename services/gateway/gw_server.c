@@ -67,6 +67,7 @@ struct _gw_server_t {
     struct _gw_wsconn_t *websockets;
     struct _gw_sse_t *event_streams;
     struct _gw_orphan_run_t *orphan_runs; //  runs to kill whose clients left
+    struct _gw_create_t *creates;         //  POST /session waiting for its session
 };
 
 static void
@@ -328,6 +329,13 @@ gw_server_event_streams(gw_server_t *self)
 {
     assert(self);
     return &self->event_streams;
+}
+
+struct _gw_create_t **
+gw_server_creates(gw_server_t *self)
+{
+    assert(self);
+    return &self->creates;
 }
 
 struct _gw_orphan_run_t **

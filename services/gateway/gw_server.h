@@ -59,10 +59,12 @@ const uint8_t *gw_server_token_secret(gw_server_t *self, size_t *len);
 const uint8_t *gw_server_apps_secret(gw_server_t *self, size_t *len);
 
 //  The heads of the lists of long-lived connections, which their modules
-//  link and unlink (gw_wsconn, gw_sse, gw_stream) and close all of before
-//  the HTTP server is freed.
+//  link and unlink (gw_wsconn, gw_sse, gw_stream, gw_session_create) and
+//  close all of before the HTTP server is freed.
 struct _gw_wsconn_t **gw_server_websockets(gw_server_t *self);
 struct _gw_sse_t **gw_server_event_streams(gw_server_t *self);
 struct _gw_orphan_run_t **gw_server_orphan_runs(gw_server_t *self);
+//  The creates waiting for their sessions to run (gw_session_create).
+struct _gw_create_t **gw_server_creates(gw_server_t *self);
 
 #endif

@@ -16,6 +16,11 @@
 
 //  POST /session (and /session/_/create): create or reuse, reference §3.1-3.2.
 void gw_session_handle_create(gw_request_t *r);
+
+//  Answers every POST /session still waiting for its session (503, the
+//  gateway is stopping) and frees it: for a stop, before the HTTP server
+//  goes. How many were answered.
+size_t gw_session_create_close_all(gw_server_t *gw);
 //  GET /session/{session}: the session's info (§3.3).
 void gw_session_handle_info(gw_request_t *r);
 //  DELETE /session/{session}: terminate it.

@@ -32,7 +32,10 @@
 #define S_REFERENCE_MAX 600  //  registry/project/name:tag
 
 //  One create on its way through the scheduler.
-typedef struct {
+typedef struct _gw_create_t create_t;
+struct _gw_create_t {
+    create_t *prev, *next; //  the gateway's waiting creates, while it waits
+    bool linked;
     gw_request_t *r;
     gw_server_t *gw;
     gw_session_spec_t spec;
@@ -57,7 +60,7 @@ typedef struct {
     //  What the answer needs besides the status, from session.create's
     //  reply, so that the event that settles the session answers at once.
     char *name, *image_ref, *preopen_ports;
-} create_t;
+};
 
 static void
 s_create_destroy(create_t **self_p)
@@ -65,6 +68,15 @@ s_create_destroy(create_t **self_p)
     create_t *self = *self_p;
     if (!self)
         return;
+    if (self->linked) {
+        create_t **head = gw_server_creates(self->gw);
+        if (self->prev)
+            self->prev->next = self->next;
+        else
+            *head = self->next;
+        if (self->next)
+            self->next->prev = self->prev;
+    }
     if (self->timer)
         event_free(self->timer);
     if (self->listener)
@@ -539,6 +551,13 @@ s_wait(create_t *self, const proto_session_info_t *info)
     self->listener = gw_events_listen(gw_server_events(self->gw), s_on_lifecycle, self);
     struct timeval tv = {S_POLL_MS / 1000, (S_POLL_MS % 1000) * 1000};
     evtimer_add(self->timer, &tv);
+    //  Known to the gateway from here on, so that a stop answers it.
+    create_t **head = gw_server_creates(self->gw);
+    self->next = *head;
+    if (self->next)
+        self->next->prev = self;
+    *head = self;
+    self->linked = true;
 }
 
 //  The name is taken and the client said reuseIfExists: the owner's live
@@ -633,4 +652,24 @@ void
 gw_session_handle_create(gw_request_t *r)
 {
     gw_vfolder_mounts_resolve(r, json_object_get(r->params, "config"), s_on_mounts, r);
+}
+
+size_t
+gw_session_create_close_all(gw_server_t *gw)
+{
+    size_t answered = 0;
+    //  A create whose session.get is out is answered by that reply, which
+    //  the node's stop completes; the others wait only on a timer and events
+    //  that will not come.
+    create_t *self = *gw_server_creates(gw);
+    while (self) {
+        create_t *next = self->next;
+        if (!self->polling) {
+            gw_reply_problem(self->r, "service-unavailable", "the gateway is stopping");
+            s_create_destroy(&self);
+            answered++;
+        }
+        self = next;
+    }
+    return answered;
 }

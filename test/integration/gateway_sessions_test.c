@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include <openssl/evp.h>
 
@@ -1034,6 +1035,52 @@ test_usage(void)
     T_EQ_INT(s_as(&carol, "GET", path, NULL, NULL), 403);
 }
 
+//  A gateway that stops while a POST /session waits for its session
+//  answers it (503) and frees it: the stop is clean, no leak in its log.
+//  The session waits for its start time, an hour away: PENDING.
+static pid_t s_waiter = -1;
+static int s_waiter_pipe[2] = {-1, -1};
+
+static void
+test_stop_answers_a_waiting_create(void)
+{
+    int status;
+    json_t *r;
+    T_EQ_INT(pipe(s_waiter_pipe), 0);
+    s_waiter = fork();
+    if (s_waiter == 0) {
+        char *text = NULL;
+        int code = client_signed(
+            &s_p, &s_p.super, "POST", "/session",
+            "{\"name\": \"gw-later\", \"image\": \"" IMAGE "\", \"type\": \"batch\","
+            " \"startup_command\": \"true\", \"starts_at\": \"1h\","
+            " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"128m\"}}}",
+            NULL, &text, NULL);
+        free(text);
+        _exit(write(s_waiter_pipe[1], &code, sizeof code) == sizeof code ? 0 : 1);
+    }
+    T_ASSERT(s_waiter > 0);
+    //  Until gw-later is PENDING: its create waits.
+    bool pending = false;
+    for (int tries = 0; tries < 100 && !pending; tries++) {
+        harness_pause_ms(100);
+        r = s_request("GET", "/session/gw-later", NULL, &status);
+        char *text = r ? json_dumps(r, JSON_COMPACT) : NULL;
+        pending = text && strstr(text, "PENDING");
+        free(text);
+        json_decref(r);
+    }
+    T_ASSERT(pending);
+    //  The stop (and a start, for what follows) must be clean: no leak.
+    T_ASSERT(client_gateway_restart(&s_p, "gateway-2"));
+    int code = -1, wstatus = 0;
+    if (s_waiter > 0) {
+        T_EQ_INT(read(s_waiter_pipe[0], &code, sizeof code), (int) sizeof code);
+        T_EQ_INT(waitpid(s_waiter, &wstatus, 0), s_waiter);
+    }
+    T_EQ_INT(code, 503);
+}
+
 int
 main(void)
 {
@@ -1061,6 +1108,7 @@ main(void)
     T_RUN(test_destroy);
     T_RUN(test_owner_access_key); //  after gw-first: two sessions fill the agent
     T_RUN(test_usage);
+    T_RUN(test_stop_answers_a_waiting_create);
     int agent = harness_stop(&s_agent, CLIENT_STOP_MS);
     bool clean =
         client_platform_stop(&s_p) && agent == 0 && !harness_log_has_report(&s_agent);
