@@ -20,6 +20,13 @@ typedef struct _gw_server_t gw_server_t;
 //  The Backend.AI API version this gateway speaks (reference §0, §2).
 #define GW_API_VERSION "v6.20220315"
 
+//  The Backend.AI release GET / names as "manager": the one that speaks
+//  GW_API_VERSION. Backend.AI's web UI turns features on by comparing this
+//  with Backend.AI releases (isManagerVersionCompatibleWith), so Backplane's
+//  own version (0.x) there left the 22.03 UI on its pre-21.09 paths (the v1
+//  app proxy, for one); Backplane's own version is "backplane".
+#define GW_MANAGER_VERSION "22.03.0"
+
 //  How long an identity (and its signing key) stays cached; changes made
 //  through the gateway clear it at once.
 #define GW_IDENTITY_TTL_MS 1000

@@ -473,7 +473,7 @@ static void
 test_limits_refused(void)
 {
     static const char *pages[] = {"{\"limit\": 0, \"offset\": 0}",
-                                  "{\"limit\": 101, \"offset\": 0}",
+                                  "{\"limit\": 1001, \"offset\": 0}",
                                   "{\"limit\": 10, \"offset\": -1}"};
     for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++) {
         json_t *args = json_loads(pages[i], 0, NULL);
@@ -485,6 +485,25 @@ test_limits_refused(void)
         json_decref(actual);
         json_decref(args);
     }
+}
+
+//  Backend.AI's web UI 22.03 (its resource broker, on every page) asks for
+//  limit 1000: Backend.AI has no cap, so a page that large is answered.
+static void
+test_web_ui_page_of_1000(void)
+{
+    json_t *r = client_gql(&s_p, &s_p.super,
+                           "query($limit:Int!, $offset:Int!, $status:String) {"
+                           " compute_session_list(limit:$limit, offset:$offset,"
+                           " status:$status) { items { name } total_count } }",
+                           json_pack("{s:i, s:i, s:s}", "limit", 1000, "offset", 0,
+                                     "status", "PENDING"));
+    json_t *list = s_data(r, "compute_session_list");
+    T_ASSERT(json_is_object(list));
+    T_EQ_INT(json_integer_value(json_object_get(list, "total_count")),
+             SESSIONS - SESSIONS / 3);
+    T_EQ_INT(json_array_size(json_object_get(list, "items")), SESSIONS - SESSIONS / 3);
+    json_decref(r);
 }
 
 //  compute_session by id: each caller sees what it may, others' are null.
@@ -756,6 +775,7 @@ main(void)
         T_RUN(test_read_all);
         T_RUN(test_cases_match_the_reference);
         T_RUN(test_limits_refused);
+        T_RUN(test_web_ui_page_of_1000);
         T_RUN(test_single_scoped);
         T_RUN(test_user_and_keypair_lists);
     }

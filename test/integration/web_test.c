@@ -368,6 +368,8 @@ test_func(void)
     char *body = NULL;
     T_EQ_INT(s_web("GET", "/func/", NULL, NULL, &body, NULL), 200);
     T_CONTAINS(body, "\"version\":\"v6.20220315\"");
+    //  A Backend.AI release the web UI 22.03 compares its features with.
+    T_CONTAINS(body, "\"manager\":\"22.03.0\"");
     free(body);
     //  Everything else does; with the cookie, it is the user.
     T_EQ_INT(s_web("GET", "/func/auth/role", NULL, NULL, &body, NULL), 401);
