@@ -20,8 +20,9 @@
 
 #include "gw_request.h"
 
-#define GW_GQL_PAGE_MAX 1000 //  largest page of a *_list field (Backend.AI has no cap;
-                              //  its web UI 22.03 asks compute_session_list for 1000)
+#define GW_GQL_PAGE_MAX                                                                  \
+    1000 //  largest page of a *_list field (Backend.AI has no cap;
+         //  its web UI 22.03 asks compute_session_list for 1000)
 
 //  A root field: "query" or "mutation", its name, and its resolver. A
 //  resolver returns the field's value (caller owns it) or NULL with err

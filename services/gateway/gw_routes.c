@@ -18,10 +18,9 @@
 static void
 s_version(gw_request_t *r)
 {
-    gw_reply_json(
-        r, 200,
-        json_pack("{s:s, s:s, s:s}", "version", GW_API_VERSION, "manager",
-                  GW_MANAGER_VERSION, "backplane", BACKPLANE_VERSION));
+    gw_reply_json(r, 200,
+                  json_pack("{s:s, s:s, s:s}", "version", GW_API_VERSION, "manager",
+                            GW_MANAGER_VERSION, "backplane", BACKPLANE_VERSION));
 }
 
 const gw_route_t gw_routes[] = {
