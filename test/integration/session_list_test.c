@@ -492,12 +492,12 @@ test_limits_refused(void)
 static void
 test_web_ui_page_of_1000(void)
 {
-    json_t *r = client_gql(&s_p, &s_p.super,
-                           "query($limit:Int!, $offset:Int!, $status:String) {"
-                           " compute_session_list(limit:$limit, offset:$offset,"
-                           " status:$status) { items { name } total_count } }",
-                           json_pack("{s:i, s:i, s:s}", "limit", 1000, "offset", 0,
-                                     "status", "PENDING"));
+    json_t *r = client_gql(
+        &s_p, &s_p.super,
+        "query($limit:Int!, $offset:Int!, $status:String) {"
+        " compute_session_list(limit:$limit, offset:$offset,"
+        " status:$status) { items { name } total_count } }",
+        json_pack("{s:i, s:i, s:s}", "limit", 1000, "offset", 0, "status", "PENDING"));
     json_t *list = s_data(r, "compute_session_list");
     T_ASSERT(json_is_object(list));
     T_EQ_INT(json_integer_value(json_object_get(list, "total_count")),
