@@ -23,6 +23,7 @@
 #include "bus_log.h"
 #include "bus_codec.h"
 #include "bus_slots.h"
+#include "bus_figures.h"
 #include "bus_envelope.h"
 #include "bus_db.h"
 #include "bus_where.h"

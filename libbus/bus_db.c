@@ -344,6 +344,19 @@ bus_db_step_done(bus_db_t *self, sqlite3_stmt *stmt, const char *what)
     return BUS_STATUS_INTERNAL;
 }
 
+int64_t
+bus_db_run_before(bus_db_t *self, const char *sql, int64_t before, const char *what)
+{
+    assert(self && sql && what);
+    sqlite3_stmt *stmt = bus_db_stmt(self, sql);
+    if (!stmt)
+        return -1;
+    sqlite3_bind_int64(stmt, 1, before);
+    int rc = bus_db_step_done(self, stmt, what);
+    sqlite3_clear_bindings(stmt);
+    return rc == BUS_OK ? (int64_t) sqlite3_changes(self->handle) : -1;
+}
+
 int
 bus_db_exec(bus_db_t *self, const char *sql)
 {

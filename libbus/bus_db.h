@@ -65,6 +65,12 @@ sqlite3_stmt *bus_db_stmt(bus_db_t *self, const char *sql);
 //  what (the write it was) and SQLite's message.
 int bus_db_step_done(bus_db_t *self, sqlite3_stmt *stmt, const char *what);
 
+//  Runs sql, a statement with one integer parameter (?1, given before),
+//  typically "DELETE FROM t WHERE at < ?1" for retention, to completion.
+//  The rows it changed, or -1 (logged with what).
+int64_t
+bus_db_run_before(bus_db_t *self, const char *sql, int64_t before, const char *what);
+
 //  Runs one or more statements without results or parameters: DDL, fixed
 //  maintenance. 0 on success, -1 logged.
 int bus_db_exec(bus_db_t *self, const char *sql);

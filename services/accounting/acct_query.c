@@ -107,24 +107,6 @@ s_figures(bus_db_t *db,
     return 0;
 }
 
-static void
-s_add_figures(proto_accounting_figures_t *to, const proto_accounting_figures_t *from)
-{
-    to->held_s += from->held_s;
-    to->cpu_held_s += from->cpu_held_s;
-    to->mem_held_byte_s += from->mem_held_byte_s;
-    to->accel_device_s += from->accel_device_s;
-    to->accel_share_s += from->accel_share_s;
-    to->cpu_used_s += from->cpu_used_s;
-    to->mem_used_byte_s += from->mem_used_byte_s;
-    if (from->mem_peak_bytes > to->mem_peak_bytes)
-        to->mem_peak_bytes = from->mem_peak_bytes;
-    to->io_read_bytes += from->io_read_bytes;
-    to->io_write_bytes += from->io_write_bytes;
-    to->net_rx_bytes += from->net_rx_bytes;
-    to->net_tx_bytes += from->net_tx_bytes;
-}
-
 //  ---------------------------------------------------------------------------
 //  The groupings, one table: the name a request gives, the record's key.
 
@@ -292,7 +274,7 @@ s_on_usage_record(void *arg, const acct_record_t *record)
     group->cpu_allocated += record->cpu;
     group->mem_allocated += record->mem;
     group->accel_allocated += record->accel_device + record->accel_share;
-    s_add_figures(&group->usage, &figures);
+    bus_figures_add(&group->usage, &figures);
     return 0;
 }
 

@@ -166,18 +166,8 @@ int64_t
 agent_db_ended_logs_expire(bus_db_t *db, int64_t before)
 {
     assert(db);
-    sqlite3_stmt *stmt = bus_db_stmt(db, "DELETE FROM ended_logs WHERE ended_at < ?1");
-    if (!stmt)
-        return -1;
-    sqlite3_bind_int64(stmt, 1, before);
-    int64_t rc = sqlite3_step(stmt) == SQLITE_DONE
-                     ? (int64_t) sqlite3_changes(bus_db_handle(db))
-                     : -1;
-    if (rc < 0)
-        s_failed(db, "ended logs expire");
-    sqlite3_reset(stmt);
-    sqlite3_clear_bindings(stmt);
-    return rc;
+    return bus_db_run_before(db, "DELETE FROM ended_logs WHERE ended_at < ?1", before,
+                             "ended logs expire");
 }
 
 //  ---------------------------------------------------------------------------

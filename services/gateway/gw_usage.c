@@ -349,21 +349,31 @@ s_project(gw_request_t *r, const proto_accounting_group_t *group)
     return out;
 }
 
+bool
+gw_usage_decode(gw_request_t *r,
+                const bus_reply_t *reply,
+                proto_accounting_usage_rep_t *rep)
+{
+    if (reply->status != BUS_OK) {
+        gw_reply_status(r, reply->status, reply->detail);
+        return false;
+    }
+    bus_error_t err = {0};
+    if (proto_accounting_usage_rep_decode(rep, reply->body, reply->body_size, &err) !=
+        BUS_OK) {
+        gw_reply_status(r, BUS_STATUS_PROTOCOL, err.detail);
+        return false;
+    }
+    return true;
+}
+
 static void
 s_on_usage(void *arg, const bus_reply_t *reply)
 {
     gw_request_t *r = arg;
-    if (reply->status != BUS_OK) {
-        gw_reply_status(r, reply->status, reply->detail);
-        return;
-    }
     proto_accounting_usage_rep_t rep;
-    bus_error_t err = {0};
-    if (proto_accounting_usage_rep_decode(&rep, reply->body, reply->body_size, &err) !=
-        BUS_OK) {
-        gw_reply_status(r, BUS_STATUS_PROTOCOL, err.detail);
-        return;
-    }
+    if (!gw_usage_decode(r, reply, &rep))
+        return; //  answered
     json_t *out = json_array();
     for (size_t i = 0; i < rep.groups_count; i++)
         json_array_append_new(out, s_project(r, &rep.groups[i]));

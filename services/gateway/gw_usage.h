@@ -25,6 +25,12 @@ void gw_usage_handle_admin_stats(gw_request_t *r);
 //  aggregates, then accounting rebuilds its roll-ups; {}. Superadmins.
 void gw_usage_handle_recalculate(gw_request_t *r);
 
+//  accounting.usage's reply into rep (the caller clears it), or false when
+//  the call failed or the reply is malformed, r answered then.
+bool gw_usage_decode(gw_request_t *r,
+                     const bus_reply_t *reply,
+                     proto_accounting_usage_rep_t *rep);
+
 //  Sends method (what writer holds; rc: how its encoding went) to the
 //  accounting service, fn answering r; answers r itself (503) when it is
 //  not reachable. Destroys writer. For the other usage routes

@@ -177,38 +177,12 @@ s_name(gw_request_t *r, size_t grouping, const char *key)
 }
 
 static void
-s_add(proto_accounting_figures_t *to, const proto_accounting_figures_t *from)
-{
-    to->held_s += from->held_s;
-    to->cpu_held_s += from->cpu_held_s;
-    to->mem_held_byte_s += from->mem_held_byte_s;
-    to->accel_device_s += from->accel_device_s;
-    to->accel_share_s += from->accel_share_s;
-    to->cpu_used_s += from->cpu_used_s;
-    to->mem_used_byte_s += from->mem_used_byte_s;
-    if (from->mem_peak_bytes > to->mem_peak_bytes)
-        to->mem_peak_bytes = from->mem_peak_bytes;
-    to->io_read_bytes += from->io_read_bytes;
-    to->io_write_bytes += from->io_write_bytes;
-    to->net_rx_bytes += from->net_rx_bytes;
-    to->net_tx_bytes += from->net_tx_bytes;
-}
-
-static void
 s_on_usage(void *arg, const bus_reply_t *reply)
 {
     gw_request_t *r = arg;
-    if (reply->status != BUS_OK) {
-        gw_reply_status(r, reply->status, reply->detail);
-        return;
-    }
     proto_accounting_usage_rep_t rep;
-    bus_error_t err = {0};
-    if (proto_accounting_usage_rep_decode(&rep, reply->body, reply->body_size, &err) !=
-        BUS_OK) {
-        gw_reply_status(r, BUS_STATUS_PROTOCOL, err.detail);
-        return;
-    }
+    if (!gw_usage_decode(r, reply, &rep))
+        return; //  answered
     size_t grouping = (size_t) json_integer_value(json_object_get(r->params, S_GROUPING));
     json_t *rows = json_array();
     proto_accounting_figures_t total;
@@ -226,7 +200,7 @@ s_on_usage(void *arg, const bus_reply_t *reply)
         json_object_set_new(row, "sessions", json_integer((json_int_t) g->session_count));
         s_set_figures(row, &g->usage);
         json_array_append_new(rows, row);
-        s_add(&total, &g->usage);
+        bus_figures_add(&total, &g->usage);
         kernels += g->kernel_count;
         sessions += g->session_count;
     }
