@@ -453,6 +453,81 @@ client_agent_start_with(client_platform_t *self,
 }
 
 bool
+client_image_agent_start(client_platform_t *self,
+                         harness_proc_t *agent,
+                         const char *name,
+                         const char *bridge,
+                         const char *images_dir,
+                         const char *image)
+{
+    char from[512], to[512], net[64], subnet[80];
+    snprintf(from, sizeof from, "%s/images", images_dir);
+    snprintf(to, sizeof to, "%s/images", self->dir);
+    const char *cidr = harness_subnet();
+    if (rename(from, to) != 0 || !cidr)
+        return false;
+    snprintf(net, sizeof net, "agent.network.bridge=%s", bridge);
+    snprintf(subnet, sizeof subnet, "agent.network.cidr=%s", cidr);
+    const char *extra[] = {"agent.slots.cpu=2", "agent.slots.mem=2g", net, subnet, NULL};
+    harness_bus_t bus = {self->hub_publish, self->hub_subscribe, self->registry};
+    if (harness_agent_start(agent, self->dir, name, &bus, extra, NULL, 0) != 0)
+        return false;
+    char wanted[128];
+    snprintf(wanted, sizeof wanted, "library/%s", image);
+    for (int tries = 0; tries < CLIENT_READY_MS / 100; tries++) {
+        json_t *r = client_gql(self, &self->super, "{ images { name } }", NULL);
+        char *text = r ? json_dumps(r, JSON_COMPACT) : NULL;
+        bool listed = text && strstr(text, wanted);
+        free(text);
+        json_decref(r);
+        if (listed)
+            return true;
+        harness_pause_ms(100);
+    }
+    return false;
+}
+
+bool
+client_session_running(const client_platform_t *self,
+                       const client_keypair_t *kp,
+                       const char *body,
+                       const char *name,
+                       char *session_id)
+{
+    char *text = NULL;
+    int status = client_signed(self, kp, "POST", "/session", body, NULL, &text, NULL);
+    json_t *r = text ? json_loads(text, 0, NULL) : NULL;
+    if (session_id)
+        snprintf(session_id, 64, "%s",
+                 json_string_value(json_object_get(r, "sessionId"))
+                     ? json_string_value(json_object_get(r, "sessionId"))
+                     : "");
+    json_decref(r);
+    if (status != 201) {
+        fprintf(stderr, "# POST /session: %d %s\n", status, text ? text : "");
+        free(text);
+        return false;
+    }
+    free(text);
+    char path[128];
+    snprintf(path, sizeof path, "/session/%s", name);
+    for (int tries = 0; tries < 1200; tries++) {
+        text = NULL;
+        client_signed(self, kp, "GET", path, NULL, NULL, &text, NULL);
+        bool running = text && strstr(text, "\"RUNNING\"");
+        bool ended =
+            text && (strstr(text, "\"CANCELLED\"") || strstr(text, "\"TERMINATED\""));
+        if (ended)
+            fprintf(stderr, "# %s\n", text);
+        free(text);
+        if (running || ended)
+            return running;
+        harness_pause_ms(100);
+    }
+    return false;
+}
+
+bool
 client_wsproxy_start(client_platform_t *self,
                      harness_proc_t *wsproxy,
                      char *api,

@@ -153,6 +153,27 @@ bool client_storage_start(client_platform_t *self,
                           char *hostport,
                           size_t size);
 
+//  Moves the images under images_dir/images (as harness_debian_image puts
+//  them) into the platform's, starts an agent named name on its own bridge
+//  and subnet with 2 cpus and 2g, and waits until the gateway's catalogue
+//  lists library/<image>. True when it does.
+bool client_image_agent_start(client_platform_t *self,
+                              harness_proc_t *agent,
+                              const char *name,
+                              const char *bridge,
+                              const char *images_dir,
+                              const char *image);
+
+//  POST /session with body (which must ask "enqueueOnly": true: unpacking a
+//  big image takes longer than one request may), then waits until the
+//  session name runs, at most two minutes. Its id into session_id (64
+//  bytes) when given. True when it runs; an end on the way is printed.
+bool client_session_running(const client_platform_t *self,
+                            const client_keypair_t *kp,
+                            const char *body,
+                            const char *name,
+                            char *session_id);
+
 //  Starts a wsproxy on the platform's bus that checks app tokens with the
 //  gateway's secret, on four app ports; its API's host:port into api.
 bool client_wsproxy_start(client_platform_t *self,

@@ -144,61 +144,15 @@ static void
 test_start(void)
 {
     T_ASSERT(client_platform_start(&s_p, "jupyter-app", false) == 0);
-    char from[512], to[512];
-    snprintf(from, sizeof from, "%s/images", s_images);
-    snprintf(to, sizeof to, "%s/images", s_p.dir);
-    T_ASSERT(rename(from, to) == 0);
     snprintf(s_bridge, sizeof s_bridge, "bpj%d", (int) (getpid() % 100000));
-    char net[64], subnet[80];
-    snprintf(net, sizeof net, "agent.network.bridge=%s", s_bridge);
-    snprintf(subnet, sizeof subnet, "agent.network.cidr=%s", harness_subnet());
-    const char *extra[] = {"agent.slots.cpu=2", "agent.slots.mem=2g", net, subnet, NULL};
-    harness_bus_t bus = {s_p.hub_publish, s_p.hub_subscribe, s_p.registry};
-    T_ASSERT(harness_agent_start(&s_agent, s_p.dir, "agent-j", &bus, extra, NULL, 0) ==
-             0);
-    bool listed = false;
-    for (int tries = 0; tries < CLIENT_READY_MS / 100 && !listed; tries++) {
-        json_t *r = client_gql(&s_p, &s_p.super, "{ images { name } }", NULL);
-        char *text = r ? json_dumps(r, JSON_COMPACT) : NULL;
-        listed = text && strstr(text, "library/jupyter");
-        free(text);
-        json_decref(r);
-        if (!listed)
-            harness_pause_ms(100);
-    }
-    T_ASSERT(listed);
-    //  Enqueued, then waited for: unpacking the image takes longer than one
-    //  request may.
-    char *text = NULL;
-    int status =
-        client_signed(&s_p, &s_p.super, "POST", "/session",
-                      "{\"name\": \"notebook\", \"image\": \"" IMAGE "\","
-                      " \"enqueueOnly\": true,"
-                      " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"1g\"}}}",
-                      NULL, &text, NULL);
-    T_EQ_INT(status, 201);
-    json_t *r = text ? json_loads(text, 0, NULL) : NULL;
-    snprintf(s_session_id, sizeof s_session_id, "%s",
-             json_string_value(json_object_get(r, "sessionId")) ?: "");
-    json_decref(r);
-    free(text);
-    bool running = false;
-    for (int tries = 0; tries < 1200 && !running; tries++) {
-        text = NULL;
-        client_signed(&s_p, &s_p.super, "GET", "/session/notebook", NULL, NULL, &text,
-                      NULL);
-        running = text && strstr(text, "\"RUNNING\"");
-        bool ended =
-            text && (strstr(text, "\"CANCELLED\"") || strstr(text, "\"TERMINATED\""));
-        if (ended)
-            fprintf(stderr, "# %s\n", text);
-        free(text);
-        if (ended)
-            break;
-        if (!running)
-            harness_pause_ms(100);
-    }
-    T_ASSERT(running);
+    T_ASSERT(client_image_agent_start(&s_p, &s_agent, "agent-j", s_bridge, s_images,
+                                      "jupyter"));
+    T_ASSERT(client_session_running(
+        &s_p, &s_p.super,
+        "{\"name\": \"notebook\", \"image\": \"" IMAGE "\","
+        " \"enqueueOnly\": true,"
+        " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"1g\"}}}",
+        "notebook", s_session_id));
     s_tunnel = client_tunnel_new(&s_p, &s_p.super,
                                  "/stream/session/notebook/tcpproxy?app=jupyter");
     T_ASSERT(s_tunnel);

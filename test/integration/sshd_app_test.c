@@ -75,57 +75,15 @@ static void
 test_start(void)
 {
     T_ASSERT(client_platform_start(&s_p, "sshd-app", false) == 0);
-    char from[512], to[512];
-    snprintf(from, sizeof from, "%s/images", s_images);
-    snprintf(to, sizeof to, "%s/images", s_p.dir);
-    T_ASSERT(rename(from, to) == 0);
     snprintf(s_bridge, sizeof s_bridge, "bps%d", (int) (getpid() % 100000));
-    char net[64], subnet[80];
-    snprintf(net, sizeof net, "agent.network.bridge=%s", s_bridge);
-    snprintf(subnet, sizeof subnet, "agent.network.cidr=%s", harness_subnet());
-    const char *extra[] = {"agent.slots.cpu=2", "agent.slots.mem=2g", net, subnet, NULL};
-    harness_bus_t bus = {s_p.hub_publish, s_p.hub_subscribe, s_p.registry};
-    T_ASSERT(harness_agent_start(&s_agent, s_p.dir, "agent-s", &bus, extra, NULL, 0) ==
-             0);
-    bool listed = false;
-    for (int tries = 0; tries < CLIENT_READY_MS / 100 && !listed; tries++) {
-        json_t *r = client_gql(&s_p, &s_p.super, "{ images { name } }", NULL);
-        char *text = r ? json_dumps(r, JSON_COMPACT) : NULL;
-        listed = text && strstr(text, "library/python");
-        free(text);
-        json_decref(r);
-        if (!listed)
-            harness_pause_ms(100);
-    }
-    T_ASSERT(listed);
-    //  Enqueued, then waited for: unpacking the image takes longer than one
-    //  request may.
-    char *text = NULL;
-    int status =
-        client_signed(&s_p, &s_p.super, "POST", "/session",
-                      "{\"name\": \"sshbox\", \"image\": \"" IMAGE "\","
-                      " \"enqueueOnly\": true,"
-                      " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"512m\"}}}",
-                      NULL, &text, NULL);
-    T_EQ_INT(status, 201);
-    free(text);
-    bool running = false;
-    for (int tries = 0; tries < 1200 && !running; tries++) {
-        text = NULL;
-        client_signed(&s_p, &s_p.super, "GET", "/session/sshbox", NULL, NULL, &text,
-                      NULL);
-        running = text && strstr(text, "\"RUNNING\"");
-        bool ended =
-            text && (strstr(text, "\"CANCELLED\"") || strstr(text, "\"TERMINATED\""));
-        if (ended)
-            fprintf(stderr, "# %s\n", text);
-        free(text);
-        if (ended)
-            break;
-        if (!running)
-            harness_pause_ms(100);
-    }
-    T_ASSERT(running);
+    T_ASSERT(client_image_agent_start(&s_p, &s_agent, "agent-s", s_bridge, s_images,
+                                      "python"));
+    T_ASSERT(client_session_running(
+        &s_p, &s_p.super,
+        "{\"name\": \"sshbox\", \"image\": \"" IMAGE "\","
+        " \"enqueueOnly\": true,"
+        " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"512m\"}}}",
+        "sshbox", NULL));
 }
 
 //  The session offers sshd as Backend.AI's agent does: tcp, container port 2200.
