@@ -331,13 +331,19 @@ static bool
 s_send(fetch_t *f)
 {
     gw_request_t *r = f->r;
+    //  The filters came from the document: over the schema's limits they
+    //  are the caller's mistake, said as such.
+    bus_error_t err = {0};
+    bus_writer_t *writer = proto_session_list_req_writer(&f->req, &err);
+    if (!writer) {
+        s_store(f, NULL, err.status, err.detail);
+        return false;
+    }
     const char *scheduler = bus_node_find(gw_server_node(r->gw), "scheduler");
-    bus_writer_t *writer = scheduler ? bus_writer_new() : NULL;
-    uint64_t sent = 0;
-    if (writer && proto_session_list_req_write(&f->req, writer) == 0)
-        sent = bus_node_call(gw_server_node(r->gw), scheduler, PROTO_SESSION_LIST,
-                             bus_writer_data(writer), bus_writer_size(writer), 0,
-                             s_on_reply, f);
+    uint64_t sent = scheduler ? bus_node_call(gw_server_node(r->gw), scheduler,
+                                              PROTO_SESSION_LIST, bus_writer_data(writer),
+                                              bus_writer_size(writer), 0, s_on_reply, f)
+                              : 0;
     bus_writer_destroy(&writer);
     if (!sent)
         s_store(f, NULL, BUS_STATUS_UNAVAILABLE,
