@@ -24,6 +24,7 @@
 #include "bus_codec.h"
 #include "bus_slots.h"
 #include "bus_figures.h"
+#include "bus_addr.h"
 #include "bus_envelope.h"
 #include "bus_db.h"
 #include "bus_where.h"

@@ -49,28 +49,18 @@ agent_hosts_create(const char *state_dir,
     assert(state_dir && kernel_id && ip && hostname);
     char *dir = zsys_sprintf("%s/" AGENT_HOSTS_DIR, state_dir);
     char *path = agent_hosts_path(state_dir, kernel_id);
-    char *temp = zsys_sprintf("%s/.%s.tmp", dir ? dir : "", kernel_id);
     char *text = zsys_sprintf(S_HEAD "%s\t%s\n", *ip ? ip : AGENT_HOSTS_SELF, hostname);
     int rc = BUS_OK;
-    if (!dir || !path || !temp || !text)
+    if (!dir || !path || !text)
         rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     else if (bus_mkdirs_mode(dir, 0700) != 0)
         rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot make %s: %s", dir,
                            strerror(errno));
-    else {
-        int fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-        size_t len = strlen(text);
-        bool ok = fd >= 0 && write(fd, text, len) == (ssize_t) len;
-        ok = (fd < 0 || close(fd) == 0) && ok;
-        if (!ok || rename(temp, path) != 0) {
-            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write %s: %s", path,
-                               strerror(errno));
-            unlink(temp);
-        }
-    }
+    else if (agent_fs_replace(path, text, strlen(text)) != 0)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write %s: %s", path,
+                           strerror(errno));
     zstr_free(&dir);
     zstr_free(&path);
-    zstr_free(&temp);
     zstr_free(&text);
     return rc;
 }

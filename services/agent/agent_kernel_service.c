@@ -17,7 +17,6 @@
     =========================================================================
 */
 #include "agent_classes.h"
-#include <arpa/inet.h>  //  inet_pton
 #include <fcntl.h>      //  open flags
 #include <sys/socket.h> //  the port probes
 
@@ -207,19 +206,9 @@ s_try(s_start_t *start)
         s_fail(start, BUS_STATUS_INTERNAL, detail);
         return;
     }
-    struct sockaddr_storage addr = {0};
+    struct sockaddr_storage addr;
     socklen_t addr_len = 0;
-    struct sockaddr_in *v4 = (struct sockaddr_in *) &addr;
-    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *) &addr;
-    if (inet_pton(AF_INET, start->host, &v4->sin_addr) == 1) {
-        v4->sin_family = AF_INET;
-        v4->sin_port = htons((uint16_t) start->port);
-        addr_len = sizeof *v4;
-    } else if (inet_pton(AF_INET6, start->host, &v6->sin6_addr) == 1) {
-        v6->sin6_family = AF_INET6;
-        v6->sin6_port = htons((uint16_t) start->port);
-        addr_len = sizeof *v6;
-    } else {
+    if (bus_addr_numeric(start->host, (uint16_t) start->port, &addr, &addr_len) != 0) {
         s_fail(start, BUS_STATUS_INTERNAL, "the kernel has no address");
         return;
     }

@@ -219,21 +219,11 @@ s_netns_path(const char *kernel_id, char path[PATH_MAX])
 static int
 s_write_allocation(agent_net_t *self, const char *kernel_id, const char *ip)
 {
-    char path[PATH_MAX], temp[PATH_MAX];
+    char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/%s", self->net_dir, kernel_id);
-    snprintf(temp, sizeof temp, "%s/.%s.tmp", self->net_dir, kernel_id);
-    int fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return -1;
     char line[AGENT_NET_IP_MAX + 1];
     int len = snprintf(line, sizeof line, "%s\n", ip);
-    bool ok = write(fd, line, (size_t) len) == len;
-    ok = close(fd) == 0 && ok;
-    if (!ok || rename(temp, path) != 0) {
-        unlink(temp);
-        return -1;
-    }
-    return 0;
+    return agent_fs_replace(path, line, (size_t) len);
 }
 
 //  The index an allocation file names, or 0 when it names none we can use.

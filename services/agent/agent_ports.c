@@ -32,22 +32,6 @@ struct _agent_ports_t {
     size_t count, capacity;
 };
 
-//  Writes path atomically (a temporary file, then rename). 0 or -1.
-static int
-s_write(const char *path, const char *text)
-{
-    char *tmp = zsys_sprintf("%s.tmp", path);
-    FILE *file = tmp ? fopen(tmp, "w") : NULL;
-    bool ok = file && fputs(text, file) >= 0;
-    if (file)
-        ok = fclose(file) == 0 && ok;
-    ok = ok && rename(tmp, path) == 0;
-    if (!ok && tmp)
-        unlink(tmp);
-    zstr_free(&tmp);
-    return ok ? 0 : -1;
-}
-
 static int
 s_save(agent_ports_t *self, bus_error_t *err)
 {
@@ -60,7 +44,7 @@ s_save(agent_ports_t *self, bus_error_t *err)
     }
     char *text = list ? json_dumps(list, JSON_INDENT(1)) : NULL;
     json_decref(list);
-    int rc = text && s_write(self->path, text) == 0
+    int rc = text && agent_fs_replace(self->path, text, strlen(text)) == 0
                  ? BUS_OK
                  : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write %s: %s",
                                  self->path, strerror(errno));
@@ -94,8 +78,8 @@ s_apply(agent_ports_t *self, bus_error_t *err)
         }
         evbuffer_add_printf(script, "}\n");
     }
-    evbuffer_add(script, "", 1);
-    int rc = s_write(self->script_path, (const char *) evbuffer_pullup(script, -1));
+    size_t length = evbuffer_get_length(script);
+    int rc = agent_fs_replace(self->script_path, evbuffer_pullup(script, -1), length);
     evbuffer_free(script);
     if (rc != 0)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write %s: %s",

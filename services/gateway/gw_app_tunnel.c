@@ -21,7 +21,6 @@
     =========================================================================
 */
 #include "gw_classes.h"
-#include <arpa/inet.h>          //  inet_pton
 #include <event2/bufferevent.h> //  the connection to the app
 
 #define S_HIGH        (4 * 1024 * 1024)  //  queued bytes at which a side stops reading
@@ -157,28 +156,6 @@ s_on_gone(gw_wsconn_t *ws, void *arg)
 
 //  ---------------------------------------------------------------------------
 
-//  The app's address as a socket address; 0 or -1.
-static int
-s_address(const gw_app_t *app, struct sockaddr_storage *addr, int *len)
-{
-    memset(addr, 0, sizeof *addr);
-    struct sockaddr_in *v4 = (struct sockaddr_in *) addr;
-    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *) addr;
-    if (inet_pton(AF_INET, app->host, &v4->sin_addr) == 1) {
-        v4->sin_family = AF_INET;
-        v4->sin_port = htons((uint16_t) app->host_port);
-        *len = sizeof *v4;
-        return 0;
-    }
-    if (inet_pton(AF_INET6, app->host, &v6->sin6_addr) == 1) {
-        v6->sin6_family = AF_INET6;
-        v6->sin6_port = htons((uint16_t) app->host_port);
-        *len = sizeof *v6;
-        return 0;
-    }
-    return -1;
-}
-
 static void
 s_on_started(gw_request_t *r, gw_app_t *app, bool started, void *arg)
 {
@@ -207,16 +184,18 @@ s_on_started(gw_request_t *r, gw_app_t *app, bool started, void *arg)
         return; //  answered
     }
     struct sockaddr_storage addr;
-    int addr_len = 0;
+    socklen_t addr_len = 0;
     self->tcp = bufferevent_socket_new(base, -1, BEV_OPT_CLOSE_ON_FREE);
-    if (!self->tcp || s_address(app, &addr, &addr_len) != 0) {
+    if (!self->tcp ||
+        bus_addr_numeric(app->host, (uint16_t) app->host_port, &addr, &addr_len) != 0) {
         s_finish(self, GW_WS_CLOSE_INTERNAL, "the app has no address");
         return;
     }
     bufferevent_setcb(self->tcp, s_on_tcp_read, s_on_tcp_drained, s_on_tcp_event, self);
     bufferevent_setwatermark(self->tcp, EV_WRITE, S_LOW, 0);
     bufferevent_enable(self->tcp, EV_READ | EV_WRITE);
-    if (bufferevent_socket_connect(self->tcp, (struct sockaddr *) &addr, addr_len) != 0)
+    if (bufferevent_socket_connect(self->tcp, (struct sockaddr *) &addr,
+                                   (int) addr_len) != 0)
         s_finish(self,
                  errno == ECONNREFUSED ? GW_WS_CLOSE_TRY_AGAIN : GW_WS_CLOSE_INTERNAL,
                  "cannot connect to the app");
