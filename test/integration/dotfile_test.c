@@ -391,6 +391,20 @@ test_session(void)
                   "domain-shared\n"
                   "hello\n");
     T_EQ_INT(s_as(&s_alice, "DELETE", "/session/dots", NULL, NULL), 200);
+    //  Until the agent has let its container go: a stop before that would
+    //  leave it running on the machine (agents leave kernels to the next).
+    bool ended = false;
+    for (int tries = 0; tries < 200 && !ended; tries++) {
+        r = NULL;
+        int status = s_as(&s_alice, "GET", "/session/dots", NULL, &r);
+        char *text = r ? json_dumps(r, JSON_COMPACT) : NULL;
+        ended = status == 404 || (text && strstr(text, "TERMINATED"));
+        free(text);
+        json_decref(r);
+        if (!ended)
+            harness_pause_ms(100);
+    }
+    T_ASSERT(ended);
 }
 
 int
