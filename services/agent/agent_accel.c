@@ -958,3 +958,49 @@ agent_accel_check(const agent_accel_t *self, bus_error_t *err)
     }
     return BUS_OK;
 }
+
+//  ---------------------------------------------------------------------------
+//  What an allocation holds of one plugin (the driver files and MPS).
+
+static const agent_accel_plugin_t *
+s_plugin_named(const agent_accel_t *self, size_t i, const char *plugin)
+{
+    return i < self->plugin_count && streq(self->plugins[i]->name, plugin)
+               ? self->plugins[i]
+               : NULL;
+}
+
+bool
+agent_accel_alloc_uses(const agent_accel_t *self,
+                       const agent_accel_alloc_t *alloc,
+                       const char *plugin)
+{
+    assert(self && plugin);
+    for (size_t i = 0; alloc && i < alloc->count; i++)
+        if (s_plugin_named(self, alloc->parts[i].plugin, plugin))
+            return true;
+    return false;
+}
+
+size_t
+agent_accel_fractions(const agent_accel_t *self,
+                      const agent_accel_alloc_t *alloc,
+                      const char *plugin,
+                      const agent_accel_device_t **out,
+                      size_t max)
+{
+    assert(self && plugin && (out || max == 0));
+    size_t count = 0;
+    for (size_t i = 0; alloc && i < alloc->count; i++) {
+        const agent_accel_part_t *part = &alloc->parts[i];
+        const agent_accel_plugin_t *owner = s_plugin_named(self, part->plugin, plugin);
+        if (!owner || part->slot >= owner->slot_count ||
+            owner->slots[part->slot].kind != AGENT_ACCEL_SHARES ||
+            part->amount >= owner->shares_per_device || part->device >= owner->device_count)
+            continue;
+        if (count < max)
+            out[count] = &owner->devices[part->device];
+        count++;
+    }
+    return count;
+}

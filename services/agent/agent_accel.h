@@ -310,6 +310,21 @@ char **agent_accel_device_nodes(const agent_accel_t *self,
 //  Frees a NULL-terminated list from above; safe twice.
 void agent_accel_strv_destroy(char ***strv_p);
 
+//  True when alloc holds any device of the plugin named plugin.
+bool agent_accel_alloc_uses(const agent_accel_t *self,
+                            const agent_accel_alloc_t *alloc,
+                            const char *plugin);
+
+//  The devices of the plugin named plugin on which alloc holds a fraction
+//  (a SHARES part smaller than a device's capacity: what MPS limits), into
+//  out (room for max, borrowed like agent_accel_plugin_device). Returns
+//  how many there are (may exceed max).
+size_t agent_accel_fractions(const agent_accel_t *self,
+                             const agent_accel_alloc_t *alloc,
+                             const char *plugin,
+                             const agent_accel_device_t **out,
+                             size_t max);
+
 //  The invariant: no device holds more than its capacity, a device taken
 //  whole holds no shares, and every device's use equals the sum of the
 //  kernels' parts on it. BUS_OK, or BUS_STATUS_INTERNAL with the first

@@ -277,6 +277,19 @@ agent_bundle_config(const agent_kernel_spec_t *spec,
     }
     if (agent_mounts_check(spec->mounts, spec->mount_count, err) != BUS_OK)
         return NULL;
+    bool own_shm = false;
+    for (size_t i = 0; i < spec->bind_count; i++) {
+        const agent_bundle_bind_t *bind = spec->binds ? &spec->binds[i] : NULL;
+        if (!bind || !bind->host_path || *bind->host_path != '/' || !bind->kernel_path ||
+            *bind->kernel_path != '/' || strstr(bind->kernel_path, "/../") ||
+            (strlen(bind->kernel_path) >= 3 &&
+             streq(bind->kernel_path + strlen(bind->kernel_path) - 3, "/.."))) {
+            bus_error_set(err, BUS_STATUS_INVALID, "invalid bind %s",
+                          bind && bind->kernel_path ? bind->kernel_path : "(none)");
+            return NULL;
+        }
+        own_shm = own_shm || streq(bind->kernel_path, "/dev/shm");
+    }
     const char *cwd = spec->cwd && *spec->cwd ? spec->cwd : AGENT_KERNEL_HOME;
     if (*cwd != '/') {
         bus_error_set(err, BUS_STATUS_INVALID, "cwd must be absolute");
@@ -322,9 +335,11 @@ agent_bundle_config(const agent_kernel_spec_t *spec,
         mounts, s_mount("/dev/pts", "devpts", "devpts",
                         json_pack("[s, s, s, s, s, s]", "nosuid", "noexec", "newinstance",
                                   "ptmxmode=0666", "mode=0620", "gid=5")));
-    json_array_append_new(mounts, s_mount("/dev/shm", "tmpfs", "shm",
-                                          json_pack("[s, s, s, s, s]", "nosuid", "noexec",
-                                                    "nodev", "mode=1777", shm_size)));
+    if (!own_shm) //  else an MPS daemon's, bound below
+        json_array_append_new(mounts,
+                              s_mount("/dev/shm", "tmpfs", "shm",
+                                      json_pack("[s, s, s, s, s]", "nosuid", "noexec",
+                                                "nodev", "mode=1777", shm_size)));
     json_array_append_new(mounts,
                           s_mount("/dev/mqueue", "mqueue", "mqueue",
                                   json_pack("[s, s, s]", "nosuid", "noexec", "nodev")));
@@ -344,6 +359,10 @@ agent_bundle_config(const agent_kernel_spec_t *spec,
     //  A file bind pins its inode: whoever updates it rewrites it in place.
     if (spec->hosts_path)
         json_array_append_new(mounts, s_bind("/etc/hosts", spec->hosts_path, true));
+    for (size_t i = 0; i < spec->bind_count; i++)
+        json_array_append_new(mounts, s_bind(spec->binds[i].kernel_path,
+                                             spec->binds[i].host_path,
+                                             spec->binds[i].readonly));
     //  Virtual folders last, over the home of the overlay root.
     for (size_t i = 0; i < spec->mount_count; i++)
         json_array_append_new(mounts, s_bind(spec->mounts[i].kernel_path,

@@ -66,6 +66,14 @@ typedef struct {
     uint32_t mode; //  permission bits, e.g. 0666
 } agent_bundle_device_t;
 
+//  A host file or directory bound into a container by the agent itself
+//  (the GPU driver's files, an MPS daemon's directories), not a folder.
+typedef struct {
+    const char *host_path;   //  absolute, borrowed
+    const char *kernel_path; //  absolute, no ".."; "/dev/shm" replaces its tmpfs
+    bool readonly;
+} agent_bundle_bind_t;
+
 //  A disk (major, minor) whose v1 I/O counters a no-op throttle rule of
 //  AGENT_STATS_BLKIO_RATE switches on (agent_stats).
 #define AGENT_BUNDLE_IO_DISKS_MAX 8
@@ -98,6 +106,8 @@ typedef struct {
     size_t device_count;
     const agent_mount_t *mounts; //  optional: mount_count folders to bind (agent_mounts)
     size_t mount_count;
+    const agent_bundle_bind_t *binds; //  optional: bind_count host paths of the agent's
+    size_t bind_count;
     //  optional: files written into its home before the runner starts
     const agent_dotfiles_t *dotfiles;
     //  cgroup v1 hosts: the disks its I/O goes to, each given a no-op rule

@@ -84,6 +84,14 @@ const bus_config_option_t agent_config_options[] = {
      "device", 0, 0, "device|shares|both",
      "GPU slots: device (cuda.device, whole GPUs), shares (cuda.shares, fractions "
      "under MPS limits) or both"},
+    {"accelerators.cuda_driver_root", BUS_CFG_STRING,
+     offsetof(agent_config_t, accel_cuda_driver_root), "/", 1, 4095, NULL,
+     "where the NVIDIA driver's libraries (by ld.so.conf) and binaries are found, to be"
+     " bound into the containers of kernels holding GPUs: / on a host"},
+    {"accelerators.cuda_mps", BUS_CFG_BOOL, offsetof(agent_config_t, accel_cuda_mps),
+     "true", 0, 0, NULL,
+     "run one NVIDIA MPS control daemon per GPU held in fractions (cuda.shares), so that"
+     " their thread and memory limits are enforced; false: limits are variables only"},
     {"fake.agents", BUS_CFG_INT, offsetof(agent_config_t, fake_agents), "0", 0,
      AGENT_FAKE_AGENTS_MAX, NULL,
      "0: a real agent; N > 0: N fake agents <node.name>-1..N instead, which run no "

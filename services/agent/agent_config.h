@@ -34,6 +34,8 @@ typedef struct {
     char *accel_mock;          //  the mock accelerator plugin's text form; "": none
     bool accel_cuda;           //  look for NVIDIA GPUs through NVML
     char *accel_cuda_mode;     //  the CUDA plugin's slots: device, shares or both
+    char *accel_cuda_driver_root; //  where the driver's user space is found ("/")
+    bool accel_cuda_mps;          //  MPS daemons enforce fractions' limits
     int fake_agents;           //  > 0: play this many fake agents instead (agent_fake)
     char *fake_slots;          //  what each fake agent offers: "cpu=64,mem=256g"
 } agent_config_t;

@@ -28,6 +28,8 @@
 #include "bus.h"
 #include "agent_config.h"
 #include "agent_images.h"
+#include "agent_accel_driver.h"
+#include "agent_accel_mps.h"
 #include "agent_accel.h"
 #include "agent_runc.h"
 #include "agent_stats.h"
@@ -104,6 +106,8 @@ struct _agent_kernels_t {
     struct event *stats_timer;
     agent_kernels_runner_fn *runner_hook; //  told when runner clients come and go
     void *runner_hook_arg;
+    agent_accel_driver_t *driver; //  the GPU driver's files; NULL without GPUs
+    agent_accel_mps_t *mps;       //  MPS daemons; NULL without GPUs or MPS
 };
 
 //  ---------------------------------------------------------------------------
@@ -251,6 +255,41 @@ int agent_kernel_watch_start(agent_kernels_t *self, bus_error_t *err);
 
 //  Stops them.
 void agent_kernel_watch_stop(agent_kernels_t *self);
+
+//  ---------------------------------------------------------------------------
+//  agent_kernel_gpu.c: the driver's files and MPS for kernels holding GPUs
+
+#define AGENT_KERNEL_GPU_SHM_ROOT "/dev/shm" //  where MPS daemons' /dev/shm dirs go
+
+//  Finds the driver and makes the MPS supervisor when the cuda plugin
+//  offers GPUs (before the recovery, which adopts daemons).
+void agent_kernel_gpu_start(agent_kernels_t *self);
+
+//  Frees both; MPS daemons keep running for the kernels that outlive us.
+void agent_kernel_gpu_stop(agent_kernels_t *self);
+
+//  For a kernel holding alloc: binds into spec and variables appended to
+//  *env_p (NULL-terminated, reallocated) when it holds cuda slots; its MPS
+//  daemon started. BUS_OK or err (nothing held then).
+int agent_kernel_gpu_setup(agent_kernels_t *self,
+                           const char *kernel_id,
+                           const agent_accel_alloc_t *alloc,
+                           const proto_kernel_create_req_t *in,
+                           agent_spec_t *spec,
+                           char ***env_p,
+                           bus_error_t *err);
+
+//  The kernel ended: its MPS daemon stops after its last holder.
+void agent_kernel_gpu_release(agent_kernels_t *self, const char *kernel_id);
+
+//  An adopted kernel's daemon again (its allocation restored already).
+void agent_kernel_gpu_adopt(agent_kernels_t *self, const char *kernel_id);
+
+//  After every kernel was adopted: daemons nobody holds stop.
+void agent_kernel_gpu_adopted_all(agent_kernels_t *self);
+
+//  The reap timer's step: daemons restarted or killed (agent_accel_mps).
+void agent_kernel_gpu_supervise(agent_kernels_t *self);
 
 //  Adopts the kernels of the agent's table that runc still runs, ends the
 //  others (lost-on-restart) and removes what a crash left

@@ -229,6 +229,8 @@ s_start(agent_kernels_t *self,
             rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     }
     if (rc == BUS_OK)
+        rc = agent_kernel_gpu_setup(self, kernel->id, &alloc, in, spec, &accel_env, err);
+    if (rc == BUS_OK)
         rc = agent_spec_set_accel(spec, in, accel_env, nodes, err);
     agent_accel_strv_destroy(&accel_env);
     agent_accel_strv_destroy(&nodes);

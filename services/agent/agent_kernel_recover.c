@@ -75,6 +75,8 @@ s_on_row(const agent_db_kernel_t *row, void *arg)
         bus_log_error("kernel accelerators not restored kernel=%s accel=\"%s\""
                       " detail=\"%s\"",
                       row->id, row->accel, err.detail);
+    else
+        agent_kernel_gpu_adopt(self, row->id);
 }
 
 //  Removes what <state_dir>/<leaf>/<id> (leaf "kernels": the kernel's

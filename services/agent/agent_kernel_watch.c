@@ -72,6 +72,7 @@ s_reap(agent_kernels_t *self)
                               exit->exit_code, exit->oom_killed);
         s_exit_destructor((void **) &exit);
     }
+    agent_kernel_gpu_supervise(self);
 }
 
 static void

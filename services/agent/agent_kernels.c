@@ -136,6 +136,7 @@ agent_kernels_finish(agent_kernels_t *self,
 {
     assert(self && kernel);
     agent_accel_release(self->accel, kernel->id);
+    agent_kernel_gpu_release(self, kernel->id);
     if (kernel->end.exit_code == AGENT_RUNC_EXIT_UNKNOWN)
         kernel->end.exit_code = seen;
     if (kernel->recorded) {
@@ -376,7 +377,9 @@ agent_kernels_new(bus_node_t *node,
     self->containers = agent_containers_new(config, err);
     if (!self->containers)
         goto fail;
+    agent_kernel_gpu_start(self);
     agent_kernel_recover(self);
+    agent_kernel_gpu_adopted_all(self);
     //  From here on the containers context is the worker's.
     self->worker = agent_worker_new(bus_node_base(node), self->containers);
     if (!self->worker) {
@@ -425,6 +428,7 @@ agent_kernels_destroy(agent_kernels_t **self_p)
     zlistx_destroy(&self->exits);
     agent_containers_destroy(&self->containers);
     agent_runc_destroy(&self->runc);
+    agent_kernel_gpu_stop(self);
     free(self);
 }
 

@@ -363,6 +363,11 @@ agent_spec_destroy(agent_spec_t **self_p)
     s_free_strv(self->env);
     s_free_strv(self->nodes);
     free(self->devices);
+    for (size_t i = 0; i < self->bind_count; i++) {
+        free((char *) self->binds[i].host_path);
+        free((char *) self->binds[i].kernel_path);
+    }
+    free(self->binds);
     agent_mounts_destroy(&self->mounts);
     agent_dotfiles_destroy(&self->dotfiles);
     free(self);
@@ -370,7 +375,33 @@ agent_spec_destroy(agent_spec_t **self_p)
 }
 
 //  ---------------------------------------------------------------------------
-//  The environment and the device nodes.
+//  The accelerators' binds, the environment and the device nodes.
+
+int
+agent_spec_add_bind(agent_spec_t *self,
+                    const char *host_path,
+                    const char *kernel_path,
+                    bool readonly,
+                    bus_error_t *err)
+{
+    assert(self && host_path && kernel_path);
+    agent_bundle_bind_t *binds =
+        realloc(self->binds, (self->bind_count + 1) * sizeof *self->binds);
+    if (!binds)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    self->binds = binds;
+    agent_bundle_bind_t *bind = &binds[self->bind_count];
+    *bind = (agent_bundle_bind_t){strdup(host_path), strdup(kernel_path), readonly};
+    if (!bind->host_path || !bind->kernel_path) {
+        free((char *) bind->host_path);
+        free((char *) bind->kernel_path);
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    }
+    self->bind_count++;
+    self->kernel.binds = self->binds;
+    self->kernel.bind_count = self->bind_count;
+    return BUS_OK;
+}
 
 int
 agent_spec_set_accel(agent_spec_t *self,

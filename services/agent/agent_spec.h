@@ -62,6 +62,8 @@ typedef struct {
     char **env;   //  NULL-terminated "KEY=value", once agent_spec_set_accel ran
     char **nodes; //  the accelerators' device nodes (host paths), the same
     agent_bundle_device_t *devices; //  those that exist, borrowing their paths
+    agent_bundle_bind_t *binds;     //  the accelerators' host paths (owned strings)
+    size_t bind_count;
     agent_mounts_t *mounts;
     agent_dotfiles_t *dotfiles; //  kernel.create's dotfiles, checked (count 0: none)
     char *bootstrap;            //  kernel.create's bootstrap_script, NULL when none
@@ -82,6 +84,14 @@ agent_spec_t *agent_spec_new(const proto_kernel_create_req_t *in,
 
 //  Frees the spec. Idempotent.
 void agent_spec_destroy(agent_spec_t **self_p);
+
+//  Binds host_path (a GPU driver file, an MPS directory) at kernel_path,
+//  copied. BUS_OK, or INTERNAL when out of memory.
+int agent_spec_add_bind(agent_spec_t *self,
+                        const char *host_path,
+                        const char *kernel_path,
+                        bool readonly,
+                        bus_error_t *err);
 
 //  Adds the environment (the user's, ours, then accel: NULL-terminated
 //  "KEY=value", may be NULL) and the device nodes of nodes (NULL-terminated

@@ -1,0 +1,263 @@
+/*  =========================================================================
+    agent_accel_mps_test - supervising MPS control daemons, with a fake
+    nvidia-cuda-mps-control
+
+    The fake is a shell script that behaves as the real one does where the
+    agent can see it: with -f it stays in the foreground, makes the
+    "control" socket's file in CUDA_MPS_PIPE_DIRECTORY and records what it
+    was given (its GPU, the files of its /dev/shm); without -f it is the
+    client and reads commands, "quit" ending the daemon. Checked: one
+    daemon per GPU whatever the holders, its own /dev/shm being the
+    directory the holders get, quit after the last holder, a restart when it
+    dies with holders, adoption by a new supervisor and the sweep of one
+    nobody holds, and a daemon that cannot start refused with its reason.
+    Needs root (the daemon's mount namespace).
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "agent_classes.h"
+#include "agent_accel_mps.h"
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include "t.h"
+
+static char s_tmp[] = "/tmp/agent_accel_mps_test.XXXXXX";
+static char s_control[256], s_state[256], s_shm[256];
+
+static const char s_script[] =
+    "#!/bin/sh\n"
+    "if [ \"$1\" = -f ]; then\n"
+    "    echo \"$CUDA_VISIBLE_DEVICES\" >\"$CUDA_MPS_LOG_DIRECTORY/visible\"\n"
+    "    ls /dev/shm >\"$CUDA_MPS_LOG_DIRECTORY/shm\"\n"
+    "    echo $$ >\"$CUDA_MPS_PIPE_DIRECTORY/daemon.pid\"\n"
+    "    : >\"$CUDA_MPS_PIPE_DIRECTORY/control\"\n"
+    "    trap 'rm -f \"$CUDA_MPS_PIPE_DIRECTORY/control\"; exit 0' TERM\n"
+    "    while :; do sleep 0.05; done\n"
+    "fi\n"
+    "while read -r command; do\n"
+    "    [ \"$command\" = quit ] && kill \"$(cat \"$CUDA_MPS_PIPE_DIRECTORY/daemon.pid\")\"\n"
+    "done\n";
+
+static void
+s_write(const char *path, const char *text, mode_t mode)
+{
+    FILE *file = fopen(path, "w");
+    assert(file);
+    fputs(text, file);
+    fclose(file);
+    chmod(path, mode);
+}
+
+static char *
+s_read(const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    char *path = zsys_vprintf(format, args);
+    va_end(args);
+    zfile_t *file = zfile_new(NULL, path);
+    char *text = NULL;
+    if (file && zfile_input(file) == 0) {
+        zchunk_t *chunk = zfile_read(file, 4096, 0);
+        text = chunk ? strndup((char *) zchunk_data(chunk), zchunk_size(chunk)) : NULL;
+        zchunk_destroy(&chunk);
+    }
+    zfile_destroy(&file);
+    zstr_free(&path);
+    return text;
+}
+
+//  Runs the supervisor's step until GPU index's daemon is pid (0: none),
+//  for up to 8 s.
+static bool
+s_settles(agent_accel_mps_t *mps, uint32_t index, int pid)
+{
+    for (int i = 0; i < 800; i++) {
+        agent_accel_mps_supervise(mps);
+        int now = agent_accel_mps_pid(mps, index);
+        if (pid ? now == pid : now == 0)
+            return true;
+        usleep(10000);
+    }
+    return false;
+}
+
+static bool
+s_gone(int pid)
+{
+    for (int i = 0; i < 800; i++) {
+        int status;
+        waitpid(pid, &status, WNOHANG); //  ours when adopted by a second supervisor
+        if (kill(pid, 0) != 0)
+            return true;
+        usleep(10000);
+    }
+    return false;
+}
+
+static void
+test_one_daemon_per_gpu(void)
+{
+    agent_accel_mps_t *mps = agent_accel_mps_new(s_control, s_state, s_shm, "a");
+    T_ASSERT(mps);
+    //  The holders' /dev/shm is the daemon's own: a file put there first is
+    //  what the daemon lists in its /dev/shm.
+    char marker[PATH_MAX];
+    snprintf(marker, sizeof marker, "%s/backplane-mps-a-0", s_shm);
+    T_EQ_INT(mkdir(marker, 01777), 0);
+    snprintf(marker, sizeof marker, "%s/backplane-mps-a-0/cuda.shm.marker", s_shm);
+    s_write(marker, "", 0644);
+
+    agent_accel_mps_binds_t binds;
+    bus_error_t err;
+    T_EQ_INT(agent_accel_mps_acquire(mps, "k1", 0, "GPU-aaaa", &binds, &err), BUS_OK);
+    int pid = agent_accel_mps_pid(mps, 0);
+    T_ASSERT(pid > 0);
+    char want[PATH_MAX];
+    snprintf(want, sizeof want, "%s/0/pipe", s_state);
+    T_EQ_STR(binds.pipe_dir, want);
+    snprintf(want, sizeof want, "%s/backplane-mps-a-0", s_shm);
+    T_EQ_STR(binds.shm_dir, want);
+    char *visible = s_read("%s/0/log/visible", s_state);
+    T_EQ_STR(visible, "GPU-aaaa\n");
+    free(visible);
+    char *shm = s_read("%s/0/log/shm", s_state);
+    T_ASSERT(shm);
+    T_CONTAINS(shm, "cuda.shm.marker");
+    free(shm);
+    char *pid_text = s_read("%s/0/pid", s_state);
+    T_ASSERT(pid_text && atoi(pid_text) == pid);
+    free(pid_text);
+
+    //  A second holder, and the first again: the same daemon.
+    T_EQ_INT(agent_accel_mps_acquire(mps, "k2", 0, "GPU-aaaa", &binds, &err), BUS_OK);
+    T_EQ_INT(agent_accel_mps_acquire(mps, "k1", 0, "GPU-aaaa", &binds, &err), BUS_OK);
+    T_EQ_INT(agent_accel_mps_pid(mps, 0), pid);
+    //  Another GPU, its own daemon.
+    T_EQ_INT(agent_accel_mps_acquire(mps, "k3", 1, "GPU-bbbb", &binds, &err), BUS_OK);
+    int other = agent_accel_mps_pid(mps, 1);
+    T_ASSERT(other > 0 && other != pid);
+
+    //  Held until the last holder goes; then it quits.
+    agent_accel_mps_release(mps, "k1");
+    agent_accel_mps_supervise(mps);
+    T_EQ_INT(agent_accel_mps_pid(mps, 0), pid);
+    agent_accel_mps_release(mps, "k2");
+    agent_accel_mps_release(mps, "k2"); //  twice is harmless
+    T_ASSERT(s_settles(mps, 0, 0));
+    T_ASSERT(s_gone(pid));
+    T_ASSERT(access(want, F_OK) != 0); //  its /dev/shm directory went too
+    snprintf(want, sizeof want, "%s/0/pid", s_state);
+    T_ASSERT(access(want, F_OK) != 0);
+    T_EQ_INT(agent_accel_mps_pid(mps, 1), other);
+
+    agent_accel_mps_stop_all(mps);
+    T_ASSERT(s_gone(other));
+    agent_accel_mps_destroy(&mps);
+    T_ASSERT(!mps);
+}
+
+static void
+test_restart_when_it_dies(void)
+{
+    agent_accel_mps_t *mps = agent_accel_mps_new(s_control, s_state, s_shm, "b");
+    agent_accel_mps_binds_t binds;
+    bus_error_t err;
+    T_EQ_INT(agent_accel_mps_acquire(mps, "k1", 0, "GPU-aaaa", &binds, &err), BUS_OK);
+    int pid = agent_accel_mps_pid(mps, 0);
+    T_EQ_INT(kill(pid, SIGKILL), 0);
+    int again = 0;
+    for (int i = 0; i < 500 && (again == 0 || again == pid); i++) {
+        agent_accel_mps_supervise(mps);
+        again = agent_accel_mps_pid(mps, 0);
+        usleep(10000);
+    }
+    T_ASSERT(again > 0 && again != pid);
+    agent_accel_mps_stop_all(mps);
+    T_ASSERT(s_gone(again));
+    agent_accel_mps_destroy(&mps);
+}
+
+static void
+test_adopt_and_sweep(void)
+{
+    //  A supervisor goes (the agent restarts): the daemon stays.
+    agent_accel_mps_t *mps = agent_accel_mps_new(s_control, s_state, s_shm, "c");
+    agent_accel_mps_binds_t binds;
+    bus_error_t err;
+    T_EQ_INT(agent_accel_mps_acquire(mps, "k1", 0, "GPU-aaaa", &binds, &err), BUS_OK);
+    T_EQ_INT(agent_accel_mps_acquire(mps, "k2", 1, "GPU-bbbb", &binds, &err), BUS_OK);
+    int held = agent_accel_mps_pid(mps, 0);
+    int orphan = agent_accel_mps_pid(mps, 1);
+    agent_accel_mps_destroy(&mps);
+    T_EQ_INT(kill(held, 0), 0);
+    T_EQ_INT(kill(orphan, 0), 0);
+
+    //  The next adopts GPU 0's for its adopted holder and sweeps GPU 1's.
+    mps = agent_accel_mps_new(s_control, s_state, s_shm, "c");
+    T_EQ_INT(agent_accel_mps_acquire(mps, "k1", 0, "GPU-aaaa", &binds, &err), BUS_OK);
+    T_EQ_INT(agent_accel_mps_pid(mps, 0), held);
+    agent_accel_mps_sweep(mps);
+    T_ASSERT(s_gone(orphan));
+    T_ASSERT(s_settles(mps, 1, 0));
+    T_EQ_INT(agent_accel_mps_pid(mps, 0), held);
+    agent_accel_mps_release(mps, "k1");
+    T_ASSERT(s_settles(mps, 0, 0));
+    T_ASSERT(s_gone(held));
+    agent_accel_mps_destroy(&mps);
+}
+
+static void
+test_refusals(void)
+{
+    agent_accel_mps_binds_t binds;
+    bus_error_t err;
+    agent_accel_mps_t *none = agent_accel_mps_new(NULL, s_state, s_shm, "d");
+    T_EQ_INT(agent_accel_mps_acquire(none, "k1", 0, "GPU-aaaa", &binds, &err),
+             BUS_STATUS_UNAVAILABLE);
+    T_CONTAINS(err.detail, "no nvidia-cuda-mps-control");
+    agent_accel_mps_destroy(&none);
+
+    char broken[PATH_MAX];
+    snprintf(broken, sizeof broken, "%s/broken/nvidia-cuda-mps-control", s_tmp);
+    zsys_dir_create("%s/broken", s_tmp);
+    s_write(broken, "#!/bin/sh\necho no GPU here >&2\nexit 3\n", 0755);
+    agent_accel_mps_t *mps = agent_accel_mps_new(broken, s_state, s_shm, "d");
+    T_EQ_INT(agent_accel_mps_acquire(mps, "k1", 0, "GPU-aaaa", &binds, &err),
+             BUS_STATUS_UNAVAILABLE);
+    T_CONTAINS(err.detail, "exited at start");
+    char *log = s_read("%s/0/log/control.out", s_state);
+    T_ASSERT(log);
+    T_CONTAINS(log, "no GPU here");
+    free(log);
+    T_EQ_INT(agent_accel_mps_pid(mps, 0), 0);
+    agent_accel_mps_release(mps, "k1");
+    agent_accel_mps_destroy(&mps);
+}
+
+int
+main(void)
+{
+    bus_log_set_level(BUS_LOG_ERROR);
+    if (geteuid() != 0) {
+        printf("1..0 # SKIP not root (the MPS daemon's mount namespace)\n");
+        return 0;
+    }
+    if (!mkdtemp(s_tmp)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    snprintf(s_control, sizeof s_control, "%s/nvidia-cuda-mps-control", s_tmp);
+    snprintf(s_state, sizeof s_state, "%s/state", s_tmp);
+    snprintf(s_shm, sizeof s_shm, "%s/shm", s_tmp);
+    s_write(s_control, s_script, 0755);
+    zsys_dir_create("%s", s_shm);
+    T_RUN(test_one_daemon_per_gpu);
+    T_RUN(test_restart_when_it_dies);
+    T_RUN(test_adopt_and_sweep);
+    T_RUN(test_refusals);
+    agent_fs_remove_tree(s_tmp);
+    return T_DONE();
+}

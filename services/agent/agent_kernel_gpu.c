@@ -1,0 +1,206 @@
+/*  =========================================================================
+    agent_kernel_gpu - what a kernel holding NVIDIA GPUs gets besides them
+
+    The allocator (agent_accel) decides which GPUs and how much of each a
+    kernel holds, and gives their variables and device nodes. Here is the
+    rest, for kernels holding slots of the "cuda" plugin only:
+    - the driver's user space (agent_accel_driver): its libraries and
+      binaries bound read-only, LD_LIBRARY_PATH and PATH extended (from the
+      user's own values of those, which the accelerators' replace);
+    - for a fraction of a GPU, its MPS control daemon (agent_accel_mps):
+      the daemon's pipe directory and /dev/shm bound, and
+      CUDA_MPS_PIPE_DIRECTORY, so that the limits in its environment are
+      enforced. A kernel whose fractions lie on several GPUs cannot be the
+      client of several daemons (a process reaches one MPS server): it
+      runs on the first GPU's and the log says the others are not limited.
+
+    The driver is looked for once, at start, when the cuda plugin offers
+    GPUs (accelerators.cuda_driver_root; the version NVML reported, else
+    libcuda's file name); MPS runs when accelerators.cuda_mps is on and the
+    driver has nvidia-cuda-mps-control, else fractions are limited by
+    variables alone and the start says so once.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "agent_classes.h"
+#include "agent_kernel.h"
+
+#define S_PLUGIN "cuda"
+
+//  True when the cuda plugin offers devices.
+static bool
+s_has_gpus(const agent_accel_t *accel)
+{
+    for (size_t i = 0; i < agent_accel_plugin_count(accel); i++) {
+        const agent_accel_plugin_t *plugin = agent_accel_plugin(accel, i);
+        if (streq(agent_accel_plugin_name(plugin), S_PLUGIN) &&
+            agent_accel_plugin_device_count(plugin) > 0)
+            return true;
+    }
+    return false;
+}
+
+void
+agent_kernel_gpu_start(agent_kernels_t *self)
+{
+    assert(self);
+    if (!s_has_gpus(self->accel))
+        return;
+    self->driver = agent_accel_driver_new(self->config->accel_cuda_driver_root, NULL);
+    if (!self->config->accel_cuda_mps)
+        return;
+    const char *control = self->driver
+                              ? agent_accel_driver_binary(self->driver,
+                                                          "nvidia-cuda-mps-control")
+                              : NULL;
+    if (!control) {
+        bus_log_warning("cuda: no nvidia-cuda-mps-control, fractions of GPUs are"
+                        " limited by variables alone (not enforced)");
+        return;
+    }
+    char *dir = zsys_sprintf("%s/mps", self->config->node.state_dir);
+    self->mps = dir ? agent_accel_mps_new(control, dir, AGENT_KERNEL_GPU_SHM_ROOT,
+                                          bus_node_name(self->node))
+                    : NULL;
+    zstr_free(&dir);
+}
+
+void
+agent_kernel_gpu_stop(agent_kernels_t *self)
+{
+    assert(self);
+    agent_accel_mps_destroy(&self->mps);
+    agent_accel_driver_destroy(&self->driver);
+}
+
+//  The value of name in the user's environment, NULL when unset.
+static const char *
+s_user_value(const proto_kernel_create_req_t *in, const char *name)
+{
+    for (size_t i = 0; i < in->environ_count; i++)
+        if (in->environ[i].key && streq(in->environ[i].key, name))
+            return in->environ[i].value;
+    return NULL;
+}
+
+//  Appends the strings of more (NULL-terminated, taken) to *env_p.
+static int
+s_append(char ***env_p, char **more, bus_error_t *err)
+{
+    size_t count = 0, extra = 0;
+    while (*env_p && (*env_p)[count])
+        count++;
+    while (more && more[extra])
+        extra++;
+    char **env = realloc(*env_p, (count + extra + 1) * sizeof *env);
+    if (!env) {
+        agent_accel_strv_destroy(&more);
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    }
+    for (size_t i = 0; i < extra; i++)
+        env[count + i] = more[i];
+    env[count + extra] = NULL;
+    *env_p = env;
+    free(more); //  its strings are env's now
+    return BUS_OK;
+}
+
+int
+agent_kernel_gpu_setup(agent_kernels_t *self,
+                       const char *kernel_id,
+                       const agent_accel_alloc_t *alloc,
+                       const proto_kernel_create_req_t *in,
+                       agent_spec_t *spec,
+                       char ***env_p,
+                       bus_error_t *err)
+{
+    assert(self && kernel_id && in && spec && env_p);
+    if (!agent_accel_alloc_uses(self->accel, alloc, S_PLUGIN))
+        return BUS_OK;
+    int rc = BUS_OK;
+    if (agent_accel_driver_found(self->driver)) {
+        for (size_t i = 0; rc == BUS_OK && i < agent_accel_driver_count(self->driver);
+             i++) {
+            const agent_accel_driver_file_t *file =
+                agent_accel_driver_file(self->driver, i);
+            rc = agent_spec_add_bind(spec, file->host_path, file->kernel_path, true, err);
+        }
+        char **more = rc == BUS_OK ? agent_accel_driver_environ(
+                                         self->driver, s_user_value(in, "PATH"),
+                                         s_user_value(in, "LD_LIBRARY_PATH"))
+                                   : NULL;
+        if (rc == BUS_OK)
+            rc = more ? s_append(env_p, more, err)
+                      : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    }
+    const agent_accel_device_t *gpus[4];
+    size_t fractions = agent_accel_fractions(self->accel, alloc, S_PLUGIN, gpus, 4);
+    if (rc != BUS_OK || fractions == 0 || !self->mps)
+        return rc;
+    if (fractions > 1)
+        bus_log_warning("kernel holds fractions of %zu GPUs; MPS limits only the first"
+                        " kernel=%s gpu=%u",
+                        fractions, kernel_id, gpus[0]->index);
+    agent_accel_mps_binds_t binds;
+    rc = agent_accel_mps_acquire(self->mps, kernel_id, gpus[0]->index, gpus[0]->id,
+                                 &binds, err);
+    if (rc == BUS_OK)
+        rc = agent_spec_add_bind(spec, binds.pipe_dir, AGENT_ACCEL_MPS_PIPE_KERNEL, false,
+                                 err);
+    if (rc == BUS_OK)
+        rc = agent_spec_add_bind(spec, binds.shm_dir, "/dev/shm", false, err);
+    if (rc == BUS_OK) {
+        char **more = calloc(2, sizeof *more);
+        if (more)
+            more[0] = strdup("CUDA_MPS_PIPE_DIRECTORY=" AGENT_ACCEL_MPS_PIPE_KERNEL);
+        rc = more && more[0] ? s_append(env_p, more, err)
+                             : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        if (rc != BUS_OK && more && !more[0])
+            free(more);
+    }
+    if (rc != BUS_OK)
+        agent_accel_mps_release(self->mps, kernel_id);
+    return rc;
+}
+
+void
+agent_kernel_gpu_release(agent_kernels_t *self, const char *kernel_id)
+{
+    assert(self && kernel_id);
+    if (self->mps)
+        agent_accel_mps_release(self->mps, kernel_id);
+}
+
+void
+agent_kernel_gpu_adopt(agent_kernels_t *self, const char *kernel_id)
+{
+    assert(self && kernel_id);
+    const agent_accel_alloc_t *alloc = agent_accel_lookup(self->accel, kernel_id);
+    const agent_accel_device_t *gpus[1];
+    if (!self->mps || !alloc ||
+        agent_accel_fractions(self->accel, alloc, S_PLUGIN, gpus, 1) == 0)
+        return;
+    agent_accel_mps_binds_t binds;
+    bus_error_t err;
+    if (agent_accel_mps_acquire(self->mps, kernel_id, gpus[0]->index, gpus[0]->id, &binds,
+                                &err) != BUS_OK)
+        bus_log_error("adopted kernel's MPS daemon not running kernel=%s detail=\"%s\"",
+                      kernel_id, err.detail);
+}
+
+void
+agent_kernel_gpu_adopted_all(agent_kernels_t *self)
+{
+    assert(self);
+    if (self->mps)
+        agent_accel_mps_sweep(self->mps);
+}
+
+void
+agent_kernel_gpu_supervise(agent_kernels_t *self)
+{
+    assert(self);
+    if (self->mps)
+        agent_accel_mps_supervise(self->mps);
+}
