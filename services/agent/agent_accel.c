@@ -996,7 +996,8 @@ agent_accel_fractions(const agent_accel_t *self,
         const agent_accel_plugin_t *owner = s_plugin_named(self, part->plugin, plugin);
         if (!owner || part->slot >= owner->slot_count ||
             owner->slots[part->slot].kind != AGENT_ACCEL_SHARES ||
-            part->amount >= owner->shares_per_device || part->device >= owner->device_count)
+            part->amount >= owner->shares_per_device ||
+            part->device >= owner->device_count)
             continue;
         if (count < max)
             out[count] = &owner->devices[part->device];

@@ -42,14 +42,25 @@ static const s_library_t s_libraries[] = {
 
 //  nvidia-smi (utility), the MPS client and server (compute).
 static const char *const s_binaries[] = {
-    "nvidia-smi", "nvidia-debugdump", "nvidia-persistenced",
-    "nvidia-cuda-mps-control", "nvidia-cuda-mps-server", NULL,
+    "nvidia-smi",
+    "nvidia-debugdump",
+    "nvidia-persistenced",
+    "nvidia-cuda-mps-control",
+    "nvidia-cuda-mps-server",
+    NULL,
 };
 
 //  Where the dynamic linker looks after ld.so.conf's directories.
 static const char *const s_default_lib_dirs[] = {
-    "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64",
-    "/lib", "/usr/lib", "/usr/local/nvidia/lib64", "/usr/local/nvidia/lib", NULL,
+    "/lib/x86_64-linux-gnu",
+    "/usr/lib/x86_64-linux-gnu",
+    "/lib64",
+    "/usr/lib64",
+    "/lib",
+    "/usr/lib",
+    "/usr/local/nvidia/lib64",
+    "/usr/local/nvidia/lib",
+    NULL,
 };
 
 static const char *const s_bin_dirs[] = {
@@ -252,8 +263,8 @@ s_find_libraries(agent_accel_driver_t *self)
         snprintf(kernel, sizeof kernel, AGENT_ACCEL_DRIVER_LIB "/%s", name);
         bool ok = s_add_file(self, host, kernel);
         if (lib->soname) {
-            snprintf(kernel, sizeof kernel, AGENT_ACCEL_DRIVER_LIB "/%s.so.%s",
-                     lib->name, lib->soname);
+            snprintf(kernel, sizeof kernel, AGENT_ACCEL_DRIVER_LIB "/%s.so.%s", lib->name,
+                     lib->soname);
             ok = ok && s_add_file(self, host, kernel);
         }
         if (lib->bare) {
@@ -398,10 +409,10 @@ agent_accel_driver_environ(const agent_accel_driver_t *self,
     char **env = calloc(4, sizeof *env);
     if (!env)
         return NULL;
-    env[0] = library_path && *library_path
-                 ? zsys_sprintf("LD_LIBRARY_PATH=" AGENT_ACCEL_DRIVER_LIB ":%s",
-                                library_path)
-                 : strdup("LD_LIBRARY_PATH=" AGENT_ACCEL_DRIVER_LIB);
+    env[0] =
+        library_path && *library_path
+            ? zsys_sprintf("LD_LIBRARY_PATH=" AGENT_ACCEL_DRIVER_LIB ":%s", library_path)
+            : strdup("LD_LIBRARY_PATH=" AGENT_ACCEL_DRIVER_LIB);
     env[1] = zsys_sprintf("PATH=%s:" AGENT_ACCEL_DRIVER_BIN,
                           path && *path ? path : default_path);
     env[2] = strdup("NVIDIA_DRIVER_CAPABILITIES=compute,utility");

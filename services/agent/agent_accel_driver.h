@@ -38,8 +38,8 @@
 #include <stddef.h>
 
 //  Where the files go in the container (NVIDIA's CUDA images look there).
-#define AGENT_ACCEL_DRIVER_LIB "/usr/local/nvidia/lib64"
-#define AGENT_ACCEL_DRIVER_BIN "/usr/local/nvidia/bin"
+#define AGENT_ACCEL_DRIVER_LIB         "/usr/local/nvidia/lib64"
+#define AGENT_ACCEL_DRIVER_BIN         "/usr/local/nvidia/bin"
 #define AGENT_ACCEL_DRIVER_VERSION_MAX 64 //  "580.159.04", with its NUL
 
 //  One file to bind read-only: host_path (absolute, root included) at

@@ -177,7 +177,8 @@ test_bundle_binds(void)
         .bind_count = 3,
     };
     bus_error_t err;
-    json_t *config = agent_bundle_config(&spec, "/state/k1/rootfs", "/state/k1/run", &err);
+    json_t *config =
+        agent_bundle_config(&spec, "/state/k1/rootfs", "/state/k1/run", &err);
     T_ASSERT(config);
     json_t *mounts = json_object_get(config, "mounts");
     size_t shm_count = 0;

@@ -10,23 +10,23 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <sched.h>     //  unshare
+#include <sched.h> //  unshare
 #include <signal.h>
 #include <sys/mount.h> //  the daemon's own /dev/shm
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#define S_READY_MS 3000 //  how long a start waits for the daemon's control socket
+#define S_READY_MS    3000 //  how long a start waits for the daemon's control socket
 #define S_HOLDERS_MAX 256
 
 typedef struct {
-    bool used;        //  a daemon runs, is starting or quitting for this GPU
+    bool used; //  a daemon runs, is starting or quitting for this GPU
     uint32_t index;
     char uuid[AGENT_ACCEL_ID_MAX];
-    pid_t pid;        //  0: none
-    bool child;       //  ours (waitpid works), not adopted from an earlier agent
-    int64_t quit_at;  //  monotonic ms of the quit; 0: not quitting
-    pid_t client;     //  the "quit" client, ours to reap; 0: none
+    pid_t pid;       //  0: none
+    bool child;      //  ours (waitpid works), not adopted from an earlier agent
+    int64_t quit_at; //  monotonic ms of the quit; 0: not quitting
+    pid_t client;    //  the "quit" client, ours to reap; 0: none
     char *holders[S_HOLDERS_MAX];
     size_t holder_count;
 } s_gpu_t;
@@ -47,7 +47,10 @@ s_now_ms(void)
 
 //  <state_dir>/<index>/<name> into out.
 static void
-s_path(const agent_accel_mps_t *self, uint32_t index, const char *name, char *out,
+s_path(const agent_accel_mps_t *self,
+       uint32_t index,
+       const char *name,
+       char *out,
        size_t size)
 {
     snprintf(out, size, "%s/%u%s%s", self->state_dir, index, *name ? "/" : "", name);
@@ -154,8 +157,12 @@ s_write_all(int fd, const char *text)
 
 //  In the child after fork: only async-signal-safe calls, then exec.
 static void
-s_exec_child(int in_fd, int log_fd, const char *shm_dir, const char *control,
-             char *const *argv, char *const *envp)
+s_exec_child(int in_fd,
+             int log_fd,
+             const char *shm_dir,
+             const char *control,
+             char *const *argv,
+             char *const *envp)
 {
     sigset_t none;
     sigemptyset(&none);

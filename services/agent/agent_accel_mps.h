@@ -43,7 +43,7 @@
 #include "bus.h"
 
 #define AGENT_ACCEL_MPS_PIPE_KERNEL "/tmp/nvidia-mps" //  in the container
-#define AGENT_ACCEL_MPS_STOP_MS     5000 //  a quit's grace before SIGKILL
+#define AGENT_ACCEL_MPS_STOP_MS     5000              //  a quit's grace before SIGKILL
 #define AGENT_ACCEL_MPS_GPUS_MAX    64
 
 typedef struct _agent_accel_mps_t agent_accel_mps_t;

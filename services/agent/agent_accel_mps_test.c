@@ -37,7 +37,8 @@ static const char s_script[] =
     "    while :; do sleep 0.05; done\n"
     "fi\n"
     "while read -r command; do\n"
-    "    [ \"$command\" = quit ] && kill \"$(cat \"$CUDA_MPS_PIPE_DIRECTORY/daemon.pid\")\"\n"
+    "    [ \"$command\" = quit ] && kill \"$(cat "
+    "\"$CUDA_MPS_PIPE_DIRECTORY/daemon.pid\")\"\n"
     "done\n";
 
 static void

@@ -360,9 +360,9 @@ agent_bundle_config(const agent_kernel_spec_t *spec,
     if (spec->hosts_path)
         json_array_append_new(mounts, s_bind("/etc/hosts", spec->hosts_path, true));
     for (size_t i = 0; i < spec->bind_count; i++)
-        json_array_append_new(mounts, s_bind(spec->binds[i].kernel_path,
-                                             spec->binds[i].host_path,
-                                             spec->binds[i].readonly));
+        json_array_append_new(mounts,
+                              s_bind(spec->binds[i].kernel_path, spec->binds[i].host_path,
+                                     spec->binds[i].readonly));
     //  Virtual folders last, over the home of the overlay root.
     for (size_t i = 0; i < spec->mount_count; i++)
         json_array_append_new(mounts, s_bind(spec->mounts[i].kernel_path,

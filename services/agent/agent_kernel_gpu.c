@@ -50,10 +50,9 @@ agent_kernel_gpu_start(agent_kernels_t *self)
     self->driver = agent_accel_driver_new(self->config->accel_cuda_driver_root, NULL);
     if (!self->config->accel_cuda_mps)
         return;
-    const char *control = self->driver
-                              ? agent_accel_driver_binary(self->driver,
-                                                          "nvidia-cuda-mps-control")
-                              : NULL;
+    const char *control =
+        self->driver ? agent_accel_driver_binary(self->driver, "nvidia-cuda-mps-control")
+                     : NULL;
     if (!control) {
         bus_log_warning("cuda: no nvidia-cuda-mps-control, fractions of GPUs are"
                         " limited by variables alone (not enforced)");
@@ -126,10 +125,11 @@ agent_kernel_gpu_setup(agent_kernels_t *self,
                 agent_accel_driver_file(self->driver, i);
             rc = agent_spec_add_bind(spec, file->host_path, file->kernel_path, true, err);
         }
-        char **more = rc == BUS_OK ? agent_accel_driver_environ(
-                                         self->driver, s_user_value(in, "PATH"),
-                                         s_user_value(in, "LD_LIBRARY_PATH"))
-                                   : NULL;
+        char **more =
+            rc == BUS_OK
+                ? agent_accel_driver_environ(self->driver, s_user_value(in, "PATH"),
+                                             s_user_value(in, "LD_LIBRARY_PATH"))
+                : NULL;
         if (rc == BUS_OK)
             rc = more ? s_append(env_p, more, err)
                       : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
