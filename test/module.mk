@@ -77,3 +77,11 @@ fuzz: deps
 	$(Q)$(foreach t,$(FUZZ_NAMES),clang -fsanitize=fuzzer,address,undefined -o build/fuzz/$(t) \
 	    build/fuzz/obj/test/fuzz/$(t).o $(addprefix build/fuzz/obj/,$(FUZZ_EXTRA_$(t))) \
 	    build/fuzz/obj/libbus.a $(LDLIBS) && echo "  FUZZ    build/fuzz/$(t)" &&) true
+
+# The GPU probe (test/gpu/gpu_probe.c), put into the gpu-probe image: always a plain
+# build, whatever SANITIZE says, since its container has glibc and nothing else.
+GPU_PROBE := build/gpu/gpu-probe
+$(GPU_PROBE): test/gpu/gpu_probe.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -o $@ $< -ldl
