@@ -85,3 +85,19 @@ $(GPU_PROBE): test/gpu/gpu_probe.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $@")
 	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -o $@ $< -ldl
+
+# make gpu-bundle: what test/gpu/run needs on a bare GPU machine (test/gpu/bundle),
+# from a plain build whatever SANITIZE says.
+.PHONY: gpu-bundle
+gpu-bundle: deps
+	$(Q)$(MAKE) --no-print-directory SANITIZE= BUILD=build all build/test/gpu_test image-gpu-probe
+	$(Q)test/gpu/bundle build/gpu-bundle
+
+# The fake driver's libcuda (test/fake-driver): a plain build, since a plain probe
+# loads it in a container, whatever SANITIZE says.
+FAKE_LIBCUDA := build/fake-driver/libcuda.so
+$(FAKE_LIBCUDA): test/fake-driver/fake_libcuda.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -fPIC -shared \
+	    -Wl,-soname,libcuda.so.1 -o $@ $<

@@ -2,16 +2,15 @@
     agent_accel_mps_test - supervising MPS control daemons, with a fake
     nvidia-cuda-mps-control
 
-    The fake is a shell script that behaves as the real one does where the
-    agent can see it: with -f it stays in the foreground, makes the
-    "control" socket's file in CUDA_MPS_PIPE_DIRECTORY and records what it
-    was given (its GPU, the files of its /dev/shm); without -f it is the
-    client and reads commands, "quit" ending the daemon. Checked: one
-    daemon per GPU whatever the holders, its own /dev/shm being the
-    directory the holders get, quit after the last holder, a restart when it
-    dies with holders, adoption by a new supervisor and the sweep of one
-    nobody holds, and a daemon that cannot start refused with its reason.
-    Needs root (the daemon's mount namespace).
+    The fake (test/fake-driver/nvidia-cuda-mps-control) is a shell script that behaves as
+   the real one does where the agent can see it: with -f it stays in the foreground, makes
+   the "control" socket's file in CUDA_MPS_PIPE_DIRECTORY and records what it was given
+   (its GPU, the files of its /dev/shm); without -f it is the client and reads commands,
+   "quit" ending the daemon. Checked: one daemon per GPU whatever the holders, its own
+   /dev/shm being the directory the holders get, quit after the last holder, a restart
+   when it dies with holders, adoption by a new supervisor and the sweep of one nobody
+   holds, and a daemon that cannot start refused with its reason. Needs root (the daemon's
+   mount namespace).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -25,21 +24,6 @@
 
 static char s_tmp[] = "/tmp/agent_accel_mps_test.XXXXXX";
 static char s_control[256], s_state[256], s_shm[256];
-
-static const char s_script[] =
-    "#!/bin/sh\n"
-    "if [ \"$1\" = -f ]; then\n"
-    "    echo \"$CUDA_VISIBLE_DEVICES\" >\"$CUDA_MPS_LOG_DIRECTORY/visible\"\n"
-    "    ls /dev/shm >\"$CUDA_MPS_LOG_DIRECTORY/shm\"\n"
-    "    echo $$ >\"$CUDA_MPS_PIPE_DIRECTORY/daemon.pid\"\n"
-    "    : >\"$CUDA_MPS_PIPE_DIRECTORY/control\"\n"
-    "    trap 'rm -f \"$CUDA_MPS_PIPE_DIRECTORY/control\"; exit 0' TERM\n"
-    "    while :; do sleep 0.05; done\n"
-    "fi\n"
-    "while read -r command; do\n"
-    "    [ \"$command\" = quit ] && kill \"$(cat "
-    "\"$CUDA_MPS_PIPE_DIRECTORY/daemon.pid\")\"\n"
-    "done\n";
 
 static void
 s_write(const char *path, const char *text, mode_t mode)
@@ -253,7 +237,14 @@ main(void)
     snprintf(s_control, sizeof s_control, "%s/nvidia-cuda-mps-control", s_tmp);
     snprintf(s_state, sizeof s_state, "%s/state", s_tmp);
     snprintf(s_shm, sizeof s_shm, "%s/shm", s_tmp);
-    s_write(s_control, s_script, 0755);
+    //  The fake the other tests use too (run from the checkout's top).
+    char command[600];
+    snprintf(command, sizeof command, "cp test/fake-driver/nvidia-cuda-mps-control %s",
+             s_control);
+    if (system(command) != 0) {
+        fprintf(stderr, "# cannot copy the fake control\n");
+        return 1;
+    }
     zsys_dir_create("%s", s_shm);
     T_RUN(test_one_daemon_per_gpu);
     T_RUN(test_restart_when_it_dies);

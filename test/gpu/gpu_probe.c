@@ -50,8 +50,17 @@ typedef struct {
     cu_result_t (*to_host)(void *, cu_deviceptr_t, size_t);
     cu_result_t (*load_data)(cu_module_t *, const void *);
     cu_result_t (*get_function)(cu_function_t *, cu_module_t, const char *);
-    cu_result_t (*launch)(cu_function_t, unsigned, unsigned, unsigned, unsigned, unsigned,
-                          unsigned, unsigned, void *, void **, void **);
+    cu_result_t (*launch)(cu_function_t,
+                          unsigned,
+                          unsigned,
+                          unsigned,
+                          unsigned,
+                          unsigned,
+                          unsigned,
+                          unsigned,
+                          void *,
+                          void **,
+                          void **);
     cu_result_t (*synchronize)(void);
     cu_result_t (*error_name)(cu_result_t, const char **);
 } s_cuda_t;

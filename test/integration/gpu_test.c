@@ -231,14 +231,10 @@ test_start(void)
              " deploy/images/build gpu-probe %s/images/gpu-probe >/dev/null; fi",
              s_p.dir, s_p.dir, s_p.dir);
     T_EQ_INT(harness_shell(command), 0);
-    const char *extra[] = {"agent.slots.cpu=4",
-                           "agent.slots.mem=8g",
-                           "agent.network.mode=none",
-                           "accelerators.cuda=true",
-                           "accelerators.cuda_mode=both",
-                           "accelerators.cuda_mps=true",
-                           "agent.stats_ms=1000",
-                           NULL};
+    const char *extra[] = {"agent.slots.cpu=4",           "agent.slots.mem=8g",
+                           "agent.network.mode=none",     "accelerators.cuda=true",
+                           "accelerators.cuda_mode=both", "accelerators.cuda_mps=true",
+                           "agent.stats_ms=1000",         NULL};
     harness_bus_t bus = {s_p.hub_publish, s_p.hub_subscribe, s_p.registry};
     T_EQ_INT(harness_agent_start(&s_agent, s_p.dir, NAME, &bus, extra, NULL, 0), 0);
     T_ASSERT(s_log_has("GPUs offered"));
@@ -354,14 +350,14 @@ test_stats(void)
             json_object_get(json_object_get(rows, "data"), "compute_session_list"),
             "items");
         json_t *containers = json_object_get(json_array_get(items, 0), "containers");
-        const char *live =
-            json_string_value(json_object_get(json_array_get(containers, 0), "live_stat"));
+        const char *live = json_string_value(
+            json_object_get(json_array_get(containers, 0), "live_stat"));
         s_free(&text);
         text = live ? strdup(live) : (rows ? json_dumps(rows, JSON_COMPACT) : NULL);
         json_decref(rows);
         json_t *stat = live ? json_loads(live, 0, NULL) : NULL;
-        const char *current =
-            json_string_value(json_object_get(json_object_get(stat, "cuda_mem"), "current"));
+        const char *current = json_string_value(
+            json_object_get(json_object_get(stat, "cuda_mem"), "current"));
         seen = current && atof(current) > 0;
         json_decref(stat);
     }
