@@ -299,7 +299,15 @@ test_half_waits_for_whole(void)
     T_ASSERT(text);
     printf("# waiting: %s\n", text ? text : "");
     T_CONTAINS(text, "\"status\":\"PENDING\"");
-    T_CONTAINS(text, "cuda.shares");
+    //  The scheduler's message names the slot (not only the request).
+    const char *msg = text ? strstr(text, "\"msg\":\"") : NULL;
+    T_ASSERT(msg);
+    if (msg) {
+        char said[512];
+        snprintf(said, sizeof said, "%s", msg);
+        said[strcspn(said + 7, "\"") + 7] = '\0';
+        T_CONTAINS(said, "cuda.shares");
+    }
     s_free(&text);
     s_destroy("gpu-whole");
     T_ASSERT(s_wait("gpu-half-a", "RUNNING", 60000));
