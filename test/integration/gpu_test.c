@@ -1,12 +1,17 @@
 /*  =========================================================================
     gpu_test - NVIDIA GPUs end to end, on a machine that has one
 
-    Skips where there is no GPU (no /dev/nvidiactl, or nvidia-smi finds
-    none): make check runs it everywhere, and test/gpu/run runs it where a
-    GPU is lent, counting its checks. One agent with the real cuda plugin
-    (NVML) in mode "both", the driver found on the host, MPS on, its
-    network off (nothing here needs one), and the gpu-probe image: busybox
-    with a CUDA driver API program and glibc, nothing of CUDA.
+    With a GPU (test/gpu/run, which counts its checks) it uses the host's
+    driver; without one (make check) a fake driver tree: the fake NVML
+    (test/fake-nvml), the fake libcuda and the fake nvidia-smi and
+    nvidia-cuda-mps-control (test/fake-driver), laid out as a driver
+    installation, so that everything of Backplane's runs as with a GPU and
+    only the driver is pretend (the fake libcuda honours MPS limits in an
+    MPS client, as CUDA does: with a fake, that check shows the plumbing,
+    not the enforcement). One agent with the cuda plugin in mode "both",
+    MPS on, its network off (nothing here needs one), and the gpu-probe
+    image: busybox with a CUDA driver API program and glibc, nothing of
+    CUDA.
 
     - D1: a whole-GPU session runs a kernel JIT-compiled from PTX and
       allocates memory, and nvidia-smi works in it: the driver's files were
@@ -39,6 +44,12 @@
 static client_platform_t s_p;
 static harness_proc_t s_agent;
 static long s_memory_mib; //  the GPU's, as the probe saw it
+static bool s_fake;       //  no GPU here: the fake driver tree
+static char s_nvml[600];  //  the fake NVML's file, when s_fake
+static char s_top[512];   //  the checkout, where the tests run
+
+#define FAKE_VERSION "555.42.0"
+#define FAKE_LIBDIR  "usr/lib/x86_64-linux-gnu"
 
 static json_t *
 s_request(const char *method, const char *path, const char *body, int *status)
@@ -204,6 +215,51 @@ s_mps_daemon_runs(void)
     return found;
 }
 
+//  The pid of a process whose command line begins with command ("a b c"),
+//  0 when none.
+static int
+s_pid_of(const char *command)
+{
+    DIR *proc = opendir("/proc");
+    struct dirent *entry;
+    int pid = 0;
+    while (proc && !pid && (entry = readdir(proc))) {
+        if (!isdigit((unsigned char) entry->d_name[0]))
+            continue;
+        char path[300], line[512] = "";
+        snprintf(path, sizeof path, "/proc/%s/cmdline", entry->d_name);
+        FILE *file = fopen(path, "r");
+        if (!file)
+            continue;
+        size_t n = fread(line, 1, sizeof line - 1, file);
+        fclose(file);
+        for (size_t i = 0; i < n; i++)
+            if (!line[i])
+                line[i] = ' ';
+        if (strncmp(line, command, strlen(command)) == 0)
+            pid = atoi(entry->d_name);
+    }
+    if (proc)
+        closedir(proc);
+    return pid;
+}
+
+//  The fake NVML says pid uses 2 GiB and 30% of GPU 0 (once).
+static int
+s_fake_nvml_proc(int pid)
+{
+    static int told;
+    if (told == pid)
+        return 0;
+    FILE *file = fopen(s_nvml, "a");
+    if (!file)
+        return -1;
+    fprintf(file, "proc 0 %d 2147483648 30\n", pid);
+    fclose(file);
+    told = pid;
+    return 0;
+}
+
 static bool
 s_log_has(const char *text)
 {
@@ -224,17 +280,58 @@ test_start(void)
 {
     const char *sets[] = {"sessions.pass_ms=200", NULL};
     T_ASSERT(client_platform_start_with(&s_p, "gpu", false, sets) == 0);
-    char command[1600];
+    char command[4096];
     snprintf(command, sizeof command,
              "mkdir -p %s/images && if [ -f build/images/gpu-probe/index.json ]; then"
              " cp -a build/images/gpu-probe %s/images/; else"
              " deploy/images/build gpu-probe %s/images/gpu-probe >/dev/null; fi",
              s_p.dir, s_p.dir, s_p.dir);
     T_EQ_INT(harness_shell(command), 0);
-    const char *extra[] = {"agent.slots.cpu=4",           "agent.slots.mem=8g",
-                           "agent.network.mode=none",     "accelerators.cuda=true",
-                           "accelerators.cuda_mode=both", "accelerators.cuda_mps=true",
-                           "agent.stats_ms=1000",         NULL};
+    char root[600], library[700];
+    snprintf(root, sizeof root, "accelerators.cuda_driver_root=%s",
+             s_fake ? s_p.dir : "/");
+    snprintf(library, sizeof library, "accelerators.cuda_nvml_library=%s",
+             "libnvidia-ml.so.1");
+    if (s_fake) {
+        //  The fake driver, laid out as an installation under the test's dir.
+        snprintf(command, sizeof command,
+                 "set -e; cd %s; mkdir -p " FAKE_LIBDIR " usr/bin;"
+                 " cp %s/build/fake-driver/libcuda.so " FAKE_LIBDIR
+                 "/libcuda.so." FAKE_VERSION ";"
+                 " ln -s libcuda.so." FAKE_VERSION " " FAKE_LIBDIR "/libcuda.so.1;"
+                 " cp %s/../lib/fake-nvml/libnvidia-ml.so.1 " FAKE_LIBDIR
+                 "/libnvidia-ml.so." FAKE_VERSION ";"
+                 " ln -s libnvidia-ml.so." FAKE_VERSION " " FAKE_LIBDIR
+                 "/libnvidia-ml.so.1;"
+                 " cp %s/test/fake-driver/nvidia-smi "
+                 "%s/test/fake-driver/nvidia-cuda-mps-control"
+                 " usr/bin/",
+                 s_p.dir, s_top, harness_bindir(), s_top, s_top);
+        T_EQ_INT(harness_shell(command), 0);
+        snprintf(s_nvml, sizeof s_nvml, "%s/nvml.txt", s_p.dir);
+        FILE *file = fopen(s_nvml, "w");
+        T_ASSERT(file);
+        if (file) {
+            fprintf(file, "driver " FAKE_VERSION "\n"
+                          "gpu GPU-fa4e0000-0000-4000-8000-000000000000 -1 17179869184"
+                          " 0 0 Backplane Fake GPU\n");
+            fclose(file);
+        }
+        setenv("BACKPLANE_FAKE_NVML", s_nvml, 1);
+        snprintf(library, sizeof library,
+                 "accelerators.cuda_nvml_library=%s/" FAKE_LIBDIR "/libnvidia-ml.so.1",
+                 s_p.dir);
+    }
+    const char *extra[] = {"agent.slots.cpu=4",
+                           "agent.slots.mem=8g",
+                           "agent.network.mode=none",
+                           "accelerators.cuda=true",
+                           "accelerators.cuda_mode=both",
+                           "accelerators.cuda_mps=true",
+                           "agent.stats_ms=1000",
+                           root,
+                           library,
+                           NULL};
     harness_bus_t bus = {s_p.hub_publish, s_p.hub_subscribe, s_p.registry};
     T_EQ_INT(harness_agent_start(&s_agent, s_p.dir, NAME, &bus, extra, NULL, 0), 0);
     T_ASSERT(s_log_has("GPUs offered"));
@@ -353,6 +450,9 @@ test_stats(void)
     char *text = NULL;
     for (int tries = 0; tries < 60 && !seen; tries++) {
         harness_pause_ms(500);
+        int pid = s_fake ? s_pid_of("gpu-probe --alloc 2048 --hold") : 0;
+        if (pid > 0 && s_fake_nvml_proc(pid) != 0)
+            break;
         json_t *rows = s_rows("gpu-half-a", "containers { live_stat }");
         json_t *items = json_object_get(
             json_object_get(json_object_get(rows, "data"), "compute_session_list"),
@@ -395,12 +495,20 @@ test_end(void)
 int
 main(void)
 {
-    if (access("/dev/nvidiactl", F_OK) != 0 ||
-        system("nvidia-smi -L >/dev/null 2>&1") != 0) {
-        printf("1..0 # SKIP no NVIDIA GPU here (no /dev/nvidiactl or nvidia-smi finds"
-               " none)\n");
+    if (!getcwd(s_top, sizeof s_top))
+        return 1;
+    s_fake = access("/dev/nvidiactl", F_OK) != 0 ||
+             system("nvidia-smi -L >/dev/null 2>&1") != 0;
+    char fake_nvml[700];
+    snprintf(fake_nvml, sizeof fake_nvml, "%s/../lib/fake-nvml/libnvidia-ml.so.1",
+             harness_bindir());
+    if (s_fake && (access(fake_nvml, R_OK) != 0 ||
+                   access("build/fake-driver/libcuda.so", R_OK) != 0)) {
+        printf("1..0 # SKIP no NVIDIA GPU here, and no fake driver built (make"
+               " build/fake-driver/libcuda.so fake-nvml)\n");
         return 0;
     }
+    printf("# %s\n", s_fake ? "no GPU here: the fake driver tree" : "the host's GPU");
     if (!harness_can_run_containers()) {
         printf("1..0 # SKIP needs root, runc, umoci and /usr/bin/tini-static\n");
         return 0;
