@@ -84,6 +84,11 @@ const bus_config_option_t agent_config_options[] = {
      "device", 0, 0, "device|shares|both",
      "GPU slots: device (cuda.device, whole GPUs), shares (cuda.shares, fractions "
      "under MPS limits) or both"},
+    {"accelerators.cuda_nvml_library", BUS_CFG_STRING,
+     offsetof(agent_config_t, accel_cuda_nvml_library), AGENT_ACCEL_NVML_LIBRARY, 1,
+     PATH_MAX - 1, NULL,
+     "the NVML library the cuda plugin opens: a name the dynamic linker looks up, or a "
+     "path (tests give a fake one)"},
     {"fake.agents", BUS_CFG_INT, offsetof(agent_config_t, fake_agents), "0", 0,
      AGENT_FAKE_AGENTS_MAX, NULL,
      "0: a real agent; N > 0: N fake agents <node.name>-1..N instead, which run no "
