@@ -79,7 +79,7 @@ deps:
 check: deps
 	$(Q)$(MAKE) --no-print-directory SANITIZE=address,undefined check-run
 
-check-run: $(BINS) $(UNIT_TESTS) $(INT_TESTS) $(FUZZ_REPLAY) $(GPU_PROBE) $(FAKE_LIBCUDA)
+check-run: $(BINS) $(UNIT_TESTS) $(INT_TESTS) $(FUZZ_REPLAY) $(GPU_PROBE) $(FAKE_LIBCUDA) $(FAKE_NVML)
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	    LSAN_OPTIONS=suppressions=$(CURDIR)/test/lsan.supp \

@@ -129,6 +129,138 @@ proto_agent_core_print(const proto_agent_core_t *self)
 }
 
 //  ---------------------------------------------------------------------------
+//  agent.gpu
+
+static bool
+s_gpu_check(const proto_agent_gpu_t *self, proto_check_t *ck)
+{
+    if (!proto_check_str(ck, "id", self->id, 0, 96))
+        return false;
+    return true;
+}
+
+static void
+s_gpu_write(const proto_agent_gpu_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 4;
+    pairs += self->id != NULL;
+    bus_writer_map(writer, pairs);
+    if (self->id != NULL)
+        proto_write_str(writer, "id", self->id);
+    proto_write_uint(writer, "index", self->index);
+    proto_write_uint(writer, "util_pct", self->util_pct);
+    proto_write_uint(writer, "mem_used_bytes", self->mem_used_bytes);
+    proto_write_uint(writer, "mem_total_bytes", self->mem_total_bytes);
+}
+
+static void
+s_gpu_read(proto_agent_gpu_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "id", 0, 96, &self->id);
+    proto_read_uint(in, "index", 0, UINT64_MAX, &self->index);
+    proto_read_uint(in, "util_pct", 0, UINT64_MAX, &self->util_pct);
+    proto_read_uint(in, "mem_used_bytes", 0, UINT64_MAX, &self->mem_used_bytes);
+    proto_read_uint(in, "mem_total_bytes", 0, UINT64_MAX, &self->mem_total_bytes);
+}
+
+static void
+s_gpu_print(const proto_agent_gpu_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "id", self->id);
+    proto_print_uint(text, "index", self->index);
+    proto_print_uint(text, "util_pct", self->util_pct);
+    proto_print_uint(text, "mem_used_bytes", self->mem_used_bytes);
+    proto_print_uint(text, "mem_total_bytes", self->mem_total_bytes);
+}
+
+//  A list item: calloc'd memory, initialised before it is read.
+static void
+s_gpu_item(void *item, proto_in_t *in)
+{
+    proto_agent_gpu_init(item);
+    s_gpu_read(item, in);
+}
+
+void
+proto_agent_gpu_init(proto_agent_gpu_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_agent_gpu_clear(proto_agent_gpu_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_agent_gpu_check(const proto_agent_gpu_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "agent.gpu", err);
+    return s_gpu_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
+proto_agent_gpu_write(const proto_agent_gpu_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (proto_agent_gpu_check(self, NULL) != BUS_OK)
+        return -1;
+    s_gpu_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_agent_gpu_encode(const proto_agent_gpu_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_agent_gpu_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_agent_gpu_read(proto_agent_gpu_t *self, const bus_value_t *map, bus_error_t *err)
+{
+    proto_in_t in;
+    proto_agent_gpu_init(self);
+    proto_in_init(&in, "agent.gpu", map, &self->owned_, err);
+    s_gpu_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_agent_gpu_clear(self);
+    return in.status;
+}
+
+int
+proto_agent_gpu_decode(proto_agent_gpu_t *self,
+                       const void *data,
+                       size_t size,
+                       bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_agent_gpu_read(self, map, err);
+}
+
+char *
+proto_agent_gpu_print(const proto_agent_gpu_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_gpu_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
 //  agent.heartbeat
 
 static bool
@@ -322,6 +454,14 @@ s_stats_check(const proto_agent_stats_t *self, proto_check_t *ck)
         if (!s_core_check(&self->cores[i], &item))
             return false;
     }
+    if (!proto_check_count(ck, "gpus", self->gpus, self->gpus_count, 64))
+        return false;
+    for (size_t i = 0; i < self->gpus_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "gpus", i);
+        if (!s_gpu_check(&self->gpus[i], &item))
+            return false;
+    }
     return true;
 }
 
@@ -330,6 +470,7 @@ s_stats_write(const proto_agent_stats_t *self, bus_writer_t *writer)
 {
     uint32_t pairs = 4;
     pairs += self->cores_count > 0;
+    pairs += self->gpus_count > 0;
     bus_writer_map(writer, pairs);
     proto_write_str(writer, "agent_id", self->agent_id);
     proto_write_uint(writer, "interval_ms", self->interval_ms);
@@ -340,6 +481,11 @@ s_stats_write(const proto_agent_stats_t *self, bus_writer_t *writer)
     }
     proto_write_uint(writer, "mem_used_bytes", self->mem_used_bytes);
     proto_write_uint(writer, "mem_total_bytes", self->mem_total_bytes);
+    if (self->gpus_count > 0) {
+        proto_write_array(writer, "gpus", self->gpus_count);
+        for (size_t i = 0; i < self->gpus_count; i++)
+            s_gpu_write(&self->gpus[i], writer);
+    }
 }
 
 static void
@@ -351,6 +497,8 @@ s_stats_read(proto_agent_stats_t *self, proto_in_t *in)
                                   &self->cores_count);
     proto_read_uint(in, "mem_used_bytes", 0, UINT64_MAX, &self->mem_used_bytes);
     proto_read_uint(in, "mem_total_bytes", 0, UINT64_MAX, &self->mem_total_bytes);
+    self->gpus = proto_read_list(in, "gpus", 0, 64, sizeof *self->gpus, s_gpu_item,
+                                 &self->gpus_count);
 }
 
 static void
@@ -361,6 +509,7 @@ s_stats_print(const proto_agent_stats_t *self, proto_text_t *text)
     proto_print_count(text, "cores", self->cores_count);
     proto_print_uint(text, "mem_used_bytes", self->mem_used_bytes);
     proto_print_uint(text, "mem_total_bytes", self->mem_total_bytes);
+    proto_print_count(text, "gpus", self->gpus_count);
 }
 
 void

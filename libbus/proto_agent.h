@@ -42,6 +42,39 @@ int proto_agent_core_decode(proto_agent_core_t *self,
 char *proto_agent_core_print(const proto_agent_core_t *self);
 
 //  ---------------------------------------------------------------------------
+//  agent.gpu, a nested value: one GPU's figures now (NVML)
+
+typedef struct {
+    //  Its id (the GPU's UUID) (at most 96 bytes)
+    const char *id;
+    //  Its index (NVML, CUDA)
+    uint64_t index;
+    //  Percent of NVML's last sample period a kernel ran on it
+    uint64_t util_pct;
+    //  Its memory in use
+    uint64_t mem_used_bytes;
+    //  Its memory
+    uint64_t mem_total_bytes;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_agent_gpu_t;
+
+#define PROTO_AGENT_GPU_ID_MAX 96
+
+void proto_agent_gpu_init(proto_agent_gpu_t *self);
+void proto_agent_gpu_clear(proto_agent_gpu_t *self);
+PROTO_MUST_USE int proto_agent_gpu_check(const proto_agent_gpu_t *self, bus_error_t *err);
+PROTO_MUST_USE int proto_agent_gpu_write(const proto_agent_gpu_t *self,
+                                         bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_agent_gpu_encode(const proto_agent_gpu_t *self);
+int
+proto_agent_gpu_read(proto_agent_gpu_t *self, const bus_value_t *map, bus_error_t *err);
+int proto_agent_gpu_decode(proto_agent_gpu_t *self,
+                           const void *data,
+                           size_t size,
+                           bus_error_t *err);
+char *proto_agent_gpu_print(const proto_agent_gpu_t *self);
+
+//  ---------------------------------------------------------------------------
 //  agent.heartbeat, event (broadcast): an agent is alive and has these resources (every
 //  bus.heartbeat_ms)
 
@@ -120,11 +153,16 @@ typedef struct {
     uint64_t mem_used_bytes;
     //  The host's memory: MemTotal
     uint64_t mem_total_bytes;
+    //  Each GPU of the cuda plugin (NVML), in index order; empty without (at most 64
+    //  items)
+    const proto_agent_gpu_t *gpus;
+    size_t gpus_count;
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_agent_stats_t;
 
 #define PROTO_AGENT_STATS_AGENT_ID_MAX 128
 #define PROTO_AGENT_STATS_CORES_MAX    4096
+#define PROTO_AGENT_STATS_GPUS_MAX     64
 
 void proto_agent_stats_init(proto_agent_stats_t *self);
 void proto_agent_stats_clear(proto_agent_stats_t *self);

@@ -999,7 +999,7 @@ s_stats_check(const proto_kernel_stats_t *self, proto_check_t *ck)
 static void
 s_stats_write(const proto_kernel_stats_t *self, bus_writer_t *writer)
 {
-    uint32_t pairs = 10;
+    uint32_t pairs = 14;
     pairs += self->agent_id != NULL;
     bus_writer_map(writer, pairs);
     proto_write_str(writer, "kernel_id", self->kernel_id);
@@ -1014,6 +1014,10 @@ s_stats_write(const proto_kernel_stats_t *self, bus_writer_t *writer)
     proto_write_uint(writer, "io_write_bytes", self->io_write_bytes);
     proto_write_uint(writer, "net_rx_bytes", self->net_rx_bytes);
     proto_write_uint(writer, "net_tx_bytes", self->net_tx_bytes);
+    proto_write_uint(writer, "cuda_devices", self->cuda_devices);
+    proto_write_uint(writer, "cuda_mem_bytes", self->cuda_mem_bytes);
+    proto_write_uint(writer, "cuda_mem_total_bytes", self->cuda_mem_total_bytes);
+    proto_write_uint(writer, "cuda_util_pct", self->cuda_util_pct);
 }
 
 static void
@@ -1030,6 +1034,11 @@ s_stats_read(proto_kernel_stats_t *self, proto_in_t *in)
     proto_read_uint(in, "io_write_bytes", 0, UINT64_MAX, &self->io_write_bytes);
     proto_read_uint(in, "net_rx_bytes", 0, UINT64_MAX, &self->net_rx_bytes);
     proto_read_uint(in, "net_tx_bytes", 0, UINT64_MAX, &self->net_tx_bytes);
+    proto_read_uint(in, "cuda_devices", 0, UINT64_MAX, &self->cuda_devices);
+    proto_read_uint(in, "cuda_mem_bytes", 0, UINT64_MAX, &self->cuda_mem_bytes);
+    proto_read_uint(in, "cuda_mem_total_bytes", 0, UINT64_MAX,
+                    &self->cuda_mem_total_bytes);
+    proto_read_uint(in, "cuda_util_pct", 0, UINT64_MAX, &self->cuda_util_pct);
 }
 
 static void
@@ -1046,6 +1055,10 @@ s_stats_print(const proto_kernel_stats_t *self, proto_text_t *text)
     proto_print_uint(text, "io_write_bytes", self->io_write_bytes);
     proto_print_uint(text, "net_rx_bytes", self->net_rx_bytes);
     proto_print_uint(text, "net_tx_bytes", self->net_tx_bytes);
+    proto_print_uint(text, "cuda_devices", self->cuda_devices);
+    proto_print_uint(text, "cuda_mem_bytes", self->cuda_mem_bytes);
+    proto_print_uint(text, "cuda_mem_total_bytes", self->cuda_mem_total_bytes);
+    proto_print_uint(text, "cuda_util_pct", self->cuda_util_pct);
 }
 
 void

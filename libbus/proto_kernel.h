@@ -346,6 +346,16 @@ typedef struct {
     uint64_t net_rx_bytes;
     //  Bytes sent on its network interface since start
     uint64_t net_tx_bytes;
+    //  GPUs of the cuda plugin it holds (0: none, and the cuda figures below are 0)
+    uint64_t cuda_devices;
+    //  GPU memory its processes use now, summed over its GPUs (NVML's compute processes
+    //  whose cgroup is the kernel's)
+    uint64_t cuda_mem_bytes;
+    //  The memory of the GPUs it holds
+    uint64_t cuda_mem_total_bytes;
+    //  Its processes' SM use in NVML's latest samples, percent summed over its GPUs (100
+    //  per fully busy GPU)
+    uint64_t cuda_util_pct;
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_stats_t;
 

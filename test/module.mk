@@ -17,6 +17,19 @@ $(HARNESS): $(BUILD)/test/%.o: test/integration/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
+# The fake NVML (test/fake-nvml/fake_nvml.c): a plain shared object with NVML's soname,
+# without sanitizers (it is dlopened into sanitized agents and tests, and allocates
+# nothing), that the agent's CUDA plugin opens in tests (accelerators.cuda_nvml_library).
+# Tests find it next to the binaries: $(BACKPLANE_BINDIR)/../lib/fake-nvml/.
+FAKE_NVML := $(BUILD)/lib/fake-nvml/libnvidia-ml.so.1
+$(FAKE_NVML): test/fake-nvml/fake_nvml.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  SO      $@")
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE -g -O2 $(WARN) -fPIC -shared \
+	    -Wl,-soname,libnvidia-ml.so.1 -o $@ $<
+.PHONY: fake-nvml
+fake-nvml: $(FAKE_NVML)
+
 FUZZ_SRCS   := $(wildcard test/fuzz/fuzz_*.c)
 FUZZ_NAMES  := $(patsubst test/fuzz/%.c,%,$(FUZZ_SRCS))
 FUZZ_REPLAY := $(addprefix $(BUILD)/test/,$(addsuffix _replay,$(FUZZ_NAMES)))

@@ -111,6 +111,14 @@ const bus_db_migration_t acct_db_migrations[] = {
      "ALTER TABLE usage ADD COLUMN io_write_rate REAL NOT NULL DEFAULT 0;"
      "ALTER TABLE usage ADD COLUMN net_rx_rate REAL NOT NULL DEFAULT 0;"
      "ALTER TABLE usage ADD COLUMN net_tx_rate REAL NOT NULL DEFAULT 0;"},
+    {"the GPU figures (live_stat's cuda_mem and cuda_util)",
+     "ALTER TABLE usage ADD COLUMN last_cuda_devices INTEGER NOT NULL DEFAULT 0;"
+     "ALTER TABLE usage ADD COLUMN last_cuda_mem INTEGER NOT NULL DEFAULT 0;"
+     "ALTER TABLE usage ADD COLUMN last_cuda_mem_total INTEGER NOT NULL DEFAULT 0;"
+     "ALTER TABLE usage ADD COLUMN last_cuda_util INTEGER NOT NULL DEFAULT 0;"
+     "ALTER TABLE usage ADD COLUMN cuda_mem_max INTEGER NOT NULL DEFAULT 0;"
+     "ALTER TABLE usage ADD COLUMN cuda_util_max REAL NOT NULL DEFAULT 0;"
+     "ALTER TABLE usage ADD COLUMN cuda_util_s REAL NOT NULL DEFAULT 0;"},
 };
 _Static_assert(sizeof acct_db_migrations / sizeof acct_db_migrations[0] ==
                    ACCT_DB_MIGRATION_COUNT,
@@ -125,7 +133,8 @@ _Static_assert(sizeof acct_db_migrations / sizeof acct_db_migrations[0] ==
     "last_mem_peak, last_mem_limit, last_pids, last_io_read, last_io_write, "            \
     "last_net_rx, last_net_tx, cpu_ns, mem_byte_s, mem_peak, io_read, io_write, "        \
     "net_rx, net_tx, samples, cpu_util, cpu_util_max, io_read_rate, io_write_rate, "     \
-    "net_rx_rate, net_tx_rate"
+    "net_rx_rate, net_tx_rate, last_cuda_devices, last_cuda_mem, last_cuda_mem_total, "  \
+    "last_cuda_util, cuda_mem_max, cuda_util_max, cuda_util_s"
 
 //  An optional string of an event: "" when absent.
 static const char *
@@ -261,9 +270,16 @@ s_read_record(sqlite3_stmt *stmt, acct_record_t *r)
     r->io_write_rate = sqlite3_column_double(stmt, 44);
     r->net_rx_rate = sqlite3_column_double(stmt, 45);
     r->net_tx_rate = sqlite3_column_double(stmt, 46);
+    r->last.cuda_devices = s_column_u64(stmt, 47);
+    r->last.cuda_mem_bytes = s_column_u64(stmt, 48);
+    r->last.cuda_mem_total_bytes = s_column_u64(stmt, 49);
+    r->last.cuda_util_pct = s_column_u64(stmt, 50);
+    r->cuda_mem_max = s_column_u64(stmt, 51);
+    r->cuda_util_max = sqlite3_column_double(stmt, 52);
+    r->cuda_util_s = sqlite3_column_double(stmt, 53);
 }
 
-//  Binds record as ?1..?47 (RECORD_COLUMNS' order); the counters-only
+//  Binds record as ?1..?54 (RECORD_COLUMNS' order); the counters-only
 //  UPDATE uses ?1 and ?23.. of the same numbering.
 static void
 s_bind_record(sqlite3_stmt *stmt, const acct_record_t *r, bool identity)
@@ -317,6 +333,13 @@ s_bind_record(sqlite3_stmt *stmt, const acct_record_t *r, bool identity)
     sqlite3_bind_double(stmt, 45, r->io_write_rate);
     sqlite3_bind_double(stmt, 46, r->net_rx_rate);
     sqlite3_bind_double(stmt, 47, r->net_tx_rate);
+    sqlite3_bind_int64(stmt, 48, (int64_t) r->last.cuda_devices);
+    sqlite3_bind_int64(stmt, 49, (int64_t) r->last.cuda_mem_bytes);
+    sqlite3_bind_int64(stmt, 50, (int64_t) r->last.cuda_mem_total_bytes);
+    sqlite3_bind_int64(stmt, 51, (int64_t) r->last.cuda_util_pct);
+    sqlite3_bind_int64(stmt, 52, (int64_t) r->cuda_mem_max);
+    sqlite3_bind_double(stmt, 53, r->cuda_util_max);
+    sqlite3_bind_double(stmt, 54, r->cuda_util_s);
 }
 
 //  Steps a write statement to its end and resets it. 0 or -1.
@@ -360,10 +383,13 @@ acct_db_record_put(bus_db_t *db, const acct_record_t *record)
         "last_mem, last_mem_peak, last_mem_limit, last_pids, last_io_read, "
         "last_io_write, last_net_rx, last_net_tx, cpu_ns, mem_byte_s, mem_peak, "
         "io_read, io_write, net_rx, net_tx, samples, cpu_util, cpu_util_max, "
-        "io_read_rate, io_write_rate, net_rx_rate, net_tx_rate) VALUES "
+        "io_read_rate, io_write_rate, net_rx_rate, net_tx_rate, last_cuda_devices, "
+        "last_cuda_mem, last_cuda_mem_total, last_cuda_util, cuda_mem_max, "
+        "cuda_util_max, cuda_util_s) VALUES "
         "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
         "?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30, ?31, ?32, "
-        "?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44, ?45, ?46, ?47) "
+        "?33, ?34, ?35, ?36, ?37, ?38, ?39, ?40, ?41, ?42, ?43, ?44, ?45, ?46, ?47, "
+        "?48, ?49, ?50, ?51, ?52, ?53, ?54) "
         "ON CONFLICT "
         "(kernel_id) DO UPDATE SET session_id = excluded.session_id, session_name = "
         "excluded.session_name, access_key = excluded.access_key, user_uuid = "
@@ -386,7 +412,11 @@ acct_db_record_put(bus_db_t *db, const acct_record_t *record)
         "excluded.samples, cpu_util = excluded.cpu_util, cpu_util_max = "
         "excluded.cpu_util_max, io_read_rate = excluded.io_read_rate, io_write_rate = "
         "excluded.io_write_rate, net_rx_rate = excluded.net_rx_rate, net_tx_rate = "
-        "excluded.net_tx_rate");
+        "excluded.net_tx_rate, last_cuda_devices = excluded.last_cuda_devices, "
+        "last_cuda_mem = excluded.last_cuda_mem, last_cuda_mem_total = "
+        "excluded.last_cuda_mem_total, last_cuda_util = excluded.last_cuda_util, "
+        "cuda_mem_max = excluded.cuda_mem_max, cuda_util_max = excluded.cuda_util_max, "
+        "cuda_util_s = excluded.cuda_util_s");
     if (!stmt)
         return -1;
     s_bind_record(stmt, record, true);
@@ -404,7 +434,10 @@ acct_db_record_put_counters(bus_db_t *db, const acct_record_t *record)
         "= ?30, last_io_write = ?31, last_net_rx = ?32, last_net_tx = ?33, cpu_ns = "
         "?34, mem_byte_s = ?35, mem_peak = ?36, io_read = ?37, io_write = ?38, net_rx "
         "= ?39, net_tx = ?40, samples = ?41, cpu_util = ?42, cpu_util_max = ?43, "
-        "io_read_rate = ?44, io_write_rate = ?45, net_rx_rate = ?46, net_tx_rate = ?47 "
+        "io_read_rate = ?44, io_write_rate = ?45, net_rx_rate = ?46, net_tx_rate = ?47, "
+        "last_cuda_devices = ?48, last_cuda_mem = ?49, last_cuda_mem_total = ?50, "
+        "last_cuda_util = ?51, cuda_mem_max = ?52, cuda_util_max = ?53, cuda_util_s = "
+        "?54 "
         "WHERE kernel_id = ?1");
     if (!stmt)
         return -1;

@@ -31,7 +31,7 @@
 
 //  The schema, for the service's bus_service_t.
 extern const bus_db_migration_t acct_db_migrations[];
-#define ACCT_DB_MIGRATION_COUNT 4
+#define ACCT_DB_MIGRATION_COUNT 5
 
 #define ACCT_HOUR_US (3600LL * 1000000LL)
 #define ACCT_DAY_US  (86400LL * 1000000LL)

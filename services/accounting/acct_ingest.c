@@ -345,6 +345,10 @@ acct_ingest_queue(acct_ingest_t *self, const void *body, size_t size, int64_t at
         .io_write_bytes = stats.io_write_bytes,
         .net_rx_bytes = stats.net_rx_bytes,
         .net_tx_bytes = stats.net_tx_bytes,
+        .cuda_devices = stats.cuda_devices,
+        .cuda_mem_bytes = stats.cuda_mem_bytes,
+        .cuda_mem_total_bytes = stats.cuda_mem_total_bytes,
+        .cuda_util_pct = stats.cuda_util_pct,
     };
     proto_kernel_stats_clear(&stats);
     return 0;

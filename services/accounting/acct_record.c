@@ -95,7 +95,14 @@ acct_record_sample(acct_record_t *self,
         self->io_write_rate = (double) delta->io_write / dt_s;
         self->net_rx_rate = (double) delta->net_rx / dt_s;
         self->net_tx_rate = (double) delta->net_tx / dt_s;
+        //  The GPU use now held since the last sample (or the start).
+        if (!final)
+            self->cuda_util_s += (double) sample->cuda_util_pct * dt_s;
     }
+    if (!final && sample->cuda_mem_bytes > self->cuda_mem_max)
+        self->cuda_mem_max = sample->cuda_mem_bytes;
+    if (!final && (double) sample->cuda_util_pct > self->cuda_util_max)
+        self->cuda_util_max = (double) sample->cuda_util_pct;
     uint64_t peak = sample->mem_peak_bytes > sample->mem_bytes ? sample->mem_peak_bytes
                                                                : sample->mem_bytes;
     if (peak > self->mem_peak_bytes)
@@ -108,6 +115,10 @@ acct_record_sample(acct_record_t *self,
         last.mem_bytes = self->last.mem_bytes;
         last.mem_limit_bytes = self->last.mem_limit_bytes;
         last.pids = 0;
+        last.cuda_devices = self->last.cuda_devices;
+        last.cuda_mem_bytes = self->last.cuda_mem_bytes;
+        last.cuda_mem_total_bytes = self->last.cuda_mem_total_bytes;
+        last.cuda_util_pct = self->last.cuda_util_pct;
         if (last.cpu_used_ns < self->last.cpu_used_ns)
             last.cpu_used_ns = self->last.cpu_used_ns;
     }
@@ -270,6 +281,20 @@ acct_record_stat_json(const acct_record_t *self)
     json_object_set_new(stat, "io_write", io_write);
     json_object_set_new(stat, "net_rx", s_metric(self->net_rx_rate, 0, "bps"));
     json_object_set_new(stat, "net_tx", s_metric(self->net_tx_rate, 0, "bps"));
+    if (self->last.cuda_devices > 0) {
+        json_t *cuda_mem = s_metric((double) self->last.cuda_mem_bytes,
+                                    (double) self->last.cuda_mem_total_bytes, "bytes");
+        json_object_set_new(cuda_mem, "stats.max",
+                            s_decimal((double) self->cuda_mem_max));
+        json_object_set_new(stat, "cuda_mem", cuda_mem);
+        json_t *cuda_util = s_metric((double) self->last.cuda_util_pct,
+                                     100.0 * (double) self->last.cuda_devices, "percent");
+        json_object_set_new(cuda_util, "stats.avg",
+                            s_decimal(life_s > 0 ? self->cuda_util_s / life_s
+                                                 : (double) self->last.cuda_util_pct));
+        json_object_set_new(cuda_util, "stats.max", s_decimal(self->cuda_util_max));
+        json_object_set_new(stat, "cuda_util", cuda_util);
+    }
     char *text = json_dumps(stat, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(stat);
     return text;

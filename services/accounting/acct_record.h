@@ -50,6 +50,11 @@ typedef struct {
     uint64_t io_write_bytes;
     uint64_t net_rx_bytes;
     uint64_t net_tx_bytes;
+    //  GPU figures now (0 without GPUs; a final sample has none).
+    uint64_t cuda_devices;         //  GPUs it holds
+    uint64_t cuda_mem_bytes;       //  GPU memory its processes use
+    uint64_t cuda_mem_total_bytes; //  the memory of its GPUs
+    uint64_t cuda_util_pct;        //  its SM use, percent summed over its GPUs
 } acct_sample_t;
 
 //  What one applied sample added: the raw row kept for roll-ups.
@@ -106,6 +111,10 @@ typedef struct {
     double io_write_rate;
     double net_rx_rate;
     double net_tx_rate;
+    //  GPU figures over the samples (live_stat's cuda_mem and cuda_util).
+    uint64_t cuda_mem_max; //  the most GPU memory its processes used
+    double cuda_util_max;  //  the highest cuda_util_pct
+    double cuda_util_s;    //  cuda_util_pct x seconds, for the average
 } acct_record_t;
 
 //  ---------------------------------------------------------------------------
@@ -135,7 +144,9 @@ acct_record_held_s(const acct_record_t *self, int64_t from, int64_t to, int64_t 
 bool acct_record_inside(const acct_record_t *self, int64_t from, int64_t to, int64_t now);
 
 //  Backend.AI's metric object (reference B.1) for the record's last figures,
-//  as JSON. Caller owns return value; NULL when no sample came yet.
+//  as JSON; with cuda_mem and cuda_util (as Backend.AI's CUDA plugin: bytes
+//  of the kernel's GPUs' memory; percent with 100 per GPU it holds) when
+//  it held GPUs. Caller owns return value; NULL when no sample came yet.
 char *acct_record_stat_json(const acct_record_t *self);
 
 #endif

@@ -178,6 +178,49 @@ test_metric_object(void)
     free(json);
 }
 
+//  GPU figures: absent without GPUs; with them cuda_mem against the GPUs'
+//  memory and cuda_util against 100 per GPU, their maxima and the average
+//  over the life; the final counters keep the last ones.
+static void
+test_cuda_metrics(void)
+{
+    acct_record_t r;
+    acct_record_init(&r, "k1", 0);
+    r.started_at = 100 * S;
+    acct_delta_t d;
+    acct_sample_t a = s_sample(110 * S, 1000, 10, 0);
+    T_ASSERT(acct_record_sample(&r, &a, false, &d));
+    char *json = acct_record_stat_json(&r);
+    T_ASSERT(json && !strstr(json, "cuda"));
+    free(json);
+    acct_sample_t b = s_sample(120 * S, 2000, 10, 0);
+    b.cuda_devices = 2;
+    b.cuda_mem_bytes = 3000;
+    b.cuda_mem_total_bytes = 8000;
+    b.cuda_util_pct = 150;
+    T_ASSERT(acct_record_sample(&r, &b, false, &d));
+    acct_sample_t c = s_sample(140 * S, 3000, 10, 0);
+    c.cuda_devices = 2;
+    c.cuda_mem_bytes = 1000;
+    c.cuda_mem_total_bytes = 8000;
+    c.cuda_util_pct = 50;
+    T_ASSERT(acct_record_sample(&r, &c, false, &d));
+    json = acct_record_stat_json(&r);
+    T_ASSERT(json);
+    T_CONTAINS(json, "\"cuda_mem\":{\"capacity\":\"8000\",\"current\":\"1000\",\"pct\":"
+                     "\"12.50\",\"stats.max\":\"3000\",\"unit_hint\":\"bytes\"}");
+    //  150% for 10 s and 50% for 20 s over 40 s of life: 62.5 on average.
+    T_CONTAINS(json, "\"cuda_util\":{\"capacity\":\"200\",\"current\":\"50\",\"pct\":"
+                     "\"25.00\",\"stats.avg\":\"62.5\",\"stats.max\":\"150\","
+                     "\"unit_hint\":\"percent\"}");
+    free(json);
+    acct_sample_t end = {.at = 150 * S, .cpu_used_ns = 3000};
+    T_ASSERT(acct_record_sample(&r, &end, true, &d));
+    json = acct_record_stat_json(&r);
+    T_CONTAINS(json, "\"cuda_mem\":{\"capacity\":\"8000\",\"current\":\"1000\"");
+    free(json);
+}
+
 int
 main(void)
 {
@@ -188,5 +231,6 @@ main(void)
     T_RUN(test_sample_after_the_end_is_skipped);
     T_RUN(test_held_in_a_window);
     T_RUN(test_metric_object);
+    T_RUN(test_cuda_metrics);
     return T_DONE();
 }

@@ -30,6 +30,8 @@ struct _agent_accel_plugin_t {
     agent_accel_device_t devices[AGENT_ACCEL_DEVICES_MAX];
     int64_t used[AGENT_ACCEL_DEVICES_MAX]; //  SHARES thousandths in use
     bool whole[AGENT_ACCEL_DEVICES_MAX];   //  held by a WHOLE slot
+    void *state;                           //  the plugin's own (the CUDA plugin's NVML)
+    agent_accel_state_destroy_fn *state_destroy;
 };
 
 struct _agent_accel_t {
@@ -77,8 +79,29 @@ void
 agent_accel_plugin_destroy(agent_accel_plugin_t **self_p)
 {
     assert(self_p);
-    free(*self_p);
+    agent_accel_plugin_t *self = *self_p;
+    if (self && self->state_destroy)
+        self->state_destroy(self->state);
+    free(self);
     *self_p = NULL;
+}
+
+void
+agent_accel_plugin_set_state(agent_accel_plugin_t *self,
+                             void *state,
+                             agent_accel_state_destroy_fn *destroy)
+{
+    assert(self && destroy && !self->state_destroy);
+    self->state = state;
+    self->state_destroy = destroy;
+}
+
+void *
+agent_accel_plugin_state(const agent_accel_plugin_t *self,
+                         agent_accel_state_destroy_fn *destroy)
+{
+    assert(self && destroy);
+    return self->state_destroy == destroy ? self->state : NULL;
 }
 
 int

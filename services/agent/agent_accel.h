@@ -149,6 +149,18 @@ int agent_accel_plugin_add_slot(agent_accel_plugin_t *self,
 int agent_accel_plugin_add_device(agent_accel_plugin_t *self,
                                   const agent_accel_device_t *device);
 
+//  A plugin's own state (the CUDA plugin's open NVML), destroyed with the
+//  plugin by destroy. Set once, by the plugin's constructor.
+typedef void(agent_accel_state_destroy_fn)(void *state);
+void agent_accel_plugin_set_state(agent_accel_plugin_t *self,
+                                  void *state,
+                                  agent_accel_state_destroy_fn *destroy);
+
+//  The state set with destroy (which tells whose it is); NULL when the
+//  plugin has none, or another plugin's kind. Borrowed.
+void *agent_accel_plugin_state(const agent_accel_plugin_t *self,
+                               agent_accel_state_destroy_fn *destroy);
+
 //  Borrowed views, valid while the plugin lives.
 const char *agent_accel_plugin_name(const agent_accel_plugin_t *self);
 size_t agent_accel_plugin_slot_count(const agent_accel_plugin_t *self);
@@ -199,8 +211,13 @@ agent_accel_plugin_t *agent_accel_mock_new(const agent_accel_mock_config_t *conf
 //  The CUDA plugin: GPUs found through NVML (dlopen of library). Containers
 //  get CUDA_VISIBLE_DEVICES (GPU UUIDs), the MPS limits for fractions and
 //  the device nodes /dev/nvidia<minor>, /dev/nvidiactl, /dev/nvidia-uvm.
+//  With GPUs it keeps NVML open (initialised once) until it is destroyed,
+//  for the driver's version and the live figures below; without, it closes
+//  NVML at once.
 
-#define AGENT_ACCEL_NVML_LIBRARY "libnvidia-ml.so.1"
+#define AGENT_ACCEL_NVML_LIBRARY  "libnvidia-ml.so.1"
+#define AGENT_ACCEL_DRIVER_MAX    80  //  NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE
+#define AGENT_ACCEL_PROCESSES_MAX 256 //  GPU processes one sampling keeps
 
 typedef struct {
     const char *library;       //  default AGENT_ACCEL_NVML_LIBRARY; borrowed
@@ -211,11 +228,54 @@ typedef struct {
 
 void agent_accel_cuda_config_init(agent_accel_cuda_config_t *config);
 
-//  Discovers the GPUs and shuts NVML down again. Without the library, or when
-//  NVML fails, the plugin has no devices and no slots (one notice is logged).
-//  NULL only when out of memory or config is out of range. Caller owns
-//  return value.
+//  Discovers the GPUs and the driver's version (logged). Without the
+//  library, or when NVML fails, the plugin has no devices and no slots (one
+//  notice is logged) and NVML is shut down again; with GPUs NVML stays
+//  initialised until agent_accel_plugin_destroy. NULL only when out of
+//  memory or config is out of range. Caller owns return value.
 agent_accel_plugin_t *agent_accel_cuda_new(const agent_accel_cuda_config_t *config);
+
+//  The CUDA plugin of accel, NULL when it has none (no GPU, or the mock
+//  instead). Borrowed, valid while accel lives.
+const agent_accel_plugin_t *agent_accel_cuda_plugin(const agent_accel_t *accel);
+
+//  The NVIDIA driver's version NVML gave at discovery ("550.54.15"), for
+//  the driver's files (libcuda.so.<version>); NULL when plugin is not a
+//  CUDA plugin with GPUs or NVML did not say. Borrowed, valid while the
+//  plugin lives.
+const char *agent_accel_cuda_driver_version(const agent_accel_plugin_t *plugin);
+
+//  One GPU's figures now.
+typedef struct {
+    uint8_t device;           //  the device's position in the plugin
+    uint32_t util_pct;        //  busy time over NVML's last sample period, 0..100
+    uint64_t mem_used_bytes;  //  its memory in use
+    uint64_t mem_total_bytes; //  its memory
+} agent_accel_gpu_stats_t;
+
+//  Fills out (room for max) with each GPU's figures; a GPU NVML cannot read
+//  now is left out. Returns how many were filled; 0 when plugin is not a
+//  CUDA plugin with GPUs.
+size_t agent_accel_cuda_gpu_stats(const agent_accel_plugin_t *plugin,
+                                  agent_accel_gpu_stats_t *out,
+                                  size_t max);
+
+//  One compute process on one GPU.
+typedef struct {
+    uint32_t pid;         //  as the agent's PID namespace sees it
+    uint8_t device;       //  the device's position in the plugin
+    uint64_t mem_bytes;   //  the GPU memory it uses there
+    uint32_t sm_util_pct; //  its SM use in NVML's latest sample since the
+                          //  previous call, 0..100 (0: none)
+} agent_accel_gpu_process_t;
+
+//  Fills out (room for max) with the compute processes of every GPU, with
+//  their memory and SM use. Keeps a cursor of NVML's sample times per GPU
+//  in the plugin's state (so one caller, the stats timer). Returns how many
+//  were filled; 0 when plugin is not a CUDA plugin with GPUs.
+size_t agent_accel_cuda_processes(const agent_accel_plugin_t *plugin,
+                                  agent_accel_gpu_process_t *out,
+                                  size_t max);
 
 //  ---------------------------------------------------------------------------
 //  The allocator: the agent's plugins and what each kernel holds.

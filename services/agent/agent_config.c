@@ -84,6 +84,11 @@ const bus_config_option_t agent_config_options[] = {
      "device", 0, 0, "device|shares|both",
      "GPU slots: device (cuda.device, whole GPUs), shares (cuda.shares, fractions "
      "under MPS limits) or both"},
+    {"accelerators.cuda_nvml_library", BUS_CFG_STRING,
+     offsetof(agent_config_t, accel_cuda_nvml_library), AGENT_ACCEL_NVML_LIBRARY, 1,
+     PATH_MAX - 1, NULL,
+     "the NVML library the cuda plugin opens: a name the dynamic linker looks up, or a "
+     "path (tests give a fake one)"},
     {"accelerators.cuda_driver_root", BUS_CFG_STRING,
      offsetof(agent_config_t, accel_cuda_driver_root), "/", 1, 4095, NULL,
      "where the NVIDIA driver's libraries (by ld.so.conf) and binaries are found, to be"

@@ -29,15 +29,16 @@ typedef struct {
     char *publish_ports;   //  the host ports they are published on: "LOW-HIGH"
     int stats_ms;          //  how often kernel.stats is published; 0: never
     int64_t ended_log_max; //  bytes of an ended kernel's log kept; 0: none
-    int ended_log_retention_s;    //  how long an ended kernel's log is kept
-    int pids_max;                 //  the most tasks one kernel may have
-    char *accel_mock;             //  the mock accelerator plugin's text form; "": none
-    bool accel_cuda;              //  look for NVIDIA GPUs through NVML
-    char *accel_cuda_mode;        //  the CUDA plugin's slots: device, shares or both
-    char *accel_cuda_driver_root; //  where the driver's user space is found ("/")
-    bool accel_cuda_mps;          //  MPS daemons enforce fractions' limits
-    int fake_agents;              //  > 0: play this many fake agents instead (agent_fake)
-    char *fake_slots;             //  what each fake agent offers: "cpu=64,mem=256g"
+    int ended_log_retention_s;     //  how long an ended kernel's log is kept
+    int pids_max;                  //  the most tasks one kernel may have
+    char *accel_mock;              //  the mock accelerator plugin's text form; "": none
+    bool accel_cuda;               //  look for NVIDIA GPUs through NVML
+    char *accel_cuda_mode;         //  the CUDA plugin's slots: device, shares or both
+    char *accel_cuda_nvml_library; //  the NVML library the CUDA plugin opens
+    char *accel_cuda_driver_root;  //  where the driver's user space is found ("/")
+    bool accel_cuda_mps;           //  MPS daemons enforce fractions' limits
+    int fake_agents;               //  > 0: play this many fake agents instead (agent_fake)
+    char *fake_slots;              //  what each fake agent offers: "cpu=64,mem=256g"
 } agent_config_t;
 
 extern const bus_config_option_t agent_config_options[];

@@ -172,6 +172,26 @@ agent_heartbeat_send(agent_heartbeat_t *self)
     bus_writer_destroy(&writer);
 }
 
+//  Each GPU's figures now into gpus (AGENT_HEARTBEAT_GPUS_MAX); how many.
+static size_t
+s_gpus(const agent_accel_t *accel, proto_agent_gpu_t *gpus)
+{
+    const agent_accel_plugin_t *cuda = agent_accel_cuda_plugin(accel);
+    agent_accel_gpu_stats_t figures[AGENT_HEARTBEAT_GPUS_MAX];
+    size_t count =
+        cuda ? agent_accel_cuda_gpu_stats(cuda, figures, AGENT_HEARTBEAT_GPUS_MAX) : 0;
+    for (size_t i = 0; i < count; i++) {
+        const agent_accel_device_t *device =
+            agent_accel_plugin_device(cuda, figures[i].device);
+        gpus[i] = (proto_agent_gpu_t){.id = device->id,
+                                      .index = device->index,
+                                      .util_pct = figures[i].util_pct,
+                                      .mem_used_bytes = figures[i].mem_used_bytes,
+                                      .mem_total_bytes = figures[i].mem_total_bytes};
+    }
+    return count;
+}
+
 void
 agent_heartbeat_send_stats(agent_heartbeat_t *self)
 {
@@ -191,6 +211,9 @@ agent_heartbeat_send_stats(agent_heartbeat_t *self)
     stats.cores_count = sample.cores;
     stats.mem_used_bytes = sample.mem_used_bytes;
     stats.mem_total_bytes = sample.mem_total_bytes;
+    proto_agent_gpu_t gpus[AGENT_HEARTBEAT_GPUS_MAX];
+    stats.gpus = gpus;
+    stats.gpus_count = s_gpus(self->accel, gpus);
     bus_writer_t *writer = bus_writer_new();
     if (writer && proto_agent_stats_write(&stats, writer) == 0)
         bus_node_publish(self->node, PROTO_AGENT_STATS, bus_writer_data(writer),

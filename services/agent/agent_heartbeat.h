@@ -13,7 +13,8 @@
     allocations; an agent that stops sending them is marked LOST.
 
     The same timer publishes agent.stats, the host's live figures (CPU busy
-    time per core since the last beat, memory in use: agent_hoststats),
+    time per core since the last beat, memory in use: agent_hoststats;
+    each GPU's utilization and memory from the CUDA plugin's NVML),
     which the gateway keeps for GraphQL agent live_stat, cpu_cur_pct and
     mem_cur_bytes, and deletes the kept logs of kernels that ended more than
     agent.ended_log_retention_s ago (agent_db).
@@ -30,6 +31,8 @@
 
 //  The most slots one heartbeat reports (the proto's map limit).
 #define AGENT_HEARTBEAT_SLOTS_MAX 64
+//  The most GPUs agent.stats reports (the proto's list limit).
+#define AGENT_HEARTBEAT_GPUS_MAX 64
 
 typedef struct _agent_heartbeat_t agent_heartbeat_t;
 

@@ -47,7 +47,10 @@ agent_kernel_gpu_start(agent_kernels_t *self)
     assert(self);
     if (!s_has_gpus(self->accel))
         return;
-    self->driver = agent_accel_driver_new(self->config->accel_cuda_driver_root, NULL);
+    //  The version NVML reports is the kernel module's: the libraries must be it.
+    const agent_accel_plugin_t *cuda = agent_accel_cuda_plugin(self->accel);
+    const char *version = cuda ? agent_accel_cuda_driver_version(cuda) : NULL;
+    self->driver = agent_accel_driver_new(self->config->accel_cuda_driver_root, version);
     if (!self->config->accel_cuda_mps)
         return;
     const char *control =

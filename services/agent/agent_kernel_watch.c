@@ -8,7 +8,9 @@
     the pids of the running kernels only, so that a runc or umoci the
     worker runs keeps its exit status; orphans re-parented to the agent are
     reaped too (waitpid(-1)) while the worker is idle. The stats timer
-    (agent.stats_ms) publishes kernel.stats of every running kernel.
+    (agent.stats_ms) publishes kernel.stats of every running kernel, with
+    the GPU figures of those holding GPUs (one NVML reading per tick, a few
+    driver calls per GPU: agent_stats_gpus_new).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -90,6 +92,7 @@ s_on_stats_timer(evutil_socket_t fd, short what, void *arg)
     (void) what;
     agent_kernels_t *self = arg;
     bus_writer_t *writer = bus_writer_new();
+    agent_stats_gpus_t *gpus = agent_stats_gpus_new(self->accel);
     for (agent_kernel_t *kernel = zhashx_first(self->kernels); kernel && writer;
          kernel = zhashx_next(self->kernels)) {
         agent_stats_t stats;
@@ -109,11 +112,23 @@ s_on_stats_timer(evutil_socket_t fd, short what, void *arg)
         event.io_write_bytes = stats.io_write_bytes;
         event.net_rx_bytes = stats.net_rx_bytes;
         event.net_tx_bytes = stats.net_tx_bytes;
+        if (gpus) {
+            char path[AGENT_BUNDLE_KERNEL_ID_MAX + sizeof AGENT_BUNDLE_CGROUP_PARENT + 2];
+            agent_stats_gpu_t gpu;
+            agent_stats_cgroup_path(kernel->id, path, sizeof path);
+            agent_stats_gpus_kernel(gpus, agent_accel_lookup(self->accel, kernel->id),
+                                    path, &gpu);
+            event.cuda_devices = gpu.devices;
+            event.cuda_mem_bytes = gpu.mem_bytes;
+            event.cuda_mem_total_bytes = gpu.mem_total_bytes;
+            event.cuda_util_pct = gpu.util_pct;
+        }
         bus_writer_reset(writer);
         if (proto_kernel_stats_write(&event, writer) == 0)
             bus_node_publish(self->node, PROTO_KERNEL_STATS, bus_writer_data(writer),
                              bus_writer_size(writer));
     }
+    agent_stats_gpus_destroy(&gpus);
     bus_writer_destroy(&writer);
 }
 

@@ -148,6 +148,7 @@ s_accel_new(const agent_config_t *config, bus_error_t *err)
     } else if (rc == BUS_OK && config->accel_cuda) {
         agent_accel_cuda_config_t cuda;
         agent_accel_cuda_config_init(&cuda);
+        cuda.library = config->accel_cuda_nvml_library;
         cuda.mode =
             strcmp(config->accel_cuda_mode, "shares") == 0 ? AGENT_ACCEL_MODE_SHARES
             : strcmp(config->accel_cuda_mode, "both") == 0 ? AGENT_ACCEL_MODE_BOTH

@@ -285,6 +285,128 @@ agent_stats_read(const char *kernel_id, agent_stats_t *stats)
 }
 
 //  ---------------------------------------------------------------------------
+//  GPU figures.
+
+struct _agent_stats_gpus_t {
+    const agent_accel_plugin_t *plugin; //  the CUDA plugin
+    size_t position;                    //  its position in the allocator
+    size_t count;                       //  processes read
+    agent_accel_gpu_process_t processes[AGENT_ACCEL_PROCESSES_MAX];
+    char *cgroups[AGENT_ACCEL_PROCESSES_MAX]; //  each one's text; NULL: gone
+};
+
+void
+agent_stats_cgroup_path(const char *kernel_id, char *path, size_t size)
+{
+    assert(kernel_id && path);
+    snprintf(path, size, "/" AGENT_BUNDLE_CGROUP_PARENT "/%s", kernel_id);
+}
+
+bool
+agent_stats_cgroup_within(const char *text, const char *path)
+{
+    assert(text && path);
+    size_t len = strlen(path);
+    while (len > 1 && path[len - 1] == '/')
+        len--;
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        if (!end)
+            end = line + strlen(line);
+        //  ID:CONTROLLERS:PATH; the path may hold ':' itself.
+        const char *a = memchr(line, ':', (size_t) (end - line));
+        const char *b = a ? memchr(a + 1, ':', (size_t) (end - a - 1)) : NULL;
+        if (b && b + 1 < end && b[1] == '/') {
+            const char *p = b + 1;
+            size_t n = (size_t) (end - p);
+            if (n >= len && memcmp(p, path, len) == 0 &&
+                (n == len || p[len] == '/' || len == 1))
+                return true;
+        }
+        line = *end ? end + 1 : end;
+    }
+    return false;
+}
+
+agent_stats_gpus_t *
+agent_stats_gpus_new(const agent_accel_t *accel)
+{
+    assert(accel);
+    const agent_accel_plugin_t *plugin = agent_accel_cuda_plugin(accel);
+    if (!plugin)
+        return NULL;
+    agent_stats_gpus_t *self = calloc(1, sizeof *self);
+    if (!self)
+        return NULL;
+    self->plugin = plugin;
+    while (agent_accel_plugin(accel, self->position) != plugin)
+        self->position++;
+    self->count =
+        agent_accel_cuda_processes(plugin, self->processes, AGENT_ACCEL_PROCESSES_MAX);
+    char dir[64];
+    for (size_t i = 0; i < self->count; i++) {
+        //  A pid seen on several GPUs is read once.
+        for (size_t j = 0; j < i && !self->cgroups[i]; j++)
+            if (self->processes[j].pid == self->processes[i].pid && self->cgroups[j])
+                self->cgroups[i] = strdup(self->cgroups[j]);
+        if (self->cgroups[i])
+            continue;
+        snprintf(dir, sizeof dir, "/proc/%" PRIu32, self->processes[i].pid);
+        char *text = malloc(AGENT_STATS_CGROUP_TEXT_MAX);
+        if (text && s_read(dir, "cgroup", text, AGENT_STATS_CGROUP_TEXT_MAX))
+            self->cgroups[i] = text;
+        else
+            free(text); //  gone since NVML listed it
+    }
+    return self;
+}
+
+void
+agent_stats_gpus_destroy(agent_stats_gpus_t **self_p)
+{
+    assert(self_p);
+    agent_stats_gpus_t *self = *self_p;
+    if (self) {
+        for (size_t i = 0; i < self->count; i++)
+            free(self->cgroups[i]);
+        free(self);
+        *self_p = NULL;
+    }
+}
+
+void
+agent_stats_gpus_kernel(const agent_stats_gpus_t *self,
+                        const agent_accel_alloc_t *alloc,
+                        const char *cgroup_path,
+                        agent_stats_gpu_t *out)
+{
+    assert(self && cgroup_path && out);
+    memset(out, 0, sizeof *out);
+    bool held[AGENT_ACCEL_DEVICES_MAX] = {false};
+    for (size_t i = 0; alloc && i < alloc->count; i++) {
+        const agent_accel_part_t *part = &alloc->parts[i];
+        if (part->plugin != self->position || part->amount <= 0 ||
+            part->device >= agent_accel_plugin_device_count(self->plugin) ||
+            held[part->device])
+            continue;
+        held[part->device] = true;
+        out->devices++;
+        int64_t memory =
+            agent_accel_plugin_device(self->plugin, part->device)->memory_bytes;
+        out->mem_total_bytes = s_add(out->mem_total_bytes, (uint64_t) memory);
+    }
+    for (size_t i = 0; out->devices && i < self->count; i++) {
+        const agent_accel_gpu_process_t *process = &self->processes[i];
+        if (process->device >= AGENT_ACCEL_DEVICES_MAX || !held[process->device] ||
+            !self->cgroups[i] ||
+            !agent_stats_cgroup_within(self->cgroups[i], cgroup_path))
+            continue;
+        out->mem_bytes = s_add(out->mem_bytes, process->mem_bytes);
+        out->util_pct += process->sm_util_pct;
+    }
+}
+
+//  ---------------------------------------------------------------------------
 //  Whether the controllers are in cgroup v1.
 
 bool

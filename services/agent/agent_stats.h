@@ -19,6 +19,12 @@
     A kernel on the host's network has no veth, and its network counters
     stay 0.
 
+    GPU figures (kernel.stats' cuda_*) come from the CUDA plugin's NVML once
+    per stats tick (agent_stats_gpus_new: every GPU's compute processes with
+    their memory and SM use, and each process's /proc/<pid>/cgroup, read
+    once whatever the number of kernels); a kernel's are the processes on
+    the GPUs it holds whose cgroup is the kernel's or below it, summed.
+
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
@@ -26,7 +32,9 @@
 #define AGENT_STATS_H_INCLUDED
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include "agent_accel.h"
 
 #define AGENT_STATS_CGROUP_ROOT "/sys/fs/cgroup"
 
@@ -67,6 +75,41 @@ int agent_stats_parse_io_stat(const char *text, uint64_t *read, uint64_t *write)
 //  skipping malformed lines as above. Returns the number of Read and Write
 //  rows counted.
 int agent_stats_parse_blkio(const char *text, uint64_t *read, uint64_t *write);
+
+//  ---------------------------------------------------------------------------
+//  A kernel's GPU figures; all 0 when it holds no GPU of the CUDA plugin.
+typedef struct {
+    uint32_t devices;         //  GPUs it holds (whole or a share)
+    uint64_t mem_bytes;       //  GPU memory its processes use, summed
+    uint64_t mem_total_bytes; //  the memory of its GPUs
+    uint32_t util_pct;        //  its processes' SM use, percent summed over GPUs
+} agent_stats_gpu_t;
+
+#define AGENT_STATS_CGROUP_TEXT_MAX 4096 //  a /proc/<pid>/cgroup read
+
+typedef struct _agent_stats_gpus_t agent_stats_gpus_t;
+
+//  One reading of the GPUs' compute processes and their cgroups. NULL when
+//  accel has no CUDA plugin (nothing to read) or out of memory. Caller owns
+//  return value.
+agent_stats_gpus_t *agent_stats_gpus_new(const agent_accel_t *accel);
+
+void agent_stats_gpus_destroy(agent_stats_gpus_t **self_p);
+
+//  The figures of a kernel holding alloc (NULL: nothing) whose processes
+//  live in cgroup_path or below it (agent_stats_cgroup_path).
+void agent_stats_gpus_kernel(const agent_stats_gpus_t *self,
+                             const agent_accel_alloc_t *alloc,
+                             const char *cgroup_path,
+                             agent_stats_gpu_t *out);
+
+//  A kernel's cgroup as /proc/<pid>/cgroup names it: "/backplane/<id>".
+void agent_stats_cgroup_path(const char *kernel_id, char *path, size_t size);
+
+//  Whether text (a /proc/<pid>/cgroup: "ID:CONTROLLERS:PATH" per line, v1,
+//  hybrid or v2) puts the process in path or below it on any hierarchy.
+//  Malformed lines are skipped. Pure.
+bool agent_stats_cgroup_within(const char *text, const char *path);
 
 //  ---------------------------------------------------------------------------
 //  True when the host keeps the controllers in cgroup v1 (v1 or hybrid).

@@ -155,14 +155,24 @@ gw_stats_last(gw_stats_t *self, const char *kernel_id)
         self && kernel_id ? zhashx_lookup(self->last, kernel_id) : NULL;
     if (!stats)
         return json_object();
-    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:i, s:s}", "cpu_used",
-                     s_metric(stats->cpu_used_ns / 1000000, 0, "msec", 0), "mem",
-                     s_metric(stats->mem_bytes, stats->mem_limit_bytes, "bytes",
-                              stats->mem_peak_bytes),
-                     "io_read", s_metric(stats->io_read_bytes, 0, "bytes", 0), "io_write",
-                     s_metric(stats->io_write_bytes, 0, "bytes", 0), "pids",
-                     s_metric(stats->pids, 0, "count", 0), "version", 2, "status",
-                     "terminated");
+    json_t *last = json_pack("{s:o, s:o, s:o, s:o, s:o, s:i, s:s}", "cpu_used",
+                             s_metric(stats->cpu_used_ns / 1000000, 0, "msec", 0), "mem",
+                             s_metric(stats->mem_bytes, stats->mem_limit_bytes, "bytes",
+                                      stats->mem_peak_bytes),
+                             "io_read", s_metric(stats->io_read_bytes, 0, "bytes", 0),
+                             "io_write", s_metric(stats->io_write_bytes, 0, "bytes", 0),
+                             "pids", s_metric(stats->pids, 0, "count", 0), "version", 2,
+                             "status", "terminated");
+    if (last && stats->cuda_devices > 0) {
+        //  As Backend.AI's CUDA plugin: percent with 100 per GPU held.
+        json_object_set_new(
+            last, "cuda_mem",
+            s_metric(stats->cuda_mem_bytes, stats->cuda_mem_total_bytes, "bytes", 0));
+        json_object_set_new(
+            last, "cuda_util",
+            s_metric(stats->cuda_util_pct, 100 * stats->cuda_devices, "percent", 0));
+    }
+    return last;
 }
 
 //  One node metric of Backend.AI's form; capacity 0: pct null (the first
@@ -179,6 +189,35 @@ s_node_metric(uint64_t current, uint64_t capacity, const char *unit, double *pct
         *pct_p = strtod(pct, NULL); //  Backend.AI: float() of the pct text
     return json_pack("{s:s, s:s, s:o, s:s}", "current", cur, "capacity", cap, "pct",
                      capacity ? json_string(pct) : json_null(), "unit_hint", unit);
+}
+
+//  The GPUs' figures into live: node cuda_util (100 per GPU) and cuda_mem,
+//  and per device, keyed by index, as Backend.AI's CUDA plugin.
+static void
+s_agent_gpus(const proto_agent_stats_t *stats, json_t *live)
+{
+    uint64_t util = 0, used = 0, total = 0;
+    json_t *utils = json_object(), *mems = json_object();
+    for (size_t i = 0; i < stats->gpus_count; i++) {
+        const proto_agent_gpu_t *gpu = &stats->gpus[i];
+        char name[24];
+        snprintf(name, sizeof name, "%" PRIu64, gpu->index);
+        util += gpu->util_pct;
+        used += gpu->mem_used_bytes;
+        total += gpu->mem_total_bytes;
+        json_object_set_new(utils, name,
+                            s_node_metric(gpu->util_pct, 100, "percent", NULL));
+        json_object_set_new(
+            mems, name,
+            s_node_metric(gpu->mem_used_bytes, gpu->mem_total_bytes, "bytes", NULL));
+    }
+    json_t *node = json_object_get(live, "node"),
+           *devices = json_object_get(live, "devices");
+    json_object_set_new(node, "cuda_util",
+                        s_node_metric(util, 100 * stats->gpus_count, "percent", NULL));
+    json_object_set_new(node, "cuda_mem", s_node_metric(used, total, "bytes", NULL));
+    json_object_set_new(devices, "cuda_util", utils);
+    json_object_set_new(devices, "cuda_mem", mems);
 }
 
 //  Backend.AI's node live_stat of these figures; *cpu_pct_p the node's CPU pct.
@@ -201,8 +240,12 @@ s_agent_live(const proto_agent_stats_t *stats, double *cpu_pct_p)
     json_t *mem =
         s_node_metric(stats->mem_used_bytes, stats->mem_total_bytes, "bytes", NULL);
     json_t *mem_root = json_deep_copy(mem);
-    return json_pack("{s:{s:o, s:o}, s:{s:o, s:{s:o}}}", "node", "cpu_util", cpu, "mem",
-                     mem, "devices", "cpu_util", cores, "mem", "root", mem_root);
+    json_t *live =
+        json_pack("{s:{s:o, s:o}, s:{s:o, s:{s:o}}}", "node", "cpu_util", cpu, "mem", mem,
+                  "devices", "cpu_util", cores, "mem", "root", mem_root);
+    if (live && stats->gpus_count > 0)
+        s_agent_gpus(stats, live);
+    return live;
 }
 
 void
