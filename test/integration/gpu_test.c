@@ -43,10 +43,11 @@
 
 static client_platform_t s_p;
 static harness_proc_t s_agent;
-static long s_memory_mib; //  the GPU's, as the probe saw it
-static bool s_fake;       //  no GPU here: the fake driver tree
-static char s_nvml[600];  //  the fake NVML's file, when s_fake
-static char s_top[512];   //  the checkout, where the tests run
+static long s_memory_mib;   //  the GPU's, as the probe saw it
+static bool s_fake;         //  no GPU here: the fake driver tree
+static char s_nvml[600];    //  the fake NVML's file, when s_fake
+static char s_top[512];     //  the checkout, where the tests run
+static char s_bindir[1100]; //  the binaries' directory, absolute
 
 #define FAKE_VERSION "555.42.0"
 #define FAKE_LIBDIR  "usr/lib/x86_64-linux-gnu"
@@ -306,7 +307,7 @@ test_start(void)
                  " cp %s/test/fake-driver/nvidia-smi "
                  "%s/test/fake-driver/nvidia-cuda-mps-control"
                  " usr/bin/",
-                 s_p.dir, s_top, harness_bindir(), s_top, s_top);
+                 s_p.dir, s_top, s_bindir, s_top, s_top);
         T_EQ_INT(harness_shell(command), 0);
         snprintf(s_nvml, sizeof s_nvml, "%s/nvml.txt", s_p.dir);
         FILE *file = fopen(s_nvml, "w");
@@ -499,9 +500,12 @@ main(void)
         return 1;
     s_fake = access("/dev/nvidiactl", F_OK) != 0 ||
              system("nvidia-smi -L >/dev/null 2>&1") != 0;
-    char fake_nvml[700];
+    const char *bindir = harness_bindir();
+    snprintf(s_bindir, sizeof s_bindir, "%s%s%s", *bindir == '/' ? "" : s_top,
+             *bindir == '/' ? "" : "/", bindir);
+    char fake_nvml[1200];
     snprintf(fake_nvml, sizeof fake_nvml, "%s/../lib/fake-nvml/libnvidia-ml.so.1",
-             harness_bindir());
+             s_bindir);
     if (s_fake && (access(fake_nvml, R_OK) != 0 ||
                    access("build/fake-driver/libcuda.so", R_OK) != 0)) {
         printf("1..0 # SKIP no NVIDIA GPU here, and no fake driver built (make"
