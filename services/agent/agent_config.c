@@ -83,7 +83,8 @@ const bus_config_option_t agent_config_options[] = {
     {"accelerators.cuda_mode", BUS_CFG_ENUM, offsetof(agent_config_t, accel_cuda_mode),
      "device", 0, 0, "device|shares|both",
      "GPU slots: device (cuda.device, whole GPUs), shares (cuda.shares, fractions "
-     "under MPS limits) or both"},
+     "under MPS limits) or both (each GPU given either whole or as shares, never both "
+     "at once)"},
     {"fake.agents", BUS_CFG_INT, offsetof(agent_config_t, fake_agents), "0", 0,
      AGENT_FAKE_AGENTS_MAX, NULL,
      "0: a real agent; N > 0: N fake agents <node.name>-1..N instead, which run no "
