@@ -492,7 +492,7 @@ s_slot_detail(json_t *agents, json_t *slots, uint32_t kernels, char *detail, siz
             char have[BUS_SLOTS_VALUE_MAX];
             bus_slots_format_value(unit, &(bus_slots_value_t){false, most}, have);
             snprintf(detail, size,
-                     "%s: asked %s%s, the most an agent of the resource group has is %s",
+                     "%s: asked %s%s, no agent of the resource group has more than %s",
                      name, json_string_value(want_text), kernels > 1 ? " per kernel" : "",
                      have);
         }

@@ -374,8 +374,8 @@ test_refused_at_the_gateway(void)
     T_CONTAINS(detail, "whole");
     free(detail);
     T_EQ_INT(s_refused("bad-2", SHARES("2.5"), &detail), 400);
-    T_CONTAINS(detail, "cuda.shares: asked 2.5, the most an agent of the resource group"
-                       " has is 2");
+    T_CONTAINS(detail, "cuda.shares: asked 2.5, no agent of the resource group has more"
+                       " than 2");
     free(detail);
     T_EQ_INT(s_refused("bad-3", DEVICE("3"), &detail), 400);
     T_CONTAINS(detail, "cuda.device: asked 3");
