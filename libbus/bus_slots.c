@@ -54,6 +54,15 @@ bus_slots_unit(const char *name)
     return BUS_SLOTS_UNKNOWN;
 }
 
+bool
+bus_slots_whole(const char *name)
+{
+    static const char suffix[] = ".device";
+    size_t length = name ? strlen(name) : 0;
+    return bus_slots_unit(name) == BUS_SLOTS_COUNT && length > sizeof suffix - 1 &&
+           strcmp(name + length - (sizeof suffix - 1), suffix) == 0;
+}
+
 json_t *
 bus_slots_known(void)
 {

@@ -29,6 +29,10 @@
 #define BUS_SLOTS_INPUT_MAX    64   //  longest accepted input text for one amount
 #define BUS_SLOTS_COUNT_SCALE  1000 //  a count keeps three decimal places
 #define BUS_SLOTS_FRACTION_MAX 18   //  digits after the point a bytes input may have
+//  In an agent's refusal of kernel.create (BUS_STATUS_CONFLICT): the
+//  accelerators asked for do not fit its devices now, which the scheduler
+//  answers by putting the session back in the queue.
+#define BUS_SLOTS_NO_FIT "does not fit"
 
 typedef enum {
     BUS_SLOTS_UNKNOWN = -1,
@@ -44,6 +48,11 @@ typedef struct {
 
 //  The unit of a known slot type, BUS_SLOTS_UNKNOWN for any other name.
 bus_slots_unit_t bus_slots_unit(const char *name);
+
+//  Whether name is a known slot of whole devices (Backend.AI's "<x>.device"
+//  convention: cuda.device, rocm.device...), whose amounts are whole
+//  numbers; cuda.shares and cpu take fractions.
+bool bus_slots_whole(const char *name);
 
 //  Every known slot type and its unit, {"cpu": "count", "mem": "bytes", ...},
 //  as GET /config/resource-slots answers. Caller owns return value.

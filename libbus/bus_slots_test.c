@@ -73,6 +73,15 @@ test_known_types(void)
     T_EQ_STR(json_string_value(json_object_get(known, "mem")), "bytes");
     T_EQ_STR(json_string_value(json_object_get(known, "cpu")), "count");
     json_decref(known);
+    //  Whole devices: the known "<x>.device" slots, nothing else.
+    T_ASSERT(bus_slots_whole("cuda.device"));
+    T_ASSERT(bus_slots_whole("hyperaccel-lpu.device"));
+    T_ASSERT(!bus_slots_whole("cuda.shares"));
+    T_ASSERT(!bus_slots_whole("cpu"));
+    T_ASSERT(!bus_slots_whole("mem"));
+    T_ASSERT(!bus_slots_whole("x.device"));
+    T_ASSERT(!bus_slots_whole(".device"));
+    T_ASSERT(!bus_slots_whole(NULL));
 }
 
 static void

@@ -284,6 +284,9 @@ s_heartbeat_check(const proto_agent_heartbeat_t *self, proto_check_t *ck)
     if (!proto_check_map(ck, "occupied_slots", self->occupied_slots,
                          self->occupied_slots_count, 64))
         return false;
+    if (!proto_check_map(ck, "placeable_slots", self->placeable_slots,
+                         self->placeable_slots_count, 64))
+        return false;
     return true;
 }
 
@@ -298,6 +301,7 @@ s_heartbeat_write(const proto_agent_heartbeat_t *self, bus_writer_t *writer)
     pairs += self->rpc_endpoint != NULL;
     pairs += self->available_slots_count > 0;
     pairs += self->occupied_slots_count > 0;
+    pairs += self->placeable_slots_count > 0;
     bus_writer_map(writer, pairs);
     proto_write_str(writer, "agent_id", self->agent_id);
     if (self->region != NULL)
@@ -321,6 +325,10 @@ s_heartbeat_write(const proto_agent_heartbeat_t *self, bus_writer_t *writer)
     }
     proto_write_uint(writer, "kernel_count", self->kernel_count);
     proto_write_int(writer, "started_at", self->started_at);
+    if (self->placeable_slots_count > 0) {
+        proto_write_map(writer, "placeable_slots", self->placeable_slots,
+                        self->placeable_slots_count);
+    }
 }
 
 static void
@@ -339,6 +347,8 @@ s_heartbeat_read(proto_agent_heartbeat_t *self, proto_in_t *in)
         proto_read_map(in, "occupied_slots", 0, 64, &self->occupied_slots_count);
     proto_read_uint(in, "kernel_count", 0, UINT64_MAX, &self->kernel_count);
     proto_read_int(in, "started_at", 0, INT64_MIN, INT64_MAX, &self->started_at);
+    self->placeable_slots =
+        proto_read_map(in, "placeable_slots", 0, 64, &self->placeable_slots_count);
 }
 
 static void
@@ -355,6 +365,7 @@ s_heartbeat_print(const proto_agent_heartbeat_t *self, proto_text_t *text)
     proto_print_count(text, "occupied_slots", self->occupied_slots_count);
     proto_print_uint(text, "kernel_count", self->kernel_count);
     proto_print_int(text, "started_at", self->started_at);
+    proto_print_count(text, "placeable_slots", self->placeable_slots_count);
 }
 
 void

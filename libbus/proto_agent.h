@@ -107,6 +107,12 @@ typedef struct {
     //  flight to its previous process are lost (0: not reported) (microseconds since the
     //  epoch)
     int64_t started_at;
+    //  Accelerator slot -> the most one kernel could be given of it now, as the agent's
+    //  per-device allocator places it (whole slots: its completely free devices; shares:
+    //  what fits whole free devices plus the most free on one device in use): what totals
+    //  cannot show (absent: no bound) (at most 64 pairs, string to string, in wire order)
+    const proto_kv_t *placeable_slots;
+    size_t placeable_slots_count;
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_agent_heartbeat_t;
 
@@ -118,6 +124,7 @@ typedef struct {
 #define PROTO_AGENT_HEARTBEAT_RPC_ENDPOINT_MAX    256
 #define PROTO_AGENT_HEARTBEAT_AVAILABLE_SLOTS_MAX 64
 #define PROTO_AGENT_HEARTBEAT_OCCUPIED_SLOTS_MAX  64
+#define PROTO_AGENT_HEARTBEAT_PLACEABLE_SLOTS_MAX 64
 
 void proto_agent_heartbeat_init(proto_agent_heartbeat_t *self);
 void proto_agent_heartbeat_clear(proto_agent_heartbeat_t *self);

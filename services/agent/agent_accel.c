@@ -283,6 +283,18 @@ agent_accel_log(const agent_accel_t *self)
     }
 }
 
+static int64_t
+s_free(const agent_accel_plugin_t *plugin, size_t d)
+{
+    return plugin->whole[d] ? 0 : plugin->shares_per_device - plugin->used[d];
+}
+
+static bool
+s_untouched(const agent_accel_plugin_t *plugin, size_t d)
+{
+    return !plugin->whole[d] && plugin->used[d] == 0;
+}
+
 //  A slot's capacity on one device, in thousandths.
 static int64_t
 s_capacity(const agent_accel_plugin_t *plugin, const agent_accel_slot_t *slot)
@@ -300,15 +312,28 @@ agent_accel_slots(const agent_accel_t *self, agent_accel_slot_state_t *out, size
         const agent_accel_plugin_t *plugin = self->plugins[p];
         for (size_t s = 0; s < plugin->slot_count && plugin->device_count > 0; s++) {
             const agent_accel_slot_t *slot = &plugin->slots[s];
-            int64_t used = 0;
-            for (size_t d = 0; d < plugin->device_count; d++)
+            int64_t used = 0, untouched = 0, most = 0;
+            for (size_t d = 0; d < plugin->device_count; d++) {
                 used += slot->kind == AGENT_ACCEL_WHOLE
                             ? (plugin->whole[d] ? AGENT_ACCEL_DEVICE_UNIT : 0)
                             : plugin->used[d];
+                if (s_untouched(plugin, d))
+                    untouched++;
+                else if (!plugin->whole[d] && s_free(plugin, d) > most)
+                    most = s_free(plugin, d);
+            }
+            //  What one kernel could be given now (see s_take_whole and
+            //  s_take_shares): whole devices need untouched ones; shares
+            //  take untouched devices whole and the rest on the device in
+            //  use with the most free, so any amount up to the sum fits.
+            int64_t placeable = slot->kind == AGENT_ACCEL_WHOLE
+                                    ? untouched * AGENT_ACCEL_DEVICE_UNIT
+                                    : untouched * plugin->shares_per_device + most;
             if (out && count < max)
-                out[count] = (agent_accel_slot_state_t){
-                    slot->name, slot->unit,
-                    (int64_t) plugin->device_count * s_capacity(plugin, slot), used};
+                out[count] = (agent_accel_slot_state_t){slot->name, slot->unit,
+                                                        (int64_t) plugin->device_count *
+                                                            s_capacity(plugin, slot),
+                                                        used, placeable};
             count++;
         }
     }
@@ -380,12 +405,6 @@ s_take(agent_accel_t *self,
     return 0;
 }
 
-static int64_t
-s_free(const agent_accel_plugin_t *plugin, size_t d)
-{
-    return plugin->whole[d] ? 0 : plugin->shares_per_device - plugin->used[d];
-}
-
 //  The device with the least free that still holds amount, skipping skip;
 //  -1 when none.
 static int
@@ -399,12 +418,6 @@ s_best_fit(const agent_accel_plugin_t *plugin, int64_t amount, int skip)
             best = (int) d;
     }
     return best;
-}
-
-static bool
-s_untouched(const agent_accel_plugin_t *plugin, size_t d)
-{
-    return !plugin->whole[d] && plugin->used[d] == 0;
 }
 
 //  Takes amount of WHOLE slot s of plugin p: completely free devices,
@@ -427,7 +440,8 @@ s_take_whole(agent_accel_t *self,
         untouched += s_untouched(plugin, d);
     if (wanted > untouched)
         return bus_error_set(err, BUS_STATUS_CONFLICT,
-                             "%s: %" PRId64 " free devices wanted, %" PRId64 " free",
+                             "%s " BUS_SLOTS_NO_FIT ": %" PRId64
+                             " free devices wanted, %" PRId64 " free",
                              name, wanted, untouched);
     for (size_t d = 0; d < plugin->device_count && wanted > 0; d++)
         if (s_untouched(plugin, d)) {
@@ -462,8 +476,9 @@ s_take_shares(agent_accel_t *self,
     if (amount <= capacity) {
         int d = s_best_fit(plugin, amount, -1);
         if (d < 0)
-            return bus_error_set(err, BUS_STATUS_CONFLICT, "%s: no device has %s free",
-                                 name, text);
+            return bus_error_set(err, BUS_STATUS_CONFLICT,
+                                 "%s " BUS_SLOTS_NO_FIT ": no device has %s free", name,
+                                 text);
         return s_take(self, alloc, p, s, (size_t) d, amount) == 0
                    ? BUS_OK
                    : bus_error_set(err, BUS_STATUS_CONFLICT, "too many devices");
@@ -477,7 +492,8 @@ s_take_shares(agent_accel_t *self,
         untouched += (int) d != last && s_untouched(plugin, d);
     if ((rest > 0 && last < 0) || untouched < wanted)
         return bus_error_set(err, BUS_STATUS_CONFLICT,
-                             "%s: not enough free devices for %s", name, text);
+                             "%s " BUS_SLOTS_NO_FIT ": not enough free devices for %s",
+                             name, text);
     for (size_t d = 0; d < plugin->device_count && wanted > 0; d++)
         if ((int) d != last && s_untouched(plugin, d)) {
             if (s_take(self, alloc, p, s, d, capacity) != 0)

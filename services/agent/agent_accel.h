@@ -110,6 +110,8 @@ typedef struct {
     bus_slots_unit_t unit;
     int64_t capacity;
     int64_t used;
+    int64_t placeable; //  the most one kernel could be given now (fragmentation,
+                       //  and the other slot's use of the same devices, count)
 } agent_accel_slot_state_t;
 
 //  One (slot, device) part of a kernel's allocation.
@@ -300,8 +302,9 @@ const agent_accel_plugin_t *agent_accel_plugin(const agent_accel_t *self, size_t
 void agent_accel_log(const agent_accel_t *self);
 
 //  Fills out (room for max) with every slot that has capacity, for the
-//  heartbeat's available_slots (format with bus_slots_format_value) and
-//  the invariant check. Returns how many slots there are (may exceed max).
+//  heartbeat's available_slots and placeable_slots (format with
+//  bus_slots_format_value) and the invariant check. Returns how many slots
+//  there are (may exceed max).
 size_t
 agent_accel_slots(const agent_accel_t *self, agent_accel_slot_state_t *out, size_t max);
 

@@ -69,6 +69,45 @@ s_used(const agent_accel_t *accel, const char *slot)
     return -1;
 }
 
+//  What one kernel could be given of slot now, in thousandths.
+static int64_t
+s_placeable(const agent_accel_t *accel, const char *slot)
+{
+    agent_accel_slot_state_t states[8];
+    size_t count = agent_accel_slots(accel, states, 8);
+    for (size_t i = 0; i < count && i < 8; i++)
+        if (strcmp(states[i].name, slot) == 0)
+            return states[i].placeable;
+    return -1;
+}
+
+//  Whether placeable is exact for slot: that much is given (then given
+//  back), one step more is refused.
+static bool
+s_placeable_exact(agent_accel_t *accel, const char *slot, int64_t step)
+{
+    int64_t most = s_placeable(accel, slot);
+    bool ok = most >= 0;
+    int64_t amounts[2] = {most, most + step};
+    for (int i = 0; i < 2 && ok; i++) {
+        if (amounts[i] == 0)
+            continue;
+        char value[BUS_SLOTS_VALUE_MAX];
+        bus_slots_format_value(BUS_SLOTS_COUNT, &(bus_slots_value_t){false, amounts[i]},
+                               value);
+        agent_accel_alloc_t alloc;
+        bus_error_t err;
+        int rc = s_take(accel, "probe", slot, value, &alloc, &err);
+        ok = i == 0 ? rc == BUS_OK
+                    : rc == BUS_STATUS_CONFLICT && strstr(err.detail, BUS_SLOTS_NO_FIT);
+        agent_accel_release(accel, "probe");
+        if (!ok)
+            fprintf(stderr, "# %s placeable %" PRId64 ": %s refused or not: %d\n", slot,
+                    most, value, rc);
+    }
+    return ok;
+}
+
 //  The value of name in env, NULL when absent.
 static const char *
 s_env(char **env, const char *name)
@@ -377,6 +416,40 @@ test_whole_devices(void)
     T_EQ_INT(s_take(accel, "d", "cuda.device", "1", &alloc, &err), BUS_OK);
     T_EQ_INT(alloc.parts[0].device, 1);
     T_ASSERT(s_checked(accel));
+    agent_accel_destroy(&accel);
+}
+
+//  One device offered both ways (mode both): taken whole it has no shares
+//  to give, and with shares in use it cannot be taken whole; what the
+//  heartbeat reports as placeable says so, and fragmentation too.
+static void
+test_placeable_both(void)
+{
+    agent_accel_t *accel = s_mock("devices=1,memory=16g,mode=both");
+    agent_accel_alloc_t alloc;
+    bus_error_t err;
+    T_EQ_INT(s_placeable(accel, "cuda.device"), 1000);
+    T_EQ_INT(s_placeable(accel, "cuda.shares"), 1000);
+    T_EQ_INT(s_take(accel, "a", "cuda.device", "1", &alloc, &err), BUS_OK);
+    T_EQ_INT(s_placeable(accel, "cuda.device"), 0);
+    T_EQ_INT(s_placeable(accel, "cuda.shares"), 0);
+    T_EQ_INT(s_take(accel, "b", "cuda.shares", "0.5", &alloc, &err), BUS_STATUS_CONFLICT);
+    T_CONTAINS(err.detail, "cuda.shares " BUS_SLOTS_NO_FIT);
+    T_ASSERT(agent_accel_release(accel, "a"));
+    T_EQ_INT(s_take(accel, "b", "cuda.shares", "0.5", &alloc, &err), BUS_OK);
+    T_EQ_INT(s_placeable(accel, "cuda.device"), 0);
+    T_EQ_INT(s_placeable(accel, "cuda.shares"), 500);
+    T_EQ_INT(s_take(accel, "a", "cuda.device", "1", &alloc, &err), BUS_STATUS_CONFLICT);
+    T_CONTAINS(err.detail, "cuda.device " BUS_SLOTS_NO_FIT);
+    agent_accel_destroy(&accel);
+    //  three devices, two of them half used: 0.5 on one, or 1.5 spanning
+    accel = s_mock("devices=3,mode=both");
+    T_EQ_INT(s_take(accel, "a", "cuda.shares", "0.5", &alloc, &err), BUS_OK);
+    T_EQ_INT(s_take(accel, "b", "cuda.shares", "0.7", &alloc, &err), BUS_OK);
+    T_EQ_INT(s_placeable(accel, "cuda.device"), 1000);
+    T_EQ_INT(s_placeable(accel, "cuda.shares"), 1500);
+    T_ASSERT(s_placeable_exact(accel, "cuda.shares", 1));
+    T_ASSERT(s_placeable_exact(accel, "cuda.device", 1000));
     agent_accel_destroy(&accel);
 }
 
@@ -947,8 +1020,11 @@ test_invariant_loop(void)
                                                untouched >= wanted + 1));
             }
         }
-        //  after every step: no device over, the sums agree
+        //  after every step: no device over, the sums agree, and what the
+        //  heartbeat says one kernel could be given is exactly that
         T_ASSERT(s_checked(accel));
+        T_ASSERT(s_placeable_exact(accel, "cuda.shares", 1));
+        T_ASSERT(s_placeable_exact(accel, "cuda.device", 1000));
         int64_t shares = s_used(accel, "cuda.shares");
         T_ASSERT(shares >= 0 && shares <= 4000);
         T_ASSERT(s_used(accel, "cuda.device") <= 4000);
@@ -1022,6 +1098,7 @@ main(void)
     T_RUN(test_span_with_remainder);
     T_RUN(test_fragmentation_refused);
     T_RUN(test_whole_devices);
+    T_RUN(test_placeable_both);
     T_RUN(test_all_or_nothing);
     T_RUN(test_request_values);
     T_RUN(test_shares_per_device);

@@ -83,7 +83,8 @@ const bus_config_option_t agent_config_options[] = {
     {"accelerators.cuda_mode", BUS_CFG_ENUM, offsetof(agent_config_t, accel_cuda_mode),
      "device", 0, 0, "device|shares|both",
      "GPU slots: device (cuda.device, whole GPUs), shares (cuda.shares, fractions "
-     "under MPS limits) or both"},
+     "under MPS limits) or both (each GPU given either whole or as shares, never both "
+     "at once)"},
     {"accelerators.cuda_nvml_library", BUS_CFG_STRING,
      offsetof(agent_config_t, accel_cuda_nvml_library), AGENT_ACCEL_NVML_LIBRARY, 1,
      PATH_MAX - 1, NULL,

@@ -131,10 +131,21 @@ agent_heartbeat_send(agent_heartbeat_t *self)
     agent_accel_slot_state_t states[AGENT_HEARTBEAT_SLOTS_MAX - 2];
     size_t accel =
         agent_accel_slots(self->accel, states, sizeof states / sizeof states[0]);
-    for (size_t i = 0; i < accel && i < sizeof states / sizeof states[0]; i++)
+    if (accel > sizeof states / sizeof states[0])
+        accel = sizeof states / sizeof states[0];
+    //  What one kernel could be given now, per accelerator slot: the
+    //  scheduler's totals cannot see how the devices are split.
+    char placeable_text[sizeof states / sizeof states[0]][BUS_SLOTS_VALUE_MAX];
+    proto_kv_t placeable[sizeof states / sizeof states[0]];
+    for (size_t i = 0; i < accel; i++) {
         slots[count++] = (s_slot_t){.name = states[i].name,
                                     .unit = states[i].unit,
                                     .capacity = states[i].capacity};
+        bus_slots_format_value(states[i].unit,
+                               &(bus_slots_value_t){false, states[i].placeable},
+                               placeable_text[i]);
+        placeable[i] = (proto_kv_t){states[i].name, placeable_text[i]};
+    }
     size_t available = count;
     uint64_t kernels = 0;
     char names[AGENT_HEARTBEAT_SLOTS_MAX][AGENT_ACCEL_SLOT_NAME_MAX];
@@ -165,6 +176,8 @@ agent_heartbeat_send(agent_heartbeat_t *self)
     beat.occupied_slots_count = count;
     beat.kernel_count = kernels;
     beat.started_at = self->started_at;
+    beat.placeable_slots = accel ? placeable : NULL;
+    beat.placeable_slots_count = accel;
     bus_writer_t *writer = bus_writer_new();
     if (writer && proto_agent_heartbeat_write(&beat, writer) == 0)
         bus_node_publish(self->node, PROTO_AGENT_HEARTBEAT, bus_writer_data(writer),

@@ -230,6 +230,24 @@ s_resolve_slots(create_t *self, bus_error_t *err)
             break;
         }
     }
+    //  A whole-device slot (cuda.device) takes whole devices: a fraction
+    //  of one could never be given.
+    json_t *asked;
+    json_object_foreach(slots, name, asked)
+    {
+        bus_slots_value_t want;
+        if (!bus_slots_whole(name) ||
+            bus_slots_parse_value(BUS_SLOTS_COUNT, name, asked, &want, err) != BUS_OK ||
+            want.infinite || want.amount % BUS_SLOTS_COUNT_SCALE == 0)
+            continue;
+        bus_error_set(err, BUS_STATUS_INVALID,
+                      "%s is a number of whole devices, not %s (fractions of a device are"
+                      " asked as shares, e.g. cuda.shares)",
+                      name, json_string_value(asked));
+        json_decref(slots);
+        slots = NULL;
+        break;
+    }
     json_decref(limits);
     json_decref(labels);
     self->slots = slots;
@@ -360,6 +378,52 @@ s_ask_agents(create_t *self)
     s_send(self, PROTO_SCHEDULER_AGENTS, writer, &err, s_on_agents);
 }
 
+//  The amount of slot name in a slot map (JSON strings); 0 when absent or
+//  malformed, INT64_MAX when unlimited.
+static int64_t
+s_amount_of(json_t *map, const char *name)
+{
+    json_t *text = json_object_get(map, name);
+    bus_slots_value_t value;
+    bus_error_t ignored;
+    if (!text || bus_slots_parse_value(bus_slots_unit(name), name, text, &value,
+                                       &ignored) != BUS_OK)
+        return 0;
+    return value.infinite ? INT64_MAX : value.amount;
+}
+
+//  Whether an agent that offers both "<p>.device" and "<p>.shares" (the
+//  same devices, whole or as shares: accelerators.cuda_mode both) could
+//  ever give kernels each what slots asks of the two together.
+static bool
+s_pair_fits(json_t *capacity, json_t *slots, uint32_t kernels)
+{
+    static const char suffix[] = ".device";
+    const char *name;
+    json_t *value;
+    json_object_foreach(slots, name, value)
+    {
+        size_t length = strlen(name);
+        if (!bus_slots_whole(name) || length >= 64)
+            continue;
+        char shares[80];
+        snprintf(shares, sizeof shares, "%.*s.shares", (int) (length - strlen(suffix)),
+                 name);
+        int64_t devices = s_amount_of(capacity, name) / BUS_SLOTS_COUNT_SCALE;
+        int64_t offered = s_amount_of(capacity, shares);
+        int64_t device = s_amount_of(slots, name), share = s_amount_of(slots, shares);
+        if (devices <= 0 || offered <= 0 || offered == INT64_MAX || share == 0 ||
+            device == INT64_MAX || share == INT64_MAX || offered / devices == 0)
+            continue;
+        __int128 whole = (__int128) kernels *
+                         ((device + BUS_SLOTS_COUNT_SCALE - 1) / BUS_SLOTS_COUNT_SCALE);
+        __int128 asked = (__int128) kernels * share, per = offered / devices;
+        if (whole + (asked + per - 1) / per > devices)
+            return false;
+    }
+    return true;
+}
+
 //  Whether one agent's capacity (its available_slots) covers every slot
 //  asked for.
 static bool
@@ -385,15 +449,67 @@ s_agent_fits(json_t *agent, json_t *slots, uint32_t kernels)
                bus_slots_parse_value(unit, name, offered, &have, &ignored) == BUS_OK &&
                (have.infinite || have.amount / kernels >= want.amount);
     }
+    fits = fits && s_pair_fits(capacity, slots, kernels);
     json_decref(capacity);
     return fits;
 }
 
+//  The first slot asked for more of than any agent of agents has (for
+//  each of kernels), named with the most one has, into detail; false when
+//  every slot alone fits some agent.
+static bool
+s_slot_detail(json_t *agents, json_t *slots, uint32_t kernels, char *detail, size_t size)
+{
+    const char *name;
+    json_t *want_text;
+    json_object_foreach(slots, name, want_text)
+    {
+        bus_slots_unit_t unit = bus_slots_unit(name);
+        bus_slots_value_t want;
+        bus_error_t ignored;
+        if (bus_slots_parse_value(unit, name, want_text, &want, &ignored) != BUS_OK ||
+            want.amount == 0 || want.infinite)
+            continue;
+        int64_t most = -1;
+        size_t index;
+        json_t *agent;
+        json_array_foreach(agents, index, agent)
+        {
+            json_t *capacity = json_loads(
+                json_string_value(json_object_get(agent, "available_slots")), 0, NULL);
+            if (json_object_get(capacity, name)) {
+                int64_t have = s_amount_of(capacity, name);
+                have = have == INT64_MAX ? have : have / kernels;
+                most = have > most ? have : most;
+            }
+            json_decref(capacity);
+        }
+        if (most >= want.amount)
+            continue;
+        if (most < 0)
+            snprintf(detail, size, "%s: no agent of the resource group has it", name);
+        else {
+            char have[BUS_SLOTS_VALUE_MAX];
+            bus_slots_format_value(unit, &(bus_slots_value_t){false, most}, have);
+            snprintf(detail, size,
+                     "%s: asked %s%s, no agent of the resource group has more than %s",
+                     name, json_string_value(want_text), kernels > 1 ? " per kernel" : "",
+                     have);
+        }
+        return true;
+    }
+    return false;
+}
+
 //  Why no agent of the group could ever hold the session, into detail.
 static void
-s_no_agent_detail(create_t *self, size_t needed, char *detail, size_t size)
+s_no_agent_detail(
+    create_t *self, json_t *agents, size_t needed, char *detail, size_t size)
 {
     uint32_t cluster_size = (uint32_t) self->spec.cluster_size;
+    if (s_slot_detail(agents, self->slots, self->spec.multi_node ? 1 : cluster_size,
+                      detail, size))
+        return;
     char *asked = json_dumps(self->slots, JSON_COMPACT | JSON_SORT_KEYS);
     if (needed > 1 || cluster_size > 1)
         snprintf(detail, size,
@@ -427,14 +543,15 @@ s_on_agents(void *arg, const bus_reply_t *reply)
     json_array_foreach(agents, index, agent) able +=
         s_agent_fits(agent, self->slots, self->spec.multi_node ? 1 : cluster_size);
     bool fits = !json_is_array(agents) || json_array_size(agents) == 0 || able >= needed;
-    json_decref(agents);
     if (!fits) {
         char detail[512];
-        s_no_agent_detail(self, needed, detail, sizeof detail);
+        s_no_agent_detail(self, agents, needed, detail, sizeof detail);
+        json_decref(agents);
         gw_reply_problem(self->r, "invalid-api-params", detail);
         s_create_destroy(&self);
         return;
     }
+    json_decref(agents);
     bus_writer_t *writer = self->request; //  written by the resolve step
     bus_error_t err = {BUS_STATUS_INTERNAL, "the create request was not written"};
     self->request = NULL;

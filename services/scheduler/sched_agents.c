@@ -30,9 +30,11 @@ s_slots_text(const proto_agent_heartbeat_t *beat)
     char started[24];
     snprintf(started, sizeof started, "%" PRId64 "|", beat->started_at);
     zchunk_extend(text, started, strlen(started));
-    const proto_kv_t *maps[] = {beat->available_slots, beat->occupied_slots};
-    size_t counts[] = {beat->available_slots_count, beat->occupied_slots_count};
-    for (int m = 0; m < 2; m++) {
+    const proto_kv_t *maps[] = {beat->available_slots, beat->occupied_slots,
+                                beat->placeable_slots};
+    size_t counts[] = {beat->available_slots_count, beat->occupied_slots_count,
+                       beat->placeable_slots_count};
+    for (size_t m = 0; m < sizeof maps / sizeof maps[0]; m++) {
         for (size_t i = 0; i < counts[m]; i++) {
             const char *value = maps[m][i].value ? maps[m][i].value : "";
             zchunk_extend(text, maps[m][i].key, strlen(maps[m][i].key));
@@ -51,8 +53,9 @@ s_slots_text(const proto_agent_heartbeat_t *beat)
 //  cluster of a thousand agents beats a thousand times a second; what they
 //  say rarely changes) is only noted as heard, written with the others at
 //  the next check (sched_agents_expire); otherwise the agents row, and its
-//  slot maps into agent_capacity and agent_reported when they changed, in
-//  one transaction.
+//  slot maps into agent_capacity, agent_reported and agent_placeable when
+//  they changed, in one transaction. An agent_placeable an agent's refusal
+//  lowered (sched_kernels) stays until a heartbeat says something else.
 static void
 s_record(sched_agents_t *self, const proto_agent_heartbeat_t *beat)
 {

@@ -35,7 +35,7 @@ typedef void(sched_call_fn)(void *arg, sched_call_t *call, const bus_reply_t *re
 struct _sched_call_t {
     char session_id[SCHED_ID_MAX];
     char kernel_id[SCHED_ID_MAX];
-    char agent_id[SCHED_CALLS_AGENT_MAX]; //  kernel.list: the agent asked
+    char agent_id[SCHED_CALLS_AGENT_MAX]; //  the agent asked (kernel.list, kernel.create)
     char endpoint[SCHED_CALLS_ENDPOINT_MAX];
     int64_t agent_started;  //  the started_at of the agent process it went to
     bool list;              //  a kernel.list of the reconciliation

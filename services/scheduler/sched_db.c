@@ -343,6 +343,26 @@ const bus_db_migration_t sched_db_migrations[] = {
     //  kept for kernel.create: a pending session starts with what it asked.
     {"dotfiles a session writes into its kernels' homes",
      "ALTER TABLE sessions ADD COLUMN dotfiles TEXT;"},
+    //  What one kernel could be given of each accelerator slot now, as the
+    //  agent's per-device allocator last said (agent.heartbeat
+    //  placeable_slots; lowered when the agent refuses a kernel for want of
+    //  room, until its next heartbeat). And a session put back in the queue
+    //  (an agent refused its kernel for want of room) asks again for what it
+    //  asks: the reverse of sessions_moved's last statement.
+    {"what agents can place now, and sessions put back in the queue",
+     "CREATE TABLE agent_placeable ("
+     "  agent_id TEXT NOT NULL REFERENCES agents (id) ON DELETE CASCADE,"
+     "  slot TEXT NOT NULL,"
+     "  amount INTEGER NOT NULL,"
+     "  PRIMARY KEY (agent_id, slot)) WITHOUT ROWID;"
+     "CREATE TRIGGER sessions_requeued AFTER UPDATE OF status ON sessions"
+     " WHEN NEW.status = 'PENDING' AND OLD.status <> 'PENDING' BEGIN"
+     "  INSERT INTO scope_usage (kind, key, slot, amount)"
+     "   SELECT 'pending', NEW.access_key, r.slot, sum(r.amount)"
+     "   FROM kernel_requests r JOIN kernels k ON k.id = r.kernel_id"
+     "   WHERE k.session_id = NEW.id GROUP BY r.slot"
+     "   ON CONFLICT DO UPDATE SET amount = amount + excluded.amount;"
+     " END;"},
 };
 
 _Static_assert(sizeof sched_db_migrations / sizeof sched_db_migrations[0] ==

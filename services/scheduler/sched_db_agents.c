@@ -84,8 +84,30 @@ sched_db_agents_beat(bus_db_t *db, const proto_agent_heartbeat_t *beat, int64_t 
          s_write_slots(db, "agent_capacity", beat->agent_id, beat->available_slots,
                        beat->available_slots_count) &&
          s_write_slots(db, "agent_reported", beat->agent_id, beat->occupied_slots,
-                       beat->occupied_slots_count);
+                       beat->occupied_slots_count) &&
+         s_write_slots(db, "agent_placeable", beat->agent_id, beat->placeable_slots,
+                       beat->placeable_slots_count);
     return ok ? 0 : -1;
+}
+
+int
+sched_db_agents_refused(bus_db_t *db,
+                        const char *agent_id,
+                        const char *kernel_id,
+                        const char *slot)
+{
+    sqlite3_stmt *stmt = bus_db_stmt(
+        db, "INSERT INTO agent_placeable (agent_id, slot, amount)"
+            " SELECT ?1, slot, amount - 1 FROM kernel_requests"
+            " WHERE kernel_id = ?2 AND amount > 0 AND slot <> 'cpu' AND slot <> 'mem'"
+            " AND (?3 IS NULL OR slot = ?3)"
+            " ON CONFLICT DO UPDATE SET amount = min(amount, excluded.amount)");
+    if (!stmt)
+        return -1;
+    sched_db_bind_text(stmt, 1, agent_id);
+    sched_db_bind_text(stmt, 2, kernel_id);
+    sched_db_bind_text(stmt, 3, slot && *slot ? slot : NULL);
+    return sched_db_step(stmt) == BUS_OK ? 0 : -1;
 }
 
 void

@@ -22,6 +22,16 @@
 int
 sched_db_agents_beat(bus_db_t *db, const proto_agent_heartbeat_t *beat, int64_t now_us);
 
+//  agent_id refused kernel_id for want of room for slot (NULL or "": for
+//  any accelerator slot the kernel asks for): until its next heartbeat
+//  says otherwise, one kernel there can have less of each such slot than
+//  kernel_id asked (agent_placeable lowered). Inside the caller's
+//  transaction. 0 or -1.
+int sched_db_agents_refused(bus_db_t *db,
+                            const char *agent_id,
+                            const char *kernel_id,
+                            const char *slot);
+
 //  Notes that agent_id was heard at seen_us.
 void sched_db_agents_seen(bus_db_t *db, const char *agent_id, int64_t seen_us);
 

@@ -219,6 +219,59 @@ sched_db_kernels_status(bus_db_t *db,
 }
 
 int
+sched_db_kernels_requeue(bus_db_t *db,
+                         const char *kernel_id,
+                         const char *msg,
+                         int64_t now_us)
+{
+    sqlite3_stmt *stmt = bus_db_stmt(
+        db, "SELECT s.id, s.retries FROM kernels k JOIN sessions s ON s.id = k.session_id"
+            " WHERE k.id = ?1 AND s.cluster_size <= 1 AND k.status IN ('SCHEDULED',"
+            " 'PREPARING', 'BUILDING', 'PULLING')");
+    if (!stmt)
+        return BUS_STATUS_INTERNAL;
+    sched_db_bind_text(stmt, 1, kernel_id);
+    char session_id[SCHED_ID_MAX] = "";
+    int64_t retries = 0;
+    if (sqlite3_step(stmt) == SQLITE_ROW) {
+        sched_db_column_copy(stmt, 0, session_id, sizeof session_id);
+        retries = sqlite3_column_int64(stmt, 1);
+    }
+    sqlite3_reset(stmt);
+    if (!*session_id)
+        return BUS_STATUS_NOT_FOUND;
+    sched_verdict_t none;
+    memset(&none, 0, sizeof none);
+    char *data = sched_quota_status_data(&none, msg, (uint32_t) retries + 1, now_us);
+    static const char *const sql[] = {
+        "DELETE FROM allocations WHERE kernel_id = ?1",
+        "UPDATE kernels SET status = 'PENDING', agent_id = NULL, status_changed = ?2,"
+        " status_info = 'no-available-instances', container_id = NULL,"
+        " kernel_host = NULL WHERE id = ?1",
+        "UPDATE sessions SET status = 'PENDING', status_changed = ?2,"
+        " status_info = 'no-available-instances', status_data = ?3,"
+        " retries = retries + 1, tried_at = ?2"
+        " WHERE id = (SELECT session_id FROM kernels WHERE id = ?1)",
+    };
+    int rc = data ? BUS_OK : BUS_STATUS_INTERNAL;
+    for (size_t i = 0; rc == BUS_OK && i < sizeof sql / sizeof sql[0]; i++) {
+        stmt = bus_db_stmt(db, sql[i]);
+        if (!stmt) {
+            rc = BUS_STATUS_INTERNAL;
+            break;
+        }
+        sched_db_bind_text(stmt, 1, kernel_id);
+        if (i > 0)
+            sqlite3_bind_int64(stmt, 2, now_us);
+        if (i == 2)
+            sched_db_bind_text(stmt, 3, data);
+        rc = sched_db_step(stmt);
+    }
+    free(data);
+    return rc;
+}
+
+int
 sched_db_kernels_current(bus_db_t *db, const char *kernel_id)
 {
     sqlite3_stmt *stmt = bus_db_stmt(db, "SELECT status FROM kernels WHERE id = ?1");

@@ -63,6 +63,20 @@ int sched_db_kernels_move_from(bus_db_t *db,
                                sched_move_t *out,
                                bus_error_t *err);
 
+//  Puts kernel_id, being created (SCHED_KERNEL_CREATING) as the one kernel
+//  of its session, back in the queue with its session, because its agent
+//  refused it for want of room: both PENDING again, the kernel on no agent,
+//  its allocation rows deleted; the session's status_info
+//  no-available-instances and status_data.scheduler.msg msg, its try
+//  counted at now_us (so a pass's own reason replaces it only a retry
+//  later). Inside the caller's transaction. BUS_OK; BUS_STATUS_NOT_FOUND
+//  when it is no such kernel (of a cluster, or no longer being created),
+//  nothing changed then; INTERNAL.
+int sched_db_kernels_requeue(bus_db_t *db,
+                             const char *kernel_id,
+                             const char *msg,
+                             int64_t now_us);
+
 //  A kernel's status, or -1 when there is no such kernel.
 int sched_db_kernels_current(bus_db_t *db, const char *kernel_id);
 

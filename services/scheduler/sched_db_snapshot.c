@@ -182,7 +182,34 @@ sched_db_snapshot_parse_limits(const sched_db_snapshot_t *self,
     json_decref(limits);
 }
 
-//  The agents of the group with their capacity, then their occupancy.
+//  Each agent's accelerators offered both whole and as shares: a slot
+//  "<p>.device" and a slot "<p>.shares" it has capacity of.
+static void
+s_pairs(sched_db_snapshot_t *self)
+{
+    static const char device[] = ".device";
+    for (size_t d = 0; d < self->slot_count; d++) {
+        const char *name = self->slot_names[d];
+        size_t length = strlen(name);
+        if (length <= sizeof device - 1 ||
+            strcmp(name + length - (sizeof device - 1), device) != 0)
+            continue;
+        char shares_name[SCHED_SLOT_NAME_MAX + 8];
+        snprintf(shares_name, sizeof shares_name, "%.*s.shares",
+                 (int) (length - (sizeof device - 1)), name);
+        int shares = sched_db_snapshot_slot(self, shares_name);
+        for (size_t a = 0; shares >= 0 && a < self->agent_count; a++) {
+            sched_agent_t *agent = &self->agents[a];
+            if (agent->capacity.v[d] > 0 && agent->capacity.v[shares] > 0 &&
+                agent->pair_count < SCHED_PAIRS_MAX)
+                agent->pairs[agent->pair_count++] =
+                    (sched_pair_t){(uint8_t) d, (uint8_t) shares};
+        }
+    }
+}
+
+//  The agents of the group with their capacity, then their occupancy, what
+//  they can place and their paired slots.
 static int
 s_load_agents(sched_db_snapshot_t *self, bus_db_t *db)
 {
@@ -246,6 +273,31 @@ s_load_agents(sched_db_snapshot_t *self, bus_db_t *db)
             self->agents[cursor].occupied.v[slot] = sqlite3_column_int64(stmt, 2);
     }
     sqlite3_reset(stmt);
+    //  What one kernel can be given now where the agent said so.
+    stmt = bus_db_stmt(
+        db, "SELECT p.agent_id, p.slot, p.amount FROM agent_placeable p"
+            " JOIN agents a ON a.id = p.agent_id"
+            " WHERE a.status = 'ALIVE' AND a.schedulable = 1 AND a.scaling_group = ?1"
+            " AND a.architecture = ?2 ORDER BY p.agent_id");
+    if (!stmt)
+        return -1;
+    sqlite3_bind_text(stmt, 1, self->group, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 2, self->architecture, -1, SQLITE_STATIC);
+    cursor = 0;
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+        const char *id = s_text(stmt, 0);
+        while (cursor < self->agent_count && strcmp(self->agents[cursor].id, id) < 0)
+            cursor++;
+        if (cursor == self->agent_count || strcmp(self->agents[cursor].id, id) != 0)
+            continue;
+        int slot = s_slot(self, s_text(stmt, 1));
+        if (slot >= 0) {
+            self->agents[cursor].placeable.v[slot] = sqlite3_column_int64(stmt, 2);
+            self->agents[cursor].placeable_mask |= 1u << slot;
+        }
+    }
+    sqlite3_reset(stmt);
+    s_pairs(self);
     return 0;
 }
 

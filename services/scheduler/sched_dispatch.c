@@ -132,11 +132,38 @@ s_placed(sched_dispatch_t *self,
     return 0;
 }
 
+//  Appends to msg (size bytes) the slots short for p on the agent closest
+//  to fitting it: "cuda.shares: asked 0.6, free 0.5 on the best agent".
+static void
+s_explain(const sched_db_snapshot_t *snapshot,
+          const sched_pass_t *pass,
+          const sched_pending_t *p,
+          char *msg,
+          size_t size)
+{
+    sched_short_t shorts[SCHED_DISPATCH_SHORT_MAX];
+    size_t count = sched_pass_explain(pass, p, shorts, SCHED_DISPATCH_SHORT_MAX);
+    for (size_t i = 0; i < count; i++) {
+        const char *name = snapshot->slot_names[shorts[i].slot];
+        bus_slots_unit_t unit = bus_slots_unit(name);
+        if (unit == BUS_SLOTS_UNKNOWN)
+            unit = BUS_SLOTS_COUNT;
+        char asked[BUS_SLOTS_VALUE_MAX], free_text[BUS_SLOTS_VALUE_MAX];
+        bus_slots_format_value(unit, &(bus_slots_value_t){false, shorts[i].asked}, asked);
+        bus_slots_format_value(unit, &(bus_slots_value_t){false, shorts[i].free},
+                               free_text);
+        size_t used = strlen(msg);
+        snprintf(msg + used, size - used, "%s%s: asked %s, free %s on the best agent",
+                 i ? "; " : ": ", name, asked, free_text);
+    }
+}
+
 //  Records a failed try of a session left PENDING: retries, the
 //  head-of-line counter and status_data.scheduler.
 static void
 s_tried(sched_dispatch_t *self,
         const sched_db_snapshot_t *snapshot,
+        const sched_pass_t *pass,
         sched_quota_t *quota,
         const sched_pending_t *p,
         const sched_pending_extra_t *extra,
@@ -144,7 +171,7 @@ s_tried(sched_dispatch_t *self,
 {
     sched_verdict_t verdict;
     bool admitted = sched_quota_check(quota, p, &verdict);
-    char msg[320];
+    char msg[SCHED_DISPATCH_MSG_MAX];
     const char *info = "no-available-instances";
     if (p->outcome == SCHED_OUTCOME_QUOTA || !admitted) {
         info = "predicate-checks-failed";
@@ -153,10 +180,12 @@ s_tried(sched_dispatch_t *self,
     } else if (p->outcome == SCHED_OUTCOME_RESERVED)
         snprintf(msg, sizeof msg,
                  "The agents with room are held for a session that waited longer");
-    else
+    else {
         snprintf(msg, sizeof msg,
                  "No agent of resource group %s has room for the session now",
                  snapshot->group);
+        s_explain(snapshot, pass, p, msg, sizeof msg);
+    }
     char *data = sched_quota_status_data(&verdict, msg, extra->retries + 1, now_us);
     if (!sched_db_sessions_tried(self->db, p->session_id, extra->retries + 1, p->skipped,
                                  now_us, info, data))
@@ -221,7 +250,7 @@ s_group(sched_dispatch_t *self,
         sched_pending_t *p = &snapshot->pending[i];
         if (p->outcome != SCHED_OUTCOME_PLACED && p->outcome != SCHED_OUTCOME_NONE &&
             now_us - snapshot->extra[i].tried_at >= self->retry_us)
-            s_tried(self, snapshot, &quota, p, &snapshot->extra[i], now_us);
+            s_tried(self, snapshot, &pass, &quota, p, &snapshot->extra[i], now_us);
     }
     if (failed || bus_db_commit(self->db) != 0) {
         if (failed)

@@ -21,7 +21,9 @@
 
 #include "bus.h"
 
-#define SCHED_DISPATCH_WINDOW 2048 //  pending sessions a pass looks at per group
+#define SCHED_DISPATCH_WINDOW    2048 //  pending sessions a pass looks at per group
+#define SCHED_DISPATCH_SHORT_MAX 4    //  short slots a pending reason names
+#define SCHED_DISPATCH_MSG_MAX   512  //  a pending reason (status_data.scheduler.msg)
 
 //  A kernel the pass placed: the caller asks its agent to create it.
 typedef struct {

@@ -443,6 +443,95 @@ test_recount_repairs_the_aggregates(void)
     T_EQ_INT(fixed, 0);
 }
 
+//  A session asking one accelerator slot (and a little cpu and memory) in
+//  resource group gpu.
+static int
+s_submit_accel(const char *id, const char *slot, int64_t amount)
+{
+    char kernel[80];
+    snprintf(kernel, sizeof kernel, "k-%s", id);
+    sched_amount_t request[] = {{"cpu", 100}, {"mem", GIB / 4}, {"", amount}};
+    snprintf(request[2].slot, sizeof request[2].slot, "%s", slot);
+    sched_session_spec_t spec = {.session_id = id,
+                                 .kernel_id = kernel,
+                                 .name = id,
+                                 .access_key = "AK-GPU",
+                                 .user_uuid = "u-gpu",
+                                 .domain_name = "d",
+                                 .group_id = "p",
+                                 .scaling_group = "gpu",
+                                 .image = "local.backplane/library/busybox:latest",
+                                 .request = request,
+                                 .request_count = 3,
+                                 .priority = 10,
+                                 .cluster_size = 1};
+    bus_error_t err = {0};
+    s_now += 10;
+    int rc = sched_db_sessions_insert(s_db, &spec, s_now, &err);
+    if (rc != BUS_OK)
+        fprintf(stderr, "# submit %s: %s\n", id, err.detail);
+    return rc;
+}
+
+//  One GPU offered whole and as shares (cuda_mode both): taken whole, a
+//  shares session waits and its reason names cuda.shares; an agent's
+//  refusal for want of room puts a scheduled session back in the queue,
+//  and what the agent can place holds it there until a heartbeat says
+//  otherwise.
+static void
+test_gpu_offered_once(void)
+{
+    s_agent("g1", "gpu", 4000, 8 * GIB);
+    s_exec("INSERT INTO agent_capacity VALUES ('g1', 'cuda.device', 1000),"
+           " ('g1', 'cuda.shares', 1000)");
+    T_EQ_INT(s_submit_accel("w1", "cuda.device", 1000), BUS_OK);
+    s_pass();
+    T_EQ_STR(s_status("w1"), "SCHEDULED");
+    T_EQ_INT(s_submit_accel("h1", "cuda.shares", 500), BUS_OK);
+    s_pass();
+    T_EQ_STR(s_status("h1"), "PENDING");
+    T_CONTAINS(s_data("h1"), "no-available-instances");
+    T_CONTAINS(s_data("h1"), "cuda.shares: asked 0.5, free 0 on the best agent");
+    s_end("w1");
+    s_pass();
+    T_EQ_STR(s_status("h1"), "SCHEDULED");
+    T_EQ_INT(s_violations(), 0);
+    //  The agent refuses it (its devices were split otherwise than the
+    //  ledger says): back to PENDING, nothing held, the reason kept.
+    T_EQ_INT(bus_db_begin(s_db), 0);
+    T_EQ_INT(sched_db_agents_refused(s_db, "g1", "k-h1", "cuda.shares"), 0);
+    T_EQ_INT(
+        sched_db_kernels_requeue(
+            s_db, "k-h1", "Agent g1 had no room: cuda.shares " BUS_SLOTS_NO_FIT, s_now),
+        BUS_OK);
+    T_EQ_INT(bus_db_commit(s_db), 0);
+    T_EQ_STR(s_status("h1"), "PENDING");
+    T_CONTAINS(s_data("h1"), "Agent g1 had no room");
+    char text[64];
+    T_EQ_STR(s_column("SELECT status || coalesce(agent_id, '-') FROM kernels"
+                      " WHERE id = ?1",
+                      "k-h1", text, sizeof text),
+             "PENDING-");
+    T_EQ_STR(s_column("SELECT amount FROM agent_placeable WHERE slot = ?1", "cuda.shares",
+                      text, sizeof text),
+             "499");
+    T_EQ_INT(s_violations(), 0);
+    //  Once only: a kernel no longer being created is not put back again.
+    T_EQ_INT(sched_db_kernels_requeue(s_db, "k-h1", "again", s_now),
+             BUS_STATUS_NOT_FOUND);
+    //  The next pass does not send it there again on the same figures.
+    s_pass();
+    T_EQ_STR(s_status("h1"), "PENDING");
+    T_CONTAINS(s_data("h1"), "cuda.shares: asked 0.5, free 0.499 on the best agent");
+    //  A heartbeat that says otherwise (all of it free): placed.
+    s_exec("UPDATE agent_placeable SET amount = 1000 WHERE agent_id = 'g1'");
+    s_pass();
+    T_EQ_STR(s_status("h1"), "SCHEDULED");
+    T_EQ_INT(s_violations(), 0);
+    s_end("h1");
+    T_EQ_INT(s_violations(), 0);
+}
+
 int
 main(void)
 {
@@ -462,6 +551,7 @@ main(void)
     T_RUN(test_concurrency_read);
     T_RUN(test_pending_limits_at_submission);
     T_RUN(test_recount_repairs_the_aggregates);
+    T_RUN(test_gpu_offered_once);
     sched_dispatch_destroy(&s_dispatch);
     bus_db_destroy(&s_db);
     return T_DONE();

@@ -46,6 +46,53 @@ sched_kernels_destroy(sched_kernels_t **self_p)
 //  ---------------------------------------------------------------------------
 //  kernel.create
 
+//  The slot an agent's refusal for want of room names ("cuda.shares does
+//  not fit: ..."), into slot; "" when it names none.
+static void
+s_refused_slot(const char *why, char *slot, size_t size)
+{
+    const char *end = why ? strstr(why, " " BUS_SLOTS_NO_FIT) : NULL;
+    const char *start = end;
+    while (start && start > why && start[-1] != ' ' && start[-1] != ':')
+        start--;
+    size_t length = end ? (size_t) (end - start) : 0;
+    snprintf(slot, size, "%.*s", (int) (length < size ? length : 0), start ? start : "");
+}
+
+//  The agent refused the one kernel of a session for want of room (the
+//  scheduler's figures said it fit, the agent's devices did not: a
+//  heartbeat had not caught up yet): the session goes back in the queue
+//  rather than failing, and the agent is known to have less of that slot
+//  to give (agent_placeable lowered) until a heartbeat says something else
+//  (sched_agents writes only heartbeats that changed: a kernel started or
+//  ended there), so the next pass does not send it there again on the same
+//  figures, and does once they changed. False when the kernel is not one
+//  to put back (a cluster's: its siblings may run already; it is
+//  cancelled as before).
+static bool
+s_requeue(sched_kernels_t *self, const sched_call_t *call, const char *why)
+{
+    char agent_id[SCHED_CALLS_AGENT_MAX], slot[SCHED_SLOT_NAME_MAX];
+    snprintf(agent_id, sizeof agent_id, "%s", call->agent_id);
+    s_refused_slot(why, slot, sizeof slot);
+    char msg[512];
+    snprintf(msg, sizeof msg, "Agent %s had no room: %s", agent_id, why);
+    int64_t now = bus_clock_wall_us();
+    //  Lower what the agent can place before the kernel's request goes
+    //  with its allocation rows; nothing is lowered when the kernel is not
+    //  put back (the savepoint undoes it).
+    if (!*agent_id ||
+        sched_db_agents_refused(self->db, agent_id, call->kernel_id, slot) != 0 ||
+        sched_db_kernels_requeue(self->db, call->kernel_id, msg, now) != BUS_OK)
+        return false;
+    sched_lifecycle_emit(self->lifecycle, "session_enqueued", call->session_id, NULL,
+                         "no-available-instances", NULL);
+    bus_log_notice("kernel refused for want of room, session back in the queue"
+                   " session=%s kernel=%s agent=%s detail=\"%s\"",
+                   call->session_id, call->kernel_id, agent_id, why);
+    return true;
+}
+
 //  The agent's answer to kernel.create, recorded (inside the flush's
 //  transaction, under a savepoint of its own).
 static void
@@ -106,6 +153,9 @@ s_created(void *arg, sched_call_t *call, const bus_reply_t *reply)
             //  ends it with its result; cancelling would lose that.
             bus_log_info("kernel already ended on its agent session=%s kernel=%s",
                          call->session_id, call->kernel_id);
+        } else if (reply->status == BUS_STATUS_CONFLICT && why &&
+                   strstr(why, BUS_SLOTS_NO_FIT) && s_requeue(self, call, why)) {
+            //  Back in the queue (above).
         } else {
             //  Nothing runs: the kernel and its session are cancelled and
             //  the slots go back, with the agent's reason kept.
@@ -213,6 +263,8 @@ sched_kernels_create(sched_kernels_t *self, const sched_assignment_t *placed)
     bus_writer_t *writer = bus_writer_new();
     sched_call_t *call =
         sched_calls_prepare(self->calls, placed->session_id, placed->kernel_id);
+    if (call)
+        snprintf(call->agent_id, sizeof call->agent_id, "%s", placed->agent_id);
     bool sent = writer && call && *session.addr &&
                 proto_kernel_create_req_write(&req, writer) == 0 &&
                 sched_calls_send(self->calls, call, session.addr, PROTO_KERNEL_CREATE,

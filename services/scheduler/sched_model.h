@@ -67,6 +67,16 @@ typedef struct {
     uint32_t skip_passes;
 } sched_rules_t;
 
+#define SCHED_PAIRS_MAX (SCHED_SLOTS_MAX / 2)
+
+//  An accelerator an agent offers both as whole devices and as shares of
+//  them ("<p>.device" and "<p>.shares", accelerators.cuda_mode both), over
+//  the same devices: slot indexes of the two.
+typedef struct {
+    uint8_t device;
+    uint8_t shares;
+} sched_pair_t;
+
 //  An agent in the snapshot: ALIVE, schedulable, of the group.
 typedef struct {
     const char *id;       //  borrowed
@@ -74,6 +84,15 @@ typedef struct {
     sched_vec_t occupied; //  SUM of its allocation rows; the pass adds what it places
     uint32_t kernels;     //  kernels holding slots on it; the pass adds what it places
     bool reserved;        //  set by the pass: held for a session passed over too often
+    //  The most one kernel can be given of slot s now, where bit s of
+    //  placeable_mask is set (the agent's heartbeat placeable_slots: how its
+    //  devices are split, which totals do not show); no bound elsewhere.
+    sched_vec_t placeable;
+    uint32_t placeable_mask;
+    //  Its accelerators offered both ways: devices held whole hold no
+    //  shares, and a device with shares in use cannot be taken whole.
+    sched_pair_t pairs[SCHED_PAIRS_MAX];
+    uint8_t pair_count;
 } sched_agent_t;
 
 //  Who a session counts against: an index into the snapshot's owners

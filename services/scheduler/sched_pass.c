@@ -21,6 +21,7 @@
 typedef struct {
     uint8_t slot[SCHED_SLOTS_MAX]; //  requested slot indexes
     int64_t need[SCHED_SLOTS_MAX]; //  per agent, need[j] of slot[j]
+    int64_t each[SCHED_SLOTS_MAX]; //  per kernel, each[j] of slot[j]
     size_t n;
     uint32_t agents_needed; //  distinct agents: kernel_count when multi-node, else 1
     uint32_t per_agent;     //  kernels per agent: 1 when multi-node, else kernel_count
@@ -131,7 +132,56 @@ s_frac_less(s_frac_t a, s_frac_t b)
     return (__int128) a.num * b.den < (__int128) b.num * a.den;
 }
 
-//  Whether agent has need[j] free of every slot[j].
+static int64_t
+s_ceil_div(int64_t a, int64_t b)
+{
+    return a <= 0 ? 0 : a / b + (a % b != 0);
+}
+
+//  A pair's devices (n), shares per device (per), devices held whole (w)
+//  and shares in use (s) on agent; false when the capacities do not make
+//  whole devices (then the two slots are not tied).
+static bool
+s_pair_state(const sched_agent_t *agent,
+             const sched_pair_t *pair,
+             int64_t *n,
+             int64_t *per,
+             int64_t *w,
+             int64_t *s)
+{
+    int64_t devices = agent->capacity.v[pair->device];
+    int64_t shares = agent->capacity.v[pair->shares];
+    if (devices < BUS_SLOTS_COUNT_SCALE || devices % BUS_SLOTS_COUNT_SCALE || shares <= 0)
+        return false;
+    *n = devices / BUS_SLOTS_COUNT_SCALE;
+    *per = shares / *n;
+    if (*per <= 0)
+        return false;
+    *w = s_ceil_div(agent->occupied.v[pair->device], BUS_SLOTS_COUNT_SCALE);
+    *s = agent->occupied.v[pair->shares] < 0 ? 0 : agent->occupied.v[pair->shares];
+    return true;
+}
+
+//  Whether a pair's devices hold want_device more whole devices (in
+//  thousandths) and want_shares more shares: the devices held whole, those
+//  taken now and those the shares need at the least (packed) must not
+//  exceed the devices there are.
+static bool
+s_pair_fits(const sched_agent_t *agent,
+            const sched_pair_t *pair,
+            int64_t want_device,
+            int64_t want_shares)
+{
+    int64_t n, per, w, s;
+    if (!s_pair_state(agent, pair, &n, &per, &w, &s))
+        return true;
+    __int128 devices = (__int128) w + s_ceil_div(want_device, BUS_SLOTS_COUNT_SCALE);
+    __int128 shares = (__int128) s + want_shares;
+    return devices + (shares + per - 1) / per <= n;
+}
+
+//  Whether agent has need[j] free of every slot[j], its paired slots'
+//  devices hold them together, and no kernel asks more than it can place.
 static inline bool
 s_fits(const sched_agent_t *agent, const s_shape_t *shape)
 {
@@ -142,6 +192,20 @@ s_fits(const sched_agent_t *agent, const s_shape_t *shape)
         //  need > 0, so no room at all fits nothing; cap > occupied >= 0
         //  cannot overflow.
         if (capacity <= occupied || shape->need[j] > capacity - occupied)
+            return false;
+        if ((agent->placeable_mask & (1u << s)) && shape->each[j] > agent->placeable.v[s])
+            return false;
+    }
+    for (uint8_t i = 0; i < agent->pair_count; i++) {
+        const sched_pair_t *pair = &agent->pairs[i];
+        int64_t device = 0, shares = 0;
+        for (size_t j = 0; j < shape->n; j++) {
+            if (shape->slot[j] == pair->device)
+                device = shape->need[j];
+            else if (shape->slot[j] == pair->shares)
+                shares = shape->need[j];
+        }
+        if ((device || shares) && !s_pair_fits(agent, pair, device, shares))
             return false;
     }
     return true;
@@ -168,6 +232,7 @@ s_shape(s_shape_t *shape,
         if (r > INT64_MAX / (int64_t) shape->per_agent)
             shape->impossible = true;
         shape->slot[shape->n] = (uint8_t) s;
+        shape->each[shape->n] = r;
         shape->need[shape->n++] = shape->impossible ? r : r * shape->per_agent;
     }
 }
@@ -295,7 +360,7 @@ s_dominates(const s_shape_t *shape, const s_shape_t *miss)
         while (j < shape->n && shape->slot[j] < miss->slot[m])
             j++;
         if (j == shape->n || shape->slot[j] != miss->slot[m] ||
-            shape->need[j] < miss->need[m])
+            shape->need[j] < miss->need[m] || shape->each[j] < miss->each[m])
             return false;
     }
     return true;
@@ -637,4 +702,77 @@ sched_pass_fits(const sched_agent_t *agent,
     s_shape_t shape;
     s_shape(&shape, request, count, false, slot_count);
     return !shape.impossible && s_fits(agent, &shape);
+}
+
+//  What agent has free of slot s for one more kernel: its room, less what
+//  the other slot of a pair holds of the same devices, and no more than it
+//  can place now.
+static int64_t
+s_room(const sched_agent_t *agent, size_t s)
+{
+    int64_t capacity = agent->capacity.v[s];
+    int64_t occupied = agent->occupied.v[s] < 0 ? 0 : agent->occupied.v[s];
+    int64_t room = capacity > occupied ? capacity - occupied : 0;
+    for (uint8_t i = 0; i < agent->pair_count; i++) {
+        const sched_pair_t *pair = &agent->pairs[i];
+        int64_t n, per, w, held;
+        if ((pair->device != s && pair->shares != s) ||
+            !s_pair_state(agent, pair, &n, &per, &w, &held))
+            continue;
+        __int128 tied = pair->device == s ? ((__int128) n - w - s_ceil_div(held, per)) *
+                                                BUS_SLOTS_COUNT_SCALE
+                                          : ((__int128) n - w) * per - held;
+        if (tied < room)
+            room = tied < 0 ? 0 : (int64_t) tied;
+    }
+    if ((agent->placeable_mask & (1u << s)) && agent->placeable.v[s] < room)
+        room = agent->placeable.v[s] < 0 ? 0 : agent->placeable.v[s];
+    return room;
+}
+
+size_t
+sched_pass_explain(const sched_pass_t *pass,
+                   const sched_pending_t *p,
+                   sched_short_t *out,
+                   size_t max)
+{
+    assert(pass && p && (out || max == 0));
+    s_shape_t shape;
+    s_shape(&shape, &p->request, p->kernel_count, p->multi_node, pass->slot_count);
+    if (shape.impossible || shape.n == 0)
+        return 0;
+    int64_t best = -1;
+    size_t best_short = 0;
+    double best_gap = 0;
+    for (size_t a = 0; a < pass->agent_count; a++) {
+        const sched_agent_t *agent = &pass->agents[a];
+        size_t short_count = 0;
+        double gap = 0;
+        for (size_t j = 0; j < shape.n; j++) {
+            size_t s = shape.slot[j];
+            int64_t room = s_room(agent, s);
+            if (shape.need[j] > room) {
+                short_count++;
+                gap += agent->capacity.v[s] > 0 ? (double) (shape.need[j] - room) /
+                                                      (double) agent->capacity.v[s]
+                                                : 1e9;
+            }
+        }
+        if (best < 0 || short_count < best_short ||
+            (short_count == best_short && gap < best_gap)) {
+            best = (int64_t) a;
+            best_short = short_count;
+            best_gap = gap;
+        }
+    }
+    if (best < 0 || best_short == 0)
+        return 0;
+    const sched_agent_t *agent = &pass->agents[best];
+    size_t count = 0;
+    for (size_t j = 0; j < shape.n && count < max; j++) {
+        int64_t room = s_room(agent, shape.slot[j]);
+        if (shape.need[j] > room)
+            out[count++] = (sched_short_t){shape.slot[j], shape.need[j], room};
+    }
+    return count;
 }

@@ -35,7 +35,26 @@
     (request > 0), capacity - occupied >= request, exactly, in integers.
     A slot the agent lacks (capacity 0) fits only a zero request; when
     occupied exceeds capacity (the agent shrank) nothing more fits that
-    slot. Slots a session does not request are never looked at.
+    slot. Slots a session does not request are never looked at. Two more
+    rules for accelerators, both about how an agent's devices are split:
+      - Where the agent offers the same devices both whole and as shares
+        (a pair, "<p>.device" and "<p>.shares", both with capacity; per
+        device shares = capacity(shares) / devices): a device is given
+        either whole or as shares, never both, so the devices held whole
+        (W, what occupies the device slot), plus those taken now, plus the
+        fewest devices the shares in use and asked for can be packed in,
+        ceil((S + asked) / per device), must not exceed the devices there
+        are. A device held whole takes all its shares away and shares in
+        use keep at least ceil(S / per device) devices from being taken
+        whole.
+      - Where the agent said what one kernel can be given of a slot now
+        (placeable: its heartbeat, from the per-device allocator; lowered
+        when it refused a kernel for want of room), no kernel asks more.
+        Fragmentation (two devices half used hold no 0.6 share, two
+        devices with a share each hold no whole device) is seen there, as
+        the totals cannot show it. The figure is the agent's last word
+        and trails what a pass placed since: an agent that then refuses a
+        kernel sends its session back to the queue (sched_kernels).
 
     Selectors, among the agents that fit and are not reserved:
       - CONCENTRATED (pack): the one left fullest after placement;
@@ -118,6 +137,25 @@ typedef struct {
 //  *rr_cursor. If its scratch memory cannot be allocated it changes
 //  nothing, leaves every outcome NONE and returns 0.
 size_t sched_pass_run(sched_pass_t *pass);
+
+//  A slot short on the agent closest to fitting a session.
+typedef struct {
+    size_t slot;   //  index into the vectors
+    int64_t asked; //  what the session needs of it on one agent
+    int64_t free;  //  what that agent has for it now (pairs and placeable counted)
+} sched_short_t;
+
+//  Why p (left PENDING by the pass) fits no agent, for its reason: the
+//  slots short on the agent with the fewest short slots (ties: the
+//  smallest shortfall relative to capacity, then the lowest index), at
+//  most max into out. Returns how many; 0 when there is no agent, or one
+//  has room for it (it waits for something else: a reservation, the other
+//  agents of a multi-node cluster), or its request cannot be placed at
+//  all. Reads the agents as the pass left them.
+size_t sched_pass_explain(const sched_pass_t *pass,
+                          const sched_pending_t *p,
+                          sched_short_t *out,
+                          size_t max);
 
 //  Whether count kernels of request fit together on agent now, by the
 //  pass's fitting rule (reservations aside): what /resource/check-presets

@@ -145,6 +145,179 @@ s_order_fixture(sched_agent_t *agent, sched_pending_t *pending)
     s_pending(&pending[3], "b", 10, 1000, 0);
 }
 
+//  Accelerator slots for the tests below: whole devices and shares of the
+//  same devices, as an agent in cuda_mode both offers them.
+enum { DEV = GPU, SHR = SLOTS, ACCEL_SLOTS };
+
+//  An agent of devices GPUs offered both ways, per_device shares each.
+static void
+s_both(sched_agent_t *agent, const char *id, int64_t devices, int64_t per_device)
+{
+    s_agent(agent, id, 8000, 8 * GIB);
+    agent->capacity.v[DEV] = devices * 1000;
+    agent->capacity.v[SHR] = devices * per_device;
+    agent->pairs[0] = (sched_pair_t){DEV, SHR};
+    agent->pair_count = 1;
+}
+
+static size_t
+s_run_accel(sched_agent_t *agents,
+            size_t agent_count,
+            sched_pending_t *pending,
+            size_t pending_count)
+{
+    sched_pass_t pass = s_pass(&s_rules, agents, agent_count, pending, pending_count);
+    pass.slot_count = ACCEL_SLOTS;
+    return sched_pass_run(&pass);
+}
+
+//  What explain says of p: its first short slot, asked and free.
+static size_t
+s_explain(sched_agent_t *agents,
+          size_t agent_count,
+          const sched_pending_t *p,
+          sched_short_t *first)
+{
+    sched_pass_t pass = s_pass(&s_rules, agents, agent_count, NULL, 0);
+    pass.slot_count = ACCEL_SLOTS;
+    sched_short_t shorts[4];
+    size_t count = sched_pass_explain(&pass, p, shorts, 4);
+    if (count)
+        *first = shorts[0];
+    return count;
+}
+
+//  D3: one GPU offered whole and as shares. Taken whole, it has no shares
+//  to give (the agent would refuse them); the shares session waits, says
+//  which slot is short, and runs once the device is given back.
+static void
+test_pair_whole_blocks_shares(void)
+{
+    sched_agent_t agents[1];
+    s_both(&agents[0], "a", 1, 1000);
+    sched_pending_t pending[2];
+    s_pending(&pending[0], "whole", 1, 1000, GIB);
+    pending[0].request.v[DEV] = 1000;
+    s_pending(&pending[1], "half", 2, 1000, GIB);
+    pending[1].request.v[SHR] = 500;
+    T_EQ_INT(s_run_accel(agents, 1, pending, 2), 1);
+    T_EQ_INT(pending[0].outcome, SCHED_OUTCOME_PLACED);
+    T_EQ_INT(pending[1].outcome, SCHED_OUTCOME_NO_ROOM);
+    sched_short_t first = {0};
+    T_EQ_INT(s_explain(agents, 1, &pending[1], &first), 1);
+    T_EQ_INT(first.slot, SHR);
+    T_EQ_INT(first.asked, 500);
+    T_EQ_INT(first.free, 0);
+    //  The whole device ends: the shares fit.
+    agents[0].occupied.v[DEV] = 0;
+    agents[0].occupied.v[CPU] = agents[0].occupied.v[MEM] = 0;
+    T_EQ_INT(s_run_accel(agents, 1, &pending[1], 1), 1);
+    T_EQ_INT(pending[1].outcome, SCHED_OUTCOME_PLACED);
+    //  Now half of it is shares: it cannot be taken whole, and explain
+    //  says no device is free.
+    s_pending(&pending[0], "whole-again", 3, 1000, GIB);
+    pending[0].request.v[DEV] = 1000;
+    T_EQ_INT(s_run_accel(agents, 1, pending, 1), 0);
+    T_EQ_INT(s_explain(agents, 1, &pending[0], &first), 1);
+    T_EQ_INT(first.slot, DEV);
+    T_EQ_INT(first.free, 0);
+    //  The other half still fits as shares, one thousandth more does not.
+    s_pending(&pending[0], "rest", 4, 0, 0);
+    pending[0].request.v[SHR] = 501;
+    T_EQ_INT(s_run_accel(agents, 1, pending, 1), 0);
+    pending[0].request.v[SHR] = 500;
+    T_EQ_INT(s_run_accel(agents, 1, pending, 1), 1);
+}
+
+//  Shares in use keep ceil(shares / per device) devices from being taken
+//  whole; whole devices keep all their shares; a kernel asking both packs
+//  them together. Two shares per device here.
+static void
+test_pair_arithmetic(void)
+{
+    sched_agent_t agent;
+    s_both(&agent, "a", 2, 2000);
+    sched_vec_t request = {{0}};
+    //  1.2 shares in use: one device holds them, one is free.
+    agent.occupied.v[SHR] = 1200;
+    request.v[DEV] = 1000;
+    T_ASSERT(sched_pass_fits(&agent, &request, 1, ACCEL_SLOTS));
+    request.v[DEV] = 2000;
+    T_ASSERT(!sched_pass_fits(&agent, &request, 1, ACCEL_SLOTS));
+    //  2.5 shares in use: both devices touched, none whole.
+    agent.occupied.v[SHR] = 2500;
+    request.v[DEV] = 1000;
+    T_ASSERT(!sched_pass_fits(&agent, &request, 1, ACCEL_SLOTS));
+    //  One device whole: the other's two shares are all there is.
+    agent.occupied.v[SHR] = 0;
+    agent.occupied.v[DEV] = 1000;
+    request.v[DEV] = 0;
+    request.v[SHR] = 2000;
+    T_ASSERT(sched_pass_fits(&agent, &request, 1, ACCEL_SLOTS));
+    request.v[SHR] = 2001;
+    T_ASSERT(!sched_pass_fits(&agent, &request, 1, ACCEL_SLOTS));
+    //  Both in one kernel on an empty agent: a device and a device's worth
+    //  of shares fit; a device and a little more do not.
+    agent.occupied.v[DEV] = 0;
+    request.v[DEV] = 1000;
+    request.v[SHR] = 2000;
+    T_ASSERT(sched_pass_fits(&agent, &request, 1, ACCEL_SLOTS));
+    request.v[SHR] = 2001;
+    T_ASSERT(!sched_pass_fits(&agent, &request, 1, ACCEL_SLOTS));
+    //  Two kernels of a single-node cluster, 1.5 shares each: 3 shares
+    //  pack into two devices; with one more each, not.
+    request.v[DEV] = 0;
+    request.v[SHR] = 1500;
+    T_ASSERT(sched_pass_fits(&agent, &request, 2, ACCEL_SLOTS));
+    request.v[SHR] = 2001;
+    T_ASSERT(!sched_pass_fits(&agent, &request, 2, ACCEL_SLOTS));
+    //  Without the pair the totals alone decide (an agent in one mode).
+    agent.pair_count = 0;
+    agent.occupied.v[SHR] = 2500;
+    request.v[SHR] = 0;
+    request.v[DEV] = 1000;
+    T_ASSERT(sched_pass_fits(&agent, &request, 1, ACCEL_SLOTS));
+}
+
+//  What an agent said it can place bounds each kernel (fragmentation the
+//  totals hide); a slot it said nothing of is unbounded.
+static void
+test_placeable_bound(void)
+{
+    sched_agent_t agents[2];
+    s_agent(&agents[0], "a", 8000, 8 * GIB);
+    agents[0].capacity.v[SHR] = 2000;
+    agents[0].occupied.v[SHR] = 1000; //  0.5 free on each of two devices
+    agents[0].placeable.v[SHR] = 500;
+    agents[0].placeable_mask = 1u << SHR;
+    sched_pending_t pending[2];
+    s_pending(&pending[0], "big", 1, 0, 0);
+    pending[0].request.v[SHR] = 600;
+    s_pending(&pending[1], "small", 2, 0, 0);
+    pending[1].request.v[SHR] = 500;
+    T_EQ_INT(s_run_accel(agents, 1, pending, 2), 1);
+    T_EQ_INT(pending[0].outcome, SCHED_OUTCOME_NO_ROOM);
+    T_EQ_INT(pending[1].outcome, SCHED_OUTCOME_PLACED);
+    sched_short_t first = {0};
+    T_EQ_INT(s_explain(agents, 1, &pending[0], &first), 1);
+    T_EQ_INT(first.slot, SHR);
+    T_EQ_INT(first.asked, 600);
+    T_EQ_INT(first.free, 500);
+    //  The best agent is the one closest: a second with 0.55 placeable.
+    s_agent(&agents[1], "b", 8000, 8 * GIB);
+    agents[1].capacity.v[SHR] = 2000;
+    agents[1].occupied.v[SHR] = 1450;
+    T_EQ_INT(s_explain(agents, 2, &pending[0], &first), 1);
+    T_EQ_INT(first.free, 550);
+    //  Unbounded: the totals decide; and an agent with room explains nothing.
+    agents[0].placeable_mask = 0;
+    agents[0].occupied.v[SHR] = 1000;
+    T_EQ_INT(s_explain(agents, 2, &pending[0], &first), 0);
+    T_EQ_INT(s_run_accel(agents, 2, pending, 1), 1);
+    //  No agent at all: nothing to explain.
+    T_EQ_INT(s_explain(agents, 0, &pending[0], &first), 0);
+}
+
 static void
 test_fifo(void)
 {
@@ -888,6 +1061,9 @@ int
 main(void)
 {
     T_RUN(test_fits_edges);
+    T_RUN(test_pair_whole_blocks_shares);
+    T_RUN(test_pair_arithmetic);
+    T_RUN(test_placeable_bound);
     T_RUN(test_fifo);
     T_RUN(test_lifo);
     T_RUN(test_priority_aging);
