@@ -280,7 +280,7 @@ static void
 test_start(void)
 {
     const char *sets[] = {"sessions.pass_ms=200", NULL};
-    T_ASSERT(client_platform_start_with(&s_p, "gpu", false, sets) == 0);
+    T_ASSERT(client_platform_start_with(&s_p, "gpu", true, sets) == 0);
     char command[4096];
     snprintf(command, sizeof command,
              "mkdir -p %s/images && if [ -f build/images/gpu-probe/index.json ]; then"
