@@ -103,7 +103,8 @@ $(GPU_PROBE): test/gpu/gpu_probe.c
 # from a plain build whatever SANITIZE says.
 .PHONY: gpu-bundle
 gpu-bundle: deps
-	$(Q)$(MAKE) --no-print-directory SANITIZE= BUILD=build all build/test/gpu_test image-gpu-probe
+	$(Q)$(MAKE) --no-print-directory SANITIZE= BUILD=build all build/test/gpu_test \
+	    build/test/agent_accel_cuda_test image-gpu-probe
 	$(Q)test/gpu/bundle build/gpu-bundle
 
 # The fake driver's libcuda (test/fake-driver): a plain build, since a plain probe

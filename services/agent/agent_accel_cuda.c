@@ -74,6 +74,9 @@ typedef struct {
     nvml_return_t (*driver)(char *, unsigned int);
     nvml_return_t (*utilization)(nvml_device_t, nvml_utilization_t *);
     nvml_return_t (*processes)(nvml_device_t, unsigned int *, nvml_process_t *);
+    //  MPS clients (Volta and later): listed apart from the compute processes,
+    //  and they are what kernels holding a fraction run.
+    nvml_return_t (*mps_processes)(nvml_device_t, unsigned int *, nvml_process_t *);
     nvml_return_t (*samples)(nvml_device_t,
                              nvml_sample_t *,
                              unsigned int *,
@@ -219,6 +222,7 @@ s_open(const char *library)
     S_SYMBOL(handle, "nvmlSystemGetDriverVersion", nvml->driver);
     S_SYMBOL(handle, "nvmlDeviceGetUtilizationRates", nvml->utilization);
     S_SYMBOL(handle, "nvmlDeviceGetComputeRunningProcesses_v3", nvml->processes);
+    S_SYMBOL(handle, "nvmlDeviceGetMPSComputeRunningProcesses_v3", nvml->mps_processes);
     S_SYMBOL(handle, "nvmlDeviceGetProcessUtilization", nvml->samples);
     nvml_return_t rc = nvml->init();
     if (rc != NVML_SUCCESS_) {
@@ -404,14 +408,29 @@ agent_accel_cuda_processes(const agent_accel_plugin_t *plugin,
         for (unsigned int j = 0; j < samples; j++)
             if (cuda->samples[j].timestamp > cuda->seen[i])
                 cuda->seen[i] = cuda->samples[j].timestamp;
-        for (unsigned int j = 0; j < count && filled < max; j++) {
-            unsigned long long bytes = cuda->infos[j].used_memory;
-            out[filled++] = (agent_accel_gpu_process_t){
-                .pid = cuda->infos[j].pid,
-                .device = (uint8_t) i,
-                .mem_bytes = bytes == NVML_VALUE_NOT_AVAILABLE_ ? 0 : bytes,
-                .sm_util_pct = s_sm(cuda, samples, cuda->infos[j].pid),
-            };
+        size_t first = filled; //  this device's, for the MPS list's duplicates
+        for (int list = 0; list < 2; list++) {
+            if (list == 1) {
+                count = AGENT_ACCEL_PROCESSES_MAX;
+                if (!cuda->nvml.mps_processes ||
+                    cuda->nvml.mps_processes(cuda->handles[i], &count, cuda->infos) !=
+                        NVML_SUCCESS_)
+                    break;
+            }
+            for (unsigned int j = 0; j < count && filled < max; j++) {
+                bool listed = false;
+                for (size_t k = first; k < filled && list == 1; k++)
+                    listed = listed || out[k].pid == cuda->infos[j].pid;
+                if (listed)
+                    continue;
+                unsigned long long bytes = cuda->infos[j].used_memory;
+                out[filled++] = (agent_accel_gpu_process_t){
+                    .pid = cuda->infos[j].pid,
+                    .device = (uint8_t) i,
+                    .mem_bytes = bytes == NVML_VALUE_NOT_AVAILABLE_ ? 0 : bytes,
+                    .sm_util_pct = s_sm(cuda, samples, cuda->infos[j].pid),
+                };
+            }
         }
     }
     return filled;
