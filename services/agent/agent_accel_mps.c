@@ -214,12 +214,20 @@ s_start(agent_accel_mps_t *self, s_gpu_t *gpu, bus_error_t *err)
     s_path(self, gpu->index, "pipe", pipe, sizeof pipe);
     s_path(self, gpu->index, "log", log, sizeof log);
     s_shm_dir(self, gpu->index, shm, sizeof shm);
+    //  The MPS server runs as its clients' user (the kernels' uid 1000) and
+    //  makes its sockets and log in these: theirs, under directories anyone
+    //  may pass through (a root-only state directory stopped every server
+    //  at its start on a real GPU).
+    char index_dir[PATH_MAX];
+    s_path(self, gpu->index, "", index_dir, sizeof index_dir);
     if (zsys_dir_create("%s", pipe) != 0 || zsys_dir_create("%s", log) != 0 ||
+        chmod(self->state_dir, 0755) != 0 || chmod(index_dir, 0755) != 0 ||
+        chown(pipe, AGENT_KERNEL_UID, AGENT_KERNEL_GID) != 0 || chmod(pipe, 0755) != 0 ||
+        chown(log, AGENT_KERNEL_UID, AGENT_KERNEL_GID) != 0 || chmod(log, 0755) != 0 ||
         (mkdir(shm, 01777) != 0 && errno != EEXIST) || chmod(shm, 01777) != 0)
         return bus_error_set(err, BUS_STATUS_UNAVAILABLE,
                              "MPS: cannot make the directories of GPU %u: %s", gpu->index,
                              strerror(errno));
-    chmod(pipe, 0755);
     snprintf(socket_path, sizeof socket_path, "%s/control", pipe);
     unlink(socket_path); //  a dead daemon's, which would fool the wait below
 

@@ -20,9 +20,11 @@
 
     The daemon is nvidia-cuda-mps-control -f (in the foreground, so it is
     the agent's child, in a session of its own with its MPS server),
-    CUDA_VISIBLE_DEVICES its GPU's UUID, its pipe and log directories under
-    <state_dir>/<index>/, umask 0 so that the kernels' user (uid 1000)
-    reaches the sockets a root daemon makes. Its pid is kept in
+    CUDA_VISIBLE_DEVICES its GPU's UUID, its pipe and log directories
+    <state_dir>/<index>/{pipe,log} owned by the kernels' user (uid 1000, as
+    whom the control daemon starts the MPS server, which makes its sockets
+    and log there; state_dir must be passable by that user), umask 0 so
+    that user reaches the sockets the root daemon makes. Its pid is kept in
     <state_dir>/<index>/pid: daemons outlive an agent restart as kernels
     do (their clients keep running), and the restarted agent adopts the
     daemon of each GPU an adopted kernel holds (agent_accel_mps_acquire

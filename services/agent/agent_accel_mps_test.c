@@ -105,6 +105,14 @@ test_one_daemon_per_gpu(void)
     T_EQ_STR(binds.pipe_dir, want);
     snprintf(want, sizeof want, "%s/backplane-mps-a-0", s_shm);
     T_EQ_STR(binds.shm_dir, want);
+    //  The MPS server, which runs as the kernels' user, writes in both.
+    struct stat st;
+    T_EQ_INT(stat(binds.pipe_dir, &st), 0);
+    T_EQ_INT(st.st_uid, 1000);
+    snprintf(want, sizeof want, "%s/0/log", s_state);
+    T_EQ_INT(stat(want, &st), 0);
+    T_EQ_INT(st.st_uid, 1000);
+    snprintf(want, sizeof want, "%s/backplane-mps-a-0", s_shm);
     char *visible = s_read("%s/0/log/visible", s_state);
     T_EQ_STR(visible, "GPU-aaaa\n");
     free(visible);

@@ -260,6 +260,7 @@ void agent_kernel_watch_stop(agent_kernels_t *self);
 //  agent_kernel_gpu.c: the driver's files and MPS for kernels holding GPUs
 
 #define AGENT_KERNEL_GPU_SHM_ROOT "/dev/shm" //  where MPS daemons' /dev/shm dirs go
+#define AGENT_KERNEL_GPU_MPS_ROOT "/run/backplane/mps" //  their pipe, log and pid dirs
 
 //  Finds the driver and makes the MPS supervisor when the cuda plugin
 //  offers GPUs (before the recovery, which adopts daemons).

@@ -61,7 +61,9 @@ agent_kernel_gpu_start(agent_kernels_t *self)
                         " limited by variables alone (not enforced)");
         return;
     }
-    char *dir = zsys_sprintf("%s/mps", self->config->node.state_dir);
+    //  Not in the state directory, which may be root's alone: the MPS server
+    //  runs as the kernels' user and must reach its pipe and log directories.
+    char *dir = zsys_sprintf(AGENT_KERNEL_GPU_MPS_ROOT "/%s", bus_node_name(self->node));
     self->mps = dir ? agent_accel_mps_new(control, dir, AGENT_KERNEL_GPU_SHM_ROOT,
                                           bus_node_name(self->node))
                     : NULL;

@@ -438,12 +438,13 @@ test_halves_are_limited(void)
     }
 }
 
-//  A kernel's GPU memory shows in its live figures.
+//  A kernel's GPU memory shows in its live figures: the process of a
+//  session holding the GPU whole, or an MPS client of a half.
 static void
-test_stats(void)
+s_stats(const char *name)
 {
     char out[1024];
-    T_EQ_INT(s_run("gpu-half-a",
+    T_EQ_INT(s_run(name,
                    "(gpu-probe --alloc 2048 --hold 20 >/dev/null 2>&1 &) ; echo started",
                    out, sizeof out),
              200);
@@ -454,7 +455,7 @@ test_stats(void)
         int pid = s_fake ? s_pid_of("gpu-probe --alloc 2048 --hold") : 0;
         if (pid > 0 && s_fake_nvml_proc(pid) != 0)
             break;
-        json_t *rows = s_rows("gpu-half-a", "containers { live_stat }");
+        json_t *rows = s_rows(name, "containers { live_stat }");
         json_t *items = json_object_get(
             json_object_get(json_object_get(rows, "data"), "compute_session_list"),
             "items");
@@ -476,6 +477,18 @@ test_stats(void)
         printf("# live_stat: %s\n", text);
     s_free(&text);
     T_ASSERT(seen);
+}
+
+static void
+test_stats_whole(void)
+{
+    s_stats("gpu-whole");
+}
+
+static void
+test_stats_half(void)
+{
+    s_stats("gpu-half-a");
 }
 
 static void
@@ -519,10 +532,11 @@ main(void)
     }
     T_RUN(test_start);
     T_RUN(test_whole_gpu_runs_cuda);
+    T_RUN(test_stats_whole);
     T_RUN(test_fraction_of_device_refused);
     T_RUN(test_half_waits_for_whole);
     T_RUN(test_halves_are_limited);
-    T_RUN(test_stats);
+    T_RUN(test_stats_half);
     T_RUN(test_end);
     client_platform_end(&s_p, t_failures > 0);
     return T_DONE();
