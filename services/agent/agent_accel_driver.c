@@ -277,15 +277,41 @@ s_find_libraries(agent_accel_driver_t *self)
     return true;
 }
 
+//  True when path is an ELF file, not a script.
+static bool
+s_is_elf(const char *path)
+{
+    char magic[4] = "";
+    FILE *file = fopen(path, "rb");
+    bool elf = file && fread(magic, 1, sizeof magic, file) == sizeof magic &&
+               memcmp(magic, "\177ELF", 4) == 0;
+    if (file)
+        fclose(file);
+    return elf;
+}
+
+//  Each binary: the first executable ELF file in the directories, else the
+//  first executable. A wrapper script that looks for "the real" binary in
+//  PATH (a machine with a GPU had /usr/bin/nvidia-smi so, before the
+//  driver's own in /usr/local/nvidia/bin) finds nothing in a container.
 static void
 s_find_binaries(agent_accel_driver_t *self)
 {
     for (size_t b = 0; s_binaries[b]; b++) {
-        char host[PATH_MAX], kernel[PATH_MAX];
+        char host[PATH_MAX], kernel[PATH_MAX], first[PATH_MAX] = "";
         bool found = false;
-        for (size_t d = 0; !found && s_bin_dirs[d]; d++)
-            found = s_file_in(self, s_bin_dirs[d], s_binaries[b], host, sizeof host) &&
-                    access(host, X_OK) == 0;
+        for (size_t d = 0; !found && s_bin_dirs[d]; d++) {
+            if (!s_file_in(self, s_bin_dirs[d], s_binaries[b], host, sizeof host) ||
+                access(host, X_OK) != 0)
+                continue;
+            if (!*first)
+                snprintf(first, sizeof first, "%s", host);
+            found = s_is_elf(host);
+        }
+        if (!found && *first) {
+            snprintf(host, sizeof host, "%s", first);
+            found = true;
+        }
         if (!found) {
             bus_log_info("cuda: driver binary absent name=%s", s_binaries[b]);
             continue;

@@ -59,7 +59,9 @@ s_make_tree(void)
     s_write("opt/nvidia/lib/libnvidia-gpucomp.so.580.1.2", "stub", 0755);
     //  A copy of another version, earlier in no search order but there.
     s_write("usr/lib/x86_64-linux-gnu/libcuda.so.470.9", "stale", 0755);
-    s_write("usr/bin/nvidia-smi", "#!/bin/sh\necho fake nvidia-smi\n", 0755);
+    //  A wrapper script first in the search order, the driver's ELF later.
+    s_write("usr/bin/nvidia-smi", "#!/bin/sh\nexec nvidia-smi.real \"$@\"\n", 0755);
+    s_write("usr/local/nvidia/bin/nvidia-smi", "\177ELF stub", 0755);
     s_write("usr/bin/nvidia-cuda-mps-control", "#!/bin/sh\n", 0755);
     s_write("usr/bin/nvidia-debugdump", "not executable", 0644);
 }
@@ -99,8 +101,9 @@ test_found(void)
     for (size_t i = 0; i < agent_accel_driver_count(driver); i++)
         T_ASSERT(!strstr(agent_accel_driver_file(driver, i)->host_path, "470"));
     //  Executables only.
-    snprintf(want, sizeof want, "%s/usr/bin/nvidia-smi", s_root);
+    snprintf(want, sizeof want, "%s/usr/local/nvidia/bin/nvidia-smi", s_root);
     T_EQ_STR(s_host_of(driver, "/usr/local/nvidia/bin/nvidia-smi"), want);
+    //  A script alone is taken (the fake MPS control here).
     T_ASSERT(!s_host_of(driver, "/usr/local/nvidia/bin/nvidia-debugdump"));
     snprintf(want, sizeof want, "%s/usr/bin/nvidia-cuda-mps-control", s_root);
     T_EQ_STR(agent_accel_driver_binary(driver, "nvidia-cuda-mps-control"), want);

@@ -363,14 +363,14 @@ test_whole_gpu_runs_cuda(void)
                    " --alloc 1024; echo probe=$?; nvidia-smi -L; echo smi=$?",
                    out, sizeof out),
              200);
+    const char *memory = strstr(out, "memory_mib=");
+    s_memory_mib = memory ? atol(memory + 11) : 0;
+    T_ASSERT(s_memory_mib > 0);
     T_CONTAINS(out, "libcuda.so.1");
     T_CONTAINS(out, "jit=ok");
     T_CONTAINS(out, "alloc=ok");
     T_CONTAINS(out, "probe=0");
     T_CONTAINS(out, "smi=0");
-    const char *memory = strstr(out, "memory_mib=");
-    s_memory_mib = memory ? atol(memory + 11) : 0;
-    T_ASSERT(s_memory_mib > 0);
 }
 
 //  D4: a fraction of a whole-device slot is the caller's mistake.
@@ -465,10 +465,12 @@ s_stats(const char *name)
         s_free(&text);
         text = live ? strdup(live) : (rows ? json_dumps(rows, JSON_COMPACT) : NULL);
         json_decref(rows);
-        json_t *stat = live ? json_loads(live, 0, NULL) : NULL;
-        const char *current = json_string_value(
-            json_object_get(json_object_get(stat, "cuda_mem"), "current"));
-        seen = current && atof(current) > 0;
+        json_t *stat = live && text ? json_loads(text, 0, NULL) : NULL; //  rows is gone
+        //  Now, or at its peak: the process may be gone by the next sample.
+        json_t *mem = json_object_get(stat, "cuda_mem");
+        const char *current = json_string_value(json_object_get(mem, "current"));
+        const char *peak = json_string_value(json_object_get(mem, "stats.max"));
+        seen = (current && atof(current) > 0) || (peak && atof(peak) > 0);
         json_decref(stat);
     }
     if (!seen)
