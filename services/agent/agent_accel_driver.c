@@ -11,9 +11,11 @@
 #include <limits.h>
 #include <sys/stat.h>
 
-#define S_DIRS_MAX  64 //  library directories looked in
-#define S_FILES_MAX 64 //  files bound into a container
-#define S_DEPTH_MAX 4  //  nested includes of ld.so.conf followed
+#define S_DIRS_MAX  64             //  library directories looked in
+#define S_FILES_MAX 64             //  files bound into a container
+#define S_DEPTH_MAX 4              //  nested includes of ld.so.conf followed
+#define S_ROOT_MAX  1024           //  the longest driver root
+#define S_PATH_MAX  (3 * PATH_MAX) //  root + a directory + a name, composed
 
 //  The libraries of the capabilities "compute" and "utility", as the
 //  container toolkit lists them: each is lib<name>.so.<driver version>; a
@@ -69,7 +71,7 @@ static const char *const s_bin_dirs[] = {
 };
 
 struct _agent_accel_driver_t {
-    char root[PATH_MAX]; //  "" for "/": every host path is root + a path
+    char root[S_ROOT_MAX]; //  "" for "/": every host path is root + a path
     char version[AGENT_ACCEL_DRIVER_VERSION_MAX];
     char *dirs[S_DIRS_MAX]; //  library directories, without root
     size_t dir_count;
@@ -103,7 +105,7 @@ static void s_read_conf(agent_accel_driver_t *self, const char *path, int depth)
 static void
 s_include(agent_accel_driver_t *self, const char *from, const char *pattern, int depth)
 {
-    char full[PATH_MAX];
+    char full[S_PATH_MAX];
     if (*pattern == '/')
         snprintf(full, sizeof full, "%s%s", self->root, pattern);
     else {
@@ -194,7 +196,7 @@ static bool
 s_version_from_libcuda(agent_accel_driver_t *self)
 {
     static const char prefix[] = "libcuda.so.";
-    char path[PATH_MAX], target[PATH_MAX];
+    char path[S_PATH_MAX], target[PATH_MAX];
     for (size_t i = 0; i < self->dir_count; i++) {
         snprintf(path, sizeof path, "%s%s/libcuda.so.1", self->root, self->dirs[i]);
         ssize_t n = readlink(path, target, sizeof target - 1);
@@ -204,7 +206,7 @@ s_version_from_libcuda(agent_accel_driver_t *self)
             const char *slash = strrchr(target, '/');
             base = slash ? slash + 1 : target;
         } else {
-            char pattern[PATH_MAX];
+            char pattern[S_PATH_MAX];
             snprintf(pattern, sizeof pattern, "%s%s/libcuda.so.[0-9]*.*", self->root,
                      self->dirs[i]);
             glob_t found;
@@ -248,7 +250,7 @@ static bool
 s_find_libraries(agent_accel_driver_t *self)
 {
     for (const s_library_t *lib = s_libraries; lib->name; lib++) {
-        char name[NAME_MAX + 1], host[PATH_MAX], kernel[PATH_MAX];
+        char name[NAME_MAX + 1], host[S_PATH_MAX], kernel[PATH_MAX];
         snprintf(name, sizeof name, "%s.so.%s", lib->name, self->version);
         if (!s_find_library(self, name, host, sizeof host)) {
             if (lib->required) {
@@ -298,7 +300,7 @@ static void
 s_find_binaries(agent_accel_driver_t *self)
 {
     for (size_t b = 0; s_binaries[b]; b++) {
-        char host[PATH_MAX], kernel[PATH_MAX], first[PATH_MAX] = "";
+        char host[S_PATH_MAX], kernel[PATH_MAX], first[S_PATH_MAX] = "";
         bool found = false;
         for (size_t d = 0; !found && s_bin_dirs[d]; d++) {
             if (!s_file_in(self, s_bin_dirs[d], s_binaries[b], host, sizeof host) ||
@@ -340,12 +342,17 @@ agent_accel_driver_new(const char *root, const char *version)
     agent_accel_driver_t *self = calloc(1, sizeof *self);
     if (!self)
         return NULL;
+    if (root && strlen(root) >= sizeof self->root) {
+        bus_log_warning("cuda: driver root too long, no driver files root=%.64s...",
+                        root);
+        return self;
+    }
     //  "/" and "" are the host itself; any other root loses its trailing '/'.
     snprintf(self->root, sizeof self->root, "%s", root ? root : "");
     size_t length = strlen(self->root);
     while (length > 0 && self->root[length - 1] == '/')
         self->root[--length] = '\0';
-    char conf[PATH_MAX];
+    char conf[S_PATH_MAX];
     snprintf(conf, sizeof conf, "%s/etc/ld.so.conf", self->root);
     s_read_conf(self, conf, 0);
     for (size_t i = 0; s_default_lib_dirs[i]; i++)
