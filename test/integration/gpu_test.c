@@ -189,35 +189,8 @@ s_run(const char *name, const char *code, char *out, size_t size)
     return status;
 }
 
-//  True when a process runs nvidia-cuda-mps-control.
-static bool
-s_mps_daemon_runs(void)
-{
-    DIR *proc = opendir("/proc");
-    struct dirent *entry;
-    bool found = false;
-    while (proc && !found && (entry = readdir(proc))) {
-        if (!isdigit((unsigned char) entry->d_name[0]))
-            continue;
-        char path[300], line[512] = "";
-        snprintf(path, sizeof path, "/proc/%s/cmdline", entry->d_name);
-        FILE *file = fopen(path, "r");
-        if (!file)
-            continue;
-        size_t n = fread(line, 1, sizeof line - 1, file);
-        fclose(file);
-        for (size_t i = 0; i < n; i++)
-            if (!line[i])
-                line[i] = ' ';
-        found = strstr(line, "nvidia-cuda-mps-control -f") != NULL;
-    }
-    if (proc)
-        closedir(proc);
-    return found;
-}
-
-//  The pid of a process whose command line begins with command ("a b c"),
-//  0 when none.
+//  The pid of a process whose command line holds command ("a b c"), 0 when
+//  none.
 static int
 s_pid_of(const char *command)
 {
@@ -237,12 +210,20 @@ s_pid_of(const char *command)
         for (size_t i = 0; i < n; i++)
             if (!line[i])
                 line[i] = ' ';
-        if (strncmp(line, command, strlen(command)) == 0)
+        if (strstr(line, command))
             pid = atoi(entry->d_name);
     }
     if (proc)
         closedir(proc);
     return pid;
+}
+
+//  True when a process runs nvidia-cuda-mps-control (the real one, or the
+//  fake script under its shell).
+static bool
+s_mps_daemon_runs(void)
+{
+    return s_pid_of("nvidia-cuda-mps-control -f") > 0;
 }
 
 //  The fake NVML says pid uses 2 GiB and 30% of GPU 0 (once).
