@@ -162,6 +162,42 @@ s_read_labels(json_t *config, proto_image_info_t *info)
     return 0;
 }
 
+//  The environment of an image config (config.Env, "KEY=value" strings):
+//  what its programs need (a CUDA image's LD_LIBRARY_PATH, a conda image's
+//  PATH). Entries that are not "KEY=value" with a non-empty key are left out.
+static int
+s_read_env(json_t *config, agent_image_t *image)
+{
+    json_t *env = json_object_get(json_object_get(config, "config"), "Env");
+    if (!json_is_array(env))
+        return 0;
+    size_t count = json_array_size(env);
+    if (count > 1024)
+        return -1;
+    void **owned = &image->info.owned_;
+    image->env = proto_arena_alloc(owned, (count ? count : 1) * sizeof *image->env);
+    if (!image->env)
+        return -1;
+    size_t index;
+    json_t *item;
+    json_array_foreach(env, index, item)
+    {
+        const char *text = json_string_value(item);
+        const char *equals = text ? strchr(text, '=') : NULL;
+        if (!equals || equals == text)
+            continue;
+        proto_kv_t *pair = &image->env[image->env_count];
+        char *key = proto_arena_strdup(owned, text);
+        if (!key)
+            return -1;
+        key[equals - text] = '\0';
+        pair->key = key;
+        pair->value = key + (equals - text) + 1;
+        image->env_count++;
+    }
+    return 0;
+}
+
 //  One manifest of the index into image; false when it is skipped.
 static bool
 s_read_manifest(const char *layout,
@@ -212,7 +248,7 @@ s_read_manifest(const char *layout,
     image->info.installed = true;
     if (!image->layout || !image->tag || !image->info.reference ||
         !image->info.architecture || !image->info.digest ||
-        s_read_labels(config, &image->info) != 0) {
+        s_read_labels(config, &image->info) != 0 || s_read_env(config, image) != 0) {
         agent_image_clear(image);
         goto done;
     }

@@ -29,6 +29,8 @@ typedef struct {
     char *layout;            //  the OCI layout directory
     char *tag;               //  its tag in that layout (the ref.name annotation)
     proto_image_info_t info; //  reference, architecture, digest, size, labels
+    proto_kv_t *env;         //  its config's Env (KEY=value each), in info's arena
+    size_t env_count;
 } agent_image_t;
 
 //  Creates the store over dir and scans it; rescan_ms > 0 rescans that

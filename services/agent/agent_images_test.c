@@ -74,7 +74,9 @@ test_tags_labels_and_sizes(void)
     s_write("python", "blobs/sha256/" HEX_C,
             "{\"architecture\":\"amd64\",\"os\":\"linux\",\"config\":{\"Labels\":"
             "{\"ai.backend.runtime-type\":\"python\",\"ai.backend.features\":\"query\","
-            "\"not.a.string\":3}}}");
+            "\"not.a.string\":3},\"Env\":[\"PATH=/opt/conda/bin:/usr/bin\","
+            "\"LD_LIBRARY_PATH=/usr/local/cuda/lib64\",\"=nokey\",\"NOVALUE\",3,"
+            "\"EMPTY=\"]}}");
     s_write("python", "blobs/sha256/" HEX_D, "{\"architecture\":\"arm64\"}");
     agent_image_t images[4] = {0};
     T_EQ_INT(s_read("python", images, 4), 2);
@@ -86,6 +88,14 @@ test_tags_labels_and_sizes(void)
     T_EQ_INT(images[0].info.labels_count, 2); //  the number label is not a label
     T_EQ_STR(s_label(&images[0], "ai.backend.runtime-type"), "python");
     T_ASSERT(images[0].info.installed);
+    //  Env: KEY=value entries only, values may be empty.
+    T_EQ_INT(images[0].env_count, 3);
+    T_EQ_STR(images[0].env[0].key, "PATH");
+    T_EQ_STR(images[0].env[0].value, "/opt/conda/bin:/usr/bin");
+    T_EQ_STR(images[0].env[1].key, "LD_LIBRARY_PATH");
+    T_EQ_STR(images[0].env[2].key, "EMPTY");
+    T_EQ_STR(images[0].env[2].value, "");
+    T_EQ_INT(images[1].env_count, 0);
     T_EQ_STR(images[1].info.reference, "local.backplane/library/python:3.11");
     T_EQ_STR(images[1].info.architecture, "aarch64");
     T_EQ_INT(images[1].info.labels_count, 0);

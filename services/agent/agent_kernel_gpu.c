@@ -78,16 +78,6 @@ agent_kernel_gpu_stop(agent_kernels_t *self)
     agent_accel_driver_destroy(&self->driver);
 }
 
-//  The value of name in the user's environment, NULL when unset.
-static const char *
-s_user_value(const proto_kernel_create_req_t *in, const char *name)
-{
-    for (size_t i = 0; i < in->environ_count; i++)
-        if (in->environ[i].key && streq(in->environ[i].key, name))
-            return in->environ[i].value;
-    return NULL;
-}
-
 //  Appends the strings of more (NULL-terminated, taken) to *env_p.
 static int
 s_append(char ***env_p, char **more, bus_error_t *err)
@@ -130,11 +120,11 @@ agent_kernel_gpu_setup(agent_kernels_t *self,
                 agent_accel_driver_file(self->driver, i);
             rc = agent_spec_add_bind(spec, file->host_path, file->kernel_path, true, err);
         }
-        char **more =
-            rc == BUS_OK
-                ? agent_accel_driver_environ(self->driver, s_user_value(in, "PATH"),
-                                             s_user_value(in, "LD_LIBRARY_PATH"))
-                : NULL;
+        char **more = rc == BUS_OK
+                          ? agent_accel_driver_environ(
+                                self->driver, agent_spec_base_value(spec, in, "PATH"),
+                                agent_spec_base_value(spec, in, "LD_LIBRARY_PATH"))
+                          : NULL;
         if (rc == BUS_OK)
             rc = more ? s_append(env_p, more, err)
                       : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");

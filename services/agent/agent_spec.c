@@ -138,21 +138,43 @@ s_free_strv(char **items)
     free(items);
 }
 
-//  The container's environment: the user's, then ours, then the
-//  accelerators' (accel, NULL-terminated "KEY=value"; ours win).
+//  True when in's environ sets key.
+static bool
+s_user_sets(const proto_kernel_create_req_t *in, const char *key)
+{
+    for (size_t i = 0; i < in->environ_count; i++)
+        if (in->environ[i].key && strcmp(in->environ[i].key, key) == 0)
+            return true;
+    return false;
+}
+
+//  The container's environment: the image's, the user's (which override
+//  the image's), then ours, then the accelerators' (accel, NULL-terminated
+//  "KEY=value"; ours win).
 static char **
 s_environ(const proto_kernel_create_req_t *in,
+          char *const *image_env,
           const char *reference,
           const agent_spec_cluster_t *cluster,
           char *const *accel)
 {
-    size_t accel_count = 0;
+    size_t accel_count = 0, image_count = 0;
     while (accel && accel[accel_count])
         accel_count++;
-    size_t max = in->environ_count + S_OWN_VARS + accel_count, count = 0;
+    while (image_env && image_env[image_count])
+        image_count++;
+    size_t max = image_count + in->environ_count + S_OWN_VARS + accel_count, count = 0;
     char **env = calloc(max + 1, sizeof *env);
     if (!env)
         return NULL;
+    for (size_t i = 0; i < image_count; i++) {
+        char key[256];
+        snprintf(key, sizeof key, "%.*s", (int) strcspn(image_env[i], "="), image_env[i]);
+        if (s_user_sets(in, key) || strncmp(key, "BACKENDAI_", 10) == 0 ||
+            strcmp(key, "HOME") == 0 || s_accel_name(accel, key))
+            continue;
+        env[count++] = strdup(image_env[i]);
+    }
     for (size_t i = 0; i < in->environ_count; i++) {
         const char *key = in->environ[i].key;
         if (!*key || strchr(key, '=') || strncmp(key, "BACKENDAI_", 10) == 0 ||
@@ -298,6 +320,11 @@ agent_spec_new(const proto_kernel_create_req_t *in,
     self->runtime_type = s_dup(runtime_type, &ok);
     self->bootstrap = s_dup(
         in->bootstrap_script && *in->bootstrap_script ? in->bootstrap_script : NULL, &ok);
+    self->image_env = calloc(image->env_count + 1, sizeof *self->image_env);
+    ok = ok && self->image_env;
+    for (size_t i = 0; ok && i < image->env_count; i++)
+        ok = (self->image_env[i] =
+                  zsys_sprintf("%s=%s", image->env[i].key, image->env[i].value)) != NULL;
     if (!ok) {
         bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
         agent_spec_destroy(&self);
@@ -362,6 +389,7 @@ agent_spec_destroy(agent_spec_t **self_p)
     free(self->bootstrap);
     s_free_strv(self->env);
     s_free_strv(self->nodes);
+    s_free_strv(self->image_env);
     free(self->devices);
     for (size_t i = 0; i < self->bind_count; i++) {
         free((char *) self->binds[i].host_path);
@@ -376,6 +404,23 @@ agent_spec_destroy(agent_spec_t **self_p)
 
 //  ---------------------------------------------------------------------------
 //  The accelerators' binds, the environment and the device nodes.
+
+const char *
+agent_spec_base_value(const agent_spec_t *self,
+                      const proto_kernel_create_req_t *in,
+                      const char *name)
+{
+    assert(self && in && name);
+    for (size_t i = 0; i < in->environ_count; i++)
+        if (in->environ[i].key && streq(in->environ[i].key, name))
+            return in->environ[i].value;
+    size_t length = strlen(name);
+    for (size_t i = 0; self->image_env && self->image_env[i]; i++)
+        if (strncmp(self->image_env[i], name, length) == 0 &&
+            self->image_env[i][length] == '=')
+            return self->image_env[i] + length + 1;
+    return NULL;
+}
 
 int
 agent_spec_add_bind(agent_spec_t *self,
@@ -417,7 +462,7 @@ agent_spec_set_accel(agent_spec_t *self,
     s_free_strv(self->env);
     s_free_strv(self->nodes);
     free(self->devices);
-    self->env = s_environ(in, self->reference, &self->cluster, accel);
+    self->env = s_environ(in, self->image_env, self->reference, &self->cluster, accel);
     self->nodes = calloc(node_count + 1, sizeof *self->nodes);
     self->devices = calloc(node_count + 1, sizeof *self->devices);
     bool ok = self->env && self->nodes && self->devices;

@@ -62,6 +62,7 @@ typedef struct {
     char **env;   //  NULL-terminated "KEY=value", once agent_spec_set_accel ran
     char **nodes; //  the accelerators' device nodes (host paths), the same
     agent_bundle_device_t *devices; //  those that exist, borrowing their paths
+    char **image_env;               //  the image's Env, "KEY=value", NULL-terminated
     agent_bundle_bind_t *binds;     //  the accelerators' host paths (owned strings)
     size_t bind_count;
     agent_mounts_t *mounts;
@@ -84,6 +85,13 @@ agent_spec_t *agent_spec_new(const proto_kernel_create_req_t *in,
 
 //  Frees the spec. Idempotent.
 void agent_spec_destroy(agent_spec_t **self_p);
+
+//  The value of name the container would have before ours and the
+//  accelerators': the user's (in's environ), else the image's; NULL when
+//  neither sets it. Borrowed.
+const char *agent_spec_base_value(const agent_spec_t *self,
+                                  const proto_kernel_create_req_t *in,
+                                  const char *name);
 
 //  Binds host_path (a GPU driver file, an MPS directory) at kernel_path,
 //  copied. BUS_OK, or INTERNAL when out of memory.

@@ -340,7 +340,8 @@ test_whole_gpu_runs_cuda(void)
              201);
     char out[8192];
     T_EQ_INT(s_run("gpu-whole",
-                   "ls /usr/local/nvidia/lib64 /usr/local/nvidia/bin; gpu-probe --jit"
+                   "echo LD=$LD_LIBRARY_PATH; echo PATH=$PATH;"
+                   " ls /usr/local/nvidia/lib64 /usr/local/nvidia/bin; gpu-probe --jit"
                    " --alloc 1024; echo probe=$?; nvidia-smi -L; echo smi=$?",
                    out, sizeof out),
              200);
@@ -348,6 +349,9 @@ test_whole_gpu_runs_cuda(void)
     s_memory_mib = memory ? atol(memory + 11) : 0;
     T_ASSERT(s_memory_mib > 0);
     T_CONTAINS(out, "libcuda.so.1");
+    //  The driver's directories before and after the image's own.
+    T_CONTAINS(out, "LD=/usr/local/nvidia/lib64:/opt/gpu-probe/lib\n");
+    T_CONTAINS(out, ":/bin:/usr/local/nvidia/bin\n");
     T_CONTAINS(out, "jit=ok");
     T_CONTAINS(out, "alloc=ok");
     T_CONTAINS(out, "probe=0");
