@@ -451,11 +451,13 @@ s_stats(const char *name)
         text = live ? strdup(live) : (rows ? json_dumps(rows, JSON_COMPACT) : NULL);
         json_decref(rows);
         json_t *stat = live && text ? json_loads(text, 0, NULL) : NULL; //  rows is gone
-        //  Now, or at its peak: the process may be gone by the next sample.
+        //  Its 2 GiB, now or at the peak (the process may be gone by the next
+        //  sample); what the context alone takes is not enough.
         json_t *mem = json_object_get(stat, "cuda_mem");
         const char *current = json_string_value(json_object_get(mem, "current"));
         const char *peak = json_string_value(json_object_get(mem, "stats.max"));
-        seen = (current && atof(current) > 0) || (peak && atof(peak) > 0);
+        double want = 2048.0 * 1024 * 1024;
+        seen = (current && atof(current) >= want) || (peak && atof(peak) >= want);
         json_decref(stat);
     }
     if (!seen)
