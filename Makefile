@@ -5,6 +5,7 @@
 #   make check        deps, sanitizer build, unit + integration tests, fuzz corpus,
 #                     proto drift; ends with "N passed, N failed, N skipped"
 #   make run          deps, build, start every service and one agent on loopback
+#                     (RUN_IMAGES=busybox: only the image that needs no download)
 #   make bench-bus    bus throughput against raw libzmq
 #   make bench-gateway  signed against unsigned requests on one gateway
 #   make bench-session  session create-to-RUNNING latency against bare runc, RSS
@@ -83,7 +84,8 @@ check-run: $(BINS) $(UNIT_TESTS) $(INT_TESTS) $(FUZZ_REPLAY) $(GPU_PROBE) $(FAKE
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	    LSAN_OPTIONS=suppressions=$(CURDIR)/test/lsan.supp \
-	    BACKPLANE_BINDIR=$(BUILD)/bin test/run-tests $(BUILD)/test-logs \
+	    BACKPLANE_BINDIR=$(BUILD)/bin BACKPLANE_SANITIZE=$(SANITIZE) \
+	    test/run-tests $(BUILD)/test-logs \
 	    $(UNIT_TESTS) $(INT_TESTS) $(FUZZ_REPLAY) \
 	    test/proto-drift test/config-drift test/format-check test/openapi-check \
 	    test/image-check
@@ -108,9 +110,12 @@ format-check:
 	$(Q)test/format-check
 
 # ---- run --------------------------------------------------------------------------
+# RUN_IMAGES: the images `make run` builds first (fresh_start_test runs it with busybox
+# alone: the Debian ones need the archive).
+RUN_IMAGES ?= busybox python
 .PHONY: run
 run: deps
-	$(Q)$(MAKE) --no-print-directory all images
+	$(Q)$(MAKE) --no-print-directory all $(addprefix image-,$(RUN_IMAGES))
 	$(Q)deploy/run-local $(BUILD)/bin
 
 # ---- install ----------------------------------------------------------------------

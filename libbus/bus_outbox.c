@@ -181,15 +181,25 @@ s_load(bus_outbox_t *self)
 }
 
 //  s_load in one transaction: a new epoch and the end of the old stream's
-//  rows happen together or not at all.
+//  rows happen together or not at all. That commit, and it alone, is
+//  synchronous=FULL (one fsync per start): the mark that the outbox is open
+//  must be on the disk before any event of this run is published. Under
+//  NORMAL a power loss could take the mark with the events, and the outbox
+//  would look closed cleanly at its old head, keep its epoch and hand the
+//  lost numbers out again (bus_outbox_test:
+//  test_power_loss_never_reuses_a_number). Inside a caller's transaction
+//  the caller's commit decides.
 static int
 s_load_atomically(bus_outbox_t *self)
 {
     bool own = !bus_db_in_transaction(self->db);
-    if (own && bus_db_begin(self->db) != 0)
+    if (own && (bus_db_exec(self->db, "PRAGMA synchronous = FULL") != 0 ||
+                bus_db_begin(self->db) != 0))
         return -1;
     int rc = s_load(self);
     if (own && (rc != 0 ? bus_db_rollback(self->db) : bus_db_commit(self->db)) != 0)
+        rc = -1;
+    if (own && bus_db_exec(self->db, "PRAGMA synchronous = NORMAL") != 0)
         rc = -1;
     return rc;
 }

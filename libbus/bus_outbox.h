@@ -34,6 +34,8 @@ typedef struct _bus_outbox_t bus_outbox_t;
 
 //  Creates the outbox tables in db if needed. src is the publisher's
 //  "service/node". db stays owned by the caller and must outlive the outbox.
+//  Outside a transaction it marks the outbox open with a commit synced to
+//  disk; inside the caller's, the caller's commit must be (see s_load).
 bus_outbox_t *bus_outbox_new(bus_db_t *db, const char *src, bus_error_t *err);
 
 void bus_outbox_destroy(bus_outbox_t **self_p);

@@ -28,6 +28,10 @@
 #define PORT          8080
 #define TIMING_ROUNDS 50
 
+//  A command in the named network namespace. nsenter joins only its network:
+//  `ip netns exec` (and `ip -n`) also remount /sys in the namespace they make.
+#define IN_NETNS "nsenter --net=" AGENT_NET_NETNS_DIR "/"
+
 static char s_tmp[] = "/tmp/agent_net_test.XXXXXX";
 static char s_state[256];
 static char s_image[256];
@@ -140,7 +144,7 @@ static bool
 s_ping(const char *netns, const char *ip)
 {
     if (netns)
-        return s_sh("ip netns exec %s " BUSYBOX " ping -c1 -W1 %s >/dev/null 2>&1", netns,
+        return s_sh(IN_NETNS "%s " BUSYBOX " ping -c1 -W1 %s >/dev/null 2>&1", netns,
                     ip) == 0;
     return s_sh(BUSYBOX " ping -c1 -W1 %s >/dev/null 2>&1", ip) == 0;
 }
@@ -294,8 +298,8 @@ test_netlink(void)
     T_CONTAINS(err.detail, "add address 10.9.9.1/24 to lo");
     T_EQ_INT(agent_netlink_addr_add(inside, &link, 0x0a090901, 24, true, &err), 0);
     T_EQ_INT(agent_netlink_route_add_default(inside, &link, 0x0a090902, &err), 0);
-    char *addr = s_capture("ip -n %s -4 -o addr show dev lo", name);
-    char *route = s_capture("ip -n %s route show default", name);
+    char *addr = s_capture(IN_NETNS "%s ip -4 -o addr show dev lo", name);
+    char *route = s_capture(IN_NETNS "%s ip route show default", name);
     bool ok = strstr(addr, "inet 10.9.9.1/24") && strstr(route, "default via 10.9.9.2");
     free(addr);
     free(route);
@@ -346,9 +350,9 @@ test_attach_two(void)
     T_ASSERT(host_ok);
 
     //  eth0 holds the address, with lo up and a default route via the bridge
-    char *addr = s_capture("ip -n bp-%s -4 -o addr show dev eth0", a);
-    char *links = s_capture("ip -n bp-%s -o link show", a);
-    char *route = s_capture("ip -n bp-%s route show default", a);
+    char *addr = s_capture(IN_NETNS "bp-%s ip -4 -o addr show dev eth0", a);
+    char *links = s_capture(IN_NETNS "bp-%s ip -o link show", a);
+    char *route = s_capture(IN_NETNS "bp-%s ip route show default", a);
     char *want_addr = zsys_sprintf("inet %s/28", s_ip_a);
     char *want_route = zsys_sprintf("default via %s dev eth0", s_gateway);
     bool ok = strstr(addr, want_addr) && strstr(route, want_route) &&
@@ -633,15 +637,16 @@ test_runc_egress(void)
     snprintf(host, sizeof host, "bpe%d", (int) getpid());
     T_EQ_INT(s_sh("ip netns add %s && ip link add %sa type veth peer name %sb &&"
                   " ip link set %sb netns %s && ip addr add %s/30 dev %sa &&"
-                  " ip link set %sa up && ip -n %s addr add %s/30 dev %sb &&"
-                  " ip -n %s link set %sb up && ip -n %s link set lo up",
+                  " ip link set %sa up && " IN_NETNS "%s ip addr add %s/30 dev %sb &&"
+                  " " IN_NETNS "%s ip link set %sb up && " IN_NETNS
+                  "%s ip link set lo up",
                   host, host, host, host, host, near, host, host, host, far, host, host,
                   host, host),
              0);
     //  the far host answers one connection with what it saw
     char *out = zsys_sprintf("%s/egress.out", s_tmp);
-    T_EQ_INT(s_sh("ip netns exec %s " BUSYBOX " timeout 20 " BUSYBOX
-                  " nc -l -p 9000 -e " BUSYBOX " echo far-host-here >%s 2>&1 &",
+    T_EQ_INT(s_sh(IN_NETNS "%s " BUSYBOX " timeout 20 " BUSYBOX
+                           " nc -l -p 9000 -e " BUSYBOX " echo far-host-here >%s 2>&1 &",
                   host, out),
              0);
 

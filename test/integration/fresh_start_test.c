@@ -3,23 +3,29 @@
 
     A stranger's first hour starts with `make check` and `make run` on a
     fresh Debian machine, where nothing our earlier runs leave behind
-    exists: no /run/netns, no runc state, no bridge, an empty state
-    directory. This test makes that machine for itself: it enters a mount
-    namespace with an empty /run and a network namespace of its own (where
-    the fixed ports of the config files are free and no bridge exists), then:
+    exists: no /run/netns, no runc state, no bridge, no nft table, an empty
+    state directory. This test makes that machine for itself: it enters a
+    mount namespace with an empty /run and a network namespace of its own
+    (where the fixed ports of the config files are free and no bridge or
+    nft table exists), then:
 
       - runs agent_net_test there (it once failed the first time, creating a
         namespace before anything had made /run/netns);
-      - runs make with a state directory inside the build tree whose image
-        trees hold directories named *.d (they once broke every make after
-        the first Python session);
-      - starts deploy/run-local, exactly as `make run` does, on an empty state
-        directory, and the moment it prints "Backplane is running" creates a
-        virtual folder and a session (both once failed for a few seconds
-        after the banner), and finds /healthz ready;
-      - stops it with Ctrl-C (SIGINT to its whole process group, as a terminal
-        sends it) and expects exit status 0, every service stopped, no
-        sanitizer report in any log and no container left.
+      - types `make run` at a terminal (a pty of its own) on an empty state
+        directory inside a build tree, and the moment it prints "Backplane
+        is running" creates a virtual folder and a session (both once failed
+        for a few seconds after the banner), and finds /healthz ready and
+        the agent's NAT table in place;
+      - presses Ctrl-C on that terminal and expects make itself to exit 0
+        (make, given SIGINT, ended by it: run-local takes the terminal),
+        every service stopped, no sanitizer report in any log;
+      - runs make over a build tree that holds that state, with the image
+        trees a Python session unpacks (directories named *.d: they once
+        broke every make after the first Python session);
+      - types `make run` a second time on the same state: ready again, the
+        session left running is still there, a new one runs, and after
+        every session is destroyed Ctrl-C exits 0 and leaves no NAT table
+        and no bridge.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -35,6 +41,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "gateway_client.h"
@@ -46,8 +53,9 @@
 
 static char *s_dir;
 static char s_state[PATH_MAX], s_log[PATH_MAX];
-static pid_t s_run_local = -1; //  also its process group
-static client_platform_t s_p;  //  only api and super are used: run-local starts it
+static pid_t s_make = -1;     //  `make run`, the leader of the terminal's session
+static int s_terminal = -1;   //  the master side of its terminal
+static client_platform_t s_p; //  only api and super are used: make run starts it
 
 //  Whether path's contents contain needle.
 static bool
@@ -97,78 +105,193 @@ test_agent_net_on_an_empty_run(void)
     T_EQ_INT(status, 0);
 }
 
+//  The build tree of the sanitized binaries (BINDIR/..), and the make
+//  arguments that keep `make` to it, as make check built it.
 static void
-test_make_ignores_state_in_the_build_tree(void)
+s_make_args(char *out, size_t size)
 {
-    //  What the agent leaves under build/run after a Python session: an
-    //  unpacked Debian tree, with directories (and a file) named *.d.
-    char command[PATH_MAX * 3];
-    snprintf(command, sizeof command,
-             "mkdir -p %s/build/run/agent/images/python/rootfs/etc/rc2.d"
-             " %s/build/run/agent/images/python/rootfs/etc/apt/apt.conf.d &&"
-             " echo 'not a makefile: (' >%s/build/run/agent/images/python/rootfs/x.d",
-             s_dir, s_dir, s_dir);
-    T_EQ_INT(harness_shell(command), 0);
-    snprintf(command, sizeof command,
-             "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -s BUILD=%s/build all"
-             " >%s/make.log 2>&1",
-             s_dir, s_dir);
-    int status = harness_shell(command);
-    if (status != 0) {
-        snprintf(command, sizeof command, "tail -n 5 %s/make.log", s_dir);
-        harness_shell(command);
-    }
-    T_EQ_INT(status, 0);
+    char build[PATH_MAX];
+    snprintf(build, sizeof build, "%s", harness_bindir());
+    char *slash = strrchr(build, '/');
+    if (slash)
+        *slash = '\0';
+    const char *sanitize = getenv("BACKPLANE_SANITIZE");
+    snprintf(out, size, "BUILD=%s SANITIZE=%s", build, sanitize ? sanitize : "");
 }
 
-//  Starts deploy/run-local as `make run` does, in a process group of its
-//  own with SIGINT at its default (as a shell at a terminal leaves it).
+//  Types `make run` at a terminal of its own: a new session whose
+//  controlling terminal is a pty, make in its foreground process group, as
+//  a shell at a terminal runs it. The state directory is BUILD/run of a
+//  build tree of this test's (the layout make run's default has), the
+//  images are the busybox one the harness built; make's own output and
+//  run-local's go to s_log, so that nothing waits on the terminal.
 static pid_t
-s_start_run_local(void)
+s_start_make_run(void)
 {
+    s_terminal = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (s_terminal < 0 || grantpt(s_terminal) != 0 || unlockpt(s_terminal) != 0) {
+        printf("# no pty: %s\n", strerror(errno));
+        return -1;
+    }
+    char slave[PATH_MAX];
+    if (ptsname_r(s_terminal, slave, sizeof slave) != 0)
+        return -1;
+    char args[PATH_MAX + 64], images[PATH_MAX];
+    s_make_args(args, sizeof args);
+    snprintf(images, sizeof images, "%s/images", s_dir);
     pid_t pid = fork();
     if (pid != 0)
         return pid;
-    setpgid(0, 0);
+    setsid();
+    int tty = open(slave, O_RDWR); //  becomes the controlling terminal
+    int log = open(s_log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (tty < 0 || log < 0)
+        _exit(127);
+    dup2(tty, STDIN_FILENO);
+    dup2(log, STDOUT_FILENO);
+    dup2(log, STDERR_FILENO);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
-    int log = open(s_log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (log < 0)
-        _exit(127);
-    dup2(log, STDOUT_FILENO);
-    dup2(log, STDERR_FILENO);
-    char images[PATH_MAX];
-    snprintf(images, sizeof images, "%s/images", s_dir);
+    //  The stranger's make, not the one make check runs this test under.
+    unsetenv("MAKEFLAGS");
+    unsetenv("MFLAGS");
+    unsetenv("MAKELEVEL");
+    unsetenv("BACKPLANE_API"); //  the default address, as a stranger has it
     setenv("BACKPLANE_STATE", s_state, 1);
     setenv("BACKPLANE_IMAGES", images, 1);
-    unsetenv("BACKPLANE_API"); //  the default address, as a stranger has it
-    execl("deploy/run-local", "deploy/run-local", harness_bindir(), (char *) NULL);
+    char command[PATH_MAX * 3];
+    snprintf(command, sizeof command,
+             "exec make --no-print-directory %s IMAGES_DIR=%s RUN_IMAGES=busybox run",
+             args, images);
+    execl("/bin/sh", "sh", "-c", command, (char *) NULL);
     _exit(127);
+}
+
+//  Waits for make to end; -1 when it did not in time (then it is killed).
+static int
+s_wait_make(int timeout_ms)
+{
+    int status = -1, waited = 0;
+    while (waitpid(s_make, &status, WNOHANG) == 0 && waited < timeout_ms) {
+        harness_pause_ms(50);
+        waited += 50;
+    }
+    if (waited >= timeout_ms) {
+        printf("# make run did not end in %d ms\n", timeout_ms);
+        kill(-s_make, SIGKILL);
+        waitpid(s_make, &status, 0);
+        status = -1;
+    }
+    s_make = -1;
+    close(s_terminal);
+    s_terminal = -1;
+    return status;
+}
+
+//  `make run` up to its banner: true once it printed "Backplane is
+//  running." (the nth time in s_log), with no warning before it.
+static bool
+s_make_run_until_banner(int nth)
+{
+    s_make = s_start_make_run();
+    if (s_make <= 0)
+        return false;
+    char command[PATH_MAX + 64];
+    snprintf(command, sizeof command,
+             "test $(grep -c 'Backplane is running[.]' %s) -ge %d", s_log, nth);
+    for (int waited = 0; waited < BANNER_MS; waited += 50) {
+        if (harness_shell(command) == 0)
+            return !s_file_has(s_log, "warning");
+        if (waitpid(s_make, NULL, WNOHANG) == s_make) {
+            s_make = -1;
+            s_show_log(30);
+            printf("# make run ended before its banner\n");
+            return false;
+        }
+        harness_pause_ms(50);
+    }
+    s_show_log(30);
+    return false;
+}
+
+//  What a person does at the terminal to stop it: Ctrl-C. make itself must
+//  exit 0 once every service stopped cleanly.
+static void
+s_ctrl_c_stops_cleanly(void)
+{
+    T_ASSERT(s_make > 0);
+    T_EQ_INT(write(s_terminal, "\003", 1), 1);
+    int status = s_wait_make(STOP_MS);
+    s_show_log(3);
+    T_ASSERT(status != -1);
+    if (WIFSIGNALED(status))
+        printf("# make ended by signal %d\n", WTERMSIG(status));
+    T_ASSERT(WIFEXITED(status));
+    T_EQ_INT(WEXITSTATUS(status), 0);
+    T_ASSERT(s_file_has(s_log, "stopped (state kept in"));
+    T_ASSERT(!s_file_has(s_log, "Error"));
+    //  Nothing of the platform runs on, and no service log has a report.
+    char command[PATH_MAX * 2];
+    snprintf(command, sizeof command, "pgrep -f 'node[.]state_dir=%s/' >/dev/null",
+             s_state);
+    T_ASSERT(harness_shell(command) != 0);
+    snprintf(command, sizeof command,
+             "! grep -l -E 'Sanitizer|runtime error|level=error' %s/logs/*.log", s_state);
+    T_EQ_INT(harness_shell(command), 0);
+}
+
+//  Creates session name (busybox) and expects it RUNNING in the answer.
+static void
+s_create_session(const char *name)
+{
+    char request[256];
+    snprintf(request, sizeof request,
+             "{\"name\": \"%s\", \"image\": \"busybox\", \"config\":"
+             " {\"resources\": {\"cpu\": 1, \"mem\": \"128m\"}}}",
+             name);
+    char *body = NULL;
+    int status =
+        client_signed(&s_p, &s_p.super, "POST", "/session", request, NULL, &body, NULL);
+    if (status != 201)
+        printf("# POST /session %s: %d %s\n", name, status, body ? body : "");
+    T_EQ_INT(status, 201);
+    T_CONTAINS(body, "\"status\":\"RUNNING\"");
+    free(body);
+}
+
+//  Destroys session name and waits until it has ended (its container gone).
+static void
+s_destroy_session(const char *name)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/session/%s", name);
+    T_EQ_INT(client_signed(&s_p, &s_p.super, "DELETE", path, NULL, NULL, NULL, NULL),
+             200);
+    bool ended = false;
+    for (int tries = 0; tries < 300 && !ended; tries++) {
+        char *body = NULL;
+        int status =
+            client_signed(&s_p, &s_p.super, "GET", path, NULL, NULL, &body, NULL);
+        ended = status == 404 || (body && strstr(body, "TERMINATED"));
+        free(body);
+        if (!ended)
+            harness_pause_ms(100);
+    }
+    T_ASSERT(ended);
 }
 
 static void
 test_make_run_is_ready_when_it_says_so(void)
 {
-    T_ASSERT(snprintf(s_state, sizeof s_state, "%s/state", s_dir) < (int) sizeof s_state);
-    snprintf(s_log, sizeof s_log, "%s/run-local.log", s_dir);
-    s_run_local = s_start_run_local();
-    T_ASSERT(s_run_local > 0);
-    bool banner = false;
-    for (int waited = 0; !banner && waited < BANNER_MS; waited += 20) {
-        banner = s_file_has(s_log, "Backplane is running.");
-        if (!banner && waitpid(s_run_local, NULL, WNOHANG) == s_run_local) {
-            s_run_local = -1;
-            s_show_log(30);
-            T_FAIL_("run-local ended before its banner");
-        }
-        if (!banner)
-            harness_pause_ms(20);
-    }
-    T_ASSERT(banner);
-    T_ASSERT(!s_file_has(s_log, "warning"));
+    T_ASSERT(snprintf(s_state, sizeof s_state, "%s/build/run", s_dir) <
+             (int) sizeof s_state);
+    snprintf(s_log, sizeof s_log, "%s/make-run.log", s_dir);
+    //  A fresh machine: no table of ours in this network yet.
+    T_ASSERT(harness_shell("nft list tables | grep -q backplane_") != 0);
+    T_ASSERT(s_make_run_until_banner(1));
 
     //  The very next requests, as a person would type them after the banner.
     snprintf(s_p.api, sizeof s_p.api, "127.0.0.1:8081");
@@ -183,51 +306,75 @@ test_make_run_is_ready_when_it_says_so(void)
         printf("# POST /folders: %d %s\n", status, body ? body : "");
     free(body);
     T_EQ_INT(status, 201);
-    status = client_signed(&s_p, &s_p.super, "POST", "/session",
-                           "{\"name\": \"first\", \"image\": \"busybox\", \"config\":"
-                           " {\"resources\": {\"cpu\": 1, \"mem\": \"128m\"}}}",
-                           NULL, &body, NULL);
-    if (status != 201)
-        printf("# POST /session: %d %s\n", status, body ? body : "");
-    if (status != 201)
-        free(body);
-    T_EQ_INT(status, 201);
-    T_CONTAINS(body, "\"status\":\"RUNNING\"");
-    free(body);
+    s_create_session("first");
     status = harness_http(s_p.api, "GET", "/healthz", NULL, &body, 5000);
     T_EQ_INT(status, 200);
     T_CONTAINS(body, "\"ready\":true");
     free(body);
+    //  Kernels reach beyond the host: the agent's own NAT table is there.
+    T_EQ_INT(harness_shell("nft list table ip backplane_bp0 >/dev/null"), 0);
+    char command[PATH_MAX + 64];
+    snprintf(command, sizeof command, "grep -q 'nat=yes' %s/logs/agent.log", s_state);
+    T_EQ_INT(harness_shell(command), 0);
 }
 
 static void
 test_ctrl_c_stops_cleanly(void)
 {
-    T_ASSERT(s_run_local > 0);
     //  The session "first" still runs: a stop must not need it gone.
-    T_EQ_INT(kill(-s_run_local, SIGINT), 0);
-    int status = -1, waited = 0;
-    while (waitpid(s_run_local, &status, WNOHANG) == 0 && waited < STOP_MS) {
-        harness_pause_ms(50);
-        waited += 50;
-    }
-    if (waited >= STOP_MS) {
-        kill(-s_run_local, SIGKILL);
-        waitpid(s_run_local, &status, 0);
-    }
-    s_run_local = -1;
-    s_show_log(3);
-    T_ASSERT(WIFEXITED(status));
-    T_EQ_INT(WEXITSTATUS(status), 0);
-    T_ASSERT(s_file_has(s_log, "stopped (state kept in"));
-    //  Nothing of the platform runs on, and no service log has a report.
-    char command[PATH_MAX * 2];
-    snprintf(command, sizeof command, "pgrep -f 'node[.]state_dir=%s/' >/dev/null",
-             s_state);
-    T_ASSERT(harness_shell(command) != 0);
+    s_ctrl_c_stops_cleanly();
+}
+
+static void
+test_make_after_a_session(void)
+{
+    //  The state of that run is BUILD/run of this test's build tree, with
+    //  the busybox image unpacked by the agent. A Python session's Debian
+    //  tree adds directories (and files) named *.d: put them in each
+    //  unpacked root file system, as it would.
+    char command[PATH_MAX * 3];
     snprintf(command, sizeof command,
-             "! grep -l -E 'Sanitizer|runtime error|level=error' %s/logs/*.log", s_state);
+             "roots=$(find %s -type d -name rootfs) && test -n \"$roots\" &&"
+             " for r in $roots; do mkdir -p $r/etc/rc2.d $r/etc/apt/apt.conf.d &&"
+             " echo 'not a makefile: (' >$r/etc/x.d || exit 1; done",
+             s_state);
     T_EQ_INT(harness_shell(command), 0);
+    snprintf(command, sizeof command,
+             "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -s BUILD=%s/build all"
+             " >%s/make.log 2>&1",
+             s_dir, s_dir);
+    int status = harness_shell(command);
+    if (status != 0) {
+        snprintf(command, sizeof command, "tail -n 5 %s/make.log | sed 's/^/# /'", s_dir);
+        harness_shell(command);
+    }
+    T_EQ_INT(status, 0);
+}
+
+static void
+test_second_make_run(void)
+{
+    T_ASSERT(s_make_run_until_banner(2));
+    char *body = NULL;
+    T_EQ_INT(harness_http(s_p.api, "GET", "/healthz", NULL, &body, 5000), 200);
+    T_CONTAINS(body, "\"ready\":true");
+    free(body);
+    //  The session the first run left is still there and running.
+    body = NULL;
+    int status =
+        client_signed(&s_p, &s_p.super, "GET", "/session/first", NULL, NULL, &body, NULL);
+    if (status != 200)
+        printf("# GET /session/first: %d %s\n", status, body ? body : "");
+    T_EQ_INT(status, 200);
+    T_CONTAINS(body, "RUNNING");
+    free(body);
+    s_create_session("second");
+    s_destroy_session("first");
+    s_destroy_session("second");
+    s_ctrl_c_stops_cleanly();
+    //  With no kernel left, the stopped agent left no NAT table and no bridge.
+    T_ASSERT(harness_shell("nft list tables | grep -q backplane_") != 0);
+    T_ASSERT(harness_shell("ip link show bp0 >/dev/null 2>&1") != 0);
 }
 
 //  An empty /run, as a fresh machine has, for everything this process
@@ -272,17 +419,17 @@ main(void)
         return 0;
     }
     T_RUN(test_agent_net_on_an_empty_run);
-    T_RUN(test_make_ignores_state_in_the_build_tree);
     if (s_enter_own_network() != 0)
         return 1;
     T_RUN(test_make_run_is_ready_when_it_says_so);
     T_RUN(test_ctrl_c_stops_cleanly);
-    if (s_run_local > 0) {
-        kill(-s_run_local, SIGKILL);
-        waitpid(s_run_local, NULL, 0);
+    T_RUN(test_make_after_a_session);
+    T_RUN(test_second_make_run);
+    if (s_make > 0) {
+        kill(-s_make, SIGKILL);
+        waitpid(s_make, NULL, 0);
     }
-    //  The session left running at the stop stays, as `make run` keeps it
-    //  for the next start; this test has no next start, so it goes here.
+    //  What a failed run left: its containers, then its mounts.
     char command[PATH_MAX * 2 + 128];
     snprintf(command, sizeof command,
              "for c in $(runc --root %s/agent/runc list -q 2>/dev/null); do"
