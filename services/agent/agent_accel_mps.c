@@ -310,7 +310,8 @@ s_quit(agent_accel_mps_t *self, s_gpu_t *gpu)
     close(log_fd);
     if (pid > 0) {
         gpu->client = pid;
-        signal(SIGPIPE, SIG_IGN);
+        //  A client gone already is EPIPE here, not a signal: bus_node ignores
+        //  SIGPIPE in every service.
         s_write_all(fds[1], "quit\n");
     }
     close(fds[1]);
