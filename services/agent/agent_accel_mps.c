@@ -182,6 +182,9 @@ s_exec_child(int in_fd,
     }
     if (dup2(in_fd, 0) < 0 || dup2(log_fd, 1) < 0 || dup2(log_fd, 2) < 0)
         _exit(126);
+    //  None of the agent's sockets and files: a daemon outlives the agent and
+    //  would hold its ports and databases open.
+    close_range(3, ~0U, 0);
     execve(control, argv, envp);
     s_write_all(log_fd, "backplane: cannot run nvidia-cuda-mps-control\n");
     _exit(127);
