@@ -407,17 +407,21 @@ static int
 s_on_sums(void *arg, int64_t at, int64_t span, const acct_db_sums_t *sums)
 {
     bins_t *self = arg;
-    if (span == 0)
-        s_bin_used(self, at, sums, 1);
-    else {
-        //  An hour's bucket is spread evenly over its bins in the window
-        //  (the current hour's over those that began), so the bins add up.
-        int64_t a = at > self->first ? at : self->first;
-        int64_t b = at + span < self->end ? at + span : self->end;
-        int64_t parts = b > a ? (b - a + ACCT_QUERY_BIN_US - 1) / ACCT_QUERY_BIN_US : 0;
-        for (int64_t i = 0; i < parts; i++)
-            s_bin_used(self, a + i * ACCT_QUERY_BIN_US, sums, 1.0 / (double) parts);
+    //  A sample not yet rolled up counts as its hour's bucket will: spread
+    //  like it. Put in its own bin, its amounts moved to other bins of the
+    //  hour once the roll-up ran (or a recalculation rebuilt the buckets), so
+    //  a bin of the past read differently from one minute to the next.
+    if (span == 0) {
+        at -= at % ACCT_HOUR_US;
+        span = ACCT_HOUR_US;
     }
+    //  An hour's bucket is spread evenly over its bins in the window (the
+    //  current hour's over those that began), so the bins add up.
+    int64_t a = at > self->first ? at : self->first;
+    int64_t b = at + span < self->end ? at + span : self->end;
+    int64_t parts = b > a ? (b - a + ACCT_QUERY_BIN_US - 1) / ACCT_QUERY_BIN_US : 0;
+    for (int64_t i = 0; i < parts; i++)
+        s_bin_used(self, a + i * ACCT_QUERY_BIN_US, sums, 1.0 / (double) parts);
     return 0;
 }
 
