@@ -196,7 +196,10 @@ s_version_from_libcuda(agent_accel_driver_t *self)
     static const char prefix[] = "libcuda.so.";
     char path[PATH_MAX], target[PATH_MAX];
     for (size_t i = 0; i < self->dir_count; i++) {
-        snprintf(path, sizeof path, "%s%s/libcuda.so.1", self->root, self->dirs[i]);
+        //  A path too long for PATH_MAX names no file that could be opened.
+        if (snprintf(path, sizeof path, "%s%s/libcuda.so.1", self->root, self->dirs[i]) >=
+            (int) sizeof path)
+            continue;
         ssize_t n = readlink(path, target, sizeof target - 1);
         const char *base = NULL;
         if (n > 0) {
@@ -205,10 +208,10 @@ s_version_from_libcuda(agent_accel_driver_t *self)
             base = slash ? slash + 1 : target;
         } else {
             char pattern[PATH_MAX];
-            snprintf(pattern, sizeof pattern, "%s%s/libcuda.so.[0-9]*.*", self->root,
-                     self->dirs[i]);
-            glob_t found;
-            if (glob(pattern, 0, NULL, &found) == 0 && found.gl_pathc > 0) {
+            glob_t found = {0};
+            if (snprintf(pattern, sizeof pattern, "%s%s/libcuda.so.[0-9]*.*", self->root,
+                         self->dirs[i]) < (int) sizeof pattern &&
+                glob(pattern, 0, NULL, &found) == 0 && found.gl_pathc > 0) {
                 const char *slash = strrchr(found.gl_pathv[0], '/');
                 snprintf(target, sizeof target, "%s", slash + 1);
                 base = target;
@@ -346,8 +349,8 @@ agent_accel_driver_new(const char *root, const char *version)
     while (length > 0 && self->root[length - 1] == '/')
         self->root[--length] = '\0';
     char conf[PATH_MAX];
-    snprintf(conf, sizeof conf, "%s/etc/ld.so.conf", self->root);
-    s_read_conf(self, conf, 0);
+    if (snprintf(conf, sizeof conf, "%s/etc/ld.so.conf", self->root) < (int) sizeof conf)
+        s_read_conf(self, conf, 0);
     for (size_t i = 0; s_default_lib_dirs[i]; i++)
         s_add_dir(self, s_default_lib_dirs[i], strlen(s_default_lib_dirs[i]));
 
