@@ -49,8 +49,10 @@
 #define SESSIONS  40
 #define KILL_AT   (SESSIONS / 3) //  creates answered before the kill
 #define CLIENTS   4              //  creates in flight at once
-#define PACE_MS   40             //  between one client's creates
+#define PACE_MS   100            //  between one client's creates: ~1 s of creates
+#define AIM_MS    3000           //  how long the kill waits for a create in flight
 #define POLL_MS   250
+#define LEDGER_MS 10000 //  a few of the agent's heartbeats
 #define IMAGE     "local.backplane/library/busybox:latest"
 
 //  In deploy/run-local's order: the scheduler hosts the hub and the registry.
@@ -80,7 +82,7 @@ typedef struct {
 } create_t;
 
 static create_t s_creates[SESSIONS];
-static atomic_int s_next, s_answered;
+static atomic_int s_next, s_answered, s_in_flight;
 static int s_round;
 
 //  ---------------------------------------------------------------------------
@@ -227,7 +229,9 @@ s_create_one(int i)
              " \"group\": \"default\", \"domain\": \"default\"}",
              c->name);
     int status;
+    atomic_fetch_add(&s_in_flight, 1);
     json_t *r = s_request("POST", "/session", body, &status);
+    atomic_fetch_sub(&s_in_flight, 1);
     c->status = status;
     const char *id = json_string_value(json_object_get(r, "sessionId"));
     if (status == 201 && id)
@@ -431,30 +435,68 @@ s_host_clean(void)
     return harness_shell(command) == 0;
 }
 
+//  The scheduler's ledger holds (backplane-scheduler check-ledger on its
+//  database, beside the running scheduler): allocation rows only for live
+//  kernels, the aggregates equal to them, and what the agent reports at
+//  rest equal to the ledger. Its heartbeat may trail what just changed, so
+//  this waits up to LEDGER_MS for the checks to hold.
+static bool
+s_ledger_holds(const char *what)
+{
+    char command[1600];
+    snprintf(command, sizeof command,
+             "%s/backplane-scheduler --config config/scheduler.yaml"
+             " --set node.state_dir=%s/scheduler check-ledger >%s/ledger.log 2>&1",
+             harness_bindir(), s_p.dir, s_p.dir);
+    for (int waited = 0;; waited += POLL_MS) {
+        if (harness_shell(command) == 0)
+            return true;
+        if (waited >= LEDGER_MS)
+            break;
+        harness_pause_ms(POLL_MS);
+    }
+    fprintf(stderr, "# round %d %s: the ledger does not hold:\n", s_round, what);
+    snprintf(command, sizeof command, "sed 's/^/#   /' %s/ledger.log >&2", s_p.dir);
+    (void) harness_shell(command);
+    return false;
+}
+
 //  ---------------------------------------------------------------------------
 //  A round
 
 static void
-s_round_run(const int *victims, int count)
+s_round_run(const int *victims, int count, int kill_at)
 {
     s_round++;
     memset(s_creates, 0, sizeof s_creates);
     for (int i = 0; i < SESSIONS; i++)
         snprintf(s_creates[i].name, sizeof s_creates[i].name, "rf%d-%02d", s_round, i);
     atomic_store(&s_answered, 0);
+    atomic_store(&s_in_flight, 0);
     pthread_t threads[CLIENTS];
     s_parallel_start(s_create_one, SESSIONS, threads);
-    //  Mid-way: a third answered and the agent busy starting containers.
+    //  Mid-way: a third answered, the agent busy starting containers, and
+    //  (for up to AIM_MS more) a create in flight, so that the kill lands
+    //  while the platform is answering one rather than between two.
+    long long waited = 0, aimed = -1;
     struct timespec start, now;
     clock_gettime(CLOCK_MONOTONIC, &start);
-    long long waited = 0;
-    while (atomic_load(&s_answered) < KILL_AT ||
-           (s_kernel_dirs() < KILL_AT / 3 && waited < READY_MS)) {
-        harness_pause_ms(5);
+    for (;;) {
         clock_gettime(CLOCK_MONOTONIC, &now);
         waited = (now.tv_sec - start.tv_sec) * 1000LL +
                  (now.tv_nsec - start.tv_nsec) / 1000000;
+        bool midway = atomic_load(&s_answered) >= kill_at &&
+                      (s_kernel_dirs() >= KILL_AT / 3 || waited >= READY_MS);
+        if (midway && aimed < 0)
+            aimed = waited;
+        if (midway && (atomic_load(&s_in_flight) > 0 || kill_at >= SESSIONS ||
+                       waited - aimed >= AIM_MS))
+            break;
+        harness_pause_ms(1);
     }
+    fprintf(stderr, "# round %d: kill after %lld ms: %d answered, %d in flight, %d kernels\n",
+            s_round, waited, atomic_load(&s_answered), atomic_load(&s_in_flight),
+            s_kernel_dirs());
     for (int v = 0; v < count; v++)
         harness_kill(&s_svc[victims[v]].proc);
     //  The supervisor restarts at once, in run-local's order.
@@ -476,6 +518,7 @@ s_round_run(const int *victims, int count)
     T_ASSERT(restarted);
     T_ASSERT(accepted > 0);
     bool settled = s_settle(false, "after the restart");
+    bool ledger = s_ledger_holds("after the restart");
     //  Destroy every live session, whether its create was answered or not.
     json_t *live = s_live();
     int doomed = 0;
@@ -490,12 +533,15 @@ s_round_run(const int *victims, int count)
     s_parallel_start(s_delete_one, doomed, threads);
     s_parallel_join(threads);
     bool over = s_settle(true, "after DELETE");
+    bool ledger_over = s_ledger_holds("after DELETE");
     bool clean = s_host_clean();
     if (!clean)
         fprintf(stderr, "# round %d: kernels left on the host (see %s/agent)\n", s_round,
                 s_p.dir);
     T_ASSERT(settled);
+    T_ASSERT(ledger);
     T_ASSERT(over);
+    T_ASSERT(ledger_over);
     T_ASSERT(clean);
 }
 
@@ -572,7 +618,7 @@ test_start(void)
     static void test_kill_##name(void)                                                   \
     {                                                                                    \
         const int victims[] = {victim};                                                  \
-        s_round_run(victims, 1);                                                         \
+        s_round_run(victims, 1, KILL_AT);                                                         \
     }
 ROUND(scheduler, SCHEDULER)
 ROUND(agent, AGENT)
@@ -581,11 +627,27 @@ ROUND(storage_proxy, STORAGE)
 ROUND(accounting, ACCOUNTING)
 ROUND(wsproxy, WSPROXY)
 
+//  Killed once every create was answered, while the agent still works
+//  through the kernels the passes placed.
+static void
+test_kill_scheduler_late(void)
+{
+    const int victims[] = {SCHEDULER};
+    s_round_run(victims, 1, SESSIONS);
+}
+
+static void
+test_kill_agent_late(void)
+{
+    const int victims[] = {AGENT};
+    s_round_run(victims, 1, SESSIONS);
+}
+
 static void
 test_kill_all_six(void)
 {
     const int victims[] = {SCHEDULER, GATEWAY, STORAGE, WSPROXY, ACCOUNTING, AGENT};
-    s_round_run(victims, SERVICES);
+    s_round_run(victims, SERVICES, KILL_AT);
 }
 
 static void
@@ -624,6 +686,8 @@ main(void)
         T_RUN(test_kill_storage_proxy);
         T_RUN(test_kill_accounting);
         T_RUN(test_kill_wsproxy);
+        T_RUN(test_kill_scheduler_late);
+        T_RUN(test_kill_agent_late);
         T_RUN(test_kill_all_six);
     }
     T_RUN(test_stop_cleanly);
