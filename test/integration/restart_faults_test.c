@@ -494,7 +494,8 @@ s_round_run(const int *victims, int count, int kill_at)
             break;
         harness_pause_ms(1);
     }
-    fprintf(stderr, "# round %d: kill after %lld ms: %d answered, %d in flight, %d kernels\n",
+    fprintf(stderr,
+            "# round %d: kill after %lld ms: %d answered, %d in flight, %d kernels\n",
             s_round, waited, atomic_load(&s_answered), atomic_load(&s_in_flight),
             s_kernel_dirs());
     for (int v = 0; v < count; v++)
@@ -618,7 +619,7 @@ test_start(void)
     static void test_kill_##name(void)                                                   \
     {                                                                                    \
         const int victims[] = {victim};                                                  \
-        s_round_run(victims, 1, KILL_AT);                                                         \
+        s_round_run(victims, 1, KILL_AT);                                                \
     }
 ROUND(scheduler, SCHEDULER)
 ROUND(agent, AGENT)
