@@ -9,9 +9,11 @@
     RPC endpoint), the agent's bridge and subnet, its images and its cpu
     count (the images ask for one cpu each, and 40 must fit).
 
-    A round: 40 POST /session (enqueueOnly) from four clients at once; the
-    service is killed once a third of them were answered and the agent is
-    starting containers, and restarted at once while the rest go on. The
+    A round: 40 POST /session (enqueueOnly) from four clients at once,
+    paced over about a second; the service is killed once a third of them
+    were answered, the agent is starting containers and a create is in
+    flight (so the kill meets a request, not the gap between two), and
+    restarted at once while the rest go on. The
     operator's setup first lets one keypair hold 40 sessions and poll
     freely (policy and rate limit). Within two minutes every session the
     gateway answered 201 must be RUNNING, or ended (TERMINATED, CANCELLED)
@@ -19,9 +21,16 @@
     but RUNNING (one whose create got no answer may be absent, not stuck);
     the agent's runc must run exactly the RUNNING ones. Then DELETE of
     every live session must end them all, with no container, kernel
-    directory, mount, address, veth, network namespace or cgroup left. One
-    round per service, then one with all six killed in one burst and
-    restarted in run-local's order. Last, every process stops with SIGTERM,
+    directory, mount, address, veth, network namespace or cgroup left.
+    After the restart and after DELETE the scheduler's ledger must hold
+    (`backplane-scheduler check-ledger`: no allocation left by a lost
+    kernel, the agent's report equal to the ledger). One round per
+    service; the scheduler and the agent again once every create was
+    answered (the agent still working through the placed kernels); the
+    scheduler, the agent and the gateway killed while the sessions are
+    being deleted (a DELETE left unanswered is asked again, as a client
+    would); then all six killed in one burst and restarted in run-local's
+    order. Last, every process stops with SIGTERM,
     exit 0, and no log of any run holds a sanitizer report. Needs root,
     runc, umoci and tini; skips otherwise.
 
@@ -404,10 +413,13 @@ s_delete_one(int i)
     char path[80];
     snprintf(path, sizeof path, "/session/%s", s_doomed[i]);
     int status;
+    atomic_fetch_add(&s_in_flight, 1);
     json_t *r = s_request("DELETE", path, NULL, &status);
+    atomic_fetch_sub(&s_in_flight, 1);
     if (status != 200)
         fprintf(stderr, "# DELETE %s: %d\n", s_doomed[i], status);
     json_decref(r);
+    atomic_fetch_add(&s_answered, 1);
 }
 
 //  Nothing of the agent's kernels left on the host: no kernel directory,
@@ -464,17 +476,11 @@ s_ledger_holds(const char *what)
 //  ---------------------------------------------------------------------------
 //  A round
 
+//  Kills the victims once kill_at requests of the running batch (creates or
+//  deletes) were answered and the agent is busy, and restarts them at once.
 static void
-s_round_run(const int *victims, int count, int kill_at)
+s_kill_midway(const int *victims, int count, int kill_at, bool *restarted)
 {
-    s_round++;
-    memset(s_creates, 0, sizeof s_creates);
-    for (int i = 0; i < SESSIONS; i++)
-        snprintf(s_creates[i].name, sizeof s_creates[i].name, "rf%d-%02d", s_round, i);
-    atomic_store(&s_answered, 0);
-    atomic_store(&s_in_flight, 0);
-    pthread_t threads[CLIENTS];
-    s_parallel_start(s_create_one, SESSIONS, threads);
     //  Mid-way: a third answered, the agent busy starting containers, and
     //  (for up to AIM_MS more) a create in flight, so that the kill lands
     //  while the platform is answering one rather than between two.
@@ -501,9 +507,27 @@ s_round_run(const int *victims, int count, int kill_at)
     for (int v = 0; v < count; v++)
         harness_kill(&s_svc[victims[v]].proc);
     //  The supervisor restarts at once, in run-local's order.
-    bool restarted = true;
     for (int v = 0; v < count; v++)
-        restarted = s_start(victims[v]) && restarted;
+        *restarted = s_start(victims[v]) && *restarted;
+}
+
+//  A round: 40 creates, the victims killed once kill_at of them were
+//  answered (SESSIONS: once all were), or with kill_at -1 while every live
+//  session is deleted.
+static void
+s_round_run(const int *victims, int count, int kill_at)
+{
+    s_round++;
+    memset(s_creates, 0, sizeof s_creates);
+    for (int i = 0; i < SESSIONS; i++)
+        snprintf(s_creates[i].name, sizeof s_creates[i].name, "rf%d-%02d", s_round, i);
+    atomic_store(&s_answered, 0);
+    atomic_store(&s_in_flight, 0);
+    pthread_t threads[CLIENTS];
+    bool restarted = true;
+    s_parallel_start(s_create_one, SESSIONS, threads);
+    if (kill_at >= 0)
+        s_kill_midway(victims, count, kill_at, &restarted);
     s_parallel_join(threads);
     int accepted = 0, refused = 0, unanswered = 0;
     for (int i = 0; i < SESSIONS; i++) {
@@ -514,9 +538,9 @@ s_round_run(const int *victims, int count, int kill_at)
     fprintf(stderr, "# round %d (", s_round);
     for (int v = 0; v < count; v++)
         fprintf(stderr, "%s%s", v ? " " : "", s_names[victims[v]]);
-    fprintf(stderr, " killed): %d created, %d refused, %d unanswered\n", accepted,
-            refused, unanswered);
-    T_ASSERT(restarted);
+    fprintf(stderr, " killed%s): %d created, %d refused, %d unanswered\n",
+            kill_at < 0 ? " once the sessions are being deleted" : "", accepted, refused,
+            unanswered);
     T_ASSERT(accepted > 0);
     bool settled = s_settle(false, "after the restart");
     bool ledger = s_ledger_holds("after the restart");
@@ -531,14 +555,32 @@ s_round_run(const int *victims, int count, int kill_at)
             snprintf(s_doomed[doomed++], sizeof s_doomed[0], "%s", id);
     }
     json_decref(live);
+    atomic_store(&s_answered, 0);
+    atomic_store(&s_in_flight, 0);
     s_parallel_start(s_delete_one, doomed, threads);
+    if (kill_at < 0)
+        s_kill_midway(victims, count, doomed / 3, &restarted);
     s_parallel_join(threads);
+    if (kill_at < 0) {
+        //  A client whose DELETE got no answer asks again.
+        live = s_live();
+        doomed = 0;
+        json_object_foreach(live, id, item)
+        {
+            if (doomed < 2 * SESSIONS)
+                snprintf(s_doomed[doomed++], sizeof s_doomed[0], "%s", id);
+        }
+        json_decref(live);
+        s_parallel_start(s_delete_one, doomed, threads);
+        s_parallel_join(threads);
+    }
     bool over = s_settle(true, "after DELETE");
     bool ledger_over = s_ledger_holds("after DELETE");
     bool clean = s_host_clean();
     if (!clean)
         fprintf(stderr, "# round %d: kernels left on the host (see %s/agent)\n", s_round,
                 s_p.dir);
+    T_ASSERT(restarted);
     T_ASSERT(settled);
     T_ASSERT(ledger);
     T_ASSERT(over);
@@ -644,6 +686,28 @@ test_kill_agent_late(void)
     s_round_run(victims, 1, SESSIONS);
 }
 
+//  Killed while the sessions are being destroyed.
+static void
+test_kill_scheduler_deleting(void)
+{
+    const int victims[] = {SCHEDULER};
+    s_round_run(victims, 1, -1);
+}
+
+static void
+test_kill_agent_deleting(void)
+{
+    const int victims[] = {AGENT};
+    s_round_run(victims, 1, -1);
+}
+
+static void
+test_kill_gateway_deleting(void)
+{
+    const int victims[] = {GATEWAY};
+    s_round_run(victims, 1, -1);
+}
+
 static void
 test_kill_all_six(void)
 {
@@ -689,6 +753,9 @@ main(void)
         T_RUN(test_kill_wsproxy);
         T_RUN(test_kill_scheduler_late);
         T_RUN(test_kill_agent_late);
+        T_RUN(test_kill_scheduler_deleting);
+        T_RUN(test_kill_agent_deleting);
+        T_RUN(test_kill_gateway_deleting);
         T_RUN(test_kill_all_six);
     }
     T_RUN(test_stop_cleanly);
