@@ -37,8 +37,8 @@ typedef struct {
     char *accel_cuda_nvml_library; //  the NVML library the CUDA plugin opens
     char *accel_cuda_driver_root;  //  where the driver's user space is found ("/")
     bool accel_cuda_mps;           //  MPS daemons enforce fractions' limits
-    int fake_agents;               //  > 0: play this many fake agents instead (agent_fake)
-    char *fake_slots;              //  what each fake agent offers: "cpu=64,mem=256g"
+    int fake_agents;  //  > 0: play this many fake agents instead (agent_fake)
+    char *fake_slots; //  what each fake agent offers: "cpu=64,mem=256g"
 } agent_config_t;
 
 extern const bus_config_option_t agent_config_options[];
