@@ -406,6 +406,7 @@ s_settle(bool over, const char *what)
 
 //  The ids DELETE goes to.
 static char s_doomed[2 * SESSIONS][40];
+static int s_doomed_status[2 * SESSIONS]; //  HTTP status of its DELETE, -1: none
 
 static void
 s_delete_one(int i)
@@ -416,6 +417,7 @@ s_delete_one(int i)
     atomic_fetch_add(&s_in_flight, 1);
     json_t *r = s_request("DELETE", path, NULL, &status);
     atomic_fetch_sub(&s_in_flight, 1);
+    s_doomed_status[i] = status;
     if (status != 200)
         fprintf(stderr, "# DELETE %s: %d\n", s_doomed[i], status);
     json_decref(r);
@@ -561,18 +563,18 @@ s_round_run(const int *victims, int count, int kill_at)
     if (kill_at < 0)
         s_kill_midway(victims, count, doomed / 3, &restarted);
     s_parallel_join(threads);
-    if (kill_at < 0) {
-        //  A client whose DELETE got no answer asks again.
-        live = s_live();
-        doomed = 0;
-        json_object_foreach(live, id, item)
-        {
-            if (doomed < 2 * SESSIONS)
-                snprintf(s_doomed[doomed++], sizeof s_doomed[0], "%s", id);
-        }
-        json_decref(live);
-        s_parallel_start(s_delete_one, doomed, threads);
-        s_parallel_join(threads);
+    //  A client whose DELETE got no answer (the gateway was down) or an
+    //  error asks again until one comes.
+    for (int tries = 0; kill_at < 0 && tries < READY_MS / POLL_MS; tries++) {
+        bool again = false;
+        for (int i = 0; i < doomed; i++)
+            if (s_doomed_status[i] < 0 || s_doomed_status[i] >= 500) {
+                again = true;
+                s_delete_one(i);
+            }
+        if (!again)
+            break;
+        harness_pause_ms(POLL_MS);
     }
     bool over = s_settle(true, "after DELETE");
     bool ledger_over = s_ledger_holds("after DELETE");
