@@ -9,9 +9,11 @@
     RPC endpoint), the agent's bridge and subnet, its images and its cpu
     count (the images ask for one cpu each, and 40 must fit).
 
-    A round: 40 POST /session (enqueueOnly) from four clients at once; the
-    service is killed once a third of them were answered and the agent is
-    starting containers, and restarted at once while the rest go on. The
+    A round: 40 POST /session (enqueueOnly) from four clients at once,
+    paced over about a second; the service is killed once a third of them
+    were answered, the agent is starting containers and a create is in
+    flight (so the kill meets a request, not the gap between two), and
+    restarted at once while the rest go on. The
     operator's setup first lets one keypair hold 40 sessions and poll
     freely (policy and rate limit). Within two minutes every session the
     gateway answered 201 must be RUNNING, or ended (TERMINATED, CANCELLED)
@@ -19,9 +21,16 @@
     but RUNNING (one whose create got no answer may be absent, not stuck);
     the agent's runc must run exactly the RUNNING ones. Then DELETE of
     every live session must end them all, with no container, kernel
-    directory, mount, address, veth, network namespace or cgroup left. One
-    round per service, then one with all six killed in one burst and
-    restarted in run-local's order. Last, every process stops with SIGTERM,
+    directory, mount, address, veth, network namespace or cgroup left.
+    After the restart and after DELETE the scheduler's ledger must hold
+    (`backplane-scheduler check-ledger`: no allocation left by a lost
+    kernel, the agent's report equal to the ledger). One round per
+    service; the scheduler and the agent again once every create was
+    answered (the agent still working through the placed kernels); the
+    scheduler, the agent and the gateway killed while the sessions are
+    being deleted (a DELETE left unanswered is asked again, as a client
+    would); then all six killed in one burst and restarted in run-local's
+    order. Last, every process stops with SIGTERM,
     exit 0, and no log of any run holds a sanitizer report. Needs root,
     runc, umoci and tini; skips otherwise.
 
@@ -49,8 +58,10 @@
 #define SESSIONS  40
 #define KILL_AT   (SESSIONS / 3) //  creates answered before the kill
 #define CLIENTS   4              //  creates in flight at once
-#define PACE_MS   40             //  between one client's creates
+#define PACE_MS   100            //  between one client's creates: ~1 s of creates
+#define AIM_MS    3000           //  how long the kill waits for a create in flight
 #define POLL_MS   250
+#define LEDGER_MS 10000 //  a few of the agent's heartbeats
 #define IMAGE     "local.backplane/library/busybox:latest"
 
 //  In deploy/run-local's order: the scheduler hosts the hub and the registry.
@@ -80,7 +91,7 @@ typedef struct {
 } create_t;
 
 static create_t s_creates[SESSIONS];
-static atomic_int s_next, s_answered;
+static atomic_int s_next, s_answered, s_in_flight;
 static int s_round;
 
 //  ---------------------------------------------------------------------------
@@ -227,7 +238,9 @@ s_create_one(int i)
              " \"group\": \"default\", \"domain\": \"default\"}",
              c->name);
     int status;
+    atomic_fetch_add(&s_in_flight, 1);
     json_t *r = s_request("POST", "/session", body, &status);
+    atomic_fetch_sub(&s_in_flight, 1);
     c->status = status;
     const char *id = json_string_value(json_object_get(r, "sessionId"));
     if (status == 201 && id)
@@ -393,6 +406,7 @@ s_settle(bool over, const char *what)
 
 //  The ids DELETE goes to.
 static char s_doomed[2 * SESSIONS][40];
+static int s_doomed_status[2 * SESSIONS]; //  HTTP status of its DELETE, -1: none
 
 static void
 s_delete_one(int i)
@@ -400,10 +414,14 @@ s_delete_one(int i)
     char path[80];
     snprintf(path, sizeof path, "/session/%s", s_doomed[i]);
     int status;
+    atomic_fetch_add(&s_in_flight, 1);
     json_t *r = s_request("DELETE", path, NULL, &status);
+    atomic_fetch_sub(&s_in_flight, 1);
+    s_doomed_status[i] = status;
     if (status != 200)
         fprintf(stderr, "# DELETE %s: %d\n", s_doomed[i], status);
     json_decref(r);
+    atomic_fetch_add(&s_answered, 1);
 }
 
 //  Nothing of the agent's kernels left on the host: no kernel directory,
@@ -431,36 +449,87 @@ s_host_clean(void)
     return harness_shell(command) == 0;
 }
 
+//  The scheduler's ledger holds (backplane-scheduler check-ledger on its
+//  database, beside the running scheduler): allocation rows only for live
+//  kernels, the aggregates equal to them, and what the agent reports at
+//  rest equal to the ledger. Its heartbeat may trail what just changed, so
+//  this waits up to LEDGER_MS for the checks to hold.
+static bool
+s_ledger_holds(const char *what)
+{
+    char command[1600];
+    snprintf(command, sizeof command,
+             "%s/backplane-scheduler --config config/scheduler.yaml"
+             " --set node.state_dir=%s/scheduler check-ledger >%s/ledger.log 2>&1",
+             harness_bindir(), s_p.dir, s_p.dir);
+    for (int waited = 0;; waited += POLL_MS) {
+        if (harness_shell(command) == 0)
+            return true;
+        if (waited >= LEDGER_MS)
+            break;
+        harness_pause_ms(POLL_MS);
+    }
+    fprintf(stderr, "# round %d %s: the ledger does not hold:\n", s_round, what);
+    snprintf(command, sizeof command, "sed 's/^/#   /' %s/ledger.log >&2", s_p.dir);
+    (void) harness_shell(command);
+    return false;
+}
+
 //  ---------------------------------------------------------------------------
 //  A round
 
+//  Kills the victims once kill_at requests of the running batch (creates or
+//  deletes) were answered and the agent is busy, and restarts them at once.
 static void
-s_round_run(const int *victims, int count)
+s_kill_midway(const int *victims, int count, int kill_at, bool *restarted)
+{
+    //  Mid-way: a third answered, the agent busy starting containers, and
+    //  (for up to AIM_MS more) a create in flight, so that the kill lands
+    //  while the platform is answering one rather than between two.
+    long long waited = 0, aimed = -1;
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        waited = (now.tv_sec - start.tv_sec) * 1000LL +
+                 (now.tv_nsec - start.tv_nsec) / 1000000;
+        bool midway = atomic_load(&s_answered) >= kill_at &&
+                      (s_kernel_dirs() >= KILL_AT / 3 || waited >= READY_MS);
+        if (midway && aimed < 0)
+            aimed = waited;
+        if (midway && (atomic_load(&s_in_flight) > 0 || kill_at >= SESSIONS ||
+                       waited - aimed >= AIM_MS))
+            break;
+        harness_pause_ms(1);
+    }
+    fprintf(stderr,
+            "# round %d: kill after %lld ms: %d answered, %d in flight, %d kernels\n",
+            s_round, waited, atomic_load(&s_answered), atomic_load(&s_in_flight),
+            s_kernel_dirs());
+    for (int v = 0; v < count; v++)
+        harness_kill(&s_svc[victims[v]].proc);
+    //  The supervisor restarts at once, in run-local's order.
+    for (int v = 0; v < count; v++)
+        *restarted = s_start(victims[v]) && *restarted;
+}
+
+//  A round: 40 creates, the victims killed once kill_at of them were
+//  answered (SESSIONS: once all were), or with kill_at -1 while every live
+//  session is deleted.
+static void
+s_round_run(const int *victims, int count, int kill_at)
 {
     s_round++;
     memset(s_creates, 0, sizeof s_creates);
     for (int i = 0; i < SESSIONS; i++)
         snprintf(s_creates[i].name, sizeof s_creates[i].name, "rf%d-%02d", s_round, i);
     atomic_store(&s_answered, 0);
+    atomic_store(&s_in_flight, 0);
     pthread_t threads[CLIENTS];
-    s_parallel_start(s_create_one, SESSIONS, threads);
-    //  Mid-way: a third answered and the agent busy starting containers.
-    struct timespec start, now;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    long long waited = 0;
-    while (atomic_load(&s_answered) < KILL_AT ||
-           (s_kernel_dirs() < KILL_AT / 3 && waited < READY_MS)) {
-        harness_pause_ms(5);
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        waited = (now.tv_sec - start.tv_sec) * 1000LL +
-                 (now.tv_nsec - start.tv_nsec) / 1000000;
-    }
-    for (int v = 0; v < count; v++)
-        harness_kill(&s_svc[victims[v]].proc);
-    //  The supervisor restarts at once, in run-local's order.
     bool restarted = true;
-    for (int v = 0; v < count; v++)
-        restarted = s_start(victims[v]) && restarted;
+    s_parallel_start(s_create_one, SESSIONS, threads);
+    if (kill_at >= 0)
+        s_kill_midway(victims, count, kill_at, &restarted);
     s_parallel_join(threads);
     int accepted = 0, refused = 0, unanswered = 0;
     for (int i = 0; i < SESSIONS; i++) {
@@ -471,11 +540,12 @@ s_round_run(const int *victims, int count)
     fprintf(stderr, "# round %d (", s_round);
     for (int v = 0; v < count; v++)
         fprintf(stderr, "%s%s", v ? " " : "", s_names[victims[v]]);
-    fprintf(stderr, " killed): %d created, %d refused, %d unanswered\n", accepted,
-            refused, unanswered);
-    T_ASSERT(restarted);
+    fprintf(stderr, " killed%s): %d created, %d refused, %d unanswered\n",
+            kill_at < 0 ? " once the sessions are being deleted" : "", accepted, refused,
+            unanswered);
     T_ASSERT(accepted > 0);
     bool settled = s_settle(false, "after the restart");
+    bool ledger = s_ledger_holds("after the restart");
     //  Destroy every live session, whether its create was answered or not.
     json_t *live = s_live();
     int doomed = 0;
@@ -487,15 +557,36 @@ s_round_run(const int *victims, int count)
             snprintf(s_doomed[doomed++], sizeof s_doomed[0], "%s", id);
     }
     json_decref(live);
+    atomic_store(&s_answered, 0);
+    atomic_store(&s_in_flight, 0);
     s_parallel_start(s_delete_one, doomed, threads);
+    if (kill_at < 0)
+        s_kill_midway(victims, count, doomed / 3, &restarted);
     s_parallel_join(threads);
+    //  A client whose DELETE got no answer (the gateway was down) or an
+    //  error asks again until one comes.
+    for (int tries = 0; kill_at < 0 && tries < READY_MS / POLL_MS; tries++) {
+        bool again = false;
+        for (int i = 0; i < doomed; i++)
+            if (s_doomed_status[i] < 0 || s_doomed_status[i] >= 500) {
+                again = true;
+                s_delete_one(i);
+            }
+        if (!again)
+            break;
+        harness_pause_ms(POLL_MS);
+    }
     bool over = s_settle(true, "after DELETE");
+    bool ledger_over = s_ledger_holds("after DELETE");
     bool clean = s_host_clean();
     if (!clean)
         fprintf(stderr, "# round %d: kernels left on the host (see %s/agent)\n", s_round,
                 s_p.dir);
+    T_ASSERT(restarted);
     T_ASSERT(settled);
+    T_ASSERT(ledger);
     T_ASSERT(over);
+    T_ASSERT(ledger_over);
     T_ASSERT(clean);
 }
 
@@ -572,7 +663,7 @@ test_start(void)
     static void test_kill_##name(void)                                                   \
     {                                                                                    \
         const int victims[] = {victim};                                                  \
-        s_round_run(victims, 1);                                                         \
+        s_round_run(victims, 1, KILL_AT);                                                \
     }
 ROUND(scheduler, SCHEDULER)
 ROUND(agent, AGENT)
@@ -581,11 +672,49 @@ ROUND(storage_proxy, STORAGE)
 ROUND(accounting, ACCOUNTING)
 ROUND(wsproxy, WSPROXY)
 
+//  Killed once every create was answered, while the agent still works
+//  through the kernels the passes placed.
+static void
+test_kill_scheduler_late(void)
+{
+    const int victims[] = {SCHEDULER};
+    s_round_run(victims, 1, SESSIONS);
+}
+
+static void
+test_kill_agent_late(void)
+{
+    const int victims[] = {AGENT};
+    s_round_run(victims, 1, SESSIONS);
+}
+
+//  Killed while the sessions are being destroyed.
+static void
+test_kill_scheduler_deleting(void)
+{
+    const int victims[] = {SCHEDULER};
+    s_round_run(victims, 1, -1);
+}
+
+static void
+test_kill_agent_deleting(void)
+{
+    const int victims[] = {AGENT};
+    s_round_run(victims, 1, -1);
+}
+
+static void
+test_kill_gateway_deleting(void)
+{
+    const int victims[] = {GATEWAY};
+    s_round_run(victims, 1, -1);
+}
+
 static void
 test_kill_all_six(void)
 {
     const int victims[] = {SCHEDULER, GATEWAY, STORAGE, WSPROXY, ACCOUNTING, AGENT};
-    s_round_run(victims, SERVICES);
+    s_round_run(victims, SERVICES, KILL_AT);
 }
 
 static void
@@ -624,6 +753,11 @@ main(void)
         T_RUN(test_kill_storage_proxy);
         T_RUN(test_kill_accounting);
         T_RUN(test_kill_wsproxy);
+        T_RUN(test_kill_scheduler_late);
+        T_RUN(test_kill_agent_late);
+        T_RUN(test_kill_scheduler_deleting);
+        T_RUN(test_kill_agent_deleting);
+        T_RUN(test_kill_gateway_deleting);
         T_RUN(test_kill_all_six);
     }
     T_RUN(test_stop_cleanly);
