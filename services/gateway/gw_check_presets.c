@@ -11,7 +11,8 @@
       remaining = limit - held, per slot, never below zero ("Infinity"
                   when there is no limit);
       a resource group's remaining = the sum over its ALIVE, schedulable
-                  agents of capacity - occupied;
+                  agents of capacity - occupied (an agent's GPUs offered both
+                  whole and as shares counted once: s_couple);
       a preset is allocatable when it fits the keypair's, the project's and
                   the domain's remaining, and one agent of the resource
                   groups asked about has room for all of it (a kernel runs
@@ -122,6 +123,49 @@ s_put(json_t *object, const check_slot_t *slot, bus_slots_value_t value)
     char text[BUS_SLOTS_VALUE_MAX];
     bus_slots_format_value(slot->unit, &value, text);
     json_object_set_new(object, slot->name, json_string(text));
+}
+
+//  An agent that offers <p>.device and <p>.shares over the same GPUs gives
+//  each GPU either whole or as shares (issue 20): room[] (per slot, from
+//  capacity - occupied) gets what each can really still be given, as the
+//  scheduler's pass counts it: GPUs held whole have no shares, and shares
+//  in use keep at least ceil(shares / per GPU) GPUs from being taken whole.
+static void
+s_couple(const check_slot_t *slots,
+         size_t count,
+         json_t *available,
+         json_t *occupied,
+         bus_slots_value_t *room)
+{
+    bus_slots_value_t zero = {false, 0};
+    for (size_t d = 0; d < count; d++) {
+        const char *dot = strrchr(slots[d].name, '.');
+        if (!dot || !bus_slots_whole(slots[d].name))
+            continue;
+        char shares_name[sizeof slots[d].name + 8];
+        snprintf(shares_name, sizeof shares_name, "%.*s.shares",
+                 (int) (dot - slots[d].name), slots[d].name);
+        for (size_t s = 0; s < count; s++) {
+            if (strcmp(slots[s].name, shares_name) != 0)
+                continue;
+            bus_slots_value_t devices = s_amount(available, &slots[d], zero);
+            bus_slots_value_t capacity = s_amount(available, &slots[s], zero);
+            int64_t gpus = devices.amount / BUS_SLOTS_COUNT_SCALE;
+            if (devices.infinite || capacity.infinite || gpus <= 0 ||
+                capacity.amount <= 0)
+                continue;
+            int64_t per_gpu = capacity.amount / gpus;
+            int64_t whole =
+                s_amount(occupied, &slots[d], zero).amount / BUS_SLOTS_COUNT_SCALE;
+            int64_t shared = s_amount(occupied, &slots[s], zero).amount;
+            int64_t blocked = per_gpu > 0 ? (shared + per_gpu - 1) / per_gpu : 0;
+            int64_t free_gpus = gpus - whole - blocked;
+            int64_t free_shares = capacity.amount - shared - whole * per_gpu;
+            room[d] = (bus_slots_value_t){
+                false, free_gpus > 0 ? free_gpus * BUS_SLOTS_COUNT_SCALE : 0};
+            room[s] = (bus_slots_value_t){false, free_shares > 0 ? free_shares : 0};
+        }
+    }
 }
 
 //  Adds name to the slot list unless it is there or unknown.
@@ -238,10 +282,12 @@ s_answer(check_t *self, json_t *agents)
             json_object_get(per_sgroup,
                             json_string_value(json_object_get(agent, "scaling_group"))),
             "remaining");
+        for (size_t i = 0; i < count; i++)
+            rooms[counted][i] = s_minus(s_amount(available, &slots[i], zero),
+                                        s_amount(occupied, &slots[i], zero));
+        s_couple(slots, count, available, occupied, rooms[counted]);
         for (size_t i = 0; i < count; i++) {
-            bus_slots_value_t room = s_minus(s_amount(available, &slots[i], zero),
-                                             s_amount(occupied, &slots[i], zero));
-            rooms[counted][i] = room;
+            bus_slots_value_t room = rooms[counted][i];
             total_room[i] = s_plus(total_room[i], room);
             s_put(remaining, &slots[i],
                   s_plus(s_amount(remaining, &slots[i], zero), room));

@@ -362,6 +362,22 @@ test_one_offer_per_gpu(void)
     T_ASSERT(s_ledger_holds());
     long long placeable = s_row_soon("agent_placeable", GB, "cuda.shares", 400, 3000);
     T_ASSERT(placeable == 400 || placeable == -2);
+    //  check-presets says the same: no GPU whole, 0.4 of a share (the web UI's
+    //  "remaining" and its presets read this).
+    int status;
+    json_t *r = s_request("POST", "/resource/check-presets", "{}", &status);
+    T_EQ_INT(status, 200);
+    json_t *remaining = json_object_get(r, "scaling_group_remaining");
+    const char *device = json_string_value(json_object_get(remaining, "cuda.device"));
+    const char *shares = json_string_value(json_object_get(remaining, "cuda.shares"));
+    if (!device || !shares || strcmp(device, "0") != 0 || strcmp(shares, "0.4") != 0) {
+        char *text = r ? json_dumps(r, JSON_COMPACT) : NULL;
+        fprintf(stderr, "# check-presets: %s\n", text ? text : "(none)");
+        free(text);
+    }
+    T_EQ_STR(device, "0");
+    T_EQ_STR(shares, "0.4");
+    json_decref(r);
 }
 
 //  What could never run is refused at once, the slot named.
