@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gateway_client.h"
+#include "accel_client.h"
 #include "t.h"
 
 #define IMAGE     "local.backplane/library/busybox:latest"
@@ -39,213 +39,6 @@ static char s_bridges[1][16];
 static const char *const s_names[1] = {GB};
 static const char *s_cidrs[1]; //  harness_subnet, at the first start
 static const char *const s_mocks[1] = {MOCK_BOTH};
-
-static json_t *
-s_request(const char *method, const char *path, const char *body, int *status)
-{
-    char *text = NULL;
-    *status = client_signed(&s_p, &s_p.super, method, path, body, NULL, &text, NULL);
-    json_t *parsed = text ? json_loads(text, JSON_DECODE_ANY, NULL) : NULL;
-    free(text);
-    return parsed;
-}
-
-//  POST /session of an interactive session asking resources (a JSON
-//  object's text), with environ (JSON object text, "" for none); waits
-//  until it runs unless enqueue. Returns the HTTP status.
-static int
-s_create(const char *name, const char *resources, const char *environ, bool enqueue)
-{
-    char body[1024];
-    snprintf(body, sizeof body,
-             "{\"name\": \"%s\", \"image\": \"" IMAGE "\", \"type\": \"interactive\","
-             " \"enqueueOnly\": %s, \"config\": {\"resources\": %s%s%s}}",
-             name, enqueue ? "true" : "false", resources,
-             *environ ? ", \"environ\": " : "", environ);
-    int status;
-    json_t *r = s_request("POST", "/session", body, &status);
-    if (status >= 400) {
-        char *text = r ? json_dumps(r, JSON_COMPACT) : NULL;
-        fprintf(stderr, "# create %s: %d %s\n", name, status, text ? text : "");
-        free(text);
-    }
-    json_decref(r);
-    return status;
-}
-
-//  GET /session/{name} as text (caller frees), NULL when it is not found
-//  (never created, or ended).
-static char *
-s_info(const char *name)
-{
-    char path[128];
-    snprintf(path, sizeof path, "/session/%s", name);
-    int status;
-    json_t *r = s_request("GET", path, NULL, &status);
-    char *text = status == 200 && r ? json_dumps(r, JSON_COMPACT) : NULL;
-    json_decref(r);
-    return text;
-}
-
-//  Waits up to timeout_ms for the session's status; status NULL waits
-//  until it has ended (TERMINATED or CANCELLED, or no longer found).
-static bool
-s_wait(const char *name, const char *status, int timeout_ms)
-{
-    char want[64] = "";
-    if (status)
-        snprintf(want, sizeof want, "\"status\":\"%s\"", status);
-    char *text = NULL;
-    for (int waited = 0; waited <= timeout_ms; waited += 100) {
-        free(text);
-        text = s_info(name);
-        bool ended = !text || strstr(text, "\"status\":\"TERMINATED\"") ||
-                     strstr(text, "\"status\":\"CANCELLED\"");
-        if (status ? text && strstr(text, want) : ended) {
-            free(text);
-            return true;
-        }
-        harness_pause_ms(100);
-    }
-    fprintf(stderr, "# %s never became %s: %s\n", name, status ? status : "ended",
-            text ? text : "(gone)");
-    free(text);
-    return false;
-}
-
-static void
-s_destroy(const char *name)
-{
-    char path[128];
-    snprintf(path, sizeof path, "/session/%s", name);
-    int status;
-    json_decref(s_request("DELETE", path, NULL, &status));
-}
-
-//  What the session's container sees: "V=<CUDA_VISIBLE_DEVICES>
-//  M=<BACKPLANE_MOCK_CUDA_VISIBLE_DEVICES> T=<..._THREAD_PERCENTAGE>
-//  L=<..._PINNED_DEVICE_MEM_LIMIT>" into out; false when the run failed.
-static bool
-s_env(const char *name, char *out, size_t size)
-{
-    char path[128];
-    snprintf(path, sizeof path, "/session/%s", name);
-    int status;
-    json_t *r = s_request("POST", path,
-                          "{\"mode\": \"query\", \"code\": \"echo V=$CUDA_VISIBLE_DEVICES"
-                          " M=$BACKPLANE_MOCK_CUDA_VISIBLE_DEVICES"
-                          " T=$BACKPLANE_MOCK_CUDA_MPS_ACTIVE_THREAD_PERCENTAGE"
-                          " L=$BACKPLANE_MOCK_CUDA_MPS_PINNED_DEVICE_MEM_LIMIT\"}",
-                          &status);
-    json_t *result = json_object_get(r, "result");
-    json_t *console = json_object_get(result, "console");
-    *out = '\0';
-    size_t index;
-    json_t *item;
-    json_array_foreach(console, index, item)
-    {
-        const char *kind = json_string_value(json_array_get(item, 0));
-        const char *text = json_string_value(json_array_get(item, 1));
-        if (kind && text && strcmp(kind, "stdout") == 0)
-            strncat(out, text, size - strlen(out) - 1);
-    }
-    out[strcspn(out, "\n")] = '\0';
-    bool ok = status == 200 && strncmp(out, "V=", 2) == 0;
-    if (!ok) {
-        char *text = r ? json_dumps(r, JSON_COMPACT) : NULL;
-        fprintf(stderr, "# env of %s: %d %s\n", name, status, text ? text : "");
-        free(text);
-    }
-    json_decref(r);
-    return ok;
-}
-
-//  The device a session's container sees (its CUDA_VISIBLE_DEVICES), -1
-//  when none or several.
-static int
-s_device(const char *name)
-{
-    char env[256];
-    if (!s_env(name, env, sizeof env))
-        return -1;
-    if (env[2] >= '0' && env[2] <= '9' && env[3] == ' ')
-        return env[2] - '0';
-    fprintf(stderr, "# %s sees %s\n", name, env);
-    return -1;
-}
-
-//  The scheduler's offline invariant check: true when it finds nothing,
-//  tried for a few seconds (heartbeats catch up with the last end).
-static bool
-s_ledger_holds(void)
-{
-    char command[1024], path[600], out[4096] = "";
-    snprintf(command, sizeof command,
-             "%s/backplane-scheduler --set node.state_dir=%s/scheduler check-ledger"
-             " > %s/ledger.txt 2>&1",
-             harness_bindir(), s_p.dir, s_p.dir);
-    snprintf(path, sizeof path, "%s/ledger.txt", s_p.dir);
-    int rc = -1;
-    for (int tries = 0; tries < 20 && rc != 0; tries++) {
-        if (tries)
-            harness_pause_ms(250);
-        rc = harness_shell(command);
-    }
-    FILE *file = fopen(path, "r");
-    if (file) {
-        size_t got = fread(out, 1, sizeof out - 1, file);
-        out[got] = 0;
-        fclose(file);
-    }
-    if (rc != 0 || !strstr(out, "0 violations"))
-        fprintf(stderr, "# check-ledger %d: %s", rc, out);
-    return rc == 0 && strstr(out, "0 violations");
-}
-
-//  What the scheduler recorded from agent's heartbeats for slot in table,
-//  read with the sqlite3 shell; -2 without that shell, -1 when there is no
-//  row.
-static long long
-s_row(const char *table, const char *agent, const char *slot)
-{
-    if (harness_shell("command -v sqlite3 > /dev/null") != 0)
-        return -2;
-    char command[1024], path[600], out[64] = "";
-    snprintf(path, sizeof path, "%s/reported.txt", s_p.dir);
-    snprintf(command, sizeof command,
-             "sqlite3 %s/scheduler/scheduler.db \"SELECT amount FROM %s"
-             " WHERE agent_id = '%s' AND slot = '%s'\" > %s 2>&1",
-             s_p.dir, table, agent, slot, path);
-    if (harness_shell(command) != 0)
-        return -1;
-    FILE *file = fopen(path, "r");
-    size_t got = file ? fread(out, 1, sizeof out - 1, file) : 0;
-    out[got] = 0;
-    if (file)
-        fclose(file);
-    return *out ? atoll(out) : -1;
-}
-
-//  What the scheduler keeps in table (agent_reported: what the agent's
-//  kernels hold; agent_placeable: what one kernel could be given) for slot
-//  once it says want, or what it says after timeout_ms: heartbeats come
-//  every bus.heartbeat_ms, so a report trails the ledger by up to one of
-//  them. -2 without the sqlite3 shell.
-static long long
-s_row_soon(const char *table,
-           const char *agent,
-           const char *slot,
-           long long want,
-           int timeout_ms)
-{
-    long long reported = s_row(table, agent, slot);
-    for (int waited = 0; reported != want && reported != -2 && waited < timeout_ms;
-         waited += 100) {
-        harness_pause_ms(100);
-        reported = s_row(table, agent, slot);
-    }
-    return reported;
-}
 
 //  Starts the agent on the platform.
 static bool
@@ -265,20 +58,6 @@ s_agent_up(int i)
            0;
 }
 
-//  True when the agent's log has text.
-static bool
-s_log_has(int i, const char *text)
-{
-    FILE *file = fopen(s_agents[i].log_path, "r");
-    char line[HARNESS_LINE_MAX];
-    bool found = false;
-    while (file && !found && fgets(line, sizeof line, file))
-        found = strstr(line, text) != NULL;
-    if (file)
-        fclose(file);
-    return found;
-}
-
 //  POST /session that must be refused: its status and detail (caller frees).
 static int
 s_refused(const char *name, const char *resources, char **detail)
@@ -289,7 +68,7 @@ s_refused(const char *name, const char *resources, char **detail)
              " \"enqueueOnly\": true, \"config\": {\"resources\": %s}}",
              name, resources);
     int status;
-    json_t *r = s_request("POST", "/session", body, &status);
+    json_t *r = accel_request(&s_p, "POST", "/session", body, &status);
     const char *text = json_string_value(json_object_get(r, "detail"));
     const char *type = json_string_value(json_object_get(r, "type"));
     fprintf(stderr, "# %s: %d %s %s\n", name, status, type ? type : "", text ? text : "");
@@ -308,7 +87,7 @@ s_pending_because(const char *name, const char *want)
     bool ok = false;
     for (int waited = 0; waited <= 5000 && !ok; waited += 100) {
         free(text);
-        text = s_info(name);
+        text = accel_info(&s_p, name);
         ok = text && strstr(text, "\"status\":\"PENDING\"") && strstr(text, want);
         if (!ok)
             harness_pause_ms(100);
@@ -329,8 +108,8 @@ test_start(void)
     snprintf(s_bridges[0], sizeof s_bridges[0], "bpb%d", pid);
     T_EQ_INT(harness_busybox_images(s_p.dir), 0);
     T_ASSERT(s_agent_up(0));
-    T_ASSERT(s_log_has(0, "\"agent slots\" cuda.device=2"));
-    T_ASSERT(s_log_has(0, "\"agent slots\" cuda.shares=2"));
+    T_ASSERT(harness_log_has(&s_agents[0], "\"agent slots\" cuda.device=2"));
+    T_ASSERT(harness_log_has(&s_agents[0], "\"agent slots\" cuda.shares=2"));
     bool listed = false;
     for (int tries = 0; tries < 200 && !listed; tries++) {
         json_t *r = client_gql(&s_p, &s_p.super, "{ images { name } }", NULL);
@@ -350,22 +129,23 @@ test_start(void)
 static void
 test_one_offer_per_gpu(void)
 {
-    T_EQ_INT(s_create("bw-1", DEVICE("1"), "", false), 201);
-    T_EQ_INT(s_create("bh-1", SHARES("0.6"), "", false), 201);
-    int whole = s_device("bw-1"), shared = s_device("bh-1");
+    T_EQ_INT(accel_create(&s_p, "bw-1", DEVICE("1"), "", false), 201);
+    T_EQ_INT(accel_create(&s_p, "bh-1", SHARES("0.6"), "", false), 201);
+    int whole = accel_device(&s_p, "bw-1"), shared = accel_device(&s_p, "bh-1");
     T_ASSERT(whole >= 0 && shared >= 0 && whole != shared);
-    T_EQ_INT(s_create("bh-2", SHARES("0.6"), "", true), 201);
+    T_EQ_INT(accel_create(&s_p, "bh-2", SHARES("0.6"), "", true), 201);
     T_ASSERT(
         s_pending_because("bh-2", "cuda.shares: asked 0.6, free 0.4 on the best agent"));
-    T_EQ_INT(s_create("bw-2", DEVICE("1"), "", true), 201);
+    T_EQ_INT(accel_create(&s_p, "bw-2", DEVICE("1"), "", true), 201);
     T_ASSERT(s_pending_because("bw-2", "cuda.device: asked 1, free 0 on the best agent"));
-    T_ASSERT(s_ledger_holds());
-    long long placeable = s_row_soon("agent_placeable", GB, "cuda.shares", 400, 3000);
+    T_ASSERT(accel_ledger_holds(&s_p));
+    long long placeable =
+        accel_row_soon(&s_p, "agent_placeable", GB, "cuda.shares", 400, 3000);
     T_ASSERT(placeable == 400 || placeable == -2);
     //  check-presets says the same: no GPU whole, 0.4 of a share (the web UI's
     //  "remaining" and its presets read this).
     int status;
-    json_t *r = s_request("POST", "/resource/check-presets", "{}", &status);
+    json_t *r = accel_request(&s_p, "POST", "/resource/check-presets", "{}", &status);
     T_EQ_INT(status, 200);
     json_t *remaining = json_object_get(r, "scaling_group_remaining");
     const char *device = json_string_value(json_object_get(remaining, "cuda.device"));
@@ -408,7 +188,7 @@ test_refused_at_the_gateway(void)
                        &detail),
              400);
     free(detail);
-    T_ASSERT(s_info("bad-1") == NULL);
+    T_ASSERT(accel_info(&s_p, "bad-1") == NULL);
 }
 
 //  The agent restarts: its kernels are adopted in the mode they had, so it
@@ -420,12 +200,14 @@ test_restart_keeps_modes(void)
     T_EQ_INT(harness_stop(&s_agents[0], 10000), 0);
     T_ASSERT(!harness_log_has_report(&s_agents[0]));
     T_ASSERT(s_agent_up(0));
-    T_ASSERT(s_log_has(0, "kernel adopted"));
-    T_ASSERT(!s_log_has(0, "not restored"));
-    T_ASSERT(s_wait("bw-1", "RUNNING", 100));
-    T_ASSERT(s_wait("bh-1", "RUNNING", 100));
-    long long shares = s_row_soon("agent_placeable", GB, "cuda.shares", 400, 5000);
-    long long devices = s_row_soon("agent_placeable", GB, "cuda.device", 0, 5000);
+    T_ASSERT(harness_log_has(&s_agents[0], "kernel adopted"));
+    T_ASSERT(!harness_log_has(&s_agents[0], "not restored"));
+    T_ASSERT(accel_wait(&s_p, "bw-1", "RUNNING", 100));
+    T_ASSERT(accel_wait(&s_p, "bh-1", "RUNNING", 100));
+    long long shares =
+        accel_row_soon(&s_p, "agent_placeable", GB, "cuda.shares", 400, 5000);
+    long long devices =
+        accel_row_soon(&s_p, "agent_placeable", GB, "cuda.device", 0, 5000);
     fprintf(stderr, "# after the restart: placeable cuda.shares %lld cuda.device %lld\n",
             shares, devices);
     T_ASSERT(shares == 400 || shares == -2);
@@ -440,14 +222,14 @@ test_restart_keeps_modes(void)
 static void
 test_end_frees(void)
 {
-    int whole = s_device("bw-1");
-    s_destroy("bw-1");
-    T_ASSERT(s_wait("bw-1", NULL, 20000));
-    T_ASSERT(s_wait("bh-2", "RUNNING", 30000));
-    T_EQ_INT(s_device("bh-2"), whole);
+    int whole = accel_device(&s_p, "bw-1");
+    accel_destroy(&s_p, "bw-1");
+    T_ASSERT(accel_wait(&s_p, "bw-1", NULL, 20000));
+    T_ASSERT(accel_wait(&s_p, "bh-2", "RUNNING", 30000));
+    T_EQ_INT(accel_device(&s_p, "bh-2"), whole);
     T_ASSERT(s_pending_because("bw-2", "cuda.device: asked 1, free 0"));
-    s_destroy("bw-2");
-    T_ASSERT(s_wait("bw-2", NULL, 20000));
+    accel_destroy(&s_p, "bw-2");
+    T_ASSERT(accel_wait(&s_p, "bw-2", NULL, 20000));
 }
 
 //  Two devices with 0.6 each in use hold 0.8 of shares in total but no 0.5
@@ -457,26 +239,27 @@ test_end_frees(void)
 static void
 test_fragmented_burst(void)
 {
-    s_destroy("bh-1");
-    s_destroy("bh-2");
-    T_ASSERT(s_wait("bh-1", NULL, 20000));
-    T_ASSERT(s_wait("bh-2", NULL, 20000));
-    long long placeable = s_row_soon("agent_placeable", GB, "cuda.device", 2000, 5000);
+    accel_destroy(&s_p, "bh-1");
+    accel_destroy(&s_p, "bh-2");
+    T_ASSERT(accel_wait(&s_p, "bh-1", NULL, 20000));
+    T_ASSERT(accel_wait(&s_p, "bh-2", NULL, 20000));
+    long long placeable =
+        accel_row_soon(&s_p, "agent_placeable", GB, "cuda.device", 2000, 5000);
     T_ASSERT(placeable == 2000 || placeable == -2);
-    T_EQ_INT(s_create("fr-1", SHARES("0.6"), "", true), 201);
-    T_EQ_INT(s_create("fr-2", SHARES("0.6"), "", true), 201);
-    T_EQ_INT(s_create("fr-3", SHARES("0.5"), "", true), 201);
-    T_ASSERT(s_wait("fr-1", "RUNNING", 30000));
-    T_ASSERT(s_wait("fr-2", "RUNNING", 30000));
+    T_EQ_INT(accel_create(&s_p, "fr-1", SHARES("0.6"), "", true), 201);
+    T_EQ_INT(accel_create(&s_p, "fr-2", SHARES("0.6"), "", true), 201);
+    T_EQ_INT(accel_create(&s_p, "fr-3", SHARES("0.5"), "", true), 201);
+    T_ASSERT(accel_wait(&s_p, "fr-1", "RUNNING", 30000));
+    T_ASSERT(accel_wait(&s_p, "fr-2", "RUNNING", 30000));
     T_ASSERT(s_pending_because("fr-3", "cuda.shares"));
     fprintf(stderr, "# the agent %s the third\n",
-            s_log_has(0, "does not fit") ? "refused" : "was never sent");
-    char *text = s_info("fr-3");
+            harness_log_has(&s_agents[0], "does not fit") ? "refused" : "was never sent");
+    char *text = accel_info(&s_p, "fr-3");
     T_ASSERT(text && !strstr(text, "CANCELLED"));
     free(text);
-    s_destroy("fr-1");
-    T_ASSERT(s_wait("fr-1", NULL, 20000));
-    T_ASSERT(s_wait("fr-3", "RUNNING", 30000));
+    accel_destroy(&s_p, "fr-1");
+    T_ASSERT(accel_wait(&s_p, "fr-1", NULL, 20000));
+    T_ASSERT(accel_wait(&s_p, "fr-3", "RUNNING", 30000));
 }
 
 static void
@@ -484,13 +267,14 @@ test_all_end(void)
 {
     const char *names[] = {"fr-2", "fr-3"};
     for (size_t i = 0; i < 2; i++)
-        s_destroy(names[i]);
+        accel_destroy(&s_p, names[i]);
     for (size_t i = 0; i < 2; i++)
-        T_ASSERT(s_wait(names[i], NULL, 20000));
-    T_ASSERT(s_ledger_holds());
-    long long reported = s_row_soon("agent_reported", GB, "cuda.shares", 0, 3000);
+        T_ASSERT(accel_wait(&s_p, names[i], NULL, 20000));
+    T_ASSERT(accel_ledger_holds(&s_p));
+    long long reported =
+        accel_row_soon(&s_p, "agent_reported", GB, "cuda.shares", 0, 3000);
     T_ASSERT(reported == 0 || reported == -2);
-    reported = s_row_soon("agent_placeable", GB, "cuda.shares", 2000, 3000);
+    reported = accel_row_soon(&s_p, "agent_placeable", GB, "cuda.shares", 2000, 3000);
     T_ASSERT(reported == 2000 || reported == -2);
 }
 

@@ -242,19 +242,6 @@ s_fake_nvml_proc(int pid)
     return 0;
 }
 
-static bool
-s_log_has(const char *text)
-{
-    FILE *file = fopen(s_agent.log_path, "r");
-    char line[HARNESS_LINE_MAX];
-    bool found = false;
-    while (file && !found && fgets(line, sizeof line, file))
-        found = strstr(line, text) != NULL;
-    if (file)
-        fclose(file);
-    return found;
-}
-
 //  ---------------------------------------------------------------------------
 
 static void
@@ -316,8 +303,8 @@ test_start(void)
                            NULL};
     harness_bus_t bus = {s_p.hub_publish, s_p.hub_subscribe, s_p.registry};
     T_EQ_INT(harness_agent_start(&s_agent, s_p.dir, NAME, &bus, extra, NULL, 0), 0);
-    T_ASSERT(s_log_has("GPUs offered"));
-    T_ASSERT(s_log_has("driver files for GPU containers"));
+    T_ASSERT(harness_log_has(&s_agent, "GPUs offered"));
+    T_ASSERT(harness_log_has(&s_agent, "driver files for GPU containers"));
     bool listed = false;
     for (int tries = 0; tries < 200 && !listed; tries++) {
         json_t *r = client_gql(&s_p, &s_p.super, "{ images { name } }", NULL);

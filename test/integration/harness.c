@@ -261,6 +261,19 @@ harness_kill(harness_proc_t *proc)
 }
 
 bool
+harness_log_has(const harness_proc_t *proc, const char *needle)
+{
+    FILE *file = fopen(proc->log_path, "r");
+    char line[HARNESS_LINE_MAX];
+    bool found = false;
+    while (file && !found && fgets(line, sizeof line, file))
+        found = strstr(line, needle) != NULL;
+    if (file)
+        fclose(file);
+    return found;
+}
+
+bool
 harness_log_has_report(harness_proc_t *proc)
 {
     FILE *log = fopen(proc->log_path, "r");

@@ -98,6 +98,9 @@ void harness_kill(harness_proc_t *proc);
 //  True when the process's log holds a sanitizer or leak report.
 bool harness_log_has_report(harness_proc_t *proc);
 
+//  True when a line of the process's log holds needle.
+bool harness_log_has(const harness_proc_t *proc, const char *needle);
+
 //  Whether this machine can run real containers: root, runc, umoci and
 //  /usr/bin/tini-static. Container tests skip when it cannot.
 bool harness_can_run_containers(void);
