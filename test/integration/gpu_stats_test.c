@@ -25,7 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gateway_client.h"
+#include "accel_client.h"
 #include "t.h"
 
 #define IMAGE   "local.backplane/library/busybox:latest"
@@ -54,16 +54,6 @@ s_fake(int pid)
     if (pid > 0)
         fprintf(file, "proc 0 %d " USED " 42\n", pid);
     return fclose(file) == 0;
-}
-
-static json_t *
-s_request(const char *method, const char *path, const char *body, int *status)
-{
-    char *text = NULL;
-    *status = client_signed(&s_p, &s_p.super, method, path, body, NULL, &text, NULL);
-    json_t *parsed = text ? json_loads(text, JSON_DECODE_ANY, NULL) : NULL;
-    free(text);
-    return parsed;
 }
 
 //  The first line of the agent's log holding text, into line; false if none.
@@ -150,8 +140,8 @@ test_session_gets_the_gpu(void)
                        " \"cuda.device\": 1}}}";
     T_ASSERT(client_session_running(&s_p, &s_p.super, body, "gpu-1", s_session_id));
     int status;
-    json_t *r = s_request(
-        "POST", "/session/gpu-1",
+    json_t *r = accel_request(
+        &s_p, "POST", "/session/gpu-1",
         "{\"mode\": \"query\", \"code\": \"echo V=$CUDA_VISIBLE_DEVICES\"}", &status);
     char *text = r ? json_dumps(r, JSON_COMPACT) : NULL;
     json_decref(r);
@@ -212,7 +202,7 @@ static void
 test_end_keeps_them(void)
 {
     int status;
-    json_t *r = s_request("DELETE", "/session/gpu-1", NULL, &status);
+    json_t *r = accel_request(&s_p, "DELETE", "/session/gpu-1", NULL, &status);
     T_EQ_INT(status, 200);
     json_t *stats = json_object_get(r, "stats");
     T_EQ_STR(s_field(stats, "cuda_mem", "current"), USED);
