@@ -237,3 +237,24 @@ accel_row_soon(const client_platform_t *p,
     }
     return reported;
 }
+
+bool
+accel_agent_up(const client_platform_t *p,
+               harness_proc_t *agent,
+               const char *name,
+               const char *bridge_name,
+               const char **cidr_p,
+               const char *mock)
+{
+    char bridge[64], cidr[64], mocked[160];
+    snprintf(bridge, sizeof bridge, "agent.network.bridge=%s", bridge_name);
+    if (!*cidr_p)
+        *cidr_p = harness_subnet();
+    snprintf(cidr, sizeof cidr, "agent.network.cidr=%s", *cidr_p ? *cidr_p : "");
+    snprintf(mocked, sizeof mocked, "accelerators.mock=%s", mock);
+    const char *extra[] = {
+        "agent.slots.cpu=8",       "agent.slots.mem=2g",  bridge, cidr, mocked,
+        "accelerators.cuda=false", "agent.stats_ms=1000", NULL};
+    harness_bus_t bus = {p->hub_publish, p->hub_subscribe, p->registry};
+    return harness_agent_start(agent, p->dir, name, &bus, extra, NULL, 0) == 0;
+}

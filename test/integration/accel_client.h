@@ -69,4 +69,15 @@ long long accel_row_soon(const client_platform_t *p,
                          long long want,
                          int timeout_ms);
 
+//  Starts an agent of 8 cpus and 2g whose mock plugin is mock (its
+//  accelerators.mock text; the cuda plugin off), on bridge_name and the
+//  subnet *cidr_p (claimed with harness_subnet at the first start, kept for
+//  a restart). True when it runs.
+bool accel_agent_up(const client_platform_t *p,
+                    harness_proc_t *agent,
+                    const char *name,
+                    const char *bridge_name,
+                    const char **cidr_p,
+                    const char *mock);
+
 #endif

@@ -40,22 +40,12 @@ static const char *const s_names[2] = {GS, GD};
 static const char *s_cidrs[2]; //  harness_subnet, at the first start
 static const char *const s_mocks[2] = {MOCK_SHARES, MOCK_DEVICE};
 
-//  Starts agent i (0: shares, 1: device) on the platform.
+//  Starts agent i on the platform (a restart keeps its subnet).
 static bool
 s_agent_up(int i)
 {
-    char bridge[64], cidr[64], mock[160];
-    snprintf(bridge, sizeof bridge, "agent.network.bridge=%s", s_bridges[i]);
-    if (!s_cidrs[i])
-        s_cidrs[i] = harness_subnet();
-    snprintf(cidr, sizeof cidr, "agent.network.cidr=%s", s_cidrs[i] ? s_cidrs[i] : "");
-    snprintf(mock, sizeof mock, "accelerators.mock=%s", s_mocks[i]);
-    const char *extra[] = {
-        "agent.slots.cpu=8",       "agent.slots.mem=2g",  bridge, cidr, mock,
-        "accelerators.cuda=false", "agent.stats_ms=1000", NULL};
-    harness_bus_t bus = {s_p.hub_publish, s_p.hub_subscribe, s_p.registry};
-    return harness_agent_start(&s_agents[i], s_p.dir, s_names[i], &bus, extra, NULL, 0) ==
-           0;
+    return accel_agent_up(&s_p, &s_agents[i], s_names[i], s_bridges[i], &s_cidrs[i],
+                          s_mocks[i]);
 }
 
 static void
@@ -73,17 +63,7 @@ test_start(void)
     T_ASSERT(harness_log_has(&s_agents[0], "\"agent slots\" cuda.shares=2"));
     T_ASSERT(harness_log_has(&s_agents[1], "\"agent slots\" cuda.device=2"));
     //  The gateway resolves images from its catalogue, fed by the agents.
-    bool listed = false;
-    for (int tries = 0; tries < 200 && !listed; tries++) {
-        json_t *r = client_gql(&s_p, &s_p.super, "{ images { name } }", NULL);
-        char *text = r ? json_dumps(r, JSON_COMPACT) : NULL;
-        listed = text && strstr(text, "library/busybox");
-        free(text);
-        json_decref(r);
-        if (!listed)
-            harness_pause_ms(100);
-    }
-    T_ASSERT(listed);
+    T_ASSERT(client_image_listed(&s_p, "busybox"));
 }
 
 //  Four halves fill two devices, two on each; each container sees its one

@@ -438,18 +438,7 @@ client_agent_start_with(client_platform_t *self,
         harness_agent_start(agent, self->dir, name, &bus, extra, NULL, 0) != 0)
         return false;
     //  The gateway resolves images from its catalogue, fed by the agent.
-    for (int tries = 0; tries < CLIENT_READY_MS / 100; tries++) {
-        json_t *r = client_gql(self, &self->super, "{ images { name } }", NULL);
-        char *text = r ? json_dumps(r, JSON_COMPACT) : NULL;
-        bool listed = text && strstr(text, "library/busybox");
-        free(text);
-        json_decref(r);
-        if (listed)
-            return true;
-        struct timespec pause = {0, 100 * 1000000L};
-        nanosleep(&pause, NULL);
-    }
-    return false;
+    return client_image_listed(self, "busybox");
 }
 
 bool
@@ -472,6 +461,12 @@ client_image_agent_start(client_platform_t *self,
     harness_bus_t bus = {self->hub_publish, self->hub_subscribe, self->registry};
     if (harness_agent_start(agent, self->dir, name, &bus, extra, NULL, 0) != 0)
         return false;
+    return client_image_listed(self, image);
+}
+
+bool
+client_image_listed(const client_platform_t *self, const char *image)
+{
     char wanted[128];
     snprintf(wanted, sizeof wanted, "library/%s", image);
     for (int tries = 0; tries < CLIENT_READY_MS / 100; tries++) {

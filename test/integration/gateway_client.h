@@ -164,6 +164,10 @@ bool client_image_agent_start(client_platform_t *self,
                               const char *images_dir,
                               const char *image);
 
+//  Waits until the gateway's catalogue lists library/<image> (the agents
+//  announce theirs), at most CLIENT_READY_MS. True when it does.
+bool client_image_listed(const client_platform_t *self, const char *image);
+
 //  POST /session with body (which must ask "enqueueOnly": true: unpacking a
 //  big image takes longer than one request may), then waits until the
 //  session name runs, at most two minutes. Its id into session_id (64

@@ -305,17 +305,7 @@ test_start(void)
     T_EQ_INT(harness_agent_start(&s_agent, s_p.dir, NAME, &bus, extra, NULL, 0), 0);
     T_ASSERT(harness_log_has(&s_agent, "GPUs offered"));
     T_ASSERT(harness_log_has(&s_agent, "driver files for GPU containers"));
-    bool listed = false;
-    for (int tries = 0; tries < 200 && !listed; tries++) {
-        json_t *r = client_gql(&s_p, &s_p.super, "{ images { name } }", NULL);
-        char *text = r ? json_dumps(r, JSON_COMPACT) : NULL;
-        listed = text && strstr(text, "library/gpu-probe");
-        free(text);
-        json_decref(r);
-        if (!listed)
-            harness_pause_ms(100);
-    }
-    T_ASSERT(listed);
+    T_ASSERT(client_image_listed(&s_p, "gpu-probe"));
 }
 
 //  D1: the driver's files work in a container that has nothing of CUDA.
