@@ -460,8 +460,21 @@ test_stats_half(void)
 static void
 test_end(void)
 {
-    s_destroy("gpu-half-a");
-    s_destroy("gpu-half-b");
+    //  Every session a test may have left (one that failed half-way too):
+    //  ended before the agent stops, so no container outlives the test.
+    const char *names[] = {"gpu-whole", "gpu-half-a", "gpu-half-b"};
+    for (size_t i = 0; i < 3; i++)
+        s_destroy(names[i]);
+    for (size_t i = 0; i < 3; i++)
+        for (int tries = 0; tries < 150; tries++) {
+            char *text = s_info(names[i]);
+            bool ended = !text || strstr(text, "\"status\":\"TERMINATED\"") ||
+                         strstr(text, "\"status\":\"CANCELLED\"");
+            free(text);
+            if (ended)
+                break;
+            harness_pause_ms(200);
+        }
     bool gone = false;
     for (int tries = 0; tries < 100 && !gone; tries++) {
         harness_pause_ms(200);
