@@ -63,6 +63,50 @@ bus_slots_whole(const char *name)
            strcmp(name + length - (sizeof suffix - 1), suffix) == 0;
 }
 
+static int64_t
+s_ceil_div(int64_t a, int64_t b)
+{
+    return a <= 0 ? 0 : a / b + (a % b != 0);
+}
+
+bool
+bus_slots_pair(int64_t device_capacity,
+               int64_t shares_capacity,
+               int64_t device_occupied,
+               int64_t shares_occupied,
+               bus_slots_pair_t *pair)
+{
+    assert(pair);
+    if (device_capacity < BUS_SLOTS_COUNT_SCALE ||
+        device_capacity % BUS_SLOTS_COUNT_SCALE || shares_capacity <= 0)
+        return false;
+    pair->devices = device_capacity / BUS_SLOTS_COUNT_SCALE;
+    pair->per = shares_capacity / pair->devices;
+    if (pair->per <= 0)
+        return false;
+    pair->whole = s_ceil_div(device_occupied, BUS_SLOTS_COUNT_SCALE);
+    pair->shares = shares_occupied < 0 ? 0 : shares_occupied;
+    return true;
+}
+
+int64_t
+bus_slots_pair_device_room(const bus_slots_pair_t *pair)
+{
+    assert(pair);
+    __int128 room =
+        ((__int128) pair->devices - pair->whole - s_ceil_div(pair->shares, pair->per)) *
+        BUS_SLOTS_COUNT_SCALE;
+    return room > 0 ? (int64_t) room : 0;
+}
+
+int64_t
+bus_slots_pair_shares_room(const bus_slots_pair_t *pair)
+{
+    assert(pair);
+    __int128 room = ((__int128) pair->devices - pair->whole) * pair->per - pair->shares;
+    return room > 0 ? (int64_t) room : 0;
+}
+
 json_t *
 bus_slots_known(void)
 {

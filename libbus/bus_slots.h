@@ -54,6 +54,34 @@ bus_slots_unit_t bus_slots_unit(const char *name);
 //  numbers; cuda.shares and cpu take fractions.
 bool bus_slots_whole(const char *name);
 
+//  An accelerator offered both whole (<p>.device) and as shares (<p>.shares)
+//  over the same devices, where each device is given either way, never
+//  both: its devices, shares per device, devices held whole and shares in
+//  use (thousandths). The scheduler's pass and the gateway's check-presets
+//  count it the same way through it.
+typedef struct {
+    int64_t devices; //  whole devices
+    int64_t per;     //  shares per device, thousandths
+    int64_t whole;   //  devices held whole
+    int64_t shares;  //  shares in use, thousandths
+} bus_slots_pair_t;
+
+//  Reads a pair from the two slots' capacities and occupied amounts
+//  (thousandths). False when the capacities do not make whole devices with
+//  shares on each (then the slots are not tied).
+bool bus_slots_pair(int64_t device_capacity,
+                    int64_t shares_capacity,
+                    int64_t device_occupied,
+                    int64_t shares_occupied,
+                    bus_slots_pair_t *pair);
+
+//  What one more kernel could still be given of the device slot
+//  (thousandths: devices neither held whole nor holding shares, the shares
+//  packed) and of the shares slot (those of devices not held whole, less
+//  those in use); never below zero.
+int64_t bus_slots_pair_device_room(const bus_slots_pair_t *pair);
+int64_t bus_slots_pair_shares_room(const bus_slots_pair_t *pair);
+
 //  Every known slot type and its unit, {"cpu": "count", "mem": "bytes", ...},
 //  as GET /config/resource-slots answers. Caller owns return value.
 json_t *bus_slots_known(void);

@@ -386,6 +386,35 @@ test_single_bytes(void)
     T_EQ_STR(out, "Infinity");
 }
 
+//  Two GPUs offered whole and as shares (1.0 each): each GPU counted once.
+static void
+test_pair(void)
+{
+    bus_slots_pair_t pair;
+    //  Capacities that make no whole devices tie nothing.
+    T_ASSERT(!bus_slots_pair(1500, 2000, 0, 0, &pair));
+    T_ASSERT(!bus_slots_pair(0, 2000, 0, 0, &pair));
+    T_ASSERT(!bus_slots_pair(2000, 0, 0, 0, &pair));
+    //  Free: both GPUs either way.
+    T_ASSERT(bus_slots_pair(2000, 2000, 0, 0, &pair));
+    T_EQ_INT(pair.devices, 2);
+    T_EQ_INT(pair.per, 1000);
+    T_EQ_INT(bus_slots_pair_device_room(&pair), 2000);
+    T_EQ_INT(bus_slots_pair_shares_room(&pair), 2000);
+    //  One GPU whole and 0.6 shared: no GPU whole left, 0.4 of a share.
+    T_ASSERT(bus_slots_pair(2000, 2000, 1000, 600, &pair));
+    T_EQ_INT(bus_slots_pair_device_room(&pair), 0);
+    T_EQ_INT(bus_slots_pair_shares_room(&pair), 400);
+    //  Shares only: 1.2 keeps two GPUs from being taken whole.
+    T_ASSERT(bus_slots_pair(2000, 2000, 0, 1200, &pair));
+    T_EQ_INT(bus_slots_pair_device_room(&pair), 0);
+    T_EQ_INT(bus_slots_pair_shares_room(&pair), 800);
+    //  Over-held (a ledger behind the agent): never below zero.
+    T_ASSERT(bus_slots_pair(2000, 2000, 2000, 500, &pair));
+    T_EQ_INT(bus_slots_pair_device_room(&pair), 0);
+    T_EQ_INT(bus_slots_pair_shares_room(&pair), 0);
+}
+
 int
 main(void)
 {
@@ -396,5 +425,6 @@ main(void)
     T_RUN(test_numbers);
     T_RUN(test_maps);
     T_RUN(test_single_bytes);
+    T_RUN(test_pair);
     return T_DONE();
 }

@@ -150,20 +150,14 @@ s_couple(const check_slot_t *slots,
                 continue;
             bus_slots_value_t devices = s_amount(available, &slots[d], zero);
             bus_slots_value_t capacity = s_amount(available, &slots[s], zero);
-            int64_t gpus = devices.amount / BUS_SLOTS_COUNT_SCALE;
-            if (devices.infinite || capacity.infinite || gpus <= 0 ||
-                capacity.amount <= 0)
+            bus_slots_pair_t pair;
+            if (devices.infinite || capacity.infinite ||
+                !bus_slots_pair(devices.amount, capacity.amount,
+                                s_amount(occupied, &slots[d], zero).amount,
+                                s_amount(occupied, &slots[s], zero).amount, &pair))
                 continue;
-            int64_t per_gpu = capacity.amount / gpus;
-            int64_t whole =
-                s_amount(occupied, &slots[d], zero).amount / BUS_SLOTS_COUNT_SCALE;
-            int64_t shared = s_amount(occupied, &slots[s], zero).amount;
-            int64_t blocked = per_gpu > 0 ? (shared + per_gpu - 1) / per_gpu : 0;
-            int64_t free_gpus = gpus - whole - blocked;
-            int64_t free_shares = capacity.amount - shared - whole * per_gpu;
-            room[d] = (bus_slots_value_t){
-                false, free_gpus > 0 ? free_gpus * BUS_SLOTS_COUNT_SCALE : 0};
-            room[s] = (bus_slots_value_t){false, free_shares > 0 ? free_shares : 0};
+            room[d] = (bus_slots_value_t){false, bus_slots_pair_device_room(&pair)};
+            room[s] = (bus_slots_value_t){false, bus_slots_pair_shares_room(&pair)};
         }
     }
 }

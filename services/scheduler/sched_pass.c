@@ -138,28 +138,14 @@ s_ceil_div(int64_t a, int64_t b)
     return a <= 0 ? 0 : a / b + (a % b != 0);
 }
 
-//  A pair's devices (n), shares per device (per), devices held whole (w)
-//  and shares in use (s) on agent; false when the capacities do not make
-//  whole devices (then the two slots are not tied).
+//  A pair's devices, shares per device, devices held whole and shares in
+//  use on agent (bus_slots_pair); false when the two slots are not tied.
 static bool
-s_pair_state(const sched_agent_t *agent,
-             const sched_pair_t *pair,
-             int64_t *n,
-             int64_t *per,
-             int64_t *w,
-             int64_t *s)
+s_pair_state(const sched_agent_t *agent, const sched_pair_t *pair, bus_slots_pair_t *out)
 {
-    int64_t devices = agent->capacity.v[pair->device];
-    int64_t shares = agent->capacity.v[pair->shares];
-    if (devices < BUS_SLOTS_COUNT_SCALE || devices % BUS_SLOTS_COUNT_SCALE || shares <= 0)
-        return false;
-    *n = devices / BUS_SLOTS_COUNT_SCALE;
-    *per = shares / *n;
-    if (*per <= 0)
-        return false;
-    *w = s_ceil_div(agent->occupied.v[pair->device], BUS_SLOTS_COUNT_SCALE);
-    *s = agent->occupied.v[pair->shares] < 0 ? 0 : agent->occupied.v[pair->shares];
-    return true;
+    return bus_slots_pair(
+        agent->capacity.v[pair->device], agent->capacity.v[pair->shares],
+        agent->occupied.v[pair->device], agent->occupied.v[pair->shares], out);
 }
 
 //  Whether a pair's devices hold want_device more whole devices (in
@@ -172,12 +158,13 @@ s_pair_fits(const sched_agent_t *agent,
             int64_t want_device,
             int64_t want_shares)
 {
-    int64_t n, per, w, s;
-    if (!s_pair_state(agent, pair, &n, &per, &w, &s))
+    bus_slots_pair_t state;
+    if (!s_pair_state(agent, pair, &state))
         return true;
-    __int128 devices = (__int128) w + s_ceil_div(want_device, BUS_SLOTS_COUNT_SCALE);
-    __int128 shares = (__int128) s + want_shares;
-    return devices + (shares + per - 1) / per <= n;
+    __int128 devices =
+        (__int128) state.whole + s_ceil_div(want_device, BUS_SLOTS_COUNT_SCALE);
+    __int128 shares = (__int128) state.shares + want_shares;
+    return devices + (shares + state.per - 1) / state.per <= state.devices;
 }
 
 //  Whether agent has need[j] free of every slot[j], its paired slots'
@@ -715,15 +702,14 @@ s_room(const sched_agent_t *agent, size_t s)
     int64_t room = capacity > occupied ? capacity - occupied : 0;
     for (uint8_t i = 0; i < agent->pair_count; i++) {
         const sched_pair_t *pair = &agent->pairs[i];
-        int64_t n, per, w, held;
+        bus_slots_pair_t state;
         if ((pair->device != s && pair->shares != s) ||
-            !s_pair_state(agent, pair, &n, &per, &w, &held))
+            !s_pair_state(agent, pair, &state))
             continue;
-        __int128 tied = pair->device == s ? ((__int128) n - w - s_ceil_div(held, per)) *
-                                                BUS_SLOTS_COUNT_SCALE
-                                          : ((__int128) n - w) * per - held;
+        int64_t tied = pair->device == s ? bus_slots_pair_device_room(&state)
+                                         : bus_slots_pair_shares_room(&state);
         if (tied < room)
-            room = tied < 0 ? 0 : (int64_t) tied;
+            room = tied;
     }
     if ((agent->placeable_mask & (1u << s)) && agent->placeable.v[s] < room)
         room = agent->placeable.v[s] < 0 ? 0 : agent->placeable.v[s];
