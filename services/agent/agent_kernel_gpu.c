@@ -28,28 +28,15 @@
 
 #define S_PLUGIN "cuda"
 
-//  True when the cuda plugin offers devices.
-static bool
-s_has_gpus(const agent_accel_t *accel)
-{
-    for (size_t i = 0; i < agent_accel_plugin_count(accel); i++) {
-        const agent_accel_plugin_t *plugin = agent_accel_plugin(accel, i);
-        if (streq(agent_accel_plugin_name(plugin), S_PLUGIN) &&
-            agent_accel_plugin_device_count(plugin) > 0)
-            return true;
-    }
-    return false;
-}
-
 void
 agent_kernel_gpu_start(agent_kernels_t *self)
 {
     assert(self);
-    if (!s_has_gpus(self->accel))
-        return;
-    //  The version NVML reports is the kernel module's: the libraries must be it.
     const agent_accel_plugin_t *cuda = agent_accel_cuda_plugin(self->accel);
-    const char *version = cuda ? agent_accel_cuda_driver_version(cuda) : NULL;
+    if (!cuda || agent_accel_plugin_device_count(cuda) == 0)
+        return; //  no GPUs offered: no driver to look for
+    //  The version NVML reports is the kernel module's: the libraries must be it.
+    const char *version = agent_accel_cuda_driver_version(cuda);
     self->driver = agent_accel_driver_new(self->config->accel_cuda_driver_root, version);
     if (!self->config->accel_cuda_mps)
         return;
@@ -78,25 +65,22 @@ agent_kernel_gpu_stop(agent_kernels_t *self)
     agent_accel_driver_destroy(&self->driver);
 }
 
-//  Appends the strings of more (NULL-terminated, taken) to *env_p.
+//  Appends a copy of text ("KEY=value") to *env_p (NULL-terminated).
 static int
-s_append(char ***env_p, char **more, bus_error_t *err)
+s_append(char ***env_p, const char *text, bus_error_t *err)
 {
-    size_t count = 0, extra = 0;
+    size_t count = 0;
     while (*env_p && (*env_p)[count])
         count++;
-    while (more && more[extra])
-        extra++;
-    char **env = realloc(*env_p, (count + extra + 1) * sizeof *env);
+    char *copy = strdup(text);
+    char **env = copy ? realloc(*env_p, (count + 2) * sizeof *env) : NULL;
     if (!env) {
-        agent_accel_strv_destroy(&more);
+        free(copy);
         return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     }
-    for (size_t i = 0; i < extra; i++)
-        env[count + i] = more[i];
-    env[count + extra] = NULL;
+    env[count] = copy;
+    env[count + 1] = NULL;
     *env_p = env;
-    free(more); //  its strings are env's now
     return BUS_OK;
 }
 
@@ -125,9 +109,11 @@ agent_kernel_gpu_setup(agent_kernels_t *self,
                                 self->driver, agent_spec_base_value(spec, in, "PATH"),
                                 agent_spec_base_value(spec, in, "LD_LIBRARY_PATH"))
                           : NULL;
-        if (rc == BUS_OK)
-            rc = more ? s_append(env_p, more, err)
-                      : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        if (rc == BUS_OK && !more)
+            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        for (size_t i = 0; rc == BUS_OK && more[i]; i++)
+            rc = s_append(env_p, more[i], err);
+        agent_accel_strv_destroy(&more);
     }
     const agent_accel_device_t *gpus[4];
     size_t fractions = agent_accel_fractions(self->accel, alloc, S_PLUGIN, gpus, 4);
@@ -145,15 +131,8 @@ agent_kernel_gpu_setup(agent_kernels_t *self,
                                  err);
     if (rc == BUS_OK)
         rc = agent_spec_add_bind(spec, binds.shm_dir, "/dev/shm", false, err);
-    if (rc == BUS_OK) {
-        char **more = calloc(2, sizeof *more);
-        if (more)
-            more[0] = strdup("CUDA_MPS_PIPE_DIRECTORY=" AGENT_ACCEL_MPS_PIPE_KERNEL);
-        rc = more && more[0] ? s_append(env_p, more, err)
-                             : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
-        if (rc != BUS_OK && more && !more[0])
-            free(more);
-    }
+    if (rc == BUS_OK)
+        rc = s_append(env_p, "CUDA_MPS_PIPE_DIRECTORY=" AGENT_ACCEL_MPS_PIPE_KERNEL, err);
     if (rc != BUS_OK)
         agent_accel_mps_release(self->mps, kernel_id);
     return rc;

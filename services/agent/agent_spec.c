@@ -138,14 +138,14 @@ s_free_strv(char **items)
     free(items);
 }
 
-//  True when in's environ sets key.
-static bool
-s_user_sets(const proto_kernel_create_req_t *in, const char *key)
+//  The value in's environ gives key, NULL when it sets none.
+static const char *
+s_user_value(const proto_kernel_create_req_t *in, const char *key)
 {
     for (size_t i = 0; i < in->environ_count; i++)
         if (in->environ[i].key && strcmp(in->environ[i].key, key) == 0)
-            return true;
-    return false;
+            return in->environ[i].value;
+    return NULL;
 }
 
 //  The container's environment: the image's, the user's (which override
@@ -170,7 +170,7 @@ s_environ(const proto_kernel_create_req_t *in,
     for (size_t i = 0; i < image_count; i++) {
         char key[256];
         snprintf(key, sizeof key, "%.*s", (int) strcspn(image_env[i], "="), image_env[i]);
-        if (s_user_sets(in, key) || strncmp(key, "BACKENDAI_", 10) == 0 ||
+        if (s_user_value(in, key) || strncmp(key, "BACKENDAI_", 10) == 0 ||
             strcmp(key, "HOME") == 0 || s_accel_name(accel, key))
             continue;
         env[count++] = strdup(image_env[i]);
@@ -411,9 +411,9 @@ agent_spec_base_value(const agent_spec_t *self,
                       const char *name)
 {
     assert(self && in && name);
-    for (size_t i = 0; i < in->environ_count; i++)
-        if (in->environ[i].key && streq(in->environ[i].key, name))
-            return in->environ[i].value;
+    const char *value = s_user_value(in, name);
+    if (value)
+        return value;
     size_t length = strlen(name);
     for (size_t i = 0; self->image_env && self->image_env[i]; i++)
         if (strncmp(self->image_env[i], name, length) == 0 &&
