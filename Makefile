@@ -1,7 +1,7 @@
 # Backplane - one non-recursive Makefile. Each directory adds its sources in a
 # module.mk fragment; objects land in $(BUILD) with -MMD dependency files.
 #
-#   make              libbus.a and the six service binaries
+#   make              libbus.a, the six service binaries and the web UI (webui/)
 #   make check        deps, sanitizer build, unit + integration tests, fuzz corpus,
 #                     proto drift; ends with "N passed, N failed, N skipped"
 #   make run          deps, build, start every service and one agent on loopback
@@ -54,7 +54,7 @@ INT_TESTS   :=
 ALL_OBJS    :=
 
 .PHONY: all
-all: libbus services
+all: libbus services webui
 
 include libbus/module.mk
 include services/service.mk
@@ -62,6 +62,7 @@ include $(sort $(wildcard services/*/module.mk))
 include test/module.mk
 include bench/module.mk
 include deploy/images/module.mk
+include webui/module.mk
 
 .PHONY: services
 services: $(BINS)
@@ -80,7 +81,7 @@ deps:
 check: deps
 	$(Q)$(MAKE) --no-print-directory SANITIZE=address,undefined check-run
 
-check-run: $(BINS) $(UNIT_TESTS) $(INT_TESTS) $(FUZZ_REPLAY) $(GPU_PROBE) $(FAKE_LIBCUDA) $(FAKE_NVML)
+check-run: $(BINS) webui $(UNIT_TESTS) $(INT_TESTS) $(FUZZ_REPLAY) $(GPU_PROBE) $(FAKE_LIBCUDA) $(FAKE_NVML)
 	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	    LSAN_OPTIONS=suppressions=$(CURDIR)/test/lsan.supp \
@@ -124,13 +125,17 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSCONFDIR)/backplane $(DESTDIR)$(UNITDIR)
 	install -m 0755 $(BINS) $(DESTDIR)$(BINDIR)
 	install -m 0644 config/*.yaml $(DESTDIR)$(SYSCONFDIR)/backplane
+	if [ -f $(WEBUI_OUT)/index.html ]; then \
+	    install -d $(DESTDIR)$(PREFIX)/share/backplane && \
+	    rm -rf $(DESTDIR)$(PREFIX)/share/backplane/webui && \
+	    cp -R $(WEBUI_OUT) $(DESTDIR)$(PREFIX)/share/backplane/webui; fi
 	for u in deploy/systemd/*.service; do \
 	    sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' $$u \
 	        > $(DESTDIR)$(UNITDIR)/$$(basename $$u); done
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(notdir $(BINS)))
 	rm -f $(addprefix $(DESTDIR)$(UNITDIR)/,$(notdir $(wildcard deploy/systemd/*.service)))
-	rm -rf $(DESTDIR)$(SYSCONFDIR)/backplane
+	rm -rf $(DESTDIR)$(SYSCONFDIR)/backplane $(DESTDIR)$(PREFIX)/share/backplane
 
 .PHONY: clean help
 clean:

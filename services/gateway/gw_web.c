@@ -171,7 +171,8 @@ s_open_file(
     return S_FOUND;
 }
 
-//  Sends an open file (fd taken) as 200, or 304 when the client holds it.
+//  Sends an open file (fd taken) as status (200, or 403 for a page a role
+//  may not see), or 304 when the client holds a 200's file.
 static void
 s_send_file(gw_web_t *self,
             struct evhttp_request *req,
@@ -179,7 +180,8 @@ s_send_file(gw_web_t *self,
             const char *name,
             int fd,
             const struct stat *st,
-            bool gzip)
+            bool gzip,
+            int status)
 {
     struct evkeyvalq *in = evhttp_request_get_input_headers(req);
     struct evkeyvalq *out = evhttp_request_get_output_headers(req);
@@ -196,17 +198,22 @@ s_send_file(gw_web_t *self,
     gmtime_r(&st->st_mtim.tv_sec, &tm);
     strftime(modified, sizeof modified, "%a, %d %b %Y %H:%M:%S GMT", &tm);
     evhttp_add_header(out, "Content-Type", s_content_type(name));
-    evhttp_add_header(out, "ETag", etag);
-    evhttp_add_header(out, "Last-Modified", modified);
+    if (status == 200) {
+        evhttp_add_header(out, "ETag", etag);
+        evhttp_add_header(out, "Last-Modified", modified);
+    }
     //  Always asked again, answered 304 while it is the same file.
-    evhttp_add_header(out, "Cache-Control", "no-cache");
-    evhttp_add_header(out, "Vary", "Accept-Encoding");
+    evhttp_add_header(out, "Cache-Control", status == 200 ? "no-cache" : "no-store");
+    evhttp_add_header(out, "Vary",
+                      status == 200 ? "Accept-Encoding" : "Accept-Encoding, Cookie");
     if (gzip)
         evhttp_add_header(out, "Content-Encoding", "gzip");
     const char *none_match = evhttp_find_header(in, "If-None-Match");
     const char *since = evhttp_find_header(in, "If-Modified-Since");
     bool fresh = false;
-    if (none_match)
+    if (status != 200)
+        ;
+    else if (none_match)
         fresh = s_etag_matches(none_match, etag);
     else if (since) {
         struct tm when = {0};
@@ -238,8 +245,8 @@ s_send_file(gw_web_t *self,
         s_problem(req, path, "internal-server-error", NULL);
         return;
     }
-    s_log(req, path, 200, name);
-    evhttp_send_reply(req, 200, "OK", body);
+    s_log(req, path, status, name);
+    evhttp_send_reply(req, status, status == 200 ? "OK" : "Forbidden", body);
     evbuffer_free(body);
     (void) self;
 }
@@ -251,6 +258,35 @@ s_is_app_route(const char *rel)
 {
     const char *slash = strrchr(rel, '/');
     return !strchr(slash ? slash + 1 : rel, '.');
+}
+
+//  The least role a page of the UI needs, by its path: /admin/... for
+//  administrators, /system/... for superadmins, the rest for anyone.
+static gw_role_t
+s_page_role(const char *rel)
+{
+    if (strncmp(rel, "system", 6) == 0 && (rel[6] == 0 || rel[6] == '/'))
+        return GW_ROLE_SUPERADMIN;
+    if (strncmp(rel, "admin", 5) == 0 && (rel[5] == 0 || rel[5] == '/'))
+        return GW_ROLE_ADMIN;
+    return GW_ROLE_MONITOR;
+}
+
+//  200, or 403 for a page the logged-in person's role may not use. Someone
+//  not logged in gets the page (the UI shows its login; the API it would
+//  call checks the role again, whatever a page shows).
+static int
+s_page_status(gw_web_t *self, struct evhttp_request *req, const char *rel)
+{
+    gw_role_t needs = s_page_role(rel);
+    if (needs == GW_ROLE_MONITOR)
+        return 200;
+    gw_identity_t who;
+    const char *cookie =
+        evhttp_find_header(evhttp_request_get_input_headers(req), "Cookie");
+    if (!cookie || gw_login_identify(self->gw, cookie, &who, NULL) != BUS_OK)
+        return 200;
+    return who.role >= needs ? 200 : 403;
 }
 
 //  GET or HEAD of a file of the UI.
@@ -291,8 +327,11 @@ s_static(gw_web_t *self, struct evhttp_request *req, const char *path)
     struct stat st;
     char name[GW_WEB_PATH_MAX + 16];
     s_lookup_t found = s_open_file(rootfd, rel, &fd, &st, name, sizeof name);
-    if (found == S_MISSING && s_is_app_route(rel))
+    int status = 200;
+    if (found == S_MISSING && s_is_app_route(rel)) {
         found = s_open_file(rootfd, "index.html", &fd, &st, name, sizeof name);
+        status = s_page_status(self, req, rel);
+    }
     if (found != S_FOUND) {
         close(rootfd);
         if (found == S_ESCAPE)
@@ -316,7 +355,7 @@ s_static(gw_web_t *self, struct evhttp_request *req, const char *path)
             close(gz_fd);
     }
     close(rootfd);
-    s_send_file(self, req, path, name, fd, &st, gzip);
+    s_send_file(self, req, path, name, fd, &st, gzip, status);
 }
 
 //  ---------------------------------------------------------------------------

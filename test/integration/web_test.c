@@ -443,6 +443,42 @@ test_cross_site(void)
     free(body);
 }
 
+//  Pages of the UI under /admin/ and /system/ answer 403 to a role that may
+//  not use them (the page itself, index.html, says so), and 200 to one that
+//  may, and to anyone not logged in, whom the UI shows its login.
+static void
+test_page_roles(void)
+{
+    const char *user[] = {s_cookie_h, NULL};
+    char *body = NULL, *head = NULL;
+    T_EQ_INT(s_web("GET", "/admin/users", user, NULL, &body, &head), 403);
+    T_CONTAINS(body, "INDEX-PAGE");
+    T_CONTAINS(head, "no-store");
+    free(body);
+    free(head);
+    T_EQ_INT(s_web("GET", "/system/information", user, NULL, NULL, NULL), 403);
+    T_EQ_INT(s_web("GET", "/admin", user, NULL, NULL, NULL), 403);
+    T_EQ_INT(s_web("GET", "/sessions/new", user, NULL, NULL, NULL), 200);
+    T_EQ_INT(s_web("GET", "/administrator", user, NULL, NULL, NULL), 200);
+    T_EQ_INT(s_web("GET", "/admin/users", NULL, NULL, NULL, NULL), 200);
+    //  A file under those paths is a file, whoever asks.
+    T_EQ_INT(s_web("GET", "/admin/users.js", user, NULL, NULL, NULL), 404);
+    client_keypair_t kp;
+    T_ASSERT(client_person(&s_p, "webadmin@example.com", "default", "admin", &kp));
+    T_ASSERT(client_person(&s_p, "websuper@example.com", "default", "superadmin", &kp));
+    char cookie[160], header[200];
+    T_EQ_INT(s_login("webadmin@example.com", "pw-123456", cookie, sizeof cookie, NULL),
+             200);
+    snprintf(header, sizeof header, "Cookie: %s", cookie);
+    const char *admin[] = {header, NULL};
+    T_EQ_INT(s_web("GET", "/admin/users", admin, NULL, NULL, NULL), 200);
+    T_EQ_INT(s_web("GET", "/system/information", admin, NULL, NULL, NULL), 403);
+    T_EQ_INT(s_login("websuper@example.com", "pw-123456", cookie, sizeof cookie, NULL),
+             200);
+    snprintf(header, sizeof header, "Cookie: %s", cookie);
+    T_EQ_INT(s_web("GET", "/system/information", admin, NULL, NULL, NULL), 200);
+}
+
 static void
 test_bad_cookies(void)
 {
@@ -616,6 +652,7 @@ main(void)
     T_RUN(test_login);
     T_RUN(test_func);
     T_RUN(test_cross_site);
+    T_RUN(test_page_roles);
     T_RUN(test_bad_cookies);
     if (harness_can_run_containers()) {
         snprintf(s_bridge, sizeof s_bridge, "bpw%d", (int) (getpid() % 100000));

@@ -1,0 +1,136 @@
+// run.mjs - the browser tests of Backplane's web UI: every test/browser/*.test.mjs
+// (or those BROWSER_ONLY names, comma-separated) in Debian's Chromium, headless,
+// driven by playwright-core. webui_test starts the platform and sets the
+// environment (BACKPLANE_WEB, the people and their password, BACKPLANE_SHOTS);
+// this prints one TAP line per test, and each test leaves a screenshot.
+//
+// A test file exports tests: [[name, async (ctx) => {...}], ...], run in order;
+// a test throws to fail. ctx holds:
+//   env          the addresses and people (web, super, user, other, password, ...)
+//   login(email) a new browser context logged in through the login page: {context, page}
+//   page()       a new, logged-out page in a context of its own
+//   shot(page, name)   a screenshot into BACKPLANE_SHOTS/<file>-<name>.png
+//   api(page, method, path, body)  a call to /func/<path> with the page's cookie
+//   note(text)   a "# text" line in the output (figures for the closing notes)
+// Contexts a test opened are closed after it, failed or not.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const env = {
+  web: process.env.BACKPLANE_WEB,
+  storage: process.env.BACKPLANE_STORAGE,
+  wsproxy: process.env.BACKPLANE_WSPROXY,
+  super: process.env.BACKPLANE_SUPER,
+  user: process.env.BACKPLANE_USER,
+  other: process.env.BACKPLANE_OTHER,
+  password: process.env.BACKPLANE_PASSWORD,
+  shots: process.env.BACKPLANE_SHOTS,
+  ui: process.env.BACKPLANE_UI,
+};
+const TEST_MS = 120000;
+
+const { chromium } = await import(pathToFileURL(path.join(process.env.PLAYWRIGHT_CORE, 'index.mjs')));
+fs.mkdirSync(env.shots, { recursive: true });
+const browser = await chromium.launch({
+  executablePath: process.env.BACKPLANE_CHROMIUM || '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-dev-shm-usage'],
+});
+
+const only = (process.env.BROWSER_ONLY || '').split(',').filter(Boolean);
+const files = fs
+  .readdirSync(here)
+  .filter((f) => f.endsWith('.test.mjs'))
+  .filter((f) => !only.length || only.some((o) => f.startsWith(o)))
+  .sort();
+
+let count = 0, failed = 0;
+for (const file of files) {
+  const { tests } = await import(pathToFileURL(path.join(here, file)));
+  const prefix = file.replace(/\.test\.mjs$/, '');
+  for (const [name, fn] of tests) {
+    count++;
+    const contexts = [];
+    const newContext = async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+      context.setDefaultTimeout(30000);
+      contexts.push(context);
+      return context;
+    };
+    const errors = [];
+    const watch = (page) => page.on('pageerror', (e) => errors.push(e.message));
+    const ctx = {
+      env,
+      assert,
+      note: (text) => console.log('# ' + String(text).replace(/\n/g, '\n# ')),
+      page: async () => {
+        const page = await (await newContext()).newPage();
+        watch(page);
+        return page;
+      },
+      login: async (email, options = {}) => {
+        const context = await newContext();
+        const page = await context.newPage();
+        watch(page);
+        await page.goto(env.web + (options.path || '/'));
+        await page.getByLabel('Email').fill(email);
+        await page.getByLabel('Password').fill(env.password);
+        await page.getByRole('button', { name: 'Log in' }).click();
+        await page.locator('nav.side').waitFor();
+        return { context, page };
+      },
+      shot: (page, shotName) =>
+        page.screenshot({ path: path.join(env.shots, `${prefix}-${shotName}.png`), fullPage: true }),
+      api: (page, method, apiPath, body) =>
+        page.evaluate(
+          async ([m, p, b]) => {
+            const init = { method: m, headers: { Accept: 'application/json' } };
+            if (b !== undefined) {
+              init.body = JSON.stringify(b);
+              init.headers['Content-Type'] = 'application/json';
+            }
+            const res = await fetch('/func' + p, init);
+            const text = await res.text();
+            let json = null;
+            try {
+              json = JSON.parse(text);
+            } catch (e) {
+              json = null;
+            }
+            return { status: res.status, body: json, text };
+          },
+          [method, apiPath, body],
+        ),
+    };
+    const started = Date.now();
+    let error = null;
+    try {
+      await Promise.race([
+        fn(ctx),
+        new Promise((_, reject) => setTimeout(() => reject(new Error(`timed out after ${TEST_MS} ms`)), TEST_MS)),
+      ]);
+      if (errors.length) throw new Error('script errors on the page: ' + errors.join('; '));
+    } catch (e) {
+      error = e;
+    }
+    const ms = Date.now() - started;
+    if (error) {
+      failed++;
+      // What the browser showed when it failed.
+      for (const [i, context] of contexts.entries())
+        for (const [j, page] of context.pages().entries())
+          await page
+            .screenshot({ path: path.join(env.shots, `${prefix}-FAILED-${count}-${i}-${j}.png`), fullPage: true })
+            .catch(() => {});
+      console.log(`not ok ${count} - ${prefix}: ${name} (${ms} ms)`);
+      console.log('# ' + String(error.stack || error).replace(/\n/g, '\n# '));
+    } else console.log(`ok ${count} - ${prefix}: ${name} (${ms} ms)`);
+    for (const context of contexts) await context.close().catch(() => {});
+  }
+}
+await browser.close();
+console.log(`1..${count}`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,254 @@
+// session - one session: what it is and why it is where it is (a PENDING
+// session's reason included), its status as it changes, its apps, terminal and
+// logs, rename, restart and terminate.
+
+import { useEffect, useState } from 'preact/hooks';
+import * as api from '../api.js';
+import { statusOf, useSessionEvents } from '../events.js';
+import { t } from '../i18n.js';
+import { navigate } from '../router.js';
+import { ErrorNote, Field, Loaded, Status, useApp, useLoad } from '../ui/common.jsx';
+import { duration, slotsText, when } from '../ui/format.js';
+import { getSession, imageName, isLive, logs, rename, restart, terminate } from '../ui/sessions.js';
+
+export default function Session({ params }) {
+  const { me, notify } = useApp();
+  const state = useLoad(() => getSession(params.id), [params.id]);
+  const [history, setHistory] = useState([]);
+  const [error, setError] = useState(null);
+
+  useSessionEvents(
+    (event, data) => {
+      if (data.sessionId !== params.id) return;
+      setHistory((h) => [...h, { at: new Date(), event, reason: data.reason, exitCode: data.exitCode }]);
+      if (event.startsWith('session_')) state.reload();
+    },
+    state.reload,
+  );
+
+  return (
+    <section class="page">
+      <Loaded state={state}>
+        {(s) =>
+          !s ? (
+            <p>{t('session.not_found')}</p>
+          ) : (
+            <Detail s={s} me={me} notify={notify} history={history} error={error} setError={setError} reload={state.reload} />
+          )
+        }
+      </Loaded>
+    </section>
+  );
+}
+
+function Detail({ s, me, notify, history, error, setError, reload }) {
+  const [renaming, setRenaming] = useState(false);
+  const [newName, setNewName] = useState(s.name);
+  const [log, setLog] = useState(null);
+  const live = isLive(s.status);
+  const act = async (fn, done) => {
+    setError(null);
+    try {
+      await fn();
+      if (done) notify(done);
+      reload();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  const showLogs = () =>
+    logs(s, me).then(
+      (r) => setLog((r && r.result && r.result.logs) || ''),
+      setError,
+    );
+  const status = s.status;
+  const end = s.terminated_at ? Date.parse(s.terminated_at) : Date.now();
+
+  return (
+    <>
+      <div class="page-head">
+        <h1>
+          {s.name} <Status status={status} />
+        </h1>
+        <div class="actions">
+          {status === 'RUNNING' && (
+            <a class="button" href={`/sessions/${s.id}/terminal`}>
+              {t('sessions.terminal')}
+            </a>
+          )}
+          {status === 'RUNNING' && (
+            <button type="button" onClick={() => act(() => restart(s, me), t('session.restarted'))}>
+              {t('session.restart')}
+            </button>
+          )}
+          {live && (
+            <button type="button" onClick={() => setRenaming(!renaming)}>
+              {t('session.rename')}
+            </button>
+          )}
+          {live && status !== 'TERMINATING' && (
+            <button
+              type="button"
+              class="danger"
+              onClick={() => confirm(t('sessions.confirm_terminate', { name: s.name })) && act(() => terminate(s, me), t('sessions.terminating', { name: s.name }))}
+            >
+              {t('sessions.terminate')}
+            </button>
+          )}
+        </div>
+      </div>
+      {renaming && (
+        <form
+          class="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            act(() => rename(s, me, newName), t('session.renamed')).then(() => setRenaming(false));
+          }}
+        >
+          <Field label={t('session.new_name')}>{(id) => <input id={id} value={newName} onInput={(e) => setNewName(e.target.value)} required />}</Field>
+          <button type="submit" class="primary">
+            {t('action.save')}
+          </button>
+        </form>
+      )}
+      <ErrorNote error={error} />
+      {status === 'PENDING' && (
+        <div class="note warn" role="status">
+          <strong>{t('session.pending_why')}</strong> {s.status_info || t('session.pending_unknown')}
+          {pendingDetail(s.status_data)}
+        </div>
+      )}
+      <dl class="facts">
+        <dt>{t('session.id')}</dt>
+        <dd>
+          <code>{s.id}</code>
+        </dd>
+        <dt>{t('sessions.type')}</dt>
+        <dd>{t('sessions.type.' + String(s.type).toLowerCase())}</dd>
+        <dt>{t('sessions.image')}</dt>
+        <dd title={s.image}>{imageName(s.image)}</dd>
+        <dt>{t('sessions.resources')}</dt>
+        <dd>{slotsText(s.occupied_slots) || '—'}</dd>
+        <dt>{t('session.group')}</dt>
+        <dd>
+          {s.group_name} / {s.scaling_group}
+        </dd>
+        <dt>{t('sessions.agent')}</dt>
+        <dd>{s.agent || '—'}</dd>
+        <dt>{t('session.created')}</dt>
+        <dd>{when(s.created_at)}</dd>
+        <dt>{t('sessions.elapsed')}</dt>
+        <dd>{duration(end - Date.parse(s.created_at))}</dd>
+        {s.terminated_at && <dt>{t('session.terminated')}</dt>}
+        {s.terminated_at && <dd>{when(s.terminated_at)}</dd>}
+        <dt>{t('session.status_info')}</dt>
+        <dd>{s.status_info || '—'}</dd>
+        {s.result && s.result !== 'UNDEFINED' && <dt>{t('session.result')}</dt>}
+        {s.result && s.result !== 'UNDEFINED' && <dd>{s.result}</dd>}
+        {s.cluster_size > 1 && <dt>{t('launcher.cluster_size')}</dt>}
+        {s.cluster_size > 1 && <dd>{s.cluster_size}</dd>}
+        {me.role !== 'user' && <dt>{t('sessions.owner')}</dt>}
+        {me.role !== 'user' && <dd>{s.user_email}</dd>}
+      </dl>
+      {status === 'RUNNING' && <Apps s={s} setError={setError} />}
+      <h2>{t('session.history')}</h2>
+      {history.length ? (
+        <ol class="history" aria-live="polite">
+          {history.map((h, i) => (
+            <li key={i}>
+              <time>{h.at.toLocaleTimeString()}</time> {t('event.' + h.event)}
+              {h.reason ? ` — ${h.reason}` : ''}
+              {h.exitCode !== null && h.exitCode !== undefined ? ` (${t('session.exit_code', { code: h.exitCode })})` : ''}
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p class="muted">{t('session.history_empty', { status: statusName(status), at: when(s.status_changed) })}</p>
+      )}
+      <h2>{t('session.logs')}</h2>
+      <button type="button" onClick={showLogs}>
+        {log === null ? t('session.show_logs') : t('action.refresh')}
+      </button>
+      {log !== null && <pre class="logs" tabIndex="0">{log || t('session.logs_empty')}</pre>}
+    </>
+  );
+}
+
+function statusName(status) {
+  const key = 'status.' + status;
+  return t(key) === key ? status : t(key);
+}
+
+// The scheduler's last words on a PENDING session, from status_data.
+function pendingDetail(statusData) {
+  let data = statusData;
+  if (typeof data === 'string') {
+    try {
+      data = JSON.parse(data);
+    } catch (e) {
+      return null;
+    }
+  }
+  const sched = data && data.scheduler;
+  if (!sched) return null;
+  const failed = sched.failed_predicates || [];
+  return failed.length ? (
+    <ul>
+      {failed.map((p, i) => (
+        <li key={i}>
+          {p.name}
+          {p.msg ? `: ${p.msg}` : ''}
+        </li>
+      ))}
+    </ul>
+  ) : null;
+}
+
+// The session's apps (Jupyter, the web terminal, service ports), each opened
+// through the wsproxy in a tab of its own.
+function Apps({ s, setError }) {
+  const [apps, setApps] = useState(null);
+  useEffect(() => {
+    let ports = s.service_ports;
+    if (typeof ports === 'string') {
+      try {
+        ports = JSON.parse(ports);
+      } catch (e) {
+        ports = [];
+      }
+    }
+    setApps((ports || []).filter((p) => p.name));
+  }, [s.service_ports]);
+  if (!apps || !apps.length) return null;
+  const open = async (app) => {
+    setError(null);
+    // Opened at once, filled in when the address is known: a window opened
+    // after an await is a popup the browser blocks.
+    const tab = window.open('about:blank', '_blank');
+    try {
+      const started = await api.post(`/session/${encodeURIComponent(s.id)}/start-service`, { app: app.name });
+      const res = await fetch(`${started.wsproxy_addr}/v2/proxy/${encodeURIComponent(started.token)}/${encodeURIComponent(s.id)}/add?app=${encodeURIComponent(app.name)}`);
+      const body = await res.json();
+      if (!res.ok || !body.url) throw new api.ApiError(res.status, body.title || 'wsproxy', body.detail || body.error || '');
+      if (tab) tab.location = body.url;
+      else window.location = body.url;
+    } catch (e) {
+      if (tab) tab.close();
+      setError(e);
+    }
+  };
+  return (
+    <>
+      <h2>{t('session.apps')}</h2>
+      <ul class="apps">
+        {apps.map((app) => (
+          <li key={app.name}>
+            <button type="button" onClick={() => open(app)} data-app={app.name}>
+              {app.name}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
