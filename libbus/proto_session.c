@@ -67,6 +67,8 @@ s_info_check(const proto_session_info_t *self, proto_check_t *ck)
         return false;
     if (!proto_check_str(ck, "cluster_mode", self->cluster_mode, 0, 16))
         return false;
+    if (!proto_check_str(ck, "status_history", self->status_history, 0, 32768))
+        return false;
     return true;
 }
 
@@ -95,6 +97,7 @@ s_info_write(const proto_session_info_t *self, bus_writer_t *writer)
     pairs += self->preopen_ports != NULL;
     pairs += self->result != NULL;
     pairs += self->cluster_mode != NULL;
+    pairs += self->status_history != NULL;
     bus_writer_map(writer, pairs);
     proto_write_str(writer, "session_id", self->session_id);
     proto_write_str(writer, "name", self->name);
@@ -150,6 +153,8 @@ s_info_write(const proto_session_info_t *self, bus_writer_t *writer)
     if (self->cluster_mode != NULL)
         proto_write_str(writer, "cluster_mode", self->cluster_mode);
     proto_write_uint(writer, "cluster_size", self->cluster_size);
+    if (self->status_history != NULL)
+        proto_write_str(writer, "status_history", self->status_history);
 }
 
 static void
@@ -186,6 +191,7 @@ s_info_read(proto_session_info_t *self, proto_in_t *in)
     proto_read_str(in, "result", 0, 16, &self->result);
     proto_read_str(in, "cluster_mode", 0, 16, &self->cluster_mode);
     proto_read_uint(in, "cluster_size", 0, UINT64_MAX, &self->cluster_size);
+    proto_read_str(in, "status_history", 0, 32768, &self->status_history);
 }
 
 static void
@@ -220,6 +226,7 @@ s_info_print(const proto_session_info_t *self, proto_text_t *text)
     proto_print_str(text, "result", self->result);
     proto_print_str(text, "cluster_mode", self->cluster_mode);
     proto_print_uint(text, "cluster_size", self->cluster_size);
+    proto_print_str(text, "status_history", self->status_history);
 }
 
 //  A list item: calloc'd memory, initialised before it is read.

@@ -90,6 +90,9 @@ typedef struct {
     const char *cluster_mode;
     //  How many kernels it has
     uint64_t cluster_size;
+    //  JSON array of its statuses as they came, oldest first: {status, at (µs), info (the
+    //  reason)}; the last 64 (at most 32768 bytes)
+    const char *status_history;
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_info_t;
 
@@ -117,6 +120,7 @@ typedef struct {
 #define PROTO_SESSION_INFO_PREOPEN_PORTS_MAX   256
 #define PROTO_SESSION_INFO_RESULT_MAX          16
 #define PROTO_SESSION_INFO_CLUSTER_MODE_MAX    16
+#define PROTO_SESSION_INFO_STATUS_HISTORY_MAX  32768
 
 void proto_session_info_init(proto_session_info_t *self);
 void proto_session_info_clear(proto_session_info_t *self);

@@ -67,6 +67,40 @@ s_lookup(bus_db_t *db, const char *sql, const char *id)
     return out ? out : json_string("");
 }
 
+//  The scheduler's history of a session ([{status, at (µs), info}], oldest
+//  first) as two JSON strings into session: status_history as Backend.AI
+//  22.09+ answers it (each status's last time, ISO 8601), and
+//  status_transitions, every move in order with its reason.
+static void
+s_status_history(json_t *session, const char *history)
+{
+    json_t *list = history ? json_loads(history, 0, NULL) : NULL;
+    json_t *last = json_object(), *moves = json_array();
+    size_t index;
+    json_t *move;
+    json_array_foreach(list, index, move)
+    {
+        const char *status = json_string_value(json_object_get(move, "status"));
+        if (!status)
+            continue;
+        json_t *at = gw_gql_time(json_integer_value(json_object_get(move, "at")));
+        json_object_set(last, status, at);
+        const char *info = json_string_value(json_object_get(move, "info"));
+        json_array_append_new(moves, json_pack("{s:s, s:O, s:s}", "status", status, "at",
+                                               at, "status_info", info ? info : ""));
+        json_decref(at);
+    }
+    json_decref(list);
+    char *text = json_dumps(last, JSON_COMPACT);
+    json_object_set_new(session, "status_history", json_string(text ? text : "{}"));
+    free(text);
+    text = json_dumps(moves, JSON_COMPACT);
+    json_object_set_new(session, "status_transitions", json_string(text ? text : "[]"));
+    free(text);
+    json_decref(last);
+    json_decref(moves);
+}
+
 //  One session as a ComputeSession object. Caller owns it.
 static json_t *
 s_session(gw_request_t *r, const proto_session_info_t *s)
@@ -113,6 +147,8 @@ s_session(gw_request_t *r, const proto_session_info_t *s)
         "mounts", "containers", container, "dependencies", "scaling_group",
         s->scaling_group, "agent", s->agent_id);
     free(service_ports);
+    if (session)
+        s_status_history(session, s->status_history);
     return session;
 }
 

@@ -363,6 +363,27 @@ const bus_db_migration_t sched_db_migrations[] = {
      "   WHERE k.session_id = NEW.id GROUP BY r.slot"
      "   ON CONFLICT DO UPDATE SET amount = amount + excluded.amount;"
      " END;"},
+    //  Each session's statuses as they came, with the reason of each and
+    //  its time (the scheduler's wall clock, µs): [{status, at, info}], the
+    //  last 64 kept. Triggers write it, so every path that moves a session
+    //  (kernel events, the ledger, a requeue, a restart) is counted the same;
+    //  the gateway answers it as Backend.AI's status_history.
+    {"each session's status history",
+     "ALTER TABLE sessions ADD COLUMN status_history TEXT NOT NULL DEFAULT '[]';"
+     "CREATE TRIGGER sessions_history_started AFTER INSERT ON sessions BEGIN"
+     "  UPDATE sessions SET status_history = json_array(json_object('status',"
+     "   NEW.status, 'at', NEW.status_changed, 'info', coalesce(NEW.status_info, '')))"
+     "   WHERE id = NEW.id;"
+     " END;"
+     "CREATE TRIGGER sessions_history_moved AFTER UPDATE OF status ON sessions"
+     " WHEN OLD.status <> NEW.status BEGIN"
+     "  UPDATE sessions SET status_history = json_insert("
+     "   CASE WHEN json_array_length(status_history) >= 64"
+     "    THEN json_remove(status_history, '$[0]') ELSE status_history END, '$[#]',"
+     "   json_object('status', NEW.status, 'at', NEW.status_changed, 'info',"
+     "    coalesce(NEW.status_info, '')))"
+     "   WHERE id = NEW.id;"
+     " END;"},
 };
 
 _Static_assert(sizeof sched_db_migrations / sizeof sched_db_migrations[0] ==

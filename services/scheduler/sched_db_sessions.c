@@ -325,7 +325,7 @@ sched_db_sessions_status(bus_db_t *db, const char *session_id)
     " s.architecture, s.tag, k.id, k.agent_id, k.container_id, k.kernel_host,"           \
     " coalesce(k.exit_code, 0), s.created_at, s.status_changed,"                         \
     " coalesce(s.terminated_at, 0), a.addr, s.preopen_ports, s.result, s.cluster_mode,"  \
-    " s.cluster_size FROM sessions s"                                                    \
+    " s.cluster_size, s.status_history FROM sessions s"                                  \
     " LEFT JOIN kernels k ON k.session_id = s.id AND k.cluster_role = 'main'"            \
     " LEFT JOIN agents a ON a.id = k.agent_id"
 
@@ -368,6 +368,7 @@ s_read_info(sqlite3_stmt *stmt, proto_session_info_t *out)
     out->result = sched_db_column_text(stmt, 24, owned);
     out->cluster_mode = sched_db_column_text(stmt, 25, owned);
     out->cluster_size = (uint64_t) sqlite3_column_int64(stmt, 26);
+    out->status_history = sched_db_column_text(stmt, 27, owned);
 }
 
 //  The slot maps, read after the row's statement is reset (one open
@@ -440,6 +441,12 @@ sched_db_sessions_info_of(const sched_session_spec_t *spec,
     out->result = "UNDEFINED";
     out->cluster_mode = s_dup_or(owned, spec->cluster_mode, "single-node");
     out->cluster_size = spec->cluster_size ? spec->cluster_size : 1;
+    //  As the sessions_history_started trigger writes it (SQLite's compact
+    //  JSON).
+    char history[96];
+    snprintf(history, sizeof history,
+             "[{\"status\":\"PENDING\",\"at\":%lld,\"info\":\"\"}]", (long long) now_us);
+    out->status_history = proto_arena_strdup(owned, history);
     //  What the main kernel asks for, in the primary key's order.
     if (spec->request_count) {
         proto_kv_t *slots = proto_arena_alloc(owned, spec->request_count * sizeof *slots);

@@ -172,6 +172,23 @@ test_kernel_transitions_drive_the_session(void)
     T_CONTAINS((const char *) sqlite3_column_text(stmt, 1), "137");
     T_EQ_INT(sqlite3_column_int64(stmt, 2), 2000);
     sqlite3_reset(stmt);
+    //  Every move is in its history, in order, each once, with its reason;
+    //  session.get carries it.
+    proto_session_info_t info;
+    proto_session_info_init(&info);
+    T_EQ_INT(sched_db_sessions_get(s_db, "s2", &info), BUS_OK);
+    json_t *history = json_loads(info.status_history ? info.status_history : "", 0, NULL);
+    const char *expected[] = {"PENDING", "SCHEDULED", "PREPARING", "RUNNING",
+                              "TERMINATED"};
+    T_EQ_INT((int) json_array_size(history), 5);
+    for (size_t i = 0; i < 5; i++)
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(history, i), "status")),
+                 expected[i]);
+    T_EQ_STR(json_string_value(json_object_get(json_array_get(history, 4), "info")),
+             "oom-killed");
+    T_EQ_INT(json_integer_value(json_object_get(json_array_get(history, 4), "at")), 2000);
+    json_decref(history);
+    proto_session_info_clear(&info);
     //  Its room goes to the waiting session; its name is free again.
     sched_assignment_t placed[4];
     T_EQ_INT(s_schedule(2500, placed, 4), 1);

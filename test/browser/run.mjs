@@ -12,6 +12,7 @@
 //   shot(page, name)   a screenshot into BACKPLANE_SHOTS/<file>-<name>.png
 //   api(page, method, path, body)  a call to /func/<path> with the page's cookie
 //   note(text)   a "# text" line in the output (figures for the closing notes)
+//   skip(why)    ends the test as skipped here ("ok N - name # SKIP why")
 // Contexts a test opened are closed after it, failed or not.
 
 import assert from 'node:assert/strict';
@@ -30,7 +31,10 @@ const env = {
   password: process.env.BACKPLANE_PASSWORD,
   shots: process.env.BACKPLANE_SHOTS,
   ui: process.env.BACKPLANE_UI,
+  jupyter: process.env.BACKPLANE_JUPYTER === '1',
 };
+
+class Skip extends Error {}
 const TEST_MS = 120000;
 
 const { chromium } = await import(pathToFileURL(path.join(process.env.PLAYWRIGHT_CORE, 'index.mjs')));
@@ -66,6 +70,9 @@ for (const file of files) {
       env,
       assert,
       note: (text) => console.log('# ' + String(text).replace(/\n/g, '\n# ')),
+      skip: (why) => {
+        throw new Skip(why);
+      },
       page: async () => {
         const page = await (await newContext()).newPage();
         watch(page);
@@ -117,7 +124,8 @@ for (const file of files) {
       error = e;
     }
     const ms = Date.now() - started;
-    if (error) {
+    if (error instanceof Skip) console.log(`ok ${count} - ${prefix}: ${name} # SKIP ${error.message}`);
+    else if (error) {
       failed++;
       // What the browser showed when it failed.
       for (const [i, context] of contexts.entries())

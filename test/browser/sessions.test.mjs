@@ -73,6 +73,12 @@ export const tests = [
       p.once('dialog', (d) => d.accept());
       await p.getByRole('button', { name: 'Terminate' }).click();
       await p.locator('h1 .status', { hasText: 'Terminated' }).waitFor({ timeout: 60000 });
+      // The scheduler's history, in order, each with its time.
+      const history = await p.locator('ol.history li .status').allInnerTexts();
+      for (const s of ['Pending', 'Running', 'Terminating', 'Terminated'])
+        if (!history.includes(s)) throw new Error(`no ${s} in the history: ${history.join(', ')}`);
+      if (history.indexOf('Pending') > history.indexOf('Running') || history[history.length - 1] !== 'Terminated')
+        throw new Error(`the history is out of order: ${history.join(', ')}`);
       await shot(p, 'terminated');
     },
   ],

@@ -170,11 +170,28 @@ test_graphql_sees_it(void)
     snprintf(id, sizeof id, "%s", json_string_value(json_object_get(item, "id")));
     json_decref(r);
     r = client_gql(&s_p, &s_p.super,
-                   "query($id: UUID!) { compute_session(id: $id) { name status_data } }",
+                   "query($id: UUID!) { compute_session(id: $id) { name status_data"
+                   " status_history status_transitions } }",
                    json_pack("{s:s}", "id", id));
+    json_t *session = json_object_get(json_object_get(r, "data"), "compute_session");
+    T_EQ_STR(json_string_value(json_object_get(session, "name")), "gw-first");
+    //  Backend.AI's status_history: each status's time; and every move in
+    //  order with its reason.
+    json_t *history = json_loads(
+        json_string_value(json_object_get(session, "status_history")), 0, NULL);
+    T_ASSERT(json_is_string(json_object_get(history, "PENDING")));
+    T_ASSERT(json_is_string(json_object_get(history, "RUNNING")));
+    T_CONTAINS(json_string_value(json_object_get(history, "RUNNING")), "T");
+    json_decref(history);
+    json_t *moves = json_loads(
+        json_string_value(json_object_get(session, "status_transitions")), 0, NULL);
+    T_ASSERT(json_array_size(moves) >= 3);
+    T_EQ_STR(json_string_value(json_object_get(json_array_get(moves, 0), "status")),
+             "PENDING");
     T_EQ_STR(json_string_value(json_object_get(
-                 json_object_get(json_object_get(r, "data"), "compute_session"), "name")),
-             "gw-first");
+                 json_array_get(moves, json_array_size(moves) - 1), "status")),
+             "RUNNING");
+    json_decref(moves);
     json_decref(r);
 }
 

@@ -451,12 +451,14 @@ int
 harness_debian_image(const char *dir, const char *name)
 {
     //  Built where the Makefile keeps it, so the next run finds it cached
-    //  (the script does nothing when its recipe has not changed).
+    //  (the script does nothing when its recipe has not changed), under a
+    //  lock: two tests running at once may both want it.
     char command[1600];
     snprintf(command, sizeof command,
+             "mkdir -p build/images && flock build/images/.%s.lock "
              "deploy/images/build %s build/images/%s >/dev/null && "
              "mkdir -p %s/images && cp -a build/images/%s %s/images/",
-             name, name, dir, name, dir);
+             name, name, name, dir, name, dir);
     return system(command) == 0 ? 0 : -1;
 }
 

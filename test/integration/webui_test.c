@@ -10,8 +10,10 @@
     second user). It then runs the browser tests, which print their own TAP
     lines (one per test, each saving a screenshot under
     $(BUILD)/browser-shots), and ends every session they left before the
-    agent stops. Skipped without root and runc, or without node, Chromium,
-    the npm libraries or the built UI.
+    agent stops. The agent has the busybox image and, when it can be built
+    (from Debian's archive, cached in build/images), the jupyter image, for
+    the app launcher's test. Skipped without root and runc, or without node,
+    Chromium, the npm libraries or the built UI.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -36,6 +38,7 @@ static char s_bridge[16];
 static char s_top[PATH_MAX];     //  the checkout, where the tests run
 static char s_ui[PATH_MAX + 64]; //  the built UI, absolute
 static char s_chromium[PATH_MAX];
+static bool s_jupyter; //  the agent has the jupyter image
 
 //  Why the browser tests cannot run here, or NULL when they can.
 static const char *
@@ -86,6 +89,11 @@ s_start(char *storage, size_t storage_size, char *wsproxy, size_t wsproxy_size)
         return false;
     }
     snprintf(s_bridge, sizeof s_bridge, "bpu%d", (int) (getpid() % 100000));
+    //  Into the agent's images directory before it starts (busybox joins it).
+    s_jupyter = harness_debian_image(s_p.dir, "jupyter") == 0;
+    if (!s_jupyter)
+        printf(
+            "# no jupyter image (deploy/images/build jupyter failed): its test skips\n");
     if (!client_storage_start(&s_p, &s_storage, storage, storage_size) ||
         !client_agent_start(&s_p, &s_agent, "agent-ui", s_bridge, harness_subnet()) ||
         !client_wsproxy_start(&s_p, &s_wsproxy, wsproxy, wsproxy_size))
@@ -99,6 +107,8 @@ s_start(char *storage, size_t storage_size, char *wsproxy, size_t wsproxy_size)
         json_pack("{s:s, s:{s:s}}", "name", "default", "input", "wsproxy_addr", addr));
     bool ok = client_mutation_ok(response, "modify_scaling_group");
     json_decref(response);
+    if (s_jupyter && !client_image_listed(&s_p, "jupyter"))
+        return false;
     return ok && s_person("ui-super@example.com", "superadmin") &&
            s_person("ui-user@example.com", "user") &&
            s_person("ui-other@example.com", "user");
@@ -129,6 +139,7 @@ s_browse(const char *storage, const char *wsproxy)
         setenv("BACKPLANE_SHOTS", shots, 1);
         setenv("BACKPLANE_UI", s_ui, 1);
         setenv("BACKPLANE_CHROMIUM", s_chromium, 1);
+        setenv("BACKPLANE_JUPYTER", s_jupyter ? "1" : "", 1);
         char playwright[PATH_MAX + 64];
         snprintf(playwright, sizeof playwright, "%s/" PLAYWRIGHT_DIR, s_top);
         setenv("PLAYWRIGHT_CORE", playwright, 1);

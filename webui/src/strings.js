@@ -122,10 +122,8 @@ export const catalogue = {
 
     'session.apps': 'Apps',
     'session.created': 'Created',
-    'session.exit_code': 'exit code {code}',
     'session.group': 'Project / resource group',
     'session.history': 'Status history',
-    'session.history_empty': '{status} since {at}.',
     'session.id': 'Session ID',
     'session.logs': 'Logs',
     'session.logs_empty': '(no output yet)',
@@ -140,6 +138,7 @@ export const catalogue = {
     'session.result': 'Result',
     'session.show_logs': 'Show logs',
     'session.status_info': 'Status detail',
+    'session.tcp_apps': 'TCP apps ({apps}) are reached through a local tunnel of the official client:',
     'session.terminated': 'Terminated',
 
     'sessions.agent': 'Agent',

@@ -4,7 +4,7 @@
 
 import { useEffect, useState } from 'preact/hooks';
 import * as api from '../api.js';
-import { statusOf, useSessionEvents } from '../events.js';
+import { useSessionEvents } from '../events.js';
 import { t } from '../i18n.js';
 import { navigate } from '../router.js';
 import { ErrorNote, Field, Loaded, Status, useApp, useLoad } from '../ui/common.jsx';
@@ -14,17 +14,13 @@ import { getSession, imageName, isLive, logs, rename, restart, terminate } from 
 export default function Session({ params }) {
   const { me, notify } = useApp();
   const state = useLoad(() => getSession(params.id), [params.id]);
-  const [history, setHistory] = useState([]);
   const [error, setError] = useState(null);
 
-  useSessionEvents(
-    (event, data) => {
-      if (data.sessionId !== params.id) return;
-      setHistory((h) => [...h, { at: new Date(), event, reason: data.reason, exitCode: data.exitCode }]);
-      if (event.startsWith('session_')) state.reload();
-    },
-    state.reload,
-  );
+  // The page follows the session: each of its events fetches it again, so
+  // the status, the history and the apps are the scheduler's own.
+  useSessionEvents((event, data) => {
+    if (data.sessionId === params.id && event.startsWith('session_')) state.reload();
+  }, state.reload);
 
   return (
     <section class="page">
@@ -33,7 +29,7 @@ export default function Session({ params }) {
           !s ? (
             <p>{t('session.not_found')}</p>
           ) : (
-            <Detail s={s} me={me} notify={notify} history={history} error={error} setError={setError} reload={state.reload} />
+            <Detail s={s} me={me} notify={notify} error={error} setError={setError} reload={state.reload} />
           )
         }
       </Loaded>
@@ -41,7 +37,7 @@ export default function Session({ params }) {
   );
 }
 
-function Detail({ s, me, notify, history, error, setError, reload }) {
+function Detail({ s, me, notify, error, setError, reload }) {
   const [renaming, setRenaming] = useState(false);
   const [newName, setNewName] = useState(s.name);
   const [log, setLog] = useState(null);
@@ -152,19 +148,7 @@ function Detail({ s, me, notify, history, error, setError, reload }) {
       </dl>
       {status === 'RUNNING' && <Apps s={s} setError={setError} />}
       <h2>{t('session.history')}</h2>
-      {history.length ? (
-        <ol class="history" aria-live="polite">
-          {history.map((h, i) => (
-            <li key={i}>
-              <time>{h.at.toLocaleTimeString()}</time> {t('event.' + h.event)}
-              {h.reason ? ` — ${h.reason}` : ''}
-              {h.exitCode !== null && h.exitCode !== undefined ? ` (${t('session.exit_code', { code: h.exitCode })})` : ''}
-            </li>
-          ))}
-        </ol>
-      ) : (
-        <p class="muted">{t('session.history_empty', { status: statusName(status), at: when(s.status_changed) })}</p>
-      )}
+      <History transitions={s.status_transitions} />
       <h2>{t('session.logs')}</h2>
       <button type="button" onClick={showLogs}>
         {log === null ? t('session.show_logs') : t('action.refresh')}
@@ -174,9 +158,28 @@ function Detail({ s, me, notify, history, error, setError, reload }) {
   );
 }
 
-function statusName(status) {
-  const key = 'status.' + status;
-  return t(key) === key ? status : t(key);
+// Every status the session went through, in order, with the reason of each
+// (the scheduler's status_transitions).
+function History({ transitions }) {
+  let list = transitions;
+  if (typeof list === 'string') {
+    try {
+      list = JSON.parse(list);
+    } catch (e) {
+      list = [];
+    }
+  }
+  if (!list || !list.length) return <p class="muted">—</p>;
+  return (
+    <ol class="history" aria-live="polite">
+      {list.map((h, i) => (
+        <li key={i}>
+          <time dateTime={h.at}>{when(h.at)}</time> <Status status={h.status} />
+          {h.status_info ? <span class="muted"> — {h.status_info}</span> : null}
+        </li>
+      ))}
+    </ol>
+  );
 }
 
 // The scheduler's last words on a PENDING session, from status_data.
@@ -220,6 +223,8 @@ function Apps({ s, setError }) {
     setApps((ports || []).filter((p) => p.name));
   }, [s.service_ports]);
   if (!apps || !apps.length) return null;
+  const web = apps.filter((a) => a.protocol !== 'tcp');
+  const tcp = apps.filter((a) => a.protocol === 'tcp');
   const open = async (app) => {
     setError(null);
     // Opened at once, filled in when the address is known: a window opened
@@ -241,7 +246,7 @@ function Apps({ s, setError }) {
     <>
       <h2>{t('session.apps')}</h2>
       <ul class="apps">
-        {apps.map((app) => (
+        {web.map((app) => (
           <li key={app.name}>
             <button type="button" onClick={() => open(app)} data-app={app.name}>
               {app.name}
@@ -249,6 +254,11 @@ function Apps({ s, setError }) {
           </li>
         ))}
       </ul>
+      {tcp.length > 0 && (
+        <p class="muted small">
+          {t('session.tcp_apps', { apps: tcp.map((a) => a.name).join(', ') })} <code>backend.ai app {s.name} {tcp[0].name}</code>
+        </p>
+      )}
     </>
   );
 }

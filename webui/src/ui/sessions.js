@@ -27,7 +27,7 @@ export async function listSessions({ status, filter, groupId } = {}) {
 }
 
 export async function getSession(id) {
-  const data = await api.gql(`query($id: UUID!) { compute_session(id: $id) { ${FIELDS} service_ports } }`, { id });
+  const data = await api.gql(`query($id: UUID!) { compute_session(id: $id) { ${FIELDS} service_ports status_transitions } }`, { id });
   return data.compute_session;
 }
 
