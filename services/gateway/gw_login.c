@@ -158,54 +158,18 @@ s_login_failed(gw_request_t *r, int status, const char *slug, const char *detail
                             detail));
 }
 
-void
-gw_login_login(gw_request_t *r)
+//  Opens a login session for access_key: its row (only the token's hash is
+//  kept), the cookie, and Backend.AI's webserver's answer. who names the
+//  person in the log.
+static void
+s_open_session(gw_request_t *r,
+               const char *access_key,
+               const char *who,
+               const char *role,
+               const char *status)
 {
-    //  Backend.AI's webserver: a live session is not replaced.
-    if (r->authenticated && *r->login_hash) {
-        gw_reply_problem(r, "generic-bad-request", "You have already logged in.");
-        return;
-    }
-    const char *email = NULL, *password = NULL;
-    char detail[256] = "";
-    if (!gw_params_str(r->params, "username", &email, detail, sizeof detail) ||
-        !gw_params_str(r->params, "password", &password, detail, sizeof detail) ||
-        !email || !password) {
-        if (!*detail)
-            snprintf(detail, sizeof detail, "You must provide the %s field.",
-                     !email ? "username" : "password");
-        gw_reply_problem(r, "invalid-api-params", detail);
-        return;
-    }
-    //  Failed attempts per user name: a password guesser gets 429.
-    char key[GW_EMAIL_MAX + 8];
-    snprintf(key, sizeof key, "login:%s", email);
-    int remaining;
     gw_server_t *gw = r->gw;
-    if (s_too_many_failures(gw, key)) {
-        s_login_failed(r, 429, "rate-limit-exceeded", "Too many failed login attempts.");
-        return;
-    }
     bus_db_t *db = bus_node_db(gw_server_node(gw));
-    login_user_t user;
-    char access_key[GW_ACCESS_KEY_SIZE];
-    int rc = s_check_password(db, email, password, NULL, &user);
-    if (rc == BUS_OK && strcmp(user.status, "active") != 0)
-        rc = BUS_STATUS_FORBIDDEN;
-    if (rc == BUS_OK && !s_user_keypair(db, user.uuid, access_key, NULL))
-        rc = BUS_STATUS_FORBIDDEN;
-    if (rc != BUS_OK) {
-        gw_ratelimit_take(gw_server_login_failures(gw), key, GW_LOGIN_MAX_FAILURES,
-                          bus_clock_mono_ms(), &remaining);
-        bus_log_info("login refused email=%s reason=%s", email,
-                     rc == BUS_STATUS_FORBIDDEN ? "inactive" : "mismatch");
-        //  200, as Backend.AI's webserver answers: its web UI reads any
-        //  other status but 429 as "no manager found at the endpoint".
-        s_login_failed(r, 200, GW_AUTH_SLUG_FAILED,
-                       rc == BUS_STATUS_FORBIDDEN ? "The user is not active."
-                                                  : "User credential mismatch.");
-        return;
-    }
     char token[GW_TOKEN_SIZE], hash[GW_TOKEN_SIZE];
     if (gw_token_new(token) != 0) {
         gw_reply_problem(r, "internal-server-error", NULL);
@@ -245,11 +209,107 @@ gw_login_login(gw_request_t *r)
         evhttp_add_header(evhttp_request_get_output_headers(r->req), "Set-Cookie",
                           cookie);
     OPENSSL_cleanse(cookie, sizeof cookie);
-    bus_log_notice("login email=%s access_key=%s", email, access_key);
+    bus_log_notice("login %s access_key=%s", who, access_key);
     gw_reply_json(r, 200,
                   json_pack("{s:b, s:{s:s, s:s, s:s}}", "authenticated", 1, "data",
-                            "access_key", access_key, "role", user.role, "status",
-                            user.status));
+                            "access_key", access_key, "role", role, "status", status));
+}
+
+//  A keypair login, Backplane's beside Backend.AI's email and password:
+//  the access key with its secret key, both active, of an active user. The
+//  same answers, failure counting and cookie as a password login.
+static void
+s_keypair_login(gw_request_t *r, const char *access_key, const char *secret_key)
+{
+    char key[GW_ACCESS_KEY_SIZE + 16];
+    snprintf(key, sizeof key, "login-key:%.*s", GW_ACCESS_KEY_SIZE - 1, access_key);
+    if (s_too_many_failures(r->gw, key)) {
+        s_login_failed(r, 429, "rate-limit-exceeded", "Too many failed login attempts.");
+        return;
+    }
+    gw_identity_t who;
+    int rc = gw_identity_load(bus_node_db(gw_server_node(r->gw)), access_key, &who);
+    size_t len = strlen(secret_key);
+    bool match = rc == BUS_OK && len == strlen(who.secret_key) &&
+                 CRYPTO_memcmp(secret_key, who.secret_key, len) == 0;
+    bool active = match && who.keypair_active && who.user_active;
+    OPENSSL_cleanse(who.secret_key, sizeof who.secret_key);
+    if (!active) {
+        int remaining;
+        gw_ratelimit_take(gw_server_login_failures(r->gw), key, GW_LOGIN_MAX_FAILURES,
+                          bus_clock_mono_ms(), &remaining);
+        bus_log_info("login refused access_key=%.*s reason=%s", GW_ACCESS_KEY_SIZE - 1,
+                     access_key, match ? "inactive" : "mismatch");
+        s_login_failed(r, 200, GW_AUTH_SLUG_FAILED,
+                       match ? "The user is not active." : "User credential mismatch.");
+        return;
+    }
+    s_open_session(r, who.access_key, who.email, gw_role_str(who.role), "active");
+}
+
+void
+gw_login_login(gw_request_t *r)
+{
+    //  Backend.AI's webserver: a live session is not replaced.
+    if (r->authenticated && *r->login_hash) {
+        gw_reply_problem(r, "generic-bad-request", "You have already logged in.");
+        return;
+    }
+    const char *email = NULL, *password = NULL, *key_id = NULL, *secret_key = NULL;
+    char detail[256] = "";
+    if (!gw_params_str(r->params, "access_key", &key_id, detail, sizeof detail) ||
+        !gw_params_str(r->params, "secret_key", &secret_key, detail, sizeof detail)) {
+        gw_reply_problem(r, "invalid-api-params", detail);
+        return;
+    }
+    if (key_id && !json_object_get(r->params, "username")) {
+        if (!secret_key) {
+            gw_reply_problem(r, "invalid-api-params",
+                             "You must provide the secret_key field.");
+            return;
+        }
+        s_keypair_login(r, key_id, secret_key);
+        return;
+    }
+    if (!gw_params_str(r->params, "username", &email, detail, sizeof detail) ||
+        !gw_params_str(r->params, "password", &password, detail, sizeof detail) ||
+        !email || !password) {
+        if (!*detail)
+            snprintf(detail, sizeof detail, "You must provide the %s field.",
+                     !email ? "username" : "password");
+        gw_reply_problem(r, "invalid-api-params", detail);
+        return;
+    }
+    //  Failed attempts per user name: a password guesser gets 429.
+    char key[GW_EMAIL_MAX + 8];
+    snprintf(key, sizeof key, "login:%s", email);
+    int remaining;
+    gw_server_t *gw = r->gw;
+    if (s_too_many_failures(gw, key)) {
+        s_login_failed(r, 429, "rate-limit-exceeded", "Too many failed login attempts.");
+        return;
+    }
+    bus_db_t *db = bus_node_db(gw_server_node(gw));
+    login_user_t user;
+    char access_key[GW_ACCESS_KEY_SIZE];
+    int rc = s_check_password(db, email, password, NULL, &user);
+    if (rc == BUS_OK && strcmp(user.status, "active") != 0)
+        rc = BUS_STATUS_FORBIDDEN;
+    if (rc == BUS_OK && !s_user_keypair(db, user.uuid, access_key, NULL))
+        rc = BUS_STATUS_FORBIDDEN;
+    if (rc != BUS_OK) {
+        gw_ratelimit_take(gw_server_login_failures(gw), key, GW_LOGIN_MAX_FAILURES,
+                          bus_clock_mono_ms(), &remaining);
+        bus_log_info("login refused email=%s reason=%s", email,
+                     rc == BUS_STATUS_FORBIDDEN ? "inactive" : "mismatch");
+        //  200, as Backend.AI's webserver answers: its web UI reads any
+        //  other status but 429 as "no manager found at the endpoint".
+        s_login_failed(r, 200, GW_AUTH_SLUG_FAILED,
+                       rc == BUS_STATUS_FORBIDDEN ? "The user is not active."
+                                                  : "User credential mismatch.");
+        return;
+    }
+    s_open_session(r, access_key, email, user.role, user.status);
 }
 
 void

@@ -61,6 +61,54 @@ export const tests = [
     },
   ],
   [
+    'log in with an access key and its secret key',
+    async ({ env, login, page, shot, api, assert }) => {
+      const me = await login(env.user);
+      const keys = await api(me.page, 'POST', '/admin/gql', { query: 'query { keypair { access_key secret_key } }' });
+      const { access_key, secret_key } = keys.body.data.keypair;
+      assert.ok(access_key && secret_key, 'the user reads their own keypair');
+      const p = await page();
+      await p.goto(env.web + '/');
+      await p.getByRole('button', { name: 'Use an access key instead' }).click();
+      await p.getByLabel('Access key').fill(access_key);
+      await p.getByLabel('Secret key').fill(secret_key.slice(0, -1) + (secret_key.endsWith('x') ? 'y' : 'x'));
+      await p.getByRole('button', { name: 'Log in' }).click();
+      await p.getByRole('alert').getByText('User credential mismatch.').waitFor();
+      await p.getByLabel('Secret key').fill(secret_key);
+      await shot(p, 'keypair-login');
+      await p.getByRole('button', { name: 'Log in' }).click();
+      await p.getByRole('button', { name: env.user }).waitFor();
+    },
+  ],
+  [
+    'a forged or expired cookie shows the login, not a page',
+    async ({ env, page, assert }) => {
+      const p = await page();
+      await p.context().addCookies([{ name: 'backplane_session', value: 'f'.repeat(64), url: env.web }]);
+      await p.goto(env.web + '/sessions');
+      await p.getByRole('button', { name: 'Log in' }).waitFor();
+      const status = await p.evaluate(() => fetch('/func/folders').then((r) => r.status));
+      assert.equal(status, 401);
+    },
+  ],
+  [
+    'the gateway lost while a page is open: the page says so and recovers by itself',
+    async ({ env, login, shot }) => {
+      const { context, page: p } = await login(env.user);
+      await p.locator('nav.side').getByRole('link', { name: 'Sessions' }).click();
+      await p.getByRole('heading', { name: 'Sessions' }).waitFor();
+      await context.setOffline(true);
+      await p.getByRole('tab', { name: 'Finished' }).click();
+      await p.locator('.banner').getByText('The gateway cannot be reached').waitFor();
+      await shot(p, 'unreachable');
+      await context.setOffline(false);
+      // No click, no reload: the banner goes away and the list comes back.
+      await p.locator('.banner').waitFor({ state: 'detached', timeout: 20000 });
+      await p.getByRole('tab', { name: 'All' }).click();
+      await p.locator('table.sessions, p.empty').first().waitFor();
+    },
+  ],
+  [
     'a plain user sees no admin pages, and their routes answer 403',
     async ({ env, login, shot, assert }) => {
       const { page: p } = await login(env.user);

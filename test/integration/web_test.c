@@ -443,6 +443,45 @@ test_cross_site(void)
     free(body);
 }
 
+//  Backplane's keypair login: the access key with its secret key opens the
+//  same kind of session as a password; a wrong secret is refused as a
+//  wrong password is.
+static void
+test_keypair_login(void)
+{
+    const char *headers[] = {s_origin_h, NULL};
+    char body[256], *answer = NULL, *head = NULL;
+    snprintf(body, sizeof body, "{\"access_key\": \"%s\", \"secret_key\": \"wrong\"}",
+             s_user.access_key);
+    T_EQ_INT(s_web("POST", "/server/login", headers, body, &answer, &head), 200);
+    T_CONTAINS(answer, "\"authenticated\":false");
+    T_CONTAINS(answer, "User credential mismatch.");
+    T_ASSERT(!strstr(head, "backplane_session="));
+    free(answer);
+    free(head);
+    T_EQ_INT(s_web("POST", "/server/login", headers, "{\"access_key\": \"AKIA\"}",
+                   &answer, NULL),
+             400);
+    T_CONTAINS(answer, "secret_key");
+    free(answer);
+    snprintf(body, sizeof body, "{\"access_key\": \"%s\", \"secret_key\": \"%s\"}",
+             s_user.access_key, s_user.secret_key);
+    T_EQ_INT(s_web("POST", "/server/login", headers, body, &answer, &head), 200);
+    T_CONTAINS(answer, "\"authenticated\":true");
+    T_CONTAINS(answer, s_user.access_key);
+    const char *set = strstr(head, "backplane_session=");
+    T_ASSERT(set);
+    char cookie[200];
+    snprintf(cookie, sizeof cookie, "Cookie: %.*s", set ? (int) strcspn(set, ";\r\n") : 0,
+             set ? set : "");
+    free(answer);
+    free(head);
+    const char *with_cookie[] = {cookie, NULL};
+    T_EQ_INT(s_web("GET", "/server/login-check", with_cookie, NULL, &answer, NULL), 200);
+    T_CONTAINS(answer, "webuser@example.com");
+    free(answer);
+}
+
 //  Pages of the UI under /admin/ and /system/ answer 403 to a role that may
 //  not use them (the page itself, index.html, says so), and 200 to one that
 //  may, and to anyone not logged in, whom the UI shows its login.
@@ -652,6 +691,7 @@ main(void)
     T_RUN(test_login);
     T_RUN(test_func);
     T_RUN(test_cross_site);
+    T_RUN(test_keypair_login);
     T_RUN(test_page_roles);
     T_RUN(test_bad_cookies);
     if (harness_can_run_containers()) {

@@ -97,8 +97,10 @@ export function qs(params) {
 
 // The login: {authenticated, data:{access_key, role, ...}}.
 export const loginCheck = () => request('GET', '/server/login-check');
-export async function login(username, password) {
-  const body = await request('POST', '/server/login', { username, password });
+// credentials: {username, password}, or {access_key, secret_key} (Backplane's
+// keypair login).
+export async function login(credentials) {
+  const body = await request('POST', '/server/login', credentials);
   if (!body.authenticated) {
     const d = body.data || {};
     throw new ApiError(401, d.title || 'Login failed', d.details || d.detail || '', d.type);

@@ -34,12 +34,17 @@ export const catalogue = {
 
     'state.loading': 'Loading…',
 
+    'login.access_key': 'Access key',
     'login.busy': 'Logging in…',
     'login.email': 'Email',
     'login.password': 'Password',
+    'login.secret_key': 'Secret key',
     'login.submit': 'Log in',
     'login.too_many': 'Too many failed attempts. Wait a minute and try again.',
+    'login.use_key': 'Use an access key instead',
+    'login.use_password': 'Use email and password instead',
     'login.welcome': 'Log in with your email and password.',
+    'login.welcome_key': 'Log in with an access key and its secret key.',
 
     'account.access_key': 'Access key',
     'account.change_password': 'Change password',
