@@ -147,8 +147,13 @@ s_session(gw_request_t *r, const proto_session_info_t *s)
         "mounts", "containers", container, "dependencies", "scaling_group",
         s->scaling_group, "agent", s->agent_id);
     free(service_ports);
-    if (session)
+    if (session) {
         s_status_history(session, s->status_history);
+        //  What it asked for, which stays after the end, when nothing is
+        //  occupied any more.
+        json_object_set_new(session, "requested_slots",
+                            gw_gql_slots(s->requested_slots, s->requested_slots_count));
+    }
     return session;
 }
 

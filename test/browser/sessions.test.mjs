@@ -68,6 +68,9 @@ export const tests = [
       const { page: p } = await login(env.user);
       await p.goto(env.web + '/sessions');
       await p.locator('tr[data-session="ui-first"]').getByRole('link', { name: 'ui-first' }).click();
+      // Its usage, from accounting's live figures.
+      await p.getByRole('heading', { name: 'Usage' }).waitFor({ timeout: 20000 });
+      await p.getByRole('meter', { name: 'Memory' }).waitFor();
       await p.getByRole('button', { name: 'Show logs' }).click();
       await p.locator('pre.logs').waitFor();
       p.once('dialog', (d) => d.accept());

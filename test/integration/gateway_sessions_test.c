@@ -171,10 +171,11 @@ test_graphql_sees_it(void)
     json_decref(r);
     r = client_gql(&s_p, &s_p.super,
                    "query($id: UUID!) { compute_session(id: $id) { name status_data"
-                   " status_history status_transitions } }",
+                   " status_history status_transitions requested_slots } }",
                    json_pack("{s:s}", "id", id));
     json_t *session = json_object_get(json_object_get(r, "data"), "compute_session");
     T_EQ_STR(json_string_value(json_object_get(session, "name")), "gw-first");
+    T_CONTAINS(json_string_value(json_object_get(session, "requested_slots")), "\"cpu\":");
     //  Backend.AI's status_history: each status's time; and every move in
     //  order with its reason.
     json_t *history = json_loads(

@@ -6,9 +6,8 @@ import { useEffect, useState } from 'preact/hooks';
 import * as api from '../api.js';
 import { useSessionEvents } from '../events.js';
 import { t } from '../i18n.js';
-import { navigate } from '../router.js';
-import { ErrorNote, Field, Loaded, Status, useApp, useLoad } from '../ui/common.jsx';
-import { duration, slotsText, when } from '../ui/format.js';
+import { Bar, ErrorNote, Field, Loaded, Status, useApp, useLoad } from '../ui/common.jsx';
+import { bytes, duration, slots, slotsText, when } from '../ui/format.js';
 import { getSession, imageName, isLive, logs, rename, restart, terminate } from '../ui/sessions.js';
 
 export default function Session({ params }) {
@@ -124,7 +123,7 @@ function Detail({ s, me, notify, error, setError, reload }) {
         <dt>{t('sessions.image')}</dt>
         <dd title={s.image}>{imageName(s.image)}</dd>
         <dt>{t('sessions.resources')}</dt>
-        <dd>{slotsText(s.occupied_slots) || '—'}</dd>
+        <dd>{slotsText(live ? s.occupied_slots : s.requested_slots) || slotsText(s.requested_slots) || '—'}</dd>
         <dt>{t('session.group')}</dt>
         <dd>
           {s.group_name} / {s.scaling_group}
@@ -147,6 +146,7 @@ function Detail({ s, me, notify, error, setError, reload }) {
         {me.role !== 'user' && <dd>{s.user_email}</dd>}
       </dl>
       {status === 'RUNNING' && <Apps s={s} setError={setError} />}
+      <Usage id={s.id} live={live} cpus={Number(slots(s.requested_slots).cpu) || 1} />
       <h2>{t('session.history')}</h2>
       <History transitions={s.status_transitions} />
       <h2>{t('session.logs')}</h2>
@@ -259,6 +259,57 @@ function Apps({ s, setError }) {
           {t('session.tcp_apps', { apps: tcp.map((a) => a.name).join(', ') })} <code>backend.ai app {s.name} {tcp[0].name}</code>
         </p>
       )}
+    </>
+  );
+}
+
+// What the container uses: accounting's live_stat while it runs (asked again
+// every few seconds while the page is open), its last_stat once it ended.
+function Usage({ id, live, cpus }) {
+  const [stat, setStat] = useState(null);
+  useEffect(() => {
+    let stop = false;
+    const fetchOnce = () =>
+      api
+        .gql('query($id: UUID!) { compute_session(id: $id) { containers { live_stat last_stat } } }', { id })
+        .then((d) => {
+          const c = d.compute_session && d.compute_session.containers && d.compute_session.containers[0];
+          const text = c && (c.live_stat || c.last_stat);
+          if (!stop && text) setStat(typeof text === 'string' ? JSON.parse(text) : text);
+        })
+        .catch(() => {});
+    fetchOnce();
+    const timer = live ? setInterval(fetchOnce, 5000) : null;
+    return () => {
+      stop = true;
+      if (timer) clearInterval(timer);
+    };
+  }, [id, live]);
+  if (!stat) return null;
+  const num = (m, k = 'current') => (m ? Number(m[k]) : NaN);
+  const cpu = num(stat.cpu_util);
+  const mem = num(stat.mem), memCap = num(stat.mem, 'capacity');
+  return (
+    <>
+      <h2>{t('session.usage')}</h2>
+      <div class="usage">
+        {isFinite(cpu) && <Bar label={t('session.usage_cpu')} used={cpu} limit={cpus * 100} text={t('session.usage_cpu_text', { pct: cpu.toFixed(1), cpus })} />}
+        {isFinite(mem) && (
+          <Bar label={t('session.usage_mem')} used={mem} limit={isFinite(memCap) ? memCap : Infinity} text={`${bytes(mem)}${isFinite(memCap) ? ' / ' + bytes(memCap) : ''}`} />
+        )}
+        <dl class="facts">
+          {stat.io_read && <dt>{t('session.usage_io')}</dt>}
+          {stat.io_read && (
+            <dd>
+              {t('session.usage_io_text', { read: bytes(num(stat.io_read)), write: bytes(num(stat.io_write)) })}
+            </dd>
+          )}
+          {stat.net_rx && <dt>{t('session.usage_net')}</dt>}
+          {stat.net_rx && <dd>{t('session.usage_net_text', { rx: bytes(num(stat.net_rx)), tx: bytes(num(stat.net_tx)) })}</dd>}
+          {stat.mem && stat.mem['stats.max'] && <dt>{t('session.usage_mem_peak')}</dt>}
+          {stat.mem && stat.mem['stats.max'] && <dd>{bytes(num(stat.mem, 'stats.max'))}</dd>}
+        </dl>
+      </div>
     </>
   );
 }

@@ -6,7 +6,7 @@ export const RUNNING = 'PENDING,SCHEDULED,PREPARING,PULLING,PREPARED,CREATING,RU
 export const FINISHED = 'TERMINATED,CANCELLED,ERROR';
 
 const FIELDS = `id name type image status status_info status_data created_at status_changed terminated_at
-  occupied_slots agent scaling_group group_name group_id user_email access_key cluster_size cluster_mode result`;
+  occupied_slots requested_slots agent scaling_group group_name group_id user_email access_key cluster_size cluster_mode result`;
 
 // Every page of compute_session_list for the filters (the gateway gives at most
 // 1,000 a page): [{...}], newest first.
