@@ -4,6 +4,8 @@
 // Maintenance (recalculate usage, rescan images to the end) and Configurations
 // (the resource slots, an announcement that the dashboard then shows).
 
+import fs from 'node:fs';
+
 // The busybox image as the catalogue names it.
 async function busybox(api, page) {
   const images = await api(page, 'POST', '/admin/gql', { query: 'query { images(is_installed: true) { registry name tag } }' });
@@ -97,6 +99,11 @@ export const tests = [
       await p.getByLabel('Summed by').selectOption({ label: 'User' });
       await p.locator('table.usage-table tbody th', { hasText: env.user }).waitFor();
       await shot(p, 'statistics-everyone');
+      // The same summary as CSV, with the user's row.
+      const [download] = await Promise.all([p.waitForEvent('download'), p.getByRole('link', { name: 'Download CSV' }).click()]);
+      const csv = fs.readFileSync(await download.path(), 'utf8');
+      assert.ok(csv.startsWith('key,name,domain_name,kernels,sessions,'), csv.slice(0, 80));
+      assert.ok(csv.includes(env.user), 'the user is in the CSV');
     },
   ],
   [
