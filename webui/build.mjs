@@ -43,6 +43,14 @@ if (missing.length) {
   process.exit(1);
 }
 
+// The UI's version and its libraries with their licences (package.json and
+// theirs), for its Information page.
+const pkg = JSON.parse(fs.readFileSync(path.join(here, 'package.json'), 'utf8'));
+const libraries = Object.keys(pkg.dependencies || {}).map((name) => {
+  const lib = JSON.parse(fs.readFileSync(path.join(modules, name, 'package.json'), 'utf8'));
+  return { name, version: lib.version, license: lib.license || 'see its package' };
+});
+
 const tmp = outdir + '.tmp';
 fs.rmSync(tmp, { recursive: true, force: true });
 fs.mkdirSync(tmp, { recursive: true });
@@ -56,6 +64,7 @@ const result = await build({
   target: ['chrome110', 'firefox110', 'safari16'],
   jsx: 'automatic',
   jsxImportSource: 'preact',
+  define: { __WEBUI_VERSION__: JSON.stringify(pkg.version), __WEBUI_LIBRARIES__: JSON.stringify(libraries) },
   nodePaths: [modules],
   outdir: tmp,
   entryNames: '[name]',

@@ -1,5 +1,6 @@
 /*  =========================================================================
-    gw_agent - agent, agents and agent_list, answered from the scheduler
+    gw_agent - agent, agents, agent_list and agent_summary_list, answered
+    from the scheduler
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -117,9 +118,71 @@ q_agent(gw_request_t *r, json_t *args, bus_error_t *err)
     return found;
 }
 
+//  The fields of Backend.AI's AgentSummary (22.09+): an agent without its
+//  address, version or live figures, what a user may see of the agents of
+//  the resource groups open to them.
+static const char *const s_summary_fields[] = {
+    "id",           "status",      "status_changed", "region",          "scaling_group",
+    "architecture", "schedulable", "first_contact",  "available_slots", "occupied_slots",
+    NULL,
+};
+
+//  agent_summary_list(limit, offset, status, scaling_group, filter, order):
+//  anyone's. A superadmin sees every agent; anyone else those of the
+//  resource groups gw_sgroup_list shows them (a user the groups they may
+//  use, a domain admin those of their domain).
+static json_t *
+q_agent_summary_list(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    if (!json_is_array(r->prefetch)) {
+        const char *why = json_string_value(json_object_get(r->prefetch, "error"));
+        bus_error_set(err, BUS_STATUS_UNAVAILABLE, "the scheduler did not answer: %s",
+                      why ? why : "not reachable");
+        return NULL;
+    }
+    json_t *groups = NULL;
+    bool super = gw_identity_is_superadmin(&r->who);
+    if (!super) {
+        json_t *any = json_object(); //  active or not: an agent is where it is
+        int rc = gw_sgroup_list(gw_request_ctx(r), any, &groups, err);
+        json_decref(any);
+        if (rc != BUS_OK)
+            return NULL;
+    }
+    const char *status = gw_gql_arg(args, "status");
+    const char *sgroup = gw_gql_arg(args, "scaling_group");
+    json_t *kept = json_array();
+    size_t index;
+    json_t *agent;
+    json_array_foreach(r->prefetch, index, agent)
+    {
+        const char *agent_status = json_string_value(json_object_get(agent, "status"));
+        const char *agent_sgroup =
+            json_string_value(json_object_get(agent, "scaling_group"));
+        bool visible = super;
+        size_t g;
+        json_t *group;
+        json_array_foreach(groups, g, group)
+        {
+            visible |= strcmp(json_string_value(json_object_get(group, "name")),
+                              agent_sgroup) == 0;
+        }
+        if (!visible || (status && *status && !gw_gql_in_list(status, agent_status)) ||
+            (sgroup && strcmp(sgroup, agent_sgroup) != 0))
+            continue;
+        json_t *summary = json_object();
+        for (const char *const *field = s_summary_fields; *field; field++)
+            json_object_set(summary, *field, json_object_get(agent, *field));
+        json_array_append_new(kept, summary);
+    }
+    json_decref(groups);
+    return gw_gql_page(kept, args, err);
+}
+
 const gw_gql_root_t gw_agent_gql[] = {
     {"query", "agents", q_agents},
     {"query", "agent_list", q_agent_list},
     {"query", "agent", q_agent},
+    {"query", "agent_summary_list", q_agent_summary_list},
     {NULL, NULL, NULL},
 };

@@ -2,10 +2,13 @@
     gw_agent - agents in the GraphQL admin API, from the scheduler
 
     The scheduler owns the agent registry. When a GraphQL operation asks
-    for agent, agents or agent_list, gw_gql first fetches the registry with
-    scheduler.agents and keeps it in r->prefetch; these resolvers answer
-    from it, in Backend.AI's field names (available_slots and occupied_slots
-    as JSONString). Agents are a superadmin's view, as in Backend.AI.
+    for agent, agents, agent_list or agent_summary_list, gw_gql first
+    fetches the registry with scheduler.agents and keeps it in r->prefetch;
+    these resolvers answer from it, in Backend.AI's field names
+    (available_slots and occupied_slots as JSONString). Agents are a
+    superadmin's view, as in Backend.AI; agent_summary_list (Backend.AI
+    22.09's AgentSummary) shows anyone the agents of the resource groups
+    open to them, without their addresses.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================

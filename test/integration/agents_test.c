@@ -1,7 +1,8 @@
 /*  =========================================================================
     agents_test - the agent registry: an agent's heartbeats make it ALIVE
     with its slots in the scheduler, the GraphQL agent fields show it (to a
-    superadmin only), and a killed agent turns LOST
+    superadmin only; agent_summary_list to the users of its resource group),
+    and a killed agent turns LOST
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -170,6 +171,44 @@ test_only_superadmin_sees_agents(void)
     json_decref(r);
 }
 
+//  agent_summary_list: a user sees the agents of the resource groups open
+//  to them, without addresses; a user of a domain with no group sees none.
+static void
+test_agent_summary_for_users(void)
+{
+    client_keypair_t user;
+    T_ASSERT(client_keypair_of(&s_p, "u@example.com", &user));
+    const char *query = "{ agent_summary_list(limit: 10, offset: 0, status: \"ALIVE\") {"
+                        " items { id status scaling_group available_slots"
+                        " occupied_slots schedulable addr } total_count } }";
+    json_t *r = client_gql(&s_p, &user, query, NULL);
+    json_t *list = json_object_get(json_object_get(r, "data"), "agent_summary_list");
+    T_EQ_INT(json_integer_value(json_object_get(list, "total_count")), 1);
+    json_t *agent = json_array_get(json_object_get(list, "items"), 0);
+    T_EQ_STR(json_string_value(json_object_get(agent, "id")), "agent-x");
+    T_EQ_STR(json_string_value(json_object_get(agent, "scaling_group")), "default");
+    T_CONTAINS(json_string_value(json_object_get(agent, "available_slots")), "\"cpu\"");
+    T_ASSERT(json_is_true(json_object_get(agent, "schedulable")));
+    T_ASSERT(json_is_null(json_object_get(agent, "addr")));
+    json_decref(r);
+    r = client_gql(&s_p, &s_p.super,
+                   "mutation { create_domain(name: \"far\", props: {}) { ok } }", NULL);
+    T_ASSERT(client_mutation_ok(r, "create_domain"));
+    json_decref(r);
+    r = client_gql(&s_p, &s_p.super,
+                   "mutation { create_user(email: \"far@example.com\", props:"
+                   " {password: \"pw-far\", domain_name: \"far\"}) { ok } }",
+                   NULL);
+    T_ASSERT(client_mutation_ok(r, "create_user"));
+    json_decref(r);
+    client_keypair_t far;
+    T_ASSERT(client_keypair_of(&s_p, "far@example.com", &far));
+    r = client_gql(&s_p, &far, query, NULL);
+    list = json_object_get(json_object_get(r, "data"), "agent_summary_list");
+    T_EQ_INT(json_integer_value(json_object_get(list, "total_count")), 0);
+    json_decref(r);
+}
+
 static void
 test_images_reach_the_catalogue(void)
 {
@@ -325,6 +364,7 @@ main(void)
     T_RUN(test_start);
     T_RUN(test_alive_with_slots);
     T_RUN(test_only_superadmin_sees_agents);
+    T_RUN(test_agent_summary_for_users);
     T_RUN(test_images_reach_the_catalogue);
     T_RUN(test_check_presets);
     T_RUN(test_killed_agent_turns_lost);

@@ -95,6 +95,29 @@ export function qs(params) {
   return parts.length ? '?' + parts.join('&') : '';
 }
 
+// The gateway's /healthz: {status, ready, services, missing, waiting}, whose
+// 503 (not every service up) is an answer to show, not a failure; so it is
+// read here, not through request(), and a degraded platform does not turn on
+// the "unreachable" banner.
+export async function healthz() {
+  let res;
+  try {
+    res = await fetch('/func/healthz', { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+  } catch (e) {
+    report(false, 0);
+    throw new ApiError(0, 'unreachable', 'The gateway cannot be reached.');
+  }
+  if (res.status !== 200 && res.status !== 503) throw await problem(res);
+  return res.json();
+}
+
+// A file of the UI's own (sizes.json), beside index.html.
+export async function uiFile(name) {
+  const res = await fetch('/' + name, { credentials: 'same-origin' });
+  if (!res.ok) throw await problem(res);
+  return res.json();
+}
+
 // The login: {authenticated, data:{access_key, role, ...}}.
 export const loginCheck = () => request('GET', '/server/login-check');
 // credentials: {username, password}, or {access_key, secret_key} (Backplane's

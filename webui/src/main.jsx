@@ -9,9 +9,10 @@ import { allowed, prefixRole, routes } from './pages.js';
 import { match, navigate, onLinkClick, useLocation } from './router.js';
 import { AppContext, ErrorNote, Loading } from './ui/common.jsx';
 import { Login } from './pages/login.jsx';
-// The terminal's own sheet rides in app.css: a lazily loaded chunk's CSS would
-// not be loaded with it.
+// The terminal's and the charts' own sheets ride in app.css: a lazily loaded
+// chunk's CSS would not be loaded with it.
 import 'xterm/css/xterm.css';
+import 'uplot/dist/uPlot.min.css';
 import './style.css';
 
 // The projects (groups) of the person, for the project selector.

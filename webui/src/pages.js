@@ -22,6 +22,13 @@ export const routes = [
   { path: '/sessions/:id', role: 'user', load: now(session) },
   { path: '/sessions/:id/terminal', role: 'user', load: () => import('./pages/terminal.jsx') },
   { path: '/account', role: 'user', load: now(account) },
+  // Charts: uPlot comes with this page's chunk, never on a first load.
+  { path: '/statistics', menu: 'nav.statistics', icon: '▤', role: 'user', load: () => import('./pages/statistics.jsx') },
+  { path: '/agents', menu: 'nav.agents', icon: '▦', role: 'user', load: () => import('./pages/agents.jsx') },
+  // A superadmin's pages: loaded on first use, as few open them.
+  { path: '/system/information', menu: 'nav.information', icon: 'ℹ\uFE0E', role: 'superadmin', load: () => import('./pages/information.jsx') },
+  { path: '/system/maintenance', menu: 'nav.maintenance', icon: '⟳', role: 'superadmin', load: () => import('./pages/maintenance.jsx') },
+  { path: '/system/configurations', menu: 'nav.configurations', icon: '\u2699\uFE0E', role: 'superadmin', load: () => import('./pages/configurations.jsx') },
 ];
 
 const rank = { user: 0, admin: 1, superadmin: 2 };
