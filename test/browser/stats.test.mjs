@@ -92,10 +92,11 @@ export const tests = [
         .locator('figure.chart', { has: p.locator('figcaption', { hasText: 'Sessions' }) })
         .locator('.chart-plot');
       await sessions.locator('canvas').waitFor();
-      assert.ok(Number(await sessions.getAttribute('data-max')) >= 1, "the user's session is among everyone's");
+      // The chart redraws when everyone's figures arrive: wait for them.
+      await p.waitForFunction((el) => Number(el.getAttribute('data-max')) >= 1, await sessions.elementHandle(), { timeout: 15000 });
       const total = p.locator('table.usage-table tr.total');
       await total.waitFor();
-      assert.ok(Number(await total.locator('td').first().textContent()) >= 1, 'the total counts the session');
+      await p.waitForFunction((el) => Number(el.querySelector('td').textContent) >= 1, await total.elementHandle(), { timeout: 15000 });
       await p.getByLabel('Summed by').selectOption({ label: 'User' });
       await p.locator('table.usage-table tbody th', { hasText: env.user }).waitFor();
       await shot(p, 'statistics-everyone');
