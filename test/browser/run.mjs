@@ -55,6 +55,8 @@ let count = 0, failed = 0;
 for (const file of files) {
   const { tests } = await import(pathToFileURL(path.join(here, file)));
   const prefix = file.replace(/\.test\.mjs$/, '');
+  // This file's screenshots of an earlier run go, so what is there is this run's.
+  for (const old of fs.readdirSync(env.shots)) if (old.startsWith(prefix + '-')) fs.rmSync(path.join(env.shots, old), { force: true });
   for (const [name, fn] of tests) {
     count++;
     const contexts = [];
