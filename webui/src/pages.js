@@ -22,6 +22,9 @@ export const routes = [
   { path: '/sessions/:id', role: 'user', load: now(session) },
   { path: '/sessions/:id/terminal', role: 'user', load: () => import('./pages/terminal.jsx') },
   { path: '/account', role: 'user', load: now(account) },
+  { path: '/admin/users', menu: 'nav.users', icon: '☺', role: 'admin', load: () => import('./pages/users.jsx') },
+  { path: '/admin/credentials', menu: 'nav.credentials', icon: '⚷', role: 'admin', load: () => import('./pages/credentials.jsx') },
+  { path: '/admin/policies', menu: 'nav.policies', icon: '⚖', role: 'admin', load: () => import('./pages/policies.jsx') },
 ];
 
 const rank = { user: 0, admin: 1, superadmin: 2 };
