@@ -29,6 +29,9 @@ export const routes = [
   { path: '/system/information', menu: 'nav.information', icon: 'ℹ\uFE0E', role: 'superadmin', load: () => import('./pages/information.jsx') },
   { path: '/system/maintenance', menu: 'nav.maintenance', icon: '⟳', role: 'superadmin', load: () => import('./pages/maintenance.jsx') },
   { path: '/system/configurations', menu: 'nav.configurations', icon: '\u2699\uFE0E', role: 'superadmin', load: () => import('./pages/configurations.jsx') },
+  { path: '/admin/users', menu: 'nav.users', icon: '☺', role: 'admin', load: () => import('./pages/users.jsx') },
+  { path: '/admin/credentials', menu: 'nav.credentials', icon: '⚷', role: 'admin', load: () => import('./pages/credentials.jsx') },
+  { path: '/admin/policies', menu: 'nav.policies', icon: '⚖', role: 'admin', load: () => import('./pages/policies.jsx') },
 ];
 
 const rank = { user: 0, admin: 1, superadmin: 2 };
