@@ -113,6 +113,11 @@ s_session(gw_request_t *r, const proto_session_info_t *s)
         "mounts", "containers", container, "dependencies", "scaling_group",
         s->scaling_group, "agent", s->agent_id);
     free(service_ports);
+    //  What it asked for, which a PENDING session does not occupy yet (the
+    //  pending queue shows it; Backend.AI's newer ComputeSession has it).
+    if (session)
+        json_object_set_new(session, "requested_slots",
+                            gw_gql_slots(s->requested_slots, s->requested_slots_count));
     return session;
 }
 
