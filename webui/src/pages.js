@@ -12,6 +12,7 @@ import * as sessions from './pages/sessions.jsx';
 import * as launcher from './pages/launcher.jsx';
 import * as session from './pages/session.jsx';
 import * as account from './pages/account.jsx';
+import * as environments from './pages/environments.jsx';
 
 const now = (module) => () => Promise.resolve(module);
 
@@ -22,6 +23,11 @@ export const routes = [
   { path: '/sessions/:id', role: 'user', load: now(session) },
   { path: '/sessions/:id/terminal', role: 'user', load: () => import('./pages/terminal.jsx') },
   { path: '/account', role: 'user', load: now(account) },
+  { path: '/environments', menu: 'nav.environments', icon: '▦', role: 'user', load: now(environments) },
+  // The administrators' pages load on first use: most people never open them.
+  { path: '/admin/environments', menu: 'nav.admin_environments', icon: '⚙', role: 'admin', load: () => import('./pages/admin-environments.jsx') },
+  { path: '/admin/scheduler', menu: 'nav.scheduler', icon: '≡', role: 'admin', load: () => import('./pages/scheduler.jsx') },
+  { path: '/system/resources', menu: 'nav.resources', icon: '▤', role: 'superadmin', load: () => import('./pages/resources.jsx') },
 ];
 
 const rank = { user: 0, admin: 1, superadmin: 2 };
