@@ -149,8 +149,9 @@ s_session(gw_request_t *r, const proto_session_info_t *s)
     free(service_ports);
     if (session) {
         s_status_history(session, s->status_history);
-        //  What it asked for, which stays after the end, when nothing is
-        //  occupied any more.
+        //  What it asked for: a PENDING session occupies nothing yet (the
+        //  pending queue shows it), nor an ended one (Backend.AI's newer
+        //  ComputeSession has it).
         json_object_set_new(session, "requested_slots",
                             gw_gql_slots(s->requested_slots, s->requested_slots_count));
     }

@@ -212,7 +212,8 @@ test_start(void)
     "id session_id name type image registry tag domain_name group_id user_id"            \
     " access_key status status_info status_data status_changed created_at"               \
     " terminated_at occupied_slots group_name user_email result cluster_mode"            \
-    " service_ports cluster_size resource_opts mounts dependencies scaling_group agent"
+    " service_ports cluster_size resource_opts mounts dependencies scaling_group agent"  \
+    " requested_slots"
 
 static json_t *s_all; //  every session, newest first, as the superadmin sees them
 
@@ -235,6 +236,15 @@ test_read_all(void)
         const char *b =
             json_string_value(json_object_get(json_array_get(s_all, i), "created_at"));
         T_ASSERT(strcmp(a, b) >= 0);
+    }
+    //  What each asked for, PENDING or cancelled, none of it occupied.
+    size_t index;
+    json_t *session;
+    json_array_foreach(s_all, index, session)
+    {
+        T_EQ_STR(json_string_value(json_object_get(session, "requested_slots")),
+                 "{\"cpu\":\"1\",\"mem\":\"268435456\"}");
+        T_EQ_STR(json_string_value(json_object_get(session, "occupied_slots")), "{}");
     }
     json_decref(r);
 }

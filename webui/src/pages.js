@@ -12,6 +12,7 @@ import * as sessions from './pages/sessions.jsx';
 import * as launcher from './pages/launcher.jsx';
 import * as session from './pages/session.jsx';
 import * as account from './pages/account.jsx';
+import * as environments from './pages/environments.jsx';
 
 const now = (module) => () => Promise.resolve(module);
 
@@ -25,13 +26,18 @@ export const routes = [
   // Charts: uPlot comes with this page's chunk, never on a first load.
   { path: '/statistics', menu: 'nav.statistics', icon: '▤', role: 'user', load: () => import('./pages/statistics.jsx') },
   { path: '/agents', menu: 'nav.agents', icon: '▦', role: 'user', load: () => import('./pages/agents.jsx') },
+  { path: '/environments', menu: 'nav.environments', icon: '◫', role: 'user', load: now(environments) },
+  // The administrators' pages load on first use: most people never open them.
+  { path: '/admin/users', menu: 'nav.users', icon: '☺', role: 'admin', load: () => import('./pages/users.jsx') },
+  { path: '/admin/credentials', menu: 'nav.credentials', icon: '⚷', role: 'admin', load: () => import('./pages/credentials.jsx') },
+  { path: '/admin/policies', menu: 'nav.policies', icon: '⚖', role: 'admin', load: () => import('./pages/policies.jsx') },
+  { path: '/admin/environments', menu: 'nav.admin_environments', icon: '◫', role: 'admin', load: () => import('./pages/admin-environments.jsx') },
+  { path: '/admin/scheduler', menu: 'nav.scheduler', icon: '≡', role: 'admin', load: () => import('./pages/scheduler.jsx') },
   // A superadmin's pages: loaded on first use, as few open them.
   { path: '/system/information', menu: 'nav.information', icon: 'ℹ\uFE0E', role: 'superadmin', load: () => import('./pages/information.jsx') },
   { path: '/system/maintenance', menu: 'nav.maintenance', icon: '⟳', role: 'superadmin', load: () => import('./pages/maintenance.jsx') },
   { path: '/system/configurations', menu: 'nav.configurations', icon: '\u2699\uFE0E', role: 'superadmin', load: () => import('./pages/configurations.jsx') },
-  { path: '/admin/users', menu: 'nav.users', icon: '☺', role: 'admin', load: () => import('./pages/users.jsx') },
-  { path: '/admin/credentials', menu: 'nav.credentials', icon: '⚷', role: 'admin', load: () => import('./pages/credentials.jsx') },
-  { path: '/admin/policies', menu: 'nav.policies', icon: '⚖', role: 'admin', load: () => import('./pages/policies.jsx') },
+  { path: '/system/resources', menu: 'nav.resources', icon: '▥', role: 'superadmin', load: () => import('./pages/resources.jsx') },
 ];
 
 const rank = { user: 0, admin: 1, superadmin: 2 };

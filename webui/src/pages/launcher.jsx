@@ -1,6 +1,7 @@
 // launcher - start a session: type and name, image, resource group, a preset or
 // custom slots within what check-presets says is left, folders to mount,
 // environment, a batch command and its start time, the cluster size.
+// ?image=<reference or alias> chooses the image (My Environments links so).
 
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import * as api from '../api.js';
@@ -8,12 +9,9 @@ import { navigate } from '../router.js';
 import { t } from '../i18n.js';
 import { ErrorNote, Field, Loaded, useApp, useLoad } from '../ui/common.jsx';
 import { bytes, parseBytes, slot, slotName } from '../ui/format.js';
+import { imageRef } from '../ui/images.jsx';
 
 const NAME_RULE = /^[A-Za-z0-9_](?:[A-Za-z0-9_.-]{2,62})[A-Za-z0-9_]$/;
-
-function imageRef(img) {
-  return `${img.registry}/${img.name}:${img.tag}`;
-}
 
 // "KEY=value" lines into an object; a line without "=" is an error.
 function parseEnv(text) {
@@ -42,18 +40,26 @@ export default function Launcher({ query }) {
   return (
     <section class="page">
       <h1>{t('launcher.title')}</h1>
-      <Loaded state={base}>{(data) => <Form data={data} project={project} notify={notify} batch={query.get('type') === 'batch'} />}</Loaded>
+      <Loaded state={base}>
+        {(data) => <Form data={data} project={project} notify={notify} batch={query.get('type') === 'batch'} wanted={query.get('image')} />}
+      </Loaded>
     </section>
   );
 }
 
-function Form({ data, project, notify, batch }) {
+// The installed image the address asks for, by reference or alias.
+function findImage(images, wanted) {
+  return wanted ? images.find((img) => imageRef(img) === wanted || (img.aliases || []).includes(wanted)) : undefined;
+}
+
+function Form({ data, project, notify, batch, wanted }) {
+  const chosen = findImage(data.images, wanted);
   const [form, setForm] = useState({
     name: '',
     type: batch ? 'batch' : 'interactive',
     command: '',
     startsAt: '',
-    image: data.images.length ? imageRef(data.images[0]) : '',
+    image: chosen ? imageRef(chosen) : data.images.length ? imageRef(data.images[0]) : '',
     group: data.groups.length ? data.groups[0].name : '',
     preset: '',
     cpu: '1',
@@ -178,6 +184,7 @@ function Form({ data, project, notify, batch }) {
       </fieldset>
       <fieldset>
         <legend>{t('launcher.step.environment')}</legend>
+        {wanted && !chosen && <p class="note warn">{t('launcher.image_missing', { image: wanted })}</p>}
         {data.images.length ? (
           <Field label={t('launcher.image')}>
             {(id) => (
