@@ -11,7 +11,8 @@
     "SELECT u.email AS user_id, k.user_id AS user, k.access_key, k.secret_key,"          \
     " k.is_active, k.is_admin, k.created_at, k.modified_at, k.last_used, k.rate_limit,"  \
     " k.num_queries, k.resource_policy, k.ssh_public_key, 0 AS concurrency_used,"        \
-    " u.domain_name, u.full_name FROM keypairs k JOIN users u ON u.uuid = k.user_id"
+    " u.domain_name, u.full_name, u.role AS owner_role"                                  \
+    " FROM keypairs k JOIN users u ON u.uuid = k.user_id"
 
 static const char *const s_booleans[] = {"is_active", "is_admin", NULL};
 
@@ -23,10 +24,39 @@ static const gw_field_t s_fields[] = {
     {NULL, 0},
 };
 
+//  Whether the caller administers a keypair of an owner in domain with
+//  role: a superadmin any, an admin its domain's, but never a superadmin's
+//  (whose key would make a domain admin a superadmin).
+static bool
+s_administers(const gw_identity_t *who, const char *domain, const char *role)
+{
+    if (gw_identity_is_superadmin(who))
+        return true;
+    return gw_identity_admins_domain(who, domain) && role &&
+           strcmp(role, "superadmin") != 0;
+}
+
+//  The secret goes only to the owner and to who administers the owner: a
+//  monitor reads keypairs but never secrets, and a domain admin never a
+//  superadmin's.
+static void
+s_hide_secret(gw_ctx_t *ctx, json_t *keypair)
+{
+    const char *owner = json_string_value(json_object_get(keypair, "user"));
+    if (owner && strcmp(owner, ctx->who->user_uuid) == 0)
+        return;
+    if (ctx->who->role == GW_ROLE_MONITOR ||
+        !s_administers(ctx->who,
+                       json_string_value(json_object_get(keypair, "domain_name")),
+                       json_string_value(json_object_get(keypair, "owner_role"))))
+        json_object_set_new(keypair, "secret_key", json_null());
+}
+
 //  Folds full_name into user_info, as the client's "user_info { full_name }" asks.
 static void
 s_shape(json_t *keypair)
 {
+    json_object_del(keypair, "owner_role");
     json_object_set_new(keypair, "user_info",
                         json_pack("{s:O, s:O}", "full_name",
                                   json_object_get(keypair, "full_name"), "email",
@@ -51,9 +81,7 @@ gw_keypair_get(gw_ctx_t *ctx, const char *access_key, json_t **out, bus_error_t 
         json_decref(keypair);
         return bus_error_set(err, BUS_STATUS_FORBIDDEN, "not your keypair");
     }
-    //  A monitor reads, but never secrets.
-    if (ctx->who->role == GW_ROLE_MONITOR && strcmp(owner, ctx->who->user_uuid) != 0)
-        json_object_set_new(keypair, "secret_key", json_null());
+    s_hide_secret(ctx, keypair);
     s_shape(keypair);
     *out = keypair;
     return BUS_OK;
@@ -96,10 +124,7 @@ s_scope(gw_ctx_t *ctx, json_t *args, bus_where_t *where, bus_error_t *err)
 static void
 s_shape_listed(gw_ctx_t *ctx, json_t *keypair)
 {
-    if (ctx->who->role == GW_ROLE_MONITOR &&
-        strcmp(json_string_value(json_object_get(keypair, "user")),
-               ctx->who->user_uuid) != 0)
-        json_object_set_new(keypair, "secret_key", json_null());
+    s_hide_secret(ctx, keypair);
     s_shape(keypair);
 }
 
@@ -166,11 +191,14 @@ gw_keypair_create(
         return rc;
     char uuid[GW_UUID_SIZE];
     snprintf(uuid, sizeof uuid, "%s", json_string_value(json_object_get(user, "uuid")));
-    bool allowed = gw_identity_admins_domain(
-        ctx->who, json_string_value(json_object_get(user, "domain_name")));
+    bool allowed =
+        s_administers(ctx->who, json_string_value(json_object_get(user, "domain_name")),
+                      json_string_value(json_object_get(user, "role")));
     json_decref(user);
     if (!allowed)
-        return bus_error_set(err, BUS_STATUS_FORBIDDEN, "only admins issue keypairs");
+        return bus_error_set(err, BUS_STATUS_FORBIDDEN,
+                             "only admins issue keypairs, and only a superadmin a "
+                             "superadmin's");
     char access_key[GW_ACCESS_KEY_SIZE], secret_key[GW_SECRET_KEY_SIZE], now[40];
     if (gw_access_key_new(access_key) != 0 || gw_secret_key_new(secret_key) != 0)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot make credentials");
@@ -193,16 +221,26 @@ gw_keypair_create(
 static int
 s_check_admin(gw_ctx_t *ctx, const char *access_key, bus_error_t *err)
 {
-    json_t *keypair = NULL;
-    int rc = gw_keypair_get(ctx, access_key, &keypair, err);
-    if (rc != BUS_OK)
-        return rc;
-    bool allowed = gw_identity_admins_domain(
-        ctx->who, json_string_value(json_object_get(keypair, "domain_name")));
+    bool failed;
+    const char *params[] = {access_key, NULL};
+    json_t *keypair = gw_store_one(ctx->db, KEYPAIR_COLUMNS " WHERE k.access_key = ?1",
+                                   params, s_booleans, &failed);
+    if (failed)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
+    if (!keypair)
+        return bus_error_set(err, BUS_STATUS_NOT_FOUND, "No such keypair.");
+    const char *domain = json_string_value(json_object_get(keypair, "domain_name"));
+    bool allowed = s_administers(
+        ctx->who, domain, json_string_value(json_object_get(keypair, "owner_role")));
+    bool readable = gw_identity_reads_domain(ctx->who, domain);
     json_decref(keypair);
-    return allowed
-               ? BUS_OK
-               : bus_error_set(err, BUS_STATUS_FORBIDDEN, "only admins change keypairs");
+    if (allowed)
+        return BUS_OK;
+    return readable
+               ? bus_error_set(err, BUS_STATUS_FORBIDDEN,
+                               "only admins change keypairs, and only a superadmin a "
+                               "superadmin's")
+               : bus_error_set(err, BUS_STATUS_FORBIDDEN, "not your keypair");
 }
 
 int

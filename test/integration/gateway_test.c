@@ -302,12 +302,34 @@ test_permission_matrix(void)
          " { ok msg } }",
          "modify_user",
          {1, 0, 0, 0}},
+        //  A superadmin's key would make a domain admin of its domain one.
+        {"issue a keypair to the superadmin",
+         "%1$.0smutation { create_keypair(user_id: \"%2$s\", props: {is_active: false,"
+         " resource_policy: \"default\", rate_limit: 100}) { ok msg keypair { access_key "
+         "} } }",
+         "create_keypair",
+         {1, 0, 0, 0}},
+        {"change the superadmin's keypair",
+         "%1$.0s%2$.0smutation { modify_keypair(access_key: \"%3$s\", props: "
+         "{resource_policy:"
+         " \"default\"}) { ok msg } }",
+         "modify_keypair",
+         {1, 0, 0, 0}},
     };
+    json_t *me = client_gql(&s_p, &s_p.super, "{ user { email } }", NULL);
+    char super_email[128];
+    snprintf(super_email, sizeof super_email, "%s",
+             json_string_value(json_object_get(
+                 json_object_get(json_object_get(me, "data"), "user"), "email")));
+    json_decref(me);
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
         for (int p = 3; p >= 0; p--) { //  superadmin last: its changes stick
             char query[1024], tag[24];
             snprintf(tag, sizeof tag, "%zu%d", c, p);
-            snprintf(query, sizeof query, cases[c].query, tag);
+            //  Each query uses what it needs of: a unique tag, the
+            //  superadmin's email and access key.
+            snprintf(query, sizeof query, cases[c].query, tag, super_email,
+                     s_p.super.access_key);
             bool allowed = s_can(people[p], query, NULL, cases[c].field);
             if (allowed != cases[c].expect[p])
                 fprintf(stderr, "# %s by %s: %s, expected %s\n", cases[c].what, names[p],
@@ -315,6 +337,23 @@ test_permission_matrix(void)
                         cases[c].expect[p] ? "allowed" : "refused");
             T_ASSERT(allowed == cases[c].expect[p]);
         }
+    //  The default domain's admin reads the superadmin's keypair but not its
+    //  secret; the superadmin reads it.
+    char query[256];
+    snprintf(query, sizeof query,
+             "{ keypair(access_key: \"%s\") { access_key secret_key } }",
+             s_p.super.access_key);
+    json_t *kp = client_gql(&s_p, &s_dadmin, query, NULL);
+    json_t *read = json_object_get(json_object_get(kp, "data"), "keypair");
+    T_EQ_STR(json_string_value(json_object_get(read, "access_key")),
+             s_p.super.access_key);
+    T_ASSERT(json_is_null(json_object_get(read, "secret_key")));
+    json_decref(kp);
+    kp = client_gql(&s_p, &s_p.super, query, NULL);
+    T_EQ_STR(json_string_value(json_object_get(
+                 json_object_get(json_object_get(kp, "data"), "keypair"), "secret_key")),
+             s_p.super.secret_key);
+    json_decref(kp);
     //  A user may not list users (Backend.AI's users and user_list are admin
     //  queries) but reads itself; a domain admin lists only its domain.
     json_t *r = client_gql(&s_p, &s_user1, "{ users { email } }", NULL);

@@ -35,8 +35,9 @@ export function useLoad(load, deps) {
 export function errorText(error) {
   if (!error) return '';
   if (error.status === 0) return t('error.unreachable');
-  const head = error.title && error.title !== error.detail ? error.title : '';
-  return [head, error.detail || (!head ? error.message : '')].filter(Boolean).join(': ');
+  // The detail says what happened in words ("The user is not active."); the
+  // title is the kind of error, shown when there is no detail.
+  return error.detail || error.title || error.message;
 }
 
 export function ErrorNote({ error, onRetry }) {
