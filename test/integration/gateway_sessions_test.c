@@ -175,7 +175,8 @@ test_graphql_sees_it(void)
                    json_pack("{s:s}", "id", id));
     json_t *session = json_object_get(json_object_get(r, "data"), "compute_session");
     T_EQ_STR(json_string_value(json_object_get(session, "name")), "gw-first");
-    T_CONTAINS(json_string_value(json_object_get(session, "requested_slots")), "\"cpu\":");
+    T_CONTAINS(json_string_value(json_object_get(session, "requested_slots")),
+               "\"cpu\":");
     //  Backend.AI's status_history: each status's time; and every move in
     //  order with its reason.
     json_t *history = json_loads(
