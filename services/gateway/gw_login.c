@@ -280,6 +280,12 @@ gw_login_login(gw_request_t *r)
         gw_reply_problem(r, "invalid-api-params", detail);
         return;
     }
+    //  Empty fields guess nothing: Backend.AI's web UI sends them on every
+    //  page load to learn whether a login is needed. Refused, not counted.
+    if (!*email || !*password) {
+        s_login_failed(r, 200, GW_AUTH_SLUG_FAILED, "User credential mismatch.");
+        return;
+    }
     //  Failed attempts per user name: a password guesser gets 429.
     char key[GW_EMAIL_MAX + 8];
     snprintf(key, sizeof key, "login:%s", email);

@@ -227,11 +227,15 @@ gw_vfolder_list(gw_ctx_t *ctx, const char *group_id, const char *status)
     params[4] = group_id ? group_id : "";
     params[5] = NULL;
     //  Admins reach other users' own folders by name or id, but a listing
-    //  shows them only what they own, were invited to, and projects'.
+    //  shows them only what they own, were invited to, and projects'. A
+    //  project (group_id) narrows the project folders only: user folders are
+    //  listed whatever the project, as Backend.AI 22.03 does (its web UI
+    //  always asks with the project it shows).
     json_t *rows = gw_store_rows(ctx->db,
                                  S_REACH " WHERE (?4 = '' OR v.status = ?4)"
                                          " AND (b.rank < 3 OR v.ownership_type = 'group')"
-                                         " AND (?5 = '' OR v.group_id = ?5)"
+                                         " AND (?5 = '' OR v.group_id = ?5"
+                                         "  OR v.ownership_type = 'user')"
                                          " ORDER BY v.created_at, v.id",
                                  params, s_booleans);
     if (!rows)

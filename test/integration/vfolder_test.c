@@ -240,6 +240,24 @@ test_hosts_and_create(void)
              s_lab);
     T_EQ_INT(s_status(&s_kp[ERIN_MEMBER], "POST", "/folders", body), 403);
     T_EQ_INT(s_status(&s_kp[DADMIN], "POST", "/folders", body), 201);
+    //  A project narrows the list's project folders; the caller's own are
+    //  listed whatever the project (Backend.AI's web UI always names one).
+    char path[160];
+    snprintf(path, sizeof path, "/folders?group_id=%s", s_project);
+    r = s_call(&s_kp[ALICE], "GET", path, NULL, &status);
+    T_EQ_INT(status, 200);
+    T_EQ_INT((int) json_array_size(r), 1);
+    T_EQ_STR(json_string_value(json_object_get(json_array_get(r, 0), "name")), "team");
+    json_decref(r);
+    snprintf(path, sizeof path, "/folders?group_id=%s", s_lab);
+    r = s_call(&s_kp[ERIN_MEMBER], "GET", path, NULL, &status);
+    T_EQ_INT((int) json_array_size(r), 1);
+    T_EQ_STR(json_string_value(json_object_get(json_array_get(r, 0), "name")), "labdata");
+    json_decref(r);
+    snprintf(path, sizeof path, "/folders?group_id=%s", s_project);
+    r = s_call(&s_kp[ERIN_MEMBER], "GET", path, NULL, &status);
+    T_EQ_INT((int) json_array_size(r), 0);
+    json_decref(r);
     //  _/id resolves a name the caller reaches.
     r = s_call(&s_kp[ALICE], "GET", "/folders/_/id?name=team", NULL, &status);
     T_EQ_INT(status, 200);
