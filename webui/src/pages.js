@@ -21,6 +21,10 @@ export const routes = [
   { path: '/sessions/new', role: 'user', load: now(launcher) },
   { path: '/sessions/:id', role: 'user', load: now(session) },
   { path: '/sessions/:id/terminal', role: 'user', load: () => import('./pages/terminal.jsx') },
+  // The Data pages (folders, their dialogs, the explorer and its uploader)
+  // load on first use.
+  { path: '/data', menu: 'nav.data', icon: '▤', role: 'user', load: () => import('./pages/data.jsx') },
+  { path: '/data/:folder', role: 'user', load: () => import('./pages/explorer.jsx') },
   { path: '/account', role: 'user', load: now(account) },
 ];
 
