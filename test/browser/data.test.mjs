@@ -123,14 +123,17 @@ export const tests = [
       await p.locator('nav.crumbs [aria-current="page"]', { hasText: 'docs' }).waitFor();
       await fileRow(p, 'renamed.txt').waitFor();
       await shot(p, 'directory');
+      // Back to the top of the folder ("/"), and found there by the breadcrumbs.
+      await fileRow(p, 'renamed.txt').getByRole('button', { name: 'Move renamed.txt' }).click();
+      await p.getByLabel('Move into').fill('/');
+      await p.getByRole('dialog').getByRole('button', { name: 'Move' }).click();
+      await p.getByText('This directory is empty.').waitFor();
+      await p.locator('nav.crumbs').getByRole('link', { name: FOLDER }).click();
+      await fileRow(p, 'docs').waitFor();
       // Delete.
       p.once('dialog', (d) => d.accept());
       await fileRow(p, 'renamed.txt').getByRole('button', { name: 'Delete renamed.txt' }).click();
       await fileRow(p, 'renamed.txt').waitFor({ state: 'detached' });
-      await p.getByText('This directory is empty.').waitFor();
-      // Back to the top by the breadcrumbs.
-      await p.locator('nav.crumbs').getByRole('link', { name: FOLDER }).click();
-      await fileRow(p, 'docs').waitFor();
       await p.setViewportSize({ width: 390, height: 800 });
       await shot(p, 'explorer-phone');
     },

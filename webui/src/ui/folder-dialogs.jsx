@@ -3,7 +3,7 @@
 // the gateway's refusal in its words and closes only when the call went
 // through.
 
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { t } from '../i18n.js';
 import { Dialog, ErrorNote, Field, useApp, useBusy, useLoad } from './common.jsx';
 import { parseBytes } from './format.js';
@@ -54,6 +54,9 @@ export function CreateDialog({ open, onClose, onCreated }) {
   const [form, setForm] = useState({ name: '', host: '', type: 'user', permission: 'rw', cloneable: false, quota: '' });
   const [error, setError] = useState(null);
   const [busy, run] = useBusy();
+  useEffect(() => {
+    if (open) setError(null);
+  }, [open]);
   const hostState = useLoad(() => (open ? folders.hosts(form.type === 'project' ? groupId : undefined) : null), [open, form.type, groupId]);
   const hostInfo = hostState.data || {};
   const allowed = hostInfo.allowed || [];
