@@ -127,6 +127,7 @@ const gw_route_t gw_routes[] = {
     {GET, "/folders/_/fstab", GW_AUTH_REQUIRED, gw_volumes_handle_fstab},
     {GET, "/folders/_/mounts", GW_AUTH_REQUIRED, gw_volumes_handle_mounts},
     {GET, "/folders/_/used-bytes", GW_AUTH_REQUIRED, gw_vfolder_handle_usage},
+    {GETPOST, "/folders/_/shared", GW_AUTH_REQUIRED, gw_vfolder_handle_shared},
     {POST, "/folders/purge", GW_AUTH_REQUIRED, gw_vfolder_handle_purge},
     {POST, "/folders/delete-from-trash-bin", GW_AUTH_REQUIRED, gw_vfolder_handle_purge},
     {POST, "/folders/restore-from-trash-bin", GW_AUTH_REQUIRED,

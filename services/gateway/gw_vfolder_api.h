@@ -51,5 +51,6 @@ void gw_vfolder_handle_update_invitation(gw_request_t *r);
 void gw_vfolder_handle_share(gw_request_t *r);
 void gw_vfolder_handle_unshare(gw_request_t *r);
 void gw_vfolder_handle_leave(gw_request_t *r);
+void gw_vfolder_handle_shared(gw_request_t *r); //  GET and POST /folders/_/shared
 
 #endif

@@ -7,8 +7,10 @@
     folder with that permission (a vfolder_permissions row) until it leaves
     or the owner's folder goes. A project's folder is reached by every
     member with the folder's own permission; its administrators may give a
-    member another one (share) or take that back (unshare). Dot-prefixed
-    folders are their owner's automount folders and are never shared.
+    member another one (share) or take that back (unshare). The owner sees
+    who a folder is shared with, changes their permission or ends it
+    (/folders/_/shared). Dot-prefixed folders are their owner's automount
+    folders and are never shared.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -426,6 +428,98 @@ gw_vfolder_handle_unshare(gw_request_t *r)
     }
     gw_vfolder_clear(&folder);
     gw_reply_json(r, 200, json_pack("{s:o}", "unshared_emails", unshared));
+}
+
+//  ---------------------------------------------------------------------------
+//  /folders/_/shared: who a folder is shared with, and changing that
+
+//  The users a folder reaches through sharing (accepted invitations to a
+//  user's folder, members given another permission on a project's), as
+//  Backend.AI's list_shared_vfolders answers them: of the folder vfolder_id
+//  names, which the caller owns or administers, or else of every folder
+//  the caller owns.
+static void
+s_list_shared(gw_request_t *r)
+{
+    const char *id = json_string_value(json_object_get(r->params, "vfolder_id"));
+    gw_vfolder_t folder = {0};
+    if (id && *id && !gw_vfolder_reach(r, id, "ready", GW_VFOLDER_RO, true, &folder))
+        return;
+    const char *params[] = {folder.id, r->who.user_uuid, NULL}; //  "": none named
+    json_t *rows = gw_store_rows(
+        gw_server_db(r->gw),
+        "SELECT v.id AS vfolder_id, v.name AS vfolder_name, v.status,"
+        " coalesce(v.group_id, v.user_uuid) AS owner,"
+        " CASE WHEN v.ownership_type = 'group' THEN 'project' ELSE 'user' END AS type,"
+        " u.uuid, u.email, p.permission AS perm FROM vfolder_permissions p"
+        " JOIN vfolders v ON v.id = p.vfolder_id JOIN users u ON u.uuid = p.user_uuid"
+        " WHERE (?1 = '' AND v.user_uuid = ?2) OR v.id = ?1"
+        " ORDER BY v.name, u.email",
+        params, NULL);
+    gw_vfolder_clear(&folder);
+    if (!rows) {
+        gw_reply_status(r, BUS_STATUS_INTERNAL, "cannot read the shared folders");
+        return;
+    }
+    size_t index;
+    json_t *row;
+    json_array_foreach(rows, index, row)
+    {
+        json_object_set_new(row, "shared_to",
+                            json_pack("{s:O, s:O}", "uuid", json_object_get(row, "uuid"),
+                                      "email", json_object_get(row, "email")));
+        json_object_del(row, "uuid");
+        json_object_del(row, "email");
+    }
+    gw_reply_json(r, 200, json_pack("{s:o}", "shared", rows));
+}
+
+//  Backend.AI's update_shared_vfolder: {vfolder, user, perm}: the user's
+//  permission on a folder shared with it becomes perm, or (perm null) the
+//  sharing ends. The owner or an administrator of the folder only.
+static void
+s_update_shared(gw_request_t *r)
+{
+    const char *id = json_string_value(json_object_get(r->params, "vfolder"));
+    const char *user = json_string_value(json_object_get(r->params, "user"));
+    json_t *perm_in = json_object_get(r->params, "perm");
+    gw_vfolder_perm_t perm = gw_vfolder_perm_parse(json_string_value(perm_in));
+    if (!id || !user || (perm_in && !json_is_null(perm_in) && !perm)) {
+        gw_reply_problem(r, "invalid-api-params",
+                         "vfolder and user are required; perm: ro, rw, wd or null");
+        return;
+    }
+    gw_vfolder_t folder;
+    if (!gw_vfolder_reach(r, id, "ready", GW_VFOLDER_RO, true, &folder))
+        return;
+    const char *params[] = {folder.id, user, perm ? gw_vfolder_perm_str(perm) : NULL,
+                            NULL};
+    bus_error_t err = {0};
+    int rc = s_exec(r,
+                    perm ? "UPDATE vfolder_permissions SET permission = ?3"
+                           " WHERE vfolder_id = ?1 AND user_uuid = ?2"
+                         : "DELETE FROM vfolder_permissions"
+                           " WHERE vfolder_id = ?1 AND user_uuid = ?2",
+                    params, &err);
+    bool changed =
+        rc == BUS_OK && sqlite3_changes(bus_db_handle(gw_server_db(r->gw))) > 0;
+    gw_vfolder_clear(&folder);
+    if (rc != BUS_OK)
+        gw_reply_status(r, rc, err.detail);
+    else if (!changed)
+        gw_reply_problem(r, "object-not-found",
+                         "the folder is not shared with that user");
+    else
+        gw_reply_json(r, 200, json_pack("{s:s}", "msg", "success"));
+}
+
+void
+gw_vfolder_handle_shared(gw_request_t *r)
+{
+    if (strcmp(r->method, "POST") == 0)
+        s_update_shared(r);
+    else
+        s_list_shared(r);
 }
 
 //  ---------------------------------------------------------------------------

@@ -75,6 +75,35 @@ static const struct {
     {"/download", sp_http_download_route},
 };
 
+//  A browser's CORS preflight (an OPTIONS with Access-Control-Request-
+//  Method), asked before an upload's PATCH or HEAD from a page of another
+//  origin: answered for every route, with what the routes take. The answer
+//  itself carries Access-Control-Allow-Origin (sp_http_conn_answer). A
+//  page on a public address asking for a private one (Chromium's Private
+//  Network Access) is allowed too: the token is the authority. True when
+//  answered.
+static bool
+s_preflight(sp_http_conn_t *conn)
+{
+    if (strcmp(sp_http_conn_request(conn)->method, "OPTIONS") != 0 ||
+        !sp_http_conn_header(conn, "Access-Control-Request-Method"))
+        return false;
+    sp_http_conn_add(conn,
+                     "Access-Control-Allow-Methods: GET, HEAD, POST, PATCH, OPTIONS");
+    sp_http_conn_add(conn,
+                     "Access-Control-Allow-Headers: Tus-Resumable, Upload-Offset, "
+                     "Upload-Length, Upload-Metadata, Content-Type, Range, If-Range, "
+                     "X-Requested-With");
+    sp_http_conn_add(conn, "Access-Control-Max-Age: 3600");
+    const char *pna = sp_http_conn_header(conn, "Access-Control-Request-Private-Network");
+    if (pna && strcasecmp(pna, "true") == 0)
+        sp_http_conn_add(conn, "Access-Control-Allow-Private-Network: true");
+    sp_http_conn_add(conn, "Vary: Origin, Access-Control-Request-Method, "
+                           "Access-Control-Request-Headers");
+    sp_http_conn_answer(conn, 204, NULL, NULL, 0);
+    return true;
+}
+
 void
 sp_http_dispatch(sp_http_t *self, sp_http_conn_t *conn)
 {
@@ -96,10 +125,10 @@ sp_http_dispatch(sp_http_t *self, sp_http_conn_t *conn)
     while (i < count && !(strlen(s_routes[i].path) == path_len &&
                           strncmp(target, s_routes[i].path, path_len) == 0))
         i++;
-    if (i < count)
-        s_routes[i].fn(self, conn, &query);
-    else
+    if (i == count)
         sp_http_conn_problem(conn, 404, "url-not-found", "Unknown URL path.", NULL);
+    else if (!s_preflight(conn))
+        s_routes[i].fn(self, conn, &query);
     evhttp_clear_headers(&query);
 }
 

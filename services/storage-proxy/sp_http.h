@@ -29,6 +29,13 @@
     the route table; sp_http_conn is one connection (reading, answering),
     sp_http_upload and sp_http_download are the routes.
 
+    Browsers: every answer carries Access-Control-Allow-Origin: * and
+    exposes the tus and download headers, and a CORS preflight (OPTIONS
+    with Access-Control-Request-Method) on any route is answered 204 with
+    the methods and headers the routes take, so the web UI, served from
+    another origin, uploads and downloads here directly. The token in the
+    URL is the only authority; no cookie is read.
+
     Errors are problem+json like the gateway's: {"type":
     "https://api.backend.ai/probs/<slug>", "title", "status", "msg",
     "detail"}. An upload's body streams to disk through a buffer of

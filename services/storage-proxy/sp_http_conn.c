@@ -34,6 +34,18 @@
 #include <sys/socket.h>   //  recv, send
 
 #define PROBLEM_BASE "https://api.backend.ai/probs/"
+//  Every answer may be read by a page of any origin (CORS): a browser's UI
+//  is served by the gateway's web listener, another origin, and uploads
+//  and downloads straight here. Nothing here reads a cookie or any other
+//  ambient credential (the token in the URL is the whole authority), so
+//  another site gains nothing a token does not already give, as with
+//  Backend.AI's storage-proxy, which allows every origin too. The tus and
+//  download headers a client reads are exposed.
+#define CORS_HEADERS                                                                     \
+    "Access-Control-Allow-Origin: *\r\n"                                                 \
+    "Access-Control-Expose-Headers: Upload-Offset, Upload-Length, Tus-Resumable, "       \
+    "Tus-Version, Tus-Extension, Tus-Max-Size, Location, Content-Disposition, "          \
+    "Content-Range, Accept-Ranges, ETag, Last-Modified\r\n"
 //  How sp_folders_charge and sp_upload begin a quota refusal.
 #define QUOTA_DETAIL "folder quota exceeded"
 
@@ -278,16 +290,16 @@ sp_http_conn_answer(
     int n = snprintf(top, sizeof top, "HTTP/1.1 %d %s\r\nServer: Backplane\r\n", status,
                      s_reason(status));
     size_t body_len = head_only || no_length || !body ? 0 : (size_t) len;
-    size_t size = (size_t) n + c->extra_len + 160 + body_len;
+    size_t size = (size_t) n + sizeof CORS_HEADERS + c->extra_len + 160 + body_len;
     free(c->out);
     c->out = malloc(size);
     if (!c->out) {
         c->close_after = true;
         c->out_len = 0;
     } else {
-        int m =
-            snprintf(c->out, size, "%s%s%s%s%.*s", top, type ? "Content-Type: " : "",
-                     type ? type : "", type ? "\r\n" : "", (int) c->extra_len, c->extra);
+        int m = snprintf(c->out, size, "%s%s%s%s%s%.*s", top, CORS_HEADERS,
+                         type ? "Content-Type: " : "", type ? type : "",
+                         type ? "\r\n" : "", (int) c->extra_len, c->extra);
         if (!no_length)
             m += snprintf(c->out + m, size - (size_t) m,
                           "Content-Length: %" PRIu64 "\r\n", len);

@@ -1089,6 +1089,65 @@ test_download_ranges(void)
     free(token);
 }
 
+//  A page of another origin (the web UI) uploads and downloads here: every
+//  answer lets it read the result and the tus headers, and the preflight a
+//  browser sends before a PATCH or HEAD with tus headers is answered
+//  without a token.
+static void
+test_cors(void)
+{
+    char *token = s_token(BUS_TOKEN_UPLOAD, F1, "data/cors.bin", 4);
+    char target[9000], value[512];
+    s_target(target, sizeof target, "upload", token);
+    resp_t resp;
+    T_EQ_INT(s_http("OPTIONS", target,
+                    "Origin: http://127.0.0.1:8090\r\n"
+                    "Access-Control-Request-Method: PATCH\r\n"
+                    "Access-Control-Request-Headers: tus-resumable,upload-offset,"
+                    "content-type\r\n"
+                    "Access-Control-Request-Private-Network: true\r\n",
+                    NULL, 0, 0, &resp),
+             204);
+    T_ASSERT(s_header(&resp, "Access-Control-Allow-Origin", value, sizeof value));
+    T_EQ_STR(value, "*");
+    T_ASSERT(s_header(&resp, "Access-Control-Allow-Methods", value, sizeof value));
+    T_CONTAINS(value, "PATCH");
+    T_ASSERT(s_header(&resp, "Access-Control-Allow-Headers", value, sizeof value));
+    T_CONTAINS(value, "Upload-Offset");
+    T_CONTAINS(value, "Tus-Resumable");
+    T_CONTAINS(value, "Content-Type");
+    T_ASSERT(
+        s_header(&resp, "Access-Control-Allow-Private-Network", value, sizeof value));
+    s_resp_clear(&resp);
+    //  The PATCH's answer: its offset readable by the page.
+    T_EQ_INT(s_patch(token, 0, "cors", 4, &resp), 204);
+    T_ASSERT(s_header(&resp, "Access-Control-Allow-Origin", value, sizeof value));
+    T_ASSERT(s_header(&resp, "Access-Control-Expose-Headers", value, sizeof value));
+    T_CONTAINS(value, "Upload-Offset");
+    s_resp_clear(&resp);
+    //  A refusal too, so the page reads why.
+    T_EQ_INT(s_patch(token, 1, "x", 1, &resp), 409);
+    T_ASSERT(s_header(&resp, "Access-Control-Allow-Origin", value, sizeof value));
+    s_resp_clear(&resp);
+    free(token);
+    //  The download route's preflight, and an unknown path's 404 still a 404.
+    token = s_token(BUS_TOKEN_DOWNLOAD, F1, "data/cors.bin", 0);
+    s_target(target, sizeof target, "download", token);
+    T_EQ_INT(s_http("OPTIONS", target, "Access-Control-Request-Method: GET\r\n", NULL, 0,
+                    0, &resp),
+             204);
+    s_resp_clear(&resp);
+    T_EQ_INT(s_http("GET", target, NULL, NULL, 0, 0, &resp), 200);
+    T_ASSERT(s_header(&resp, "Access-Control-Expose-Headers", value, sizeof value));
+    T_CONTAINS(value, "Content-Disposition");
+    s_resp_clear(&resp);
+    free(token);
+    T_EQ_INT(s_http("OPTIONS", "/nowhere", "Access-Control-Request-Method: GET\r\n", NULL,
+                    0, 0, &resp),
+             404);
+    s_resp_clear(&resp);
+}
+
 static void
 test_clone(void)
 {
@@ -1201,6 +1260,7 @@ main(void)
     T_RUN(test_tokens);
     T_RUN(test_download_ranges);
     T_RUN(test_clone);
+    T_RUN(test_cors); //  after the clone, which counts F1's bytes
     T_RUN(test_purge);
     bus_rpc_client_destroy(&s_client);
     free(s_data);

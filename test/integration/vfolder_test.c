@@ -329,6 +329,49 @@ test_upload_download_and_invitations(void)
     r = s_call(&s_kp[FRANK_OUT], "GET", "/folders/invitations/list", NULL, &status);
     T_EQ_INT(json_array_size(json_object_get(r, "invitations")), 0);
     json_decref(r);
+    //  The owner sees whom it is shared with, and how; nobody else does.
+    r = s_call(&s_kp[ALICE], "GET", "/folders/_/shared", NULL, &status);
+    T_EQ_INT(status, 200);
+    json_t *shared = json_object_get(r, "shared");
+    T_EQ_INT(json_array_size(shared), 3);
+    const char *bob_uuid = NULL;
+    size_t index;
+    json_t *row;
+    json_array_foreach(shared, index, row)
+    {
+        json_t *to = json_object_get(row, "shared_to");
+        T_EQ_STR(json_string_value(json_object_get(row, "vfolder_name")), "team");
+        T_EQ_STR(json_string_value(json_object_get(row, "type")), "user");
+        if (strcmp(json_string_value(json_object_get(to, "email")), s_emails[BOB_RO]) ==
+            0) {
+            T_EQ_STR(json_string_value(json_object_get(row, "perm")), "ro");
+            bob_uuid = json_string_value(json_object_get(to, "uuid"));
+        }
+    }
+    T_ASSERT(bob_uuid);
+    char path[256], change[256];
+    snprintf(path, sizeof path, "/folders/_/shared?vfolder_id=%s", s_team_id);
+    T_EQ_INT(s_status(&s_kp[BOB_RO], "GET", path, NULL), 403);
+    T_EQ_INT(s_status(&s_kp[FRANK_OUT], "GET", path, NULL), 404);
+    json_t *one = s_call(&s_kp[ALICE], "GET", path, NULL, &status);
+    T_EQ_INT(status, 200);
+    T_EQ_INT(json_array_size(json_object_get(one, "shared")), 3);
+    json_decref(one);
+    //  The owner changes bob's permission, and back; bob cannot.
+    snprintf(change, sizeof change,
+             "{\"vfolder\": \"%s\", \"user\": \"%s\", \"perm\": \"rw\"}", s_team_id,
+             bob_uuid);
+    T_EQ_INT(s_status(&s_kp[BOB_RO], "POST", "/folders/_/shared", change), 403);
+    T_EQ_INT(s_status(&s_kp[ALICE], "POST", "/folders/_/shared", change), 200);
+    snprintf(change, sizeof change,
+             "{\"vfolder\": \"%s\", \"user\": \"%s\", \"perm\": \"ro\"}", s_team_id,
+             bob_uuid);
+    T_EQ_INT(s_status(&s_kp[ALICE], "POST", "/folders/_/shared", change), 200);
+    snprintf(change, sizeof change,
+             "{\"vfolder\": \"%s\", \"user\": \"%s\", \"perm\": \"xx\"}", s_team_id,
+             bob_uuid);
+    T_EQ_INT(s_status(&s_kp[ALICE], "POST", "/folders/_/shared", change), 400);
+    json_decref(r);
     //  The invitees list the folder with their permission.
     r = s_call(&s_kp[CAROL_RW], "GET", "/folders", NULL, &status);
     T_EQ_INT(status, 200);

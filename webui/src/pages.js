@@ -22,11 +22,15 @@ export const routes = [
   { path: '/sessions/new', role: 'user', load: now(launcher) },
   { path: '/sessions/:id', role: 'user', load: now(session) },
   { path: '/sessions/:id/terminal', role: 'user', load: () => import('./pages/terminal.jsx') },
+  // The Data pages (folders, their dialogs, the explorer and its uploader)
+  // load on first use.
+  { path: '/data', menu: 'nav.data', icon: '▣', role: 'user', load: () => import('./pages/data.jsx') },
+  { path: '/data/:folder', role: 'user', load: () => import('./pages/explorer.jsx') },
+  { path: '/environments', menu: 'nav.environments', icon: '◫', role: 'user', load: now(environments) },
   { path: '/account', role: 'user', load: now(account) },
   // Charts: uPlot comes with this page's chunk, never on a first load.
   { path: '/statistics', menu: 'nav.statistics', icon: '▤', role: 'user', load: () => import('./pages/statistics.jsx') },
   { path: '/agents', menu: 'nav.agents', icon: '▦', role: 'user', load: () => import('./pages/agents.jsx') },
-  { path: '/environments', menu: 'nav.environments', icon: '◫', role: 'user', load: now(environments) },
   // The administrators' pages load on first use: most people never open them.
   { path: '/admin/users', menu: 'nav.users', icon: '☺', role: 'admin', load: () => import('./pages/users.jsx') },
   { path: '/admin/credentials', menu: 'nav.credentials', icon: '⚷', role: 'admin', load: () => import('./pages/credentials.jsx') },

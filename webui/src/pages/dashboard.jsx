@@ -2,11 +2,12 @@
 // per slot, from check-presets), my running sessions, what just happened,
 // the announcement, and folder invitations to accept or decline.
 
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import * as api from '../api.js';
 import { useSessionEvents } from '../events.js';
 import { t } from '../i18n.js';
-import { Bar, ErrorNote, Loaded, useApp, useLoad } from '../ui/common.jsx';
+import { Bar, Loaded, useApp, useLoad } from '../ui/common.jsx';
+import { Invitations } from '../ui/invitations.jsx';
 import { slot, slotName } from '../ui/format.js';
 import { RUNNING, listSessions } from '../ui/sessions.js';
 import { SessionTable } from './sessions.jsx';
@@ -93,43 +94,4 @@ function Resources({ r }) {
       />
     );
   });
-}
-
-function Invitations() {
-  const { notify } = useApp();
-  const state = useLoad(() => api.get('/folders/invitations/list'), []);
-  const [error, setError] = useState(null);
-  const list = (state.data && state.data.invitations) || [];
-  useEffect(() => setError(state.error), [state.error]);
-  if (!list.length && !error) return null;
-  const answer = async (inv, accept) => {
-    setError(null);
-    try {
-      if (accept) await api.post('/folders/invitations/accept', { inv_id: inv.id });
-      else await api.del('/folders/invitations/delete', { inv_id: inv.id });
-      notify(accept ? t('dashboard.invitation_accepted', { name: inv.vfolder_name }) : t('dashboard.invitation_declined'));
-      state.reload();
-    } catch (e) {
-      setError(e);
-    }
-  };
-  return (
-    <section aria-labelledby="inv-title">
-      <h2 id="inv-title">{t('dashboard.invitations')}</h2>
-      <ErrorNote error={error} />
-      <ul class="invitations">
-        {list.map((inv) => (
-          <li key={inv.id} data-invitation={inv.vfolder_name}>
-            {t('dashboard.invitation', { from: inv.inviter, name: inv.vfolder_name, perm: inv.perm })}{' '}
-            <button type="button" class="primary small" onClick={() => answer(inv, true)}>
-              {t('action.accept')}
-            </button>{' '}
-            <button type="button" class="small" onClick={() => answer(inv, false)}>
-              {t('action.decline')}
-            </button>
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
 }
