@@ -67,7 +67,18 @@ for (const file of files) {
       return context;
     };
     const errors = [];
-    const watch = (page) => page.on('pageerror', (e) => errors.push(e.message));
+    // What each page asked for and never got, or got as a failure: printed
+    // when a test fails, so a stuck page says which request it waits on.
+    const pending = new Map(), failures = [];
+    const watch = (page) => {
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.on('request', (r) => pending.set(r, Date.now()));
+      page.on('requestfinished', (r) => pending.delete(r));
+      page.on('requestfailed', (r) => {
+        pending.delete(r);
+        failures.push(`${r.method()} ${r.url()}: ${r.failure() && r.failure().errorText}`);
+      });
+    };
     const ctx = {
       env,
       assert,
@@ -137,6 +148,8 @@ for (const file of files) {
             .catch(() => {});
       console.log(`not ok ${count} - ${prefix}: ${name} (${ms} ms)`);
       console.log('# ' + String(error.stack || error).replace(/\n/g, '\n# '));
+      for (const [r, at] of pending) console.log(`# unanswered after ${Date.now() - at} ms: ${r.method()} ${r.url()}`);
+      for (const f of failures) console.log(`# failed request: ${f}`);
     } else console.log(`ok ${count} - ${prefix}: ${name} (${ms} ms)`);
     for (const context of contexts) await context.close().catch(() => {});
   }
