@@ -96,6 +96,15 @@ for (const file of files) {
         const page = await context.newPage();
         watch(page);
         await page.goto(env.web + (options.path || '/'));
+        // Twice in many runs the page stayed blank (its style sheet came, its
+        // script never ran): what it waited on is printed, and one reload
+        // follows, so that a page that never comes up still fails.
+        if (!(await page.getByLabel('Email').waitFor({ timeout: 10000 }).then(() => true, () => false))) {
+          console.log('# the login page did not come up in 10 s; reloading it once');
+          for (const [r, at] of pending) console.log(`#   unanswered after ${Date.now() - at} ms: ${r.method()} ${r.url()}`);
+          for (const f of failures) console.log(`#   failed request: ${f}`);
+          await page.reload();
+        }
         await page.getByLabel('Email').fill(email);
         await page.getByLabel('Password').fill(env.password);
         await page.getByRole('button', { name: 'Log in' }).click();
