@@ -9,7 +9,7 @@
 
 import { useState } from 'preact/hooks';
 import { t } from '../i18n.js';
-import { Dialog, ErrorNote, Field, Loaded, useApp, useBusy, useLoad } from '../ui/common.jsx';
+import { attempt, Dialog, ErrorNote, Field, Loaded, useApp, useBusy, useLoad } from '../ui/common.jsx';
 import { ImageTable, imageRef, listImages, matching, shortName } from '../ui/images.jsx';
 import { mutate } from '../ui/mutation.js';
 import { Presets } from '../ui/presets.jsx';
@@ -45,20 +45,17 @@ function Images({ superadmin }) {
   const [busy, run] = useBusy();
 
   const forget = (img) =>
-    run(async () => {
-      if (!confirm(t('envs.confirm_forget', { name: shortName(img), arch: img.architecture }))) return;
-      setError(null);
-      try {
-        await mutate('forget_image', 'mutation($r: String!, $a: String) { forget_image(reference: $r, architecture: $a) { ok msg } }', {
+    run(() =>
+      attempt(setError, () => mutate('forget_image', 'mutation($r: String!, $a: String) { forget_image(reference: $r, architecture: $a) { ok msg } }', {
           r: imageRef(img),
           a: img.architecture,
-        });
-        notify(t('envs.forgotten', { name: shortName(img) }));
-        state.reload();
-      } catch (e) {
-        setError(e);
-      }
-    });
+        }), {
+        ask: t('envs.confirm_forget', { name: shortName(img), arch: img.architecture }),
+        done: t('envs.forgotten', { name: shortName(img) }),
+        notify,
+        then: state.reload,
+      }),
+    );
 
   return (
     <>

@@ -6,7 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import * as api from '../api.js';
 import { t } from '../i18n.js';
 import { PAGE_SIZE, allOf, mutate, searchFilter } from '../ui/admin.js';
-import { Dialog, ErrorNote, Field, Loaded, useApp, useBusy, useLoad } from '../ui/common.jsx';
+import { attempt, Dialog, ErrorNote, Field, FormActions, Loaded, useApp, useBusy, useLoad } from '../ui/common.jsx';
 import { KEYPAIR_FIELDS, KeypairTable } from '../ui/keypairs.jsx';
 import { Pager } from '../ui/pager.jsx';
 
@@ -52,17 +52,14 @@ export default function Credentials({ query }) {
     });
 
   const remove = (k) =>
-    run(async () => {
-      if (!confirm(t('keypairs.confirm_delete', { key: k.access_key, email: k.user_id }))) return;
-      setError(null);
-      try {
-        await mutate('delete_keypair', 'mutation($key: String!) { delete_keypair(access_key: $key) { ok msg } }', { key: k.access_key });
-        notify(t('keypairs.deleted', { key: k.access_key }));
-        state.reload();
-      } catch (e) {
-        setError(e);
-      }
-    });
+    run(() =>
+      attempt(setError, () => mutate('delete_keypair', 'mutation($key: String!) { delete_keypair(access_key: $key) { ok msg } }', { key: k.access_key }), {
+        ask: t('keypairs.confirm_delete', { key: k.access_key, email: k.user_id }),
+        done: t('keypairs.deleted', { key: k.access_key }),
+        notify,
+        then: state.reload,
+      }),
+    );
 
   const controls = (k) => (
     <>
@@ -215,14 +212,7 @@ function CreateDialog({ policies, email, onClose, onCreated }) {
         </label>
         <ErrorNote error={policies.error} />
         <ErrorNote error={error} />
-        <div class="actions">
-          <button type="submit" class="primary" disabled={busy}>
-            {t('action.create')}
-          </button>
-          <button type="button" onClick={onClose}>
-            {t('action.cancel')}
-          </button>
-        </div>
+        <FormActions busy={busy} label={t('action.create')} onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -262,14 +252,7 @@ function ModifyDialog({ keypair, policies, onClose, onSaved }) {
           {t('keypairs.active')}
         </label>
         <ErrorNote error={error} />
-        <div class="actions">
-          <button type="submit" class="primary" disabled={busy}>
-            {t('action.save')}
-          </button>
-          <button type="button" onClick={onClose}>
-            {t('action.cancel')}
-          </button>
-        </div>
+        <FormActions busy={busy} label={t('action.save')} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import * as api from '../api.js';
 import { t } from '../i18n.js';
 import { HOST_PERMISSIONS, hostsOf, jsonOf, mutate } from '../ui/admin.js';
-import { Dialog, ErrorNote, Field, Loaded, useApp, useBusy, useLoad } from '../ui/common.jsx';
+import { attempt, Dialog, ErrorNote, Field, FormActions, Loaded, useApp, useBusy, useLoad } from '../ui/common.jsx';
 import { slotName, when } from '../ui/format.js';
 import { LimitField, SlotsEditor, limitInput, limitText, limitValue, slotAmount, slotMap, slotTexts, slotsSummary } from '../ui/limits.jsx';
 
@@ -77,17 +77,14 @@ export default function Policies({ query }) {
   const superadmin = me.role === 'superadmin';
 
   const remove = (p) =>
-    run(async () => {
-      if (!confirm(t('policy.confirm_delete', { name: p.name }))) return;
-      setError(null);
-      try {
-        await mutate(`delete_${spec.mutation}`, `mutation($name: String!) { delete_${spec.mutation}(name: $name) { ok msg } }`, { name: p.name });
-        notify(t('policy.deleted', { name: p.name }));
-        state.reload();
-      } catch (e) {
-        setError(e);
-      }
-    });
+    run(() =>
+      attempt(setError, () => mutate(`delete_${spec.mutation}`, `mutation($name: String!) { delete_${spec.mutation}(name: $name) { ok msg } }`, { name: p.name }), {
+        ask: t('policy.confirm_delete', { name: p.name }),
+        done: t('policy.deleted', { name: p.name }),
+        notify,
+        then: state.reload,
+      }),
+    );
 
   return (
     <section class="page">
@@ -384,14 +381,7 @@ function PolicyDialog({ kind, policy, kinds, hosts, onClose, onSaved }) {
           );
         })}
         <ErrorNote error={error} />
-        <div class="actions">
-          <button type="submit" class="primary" disabled={busy}>
-            {policy ? t('action.save') : t('action.create')}
-          </button>
-          <button type="button" onClick={onClose}>
-            {t('action.cancel')}
-          </button>
-        </div>
+        <FormActions busy={busy} label={policy ? t('action.save') : t('action.create')} onCancel={onClose} />
       </form>
     </Dialog>
   );

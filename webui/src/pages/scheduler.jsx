@@ -12,7 +12,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import * as api from '../api.js';
 import { useSessionEvents } from '../events.js';
 import { t } from '../i18n.js';
-import { ErrorNote, Loaded, useApp, useLoad } from '../ui/common.jsx';
+import { attempt, ErrorNote, Loaded, useApp, useLoad } from '../ui/common.jsx';
 import { duration, slots, slotsText, when } from '../ui/format.js';
 import { imageName, terminate } from '../ui/sessions.js';
 
@@ -73,16 +73,12 @@ export default function Scheduler() {
     return () => clearInterval(timer);
   }, [waiting, state.reload]);
 
-  const cancel = async (s) => {
-    if (!confirm(t('scheduler.confirm_cancel', { name: s.name }))) return;
-    setError(null);
-    try {
-      await terminate(s, me);
-      notify(t('scheduler.cancelling', { name: s.name }));
-    } catch (e) {
-      setError(e);
-    }
-  };
+  const cancel = (s) =>
+    attempt(setError, () => terminate(s, me), {
+      ask: t('scheduler.confirm_cancel', { name: s.name }),
+      done: t('scheduler.cancelling', { name: s.name }),
+      notify,
+    });
 
   return (
     <section class="page">

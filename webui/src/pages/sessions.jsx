@@ -5,7 +5,7 @@ import { Component } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { statusOf, useSessionEvents } from '../events.js';
 import { t } from '../i18n.js';
-import { ErrorNote, Loading, Status, useApp } from '../ui/common.jsx';
+import { attempt, ErrorNote, Loading, Status, useApp } from '../ui/common.jsx';
 import { duration, slotsText } from '../ui/format.js';
 import { FINISHED, RUNNING, imageName, isLive, listSessions, terminate } from '../ui/sessions.js';
 
@@ -75,15 +75,12 @@ export default function Sessions({ query }) {
   const notifyRef = useRef(notify);
   notifyRef.current = notify;
   const kill = useCallback(
-    async (s) => {
-      if (!confirm(t('sessions.confirm_terminate', { name: s.name }))) return;
-      try {
-        await terminate(s, me);
-        notifyRef.current(t('sessions.terminating', { name: s.name }));
-      } catch (e) {
-        setError(e);
-      }
-    },
+    (s) =>
+      attempt(setError, () => terminate(s, me), {
+        ask: t('sessions.confirm_terminate', { name: s.name }),
+        done: t('sessions.terminating', { name: s.name }),
+        notify: (text) => notifyRef.current(text),
+      }),
     [me],
   );
 

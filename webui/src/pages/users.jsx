@@ -6,7 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import * as api from '../api.js';
 import { t } from '../i18n.js';
 import { PAGE_SIZE, allOf, literal, mutate, rolesFor, searchFilter } from '../ui/admin.js';
-import { Dialog, ErrorNote, Field, Loaded, Status, useApp, useBusy, useLoad } from '../ui/common.jsx';
+import { attempt, Dialog, ErrorNote, Field, FormActions, Loaded, Status, useApp, useBusy, useLoad } from '../ui/common.jsx';
 import { KEYPAIR_FIELDS, KeypairTable } from '../ui/keypairs.jsx';
 import { Pager } from '../ui/pager.jsx';
 
@@ -56,17 +56,14 @@ export default function Users() {
     });
 
   const remove = (user) =>
-    run(async () => {
-      if (!confirm(t('users.confirm_delete', { email: user.email }))) return;
-      setError(null);
-      try {
-        await mutate('delete_user', 'mutation($email: String!) { delete_user(email: $email) { ok msg } }', { email: user.email });
-        notify(t('users.deleted', { email: user.email }));
-        state.reload();
-      } catch (e) {
-        setError(e);
-      }
-    });
+    run(() =>
+      attempt(setError, () => mutate('delete_user', 'mutation($email: String!) { delete_user(email: $email) { ok msg } }', { email: user.email }), {
+        ask: t('users.confirm_delete', { email: user.email }),
+        done: t('users.deleted', { email: user.email }),
+        notify,
+        then: state.reload,
+      }),
+    );
 
   const saved = (email, created) => {
     setDialog(null);
@@ -392,14 +389,7 @@ function UserDialog({ user, onClose, onSaved }) {
           {(id) => <textarea id={id} rows="2" value={form.description} onInput={set('description')} />}
         </Field>
         <ErrorNote error={error} />
-        <div class="actions">
-          <button type="submit" class="primary" disabled={busy}>
-            {user ? t('action.save') : t('action.create')}
-          </button>
-          <button type="button" onClick={onClose}>
-            {t('action.cancel')}
-          </button>
-        </div>
+        <FormActions busy={busy} label={user ? t('action.save') : t('action.create')} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -101,6 +101,20 @@ export function Dialog({ title, open, onClose, children, wide }) {
   );
 }
 
+// A form's buttons: submit, off while busy, and cancel.
+export function FormActions({ busy, label, onCancel }) {
+  return (
+    <div class="actions">
+      <button type="submit" class="primary" disabled={busy}>
+        {label}
+      </button>
+      <button type="button" onClick={onCancel}>
+        {t('action.cancel')}
+      </button>
+    </div>
+  );
+}
+
 let fieldSeq = 0;
 // A labelled form field around one input: <Field label=...>{(id) => <input id={id}/>}</Field>
 export function Field({ label, hint, children }) {
@@ -134,6 +148,21 @@ export function Bar({ label, used, limit, text }) {
 export function Status({ status }) {
   const s = String(status || '').toUpperCase();
   return <span class={'status status-' + s.toLowerCase()}>{t('status.' + s) === 'status.' + s ? s : t('status.' + s)}</span>;
+}
+
+// The body of an action a person asks for (delete, forget, cancel): asked to
+// confirm when ask is given, its failure kept with setError for an ErrorNote,
+// its success told with done and followed by then (a reload, say).
+export async function attempt(setError, fn, { ask, done, notify, then } = {}) {
+  if (ask && !confirm(ask)) return;
+  setError(null);
+  try {
+    await fn();
+    if (done && notify) notify(done);
+    if (then) then();
+  } catch (e) {
+    setError(e);
+  }
 }
 
 // Confirmation that never runs the action twice; resolves after it.

@@ -8,7 +8,7 @@
 import { useState } from 'preact/hooks';
 import * as api from '../api.js';
 import { t } from '../i18n.js';
-import { Dialog, ErrorNote, Field, Loaded, useApp, useBusy, useLoad } from './common.jsx';
+import { attempt, Dialog, ErrorNote, Field, FormActions, Loaded, useApp, useBusy, useLoad } from './common.jsx';
 import { bytes, parseBytes, slotName, slots, slotsText } from './format.js';
 import { mutate } from './mutation.js';
 
@@ -30,17 +30,14 @@ export function Presets({ superadmin }) {
   const [busy, run] = useBusy();
 
   const remove = (p) =>
-    run(async () => {
-      if (!confirm(t('presets.confirm_delete', { name: p.name }))) return;
-      setError(null);
-      try {
-        await mutate('delete_resource_preset', 'mutation($name: String!) { delete_resource_preset(name: $name) { ok msg } }', { name: p.name });
-        notify(t('presets.deleted', { name: p.name }));
-        state.reload();
-      } catch (e) {
-        setError(e);
-      }
-    });
+    run(() =>
+      attempt(setError, () => mutate('delete_resource_preset', 'mutation($name: String!) { delete_resource_preset(name: $name) { ok msg } }', { name: p.name }), {
+        ask: t('presets.confirm_delete', { name: p.name }),
+        done: t('presets.deleted', { name: p.name }),
+        notify,
+        then: state.reload,
+      }),
+    );
 
   return (
     <>
@@ -215,14 +212,7 @@ function PresetForm({ preset, data, onDone, onClose }) {
           )}
         </Field>
         <ErrorNote error={error} />
-        <div class="actions">
-          <button type="submit" class="primary" disabled={busy}>
-            {preset ? t('action.save') : t('presets.create')}
-          </button>
-          <button type="button" onClick={onClose}>
-            {t('action.cancel')}
-          </button>
-        </div>
+        <FormActions busy={busy} label={preset ? t('action.save') : t('presets.create')} onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import * as api from '../api.js';
 import { t } from '../i18n.js';
-import { Dialog, ErrorNote, Field, Loaded, useApp, useBusy, useLoad } from './common.jsx';
+import { attempt, Dialog, ErrorNote, Field, FormActions, Loaded, useApp, useBusy, useLoad } from './common.jsx';
 import { mutate } from './mutation.js';
 
 const SCHEDULERS = ['fifo', 'lifo', 'drf', 'priority'];
@@ -59,17 +59,14 @@ export function ResourceGroups() {
   const [busy, run] = useBusy();
 
   const remove = (g) =>
-    run(async () => {
-      if (!confirm(t('groups.confirm_delete', { name: g.name }))) return;
-      setError(null);
-      try {
-        await mutate('delete_scaling_group', 'mutation($name: String!) { delete_scaling_group(name: $name) { ok msg } }', { name: g.name });
-        notify(t('groups.deleted', { name: g.name }));
-        state.reload();
-      } catch (e) {
-        setError(e);
-      }
-    });
+    run(() =>
+      attempt(setError, () => mutate('delete_scaling_group', 'mutation($name: String!) { delete_scaling_group(name: $name) { ok msg } }', { name: g.name }), {
+        ask: t('groups.confirm_delete', { name: g.name }),
+        done: t('groups.deleted', { name: g.name }),
+        notify,
+        then: state.reload,
+      }),
+    );
 
   return (
     <>
@@ -262,14 +259,7 @@ function GroupForm({ group, onDone, onClose }) {
           {(id) => <input id={id} value={form.wsproxy} onInput={set('wsproxy')} placeholder="http://wsproxy.example.com:5050" />}
         </Field>
         <ErrorNote error={error} />
-        <div class="actions">
-          <button type="submit" class="primary" disabled={busy}>
-            {group ? t('action.save') : t('groups.create')}
-          </button>
-          <button type="button" onClick={onClose}>
-            {t('action.cancel')}
-          </button>
-        </div>
+        <FormActions busy={busy} label={group ? t('action.save') : t('groups.create')} onCancel={onClose} />
       </form>
     </Dialog>
   );
