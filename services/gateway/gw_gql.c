@@ -28,6 +28,41 @@ gw_gql_time(int64_t us)
     return json_string(text);
 }
 
+static void
+s_hosts_listed(json_t *object)
+{
+    json_t *kept = json_object_get(object, "allowed_vfolder_hosts");
+    if (!json_is_string(kept))
+        return;
+    json_t *doc = json_loads(json_string_value(kept), JSON_DECODE_ANY, NULL);
+    json_t *names = json_array();
+    if (json_is_array(doc)) {
+        size_t index;
+        json_t *name;
+        json_array_foreach(doc, index, name) if (json_is_string(name))
+            json_array_append(names, name);
+    } else if (json_is_object(doc)) {
+        const char *host;
+        json_t *perms;
+        json_object_foreach(doc, host, perms)
+            json_array_append_new(names, json_string(host));
+    }
+    json_decref(doc);
+    json_object_set(object, "allowed_vfolder_host_permissions", kept);
+    json_object_set_new(object, "allowed_vfolder_hosts", names);
+}
+
+json_t *
+gw_gql_hosts_listed(json_t *node)
+{
+    if (json_is_object(node))
+        s_hosts_listed(node);
+    size_t index;
+    json_t *item;
+    json_array_foreach(node, index, item) if (json_is_object(item)) s_hosts_listed(item);
+    return node;
+}
+
 json_t *
 gw_gql_slots(const proto_kv_t *kv, size_t count)
 {

@@ -83,6 +83,13 @@ int gw_gql_page_table(gw_request_t *r,
 //  is one of a comma-separated list's words (status filters such as
 //  "PENDING,RUNNING", as the official CLI sends them).
 json_t *gw_gql_time(int64_t us);
+
+//  allowed_vfolder_hosts of a domain, project or keypair policy (node: one
+//  object, or an array of them) as the v6.20220315 schema answers it: a list
+//  of host names, whichever form is kept (a list, or {host: [permissions]}
+//  from newer clients and our UI). The kept document stays readable as
+//  allowed_vfolder_host_permissions (a JSON string, Backplane's). Returns node.
+json_t *gw_gql_hosts_listed(json_t *node);
 json_t *gw_gql_slots(const proto_kv_t *kv, size_t count);
 bool gw_gql_in_list(const char *list, const char *item);
 

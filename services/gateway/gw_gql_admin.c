@@ -37,7 +37,7 @@ s_page(gw_admin_list_fn *fn, gw_request_t *r, json_t *args, bus_error_t *err)
 static json_t *
 q_domains(gw_request_t *r, json_t *args, bus_error_t *err)
 {
-    return s_list(gw_domain_list, r, args, err);
+    return gw_gql_hosts_listed(s_list(gw_domain_list, r, args, err));
 }
 
 static json_t *
@@ -45,13 +45,13 @@ q_domain(gw_request_t *r, json_t *args, bus_error_t *err)
 {
     json_t *out = NULL;
     int rc = gw_domain_get(gw_request_ctx(r), gw_gql_arg(args, "name"), &out, err);
-    return gw_gql_single(rc, out);
+    return gw_gql_single(rc, gw_gql_hosts_listed(out));
 }
 
 static json_t *
 q_groups(gw_request_t *r, json_t *args, bus_error_t *err)
 {
-    return s_list(gw_group_list, r, args, err);
+    return gw_gql_hosts_listed(s_list(gw_group_list, r, args, err));
 }
 
 static json_t *
@@ -59,13 +59,13 @@ q_group(gw_request_t *r, json_t *args, bus_error_t *err)
 {
     json_t *out = NULL;
     int rc = gw_group_get(gw_request_ctx(r), gw_gql_arg(args, "id"), &out, err);
-    return gw_gql_single(rc, out);
+    return gw_gql_single(rc, gw_gql_hosts_listed(out));
 }
 
 static json_t *
 q_groups_by_name(gw_request_t *r, json_t *args, bus_error_t *err)
 {
-    json_t *all = s_list(gw_group_list, r, args, err);
+    json_t *all = gw_gql_hosts_listed(s_list(gw_group_list, r, args, err));
     const char *name = gw_gql_arg(args, "name");
     if (!all || !name)
         return all;
@@ -148,15 +148,16 @@ q_keypair(gw_request_t *r, json_t *args, bus_error_t *err)
     {                                                                                    \
         (void) args;                                                                     \
         json_t *out = NULL;                                                              \
-        return gw_policy_list(gw_request_ctx(r), #kind, &out, err) == BUS_OK ? out       \
-                                                                             : NULL;     \
+        return gw_policy_list(gw_request_ctx(r), #kind, &out, err) == BUS_OK             \
+                   ? gw_gql_hosts_listed(out)                                            \
+                   : NULL;                                                               \
     }                                                                                    \
     static json_t *q_##kind##_policy(gw_request_t *r, json_t *args, bus_error_t *err)    \
     {                                                                                    \
         json_t *out = NULL;                                                              \
         int rc = gw_policy_get(gw_request_ctx(r), #kind, gw_gql_arg(args, "name"), &out, \
                                err);                                                     \
-        return gw_gql_single(rc, out);                                                   \
+        return gw_gql_single(rc, gw_gql_hosts_listed(out));                              \
     }                                                                                    \
     static json_t *m_create_##kind##_policy(gw_request_t *r, json_t *args,               \
                                             bus_error_t *err)                            \

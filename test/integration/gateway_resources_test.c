@@ -599,6 +599,23 @@ test_slots_and_hosts_as_typed(void)
         T_EQ_STR(slots, "{\"mem\":\"1073741824\"}");
         free(slots);
     }
+    //  Newer clients' {host: [permissions]}: kept, answered as the 22.03
+    //  list of names, the permissions readable beside it.
+    T_ASSERT(s_mutate(&s_p.super,
+                      "mutation { create_keypair_resource_policy(name: \"hosts-perms\","
+                      " props: {allowed_vfolder_hosts: \"{\\\"local:volume1\\\":"
+                      " [\\\"mount-in-session\\\"]}\"}) { ok msg } }",
+                      NULL, "create_keypair_resource_policy", msg, sizeof msg));
+    char *listed = s_read_field("{ keypair_resource_policy(name: \"hosts-perms\") {"
+                                " allowed_vfolder_hosts } }",
+                                "keypair_resource_policy", "allowed_vfolder_hosts");
+    T_EQ_STR(listed, "[\"local:volume1\"]");
+    free(listed);
+    listed = s_read_field("{ keypair_resource_policy(name: \"hosts-perms\") {"
+                          " allowed_vfolder_host_permissions } }",
+                          "keypair_resource_policy", "allowed_vfolder_host_permissions");
+    T_EQ_STR(listed, "{\"local:volume1\":[\"mount-in-session\"]}");
+    free(listed);
     T_ASSERT(
         !s_mutate(&s_p.super,
                   "mutation { create_keypair_resource_policy(name: \"hosts-bad\", props:"

@@ -63,13 +63,18 @@ export default function Policies({ query }) {
   const [kind, setKind] = useState(KINDS[query.get('kind')] ? query.get('kind') : 'keypair');
   const spec = KINDS[kind];
   const state = useLoad(async () => {
-    const fields = spec.fields.map((f) => f.key).join(' ');
+    // The hosts' permissions: allowed_vfolder_hosts itself is the 22.03
+    // schema's list of names, allowed_vfolder_host_permissions what is kept.
+    const fields = spec.fields.map((f) => (f.kind === 'hosts' ? `${f.key} allowed_vfolder_host_permissions` : f.key)).join(' ');
     const [data, kinds, hosts] = await Promise.all([
       api.gql(`query { ${spec.root} { name created_at ${fields} } }`),
       kind === 'keypair' ? api.get('/config/resource-slots') : {},
       kind === 'keypair' ? api.get('/folders/_/all-hosts').catch(() => ({ allowed: [] })) : { allowed: [] },
     ]);
-    return { items: data[spec.root] || [], kinds: kinds || {}, hosts: hosts.allowed || [] };
+    const items = (data[spec.root] || []).map((p) =>
+      p.allowed_vfolder_host_permissions ? { ...p, allowed_vfolder_hosts: p.allowed_vfolder_host_permissions } : p,
+    );
+    return { items, kinds: kinds || {}, hosts: hosts.allowed || [] };
   }, [kind]);
   const [editing, setEditing] = useState(null); // {policy} to modify, {} to create
   const [error, setError] = useState(null);
