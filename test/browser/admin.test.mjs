@@ -163,6 +163,8 @@ export const tests = [
       p.once('dialog', (dialog) => dialog.accept());
       await user.getByRole('button', { name: `Delete ${policy}-u` }).click();
       await p.getByRole('status').getByText(`Policy ${policy}-u deleted.`).waitFor();
+      // The list is fetched again after the toast: the row goes then.
+      await user.waitFor({ state: 'detached' });
       assert.equal(await user.count(), 0);
     },
   ],

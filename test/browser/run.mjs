@@ -70,6 +70,10 @@ for (const file of files) {
     // What each page asked for and never got, or got as a failure: printed
     // when a test fails, so a stuck page says which request it waits on.
     const pending = new Map(), failures = [];
+    const waiting = (indent) => {
+      for (const [r, at] of pending) console.log(`#${indent}unanswered after ${Date.now() - at} ms: ${r.method()} ${r.url()}`);
+      for (const f of failures) console.log(`#${indent}failed request: ${f}`);
+    };
     const watch = (page) => {
       page.on('pageerror', (e) => errors.push(e.message));
       page.on('request', (r) => pending.set(r, Date.now()));
@@ -101,8 +105,7 @@ for (const file of files) {
         // follows, so that a page that never comes up still fails.
         if (!(await page.getByLabel('Email').waitFor({ timeout: 10000 }).then(() => true, () => false))) {
           console.log('# the login page did not come up in 10 s; reloading it once');
-          for (const [r, at] of pending) console.log(`#   unanswered after ${Date.now() - at} ms: ${r.method()} ${r.url()}`);
-          for (const f of failures) console.log(`#   failed request: ${f}`);
+          waiting('   ');
           await page.reload();
         }
         await page.getByLabel('Email').fill(email);
@@ -157,8 +160,8 @@ for (const file of files) {
             .catch(() => {});
       console.log(`not ok ${count} - ${prefix}: ${name} (${ms} ms)`);
       console.log('# ' + String(error.stack || error).replace(/\n/g, '\n# '));
-      for (const [r, at] of pending) console.log(`# unanswered after ${Date.now() - at} ms: ${r.method()} ${r.url()}`);
-      for (const f of failures) console.log(`# failed request: ${f}`);
+      waiting(' ');
+      for (const e of errors) console.log(`# script error on the page: ${e}`);
     } else console.log(`ok ${count} - ${prefix}: ${name} (${ms} ms)`);
     for (const context of contexts) await context.close().catch(() => {});
   }

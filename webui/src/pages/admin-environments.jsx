@@ -9,7 +9,7 @@
 
 import { useState } from 'preact/hooks';
 import { t } from '../i18n.js';
-import { attempt, Dialog, ErrorNote, Field, Loaded, useApp, useBusy, useLoad } from '../ui/common.jsx';
+import { attempt, Dialog, ErrorNote, Field, Loaded, Tabs, useApp, useBusy, useLoad } from '../ui/common.jsx';
 import { ImageTable, imageRef, listImages, matching, shortName } from '../ui/images.jsx';
 import { mutate } from '../ui/mutation.js';
 import { Presets } from '../ui/presets.jsx';
@@ -22,13 +22,7 @@ export default function AdminEnvironments({ query }) {
     <section class="page">
       <h1>{t('nav.admin_environments')}</h1>
       <div class="toolbar">
-        <div role="tablist" aria-label={t('nav.admin_environments')}>
-          {['images', 'presets'].map((key) => (
-            <button type="button" role="tab" key={key} aria-selected={tab === key} onClick={() => setTab(key)}>
-              {t('envs.tab.' + key)}
-            </button>
-          ))}
-        </div>
+        <Tabs label={t('nav.admin_environments')} value={tab} onChange={setTab} tabs={['images', 'presets'].map((key) => [key, t('envs.tab.' + key)])} />
       </div>
       {!superadmin && <p class="note info">{t('envs.read_only')}</p>}
       {tab === 'images' ? <Images superadmin={superadmin} /> : <Presets superadmin={superadmin} />}

@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import * as api from '../api.js';
 import { t } from '../i18n.js';
-import { Bar, Loaded, Status, useApp, useLoad } from '../ui/common.jsx';
+import { Bar, Loaded, Status, Tabs, useApp, useLoad } from '../ui/common.jsx';
 import { bytes, slot, slotName, slots } from '../ui/format.js';
 
 const TABS = [
@@ -41,13 +41,7 @@ export default function Agents() {
     <section class="page">
       <h1>{t('nav.agents')}</h1>
       <div class="toolbar">
-        <div role="tablist" aria-label={t('agents.status_filter')}>
-          {TABS.map(([key]) => (
-            <button type="button" role="tab" key={key} aria-selected={tab === key} onClick={() => setTab(key)}>
-              {t('agents.tab.' + key)}
-            </button>
-          ))}
-        </div>
+        <Tabs label={t('agents.status_filter')} value={tab} onChange={setTab} tabs={TABS.map(([key]) => [key, t('agents.tab.' + key)])} />
       </div>
       <Loaded state={state}>{(list) => <AgentCards agents={list} full={full} />}</Loaded>
     </section>

@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '../i18n.js';
 import { navigate } from '../router.js';
-import { Bar, ErrorNote, Loaded, useApp, useBusy, useLoad } from '../ui/common.jsx';
+import { Bar, ErrorNote, Loaded, Tabs, useApp, useBusy, useLoad } from '../ui/common.jsx';
 import { bytes } from '../ui/format.js';
 import { CloneDialog, CreateDialog, SettingsDialog } from '../ui/folder-dialogs.jsx';
 import * as folders from '../ui/folders.js';
@@ -77,20 +77,7 @@ export default function Data({ query }) {
       <Hosts state={hostState} />
       <Invitations onAnswered={(accepted) => accepted && list.reload()} />
       <div class="toolbar data-tabs">
-        <div role="tablist" aria-label={t('data.tabs')}>
-          {TABS.map((key) => (
-            <button
-              type="button"
-              role="tab"
-              key={key}
-              aria-selected={tab === key}
-              onClick={() => navigate(key === 'mine' ? '/data' : '/data?tab=' + key, { replace: true })}
-            >
-              {t('data.tab.' + key)}
-              {list.data && <span class="count">{count(key)}</span>}
-            </button>
-          ))}
-        </div>
+        <Tabs label={t('data.tabs')} value={tab} onChange={(key) => navigate(key === 'mine' ? '/data' : '/data?tab=' + key, { replace: true })} tabs={TABS.map((key) => [key, <>{t('data.tab.' + key)}{list.data && <span class="count">{count(key)}</span>}</>])} />
       </div>
       <ErrorNote error={error} />
       <Loaded state={list}>{() => <FolderTable rows={rows} tab={tab} busy={busy} controls={controls} />}</Loaded>

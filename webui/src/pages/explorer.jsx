@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { t } from '../i18n.js';
 import { navigate } from '../router.js';
-import { Dialog, ErrorNote, Field, Loaded, Loading, useApp, useBusy, useLoad } from '../ui/common.jsx';
+import { Dialog, ErrorNote, Field, FormActions, Loaded, Loading, useApp, useBusy, useLoad } from '../ui/common.jsx';
 import { bytes, when } from '../ui/format.js';
 import * as folders from '../ui/folders.js';
 import { Transfers } from '../ui/transfers.jsx';
@@ -381,14 +381,7 @@ function NameDialog({ title, label, hint, initial = '', submit, busy, error, onC
           {(id) => <input id={id} required autocomplete="off" value={value} onInput={(e) => setValue(e.target.value)} />}
         </Field>
         <ErrorNote error={error} />
-        <div class="actions dialog-actions">
-          <button type="submit" class="primary" disabled={busy}>
-            {submit}
-          </button>
-          <button type="button" onClick={onClose}>
-            {t('action.cancel')}
-          </button>
-        </div>
+        <FormActions busy={busy} label={submit} onCancel={onClose} />
       </form>
     </Dialog>
   );

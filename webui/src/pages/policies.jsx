@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import * as api from '../api.js';
 import { t } from '../i18n.js';
 import { HOST_PERMISSIONS, hostsOf, jsonOf, mutate } from '../ui/admin.js';
-import { attempt, Dialog, ErrorNote, Field, FormActions, Loaded, useApp, useBusy, useLoad } from '../ui/common.jsx';
+import { attempt, Dialog, ErrorNote, Field, FormActions, Loaded, Tabs, useApp, useBusy, useLoad } from '../ui/common.jsx';
 import { slotName, when } from '../ui/format.js';
 import { LimitField, SlotsEditor, limitInput, limitText, limitValue, slotAmount, slotMap, slotTexts, slotsSummary } from '../ui/limits.jsx';
 
@@ -102,13 +102,7 @@ export default function Policies({ query }) {
         )}
       </div>
       <div class="toolbar">
-        <div role="tablist" aria-label={t('policy.kinds')}>
-          {Object.keys(KINDS).map((k) => (
-            <button type="button" role="tab" key={k} aria-selected={kind === k} onClick={() => setKind(k)}>
-              {t('policy.kind.' + k)}
-            </button>
-          ))}
-        </div>
+        <Tabs label={t('policy.kinds')} value={kind} onChange={setKind} tabs={Object.keys(KINDS).map((k) => [k, t('policy.kind.' + k)])} />
       </div>
       {!superadmin && <p class="note info">{t('policy.read_only')}</p>}
       <ErrorNote error={error} />

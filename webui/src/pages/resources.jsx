@@ -8,7 +8,7 @@
 import { useState } from 'preact/hooks';
 import * as api from '../api.js';
 import { t } from '../i18n.js';
-import { Bar, Loaded, Status, useLoad } from '../ui/common.jsx';
+import { Bar, Loaded, Status, Tabs, useLoad } from '../ui/common.jsx';
 import { bytes, slot, slotName, slots, when } from '../ui/format.js';
 import { ResourceGroups } from '../ui/resource-groups.jsx';
 
@@ -20,13 +20,7 @@ export default function Resources({ query }) {
     <section class="page">
       <h1>{t('nav.resources')}</h1>
       <div class="toolbar">
-        <div role="tablist" aria-label={t('nav.resources')}>
-          {TABS.map((key) => (
-            <button type="button" role="tab" key={key} aria-selected={tab === key} onClick={() => setTab(key)}>
-              {t('resources.tab.' + key)}
-            </button>
-          ))}
-        </div>
+        <Tabs label={t('nav.resources')} value={tab} onChange={setTab} tabs={TABS.map((key) => [key, t('resources.tab.' + key)])} />
       </div>
       {tab === 'agents' && <Agents />}
       {tab === 'groups' && <ResourceGroups />}

@@ -5,7 +5,7 @@ import { Component } from 'preact';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { statusOf, useSessionEvents } from '../events.js';
 import { t } from '../i18n.js';
-import { attempt, ErrorNote, Loading, Status, useApp } from '../ui/common.jsx';
+import { attempt, ErrorNote, Loading, Status, Tabs, useApp } from '../ui/common.jsx';
 import { duration, slotsText } from '../ui/format.js';
 import { FINISHED, RUNNING, imageName, isLive, listSessions, terminate } from '../ui/sessions.js';
 
@@ -93,13 +93,7 @@ export default function Sessions({ query }) {
         </a>
       </div>
       <div class="toolbar">
-        <div role="tablist" aria-label={t('sessions.status_filter')}>
-          {TABS.map(([key]) => (
-            <button type="button" role="tab" key={key} aria-selected={tab === key} onClick={() => setTab(key)}>
-              {t('sessions.tab.' + key)}
-            </button>
-          ))}
-        </div>
+        <Tabs label={t('sessions.status_filter')} value={tab} onChange={setTab} tabs={TABS.map(([key]) => [key, t('sessions.tab.' + key)])} />
         <label>
           {t('sessions.type')}
           <select value={type} onChange={(e) => setType(e.target.value)}>

@@ -11,7 +11,7 @@ import { useMemo, useState } from 'preact/hooks';
 import * as api from '../api.js';
 import { t } from '../i18n.js';
 import { Chart } from '../ui/chart.jsx';
-import { Loaded, useApp, useLoad } from '../ui/common.jsx';
+import { Loaded, Tabs, useApp, useLoad } from '../ui/common.jsx';
 import { bytes } from '../ui/format.js';
 
 const BIN_S = 15 * 60;
@@ -42,13 +42,7 @@ export default function Statistics() {
     <section class="page">
       <h1>{t('nav.statistics')}</h1>
       <div class="toolbar">
-        <div role="tablist" aria-label={t('stats.period')}>
-          {Object.keys(PERIODS).map((key) => (
-            <button type="button" role="tab" key={key} aria-selected={period === key} onClick={() => setPeriod(key)}>
-              {t('stats.period.' + key)}
-            </button>
-          ))}
-        </div>
+        <Tabs label={t('stats.period')} value={period} onChange={setPeriod} tabs={Object.keys(PERIODS).map((key) => [key, t('stats.period.' + key)])} />
         {me.role === 'superadmin' && (
           <label>
             {t('stats.whose')}

@@ -6,7 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import * as api from '../api.js';
 import { t } from '../i18n.js';
 import { PAGE_SIZE, allOf, literal, mutate, rolesFor, searchFilter } from '../ui/admin.js';
-import { attempt, Dialog, ErrorNote, Field, FormActions, Loaded, Status, useApp, useBusy, useLoad } from '../ui/common.jsx';
+import { attempt, Dialog, ErrorNote, Field, FormActions, Loaded, Status, Tabs, useApp, useBusy, useLoad } from '../ui/common.jsx';
 import { KEYPAIR_FIELDS, KeypairTable } from '../ui/keypairs.jsx';
 import { Pager } from '../ui/pager.jsx';
 
@@ -80,16 +80,7 @@ export default function Users() {
         </button>
       </div>
       <div class="toolbar">
-        <div role="tablist" aria-label={t('users.status_filter')}>
-          {[
-            [true, 'users.tab.active'],
-            [false, 'users.tab.inactive'],
-          ].map(([value, key]) => (
-            <button type="button" role="tab" key={key} aria-selected={active === value} onClick={() => setActive(value)}>
-              {t(key)}
-            </button>
-          ))}
-        </div>
+        <Tabs label={t('users.status_filter')} value={active} onChange={setActive} tabs={[[true, t('users.tab.active')], [false, t('users.tab.inactive')]]} />
         <label>
           {t('users.role')}
           <select value={role} onChange={(e) => setRole(e.target.value)}>

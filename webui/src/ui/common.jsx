@@ -101,10 +101,23 @@ export function Dialog({ title, open, onClose, children, wide }) {
   );
 }
 
+// A row of tabs choosing one value: tabs is [[value, what it shows], ...].
+export function Tabs({ label, value, onChange, tabs }) {
+  return (
+    <div role="tablist" aria-label={label}>
+      {tabs.map(([key, text]) => (
+        <button type="button" role="tab" key={String(key)} aria-selected={value === key} onClick={() => onChange(key)}>
+          {text}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 // A form's buttons: submit, off while busy, and cancel.
 export function FormActions({ busy, label, onCancel }) {
   return (
-    <div class="actions">
+    <div class="actions dialog-actions">
       <button type="submit" class="primary" disabled={busy}>
         {label}
       </button>

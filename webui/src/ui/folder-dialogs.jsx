@@ -5,7 +5,7 @@
 
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '../i18n.js';
-import { Dialog, ErrorNote, Field, useApp, useBusy, useLoad } from './common.jsx';
+import { Dialog, ErrorNote, Field, FormActions, useApp, useBusy, useLoad } from './common.jsx';
 import { parseBytes } from './format.js';
 import * as folders from './folders.js';
 
@@ -32,19 +32,6 @@ function quotaText(n) {
   for (const [unit, scale] of [['t', 2 ** 40], ['g', 2 ** 30], ['m', 2 ** 20], ['k', 2 ** 10]])
     if (n % scale === 0) return n / scale + unit;
   return String(n);
-}
-
-function Buttons({ busy, submit, onClose }) {
-  return (
-    <div class="actions dialog-actions">
-      <button type="submit" class="primary" disabled={busy}>
-        {submit}
-      </button>
-      <button type="button" onClick={onClose}>
-        {t('action.cancel')}
-      </button>
-    </div>
-  );
 }
 
 export function CreateDialog({ open, onClose, onCreated }) {
@@ -126,7 +113,7 @@ export function CreateDialog({ open, onClose, onCreated }) {
           <input type="checkbox" checked={form.cloneable} onChange={set('cloneable')} /> {t('data.cloneable')}
         </label>
         <ErrorNote error={error} />
-        <Buttons busy={busy} submit={t('data.create_submit')} onClose={onClose} />
+        <FormActions busy={busy} label={t('data.create_submit')} onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -178,7 +165,7 @@ export function SettingsDialog({ folder, onClose, onSaved }) {
           <input type="checkbox" checked={form.cloneable} onChange={set('cloneable')} /> {t('data.cloneable')}
         </label>
         <ErrorNote error={error} />
-        <Buttons busy={busy} submit={t('action.save')} onClose={onClose} />
+        <FormActions busy={busy} label={t('action.save')} onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -215,7 +202,7 @@ export function CloneDialog({ folder, onClose, onCloned }) {
           <input type="checkbox" checked={form.cloneable} onChange={set('cloneable')} /> {t('data.cloneable')}
         </label>
         <ErrorNote error={error} />
-        <Buttons busy={busy} submit={t('data.clone')} onClose={onClose} />
+        <FormActions busy={busy} label={t('data.clone')} onCancel={onClose} />
       </form>
     </Dialog>
   );
