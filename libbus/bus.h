@@ -40,6 +40,7 @@
 #include "bus_beneath.h"
 #include "bus_metrics.h"
 #include "bus_node.h"
+#include "proto_serve.h"
 #include "bus_main.h"
 
 #endif

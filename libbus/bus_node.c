@@ -55,6 +55,13 @@ s_client_destroy(void **item_p)
 }
 
 static void
+s_binding_destroy(void **item)
+{
+    free(*item);
+    *item = NULL;
+}
+
+static void
 s_on_socket(evutil_socket_t fd, short what, void *arg)
 {
     (void) fd;
@@ -314,9 +321,11 @@ bus_node_new(const char *service,
     self->scratch = bus_writer_new();
     self->clients = zhashx_new();
     self->socket_events = zlistx_new();
-    if (!self->scratch || !self->clients || !self->socket_events)
+    self->bindings = zlistx_new();
+    if (!self->scratch || !self->clients || !self->socket_events || !self->bindings)
         goto fail;
     zhashx_set_destructor(self->clients, s_client_destroy);
+    zlistx_set_destructor(self->bindings, s_binding_destroy);
 
     char path[4096];
     if (bus_mkdirs(config->state_dir) != 0) {
@@ -543,6 +552,7 @@ bus_node_destroy(bus_node_t **self_p)
     bus_outbox_destroy(&self->outbox);
     bus_db_destroy(&self->db);
     bus_writer_destroy(&self->scratch);
+    zlistx_destroy(&self->bindings);
     proto_registry_peers_rep_clear(&self->peers);
     bus_socket_security_stop();
     free(self);
@@ -617,6 +627,21 @@ bus_node_handle(bus_node_t *self, const char *method, bus_rpc_handler_fn *fn, vo
     return bus_rpc_server_handle(self->rpc, method, fn, arg);
 }
 
+//  The raw handler of every typed method: its binding says which adapter
+//  turns the body into the handler's struct and back.
+static int
+s_on_typed(void *arg,
+           bus_rpc_request_t *req,
+           const void *body,
+           size_t body_size,
+           bus_writer_t *reply,
+           bus_error_t *err)
+{
+    node_binding_t *binding = arg;
+    return binding->adapter(binding->typed, binding->arg, req, body, body_size, reply,
+                            err);
+}
+
 int
 bus_node_serve(bus_node_t *self,
                const bus_node_method_t *methods,
@@ -625,10 +650,26 @@ bus_node_serve(bus_node_t *self,
                bus_error_t *err)
 {
     assert(self && (methods || count == 0));
-    for (size_t i = 0; i < count; i++)
-        if (bus_rpc_server_handle(self->rpc, methods[i].method, methods[i].fn, arg) != 0)
+    for (size_t i = 0; i < count; i++) {
+        const bus_node_method_t *method = &methods[i];
+        assert(!method->fn != !method->typed);
+        assert(!method->typed || method->adapter);
+        bus_rpc_handler_fn *fn = method->fn;
+        void *fn_arg = arg;
+        if (method->typed) {
+            node_binding_t *binding = malloc(sizeof *binding);
+            if (!binding || !zlistx_add_end(self->bindings, binding)) {
+                free(binding);
+                return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+            }
+            *binding = (node_binding_t){method->typed, method->adapter, arg};
+            fn = s_on_typed;
+            fn_arg = binding;
+        }
+        if (bus_rpc_server_handle(self->rpc, method->method, fn, fn_arg) != 0)
             return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot serve %s",
-                                 methods[i].method);
+                                 method->method);
+    }
     return BUS_OK;
 }
 

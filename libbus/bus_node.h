@@ -173,16 +173,40 @@ struct evhttp *bus_node_http(bus_node_t *self);
 int
 bus_node_handle(bus_node_t *self, const char *method, bus_rpc_handler_fn *fn, void *arg);
 
-//  One method a service serves, for its table of methods.
+//  A typed handler as a table holds it: the generated proto_<method>_fn
+//  (libbus/proto_serve.h) converted to the one generic function pointer
+//  type, and converted back by the method's adapter before the call (C
+//  allows the round trip; calling through the wrong type would not be).
+typedef void(bus_typed_fn)(void);
+
+//  A generated adapter (proto_<method>_serve): decodes body into the
+//  method's request struct, calls fn with it and an initialised reply
+//  struct, encodes the reply when fn answered BUS_OK, and frees both.
+typedef int(bus_typed_adapter_fn)(bus_typed_fn *fn,
+                                  void *arg,
+                                  bus_rpc_request_t *req,
+                                  const void *body,
+                                  size_t body_size,
+                                  bus_writer_t *reply,
+                                  bus_error_t *err);
+
+//  One method a service serves, for its table of methods: either a raw
+//  handler (fn: the body in, a writer for the reply) or, as almost every
+//  method is, a typed one made by proto_<method>_method(handler), which
+//  holds only its logic. A table row is written
+//      proto_storage_folder_create_method(s_on_create),
+//  and the compiler checks the handler against the method's schema.
 typedef struct {
     const char *method;
-    bus_rpc_handler_fn *fn;
+    bus_rpc_handler_fn *fn;        //  raw, or NULL
+    bus_typed_fn *typed;           //  typed, or NULL
+    bus_typed_adapter_fn *adapter; //  with typed: the method's adapter
 } bus_node_method_t;
 
 //  Serves every method of the table (count rows), each handler called with
-//  arg: a service lists what it serves in one static table and hands it
-//  over here. BUS_OK, or BUS_STATUS_INTERNAL in err naming the method that
-//  could not be served.
+//  arg: a service lists what it serves in one table and hands it over here.
+//  BUS_OK, or BUS_STATUS_INTERNAL in err naming the method that could not
+//  be served.
 int bus_node_serve(bus_node_t *self,
                    const bus_node_method_t *methods,
                    size_t count,

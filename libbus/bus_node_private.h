@@ -31,6 +31,13 @@ typedef struct {
     struct event *event;
 } node_client_t;
 
+//  A typed method served: what s_on_typed needs to call it.
+typedef struct {
+    bus_typed_fn *typed;
+    bus_typed_adapter_fn *adapter;
+    void *arg;
+} node_binding_t;
+
 struct _bus_node_t {
     const bus_node_config_t *config;
     char service[BUS_NODE_SERVICE_MAX];
@@ -64,7 +71,8 @@ struct _bus_node_t {
     bus_pub_t *pub;
     bus_sub_t *sub;
     bus_rpc_server_t *rpc;
-    zhashx_t *clients; //  endpoint -> node_client_t
+    zhashx_t *clients;  //  endpoint -> node_client_t
+    zlistx_t *bindings; //  node_binding_t *, one per typed method served
 
     node_follow_t follows[NODE_FOLLOW_MAX];
     int follow_count;

@@ -333,11 +333,139 @@ test_blocking_handlers_do_not_starve_timers(void)
     T_EQ_INT(system(cmd), 0);
 }
 
+//  ---------------------------------------------------------------------------
+//  Typed handlers (proto_serve.h): the adapter decodes, the handler holds
+//  only its logic, the reply is checked against the schema and encoded.
+
+typedef struct {
+    int status;
+    char detail[BUS_ERROR_DETAIL_MAX];
+    proto_test_echo_rep_t rep;
+    bool done;
+} echo_answer_t;
+
+//  n 1: answers with text copied into the reply's arena from a buffer that
+//  is gone once the handler returns; n 2: an error; n 3: a reply the schema
+//  refuses (a text over its 64 KiB).
+static int
+s_typed_echo(void *arg,
+             const proto_test_echo_req_t *in,
+             proto_test_echo_rep_t *out,
+             bus_rpc_request_t *req,
+             bus_error_t *err)
+{
+    (void) req;
+    int *calls = arg;
+    (*calls)++;
+    if (in->n == 2)
+        return bus_error_set(err, BUS_STATUS_CONFLICT, "echo %" PRIu64 " refused", in->n);
+    char scratch[64];
+    snprintf(scratch, sizeof scratch, "echo:%s", in->text ? in->text : "");
+    out->n = in->n;
+    out->text = proto_arena_strdup(&out->owned_, scratch);
+    if (in->n == 3) {
+        char *big = proto_arena_alloc(&out->owned_, 70000);
+        if (!big)
+            return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        memset(big, 'x', 69999);
+        big[69999] = 0;
+        out->text = big;
+    }
+    return BUS_OK;
+}
+
+static void
+s_on_echo_reply(void *arg, const bus_reply_t *reply)
+{
+    echo_answer_t *answer = arg;
+    answer->status = reply->status;
+    snprintf(answer->detail, sizeof answer->detail, "%s", reply->detail);
+    if (reply->status == BUS_OK)
+        T_EQ_INT(proto_test_echo_rep_decode(&answer->rep, reply->body, reply->body_size,
+                                            NULL),
+                 BUS_OK);
+    answer->done = true;
+}
+
+static void
+s_echo(bus_node_t *node, uint64_t n, const char *text, echo_answer_t *answer)
+{
+    proto_test_echo_req_t req;
+    proto_test_echo_req_init(&req);
+    req.n = n;
+    req.text = text;
+    bus_writer_t *writer = proto_test_echo_req_writer(&req, NULL);
+    T_ASSERT(writer);
+    *answer = (echo_answer_t){0};
+    T_ASSERT(bus_node_call(node, bus_node_rpc_endpoint(node), PROTO_TEST_ECHO,
+                           bus_writer_data(writer), bus_writer_size(writer), WAIT_MS,
+                           s_on_echo_reply, answer));
+    bus_writer_destroy(&writer);
+    int64_t deadline = bus_clock_mono_ms() + WAIT_MS;
+    while (!answer->done && bus_clock_mono_ms() < deadline)
+        event_base_loop(s_base, EVLOOP_ONCE);
+    T_ASSERT(answer->done);
+}
+
+static void
+test_typed_handlers(void)
+{
+    snprintf(s_dir, sizeof s_dir, "/tmp/backplane-node-XXXXXX");
+    T_ASSERT(mkdtemp(s_dir));
+    char pub_dir[128];
+    snprintf(pub_dir, sizeof pub_dir, "%s/pub", s_dir);
+    s_base = event_base_new();
+    s_configure(&s_pub_config, pub_dir, true);
+    bus_error_t err = {0};
+    bus_node_t *node = bus_node_new("pub", &s_pub_config.node, s_base, NULL, 0, &err);
+    T_ASSERT(node);
+    int calls = 0;
+    const bus_node_method_t methods[] = {proto_test_echo_method(s_typed_echo)};
+    T_EQ_INT(bus_node_serve(node, methods, 1, &calls, &err), BUS_OK);
+    FILE *saved = stdout, *capture = tmpfile();
+    stdout = capture; //  the ready line is not TAP
+    bus_node_start(node);
+    stdout = saved;
+    fclose(capture);
+    echo_answer_t answer;
+    s_echo(node, 1, "hello", &answer);
+    T_EQ_INT(answer.status, BUS_OK);
+    T_EQ_INT((int) answer.rep.n, 1);
+    T_EQ_STR(answer.rep.text, "echo:hello");
+    proto_test_echo_rep_clear(&answer.rep);
+
+    s_echo(node, 2, NULL, &answer);
+    T_EQ_INT(answer.status, BUS_STATUS_CONFLICT);
+    T_EQ_STR(answer.detail, "echo 2 refused");
+
+    s_echo(node, 3, "x", &answer);
+    T_EQ_INT(answer.status, BUS_STATUS_INTERNAL);
+    T_ASSERT(strstr(answer.detail, "text"));
+
+    //  A request that does not decode never reaches the handler.
+    answer = (echo_answer_t){0};
+    T_ASSERT(bus_node_call(node, bus_node_rpc_endpoint(node), PROTO_TEST_ECHO,
+                           "\x81\xa1n\xa1x", 5, WAIT_MS, s_on_echo_reply, &answer));
+    int64_t deadline = bus_clock_mono_ms() + WAIT_MS;
+    while (!answer.done && bus_clock_mono_ms() < deadline)
+        event_base_loop(s_base, EVLOOP_ONCE);
+    T_ASSERT(answer.done && answer.status != BUS_OK);
+    T_EQ_INT(calls, 3);
+
+    bus_node_destroy(&node);
+    event_base_free(s_base);
+    bus_config_clear(s_options, &s_pub_config);
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", s_dir);
+    T_EQ_INT(system(cmd), 0);
+}
+
 int
 main(void)
 {
     bus_log_init("bus_node_test", NULL, BUS_LOG_WARNING);
     T_RUN(test_durable_delivery_survives_subscriber_restart);
     T_RUN(test_blocking_handlers_do_not_starve_timers);
+    T_RUN(test_typed_handlers);
     return T_DONE();
 }

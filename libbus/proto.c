@@ -163,6 +163,25 @@ proto_arena_adopt(void **owned, void *memory)
     return 0;
 }
 
+void
+proto_arena_join(void **owned, void **other)
+{
+    assert(owned && other);
+    proto_block_t *first = *other;
+    if (!first)
+        return;
+    proto_block_t *last = first;
+    while (last->next)
+        last = last->next;
+    proto_block_t *head = *owned;
+    if (head) { //  behind the head, which stays the block being filled
+        last->next = head->next;
+        head->next = first;
+    } else
+        *owned = first;
+    *other = NULL;
+}
+
 char *
 proto_arena_strdup(void **owned, const char *text)
 {

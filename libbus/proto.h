@@ -168,6 +168,10 @@ void *proto_arena_memdup(void **owned, const void *data, size_t size);
 //  for a large buffer a producer already holds. 0; -1 when memory ran out,
 //  and then the caller still owns memory.
 int proto_arena_adopt(void **owned, void *memory);
+//  Moves every block of the arena *other into *owned and sets *other to
+//  NULL: for items a producer filled each with an arena of its own (a list
+//  read row by row), handed whole to the struct that sends them.
+void proto_arena_join(void **owned, void **other);
 
 //  Each reader looks up key and, when present (and not nil), checks and stores
 //  its value; a missing key with PROTO_REQUIRED fails with BUS_STATUS_INVALID.

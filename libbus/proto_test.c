@@ -932,10 +932,34 @@ test_lookup(void)
     T_ASSERT(proto_entry_count >= 21);
 }
 
+//  Items read each with an arena of their own, handed to the struct that
+//  sends them: join moves the blocks, clear frees them all (ASan checks).
+static void
+test_arena_join(void)
+{
+    void *owned = NULL, *item = NULL, *empty = NULL;
+    char *a = proto_arena_strdup(&item, "first item");
+    char *big = proto_arena_alloc(&item, 1 << 20); //  a block of its own
+    T_ASSERT(a && big);
+    big[0] = 'x';
+    proto_arena_join(&owned, &item);
+    T_ASSERT(owned && !item);
+    T_EQ_STR(a, "first item");
+    char *b = proto_arena_strdup(&item, "second item");
+    proto_arena_join(&owned, &item);
+    proto_arena_join(&owned, &empty); //  nothing to move
+    T_ASSERT(!item && !empty);
+    T_EQ_STR(b, "second item");
+    T_ASSERT(proto_arena_strdup(&owned, "after"));
+    proto_arena_free(&owned);
+    T_ASSERT(!owned);
+}
+
 int
 main(void)
 {
     T_RUN(test_tick_round_trip);
+    T_RUN(test_arena_join);
     T_RUN(test_optional_fields_default_to_zero);
     T_RUN(test_peers_round_trip);
     T_RUN(test_replay_round_trip);

@@ -401,7 +401,7 @@ proto_test_echo_req_print(const proto_test_echo_req_t *self)
 static bool
 s_echo_rep_check(const proto_test_echo_rep_t *self, proto_check_t *ck)
 {
-    if (!proto_check_str(ck, "text", self->text, 0, PROTO_UNLIMITED))
+    if (!proto_check_str(ck, "text", self->text, 0, 65536))
         return false;
     return true;
 }
@@ -421,7 +421,7 @@ static void
 s_echo_rep_read(proto_test_echo_rep_t *self, proto_in_t *in)
 {
     proto_read_uint(in, "n", PROTO_REQUIRED, UINT64_MAX, &self->n);
-    proto_read_str(in, "text", 0, PROTO_UNLIMITED, &self->text);
+    proto_read_str(in, "text", 0, 65536, &self->text);
 }
 
 static void

@@ -121,10 +121,12 @@ char *proto_test_echo_req_print(const proto_test_echo_req_t *self);
 typedef struct {
     //  The request's n (required)
     uint64_t n;
-    //  The request's text
+    //  The request's text (at most 64 KiB) (at most 65536 bytes)
     const char *text;
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_test_echo_rep_t;
+
+#define PROTO_TEST_ECHO_REP_TEXT_MAX 65536
 
 void proto_test_echo_rep_init(proto_test_echo_rep_t *self);
 void proto_test_echo_rep_clear(proto_test_echo_rep_t *self);

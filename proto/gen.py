@@ -1324,6 +1324,10 @@ void *proto_arena_memdup(void **owned, const void *data, size_t size);
 //  for a large buffer a producer already holds. 0; -1 when memory ran out,
 //  and then the caller still owns memory.
 int proto_arena_adopt(void **owned, void *memory);
+//  Moves every block of the arena *other into *owned and sets *other to
+//  NULL: for items a producer filled each with an arena of its own (a list
+//  read row by row), handed whole to the struct that sends them.
+void proto_arena_join(void **owned, void **other);
 
 //  Each reader looks up key and, when present (and not nil), checks and stores
 //  its value; a missing key with PROTO_REQUIRED fails with BUS_STATUS_INVALID.
@@ -1612,6 +1616,25 @@ proto_arena_adopt(void **owned, void *memory)
         *owned = block;
     }
     return 0;
+}
+
+void
+proto_arena_join(void **owned, void **other)
+{
+    assert(owned && other);
+    proto_block_t *first = *other;
+    if (!first)
+        return;
+    proto_block_t *last = first;
+    while (last->next)
+        last = last->next;
+    proto_block_t *head = *owned;
+    if (head) { //  behind the head, which stays the block being filled
+        last->next = head->next;
+        head->next = first;
+    } else
+        *owned = first;
+    *other = NULL;
 }
 
 char *
@@ -2518,6 +2541,126 @@ def gen_proto_c(domains, entries):
 
 
 # ---------------------------------------------------------------------------
+# proto_serve.[ch]: a typed handler per method, and the adapter that calls it
+
+
+SERVE_PARAMS = [
+    "bus_typed_fn *fn",
+    "void *arg",
+    "bus_rpc_request_t *req",
+    "const void *body",
+    "size_t body_size",
+    "bus_writer_t *reply",
+    "bus_error_t *err",
+]
+
+
+def method_base(m):
+    """proto_<domain>_<method> of a method, its structs' common prefix."""
+    return "proto_" + m.request.cname[: -len("_req")]
+
+
+def gen_serve_h(domains):
+    o = Out()
+    o.add(
+        banner(
+            "proto/*.yaml",
+            "proto_serve - a typed handler for every RPC method",
+            [
+                "For each method M: proto_M_fn, the handler a service writes, which "
+                "gets the request decoded and checked (in) and the reply initialised "
+                "(out), and holds only its logic; proto_M_serve, the adapter that "
+                "decodes, calls it and encodes; and proto_M_method(handler), the row "
+                "of a service's table of methods for bus_node_serve.",
+                "A handler returns BUS_OK with out filled (it is then checked against "
+                "the schema and encoded), an error status with err set, or "
+                "BUS_STATUS_PENDING_ after bus_rpc_request_detach(req) to answer "
+                "later. out is encoded after the handler has returned: what it points "
+                "to must outlive the call (the service's own state, in, string "
+                "literals), or be copied into out->owned_ with proto_arena_strdup and "
+                "its kin, which the adapter frees with out.",
+            ],
+        )
+    )
+    o.add("#ifndef PROTO_SERVE_H_INCLUDED", "#define PROTO_SERVE_H_INCLUDED")
+    for d in domains:
+        for m in d.methods:
+            base = method_base(m)
+            o.rule("%s: %s" % (m.name, m.doc) if m.doc else m.name)
+            params = [
+                "void *arg",
+                "const %s *in" % m.request.ctype,
+                "%s *out" % m.reply.ctype,
+                "bus_rpc_request_t *req",
+                "bus_error_t *err",
+            ]
+            o.add(signature("typedef int", "(%s_fn)" % base, params, False))
+            o.add(signature("int", base + "_serve", SERVE_PARAMS, False))
+            o.add("static inline bus_node_method_t")
+            o.add("%s_method(%s_fn *fn)" % (base, base))
+            o.add("{")
+            macro = "PROTO_" + m.name.upper().replace(".", "_")
+            o.add(
+                call(
+                    "    ",
+                    "return (bus_node_method_t){",
+                    [macro, "NULL", "(bus_typed_fn *) fn", base + "_serve"],
+                    "};",
+                )
+            )
+            o.add("}")
+    o.blank()
+    o.add("#endif")
+    return o.text()
+
+
+SERVE_C_PRELUDE = """\
+//  A reply that could not be written: checked is what its check said. One
+//  its handler filled against the schema is the service's fault, not its
+//  caller's, so it is logged and answered as internal.
+static int
+s_bad_reply(int checked, bus_error_t *err)
+{
+    if (checked == BUS_OK)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    bus_log_error("reply refused by its schema: %s", err->detail);
+    err->status = BUS_STATUS_INTERNAL;
+    return BUS_STATUS_INTERNAL;
+}
+"""
+
+
+def gen_serve_c(domains):
+    o = Out()
+    o.add(
+        banner(
+            "proto/*.yaml",
+            "proto_serve - the adapters of the typed handlers",
+            ["One per method, as proto_serve.h describes them."],
+        )
+    )
+    o.add('#include "bus_classes.h"', "")
+    o.add(SERVE_C_PRELUDE.rstrip("\n"))
+    I = "    "
+    for d in domains:
+        for m in d.methods:
+            base = method_base(m)
+            rq, rp = m.request, m.reply
+            o.add("")
+            o.add(signature("int", base + "_serve", SERVE_PARAMS, True))
+            o.add("{", I + "%s in;" % rq.ctype)
+            o.add(call(I, "int rc = %s(" % rq.fn("decode"), ["&in", "body", "body_size", "err"]))
+            o.add(I + "if (rc != BUS_OK)", I + I + "return rc;")
+            o.add(I + "%s out;" % rp.ctype, I + "%s(&out);" % rp.fn("init"))
+            o.add(I + "rc = ((%s_fn *) fn)(arg, &in, &out, req, err);" % base)
+            o.add(I + "if (rc == BUS_OK && %s(&out, reply) != 0)" % rp.fn("write"))
+            o.add(I + I + "rc = s_bad_reply(%s(&out, err), err);" % rp.fn("check"))
+            o.add(I + "%s(&out);" % rp.fn("clear"), I + "%s(&in);" % rq.fn("clear"))
+            o.add(I + "return rc;", "}")
+    return o.text()
+
+
+# ---------------------------------------------------------------------------
 # Fuzz seeds: one valid message per registry entry, prefixed with its index.
 
 
@@ -2644,6 +2787,8 @@ def main():
         files[d.stem + ".c"] = gen_domain_c(d)
     files["proto.h"] = gen_proto_h(domains)
     files["proto.c"] = gen_proto_c(domains, entries)
+    files["proto_serve.h"] = gen_serve_h(domains)
+    files["proto_serve.c"] = gen_serve_c(domains)
     changed = []
     os.makedirs(args.out, exist_ok=True)
     for name in sorted(files):

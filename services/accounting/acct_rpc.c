@@ -24,28 +24,18 @@ s_flush(acct_rpc_t *self)
 
 static int
 s_on_usage(void *arg,
+           const proto_accounting_usage_req_t *in,
+           proto_accounting_usage_rep_t *out,
            bus_rpc_request_t *req,
-           const void *body,
-           size_t size,
-           bus_writer_t *reply,
            bus_error_t *err)
 {
     (void) req;
     acct_rpc_t *self = arg;
-    proto_accounting_usage_req_t in;
-    int rc = proto_accounting_usage_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
     s_flush(self);
-    proto_accounting_usage_rep_t out;
-    rc = acct_query_usage(bus_node_db(self->node), &in, bus_clock_wall_us(), &out, err);
-    if (rc == BUS_OK && proto_accounting_usage_rep_write(&out, reply) != 0)
-        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+    int rc = acct_query_usage(bus_node_db(self->node), in, bus_clock_wall_us(), out, err);
     if (rc == BUS_OK)
         bus_log_info("usage answered groups=%zu from=%" PRId64 " to=%" PRId64,
-                     out.groups_count, in.from, in.to);
-    proto_accounting_usage_rep_clear(&out);
-    proto_accounting_usage_req_clear(&in);
+                     out->groups_count, in->from, in->to);
     return rc;
 }
 
@@ -54,26 +44,16 @@ s_on_usage(void *arg,
 
 static int
 s_on_stats_user(void *arg,
+                const proto_accounting_stats_user_req_t *in,
+                proto_accounting_stats_user_rep_t *out,
                 bus_rpc_request_t *req,
-                const void *body,
-                size_t size,
-                bus_writer_t *reply,
                 bus_error_t *err)
 {
     (void) req;
     acct_rpc_t *self = arg;
-    proto_accounting_stats_user_req_t in;
-    int rc = proto_accounting_stats_user_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
     s_flush(self);
-    proto_accounting_stats_user_rep_t out;
-    rc = acct_query_stats_user(bus_node_db(self->node), &in, bus_clock_wall_us(), &out,
-                               err);
-    if (rc == BUS_OK && proto_accounting_stats_user_rep_write(&out, reply) != 0)
-        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-    proto_accounting_stats_user_rep_clear(&out);
-    proto_accounting_stats_user_req_clear(&in);
+    int rc =
+        acct_query_stats_user(bus_node_db(self->node), in, bus_clock_wall_us(), out, err);
     return rc;
 }
 
@@ -82,26 +62,16 @@ s_on_stats_user(void *arg,
 
 static int
 s_on_stats_all(void *arg,
+               const proto_accounting_stats_all_req_t *in,
+               proto_accounting_stats_all_rep_t *out,
                bus_rpc_request_t *req,
-               const void *body,
-               size_t size,
-               bus_writer_t *reply,
                bus_error_t *err)
 {
     (void) req;
     acct_rpc_t *self = arg;
-    proto_accounting_stats_all_req_t in;
-    int rc = proto_accounting_stats_all_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
     s_flush(self);
-    proto_accounting_stats_all_rep_t out;
-    rc = acct_query_stats_all(bus_node_db(self->node), &in, bus_clock_wall_us(), &out,
-                              err);
-    if (rc == BUS_OK && proto_accounting_stats_all_rep_write(&out, reply) != 0)
-        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-    proto_accounting_stats_all_rep_clear(&out);
-    proto_accounting_stats_all_req_clear(&in);
+    int rc =
+        acct_query_stats_all(bus_node_db(self->node), in, bus_clock_wall_us(), out, err);
     return rc;
 }
 
@@ -110,19 +80,13 @@ s_on_stats_all(void *arg,
 
 static int
 s_on_recalculate(void *arg,
+                 const proto_accounting_recalculate_req_t *in,
+                 proto_accounting_recalculate_rep_t *out,
                  bus_rpc_request_t *req,
-                 const void *body,
-                 size_t size,
-                 bus_writer_t *reply,
                  bus_error_t *err)
 {
-    (void) req;
+    (void) in, (void) req;
     acct_rpc_t *self = arg;
-    proto_accounting_recalculate_req_t in;
-    int rc = proto_accounting_recalculate_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
-    proto_accounting_recalculate_req_clear(&in);
     s_flush(self); //  the queued samples are rebuilt too
     acct_db_rebuilt_t done;
     int64_t started = bus_clock_mono_ms();
@@ -137,19 +101,13 @@ s_on_recalculate(void *arg,
         bus_log_warning("%" PRId64 " kernels' buckets differ from their records before"
                         " the raw samples' horizon %" PRId64,
                         done.mismatched, done.horizon);
-    proto_accounting_recalculate_rep_t out;
-    proto_accounting_recalculate_rep_init(&out);
-    out.rolled = (uint64_t) done.rolled;
-    out.horizon = done.horizon;
-    out.hourly = (uint64_t) done.hourly;
-    out.daily = (uint64_t) done.daily;
-    out.kernels = (uint64_t) done.kernels;
-    out.mismatched = (uint64_t) done.mismatched;
-    rc = proto_accounting_recalculate_rep_write(&out, reply) == 0
-             ? BUS_OK
-             : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-    proto_accounting_recalculate_rep_clear(&out);
-    return rc;
+    out->rolled = (uint64_t) done.rolled;
+    out->horizon = done.horizon;
+    out->hourly = (uint64_t) done.hourly;
+    out->daily = (uint64_t) done.daily;
+    out->kernels = (uint64_t) done.kernels;
+    out->mismatched = (uint64_t) done.mismatched;
+    return BUS_OK;
 }
 
 //  ---------------------------------------------------------------------------
@@ -157,25 +115,15 @@ s_on_recalculate(void *arg,
 
 static int
 s_on_live(void *arg,
+          const proto_accounting_live_req_t *in,
+          proto_accounting_live_rep_t *out,
           bus_rpc_request_t *req,
-          const void *body,
-          size_t size,
-          bus_writer_t *reply,
           bus_error_t *err)
 {
     (void) req;
     acct_rpc_t *self = arg;
-    proto_accounting_live_req_t in;
-    int rc = proto_accounting_live_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
     s_flush(self);
-    proto_accounting_live_rep_t out;
-    rc = acct_query_live(bus_node_db(self->node), &in, &out, err);
-    if (rc == BUS_OK && proto_accounting_live_rep_write(&out, reply) != 0)
-        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-    proto_accounting_live_rep_clear(&out);
-    proto_accounting_live_req_clear(&in);
+    int rc = acct_query_live(bus_node_db(self->node), in, out, err);
     return rc;
 }
 
@@ -192,12 +140,12 @@ acct_rpc_new(bus_node_t *node, acct_ingest_t *ingest, bus_error_t *err)
     }
     self->node = node;
     self->ingest = ingest;
-    static const bus_node_method_t methods[] = {
-        {PROTO_ACCOUNTING_USAGE, s_on_usage},
-        {PROTO_ACCOUNTING_STATS_USER, s_on_stats_user},
-        {PROTO_ACCOUNTING_STATS_ALL, s_on_stats_all},
-        {PROTO_ACCOUNTING_RECALCULATE, s_on_recalculate},
-        {PROTO_ACCOUNTING_LIVE, s_on_live},
+    const bus_node_method_t methods[] = {
+        proto_accounting_usage_method(s_on_usage),
+        proto_accounting_stats_user_method(s_on_stats_user),
+        proto_accounting_stats_all_method(s_on_stats_all),
+        proto_accounting_recalculate_method(s_on_recalculate),
+        proto_accounting_live_method(s_on_live),
     };
     if (bus_node_serve(node, methods, sizeof methods / sizeof methods[0], self, err) !=
         BUS_OK) {

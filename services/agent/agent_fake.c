@@ -486,10 +486,10 @@ static int
 s_handle(agent_fake_t *self)
 {
     static const bus_node_method_t methods[] = {
-        {PROTO_KERNEL_CREATE, s_on_create},
-        {PROTO_KERNEL_DESTROY, s_on_destroy},
-        {PROTO_KERNEL_LIST, s_on_list},
-        {PROTO_KERNEL_HOSTS, s_on_hosts},
+        {.method = PROTO_KERNEL_CREATE, .fn = s_on_create},
+        {.method = PROTO_KERNEL_DESTROY, .fn = s_on_destroy},
+        {.method = PROTO_KERNEL_LIST, .fn = s_on_list},
+        {.method = PROTO_KERNEL_HOSTS, .fn = s_on_hosts},
     };
     const size_t count = sizeof methods / sizeof methods[0];
     if (bus_node_serve(self->node, methods, count, self, NULL) != BUS_OK)

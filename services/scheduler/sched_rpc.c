@@ -21,6 +21,23 @@ struct _sched_rpc_t {
 //  ---------------------------------------------------------------------------
 //  session.*
 
+//  Fills out with session_id's info as session.get reads it (out's own
+//  arena). BUS_OK, or NOT_FOUND or INTERNAL with err.
+static int
+s_session_out(sched_rpc_t *self,
+              const char *session_id,
+              proto_session_info_t *out,
+              bus_error_t *err)
+{
+    int rc = sched_db_sessions_get(self->db, session_id, out);
+    if (rc != BUS_OK)
+        bus_error_set(err, rc,
+                      rc == BUS_STATUS_NOT_FOUND ? "no such session %s"
+                                                 : "cannot read session %s",
+                      session_id);
+    return rc;
+}
+
 static int
 s_on_create(void *arg,
             bus_rpc_request_t *req,
@@ -36,29 +53,22 @@ s_on_create(void *arg,
 
 static int
 s_on_destroy(void *arg,
+             const proto_session_destroy_req_t *in,
+             proto_session_destroy_rep_t *out,
              bus_rpc_request_t *req,
-             const void *body,
-             size_t size,
-             bus_writer_t *reply,
              bus_error_t *err)
 {
     (void) req;
     sched_rpc_t *self = arg;
     sched_commit_flush(self->commit); //  the creates before it first
-    proto_session_destroy_req_t in;
-    int rc = proto_session_destroy_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
-    rc = sched_kernels_end_session(self->kernels, in.session_id, in.reason, in.forced);
+    int rc =
+        sched_kernels_end_session(self->kernels, in->session_id, in->reason, in->forced);
     if (rc == BUS_OK)
-        rc = sched_rpc_session_reply(self->db, in.session_id, reply, err);
-    else
-        bus_error_set(err, rc,
-                      rc == BUS_STATUS_NOT_FOUND ? "no such session %s"
-                                                 : "cannot end session %s",
-                      in.session_id);
-    proto_session_destroy_req_clear(&in);
-    return rc;
+        return s_session_out(self, in->session_id, &out->session, err);
+    return bus_error_set(err, rc,
+                         rc == BUS_STATUS_NOT_FOUND ? "no such session %s"
+                                                    : "cannot end session %s",
+                         in->session_id);
 }
 
 //  Answers a session.restart with the session as it is now, or the error.
@@ -170,139 +180,115 @@ s_restart_kernel(sched_rpc_t *self,
 
 static int
 s_on_restart(void *arg,
+             const proto_session_restart_req_t *in,
+             proto_session_restart_rep_t *out,
              bus_rpc_request_t *req,
-             const void *body,
-             size_t size,
-             bus_writer_t *reply,
              bus_error_t *err)
 {
-    (void) reply;
+    (void) out;
     sched_rpc_t *self = arg;
     sched_commit_flush(self->commit); //  the creates before it first
-    proto_session_restart_req_t in;
-    int rc = proto_session_restart_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
     proto_session_info_t info;
     proto_session_info_init(&info);
     char addr[SCHED_CALLS_ENDPOINT_MAX] = "", command[COMMAND_MAX] = "";
-    rc = sched_db_sessions_get(self->db, in.session_id, &info);
+    int rc = sched_db_sessions_get(self->db, in->session_id, &info);
     if (rc != BUS_OK)
-        rc = bus_error_set(err, rc, "no such session %s", in.session_id);
+        rc = bus_error_set(err, rc, "no such session %s", in->session_id);
     else if (sched_session_status_from_str(info.status) != SCHED_SESSION_RUNNING ||
              !info.kernel_id ||
              sched_db_kernels_current(self->db, info.kernel_id) != SCHED_KERNEL_RUNNING)
         rc = bus_error_set(err, BUS_STATUS_CONFLICT,
                            "session %s is %s: only a RUNNING session restarts",
-                           in.session_id, info.status);
-    else if (!sched_db_sessions_restart_target(self->db, in.session_id, info.agent_id,
+                           in->session_id, info.status);
+    else if (!sched_db_sessions_restart_target(self->db, in->session_id, info.agent_id,
                                                addr, sizeof addr, command,
                                                sizeof command) ||
              !*addr)
         rc = bus_error_set(err, BUS_STATUS_UNAVAILABLE,
-                           "the agent of session %s is not reachable", in.session_id);
+                           "the agent of session %s is not reachable", in->session_id);
     if (rc == BUS_OK)
-        rc = s_restart_kernel(self, req, in.session_id, info.kernel_id, addr, command,
+        rc = s_restart_kernel(self, req, in->session_id, info.kernel_id, addr, command,
                               err);
     proto_session_info_clear(&info);
-    proto_session_restart_req_clear(&in);
     return rc;
 }
 
 static int
 s_on_get(void *arg,
+         const proto_session_get_req_t *in,
+         proto_session_get_rep_t *out,
          bus_rpc_request_t *req,
-         const void *body,
-         size_t size,
-         bus_writer_t *reply,
          bus_error_t *err)
 {
     (void) req;
     sched_rpc_t *self = arg;
     sched_commit_flush(self->commit); //  the creates before it first
-    proto_session_get_req_t in;
-    int rc = proto_session_get_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
     char id[SCHED_ID_MAX] = "";
-    if (in.session_id)
-        snprintf(id, sizeof id, "%s", in.session_id);
-    else if (in.access_key && in.name)
-        sched_db_sessions_find(self->db, in.access_key, in.name, id, sizeof id);
-    rc = *id ? sched_rpc_session_reply(self->db, id, reply, err)
-             : bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such session");
-    proto_session_get_req_clear(&in);
-    return rc;
+    if (in->session_id)
+        snprintf(id, sizeof id, "%s", in->session_id);
+    else if (in->access_key && in->name)
+        sched_db_sessions_find(self->db, in->access_key, in->name, id, sizeof id);
+    return *id ? s_session_out(self, id, &out->session, err)
+               : bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such session");
 }
 
 static int
 s_on_rename(void *arg,
+            const proto_session_rename_req_t *in,
+            proto_session_rename_rep_t *out,
             bus_rpc_request_t *req,
-            const void *body,
-            size_t size,
-            bus_writer_t *reply,
             bus_error_t *err)
 {
     (void) req;
     sched_rpc_t *self = arg;
     sched_commit_flush(self->commit); //  the creates before it first
-    proto_session_rename_req_t in;
-    int rc = proto_session_rename_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
-    rc = sched_db_sessions_rename(self->db, in.session_id, in.name, err);
+    int rc = sched_db_sessions_rename(self->db, in->session_id, in->name, err);
     if (rc == BUS_OK) {
-        bus_log_info("session renamed session=%s name=%s", in.session_id, in.name);
-        rc = sched_rpc_session_reply(self->db, in.session_id, reply, err);
+        bus_log_info("session renamed session=%s name=%s", in->session_id, in->name);
+        rc = s_session_out(self, in->session_id, &out->session, err);
     }
-    proto_session_rename_req_clear(&in);
     return rc;
 }
 
 static int
 s_on_list(void *arg,
+          const proto_session_list_req_t *in,
+          proto_session_list_rep_t *out,
           bus_rpc_request_t *req,
-          const void *body,
-          size_t size,
-          bus_writer_t *reply,
           bus_error_t *err)
 {
     (void) req;
     sched_rpc_t *self = arg;
     sched_commit_flush(self->commit); //  the creates before it first
-    proto_session_list_req_t in;
-    int rc = proto_session_list_req_decode(&in, body, size, err);
+    sched_session_filter_t filter = {
+        .access_key = in->access_key,
+        .domain_name = in->domain_name,
+        .group_id = in->group_id,
+        .statuses = in->statuses,
+        .limit = in->limit,
+        .offset = in->offset,
+        .mounted_folder = in->mounted_folder,
+        .where = in->where,
+        .order = in->order,
+        .after_created_at = in->after_created_at,
+        .after_id = in->after_id,
+    };
+    size_t count = 0, total = 0;
+    proto_session_info_t *page = NULL; //  each item holds its own arena
+    int rc = sched_db_list_sessions(self->db, &filter, &page, &count, &total, err);
     if (rc != BUS_OK)
         return rc;
-    sched_session_filter_t filter = {
-        .access_key = in.access_key,
-        .domain_name = in.domain_name,
-        .group_id = in.group_id,
-        .statuses = in.statuses,
-        .limit = in.limit,
-        .offset = in.offset,
-        .mounted_folder = in.mounted_folder,
-        .where = in.where,
-        .order = in.order,
-        .after_created_at = in.after_created_at,
-        .after_id = in.after_id,
-    };
-    proto_session_list_rep_t out;
-    proto_session_list_rep_init(&out);
-    size_t total = 0;
-    proto_session_info_t *page = NULL; //  each item holds its own arena
-    rc = sched_db_list_sessions(self->db, &filter, &page, &out.sessions_count, &total,
-                                err);
-    out.sessions = page;
-    out.total_count = total;
-    if (rc == BUS_OK && proto_session_list_rep_write(&out, reply) != 0)
-        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot list sessions");
-    for (size_t i = 0; page && i < out.sessions_count; i++)
-        proto_session_info_clear(&page[i]);
-    free(page);
-    proto_session_list_rep_clear(&out);
-    proto_session_list_req_clear(&in);
-    return rc;
+    //  The reply takes the array and the items' arenas.
+    for (size_t i = 0; i < count; i++)
+        proto_arena_join(&out->owned_, &page[i].owned_);
+    if (proto_arena_adopt(&out->owned_, page) != 0) {
+        free(page);
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    }
+    out->sessions = page;
+    out->sessions_count = count;
+    out->total_count = total;
+    return BUS_OK;
 }
 
 //  ---------------------------------------------------------------------------
@@ -310,28 +296,15 @@ s_on_list(void *arg,
 
 static int
 s_on_agents(void *arg,
+            const proto_scheduler_agents_req_t *in,
+            proto_scheduler_agents_rep_t *out,
             bus_rpc_request_t *req,
-            const void *body,
-            size_t size,
-            bus_writer_t *reply,
             bus_error_t *err)
 {
     (void) req;
     sched_rpc_t *self = arg;
-    proto_scheduler_agents_req_t in;
-    int rc = proto_scheduler_agents_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
-    proto_scheduler_agents_rep_t out;
-    proto_scheduler_agents_rep_init(&out);
-    rc = sched_db_agents_list(self->db, in.scaling_group, in.status, &out);
-    if (rc != BUS_OK)
-        bus_error_set(err, rc, "database error");
-    else if (proto_scheduler_agents_rep_write(&out, reply) != 0)
-        rc = BUS_STATUS_INTERNAL;
-    proto_scheduler_agents_rep_clear(&out);
-    proto_scheduler_agents_req_clear(&in);
-    return rc;
+    int rc = sched_db_agents_list(self->db, in->scaling_group, in->status, out);
+    return rc == BUS_OK ? BUS_OK : bus_error_set(err, rc, "database error");
 }
 
 //  scheduler.schedulable: every agent named, or none when one is unknown
@@ -341,28 +314,22 @@ s_on_agents(void *arg,
 //  schedulable with what the agent itself says.
 static int
 s_on_schedulable(void *arg,
+                 const proto_scheduler_schedulable_req_t *in,
+                 proto_scheduler_schedulable_rep_t *out,
                  bus_rpc_request_t *req,
-                 const void *body,
-                 size_t size,
-                 bus_writer_t *reply,
                  bus_error_t *err)
 {
     (void) req;
     sched_rpc_t *self = arg;
-    proto_scheduler_schedulable_req_t in;
-    int rc = proto_scheduler_schedulable_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
-    if (bus_node_begin(self->node) != 0) {
-        proto_scheduler_schedulable_req_clear(&in);
+    if (bus_node_begin(self->node) != 0)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "database error");
-    }
+    int rc = BUS_OK;
     uint64_t changed = 0;
     const char *missing = NULL;
-    for (size_t i = 0; rc == BUS_OK && i < in.agents_count; i++) {
-        rc = sched_db_agents_set_schedulable(self->db, in.agents[i].id, in.schedulable);
+    for (size_t i = 0; rc == BUS_OK && i < in->agents_count; i++) {
+        rc = sched_db_agents_set_schedulable(self->db, in->agents[i].id, in->schedulable);
         if (rc == BUS_STATUS_NOT_FOUND)
-            missing = in.agents[i].id;
+            missing = in->agents[i].id;
         else if (rc == BUS_OK)
             changed++;
     }
@@ -371,145 +338,106 @@ s_on_schedulable(void *arg,
     else if (rc != BUS_OK)
         bus_node_rollback(self->node);
     if (rc == BUS_OK) {
-        for (size_t i = 0; i < in.agents_count; i++)
-            sched_agents_forget(self->agents, in.agents[i].id);
+        for (size_t i = 0; i < in->agents_count; i++)
+            sched_agents_forget(self->agents, in->agents[i].id);
         bus_log_notice("agents %s count=%" PRIu64,
-                       in.schedulable ? "included" : "excluded", changed);
-        proto_scheduler_schedulable_rep_t out;
-        proto_scheduler_schedulable_rep_init(&out);
-        out.changed = changed;
-        if (proto_scheduler_schedulable_rep_write(&out, reply) != 0)
-            rc = BUS_STATUS_INTERNAL;
-        proto_scheduler_schedulable_rep_clear(&out);
+                       in->schedulable ? "included" : "excluded", changed);
+        out->changed = changed;
     }
     if (rc == BUS_STATUS_NOT_FOUND)
         bus_error_set(err, rc, "No such agent: %.128s", missing);
     else if (rc != BUS_OK)
         bus_error_set(err, rc, "database error");
-    proto_scheduler_schedulable_req_clear(&in);
     return rc;
 }
 
 static int
 s_on_usage(void *arg,
+           const proto_scheduler_usage_req_t *in,
+           proto_scheduler_usage_rep_t *out,
            bus_rpc_request_t *req,
-           const void *body,
-           size_t size,
-           bus_writer_t *reply,
            bus_error_t *err)
 {
     (void) req;
     sched_rpc_t *self = arg;
-    proto_scheduler_usage_req_t in;
-    int rc = proto_scheduler_usage_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
-    proto_scheduler_usage_rep_t out;
-    proto_scheduler_usage_rep_init(&out);
-    rc =
-        sched_db_ledger_usage(self->db, in.access_key, in.group_id, in.domain_name, &out);
-    if (rc == BUS_OK && proto_scheduler_usage_rep_write(&out, reply) != 0)
-        rc = BUS_STATUS_INTERNAL;
-    if (rc != BUS_OK)
-        bus_error_set(err, rc, "cannot sum the allocation ledger");
-    proto_scheduler_usage_rep_clear(&out);
-    proto_scheduler_usage_req_clear(&in);
-    return rc;
+    int rc = sched_db_ledger_usage(self->db, in->access_key, in->group_id,
+                                   in->domain_name, out);
+    return rc == BUS_OK ? BUS_OK
+                        : bus_error_set(err, rc, "cannot sum the allocation ledger");
 }
 
 //  scheduler.concurrency: the GraphQL keypairs' concurrency_used, for the
 //  keypairs of one answer (at most the schema's bound per call).
 static int
 s_on_concurrency(void *arg,
+                 const proto_scheduler_concurrency_req_t *in,
+                 proto_scheduler_concurrency_rep_t *out,
                  bus_rpc_request_t *req,
-                 const void *body,
-                 size_t size,
-                 bus_writer_t *reply,
                  bus_error_t *err)
 {
     (void) req;
     sched_rpc_t *self = arg;
-    proto_scheduler_concurrency_req_t in;
-    int rc = proto_scheduler_concurrency_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
-    size_t count = in.access_keys_count;
-    uint64_t *used = calloc(count ? count : 1, sizeof *used);
+    size_t count = in->access_keys_count;
+    uint64_t *used = proto_arena_alloc(&out->owned_, (count ? count : 1) * sizeof *used);
     proto_scheduler_keypair_concurrency_t *keypairs =
-        calloc(count ? count : 1, sizeof *keypairs);
-    rc = used && keypairs
-             ? sched_db_ledger_concurrency(self->db, in.access_keys, count, used)
-             : BUS_STATUS_INTERNAL;
-    proto_scheduler_concurrency_rep_t out;
-    proto_scheduler_concurrency_rep_init(&out);
-    if (rc == BUS_OK) {
-        //  The keys are the request's, which lives until the reply is written.
-        for (size_t i = 0; i < count; i++) {
-            proto_scheduler_keypair_concurrency_init(&keypairs[i]);
-            keypairs[i].access_key = in.access_keys[i];
-            keypairs[i].concurrency_used = used[i];
-        }
-        out.keypairs = keypairs;
-        out.keypairs_count = count;
-        if (proto_scheduler_concurrency_rep_write(&out, reply) != 0)
-            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write the counts");
-    } else
-        bus_error_set(err, rc, "cannot read the keypairs' counts");
-    proto_scheduler_concurrency_rep_clear(&out);
-    free(keypairs);
-    free(used);
-    proto_scheduler_concurrency_req_clear(&in);
-    return rc;
+        proto_arena_alloc(&out->owned_, (count ? count : 1) * sizeof *keypairs);
+    if (!used || !keypairs)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    memset(used, 0, (count ? count : 1) * sizeof *used);
+    int rc = sched_db_ledger_concurrency(self->db, in->access_keys, count, used);
+    if (rc != BUS_OK)
+        return bus_error_set(err, rc, "cannot read the keypairs' counts");
+    //  The keys are the request's, which lives until the reply is written.
+    for (size_t i = 0; i < count; i++) {
+        proto_scheduler_keypair_concurrency_init(&keypairs[i]);
+        keypairs[i].access_key = in->access_keys[i];
+        keypairs[i].concurrency_used = used[i];
+    }
+    out->keypairs = keypairs;
+    out->keypairs_count = count;
+    return BUS_OK;
+}
+
+//  A ledger report as JSON text in a reply's arena; takes report.
+static int
+s_report_out(json_t *report, const char **text_p, void **arena, bus_error_t *err)
+{
+    char *text = json_dumps(report, JSON_COMPACT);
+    json_decref(report);
+    if (!text || proto_arena_adopt(arena, text) != 0) {
+        free(text);
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write the report");
+    }
+    *text_p = text;
+    return BUS_OK;
 }
 
 static int
 s_on_invariant(void *arg,
+               const proto_scheduler_invariant_req_t *in,
+               proto_scheduler_invariant_rep_t *out,
                bus_rpc_request_t *req,
-               const void *body,
-               size_t size,
-               bus_writer_t *reply,
                bus_error_t *err)
 {
-    (void) req;
+    (void) in, (void) req;
     sched_rpc_t *self = arg;
-    proto_scheduler_invariant_req_t in;
-    int rc = proto_scheduler_invariant_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
-    proto_scheduler_invariant_req_clear(&in);
     json_t *report = NULL;
     int violations = sched_db_ledger_check(self->db, &report);
     if (violations < 0)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot read the ledger");
-    proto_scheduler_invariant_rep_t out;
-    proto_scheduler_invariant_rep_init(&out);
-    out.violations = (uint64_t) violations;
-    char *text = json_dumps(report, JSON_COMPACT);
-    json_decref(report);
-    out.report = text;
-    rc = text && proto_scheduler_invariant_rep_write(&out, reply) == 0
-             ? BUS_OK
-             : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write the report");
-    free(text);
-    proto_scheduler_invariant_rep_clear(&out);
-    return rc;
+    out->violations = (uint64_t) violations;
+    return s_report_out(report, &out->report, &out->owned_, err);
 }
 
 static int
 s_on_recalculate(void *arg,
+                 const proto_scheduler_recalculate_req_t *in,
+                 proto_scheduler_recalculate_rep_t *out,
                  bus_rpc_request_t *req,
-                 const void *body,
-                 size_t size,
-                 bus_writer_t *reply,
                  bus_error_t *err)
 {
-    (void) req;
+    (void) in, (void) req;
     sched_rpc_t *self = arg;
-    proto_scheduler_recalculate_req_t in;
-    int rc = proto_scheduler_recalculate_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
-    proto_scheduler_recalculate_req_clear(&in);
     sched_commit_flush(self->commit); //  the creates before it first
     json_t *report = NULL;
     int fixed = 0;
@@ -517,19 +445,9 @@ s_on_recalculate(void *arg,
     if (violations < 0)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot recount the ledger");
     bus_log_notice("ledger recounted fixed=%d violations=%d", fixed, violations);
-    proto_scheduler_recalculate_rep_t out;
-    proto_scheduler_recalculate_rep_init(&out);
-    out.fixed = (uint64_t) fixed;
-    out.violations = (uint64_t) violations;
-    char *text = json_dumps(report, JSON_COMPACT);
-    json_decref(report);
-    out.report = text;
-    rc = text && proto_scheduler_recalculate_rep_write(&out, reply) == 0
-             ? BUS_OK
-             : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write the report");
-    free(text);
-    proto_scheduler_recalculate_rep_clear(&out);
-    return rc;
+    out->fixed = (uint64_t) fixed;
+    out->violations = (uint64_t) violations;
+    return s_report_out(report, &out->report, &out->owned_, err);
 }
 
 //  ---------------------------------------------------------------------------
@@ -556,19 +474,20 @@ sched_rpc_new(bus_node_t *node,
     self->commit = commit;
     self->kernels = kernels;
     self->agents = agents;
-    static const bus_node_method_t methods[] = {
-        {PROTO_SESSION_CREATE, s_on_create},
-        {PROTO_SESSION_DESTROY, s_on_destroy},
-        {PROTO_SESSION_GET, s_on_get},
-        {PROTO_SESSION_LIST, s_on_list},
-        {PROTO_SESSION_RENAME, s_on_rename},
-        {PROTO_SESSION_RESTART, s_on_restart},
-        {PROTO_SCHEDULER_AGENTS, s_on_agents},
-        {PROTO_SCHEDULER_SCHEDULABLE, s_on_schedulable},
-        {PROTO_SCHEDULER_USAGE, s_on_usage},
-        {PROTO_SCHEDULER_CONCURRENCY, s_on_concurrency},
-        {PROTO_SCHEDULER_INVARIANT, s_on_invariant},
-        {PROTO_SCHEDULER_RECALCULATE, s_on_recalculate},
+    const bus_node_method_t methods[] = {
+        //  Raw: sched_commit decodes each create inside its group commit.
+        {.method = PROTO_SESSION_CREATE, .fn = s_on_create},
+        proto_session_destroy_method(s_on_destroy),
+        proto_session_get_method(s_on_get),
+        proto_session_list_method(s_on_list),
+        proto_session_rename_method(s_on_rename),
+        proto_session_restart_method(s_on_restart),
+        proto_scheduler_agents_method(s_on_agents),
+        proto_scheduler_schedulable_method(s_on_schedulable),
+        proto_scheduler_usage_method(s_on_usage),
+        proto_scheduler_concurrency_method(s_on_concurrency),
+        proto_scheduler_invariant_method(s_on_invariant),
+        proto_scheduler_recalculate_method(s_on_recalculate),
     };
     if (bus_node_serve(node, methods, sizeof methods / sizeof methods[0], self, err) !=
         BUS_OK) {

@@ -1,9 +1,10 @@
 /*  =========================================================================
     sp_rpc - the storage.* methods on the storage-proxy's node
 
-    Replies borrow what they carry (folder rows, page names, constant
-    strings): only the arrays made here are freed, never through the
-    generated _clear, which would free the borrowed strings too.
+    The handlers are typed (proto_serve.h): each gets its request decoded
+    and fills its reply, which is encoded after it returns, so a reply
+    borrows only what outlives the handler (the kept listing, the request,
+    constant strings) and copies the rest into its arena.
 
     Paging through a big directory would read all of it once per page
     (sp_fs_list makes each page from one pass over the directory), so 100
@@ -44,26 +45,35 @@ typedef struct {
     bus_rpc_request_t *req;
 } pending_t;
 
-//  Fills out from folder (borrowed: out lives no longer than folder).
-static void
-s_folder_out(sp_rpc_t *self, const sp_folder_t *folder, proto_storage_folder_t *out)
+//  Fills out from folder, its strings copied into arena (a reply's), so
+//  that out outlives folder.
+static int
+s_folder_out(sp_rpc_t *self,
+             const sp_folder_t *folder,
+             proto_storage_folder_t *out,
+             void **arena,
+             bus_error_t *err)
 {
     proto_storage_folder_init(out);
     const sp_volume_t *volume = sp_folders_volume_of(self->folders, folder);
-    out->id = folder->id;
-    out->volume = folder->volume;
+    out->id = proto_arena_strdup(arena, folder->id);
+    out->volume = proto_arena_strdup(arena, folder->volume);
     out->host = volume ? volume->host : NULL;
-    out->state = folder->state;
+    out->state = proto_arena_strdup(arena, folder->state);
     out->quota_bytes = folder->quota_bytes;
     out->usage_bytes = folder->usage_bytes;
     out->file_count = folder->file_count;
     out->over_quota = folder->over_quota;
     out->scanned_at = folder->scanned_at;
     out->created_at = folder->created_at;
+    if (!out->id || !out->volume || !out->state)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    return BUS_OK;
 }
 
-//  Writes the one-folder reply every folder method shares (their reply
-//  structs hold exactly one field, folder, so they encode alike).
+//  Writes the reply of a clone or a rescan, answered once its job is done
+//  (their reply structs hold exactly one field, folder, so they encode
+//  alike).
 static int
 s_reply_folder(sp_rpc_t *self,
                const sp_folder_t *folder,
@@ -72,10 +82,11 @@ s_reply_folder(sp_rpc_t *self,
 {
     proto_storage_folder_usage_rep_t out;
     proto_storage_folder_usage_rep_init(&out);
-    s_folder_out(self, folder, &out.folder);
-    if (proto_storage_folder_usage_rep_write(&out, reply) != 0)
-        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-    return BUS_OK;
+    int rc = s_folder_out(self, folder, &out.folder, &out.owned_, err);
+    if (rc == BUS_OK && proto_storage_folder_usage_rep_write(&out, reply) != 0)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+    proto_storage_folder_usage_rep_clear(&out);
+    return rc;
 }
 
 //  Looks up folder id and opens it: BUS_OK with *fs_p (caller destroys).
@@ -126,35 +137,27 @@ s_len(const char *text)
 
 static int
 s_on_volumes(void *arg,
+             const proto_storage_volumes_req_t *in,
+             proto_storage_volumes_rep_t *out,
              bus_rpc_request_t *req,
-             const void *body,
-             size_t size,
-             bus_writer_t *reply,
              bus_error_t *err)
 {
-    (void) req;
+    (void) in, (void) req;
     sp_rpc_t *self = arg;
-    proto_storage_volumes_req_t in;
-    int rc = proto_storage_volumes_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
-    proto_storage_volumes_req_clear(&in);
     sp_volumes_t *volumes = sp_folders_volumes(self->folders);
     size_t count = sp_volumes_count(volumes);
-    proto_storage_volumes_rep_t out;
-    proto_storage_volumes_rep_init(&out);
-    out.proxy = sp_volumes_proxy(volumes);
-    out.url = self->url;
-    proto_storage_volume_t *list = proto_arena_alloc(&out.owned_, count * sizeof *list);
+    out->proxy = sp_volumes_proxy(volumes);
+    out->url = self->url;
+    proto_storage_volume_t *list = proto_arena_alloc(&out->owned_, count * sizeof *list);
     if (!list)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
-    out.volumes = list;
+    out->volumes = list;
     //  Backend.AI's capabilities: folders on it, and quotas (ours are
     //  enforced by the storage-proxy, with XFS project quotas to come).
     static const char *const capabilities[] = {"vfolder", "quota"};
     for (size_t i = 0; i < count; i++) {
         const sp_volume_t *volume = sp_volumes_at(volumes, i);
-        proto_storage_volume_t *v = &list[out.volumes_count++];
+        proto_storage_volume_t *v = &list[out->volumes_count++];
         proto_storage_volume_init(v);
         v->name = volume->name;
         v->host = volume->host;
@@ -172,10 +175,7 @@ s_on_volumes(void *arg,
         v->folders = sp_folders_count(self->folders, volume->name);
         v->project_quota = false;
     }
-    if (proto_storage_volumes_rep_write(&out, reply) != 0)
-        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-    proto_storage_volumes_rep_clear(&out);
-    return rc;
+    return BUS_OK;
 }
 
 //  ---------------------------------------------------------------------------
@@ -183,47 +183,30 @@ s_on_volumes(void *arg,
 
 static int
 s_on_create(void *arg,
+            const proto_storage_folder_create_req_t *in,
+            proto_storage_folder_create_rep_t *out,
             bus_rpc_request_t *req,
-            const void *body,
-            size_t size,
-            bus_writer_t *reply,
             bus_error_t *err)
 {
     (void) req;
     sp_rpc_t *self = arg;
-    proto_storage_folder_create_req_t in;
-    int rc = proto_storage_folder_create_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
     sp_folder_t folder;
-    rc = sp_folders_create(self->folders, in.volume, in.id, in.quota_bytes, &folder, err);
-    if (rc == BUS_OK)
-        rc = s_reply_folder(self, &folder, reply, err);
-    proto_storage_folder_create_req_clear(&in);
-    return rc;
+    int rc = sp_folders_create(self->folders, in->volume, in->id, in->quota_bytes,
+                               &folder, err);
+    return rc == BUS_OK ? s_folder_out(self, &folder, &out->folder, &out->owned_, err)
+                        : rc;
 }
 
 static int
 s_on_delete(void *arg,
+            const proto_storage_folder_delete_req_t *in,
+            proto_storage_folder_delete_rep_t *out,
             bus_rpc_request_t *req,
-            const void *body,
-            size_t size,
-            bus_writer_t *reply,
             bus_error_t *err)
 {
-    (void) req;
+    (void) out, (void) req;
     sp_rpc_t *self = arg;
-    proto_storage_folder_delete_req_t in;
-    int rc = proto_storage_folder_delete_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
-    rc = sp_folders_delete(self->folders, in.id, in.volume, err);
-    proto_storage_folder_delete_req_clear(&in);
-    proto_storage_folder_delete_rep_t out;
-    proto_storage_folder_delete_rep_init(&out);
-    if (rc == BUS_OK && proto_storage_folder_delete_rep_write(&out, reply) != 0)
-        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-    return rc;
+    return sp_folders_delete(self->folders, in->id, in->volume, err);
 }
 
 //  A clone's or a rescan's answer.
@@ -266,24 +249,18 @@ s_pending(sp_rpc_t *self, bus_rpc_request_t *req, bus_error_t *err)
 
 static int
 s_on_clone(void *arg,
+           const proto_storage_folder_clone_req_t *in,
+           proto_storage_folder_clone_rep_t *out,
            bus_rpc_request_t *req,
-           const void *body,
-           size_t size,
-           bus_writer_t *reply,
            bus_error_t *err)
 {
-    (void) reply;
+    (void) out;
     sp_rpc_t *self = arg;
-    proto_storage_folder_clone_req_t in;
-    int rc = proto_storage_folder_clone_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
     pending_t *pending = s_pending(self, req, err);
-    rc = pending
-             ? sp_folders_clone(self->folders, in.id, in.volume, in.target_id,
-                                in.target_volume, in.quota_bytes, s_on_job, pending, err)
-             : BUS_STATUS_INTERNAL;
-    proto_storage_folder_clone_req_clear(&in);
+    int rc = pending ? sp_folders_clone(self->folders, in->id, in->volume, in->target_id,
+                                        in->target_volume, in->quota_bytes, s_on_job,
+                                        pending, err)
+                     : BUS_STATUS_INTERNAL;
     if (rc != BUS_OK && pending) {
         bus_rpc_request_destroy(&pending->req);
         free(pending);
@@ -293,20 +270,16 @@ s_on_clone(void *arg,
 
 static int
 s_on_usage(void *arg,
+           const proto_storage_folder_usage_req_t *in,
+           proto_storage_folder_usage_rep_t *out,
            bus_rpc_request_t *req,
-           const void *body,
-           size_t size,
-           bus_writer_t *reply,
            bus_error_t *err)
 {
     sp_rpc_t *self = arg;
-    proto_storage_folder_usage_req_t in;
-    int rc = proto_storage_folder_usage_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
-    if (in.rescan) {
+    int rc;
+    if (in->rescan) {
         pending_t *pending = s_pending(self, req, err);
-        rc = pending ? sp_folders_rescan(self->folders, in.id, in.volume, s_on_job,
+        rc = pending ? sp_folders_rescan(self->folders, in->id, in->volume, s_on_job,
                                          pending, err)
                      : BUS_STATUS_INTERNAL;
         if (rc != BUS_OK && pending) {
@@ -317,54 +290,41 @@ s_on_usage(void *arg,
             rc = BUS_STATUS_PENDING_;
     } else {
         sp_folder_t folder;
-        rc = sp_folders_get(self->folders, in.id, in.volume, &folder, err);
+        rc = sp_folders_get(self->folders, in->id, in->volume, &folder, err);
         if (rc == BUS_OK)
-            rc = s_reply_folder(self, &folder, reply, err);
+            rc = s_folder_out(self, &folder, &out->folder, &out->owned_, err);
     }
-    proto_storage_folder_usage_req_clear(&in);
     return rc;
 }
 
 static int
 s_on_quota(void *arg,
+           const proto_storage_folder_quota_req_t *in,
+           proto_storage_folder_quota_rep_t *out,
            bus_rpc_request_t *req,
-           const void *body,
-           size_t size,
-           bus_writer_t *reply,
            bus_error_t *err)
 {
     (void) req;
     sp_rpc_t *self = arg;
-    proto_storage_folder_quota_req_t in;
-    int rc = proto_storage_folder_quota_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
     sp_folder_t folder;
-    rc = sp_folders_set_quota(self->folders, in.id, in.volume, in.quota_bytes, &folder,
-                              err);
-    if (rc == BUS_OK)
-        rc = s_reply_folder(self, &folder, reply, err);
-    proto_storage_folder_quota_req_clear(&in);
-    return rc;
+    int rc = sp_folders_set_quota(self->folders, in->id, in->volume, in->quota_bytes,
+                                  &folder, err);
+    return rc == BUS_OK ? s_folder_out(self, &folder, &out->folder, &out->owned_, err)
+                        : rc;
 }
 
 static int
 s_on_mount_path(void *arg,
+                const proto_storage_folder_mount_path_req_t *in,
+                proto_storage_folder_mount_path_rep_t *out,
                 bus_rpc_request_t *req,
-                const void *body,
-                size_t size,
-                bus_writer_t *reply,
                 bus_error_t *err)
 {
     (void) req;
     sp_rpc_t *self = arg;
-    proto_storage_folder_mount_path_req_t in;
-    int rc = proto_storage_folder_mount_path_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
     sp_folder_t folder;
     char path[PATH_MAX];
-    rc = sp_folders_get(self->folders, in.id, in.volume, &folder, err);
+    int rc = sp_folders_get(self->folders, in->id, in->volume, &folder, err);
     if (rc == BUS_OK && strcmp(folder.state, SP_FOLDER_READY) != 0)
         rc = bus_error_set(err, BUS_STATUS_CONFLICT, "folder %s is %s", folder.id,
                            folder.state);
@@ -372,15 +332,12 @@ s_on_mount_path(void *arg,
         rc = sp_folders_path(self->folders, &folder, path, sizeof path, err);
     if (rc == BUS_OK) {
         const sp_volume_t *volume = sp_folders_volume_of(self->folders, &folder);
-        proto_storage_folder_mount_path_rep_t out;
-        proto_storage_folder_mount_path_rep_init(&out);
-        out.path = path;
-        out.host = volume->host;
-        out.backend = volume->backend;
-        if (proto_storage_folder_mount_path_rep_write(&out, reply) != 0)
-            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+        out->path = proto_arena_strdup(&out->owned_, path);
+        out->host = volume->host;
+        out->backend = volume->backend;
+        if (!out->path)
+            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     }
-    proto_storage_folder_mount_path_req_clear(&in);
     return rc;
 }
 
@@ -451,74 +408,67 @@ s_after(const sp_fs_page_t *page, const char *cursor)
     return low;
 }
 
-//  Writes the reply of entries [first, first + count) of page.
+//  Fills out with entries [first, first + count) of page, their names
+//  copied into out's arena when page goes with the request (own).
 static int
 s_list_reply(const sp_fs_page_t *page,
+             bool own,
              size_t first,
              size_t count,
              bool more,
              const char *cursor,
-             bus_writer_t *reply,
+             proto_storage_files_list_rep_t *out,
              bus_error_t *err)
 {
-    int rc = BUS_OK;
-    proto_storage_files_list_rep_t out;
-    proto_storage_files_list_rep_init(&out);
     proto_storage_entry_t *list = NULL;
     if (count) {
-        list = proto_arena_alloc(&out.owned_, count * sizeof *list);
+        list = proto_arena_alloc(&out->owned_, count * sizeof *list);
         if (!list)
             return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
-        out.entries = list;
+        out->entries = list;
     }
     for (size_t i = 0; i < count; i++) {
         const sp_fs_entry_t *entry = &page->entries[first + i];
-        proto_storage_entry_t *e = &list[out.entries_count++];
+        proto_storage_entry_t *e = &list[out->entries_count++];
         proto_storage_entry_init(e);
-        e->name = entry->name;
+        e->name = own ? proto_arena_strdup(&out->owned_, entry->name) : entry->name;
+        if (!e->name)
+            return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
         e->type = s_type_name(entry->info.type);
         e->size = entry->info.size;
         e->mode = entry->info.mode;
         e->mtime = s_us(entry->info.mtime);
         e->ctime = s_us(entry->info.ctime);
     }
-    out.total = page->total;
-    out.more = more;
+    out->total = page->total;
+    out->more = more;
     if (more && count)
-        out.cursor = page->entries[first + count - 1].name;
+        out->cursor = out->entries[count - 1].name;
     else if (more)
-        out.cursor = cursor; //  every entry of the page vanished: same again
-    if (proto_storage_files_list_rep_write(&out, reply) != 0)
-        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-    proto_storage_files_list_rep_clear(&out);
-    return rc;
+        out->cursor = cursor; //  every entry of the page vanished: same again
+    return BUS_OK;
 }
 
 static int
 s_on_list(void *arg,
+          const proto_storage_files_list_req_t *in,
+          proto_storage_files_list_rep_t *out,
           bus_rpc_request_t *req,
-          const void *body,
-          size_t size,
-          bus_writer_t *reply,
           bus_error_t *err)
 {
     (void) req;
     sp_rpc_t *self = arg;
-    proto_storage_files_list_req_t in;
-    int rc = proto_storage_files_list_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
     sp_folder_t folder;
     sp_fs_t *fs = NULL;
     sp_fs_page_t *page = NULL;
-    const char *cursor = in.cursor ? in.cursor : "";
-    size_t limit = in.limit ? (size_t) in.limit : SP_FS_LIST_DEFAULT;
+    const char *cursor = in->cursor ? in->cursor : "";
+    size_t limit = in->limit ? (size_t) in->limit : SP_FS_LIST_DEFAULT;
     if (limit > SP_FS_LIST_MAX)
         limit = SP_FS_LIST_MAX;
     char rel[SP_FS_PATH_MAX + 1];
     sp_fs_info_t dir = {0};
-    rc = s_open(self, in.id, in.volume, &folder, &fs, err);
-    if (rc == BUS_OK && sp_fs_check_path(in.path, s_len(in.path), rel, err) != 0)
+    int rc = s_open(self, in->id, in->volume, &folder, &fs, err);
+    if (rc == BUS_OK && sp_fs_check_path(in->path, s_len(in->path), rel, err) != 0)
         rc = err->status;
     //  A later page of a directory listed whole a moment ago.
     sp_fs_page_t *kept = NULL;
@@ -528,8 +478,8 @@ s_on_list(void *arg,
     size_t first = kept ? s_after(kept, cursor) : 0;
     if (kept && (!kept->more || first + limit <= kept->count)) {
         size_t count = kept->count - first < limit ? kept->count - first : limit;
-        rc = s_list_reply(kept, first, count, first + count < kept->count || kept->more,
-                          cursor, reply, err);
+        rc = s_list_reply(kept, false, first, count,
+                          first + count < kept->count || kept->more, cursor, out, err);
     } else if (rc == BUS_OK) {
         if (sp_fs_list(fs, rel, strlen(rel), cursor, strlen(cursor), limit, &page, err) !=
             0)
@@ -537,63 +487,54 @@ s_on_list(void *arg,
         //  More than one page: keep the whole directory for the next ones.
         else if (page->more && limit < SP_FS_LIST_MAX && dir.type == SP_FS_DIR)
             s_listing_take(self, fs, folder.id, rel, &dir, NULL);
+        //  The page goes with this call: its names are copied.
         if (rc == BUS_OK)
-            rc = s_list_reply(page, 0, page->count, page->more, cursor, reply, err);
+            rc = s_list_reply(page, true, 0, page->count, page->more, cursor, out, err);
     }
     sp_fs_page_destroy(&page);
     sp_fs_destroy(&fs);
-    proto_storage_files_list_req_clear(&in);
     return rc;
 }
 
 static int
 s_on_mkdir(void *arg,
+           const proto_storage_files_mkdir_req_t *in,
+           proto_storage_files_mkdir_rep_t *out,
            bus_rpc_request_t *req,
-           const void *body,
-           size_t size,
-           bus_writer_t *reply,
            bus_error_t *err)
 {
     (void) req;
     sp_rpc_t *self = arg;
-    proto_storage_files_mkdir_req_t in;
-    int rc = proto_storage_files_mkdir_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
     sp_folder_t folder;
     sp_fs_t *fs = NULL;
-    if (in.paths_count == 0)
+    int rc = BUS_OK;
+    if (in->paths_count == 0)
         rc = bus_error_set(err, BUS_STATUS_INVALID, "no path to make");
     if (rc == BUS_OK)
-        rc = s_open(self, in.id, in.volume, &folder, &fs, err);
-    proto_storage_files_mkdir_rep_t out;
-    proto_storage_files_mkdir_rep_init(&out);
+        rc = s_open(self, in->id, in->volume, &folder, &fs, err);
+    //  Each path's error lives in the reply's arena: its detail is sent.
     bus_error_t *errors = NULL;
     proto_storage_result_t *results = NULL;
     if (rc == BUS_OK) {
-        results = proto_arena_alloc(&out.owned_, in.paths_count * sizeof *results);
-        out.results = results;
-        errors = calloc(in.paths_count, sizeof *errors);
+        results = proto_arena_alloc(&out->owned_, in->paths_count * sizeof *results);
+        errors = proto_arena_alloc(&out->owned_, in->paths_count * sizeof *errors);
+        out->results = results;
         if (!results || !errors)
             rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     }
-    unsigned flags =
-        (in.parents ? SP_FS_MKDIR_PARENTS : 0) | (in.exist_ok ? SP_FS_MKDIR_EXIST_OK : 0);
-    for (size_t i = 0; rc == BUS_OK && i < in.paths_count; i++) {
-        proto_storage_result_t *result = &results[out.results_count++];
+    unsigned flags = (in->parents ? SP_FS_MKDIR_PARENTS : 0) |
+                     (in->exist_ok ? SP_FS_MKDIR_EXIST_OK : 0);
+    for (size_t i = 0; rc == BUS_OK && i < in->paths_count; i++) {
+        proto_storage_result_t *result = &results[out->results_count++];
         proto_storage_result_init(result);
-        result->path = in.paths[i];
-        if (sp_fs_mkdir(fs, in.paths[i], strlen(in.paths[i]), flags, &errors[i]) != 0) {
+        result->path = in->paths[i];
+        errors[i] = (bus_error_t){0};
+        if (sp_fs_mkdir(fs, in->paths[i], strlen(in->paths[i]), flags, &errors[i]) != 0) {
             result->status = (uint64_t) errors[i].status;
             result->detail = errors[i].detail;
         }
     }
-    if (rc == BUS_OK && proto_storage_files_mkdir_rep_write(&out, reply) != 0)
-        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-    proto_storage_files_mkdir_rep_clear(&out);
-    free(errors);
     sp_fs_destroy(&fs);
-    proto_storage_files_mkdir_req_clear(&in);
     return rc;
 }
 
@@ -627,102 +568,74 @@ s_rename_target(const char *path,
 
 static int
 s_on_rename(void *arg,
+            const proto_storage_files_rename_req_t *in,
+            proto_storage_files_rename_rep_t *out,
             bus_rpc_request_t *req,
-            const void *body,
-            size_t size,
-            bus_writer_t *reply,
             bus_error_t *err)
 {
-    (void) req;
+    (void) out, (void) req;
     sp_rpc_t *self = arg;
-    proto_storage_files_rename_req_t in;
-    int rc = proto_storage_files_rename_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
     sp_folder_t folder;
     sp_fs_t *fs = NULL;
     char target[SP_FS_PATH_MAX + 1];
-    rc = s_rename_target(in.path, in.new_name, target, err);
+    int rc = s_rename_target(in->path, in->new_name, target, err);
     if (rc == BUS_OK)
-        rc = s_open(self, in.id, in.volume, &folder, &fs, err);
+        rc = s_open(self, in->id, in->volume, &folder, &fs, err);
     if (rc == BUS_OK &&
-        sp_fs_rename(fs, in.path, strlen(in.path), target, strlen(target), err) != 0)
+        sp_fs_rename(fs, in->path, strlen(in->path), target, strlen(target), err) != 0)
         rc = err->status;
-    proto_storage_files_rename_rep_t out;
-    proto_storage_files_rename_rep_init(&out);
-    if (rc == BUS_OK && proto_storage_files_rename_rep_write(&out, reply) != 0)
-        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
     sp_fs_destroy(&fs);
-    proto_storage_files_rename_req_clear(&in);
     return rc;
 }
 
 static int
 s_on_move(void *arg,
+          const proto_storage_files_move_req_t *in,
+          proto_storage_files_move_rep_t *out,
           bus_rpc_request_t *req,
-          const void *body,
-          size_t size,
-          bus_writer_t *reply,
           bus_error_t *err)
 {
-    (void) req;
+    (void) out, (void) req;
     sp_rpc_t *self = arg;
-    proto_storage_files_move_req_t in;
-    int rc = proto_storage_files_move_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
     sp_folder_t folder;
     sp_fs_t *fs = NULL;
-    rc = s_open(self, in.id, in.volume, &folder, &fs, err);
+    int rc = s_open(self, in->id, in->volume, &folder, &fs, err);
     if (rc == BUS_OK &&
-        sp_fs_move(fs, in.src, strlen(in.src), in.dst, strlen(in.dst), err) != 0)
+        sp_fs_move(fs, in->src, strlen(in->src), in->dst, strlen(in->dst), err) != 0)
         rc = err->status;
-    proto_storage_files_move_rep_t out;
-    proto_storage_files_move_rep_init(&out);
-    if (rc == BUS_OK && proto_storage_files_move_rep_write(&out, reply) != 0)
-        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
     sp_fs_destroy(&fs);
-    proto_storage_files_move_req_clear(&in);
     return rc;
 }
 
 static int
 s_on_files_delete(void *arg,
+                  const proto_storage_files_delete_req_t *in,
+                  proto_storage_files_delete_rep_t *out,
                   bus_rpc_request_t *req,
-                  const void *body,
-                  size_t size,
-                  bus_writer_t *reply,
                   bus_error_t *err)
 {
-    (void) req;
+    (void) out, (void) req;
     sp_rpc_t *self = arg;
-    proto_storage_files_delete_req_t in;
-    int rc = proto_storage_files_delete_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
     sp_folder_t folder;
     sp_fs_t *fs = NULL;
-    if (in.paths_count == 0)
+    int rc = BUS_OK;
+    if (in->paths_count == 0)
         rc = bus_error_set(err, BUS_STATUS_INVALID, "no path to delete");
     if (rc == BUS_OK)
-        rc = s_open(self, in.id, in.volume, &folder, &fs, err);
+        rc = s_open(self, in->id, in->volume, &folder, &fs, err);
     size_t deleted = 0;
-    for (size_t i = 0; rc == BUS_OK && i < in.paths_count; i++) {
+    for (size_t i = 0; rc == BUS_OK && i < in->paths_count; i++) {
         bus_error_t one = {0};
-        if (sp_fs_delete(fs, in.paths[i], strlen(in.paths[i]), in.recursive, &one) != 0)
+        if (sp_fs_delete(fs, in->paths[i], strlen(in->paths[i]), in->recursive, &one) !=
+            0)
             rc = bus_error_set(err, one.status, "%s (%zu of %zu deleted before it)",
-                               one.detail, deleted, in.paths_count);
+                               one.detail, deleted, in->paths_count);
         else
             deleted++;
     }
     if (deleted)
         sp_folders_changed(self->folders, folder.id);
-    proto_storage_files_delete_rep_t out;
-    proto_storage_files_delete_rep_init(&out);
-    if (rc == BUS_OK && proto_storage_files_delete_rep_write(&out, reply) != 0)
-        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
     sp_fs_destroy(&fs);
-    proto_storage_files_delete_req_clear(&in);
     return rc;
 }
 
@@ -743,19 +656,19 @@ sp_rpc_new(bus_node_t *node, sp_folders_t *folders, const char *url, bus_error_t
         sp_rpc_destroy(&self);
         return NULL;
     }
-    static const bus_node_method_t methods[] = {
-        {PROTO_STORAGE_VOLUMES, s_on_volumes},
-        {PROTO_STORAGE_FOLDER_CREATE, s_on_create},
-        {PROTO_STORAGE_FOLDER_DELETE, s_on_delete},
-        {PROTO_STORAGE_FOLDER_CLONE, s_on_clone},
-        {PROTO_STORAGE_FOLDER_USAGE, s_on_usage},
-        {PROTO_STORAGE_FOLDER_QUOTA, s_on_quota},
-        {PROTO_STORAGE_FOLDER_MOUNT_PATH, s_on_mount_path},
-        {PROTO_STORAGE_FILES_LIST, s_on_list},
-        {PROTO_STORAGE_FILES_MKDIR, s_on_mkdir},
-        {PROTO_STORAGE_FILES_RENAME, s_on_rename},
-        {PROTO_STORAGE_FILES_MOVE, s_on_move},
-        {PROTO_STORAGE_FILES_DELETE, s_on_files_delete},
+    const bus_node_method_t methods[] = {
+        proto_storage_volumes_method(s_on_volumes),
+        proto_storage_folder_create_method(s_on_create),
+        proto_storage_folder_delete_method(s_on_delete),
+        proto_storage_folder_clone_method(s_on_clone),
+        proto_storage_folder_usage_method(s_on_usage),
+        proto_storage_folder_quota_method(s_on_quota),
+        proto_storage_folder_mount_path_method(s_on_mount_path),
+        proto_storage_files_list_method(s_on_list),
+        proto_storage_files_mkdir_method(s_on_mkdir),
+        proto_storage_files_rename_method(s_on_rename),
+        proto_storage_files_move_method(s_on_move),
+        proto_storage_files_delete_method(s_on_files_delete),
     };
     if (bus_node_serve(node, methods, sizeof methods / sizeof methods[0], self, err) !=
         BUS_OK) {

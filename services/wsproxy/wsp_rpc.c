@@ -1,8 +1,8 @@
 /*  =========================================================================
     wsp_rpc - the wsproxy.* methods on the wsproxy's node
 
-    One static table of handlers, registered at once; each decodes its
-    request with the generated codec and answers at once.
+    One table of typed handlers (proto_serve.h), registered at once; each
+    answers at once.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -17,29 +17,19 @@ struct _wsp_rpc_t {
 //  wsproxy.close
 static int
 s_on_close(void *arg,
+           const proto_wsproxy_close_req_t *in,
+           proto_wsproxy_close_rep_t *out,
            bus_rpc_request_t *req,
-           const void *body,
-           size_t size,
-           bus_writer_t *reply,
            bus_error_t *err)
 {
-    (void) req;
+    (void) req, (void) err;
     wsp_rpc_t *self = arg;
-    proto_wsproxy_close_req_t in;
-    int rc = proto_wsproxy_close_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
     size_t conns = 0;
-    size_t routes = wsp_routes_close_session(self->routes, in.session_id, &conns);
+    size_t routes = wsp_routes_close_session(self->routes, in->session_id, &conns);
     bus_log_info("session routes closed session=%s routes=%zu connections=%zu",
-                 in.session_id, routes, conns);
-    proto_wsproxy_close_req_clear(&in);
-    proto_wsproxy_close_rep_t out;
-    proto_wsproxy_close_rep_init(&out);
-    out.routes = routes;
-    out.connections = conns;
-    if (proto_wsproxy_close_rep_write(&out, reply) != 0)
-        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+                 in->session_id, routes, conns);
+    out->routes = routes;
+    out->connections = conns;
     return BUS_OK;
 }
 
@@ -54,8 +44,8 @@ wsp_rpc_new(bus_node_t *node, wsp_routes_t *routes, bus_error_t *err)
     }
     self->node = node;
     self->routes = routes;
-    static const bus_node_method_t methods[] = {
-        {PROTO_WSPROXY_CLOSE, s_on_close},
+    const bus_node_method_t methods[] = {
+        proto_wsproxy_close_method(s_on_close),
     };
     if (bus_node_serve(node, methods, sizeof methods / sizeof methods[0], self, err) !=
         BUS_OK) {
