@@ -381,9 +381,9 @@ s_on_echo_reply(void *arg, const bus_reply_t *reply)
     answer->status = reply->status;
     snprintf(answer->detail, sizeof answer->detail, "%s", reply->detail);
     if (reply->status == BUS_OK)
-        T_EQ_INT(proto_test_echo_rep_decode(&answer->rep, reply->body, reply->body_size,
-                                            NULL),
-                 BUS_OK);
+        T_EQ_INT(
+            proto_test_echo_rep_decode(&answer->rep, reply->body, reply->body_size, NULL),
+            BUS_OK);
     answer->done = true;
 }
 
