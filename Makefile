@@ -102,7 +102,7 @@ config: $(BINS)
 	$(Q)for b in $(filter-out %/backplane-runner %/backplane-ttyd,$(BINS)); do s=$${b##*/backplane-}; $$b --print-config > config/$$s.yaml; done
 
 # ---- format -----------------------------------------------------------------------
-FORMAT_SRCS = $(filter-out libbus/proto_%, \
+FORMAT_SRCS = $(filter-out libbus/proto_% libbus/proto.c libbus/proto.h, \
     $(wildcard libbus/*.[ch] services/*/*.[ch] test/*.[ch] test/*/*.[ch] bench/*.[ch]))
 .PHONY: format format-check
 format:

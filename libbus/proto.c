@@ -86,12 +86,12 @@ proto_in_init(proto_in_t *self,
 typedef struct _proto_block_t proto_block_t;
 struct _proto_block_t {
     proto_block_t *next;
-    size_t size; //  bytes after the header
+    size_t size;   //  bytes after the header
     size_t used;
     void *adopted; //  heap memory freed with the block (proto_arena_adopt)
 };
 
-#define PROTO_BLOCK_HEADER                                                               \
+#define PROTO_BLOCK_HEADER                                                              \
     ((sizeof(proto_block_t) + PROTO_ARENA_ALIGN - 1) & ~(size_t) (PROTO_ARENA_ALIGN - 1))
 
 void *
@@ -539,10 +539,10 @@ proto_check_enter(proto_check_t *self, proto_check_t *sub, const char *key, size
 {
     sub->message = self->message;
     sub->err = self->err;
-    int length =
-        index == PROTO_NO_INDEX
-            ? snprintf(sub->path, sizeof sub->path, "%s%s.", self->path, key)
-            : snprintf(sub->path, sizeof sub->path, "%s%s[%zu].", self->path, key, index);
+    int length = index == PROTO_NO_INDEX
+                     ? snprintf(sub->path, sizeof sub->path, "%s%s.", self->path, key)
+                     : snprintf(sub->path, sizeof sub->path, "%s%s[%zu].", self->path,
+                                key, index);
     if (length < 0 || (size_t) length >= sizeof sub->path)
         sub->path[sizeof sub->path - 1] = 0; //  a truncated path still helps
 }

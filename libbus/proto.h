@@ -61,8 +61,8 @@
 #define PROTO_REQUIRED  1          //  read and check flag: the key must be there
 #define PROTO_PATH_MAX  96         //  "peers[12].node" in error details
 
-#define PROTO_ARENA_BLOCK 1024 //  bytes of a decoder's arena block
-#define PROTO_ARENA_ALIGN 16   //  every arena allocation starts on this boundary
+#define PROTO_ARENA_BLOCK  1024 //  bytes of a decoder's arena block
+#define PROTO_ARENA_ALIGN  16   //  every arena allocation starts on this boundary
 
 //  On check, write, writer and encode: a result the caller must look at, so
 //  that a refused message can never travel as an empty or partial body.
@@ -224,8 +224,10 @@ struct _proto_check_t {
 //  Starts checking a struct; resets err to BUS_OK first.
 void proto_check_init(proto_check_t *self, const char *message, bus_error_t *err);
 //  Prepares sub to check the nested value at key, or the list item key[index].
-void
-proto_check_enter(proto_check_t *self, proto_check_t *sub, const char *key, size_t index);
+void proto_check_enter(proto_check_t *self,
+                       proto_check_t *sub,
+                       const char *key,
+                       size_t index);
 
 //  The encoder's checks, one per field: true when the value keeps the schema;
 //  false after setting err to BUS_STATUS_INVALID with a detail that names the
