@@ -287,24 +287,50 @@ s_on_slow_reply(void *arg, const bus_reply_t *reply)
     (void) reply;
 }
 
-static void
-test_blocking_handlers_do_not_starve_timers(void)
+//  One node alone in a fresh directory, hosting the hub, for the tests of
+//  its RPC server; NULL when it could not start.
+static bus_node_t *
+s_lone_node(void)
 {
     snprintf(s_dir, sizeof s_dir, "/tmp/backplane-node-XXXXXX");
-    T_ASSERT(mkdtemp(s_dir));
+    if (!mkdtemp(s_dir))
+        return NULL;
     char pub_dir[128];
     snprintf(pub_dir, sizeof pub_dir, "%s/pub", s_dir);
     s_base = event_base_new();
     s_configure(&s_pub_config, pub_dir, true);
     bus_error_t err = {0};
-    bus_node_t *node = bus_node_new("pub", &s_pub_config.node, s_base, NULL, 0, &err);
-    T_ASSERT(node);
-    T_EQ_INT(bus_node_handle(node, "test.slow", s_slow, NULL), 0);
+    return bus_node_new("pub", &s_pub_config.node, s_base, NULL, 0, &err);
+}
+
+static void
+s_start_quietly(bus_node_t *node)
+{
     FILE *saved = stdout, *capture = tmpfile();
     stdout = capture; //  the ready line is not TAP
     bus_node_start(node);
     stdout = saved;
     fclose(capture);
+}
+
+static void
+s_lone_node_destroy(bus_node_t **node_p)
+{
+    bus_node_destroy(node_p);
+    event_base_free(s_base);
+    bus_config_clear(s_options, &s_pub_config);
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", s_dir);
+    T_EQ_INT(system(cmd), 0);
+}
+
+static void
+test_blocking_handlers_do_not_starve_timers(void)
+{
+    bus_node_t *node = s_lone_node();
+    T_ASSERT(node);
+    T_EQ_INT(bus_node_handle(node, "test.slow", s_slow, NULL), 0);
+    s_start_quietly(node);
     bus_rpc_client_t *client =
         bus_rpc_client_new(bus_node_rpc_endpoint(node), "test/slow", NULL);
     T_ASSERT(client);
@@ -325,12 +351,7 @@ test_blocking_handlers_do_not_starve_timers(void)
     T_ASSERT(s_served_at_timer >= 0 && s_served_at_timer < SLOW_CALLS / 2);
     event_free(timer);
     bus_rpc_client_destroy(&client);
-    bus_node_destroy(&node);
-    event_base_free(s_base);
-    bus_config_clear(s_options, &s_pub_config);
-    char cmd[160];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", s_dir);
-    T_EQ_INT(system(cmd), 0);
+    s_lone_node_destroy(&node);
 }
 
 //  ---------------------------------------------------------------------------
@@ -410,23 +431,13 @@ s_echo(bus_node_t *node, uint64_t n, const char *text, echo_answer_t *answer)
 static void
 test_typed_handlers(void)
 {
-    snprintf(s_dir, sizeof s_dir, "/tmp/backplane-node-XXXXXX");
-    T_ASSERT(mkdtemp(s_dir));
-    char pub_dir[128];
-    snprintf(pub_dir, sizeof pub_dir, "%s/pub", s_dir);
-    s_base = event_base_new();
-    s_configure(&s_pub_config, pub_dir, true);
-    bus_error_t err = {0};
-    bus_node_t *node = bus_node_new("pub", &s_pub_config.node, s_base, NULL, 0, &err);
+    bus_node_t *node = s_lone_node();
     T_ASSERT(node);
+    bus_error_t err = {0};
     int calls = 0;
     const bus_node_method_t methods[] = {proto_test_echo_method(s_typed_echo)};
     T_EQ_INT(bus_node_serve(node, methods, 1, &calls, &err), BUS_OK);
-    FILE *saved = stdout, *capture = tmpfile();
-    stdout = capture; //  the ready line is not TAP
-    bus_node_start(node);
-    stdout = saved;
-    fclose(capture);
+    s_start_quietly(node);
     echo_answer_t answer;
     s_echo(node, 1, "hello", &answer);
     T_EQ_INT(answer.status, BUS_OK);
@@ -452,12 +463,7 @@ test_typed_handlers(void)
     T_ASSERT(answer.done && answer.status != BUS_OK);
     T_EQ_INT(calls, 3);
 
-    bus_node_destroy(&node);
-    event_base_free(s_base);
-    bus_config_clear(s_options, &s_pub_config);
-    char cmd[160];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", s_dir);
-    T_EQ_INT(system(cmd), 0);
+    s_lone_node_destroy(&node);
 }
 
 int

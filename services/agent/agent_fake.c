@@ -194,18 +194,15 @@ s_counted(agent_fake_t *self, int rc)
 //  kernel.create
 
 static int
-s_create_reply(const s_kernel_t *kernel, bus_writer_t *reply, bus_error_t *err)
+s_create_reply(const s_kernel_t *kernel, proto_kernel_create_rep_t *out, bus_error_t *err)
 {
     char container[FAKE_CONTAINER_MAX];
     snprintf(container, sizeof container, "fake-%s", kernel->id);
-    proto_kernel_create_rep_t out;
-    proto_kernel_create_rep_init(&out);
-    out.kernel_id = kernel->id;
-    out.container_id = container;
-    out.kernel_host = AGENT_FAKE_KERNEL_HOST;
-    return proto_kernel_create_rep_write(&out, reply) == 0
-               ? BUS_OK
-               : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+    out->kernel_id = kernel->id;
+    out->container_id = proto_arena_strdup(&out->owned_, container);
+    out->kernel_host = AGENT_FAKE_KERNEL_HOST;
+    return out->container_id ? BUS_OK
+                             : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
 }
 
 //  What in's slots give of each fleet slot, into amounts (slot_count). A
@@ -282,35 +279,30 @@ s_start(agent_fake_t *self,
 
 static int
 s_on_create(void *arg,
+            const proto_kernel_create_req_t *in,
+            proto_kernel_create_rep_t *out,
             bus_rpc_request_t *req,
-            const void *body,
-            size_t size,
-            bus_writer_t *reply,
             bus_error_t *err)
 {
     (void) req;
     agent_fake_t *self = arg;
-    proto_kernel_create_req_t in;
-    int rc = proto_kernel_create_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
-    s_agent_t *agent = s_agent_find(self, in.agent_id);
+    int rc = BUS_OK;
+    s_agent_t *agent = s_agent_find(self, in->agent_id);
     s_kernel_t *kernel = NULL;
-    if (!agent_bundle_id_valid(in.kernel_id))
+    if (!agent_bundle_id_valid(in->kernel_id))
         rc = bus_error_set(err, BUS_STATUS_INVALID, "invalid kernel id");
-    else if ((kernel = zhashx_lookup(self->kernels, in.kernel_id)))
+    else if ((kernel = zhashx_lookup(self->kernels, in->kernel_id)))
         rc = BUS_OK; //  idempotent: what it has
-    else if (zhashx_lookup(self->ended, in.kernel_id))
+    else if (zhashx_lookup(self->ended, in->kernel_id))
         //  The wording the scheduler recognizes from a real agent.
         rc = bus_error_set(err, BUS_STATUS_CONFLICT, "kernel %s already ended",
-                           in.kernel_id);
+                           in->kernel_id);
     else if (!agent)
-        rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no agent %s here", in.agent_id);
+        rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no agent %s here", in->agent_id);
     else
-        rc = s_start(self, agent, &in, &kernel, err);
+        rc = s_start(self, agent, in, &kernel, err);
     if (rc == BUS_OK)
-        rc = s_create_reply(kernel, reply, err);
-    proto_kernel_create_req_clear(&in);
+        rc = s_create_reply(kernel, out, err);
     return rc;
 }
 
@@ -350,34 +342,25 @@ s_end(agent_fake_t *self, s_kernel_t *kernel, const char *reason, bus_error_t *e
 
 static int
 s_on_destroy(void *arg,
+             const proto_kernel_destroy_req_t *in,
+             proto_kernel_destroy_rep_t *out,
              bus_rpc_request_t *req,
-             const void *body,
-             size_t size,
-             bus_writer_t *reply,
              bus_error_t *err)
 {
     (void) req;
     agent_fake_t *self = arg;
-    proto_kernel_destroy_req_t in;
-    int rc = proto_kernel_destroy_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
-    proto_kernel_destroy_rep_t out;
-    proto_kernel_destroy_rep_init(&out);
-    s_kernel_t *kernel = zhashx_lookup(self->kernels, in.kernel_id);
-    const char *ended = kernel ? NULL : zhashx_lookup(self->ended, in.kernel_id);
-    if (!agent_bundle_id_valid(in.kernel_id))
+    int rc = BUS_OK;
+    s_kernel_t *kernel = zhashx_lookup(self->kernels, in->kernel_id);
+    const char *ended = kernel ? NULL : zhashx_lookup(self->ended, in->kernel_id);
+    if (!agent_bundle_id_valid(in->kernel_id))
         rc = bus_error_set(err, BUS_STATUS_INVALID, "invalid kernel id");
     else if (kernel)
         rc = s_end(self, kernel,
-                   in.reason && *in.reason ? in.reason : FAKE_REASON_DEFAULT, err);
+                   in->reason && *in->reason ? in->reason : FAKE_REASON_DEFAULT, err);
     else if (ended)
-        out.exit_code = atoi(ended); //  already destroyed: the same answer
+        out->exit_code = atoi(ended); //  already destroyed: the same answer
     else
         rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such kernel");
-    if (rc == BUS_OK && proto_kernel_destroy_rep_write(&out, reply) != 0)
-        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-    proto_kernel_destroy_req_clear(&in);
     return rc;
 }
 
@@ -401,39 +384,29 @@ s_list_agent(const s_agent_t *agent,
 
 static int
 s_on_list(void *arg,
+          const proto_kernel_list_req_t *in,
+          proto_kernel_list_rep_t *out,
           bus_rpc_request_t *req,
-          const void *body,
-          size_t size,
-          bus_writer_t *reply,
           bus_error_t *err)
 {
     (void) req;
     agent_fake_t *self = arg;
-    proto_kernel_list_req_t in;
-    int rc = proto_kernel_list_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
+    int rc = BUS_OK;
     //  No agent named: every kernel behind this endpoint.
-    bool all = !in.agent_id || !*in.agent_id;
-    s_agent_t *agent = all ? NULL : s_agent_find(self, in.agent_id);
-    proto_kernel_list_rep_t out;
-    proto_kernel_list_rep_init(&out);
+    bool all = !in->agent_id || !*in->agent_id;
+    s_agent_t *agent = all ? NULL : s_agent_find(self, in->agent_id);
     size_t count = all ? zhashx_size(self->kernels) : agent ? agent->kernel_count : 0;
-    proto_kernel_state_t *list = proto_arena_alloc(&out.owned_, count * sizeof *list);
-    out.kernels = list;
+    proto_kernel_state_t *list = proto_arena_alloc(&out->owned_, count * sizeof *list);
+    out->kernels = list;
     if (!all && !agent)
-        rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no agent %s here", in.agent_id);
+        rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no agent %s here", in->agent_id);
     else if (!list)
         rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     else if (agent)
-        s_list_agent(agent, list, &out);
+        s_list_agent(agent, list, out);
     else
         for (size_t i = 0; i < self->agent_count; i++)
-            s_list_agent(&self->agents[i], list, &out);
-    if (rc == BUS_OK && proto_kernel_list_rep_write(&out, reply) != 0)
-        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-    proto_kernel_list_rep_clear(&out); //  the list; the strings are the kernels'
-    proto_kernel_list_req_clear(&in);
+            s_list_agent(&self->agents[i], list, out);
     return rc;
 }
 
@@ -461,23 +434,13 @@ s_on_unsupported(void *arg,
 //  accepted so that cluster sessions run on fake agents as on real ones.
 static int
 s_on_hosts(void *arg,
+           const proto_kernel_hosts_req_t *in,
+           proto_kernel_hosts_rep_t *out,
            bus_rpc_request_t *req,
-           const void *body,
-           size_t size,
-           bus_writer_t *reply,
            bus_error_t *err)
 {
-    (void) arg;
-    (void) req;
-    proto_kernel_hosts_req_t in;
-    int rc = proto_kernel_hosts_req_decode(&in, body, size, err);
-    proto_kernel_hosts_req_clear(&in);
-    proto_kernel_hosts_rep_t out;
-    proto_kernel_hosts_rep_init(&out);
-    if (rc == BUS_OK && proto_kernel_hosts_rep_write(&out, reply) != 0)
-        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write the reply");
-    proto_kernel_hosts_rep_clear(&out);
-    return rc;
+    (void) arg, (void) in, (void) out, (void) req, (void) err;
+    return BUS_OK;
 }
 
 //  Serves create, destroy, list and hosts, and refuses every other kernel.* method
@@ -485,11 +448,11 @@ s_on_hosts(void *arg,
 static int
 s_handle(agent_fake_t *self)
 {
-    static const bus_node_method_t methods[] = {
-        {.method = PROTO_KERNEL_CREATE, .fn = s_on_create},
-        {.method = PROTO_KERNEL_DESTROY, .fn = s_on_destroy},
-        {.method = PROTO_KERNEL_LIST, .fn = s_on_list},
-        {.method = PROTO_KERNEL_HOSTS, .fn = s_on_hosts},
+    const bus_node_method_t methods[] = {
+        proto_kernel_create_method(s_on_create),
+        proto_kernel_destroy_method(s_on_destroy),
+        proto_kernel_list_method(s_on_list),
+        proto_kernel_hosts_method(s_on_hosts),
     };
     const size_t count = sizeof methods / sizeof methods[0];
     if (bus_node_serve(self->node, methods, count, self, NULL) != BUS_OK)

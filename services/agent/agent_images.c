@@ -384,43 +384,32 @@ agent_images_scan(agent_images_t *self)
 
 int
 agent_images_on_rescan(void *arg,
+                       const proto_image_rescan_req_t *in,
+                       proto_image_rescan_rep_t *out,
                        bus_rpc_request_t *req,
-                       const void *body,
-                       size_t size,
-                       bus_writer_t *reply,
                        bus_error_t *err)
 {
     (void) req;
     agent_images_t *self = arg;
-    proto_image_rescan_req_t in;
-    int rc = proto_image_rescan_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
     const char *me = bus_node_name(self->node);
-    if (in.agent_id && *in.agent_id && strcmp(in.agent_id, me) != 0)
-        rc = bus_error_set(err, BUS_STATUS_UNAVAILABLE,
-                           "this is agent %s, not %s: its address changed hands", me,
-                           in.agent_id);
-    proto_image_rescan_req_clear(&in);
-    if (rc != BUS_OK)
-        return rc;
+    if (in->agent_id && *in->agent_id && strcmp(in->agent_id, me) != 0)
+        return bus_error_set(err, BUS_STATUS_UNAVAILABLE,
+                             "this is agent %s, not %s: its address changed hands", me,
+                             in->agent_id);
     agent_images_scan(self);
-    proto_image_rescan_rep_t out;
-    proto_image_rescan_rep_init(&out);
-    out.agent_id = me;
-    proto_image_info_t *infos = calloc(self->count ? self->count : 1, sizeof *infos);
+    out->agent_id = me;
+    //  The array is the reply's; the images' strings stay the scan's, which
+    //  lives until the next scan.
+    proto_image_info_t *infos =
+        proto_arena_alloc(&out->owned_, (self->count ? self->count : 1) * sizeof *infos);
     if (!infos)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     for (size_t index = 0; index < self->count; index++)
         infos[index] = self->images[index].info; //  borrowed, not owned
-    out.images = infos;
-    out.images_count = self->count;
-    if (proto_image_rescan_rep_write(&out, reply) != 0)
-        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-    proto_image_rescan_rep_clear(&out);
-    free(infos);
+    out->images = infos;
+    out->images_count = self->count;
     bus_log_info("images rescanned on request images=%zu dir=%s", self->count, self->dir);
-    return rc;
+    return BUS_OK;
 }
 
 const agent_image_t *

@@ -47,12 +47,7 @@ size_t agent_images_scan(agent_images_t *self);
 //  does (announcing a changed image.catalog), and answers the agent's name
 //  and every image it holds. A request meant for another agent is
 //  UNAVAILABLE. arg is the agent_images_t.
-int agent_images_on_rescan(void *arg,
-                           bus_rpc_request_t *req,
-                           const void *body,
-                           size_t size,
-                           bus_writer_t *reply,
-                           bus_error_t *err);
+proto_image_rescan_fn agent_images_on_rescan;
 
 //  The image with this canonical reference, or NULL. Valid until the next
 //  scan.

@@ -234,21 +234,19 @@ void agent_kernels_submit(agent_kernels_t *self,
 //  ---------------------------------------------------------------------------
 //  The other files
 
-//  The kernel.* handlers, for the agent's table of methods (agent_server.c);
-//  arg is the manager. kernel.create's (agent_kernel_create.c), then the
-//  others (agent_kernel_rpc.c).
-bus_rpc_handler_fn agent_kernel_create_on_create;
-bus_rpc_handler_fn agent_kernel_rpc_on_destroy;
-bus_rpc_handler_fn agent_kernel_rpc_on_restart;
-bus_rpc_handler_fn agent_kernel_rpc_on_hosts;
-bus_rpc_handler_fn agent_kernel_rpc_on_execute;
-
-//  ---------------------------------------------------------------------------
-//  agent_kernel_service.c: kernel.start_service
-bus_rpc_handler_fn agent_kernel_service_on_start;
-bus_rpc_handler_fn agent_kernel_rpc_on_interrupt;
-bus_rpc_handler_fn agent_kernel_rpc_on_logs;
-bus_rpc_handler_fn agent_kernel_rpc_on_list;
+//  The kernel.* handlers (typed, proto_serve.h), for the agent's table of
+//  methods (agent_server.c); arg is the manager. kernel.create's
+//  (agent_kernel_create.c), kernel.start_service's (agent_kernel_service.c),
+//  then the others (agent_kernel_rpc.c).
+proto_kernel_create_fn agent_kernel_create_on_create;
+proto_kernel_start_service_fn agent_kernel_service_on_start;
+proto_kernel_destroy_fn agent_kernel_rpc_on_destroy;
+proto_kernel_restart_fn agent_kernel_rpc_on_restart;
+proto_kernel_hosts_fn agent_kernel_rpc_on_hosts;
+proto_kernel_execute_fn agent_kernel_rpc_on_execute;
+proto_kernel_interrupt_fn agent_kernel_rpc_on_interrupt;
+proto_kernel_logs_fn agent_kernel_rpc_on_logs;
+proto_kernel_list_fn agent_kernel_rpc_on_list;
 
 //  Starts the reap and stats timers (agent_kernel_watch.c). BUS_OK or err.
 int agent_kernel_watch_start(agent_kernels_t *self, bus_error_t *err);

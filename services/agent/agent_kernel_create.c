@@ -254,47 +254,37 @@ s_start(agent_kernels_t *self,
 
 int
 agent_kernel_create_on_create(void *arg,
+                              const proto_kernel_create_req_t *in,
+                              proto_kernel_create_rep_t *out,
                               bus_rpc_request_t *req,
-                              const void *body,
-                              size_t size,
-                              bus_writer_t *reply,
                               bus_error_t *err)
 {
     agent_kernels_t *self = arg;
-    proto_kernel_create_req_t in;
-    int rc = proto_kernel_create_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
+    int rc = BUS_OK;
     agent_kernel_t *kernel = NULL;
-    if (agent_kernels_check_addressee(self, in.agent_id, err) != BUS_OK)
+    if (agent_kernels_check_addressee(self, in->agent_id, err) != BUS_OK)
         rc = BUS_STATUS_UNAVAILABLE; //  meant for another agent
-    else if (!agent_bundle_id_valid(in.kernel_id))
+    else if (!agent_bundle_id_valid(in->kernel_id))
         rc = bus_error_set(err, BUS_STATUS_INVALID, "invalid kernel id");
-    else if ((kernel = zhashx_lookup(self->kernels, in.kernel_id))) {
+    else if ((kernel = zhashx_lookup(self->kernels, in->kernel_id))) {
         if (kernel->state == AGENT_KERNEL_CREATING)
             //  Sent again while it is being made: answered with the first.
             rc = agent_kernel_wait(kernel, req, AGENT_KERNEL_WAIT_CREATE, err);
         else if (kernel->state == AGENT_KERNEL_ENDING)
             rc = bus_error_set(err, BUS_STATUS_CONFLICT, "kernel %s already ended",
-                               in.kernel_id);
+                               in->kernel_id);
         else {
             //  Idempotent: what it has.
-            proto_kernel_create_rep_t out;
-            proto_kernel_create_rep_init(&out);
-            out.kernel_id = kernel->id;
-            out.container_id = kernel->id;
-            out.kernel_host = kernel->ip;
-            rc = proto_kernel_create_rep_write(&out, reply) == 0
-                     ? BUS_OK
-                     : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+            out->kernel_id = kernel->id;
+            out->container_id = kernel->id;
+            out->kernel_host = kernel->ip;
         }
-    } else if (zhashx_lookup(self->ended, in.kernel_id))
+    } else if (zhashx_lookup(self->ended, in->kernel_id))
         //  A create sent again after the kernel ended (the scheduler's
         //  reconciliation, a retry): a batch task must not run twice.
         rc = bus_error_set(err, BUS_STATUS_CONFLICT, "kernel %s already ended",
-                           in.kernel_id);
+                           in->kernel_id);
     else
-        rc = s_start(self, &in, req, err);
-    proto_kernel_create_req_clear(&in);
+        rc = s_start(self, in, req, err);
     return rc;
 }

@@ -33,44 +33,32 @@ s_max_bytes(uint64_t max_bytes)
 //  kernel.upload
 int
 agent_kernel_files_on_upload(void *arg,
+                             const proto_kernel_upload_req_t *in,
+                             proto_kernel_upload_rep_t *out,
                              bus_rpc_request_t *req,
-                             const void *body,
-                             size_t size,
-                             bus_writer_t *reply,
                              bus_error_t *err)
 {
-    (void) req;
+    (void) out, (void) req;
     agent_kernel_files_t *self = arg;
-    proto_kernel_upload_req_t in;
-    int rc = proto_kernel_upload_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
     char home[PATH_MAX];
     char name[PATH_MAX];
-    rc = agent_kernels_home(self->kernels, in.kernel_id, home, sizeof home, err);
+    int rc = agent_kernels_home(self->kernels, in->kernel_id, home, sizeof home, err);
     //  Every name first: one bad path refuses the whole request.
-    for (size_t i = 0; rc == BUS_OK && i < in.files_count; i++) {
-        if (agent_files_normalize(in.files[i].path, name, err) != 0)
+    for (size_t i = 0; rc == BUS_OK && i < in->files_count; i++) {
+        if (agent_files_normalize(in->files[i].path, name, err) != 0)
             rc = err->status;
         else if (!*name)
             rc = bus_error_set(err, BUS_STATUS_INVALID, "no file name in path");
     }
-    for (size_t i = 0; rc == BUS_OK && i < in.files_count; i++) {
-        const proto_kernel_file_t *file = &in.files[i];
+    for (size_t i = 0; rc == BUS_OK && i < in->files_count; i++) {
+        const proto_kernel_file_t *file = &in->files[i];
         if (agent_files_write(home, file->path, file->data, file->data_size,
                               AGENT_KERNEL_UID, AGENT_KERNEL_GID, err) != 0)
             rc = err->status;
     }
-    if (rc == BUS_OK) {
-        proto_kernel_upload_rep_t out;
-        proto_kernel_upload_rep_init(&out);
-        if (proto_kernel_upload_rep_write(&out, reply) != 0)
-            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-        proto_kernel_upload_rep_clear(&out);
-        bus_log_info("kernel files uploaded kernel=%s count=%zu", in.kernel_id,
-                     in.files_count);
-    }
-    proto_kernel_upload_req_clear(&in);
+    if (rc == BUS_OK)
+        bus_log_info("kernel files uploaded kernel=%s count=%zu", in->kernel_id,
+                     in->files_count);
     return rc;
 }
 
@@ -78,48 +66,37 @@ agent_kernel_files_on_upload(void *arg,
 //  kernel.download
 int
 agent_kernel_files_on_download(void *arg,
+                               const proto_kernel_download_req_t *in,
+                               proto_kernel_download_rep_t *out,
                                bus_rpc_request_t *req,
-                               const void *body,
-                               size_t size,
-                               bus_writer_t *reply,
                                bus_error_t *err)
 {
     (void) req;
     agent_kernel_files_t *self = arg;
-    proto_kernel_download_req_t in;
-    int rc = proto_kernel_download_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
     char home[PATH_MAX];
-    rc = agent_kernels_home(self->kernels, in.kernel_id, home, sizeof home, err);
-    proto_kernel_download_rep_t out;
-    proto_kernel_download_rep_init(&out);
+    int rc = agent_kernels_home(self->kernels, in->kernel_id, home, sizeof home, err);
     //  The list and every archive go into out's arena; in's paths are borrowed.
     proto_kernel_file_t *files = NULL;
-    if (rc == BUS_OK && in.paths_count > 0) {
-        files = proto_arena_alloc(&out.owned_, in.paths_count * sizeof *files);
-        out.files = files;
+    if (rc == BUS_OK && in->paths_count > 0) {
+        files = proto_arena_alloc(&out->owned_, in->paths_count * sizeof *files);
+        out->files = files;
         if (!files)
             rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     }
-    size_t max = s_max_bytes(in.max_bytes);
-    for (size_t i = 0; rc == BUS_OK && i < in.paths_count; i++) {
-        proto_kernel_file_t *file = &files[out.files_count++];
+    size_t max = s_max_bytes(in->max_bytes);
+    for (size_t i = 0; rc == BUS_OK && i < in->paths_count; i++) {
+        proto_kernel_file_t *file = &files[out->files_count++];
         proto_kernel_file_init(file);
-        file->path = in.paths[i];
+        file->path = in->paths[i];
         uint8_t *data = NULL;
-        if (agent_files_tar(home, in.paths[i], max, &data, &file->data_size, err) != 0)
+        if (agent_files_tar(home, in->paths[i], max, &data, &file->data_size, err) != 0)
             rc = err->status;
-        else if (proto_arena_adopt(&out.owned_, data) != 0) {
+        else if (proto_arena_adopt(&out->owned_, data) != 0) {
             free(data);
             rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
         } else
             file->data = data;
     }
-    if (rc == BUS_OK && proto_kernel_download_rep_write(&out, reply) != 0)
-        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-    proto_kernel_download_rep_clear(&out);
-    proto_kernel_download_req_clear(&in);
     return rc;
 }
 
@@ -127,36 +104,25 @@ agent_kernel_files_on_download(void *arg,
 //  kernel.download_single
 int
 agent_kernel_files_on_download_single(void *arg,
+                                      const proto_kernel_download_single_req_t *in,
+                                      proto_kernel_download_single_rep_t *out,
                                       bus_rpc_request_t *req,
-                                      const void *body,
-                                      size_t size,
-                                      bus_writer_t *reply,
                                       bus_error_t *err)
 {
     (void) req;
     agent_kernel_files_t *self = arg;
-    proto_kernel_download_single_req_t in;
-    int rc = proto_kernel_download_single_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
     char home[PATH_MAX];
-    rc = agent_kernels_home(self->kernels, in.kernel_id, home, sizeof home, err);
-    proto_kernel_download_single_rep_t out;
-    proto_kernel_download_single_rep_init(&out);
+    int rc = agent_kernels_home(self->kernels, in->kernel_id, home, sizeof home, err);
     uint8_t *data = NULL;
-    if (rc == BUS_OK && agent_files_read(home, in.path, s_max_bytes(in.max_bytes), &data,
-                                         &out.data_size, err) != 0)
+    if (rc == BUS_OK && agent_files_read(home, in->path, s_max_bytes(in->max_bytes),
+                                         &data, &out->data_size, err) != 0)
         rc = err->status;
-    out.data = data;
-    if (proto_arena_adopt(&out.owned_, data) != 0) {
+    out->data = data;
+    if (proto_arena_adopt(&out->owned_, data) != 0) {
         free(data);
-        out.data = NULL;
+        out->data = NULL;
         rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     }
-    if (rc == BUS_OK && proto_kernel_download_single_rep_write(&out, reply) != 0)
-        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-    proto_kernel_download_single_rep_clear(&out);
-    proto_kernel_download_single_req_clear(&in);
     return rc;
 }
 
@@ -164,39 +130,33 @@ agent_kernel_files_on_download_single(void *arg,
 //  kernel.list_files
 int
 agent_kernel_files_on_list_files(void *arg,
+                                 const proto_kernel_list_files_req_t *in,
+                                 proto_kernel_list_files_rep_t *out,
                                  bus_rpc_request_t *req,
-                                 const void *body,
-                                 size_t size,
-                                 bus_writer_t *reply,
                                  bus_error_t *err)
 {
     (void) req;
     agent_kernel_files_t *self = arg;
-    proto_kernel_list_files_req_t in;
-    int rc = proto_kernel_list_files_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
-    const char *path = in.path && *in.path ? in.path : ".";
+    const char *path = in->path && *in->path ? in->path : ".";
     char home[PATH_MAX];
     char name[PATH_MAX];
-    rc = agent_kernels_home(self->kernels, in.kernel_id, home, sizeof home, err);
+    int rc = agent_kernels_home(self->kernels, in->kernel_id, home, sizeof home, err);
     if (rc == BUS_OK && agent_files_normalize(path, name, err) != 0)
         rc = err->status;
-    proto_kernel_list_files_rep_t out;
-    proto_kernel_list_files_rep_init(&out);
     char *files = NULL;
     if (rc == BUS_OK && agent_files_list(home, path, &files, err) != 0)
         rc = err->status;
-    out.files = files;
+    if (rc != BUS_OK)
+        return rc;
     char abspath[PATH_MAX + sizeof AGENT_FILES_HOME];
     snprintf(abspath, sizeof abspath, "%s%s%s", AGENT_FILES_HOME, *name ? "/" : "", name);
-    out.abspath = abspath;
-    if (rc == BUS_OK && proto_kernel_list_files_rep_write(&out, reply) != 0)
-        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-    free(files);
-    proto_kernel_list_files_rep_clear(&out);
-    proto_kernel_list_files_req_clear(&in);
-    return rc;
+    out->abspath = proto_arena_strdup(&out->owned_, abspath);
+    if (!out->abspath || proto_arena_adopt(&out->owned_, files) != 0) {
+        free(files);
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    }
+    out->files = files;
+    return BUS_OK;
 }
 
 //  ---------------------------------------------------------------------------

@@ -48,11 +48,11 @@ agent_kernel_files_new(bus_node_t *node, agent_kernels_t *kernels, bus_error_t *
 void agent_kernel_files_destroy(agent_kernel_files_t **self_p);
 
 //  ---------------------------------------------------------------------------
-//  The methods' handlers, for the agent's table of methods (agent_server.c);
+//  The methods' typed handlers, for the agent's table of methods (agent_server.c);
 //  arg is the object.
-bus_rpc_handler_fn agent_kernel_files_on_upload;
-bus_rpc_handler_fn agent_kernel_files_on_download;
-bus_rpc_handler_fn agent_kernel_files_on_download_single;
-bus_rpc_handler_fn agent_kernel_files_on_list_files;
+proto_kernel_upload_fn agent_kernel_files_on_upload;
+proto_kernel_download_fn agent_kernel_files_on_download;
+proto_kernel_download_single_fn agent_kernel_files_on_download_single;
+proto_kernel_list_files_fn agent_kernel_files_on_list_files;
 
 #endif

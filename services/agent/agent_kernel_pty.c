@@ -285,30 +285,26 @@ s_send_size(s_term_t *term, uint8_t kind, bus_error_t *err)
 //  kernel.pty_write
 int
 agent_kernel_pty_on_write(void *arg,
+                          const proto_kernel_pty_write_req_t *in,
+                          proto_kernel_pty_write_rep_t *out,
                           bus_rpc_request_t *req,
-                          const void *body,
-                          size_t size,
-                          bus_writer_t *reply,
                           bus_error_t *err)
 {
-    (void) req;
+    (void) out, (void) req;
     agent_kernel_pty_t *self = arg;
-    proto_kernel_pty_write_req_t in;
-    int rc = proto_kernel_pty_write_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
-    agent_runner_client_t *runner = agent_kernels_runner(self->kernels, in.kernel_id);
-    s_term_t *term = runner ? s_term_get(self, in.kernel_id, runner) : NULL;
+    int rc = BUS_OK;
+    agent_runner_client_t *runner = agent_kernels_runner(self->kernels, in->kernel_id);
+    s_term_t *term = runner ? s_term_get(self, in->kernel_id, runner) : NULL;
     if (!runner)
         rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such kernel");
     else if (!term)
         rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     if (rc == BUS_OK) {
-        bool resize = in.rows || in.cols;
-        if (in.rows)
-            term->rows = (unsigned) in.rows;
-        if (in.cols)
-            term->cols = (unsigned) in.cols;
+        bool resize = in->rows || in->cols;
+        if (in->rows)
+            term->rows = (unsigned) in->rows;
+        if (in->cols)
+            term->cols = (unsigned) in->cols;
         if (!term->open) {
             if (term->closed) {
                 //  A new terminal: counted from 0 again (no read waits on a
@@ -326,18 +322,10 @@ agent_kernel_pty_on_write(void *arg,
         } else if (resize && s_send_size(term, AGENT_RUNNER_PTY_RESIZE, err) != 0)
             rc = err->status;
     }
-    if (rc == BUS_OK && in.data_size > 0 &&
-        agent_runner_client_pty_send(term->runner, AGENT_RUNNER_PTY_DATA, in.data,
-                                     in.data_size, err) != 0)
+    if (rc == BUS_OK && in->data_size > 0 &&
+        agent_runner_client_pty_send(term->runner, AGENT_RUNNER_PTY_DATA, in->data,
+                                     in->data_size, err) != 0)
         rc = err->status;
-    if (rc == BUS_OK) {
-        proto_kernel_pty_write_rep_t out;
-        proto_kernel_pty_write_rep_init(&out);
-        if (proto_kernel_pty_write_rep_write(&out, reply) != 0)
-            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-        proto_kernel_pty_write_rep_clear(&out);
-    }
-    proto_kernel_pty_write_req_clear(&in);
     return rc;
 }
 
@@ -345,35 +333,28 @@ agent_kernel_pty_on_write(void *arg,
 //  kernel.pty_read
 int
 agent_kernel_pty_on_read(void *arg,
+                         const proto_kernel_pty_read_req_t *in,
+                         proto_kernel_pty_read_rep_t *out,
                          bus_rpc_request_t *req,
-                         const void *body,
-                         size_t size,
-                         bus_writer_t *reply,
                          bus_error_t *err)
 {
     agent_kernel_pty_t *self = arg;
-    proto_kernel_pty_read_req_t in;
-    int rc = proto_kernel_pty_read_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
-    agent_runner_client_t *runner = agent_kernels_runner(self->kernels, in.kernel_id);
-    s_term_t *term = runner ? s_term_get(self, in.kernel_id, runner) : NULL;
+    int rc = BUS_OK;
+    agent_runner_client_t *runner = agent_kernels_runner(self->kernels, in->kernel_id);
+    s_term_t *term = runner ? s_term_get(self, in->kernel_id, runner) : NULL;
     //  Answered before the caller's attempt times out and it sends again.
     int64_t left =
         bus_rpc_request_remaining_ms(req) / BUS_RPC_ATTEMPTS - AGENT_KERNEL_PTY_MARGIN_MS;
-    int wait_ms = (int) (left < 0                       ? 0
-                         : in.wait_ms > (uint64_t) left ? left
-                                                        : (int64_t) in.wait_ms);
+    int wait_ms = (int) (left < 0                        ? 0
+                         : in->wait_ms > (uint64_t) left ? left
+                                                         : (int64_t) in->wait_ms);
     if (!runner)
         rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such kernel");
     else if (!term)
         rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
-    else if (in.offset != term->total || term->closed || wait_ms <= 0) {
-        proto_kernel_pty_read_rep_t out;
-        if (s_fill(term, in.offset, false, &out) != 0 ||
-            proto_kernel_pty_read_rep_write(&out, reply) != 0)
-            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
-        proto_kernel_pty_read_rep_clear(&out);
+    else if (in->offset != term->total || term->closed || wait_ms <= 0) {
+        if (s_fill(term, in->offset, false, out) != 0)
+            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     } else {
         if (term->nreaders >= AGENT_KERNEL_PTY_READERS_MAX) {
             s_reader_t *oldest = term->readers;
@@ -390,7 +371,7 @@ agent_kernel_pty_on_read(void *arg,
             rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
         } else {
             reader->term = term;
-            reader->offset = in.offset;
+            reader->offset = in->offset;
             reader->req = bus_rpc_request_detach(req);
             reader->next = term->readers;
             term->readers = reader;
@@ -400,7 +381,6 @@ agent_kernel_pty_on_read(void *arg,
             rc = BUS_STATUS_PENDING_;
         }
     }
-    proto_kernel_pty_read_req_clear(&in);
     return rc;
 }
 

@@ -54,9 +54,9 @@ agent_kernel_pty_new(bus_node_t *node, agent_kernels_t *kernels, bus_error_t *er
 void agent_kernel_pty_destroy(agent_kernel_pty_t **self_p);
 
 //  ---------------------------------------------------------------------------
-//  The methods' handlers, for the agent's table of methods (agent_server.c);
+//  The methods' typed handlers, for the agent's table of methods (agent_server.c);
 //  arg is the object.
-bus_rpc_handler_fn agent_kernel_pty_on_write;
-bus_rpc_handler_fn agent_kernel_pty_on_read;
+proto_kernel_pty_write_fn agent_kernel_pty_on_write;
+proto_kernel_pty_read_fn agent_kernel_pty_on_read;
 
 #endif

@@ -339,36 +339,32 @@ s_script(agent_kernels_t *self,
 //  ---------------------------------------------------------------------------
 int
 agent_kernel_service_on_start(void *arg,
+                              const proto_kernel_start_service_req_t *in,
+                              proto_kernel_start_service_rep_t *out,
                               bus_rpc_request_t *req,
-                              const void *body,
-                              size_t size,
-                              bus_writer_t *reply,
                               bus_error_t *err)
 {
-    (void) reply;
+    (void) out; //  answered once the app accepts (s_answer)
     agent_kernels_t *self = arg;
-    proto_kernel_start_service_req_t in;
-    int rc = proto_kernel_start_service_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
-    agent_kernel_t *kernel = zhashx_lookup(self->kernels, in.kernel_id);
+    int rc = BUS_OK;
+    agent_kernel_t *kernel = zhashx_lookup(self->kernels, in->kernel_id);
     int ports[AGENT_SERVICE_PORTS_MAX];
-    int nports = agent_service_ports_parse(in.ports, ports, AGENT_SERVICE_PORTS_MAX);
-    bool preopen = strcmp(in.protocol, "preopen") == 0;
+    int nports = agent_service_ports_parse(in->ports, ports, AGENT_SERVICE_PORTS_MAX);
+    bool preopen = strcmp(in->protocol, "preopen") == 0;
     char *script = NULL;
     bool noop = preopen;
     if (!kernel || kernel->state != AGENT_KERNEL_RUNNING || !kernel->runner)
         rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such kernel");
-    else if (!agent_service_name_valid(in.name))
+    else if (!agent_service_name_valid(in->name))
         rc = bus_error_set(err, BUS_STATUS_INVALID, "invalid service name");
     else if (nports < 1)
-        rc = bus_error_set(err, BUS_STATUS_INVALID, "invalid ports \"%.64s\"", in.ports);
-    else if (strcmp(in.protocol, "http") != 0 && strcmp(in.protocol, "tcp") != 0 &&
+        rc = bus_error_set(err, BUS_STATUS_INVALID, "invalid ports \"%.64s\"", in->ports);
+    else if (strcmp(in->protocol, "http") != 0 && strcmp(in->protocol, "tcp") != 0 &&
              !preopen)
         rc = bus_error_set(err, BUS_STATUS_INVALID, "protocol %.16s cannot be started",
-                           in.protocol);
+                           in->protocol);
     else if (!preopen)
-        rc = s_script(self, kernel, &in, ports, (size_t) nports, &script, &noop, err);
+        rc = s_script(self, kernel, in, ports, (size_t) nports, &script, &noop, err);
     s_start_t *start = rc == BUS_OK ? calloc(1, sizeof *start) : NULL;
     if (rc == BUS_OK && !start)
         rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
@@ -380,7 +376,7 @@ agent_kernel_service_on_start(void *arg,
         snprintf(start->kernel_id, sizeof start->kernel_id, "%s", kernel->id);
         snprintf(start->session_id, sizeof start->session_id, "%s",
                  kernel->session_id ? kernel->session_id : "");
-        snprintf(start->name, sizeof start->name, "%s", in.name);
+        snprintf(start->name, sizeof start->name, "%s", in->name);
         snprintf(start->host, sizeof start->host, "%s", kernel->ip);
         int wait_ms = bus_rpc_request_remaining_ms(req) - 250;
         start->deadline_ms =
@@ -390,14 +386,13 @@ agent_kernel_service_on_start(void *arg,
         if (noop)
             s_answer(start); //  nothing to start or to wait for
         else
-            agent_runner_client_service(kernel->runner, in.name, script, S_RUNNER_MS,
+            agent_runner_client_service(kernel->runner, in->name, script, S_RUNNER_MS,
                                         s_on_runner, start);
     }
     //  A known app of a running kernel that cannot be opened is news too.
     if (rc != BUS_OK && rc != BUS_STATUS_PENDING_ && kernel && !start &&
-        kernel->state == AGENT_KERNEL_RUNNING && agent_service_name_valid(in.name))
-        s_publish_failed(self, kernel->id, kernel->session_id, in.name, err->detail);
+        kernel->state == AGENT_KERNEL_RUNNING && agent_service_name_valid(in->name))
+        s_publish_failed(self, kernel->id, kernel->session_id, in->name, err->detail);
     free(script);
-    proto_kernel_start_service_req_clear(&in);
     return rc;
 }

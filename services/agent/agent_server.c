@@ -61,54 +61,52 @@ typedef struct {
     agent_kernel_pty_t *kernel_pty;
 } agent_state_t;
 
-//  The agent's methods: each with its handler and the object (a member of
-//  agent_state_t) passed to it. The fake fleet has a table of its own.
-static const struct {
-    bus_node_method_t served;
-    size_t object; //  offsetof(agent_state_t, ...)
-} s_methods[] = {
-    {{.method = PROTO_KERNEL_CREATE, .fn = agent_kernel_create_on_create},
-     offsetof(agent_state_t, kernels)},
-    {{.method = PROTO_KERNEL_DESTROY, .fn = agent_kernel_rpc_on_destroy},
-     offsetof(agent_state_t, kernels)},
-    {{.method = PROTO_KERNEL_RESTART, .fn = agent_kernel_rpc_on_restart},
-     offsetof(agent_state_t, kernels)},
-    {{.method = PROTO_KERNEL_HOSTS, .fn = agent_kernel_rpc_on_hosts},
-     offsetof(agent_state_t, kernels)},
-    {{.method = PROTO_KERNEL_EXECUTE, .fn = agent_kernel_rpc_on_execute},
-     offsetof(agent_state_t, kernels)},
-    {{.method = PROTO_KERNEL_INTERRUPT, .fn = agent_kernel_rpc_on_interrupt},
-     offsetof(agent_state_t, kernels)},
-    {{.method = PROTO_KERNEL_LOGS, .fn = agent_kernel_rpc_on_logs},
-     offsetof(agent_state_t, kernels)},
-    {{.method = PROTO_KERNEL_LIST, .fn = agent_kernel_rpc_on_list},
-     offsetof(agent_state_t, kernels)},
-    {{.method = PROTO_KERNEL_START_SERVICE, .fn = agent_kernel_service_on_start},
-     offsetof(agent_state_t, kernels)},
-    {{.method = PROTO_KERNEL_UPLOAD, .fn = agent_kernel_files_on_upload},
-     offsetof(agent_state_t, kernel_files)},
-    {{.method = PROTO_KERNEL_DOWNLOAD, .fn = agent_kernel_files_on_download},
-     offsetof(agent_state_t, kernel_files)},
-    {{.method = PROTO_KERNEL_DOWNLOAD_SINGLE,
-      .fn = agent_kernel_files_on_download_single},
-     offsetof(agent_state_t, kernel_files)},
-    {{.method = PROTO_KERNEL_LIST_FILES, .fn = agent_kernel_files_on_list_files},
-     offsetof(agent_state_t, kernel_files)},
-    {{.method = PROTO_KERNEL_PTY_WRITE, .fn = agent_kernel_pty_on_write},
-     offsetof(agent_state_t, kernel_pty)},
-    {{.method = PROTO_KERNEL_PTY_READ, .fn = agent_kernel_pty_on_read},
-     offsetof(agent_state_t, kernel_pty)},
-    {{.method = PROTO_IMAGE_RESCAN, .fn = agent_images_on_rescan},
-     offsetof(agent_state_t, images)},
-};
-
-//  Serves every method of s_methods. BUS_OK or err.
+//  Serves the agent's methods: each with its typed handler and the object
+//  (a member of agent_state_t) passed to it. BUS_OK or err. The fake fleet
+//  has a table of its own.
 static int
 s_serve(bus_node_t *node, agent_state_t *state, bus_error_t *err)
 {
-    for (size_t i = 0; i < sizeof s_methods / sizeof s_methods[0]; i++) {
-        void *object = *(void **) ((char *) state + s_methods[i].object);
-        int rc = bus_node_serve(node, &s_methods[i].served, 1, object, err);
+    const struct {
+        bus_node_method_t served;
+        size_t object; //  offsetof(agent_state_t, ...)
+    } methods[] = {
+        {proto_kernel_create_method(agent_kernel_create_on_create),
+         offsetof(agent_state_t, kernels)},
+        {proto_kernel_destroy_method(agent_kernel_rpc_on_destroy),
+         offsetof(agent_state_t, kernels)},
+        {proto_kernel_restart_method(agent_kernel_rpc_on_restart),
+         offsetof(agent_state_t, kernels)},
+        {proto_kernel_hosts_method(agent_kernel_rpc_on_hosts),
+         offsetof(agent_state_t, kernels)},
+        {proto_kernel_execute_method(agent_kernel_rpc_on_execute),
+         offsetof(agent_state_t, kernels)},
+        {proto_kernel_interrupt_method(agent_kernel_rpc_on_interrupt),
+         offsetof(agent_state_t, kernels)},
+        {proto_kernel_logs_method(agent_kernel_rpc_on_logs),
+         offsetof(agent_state_t, kernels)},
+        {proto_kernel_list_method(agent_kernel_rpc_on_list),
+         offsetof(agent_state_t, kernels)},
+        {proto_kernel_start_service_method(agent_kernel_service_on_start),
+         offsetof(agent_state_t, kernels)},
+        {proto_kernel_upload_method(agent_kernel_files_on_upload),
+         offsetof(agent_state_t, kernel_files)},
+        {proto_kernel_download_method(agent_kernel_files_on_download),
+         offsetof(agent_state_t, kernel_files)},
+        {proto_kernel_download_single_method(agent_kernel_files_on_download_single),
+         offsetof(agent_state_t, kernel_files)},
+        {proto_kernel_list_files_method(agent_kernel_files_on_list_files),
+         offsetof(agent_state_t, kernel_files)},
+        {proto_kernel_pty_write_method(agent_kernel_pty_on_write),
+         offsetof(agent_state_t, kernel_pty)},
+        {proto_kernel_pty_read_method(agent_kernel_pty_on_read),
+         offsetof(agent_state_t, kernel_pty)},
+        {proto_image_rescan_method(agent_images_on_rescan),
+         offsetof(agent_state_t, images)},
+    };
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+        void *object = *(void **) ((char *) state + methods[i].object);
+        int rc = bus_node_serve(node, &methods[i].served, 1, object, err);
         if (rc != BUS_OK)
             return rc;
     }
