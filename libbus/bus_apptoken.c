@@ -16,6 +16,7 @@
 
 #define NONCE_BYTES 16
 #define OP_APP      "app"
+#define OP_ENDPOINT "endpoint"
 
 static const char s_alphabet[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -42,6 +43,25 @@ s_nonce_ok(const char *nonce)
         if (!strchr(s_alphabet, nonce[i]) || nonce[i] == '\0')
             return false;
     return true;
+}
+
+//  Fills an empty nonce with a fresh random one, or checks the one given.
+static int
+s_nonce(char nonce[BUS_APPTOKEN_NONCE_MAX + 1], bus_error_t *err)
+{
+    if (nonce[0] != '\0')
+        return s_nonce_ok(nonce)
+                   ? BUS_OK
+                   : bus_error_set(err, BUS_STATUS_INVALID, "bad token nonce");
+    uint8_t random[NONCE_BYTES];
+    if (RAND_bytes(random, sizeof random) != 1)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "no random bytes for a nonce");
+    for (size_t i = 0; i < sizeof random; i++) {
+        nonce[2 * i] = s_alphabet[random[i] >> 4];
+        nonce[2 * i + 1] = s_alphabet[random[i] & 15];
+    }
+    nonce[2 * sizeof random] = '\0';
+    return BUS_OK;
 }
 
 //  Copies string claim key (at most max bytes, no control characters) into
@@ -123,21 +143,8 @@ bus_apptoken_sign(const void *secret,
         bus_error_set(err, BUS_STATUS_INVALID, "claims an app token cannot carry");
         return NULL;
     }
-    if (claims->nonce[0] == '\0') {
-        uint8_t random[NONCE_BYTES];
-        if (RAND_bytes(random, sizeof random) != 1) {
-            bus_error_set(err, BUS_STATUS_INTERNAL, "no random bytes for a nonce");
-            return NULL;
-        }
-        for (size_t i = 0; i < sizeof random; i++) {
-            claims->nonce[2 * i] = s_alphabet[random[i] >> 4];
-            claims->nonce[2 * i + 1] = s_alphabet[random[i] & 15];
-        }
-        claims->nonce[2 * sizeof random] = '\0';
-    } else if (!s_nonce_ok(claims->nonce)) {
-        bus_error_set(err, BUS_STATUS_INVALID, "bad token nonce");
+    if (s_nonce(claims->nonce, err) != BUS_OK)
         return NULL;
-    }
     json_t *root =
         json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:I, s:s}", "op", OP_APP,
                   "session_id", claims->session_id, "kernel_id", claims->kernel_id, "app",
@@ -209,6 +216,82 @@ bus_apptoken_verify(const void *secret,
         claims->port = (uint16_t) json_integer_value(port);
         claims->expires = (int64_t) json_integer_value(exp);
     }
+    json_decref(root);
+    if (bad) {
+        memset(claims, 0, sizeof *claims);
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "malformed token: missing or bad claim '%s'", bad);
+    }
+    if (now >= claims->expires) {
+        memset(claims, 0, sizeof *claims);
+        return bus_error_set(err, BUS_STATUS_FORBIDDEN, "token expired");
+    }
+    return BUS_OK;
+}
+
+//  ---------------------------------------------------------------------------
+//  Endpoint tokens
+
+char *
+bus_apptoken_endpoint_sign(const void *secret,
+                           size_t secret_len,
+                           bus_apptoken_endpoint_t *claims,
+                           bus_error_t *err)
+{
+    assert(claims);
+    if (!s_clean(claims->endpoint_id, BUS_APPTOKEN_ID_MAX, false) ||
+        !s_clean(claims->user_uuid, BUS_APPTOKEN_ID_MAX, false) || claims->expires < 0) {
+        bus_error_set(err, BUS_STATUS_INVALID, "claims an endpoint token cannot carry");
+        return NULL;
+    }
+    if (s_nonce(claims->nonce, err) != BUS_OK)
+        return NULL;
+    json_t *root =
+        json_pack("{s:s, s:s, s:s, s:I, s:s}", "op", OP_ENDPOINT, "endpoint_id",
+                  claims->endpoint_id, "user_uuid", claims->user_uuid, "exp",
+                  (json_int_t) claims->expires, "nonce", claims->nonce);
+    if (!root) {
+        bus_error_set(err, BUS_STATUS_INVALID, "endpoint token claims are not UTF-8");
+        return NULL;
+    }
+    char *token = bus_token_seal(secret, secret_len, root, err);
+    json_decref(root);
+    return token;
+}
+
+int
+bus_apptoken_endpoint_verify(const void *secret,
+                             size_t secret_len,
+                             const char *token,
+                             size_t len,
+                             int64_t now,
+                             bus_apptoken_endpoint_t *claims,
+                             bus_error_t *err)
+{
+    assert(claims);
+    memset(claims, 0, sizeof *claims);
+    json_t *root = NULL;
+    int rc = bus_token_open(secret, secret_len, token, len, &root, err);
+    if (rc != BUS_OK)
+        return rc;
+    const char *op = json_string_value(json_object_get(root, "op"));
+    json_t *exp = json_object_get(root, "exp");
+    const char *bad = NULL;
+    if (!op || strcmp(op, OP_ENDPOINT) != 0) {
+        json_decref(root);
+        return bus_error_set(err, BUS_STATUS_FORBIDDEN, "not an endpoint token");
+    }
+    if (!s_take(root, "endpoint_id", claims->endpoint_id, BUS_APPTOKEN_ID_MAX, false))
+        bad = "endpoint_id";
+    else if (!s_take(root, "user_uuid", claims->user_uuid, BUS_APPTOKEN_ID_MAX, false))
+        bad = "user_uuid";
+    else if (!json_is_integer(exp) || json_integer_value(exp) < 0)
+        bad = "exp";
+    else if (!s_take(root, "nonce", claims->nonce, BUS_APPTOKEN_NONCE_MAX, false) ||
+             !s_nonce_ok(claims->nonce))
+        bad = "nonce";
+    else
+        claims->expires = (int64_t) json_integer_value(exp);
     json_decref(root);
     if (bad) {
         memset(claims, 0, sizeof *claims);

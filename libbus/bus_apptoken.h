@@ -86,4 +86,37 @@ int bus_apptoken_verify(const void *secret,
                         bus_apptoken_claims_t *claims,
                         bus_error_t *err);
 
+//  ---------------------------------------------------------------------------
+//  Endpoint tokens: what a model service's caller sends (Authorization:
+//  BackendAI <token>, or Bearer) to the endpoint's URL on the wsproxy. The
+//  gateway signs one for the endpoint's owner (POST /services/{id}/token),
+//  the wsproxy checks it with the same secret: the claims
+//      {"op": "endpoint", "endpoint_id", "user_uuid", "exp", "nonce"}
+//  grant every request to that one endpoint until exp. An app token never
+//  passes for one, nor one for an app.
+typedef struct {
+    char endpoint_id[BUS_APPTOKEN_ID_MAX + 1];
+    char user_uuid[BUS_APPTOKEN_ID_MAX + 1];
+    int64_t expires;                        //  unix seconds; refused from then on
+    char nonce[BUS_APPTOKEN_NONCE_MAX + 1]; //  filled by sign when empty
+} bus_apptoken_endpoint_t;
+
+//  Signs claims, as bus_apptoken_sign does. NULL with err
+//  (BUS_STATUS_INVALID) for an empty endpoint or user, a negative expiry,
+//  control characters.
+char *bus_apptoken_endpoint_sign(const void *secret,
+                                 size_t secret_len,
+                                 bus_apptoken_endpoint_t *claims,
+                                 bus_error_t *err);
+
+//  Checks an endpoint token, as bus_apptoken_verify does ("not an endpoint
+//  token" for another kind: BUS_STATUS_FORBIDDEN).
+int bus_apptoken_endpoint_verify(const void *secret,
+                                 size_t secret_len,
+                                 const char *token,
+                                 size_t len,
+                                 int64_t now,
+                                 bus_apptoken_endpoint_t *claims,
+                                 bus_error_t *err);
+
 #endif

@@ -217,6 +217,47 @@ test_bad_claims(void)
     T_EQ_INT(bus_apptoken_protocol_parse("vnc", &protocol), -1);
 }
 
+//  Endpoint tokens: a round trip, and neither kind passes for the other.
+static void
+test_endpoint_tokens(void)
+{
+    bus_error_t err = {0};
+    bus_apptoken_endpoint_t claims = {0}, got;
+    snprintf(claims.endpoint_id, sizeof claims.endpoint_id, "ep-1");
+    snprintf(claims.user_uuid, sizeof claims.user_uuid, "user-1");
+    claims.expires = EXPIRES;
+    char *token = bus_apptoken_endpoint_sign(SECRET, &claims, &err);
+    T_ASSERT(token);
+    T_EQ_INT(bus_apptoken_endpoint_verify(SECRET, token, strlen(token), NOW, &got, &err),
+             BUS_OK);
+    T_EQ_STR(got.endpoint_id, "ep-1");
+    T_EQ_STR(got.user_uuid, "user-1");
+    T_ASSERT(got.expires == EXPIRES);
+    T_EQ_INT(
+        bus_apptoken_endpoint_verify(SECRET, token, strlen(token), EXPIRES, &got, &err),
+        BUS_STATUS_FORBIDDEN);
+    T_EQ_STR(err.detail, "token expired");
+    bus_apptoken_claims_t app;
+    T_EQ_INT(bus_apptoken_verify(SECRET, token, strlen(token), NOW, &app, &err),
+             BUS_STATUS_FORBIDDEN);
+    T_EQ_STR(err.detail, "not an app token");
+    token[strlen(token) - 2] ^= 1; //  the signature
+    T_EQ_INT(bus_apptoken_endpoint_verify(SECRET, token, strlen(token), NOW, &got, &err),
+             BUS_STATUS_FORBIDDEN);
+    free(token);
+    bus_apptoken_claims_t app_claims = s_claims();
+    char *app_token = bus_apptoken_sign(SECRET, &app_claims, &err);
+    T_ASSERT(app_token);
+    T_EQ_INT(bus_apptoken_endpoint_verify(SECRET, app_token, strlen(app_token), NOW, &got,
+                                          &err),
+             BUS_STATUS_FORBIDDEN);
+    T_EQ_STR(err.detail, "not an endpoint token");
+    free(app_token);
+    claims.endpoint_id[0] = 0;
+    T_ASSERT(!bus_apptoken_endpoint_sign(SECRET, &claims, &err));
+    T_EQ_INT(err.status, BUS_STATUS_INVALID);
+}
+
 int
 main(void)
 {
@@ -225,5 +266,6 @@ main(void)
     T_RUN(test_expired);
     T_RUN(test_not_an_app_token);
     T_RUN(test_bad_claims);
+    T_RUN(test_endpoint_tokens);
     return T_DONE();
 }

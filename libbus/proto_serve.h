@@ -1267,4 +1267,52 @@ proto_wsproxy_close_method(proto_wsproxy_close_fn *fn)
                                proto_wsproxy_close_serve};
 }
 
+//  ---------------------------------------------------------------------------
+//  wsproxy.endpoint.set: serves a model service's endpoint on a port of its own (the same
+//  one for as long as it exists, across restarts) balancing requests over its healthy
+//  replicas, which replace the ones set before; the caller sends the whole healthy set on
+//  every change
+
+typedef int (proto_wsproxy_endpoint_set_fn)(void *arg,
+                                            const proto_wsproxy_endpoint_set_req_t *in,
+                                            proto_wsproxy_endpoint_set_rep_t *out,
+                                            bus_rpc_request_t *req,
+                                            bus_error_t *err);
+int proto_wsproxy_endpoint_set_serve(bus_typed_fn *fn,
+                                     void *arg,
+                                     bus_rpc_request_t *req,
+                                     const void *body,
+                                     size_t body_size,
+                                     bus_writer_t *reply,
+                                     bus_error_t *err);
+static inline bus_node_method_t
+proto_wsproxy_endpoint_set_method(proto_wsproxy_endpoint_set_fn *fn)
+{
+    return (bus_node_method_t){PROTO_WSPROXY_ENDPOINT_SET, NULL, (bus_typed_fn *) fn,
+                               proto_wsproxy_endpoint_set_serve};
+}
+
+//  ---------------------------------------------------------------------------
+//  wsproxy.endpoint.remove: stops serving an endpoint: its port closes with its
+//  connections and is free again; an unknown endpoint is not an error
+
+typedef int (proto_wsproxy_endpoint_remove_fn)(void *arg,
+                                               const proto_wsproxy_endpoint_remove_req_t *in,
+                                               proto_wsproxy_endpoint_remove_rep_t *out,
+                                               bus_rpc_request_t *req,
+                                               bus_error_t *err);
+int proto_wsproxy_endpoint_remove_serve(bus_typed_fn *fn,
+                                        void *arg,
+                                        bus_rpc_request_t *req,
+                                        const void *body,
+                                        size_t body_size,
+                                        bus_writer_t *reply,
+                                        bus_error_t *err);
+static inline bus_node_method_t
+proto_wsproxy_endpoint_remove_method(proto_wsproxy_endpoint_remove_fn *fn)
+{
+    return (bus_node_method_t){PROTO_WSPROXY_ENDPOINT_REMOVE, NULL, (bus_typed_fn *) fn,
+                               proto_wsproxy_endpoint_remove_serve};
+}
+
 #endif

@@ -17,6 +17,12 @@
     inside an answer cuts the client's connection too (it cannot tell
     otherwise). An app that cannot be reached is a 502 with the reason.
 
+    On a model service's endpoint each request is admitted by its token and
+    goes to a replica picked for it (the app connection is kept while the
+    same replica is picked again); a request without a body and safe to
+    repeat goes once more, to another replica, when the first cannot be
+    reached or closes without answering.
+
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
@@ -77,6 +83,13 @@ struct _wsp_conn_t {
     wsp_http_chunked_t rs_chunk;
     bool backend_keep;
     bool rs_started; //  bytes of the answer went to the client
+    //  an endpoint's request: its replica, and the client's head kept for
+    //  one more try on another replica
+    wsp_target_t replica;
+    bool has_replica;
+    char *retry_head; //  NULL: not to be repeated
+    size_t retry_len;
+    bool retried;
 };
 
 static bool s_run(wsp_conn_t *self);
@@ -352,11 +365,14 @@ static int
 s_backend_connect(wsp_conn_t *self)
 {
     wsp_route_t *route = self->route;
-    if (route->addr_len == 0) {
+    const struct sockaddr_storage *addr =
+        self->has_replica ? &self->replica.addr : &route->addr;
+    socklen_t addr_len = self->has_replica ? self->replica.addr_len : route->addr_len;
+    if (addr_len == 0) {
         errno = EHOSTUNREACH;
         return -1;
     }
-    int fd = socket(route->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    int fd = socket(addr->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0)
         return -1;
     if (s_end_open(self, &self->b, fd) != 0) {
@@ -364,7 +380,7 @@ s_backend_connect(wsp_conn_t *self)
         errno = ENOMEM;
         return -1;
     }
-    if (connect(fd, (struct sockaddr *) &route->addr, route->addr_len) != 0) {
+    if (connect(fd, (const struct sockaddr *) addr, addr_len) != 0) {
         if (errno != EINPROGRESS) {
             int saved = errno;
             s_end_close(&self->b);
@@ -380,14 +396,20 @@ s_backend_connect(wsp_conn_t *self)
     return 0;
 }
 
-//  The app cannot be reached: 502 with why (or, for a pipe, the end).
+static bool s_retry(wsp_conn_t *self);
+
+//  The app cannot be reached: 502 with why (or, for a pipe, the end), or
+//  an endpoint's request tried again on another replica.
 static void
 s_backend_failed(wsp_conn_t *self, const char *why)
 {
     wsp_route_t *route = self->route;
+    const char *target = self->has_replica ? self->replica.target : route->target;
     bus_log_warning("app unreachable route=%s app=%s target=%s reason=\"%s\"",
-                    route->row.id, route->row.app, route->target, why);
+                    route->row.id, route->row.app, target, why);
     s_end_close(&self->b);
+    if (!self->pipe && !self->rs_started && s_retry(self))
+        return;
     if (self->pipe || self->rs_started) {
         self->closing = true;
         evbuffer_drain(self->c.out, evbuffer_get_length(self->c.out));
@@ -395,12 +417,93 @@ s_backend_failed(wsp_conn_t *self, const char *why)
     }
     char detail[512];
     snprintf(detail, sizeof detail, "the app '%s' at %s cannot be reached: %s",
-             route->row.app, route->target, why);
+             route->row.app, target, why);
     s_problem(self, 502, "Bad Gateway", "bad-gateway", "Bad gateway.", detail);
 }
 
 //  ---------------------------------------------------------------------------
 //  Requests
+
+//  ---------------------------------------------------------------------------
+//  Endpoints of model services
+
+static void s_forward(wsp_conn_t *self, const wsp_http_head_t *req, const char *target);
+
+//  Safe to send again: no body, and a method that changes nothing or the
+//  same thing twice (RFC 9110 9.2.2).
+static bool
+s_repeatable(const wsp_http_head_t *req)
+{
+    static const char *const methods[] = {"GET", "HEAD", "OPTIONS", "PUT", "DELETE"};
+    if (req->body != WSP_HTTP_BODY_NONE || req->upgrade)
+        return false;
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+        if (strcmp(req->method, methods[i]) == 0)
+            return true;
+    return false;
+}
+
+//  Sends req to a replica of the endpoint: admitted by its token, to the
+//  replica picked for it. raw (len bytes and a NUL, unparsed; taken) is the
+//  client's head, kept for one more try when the request can be repeated.
+static void
+s_endpoint_request(wsp_conn_t *self, const wsp_http_head_t *req, char *raw, size_t len)
+{
+    wsp_route_t *route = self->route;
+    bus_error_t err = {0};
+    if (!route->row.open_to_public &&
+        wsp_route_endpoint_admit(route, wsp_http_header(req, "Authorization"), &err) !=
+            BUS_OK) {
+        bool none = err.status == BUS_STATUS_INVALID;
+        s_problem(self, none ? 401 : 403, none ? "Unauthorized" : "Forbidden",
+                  none ? "auth-failed" : "generic-forbidden",
+                  none ? "Authentication failed." : "Forbidden operation.", err.detail);
+        free(raw);
+        return;
+    }
+    const wsp_target_t *pick = wsp_route_pick(route, NULL);
+    if (!pick) {
+        s_problem(self, 503, "Service Unavailable", "service-unavailable",
+                  "Service unavailable.", "the model service has no healthy replica now");
+        free(raw);
+        return;
+    }
+    //  Another replica than the open connection's: a new connection.
+    if (self->b.fd >= 0 &&
+        (!self->has_replica || strcmp(self->replica.route_id, pick->route_id) != 0))
+        s_end_close(&self->b);
+    self->replica = *pick;
+    self->has_replica = true;
+    free(self->retry_head);
+    self->retry_head = NULL;
+    if (raw && s_repeatable(req)) {
+        self->retry_head = raw;
+        self->retry_len = len;
+    } else
+        free(raw);
+    self->retried = false;
+    s_forward(self, req, self->replica.target);
+}
+
+//  Sends the kept request again, to another replica: true when it went.
+static bool
+s_retry(wsp_conn_t *self)
+{
+    if (!self->has_replica || !self->retry_head || self->retried)
+        return false;
+    const wsp_target_t *other = wsp_route_pick(self->route, self->replica.route_id);
+    if (!other || strcmp(other->route_id, self->replica.route_id) == 0)
+        return false;
+    wsp_http_head_t req;
+    if (!wsp_http_parse_request(self->retry_head, self->retry_len, &req))
+        return false; //  parsed once already: cannot happen
+    bus_log_info("endpoint request tried again endpoint=%s from=%s to=%s",
+                 self->route->row.session_id, self->replica.route_id, other->route_id);
+    self->retried = true;
+    self->replica = *other;
+    s_forward(self, &req, self->replica.target);
+    return true;
+}
 
 //  Handles the request head of len bytes at the front of the client's input.
 static void
@@ -413,14 +516,24 @@ s_request(wsp_conn_t *self, size_t len)
     }
     evbuffer_remove(self->c.in, head, len);
     head[len] = '\0';
+    //  An endpoint's request may go twice: the head as it came, unparsed.
+    char *raw = self->route->row.endpoint ? malloc(len + 1) : NULL;
+    if (raw)
+        memcpy(raw, head, len + 1);
     wsp_http_head_t req;
     if (!wsp_http_parse_request(head, len, &req)) {
         s_problem(self, 400, "Bad Request", "invalid-api-params", "Bad request.",
                   "malformed request head");
+        free(raw);
         free(head);
         return;
     }
     wsp_route_t *route = self->route;
+    if (route->row.endpoint) {
+        s_endpoint_request(self, &req, raw, len);
+        free(head);
+        return;
+    }
     const char *query = strchr(req.target, '?');
     size_t path_len = query ? (size_t) (query - req.target) : strlen(req.target);
     if (path_len == strlen(WSP_CONN_PERMIT_PATH) &&
@@ -437,25 +550,32 @@ s_request(wsp_conn_t *self, size_t len)
         free(head);
         return;
     }
+    s_forward(self, &req, route->target);
+    free(head);
+}
+
+//  Sends the request head req (parsed) to the app at target ("host:port"),
+//  connecting first when no connection is open, and sets the request's
+//  state.
+static void
+s_forward(wsp_conn_t *self, const wsp_http_head_t *req, const char *target)
+{
     char out[WSP_HTTP_HEAD_MAX + 1024];
-    ssize_t n =
-        wsp_http_request_write(&req, route->target, self->client_addr, out, sizeof out);
+    ssize_t n = wsp_http_request_write(req, target, self->client_addr, out, sizeof out);
     if (n < 0) {
         s_problem(self, 431, "Request Header Fields Too Large", "invalid-api-params",
                   "Request head too large.", "the request head is too large");
-        free(head);
         return;
     }
-    snprintf(self->method, sizeof self->method, "%s", req.method);
-    self->rq_upgrade = req.upgrade;
-    self->client_keep = req.keep_alive;
-    self->rq_body = req.body;
-    self->rq_left = req.length;
+    snprintf(self->method, sizeof self->method, "%s", req->method);
+    self->rq_upgrade = req->upgrade;
+    self->client_keep = req->keep_alive;
+    self->rq_body = req->body;
+    self->rq_left = req->length;
     memset(&self->rq_chunk, 0, sizeof self->rq_chunk);
-    self->rq = req.body == WSP_HTTP_BODY_NONE ? RQ_DONE : RQ_BODY;
+    self->rq = req->body == WSP_HTTP_BODY_NONE ? RQ_DONE : RQ_BODY;
     self->rs = RS_HEAD;
     self->rs_started = false;
-    free(head);
     if (self->b.fd < 0 && s_backend_connect(self) != 0) {
         s_backend_failed(self, strerror(errno));
         return;
@@ -943,6 +1063,7 @@ wsp_conn_destroy(wsp_conn_t **self_p)
             evbuffer_free(self->b.in);
         if (self->b.out)
             evbuffer_free(self->b.out);
+        free(self->retry_head);
         free(self);
         *self_p = NULL;
     }

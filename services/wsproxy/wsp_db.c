@@ -32,6 +32,15 @@ const bus_db_migration_t wsp_db_migrations[] = {
                            "    ON DELETE CASCADE,"
                            "  expires_at INTEGER NOT NULL);"
                            "CREATE INDEX permits_route ON permits (route_id);"},
+    //  A model service's endpoint is a route too (its port, its counters),
+    //  with the endpoint's id as session_id, no target of its own and its
+    //  replicas as a JSON array.
+    {"model service endpoints", "ALTER TABLE routes ADD COLUMN endpoint INTEGER NOT NULL"
+                                "  DEFAULT 0;"
+                                "ALTER TABLE routes ADD COLUMN open_to_public INTEGER"
+                                "  NOT NULL DEFAULT 0;"
+                                "ALTER TABLE routes ADD COLUMN targets TEXT NOT NULL"
+                                "  DEFAULT '[]';"},
 };
 _Static_assert(sizeof wsp_db_migrations / sizeof wsp_db_migrations[0] ==
                    WSP_DB_MIGRATION_COUNT,
@@ -39,7 +48,8 @@ _Static_assert(sizeof wsp_db_migrations / sizeof wsp_db_migrations[0] ==
 
 #define ROUTE_COLUMNS                                                                    \
     "id, session_id, kernel_id, app, protocol, host, target_port, access_key, "          \
-    "user_uuid, port, created_at, expires_at, bytes_in, bytes_out"
+    "user_uuid, port, created_at, expires_at, bytes_in, bytes_out, endpoint, "           \
+    "open_to_public, targets"
 
 static int64_t
 s_i64(uint64_t value)
@@ -64,12 +74,12 @@ s_step_done(bus_db_t *db, sqlite3_stmt *stmt, const char *what)
 //  ---------------------------------------------------------------------------
 
 int
-wsp_db_route_insert(bus_db_t *db, const wsp_db_route_t *route)
+wsp_db_route_insert(bus_db_t *db, const wsp_db_route_t *route, const char *targets)
 {
     assert(db && route);
     sqlite3_stmt *stmt =
         bus_db_stmt(db, "INSERT INTO routes (" ROUTE_COLUMNS
-                        ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                        ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     if (!stmt)
         return -1;
     sqlite3_bind_text(stmt, 1, route->id, -1, SQLITE_STATIC);
@@ -87,7 +97,25 @@ wsp_db_route_insert(bus_db_t *db, const wsp_db_route_t *route)
     sqlite3_bind_int64(stmt, 12, route->expires_at);
     sqlite3_bind_int64(stmt, 13, s_i64(route->bytes_in));
     sqlite3_bind_int64(stmt, 14, s_i64(route->bytes_out));
+    sqlite3_bind_int(stmt, 15, route->endpoint);
+    sqlite3_bind_int(stmt, 16, route->open_to_public);
+    sqlite3_bind_text(stmt, 17, targets ? targets : "[]", -1, SQLITE_STATIC);
     return s_step_done(db, stmt, "insert");
+}
+
+int
+wsp_db_endpoint_update(bus_db_t *db, const wsp_db_route_t *route, const char *targets)
+{
+    assert(db && route && targets);
+    sqlite3_stmt *stmt = bus_db_stmt(
+        db, "UPDATE routes SET app = ?, open_to_public = ?, targets = ? WHERE id = ?");
+    if (!stmt)
+        return -1;
+    sqlite3_bind_text(stmt, 1, route->app, -1, SQLITE_STATIC);
+    sqlite3_bind_int(stmt, 2, route->open_to_public);
+    sqlite3_bind_text(stmt, 3, targets, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 4, route->id, -1, SQLITE_STATIC);
+    return s_step_done(db, stmt, "update endpoint");
 }
 
 int
@@ -171,7 +199,10 @@ wsp_db_routes_each(bus_db_t *db, wsp_db_route_fn *fn, void *arg)
         int64_t in = sqlite3_column_int64(stmt, 12), out = sqlite3_column_int64(stmt, 13);
         route.bytes_in = in < 0 ? 0 : (uint64_t) in;
         route.bytes_out = out < 0 ? 0 : (uint64_t) out;
-        fn(arg, &route);
+        route.endpoint = sqlite3_column_int(stmt, 14) != 0;
+        route.open_to_public = sqlite3_column_int(stmt, 15) != 0;
+        const unsigned char *targets = sqlite3_column_text(stmt, 16);
+        fn(arg, &route, targets ? (const char *) targets : "[]");
     }
     sqlite3_reset(stmt);
     if (rc != SQLITE_DONE) {

@@ -4,8 +4,9 @@
     Two tables. routes: one row per open route (who may use it, where it
     leads, the port it is served on, its expiry and byte counters), so a
     restart serves every route again on the same port with the same
-    cookie. permits: the SHA-256 of each one-time permit not yet used,
-    with its route and expiry; a permit is deleted when it is used.
+    cookie; a model service's endpoint is a row too, with its replicas. permits: the
+   SHA-256 of each one-time permit not yet used, with its route and expiry; a permit is
+   deleted when it is used.
 
     Functions over the node's bus_db (statements cached there, by text).
     A failed write is logged with what it was.
@@ -32,22 +33,31 @@ typedef struct {
     int target_port;
     char access_key[BUS_APPTOKEN_ID_MAX + 1];
     char user_uuid[BUS_APPTOKEN_ID_MAX + 1];
-    int port;           //  the wsproxy's port serving it
-    int64_t created_at; //  unix seconds
-    int64_t expires_at; //  unix seconds
-    uint64_t bytes_in;  //  client to app
-    uint64_t bytes_out; //  app to client
+    int port;            //  the wsproxy's port serving it
+    int64_t created_at;  //  unix seconds
+    int64_t expires_at;  //  unix seconds
+    uint64_t bytes_in;   //  client to app
+    uint64_t bytes_out;  //  app to client
+    bool endpoint;       //  a model service's endpoint: session_id is its id
+    bool open_to_public; //  an endpoint served without a token
 } wsp_db_route_t;
 
 //  The schema, for the service's bus_service_t.
 extern const bus_db_migration_t wsp_db_migrations[];
-#define WSP_DB_MIGRATION_COUNT 1
+#define WSP_DB_MIGRATION_COUNT 2
 
-typedef void(wsp_db_route_fn)(void *arg, const wsp_db_route_t *route);
+//  targets: an endpoint's replicas as JSON ("[]" for an app's route).
+typedef void(wsp_db_route_fn)(void *arg,
+                              const wsp_db_route_t *route,
+                              const char *targets);
 
 //  ---------------------------------------------------------------------------
-//  Inserts route. 0 or -1.
-int wsp_db_route_insert(bus_db_t *db, const wsp_db_route_t *route);
+//  Inserts route (targets: an endpoint's replicas as JSON, or NULL). 0 or -1.
+int wsp_db_route_insert(bus_db_t *db, const wsp_db_route_t *route, const char *targets);
+
+//  Rewrites an endpoint's name, openness and replicas. 0 or -1.
+int
+wsp_db_endpoint_update(bus_db_t *db, const wsp_db_route_t *route, const char *targets);
 
 //  Rewrites route's target, kernel and expiry (it was opened again). 0 or -1.
 int wsp_db_route_retarget(bus_db_t *db, const wsp_db_route_t *route);

@@ -14,6 +14,7 @@
     =========================================================================
 */
 #include "wsp_classes.h"
+#include "wsp_routes_private.h"
 #include <netdb.h>          //  getaddrinfo: listen host and targets
 #include <netinet/in.h>     //  sockaddr_in(6)
 #include <openssl/crypto.h> //  CRYPTO_memcmp, OPENSSL_cleanse
@@ -25,27 +26,8 @@
 #define LISTEN_BACKLOG 128
 #define COOKIE_CONTEXT "backplane-wsproxy-permit\n"
 
-//  One app's counters since start, for /metrics.
-typedef struct {
-    char app[BUS_APPTOKEN_APP_MAX + 1];
-    uint64_t bytes_in;
-    uint64_t bytes_out;
-} app_stats_t;
-
-struct _wsp_routes_t {
-    bus_node_t *node;
-    const wsp_config_t *config;
-    zlistx_t *routes; //  of wsp_route_t
-    zhashx_t *apps;   //  app name -> app_stats_t
-    int port_low, port_high;
-    char listen_host[WSP_ROUTES_HOST_MAX + 1];
-    char host[WSP_ROUTES_HOST_MAX + 3]; //  advertised (brackets for IPv6)
-    uint8_t *secret;
-    size_t secret_len;
-};
-
-static void
-s_hex(const uint8_t *bytes, size_t len, char *out)
+void
+routes_hex(const uint8_t *bytes, size_t len, char *out)
 {
     static const char digits[] = "0123456789abcdef";
     for (size_t i = 0; i < len; i++) {
@@ -84,6 +66,7 @@ s_route_destroy(wsp_route_t **route_p)
             event_free(route->accept_event);
         if (route->listener >= 0)
             close(route->listener);
+        free(route->targets);
         free(route);
         *route_p = NULL;
     }
@@ -124,8 +107,8 @@ s_on_accept(evutil_socket_t fd, short what, void *arg)
 }
 
 //  Binds route's port on the listen host and watches it. 0 or -1 (errno).
-static int
-s_route_listen(wsp_routes_t *self, wsp_route_t *route)
+int
+routes_listen(wsp_routes_t *self, wsp_route_t *route)
 {
     struct addrinfo hints = {.ai_family = AF_UNSPEC,
                              .ai_socktype = SOCK_STREAM,
@@ -165,32 +148,46 @@ s_route_listen(wsp_routes_t *self, wsp_route_t *route)
     return 0;
 }
 
-//  Resolves the route's target into route->addr. 0 or -1.
-static int
-s_route_resolve(wsp_route_t *route)
+//  Resolves host:port into *addr (*addr_len 0 when it does not resolve)
+//  and writes "host:port" (brackets for IPv6) into target. 0 or -1.
+int
+routes_resolve(const char *host_in,
+               int port,
+               struct sockaddr_storage *addr,
+               socklen_t *addr_len,
+               char *target,
+               size_t target_size)
 {
     struct addrinfo hints = {
         .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV};
     struct addrinfo *found = NULL;
     char service[16];
-    snprintf(service, sizeof service, "%d", route->row.target_port);
-    const char *host = route->row.host;
+    snprintf(service, sizeof service, "%d", port);
+    const char *host = host_in;
     char bare[BUS_APPTOKEN_HOST_MAX + 1];
     size_t len = strlen(host);
     if (len > 2 && host[0] == '[' && host[len - 1] == ']') {
         snprintf(bare, sizeof bare, "%.*s", (int) (len - 2), host + 1);
         host = bare;
     }
-    route->addr_len = 0;
+    bool v6 = strchr(host_in, ':') && host_in[0] != '[';
+    snprintf(target, target_size, "%s%s%s:%d", v6 ? "[" : "", host_in, v6 ? "]" : "",
+             port);
+    *addr_len = 0;
     if (getaddrinfo(host, service, &hints, &found) != 0 || !found)
         return -1;
-    memcpy(&route->addr, found->ai_addr, found->ai_addrlen);
-    route->addr_len = found->ai_addrlen;
+    memcpy(addr, found->ai_addr, found->ai_addrlen);
+    *addr_len = found->ai_addrlen;
     freeaddrinfo(found);
-    bool v6 = strchr(route->row.host, ':') && route->row.host[0] != '[';
-    snprintf(route->target, sizeof route->target, "%s%s%s:%d", v6 ? "[" : "",
-             route->row.host, v6 ? "]" : "", route->row.target_port);
     return 0;
+}
+
+//  Resolves the route's target into route->addr. 0 or -1.
+static int
+s_route_resolve(wsp_route_t *route)
+{
+    return routes_resolve(route->row.host, route->row.target_port, &route->addr,
+                          &route->addr_len, route->target, sizeof route->target);
 }
 
 //  Makes the in-memory route of row (its cookie, its app's counters).
@@ -226,7 +223,7 @@ s_route_new(wsp_routes_t *self, const wsp_db_route_t *row)
         s_route_destroy(&route);
         return NULL;
     }
-    s_hex(mac, 32, route->cookie);
+    routes_hex(mac, 32, route->cookie);
     app_stats_t *stats = zhashx_lookup(self->apps, row->app);
     if (!stats) {
         stats = calloc(1, sizeof *stats);
@@ -238,7 +235,9 @@ s_route_new(wsp_routes_t *self, const wsp_db_route_t *row)
         snprintf(stats->app, sizeof stats->app, "%s", row->app);
     }
     route->app_stats = stats;
-    if (s_route_resolve(route) != 0) {
+    if (row->endpoint)
+        snprintf(route->target, sizeof route->target, "endpoint %s", row->session_id);
+    else if (s_route_resolve(route) != 0) {
         bus_log_warning("app target does not resolve route=%s target=%s:%d", row->id,
                         row->host, row->target_port);
         snprintf(route->target, sizeof route->target, "%s:%d", row->host,
@@ -257,16 +256,18 @@ s_port_taken(wsp_routes_t *self, int port)
 }
 
 static void
-s_on_loaded(void *arg, const wsp_db_route_t *row)
+s_on_loaded(void *arg, const wsp_db_route_t *row, const char *targets)
 {
     wsp_routes_t *self = arg;
     wsp_route_t *route = s_route_new(self, row);
+    if (route && row->endpoint && routes_targets_load(route, targets) != 0)
+        bus_log_warning("endpoint replicas not restored endpoint=%s", row->session_id);
     if (!route || !zlistx_add_end(self->routes, route)) {
         bus_log_error("route not restored route=%s", row->id);
         s_route_destroy(&route);
         return;
     }
-    if (s_route_listen(self, route) != 0)
+    if (routes_listen(self, route) != 0)
         bus_log_warning("route port not bound yet route=%s port=%d reason=\"%s\"",
                         row->id, row->port, strerror(errno));
     else
@@ -390,6 +391,43 @@ wsp_routes_host(wsp_routes_t *self)
     return self->host;
 }
 
+//  Makes the route of row on the first free port of the range, stores it
+//  (with targets, an endpoint's replicas as JSON, or NULL) and serves it.
+//  BUS_OK with *route_p, UNAVAILABLE (no free port) or INTERNAL.
+int
+routes_add(wsp_routes_t *self,
+           wsp_db_route_t *row,
+           const char *targets,
+           wsp_route_t **route_p,
+           bus_error_t *err)
+{
+    wsp_route_t *route = NULL;
+    for (int port = self->port_low; port <= self->port_high; port++) {
+        if (s_port_taken(self, port))
+            continue;
+        row->port = port;
+        route = s_route_new(self, row);
+        if (!route)
+            return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        if (routes_listen(self, route) == 0)
+            break;
+        s_route_destroy(&route); //  in use by someone else: the next one
+    }
+    if (!route)
+        return bus_error_set(err, BUS_STATUS_UNAVAILABLE,
+                             "no free port in wsproxy.app_ports %d-%d", self->port_low,
+                             self->port_high);
+    bus_db_t *db = bus_node_db(self->node);
+    if (wsp_db_route_insert(db, &route->row, targets) != 0 ||
+        !zlistx_add_end(self->routes, route)) {
+        wsp_db_route_delete(db, route->row.id);
+        s_route_destroy(&route);
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot store the route");
+    }
+    *route_p = route;
+    return BUS_OK;
+}
+
 int
 wsp_routes_open(wsp_routes_t *self,
                 const bus_apptoken_claims_t *claims,
@@ -405,7 +443,7 @@ wsp_routes_open(wsp_routes_t *self,
     int64_t now = (int64_t) time(NULL);
     bus_db_t *db = bus_node_db(self->node);
     for (wsp_route_t *r = zlistx_first(self->routes); r; r = zlistx_next(self->routes)) {
-        if (strcmp(r->row.session_id, claims->session_id) != 0 ||
+        if (r->row.endpoint || strcmp(r->row.session_id, claims->session_id) != 0 ||
             strcmp(r->row.app, claims->app) != 0 ||
             strcmp(r->row.user_uuid, claims->user_uuid) != 0)
             continue;
@@ -420,7 +458,7 @@ wsp_routes_open(wsp_routes_t *self,
         if (moved || r->addr_len == 0)
             s_route_resolve(r);
         if (r->listener < 0)
-            s_route_listen(self, r);
+            routes_listen(self, r);
         *route_p = r;
         *reused = true;
         return BUS_OK;
@@ -430,7 +468,7 @@ wsp_routes_open(wsp_routes_t *self,
     uint8_t id[WSP_ROUTE_ID_LEN / 2];
     if (RAND_bytes(id, sizeof id) != 1)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "no random bytes");
-    s_hex(id, sizeof id, row.id);
+    routes_hex(id, sizeof id, row.id);
     snprintf(row.session_id, sizeof row.session_id, "%s", claims->session_id);
     snprintf(row.kernel_id, sizeof row.kernel_id, "%s", claims->kernel_id);
     snprintf(row.app, sizeof row.app, "%s", claims->app);
@@ -442,27 +480,9 @@ wsp_routes_open(wsp_routes_t *self,
     row.created_at = now;
     row.expires_at = now + self->config->route_idle_s;
     wsp_route_t *route = NULL;
-    for (int port = self->port_low; port <= self->port_high; port++) {
-        if (s_port_taken(self, port))
-            continue;
-        row.port = port;
-        route = s_route_new(self, &row);
-        if (!route)
-            return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
-        if (s_route_listen(self, route) == 0)
-            break;
-        s_route_destroy(&route); //  in use by someone else: the next one
-    }
-    if (!route)
-        return bus_error_set(err, BUS_STATUS_UNAVAILABLE,
-                             "no free port in wsproxy.app_ports %d-%d", self->port_low,
-                             self->port_high);
-    if (wsp_db_route_insert(db, &route->row) != 0 ||
-        !zlistx_add_end(self->routes, route)) {
-        wsp_db_route_delete(db, route->row.id);
-        s_route_destroy(&route);
-        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot store the route");
-    }
+    int rc = routes_add(self, &row, NULL, &route, err);
+    if (rc != BUS_OK)
+        return rc;
     bus_log_notice("route opened route=%s session=%s app=%s protocol=%s user=%s port=%d "
                    "target=%s",
                    route->row.id, route->row.session_id, route->row.app,
@@ -478,7 +498,7 @@ s_permit_hash(const char *permit, char *out)
 {
     uint8_t digest[SHA256_DIGEST_LENGTH];
     SHA256((const uint8_t *) permit, strlen(permit), digest);
-    s_hex(digest, sizeof digest, out);
+    routes_hex(digest, sizeof digest, out);
 }
 
 char *
@@ -491,7 +511,7 @@ wsp_routes_permit(wsp_routes_t *self, wsp_route_t *route)
     char *permit = malloc(2 * sizeof random + 1);
     if (!permit)
         return NULL;
-    s_hex(random, sizeof random, permit);
+    routes_hex(random, sizeof random, permit);
     char hash[2 * SHA256_DIGEST_LENGTH + 1];
     s_permit_hash(permit, hash);
     if (wsp_db_permit_insert(bus_node_db(self->node), hash, route->row.id,
@@ -513,7 +533,7 @@ wsp_routes_close_session(wsp_routes_t *self, const char *session_id, size_t *con
     while (handle) {
         wsp_route_t *route = zlistx_handle_item(handle);
         void *next = zlistx_next(self->routes) ? zlistx_cursor(self->routes) : NULL;
-        if (strcmp(route->row.session_id, session_id) == 0) {
+        if (!route->row.endpoint && strcmp(route->row.session_id, session_id) == 0) {
             conns += zlistx_size(route->conns);
             routes++;
             wsp_db_route_delete(db, route->row.id);
@@ -554,7 +574,7 @@ wsp_routes_cron(wsp_routes_t *self)
                 r->flushed_out = r->row.bytes_out;
             }
         }
-        if (now >= r->row.expires_at && expired)
+        if (!r->row.endpoint && now >= r->row.expires_at && expired)
             zlistx_add_end(expired, r);
         //  connections silent both ways for too long
         wsp_conn_t *conn = zlistx_first(r->conns);
@@ -569,7 +589,7 @@ wsp_routes_cron(wsp_routes_t *self)
                 wsp_conn_trim(conn); //  quiet for a period: default pipes
             conn = next;
         }
-        if (r->listener < 0 && s_route_listen(self, r) == 0)
+        if (r->listener < 0 && routes_listen(self, r) == 0)
             bus_log_notice("route port bound route=%s port=%d", r->row.id, r->row.port);
     }
     for (wsp_route_t *r = expired ? zlistx_first(expired) : NULL; r;

@@ -19,6 +19,12 @@
     exchanges for the cookie (wsp_conn). A tcp route is a plain forwarder
     with no check (Backend.AI's "non-auth TCP").
 
+    A model service's endpoint is a route too (wsproxy.endpoint.set): its
+    own port for as long as it exists, no expiry, no cookie; each request
+    carries an endpoint token (bus_apptoken_endpoint_*) unless the endpoint
+    is open to the public, and goes to one of its replicas (targets),
+    picked at random in proportion to their traffic ratios.
+
     This object owns the routes, their listeners and their connections
     (wsp_conn), the per-app counters for /metrics, and the token secret.
 
@@ -42,6 +48,18 @@
 typedef struct _wsp_routes_t wsp_routes_t;
 typedef struct _wsp_conn_t wsp_conn_t;
 
+//  One replica of an endpoint.
+typedef struct {
+    char route_id[BUS_APPTOKEN_ID_MAX + 1];
+    char session_id[BUS_APPTOKEN_ID_MAX + 1];
+    char host[BUS_APPTOKEN_HOST_MAX + 1];
+    int port;
+    double ratio;                            //  traffic ratio, >= 0
+    char target[BUS_APPTOKEN_HOST_MAX + 16]; //  "host:port" for the Host header
+    struct sockaddr_storage addr;
+    socklen_t addr_len; //  0: does not resolve
+} wsp_target_t;
+
 //  One route. Read by wsp_conn; changed only here.
 typedef struct {
     wsp_db_route_t row;
@@ -57,6 +75,8 @@ typedef struct {
     uint64_t flushed_in, flushed_out;        //  counters as last written
     bool used;                               //  traffic since the last cron
     void *app_stats;                         //  its app's counters (for /metrics)
+    wsp_target_t *targets;                   //  an endpoint's replicas
+    size_t target_count;
 } wsp_route_t;
 
 //  ---------------------------------------------------------------------------
@@ -96,6 +116,21 @@ int wsp_routes_open(wsp_routes_t *self,
 //  owns return value; NULL when it could not be stored.
 char *wsp_routes_permit(wsp_routes_t *self, wsp_route_t *route);
 
+//  Serves the endpoint in describes on its port (a new one the first time)
+//  with in's replicas, which replace the ones before. *route_p is
+//  borrowed. BUS_OK, or with err: UNAVAILABLE (no free port, no secret),
+//  INVALID (a replica's port 0), INTERNAL (database).
+int wsp_routes_endpoint_set(wsp_routes_t *self,
+                            const proto_wsproxy_endpoint_set_req_t *in,
+                            wsp_route_t **route_p,
+                            bus_error_t *err);
+
+//  Stops serving endpoint_id: closes its port and connections and forgets
+//  it. True when it was served; *conns_p (may be NULL) how many
+//  connections were closed.
+bool
+wsp_routes_endpoint_remove(wsp_routes_t *self, const char *endpoint_id, size_t *conns_p);
+
 //  Closes the routes of session_id (all apps, all users) and their
 //  connections at once, frees their ports and deletes them. Returns how
 //  many routes; *conns_p (may be NULL) how many connections.
@@ -125,6 +160,19 @@ struct event_base *wsp_routes_base(wsp_routes_t *self);
 
 //  True when value is route's permit cookie (constant time).
 bool wsp_route_cookie_ok(wsp_route_t *route, const char *value);
+
+//  A replica of endpoint route for the next request: one that resolves,
+//  picked at random in proportion to the traffic ratios, other than the
+//  one whose route id is avoid (may be NULL) when another can take
+//  requests. NULL when none can.
+const wsp_target_t *wsp_route_pick(wsp_route_t *route, const char *avoid);
+
+//  Admits a request to endpoint route by its Authorization header value
+//  ("BackendAI <token>" or "Bearer <token>"; may be NULL). BUS_OK, or with
+//  err: BUS_STATUS_INVALID (no token), BUS_STATUS_FORBIDDEN (a token
+//  forged, expired or for another endpoint).
+int
+wsp_route_endpoint_admit(wsp_route_t *route, const char *authorization, bus_error_t *err);
 
 //  Uses the one-time permit for route: true once, when valid.
 bool wsp_route_permit_take(wsp_route_t *route, const char *permit);

@@ -33,6 +33,44 @@ s_on_close(void *arg,
     return BUS_OK;
 }
 
+//  wsproxy.endpoint.set
+static int
+s_on_endpoint_set(void *arg,
+                  const proto_wsproxy_endpoint_set_req_t *in,
+                  proto_wsproxy_endpoint_set_rep_t *out,
+                  bus_rpc_request_t *req,
+                  bus_error_t *err)
+{
+    (void) req;
+    wsp_rpc_t *self = arg;
+    wsp_route_t *route = NULL;
+    int rc = wsp_routes_endpoint_set(self->routes, in, &route, err);
+    if (rc != BUS_OK)
+        return rc;
+    char url[WSP_ROUTES_HOST_MAX + 32];
+    snprintf(url, sizeof url, "http://%s:%d", wsp_routes_host(self->routes),
+             route->row.port);
+    out->url = proto_arena_strdup(&out->owned_, url);
+    out->port = (uint64_t) route->row.port;
+    return out->url ? BUS_OK : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+}
+
+//  wsproxy.endpoint.remove
+static int
+s_on_endpoint_remove(void *arg,
+                     const proto_wsproxy_endpoint_remove_req_t *in,
+                     proto_wsproxy_endpoint_remove_rep_t *out,
+                     bus_rpc_request_t *req,
+                     bus_error_t *err)
+{
+    (void) req, (void) err;
+    wsp_rpc_t *self = arg;
+    size_t conns = 0;
+    out->removed = wsp_routes_endpoint_remove(self->routes, in->endpoint_id, &conns);
+    out->connections = conns;
+    return BUS_OK;
+}
+
 wsp_rpc_t *
 wsp_rpc_new(bus_node_t *node, wsp_routes_t *routes, bus_error_t *err)
 {
@@ -46,6 +84,8 @@ wsp_rpc_new(bus_node_t *node, wsp_routes_t *routes, bus_error_t *err)
     self->routes = routes;
     const bus_node_method_t methods[] = {
         proto_wsproxy_close_method(s_on_close),
+        proto_wsproxy_endpoint_set_method(s_on_endpoint_set),
+        proto_wsproxy_endpoint_remove_method(s_on_endpoint_remove),
     };
     if (bus_node_serve(node, methods, sizeof methods / sizeof methods[0], self, err) !=
         BUS_OK) {

@@ -670,6 +670,206 @@ test_close(void)
     free(body);
 }
 
+//  ---------------------------------------------------------------------------
+//  A model service's endpoint: replicas behind one port, tokens, balance
+
+#define ENDPOINT     "2c0a6f1e-7d3b-4b8e-9f10-3a5b7c9d1e2f"
+#define ENDPOINT_BAD "3d1b7f2e-8e4c-4c9f-8a21-4b6c8dae2f30"
+
+static wsp_echo_t s_app2;
+
+static char *
+s_endpoint_token(const char *endpoint, int64_t expires)
+{
+    bus_apptoken_endpoint_t claims;
+    memset(&claims, 0, sizeof claims);
+    snprintf(claims.endpoint_id, sizeof claims.endpoint_id, "%s", endpoint);
+    snprintf(claims.user_uuid, sizeof claims.user_uuid, USER);
+    claims.expires = expires;
+    bus_error_t err = {0};
+    return bus_apptoken_endpoint_sign(SECRET, strlen(SECRET), &claims, &err);
+}
+
+//  wsproxy.endpoint.set with up to two replicas (port 0: left out). The
+//  status; *port_p the endpoint's port.
+static int
+s_endpoint_set(bool open, int port1, double ratio1, int port2, double ratio2, int *port_p)
+{
+    proto_wsproxy_target_t targets[2];
+    size_t count = 0;
+    int ports[2] = {port1, port2};
+    double ratios[2] = {ratio1, ratio2};
+    static const char *const ids[2] = {"route-one", "route-two"};
+    for (int i = 0; i < 2; i++)
+        if (ports[i]) {
+            proto_wsproxy_target_init(&targets[count]);
+            targets[count].route_id = ids[i];
+            targets[count].host = "127.0.0.1";
+            targets[count].port = (uint64_t) ports[i];
+            targets[count].traffic_ratio = ratios[i];
+            count++;
+        }
+    proto_wsproxy_endpoint_set_req_t in;
+    proto_wsproxy_endpoint_set_req_init(&in);
+    in.endpoint_id = ENDPOINT;
+    in.name = "llm-svc";
+    in.open_to_public = open;
+    in.targets = targets;
+    in.targets_count = count;
+    bus_error_t err = {0};
+    bus_writer_t *w = proto_wsproxy_endpoint_set_req_writer(&in, &err);
+    if (!w)
+        return err.status;
+    bus_rpc_client_t *client = bus_rpc_client_new(s_rpc, "test/wsproxy", NULL);
+    zchunk_t *reply = NULL;
+    int rc =
+        bus_rpc_client_call_sync(client, PROTO_WSPROXY_ENDPOINT_SET, bus_writer_data(w),
+                                 bus_writer_size(w), CALL_MS, &reply, &err);
+    bus_writer_destroy(&w);
+    bus_rpc_client_destroy(&client);
+    proto_wsproxy_endpoint_set_rep_t out;
+    if (rc == BUS_OK &&
+        proto_wsproxy_endpoint_set_rep_decode(&out, zchunk_data(reply),
+                                              zchunk_size(reply), &err) == BUS_OK) {
+        //  the URL names the port
+        char expected[64];
+        snprintf(expected, sizeof expected, "http://127.0.0.1:%d", (int) out.port);
+        if (strcmp(out.url, expected) != 0)
+            rc = BUS_STATUS_PROTOCOL;
+        *port_p = (int) out.port;
+        proto_wsproxy_endpoint_set_rep_clear(&out);
+    } else if (rc == BUS_OK)
+        rc = BUS_STATUS_PROTOCOL;
+    zchunk_destroy(&reply);
+    return rc;
+}
+
+//  GET /headers on the endpoint with an Authorization header (NULL: none):
+//  the status; *which 1 or 2 for the replica that answered, else 0.
+static int
+s_endpoint_get(int port, const char *authorization, int *which)
+{
+    char request[4096], head[HEAD_SIZE];
+    snprintf(
+        request, sizeof request,
+        "GET /headers HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n%s%s%sConnection: close\r\n\r\n",
+        port, authorization ? "Authorization: " : "", authorization ? authorization : "",
+        authorization ? "\r\n" : "");
+    char *body = NULL;
+    int status = wsp_echo_request(port, request, head, sizeof head, &body, NULL);
+    char one[64], two[64];
+    snprintf(one, sizeof one, "host=127.0.0.1:%d\n", s_app.port);
+    snprintf(two, sizeof two, "host=127.0.0.1:%d\n", s_app2.port);
+    *which = body && strstr(body, one) ? 1 : body && strstr(body, two) ? 2 : 0;
+    free(body);
+    return status;
+}
+
+//  n requests with auth: how many each replica answered (all must be 200).
+static void
+s_endpoint_spread(int port, const char *auth, int n, int *first, int *second)
+{
+    *first = *second = 0;
+    for (int i = 0; i < n; i++) {
+        int which = 0;
+        T_EQ_INT(s_endpoint_get(port, auth, &which), 200);
+        *first += which == 1;
+        *second += which == 2;
+    }
+}
+
+static void
+test_endpoints(void)
+{
+    T_EQ_INT(wsp_echo_start(&s_app2), 0);
+    int port = 0, first = 0, second = 0, which = 0;
+    T_EQ_INT(s_endpoint_set(false, s_app.port, 1, s_app2.port, 1, &port), BUS_OK);
+    T_ASSERT(port >= s_port_low && port < s_port_low + PORT_COUNT);
+
+    //  the token: none is 401; forged, an app's, another endpoint's, expired: 403
+    char *token = s_endpoint_token(ENDPOINT, (int64_t) time(NULL) + 600);
+    char *other = s_endpoint_token(ENDPOINT_BAD, (int64_t) time(NULL) + 600);
+    char *expired = s_endpoint_token(ENDPOINT, (int64_t) time(NULL) - 1);
+    char *app = s_token(SESSION, "web", s_app.port, (int64_t) time(NULL) + 600);
+    T_ASSERT(token && other && expired && app);
+    char auth[2048], bad[2048];
+    snprintf(auth, sizeof auth, "BackendAI %s", token);
+    T_EQ_INT(s_endpoint_get(port, NULL, &which), 401);
+    T_EQ_INT(s_endpoint_get(port, "Bearer not-a-token", &which), 403);
+    const char *refused[] = {other, expired, app};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(bad, sizeof bad, "Bearer %s", refused[i]);
+        T_EQ_INT(s_endpoint_get(port, bad, &which), 403);
+    }
+    snprintf(bad, sizeof bad, "Bearer %s", token);
+    T_EQ_INT(s_endpoint_get(port, bad, &which), 200); //  either scheme
+
+    //  both replicas answer; a ratio of 0 takes one out
+    s_endpoint_spread(port, auth, 40, &first, &second);
+    fprintf(stderr, "# 1:1 -> %d and %d of 40\n", first, second);
+    T_ASSERT(first > 0 && second > 0 && first + second == 40);
+    int same = 0;
+    T_EQ_INT(s_endpoint_set(false, s_app.port, 1, s_app2.port, 0, &same), BUS_OK);
+    T_EQ_INT(same, port); //  the URL stays
+    s_endpoint_spread(port, auth, 20, &first, &second);
+    T_EQ_INT(first, 20);
+
+    //  a replica that cannot be reached: every request goes to the other
+    int dead_fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in addr = {.sin_family = AF_INET};
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t addr_len = sizeof addr;
+    T_ASSERT(bind(dead_fd, (struct sockaddr *) &addr, addr_len) == 0 &&
+             getsockname(dead_fd, (struct sockaddr *) &addr, &addr_len) == 0);
+    int dead = ntohs(addr.sin_port);
+    close(dead_fd); //  nothing listens there
+    T_EQ_INT(s_endpoint_set(false, dead, 1, s_app2.port, 1, &same), BUS_OK);
+    s_endpoint_spread(port, auth, 20, &first, &second);
+    T_EQ_INT(second, 20);
+
+    //  open to the public: no token needed
+    T_EQ_INT(s_endpoint_set(true, s_app.port, 1, 0, 0, &same), BUS_OK);
+    T_EQ_INT(s_endpoint_get(port, NULL, &which), 200);
+    T_EQ_INT(which, 1);
+
+    //  kill -9 and restart: the same port, the same replicas
+    T_EQ_INT(s_endpoint_set(false, s_app.port, 1, s_app2.port, 1, &same), BUS_OK);
+    harness_kill(&s_wsp);
+    T_EQ_INT(s_start_wsproxy(), 0);
+    s_endpoint_spread(port, auth, 20, &first, &second);
+    T_ASSERT(first > 0 && second > 0);
+    T_EQ_INT(s_endpoint_get(port, NULL, &which), 401);
+
+    //  no healthy replica: 503; removed: the port is closed
+    T_EQ_INT(s_endpoint_set(false, 0, 0, 0, 0, &same), BUS_OK);
+    T_EQ_INT(s_endpoint_get(port, auth, &which), 503);
+    proto_wsproxy_endpoint_remove_req_t in;
+    proto_wsproxy_endpoint_remove_req_init(&in);
+    in.endpoint_id = ENDPOINT;
+    bus_error_t err = {0};
+    bus_writer_t *w = proto_wsproxy_endpoint_remove_req_writer(&in, &err);
+    bus_rpc_client_t *client = bus_rpc_client_new(s_rpc, "test/wsproxy", NULL);
+    zchunk_t *reply = NULL;
+    T_EQ_INT(bus_rpc_client_call_sync(client, PROTO_WSPROXY_ENDPOINT_REMOVE,
+                                      bus_writer_data(w), bus_writer_size(w), CALL_MS,
+                                      &reply, &err),
+             BUS_OK);
+    proto_wsproxy_endpoint_remove_rep_t out;
+    T_EQ_INT(proto_wsproxy_endpoint_remove_rep_decode(&out, zchunk_data(reply),
+                                                      zchunk_size(reply), &err),
+             BUS_OK);
+    T_ASSERT(out.removed);
+    proto_wsproxy_endpoint_remove_rep_clear(&out);
+    zchunk_destroy(&reply);
+    bus_writer_destroy(&w);
+    bus_rpc_client_destroy(&client);
+    T_EQ_INT(wsp_echo_connect(port), -1);
+    free(token);
+    free(other);
+    free(expired);
+    free(app);
+}
+
 int
 main(void)
 {
@@ -682,6 +882,7 @@ main(void)
     T_RUN(test_client_vanishes);
     T_RUN(test_restart);
     T_RUN(test_close);
+    T_RUN(test_endpoints);
     bool clean = true;
     if (s_wsp.pid > 0 &&
         (harness_stop(&s_wsp, 10000) != 0 || harness_log_has_report(&s_wsp))) {
@@ -696,6 +897,8 @@ main(void)
     }
     if (s_app.listener > 0)
         wsp_echo_stop(&s_app);
+    if (s_app2.listener > 0)
+        wsp_echo_stop(&s_app2);
     if (s_dir) {
         if (t_failures == 0 && clean && !getenv("BACKPLANE_KEEP"))
             harness_rmdir(s_dir);

@@ -1,0 +1,255 @@
+/*  =========================================================================
+    wsp_endpoints - model services' endpoints among the wsproxy's routes
+
+    An endpoint is a route (wsp_routes: its port, listener, connections and
+    counters) with no target of its own and no expiry: its replicas
+    (wsp_target_t) come whole with every wsproxy.endpoint.set, are stored
+    with its row as JSON so a restart serves them again, and each request
+    goes to one picked at random in proportion to the traffic ratios
+    (Backend.AI's traffic_ratio), admitted by an endpoint token unless the
+    endpoint is open to the public.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "wsp_classes.h"
+#include "wsp_routes_private.h"
+#include <openssl/rand.h> //  RAND_bytes: ids and the pick
+
+//  Fills target from one replica; false when it cannot be one.
+static bool
+s_target_fill(wsp_target_t *target,
+              const char *route_id,
+              const char *session_id,
+              const char *host,
+              int64_t port,
+              double ratio)
+{
+    if (!route_id || !host || !*host || port < 1 || port > 65535 || !(ratio >= 0) ||
+        strlen(route_id) > BUS_APPTOKEN_ID_MAX || strlen(host) > BUS_APPTOKEN_HOST_MAX ||
+        (session_id && strlen(session_id) > BUS_APPTOKEN_ID_MAX))
+        return false;
+    memset(target, 0, sizeof *target);
+    snprintf(target->route_id, sizeof target->route_id, "%s", route_id);
+    snprintf(target->session_id, sizeof target->session_id, "%s",
+             session_id ? session_id : "");
+    snprintf(target->host, sizeof target->host, "%s", host);
+    target->port = (int) port;
+    target->ratio = ratio;
+    if (routes_resolve(host, (int) port, &target->addr, &target->addr_len, target->target,
+                       sizeof target->target) != 0)
+        bus_log_warning("endpoint replica does not resolve route=%s target=%s", route_id,
+                        target->target);
+    return true;
+}
+
+//  Replaces route's replicas with targets (count of them; taken).
+static void
+s_targets_take(wsp_route_t *route, wsp_target_t *targets, size_t count)
+{
+    free(route->targets);
+    route->targets = targets;
+    route->target_count = count;
+}
+
+//  The replicas as stored (a JSON array). 0 or -1 (those that parse stay).
+int
+routes_targets_load(wsp_route_t *route, const char *text)
+{
+    json_t *array = json_loads(text, 0, NULL);
+    size_t count = json_array_size(array);
+    wsp_target_t *targets = calloc(count ? count : 1, sizeof *targets);
+    size_t filled = 0;
+    for (size_t i = 0; targets && i < count; i++) {
+        json_t *item = json_array_get(array, i);
+        if (s_target_fill(&targets[filled],
+                          json_string_value(json_object_get(item, "route_id")),
+                          json_string_value(json_object_get(item, "session_id")),
+                          json_string_value(json_object_get(item, "host")),
+                          json_integer_value(json_object_get(item, "port")),
+                          json_number_value(json_object_get(item, "traffic_ratio"))))
+            filled++;
+    }
+    bool whole = targets && json_is_array(array) && filled == count;
+    json_decref(array);
+    s_targets_take(route, targets, filled);
+    return whole ? 0 : -1;
+}
+
+//  route's replicas as they are stored. Caller owns return value; NULL
+//  when out of memory.
+static char *
+s_targets_json(const wsp_target_t *targets, size_t count)
+{
+    json_t *array = json_array();
+    for (size_t i = 0; array && i < count; i++) {
+        const wsp_target_t *t = &targets[i];
+        json_array_append_new(array, json_pack("{s:s, s:s, s:s, s:i, s:f}", "route_id",
+                                               t->route_id, "session_id", t->session_id,
+                                               "host", t->host, "port", t->port,
+                                               "traffic_ratio", t->ratio));
+    }
+    char *text = array ? json_dumps(array, JSON_COMPACT) : NULL;
+    json_decref(array);
+    return text;
+}
+
+static wsp_route_t *
+s_endpoint_find(wsp_routes_t *self, const char *endpoint_id)
+{
+    for (wsp_route_t *r = zlistx_first(self->routes); r; r = zlistx_next(self->routes))
+        if (r->row.endpoint && strcmp(r->row.session_id, endpoint_id) == 0)
+            return r;
+    return NULL;
+}
+
+int
+wsp_routes_endpoint_set(wsp_routes_t *self,
+                        const proto_wsproxy_endpoint_set_req_t *in,
+                        wsp_route_t **route_p,
+                        bus_error_t *err)
+{
+    assert(self && in && route_p);
+    *route_p = NULL;
+    if (!self->secret)
+        return bus_error_set(err, BUS_STATUS_UNAVAILABLE, "no token secret");
+    if (strlen(in->endpoint_id) > BUS_APPTOKEN_ID_MAX)
+        return bus_error_set(err, BUS_STATUS_INVALID, "endpoint id over %d bytes",
+                             BUS_APPTOKEN_ID_MAX);
+    size_t count = in->targets_count;
+    wsp_target_t *targets = calloc(count ? count : 1, sizeof *targets);
+    if (!targets)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    for (size_t i = 0; i < count; i++) {
+        const proto_wsproxy_target_t *t = &in->targets[i];
+        if (!s_target_fill(&targets[i], t->route_id, t->session_id, t->host,
+                           t->port > 65535 ? 0 : (int64_t) t->port, t->traffic_ratio)) {
+            free(targets);
+            return bus_error_set(err, BUS_STATUS_INVALID,
+                                 "replica %s: bad target %s:%" PRIu64, t->route_id,
+                                 t->host, t->port);
+        }
+    }
+    char *text = s_targets_json(targets, count);
+    if (!text) {
+        free(targets);
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    }
+    const char *name = in->name && bus_apptoken_app_ok(in->name) ? in->name : "endpoint";
+    int rc = BUS_OK;
+    wsp_route_t *route = s_endpoint_find(self, in->endpoint_id);
+    if (route) {
+        snprintf(route->row.app, sizeof route->row.app, "%s", name);
+        route->row.open_to_public = in->open_to_public;
+        if (wsp_db_endpoint_update(bus_node_db(self->node), &route->row, text) != 0)
+            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot store the endpoint");
+        if (route->listener < 0)
+            routes_listen(self, route);
+    } else {
+        wsp_db_route_t row;
+        memset(&row, 0, sizeof row);
+        uint8_t id[WSP_ROUTE_ID_LEN / 2];
+        if (RAND_bytes(id, sizeof id) != 1)
+            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "no random bytes");
+        routes_hex(id, sizeof id, row.id);
+        snprintf(row.session_id, sizeof row.session_id, "%s", in->endpoint_id);
+        snprintf(row.app, sizeof row.app, "%s", name);
+        row.protocol = BUS_APPTOKEN_HTTP;
+        row.endpoint = true;
+        row.open_to_public = in->open_to_public;
+        row.created_at = (int64_t) time(NULL);
+        row.expires_at = INT64_MAX; //  until wsproxy.endpoint.remove
+        if (rc == BUS_OK)
+            rc = routes_add(self, &row, text, &route, err);
+    }
+    free(text);
+    if (rc != BUS_OK && !route) {
+        free(targets);
+        return rc;
+    }
+    s_targets_take(route, targets, count);
+    bus_log_notice("endpoint served endpoint=%s name=%s port=%d replicas=%zu public=%s",
+                   in->endpoint_id, name, route->row.port, count,
+                   route->row.open_to_public ? "yes" : "no");
+    *route_p = route;
+    return rc;
+}
+
+bool
+wsp_routes_endpoint_remove(wsp_routes_t *self, const char *endpoint_id, size_t *conns_p)
+{
+    assert(self && endpoint_id);
+    wsp_route_t *route = s_endpoint_find(self, endpoint_id);
+    if (conns_p)
+        *conns_p = route ? zlistx_size(route->conns) : 0;
+    if (!route)
+        return false;
+    bus_log_notice("endpoint removed endpoint=%s port=%d conns=%zu", endpoint_id,
+                   route->row.port, zlistx_size(route->conns));
+    wsp_db_route_delete(bus_node_db(self->node), route->row.id);
+    void *handle = zlistx_find(self->routes, route);
+    if (handle)
+        zlistx_delete(self->routes, handle);
+    return true;
+}
+
+const wsp_target_t *
+wsp_route_pick(wsp_route_t *route, const char *avoid)
+{
+    assert(route);
+    const wsp_target_t *avoided = NULL;
+    double total = 0;
+    for (size_t i = 0; i < route->target_count; i++) {
+        const wsp_target_t *t = &route->targets[i];
+        if (!t->addr_len || !(t->ratio > 0))
+            continue;
+        if (avoid && strcmp(t->route_id, avoid) == 0)
+            avoided = t;
+        else
+            total += t->ratio;
+    }
+    if (!(total > 0))
+        return avoided;
+    uint32_t random = 0;
+    RAND_bytes((uint8_t *) &random, sizeof random);
+    double at = total * ((double) random / 4294967296.0);
+    const wsp_target_t *last = NULL;
+    for (size_t i = 0; i < route->target_count; i++) {
+        const wsp_target_t *t = &route->targets[i];
+        if (!t->addr_len || !(t->ratio > 0) || t == avoided)
+            continue;
+        last = t;
+        if (at < t->ratio)
+            return t;
+        at -= t->ratio;
+    }
+    return last; //  rounding
+}
+
+int
+wsp_route_endpoint_admit(wsp_route_t *route, const char *authorization, bus_error_t *err)
+{
+    assert(route);
+    const char *token = NULL;
+    if (authorization && strncasecmp(authorization, "BackendAI ", 10) == 0)
+        token = authorization + 10;
+    else if (authorization && strncasecmp(authorization, "Bearer ", 7) == 0)
+        token = authorization + 7;
+    while (token && *token == ' ')
+        token++;
+    if (!token || !*token)
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "this endpoint needs a token: Authorization: BackendAI"
+                             " <token> (POST /services/{id}/token)");
+    wsp_routes_t *self = route->routes;
+    bus_apptoken_endpoint_t claims;
+    int rc =
+        bus_apptoken_endpoint_verify(self->secret, self->secret_len, token, strlen(token),
+                                     (int64_t) time(NULL), &claims, err);
+    if (rc == BUS_OK && strcmp(claims.endpoint_id, route->row.session_id) != 0)
+        return bus_error_set(err, BUS_STATUS_FORBIDDEN,
+                             "the token is for another endpoint");
+    if (rc != BUS_OK)
+        err->status = BUS_STATUS_FORBIDDEN; //  a token was given: it does not pass
+    return rc == BUS_OK ? BUS_OK : BUS_STATUS_FORBIDDEN;
+}
