@@ -59,6 +59,7 @@ typedef struct {
     const char *limits;       //  JSON: the owner's limits (sched_db_snapshot); NULL: none
     const char *mounts;       //  JSON array, passed to kernel.create; NULL: none
     const char *dotfiles;     //  JSON array, passed to kernel.create; NULL: none
+    const char *model_service; //  INFERENCE: JSON, passed to kernel.create; NULL: none
     const char *tag;          //  the user's tag; NULL: none
 } sched_session_spec_t;
 
@@ -147,6 +148,7 @@ typedef struct {
     char *bootstrap_script;
     char *mounts;   //  JSON array text
     char *dotfiles; //  JSON array text, NULL: none
+    char *model_service; //  JSON object text, NULL: none
     char *name;
     char *type;
     char *image;

@@ -546,6 +546,59 @@ s_on_list(void *arg,
     return rc;
 }
 
+//  storage.files.read: one small file whole, read on the loop (it is at
+//  most 1 MiB: a model's definition, not a model).
+static int
+s_on_read(void *arg,
+          bus_rpc_request_t *req,
+          const void *body,
+          size_t size,
+          bus_writer_t *reply,
+          bus_error_t *err)
+{
+    (void) req;
+    sp_rpc_t *self = arg;
+    proto_storage_files_read_req_t in;
+    int rc = proto_storage_files_read_req_decode(&in, body, size, err);
+    if (rc != BUS_OK)
+        return rc;
+    sp_folder_t folder;
+    sp_fs_t *fs = NULL;
+    uint64_t max = in.max ? in.max : 65536, length = 0;
+    int fd = -1;
+    rc = s_open(self, in.id, in.volume, &folder, &fs, err);
+    if (rc == BUS_OK &&
+        (fd = sp_fs_open_read(fs, in.path, strlen(in.path), &length, err)) < 0)
+        rc = err->status;
+    if (rc == BUS_OK && length > max)
+        rc = bus_error_set(err, BUS_STATUS_INVALID, "%.256s is %llu bytes, more than %llu",
+                           in.path, (unsigned long long) length, (unsigned long long) max);
+    uint8_t *data = rc == BUS_OK ? malloc(length + 1) : NULL;
+    if (rc == BUS_OK && !data)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    size_t got = 0;
+    while (rc == BUS_OK && got < length) {
+        ssize_t n = read(fd, data + got, length - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break; //  it shrank meanwhile: what there is
+        got += (size_t) n;
+    }
+    proto_storage_files_read_rep_t out;
+    proto_storage_files_read_rep_init(&out);
+    out.data = data;
+    out.data_size = got;
+    if (rc == BUS_OK && proto_storage_files_read_rep_write(&out, reply) != 0)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot encode the reply");
+    free(data);
+    if (fd >= 0)
+        close(fd);
+    sp_fs_destroy(&fs);
+    proto_storage_files_read_req_clear(&in);
+    return rc;
+}
+
 static int
 s_on_mkdir(void *arg,
            bus_rpc_request_t *req,
@@ -752,6 +805,7 @@ sp_rpc_new(bus_node_t *node, sp_folders_t *folders, const char *url, bus_error_t
         {PROTO_STORAGE_FOLDER_QUOTA, s_on_quota},
         {PROTO_STORAGE_FOLDER_MOUNT_PATH, s_on_mount_path},
         {PROTO_STORAGE_FILES_LIST, s_on_list},
+        {PROTO_STORAGE_FILES_READ, s_on_read},
         {PROTO_STORAGE_FILES_MKDIR, s_on_mkdir},
         {PROTO_STORAGE_FILES_RENAME, s_on_rename},
         {PROTO_STORAGE_FILES_MOVE, s_on_move},
