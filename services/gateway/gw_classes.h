@@ -38,6 +38,7 @@
 #include "gw_minilang.h"
 #include "gw_session.h"
 #include "gw_session_launch.h"
+#include "gw_model_def.h"
 #include "gw_session_files.h"
 #include "gw_template.h"
 #include "gw_apps.h"
