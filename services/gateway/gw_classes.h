@@ -39,6 +39,8 @@
 #include "gw_session.h"
 #include "gw_session_launch.h"
 #include "gw_model_def.h"
+#include "gw_endpoint.h"
+#include "gw_endpoint_reconcile.h"
 #include "gw_session_files.h"
 #include "gw_template.h"
 #include "gw_apps.h"
