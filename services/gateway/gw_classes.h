@@ -41,6 +41,7 @@
 #include "gw_model_def.h"
 #include "gw_endpoint.h"
 #include "gw_endpoint_reconcile.h"
+#include "gw_service_api.h"
 #include "gw_session_files.h"
 #include "gw_template.h"
 #include "gw_apps.h"

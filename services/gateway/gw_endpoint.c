@@ -80,7 +80,7 @@ gw_endpoint_view(bus_db_t *db, json_t *endpoint)
         snprintf(model_id, sizeof model_id, "%.8s-%.4s-%.4s-%.4s-%.12s", model, model + 8,
                  model + 12, model + 16, model + 20);
     return json_pack(
-        "{s:s, s:s, s:[], s:O, s:O, s:O, s:o, s:O, s:O, s:O}", "endpoint_id", id,
+        "{s:s, s:s, s:[], s:O?, s:O?, s:O?, s:o, s:O?, s:O?, s:O?}", "endpoint_id", id,
         "model_id", model_id, "extra_mounts", "name", json_object_get(endpoint, "name"),
         "desired_session_count", json_object_get(endpoint, "desired_session_count"),
         "model_definition_path", json_object_get(endpoint, "model_definition_path"),
@@ -257,4 +257,18 @@ void
 gw_route_delete(bus_db_t *db, const char *id)
 {
     s_write(db, "DELETE FROM routings WHERE id = ?1", (const char *const[]){id, NULL});
+}
+
+int64_t
+gw_endpoint_replicas_max(bus_db_t *db, const char *user_uuid)
+{
+    bool failed;
+    json_t *row = gw_store_one(
+        db,
+        "SELECT p.max_session_count_per_model_session AS most FROM users u"
+        " JOIN user_resource_policies p ON p.name = u.resource_policy WHERE u.uuid = ?1",
+        (const char *const[]){user_uuid, NULL}, NULL, &failed);
+    int64_t most = row ? json_integer_value(json_object_get(row, "most")) : 10;
+    json_decref(row);
+    return most;
 }

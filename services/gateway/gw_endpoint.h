@@ -65,6 +65,10 @@ void gw_endpoint_retries(bus_db_t *db, const char *id, int n);
 //  POST /services/{id}/errors/clear: failed routes deleted, retries 0.
 void gw_endpoint_clear_errors(bus_db_t *db, const char *id);
 
+//  The most replicas one endpoint of user_uuid may have: its user resource
+//  policy's max_session_count_per_model_session (10 when it has none).
+int64_t gw_endpoint_replicas_max(bus_db_t *db, const char *user_uuid);
+
 //  ---------------------------------------------------------------------------
 //  Routes
 
