@@ -1,0 +1,371 @@
+/*  =========================================================================
+    serving_test - model services (/services) with real containers
+
+    A model folder (usage_mode model) holds a model-definition.yaml whose
+    service is busybox's httpd serving the folder itself on port 8000, with
+    a health check on /health (a file of the folder). An endpoint of two
+    replicas gets two routes, each an INFERENCE session whose kernel the
+    agent starts the command in and health-checks from the host: both
+    become HEALTHY. Scaled to one, a route goes and its session ends;
+    deleted, every session ends and the endpoint is gone. Another user
+    neither sees nor changes it. Refused with a 400: a folder that is not a
+    model folder, a definition that is not YAML (the answer names the file
+    and the line), a bad name, more replicas than the policy allows. Needs
+    root, runc, umoci and tini.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gateway_client.h"
+#include "t.h"
+
+#define IMAGE      "local.backplane/library/busybox:latest"
+#define SERVING_MS 120000 //  replicas start in seconds, slower under load
+
+static client_platform_t s_p;
+static harness_proc_t s_agent, s_sp;
+static char s_bridge[16];
+static char s_storage[128];
+static client_keypair_t s_alice, s_bob;
+static char s_endpoint[64];
+
+static const char s_definition[] = "models:\n"
+                                   "  - name: echo-model\n"
+                                   "    model_path: /models\n"
+                                   "    service:\n"
+                                   "      start_command: [\"httpd\", \"-f\", \"-p\", \"8000\","
+                                   " \"-h\", \"/models\"]\n"
+                                   "      port: 8000\n"
+                                   "      health_check:\n"
+                                   "        path: /health\n"
+                                   "        max_retries: 2\n"
+                                   "        max_wait_time: 1\n";
+
+//  A signed request as kp; the status, and the parsed JSON when asked.
+static int
+s_as(const client_keypair_t *kp,
+     const char *method,
+     const char *path,
+     const char *body,
+     json_t **json_p)
+{
+    char *text = NULL;
+    int status = client_signed(&s_p, kp, method, path, body, NULL, &text, NULL);
+    if (json_p)
+        *json_p = text ? json_loads(text, JSON_DECODE_ANY, NULL) : NULL;
+    if (status >= 400)
+        fprintf(stderr, "# %s %s: %d %s\n", method, path, status, text ? text : "");
+    free(text);
+    return status;
+}
+
+//  Writes data to path of folder as kp (request-upload, one tus PATCH).
+static bool
+s_upload(const client_keypair_t *kp, const char *folder, const char *path, const char *data)
+{
+    char route[256], request[512], target[4096];
+    snprintf(route, sizeof route, "/folders/%s/request-upload", folder);
+    snprintf(request, sizeof request, "{\"path\": \"%s\", \"size\": %zu}", path,
+             strlen(data));
+    json_t *answer = NULL;
+    int status = s_as(kp, "POST", route, request, &answer);
+    const char *token = json_string_value(json_object_get(answer, "token"));
+    if (status == 200 && token)
+        snprintf(target, sizeof target, "/upload?token=%s", token);
+    json_decref(answer);
+    if (status != 200 || !token)
+        return false;
+    const char *headers[] = {"Tus-Resumable: 1.0.0", "Upload-Offset: 0", NULL};
+    status = harness_http_ex(s_storage, "PATCH", target, headers,
+                             "application/offset+octet-stream", data, NULL, NULL,
+                             CLIENT_HTTP_MS);
+    return status == 204;
+}
+
+//  A folder of alice's (mode: general or model) holding definition.
+static bool
+s_folder(const char *name, const char *mode, const char *definition)
+{
+    char body[256];
+    snprintf(body, sizeof body, "{\"name\": \"%s\", \"usage_mode\": \"%s\"}", name, mode);
+    return s_as(&s_alice, "POST", "/folders", body, NULL) == 201 &&
+           s_upload(&s_alice, name, "model-definition.yaml", definition) &&
+           s_upload(&s_alice, name, "health", "ok\n");
+}
+
+//  POST /services for folder with replicas; the status, the answer in
+//  *json_p when given.
+static int
+s_create(const char *name, const char *folder, int replicas, json_t **json_p)
+{
+    char body[1024];
+    snprintf(body, sizeof body,
+             "{\"name\": \"%s\", \"desired_session_count\": %d, \"image\": \"" IMAGE "\","
+             " \"runtime_variant\": \"custom\", \"group\": \"default\","
+             " \"domain\": \"default\", \"open_to_public\": false,"
+             " \"config\": {\"model\": \"%s\", \"model_version\": 1,"
+             " \"model_mount_destination\": \"/models\", \"scaling_group\": \"default\","
+             " \"resources\": {\"cpu\": \"0.5\", \"mem\": \"128m\"}}}",
+             name, replicas, folder);
+    return s_as(&s_alice, "POST", "/services", body, json_p);
+}
+
+//  The session ids of the endpoint's healthy routes (active_routes), as a
+//  JSON array, once there are exactly count of them and no other route is
+//  left (errors aside); NULL after SERVING_MS.
+static json_t *
+s_wait_healthy(size_t count)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/services/%s", s_endpoint);
+    for (int waited = 0; waited < SERVING_MS; waited += 500) {
+        json_t *info = NULL;
+        int status = s_as(&s_alice, "GET", path, NULL, &info);
+        json_t *routes = json_object_get(info, "active_routes");
+        if (status == 200 && json_array_size(routes) == count) {
+            json_t *sessions = json_array();
+            size_t index;
+            json_t *route;
+            json_array_foreach(routes, index, route)
+                json_array_append(sessions, json_object_get(route, "session_id"));
+            json_decref(info);
+            return sessions;
+        }
+        json_decref(info);
+        harness_pause_ms(500);
+    }
+    return NULL;
+}
+
+//  Whether session_id ended (TERMINATED, or gone), waiting at most SERVING_MS.
+static bool
+s_session_ended(const char *session_id)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/session/%s", session_id);
+    for (int waited = 0; waited < SERVING_MS; waited += 200) {
+        char *text = NULL;
+        int status = client_signed(&s_p, &s_alice, "GET", path, NULL, NULL, &text, NULL);
+        bool ended = status == 404 || (text && strstr(text, "TERMINATED"));
+        free(text);
+        if (ended)
+            return true;
+        harness_pause_ms(200);
+    }
+    return false;
+}
+
+//  ---------------------------------------------------------------------------
+//  Tests
+
+static void
+test_start(void)
+{
+    T_ASSERT(client_platform_start(&s_p, "serving", false) == 0);
+    T_ASSERT(client_storage_start(&s_p, &s_sp, s_storage, sizeof s_storage));
+    snprintf(s_bridge, sizeof s_bridge, "bps%d", (int) (getpid() % 100000));
+    T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-s", s_bridge, harness_subnet()));
+    T_ASSERT(client_person(&s_p, "alice@example.com", "default", "user", &s_alice));
+    T_ASSERT(client_person(&s_p, "bob@example.com", "default", "user", &s_bob));
+    T_ASSERT(s_folder("echo-model", "model", s_definition));
+    T_ASSERT(s_folder("plain", "general", s_definition));
+    T_ASSERT(s_folder("broken", "model", "models:\n"
+                                         "  - name: m\n"
+                                         "    model_path: /models\n"
+                                         "    service: {start_command: [a], port: 80\n"
+                                         "  - name: n\n"));
+}
+
+static void
+test_runtimes(void)
+{
+    json_t *r = NULL;
+    T_EQ_INT(s_as(&s_alice, "GET", "/services/_/runtimes", NULL, &r), 200);
+    json_t *runtimes = json_object_get(r, "runtimes");
+    T_EQ_INT(json_array_size(runtimes), 1);
+    T_EQ_STR(json_string_value(json_object_get(json_array_get(runtimes, 0), "name")),
+             "custom");
+    json_decref(r);
+}
+
+static void
+test_bad_input(void)
+{
+    json_t *r = NULL;
+    T_EQ_INT(s_create("echo-plain", "plain", 1, &r), 400);
+    T_CONTAINS(json_string_value(json_object_get(r, "msg")), "not a model folder");
+    json_decref(r);
+    T_EQ_INT(s_create("echo-broken", "broken", 1, &r), 400);
+    const char *title = json_string_value(json_object_get(r, "msg"));
+    T_CONTAINS(title, "model-definition.yaml");
+    T_CONTAINS(title, "line ");
+    json_decref(r);
+    T_EQ_INT(s_create("no", "echo-model", 1, NULL), 400);
+    T_EQ_INT(s_create("bad name!", "echo-model", 1, NULL), 400);
+    T_EQ_INT(s_create("echo-many", "echo-model", 11, NULL), 400);
+    T_EQ_INT(s_create("echo-none", "no-such-folder", 1, NULL), 404);
+    T_EQ_INT(s_as(&s_alice, "GET", "/services/00000000-0000-0000-0000-000000000000", NULL,
+                  NULL),
+             404);
+    //  Nothing was kept of them.
+    r = NULL;
+    T_EQ_INT(s_as(&s_alice, "GET", "/services", NULL, &r), 200);
+    T_EQ_INT(json_array_size(r), 0);
+    json_decref(r);
+}
+
+static void
+test_two_replicas_healthy(void)
+{
+    json_t *r = NULL;
+    T_EQ_INT(s_create("echo-svc", "echo-model", 2, &r), 200);
+    const char *id = json_string_value(json_object_get(r, "endpoint_id"));
+    T_ASSERT(id != NULL);
+    snprintf(s_endpoint, sizeof s_endpoint, "%s", id ? id : "");
+    T_EQ_INT(json_integer_value(json_object_get(r, "desired_session_count")), 2);
+    T_ASSERT(json_is_null(json_object_get(r, "service_endpoint")));
+    json_decref(r);
+    //  A second endpoint of the same name is refused while this one lives.
+    T_EQ_INT(s_create("echo-svc", "echo-model", 1, NULL), 400);
+    json_t *sessions = s_wait_healthy(2);
+    T_ASSERT(sessions != NULL);
+    r = NULL;
+    T_EQ_INT(s_as(&s_alice, "GET", "/services", NULL, &r), 200);
+    T_EQ_INT(json_array_size(r), 1);
+    json_t *item = json_array_get(r, 0);
+    T_EQ_STR(json_string_value(json_object_get(item, "name")), "echo-svc");
+    T_EQ_INT(json_integer_value(json_object_get(item, "active_route_count")), 2);
+    json_decref(r);
+    //  The replicas are INFERENCE sessions of alice's, named after the endpoint.
+    for (size_t i = 0; i < json_array_size(sessions); i++) {
+        r = client_gql(&s_p, &s_alice,
+                       "query($id: UUID!) { compute_session(id: $id) { name type } }",
+                       json_pack("{s:O}", "id", json_array_get(sessions, i)));
+        json_t *session = json_object_get(json_object_get(r, "data"), "compute_session");
+        T_EQ_STR(json_string_value(json_object_get(session, "type")), "INFERENCE");
+        T_ASSERT(strncmp(json_string_value(json_object_get(session, "name"))
+                             ? json_string_value(json_object_get(session, "name"))
+                             : "",
+                         "echo-svc-", 9) == 0);
+        json_decref(r);
+    }
+    json_decref(sessions);
+}
+
+static void
+test_someone_else(void)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/services/%s", s_endpoint);
+    T_EQ_INT(s_as(&s_bob, "GET", path, NULL, NULL), 403);
+    T_EQ_INT(s_as(&s_bob, "DELETE", path, NULL, NULL), 403);
+    snprintf(path, sizeof path, "/services/%s/scale", s_endpoint);
+    T_EQ_INT(s_as(&s_bob, "POST", path, "{\"to\": 5}", NULL), 403);
+    json_t *r = NULL;
+    T_EQ_INT(s_as(&s_bob, "GET", "/services", NULL, &r), 200);
+    T_EQ_INT(json_array_size(r), 0);
+    json_decref(r);
+    //  The superadmin may.
+    snprintf(path, sizeof path, "/services/%s", s_endpoint);
+    T_EQ_INT(s_as(&s_p.super, "GET", path, NULL, NULL), 200);
+}
+
+static void
+test_scale_down(void)
+{
+    json_t *before = s_wait_healthy(2);
+    T_ASSERT(before != NULL);
+    char path[128];
+    snprintf(path, sizeof path, "/services/%s/scale", s_endpoint);
+    T_EQ_INT(s_as(&s_alice, "POST", path, "{\"to\": -1}", NULL), 400);
+    json_t *r = NULL;
+    T_EQ_INT(s_as(&s_alice, "POST", path, "{\"to\": 1}", &r), 200);
+    T_EQ_INT(json_integer_value(json_object_get(r, "current_route_count")), 2);
+    T_EQ_INT(json_integer_value(json_object_get(r, "target_count")), 1);
+    json_decref(r);
+    json_t *after = s_wait_healthy(1);
+    T_ASSERT(after != NULL);
+    //  The one that went is one of the two, and its session ended.
+    const char *kept = json_string_value(json_array_get(after, 0));
+    const char *gone = NULL;
+    for (size_t i = 0; kept && i < json_array_size(before); i++)
+        if (strcmp(json_string_value(json_array_get(before, i)), kept) != 0)
+            gone = json_string_value(json_array_get(before, i));
+    T_ASSERT(gone != NULL);
+    if (gone)
+        T_ASSERT(s_session_ended(gone));
+    json_decref(before);
+    json_decref(after);
+}
+
+static void
+test_delete(void)
+{
+    json_t *sessions = s_wait_healthy(1);
+    T_ASSERT(sessions != NULL);
+    char path[128];
+    snprintf(path, sizeof path, "/services/%s", s_endpoint);
+    json_t *r = NULL;
+    T_EQ_INT(s_as(&s_alice, "DELETE", path, NULL, &r), 200);
+    T_ASSERT(json_is_true(json_object_get(r, "success")));
+    json_decref(r);
+    for (size_t i = 0; i < json_array_size(sessions); i++)
+        T_ASSERT(s_session_ended(json_string_value(json_array_get(sessions, i))));
+    //  Destroyed once its last route went: gone from every answer.
+    bool gone = false;
+    for (int waited = 0; waited < SERVING_MS && !gone; waited += 200) {
+        char *text = NULL;
+        gone = client_signed(&s_p, &s_alice, "GET", path, NULL, NULL, &text, NULL) == 404;
+        free(text);
+        if (!gone)
+            harness_pause_ms(200);
+    }
+    T_ASSERT(gone);
+    r = NULL;
+    T_EQ_INT(s_as(&s_alice, "GET", "/services", NULL, &r), 200);
+    T_EQ_INT(json_array_size(r), 0);
+    json_decref(r);
+    json_decref(sessions);
+    //  The name is free again.
+    T_EQ_INT(s_create("echo-svc", "echo-model", 0, &r), 200);
+    const char *id = json_string_value(json_object_get(r, "endpoint_id"));
+    snprintf(path, sizeof path, "/services/%s", id ? id : "none");
+    json_decref(r);
+    T_EQ_INT(s_as(&s_alice, "DELETE", path, NULL, NULL), 200);
+}
+
+int
+main(void)
+{
+    if (!harness_can_run_containers()) {
+        printf("1..0 # SKIP needs root, runc, umoci and /usr/bin/tini-static\n");
+        return 0;
+    }
+    T_RUN(test_start);
+    if (t_failures)
+        return T_DONE();
+    T_RUN(test_runtimes);
+    T_RUN(test_bad_input);
+    T_RUN(test_two_replicas_healthy);
+    T_RUN(test_someone_else);
+    T_RUN(test_scale_down);
+    T_RUN(test_delete);
+    int agent = harness_stop(&s_agent, CLIENT_STOP_MS);
+    int sp = harness_stop(&s_sp, CLIENT_STOP_MS);
+    bool clean = client_platform_stop(&s_p) && agent == 0 && sp == 0 &&
+                 !harness_log_has_report(&s_agent) && !harness_log_has_report(&s_sp);
+    if (!clean)
+        fprintf(stderr, "# a service did not stop cleanly (agent %d, storage %d)\n", agent,
+                sp);
+    char command[64];
+    snprintf(command, sizeof command, "ip link del %s 2>/dev/null", s_bridge);
+    if (system(command) == 0)
+        fprintf(stderr, "# the agent left its bridge %s\n", s_bridge);
+    client_platform_end(&s_p, t_failures > 0 || !clean);
+    return clean ? T_DONE() : 1;
+}
