@@ -27,14 +27,14 @@ struct _agent_model_t {
     char name[S_NAME_MAX];
     char host[AGENT_NET_IP_MAX];
     int port;
-    bool http;              //  a health check: GET path, else a connect
-    char path[S_PATH_MAX];  //  the health check's path
-    int expected;           //  its status code
-    int max_retries;        //  failures in a row tolerated
-    int interval_ms;        //  max_wait_time: between probes, and one probe's most
-    int failures;           //  in a row
-    int state;              //  -1 not yet known, 0 unhealthy, 1 healthy
-    int since_published;    //  probes since the last kernel.model_status
+    bool http;             //  a health check: GET path, else a connect
+    char path[S_PATH_MAX]; //  the health check's path
+    int expected;          //  its status code
+    int max_retries;       //  failures in a row tolerated
+    int interval_ms;       //  max_wait_time: between probes, and one probe's most
+    int failures;          //  in a row
+    int state;             //  -1 not yet known, 0 unhealthy, 1 healthy
+    int since_published;   //  probes since the last kernel.model_status
     char detail[S_DETAIL_MAX];
     //  The probe in flight.
     int fd;
@@ -68,10 +68,9 @@ s_parse(const char *text, bus_error_t *err)
     const char *name = json_string_value(json_object_get(def, "name"));
     const char *path = json_string_value(json_object_get(def, "model_path"));
     const char *health = json_string_value(json_object_get(check, "path"));
-    bool ok = json_is_object(def) && name && *name && strlen(name) < S_NAME_MAX &&
-              path && path[0] == '/' && strlen(path) < S_PATH_MAX &&
-              json_is_array(argv) && json_array_size(argv) > 0 && port >= 1 &&
-              port <= 65535 &&
+    bool ok = json_is_object(def) && name && *name && strlen(name) < S_NAME_MAX && path &&
+              path[0] == '/' && strlen(path) < S_PATH_MAX && json_is_array(argv) &&
+              json_array_size(argv) > 0 && port >= 1 && port <= 65535 &&
               (!check || (json_is_object(check) && health && health[0] == '/' &&
                           strlen(health) < S_PATH_MAX));
     size_t index;
@@ -177,8 +176,8 @@ s_settle(agent_model_t *self, const char *detail)
     }
     if (self->state != was)
         bus_log_notice("model service %s kernel=%s model=%s detail=\"%s\"",
-                       self->state ? "healthy" : "unhealthy", self->kernel_id,
-                       self->name, self->state ? "" : self->detail);
+                       self->state ? "healthy" : "unhealthy", self->kernel_id, self->name,
+                       self->state ? "" : self->detail);
     if (self->state != was || (self->state >= 0 && ++self->since_published >= S_REPEAT))
         s_publish(self);
 }
@@ -319,8 +318,8 @@ s_probe(evutil_socket_t fd, short what, void *arg)
         s_done(self, detail);
         return;
     }
-    self->io = event_new(bus_node_base(self->kernels->node), self->fd, EV_WRITE, s_on_io,
-                         self);
+    self->io =
+        event_new(bus_node_base(self->kernels->node), self->fd, EV_WRITE, s_on_io, self);
     struct timeval tv = {self->interval_ms / 1000, (self->interval_ms % 1000) * 1000};
     if (!self->io || event_add(self->io, &tv) != 0)
         s_done(self, "cannot wait for the model's port");

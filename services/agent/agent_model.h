@@ -36,9 +36,8 @@ int agent_model_check(const char *text, bus_error_t *err);
 //  Starts the model service of kernel (RUNNING, with its runner) described
 //  by text, and its health checks. NULL when text does not parse (then
 //  kernel.model_status says why) or out of memory.
-agent_model_t *agent_model_start(agent_kernels_t *kernels,
-                                 agent_kernel_t *kernel,
-                                 const char *text);
+agent_model_t *
+agent_model_start(agent_kernels_t *kernels, agent_kernel_t *kernel, const char *text);
 
 //  Stops the checks (the service ends with its kernel). Safe on NULL.
 void agent_model_destroy(agent_model_t **self_p);

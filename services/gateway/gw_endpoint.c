@@ -22,13 +22,24 @@ s_write(bus_db_t *db, const char *sql, const char *const *params)
 int
 gw_endpoint_insert(bus_db_t *db, json_t *row, bus_error_t *err)
 {
-    static const char *const columns[] = {
-        "id",           "name",          "created_user",
-        "session_owner", "owner_access_key", "domain",
-        "project",      "resource_group", "image",
-        "model",        "model_definition_path", "model_mount_destination",
-        "model_service", "runtime_variant", "desired_session_count",
-        "session_params", "open_to_public", "created_at"};
+    static const char *const columns[] = {"id",
+                                          "name",
+                                          "created_user",
+                                          "session_owner",
+                                          "owner_access_key",
+                                          "domain",
+                                          "project",
+                                          "resource_group",
+                                          "image",
+                                          "model",
+                                          "model_definition_path",
+                                          "model_mount_destination",
+                                          "model_service",
+                                          "runtime_variant",
+                                          "desired_session_count",
+                                          "session_params",
+                                          "open_to_public",
+                                          "created_at"};
     sqlite3_stmt *stmt = bus_db_stmt(
         db, "INSERT INTO endpoints (id, name, created_user, session_owner,"
             " owner_access_key, domain, project, resource_group, image, model,"
@@ -100,7 +111,8 @@ gw_endpoint_list(bus_db_t *db, const char *user_uuid, const char *name)
         " e.url AS service_endpoint, e.open_to_public AS is_public FROM endpoints e"
         " WHERE e.session_owner = ?1 AND e.lifecycle_stage = 'created'"
         " AND (?2 IS NULL OR e.name = ?2) ORDER BY e.created_at, e.id",
-        (const char *const[]){user_uuid, name, NULL}, (const char *const[]){"is_public", NULL});
+        (const char *const[]){user_uuid, name, NULL},
+        (const char *const[]){"is_public", NULL});
 }
 
 json_t *
@@ -117,10 +129,11 @@ gw_endpoint_set_desired(bus_db_t *db, const char *id, int64_t count, bus_error_t
 {
     char text[24];
     snprintf(text, sizeof text, "%lld", (long long) count);
-    int changed = s_write(db,
-                          "UPDATE endpoints SET desired_session_count = CAST(?2 AS INTEGER)"
-                          " WHERE id = ?1 AND lifecycle_stage = 'created'",
-                          (const char *const[]){id, text, NULL});
+    int changed =
+        s_write(db,
+                "UPDATE endpoints SET desired_session_count = CAST(?2 AS INTEGER)"
+                " WHERE id = ?1 AND lifecycle_stage = 'created'",
+                (const char *const[]){id, text, NULL});
     return changed > 0 ? BUS_OK
                        : bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such live service");
 }
@@ -153,7 +166,8 @@ gw_endpoint_destroyed(bus_db_t *db, const char *id)
             " destroyed_at = CAST(?2 AS INTEGER) WHERE id = ?1",
             (const char *const[]){id, now, NULL});
     //  What is left are failed starts, whose sessions never ran.
-    s_write(db, "DELETE FROM routings WHERE endpoint = ?1", (const char *const[]){id, NULL});
+    s_write(db, "DELETE FROM routings WHERE endpoint = ?1",
+            (const char *const[]){id, NULL});
 }
 
 void
@@ -220,8 +234,9 @@ gw_route_insert(bus_db_t *db, json_t *endpoint, const char *id, bus_error_t *err
                           " project, created_at) VALUES (?1, ?2, ?3, ?4, ?5,"
                           " CAST(?6 AS INTEGER))",
                           params);
-    return changed > 0 ? BUS_OK
-                       : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write the route");
+    return changed > 0
+               ? BUS_OK
+               : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write the route");
 }
 
 void
@@ -232,7 +247,10 @@ gw_route_set_session(bus_db_t *db, const char *id, const char *session_id)
 }
 
 void
-gw_route_set_status(bus_db_t *db, const char *id, const char *status, const char *error_data)
+gw_route_set_status(bus_db_t *db,
+                    const char *id,
+                    const char *status,
+                    const char *error_data)
 {
     s_write(db,
             "UPDATE routings SET status = ?2, error_data = coalesce(?3, error_data)"

@@ -50,7 +50,8 @@ json_t *gw_endpoint_live(bus_db_t *db);
 
 //  Sets the replicas wanted (an endpoint in lifecycle created). BUS_OK or
 //  NOT_FOUND.
-int gw_endpoint_set_desired(bus_db_t *db, const char *id, int64_t count, bus_error_t *err);
+int
+gw_endpoint_set_desired(bus_db_t *db, const char *id, int64_t count, bus_error_t *err);
 
 //  DELETE /services/{id}: none wanted and lifecycle destroying, or
 //  destroyed at once when it has no route.

@@ -78,9 +78,9 @@ s_failed(gw_endpoint_reconcile_t *self,
          const char *type,
          const char *detail)
 {
-    json_t *data = json_pack("{s:s, s:[{s:s, s:s, s:s}], s:s?}", "type", type, "errors",
-                             "src", "", "name", type, "repr", detail ? detail : "",
-                             "session_id", session_id);
+    json_t *data =
+        json_pack("{s:s, s:[{s:s, s:s, s:s}], s:s?}", "type", type, "errors", "src", "",
+                  "name", type, "repr", detail ? detail : "", "session_id", session_id);
     char *text = json_dumps(data, JSON_COMPACT);
     gw_route_set_status(s_db(self), route_id, "failed_to_start", text);
     gw_endpoint_retries(s_db(self), endpoint_id, 1);
@@ -95,7 +95,10 @@ s_failed(gw_endpoint_reconcile_t *self,
 
 //  Moves route (its row) after its session's status; true when it changed.
 static bool
-s_follow(gw_endpoint_reconcile_t *self, json_t *route, const char *status, const char *why)
+s_follow(gw_endpoint_reconcile_t *self,
+         json_t *route,
+         const char *status,
+         const char *why)
 {
     const char *id = json_string_value(json_object_get(route, "id"));
     const char *endpoint = json_string_value(json_object_get(route, "endpoint"));
@@ -114,7 +117,8 @@ s_follow(gw_endpoint_reconcile_t *self, json_t *route, const char *status, const
                  why && *why ? why : status);
         return true;
     }
-    if (strcmp(status, "TERMINATING") == 0 && !failed && strcmp(now, "terminating") != 0) {
+    if (strcmp(status, "TERMINATING") == 0 && !failed &&
+        strcmp(now, "terminating") != 0) {
         gw_route_set_status(s_db(self), id, "terminating", NULL);
         return true;
     }
@@ -233,7 +237,9 @@ gw_endpoint_reconcile_terminate(gw_endpoint_reconcile_t *self,
     proto_session_destroy_req_t in;
     proto_session_destroy_req_init(&in);
     in.session_id = session_id;
-    in.forced = true;
+    //  Not forced: a forced destroy is TERMINATED at once, while the
+    //  container may still run; the route is to go when its kernel did.
+    in.forced = false;
     in.reason = "user-requested";
     bus_error_t err;
     bus_writer_t *writer = proto_session_destroy_req_writer(&in, &err);
@@ -385,10 +391,13 @@ s_reconcile(gw_endpoint_reconcile_t *self, json_t *endpoint)
 {
     bus_db_t *db = s_db(self);
     const char *id = json_string_value(json_object_get(endpoint, "id"));
-    bool destroying = strcmp(json_string_value(json_object_get(endpoint, "lifecycle_stage")),
-                             "destroying") == 0;
+    bool destroying =
+        strcmp(json_string_value(json_object_get(endpoint, "lifecycle_stage")),
+               "destroying") == 0;
     int64_t desired =
-        destroying ? 0 : json_integer_value(json_object_get(endpoint, "desired_session_count"));
+        destroying
+            ? 0
+            : json_integer_value(json_object_get(endpoint, "desired_session_count"));
     int64_t retries = json_integer_value(json_object_get(endpoint, "retries"));
     int64_t created_at_ms = 0;
     json_t *routes = gw_route_list(db, id);

@@ -49,7 +49,8 @@ void gw_endpoint_reconcile_destroy(gw_endpoint_reconcile_t **self_p);
 //  Runs a pass on the next turn of the loop.
 void gw_endpoint_reconcile_kick(gw_endpoint_reconcile_t *self);
 
-//  Destroys session_id (a route's), forced: the route is TERMINATING.
+//  Destroys session_id (a route's): the route is TERMINATING until its
+//  kernel has ended.
 void gw_endpoint_reconcile_terminate(gw_endpoint_reconcile_t *self,
                                      const char *route_id,
                                      const char *session_id);

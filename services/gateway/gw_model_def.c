@@ -43,7 +43,8 @@ s_integer(json_t *object,
 
 //  health_check, checked, into service (the model_service object).
 static bool
-s_health_check(const char *file, json_t *check, json_t *service, char *detail, size_t dsize)
+s_health_check(
+    const char *file, json_t *check, json_t *service, char *detail, size_t dsize)
 {
     const char *where = "models[0].service.health_check";
     const char *path = json_string_value(json_object_get(check, "path"));
@@ -52,7 +53,8 @@ s_health_check(const char *file, json_t *check, json_t *service, char *detail, s
         return false;
     }
     if (!path || path[0] != '/' || strlen(path) > 1000 || strpbrk(path, " \r\n\t")) {
-        snprintf(detail, dsize, "%s: %s.path: required, an absolute URL path", file, where);
+        snprintf(detail, dsize, "%s: %s.path: required, an absolute URL path", file,
+                 where);
         return false;
     }
     json_int_t retries, code;
@@ -66,7 +68,8 @@ s_health_check(const char *file, json_t *check, json_t *service, char *detail, s
     }
     json_t *wait = json_object_get(check, "max_wait_time");
     double wait_s = wait && !json_is_null(wait) ? json_number_value(wait) : 5.0;
-    if (wait && !json_is_null(wait) && (!json_is_number(wait) || wait_s < 0.1 || wait_s > 3600)) {
+    if (wait && !json_is_null(wait) &&
+        (!json_is_number(wait) || wait_s < 0.1 || wait_s > 3600)) {
         snprintf(detail, dsize, "%s: %s.max_wait_time: seconds, from 0.1 to 3600", file,
                  where);
         return false;
@@ -133,8 +136,8 @@ gw_model_def_parse(
     json_array_foreach(argv, index, word)
     {
         if (!*detail && (!json_is_string(word) || strlen(json_string_value(word)) > 4096))
-            snprintf(detail, dsize,
-                     "%s: models[0].service.start_command[%zu]: a string", file, index);
+            snprintf(detail, dsize, "%s: models[0].service.start_command[%zu]: a string",
+                     file, index);
     }
     if (!*detail) {
         out = json_pack("{s:s, s:s, s:O, s:I}", "name", name, "model_path", path,

@@ -18,19 +18,20 @@ static void
 test_full(void)
 {
     char detail[512];
-    json_t *service = s_parse("models:\n"
-                              "  - name: echo-model\n"
-                              "    model_path: /models\n"
-                              "    service:\n"
-                              "      start_command: [\"httpd\", \"-f\", \"-p\", \"8000\"]\n"
-                              "      port: 8000\n"
-                              "      health_check:\n"
-                              "        path: /health\n"
-                              "        max_retries: 3\n"
-                              "        max_wait_time: 1\n"
-                              "    metadata:\n"
-                              "      title: Echo\n",
-                              detail, sizeof detail);
+    json_t *service =
+        s_parse("models:\n"
+                "  - name: echo-model\n"
+                "    model_path: /models\n"
+                "    service:\n"
+                "      start_command: [\"httpd\", \"-f\", \"-p\", \"8000\"]\n"
+                "      port: 8000\n"
+                "      health_check:\n"
+                "        path: /health\n"
+                "        max_retries: 3\n"
+                "        max_wait_time: 1\n"
+                "    metadata:\n"
+                "      title: Echo\n",
+                detail, sizeof detail);
     T_ASSERT(service != NULL);
     T_EQ_STR(json_string_value(json_object_get(service, "name")), "echo-model");
     T_EQ_STR(json_string_value(json_object_get(service, "model_path")), "/models");
@@ -110,7 +111,8 @@ test_refused(void)
         {"models: [{name: m, model_path: /m, service: {start_command: [a]}}]", "port"},
         {"models: [{name: m, model_path: /m, service: {start_command: [a], port: 2000}}]",
          "port"},
-        {"models: [{name: m, model_path: /m, service: {start_command: [a], port: 70000}}]",
+        {"models: [{name: m, model_path: /m, service: {start_command: [a], port: "
+         "70000}}]",
          "port"},
         {"models: [{name: m, model_path: /m, service: {start_command: [a], port: '80'}}]",
          "port"},

@@ -50,18 +50,18 @@ struct _gw_server_t {
     bus_db_t *db;              //  the gateway's database (the node's, when there is one)
     const gw_config_t *config; //  borrowed from bus_main
     gw_http_t *http;
-    gw_web_t *web;                   //  the web listener; NULL when web.listen is ""
-    gw_ratelimit_t *rate;            //  requests per keypair
-    gw_ratelimit_t *login_failures;  //  failed logins per user name
-    gw_identity_cache_t *identities; //  callers, with their signing keys
-    gw_accesslog_t *accesslog;       //  queued access records
-    gw_metrics_t *metrics;           //  requests by route, for /metrics
-    gw_events_t *events;             //  listeners to session events
-    gw_stats_t *stats;               //  the last kernel.stats of each kernel
-    gw_activity_t *activity;         //  sessions in use, told the scheduler
-    gw_storage_t *storage;           //  the storage-proxies and their volumes
-    gw_errorlog_t *errorlog;         //  the error logs' expiry
-    gw_bgtasks_t *bgtasks;           //  background tasks (image rescans)
+    gw_web_t *web;                      //  the web listener; NULL when web.listen is ""
+    gw_ratelimit_t *rate;               //  requests per keypair
+    gw_ratelimit_t *login_failures;     //  failed logins per user name
+    gw_identity_cache_t *identities;    //  callers, with their signing keys
+    gw_accesslog_t *accesslog;          //  queued access records
+    gw_metrics_t *metrics;              //  requests by route, for /metrics
+    gw_events_t *events;                //  listeners to session events
+    gw_stats_t *stats;                  //  the last kernel.stats of each kernel
+    gw_activity_t *activity;            //  sessions in use, told the scheduler
+    gw_storage_t *storage;              //  the storage-proxies and their volumes
+    gw_errorlog_t *errorlog;            //  the error logs' expiry
+    gw_bgtasks_t *bgtasks;              //  background tasks (image rescans)
     gw_endpoint_reconcile_t *endpoints; //  model services' replicas
     uint8_t *token_secret; //  signs upload/download tokens; NULL: none configured
     size_t token_secret_len;

@@ -51,8 +51,9 @@ s_endpoint(gw_request_t *r)
         return NULL;
     }
     if (!gw_endpoint_may(&r->who, endpoint)) {
-        gw_reply_problem(r, "generic-forbidden",
-                         "only the service's owner or an admin of its domain may do this");
+        gw_reply_problem(
+            r, "generic-forbidden",
+            "only the service's owner or an admin of its domain may do this");
         json_decref(endpoint);
         return NULL;
     }
@@ -195,7 +196,8 @@ s_read_body(s_create_t *self)
     const char *def_path = json_string_value(def_value);
     json_t *extra = json_object_get(config, "extra_mounts");
     json_t *sgroup = gw_session_param(config, k_sgroup);
-    int64_t count = 0, most = gw_endpoint_replicas_max(gw_server_db(r->gw), r->who.user_uuid);
+    int64_t count = 0,
+            most = gw_endpoint_replicas_max(gw_server_db(r->gw), r->who.user_uuid);
     char detail[512];
     const char *problem = NULL;
     if (!s_name_valid(name))
@@ -237,14 +239,15 @@ s_read_body(s_create_t *self)
         if (json_object_get(config, keys[i]))
             json_object_set(session_config, keys[i], json_object_get(config, keys[i]));
     if (gw_session_param(config, k_opts))
-        json_object_set(session_config, "resource_opts", gw_session_param(config, k_opts));
+        json_object_set(session_config, "resource_opts",
+                        gw_session_param(config, k_opts));
     self->params = json_pack("{s:s, s:o}", "image", image, "config", session_config);
     struct {
         const char *const *keys;
         const char *as;
-    } copies[] = {{k_arch, "architecture"},       {k_group, "group"},
+    } copies[] = {{k_arch, "architecture"},         {k_group, "group"},
                   {k_cluster_size, "cluster_size"}, {k_cluster_mode, "cluster_mode"},
-                  {k_startup, "startup_command"},  {k_bootstrap, "bootstrap_script"}};
+                  {k_startup, "startup_command"},   {k_bootstrap, "bootstrap_script"}};
     for (size_t i = 0; i < sizeof copies / sizeof copies[0]; i++)
         if (gw_session_param(body, copies[i].keys))
             json_object_set(self->params, copies[i].as,
@@ -280,22 +283,24 @@ static bool
 s_find_folder(s_create_t *self)
 {
     gw_request_t *r = self->r;
-    const char *model = json_string_value(
-        json_object_get(json_object_get(r->params, "config"), "model"));
+    const char *model =
+        json_string_value(json_object_get(json_object_get(r->params, "config"), "model"));
     gw_vfolder_t folder;
     bus_error_t err = {0};
     if (gw_vfolder_find(gw_request_ctx(r), model, "ready", &folder, &err) != BUS_OK) {
         char detail[512];
         snprintf(detail, sizeof detail, "Cannot find model folder: %s", model);
-        gw_reply_problem(r, err.status == BUS_STATUS_NOT_FOUND ? "object-not-found"
-                                                                : "internal-server-error",
+        gw_reply_problem(r,
+                         err.status == BUS_STATUS_NOT_FOUND ? "object-not-found"
+                                                            : "internal-server-error",
                          detail);
         return false;
     }
     const char *mode = json_string_value(json_object_get(folder.row, "usage_mode"));
     bool model_folder = mode && strcmp(mode, "model") == 0;
     if (!model_folder)
-        gw_reply_problem(r, "invalid-api-params", "Selected VFolder is not a model folder");
+        gw_reply_problem(r, "invalid-api-params",
+                         "Selected VFolder is not a model folder");
     else {
         snprintf(self->folder_id, sizeof self->folder_id, "%s", folder.id);
         snprintf(self->folder_host, sizeof self->folder_host, "%s", folder.host);
@@ -331,8 +336,8 @@ s_on_checked(void *arg, const gw_session_launched_t *result)
     json_t *usable = NULL;
     bus_error_t err = {0};
     const char *group = json_string_value(json_object_get(self->params, "group"));
-    if (gw_sgroup_usable(gw_request_ctx(r), group ? group : "default", project_id, &usable,
-                         &err) != BUS_OK) {
+    if (gw_sgroup_usable(gw_request_ctx(r), group ? group : "default", project_id,
+                         &usable, &err) != BUS_OK) {
         json_decref(usable);
         gw_reply_status(r, err.status, err.detail);
         s_create_destroy(&self);
@@ -357,7 +362,8 @@ s_on_checked(void *arg, const gw_session_launched_t *result)
                    (long long) json_integer_value(
                        json_object_get(self->row, "desired_session_count")));
     gw_endpoint_reconcile_kick(gw_server_endpoints(r->gw));
-    json_t *endpoint = gw_endpoint_get(db, json_string_value(json_object_get(self->row, "id")));
+    json_t *endpoint =
+        gw_endpoint_get(db, json_string_value(json_object_get(self->row, "id")));
     gw_reply_json(r, 200, gw_endpoint_view(db, endpoint));
     json_decref(endpoint);
     s_create_destroy(&self);
@@ -376,10 +382,9 @@ s_on_definition(void *arg, const bus_reply_t *reply)
     }
     if (reply->status != BUS_OK) {
         snprintf(detail, sizeof detail, "%s%.800s: %.100s",
-                 self->def_asked ? "" : "model-definition.yaml or .yml, ",
-                 self->def_path, reply->status == BUS_STATUS_NOT_FOUND
-                                     ? "not found in the model folder"
-                                     : reply->detail);
+                 self->def_asked ? "" : "model-definition.yaml or .yml, ", self->def_path,
+                 reply->status == BUS_STATUS_NOT_FOUND ? "not found in the model folder"
+                                                       : reply->detail);
         s_refuse(self, "invalid-api-params", detail);
         return;
     }
@@ -561,11 +566,12 @@ gw_service_handle_route_delete(gw_request_t *r)
             gw_reply_problem(r, "invalid-api-params", "the route is not serving");
         else {
             //  One replica less, and this one the one that goes.
-            gw_endpoint_set_desired(db, json_string_value(json_object_get(endpoint, "id")),
+            gw_endpoint_set_desired(db,
+                                    json_string_value(json_object_get(endpoint, "id")),
                                     desired > 0 ? desired - 1 : 0, &err);
-            gw_endpoint_reconcile_terminate(gw_server_endpoints(r->gw),
-                                            json_string_value(json_object_get(route, "id")),
-                                            session);
+            gw_endpoint_reconcile_terminate(
+                gw_server_endpoints(r->gw),
+                json_string_value(json_object_get(route, "id")), session);
             gw_reply_json(r, 200, json_pack("{s:b}", "success", 1));
         }
     }
@@ -586,13 +592,14 @@ gw_service_handle_errors(gw_request_t *r)
     json_t *route;
     json_array_foreach(routes, index, route)
     {
-        if (strcmp(json_string_value(json_object_get(route, "status")), "failed_to_start"))
+        if (strcmp(json_string_value(json_object_get(route, "status")),
+                   "failed_to_start"))
             continue;
         json_t *data =
             json_loads(json_string_value(json_object_get(route, "error_data")), 0, NULL);
         json_array_append_new(errors, json_pack("{s:O?, s:o}", "session_id",
-                                                json_object_get(route, "session"), "error",
-                                                data ? data : json_object()));
+                                                json_object_get(route, "session"),
+                                                "error", data ? data : json_object()));
     }
     gw_reply_json(r, 200,
                   json_pack("{s:o, s:O?}", "errors", errors, "retries",

@@ -256,7 +256,6 @@ s_on_created(create_t *self, const bus_reply_t *reply)
     proto_session_info_clear(&info);
 }
 
-
 //  ---------------------------------------------------------------------------
 //  The launch's outcome
 
@@ -270,8 +269,9 @@ s_on_launched(void *arg, const gw_session_launched_t *result)
     }
     if (!result->reply) {
         gw_reply_status(r, result->status,
-                        result->detail && *result->detail ? result->detail
-                                                          : "the scheduler did not answer");
+                        result->detail && *result->detail
+                            ? result->detail
+                            : "the scheduler did not answer");
         return;
     }
     create_t *self = calloc(1, sizeof *self);

@@ -105,9 +105,8 @@ s_send(launch_t *self,
     const char *scheduler = bus_node_find(node, "scheduler");
     if (!writer)
         s_finish(self, NULL, err->status, err->detail);
-    else if (!scheduler ||
-             bus_node_call(node, scheduler, method, bus_writer_data(writer),
-                           bus_writer_size(writer), 0, fn, self) == 0)
+    else if (!scheduler || bus_node_call(node, scheduler, method, bus_writer_data(writer),
+                                         bus_writer_size(writer), 0, fn, self) == 0)
         s_finish(self, NULL, BUS_STATUS_UNAVAILABLE, "the scheduler is not reachable");
     bus_writer_destroy(&writer);
 }
@@ -233,13 +232,11 @@ s_resolve_shmem(launch_t *self, bus_error_t *err)
 static int
 s_resolve(launch_t *self, bus_error_t *err)
 {
-    const char *domain =
-        gw_identity_is_superadmin(&self->who) ? NULL : self->who.domain;
-    int rc = gw_image_resolve(self->ctx.db, domain, self->spec.image,
-                              self->spec.arch, &self->image, err);
+    const char *domain = gw_identity_is_superadmin(&self->who) ? NULL : self->who.domain;
+    int rc = gw_image_resolve(self->ctx.db, domain, self->spec.image, self->spec.arch,
+                              &self->image, err);
     if (rc == BUS_OK)
-        rc = gw_sgroup_usable(&self->ctx,
-                              self->spec.group ? self->spec.group : "default",
+        rc = gw_sgroup_usable(&self->ctx, self->spec.group ? self->spec.group : "default",
                               self->project_id, &self->usable, err);
     if (rc == BUS_OK)
         rc = s_resolve_scaling_group(self, err);

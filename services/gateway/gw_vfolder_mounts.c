@@ -130,8 +130,8 @@ s_add(resolve_t *resolve,
         s_fail(resolve, "vfolder-permission-error", detail);
         return false;
     }
-    if (!folder->admin && !gw_vfolder_host_allows(ctx, folder->host, NULL,
-                                                  "mount-in-session")) {
+    if (!folder->admin &&
+        !gw_vfolder_host_allows(ctx, folder->host, NULL, "mount-in-session")) {
         snprintf(detail, sizeof detail, "you may not mount folders of the host %s",
                  folder->host);
         s_fail(resolve, "insufficient-privilege", detail);
@@ -185,7 +185,8 @@ s_add_extra(resolve_t *resolve, json_t *extra)
         const char *path = json_string_value(json_object_get(item, "kernel_path"));
         const char *id = json_string_value(json_object_get(item, "id"));
         if (!path || !id) {
-            s_fail(resolve, "internal-server-error", "an extra mount without a path or id");
+            s_fail(resolve, "internal-server-error",
+                   "an extra mount without a path or id");
             return false;
         }
         json_array_foreach(resolve->mounts, m, mount)

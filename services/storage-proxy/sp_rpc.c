@@ -571,8 +571,9 @@ s_on_read(void *arg,
         (fd = sp_fs_open_read(fs, in.path, strlen(in.path), &length, err)) < 0)
         rc = err->status;
     if (rc == BUS_OK && length > max)
-        rc = bus_error_set(err, BUS_STATUS_INVALID, "%.256s is %llu bytes, more than %llu",
-                           in.path, (unsigned long long) length, (unsigned long long) max);
+        rc =
+            bus_error_set(err, BUS_STATUS_INVALID, "%.256s is %llu bytes, more than %llu",
+                          in.path, (unsigned long long) length, (unsigned long long) max);
     uint8_t *data = rc == BUS_OK ? malloc(length + 1) : NULL;
     if (rc == BUS_OK && !data)
         rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");

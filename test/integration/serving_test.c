@@ -34,17 +34,18 @@ static char s_storage[128];
 static client_keypair_t s_alice, s_bob;
 static char s_endpoint[64];
 
-static const char s_definition[] = "models:\n"
-                                   "  - name: echo-model\n"
-                                   "    model_path: /models\n"
-                                   "    service:\n"
-                                   "      start_command: [\"httpd\", \"-f\", \"-p\", \"8000\","
-                                   " \"-h\", \"/models\"]\n"
-                                   "      port: 8000\n"
-                                   "      health_check:\n"
-                                   "        path: /health\n"
-                                   "        max_retries: 2\n"
-                                   "        max_wait_time: 1\n";
+static const char s_definition[] =
+    "models:\n"
+    "  - name: echo-model\n"
+    "    model_path: /models\n"
+    "    service:\n"
+    "      start_command: [\"httpd\", \"-f\", \"-p\", \"8000\","
+    " \"-h\", \"/models\"]\n"
+    "      port: 8000\n"
+    "      health_check:\n"
+    "        path: /health\n"
+    "        max_retries: 2\n"
+    "        max_wait_time: 1\n";
 
 //  A signed request as kp; the status, and the parsed JSON when asked.
 static int
@@ -66,7 +67,10 @@ s_as(const client_keypair_t *kp,
 
 //  Writes data to path of folder as kp (request-upload, one tus PATCH).
 static bool
-s_upload(const client_keypair_t *kp, const char *folder, const char *path, const char *data)
+s_upload(const client_keypair_t *kp,
+         const char *folder,
+         const char *path,
+         const char *data)
 {
     char route[256], request[512], target[4096];
     snprintf(route, sizeof route, "/folders/%s/request-upload", folder);
@@ -110,7 +114,7 @@ s_create(const char *name, const char *folder, int replicas, json_t **json_p)
              " \"domain\": \"default\", \"open_to_public\": false,"
              " \"config\": {\"model\": \"%s\", \"model_version\": 1,"
              " \"model_mount_destination\": \"/models\", \"scaling_group\": \"default\","
-             " \"resources\": {\"cpu\": \"0.5\", \"mem\": \"128m\"}}}",
+             " \"resources\": {\"cpu\": 1, \"mem\": \"128m\"}}}",
              name, replicas, folder);
     return s_as(&s_alice, "POST", "/services", body, json_p);
 }
@@ -122,6 +126,8 @@ static json_t *
 s_wait_healthy(size_t count)
 {
     char path[128];
+    if (!*s_endpoint)
+        return NULL; //  never created: said where it failed
     snprintf(path, sizeof path, "/services/%s", s_endpoint);
     for (int waited = 0; waited < SERVING_MS; waited += 500) {
         json_t *info = NULL;
@@ -174,11 +180,12 @@ test_start(void)
     T_ASSERT(client_person(&s_p, "bob@example.com", "default", "user", &s_bob));
     T_ASSERT(s_folder("echo-model", "model", s_definition));
     T_ASSERT(s_folder("plain", "general", s_definition));
-    T_ASSERT(s_folder("broken", "model", "models:\n"
-                                         "  - name: m\n"
-                                         "    model_path: /models\n"
-                                         "    service: {start_command: [a], port: 80\n"
-                                         "  - name: n\n"));
+    T_ASSERT(s_folder("broken", "model",
+                      "models:\n"
+                      "  - name: m\n"
+                      "    model_path: /models\n"
+                      "    service: {start_command: [a], port: 80\n"
+                      "  - name: n\n"));
 }
 
 static void
@@ -360,8 +367,8 @@ main(void)
     bool clean = client_platform_stop(&s_p) && agent == 0 && sp == 0 &&
                  !harness_log_has_report(&s_agent) && !harness_log_has_report(&s_sp);
     if (!clean)
-        fprintf(stderr, "# a service did not stop cleanly (agent %d, storage %d)\n", agent,
-                sp);
+        fprintf(stderr, "# a service did not stop cleanly (agent %d, storage %d)\n",
+                agent, sp);
     char command[64];
     snprintf(command, sizeof command, "ip link del %s 2>/dev/null", s_bridge);
     if (system(command) == 0)
