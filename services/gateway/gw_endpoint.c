@@ -290,3 +290,10 @@ gw_endpoint_replicas_max(bus_db_t *db, const char *user_uuid)
     json_decref(row);
     return most;
 }
+
+json_t *
+gw_endpoint_all(bus_db_t *db)
+{
+    return gw_store_rows(db, "SELECT * FROM endpoints ORDER BY created_at, id",
+                         (const char *const[]){NULL}, s_booleans);
+}

@@ -19,6 +19,7 @@
 #define GW_ENDPOINT_H_INCLUDED
 
 #include "bus.h"
+#include "gw_gql.h"
 #include "gw_identity.h"
 
 #define GW_ENDPOINT_NAME_MIN    4
@@ -43,6 +44,10 @@ json_t *gw_endpoint_view(bus_db_t *db, json_t *endpoint);
 //  GET /services: the user's endpoints in lifecycle created (name: only
 //  that one, NULL: all), as its bare list. NULL on a database error.
 json_t *gw_endpoint_list(bus_db_t *db, const char *user_uuid, const char *name);
+
+//  Every endpoint, destroyed ones too, oldest first (GraphQL's lists, which
+//  filter them). NULL on a database error.
+json_t *gw_endpoint_all(bus_db_t *db);
 
 //  Endpoints in lifecycle created or destroying: what the reconciliation
 //  looks at. NULL on a database error.
@@ -97,5 +102,8 @@ int gw_route_set_ratio(bus_db_t *db, const char *id, double ratio, bus_error_t *
 
 //  Gone: its session ended.
 void gw_route_delete(bus_db_t *db, const char *id);
+
+//  GraphQL: endpoint, endpoint_list, routing_list (gw_endpoint_gql.c).
+extern const gw_gql_root_t gw_endpoint_gql[];
 
 #endif

@@ -6,8 +6,10 @@
     a health check on /health (a file of the folder). An endpoint of two
     replicas gets two routes, each an INFERENCE session whose kernel the
     agent starts the command in and health-checks from the host: both
-    become HEALTHY. Scaled to one, a route goes and its session ends;
-    deleted, every session ends and the endpoint is gone. Another user
+    become HEALTHY (REST's active_routes, GraphQL's routings). Scaled to
+    one, a route goes and its session ends; deleted, every session ends
+    and the endpoint is gone. A health check that never passes leaves its
+    route UNHEALTHY and out of active_routes. Another user
     neither sees nor changes it. Refused with a 400: a folder that is not a
     model folder, a definition that is not YAML (the answer names the file
     and the line), a bad name, more replicas than the policy allows. Needs
@@ -33,6 +35,17 @@ static char s_bridge[16];
 static char s_storage[128];
 static client_keypair_t s_alice, s_bob;
 static char s_endpoint[64];
+
+//  The same model whose health check asks for a file the folder lacks.
+static const char s_sick[] = "models:\n"
+                             "  - name: sick-model\n"
+                             "    model_path: /models\n"
+                             "    service:\n"
+                             "      start_command: [\"httpd\", \"-f\", \"-p\", \"8000\","
+                             " \"-h\", \"/models\"]\n"
+                             "      port: 8000\n"
+                             "      health_check: {path: /missing, max_retries: 1,"
+                             " max_wait_time: 1}\n";
 
 static const char s_definition[] =
     "models:\n"
@@ -148,6 +161,22 @@ s_wait_healthy(size_t count)
     return NULL;
 }
 
+//  GraphQL endpoint(endpoint_id: id) { status lifecycle_stage routings {...} }
+//  as alice; the endpoint object, or NULL. Caller decrefs.
+static json_t *
+s_gql_endpoint(const char *id)
+{
+    json_t *r = client_gql(&s_p, &s_alice,
+                           "query($id: UUID!) { endpoint(endpoint_id: $id) { name status"
+                           " lifecycle_stage desired_session_count"
+                           " routings { routing_id session status } } }",
+                           json_pack("{s:s}", "id", id));
+    json_t *endpoint =
+        json_incref(json_object_get(json_object_get(r, "data"), "endpoint"));
+    json_decref(r);
+    return endpoint;
+}
+
 //  Whether session_id ended (TERMINATED, or gone), waiting at most SERVING_MS.
 static bool
 s_session_ended(const char *session_id)
@@ -180,6 +209,7 @@ test_start(void)
     T_ASSERT(client_person(&s_p, "bob@example.com", "default", "user", &s_bob));
     T_ASSERT(s_folder("echo-model", "model", s_definition));
     T_ASSERT(s_folder("plain", "general", s_definition));
+    T_ASSERT(s_folder("sick-model", "model", s_sick));
     T_ASSERT(s_folder("broken", "model",
                       "models:\n"
                       "  - name: m\n"
@@ -262,6 +292,25 @@ test_two_replicas_healthy(void)
         json_decref(r);
     }
     json_decref(sessions);
+    //  GraphQL says the same, in Backend.AI's upper-case names.
+    json_t *endpoint = s_gql_endpoint(s_endpoint);
+    T_EQ_STR(json_string_value(json_object_get(endpoint, "status")), "HEALTHY");
+    T_EQ_STR(json_string_value(json_object_get(endpoint, "lifecycle_stage")), "CREATED");
+    json_t *routings = json_object_get(endpoint, "routings");
+    T_EQ_INT(json_array_size(routings), 2);
+    for (size_t i = 0; i < json_array_size(routings); i++)
+        T_EQ_STR(
+            json_string_value(json_object_get(json_array_get(routings, i), "status")),
+            "HEALTHY");
+    json_decref(endpoint);
+    r = client_gql(
+        &s_p, &s_alice,
+        "{ endpoint_list(limit: 10, offset: 0) { total_count items { name } } }", NULL);
+    T_EQ_INT(
+        json_integer_value(json_object_get(
+            json_object_get(json_object_get(r, "data"), "endpoint_list"), "total_count")),
+        1);
+    json_decref(r);
 }
 
 static void
@@ -346,6 +395,47 @@ test_delete(void)
     T_EQ_INT(s_as(&s_alice, "DELETE", path, NULL, NULL), 200);
 }
 
+//  A replica whose health check never passes is UNHEALTHY, never routed to.
+static void
+test_unhealthy(void)
+{
+    json_t *r = NULL;
+    T_EQ_INT(s_create("echo-sick", "sick-model", 1, &r), 200);
+    char id[64];
+    snprintf(id, sizeof id, "%s",
+             json_string_value(json_object_get(r, "endpoint_id"))
+                 ? json_string_value(json_object_get(r, "endpoint_id"))
+                 : "none");
+    json_decref(r);
+    char session[64] = "";
+    bool unhealthy = false;
+    for (int waited = 0; waited < SERVING_MS && !unhealthy; waited += 500) {
+        json_t *endpoint = s_gql_endpoint(id);
+        json_t *route = json_array_get(json_object_get(endpoint, "routings"), 0);
+        const char *status = json_string_value(json_object_get(route, "status"));
+        T_ASSERT(!status || strcmp(status, "HEALTHY") != 0);
+        unhealthy = status && strcmp(status, "UNHEALTHY") == 0;
+        if (unhealthy) {
+            snprintf(session, sizeof session, "%s",
+                     json_string_value(json_object_get(route, "session")));
+            T_EQ_STR(json_string_value(json_object_get(endpoint, "status")), "DEGRADED");
+        }
+        json_decref(endpoint);
+        if (!unhealthy)
+            harness_pause_ms(500);
+    }
+    T_ASSERT(unhealthy);
+    char path[128];
+    snprintf(path, sizeof path, "/services/%s", id);
+    r = NULL;
+    T_EQ_INT(s_as(&s_alice, "GET", path, NULL, &r), 200);
+    T_EQ_INT(json_array_size(json_object_get(r, "active_routes")), 0);
+    json_decref(r);
+    T_EQ_INT(s_as(&s_alice, "DELETE", path, NULL, NULL), 200);
+    if (*session)
+        T_ASSERT(s_session_ended(session));
+}
+
 int
 main(void)
 {
@@ -362,6 +452,7 @@ main(void)
     T_RUN(test_someone_else);
     T_RUN(test_scale_down);
     T_RUN(test_delete);
+    T_RUN(test_unhealthy);
     int agent = harness_stop(&s_agent, CLIENT_STOP_MS);
     int sp = harness_stop(&s_sp, CLIENT_STOP_MS);
     bool clean = client_platform_stop(&s_p) && agent == 0 && sp == 0 &&
