@@ -302,6 +302,9 @@ s_model_mount(gw_ctx_t *ctx, json_t *endpoint, char *detail, size_t size)
     json_t *mounts = NULL;
     if (!mode || strcmp(mode, "model") != 0)
         snprintf(detail, size, "Selected VFolder is not a model folder");
+    else if (!folder.admin &&
+             !gw_vfolder_host_allows(ctx, folder.host, NULL, "mount-in-session"))
+        snprintf(detail, size, "you may not mount folders of the host %s", folder.host);
     else
         mounts = json_pack("[{s:s, s:s, s:s, s:O, s:s}]", "name", folder.name, "id",
                            folder.id, "host", folder.host, "kernel_path",

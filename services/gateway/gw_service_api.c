@@ -298,10 +298,19 @@ s_find_folder(s_create_t *self)
     }
     const char *mode = json_string_value(json_object_get(folder.row, "usage_mode"));
     bool model_folder = mode && strcmp(mode, "model") == 0;
+    //  Mounted in every replica: the host must allow it, as for POST /session.
+    bool allowed = folder.admin || gw_vfolder_host_allows(gw_request_ctx(r), folder.host,
+                                                          NULL, "mount-in-session");
     if (!model_folder)
         gw_reply_problem(r, "invalid-api-params",
                          "Selected VFolder is not a model folder");
-    else {
+    else if (!allowed) {
+        char detail[512];
+        snprintf(detail, sizeof detail, "you may not mount folders of the host %s",
+                 folder.host);
+        gw_reply_problem(r, "insufficient-privilege", detail);
+        model_folder = false;
+    } else {
         snprintf(self->folder_id, sizeof self->folder_id, "%s", folder.id);
         snprintf(self->folder_host, sizeof self->folder_host, "%s", folder.host);
         json_object_set_new(self->row, "model", json_string(folder.id));
