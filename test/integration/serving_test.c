@@ -9,7 +9,8 @@
     become HEALTHY (REST's active_routes, GraphQL's routings). Scaled to
     one, a route goes and its session ends; deleted, every session ends
     and the endpoint is gone. A health check that never passes leaves its
-    route UNHEALTHY and out of active_routes. Another user
+    route UNHEALTHY and out of active_routes; that route is ended by hand.
+    Another user
     neither sees nor changes it. Refused with a 400: a folder that is not a
     model folder, a definition that is not YAML (the answer names the file
     and the line), a bad name, more replicas than the policy allows. Needs
@@ -407,7 +408,7 @@ test_unhealthy(void)
                  ? json_string_value(json_object_get(r, "endpoint_id"))
                  : "none");
     json_decref(r);
-    char session[64] = "";
+    char session[64] = "", route_id[64] = "";
     bool unhealthy = false;
     for (int waited = 0; waited < SERVING_MS && !unhealthy; waited += 500) {
         json_t *endpoint = s_gql_endpoint(id);
@@ -418,6 +419,8 @@ test_unhealthy(void)
         if (unhealthy) {
             snprintf(session, sizeof session, "%s",
                      json_string_value(json_object_get(route, "session")));
+            snprintf(route_id, sizeof route_id, "%s",
+                     json_string_value(json_object_get(route, "routing_id")));
             T_EQ_STR(json_string_value(json_object_get(endpoint, "status")), "DEGRADED");
         }
         json_decref(endpoint);
@@ -431,9 +434,30 @@ test_unhealthy(void)
     T_EQ_INT(s_as(&s_alice, "GET", path, NULL, &r), 200);
     T_EQ_INT(json_array_size(json_object_get(r, "active_routes")), 0);
     json_decref(r);
-    T_EQ_INT(s_as(&s_alice, "DELETE", path, NULL, NULL), 200);
+    //  Nothing failed to start: the replica runs, it is only not healthy.
+    char route[256];
+    snprintf(route, sizeof route, "/services/%s/errors", id);
+    r = NULL;
+    T_EQ_INT(s_as(&s_alice, "GET", route, NULL, &r), 200);
+    T_EQ_INT(json_array_size(json_object_get(r, "errors")), 0);
+    T_EQ_INT(json_integer_value(json_object_get(r, "retries")), 0);
+    json_decref(r);
+    //  Its route: a traffic ratio kept, then the route ended by hand, which
+    //  leaves one replica fewer wanted.
+    snprintf(route, sizeof route, "/services/%s/routings/%s", id, route_id);
+    T_EQ_INT(s_as(&s_alice, "PUT", route, "{\"traffic_ratio\": 0.5}", NULL), 200);
+    T_EQ_INT(s_as(&s_alice, "PUT", route, "{\"traffic_ratio\": -1}", NULL), 400);
+    T_EQ_INT(s_as(&s_bob, "PUT", route, "{\"traffic_ratio\": 2}", NULL), 403);
+    T_EQ_INT(s_as(&s_alice, "DELETE", route, NULL, NULL), 200);
     if (*session)
         T_ASSERT(s_session_ended(session));
+    r = NULL;
+    T_EQ_INT(s_as(&s_alice, "GET", path, NULL, &r), 200);
+    T_EQ_INT(json_integer_value(json_object_get(r, "desired_session_count")), 0);
+    json_decref(r);
+    //  Without routes, destroyed at once.
+    T_EQ_INT(s_as(&s_alice, "DELETE", path, NULL, NULL), 200);
+    T_EQ_INT(s_as(&s_alice, "GET", path, NULL, NULL), 404);
 }
 
 int
