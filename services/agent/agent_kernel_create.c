@@ -101,6 +101,7 @@ s_record(agent_kernels_t *self, s_create_t *create, bus_error_t *err)
         .created_at = event.at,
         .slots = create->slots_text,
         .accel = create->accel_text,
+        .model_service = create->model_service,
     };
     bool done = false;
     if (bus_node_begin(self->node) == 0) {

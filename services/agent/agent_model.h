@@ -18,6 +18,8 @@
     a subscriber that missed one learns it soon after.
 
     The state belongs to the kernel (agent_kernel_t.model) and goes with it.
+    The definition is kept in the kernel's row, so that a kernel adopted
+    after the agent restarted is checked again (agent_kernel_recover).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
