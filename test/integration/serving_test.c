@@ -10,6 +10,7 @@
     one, a route goes and its session ends; deleted, every session ends
     and the endpoint is gone. A health check that never passes leaves its
     route UNHEALTHY and out of active_routes; that route is ended by hand.
+    An agent killed and started again checks the replica it adopts.
     Another user
     neither sees nor changes it. Refused with a 400: a folder that is not a
     model folder, a definition that is not YAML (the answer names the file
@@ -36,6 +37,7 @@ static char s_bridge[16];
 static char s_storage[128];
 static client_keypair_t s_alice, s_bob;
 static char s_endpoint[64];
+static const char *s_cidr; //  the agent's subnet, the same after its restart
 
 //  The same model whose health check asks for a file the folder lacks.
 static const char s_sick[] = "models:\n"
@@ -205,7 +207,8 @@ test_start(void)
     T_ASSERT(client_platform_start(&s_p, "serving", false) == 0);
     T_ASSERT(client_storage_start(&s_p, &s_sp, s_storage, sizeof s_storage));
     snprintf(s_bridge, sizeof s_bridge, "bps%d", (int) (getpid() % 100000));
-    T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-s", s_bridge, harness_subnet()));
+    s_cidr = harness_subnet();
+    T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-s", s_bridge, s_cidr));
     T_ASSERT(client_person(&s_p, "alice@example.com", "default", "user", &s_alice));
     T_ASSERT(client_person(&s_p, "bob@example.com", "default", "user", &s_bob));
     T_ASSERT(s_folder("echo-model", "model", s_definition));
@@ -460,6 +463,73 @@ test_unhealthy(void)
     T_EQ_INT(s_as(&s_alice, "GET", path, NULL, NULL), 404);
 }
 
+//  The agent killed and started again adopts the replica's kernel and
+//  checks its model again: the health file removed, the route turns
+//  UNHEALTHY.
+static void
+test_agent_restart(void)
+{
+    json_t *r = NULL;
+    T_EQ_INT(s_create("echo-again", "echo-model", 1, &r), 200);
+    snprintf(s_endpoint, sizeof s_endpoint, "%s",
+             json_string_value(json_object_get(r, "endpoint_id"))
+                 ? json_string_value(json_object_get(r, "endpoint_id"))
+                 : "");
+    json_decref(r);
+    json_t *sessions = s_wait_healthy(1);
+    T_ASSERT(sessions != NULL);
+    harness_kill(&s_agent);
+    T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-s", s_bridge, s_cidr));
+    T_EQ_INT(s_as(&s_alice, "POST", "/folders/echo-model/delete-files",
+                  "{\"files\": [\"health\"]}", NULL),
+             200);
+    bool unhealthy = false;
+    for (int waited = 0; waited < SERVING_MS && !unhealthy; waited += 500) {
+        json_t *endpoint = s_gql_endpoint(s_endpoint);
+        json_t *route = json_array_get(json_object_get(endpoint, "routings"), 0);
+        const char *status = json_string_value(json_object_get(route, "status"));
+        unhealthy = status && strcmp(status, "UNHEALTHY") == 0;
+        json_decref(endpoint);
+        if (!unhealthy)
+            harness_pause_ms(500);
+    }
+    T_ASSERT(unhealthy);
+    char path[128];
+    snprintf(path, sizeof path, "/services/%s", s_endpoint);
+    T_EQ_INT(s_as(&s_alice, "DELETE", path, NULL, NULL), 200);
+    for (size_t i = 0; i < json_array_size(sessions); i++)
+        T_ASSERT(s_session_ended(json_string_value(json_array_get(sessions, i))));
+    json_decref(sessions);
+}
+
+//  Whatever a failed test left: alice's endpoints deleted, and waited for
+//  until destroyed (their sessions ended), so that no container outlives
+//  the platform.
+static void
+s_cleanup(void)
+{
+    json_t *list = NULL;
+    s_as(&s_alice, "GET", "/services", NULL, &list);
+    size_t index;
+    json_t *item;
+    json_array_foreach(list, index, item)
+    {
+        char path[128];
+        snprintf(path, sizeof path, "/services/%s",
+                 json_string_value(json_object_get(item, "id")));
+        s_as(&s_alice, "DELETE", path, NULL, NULL);
+        int status = 200;
+        for (int waited = 0; waited < SERVING_MS && status != 404; waited += 200) {
+            char *text = NULL;
+            status = client_signed(&s_p, &s_alice, "GET", path, NULL, NULL, &text, NULL);
+            free(text);
+            if (status != 404)
+                harness_pause_ms(200);
+        }
+    }
+    json_decref(list);
+}
+
 int
 main(void)
 {
@@ -477,6 +547,8 @@ main(void)
     T_RUN(test_scale_down);
     T_RUN(test_delete);
     T_RUN(test_unhealthy);
+    T_RUN(test_agent_restart);
+    s_cleanup();
     int agent = harness_stop(&s_agent, CLIENT_STOP_MS);
     int sp = harness_stop(&s_sp, CLIENT_STOP_MS);
     bool clean = client_platform_stop(&s_p) && agent == 0 && sp == 0 &&
