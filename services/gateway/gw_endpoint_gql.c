@@ -95,10 +95,10 @@ s_endpoint(bus_db_t *db, json_t *row)
         json_loads(json_string_value(json_object_get(row, "session_params")), 0, NULL);
     json_t *config = json_object_get(params, "config");
     json_t *resources = json_object_get(config, "resources");
-    json_t *environ = json_object_get(config, "environ");
+    json_t *env = json_object_get(config, "environ");
     json_t *opts = json_object_get(config, "resource_opts");
     char *resources_text = resources ? json_dumps(resources, JSON_COMPACT) : NULL;
-    char *environ_text = environ ? json_dumps(environ, JSON_COMPACT) : NULL;
+    char *environ_text = env ? json_dumps(env, JSON_COMPACT) : NULL;
     char *opts_text = opts ? json_dumps(opts, JSON_COMPACT) : NULL;
     const char *dest = json_string_value(json_object_get(row, "model_mount_destination"));
     json_t *node = json_pack(
