@@ -539,7 +539,8 @@ gw_service_handle_route_update(gw_request_t *r)
 {
     json_t *endpoint = s_endpoint(r);
     json_t *route = endpoint ? s_route(r, endpoint) : NULL;
-    json_t *ratio = json_object_get(r->params, "traffic_ratio");
+    //  r is answered and gone when either refused: read it only after.
+    json_t *ratio = route ? json_object_get(r->params, "traffic_ratio") : NULL;
     bus_error_t err = {0};
     if (!route)
         ;
