@@ -1810,6 +1810,44 @@ s_kernel_app_failed_roundtrip(const void *data, size_t size)
 }
 
 static int
+s_kernel_model_status_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_kernel_model_status_t msg;
+    int rc = proto_kernel_model_status_decode(&msg, data, size, err);
+    proto_kernel_model_status_clear(&msg);
+    return rc;
+}
+
+static char *
+s_kernel_model_status_print(const void *data, size_t size)
+{
+    proto_kernel_model_status_t msg;
+    char *text = NULL;
+    if (proto_kernel_model_status_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_kernel_model_status_print(&msg);
+    proto_kernel_model_status_clear(&msg);
+    return text;
+}
+
+static int
+s_kernel_model_status_roundtrip(const void *data, size_t size)
+{
+    proto_kernel_model_status_t one, two;
+    if (proto_kernel_model_status_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_kernel_model_status_encode(&one);
+    proto_kernel_model_status_decode(&two, s_frame_data(first), s_frame_size(first),
+                                     NULL);
+    zframe_t *second = proto_kernel_model_status_encode(&two);
+    char *text_one = proto_kernel_model_status_print(&one);
+    char *text_two = proto_kernel_model_status_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_kernel_model_status_clear(&one);
+    proto_kernel_model_status_clear(&two);
+    return rc;
+}
+
+static int
 s_kernel_stats_validate(const void *data, size_t size, bus_error_t *err)
 {
     proto_kernel_stats_t msg;
@@ -5119,6 +5157,82 @@ s_storage_files_list_rep_roundtrip(const void *data, size_t size)
 }
 
 static int
+s_storage_files_read_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_files_read_req_t msg;
+    int rc = proto_storage_files_read_req_decode(&msg, data, size, err);
+    proto_storage_files_read_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_files_read_req_print(const void *data, size_t size)
+{
+    proto_storage_files_read_req_t msg;
+    char *text = NULL;
+    if (proto_storage_files_read_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_files_read_req_print(&msg);
+    proto_storage_files_read_req_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_files_read_req_roundtrip(const void *data, size_t size)
+{
+    proto_storage_files_read_req_t one, two;
+    if (proto_storage_files_read_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_files_read_req_encode(&one);
+    proto_storage_files_read_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                        NULL);
+    zframe_t *second = proto_storage_files_read_req_encode(&two);
+    char *text_one = proto_storage_files_read_req_print(&one);
+    char *text_two = proto_storage_files_read_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_files_read_req_clear(&one);
+    proto_storage_files_read_req_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_files_read_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_files_read_rep_t msg;
+    int rc = proto_storage_files_read_rep_decode(&msg, data, size, err);
+    proto_storage_files_read_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_files_read_rep_print(const void *data, size_t size)
+{
+    proto_storage_files_read_rep_t msg;
+    char *text = NULL;
+    if (proto_storage_files_read_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_files_read_rep_print(&msg);
+    proto_storage_files_read_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_files_read_rep_roundtrip(const void *data, size_t size)
+{
+    proto_storage_files_read_rep_t one, two;
+    if (proto_storage_files_read_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_files_read_rep_encode(&one);
+    proto_storage_files_read_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                        NULL);
+    zframe_t *second = proto_storage_files_read_rep_encode(&two);
+    char *text_one = proto_storage_files_read_rep_print(&one);
+    char *text_two = proto_storage_files_read_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_files_read_rep_clear(&one);
+    proto_storage_files_read_rep_clear(&two);
+    return rc;
+}
+
+static int
 s_storage_files_mkdir_req_validate(const void *data, size_t size, bus_error_t *err)
 {
     proto_storage_files_mkdir_req_t msg;
@@ -6055,6 +6169,14 @@ const proto_entry_t proto_entries[] = {
         .roundtrip = s_kernel_app_failed_roundtrip,
     },
     {
+        .name = "kernel.model_status",
+        .kind = PROTO_EVENT,
+        .broadcast = true,
+        .validate = s_kernel_model_status_validate,
+        .print = s_kernel_model_status_print,
+        .roundtrip = s_kernel_model_status_roundtrip,
+    },
+    {
         .name = "kernel.stats",
         .kind = PROTO_EVENT,
         .broadcast = true,
@@ -6746,6 +6868,22 @@ const proto_entry_t proto_entries[] = {
         .validate = s_storage_files_list_rep_validate,
         .print = s_storage_files_list_rep_print,
         .roundtrip = s_storage_files_list_rep_roundtrip,
+    },
+    {
+        .name = "storage.files.read",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_storage_files_read_req_validate,
+        .print = s_storage_files_read_req_print,
+        .roundtrip = s_storage_files_read_req_roundtrip,
+    },
+    {
+        .name = "storage.files.read",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_storage_files_read_rep_validate,
+        .print = s_storage_files_read_rep_print,
+        .roundtrip = s_storage_files_read_rep_roundtrip,
     },
     {
         .name = "storage.files.mkdir",

@@ -984,6 +984,143 @@ proto_kernel_app_failed_print(const proto_kernel_app_failed_t *self)
 }
 
 //  ---------------------------------------------------------------------------
+//  kernel.model_status
+
+static bool
+s_model_status_check(const proto_kernel_model_status_t *self, proto_check_t *ck)
+{
+    if (!proto_check_str(ck, "kernel_id", self->kernel_id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_check_str(ck, "session_id", self->session_id, 0, 64))
+        return false;
+    if (!proto_check_str(ck, "model", self->model, 0, 256))
+        return false;
+    if (!proto_check_str(ck, "detail", self->detail, 0, 1024))
+        return false;
+    return true;
+}
+
+static void
+s_model_status_write(const proto_kernel_model_status_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 2;
+    pairs += self->session_id != NULL;
+    pairs += self->model != NULL;
+    pairs += self->detail != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "kernel_id", self->kernel_id);
+    if (self->session_id != NULL)
+        proto_write_str(writer, "session_id", self->session_id);
+    if (self->model != NULL)
+        proto_write_str(writer, "model", self->model);
+    proto_write_bool(writer, "healthy", self->healthy);
+    if (self->detail != NULL)
+        proto_write_str(writer, "detail", self->detail);
+}
+
+static void
+s_model_status_read(proto_kernel_model_status_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "kernel_id", PROTO_REQUIRED, 64, &self->kernel_id);
+    proto_read_str(in, "session_id", 0, 64, &self->session_id);
+    proto_read_str(in, "model", 0, 256, &self->model);
+    proto_read_bool(in, "healthy", 0, &self->healthy);
+    proto_read_str(in, "detail", 0, 1024, &self->detail);
+}
+
+static void
+s_model_status_print(const proto_kernel_model_status_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "kernel_id", self->kernel_id);
+    proto_print_str(text, "session_id", self->session_id);
+    proto_print_str(text, "model", self->model);
+    proto_print_bool(text, "healthy", self->healthy);
+    proto_print_str(text, "detail", self->detail);
+}
+
+void
+proto_kernel_model_status_init(proto_kernel_model_status_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_model_status_clear(proto_kernel_model_status_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_model_status_check(const proto_kernel_model_status_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.model_status", err);
+    return s_model_status_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
+proto_kernel_model_status_write(const proto_kernel_model_status_t *self,
+                                bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (proto_kernel_model_status_check(self, NULL) != BUS_OK)
+        return -1;
+    s_model_status_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_model_status_encode(const proto_kernel_model_status_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_model_status_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_model_status_read(proto_kernel_model_status_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_model_status_init(self);
+    proto_in_init(&in, "kernel.model_status", map, &self->owned_, err);
+    s_model_status_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_model_status_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_model_status_decode(proto_kernel_model_status_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_model_status_read(self, map, err);
+}
+
+char *
+proto_kernel_model_status_print(const proto_kernel_model_status_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_model_status_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
 //  kernel.stats
 
 static bool
@@ -1190,6 +1327,8 @@ s_create_req_check(const proto_kernel_create_req_t *self, proto_check_t *ck)
         return false;
     if (!proto_check_str(ck, "dotfiles", self->dotfiles, 0, 262144))
         return false;
+    if (!proto_check_str(ck, "model_service", self->model_service, 0, 65536))
+        return false;
     return true;
 }
 
@@ -1214,6 +1353,7 @@ s_create_req_write(const proto_kernel_create_req_t *self, bus_writer_t *writer)
     pairs += self->bootstrap_script != NULL;
     pairs += self->mounts != NULL;
     pairs += self->dotfiles != NULL;
+    pairs += self->model_service != NULL;
     bus_writer_map(writer, pairs);
     proto_write_str(writer, "kernel_id", self->kernel_id);
     proto_write_str(writer, "session_id", self->session_id);
@@ -1255,6 +1395,8 @@ s_create_req_write(const proto_kernel_create_req_t *self, bus_writer_t *writer)
         proto_write_str(writer, "mounts", self->mounts);
     if (self->dotfiles != NULL)
         proto_write_str(writer, "dotfiles", self->dotfiles);
+    if (self->model_service != NULL)
+        proto_write_str(writer, "model_service", self->model_service);
 }
 
 static void
@@ -1283,6 +1425,7 @@ s_create_req_read(proto_kernel_create_req_t *self, proto_in_t *in)
     proto_read_str(in, "bootstrap_script", 0, 65536, &self->bootstrap_script);
     proto_read_str(in, "mounts", 0, 65536, &self->mounts);
     proto_read_str(in, "dotfiles", 0, 262144, &self->dotfiles);
+    proto_read_str(in, "model_service", 0, 65536, &self->model_service);
 }
 
 static void
@@ -1311,6 +1454,7 @@ s_create_req_print(const proto_kernel_create_req_t *self, proto_text_t *text)
     proto_print_str(text, "bootstrap_script", self->bootstrap_script);
     proto_print_str(text, "mounts", self->mounts);
     proto_print_str(text, "dotfiles", self->dotfiles);
+    proto_print_str(text, "model_service", self->model_service);
 }
 
 void

@@ -19,6 +19,7 @@
 #define PROTO_KERNEL_TERMINATED      "kernel.terminated"
 #define PROTO_KERNEL_APP_STARTED     "kernel.app_started"
 #define PROTO_KERNEL_APP_FAILED      "kernel.app_failed"
+#define PROTO_KERNEL_MODEL_STATUS    "kernel.model_status"
 #define PROTO_KERNEL_STATS           "kernel.stats"
 #define PROTO_KERNEL_CREATE          "kernel.create"
 #define PROTO_KERNEL_HOSTS           "kernel.hosts"
@@ -320,6 +321,47 @@ int proto_kernel_app_failed_decode(proto_kernel_app_failed_t *self,
 char *proto_kernel_app_failed_print(const proto_kernel_app_failed_t *self);
 
 //  ---------------------------------------------------------------------------
+//  kernel.model_status, event (broadcast): an inference kernel's model service changed
+//  health (its health check passed or failed more than max_retries times, or its port
+//  accepted when it has none), and once after each start
+
+typedef struct {
+    //  The kernel (required, at most 64 bytes)
+    const char *kernel_id;
+    //  Its session (at most 64 bytes)
+    const char *session_id;
+    //  The model's name (at most 256 bytes)
+    const char *model;
+    //  The health check passes
+    bool healthy;
+    //  Why it is not healthy (at most 1024 bytes)
+    const char *detail;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_kernel_model_status_t;
+
+#define PROTO_KERNEL_MODEL_STATUS_KERNEL_ID_MAX  64
+#define PROTO_KERNEL_MODEL_STATUS_SESSION_ID_MAX 64
+#define PROTO_KERNEL_MODEL_STATUS_MODEL_MAX      256
+#define PROTO_KERNEL_MODEL_STATUS_DETAIL_MAX     1024
+
+void proto_kernel_model_status_init(proto_kernel_model_status_t *self);
+void proto_kernel_model_status_clear(proto_kernel_model_status_t *self);
+PROTO_MUST_USE int proto_kernel_model_status_check(const proto_kernel_model_status_t *self,
+                                                   bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_model_status_write(const proto_kernel_model_status_t *self,
+                                                   bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_kernel_model_status_encode(const proto_kernel_model_status_t *self);
+int proto_kernel_model_status_read(proto_kernel_model_status_t *self,
+                                   const bus_value_t *map,
+                                   bus_error_t *err);
+int proto_kernel_model_status_decode(proto_kernel_model_status_t *self,
+                                     const void *data,
+                                     size_t size,
+                                     bus_error_t *err);
+char *proto_kernel_model_status_print(const proto_kernel_model_status_t *self);
+
+//  ---------------------------------------------------------------------------
 //  kernel.stats, event (broadcast): a running kernel's resource use, from its cgroup
 //  (every stats period)
 
@@ -392,7 +434,7 @@ typedef struct {
     //  The agent meant (fake agents of a fleet share one endpoint); empty: whoever
     //  answers (at most 128 bytes)
     const char *agent_id;
-    //  Interactive or batch (at most 16 bytes, default "interactive")
+    //  Interactive, batch or inference (at most 16 bytes, default "interactive")
     const char *session_type;
     //  Main or sub (at most 16 bytes, default "main")
     const char *cluster_role;
@@ -440,6 +482,11 @@ typedef struct {
     //  (relative to /home/work), permission (3 octal digits), data}, owned by the
     //  kernel's user; absent: none (at most 262144 bytes)
     const char *dotfiles;
+    //  Inference: JSON {name, model_path, start_command: [argv], port, health_check:
+    //  {path, max_retries, max_wait_time, expected_status_code} or absent}: the agent
+    //  starts the command in model_path once the runner answers and publishes
+    //  kernel.model_status from its health checks; absent: none (at most 65536 bytes)
+    const char *model_service;
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_kernel_create_req_t;
 
@@ -463,6 +510,7 @@ typedef struct {
 #define PROTO_KERNEL_CREATE_REQ_BOOTSTRAP_SCRIPT_MAX 65536
 #define PROTO_KERNEL_CREATE_REQ_MOUNTS_MAX           65536
 #define PROTO_KERNEL_CREATE_REQ_DOTFILES_MAX         262144
+#define PROTO_KERNEL_CREATE_REQ_MODEL_SERVICE_MAX    65536
 
 void proto_kernel_create_req_init(proto_kernel_create_req_t *self);
 void proto_kernel_create_req_clear(proto_kernel_create_req_t *self);

@@ -1107,6 +1107,29 @@ proto_storage_files_list_method(proto_storage_files_list_fn *fn)
 }
 
 //  ---------------------------------------------------------------------------
+//  storage.files.read: the bytes of one small regular file of a folder (a model's
+//  definition); INVALID when it is larger than max
+
+typedef int (proto_storage_files_read_fn)(void *arg,
+                                          const proto_storage_files_read_req_t *in,
+                                          proto_storage_files_read_rep_t *out,
+                                          bus_rpc_request_t *req,
+                                          bus_error_t *err);
+int proto_storage_files_read_serve(bus_typed_fn *fn,
+                                   void *arg,
+                                   bus_rpc_request_t *req,
+                                   const void *body,
+                                   size_t body_size,
+                                   bus_writer_t *reply,
+                                   bus_error_t *err);
+static inline bus_node_method_t
+proto_storage_files_read_method(proto_storage_files_read_fn *fn)
+{
+    return (bus_node_method_t){PROTO_STORAGE_FILES_READ, NULL, (bus_typed_fn *) fn,
+                               proto_storage_files_read_serve};
+}
+
+//  ---------------------------------------------------------------------------
 //  storage.files.mkdir: makes directories; answers each path's outcome (the request fails
 //  only when the folder does)
 

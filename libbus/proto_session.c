@@ -703,6 +703,8 @@ s_create_req_check(const proto_session_create_req_t *self, proto_check_t *ck)
         return false;
     if (!proto_check_str(ck, "dotfiles", self->dotfiles, 0, 262144))
         return false;
+    if (!proto_check_str(ck, "model_service", self->model_service, 0, 65536))
+        return false;
     return true;
 }
 
@@ -723,6 +725,7 @@ s_create_req_write(const proto_session_create_req_t *self, bus_writer_t *writer)
     pairs += self->limits != NULL;
     pairs += self->mounts != NULL;
     pairs += self->dotfiles != NULL;
+    pairs += self->model_service != NULL;
     bus_writer_map(writer, pairs);
     proto_write_str(writer, "session_id", self->session_id);
     proto_write_str(writer, "kernel_id", self->kernel_id);
@@ -764,6 +767,8 @@ s_create_req_write(const proto_session_create_req_t *self, bus_writer_t *writer)
         proto_write_str(writer, "mounts", self->mounts);
     if (self->dotfiles != NULL)
         proto_write_str(writer, "dotfiles", self->dotfiles);
+    if (self->model_service != NULL)
+        proto_write_str(writer, "model_service", self->model_service);
 }
 
 static void
@@ -796,6 +801,7 @@ s_create_req_read(proto_session_create_req_t *self, proto_in_t *in)
     proto_read_str(in, "limits", 0, 65536, &self->limits);
     proto_read_str(in, "mounts", 0, 65536, &self->mounts);
     proto_read_str(in, "dotfiles", 0, 262144, &self->dotfiles);
+    proto_read_str(in, "model_service", 0, 65536, &self->model_service);
 }
 
 static void
@@ -828,6 +834,7 @@ s_create_req_print(const proto_session_create_req_t *self, proto_text_t *text)
     proto_print_str(text, "limits", self->limits);
     proto_print_str(text, "mounts", self->mounts);
     proto_print_str(text, "dotfiles", self->dotfiles);
+    proto_print_str(text, "model_service", self->model_service);
 }
 
 void

@@ -41,7 +41,7 @@ typedef struct {
     const char *group_id;
     //  Its resource group (at most 64 bytes)
     const char *scaling_group;
-    //  INTERACTIVE or BATCH (at most 16 bytes)
+    //  INTERACTIVE, BATCH or INFERENCE (at most 16 bytes)
     const char *type;
     //  Backend.AI's session status (reference §6) (required, at most 24 bytes)
     const char *status;
@@ -271,7 +271,8 @@ typedef struct {
     const char *group_id;
     //  The resource group (required, at most 64 bytes)
     const char *scaling_group;
-    //  INTERACTIVE or BATCH (at most 16 bytes, default "INTERACTIVE")
+    //  INTERACTIVE, BATCH or INFERENCE (a model service's replica) (at most 16 bytes,
+    //  default "INTERACTIVE")
     const char *type;
     //  The canonical reference, resolved by the gateway (required, at most 512 bytes)
     const char *image;
@@ -319,6 +320,10 @@ typedef struct {
     //  over the project's over the domain's, resolved by the gateway (kernel.create's
     //  dotfiles); absent: none (at most 262144 bytes)
     const char *dotfiles;
+    //  INFERENCE: JSON of the model service its kernel starts and health-checks
+    //  (kernel.create's model_service), from the endpoint's model definition; absent:
+    //  none (at most 65536 bytes)
+    const char *model_service;
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_create_req_t;
 
@@ -344,6 +349,7 @@ typedef struct {
 #define PROTO_SESSION_CREATE_REQ_LIMITS_MAX           65536
 #define PROTO_SESSION_CREATE_REQ_MOUNTS_MAX           65536
 #define PROTO_SESSION_CREATE_REQ_DOTFILES_MAX         262144
+#define PROTO_SESSION_CREATE_REQ_MODEL_SERVICE_MAX    65536
 
 void proto_session_create_req_init(proto_session_create_req_t *self);
 void proto_session_create_req_clear(proto_session_create_req_t *self);

@@ -2755,6 +2755,269 @@ proto_storage_files_list_rep_print(const proto_storage_files_list_rep_t *self)
 }
 
 //  ---------------------------------------------------------------------------
+//  storage.files.read request
+
+static bool
+s_files_read_req_check(const proto_storage_files_read_req_t *self, proto_check_t *ck)
+{
+    if (!proto_check_str(ck, "id", self->id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_check_str(ck, "volume", self->volume, 0, 64))
+        return false;
+    if (!proto_check_str(ck, "path", self->path, PROTO_REQUIRED, 4096))
+        return false;
+    if (!proto_check_uint(ck, "max", self->max, 1048576))
+        return false;
+    return true;
+}
+
+static void
+s_files_read_req_write(const proto_storage_files_read_req_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 3;
+    pairs += self->volume != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "id", self->id);
+    if (self->volume != NULL)
+        proto_write_str(writer, "volume", self->volume);
+    proto_write_str(writer, "path", self->path);
+    proto_write_uint(writer, "max", self->max);
+}
+
+static void
+s_files_read_req_read(proto_storage_files_read_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "id", PROTO_REQUIRED, 64, &self->id);
+    proto_read_str(in, "volume", 0, 64, &self->volume);
+    proto_read_str(in, "path", PROTO_REQUIRED, 4096, &self->path);
+    proto_read_uint(in, "max", 0, 1048576, &self->max);
+}
+
+static void
+s_files_read_req_print(const proto_storage_files_read_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "id", self->id);
+    proto_print_str(text, "volume", self->volume);
+    proto_print_str(text, "path", self->path);
+    proto_print_uint(text, "max", self->max);
+}
+
+void
+proto_storage_files_read_req_init(proto_storage_files_read_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_files_read_req_clear(proto_storage_files_read_req_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_files_read_req_check(const proto_storage_files_read_req_t *self,
+                                   bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.files.read request", err);
+    return s_files_read_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
+proto_storage_files_read_req_write(const proto_storage_files_read_req_t *self,
+                                   bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (proto_storage_files_read_req_check(self, NULL) != BUS_OK)
+        return -1;
+    s_files_read_req_write(self, writer);
+    return 0;
+}
+
+bus_writer_t *
+proto_storage_files_read_req_writer(const proto_storage_files_read_req_t *self,
+                                    bus_error_t *err)
+{
+    assert(self);
+    if (proto_storage_files_read_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "storage.files.read request: out of memory");
+        return NULL;
+    }
+    s_files_read_req_write(self, writer);
+    return writer;
+}
+
+zframe_t *
+proto_storage_files_read_req_encode(const proto_storage_files_read_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_files_read_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_files_read_req_read(proto_storage_files_read_req_t *self,
+                                  const bus_value_t *map,
+                                  bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_files_read_req_init(self);
+    proto_in_init(&in, "storage.files.read request", map, &self->owned_, err);
+    s_files_read_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_files_read_req_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_files_read_req_decode(proto_storage_files_read_req_t *self,
+                                    const void *data,
+                                    size_t size,
+                                    bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_files_read_req_read(self, map, err);
+}
+
+char *
+proto_storage_files_read_req_print(const proto_storage_files_read_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_files_read_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.files.read reply
+
+static bool
+s_files_read_rep_check(const proto_storage_files_read_rep_t *self, proto_check_t *ck)
+{
+    if (!proto_check_bytes(ck, "data", self->data, self->data_size, 0, 1048576))
+        return false;
+    return true;
+}
+
+static void
+s_files_read_rep_write(const proto_storage_files_read_rep_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 0;
+    pairs += self->data != NULL;
+    bus_writer_map(writer, pairs);
+    if (self->data != NULL)
+        proto_write_bytes(writer, "data", self->data, self->data_size);
+}
+
+static void
+s_files_read_rep_read(proto_storage_files_read_rep_t *self, proto_in_t *in)
+{
+    proto_read_bytes(in, "data", 0, 1048576, &self->data, &self->data_size);
+}
+
+static void
+s_files_read_rep_print(const proto_storage_files_read_rep_t *self, proto_text_t *text)
+{
+    proto_print_bytes(text, "data", self->data, self->data_size);
+}
+
+void
+proto_storage_files_read_rep_init(proto_storage_files_read_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_files_read_rep_clear(proto_storage_files_read_rep_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_files_read_rep_check(const proto_storage_files_read_rep_t *self,
+                                   bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.files.read reply", err);
+    return s_files_read_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
+proto_storage_files_read_rep_write(const proto_storage_files_read_rep_t *self,
+                                   bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (proto_storage_files_read_rep_check(self, NULL) != BUS_OK)
+        return -1;
+    s_files_read_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_files_read_rep_encode(const proto_storage_files_read_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_files_read_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_files_read_rep_read(proto_storage_files_read_rep_t *self,
+                                  const bus_value_t *map,
+                                  bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_files_read_rep_init(self);
+    proto_in_init(&in, "storage.files.read reply", map, &self->owned_, err);
+    s_files_read_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_files_read_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_files_read_rep_decode(proto_storage_files_read_rep_t *self,
+                                    const void *data,
+                                    size_t size,
+                                    bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_files_read_rep_read(self, map, err);
+}
+
+char *
+proto_storage_files_read_rep_print(const proto_storage_files_read_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_files_read_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
 //  storage.files.mkdir request
 
 static bool

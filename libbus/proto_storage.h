@@ -23,6 +23,7 @@
 #define PROTO_STORAGE_FOLDER_QUOTA      "storage.folder.quota"
 #define PROTO_STORAGE_FOLDER_MOUNT_PATH "storage.folder.mount_path"
 #define PROTO_STORAGE_FILES_LIST        "storage.files.list"
+#define PROTO_STORAGE_FILES_READ        "storage.files.read"
 #define PROTO_STORAGE_FILES_MKDIR       "storage.files.mkdir"
 #define PROTO_STORAGE_FILES_RENAME      "storage.files.rename"
 #define PROTO_STORAGE_FILES_MOVE        "storage.files.move"
@@ -740,6 +741,75 @@ int proto_storage_files_list_rep_decode(proto_storage_files_list_rep_t *self,
                                         size_t size,
                                         bus_error_t *err);
 char *proto_storage_files_list_rep_print(const proto_storage_files_list_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  storage.files.read request (idempotent): the bytes of one small regular file of a
+//  folder (a model's definition); INVALID when it is larger than max
+
+typedef struct {
+    //  The folder (required, at most 64 bytes)
+    const char *id;
+    //  Its volume (checked when given) (at most 64 bytes)
+    const char *volume;
+    //  The file, relative to the folder's root (required, at most 4096 bytes)
+    const char *path;
+    //  The most bytes the caller takes (0: 65536) (at most 1048576)
+    uint64_t max;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_storage_files_read_req_t;
+
+#define PROTO_STORAGE_FILES_READ_REQ_ID_MAX     64
+#define PROTO_STORAGE_FILES_READ_REQ_VOLUME_MAX 64
+#define PROTO_STORAGE_FILES_READ_REQ_PATH_MAX   4096
+
+void proto_storage_files_read_req_init(proto_storage_files_read_req_t *self);
+void proto_storage_files_read_req_clear(proto_storage_files_read_req_t *self);
+PROTO_MUST_USE int proto_storage_files_read_req_check(const proto_storage_files_read_req_t *self,
+                                                      bus_error_t *err);
+PROTO_MUST_USE int proto_storage_files_read_req_write(const proto_storage_files_read_req_t *self,
+                                                      bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_storage_files_read_req_writer(const proto_storage_files_read_req_t *self,
+                                                                 bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_storage_files_read_req_encode(const proto_storage_files_read_req_t *self);
+int proto_storage_files_read_req_read(proto_storage_files_read_req_t *self,
+                                      const bus_value_t *map,
+                                      bus_error_t *err);
+int proto_storage_files_read_req_decode(proto_storage_files_read_req_t *self,
+                                        const void *data,
+                                        size_t size,
+                                        bus_error_t *err);
+char *proto_storage_files_read_req_print(const proto_storage_files_read_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  storage.files.read reply (idempotent): the bytes of one small regular file of a folder
+//  (a model's definition); INVALID when it is larger than max
+
+typedef struct {
+    //  The whole file (at most 1048576 bytes)
+    const uint8_t *data;
+    size_t data_size;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_storage_files_read_rep_t;
+
+#define PROTO_STORAGE_FILES_READ_REP_DATA_MAX 1048576
+
+void proto_storage_files_read_rep_init(proto_storage_files_read_rep_t *self);
+void proto_storage_files_read_rep_clear(proto_storage_files_read_rep_t *self);
+PROTO_MUST_USE int proto_storage_files_read_rep_check(const proto_storage_files_read_rep_t *self,
+                                                      bus_error_t *err);
+PROTO_MUST_USE int proto_storage_files_read_rep_write(const proto_storage_files_read_rep_t *self,
+                                                      bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_storage_files_read_rep_encode(const proto_storage_files_read_rep_t *self);
+int proto_storage_files_read_rep_read(proto_storage_files_read_rep_t *self,
+                                      const bus_value_t *map,
+                                      bus_error_t *err);
+int proto_storage_files_read_rep_decode(proto_storage_files_read_rep_t *self,
+                                        const void *data,
+                                        size_t size,
+                                        bus_error_t *err);
+char *proto_storage_files_read_rep_print(const proto_storage_files_read_rep_t *self);
 
 //  ---------------------------------------------------------------------------
 //  storage.files.mkdir request (not idempotent): makes directories; answers each path's

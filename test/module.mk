@@ -55,6 +55,8 @@ FUZZ_EXTRA_fuzz_apps := services/libgateway.a
 $(BUILD)/test/fuzz_apps_replay: $(gateway_LIB)
 FUZZ_EXTRA_fuzz_template := services/libgateway.a
 $(BUILD)/test/fuzz_template_replay: $(gateway_LIB)
+FUZZ_EXTRA_fuzz_model_def := services/libgateway.a
+$(BUILD)/test/fuzz_model_def_replay: $(gateway_LIB)
 FUZZ_EXTRA_fuzz_multipart := services/gateway/gw_multipart.o \
     services/gateway/gw_multipart_writer.o
 $(BUILD)/test/fuzz_multipart_replay: $(BUILD)/services/gateway/gw_multipart.o \

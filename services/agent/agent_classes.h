@@ -33,6 +33,7 @@
 #include "agent_hosts.h"
 #include "agent_container.h"
 #include "agent_spec.h"
+#include "agent_model.h"
 #include "agent_kernels.h"
 #include "agent_kernel.h"
 #include "agent_task.h"

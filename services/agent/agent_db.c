@@ -25,6 +25,10 @@ const bus_db_migration_t agent_db_migrations[] = {
      "  ended_at INTEGER NOT NULL,"
      "  log BLOB NOT NULL);"
      "CREATE INDEX ended_logs_by_time ON ended_logs (ended_at);"},
+    //  An inference kernel's model service (kernel.create's), so that its
+    //  health checks start again when the kernel is adopted after a restart.
+    {"the model service of inference kernels",
+     "ALTER TABLE kernels ADD COLUMN model_service TEXT;"},
 };
 
 _Static_assert(sizeof agent_db_migrations / sizeof agent_db_migrations[0] ==
@@ -49,8 +53,8 @@ agent_db_kernel_insert(bus_db_t *db, const agent_db_kernel_t *kernel)
     assert(kernel && kernel->id);
     sqlite3_stmt *stmt = bus_db_stmt(
         db, "INSERT OR REPLACE INTO kernels (id, session_id, image, digest, ip,"
-            " session_type, created_at, slots, accel)"
-            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+            " session_type, created_at, slots, accel, model_service)"
+            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
     if (!stmt)
         return -1;
     sqlite3_bind_text(stmt, 1, kernel->id, -1, SQLITE_STATIC);
@@ -65,6 +69,10 @@ agent_db_kernel_insert(bus_db_t *db, const agent_db_kernel_t *kernel)
     sqlite3_bind_int64(stmt, 7, kernel->created_at);
     sqlite3_bind_text(stmt, 8, kernel->slots ? kernel->slots : "{}", -1, SQLITE_STATIC);
     sqlite3_bind_text(stmt, 9, kernel->accel ? kernel->accel : "", -1, SQLITE_STATIC);
+    if (kernel->model_service)
+        sqlite3_bind_text(stmt, 10, kernel->model_service, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(stmt, 10);
     int rc = sqlite3_step(stmt) == SQLITE_DONE ? 0 : -1;
     if (rc != 0)
         s_failed(db, "kernel insert");
@@ -209,7 +217,8 @@ agent_db_kernels_each(bus_db_t *db, agent_db_kernel_fn *fn, void *arg)
     assert(db);
     assert(fn);
     sqlite3_stmt *stmt =
-        bus_db_stmt(db, "SELECT id, session_id, digest, ip, accel FROM kernels");
+        bus_db_stmt(db, "SELECT id, session_id, digest, ip, accel, model_service"
+                        " FROM kernels");
     if (!stmt)
         return -1;
     int step;
@@ -220,6 +229,7 @@ agent_db_kernels_each(bus_db_t *db, agent_db_kernel_fn *fn, void *arg)
             .digest = (const char *) sqlite3_column_text(stmt, 2),
             .ip = (const char *) sqlite3_column_text(stmt, 3),
             .accel = (const char *) sqlite3_column_text(stmt, 4),
+            .model_service = (const char *) sqlite3_column_text(stmt, 5),
         };
         if (row.id)
             fn(&row, arg);

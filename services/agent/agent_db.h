@@ -23,7 +23,7 @@
 
 //  The agent's schema (bus_service_t.migrations); bump the count with every
 //  migration appended in agent_db.c (a static assertion checks).
-#define AGENT_DB_MIGRATION_COUNT 3
+#define AGENT_DB_MIGRATION_COUNT 4
 
 extern const bus_db_migration_t agent_db_migrations[];
 
@@ -32,13 +32,14 @@ extern const bus_db_migration_t agent_db_migrations[];
 typedef struct {
     const char *id;
     const char *session_id;
-    const char *image;        //  the reference kernel.create named
-    const char *digest;       //  its manifest digest (the unpack cache's key)
-    const char *ip;           //  "" when none
-    const char *session_type; //  "interactive", "batch"...
-    int64_t created_at;       //  wall-clock µs, kernel.started's
-    const char *slots;        //  kernel.create's slots, a JSON object of decimals
-    const char *accel;        //  its accelerators' allocation, stored form
+    const char *image;         //  the reference kernel.create named
+    const char *digest;        //  its manifest digest (the unpack cache's key)
+    const char *ip;            //  "" when none
+    const char *session_type;  //  "interactive", "batch"...
+    int64_t created_at;        //  wall-clock µs, kernel.started's
+    const char *slots;         //  kernel.create's slots, a JSON object of decimals
+    const char *accel;         //  its accelerators' allocation, stored form
+    const char *model_service; //  an inference kernel's (kernel.create's), NULL: none
 } agent_db_kernel_t;
 
 //  Called for each row read; row is borrowed and the statement is still

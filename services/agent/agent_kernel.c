@@ -108,6 +108,7 @@ agent_kernel_destroy(agent_kernel_t **self_p)
         return;
     agent_kernel_drop(self);
     zlistx_destroy(&self->waiters);
+    agent_model_destroy(&self->model);
     agent_runner_client_destroy(&self->runner);
     agent_container_destroy(&self->container);
     free(self->id);

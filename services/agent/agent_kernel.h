@@ -69,6 +69,7 @@ struct _agent_kernel_t {
     char *run_id;                  //  the last run started, for interrupt
     bool task_oom;                 //  its batch task ended by an OOM kill
     agent_runner_client_t *runner; //  RUNNING only
+    agent_model_t *model;          //  an inference kernel's model service, once started
     zlistx_t *waiters;             //  parked requests (see above)
     //  How it ends: set by agent_kernels_end, or by a destroy that came while
     //  a create or restart ran (requested: it ends once that is done).

@@ -38,6 +38,7 @@ typedef struct {
     char *image;           //  the reference asked for, for the row
     char *session_type;    //  for the row
     char *startup_command; //  a batch session's task, NULL when none
+    char *model_service;   //  an inference session's model service, NULL when none
     char *slots_text;      //  the row's slots
     char *accel_text;      //  the row's accelerators
     int64_t begun;         //  the request came (µs)
@@ -58,6 +59,7 @@ s_create_destroy(s_create_t **create_p)
     free(create->image);
     free(create->session_type);
     free(create->startup_command);
+    free(create->model_service);
     free(create->slots_text);
     free(create->accel_text);
     free(create);
@@ -99,6 +101,7 @@ s_record(agent_kernels_t *self, s_create_t *create, bus_error_t *err)
         .created_at = event.at,
         .slots = create->slots_text,
         .accel = create->accel_text,
+        .model_service = create->model_service,
     };
     bool done = false;
     if (bus_node_begin(self->node) == 0) {
@@ -173,6 +176,8 @@ s_create_done(void *job, bool ran)
         (t->runner - t->runc) / 1e3, (now - t->runner) / 1e3);
     agent_kernels_started(self, kernel, create->startup_command,
                           AGENT_KERNEL_WAIT_CREATE);
+    if (create->model_service && kernel->state == AGENT_KERNEL_RUNNING && kernel->runner)
+        kernel->model = agent_model_start(self, kernel, create->model_service);
     s_create_destroy(&create);
 }
 
@@ -186,6 +191,8 @@ s_start(agent_kernels_t *self,
         bus_error_t *err)
 {
     int64_t begun = bus_clock_mono_us();
+    if (in->model_service && agent_model_check(in->model_service, err) != BUS_OK)
+        return err->status;
     const agent_image_t *image = agent_images_find(self->images, in->image);
     if (!image)
         return bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such image: %s", in->image);
@@ -223,9 +230,11 @@ s_start(agent_kernels_t *self,
         bool batch = in->session_type && strcmp(in->session_type, "batch") == 0 &&
                      in->startup_command && *in->startup_command;
         create->startup_command = batch ? strdup(in->startup_command) : NULL;
+        create->model_service = in->model_service ? strdup(in->model_service) : NULL;
         if (!create->accel_text || !accel_env || !nodes || !create->slots_text ||
             !create->image || !create->session_type ||
-            (batch && !create->startup_command))
+            (batch && !create->startup_command) ||
+            (in->model_service && !create->model_service))
             rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     }
     if (rc == BUS_OK)

@@ -67,6 +67,10 @@ s_on_row(const agent_db_kernel_t *row, void *arg)
         bus_log_warning("adopted kernel has no runner client kernel=%s", row->id);
     zstr_free(&socket);
     bus_log_notice("kernel adopted kernel=%s pid=%d", row->id, kernel->pid);
+    //  Its model service's checks again (the runner answers "running" to
+    //  the start: the service outlived the agent, as the container did).
+    if (row->model_service && kernel->runner)
+        kernel->model = agent_model_start(self, kernel, row->model_service);
     //  Its devices again, so that no new kernel is given them. When they no
     //  longer fit (the accelerators' configuration changed) it keeps
     //  running, unaccounted, and the log says so.

@@ -295,6 +295,55 @@ const bus_db_migration_t gw_db_migrations[] = {
      " WHEN NEW.is_active = 0 BEGIN"
      "  DELETE FROM login_sessions WHERE access_key = NEW.access_key;"
      " END;"},
+    //  Model services (Backend.AI's endpoints) and their replicas (routes:
+    //  one INFERENCE session each), as Backend.AI 24.03 keeps them, values
+    //  lowercase as its columns hold them. session_params is the POST
+    //  /session body every replica is created with (gw_endpoint_reconcile);
+    //  model_service what its kernel starts, read from the model folder's
+    //  definition when the endpoint was created. A name is unique among the
+    //  endpoints not destroyed.
+    {"model services and their routes",
+     "CREATE TABLE endpoints ("
+     "  id TEXT PRIMARY KEY,"
+     "  name TEXT NOT NULL,"
+     "  created_user TEXT NOT NULL,"
+     "  session_owner TEXT NOT NULL,"
+     "  owner_access_key TEXT NOT NULL,"
+     "  domain TEXT NOT NULL,"
+     "  project TEXT NOT NULL,"
+     "  resource_group TEXT NOT NULL,"
+     "  image TEXT NOT NULL,"
+     "  model TEXT NOT NULL,"
+     "  model_definition_path TEXT,"
+     "  model_mount_destination TEXT NOT NULL DEFAULT '/models',"
+     "  model_service TEXT NOT NULL,"
+     "  runtime_variant TEXT NOT NULL DEFAULT 'custom',"
+     "  desired_session_count INTEGER NOT NULL CHECK (desired_session_count >= 0),"
+     "  session_params TEXT NOT NULL,"
+     "  open_to_public INTEGER NOT NULL DEFAULT 0,"
+     "  url TEXT,"
+     "  retries INTEGER NOT NULL DEFAULT 0,"
+     "  lifecycle_stage TEXT NOT NULL DEFAULT 'created'"
+     "    CHECK (lifecycle_stage IN ('created', 'destroying', 'destroyed')),"
+     "  created_at INTEGER NOT NULL,"
+     "  destroyed_at INTEGER);"
+     "CREATE UNIQUE INDEX endpoints_live_name ON endpoints (name)"
+     " WHERE lifecycle_stage <> 'destroyed';"
+     "CREATE INDEX endpoints_owner ON endpoints (session_owner, lifecycle_stage);"
+     "CREATE TABLE routings ("
+     "  id TEXT PRIMARY KEY,"
+     "  endpoint TEXT NOT NULL REFERENCES endpoints (id) ON DELETE CASCADE,"
+     "  session TEXT,"
+     "  session_owner TEXT NOT NULL,"
+     "  domain TEXT NOT NULL,"
+     "  project TEXT NOT NULL,"
+     "  status TEXT NOT NULL DEFAULT 'provisioning' CHECK (status IN ('provisioning',"
+     "    'healthy', 'unhealthy', 'terminating', 'failed_to_start')),"
+     "  traffic_ratio REAL NOT NULL DEFAULT 1.0,"
+     "  error_data TEXT,"
+     "  created_at INTEGER NOT NULL);"
+     "CREATE INDEX routings_endpoint ON routings (endpoint, status);"
+     "CREATE INDEX routings_session ON routings (session);"},
 };
 
 _Static_assert(sizeof gw_db_migrations / sizeof gw_db_migrations[0] ==

@@ -61,6 +61,7 @@ static gw_handler_fn *const s_refused_when_frozen[] = {
     gw_session_handle_create,
     gw_template_handle_create_session, //  a session too, made from a template
     gw_vfolder_handle_create,
+    gw_service_handle_create, //  a model service, and so its sessions
 };
 
 bool

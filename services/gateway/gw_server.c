@@ -28,6 +28,9 @@
         left mid-run and the run was interrupted, kernel.execute kills it;
       - stalled connections (evhttp, gw_http, on both listeners): GW_HTTP_STALL_S (60 s)
         without a byte read or written drops the connection;
+      - model services (gw_endpoint_reconcile): a pass every 2 s, and at
+        once after a change, makes each endpoint's routes match the
+        replicas wanted and asks for each route's session every 5 s;
       - error log expiry (gw_errorlog): every logs.error_expire_interval_s
         (1 h) and at start, deletes error logs older than
         logs.error_retention_days (90).
@@ -47,18 +50,19 @@ struct _gw_server_t {
     bus_db_t *db;              //  the gateway's database (the node's, when there is one)
     const gw_config_t *config; //  borrowed from bus_main
     gw_http_t *http;
-    gw_web_t *web;                   //  the web listener; NULL when web.listen is ""
-    gw_ratelimit_t *rate;            //  requests per keypair
-    gw_ratelimit_t *login_failures;  //  failed logins per user name
-    gw_identity_cache_t *identities; //  callers, with their signing keys
-    gw_accesslog_t *accesslog;       //  queued access records
-    gw_metrics_t *metrics;           //  requests by route, for /metrics
-    gw_events_t *events;             //  listeners to session events
-    gw_stats_t *stats;               //  the last kernel.stats of each kernel
-    gw_activity_t *activity;         //  sessions in use, told the scheduler
-    gw_storage_t *storage;           //  the storage-proxies and their volumes
-    gw_errorlog_t *errorlog;         //  the error logs' expiry
-    gw_bgtasks_t *bgtasks;           //  background tasks (image rescans)
+    gw_web_t *web;                      //  the web listener; NULL when web.listen is ""
+    gw_ratelimit_t *rate;               //  requests per keypair
+    gw_ratelimit_t *login_failures;     //  failed logins per user name
+    gw_identity_cache_t *identities;    //  callers, with their signing keys
+    gw_accesslog_t *accesslog;          //  queued access records
+    gw_metrics_t *metrics;              //  requests by route, for /metrics
+    gw_events_t *events;                //  listeners to session events
+    gw_stats_t *stats;                  //  the last kernel.stats of each kernel
+    gw_activity_t *activity;            //  sessions in use, told the scheduler
+    gw_storage_t *storage;              //  the storage-proxies and their volumes
+    gw_errorlog_t *errorlog;            //  the error logs' expiry
+    gw_bgtasks_t *bgtasks;              //  background tasks (image rescans)
+    gw_endpoint_reconcile_t *endpoints; //  model services' replicas
     uint8_t *token_secret; //  signs upload/download tokens; NULL: none configured
     size_t token_secret_len;
     uint8_t *apps_secret; //  signs app tokens; NULL: none configured
@@ -79,6 +83,7 @@ s_fini(void **state_p)
         gw_http_destroy(&gw->http);
         gw_bgtasks_destroy(&gw->bgtasks);
         gw_errorlog_destroy(&gw->errorlog);
+        gw_endpoint_reconcile_destroy(&gw->endpoints);
         gw_stats_destroy(&gw->stats);
         gw_events_destroy(&gw->events);
         gw_accesslog_destroy(&gw->accesslog);
@@ -142,7 +147,8 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
         return NULL;
     }
     if (gw_image_init(node) != 0 || !(gw->events = gw_events_new(node)) ||
-        !(gw->stats = gw_stats_new(node, gw->events))) {
+        !(gw->stats = gw_stats_new(node, gw->events)) ||
+        !(gw->endpoints = gw_endpoint_reconcile_new(gw, gw->events))) {
         bus_error_set(err, BUS_STATUS_INTERNAL, "cannot follow image or session events");
         s_fini((void **) &gw);
         return NULL;
@@ -343,4 +349,11 @@ gw_server_orphan_runs(gw_server_t *self)
 {
     assert(self);
     return &self->orphan_runs;
+}
+
+gw_endpoint_reconcile_t *
+gw_server_endpoints(gw_server_t *self)
+{
+    assert(self);
+    return self->endpoints;
 }

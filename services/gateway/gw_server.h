@@ -71,6 +71,9 @@ const uint8_t *gw_server_apps_secret(gw_server_t *self, size_t *len);
 struct _gw_wsconn_t **gw_server_websockets(gw_server_t *self);
 struct _gw_sse_t **gw_server_event_streams(gw_server_t *self);
 struct _gw_orphan_run_t **gw_server_orphan_runs(gw_server_t *self);
+//  The model services' reconciliation (gw_endpoint_reconcile).
+struct _gw_endpoint_reconcile_t *gw_server_endpoints(gw_server_t *self);
+
 //  The creates waiting for their sessions to run (gw_session_create).
 struct _gw_create_t **gw_server_creates(gw_server_t *self);
 

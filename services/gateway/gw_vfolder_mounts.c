@@ -111,7 +111,7 @@ s_kernel_path(json_t *map, const char *name, char *out, size_t size)
 //  caller's). false after s_fail.
 static bool
 s_add(resolve_t *resolve,
-      gw_request_t *r,
+      gw_ctx_t *ctx,
       const gw_vfolder_t *folder,
       const char *kernel_path,
       gw_vfolder_perm_t asked)
@@ -130,8 +130,8 @@ s_add(resolve_t *resolve,
         s_fail(resolve, "vfolder-permission-error", detail);
         return false;
     }
-    if (!folder->admin && !gw_vfolder_host_allows(gw_request_ctx(r), folder->host, NULL,
-                                                  "mount-in-session")) {
+    if (!folder->admin &&
+        !gw_vfolder_host_allows(ctx, folder->host, NULL, "mount-in-session")) {
         snprintf(detail, sizeof detail, "you may not mount folders of the host %s",
                  folder->host);
         s_fail(resolve, "insufficient-privilege", detail);
@@ -173,9 +173,44 @@ s_asked(json_t *options, const char *name)
     return perm ? (int) perm : -1;
 }
 
+//  Adds the caller's extra mounts (checked by the caller) unless one meets
+//  a folder or a path already there. false after s_fail.
+static bool
+s_add_extra(resolve_t *resolve, json_t *extra)
+{
+    size_t index, m;
+    json_t *item, *mount;
+    json_array_foreach(extra, index, item)
+    {
+        const char *path = json_string_value(json_object_get(item, "kernel_path"));
+        const char *id = json_string_value(json_object_get(item, "id"));
+        if (!path || !id) {
+            s_fail(resolve, "internal-server-error",
+                   "an extra mount without a path or id");
+            return false;
+        }
+        json_array_foreach(resolve->mounts, m, mount)
+        {
+            if (strcmp(json_string_value(json_object_get(mount, "kernel_path")), path) ==
+                    0 ||
+                strcmp(json_string_value(json_object_get(mount, "id")), id) == 0) {
+                char detail[512];
+                snprintf(detail, sizeof detail, "%s is mounted twice, or at %s twice",
+                         json_string_value(json_object_get(item, "name")), path);
+                s_fail(resolve, "invalid-api-params", detail);
+                return false;
+            }
+        }
+        json_array_append(resolve->mounts, item);
+    }
+    return true;
+}
+
 void
-gw_vfolder_mounts_resolve(gw_request_t *r,
+gw_vfolder_mounts_resolve(gw_server_t *gw,
+                          gw_ctx_t *ctx,
                           json_t *config,
+                          json_t *extra,
                           gw_vfolder_mounts_fn *done,
                           void *arg)
 {
@@ -211,7 +246,7 @@ gw_vfolder_mounts_resolve(gw_request_t *r,
             s_fail(resolve, "invalid-api-params", "config.mounts: folder names");
             break;
         }
-        if (gw_vfolder_find(gw_request_ctx(r), name, "ready", &folder, &err) != BUS_OK) {
+        if (gw_vfolder_find(ctx, name, "ready", &folder, &err) != BUS_OK) {
             s_fail(resolve,
                    err.status == BUS_STATUS_NOT_FOUND ? "object-not-found"
                                                       : "internal-server-error",
@@ -231,16 +266,17 @@ gw_vfolder_mounts_resolve(gw_request_t *r,
             s_fail(resolve, "invalid-api-params",
                    "config.mount_options: {\"<name>\": {\"permission\": \"ro\"|\"rw\"}}");
         else
-            added = s_add(resolve, r, &folder, kernel_path, (gw_vfolder_perm_t) asked);
+            added = s_add(resolve, ctx, &folder, kernel_path, (gw_vfolder_perm_t) asked);
         gw_vfolder_clear(&folder);
         if (!added)
             break;
     }
+    if (!*resolve->slug)
+        s_add_extra(resolve, extra);
     //  Automount: the caller's own dot-prefixed folders, unless named above.
     gw_vfolder_t *own = NULL;
     size_t own_count = 0;
-    if (!*resolve->slug &&
-        gw_vfolder_automounts(gw_request_ctx(r), &own, &own_count) != BUS_OK)
+    if (!*resolve->slug && gw_vfolder_automounts(ctx, &own, &own_count) != BUS_OK)
         s_fail(resolve, "internal-server-error", "cannot read the folders");
     bool adding = !*resolve->slug;
     for (size_t i = 0; i < own_count; i++) {
@@ -252,7 +288,7 @@ gw_vfolder_mounts_resolve(gw_request_t *r,
         char kernel_path[PATH_MAX];
         snprintf(kernel_path, sizeof kernel_path, S_HOME "/%s", own[i].name);
         if (adding && !named)
-            adding = s_add(resolve, r, &own[i], kernel_path, 0);
+            adding = s_add(resolve, ctx, &own[i], kernel_path, 0);
         gw_vfolder_clear(&own[i]);
     }
     free(own);
@@ -280,7 +316,7 @@ gw_vfolder_mounts_resolve(gw_request_t *r,
         bus_error_t err;
         bus_writer_t *writer = proto_storage_folder_mount_path_req_writer(&in, &err);
         resolve->pending++;
-        gw_storage_call(gw_server_storage(r->gw), host, PROTO_STORAGE_FOLDER_MOUNT_PATH,
+        gw_storage_call(gw_server_storage(gw), host, PROTO_STORAGE_FOLDER_MOUNT_PATH,
                         writer, &err, s_on_path, one);
     }
     if (--resolve->pending == 0)

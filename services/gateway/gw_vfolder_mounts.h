@@ -30,10 +30,14 @@ typedef void(gw_vfolder_mounts_fn)(void *arg,
                                    const char *detail);
 
 //  Resolves the mounts of config (the create body's config object, may be
-//  NULL) for r's caller; done runs once, now or after the storage-proxies
-//  answered.
-void gw_vfolder_mounts_resolve(gw_request_t *r,
+//  NULL) for ctx's caller, with extra (NULL, or an array of mounts the
+//  caller checked itself: {name, id, host, kernel_path, permission}, e.g.
+//  a model folder at /models); done runs once, now or after the
+//  storage-proxies answered.
+void gw_vfolder_mounts_resolve(gw_server_t *gw,
+                               gw_ctx_t *ctx,
                                json_t *config,
+                               json_t *extra,
                                gw_vfolder_mounts_fn *done,
                                void *arg);
 

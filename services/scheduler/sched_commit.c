@@ -286,6 +286,7 @@ s_create_one(sched_commit_t *self,
                                  .limits = in.limits,
                                  .mounts = in.mounts,
                                  .dotfiles = in.dotfiles,
+                                 .model_service = in.model_service,
                                  .tag = in.tag};
     if (rc == BUS_OK)
         rc = s_admit_pending(self, &spec, err);

@@ -384,6 +384,20 @@ const bus_db_migration_t sched_db_migrations[] = {
      "    coalesce(NEW.status_info, '')))"
      "   WHERE id = NEW.id;"
      " END;"},
+    //  A model service's replicas are INFERENCE sessions (Backend.AI's
+    //  session type), each carrying the model service its kernel starts
+    //  (kernel.create's model_service). The type's CHECK widens in place:
+    //  every row that passed the old one passes the new, so SQLite's own
+    //  procedure for loosening a CHECK applies (lang_altertable.html,
+    //  "otheralter"), where rebuilding the table would cascade into its
+    //  kernels. RESET reloads the schema inside the transaction.
+    {"INFERENCE sessions and the model service they start",
+     "PRAGMA writable_schema = ON;"
+     "UPDATE sqlite_schema SET sql = replace(sql, '''BATCH''))',"
+     " '''BATCH'', ''INFERENCE''))')"
+     " WHERE type = 'table' AND name = 'sessions';"
+     "PRAGMA writable_schema = RESET;"
+     "ALTER TABLE sessions ADD COLUMN model_service TEXT;"},
 };
 
 _Static_assert(sizeof sched_db_migrations / sizeof sched_db_migrations[0] ==

@@ -170,8 +170,9 @@ sched_db_sessions_insert(bus_db_t *db,
         !spec->scaling_group || !spec->image)
         return bus_error_set(err, BUS_STATUS_INVALID, "incomplete session spec");
     if (spec->type && strcmp(spec->type, "INTERACTIVE") != 0 &&
-        strcmp(spec->type, "BATCH") != 0)
-        return bus_error_set(err, BUS_STATUS_INVALID, "type is INTERACTIVE or BATCH");
+        strcmp(spec->type, "BATCH") != 0 && strcmp(spec->type, "INFERENCE") != 0)
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "type is INTERACTIVE, BATCH or INFERENCE");
     if (spec->cluster_mode && strcmp(spec->cluster_mode, "single-node") != 0 &&
         strcmp(spec->cluster_mode, "multi-node") != 0)
         return bus_error_set(err, BUS_STATUS_INVALID,
@@ -210,12 +211,12 @@ sched_db_sessions_insert(bus_db_t *db,
                 " group_id, scaling_group, type, status_changed, image, architecture,"
                 " environ, resource_opts, startup_command, created_at, preopen_ports,"
                 " bootstrap_script, priority, cluster_mode, cluster_size, starts_at,"
-                " dependencies, batch_timeout, mounts, tag, dotfiles)"
+                " dependencies, batch_timeout, mounts, tag, dotfiles, model_service)"
                 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, coalesce(?8, 'INTERACTIVE'), ?9,"
                 " ?10, coalesce(?11, 'x86_64'), coalesce(?12, '{}'),"
                 " coalesce(?13, '{}'), ?14, ?9, coalesce(?15, '[]'), ?16, ?17,"
                 " coalesce(?18, 'single-node'), ?19, ?20, coalesce(?21, '[]'), ?22,"
-                " coalesce(?23, '[]'), ?24, ?25)");
+                " coalesce(?23, '[]'), ?24, ?25, ?26)");
         rc = stmt ? BUS_OK : BUS_STATUS_INTERNAL;
     }
     if (rc == BUS_OK) {
@@ -241,6 +242,7 @@ sched_db_sessions_insert(bus_db_t *db,
         sched_db_bind_text(stmt, 23, spec->mounts);
         sched_db_bind_text(stmt, 24, spec->tag);
         sched_db_bind_text(stmt, 25, spec->dotfiles);
+        sched_db_bind_text(stmt, 26, spec->model_service);
         rc = sched_db_step(stmt);
     }
     if (rc == BUS_OK)
@@ -577,7 +579,7 @@ sched_db_sessions_create_request(bus_db_t *db,
             " coalesce(json_extract(s.resource_opts, '$.shmem'), 0),"
             " s.bootstrap_script, s.cluster_mode, s.cluster_size,"
             " s.mounts, s.name, s.type, s.image, s.architecture, s.access_key,"
-            " s.user_uuid, s.domain_name, s.group_id, s.dotfiles"
+            " s.user_uuid, s.domain_name, s.group_id, s.dotfiles, s.model_service"
             " FROM sessions s LEFT JOIN agents a ON a.id = ?2 WHERE s.id = ?1");
     if (!stmt)
         return false;
@@ -598,8 +600,9 @@ sched_db_sessions_create_request(bus_db_t *db,
                           &out->user_uuid,
                           &out->domain_name,
                           &out->group_id,
-                          &out->dotfiles};
-        static const int columns[] = {1, 2, 4, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+                          &out->dotfiles,
+                          &out->model_service};
+        static const int columns[] = {1, 2, 4, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17};
         for (size_t c = 0; c < sizeof columns / sizeof columns[0]; c++)
             *texts[c] = sched_db_column_dup(stmt, columns[c]);
         out->shmem_bytes = (uint64_t) sqlite3_column_int64(stmt, 3);
@@ -625,7 +628,8 @@ sched_db_create_clear(sched_db_create_t *self)
                       &self->user_uuid,
                       &self->domain_name,
                       &self->group_id,
-                      &self->dotfiles};
+                      &self->dotfiles,
+                      &self->model_service};
     for (size_t c = 0; c < sizeof texts / sizeof texts[0]; c++) {
         free(*texts[c]);
         *texts[c] = NULL;

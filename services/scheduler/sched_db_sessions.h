@@ -59,7 +59,8 @@ typedef struct {
     const char *limits;       //  JSON: the owner's limits (sched_db_snapshot); NULL: none
     const char *mounts;       //  JSON array, passed to kernel.create; NULL: none
     const char *dotfiles;     //  JSON array, passed to kernel.create; NULL: none
-    const char *tag;          //  the user's tag; NULL: none
+    const char *model_service; //  INFERENCE: JSON, passed to kernel.create; NULL: none
+    const char *tag;           //  the user's tag; NULL: none
 } sched_session_spec_t;
 
 //  Inserts the session, its kernel and its requests as PENDING at now_us.
@@ -145,8 +146,9 @@ typedef struct {
     char *environ;        //  JSON object text
     char *startup_command;
     char *bootstrap_script;
-    char *mounts;   //  JSON array text
-    char *dotfiles; //  JSON array text, NULL: none
+    char *mounts;        //  JSON array text
+    char *dotfiles;      //  JSON array text, NULL: none
+    char *model_service; //  JSON object text, NULL: none
     char *name;
     char *type;
     char *image;

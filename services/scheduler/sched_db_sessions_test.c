@@ -487,6 +487,43 @@ test_info_of_a_new_session(void)
     s_check_info_of(&spec);
 }
 
+//  A model service's replica: type INFERENCE (the CHECK widened in place by
+//  migration 13 takes it, and still refuses anything else), its
+//  model_service kept for kernel.create.
+static void
+test_inference_sessions(void)
+{
+    sched_amount_t request[] = {{"cpu", 1000}, {"mem", 1 << 20}};
+    sched_session_spec_t spec = {.session_id = "inf-1",
+                                 .kernel_id = "k-inf-1",
+                                 .name = "svc-route-1",
+                                 .access_key = "AKINF",
+                                 .user_uuid = "u-inf",
+                                 .domain_name = "default",
+                                 .group_id = "g-inf",
+                                 .scaling_group = "default",
+                                 .image = "local.backplane/library/busybox:latest",
+                                 .type = "INFERENCE",
+                                 .model_service = "{\"name\":\"m\",\"port\":8000}",
+                                 .request = request,
+                                 .request_count = 2};
+    bus_error_t err = {0};
+    T_EQ_INT(sched_db_sessions_insert(s_db, &spec, 1000, &err), BUS_OK);
+    sched_db_create_t create;
+    T_ASSERT(sched_db_sessions_create_request(s_db, "inf-1", "nowhere", &create));
+    T_EQ_STR(create.type, "INFERENCE");
+    T_EQ_STR(create.model_service, "{\"name\":\"m\",\"port\":8000}");
+    sched_db_create_clear(&create);
+    //  The schema refuses what the check above it would: the CHECK is there.
+    T_ASSERT(bus_db_exec(s_db, "UPDATE sessions SET type = 'OTHER' WHERE id = 'inf-1'") !=
+             0);
+    spec.session_id = "inf-2";
+    spec.kernel_id = "k-inf-2";
+    spec.name = "svc-route-2";
+    spec.type = "SOMETHING";
+    T_EQ_INT(sched_db_sessions_insert(s_db, &spec, 1000, &err), BUS_STATUS_INVALID);
+}
+
 int
 main(void)
 {
@@ -506,6 +543,7 @@ main(void)
     T_RUN(test_unsettled_kernels);
     T_RUN(test_units_of_one_transaction);
     T_RUN(test_info_of_a_new_session);
+    T_RUN(test_inference_sessions);
     sched_dispatch_destroy(&s_dispatch);
     bus_db_destroy(&s_db);
     return T_DONE();

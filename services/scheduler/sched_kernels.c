@@ -237,7 +237,9 @@ sched_kernels_create(sched_kernels_t *self, const sched_assignment_t *placed)
     req.session_id = placed->session_id;
     req.session_name = session.name;
     req.agent_id = placed->agent_id;
-    req.session_type = strcmp(session.type, "BATCH") == 0 ? "batch" : "interactive";
+    req.session_type = strcmp(session.type, "BATCH") == 0       ? "batch"
+                       : strcmp(session.type, "INFERENCE") == 0 ? "inference"
+                                                                : "interactive";
     req.cluster_role = placed->cluster_role;
     req.cluster_idx = placed->cluster_idx;
     req.cluster_size = size ? size : 1;
@@ -260,6 +262,8 @@ sched_kernels_create(sched_kernels_t *self, const sched_assignment_t *placed)
     req.mounts =
         session.mounts && strcmp(session.mounts, "[]") != 0 ? session.mounts : NULL;
     req.dotfiles = session.dotfiles && *session.dotfiles ? session.dotfiles : NULL;
+    req.model_service =
+        session.model_service && *session.model_service ? session.model_service : NULL;
     bus_writer_t *writer = bus_writer_new();
     sched_call_t *call =
         sched_calls_prepare(self->calls, placed->session_id, placed->kernel_id);

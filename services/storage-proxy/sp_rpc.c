@@ -496,6 +496,50 @@ s_on_list(void *arg,
     return rc;
 }
 
+//  storage.files.read: one small file whole, read on the loop (it is at
+//  most 1 MiB: a model's definition, not a model).
+static int
+s_on_read(void *arg,
+          const proto_storage_files_read_req_t *in,
+          proto_storage_files_read_rep_t *out,
+          bus_rpc_request_t *req,
+          bus_error_t *err)
+{
+    (void) req;
+    sp_rpc_t *self = arg;
+    sp_folder_t folder;
+    sp_fs_t *fs = NULL;
+    uint64_t max = in->max ? in->max : 65536, length = 0;
+    int fd = -1;
+    int rc = s_open(self, in->id, in->volume, &folder, &fs, err);
+    if (rc == BUS_OK &&
+        (fd = sp_fs_open_read(fs, in->path, strlen(in->path), &length, err)) < 0)
+        rc = err->status;
+    if (rc == BUS_OK && length > max)
+        rc = bus_error_set(err, BUS_STATUS_INVALID,
+                           "%.256s is %llu bytes, more than %llu", in->path,
+                           (unsigned long long) length, (unsigned long long) max);
+    //  The reply's arena holds the bytes.
+    uint8_t *data = rc == BUS_OK ? proto_arena_alloc(&out->owned_, length + 1) : NULL;
+    if (rc == BUS_OK && !data)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    size_t got = 0;
+    while (rc == BUS_OK && got < length) {
+        ssize_t n = read(fd, data + got, length - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break; //  it shrank meanwhile: what there is
+        got += (size_t) n;
+    }
+    out->data = data;
+    out->data_size = got;
+    if (fd >= 0)
+        close(fd);
+    sp_fs_destroy(&fs);
+    return rc;
+}
+
 static int
 s_on_mkdir(void *arg,
            const proto_storage_files_mkdir_req_t *in,
@@ -665,6 +709,7 @@ sp_rpc_new(bus_node_t *node, sp_folders_t *folders, const char *url, bus_error_t
         proto_storage_folder_quota_method(s_on_quota),
         proto_storage_folder_mount_path_method(s_on_mount_path),
         proto_storage_files_list_method(s_on_list),
+        proto_storage_files_read_method(s_on_read),
         proto_storage_files_mkdir_method(s_on_mkdir),
         proto_storage_files_rename_method(s_on_rename),
         proto_storage_files_move_method(s_on_move),

@@ -379,7 +379,19 @@ client_storage_start(client_platform_t *self,
         !harness_field(line, "url", url, sizeof url) || strncmp(url, "http://", 7) != 0)
         return false;
     snprintf(hostport, size, "%.*s", (int) strcspn(url + 7, "/"), url + 7);
-    return true;
+    //  The gateway learns of the proxy's volumes from the registry: until
+    //  then a folder on them is "no storage-proxy serves the host".
+    for (int waited = 0; waited < CLIENT_READY_MS; waited += 100) {
+        char *body = NULL;
+        int status = client_signed(self, &self->super, "GET", "/folders/_/all-hosts",
+                                   NULL, NULL, &body, NULL);
+        bool known = status == 200 && body && strstr(body, "\"local:volume1\"");
+        free(body);
+        if (known)
+            return true;
+        harness_pause_ms(100);
+    }
+    return false;
 }
 
 bool

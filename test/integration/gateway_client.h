@@ -147,7 +147,7 @@ bool client_agent_start_with(client_platform_t *self,
 //  volume "volume1" in the platform's dir (host local:volume1, the
 //  gateway's default), its client HTTP endpoint on an ephemeral port (its
 //  "host:port" goes to hostport), the secret the gateway signs with, usage
-//  scans every 200 ms. True when it runs.
+//  scans every 200 ms. True when it runs and the gateway knows its volume.
 bool client_storage_start(client_platform_t *self,
                           harness_proc_t *proxy,
                           char *hostport,

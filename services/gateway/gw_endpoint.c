@@ -1,0 +1,299 @@
+/*  =========================================================================
+    gw_endpoint - model services (Backend.AI's endpoints) and their routes,
+    as the gateway keeps them
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "gw_classes.h"
+
+static const char *const s_booleans[] = {"open_to_public", NULL};
+
+//  Runs a write with text parameters; the rows it changed.
+static int
+s_write(bus_db_t *db, const char *sql, const char *const *params)
+{
+    json_t *rows = gw_store_rows(db, sql, params, NULL);
+    int changed = rows ? sqlite3_changes(bus_db_handle(db)) : -1;
+    json_decref(rows);
+    return changed;
+}
+
+int
+gw_endpoint_insert(bus_db_t *db, json_t *row, bus_error_t *err)
+{
+    static const char *const columns[] = {"id",
+                                          "name",
+                                          "created_user",
+                                          "session_owner",
+                                          "owner_access_key",
+                                          "domain",
+                                          "project",
+                                          "resource_group",
+                                          "image",
+                                          "model",
+                                          "model_definition_path",
+                                          "model_mount_destination",
+                                          "model_service",
+                                          "runtime_variant",
+                                          "desired_session_count",
+                                          "session_params",
+                                          "open_to_public",
+                                          "created_at"};
+    sqlite3_stmt *stmt = bus_db_stmt(
+        db, "INSERT INTO endpoints (id, name, created_user, session_owner,"
+            " owner_access_key, domain, project, resource_group, image, model,"
+            " model_definition_path, model_mount_destination, model_service,"
+            " runtime_variant, desired_session_count, session_params, open_to_public,"
+            " created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
+            " ?13, ?14, ?15, ?16, ?17, ?18)");
+    if (!stmt)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write the endpoint");
+    for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
+        gw_store_bind(stmt, (int) i + 1, json_object_get(row, columns[i]));
+    int rc = gw_store_step(db, stmt, err);
+    if (rc == BUS_STATUS_CONFLICT)
+        bus_error_set(err, BUS_STATUS_CONFLICT,
+                      "Cannot create multiple services with same name");
+    return rc;
+}
+
+json_t *
+gw_endpoint_get(bus_db_t *db, const char *id)
+{
+    bool failed;
+    return gw_store_one(db, "SELECT * FROM endpoints WHERE id = ?1",
+                        (const char *const[]){id, NULL}, s_booleans, &failed);
+}
+
+bool
+gw_endpoint_may(const gw_identity_t *who, json_t *endpoint)
+{
+    const char *owner = json_string_value(json_object_get(endpoint, "session_owner"));
+    const char *domain = json_string_value(json_object_get(endpoint, "domain"));
+    return (owner && strcmp(owner, who->user_uuid) == 0) ||
+           (domain && gw_identity_admins_domain(who, domain));
+}
+
+json_t *
+gw_endpoint_view(bus_db_t *db, json_t *endpoint)
+{
+    const char *id = json_string_value(json_object_get(endpoint, "id"));
+    json_t *routes = gw_store_rows(
+        db,
+        "SELECT id AS route_id, session AS session_id, traffic_ratio FROM routings"
+        " WHERE endpoint = ?1 AND status = 'healthy' ORDER BY created_at, id",
+        (const char *const[]){id, NULL}, NULL);
+    //  Backend.AI's model_id is the folder's UUID.
+    const char *model = json_string_value(json_object_get(endpoint, "model"));
+    char model_id[GW_UUID_SIZE] = "";
+    if (model && strlen(model) == 32)
+        snprintf(model_id, sizeof model_id, "%.8s-%.4s-%.4s-%.4s-%.12s", model, model + 8,
+                 model + 12, model + 16, model + 20);
+    return json_pack(
+        "{s:s, s:s, s:[], s:O?, s:O?, s:O?, s:o, s:O?, s:O?, s:O?}", "endpoint_id", id,
+        "model_id", model_id, "extra_mounts", "name", json_object_get(endpoint, "name"),
+        "desired_session_count", json_object_get(endpoint, "desired_session_count"),
+        "model_definition_path", json_object_get(endpoint, "model_definition_path"),
+        "active_routes", routes ? routes : json_array(), "service_endpoint",
+        json_object_get(endpoint, "url"), "is_public",
+        json_object_get(endpoint, "open_to_public"), "runtime_variant",
+        json_object_get(endpoint, "runtime_variant"));
+}
+
+json_t *
+gw_endpoint_list(bus_db_t *db, const char *user_uuid, const char *name)
+{
+    return gw_store_rows(
+        db,
+        "SELECT e.id, e.name, e.desired_session_count, (SELECT count(*) FROM routings r"
+        "  WHERE r.endpoint = e.id AND r.status = 'healthy') AS active_route_count,"
+        " e.url AS service_endpoint, e.open_to_public AS is_public FROM endpoints e"
+        " WHERE e.session_owner = ?1 AND e.lifecycle_stage = 'created'"
+        " AND (?2 IS NULL OR e.name = ?2) ORDER BY e.created_at, e.id",
+        (const char *const[]){user_uuid, name, NULL},
+        (const char *const[]){"is_public", NULL});
+}
+
+json_t *
+gw_endpoint_live(bus_db_t *db)
+{
+    return gw_store_rows(db,
+                         "SELECT * FROM endpoints WHERE lifecycle_stage IN"
+                         " ('created', 'destroying') ORDER BY created_at, id",
+                         (const char *const[]){NULL}, s_booleans);
+}
+
+int
+gw_endpoint_set_desired(bus_db_t *db, const char *id, int64_t count, bus_error_t *err)
+{
+    char text[24];
+    snprintf(text, sizeof text, "%lld", (long long) count);
+    int changed =
+        s_write(db,
+                "UPDATE endpoints SET desired_session_count = CAST(?2 AS INTEGER)"
+                " WHERE id = ?1 AND lifecycle_stage = 'created'",
+                (const char *const[]){id, text, NULL});
+    return changed > 0 ? BUS_OK
+                       : bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such live service");
+}
+
+int
+gw_endpoint_destroy(bus_db_t *db, const char *id, bus_error_t *err)
+{
+    char now[24];
+    snprintf(now, sizeof now, "%lld", (long long) bus_clock_wall_us());
+    int changed = s_write(
+        db,
+        "UPDATE endpoints SET desired_session_count = 0, lifecycle_stage ="
+        " CASE WHEN EXISTS (SELECT 1 FROM routings WHERE endpoint = ?1"
+        "  AND status <> 'failed_to_start') THEN 'destroying' ELSE 'destroyed' END,"
+        " destroyed_at = CASE WHEN EXISTS (SELECT 1 FROM routings WHERE endpoint = ?1"
+        "  AND status <> 'failed_to_start') THEN NULL ELSE CAST(?2 AS INTEGER) END"
+        " WHERE id = ?1 AND lifecycle_stage <> 'destroyed'",
+        (const char *const[]){id, now, NULL});
+    return changed > 0 ? BUS_OK
+                       : bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such live service");
+}
+
+void
+gw_endpoint_destroyed(bus_db_t *db, const char *id)
+{
+    char now[24];
+    snprintf(now, sizeof now, "%lld", (long long) bus_clock_wall_us());
+    s_write(db,
+            "UPDATE endpoints SET lifecycle_stage = 'destroyed',"
+            " destroyed_at = CAST(?2 AS INTEGER) WHERE id = ?1",
+            (const char *const[]){id, now, NULL});
+    //  What is left are failed starts, whose sessions never ran.
+    s_write(db, "DELETE FROM routings WHERE endpoint = ?1",
+            (const char *const[]){id, NULL});
+}
+
+void
+gw_endpoint_retries(bus_db_t *db, const char *id, int n)
+{
+    char text[16];
+    snprintf(text, sizeof text, "%d", n);
+    s_write(db,
+            "UPDATE endpoints SET retries = CASE WHEN CAST(?2 AS INTEGER) = 0 THEN 0"
+            " ELSE retries + CAST(?2 AS INTEGER) END WHERE id = ?1",
+            (const char *const[]){id, text, NULL});
+}
+
+void
+gw_endpoint_clear_errors(bus_db_t *db, const char *id)
+{
+    s_write(db, "DELETE FROM routings WHERE endpoint = ?1 AND status = 'failed_to_start'",
+            (const char *const[]){id, NULL});
+    gw_endpoint_retries(db, id, 0);
+}
+
+//  ---------------------------------------------------------------------------
+//  Routes
+
+json_t *
+gw_route_list(bus_db_t *db, const char *endpoint_id)
+{
+    return gw_store_rows(db,
+                         "SELECT * FROM routings WHERE endpoint = ?1"
+                         " ORDER BY created_at, id",
+                         (const char *const[]){endpoint_id, NULL}, NULL);
+}
+
+json_t *
+gw_route_get(bus_db_t *db, const char *id)
+{
+    bool failed;
+    return gw_store_one(db, "SELECT * FROM routings WHERE id = ?1",
+                        (const char *const[]){id, NULL}, NULL, &failed);
+}
+
+json_t *
+gw_route_of_session(bus_db_t *db, const char *session_id)
+{
+    bool failed;
+    return gw_store_one(db, "SELECT * FROM routings WHERE session = ?1",
+                        (const char *const[]){session_id, NULL}, NULL, &failed);
+}
+
+int
+gw_route_insert(bus_db_t *db, json_t *endpoint, const char *id, bus_error_t *err)
+{
+    char now[24];
+    snprintf(now, sizeof now, "%lld", (long long) bus_clock_wall_us());
+    const char *params[] = {id,
+                            json_string_value(json_object_get(endpoint, "id")),
+                            json_string_value(json_object_get(endpoint, "session_owner")),
+                            json_string_value(json_object_get(endpoint, "domain")),
+                            json_string_value(json_object_get(endpoint, "project")),
+                            now,
+                            NULL};
+    int changed = s_write(db,
+                          "INSERT INTO routings (id, endpoint, session_owner, domain,"
+                          " project, created_at) VALUES (?1, ?2, ?3, ?4, ?5,"
+                          " CAST(?6 AS INTEGER))",
+                          params);
+    return changed > 0
+               ? BUS_OK
+               : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write the route");
+}
+
+void
+gw_route_set_session(bus_db_t *db, const char *id, const char *session_id)
+{
+    s_write(db, "UPDATE routings SET session = ?2 WHERE id = ?1",
+            (const char *const[]){id, session_id, NULL});
+}
+
+void
+gw_route_set_status(bus_db_t *db,
+                    const char *id,
+                    const char *status,
+                    const char *error_data)
+{
+    s_write(db,
+            "UPDATE routings SET status = ?2, error_data = coalesce(?3, error_data)"
+            " WHERE id = ?1",
+            (const char *const[]){id, status, error_data, NULL});
+}
+
+int
+gw_route_set_ratio(bus_db_t *db, const char *id, double ratio, bus_error_t *err)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%.17g", ratio);
+    int changed = s_write(db,
+                          "UPDATE routings SET traffic_ratio = CAST(?2 AS REAL)"
+                          " WHERE id = ?1",
+                          (const char *const[]){id, text, NULL});
+    return changed > 0 ? BUS_OK
+                       : bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such route");
+}
+
+void
+gw_route_delete(bus_db_t *db, const char *id)
+{
+    s_write(db, "DELETE FROM routings WHERE id = ?1", (const char *const[]){id, NULL});
+}
+
+int64_t
+gw_endpoint_replicas_max(bus_db_t *db, const char *user_uuid)
+{
+    bool failed;
+    json_t *row = gw_store_one(
+        db,
+        "SELECT p.max_session_count_per_model_session AS most FROM users u"
+        " JOIN user_resource_policies p ON p.name = u.resource_policy WHERE u.uuid = ?1",
+        (const char *const[]){user_uuid, NULL}, NULL, &failed);
+    int64_t most = row ? json_integer_value(json_object_get(row, "most")) : 10;
+    json_decref(row);
+    return most;
+}
+
+json_t *
+gw_endpoint_all(bus_db_t *db)
+{
+    return gw_store_rows(db, "SELECT * FROM endpoints ORDER BY created_at, id",
+                         (const char *const[]){NULL}, s_booleans);
+}

@@ -1,0 +1,43 @@
+/*  =========================================================================
+    gw_model_def - a model folder's model-definition.yaml, read and checked
+
+    Backend.AI's format (its model_definition_iv; reference part 2 §C.6):
+        models:
+          - name: my-model                 required
+            model_path: /models            required, absolute: the service's
+                                           directory and BACKEND_MODEL_PATH
+            service:                       required here: an endpoint serves it
+              start_command: [argv...]     required, a list of strings
+              port: 8000                   required, 1..65535, not 2000/2001
+              health_check:                optional
+                path: /health              required, absolute
+                max_retries: 10            default 10
+                max_wait_time: 5           seconds, default 5
+                expected_status_code: 200  default 200
+            metadata: {...}                kept as it is, not checked
+    The text is read as gw_template reads documents (YAML within limits,
+    aliases refused), so a syntax error names its line. The first model is
+    the one served, as Backend.AI's agent serves it. Pre-start actions are
+    not run by Backplane's agent: a definition that has them is refused
+    rather than half served. Pure: no I/O (gw_model_def_test).
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#ifndef GW_MODEL_DEF_H_INCLUDED
+#define GW_MODEL_DEF_H_INCLUDED
+
+#include "bus.h"
+
+#define GW_MODEL_DEF_MAX_BYTES 65536 //  a definition's text, as templates
+
+//  Reads text (the file called file, for the messages) and returns the
+//  first model's service as kernel.create's model_service: {name,
+//  model_path, start_command, port, health_check: {path, max_retries,
+//  max_wait_time, expected_status_code} when it has one}; or NULL with
+//  detail saying what is wrong and where (the line of a syntax error, the
+//  member of a bad value). Caller owns return value.
+json_t *gw_model_def_parse(
+    const char *file, const char *text, size_t size, char *detail, size_t dsize);
+
+#endif

@@ -1,0 +1,151 @@
+/*  =========================================================================
+    gw_model_def_test - model-definition.yaml as Backend.AI writes it, and
+    what is refused with which words
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include "gw_classes.h"
+#include "t.h"
+
+static json_t *
+s_parse(const char *text, char *detail, size_t dsize)
+{
+    return gw_model_def_parse("model-definition.yaml", text, strlen(text), detail, dsize);
+}
+
+static void
+test_full(void)
+{
+    char detail[512];
+    json_t *service =
+        s_parse("models:\n"
+                "  - name: echo-model\n"
+                "    model_path: /models\n"
+                "    service:\n"
+                "      start_command: [\"httpd\", \"-f\", \"-p\", \"8000\"]\n"
+                "      port: 8000\n"
+                "      health_check:\n"
+                "        path: /health\n"
+                "        max_retries: 3\n"
+                "        max_wait_time: 1\n"
+                "    metadata:\n"
+                "      title: Echo\n",
+                detail, sizeof detail);
+    T_ASSERT(service != NULL);
+    T_EQ_STR(json_string_value(json_object_get(service, "name")), "echo-model");
+    T_EQ_STR(json_string_value(json_object_get(service, "model_path")), "/models");
+    T_EQ_INT(json_integer_value(json_object_get(service, "port")), 8000);
+    T_EQ_INT(json_array_size(json_object_get(service, "start_command")), 4);
+    json_t *check = json_object_get(service, "health_check");
+    T_EQ_STR(json_string_value(json_object_get(check, "path")), "/health");
+    T_EQ_INT(json_integer_value(json_object_get(check, "max_retries")), 3);
+    T_EQ_INT(json_integer_value(json_object_get(check, "expected_status_code")), 200);
+    T_ASSERT(json_real_value(json_object_get(check, "max_wait_time")) == 1.0);
+    json_decref(service);
+}
+
+static void
+test_defaults(void)
+{
+    char detail[512];
+    json_t *service = s_parse("models:\n"
+                              "- name: m\n"
+                              "  model_path: /models/m\n"
+                              "  service:\n"
+                              "    start_command:\n"
+                              "    - python3\n"
+                              "    - serve.py\n"
+                              "    port: 9000\n",
+                              detail, sizeof detail);
+    T_ASSERT(service != NULL);
+    T_ASSERT(json_object_get(service, "health_check") == NULL);
+    json_decref(service);
+    service = s_parse("models:\n- name: m\n  model_path: /models\n  service:\n"
+                      "    start_command: [a]\n    port: 80\n"
+                      "    health_check: {path: /ready}\n",
+                      detail, sizeof detail);
+    json_t *check = json_object_get(service, "health_check");
+    T_EQ_INT(json_integer_value(json_object_get(check, "max_retries")), 10);
+    T_ASSERT(json_real_value(json_object_get(check, "max_wait_time")) == 5.0);
+    json_decref(service);
+}
+
+//  A syntax error names the file and its line.
+static void
+test_bad_yaml(void)
+{
+    char detail[512];
+    json_t *service = s_parse("models:\n"
+                              "  - name: m\n"
+                              "    model_path: /models\n"
+                              "    service: [unclosed\n"
+                              "      port: 8000\n",
+                              detail, sizeof detail);
+    T_ASSERT(service == NULL);
+    T_ASSERT(strstr(detail, "model-definition.yaml") != NULL);
+    T_ASSERT(strstr(detail, "line 5") != NULL || strstr(detail, "line 4") != NULL);
+    service = s_parse("a: &x [1]\nb: *x\n", detail, sizeof detail);
+    T_ASSERT(service == NULL);
+    T_ASSERT(strstr(detail, "line 2") != NULL);
+}
+
+static void
+test_refused(void)
+{
+    static const struct {
+        const char *text, *words;
+    } cases[] = {
+        {"{}", "models: a list"},
+        {"models: []", "models: a list"},
+        {"models: [{model_path: /m, service: {start_command: [a], port: 1}}]",
+         "models[0].name"},
+        {"models: [{name: m, model_path: rel, service: {start_command: [a], port: 1}}]",
+         "models[0].model_path"},
+        {"models: [{name: m, model_path: /m}]", "models[0].service: required"},
+        {"models: [{name: m, model_path: /m, service: {port: 1}}]", "start_command"},
+        {"models: [{name: m, model_path: /m, service: {start_command: a, port: 1}}]",
+         "start_command"},
+        {"models: [{name: m, model_path: /m, service: {start_command: [[a]], port: 1}}]",
+         "start_command[0]"},
+        {"models: [{name: m, model_path: /m, service: {start_command: [a]}}]", "port"},
+        {"models: [{name: m, model_path: /m, service: {start_command: [a], port: 2000}}]",
+         "port"},
+        {"models: [{name: m, model_path: /m, service: {start_command: [a], port: "
+         "70000}}]",
+         "port"},
+        {"models: [{name: m, model_path: /m, service: {start_command: [a], port: '80'}}]",
+         "port"},
+        {"models: [{name: m, model_path: /m, service: {start_command: [a], port: 80,"
+         " health_check: {max_retries: 1}}}]",
+         "health_check.path"},
+        {"models: [{name: m, model_path: /m, service: {start_command: [a], port: 80,"
+         " health_check: {path: /h, max_retries: -1}}}]",
+         "max_retries"},
+        {"models: [{name: m, model_path: /m, service: {start_command: [a], port: 80,"
+         " health_check: {path: /h, expected_status_code: 42}}}]",
+         "expected_status_code"},
+        {"models: [{name: m, model_path: /m, service: {start_command: [a], port: 80,"
+         " pre_start_actions: [{action: run_command}]}}]",
+         "pre_start_actions"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char detail[512] = "";
+        json_t *service = s_parse(cases[i].text, detail, sizeof detail);
+        T_ASSERT(service == NULL);
+        if (!strstr(detail, cases[i].words))
+            fprintf(stderr, "# case %zu: %s\n", i, detail);
+        T_ASSERT(strstr(detail, cases[i].words) != NULL);
+        json_decref(service);
+    }
+}
+
+int
+main(void)
+{
+    T_RUN(test_full);
+    T_RUN(test_defaults);
+    T_RUN(test_bad_yaml);
+    T_RUN(test_refused);
+    return T_DONE();
+}

@@ -1,0 +1,565 @@
+/*  =========================================================================
+    serving_test - model services (/services) with real containers
+
+    A model folder (usage_mode model) holds a model-definition.yaml whose
+    service is busybox's httpd serving the folder itself on port 8000, with
+    a health check on /health (a file of the folder). An endpoint of two
+    replicas gets two routes, each an INFERENCE session whose kernel the
+    agent starts the command in and health-checks from the host: both
+    become HEALTHY (REST's active_routes, GraphQL's routings). Scaled to
+    one, a route goes and its session ends; deleted, every session ends
+    and the endpoint is gone. A health check that never passes leaves its
+    route UNHEALTHY and out of active_routes; that route is ended by hand.
+    An agent killed and started again checks the replica it adopts.
+    Another user
+    neither sees nor changes it. Refused with a 400: a folder that is not a
+    model folder, a definition that is not YAML (the answer names the file
+    and the line), a bad name, more replicas than the policy allows. Needs
+    root, runc, umoci and tini.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gateway_client.h"
+#include "t.h"
+
+#define IMAGE      "local.backplane/library/busybox:latest"
+#define SERVING_MS 120000 //  replicas start in seconds, slower under load
+
+static client_platform_t s_p;
+static harness_proc_t s_agent, s_sp;
+static char s_bridge[16];
+static char s_storage[128];
+static client_keypair_t s_alice, s_bob;
+static char s_endpoint[64];
+static const char *s_cidr; //  the agent's subnet, the same after its restart
+
+//  The same model whose health check asks for a file the folder lacks.
+static const char s_sick[] = "models:\n"
+                             "  - name: sick-model\n"
+                             "    model_path: /models\n"
+                             "    service:\n"
+                             "      start_command: [\"httpd\", \"-f\", \"-p\", \"8000\","
+                             " \"-h\", \"/models\"]\n"
+                             "      port: 8000\n"
+                             "      health_check: {path: /missing, max_retries: 1,"
+                             " max_wait_time: 1}\n";
+
+static const char s_definition[] =
+    "models:\n"
+    "  - name: echo-model\n"
+    "    model_path: /models\n"
+    "    service:\n"
+    "      start_command: [\"httpd\", \"-f\", \"-p\", \"8000\","
+    " \"-h\", \"/models\"]\n"
+    "      port: 8000\n"
+    "      health_check:\n"
+    "        path: /health\n"
+    "        max_retries: 2\n"
+    "        max_wait_time: 1\n";
+
+//  A signed request as kp; the status, and the parsed JSON when asked.
+static int
+s_as(const client_keypair_t *kp,
+     const char *method,
+     const char *path,
+     const char *body,
+     json_t **json_p)
+{
+    char *text = NULL;
+    int status = client_signed(&s_p, kp, method, path, body, NULL, &text, NULL);
+    if (json_p)
+        *json_p = text ? json_loads(text, JSON_DECODE_ANY, NULL) : NULL;
+    if (status >= 400)
+        fprintf(stderr, "# %s %s: %d %s\n", method, path, status, text ? text : "");
+    free(text);
+    return status;
+}
+
+//  Writes data to path of folder as kp (request-upload, one tus PATCH).
+static bool
+s_upload(const client_keypair_t *kp,
+         const char *folder,
+         const char *path,
+         const char *data)
+{
+    char route[256], request[512], target[4096];
+    snprintf(route, sizeof route, "/folders/%s/request-upload", folder);
+    snprintf(request, sizeof request, "{\"path\": \"%s\", \"size\": %zu}", path,
+             strlen(data));
+    json_t *answer = NULL;
+    int status = s_as(kp, "POST", route, request, &answer);
+    const char *token = json_string_value(json_object_get(answer, "token"));
+    if (status == 200 && token)
+        snprintf(target, sizeof target, "/upload?token=%s", token);
+    json_decref(answer);
+    if (status != 200 || !token)
+        return false;
+    const char *headers[] = {"Tus-Resumable: 1.0.0", "Upload-Offset: 0", NULL};
+    status = harness_http_ex(s_storage, "PATCH", target, headers,
+                             "application/offset+octet-stream", data, NULL, NULL,
+                             CLIENT_HTTP_MS);
+    return status == 204;
+}
+
+//  A folder of alice's (mode: general or model) holding definition.
+static bool
+s_folder(const char *name, const char *mode, const char *definition)
+{
+    char body[256];
+    snprintf(body, sizeof body, "{\"name\": \"%s\", \"usage_mode\": \"%s\"}", name, mode);
+    return s_as(&s_alice, "POST", "/folders", body, NULL) == 201 &&
+           s_upload(&s_alice, name, "model-definition.yaml", definition) &&
+           s_upload(&s_alice, name, "health", "ok\n");
+}
+
+//  POST /services for folder with replicas; the status, the answer in
+//  *json_p when given.
+static int
+s_create(const char *name, const char *folder, int replicas, json_t **json_p)
+{
+    char body[1024];
+    snprintf(body, sizeof body,
+             "{\"name\": \"%s\", \"desired_session_count\": %d, \"image\": \"" IMAGE "\","
+             " \"runtime_variant\": \"custom\", \"group\": \"default\","
+             " \"domain\": \"default\", \"open_to_public\": false,"
+             " \"config\": {\"model\": \"%s\", \"model_version\": 1,"
+             " \"model_mount_destination\": \"/models\", \"scaling_group\": \"default\","
+             " \"resources\": {\"cpu\": 1, \"mem\": \"128m\"}}}",
+             name, replicas, folder);
+    return s_as(&s_alice, "POST", "/services", body, json_p);
+}
+
+//  The session ids of the endpoint's healthy routes (active_routes), as a
+//  JSON array, once there are exactly count of them and no other route is
+//  left (errors aside); NULL after SERVING_MS.
+static json_t *
+s_wait_healthy(size_t count)
+{
+    char path[128];
+    if (!*s_endpoint)
+        return NULL; //  never created: said where it failed
+    snprintf(path, sizeof path, "/services/%s", s_endpoint);
+    for (int waited = 0; waited < SERVING_MS; waited += 500) {
+        json_t *info = NULL;
+        int status = s_as(&s_alice, "GET", path, NULL, &info);
+        json_t *routes = json_object_get(info, "active_routes");
+        if (status == 200 && json_array_size(routes) == count) {
+            json_t *sessions = json_array();
+            size_t index;
+            json_t *route;
+            json_array_foreach(routes, index, route)
+                json_array_append(sessions, json_object_get(route, "session_id"));
+            json_decref(info);
+            return sessions;
+        }
+        json_decref(info);
+        harness_pause_ms(500);
+    }
+    return NULL;
+}
+
+//  GraphQL endpoint(endpoint_id: id) { status lifecycle_stage routings {...} }
+//  as alice; the endpoint object, or NULL. Caller decrefs.
+static json_t *
+s_gql_endpoint(const char *id)
+{
+    json_t *r = client_gql(&s_p, &s_alice,
+                           "query($id: UUID!) { endpoint(endpoint_id: $id) { name status"
+                           " lifecycle_stage desired_session_count"
+                           " routings { routing_id session status } } }",
+                           json_pack("{s:s}", "id", id));
+    json_t *endpoint =
+        json_incref(json_object_get(json_object_get(r, "data"), "endpoint"));
+    json_decref(r);
+    return endpoint;
+}
+
+//  Whether session_id ended (TERMINATED, or gone), waiting at most SERVING_MS.
+static bool
+s_session_ended(const char *session_id)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/session/%s", session_id);
+    for (int waited = 0; waited < SERVING_MS; waited += 200) {
+        char *text = NULL;
+        int status = client_signed(&s_p, &s_alice, "GET", path, NULL, NULL, &text, NULL);
+        bool ended = status == 404 || (text && strstr(text, "TERMINATED"));
+        free(text);
+        if (ended)
+            return true;
+        harness_pause_ms(200);
+    }
+    return false;
+}
+
+//  ---------------------------------------------------------------------------
+//  Tests
+
+static void
+test_start(void)
+{
+    T_ASSERT(client_platform_start(&s_p, "serving", false) == 0);
+    T_ASSERT(client_storage_start(&s_p, &s_sp, s_storage, sizeof s_storage));
+    snprintf(s_bridge, sizeof s_bridge, "bps%d", (int) (getpid() % 100000));
+    s_cidr = harness_subnet();
+    T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-s", s_bridge, s_cidr));
+    T_ASSERT(client_person(&s_p, "alice@example.com", "default", "user", &s_alice));
+    T_ASSERT(client_person(&s_p, "bob@example.com", "default", "user", &s_bob));
+    T_ASSERT(s_folder("echo-model", "model", s_definition));
+    T_ASSERT(s_folder("plain", "general", s_definition));
+    T_ASSERT(s_folder("sick-model", "model", s_sick));
+    T_ASSERT(s_folder("broken", "model",
+                      "models:\n"
+                      "  - name: m\n"
+                      "    model_path: /models\n"
+                      "    service: {start_command: [a], port: 80\n"
+                      "  - name: n\n"));
+}
+
+static void
+test_runtimes(void)
+{
+    json_t *r = NULL;
+    T_EQ_INT(s_as(&s_alice, "GET", "/services/_/runtimes", NULL, &r), 200);
+    json_t *runtimes = json_object_get(r, "runtimes");
+    T_EQ_INT(json_array_size(runtimes), 1);
+    T_EQ_STR(json_string_value(json_object_get(json_array_get(runtimes, 0), "name")),
+             "custom");
+    json_decref(r);
+}
+
+static void
+test_bad_input(void)
+{
+    json_t *r = NULL;
+    T_EQ_INT(s_create("echo-plain", "plain", 1, &r), 400);
+    T_CONTAINS(json_string_value(json_object_get(r, "msg")), "not a model folder");
+    json_decref(r);
+    T_EQ_INT(s_create("echo-broken", "broken", 1, &r), 400);
+    const char *title = json_string_value(json_object_get(r, "msg"));
+    T_CONTAINS(title, "model-definition.yaml");
+    T_CONTAINS(title, "line ");
+    json_decref(r);
+    T_EQ_INT(s_create("no", "echo-model", 1, NULL), 400);
+    T_EQ_INT(s_create("bad name!", "echo-model", 1, NULL), 400);
+    T_EQ_INT(s_create("echo-many", "echo-model", 11, NULL), 400);
+    T_EQ_INT(s_create("echo-none", "no-such-folder", 1, NULL), 404);
+    T_EQ_INT(s_as(&s_alice, "GET", "/services/00000000-0000-0000-0000-000000000000", NULL,
+                  NULL),
+             404);
+    //  Nothing was kept of them.
+    r = NULL;
+    T_EQ_INT(s_as(&s_alice, "GET", "/services", NULL, &r), 200);
+    T_EQ_INT(json_array_size(r), 0);
+    json_decref(r);
+}
+
+static void
+test_two_replicas_healthy(void)
+{
+    json_t *r = NULL;
+    T_EQ_INT(s_create("echo-svc", "echo-model", 2, &r), 200);
+    const char *id = json_string_value(json_object_get(r, "endpoint_id"));
+    T_ASSERT(id != NULL);
+    snprintf(s_endpoint, sizeof s_endpoint, "%s", id ? id : "");
+    T_EQ_INT(json_integer_value(json_object_get(r, "desired_session_count")), 2);
+    T_ASSERT(json_is_null(json_object_get(r, "service_endpoint")));
+    json_decref(r);
+    //  A second endpoint of the same name is refused while this one lives.
+    T_EQ_INT(s_create("echo-svc", "echo-model", 1, NULL), 400);
+    json_t *sessions = s_wait_healthy(2);
+    T_ASSERT(sessions != NULL);
+    r = NULL;
+    T_EQ_INT(s_as(&s_alice, "GET", "/services", NULL, &r), 200);
+    T_EQ_INT(json_array_size(r), 1);
+    json_t *item = json_array_get(r, 0);
+    T_EQ_STR(json_string_value(json_object_get(item, "name")), "echo-svc");
+    T_EQ_INT(json_integer_value(json_object_get(item, "active_route_count")), 2);
+    json_decref(r);
+    //  The replicas are INFERENCE sessions of alice's, named after the endpoint.
+    for (size_t i = 0; i < json_array_size(sessions); i++) {
+        r = client_gql(&s_p, &s_alice,
+                       "query($id: UUID!) { compute_session(id: $id) { name type } }",
+                       json_pack("{s:O}", "id", json_array_get(sessions, i)));
+        json_t *session = json_object_get(json_object_get(r, "data"), "compute_session");
+        T_EQ_STR(json_string_value(json_object_get(session, "type")), "INFERENCE");
+        T_ASSERT(strncmp(json_string_value(json_object_get(session, "name"))
+                             ? json_string_value(json_object_get(session, "name"))
+                             : "",
+                         "echo-svc-", 9) == 0);
+        json_decref(r);
+    }
+    json_decref(sessions);
+    //  GraphQL says the same, in Backend.AI's upper-case names.
+    json_t *endpoint = s_gql_endpoint(s_endpoint);
+    T_EQ_STR(json_string_value(json_object_get(endpoint, "status")), "HEALTHY");
+    T_EQ_STR(json_string_value(json_object_get(endpoint, "lifecycle_stage")), "CREATED");
+    json_t *routings = json_object_get(endpoint, "routings");
+    T_EQ_INT(json_array_size(routings), 2);
+    for (size_t i = 0; i < json_array_size(routings); i++)
+        T_EQ_STR(
+            json_string_value(json_object_get(json_array_get(routings, i), "status")),
+            "HEALTHY");
+    json_decref(endpoint);
+    r = client_gql(
+        &s_p, &s_alice,
+        "{ endpoint_list(limit: 10, offset: 0) { total_count items { name } } }", NULL);
+    T_EQ_INT(
+        json_integer_value(json_object_get(
+            json_object_get(json_object_get(r, "data"), "endpoint_list"), "total_count")),
+        1);
+    json_decref(r);
+}
+
+static void
+test_someone_else(void)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/services/%s", s_endpoint);
+    T_EQ_INT(s_as(&s_bob, "GET", path, NULL, NULL), 403);
+    T_EQ_INT(s_as(&s_bob, "DELETE", path, NULL, NULL), 403);
+    snprintf(path, sizeof path, "/services/%s/scale", s_endpoint);
+    T_EQ_INT(s_as(&s_bob, "POST", path, "{\"to\": 5}", NULL), 403);
+    json_t *r = NULL;
+    T_EQ_INT(s_as(&s_bob, "GET", "/services", NULL, &r), 200);
+    T_EQ_INT(json_array_size(r), 0);
+    json_decref(r);
+    //  The superadmin may.
+    snprintf(path, sizeof path, "/services/%s", s_endpoint);
+    T_EQ_INT(s_as(&s_p.super, "GET", path, NULL, NULL), 200);
+}
+
+static void
+test_scale_down(void)
+{
+    json_t *before = s_wait_healthy(2);
+    T_ASSERT(before != NULL);
+    char path[128];
+    snprintf(path, sizeof path, "/services/%s/scale", s_endpoint);
+    T_EQ_INT(s_as(&s_alice, "POST", path, "{\"to\": -1}", NULL), 400);
+    json_t *r = NULL;
+    T_EQ_INT(s_as(&s_alice, "POST", path, "{\"to\": 1}", &r), 200);
+    T_EQ_INT(json_integer_value(json_object_get(r, "current_route_count")), 2);
+    T_EQ_INT(json_integer_value(json_object_get(r, "target_count")), 1);
+    json_decref(r);
+    json_t *after = s_wait_healthy(1);
+    T_ASSERT(after != NULL);
+    //  The one that went is one of the two, and its session ended.
+    const char *kept = json_string_value(json_array_get(after, 0));
+    const char *gone = NULL;
+    for (size_t i = 0; kept && i < json_array_size(before); i++)
+        if (strcmp(json_string_value(json_array_get(before, i)), kept) != 0)
+            gone = json_string_value(json_array_get(before, i));
+    T_ASSERT(gone != NULL);
+    if (gone)
+        T_ASSERT(s_session_ended(gone));
+    json_decref(before);
+    json_decref(after);
+}
+
+static void
+test_delete(void)
+{
+    json_t *sessions = s_wait_healthy(1);
+    T_ASSERT(sessions != NULL);
+    char path[128];
+    snprintf(path, sizeof path, "/services/%s", s_endpoint);
+    json_t *r = NULL;
+    T_EQ_INT(s_as(&s_alice, "DELETE", path, NULL, &r), 200);
+    T_ASSERT(json_is_true(json_object_get(r, "success")));
+    json_decref(r);
+    for (size_t i = 0; i < json_array_size(sessions); i++)
+        T_ASSERT(s_session_ended(json_string_value(json_array_get(sessions, i))));
+    //  Destroyed once its last route went: gone from every answer.
+    bool gone = false;
+    for (int waited = 0; waited < SERVING_MS && !gone; waited += 200) {
+        char *text = NULL;
+        gone = client_signed(&s_p, &s_alice, "GET", path, NULL, NULL, &text, NULL) == 404;
+        free(text);
+        if (!gone)
+            harness_pause_ms(200);
+    }
+    T_ASSERT(gone);
+    r = NULL;
+    T_EQ_INT(s_as(&s_alice, "GET", "/services", NULL, &r), 200);
+    T_EQ_INT(json_array_size(r), 0);
+    json_decref(r);
+    json_decref(sessions);
+    //  The name is free again.
+    T_EQ_INT(s_create("echo-svc", "echo-model", 0, &r), 200);
+    const char *id = json_string_value(json_object_get(r, "endpoint_id"));
+    snprintf(path, sizeof path, "/services/%s", id ? id : "none");
+    json_decref(r);
+    T_EQ_INT(s_as(&s_alice, "DELETE", path, NULL, NULL), 200);
+}
+
+//  A replica whose health check never passes is UNHEALTHY, never routed to.
+static void
+test_unhealthy(void)
+{
+    json_t *r = NULL;
+    T_EQ_INT(s_create("echo-sick", "sick-model", 1, &r), 200);
+    char id[64];
+    snprintf(id, sizeof id, "%s",
+             json_string_value(json_object_get(r, "endpoint_id"))
+                 ? json_string_value(json_object_get(r, "endpoint_id"))
+                 : "none");
+    json_decref(r);
+    char session[64] = "", route_id[64] = "";
+    bool unhealthy = false;
+    for (int waited = 0; waited < SERVING_MS && !unhealthy; waited += 500) {
+        json_t *endpoint = s_gql_endpoint(id);
+        json_t *route = json_array_get(json_object_get(endpoint, "routings"), 0);
+        const char *status = json_string_value(json_object_get(route, "status"));
+        T_ASSERT(!status || strcmp(status, "HEALTHY") != 0);
+        unhealthy = status && strcmp(status, "UNHEALTHY") == 0;
+        if (unhealthy) {
+            snprintf(session, sizeof session, "%s",
+                     json_string_value(json_object_get(route, "session")));
+            snprintf(route_id, sizeof route_id, "%s",
+                     json_string_value(json_object_get(route, "routing_id")));
+            T_EQ_STR(json_string_value(json_object_get(endpoint, "status")), "DEGRADED");
+        }
+        json_decref(endpoint);
+        if (!unhealthy)
+            harness_pause_ms(500);
+    }
+    T_ASSERT(unhealthy);
+    char path[128];
+    snprintf(path, sizeof path, "/services/%s", id);
+    r = NULL;
+    T_EQ_INT(s_as(&s_alice, "GET", path, NULL, &r), 200);
+    T_EQ_INT(json_array_size(json_object_get(r, "active_routes")), 0);
+    json_decref(r);
+    //  Nothing failed to start: the replica runs, it is only not healthy.
+    char route[256];
+    snprintf(route, sizeof route, "/services/%s/errors", id);
+    r = NULL;
+    T_EQ_INT(s_as(&s_alice, "GET", route, NULL, &r), 200);
+    T_EQ_INT(json_array_size(json_object_get(r, "errors")), 0);
+    T_EQ_INT(json_integer_value(json_object_get(r, "retries")), 0);
+    json_decref(r);
+    //  Its route: a traffic ratio kept, then the route ended by hand, which
+    //  leaves one replica fewer wanted.
+    snprintf(route, sizeof route, "/services/%s/routings/%s", id, route_id);
+    T_EQ_INT(s_as(&s_alice, "PUT", route, "{\"traffic_ratio\": 0.5}", NULL), 200);
+    T_EQ_INT(s_as(&s_alice, "PUT", route, "{\"traffic_ratio\": -1}", NULL), 400);
+    T_EQ_INT(s_as(&s_bob, "PUT", route, "{\"traffic_ratio\": 2}", NULL), 403);
+    T_EQ_INT(s_as(&s_alice, "DELETE", route, NULL, NULL), 200);
+    if (*session)
+        T_ASSERT(s_session_ended(session));
+    r = NULL;
+    T_EQ_INT(s_as(&s_alice, "GET", path, NULL, &r), 200);
+    T_EQ_INT(json_integer_value(json_object_get(r, "desired_session_count")), 0);
+    json_decref(r);
+    //  Without routes, destroyed at once.
+    T_EQ_INT(s_as(&s_alice, "DELETE", path, NULL, NULL), 200);
+    T_EQ_INT(s_as(&s_alice, "GET", path, NULL, NULL), 404);
+}
+
+//  The agent killed and started again adopts the replica's kernel and
+//  checks its model again: the health file removed, the route turns
+//  UNHEALTHY.
+static void
+test_agent_restart(void)
+{
+    json_t *r = NULL;
+    T_EQ_INT(s_create("echo-again", "echo-model", 1, &r), 200);
+    snprintf(s_endpoint, sizeof s_endpoint, "%s",
+             json_string_value(json_object_get(r, "endpoint_id"))
+                 ? json_string_value(json_object_get(r, "endpoint_id"))
+                 : "");
+    json_decref(r);
+    json_t *sessions = s_wait_healthy(1);
+    T_ASSERT(sessions != NULL);
+    harness_kill(&s_agent);
+    T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-s", s_bridge, s_cidr));
+    T_EQ_INT(s_as(&s_alice, "POST", "/folders/echo-model/delete-files",
+                  "{\"files\": [\"health\"]}", NULL),
+             200);
+    bool unhealthy = false;
+    for (int waited = 0; waited < SERVING_MS && !unhealthy; waited += 500) {
+        json_t *endpoint = s_gql_endpoint(s_endpoint);
+        json_t *route = json_array_get(json_object_get(endpoint, "routings"), 0);
+        const char *status = json_string_value(json_object_get(route, "status"));
+        unhealthy = status && strcmp(status, "UNHEALTHY") == 0;
+        json_decref(endpoint);
+        if (!unhealthy)
+            harness_pause_ms(500);
+    }
+    T_ASSERT(unhealthy);
+    char path[128];
+    snprintf(path, sizeof path, "/services/%s", s_endpoint);
+    T_EQ_INT(s_as(&s_alice, "DELETE", path, NULL, NULL), 200);
+    for (size_t i = 0; i < json_array_size(sessions); i++)
+        T_ASSERT(s_session_ended(json_string_value(json_array_get(sessions, i))));
+    json_decref(sessions);
+}
+
+//  Whatever a failed test left: alice's endpoints deleted, and waited for
+//  until destroyed (their sessions ended), so that no container outlives
+//  the platform.
+static void
+s_cleanup(void)
+{
+    json_t *list = NULL;
+    s_as(&s_alice, "GET", "/services", NULL, &list);
+    size_t index;
+    json_t *item;
+    json_array_foreach(list, index, item)
+    {
+        char path[128];
+        snprintf(path, sizeof path, "/services/%s",
+                 json_string_value(json_object_get(item, "id")));
+        s_as(&s_alice, "DELETE", path, NULL, NULL);
+        int status = 200;
+        for (int waited = 0; waited < SERVING_MS && status != 404; waited += 200) {
+            char *text = NULL;
+            status = client_signed(&s_p, &s_alice, "GET", path, NULL, NULL, &text, NULL);
+            free(text);
+            if (status != 404)
+                harness_pause_ms(200);
+        }
+    }
+    json_decref(list);
+}
+
+int
+main(void)
+{
+    if (!harness_can_run_containers()) {
+        printf("1..0 # SKIP needs root, runc, umoci and /usr/bin/tini-static\n");
+        return 0;
+    }
+    T_RUN(test_start);
+    if (t_failures)
+        return T_DONE();
+    T_RUN(test_runtimes);
+    T_RUN(test_bad_input);
+    T_RUN(test_two_replicas_healthy);
+    T_RUN(test_someone_else);
+    T_RUN(test_scale_down);
+    T_RUN(test_delete);
+    T_RUN(test_unhealthy);
+    T_RUN(test_agent_restart);
+    s_cleanup();
+    int agent = harness_stop(&s_agent, CLIENT_STOP_MS);
+    int sp = harness_stop(&s_sp, CLIENT_STOP_MS);
+    bool clean = client_platform_stop(&s_p) && agent == 0 && sp == 0 &&
+                 !harness_log_has_report(&s_agent) && !harness_log_has_report(&s_sp);
+    if (!clean)
+        fprintf(stderr, "# a service did not stop cleanly (agent %d, storage %d)\n",
+                agent, sp);
+    char command[64];
+    snprintf(command, sizeof command, "ip link del %s 2>/dev/null", s_bridge);
+    if (system(command) == 0)
+        fprintf(stderr, "# the agent left its bridge %s\n", s_bridge);
+    client_platform_end(&s_p, t_failures > 0 || !clean);
+    return clean ? T_DONE() : 1;
+}
