@@ -40,6 +40,7 @@
 #include "gw_session_launch.h"
 #include "gw_model_def.h"
 #include "gw_endpoint.h"
+#include "gw_endpoint_proxy.h"
 #include "gw_endpoint_reconcile.h"
 #include "gw_service_api.h"
 #include "gw_session_files.h"

@@ -171,6 +171,13 @@ gw_endpoint_destroyed(bus_db_t *db, const char *id)
 }
 
 void
+gw_endpoint_set_url(bus_db_t *db, const char *id, const char *url)
+{
+    s_write(db, "UPDATE endpoints SET url = ?2 WHERE id = ?1",
+            (const char *const[]){id, url, NULL});
+}
+
+void
 gw_endpoint_retries(bus_db_t *db, const char *id, int n)
 {
     char text[16];

@@ -65,6 +65,9 @@ int gw_endpoint_destroy(bus_db_t *db, const char *id, bus_error_t *err);
 //  The lifecycle destroyed, with its time.
 void gw_endpoint_destroyed(bus_db_t *db, const char *id);
 
+//  Its URL on the wsproxy (Backend.AI's service_endpoint).
+void gw_endpoint_set_url(bus_db_t *db, const char *id, const char *url);
+
 //  Adds n to the failed starts in a row (n 0: back to none).
 void gw_endpoint_retries(bus_db_t *db, const char *id, int n);
 

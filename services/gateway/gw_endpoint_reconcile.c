@@ -25,8 +25,9 @@ struct _gw_endpoint_reconcile_t {
     gw_events_t *events;
     gw_events_listener_t *listener;
     struct event *timer;
-    zhashx_t *launching; //  route id -> "" while its session is being created
-    zhashx_t *synced;    //  route id -> last session.get (mono ms, boxed)
+    zhashx_t *launching;        //  route id -> "" while its session is being created
+    zhashx_t *synced;           //  route id -> last session.get (mono ms, boxed)
+    gw_endpoint_proxy_t *proxy; //  the endpoints' URLs on the wsproxy
 };
 
 //  One replica's launch, or one session.get, on its way.
@@ -450,8 +451,10 @@ s_reconcile(gw_endpoint_reconcile_t *self, json_t *endpoint)
         s_add_route(self, endpoint);
     if (destroying && live == 0) {
         gw_endpoint_destroyed(db, id);
+        gw_endpoint_proxy_remove(self->proxy, id);
         bus_log_notice("endpoint destroyed endpoint=%s", id);
-    }
+    } else
+        gw_endpoint_proxy_sync(self->proxy, endpoint, routes);
     json_decref(routes);
 }
 
@@ -476,6 +479,12 @@ gw_endpoint_reconcile_kick(gw_endpoint_reconcile_t *self)
     struct timeval now = {0, 0};
     if (self)
         evtimer_add(self->timer, &now);
+}
+
+static void
+s_kick(void *arg)
+{
+    gw_endpoint_reconcile_kick(arg);
 }
 
 static void
@@ -506,8 +515,10 @@ gw_endpoint_reconcile_new(gw_server_t *gw, gw_events_t *events)
     if (self->synced)
         zhashx_set_destructor(self->synced, s_free_stamp);
     self->timer = evtimer_new(bus_node_base(node), s_pass, self);
+    self->proxy = gw_endpoint_proxy_new(gw, s_kick, self);
     self->listener = gw_events_listen(events, s_on_lifecycle, self);
-    if (!self->launching || !self->synced || !self->timer || !self->listener ||
+    if (!self->launching || !self->synced || !self->timer || !self->proxy ||
+        !self->listener ||
         bus_node_subscribe(node, PROTO_KERNEL_MODEL_STATUS, s_on_model_status, self) !=
             0) {
         gw_endpoint_reconcile_destroy(&self);
@@ -529,6 +540,7 @@ gw_endpoint_reconcile_destroy(gw_endpoint_reconcile_t **self_p)
         event_free(self->timer);
     zhashx_destroy(&self->launching);
     zhashx_destroy(&self->synced);
+    gw_endpoint_proxy_destroy(&self->proxy);
     self->link->self = NULL;
     if (--self->link->refs == 0)
         free(self->link);

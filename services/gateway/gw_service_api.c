@@ -13,6 +13,7 @@
     =========================================================================
 */
 #include "gw_classes.h"
+#include "bus_apptoken.h"
 
 #define S_MOUNT_DEFAULT "/models"
 #define S_DRY_ROUTE     "00000000-0000-0000-0000-000000000000" //  a route id's length
@@ -628,5 +629,84 @@ gw_service_handle_errors_clear(gw_request_t *r)
                              json_string_value(json_object_get(endpoint, "id")));
     gw_endpoint_reconcile_kick(gw_server_endpoints(r->gw));
     gw_reply_bytes(r, 204, "application/json", "", 0);
+    json_decref(endpoint);
+}
+
+//  ---------------------------------------------------------------------------
+//  POST /services/{id}/token
+
+//  A duration as the client sends it ("30m", "1h", "2d", "1w", "90s" or
+//  bare seconds) in seconds; -1 when it is none of those.
+static int64_t
+s_duration(const char *text)
+{
+    char *end = NULL;
+    errno = 0;
+    long long n = text ? strtoll(text, &end, 10) : -1;
+    if (!text || end == text || errno || n <= 0)
+        return -1;
+    int64_t unit = 0;
+    if (*end == '\0' || strcmp(end, "s") == 0)
+        unit = 1;
+    else if (strcmp(end, "m") == 0)
+        unit = 60;
+    else if (strcmp(end, "h") == 0)
+        unit = 3600;
+    else if (strcmp(end, "d") == 0)
+        unit = 86400;
+    else if (strcmp(end, "w") == 0)
+        unit = 604800;
+    if (!unit || n > INT64_MAX / unit / 2)
+        return -1;
+    return (int64_t) n * unit;
+}
+
+//  A token the endpoint's URL admits (Authorization: BackendAI <token>),
+//  valid for duration or until valid_until (unix seconds), signed for its
+//  session owner with the secret the wsproxy checks it with.
+void
+gw_service_handle_token(gw_request_t *r)
+{
+    json_t *endpoint = s_endpoint(r);
+    if (!endpoint)
+        return;
+    int64_t now = (int64_t) time(NULL), until = -1, seconds = 0;
+    json_t *duration = json_object_get(r->params, "duration");
+    json_t *valid_until = json_object_get(r->params, "valid_until");
+    if (json_is_string(duration) &&
+        (seconds = s_duration(json_string_value(duration))) > 0)
+        until = now + seconds;
+    else if (json_is_integer(duration) && json_integer_value(duration) > 0)
+        until = now + json_integer_value(duration);
+    else if (!duration && s_integer(valid_until, &until) && until <= now)
+        until = 0; //  in the past
+    size_t secret_len = 0;
+    const uint8_t *secret = gw_server_apps_secret(r->gw, &secret_len);
+    if (until == 0)
+        gw_reply_problem(r, "invalid-api-params", "valid_until: a time in the future");
+    else if (until < 0)
+        gw_reply_problem(r, "invalid-api-params",
+                         "duration (30m, 1h, 2d, 1w or seconds) or valid_until (unix "
+                         "seconds) is required");
+    else if (!secret)
+        gw_reply_problem(r, "service-unavailable",
+                         "no apps.token_secret_file: endpoint tokens cannot be signed");
+    else {
+        bus_apptoken_endpoint_t claims = {0};
+        snprintf(claims.endpoint_id, sizeof claims.endpoint_id, "%s",
+                 json_string_value(json_object_get(endpoint, "id")));
+        snprintf(claims.user_uuid, sizeof claims.user_uuid, "%s",
+                 json_string_value(json_object_get(endpoint, "session_owner")));
+        claims.expires = until;
+        bus_error_t err = {0};
+        char *token = bus_apptoken_endpoint_sign(secret, secret_len, &claims, &err);
+        if (token) {
+            bus_log_info("endpoint token issued endpoint=%s user=%s until=%lld",
+                         claims.endpoint_id, r->who.user_uuid, (long long) until);
+            gw_reply_json(r, 200, json_pack("{s:s}", "token", token));
+        } else
+            gw_reply_problem(r, "internal-server-error", err.detail);
+        free(token);
+    }
     json_decref(endpoint);
 }

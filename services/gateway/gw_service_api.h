@@ -37,6 +37,8 @@ void gw_service_handle_info(gw_request_t *r);
 void gw_service_handle_delete(gw_request_t *r);
 //  POST /services/{service_id}/scale {"to"}: {current_route_count, target_count}.
 void gw_service_handle_scale(gw_request_t *r);
+//  POST /services/{id}/token: {"token"} for the endpoint's URL.
+void gw_service_handle_token(gw_request_t *r);
 //  PUT /services/{service_id}/routings/{route_id} {"traffic_ratio"}.
 void gw_service_handle_route_update(gw_request_t *r);
 //  DELETE /services/{service_id}/routings/{route_id}: one replica less.

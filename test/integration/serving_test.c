@@ -32,7 +32,9 @@
 #define SERVING_MS 120000 //  replicas start in seconds, slower under load
 
 static client_platform_t s_p;
-static harness_proc_t s_agent, s_sp;
+static harness_proc_t s_agent, s_sp, s_wsp;
+static char s_wsp_api[128];
+static char s_url[128]; //  the endpoint's URL on the wsproxy, host:port
 static char s_bridge[16];
 static char s_storage[128];
 static client_keypair_t s_alice, s_bob;
@@ -206,6 +208,7 @@ test_start(void)
 {
     T_ASSERT(client_platform_start(&s_p, "serving", false) == 0);
     T_ASSERT(client_storage_start(&s_p, &s_sp, s_storage, sizeof s_storage));
+    T_ASSERT(client_wsproxy_start(&s_p, &s_wsp, s_wsp_api, sizeof s_wsp_api));
     snprintf(s_bridge, sizeof s_bridge, "bps%d", (int) (getpid() % 100000));
     s_cidr = harness_subnet();
     T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-s", s_bridge, s_cidr));
@@ -317,6 +320,61 @@ test_two_replicas_healthy(void)
     json_decref(r);
 }
 
+//  GET path on the endpoint's URL (host:port) with auth as its
+//  Authorization (NULL: none); the status, the body in *body_p when given.
+static int
+s_call_url(const char *hostport, const char *path, const char *auth, char **body_p)
+{
+    char header[2048];
+    snprintf(header, sizeof header, "Authorization: %s", auth ? auth : "");
+    const char *headers[] = {header, NULL};
+    return harness_http_ex(hostport, "GET", path, auth ? headers : NULL, NULL, NULL,
+                           body_p, NULL, CLIENT_HTTP_MS);
+}
+
+//  The healthy replicas get a URL on the wsproxy (service_endpoint), which
+//  admits requests with a token from POST /services/{id}/token.
+static void
+test_endpoint_url(void)
+{
+    char path[160], *hostport = s_url;
+    snprintf(path, sizeof path, "/services/%s", s_endpoint);
+    for (int waited = 0; waited < SERVING_MS && !*hostport; waited += 250) {
+        json_t *info = NULL;
+        s_as(&s_alice, "GET", path, NULL, &info);
+        const char *url = json_string_value(json_object_get(info, "service_endpoint"));
+        if (url && strncmp(url, "http://", 7) == 0)
+            snprintf(s_url, sizeof s_url, "%s", url + 7);
+        json_decref(info);
+        if (!*hostport)
+            harness_pause_ms(250);
+    }
+    T_ASSERT(*hostport);
+    fprintf(stderr, "# service_endpoint http://%s\n", hostport);
+    char *body = NULL;
+    T_EQ_INT(s_call_url(hostport, "/health", NULL, NULL), 401);
+    snprintf(path, sizeof path, "/services/%s/token", s_endpoint);
+    json_t *r = NULL;
+    T_EQ_INT(s_as(&s_alice, "POST", path, "{\"duration\": \"1h\"}", &r), 200);
+    const char *token = json_string_value(json_object_get(r, "token"));
+    T_ASSERT(token);
+    char auth[2048];
+    snprintf(auth, sizeof auth, "BackendAI %s", token ? token : "");
+    json_decref(r);
+    //  Both replicas serve the folder's files; the URL picks one per request.
+    for (int i = 0; i < 6; i++) {
+        T_EQ_INT(s_call_url(hostport, "/health", auth, &body), 200);
+        T_EQ_STR(body, "ok\n");
+        free(body);
+        body = NULL;
+    }
+    T_EQ_INT(s_call_url(hostport, "/health", "BackendAI forged.token", NULL), 403);
+    T_EQ_INT(s_as(&s_alice, "POST", path, "{\"valid_until\": 1}", NULL), 400);
+    T_EQ_INT(s_as(&s_alice, "POST", path, "{}", NULL), 400);
+    T_EQ_INT(s_as(&s_alice, "POST", path, "{\"duration\": \"soon\"}", NULL), 400);
+    T_EQ_INT(s_as(&s_bob, "POST", path, "{\"duration\": \"1h\"}", NULL), 403);
+}
+
 static void
 test_someone_else(void)
 {
@@ -386,6 +444,15 @@ test_delete(void)
             harness_pause_ms(200);
     }
     T_ASSERT(gone);
+    //  Its URL went with it: the wsproxy's port is closed.
+    int status = 0;
+    for (int waited = 0; waited < SERVING_MS && *s_url; waited += 200) {
+        status = s_call_url(s_url, "/health", NULL, NULL);
+        if (status < 0)
+            break;
+        harness_pause_ms(200);
+    }
+    T_ASSERT(status < 0);
     r = NULL;
     T_EQ_INT(s_as(&s_alice, "GET", "/services", NULL, &r), 200);
     T_EQ_INT(json_array_size(r), 0);
@@ -543,6 +610,7 @@ main(void)
     T_RUN(test_runtimes);
     T_RUN(test_bad_input);
     T_RUN(test_two_replicas_healthy);
+    T_RUN(test_endpoint_url);
     T_RUN(test_someone_else);
     T_RUN(test_scale_down);
     T_RUN(test_delete);
@@ -551,6 +619,7 @@ main(void)
     s_cleanup();
     int agent = harness_stop(&s_agent, CLIENT_STOP_MS);
     int sp = harness_stop(&s_sp, CLIENT_STOP_MS);
+    harness_stop(&s_wsp, CLIENT_STOP_MS);
     bool clean = client_platform_stop(&s_p) && agent == 0 && sp == 0 &&
                  !harness_log_has_report(&s_agent) && !harness_log_has_report(&s_sp);
     if (!clean)
