@@ -1,0 +1,398 @@
+/*  =========================================================================
+    testbed_test - the platform on five hosts (deploy/testbed): every
+    service reached at its own host's address, a session on each agent host
+
+    deploy/testbed up makes five network namespaces on a bridge of their
+    own (control, front, storage, agent1, agent2), installs this build's
+    binaries as make install lays them out, and starts each service in its
+    host with a config file that binds and advertises that host's address.
+    This test then talks to the gateway from the root namespace, through the
+    bridge, as a workstation on the LAN would: every service registered from
+    its own host's address (/healthz, the agents' addresses), one busybox
+    session on each agent host with a command run in it, a file written in
+    one served by the wsproxy on the front host (the agent publishes the
+    app's port on its host's address), both destroyed, and down leaves no
+    namespace, link, mount, container or process behind. The testbed's /24
+    is a harness_subnet, so that it routes nothing of another test's; its
+    prefix is "bpt<N>", N the subnet's number. Needs root, runc, umoci, tini,
+    ip, nsenter, python3 and curl.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gateway_client.h"
+#include "harness.h"
+#include "t.h"
+
+#define IMAGE "local.backplane/library/busybox:latest"
+
+static char *s_dir;
+static char s_net[32];    //  "10.240.N": the hosts' /24
+static char s_prefix[16]; //  "bptN": the namespaces' and links' prefix
+static client_platform_t s_p;
+static bool s_up;
+static char s_kernels[2][64]; //  the kernels the sessions ran, for the leftovers check
+static char s_agents[2][64];  //  the agent each session ran on
+static char s_session_id[64]; //  tb-1's
+
+typedef struct {
+    const char *service, *node;
+    int host; //  the last number of the host's address
+} where_t;
+
+static const where_t k_where[] = {
+    {"scheduler", "control", 11},     {"accounting", "control", 11},
+    {"gateway", "front", 12},         {"wsproxy", "front", 12},
+    {"storage-proxy", "storage", 13}, {"agent", "agent1", 21},
+    {"agent", "agent2", 22},
+};
+#define WHERE_COUNT (sizeof k_where / sizeof k_where[0])
+
+static int
+s_testbed(const char *command)
+{
+    char line[PATH_MAX * 3];
+    snprintf(line, sizeof line,
+             "TESTBED_PREFIX=%s TESTBED_NET=%s TESTBED_AGENT_CPU=1 TESTBED_AGENT_MEM=1g"
+             " BACKPLANE_IMAGES=%s/images BACKPLANE_BINDIR=%s deploy/testbed %s %s"
+             " >>%s/testbed.log 2>&1",
+             s_prefix, s_net, s_dir, harness_bindir(), command, s_dir, s_dir);
+    return harness_shell(line);
+}
+
+//  A signed request as the superadmin; the parsed body (NULL if none).
+static json_t *
+s_request(const char *method, const char *path, const char *body, int *status)
+{
+    char *text = NULL;
+    *status = client_signed(&s_p, &s_p.super, method, path, body, NULL, &text, NULL);
+    json_t *parsed = text ? json_loads(text, 0, NULL) : NULL;
+    if (!parsed && text && *text)
+        fprintf(stderr, "# %s %s: %d %s\n", method, path, *status, text);
+    free(text);
+    return parsed;
+}
+
+static void
+test_up(void)
+{
+    const char *subnet = harness_subnet(); //  "10.240.N.0/24"
+    T_ASSERT(subnet);
+    if (!subnet)
+        return;
+    harness_subnet_host(subnet, 0, s_net, sizeof s_net); //  "10.240.N."
+    s_net[strlen(s_net) - 1] = '\0';
+    snprintf(s_prefix, sizeof s_prefix, "bpt%s", strrchr(s_net, '.') + 1);
+    s_dir = harness_tmpdir("testbed");
+    T_ASSERT(s_dir);
+    T_EQ_INT(harness_busybox_images(s_dir), 0);
+    int rc = s_testbed("up");
+    T_EQ_INT(rc, 0);
+    if (rc != 0)
+        return;
+    s_up = true;
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/front/gateway/admin.env", s_dir);
+    T_ASSERT(client_read_admin_env(path, &s_p.super));
+    snprintf(s_p.api, sizeof s_p.api, "%s.12:8081", s_net);
+}
+
+//  The gateway's /healthz, asked from the root namespace over the bridge,
+//  names every service at its own host's address.
+static void
+test_every_service_from_its_host(void)
+{
+    char *text = NULL;
+    T_EQ_INT(harness_http(s_p.api, "GET", "/healthz", NULL, &text, CLIENT_HTTP_MS), 200);
+    json_t *health = text ? json_loads(text, 0, NULL) : NULL;
+    free(text);
+    json_t *services = json_object_get(health, "services");
+    T_EQ_INT(json_array_size(services), WHERE_COUNT);
+    for (size_t i = 0; i < WHERE_COUNT; i++) {
+        char prefix[64];
+        snprintf(prefix, sizeof prefix, "tcp://%s.%d:", s_net, k_where[i].host);
+        bool found = false;
+        size_t index;
+        json_t *s;
+        json_array_foreach(services, index, s)
+        {
+            const char *service = json_string_value(json_object_get(s, "service"));
+            const char *node = json_string_value(json_object_get(s, "node"));
+            if (!service || !node || strcmp(service, k_where[i].service) != 0 ||
+                strcmp(node, k_where[i].node) != 0)
+                continue;
+            found = true;
+            T_EQ_STR(json_string_value(json_object_get(s, "status")), "up");
+            T_CONTAINS(json_string_value(json_object_get(s, "rpc")), prefix);
+        }
+        if (!found)
+            fprintf(stderr, "# %s on %s not in /healthz\n", k_where[i].service,
+                    k_where[i].node);
+        T_ASSERT(found);
+    }
+    json_decref(health);
+
+    //  The scheduler's agents, as the admin API lists them: both alive, each
+    //  at its own host's address.
+    json_t *r = client_gql(
+        &s_p, &s_p.super,
+        "{ agent_list(limit: 10, offset: 0) { items { id status addr } } }", NULL);
+    json_t *items = json_object_get(
+        json_object_get(json_object_get(r, "data"), "agent_list"), "items");
+    T_EQ_INT(json_array_size(items), 2);
+    size_t index;
+    json_t *agent;
+    json_array_foreach(items, index, agent)
+    {
+        const char *id = json_string_value(json_object_get(agent, "id"));
+        char prefix[64];
+        snprintf(prefix, sizeof prefix, "tcp://%s.%d:", s_net,
+                 id && strcmp(id, "agent2") == 0 ? 22 : 21);
+        T_EQ_STR(json_string_value(json_object_get(agent, "status")), "ALIVE");
+        T_CONTAINS(json_string_value(json_object_get(agent, "addr")), prefix);
+    }
+    json_decref(r);
+}
+
+//  Each agent offers one CPU, each session takes one: the second lands on
+//  the other host.
+static void
+test_a_session_on_each_agent_host(void)
+{
+    for (int i = 0; i < 2; i++) {
+        char name[32], body[512];
+        snprintf(name, sizeof name, "tb-%d", i + 1);
+        snprintf(body, sizeof body,
+                 "{\"name\": \"%s\", \"image\": \"" IMAGE "\", \"enqueueOnly\": true,"
+                 " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"256m\"}},"
+                 " \"type\": \"interactive\", \"group\": \"default\","
+                 " \"domain\": \"default\"}",
+                 name);
+        T_ASSERT(client_session_running(&s_p, &s_p.super, body, name,
+                                        i == 0 ? s_session_id : NULL));
+        //  A command in it; the host it runs on, and its kernel.
+        char path[64];
+        snprintf(path, sizeof path, "/session/%s", name);
+        int status;
+        json_t *r = s_request("POST", path,
+                              "{\"mode\": \"query\", \"runId\": \"tb\","
+                              " \"code\": \"echo ran-in-$(echo kernel)\"}",
+                              &status);
+        T_EQ_INT(status, 200);
+        json_t *result = json_object_get(r, "result");
+        T_EQ_STR(json_string_value(json_object_get(result, "status")), "finished");
+        char *console = json_dumps(json_object_get(result, "console"), JSON_COMPACT);
+        T_CONTAINS(console, "ran-in-kernel");
+        free(console);
+        json_decref(r);
+    }
+    json_t *r = client_gql(&s_p, &s_p.super,
+                           "{ compute_session_list(limit: 10, offset: 0) { items { name"
+                           " containers { id agent } } } }",
+                           NULL);
+    json_t *items = json_object_get(
+        json_object_get(json_object_get(r, "data"), "compute_session_list"), "items");
+    T_EQ_INT(json_array_size(items), 2);
+    for (size_t i = 0; i < 2 && i < json_array_size(items); i++) {
+        json_t *container =
+            json_array_get(json_object_get(json_array_get(items, i), "containers"), 0);
+        const char *id = json_string_value(json_object_get(container, "id"));
+        const char *agent = json_string_value(json_object_get(container, "agent"));
+        snprintf(s_kernels[i], sizeof s_kernels[i], "%s", id ? id : "");
+        snprintf(s_agents[i], sizeof s_agents[i], "%s", agent ? agent : "");
+    }
+    json_decref(r);
+    T_ASSERT(*s_agents[0] && *s_agents[1]);
+    T_ASSERT(strcmp(s_agents[0], s_agents[1]) != 0);
+}
+
+//  An app of a kernel on an agent host, opened through the wsproxy on the
+//  front host: the agent publishes the app's port on its host's address.
+static void
+test_app_through_the_wsproxy_on_another_host(void)
+{
+    int status;
+    json_t *r = s_request("POST", "/session/tb-1",
+                          "{\"mode\": \"query\", \"runId\": \"page\","
+                          " \"code\": \"echo served-from-agent-host > index.html\"}",
+                          &status);
+    T_EQ_INT(status, 200);
+    json_decref(r);
+    char wsproxy[64], hostport[128], cookie[512];
+    snprintf(wsproxy, sizeof wsproxy, "http://%s.12:5050", s_net);
+    T_ASSERT(client_app_via_wsproxy(&s_p, &s_p.super, "tb-1", s_session_id, "httpd",
+                                    wsproxy, hostport, sizeof hostport, cookie,
+                                    sizeof cookie));
+    //  The route is on the front host.
+    char front[48];
+    snprintf(front, sizeof front, "%s.12:", s_net);
+    T_CONTAINS(hostport, front);
+    char cookie_header[600];
+    snprintf(cookie_header, sizeof cookie_header, "Cookie: %s", cookie);
+    const char *headers[] = {cookie_header, NULL};
+    char *text = NULL;
+    T_EQ_INT(harness_http_ex(hostport, "GET", "/index.html", headers, NULL, NULL, &text,
+                             NULL, CLIENT_HTTP_MS),
+             200);
+    T_CONTAINS(text, "served-from-agent-host");
+    free(text);
+}
+
+static void
+test_destroy_sessions(void)
+{
+    for (int i = 0; i < 2; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "/session/tb-%d", i + 1);
+        int status;
+        json_t *r = s_request("DELETE", path, NULL, &status);
+        T_EQ_INT(status, 200);
+        json_decref(r);
+    }
+}
+
+//  True when a process's executable is under dir (a service of the testbed).
+static bool
+s_process_under(const char *dir)
+{
+    DIR *proc = opendir("/proc");
+    if (!proc)
+        return false;
+    bool found = false;
+    struct dirent *entry;
+    while (!found && (entry = readdir(proc))) {
+        char path[PATH_MAX], exe[PATH_MAX];
+        snprintf(path, sizeof path, "/proc/%s/exe", entry->d_name);
+        ssize_t n = readlink(path, exe, sizeof exe - 1);
+        if (n <= 0)
+            continue;
+        exe[n] = '\0';
+        if (strncmp(exe, dir, strlen(dir)) == 0) {
+            fprintf(stderr, "# process %s (%s) left\n", entry->d_name, exe);
+            found = true;
+        }
+    }
+    closedir(proc);
+    return found;
+}
+
+static bool
+s_exists(const char *format, const char *a, const char *b)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, format, a, b);
+    struct stat st;
+    bool exists = lstat(path, &st) == 0;
+    if (exists)
+        fprintf(stderr, "# %s left\n", path);
+    return exists;
+}
+
+static void
+test_down_leaves_nothing(void)
+{
+    T_ASSERT(s_dir);
+    T_EQ_INT(s_testbed("down"), 0);
+    s_up = false;
+    static const char *const k_hosts[] = {"control", "front", "storage", "agent1",
+                                          "agent2"};
+    for (size_t i = 0; i < 5; i++) {
+        T_ASSERT(!s_exists("/run/netns/%s-%s", s_prefix, k_hosts[i]));
+        T_ASSERT(!s_exists("/sys/class/net/%s-%s", s_prefix, k_hosts[i]));
+    }
+    T_ASSERT(!s_exists("/sys/class/net/%s-%s", s_prefix, "br"));
+    for (int i = 0; i < 2; i++)
+        if (*s_kernels[i])
+            T_ASSERT(!s_exists("/run/netns/bp-%s%s", s_kernels[i], ""));
+    char root[PATH_MAX];
+    snprintf(root, sizeof root, "%s/root/", s_dir);
+    T_ASSERT(!s_process_under(root));
+    //  No mount under the testbed's directory (kernels' roots, folders).
+    FILE *mounts = fopen("/proc/self/mountinfo", "r");
+    T_ASSERT(mounts);
+    char line[4096];
+    size_t dir_len = strlen(s_dir);
+    while (mounts && fgets(line, sizeof line, mounts)) {
+        //  The fifth field is the mount point.
+        char *field = line;
+        for (int f = 0; f < 4 && field; f++) {
+            field = strchr(field, ' ');
+            if (field)
+                field++;
+        }
+        bool under = field && strncmp(field, s_dir, dir_len) == 0;
+        if (under)
+            fprintf(stderr, "# mount left: %s", line);
+        T_ASSERT(!under);
+    }
+    if (mounts)
+        fclose(mounts);
+    //  No container in either agent's runc state.
+    for (int i = 1; i <= 2; i++) {
+        char command[PATH_MAX + 64];
+        snprintf(command, sizeof command,
+                 "test -z \"$(runc --root %s/agent%d/agent/runc list -q 2>/dev/null)\"",
+                 s_dir, i);
+        T_EQ_INT(harness_shell(command), 0);
+    }
+    //  Down again: nothing to do, and no error.
+    T_EQ_INT(s_testbed("down"), 0);
+    //  Every service stopped cleanly: "stopped" last, no sanitizer report.
+    for (size_t i = 0; i < WHERE_COUNT; i++) {
+        char log[PATH_MAX], command[PATH_MAX * 2 + 128];
+        snprintf(log, sizeof log, "%s/%s/%s.log", s_dir, k_where[i].node,
+                 k_where[i].service);
+        snprintf(command, sizeof command,
+                 "tail -n 1 %s | grep -q 'msg=\"stopped\"' &&"
+                 " ! grep -q -E 'Sanitizer|runtime error' %s",
+                 log, log);
+        int rc = harness_shell(command);
+        if (rc != 0)
+            fprintf(stderr, "# %s did not stop cleanly\n", log);
+        T_EQ_INT(rc, 0);
+    }
+}
+
+static bool
+s_have(const char *tool)
+{
+    char command[128];
+    snprintf(command, sizeof command, "command -v %s >/dev/null 2>&1", tool);
+    return harness_shell(command) == 0;
+}
+
+int
+main(void)
+{
+    if (!harness_can_run_containers() || !s_have("ip") || !s_have("nsenter") ||
+        !s_have("python3") || !s_have("curl")) {
+        printf("1..0 # SKIP needs root, runc, umoci, tini, ip, nsenter, python3, curl\n");
+        return 0;
+    }
+    T_RUN(test_up);
+    if (s_up) {
+        T_RUN(test_every_service_from_its_host);
+        T_RUN(test_a_session_on_each_agent_host);
+        T_RUN(test_app_through_the_wsproxy_on_another_host);
+        T_RUN(test_destroy_sessions);
+    }
+    T_RUN(test_down_leaves_nothing);
+    if (s_up)
+        s_testbed("down"); //  whatever failed, nothing stays up
+    if (s_dir) {
+        if (!t_failures && !getenv("BACKPLANE_KEEP"))
+            harness_rmdir(s_dir);
+        else
+            fprintf(stderr, "# testbed kept in %s\n", s_dir);
+        free(s_dir);
+    }
+    return T_DONE();
+}
