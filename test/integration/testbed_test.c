@@ -414,6 +414,51 @@ test_destroy_sessions(void)
     }
 }
 
+//  A cluster session of two kernels, one per agent host (each offers one
+//  CPU): its hosts file names both kernels at addresses of their own
+//  hosts' subnets (10.213.<host number>.0/24), and the main one reaches the
+//  other by name across hosts (nothing listens on port 7, so the other
+//  kernel's refusal is the proof).
+static void
+test_cluster_across_agent_hosts(void)
+{
+    json_t *r = client_gql(&s_p, &s_p.super,
+                           "mutation { modify_keypair_resource_policy(name: \"default\","
+                           " props: {max_containers_per_session: 2}) { ok msg } }",
+                           NULL);
+    T_ASSERT(client_mutation_ok(r, "modify_keypair_resource_policy"));
+    json_decref(r);
+    T_ASSERT(client_session_running(
+        &s_p, &s_p.super,
+        "{\"name\": \"tb-cluster\", \"image\": \"" IMAGE "\", \"enqueueOnly\": true,"
+        " \"clusterSize\": 2, \"clusterMode\": \"multi-node\","
+        " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"256m\"}},"
+        " \"type\": \"interactive\", \"group\": \"default\", \"domain\": \"default\"}",
+        "tb-cluster", NULL));
+    int status;
+    r = s_request(
+        "POST", "/session/tb-cluster",
+        "{\"mode\": \"query\", \"runId\": \"cl\", \"code\":"
+        " \"echo main=$(grep -w main1 /etc/hosts | cut -f1)"
+        " sub=$(grep -w sub1 /etc/hosts | cut -f1); nc -w 5 sub1 7 </dev/null\"}",
+        &status);
+    T_EQ_INT(status, 200);
+    char *console = json_dumps(json_object_get(json_object_get(r, "result"), "console"),
+                               JSON_COMPACT);
+    json_decref(r);
+    //  One kernel in each host's subnet, and sub1 reached: "Connection
+    //  refused" from its address, on the other host.
+    bool main_on_1 = console && strstr(console, "main=10.213.21.");
+    T_CONTAINS(console, main_on_1 ? "sub=10.213.22." : "main=10.213.22.");
+    T_CONTAINS(console, main_on_1 ? "main=10.213.21." : "sub=10.213.21.");
+    T_CONTAINS(console, main_on_1 ? "(10.213.22." : "(10.213.21.");
+    T_CONTAINS(console, "Connection refused");
+    free(console);
+    r = s_request("DELETE", "/session/tb-cluster", NULL, &status);
+    T_EQ_INT(status, 200);
+    json_decref(r);
+}
+
 //  True when a process's executable is under dir (a service of the testbed).
 static bool
 s_process_under(const char *dir)
@@ -540,6 +585,7 @@ main(void)
         T_RUN(test_unknown_agent_key_refused);
         T_RUN(test_bus_traffic_not_in_clear);
         T_RUN(test_destroy_sessions);
+        T_RUN(test_cluster_across_agent_hosts);
     }
     T_RUN(test_down_leaves_nothing);
     if (s_up)
