@@ -2,20 +2,24 @@
     testbed_test - the platform on five hosts (deploy/testbed): every
     service reached at its own host's address, a session on each agent host
 
-    deploy/testbed up makes five network namespaces on a bridge of their
-    own (control, front, storage, agent1, agent2), installs this build's
-    binaries as make install lays them out, and starts each service in its
-    host with a config file that binds and advertises that host's address.
-    This test then talks to the gateway from the root namespace, through the
-    bridge, as a workstation on the LAN would: every service registered from
-    its own host's address (/healthz, the agents' addresses), one busybox
-    session on each agent host with a command run in it, a file written in
-    one served by the wsproxy on the front host (the agent publishes the
-    app's port on its host's address), both destroyed, and down leaves no
-    namespace, link, mount, container or process behind. The testbed's /24
-    is a harness_subnet, so that it routes nothing of another test's; its
-    prefix is "bpt<N>", N the subnet's number. Needs root, runc, umoci, tini,
-    ip, nsenter, python3 and curl.
+    deploy/testbed up makes five network namespaces on a bridge in a
+    namespace of its own (control, front, storage, agent1, agent2), installs
+    this build's binaries as make install lays them out, and starts each
+    service in its host with a config file that binds and advertises that
+    host's address, CurveZMQ on every bus socket. This test then talks to
+    the gateway from the root namespace, through the machine's link to that
+    LAN, as a workstation would: every service registered from its own
+    host's address (/healthz, the agents' addresses); one busybox session on
+    each agent host with a command run in it; a file written in one served
+    by the wsproxy on the front host (the agent publishes the app's port on
+    its host's address); an agent with a key no host authorized refused and
+    logged; the bus not readable on the wire; a cluster session across both
+    agent hosts whose kernels reach each other by name (each agent host's
+    kernels on a subnet of their own, routed by the other); and down leaves
+    no namespace, link, mount, container or process behind. The testbed's
+    /24 is a harness_subnet, so that it routes nothing of another test's;
+    its prefix is "bpt<N>", N the subnet's number. Needs root, runc, umoci,
+    tini, ip, nsenter, python3 and curl.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
