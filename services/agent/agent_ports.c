@@ -167,6 +167,29 @@ s_load(agent_ports_t *self)
 
 //  ---------------------------------------------------------------------------
 
+bool
+agent_ports_endpoint_remote(const char *endpoint)
+{
+    assert(endpoint);
+    const char *host = strstr(endpoint, "://");
+    host = host ? host + 3 : endpoint;
+    //  The host ends at the port's colon (the last one: "[::1]:5000").
+    const char *colon = strrchr(host, ':');
+    size_t len = colon ? (size_t) (colon - host) : strlen(host);
+    char name[256];
+    if (len >= sizeof name)
+        return true;
+    memcpy(name, host, len);
+    name[len] = '\0';
+    if (strcmp(name, "localhost") == 0 || strcmp(name, "[::1]") == 0 ||
+        strcmp(name, "::1") == 0)
+        return false;
+    struct in_addr addr;
+    if (inet_pton(AF_INET, name, &addr) == 1)
+        return (ntohl(addr.s_addr) >> 24) != 127;
+    return true; //  a wildcard, an interface or a name: reached from elsewhere
+}
+
 agent_ports_t *
 agent_ports_new(const char *state_dir,
                 const char *bridge,
