@@ -105,6 +105,15 @@ test_up(void)
     harness_subnet_host(subnet, 0, s_net, sizeof s_net); //  "10.240.N."
     s_net[strlen(s_net) - 1] = '\0';
     snprintf(s_prefix, sizeof s_prefix, "bpt%s", strrchr(s_net, '.') + 1);
+    //  Namespaces of this prefix can only be a crashed run's (the subnet's
+    //  claim is ours): up would refuse them.
+    char command[512];
+    snprintf(
+        command, sizeof command,
+        "for h in control front storage agent1 agent2 lan; do"
+        " ip netns del %s-$h 2>/dev/null; done; ip link del %s-lan 2>/dev/null; true",
+        s_prefix, s_prefix);
+    harness_shell(command);
     s_dir = harness_tmpdir("testbed");
     T_ASSERT(s_dir);
     T_EQ_INT(harness_busybox_images(s_dir), 0);
