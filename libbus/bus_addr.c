@@ -71,6 +71,19 @@ bus_addr_host_wildcard(const char *host)
     return inet_pton(AF_INET6, host, &v6) == 1 && IN6_IS_ADDR_UNSPECIFIED(&v6);
 }
 
+bool
+bus_addr_host_loopback(const char *host)
+{
+    assert(host);
+    struct in_addr v4;
+    struct in6_addr v6;
+    if (strcmp(host, "localhost") == 0)
+        return true;
+    if (inet_pton(AF_INET, host, &v4) == 1)
+        return (ntohl(v4.s_addr) >> 24) == 127;
+    return inet_pton(AF_INET6, host, &v6) == 1 && IN6_IS_ADDR_LOOPBACK(&v6);
+}
+
 int
 bus_addr_local_toward(const char *endpoint, char *host, size_t size)
 {

@@ -34,6 +34,10 @@ int bus_addr_endpoint_split(
 //  of the machine: "*", 0.0.0.0 or ::.
 bool bus_addr_host_wildcard(const char *host);
 
+//  Whether a host names this machine's loopback: 127.0.0.0/8, ::1 or
+//  localhost.
+bool bus_addr_host_loopback(const char *host);
+
 //  The address of this machine that packets to endpoint's host leave from
 //  (the route's source: a UDP socket connected there, nothing sent), in
 //  host ("10.0.0.5", "fd00::5"). A host name is looked up (this blocks: call

@@ -53,6 +53,20 @@ test_wildcard(void)
 }
 
 static void
+test_loopback(void)
+{
+    T_ASSERT(bus_addr_host_loopback("127.0.0.1"));
+    T_ASSERT(bus_addr_host_loopback("127.1.2.3"));
+    T_ASSERT(bus_addr_host_loopback("::1"));
+    T_ASSERT(bus_addr_host_loopback("localhost"));
+    T_ASSERT(!bus_addr_host_loopback("128.0.0.1"));
+    T_ASSERT(!bus_addr_host_loopback("0.0.0.0"));
+    T_ASSERT(!bus_addr_host_loopback("*"));
+    T_ASSERT(!bus_addr_host_loopback("fd00::1"));
+    T_ASSERT(!bus_addr_host_loopback(""));
+}
+
+static void
 test_local_toward(void)
 {
     char host[64];
@@ -68,6 +82,7 @@ main(void)
 {
     T_RUN(test_split);
     T_RUN(test_wildcard);
+    T_RUN(test_loopback);
     T_RUN(test_local_toward);
     return T_DONE();
 }

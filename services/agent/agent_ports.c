@@ -171,23 +171,11 @@ bool
 agent_ports_endpoint_remote(const char *endpoint)
 {
     assert(endpoint);
-    const char *host = strstr(endpoint, "://");
-    host = host ? host + 3 : endpoint;
-    //  The host ends at the port's colon (the last one: "[::1]:5000").
-    const char *colon = strrchr(host, ':');
-    size_t len = colon ? (size_t) (colon - host) : strlen(host);
-    char name[256];
-    if (len >= sizeof name)
-        return true;
-    memcpy(name, host, len);
-    name[len] = '\0';
-    if (strcmp(name, "localhost") == 0 || strcmp(name, "[::1]") == 0 ||
-        strcmp(name, "::1") == 0)
-        return false;
-    struct in_addr addr;
-    if (inet_pton(AF_INET, name, &addr) == 1)
-        return (ntohl(addr.s_addr) >> 24) != 127;
-    return true; //  a wildcard, an interface or a name: reached from elsewhere
+    char host[256], port[32];
+    if (bus_addr_endpoint_split(endpoint, host, sizeof host, port, sizeof port) != 0)
+        snprintf(host, sizeof host, "%s", endpoint); //  a host alone
+    //  A wildcard, an interface or a name: reached from elsewhere.
+    return !bus_addr_host_loopback(host);
 }
 
 agent_ports_t *
