@@ -11,6 +11,8 @@
 #   make bench-session  session create-to-RUNNING latency against bare runc, RSS
 #   make fuzz         libFuzzer binaries (clang) in build/fuzz
 #   make proto        regenerate libbus/proto_*.[ch] from proto/*.yaml (dev tool)
+#   make testbed      the platform on five hosts made of network namespaces (root);
+#                     make testbed-down stops it (deploy/testbed)
 #   make install      PREFIX, DESTDIR, BINDIR, SYSCONFDIR honoured
 #   make config       rewrite config/*.yaml from the option tables; make format(-check)
 
@@ -118,6 +120,20 @@ RUN_IMAGES ?= busybox python
 run: deps
 	$(Q)$(MAKE) --no-print-directory all $(addprefix image-,$(RUN_IMAGES))
 	$(Q)deploy/run-local $(BUILD)/bin
+
+# ---- testbed ----------------------------------------------------------------------
+# make testbed: the platform on five hosts (network namespaces) of this machine, from an
+# installed layout in $(TESTBED_DIR)/root (deploy/testbed says how); make testbed-down
+# stops it and leaves nothing behind but the state.
+TESTBED_DIR ?= $(BUILD)/testbed
+.PHONY: testbed testbed-down
+testbed: deps
+	$(Q)$(MAKE) --no-print-directory all $(addprefix image-,$(RUN_IMAGES))
+	$(Q)$(MAKE) --no-print-directory install DESTDIR=$(abspath $(TESTBED_DIR))/root \
+	    PREFIX=/usr SYSCONFDIR=/etc >/dev/null
+	$(Q)deploy/testbed up $(TESTBED_DIR)
+testbed-down:
+	$(Q)deploy/testbed down $(TESTBED_DIR)
 
 # ---- install ----------------------------------------------------------------------
 .PHONY: install uninstall

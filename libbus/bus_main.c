@@ -12,17 +12,21 @@
 static void
 s_usage(const bus_service_t *service, FILE *out)
 {
-    fprintf(out,
-            "usage: backplane-%s [options]\n"
-            "%s\n\n"
-            "  -c, --config FILE     read options from FILE (YAML)\n"
-            "      --set KEY=VALUE   override one option, e.g. --set log.level=debug\n"
-            "      --check-config    validate the configuration and exit\n"
-            "      --print-config    print every option at its default (YAML) and exit\n"
-            "  -v, --verbose         log at debug level\n"
-            "      --version         print the version and exit\n"
-            "  -h, --help            this text\n",
-            service->name, service->summary);
+    fprintf(
+        out,
+        "usage: backplane-%s [options]\n"
+        "%s\n\n"
+        "  -c, --config FILE     read options from FILE (YAML)\n"
+        "      --set KEY=VALUE   override one option, e.g. --set log.level=debug\n"
+        "      --check-config    validate the configuration and exit\n"
+        "      --print-config    print every option at its default (YAML) and exit\n"
+        "      --make-cert FILE  write a new CurveZMQ key pair (FILE public, "
+        "FILE_secret\n"
+        "                        secret, for bus.curve.*), print its public key, exit\n"
+        "  -v, --verbose         log at debug level\n"
+        "      --version         print the version and exit\n"
+        "  -h, --help            this text\n",
+        service->name, service->summary);
 }
 
 int
@@ -41,12 +45,13 @@ bus_main_load_config(const bus_service_t *service,
 int
 bus_main(const bus_service_t *service, int argc, char **argv)
 {
-    enum { OPT_SET = 256, OPT_CHECK, OPT_PRINT, OPT_VERSION };
+    enum { OPT_SET = 256, OPT_CHECK, OPT_PRINT, OPT_VERSION, OPT_MAKE_CERT };
     static const struct option options[] = {
         {"config", required_argument, NULL, 'c'},
         {"set", required_argument, NULL, OPT_SET},
         {"check-config", no_argument, NULL, OPT_CHECK},
         {"print-config", no_argument, NULL, OPT_PRINT},
+        {"make-cert", required_argument, NULL, OPT_MAKE_CERT},
         {"verbose", no_argument, NULL, 'v'},
         {"version", no_argument, NULL, OPT_VERSION},
         {"help", no_argument, NULL, 'h'},
@@ -78,6 +83,18 @@ bus_main(const bus_service_t *service, int argc, char **argv)
                        service->name);
                 bus_config_write_defaults(service->options, stdout);
                 return 0;
+            case OPT_MAKE_CERT: {
+                //  Each host its own key pair, made where it stays: no other
+                //  tool to install, and the secret never travels.
+                char key[64];
+                if (bus_socket_make_cert(optarg, key, sizeof key) != 0) {
+                    fprintf(stderr, "backplane-%s: cannot write %s: %s\n", service->name,
+                            optarg, strerror(errno));
+                    return 1;
+                }
+                printf("%s\n", key);
+                return 0;
+            }
             case 'v':
                 verbose = true;
                 break;

@@ -20,8 +20,9 @@
     =========================================================================
 */
 #include "bus_node_private.h"
-#include <signal.h>   //  SIG_IGN once stopping: see bus_node_destroy
-#include <sys/stat.h> //  mkdir for the state directory
+#include <netinet/in.h> //  INET6_ADDRSTRLEN
+#include <signal.h>     //  SIG_IGN once stopping: see bus_node_destroy
+#include <sys/stat.h>   //  mkdir for the state directory
 
 //  Schedules the pump for the next turn of the loop. A zero timeout, not
 //  event_active: libevent runs an event activated from a callback in the
@@ -289,6 +290,35 @@ bus_mkdirs(const char *path)
     return bus_mkdirs_mode(path, 0750);
 }
 
+//  A node bound on every address (bus.rpc_bind tcp://0.0.0.0:* or
+//  tcp://*:*) with no bus.rpc_advertise would register tcp://0.0.0.0:PORT,
+//  which a peer on another host connects to as its own host, where some
+//  other service may well listen on PORT. It advertises instead the address
+//  its packets to the registry leave from: the one the hosts of the bus
+//  reach it at. Kept as bound when that cannot be found (logged).
+static void
+s_advertise_reachable(bus_node_t *self, const char *registry)
+{
+    char host[256], port[32], local[INET6_ADDRSTRLEN];
+    if (bus_addr_endpoint_split(self->rpc_endpoint, host, sizeof host, port,
+                                sizeof port) != 0 ||
+        !bus_addr_host_wildcard(host))
+        return;
+    if (bus_addr_local_toward(registry, local, sizeof local) != 0) {
+        bus_log_warning("rpc endpoint %s names every address and no route to the registry"
+                        " %s says which one peers reach: set bus.rpc_advertise",
+                        self->rpc_endpoint, registry);
+        return;
+    }
+    char bound[sizeof self->rpc_endpoint];
+    snprintf(bound, sizeof bound, "%s", self->rpc_endpoint);
+    snprintf(self->rpc_endpoint, sizeof self->rpc_endpoint,
+             strchr(local, ':') ? "tcp://[%s]:%s" : "tcp://%s:%s", local, port);
+    bus_log_notice("rpc endpoint advertised as the address toward the registry bound=%s"
+                   " advertised=%s registry=%s",
+                   bound, self->rpc_endpoint, registry);
+}
+
 bus_node_t *
 bus_node_new(const char *service,
              const bus_node_config_t *config,
@@ -386,6 +416,8 @@ bus_node_new(const char *service,
     snprintf(self->rpc_endpoint, sizeof self->rpc_endpoint, "%s",
              *config->rpc_advertise ? config->rpc_advertise
                                     : bus_rpc_server_endpoint(self->rpc));
+    if (!*config->rpc_advertise)
+        s_advertise_reachable(self, config->registry);
     bus_rpc_server_handle(self->rpc, PROTO_SERVICE_HEALTH, node_serve_health, self);
     bus_rpc_server_handle(self->rpc, PROTO_BUS_REPLAY, node_serve_replay, self);
 

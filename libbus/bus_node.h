@@ -93,7 +93,7 @@ typedef struct {
     {"bus.rpc_bind", BUS_CFG_STRING, offsetof(type, member.rpc_bind), "tcp://127.0.0.1:*", 1, 255, NULL,\
      "where this service's RPC server binds (* = any free port)"},                         \
     {"bus.rpc_advertise", BUS_CFG_STRING, offsetof(type, member.rpc_advertise), "", 0, 255, NULL,\
-     "endpoint other hosts use to reach the RPC server; empty = as bound"},                \
+     "endpoint other hosts use to reach the RPC server; empty = as bound (bound on every address: this host's address toward the registry)"},\
     {"bus.http_listen", BUS_CFG_STRING, offsetof(type, member.http_listen), http_default, 0, 255, NULL,\
      "host:port for /healthz and /metrics (port 0 = any free port); empty = off"},         \
     {"bus.hub.host", BUS_CFG_BOOL, offsetof(type, member.hub_host), hub_default, 0, 0, NULL,\

@@ -466,6 +466,53 @@ test_typed_handlers(void)
     s_lone_node_destroy(&node);
 }
 
+//  Bound on every address with no bus.rpc_advertise, a node advertises the
+//  address its packets to the registry leave from (here loopback), on the
+//  port it bound: never tcp://0.0.0.0, which a peer on another host would
+//  take for itself.
+static void
+test_wildcard_bind_advertises_a_reachable_address(void)
+{
+    snprintf(s_dir, sizeof s_dir, "/tmp/backplane-node-XXXXXX");
+    T_ASSERT(mkdtemp(s_dir));
+    char pub_dir[128];
+    snprintf(pub_dir, sizeof pub_dir, "%s/pub", s_dir);
+    s_base = event_base_new();
+    const char *binds[] = {"tcp://0.0.0.0:*", "tcp://*:*"};
+    for (size_t i = 0; i < 2; i++) {
+        s_configure(&s_pub_config, pub_dir, true);
+        bus_config_set(s_options, &s_pub_config, "bus.rpc_bind", binds[i], NULL);
+        bus_error_t err = {0};
+        bus_node_t *node = bus_node_new("pub", &s_pub_config.node, s_base, NULL, 0, &err);
+        T_ASSERT(node);
+        const char *endpoint = bus_node_rpc_endpoint(node);
+        T_CONTAINS(endpoint, "tcp://127.0.0.1:");
+        //  The port bound, a number.
+        T_ASSERT(atoi(strrchr(endpoint, ':') + 1) > 0);
+        //  Served there.
+        bus_rpc_client_t *client = bus_rpc_client_new(endpoint, "test/wildcard", NULL);
+        T_ASSERT(client);
+        bus_rpc_client_destroy(&client);
+        bus_node_destroy(&node);
+        bus_config_clear(s_options, &s_pub_config);
+    }
+    //  An address given is kept as it is.
+    s_configure(&s_pub_config, pub_dir, true);
+    bus_config_set(s_options, &s_pub_config, "bus.rpc_bind", "tcp://0.0.0.0:*", NULL);
+    bus_config_set(s_options, &s_pub_config, "bus.rpc_advertise", "tcp://10.9.8.7:4242",
+                   NULL);
+    bus_error_t err = {0};
+    bus_node_t *node = bus_node_new("pub", &s_pub_config.node, s_base, NULL, 0, &err);
+    T_ASSERT(node);
+    T_EQ_STR(bus_node_rpc_endpoint(node), "tcp://10.9.8.7:4242");
+    bus_node_destroy(&node);
+    bus_config_clear(s_options, &s_pub_config);
+    event_base_free(s_base);
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", s_dir);
+    T_EQ_INT(system(cmd), 0);
+}
+
 int
 main(void)
 {
@@ -473,5 +520,6 @@ main(void)
     T_RUN(test_durable_delivery_survives_subscriber_restart);
     T_RUN(test_blocking_handlers_do_not_starve_timers);
     T_RUN(test_typed_handlers);
+    T_RUN(test_wildcard_bind_advertises_a_reachable_address);
     return T_DONE();
 }

@@ -6,7 +6,8 @@
     hosts, CurveZMQ encrypts and authenticates: every bus server (the hub,
     the registry, each RPC server) presents the cluster's server certificate,
     and a client connects with its own certificate, which the server accepts
-    only if its public key is in the authorized-keys directory (czmq zauth).
+    only if its public key is in the authorized-keys directory (a ZAP
+    handler of our own, which logs every refusal).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -27,12 +28,22 @@ typedef struct {
     const char *authorized_keys; //  directory of client public certificates
 } bus_curve_t;
 
-//  Starts the authenticator when curve is enabled. Call once per process
-//  before making sockets; harmless when disabled. 0 or -1.
+//  Starts the authenticator when curve is enabled: it admits the clients
+//  whose public certificates are in curve->authorized_keys (any client when
+//  that is empty), reading the directory again at each connection, and logs
+//  a warning "bus peer refused" with the address and key of every other.
+//  Call once per process before making sockets; harmless when disabled.
+//  0 or -1.
 int bus_socket_security_start(const bus_curve_t *curve);
 
 //  Stops the authenticator.
 void bus_socket_security_stop(void);
+
+//  Writes a new CurveZMQ key pair as czmq certificates: path, the public one
+//  (mode 0644: for the authorized-keys directories of other hosts) and
+//  path_secret (mode 0600: a bus.curve.*_cert). The public key (Z85, 40
+//  characters) into public_key when given. 0 or -1 (errno).
+int bus_socket_make_cert(const char *path, char *public_key, size_t size);
 
 //  A socket of type (ZMQ_ROUTER, ...) bound to endpoint ("tcp://127.0.0.1:*"
 //  picks a free port: ask zsock_endpoint or bus_socket_endpoint). curve may

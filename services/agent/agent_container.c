@@ -182,6 +182,17 @@ agent_containers_new(const agent_config_t *config, bus_error_t *err)
                         self->ttyd_path);
         zstr_free(&self->ttyd_path);
     }
+    //  Served beyond loopback, the agent has peers on other hosts: the
+    //  gateway's tunnels and the wsproxy there reach a kernel's app only at
+    //  a published port, never at its bridge address. Each open would fail
+    //  with a connection timeout far from here; this says why at start.
+    const char *endpoint =
+        *config->node.rpc_advertise ? config->node.rpc_advertise : config->node.rpc_bind;
+    if (!*config->publish_host && agent_ports_endpoint_remote(endpoint))
+        bus_log_warning("agent.publish.host is empty: apps of this agent's kernels can be"
+                        " opened from this host only, not by a gateway or wsproxy on"
+                        " another (set it to this host's address) endpoint=%s",
+                        endpoint);
     if (*config->publish_host && s_ports_new(self, err) != 0) {
         agent_containers_destroy(&self);
         return NULL;

@@ -26,6 +26,7 @@
     =========================================================================
 */
 #include "agent_classes.h"
+#include <sys/un.h> //  sockaddr_un: the runner sockets' longest path
 
 //  A kernel's release on the worker: what it held and what runc saw.
 typedef struct {
@@ -374,6 +375,22 @@ agent_kernels_new(bus_node_t *node,
                       config->node.state_dir);
         goto fail;
     }
+    //  Every kernel's runner socket lives under the state directory, and a
+    //  Unix socket's path is short (sun_path): refused here, once, rather
+    //  than at every create.
+    char *socket = agent_runc_kernel_path(
+        self->runc, "00000000-0000-0000-0000-000000000000", "run/runner.sock");
+    size_t socket_max = sizeof(((struct sockaddr_un *) 0)->sun_path) - 1;
+    if (!socket || strlen(socket) > socket_max) {
+        bus_error_set(err, BUS_STATUS_INVALID,
+                      "node.state_dir %s is too long for the kernels' runner sockets (%s:"
+                      " %zu bytes, at most %zu)",
+                      config->node.state_dir, socket ? socket : "?",
+                      socket ? strlen(socket) : 0, socket_max);
+        zstr_free(&socket);
+        goto fail;
+    }
+    zstr_free(&socket);
     self->containers = agent_containers_new(config, err);
     if (!self->containers)
         goto fail;

@@ -167,6 +167,17 @@ s_load(agent_ports_t *self)
 
 //  ---------------------------------------------------------------------------
 
+bool
+agent_ports_endpoint_remote(const char *endpoint)
+{
+    assert(endpoint);
+    char host[256], port[32];
+    if (bus_addr_endpoint_split(endpoint, host, sizeof host, port, sizeof port) != 0)
+        snprintf(host, sizeof host, "%s", endpoint); //  a host alone
+    //  A wildcard, an interface or a name: reached from elsewhere.
+    return !bus_addr_host_loopback(host);
+}
+
 agent_ports_t *
 agent_ports_new(const char *state_dir,
                 const char *bridge,

@@ -33,6 +33,13 @@
 
 typedef struct _agent_ports_t agent_ports_t;
 
+//  Whether the bus endpoint ("tcp://HOST:PORT") the agent serves on is
+//  meant to be reached from other hosts: any host but loopback (127.0.0.0/8,
+//  localhost, ::1). Its proxies may then run elsewhere, where the kernels'
+//  bridge addresses are out of reach: the agent warns when it has no
+//  agent.publish.host.
+bool agent_ports_endpoint_remote(const char *endpoint);
+
 //  Publishing on host (an IPv4 address) in range ("LOW-HIGH"), for the
 //  kernels of bridge, with the nft at nft (a path). Reads the mappings
 //  kept under state_dir and writes their rules. NULL with err: INVALID for

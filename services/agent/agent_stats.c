@@ -19,9 +19,9 @@
 #define VALUE_MAX 4096
 //  io.stat and blkio files have a line per device (and five on v1): room
 //  for some hundreds of devices; a longer text is cut at a line's end.
-#define IO_TEXT_MAX 65536
-#define NET_DIR     "/sys/class/net"
-#define DEV_DIR     "/sys/dev/block"
+#define IO_TEXT_MAX  65536
+#define NET_TEXT_MAX (1 << 20) //  /proc/net/dev: ~130 bytes an interface
+#define DEV_DIR      "/sys/dev/block"
 
 //  Read dir/file into buffer; false when it cannot be read.
 static bool
@@ -208,16 +208,66 @@ s_io(const char *dir, bool v1, agent_stats_t *stats)
     free(text);
 }
 
+//  ---------------------------------------------------------------------------
+//  One interface's byte counters in a /proc/net/dev text.
+
+int
+agent_stats_parse_net_dev(const char *text,
+                          const char *ifname,
+                          uint64_t *rx,
+                          uint64_t *tx)
+{
+    assert(text && ifname && rx && tx);
+    size_t name_len = strlen(ifname);
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        if (!end)
+            end = line + strlen(line);
+        const char *p = line;
+        while (p < end && *p == ' ')
+            p++;
+        const char *colon = memchr(p, ':', (size_t) (end - p));
+        if (colon && (size_t) (colon - p) == name_len &&
+            memcmp(p, ifname, name_len) == 0) {
+            //  Receive: bytes packets errs drop fifo frame compressed
+            //  multicast; then transmit: bytes ...
+            const char *cursor = colon + 1, *token, *token_end;
+            uint64_t values[9];
+            int count = 0;
+            while (count < 9 && s_token(&cursor, end, &token, &token_end) &&
+                   s_decimal(token, token_end, &values[count]))
+                count++;
+            if (count < 9)
+                return -1;
+            *rx = values[0];
+            *tx = values[8];
+            return 0;
+        }
+        line = *end ? end + 1 : end;
+    }
+    return -1;
+}
+
 //  The bytes of the kernel's eth0, from its host-side veth: what the host
 //  side received (rx) the container sent (tx), and the other way round.
+//  From /proc/net/dev, which shows the interfaces of the network namespace
+//  the agent runs in, not /sys/class/net, which shows those of the namespace
+//  that mounted /sys: an agent started in a namespace of its own without a
+//  /sys of its own (nsenter --net, systemd's NetworkNamespacePath=, a
+//  testbed host) read nothing there, and every kernel's traffic was 0.
 static void
 s_net(const char *kernel_id, agent_stats_t *stats)
 {
-    char veth[AGENT_NET_IFNAME_MAX + 1], dir[PATH_MAX];
+    char veth[AGENT_NET_IFNAME_MAX + 1];
     agent_net_veth_name(kernel_id, veth);
-    snprintf(dir, sizeof dir, NET_DIR "/%s/statistics", veth);
-    stats->net_tx_bytes = s_number(dir, "rx_bytes");
-    stats->net_rx_bytes = s_number(dir, "tx_bytes");
+    char *text = malloc(NET_TEXT_MAX);
+    uint64_t rx = 0, tx = 0;
+    if (text && s_read("/proc/net", "dev", text, NET_TEXT_MAX) &&
+        agent_stats_parse_net_dev(text, veth, &rx, &tx) == 0) {
+        stats->net_tx_bytes = rx;
+        stats->net_rx_bytes = tx;
+    }
+    free(text);
 }
 
 static bool

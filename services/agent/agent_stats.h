@@ -76,6 +76,15 @@ int agent_stats_parse_io_stat(const char *text, uint64_t *read, uint64_t *write)
 //  rows counted.
 int agent_stats_parse_blkio(const char *text, uint64_t *read, uint64_t *write);
 
+//  The receive and transmit byte counters of interface ifname in a
+//  /proc/net/dev text (two header lines, then "NAME: rx_bytes rx_packets ...
+//  (8 receive fields) tx_bytes ..." per interface). 0, or -1 when no line
+//  names ifname or its first nine fields are not decimal numbers.
+int agent_stats_parse_net_dev(const char *text,
+                              const char *ifname,
+                              uint64_t *rx,
+                              uint64_t *tx);
+
 //  ---------------------------------------------------------------------------
 //  A kernel's GPU figures; all 0 when it holds no GPU of the CUDA plugin.
 typedef struct {

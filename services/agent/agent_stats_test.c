@@ -65,6 +65,52 @@ test_io_stat_malformed(void)
 }
 
 static void
+test_net_dev(void)
+{
+    const char *text =
+        "Inter-|   Receive                                                |  Transmit\n"
+        " face |bytes    packets errs drop fifo frame compressed multicast|bytes    "
+        "packets errs drop fifo colls carrier compressed\n"
+        "    lo:    1234      10    0    0    0     0          0         0     1234      "
+        "10    0    0    0     0       0          0\n"
+        "bpv0123456789ab: 98765 42 0 0 0 0 0 0 4321 17 0 0 0 0 0 0\n"
+        "bpv0123456789a: 1 1 0 0 0 0 0 0 2 2 0 0 0 0 0 0\n"
+        "  eth0: 5 1 0 0 0 0 0 0 6 1 0 0 0 0 0 0";
+    uint64_t rx = 0, tx = 0;
+    T_EQ_INT(agent_stats_parse_net_dev(text, "bpv0123456789ab", &rx, &tx), 0);
+    T_EQ_INT(rx, 98765);
+    T_EQ_INT(tx, 4321);
+    //  A name that is a prefix of another is its own line.
+    T_EQ_INT(agent_stats_parse_net_dev(text, "bpv0123456789a", &rx, &tx), 0);
+    T_EQ_INT(rx, 1);
+    T_EQ_INT(tx, 2);
+    //  The last line needs no newline; the header is no interface.
+    T_EQ_INT(agent_stats_parse_net_dev(text, "eth0", &rx, &tx), 0);
+    T_EQ_INT(tx, 6);
+    T_EQ_INT(agent_stats_parse_net_dev(text, "bpv", &rx, &tx), -1);
+    T_EQ_INT(agent_stats_parse_net_dev(text, "face |bytes", &rx, &tx), -1);
+    T_EQ_INT(agent_stats_parse_net_dev("", "eth0", &rx, &tx), -1);
+    //  Too few fields, or not numbers: not taken.
+    T_EQ_INT(agent_stats_parse_net_dev("x: 1 2 3\n", "x", &rx, &tx), -1);
+    T_EQ_INT(agent_stats_parse_net_dev("x: 1 2 3 4 5 6 7 -8 9\n", "x", &rx, &tx), -1);
+}
+
+//  The agent's own namespace, as /proc/net/dev shows it: its loopback is
+//  there, whatever /sys shows.
+static void
+test_net_dev_of_this_namespace(void)
+{
+    FILE *file = fopen("/proc/net/dev", "r");
+    T_ASSERT(file);
+    static char text[1 << 16];
+    size_t size = fread(text, 1, sizeof text - 1, file);
+    fclose(file);
+    text[size] = '\0';
+    uint64_t rx = 0, tx = 0;
+    T_EQ_INT(agent_stats_parse_net_dev(text, "lo", &rx, &tx), 0);
+}
+
+static void
 test_blkio(void)
 {
     uint64_t r = 1, w = 1;
@@ -156,6 +202,8 @@ main(void)
 {
     T_RUN(test_io_stat);
     T_RUN(test_io_stat_malformed);
+    T_RUN(test_net_dev);
+    T_RUN(test_net_dev_of_this_namespace);
     T_RUN(test_blkio);
     T_RUN(test_blkio_malformed);
     T_RUN(test_disk);

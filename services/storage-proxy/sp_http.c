@@ -317,8 +317,19 @@ sp_http_new(bus_node_t *node,
     }
     if (config->http_advertise && *config->http_advertise)
         snprintf(self->url, sizeof self->url, "%s", config->http_advertise);
-    else
+    else {
         snprintf(self->url, sizeof self->url, "http://%s", self->endpoint);
+        //  Clients are sent to this URL from their own machines, where
+        //  0.0.0.0 is no address of this host.
+        char host[256], port[32];
+        if (bus_addr_endpoint_split(self->endpoint, host, sizeof host, port,
+                                    sizeof port) == 0 &&
+            bus_addr_host_wildcard(host))
+            bus_log_warning("http.listen binds every address and http.advertise is empty:"
+                            " clients are sent to %s, which no other host reaches (set"
+                            " http.advertise to http://<this host's address>:%s)",
+                            self->url, port);
+    }
     return self;
 fail:
     sp_http_destroy(&self);

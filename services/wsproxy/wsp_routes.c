@@ -331,6 +331,14 @@ wsp_routes_new(bus_node_t *node, const wsp_config_t *config, bus_error_t *err)
         snprintf(self->host, sizeof self->host, "[%s]", self->listen_host);
     else
         snprintf(self->host, sizeof self->host, "%s", self->listen_host);
+    //  The URLs answered are opened by browsers on other machines, where
+    //  0.0.0.0 is no address of this host.
+    if (!(config->advertise_host && *config->advertise_host) &&
+        bus_addr_host_wildcard(self->listen_host))
+        bus_log_warning("wsproxy.listen binds every address and wsproxy.advertise_host is"
+                        " empty: the URLs answered name %s, which no other host reaches"
+                        " (set wsproxy.advertise_host)",
+                        self->host);
     if (config->token_secret_file && *config->token_secret_file) {
         if (bus_token_read_secret(config->token_secret_file, "wsproxy.token_secret_file",
                                   &self->secret, &self->secret_len, err) != 0)

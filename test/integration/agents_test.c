@@ -2,7 +2,8 @@
     agents_test - the agent registry: an agent's heartbeats make it ALIVE
     with its slots in the scheduler, the GraphQL agent fields show it (to a
     superadmin only; agent_summary_list to the users of its resource group),
-    and a killed agent turns LOST
+    a killed agent turns LOST, and a state directory too long for the
+    kernels' runner sockets is refused at start
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -120,6 +121,28 @@ test_start(void)
                           NULL};
     T_ASSERT(harness_start(&s_agent, s_p.dir, "agent", "agent", args) == 0);
     T_ASSERT(harness_wait_line(&s_agent, "ready ", CLIENT_READY_MS, NULL, 0));
+}
+
+//  A state directory too long for the kernels' runner sockets (a Unix
+//  socket's path: 107 bytes) is refused at start, saying so, rather than
+//  failing every create with "runner socket path too long".
+static void
+test_long_state_dir_refused(void)
+{
+    char state[512], pub[160], sub[160], reg[160];
+    snprintf(state, sizeof state, "node.state_dir=%s/agent-%080d", s_p.dir, 0);
+    snprintf(pub, sizeof pub, "bus.hub.publish=%s", s_p.hub_publish);
+    snprintf(sub, sizeof sub, "bus.hub.subscribe=%s", s_p.hub_subscribe);
+    snprintf(reg, sizeof reg, "bus.hub.registry=%s", s_p.registry);
+    const char *args[] = {"--set", state,   "--set", pub,     "--set",
+                          sub,     "--set", reg,     "--set", "node.name=agent-long",
+                          NULL};
+    harness_proc_t agent;
+    T_ASSERT(harness_start(&agent, s_p.dir, "agent-long", "agent", args) == 0);
+    T_ASSERT(!harness_wait_line(&agent, "ready ", CLIENT_READY_MS, NULL, 0));
+    T_EQ_INT(harness_stop(&agent, CLIENT_STOP_MS), 1);
+    T_ASSERT(harness_log_has(&agent, "is too long for the kernels' runner sockets"));
+    T_ASSERT(!harness_log_has_report(&agent));
 }
 
 static void
@@ -362,6 +385,7 @@ int
 main(void)
 {
     T_RUN(test_start);
+    T_RUN(test_long_state_dir_refused);
     T_RUN(test_alive_with_slots);
     T_RUN(test_only_superadmin_sees_agents);
     T_RUN(test_agent_summary_for_users);

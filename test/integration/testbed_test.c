@@ -1,0 +1,614 @@
+/*  =========================================================================
+    testbed_test - the platform on five hosts (deploy/testbed): every
+    service reached at its own host's address, a session on each agent host
+
+    deploy/testbed up makes five network namespaces on a bridge in a
+    namespace of its own (control, front, storage, agent1, agent2), installs
+    this build's binaries as make install lays them out, and starts each
+    service in its host with a config file that binds and advertises that
+    host's address, CurveZMQ on every bus socket. This test then talks to
+    the gateway from the root namespace, through the machine's link to that
+    LAN, as a workstation would: every service registered from its own
+    host's address (/healthz, the agents' addresses); one busybox session on
+    each agent host with a command run in it; a file written in one served
+    by the wsproxy on the front host (the agent publishes the app's port on
+    its host's address); an agent with a key no host authorized refused and
+    logged; the bus not readable on the wire; a cluster session across both
+    agent hosts whose kernels reach each other by name (each agent host's
+    kernels on a subnet of their own, routed by the other); and down leaves
+    no namespace, link, mount, container or process behind. The testbed's
+    /24 is a harness_subnet, so that it routes nothing of another test's;
+    its prefix is "bpt<N>", N the subnet's number. Needs root, runc, umoci,
+    tini, ip, nsenter, python3 and curl.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gateway_client.h"
+#include "harness.h"
+#include "t.h"
+
+#define IMAGE "local.backplane/library/busybox:latest"
+
+static char *s_dir;
+static char s_net[32];    //  "10.240.N": the hosts' /24
+static char s_prefix[16]; //  "bptN": the namespaces' and links' prefix
+static client_platform_t s_p;
+static bool s_up;
+static char s_kernels[2][64]; //  the kernels the sessions ran, for the leftovers check
+static char s_agents[2][64];  //  the agent each session ran on
+static char s_session_id[64]; //  tb-1's
+
+typedef struct {
+    const char *service, *node;
+    int host; //  the last number of the host's address
+} where_t;
+
+static const where_t k_where[] = {
+    {"scheduler", "control", 11},     {"accounting", "control", 11},
+    {"gateway", "front", 12},         {"wsproxy", "front", 12},
+    {"storage-proxy", "storage", 13}, {"agent", "agent1", 21},
+    {"agent", "agent2", 22},
+};
+#define WHERE_COUNT (sizeof k_where / sizeof k_where[0])
+
+static int
+s_testbed(const char *command)
+{
+    char line[PATH_MAX * 3];
+    snprintf(line, sizeof line,
+             "TESTBED_PREFIX=%s TESTBED_NET=%s TESTBED_AGENT_CPU=1 TESTBED_AGENT_MEM=1g"
+             " BACKPLANE_IMAGES=%s/images BACKPLANE_BINDIR=%s deploy/testbed %s %s"
+             " >>%s/testbed.log 2>&1",
+             s_prefix, s_net, s_dir, harness_bindir(), command, s_dir, s_dir);
+    return harness_shell(line);
+}
+
+//  A signed request as the superadmin; the parsed body (NULL if none).
+static json_t *
+s_request(const char *method, const char *path, const char *body, int *status)
+{
+    char *text = NULL;
+    *status = client_signed(&s_p, &s_p.super, method, path, body, NULL, &text, NULL);
+    json_t *parsed = text ? json_loads(text, 0, NULL) : NULL;
+    if (!parsed && text && *text)
+        fprintf(stderr, "# %s %s: %d %s\n", method, path, *status, text);
+    free(text);
+    return parsed;
+}
+
+static void
+test_up(void)
+{
+    const char *subnet = harness_subnet(); //  "10.240.N.0/24"
+    T_ASSERT(subnet);
+    if (!subnet)
+        return;
+    harness_subnet_host(subnet, 0, s_net, sizeof s_net); //  "10.240.N."
+    s_net[strlen(s_net) - 1] = '\0';
+    snprintf(s_prefix, sizeof s_prefix, "bpt%s", strrchr(s_net, '.') + 1);
+    //  Namespaces of this prefix can only be a crashed run's (the subnet's
+    //  claim is ours): up would refuse them.
+    char command[512];
+    snprintf(
+        command, sizeof command,
+        "for h in control front storage agent1 agent2 lan; do"
+        " ip netns del %s-$h 2>/dev/null; done; ip link del %s-lan 2>/dev/null; true",
+        s_prefix, s_prefix);
+    harness_shell(command);
+    s_dir = harness_tmpdir("testbed");
+    T_ASSERT(s_dir);
+    T_EQ_INT(harness_busybox_images(s_dir), 0);
+    int rc = s_testbed("up");
+    T_EQ_INT(rc, 0);
+    if (rc != 0)
+        return;
+    s_up = true;
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/front/gateway/admin.env", s_dir);
+    T_ASSERT(client_read_admin_env(path, &s_p.super));
+    snprintf(s_p.api, sizeof s_p.api, "%s.12:8081", s_net);
+}
+
+//  The gateway's /healthz, asked from the root namespace over the bridge,
+//  names every service at its own host's address.
+static void
+test_every_service_from_its_host(void)
+{
+    char *text = NULL;
+    T_EQ_INT(harness_http(s_p.api, "GET", "/healthz", NULL, &text, CLIENT_HTTP_MS), 200);
+    json_t *health = text ? json_loads(text, 0, NULL) : NULL;
+    free(text);
+    json_t *services = json_object_get(health, "services");
+    T_EQ_INT(json_array_size(services), WHERE_COUNT);
+    for (size_t i = 0; i < WHERE_COUNT; i++) {
+        char prefix[64];
+        snprintf(prefix, sizeof prefix, "tcp://%s.%d:", s_net, k_where[i].host);
+        bool found = false;
+        size_t index;
+        json_t *s;
+        json_array_foreach(services, index, s)
+        {
+            const char *service = json_string_value(json_object_get(s, "service"));
+            const char *node = json_string_value(json_object_get(s, "node"));
+            if (!service || !node || strcmp(service, k_where[i].service) != 0 ||
+                strcmp(node, k_where[i].node) != 0)
+                continue;
+            found = true;
+            T_EQ_STR(json_string_value(json_object_get(s, "status")), "up");
+            T_CONTAINS(json_string_value(json_object_get(s, "rpc")), prefix);
+        }
+        if (!found)
+            fprintf(stderr, "# %s on %s not in /healthz\n", k_where[i].service,
+                    k_where[i].node);
+        T_ASSERT(found);
+    }
+    json_decref(health);
+
+    //  The scheduler's agents, as the admin API lists them: both alive, each
+    //  at its own host's address (the second may come a heartbeat after
+    //  /healthz's readiness, which asks for one agent).
+    json_t *r = NULL, *items = NULL;
+    for (int tries = 0; tries < 100; tries++) {
+        json_decref(r);
+        r = client_gql(
+            &s_p, &s_p.super,
+            "{ agent_list(limit: 10, offset: 0, status: \"ALIVE\") { items { id"
+            " status addr } } }",
+            NULL);
+        items = json_object_get(json_object_get(json_object_get(r, "data"), "agent_list"),
+                                "items");
+        if (json_array_size(items) == 2)
+            break;
+        harness_pause_ms(100);
+    }
+    T_EQ_INT(json_array_size(items), 2);
+    size_t index;
+    json_t *agent;
+    json_array_foreach(items, index, agent)
+    {
+        const char *id = json_string_value(json_object_get(agent, "id"));
+        char prefix[64];
+        snprintf(prefix, sizeof prefix, "tcp://%s.%d:", s_net,
+                 id && strcmp(id, "agent2") == 0 ? 22 : 21);
+        T_EQ_STR(json_string_value(json_object_get(agent, "status")), "ALIVE");
+        T_CONTAINS(json_string_value(json_object_get(agent, "addr")), prefix);
+    }
+    json_decref(r);
+}
+
+//  Each agent offers one CPU, each session takes one: the second lands on
+//  the other host.
+static void
+test_a_session_on_each_agent_host(void)
+{
+    for (int i = 0; i < 2; i++) {
+        char name[32], body[512];
+        snprintf(name, sizeof name, "tb-%d", i + 1);
+        snprintf(body, sizeof body,
+                 "{\"name\": \"%s\", \"image\": \"" IMAGE "\", \"enqueueOnly\": true,"
+                 " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"256m\"}},"
+                 " \"type\": \"interactive\", \"group\": \"default\","
+                 " \"domain\": \"default\"}",
+                 name);
+        T_ASSERT(client_session_running(&s_p, &s_p.super, body, name,
+                                        i == 0 ? s_session_id : NULL));
+        //  A command in it; the host it runs on, and its kernel.
+        char path[64];
+        snprintf(path, sizeof path, "/session/%s", name);
+        int status;
+        json_t *r = s_request("POST", path,
+                              "{\"mode\": \"query\", \"runId\": \"tb\","
+                              " \"code\": \"echo ran-in-$(echo kernel)\"}",
+                              &status);
+        T_EQ_INT(status, 200);
+        json_t *result = json_object_get(r, "result");
+        T_EQ_STR(json_string_value(json_object_get(result, "status")), "finished");
+        char *console = json_dumps(json_object_get(result, "console"), JSON_COMPACT);
+        T_CONTAINS(console, "ran-in-kernel");
+        free(console);
+        json_decref(r);
+    }
+    json_t *r = client_gql(&s_p, &s_p.super,
+                           "{ compute_session_list(limit: 10, offset: 0) { items { name"
+                           " containers { id agent } } } }",
+                           NULL);
+    json_t *items = json_object_get(
+        json_object_get(json_object_get(r, "data"), "compute_session_list"), "items");
+    T_EQ_INT(json_array_size(items), 2);
+    for (size_t i = 0; i < 2 && i < json_array_size(items); i++) {
+        json_t *container =
+            json_array_get(json_object_get(json_array_get(items, i), "containers"), 0);
+        const char *id = json_string_value(json_object_get(container, "id"));
+        const char *agent = json_string_value(json_object_get(container, "agent"));
+        snprintf(s_kernels[i], sizeof s_kernels[i], "%s", id ? id : "");
+        snprintf(s_agents[i], sizeof s_agents[i], "%s", agent ? agent : "");
+    }
+    json_decref(r);
+    T_ASSERT(*s_agents[0] && *s_agents[1]);
+    T_ASSERT(strcmp(s_agents[0], s_agents[1]) != 0);
+}
+
+//  An app of a kernel on an agent host, opened through the wsproxy on the
+//  front host: the agent publishes the app's port on its host's address.
+static void
+test_app_through_the_wsproxy_on_another_host(void)
+{
+    int status;
+    json_t *r = s_request("POST", "/session/tb-1",
+                          "{\"mode\": \"query\", \"runId\": \"page\","
+                          " \"code\": \"echo served-from-agent-host > index.html\"}",
+                          &status);
+    T_EQ_INT(status, 200);
+    json_decref(r);
+    char wsproxy[64], hostport[128], cookie[512];
+    snprintf(wsproxy, sizeof wsproxy, "http://%s.12:5050", s_net);
+    T_ASSERT(client_app_via_wsproxy(&s_p, &s_p.super, "tb-1", s_session_id, "httpd",
+                                    wsproxy, hostport, sizeof hostport, cookie,
+                                    sizeof cookie));
+    //  The route is on the front host.
+    char front[48];
+    snprintf(front, sizeof front, "%s.12:", s_net);
+    T_CONTAINS(hostport, front);
+    char cookie_header[600];
+    snprintf(cookie_header, sizeof cookie_header, "Cookie: %s", cookie);
+    const char *headers[] = {cookie_header, NULL};
+    char *text = NULL;
+    T_EQ_INT(harness_http_ex(hostport, "GET", "/index.html", headers, NULL, NULL, &text,
+                             NULL, CLIENT_HTTP_MS),
+             200);
+    T_CONTAINS(text, "served-from-agent-host");
+    free(text);
+}
+
+//  An agent whose key no host authorized: the scheduler's hub and registry
+//  refuse it, and say so with its address and key; it never joins.
+static void
+test_unknown_agent_key_refused(void)
+{
+    char rogue[256], key[64] = "", command[4096];
+    snprintf(rogue, sizeof rogue, "%s/rogue", s_dir);
+    snprintf(command, sizeof command,
+             "mkdir -p %s && %s/root/usr/bin/backplane-agent --make-cert %s/rogue.cert"
+             " >%s/key",
+             rogue, s_dir, rogue, rogue);
+    T_EQ_INT(harness_shell(command), 0);
+    snprintf(command, sizeof command, "%s/key", rogue);
+    FILE *file = fopen(command, "r");
+    T_ASSERT(file);
+    T_ASSERT(fgets(key, sizeof key, file));
+    fclose(file);
+    key[strcspn(key, "\n")] = '\0';
+    T_EQ_INT(strlen(key), 40);
+    //  On agent2's host, with agent2's configuration but its own key (a fake
+    //  agent: it would run no container if it were let in).
+    snprintf(command, sizeof command,
+             "nsenter --net=/run/netns/%s-agent2 %s/root/usr/bin/backplane-agent"
+             " --config %s/agent2/agent.yaml --set node.name=rogue"
+             " --set node.state_dir=%s --set bus.http_listen=%s.22:0"
+             " --set bus.curve.client_cert=%s/rogue.cert_secret --set fake.agents=1"
+             " </dev/null >%s/agent.log 2>&1 & echo $! >%s/pid",
+             s_prefix, s_dir, s_dir, rogue, s_net, rogue, rogue, rogue);
+    T_EQ_INT(harness_shell(command), 0);
+    char needle[256];
+    snprintf(needle, sizeof needle, "address=%s.22 mechanism=CURVE public_key=%s", s_net,
+             key);
+    harness_proc_t scheduler = {.pid = 0};
+    snprintf(scheduler.log_path, sizeof scheduler.log_path, "%.*s/control/scheduler.log",
+             200, s_dir);
+    bool refused = false;
+    for (int tries = 0; tries < 100 && !refused; tries++) {
+        refused = harness_log_has(&scheduler, needle) &&
+                  harness_log_has(&scheduler, "reason=\"unknown key\"");
+        if (!refused)
+            harness_pause_ms(100);
+    }
+    //  Not among the agents, not registered: its registration timed out.
+    harness_proc_t agent = {.pid = 0};
+    snprintf(agent.log_path, sizeof agent.log_path, "%.*s/agent.log", 256, rogue);
+    bool timed_out = false;
+    for (int tries = 0; tries < 100 && !timed_out; tries++) {
+        timed_out = harness_log_has(&agent, "registration failed");
+        if (!timed_out)
+            harness_pause_ms(100);
+    }
+    json_t *r = client_gql(&s_p, &s_p.super,
+                           "{ agent_list(limit: 10, offset: 0) { items { id } } }", NULL);
+    char *text = json_dumps(r, JSON_COMPACT);
+    json_decref(r);
+    //  Stopped before any assertion, so that a failure leaves no process.
+    snprintf(command, sizeof command, "kill -TERM $(cat %s/pid)", rogue);
+    int killed = harness_shell(command);
+    for (int tries = 0; tries < 100 && !harness_log_has(&agent, "msg=\"stopped\"");
+         tries++)
+        harness_pause_ms(100);
+    bool stopped = harness_log_has(&agent, "msg=\"stopped\"");
+    T_ASSERT(refused);
+    T_ASSERT(timed_out);
+    T_ASSERT(text && strstr(text, "agent1") && !strstr(text, "rogue"));
+    free(text);
+    T_EQ_INT(killed, 0);
+    T_ASSERT(stopped);
+}
+
+//  What crosses the testbed's wire, captured at the switch for a few
+//  heartbeats: the bus is not readable (without CurveZMQ every heartbeat
+//  carries "registry.heartbeat" and "agent.heartbeat" in clear), while the
+//  plain HTTP asked meanwhile is, which shows the capture sees payloads.
+static void
+test_bus_traffic_not_in_clear(void)
+{
+    //  A packet socket made in the testbed's switch (the namespace of its
+    //  bridge, <prefix>-lan), where every frame between hosts passes, and
+    //  nothing else does. ETH_P_ALL: a socket of ETH_P_IP sees nothing of
+    //  the veths here.
+    char path[128];
+    snprintf(path, sizeof path, "/run/netns/%s-lan", s_prefix);
+    int lan = open(path, O_RDONLY | O_CLOEXEC);
+    int self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+    T_ASSERT(lan >= 0 && self >= 0);
+    T_EQ_INT(setns(lan, CLONE_NEWNET), 0);
+    int fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
+    T_EQ_INT(setns(self, CLONE_NEWNET), 0);
+    close(lan);
+    close(self);
+    T_ASSERT(fd >= 0);
+    struct timeval timeout = {0, 200000};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    int payloads = 0;
+    bool http_seen = false, bus_seen = false;
+    for (int round = 0; round < 20; round++) { //  about 3 s: 3 heartbeats per service
+        if (round % 5 == 0) {
+            char *text = NULL;
+            harness_http(s_p.api, "GET", "/healthz", NULL, &text, CLIENT_HTTP_MS);
+            free(text);
+        }
+        unsigned char frame[65536];
+        for (int n = 0; n < 2000; n++) {
+            ssize_t size = recv(fd, frame, sizeof frame, 0);
+            if (size <= 0)
+                break;
+            if ((size_t) size < ETH_HLEN || ((frame[12] << 8) | frame[13]) != ETH_P_IP)
+                continue;
+            //  An IPv4 TCP segment: its payload after both headers (read
+            //  byte by byte: the IP header after the 14-byte Ethernet one is
+            //  not aligned for struct iphdr).
+            const unsigned char *ip = frame + ETH_HLEN;
+            size_t ip_len = (size_t) (ip[0] & 0x0f) * 4;
+            if ((size_t) size < ETH_HLEN + ip_len + 20 || ip[9] != IPPROTO_TCP)
+                continue;
+            size_t head = ETH_HLEN + ip_len + (size_t) (ip[ip_len + 12] >> 4) * 4;
+            if ((size_t) size <= head)
+                continue;
+            payloads++;
+            const unsigned char *payload = frame + head;
+            size_t length = (size_t) size - head;
+            if (memmem(payload, length, "GET /healthz", 12))
+                http_seen = true;
+            if (memmem(payload, length, "registry.heartbeat", 18) ||
+                memmem(payload, length, "agent.heartbeat", 15))
+                bus_seen = true;
+        }
+    }
+    close(fd);
+    T_ASSERT(payloads > 0);
+    T_ASSERT(http_seen);
+    T_ASSERT(!bus_seen);
+}
+
+static void
+test_destroy_sessions(void)
+{
+    for (int i = 0; i < 2; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "/session/tb-%d", i + 1);
+        int status;
+        json_t *r = s_request("DELETE", path, NULL, &status);
+        T_EQ_INT(status, 200);
+        json_decref(r);
+    }
+}
+
+//  A cluster session of two kernels, one per agent host (each offers one
+//  CPU): its hosts file names both kernels at addresses of their own
+//  hosts' subnets (10.213.<host number>.0/24), and the main one reaches the
+//  other by name across hosts (nothing listens on port 7, so the other
+//  kernel's refusal is the proof).
+static void
+test_cluster_across_agent_hosts(void)
+{
+    json_t *r = client_gql(&s_p, &s_p.super,
+                           "mutation { modify_keypair_resource_policy(name: \"default\","
+                           " props: {max_containers_per_session: 2}) { ok msg } }",
+                           NULL);
+    T_ASSERT(client_mutation_ok(r, "modify_keypair_resource_policy"));
+    json_decref(r);
+    T_ASSERT(client_session_running(
+        &s_p, &s_p.super,
+        "{\"name\": \"tb-cluster\", \"image\": \"" IMAGE "\", \"enqueueOnly\": true,"
+        " \"clusterSize\": 2, \"clusterMode\": \"multi-node\","
+        " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"256m\"}},"
+        " \"type\": \"interactive\", \"group\": \"default\", \"domain\": \"default\"}",
+        "tb-cluster", NULL));
+    int status;
+    r = s_request(
+        "POST", "/session/tb-cluster",
+        "{\"mode\": \"query\", \"runId\": \"cl\", \"code\":"
+        " \"echo main=$(grep -w main1 /etc/hosts | cut -f1)"
+        " sub=$(grep -w sub1 /etc/hosts | cut -f1); nc -w 5 sub1 7 </dev/null\"}",
+        &status);
+    T_EQ_INT(status, 200);
+    char *console = json_dumps(json_object_get(json_object_get(r, "result"), "console"),
+                               JSON_COMPACT);
+    json_decref(r);
+    //  One kernel in each host's subnet, and sub1 reached: "Connection
+    //  refused" from its address, on the other host.
+    bool main_on_1 = console && strstr(console, "main=10.213.21.");
+    T_CONTAINS(console, main_on_1 ? "sub=10.213.22." : "main=10.213.22.");
+    T_CONTAINS(console, main_on_1 ? "main=10.213.21." : "sub=10.213.21.");
+    T_CONTAINS(console, main_on_1 ? "(10.213.22." : "(10.213.21.");
+    T_CONTAINS(console, "Connection refused");
+    free(console);
+    r = s_request("DELETE", "/session/tb-cluster", NULL, &status);
+    T_EQ_INT(status, 200);
+    json_decref(r);
+}
+
+//  True when a process's executable is under dir (a service of the testbed).
+static bool
+s_process_under(const char *dir)
+{
+    DIR *proc = opendir("/proc");
+    if (!proc)
+        return false;
+    bool found = false;
+    struct dirent *entry;
+    while (!found && (entry = readdir(proc))) {
+        char path[PATH_MAX], exe[PATH_MAX];
+        snprintf(path, sizeof path, "/proc/%s/exe", entry->d_name);
+        ssize_t n = readlink(path, exe, sizeof exe - 1);
+        if (n <= 0)
+            continue;
+        exe[n] = '\0';
+        if (strncmp(exe, dir, strlen(dir)) == 0) {
+            fprintf(stderr, "# process %s (%s) left\n", entry->d_name, exe);
+            found = true;
+        }
+    }
+    closedir(proc);
+    return found;
+}
+
+static bool
+s_exists(const char *format, const char *a, const char *b)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, format, a, b);
+    struct stat st;
+    bool exists = lstat(path, &st) == 0;
+    if (exists)
+        fprintf(stderr, "# %s left\n", path);
+    return exists;
+}
+
+static void
+test_down_leaves_nothing(void)
+{
+    T_ASSERT(s_dir);
+    T_EQ_INT(s_testbed("down"), 0);
+    s_up = false;
+    static const char *const k_hosts[] = {"control", "front", "storage", "agent1",
+                                          "agent2"};
+    for (size_t i = 0; i < 5; i++)
+        T_ASSERT(!s_exists("/run/netns/%s-%s", s_prefix, k_hosts[i]));
+    //  The switch's namespace, and this machine's link to it.
+    T_ASSERT(!s_exists("/run/netns/%s-%s", s_prefix, "lan"));
+    T_ASSERT(!s_exists("/sys/class/net/%s-%s", s_prefix, "lan"));
+    for (int i = 0; i < 2; i++)
+        if (*s_kernels[i])
+            T_ASSERT(!s_exists("/run/netns/bp-%s%s", s_kernels[i], ""));
+    char root[PATH_MAX];
+    snprintf(root, sizeof root, "%s/root/", s_dir);
+    T_ASSERT(!s_process_under(root));
+    //  No mount under the testbed's directory (kernels' roots, folders).
+    FILE *mounts = fopen("/proc/self/mountinfo", "r");
+    T_ASSERT(mounts);
+    char line[4096];
+    size_t dir_len = strlen(s_dir);
+    while (mounts && fgets(line, sizeof line, mounts)) {
+        //  The fifth field is the mount point.
+        char *field = line;
+        for (int f = 0; f < 4 && field; f++) {
+            field = strchr(field, ' ');
+            if (field)
+                field++;
+        }
+        bool under = field && strncmp(field, s_dir, dir_len) == 0;
+        if (under)
+            fprintf(stderr, "# mount left: %s", line);
+        T_ASSERT(!under);
+    }
+    if (mounts)
+        fclose(mounts);
+    //  No container in either agent's runc state.
+    for (int i = 1; i <= 2; i++) {
+        char command[PATH_MAX + 64];
+        snprintf(command, sizeof command,
+                 "test -z \"$(runc --root %s/agent%d/agent/runc list -q 2>/dev/null)\"",
+                 s_dir, i);
+        T_EQ_INT(harness_shell(command), 0);
+    }
+    //  Down again: nothing to do, and no error.
+    T_EQ_INT(s_testbed("down"), 0);
+    //  Every service stopped cleanly: "stopped" last, no sanitizer report.
+    for (size_t i = 0; i < WHERE_COUNT; i++) {
+        char log[PATH_MAX], command[PATH_MAX * 2 + 128];
+        snprintf(log, sizeof log, "%s/%s/%s.log", s_dir, k_where[i].node,
+                 k_where[i].service);
+        snprintf(command, sizeof command,
+                 "tail -n 1 %s | grep -q 'msg=\"stopped\"' &&"
+                 " ! grep -q -E 'Sanitizer|runtime error' %s",
+                 log, log);
+        int rc = harness_shell(command);
+        if (rc != 0)
+            fprintf(stderr, "# %s did not stop cleanly\n", log);
+        T_EQ_INT(rc, 0);
+    }
+}
+
+static bool
+s_have(const char *tool)
+{
+    char command[128];
+    snprintf(command, sizeof command, "command -v %s >/dev/null 2>&1", tool);
+    return harness_shell(command) == 0;
+}
+
+int
+main(void)
+{
+    if (!harness_can_run_containers() || !s_have("ip") || !s_have("nsenter") ||
+        !s_have("python3") || !s_have("curl")) {
+        printf("1..0 # SKIP needs root, runc, umoci, tini, ip, nsenter, python3, curl\n");
+        return 0;
+    }
+    T_RUN(test_up);
+    if (s_up) {
+        T_RUN(test_every_service_from_its_host);
+        T_RUN(test_a_session_on_each_agent_host);
+        T_RUN(test_app_through_the_wsproxy_on_another_host);
+        T_RUN(test_unknown_agent_key_refused);
+        T_RUN(test_bus_traffic_not_in_clear);
+        T_RUN(test_destroy_sessions);
+        T_RUN(test_cluster_across_agent_hosts);
+    }
+    T_RUN(test_down_leaves_nothing);
+    if (s_up)
+        s_testbed("down"); //  whatever failed, nothing stays up
+    if (s_dir) {
+        if (!t_failures && !getenv("BACKPLANE_KEEP"))
+            harness_rmdir(s_dir);
+        else
+            fprintf(stderr, "# testbed kept in %s\n", s_dir);
+        free(s_dir);
+    }
+    return T_DONE();
+}
