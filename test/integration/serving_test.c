@@ -294,6 +294,21 @@ test_two_replicas_healthy(void)
                              : "",
                          "echo-svc-", 9) == 0);
         json_decref(r);
+        //  Its model's port is a service port marked is_inference.
+        char path[160];
+        snprintf(path, sizeof path, "/stream/session/%s/apps",
+                 json_string_value(json_array_get(sessions, i)));
+        r = NULL;
+        T_EQ_INT(s_as(&s_alice, "GET", path, NULL, &r), 200);
+        bool inference = false;
+        size_t index;
+        json_t *app;
+        json_array_foreach(r, index, app) inference =
+            inference || (json_is_true(json_object_get(app, "is_inference")) &&
+                          strcmp(json_string_value(json_object_get(app, "name")),
+                                 "echo-model-8000") == 0);
+        T_ASSERT(inference);
+        json_decref(r);
     }
     json_decref(sessions);
     //  GraphQL says the same, in Backend.AI's upper-case names.
