@@ -10,7 +10,8 @@
     one, a route goes and its session ends; deleted, every session ends
     and the endpoint is gone. A health check that never passes leaves its
     route UNHEALTHY and out of active_routes; that route is ended by hand.
-    An agent killed and started again checks the replica it adopts.
+    An agent killed and started again checks the replica it adopts; a
+    gateway restarted keeps the endpoint's route and makes no other.
     Another user
     neither sees nor changes it. Refused with a 400: a folder that is not a
     model folder, a definition that is not YAML (the answer names the file
@@ -509,6 +510,15 @@ test_agent_restart(void)
             harness_pause_ms(500);
     }
     T_ASSERT(unhealthy);
+    //  The gateway restarted finds its endpoint and route as they were, and
+    //  makes no other replica.
+    T_ASSERT(client_gateway_restart(&s_p, "gateway-again"));
+    json_t *endpoint = s_gql_endpoint(s_endpoint);
+    json_t *routings = json_object_get(endpoint, "routings");
+    T_EQ_INT(json_array_size(routings), 1);
+    T_EQ_STR(json_string_value(json_object_get(json_array_get(routings, 0), "session")),
+             json_string_value(json_array_get(sessions, 0)));
+    json_decref(endpoint);
     char path[128];
     snprintf(path, sizeof path, "/services/%s", s_endpoint);
     T_EQ_INT(s_as(&s_alice, "DELETE", path, NULL, NULL), 200);
