@@ -41,8 +41,8 @@ gw_app_resolve(gw_request_t *r, const proto_session_info_t *info, gw_app_t *app)
     }
     if (!gw_session_kernel(r, info, &app->at))
         return false;
-    json_t *apps =
-        gw_apps_of_session(gw_request_ctx(r)->db, info->image, info->preopen_ports);
+    json_t *apps = gw_apps_of_session(gw_request_ctx(r)->db, info->session_id,
+                                      info->image, info->preopen_ports);
     json_t *found = NULL;
     size_t index;
     json_t *entry;

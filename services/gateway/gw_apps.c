@@ -132,7 +132,10 @@ gw_apps_of_image(bus_db_t *db, const char *reference)
 }
 
 json_t *
-gw_apps_of_session(bus_db_t *db, const char *reference, const char *preopen_ports)
+gw_apps_of_session(bus_db_t *db,
+                   const char *session_id,
+                   const char *reference,
+                   const char *preopen_ports)
 {
     json_t *image = gw_apps_of_image(db, reference);
     //  The web terminal first, as Backend.AI's agent lists it on every kernel;
@@ -168,6 +171,12 @@ gw_apps_of_session(bus_db_t *db, const char *reference, const char *preopen_port
                                               "protocol", "preopen", "ports", number));
     }
     json_decref(ports);
+    //  A model service's replica: its model's port, which clients must not
+    //  offer as an app (is_inference), last.
+    json_t *model = session_id ? gw_endpoint_service_port(db, session_id) : NULL;
+    if (model && json_array_size(apps) < APPS_MAX)
+        json_array_append(apps, model);
+    json_decref(model);
     return apps;
 }
 
@@ -175,9 +184,9 @@ static void
 s_on_session(gw_request_t *r, proto_session_info_t *info, void *arg)
 {
     (void) arg;
-    gw_reply_json(
-        r, 200,
-        gw_apps_of_session(gw_request_ctx(r)->db, info->image, info->preopen_ports));
+    gw_reply_json(r, 200,
+                  gw_apps_of_session(gw_request_ctx(r)->db, info->session_id, info->image,
+                                     info->preopen_ports));
 }
 
 void

@@ -40,9 +40,15 @@ json_t *gw_apps_of_image(bus_db_t *db, const char *reference);
 //  port), then one {"name": "<port>", "protocol": "preopen", "ports":
 //  [port]} for each port of preopen_ports but 7681 (a JSON array text, as
 //  the session info carries it; NULL or malformed: none), as Backend.AI
-//  lists config.preopen_ports. Caller owns the result.
-json_t *
-gw_apps_of_session(bus_db_t *db, const char *reference, const char *preopen_ports);
+//  lists config.preopen_ports; and for a model service's replica
+//  (session_id a route's session; NULL: none) its model's port,
+//  {"name": "<model>-<port>", "protocol": "preopen", "ports": [port],
+//  "is_inference": true}, as Backend.AI's agent adds it. Caller owns the
+//  result.
+json_t *gw_apps_of_session(bus_db_t *db,
+                           const char *session_id,
+                           const char *reference,
+                           const char *preopen_ports);
 
 //  GET /stream/session/{s}/apps.
 void gw_apps_handle(gw_request_t *r);

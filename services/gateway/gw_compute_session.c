@@ -113,7 +113,8 @@ s_session(gw_request_t *r, const proto_session_info_t *s)
     if (slash)
         snprintf(registry, sizeof registry, "%.*s", (int) (slash - image), image);
     json_t *occupied = gw_gql_slots(s->occupied_slots, s->occupied_slots_count);
-    json_t *apps = gw_apps_of_session(gw_request_ctx(r)->db, s->image, s->preopen_ports);
+    json_t *apps = gw_apps_of_session(gw_request_ctx(r)->db, s->session_id, s->image,
+                                      s->preopen_ports);
     char *service_ports = json_dumps(apps, JSON_COMPACT);
     json_decref(apps);
     json_t *status_data = json_string(s->status_data ? s->status_data : "{}");

@@ -304,3 +304,29 @@ gw_endpoint_all(bus_db_t *db)
     return gw_store_rows(db, "SELECT * FROM endpoints ORDER BY created_at, id",
                          (const char *const[]){NULL}, s_booleans);
 }
+
+json_t *
+gw_endpoint_service_port(bus_db_t *db, const char *session_id)
+{
+    bool failed;
+    json_t *row = gw_store_one(db,
+                               "SELECT e.model_service FROM routings r JOIN endpoints e"
+                               " ON e.id = r.endpoint WHERE r.session = ?1",
+                               (const char *const[]){session_id, NULL}, NULL, &failed);
+    json_t *service =
+        row ? json_loads(json_string_value(json_object_get(row, "model_service")), 0,
+                         NULL)
+            : NULL;
+    json_decref(row);
+    const char *model = json_string_value(json_object_get(service, "name"));
+    json_int_t port = json_integer_value(json_object_get(service, "port"));
+    json_t *entry = NULL;
+    if (model && port > 0) {
+        char name[300];
+        snprintf(name, sizeof name, "%s-%lld", model, (long long) port);
+        entry = json_pack("{s:s, s:s, s:[I], s:b}", "name", name, "protocol", "preopen",
+                          "ports", port, "is_inference", 1);
+    }
+    json_decref(service);
+    return entry;
+}

@@ -78,6 +78,11 @@ void gw_endpoint_clear_errors(bus_db_t *db, const char *id);
 //  policy's max_session_count_per_model_session (10 when it has none).
 int64_t gw_endpoint_replicas_max(bus_db_t *db, const char *user_uuid);
 
+//  The service port of session_id when it is a route's session: {"name":
+//  "<model>-<port>", "protocol": "preopen", "ports": [port], "is_inference":
+//  true}; else NULL. Caller owns it.
+json_t *gw_endpoint_service_port(bus_db_t *db, const char *session_id);
+
 //  ---------------------------------------------------------------------------
 //  Routes
 

@@ -7,8 +7,6 @@
 */
 #include "gw_classes.h"
 
-#define S_SERVICE_NAME "inference" //  the model's port, as the agent publishes it
-
 //  What a call in flight holds: its reply may come after self is gone.
 typedef struct {
     gw_endpoint_proxy_t *self;
@@ -44,6 +42,7 @@ typedef struct {
     char route_id[GW_UUID_SIZE];
     char endpoint_id[GW_UUID_SIZE];
     int port;          //  the model's port in the container
+    char name[80];     //  its app: "{model}-{port}", as the session's apps list it
     char *fingerprint; //  a push's
     char *url;         //  the endpoint's url before the push
 } s_call_t;
@@ -161,7 +160,7 @@ s_on_session(void *arg, const bus_reply_t *reply)
         proto_kernel_start_service_req_t in;
         proto_kernel_start_service_req_init(&in);
         in.kernel_id = info.kernel_id;
-        in.name = S_SERVICE_NAME;
+        in.name = call->name;
         in.protocol = "preopen"; //  the agent started it: only published
         in.ports = ports;
         bus_writer_t *writer = proto_kernel_start_service_req_writer(&in, &err);
@@ -178,9 +177,14 @@ s_on_session(void *arg, const bus_reply_t *reply)
     }
 }
 
-//  Asks where route's model is reached, once at a time.
+//  Asks where route's model (its app name, its port) is reached, once at
+//  a time.
 static void
-s_ask(gw_endpoint_proxy_t *self, const char *endpoint_id, json_t *route, int port)
+s_ask(gw_endpoint_proxy_t *self,
+      const char *endpoint_id,
+      json_t *route,
+      const char *name,
+      int port)
 {
     const char *id = json_string_value(json_object_get(route, "id"));
     const char *session = json_string_value(json_object_get(route, "session"));
@@ -191,6 +195,7 @@ s_ask(gw_endpoint_proxy_t *self, const char *endpoint_id, json_t *route, int por
     if (!call)
         return;
     call->port = port;
+    snprintf(call->name, sizeof call->name, "%s", name);
     proto_session_get_req_t in;
     proto_session_get_req_init(&in);
     in.session_id = session;
@@ -313,6 +318,10 @@ gw_endpoint_proxy_sync(gw_endpoint_proxy_t *self, json_t *endpoint, json_t *rout
     json_t *service = json_loads(
         json_string_value(json_object_get(endpoint, "model_service")), 0, NULL);
     int port = (int) json_integer_value(json_object_get(service, "port"));
+    char name[80] = "";
+    const char *model = json_string_value(json_object_get(service, "name"));
+    if (model && strlen(model) < 64)
+        snprintf(name, sizeof name, "%s-%d", model, port);
     json_decref(service);
     size_t index;
     json_t *route;
@@ -324,8 +333,8 @@ gw_endpoint_proxy_sync(gw_endpoint_proxy_t *self, json_t *endpoint, json_t *rout
         if (!status || strcmp(status, "healthy") != 0 || !route_id)
             continue;
         healthy++;
-        if (!zhashx_lookup(self->addrs, route_id) && port > 0)
-            s_ask(self, id, route, port);
+        if (!zhashx_lookup(self->addrs, route_id) && port > 0 && *name)
+            s_ask(self, id, route, name, port);
     }
     size_t count = json_array_size(routes);
     proto_wsproxy_target_t *targets = calloc(count ? count : 1, sizeof *targets);

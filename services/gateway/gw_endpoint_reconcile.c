@@ -279,6 +279,13 @@ s_on_launched(void *arg, const gw_session_launched_t *result)
         if (route)
             s_follow(self, route, info.status, info.status_info);
         json_decref(route);
+    } else if (!result->slug && !result->reply &&
+               result->status == BUS_STATUS_UNAVAILABLE) {
+        //  The scheduler (or a storage-proxy) is away for now: not a failed
+        //  start of this model, tried again by a later pass.
+        bus_log_warning("route not created route=%s detail=\"%s\"", call->route_id,
+                        result->detail ? result->detail : "");
+        gw_route_delete(s_db(self), call->route_id);
     } else
         s_failed(self, call->route_id, call->endpoint_id, NULL, "creation_failed",
                  result->slug || !result->reply ? result->detail : err.detail);
@@ -464,7 +471,10 @@ s_pass(evutil_socket_t fd, short what, void *arg)
     (void) fd;
     (void) what;
     gw_endpoint_reconcile_t *self = arg;
-    json_t *endpoints = gw_endpoint_live(s_db(self));
+    //  Nothing to do until the scheduler is known (the gateway just
+    //  started): every create would fail and count against its endpoint.
+    bool ready = bus_node_find(gw_server_node(self->gw), "scheduler") != NULL;
+    json_t *endpoints = ready ? gw_endpoint_live(s_db(self)) : NULL;
     size_t index;
     json_t *endpoint;
     json_array_foreach(endpoints, index, endpoint) s_reconcile(self, endpoint);

@@ -146,15 +146,24 @@ s_name_valid(const char *name)
 }
 
 //  A path the model folder may be mounted at: absolute, plain, not the
-//  home or beneath it (the agent refuses those too; said here by name).
+//  home nor what the agent mounts itself, beneath or above it (the agent
+//  refuses those too, agent_mounts; said here by name).
 static bool
 s_mount_valid(const char *path)
 {
+    static const char *const reserved[] = {"/home",      "/proc",          "/dev", "/sys",
+                                           "/etc/hosts", "/opt/backplane", NULL};
     size_t n = path ? strlen(path) : 0;
     if (n < 2 || n > 255 || path[0] != '/' || path[n - 1] == '/' || strstr(path, "//") ||
-        strstr(path, "/../") || strstr(path, "/./") || strcmp(path + n - 3, "/..") == 0 ||
-        strncmp(path, "/home", 5) == 0)
+        strstr(path, "/../") || strstr(path, "/./") || strcmp(path + n - 3, "/..") == 0)
         return false;
+    for (size_t i = 0; reserved[i]; i++) {
+        size_t r = strlen(reserved[i]);
+        //  The same, beneath it, or above it ("/opt" would hide the runner).
+        if ((strncmp(path, reserved[i], r) == 0 && (path[r] == '\0' || path[r] == '/')) ||
+            (strncmp(reserved[i], path, n) == 0 && reserved[i][n] == '/'))
+            return false;
+    }
     for (const char *c = path; *c; c++)
         if ((unsigned char) *c < 0x20 || *c == 0x7f)
             return false;
@@ -222,7 +231,8 @@ s_read_body(s_create_t *self)
     else if (!json_is_string(sgroup) || !*json_string_value(sgroup))
         problem = "config.scaling_group: required";
     else if (!s_mount_valid(dest))
-        problem = "config.model_mount_destination: an absolute path outside /home";
+        problem = "config.model_mount_destination: an absolute path, not /home, /proc,"
+                  " /dev, /sys, /etc/hosts or /opt/backplane, nor beneath or above them";
     else if (def_value && !json_is_null(def_value) &&
              (!def_path || !*def_path || def_path[0] == '/' || strlen(def_path) > 1000 ||
               strstr(def_path, "..")))

@@ -115,12 +115,12 @@ s_reply_created(create_t *self,
                 const char *preopen_ports,
                 const char *status)
 {
-    gw_reply_json(
-        self->r, 201,
-        json_pack("{s:s, s:s, s:s, s:o, s:b}", "sessionId", session_id, "sessionName",
-                  name, "status", status, "servicePorts",
-                  gw_apps_of_session(gw_request_ctx(self->r)->db, image, preopen_ports),
-                  "created", self->created));
+    gw_reply_json(self->r, 201,
+                  json_pack("{s:s, s:s, s:s, s:o, s:b}", "sessionId", session_id,
+                            "sessionName", name, "status", status, "servicePorts",
+                            gw_apps_of_session(gw_request_ctx(self->r)->db, session_id,
+                                               image, preopen_ports),
+                            "created", self->created));
     s_create_destroy(&self);
 }
 

@@ -10,7 +10,10 @@
     one, a route goes and its session ends; deleted, every session ends
     and the endpoint is gone. A health check that never passes leaves its
     route UNHEALTHY and out of active_routes; that route is ended by hand.
-    An agent killed and started again checks the replica it adopts.
+    An agent killed and started again checks the replica it adopts; a
+    gateway restarted keeps the endpoint's route and makes no other. A
+    model folder gone: replicas fail to start, counted, until the endpoint
+    stops trying.
     Another user
     neither sees nor changes it. Refused with a 400: a folder that is not a
     model folder, a definition that is not YAML (the answer names the file
@@ -253,6 +256,13 @@ test_bad_input(void)
     T_EQ_INT(s_create("bad name!", "echo-model", 1, NULL), 400);
     T_EQ_INT(s_create("echo-many", "echo-model", 11, NULL), 400);
     T_EQ_INT(s_create("echo-none", "no-such-folder", 1, NULL), 404);
+    //  Where the agent mounts its own things, or above them.
+    char body[512];
+    snprintf(body, sizeof body,
+             "{\"name\": \"echo-proc\", \"image\": \"" IMAGE "\", \"config\": {\"model\":"
+             " \"echo-model\", \"model_mount_destination\": \"/opt\","
+             " \"scaling_group\": \"default\"}}");
+    T_EQ_INT(s_as(&s_alice, "POST", "/services", body, NULL), 400);
     T_EQ_INT(s_as(&s_alice, "GET", "/services/00000000-0000-0000-0000-000000000000", NULL,
                   NULL),
              404);
@@ -296,6 +306,21 @@ test_two_replicas_healthy(void)
                              ? json_string_value(json_object_get(session, "name"))
                              : "",
                          "echo-svc-", 9) == 0);
+        json_decref(r);
+        //  Its model's port is a service port marked is_inference.
+        char path[160];
+        snprintf(path, sizeof path, "/stream/session/%s/apps",
+                 json_string_value(json_array_get(sessions, i)));
+        r = NULL;
+        T_EQ_INT(s_as(&s_alice, "GET", path, NULL, &r), 200);
+        bool inference = false;
+        size_t index;
+        json_t *app;
+        json_array_foreach(r, index, app) inference =
+            inference || (json_is_true(json_object_get(app, "is_inference")) &&
+                          strcmp(json_string_value(json_object_get(app, "name")),
+                                 "echo-model-8000") == 0);
+        T_ASSERT(inference);
         json_decref(r);
     }
     json_decref(sessions);
@@ -561,12 +586,72 @@ test_agent_restart(void)
             harness_pause_ms(500);
     }
     T_ASSERT(unhealthy);
+    //  The gateway restarted finds its endpoint and route as they were, and
+    //  makes no other replica.
+    T_ASSERT(client_gateway_restart(&s_p, "gateway-again"));
+    json_t *endpoint = s_gql_endpoint(s_endpoint);
+    json_t *routings = json_object_get(endpoint, "routings");
+    T_EQ_INT(json_array_size(routings), 1);
+    T_EQ_STR(json_string_value(json_object_get(json_array_get(routings, 0), "session")),
+             json_string_value(json_array_get(sessions, 0)));
+    json_decref(endpoint);
     char path[128];
     snprintf(path, sizeof path, "/services/%s", s_endpoint);
     T_EQ_INT(s_as(&s_alice, "DELETE", path, NULL, NULL), 200);
     for (size_t i = 0; i < json_array_size(sessions); i++)
         T_ASSERT(s_session_ended(json_string_value(json_array_get(sessions, i))));
     json_decref(sessions);
+}
+
+//  A model folder gone after its endpoint was made: each replica fails to
+//  start (FAILED_TO_START, counted in retries), and after more than five in
+//  a row the endpoint stops trying (GraphQL status UNHEALTHY) until its
+//  errors are cleared.
+static void
+test_failed_starts(void)
+{
+    T_ASSERT(s_folder("doomed", "model", s_definition));
+    json_t *r = NULL;
+    T_EQ_INT(s_create("echo-doomed", "doomed", 0, &r), 200);
+    char id[64], path[160];
+    snprintf(id, sizeof id, "%s",
+             json_string_value(json_object_get(r, "endpoint_id"))
+                 ? json_string_value(json_object_get(r, "endpoint_id"))
+                 : "none");
+    json_decref(r);
+    T_EQ_INT(s_as(&s_alice, "DELETE", "/folders/doomed", NULL, NULL), 204);
+    snprintf(path, sizeof path, "/services/%s/scale", id);
+    T_EQ_INT(s_as(&s_alice, "POST", path, "{\"to\": 1}", NULL), 200);
+    snprintf(path, sizeof path, "/services/%s/errors", id);
+    json_int_t retries = 0;
+    for (int waited = 0; waited < SERVING_MS && retries <= 5; waited += 200) {
+        r = NULL;
+        s_as(&s_alice, "GET", path, NULL, &r);
+        retries = json_integer_value(json_object_get(r, "retries"));
+        json_decref(r);
+        if (retries <= 5)
+            harness_pause_ms(200);
+    }
+    T_EQ_INT(retries, 6);
+    r = NULL;
+    T_EQ_INT(s_as(&s_alice, "GET", path, NULL, &r), 200);
+    json_t *errors = json_object_get(r, "errors");
+    T_EQ_INT(json_array_size(errors), 6);
+    json_t *first = json_object_get(json_array_get(errors, 0), "error");
+    T_EQ_STR(json_string_value(json_object_get(first, "type")), "creation_failed");
+    T_CONTAINS(json_string_value(json_object_get(
+                   json_array_get(json_object_get(first, "errors"), 0), "repr")),
+               "Cannot find model folder");
+    json_decref(r);
+    json_t *endpoint = s_gql_endpoint(id);
+    T_EQ_STR(json_string_value(json_object_get(endpoint, "status")), "UNHEALTHY");
+    json_decref(endpoint);
+    //  Cleared: no error left, and the count starts again.
+    snprintf(path, sizeof path, "/services/%s/errors/clear", id);
+    T_EQ_INT(s_as(&s_alice, "POST", path, NULL, NULL), 204);
+    snprintf(path, sizeof path, "/services/%s", id);
+    T_EQ_INT(s_as(&s_alice, "DELETE", path, NULL, NULL), 200);
+    T_EQ_INT(s_as(&s_alice, "GET", path, NULL, NULL), 404);
 }
 
 //  Whatever a failed test left: alice's endpoints deleted, and waited for
@@ -616,6 +701,7 @@ main(void)
     T_RUN(test_delete);
     T_RUN(test_unhealthy);
     T_RUN(test_agent_restart);
+    T_RUN(test_failed_starts);
     s_cleanup();
     int agent = harness_stop(&s_agent, CLIENT_STOP_MS);
     int sp = harness_stop(&s_sp, CLIENT_STOP_MS);
