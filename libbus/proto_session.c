@@ -705,6 +705,8 @@ s_create_req_check(const proto_session_create_req_t *self, proto_check_t *ck)
         return false;
     if (!proto_check_str(ck, "model_service", self->model_service, 0, 65536))
         return false;
+    if (!proto_check_str(ck, "spread", self->spread, 0, 64))
+        return false;
     return true;
 }
 
@@ -726,6 +728,7 @@ s_create_req_write(const proto_session_create_req_t *self, bus_writer_t *writer)
     pairs += self->mounts != NULL;
     pairs += self->dotfiles != NULL;
     pairs += self->model_service != NULL;
+    pairs += self->spread != NULL;
     bus_writer_map(writer, pairs);
     proto_write_str(writer, "session_id", self->session_id);
     proto_write_str(writer, "kernel_id", self->kernel_id);
@@ -769,6 +772,8 @@ s_create_req_write(const proto_session_create_req_t *self, bus_writer_t *writer)
         proto_write_str(writer, "dotfiles", self->dotfiles);
     if (self->model_service != NULL)
         proto_write_str(writer, "model_service", self->model_service);
+    if (self->spread != NULL)
+        proto_write_str(writer, "spread", self->spread);
 }
 
 static void
@@ -802,6 +807,7 @@ s_create_req_read(proto_session_create_req_t *self, proto_in_t *in)
     proto_read_str(in, "mounts", 0, 65536, &self->mounts);
     proto_read_str(in, "dotfiles", 0, 262144, &self->dotfiles);
     proto_read_str(in, "model_service", 0, 65536, &self->model_service);
+    proto_read_str(in, "spread", 0, 64, &self->spread);
 }
 
 static void
@@ -835,6 +841,7 @@ s_create_req_print(const proto_session_create_req_t *self, proto_text_t *text)
     proto_print_str(text, "mounts", self->mounts);
     proto_print_str(text, "dotfiles", self->dotfiles);
     proto_print_str(text, "model_service", self->model_service);
+    proto_print_str(text, "spread", self->spread);
 }
 
 void

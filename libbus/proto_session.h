@@ -324,6 +324,10 @@ typedef struct {
     //  (kernel.create's model_service), from the endpoint's model definition; absent:
     //  none (at most 65536 bytes)
     const char *model_service;
+    //  A spread group (the replicas of one model service, by its endpoint id): placed on
+    //  the agents holding the fewest sessions of the group; absent: none (at most 64
+    //  bytes)
+    const char *spread;
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_session_create_req_t;
 
@@ -350,6 +354,7 @@ typedef struct {
 #define PROTO_SESSION_CREATE_REQ_MOUNTS_MAX           65536
 #define PROTO_SESSION_CREATE_REQ_DOTFILES_MAX         262144
 #define PROTO_SESSION_CREATE_REQ_MODEL_SERVICE_MAX    65536
+#define PROTO_SESSION_CREATE_REQ_SPREAD_MAX           64
 
 void proto_session_create_req_init(proto_session_create_req_t *self);
 void proto_session_create_req_clear(proto_session_create_req_t *self);

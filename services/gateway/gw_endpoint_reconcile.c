@@ -374,6 +374,7 @@ s_add_route(gw_endpoint_reconcile_t *self, json_t *endpoint)
         .extra_mounts = mounts,
         .type = "INFERENCE",
         .model_service = json_string_value(json_object_get(endpoint, "model_service")),
+        .spread = endpoint_id, //  its replicas on as many agents as there are
     };
     bus_log_info("route creating route=%s endpoint=%s session_name=%s", route_id,
                  endpoint_id, name);

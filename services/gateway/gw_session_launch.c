@@ -18,6 +18,7 @@ typedef struct {
     json_t *extra_mounts;
     const char *type;    //  a literal, or NULL
     char *model_service; //  owned, or NULL
+    char *spread;        //  owned, or NULL
     bool dry_run;
     gw_session_launched_fn *fn;
     void *arg;
@@ -46,6 +47,7 @@ s_launch_destroy(launch_t **self_p)
     json_decref(self->params);
     json_decref(self->extra_mounts);
     free(self->model_service);
+    free(self->spread);
     json_decref(self->image);
     json_decref(self->usable);
     free(self->limits);
@@ -274,6 +276,7 @@ s_encode(launch_t *self, const char *mounts, bus_error_t *err)
     in.scaling_group = self->scaling_group;
     in.type = self->type ? self->type : spec->batch ? "BATCH" : "INTERACTIVE";
     in.model_service = self->model_service;
+    in.spread = self->spread;
     const char *key;
     json_t *value;
     json_object_foreach(self->slots, key, value)
@@ -586,6 +589,7 @@ gw_session_launch(gw_server_t *gw,
     self->extra_mounts = json_incref(in->extra_mounts);
     self->type = in->type;
     self->model_service = in->model_service ? strdup(in->model_service) : NULL;
+    self->spread = in->spread ? strdup(in->spread) : NULL;
     self->dry_run = in->dry_run;
     self->fn = fn;
     self->arg = arg;

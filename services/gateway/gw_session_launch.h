@@ -42,7 +42,8 @@ typedef struct {
     json_t *extra_mounts;
     const char *type;          //  the session type, when not the body's (INFERENCE)
     const char *model_service; //  kernel.create's model_service (copied); NULL: none
-    bool dry_run;              //  every check, then stop before session.create
+    const char *spread; //  session.create's spread group (copied): a replica's endpoint
+    bool dry_run;       //  every check, then stop before session.create
 } gw_session_launch_t;
 
 //  How it went, one of:

@@ -287,7 +287,8 @@ s_create_one(sched_commit_t *self,
                                  .mounts = in.mounts,
                                  .dotfiles = in.dotfiles,
                                  .model_service = in.model_service,
-                                 .tag = in.tag};
+                                 .tag = in.tag,
+                                 .spread = in.spread};
     if (rc == BUS_OK)
         rc = s_admit_pending(self, &spec, err);
     int64_t now_us = bus_clock_wall_us();

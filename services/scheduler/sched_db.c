@@ -398,6 +398,11 @@ const bus_db_migration_t sched_db_migrations[] = {
      " WHERE type = 'table' AND name = 'sessions';"
      "PRAGMA writable_schema = RESET;"
      "ALTER TABLE sessions ADD COLUMN model_service TEXT;"},
+    //  Replicas of one model service are spread over the agents
+    //  (sched_pass.h, Spreading): the group a session belongs to.
+    {"spread groups",
+     "ALTER TABLE sessions ADD COLUMN spread TEXT NOT NULL DEFAULT '';"
+     "CREATE INDEX sessions_spread ON sessions (spread) WHERE spread <> '';"},
 };
 
 _Static_assert(sizeof sched_db_migrations / sizeof sched_db_migrations[0] ==

@@ -207,16 +207,17 @@ sched_db_sessions_insert(bus_db_t *db,
     }
     if (rc == BUS_OK) {
         stmt = bus_db_stmt(
-            db, "INSERT INTO sessions (id, name, access_key, user_uuid, domain_name,"
-                " group_id, scaling_group, type, status_changed, image, architecture,"
-                " environ, resource_opts, startup_command, created_at, preopen_ports,"
-                " bootstrap_script, priority, cluster_mode, cluster_size, starts_at,"
-                " dependencies, batch_timeout, mounts, tag, dotfiles, model_service)"
-                " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, coalesce(?8, 'INTERACTIVE'), ?9,"
-                " ?10, coalesce(?11, 'x86_64'), coalesce(?12, '{}'),"
-                " coalesce(?13, '{}'), ?14, ?9, coalesce(?15, '[]'), ?16, ?17,"
-                " coalesce(?18, 'single-node'), ?19, ?20, coalesce(?21, '[]'), ?22,"
-                " coalesce(?23, '[]'), ?24, ?25, ?26)");
+            db,
+            "INSERT INTO sessions (id, name, access_key, user_uuid, domain_name,"
+            " group_id, scaling_group, type, status_changed, image, architecture,"
+            " environ, resource_opts, startup_command, created_at, preopen_ports,"
+            " bootstrap_script, priority, cluster_mode, cluster_size, starts_at,"
+            " dependencies, batch_timeout, mounts, tag, dotfiles, model_service, spread)"
+            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, coalesce(?8, 'INTERACTIVE'), ?9,"
+            " ?10, coalesce(?11, 'x86_64'), coalesce(?12, '{}'),"
+            " coalesce(?13, '{}'), ?14, ?9, coalesce(?15, '[]'), ?16, ?17,"
+            " coalesce(?18, 'single-node'), ?19, ?20, coalesce(?21, '[]'), ?22,"
+            " coalesce(?23, '[]'), ?24, ?25, ?26, coalesce(?27, ''))");
         rc = stmt ? BUS_OK : BUS_STATUS_INTERNAL;
     }
     if (rc == BUS_OK) {
@@ -243,6 +244,7 @@ sched_db_sessions_insert(bus_db_t *db,
         sched_db_bind_text(stmt, 24, spec->tag);
         sched_db_bind_text(stmt, 25, spec->dotfiles);
         sched_db_bind_text(stmt, 26, spec->model_service);
+        sched_db_bind_text(stmt, 27, spec->spread);
         rc = sched_db_step(stmt);
     }
     if (rc == BUS_OK)

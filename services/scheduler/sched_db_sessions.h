@@ -61,6 +61,7 @@ typedef struct {
     const char *dotfiles;     //  JSON array, passed to kernel.create; NULL: none
     const char *model_service; //  INFERENCE: JSON, passed to kernel.create; NULL: none
     const char *tag;           //  the user's tag; NULL: none
+    const char *spread;        //  its spread group (sched_pass.h); NULL: none
 } sched_session_spec_t;
 
 //  Inserts the session, its kernel and its requests as PENDING at now_us.

@@ -399,6 +399,60 @@ s_owner(sched_db_snapshot_t *self, const char *access_key, const sched_scope_t *
 }
 
 //  The window of pending sessions, each with its main kernel's request.
+//  Puts p in the spread group key (a new one the first time). 0 or -1.
+static int
+s_spread_group(sched_db_snapshot_t *self, const char *key, sched_pending_t *p)
+{
+    size_t g = 0;
+    while (g < self->spread_groups && strcmp(self->spread_keys[g], key) != 0)
+        g++;
+    if (g == self->spread_groups) {
+        const char **keys =
+            realloc(self->spread_keys, (self->spread_groups + 1) * sizeof *keys);
+        if (!keys)
+            return -1;
+        self->spread_keys = keys;
+        if (!(keys[g] = s_keep(self, key)))
+            return -1;
+        self->spread_groups++;
+    }
+    p->spread = (uint32_t) g + 1;
+    return 0;
+}
+
+//  Per spread group of the window, how many of its sessions hold slots on
+//  each agent. 0 or -1.
+static int
+s_load_spread(sched_db_snapshot_t *self, bus_db_t *db)
+{
+    if (self->spread_groups == 0 || self->agent_count == 0)
+        return 0;
+    self->spread_counts =
+        calloc(self->spread_groups * self->agent_count, sizeof *self->spread_counts);
+    sqlite3_stmt *stmt =
+        self->spread_counts
+            ? bus_db_stmt(db, "SELECT a.agent_id, count(DISTINCT k.session_id)"
+                              " FROM sessions s"
+                              " JOIN kernels k ON k.session_id = s.id"
+                              " JOIN allocations a ON a.kernel_id = k.id"
+                              " WHERE s.spread = ?1 GROUP BY a.agent_id")
+            : NULL;
+    if (!stmt)
+        return -1;
+    for (size_t g = 0; g < self->spread_groups; g++) {
+        sqlite3_bind_text(stmt, 1, self->spread_keys[g], -1, SQLITE_STATIC);
+        while (sqlite3_step(stmt) == SQLITE_ROW) {
+            const char *agent = s_text(stmt, 0);
+            for (size_t a = 0; a < self->agent_count; a++)
+                if (strcmp(self->agents[a].id, agent) == 0)
+                    self->spread_counts[g * self->agent_count + a] =
+                        (uint32_t) sqlite3_column_int64(stmt, 1);
+        }
+        sqlite3_reset(stmt);
+    }
+    return 0;
+}
+
 static int
 s_load_pending(sched_db_snapshot_t *self, bus_db_t *db, int64_t now_us, size_t window)
 {
@@ -421,7 +475,7 @@ s_load_pending(sched_db_snapshot_t *self, bus_db_t *db, int64_t now_us, size_t w
         "   AND " SNAPSHOT_READY " ORDER BY created_at DESC, id DESC LIMIT ?5))"
         " SELECT s.id, s.access_key, s.user_uuid, s.group_id, s.domain_name,"
         "  s.created_at, s.priority, s.skipped, s.retries, s.tried_at, s.cluster_size,"
-        "  s.cluster_mode, r.slot, r.amount, k.id"
+        "  s.cluster_mode, r.slot, r.amount, k.id, s.spread"
         " FROM chosen c JOIN sessions s ON s.id = c.id"
         " JOIN kernels k ON k.session_id = s.id AND k.cluster_idx = 1"
         " LEFT JOIN kernel_requests r ON r.kernel_id = k.id"
@@ -467,6 +521,10 @@ s_load_pending(sched_db_snapshot_t *self, bus_db_t *db, int64_t now_us, size_t w
                                                                      : size);
             p->multi_node = strcmp(s_text(stmt, 11), "multi-node") == 0;
             snprintf(extra->kernel_id, sizeof extra->kernel_id, "%s", s_text(stmt, 14));
+            if (*s_text(stmt, 15) && s_spread_group(self, s_text(stmt, 15), p) != 0) {
+                sqlite3_reset(stmt);
+                return -1;
+            }
         }
         if (sqlite3_column_type(stmt, 12) != SQLITE_NULL) {
             int slot = s_slot(self, s_text(stmt, 12));
@@ -517,7 +575,7 @@ sched_db_snapshot_load(bus_db_t *db,
     //  request fits nowhere). Scopes read usage for the slots known then,
     //  which are all a placement can change.
     if (!strings->scopes || !strings->owners || s_load_agents(self, db) != 0 ||
-        s_load_pending(self, db, now_us, window) != 0)
+        s_load_pending(self, db, now_us, window) != 0 || s_load_spread(self, db) != 0)
         sched_db_snapshot_destroy(&self);
     return self;
 }
@@ -546,6 +604,8 @@ sched_db_snapshot_destroy(sched_db_snapshot_t **self_p)
     free(self->scopes);
     free(self->pending);
     free(self->extra);
+    free(self->spread_keys);
+    free(self->spread_counts);
     free(self);
     *self_p = NULL;
 }

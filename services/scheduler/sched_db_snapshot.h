@@ -48,6 +48,11 @@ typedef struct {
     sched_pending_t *pending;
     sched_pending_extra_t *extra;
     size_t pending_count;
+    //  the window's spread groups (sched_pass.h): their keys, and per group
+    //  and agent the sessions of the group holding slots there
+    const char **spread_keys;
+    size_t spread_groups;
+    uint32_t *spread_counts; //  spread_groups * agent_count
     //  private: the strings everything above borrows
     void *strings;
 } sched_db_snapshot_t;

@@ -229,7 +229,9 @@ s_group(sched_dispatch_t *self,
                          .rr_cursor = &cursor,
                          .admit = sched_quota_admit_hook,
                          .charge = sched_quota_charge_hook,
-                         .arg = &quota};
+                         .arg = &quota,
+                         .spread_counts = snapshot->spread_counts,
+                         .spread_groups = snapshot->spread_groups};
     size_t sessions_placed = sched_pass_run(&pass);
     zhashx_update(self->cursors, cursor_key, (void *) (uintptr_t) (cursor + 1));
     if (bus_db_begin(self->db) != 0) {

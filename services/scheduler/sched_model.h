@@ -121,7 +121,8 @@ typedef struct {
     uint32_t skipped;   //  passes it could not be placed in so far (in and out)
     uint32_t kernel_count; //  1, or the cluster size
     bool multi_node;       //  cluster_mode multi-node: each kernel on its own agent
-    sched_vec_t request;   //  what each kernel asks for
+    uint32_t spread;     //  1 + its spread group (replicas of one model service); 0: none
+    sched_vec_t request; //  what each kernel asks for
     //  out:
     sched_outcome_t outcome;
     uint32_t agents[SCHED_CLUSTER_MAX]; //  PLACED: agent index of kernel k

@@ -72,6 +72,7 @@ typedef struct {
     s_drf_owner_t *drf;  //  per owner (DRF)
     uint32_t *heap;      //  owners by s_drf_before (DRF)
     uint32_t rr;         //  round-robin cursor
+    uint32_t *spread;    //  the current session's group's counts per agent, or NULL
     s_miss_t miss[SCHED_PASS_MISS_CACHE];
     size_t miss_count;
     size_t miss_next;
@@ -239,8 +240,24 @@ s_fullness(const s_run_t *run, uint32_t a, const s_shape_t *shape)
     return sum;
 }
 
+//  The fewest sessions of the current spread group on an agent that could
+//  take a kernel of shape now (0 without a group).
+static uint32_t
+s_spread_least(const s_run_t *run, const s_shape_t *shape)
+{
+    uint32_t least = UINT32_MAX;
+    for (size_t a = 0; run->spread && a < run->pass->agent_count; a++) {
+        const sched_agent_t *agent = &run->pass->agents[a];
+        if (!agent->reserved && run->mark[a] != run->stamp && run->spread[a] < least &&
+            s_fits(agent, shape))
+            least = run->spread[a];
+    }
+    return run->spread ? least : 0;
+}
+
 //  The selector's agent for one kernel of shape, among the unreserved ones
-//  not yet chosen for this session; -1 when none fits.
+//  not yet chosen for this session (and, in a spread group, holding the
+//  fewest of its sessions); -1 when none fits.
 static int64_t
 s_select(s_run_t *run, const s_shape_t *shape)
 {
@@ -248,11 +265,13 @@ s_select(s_run_t *run, const s_shape_t *shape)
     size_t count = pass->agent_count;
     if (count == 0)
         return -1;
+    uint32_t least = s_spread_least(run, shape);
     if (pass->rules->selector == SCHED_SELECT_ROUNDROBIN) {
         size_t a = run->rr % count;
         for (size_t i = 0; i < count; i++, a = a + 1 == count ? 0 : a + 1) {
             const sched_agent_t *agent = &pass->agents[a];
-            if (!agent->reserved && run->mark[a] != run->stamp && s_fits(agent, shape))
+            if (!agent->reserved && run->mark[a] != run->stamp &&
+                (!run->spread || run->spread[a] == least) && s_fits(agent, shape))
                 return (int64_t) a;
         }
         return -1;
@@ -262,7 +281,8 @@ s_select(s_run_t *run, const s_shape_t *shape)
     double best_score = 0;
     for (size_t a = 0; a < count; a++) {
         const sched_agent_t *agent = &pass->agents[a];
-        if (agent->reserved || run->mark[a] == run->stamp || !s_fits(agent, shape))
+        if (agent->reserved || run->mark[a] == run->stamp ||
+            (run->spread && run->spread[a] != least) || !s_fits(agent, shape))
             continue;
         double score = s_fullness(run, (uint32_t) a, shape);
         if (best < 0 || (pack ? score > best_score : score < best_score)) {
@@ -306,6 +326,8 @@ s_commit(s_run_t *run, sched_pending_t *p, const s_shape_t *shape, const uint32_
         for (size_t j = 0; j < shape->n; j++)
             agent->occupied.v[shape->slot[j]] += shape->need[j];
         agent->kernels += shape->per_agent;
+        if (run->spread)
+            run->spread[chosen[k]]++;
     }
     for (uint32_t k = 0; k < p->kernel_count; k++)
         p->agents[k] = chosen[shape->agents_needed > 1 ? k : 0];
@@ -442,6 +464,9 @@ s_visit(s_run_t *run, uint32_t i, bool starving)
     }
     s_shape_t shape;
     s_shape(&shape, &p->request, p->kernel_count, p->multi_node, run->slots);
+    run->spread = p->spread && p->spread <= pass->spread_groups && pass->spread_counts
+                      ? pass->spread_counts + (size_t) (p->spread - 1) * pass->agent_count
+                      : NULL;
     sched_outcome_t outcome = SCHED_OUTCOME_NO_ROOM;
     if (!shape.impossible) {
         outcome = s_miss_lookup(run, &shape);

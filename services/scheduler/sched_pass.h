@@ -66,6 +66,13 @@
         around; then *rr_cursor = chosen + 1. The caller keeps the cursor
         between passes (NULL: start at 0 each pass).
 
+    Spreading. A session of a spread group (the replicas of one model
+    service) goes, among the agents that fit, to one holding the fewest
+    sessions of its group (spread_counts, which the pass raises as it
+    places); the selector decides among those. So replicas land on
+    different agents while there are agents with room, whatever the
+    selector, and pile up only where nothing else fits.
+
     Clusters (kernel_count > 1). Single-node: all kernels on one agent, so
     request * kernel_count must fit there. Multi-node: kernel_count
     distinct agents, chosen one after the other by the selector; all or
@@ -128,6 +135,11 @@ typedef struct {
     void (*charge)(void *arg, const sched_pending_t *p);
     void *arg;
     size_t max_placed; //  stop after this many placements (0: no limit)
+    //  spread groups: spread_counts[g * agent_count + a] sessions of group g
+    //  on agent a (pending spread g + 1); the pass adds what it places. NULL
+    //  with no group.
+    uint32_t *spread_counts;
+    size_t spread_groups;
 } sched_pass_t;
 
 //  Runs the pass: returns how many sessions were placed. Fills every

@@ -1057,6 +1057,59 @@ test_speed(void)
     T_ASSERT(s_speed(SCHED_POLICY_DRF, SCHED_SELECT_ROUNDROBIN, "drf, round-robin") > 0);
 }
 
+//  Replicas of one model service (a spread group) go to the agents holding
+//  the fewest of them, whatever the selector; the selector decides among
+//  those, and they pile up only where nothing else fits.
+static void
+test_spread(void)
+{
+    sched_selector_t selectors[] = {SCHED_SELECT_CONCENTRATED, SCHED_SELECT_DISPERSED,
+                                    SCHED_SELECT_ROUNDROBIN};
+    for (size_t sel = 0; sel < 3; sel++) {
+        sched_rules_t rules = s_rules;
+        rules.selector = selectors[sel];
+        sched_agent_t agents[3];
+        for (size_t a = 0; a < 3; a++)
+            s_agent(&agents[a], "x", 8000, GIB);
+        agents[0].occupied.v[CPU] = 4000; //  packing would pick a
+        //  group 1 already has a replica on a; group 2 has none
+        uint32_t counts[2 * 3] = {1, 0, 0, 0, 0, 0};
+        sched_pending_t pending[5];
+        for (size_t i = 0; i < 5; i++)
+            s_pending(&pending[i], "r", (int64_t) i, 1000, 0);
+        pending[0].spread = pending[1].spread = pending[2].spread = 1;
+        pending[3].spread = 2;
+        uint32_t cursor = 0;
+        sched_pass_t pass = s_pass(&rules, agents, 3, pending, 5);
+        pass.rr_cursor = &cursor;
+        pass.spread_counts = counts;
+        pass.spread_groups = 2;
+        T_EQ_INT(sched_pass_run(&pass), 5);
+        //  b and c first (a holds one), then a again once each holds one
+        T_ASSERT(pending[0].agents[0] != 0 && pending[1].agents[0] != 0);
+        T_ASSERT(pending[0].agents[0] != pending[1].agents[0]);
+        T_EQ_INT(counts[0] + counts[1] + counts[2], 4);
+        T_ASSERT(counts[0] == 1 + (pending[2].agents[0] == 0));
+        T_ASSERT(counts[1] >= 1 && counts[2] >= 1 && counts[1] <= 2 && counts[2] <= 2);
+        T_EQ_INT(counts[3] + counts[4] + counts[5], 1); //  group 2: its own count
+    }
+    //  An agent with no room is no choice, even holding none of the group.
+    sched_agent_t agents[2];
+    s_agent(&agents[0], "a", 4000, GIB);
+    s_agent(&agents[1], "b", 4000, GIB);
+    agents[1].occupied.v[CPU] = 4000;
+    uint32_t counts[2] = {3, 0};
+    sched_pending_t p;
+    s_pending(&p, "r", 1, 1000, 0);
+    p.spread = 1;
+    sched_pass_t pass = s_pass(&s_rules, agents, 2, &p, 1);
+    pass.spread_counts = counts;
+    pass.spread_groups = 1;
+    T_EQ_INT(sched_pass_run(&pass), 1);
+    T_EQ_INT(p.agents[0], 0);
+    T_EQ_INT(counts[0], 4);
+}
+
 int
 main(void)
 {
@@ -1072,6 +1125,7 @@ main(void)
     T_RUN(test_starving_first);
     T_RUN(test_cannot_ever_fit);
     T_RUN(test_selectors);
+    T_RUN(test_spread);
     T_RUN(test_gang_single_node);
     T_RUN(test_gang_multi_node);
     T_RUN(test_quota);

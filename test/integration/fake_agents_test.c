@@ -397,6 +397,69 @@ test_destroy_ends_them_all(void)
     zchunk_destroy(&reply);
 }
 
+//  The replicas of one model service (spread) on as many agents as there
+//  are, though the group packs (the default selector) and one agent could
+//  hold them all.
+#define SPREAD 10
+static char s_spread_ids[SPREAD][48], s_spread_kernels[SPREAD][48];
+
+static void
+test_spread(void)
+{
+    for (int i = 0; i < SPREAD; i++) {
+        snprintf(s_spread_ids[i], sizeof s_spread_ids[i], "sp-%d-%d", (int) getpid(), i);
+        snprintf(s_spread_kernels[i], sizeof s_spread_kernels[i], "sk-%d-%d",
+                 (int) getpid(), i);
+        char name[32];
+        snprintf(name, sizeof name, "replica-%d", i);
+        proto_kv_t slots[] = {{"cpu", "1"}, {"mem", "1073741824"}};
+        proto_session_create_req_t in;
+        proto_session_create_req_init(&in);
+        in.session_id = s_spread_ids[i];
+        in.kernel_id = s_spread_kernels[i];
+        in.name = name;
+        in.access_key = "AKFAKE";
+        in.user_uuid = "user-fake";
+        in.domain_name = "default";
+        in.group_id = "group-fake";
+        in.scaling_group = "default";
+        in.image = IMAGE;
+        in.slots = slots;
+        in.slots_count = 2;
+        in.spread = "endpoint-one";
+        bus_writer_t *writer = bus_writer_new();
+        if (writer && proto_session_create_req_write(&in, writer) != 0)
+            bus_writer_destroy(&writer);
+        bus_error_t err = {0};
+        T_EQ_INT(s_call(s_client, PROTO_SESSION_CREATE, writer, NULL, &err), BUS_OK);
+    }
+    T_ASSERT(s_wait_status("RUNNING", SPREAD));
+    proto_session_list_rep_t rep;
+    T_EQ_INT(s_list("RUNNING", &rep), BUS_OK);
+    int load[AGENTS + 1] = {0}, used = 0;
+    for (size_t i = 0; i < rep.sessions_count; i++) {
+        int number = 0;
+        if (rep.sessions[i].agent_id &&
+            sscanf(rep.sessions[i].agent_id, FLEET "-%d", &number) == 1 && number >= 1 &&
+            number <= AGENTS)
+            used += load[number]++ == 0;
+    }
+    proto_session_list_rep_clear(&rep);
+    fprintf(stderr, "# %d agents hold the %d replicas\n", used, SPREAD);
+    T_EQ_INT(used, SPREAD);
+    for (int i = 0; i < SPREAD; i++) {
+        proto_session_destroy_req_t in;
+        proto_session_destroy_req_init(&in);
+        in.session_id = s_spread_ids[i];
+        bus_writer_t *writer = bus_writer_new();
+        if (writer && proto_session_destroy_req_write(&in, writer) != 0)
+            bus_writer_destroy(&writer);
+        bus_error_t err = {0};
+        T_EQ_INT(s_call(s_client, PROTO_SESSION_DESTROY, writer, NULL, &err), BUS_OK);
+    }
+    T_ASSERT(s_wait_status("TERMINATED", SESSIONS + SPREAD));
+}
+
 int
 main(void)
 {
@@ -407,6 +470,7 @@ main(void)
         T_RUN(test_fleet_lists_agree);
         T_RUN(test_fleet_answers);
         T_RUN(test_destroy_ends_them_all);
+        T_RUN(test_spread);
     }
     bus_rpc_client_destroy(&s_client);
     bus_rpc_client_destroy(&s_fleet_client);
