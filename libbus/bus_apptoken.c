@@ -64,6 +64,69 @@ s_nonce(char nonce[BUS_APPTOKEN_NONCE_MAX + 1], bus_error_t *err)
     return BUS_OK;
 }
 
+//  Seals root (taken) as a token; what names its kind when root is NULL
+//  (json_pack refuses strings that are not UTF-8).
+static char *
+s_seal(const void *secret,
+       size_t secret_len,
+       json_t *root,
+       const char *what,
+       bus_error_t *err)
+{
+    if (!root) {
+        bus_error_set(err, BUS_STATUS_INVALID, "%s token claims are not UTF-8", what);
+        return NULL;
+    }
+    char *token = bus_token_seal(secret, secret_len, root, err);
+    json_decref(root);
+    return token;
+}
+
+//  Opens token as one of kind op: BUS_OK with *root (the caller's), or the
+//  failure ("not an <what> token" for another kind).
+static int
+s_open(const void *secret,
+       size_t secret_len,
+       const char *token,
+       size_t len,
+       const char *op,
+       const char *what,
+       json_t **root,
+       bus_error_t *err)
+{
+    int rc = bus_token_open(secret, secret_len, token, len, root, err);
+    if (rc != BUS_OK)
+        return rc;
+    const char *kind = json_string_value(json_object_get(*root, "op"));
+    if (!kind || strcmp(kind, op) != 0) {
+        json_decref(*root);
+        *root = NULL;
+        return bus_error_set(err, BUS_STATUS_FORBIDDEN, "not an %s token", what);
+    }
+    return BUS_OK;
+}
+
+//  A verify's verdict: bad names a claim that did not parse; else the
+//  expiry against now. claims (size bytes) is zeroed on a failure.
+static int
+s_verdict(const char *bad,
+          int64_t expires,
+          int64_t now,
+          void *claims,
+          size_t size,
+          bus_error_t *err)
+{
+    int rc = BUS_OK;
+    if (bad)
+        rc = bus_error_set(err, BUS_STATUS_INVALID,
+                           "malformed token: missing or bad claim '%s'", bad);
+    else if (now >= expires)
+        rc = bus_error_set(err, BUS_STATUS_FORBIDDEN, "token expired");
+    if (rc != BUS_OK)
+        memset(claims, 0, size);
+    return rc;
+}
+
 //  Copies string claim key (at most max bytes, no control characters) into
 //  out. False when missing, not a string, too long or (unless allowed)
 //  empty.
@@ -152,14 +215,7 @@ bus_apptoken_sign(const void *secret,
                   "host", claims->host, "port", (int) claims->port, "access_key",
                   claims->access_key, "user_uuid", claims->user_uuid, "exp",
                   (json_int_t) claims->expires, "nonce", claims->nonce);
-    if (!root) {
-        //  json_pack refuses strings that are not UTF-8
-        bus_error_set(err, BUS_STATUS_INVALID, "app token claims are not UTF-8");
-        return NULL;
-    }
-    char *token = bus_token_seal(secret, secret_len, root, err);
-    json_decref(root);
-    return token;
+    return s_seal(secret, secret_len, root, "app", err);
 }
 
 //  ---------------------------------------------------------------------------
@@ -176,17 +232,12 @@ bus_apptoken_verify(const void *secret,
     assert(claims);
     memset(claims, 0, sizeof *claims);
     json_t *root = NULL;
-    int rc = bus_token_open(secret, secret_len, token, len, &root, err);
+    int rc = s_open(secret, secret_len, token, len, OP_APP, "app", &root, err);
     if (rc != BUS_OK)
         return rc;
-    const char *op = json_string_value(json_object_get(root, "op"));
     json_t *port = json_object_get(root, "port");
     json_t *exp = json_object_get(root, "exp");
     const char *bad = NULL;
-    if (!op || strcmp(op, OP_APP) != 0) {
-        json_decref(root);
-        return bus_error_set(err, BUS_STATUS_FORBIDDEN, "not an app token");
-    }
     if (!s_take(root, "session_id", claims->session_id, BUS_APPTOKEN_ID_MAX, false))
         bad = "session_id";
     else if (!s_take(root, "kernel_id", claims->kernel_id, BUS_APPTOKEN_ID_MAX, true))
@@ -217,16 +268,7 @@ bus_apptoken_verify(const void *secret,
         claims->expires = (int64_t) json_integer_value(exp);
     }
     json_decref(root);
-    if (bad) {
-        memset(claims, 0, sizeof *claims);
-        return bus_error_set(err, BUS_STATUS_INVALID,
-                             "malformed token: missing or bad claim '%s'", bad);
-    }
-    if (now >= claims->expires) {
-        memset(claims, 0, sizeof *claims);
-        return bus_error_set(err, BUS_STATUS_FORBIDDEN, "token expired");
-    }
-    return BUS_OK;
+    return s_verdict(bad, claims->expires, now, claims, sizeof *claims, err);
 }
 
 //  ---------------------------------------------------------------------------
@@ -250,13 +292,7 @@ bus_apptoken_endpoint_sign(const void *secret,
         json_pack("{s:s, s:s, s:s, s:I, s:s}", "op", OP_ENDPOINT, "endpoint_id",
                   claims->endpoint_id, "user_uuid", claims->user_uuid, "exp",
                   (json_int_t) claims->expires, "nonce", claims->nonce);
-    if (!root) {
-        bus_error_set(err, BUS_STATUS_INVALID, "endpoint token claims are not UTF-8");
-        return NULL;
-    }
-    char *token = bus_token_seal(secret, secret_len, root, err);
-    json_decref(root);
-    return token;
+    return s_seal(secret, secret_len, root, "endpoint", err);
 }
 
 int
@@ -271,16 +307,11 @@ bus_apptoken_endpoint_verify(const void *secret,
     assert(claims);
     memset(claims, 0, sizeof *claims);
     json_t *root = NULL;
-    int rc = bus_token_open(secret, secret_len, token, len, &root, err);
+    int rc = s_open(secret, secret_len, token, len, OP_ENDPOINT, "endpoint", &root, err);
     if (rc != BUS_OK)
         return rc;
-    const char *op = json_string_value(json_object_get(root, "op"));
     json_t *exp = json_object_get(root, "exp");
     const char *bad = NULL;
-    if (!op || strcmp(op, OP_ENDPOINT) != 0) {
-        json_decref(root);
-        return bus_error_set(err, BUS_STATUS_FORBIDDEN, "not an endpoint token");
-    }
     if (!s_take(root, "endpoint_id", claims->endpoint_id, BUS_APPTOKEN_ID_MAX, false))
         bad = "endpoint_id";
     else if (!s_take(root, "user_uuid", claims->user_uuid, BUS_APPTOKEN_ID_MAX, false))
@@ -293,14 +324,5 @@ bus_apptoken_endpoint_verify(const void *secret,
     else
         claims->expires = (int64_t) json_integer_value(exp);
     json_decref(root);
-    if (bad) {
-        memset(claims, 0, sizeof *claims);
-        return bus_error_set(err, BUS_STATUS_INVALID,
-                             "malformed token: missing or bad claim '%s'", bad);
-    }
-    if (now >= claims->expires) {
-        memset(claims, 0, sizeof *claims);
-        return bus_error_set(err, BUS_STATUS_FORBIDDEN, "token expired");
-    }
-    return BUS_OK;
+    return s_verdict(bad, claims->expires, now, claims, sizeof *claims, err);
 }
