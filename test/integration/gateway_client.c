@@ -308,7 +308,8 @@ client_signed_bytes(const client_platform_t *self,
     if (opts->cookie)
         headers[count++] = cookie_h;
     return harness_http_bytes(self->api, method, path, headers, body ? ctype : NULL, body,
-                              body_p, size_p, headers_p, CLIENT_HTTP_MS);
+                              body_p, size_p, headers_p,
+                              opts->timeout_ms > 0 ? opts->timeout_ms : CLIENT_HTTP_MS);
 }
 
 json_t *

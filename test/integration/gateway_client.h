@@ -51,6 +51,7 @@ typedef struct {
     const char *authorization; //  send this Authorization instead
     const char *cookie;        //  send this Cookie header
     const char *content_type;  //  the body's type (default application/json)
+    int timeout_ms;            //  how long to wait for the answer (0: CLIENT_HTTP_MS)
 } client_sign_opts_t;
 
 //  Starts the platform in a fresh temp dir named after name. 0 or -1.
