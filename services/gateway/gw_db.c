@@ -344,6 +344,19 @@ const bus_db_migration_t gw_db_migrations[] = {
      "  created_at INTEGER NOT NULL);"
      "CREATE INDEX routings_endpoint ON routings (endpoint, status);"
      "CREATE INDEX routings_session ON routings (session);"},
+    //  The tokens issued for model services' URLs (POST /services/{id}/token),
+    //  as Backend.AI keeps them for GraphQL's endpoint_token_list: whole,
+    //  since the owner may look one up again until it expires.
+    {"endpoint tokens",
+     "CREATE TABLE endpoint_tokens ("
+     "  token TEXT PRIMARY KEY,"
+     "  endpoint TEXT NOT NULL REFERENCES endpoints (id) ON DELETE CASCADE,"
+     "  session_owner TEXT NOT NULL,"
+     "  domain TEXT NOT NULL,"
+     "  project TEXT NOT NULL,"
+     "  created_at INTEGER NOT NULL,"
+     "  valid_until INTEGER NOT NULL);"
+     "CREATE INDEX endpoint_tokens_endpoint ON endpoint_tokens (endpoint, created_at);"},
 };
 
 _Static_assert(sizeof gw_db_migrations / sizeof gw_db_migrations[0] ==

@@ -196,6 +196,48 @@ gw_endpoint_clear_errors(bus_db_t *db, const char *id)
     gw_endpoint_retries(db, id, 0);
 }
 
+int
+gw_endpoint_token_insert(bus_db_t *db,
+                         json_t *endpoint,
+                         const char *token,
+                         int64_t valid_until,
+                         bus_error_t *err)
+{
+    char until[24], now[24];
+    snprintf(until, sizeof until, "%lld", (long long) valid_until);
+    snprintf(now, sizeof now, "%lld", (long long) bus_clock_wall_us());
+    const char *params[] = {token,
+                            json_string_value(json_object_get(endpoint, "id")),
+                            json_string_value(json_object_get(endpoint, "session_owner")),
+                            json_string_value(json_object_get(endpoint, "domain")),
+                            json_string_value(json_object_get(endpoint, "project")),
+                            now,
+                            until,
+                            NULL};
+    return s_write(db,
+                   "INSERT INTO endpoint_tokens (token, endpoint, session_owner, domain,"
+                   " project, created_at, valid_until) VALUES (?1, ?2, ?3, ?4, ?5,"
+                   " CAST(?6 AS INTEGER), CAST(?7 AS INTEGER))",
+                   params) >= 0
+               ? BUS_OK
+               : bus_error_set(err, BUS_STATUS_INTERNAL, "cannot keep the token");
+}
+
+json_t *
+gw_endpoint_tokens(bus_db_t *db, const char *endpoint_id, const char *token)
+{
+    if (token)
+        return gw_store_rows(db, "SELECT * FROM endpoint_tokens WHERE token = ?1",
+                             (const char *const[]){token, NULL}, NULL);
+    if (endpoint_id)
+        return gw_store_rows(db,
+                             "SELECT * FROM endpoint_tokens WHERE endpoint = ?1"
+                             " ORDER BY created_at, token",
+                             (const char *const[]){endpoint_id, NULL}, NULL);
+    return gw_store_rows(db, "SELECT * FROM endpoint_tokens ORDER BY created_at, token",
+                         (const char *const[]){NULL}, NULL);
+}
+
 //  ---------------------------------------------------------------------------
 //  Routes
 

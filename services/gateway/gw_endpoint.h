@@ -83,6 +83,18 @@ int64_t gw_endpoint_replicas_max(bus_db_t *db, const char *user_uuid);
 //  true}; else NULL. Caller owns it.
 json_t *gw_endpoint_service_port(bus_db_t *db, const char *session_id);
 
+//  Keeps token, issued for endpoint (its row) until valid_until (unix
+//  seconds). BUS_OK or INTERNAL.
+int gw_endpoint_token_insert(bus_db_t *db,
+                             json_t *endpoint,
+                             const char *token,
+                             int64_t valid_until,
+                             bus_error_t *err);
+
+//  The tokens of endpoint_id (NULL: all), oldest first; the one named token
+//  when token is given. NULL on a database error.
+json_t *gw_endpoint_tokens(bus_db_t *db, const char *endpoint_id, const char *token);
+
 //  ---------------------------------------------------------------------------
 //  Routes
 

@@ -197,9 +197,71 @@ q_routing_list(gw_request_t *r, json_t *args, bus_error_t *err)
     return gw_gql_page(all, args, err);
 }
 
+//  A kept token as GraphQL's EndpointToken.
+static json_t *
+s_token(json_t *row)
+{
+    return json_pack(
+        "{s:O, s:O, s:O, s:O, s:O, s:O, s:o, s:o}", "id", json_object_get(row, "token"),
+        "token", json_object_get(row, "token"), "endpoint_id",
+        json_object_get(row, "endpoint"), "domain", json_object_get(row, "domain"),
+        "project", json_object_get(row, "project"), "session_owner",
+        json_object_get(row, "session_owner"), "created_at",
+        gw_gql_time(json_integer_value(json_object_get(row, "created_at"))),
+        "valid_until",
+        gw_gql_time(json_integer_value(json_object_get(row, "valid_until")) * 1000000));
+}
+
+//  The tokens of rows (kept tokens) whose endpoint the caller may see.
+static json_t *
+s_tokens(gw_request_t *r, json_t *rows)
+{
+    bus_db_t *db = gw_server_db(r->gw);
+    json_t *all = json_array();
+    size_t index;
+    json_t *row;
+    json_array_foreach(rows, index, row)
+    {
+        json_t *endpoint =
+            gw_endpoint_get(db, json_string_value(json_object_get(row, "endpoint")));
+        if (endpoint && gw_endpoint_may(&r->who, endpoint))
+            json_array_append_new(all, s_token(row));
+        json_decref(endpoint);
+    }
+    return all;
+}
+
+static json_t *
+q_endpoint_token_list(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    json_t *rows =
+        gw_endpoint_tokens(gw_server_db(r->gw), gw_gql_arg(args, "endpoint_id"), NULL);
+    if (!rows)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot read the tokens"), NULL;
+    json_t *all = s_tokens(r, rows);
+    json_decref(rows);
+    return gw_gql_page(all, args, err);
+}
+
+static json_t *
+q_endpoint_token(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    (void) err;
+    const char *token = gw_gql_arg(args, "token");
+    json_t *rows = token ? gw_endpoint_tokens(gw_server_db(r->gw), NULL, token) : NULL;
+    json_t *all = rows ? s_tokens(r, rows) : NULL;
+    json_t *node =
+        json_array_size(all) ? json_incref(json_array_get(all, 0)) : json_null();
+    json_decref(all);
+    json_decref(rows);
+    return node;
+}
+
 const gw_gql_root_t gw_endpoint_gql[] = {
     {"query", "endpoint", q_endpoint},
     {"query", "endpoint_list", q_endpoint_list},
     {"query", "routing_list", q_routing_list},
+    {"query", "endpoint_token_list", q_endpoint_token_list},
+    {"query", "endpoint_token", q_endpoint_token},
     {NULL, NULL, NULL},
 };

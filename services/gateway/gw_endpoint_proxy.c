@@ -392,6 +392,17 @@ gw_endpoint_proxy_sync(gw_endpoint_proxy_t *self, json_t *endpoint, json_t *rout
     free(targets);
 }
 
+void
+gw_endpoint_proxy_forget(gw_endpoint_proxy_t *self, const char *endpoint_id)
+{
+    assert(self && endpoint_id);
+    s_push_t *push = zhashx_lookup(self->pushes, endpoint_id);
+    if (push) {
+        free(push->fingerprint);
+        push->fingerprint = NULL;
+    }
+}
+
 //  ---------------------------------------------------------------------------
 
 static void

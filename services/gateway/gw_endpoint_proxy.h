@@ -47,6 +47,9 @@ void gw_endpoint_proxy_destroy(gw_endpoint_proxy_t **self_p);
 //  asked for, the healthy set pushed when due.
 void gw_endpoint_proxy_sync(gw_endpoint_proxy_t *self, json_t *endpoint, json_t *routes);
 
+//  Forgets what was pushed for endpoint_id: the next sync pushes it again.
+void gw_endpoint_proxy_forget(gw_endpoint_proxy_t *self, const char *endpoint_id);
+
 //  The endpoint was destroyed: its URL on the wsproxy goes.
 void gw_endpoint_proxy_remove(gw_endpoint_proxy_t *self, const char *endpoint_id);
 

@@ -492,6 +492,15 @@ gw_endpoint_reconcile_kick(gw_endpoint_reconcile_t *self)
         evtimer_add(self->timer, &now);
 }
 
+void
+gw_endpoint_reconcile_sync(gw_endpoint_reconcile_t *self, const char *endpoint_id)
+{
+    if (!self)
+        return;
+    gw_endpoint_proxy_forget(self->proxy, endpoint_id);
+    gw_endpoint_reconcile_kick(self);
+}
+
 static void
 s_kick(void *arg)
 {

@@ -49,6 +49,10 @@ void gw_endpoint_reconcile_destroy(gw_endpoint_reconcile_t **self_p);
 //  Runs a pass on the next turn of the loop.
 void gw_endpoint_reconcile_kick(gw_endpoint_reconcile_t *self);
 
+//  Pushes endpoint_id's healthy routes to the wsproxy at the next pass,
+//  changed or not (POST /services/{id}/sync).
+void gw_endpoint_reconcile_sync(gw_endpoint_reconcile_t *self, const char *endpoint_id);
+
 //  Destroys session_id (a route's): the route is TERMINATING until its
 //  kernel has ended.
 void gw_endpoint_reconcile_terminate(gw_endpoint_reconcile_t *self,

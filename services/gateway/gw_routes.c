@@ -102,6 +102,7 @@ const gw_route_t gw_routes[] = {
      gw_service_handle_delete},
     {POST, "/services/{service_id}/scale", GW_AUTH_REQUIRED, gw_service_handle_scale},
     {POST, "/services/{service_id}/token", GW_AUTH_REQUIRED, gw_service_handle_token},
+    {POST, "/services/{service_id}/sync", GW_AUTH_REQUIRED, gw_service_handle_sync},
     {EVHTTP_REQ_PUT, "/services/{service_id}/routings/{route_id}", GW_AUTH_REQUIRED,
      gw_service_handle_route_update},
     {EVHTTP_REQ_DELETE, "/services/{service_id}/routings/{route_id}", GW_AUTH_REQUIRED,

@@ -710,6 +710,11 @@ gw_service_handle_token(gw_request_t *r)
         claims.expires = until;
         bus_error_t err = {0};
         char *token = bus_apptoken_endpoint_sign(secret, secret_len, &claims, &err);
+        if (token && gw_endpoint_token_insert(gw_server_db(r->gw), endpoint, token, until,
+                                              &err) != BUS_OK) {
+            free(token);
+            token = NULL;
+        }
         if (token) {
             bus_log_info("endpoint token issued endpoint=%s user=%s until=%lld",
                          claims.endpoint_id, r->who.user_uuid, (long long) until);
@@ -718,5 +723,22 @@ gw_service_handle_token(gw_request_t *r)
             gw_reply_problem(r, "internal-server-error", err.detail);
         free(token);
     }
+    json_decref(endpoint);
+}
+
+//  ---------------------------------------------------------------------------
+//  POST /services/{id}/sync
+
+//  Pushes the endpoint's healthy routes to the wsproxy again at the next
+//  pass, changed or not (Backend.AI's "sync").
+void
+gw_service_handle_sync(gw_request_t *r)
+{
+    json_t *endpoint = s_endpoint(r);
+    if (!endpoint)
+        return;
+    gw_endpoint_reconcile_sync(gw_server_endpoints(r->gw),
+                               json_string_value(json_object_get(endpoint, "id")));
+    gw_reply_json(r, 200, json_pack("{s:b}", "success", 1));
     json_decref(endpoint);
 }

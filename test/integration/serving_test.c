@@ -394,6 +394,22 @@ test_endpoint_url(void)
         body = NULL;
     }
     T_EQ_INT(s_call_url(hostport, "/health", "BackendAI forged.token", NULL), 403);
+    //  The token is kept: GraphQL lists it for the endpoint's owner.
+    r = client_gql(&s_p, &s_alice,
+                   "query($id: UUID) { endpoint_token_list(limit: 10, offset: 0,"
+                   " endpoint_id: $id) { total_count items { token endpoint_id } } }",
+                   json_pack("{s:s}", "id", s_endpoint));
+    json_t *list = json_object_get(json_object_get(r, "data"), "endpoint_token_list");
+    T_EQ_INT(json_integer_value(json_object_get(list, "total_count")), 1);
+    T_EQ_STR(json_string_value(json_object_get(
+                 json_array_get(json_object_get(list, "items"), 0), "endpoint_id")),
+             s_endpoint);
+    json_decref(r);
+    //  sync pushes the routes again; the URL stays.
+    snprintf(path, sizeof path, "/services/%s/sync", s_endpoint);
+    T_EQ_INT(s_as(&s_alice, "POST", path, NULL, NULL), 200);
+    T_EQ_INT(s_call_url(hostport, "/health", auth, NULL), 200);
+    snprintf(path, sizeof path, "/services/%s/token", s_endpoint);
     T_EQ_INT(s_as(&s_alice, "POST", path, "{\"valid_until\": 1}", NULL), 400);
     T_EQ_INT(s_as(&s_alice, "POST", path, "{}", NULL), 400);
     T_EQ_INT(s_as(&s_alice, "POST", path, "{\"duration\": \"soon\"}", NULL), 400);
