@@ -5,7 +5,7 @@
 // as server-sent events); a server that answers JSON at once is shown too.
 // Each card's conversation is kept in this tab (sessionStorage).
 
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { t } from '../i18n.js';
 import { ErrorNote, Field, Loaded, useLoad } from '../ui/common.jsx';
 import * as serving from '../ui/serving.js';
@@ -33,9 +33,14 @@ export default function Chat({ query }) {
   const [compare, setCompare] = useState(false);
   const [text, setText] = useState('');
   const [outgoing, setOutgoing] = useState(null); // {seq, text}: to every card
+  // The cards still answering: the next message waits for every answer, so
+  // each card's conversation takes the same turns.
+  const [answering, setAnswering] = useState({});
+  const busy = Object.values(answering).some(Boolean);
+  const onBusy = useCallback((index, on) => setAnswering((a) => ({ ...a, [index]: on })), []);
   const send = (e) => {
     e.preventDefault();
-    if (!text.trim()) return;
+    if (!text.trim() || busy) return;
     setOutgoing({ seq: (outgoing ? outgoing.seq : 0) + 1, text });
     setText('');
   };
@@ -56,8 +61,8 @@ export default function Chat({ query }) {
           ) : (
             <>
               <div class={'chat-cards' + (compare ? ' two' : '')}>
-                <Card index={0} services={services} initial={query.get('service')} outgoing={outgoing} />
-                {compare && <Card index={1} services={services} outgoing={outgoing} />}
+                <Card index={0} services={services} initial={query.get('service')} outgoing={outgoing} onBusy={onBusy} />
+                {compare && <Card index={1} services={services} outgoing={outgoing} onBusy={onBusy} />}
               </div>
               <form class="chat-input" onSubmit={send}>
                 <label class="sr-only" for="chat-message">
@@ -73,7 +78,7 @@ export default function Chat({ query }) {
                     if (e.key === 'Enter' && !e.shiftKey) send(e);
                   }}
                 />
-                <button type="submit" class="primary">
+                <button type="submit" class="primary" disabled={busy}>
                   {t('chat.send')}
                 </button>
               </form>
@@ -85,7 +90,7 @@ export default function Chat({ query }) {
   );
 }
 
-function Card({ index, services, initial, outgoing }) {
+function Card({ index, services, initial, outgoing, onBusy }) {
   const first = services.find((s) => s.id === initial) || services[Math.min(index, services.length - 1)];
   const [serviceId, setServiceId] = useState(first.id);
   const service = services.find((s) => s.id === serviceId) || first;
@@ -100,7 +105,14 @@ function Card({ index, services, initial, outgoing }) {
 
   useEffect(() => setMessages(loadConversation(index, service.id)), [service.id]);
   useEffect(() => keepConversation(index, service.id, messages), [messages]);
-  useEffect(() => () => abort.current && abort.current.abort(), []);
+  useEffect(() => onBusy(index, streaming), [streaming]);
+  useEffect(
+    () => () => {
+      if (abort.current) abort.current.abort();
+      onBusy(index, false);
+    },
+    [],
+  );
 
   // The models the service serves, once it can be asked (public, or a token).
   useEffect(() => {
