@@ -132,6 +132,14 @@ export const tests = [
       await p.locator(`tr[data-service="${SERVICE}"]`).getByText('Healthy', { exact: true }).waitFor();
       await p.locator(`tr[data-service="${SERVICE}"]`).getByText('1 healthy of 1').waitFor();
       await shot(p, 'list');
+      // A second service of the same name: the gateway's refusal, in its words.
+      await p.getByRole('button', { name: 'Start a service' }).click();
+      const again = p.getByRole('dialog', { name: 'Start a service' });
+      await again.getByLabel('Service name').fill(SERVICE);
+      await again.getByRole('button', { name: 'Create' }).click();
+      await again.locator('.note.error').getByText('Cannot create multiple services with same name').waitFor();
+      await shot(p, 'refused');
+      await again.getByRole('button', { name: 'Cancel' }).click();
     },
   ],
   [
