@@ -11,6 +11,7 @@ import { ErrorNote, Field, Loaded, useLoad } from '../ui/common.jsx';
 import * as serving from '../ui/serving.js';
 
 const TOKEN_SECONDS = 3600;
+const MODELS_DELAY_MS = 300;
 
 const kept = (card, service) => `backplane.chat.${card}.${service}`;
 function loadConversation(card, service) {
@@ -114,21 +115,28 @@ function Card({ index, services, initial, outgoing, onBusy }) {
     [],
   );
 
-  // The models the service serves, once it can be asked (public, or a token).
+  // The models the service serves, once it can be asked (public, or a
+  // token), asked a moment after the token stops changing (typed or pasted).
   useEffect(() => {
     setModels([]);
     if (!service.is_public && !token) return;
     let live = true;
-    serving.listModels(service.service_endpoint, token).then(
-      (ids) => {
-        if (!live) return;
-        setModels(ids);
-        if (ids.length && !ids.includes(model)) setModel(ids[0]);
-      },
-      (e) => live && setError(e),
+    const timer = setTimeout(
+      () =>
+        serving.listModels(service.service_endpoint, token).then(
+          (ids) => {
+            if (!live) return;
+            setError(null);
+            setModels(ids);
+            if (ids.length && !ids.includes(model)) setModel(ids[0]);
+          },
+          (e) => live && setError(e),
+        ),
+      MODELS_DELAY_MS,
     );
     return () => {
       live = false;
+      clearTimeout(timer);
     };
   }, [service.id, token]);
 
