@@ -5,7 +5,8 @@
 // events, or one JSON answer for its "tiny-json" model), the service created
 // from the Serving page until HEALTHY with a URL on the wsproxy, a token
 // generated, and Chat sending a message to two cards side by side: one
-// streamed answer growing piece by piece, one answered whole. The page calls
+// streamed answer growing piece by piece, one answered whole; then scaled to
+// two replicas and one taken out of the traffic, and deleted. The page calls
 // the URL from another origin, so the wsproxy's CORS is on the way.
 
 const FOLDER = 'ui-model';
@@ -190,6 +191,25 @@ export const tests = [
       await p.reload();
       await p.locator('[data-card="0"] .message.assistant .text').getByText('heard: again (turn 2)').waitFor();
       await shot(p, 'kept');
+    },
+  ],
+  [
+    'scale to two replicas from the service page, and take one out of the traffic',
+    async ({ env, login, shot, skip }) => {
+      if (!env.jupyter) skip('no jupyter image on this machine (its python3 runs the model)');
+      const { page: p } = await login(env.user);
+      await openService(p, env);
+      await p.getByLabel('Replicas wanted').fill('2');
+      await p.getByRole('button', { name: 'Scale' }).click();
+      // The page follows the new replica until it is healthy, by itself.
+      const rows = p.locator('table.routes tbody tr');
+      await rows.nth(1).waitFor();
+      await p.getByText('2 healthy of 2').waitFor({ timeout: 100000 });
+      await shot(p, 'scaled');
+      p.once('dialog', (d) => d.accept('0'));
+      await rows.first().getByRole('button', { name: 'Traffic' }).click();
+      await rows.first().locator('td').nth(3).getByText('0', { exact: true }).waitFor();
+      await shot(p, 'traffic');
     },
   ],
   [
