@@ -21,7 +21,11 @@
     goes to a replica picked for it (the app connection is kept while the
     same replica is picked again); a request without a body and safe to
     repeat goes once more, to another replica, when the first cannot be
-    reached or closes without answering.
+    reached or closes without answering. Endpoints are called from browser
+    apps of other origins (the web UI's Chat): a CORS preflight is answered
+    here, without a token, and every answer to a request with an Origin
+    names that origin (the token, never a cookie, is what admits, so any
+    origin may call).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -34,10 +38,13 @@
 #include <fcntl.h>   //  splice, F_SETPIPE_SZ
 #include <sys/uio.h> //  readv
 
-#define PROBLEM_BASE "https://api.backend.ai/probs/"
-#define IOV_MAX_READ 2
-#define PEEK_VECS    16
-#define SPLICE_FLAGS (SPLICE_F_MOVE | SPLICE_F_NONBLOCK)
+#define PROBLEM_BASE        "https://api.backend.ai/probs/"
+#define IOV_MAX_READ        2
+#define PEEK_VECS           16
+#define SPLICE_FLAGS        (SPLICE_F_MOVE | SPLICE_F_NONBLOCK)
+#define WSP_CONN_ORIGIN_MAX 255
+#define CORS_METHODS        "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS"
+#define CORS_MAX_AGE        600
 
 typedef enum { RQ_HEAD, RQ_BODY, RQ_DONE } rq_state_t;
 typedef enum { RS_IDLE, RS_HEAD, RS_BODY } rs_state_t;
@@ -90,6 +97,7 @@ struct _wsp_conn_t {
     char *retry_head; //  NULL: not to be repeated
     size_t retry_len;
     bool retried;
+    char origin[WSP_CONN_ORIGIN_MAX + 1]; //  the request's Origin; "": none
 };
 
 static bool s_run(wsp_conn_t *self);
@@ -267,8 +275,14 @@ s_answer(wsp_conn_t *self,
     evbuffer_drain(self->c.in, evbuffer_get_length(self->c.in));
     evbuffer_add_printf(self->c.out,
                         "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
-                        "Cache-Control: no-store\r\nConnection: close\r\n%s\r\n%s",
-                        status, reason, type, strlen(body), extra ? extra : "", body);
+                        "Cache-Control: no-store\r\nConnection: close\r\n%s",
+                        status, reason, type, strlen(body), extra ? extra : "");
+    //  An endpoint's refusal (401, 503) must be readable by the calling page.
+    if (*self->origin)
+        evbuffer_add_printf(self->c.out,
+                            "Access-Control-Allow-Origin: %s\r\nVary: Origin\r\n",
+                            self->origin);
+    evbuffer_add_printf(self->c.out, "\r\n%s", body);
     self->closing = true;
     self->rs_started = true;
 }
@@ -443,6 +457,38 @@ s_repeatable(const wsp_http_head_t *req)
     return false;
 }
 
+//  Keeps the request's Origin for the answer's CORS headers; one longer than
+//  any real origin, or with bytes a header may not repeat, counts as none.
+static void
+s_keep_origin(wsp_conn_t *self, const wsp_http_head_t *req)
+{
+    const char *origin = wsp_http_header(req, "Origin");
+    self->origin[0] = '\0';
+    if (!origin || strlen(origin) > WSP_CONN_ORIGIN_MAX)
+        return;
+    for (const char *p = origin; *p; p++)
+        if ((unsigned char) *p < 0x21 || *p == 0x7f || *p == ',')
+            return;
+    strcpy(self->origin, origin);
+}
+
+//  A CORS preflight (OPTIONS with an Origin and Access-Control-Request-Method)
+//  answered here: it carries no token, and the replicas need not know CORS.
+static void
+s_preflight(wsp_conn_t *self)
+{
+    evbuffer_drain(self->c.in, evbuffer_get_length(self->c.in));
+    evbuffer_add_printf(self->c.out,
+                        "HTTP/1.1 204 No Content\r\nAccess-Control-Allow-Origin: %s\r\n"
+                        "Access-Control-Allow-Methods: " CORS_METHODS "\r\n"
+                        "Access-Control-Allow-Headers: Authorization, Content-Type\r\n"
+                        "Access-Control-Max-Age: %d\r\nVary: Origin\r\n"
+                        "Cache-Control: no-store\r\nConnection: close\r\n\r\n",
+                        self->origin, CORS_MAX_AGE);
+    self->closing = true;
+    self->rs_started = true;
+}
+
 //  Sends req to a replica of the endpoint: admitted by its token, to the
 //  replica picked for it. raw (len bytes and a NUL, unparsed; taken) is the
 //  client's head, kept for one more try when the request can be repeated.
@@ -451,6 +497,13 @@ s_endpoint_request(wsp_conn_t *self, const wsp_http_head_t *req, char *raw, size
 {
     wsp_route_t *route = self->route;
     bus_error_t err = {0};
+    s_keep_origin(self, req);
+    if (*self->origin && strcmp(req->method, "OPTIONS") == 0 &&
+        wsp_http_header(req, "Access-Control-Request-Method")) {
+        s_preflight(self);
+        free(raw);
+        return;
+    }
     if (!route->row.open_to_public &&
         wsp_route_endpoint_admit(route, wsp_http_header(req, "Authorization"), &err) !=
             BUS_OK) {
@@ -722,10 +775,20 @@ s_backend_input(wsp_conn_t *self)
             head[len] = '\0';
             wsp_http_head_t res;
             bool ok = wsp_http_parse_response(head, len, self->method, &res);
+            bool cors = ok && *self->origin &&
+                        !wsp_http_header(&res, "Access-Control-Allow-Origin");
             free(head);
             if (!ok || (res.status == 101 && !self->rq_upgrade)) {
                 s_backend_failed(self, "the app answered with a malformed head");
                 return;
+            }
+            if (cors) {
+                //  the head but its blank line, the origin, then the blank line
+                evbuffer_remove_buffer(self->b.in, self->c.out, len - 2);
+                evbuffer_add_printf(self->c.out,
+                                    "Access-Control-Allow-Origin: %s\r\nVary: Origin\r\n",
+                                    self->origin);
+                len = 2;
             }
             evbuffer_remove_buffer(self->b.in, self->c.out, len);
             self->rs_started = true;

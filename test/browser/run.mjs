@@ -51,6 +51,38 @@ const files = fs
   .filter((f) => !only.length || only.some((o) => f.startsWith(o)))
   .sort();
 
+// Ends every live session of every user, as the superadmin through the API.
+async function endSessions() {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const call = (method, apiPath, body) =>
+      page.evaluate(
+        async ([m, p, b]) => {
+          const init = { method: m, headers: { Accept: 'application/json', 'Content-Type': 'application/json' } };
+          if (b !== undefined) init.body = JSON.stringify(b);
+          const res = await fetch(p, init);
+          return { status: res.status, body: await res.json().catch(() => null) };
+        },
+        [method, apiPath, body],
+      );
+    await page.goto(env.web + '/');
+    const login = await call('POST', '/server/login', { username: env.super, password: env.password });
+    if (login.status !== 200) throw new Error(`superadmin login: ${login.status}`);
+    const list = await call('POST', '/func/admin/gql', {
+      query:
+        '{ compute_session_list(limit: 100, offset: 0, status: "PENDING,SCHEDULED,PREPARING,PULLING,RUNNING,RESTARTING")' +
+        ' { items { session_id name access_key } } }',
+    });
+    const items = list.body?.data?.compute_session_list?.items || [];
+    for (const s of items)
+      await call('DELETE', `/func/session/${encodeURIComponent(s.name)}?forced=true&owner_access_key=${s.access_key}`);
+    if (items.length) console.log(`# cleanup: ended ${items.length} session(s) the failed test left`);
+  } finally {
+    await context.close();
+  }
+}
+
 let count = 0, failed = 0;
 for (const file of files) {
   const { tests } = await import(pathToFileURL(path.join(here, file)));
@@ -164,6 +196,10 @@ for (const file of files) {
       for (const e of errors) console.log(`# script error on the page: ${e}`);
     } else console.log(`ok ${count} - ${prefix}: ${name} (${ms} ms)`);
     for (const context of contexts) await context.close().catch(() => {});
+    // A test that failed half-way may leave sessions holding the test
+    // agent's two cores: they end here, so that the tests after it are not
+    // failed by its leftovers too.
+    if (error && !(error instanceof Skip)) await endSessions().catch((e) => console.log(`# cleanup: ${e}`));
   }
 }
 await browser.close();

@@ -804,6 +804,42 @@ test_endpoints(void)
     snprintf(bad, sizeof bad, "Bearer %s", token);
     T_EQ_INT(s_endpoint_get(port, bad, &which), 200); //  either scheme
 
+    //  CORS: the preflight is answered without a token; answers name the origin
+    char request[4096], head[HEAD_SIZE];
+    const char *origin = "http://ui.example:8090";
+    snprintf(request, sizeof request,
+             "OPTIONS /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
+             "Origin: %s\r\nAccess-Control-Request-Method: POST\r\n"
+             "Access-Control-Request-Headers: authorization, content-type\r\n\r\n",
+             port, origin);
+    T_EQ_INT(wsp_echo_request(port, request, head, sizeof head, NULL, NULL), 204);
+    T_ASSERT(strstr(head, "Access-Control-Allow-Origin: http://ui.example:8090\r\n"));
+    T_ASSERT(strstr(head, "Access-Control-Allow-Methods: ") && strstr(head, "POST"));
+    T_ASSERT(
+        strstr(head, "Access-Control-Allow-Headers: Authorization, Content-Type\r\n"));
+    T_ASSERT(strstr(head, "Access-Control-Max-Age: "));
+    for (int authorized = 0; authorized < 2; authorized++) {
+        snprintf(request, sizeof request,
+                 "GET /headers HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nOrigin: %s\r\n%s%s%s"
+                 "Connection: close\r\n\r\n",
+                 port, origin, authorized ? "Authorization: " : "",
+                 authorized ? auth : "", authorized ? "\r\n" : "");
+        char *body = NULL;
+        T_EQ_INT(wsp_echo_request(port, request, head, sizeof head, &body, NULL),
+                 authorized ? 200 : 401);
+        T_ASSERT(strstr(head, "Access-Control-Allow-Origin: http://ui.example:8090\r\n"));
+        T_ASSERT(strstr(head, "Vary: Origin\r\n"));
+        T_ASSERT(body && (!authorized || strstr(body, "host=127.0.0.1:")));
+        free(body);
+    }
+    //  without an Origin, no CORS header reaches the client
+    snprintf(request, sizeof request,
+             "GET /headers HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nAuthorization: %s\r\n"
+             "Connection: close\r\n\r\n",
+             port, auth);
+    T_EQ_INT(wsp_echo_request(port, request, head, sizeof head, NULL, NULL), 200);
+    T_ASSERT(!strstr(head, "Access-Control-Allow-Origin"));
+
     //  both replicas answer; a ratio of 0 takes one out
     s_endpoint_spread(port, auth, 40, &first, &second);
     fprintf(stderr, "# 1:1 -> %d and %d of 40\n", first, second);

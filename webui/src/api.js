@@ -74,6 +74,7 @@ export async function request(method, path, body, options = {}) {
 export const get = (path, options) => request('GET', path, undefined, options);
 export const post = (path, body, options) => request('POST', path, body ?? {}, options);
 export const patch = (path, body, options) => request('PATCH', path, body ?? {}, options);
+export const put = (path, body, options) => request('PUT', path, body ?? {}, options);
 export const del = (path, body, options) => request('DELETE', path, body, options);
 
 // A GraphQL query or mutation on /admin/gql. GraphQL errors become an ApiError.

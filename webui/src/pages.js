@@ -26,6 +26,10 @@ export const routes = [
   // load on first use.
   { path: '/data', menu: 'nav.data', icon: '▣', role: 'user', load: () => import('./pages/data.jsx') },
   { path: '/data/:folder', role: 'user', load: () => import('./pages/explorer.jsx') },
+  // Model services and the chat with them: loaded on first use.
+  { path: '/serving', menu: 'nav.serving', icon: '⇄', role: 'user', load: () => import('./pages/serving.jsx') },
+  { path: '/serving/:id', role: 'user', load: () => import('./pages/service.jsx') },
+  { path: '/chat', menu: 'nav.chat', icon: '✎', role: 'user', load: () => import('./pages/chat.jsx') },
   { path: '/environments', menu: 'nav.environments', icon: '◫', role: 'user', load: now(environments) },
   { path: '/account', role: 'user', load: now(account) },
   // Charts: uPlot comes with this page's chunk, never on a first load.
