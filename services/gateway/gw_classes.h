@@ -41,6 +41,7 @@
 #include "gw_model_def.h"
 #include "gw_endpoint.h"
 #include "gw_endpoint_proxy.h"
+#include "gw_endpoint_try.h"
 #include "gw_endpoint_reconcile.h"
 #include "gw_service_api.h"
 #include "gw_session_files.h"

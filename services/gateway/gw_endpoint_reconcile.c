@@ -28,6 +28,7 @@ struct _gw_endpoint_reconcile_t {
     zhashx_t *launching;        //  route id -> "" while its session is being created
     zhashx_t *synced;           //  route id -> last session.get (mono ms, boxed)
     gw_endpoint_proxy_t *proxy; //  the endpoints' URLs on the wsproxy
+    gw_endpoint_tries_t *tries; //  trial runs, which follow the same events
 };
 
 //  One replica's launch, or one session.get, on its way.
@@ -132,6 +133,7 @@ s_on_lifecycle(const proto_session_lifecycle_t *event, void *arg)
     gw_endpoint_reconcile_t *self = arg;
     if (strncmp(event->event, "session_", 8) != 0)
         return;
+    gw_endpoint_tries_lifecycle(self->tries, event->session_id, event->status);
     json_t *route = gw_route_of_session(s_db(self), event->session_id);
     if (route && s_follow(self, route, event->status, event->reason))
         gw_endpoint_reconcile_kick(self);
@@ -148,6 +150,8 @@ s_on_model_status(void *arg, const bus_event_t *event)
     if (proto_kernel_model_status_decode(&status, event->body, event->body_size, &err) !=
         BUS_OK)
         return;
+    gw_endpoint_tries_model_status(self->tries, status.session_id, status.healthy,
+                                   status.detail);
     json_t *route =
         status.session_id ? gw_route_of_session(s_db(self), status.session_id) : NULL;
     const char *now = json_string_value(json_object_get(route, "status"));
@@ -492,6 +496,12 @@ gw_endpoint_reconcile_kick(gw_endpoint_reconcile_t *self)
         evtimer_add(self->timer, &now);
 }
 
+gw_endpoint_tries_t *
+gw_endpoint_reconcile_tries(gw_endpoint_reconcile_t *self)
+{
+    return self ? self->tries : NULL;
+}
+
 void
 gw_endpoint_reconcile_sync(gw_endpoint_reconcile_t *self, const char *endpoint_id)
 {
@@ -536,9 +546,10 @@ gw_endpoint_reconcile_new(gw_server_t *gw, gw_events_t *events)
         zhashx_set_destructor(self->synced, s_free_stamp);
     self->timer = evtimer_new(bus_node_base(node), s_pass, self);
     self->proxy = gw_endpoint_proxy_new(gw, s_kick, self);
+    self->tries = gw_endpoint_tries_new(gw);
     self->listener = gw_events_listen(events, s_on_lifecycle, self);
     if (!self->launching || !self->synced || !self->timer || !self->proxy ||
-        !self->listener ||
+        !self->tries || !self->listener ||
         bus_node_subscribe(node, PROTO_KERNEL_MODEL_STATUS, s_on_model_status, self) !=
             0) {
         gw_endpoint_reconcile_destroy(&self);
@@ -561,6 +572,7 @@ gw_endpoint_reconcile_destroy(gw_endpoint_reconcile_t **self_p)
     zhashx_destroy(&self->launching);
     zhashx_destroy(&self->synced);
     gw_endpoint_proxy_destroy(&self->proxy);
+    gw_endpoint_tries_destroy(&self->tries);
     self->link->self = NULL;
     if (--self->link->refs == 0)
         free(self->link);

@@ -38,6 +38,7 @@
 typedef struct _gw_endpoint_reconcile_t gw_endpoint_reconcile_t;
 typedef struct _gw_server_t gw_server_t;
 typedef struct _gw_events_t gw_events_t;
+typedef struct _gw_endpoint_tries_t gw_endpoint_tries_t;
 
 //  Starts following the events and the timer. NULL on failure.
 gw_endpoint_reconcile_t *gw_endpoint_reconcile_new(gw_server_t *gw, gw_events_t *events);
@@ -48,6 +49,9 @@ void gw_endpoint_reconcile_destroy(gw_endpoint_reconcile_t **self_p);
 
 //  Runs a pass on the next turn of the loop.
 void gw_endpoint_reconcile_kick(gw_endpoint_reconcile_t *self);
+
+//  The trial runs (POST /services/_/try), which follow the same events.
+gw_endpoint_tries_t *gw_endpoint_reconcile_tries(gw_endpoint_reconcile_t *self);
 
 //  Pushes endpoint_id's healthy routes to the wsproxy at the next pass,
 //  changed or not (POST /services/{id}/sync).

@@ -97,6 +97,7 @@ const gw_route_t gw_routes[] = {
     {GET, "/services", GW_AUTH_REQUIRED, gw_service_handle_list},
     {POST, "/services", GW_AUTH_OWNER, gw_service_handle_create},
     {GET, "/services/_/runtimes", GW_AUTH_REQUIRED, gw_service_handle_runtimes},
+    {POST, "/services/_/try", GW_AUTH_OWNER, gw_service_handle_try},
     {GET, "/services/{service_id}", GW_AUTH_REQUIRED, gw_service_handle_info},
     {EVHTTP_REQ_DELETE, "/services/{service_id}", GW_AUTH_REQUIRED,
      gw_service_handle_delete},

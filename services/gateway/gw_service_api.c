@@ -106,6 +106,7 @@ typedef struct {
     char folder_host[256];
     char def_path[1024];
     bool def_asked; //  model_definition_path given: no second name tried
+    bool trial;     //  POST /services/_/try: one session, a background task
 } s_create_t;
 
 static void
@@ -335,6 +336,7 @@ s_find_folder(s_create_t *self)
 }
 
 static void s_read_definition(s_create_t *self);
+static void s_start_trial(s_create_t *self, const char *model_service);
 
 //  The dry run passed: the endpoint is kept, and its replicas come.
 static void
@@ -425,6 +427,11 @@ s_on_definition(void *arg, const bus_reply_t *reply)
     char *text = json_dumps(service, JSON_COMPACT);
     json_decref(service);
     json_object_set_new(self->row, "model_service", json_string(text ? text : "{}"));
+    if (self->trial) {
+        s_start_trial(self, text ? text : "{}");
+        free(text);
+        return;
+    }
     //  A replica's session, checked as it will be made, but not made.
     json_t *params = json_deep_copy(self->params);
     char name[GW_SESSION_NAME_MAX + 1];
@@ -440,6 +447,23 @@ s_on_definition(void *arg, const bus_reply_t *reply)
     gw_session_launch(self->r->gw, &in, s_on_checked, self);
     json_decref(params);
     free(text);
+}
+
+//  POST /services/_/try: the definition passed; its trial session starts
+//  and the answer is the task that reports on it (gw_endpoint_try).
+static void
+s_start_trial(s_create_t *self, const char *model_service)
+{
+    gw_request_t *r = self->r;
+    char task_id[GW_BGTASK_ID_SIZE];
+    bus_error_t err = {0};
+    if (gw_endpoint_try_start(gw_endpoint_reconcile_tries(gw_server_endpoints(r->gw)),
+                              &r->who, self->params, self->mounts, model_service, task_id,
+                              &err) != BUS_OK)
+        gw_reply_status(r, err.status, err.detail);
+    else
+        gw_reply_json(r, 200, json_pack("{s:s}", "task_id", task_id));
+    s_create_destroy(&self);
 }
 
 //  Asks the folder's storage-proxy for the definition at self->def_path.
@@ -458,8 +482,9 @@ s_read_definition(s_create_t *self)
                     PROTO_STORAGE_FILES_READ, writer, &err, s_on_definition, self);
 }
 
-void
-gw_service_handle_create(gw_request_t *r)
+//  POST /services and POST /services/_/try: the same body, checked alike.
+static void
+s_create_or_try(gw_request_t *r, bool trial)
 {
     s_create_t *self = calloc(1, sizeof *self);
     if (!self) {
@@ -467,12 +492,25 @@ gw_service_handle_create(gw_request_t *r)
         return;
     }
     self->r = r;
+    self->trial = trial;
     //  Each answers the request when it refuses.
     if (!s_read_body(self) || !s_find_folder(self)) {
         s_create_destroy(&self);
         return;
     }
     s_read_definition(self);
+}
+
+void
+gw_service_handle_create(gw_request_t *r)
+{
+    s_create_or_try(r, false);
+}
+
+void
+gw_service_handle_try(gw_request_t *r)
+{
+    s_create_or_try(r, true);
 }
 
 //  ---------------------------------------------------------------------------

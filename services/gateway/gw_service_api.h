@@ -41,6 +41,8 @@ void gw_service_handle_scale(gw_request_t *r);
 void gw_service_handle_token(gw_request_t *r);
 //  POST /services/{id}/sync: its URL's routes pushed again.
 void gw_service_handle_sync(gw_request_t *r);
+//  POST /services/_/try: a trial session, reported by a background task.
+void gw_service_handle_try(gw_request_t *r);
 //  PUT /services/{service_id}/routings/{route_id} {"traffic_ratio"}.
 void gw_service_handle_route_update(gw_request_t *r);
 //  DELETE /services/{service_id}/routings/{route_id}: one replica less.

@@ -123,10 +123,11 @@ s_folder(const char *name, const char *mode, const char *definition)
            s_upload(&s_alice, name, "health", "ok\n");
 }
 
-//  POST /services for folder with replicas; the status, the answer in
-//  *json_p when given.
+//  POST path (/services, or /services/_/try) for folder with replicas; the
+//  status, the answer in *json_p when given.
 static int
-s_create(const char *name, const char *folder, int replicas, json_t **json_p)
+s_post_service(
+    const char *path, const char *name, const char *folder, int replicas, json_t **json_p)
 {
     char body[1024];
     snprintf(body, sizeof body,
@@ -137,7 +138,13 @@ s_create(const char *name, const char *folder, int replicas, json_t **json_p)
              " \"model_mount_destination\": \"/models\", \"scaling_group\": \"default\","
              " \"resources\": {\"cpu\": 1, \"mem\": \"128m\"}}}",
              name, replicas, folder);
-    return s_as(&s_alice, "POST", "/services", body, json_p);
+    return s_as(&s_alice, "POST", path, body, json_p);
+}
+
+static int
+s_create(const char *name, const char *folder, int replicas, json_t **json_p)
+{
+    return s_post_service("/services", name, folder, replicas, json_p);
 }
 
 //  The session ids of the endpoint's healthy routes (active_routes), as a
@@ -414,6 +421,55 @@ test_endpoint_url(void)
     T_EQ_INT(s_as(&s_alice, "POST", path, "{}", NULL), 400);
     T_EQ_INT(s_as(&s_alice, "POST", path, "{\"duration\": \"soon\"}", NULL), 400);
     T_EQ_INT(s_as(&s_bob, "POST", path, "{\"duration\": \"1h\"}", NULL), 403);
+}
+
+//  A trial of folder's definition: its task's whole stream (the caller
+//  frees), NULL when it could not be started.
+static char *
+s_try(const char *folder)
+{
+    json_t *r = NULL;
+    if (s_post_service("/services/_/try", "trial-run", folder, 1, &r) != 200) {
+        json_decref(r);
+        return NULL;
+    }
+    char path[128];
+    snprintf(path, sizeof path, "/events/background-task?task_id=%s",
+             json_string_value(json_object_get(r, "task_id")));
+    json_decref(r);
+    char *text = NULL;
+    client_sign_opts_t opts = {.timeout_ms = SERVING_MS};
+    int status = client_signed(&s_p, &s_alice, "GET", path, NULL, &opts, &text, NULL);
+    if (status != 200)
+        fprintf(stderr, "# GET %s: %d\n", path, status);
+    return text;
+}
+
+//  POST /services/_/try: one throw-away session, reported on as Backend.AI
+//  does, ended at the first health report; no service is kept.
+static void
+test_try(void)
+{
+    char *text = s_try("echo-model");
+    T_ASSERT(text);
+    T_CONTAINS(text, "session_enqueued");
+    T_CONTAINS(text, "session_started");
+    T_CONTAINS(text, "\\\"is_healthy\\\":true");
+    T_CONTAINS(text, "session_terminated");
+    T_CONTAINS(text, "event: bgtask_done");
+    free(text);
+    //  A model whose health check fails: the task fails.
+    text = s_try("sick-model");
+    T_ASSERT(text);
+    T_CONTAINS(text, "\\\"is_healthy\\\":false");
+    T_CONTAINS(text, "event: bgtask_failed");
+    free(text);
+    //  A folder that is not a model folder: refused at once, as create is.
+    T_EQ_INT(s_post_service("/services/_/try", "trial-run", "plain", 1, NULL), 400);
+    json_t *r = NULL;
+    T_EQ_INT(s_as(&s_alice, "GET", "/services", NULL, &r), 200);
+    T_EQ_INT(json_array_size(r), 0);
+    json_decref(r);
 }
 
 static void
@@ -710,6 +766,7 @@ main(void)
         return T_DONE();
     T_RUN(test_runtimes);
     T_RUN(test_bad_input);
+    T_RUN(test_try);
     T_RUN(test_two_replicas_healthy);
     T_RUN(test_endpoint_url);
     T_RUN(test_someone_else);
