@@ -357,6 +357,12 @@ const bus_db_migration_t gw_db_migrations[] = {
      "  created_at INTEGER NOT NULL,"
      "  valid_until INTEGER NOT NULL);"
      "CREATE INDEX endpoint_tokens_endpoint ON endpoint_tokens (endpoint, created_at);"},
+    //  A model service changed in what its replicas run (modify_endpoint)
+    //  starts a new generation: routes of an older one are replaced by new
+    //  ones, which are healthy before the old go (gw_endpoint_reconcile).
+    {"endpoint generations",
+     "ALTER TABLE endpoints ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;"
+     "ALTER TABLE routings ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;"},
 };
 
 _Static_assert(sizeof gw_db_migrations / sizeof gw_db_migrations[0] ==

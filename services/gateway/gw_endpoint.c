@@ -170,6 +170,113 @@ gw_endpoint_destroyed(bus_db_t *db, const char *id)
             (const char *const[]){id, NULL});
 }
 
+int
+gw_endpoint_modify(bus_db_t *db, const char *id, json_t *props, bus_error_t *err)
+{
+    json_t *endpoint = gw_endpoint_get(db, id);
+    const char *stage = json_string_value(json_object_get(endpoint, "lifecycle_stage"));
+    if (!endpoint || !stage || strcmp(stage, "created") != 0) {
+        json_decref(endpoint);
+        return bus_error_set(err, BUS_STATUS_NOT_FOUND,
+                             "no such service, or it is ending");
+    }
+    json_t *params = json_loads(
+        json_string_value(json_object_get(endpoint, "session_params")), 0, NULL);
+    if (!json_is_object(params))
+        params = json_object();
+    json_t *config = json_object_get(params, "config");
+    if (!json_is_object(config)) {
+        config = json_object();
+        json_object_set_new(params, "config", config);
+    }
+    //  What the replicas run: a change of any is a new generation.
+    bool rolled = false;
+    int rc = BUS_OK;
+    json_t *image = json_object_get(props, "image");
+    json_t *slots = json_object_get(props, "resource_slots");
+    json_t *environ = json_object_get(props, "environ");
+    json_t *parsed_slots = json_is_string(slots)
+                               ? json_loads(json_string_value(slots), 0, NULL)
+                               : json_incref(slots);
+    json_t *parsed_env = json_is_string(environ)
+                             ? json_loads(json_string_value(environ), 0, NULL)
+                             : json_incref(environ);
+    if (image && (!json_is_string(image) || !*json_string_value(image)))
+        rc = bus_error_set(err, BUS_STATUS_INVALID, "image: an image reference");
+    else if (slots && !json_is_object(parsed_slots))
+        rc = bus_error_set(err, BUS_STATUS_INVALID, "resource_slots: a JSON object");
+    else if (environ && !json_is_object(parsed_env))
+        rc = bus_error_set(err, BUS_STATUS_INVALID, "environ: a JSON object");
+    if (rc == BUS_OK && image && !json_equal(image, json_object_get(endpoint, "image"))) {
+        json_object_set(params, "image", image);
+        rolled = true;
+    }
+    if (rc == BUS_OK && slots &&
+        !json_equal(parsed_slots, json_object_get(config, "resources"))) {
+        json_object_set(config, "resources", parsed_slots);
+        rolled = true;
+    }
+    if (rc == BUS_OK && environ &&
+        !json_equal(parsed_env, json_object_get(config, "environ"))) {
+        json_object_set(config, "environ", parsed_env);
+        rolled = true;
+    }
+    json_decref(parsed_slots);
+    json_decref(parsed_env);
+    json_t *count = json_object_get(props, "desired_session_count");
+    json_t *open = json_object_get(props, "open_to_public");
+    if (rc == BUS_OK && count &&
+        (!json_is_integer(count) || json_integer_value(count) < 0 ||
+         json_integer_value(count) >
+             gw_endpoint_replicas_max(
+                 db, json_string_value(json_object_get(endpoint, "session_owner")))))
+        rc = bus_error_set(err, BUS_STATUS_INVALID,
+                           "desired_session_count: an integer from 0 to the owner's "
+                           "max_session_count_per_model_session");
+    if (rc == BUS_OK && open && !json_is_boolean(open))
+        rc = bus_error_set(err, BUS_STATUS_INVALID, "open_to_public: true or false");
+    char *text = rc == BUS_OK ? json_dumps(params, JSON_COMPACT) : NULL;
+    if (rc == BUS_OK && !text)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    if (rc == BUS_OK) {
+        char desired[24], generation[24];
+        snprintf(desired, sizeof desired, "%lld",
+                 (long long) (count ? json_integer_value(count)
+                                    : json_integer_value(json_object_get(
+                                          endpoint, "desired_session_count"))));
+        snprintf(generation, sizeof generation, "%lld",
+                 (long long) json_integer_value(json_object_get(endpoint, "generation")) +
+                     (rolled ? 1 : 0));
+        const char *image_now = json_string_value(json_object_get(params, "image"));
+        const char *write[] = {
+            id,
+            text,
+            image_now ? image_now : json_string_value(json_object_get(endpoint, "image")),
+            desired,
+            open ? (json_is_true(open) ? "1" : "0")
+                 : (json_integer_value(json_object_get(endpoint, "open_to_public")) ||
+                            json_is_true(json_object_get(endpoint, "open_to_public"))
+                        ? "1"
+                        : "0"),
+            generation,
+            NULL};
+        if (s_write(db,
+                    "UPDATE endpoints SET session_params = ?2, image = ?3,"
+                    " desired_session_count = CAST(?4 AS INTEGER),"
+                    " open_to_public = CAST(?5 AS INTEGER),"
+                    " generation = CAST(?6 AS INTEGER), retries = 0 WHERE id = ?1",
+                    write) < 0)
+            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write the service");
+        else
+            bus_log_notice("endpoint modified endpoint=%s generation=%s rolled=%s", id,
+                           generation, rolled ? "yes" : "no");
+    }
+    free(text);
+    json_decref(params);
+    json_decref(endpoint);
+    return rc;
+}
+
 void
 gw_endpoint_set_url(bus_db_t *db, const char *id, const char *url)
 {
@@ -269,19 +376,22 @@ gw_route_of_session(bus_db_t *db, const char *session_id)
 int
 gw_route_insert(bus_db_t *db, json_t *endpoint, const char *id, bus_error_t *err)
 {
-    char now[24];
+    char now[24], generation[24];
     snprintf(now, sizeof now, "%lld", (long long) bus_clock_wall_us());
+    snprintf(generation, sizeof generation, "%lld",
+             (long long) json_integer_value(json_object_get(endpoint, "generation")));
     const char *params[] = {id,
                             json_string_value(json_object_get(endpoint, "id")),
                             json_string_value(json_object_get(endpoint, "session_owner")),
                             json_string_value(json_object_get(endpoint, "domain")),
                             json_string_value(json_object_get(endpoint, "project")),
                             now,
+                            generation,
                             NULL};
     int changed = s_write(db,
                           "INSERT INTO routings (id, endpoint, session_owner, domain,"
-                          " project, created_at) VALUES (?1, ?2, ?3, ?4, ?5,"
-                          " CAST(?6 AS INTEGER))",
+                          " project, created_at, generation) VALUES (?1, ?2, ?3, ?4, ?5,"
+                          " CAST(?6 AS INTEGER), CAST(?7 AS INTEGER))",
                           params);
     return changed > 0
                ? BUS_OK

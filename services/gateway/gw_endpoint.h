@@ -65,6 +65,13 @@ int gw_endpoint_destroy(bus_db_t *db, const char *id, bus_error_t *err);
 //  The lifecycle destroyed, with its time.
 void gw_endpoint_destroyed(bus_db_t *db, const char *id);
 
+//  GraphQL modify_endpoint: props may change image, resource_slots and
+//  environ (a JSON object or its text: what every replica runs, so a new
+//  generation, rolled out by the reconciliation), desired_session_count
+//  and open_to_public. BUS_OK, NOT_FOUND (no service, or it is ending),
+//  INVALID with the field, INTERNAL.
+int gw_endpoint_modify(bus_db_t *db, const char *id, json_t *props, bus_error_t *err);
+
 //  Its URL on the wsproxy (Backend.AI's service_endpoint).
 void gw_endpoint_set_url(bus_db_t *db, const char *id, const char *url);
 

@@ -257,11 +257,37 @@ q_endpoint_token(gw_request_t *r, json_t *args, bus_error_t *err)
     return node;
 }
 
+//  modify_endpoint(endpoint_id, props): Backend.AI's change of a service;
+//  a change of what its replicas run rolls out as a new generation
+//  (gw_endpoint_reconcile). Answers {ok, msg, endpoint}.
+static json_t *
+m_modify_endpoint(gw_request_t *r, json_t *args, bus_error_t *err)
+{
+    const char *id = gw_gql_arg(args, "endpoint_id");
+    bus_db_t *db = gw_server_db(r->gw);
+    json_t *row = id ? gw_endpoint_get(db, id) : NULL;
+    int rc = BUS_OK;
+    if (!row || !gw_endpoint_may(&r->who, row))
+        rc = bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such service");
+    else
+        rc = gw_endpoint_modify(db, id, json_object_get(args, "props"), err);
+    json_decref(row);
+    json_t *endpoint = NULL;
+    if (rc == BUS_OK) {
+        gw_endpoint_reconcile_kick(gw_server_endpoints(r->gw));
+        row = gw_endpoint_get(db, id);
+        endpoint = row ? s_endpoint(db, row) : NULL;
+        json_decref(row);
+    }
+    return gw_gql_mutation(rc, "endpoint", endpoint, err);
+}
+
 const gw_gql_root_t gw_endpoint_gql[] = {
     {"query", "endpoint", q_endpoint},
     {"query", "endpoint_list", q_endpoint_list},
     {"query", "routing_list", q_routing_list},
     {"query", "endpoint_token_list", q_endpoint_token_list},
     {"query", "endpoint_token", q_endpoint_token},
+    {"mutation", "modify_endpoint", m_modify_endpoint},
     {NULL, NULL, NULL},
 };

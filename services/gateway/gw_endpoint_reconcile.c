@@ -419,7 +419,11 @@ s_reconcile(gw_endpoint_reconcile_t *self, json_t *endpoint)
     json_t *routes = gw_route_list(db, id);
     if (!routes)
         return;
-    int64_t live = 0, healthy = 0, failed = 0;
+    //  Routes of an older generation (the service changed what its
+    //  replicas run) are replaced: new ones are made, and each old one goes
+    //  once enough new ones are healthy to stand in for it.
+    int64_t generation = json_integer_value(json_object_get(endpoint, "generation"));
+    int64_t live = 0, healthy = 0, failed = 0, live_old = 0;
     size_t index;
     json_t *route;
     json_array_foreach(routes, index, route)
@@ -439,9 +443,14 @@ s_reconcile(gw_endpoint_reconcile_t *self, json_t *endpoint)
             failed++;
             continue;
         }
+        s_sync(self, route);
+        if (json_integer_value(json_object_get(route, "generation")) < generation) {
+            //  one already going does not stand in for anything
+            live_old += strcmp(status, "terminating") != 0;
+            continue;
+        }
         live++;
         healthy += strcmp(status, "healthy") == 0;
-        s_sync(self, route);
     }
     if (desired > 0 && healthy >= desired && (retries > 0 || failed > 0))
         gw_endpoint_clear_errors(db, id);
@@ -451,17 +460,35 @@ s_reconcile(gw_endpoint_reconcile_t *self, json_t *endpoint)
         {
             const char *status = json_string_value(json_object_get(route, "status"));
             const char *session = json_string_value(json_object_get(route, "session"));
-            if (live <= desired || s_surplus_rank(status, destroying) != rank || !session)
+            if (live <= desired || s_surplus_rank(status, destroying) != rank ||
+                !session ||
+                json_integer_value(json_object_get(route, "generation")) < generation)
                 continue;
             gw_endpoint_reconcile_terminate(
                 self, json_string_value(json_object_get(route, "id")), session);
             live--;
         }
+    //  The old generation: as many stay as new healthy ones are missing,
+    //  the least useful (a start that will never serve) going first.
+    int64_t keep_old = destroying || healthy >= desired ? 0 : desired - healthy;
+    for (int rank = 0; live_old > keep_old && rank <= 2; rank++)
+        json_array_foreach(routes, index, route)
+        {
+            const char *status = json_string_value(json_object_get(route, "status"));
+            const char *session = json_string_value(json_object_get(route, "session"));
+            if (live_old <= keep_old || s_surplus_rank(status, true) != rank ||
+                !session ||
+                json_integer_value(json_object_get(route, "generation")) >= generation)
+                continue;
+            gw_endpoint_reconcile_terminate(
+                self, json_string_value(json_object_get(route, "id")), session);
+            live_old--;
+        }
     //  Too few: more, while starts do not keep failing.
     for (int64_t more = desired - live;
          more > 0 && retries <= GW_ENDPOINT_RETRIES_MAX && !destroying; more--)
         s_add_route(self, endpoint);
-    if (destroying && live == 0) {
+    if (destroying && live == 0 && live_old == 0) {
         gw_endpoint_destroyed(db, id);
         gw_endpoint_proxy_remove(self->proxy, id);
         bus_log_notice("endpoint destroyed endpoint=%s", id);

@@ -37,7 +37,8 @@
 static client_platform_t s_p;
 static harness_proc_t s_agent, s_sp, s_wsp;
 static char s_wsp_api[128];
-static char s_url[128]; //  the endpoint's URL on the wsproxy, host:port
+static char s_url[128];   //  the endpoint's URL on the wsproxy, host:port
+static char s_auth[2048]; //  "BackendAI <token>" for it
 static char s_bridge[16];
 static char s_storage[128];
 static client_keypair_t s_alice, s_bob;
@@ -390,8 +391,8 @@ test_endpoint_url(void)
     T_EQ_INT(s_as(&s_alice, "POST", path, "{\"duration\": \"1h\"}", &r), 200);
     const char *token = json_string_value(json_object_get(r, "token"));
     T_ASSERT(token);
-    char auth[2048];
-    snprintf(auth, sizeof auth, "BackendAI %s", token ? token : "");
+    char *auth = s_auth;
+    snprintf(s_auth, sizeof s_auth, "BackendAI %s", token ? token : "");
     json_decref(r);
     //  Both replicas serve the folder's files; the URL picks one per request.
     for (int i = 0; i < 6; i++) {
@@ -516,6 +517,59 @@ test_scale_down(void)
         T_ASSERT(s_session_ended(gone));
     json_decref(before);
     json_decref(after);
+}
+
+//  modify_endpoint changing what the replica runs (its environment): a new
+//  replica is made and healthy before the old one goes, and the URL
+//  answers all along.
+static void
+test_rolling_update(void)
+{
+    json_t *before = s_wait_healthy(1);
+    T_ASSERT(before != NULL);
+    const char *old_session = json_string_value(json_array_get(before, 0));
+    json_t *r =
+        client_gql(&s_p, &s_alice,
+                   "mutation($id: UUID!, $props: ModifyEndpointInput!) {"
+                   " modify_endpoint(endpoint_id: $id, props: $props) { ok msg } }",
+                   json_pack("{s:s, s:{s:s}}", "id", s_endpoint, "props", "environ",
+                             "{\"MODEL_REVISION\": \"2\"}"));
+    json_t *result = json_object_get(json_object_get(r, "data"), "modify_endpoint");
+    T_ASSERT(json_is_true(json_object_get(result, "ok")));
+    json_decref(r);
+    //  Until the old replica's session is gone, the URL keeps answering.
+    int asked = 0, refused = 0;
+    bool replaced = false;
+    for (int waited = 0; waited < SERVING_MS && !replaced; waited += 300) {
+        int status = s_call_url(s_url, "/health", s_auth, NULL);
+        asked++;
+        if (status != 200) {
+            refused++;
+            fprintf(stderr, "# during the update: %d\n", status);
+        }
+        json_t *now = s_wait_healthy(1);
+        replaced =
+            now && strcmp(json_string_value(json_array_get(now, 0)), old_session) != 0;
+        json_decref(now);
+        if (!replaced)
+            harness_pause_ms(300);
+    }
+    fprintf(stderr, "# %d requests during the update, %d refused\n", asked, refused);
+    T_ASSERT(replaced);
+    T_EQ_INT(refused, 0);
+    T_ASSERT(s_session_ended(old_session));
+    json_decref(before);
+    //  A bad value is refused, naming the field.
+    r = client_gql(&s_p, &s_alice,
+                   "mutation($id: UUID!, $props: ModifyEndpointInput!) {"
+                   " modify_endpoint(endpoint_id: $id, props: $props) { ok msg } }",
+                   json_pack("{s:s, s:{s:i}}", "id", s_endpoint, "props",
+                             "desired_session_count", -1));
+    result = json_object_get(json_object_get(r, "data"), "modify_endpoint");
+    T_ASSERT(!json_is_true(json_object_get(result, "ok")));
+    T_CONTAINS(json_string_value(json_object_get(result, "msg")),
+               "desired_session_count");
+    json_decref(r);
 }
 
 static void
@@ -771,6 +825,7 @@ main(void)
     T_RUN(test_endpoint_url);
     T_RUN(test_someone_else);
     T_RUN(test_scale_down);
+    T_RUN(test_rolling_update);
     T_RUN(test_delete);
     T_RUN(test_unhealthy);
     T_RUN(test_agent_restart);
