@@ -16,9 +16,13 @@
       bus's connections must notice a dead link and connect afresh.)
     - 30 s, longer than lost_ms and shorter than the termination grace
       (60 s): the agent is LOST, its session stays RUNNING with its
-      container running on cloud1, a session created meanwhile is placed on
-      another agent; once the link is back the agent is ALIVE again and the
-      session still RUNNING, with exactly one container, and answers.
+      container running on cloud1; a session placed on cloud1 as the link
+      is cut (a partition in the middle of a create) and one created once
+      cloud1 is LOST, which waits though cloud1 has room, and runs on
+      another agent once there is one; once the link is back the agent is
+      ALIVE again, the first session still RUNNING, with exactly one
+      container, and answers, and the one caught in its create RUNNING on
+      cloud1 in exactly one container.
 
     The testbed's /24 is a harness_subnet; its prefix is "bpw<N>". Needs
     root, runc, umoci, tini, ip, nsenter, python3 and curl.
@@ -51,7 +55,7 @@ s_testbed(const char *command)
 {
     char line[PATH_MAX * 3];
     snprintf(line, sizeof line,
-             "TESTBED_PREFIX=%s TESTBED_NET=%s TESTBED_WAN=1 TESTBED_AGENT_CPU=1"
+             "TESTBED_PREFIX=%s TESTBED_NET=%s TESTBED_WAN=1 TESTBED_AGENT_CPU=3"
              " TESTBED_AGENT_MEM=1g TESTBED_AGENT_LOST_MS=%d BACKPLANE_IMAGES=%s/images"
              " BACKPLANE_BINDIR=%s deploy/testbed %s %s >>%s/testbed.log 2>&1",
              s_prefix, s_net, LOST_MS, s_dir, harness_bindir(), command, s_dir, s_dir);
@@ -364,33 +368,120 @@ test_partition_shorter_than_lost(void)
     s_rejoined();
 }
 
+//  A session's first kernel id ("" when it has none).
+static void
+s_kernel_of(const char *name, char *out, size_t size)
+{
+    snprintf(out, size, "%s", "");
+    json_t *r = client_gql(&s_p, &s_p.super,
+                           "{ compute_session_list(limit: 20, offset: 0) { items { name"
+                           " containers { id } } } }",
+                           NULL);
+    json_t *items = json_object_get(
+        json_object_get(json_object_get(r, "data"), "compute_session_list"), "items");
+    size_t index;
+    json_t *item;
+    json_array_foreach(items, index, item)
+    {
+        const char *n = json_string_value(json_object_get(item, "name"));
+        const char *id = json_string_value(json_object_get(
+            json_array_get(json_object_get(item, "containers"), 0), "id"));
+        if (n && id && strcmp(n, name) == 0)
+            snprintf(out, size, "%s", id);
+    }
+    json_decref(r);
+}
+
+static bool
+s_enqueue(const char *name)
+{
+    char body[512];
+    snprintf(body, sizeof body,
+             "{\"name\": \"%s\", \"image\": \"" IMAGE "\", \"enqueueOnly\": true,"
+             " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"256m\"}},"
+             " \"type\": \"interactive\", \"group\": \"default\","
+             " \"domain\": \"default\"}",
+             name);
+    int status;
+    json_t *r = s_request("POST", "/session", body, &status);
+    json_decref(r);
+    return status == 201 || status == 200;
+}
+
+//  The 30 s partition, longer than lost_ms, with two creates in it: wan-3
+//  placed on cloud1 (the only agent not excluded) as the link is cut, its
+//  kernel.create held up by the partition; wan-2 created once cloud1 is
+//  LOST, with the other agents excluded: it waits, PENDING, though cloud1
+//  has a CPU free. After: wan-2 runs on another agent once they are
+//  included, wan-3 on cloud1 in exactly one container, wan-1 as before.
 static void
 test_partition_longer_than_lost(void)
 {
-    int lost, moved;
+    T_ASSERT(s_operation("exclude-agents", "\"agent1\", \"agent2\""));
     T_EQ_INT(s_testbed("partition"), 0);
-    //  A session created while cloud1 is cut off goes elsewhere.
-    T_ASSERT(client_session_running(
-        &s_p, &s_p.super,
-        "{\"name\": \"wan-2\", \"image\": \"" IMAGE "\", \"enqueueOnly\": true,"
-        " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"256m\"}},"
-        " \"type\": \"interactive\", \"group\": \"default\", \"domain\": \"default\"}",
-        "wan-2", NULL));
-    char status[32], agents[256];
-    s_session("wan-2", status, sizeof status, agents, sizeof agents);
-    T_ASSERT(*agents && strcmp(agents, "cloud1") != 0);
-    s_partition(30, &lost, &moved);
+    T_ASSERT(s_enqueue("wan-3"));
+    int lost = 0, moved = 0, wan2_on_cloud1 = 0, wan2_pending = 0;
+    bool wan2 = false;
+    char status[32], agents[256], agent[32];
+    for (int i = 0; i < 30; i++) {
+        harness_pause_ms(1000);
+        s_agent_status("cloud1", agent, sizeof agent);
+        s_session("wan-1", status, sizeof status, agents, sizeof agents);
+        if (strcmp(status, "RUNNING") != 0 || strcmp(agents, "cloud1") != 0) {
+            fprintf(stderr, "# %d s into the partition: cloud1 %s, wan-1 %s on %s\n",
+                    i + 1, agent, status, agents);
+            moved++;
+        }
+        if (strcmp(agent, "LOST") == 0) {
+            lost++;
+            if (!wan2)
+                wan2 = s_enqueue("wan-2");
+        }
+        if (wan2) {
+            s_session("wan-2", status, sizeof status, agents, sizeof agents);
+            if (strstr(agents, "cloud1"))
+                wan2_on_cloud1++;
+            if (strcmp(status, "PENDING") == 0)
+                wan2_pending++;
+        }
+    }
     T_ASSERT(lost > 0);
     T_EQ_INT(moved, 0);
-    //  Its container ran on throughout.
+    T_ASSERT(wan2);
+    T_EQ_INT(wan2_on_cloud1, 0);
+    T_ASSERT(wan2_pending > 0);
+    //  wan-1's container ran on throughout.
     T_EQ_INT(s_containers(s_kernel), 1);
+    //  wan-2 goes to an agent that is there.
+    T_ASSERT(s_operation("include-agents", "\"agent1\", \"agent2\""));
+    for (int tries = 0; tries < 150 && strcmp(status, "RUNNING") != 0; tries++) {
+        harness_pause_ms(200);
+        s_session("wan-2", status, sizeof status, agents, sizeof agents);
+    }
+    T_EQ_STR(status, "RUNNING");
+    T_ASSERT(*agents && !strstr(agents, "cloud1"));
+    T_EQ_INT(s_testbed("heal"), 0);
     s_rejoined();
+    //  wan-3's create reaches cloud1 once the link is back: RUNNING there,
+    //  one container in all the agents' states.
+    status[0] = '\0';
+    for (int tries = 0; tries < 300 && strcmp(status, "RUNNING") != 0; tries++) {
+        harness_pause_ms(200);
+        s_session("wan-3", status, sizeof status, agents, sizeof agents);
+    }
+    s_session("wan-3", status, sizeof status, agents, sizeof agents);
+    T_EQ_STR(status, "RUNNING");
+    T_EQ_STR(agents, "cloud1");
+    char kernel[64];
+    s_kernel_of("wan-3", kernel, sizeof kernel);
+    T_ASSERT(*kernel);
+    T_EQ_INT(s_containers(kernel), 1);
 }
 
 static void
 test_destroy_sessions(void)
 {
-    for (int i = 1; i <= 2; i++) {
+    for (int i = 1; i <= 3; i++) {
         char path[64];
         snprintf(path, sizeof path, "/session/wan-%d", i);
         int status;
