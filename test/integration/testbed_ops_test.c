@@ -263,8 +263,16 @@ test_drain(void)
     s_session("op-1", NULL, agent, sizeof agent);
     T_EQ_STR(agent, "agent1");
     T_ASSERT(s_operation("include-agents", "\"agent2\""));
-    //  Drained: agent1 has a CPU free, and gets nothing new.
+    //  Drained: agent1 has a CPU free, and gets nothing new. Backend.AI's
+    //  word for it: schedulable false.
     T_ASSERT(s_operation("exclude-agents", "\"agent1\""));
+    json_t *a =
+        client_gql(&s_p, &s_p.super,
+                   "{ agent(agent_id: \"agent1\") { id status schedulable } }", NULL);
+    json_t *row = json_object_get(json_object_get(a, "data"), "agent");
+    T_ASSERT(json_is_false(json_object_get(row, "schedulable")));
+    T_EQ_STR(json_string_value(json_object_get(row, "status")), "ALIVE");
+    json_decref(a);
     s_session("op-2", NULL, agent, sizeof agent);
     T_EQ_STR(agent, "agent2");
     s_session("op-3", NULL, agent, sizeof agent);
