@@ -22,12 +22,21 @@
     bus.heartbeat_ms, 1000), BENCH_KEEP=1 keeps the directory with the
     services' logs (else it goes, also after a failure, which shows the end
     of each log). The binaries come from $BACKPLANE_BINDIR (else build/bin).
+    Across hosts (root; bench/bench-scheduler-hosts makes the hosts with
+    deploy/testbed): BENCH_SCHED_NETNS, a network namespace (a path in
+    /run/netns) where the scheduler and this bench run, the scheduler bound
+    on BENCH_SCHED_ADDR there (its hub and RPC); BENCH_AGENT_NETNS, the
+    namespaces the fleets go to in turn, each bound on every address there
+    (advertising the one the scheduler is reached from).
     Exits 1 when not every session was scheduled (30 s without progress ends
     the wait). Ctrl-C stops early and cleans up.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
+#include <fcntl.h>
+#include <sched.h>
+
 #include "bus_classes.h"
 #include "integration/harness.h"
 
@@ -166,21 +175,44 @@ s_session_index(const bench_t *self, const char *id)
 //  ---------------------------------------------------------------------------
 //  Processes
 
-//  Starts the scheduler hosting the hub on free ports; fills the endpoints.
+//  Moves this thread (and the processes it starts from now on) into the
+//  network namespace at path. 0 or -1.
+static int
+s_enter_netns(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int rc = fd >= 0 ? setns(fd, CLONE_NEWNET) : -1;
+    if (rc != 0)
+        fprintf(stderr, "bench_scheduler: cannot enter the network namespace %s\n", path);
+    if (fd >= 0)
+        close(fd);
+    return rc;
+}
+
+//  Starts the scheduler hosting the hub on free ports (of BENCH_SCHED_ADDR,
+//  else loopback); fills the endpoints.
 static bool
 s_start_scheduler(bench_t *self)
 {
     char state[600], line[HARNESS_LINE_MAX];
     snprintf(state, sizeof state, "node.state_dir=%s/scheduler", self->dir);
+    const char *addr = getenv("BENCH_SCHED_ADDR");
+    addr = addr && *addr ? addr : "127.0.0.1";
+    char pub[96], sub[96], reg[96], rpc[96];
+    snprintf(pub, sizeof pub, "bus.hub.publish=tcp://%s:*", addr);
+    snprintf(sub, sizeof sub, "bus.hub.subscribe=tcp://%s:*", addr);
+    snprintf(reg, sizeof reg, "bus.hub.registry=tcp://%s:*", addr);
+    snprintf(rpc, sizeof rpc, "bus.rpc_bind=tcp://%s:*", addr);
     const char *args[BENCH_ARGS_MAX] = {"--set", state,
                                         "--set", "node.name=bench-scheduler",
                                         "--set", "bus.hub.host=true",
-                                        "--set", "bus.hub.publish=tcp://127.0.0.1:*",
-                                        "--set", "bus.hub.subscribe=tcp://127.0.0.1:*",
-                                        "--set", "bus.hub.registry=tcp://127.0.0.1:*",
+                                        "--set", pub,
+                                        "--set", sub,
+                                        "--set", reg,
+                                        "--set", rpc,
                                         NULL};
     //  BENCH_SCHED_SET="key=value ...": more options for the scheduler.
-    size_t argc = 12;
+    size_t argc = 14;
     char *extra = getenv("BENCH_SCHED_SET") ? strdup(getenv("BENCH_SCHED_SET")) : NULL;
     char *save = NULL;
     for (char *set = extra ? strtok_r(extra, " ", &save) : NULL;
@@ -228,7 +260,17 @@ s_start_fleets(bench_t *self)
     snprintf(beat, sizeof beat, "bus.heartbeat_ms=%d", self->heartbeat_ms);
     printf("fleets: %d processes, %d agents, each cpu=%lld mem=%lldg\n",
            self->fleet_count, self->agents, cpu, mem);
-    for (int f = 0; f < self->fleet_count; f++) {
+    //  BENCH_AGENT_NETNS: the fleets' hosts, in turn; back home after each.
+    char *hosts[BENCH_FLEETS_MAX];
+    int host_count = 0;
+    char *list = getenv("BENCH_AGENT_NETNS") ? strdup(getenv("BENCH_AGENT_NETNS")) : NULL;
+    char *save = NULL;
+    for (char *ns = list ? strtok_r(list, " ", &save) : NULL;
+         ns && host_count < BENCH_FLEETS_MAX; ns = strtok_r(NULL, " ", &save))
+        hosts[host_count++] = ns;
+    int home = host_count ? open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC) : -1;
+    bool ok = !host_count || home >= 0;
+    for (int f = 0; ok && f < self->fleet_count; f++) {
         int count = self->agents / self->fleet_count +
                     (f < self->agents % self->fleet_count ? 1 : 0);
         char name[64], state[600], node[80], agents[64];
@@ -236,17 +278,31 @@ s_start_fleets(bench_t *self)
         snprintf(state, sizeof state, "node.state_dir=%s/%s", self->dir, name);
         snprintf(node, sizeof node, "node.name=%s", name);
         snprintf(agents, sizeof agents, "fake.agents=%d", count);
-        const char *args[] = {"--set", state, "--set", node, "--set", agents,
-                              "--set", slots, "--set", pub,  "--set", sub,
-                              "--set", reg,   "--set", beat, NULL};
-        if (harness_start(&self->fleets[f], self->dir, name, "agent", args) != 0 ||
+        const char *args[] = {
+            "--set", state, "--set", node, "--set", agents, "--set", slots, "--set", pub,
+            "--set", sub,   "--set", reg,  "--set", beat,   NULL,    NULL,  NULL};
+        if (host_count) {
+            args[16] = "--set";
+            args[17] = "bus.rpc_bind=tcp://0.0.0.0:*";
+        }
+        if (host_count) {
+            printf("fleet-%d on %s\n", f + 1, hosts[f % host_count]);
+            ok = s_enter_netns(hosts[f % host_count]) == 0;
+        }
+        ok = ok && harness_start(&self->fleets[f], self->dir, name, "agent", args) == 0;
+        if (host_count && setns(home, CLONE_NEWNET) != 0)
+            ok = false;
+        if (!ok ||
             !harness_wait_line(&self->fleets[f], "ready ", BENCH_READY_MS, NULL, 0)) {
             fprintf(stderr, "bench_scheduler: fleet %d did not start (%s)\n", f + 1,
                     self->fleets[f].log_path);
-            return false;
+            ok = false;
         }
     }
-    return true;
+    if (home >= 0)
+        close(home);
+    free(list);
+    return ok;
 }
 
 //  CPU seconds (user + system) pid has used so far; -1 when it is gone.
@@ -605,6 +661,9 @@ main(void)
     self->scheduled_us = calloc((size_t) self->sessions, sizeof *self->scheduled_us);
     self->started_us = calloc((size_t) self->sessions, sizeof *self->started_us);
     self->dir = harness_tmpdir("bench-sched");
+    const char *sched_ns = getenv("BENCH_SCHED_NETNS");
+    if (sched_ns && *sched_ns && s_enter_netns(sched_ns) != 0)
+        return 1;
     printf("bench_scheduler: %d agents, %d sessions, window %d, binaries in %s\n",
            self->agents, self->sessions, self->window, harness_bindir());
     fflush(stdout);

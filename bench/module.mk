@@ -65,6 +65,17 @@ bench-scheduler: deps
 	$(Q)BACKPLANE_BINDIR=$(BUILD)/bin BENCH_AGENTS=$(BENCH_AGENTS) \
 	    BENCH_SESSIONS=$(BENCH_SESSIONS) BENCH_WINDOW=$(BENCH_WINDOW) $(BENCH_SCHEDULER)
 
+# make bench-scheduler-hosts (root): the same bench twice in one run, on loopback and
+# with the scheduler on one testbed host and the fleets on two others (network
+# namespaces on a bridge, deploy/testbed TESTBED_SERVICES=0), and the placements per
+# second across hosts against loopback (bench/bench-scheduler-hosts).
+.PHONY: bench-scheduler-hosts
+bench-scheduler-hosts: deps
+	$(Q)$(MAKE) --no-print-directory $(BENCH_SCHEDULER) $(scheduler_BIN) $(agent_BIN)
+	$(Q)BACKPLANE_BINDIR=$(BUILD)/bin BENCH_AGENTS=$(BENCH_AGENTS) \
+	    BENCH_SESSIONS=$(BENCH_SESSIONS) BENCH_WINDOW=$(BENCH_WINDOW) \
+	    bench/bench-scheduler-hosts $(BENCH_SCHEDULER)
+
 # make bench-storage: a 1 GiB upload (tus PATCHes of 16 MiB) and download through the
 # storage-proxy's HTTP endpoint against the same copy over a raw loopback TCP connection
 # in the same run, and a listing of 100,000 files through storage.files.list. BENCH_MB

@@ -201,6 +201,10 @@ s_common_options(zsock_t *socket)
     zsock_set_linger(socket, BUS_SOCKET_LINGER_MS);
     zsock_set_sndhwm(socket, BUS_SOCKET_HWM);
     zsock_set_rcvhwm(socket, BUS_SOCKET_HWM);
+    zsock_set_heartbeat_ivl(socket, BUS_SOCKET_PING_MS);
+    zsock_set_heartbeat_timeout(socket, BUS_SOCKET_DEAD_MS);
+    zsock_set_heartbeat_ttl(socket, BUS_SOCKET_DEAD_MS);
+    zsock_set_connect_timeout(socket, BUS_SOCKET_CONNECT_MS);
 }
 
 static int

@@ -19,6 +19,15 @@
 
 #define BUS_SOCKET_HWM       100000 //  messages queued per peer before sends fail
 #define BUS_SOCKET_LINGER_MS 0      //  never block on close for unsent messages
+//  A connection that carried nothing back for BUS_SOCKET_DEAD_MS (ZMTP PINGs
+//  every BUS_SOCKET_PING_MS) is closed and connected afresh, a connect that
+//  takes longer than BUS_SOCKET_CONNECT_MS tried again: after a partition,
+//  TCP alone would resend what it holds only at its next exponential
+//  backoff, up to as long again as the partition lasted, and a connect's
+//  SYN likewise; the peers would stay apart long after the link is back.
+#define BUS_SOCKET_PING_MS    1000
+#define BUS_SOCKET_DEAD_MS    4000
+#define BUS_SOCKET_CONNECT_MS 2000
 
 typedef struct {
     bool enabled;

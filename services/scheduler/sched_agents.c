@@ -101,6 +101,44 @@ s_on_heartbeat(void *arg, const bus_event_t *event)
     proto_agent_heartbeat_clear(&beat);
 }
 
+//  An agent saying goodbye (service.stopping: its host drained and taken
+//  out, or its process restarted): TERMINATED at once, as Backend.AI marks
+//  an agent that announces its termination, so that nothing more is placed
+//  on it in the lost_ms it would otherwise stay ALIVE (a kernel.create sent
+//  there would wait agents.create_timeout_ms for nobody). Its kernels are
+//  left to the reconciliation as a LOST agent's: they end after the
+//  termination grace unless it comes back, whose first heartbeat is then
+//  written in full and makes it ALIVE again.
+static void
+s_on_stopping(void *arg, const bus_event_t *event)
+{
+    sched_agents_t *self = arg;
+    proto_service_stopping_t stopping;
+    bus_error_t err = {0};
+    if (proto_service_stopping_decode(&stopping, event->body, event->body_size, &err) !=
+        BUS_OK) {
+        bus_log_warning("service.stopping malformed src=%s reason=\"%s\"",
+                        event->header.src, err.detail);
+        return;
+    }
+    if (stopping.service && stopping.node && strcmp(stopping.service, "agent") == 0 &&
+        bus_node_begin(self->node) == 0) {
+        int changed = sched_db_agents_terminated(bus_node_db(self->node), stopping.node,
+                                                 bus_clock_wall_us());
+        if (changed < 0)
+            bus_node_rollback(self->node);
+        if (changed < 0 || bus_node_commit(self->node) != 0)
+            bus_log_error("agent termination not recorded agent=%s", stopping.node);
+        else if (changed > 0) {
+            bus_log_notice("agent terminated agent=%s reason=\"%s\"", stopping.node,
+                           stopping.reason ? stopping.reason : "");
+            zhashx_delete(self->slots, stopping.node);
+            zhashx_delete(self->seen, stopping.node);
+        }
+    }
+    proto_service_stopping_clear(&stopping);
+}
+
 //  An agent about to be marked LOST: its next heartbeat is written in
 //  full, which makes it ALIVE again.
 static bool
@@ -152,7 +190,8 @@ sched_agents_new(bus_node_t *node, int lost_ms)
         zhashx_set_duplicator(self->slots, (zhashx_duplicator_fn *) strdup);
     }
     if (!self->slots || !self->seen ||
-        bus_node_subscribe(node, PROTO_AGENT_HEARTBEAT, s_on_heartbeat, self) != 0)
+        bus_node_subscribe(node, PROTO_AGENT_HEARTBEAT, s_on_heartbeat, self) != 0 ||
+        bus_node_subscribe(node, PROTO_SERVICE_STOPPING, s_on_stopping, self) != 0)
         sched_agents_destroy(&self);
     return self;
 }

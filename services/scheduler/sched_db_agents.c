@@ -151,6 +151,21 @@ sched_db_agents_expire(
 }
 
 int
+sched_db_agents_terminated(bus_db_t *db, const char *agent_id, int64_t now_us)
+{
+    sqlite3_stmt *stmt =
+        bus_db_stmt(db, "UPDATE agents SET status = 'TERMINATED',"
+                        " lost_at = ?2 WHERE id = ?1 AND status = 'ALIVE'");
+    if (!stmt)
+        return -1;
+    sqlite3_bind_text(stmt, 1, agent_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 2, now_us);
+    int rc = sqlite3_step(stmt);
+    sqlite3_reset(stmt);
+    return rc == SQLITE_DONE ? sqlite3_changes(bus_db_handle(db)) : -1;
+}
+
+int
 sched_db_agents_list(bus_db_t *db,
                      const char *scaling_group,
                      const char *statuses,

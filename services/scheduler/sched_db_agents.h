@@ -40,6 +40,11 @@ void sched_db_agents_seen(bus_db_t *db, const char *agent_id, int64_t seen_us);
 int sched_db_agents_expire(
     bus_db_t *db, int64_t before_us, int64_t now_us, sched_db_id_fn *fn, void *arg);
 
+//  Marks an ALIVE agent TERMINATED (at now_us: the reconciliation's grace
+//  runs from then, as for a LOST one). Returns 1 when it was ALIVE, 0 when
+//  not, -1 on a database error.
+int sched_db_agents_terminated(bus_db_t *db, const char *agent_id, int64_t now_us);
+
 //  The agents of scaling_group (a LIKE pattern; NULL or "" for all) whose
 //  status is in statuses (comma-separated; NULL or "" for all), by id,
 //  each with its capacity and what its allocation rows hold, into out
