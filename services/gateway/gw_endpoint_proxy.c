@@ -22,7 +22,8 @@ typedef struct {
 
 //  An endpoint as last pushed.
 typedef struct {
-    char *fingerprint; //  what was pushed (NULL: never)
+    uint8_t *fingerprint; //  the request last pushed (msgpack; NULL: never)
+    size_t fingerprint_size;
     int64_t pushed_ms; //  when (monotonic)
     bool in_flight;
 } s_push_t;
@@ -41,10 +42,11 @@ typedef struct {
     s_link_t *link;
     char route_id[GW_UUID_SIZE];
     char endpoint_id[GW_UUID_SIZE];
-    int port;          //  the model's port in the container
-    char name[80];     //  its app: "{model}-{port}", as the session's apps list it
-    char *fingerprint; //  a push's
-    char *url;         //  the endpoint's url before the push
+    int port;             //  the model's port in the container
+    char name[80];        //  its app: "{model}-{port}", as the session's apps list it
+    uint8_t *fingerprint; //  a push's request
+    size_t fingerprint_size;
+    char *url; //  the endpoint's url before the push
 } s_call_t;
 
 static s_call_t *
@@ -261,6 +263,7 @@ s_on_pushed(void *arg, const bus_reply_t *reply)
                                               &err) == BUS_OK) {
         free(push->fingerprint);
         push->fingerprint = call->fingerprint;
+        push->fingerprint_size = call->fingerprint_size;
         call->fingerprint = NULL;
         push->pushed_ms = bus_clock_mono_ms();
         if (!call->url || strcmp(call->url, rep.url) != 0) {
@@ -325,14 +328,12 @@ gw_endpoint_proxy_sync(gw_endpoint_proxy_t *self, json_t *endpoint, json_t *rout
     json_decref(service);
     size_t index;
     json_t *route;
-    size_t healthy = 0;
     json_array_foreach(routes, index, route)
     {
         const char *status = json_string_value(json_object_get(route, "status"));
         const char *route_id = json_string_value(json_object_get(route, "id"));
         if (!status || strcmp(status, "healthy") != 0 || !route_id)
             continue;
-        healthy++;
         if (!zhashx_lookup(self->addrs, route_id) && port > 0 && *name)
             s_ask(self, id, route, name, port);
     }
@@ -342,9 +343,10 @@ gw_endpoint_proxy_sync(gw_endpoint_proxy_t *self, json_t *endpoint, json_t *rout
         return;
     size_t n = s_targets(self, routes, targets, count);
     s_push_t *push = zhashx_lookup(self->pushes, id);
-    //  Not before the first healthy route is reachable (url stays null), and
-    //  not while a healthy route's address is still unknown.
-    if ((!push && n == 0) || n < healthy) {
+    //  Not before the first healthy route is reachable (url stays null); a
+    //  route whose address is still being asked for joins in a later pass,
+    //  so that one agent out of reach holds no change back.
+    if (!push && n == 0) {
         free(targets);
         return;
     }
@@ -368,15 +370,20 @@ gw_endpoint_proxy_sync(gw_endpoint_proxy_t *self, json_t *endpoint, json_t *rout
     bus_error_t err;
     bus_writer_t *writer = proto_wsproxy_endpoint_set_req_writer(&in, &err);
     //  The same set pushed not long ago: nothing to do.
-    char *fingerprint =
-        writer ? strndup((const char *) bus_writer_data(writer), bus_writer_size(writer))
-               : NULL;
-    bool due = fingerprint && !push->in_flight &&
-               (!push->fingerprint || strcmp(push->fingerprint, fingerprint) != 0 ||
-                bus_clock_mono_ms() - push->pushed_ms >= GW_ENDPOINT_PROXY_REFRESH_MS);
+    //  (msgpack holds zero bytes: compared as bytes)
+    size_t size = writer ? bus_writer_size(writer) : 0;
+    uint8_t *fingerprint = writer ? malloc(size ? size : 1) : NULL;
+    if (fingerprint)
+        memcpy(fingerprint, bus_writer_data(writer), size);
+    bool same = push->fingerprint && fingerprint && push->fingerprint_size == size &&
+                memcmp(push->fingerprint, fingerprint, size) == 0;
+    bool due =
+        fingerprint && !push->in_flight &&
+        (!same || bus_clock_mono_ms() - push->pushed_ms >= GW_ENDPOINT_PROXY_REFRESH_MS);
     s_call_t *call = due ? s_call_new(self, NULL, id) : NULL;
     if (call) {
         call->fingerprint = fingerprint;
+        call->fingerprint_size = size;
         fingerprint = NULL;
         const char *url = json_string_value(json_object_get(endpoint, "url"));
         call->url = url ? strdup(url) : NULL;

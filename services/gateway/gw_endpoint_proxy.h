@@ -9,10 +9,11 @@
     kernel (session.get), then its agent publishes the model's port as a
     preopen service (kernel.start_service, which answers the host port the
     agent published it on, or the kernel's address when it publishes
-    none). With every healthy route's address known, the set goes to the
-    wsproxy (wsproxy.endpoint.set: route, session, host, port, traffic
-    ratio), when it changed since the last push and at least every
-    GW_ENDPOINT_PROXY_REFRESH_MS; the URL it answers becomes the endpoint's
+    none). The healthy routes whose addresses are known go to the wsproxy
+    (wsproxy.endpoint.set: route, session, host, port, traffic ratio),
+    when that set changed since the last push (compared as the request's
+    bytes) and at least every GW_ENDPOINT_PROXY_REFRESH_MS; a route whose
+    address is still being asked for joins in a later push; the URL it answers becomes the endpoint's
     url (Backend.AI's service_endpoint), which stays the same for as long
     as the endpoint lives. A destroyed endpoint's URL goes
     (wsproxy.endpoint.remove). Without a wsproxy on the bus nothing is

@@ -221,14 +221,21 @@ s_sync(gw_endpoint_reconcile_t *self, json_t *route)
 //  ---------------------------------------------------------------------------
 //  Replicas made and ended
 
+//  The scheduler's answer to a route's session.destroy: refused, the route
+//  is UNHEALTHY again, so that a later pass asks again (a TERMINATING one
+//  is never asked twice).
 static void
 s_on_destroyed(void *arg, const bus_reply_t *reply)
 {
-    char *route_id = arg;
-    if (reply->status != BUS_OK)
-        bus_log_warning("route session not destroyed route=%s detail=\"%s\"", route_id,
-                        reply->detail);
-    free(route_id);
+    s_call_t *call = arg;
+    gw_endpoint_reconcile_t *self = call->link->self;
+    if (reply->status != BUS_OK && reply->status != BUS_STATUS_NOT_FOUND) {
+        bus_log_warning("route session not destroyed route=%s detail=\"%s\"",
+                        call->route_id, reply->detail);
+        if (self)
+            gw_route_set_status(s_db(self), call->route_id, "unhealthy", NULL);
+    }
+    s_call_destroy(&call);
 }
 
 void
@@ -248,16 +255,16 @@ gw_endpoint_reconcile_terminate(gw_endpoint_reconcile_t *self,
     in.reason = "user-requested";
     bus_error_t err;
     bus_writer_t *writer = proto_session_destroy_req_writer(&in, &err);
-    char *arg = strdup(route_id);
-    //  Not sent: the sync sees the session still running and the next pass
-    //  finds the route TERMINATING; it is asked again then.
-    if (!writer || !scheduler || !arg ||
+    s_call_t *call = s_call_new(self, route_id, NULL);
+    //  Not sent: UNHEALTHY again, for the next pass to ask again.
+    if (!writer || !scheduler || !call ||
         bus_node_call(node, scheduler, PROTO_SESSION_DESTROY, bus_writer_data(writer),
-                      bus_writer_size(writer), 0, s_on_destroyed, arg) == 0) {
-        free(arg);
+                      bus_writer_size(writer), 0, s_on_destroyed, call) == 0) {
+        s_call_destroy(&call);
         gw_route_set_status(s_db(self), route_id, "unhealthy", NULL);
     }
     bus_writer_destroy(&writer);
+    gw_endpoint_reconcile_kick(self); //  its URL drops it at once
 }
 
 static void
@@ -387,18 +394,29 @@ s_add_route(gw_endpoint_reconcile_t *self, json_t *endpoint)
     json_decref(params);
 }
 
-//  How likely a route is to go when there are too many: unhealthy first,
-//  then healthy; provisioning only when everything goes.
+//  Which routes go first when there are too many: a replica that does not
+//  serve (unhealthy, then one still starting), then a healthy one; -1 for
+//  one already going (or failed).
 static int
-s_surplus_rank(const char *status, bool all)
+s_going_rank(const char *status)
 {
     if (strcmp(status, "unhealthy") == 0)
         return 0;
-    if (strcmp(status, "healthy") == 0)
+    if (strcmp(status, "provisioning") == 0)
         return 1;
-    if (all && strcmp(status, "provisioning") == 0)
+    if (strcmp(status, "healthy") == 0)
         return 2;
     return -1;
+}
+
+//  Ends route (a row of routes) now: its session is destroyed, and the
+//  pass's copy says so, so that its URL drops it in this very pass.
+static void
+s_end_route(gw_endpoint_reconcile_t *self, json_t *route)
+{
+    gw_endpoint_reconcile_terminate(self, json_string_value(json_object_get(route, "id")),
+                                    json_string_value(json_object_get(route, "session")));
+    json_object_set_new(route, "status", json_string("terminating"));
 }
 
 //  One endpoint's pass.
@@ -423,7 +441,7 @@ s_reconcile(gw_endpoint_reconcile_t *self, json_t *endpoint)
     //  replicas run) are replaced: new ones are made, and each old one goes
     //  once enough new ones are healthy to stand in for it.
     int64_t generation = json_integer_value(json_object_get(endpoint, "generation"));
-    int64_t live = 0, healthy = 0, failed = 0, live_old = 0;
+    int64_t live = 0, healthy = 0, failed = 0, live_old = 0, going_old = 0;
     size_t index;
     json_t *route;
     json_array_foreach(routes, index, route)
@@ -445,8 +463,12 @@ s_reconcile(gw_endpoint_reconcile_t *self, json_t *endpoint)
         }
         s_sync(self, route);
         if (json_integer_value(json_object_get(route, "generation")) < generation) {
-            //  one already going does not stand in for anything
-            live_old += strcmp(status, "terminating") != 0;
+            //  one already going does not stand in for anything, but is
+            //  there until its session ended
+            if (strcmp(status, "terminating") == 0)
+                going_old++;
+            else
+                live_old++;
             continue;
         }
         live++;
@@ -454,41 +476,41 @@ s_reconcile(gw_endpoint_reconcile_t *self, json_t *endpoint)
     }
     if (desired > 0 && healthy >= desired && (retries > 0 || failed > 0))
         gw_endpoint_clear_errors(db, id);
-    //  Too many: the surplus goes, the least useful first.
+    //  Too many: the surplus goes, the least useful first, and a healthy
+    //  one only while as many healthy ones as wanted stay.
+    int64_t healthy_left = healthy;
     for (int rank = 0; live > desired && rank <= 2; rank++)
         json_array_foreach(routes, index, route)
         {
             const char *status = json_string_value(json_object_get(route, "status"));
-            const char *session = json_string_value(json_object_get(route, "session"));
-            if (live <= desired || s_surplus_rank(status, destroying) != rank ||
-                !session ||
-                json_integer_value(json_object_get(route, "generation")) < generation)
+            if (live <= desired || s_going_rank(status) != rank ||
+                !json_object_get(route, "session") ||
+                json_integer_value(json_object_get(route, "generation")) < generation ||
+                (rank == 2 && healthy_left <= desired))
                 continue;
-            gw_endpoint_reconcile_terminate(
-                self, json_string_value(json_object_get(route, "id")), session);
+            s_end_route(self, route);
             live--;
+            healthy_left -= rank == 2;
         }
     //  The old generation: as many stay as new healthy ones are missing,
-    //  the least useful (a start that will never serve) going first.
+    //  the least useful going first.
     int64_t keep_old = destroying || healthy >= desired ? 0 : desired - healthy;
     for (int rank = 0; live_old > keep_old && rank <= 2; rank++)
         json_array_foreach(routes, index, route)
         {
             const char *status = json_string_value(json_object_get(route, "status"));
-            const char *session = json_string_value(json_object_get(route, "session"));
-            if (live_old <= keep_old || s_surplus_rank(status, true) != rank ||
-                !session ||
+            if (live_old <= keep_old || s_going_rank(status) != rank ||
+                !json_object_get(route, "session") ||
                 json_integer_value(json_object_get(route, "generation")) >= generation)
                 continue;
-            gw_endpoint_reconcile_terminate(
-                self, json_string_value(json_object_get(route, "id")), session);
+            s_end_route(self, route);
             live_old--;
         }
     //  Too few: more, while starts do not keep failing.
     for (int64_t more = desired - live;
          more > 0 && retries <= GW_ENDPOINT_RETRIES_MAX && !destroying; more--)
         s_add_route(self, endpoint);
-    if (destroying && live == 0 && live_old == 0) {
+    if (destroying && live == 0 && live_old == 0 && going_old == 0) {
         gw_endpoint_destroyed(db, id);
         gw_endpoint_proxy_remove(self->proxy, id);
         bus_log_notice("endpoint destroyed endpoint=%s", id);

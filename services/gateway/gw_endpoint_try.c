@@ -78,41 +78,85 @@ s_end(try_t *trial, bool ok, const char *message)
     zhashx_delete(tries->tries, trial->task_id); //  frees trial
 }
 
+//  A session.destroy on its way: the trial by its task id, as it may be
+//  over (or the registry gone) when the answer comes.
+typedef struct {
+    s_link_t *link;
+    char task_id[GW_BGTASK_ID_SIZE];
+} s_ref_t;
+
+static s_ref_t *
+s_ref_new(s_link_t *link, const char *task_id)
+{
+    s_ref_t *ref = calloc(1, sizeof *ref);
+    if (ref) {
+        ref->link = link;
+        link->refs++;
+        snprintf(ref->task_id, sizeof ref->task_id, "%s", task_id ? task_id : "");
+    }
+    return ref;
+}
+
+//  The trial ref names, or NULL; frees ref.
+static try_t *
+s_ref_take(s_ref_t *ref)
+{
+    gw_endpoint_tries_t *tries = ref->link->tries;
+    try_t *trial =
+        tries && *ref->task_id ? zhashx_lookup(tries->tries, ref->task_id) : NULL;
+    if (--ref->link->refs == 0)
+        free(ref->link);
+    free(ref);
+    return trial;
+}
+
 static void
 s_on_destroyed(void *arg, const bus_reply_t *reply)
 {
-    char *session_id = arg;
-    if (reply->status != BUS_OK && reply->status != BUS_STATUS_NOT_FOUND)
-        bus_log_warning("model service trial not ended session=%s detail=\"%s\"",
-                        session_id, reply->detail);
-    free(session_id);
+    try_t *trial = s_ref_take(arg);
+    if (reply->status == BUS_OK || reply->status == BUS_STATUS_NOT_FOUND)
+        return; //  its end comes as session_terminated
+    bus_log_warning("model service trial not ended detail=\"%s\"", reply->detail);
+    if (trial)
+        s_end(trial, false, "the trial's session could not be ended");
 }
 
-//  Ends the trial's session; the task ends when it has (session_terminated).
+//  Destroys session_id for the trial of task_id ("" for none left). False
+//  when it could not be asked.
+static bool
+s_destroy(gw_server_t *gw, s_link_t *link, const char *task_id, const char *session_id)
+{
+    bus_node_t *node = gw_server_node(gw);
+    const char *scheduler = bus_node_find(node, "scheduler");
+    proto_session_destroy_req_t in;
+    proto_session_destroy_req_init(&in);
+    in.session_id = session_id;
+    in.reason = "user-requested";
+    bus_error_t err;
+    bus_writer_t *writer = proto_session_destroy_req_writer(&in, &err);
+    s_ref_t *ref = writer ? s_ref_new(link, task_id) : NULL;
+    bool sent =
+        ref && scheduler &&
+        bus_node_call(node, scheduler, PROTO_SESSION_DESTROY, bus_writer_data(writer),
+                      bus_writer_size(writer), 0, s_on_destroyed, ref) != 0;
+    if (!sent && ref)
+        s_ref_take(ref);
+    bus_writer_destroy(&writer);
+    return sent;
+}
+
+//  Ends the trial's session; the task ends when it has (session_terminated),
+//  or when that has not come in GW_ENDPOINT_TRY_END_MS.
 static void
 s_destroy_session(try_t *trial)
 {
     trial->state = TRY_ENDING;
-    bus_node_t *node = gw_server_node(trial->tries->gw);
-    const char *scheduler = bus_node_find(node, "scheduler");
-    proto_session_destroy_req_t in;
-    proto_session_destroy_req_init(&in);
-    in.session_id = trial->session_id;
-    in.reason = "user-requested";
-    bus_error_t err;
-    bus_writer_t *writer = proto_session_destroy_req_writer(&in, &err);
-    char *arg = writer ? strdup(trial->session_id) : NULL;
-    if (!arg || !scheduler ||
-        bus_node_call(node, scheduler, PROTO_SESSION_DESTROY, bus_writer_data(writer),
-                      bus_writer_size(writer), 0, s_on_destroyed, arg) == 0) {
-        free(arg);
-        bus_writer_destroy(&writer);
+    struct timeval tv = {GW_ENDPOINT_TRY_END_MS / 1000, 0};
+    evtimer_add(trial->timer, &tv);
+    if (!s_destroy(trial->tries->gw, trial->tries->link, trial->task_id,
+                   trial->session_id))
         s_end(trial, false,
-              "the trial's session could not be ended: the scheduler is"
-              " not reachable");
-        return;
-    }
-    bus_writer_destroy(&writer);
+              "the trial's session could not be ended: the scheduler is not reachable");
 }
 
 static void
@@ -124,8 +168,10 @@ s_on_timeout(evutil_socket_t fd, short what, void *arg)
                     trial->session_id);
     if (*trial->session_id && trial->state == TRY_WAITING)
         s_destroy_session(trial);
-    else if (trial->state != TRY_ENDING)
-        s_end(trial, false, "the model did not report its health in time");
+    else
+        s_end(trial, false,
+              trial->state == TRY_ENDING ? "the trial's session did not end in time"
+                                         : "the model did not report its health in time");
 }
 
 //  What gw_session_launch calls back with: the trial by its task id, as
@@ -141,6 +187,10 @@ s_on_launch(void *arg, const gw_session_launched_t *result)
     launch_t *launch = arg;
     gw_endpoint_tries_t *tries = launch->link->tries;
     try_t *trial = tries ? zhashx_lookup(tries->tries, launch->task_id) : NULL;
+    //  Made after its trial gave up: it goes at once.
+    if (!trial && tries && result->session_id && !result->slug &&
+        result->status == BUS_OK && result->reply && result->reply->status == BUS_OK)
+        s_destroy(tries->gw, launch->link, "", result->session_id);
     if (--launch->link->refs == 0)
         free(launch->link);
     free(launch);

@@ -29,7 +29,8 @@
 #include "gw_bgtask.h"
 #include "gw_identity.h"
 
-#define GW_ENDPOINT_TRY_MS (10 * 60 * 1000) //  a trial's longest wait for its model
+#define GW_ENDPOINT_TRY_MS     (10 * 60 * 1000) //  a trial's longest wait for its model
+#define GW_ENDPOINT_TRY_END_MS (2 * 60 * 1000)  //  and for its session's end after
 
 typedef struct _gw_endpoint_tries_t gw_endpoint_tries_t;
 typedef struct _gw_server_t gw_server_t;

@@ -186,8 +186,10 @@ s_integer(json_t *value, int64_t *out)
         return false;
     errno = 0;
     long long n = strtoll(text, &end, 10);
+    if (errno != 0 || *end != '\0')
+        return false;
     *out = n;
-    return errno == 0 && *end == '\0';
+    return true;
 }
 
 //  The body into self->row and self->params; false after answering.
@@ -724,7 +726,8 @@ gw_service_handle_token(gw_request_t *r)
     if (json_is_string(duration) &&
         (seconds = s_duration(json_string_value(duration))) > 0)
         until = now + seconds;
-    else if (json_is_integer(duration) && json_integer_value(duration) > 0)
+    else if (json_is_integer(duration) && json_integer_value(duration) > 0 &&
+             json_integer_value(duration) <= INT64_MAX / 2 - now)
         until = now + json_integer_value(duration);
     else if (!duration && s_integer(valid_until, &until) && until <= now)
         until = 0; //  in the past

@@ -139,10 +139,16 @@ wsp_routes_endpoint_set(wsp_routes_t *self,
     int rc = BUS_OK;
     wsp_route_t *route = s_endpoint_find(self, in->endpoint_id);
     if (route) {
-        snprintf(route->row.app, sizeof route->row.app, "%s", name);
-        route->row.open_to_public = in->open_to_public;
-        if (wsp_db_endpoint_update(bus_node_db(self->node), &route->row, text) != 0)
-            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "cannot store the endpoint");
+        wsp_db_route_t row = route->row;
+        snprintf(row.app, sizeof row.app, "%s", name);
+        row.open_to_public = in->open_to_public;
+        if (wsp_db_endpoint_update(bus_node_db(self->node), &row, text) != 0) {
+            //  what is served stays what is stored
+            free(text);
+            free(targets);
+            return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot store the endpoint");
+        }
+        route->row = row;
         if (route->listener < 0)
             routes_listen(self, route);
     } else {
