@@ -33,9 +33,10 @@ struct _gw_endpoint_proxy_t {
     gw_server_t *gw;
     gw_endpoint_proxy_kick_fn *kick;
     void *kick_arg;
-    zhashx_t *addrs;  //  route id -> s_addr_t
-    zhashx_t *asking; //  route id -> "" while its address is asked for
-    zhashx_t *pushes; //  endpoint id -> s_push_t
+    zhashx_t *addrs;    //  route id -> s_addr_t
+    zhashx_t *asking;   //  route id -> "" while its address is asked for
+    zhashx_t *pushes;   //  endpoint id -> s_push_t
+    zhashx_t *removing; //  endpoint id -> S_REMOVING or S_REMOVED
 };
 
 typedef struct {
@@ -412,35 +413,70 @@ gw_endpoint_proxy_forget(gw_endpoint_proxy_t *self, const char *endpoint_id)
 
 //  ---------------------------------------------------------------------------
 
+#define S_REMOVING ((void *) 1) //  a remove on its way
+#define S_REMOVED  ((void *) 2) //  the wsproxy has it no more
+
 static void
 s_on_removed(void *arg, const bus_reply_t *reply)
 {
-    char *id = arg;
-    if (reply->status != BUS_OK)
+    s_call_t *call = arg;
+    gw_endpoint_proxy_t *self = call->link->self;
+    bool gone = reply->status == BUS_OK || reply->status == BUS_STATUS_NOT_FOUND;
+    if (!gone)
         bus_log_warning("endpoint not removed from the wsproxy endpoint=%s detail=\"%s\"",
-                        id, reply->detail);
-    free(id);
+                        call->endpoint_id, reply->detail);
+    if (self) {
+        //  not gone: asked again at the next pass
+        if (gone)
+            zhashx_update(self->removing, call->endpoint_id, S_REMOVED);
+        else
+            zhashx_delete(self->removing, call->endpoint_id);
+        self->kick(self->kick_arg);
+    }
+    s_call_destroy(&call);
 }
 
-void
-gw_endpoint_proxy_remove(gw_endpoint_proxy_t *self, const char *endpoint_id)
+bool
+gw_endpoint_proxy_removed(gw_endpoint_proxy_t *self, json_t *endpoint)
 {
-    assert(self && endpoint_id);
-    s_forget(self, endpoint_id, NULL);
-    zhashx_delete(self->pushes, endpoint_id);
+    assert(self && endpoint);
+    const char *id = json_string_value(json_object_get(endpoint, "id"));
+    if (!id)
+        return true;
+    s_forget(self, id, NULL);
+    zhashx_delete(self->pushes, id);
+    void *state = zhashx_lookup(self->removing, id);
     const char *wsproxy = bus_node_find(s_node(self), "wsproxy");
+    //  Never given a URL, or the wsproxy confirmed it has it no more.
+    if (state == S_REMOVED || !json_string_value(json_object_get(endpoint, "url"))) {
+        zhashx_delete(self->removing, id);
+        return true;
+    }
+    if (!wsproxy) {
+        bus_log_warning("endpoint destroyed with no wsproxy to take its url away"
+                        " endpoint=%s",
+                        id);
+        zhashx_delete(self->removing, id);
+        return true;
+    }
+    if (state == S_REMOVING)
+        return false;
     proto_wsproxy_endpoint_remove_req_t in;
     proto_wsproxy_endpoint_remove_req_init(&in);
-    in.endpoint_id = endpoint_id;
+    in.endpoint_id = id;
     bus_error_t err;
-    bus_writer_t *writer =
-        wsproxy ? proto_wsproxy_endpoint_remove_req_writer(&in, &err) : NULL;
-    char *arg = writer ? strdup(endpoint_id) : NULL;
-    if (arg && bus_node_call(s_node(self), wsproxy, PROTO_WSPROXY_ENDPOINT_REMOVE,
-                             bus_writer_data(writer), bus_writer_size(writer), 0,
-                             s_on_removed, arg) == 0)
-        free(arg);
+    bus_writer_t *writer = proto_wsproxy_endpoint_remove_req_writer(&in, &err);
+    s_call_t *call = writer ? s_call_new(self, NULL, id) : NULL;
+    if (call && zhashx_insert(self->removing, id, S_REMOVING) == 0 &&
+        bus_node_call(s_node(self), wsproxy, PROTO_WSPROXY_ENDPOINT_REMOVE,
+                      bus_writer_data(writer), bus_writer_size(writer), 0, s_on_removed,
+                      call) != 0)
+        call = NULL; //  the answer's now
+    else
+        zhashx_delete(self->removing, id);
+    s_call_destroy(&call);
     bus_writer_destroy(&writer);
+    return false;
 }
 
 gw_endpoint_proxy_t *
@@ -457,7 +493,9 @@ gw_endpoint_proxy_new(gw_server_t *gw, gw_endpoint_proxy_kick_fn *kick, void *ar
     self->addrs = zhashx_new();
     self->asking = zhashx_new();
     self->pushes = zhashx_new();
-    if (!self->link || !self->addrs || !self->asking || !self->pushes) {
+    self->removing = zhashx_new();
+    if (!self->link || !self->addrs || !self->asking || !self->pushes ||
+        !self->removing) {
         free(self->link);
         self->link = NULL;
         gw_endpoint_proxy_destroy(&self);
@@ -479,6 +517,7 @@ gw_endpoint_proxy_destroy(gw_endpoint_proxy_t **self_p)
     zhashx_destroy(&self->addrs);
     zhashx_destroy(&self->asking);
     zhashx_destroy(&self->pushes);
+    zhashx_destroy(&self->removing);
     if (self->link) {
         self->link->self = NULL;
         if (--self->link->refs == 0)

@@ -13,10 +13,10 @@
     (wsproxy.endpoint.set: route, session, host, port, traffic ratio),
     when that set changed since the last push (compared as the request's
     bytes) and at least every GW_ENDPOINT_PROXY_REFRESH_MS; a route whose
-    address is still being asked for joins in a later push; the URL it answers becomes the endpoint's
-    url (Backend.AI's service_endpoint), which stays the same for as long
-    as the endpoint lives. A destroyed endpoint's URL goes
-    (wsproxy.endpoint.remove). Without a wsproxy on the bus nothing is
+    address is still being asked for joins in a later push; the URL it answers becomes the
+   endpoint's url (Backend.AI's service_endpoint), which stays the same for as long as the
+   endpoint lives. A destroyed endpoint's URL goes (wsproxy.endpoint.remove), and it is
+   destroyed only once the wsproxy confirmed it. Without a wsproxy on the bus nothing is
     pushed and url stays null, as Backend.AI's does without a proxy.
 
     Driven by gw_endpoint_reconcile's passes, which own it.
@@ -51,7 +51,11 @@ void gw_endpoint_proxy_sync(gw_endpoint_proxy_t *self, json_t *endpoint, json_t 
 //  Forgets what was pushed for endpoint_id: the next sync pushes it again.
 void gw_endpoint_proxy_forget(gw_endpoint_proxy_t *self, const char *endpoint_id);
 
-//  The endpoint was destroyed: its URL on the wsproxy goes.
-void gw_endpoint_proxy_remove(gw_endpoint_proxy_t *self, const char *endpoint_id);
+//  For a destroying endpoint (its row) with no route left: true once its
+//  URL is gone from the wsproxy (or it never had one, or no wsproxy is
+//  there to ask); until then asks the wsproxy to remove it
+//  (wsproxy.endpoint.remove, again at a later call when refused) and
+//  answers false, so that the endpoint stays destroying meanwhile.
+bool gw_endpoint_proxy_removed(gw_endpoint_proxy_t *self, json_t *endpoint);
 
 #endif

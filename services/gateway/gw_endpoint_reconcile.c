@@ -511,9 +511,10 @@ s_reconcile(gw_endpoint_reconcile_t *self, json_t *endpoint)
          more > 0 && retries <= GW_ENDPOINT_RETRIES_MAX && !destroying; more--)
         s_add_route(self, endpoint);
     if (destroying && live == 0 && live_old == 0 && going_old == 0) {
-        gw_endpoint_destroyed(db, id);
-        gw_endpoint_proxy_remove(self->proxy, id);
-        bus_log_notice("endpoint destroyed endpoint=%s", id);
+        if (gw_endpoint_proxy_removed(self->proxy, endpoint)) {
+            gw_endpoint_destroyed(db, id);
+            bus_log_notice("endpoint destroyed endpoint=%s", id);
+        }
     } else
         gw_endpoint_proxy_sync(self->proxy, endpoint, routes);
     json_decref(routes);
