@@ -97,6 +97,7 @@ struct _wsp_conn_t {
     char *retry_head; //  NULL: not to be repeated
     size_t retry_len;
     bool retried;
+    bool reused; //  the request went on an app connection kept from before
     char origin[WSP_CONN_ORIGIN_MAX + 1]; //  the request's Origin; "": none
 };
 
@@ -544,16 +545,22 @@ s_retry(wsp_conn_t *self)
 {
     if (!self->has_replica || !self->retry_head || self->retried)
         return false;
+    //  Another replica; or, when there is none, the same one again on a new
+    //  connection, as a kept one may have been closed by the app meanwhile.
     const wsp_target_t *other = wsp_route_pick(self->route, self->replica.route_id);
-    if (!other || strcmp(other->route_id, self->replica.route_id) == 0)
-        return false;
+    if (!other || strcmp(other->route_id, self->replica.route_id) == 0) {
+        if (!self->reused)
+            return false;
+        other = &self->replica;
+    }
     wsp_http_head_t req;
     if (!wsp_http_parse_request(self->retry_head, self->retry_len, &req))
         return false; //  parsed once already: cannot happen
     bus_log_info("endpoint request tried again endpoint=%s from=%s to=%s",
                  self->route->row.session_id, self->replica.route_id, other->route_id);
     self->retried = true;
-    self->replica = *other;
+    if (other != &self->replica)
+        self->replica = *other;
     s_forward(self, &req, self->replica.target);
     return true;
 }
@@ -629,6 +636,7 @@ s_forward(wsp_conn_t *self, const wsp_http_head_t *req, const char *target)
     self->rq = req->body == WSP_HTTP_BODY_NONE ? RQ_DONE : RQ_BODY;
     self->rs = RS_HEAD;
     self->rs_started = false;
+    self->reused = self->b.fd >= 0;
     if (self->b.fd < 0 && s_backend_connect(self) != 0) {
         s_backend_failed(self, strerror(errno));
         return;
