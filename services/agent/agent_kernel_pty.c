@@ -101,6 +101,7 @@ s_answer(agent_kernel_pty_t *self,
          bool gone)
 {
     proto_kernel_pty_read_rep_t out;
+    proto_kernel_pty_read_rep_init(&out); //  cleared below whatever happens
     bus_writer_t *writer = bus_writer_new();
     if (writer && s_fill(term, offset, gone, &out) == 0 &&
         proto_kernel_pty_read_rep_write(&out, writer) == 0)
