@@ -414,6 +414,58 @@ test_bus_traffic_not_in_clear(void)
     T_ASSERT(!bus_seen);
 }
 
+//  How many of the agent hosts' runc states list a container named kernel
+//  (a kernel's container is its id).
+static int
+s_containers(const char *kernel)
+{
+    char command[PATH_MAX * 2];
+    snprintf(command, sizeof command,
+             "exit $(for h in agent1 agent2; do runc --root %s/$h/agent/runc list -q"
+             " 2>/dev/null; done | grep -c -x '%s')",
+             s_dir, kernel);
+    return harness_shell(command);
+}
+
+//  The control host's scheduler (with the hub and the registry) killed
+//  with -9, then started again with the same command line, as a
+//  supervisor would: the sessions on both agent hosts are still RUNNING,
+//  each in one container, and answer (the cluster session after them
+//  shows that placing works again).
+static void
+test_scheduler_killed(void)
+{
+    T_EQ_INT(s_testbed("restart control scheduler"), 0);
+    for (int i = 0; i < 2; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "/session/tb-%d", i + 1);
+        bool ran = false;
+        for (int waited = 0; waited < 60000 && !ran; waited += 500) {
+            int status = 0;
+            json_t *r = s_request("POST", path,
+                                  "{\"mode\": \"query\", \"runId\": \"kr\","
+                                  " \"code\": \"echo again-$((40 + 2))\"}",
+                                  &status);
+            char *console =
+                r ? json_dumps(json_object_get(json_object_get(r, "result"), "console"),
+                               JSON_COMPACT)
+                  : NULL;
+            ran = status == 200 && console && strstr(console, "again-42");
+            free(console);
+            json_decref(r);
+            if (!ran)
+                harness_pause_ms(500);
+        }
+        T_ASSERT(ran);
+        int status = 0;
+        json_t *r = s_request("GET", path, NULL, &status);
+        T_EQ_INT(status, 200);
+        T_EQ_STR(json_string_value(json_object_get(r, "status")), "RUNNING");
+        json_decref(r);
+        T_EQ_INT(s_containers(s_kernels[i]), 1);
+    }
+}
+
 static void
 test_destroy_sessions(void)
 {
@@ -597,6 +649,7 @@ main(void)
         T_RUN(test_app_through_the_wsproxy_on_another_host);
         T_RUN(test_unknown_agent_key_refused);
         T_RUN(test_bus_traffic_not_in_clear);
+        T_RUN(test_scheduler_killed);
         T_RUN(test_destroy_sessions);
         T_RUN(test_cluster_across_agent_hosts);
     }
