@@ -256,5 +256,22 @@ accel_agent_up(const client_platform_t *p,
         "agent.slots.cpu=8",       "agent.slots.mem=2g",  bridge, cidr, mocked,
         "accelerators.cuda=false", "agent.stats_ms=1000", NULL};
     harness_bus_t bus = {p->hub_publish, p->hub_subscribe, p->registry};
-    return harness_agent_start(agent, p->dir, name, &bus, extra, NULL, 0) == 0;
+    if (harness_agent_start(agent, p->dir, name, &bus, extra, NULL, 0) != 0)
+        return false;
+    //  Ready is not yet ALIVE: an agent that said goodbye (a restart) is
+    //  TERMINATED until its first heartbeat, and sessions asking its slots
+    //  are refused until then.
+    for (int waited = 0; waited < 20000; waited += 100) {
+        json_t *r = client_gql(p, &p->super,
+                               "query($id: String!) { agent(agent_id: $id) { status } }",
+                               json_pack("{s:s}", "id", name));
+        const char *status = json_string_value(json_object_get(
+            json_object_get(json_object_get(r, "data"), "agent"), "status"));
+        bool alive = status && strcmp(status, "ALIVE") == 0;
+        json_decref(r);
+        if (alive)
+            return true;
+        harness_pause_ms(100);
+    }
+    return false;
 }
