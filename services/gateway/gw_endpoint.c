@@ -194,18 +194,17 @@ gw_endpoint_modify(bus_db_t *db, const char *id, json_t *props, bus_error_t *err
     int rc = BUS_OK;
     json_t *image = json_object_get(props, "image");
     json_t *slots = json_object_get(props, "resource_slots");
-    json_t *environ = json_object_get(props, "environ");
+    json_t *env = json_object_get(props, "environ");
     json_t *parsed_slots = json_is_string(slots)
                                ? json_loads(json_string_value(slots), 0, NULL)
                                : json_incref(slots);
-    json_t *parsed_env = json_is_string(environ)
-                             ? json_loads(json_string_value(environ), 0, NULL)
-                             : json_incref(environ);
+    json_t *parsed_env = json_is_string(env) ? json_loads(json_string_value(env), 0, NULL)
+                                             : json_incref(env);
     if (image && (!json_is_string(image) || !*json_string_value(image)))
         rc = bus_error_set(err, BUS_STATUS_INVALID, "image: an image reference");
     else if (slots && !json_is_object(parsed_slots))
         rc = bus_error_set(err, BUS_STATUS_INVALID, "resource_slots: a JSON object");
-    else if (environ && !json_is_object(parsed_env))
+    else if (env && !json_is_object(parsed_env))
         rc = bus_error_set(err, BUS_STATUS_INVALID, "environ: a JSON object");
     if (rc == BUS_OK && image && !json_equal(image, json_object_get(endpoint, "image"))) {
         json_object_set(params, "image", image);
@@ -216,7 +215,7 @@ gw_endpoint_modify(bus_db_t *db, const char *id, json_t *props, bus_error_t *err
         json_object_set(config, "resources", parsed_slots);
         rolled = true;
     }
-    if (rc == BUS_OK && environ &&
+    if (rc == BUS_OK && env &&
         !json_equal(parsed_env, json_object_get(config, "environ"))) {
         json_object_set(config, "environ", parsed_env);
         rolled = true;

@@ -230,9 +230,9 @@ s_dependencies(json_t *value, gw_session_spec_t *spec, bus_error_t *err)
 //  are ignored, as before); more than the schema carries is refused rather
 //  than cut short, so a session never starts without some of them.
 static int
-s_environ(json_t *environ, gw_session_spec_t *spec, bus_error_t *err)
+s_environ(json_t *env, gw_session_spec_t *spec, bus_error_t *err)
 {
-    spec->environ = json_is_object(environ) ? environ : NULL;
+    spec->environ = json_is_object(env) ? env : NULL;
     size_t count = 0;
     const char *key;
     json_t *value;
