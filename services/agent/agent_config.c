@@ -55,6 +55,10 @@ const bus_config_option_t agent_config_options[] = {
     {"agent.network.cidr", BUS_CFG_STRING, offsetof(agent_config_t, net_cidr),
      AGENT_NET_DEFAULT_CIDR, 9, 18, NULL,
      "the kernels' IPv4 subnet in bridge mode; the bridge holds its first address"},
+    {"agent.network.spares", BUS_CFG_INT, offsetof(agent_config_t, net_spares), "2", 0,
+     AGENT_NET_SPARES_MAX, NULL,
+     "bridge mode: kernel networks (a namespace and a veth pair) kept made ahead, so "
+     "that a create takes one instead of making it; 0: each is made on its create"},
     {"agent.publish.host", BUS_CFG_STRING, offsetof(agent_config_t, publish_host), "", 0,
      63, NULL,
      "an IPv4 address of this host that the proxies (gateway, wsproxy) reach: apps' "

@@ -256,12 +256,27 @@ agent_containers_net_ready(agent_containers_t *self, bus_error_t *err)
     bus_error_t step;
     self->net = agent_net_new(self->config->net_bridge, self->config->net_cidr,
                               self->config->node.state_dir, &step);
-    if (self->net)
+    if (self->net) {
+        agent_net_spares_set(self->net, (size_t) self->config->net_spares);
         return 0;
+    }
     bus_log_error("kernel network unavailable detail=\"%s\"", step.detail);
     bus_error_set(err, BUS_STATUS_UNAVAILABLE, "kernel network unavailable: %s",
                   step.detail);
     return -1;
+}
+
+int
+agent_containers_spare_make(agent_containers_t *self)
+{
+    assert(self);
+    if (!self->net)
+        return 0;
+    bus_error_t err = {0};
+    int made = agent_net_spare_make(self->net, &err);
+    if (made < 0)
+        bus_log_warning("spare kernel network not made error=\"%s\"", err.detail);
+    return made;
 }
 
 int

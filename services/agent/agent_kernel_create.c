@@ -126,6 +126,8 @@ s_create_done(void *job, bool ran)
     s_create_t *create = job;
     agent_kernels_t *self = create->self;
     agent_kernel_t *kernel = create->kernel;
+    if (ran)
+        agent_kernels_make_spares(self); //  for the next create, in its place
     if (!ran) {
         //  The agent stops before it began: nothing was made, and the
         //  create goes unanswered, as if still queued (agent_kernel_drop).

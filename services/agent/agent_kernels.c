@@ -331,6 +331,47 @@ agent_kernels_submit(agent_kernels_t *self,
 }
 
 //  ---------------------------------------------------------------------------
+//  Kernel networks made ahead.
+
+typedef struct {
+    agent_kernels_t *self;
+    int made; //  agent_containers_spare_make's answer
+} s_spare_job_t;
+
+static void
+s_spare_run(void *job, void *context)
+{
+    s_spare_job_t *spare = job;
+    spare->made = agent_containers_spare_make(context);
+}
+
+static void
+s_spare_done(void *job, bool ran)
+{
+    s_spare_job_t *spare = job;
+    agent_kernels_t *self = spare->self;
+    self->spare_queued = false;
+    if (ran && spare->made > 0)
+        agent_kernels_make_spares(self); //  until as many as wanted are made
+    free(spare);
+}
+
+void
+agent_kernels_make_spares(agent_kernels_t *self)
+{
+    assert(self);
+    if (self->spare_queued || !self->worker || self->config->net_spares <= 0 ||
+        strcmp(self->config->net_mode, "bridge") != 0)
+        return;
+    s_spare_job_t *spare = calloc(1, sizeof *spare);
+    if (!spare)
+        return;
+    spare->self = self;
+    self->spare_queued = true;
+    agent_kernels_submit(self, s_spare_run, s_spare_done, spare);
+}
+
+//  ---------------------------------------------------------------------------
 //  Create the manager.
 
 agent_kernels_t *

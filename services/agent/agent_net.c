@@ -18,6 +18,22 @@
     page cache still holds the file; an fsync on a create's path cost
     1-5 ms on a shared disk.
 
+    Spares: making a namespace and a veth pair is most of a create's network
+    step (about 1.5 ms: the namespace 0.7, the pair 0.4, addresses and
+    routes 0.4), so up to agent_net_spares_set of them are made ahead, off
+    the create's path (agent_net_spare_make, which the agent runs on its
+    worker after a create). A spare is complete inside (lo, eth0 with its
+    address, the default route) with its host end down and on no bridge;
+    attach gives it the kernel's names, the namespace by a bind mount (a
+    mount point cannot be renamed) and the veth by a rename, which puts it
+    on the bridge and up in the same request (0.4 ms left on the create's
+    path, most of it the bridge taking a port that comes up: a spare stays
+    off the bridge, where it would only be a port that is down). Each spare is a file
+    <state_dir>/net-spares/<n> naming its address, namespace and veth,
+    written before they are made, so a spare a crash left is removed by the
+    next agent_net_new (or taken over by the kernel it was being given to,
+    which then holds its address).
+
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
@@ -28,9 +44,18 @@
 #include <sys/stat.h>  //  mkdir, stat
 #include <sys/wait.h>  //  waitpid
 
-#define IP_FORWARD       "/proc/sys/net/ipv4/ip_forward"
-#define OUTPUT_TAIL      160 //  the most of a tool's output kept in an error detail
-#define NFT_TABLE_PREFIX "backplane_"
+#define IP_FORWARD        "/proc/sys/net/ipv4/ip_forward"
+#define OUTPUT_TAIL       160 //  the most of a tool's output kept in an error detail
+#define NFT_TABLE_PREFIX  "backplane_"
+#define SPARE_VETH_PREFIX "bps" //  a spare's host end, until a kernel takes it
+
+//  A kernel network made ahead (see the header).
+typedef struct {
+    unsigned n;     //  its number, its file's name
+    uint32_t index; //  its address's host index
+    char netns[AGENT_NET_IFNAME_MAX + 32];
+    char veth[AGENT_NET_IFNAME_MAX + 1];
+} s_spare_t;
 
 struct _agent_net_t {
     char *bridge;
@@ -48,6 +73,11 @@ struct _agent_net_t {
     bool nat;
     char nft_table[64];
     zhashx_t *kernels; //  id -> host index, cast to a pointer (never 0)
+    char *spare_dir;   //  <state_dir>/net-spares
+    s_spare_t spares[AGENT_NET_SPARES_MAX];
+    size_t spare_count;   //  made and not taken
+    size_t spares_wanted; //  agent_net_spares_set
+    unsigned spare_next;  //  the next spare's number
 };
 
 //  Where a tool may live; PATH may lack the sbin dirs.
@@ -187,18 +217,28 @@ s_index_valid(agent_net_t *self, uint32_t index)
 //  ---------------------------------------------------------------------------
 //  The host-side veth name: the prefix plus 48 bits of FNV-1a of the id.
 
+//  Both prefixes are 3 characters: a name is the prefix and 12 hex digits.
+#define HASH_DIGITS (AGENT_NET_IFNAME_MAX - 3)
+_Static_assert(sizeof AGENT_NET_VETH_PREFIX - 1 == 3 && sizeof SPARE_VETH_PREFIX - 1 == 3,
+               "veth prefixes are 3 characters");
+
+static void
+s_hashed_name(const char *prefix, const char *text, char name[AGENT_NET_IFNAME_MAX + 1])
+{
+    uint64_t hash = 14695981039346656037ULL;
+    for (const char *p = text; *p; p++) {
+        hash ^= (unsigned char) *p;
+        hash *= 1099511628211ULL;
+    }
+    snprintf(name, AGENT_NET_IFNAME_MAX + 1, "%.3s%0*" PRIx64, prefix, HASH_DIGITS,
+             (uint64_t) (hash & ((1ULL << (4 * HASH_DIGITS)) - 1)));
+}
+
 void
 agent_net_veth_name(const char *kernel_id, char name[AGENT_NET_IFNAME_MAX + 1])
 {
     assert(kernel_id && name);
-    uint64_t hash = 14695981039346656037ULL;
-    for (const char *p = kernel_id; *p; p++) {
-        hash ^= (unsigned char) *p;
-        hash *= 1099511628211ULL;
-    }
-    int digits = AGENT_NET_IFNAME_MAX - (int) strlen(AGENT_NET_VETH_PREFIX);
-    snprintf(name, AGENT_NET_IFNAME_MAX + 1, "%s%0*" PRIx64, AGENT_NET_VETH_PREFIX,
-             digits, (uint64_t) (hash & ((1ULL << (4 * digits)) - 1)));
+    s_hashed_name(AGENT_NET_VETH_PREFIX, kernel_id, name);
 }
 
 static void
@@ -427,15 +467,15 @@ s_nat_down(agent_net_t *self)
 }
 
 //  Make a kernel's namespace and veth pair, and configure both ends: the
-//  host end on the bridge and up; in the namespace lo up, eth0 with address
-//  (host order) and up, a default route via the bridge. The caller removes
-//  whatever exists of it on failure.
+//  host end on the bridge and up (a spare: down, on no bridge); in the
+//  namespace lo up, eth0 with address (host order) and up, a default route
+//  via the bridge. The caller removes whatever exists of it on failure.
 static int
 s_setup(agent_net_t *self,
         const char *netns,
         const char *veth,
-        const char *netns_path,
         uint32_t address,
+        bool spare,
         bus_error_t *err)
 {
     if (!self->netns_ready) {
@@ -450,6 +490,8 @@ s_setup(agent_net_t *self,
     if (agent_netlink_netns_add(AGENT_NET_NETNS_DIR, netns, &inside, err) != BUS_OK)
         return BUS_STATUS_INTERNAL;
     //  the peer is made right in the namespace, which the file names
+    char netns_path[PATH_MAX];
+    snprintf(netns_path, sizeof netns_path, "%s/%s", AGENT_NET_NETNS_DIR, netns);
     int netns_fd = open(netns_path, O_RDONLY | O_CLOEXEC);
     int status = BUS_STATUS_INTERNAL;
     if (netns_fd < 0)
@@ -461,7 +503,7 @@ s_setup(agent_net_t *self,
     if (netns_fd >= 0)
         close(netns_fd);
     if (status != BUS_OK ||
-        agent_netlink_link_up(self->nl, veth, &bridge, err) != BUS_OK ||
+        (!spare && agent_netlink_link_up(self->nl, veth, &bridge, err) != BUS_OK) ||
         agent_netlink_link_up(inside, "lo", NULL, err) != BUS_OK ||
         agent_netlink_link_get(inside, AGENT_NET_KERNEL_IFNAME, &eth, err) != BUS_OK ||
         agent_netlink_addr_add(inside, &eth, address, self->prefix, false, err) !=
@@ -471,6 +513,123 @@ s_setup(agent_net_t *self,
         status = BUS_STATUS_INTERNAL;
     agent_netlink_destroy(&inside);
     return status;
+}
+
+//  The next free host index after the last one given, or 0 when the
+//  subnet is full.
+static uint32_t
+s_next_index(agent_net_t *self)
+{
+    for (uint32_t step = 1; step <= self->size; step++) {
+        uint32_t candidate = (self->cursor + step) % self->size;
+        if (s_index_valid(self, candidate) && !s_used(self, candidate))
+            return candidate;
+    }
+    return 0;
+}
+
+static void
+s_spare_file(agent_net_t *self, unsigned n, char path[PATH_MAX])
+{
+    snprintf(path, PATH_MAX, "%s/%u", self->spare_dir, n);
+}
+
+//  Whatever exists of a spare: its veth, its namespace (its peer goes with
+//  it) and its file. Its address is the caller's to free.
+static void
+s_spare_remove(agent_net_t *self, const s_spare_t *spare)
+{
+    bus_error_t step = {0};
+    int rc = agent_netlink_link_del(self->nl, spare->veth, &step);
+    if (rc == BUS_OK || rc == BUS_STATUS_NOT_FOUND)
+        rc = agent_netlink_netns_del(AGENT_NET_NETNS_DIR, spare->netns, &step);
+    if (rc != BUS_OK && rc != BUS_STATUS_NOT_FOUND) {
+        //  Its file stays, so that the next agent_net_new tries again.
+        bus_log_warning("spare network not removed netns=%s error=\"%s\"", spare->netns,
+                        step.detail);
+        return;
+    }
+    char path[PATH_MAX];
+    s_spare_file(self, spare->n, path);
+    unlink(path);
+}
+
+//  A spare under a kernel's names: the namespace bound on netns, the host
+//  end renamed to veth, on the bridge and up. The spare's file goes last:
+//  until then a crash leaves it for agent_net_new to remove (whatever of
+//  it was not yet the kernel's).
+static int
+s_spare_take(agent_net_t *self,
+             const s_spare_t *spare,
+             const char *netns,
+             const char *veth,
+             bus_error_t *err)
+{
+    agent_netlink_link_t bridge;
+    int status =
+        agent_netlink_netns_rename(AGENT_NET_NETNS_DIR, spare->netns, netns, err);
+    if (status == BUS_OK)
+        status = agent_netlink_link_get(self->nl, self->bridge, &bridge, err);
+    if (status == BUS_OK)
+        status = agent_netlink_link_rename_up(self->nl, spare->veth, veth, &bridge, err);
+    if (status == BUS_OK) {
+        char path[PATH_MAX];
+        s_spare_file(self, spare->n, path);
+        unlink(path);
+    }
+    return status;
+}
+
+//  Remove the spares an earlier agent left (their files name them). Their
+//  addresses are not marked: one a kernel took is marked by its own file.
+static void
+s_remove_left_spares(agent_net_t *self)
+{
+    DIR *dir = opendir(self->spare_dir);
+    if (!dir)
+        return;
+    struct dirent *entry;
+    char path[PATH_MAX], line[AGENT_NET_IP_MAX + sizeof(s_spare_t)];
+    while ((entry = readdir(dir))) {
+        if (entry->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/%s", self->spare_dir, entry->d_name);
+        FILE *file = fopen(path, "re");
+        bool read = file && fgets(line, sizeof line, file);
+        if (file)
+            fclose(file);
+        s_spare_t spare = {0};
+        char *n_end = NULL;
+        unsigned long n = strtoul(entry->d_name, &n_end, 10);
+        char format[64];
+        snprintf(format, sizeof format, "%%*s %%%zus %%%zus", sizeof spare.netns - 1,
+                 sizeof spare.veth - 1);
+        if (read && n_end && !*n_end && n <= UINT_MAX &&
+            sscanf(line, format, spare.netns, spare.veth) == 2 &&
+            strncmp(spare.netns, AGENT_NET_NETNS_PREFIX,
+                    strlen(AGENT_NET_NETNS_PREFIX)) == 0 &&
+            strncmp(spare.veth, SPARE_VETH_PREFIX, strlen(SPARE_VETH_PREFIX)) == 0) {
+            spare.n = (unsigned) n;
+            s_spare_remove(self, &spare);
+            bus_log_notice("spare network of an earlier agent removed netns=%s",
+                           spare.netns);
+        } else {
+            bus_log_warning("spare network file ignored and removed file=%s", path);
+            unlink(path);
+        }
+    }
+    closedir(dir);
+}
+
+//  Drop spares until count are left, freeing their addresses.
+static void
+s_spares_trim(agent_net_t *self, size_t count)
+{
+    while (self->spare_count > count) {
+        s_spare_t *spare = &self->spares[--self->spare_count];
+        s_spare_remove(self, spare);
+        s_set_used(self, spare->index, false);
+    }
 }
 
 //  Remove whatever exists of a kernel's network. Returns 0 when something was
@@ -547,13 +706,15 @@ agent_net_new(const char *bridge,
     }
     self->bridge = strdup(bridge);
     self->net_dir = zsys_sprintf("%s/net", state_dir);
+    self->spare_dir = zsys_sprintf("%s/net-spares", state_dir);
     self->base = base;
     self->prefix = prefix;
     self->size = 1U << (32 - prefix);
     self->used = calloc(self->size / 8 + 1, 1);
     self->cursor = 1;
     self->kernels = zhashx_new();
-    if (!self->bridge || !self->net_dir || !self->used || !self->kernels) {
+    if (!self->bridge || !self->net_dir || !self->spare_dir || !self->used ||
+        !self->kernels) {
         bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
         goto fail;
     }
@@ -591,6 +752,7 @@ agent_net_new(const char *bridge,
                         "installed\"",
                         self->cidr);
     s_load_allocations(self);
+    s_remove_left_spares(self);
     bus_log_notice(
         "kernel network ready bridge=%s subnet=%s gateway=%s nat=%s kernels=%zu",
         self->bridge, self->cidr, self->gateway, self->nat ? "yes" : "no",
@@ -612,8 +774,11 @@ agent_net_destroy(agent_net_t **self_p)
     agent_net_t *self = *self_p;
     if (!self)
         return;
+    if (self->nl)
+        s_spares_trim(self, 0);
     agent_netlink_destroy(&self->nl);
     zhashx_destroy(&self->kernels);
+    zstr_free(&self->spare_dir);
     free(self->used);
     zstr_free(&self->net_dir);
     free(self->bridge);
@@ -653,31 +818,43 @@ agent_net_attach(agent_net_t *self,
                              "%s or %s exists without an allocation (detach it)", path,
                              veth);
 
-    //  the next free index after the last one given
-    uint32_t index = 0;
-    for (uint32_t step = 1; step <= self->size && !index; step++) {
-        uint32_t candidate = (self->cursor + step) % self->size;
-        if (s_index_valid(self, candidate) && !s_used(self, candidate))
-            index = candidate;
-    }
+    //  A spare's address, or the next free one after the last one given.
+    s_spare_t spare = {0};
+    bool spared = self->spare_count > 0;
+    if (spared)
+        spare = self->spares[--self->spare_count];
+    uint32_t index = spared ? spare.index : s_next_index(self);
     if (!index)
         return bus_error_set(err, BUS_STATUS_UNAVAILABLE, "subnet %s is full",
                              self->cidr);
     char address[AGENT_NET_IP_MAX];
     s_format_ip(self->base + index, address);
-    if (s_write_allocation(self, kernel_id, address) != 0)
+    if (s_write_allocation(self, kernel_id, address) != 0) {
+        if (spared)
+            self->spares[self->spare_count++] = spare; //  still whole
         return bus_error_set(err, BUS_STATUS_INTERNAL,
                              "cannot write allocation in %s: %s", self->net_dir,
                              strerror(errno));
+    }
     s_set_used(self, index, true);
     zhashx_insert(self->kernels, kernel_id, (void *) (uintptr_t) index);
-    self->cursor = index;
+    if (!spared)
+        self->cursor = index;
 
     bus_error_t step_err = {0};
-    if (s_setup(self, netns, veth, path, self->base + index, &step_err) != BUS_OK) {
-        bus_log_error("kernel network failed kernel=%s error=\"%s\"", kernel_id,
-                      step_err.detail);
+    int status = spared
+                     ? s_spare_take(self, &spare, netns, veth, &step_err)
+                     : s_setup(self, netns, veth, self->base + index, false, &step_err);
+    if (status != BUS_OK) {
+        bus_log_error("kernel network failed kernel=%s spare=%s error=\"%s\"", kernel_id,
+                      spared ? spare.netns : "-", step_err.detail);
         s_remove(self, kernel_id, NULL);
+        if (spared) {
+            //  What is left of the spare goes; a network made anew is the
+            //  answer, as if there had been no spare.
+            s_spare_remove(self, &spare);
+            return agent_net_attach(self, kernel_id, netns_path, ip, err);
+        }
         return bus_error_set(err, BUS_STATUS_INTERNAL, "%s", step_err.detail);
     }
     snprintf(netns_path, PATH_MAX, "%s", path);
@@ -685,6 +862,64 @@ agent_net_attach(agent_net_t *self,
     bus_log_info("kernel network attached kernel=%s ip=%s veth=%s", kernel_id, address,
                  veth);
     return BUS_OK;
+}
+
+//  ---------------------------------------------------------------------------
+//  Spares.
+
+void
+agent_net_spares_set(agent_net_t *self, size_t count)
+{
+    assert(self);
+    self->spares_wanted = count < AGENT_NET_SPARES_MAX ? count : AGENT_NET_SPARES_MAX;
+    s_spares_trim(self, self->spares_wanted);
+}
+
+size_t
+agent_net_spare_count(agent_net_t *self)
+{
+    assert(self);
+    return self->spare_count;
+}
+
+int
+agent_net_spare_make(agent_net_t *self, bus_error_t *err)
+{
+    assert(self);
+    if (self->spare_count >= self->spares_wanted)
+        return 0;
+    if (bus_mkdirs_mode(self->spare_dir, 0700) != 0) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot make %s: %s", self->spare_dir,
+                      strerror(errno));
+        return -1;
+    }
+    s_spare_t spare = {.n = self->spare_next++, .index = s_next_index(self)};
+    if (!spare.index) {
+        bus_error_set(err, BUS_STATUS_UNAVAILABLE, "subnet %s is full", self->cidr);
+        return -1;
+    }
+    snprintf(spare.netns, sizeof spare.netns, "%s%s-s%u", AGENT_NET_NETNS_PREFIX,
+             self->bridge, spare.n);
+    s_hashed_name(SPARE_VETH_PREFIX, spare.netns, spare.veth);
+    char path[PATH_MAX], address[AGENT_NET_IP_MAX], line[sizeof address + sizeof spare];
+    s_spare_file(self, spare.n, path);
+    s_format_ip(self->base + spare.index, address);
+    int len = snprintf(line, sizeof line, "%s %s %s\n", address, spare.netns, spare.veth);
+    if (agent_fs_replace(path, line, (size_t) len) != 0) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write %s: %s", path,
+                      strerror(errno));
+        return -1;
+    }
+    s_set_used(self, spare.index, true);
+    self->cursor = spare.index;
+    if (s_setup(self, spare.netns, spare.veth, self->base + spare.index, true, err) !=
+        BUS_OK) {
+        s_spare_remove(self, &spare);
+        s_set_used(self, spare.index, false);
+        return -1;
+    }
+    self->spares[self->spare_count++] = spare;
+    return 1;
 }
 
 //  ---------------------------------------------------------------------------
@@ -744,6 +979,7 @@ int
 agent_net_teardown(agent_net_t *self, bus_error_t *err)
 {
     assert(self);
+    s_spares_trim(self, 0);
     if (self->nat) {
         s_nat_down(self);
         self->nat = false;

@@ -10,8 +10,9 @@
 
     Allocations survive agent restarts: each is a file
     <state_dir>/net/<kernel_id> holding the kernel's address, read back by
-    agent_net_new. The runc bundle joins the namespace through the kernel
-    spec's netns_path.
+    agent_net_new. Networks made ahead ("spares", agent_net_spares_set) get
+    a kernel's names when attach gives them out. The runc bundle joins the namespace
+   through the kernel spec's netns_path.
 
     The object is not thread-safe; one thread owns it (the agent's kernel
     worker, agent_container; the loop at start and stop).
@@ -44,6 +45,9 @@
 //  Room for a dotted IPv4 address and for "a.b.c.d/nn".
 #define AGENT_NET_IP_MAX 64
 
+//  The most kernel networks made ahead (agent_net_spares_set).
+#define AGENT_NET_SPARES_MAX 16
+
 typedef struct _agent_net_t agent_net_t;
 
 //  ---------------------------------------------------------------------------
@@ -64,7 +68,7 @@ agent_net_t *agent_net_new(const char *bridge,
                            bus_error_t *err);
 
 //  Free the object. The bridge, the kernels' namespaces and the allocations
-//  stay, for a new object (or agent) to take over.
+//  stay, for a new object (or agent) to take over; the spares go.
 void agent_net_destroy(agent_net_t **self_p);
 
 //  ---------------------------------------------------------------------------
@@ -79,6 +83,21 @@ int agent_net_attach(agent_net_t *self,
                      char netns_path[PATH_MAX],
                      char ip[AGENT_NET_IP_MAX],
                      bus_error_t *err);
+
+//  ---------------------------------------------------------------------------
+//  Keep up to count (at most AGENT_NET_SPARES_MAX) kernel networks made
+//  ahead, for attach to give out (0, the default: none; fewer drops the
+//  extra ones). They are made by agent_net_spare_make, one per call, and
+//  removed by agent_net_destroy and agent_net_teardown; those an agent
+//  that crashed left are removed by the next agent_net_new.
+void agent_net_spares_set(agent_net_t *self, size_t count);
+
+//  Make one spare when fewer than wanted are ready: returns 1 when it made
+//  one, 0 when none was wanted, -1 with err filled (nothing is left).
+int agent_net_spare_make(agent_net_t *self, bus_error_t *err);
+
+//  How many spares are ready.
+size_t agent_net_spare_count(agent_net_t *self);
 
 //  ---------------------------------------------------------------------------
 //  Take a kernel's network away: its veth, namespace and allocation. Returns

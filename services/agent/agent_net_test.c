@@ -513,6 +513,95 @@ test_detach(void)
     zstr_free(&a);
 }
 
+//  Networks made ahead: complete inside, on the bridge but down, given a
+//  kernel's names by attach; what a crashed agent left is removed by the
+//  next object, and destroy removes the rest.
+static void
+test_spares(void)
+{
+    bus_error_t err = {0};
+    char spare_prefix[64], *spare_dir = zsys_sprintf("%s/net-spares", s_state);
+    snprintf(spare_prefix, sizeof spare_prefix, AGENT_NET_NETNS_PREFIX "%s-s", s_bridge);
+    T_EQ_INT(agent_net_spare_make(s_net, &err), 0); //  none wanted yet
+    agent_net_spares_set(s_net, 2);
+    T_EQ_INT(agent_net_spare_make(s_net, &err), 1);
+    T_EQ_INT(agent_net_spare_make(s_net, &err), 1);
+    T_EQ_INT(agent_net_spare_make(s_net, &err), 0);
+    T_EQ_INT(agent_net_spare_count(s_net), 2);
+    T_EQ_INT(s_count_entries(spare_dir, ""), 2);
+    T_EQ_INT(s_count_entries(AGENT_NET_NETNS_DIR, spare_prefix), 2);
+    T_EQ_INT(s_bridge_ports(), 1); //  b: spares join the bridge when taken
+    T_EQ_INT(s_sh("test -z \"$(ip -o link show master %s up | grep ' bps')\"", s_bridge),
+             0);
+
+    //  a kernel gets one: its names, up, reaching the bridge
+    char *k = s_kernel_id("spare");
+    char ns[PATH_MAX], ip[AGENT_NET_IP_MAX], veth[AGENT_NET_IFNAME_MAX + 1];
+    T_EQ_INT(agent_net_attach(s_net, k, ns, ip, &err), 0);
+    char *want = zsys_sprintf(AGENT_NET_NETNS_DIR "/" AGENT_NET_NETNS_PREFIX "%s", k);
+    T_EQ_STR(ns, want);
+    zstr_free(&want);
+    T_ASSERT(s_exists(ns));
+    T_EQ_INT(agent_net_spare_count(s_net), 1);
+    T_EQ_INT(s_count_entries(spare_dir, ""), 1);
+    T_EQ_INT(s_count_entries(AGENT_NET_NETNS_DIR, spare_prefix), 1);
+    s_veth_name(k, veth);
+    T_EQ_INT(s_sh("ip -o link show dev %s master %s up | grep -q .", veth, s_bridge), 0);
+    T_EQ_INT(s_sh(IN_NETNS AGENT_NET_NETNS_PREFIX "%s ip -o -4 addr show dev eth0"
+                                                  " | grep -q ' %s/'",
+                  k, ip),
+             0);
+    char name[PATH_MAX];
+    snprintf(name, sizeof name, AGENT_NET_NETNS_PREFIX "%s", k);
+    T_ASSERT(s_ping(name, s_gateway));
+    T_ASSERT(s_ping(NULL, ip));
+    char looked_up[AGENT_NET_IP_MAX];
+    T_EQ_INT(agent_net_lookup(s_net, k, looked_up), 0);
+    T_EQ_STR(looked_up, ip);
+    T_EQ_INT(agent_net_detach(s_net, k, &err), 0);
+    T_ASSERT(!s_exists(ns));
+    T_ASSERT(s_sh("ip link show dev %s >/dev/null 2>&1", veth) != 0);
+    T_EQ_INT(s_bridge_ports(), 1);
+
+    //  what a crashed agent left: a spare's file and what it names, and a
+    //  file that names nothing; the next object removes them
+    char left_ns[80], left_veth[AGENT_NET_IFNAME_MAX + 1];
+    snprintf(left_ns, sizeof left_ns, "%s77", spare_prefix);
+    snprintf(left_veth, sizeof left_veth, "bps%dx", (int) getpid() % 100000);
+    T_EQ_INT(s_sh("ip netns add %s && ip link add %s type veth peer name eth9 &&"
+                  " echo '10.0.0.9 %s %s' > %s/77 && echo junk > %s/junk",
+                  left_ns, left_veth, left_ns, left_veth, spare_dir, spare_dir),
+             0);
+    agent_net_destroy(&s_net); //  its own spare goes
+    T_EQ_INT(s_count_entries(spare_dir, ""), 2);
+    T_EQ_INT(s_count_entries(AGENT_NET_NETNS_DIR, spare_prefix), 1);
+    s_net = agent_net_new(s_bridge, s_cidr, s_state, &err);
+    T_ASSERT(s_net);
+    T_EQ_INT(s_count_entries(spare_dir, ""), 0);
+    T_EQ_INT(s_count_entries(AGENT_NET_NETNS_DIR, spare_prefix), 0);
+    T_ASSERT(s_sh("ip link show dev %s >/dev/null 2>&1", left_veth) != 0);
+    T_EQ_INT(s_bridge_ports(), 1);
+    //  and the kernel that was there before is still there
+    char *b = s_kernel_id("b");
+    T_EQ_INT(agent_net_lookup(s_net, b, looked_up), 0);
+    zstr_free(&b);
+
+    //  a spare someone broke (its namespace removed by hand): the kernel gets
+    //  a network made anew, and nothing of the spare is left
+    agent_net_spares_set(s_net, 1);
+    T_EQ_INT(agent_net_spare_make(s_net, &err), 1);
+    T_EQ_INT(s_sh("ip netns del %s0", spare_prefix), 0); //  the first of this object
+    T_EQ_INT(agent_net_attach(s_net, k, ns, ip, &err), 0);
+    T_EQ_INT(agent_net_spare_count(s_net), 0);
+    T_ASSERT(s_ping(name, s_gateway));
+    T_EQ_INT(agent_net_detach(s_net, k, &err), 0);
+    T_EQ_INT(s_count_entries(spare_dir, ""), 0);
+    T_EQ_INT(s_bridge_ports(), 1);
+    agent_net_spares_set(s_net, 0);
+    zstr_free(&k);
+    zstr_free(&spare_dir);
+}
+
 //  Attach and detach one kernel TIMING_ROUNDS times; the means go to a TAP
 //  comment (no assertion: the host's load decides).
 static void
@@ -865,6 +954,7 @@ main(void)
     T_RUN(test_allocations_persist);
     T_RUN(test_subnet_full);
     T_RUN(test_detach);
+    T_RUN(test_spares);
     T_RUN(test_timing);
     T_RUN(test_runc_kernel);
     T_RUN(test_runc_egress);

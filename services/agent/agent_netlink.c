@@ -448,6 +448,39 @@ agent_netlink_link_up(agent_netlink_t *self,
 }
 
 //  ---------------------------------------------------------------------------
+//  Rename a link that is down, put it on master and bring it up, in one
+//  request: the kernel renames before it changes the flags, and a link that
+//  is up cannot be renamed.
+
+int
+agent_netlink_link_rename_up(agent_netlink_t *self,
+                             const char *name,
+                             const char *new_name,
+                             const agent_netlink_link_t *master,
+                             bus_error_t *err)
+{
+    assert(self);
+    if (!s_name_valid(new_name))
+        return bus_error_set(err, BUS_STATUS_INVALID, "invalid link name \"%s\"",
+                             new_name ? new_name : "");
+    agent_netlink_link_t link;
+    int status = agent_netlink_link_get(self, name, &link, err);
+    if (status != BUS_OK)
+        return status;
+    s_msg_t msg;
+    struct ifinfomsg *info = s_msg_start(&msg, RTM_NEWLINK, 0, sizeof *info);
+    info->ifi_family = AF_UNSPEC;
+    info->ifi_index = link.index;
+    info->ifi_flags = IFF_UP;
+    info->ifi_change = IFF_UP;
+    s_msg_str(&msg, IFLA_IFNAME, new_name);
+    if (master)
+        s_msg_u32(&msg, IFLA_MASTER, (uint32_t) master->index);
+    int rc = s_request(self, &msg, NULL, NULL);
+    return rc ? s_fail(self, rc, err, "rename link %s to %s", name, new_name) : BUS_OK;
+}
+
+//  ---------------------------------------------------------------------------
 //  Delete a link.
 
 int
@@ -567,6 +600,14 @@ agent_netlink_netns_prepare(const char *dir, bus_error_t *err)
     return status;
 }
 
+//  dir/name into path; false for a name that is not one file's in dir.
+static bool
+s_netns_path(const char *dir, const char *name, char path[PATH_MAX])
+{
+    return *name && !strchr(name, '/') && !streq(name, ".") && !streq(name, "..") &&
+           (size_t) snprintf(path, PATH_MAX, "%s/%s", dir, name) < PATH_MAX;
+}
+
 //  What the namespace-making thread is given and gives back.
 typedef struct {
     const char *path;
@@ -610,8 +651,7 @@ agent_netlink_netns_add(const char *dir,
     assert(inside_p);
     *inside_p = NULL;
     char path[PATH_MAX];
-    if (!*name || strchr(name, '/') || streq(name, ".") || streq(name, "..") ||
-        (size_t) snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path)
+    if (!s_netns_path(dir, name, path))
         return bus_error_set(err, BUS_STATUS_INVALID, "invalid namespace name");
     int fd = open(path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
     if (fd < 0)
@@ -645,6 +685,42 @@ agent_netlink_netns_add(const char *dir,
 }
 
 //  ---------------------------------------------------------------------------
+//  Give a namespace another name: a name that is a mount point cannot be
+//  renamed, so the namespace is bound on the new name, then the old one
+//  removed.
+
+int
+agent_netlink_netns_rename(const char *dir,
+                           const char *from,
+                           const char *to,
+                           bus_error_t *err)
+{
+    assert(dir && from && to);
+    char from_path[PATH_MAX], to_path[PATH_MAX];
+    if (!s_netns_path(dir, from, from_path) || !s_netns_path(dir, to, to_path))
+        return bus_error_set(err, BUS_STATUS_INVALID, "invalid namespace name");
+    int fd = open(to_path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0);
+    if (fd < 0)
+        return bus_error_set(err,
+                             errno == EEXIST ? BUS_STATUS_CONFLICT : BUS_STATUS_INTERNAL,
+                             "cannot create %s: %s", to_path, strerror(errno));
+    close(fd);
+    if (mount(from_path, to_path, "none", MS_BIND, NULL) != 0) {
+        int status = errno == ENOENT ? BUS_STATUS_NOT_FOUND : BUS_STATUS_INTERNAL;
+        bus_error_set(err, status, "bind %s on %s: %s", from_path, to_path,
+                      strerror(errno));
+        unlink(to_path);
+        return status;
+    }
+    //  The namespace has its new name: an old one left by a failure here is
+    //  only a second name, which agent_netlink_netns_del removes.
+    bus_error_t step = {0};
+    if (agent_netlink_netns_del(dir, from, &step) != BUS_OK)
+        bus_log_warning("namespace %s kept a second name: %s", to, step.detail);
+    return BUS_OK;
+}
+
+//  ---------------------------------------------------------------------------
 //  Remove a namespace's name.
 
 int
@@ -653,8 +729,7 @@ agent_netlink_netns_del(const char *dir, const char *name, bus_error_t *err)
     assert(dir);
     assert(name);
     char path[PATH_MAX];
-    if (!*name || strchr(name, '/') || streq(name, ".") || streq(name, "..") ||
-        (size_t) snprintf(path, sizeof path, "%s/%s", dir, name) >= sizeof path)
+    if (!s_netns_path(dir, name, path))
         return bus_error_set(err, BUS_STATUS_INVALID, "invalid namespace name");
     //  EINVAL (not a mount: a file a crash left) and ENOENT are for unlink to judge
     if (umount2(path, MNT_DETACH) != 0 && errno != EINVAL && errno != ENOENT)

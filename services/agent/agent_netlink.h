@@ -79,6 +79,15 @@ int agent_netlink_link_up(agent_netlink_t *self,
                           const agent_netlink_link_t *master,
                           bus_error_t *err);
 
+//  Rename the link name, which must be down, to new_name, put it on master
+//  (NULL leaves that alone) and bring it up. Returns 0, NOT_FOUND, CONFLICT
+//  when new_name is taken, INVALID or INTERNAL.
+int agent_netlink_link_rename_up(agent_netlink_t *self,
+                                 const char *name,
+                                 const char *new_name,
+                                 const agent_netlink_link_t *master,
+                                 bus_error_t *err);
+
 //  Delete a link (a veth's peer goes with it). Returns 0, NOT_FOUND or
 //  INTERNAL.
 int agent_netlink_link_del(agent_netlink_t *self, const char *name, bus_error_t *err);
@@ -114,6 +123,14 @@ int agent_netlink_netns_add(const char *dir,
                             const char *name,
                             agent_netlink_t **inside_p,
                             bus_error_t *err);
+
+//  Name the namespace dir/from dir/to instead (to is bound to it, then from
+//  removed). Returns 0, CONFLICT when to exists, NOT_FOUND when from does
+//  not, INVALID or INTERNAL; on failure from keeps its name.
+int agent_netlink_netns_rename(const char *dir,
+                               const char *from,
+                               const char *to,
+                               bus_error_t *err);
 
 //  Remove the name dir/name: lazy unmount and unlink. The namespace itself
 //  lives on while a process is in it. Returns 0, NOT_FOUND or INTERNAL.
