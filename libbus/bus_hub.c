@@ -17,6 +17,8 @@ struct _bus_hub_t {
     zactor_t *actor;
     char publish_endpoint[256];
     char subscribe_endpoint[256];
+    char local_publish[64]; //  inproc twins, for the node in the hub's process
+    char local_subscribe[64];
     uint64_t forwarded;
 };
 
@@ -65,6 +67,22 @@ s_hub_actor(zsock_t *pipe, void *arg)
     }
     bus_socket_endpoint(xsub, hub->publish_endpoint, sizeof hub->publish_endpoint);
     bus_socket_endpoint(xpub, hub->subscribe_endpoint, sizeof hub->subscribe_endpoint);
+    //  The node of the hub's own process reaches it in memory: over TCP its
+    //  every event took two more thread wake-ups and a loopback trip each way
+    //  (about 0.3 ms of a kernel.started's 1.2 ms from the agent to the
+    //  scheduler). inproc has no handshake, so no CURVE: it never leaves the
+    //  process.
+    snprintf(hub->local_publish, sizeof hub->local_publish, "inproc://bus-hub-%p-pub",
+             (void *) hub);
+    snprintf(hub->local_subscribe, sizeof hub->local_subscribe, "inproc://bus-hub-%p-sub",
+             (void *) hub);
+    if (zsock_bind(xsub, "%s", hub->local_publish) != 0 ||
+        zsock_bind(xpub, "%s", hub->local_subscribe) != 0) {
+        zsock_destroy(&xsub);
+        zsock_destroy(&xpub);
+        zsock_signal(pipe, 1);
+        return;
+    }
     zsock_signal(pipe, 0);
 
     zmq_msg_t msg;
@@ -138,6 +156,18 @@ const char *
 bus_hub_subscribe_endpoint(bus_hub_t *self)
 {
     return self->subscribe_endpoint;
+}
+
+const char *
+bus_hub_local_publish_endpoint(bus_hub_t *self)
+{
+    return self->local_publish;
+}
+
+const char *
+bus_hub_local_subscribe_endpoint(bus_hub_t *self)
+{
+    return self->local_subscribe;
 }
 
 uint64_t

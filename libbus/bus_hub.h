@@ -32,6 +32,11 @@ const char *bus_hub_publish_endpoint(bus_hub_t *self);
 //  Where subscribers connect (the XPUB side), ports resolved. Borrowed.
 const char *bus_hub_subscribe_endpoint(bus_hub_t *self);
 
+//  The same two sides for a socket of the hub's own process (inproc, no
+//  CURVE: nothing leaves the process). Borrowed.
+const char *bus_hub_local_publish_endpoint(bus_hub_t *self);
+const char *bus_hub_local_subscribe_endpoint(bus_hub_t *self);
+
 //  Events forwarded so far (approximate while running).
 uint64_t bus_hub_forwarded(bus_hub_t *self);
 

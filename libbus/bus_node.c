@@ -403,8 +403,12 @@ bus_node_new(const char *service,
         if (!self->registry)
             goto fail;
     }
-    self->pub = bus_pub_new(self->hub_publish, self->src, &self->curve);
-    self->sub = bus_sub_new(self->hub_subscribe, &self->curve);
+    self->pub = bus_pub_new(self->hub ? bus_hub_local_publish_endpoint(self->hub)
+                                      : self->hub_publish,
+                            self->src, &self->curve);
+    self->sub = bus_sub_new(self->hub ? bus_hub_local_subscribe_endpoint(self->hub)
+                                      : self->hub_subscribe,
+                            &self->curve);
     self->rpc = bus_rpc_server_new(config->rpc_bind, &self->curve);
     if (!self->pub || !self->sub || !self->rpc) {
         bus_error_set(err, BUS_STATUS_UNAVAILABLE,
