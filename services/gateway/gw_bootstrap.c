@@ -75,11 +75,11 @@ s_write_credentials(const char *path,
 static int
 s_ensure_model_store(bus_db_t *db, const gw_config_t *config, bus_error_t *err)
 {
-    sqlite3_stmt *probe = bus_db_stmt(
-        db, "SELECT (SELECT count(*) FROM domains WHERE name = ?1),"
-            " (SELECT count(*) FROM groups WHERE domain_name = ?1"
-            " AND (type = '" GW_MODEL_STORE_PROJECT "' OR name = '" GW_MODEL_STORE_PROJECT
-            "'))");
+    sqlite3_stmt *probe =
+        bus_db_stmt(db, "SELECT (SELECT count(*) FROM domains WHERE name = ?1),"
+                        " (SELECT count(*) FROM groups WHERE domain_name = ?1"
+                        " AND (type = '" GW_MODEL_STORE_PROJECT
+                        "' OR name = '" GW_MODEL_STORE_PROJECT "'))");
     if (!probe)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot read the projects");
     sqlite3_bind_text(probe, 1, config->default_domain, -1, SQLITE_STATIC);

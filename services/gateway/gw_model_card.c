@@ -137,8 +137,7 @@ s_on_listed(void *arg, const bus_reply_t *reply)
         proto_storage_files_list_rep_decode(&rep, reply->body, reply->body_size, &err) !=
             BUS_OK) {
         char detail[512];
-        snprintf(detail, sizeof detail,
-                 "Failed to fetch definition file from folder: %s",
+        snprintf(detail, sizeof detail, "Failed to fetch definition file from folder: %s",
                  reply->status != BUS_OK && reply->detail ? reply->detail
                  : reply->status != BUS_OK                ? bus_status_str(reply->status)
                                                           : err.detail);
@@ -194,24 +193,6 @@ s_store_folders(gw_request_t *r)
     return gw_store_rows(gw_server_db(r->gw), sql, params, s_booleans);
 }
 
-//  Whether ids (NULL: every folder) asks for the folder id.
-static bool
-s_wanted(json_t *ids, const char *id)
-{
-    if (!ids)
-        return true;
-    size_t index;
-    json_t *want;
-    json_array_foreach(ids, index, want)
-    {
-        char normal[GW_VFOLDER_ID_SIZE];
-        const char *text = json_string_value(want);
-        if (text && gw_vfolder_id_normal(text, normal) && strcmp(normal, id) == 0)
-            return true;
-    }
-    return false;
-}
-
 //  A card's id or a folder's id as the folder's id (32 hex digits), or
 //  false. The Relay id is base64 of "ModelCard:<uuid>".
 static bool
@@ -236,11 +217,25 @@ s_folder_id_of(const char *text, char out[GW_VFOLDER_ID_SIZE])
            gw_vfolder_id_normal((const char *) decoded + strlen(prefix), out);
 }
 
+//  Whether ids (NULL: every folder) asks for the folder id.
+static bool
+s_wanted(json_t *ids, const char *id)
+{
+    if (!ids)
+        return true;
+    size_t index;
+    json_t *want;
+    json_array_foreach(ids, index, want)
+    {
+        char normal[GW_VFOLDER_ID_SIZE];
+        if (s_folder_id_of(json_string_value(want), normal) && strcmp(normal, id) == 0)
+            return true;
+    }
+    return false;
+}
+
 void
-gw_model_card_fetch(gw_request_t *r,
-                    json_t *ids,
-                    gw_model_card_done_fn *done,
-                    void *arg)
+gw_model_card_fetch(gw_request_t *r, json_t *ids, gw_model_card_done_fn *done, void *arg)
 {
     json_t *rows = s_store_folders(r);
     fetch_t *fetch = calloc(1, sizeof *fetch);
@@ -353,11 +348,12 @@ s_card(json_t *row, json_t *files)
     const char *name = json_string_value(json_object_get(definition, "name"));
     json_t *min_resource = json_object_get(metadata, "min_resource");
     //  min_resource is a JSONString, as Backend.AI's graphene type answers it.
-    char *min_text = min_resource ? json_dumps(min_resource, JSON_COMPACT | JSON_SORT_KEYS)
-                                  : NULL;
+    char *min_text =
+        min_resource ? json_dumps(min_resource, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     json_t *framework = json_object_get(metadata, "framework");
     json_t *label = json_object_get(metadata, "label");
-    const char *created_meta = s_meta(metadata, "created", s_meta(metadata, "created_at", NULL));
+    const char *created_meta =
+        s_meta(metadata, "created", s_meta(metadata, "created_at", NULL));
     const char *modified_meta =
         s_meta(metadata, "last_modified", s_meta(metadata, "modified_at", NULL));
     json_t *card = json_pack(
@@ -365,16 +361,17 @@ s_card(json_t *row, json_t *files)
         " s:s?, s:O?, s:O?, s:o, s:n}",
         "id", s_global_id(id), "row_id", id, "name", name ? name : folder_name, "author",
         s_meta(metadata, "author", creator), "title",
-        s_meta(metadata, "title", folder_name), "version", s_meta(metadata, "version", NULL),
-        "created_at", *created_meta ? created_meta : created, "modified_at",
+        s_meta(metadata, "title", folder_name), "version",
+        s_meta(metadata, "version", NULL), "created_at",
+        *created_meta ? created_meta : created, "modified_at",
         *modified_meta ? modified_meta : created, "description",
         s_meta(metadata, "description", NULL), "task", s_meta(metadata, "task", NULL),
         "category", s_meta(metadata, "category", NULL), "architecture",
         s_meta(metadata, "architecture", NULL), "framework",
         framework ? json_incref(framework) : json_array(), "label",
         label ? json_incref(label) : json_array(), "license",
-        s_meta(metadata, "license", NULL), "min_resource", min_text ? min_text : "{}", "readme",
-        json_object_get(files, "readme"), "readme_filetype",
+        s_meta(metadata, "license", NULL), "min_resource", min_text ? min_text : "{}",
+        "readme", json_object_get(files, "readme"), "readme_filetype",
         json_object_get(files, "readme_filetype"), "vfolder", vfolder, "error_msg");
     free(min_text);
     return card;
@@ -414,8 +411,8 @@ s_count_arg(json_t *args, const char *name, json_int_t *out, bus_error_t *err)
         return 0;
     if (!json_is_integer(value) || json_integer_value(value) < 0 ||
         json_integer_value(value) > GW_MODEL_CARD_PAGE_MAX)
-        return bus_error_set(err, BUS_STATUS_INVALID, "%s: an integer from 0 to %d",
-                             name, GW_MODEL_CARD_PAGE_MAX);
+        return bus_error_set(err, BUS_STATUS_INVALID, "%s: an integer from 0 to %d", name,
+                             GW_MODEL_CARD_PAGE_MAX);
     *out = json_integer_value(value);
     return 0;
 }
@@ -439,7 +436,8 @@ static json_t *
 q_model_cards(gw_request_t *r, json_t *args, bus_error_t *err)
 {
     json_int_t first, last, offset;
-    if (s_count_arg(args, "first", &first, err) || s_count_arg(args, "last", &last, err) ||
+    if (s_count_arg(args, "first", &first, err) ||
+        s_count_arg(args, "last", &last, err) ||
         s_count_arg(args, "offset", &offset, err))
         return NULL;
     json_t *rows = s_store_folders(r);
@@ -488,15 +486,19 @@ q_model_cards(gw_request_t *r, json_t *args, bus_error_t *err)
     json_t *edges = json_array();
     for (json_int_t i = start; i < end; i++) {
         json_t *card = json_array_get(items, (size_t) i);
-        json_array_append_new(edges, json_pack("{s:O, s:O}", "cursor",
-                                               json_object_get(card, "id"), "node", card));
+        json_array_append_new(
+            edges,
+            json_pack("{s:O, s:O}", "cursor", json_object_get(card, "id"), "node", card));
     }
-    json_t *start_cursor = start < end ? json_object_get(json_array_get(items, (size_t) start), "id") : NULL;
-    json_t *end_cursor = start < end ? json_object_get(json_array_get(items, (size_t) end - 1), "id") : NULL;
-    json_t *out = json_pack(
-        "{s:I, s:o, s:{s:b, s:b, s:O?, s:O?}}", "count", total, "edges", edges, "pageInfo",
-        "hasNextPage", end < total, "hasPreviousPage", start > 0, "startCursor",
-        start_cursor, "endCursor", end_cursor);
+    json_t *start_cursor =
+        start < end ? json_object_get(json_array_get(items, (size_t) start), "id") : NULL;
+    json_t *end_cursor =
+        start < end ? json_object_get(json_array_get(items, (size_t) end - 1), "id")
+                    : NULL;
+    json_t *out =
+        json_pack("{s:I, s:o, s:{s:b, s:b, s:O?, s:O?}}", "count", total, "edges", edges,
+                  "pageInfo", "hasNextPage", end<total, "hasPreviousPage", start> 0,
+                  "startCursor", start_cursor, "endCursor", end_cursor);
     json_decref(page);
     return out;
 }

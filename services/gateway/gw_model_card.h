@@ -43,10 +43,8 @@ bool gw_model_card_is_root(const char *name);
 //  Reads the files of the store's folders into r->prefetch_cards, then
 //  calls done(arg): every folder when ids is NULL (model_cards), else only
 //  the folders ids names (model_card's arguments). ids is borrowed.
-void gw_model_card_fetch(gw_request_t *r,
-                         json_t *ids,
-                         gw_model_card_done_fn *done,
-                         void *arg);
+void
+gw_model_card_fetch(gw_request_t *r, json_t *ids, gw_model_card_done_fn *done, void *arg);
 
 //  The root fields, for gw_gql's table.
 extern const gw_gql_root_t gw_model_card_gql[];

@@ -175,9 +175,9 @@ gw_model_def_card(
     const char *file, const char *text, size_t size, char *detail, size_t dsize)
 {
     static const char *const texts[] = {
-        "author",      "title", "version",      "created", "last_modified", "description",
-        "task",        "category", "architecture", "license", "created_at", "modified_at",
-        NULL};
+        "author",      "title",       "version",  "created",      "last_modified",
+        "description", "task",        "category", "architecture", "license",
+        "created_at",  "modified_at", NULL};
     static const char *const lists[] = {"framework", "label", NULL};
     char problem[512];
     *detail = 0;

@@ -170,9 +170,9 @@ test_card(void)
     T_EQ_STR(json_string_value(json_object_get(meta, "created")), "2024-03-01");
     T_EQ_INT(json_array_size(json_object_get(meta, "framework")), 1);
     T_EQ_STR(json_string_value(json_array_get(json_object_get(meta, "label"), 1)), "8b");
-    T_EQ_INT(json_integer_value(
-                 json_object_get(json_object_get(meta, "min_resource"), "cpu")),
-             2);
+    T_EQ_INT(
+        json_integer_value(json_object_get(json_object_get(meta, "min_resource"), "cpu")),
+        2);
     T_ASSERT(json_object_get(meta, "author") == NULL);
     json_decref(card);
 
@@ -196,8 +196,7 @@ test_card_refused(void)
         {"models: [{name: m}]", "model_path"},
         {"models: [{name: m, model_path: /m, metadata: [a]}]", "metadata: a mapping"},
         {"models: [{name: m, model_path: /m, metadata: {title: {a: b}}}]", "title"},
-        {"models: [{name: m, model_path: /m, metadata: {label: [{a: b}]}}]",
-         "label[0]"},
+        {"models: [{name: m, model_path: /m, metadata: {label: [{a: b}]}}]", "label[0]"},
         {"models: [{name: m, model_path: /m, metadata: {framework: {a: b}}}]",
          "framework"},
         {"models: [{name: m, model_path: /m, metadata: {min_resource: 4}}]",
