@@ -66,6 +66,51 @@ s_write_credentials(const char *path,
     return fclose(file) == 0 ? 0 : -1;
 }
 
+//  The model store's project (type and name "model-store") in the default
+//  domain, made when that domain has none, on every start: Backend.AI's
+//  installers and its migration add it to existing installations too.
+//  Administrators put model folders there; every user of the domain sees
+//  them as cards and may read them (gw_vfolder's S_REACH), without being
+//  made a member (which would put the store among their projects).
+static int
+s_ensure_model_store(bus_db_t *db, const gw_config_t *config, bus_error_t *err)
+{
+    sqlite3_stmt *probe =
+        bus_db_stmt(db, "SELECT (SELECT count(*) FROM domains WHERE name = ?1),"
+                        " (SELECT count(*) FROM groups WHERE domain_name = ?1"
+                        " AND (type = '" GW_MODEL_STORE_PROJECT
+                        "' OR name = '" GW_MODEL_STORE_PROJECT "'))");
+    if (!probe)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot read the projects");
+    sqlite3_bind_text(probe, 1, config->default_domain, -1, SQLITE_STATIC);
+    int64_t domains = 0, stores = 0;
+    if (sqlite3_step(probe) == SQLITE_ROW) {
+        domains = sqlite3_column_int64(probe, 0);
+        stores = sqlite3_column_int64(probe, 1);
+    }
+    sqlite3_reset(probe);
+    //  No default domain (renamed by its administrator): nowhere to put
+    //  it. A project of that name that is not the store is left alone.
+    if (domains == 0 || stores > 0)
+        return 0;
+    char id[GW_UUID_SIZE], now[40];
+    if (gw_uuid_new(id) != 0)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "no randomness for a project id");
+    gw_now_iso(now);
+    const char *params[] = {id, config->default_domain, now, NULL};
+    if (s_exec(db,
+               "INSERT INTO groups (id, name, description, domain_name, created_at,"
+               " modified_at, type) VALUES (?1, '" GW_MODEL_STORE_PROJECT
+               "', 'The model store: model folders every user may see and clone',"
+               " ?2, ?3, ?3, '" GW_MODEL_STORE_PROJECT "')",
+               params) != 0)
+        return bus_error_set(err, BUS_STATUS_INTERNAL,
+                             "cannot create the model-store project");
+    bus_log_notice("created the model store project=%s domain=%s", id,
+                   config->default_domain);
+    return 0;
+}
+
 int
 gw_bootstrap(bus_db_t *db,
              const gw_config_t *config,
@@ -82,7 +127,7 @@ gw_bootstrap(bus_db_t *db,
     int64_t users = sqlite3_column_int64(count, 0);
     sqlite3_reset(count);
     if (users > 0)
-        return 0;
+        return s_ensure_model_store(db, config, err);
 
     char now[40], project_id[GW_UUID_SIZE], user_id[GW_UUID_SIZE];
     char access_key[GW_ACCESS_KEY_SIZE], secret_key[GW_SECRET_KEY_SIZE];
@@ -203,5 +248,5 @@ gw_bootstrap(bus_db_t *db,
     printf("bootstrap superadmin email=%s access_key=%s credentials=%s\n", email,
            access_key, path);
     fflush(stdout);
-    return 0;
+    return s_ensure_model_store(db, config, err);
 }

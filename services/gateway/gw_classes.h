@@ -9,6 +9,7 @@
 
 #include "bus_classes.h"
 #include <openssl/crypto.h>
+#include <openssl/evp.h> //  base64 of Relay ids (gw_model_card)
 #include "gw_config.h"
 #include "gw_db.h"
 #include "gw_secret.h"
@@ -39,6 +40,7 @@
 #include "gw_session.h"
 #include "gw_session_launch.h"
 #include "gw_model_def.h"
+#include "gw_model_card.h"
 #include "gw_endpoint.h"
 #include "gw_endpoint_proxy.h"
 #include "gw_endpoint_try.h"

@@ -329,9 +329,16 @@ gw_gql_mutation(int rc, const char *item_key, json_t *item, bus_error_t *err)
 
 //  Every resource module's root fields (see gw_gql_root_t).
 static const gw_gql_root_t *const s_tables[] = {
-    gw_agent_gql,   gw_compute_session_gql, gw_gql_admin_roots,
-    gw_image_gql,   gw_sgroup_gql_roots,    gw_preset_gql_roots,
-    gw_vfolder_gql, gw_volumes_gql,         gw_endpoint_gql,
+    gw_agent_gql,
+    gw_compute_session_gql,
+    gw_gql_admin_roots,
+    gw_image_gql,
+    gw_sgroup_gql_roots,
+    gw_preset_gql_roots,
+    gw_vfolder_gql,
+    gw_volumes_gql,
+    gw_endpoint_gql,
+    gw_model_card_gql,
     NULL,
 };
 
@@ -598,6 +605,8 @@ typedef struct {
     bool agents;      //  root fields read the scheduler's agents
     bool keypairs;    //  keypair fields (resolved already) ask for concurrency_used
     json_t *sessions; //  [{name, args}] of the compute_session fields to fetch
+    bool cards;       //  model_card(s) fields: the store's folders are read
+    json_t *card_ids; //  the folders model_card fields name; NULL: all (model_cards)
 } gql_prefetch_t;
 
 //  Whether name is selected anywhere under field (fragments are inlined by
@@ -650,7 +659,12 @@ s_resolve_early(gw_request_t *r,
 //  execution will pass them (a field whose arguments do not resolve is
 //  left to the execution, which reports it).
 static void
-s_wants(gw_request_t *r, bool *agents, bool *volumes, bool *keypairs, json_t *sessions)
+s_wants(gw_request_t *r,
+        bool *agents,
+        bool *volumes,
+        bool *keypairs,
+        json_t *sessions,
+        gql_prefetch_t *prefetch)
 {
     *agents = false;
     *volumes = false;
@@ -669,6 +683,19 @@ s_wants(gw_request_t *r, bool *agents, bool *volumes, bool *keypairs, json_t *se
         const gw_gql_field_t *field = &op->selection.fields[i];
         *agents |= gw_agent_is_root(field->name);
         *volumes |= gw_volumes_is_root(field->name);
+        if (strcmp(op->kind, "query") == 0 && gw_model_card_is_root(field->name)) {
+            //  model_cards reads the whole store; model_card only its folder.
+            json_t *args = s_field_args(field, op, variables, &gerr);
+            if (!prefetch->cards)
+                prefetch->card_ids = json_array();
+            prefetch->cards = true;
+            if (strcmp(field->name, "model_cards") == 0) {
+                json_decref(prefetch->card_ids);
+                prefetch->card_ids = NULL;
+            } else if (prefetch->card_ids && json_is_string(json_object_get(args, "id")))
+                json_array_append(prefetch->card_ids, json_object_get(args, "id"));
+            json_decref(args);
+        }
         if (strcmp(op->kind, "query") == 0 && gw_concurrency_is_root(field->name) &&
             s_selects(field, "concurrency_used"))
             *keypairs |= s_resolve_early(r, field, op, variables);
@@ -713,6 +740,22 @@ s_fetch_concurrency(void *arg)
         s_finish_prefetched(prefetch);
 }
 
+//  Reads the model store's folders if the document wants them, then runs it.
+static void
+s_fetch_cards(void *arg)
+{
+    gql_prefetch_t *prefetch = arg;
+    if (!prefetch->cards) {
+        s_fetch_concurrency(prefetch);
+        return;
+    }
+    prefetch->cards = false;
+    json_t *ids = prefetch->card_ids;
+    prefetch->card_ids = NULL;
+    gw_model_card_fetch(prefetch->r, ids, s_fetch_concurrency, prefetch);
+    json_decref(ids);
+}
+
 //  Fetches the sessions if the document wants them, then the rest.
 static void
 s_fetch_sessions(gql_prefetch_t *prefetch)
@@ -720,10 +763,10 @@ s_fetch_sessions(gql_prefetch_t *prefetch)
     json_t *sessions = prefetch->sessions;
     prefetch->sessions = NULL;
     if (json_array_size(sessions))
-        gw_compute_session_fetch(prefetch->r, sessions, s_fetch_concurrency, prefetch);
+        gw_compute_session_fetch(prefetch->r, sessions, s_fetch_cards, prefetch);
     else {
         json_decref(sessions);
-        s_fetch_concurrency(prefetch);
+        s_fetch_cards(prefetch);
     }
 }
 
@@ -755,8 +798,9 @@ s_handle(gw_request_t *r, bool legacy)
     prefetch->legacy = legacy;
     prefetch->sessions = sessions;
     bool volumes;
-    s_wants(r, &prefetch->agents, &volumes, &prefetch->keypairs, sessions);
-    if (volumes)
+    s_wants(r, &prefetch->agents, &volumes, &prefetch->keypairs, sessions, prefetch);
+    //  The store's folders are read from their storage-proxies.
+    if (volumes || prefetch->cards)
         gw_storage_ready(gw_server_storage(r->gw), s_fetch_agents, prefetch);
     else
         s_fetch_agents(prefetch);

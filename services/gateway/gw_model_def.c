@@ -152,3 +152,100 @@ gw_model_def_parse(
     json_decref(doc);
     return out;
 }
+
+//  A metadata member that is text in the card: strings as they are, and a
+//  number or a boolean (YAML's 1.0, or a date the parser typed) as its
+//  text, since authors write `version: 1.0` and mean the text.
+static json_t *
+s_card_text(json_t *value)
+{
+    if (json_is_string(value))
+        return json_incref(value);
+    if (json_is_integer(value))
+        return json_sprintf("%lld", (long long) json_integer_value(value));
+    if (json_is_real(value))
+        return json_sprintf("%g", json_real_value(value));
+    if (json_is_boolean(value))
+        return json_string(json_is_true(value) ? "true" : "false");
+    return NULL;
+}
+
+json_t *
+gw_model_def_card(
+    const char *file, const char *text, size_t size, char *detail, size_t dsize)
+{
+    static const char *const texts[] = {
+        "author",      "title",       "version",  "created",      "last_modified",
+        "description", "task",        "category", "architecture", "license",
+        "created_at",  "modified_at", NULL};
+    static const char *const lists[] = {"framework", "label", NULL};
+    char problem[512];
+    *detail = 0;
+    json_t *doc = gw_template_parse(text, size, problem, sizeof problem);
+    if (!doc) {
+        snprintf(detail, dsize, "%s: %s", file, problem);
+        return NULL;
+    }
+    json_t *model = json_array_get(json_object_get(doc, "models"), 0);
+    const char *name = json_string_value(json_object_get(model, "name"));
+    const char *path = json_string_value(json_object_get(model, "model_path"));
+    json_t *metadata = json_object_get(model, "metadata");
+    json_t *card = NULL, *out_meta = json_object();
+    if (!json_is_object(doc) || !json_is_object(model))
+        snprintf(detail, dsize, "%s: models: a list of at least one model", file);
+    else if (!name || !*name || strlen(name) > 200)
+        snprintf(detail, dsize, "%s: models[0].name: required, 1 to 200 characters",
+                 file);
+    else if (!path || !*path)
+        snprintf(detail, dsize, "%s: models[0].model_path: required", file);
+    else if (metadata && !json_is_null(metadata) && !json_is_object(metadata))
+        snprintf(detail, dsize, "%s: models[0].metadata: a mapping", file);
+    for (const char *const *key = texts; !*detail && *key; key++) {
+        json_t *value = json_object_get(metadata, *key);
+        if (!value || json_is_null(value))
+            continue;
+        json_t *as_text = s_card_text(value);
+        if (!as_text)
+            snprintf(detail, dsize, "%s: models[0].metadata.%s: a text", file, *key);
+        else
+            json_object_set_new(out_meta, *key, as_text);
+    }
+    for (const char *const *key = lists; !*detail && *key; key++) {
+        json_t *value = json_object_get(metadata, *key);
+        if (!value || json_is_null(value))
+            continue;
+        json_t *list = json_array();
+        json_t *one = s_card_text(value);
+        if (one) //  a single word for a list of one, as authors write it
+            json_array_append_new(list, one);
+        size_t index;
+        json_t *item;
+        json_array_foreach(value, index, item)
+        {
+            json_t *word = s_card_text(item);
+            if (!word) {
+                snprintf(detail, dsize, "%s: models[0].metadata.%s[%zu]: a text", file,
+                         *key, index);
+                break;
+            }
+            json_array_append_new(list, word);
+        }
+        if (!one && !json_is_array(value))
+            snprintf(detail, dsize, "%s: models[0].metadata.%s: a list of texts", file,
+                     *key);
+        json_object_set_new(out_meta, *key, list);
+    }
+    json_t *min_resource = json_object_get(metadata, "min_resource");
+    if (!*detail && min_resource && !json_is_null(min_resource)) {
+        if (!json_is_object(min_resource))
+            snprintf(detail, dsize,
+                     "%s: models[0].metadata.min_resource: a mapping of slots", file);
+        else
+            json_object_set(out_meta, "min_resource", min_resource);
+    }
+    if (!*detail)
+        card = json_pack("{s:s, s:O}", "name", name, "metadata", out_meta);
+    json_decref(out_meta);
+    json_decref(doc);
+    return card;
+}

@@ -40,4 +40,17 @@
 json_t *gw_model_def_parse(
     const char *file, const char *text, size_t size, char *detail, size_t dsize);
 
+//  Reads text as a model store's card does (Backend.AI's model_cards): the
+//  document must be a definition (models, a list whose first entry has a
+//  name and a model_path; a service is not needed to be listed), and the
+//  first model's metadata, when there is one, must have the known members
+//  in their types. Returns {name, metadata: {author, title, version,
+//  created, last_modified, description, task, category, architecture,
+//  license (texts), framework, label (lists of texts), min_resource (a
+//  mapping)}} with only the members the file has (a date or a number
+//  becomes its text); or NULL with detail (the line of a syntax error, the
+//  member of a bad value). Caller owns return value.
+json_t *gw_model_def_card(
+    const char *file, const char *text, size_t size, char *detail, size_t dsize);
+
 #endif

@@ -140,9 +140,85 @@ test_refused(void)
     }
 }
 
+static json_t *
+s_card(const char *text, char *detail, size_t dsize)
+{
+    return gw_model_def_card("model-definition.yaml", text, strlen(text), detail, dsize);
+}
+
+static void
+test_card(void)
+{
+    char detail[512] = "";
+    json_t *card = s_card("models:\n"
+                          "  - name: llama\n"
+                          "    model_path: /models\n"
+                          "    metadata:\n"
+                          "      title: Llama 3\n"
+                          "      version: 1.0\n"
+                          "      created: 2024-03-01\n"
+                          "      task: text-generation\n"
+                          "      framework: vllm\n"
+                          "      label: [chat, \"8b\"]\n"
+                          "      min_resource: {cpu: 2, mem: 4g}\n",
+                          detail, sizeof detail);
+    T_ASSERT(card != NULL);
+    T_EQ_STR(json_string_value(json_object_get(card, "name")), "llama");
+    json_t *meta = json_object_get(card, "metadata");
+    T_EQ_STR(json_string_value(json_object_get(meta, "title")), "Llama 3");
+    T_EQ_STR(json_string_value(json_object_get(meta, "version")), "1");
+    T_EQ_STR(json_string_value(json_object_get(meta, "created")), "2024-03-01");
+    T_EQ_INT(json_array_size(json_object_get(meta, "framework")), 1);
+    T_EQ_STR(json_string_value(json_array_get(json_object_get(meta, "label"), 1)), "8b");
+    T_EQ_INT(
+        json_integer_value(json_object_get(json_object_get(meta, "min_resource"), "cpu")),
+        2);
+    T_ASSERT(json_object_get(meta, "author") == NULL);
+    json_decref(card);
+
+    //  No metadata and no service: still a card.
+    card = s_card("models: [{name: m, model_path: /models}]", detail, sizeof detail);
+    T_ASSERT(card != NULL);
+    T_EQ_INT(json_object_size(json_object_get(card, "metadata")), 0);
+    json_decref(card);
+}
+
+static void
+test_card_refused(void)
+{
+    static const struct {
+        const char *text;
+        const char *words;
+    } cases[] = {
+        {"models: [{name: m, model_path: /m\n", "line"},
+        {"models: []", "models:"},
+        {"models: [{model_path: /m}]", "models[0].name"},
+        {"models: [{name: m}]", "model_path"},
+        {"models: [{name: m, model_path: /m, metadata: [a]}]", "metadata: a mapping"},
+        {"models: [{name: m, model_path: /m, metadata: {title: {a: b}}}]", "title"},
+        {"models: [{name: m, model_path: /m, metadata: {label: [{a: b}]}}]", "label[0]"},
+        {"models: [{name: m, model_path: /m, metadata: {framework: {a: b}}}]",
+         "framework"},
+        {"models: [{name: m, model_path: /m, metadata: {min_resource: 4}}]",
+         "min_resource"},
+        {"a: &x [1]\nb: *x\n", "alias"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char detail[512] = "";
+        json_t *card = s_card(cases[i].text, detail, sizeof detail);
+        T_ASSERT(card == NULL);
+        if (!strstr(detail, cases[i].words))
+            fprintf(stderr, "# card case %zu: %s\n", i, detail);
+        T_ASSERT(strstr(detail, cases[i].words) != NULL);
+        json_decref(card);
+    }
+}
+
 int
 main(void)
 {
+    T_RUN(test_card);
+    T_RUN(test_card_refused);
     T_RUN(test_full);
     T_RUN(test_defaults);
     T_RUN(test_bad_yaml);

@@ -90,6 +90,7 @@ s_release(gw_request_t *r)
     json_decref(r->prefetch);
     json_decref(r->prefetch_sessions);
     json_decref(r->prefetch_resolved);
+    json_decref(r->prefetch_cards);
     json_decref(r->params);
     free(r);
 }

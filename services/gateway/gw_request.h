@@ -100,6 +100,9 @@ struct gw_request_s {
     //  response key -> {name, args, value}; the execution takes the value
     //  instead of resolving the field again.
     json_t *prefetch_resolved;
+    //  The model store's folders read for model_card(s) (gw_model_card):
+    //  folder id -> {definition | error, readme, readme_filetype}.
+    json_t *prefetch_cards;
     //  For the response headers and the access log.
     int rate_remaining; //  -1: unlimited or not counted
     const char *error_type;

@@ -16,7 +16,9 @@
 #define S_LIVE "('ready', 'cloning', 'delete-pending')"
 
 //  ?1 the caller's user, ?2 its role, ?3 its domain. rank: 0 owner,
-//  1 invited, 2 project member, 3 admin. A superadmin reaches everything, a
+//  1 invited, 2 project member (or any user of the domain, read-only, for
+//  a model folder of its model store, as Backend.AI makes every user a
+//  member of that project), 3 admin. A superadmin reaches everything, a
 //  domain admin everything of its domain. Of several ways to reach a folder
 //  the closest counts (owner, invited, member, admin), except that an admin
 //  acts as the owner of its domain's project folders even when it is a
@@ -29,6 +31,9 @@
     "    WHERE user_uuid = ?1"                                                           \
     "  UNION ALL SELECT v.id, v.permission, 0, 2 FROM vfolders v"                        \
     "    JOIN association_groups_users a ON a.group_id = v.group_id AND a.user_id = ?1"  \
+    "  UNION ALL SELECT v.id, 'ro', 0, 2 FROM vfolders v JOIN groups g"                  \
+    "    ON g.id = v.group_id AND g.type = '" GW_MODEL_STORE_PROJECT "'"                 \
+    "    AND g.domain_name = ?3 WHERE v.usage_mode = 'model'"                            \
     "  UNION ALL SELECT id, 'wd', ownership_type = 'group', 3 FROM vfolders"             \
     "    WHERE ?2 = 'superadmin' OR (?2 = 'admin' AND domain_name = ?3)),"               \
     " best AS (SELECT id, perm, owner, rank,"                                            \

@@ -29,6 +29,8 @@ export const routes = [
   // Model services and the chat with them: loaded on first use.
   { path: '/serving', menu: 'nav.serving', icon: '⇄', role: 'user', load: () => import('./pages/serving.jsx') },
   { path: '/serving/:id', role: 'user', load: () => import('./pages/service.jsx') },
+  // The model store: its cards, and the README renderer, on first use.
+  { path: '/model-store', menu: 'nav.model_store', icon: '◈', role: 'user', load: () => import('./pages/model-store.jsx') },
   { path: '/chat', menu: 'nav.chat', icon: '✎', role: 'user', load: () => import('./pages/chat.jsx') },
   { path: '/environments', menu: 'nav.environments', icon: '◫', role: 'user', load: now(environments) },
   { path: '/account', role: 'user', load: now(account) },

@@ -15,7 +15,9 @@ import { createService } from './serving.js';
 // Backend.AI's rule for a service's name.
 const NAME_RULE = /^\w[\w.-]*\w$/;
 
-export function ServiceDialog({ open, onClose, onCreated }) {
+// model, when given ({id, name}: the Model Store's Deploy), is the folder
+// chosen at first, listed even when GET /folders does not show it.
+export function ServiceDialog({ open, onClose, onCreated, model }) {
   const { project } = useApp();
   const base = useLoad(async () => {
     if (!open) return null;
@@ -24,12 +26,15 @@ export function ServiceDialog({ open, onClose, onCreated }) {
       api.get('/scaling-groups' + api.qs({ group: project })),
       api.get('/folders'),
     ]);
+    const models = (folders || []).filter((f) => f.usage_mode === 'model' && f.status !== 'delete-pending');
+    if (model && !models.some((f) => f.id === model.id)) models.unshift(model);
     return {
       images: images.images || [],
       groups: groups.scaling_groups || [],
-      models: (folders || []).filter((f) => f.usage_mode === 'model' && f.status !== 'delete-pending'),
+      models,
+      chosen: model ? model.id : null,
     };
-  }, [open, project]);
+  }, [open, project, model && model.id]);
   return (
     <Dialog title={t('serving.create')} open={open} onClose={onClose} wide>
       {open && <Loaded state={base}>{(data) => data && <Form data={data} project={project} onClose={onClose} onCreated={onCreated} />}</Loaded>}
@@ -41,7 +46,7 @@ function Form({ data, project, onClose, onCreated }) {
   const { me } = useApp();
   const [form, setForm] = useState({
     name: '',
-    model: data.models.length ? data.models[0].id : '',
+    model: data.chosen || (data.models.length ? data.models[0].id : ''),
     replicas: '1',
     image: data.images.length ? imageRef(data.images[0]) : '',
     group: data.groups.length ? data.groups[0].name : '',
