@@ -5984,6 +5984,82 @@ s_wsproxy_endpoint_remove_rep_roundtrip(const void *data, size_t size)
     return rc;
 }
 
+static int
+s_wsproxy_endpoint_requests_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_wsproxy_endpoint_requests_req_t msg;
+    int rc = proto_wsproxy_endpoint_requests_req_decode(&msg, data, size, err);
+    proto_wsproxy_endpoint_requests_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_wsproxy_endpoint_requests_req_print(const void *data, size_t size)
+{
+    proto_wsproxy_endpoint_requests_req_t msg;
+    char *text = NULL;
+    if (proto_wsproxy_endpoint_requests_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_wsproxy_endpoint_requests_req_print(&msg);
+    proto_wsproxy_endpoint_requests_req_clear(&msg);
+    return text;
+}
+
+static int
+s_wsproxy_endpoint_requests_req_roundtrip(const void *data, size_t size)
+{
+    proto_wsproxy_endpoint_requests_req_t one, two;
+    if (proto_wsproxy_endpoint_requests_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_wsproxy_endpoint_requests_req_encode(&one);
+    proto_wsproxy_endpoint_requests_req_decode(&two, s_frame_data(first),
+                                               s_frame_size(first), NULL);
+    zframe_t *second = proto_wsproxy_endpoint_requests_req_encode(&two);
+    char *text_one = proto_wsproxy_endpoint_requests_req_print(&one);
+    char *text_two = proto_wsproxy_endpoint_requests_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_wsproxy_endpoint_requests_req_clear(&one);
+    proto_wsproxy_endpoint_requests_req_clear(&two);
+    return rc;
+}
+
+static int
+s_wsproxy_endpoint_requests_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_wsproxy_endpoint_requests_rep_t msg;
+    int rc = proto_wsproxy_endpoint_requests_rep_decode(&msg, data, size, err);
+    proto_wsproxy_endpoint_requests_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_wsproxy_endpoint_requests_rep_print(const void *data, size_t size)
+{
+    proto_wsproxy_endpoint_requests_rep_t msg;
+    char *text = NULL;
+    if (proto_wsproxy_endpoint_requests_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_wsproxy_endpoint_requests_rep_print(&msg);
+    proto_wsproxy_endpoint_requests_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_wsproxy_endpoint_requests_rep_roundtrip(const void *data, size_t size)
+{
+    proto_wsproxy_endpoint_requests_rep_t one, two;
+    if (proto_wsproxy_endpoint_requests_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_wsproxy_endpoint_requests_rep_encode(&one);
+    proto_wsproxy_endpoint_requests_rep_decode(&two, s_frame_data(first),
+                                               s_frame_size(first), NULL);
+    zframe_t *second = proto_wsproxy_endpoint_requests_rep_encode(&two);
+    char *text_one = proto_wsproxy_endpoint_requests_rep_print(&one);
+    char *text_two = proto_wsproxy_endpoint_requests_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_wsproxy_endpoint_requests_rep_clear(&one);
+    proto_wsproxy_endpoint_requests_rep_clear(&two);
+    return rc;
+}
+
 //  ---------------------------------------------------------------------------
 //  The table, in schema order: proto/*.yaml sorted, events then methods.
 
@@ -7035,6 +7111,22 @@ const proto_entry_t proto_entries[] = {
         .validate = s_wsproxy_endpoint_remove_rep_validate,
         .print = s_wsproxy_endpoint_remove_rep_print,
         .roundtrip = s_wsproxy_endpoint_remove_rep_roundtrip,
+    },
+    {
+        .name = "wsproxy.endpoint.requests",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_wsproxy_endpoint_requests_req_validate,
+        .print = s_wsproxy_endpoint_requests_req_print,
+        .roundtrip = s_wsproxy_endpoint_requests_req_roundtrip,
+    },
+    {
+        .name = "wsproxy.endpoint.requests",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_wsproxy_endpoint_requests_rep_validate,
+        .print = s_wsproxy_endpoint_requests_rep_print,
+        .roundtrip = s_wsproxy_endpoint_requests_rep_roundtrip,
     },
 };
 

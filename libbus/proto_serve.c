@@ -1332,3 +1332,26 @@ proto_wsproxy_endpoint_remove_serve(bus_typed_fn *fn,
     proto_wsproxy_endpoint_remove_req_clear(&in);
     return rc;
 }
+
+int
+proto_wsproxy_endpoint_requests_serve(bus_typed_fn *fn,
+                                      void *arg,
+                                      bus_rpc_request_t *req,
+                                      const void *body,
+                                      size_t body_size,
+                                      bus_writer_t *reply,
+                                      bus_error_t *err)
+{
+    proto_wsproxy_endpoint_requests_req_t in;
+    int rc = proto_wsproxy_endpoint_requests_req_decode(&in, body, body_size, err);
+    if (rc != BUS_OK)
+        return rc;
+    proto_wsproxy_endpoint_requests_rep_t out;
+    proto_wsproxy_endpoint_requests_rep_init(&out);
+    rc = ((proto_wsproxy_endpoint_requests_fn *) fn)(arg, &in, &out, req, err);
+    if (rc == BUS_OK && proto_wsproxy_endpoint_requests_rep_write(&out, reply) != 0)
+        rc = s_bad_reply(proto_wsproxy_endpoint_requests_rep_check(&out, err), err);
+    proto_wsproxy_endpoint_requests_rep_clear(&out);
+    proto_wsproxy_endpoint_requests_req_clear(&in);
+    return rc;
+}

@@ -1338,4 +1338,28 @@ proto_wsproxy_endpoint_remove_method(proto_wsproxy_endpoint_remove_fn *fn)
                                proto_wsproxy_endpoint_remove_serve};
 }
 
+//  ---------------------------------------------------------------------------
+//  wsproxy.endpoint.requests: the request counters of endpoints, read by the gateway now
+//  and then to turn into requests per second for autoscaling; an unknown endpoint answers
+//  found false
+
+typedef int (proto_wsproxy_endpoint_requests_fn)(void *arg,
+                                                 const proto_wsproxy_endpoint_requests_req_t *in,
+                                                 proto_wsproxy_endpoint_requests_rep_t *out,
+                                                 bus_rpc_request_t *req,
+                                                 bus_error_t *err);
+int proto_wsproxy_endpoint_requests_serve(bus_typed_fn *fn,
+                                          void *arg,
+                                          bus_rpc_request_t *req,
+                                          const void *body,
+                                          size_t body_size,
+                                          bus_writer_t *reply,
+                                          bus_error_t *err);
+static inline bus_node_method_t
+proto_wsproxy_endpoint_requests_method(proto_wsproxy_endpoint_requests_fn *fn)
+{
+    return (bus_node_method_t){PROTO_WSPROXY_ENDPOINT_REQUESTS, NULL, (bus_typed_fn *) fn,
+                               proto_wsproxy_endpoint_requests_serve};
+}
+
 #endif

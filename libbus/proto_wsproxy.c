@@ -153,6 +153,136 @@ proto_wsproxy_target_print(const proto_wsproxy_target_t *self)
 }
 
 //  ---------------------------------------------------------------------------
+//  wsproxy.endpoint_requests
+
+static bool
+s_endpoint_requests_check(const proto_wsproxy_endpoint_requests_t *self,
+                          proto_check_t *ck)
+{
+    if (!proto_check_str(ck, "endpoint_id", self->endpoint_id, PROTO_REQUIRED, 64))
+        return false;
+    return true;
+}
+
+static void
+s_endpoint_requests_write(const proto_wsproxy_endpoint_requests_t *self,
+                          bus_writer_t *writer)
+{
+    bus_writer_map(writer, 3);
+    proto_write_str(writer, "endpoint_id", self->endpoint_id);
+    proto_write_bool(writer, "found", self->found);
+    proto_write_uint(writer, "requests", self->requests);
+}
+
+static void
+s_endpoint_requests_read(proto_wsproxy_endpoint_requests_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "endpoint_id", PROTO_REQUIRED, 64, &self->endpoint_id);
+    proto_read_bool(in, "found", 0, &self->found);
+    proto_read_uint(in, "requests", 0, UINT64_MAX, &self->requests);
+}
+
+static void
+s_endpoint_requests_print(const proto_wsproxy_endpoint_requests_t *self,
+                          proto_text_t *text)
+{
+    proto_print_str(text, "endpoint_id", self->endpoint_id);
+    proto_print_bool(text, "found", self->found);
+    proto_print_uint(text, "requests", self->requests);
+}
+
+//  A list item: calloc'd memory, initialised before it is read.
+static void
+s_endpoint_requests_item(void *item, proto_in_t *in)
+{
+    proto_wsproxy_endpoint_requests_init(item);
+    s_endpoint_requests_read(item, in);
+}
+
+void
+proto_wsproxy_endpoint_requests_init(proto_wsproxy_endpoint_requests_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_wsproxy_endpoint_requests_clear(proto_wsproxy_endpoint_requests_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_wsproxy_endpoint_requests_check(const proto_wsproxy_endpoint_requests_t *self,
+                                      bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "wsproxy.endpoint_requests", err);
+    return s_endpoint_requests_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
+proto_wsproxy_endpoint_requests_write(const proto_wsproxy_endpoint_requests_t *self,
+                                      bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (proto_wsproxy_endpoint_requests_check(self, NULL) != BUS_OK)
+        return -1;
+    s_endpoint_requests_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_wsproxy_endpoint_requests_encode(const proto_wsproxy_endpoint_requests_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_wsproxy_endpoint_requests_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_wsproxy_endpoint_requests_read(proto_wsproxy_endpoint_requests_t *self,
+                                     const bus_value_t *map,
+                                     bus_error_t *err)
+{
+    proto_in_t in;
+    proto_wsproxy_endpoint_requests_init(self);
+    proto_in_init(&in, "wsproxy.endpoint_requests", map, &self->owned_, err);
+    s_endpoint_requests_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_wsproxy_endpoint_requests_clear(self);
+    return in.status;
+}
+
+int
+proto_wsproxy_endpoint_requests_decode(proto_wsproxy_endpoint_requests_t *self,
+                                       const void *data,
+                                       size_t size,
+                                       bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_wsproxy_endpoint_requests_read(self, map, err);
+}
+
+char *
+proto_wsproxy_endpoint_requests_print(const proto_wsproxy_endpoint_requests_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_endpoint_requests_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
 //  wsproxy.close request
 
 static bool
@@ -915,5 +1045,273 @@ proto_wsproxy_endpoint_remove_rep_print(const proto_wsproxy_endpoint_remove_rep_
     proto_text_t text;
     proto_text_init(&text);
     s_endpoint_remove_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  wsproxy.endpoint.requests request
+
+static bool
+s_endpoint_requests_req_check(const proto_wsproxy_endpoint_requests_req_t *self,
+                              proto_check_t *ck)
+{
+    if (!proto_check_strs(ck, "endpoint_ids", self->endpoint_ids,
+                          self->endpoint_ids_count, 1000))
+        return false;
+    return true;
+}
+
+static void
+s_endpoint_requests_req_write(const proto_wsproxy_endpoint_requests_req_t *self,
+                              bus_writer_t *writer)
+{
+    uint32_t pairs = 0;
+    pairs += self->endpoint_ids_count > 0;
+    bus_writer_map(writer, pairs);
+    if (self->endpoint_ids_count > 0) {
+        proto_write_strs(writer, "endpoint_ids", self->endpoint_ids,
+                         self->endpoint_ids_count);
+    }
+}
+
+static void
+s_endpoint_requests_req_read(proto_wsproxy_endpoint_requests_req_t *self, proto_in_t *in)
+{
+    self->endpoint_ids =
+        proto_read_strs(in, "endpoint_ids", 0, 1000, &self->endpoint_ids_count);
+}
+
+static void
+s_endpoint_requests_req_print(const proto_wsproxy_endpoint_requests_req_t *self,
+                              proto_text_t *text)
+{
+    proto_print_count(text, "endpoint_ids", self->endpoint_ids_count);
+}
+
+void
+proto_wsproxy_endpoint_requests_req_init(proto_wsproxy_endpoint_requests_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_wsproxy_endpoint_requests_req_clear(proto_wsproxy_endpoint_requests_req_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_wsproxy_endpoint_requests_req_check(const proto_wsproxy_endpoint_requests_req_t *self,
+                                          bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "wsproxy.endpoint.requests request", err);
+    return s_endpoint_requests_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
+proto_wsproxy_endpoint_requests_req_write(const proto_wsproxy_endpoint_requests_req_t *self,
+                                          bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (proto_wsproxy_endpoint_requests_req_check(self, NULL) != BUS_OK)
+        return -1;
+    s_endpoint_requests_req_write(self, writer);
+    return 0;
+}
+
+bus_writer_t *
+proto_wsproxy_endpoint_requests_req_writer(const proto_wsproxy_endpoint_requests_req_t *self,
+                                           bus_error_t *err)
+{
+    assert(self);
+    if (proto_wsproxy_endpoint_requests_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "wsproxy.endpoint.requests request: out of memory");
+        return NULL;
+    }
+    s_endpoint_requests_req_write(self, writer);
+    return writer;
+}
+
+zframe_t *
+proto_wsproxy_endpoint_requests_req_encode(const proto_wsproxy_endpoint_requests_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_wsproxy_endpoint_requests_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_wsproxy_endpoint_requests_req_read(proto_wsproxy_endpoint_requests_req_t *self,
+                                         const bus_value_t *map,
+                                         bus_error_t *err)
+{
+    proto_in_t in;
+    proto_wsproxy_endpoint_requests_req_init(self);
+    proto_in_init(&in, "wsproxy.endpoint.requests request", map, &self->owned_, err);
+    s_endpoint_requests_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_wsproxy_endpoint_requests_req_clear(self);
+    return in.status;
+}
+
+int
+proto_wsproxy_endpoint_requests_req_decode(proto_wsproxy_endpoint_requests_req_t *self,
+                                           const void *data,
+                                           size_t size,
+                                           bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_wsproxy_endpoint_requests_req_read(self, map, err);
+}
+
+char *
+proto_wsproxy_endpoint_requests_req_print(const proto_wsproxy_endpoint_requests_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_endpoint_requests_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  wsproxy.endpoint.requests reply
+
+static bool
+s_endpoint_requests_rep_check(const proto_wsproxy_endpoint_requests_rep_t *self,
+                              proto_check_t *ck)
+{
+    if (!proto_check_count(ck, "endpoints", self->endpoints, self->endpoints_count, 1000))
+        return false;
+    for (size_t i = 0; i < self->endpoints_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "endpoints", i);
+        if (!s_endpoint_requests_check(&self->endpoints[i], &item))
+            return false;
+    }
+    return true;
+}
+
+static void
+s_endpoint_requests_rep_write(const proto_wsproxy_endpoint_requests_rep_t *self,
+                              bus_writer_t *writer)
+{
+    uint32_t pairs = 0;
+    pairs += self->endpoints_count > 0;
+    bus_writer_map(writer, pairs);
+    if (self->endpoints_count > 0) {
+        proto_write_array(writer, "endpoints", self->endpoints_count);
+        for (size_t i = 0; i < self->endpoints_count; i++)
+            s_endpoint_requests_write(&self->endpoints[i], writer);
+    }
+}
+
+static void
+s_endpoint_requests_rep_read(proto_wsproxy_endpoint_requests_rep_t *self, proto_in_t *in)
+{
+    self->endpoints = proto_read_list(in, "endpoints", 0, 1000, sizeof *self->endpoints,
+                                      s_endpoint_requests_item, &self->endpoints_count);
+}
+
+static void
+s_endpoint_requests_rep_print(const proto_wsproxy_endpoint_requests_rep_t *self,
+                              proto_text_t *text)
+{
+    proto_print_count(text, "endpoints", self->endpoints_count);
+}
+
+void
+proto_wsproxy_endpoint_requests_rep_init(proto_wsproxy_endpoint_requests_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_wsproxy_endpoint_requests_rep_clear(proto_wsproxy_endpoint_requests_rep_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_wsproxy_endpoint_requests_rep_check(const proto_wsproxy_endpoint_requests_rep_t *self,
+                                          bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "wsproxy.endpoint.requests reply", err);
+    return s_endpoint_requests_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
+proto_wsproxy_endpoint_requests_rep_write(const proto_wsproxy_endpoint_requests_rep_t *self,
+                                          bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (proto_wsproxy_endpoint_requests_rep_check(self, NULL) != BUS_OK)
+        return -1;
+    s_endpoint_requests_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_wsproxy_endpoint_requests_rep_encode(const proto_wsproxy_endpoint_requests_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_wsproxy_endpoint_requests_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_wsproxy_endpoint_requests_rep_read(proto_wsproxy_endpoint_requests_rep_t *self,
+                                         const bus_value_t *map,
+                                         bus_error_t *err)
+{
+    proto_in_t in;
+    proto_wsproxy_endpoint_requests_rep_init(self);
+    proto_in_init(&in, "wsproxy.endpoint.requests reply", map, &self->owned_, err);
+    s_endpoint_requests_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_wsproxy_endpoint_requests_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_wsproxy_endpoint_requests_rep_decode(proto_wsproxy_endpoint_requests_rep_t *self,
+                                           const void *data,
+                                           size_t size,
+                                           bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_wsproxy_endpoint_requests_rep_read(self, map, err);
+}
+
+char *
+proto_wsproxy_endpoint_requests_rep_print(const proto_wsproxy_endpoint_requests_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_endpoint_requests_rep_print(self, &text);
     return proto_text_finish(&text);
 }

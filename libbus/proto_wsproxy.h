@@ -15,9 +15,10 @@
 #define PROTO_WSPROXY_H_INCLUDED
 
 //  Topics (events) and method names (RPC).
-#define PROTO_WSPROXY_CLOSE           "wsproxy.close"
-#define PROTO_WSPROXY_ENDPOINT_SET    "wsproxy.endpoint.set"
-#define PROTO_WSPROXY_ENDPOINT_REMOVE "wsproxy.endpoint.remove"
+#define PROTO_WSPROXY_CLOSE             "wsproxy.close"
+#define PROTO_WSPROXY_ENDPOINT_SET      "wsproxy.endpoint.set"
+#define PROTO_WSPROXY_ENDPOINT_REMOVE   "wsproxy.endpoint.remove"
+#define PROTO_WSPROXY_ENDPOINT_REQUESTS "wsproxy.endpoint.requests"
 
 //  ---------------------------------------------------------------------------
 //  wsproxy.target, a nested value: one replica of a model service, where its inference
@@ -56,6 +57,41 @@ int proto_wsproxy_target_decode(proto_wsproxy_target_t *self,
                                 size_t size,
                                 bus_error_t *err);
 char *proto_wsproxy_target_print(const proto_wsproxy_target_t *self);
+
+//  ---------------------------------------------------------------------------
+//  wsproxy.endpoint_requests, a nested value: how many requests one endpoint was asked,
+//  for the gateway's autoscaling rules
+
+typedef struct {
+    //  The endpoint (required, at most 64 bytes)
+    const char *endpoint_id;
+    //  It is served here
+    bool found;
+    //  Requests admitted on its URL since this wsproxy started serving it (a rate is the
+    //  difference of two readings; a smaller one means the wsproxy restarted)
+    uint64_t requests;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_wsproxy_endpoint_requests_t;
+
+#define PROTO_WSPROXY_ENDPOINT_REQUESTS_ENDPOINT_ID_MAX 64
+
+void proto_wsproxy_endpoint_requests_init(proto_wsproxy_endpoint_requests_t *self);
+void proto_wsproxy_endpoint_requests_clear(proto_wsproxy_endpoint_requests_t *self);
+PROTO_MUST_USE int proto_wsproxy_endpoint_requests_check(const proto_wsproxy_endpoint_requests_t *self,
+                                                         bus_error_t *err);
+PROTO_MUST_USE int proto_wsproxy_endpoint_requests_write(const proto_wsproxy_endpoint_requests_t *self,
+                                                         bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_wsproxy_endpoint_requests_encode(const proto_wsproxy_endpoint_requests_t *self);
+int proto_wsproxy_endpoint_requests_read(proto_wsproxy_endpoint_requests_t *self,
+                                         const bus_value_t *map,
+                                         bus_error_t *err);
+int proto_wsproxy_endpoint_requests_decode(proto_wsproxy_endpoint_requests_t *self,
+                                           const void *data,
+                                           size_t size,
+                                           bus_error_t *err);
+char *
+proto_wsproxy_endpoint_requests_print(const proto_wsproxy_endpoint_requests_t *self);
 
 //  ---------------------------------------------------------------------------
 //  wsproxy.close request (idempotent): closes every route of a session (all apps, all
@@ -257,5 +293,71 @@ int proto_wsproxy_endpoint_remove_rep_decode(proto_wsproxy_endpoint_remove_rep_t
                                              bus_error_t *err);
 char *
 proto_wsproxy_endpoint_remove_rep_print(const proto_wsproxy_endpoint_remove_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  wsproxy.endpoint.requests request (idempotent): the request counters of endpoints,
+//  read by the gateway now and then to turn into requests per second for autoscaling; an
+//  unknown endpoint answers found false
+
+typedef struct {
+    //  The endpoints (at most 1000 items)
+    const char *const *endpoint_ids;
+    size_t endpoint_ids_count;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_wsproxy_endpoint_requests_req_t;
+
+#define PROTO_WSPROXY_ENDPOINT_REQUESTS_REQ_ENDPOINT_IDS_MAX 1000
+
+void
+proto_wsproxy_endpoint_requests_req_init(proto_wsproxy_endpoint_requests_req_t *self);
+void
+proto_wsproxy_endpoint_requests_req_clear(proto_wsproxy_endpoint_requests_req_t *self);
+PROTO_MUST_USE int proto_wsproxy_endpoint_requests_req_check(const proto_wsproxy_endpoint_requests_req_t *self,
+                                                             bus_error_t *err);
+PROTO_MUST_USE int proto_wsproxy_endpoint_requests_req_write(const proto_wsproxy_endpoint_requests_req_t *self,
+                                                             bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_wsproxy_endpoint_requests_req_writer(const proto_wsproxy_endpoint_requests_req_t *self,
+                                                                        bus_error_t *err);
+PROTO_MUST_USE zframe_t *proto_wsproxy_endpoint_requests_req_encode(const proto_wsproxy_endpoint_requests_req_t *self);
+int proto_wsproxy_endpoint_requests_req_read(proto_wsproxy_endpoint_requests_req_t *self,
+                                             const bus_value_t *map,
+                                             bus_error_t *err);
+int proto_wsproxy_endpoint_requests_req_decode(proto_wsproxy_endpoint_requests_req_t *self,
+                                               const void *data,
+                                               size_t size,
+                                               bus_error_t *err);
+char *proto_wsproxy_endpoint_requests_req_print(const proto_wsproxy_endpoint_requests_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  wsproxy.endpoint.requests reply (idempotent): the request counters of endpoints, read
+//  by the gateway now and then to turn into requests per second for autoscaling; an
+//  unknown endpoint answers found false
+
+typedef struct {
+    //  One per endpoint asked, in order (at most 1000 items)
+    const proto_wsproxy_endpoint_requests_t *endpoints;
+    size_t endpoints_count;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_wsproxy_endpoint_requests_rep_t;
+
+#define PROTO_WSPROXY_ENDPOINT_REQUESTS_REP_ENDPOINTS_MAX 1000
+
+void
+proto_wsproxy_endpoint_requests_rep_init(proto_wsproxy_endpoint_requests_rep_t *self);
+void
+proto_wsproxy_endpoint_requests_rep_clear(proto_wsproxy_endpoint_requests_rep_t *self);
+PROTO_MUST_USE int proto_wsproxy_endpoint_requests_rep_check(const proto_wsproxy_endpoint_requests_rep_t *self,
+                                                             bus_error_t *err);
+PROTO_MUST_USE int proto_wsproxy_endpoint_requests_rep_write(const proto_wsproxy_endpoint_requests_rep_t *self,
+                                                             bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_wsproxy_endpoint_requests_rep_encode(const proto_wsproxy_endpoint_requests_rep_t *self);
+int proto_wsproxy_endpoint_requests_rep_read(proto_wsproxy_endpoint_requests_rep_t *self,
+                                             const bus_value_t *map,
+                                             bus_error_t *err);
+int proto_wsproxy_endpoint_requests_rep_decode(proto_wsproxy_endpoint_requests_rep_t *self,
+                                               const void *data,
+                                               size_t size,
+                                               bus_error_t *err);
+char *proto_wsproxy_endpoint_requests_rep_print(const proto_wsproxy_endpoint_requests_rep_t *self);
 
 #endif

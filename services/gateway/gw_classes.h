@@ -42,6 +42,8 @@
 #include "gw_model_def.h"
 #include "gw_model_card.h"
 #include "gw_endpoint.h"
+#include "gw_endpoint_rule.h"
+#include "gw_endpoint_autoscale.h"
 #include "gw_endpoint_proxy.h"
 #include "gw_endpoint_try.h"
 #include "gw_endpoint_reconcile.h"

@@ -96,5 +96,13 @@ const bus_config_option_t gw_config_options[] = {
      "Content-Security-Policy header of every answer of the web listener (scripts only "
      "from the listener, never inline; no framing); connect-src stays open because "
      "uploads and apps go to the storage-proxies and wsproxies, on other origins"},
+    {"serving.autoscale_window_s", BUS_CFG_INT, offsetof(gw_config_t, autoscale_window_s),
+     "60", 1, 3600, NULL,
+     "model services' autoscaling rules compare their metric (requests per second on the "
+     "endpoint's URL, the replicas' CPU utilisation) averaged over this many seconds"},
+    {"serving.autoscale_period_ms", BUS_CFG_INT,
+     offsetof(gw_config_t, autoscale_period_ms), "5000", 100, 600000, NULL,
+     "how often the autoscaling rules are evaluated and the wsproxy's request counters "
+     "read"},
     BUS_CONFIG_END,
 };

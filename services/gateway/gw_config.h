@@ -48,6 +48,8 @@ typedef struct {
     char *web_root;                  //  the UI's files; "" = GW_WEB_ROOT_DEFAULT
     char *web_public_url;            //  the origin browsers use; "" = the request's
     char *web_csp;                   //  Content-Security-Policy of every web answer
+    int autoscale_window_s;          //  model services' metrics are averaged over it
+    int autoscale_period_ms;         //  how often autoscaling rules are evaluated
 } gw_config_t;
 
 extern const bus_config_option_t gw_config_options[];

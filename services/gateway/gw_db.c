@@ -363,6 +363,30 @@ const bus_db_migration_t gw_db_migrations[] = {
     {"endpoint generations",
      "ALTER TABLE endpoints ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;"
      "ALTER TABLE routings ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;"},
+    //  Autoscaling rules of model services (Backend.AI's
+    //  endpoint_auto_scaling_rules): a metric compared with a threshold (its
+    //  decimal text, as Backend.AI keeps a Numeric), the replicas wanted
+    //  moved by step_size within [min_replicas, max_replicas] at most once
+    //  per cooldown_seconds. The enums as GraphQL names them. They go with
+    //  their endpoint.
+    {"endpoint autoscaling rules",
+     "CREATE TABLE endpoint_auto_scaling_rules ("
+     "  id TEXT PRIMARY KEY,"
+     "  endpoint TEXT NOT NULL REFERENCES endpoints (id) ON DELETE CASCADE,"
+     "  metric_source TEXT NOT NULL"
+     "    CHECK (metric_source IN ('KERNEL', 'INFERENCE_FRAMEWORK')),"
+     "  metric_name TEXT NOT NULL,"
+     "  threshold TEXT NOT NULL,"
+     "  comparator TEXT NOT NULL CHECK (comparator IN ('LESS_THAN',"
+     "    'LESS_THAN_OR_EQUAL', 'GREATER_THAN', 'GREATER_THAN_OR_EQUAL')),"
+     "  step_size INTEGER NOT NULL CHECK (step_size <> 0),"
+     "  cooldown_seconds INTEGER NOT NULL CHECK (cooldown_seconds >= 0),"
+     "  min_replicas INTEGER,"
+     "  max_replicas INTEGER,"
+     "  created_at INTEGER NOT NULL,"
+     "  last_triggered_at INTEGER);"
+     "CREATE INDEX endpoint_auto_scaling_rules_endpoint"
+     " ON endpoint_auto_scaling_rules (endpoint, created_at);"},
 };
 
 _Static_assert(sizeof gw_db_migrations / sizeof gw_db_migrations[0] ==

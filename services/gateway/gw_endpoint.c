@@ -168,6 +168,9 @@ gw_endpoint_destroyed(bus_db_t *db, const char *id)
     //  What is left are failed starts, whose sessions never ran.
     s_write(db, "DELETE FROM routings WHERE endpoint = ?1",
             (const char *const[]){id, NULL});
+    //  Its autoscaling rules go with it (the row stays, as Backend.AI's).
+    s_write(db, "DELETE FROM endpoint_auto_scaling_rules WHERE endpoint = ?1",
+            (const char *const[]){id, NULL});
 }
 
 int

@@ -29,6 +29,7 @@ struct _gw_endpoint_reconcile_t {
     zhashx_t *synced;           //  route id -> last session.get (mono ms, boxed)
     gw_endpoint_proxy_t *proxy; //  the endpoints' URLs on the wsproxy
     gw_endpoint_tries_t *tries; //  trial runs, which follow the same events
+    gw_endpoint_autoscale_t *autoscale; //  the autoscaling rules, which kick it
 };
 
 //  One replica's launch, or one session.get, on its way.
@@ -180,9 +181,14 @@ s_on_synced(void *arg, const bus_reply_t *reply)
     bus_error_t err = {0};
     if (route && reply->status == BUS_STATUS_NOT_FOUND)
         s_follow(self, route, "TERMINATED", NULL);
-    else if (route && gw_session_info_decode(reply, &info, &err) == BUS_OK &&
-             s_follow(self, route, info.status, info.status_info))
-        gw_endpoint_reconcile_kick(self);
+    else if (route && gw_session_info_decode(reply, &info, &err) == BUS_OK) {
+        //  Its main kernel's stats count toward the endpoint's cpu_util.
+        gw_endpoint_autoscale_kernel(
+            self->autoscale, json_string_value(json_object_get(route, "endpoint")),
+            info.kernel_id);
+        if (s_follow(self, route, info.status, info.status_info))
+            gw_endpoint_reconcile_kick(self);
+    }
     proto_session_info_clear(&info);
     json_decref(route);
     s_call_destroy(&call);
@@ -597,9 +603,10 @@ gw_endpoint_reconcile_new(gw_server_t *gw, gw_events_t *events)
     self->timer = evtimer_new(bus_node_base(node), s_pass, self);
     self->proxy = gw_endpoint_proxy_new(gw, s_kick, self);
     self->tries = gw_endpoint_tries_new(gw);
+    self->autoscale = gw_endpoint_autoscale_new(gw, s_kick, self);
     self->listener = gw_events_listen(events, s_on_lifecycle, self);
     if (!self->launching || !self->synced || !self->timer || !self->proxy ||
-        !self->tries || !self->listener ||
+        !self->tries || !self->autoscale || !self->listener ||
         bus_node_subscribe(node, PROTO_KERNEL_MODEL_STATUS, s_on_model_status, self) !=
             0) {
         gw_endpoint_reconcile_destroy(&self);
@@ -623,6 +630,7 @@ gw_endpoint_reconcile_destroy(gw_endpoint_reconcile_t **self_p)
     zhashx_destroy(&self->synced);
     gw_endpoint_proxy_destroy(&self->proxy);
     gw_endpoint_tries_destroy(&self->tries);
+    gw_endpoint_autoscale_destroy(&self->autoscale);
     self->link->self = NULL;
     if (--self->link->refs == 0)
         free(self->link);

@@ -27,7 +27,9 @@
     meanwhile) fails after S_LOST_MS.
 
     Timers: one, every S_PERIOD_MS (2 s), and at once when kicked (a
-    change through the API, an event).
+    change through the API, an event, an autoscaling rule that moved the
+    replicas wanted: gw_endpoint_autoscale, which it owns and tells the
+    main kernel of each route's session).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================

@@ -329,17 +329,9 @@ gw_gql_mutation(int rc, const char *item_key, json_t *item, bus_error_t *err)
 
 //  Every resource module's root fields (see gw_gql_root_t).
 static const gw_gql_root_t *const s_tables[] = {
-    gw_agent_gql,
-    gw_compute_session_gql,
-    gw_gql_admin_roots,
-    gw_image_gql,
-    gw_sgroup_gql_roots,
-    gw_preset_gql_roots,
-    gw_vfolder_gql,
-    gw_volumes_gql,
-    gw_endpoint_gql,
-    gw_model_card_gql,
-    NULL,
+    gw_agent_gql,        gw_compute_session_gql, gw_gql_admin_roots,   gw_image_gql,
+    gw_sgroup_gql_roots, gw_preset_gql_roots,    gw_vfolder_gql,       gw_volumes_gql,
+    gw_endpoint_gql,     gw_model_card_gql,      gw_endpoint_rule_gql, NULL,
 };
 
 //  ---------------------------------------------------------------------------

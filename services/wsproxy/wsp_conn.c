@@ -515,6 +515,9 @@ s_endpoint_request(wsp_conn_t *self, const wsp_http_head_t *req, char *raw, size
         free(raw);
         return;
     }
+    //  Demand, whether a replica can take it or not: what autoscaling
+    //  rules on requests per second look at.
+    route->requests++;
     const wsp_target_t *pick = wsp_route_pick(route, NULL);
     if (!pick) {
         s_problem(self, 503, "Service Unavailable", "service-unavailable",

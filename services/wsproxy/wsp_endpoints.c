@@ -199,6 +199,17 @@ wsp_routes_endpoint_remove(wsp_routes_t *self, const char *endpoint_id, size_t *
     return true;
 }
 
+bool
+wsp_routes_endpoint_requests(wsp_routes_t *self,
+                             const char *endpoint_id,
+                             uint64_t *requests)
+{
+    assert(self && endpoint_id && requests);
+    wsp_route_t *route = s_endpoint_find(self, endpoint_id);
+    *requests = route ? route->requests : 0;
+    return route != NULL;
+}
+
 const wsp_target_t *
 wsp_route_pick(wsp_route_t *route, const char *avoid)
 {

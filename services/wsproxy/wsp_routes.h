@@ -77,6 +77,7 @@ typedef struct {
     void *app_stats;                         //  its app's counters (for /metrics)
     wsp_target_t *targets;                   //  an endpoint's replicas
     size_t target_count;
+    uint64_t requests; //  an endpoint's requests admitted since it was served here
 } wsp_route_t;
 
 //  ---------------------------------------------------------------------------
@@ -130,6 +131,13 @@ int wsp_routes_endpoint_set(wsp_routes_t *self,
 //  connections were closed.
 bool
 wsp_routes_endpoint_remove(wsp_routes_t *self, const char *endpoint_id, size_t *conns_p);
+
+//  How many requests endpoint_id was asked since this process served it
+//  (wsproxy.endpoint.requests, for the gateway's autoscaling). False when
+//  it is not served here.
+bool wsp_routes_endpoint_requests(wsp_routes_t *self,
+                                  const char *endpoint_id,
+                                  uint64_t *requests);
 
 //  Closes the routes of session_id (all apps, all users) and their
 //  connections at once, frees their ports and deletes them. Returns how

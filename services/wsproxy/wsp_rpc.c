@@ -1,5 +1,6 @@
 /*  =========================================================================
-    wsp_rpc - the wsproxy.* methods on the wsproxy's node
+    wsp_rpc - the wsproxy.* methods on the wsproxy's node (close, and the
+    endpoints' set, remove and requests)
 
     One table of typed handlers (proto_serve.h), registered at once; each
     answers at once.
@@ -71,6 +72,32 @@ s_on_endpoint_remove(void *arg,
     return BUS_OK;
 }
 
+//  wsproxy.endpoint.requests
+static int
+s_on_endpoint_requests(void *arg,
+                       const proto_wsproxy_endpoint_requests_req_t *in,
+                       proto_wsproxy_endpoint_requests_rep_t *out,
+                       bus_rpc_request_t *req,
+                       bus_error_t *err)
+{
+    (void) req;
+    wsp_rpc_t *self = arg;
+    size_t count = in->endpoint_ids_count;
+    proto_wsproxy_endpoint_requests_t *endpoints =
+        proto_arena_alloc(&out->owned_, (count ? count : 1) * sizeof *endpoints);
+    if (!endpoints)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    for (size_t i = 0; i < count; i++) {
+        proto_wsproxy_endpoint_requests_init(&endpoints[i]);
+        endpoints[i].endpoint_id = in->endpoint_ids[i];
+        endpoints[i].found = wsp_routes_endpoint_requests(
+            self->routes, in->endpoint_ids[i], &endpoints[i].requests);
+    }
+    out->endpoints = endpoints;
+    out->endpoints_count = count;
+    return BUS_OK;
+}
+
 wsp_rpc_t *
 wsp_rpc_new(bus_node_t *node, wsp_routes_t *routes, bus_error_t *err)
 {
@@ -86,6 +113,7 @@ wsp_rpc_new(bus_node_t *node, wsp_routes_t *routes, bus_error_t *err)
         proto_wsproxy_close_method(s_on_close),
         proto_wsproxy_endpoint_set_method(s_on_endpoint_set),
         proto_wsproxy_endpoint_remove_method(s_on_endpoint_remove),
+        proto_wsproxy_endpoint_requests_method(s_on_endpoint_requests),
     };
     if (bus_node_serve(node, methods, sizeof methods / sizeof methods[0], self, err) !=
         BUS_OK) {

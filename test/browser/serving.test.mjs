@@ -6,7 +6,8 @@
 // from the Serving page until HEALTHY with a URL on the wsproxy, a token
 // generated, and Chat sending a message to two cards side by side: one
 // streamed answer growing piece by piece, one answered whole; then scaled to
-// two replicas and one taken out of the traffic, and deleted. The page calls
+// two replicas and one taken out of the traffic, given an autoscaling rule
+// that is then deleted, and deleted. The page calls
 // the URL from another origin, so the wsproxy's CORS is on the way.
 
 const FOLDER = 'ui-model';
@@ -210,6 +211,43 @@ export const tests = [
       await rows.first().getByRole('button', { name: 'Traffic' }).click();
       await rows.first().locator('td').nth(3).getByText('0', { exact: true }).waitFor();
       await shot(p, 'traffic');
+    },
+  ],
+  [
+    'add an autoscaling rule on the service page, see it listed, and delete it',
+    async ({ env, login, shot, skip, assert }) => {
+      if (!env.jupyter) skip('no jupyter image on this machine (its python3 runs the model)');
+      const { page: p } = await login(env.user);
+      await openService(p, env);
+      await p.getByRole('heading', { name: 'Autoscaling rules' }).waitFor();
+      await p.getByText('No autoscaling rules').waitFor();
+      await p.getByRole('button', { name: 'Add a rule' }).click();
+      const form = p.getByRole('form', { name: 'Autoscaling rule' });
+      await form.getByLabel('Metric').selectOption({ label: 'Requests per second' });
+      await form.getByLabel('Comparison').selectOption({ label: '>' });
+      // A threshold that is no number: the gateway's refusal, in its words.
+      await form.getByLabel('Threshold').fill('lots');
+      await form.getByRole('button', { name: 'Add rule' }).click();
+      await p.locator('.note.error').getByText('Cannot convert').waitFor();
+      await form.getByLabel('Threshold').fill('1000');
+      await form.getByLabel('Step').fill('1');
+      await form.getByLabel('Cool-down (seconds)').fill('120');
+      await form.getByLabel('Minimum replicas').fill('1');
+      await form.getByLabel('Maximum replicas').fill('3');
+      await shot(p, 'rule-form');
+      await form.getByRole('button', { name: 'Add rule' }).click();
+      const row = p.locator('table.rules tbody tr');
+      await row.first().waitFor();
+      assert.equal(await row.count(), 1);
+      await row.first().getByText('Requests per second').waitFor();
+      await row.first().getByText('> 1000').waitFor();
+      await row.first().getByText('1 – 3').waitFor();
+      await row.first().getByText('never').waitFor();
+      await shot(p, 'rule-added');
+      p.once('dialog', (d) => d.accept());
+      await row.first().getByRole('button', { name: 'Delete' }).click();
+      await p.getByText('No autoscaling rules').waitFor();
+      await shot(p, 'rule-deleted');
     },
   ],
   [

@@ -122,8 +122,19 @@ s_gateway_start(client_platform_t *self, const char *name, char *line)
                              "--set", apps_opt,
                              "--set", "apps.wsproxy_addr=",
                              NULL};
+    const char *args[sizeof gw_args / sizeof gw_args[0] + 2 * CLIENT_GATEWAY_SETS_MAX];
+    size_t n = 0;
+    for (; gw_args[n]; n++)
+        args[n] = gw_args[n];
+    for (size_t i = 0;
+         self->gateway_sets && self->gateway_sets[i] && i < CLIENT_GATEWAY_SETS_MAX;
+         i++) {
+        args[n++] = "--set";
+        args[n++] = self->gateway_sets[i];
+    }
+    args[n] = NULL;
     char url[128];
-    if (harness_start(&self->gateway, self->dir, name, "gateway", gw_args) != 0 ||
+    if (harness_start(&self->gateway, self->dir, name, "gateway", args) != 0 ||
         !harness_wait_line(&self->gateway, "ready ", CLIENT_READY_MS, line,
                            HARNESS_LINE_MAX) ||
         !harness_field(line, "url", url, sizeof url) || strncmp(url, "http://", 7) != 0)
@@ -142,7 +153,18 @@ client_platform_start_with(client_platform_t *self,
                            bool with_accounting,
                            const char *const *scheduler_sets)
 {
+    return client_platform_start_ex(self, name, with_accounting, scheduler_sets, NULL);
+}
+
+int
+client_platform_start_ex(client_platform_t *self,
+                         const char *name,
+                         bool with_accounting,
+                         const char *const *scheduler_sets,
+                         const char *const *gateway_sets)
+{
     memset(self, 0, sizeof *self);
+    self->gateway_sets = gateway_sets;
     self->with_accounting = with_accounting;
     self->dir = harness_tmpdir(name);
     if (!self->dir)

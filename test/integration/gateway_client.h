@@ -40,6 +40,10 @@ typedef struct {
     char registry[128];
     char scheduler_rpc[160]; //  the scheduler's RPC endpoint
     client_keypair_t super;  //  the first superadmin
+    //  More gateway options ("key=value", NULL-terminated, at most
+    //  CLIENT_GATEWAY_SETS_MAX; borrowed, for restarts too): set by
+    //  client_platform_start_ex.
+    const char *const *gateway_sets;
 } client_platform_t;
 
 //  Per-request tweaks for tests of the signature checks.
@@ -61,10 +65,19 @@ client_platform_start(client_platform_t *self, const char *name, bool with_accou
 //  The same, with more scheduler options (KEY=VALUE, NULL-terminated; at
 //  most CLIENT_SCHEDULER_SETS_MAX).
 #define CLIENT_SCHEDULER_SETS_MAX 12
+#define CLIENT_GATEWAY_SETS_MAX   8
 int client_platform_start_with(client_platform_t *self,
                                const char *name,
                                bool with_accounting,
                                const char *const *scheduler_sets);
+
+//  The same, with more gateway options too (KEY=VALUE, NULL-terminated; at
+//  most CLIENT_GATEWAY_SETS_MAX; borrowed: they must outlive the platform).
+int client_platform_start_ex(client_platform_t *self,
+                             const char *name,
+                             bool with_accounting,
+                             const char *const *scheduler_sets,
+                             const char *const *gateway_sets);
 
 //  Stops the gateway (SIGTERM; false unless it exits 0 without a sanitizer
 //  report) and starts it again on the same state, as name (its log

@@ -1,7 +1,8 @@
 // service - one model service: its status and URL, its replicas (routes) with
 // their status and traffic ratio, why replicas failed to start, scale,
-// delete, and a token for its URL (shown once, with a copy button). The page
-// looks again every few seconds while something is on its way.
+// delete, its autoscaling rules (add, edit, delete), and a token for its URL
+// (shown once, with a copy button). The page looks again every few seconds
+// while something is on its way.
 
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '../i18n.js';
@@ -112,6 +113,7 @@ function Detail({ e, reload }) {
       <h2>{t('serving.routes')}</h2>
       <Routes e={e} act={act} busy={busy} />
       <Errors e={e} act={act} />
+      {!gone && <Rules e={e} />}
       {!gone && <TokenBox e={e} />}
     </>
   );
@@ -201,6 +203,197 @@ function Errors({ e, act }) {
       <button type="button" onClick={() => act(() => serving.clearErrors(e.endpoint_id), t('serving.errors_cleared'))}>
         {t('serving.clear_errors')}
       </button>
+    </>
+  );
+}
+
+// The autoscaling rules: a metric (the replicas' CPU or the requests per
+// second on the URL, averaged over the gateway's window) against a
+// threshold moves the replicas wanted by a step, within min and max, at
+// most once per cool-down.
+const EMPTY_RULE = {
+  metric_source: 'INFERENCE_FRAMEWORK',
+  comparator: 'GREATER_THAN',
+  threshold: '',
+  step_size: '1',
+  cooldown_seconds: '300',
+  min_replicas: '',
+  max_replicas: '',
+};
+
+function Rules({ e }) {
+  const { notify } = useApp();
+  // A rule that fired changed the replicas wanted: its last trigger is new.
+  const state = useLoad(() => serving.listRules(e.endpoint_id), [e.endpoint_id, e.desired_session_count]);
+  const [editing, setEditing] = useState(null); // null, 'new' or a rule's id
+  const [form, setForm] = useState(EMPTY_RULE);
+  const [error, setError] = useState(null);
+  const [busy, run] = useBusy();
+  const open = (rule) => {
+    setError(null);
+    setEditing(rule ? rule.id : 'new');
+    setForm(
+      rule
+        ? {
+            metric_source: rule.metric_source,
+            comparator: rule.comparator,
+            threshold: rule.threshold,
+            step_size: String(rule.step_size),
+            cooldown_seconds: String(rule.cooldown_seconds),
+            min_replicas: rule.min_replicas === null ? '' : String(rule.min_replicas),
+            max_replicas: rule.max_replicas === null ? '' : String(rule.max_replicas),
+          }
+        : EMPTY_RULE,
+    );
+  };
+  const set = (field) => (ev) => setForm({ ...form, [field]: ev.target.value });
+  const count = (text) => (text === '' ? null : Number(text));
+  const save = (ev) => {
+    ev.preventDefault();
+    const props = {
+      metric_source: form.metric_source,
+      metric_name: serving.RULE_METRICS[form.metric_source],
+      comparator: form.comparator,
+      threshold: form.threshold.trim(),
+      step_size: Number(form.step_size),
+      cooldown_seconds: Number(form.cooldown_seconds),
+      min_replicas: count(form.min_replicas),
+      max_replicas: count(form.max_replicas),
+    };
+    run(async () => {
+      setError(null);
+      try {
+        if (editing === 'new') await serving.createRule(e.endpoint_id, props);
+        else await serving.modifyRule(editing, props);
+        notify(editing === 'new' ? t('serving.rule_added') : t('serving.rule_saved'));
+        setEditing(null);
+        state.reload();
+      } catch (err) {
+        setError(err);
+      }
+    });
+  };
+  const remove = (rule) => {
+    if (!confirm(t('serving.rule_confirm_delete'))) return;
+    run(async () => {
+      setError(null);
+      try {
+        await serving.deleteRule(rule.id);
+        notify(t('serving.rule_deleted'));
+        state.reload();
+      } catch (err) {
+        setError(err);
+      }
+    });
+  };
+  const bound = (n) => (n === null || n === undefined ? '—' : n);
+  return (
+    <>
+      <h2>{t('serving.rules')}</h2>
+      <p class="muted">{t('serving.rules_hint')}</p>
+      <ErrorNote error={error} />
+      <Loaded state={state}>
+        {(rules) =>
+          !rules.length ? (
+            <p class="empty">{t('serving.no_rules')}</p>
+          ) : (
+            <div class="table-wrap">
+              <table class="rules">
+                <thead>
+                  <tr>
+                    <th scope="col">{t('serving.rule_metric')}</th>
+                    <th scope="col">{t('serving.rule_condition')}</th>
+                    <th scope="col">{t('serving.rule_step')}</th>
+                    <th scope="col">{t('serving.rule_cooldown')}</th>
+                    <th scope="col">{t('serving.rule_bounds')}</th>
+                    <th scope="col">{t('serving.rule_last')}</th>
+                    <th scope="col">
+                      <span class="sr-only">{t('sessions.controls')}</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {rules.map((r) => (
+                    <tr key={r.id} data-rule={r.row_id}>
+                      <td>{t('serving.metric_' + r.metric_name)}</td>
+                      <td>
+                        {t('serving.cmp_' + r.comparator)} {r.threshold}
+                      </td>
+                      <td>{r.step_size > 0 ? '+' + r.step_size : r.step_size}</td>
+                      <td>{t('serving.seconds', { n: r.cooldown_seconds })}</td>
+                      <td>
+                        {bound(r.min_replicas)} – {bound(r.max_replicas)}
+                      </td>
+                      <td class="small">{r.last_triggered_at ? when(r.last_triggered_at) : t('serving.rule_never')}</td>
+                      <td class="controls">
+                        <button type="button" class="small" disabled={busy} onClick={() => open(r)}>
+                          {t('serving.rule_edit')}
+                        </button>
+                        <button type="button" class="small danger" disabled={busy} onClick={() => remove(r)}>
+                          {t('serving.rule_delete')}
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )
+        }
+      </Loaded>
+      {editing === null ? (
+        <button type="button" onClick={() => open(null)}>
+          {t('serving.rule_add')}
+        </button>
+      ) : (
+        <form class="rule-form" onSubmit={save} aria-label={t('serving.rule_form')}>
+          <Field label={t('serving.rule_metric')}>
+            {(id) => (
+              <select id={id} name="metric_source" value={form.metric_source} onChange={set('metric_source')}>
+                {Object.entries(serving.RULE_METRICS).map(([source, name]) => (
+                  <option value={source} key={source}>
+                    {t('serving.metric_' + name)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label={t('serving.rule_comparator')}>
+            {(id) => (
+              <select id={id} name="comparator" value={form.comparator} onChange={set('comparator')}>
+                {serving.RULE_COMPARATORS.map((c) => (
+                  <option value={c} key={c}>
+                    {t('serving.cmp_' + c)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label={t('serving.rule_threshold')}>
+            {(id) => <input id={id} name="threshold" required inputMode="decimal" value={form.threshold} onInput={set('threshold')} />}
+          </Field>
+          <Field label={t('serving.rule_step')} hint={t('serving.rule_step_hint')}>
+            {(id) => <input id={id} name="step_size" type="number" step="1" required value={form.step_size} onInput={set('step_size')} />}
+          </Field>
+          <Field label={t('serving.rule_cooldown')}>
+            {(id) => <input id={id} name="cooldown_seconds" type="number" min="0" step="1" required value={form.cooldown_seconds} onInput={set('cooldown_seconds')} />}
+          </Field>
+          <Field label={t('serving.rule_min')}>
+            {(id) => <input id={id} name="min_replicas" type="number" min="0" step="1" value={form.min_replicas} onInput={set('min_replicas')} />}
+          </Field>
+          <Field label={t('serving.rule_max')}>
+            {(id) => <input id={id} name="max_replicas" type="number" min="0" step="1" value={form.max_replicas} onInput={set('max_replicas')} />}
+          </Field>
+          <div class="actions">
+            <button type="submit" disabled={busy}>
+              {editing === 'new' ? t('serving.rule_add_submit') : t('action.save')}
+            </button>
+            <button type="button" disabled={busy} onClick={() => setEditing(null)}>
+              {t('action.cancel')}
+            </button>
+          </div>
+        </form>
+      )}
     </>
   );
 }

@@ -4,6 +4,7 @@
 // browser (the wsproxy answers CORS for it) with the service's token.
 
 import * as api from '../api.js';
+import { mutate } from './mutation.js';
 
 const at = (id) => '/services/' + encodeURIComponent(id);
 
@@ -40,6 +41,46 @@ export const setTraffic = (id, route, ratio) => api.put(at(id) + '/routings/' + 
 export const dropRoute = (id, route) => api.del(at(id) + '/routings/' + encodeURIComponent(route));
 export const makeToken = (id, seconds) =>
   api.post(at(id) + '/token', { valid_until: Math.floor(Date.now() / 1000) + seconds }).then((r) => r.token);
+
+// ---------------------------------------------------------------------------
+// Autoscaling rules (GraphQL, Backend.AI's EndpointAutoScalingRuleNode).
+
+const RULE_FIELDS = `id row_id metric_source metric_name threshold comparator step_size
+  cooldown_seconds min_replicas max_replicas created_at last_triggered_at`;
+
+export const RULE_METRICS = { KERNEL: 'cpu_util', INFERENCE_FRAMEWORK: 'requests_per_second' };
+export const RULE_COMPARATORS = ['GREATER_THAN', 'GREATER_THAN_OR_EQUAL', 'LESS_THAN', 'LESS_THAN_OR_EQUAL'];
+
+export async function listRules(endpoint) {
+  const r = await api.gql(
+    `query($endpoint: String!) { endpoint_auto_scaling_rule_nodes(endpoint: $endpoint) { edges { node { ${RULE_FIELDS} } } } }`,
+    { endpoint },
+  );
+  return ((r.endpoint_auto_scaling_rule_nodes || {}).edges || []).map((e) => e.node);
+}
+
+export const createRule = (endpoint, props) =>
+  mutate(
+    'create_endpoint_auto_scaling_rule_node',
+    `mutation($endpoint: String!, $props: EndpointAutoScalingRuleInput!) {
+      create_endpoint_auto_scaling_rule_node(endpoint: $endpoint, props: $props) { ok msg } }`,
+    { endpoint, props },
+  );
+
+export const modifyRule = (id, props) =>
+  mutate(
+    'modify_endpoint_auto_scaling_rule_node',
+    `mutation($id: String!, $props: ModifyEndpointAutoScalingRuleInput!) {
+      modify_endpoint_auto_scaling_rule_node(id: $id, props: $props) { ok msg } }`,
+    { id, props },
+  );
+
+export const deleteRule = (id) =>
+  mutate(
+    'delete_endpoint_auto_scaling_rule_node',
+    `mutation($id: String!) { delete_endpoint_auto_scaling_rule_node(id: $id) { ok msg } }`,
+    { id },
+  );
 
 // Something is still on its way: the pages poll while it is.
 export function settling(e) {
