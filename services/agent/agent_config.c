@@ -55,10 +55,6 @@ const bus_config_option_t agent_config_options[] = {
     {"agent.network.cidr", BUS_CFG_STRING, offsetof(agent_config_t, net_cidr),
      AGENT_NET_DEFAULT_CIDR, 9, 18, NULL,
      "the kernels' IPv4 subnet in bridge mode; the bridge holds its first address"},
-    {"agent.network.spares", BUS_CFG_INT, offsetof(agent_config_t, net_spares), "2", 0,
-     AGENT_NET_SPARES_MAX, NULL,
-     "bridge mode: kernel networks (a namespace and a veth pair) kept made ahead, so "
-     "that a create takes one instead of making it; 0: each is made on its create"},
     {"agent.publish.host", BUS_CFG_STRING, offsetof(agent_config_t, publish_host), "", 0,
      63, NULL,
      "an IPv4 address of this host that the proxies (gateway, wsproxy) reach: apps' "
@@ -66,6 +62,11 @@ const bus_config_option_t agent_config_options[] = {
      "the kernels' bridge addresses, from this host only"},
     {"agent.publish.ports", BUS_CFG_STRING, offsetof(agent_config_t, publish_ports),
      "30000-30999", 9, 11, NULL, "the host ports apps are published on: LOW-HIGH"},
+    {"agent.spares", BUS_CFG_INT, offsetof(agent_config_t, spares), "2", 0,
+     AGENT_RUNC_SPARES_MAX, NULL,
+     "kernels prepared ahead: a kernel directory with its tmpfs mounts and (bridge mode) "
+     "a network namespace and veth pair, which a create takes instead of making them; "
+     "0: each is made on its create"},
     {"agent.stats_ms", BUS_CFG_INT, offsetof(agent_config_t, stats_ms), "5000", 0,
      3600000, NULL,
      "how often each running kernel's kernel.stats is published; 0: never"},

@@ -25,9 +25,9 @@ typedef struct {
     char *net_mode;        //  bridge, host or none
     char *net_bridge;      //  the bridge of bridge mode
     char *net_cidr;        //  the kernels' subnet in bridge mode
-    int net_spares;        //  kernel networks made ahead (bridge mode)
     char *publish_host;    //  where apps' ports are published; "" = not published
     char *publish_ports;   //  the host ports they are published on: "LOW-HIGH"
+    int spares;            //  kernels prepared ahead (agent.spares)
     int stats_ms;          //  how often kernel.stats is published; 0: never
     int64_t ended_log_max; //  bytes of an ended kernel's log kept; 0: none
     int ended_log_retention_s;     //  how long an ended kernel's log is kept

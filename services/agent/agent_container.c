@@ -170,6 +170,8 @@ agent_containers_new(const agent_config_t *config, bus_error_t *err)
         agent_containers_destroy(&self);
         return NULL;
     }
+    //  Kernel dirs made ahead; and those a crashed agent left are removed.
+    agent_runc_spares_set(self->runc, (size_t) config->spares);
     if (access(self->runner_path, X_OK) != 0)
         bus_log_warning("no kernel runner at %s (agent.runner_path)", self->runner_path);
     //  The web terminal (the ttyd app) ships next to the runner, as `make` and
@@ -257,7 +259,7 @@ agent_containers_net_ready(agent_containers_t *self, bus_error_t *err)
     self->net = agent_net_new(self->config->net_bridge, self->config->net_cidr,
                               self->config->node.state_dir, &step);
     if (self->net) {
-        agent_net_spares_set(self->net, (size_t) self->config->net_spares);
+        agent_net_spares_set(self->net, (size_t) self->config->spares);
         return 0;
     }
     bus_log_error("kernel network unavailable detail=\"%s\"", step.detail);
@@ -270,13 +272,14 @@ int
 agent_containers_spare_make(agent_containers_t *self)
 {
     assert(self);
-    if (!self->net)
-        return 0;
     bus_error_t err = {0};
-    int made = agent_net_spare_make(self->net, &err);
-    if (made < 0)
+    int dir = agent_runc_spare_make(self->runc, &err);
+    if (dir < 0)
+        bus_log_warning("spare kernel dir not made error=\"%s\"", err.detail);
+    int net = self->net ? agent_net_spare_make(self->net, &err) : 0;
+    if (net < 0)
         bus_log_warning("spare kernel network not made error=\"%s\"", err.detail);
-    return made;
+    return dir > 0 || net > 0 ? 1 : dir < 0 || net < 0 ? -1 : 0;
 }
 
 int

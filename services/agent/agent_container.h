@@ -105,9 +105,9 @@ agent_ports_t *agent_containers_ports(agent_containers_t *self);
 //  err (UNAVAILABLE) when it cannot be made.
 int agent_containers_net_ready(agent_containers_t *self, bus_error_t *err);
 
-//  Makes one kernel network ahead (agent.network.spares) once the network
-//  exists (a first create made it): 1 when it made one, 0 when none is
-//  wanted or there is no network yet, -1 when making it failed (logged).
+//  Prepares one kernel ahead (agent.spares): a kernel dir, and a network
+//  once the network exists (a first create made it). 1 when it made either,
+//  0 when none is wanted, -1 when making one failed (logged).
 int agent_containers_spare_make(agent_containers_t *self);
 
 //  Removes the bridge and the NAT table (a stopped agent with no kernel

@@ -109,7 +109,7 @@ struct _agent_kernels_t {
     void *runner_hook_arg;
     agent_accel_driver_t *driver; //  the GPU driver's files; NULL without GPUs
     agent_accel_mps_t *mps;       //  MPS daemons; NULL without GPUs or MPS
-    bool spare_queued;            //  a job making a kernel network ahead is queued
+    bool spare_queued;            //  a job preparing a kernel ahead is queued
 };
 
 //  ---------------------------------------------------------------------------
@@ -233,7 +233,8 @@ void agent_kernels_submit(agent_kernels_t *self,
                           agent_worker_done_fn *done,
                           void *job);
 
-//  Queues a job that makes kernel networks ahead (agent.network.spares),
+//  Queues a job that prepares kernels ahead (agent.spares: a kernel dir and,
+//  in bridge mode, a network),
 //  one per job and the next once it made one, unless one is queued: after a
 //  create, so that it never stands before a job that came first.
 void agent_kernels_make_spares(agent_kernels_t *self);

@@ -360,8 +360,7 @@ void
 agent_kernels_make_spares(agent_kernels_t *self)
 {
     assert(self);
-    if (self->spare_queued || !self->worker || self->config->net_spares <= 0 ||
-        strcmp(self->config->net_mode, "bridge") != 0)
+    if (self->spare_queued || !self->worker || self->config->spares <= 0)
         return;
     s_spare_job_t *spare = calloc(1, sizeof *spare);
     if (!spare)

@@ -267,61 +267,34 @@ agent_overlay_mount(const char *lower,
 }
 
 //  ---------------------------------------------------------------------------
-//  Make the scratch, upper/ and work/, and mount the overlay of lower on target.
+//  The writable layers: the scratch (a tmpfs when memory), upper/ and work/
+//  in it, the upper layer's mount points and home. Whatever exists already
+//  is kept (a spare kernel dir made them ahead, a kernel taken back after a
+//  restart has them). *mounted_p tells whether this call mounted the scratch.
 
-int
-agent_overlay_mount_scratch(const char *lower,
-                            const char *kernel_dir,
-                            const char *target,
-                            const char *scratch_type,
-                            int64_t scratch_size,
-                            bus_error_t *err)
+static int
+s_layers(const char *kernel_dir,
+         bool memory,
+         int64_t scratch_size,
+         const char *upper,
+         const char *work,
+         bool *mounted_p,
+         bus_error_t *err)
 {
-    assert(lower);
-    assert(kernel_dir);
-    assert(target);
-    const char *type = s_scratch_type_name(scratch_type);
-    if (!type)
-        return bus_error_set(err, BUS_STATUS_INVALID, "unknown scratch type %s",
-                             scratch_type ? scratch_type : "(none)");
-    bool memory = streq(type, AGENT_OVERLAY_SCRATCH_MEMORY);
-    if (memory && !s_scratch_size_valid(scratch_size))
-        return bus_error_set(err, BUS_STATUS_INVALID,
-                             "scratch size %" PRId64 " out of range", scratch_size);
-    char scratch[PATH_MAX], upper[PATH_MAX], work[PATH_MAX], upper_link[PATH_MAX];
-    char path[PATH_MAX + 64];
-    if (strlen(kernel_dir) + 32 > sizeof upper)
-        return bus_error_set(err, BUS_STATUS_INVALID, "kernel dir path too long");
+    char scratch[PATH_MAX], upper_link[PATH_MAX], path[PATH_MAX + 64];
     snprintf(scratch, sizeof scratch, "%s/" AGENT_OVERLAY_SCRATCH_DIR, kernel_dir);
     snprintf(upper_link, sizeof upper_link, "%s/upper", kernel_dir);
-    const char *sub = memory ? AGENT_OVERLAY_SCRATCH_DIR "/" : "";
-    snprintf(upper, sizeof upper, "%s/%supper", kernel_dir, sub);
-    snprintf(work, sizeof work, "%s/%swork", kernel_dir, sub);
-    if (!s_option_safe(lower) || !s_option_safe(upper) || !s_option_safe(work))
-        return bus_error_set(err, BUS_STATUS_INVALID,
-                             "overlay paths may not hold ',', ':' or '\\'");
-    struct stat st;
-    if (stat(lower, &st) != 0 || !S_ISDIR(st.st_mode))
-        return bus_error_set(err, BUS_STATUS_INVALID,
-                             "image rootfs %s is not a directory", lower);
-    //  Already mounted (by us, before an agent restart): nothing to do.
-    if (agent_overlay_is_mounted(target))
-        return BUS_OK;
-
     int status = BUS_STATUS_INTERNAL;
-    bool mounted_scratch = false;
+    *mounted_p = false;
     if (memory) {
-        if (bus_mkdirs_mode(scratch, 0755) != 0) {
-            bus_error_set(err, status, "cannot create %s: %s", scratch, strerror(errno));
-            goto fail;
-        }
+        if (bus_mkdirs_mode(scratch, 0755) != 0)
+            return bus_error_set(err, status, "cannot create %s: %s", scratch,
+                                 strerror(errno));
         if (!agent_overlay_is_mounted(scratch)) {
-            if (s_mount_scratch(scratch, scratch_size) != 0) {
-                bus_error_set(err, status, "cannot mount tmpfs on %s: %s", scratch,
-                              strerror(errno));
-                goto fail;
-            }
-            mounted_scratch = true;
+            if (s_mount_scratch(scratch, scratch_size) != 0)
+                return bus_error_set(err, status, "cannot mount tmpfs on %s: %s", scratch,
+                                     strerror(errno));
+            *mounted_p = true;
         }
         //  The upper layer's host path stays <kernel_dir>/upper.
         if (symlink(AGENT_OVERLAY_SCRATCH_DIR "/upper", upper_link) != 0 &&
@@ -350,21 +323,110 @@ agent_overlay_mount_scratch(const char *lower,
         bus_error_set(err, status, "cannot chown %s: %s", path, strerror(errno));
         goto fail;
     }
+    return BUS_OK;
 
+fail:
+    if (*mounted_p && s_umount(scratch) != 0)
+        bus_log_error("cannot unmount %s: %s", scratch, strerror(errno));
+    *mounted_p = false;
+    return status;
+}
+
+//  upper/ and work/ of kernel_dir into upper and work (PATH_MAX each).
+//  Returns 0, or INVALID (a path too long, or one overlayfs options cannot
+//  carry).
+static int
+s_layer_paths(
+    const char *kernel_dir, bool memory, char *upper, char *work, bus_error_t *err)
+{
+    if (strlen(kernel_dir) + 32 > PATH_MAX)
+        return bus_error_set(err, BUS_STATUS_INVALID, "kernel dir path too long");
+    const char *sub = memory ? AGENT_OVERLAY_SCRATCH_DIR "/" : "";
+    snprintf(upper, PATH_MAX, "%s/%supper", kernel_dir, sub);
+    snprintf(work, PATH_MAX, "%s/%swork", kernel_dir, sub);
+    if (!s_option_safe(upper) || !s_option_safe(work))
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "overlay paths may not hold ',', ':' or '\\'");
+    return BUS_OK;
+}
+
+//  ---------------------------------------------------------------------------
+//  Make the scratch, upper/ and work/, and mount the overlay of lower on target.
+
+int
+agent_overlay_mount_scratch(const char *lower,
+                            const char *kernel_dir,
+                            const char *target,
+                            const char *scratch_type,
+                            int64_t scratch_size,
+                            bus_error_t *err)
+{
+    assert(lower);
+    assert(kernel_dir);
+    assert(target);
+    const char *type = s_scratch_type_name(scratch_type);
+    if (!type)
+        return bus_error_set(err, BUS_STATUS_INVALID, "unknown scratch type %s",
+                             scratch_type ? scratch_type : "(none)");
+    bool memory = streq(type, AGENT_OVERLAY_SCRATCH_MEMORY);
+    if (memory && !s_scratch_size_valid(scratch_size))
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "scratch size %" PRId64 " out of range", scratch_size);
+    char upper[PATH_MAX], work[PATH_MAX];
+    if (s_layer_paths(kernel_dir, memory, upper, work, err) != BUS_OK)
+        return err->status;
+    if (!s_option_safe(lower))
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "overlay paths may not hold ',', ':' or '\\'");
+    struct stat st;
+    if (stat(lower, &st) != 0 || !S_ISDIR(st.st_mode))
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "image rootfs %s is not a directory", lower);
+    //  Already mounted (by us, before an agent restart): nothing to do.
+    if (agent_overlay_is_mounted(target))
+        return BUS_OK;
+
+    bool mounted_scratch = false;
+    if (s_layers(kernel_dir, memory, scratch_size, upper, work, &mounted_scratch, err) !=
+        BUS_OK)
+        return err->status;
     char options[3 * PATH_MAX + 64];
     snprintf(options, sizeof options, "lowerdir=%s,upperdir=%s,workdir=%s", lower, upper,
              work);
     if (mount("overlay", target, "overlay", 0, options) != 0) {
-        bus_error_set(err, status, "cannot mount overlay on %s: %s", target,
-                      strerror(errno));
-        goto fail;
+        int status =
+            bus_error_set(err, BUS_STATUS_INTERNAL, "cannot mount overlay on %s: %s",
+                          target, strerror(errno));
+        char scratch[PATH_MAX + 16];
+        snprintf(scratch, sizeof scratch, "%s/" AGENT_OVERLAY_SCRATCH_DIR, kernel_dir);
+        if (mounted_scratch && s_umount(scratch) != 0)
+            bus_log_error("cannot unmount %s: %s", scratch, strerror(errno));
+        return status;
     }
     return BUS_OK;
+}
 
-fail:
-    if (mounted_scratch && s_umount(scratch) != 0)
-        bus_log_error("cannot unmount %s: %s", scratch, strerror(errno));
-    return status;
+//  ---------------------------------------------------------------------------
+//  What of a kernel dir does not depend on its image, made ahead.
+
+int
+agent_overlay_prepare(const char *kernel_dir, bus_error_t *err)
+{
+    assert(kernel_dir);
+    bool memory = streq(s_scratch_type, AGENT_OVERLAY_SCRATCH_MEMORY);
+    char upper[PATH_MAX], work[PATH_MAX];
+    if (s_layer_paths(kernel_dir, memory, upper, work, err) != BUS_OK)
+        return err->status;
+    if (agent_overlay_mount_side(kernel_dir, err) != BUS_OK)
+        return err->status;
+    bool mounted_scratch = false;
+    if (s_layers(kernel_dir, memory, s_scratch_size, upper, work, &mounted_scratch,
+                 err) != BUS_OK) {
+        s_umount_side(kernel_dir, AGENT_OVERLAY_RUN_DIR);
+        s_umount_side(kernel_dir, AGENT_OVERLAY_LOG_DIR);
+        return err->status;
+    }
+    return BUS_OK;
 }
 
 //  ---------------------------------------------------------------------------

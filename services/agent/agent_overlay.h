@@ -100,6 +100,15 @@ int agent_overlay_mount_scratch(const char *lower,
 int agent_overlay_mount_side(const char *kernel_dir, bus_error_t *err);
 
 //  ---------------------------------------------------------------------------
+//  What of <kernel_dir> does not depend on its image, made ahead of a create
+//  (a spare kernel dir): the side mounts (agent_overlay_mount_side) and,
+//  with the process-wide scratch settings, the scratch with upper/ and
+//  work/. agent_overlay_mount_side and agent_overlay_mount find them made
+//  and go on. Returns 0, or a bus_status_t with err filled; a failure leaves
+//  no mount it made.
+int agent_overlay_prepare(const char *kernel_dir, bus_error_t *err);
+
+//  ---------------------------------------------------------------------------
 //  Unmount target, then the scratch tmpfs its overlay wrote to (if any); a
 //  target that is not mounted is not an error. A busy mount is detached
 //  lazily. Returns 0 or -1.

@@ -45,11 +45,23 @@ struct _agent_runc_entry_t {
 };
 typedef agent_runc_entry_t s_kernel_t;
 
+//  Spare kernel dirs: <state_dir>/kernels/.spare-<n>, with bundle/rootfs
+//  made and everything mounted that does not depend on the image
+//  (agent_overlay_prepare); a create renames one to the kernel's dir (the
+//  mounts below a directory move with it) instead of making it. A leading
+//  dot keeps them out of what is a kernel's dir (agent_bundle_id_valid).
+#define SPARE_PREFIX ".spare-"
+
 struct _agent_runc_t {
     char *runc_path;
-    char *state_dir;   //  absolute
-    char *root;        //  runc --root
-    zhashx_t *kernels; //  id -> s_kernel_t
+    char *state_dir;                        //  absolute
+    char *root;                             //  runc --root
+    zhashx_t *kernels;                      //  id -> s_kernel_t
+    unsigned spares[AGENT_RUNC_SPARES_MAX]; //  the spare dirs' numbers
+    size_t spare_count;
+    size_t spares_wanted;
+    unsigned spare_next;
+    bool spares_swept; //  those an earlier agent left are gone
 };
 
 //  Whole small file into a fresh string, or NULL. Caller owns return value.
@@ -364,6 +376,126 @@ agent_runc_new(const char *runc_path, const char *state_dir)
 }
 
 //  ---------------------------------------------------------------------------
+//  Spare kernel dirs.
+
+static void
+s_spare_path(agent_runc_t *self, unsigned n, char path[PATH_MAX])
+{
+    snprintf(path, PATH_MAX, "%s/kernels/" SPARE_PREFIX "%u", self->state_dir, n);
+}
+
+//  Unmounts and removes a spare dir (or one an earlier agent left); a dir
+//  that cannot be unmounted is kept, and logged.
+static void
+s_spare_remove(const char *dir)
+{
+    char rootfs[PATH_MAX + 16];
+    snprintf(rootfs, sizeof rootfs, "%s/bundle/rootfs", dir);
+    if (agent_overlay_unmount_kernel(dir, rootfs) == 0)
+        agent_fs_remove_tree(dir);
+    else
+        bus_log_warning("spare kernel dir kept dir=%s error=\"%s\"", dir,
+                        strerror(errno));
+}
+
+//  Drops spares until count are left.
+static void
+s_spares_trim(agent_runc_t *self, size_t count)
+{
+    char path[PATH_MAX];
+    while (self->spare_count > count) {
+        s_spare_path(self, self->spares[--self->spare_count], path);
+        s_spare_remove(path);
+    }
+}
+
+//  Removes the spare dirs an earlier agent left.
+static void
+s_spares_sweep(agent_runc_t *self)
+{
+    self->spares_swept = true;
+    char *kernels = zsys_sprintf("%s/kernels", self->state_dir);
+    DIR *dir = kernels ? opendir(kernels) : NULL;
+    zlistx_t *left = zlistx_new();
+    struct dirent *entry;
+    while (dir && left && (entry = readdir(dir)))
+        if (strncmp(entry->d_name, SPARE_PREFIX, strlen(SPARE_PREFIX)) == 0)
+            zlistx_add_end(left, zsys_sprintf("%s/%s", kernels, entry->d_name));
+    if (dir)
+        closedir(dir);
+    char *path;
+    while (left && (path = zlistx_detach(left, NULL))) {
+        s_spare_remove(path);
+        bus_log_notice("spare kernel dir of an earlier agent removed dir=%s", path);
+        zstr_free(&path);
+    }
+    zlistx_destroy(&left);
+    zstr_free(&kernels);
+}
+
+void
+agent_runc_spares_set(agent_runc_t *self, size_t count)
+{
+    assert(self);
+    if (!self->spares_swept)
+        s_spares_sweep(self);
+    self->spares_wanted = count < AGENT_RUNC_SPARES_MAX ? count : AGENT_RUNC_SPARES_MAX;
+    s_spares_trim(self, self->spares_wanted);
+}
+
+int
+agent_runc_spare_make(agent_runc_t *self, bus_error_t *err)
+{
+    assert(self);
+    if (self->spare_count >= self->spares_wanted)
+        return 0;
+    char path[PATH_MAX], rootfs[PATH_MAX + 16];
+    s_spare_path(self, self->spare_next++, path);
+    snprintf(rootfs, sizeof rootfs, "%s/bundle/rootfs", path);
+    if (mkdir(path, 0711) != 0) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot create %s: %s", path,
+                      strerror(errno));
+        return -1;
+    }
+    if (bus_mkdirs_mode(rootfs, 0755) != 0) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "cannot create %s: %s", rootfs,
+                      strerror(errno));
+        agent_fs_remove_tree(path);
+        return -1;
+    }
+    if (agent_overlay_prepare(path, err) != BUS_OK) {
+        s_spare_remove(path);
+        return -1;
+    }
+    self->spares[self->spare_count++] = self->spare_next - 1;
+    return 1;
+}
+
+size_t
+agent_runc_spare_count(agent_runc_t *self)
+{
+    assert(self);
+    return self->spare_count;
+}
+
+//  A spare renamed to dir (which must not exist). 0, or -1 when there was
+//  none or it could not be renamed (then it is removed).
+static int
+s_spare_take(agent_runc_t *self, const char *dir)
+{
+    if (self->spare_count == 0)
+        return -1;
+    char path[PATH_MAX];
+    s_spare_path(self, self->spares[--self->spare_count], path);
+    if (rename(path, dir) == 0)
+        return 0;
+    bus_log_warning("spare kernel dir not taken dir=%s error=\"%s\"", path,
+                    strerror(errno));
+    s_spare_remove(path);
+    return -1;
+}
+
+//  ---------------------------------------------------------------------------
 //  Free the driver; containers keep running.
 
 void
@@ -378,6 +510,7 @@ agent_runc_destroy(agent_runc_t **self_p)
     for (s_kernel_t *kernel = self->kernels ? zhashx_first(self->kernels) : NULL; kernel;
          kernel = zhashx_next(self->kernels))
         agent_runc_entry_destroy(&kernel);
+    s_spares_trim(self, 0);
     zhashx_destroy(&self->kernels);
     free(self->runc_path);
     free(self->state_dir);
@@ -412,7 +545,8 @@ agent_runc_create(agent_runc_t *self, const agent_kernel_spec_t *spec, bus_error
     char *run = zsys_sprintf("%s/" AGENT_OVERLAY_RUN_DIR, dir);
     int status = BUS_STATUS_INTERNAL;
 
-    if (mkdir(dir, 0711) != 0) {
+    //  A spare's dir, made with its mounts ahead, or a new one.
+    if (s_spare_take(self, dir) != 0 && mkdir(dir, 0711) != 0) {
         bus_error_set(err, BUS_STATUS_INTERNAL, "cannot create %s: %s", dir,
                       strerror(errno));
         zstr_free(&dir); //  not ours to remove

@@ -50,6 +50,9 @@
 #define AGENT_RUNC_EXIT_UNKNOWN -1
 
 typedef struct _agent_runc_t agent_runc_t;
+
+//  The most kernel dirs made ahead (agent_runc_spares_set).
+#define AGENT_RUNC_SPARES_MAX 16
 //  What a driver knows of one kernel's container (see agent_runc_detach).
 typedef struct _agent_runc_entry_t agent_runc_entry_t;
 
@@ -77,6 +80,21 @@ agent_runc_t *agent_runc_new(const char *runc_path, const char *state_dir);
 
 //  Free the driver. Its containers keep running; a new driver may adopt them.
 void agent_runc_destroy(agent_runc_t **self_p);
+
+//  ---------------------------------------------------------------------------
+//  Keep up to count (at most AGENT_RUNC_SPARES_MAX) kernel dirs made ahead,
+//  with everything mounted that does not depend on the image, for creates
+//  to take (0, the default: none; fewer drops the extra ones). The first call
+//  also removes the spare dirs an agent that crashed left. They are made by
+//  agent_runc_spare_make, one per call, and removed by agent_runc_destroy.
+void agent_runc_spares_set(agent_runc_t *self, size_t count);
+
+//  Make one spare dir when fewer than wanted are ready: 1 when it made one,
+//  0 when none was wanted, -1 with err filled (nothing is left).
+int agent_runc_spare_make(agent_runc_t *self, bus_error_t *err);
+
+//  How many spare dirs are ready.
+size_t agent_runc_spare_count(agent_runc_t *self);
 
 //  ---------------------------------------------------------------------------
 //  Start the kernel spec describes: make its dirs, mount its run/ and log/

@@ -702,6 +702,72 @@ test_bad_spec_leaves_nothing(void)
     zstr_free(&id);
 }
 
+//  Kernel dirs made ahead: mounted but for the image's overlay, taken by a
+//  create (its home and run dir work as in a dir made on the spot), the
+//  rest removed with the driver; those a crashed agent left are removed by
+//  the next driver's first agent_runc_spares_set.
+static void
+test_spare_dirs(void)
+{
+    bus_error_t err = {0};
+    char kernels[PATH_MAX];
+    snprintf(kernels, sizeof kernels, "%s/kernels", s_state);
+    int mounts_before = s_mounts_under_tmp();
+    T_EQ_INT(agent_runc_spare_make(s_runc, &err), 0); //  none wanted yet
+    agent_runc_spares_set(s_runc, 2);
+    T_EQ_INT(agent_runc_spare_make(s_runc, &err), 1);
+    T_EQ_INT(agent_runc_spare_make(s_runc, &err), 1);
+    T_EQ_INT(agent_runc_spare_make(s_runc, &err), 0);
+    T_EQ_INT(agent_runc_spare_count(s_runc), 2);
+    //  run, log and the scratch of each
+    T_EQ_INT(s_mounts_under_tmp(), mounts_before + 6);
+
+    char *id = s_kernel_id("spare");
+    const char *args[8];
+    agent_kernel_spec_t spec;
+    s_spec(&spec, id,
+           "echo data > f.txt; touch /opt/backplane/run/r && echo run-rw;"
+           " echo uid=$(id -u) cwd=$(pwd)",
+           args);
+    int rc = agent_runc_create(s_runc, &spec, &err);
+    if (rc != 0)
+        fprintf(stderr, "# create: %s\n", err.detail);
+    T_EQ_INT(rc, 0);
+    T_EQ_INT(agent_runc_spare_count(s_runc), 1);
+    const exit_t *exit = s_wait_exit(id);
+    T_ASSERT(exit);
+    T_EQ_INT(exit->exit_code, 0);
+    char *log = s_kernel_file(id, "container.log");
+    char *data = s_kernel_file(id, "upper/home/work/f.txt");
+    bool ok = log && strstr(log, "run-rw\n") && strstr(log, "uid=1000 cwd=/home/work\n");
+    if (!ok)
+        fprintf(stderr, "# log: %s\n", log ? log : "(none)");
+    T_ASSERT(ok);
+    T_ASSERT(data && streq(data, "data\n"));
+    free(log);
+    free(data);
+    T_EQ_INT(agent_runc_remove(s_runc, id, 1000, NULL, &err), 0);
+    T_ASSERT(s_gone(id));
+    zstr_free(&id);
+
+    //  The driver goes with its spare; a crashed agent's is left behind.
+    agent_runc_destroy(&s_runc);
+    T_EQ_INT(s_mounts_under_tmp(), mounts_before);
+    char *left = zsys_sprintf("mkdir -p %s/.spare-77/run && mount -t tmpfs left "
+                              "%s/.spare-77/run",
+                              kernels, kernels);
+    T_EQ_INT(system(left), 0);
+    zstr_free(&left);
+    T_EQ_INT(s_mounts_under_tmp(), mounts_before + 1);
+    s_runc = agent_runc_new(NULL, s_state);
+    T_ASSERT(s_runc);
+    agent_runc_spares_set(s_runc, 0);
+    T_EQ_INT(s_mounts_under_tmp(), mounts_before);
+    char spare[PATH_MAX + 16];
+    snprintf(spare, sizeof spare, "%s/.spare-77", kernels);
+    T_ASSERT(!s_exists(spare));
+}
+
 static void
 test_nothing_left(void)
 {
@@ -786,6 +852,7 @@ main(void)
     T_RUN(test_detach_attach);
     T_RUN(test_list_and_adopt);
     T_RUN(test_bad_spec_leaves_nothing);
+    T_RUN(test_spare_dirs);
     T_RUN(test_nothing_left);
 
     //  Whatever a failed case left: remove it before the temp dir goes.

@@ -425,8 +425,9 @@ s_delete_one(int i)
 }
 
 //  Nothing of the agent's kernels left on the host: no kernel directory,
-//  mount, address or veth on the bridge, and for every kernel any log
-//  named, no network namespace or cgroup.
+//  mount (but the spare kernel dirs' the agent keeps), address or veth on
+//  the bridge, and for every kernel any log named, no network namespace or
+//  cgroup.
 static bool
 s_host_clean(void)
 {
@@ -436,7 +437,8 @@ s_host_clean(void)
         "d=%s; test -z \"$(find $d/agent/kernels $d/agent/net -mindepth 1 -maxdepth 1"
         " ! -name '.*' 2>/dev/null)\" ||"
         " { echo '# kernels or addresses left in' $d/agent >&2; exit 1; };"
-        " ! grep -q \"$d/agent/kernels/\" /proc/self/mountinfo ||"
+        " ! grep \"$d/agent/kernels/\" /proc/self/mountinfo | grep -qv /kernels/.spare- "
+        "||"
         " { echo '# kernel mounts left' >&2; exit 1; };"
         " test \"$(ip -o link show master %s 2>/dev/null | wc -l)\" = 0 ||"
         " { echo '# veths left on %s' >&2; exit 1; };"
