@@ -48,6 +48,9 @@
 #define OUTPUT_TAIL       160 //  the most of a tool's output kept in an error detail
 #define NFT_TABLE_PREFIX  "backplane_"
 #define SPARE_VETH_PREFIX "bps" //  a spare's host end, until a kernel takes it
+//  A spare's namespace, until a kernel takes it: not AGENT_NET_NETNS_PREFIX
+//  and an id, which a kernel's name is, so the two can never meet.
+#define SPARE_NETNS_PREFIX "bpspare-"
 
 //  A kernel network made ahead (see the header).
 typedef struct {
@@ -606,8 +609,7 @@ s_remove_left_spares(agent_net_t *self)
                  sizeof spare.veth - 1);
         if (read && n_end && !*n_end && n <= UINT_MAX &&
             sscanf(line, format, spare.netns, spare.veth) == 2 &&
-            strncmp(spare.netns, AGENT_NET_NETNS_PREFIX,
-                    strlen(AGENT_NET_NETNS_PREFIX)) == 0 &&
+            strncmp(spare.netns, SPARE_NETNS_PREFIX, strlen(SPARE_NETNS_PREFIX)) == 0 &&
             strncmp(spare.veth, SPARE_VETH_PREFIX, strlen(SPARE_VETH_PREFIX)) == 0) {
             spare.n = (unsigned) n;
             s_spare_remove(self, &spare);
@@ -850,8 +852,8 @@ agent_net_attach(agent_net_t *self,
                       spared ? spare.netns : "-", step_err.detail);
         s_remove(self, kernel_id, NULL);
         if (spared) {
-            //  What is left of the spare goes; a network made anew is the
-            //  answer, as if there had been no spare.
+            //  What is left of the spare goes; the next spare, or a network
+            //  made anew, is the answer, as if there had been no such spare.
             s_spare_remove(self, &spare);
             return agent_net_attach(self, kernel_id, netns_path, ip, err);
         }
@@ -898,8 +900,8 @@ agent_net_spare_make(agent_net_t *self, bus_error_t *err)
         bus_error_set(err, BUS_STATUS_UNAVAILABLE, "subnet %s is full", self->cidr);
         return -1;
     }
-    snprintf(spare.netns, sizeof spare.netns, "%s%s-s%u", AGENT_NET_NETNS_PREFIX,
-             self->bridge, spare.n);
+    snprintf(spare.netns, sizeof spare.netns, "%s%s-%u", SPARE_NETNS_PREFIX, self->bridge,
+             spare.n);
     s_hashed_name(SPARE_VETH_PREFIX, spare.netns, spare.veth);
     char path[PATH_MAX], address[AGENT_NET_IP_MAX], line[sizeof address + sizeof spare];
     s_spare_file(self, spare.n, path);

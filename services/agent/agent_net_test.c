@@ -513,7 +513,7 @@ test_detach(void)
     zstr_free(&a);
 }
 
-//  Networks made ahead: complete inside, on the bridge but down, given a
+//  Networks made ahead: complete inside, off the bridge, given a
 //  kernel's names by attach; what a crashed agent left is removed by the
 //  next object, and destroy removes the rest.
 static void
@@ -521,7 +521,7 @@ test_spares(void)
 {
     bus_error_t err = {0};
     char spare_prefix[64], *spare_dir = zsys_sprintf("%s/net-spares", s_state);
-    snprintf(spare_prefix, sizeof spare_prefix, AGENT_NET_NETNS_PREFIX "%s-s", s_bridge);
+    snprintf(spare_prefix, sizeof spare_prefix, "bpspare-%s-", s_bridge);
     T_EQ_INT(agent_net_spare_make(s_net, &err), 0); //  none wanted yet
     agent_net_spares_set(s_net, 2);
     T_EQ_INT(agent_net_spare_make(s_net, &err), 1);

@@ -56,6 +56,7 @@
 #include "gw_app_token.h"
 #include "gw_compute_session.h"
 #include "gw_agent.h"
+#include "gw_fleet.h"
 #include "gw_volumes.h"
 #include "gw_rest.h"
 #include "gw_problem.h"

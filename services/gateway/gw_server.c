@@ -54,6 +54,7 @@ struct _gw_server_t {
     gw_ratelimit_t *rate;               //  requests per keypair
     gw_ratelimit_t *login_failures;     //  failed logins per user name
     gw_identity_cache_t *identities;    //  callers, with their signing keys
+    gw_fleet_t *fleet;                  //  resource groups' live agents, kept briefly
     gw_accesslog_t *accesslog;          //  queued access records
     gw_metrics_t *metrics;              //  requests by route, for /metrics
     gw_events_t *events;                //  listeners to session events
@@ -97,6 +98,7 @@ s_fini(void **state_p)
             OPENSSL_cleanse(gw->apps_secret, gw->apps_secret_len);
         free(gw->apps_secret);
         gw_identity_cache_destroy(&gw->identities);
+        gw_fleet_destroy(&gw->fleet);
         gw_ratelimit_destroy(&gw->rate);
         gw_ratelimit_destroy(&gw->login_failures);
         free(gw);
@@ -117,6 +119,7 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
     gw->rate = gw_ratelimit_new(config->rate_window_s);
     gw->login_failures = gw_ratelimit_new(config->rate_window_s);
     gw->identities = gw_identity_cache_new(GW_IDENTITY_TTL_MS);
+    gw->fleet = gw_fleet_new(GW_FLEET_TTL_MS);
     gw->accesslog = gw_accesslog_new(node);
     gw->activity = gw_activity_new(node);
     gw->storage = gw_storage_new(node);
@@ -125,8 +128,9 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
     gw->errorlog =
         gw_errorlog_new(gw->db, bus_node_base(node), config->error_log_retention_days,
                         config->error_log_expire_s);
-    if (!gw->rate || !gw->login_failures || !gw->identities || !gw->accesslog ||
-        !gw->activity || !gw->storage || !gw->metrics || !gw->errorlog || !gw->bgtasks) {
+    if (!gw->rate || !gw->login_failures || !gw->identities || !gw->fleet ||
+        !gw->accesslog || !gw->activity || !gw->storage || !gw->metrics ||
+        !gw->errorlog || !gw->bgtasks) {
         s_fini((void **) &gw);
         return NULL;
     }
@@ -242,6 +246,13 @@ gw_server_identities(gw_server_t *self)
 {
     assert(self);
     return self->identities;
+}
+
+gw_fleet_t *
+gw_server_fleet(gw_server_t *self)
+{
+    assert(self);
+    return self->fleet;
 }
 
 gw_ratelimit_t *

@@ -45,6 +45,8 @@ struct _gw_web_t *gw_server_web(gw_server_t *self);
 struct _gw_identity_cache_t *gw_server_identities(gw_server_t *self);
 //  Requests per keypair, and failed logins per user name.
 struct _gw_ratelimit_t *gw_server_rate(gw_server_t *self);
+//  Resource groups' live agents, kept briefly for creates' checks.
+struct _gw_fleet_t *gw_server_fleet(gw_server_t *self);
 struct _gw_ratelimit_t *gw_server_login_failures(gw_server_t *self);
 //  Queued access records.
 struct _gw_accesslog_t *gw_server_accesslog(gw_server_t *self);

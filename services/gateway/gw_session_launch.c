@@ -331,10 +331,21 @@ s_encode(launch_t *self, const char *mounts, bus_error_t *err)
 
 static void s_on_agents(void *arg, const bus_reply_t *reply);
 
-//  Asks for the resource group's live agents.
+static bool s_fits(launch_t *self, json_t *agents);
+static void s_create(launch_t *self);
+
+//  Asks for the resource group's live agents, unless the list kept from a
+//  moment ago says yes (gw_fleet: a no is only said on a fresh list).
 static void
 s_ask_agents(launch_t *self)
 {
+    json_t *kept = self->dry_run
+                       ? NULL
+                       : gw_fleet_get(gw_server_fleet(self->gw), self->scaling_group);
+    if (kept && json_array_size(kept) > 0 && s_fits(self, kept)) {
+        s_create(self);
+        return;
+    }
     proto_scheduler_agents_req_t agents;
     proto_scheduler_agents_req_init(&agents);
     agents.scaling_group = self->scaling_group;
@@ -493,13 +504,11 @@ s_no_agent_detail(
 
 static void s_on_created(void *arg, const bus_reply_t *reply);
 
-//  The resource group's live agents: with none, agents may yet come and the
-//  session waits; with some of which none fits, the create is refused.
-static void
-s_on_agents(void *arg, const bus_reply_t *reply)
+//  Whether the agents (gw_agent_from_reply's) could ever hold the session:
+//  with none, agents may yet come and the session waits.
+static bool
+s_fits(launch_t *self, json_t *agents)
 {
-    launch_t *self = arg;
-    json_t *agents = gw_agent_from_reply(reply);
     //  A cluster in one node needs an agent for all its kernels; across
     //  nodes, as many agents as it has kernels.
     uint32_t cluster_size = (uint32_t) self->spec.cluster_size;
@@ -508,20 +517,38 @@ s_on_agents(void *arg, const bus_reply_t *reply)
     json_t *agent;
     json_array_foreach(agents, index, agent) able +=
         s_agent_fits(agent, self->slots, self->spec.multi_node ? 1 : cluster_size);
-    bool fits = !json_is_array(agents) || json_array_size(agents) == 0 || able >= needed;
-    if (!fits) {
+    return !json_is_array(agents) || json_array_size(agents) == 0 || able >= needed;
+}
+
+//  The resource group's live agents: with none, agents may yet come and the
+//  session waits; with some of which none fits, the create is refused.
+static void
+s_on_agents(void *arg, const bus_reply_t *reply)
+{
+    launch_t *self = arg;
+    json_t *agents = gw_agent_from_reply(reply);
+    gw_fleet_put(gw_server_fleet(self->gw), self->scaling_group, agents);
+    if (!s_fits(self, agents)) {
+        uint32_t cluster_size = (uint32_t) self->spec.cluster_size;
         char detail[512];
-        s_no_agent_detail(self, agents, needed, detail, sizeof detail);
+        s_no_agent_detail(self, agents, self->spec.multi_node ? cluster_size : 1, detail,
+                          sizeof detail);
         json_decref(agents);
         s_refused(self, "invalid-api-params", detail);
         return;
     }
     json_decref(agents);
-    if (self->dry_run) {
+    if (self->dry_run)
         s_finish(self, NULL, BUS_OK, NULL);
-        return;
-    }
-    bus_writer_t *writer = self->request; //  written by the resolve step
+    else
+        s_create(self);
+}
+
+//  Sends session.create, written by the resolve step.
+static void
+s_create(launch_t *self)
+{
+    bus_writer_t *writer = self->request;
     bus_error_t err = {BUS_STATUS_INTERNAL, "the create request was not written"};
     self->request = NULL;
     s_send(self, PROTO_SESSION_CREATE, writer, &err, s_on_created);
