@@ -3,19 +3,22 @@
 
     The gateway makes a "model-store" project at its first start. The
     superadmin puts model folders there (a definition with metadata and a
-    README, one whose definition is not YAML, one without a definition,
-    one that may not be cloned, and a general folder that is no model),
-    each file uploaded to the real storage-proxy. A user who is no member
-    of that project lists the cards: the fields come from the metadata or
-    fall back to the folder, the bad one is listed with an error_msg naming
-    the file and the line, the general folder and the user's own model
-    folder are not cards. Then the filter and the order (the minilang over
-    the cards' fields), pages by first/after and offset with their
-    pageInfo, model_card by the Relay id and by the folder id. The user
-    clones a card's folder into its own (a model folder, ready, with the
-    files), cannot clone the one that is not cloneable, cannot write into
-    the store nor make folders in its project. Bad input is refused with an
-    error, never a crash: hostile ids and names, a bad filter, a cursor
+    README, one whose definition is not YAML, one without a definition
+    whose README is too large to show, one that may not be cloned, and a
+    general folder that is no model), each file uploaded to the real
+    storage-proxy. A listing that does not select readme reads no README
+    (the gateway, at log level info, logs each README it could not read:
+    none for the large one), model_card with readme reads it. A user who
+    is no member of that project lists the cards: the fields come from the
+    metadata or fall back to the folder, the bad one is listed with an
+    error_msg naming the file and the line, the one without a definition
+    with "model-definition.yaml not found", the general folder and the
+    user's own model folder are not cards. Then the filter and the order (the minilang
+   over the cards' fields), pages by first/after and offset with their pageInfo,
+   model_card by the Relay id and by the folder id. The user clones a card's folder into
+   its own (a model folder, ready, with the files), cannot clone the one that is not
+   cloneable, cannot write into the store nor make folders in its project. Bad input is
+   refused with an error, never a crash: hostile ids and names, a bad filter, a cursor
     that is no card's, counts out of range.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
@@ -29,13 +32,17 @@
 #include "gateway_client.h"
 #include "t.h"
 
-#define CLONE_MS 20000 //  a clone's copy ends in well under a second
+#define CLONE_MS    20000  //  a clone's copy ends in well under a second
+#define BIG_README  300000 //  over GW_MODEL_CARD_README_MAX: never shown
+#define README_MISS "msg=\"model card readme unread\""
 
 static client_platform_t s_p;
 static harness_proc_t s_sp;
 static char s_storage[128];
 static char s_store[64]; //  the model-store project's id
 static char s_llama[64]; //  the folder id of the llama card
+static char s_bare[64];  //  the folder id of the card without a definition
+static const char *const s_gateway_sets[] = {"log.level=info", NULL};
 static client_keypair_t s_alice;
 
 static const char s_llama_def[] = "models:\n"
@@ -202,7 +209,8 @@ s_error(json_t *response)
 static void
 test_start(void)
 {
-    T_ASSERT(client_platform_start(&s_p, "model_store", false) == 0);
+    T_ASSERT(client_platform_start_ex(&s_p, "model_store", false, NULL, s_gateway_sets) ==
+             0);
     T_ASSERT(client_storage_start(&s_p, &s_sp, s_storage, sizeof s_storage));
     json_t *r = client_gql(&s_p, &s_p.super, "{ groups { id name } }", NULL);
     size_t index;
@@ -234,12 +242,61 @@ test_start(void)
     T_ASSERT(s_store_folder("whisper", "model", true, s_whisper_def, "readme.txt",
                             "Whisper transcribes.\n", NULL));
     T_ASSERT(s_store_folder("broken", "model", true, s_broken_def, NULL, NULL, NULL));
-    T_ASSERT(s_store_folder("bare", "model", false, NULL, NULL, NULL, NULL));
+    char *big = malloc(BIG_README + 1);
+    T_ASSERT(big != NULL);
+    if (big) {
+        memset(big, 'x', BIG_README);
+        big[BIG_README] = '\0';
+    }
+    T_ASSERT(s_store_folder("bare", "model", false, NULL, "README.md", big, s_bare));
+    free(big);
     T_ASSERT(s_store_folder("notes", "general", true, s_whisper_def, NULL, NULL, NULL));
     //  The user's own model folder is no card of the store.
     T_EQ_INT(s_as(&s_alice, "POST", "/folders",
                   "{\"name\": \"mine\", \"usage_mode\": \"model\"}", NULL),
              201);
+}
+
+//  The README of a card is read only when the document selects it: the
+//  large one of "bare" is refused by the storage-proxy each time it is
+//  read, which the gateway logs.
+static void
+test_readme_on_demand(void)
+{
+    char miss[128];
+    snprintf(miss, sizeof miss, README_MISS " folder=%s", s_bare);
+    json_t *r = client_gql(&s_p, &s_alice,
+                           "{ model_cards(first: 200) { count edges { node { title"
+                           " name error_msg } } } }",
+                           NULL);
+    json_t *cards = json_object_get(json_object_get(r, "data"), "model_cards");
+    T_EQ_INT(json_integer_value(json_object_get(cards, "count")), 4);
+    T_ASSERT(json_object_get(r, "errors") == NULL);
+    T_EQ_STR(json_string_value(json_object_get(s_node(cards, "bare"), "error_msg")),
+             "model-definition.yaml not found");
+    json_decref(r);
+    T_ASSERT(!harness_log_has(&s_p.gateway, README_MISS));
+    //  model_card with its readme reads it (here: too large, so null).
+    char query[256];
+    snprintf(query, sizeof query,
+             "{ model_card(id: \"%s\") { readme readme_filetype error_msg } }", s_bare);
+    r = client_gql(&s_p, &s_alice, query, NULL);
+    json_t *card = json_object_get(json_object_get(r, "data"), "model_card");
+    T_ASSERT(json_is_object(card));
+    T_ASSERT(json_is_null(json_object_get(card, "readme")));
+    T_EQ_STR(json_string_value(json_object_get(card, "error_msg")),
+             "model-definition.yaml not found");
+    json_decref(r);
+    T_ASSERT(harness_log_has(&s_p.gateway, miss));
+    //  and a README it may show, with its type.
+    snprintf(query, sizeof query, "{ model_card(id: \"%s\") { readme readme_filetype } }",
+             s_llama);
+    r = client_gql(&s_p, &s_alice, query, NULL);
+    card = json_object_get(json_object_get(r, "data"), "model_card");
+    const char *readme = json_string_value(json_object_get(card, "readme"));
+    T_ASSERT(readme && strstr(readme, "# Llama 3"));
+    T_EQ_STR(json_string_value(json_object_get(card, "readme_filetype")), "md");
+    json_decref(r);
 }
 
 static void
@@ -287,12 +344,14 @@ test_listing(void)
     T_ASSERT(author && strchr(author, '@'));
     T_EQ_STR(json_string_value(json_object_get(whisper, "min_resource")), "{}");
 
-    //  No definition: the folder's name and creator.
+    //  No definition: the folder's name and creator, and why it cannot be
+    //  deployed; its README is too large to show.
     json_t *bare = s_node(cards, "bare");
     T_ASSERT(bare != NULL);
     T_EQ_STR(json_string_value(json_object_get(bare, "name")), "bare");
     T_ASSERT(json_is_null(json_object_get(bare, "readme")));
-    T_ASSERT(json_is_null(json_object_get(bare, "error_msg")));
+    T_EQ_STR(json_string_value(json_object_get(bare, "error_msg")),
+             "model-definition.yaml not found");
 
     //  A definition that is not YAML: listed, with what is wrong and where.
     json_t *broken = s_node(cards, "broken");
@@ -504,6 +563,7 @@ main(void)
     T_RUN(test_start);
     if (t_failures)
         return T_DONE();
+    T_RUN(test_readme_on_demand);
     T_RUN(test_listing);
     T_RUN(test_filter_order_pages);
     T_RUN(test_one_card);
