@@ -1,25 +1,28 @@
 /*  =========================================================================
     model_store_test - the model store: GraphQL model_card(s) and clones
 
-    The gateway makes a "model-store" project at its first start. The
-    superadmin puts model folders there (a definition with metadata and a
-    README, one whose definition is not YAML, one without a definition
-    whose README is too large to show, one that may not be cloned, and a
-    general folder that is no model), each file uploaded to the real
-    storage-proxy. A listing that does not select readme reads no README
-    (the gateway, at log level info, logs each README it could not read:
-    none for the large one), model_card with readme reads it. A user who
-    is no member of that project lists the cards: the fields come from the
-    metadata or fall back to the folder, the bad one is listed with an
-    error_msg naming the file and the line, the one without a definition
-    with "model-definition.yaml not found", the general folder and the
-    user's own model folder are not cards. Then the filter and the order (the minilang
-   over the cards' fields), pages by first/after and offset with their pageInfo,
-   model_card by the Relay id and by the folder id. The user clones a card's folder into
-   its own (a model folder, ready, with the files), cannot clone the one that is not
-   cloneable, cannot write into the store nor make folders in its project. Bad input is
-   refused with an error, never a crash: hostile ids and names, a bad filter, a cursor
-    that is no card's, counts out of range.
+    The gateway makes a "model-store" project at its first start. The superadmin
+    puts model folders there (a definition with metadata and a README, one whose
+    definition is not YAML, one without a definition whose README is too large
+    to show, one that may not be cloned, and a general folder that is no model),
+    each file uploaded to the real storage-proxy. A listing that does not select
+    readme reads no README (the gateway, at log level info, logs each README it
+    could not read: none for the large one), model_card with readme reads it. A
+    user who is no member of that project lists the cards: the fields come from
+    the metadata or fall back to the folder, the bad one is listed with an
+    error_msg naming the file and the line, the one without a definition with
+    "model-definition.yaml not found", the general folder and the user's own
+    model folder are not cards. Then the filter and the order (the minilang over
+    the cards' fields), pages by first/after and offset with their pageInfo,
+    model_card by the Relay id and by the folder id. The user clones a card's
+    folder into its own (a model folder, ready, with the files), cannot clone
+    the one that is not cloneable, cannot write into the store nor make folders
+    in its project. Bad input is refused with an error, never a crash: hostile
+    ids and names, a bad filter, a cursor that is no card's, counts out of
+    range. Last, a store folder and a folder of the user's own project with the
+    same name (made through the trash, as the superadmin reaches both): the name
+    is the project's folder for her, and a real member of the store's project
+    gets the folder's own permission, not the store's read-only one.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -39,9 +42,10 @@
 static client_platform_t s_p;
 static harness_proc_t s_sp;
 static char s_storage[128];
-static char s_store[64]; //  the model-store project's id
-static char s_llama[64]; //  the folder id of the llama card
-static char s_bare[64];  //  the folder id of the card without a definition
+static char s_store[64];   //  the model-store project's id
+static char s_default[64]; //  the default project's id
+static char s_llama[64];   //  the folder id of the llama card
+static char s_bare[64];    //  the folder id of the card without a definition
 static const char *const s_gateway_sets[] = {"log.level=info", NULL};
 static client_keypair_t s_alice;
 
@@ -218,9 +222,12 @@ test_start(void)
     json_array_foreach(json_object_get(json_object_get(r, "data"), "groups"), index,
                        group)
     {
-        if (strcmp(json_string_value(json_object_get(group, "name")), "model-store") == 0)
-            snprintf(s_store, sizeof s_store, "%s",
-                     json_string_value(json_object_get(group, "id")));
+        const char *name = json_string_value(json_object_get(group, "name"));
+        const char *id = json_string_value(json_object_get(group, "id"));
+        if (strcmp(name, "model-store") == 0)
+            snprintf(s_store, sizeof s_store, "%s", id);
+        if (strcmp(name, "default") == 0)
+            snprintf(s_default, sizeof s_default, "%s", id);
     }
     json_decref(r);
     T_ASSERT(*s_store); //  made at the first start
@@ -557,6 +564,82 @@ test_bad_input(void)
     json_decref(r);
 }
 
+//  GET /folders/{name} as kp: the folder's id and its permission there.
+static int
+s_folder_info(const client_keypair_t *kp, const char *name, char *id, char *perm)
+{
+    char path[256];
+    snprintf(path, sizeof path, "/folders/%s", name);
+    json_t *info = NULL;
+    int status = s_as(kp, "GET", path, NULL, &info);
+    const char *got_id = json_string_value(json_object_get(info, "id"));
+    const char *got_perm = json_string_value(json_object_get(info, "permission"));
+    snprintf(id, 64, "%s", got_id ? got_id : "");
+    snprintf(perm, 16, "%s", got_perm ? got_perm : "");
+    json_decref(info);
+    return status;
+}
+
+static void
+test_same_name_and_members(void)
+{
+    //  The store's "twin" first (the older: a tie on rank took it), into the
+    //  trash while the project's "twin" is made, then back.
+    char store_twin[64] = "", project_twin[64] = "", body[512];
+    snprintf(body, sizeof body,
+             "{\"name\": \"twin\", \"usage_mode\": \"model\", \"group\": \"%s\","
+             " \"permission\": \"rw\"}",
+             s_store);
+    json_t *made = NULL;
+    T_EQ_INT(s_as(&s_p.super, "POST", "/folders", body, &made), 201);
+    snprintf(store_twin, sizeof store_twin, "%s",
+             json_string_value(json_object_get(made, "id")));
+    json_decref(made);
+    snprintf(body, sizeof body, "{\"id\": \"%s\"}", store_twin);
+    T_EQ_INT(s_as(&s_p.super, "DELETE", "/folders", body, NULL), 204);
+    snprintf(body, sizeof body,
+             "{\"name\": \"twin\", \"usage_mode\": \"general\", \"group\": \"%s\"}",
+             s_default);
+    made = NULL;
+    T_EQ_INT(s_as(&s_p.super, "POST", "/folders", body, &made), 201);
+    snprintf(project_twin, sizeof project_twin, "%s",
+             json_string_value(json_object_get(made, "id")));
+    json_decref(made);
+    snprintf(body, sizeof body, "{\"id\": \"%s\"}", store_twin);
+    T_EQ_INT(s_as(&s_p.super, "POST", "/folders/restore-from-trash-bin", body, NULL),
+             204);
+
+    //  By name, hers is her project's (as config.mounts: ["twin"] finds it);
+    //  the store's by its id, read-only.
+    char id[64], perm[16];
+    T_EQ_INT(s_folder_info(&s_alice, "twin", id, perm), 200);
+    T_EQ_STR(id, project_twin);
+    T_EQ_INT(s_folder_info(&s_alice, store_twin, id, perm), 200);
+    T_EQ_STR(id, store_twin);
+    T_EQ_STR(perm, "ro");
+
+    //  A real member of the store's project: the folder's own permission.
+    client_keypair_t bob;
+    T_ASSERT(client_person(&s_p, "bob@example.com", "default", "user", &bob));
+    json_t *r = client_gql(&s_p, &s_p.super,
+                           "{ user(email: \"bob@example.com\") { uuid } }", NULL);
+    char uuid[64];
+    snprintf(uuid, sizeof uuid, "%s",
+             json_string_value(json_object_get(
+                 json_object_get(json_object_get(r, "data"), "user"), "uuid")));
+    json_decref(r);
+    r = client_gql(&s_p, &s_p.super,
+                   "mutation($g: String!, $u: String!) { modify_group(gid: $g,"
+                   " props: {user_update_mode: \"add\", user_uuids: [$u]}) { ok msg } }",
+                   json_pack("{s:s, s:s}", "g", s_store, "u", uuid));
+    T_ASSERT(client_mutation_ok(r, "modify_group"));
+    json_decref(r);
+    T_EQ_INT(s_folder_info(&bob, store_twin, id, perm), 200);
+    T_EQ_STR(perm, "rw");
+    T_ASSERT(s_upload(&bob, store_twin, "notes.txt", "a member writes\n"));
+    T_ASSERT(!s_upload(&s_alice, store_twin, "evil.txt", "x"));
+}
+
 int
 main(void)
 {
@@ -569,6 +652,7 @@ main(void)
     T_RUN(test_one_card);
     T_RUN(test_clone);
     T_RUN(test_bad_input);
+    T_RUN(test_same_name_and_members);
     int sp = harness_stop(&s_sp, CLIENT_STOP_MS);
     bool clean = client_platform_stop(&s_p) && sp == 0 && !harness_log_has_report(&s_sp);
     if (!clean)
