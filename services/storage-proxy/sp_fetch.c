@@ -375,7 +375,8 @@ s_take(job_t *job, int fd, const uint8_t *data, size_t len, bus_error_t *err)
     return 0;
 }
 
-//  The body after the head: buf holds have bytes of it already.
+//  The body after the head: buf (SP_FETCH_BUFFER bytes) starts with have
+//  bytes of it already.
 static int
 s_body(job_t *job,
        sp_jobs_t *jobs,
@@ -531,8 +532,10 @@ s_download(job_t *job, sp_jobs_t *jobs, int fd, bus_error_t *err)
         atomic_store(&job->total,
                      head.content_length > 0 ? (uint64_t) head.content_length : 0);
         atomic_store(&job->phase, S_DOWNLOADING);
-        rc = s_body(job, jobs, &conn, &head, buf + head_len, have - (size_t) head_len, fd,
-                    err);
+        //  What came after the head goes first, at the buffer's start (the
+        //  body's reads fill the whole buffer).
+        memmove(buf, buf + head_len, have - (size_t) head_len);
+        rc = s_body(job, jobs, &conn, &head, buf, have - (size_t) head_len, fd, err);
         s_close(&conn);
         break;
     }
