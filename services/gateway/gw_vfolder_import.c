@@ -105,11 +105,12 @@ s_on_status(void *arg, const bus_reply_t *reply)
     }
     job->misses = 0;
     const char *state = rep.state;
-    if (strcmp(state, "done") == 0 || strcmp(state, "failed") == 0) {
+    bool done = strcmp(state, "done") == 0;
+    if (done || strcmp(state, "failed") == 0) {
         char message[600];
         snprintf(message, sizeof message, "%s", rep.detail ? rep.detail : state);
-        proto_storage_files_fetch_status_rep_clear(&rep);
-        s_finish(job, strcmp(state, "done") == 0, message);
+        proto_storage_files_fetch_status_rep_clear(&rep); //  state is gone too
+        s_finish(job, done, message);
         return;
     }
     bool unpacking = strcmp(state, "unpacking") == 0;

@@ -137,7 +137,8 @@ s_chunked(const char *body, size_t step, char *out, size_t *out_len)
                                            piece - off, &used, &data, &dlen);
             if (rc < 0)
                 return -1;
-            memcpy(out + *out_len, data, dlen);
+            if (dlen)
+                memcpy(out + *out_len, data, dlen);
             *out_len += dlen;
             off += used;
             if (rc == 1)

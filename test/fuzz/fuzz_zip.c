@@ -87,7 +87,8 @@ s_http(const uint8_t *data, size_t size)
         int rc = sp_fetch_chunked_step(&chunked, data + at, size - at, &used, &d, &dlen);
         if (rc < 0)
             break;
-        s_check(used <= size - at && (!dlen || (d >= data + at && d + dlen <= data + at + used)));
+        s_check(used <= size - at &&
+                (!dlen || (d >= data + at && d + dlen <= data + at + used)));
         out += dlen;
         at += used;
         if (rc == 1 || used == 0)

@@ -202,12 +202,8 @@ s_as(const client_keypair_t *kp,
 //  into path of "imports" and follows its task: true when it ended done,
 //  and its last message into message.
 static int
-s_import(const char *url,
-         const char *path,
-         bool unzip,
-         bool strip,
-         char *message,
-         size_t size)
+s_import(
+    const char *url, const char *path, bool unzip, bool strip, char *message, size_t size)
 {
     char full[512], body[1024], route[128];
     if (url[0] == '/')
@@ -215,8 +211,8 @@ s_import(const char *url,
     else
         snprintf(full, sizeof full, "%s", url);
     snprintf(body, sizeof body,
-             "{\"url\": \"%s\", \"path\": \"%s\", \"unzip\": %s, \"strip_top\": %s}", full,
-             path, unzip ? "true" : "false", strip ? "true" : "false");
+             "{\"url\": \"%s\", \"path\": \"%s\", \"unzip\": %s, \"strip_top\": %s}",
+             full, path, unzip ? "true" : "false", strip ? "true" : "false");
     json_t *answer = NULL;
     int status = s_as(&s_alice, "POST", "/folders/imports/import", body, &answer);
     const char *task = json_string_value(json_object_get(answer, "task_id"));
@@ -237,8 +233,8 @@ s_import(const char *url,
     bool done = end != NULL;
     if (!end && text)
         end = strstr(text, "event: bgtask_failed\r\ndata: ");
-    json_t *data = end ? json_loads(strstr(end, "data: ") + 6, JSON_DISABLE_EOF_CHECK, NULL)
-                       : NULL;
+    json_t *data =
+        end ? json_loads(strstr(end, "data: ") + 6, JSON_DISABLE_EOF_CHECK, NULL) : NULL;
     const char *m = json_string_value(json_object_get(data, "message"));
     snprintf(message, size, "%s", m ? m : (text ? text : "no answer"));
     json_decref(data);
@@ -341,22 +337,22 @@ static void
 test_notebook(void)
 {
     char message[512], data[1024];
-    T_EQ_INT(s_import("/nb/hello.ipynb", "hello.ipynb", false, false, message,
-                      sizeof message),
-             1);
+    T_EQ_INT(
+        s_import("/nb/hello.ipynb", "hello.ipynb", false, false, message, sizeof message),
+        1);
     T_CONTAINS(message, "hello.ipynb");
     T_ASSERT(s_read_file("hello.ipynb", data, sizeof data));
     T_EQ_STR(data, s_notebook);
     //  Chunked, behind a relative redirect, into directories made on the way.
-    T_EQ_INT(s_import("/redirect", "deep/er/nb2.ipynb", false, false, message,
-                      sizeof message),
-             1);
+    T_EQ_INT(
+        s_import("/redirect", "deep/er/nb2.ipynb", false, false, message, sizeof message),
+        1);
     T_ASSERT(s_read_file("deep/er/nb2.ipynb", data, sizeof data));
     T_EQ_STR(data, s_notebook);
     //  What exists is not replaced.
-    T_EQ_INT(s_import("/nb/hello.ipynb", "hello.ipynb", false, false, message,
-                      sizeof message),
-             400);
+    T_EQ_INT(
+        s_import("/nb/hello.ipynb", "hello.ipynb", false, false, message, sizeof message),
+        400);
     T_CONTAINS(message, "already exists");
     //  Without a path, the URL's last segment names the file.
     char body[256];
@@ -402,9 +398,9 @@ test_refused_at_once(void)
         {"/nb/hello.ipynb", "a//b", "empty"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        T_EQ_INT(s_import(cases[i].url, cases[i].path, false, false, message,
-                          sizeof message),
-                 400);
+        T_EQ_INT(
+            s_import(cases[i].url, cases[i].path, false, false, message, sizeof message),
+            400);
         T_CONTAINS(message, cases[i].says);
     }
     //  Bob reaches no folder of Alice's; nor may anyone import without a URL.
@@ -453,9 +449,9 @@ test_failed_tasks(void)
     T_EQ_INT(s_evil, 0);
     T_EQ_INT(s_staged, 0);
     //  Still serving.
-    T_EQ_INT(s_import("/nb/hello.ipynb", "again.ipynb", false, false, message,
-                      sizeof message),
-             1);
+    T_EQ_INT(
+        s_import("/nb/hello.ipynb", "again.ipynb", false, false, message, sizeof message),
+        1);
 }
 
 int
