@@ -670,10 +670,12 @@ s_work(void *arg, sp_jobs_t *jobs)
         snprintf(job->detail, sizeof job->detail, "%s", err.detail);
     else if (job->unzip) {
         uint64_t skipped = atomic_load(&job->skipped);
-        snprintf(job->detail, sizeof job->detail,
-                 "%.200s: %llu entries unpacked, %llu symbolic links left out", job->path,
-                 (unsigned long long) atomic_load(&job->entries),
-                 (unsigned long long) skipped);
+        char links[64] = "";
+        if (skipped)
+            snprintf(links, sizeof links, ", %llu symbolic links left out",
+                     (unsigned long long) skipped);
+        snprintf(job->detail, sizeof job->detail, "%.200s: %llu entries unpacked%s",
+                 job->path, (unsigned long long) atomic_load(&job->entries), links);
     } else
         snprintf(job->detail, sizeof job->detail, "%.200s: %llu bytes", job->path,
                  (unsigned long long) atomic_load(&job->bytes));

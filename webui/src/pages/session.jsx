@@ -236,13 +236,17 @@ function Apps({ s, setError, open: notebook }) {
   }, [s.service_ports]);
   // Import & Run's notebook: once Jupyter is there, its address at the
   // notebook (Jupyter's root is /home/work, where folders are mounted by
-  // name), offered as a link (a tab opened without a click is a popup the
+  // name; Debian's notebook 6 serves /notebooks/<path>), offered as a link (a tab opened without a click is a popup the
   // browser blocks).
   const jupyter = (apps || []).find((a) => a.name === 'jupyter');
   useEffect(() => {
     if (!notebook || !jupyter || notebookUrl) return;
     address(jupyter)
-      .then((url) => setNotebookUrl(url.replace(/\/?$/, '/') + 'notebooks/' + notebook.split('/').map(encodeURIComponent).join('/')))
+      .then((url) => {
+        // The wsproxy's permit address takes where to go after it (redirect=).
+        const path = '/notebooks/' + notebook.split('/').map(encodeURIComponent).join('/');
+        setNotebookUrl(url.includes('?') ? url + '&redirect=' + encodeURIComponent(path) : url.replace(/\/$/, '') + path);
+      })
       .catch(setError);
   }, [notebook, jupyter && jupyter.name]);
   if (!apps || !apps.length) return null;
