@@ -674,7 +674,7 @@ s_work(void *arg, sp_jobs_t *jobs)
         if (skipped)
             snprintf(links, sizeof links, ", %llu symbolic links left out",
                      (unsigned long long) skipped);
-        snprintf(job->detail, sizeof job->detail, "%.200s: %llu entries unpacked%s",
+        snprintf(job->detail, sizeof job->detail, "%.150s: %llu entries unpacked%s",
                  job->path, (unsigned long long) atomic_load(&job->entries), links);
     } else
         snprintf(job->detail, sizeof job->detail, "%.200s: %llu bytes", job->path,
