@@ -77,6 +77,7 @@ struct _agent_net_t {
     char nft_table[64];
     zhashx_t *kernels; //  id -> host index, cast to a pointer (never 0)
     char *spare_dir;   //  <state_dir>/net-spares
+    char spare_prefix[sizeof SPARE_NETNS_PREFIX + AGENT_NET_IFNAME_MAX + 1];
     s_spare_t spares[AGENT_NET_SPARES_MAX];
     size_t spare_count;   //  made and not taken
     size_t spares_wanted; //  agent_net_spares_set
@@ -709,6 +710,12 @@ agent_net_new(const char *bridge,
     self->bridge = strdup(bridge);
     self->net_dir = zsys_sprintf("%s/net", state_dir);
     self->spare_dir = zsys_sprintf("%s/net-spares", state_dir);
+    if (self->spare_dir) {
+        char tag[AGENT_NET_IFNAME_MAX + 1];
+        s_hashed_name("dir", self->spare_dir, tag);
+        snprintf(self->spare_prefix, sizeof self->spare_prefix, "%s%s-",
+                 SPARE_NETNS_PREFIX, tag + 3);
+    }
     self->base = base;
     self->prefix = prefix;
     self->size = 1U << (32 - prefix);
@@ -877,6 +884,13 @@ agent_net_spares_set(agent_net_t *self, size_t count)
     s_spares_trim(self, self->spares_wanted);
 }
 
+const char *
+agent_net_spare_prefix(agent_net_t *self)
+{
+    assert(self);
+    return self->spare_prefix;
+}
+
 size_t
 agent_net_spare_count(agent_net_t *self)
 {
@@ -900,8 +914,7 @@ agent_net_spare_make(agent_net_t *self, bus_error_t *err)
         bus_error_set(err, BUS_STATUS_UNAVAILABLE, "subnet %s is full", self->cidr);
         return -1;
     }
-    snprintf(spare.netns, sizeof spare.netns, "%s%s-%u", SPARE_NETNS_PREFIX, self->bridge,
-             spare.n);
+    snprintf(spare.netns, sizeof spare.netns, "%s%u", self->spare_prefix, spare.n);
     s_hashed_name(SPARE_VETH_PREFIX, spare.netns, spare.veth);
     char path[PATH_MAX], address[AGENT_NET_IP_MAX], line[sizeof address + sizeof spare];
     s_spare_file(self, spare.n, path);

@@ -99,6 +99,13 @@ int agent_net_spare_make(agent_net_t *self, bus_error_t *err);
 //  How many spares are ready.
 size_t agent_net_spare_count(agent_net_t *self);
 
+//  What the names of this agent's spare namespaces begin with in
+//  AGENT_NET_NETNS_DIR: "bpspare-", a hash of its state directory, '-'.
+//  The directory is the machine's one for every agent, so the hash keeps
+//  two agents' spares apart even when their bridges have one name (each
+//  in a network namespace of its own, as tests and the testbed run them).
+const char *agent_net_spare_prefix(agent_net_t *self);
+
 //  ---------------------------------------------------------------------------
 //  Take a kernel's network away: its veth, namespace and allocation. Returns
 //  0, NOT_FOUND when none of these existed (so a second call returns

@@ -521,7 +521,8 @@ test_spares(void)
 {
     bus_error_t err = {0};
     char spare_prefix[64], *spare_dir = zsys_sprintf("%s/net-spares", s_state);
-    snprintf(spare_prefix, sizeof spare_prefix, "bpspare-%s-", s_bridge);
+    snprintf(spare_prefix, sizeof spare_prefix, "%s", agent_net_spare_prefix(s_net));
+    T_ASSERT(strncmp(spare_prefix, "bpspare-", 8) == 0 && strlen(spare_prefix) == 21);
     T_EQ_INT(agent_net_spare_make(s_net, &err), 0); //  none wanted yet
     agent_net_spares_set(s_net, 2);
     T_EQ_INT(agent_net_spare_make(s_net, &err), 1);
