@@ -279,6 +279,155 @@ proto_kernel_state_print(const proto_kernel_state_t *self)
 }
 
 //  ---------------------------------------------------------------------------
+//  kernel.mount
+
+static bool
+s_mount_check(const proto_kernel_mount_t *self, proto_check_t *ck)
+{
+    if (!proto_check_str(ck, "name", self->name, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_check_str(ck, "id", self->id, 0, 64))
+        return false;
+    if (!proto_check_str(ck, "host", self->host, 0, 256))
+        return false;
+    if (!proto_check_str(ck, "host_path", self->host_path, PROTO_REQUIRED, 4096))
+        return false;
+    if (!proto_check_str(ck, "kernel_path", self->kernel_path, PROTO_REQUIRED, 4096))
+        return false;
+    if (!proto_check_str(ck, "permission", self->permission, PROTO_REQUIRED, 8))
+        return false;
+    return true;
+}
+
+static void
+s_mount_write(const proto_kernel_mount_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 4;
+    pairs += self->id != NULL;
+    pairs += self->host != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "name", self->name);
+    if (self->id != NULL)
+        proto_write_str(writer, "id", self->id);
+    if (self->host != NULL)
+        proto_write_str(writer, "host", self->host);
+    proto_write_str(writer, "host_path", self->host_path);
+    proto_write_str(writer, "kernel_path", self->kernel_path);
+    proto_write_str(writer, "permission", self->permission);
+}
+
+static void
+s_mount_read(proto_kernel_mount_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "name", PROTO_REQUIRED, 64, &self->name);
+    proto_read_str(in, "id", 0, 64, &self->id);
+    proto_read_str(in, "host", 0, 256, &self->host);
+    proto_read_str(in, "host_path", PROTO_REQUIRED, 4096, &self->host_path);
+    proto_read_str(in, "kernel_path", PROTO_REQUIRED, 4096, &self->kernel_path);
+    proto_read_str(in, "permission", PROTO_REQUIRED, 8, &self->permission);
+}
+
+static void
+s_mount_print(const proto_kernel_mount_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "name", self->name);
+    proto_print_str(text, "id", self->id);
+    proto_print_str(text, "host", self->host);
+    proto_print_str(text, "host_path", self->host_path);
+    proto_print_str(text, "kernel_path", self->kernel_path);
+    proto_print_str(text, "permission", self->permission);
+}
+
+//  A list item: calloc'd memory, initialised before it is read.
+static void
+s_mount_item(void *item, proto_in_t *in)
+{
+    proto_kernel_mount_init(item);
+    s_mount_read(item, in);
+}
+
+void
+proto_kernel_mount_init(proto_kernel_mount_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_kernel_mount_clear(proto_kernel_mount_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_kernel_mount_check(const proto_kernel_mount_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "kernel.mount", err);
+    return s_mount_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
+proto_kernel_mount_write(const proto_kernel_mount_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (proto_kernel_mount_check(self, NULL) != BUS_OK)
+        return -1;
+    s_mount_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_kernel_mount_encode(const proto_kernel_mount_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_kernel_mount_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_kernel_mount_read(proto_kernel_mount_t *self,
+                        const bus_value_t *map,
+                        bus_error_t *err)
+{
+    proto_in_t in;
+    proto_kernel_mount_init(self);
+    proto_in_init(&in, "kernel.mount", map, &self->owned_, err);
+    s_mount_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_kernel_mount_clear(self);
+    return in.status;
+}
+
+int
+proto_kernel_mount_decode(proto_kernel_mount_t *self,
+                          const void *data,
+                          size_t size,
+                          bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_kernel_mount_read(self, map, err);
+}
+
+char *
+proto_kernel_mount_print(const proto_kernel_mount_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_mount_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
 //  kernel.file
 
 static bool
@@ -1323,8 +1472,14 @@ s_create_req_check(const proto_kernel_create_req_t *self, proto_check_t *ck)
         return false;
     if (!proto_check_str(ck, "bootstrap_script", self->bootstrap_script, 0, 65536))
         return false;
-    if (!proto_check_str(ck, "mounts", self->mounts, 0, 65536))
+    if (!proto_check_count(ck, "mounts", self->mounts, self->mounts_count, 64))
         return false;
+    for (size_t i = 0; i < self->mounts_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "mounts", i);
+        if (!s_mount_check(&self->mounts[i], &item))
+            return false;
+    }
     if (!proto_check_str(ck, "dotfiles", self->dotfiles, 0, 262144))
         return false;
     if (!proto_check_str(ck, "model_service", self->model_service, 0, 65536))
@@ -1351,7 +1506,7 @@ s_create_req_write(const proto_kernel_create_req_t *self, bus_writer_t *writer)
     pairs += self->domain_name != NULL;
     pairs += self->group_id != NULL;
     pairs += self->bootstrap_script != NULL;
-    pairs += self->mounts != NULL;
+    pairs += self->mounts_count > 0;
     pairs += self->dotfiles != NULL;
     pairs += self->model_service != NULL;
     bus_writer_map(writer, pairs);
@@ -1391,8 +1546,11 @@ s_create_req_write(const proto_kernel_create_req_t *self, bus_writer_t *writer)
         proto_write_str(writer, "group_id", self->group_id);
     if (self->bootstrap_script != NULL)
         proto_write_str(writer, "bootstrap_script", self->bootstrap_script);
-    if (self->mounts != NULL)
-        proto_write_str(writer, "mounts", self->mounts);
+    if (self->mounts_count > 0) {
+        proto_write_array(writer, "mounts", self->mounts_count);
+        for (size_t i = 0; i < self->mounts_count; i++)
+            s_mount_write(&self->mounts[i], writer);
+    }
     if (self->dotfiles != NULL)
         proto_write_str(writer, "dotfiles", self->dotfiles);
     if (self->model_service != NULL)
@@ -1423,7 +1581,8 @@ s_create_req_read(proto_kernel_create_req_t *self, proto_in_t *in)
     proto_read_str(in, "domain_name", 0, 64, &self->domain_name);
     proto_read_str(in, "group_id", 0, 64, &self->group_id);
     proto_read_str(in, "bootstrap_script", 0, 65536, &self->bootstrap_script);
-    proto_read_str(in, "mounts", 0, 65536, &self->mounts);
+    self->mounts = proto_read_list(in, "mounts", 0, 64, sizeof *self->mounts,
+                                   s_mount_item, &self->mounts_count);
     proto_read_str(in, "dotfiles", 0, 262144, &self->dotfiles);
     proto_read_str(in, "model_service", 0, 65536, &self->model_service);
 }
@@ -1452,7 +1611,7 @@ s_create_req_print(const proto_kernel_create_req_t *self, proto_text_t *text)
     proto_print_str(text, "domain_name", self->domain_name);
     proto_print_str(text, "group_id", self->group_id);
     proto_print_str(text, "bootstrap_script", self->bootstrap_script);
-    proto_print_str(text, "mounts", self->mounts);
+    proto_print_count(text, "mounts", self->mounts_count);
     proto_print_str(text, "dotfiles", self->dotfiles);
     proto_print_str(text, "model_service", self->model_service);
 }

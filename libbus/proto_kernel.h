@@ -106,6 +106,49 @@ int proto_kernel_state_decode(proto_kernel_state_t *self,
 char *proto_kernel_state_print(const proto_kernel_state_t *self);
 
 //  ---------------------------------------------------------------------------
+//  kernel.mount, a nested value: a virtual folder bind-mounted into a kernel, as the
+//  gateway resolved it
+
+typedef struct {
+    //  The folder's name, for messages (required, at most 64 bytes)
+    const char *name;
+    //  The folder's id (at most 64 bytes)
+    const char *id;
+    //  Its storage host and volume (host:volume) (at most 256 bytes)
+    const char *host;
+    //  The folder on the agent's host: an absolute path (required, at most 4096 bytes)
+    const char *host_path;
+    //  Where it appears in the container: an absolute path (required, at most 4096 bytes)
+    const char *kernel_path;
+    //  Rw, ro (mounted read-only) or wd (required, at most 8 bytes)
+    const char *permission;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_kernel_mount_t;
+
+#define PROTO_KERNEL_MOUNT_NAME_MAX        64
+#define PROTO_KERNEL_MOUNT_ID_MAX          64
+#define PROTO_KERNEL_MOUNT_HOST_MAX        256
+#define PROTO_KERNEL_MOUNT_HOST_PATH_MAX   4096
+#define PROTO_KERNEL_MOUNT_KERNEL_PATH_MAX 4096
+#define PROTO_KERNEL_MOUNT_PERMISSION_MAX  8
+
+void proto_kernel_mount_init(proto_kernel_mount_t *self);
+void proto_kernel_mount_clear(proto_kernel_mount_t *self);
+PROTO_MUST_USE int proto_kernel_mount_check(const proto_kernel_mount_t *self,
+                                            bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_mount_write(const proto_kernel_mount_t *self,
+                                            bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_kernel_mount_encode(const proto_kernel_mount_t *self);
+int proto_kernel_mount_read(proto_kernel_mount_t *self,
+                            const bus_value_t *map,
+                            bus_error_t *err);
+int proto_kernel_mount_decode(proto_kernel_mount_t *self,
+                              const void *data,
+                              size_t size,
+                              bus_error_t *err);
+char *proto_kernel_mount_print(const proto_kernel_mount_t *self);
+
+//  ---------------------------------------------------------------------------
 //  kernel.file, a nested value: a file in a kernel's home (/home/work): uploaded, or
 //  downloaded as a tar archive
 
@@ -474,10 +517,10 @@ typedef struct {
     //  A shell script run once (as the user, in /home/work) after the runner answers and
     //  before kernel.started; its failure does not stop the kernel (at most 65536 bytes)
     const char *bootstrap_script;
-    //  JSON array of virtual folders to bind-mount, each {name, id, host, host_path,
-    //  kernel_path, permission}: host_path (absolute, on the agent's host) appears at
-    //  kernel_path, read-only when permission is ro; absent: none (at most 65536 bytes)
-    const char *mounts;
+    //  The virtual folders to bind-mount: host_path appears at kernel_path, read-only
+    //  when permission is ro (at most 64 items)
+    const proto_kernel_mount_t *mounts;
+    size_t mounts_count;
     //  JSON array of files written into /home/work before the runner starts, each {path
     //  (relative to /home/work), permission (3 octal digits), data}, owned by the
     //  kernel's user; absent: none (at most 262144 bytes)
@@ -508,7 +551,7 @@ typedef struct {
 #define PROTO_KERNEL_CREATE_REQ_DOMAIN_NAME_MAX      64
 #define PROTO_KERNEL_CREATE_REQ_GROUP_ID_MAX         64
 #define PROTO_KERNEL_CREATE_REQ_BOOTSTRAP_SCRIPT_MAX 65536
-#define PROTO_KERNEL_CREATE_REQ_MOUNTS_MAX           65536
+#define PROTO_KERNEL_CREATE_REQ_MOUNTS_MAX           64
 #define PROTO_KERNEL_CREATE_REQ_DOTFILES_MAX         262144
 #define PROTO_KERNEL_CREATE_REQ_MODEL_SERVICE_MAX    65536
 

@@ -319,6 +319,339 @@ proto_session_info_print(const proto_session_info_t *self)
 }
 
 //  ---------------------------------------------------------------------------
+//  session.mount
+
+static bool
+s_mount_check(const proto_session_mount_t *self, proto_check_t *ck)
+{
+    if (!proto_check_str(ck, "name", self->name, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_check_str(ck, "id", self->id, 0, 64))
+        return false;
+    if (!proto_check_str(ck, "host", self->host, 0, 256))
+        return false;
+    if (!proto_check_str(ck, "host_path", self->host_path, PROTO_REQUIRED, 4096))
+        return false;
+    if (!proto_check_str(ck, "kernel_path", self->kernel_path, PROTO_REQUIRED, 4096))
+        return false;
+    if (!proto_check_str(ck, "permission", self->permission, PROTO_REQUIRED, 8))
+        return false;
+    return true;
+}
+
+static void
+s_mount_write(const proto_session_mount_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 4;
+    pairs += self->id != NULL;
+    pairs += self->host != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "name", self->name);
+    if (self->id != NULL)
+        proto_write_str(writer, "id", self->id);
+    if (self->host != NULL)
+        proto_write_str(writer, "host", self->host);
+    proto_write_str(writer, "host_path", self->host_path);
+    proto_write_str(writer, "kernel_path", self->kernel_path);
+    proto_write_str(writer, "permission", self->permission);
+}
+
+static void
+s_mount_read(proto_session_mount_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "name", PROTO_REQUIRED, 64, &self->name);
+    proto_read_str(in, "id", 0, 64, &self->id);
+    proto_read_str(in, "host", 0, 256, &self->host);
+    proto_read_str(in, "host_path", PROTO_REQUIRED, 4096, &self->host_path);
+    proto_read_str(in, "kernel_path", PROTO_REQUIRED, 4096, &self->kernel_path);
+    proto_read_str(in, "permission", PROTO_REQUIRED, 8, &self->permission);
+}
+
+static void
+s_mount_print(const proto_session_mount_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "name", self->name);
+    proto_print_str(text, "id", self->id);
+    proto_print_str(text, "host", self->host);
+    proto_print_str(text, "host_path", self->host_path);
+    proto_print_str(text, "kernel_path", self->kernel_path);
+    proto_print_str(text, "permission", self->permission);
+}
+
+//  A list item: calloc'd memory, initialised before it is read.
+static void
+s_mount_item(void *item, proto_in_t *in)
+{
+    proto_session_mount_init(item);
+    s_mount_read(item, in);
+}
+
+void
+proto_session_mount_init(proto_session_mount_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_session_mount_clear(proto_session_mount_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_session_mount_check(const proto_session_mount_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "session.mount", err);
+    return s_mount_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
+proto_session_mount_write(const proto_session_mount_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (proto_session_mount_check(self, NULL) != BUS_OK)
+        return -1;
+    s_mount_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_session_mount_encode(const proto_session_mount_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_session_mount_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_session_mount_read(proto_session_mount_t *self,
+                         const bus_value_t *map,
+                         bus_error_t *err)
+{
+    proto_in_t in;
+    proto_session_mount_init(self);
+    proto_in_init(&in, "session.mount", map, &self->owned_, err);
+    s_mount_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_session_mount_clear(self);
+    return in.status;
+}
+
+int
+proto_session_mount_decode(proto_session_mount_t *self,
+                           const void *data,
+                           size_t size,
+                           bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_session_mount_read(self, map, err);
+}
+
+char *
+proto_session_mount_print(const proto_session_mount_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_mount_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  session.scope_limits
+
+static bool
+s_scope_limits_check(const proto_session_scope_limits_t *self, proto_check_t *ck)
+{
+    if (!proto_check_str(ck, "scope", self->scope, PROTO_REQUIRED, 16))
+        return false;
+    if (!proto_check_map(ck, "total_resource_slots", self->total_resource_slots,
+                         self->total_resource_slots_count, 64))
+        return false;
+    if (!proto_check_int(ck, "max_concurrent_sessions", self->max_concurrent_sessions, -1,
+                         INT64_MAX))
+        return false;
+    if (!proto_check_int(ck, "max_containers_per_session",
+                         self->max_containers_per_session, -1, INT64_MAX))
+        return false;
+    if (!proto_check_int(ck, "max_pending_session_count", self->max_pending_session_count,
+                         -1, INT64_MAX))
+        return false;
+    if (!proto_check_map(ck, "max_pending_session_resource_slots",
+                         self->max_pending_session_resource_slots,
+                         self->max_pending_session_resource_slots_count, 64))
+        return false;
+    return true;
+}
+
+static void
+s_scope_limits_write(const proto_session_scope_limits_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 7;
+    pairs += self->total_resource_slots_count > 0;
+    pairs += self->max_pending_session_resource_slots_count > 0;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "scope", self->scope);
+    if (self->total_resource_slots_count > 0) {
+        proto_write_map(writer, "total_resource_slots", self->total_resource_slots,
+                        self->total_resource_slots_count);
+    }
+    proto_write_bool(writer, "limited", self->limited);
+    proto_write_int(writer, "max_concurrent_sessions", self->max_concurrent_sessions);
+    proto_write_int(writer, "max_containers_per_session",
+                    self->max_containers_per_session);
+    proto_write_int(writer, "max_pending_session_count", self->max_pending_session_count);
+    if (self->max_pending_session_resource_slots_count > 0) {
+        proto_write_map(writer, "max_pending_session_resource_slots",
+                        self->max_pending_session_resource_slots,
+                        self->max_pending_session_resource_slots_count);
+    }
+    proto_write_uint(writer, "idle_timeout", self->idle_timeout);
+    proto_write_uint(writer, "max_session_lifetime", self->max_session_lifetime);
+}
+
+static void
+s_scope_limits_read(proto_session_scope_limits_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "scope", PROTO_REQUIRED, 16, &self->scope);
+    self->total_resource_slots = proto_read_map(in, "total_resource_slots", 0, 64,
+                                                &self->total_resource_slots_count);
+    proto_read_bool(in, "limited", 0, &self->limited);
+    proto_read_int(in, "max_concurrent_sessions", 0, -1, INT64_MAX,
+                   &self->max_concurrent_sessions);
+    proto_read_int(in, "max_containers_per_session", 0, -1, INT64_MAX,
+                   &self->max_containers_per_session);
+    proto_read_int(in, "max_pending_session_count", 0, -1, INT64_MAX,
+                   &self->max_pending_session_count);
+    self->max_pending_session_resource_slots = proto_read_map(in,
+                                                              "max_pending_session_resource_slots",
+                                                              0, 64,
+                                                              &self->max_pending_session_resource_slots_count);
+    proto_read_uint(in, "idle_timeout", 0, UINT64_MAX, &self->idle_timeout);
+    proto_read_uint(in, "max_session_lifetime", 0, UINT64_MAX,
+                    &self->max_session_lifetime);
+}
+
+static void
+s_scope_limits_print(const proto_session_scope_limits_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "scope", self->scope);
+    proto_print_count(text, "total_resource_slots", self->total_resource_slots_count);
+    proto_print_bool(text, "limited", self->limited);
+    proto_print_int(text, "max_concurrent_sessions", self->max_concurrent_sessions);
+    proto_print_int(text, "max_containers_per_session", self->max_containers_per_session);
+    proto_print_int(text, "max_pending_session_count", self->max_pending_session_count);
+    proto_print_count(text, "max_pending_session_resource_slots",
+                      self->max_pending_session_resource_slots_count);
+    proto_print_uint(text, "idle_timeout", self->idle_timeout);
+    proto_print_uint(text, "max_session_lifetime", self->max_session_lifetime);
+}
+
+//  A list item: calloc'd memory, initialised before it is read.
+static void
+s_scope_limits_item(void *item, proto_in_t *in)
+{
+    proto_session_scope_limits_init(item);
+    s_scope_limits_read(item, in);
+}
+
+void
+proto_session_scope_limits_init(proto_session_scope_limits_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+    self->max_concurrent_sessions = -1;
+    self->max_containers_per_session = -1;
+    self->max_pending_session_count = -1;
+}
+
+void
+proto_session_scope_limits_clear(proto_session_scope_limits_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_session_scope_limits_check(const proto_session_scope_limits_t *self,
+                                 bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "session.scope_limits", err);
+    return s_scope_limits_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
+proto_session_scope_limits_write(const proto_session_scope_limits_t *self,
+                                 bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (proto_session_scope_limits_check(self, NULL) != BUS_OK)
+        return -1;
+    s_scope_limits_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_session_scope_limits_encode(const proto_session_scope_limits_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_session_scope_limits_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_session_scope_limits_read(proto_session_scope_limits_t *self,
+                                const bus_value_t *map,
+                                bus_error_t *err)
+{
+    proto_in_t in;
+    proto_session_scope_limits_init(self);
+    proto_in_init(&in, "session.scope_limits", map, &self->owned_, err);
+    s_scope_limits_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_session_scope_limits_clear(self);
+    return in.status;
+}
+
+int
+proto_session_scope_limits_decode(proto_session_scope_limits_t *self,
+                                  const void *data,
+                                  size_t size,
+                                  bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_session_scope_limits_read(self, map, err);
+}
+
+char *
+proto_session_scope_limits_print(const proto_session_scope_limits_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_scope_limits_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
 //  session.activity
 
 static bool
@@ -695,12 +1028,25 @@ s_create_req_check(const proto_session_create_req_t *self, proto_check_t *ck)
         return false;
     if (!proto_check_uint(ck, "cluster_size", self->cluster_size, 64))
         return false;
-    if (!proto_check_str(ck, "dependencies", self->dependencies, 0, 65536))
+    if (!proto_check_strs(ck, "dependencies", self->dependencies,
+                          self->dependencies_count, 64))
         return false;
-    if (!proto_check_str(ck, "limits", self->limits, 0, 65536))
+    if (!proto_check_count(ck, "limits", self->limits, self->limits_count, 4))
         return false;
-    if (!proto_check_str(ck, "mounts", self->mounts, 0, 65536))
+    for (size_t i = 0; i < self->limits_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "limits", i);
+        if (!s_scope_limits_check(&self->limits[i], &item))
+            return false;
+    }
+    if (!proto_check_count(ck, "mounts", self->mounts, self->mounts_count, 64))
         return false;
+    for (size_t i = 0; i < self->mounts_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "mounts", i);
+        if (!s_mount_check(&self->mounts[i], &item))
+            return false;
+    }
     if (!proto_check_str(ck, "dotfiles", self->dotfiles, 0, 262144))
         return false;
     if (!proto_check_str(ck, "model_service", self->model_service, 0, 65536))
@@ -723,9 +1069,9 @@ s_create_req_write(const proto_session_create_req_t *self, bus_writer_t *writer)
     pairs += self->preopen_ports != NULL;
     pairs += self->bootstrap_script != NULL;
     pairs += self->cluster_mode != NULL;
-    pairs += self->dependencies != NULL;
-    pairs += self->limits != NULL;
-    pairs += self->mounts != NULL;
+    pairs += self->dependencies_count > 0;
+    pairs += self->limits_count > 0;
+    pairs += self->mounts_count > 0;
     pairs += self->dotfiles != NULL;
     pairs += self->model_service != NULL;
     pairs += self->spread != NULL;
@@ -761,13 +1107,21 @@ s_create_req_write(const proto_session_create_req_t *self, bus_writer_t *writer)
         proto_write_str(writer, "cluster_mode", self->cluster_mode);
     proto_write_uint(writer, "cluster_size", self->cluster_size);
     proto_write_int(writer, "starts_at", self->starts_at);
-    if (self->dependencies != NULL)
-        proto_write_str(writer, "dependencies", self->dependencies);
+    if (self->dependencies_count > 0) {
+        proto_write_strs(writer, "dependencies", self->dependencies,
+                         self->dependencies_count);
+    }
     proto_write_uint(writer, "batch_timeout", self->batch_timeout);
-    if (self->limits != NULL)
-        proto_write_str(writer, "limits", self->limits);
-    if (self->mounts != NULL)
-        proto_write_str(writer, "mounts", self->mounts);
+    if (self->limits_count > 0) {
+        proto_write_array(writer, "limits", self->limits_count);
+        for (size_t i = 0; i < self->limits_count; i++)
+            s_scope_limits_write(&self->limits[i], writer);
+    }
+    if (self->mounts_count > 0) {
+        proto_write_array(writer, "mounts", self->mounts_count);
+        for (size_t i = 0; i < self->mounts_count; i++)
+            s_mount_write(&self->mounts[i], writer);
+    }
     if (self->dotfiles != NULL)
         proto_write_str(writer, "dotfiles", self->dotfiles);
     if (self->model_service != NULL)
@@ -801,10 +1155,13 @@ s_create_req_read(proto_session_create_req_t *self, proto_in_t *in)
     proto_read_str(in, "cluster_mode", 0, 16, &self->cluster_mode);
     proto_read_uint(in, "cluster_size", 0, 64, &self->cluster_size);
     proto_read_int(in, "starts_at", 0, INT64_MIN, INT64_MAX, &self->starts_at);
-    proto_read_str(in, "dependencies", 0, 65536, &self->dependencies);
+    self->dependencies =
+        proto_read_strs(in, "dependencies", 0, 64, &self->dependencies_count);
     proto_read_uint(in, "batch_timeout", 0, UINT64_MAX, &self->batch_timeout);
-    proto_read_str(in, "limits", 0, 65536, &self->limits);
-    proto_read_str(in, "mounts", 0, 65536, &self->mounts);
+    self->limits = proto_read_list(in, "limits", 0, 4, sizeof *self->limits,
+                                   s_scope_limits_item, &self->limits_count);
+    self->mounts = proto_read_list(in, "mounts", 0, 64, sizeof *self->mounts,
+                                   s_mount_item, &self->mounts_count);
     proto_read_str(in, "dotfiles", 0, 262144, &self->dotfiles);
     proto_read_str(in, "model_service", 0, 65536, &self->model_service);
     proto_read_str(in, "spread", 0, 64, &self->spread);
@@ -835,10 +1192,10 @@ s_create_req_print(const proto_session_create_req_t *self, proto_text_t *text)
     proto_print_str(text, "cluster_mode", self->cluster_mode);
     proto_print_uint(text, "cluster_size", self->cluster_size);
     proto_print_int(text, "starts_at", self->starts_at);
-    proto_print_str(text, "dependencies", self->dependencies);
+    proto_print_count(text, "dependencies", self->dependencies_count);
     proto_print_uint(text, "batch_timeout", self->batch_timeout);
-    proto_print_str(text, "limits", self->limits);
-    proto_print_str(text, "mounts", self->mounts);
+    proto_print_count(text, "limits", self->limits_count);
+    proto_print_count(text, "mounts", self->mounts_count);
     proto_print_str(text, "dotfiles", self->dotfiles);
     proto_print_str(text, "model_service", self->model_service);
     proto_print_str(text, "spread", self->spread);

@@ -139,6 +139,102 @@ int proto_session_info_decode(proto_session_info_t *self,
 char *proto_session_info_print(const proto_session_info_t *self);
 
 //  ---------------------------------------------------------------------------
+//  session.mount, a nested value: a virtual folder to mount into the session's kernels,
+//  as the gateway resolved it (kernel.create's mount)
+
+typedef struct {
+    //  The folder's name (required, at most 64 bytes)
+    const char *name;
+    //  The folder's id (session.list's mounting finds sessions by it) (at most 64 bytes)
+    const char *id;
+    //  Its storage host and volume (host:volume) (at most 256 bytes)
+    const char *host;
+    //  The folder on the agents' hosts: an absolute path (required, at most 4096 bytes)
+    const char *host_path;
+    //  Where it appears in the container: an absolute path (required, at most 4096 bytes)
+    const char *kernel_path;
+    //  Rw, ro or wd (required, at most 8 bytes)
+    const char *permission;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_session_mount_t;
+
+#define PROTO_SESSION_MOUNT_NAME_MAX        64
+#define PROTO_SESSION_MOUNT_ID_MAX          64
+#define PROTO_SESSION_MOUNT_HOST_MAX        256
+#define PROTO_SESSION_MOUNT_HOST_PATH_MAX   4096
+#define PROTO_SESSION_MOUNT_KERNEL_PATH_MAX 4096
+#define PROTO_SESSION_MOUNT_PERMISSION_MAX  8
+
+void proto_session_mount_init(proto_session_mount_t *self);
+void proto_session_mount_clear(proto_session_mount_t *self);
+PROTO_MUST_USE int proto_session_mount_check(const proto_session_mount_t *self,
+                                             bus_error_t *err);
+PROTO_MUST_USE int proto_session_mount_write(const proto_session_mount_t *self,
+                                             bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_session_mount_encode(const proto_session_mount_t *self);
+int proto_session_mount_read(proto_session_mount_t *self,
+                             const bus_value_t *map,
+                             bus_error_t *err);
+int proto_session_mount_decode(proto_session_mount_t *self,
+                               const void *data,
+                               size_t size,
+                               bus_error_t *err);
+char *proto_session_mount_print(const proto_session_mount_t *self);
+
+//  ---------------------------------------------------------------------------
+//  session.scope_limits, a nested value: the limits of one of the owner's scopes, from
+//  the resource policies as the gateway resolved them (scheduler.md, Quotas); a count of
+//  -1 is no limit
+
+typedef struct {
+    //  Keypair, user, project or domain (required, at most 16 bytes)
+    const char *scope;
+    //  Slot -> amount (a decimal string, with a unit for mem, or Infinity) the scope may
+    //  hold at once (at most 64 pairs, string to string, in wire order)
+    const proto_kv_t *total_resource_slots;
+    size_t total_resource_slots_count;
+    //  Slots total_resource_slots leaves out are limited to 0 (default_for_unspecified
+    //  LIMITED); false: unlimited
+    bool limited;
+    //  Sessions running at once (-1..INT64_MAX, default -1)
+    int64_t max_concurrent_sessions;
+    //  A cluster's kernels (-1..INT64_MAX, default -1)
+    int64_t max_containers_per_session;
+    //  Sessions waiting at once (-1..INT64_MAX, default -1)
+    int64_t max_pending_session_count;
+    //  Slot -> amount the waiting sessions may ask for together; absent: no limit (at
+    //  most 64 pairs, string to string, in wire order)
+    const proto_kv_t *max_pending_session_resource_slots;
+    size_t max_pending_session_resource_slots_count;
+    //  Seconds a session may stay idle before it is ended (0: no limit)
+    uint64_t idle_timeout;
+    //  Seconds a session may live (0: no limit)
+    uint64_t max_session_lifetime;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_session_scope_limits_t;
+
+#define PROTO_SESSION_SCOPE_LIMITS_SCOPE_MAX                              16
+#define PROTO_SESSION_SCOPE_LIMITS_TOTAL_RESOURCE_SLOTS_MAX               64
+#define PROTO_SESSION_SCOPE_LIMITS_MAX_PENDING_SESSION_RESOURCE_SLOTS_MAX 64
+
+void proto_session_scope_limits_init(proto_session_scope_limits_t *self);
+void proto_session_scope_limits_clear(proto_session_scope_limits_t *self);
+PROTO_MUST_USE int proto_session_scope_limits_check(const proto_session_scope_limits_t *self,
+                                                    bus_error_t *err);
+PROTO_MUST_USE int proto_session_scope_limits_write(const proto_session_scope_limits_t *self,
+                                                    bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_session_scope_limits_encode(const proto_session_scope_limits_t *self);
+int proto_session_scope_limits_read(proto_session_scope_limits_t *self,
+                                    const bus_value_t *map,
+                                    bus_error_t *err);
+int proto_session_scope_limits_decode(proto_session_scope_limits_t *self,
+                                      const void *data,
+                                      size_t size,
+                                      bus_error_t *err);
+char *proto_session_scope_limits_print(const proto_session_scope_limits_t *self);
+
+//  ---------------------------------------------------------------------------
 //  session.activity, event (broadcast): a user used a running session (an execution,
 //  terminal input, files, apps), at most once a second per session; the scheduler's idle
 //  timeout counts from the last
@@ -306,16 +402,20 @@ typedef struct {
     uint64_t cluster_size;
     //  Batch: not scheduled before this (0: now) (microseconds since the epoch)
     int64_t starts_at;
-    //  JSON array of session ids that must end with success first (at most 65536 bytes)
-    const char *dependencies;
+    //  The ids or names of the owner's sessions that must end with success first (at most
+    //  64 items)
+    const char *const *dependencies;
+    size_t dependencies_count;
     //  Batch: seconds it may run before it is ended (0: no limit)
     uint64_t batch_timeout;
-    //  JSON: the owner's limits as the gateway resolved them (scheduler.md, Quotas) (at
-    //  most 65536 bytes)
-    const char *limits;
-    //  JSON array of the virtual folders to mount, resolved by the gateway
-    //  (kernel.create's mounts); absent: none (at most 65536 bytes)
-    const char *mounts;
+    //  The owner's limits as the gateway resolved them, one item per scope (keypair,
+    //  user, project, domain) (at most 4 items)
+    const proto_session_scope_limits_t *limits;
+    size_t limits_count;
+    //  The virtual folders to mount, resolved by the gateway (kernel.create's mounts) (at
+    //  most 64 items)
+    const proto_session_mount_t *mounts;
+    size_t mounts_count;
     //  JSON array of the owner's dotfiles, each {path, permission, data}, the keypair's
     //  over the project's over the domain's, resolved by the gateway (kernel.create's
     //  dotfiles); absent: none (at most 262144 bytes)
@@ -349,9 +449,9 @@ typedef struct {
 #define PROTO_SESSION_CREATE_REQ_PREOPEN_PORTS_MAX    256
 #define PROTO_SESSION_CREATE_REQ_BOOTSTRAP_SCRIPT_MAX 65536
 #define PROTO_SESSION_CREATE_REQ_CLUSTER_MODE_MAX     16
-#define PROTO_SESSION_CREATE_REQ_DEPENDENCIES_MAX     65536
-#define PROTO_SESSION_CREATE_REQ_LIMITS_MAX           65536
-#define PROTO_SESSION_CREATE_REQ_MOUNTS_MAX           65536
+#define PROTO_SESSION_CREATE_REQ_DEPENDENCIES_MAX     64
+#define PROTO_SESSION_CREATE_REQ_LIMITS_MAX           4
+#define PROTO_SESSION_CREATE_REQ_MOUNTS_MAX           64
 #define PROTO_SESSION_CREATE_REQ_DOTFILES_MAX         262144
 #define PROTO_SESSION_CREATE_REQ_MODEL_SERVICE_MAX    65536
 #define PROTO_SESSION_CREATE_REQ_SPREAD_MAX           64

@@ -1,13 +1,12 @@
 /*  =========================================================================
-    agent_mounts - parse and check the virtual folders of kernel.create
+    agent_mounts - copy and check the virtual folders of kernel.create
 
-    The text is parsed with jansson into an owned array; every rule is
-    checked by agent_mounts_check, which agent_bundle also runs on the list
-    it is given, so no path reaches config.json unchecked. A path is
-    checked as bytes: the JSON string's length must be its C length (an
-    escaped NUL would cut it), and it must already be in its one normal
-    form, since a bind destination is compared with the agent's own mount
-    points as text.
+    The decoded list is copied into an owned array; every rule is checked
+    by agent_mounts_check, which agent_bundle also runs on the list it is
+    given, so no path reaches config.json unchecked. A path is checked as
+    bytes (the decoder already refused a string holding a NUL), and it must
+    already be in its one normal form, since a bind destination is compared
+    with the agent's own mount points as text.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -79,118 +78,80 @@ s_check_path(
     return BUS_OK;
 }
 
-//  Copies string member key of object into *out (owned). A member that is
-//  missing, not a string or holds a NUL is refused.
+//  Copies the string field key of entry index into *out (owned); a
+//  missing one (a list filled by hand: the decoder refuses it) is refused.
 static int
-s_member(json_t *object,
-         size_t index,
-         const char *name,
-         const char *key,
-         char **out,
-         bus_error_t *err)
+s_copy(size_t index,
+       const char *name,
+       const char *key,
+       const char *value,
+       char **out,
+       bus_error_t *err)
 {
-    json_t *value = json_object_get(object, key);
     if (!value)
         return bus_error_set(err, BUS_STATUS_INVALID, "mount %zu (%.64s): no %s", index,
                              name, key);
-    const char *text = json_string_value(value);
-    if (!text || json_string_length(value) != strlen(text))
+    *out = strdup(value);
+    return *out ? BUS_OK : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+}
+
+//  Fills mount from the index-th item of the list.
+static int
+s_copy_entry(const proto_kernel_mount_t *item,
+             size_t index,
+             agent_mount_t *mount,
+             bus_error_t *err)
+{
+    int rc = s_copy(index, "?", "name", item->name, &mount->name, err);
+    const char *name = mount->name;
+    if (rc == BUS_OK)
+        rc = s_copy(index, name, "host_path", item->host_path, &mount->host_path, err);
+    if (rc == BUS_OK)
+        rc = s_copy(index, name, "kernel_path", item->kernel_path, &mount->kernel_path,
+                    err);
+    if (rc != BUS_OK)
+        return rc;
+    const char *permission = item->permission;
+    if (!permission)
+        return bus_error_set(err, BUS_STATUS_INVALID, "mount %zu (%.64s): no permission",
+                             index, name);
+    if (streq(permission, "ro"))
+        mount->readonly = true;
+    else if (streq(permission, "rw") || streq(permission, "wd"))
+        mount->readonly = false;
+    else
         return bus_error_set(err, BUS_STATUS_INVALID,
-                             "mount %zu (%.64s): %s is not a string", index, name, key);
-    *out = strdup(text);
-    if (!*out)
-        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+                             "mount %zu (%.64s): unknown permission \"%.16s\"", index,
+                             name, permission);
     return BUS_OK;
 }
 
-//  Fills mount from the index-th object of the array.
-static int
-s_parse_entry(json_t *item, size_t index, agent_mount_t *mount, bus_error_t *err)
-{
-    if (!json_is_object(item))
-        return bus_error_set(err, BUS_STATUS_INVALID, "mount %zu is not an object",
-                             index);
-    int rc = s_member(item, index, "?", "name", &mount->name, err);
-    if (rc != BUS_OK)
-        return rc;
-    const char *name = mount->name;
-    //  Not used here, but when given they must be what the schema says.
-    const char *const optional[] = {"id", "host", NULL};
-    for (size_t i = 0; optional[i]; i++) {
-        json_t *value = json_object_get(item, optional[i]);
-        if (value && !json_is_string(value))
-            return bus_error_set(err, BUS_STATUS_INVALID,
-                                 "mount %zu (%.64s): %s is not a string", index, name,
-                                 optional[i]);
-    }
-    char *permission = NULL;
-    rc = s_member(item, index, name, "host_path", &mount->host_path, err);
-    if (rc == BUS_OK)
-        rc = s_member(item, index, name, "kernel_path", &mount->kernel_path, err);
-    if (rc == BUS_OK)
-        rc = s_member(item, index, name, "permission", &permission, err);
-    if (rc == BUS_OK) {
-        if (streq(permission, "ro"))
-            mount->readonly = true;
-        else if (streq(permission, "rw") || streq(permission, "wd"))
-            mount->readonly = false;
-        else
-            rc = bus_error_set(err, BUS_STATUS_INVALID,
-                               "mount %zu (%.64s): unknown permission \"%.16s\"", index,
-                               name, permission);
-    }
-    free(permission);
-    return rc;
-}
-
 //  ---------------------------------------------------------------------------
-//  Parses and checks kernel.create's mounts text.
+//  Copies and checks kernel.create's mounts.
 
 int
-agent_mounts_parse(const char *text, agent_mounts_t **mounts_p, bus_error_t *err)
+agent_mounts_from_list(const proto_kernel_mount_t *items,
+                       size_t count,
+                       agent_mounts_t **mounts_p,
+                       bus_error_t *err)
 {
     assert(mounts_p);
     *mounts_p = NULL;
+    if (count > AGENT_MOUNTS_MAX)
+        return bus_error_set(err, BUS_STATUS_INVALID, "%zu mounts, at most %d", count,
+                             AGENT_MOUNTS_MAX);
     agent_mounts_t *self = calloc(1, sizeof *self);
-    if (!self)
+    if (!self || (count && !(self->items = calloc(count, sizeof *self->items)))) {
+        free(self);
         return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
-    if (!text || !*text) {
-        *mounts_p = self;
-        return BUS_OK;
     }
     int rc = BUS_OK;
-    json_error_t jerr;
-    json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root) {
-        rc = bus_error_set(err, BUS_STATUS_INVALID, "mounts is not JSON: %.128s",
-                           jerr.text);
-        goto done;
-    }
-    if (!json_is_array(root)) {
-        rc = bus_error_set(err, BUS_STATUS_INVALID, "mounts is not a JSON array");
-        goto done;
-    }
-    size_t size = json_array_size(root);
-    if (size > AGENT_MOUNTS_MAX) {
-        rc = bus_error_set(err, BUS_STATUS_INVALID, "%zu mounts, at most %d", size,
-                           AGENT_MOUNTS_MAX);
-        goto done;
-    }
-    if (size > 0) {
-        self->items = calloc(size, sizeof *self->items);
-        if (!self->items) {
-            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
-            goto done;
-        }
-    }
-    for (size_t i = 0; i < size && rc == BUS_OK; i++) {
+    for (size_t i = 0; i < count && rc == BUS_OK; i++) {
         self->count = i + 1; //  so destroy frees what the entry got
-        rc = s_parse_entry(json_array_get(root, i), i, &self->items[i], err);
+        rc = s_copy_entry(&items[i], i, &self->items[i], err);
     }
     if (rc == BUS_OK)
         rc = agent_mounts_check(self->items, self->count, err);
-done:
-    json_decref(root);
     if (rc == BUS_OK)
         *mounts_p = self;
     else

@@ -1,9 +1,9 @@
 /*  =========================================================================
     agent_mounts - the virtual folders a kernel bind-mounts, from kernel.create
 
-    kernel.create's mounts field is a JSON array the gateway resolved: one
-    object per folder, {"name", "id", "host", "host_path", "kernel_path",
-    "permission"}. The gateway decides where each folder goes; the agent
+    kernel.create's mounts field is a list the gateway resolved: one
+    proto_kernel_mount_t per folder, {name, id, host, host_path,
+    kernel_path, permission}. The gateway decides where each folder goes; the agent
     only checks the form, since the paths become bind mounts made as root:
     both paths absolute, clean (no "." or ".." component, no empty one, no
     trailing '/'), free of control characters and shorter than PATH_MAX; a
@@ -45,17 +45,20 @@ typedef struct {
 } agent_mounts_t;
 
 //  ---------------------------------------------------------------------------
-//  Parses and checks kernel.create's mounts text (NULL or empty: none).
-//  *mounts_p gets a fresh list (count 0 when none); caller owns it
-//  (agent_mounts_destroy). Returns BUS_OK, or BUS_STATUS_INVALID with err
+//  Copies and checks kernel.create's mounts (items[0..count), none when
+//  count is 0). *mounts_p gets a fresh list (count 0 when none); caller owns
+//  it (agent_mounts_destroy). Returns BUS_OK, or BUS_STATUS_INVALID with err
 //  naming the entry that breaks a rule (*mounts_p then NULL).
-int agent_mounts_parse(const char *text, agent_mounts_t **mounts_p, bus_error_t *err);
+int agent_mounts_from_list(const proto_kernel_mount_t *items,
+                           size_t count,
+                           agent_mounts_t **mounts_p,
+                           bus_error_t *err);
 
 //  Frees the list and its strings. Idempotent, NULLs the pointer.
 void agent_mounts_destroy(agent_mounts_t **self_p);
 
 //  ---------------------------------------------------------------------------
-//  Checks the form of count entries (the rules above, which parse applies),
+//  Checks the form of count entries (the rules above, which from_list applies),
 //  so whoever builds a container from a list made elsewhere can check it
 //  too. BUS_OK, or BUS_STATUS_INVALID with err naming the entry.
 int agent_mounts_check(const agent_mount_t *items, size_t count, bus_error_t *err);

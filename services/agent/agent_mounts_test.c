@@ -1,9 +1,13 @@
 /*  =========================================================================
-    agent_mounts_test - the virtual folders of kernel.create: parse, refuse,
+    agent_mounts_test - the virtual folders of kernel.create: decode, refuse,
     look at the host, and the bind mounts config.json gets
 
-    Every rule of agent_mounts is broken once and must be refused with
-    BUS_STATUS_INVALID and a detail naming the entry; the happy path keeps
+    The lists are written as JSON for reading, and sent the way the agent
+    gets them: as kernel.create's msgpack, decoded by the generated
+    decoder, then given to agent_mounts_from_list. Every rule of
+    agent_mounts is broken once and must be refused with
+    BUS_STATUS_INVALID and a detail naming the entry (a value of the wrong
+    type is the decoder's to refuse); the happy path keeps
     names, paths and permissions; host directories are checked against a
     real temp dir (a file and a symlink in place of a directory are not
     found); agent_bundle_config binds each folder rbind, nosuid, nodev and
@@ -24,13 +28,106 @@ static char s_tmp[] = "/tmp/agent_mounts_test.XXXXXX";
     "\"proxy:volume1\", \"host_path\": \"" host "\", \"kernel_path\": \"" kernel         \
     "\", \"permission\": \"" perm "\"}"
 
+//  Writes value as msgpack.
+static void
+s_write_json(bus_writer_t *writer, json_t *value)
+{
+    const char *key;
+    json_t *member;
+    size_t i;
+    switch (json_typeof(value)) {
+        case JSON_OBJECT:
+            bus_writer_map(writer, (uint32_t) json_object_size(value));
+            json_object_foreach(value, key, member)
+            {
+                bus_writer_str(writer, key);
+                s_write_json(writer, member);
+            }
+            break;
+        case JSON_ARRAY:
+            bus_writer_array(writer, (uint32_t) json_array_size(value));
+            json_array_foreach(value, i, member) s_write_json(writer, member);
+            break;
+        case JSON_STRING:
+            bus_writer_strn(writer, json_string_value(value), json_string_length(value));
+            break;
+        case JSON_INTEGER:
+            bus_writer_int(writer, json_integer_value(value));
+            break;
+        case JSON_REAL:
+            bus_writer_double(writer, json_real_value(value));
+            break;
+        case JSON_TRUE:
+        case JSON_FALSE:
+            bus_writer_bool(writer, json_is_true(value));
+            break;
+        case JSON_NULL:
+            bus_writer_nil(writer);
+            break;
+    }
+}
+
+//  The mounts of a kernel.create whose mounts field is text (JSON; NULL or
+//  "": no field), through the decoder and agent_mounts_from_list.
+static int
+s_parse(const char *text, agent_mounts_t **mounts_p, bus_error_t *err)
+{
+    *mounts_p = NULL;
+    json_error_t jerr;
+    json_t *mounts =
+        text && *text ? json_loads(text, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr) : NULL;
+    if (text && *text && !mounts) {
+        fprintf(stderr, "# test text is no JSON: %s\n", jerr.text);
+        abort();
+    }
+    bus_writer_t *writer = bus_writer_new();
+    bus_writer_map(writer, mounts ? 4 : 3);
+    bus_writer_str(writer, "kernel_id");
+    bus_writer_str(writer, "k1");
+    bus_writer_str(writer, "session_id");
+    bus_writer_str(writer, "s1");
+    bus_writer_str(writer, "image");
+    bus_writer_str(writer, "busybox");
+    if (mounts) {
+        bus_writer_str(writer, "mounts");
+        s_write_json(writer, mounts);
+    }
+    json_decref(mounts);
+    proto_kernel_create_req_t in;
+    int rc = proto_kernel_create_req_decode(&in, bus_writer_data(writer),
+                                            bus_writer_size(writer), err);
+    bus_writer_destroy(&writer);
+    if (rc == BUS_OK) {
+        rc = agent_mounts_from_list(in.mounts, in.mounts_count, mounts_p, err);
+        proto_kernel_create_req_clear(&in);
+    }
+    return rc;
+}
+
+//  True when text is refused by the decoder (a value of the wrong type:
+//  PROTOCOL) with a detail holding needle.
+static bool
+s_wire_refused(const char *text, const char *needle)
+{
+    agent_mounts_t *mounts = NULL;
+    bus_error_t err = {0};
+    int rc = s_parse(text, &mounts, &err);
+    bool refused = (rc == BUS_STATUS_PROTOCOL || rc == BUS_STATUS_INVALID) &&
+                   mounts == NULL && strstr(err.detail, needle) != NULL;
+    if (!refused)
+        fprintf(stderr, "# %s: rc %d detail \"%s\", wanted \"%s\"\n", text, rc,
+                err.detail, needle);
+    agent_mounts_destroy(&mounts);
+    return refused;
+}
+
 //  True when text is refused with INVALID and a detail holding needle.
 static bool
 s_refused(const char *text, const char *needle)
 {
     agent_mounts_t *mounts = (agent_mounts_t *) 1;
     bus_error_t err = {0};
-    int rc = agent_mounts_parse(text, &mounts, &err);
+    int rc = s_parse(text, &mounts, &err);
     bool refused = rc == BUS_STATUS_INVALID && err.status == BUS_STATUS_INVALID &&
                    mounts == NULL && strstr(err.detail, needle) != NULL;
     if (!refused)
@@ -72,7 +169,7 @@ test_none(void)
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
         agent_mounts_t *mounts = NULL;
         bus_error_t err = {0};
-        T_EQ_INT(agent_mounts_parse(texts[i], &mounts, &err), BUS_OK);
+        T_EQ_INT(s_parse(texts[i], &mounts, &err), BUS_OK);
         T_ASSERT(mounts);
         T_EQ_INT(mounts->count, 0);
         T_EQ_INT(agent_mounts_check_hosts(mounts, &err), BUS_OK);
@@ -94,7 +191,7 @@ test_parse(void)
                                                     "wd") "]";
     agent_mounts_t *mounts = NULL;
     bus_error_t err = {0};
-    T_EQ_INT(agent_mounts_parse(text, &mounts, &err), BUS_OK);
+    T_EQ_INT(s_parse(text, &mounts, &err), BUS_OK);
     T_ASSERT(mounts);
     T_EQ_INT(mounts->count, 3);
     T_EQ_STR(mounts->items[0].name, "data");
@@ -109,11 +206,10 @@ test_parse(void)
     T_ASSERT(!mounts->items[2].readonly);
     //  id and host are optional; unknown members are ignored.
     agent_mounts_destroy(&mounts);
-    T_EQ_INT(
-        agent_mounts_parse("[{\"name\": \"x\", \"host_path\": \"/a\", \"kernel_path\": "
-                           "\"/home/work/x\", \"permission\": \"ro\", \"extra\": 1}]",
-                           &mounts, &err),
-        BUS_OK);
+    T_EQ_INT(s_parse("[{\"name\": \"x\", \"host_path\": \"/a\", \"kernel_path\": "
+                     "\"/home/work/x\", \"permission\": \"ro\", \"extra\": 1}]",
+                     &mounts, &err),
+             BUS_OK);
     T_EQ_INT(mounts->count, 1);
     agent_mounts_destroy(&mounts);
 }
@@ -121,18 +217,11 @@ test_parse(void)
 static void
 test_refuse_shape(void)
 {
-    T_ASSERT(s_refused("[", "not JSON"));
-    T_ASSERT(s_refused("[{]", "not JSON"));
-    T_ASSERT(s_refused("{}", "not a JSON array"));
-    T_ASSERT(s_refused("\"x\"", "not JSON")); //  jansson wants an array or object
-    T_ASSERT(s_refused("[1]", "mount 0 is not an object"));
-    T_ASSERT(s_refused("[" ENTRY("a", "/a", "/home/work/a", "rw") ", null]",
-                       "mount 1 is not an object"));
-    //  Duplicate keys could hide a second kernel_path.
-    T_ASSERT(s_refused("[{\"name\": \"a\", \"host_path\": \"/a\", \"kernel_path\": "
-                       "\"/home/work/a\", \"kernel_path\": \"/proc\", \"permission\": "
-                       "\"rw\"}]",
-                       "not JSON"));
+    T_ASSERT(s_wire_refused("{}", "field 'mounts'"));
+    T_ASSERT(s_wire_refused("\"x\"", "field 'mounts'"));
+    T_ASSERT(s_wire_refused("[1]", "field 'mounts[0]': expected map"));
+    T_ASSERT(s_wire_refused("[" ENTRY("a", "/a", "/home/work/a", "rw") ", null]",
+                            "field 'mounts[1]': expected map"));
     //  65 entries
     size_t size = 128 * (AGENT_MOUNTS_MAX + 1) + 8;
     char *text = malloc(size);
@@ -145,14 +234,14 @@ test_refuse_shape(void)
                                 "\"ro\"}",
                                 i ? "," : "", i, i, i);
     snprintf(text + at, size - at, "]");
-    bool refused = s_refused(text, "65 mounts, at most 64");
+    bool refused = s_wire_refused(text, "field 'mounts'");
     //  and 64 are fine
     char *last = strrchr(text, '{');
     last[-1] = ']';
     last[0] = '\0';
     agent_mounts_t *mounts = NULL;
     bus_error_t err = {0};
-    int rc = agent_mounts_parse(text, &mounts, &err);
+    int rc = s_parse(text, &mounts, &err);
     free(text);
     T_ASSERT(refused);
     T_EQ_INT(rc, BUS_OK);
@@ -163,30 +252,51 @@ test_refuse_shape(void)
 static void
 test_refuse_fields(void)
 {
-    T_ASSERT(s_refused("[{\"host_path\": \"/a\", \"kernel_path\": \"/home/work/a\", "
-                       "\"permission\": \"rw\"}]",
-                       "mount 0 (?): no name"));
-    T_ASSERT(s_refused("[{\"name\": \"a\", \"kernel_path\": \"/home/work/a\", "
-                       "\"permission\": \"rw\"}]",
-                       "mount 0 (a): no host_path"));
-    T_ASSERT(s_refused("[{\"name\": \"a\", \"host_path\": \"/a\", \"permission\": "
-                       "\"rw\"}]",
-                       "mount 0 (a): no kernel_path"));
-    T_ASSERT(s_refused("[{\"name\": \"a\", \"host_path\": \"/a\", \"kernel_path\": "
-                       "\"/home/work/a\"}]",
-                       "mount 0 (a): no permission"));
-    T_ASSERT(s_refused("[{\"name\": 7, \"host_path\": \"/a\", \"kernel_path\": "
+    //  What the schema requires or types, the decoder refuses.
+    T_ASSERT(s_wire_refused("[{\"host_path\": \"/a\", \"kernel_path\": \"/home/work/a\", "
+                            "\"permission\": \"rw\"}]",
+                            "mounts[0].name"));
+    T_ASSERT(s_wire_refused("[{\"name\": \"a\", \"kernel_path\": \"/home/work/a\", "
+                            "\"permission\": \"rw\"}]",
+                            "mounts[0].host_path"));
+    T_ASSERT(s_wire_refused("[{\"name\": \"a\", \"host_path\": \"/a\", \"permission\": "
+                            "\"rw\"}]",
+                            "mounts[0].kernel_path"));
+    T_ASSERT(s_wire_refused("[{\"name\": \"a\", \"host_path\": \"/a\", \"kernel_path\": "
+                            "\"/home/work/a\"}]",
+                            "mounts[0].permission"));
+    T_ASSERT(s_wire_refused("[{\"name\": 7, \"host_path\": \"/a\", \"kernel_path\": "
+                            "\"/home/work/a\", \"permission\": \"rw\"}]",
+                            "mounts[0].name': expected string"));
+    T_ASSERT(
+        s_wire_refused("[{\"name\": \"a\", \"host_path\": [\"/a\"], \"kernel_path\": "
                        "\"/home/work/a\", \"permission\": \"rw\"}]",
-                       "name is not a string"));
-    T_ASSERT(s_refused("[{\"name\": \"a\", \"host_path\": [\"/a\"], \"kernel_path\": "
-                       "\"/home/work/a\", \"permission\": \"rw\"}]",
-                       "mount 0 (a): host_path is not a string"));
-    T_ASSERT(s_refused("[{\"name\": \"a\", \"id\": 5, \"host_path\": \"/a\", "
-                       "\"kernel_path\": \"/home/work/a\", \"permission\": \"rw\"}]",
-                       "mount 0 (a): id is not a string"));
-    T_ASSERT(s_refused("[{\"name\": \"a\", \"host\": null, \"host_path\": \"/a\", "
-                       "\"kernel_path\": \"/home/work/a\", \"permission\": \"rw\"}]",
-                       "mount 0 (a): host is not a string"));
+                       "mounts[0].host_path': expected string"));
+    T_ASSERT(s_wire_refused("[{\"name\": \"a\", \"id\": 5, \"host_path\": \"/a\", "
+                            "\"kernel_path\": \"/home/work/a\", \"permission\": \"rw\"}]",
+                            "mounts[0].id': expected string"));
+    //  A list filled by hand (no decoder): a missing field is still refused.
+    proto_kernel_mount_t items[2];
+    proto_kernel_mount_init(&items[0]);
+    proto_kernel_mount_init(&items[1]);
+    items[0] = (proto_kernel_mount_t){.name = "a",
+                                      .host_path = "/a",
+                                      .kernel_path = "/home/work/a",
+                                      .permission = "ro"};
+    items[1] = (proto_kernel_mount_t){
+        .name = "b", .kernel_path = "/home/work/b", .permission = "ro"};
+    agent_mounts_t *mounts = (agent_mounts_t *) 1;
+    bus_error_t err = {0};
+    T_EQ_INT(agent_mounts_from_list(items, 2, &mounts, &err), BUS_STATUS_INVALID);
+    T_ASSERT(!mounts);
+    T_ASSERT(strstr(err.detail, "mount 1 (b): no host_path"));
+    items[1].host_path = "/b";
+    items[1].permission = NULL;
+    T_EQ_INT(agent_mounts_from_list(items, 2, &mounts, &err), BUS_STATUS_INVALID);
+    T_ASSERT(strstr(err.detail, "mount 1 (b): no permission"));
+    items[1].name = NULL;
+    T_EQ_INT(agent_mounts_from_list(items, 2, &mounts, &err), BUS_STATUS_INVALID);
+    T_ASSERT(strstr(err.detail, "mount 1 (?): no name"));
     T_ASSERT(s_refused("[" ENTRY("a", "/a", "/home/work/a", "rwx") "]",
                        "mount 0 (a): unknown permission \"rwx\""));
     T_ASSERT(
@@ -195,9 +305,10 @@ test_refuse_fields(void)
                        "mount 0: name must be 1 to 255 bytes"));
     T_ASSERT(s_refused("[" ENTRY("a\\nb", "/a", "/home/work/a", "ro") "]",
                        "mount 0: name has a control character"));
-    //  An escaped NUL: jansson refuses it, and a string cut at it would be too.
-    T_ASSERT(
-        s_refused("[" ENTRY("a", "/a\\u0000/etc", "/home/work/a", "ro") "]", "not JSON"));
+    //  A NUL inside a path: the decoder refuses it (a string cut at it would
+    //  be another path).
+    T_ASSERT(s_wire_refused("[" ENTRY("a", "/a\\u0000/etc", "/home/work/a", "ro") "]",
+                            "contains a NUL byte"));
     //  the second entry is named
     T_ASSERT(s_refused("[" ENTRY("a", "/a", "/home/work/a",
                                  "ro") "," ENTRY("b", "b", "/home/work/b", "ro") "]",
@@ -229,10 +340,9 @@ test_refuse_paths(void)
     //  a name with dots is not a ".." component
     agent_mounts_t *mounts = NULL;
     bus_error_t err = {0};
-    T_EQ_INT(
-        agent_mounts_parse("[" ENTRY("a", "/srv/a..b/.c", "/home/work/..a", "ro") "]",
-                           &mounts, &err),
-        BUS_OK);
+    T_EQ_INT(s_parse("[" ENTRY("a", "/srv/a..b/.c", "/home/work/..a", "ro") "]", &mounts,
+                     &err),
+             BUS_OK);
     agent_mounts_destroy(&mounts);
 
     //  PATH_MAX bytes (no room for the NUL) is too long; one less is fine.
@@ -252,7 +362,7 @@ test_refuse_paths(void)
              "[{\"name\": \"long\", \"host_path\": \"%s\", \"kernel_path\": \"%s\", "
              "\"permission\": \"rw\"}]",
              path, path);
-    int rc = agent_mounts_parse(text, &mounts, &err);
+    int rc = s_parse(text, &mounts, &err);
     free(text);
     free(path);
     T_ASSERT(kernel_long);
@@ -297,7 +407,7 @@ test_refuse_reserved(void)
                  fine[i]);
         agent_mounts_t *mounts = NULL;
         bus_error_t err = {0};
-        int rc = agent_mounts_parse(text, &mounts, &err);
+        int rc = s_parse(text, &mounts, &err);
         if (rc != BUS_OK)
             fprintf(stderr, "# %s: %s\n", fine[i], err.detail);
         T_EQ_INT(rc, BUS_OK);
@@ -324,9 +434,9 @@ test_refuse_duplicates(void)
     //  The same host dir twice, at two places, is fine.
     agent_mounts_t *mounts = NULL;
     bus_error_t err = {0};
-    T_EQ_INT(agent_mounts_parse("[" ENTRY("a", "/a", "/home/work/x", "ro") "," ENTRY(
-                                    "b", "/a", "/home/work/xy", "rw") "]",
-                                &mounts, &err),
+    T_EQ_INT(s_parse("[" ENTRY("a", "/a", "/home/work/x",
+                               "ro") "," ENTRY("b", "/a", "/home/work/xy", "rw") "]",
+                     &mounts, &err),
              BUS_OK);
     T_EQ_INT(mounts->count, 2);
     agent_mounts_destroy(&mounts);
@@ -419,15 +529,15 @@ test_bundle(void)
 {
     agent_mounts_t *mounts = NULL;
     bus_error_t err = {0};
-    T_EQ_INT(agent_mounts_parse(
-                 "[" ENTRY("data", "/srv/vf/ab/abcd", "/home/work/data",
-                           "rw") "," ENTRY("models", "/srv/vf/cd/cdef", "/data/models",
-                                           "ro") "," ENTRY("w",
-                                                           "/srv/vf/ef/"
-                                                           "ef01",
-                                                           "/home/work/w", "wd") "]",
-                 &mounts, &err),
-             BUS_OK);
+    T_EQ_INT(
+        s_parse("[" ENTRY("data", "/srv/vf/ab/abcd", "/home/work/data",
+                          "rw") "," ENTRY("models", "/srv/vf/cd/cdef", "/data/models",
+                                          "ro") "," ENTRY("w",
+                                                          "/srv/vf/ef/"
+                                                          "ef01",
+                                                          "/home/work/w", "wd") "]",
+                &mounts, &err),
+        BUS_OK);
     const char *args[] = {"/bin/sh", NULL};
     agent_kernel_spec_t spec = {
         .kernel_id = "k1",

@@ -300,7 +300,7 @@ agent_spec_new(const proto_kernel_create_req_t *in,
         return NULL;
     }
     //  Its folders are checked before anything of it is made.
-    int rc = agent_mounts_parse(in->mounts, &self->mounts, err);
+    int rc = agent_mounts_from_list(in->mounts, in->mounts_count, &self->mounts, err);
     if (rc == BUS_OK)
         rc = agent_mounts_check_hosts(self->mounts, err);
     if (rc == BUS_OK)

@@ -85,3 +85,95 @@ gw_limits_of(gw_ctx_t *ctx, const char *project_id, bus_error_t *err)
         bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write the limits");
     return limits;
 }
+
+//  ---------------------------------------------------------------------------
+//  Typed limits for session.create
+
+//  A slot map as pairs in *arena; amounts that are numbers written as
+//  decimal text (a policy's JSON may hold either). Members of null are
+//  left out: the scheduler takes a slot that is not listed the same way.
+static int
+s_slot_pairs(json_t *map, const proto_kv_t **pairs, size_t *count, void **arena)
+{
+    *pairs = NULL;
+    *count = 0;
+    size_t size = json_is_object(map) ? json_object_size(map) : 0;
+    if (size == 0)
+        return 0;
+    proto_kv_t *out = proto_arena_alloc(arena, size * sizeof *out);
+    if (!out)
+        return -1;
+    const char *slot;
+    json_t *value;
+    json_object_foreach(map, slot, value)
+    {
+        char *text = json_is_string(value)
+                         ? proto_arena_strdup(arena, json_string_value(value))
+                         : NULL;
+        if (json_is_number(value)) {
+            char *dumped = json_dumps(value, JSON_ENCODE_ANY | JSON_REAL_PRECISION(15));
+            text = dumped ? proto_arena_strdup(arena, dumped) : NULL;
+            free(dumped);
+        } else if (!json_is_string(value))
+            continue;
+        const char *key = proto_arena_strdup(arena, slot);
+        if (!text || !key)
+            return -1;
+        out[(*count)++] = (proto_kv_t){key, text};
+    }
+    *pairs = out;
+    return 0;
+}
+
+//  A count of a policy: -1 (no limit) for null or a negative number.
+static int64_t
+s_count(json_t *value)
+{
+    return json_is_integer(value) && json_integer_value(value) >= 0
+               ? (int64_t) json_integer_value(value)
+               : -1;
+}
+
+static uint64_t
+s_seconds(json_t *value)
+{
+    return json_is_integer(value) && json_integer_value(value) > 0
+               ? (uint64_t) json_integer_value(value)
+               : 0;
+}
+
+int
+gw_limits_to_scopes(json_t *limits, proto_session_scope_limits_t *out, void **arena)
+{
+    static const char *const scopes[GW_LIMITS_SCOPES] = {"keypair", "user", "project",
+                                                         "domain"};
+    int filled = 0;
+    for (size_t i = 0; i < GW_LIMITS_SCOPES; i++) {
+        json_t *scope = json_object_get(limits, scopes[i]);
+        if (!json_is_object(scope))
+            continue;
+        proto_session_scope_limits_t *item = &out[filled++];
+        proto_session_scope_limits_init(item);
+        item->scope = scopes[i];
+        const char *unspecified =
+            json_string_value(json_object_get(scope, "unspecified"));
+        item->limited = unspecified && strcmp(unspecified, "limited") == 0;
+        item->max_concurrent_sessions =
+            s_count(json_object_get(scope, "max_concurrent_sessions"));
+        item->max_containers_per_session =
+            s_count(json_object_get(scope, "max_containers_per_session"));
+        item->max_pending_session_count =
+            s_count(json_object_get(scope, "max_pending_session_count"));
+        item->idle_timeout = s_seconds(json_object_get(scope, "idle_timeout"));
+        item->max_session_lifetime =
+            s_seconds(json_object_get(scope, "max_session_lifetime"));
+        if (s_slot_pairs(json_object_get(scope, "total_resource_slots"),
+                         &item->total_resource_slots, &item->total_resource_slots_count,
+                         arena) != 0 ||
+            s_slot_pairs(json_object_get(scope, "max_pending_session_resource_slots"),
+                         &item->max_pending_session_resource_slots,
+                         &item->max_pending_session_resource_slots_count, arena) != 0)
+            return -1;
+    }
+    return filled;
+}

@@ -32,4 +32,12 @@
 //  the same object, so it answers with the limits the scheduler enforces.
 json_t *gw_limits_of(gw_ctx_t *ctx, const char *project_id, bus_error_t *err);
 
+//  The same object as session.create's typed limits: one item of out (room
+//  for GW_LIMITS_SCOPES) per scope it has, in the order above; the maps
+//  and the amounts written as text live in *arena (the message's owned_,
+//  freed by its clear). Returns how many items it filled; -1 when out of
+//  memory.
+#define GW_LIMITS_SCOPES 4
+int gw_limits_to_scopes(json_t *limits, proto_session_scope_limits_t *out, void **arena);
+
 #endif

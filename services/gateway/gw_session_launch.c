@@ -30,8 +30,8 @@ typedef struct {
     json_t *usable;            //  the resource groups the project may use
     const char *scaling_group; //  one of usable, borrowed
     char project_id[GW_UUID_SIZE];
-    char *limits;  //  JSON text for the scheduler
-    json_t *slots; //  slot -> decimal string
+    json_t *limits; //  gw_limits_of's object, for the scheduler
+    json_t *slots;  //  slot -> decimal string
     int64_t shmem;
     //  encode: session.create, until the agents' capacities are checked
     bus_writer_t *request;
@@ -50,7 +50,7 @@ s_launch_destroy(launch_t **self_p)
     free(self->spread);
     json_decref(self->image);
     json_decref(self->usable);
-    free(self->limits);
+    json_decref(self->limits);
     json_decref(self->slots);
     bus_writer_destroy(&self->request);
     free(self);
@@ -139,12 +139,8 @@ s_resolve_scaling_group(launch_t *self, bus_error_t *err)
 static int
 s_resolve_limits(launch_t *self, bus_error_t *err)
 {
-    json_t *object = gw_limits_of(&self->ctx, self->project_id, err);
-    self->limits = object ? json_dumps(object, JSON_COMPACT) : NULL;
-    json_decref(object);
-    return self->limits  ? BUS_OK
-           : err->status ? err->status
-                         : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    self->limits = gw_limits_of(&self->ctx, self->project_id, err);
+    return self->limits ? BUS_OK : err->status;
 }
 
 //  The slots the session asks for: the client's, with the image's minimums
@@ -254,8 +250,59 @@ s_resolve(launch_t *self, bus_error_t *err)
 //  ---------------------------------------------------------------------------
 //  encode
 
-//  session.create for what was resolved (mounts: kernel.create's JSON, NULL
-//  for none), into self->request.
+//  The folders gw_vfolder_mounts_resolve resolved (its JSON array text, NULL
+//  for none) as session.create's mounts, in the message's arena. -1 when out
+//  of memory; members that are no strings are sent empty, for the
+//  scheduler to refuse.
+static int
+s_encode_mounts(proto_session_create_req_t *in, const char *mounts)
+{
+    json_t *list = mounts ? json_loads(mounts, 0, NULL) : NULL;
+    size_t size = json_is_array(list) ? json_array_size(list) : 0;
+    proto_session_mount_t *items =
+        size ? proto_arena_alloc(&in->owned_, size * sizeof *items) : NULL;
+    int rc = size && !items ? -1 : 0;
+    for (size_t i = 0; items && i < size && rc == 0; i++) {
+        json_t *folder = json_array_get(list, i);
+        const char **fields[] = {&items[i].name,        &items[i].id,
+                                 &items[i].host,        &items[i].host_path,
+                                 &items[i].kernel_path, &items[i].permission};
+        const char *keys[] = {"name",      "id",          "host",
+                              "host_path", "kernel_path", "permission"};
+        proto_session_mount_init(&items[i]);
+        for (size_t k = 0; k < sizeof keys / sizeof *keys && rc == 0; k++) {
+            const char *text = json_string_value(json_object_get(folder, keys[k]));
+            *fields[k] = text ? proto_arena_strdup(&in->owned_, text) : NULL;
+            rc = text && !*fields[k] ? -1 : 0;
+        }
+    }
+    in->mounts = items;
+    in->mounts_count = rc == 0 ? size : 0;
+    json_decref(list);
+    return rc;
+}
+
+//  A JSON array of strings (the spec's dependencies) as a list in the
+//  message's arena. -1 when out of memory.
+static int
+s_encode_strings(const char *text, const char *const **out, size_t *count, void **arena)
+{
+    json_t *list = text ? json_loads(text, 0, NULL) : NULL;
+    size_t size = json_is_array(list) ? json_array_size(list) : 0;
+    const char **items = size ? proto_arena_alloc(arena, size * sizeof *items) : NULL;
+    *count = 0;
+    for (size_t i = 0; items && i < size; i++) {
+        const char *item = json_string_value(json_array_get(list, i));
+        if (item && !(items[(*count)++] = proto_arena_strdup(arena, item)))
+            items = NULL;
+    }
+    *out = items;
+    json_decref(list);
+    return size && !items ? -1 : 0;
+}
+
+//  session.create for what was resolved (mounts: the resolved folders' JSON
+//  array, NULL for none), into self->request.
 static int
 s_encode(launch_t *self, const char *mounts, bus_error_t *err)
 {
@@ -302,15 +349,24 @@ s_encode(launch_t *self, const char *mounts, bus_error_t *err)
     in.cluster_mode = spec->multi_node ? "multi-node" : "single-node";
     in.priority = spec->priority;
     in.batch_timeout = spec->batch_timeout_s;
-    in.limits = self->limits;
+    proto_session_scope_limits_t scopes[GW_LIMITS_SCOPES];
+    int scope_count = gw_limits_to_scopes(self->limits, scopes, &in.owned_);
+    in.limits = scopes;
+    in.limits_count = scope_count > 0 ? (size_t) scope_count : 0;
     in.starts_at = spec->starts_at;
-    in.dependencies = spec->dependencies;
-    in.mounts = mounts;
+    if (scope_count < 0 || s_encode_mounts(&in, mounts) != 0 ||
+        s_encode_strings(spec->dependencies, &in.dependencies, &in.dependencies_count,
+                         &in.owned_) != 0) {
+        proto_session_create_req_clear(&in);
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    }
     char *dotfiles = NULL;
     int rc = gw_dotfile_resolve(self->ctx.db, self->who.access_key, self->project_id,
                                 self->who.domain, mounts, &dotfiles, err);
-    if (rc != BUS_OK)
+    if (rc != BUS_OK) {
+        proto_session_create_req_clear(&in);
         return rc;
+    }
     in.dotfiles = dotfiles;
     in.architecture = json_string_value(json_object_get(self->image, "architecture"));
     //  The canonical reference the agents know: registry/project/name:tag.
@@ -323,6 +379,7 @@ s_encode(launch_t *self, const char *mounts, bus_error_t *err)
     //  A value over the schema's limits is the caller's mistake: INVALID, 400.
     self->request = proto_session_create_req_writer(&in, err);
     free(dotfiles);
+    proto_session_create_req_clear(&in);
     return self->request ? BUS_OK : err->status;
 }
 

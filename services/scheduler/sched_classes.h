@@ -33,6 +33,7 @@
 #include "sched_dispatch.h"
 #include "sched_lifecycle.h"
 #include "sched_calls.h"
+#include "sched_wire.h"
 #include "sched_commit.h"
 #include "sched_kernels.h"
 #include "sched_cluster.h"

@@ -259,6 +259,15 @@ s_create_one(sched_commit_t *self,
     char *environ_text = json_dumps(environ, JSON_COMPACT);
     char opts[64];
     snprintf(opts, sizeof opts, "{\"shmem\": %" PRIu64 "}", in.shmem_bytes);
+    //  The typed lists as the JSON the sessions table keeps (sched_wire).
+    char *limits = NULL, *mounts = NULL, *dependencies = NULL;
+    if (rc == BUS_OK)
+        rc = sched_wire_limits(in.limits, in.limits_count, &limits, err);
+    if (rc == BUS_OK)
+        rc = sched_wire_mounts(in.mounts, in.mounts_count, &mounts, err);
+    if (rc == BUS_OK)
+        rc = sched_wire_strings(in.dependencies, in.dependencies_count, &dependencies,
+                                err);
     sched_session_spec_t spec = {.session_id = in.session_id,
                                  .kernel_id = in.kernel_id,
                                  .name = in.name,
@@ -281,10 +290,10 @@ s_create_one(sched_commit_t *self,
                                  .cluster_mode = in.cluster_mode,
                                  .cluster_size = (uint32_t) in.cluster_size,
                                  .starts_at_us = in.starts_at,
-                                 .dependencies = in.dependencies,
+                                 .dependencies = dependencies,
                                  .batch_timeout_s = (int64_t) in.batch_timeout,
-                                 .limits = in.limits,
-                                 .mounts = in.mounts,
+                                 .limits = limits,
+                                 .mounts = mounts,
                                  .dotfiles = in.dotfiles,
                                  .model_service = in.model_service,
                                  .tag = in.tag,
@@ -316,6 +325,9 @@ s_create_one(sched_commit_t *self,
     }
     free(environ_text);
     json_decref(environ);
+    free(limits);
+    free(mounts);
+    free(dependencies);
     proto_session_create_req_clear(&in);
     return rc;
 }

@@ -259,8 +259,7 @@ sched_kernels_create(sched_kernels_t *self, const sched_assignment_t *placed)
     req.bootstrap_script = session.bootstrap_script && *session.bootstrap_script
                                ? session.bootstrap_script
                                : NULL;
-    req.mounts =
-        session.mounts && strcmp(session.mounts, "[]") != 0 ? session.mounts : NULL;
+    req.mounts = sched_wire_kernel_mounts(session.mounts, &req.owned_, &req.mounts_count);
     req.dotfiles = session.dotfiles && *session.dotfiles ? session.dotfiles : NULL;
     req.model_service =
         session.model_service && *session.model_service ? session.model_service : NULL;
