@@ -10,6 +10,7 @@
 #include "bus_classes.h"
 #include <openssl/crypto.h>
 #include <openssl/evp.h> //  base64 of Relay ids (gw_model_card)
+#include "bus_tls.h"
 #include "gw_config.h"
 #include "gw_db.h"
 #include "gw_secret.h"

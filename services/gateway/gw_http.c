@@ -154,26 +154,6 @@ s_tls_connection(struct event_base *base, void *arg)
                : NULL;
 }
 
-//  A TLS context from the listener's certificate and key; NULL with err.
-static SSL_CTX *
-s_tls_context(const gw_http_opts_t *opts, bus_error_t *err)
-{
-    SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
-    if (ctx && SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION) == 1 &&
-        SSL_CTX_use_certificate_chain_file(ctx, opts->tls_cert) == 1 &&
-        SSL_CTX_use_PrivateKey_file(ctx, opts->tls_key ? opts->tls_key : "",
-                                    SSL_FILETYPE_PEM) == 1 &&
-        SSL_CTX_check_private_key(ctx) == 1)
-        return ctx;
-    char reason[256];
-    ERR_error_string_n(ERR_get_error(), reason, sizeof reason);
-    bus_error_set(err, BUS_STATUS_INVALID, "%s.tls_cert %s / %s.tls_key %s: %s",
-                  opts->name, opts->tls_cert, opts->name,
-                  opts->tls_key ? opts->tls_key : "", reason);
-    SSL_CTX_free(ctx);
-    return NULL;
-}
-
 #define S_DRAIN_MS 50 //  how long a stop lets the last answers go out
 
 struct _gw_http_t {
@@ -230,7 +210,9 @@ gw_http_new(gw_server_t *gw, const gw_http_opts_t *opts, bus_error_t *err)
     //  (an event stream), is dropped rather than held for ever.
     evhttp_set_timeout(self->evhttp, GW_HTTP_STALL_S);
     if (opts->tls_cert && *opts->tls_cert) {
-        self->tls = s_tls_context(opts, err);
+        char option[64];
+        snprintf(option, sizeof option, "%s.tls_cert", opts->name);
+        self->tls = bus_tls_server_new(opts->tls_cert, opts->tls_key, option, err);
         if (!self->tls) {
             gw_http_destroy(&self);
             return NULL;
