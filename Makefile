@@ -26,7 +26,7 @@ endif
 
 MSGPACK := $(shell pkg-config --exists msgpack-c 2>/dev/null && echo msgpack-c || echo msgpack)
 PKGS    := libczmq libzmq libevent libevent_openssl libevent_pthreads yaml-0.1 sqlite3 \
-           libssl libcrypto jansson $(MSGPACK)
+           libssl libcrypto jansson zlib $(MSGPACK)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 

@@ -5537,6 +5537,158 @@ s_storage_files_delete_rep_roundtrip(const void *data, size_t size)
 }
 
 static int
+s_storage_files_fetch_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_files_fetch_req_t msg;
+    int rc = proto_storage_files_fetch_req_decode(&msg, data, size, err);
+    proto_storage_files_fetch_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_files_fetch_req_print(const void *data, size_t size)
+{
+    proto_storage_files_fetch_req_t msg;
+    char *text = NULL;
+    if (proto_storage_files_fetch_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_files_fetch_req_print(&msg);
+    proto_storage_files_fetch_req_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_files_fetch_req_roundtrip(const void *data, size_t size)
+{
+    proto_storage_files_fetch_req_t one, two;
+    if (proto_storage_files_fetch_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_files_fetch_req_encode(&one);
+    proto_storage_files_fetch_req_decode(&two, s_frame_data(first), s_frame_size(first),
+                                         NULL);
+    zframe_t *second = proto_storage_files_fetch_req_encode(&two);
+    char *text_one = proto_storage_files_fetch_req_print(&one);
+    char *text_two = proto_storage_files_fetch_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_files_fetch_req_clear(&one);
+    proto_storage_files_fetch_req_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_files_fetch_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_files_fetch_rep_t msg;
+    int rc = proto_storage_files_fetch_rep_decode(&msg, data, size, err);
+    proto_storage_files_fetch_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_files_fetch_rep_print(const void *data, size_t size)
+{
+    proto_storage_files_fetch_rep_t msg;
+    char *text = NULL;
+    if (proto_storage_files_fetch_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_files_fetch_rep_print(&msg);
+    proto_storage_files_fetch_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_files_fetch_rep_roundtrip(const void *data, size_t size)
+{
+    proto_storage_files_fetch_rep_t one, two;
+    if (proto_storage_files_fetch_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_files_fetch_rep_encode(&one);
+    proto_storage_files_fetch_rep_decode(&two, s_frame_data(first), s_frame_size(first),
+                                         NULL);
+    zframe_t *second = proto_storage_files_fetch_rep_encode(&two);
+    char *text_one = proto_storage_files_fetch_rep_print(&one);
+    char *text_two = proto_storage_files_fetch_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_files_fetch_rep_clear(&one);
+    proto_storage_files_fetch_rep_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_files_fetch_status_req_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_files_fetch_status_req_t msg;
+    int rc = proto_storage_files_fetch_status_req_decode(&msg, data, size, err);
+    proto_storage_files_fetch_status_req_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_files_fetch_status_req_print(const void *data, size_t size)
+{
+    proto_storage_files_fetch_status_req_t msg;
+    char *text = NULL;
+    if (proto_storage_files_fetch_status_req_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_files_fetch_status_req_print(&msg);
+    proto_storage_files_fetch_status_req_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_files_fetch_status_req_roundtrip(const void *data, size_t size)
+{
+    proto_storage_files_fetch_status_req_t one, two;
+    if (proto_storage_files_fetch_status_req_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_files_fetch_status_req_encode(&one);
+    proto_storage_files_fetch_status_req_decode(&two, s_frame_data(first),
+                                                s_frame_size(first), NULL);
+    zframe_t *second = proto_storage_files_fetch_status_req_encode(&two);
+    char *text_one = proto_storage_files_fetch_status_req_print(&one);
+    char *text_two = proto_storage_files_fetch_status_req_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_files_fetch_status_req_clear(&one);
+    proto_storage_files_fetch_status_req_clear(&two);
+    return rc;
+}
+
+static int
+s_storage_files_fetch_status_rep_validate(const void *data, size_t size, bus_error_t *err)
+{
+    proto_storage_files_fetch_status_rep_t msg;
+    int rc = proto_storage_files_fetch_status_rep_decode(&msg, data, size, err);
+    proto_storage_files_fetch_status_rep_clear(&msg);
+    return rc;
+}
+
+static char *
+s_storage_files_fetch_status_rep_print(const void *data, size_t size)
+{
+    proto_storage_files_fetch_status_rep_t msg;
+    char *text = NULL;
+    if (proto_storage_files_fetch_status_rep_decode(&msg, data, size, NULL) == BUS_OK)
+        text = proto_storage_files_fetch_status_rep_print(&msg);
+    proto_storage_files_fetch_status_rep_clear(&msg);
+    return text;
+}
+
+static int
+s_storage_files_fetch_status_rep_roundtrip(const void *data, size_t size)
+{
+    proto_storage_files_fetch_status_rep_t one, two;
+    if (proto_storage_files_fetch_status_rep_decode(&one, data, size, NULL) != BUS_OK)
+        return 0;
+    zframe_t *first = proto_storage_files_fetch_status_rep_encode(&one);
+    proto_storage_files_fetch_status_rep_decode(&two, s_frame_data(first),
+                                                s_frame_size(first), NULL);
+    zframe_t *second = proto_storage_files_fetch_status_rep_encode(&two);
+    char *text_one = proto_storage_files_fetch_status_rep_print(&one);
+    char *text_two = proto_storage_files_fetch_status_rep_print(&two);
+    int rc = s_same(text_one, text_two, &first, &second);
+    proto_storage_files_fetch_status_rep_clear(&one);
+    proto_storage_files_fetch_status_rep_clear(&two);
+    return rc;
+}
+
+static int
 s_test_tick_validate(const void *data, size_t size, bus_error_t *err)
 {
     proto_test_tick_t msg;
@@ -7016,6 +7168,36 @@ const proto_entry_t proto_entries[] = {
         .validate = s_storage_files_delete_rep_validate,
         .print = s_storage_files_delete_rep_print,
         .roundtrip = s_storage_files_delete_rep_roundtrip,
+    },
+    {
+        .name = "storage.files.fetch",
+        .kind = PROTO_REQUEST,
+        .validate = s_storage_files_fetch_req_validate,
+        .print = s_storage_files_fetch_req_print,
+        .roundtrip = s_storage_files_fetch_req_roundtrip,
+    },
+    {
+        .name = "storage.files.fetch",
+        .kind = PROTO_REPLY,
+        .validate = s_storage_files_fetch_rep_validate,
+        .print = s_storage_files_fetch_rep_print,
+        .roundtrip = s_storage_files_fetch_rep_roundtrip,
+    },
+    {
+        .name = "storage.files.fetch_status",
+        .kind = PROTO_REQUEST,
+        .idempotent = true,
+        .validate = s_storage_files_fetch_status_req_validate,
+        .print = s_storage_files_fetch_status_req_print,
+        .roundtrip = s_storage_files_fetch_status_req_roundtrip,
+    },
+    {
+        .name = "storage.files.fetch_status",
+        .kind = PROTO_REPLY,
+        .idempotent = true,
+        .validate = s_storage_files_fetch_status_rep_validate,
+        .print = s_storage_files_fetch_status_rep_print,
+        .roundtrip = s_storage_files_fetch_status_rep_roundtrip,
     },
     {
         .name = "test.tick",

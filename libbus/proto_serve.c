@@ -1219,6 +1219,52 @@ proto_storage_files_delete_serve(bus_typed_fn *fn,
 }
 
 int
+proto_storage_files_fetch_serve(bus_typed_fn *fn,
+                                void *arg,
+                                bus_rpc_request_t *req,
+                                const void *body,
+                                size_t body_size,
+                                bus_writer_t *reply,
+                                bus_error_t *err)
+{
+    proto_storage_files_fetch_req_t in;
+    int rc = proto_storage_files_fetch_req_decode(&in, body, body_size, err);
+    if (rc != BUS_OK)
+        return rc;
+    proto_storage_files_fetch_rep_t out;
+    proto_storage_files_fetch_rep_init(&out);
+    rc = ((proto_storage_files_fetch_fn *) fn)(arg, &in, &out, req, err);
+    if (rc == BUS_OK && proto_storage_files_fetch_rep_write(&out, reply) != 0)
+        rc = s_bad_reply(proto_storage_files_fetch_rep_check(&out, err), err);
+    proto_storage_files_fetch_rep_clear(&out);
+    proto_storage_files_fetch_req_clear(&in);
+    return rc;
+}
+
+int
+proto_storage_files_fetch_status_serve(bus_typed_fn *fn,
+                                       void *arg,
+                                       bus_rpc_request_t *req,
+                                       const void *body,
+                                       size_t body_size,
+                                       bus_writer_t *reply,
+                                       bus_error_t *err)
+{
+    proto_storage_files_fetch_status_req_t in;
+    int rc = proto_storage_files_fetch_status_req_decode(&in, body, body_size, err);
+    if (rc != BUS_OK)
+        return rc;
+    proto_storage_files_fetch_status_rep_t out;
+    proto_storage_files_fetch_status_rep_init(&out);
+    rc = ((proto_storage_files_fetch_status_fn *) fn)(arg, &in, &out, req, err);
+    if (rc == BUS_OK && proto_storage_files_fetch_status_rep_write(&out, reply) != 0)
+        rc = s_bad_reply(proto_storage_files_fetch_status_rep_check(&out, err), err);
+    proto_storage_files_fetch_status_rep_clear(&out);
+    proto_storage_files_fetch_status_req_clear(&in);
+    return rc;
+}
+
+int
 proto_test_echo_serve(bus_typed_fn *fn,
                       void *arg,
                       bus_rpc_request_t *req,

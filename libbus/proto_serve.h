@@ -1223,6 +1223,58 @@ proto_storage_files_delete_method(proto_storage_files_delete_fn *fn)
 }
 
 //  ---------------------------------------------------------------------------
+//  storage.files.fetch: downloads an http(s) URL into a folder on a job of its own and
+//  answers at once with the job's id (storage.files.fetch_status follows it); the bytes
+//  go to a staging file beside the folder and are renamed into path only once complete,
+//  or, with unzip, path becomes a new directory holding the archive's entries, every one
+//  confined beneath the folder as any write is. Refused (invalid): another scheme than
+//  http or https, user information in the URL, a hostile path; conflict: something at
+//  path already; unavailable: too many fetches running
+
+typedef int (proto_storage_files_fetch_fn)(void *arg,
+                                           const proto_storage_files_fetch_req_t *in,
+                                           proto_storage_files_fetch_rep_t *out,
+                                           bus_rpc_request_t *req,
+                                           bus_error_t *err);
+int proto_storage_files_fetch_serve(bus_typed_fn *fn,
+                                    void *arg,
+                                    bus_rpc_request_t *req,
+                                    const void *body,
+                                    size_t body_size,
+                                    bus_writer_t *reply,
+                                    bus_error_t *err);
+static inline bus_node_method_t
+proto_storage_files_fetch_method(proto_storage_files_fetch_fn *fn)
+{
+    return (bus_node_method_t){PROTO_STORAGE_FILES_FETCH, NULL, (bus_typed_fn *) fn,
+                               proto_storage_files_fetch_serve};
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.files.fetch_status: where a fetch stands; a finished one is answered for
+//  fetch.keep_s seconds after it ended
+
+typedef int (proto_storage_files_fetch_status_fn)(void *arg,
+                                                  const proto_storage_files_fetch_status_req_t *in,
+                                                  proto_storage_files_fetch_status_rep_t *out,
+                                                  bus_rpc_request_t *req,
+                                                  bus_error_t *err);
+int proto_storage_files_fetch_status_serve(bus_typed_fn *fn,
+                                           void *arg,
+                                           bus_rpc_request_t *req,
+                                           const void *body,
+                                           size_t body_size,
+                                           bus_writer_t *reply,
+                                           bus_error_t *err);
+static inline bus_node_method_t
+proto_storage_files_fetch_status_method(proto_storage_files_fetch_status_fn *fn)
+{
+    return (bus_node_method_t){PROTO_STORAGE_FILES_FETCH_STATUS, NULL,
+                               (bus_typed_fn *) fn,
+                               proto_storage_files_fetch_status_serve};
+}
+
+//  ---------------------------------------------------------------------------
 //  test.echo: replies with what it was sent
 
 typedef int (proto_test_echo_fn)(void *arg,

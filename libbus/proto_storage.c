@@ -4082,3 +4082,552 @@ proto_storage_files_delete_rep_print(const proto_storage_files_delete_rep_t *sel
     s_files_delete_rep_print(self, &text);
     return proto_text_finish(&text);
 }
+
+//  ---------------------------------------------------------------------------
+//  storage.files.fetch request
+
+static bool
+s_files_fetch_req_check(const proto_storage_files_fetch_req_t *self, proto_check_t *ck)
+{
+    if (!proto_check_str(ck, "id", self->id, PROTO_REQUIRED, 64))
+        return false;
+    if (!proto_check_str(ck, "volume", self->volume, 0, 64))
+        return false;
+    if (!proto_check_str(ck, "url", self->url, PROTO_REQUIRED, 2048))
+        return false;
+    if (!proto_check_str(ck, "path", self->path, PROTO_REQUIRED, 4096))
+        return false;
+    return true;
+}
+
+static void
+s_files_fetch_req_write(const proto_storage_files_fetch_req_t *self, bus_writer_t *writer)
+{
+    uint32_t pairs = 5;
+    pairs += self->volume != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "id", self->id);
+    if (self->volume != NULL)
+        proto_write_str(writer, "volume", self->volume);
+    proto_write_str(writer, "url", self->url);
+    proto_write_str(writer, "path", self->path);
+    proto_write_bool(writer, "unzip", self->unzip);
+    proto_write_bool(writer, "strip_top", self->strip_top);
+}
+
+static void
+s_files_fetch_req_read(proto_storage_files_fetch_req_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "id", PROTO_REQUIRED, 64, &self->id);
+    proto_read_str(in, "volume", 0, 64, &self->volume);
+    proto_read_str(in, "url", PROTO_REQUIRED, 2048, &self->url);
+    proto_read_str(in, "path", PROTO_REQUIRED, 4096, &self->path);
+    proto_read_bool(in, "unzip", 0, &self->unzip);
+    proto_read_bool(in, "strip_top", 0, &self->strip_top);
+}
+
+static void
+s_files_fetch_req_print(const proto_storage_files_fetch_req_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "id", self->id);
+    proto_print_str(text, "volume", self->volume);
+    proto_print_str(text, "url", self->url);
+    proto_print_str(text, "path", self->path);
+    proto_print_bool(text, "unzip", self->unzip);
+    proto_print_bool(text, "strip_top", self->strip_top);
+}
+
+void
+proto_storage_files_fetch_req_init(proto_storage_files_fetch_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_files_fetch_req_clear(proto_storage_files_fetch_req_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_files_fetch_req_check(const proto_storage_files_fetch_req_t *self,
+                                    bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.files.fetch request", err);
+    return s_files_fetch_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
+proto_storage_files_fetch_req_write(const proto_storage_files_fetch_req_t *self,
+                                    bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (proto_storage_files_fetch_req_check(self, NULL) != BUS_OK)
+        return -1;
+    s_files_fetch_req_write(self, writer);
+    return 0;
+}
+
+bus_writer_t *
+proto_storage_files_fetch_req_writer(const proto_storage_files_fetch_req_t *self,
+                                     bus_error_t *err)
+{
+    assert(self);
+    if (proto_storage_files_fetch_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "storage.files.fetch request: out of memory");
+        return NULL;
+    }
+    s_files_fetch_req_write(self, writer);
+    return writer;
+}
+
+zframe_t *
+proto_storage_files_fetch_req_encode(const proto_storage_files_fetch_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_files_fetch_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_files_fetch_req_read(proto_storage_files_fetch_req_t *self,
+                                   const bus_value_t *map,
+                                   bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_files_fetch_req_init(self);
+    proto_in_init(&in, "storage.files.fetch request", map, &self->owned_, err);
+    s_files_fetch_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_files_fetch_req_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_files_fetch_req_decode(proto_storage_files_fetch_req_t *self,
+                                     const void *data,
+                                     size_t size,
+                                     bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_files_fetch_req_read(self, map, err);
+}
+
+char *
+proto_storage_files_fetch_req_print(const proto_storage_files_fetch_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_files_fetch_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.files.fetch reply
+
+static bool
+s_files_fetch_rep_check(const proto_storage_files_fetch_rep_t *self, proto_check_t *ck)
+{
+    if (!proto_check_str(ck, "job", self->job, PROTO_REQUIRED, 64))
+        return false;
+    return true;
+}
+
+static void
+s_files_fetch_rep_write(const proto_storage_files_fetch_rep_t *self, bus_writer_t *writer)
+{
+    bus_writer_map(writer, 1);
+    proto_write_str(writer, "job", self->job);
+}
+
+static void
+s_files_fetch_rep_read(proto_storage_files_fetch_rep_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "job", PROTO_REQUIRED, 64, &self->job);
+}
+
+static void
+s_files_fetch_rep_print(const proto_storage_files_fetch_rep_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "job", self->job);
+}
+
+void
+proto_storage_files_fetch_rep_init(proto_storage_files_fetch_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_files_fetch_rep_clear(proto_storage_files_fetch_rep_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_files_fetch_rep_check(const proto_storage_files_fetch_rep_t *self,
+                                    bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.files.fetch reply", err);
+    return s_files_fetch_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
+proto_storage_files_fetch_rep_write(const proto_storage_files_fetch_rep_t *self,
+                                    bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (proto_storage_files_fetch_rep_check(self, NULL) != BUS_OK)
+        return -1;
+    s_files_fetch_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_files_fetch_rep_encode(const proto_storage_files_fetch_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_files_fetch_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_files_fetch_rep_read(proto_storage_files_fetch_rep_t *self,
+                                   const bus_value_t *map,
+                                   bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_files_fetch_rep_init(self);
+    proto_in_init(&in, "storage.files.fetch reply", map, &self->owned_, err);
+    s_files_fetch_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_files_fetch_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_files_fetch_rep_decode(proto_storage_files_fetch_rep_t *self,
+                                     const void *data,
+                                     size_t size,
+                                     bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_files_fetch_rep_read(self, map, err);
+}
+
+char *
+proto_storage_files_fetch_rep_print(const proto_storage_files_fetch_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_files_fetch_rep_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.files.fetch_status request
+
+static bool
+s_files_fetch_status_req_check(const proto_storage_files_fetch_status_req_t *self,
+                               proto_check_t *ck)
+{
+    if (!proto_check_str(ck, "job", self->job, PROTO_REQUIRED, 64))
+        return false;
+    return true;
+}
+
+static void
+s_files_fetch_status_req_write(const proto_storage_files_fetch_status_req_t *self,
+                               bus_writer_t *writer)
+{
+    bus_writer_map(writer, 1);
+    proto_write_str(writer, "job", self->job);
+}
+
+static void
+s_files_fetch_status_req_read(proto_storage_files_fetch_status_req_t *self,
+                              proto_in_t *in)
+{
+    proto_read_str(in, "job", PROTO_REQUIRED, 64, &self->job);
+}
+
+static void
+s_files_fetch_status_req_print(const proto_storage_files_fetch_status_req_t *self,
+                               proto_text_t *text)
+{
+    proto_print_str(text, "job", self->job);
+}
+
+void
+proto_storage_files_fetch_status_req_init(proto_storage_files_fetch_status_req_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_files_fetch_status_req_clear(proto_storage_files_fetch_status_req_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_files_fetch_status_req_check(const proto_storage_files_fetch_status_req_t *self,
+                                           bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.files.fetch_status request", err);
+    return s_files_fetch_status_req_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
+proto_storage_files_fetch_status_req_write(const proto_storage_files_fetch_status_req_t *self,
+                                           bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (proto_storage_files_fetch_status_req_check(self, NULL) != BUS_OK)
+        return -1;
+    s_files_fetch_status_req_write(self, writer);
+    return 0;
+}
+
+bus_writer_t *
+proto_storage_files_fetch_status_req_writer(const proto_storage_files_fetch_status_req_t *self,
+                                            bus_error_t *err)
+{
+    assert(self);
+    if (proto_storage_files_fetch_status_req_check(self, err) != BUS_OK)
+        return NULL;
+    bus_writer_t *writer = bus_writer_new();
+    if (!writer) {
+        bus_error_set(err, BUS_STATUS_INTERNAL, "storage.files.fetch_status request: out of memory");
+        return NULL;
+    }
+    s_files_fetch_status_req_write(self, writer);
+    return writer;
+}
+
+zframe_t *
+proto_storage_files_fetch_status_req_encode(const proto_storage_files_fetch_status_req_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_files_fetch_status_req_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_files_fetch_status_req_read(proto_storage_files_fetch_status_req_t *self,
+                                          const bus_value_t *map,
+                                          bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_files_fetch_status_req_init(self);
+    proto_in_init(&in, "storage.files.fetch_status request", map, &self->owned_, err);
+    s_files_fetch_status_req_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_files_fetch_status_req_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_files_fetch_status_req_decode(proto_storage_files_fetch_status_req_t *self,
+                                            const void *data,
+                                            size_t size,
+                                            bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_files_fetch_status_req_read(self, map, err);
+}
+
+char *
+proto_storage_files_fetch_status_req_print(const proto_storage_files_fetch_status_req_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_files_fetch_status_req_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
+//  storage.files.fetch_status reply
+
+static bool
+s_files_fetch_status_rep_check(const proto_storage_files_fetch_status_rep_t *self,
+                               proto_check_t *ck)
+{
+    if (!proto_check_str(ck, "state", self->state, PROTO_REQUIRED, 16))
+        return false;
+    if (!proto_check_str(ck, "detail", self->detail, 0, 512))
+        return false;
+    if (!proto_check_str(ck, "url", self->url, 0, 2048))
+        return false;
+    return true;
+}
+
+static void
+s_files_fetch_status_rep_write(const proto_storage_files_fetch_status_rep_t *self,
+                               bus_writer_t *writer)
+{
+    uint32_t pairs = 7;
+    pairs += self->detail != NULL;
+    pairs += self->url != NULL;
+    bus_writer_map(writer, pairs);
+    proto_write_str(writer, "state", self->state);
+    proto_write_uint(writer, "bytes", self->bytes);
+    proto_write_uint(writer, "total", self->total);
+    proto_write_uint(writer, "entries", self->entries);
+    proto_write_uint(writer, "entries_total", self->entries_total);
+    proto_write_uint(writer, "skipped", self->skipped);
+    proto_write_uint(writer, "status", self->status);
+    if (self->detail != NULL)
+        proto_write_str(writer, "detail", self->detail);
+    if (self->url != NULL)
+        proto_write_str(writer, "url", self->url);
+}
+
+static void
+s_files_fetch_status_rep_read(proto_storage_files_fetch_status_rep_t *self,
+                              proto_in_t *in)
+{
+    proto_read_str(in, "state", PROTO_REQUIRED, 16, &self->state);
+    proto_read_uint(in, "bytes", 0, UINT64_MAX, &self->bytes);
+    proto_read_uint(in, "total", 0, UINT64_MAX, &self->total);
+    proto_read_uint(in, "entries", 0, UINT64_MAX, &self->entries);
+    proto_read_uint(in, "entries_total", 0, UINT64_MAX, &self->entries_total);
+    proto_read_uint(in, "skipped", 0, UINT64_MAX, &self->skipped);
+    proto_read_uint(in, "status", 0, UINT64_MAX, &self->status);
+    proto_read_str(in, "detail", 0, 512, &self->detail);
+    proto_read_str(in, "url", 0, 2048, &self->url);
+}
+
+static void
+s_files_fetch_status_rep_print(const proto_storage_files_fetch_status_rep_t *self,
+                               proto_text_t *text)
+{
+    proto_print_str(text, "state", self->state);
+    proto_print_uint(text, "bytes", self->bytes);
+    proto_print_uint(text, "total", self->total);
+    proto_print_uint(text, "entries", self->entries);
+    proto_print_uint(text, "entries_total", self->entries_total);
+    proto_print_uint(text, "skipped", self->skipped);
+    proto_print_uint(text, "status", self->status);
+    proto_print_str(text, "detail", self->detail);
+    proto_print_str(text, "url", self->url);
+}
+
+void
+proto_storage_files_fetch_status_rep_init(proto_storage_files_fetch_status_rep_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_storage_files_fetch_status_rep_clear(proto_storage_files_fetch_status_rep_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_storage_files_fetch_status_rep_check(const proto_storage_files_fetch_status_rep_t *self,
+                                           bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "storage.files.fetch_status reply", err);
+    return s_files_fetch_status_rep_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
+proto_storage_files_fetch_status_rep_write(const proto_storage_files_fetch_status_rep_t *self,
+                                           bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (proto_storage_files_fetch_status_rep_check(self, NULL) != BUS_OK)
+        return -1;
+    s_files_fetch_status_rep_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_storage_files_fetch_status_rep_encode(const proto_storage_files_fetch_status_rep_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_storage_files_fetch_status_rep_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_storage_files_fetch_status_rep_read(proto_storage_files_fetch_status_rep_t *self,
+                                          const bus_value_t *map,
+                                          bus_error_t *err)
+{
+    proto_in_t in;
+    proto_storage_files_fetch_status_rep_init(self);
+    proto_in_init(&in, "storage.files.fetch_status reply", map, &self->owned_, err);
+    s_files_fetch_status_rep_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_storage_files_fetch_status_rep_clear(self);
+    return in.status;
+}
+
+int
+proto_storage_files_fetch_status_rep_decode(proto_storage_files_fetch_status_rep_t *self,
+                                            const void *data,
+                                            size_t size,
+                                            bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_storage_files_fetch_status_rep_read(self, map, err);
+}
+
+char *
+proto_storage_files_fetch_status_rep_print(const proto_storage_files_fetch_status_rep_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_files_fetch_status_rep_print(self, &text);
+    return proto_text_finish(&text);
+}

@@ -15,19 +15,21 @@
 #define PROTO_STORAGE_H_INCLUDED
 
 //  Topics (events) and method names (RPC).
-#define PROTO_STORAGE_VOLUMES           "storage.volumes"
-#define PROTO_STORAGE_FOLDER_CREATE     "storage.folder.create"
-#define PROTO_STORAGE_FOLDER_DELETE     "storage.folder.delete"
-#define PROTO_STORAGE_FOLDER_CLONE      "storage.folder.clone"
-#define PROTO_STORAGE_FOLDER_USAGE      "storage.folder.usage"
-#define PROTO_STORAGE_FOLDER_QUOTA      "storage.folder.quota"
-#define PROTO_STORAGE_FOLDER_MOUNT_PATH "storage.folder.mount_path"
-#define PROTO_STORAGE_FILES_LIST        "storage.files.list"
-#define PROTO_STORAGE_FILES_READ        "storage.files.read"
-#define PROTO_STORAGE_FILES_MKDIR       "storage.files.mkdir"
-#define PROTO_STORAGE_FILES_RENAME      "storage.files.rename"
-#define PROTO_STORAGE_FILES_MOVE        "storage.files.move"
-#define PROTO_STORAGE_FILES_DELETE      "storage.files.delete"
+#define PROTO_STORAGE_VOLUMES            "storage.volumes"
+#define PROTO_STORAGE_FOLDER_CREATE      "storage.folder.create"
+#define PROTO_STORAGE_FOLDER_DELETE      "storage.folder.delete"
+#define PROTO_STORAGE_FOLDER_CLONE       "storage.folder.clone"
+#define PROTO_STORAGE_FOLDER_USAGE       "storage.folder.usage"
+#define PROTO_STORAGE_FOLDER_QUOTA       "storage.folder.quota"
+#define PROTO_STORAGE_FOLDER_MOUNT_PATH  "storage.folder.mount_path"
+#define PROTO_STORAGE_FILES_LIST         "storage.files.list"
+#define PROTO_STORAGE_FILES_READ         "storage.files.read"
+#define PROTO_STORAGE_FILES_MKDIR        "storage.files.mkdir"
+#define PROTO_STORAGE_FILES_RENAME       "storage.files.rename"
+#define PROTO_STORAGE_FILES_MOVE         "storage.files.move"
+#define PROTO_STORAGE_FILES_DELETE       "storage.files.delete"
+#define PROTO_STORAGE_FILES_FETCH        "storage.files.fetch"
+#define PROTO_STORAGE_FILES_FETCH_STATUS "storage.files.fetch_status"
 
 //  ---------------------------------------------------------------------------
 //  storage.volume, a nested value: one volume of this storage-proxy
@@ -1081,5 +1083,172 @@ int proto_storage_files_delete_rep_decode(proto_storage_files_delete_rep_t *self
                                           size_t size,
                                           bus_error_t *err);
 char *proto_storage_files_delete_rep_print(const proto_storage_files_delete_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  storage.files.fetch request (not idempotent): downloads an http(s) URL into a folder
+//  on a job of its own and answers at once with the job's id (storage.files.fetch_status
+//  follows it); the bytes go to a staging file beside the folder and are renamed into
+//  path only once complete, or, with unzip, path becomes a new directory holding the
+//  archive's entries, every one confined beneath the folder as any write is. Refused
+//  (invalid): another scheme than http or https, user information in the URL, a hostile
+//  path; conflict: something at path already; unavailable: too many fetches running
+
+typedef struct {
+    //  The folder (required, at most 64 bytes)
+    const char *id;
+    //  Its volume (checked when given) (at most 64 bytes)
+    const char *volume;
+    //  Http:// or https:// URL, without user information; redirects are followed up to
+    //  fetch.max_redirects, each checked again (required, at most 2048 bytes)
+    const char *url;
+    //  The file made (or, with unzip, the directory), relative to the folder's root; must
+    //  not exist (required, at most 4096 bytes)
+    const char *path;
+    //  The download is a .zip archive: path becomes a directory of its entries (stored or
+    //  deflated; symbolic links are not made)
+    bool unzip;
+    //  With unzip: when every entry lies under one top directory (a repository archive's
+    //  repo-branch/), that directory is left out
+    bool strip_top;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_storage_files_fetch_req_t;
+
+#define PROTO_STORAGE_FILES_FETCH_REQ_ID_MAX     64
+#define PROTO_STORAGE_FILES_FETCH_REQ_VOLUME_MAX 64
+#define PROTO_STORAGE_FILES_FETCH_REQ_URL_MAX    2048
+#define PROTO_STORAGE_FILES_FETCH_REQ_PATH_MAX   4096
+
+void proto_storage_files_fetch_req_init(proto_storage_files_fetch_req_t *self);
+void proto_storage_files_fetch_req_clear(proto_storage_files_fetch_req_t *self);
+PROTO_MUST_USE int proto_storage_files_fetch_req_check(const proto_storage_files_fetch_req_t *self,
+                                                       bus_error_t *err);
+PROTO_MUST_USE int proto_storage_files_fetch_req_write(const proto_storage_files_fetch_req_t *self,
+                                                       bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_storage_files_fetch_req_writer(const proto_storage_files_fetch_req_t *self,
+                                                                  bus_error_t *err);
+PROTO_MUST_USE zframe_t *
+proto_storage_files_fetch_req_encode(const proto_storage_files_fetch_req_t *self);
+int proto_storage_files_fetch_req_read(proto_storage_files_fetch_req_t *self,
+                                       const bus_value_t *map,
+                                       bus_error_t *err);
+int proto_storage_files_fetch_req_decode(proto_storage_files_fetch_req_t *self,
+                                         const void *data,
+                                         size_t size,
+                                         bus_error_t *err);
+char *proto_storage_files_fetch_req_print(const proto_storage_files_fetch_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  storage.files.fetch reply (not idempotent): downloads an http(s) URL into a folder on
+//  a job of its own and answers at once with the job's id (storage.files.fetch_status
+//  follows it); the bytes go to a staging file beside the folder and are renamed into
+//  path only once complete, or, with unzip, path becomes a new directory holding the
+//  archive's entries, every one confined beneath the folder as any write is. Refused
+//  (invalid): another scheme than http or https, user information in the URL, a hostile
+//  path; conflict: something at path already; unavailable: too many fetches running
+
+typedef struct {
+    //  The fetch's id on this storage-proxy (required, at most 64 bytes)
+    const char *job;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_storage_files_fetch_rep_t;
+
+#define PROTO_STORAGE_FILES_FETCH_REP_JOB_MAX 64
+
+void proto_storage_files_fetch_rep_init(proto_storage_files_fetch_rep_t *self);
+void proto_storage_files_fetch_rep_clear(proto_storage_files_fetch_rep_t *self);
+PROTO_MUST_USE int proto_storage_files_fetch_rep_check(const proto_storage_files_fetch_rep_t *self,
+                                                       bus_error_t *err);
+PROTO_MUST_USE int proto_storage_files_fetch_rep_write(const proto_storage_files_fetch_rep_t *self,
+                                                       bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_storage_files_fetch_rep_encode(const proto_storage_files_fetch_rep_t *self);
+int proto_storage_files_fetch_rep_read(proto_storage_files_fetch_rep_t *self,
+                                       const bus_value_t *map,
+                                       bus_error_t *err);
+int proto_storage_files_fetch_rep_decode(proto_storage_files_fetch_rep_t *self,
+                                         const void *data,
+                                         size_t size,
+                                         bus_error_t *err);
+char *proto_storage_files_fetch_rep_print(const proto_storage_files_fetch_rep_t *self);
+
+//  ---------------------------------------------------------------------------
+//  storage.files.fetch_status request (idempotent): where a fetch stands; a finished one
+//  is answered for fetch.keep_s seconds after it ended
+
+typedef struct {
+    //  The id storage.files.fetch answered (required, at most 64 bytes)
+    const char *job;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_storage_files_fetch_status_req_t;
+
+#define PROTO_STORAGE_FILES_FETCH_STATUS_REQ_JOB_MAX 64
+
+void
+proto_storage_files_fetch_status_req_init(proto_storage_files_fetch_status_req_t *self);
+void
+proto_storage_files_fetch_status_req_clear(proto_storage_files_fetch_status_req_t *self);
+PROTO_MUST_USE int proto_storage_files_fetch_status_req_check(const proto_storage_files_fetch_status_req_t *self,
+                                                              bus_error_t *err);
+PROTO_MUST_USE int proto_storage_files_fetch_status_req_write(const proto_storage_files_fetch_status_req_t *self,
+                                                              bus_writer_t *writer);
+PROTO_MUST_USE bus_writer_t *proto_storage_files_fetch_status_req_writer(const proto_storage_files_fetch_status_req_t *self,
+                                                                         bus_error_t *err);
+PROTO_MUST_USE zframe_t *proto_storage_files_fetch_status_req_encode(const proto_storage_files_fetch_status_req_t *self);
+int proto_storage_files_fetch_status_req_read(proto_storage_files_fetch_status_req_t *self,
+                                              const bus_value_t *map,
+                                              bus_error_t *err);
+int proto_storage_files_fetch_status_req_decode(proto_storage_files_fetch_status_req_t *self,
+                                                const void *data,
+                                                size_t size,
+                                                bus_error_t *err);
+char *proto_storage_files_fetch_status_req_print(const proto_storage_files_fetch_status_req_t *self);
+
+//  ---------------------------------------------------------------------------
+//  storage.files.fetch_status reply (idempotent): where a fetch stands; a finished one is
+//  answered for fetch.keep_s seconds after it ended
+
+typedef struct {
+    //  Connecting, downloading, unpacking, done or failed (required, at most 16 bytes)
+    const char *state;
+    //  Bytes downloaded so far
+    uint64_t bytes;
+    //  The download's size when the server said it (0: unknown)
+    uint64_t total;
+    //  With unzip: entries made so far
+    uint64_t entries;
+    //  With unzip: entries in the archive
+    uint64_t entries_total;
+    //  With unzip: symbolic links left out
+    uint64_t skipped;
+    //  When failed: the bus status (1 invalid, 2 not-found, 3 conflict, 4 forbidden, ...)
+    uint64_t status;
+    //  When failed: why; when done: what was made (at most 512 bytes)
+    const char *detail;
+    //  The URL the bytes came from (after redirects) (at most 2048 bytes)
+    const char *url;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_storage_files_fetch_status_rep_t;
+
+#define PROTO_STORAGE_FILES_FETCH_STATUS_REP_STATE_MAX  16
+#define PROTO_STORAGE_FILES_FETCH_STATUS_REP_DETAIL_MAX 512
+#define PROTO_STORAGE_FILES_FETCH_STATUS_REP_URL_MAX    2048
+
+void
+proto_storage_files_fetch_status_rep_init(proto_storage_files_fetch_status_rep_t *self);
+void
+proto_storage_files_fetch_status_rep_clear(proto_storage_files_fetch_status_rep_t *self);
+PROTO_MUST_USE int proto_storage_files_fetch_status_rep_check(const proto_storage_files_fetch_status_rep_t *self,
+                                                              bus_error_t *err);
+PROTO_MUST_USE int proto_storage_files_fetch_status_rep_write(const proto_storage_files_fetch_status_rep_t *self,
+                                                              bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_storage_files_fetch_status_rep_encode(const proto_storage_files_fetch_status_rep_t *self);
+int proto_storage_files_fetch_status_rep_read(proto_storage_files_fetch_status_rep_t *self,
+                                              const bus_value_t *map,
+                                              bus_error_t *err);
+int proto_storage_files_fetch_status_rep_decode(proto_storage_files_fetch_status_rep_t *self,
+                                                const void *data,
+                                                size_t size,
+                                                bus_error_t *err);
+char *proto_storage_files_fetch_status_rep_print(const proto_storage_files_fetch_status_rep_t *self);
 
 #endif

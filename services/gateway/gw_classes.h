@@ -71,6 +71,7 @@
 #include "gw_storage.h"
 #include "gw_vfolder.h"
 #include "gw_vfolder_api.h"
+#include "gw_vfolder_import.h"
 #include "gw_vfolder_mounts.h"
 #include "gw_routes.h"
 #include "gw_health.h"

@@ -9,28 +9,11 @@
 
 #define S_FORGET_WINDOWS 3 //  a kernel silent this many windows is forgotten
 
-//  One reading: when (monotonic ms for requests, the event's wall ms for
-//  kernels) and its value.
-typedef struct {
-    int64_t at_ms;
-    double value;
-} s_sample_t;
-
-//  A ring of readings, oldest first from head.
-typedef struct {
-    s_sample_t items[GW_ENDPOINT_AUTOSCALE_SAMPLES_MAX];
-    size_t head, count;
-} s_ring_t;
-
-//  A route's main kernel: its endpoint, its last CPU counter, and its
-//  utilisation samples (percent of one core).
+//  A route's main kernel: its endpoint and its CPU readings.
 typedef struct {
     char endpoint_id[GW_UUID_SIZE];
-    bool has_last;
-    uint64_t last_cpu_ns;
-    int64_t last_ms;
     int64_t seen_ms; //  monotonic: when a sample last came
-    s_ring_t cpu;
+    gw_endpoint_autoscale_cpu_t cpu;
 } s_kernel_t;
 
 //  What a call in flight holds (the reconciliation's pattern): its reply
@@ -52,21 +35,32 @@ struct _gw_endpoint_autoscale_t {
     bool asking;        //  a wsproxy.endpoint.requests is on its way
 };
 
-static void
-s_ring_push(s_ring_t *ring, int64_t at_ms, double value)
+static const gw_endpoint_autoscale_slot_t *
+s_ring_at(const gw_endpoint_autoscale_ring_t *ring, size_t i)
 {
+    return &ring->items[(ring->head + i) % GW_ENDPOINT_AUTOSCALE_SAMPLES_MAX];
+}
+
+//  The slot a reading received at now_ms goes to: the newest while its span
+//  is short, else a new one (the oldest dropped when the ring is full: by
+//  then it is out of the window).
+static gw_endpoint_autoscale_slot_t *
+s_ring_slot(gw_endpoint_autoscale_ring_t *ring, int64_t now_ms)
+{
+    if (ring->count) {
+        gw_endpoint_autoscale_slot_t *newest =
+            &ring->items[(ring->head + ring->count - 1) %
+                         GW_ENDPOINT_AUTOSCALE_SAMPLES_MAX];
+        if (now_ms - newest->start_ms < ring->slot_ms)
+            return newest;
+    }
     size_t at = (ring->head + ring->count) % GW_ENDPOINT_AUTOSCALE_SAMPLES_MAX;
     if (ring->count == GW_ENDPOINT_AUTOSCALE_SAMPLES_MAX)
         ring->head = (ring->head + 1) % GW_ENDPOINT_AUTOSCALE_SAMPLES_MAX;
     else
         ring->count++;
-    ring->items[at] = (s_sample_t){at_ms, value};
-}
-
-static const s_sample_t *
-s_ring_at(const s_ring_t *ring, size_t i)
-{
-    return &ring->items[(ring->head + i) % GW_ENDPOINT_AUTOSCALE_SAMPLES_MAX];
+    ring->items[at] = (gw_endpoint_autoscale_slot_t){now_ms, now_ms, 0, 0};
+    return &ring->items[at];
 }
 
 static void
@@ -112,21 +106,40 @@ gw_endpoint_autoscale_target(
     return to;
 }
 
-//  ---------------------------------------------------------------------------
-//  Metrics
-
-//  The requests per second of endpoint_id across the window, from the
-//  wsproxy's counters; false when there are not two readings in it.
-static bool
-s_rps(gw_endpoint_autoscale_t *self, const char *endpoint_id, int64_t now, double *out)
+void
+gw_endpoint_autoscale_ring_init(gw_endpoint_autoscale_ring_t *ring, int64_t window_ms)
 {
-    s_ring_t *ring = zhashx_lookup(self->requests, endpoint_id);
-    if (!ring || ring->count < 2)
+    memset(ring, 0, sizeof *ring);
+    //  Spans of slot_ms: at most window / slot_ms + 2 slots touch a window.
+    int64_t spans = GW_ENDPOINT_AUTOSCALE_SAMPLES_MAX - 2;
+    ring->slot_ms = window_ms > 0 ? (window_ms + spans - 1) / spans : 1;
+}
+
+void
+gw_endpoint_autoscale_counter_add(gw_endpoint_autoscale_ring_t *ring,
+                                  int64_t now_ms,
+                                  double value)
+{
+    if (ring->count && s_ring_at(ring, ring->count - 1)->value > value)
+        ring->count = 0;
+    gw_endpoint_autoscale_slot_t *slot = s_ring_slot(ring, now_ms);
+    slot->at_ms = now_ms;
+    slot->value = value;
+    slot->count++;
+}
+
+bool
+gw_endpoint_autoscale_rate(const gw_endpoint_autoscale_ring_t *ring,
+                           int64_t now_ms,
+                           int64_t window_ms,
+                           double *out)
+{
+    if (ring->count == 0)
         return false;
-    const s_sample_t *newest = s_ring_at(ring, ring->count - 1);
-    const s_sample_t *oldest = NULL;
+    const gw_endpoint_autoscale_slot_t *newest = s_ring_at(ring, ring->count - 1);
+    const gw_endpoint_autoscale_slot_t *oldest = NULL;
     for (size_t i = 0; i < ring->count && !oldest; i++)
-        if (s_ring_at(ring, i)->at_ms >= now - self->window_ms)
+        if (s_ring_at(ring, i)->at_ms >= now_ms - window_ms)
             oldest = s_ring_at(ring, i);
     if (!oldest || newest->at_ms <= oldest->at_ms)
         return false;
@@ -135,28 +148,71 @@ s_rps(gw_endpoint_autoscale_t *self, const char *endpoint_id, int64_t now, doubl
     return true;
 }
 
+void
+gw_endpoint_autoscale_cpu_add(gw_endpoint_autoscale_cpu_t *cpu,
+                              int64_t agent_ms,
+                              uint64_t cpu_ns,
+                              int64_t now_ms)
+{
+    //  The agent's clock stamps its counter: the delivery's delay is no
+    //  part of the interval, and its offset from ours cancels out.
+    if (cpu->has_last && cpu_ns >= cpu->last_cpu_ns && agent_ms > cpu->last_agent_ms) {
+        gw_endpoint_autoscale_slot_t *slot = s_ring_slot(&cpu->cpu, now_ms);
+        slot->at_ms = now_ms;
+        slot->value += (double) (cpu_ns - cpu->last_cpu_ns) /
+                       ((double) (agent_ms - cpu->last_agent_ms) * 1e6) * 100.0;
+        slot->count++;
+    }
+    cpu->has_last = true;
+    cpu->last_cpu_ns = cpu_ns;
+    cpu->last_agent_ms = agent_ms;
+}
+
+bool
+gw_endpoint_autoscale_cpu_mean(const gw_endpoint_autoscale_cpu_t *cpu,
+                               int64_t now_ms,
+                               int64_t window_ms,
+                               double *out)
+{
+    double sum = 0;
+    uint64_t samples = 0;
+    for (size_t i = 0; i < cpu->cpu.count; i++) {
+        const gw_endpoint_autoscale_slot_t *slot = s_ring_at(&cpu->cpu, i);
+        if (slot->at_ms >= now_ms - window_ms) {
+            sum += slot->value;
+            samples += slot->count;
+        }
+    }
+    if (!samples)
+        return false;
+    *out = sum / (double) samples;
+    return true;
+}
+
+//  ---------------------------------------------------------------------------
+//  Metrics
+
+//  The requests per second of endpoint_id across the window, from the
+//  wsproxy's counters; false when there are not two readings in it.
+static bool
+s_rps(gw_endpoint_autoscale_t *self, const char *endpoint_id, int64_t now, double *out)
+{
+    gw_endpoint_autoscale_ring_t *ring = zhashx_lookup(self->requests, endpoint_id);
+    return ring && gw_endpoint_autoscale_rate(ring, now, self->window_ms, out);
+}
+
 //  The mean CPU utilisation of endpoint_id's kernels across the window
 //  (each kernel's mean first); false when none has a sample in it.
 static bool
-s_cpu(gw_endpoint_autoscale_t *self, const char *endpoint_id, double *out)
+s_cpu(gw_endpoint_autoscale_t *self, const char *endpoint_id, int64_t now, double *out)
 {
-    int64_t wall_ms = bus_clock_wall_us() / 1000;
     double sum = 0;
     size_t kernels = 0;
     for (s_kernel_t *k = zhashx_first(self->kernels); k; k = zhashx_next(self->kernels)) {
-        if (strcmp(k->endpoint_id, endpoint_id) != 0)
-            continue;
-        double kernel_sum = 0;
-        size_t samples = 0;
-        for (size_t i = 0; i < k->cpu.count; i++) {
-            const s_sample_t *s = s_ring_at(&k->cpu, i);
-            if (s->at_ms >= wall_ms - self->window_ms) {
-                kernel_sum += s->value;
-                samples++;
-            }
-        }
-        if (samples) {
-            sum += kernel_sum / (double) samples;
+        double mean;
+        if (strcmp(k->endpoint_id, endpoint_id) == 0 &&
+            gw_endpoint_autoscale_cpu_mean(&k->cpu, now, self->window_ms, &mean)) {
+            sum += mean;
             kernels++;
         }
     }
@@ -175,19 +231,10 @@ s_on_stats(void *arg, const bus_event_t *event)
     if (proto_kernel_stats_decode(&stats, event->body, event->body_size, &err) != BUS_OK)
         return;
     s_kernel_t *kernel = zhashx_lookup(self->kernels, stats.kernel_id);
-    //  The agent's clock stamps the counter: the delivery's delay is no
-    //  part of the interval.
-    int64_t at_ms = event->header.ts / 1000;
     if (kernel) {
-        if (kernel->has_last && stats.cpu_used_ns >= kernel->last_cpu_ns &&
-            at_ms > kernel->last_ms)
-            s_ring_push(&kernel->cpu, at_ms,
-                        (double) (stats.cpu_used_ns - kernel->last_cpu_ns) /
-                            ((double) (at_ms - kernel->last_ms) * 1e6) * 100.0);
-        kernel->has_last = true;
-        kernel->last_cpu_ns = stats.cpu_used_ns;
-        kernel->last_ms = at_ms;
         kernel->seen_ms = bus_clock_mono_ms();
+        gw_endpoint_autoscale_cpu_add(&kernel->cpu, event->header.ts / 1000,
+                                      stats.cpu_used_ns, kernel->seen_ms);
     }
     proto_kernel_stats_clear(&stats);
 }
@@ -205,6 +252,7 @@ gw_endpoint_autoscale_kernel(gw_endpoint_autoscale_t *self,
         return;
     snprintf(kernel->endpoint_id, sizeof kernel->endpoint_id, "%s", endpoint_id);
     kernel->seen_ms = bus_clock_mono_ms();
+    gw_endpoint_autoscale_ring_init(&kernel->cpu.cpu, self->window_ms);
     zhashx_insert(self->kernels, kernel_id, kernel);
 }
 
@@ -233,17 +281,17 @@ s_on_requests(void *arg, const bus_reply_t *reply)
         const proto_wsproxy_endpoint_requests_t *e = &rep.endpoints[i];
         if (!e->found)
             continue;
-        s_ring_t *ring = zhashx_lookup(self->requests, e->endpoint_id);
+        gw_endpoint_autoscale_ring_t *ring =
+            zhashx_lookup(self->requests, e->endpoint_id);
         if (!ring) {
-            ring = calloc(1, sizeof *ring);
+            ring = malloc(sizeof *ring);
             if (!ring)
                 continue;
+            gw_endpoint_autoscale_ring_init(ring, self->window_ms);
             zhashx_insert(self->requests, e->endpoint_id, ring);
         }
         //  Fewer than before: the wsproxy started again, from 0.
-        if (ring->count && s_ring_at(ring, ring->count - 1)->value > (double) e->requests)
-            ring->count = 0;
-        s_ring_push(ring, now, (double) e->requests);
+        gw_endpoint_autoscale_counter_add(ring, now, (double) e->requests);
     }
     proto_wsproxy_endpoint_requests_rep_clear(&rep);
 }
@@ -341,7 +389,7 @@ s_evaluate(gw_endpoint_autoscale_t *self, json_t *endpoint, json_t *rules)
         bool known = false;
         if (source && metric && strcmp(source, "KERNEL") == 0 &&
             strcmp(metric, GW_ENDPOINT_RULE_METRIC_CPU) == 0)
-            known = s_cpu(self, id, &value);
+            known = s_cpu(self, id, mono, &value);
         else if (source && metric && strcmp(source, "INFERENCE_FRAMEWORK") == 0 &&
                  strcmp(metric, GW_ENDPOINT_RULE_METRIC_RPS) == 0)
             known = s_rps(self, id, mono, &value);

@@ -1,6 +1,7 @@
 /*  =========================================================================
-    gw_endpoint_autoscale_test - autoscaling rules' checks, comparisons and
-    the replicas a step moves to, without I/O
+    gw_endpoint_autoscale_test - autoscaling rules' checks, comparisons,
+    the replicas a step moves to, and the metrics' windows (an agent's
+    clock far off ours; more readings than the ring has slots), without I/O
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -115,11 +116,95 @@ test_check(void)
     json_decref(row);
 }
 
+#define WINDOW_MS 60000
+#define HOUR_MS   3600000LL
+#define NOW_MS    1000000 //  the gateway's monotonic clock, at some point
+
+//  Readings every 5 s of a kernel using half a core, stamped by an agent
+//  whose clock is skew_ms off the gateway's (the gateway's monotonic clock
+//  is unrelated to any wall clock anyway).
+static void
+s_half_core(gw_endpoint_autoscale_cpu_t *cpu, int64_t skew_ms, int64_t from_ms, int n)
+{
+    static const int64_t wall_ms = 1700000000000LL; //  the gateway's wall clock then
+    for (int i = 0; i < n; i++) {
+        int64_t at = from_ms + i * 5000;
+        gw_endpoint_autoscale_cpu_add(cpu, wall_ms + at + skew_ms,
+                                      (uint64_t) (at - from_ms) * 500000, at);
+    }
+}
+
+static void
+test_cpu_skew(void)
+{
+    const int64_t skews[] = {0, HOUR_MS, -HOUR_MS, 10 * WINDOW_MS, -10 * WINDOW_MS};
+    for (size_t i = 0; i < sizeof skews / sizeof skews[0]; i++) {
+        gw_endpoint_autoscale_cpu_t cpu = {0};
+        gw_endpoint_autoscale_ring_init(&cpu.cpu, WINDOW_MS);
+        //  A minute of readings ending now: 50 %, whatever the agent's clock.
+        s_half_core(&cpu, skews[i], NOW_MS - WINDOW_MS + 5000, 12);
+        double mean = 0;
+        T_ASSERT(gw_endpoint_autoscale_cpu_mean(&cpu, NOW_MS, WINDOW_MS, &mean));
+        T_ASSERT(mean > 49.9 && mean < 50.1);
+        //  Two windows later, with no reading since, nothing is left in it
+        //  (an agent ahead of us does not keep old samples in forever).
+        T_ASSERT(!gw_endpoint_autoscale_cpu_mean(&cpu, NOW_MS + 2 * WINDOW_MS, WINDOW_MS,
+                                                 &mean));
+    }
+    //  An agent whose clock steps back gives no sample for that pair, and
+    //  the next pair counts again.
+    gw_endpoint_autoscale_cpu_t cpu = {0};
+    gw_endpoint_autoscale_ring_init(&cpu.cpu, WINDOW_MS);
+    gw_endpoint_autoscale_cpu_add(&cpu, 10000, 0, NOW_MS);
+    gw_endpoint_autoscale_cpu_add(&cpu, 5000, 1000000000, NOW_MS + 5000);
+    double mean = 0;
+    T_ASSERT(!gw_endpoint_autoscale_cpu_mean(&cpu, NOW_MS + 5000, WINDOW_MS, &mean));
+    gw_endpoint_autoscale_cpu_add(&cpu, 6000, 2000000000, NOW_MS + 6000);
+    T_ASSERT(gw_endpoint_autoscale_cpu_mean(&cpu, NOW_MS + 6000, WINDOW_MS, &mean));
+    T_ASSERT(mean > 99.9 && mean < 100.1);
+}
+
+//  More readings in a window than the ring has slots: the whole window
+//  still counts (an hour's window, readings every 100 ms).
+static void
+test_window_longer_than_ring(void)
+{
+    const int64_t window = HOUR_MS, step = 100;
+    gw_endpoint_autoscale_cpu_t cpu = {0};
+    gw_endpoint_autoscale_ring_init(&cpu.cpu, window);
+    gw_endpoint_autoscale_ring_t requests;
+    gw_endpoint_autoscale_ring_init(&requests, window);
+    //  A full core for the first half of the hour, idle for the second;
+    //  10 requests a second throughout.
+    uint64_t used = 0;
+    int64_t start = NOW_MS;
+    for (int64_t t = 0; t <= window; t += step) {
+        if (t > 0 && t <= window / 2)
+            used += (uint64_t) step * 1000000;
+        gw_endpoint_autoscale_cpu_add(&cpu, t, used, start + t);
+        gw_endpoint_autoscale_counter_add(&requests, start + t, (double) t / 100);
+    }
+    double mean = 0, rate = 0;
+    T_ASSERT(gw_endpoint_autoscale_cpu_mean(&cpu, start + window, window, &mean));
+    T_ASSERT(mean > 49 && mean < 51);
+    T_ASSERT(gw_endpoint_autoscale_rate(&requests, start + window, window, &rate));
+    T_ASSERT(rate > 9.99 && rate < 10.01);
+    //  The rate spans (nearly) the whole window, not the last 256 readings.
+    const gw_endpoint_autoscale_slot_t *oldest = &requests.items[requests.head];
+    T_ASSERT(oldest->at_ms <= start + requests.slot_ms);
+    //  A restarted counter starts the readings anew.
+    gw_endpoint_autoscale_counter_add(&requests, start + window + step, 1);
+    T_ASSERT(
+        !gw_endpoint_autoscale_rate(&requests, start + window + step, window, &rate));
+}
+
 int
 main(void)
 {
     T_RUN(test_holds);
     T_RUN(test_target);
     T_RUN(test_check);
+    T_RUN(test_cpu_skew);
+    T_RUN(test_window_longer_than_ring);
     return T_DONE();
 }

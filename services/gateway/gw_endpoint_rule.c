@@ -282,29 +282,48 @@ s_global_id(const char *id)
     return json_string((const char *) out);
 }
 
-//  The UUID an argument names, given bare or as a Relay global id
-//  ("<Type>:<uuid>" in base64), into out; false when it names none.
+//  Whether text is a UUID as the rows keep them: 8-4-4-4-12 hex digits.
 static bool
-s_id_arg(const char *arg, char out[GW_UUID_SIZE])
+s_is_uuid(const char *text)
+{
+    for (size_t i = 0; i < GW_UUID_SIZE - 1; i++) {
+        bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+        if (dash ? text[i] != '-' : !isxdigit((unsigned char) text[i]))
+            return false;
+    }
+    return text[GW_UUID_SIZE - 1] == '\0';
+}
+
+//  The UUID an argument names, given bare or as a Relay global id of type
+//  ("<type>:<uuid>" in base64, nothing after), into out in lower case;
+//  false when it names none.
+static bool
+s_id_arg(const char *arg, const char *type, char out[GW_UUID_SIZE])
 {
     size_t len = arg ? strlen(arg) : 0;
-    if (len == GW_UUID_SIZE - 1) {
-        memcpy(out, arg, len + 1);
-        return true;
-    }
-    if (len == 0 || len > 200 || len % 4 != 0)
-        return false;
+    const char *uuid = arg;
     unsigned char plain[160];
-    int n = EVP_DecodeBlock(plain, (const unsigned char *) arg, (int) len);
-    if (n <= 0)
+    if (len != GW_UUID_SIZE - 1) {
+        if (len == 0 || len > 200 || len % 4 != 0)
+            return false;
+        int n = EVP_DecodeBlock(plain, (const unsigned char *) arg, (int) len);
+        if (n <= 0)
+            return false;
+        //  EVP_DecodeBlock counts the padding as bytes (NULs): drop them.
+        for (size_t pad = len; pad > len - 2 && arg[pad - 1] == '='; pad--)
+            n--;
+        plain[n] = '\0';
+        size_t type_len = strlen(type);
+        if ((size_t) n != type_len + 1 + GW_UUID_SIZE - 1 ||
+            memcmp(plain, type, type_len) != 0 || plain[type_len] != ':')
+            return false;
+        uuid = (const char *) plain + type_len + 1;
+    }
+    if (!s_is_uuid(uuid))
         return false;
-    plain[n] = '\0';
-    const char *colon = strchr((const char *) plain, ':');
-    if (!colon || strlen(colon + 1) < GW_UUID_SIZE - 1)
-        return false;
-    //  EVP_DecodeBlock counts the padding as bytes: they are NULs
-    snprintf(out, GW_UUID_SIZE, "%s", colon + 1);
-    return strlen(out) == GW_UUID_SIZE - 1;
+    for (size_t i = 0; i < GW_UUID_SIZE; i++)
+        out[i] = (char) tolower((unsigned char) uuid[i]);
+    return true;
 }
 
 //  A rule as GraphQL's EndpointAutoScalingRuleNode.
@@ -338,8 +357,9 @@ static json_t *
 s_endpoint(gw_request_t *r, const char *arg, bus_error_t *err)
 {
     char id[GW_UUID_SIZE];
-    json_t *endpoint =
-        s_id_arg(arg, id) ? gw_endpoint_get(gw_server_db(r->gw), id) : NULL;
+    json_t *endpoint = s_id_arg(arg, GW_ENDPOINT_NODE_TYPE, id)
+                           ? gw_endpoint_get(gw_server_db(r->gw), id)
+                           : NULL;
     const char *stage = json_string_value(json_object_get(endpoint, "lifecycle_stage"));
     if (!endpoint || !stage || strcmp(stage, "destroyed") == 0) {
         json_decref(endpoint);
@@ -360,8 +380,9 @@ static json_t *
 s_rule(gw_request_t *r, const char *arg, bus_error_t *err)
 {
     char id[GW_UUID_SIZE];
-    json_t *rule =
-        s_id_arg(arg, id) ? gw_endpoint_rule_get(gw_server_db(r->gw), id) : NULL;
+    json_t *rule = s_id_arg(arg, GW_ENDPOINT_RULE_NODE_TYPE, id)
+                       ? gw_endpoint_rule_get(gw_server_db(r->gw), id)
+                       : NULL;
     if (!rule) {
         bus_error_set(err, BUS_STATUS_NOT_FOUND, "Endpoint Autoscaling Rule not found");
         return NULL;

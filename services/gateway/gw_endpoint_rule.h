@@ -28,7 +28,8 @@
 #define GW_ENDPOINT_RULE_COOLDOWN_MAX  86400 //  a day
 #define GW_ENDPOINT_RULE_THRESHOLD_MAX 64    //  characters of the decimal
 #define GW_ENDPOINT_RULE_PER_ENDPOINT  32    //  rules one endpoint may have
-#define GW_ENDPOINT_RULE_NODE_TYPE     "EndpointAutoScalingRuleNode"
+#define GW_ENDPOINT_RULE_NODE_TYPE     "EndpointAutoScalingRuleNode" //  Relay type of a rule
+#define GW_ENDPOINT_NODE_TYPE          "Endpoint" //  an endpoint's, when given as one
 
 //  Checks props (GraphQL's EndpointAutoScalingRuleInput, or with partial
 //  true ModifyEndpointAutoScalingRuleInput, whose fields may be absent)

@@ -599,6 +599,7 @@ typedef struct {
     json_t *sessions; //  [{name, args}] of the compute_session fields to fetch
     bool cards;       //  model_card(s) fields: the store's folders are read
     json_t *card_ids; //  the folders model_card fields name; NULL: all (model_cards)
+    bool readmes;     //  a model_card(s) field selects readme or readme_filetype
 } gql_prefetch_t;
 
 //  Whether name is selected anywhere under field (fragments are inlined by
@@ -681,6 +682,9 @@ s_wants(gw_request_t *r,
             if (!prefetch->cards)
                 prefetch->card_ids = json_array();
             prefetch->cards = true;
+            //  A README is up to 256 KiB a folder: read only when shown.
+            prefetch->readmes |=
+                s_selects(field, "readme") || s_selects(field, "readme_filetype");
             if (strcmp(field->name, "model_cards") == 0) {
                 json_decref(prefetch->card_ids);
                 prefetch->card_ids = NULL;
@@ -744,7 +748,8 @@ s_fetch_cards(void *arg)
     prefetch->cards = false;
     json_t *ids = prefetch->card_ids;
     prefetch->card_ids = NULL;
-    gw_model_card_fetch(prefetch->r, ids, s_fetch_concurrency, prefetch);
+    gw_model_card_fetch(prefetch->r, ids, prefetch->readmes, s_fetch_concurrency,
+                        prefetch);
     json_decref(ids);
 }
 

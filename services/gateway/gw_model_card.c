@@ -30,6 +30,7 @@ gw_model_card_is_root(const char *name)
 typedef struct {
     gw_request_t *r;
     size_t pending; //  folders still being read
+    bool readmes;   //  the document shows READMEs: read them
     gw_model_card_done_fn *done;
     void *arg;
 } fetch_t;
@@ -85,10 +86,12 @@ s_on_readme(void *arg, const bus_reply_t *reply)
     s_folder_done(folder);
 }
 
+//  Reads the README when the document shows it: a listing that does not
+//  costs no read of up to GW_MODEL_CARD_README_MAX a folder.
 static void
 s_next_readme(folder_t *folder)
 {
-    if (*folder->readme)
+    if (*folder->readme && folder->fetch->readmes)
         s_read(folder, folder->readme, GW_MODEL_CARD_README_MAX, s_on_readme);
     else
         s_folder_done(folder);
@@ -104,10 +107,10 @@ s_on_definition(void *arg, const bus_reply_t *reply)
     if (reply->status != BUS_OK) {
         snprintf(detail, sizeof detail, "Failed to fetch model definition file: %s",
                  reply->detail ? reply->detail : bus_status_str(reply->status));
-        json_object_set_new(folder->out, "error", json_string(detail));
+        json_object_set_new(folder->out, "error", gw_model_def_message(detail));
     } else if (proto_storage_files_read_rep_decode(&rep, reply->body, reply->body_size,
                                                    &err) != BUS_OK)
-        json_object_set_new(folder->out, "error", json_string(err.detail));
+        json_object_set_new(folder->out, "error", gw_model_def_message(err.detail));
     else {
         json_t *card = gw_model_def_card(folder->definition, (const char *) rep.data,
                                          rep.data_size, detail, sizeof detail);
@@ -115,7 +118,7 @@ s_on_definition(void *arg, const bus_reply_t *reply)
         if (card)
             json_object_set_new(folder->out, "definition", card);
         else
-            json_object_set_new(folder->out, "error", json_string(detail));
+            json_object_set_new(folder->out, "error", gw_model_def_message(detail));
     }
     s_next_readme(folder);
 }
@@ -141,7 +144,7 @@ s_on_listed(void *arg, const bus_reply_t *reply)
                  reply->status != BUS_OK && reply->detail ? reply->detail
                  : reply->status != BUS_OK                ? bus_status_str(reply->status)
                                                           : err.detail);
-        json_object_set_new(folder->out, "error", json_string(detail));
+        json_object_set_new(folder->out, "error", gw_model_def_message(detail));
         s_folder_done(folder);
         return;
     }
@@ -161,8 +164,13 @@ s_on_listed(void *arg, const bus_reply_t *reply)
     proto_storage_files_list_rep_clear(&rep);
     if (*folder->definition)
         s_read(folder, folder->definition, GW_MODEL_CARD_DEF_MAX, s_on_definition);
-    else
-        s_next_readme(folder); //  no definition: a card of the folder alone
+    else {
+        //  No definition: a card of the folder alone, which cannot be
+        //  deployed (POST /services would refuse it), and says so.
+        json_object_set_new(folder->out, "error",
+                            json_string(GW_MODEL_CARD_NO_DEFINITION));
+        s_next_readme(folder);
+    }
 }
 
 //  Asks the folder's storage-proxy for one file of its root.
@@ -235,7 +243,8 @@ s_wanted(json_t *ids, const char *id)
 }
 
 void
-gw_model_card_fetch(gw_request_t *r, json_t *ids, gw_model_card_done_fn *done, void *arg)
+gw_model_card_fetch(
+    gw_request_t *r, json_t *ids, bool readmes, gw_model_card_done_fn *done, void *arg)
 {
     json_t *rows = s_store_folders(r);
     fetch_t *fetch = calloc(1, sizeof *fetch);
@@ -251,6 +260,7 @@ gw_model_card_fetch(gw_request_t *r, json_t *ids, gw_model_card_done_fn *done, v
         return;
     }
     fetch->r = r;
+    fetch->readmes = readmes;
     fetch->done = done;
     fetch->arg = arg;
     fetch->pending = 1; //  held until every read was asked
@@ -337,11 +347,14 @@ s_card(json_t *row, json_t *files)
         error = "the folder could not be read";
     if (error) {
         //  Only what the folder itself says, as Backend.AI answers a card
-        //  it could not parse.
-        return json_pack("{s:o, s:s, s:s, s:s, s:s?, s:o, s:s}", "id", s_global_id(id),
-                         "row_id", id, "name", folder_name, "author",
+        //  it could not parse, and its README (a folder without a
+        //  definition may still describe itself).
+        return json_pack("{s:o, s:s, s:s, s:s, s:s?, s:o, s:s, s:O?, s:O?}", "id",
+                         s_global_id(id), "row_id", id, "name", folder_name, "author",
                          creator ? creator : "", "created_at", created, "vfolder",
-                         vfolder, "error_msg", error);
+                         vfolder, "error_msg", error, "readme",
+                         json_object_get(files, "readme"), "readme_filetype",
+                         json_object_get(files, "readme_filetype"));
     }
     json_t *definition = json_object_get(files, "definition");
     json_t *metadata = json_object_get(definition, "metadata");

@@ -249,3 +249,39 @@ gw_model_def_card(
     json_decref(doc);
     return card;
 }
+
+json_t *
+gw_model_def_message(const char *detail)
+{
+    if (!detail)
+        detail = "";
+    size_t size = strlen(detail);
+    if (gw_ws_utf8_valid((const uint8_t *) detail, size))
+        return json_string(detail);
+    //  At most 3 bytes (U+FFFD) for each byte in.
+    char *clean = malloc(size * 3 + 1);
+    if (!clean)
+        return NULL;
+    size_t out = 0;
+    for (size_t i = 0; i < size;) {
+        uint8_t c = (uint8_t) detail[i];
+        size_t length = c < 0x80             ? 1
+                        : (c & 0xE0) == 0xC0 ? 2
+                        : (c & 0xF0) == 0xE0 ? 3
+                        : (c & 0xF8) == 0xF0 ? 4
+                                             : 0;
+        if (length && i + length <= size &&
+            gw_ws_utf8_valid((const uint8_t *) detail + i, length)) {
+            memcpy(clean + out, detail + i, length);
+            out += length;
+            i += length;
+        } else {
+            memcpy(clean + out, "\xEF\xBF\xBD", 3);
+            out += 3;
+            i++;
+        }
+    }
+    json_t *text = json_stringn(clean, out);
+    free(clean);
+    return text;
+}

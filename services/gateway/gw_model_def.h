@@ -53,4 +53,11 @@ json_t *gw_model_def_parse(
 json_t *gw_model_def_card(
     const char *file, const char *text, size_t size, char *detail, size_t dsize);
 
+//  A message about a definition (detail, which may quote the file or a
+//  storage-proxy's answer, or be cut inside a character) as a JSON
+//  string, each byte of an invalid UTF-8 sequence replaced by U+FFFD:
+//  json_string would refuse it and the message would be lost. Never NULL
+//  but out of memory. Caller owns return value.
+json_t *gw_model_def_message(const char *detail);
+
 #endif

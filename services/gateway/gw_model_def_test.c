@@ -214,6 +214,32 @@ test_card_refused(void)
     }
 }
 
+//  A message with bytes that are no UTF-8 is kept, those bytes replaced:
+//  json_string alone would give NULL and the card no error_msg.
+static void
+test_message(void)
+{
+    json_t *plain = gw_model_def_message("model-definition.yaml: line 3");
+    T_EQ_STR(json_string_value(plain), "model-definition.yaml: line 3");
+    json_decref(plain);
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"bad \xff byte", "bad \xEF\xBF\xBD byte"},
+        {"cut \xC3", "cut \xEF\xBF\xBD"},           //  cut in a character
+        {"\xC3\xA9t\xE9", "\xC3\xA9t\xEF\xBF\xBD"}, //  é kept, Latin-1 é not
+        {"\xC0\xAF", "\xEF\xBF\xBD\xEF\xBF\xBD"},   //  overlong '/'
+        {"\xED\xA0\x80!", "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD!"}, //  a surrogate
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        T_ASSERT(json_string(cases[i].in) == NULL);
+        json_t *text = gw_model_def_message(cases[i].in);
+        T_ASSERT(text != NULL);
+        T_EQ_STR(json_string_value(text), cases[i].out);
+        json_decref(text);
+    }
+}
+
 int
 main(void)
 {
@@ -223,5 +249,6 @@ main(void)
     T_RUN(test_defaults);
     T_RUN(test_bad_yaml);
     T_RUN(test_refused);
+    T_RUN(test_message);
     return T_DONE();
 }

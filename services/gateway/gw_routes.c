@@ -166,6 +166,7 @@ const gw_route_t gw_routes[] = {
     {POST, "/folders/{name}/update-options", GW_AUTH_REQUIRED,
      gw_vfolder_handle_update_options},
     {POST, "/folders/{name}/clone", GW_AUTH_REQUIRED, gw_vfolder_handle_clone},
+    {POST, "/folders/{name}/import", GW_AUTH_REQUIRED, gw_vfolder_handle_import},
     {GET, "/folders/{name}/files", GW_AUTH_REQUIRED, gw_vfolder_handle_files},
     {POST, "/folders/{name}/mkdir", GW_AUTH_REQUIRED, gw_vfolder_handle_mkdir},
     {POST, "/folders/{name}/rename-file", GW_AUTH_REQUIRED,

@@ -18,26 +18,33 @@
 //  ?1 the caller's user, ?2 its role, ?3 its domain. rank: 0 owner,
 //  1 invited, 2 project member (or any user of the domain, read-only, for
 //  a model folder of its model store, as Backend.AI makes every user a
-//  member of that project), 3 admin. A superadmin reaches everything, a
-//  domain admin everything of its domain. Of several ways to reach a folder
-//  the closest counts (owner, invited, member, admin), except that an admin
-//  acts as the owner of its domain's project folders even when it is a
-//  member of the project too (otherwise it could never share or remove a
-//  project folder it made).
+//  member of that project: store 1 marks that way), 3 admin. A superadmin
+//  reaches everything, a domain admin everything of its domain. Of several
+//  ways to reach a folder the closest counts (owner, invited, member, the
+//  store, admin), except that an admin acts as the owner of its domain's
+//  project folders even when it is a member of the project too (otherwise
+//  it could never share or remove a project folder it made). The store's
+//  reach sorts after real membership, so a member of the store's project
+//  gets its real permission, and a lookup by name (ORDER BY b.rank,
+//  b.store) takes the caller's own project folder before a store folder of
+//  the same name. best's key is unique per way, then the widest
+//  permission, so the bare columns next to min() come from one known row.
 #define S_REACH                                                                          \
-    "WITH reach(id, perm, owner, rank) AS ("                                             \
-    "  SELECT id, 'wd', 1, 0 FROM vfolders WHERE user_uuid = ?1"                         \
-    "  UNION ALL SELECT vfolder_id, permission, 0, 1 FROM vfolder_permissions"           \
+    "WITH reach(id, perm, owner, rank, store) AS ("                                      \
+    "  SELECT id, 'wd', 1, 0, 0 FROM vfolders WHERE user_uuid = ?1"                      \
+    "  UNION ALL SELECT vfolder_id, permission, 0, 1, 0 FROM vfolder_permissions"        \
     "    WHERE user_uuid = ?1"                                                           \
-    "  UNION ALL SELECT v.id, v.permission, 0, 2 FROM vfolders v"                        \
+    "  UNION ALL SELECT v.id, v.permission, 0, 2, 0 FROM vfolders v"                     \
     "    JOIN association_groups_users a ON a.group_id = v.group_id AND a.user_id = ?1"  \
-    "  UNION ALL SELECT v.id, 'ro', 0, 2 FROM vfolders v JOIN groups g"                  \
+    "  UNION ALL SELECT v.id, 'ro', 0, 2, 1 FROM vfolders v JOIN groups g"               \
     "    ON g.id = v.group_id AND g.type = '" GW_MODEL_STORE_PROJECT "'"                 \
     "    AND g.domain_name = ?3 WHERE v.usage_mode = 'model'"                            \
-    "  UNION ALL SELECT id, 'wd', ownership_type = 'group', 3 FROM vfolders"             \
+    "  UNION ALL SELECT id, 'wd', ownership_type = 'group', 3, 0 FROM vfolders"          \
     "    WHERE ?2 = 'superadmin' OR (?2 = 'admin' AND domain_name = ?3)),"               \
-    " best AS (SELECT id, perm, owner, rank,"                                            \
-    "   min(CASE WHEN rank = 0 THEN 0 WHEN rank = 3 AND owner THEN 1 ELSE rank + 1 END)" \
+    " best AS (SELECT id, perm, owner, rank, store,"                                     \
+    "   min((CASE WHEN rank = 0 THEN 0 WHEN rank = 3 AND owner THEN 1 ELSE rank + 1 "    \
+    "END)"                                                                               \
+    "       * 8 + store * 4 + CASE perm WHEN 'wd' THEN 0 WHEN 'rw' THEN 1 ELSE 2 END)"   \
     "   FROM reach GROUP BY id)"                                                         \
     " SELECT v.id, v.name, v.host, v.domain_name, v.usage_mode, v.permission,"           \
     " v.ownership_type, v.user_uuid, v.group_id, v.creator, v.cloneable, v.status,"      \
@@ -169,7 +176,8 @@ gw_vfolder_find(gw_ctx_t *ctx,
     json_t *rows =
         gw_store_rows(ctx->db,
                       S_REACH " WHERE (v.name = ?4 OR v.id = ?5) AND v.status = ?6"
-                              " ORDER BY v.id = ?5 DESC, b.rank, v.created_at"
+                              " ORDER BY v.id = ?5 DESC, b.rank, b.store, v.created_at,"
+                              " v.id"
                               " LIMIT 1",
                       params, s_booleans);
     if (!rows)

@@ -8,6 +8,14 @@
 #define SP_CLASSES_H_INCLUDED
 
 #include "bus_classes.h"
+#include <zlib.h>           //  sp_zip: inflate and crc32
+#include <netdb.h>          //  sp_fetch: getaddrinfo
+#include <poll.h>           //  sp_fetch: connect's deadline
+#include <netinet/in.h>     //  sp_fetch: the addresses it refuses
+#include <sys/socket.h>     //  sp_fetch
+#include <openssl/ssl.h>    //  sp_fetch: https
+#include <openssl/err.h>    //  sp_fetch
+#include <openssl/x509v3.h> //  sp_fetch: the host name checked in the certificate
 #include "bus_token.h"
 #include "sp_config.h"
 #include "sp_server.h"
@@ -18,6 +26,9 @@
 #include "sp_db.h"
 #include "sp_clone.h"
 #include "sp_folders.h"
+#include "sp_zip.h"
+#include "sp_fetch_http.h"
+#include "sp_fetch.h"
 #include "sp_rpc.h"
 #include "sp_http_head.h"
 #include "sp_http_conn.h"

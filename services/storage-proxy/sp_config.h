@@ -32,6 +32,10 @@
     for storage.staging_ttl_s seconds (never one an upload is writing). A
     client that comes back later starts that upload again from byte 0.
 
+    storage.files.fetch (Import & Run) downloads http(s) URLs into
+    folders: fetch.* bound its size, time, redirects and archives, and
+    keep it off loopback and private addresses unless allowed (sp_fetch).
+
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
@@ -56,6 +60,14 @@
 #define SP_CONFIG_STAGING_TTL_MIN     60
 #define SP_CONFIG_STAGING_TTL_MAX     31536000 //  a year
 
+//  fetch.*: storage.files.fetch (sp_fetch).
+#define SP_CONFIG_FETCH_MAX_BYTES   "1g"
+#define SP_CONFIG_FETCH_TIMEOUT_S   "600" //  10 minutes, redirects included
+#define SP_CONFIG_FETCH_REDIRECTS   "5"
+#define SP_CONFIG_FETCH_ZIP_ENTRIES "50000"
+#define SP_CONFIG_FETCH_ZIP_BYTES   "4g"
+#define SP_CONFIG_FETCH_KEEP_S      "600"
+
 typedef struct {
     bus_node_config_t node;
     char *proxy_name;        //  first half of host names; "" = the node's name
@@ -68,6 +80,14 @@ typedef struct {
     char *http_advertise;    //  the URL clients are sent to; "" = as bound
     char *token_secret_file; //  the secret shared with the gateway; "" = none
     int64_t max_chunk_bytes; //  largest request body (one upload chunk)
+    int64_t fetch_max_bytes; //  largest download
+    int fetch_timeout_s;     //  longest fetch, start to end
+    int fetch_max_redirects; //  redirects followed
+    int fetch_zip_max_entries;
+    int64_t fetch_zip_max_bytes; //  an archive's unpacked bytes
+    bool fetch_allow_private;    //  hosts on loopback, private, link-local addresses
+    char *fetch_ca_file;         //  authorities for https; "" = the system's
+    int fetch_keep_s;            //  a finished fetch's status is kept this long
 } sp_config_t;
 
 extern const bus_config_option_t sp_config_options[];

@@ -35,6 +35,7 @@ typedef struct {
 struct _sp_rpc_t {
     bus_node_t *node;
     sp_folders_t *folders;
+    sp_fetch_t *fetch;
     char *url;
     listing_t listing;
 };
@@ -683,16 +684,70 @@ s_on_files_delete(void *arg,
     return rc;
 }
 
+//  storage.files.fetch: a job of sp_fetch's, answered at once with its id.
+static int
+s_on_fetch(void *arg,
+           const proto_storage_files_fetch_req_t *in,
+           proto_storage_files_fetch_rep_t *out,
+           bus_rpc_request_t *req,
+           bus_error_t *err)
+{
+    (void) req;
+    sp_rpc_t *self = arg;
+    char job[SP_FETCH_JOB_LEN + 1];
+    int rc = sp_fetch_start(self->fetch, in->id, in->volume, in->url, in->path, in->unzip,
+                            in->strip_top, job, err);
+    if (rc == BUS_OK) {
+        out->job = proto_arena_strdup(&out->owned_, job);
+        if (!out->job)
+            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    }
+    return rc;
+}
+
+static int
+s_on_fetch_status(void *arg,
+                  const proto_storage_files_fetch_status_req_t *in,
+                  proto_storage_files_fetch_status_rep_t *out,
+                  bus_rpc_request_t *req,
+                  bus_error_t *err)
+{
+    (void) req;
+    sp_rpc_t *self = arg;
+    sp_fetch_status_t status;
+    int rc = sp_fetch_status(self->fetch, in->job, &status, err);
+    if (rc != BUS_OK)
+        return rc;
+    //  The status's strings are the registry's: copied, the reply outlives it.
+    out->state = status.state;
+    out->bytes = status.bytes;
+    out->total = status.total;
+    out->entries = status.entries;
+    out->entries_total = status.entries_total;
+    out->skipped = status.skipped;
+    out->status = (uint64_t) status.status;
+    out->detail = status.detail ? proto_arena_strdup(&out->owned_, status.detail) : NULL;
+    out->url = status.url ? proto_arena_strdup(&out->owned_, status.url) : NULL;
+    if ((status.detail && !out->detail) || (status.url && !out->url))
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    return BUS_OK;
+}
+
 //  ---------------------------------------------------------------------------
 
 sp_rpc_t *
-sp_rpc_new(bus_node_t *node, sp_folders_t *folders, const char *url, bus_error_t *err)
+sp_rpc_new(bus_node_t *node,
+           sp_folders_t *folders,
+           sp_fetch_t *fetch,
+           const char *url,
+           bus_error_t *err)
 {
-    assert(node && folders && url);
+    assert(node && folders && fetch && url);
     sp_rpc_t *self = calloc(1, sizeof *self);
     if (self) {
         self->node = node;
         self->folders = folders;
+        self->fetch = fetch;
         self->url = strdup(url);
     }
     if (!self || !self->url) {
@@ -714,6 +769,8 @@ sp_rpc_new(bus_node_t *node, sp_folders_t *folders, const char *url, bus_error_t
         proto_storage_files_rename_method(s_on_rename),
         proto_storage_files_move_method(s_on_move),
         proto_storage_files_delete_method(s_on_files_delete),
+        proto_storage_files_fetch_method(s_on_fetch),
+        proto_storage_files_fetch_status_method(s_on_fetch_status),
     };
     if (bus_node_serve(node, methods, sizeof methods / sizeof methods[0], self, err) !=
         BUS_OK) {

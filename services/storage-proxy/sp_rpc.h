@@ -15,6 +15,7 @@
 
 #include "bus.h"
 #include "sp_folders.h"
+#include "sp_fetch.h"
 
 //  How long a directory listed whole for paging is served from memory.
 #define SP_RPC_LIST_CACHE_MS 10000
@@ -26,10 +27,14 @@ typedef struct _sp_rpc_t sp_rpc_t;
 
 //  ---------------------------------------------------------------------------
 //  Serves the storage methods on node over folders (borrowed; both outlive
-//  it). url is the client-facing HTTP endpoint storage.volumes announces
+//  it), and fetch (storage.files.fetch's jobs, borrowed too). url is the client-facing
+//  HTTP endpoint storage.volumes announces
 //  ("" when off; copied). Caller owns return value. NULL with err.
-sp_rpc_t *
-sp_rpc_new(bus_node_t *node, sp_folders_t *folders, const char *url, bus_error_t *err);
+sp_rpc_t *sp_rpc_new(bus_node_t *node,
+                     sp_folders_t *folders,
+                     sp_fetch_t *fetch,
+                     const char *url,
+                     bus_error_t *err);
 
 //  Idempotent, NULLs the pointer. Destroy the folders first: their pending
 //  clones and rescans answer through this object.

@@ -5,8 +5,9 @@
     configuration (sp_volumes), its table of folders with their quotas and
     usage (sp_folders), the storage.* methods the gateway calls (sp_rpc) and
     the client-facing HTTP endpoint for uploads and downloads (sp_http),
-    its lines of /metrics (sp_metrics), besides what every node does. Its schema and SQL
-   are sp_db's.
+    its lines of /metrics (sp_metrics), the downloads of storage.files.fetch
+    (sp_fetch, each on a job thread of its own), besides what every node does. Its schema
+   and SQL are sp_db's.
 
     Timers (besides the node's cron, listed in bus_node.h: heartbeat,
     peer list, catch-up of missed durable events, outbox):
@@ -34,6 +35,7 @@ typedef struct {
     sp_volumes_t *volumes;
     sp_folders_t *folders;
     sp_http_t *http;
+    sp_fetch_t *fetch;
     sp_rpc_t *rpc;
     sp_metrics_t *metrics;
 } sp_state_t;
@@ -45,6 +47,8 @@ s_fini(void **state_p)
     if (state) {
         sp_metrics_destroy(&state->metrics);
         sp_http_destroy(&state->http);
+        //  Fetches stop before the folders they report to.
+        sp_fetch_destroy(&state->fetch);
         //  Folders before the methods: pending clones answer through sp_rpc.
         sp_folders_destroy(&state->folders);
         sp_rpc_destroy(&state->rpc);
@@ -97,7 +101,9 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
         state->http = sp_http_new(node, state->folders, config, err);
     bool http_ok = state->http || !(config->http_listen && *config->http_listen);
     if (state->folders && http_ok)
-        state->rpc = sp_rpc_new(node, state->folders,
+        state->fetch = sp_fetch_new(node, state->folders, config, err);
+    if (state->fetch)
+        state->rpc = sp_rpc_new(node, state->folders, state->fetch,
                                 state->http ? sp_http_url(state->http) : "", err);
     if (state->rpc)
         state->metrics = sp_metrics_new(node, state->volumes);

@@ -1,12 +1,16 @@
 // store - the Model Store page: the superadmin puts two model folders in the
 // model-store project (one with metadata and a README that tries to inject
-// HTML, one whose definition is not YAML); a user finds them as cards,
-// searches, opens a card (the README is rendered as text: no element of the
-// file's own), clones it into a folder of hers and deploys it, which opens
-// the Serving page's create dialog with the store's folder chosen.
+// HTML, one whose definition is not YAML, one with a README and no
+// definition); a user finds them as cards (the list asks no README; a
+// card's dialog asks its own), searches, opens a card (the README is
+// rendered as text: no element of the file's own), clones it into a folder
+// of hers and deploys it, which opens the Serving page's create dialog with
+// the store's folder chosen. The card without a definition shows its README
+// and why it cannot be deployed, with Deploy disabled.
 
 const GOOD = 'store-llama';
 const BROKEN = 'store-broken';
+const BARE = 'store-bare';
 const CLONE = 'my-store-llama';
 
 const DEFINITION = `models:
@@ -52,25 +56,31 @@ async function upload(api, p, env, folder, name, text) {
 
 export const tests = [
   [
-    'the superadmin puts two models in the store',
+    'the superadmin puts three model folders in the store',
     async ({ env, login, api, assert }) => {
       const { page: p } = await login(env.super);
       const groups = await api(p, 'POST', '/admin/gql', { query: '{ groups { id name } }' });
       const store = (groups.body.data.groups || []).find((g) => g.name === 'model-store');
       assert.ok(store, 'the gateway made the model-store project');
-      for (const name of [GOOD, BROKEN]) {
+      for (const name of [GOOD, BROKEN, BARE]) {
         const made = await api(p, 'POST', '/folders', { name, usage_mode: 'model', group: store.id, cloneable: true });
         assert.equal(made.status, 201, made.text);
       }
       await upload(api, p, env, GOOD, 'model-definition.yaml', DEFINITION);
       await upload(api, p, env, GOOD, 'README.md', README);
       await upload(api, p, env, BROKEN, 'model-definition.yaml', 'models:\n  - name: [broken\n');
+      await upload(api, p, env, BARE, 'README.txt', 'Notes without a definition.\n');
     },
   ],
   [
     'a user searches the store, opens a card and reads its README safely',
     async ({ env, login, shot, assert }) => {
       const { page: p } = await login(env.user);
+      const asked = [];
+      p.on('request', (r) => {
+        const body = r.postData() || '';
+        if (body.includes('model_card')) asked.push(body);
+      });
       await p.locator('nav.side').getByRole('link', { name: 'Model Store' }).click();
       await p.getByRole('heading', { name: 'Model Store', exact: true }).waitFor();
       const good = p.locator(`article[data-card="tiny-llama"]`);
@@ -80,6 +90,9 @@ export const tests = [
       await good.getByText('cpu 1 · mem 1g').waitFor();
       await p.locator(`article[data-card="${BROKEN}"]`).getByText("This model's definition cannot be read.").waitFor();
       await shot(p, 'cards');
+      const lists = asked.filter((b) => b.includes('model_cards'));
+      assert.ok(lists.length > 0, 'the page lists the cards');
+      assert.ok(!lists.some((b) => b.includes('readme')), 'the list asks no README');
 
       await p.getByLabel('Search').fill('whisper');
       await p.getByText('No model matches "whisper".').waitFor();
@@ -93,6 +106,10 @@ export const tests = [
       await dialog.locator('.readme h3', { hasText: 'Tiny Llama' }).waitFor();
       await dialog.locator('.readme strong', { hasText: 'small' }).waitFor();
       await dialog.locator('.readme li', { hasText: 'two' }).waitFor();
+      assert.ok(
+        asked.some((b) => b.includes('model_card(') && b.includes('readme')),
+        "the dialog asks the card's README",
+      );
       // The file's HTML is text: shown, never made into elements.
       await dialog.locator('.readme').getByText('<script>window.__pwned = true</script>', { exact: false }).waitFor();
       assert.equal(await dialog.locator('.readme script, .readme img').count(), 0, 'no element from the README');
@@ -136,6 +153,19 @@ export const tests = [
       assert.equal(chosen, GOOD, 'the store folder is chosen');
       await shot(p, 'deploy');
       await create.getByRole('button', { name: 'Cancel' }).click();
+    },
+  ],
+  [
+    'a card without a definition shows its README and cannot be deployed',
+    async ({ env, login, shot, assert }) => {
+      const { page: p } = await login(env.user);
+      await p.goto(env.web + '/model-store');
+      await p.locator(`article[data-card="${BARE}"]`).getByRole('button', { name: BARE }).click();
+      const dialog = p.getByRole('dialog', { name: BARE });
+      await dialog.getByText('model-definition.yaml not found').waitFor();
+      await dialog.locator('.readme').getByText('Notes without a definition.').waitFor();
+      assert.ok(await dialog.getByRole('button', { name: 'Deploy' }).isDisabled(), 'Deploy is disabled');
+      await shot(p, 'no-definition');
     },
   ],
 ];

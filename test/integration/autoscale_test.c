@@ -14,12 +14,15 @@
     or comparator, min_replicas above max_replicas, a step of 0, a
     threshold that is no decimal, a metric Backplane does not measure, a
     rule on another user's endpoint (and reading, changing or deleting
-    one); a deleted endpoint's rules are gone. Needs root, runc, umoci and
+    one), an id that is no rule's (another type's global id, bytes after
+    the UUID, 36 characters that are no UUID); a deleted endpoint's rules
+    are gone. Needs root, runc, umoci and
     tini.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,6 +217,27 @@ s_rule_create(const client_keypair_t *kp, const char *endpoint, json_t *props)
                  json_pack("{s:s, s:o}", "endpoint", endpoint, "props", props));
 }
 
+//  text in base64, as Relay's global ids, into out (at least 4/3 more).
+static void
+s_base64(const char *text, char *out)
+{
+    static const char digits[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t len = strlen(text), o = 0;
+    for (size_t i = 0; i < len; i += 3) {
+        unsigned v = (unsigned char) text[i] << 16;
+        if (i + 1 < len)
+            v |= (unsigned char) text[i + 1] << 8;
+        if (i + 2 < len)
+            v |= (unsigned char) text[i + 2];
+        out[o++] = digits[v >> 18 & 63];
+        out[o++] = digits[v >> 12 & 63];
+        out[o++] = i + 1 < len ? digits[v >> 6 & 63] : '=';
+        out[o++] = i + 2 < len ? digits[v & 63] : '=';
+    }
+    out[o] = '\0';
+}
+
 //  The created rule of a response, or NULL (borrowed).
 static json_t *
 s_created(json_t *response)
@@ -354,7 +378,45 @@ test_bad_input(void)
     T_ASSERT(json_is_null(json_object_get(rule, "last_triggered_at")));
     snprintf(s_rule, sizeof s_rule, "%s",
              rule ? json_string_value(json_object_get(rule, "id")) : "");
+    char row_id[64];
+    snprintf(row_id, sizeof row_id, "%s",
+             rule ? json_string_value(json_object_get(rule, "row_id")) : "");
     json_decref(r);
+    //  Ids that name no rule: a GraphQL error each; the row id bare (in
+    //  either case) or as the rule's global id names it.
+    char plain[128], ids[5][192];
+    snprintf(plain, sizeof plain, "Endpoint:%s", row_id);
+    s_base64(plain, ids[0]);
+    snprintf(plain, sizeof plain, "EndpointAutoScalingRuleNode:%sxyz", row_id);
+    s_base64(plain, ids[1]);
+    snprintf(ids[2], sizeof ids[2], "zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz");
+    snprintf(ids[3], sizeof ids[3], "%.35s!", row_id);
+    snprintf(plain, sizeof plain, "EndpointAutoScalingRuleNode:%.35s", row_id);
+    s_base64(plain, ids[4]);
+    for (size_t i = 0; i < 5; i++) {
+        r = s_gql(
+            &s_alice,
+            "query($id: String!) { endpoint_auto_scaling_rule_node(id: $id) { id } }",
+            json_pack("{s:s}", "id", ids[i]));
+        T_CONTAINS(s_error(r), "not found");
+        json_decref(r);
+    }
+    snprintf(ids[0], sizeof ids[0], "%s", row_id);
+    for (char *c = ids[0]; *c; c++)
+        *c = (char) toupper((unsigned char) *c);
+    const char *good[] = {row_id, ids[0], s_rule};
+    for (size_t i = 0; i < 3; i++) {
+        r = s_gql(
+            &s_alice,
+            "query($id: String!) { endpoint_auto_scaling_rule_node(id: $id) { row_id } }",
+            json_pack("{s:s}", "id", good[i]));
+        T_EQ_STR(json_string_value(
+                     json_object_get(json_object_get(json_object_get(r, "data"),
+                                                     "endpoint_auto_scaling_rule_node"),
+                                     "row_id")),
+                 row_id);
+        json_decref(r);
+    }
     //  Bob may neither read, change nor delete it.
     r = s_gql(&s_bob,
               "query($id: String!) { endpoint_auto_scaling_rule_node(id: $id) { id } }",

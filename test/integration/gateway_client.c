@@ -373,6 +373,16 @@ client_storage_start(client_platform_t *self,
                      char *hostport,
                      size_t size)
 {
+    return client_storage_start_with(self, proxy, hostport, size, NULL);
+}
+
+bool
+client_storage_start_with(client_platform_t *self,
+                          harness_proc_t *proxy,
+                          char *hostport,
+                          size_t size,
+                          const char *const *sets)
+{
     char state[512], volumes[600], secret[600], pub[160], sub[160], reg[160], volume[512];
     snprintf(volume, sizeof volume, "%s/vfolders", self->dir);
     if (mkdir(volume, 0755) != 0 && errno != EEXIST)
@@ -396,8 +406,18 @@ client_storage_start(client_platform_t *self,
                           "--set", "bus.heartbeat_ms=100",
                           "--set", "bus.sync_ms=200",
                           NULL};
+    //  The fixed arguments, then "--set" before each of sets.
+    const char *all[sizeof args / sizeof *args + 2 * CLIENT_STORAGE_SETS_MAX];
+    size_t n = 0;
+    for (; args[n]; n++)
+        all[n] = args[n];
+    for (size_t i = 0; sets && sets[i] && i < CLIENT_STORAGE_SETS_MAX; i++) {
+        all[n++] = "--set";
+        all[n++] = sets[i];
+    }
+    all[n] = NULL;
     char line[HARNESS_LINE_MAX], url[256];
-    if (harness_start(proxy, self->dir, "storage-proxy", "storage-proxy", args) != 0 ||
+    if (harness_start(proxy, self->dir, "storage-proxy", "storage-proxy", all) != 0 ||
         !harness_wait_line(proxy, "ready ", CLIENT_READY_MS, line, sizeof line) ||
         !harness_field(line, "url", url, sizeof url) || strncmp(url, "http://", 7) != 0)
         return false;

@@ -166,6 +166,14 @@ bool client_storage_start(client_platform_t *self,
                           harness_proc_t *proxy,
                           char *hostport,
                           size_t size);
+//  The same, with more storage-proxy options (KEY=VALUE, NULL-terminated,
+//  at most CLIENT_STORAGE_SETS_MAX).
+#define CLIENT_STORAGE_SETS_MAX 8
+bool client_storage_start_with(client_platform_t *self,
+                               harness_proc_t *proxy,
+                               char *hostport,
+                               size_t size,
+                               const char *const *sets);
 
 //  Moves the images under images_dir/images (as harness_debian_image puts
 //  them) into the platform's, starts an agent named name on its own bridge

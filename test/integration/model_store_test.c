@@ -1,22 +1,28 @@
 /*  =========================================================================
     model_store_test - the model store: GraphQL model_card(s) and clones
 
-    The gateway makes a "model-store" project at its first start. The
-    superadmin puts model folders there (a definition with metadata and a
-    README, one whose definition is not YAML, one without a definition,
-    one that may not be cloned, and a general folder that is no model),
-    each file uploaded to the real storage-proxy. A user who is no member
-    of that project lists the cards: the fields come from the metadata or
-    fall back to the folder, the bad one is listed with an error_msg naming
-    the file and the line, the general folder and the user's own model
-    folder are not cards. Then the filter and the order (the minilang over
-    the cards' fields), pages by first/after and offset with their
-    pageInfo, model_card by the Relay id and by the folder id. The user
-    clones a card's folder into its own (a model folder, ready, with the
-    files), cannot clone the one that is not cloneable, cannot write into
-    the store nor make folders in its project. Bad input is refused with an
-    error, never a crash: hostile ids and names, a bad filter, a cursor
-    that is no card's, counts out of range.
+    The gateway makes a "model-store" project at its first start. The superadmin
+    puts model folders there (a definition with metadata and a README, one whose
+    definition is not YAML, one without a definition whose README is too large
+    to show, one that may not be cloned, and a general folder that is no model),
+    each file uploaded to the real storage-proxy. A listing that does not select
+    readme reads no README (the gateway, at log level info, logs each README it
+    could not read: none for the large one), model_card with readme reads it. A
+    user who is no member of that project lists the cards: the fields come from
+    the metadata or fall back to the folder, the bad one is listed with an
+    error_msg naming the file and the line, the one without a definition with
+    "model-definition.yaml not found", the general folder and the user's own
+    model folder are not cards. Then the filter and the order (the minilang over
+    the cards' fields), pages by first/after and offset with their pageInfo,
+    model_card by the Relay id and by the folder id. The user clones a card's
+    folder into its own (a model folder, ready, with the files), cannot clone
+    the one that is not cloneable, cannot write into the store nor make folders
+    in its project. Bad input is refused with an error, never a crash: hostile
+    ids and names, a bad filter, a cursor that is no card's, counts out of
+    range. Last, a store folder and a folder of the user's own project with the
+    same name (made through the trash, as the superadmin reaches both): the name
+    is the project's folder for her, and a real member of the store's project
+    gets the folder's own permission, not the store's read-only one.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -29,13 +35,18 @@
 #include "gateway_client.h"
 #include "t.h"
 
-#define CLONE_MS 20000 //  a clone's copy ends in well under a second
+#define CLONE_MS    20000  //  a clone's copy ends in well under a second
+#define BIG_README  300000 //  over GW_MODEL_CARD_README_MAX: never shown
+#define README_MISS "msg=\"model card readme unread\""
 
 static client_platform_t s_p;
 static harness_proc_t s_sp;
 static char s_storage[128];
-static char s_store[64]; //  the model-store project's id
-static char s_llama[64]; //  the folder id of the llama card
+static char s_store[64];   //  the model-store project's id
+static char s_default[64]; //  the default project's id
+static char s_llama[64];   //  the folder id of the llama card
+static char s_bare[64];    //  the folder id of the card without a definition
+static const char *const s_gateway_sets[] = {"log.level=info", NULL};
 static client_keypair_t s_alice;
 
 static const char s_llama_def[] = "models:\n"
@@ -202,7 +213,8 @@ s_error(json_t *response)
 static void
 test_start(void)
 {
-    T_ASSERT(client_platform_start(&s_p, "model_store", false) == 0);
+    T_ASSERT(client_platform_start_ex(&s_p, "model_store", false, NULL, s_gateway_sets) ==
+             0);
     T_ASSERT(client_storage_start(&s_p, &s_sp, s_storage, sizeof s_storage));
     json_t *r = client_gql(&s_p, &s_p.super, "{ groups { id name } }", NULL);
     size_t index;
@@ -210,9 +222,12 @@ test_start(void)
     json_array_foreach(json_object_get(json_object_get(r, "data"), "groups"), index,
                        group)
     {
-        if (strcmp(json_string_value(json_object_get(group, "name")), "model-store") == 0)
-            snprintf(s_store, sizeof s_store, "%s",
-                     json_string_value(json_object_get(group, "id")));
+        const char *name = json_string_value(json_object_get(group, "name"));
+        const char *id = json_string_value(json_object_get(group, "id"));
+        if (strcmp(name, "model-store") == 0)
+            snprintf(s_store, sizeof s_store, "%s", id);
+        if (strcmp(name, "default") == 0)
+            snprintf(s_default, sizeof s_default, "%s", id);
     }
     json_decref(r);
     T_ASSERT(*s_store); //  made at the first start
@@ -234,12 +249,61 @@ test_start(void)
     T_ASSERT(s_store_folder("whisper", "model", true, s_whisper_def, "readme.txt",
                             "Whisper transcribes.\n", NULL));
     T_ASSERT(s_store_folder("broken", "model", true, s_broken_def, NULL, NULL, NULL));
-    T_ASSERT(s_store_folder("bare", "model", false, NULL, NULL, NULL, NULL));
+    char *big = malloc(BIG_README + 1);
+    T_ASSERT(big != NULL);
+    if (big) {
+        memset(big, 'x', BIG_README);
+        big[BIG_README] = '\0';
+    }
+    T_ASSERT(s_store_folder("bare", "model", false, NULL, "README.md", big, s_bare));
+    free(big);
     T_ASSERT(s_store_folder("notes", "general", true, s_whisper_def, NULL, NULL, NULL));
     //  The user's own model folder is no card of the store.
     T_EQ_INT(s_as(&s_alice, "POST", "/folders",
                   "{\"name\": \"mine\", \"usage_mode\": \"model\"}", NULL),
              201);
+}
+
+//  The README of a card is read only when the document selects it: the
+//  large one of "bare" is refused by the storage-proxy each time it is
+//  read, which the gateway logs.
+static void
+test_readme_on_demand(void)
+{
+    char miss[128];
+    snprintf(miss, sizeof miss, README_MISS " folder=%s", s_bare);
+    json_t *r = client_gql(&s_p, &s_alice,
+                           "{ model_cards(first: 200) { count edges { node { title"
+                           " name error_msg } } } }",
+                           NULL);
+    json_t *cards = json_object_get(json_object_get(r, "data"), "model_cards");
+    T_EQ_INT(json_integer_value(json_object_get(cards, "count")), 4);
+    T_ASSERT(json_object_get(r, "errors") == NULL);
+    T_EQ_STR(json_string_value(json_object_get(s_node(cards, "bare"), "error_msg")),
+             "model-definition.yaml not found");
+    json_decref(r);
+    T_ASSERT(!harness_log_has(&s_p.gateway, README_MISS));
+    //  model_card with its readme reads it (here: too large, so null).
+    char query[256];
+    snprintf(query, sizeof query,
+             "{ model_card(id: \"%s\") { readme readme_filetype error_msg } }", s_bare);
+    r = client_gql(&s_p, &s_alice, query, NULL);
+    json_t *card = json_object_get(json_object_get(r, "data"), "model_card");
+    T_ASSERT(json_is_object(card));
+    T_ASSERT(json_is_null(json_object_get(card, "readme")));
+    T_EQ_STR(json_string_value(json_object_get(card, "error_msg")),
+             "model-definition.yaml not found");
+    json_decref(r);
+    T_ASSERT(harness_log_has(&s_p.gateway, miss));
+    //  and a README it may show, with its type.
+    snprintf(query, sizeof query, "{ model_card(id: \"%s\") { readme readme_filetype } }",
+             s_llama);
+    r = client_gql(&s_p, &s_alice, query, NULL);
+    card = json_object_get(json_object_get(r, "data"), "model_card");
+    const char *readme = json_string_value(json_object_get(card, "readme"));
+    T_ASSERT(readme && strstr(readme, "# Llama 3"));
+    T_EQ_STR(json_string_value(json_object_get(card, "readme_filetype")), "md");
+    json_decref(r);
 }
 
 static void
@@ -287,12 +351,14 @@ test_listing(void)
     T_ASSERT(author && strchr(author, '@'));
     T_EQ_STR(json_string_value(json_object_get(whisper, "min_resource")), "{}");
 
-    //  No definition: the folder's name and creator.
+    //  No definition: the folder's name and creator, and why it cannot be
+    //  deployed; its README is too large to show.
     json_t *bare = s_node(cards, "bare");
     T_ASSERT(bare != NULL);
     T_EQ_STR(json_string_value(json_object_get(bare, "name")), "bare");
     T_ASSERT(json_is_null(json_object_get(bare, "readme")));
-    T_ASSERT(json_is_null(json_object_get(bare, "error_msg")));
+    T_EQ_STR(json_string_value(json_object_get(bare, "error_msg")),
+             "model-definition.yaml not found");
 
     //  A definition that is not YAML: listed, with what is wrong and where.
     json_t *broken = s_node(cards, "broken");
@@ -498,17 +564,95 @@ test_bad_input(void)
     json_decref(r);
 }
 
+//  GET /folders/{name} as kp: the folder's id and its permission there.
+static int
+s_folder_info(const client_keypair_t *kp, const char *name, char *id, char *perm)
+{
+    char path[256];
+    snprintf(path, sizeof path, "/folders/%s", name);
+    json_t *info = NULL;
+    int status = s_as(kp, "GET", path, NULL, &info);
+    const char *got_id = json_string_value(json_object_get(info, "id"));
+    const char *got_perm = json_string_value(json_object_get(info, "permission"));
+    snprintf(id, 64, "%s", got_id ? got_id : "");
+    snprintf(perm, 16, "%s", got_perm ? got_perm : "");
+    json_decref(info);
+    return status;
+}
+
+static void
+test_same_name_and_members(void)
+{
+    //  The store's "twin" first (the older: a tie on rank took it), into the
+    //  trash while the project's "twin" is made, then back.
+    char store_twin[64] = "", project_twin[64] = "", body[512];
+    snprintf(body, sizeof body,
+             "{\"name\": \"twin\", \"usage_mode\": \"model\", \"group\": \"%s\","
+             " \"permission\": \"rw\"}",
+             s_store);
+    json_t *made = NULL;
+    T_EQ_INT(s_as(&s_p.super, "POST", "/folders", body, &made), 201);
+    snprintf(store_twin, sizeof store_twin, "%s",
+             json_string_value(json_object_get(made, "id")));
+    json_decref(made);
+    snprintf(body, sizeof body, "{\"id\": \"%s\"}", store_twin);
+    T_EQ_INT(s_as(&s_p.super, "DELETE", "/folders", body, NULL), 204);
+    snprintf(body, sizeof body,
+             "{\"name\": \"twin\", \"usage_mode\": \"general\", \"group\": \"%s\"}",
+             s_default);
+    made = NULL;
+    T_EQ_INT(s_as(&s_p.super, "POST", "/folders", body, &made), 201);
+    snprintf(project_twin, sizeof project_twin, "%s",
+             json_string_value(json_object_get(made, "id")));
+    json_decref(made);
+    snprintf(body, sizeof body, "{\"id\": \"%s\"}", store_twin);
+    T_EQ_INT(s_as(&s_p.super, "POST", "/folders/restore-from-trash-bin", body, NULL),
+             204);
+
+    //  By name, hers is her project's (as config.mounts: ["twin"] finds it);
+    //  the store's by its id, read-only.
+    char id[64], perm[16];
+    T_EQ_INT(s_folder_info(&s_alice, "twin", id, perm), 200);
+    T_EQ_STR(id, project_twin);
+    T_EQ_INT(s_folder_info(&s_alice, store_twin, id, perm), 200);
+    T_EQ_STR(id, store_twin);
+    T_EQ_STR(perm, "ro");
+
+    //  A real member of the store's project: the folder's own permission.
+    client_keypair_t bob;
+    T_ASSERT(client_person(&s_p, "bob@example.com", "default", "user", &bob));
+    json_t *r = client_gql(&s_p, &s_p.super,
+                           "{ user(email: \"bob@example.com\") { uuid } }", NULL);
+    char uuid[64];
+    snprintf(uuid, sizeof uuid, "%s",
+             json_string_value(json_object_get(
+                 json_object_get(json_object_get(r, "data"), "user"), "uuid")));
+    json_decref(r);
+    r = client_gql(&s_p, &s_p.super,
+                   "mutation($g: String!, $u: String!) { modify_group(gid: $g,"
+                   " props: {user_update_mode: \"add\", user_uuids: [$u]}) { ok msg } }",
+                   json_pack("{s:s, s:s}", "g", s_store, "u", uuid));
+    T_ASSERT(client_mutation_ok(r, "modify_group"));
+    json_decref(r);
+    T_EQ_INT(s_folder_info(&bob, store_twin, id, perm), 200);
+    T_EQ_STR(perm, "rw");
+    T_ASSERT(s_upload(&bob, store_twin, "notes.txt", "a member writes\n"));
+    T_ASSERT(!s_upload(&s_alice, store_twin, "evil.txt", "x"));
+}
+
 int
 main(void)
 {
     T_RUN(test_start);
     if (t_failures)
         return T_DONE();
+    T_RUN(test_readme_on_demand);
     T_RUN(test_listing);
     T_RUN(test_filter_order_pages);
     T_RUN(test_one_card);
     T_RUN(test_clone);
     T_RUN(test_bad_input);
+    T_RUN(test_same_name_and_members);
     int sp = harness_stop(&s_sp, CLIENT_STOP_MS);
     bool clean = client_platform_stop(&s_p) && sp == 0 && !harness_log_has_report(&s_sp);
     if (!clean)

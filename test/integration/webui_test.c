@@ -94,7 +94,10 @@ s_start(char *storage, size_t storage_size, char *wsproxy, size_t wsproxy_size)
     if (!s_jupyter)
         printf(
             "# no jupyter image (deploy/images/build jupyter failed): its test skips\n");
-    if (!client_storage_start(&s_p, &s_storage, storage, storage_size) ||
+    //  import.test.mjs fetches from a loopback server of its own.
+    static const char *const storage_sets[] = {"fetch.allow_private=true", NULL};
+    if (!client_storage_start_with(&s_p, &s_storage, storage, storage_size,
+                                   storage_sets) ||
         !client_agent_start(&s_p, &s_agent, "agent-ui", s_bridge, harness_subnet()) ||
         !client_wsproxy_start(&s_p, &s_wsproxy, wsproxy, wsproxy_size))
         return false;

@@ -31,6 +31,8 @@ export const routes = [
   { path: '/serving/:id', role: 'user', load: () => import('./pages/service.jsx') },
   // The model store: its cards, and the README renderer, on first use.
   { path: '/model-store', menu: 'nav.model_store', icon: '◈', role: 'user', load: () => import('./pages/model-store.jsx') },
+  // Import & Run: a notebook or a repository fetched into a folder.
+  { path: '/import', menu: 'nav.import', icon: '⇣', role: 'user', load: () => import('./pages/import.jsx') },
   { path: '/chat', menu: 'nav.chat', icon: '✎', role: 'user', load: () => import('./pages/chat.jsx') },
   { path: '/environments', menu: 'nav.environments', icon: '◫', role: 'user', load: now(environments) },
   { path: '/account', role: 'user', load: now(account) },

@@ -2,6 +2,8 @@
 // custom slots within what check-presets says is left, folders to mount,
 // environment, a batch command and its start time, the cluster size.
 // ?image=<reference or alias> chooses the image (My Environments links so).
+// ?mount=<folder> mounts a folder from the start and ?open=<path> (Import & Run)
+// prefers a Jupyter image and opens that notebook once the session runs.
 
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import * as api from '../api.js';
@@ -41,7 +43,7 @@ export default function Launcher({ query }) {
     <section class="page">
       <h1>{t('launcher.title')}</h1>
       <Loaded state={base}>
-        {(data) => <Form data={data} project={project} notify={notify} batch={query.get('type') === 'batch'} wanted={query.get('image')} />}
+        {(data) => <Form data={data} project={project} notify={notify} batch={query.get('type') === 'batch'} wanted={query.get('image')} mount={query.get('mount')} open={query.get('open')} />}
       </Loaded>
     </section>
   );
@@ -52,8 +54,9 @@ function findImage(images, wanted) {
   return wanted ? images.find((img) => imageRef(img) === wanted || (img.aliases || []).includes(wanted)) : undefined;
 }
 
-function Form({ data, project, notify, batch, wanted }) {
-  const chosen = findImage(data.images, wanted);
+function Form({ data, project, notify, batch, wanted, mount, open }) {
+  const jupyter = open ? data.images.find((img) => /jupyter/i.test(imageRef(img))) : undefined;
+  const chosen = findImage(data.images, wanted) || jupyter;
   const [form, setForm] = useState({
     name: '',
     type: batch ? 'batch' : 'interactive',
@@ -67,7 +70,7 @@ function Form({ data, project, notify, batch, wanted }) {
     shmem: '64m',
     accel: '0',
     clusterSize: '1',
-    mounts: [],
+    mounts: mount && data.folders.some((f) => f.name === mount) ? [mount] : [],
     env: '',
   });
   const [error, setError] = useState(null);
@@ -148,7 +151,7 @@ function Form({ data, project, notify, batch, wanted }) {
     try {
       const r = await api.post('/session', body);
       notify(t('launcher.started', { name: r.sessionName || form.name }));
-      navigate(`/sessions/${r.sessionId}`);
+      navigate(`/sessions/${r.sessionId}` + (open ? api.qs({ open }) : ''));
     } catch (err) {
       setError(err);
       setBusy(false);
@@ -185,6 +188,7 @@ function Form({ data, project, notify, batch, wanted }) {
       <fieldset>
         <legend>{t('launcher.step.environment')}</legend>
         {wanted && !chosen && <p class="note warn">{t('launcher.image_missing', { image: wanted })}</p>}
+        {open && <p class="note" data-open-notebook={open}>{t('launcher.open_notebook', { path: open })}</p>}
         {data.images.length ? (
           <Field label={t('launcher.image')}>
             {(id) => (

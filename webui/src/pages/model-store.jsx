@@ -4,7 +4,9 @@
 // (rendered without HTML, ui/markdown.jsx), "Clone to my folders" (asks a
 // name; POST /folders/{id}/clone) and "Deploy", which opens the Serving
 // page's create dialog with the card's folder chosen. A card whose
-// definition is broken is shown with what is wrong.
+// definition is broken or missing is shown with what is wrong, and cannot
+// be deployed. The list asks no README (up to 256 KiB a card, each read
+// from its storage-proxy): a card's dialog asks its own.
 
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
@@ -17,12 +19,18 @@ import { Readme } from '../ui/markdown.jsx';
 import { ServiceDialog } from '../ui/service-dialog.jsx';
 
 const CARD_FIELDS = `id row_id name author title version created_at modified_at description task category
-  architecture framework label license min_resource readme readme_filetype error_msg vfolder { id name host }`;
+  architecture framework label license min_resource error_msg vfolder { id name host }`;
 
 // Every card: one page as Backend.AI's web UI asks it.
 async function listCards() {
   const r = await api.gql(`query { model_cards(first: 200, order: "title") { count edges { node { ${CARD_FIELDS} } } } }`);
   return ((r.model_cards || {}).edges || []).map((e) => e.node);
+}
+
+// One card's README, when its dialog opens: { readme, readme_filetype }.
+async function loadReadme(id) {
+  const r = await api.gql(`query($id: String!) { model_card(id: $id) { readme readme_filetype } }`, { id });
+  return r.model_card || {};
 }
 
 // min_resource is a JSON string ({"cpu": 2, "mem": "4g"}): as "cpu 2 · mem 4g".
@@ -170,6 +178,7 @@ function CardBody({ card, onClose, onDeploy }) {
   const [name, setName] = useState(card.vfolder.name + '-copy');
   const [error, setError] = useState(null);
   const [busy, run] = useBusy();
+  const readme = useLoad(() => loadReadme(card.id), [card.id]);
   const min = minResources(card);
 
   const clone = (e) => {
@@ -219,7 +228,9 @@ function CardBody({ card, onClose, onDeploy }) {
         ))}
       </dl>
       <h3>{t('store.readme')}</h3>
-      {card.readme ? <Readme text={card.readme} filetype={card.readme_filetype} /> : <p class="muted">{t('store.no_readme')}</p>}
+      <Loaded state={readme}>
+        {(r) => (r.readme ? <Readme text={r.readme} filetype={r.readme_filetype} /> : <p class="muted">{t('store.no_readme')}</p>)}
+      </Loaded>
       <ErrorNote error={error} />
       {cloning ? (
         <form onSubmit={clone} class="clone-form">

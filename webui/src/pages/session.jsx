@@ -10,7 +10,7 @@ import { Bar, ErrorNote, Field, Loaded, Status, useApp, useLoad } from '../ui/co
 import { bytes, duration, slots, slotsText, when } from '../ui/format.js';
 import { getSession, imageName, isLive, logs, rename, restart, terminate } from '../ui/sessions.js';
 
-export default function Session({ params }) {
+export default function Session({ params, query }) {
   const { me, notify } = useApp();
   const state = useLoad(() => getSession(params.id), [params.id]);
   const [error, setError] = useState(null);
@@ -28,7 +28,7 @@ export default function Session({ params }) {
           !s ? (
             <p>{t('session.not_found')}</p>
           ) : (
-            <Detail s={s} me={me} notify={notify} error={error} setError={setError} reload={state.reload} />
+            <Detail s={s} me={me} notify={notify} error={error} setError={setError} reload={state.reload} open={query && query.get('open')} />
           )
         }
       </Loaded>
@@ -36,7 +36,7 @@ export default function Session({ params }) {
   );
 }
 
-function Detail({ s, me, notify, error, setError, reload }) {
+function Detail({ s, me, notify, error, setError, reload, open }) {
   const [renaming, setRenaming] = useState(false);
   const [newName, setNewName] = useState(s.name);
   const [log, setLog] = useState(null);
@@ -145,7 +145,7 @@ function Detail({ s, me, notify, error, setError, reload }) {
         {me.role !== 'user' && <dt>{t('sessions.owner')}</dt>}
         {me.role !== 'user' && <dd>{s.user_email}</dd>}
       </dl>
-      {status === 'RUNNING' && <Apps s={s} setError={setError} />}
+      {status === 'RUNNING' && <Apps s={s} setError={setError} open={open} />}
       <Usage id={s.id} live={live} cpus={Number(slots(s.requested_slots).cpu) || 1} />
       <h2>{t('session.history')}</h2>
       <History transitions={s.status_transitions} />
@@ -207,10 +207,22 @@ function pendingDetail(statusData) {
   ) : null;
 }
 
+// The address of one of session s's apps through the wsproxy (start-service,
+// then the wsproxy's add).
+async function appAddress(s, app) {
+  const started = await api.post(`/session/${encodeURIComponent(s.id)}/start-service`, { app: app.name });
+  const res = await fetch(`${started.wsproxy_addr}/v2/proxy/${encodeURIComponent(started.token)}/${encodeURIComponent(s.id)}/add?app=${encodeURIComponent(app.name)}`);
+  const body = await res.json();
+  if (!res.ok || !body.url) throw new api.ApiError(res.status, body.title || 'wsproxy', body.detail || body.error || '');
+  return body.url;
+}
+
 // The session's apps (Jupyter, the web terminal, service ports), each opened
 // through the wsproxy in a tab of its own.
-function Apps({ s, setError }) {
+function Apps({ s, setError, open: notebook }) {
   const [apps, setApps] = useState(null);
+  const [notebookUrl, setNotebookUrl] = useState(null);
+  const address = (app) => appAddress(s, app);
   useEffect(() => {
     let ports = s.service_ports;
     if (typeof ports === 'string') {
@@ -222,6 +234,21 @@ function Apps({ s, setError }) {
     }
     setApps((ports || []).filter((p) => p.name));
   }, [s.service_ports]);
+  // Import & Run's notebook: once Jupyter is there, its address at the
+  // notebook (Jupyter's root is /home/work, where folders are mounted by
+  // name; Debian's notebook 6 serves /notebooks/<path>), offered as a link (a tab opened without a click is a popup the
+  // browser blocks).
+  const jupyter = (apps || []).find((a) => a.name === 'jupyter');
+  useEffect(() => {
+    if (!notebook || !jupyter || notebookUrl) return;
+    address(jupyter)
+      .then((url) => {
+        // The wsproxy's permit address takes where to go after it (redirect=).
+        const path = '/notebooks/' + notebook.split('/').map(encodeURIComponent).join('/');
+        setNotebookUrl(url.includes('?') ? url + '&redirect=' + encodeURIComponent(path) : url.replace(/\/$/, '') + path);
+      })
+      .catch(setError);
+  }, [notebook, jupyter && jupyter.name]);
   if (!apps || !apps.length) return null;
   const web = apps.filter((a) => a.protocol !== 'tcp');
   const tcp = apps.filter((a) => a.protocol === 'tcp');
@@ -231,12 +258,9 @@ function Apps({ s, setError }) {
     // after an await is a popup the browser blocks.
     const tab = window.open('about:blank', '_blank');
     try {
-      const started = await api.post(`/session/${encodeURIComponent(s.id)}/start-service`, { app: app.name });
-      const res = await fetch(`${started.wsproxy_addr}/v2/proxy/${encodeURIComponent(started.token)}/${encodeURIComponent(s.id)}/add?app=${encodeURIComponent(app.name)}`);
-      const body = await res.json();
-      if (!res.ok || !body.url) throw new api.ApiError(res.status, body.title || 'wsproxy', body.detail || body.error || '');
-      if (tab) tab.location = body.url;
-      else window.location = body.url;
+      const url = await address(app);
+      if (tab) tab.location = url;
+      else window.location = url;
     } catch (e) {
       if (tab) tab.close();
       setError(e);
@@ -245,6 +269,14 @@ function Apps({ s, setError }) {
   return (
     <>
       <h2>{t('session.apps')}</h2>
+      {notebookUrl && (
+        <p class="note ok">
+          {t('session.notebook_ready', { path: notebook })}{' '}
+          <a href={notebookUrl} target="_blank" rel="noopener" data-notebook-link>
+            {t('session.open_notebook', { path: notebook })}
+          </a>
+        </p>
+      )}
       <ul class="apps">
         {web.map((app) => (
           <li key={app.name}>

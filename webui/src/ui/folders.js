@@ -92,3 +92,7 @@ export async function download(folder, path) {
   a.click();
   a.remove();
 }
+
+// Import & Run: the folder's storage-proxy fetches url into path ({url, path,
+// unzip, strip_top}); answers {task_id} of a background task (ui/bgtask.js).
+export const importUrl = (f, body) => api.post(at(f) + '/import', body);

@@ -8,15 +8,26 @@
 
 const SAFE_LINK = /^https?:\/\//i;
 
+const WORD = /\w/;
+
 // The inline spans of one line of text: code first (nothing inside it is
-// markup), then links, bold and italic.
+// markup), then links, bold and italic. _italic_ must not start inside a
+// word (snake_case_names stay as they are): that is checked on the match,
+// not with a lookbehind, which Safari before 16.4 cannot parse (the
+// module would not load at all).
 function inline(text, keyBase) {
   const out = [];
-  const pattern = /(`[^`]+`)|\[([^\]]+)\]\(([^)\s]+)\)|(\*\*[^*]+\*\*)|(\*[^*\s][^*]*\*)|((?<!\w)_[^_\s][^_]*_(?!\w))/g;
+  const pattern = /(`[^`]+`)|\[([^\]]+)\]\(([^)\s]+)\)|(\*\*[^*]+\*\*)|(\*[^*\s][^*]*\*)|(_[^_\s][^_]*_(?!\w))/g;
   let last = 0;
   let m;
   let n = 0;
   while ((m = pattern.exec(text))) {
+    // An _ after a letter starts nothing here: look again from the next
+    // character (no other alternative starts with _).
+    if (m[6] && m.index > 0 && WORD.test(text[m.index - 1])) {
+      pattern.lastIndex = m.index + 1;
+      continue;
+    }
     if (m.index > last) out.push(text.slice(last, m.index));
     const key = keyBase + '-' + n++;
     if (m[1]) out.push(<code key={key}>{m[1].slice(1, -1)}</code>);

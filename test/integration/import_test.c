@@ -1,0 +1,480 @@
+/*  =========================================================================
+    import_test - Import & Run: POST /folders/{name}/import against a real
+    gateway and storage-proxy, fetching from a loopback HTTP server of the
+    test's own
+
+    The server (a thread here) serves a notebook with a length and one
+    chunked behind a redirect, a repository archive with nested
+    directories, an executable and a symbolic link, and the hostile cases:
+    archives with "../evil", an absolute path and a duplicate, a file
+    that is not an archive, a download over the cap (with a length, and
+    streamed without one), a redirect loop, a redirect to ftp://, a 404
+    and a server that never answers (past fetch.timeout_s). Each import is
+    a background task followed on /events/background-task: the good ones
+    end in bgtask_done with the files in the folder, the bad ones in
+    bgtask_failed saying why. URLs of other schemes, with user
+    information, and hostile paths are refused at once (400); someone who
+    cannot write the folder cannot import into it. Nothing is ever written
+    outside the folder, no staging file is left, no failed import leaves
+    a partial directory, and the storage-proxy stops cleanly.
+
+    Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
+    =========================================================================
+*/
+#include <arpa/inet.h>
+#include <ftw.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gateway_client.h"
+#include "t.h"
+#include "zipw.h"
+
+#define TASK_MS 20000 //  a background task ends within this
+
+static client_platform_t s_p;
+static harness_proc_t s_sp;
+static char s_storage[128];
+static client_keypair_t s_alice, s_bob;
+static char s_folder_dir[1024]; //  the folder "imports" on the volume
+static int s_listener = -1;
+static int s_port;
+static pthread_t s_thread;
+
+static const char s_notebook[] =
+    "{\"cells\": [{\"cell_type\": \"code\", \"source\": [\"print('hello')\"]}],"
+    " \"metadata\": {}, \"nbformat\": 4, \"nbformat_minor\": 5}\n";
+
+//  Archives the server answers, made once.
+typedef struct {
+    uint8_t *data;
+    size_t size;
+} blob_t;
+static blob_t s_repo, s_dotdot, s_absolute, s_duplicate;
+
+//  ---------------------------------------------------------------------------
+//  The loopback server: one request per connection, answered by path.
+
+static void
+s_send(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+    while (len) {
+        ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+        if (n <= 0)
+            return;
+        p += n;
+        len -= (size_t) n;
+    }
+}
+
+static void
+s_answer(int fd, const char *status, const char *headers, const void *body, size_t len)
+{
+    char head[1024];
+    int n = snprintf(head, sizeof head,
+                     "HTTP/1.1 %s\r\n%sContent-Length: %zu\r\nConnection: close\r\n\r\n",
+                     status, headers, len);
+    s_send(fd, head, (size_t) n);
+    s_send(fd, body, len);
+}
+
+static void
+s_serve(int fd, const char *path)
+{
+    char location[256];
+    if (strcmp(path, "/nb/hello.ipynb") == 0)
+        s_answer(fd, "200 OK", "", s_notebook, strlen(s_notebook));
+    else if (strcmp(path, "/redirect") == 0)
+        s_answer(fd, "302 Found", "Location: chunked.ipynb\r\n", "", 0);
+    else if (strcmp(path, "/chunked.ipynb") == 0) {
+        const char *head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+        s_send(fd, head, strlen(head));
+        size_t half = strlen(s_notebook) / 2;
+        char chunk[64];
+        int n = snprintf(chunk, sizeof chunk, "%zx\r\n", half);
+        s_send(fd, chunk, (size_t) n);
+        s_send(fd, s_notebook, half);
+        n = snprintf(chunk, sizeof chunk, "\r\n%zx;ext=1\r\n", strlen(s_notebook) - half);
+        s_send(fd, chunk, (size_t) n);
+        s_send(fd, s_notebook + half, strlen(s_notebook) - half);
+        s_send(fd, "\r\n0\r\n\r\n", 7);
+    } else if (strcmp(path, "/repo.zip") == 0)
+        s_answer(fd, "200 OK", "", s_repo.data, s_repo.size);
+    else if (strcmp(path, "/dotdot.zip") == 0)
+        s_answer(fd, "200 OK", "", s_dotdot.data, s_dotdot.size);
+    else if (strcmp(path, "/absolute.zip") == 0)
+        s_answer(fd, "200 OK", "", s_absolute.data, s_absolute.size);
+    else if (strcmp(path, "/duplicate.zip") == 0)
+        s_answer(fd, "200 OK", "", s_duplicate.data, s_duplicate.size);
+    else if (strcmp(path, "/not-a.zip") == 0)
+        s_answer(fd, "200 OK", "", s_notebook, strlen(s_notebook));
+    else if (strcmp(path, "/big") == 0) {
+        //  Says 2 MiB, over the test's 1 MiB cap: refused before the body.
+        const char *head = "HTTP/1.1 200 OK\r\nContent-Length: 2097152\r\n\r\n";
+        s_send(fd, head, strlen(head));
+    } else if (strcmp(path, "/endless") == 0) {
+        //  No length: streamed until the cap stops it.
+        const char *head = "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n";
+        s_send(fd, head, strlen(head));
+        static char block[65536];
+        memset(block, 'x', sizeof block);
+        for (int i = 0; i < 64; i++)
+            s_send(fd, block, sizeof block);
+    } else if (strcmp(path, "/loop") == 0)
+        s_answer(fd, "302 Found", "Location: /loop\r\n", "", 0);
+    else if (strcmp(path, "/to-ftp") == 0)
+        s_answer(fd, "301 Moved", "Location: ftp://127.0.0.1/x\r\n", "", 0);
+    else if (strcmp(path, "/to-userinfo") == 0) {
+        snprintf(location, sizeof location, "Location: http://a:b@127.0.0.1:%d/x\r\n",
+                 s_port);
+        s_answer(fd, "307 Temporary", location, "", 0);
+    } else if (strcmp(path, "/silent") == 0)
+        sleep(5); //  past fetch.timeout_s: the fetch gives up first
+    else
+        s_answer(fd, "404 Not Found", "", "no\n", 3);
+}
+
+static void *
+s_server(void *arg)
+{
+    (void) arg;
+    for (;;) {
+        int fd = accept(s_listener, NULL, NULL);
+        if (fd < 0)
+            return NULL; //  the listener was shut down
+        char buf[4096];
+        size_t have = 0;
+        while (have < sizeof buf - 1 && !memmem(buf, have, "\r\n\r\n", 4)) {
+            ssize_t n = recv(fd, buf + have, sizeof buf - 1 - have, 0);
+            if (n <= 0)
+                break;
+            have += (size_t) n;
+        }
+        buf[have] = 0;
+        char path[1024] = "";
+        sscanf(buf, "GET %1023s HTTP/1.1", path);
+        s_serve(fd, path);
+        close(fd);
+    }
+}
+
+static bool
+s_server_start(void)
+{
+    s_listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in addr = {.sin_family = AF_INET};
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    if (s_listener < 0 || bind(s_listener, (struct sockaddr *) &addr, sizeof addr) != 0 ||
+        listen(s_listener, 16) != 0 ||
+        getsockname(s_listener, (struct sockaddr *) &addr, &len) != 0)
+        return false;
+    s_port = ntohs(addr.sin_port);
+    return pthread_create(&s_thread, NULL, s_server, NULL) == 0;
+}
+
+//  ---------------------------------------------------------------------------
+//  Helpers
+
+static int
+s_as(const client_keypair_t *kp,
+     const char *method,
+     const char *path,
+     const char *body,
+     json_t **json_p)
+{
+    char *text = NULL;
+    int status = client_signed(&s_p, kp, method, path, body, NULL, &text, NULL);
+    if (json_p)
+        *json_p = text ? json_loads(text, JSON_DECODE_ANY, NULL) : NULL;
+    free(text);
+    return status;
+}
+
+//  Imports url (a path of the loopback server when it starts with '/')
+//  into path of "imports" and follows its task: true when it ended done,
+//  and its last message into message.
+static int
+s_import(
+    const char *url, const char *path, bool unzip, bool strip, char *message, size_t size)
+{
+    char full[512], body[1024], route[128];
+    if (url[0] == '/')
+        snprintf(full, sizeof full, "http://127.0.0.1:%d%s", s_port, url);
+    else
+        snprintf(full, sizeof full, "%s", url);
+    snprintf(body, sizeof body,
+             "{\"url\": \"%s\", \"path\": \"%s\", \"unzip\": %s, \"strip_top\": %s}",
+             full, path, unzip ? "true" : "false", strip ? "true" : "false");
+    json_t *answer = NULL;
+    int status = s_as(&s_alice, "POST", "/folders/imports/import", body, &answer);
+    const char *task = json_string_value(json_object_get(answer, "task_id"));
+    if (status != 202 || !task) {
+        const char *detail = json_string_value(json_object_get(answer, "msg"));
+        if (!detail)
+            detail = json_string_value(json_object_get(answer, "detail"));
+        snprintf(message, size, "%d %s", status, detail ? detail : "");
+        json_decref(answer);
+        return status;
+    }
+    snprintf(route, sizeof route, "/events/background-task?task_id=%s", task);
+    json_decref(answer);
+    client_sign_opts_t opts = {.timeout_ms = TASK_MS};
+    char *text = NULL;
+    status = client_signed(&s_p, &s_alice, "GET", route, NULL, &opts, &text, NULL);
+    const char *end = text ? strstr(text, "event: bgtask_done\r\ndata: ") : NULL;
+    bool done = end != NULL;
+    if (!end && text)
+        end = strstr(text, "event: bgtask_failed\r\ndata: ");
+    json_t *data =
+        end ? json_loads(strstr(end, "data: ") + 6, JSON_DISABLE_EOF_CHECK, NULL) : NULL;
+    const char *m = json_string_value(json_object_get(data, "message"));
+    snprintf(message, size, "%s", m ? m : (text ? text : "no answer"));
+    json_decref(data);
+    free(text);
+    return status != 200 ? -status : done ? 1 : 0;
+}
+
+static bool
+s_read_file(const char *rel, char *out, size_t size)
+{
+    char path[2048];
+    snprintf(path, sizeof path, "%s/%s", s_folder_dir, rel);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    size_t n = fread(out, 1, size - 1, f);
+    out[n] = 0;
+    fclose(f);
+    return true;
+}
+
+static bool
+s_exists(const char *rel)
+{
+    char path[2048];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", s_folder_dir, rel);
+    return lstat(path, &st) == 0;
+}
+
+//  What nftw found in the platform's directory: files named "evil" and
+//  fetch staging files.
+static int s_evil, s_staged;
+
+static int
+s_walk(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void) st, (void) type;
+    const char *name = path + ftw->base;
+    s_evil += strcmp(name, "evil") == 0 || strcmp(name, "evil.txt") == 0;
+    s_staged += strncmp(name, "fetch-", 6) == 0;
+    return 0;
+}
+
+static void
+s_scan(void)
+{
+    s_evil = s_staged = 0;
+    nftw(s_p.dir, s_walk, 32, FTW_PHYS);
+    nftw("/tmp/evil", s_walk, 4, FTW_PHYS);
+}
+
+//  ---------------------------------------------------------------------------
+//  Tests
+
+static void
+test_start(void)
+{
+    static const char script[] = "#!/bin/sh\necho hello\n";
+    static const char text[] = "import sys\nprint(sys.argv)\n";
+    zipw_entry_t repo[] = {
+        {"demo-main/", NULL, 0, 0, 040755},
+        {"demo-main/README.md", "# demo\n", 7, 8, 0100644},
+        {"demo-main/src/pkg/mod.py", text, sizeof text - 1, 8, 0100644},
+        {"demo-main/run.sh", script, sizeof script - 1, 0, 0100755},
+        {"demo-main/notebooks/", NULL, 0, 0, 040755},
+        {"demo-main/link", "../../../../etc/passwd", 22, 0, 0120777},
+    };
+    s_repo.data = zipw_build(repo, 6, &s_repo.size);
+    zipw_entry_t dotdot[] = {{"fine.txt", "x", 1, 0, 0}, {"../evil", "evil", 4, 0, 0}};
+    s_dotdot.data = zipw_build(dotdot, 2, &s_dotdot.size);
+    zipw_entry_t absolute[] = {{"fine.txt", "x", 1, 0, 0},
+                               {"/tmp/evil/evil.txt", "evil", 4, 8, 0}};
+    s_absolute.data = zipw_build(absolute, 2, &s_absolute.size);
+    zipw_entry_t duplicate[] = {{"a.txt", "1", 1, 0, 0}, {"./a.txt", "2", 1, 0, 0}};
+    s_duplicate.data = zipw_build(duplicate, 2, &s_duplicate.size);
+    T_ASSERT(s_server_start());
+    T_ASSERT(client_platform_start(&s_p, "import", false) == 0);
+    static const char *const sets[] = {"fetch.allow_private=true", "fetch.max_bytes=1m",
+                                       "fetch.timeout_s=3", "fetch.max_redirects=3",
+                                       NULL};
+    T_ASSERT(client_storage_start_with(&s_p, &s_sp, s_storage, sizeof s_storage, sets));
+    T_ASSERT(client_person(&s_p, "alice@example.com", "default", "user", &s_alice));
+    T_ASSERT(client_person(&s_p, "bob@example.com", "default", "user", &s_bob));
+    json_t *made = NULL;
+    T_EQ_INT(s_as(&s_alice, "POST", "/folders", "{\"name\": \"imports\"}", &made), 201);
+    char hex[64] = "";
+    const char *id = json_string_value(json_object_get(made, "id"));
+    for (size_t i = 0, n = 0; id && id[i] && n < 32; i++)
+        if (id[i] != '-')
+            hex[n++] = id[i];
+    json_decref(made);
+    T_EQ_INT(strlen(hex), 32);
+    snprintf(s_folder_dir, sizeof s_folder_dir, "%s/vfolders/%.2s/%s", s_p.dir, hex, hex);
+    struct stat st;
+    T_ASSERT(stat(s_folder_dir, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
+static void
+test_notebook(void)
+{
+    char message[512], data[1024];
+    T_EQ_INT(
+        s_import("/nb/hello.ipynb", "hello.ipynb", false, false, message, sizeof message),
+        1);
+    T_CONTAINS(message, "hello.ipynb");
+    T_ASSERT(s_read_file("hello.ipynb", data, sizeof data));
+    T_EQ_STR(data, s_notebook);
+    //  Chunked, behind a relative redirect, into directories made on the way.
+    T_EQ_INT(
+        s_import("/redirect", "deep/er/nb2.ipynb", false, false, message, sizeof message),
+        1);
+    T_ASSERT(s_read_file("deep/er/nb2.ipynb", data, sizeof data));
+    T_EQ_STR(data, s_notebook);
+    //  What exists is not replaced.
+    T_EQ_INT(
+        s_import("/nb/hello.ipynb", "hello.ipynb", false, false, message, sizeof message),
+        400);
+    T_CONTAINS(message, "already exists");
+    //  Without a path, the URL's last segment names the file.
+    char body[256];
+    snprintf(body, sizeof body, "{\"url\": \"http://127.0.0.1:%d/nb/hello.ipynb?x=1\"}",
+             s_port);
+    T_EQ_INT(s_as(&s_alice, "POST", "/folders/imports/import", body, NULL), 400);
+}
+
+static void
+test_repository(void)
+{
+    char message[512], data[256];
+    T_EQ_INT(s_import("/repo.zip", "demo", true, true, message, sizeof message), 1);
+    T_CONTAINS(message, "entries unpacked, 1 symbolic links left out");
+    T_ASSERT(s_read_file("demo/README.md", data, sizeof data));
+    T_EQ_STR(data, "# demo\n");
+    T_ASSERT(s_read_file("demo/src/pkg/mod.py", data, sizeof data));
+    T_EQ_STR(data, "import sys\nprint(sys.argv)\n");
+    T_ASSERT(s_exists("demo/notebooks"));
+    T_ASSERT(!s_exists("demo/link"));
+    T_ASSERT(!s_exists("demo/demo-main"));
+    char path[2048];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/demo/run.sh", s_folder_dir);
+    T_ASSERT(stat(path, &st) == 0 && (st.st_mode & 0111));
+    //  Without strip_top the archive's own top directory stays.
+    T_EQ_INT(s_import("/repo.zip", "demo2", true, false, message, sizeof message), 1);
+    T_ASSERT(s_exists("demo2/demo-main/README.md"));
+}
+
+static void
+test_refused_at_once(void)
+{
+    char message[512];
+    const struct {
+        const char *url, *path, *says;
+    } cases[] = {
+        {"ftp://127.0.0.1/x", "x", "only http"},
+        {"file:///etc/passwd", "x", "only http"},
+        {"http://user:pw@127.0.0.1/x", "x", "user information"},
+        {"/nb/hello.ipynb", "../escape.ipynb", ".."},
+        {"/nb/hello.ipynb", "/abs.ipynb", "absolute"},
+        {"/nb/hello.ipynb", "a//b", "empty"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        T_EQ_INT(
+            s_import(cases[i].url, cases[i].path, false, false, message, sizeof message),
+            400);
+        T_CONTAINS(message, cases[i].says);
+    }
+    //  Bob reaches no folder of Alice's; nor may anyone import without a URL.
+    char body[256];
+    snprintf(body, sizeof body, "{\"url\": \"http://127.0.0.1:%d/nb/hello.ipynb\"}",
+             s_port);
+    T_EQ_INT(s_as(&s_bob, "POST", "/folders/imports/import", body, NULL), 404);
+    T_EQ_INT(s_as(&s_alice, "POST", "/folders/imports/import", "{}", NULL), 400);
+    T_EQ_INT(s_as(&s_alice, "POST", "/folders/imports/import",
+                  "{\"url\": \"http://x/\", \"unzip\": \"yes\"}", NULL),
+             400);
+}
+
+static void
+test_failed_tasks(void)
+{
+    char message[512];
+    const struct {
+        const char *url, *path;
+        bool unzip;
+        const char *says;
+    } cases[] = {
+        {"/dotdot.zip", "bad1", true, "refused archive"},
+        {"/absolute.zip", "bad2", true, "refused archive"},
+        {"/duplicate.zip", "bad3", true, "twice"},
+        {"/not-a.zip", "bad4", true, "not a zip archive"},
+        {"/big", "big.bin", false, "more than 1048576"},
+        {"/endless", "endless.bin", false, "larger than 1048576"},
+        {"/loop", "loop.bin", false, "more than 3 redirects"},
+        {"/to-ftp", "ftp.bin", false, "refused URL"},
+        {"/to-userinfo", "userinfo.bin", false, "user information"},
+        {"/missing", "missing.bin", false, "answered 404"},
+        {"/silent", "silent.bin", false, "longer than 3 s"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int rc = s_import(cases[i].url, cases[i].path, cases[i].unzip, false, message,
+                          sizeof message);
+        if (rc != 0 || !strstr(message, cases[i].says))
+            fprintf(stderr, "# %s: rc=%d message=%s\n", cases[i].url, rc, message);
+        T_EQ_INT(rc, 0);
+        T_CONTAINS(message, cases[i].says);
+        T_ASSERT(!s_exists(cases[i].path));
+    }
+    //  Nothing escaped, nothing staged is left.
+    s_scan();
+    T_EQ_INT(s_evil, 0);
+    T_EQ_INT(s_staged, 0);
+    //  Still serving.
+    T_EQ_INT(
+        s_import("/nb/hello.ipynb", "again.ipynb", false, false, message, sizeof message),
+        1);
+}
+
+int
+main(void)
+{
+    T_RUN(test_start);
+    if (t_failures)
+        return T_DONE();
+    T_RUN(test_notebook);
+    T_RUN(test_repository);
+    T_RUN(test_refused_at_once);
+    T_RUN(test_failed_tasks);
+    int sp = harness_stop(&s_sp, CLIENT_STOP_MS);
+    bool clean = client_platform_stop(&s_p) && sp == 0 && !harness_log_has_report(&s_sp);
+    if (!clean)
+        fprintf(stderr, "# a service did not stop cleanly (storage %d)\n", sp);
+    client_platform_end(&s_p, t_failures > 0 || !clean);
+    shutdown(s_listener, SHUT_RDWR);
+    close(s_listener);
+    pthread_join(s_thread, NULL);
+    free(s_repo.data);
+    free(s_dotdot.data);
+    free(s_absolute.data);
+    free(s_duplicate.data);
+    return clean ? T_DONE() : 1;
+}
