@@ -60,7 +60,7 @@ bus_header_init(bus_header_t *self, const char *src)
     memset(self, 0, sizeof *self);
     self->version = BUS_ENVELOPE_VERSION;
     bus_event_id_new(self->id);
-    self->ts = bus_clock_wall_us();
+    self->ts = bus_clock_bus_us();
     snprintf(self->src, sizeof self->src, "%s", src ? src : "");
 }
 

@@ -19,6 +19,10 @@
 #include "bus_envelope.h"
 
 #define BUS_INBOX_DOMAIN_MAX 64 //  as BUS_OUTBOX_DOMAIN_MAX
+//  At most one log line per stream in this long about the duplicates
+//  ignored (a catch-up meets some as a matter of course; a message
+//  replayed from another host is one too).
+#define BUS_INBOX_DUPLICATE_LOG_MS 10000
 
 typedef struct _bus_inbox_t bus_inbox_t;
 
@@ -37,8 +41,10 @@ typedef struct {
     int64_t behind_since_ms; //  monotonic: since when head > seq; 0 while caught up
     bool replaying;          //  a replay request is in flight (not persisted)
     int64_t replay_started_ms;
-    uint64_t replay_round;     //  counts replay requests; the latest one's number
-    char replay_endpoint[256]; //  where it went
+    uint64_t replay_round;       //  counts replay requests; the latest one's number
+    char replay_endpoint[256];   //  where it went
+    int64_t duplicate_logged_ms; //  monotonic: when a duplicate was last logged
+    uint64_t duplicates;         //  duplicates ignored since then
 } bus_inbox_cursor_t;
 
 //  Creates the cursor table in db if needed and loads it. db stays owned

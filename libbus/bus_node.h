@@ -36,6 +36,8 @@ struct evhttp;
 #define BUS_NODE_SERVICE_MAX  64
 #define BUS_NODE_NAME_MAX     128
 #define BUS_NODE_REPLAY_BATCH 1000
+//  A clock off the registry's by this much is logged (bus_node_presence).
+#define BUS_NODE_CLOCK_WARN_MS 1000
 
 //  The options every service shares; each service's config struct embeds
 //  one and adds BUS_NODE_CONFIG_ROWS to its table.

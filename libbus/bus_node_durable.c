@@ -55,6 +55,31 @@ s_apply(node_follow_t *follow, const bus_event_t *event)
     return 0;
 }
 
+//  An event already applied (its stream's cursor is at or past its seq)
+//  is ignored: a live event that a catch-up brought first, or a frame
+//  captured and sent again, from its host or another. Said at notice, at
+//  most once per stream every BUS_INBOX_DUPLICATE_LOG_MS, with how many.
+static void
+s_duplicate(node_follow_t *follow, const bus_event_t *event)
+{
+    bus_inbox_cursor_t *cursor =
+        bus_inbox_cursor(follow->node->inbox, event->header.src, follow->domain);
+    if (!cursor)
+        return;
+    cursor->duplicates++;
+    int64_t now = bus_clock_mono_ms();
+    if (cursor->duplicate_logged_ms &&
+        now - cursor->duplicate_logged_ms < BUS_INBOX_DUPLICATE_LOG_MS)
+        return;
+    bus_log_notice("durable event already applied; ignored topic=%s src=%s"
+                   " epoch=%" PRIu64 " seq=%" PRIu64 " applied=%" PRIu64
+                   " duplicates=%" PRIu64,
+                   event->topic, event->header.src, event->header.epoch,
+                   event->header.seq, cursor->seq, cursor->duplicates);
+    cursor->duplicate_logged_ms = now;
+    cursor->duplicates = 0;
+}
+
 static void
 s_on_durable(void *arg, const bus_event_t *event)
 {
@@ -78,6 +103,7 @@ s_on_durable(void *arg, const bus_event_t *event)
                                 event->topic, event->header.src, event->header.seq);
             break;
         case BUS_INBOX_DUPLICATE:
+            s_duplicate(follow, event);
             break;
         case BUS_INBOX_GAP:
             s_replay(follow, event->header.src);

@@ -44,11 +44,41 @@ bus_node_refresh_peers(bus_node_t *self, bus_reply_fn *fn, void *arg)
                          self->config->sync_ms, fn ? fn : s_on_peers, fn ? arg : self);
 }
 
+//  The registry's clock is the bus's: every answer of the registry says
+//  its time (ts), and the difference to ours becomes the offset bus time
+//  adds (bus_clock_bus_us), within about half a round trip. A host whose
+//  clock is off by more than BUS_NODE_CLOCK_WARN_MS is told once per
+//  change of that size: its RPC deadlines and events' timestamps are
+//  corrected, its own logs' and files' times are not.
+static void
+s_follow_registry_clock(bus_node_t *self, const bus_reply_t *reply)
+{
+    if (!reply->server_ts || self->registry)
+        return; //  the registry's own process is the reference
+    int64_t offset = reply->server_ts - bus_clock_wall_us();
+    bus_clock_set_bus_offset_us(offset);
+    int64_t change = offset - self->clock_logged_us;
+    if (change < 0)
+        change = -change;
+    if (change < (int64_t) BUS_NODE_CLOCK_WARN_MS * 1000)
+        return;
+    int64_t off = offset < 0 ? -offset : offset;
+    if (off >= (int64_t) BUS_NODE_CLOCK_WARN_MS * 1000)
+        bus_log_warning("clock differs from the registry's host; bus time corrected"
+                        " offset_ms=%" PRId64 " registry=%s",
+                        offset / 1000, self->registry_endpoint);
+    else
+        bus_log_notice("clock agrees with the registry's host again offset_ms=%" PRId64,
+                       offset / 1000);
+    self->clock_logged_us = offset;
+}
+
 static void
 s_on_registered(void *arg, const bus_reply_t *reply)
 {
     bus_node_t *self = arg;
     self->registering = false;
+    s_follow_registry_clock(self, reply);
     if (reply->status == BUS_OK) {
         bus_log_info("registered with the registry endpoint=%s", self->registry_endpoint);
         bus_node_refresh_peers(self, NULL, NULL);
@@ -85,6 +115,7 @@ static void
 s_on_heartbeat(void *arg, const bus_reply_t *reply)
 {
     bus_node_t *self = arg;
+    s_follow_registry_clock(self, reply);
     if (reply->status == BUS_STATUS_REREGISTER) {
         bus_log_notice("registry does not know us; registering again");
         node_register(self);

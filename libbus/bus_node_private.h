@@ -79,6 +79,7 @@ struct _bus_node_t {
     proto_registry_peers_rep_t peers;
     int64_t last_sync_ms;
     bool registering;
+    int64_t clock_logged_us; //  the offset to the registry's clock last logged
     bool rpc_tick_armed;
     bool pumping;
     bool yielding; //  the pump spent its budget: nothing more until the kick

@@ -279,7 +279,7 @@ bus_outbox_append(bus_outbox_t *self,
         sqlite3_bind_text(insert, 1, domain, -1, SQLITE_STATIC);
         sqlite3_bind_int64(insert, 2, (int64_t) seq);
         sqlite3_bind_blob(insert, 3, id, sizeof id, SQLITE_STATIC);
-        sqlite3_bind_int64(insert, 4, bus_clock_wall_us());
+        sqlite3_bind_int64(insert, 4, bus_clock_bus_us());
         sqlite3_bind_text(insert, 5, topic, -1, SQLITE_STATIC);
         sqlite3_bind_text(insert, 6, bus_log_corr(), -1, SQLITE_STATIC);
         sqlite3_bind_blob(insert, 7, body_size ? body : "", (int) body_size,

@@ -306,7 +306,7 @@ bus_rpc_client_call(bus_rpc_client_t *self,
     s_copy_text(call->corr, sizeof call->corr, corr, strlen(corr));
     int64_t now = bus_clock_mono_ms();
     call->deadline_ms = now + timeout_ms;
-    call->deadline_wall_us = bus_clock_wall_us() + (int64_t) timeout_ms * 1000;
+    call->deadline_wall_us = bus_clock_bus_us() + (int64_t) timeout_ms * 1000;
     call->attempts_left = attempts_left;
     int attempt_ms = call->attempts_left ? timeout_ms / BUS_RPC_ATTEMPTS : timeout_ms;
     call->attempt_deadline_ms = now + (attempt_ms > 0 ? attempt_ms : 1);
@@ -394,12 +394,16 @@ bus_rpc_client_dispatch(bus_rpc_client_t *self)
         size_t len;
         if (bus_value_get_str(bus_value_map_find(header, "dt"), &text, &len))
             snprintf(detail, sizeof detail, "%.*s", (int) len, text);
+        int64_t server_ts = 0;
+        if (!bus_value_get_int(bus_value_map_find(header, "ts"), &server_ts))
+            server_ts = 0;
         bus_reply_t reply = {
             .status = status <= BUS_STATUS_MAX ? (int) status : BUS_STATUS_PROTOCOL,
             .detail = detail,
             .body = zmq_msg_data(&self->frames[1]),
             .body_size = zmq_msg_size(&self->frames[1]),
             .call_id = call_id,
+            .server_ts = server_ts,
         };
         s_complete(self, call, &reply);
         handled++;
@@ -655,11 +659,13 @@ s_server_send(bus_rpc_server_t *self,
     bus_writer_t *w = self->header;
     bus_writer_reset(w);
     bool has_detail = detail && *detail;
-    bus_writer_map(w, 3 + (has_detail ? 1 : 0));
+    bus_writer_map(w, 4 + (has_detail ? 1 : 0));
     bus_writer_str(w, "v");
     bus_writer_uint(w, BUS_RPC_VERSION);
     bus_writer_str(w, "c");
     bus_writer_uint(w, req->call_id);
+    bus_writer_str(w, "ts"); //  the wall clock: the registry's is the bus's
+    bus_writer_int(w, bus_clock_wall_us());
     bus_writer_str(w, "st");
     bus_writer_uint(w, (uint64_t) status);
     if (has_detail) {
@@ -739,10 +745,20 @@ s_serve_one(bus_rpc_server_t *self)
             s_server_send(self, &req, status, err.detail, NULL, 0);
         return;
     }
-    if (req.deadline_wall_us &&
-        bus_clock_wall_us() > req.deadline_wall_us + BUS_RPC_DEADLINE_GRACE_MS * 1000) {
-        bus_log_info("rpc request expired before it arrived method=%s src=%s", req.method,
-                     req.src);
+    int64_t late_us = req.deadline_wall_us ? bus_clock_bus_us() - req.deadline_wall_us -
+                                                 BUS_RPC_DEADLINE_GRACE_MS * 1000
+                                           : 0;
+    if (late_us > 0) {
+        //  Not executed, but answered: a caller still waiting is one whose
+        //  clock is behind ours (the answer's ts lets bus_node correct its
+        //  bus time when we are the registry); any other dropped the call.
+        bus_log_info(
+            "rpc request expired before it arrived method=%s src=%s late_ms=%" PRId64,
+            req.method, req.src, late_us / 1000);
+        s_server_send(self, &req, BUS_STATUS_TIMEOUT,
+                      "the deadline passed before the request arrived (or the clocks"
+                      " differ)",
+                      NULL, 0);
         return;
     }
     rpc_handler_t *handler = self->last_handler;
@@ -860,6 +876,6 @@ bus_rpc_request_remaining_ms(const bus_rpc_request_t *req)
 {
     if (!req->deadline_wall_us)
         return INT_MAX;
-    int64_t left = (req->deadline_wall_us - bus_clock_wall_us()) / 1000;
+    int64_t left = (req->deadline_wall_us - bus_clock_bus_us()) / 1000;
     return left <= 0 ? 0 : left > INT_MAX ? INT_MAX : (int) left;
 }

@@ -52,6 +52,7 @@ typedef struct {
     const void *body;
     size_t body_size;
     uint64_t call_id;
+    int64_t server_ts; //  the server's wall clock when it answered (µs; 0: none)
 } bus_reply_t;
 
 typedef void(bus_reply_fn)(void *arg, const bus_reply_t *reply);

@@ -563,6 +563,68 @@ s_read_reply(zsock_t *dealer,
     return ok;
 }
 
+//  A caller whose clock is 10 minutes behind the server's: its deadline
+//  is long past when the request arrives, so it is not executed, but it is
+//  answered TIMEOUT with the server's time (ts), from which bus_node
+//  corrects its bus time when the server is the registry; in bus time the
+//  same call then carries a deadline the server accepts.
+static void
+test_skewed_caller_told_the_time(void)
+{
+    srv_t srv = {0};
+    bus_rpc_server_t *server = s_server_new(ANY_PORT, &srv);
+    T_ASSERT(server);
+    zsock_t *dealer =
+        bus_socket_connect(ZMQ_DEALER, bus_rpc_server_endpoint(server), NULL);
+    bus_writer_t *w = bus_writer_new();
+    zframe_t *echo = s_echo_body(21, NULL);
+    const int64_t skew_us = -600 * (int64_t) 1000000;
+    for (int i = 0; i < 2; i++) {
+        //  The caller's bus time: its wall clock plus the offset it
+        //  learnt (none the first time, the whole skew the second).
+        int64_t caller_bus = bus_clock_wall_us() + skew_us - (i ? skew_us : 0);
+        bus_writer_reset(w);
+        bus_writer_map(w, 4);
+        bus_writer_str(w, "v");
+        bus_writer_uint(w, BUS_RPC_VERSION);
+        bus_writer_str(w, "c");
+        bus_writer_uint(w, (uint64_t) (30 + i));
+        bus_writer_str(w, "m");
+        bus_writer_str(w, PROTO_TEST_ECHO);
+        bus_writer_str(w, "dl");
+        bus_writer_int(w, caller_bus + 5 * 1000 * 1000);
+        s_send_request(dealer, w, echo);
+        int64_t end = bus_clock_mono_ms() + PUMP_MAX_MS;
+        while (!(zsock_events(dealer) & ZMQ_POLLIN) && bus_clock_mono_ms() < end) {
+            zmq_pollitem_t item = {zsock_resolve(bus_rpc_server_sock(server)), 0,
+                                   ZMQ_POLLIN, 0};
+            zmq_poll(&item, 1, 50);
+            bus_rpc_server_dispatch(server);
+        }
+        zmsg_t *msg = zmsg_recv(dealer);
+        T_ASSERT(msg && zmsg_size(msg) == 2);
+        zframe_t *header = msg ? zmsg_first(msg) : NULL;
+        bus_reader_t *reader = bus_reader_new();
+        const bus_value_t *map =
+            header ? bus_reader_parse(reader, zframe_data(header), zframe_size(header))
+                   : NULL;
+        uint64_t status = 99;
+        int64_t ts = 0;
+        T_ASSERT(bus_value_get_uint(bus_value_map_find(map, "st"), &status));
+        T_ASSERT(bus_value_get_int(bus_value_map_find(map, "ts"), &ts));
+        int64_t off = ts - bus_clock_wall_us();
+        T_ASSERT(off < 5 * 1000 * 1000 && off > -5 * 1000 * 1000);
+        T_EQ_INT(status, i == 0 ? BUS_STATUS_TIMEOUT : BUS_OK);
+        T_EQ_INT(srv.echo_calls, i);
+        bus_reader_destroy(&reader);
+        zmsg_destroy(&msg);
+    }
+    zframe_destroy(&echo);
+    bus_writer_destroy(&w);
+    zsock_destroy(&dealer);
+    bus_rpc_server_destroy(&server);
+}
+
 static void
 test_server_survives_malformed_requests(void)
 {
@@ -874,6 +936,7 @@ main(void)
     T_RUN(test_retry_idempotent_only);
     T_RUN(test_status_and_detail);
     T_RUN(test_late_reply_dropped);
+    T_RUN(test_skewed_caller_told_the_time);
     T_RUN(test_server_survives_malformed_requests);
     T_RUN(test_client_survives_malformed_replies);
     T_RUN(test_pipelined_calls);

@@ -186,8 +186,12 @@ gw_image_rescan_start(gw_request_t *r,
     for (size_t i = 0; i < count && unsent; i++)
         if (job->calls[i].call == 0) {
             job->calls[i].call = UINT64_MAX - i; //  a placeholder id to answer
-            bus_reply_t failed = {BUS_STATUS_UNAVAILABLE, "the agent is not reachable",
-                                  NULL, 0, job->calls[i].call};
+            bus_reply_t failed = {BUS_STATUS_UNAVAILABLE,
+                                  "the agent is not reachable",
+                                  NULL,
+                                  0,
+                                  job->calls[i].call,
+                                  0};
             unsent--;
             s_on_reply(job, &failed);
         }

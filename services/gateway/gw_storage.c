@@ -353,7 +353,7 @@ s_send(void *arg)
         return;
     }
     char detail[GW_STORAGE_HOST_MAX + 64];
-    bus_reply_t failed = {BUS_STATUS_NOT_FOUND, detail, NULL, 0, 0};
+    bus_reply_t failed = {BUS_STATUS_NOT_FOUND, detail, NULL, 0, 0, 0};
     snprintf(detail, sizeof detail, "no storage-proxy serves the host %s", call->host);
     if (endpoint &&
         bus_node_call(call->self->node, endpoint, call->method,
@@ -381,7 +381,7 @@ gw_storage_call(gw_storage_t *self,
                 void *arg)
 {
     if (!body) {
-        bus_reply_t failed = {BUS_STATUS_INTERNAL, "out of memory", NULL, 0, 0};
+        bus_reply_t failed = {BUS_STATUS_INTERNAL, "out of memory", NULL, 0, 0, 0};
         if (err && err->status != BUS_OK) {
             failed.status = err->status;
             failed.detail = err->detail;
@@ -392,7 +392,7 @@ gw_storage_call(gw_storage_t *self,
     pending_call_t *call = calloc(1, sizeof *call);
     if (!call) {
         bus_writer_destroy(&body);
-        bus_reply_t failed = {BUS_STATUS_INTERNAL, "out of memory", NULL, 0, 0};
+        bus_reply_t failed = {BUS_STATUS_INTERNAL, "out of memory", NULL, 0, 0, 0};
         done(arg, &failed);
         return;
     }

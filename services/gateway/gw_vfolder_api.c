@@ -671,7 +671,7 @@ gw_vfolder_handle_clone(gw_request_t *r)
     in.quota_bytes = (uint64_t) granted;
     bus_writer_t *writer = proto_storage_folder_clone_req_writer(&in, &err);
     if (!writer) {
-        bus_reply_t failed = {err.status, err.detail, NULL, 0, 0};
+        bus_reply_t failed = {err.status, err.detail, NULL, 0, 0, 0};
         s_on_cloned(clone, &failed); //  drops the row and frees clone
         gw_vfolder_clear(&source);
         gw_reply_status(r, err.status, err.detail);

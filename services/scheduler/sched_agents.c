@@ -85,6 +85,26 @@ s_record(sched_agents_t *self, const proto_agent_heartbeat_t *beat)
     zstr_free(&slots);
 }
 
+bool
+sched_agents_speaks_for(const char *src, const char *agent_id)
+{
+    if (!src || !agent_id || !*agent_id || strncmp(src, "agent/", 6) != 0)
+        return false;
+    const char *node = src + 6;
+    size_t length = strlen(node);
+    if (!length || strncmp(agent_id, node, length) != 0)
+        return false;
+    if (agent_id[length] == 0)
+        return true;
+    const char *digits = agent_id + length + 1;
+    if (agent_id[length] != '-' || !*digits)
+        return false;
+    for (; *digits; digits++)
+        if (*digits < '0' || *digits > '9')
+            return false;
+    return true;
+}
+
 static void
 s_on_heartbeat(void *arg, const bus_event_t *event)
 {
@@ -97,7 +117,13 @@ s_on_heartbeat(void *arg, const bus_event_t *event)
                         event->header.src, err.detail);
         return;
     }
-    s_record(self, &beat);
+    if (sched_agents_speaks_for(event->header.src, beat.agent_id))
+        s_record(self, &beat);
+    else
+        bus_log_warning("agent heartbeat refused agent=%s src=%s rpc=%s"
+                        " reason=\"not the sender's agent id\"",
+                        beat.agent_id ? beat.agent_id : "-", event->header.src,
+                        beat.rpc_endpoint ? beat.rpc_endpoint : "-");
     proto_agent_heartbeat_clear(&beat);
 }
 

@@ -39,4 +39,13 @@ int sched_agents_expire(sched_agents_t *self);
 //  written in full (after an operator changed what the row says).
 void sched_agents_forget(sched_agents_t *self, const char *agent_id);
 
+//  Whether an event whose header says src ("agent/<node>") may speak for
+//  agent_id: the agent whose node it is, or one of the fleet a fake agent
+//  of that node runs ("<node>-<n>"). A heartbeat or a kernel event with
+//  another agent's id (a host's message replayed by another, or a
+//  misconfigured node) is refused with a warning: a heartbeat would move
+//  that agent's RPC endpoint to the sender, a kernel event settle a kernel
+//  that runs elsewhere. Pure.
+bool sched_agents_speaks_for(const char *src, const char *agent_id);
+
 #endif

@@ -358,7 +358,8 @@ sched_commit_flush(sched_commit_t *self)
                     : bus_error_set(&err, BUS_STATUS_INTERNAL, "out of memory");
             snprintf(work->detail, sizeof work->detail, "%s", err.detail);
         } else {
-            bus_reply_t reply = {work->status, work->detail, work->body, work->size, 0};
+            bus_reply_t reply = {
+                work->status, work->detail, work->body, work->size, 0, 0};
             work->record(work->arg, work->call, &reply);
         }
         if (unit && bus_db_release(self->db) != 0 && work->req &&

@@ -415,6 +415,23 @@ sched_db_kernels_place(bus_db_t *db, const char *kernel_id, sched_db_kernel_t *k
 }
 
 int
+sched_db_kernels_agent(bus_db_t *db, const char *kernel_id, char *out, size_t size)
+{
+    *out = 0;
+    sqlite3_stmt *stmt = bus_db_stmt(db, "SELECT agent_id FROM kernels WHERE id = ?1");
+    if (!stmt)
+        return -1;
+    sqlite3_bind_text(stmt, 1, kernel_id, -1, SQLITE_STATIC);
+    int rc = -1;
+    if (sqlite3_step(stmt) == SQLITE_ROW) {
+        sched_db_column_copy(stmt, 0, out, size);
+        rc = 0;
+    }
+    sqlite3_reset(stmt);
+    return rc;
+}
+
+int
 sched_db_kernels_members(bus_db_t *db,
                          const char *session_id,
                          sched_db_member_t *out,

@@ -138,6 +138,10 @@ int sched_db_kernels_of_session(bus_db_t *db,
 void
 sched_db_kernels_place(bus_db_t *db, const char *kernel_id, sched_db_kernel_t *kernel);
 
+//  The agent kernel_id was placed on into out ("" when none yet). Returns
+//  0, -1 when there is no such kernel.
+int sched_db_kernels_agent(bus_db_t *db, const char *kernel_id, char *out, size_t size);
+
 //  One kernel of a cluster session as its hostnames are made of it.
 typedef struct {
     char id[SCHED_ID_MAX];

@@ -68,6 +68,26 @@ s_terminated(sched_kernel_events_t *self, const proto_kernel_terminated_t *ended
     json_decref(data);
 }
 
+//  Whether the event's sender runs kernel_id: an event about a kernel
+//  placed on another agent (a host's event replayed by another, or a
+//  forged one) is refused with a warning, and skipped like a malformed
+//  one. A kernel the scheduler does not know passes (its handlers ignore
+//  it).
+static bool
+s_sender_runs(sched_kernel_events_t *self,
+              const bus_event_t *event,
+              const char *kernel_id)
+{
+    char agent[SCHED_ID_MAX];
+    if (sched_db_kernels_agent(self->db, kernel_id, agent, sizeof agent) != 0 ||
+        !*agent || sched_agents_speaks_for(event->header.src, agent))
+        return true;
+    bus_log_warning("kernel event refused topic=%s kernel=%s agent=%s src=%s"
+                    " reason=\"the kernel is not the sender's\"",
+                    event->topic, kernel_id, agent, event->header.src);
+    return false;
+}
+
 //  Inside the transaction that records the event as applied: a malformed
 //  event cannot become well-formed by waiting, so it is logged and skipped
 //  (0), never offered again.
@@ -81,14 +101,16 @@ s_apply(void *arg, bus_node_t *node, const bus_event_t *event)
         proto_kernel_started_t started;
         proto_kernel_started_init(&started);
         if (proto_kernel_started_decode(&started, event->body, event->body_size, &err) ==
-            BUS_OK)
+                BUS_OK &&
+            s_sender_runs(self, event, started.kernel_id))
             s_started(self, &started);
         proto_kernel_started_clear(&started);
     } else if (strcmp(event->topic, PROTO_KERNEL_TERMINATED) == 0) {
         proto_kernel_terminated_t ended;
         proto_kernel_terminated_init(&ended);
         if (proto_kernel_terminated_decode(&ended, event->body, event->body_size, &err) ==
-            BUS_OK)
+                BUS_OK &&
+            s_sender_runs(self, event, ended.kernel_id))
             s_terminated(self, &ended);
         proto_kernel_terminated_clear(&ended);
     }

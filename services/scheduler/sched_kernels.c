@@ -274,8 +274,8 @@ sched_kernels_create(sched_kernels_t *self, const sched_assignment_t *placed)
                                  writer, s_on_created, self);
     if (!sent && call) {
         //  The call never left: answer it as the agent's failure would be.
-        bus_reply_t failed = {BUS_STATUS_UNAVAILABLE, "the agent is not reachable", NULL,
-                              0, 0};
+        bus_reply_t failed = {
+            BUS_STATUS_UNAVAILABLE, "the agent is not reachable", NULL, 0, 0, 0};
         s_on_created(self, call, &failed);
     }
     bus_writer_destroy(&writer);

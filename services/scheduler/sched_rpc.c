@@ -170,8 +170,8 @@ s_restart_kernel(sched_rpc_t *self,
     int rc = call ? BUS_STATUS_PENDING_
                   : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     if (!sent && call) {
-        bus_reply_t failed = {BUS_STATUS_UNAVAILABLE, "the agent is not reachable", NULL,
-                              0, 0};
+        bus_reply_t failed = {
+            BUS_STATUS_UNAVAILABLE, "the agent is not reachable", NULL, 0, 0, 0};
         s_on_restarted(self, call, &failed);
     }
     bus_writer_destroy(&writer);
