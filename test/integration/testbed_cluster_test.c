@@ -20,7 +20,7 @@
     the subnet of the agent that runs it, so the packets cross the two
     bridges of a host and the routed subnets between hosts. agent2b is
     then killed (SIGKILL) holding spare kernel networks (agent.spares,
-    namespaces bpspare-<bridge>-<n>, its bridge <prefix>-22b); `down`
+    namespaces named in its net-spares/ files); `down`
     sweeps them with the rest and leaves no namespace (the hosts', the
     kernels', the spare ones), mount, container or process, every other
     service stopped cleanly.
@@ -464,7 +464,15 @@ s_namespaces(const char *prefix, bool left)
     return count;
 }
 
-//  Files in an agent's net-spares/: the spare networks it holds.
+//  The spare namespaces seen in the agents' net-spares/ files, for
+//  test_down_leaves_nothing to look for.
+#define SPARES_SEEN_MAX 64
+static char s_spares_seen[SPARES_SEEN_MAX][64];
+static int s_spares_seen_count;
+
+//  The spare networks an agent holds: each file of its net-spares/ names
+//  "<address> <namespace> <veth>" (bpspare-<hash of its state dir>-<n>).
+//  Each namespace is added to s_spares_seen; returns how many files.
 static int
 s_spare_files(const agent_t *agent)
 {
@@ -474,16 +482,27 @@ s_spare_files(const agent_t *agent)
     DIR *dir = opendir(path);
     int count = 0;
     struct dirent *entry;
-    while (dir && (entry = readdir(dir)))
-        count += entry->d_name[0] != '.';
+    while (dir && (entry = readdir(dir))) {
+        if (entry->d_name[0] == '.')
+            continue;
+        count++;
+        char file[PATH_MAX + 256], ns[64] = "";
+        snprintf(file, sizeof file, "%s/%s", path, entry->d_name);
+        FILE *in = fopen(file, "r");
+        if (in && fscanf(in, "%*s %63s", ns) == 1 &&
+            s_spares_seen_count < SPARES_SEEN_MAX)
+            snprintf(s_spares_seen[s_spares_seen_count++], 64, "%s", ns);
+        if (in)
+            fclose(in);
+    }
     if (dir)
         closedir(dir);
     return count;
 }
 
 //  agent2b killed (SIGKILL) while it holds spare networks (made after its
-//  create, agent.spares): their namespaces, bpspare-<prefix>-22b-<n>, stay
-//  in /run/netns for `down` to sweep (test_down_leaves_nothing).
+//  create, agent.spares): their namespaces, named in its net-spares/ files,
+//  stay in /run/netns for `down` to sweep (test_down_leaves_nothing).
 static void
 test_agent_killed_with_spares(void)
 {
@@ -493,13 +512,16 @@ test_agent_killed_with_spares(void)
          waited += 200)
         harness_pause_ms(200);
     T_ASSERT(spares > 0);
+    s_spares_seen_count = 0;
+    T_EQ_INT(s_spare_files(agent), spares);
     char command[PATH_MAX];
     snprintf(command, sizeof command, "kill %s %s", agent->host, agent->service);
     T_EQ_INT(s_testbed(command), 0);
     s_killed = true;
-    char prefix[64];
-    snprintf(prefix, sizeof prefix, "bpspare-%s-%db-", s_prefix, agent->number);
-    T_EQ_INT(s_namespaces(prefix, false), spares);
+    int present = 0;
+    for (int i = 0; i < s_spares_seen_count; i++)
+        present += s_namespaces(s_spares_seen[i], false);
+    T_EQ_INT(present, spares);
 }
 
 //  True when a process's executable is under dir (a service of the testbed).
@@ -531,15 +553,20 @@ static void
 test_down_leaves_nothing(void)
 {
     T_ASSERT(s_dir);
+    //  The other agents' spares too: their clean stop removes them.
+    for (int i = 0; i < KERNELS; i++)
+        if (i != 3)
+            s_spare_files(&k_agents[i]);
     T_EQ_INT(s_testbed("down"), 0);
     s_up = false;
     //  The hosts', the switch's; the kernels'; the agents' spare ones
-    //  (bpspare-<bridge>-<n>, their bridges <prefix>-<N>[b]).
+    //  (named in their net-spares/ files).
     char prefix[PATH_MAX];
     snprintf(prefix, sizeof prefix, "%s-", s_prefix);
     T_EQ_INT(s_namespaces(prefix, true), 0);
-    snprintf(prefix, sizeof prefix, "bpspare-%s-", s_prefix);
-    T_EQ_INT(s_namespaces(prefix, true), 0);
+    T_ASSERT(s_spares_seen_count > 0);
+    for (int i = 0; i < s_spares_seen_count; i++)
+        T_EQ_INT(s_namespaces(s_spares_seen[i], true), 0);
     for (int i = 0; i < KERNELS; i++)
         if (*s_kernels[i]) {
             snprintf(prefix, sizeof prefix, "bp-%s", s_kernels[i]);
