@@ -8,6 +8,7 @@
 #define SP_CLASSES_H_INCLUDED
 
 #include "bus_classes.h"
+#include "bus_tls.h"
 #include <zlib.h>           //  sp_zip: inflate and crc32
 #include <netdb.h>          //  sp_fetch: getaddrinfo
 #include <poll.h>           //  sp_fetch: connect's deadline

@@ -40,7 +40,14 @@ const bus_config_option_t sp_config_options[] = {
     {"http.advertise", BUS_CFG_STRING, offsetof(sp_config_t, http_advertise), "", 0, 255,
      NULL,
      "the URL clients are sent to for uploads and downloads "
-     "(http://host:port); empty = as bound"},
+     "(http://host:port, or https:// with http.tls_cert); empty = as bound"},
+    {"http.tls_cert", BUS_CFG_STRING, offsetof(sp_config_t, http_tls_cert), "", 0, 4095,
+     NULL,
+     "PEM certificate chain: /upload and /download served over HTTPS (TLS 1.2 or "
+     "later) and advertised as https://, for clients on other hosts; empty = plain "
+     "HTTP"},
+    {"http.tls_key", BUS_CFG_STRING, offsetof(sp_config_t, http_tls_key), "", 0, 4095,
+     NULL, "PEM private key of http.tls_cert"},
     {"http.token_secret_file", BUS_CFG_STRING, offsetof(sp_config_t, token_secret_file),
      "", 0, 4095, NULL,
      "file holding the secret shared with the gateway that signs upload and download "

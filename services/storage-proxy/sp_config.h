@@ -79,6 +79,8 @@ typedef struct {
     char *http_listen;       //  host:port of /upload and /download; "" = off
     char *http_advertise;    //  the URL clients are sent to; "" = as bound
     char *token_secret_file; //  the secret shared with the gateway; "" = none
+    char *http_tls_cert;     //  PEM chain: /upload and /download over HTTPS; "" = HTTP
+    char *http_tls_key;      //  its PEM private key
     int64_t max_chunk_bytes; //  largest request body (one upload chunk)
     int64_t fetch_max_bytes; //  largest download
     int fetch_timeout_s;     //  longest fetch, start to end

@@ -42,6 +42,7 @@ struct _sp_http_t {
     uint64_t max_body;
     char endpoint[300];
     char url[512];
+    SSL_CTX *tls;    //  when /upload and /download are HTTPS, else NULL
     uint8_t *secret; //  NULL: tokens refused
     size_t secret_len;
 };
@@ -195,7 +196,8 @@ s_on_accept(evutil_socket_t fd, short what, void *arg)
             bus_log_warning("http connection refused: %d open", SP_HTTP_CONN_MAX);
             continue;
         }
-        sp_http_conn_t *conn = sp_http_conn_new(self, bus_node_base(self->node), client);
+        sp_http_conn_t *conn =
+            sp_http_conn_new(self, bus_node_base(self->node), client, self->tls);
         if (!conn) {
             close(client);
             continue;
@@ -307,6 +309,10 @@ sp_http_new(bus_node_t *node,
             goto fail;
     } else
         bus_log_warning("no http.token_secret_file: uploads and downloads are refused");
+    if (config->http_tls_cert && *config->http_tls_cert &&
+        !(self->tls = bus_tls_server_new(config->http_tls_cert, config->http_tls_key,
+                                         "http.tls_cert", err)))
+        goto fail;
     if (s_bind(self, config->http_listen, err) != 0)
         goto fail;
     self->accept_event = event_new(bus_node_base(node), self->listener,
@@ -318,7 +324,8 @@ sp_http_new(bus_node_t *node,
     if (config->http_advertise && *config->http_advertise)
         snprintf(self->url, sizeof self->url, "%s", config->http_advertise);
     else {
-        snprintf(self->url, sizeof self->url, "http://%s", self->endpoint);
+        snprintf(self->url, sizeof self->url, "%s://%s", self->tls ? "https" : "http",
+                 self->endpoint);
         //  Clients are sent to this URL from their own machines, where
         //  0.0.0.0 is no address of this host.
         char host[256], port[32];
@@ -327,8 +334,8 @@ sp_http_new(bus_node_t *node,
             bus_addr_host_wildcard(host))
             bus_log_warning("http.listen binds every address and http.advertise is empty:"
                             " clients are sent to %s, which no other host reaches (set"
-                            " http.advertise to http://<this host's address>:%s)",
-                            self->url, port);
+                            " http.advertise to %s://<this host's address>:%s)",
+                            self->url, self->tls ? "https" : "http", port);
     }
     return self;
 fail:
@@ -347,6 +354,7 @@ sp_http_destroy(sp_http_t **self_p)
             event_free(self->accept_event);
         if (self->listener >= 0)
             close(self->listener);
+        SSL_CTX_free(self->tls);
         if (self->secret) {
             OPENSSL_cleanse(self->secret, self->secret_len);
             free(self->secret);

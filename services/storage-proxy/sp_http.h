@@ -61,6 +61,7 @@
 #define SP_HTTP_READ_TURN    (64 << 20) //  body bytes one connection reads per turn
 #define SP_HTTP_WRITE_TURN   (64 << 20) //  file bytes one connection sends per turn
 #define SP_HTTP_SENDFILE_MAX (16 << 20) //  bytes asked of one sendfile
+#define SP_HTTP_TLS_RECORD   16384      //  file bytes read and encrypted at once (TLS)
 #define SP_HTTP_CONN_MAX     1024       //  open connections; more are refused
 #define SP_HTTP_ACCEPT_TURN  64         //  connections accepted per turn
 #define SP_HTTP_EXTRA_MAX    12288 //  an answer's extra headers (Location holds a token)

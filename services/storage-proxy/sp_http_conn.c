@@ -21,6 +21,13 @@
       write  the answer's head and small body from memory, then a file's
              bytes with sendfile straight from the page cache.
 
+    Over TLS (http.tls_cert) the same states read and write through the
+    connection's SSL session (bus_tls): a file's bytes are read into a
+    record-sized buffer and encrypted, since sendfile cannot carry them;
+    a read may wait for the socket to be writable and a write for it to
+    be readable, so both events lead to the state's work, and bytes TLS
+    has decrypted ahead are served before any wait.
+
     Connections are kept alive (HTTP/1.1, no "Connection: close"), and
     requests pipelined behind a head are served in turn. A connection with
     no progress for SP_HTTP_STALL_S is dropped. Every request ends in
@@ -55,6 +62,8 @@ struct _sp_http_conn_t {
     sp_http_t *http;
     void *handle; //  the server's name for this connection
     int fd;
+    SSL *ssl;   //  the client's TLS session; NULL: plain HTTP
+    short need; //  what the last call that would block waits for (0: none)
     struct event *read_event;
     struct event *write_event;
     conn_state_t state;
@@ -81,6 +90,7 @@ struct _sp_http_conn_t {
 
 static void s_on_read(evutil_socket_t fd, short what, void *arg);
 static void s_on_write(evutil_socket_t fd, short what, void *arg);
+static void s_on_ready(evutil_socket_t fd, short what, void *arg);
 static void s_serve(sp_http_conn_t *c);
 
 static const struct timeval s_stall = {SP_HTTP_STALL_S, 0};
@@ -92,12 +102,41 @@ s_close(sp_http_conn_t *c)
     sp_http_drop(c->http, c->handle);
 }
 
-//  Waits for the socket to read (true) or to write (false).
+//  Waits until the connection can go on reading (true) or writing
+//  (false): on the socket's readiness that the last call that would block
+//  asked for (over TLS a read may need it writable), or at once for bytes
+//  TLS holds decrypted already.
 static void
 s_wait(sp_http_conn_t *c, bool readable)
 {
-    event_del(readable ? c->write_event : c->read_event);
-    event_add(readable ? c->read_event : c->write_event, &s_stall);
+    bool on_read = c->need ? c->need == EV_READ : readable;
+    c->need = 0;
+    event_del(on_read ? c->write_event : c->read_event);
+    event_add(on_read ? c->read_event : c->write_event, &s_stall);
+    if (readable && bus_tls_pending(c->ssl) > 0)
+        event_active(c->read_event, EV_READ, 0);
+}
+
+//  recv and send of the connection, over TLS when it has a session; what
+//  a call that would block waits for is kept for s_wait.
+static ssize_t
+s_recv(sp_http_conn_t *c, void *into, size_t size)
+{
+    short need;
+    ssize_t n = bus_tls_recv(c->ssl, c->fd, into, size, &need);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        c->need = need;
+    return n;
+}
+
+static ssize_t
+s_send(sp_http_conn_t *c, const void *data, size_t size)
+{
+    short need;
+    ssize_t n = bus_tls_send(c->ssl, c->fd, data, size, &need);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        c->need = need;
+    return n;
 }
 
 //  The body ended or broke off: the sink prepares the answer and is let go.
@@ -123,7 +162,7 @@ s_body_write(sp_http_conn_t *c, const void *data, size_t n, bus_error_t *err)
 //  ---------------------------------------------------------------------------
 
 sp_http_conn_t *
-sp_http_conn_new(sp_http_t *http, struct event_base *base, int fd)
+sp_http_conn_new(sp_http_t *http, struct event_base *base, int fd, SSL_CTX *tls)
 {
     assert(http && base && fd >= 0);
     //  No TCP_NODELAY: every answer is one write, which Nagle sends at
@@ -134,13 +173,15 @@ sp_http_conn_new(sp_http_t *http, struct event_base *base, int fd)
     self->http = http;
     self->fd = fd;
     self->file = -1;
-    self->read_event = event_new(base, fd, EV_READ | EV_PERSIST, s_on_read, self);
-    self->write_event = event_new(base, fd, EV_WRITE | EV_PERSIST, s_on_write, self);
-    if (!self->read_event || !self->write_event) {
+    self->read_event = event_new(base, fd, EV_READ | EV_PERSIST, s_on_ready, self);
+    self->write_event = event_new(base, fd, EV_WRITE | EV_PERSIST, s_on_ready, self);
+    self->ssl = tls ? bus_tls_accept(tls, fd) : NULL;
+    if (!self->read_event || !self->write_event || (tls && !self->ssl)) {
         if (self->read_event)
             event_free(self->read_event);
         if (self->write_event)
             event_free(self->write_event);
+        bus_tls_close(&self->ssl);
         free(self);
         return NULL;
     }
@@ -159,6 +200,7 @@ sp_http_conn_destroy(sp_http_conn_t **self_p)
         event_free(self->write_event);
         if (self->file >= 0)
             close(self->file);
+        bus_tls_close(&self->ssl);
         close(self->fd);
         free(self->buffer);
         free(self->out);
@@ -408,7 +450,7 @@ sp_http_conn_read_body(sp_http_conn_t *self,
     const char *expect = sp_http_conn_header(self, "Expect");
     if (expect && strcasecmp(expect, "100-continue") == 0) {
         static const char go[] = "HTTP/1.1 100 Continue\r\n\r\n";
-        if (send(self->fd, go, sizeof go - 1, MSG_NOSIGNAL) != (ssize_t) sizeof go - 1)
+        if (s_send(self, go, sizeof go - 1) != (ssize_t) sizeof go - 1)
             self->close_after = true;
     }
     self->sink = body;
@@ -553,7 +595,7 @@ s_read_body(sp_http_conn_t *c)
         size_t got = 0;
         bool closed = false, dry = false;
         while (got < room) {
-            ssize_t n = recv(c->fd, into + got, room - got, 0);
+            ssize_t n = s_recv(c, into + got, room - got);
             if (n > 0)
                 got += (size_t) n;
             else if (n < 0 && errno == EINTR)
@@ -604,9 +646,12 @@ s_on_read(evutil_socket_t fd, short what, void *arg)
         s_read_body(c);
         return;
     }
-    ssize_t n = recv(fd, c->head + c->head_len, SP_HTTP_HEAD_MAX - c->head_len, 0);
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+    (void) fd;
+    ssize_t n = s_recv(c, c->head + c->head_len, SP_HTTP_HEAD_MAX - c->head_len);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+        s_wait(c, true); //  TLS may want the socket writable first
         return;
+    }
     if (n <= 0) {
         s_close(c);
         return;
@@ -638,6 +683,34 @@ s_answered(sp_http_conn_t *c)
         s_wait(c, true);
 }
 
+//  A file's next step bytes at offset over TLS: read, then encrypted. A
+//  write that would block is asked again with the same bytes (the same
+//  offset and step: TLS wants them again), as sendfile would be.
+static ssize_t
+s_send_file_tls(sp_http_conn_t *c, off_t offset, size_t step)
+{
+    uint8_t record[SP_HTTP_TLS_RECORD];
+    ssize_t got = pread(c->file, record, step, offset);
+    if (got <= 0) {
+        errno = got == 0 ? EIO : errno; //  the file shrank under us
+        return -1;
+    }
+    return s_send(c, record, (size_t) got);
+}
+
+//  Either readiness leads to the work of the connection's state: over TLS
+//  a read may have waited for the socket to be writable, a write for it
+//  to be readable.
+static void
+s_on_ready(evutil_socket_t fd, short what, void *arg)
+{
+    sp_http_conn_t *c = arg;
+    if (c->state == CONN_WRITE)
+        s_on_write(fd, what, c);
+    else
+        s_on_read(fd, what, c);
+}
+
 static void
 s_on_write(evutil_socket_t fd, short what, void *arg)
 {
@@ -647,8 +720,7 @@ s_on_write(evutil_socket_t fd, short what, void *arg)
         return;
     }
     while (c->out_sent < c->out_len) {
-        ssize_t n =
-            send(fd, c->out + c->out_sent, c->out_len - c->out_sent, MSG_NOSIGNAL);
+        ssize_t n = s_send(c, c->out + c->out_sent, c->out_len - c->out_sent);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
@@ -668,9 +740,10 @@ s_on_write(evutil_socket_t fd, short what, void *arg)
             return;
         }
         off_t offset = (off_t) c->file_offset;
-        size_t step = c->file_left < SP_HTTP_SENDFILE_MAX ? (size_t) c->file_left
-                                                          : SP_HTTP_SENDFILE_MAX;
-        ssize_t n = sendfile(fd, c->file, &offset, step);
+        size_t most = c->ssl ? SP_HTTP_TLS_RECORD : SP_HTTP_SENDFILE_MAX;
+        size_t step = c->file_left < most ? (size_t) c->file_left : most;
+        ssize_t n = c->ssl ? s_send_file_tls(c, offset, step)
+                           : sendfile(fd, c->file, &offset, step);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {

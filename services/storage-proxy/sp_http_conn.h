@@ -39,7 +39,8 @@ typedef struct {
 //  ---------------------------------------------------------------------------
 //  A connection of http on fd (a non-blocking accepted socket) watched on
 //  base. Takes fd on success; on failure (NULL) the caller still owns it.
-sp_http_conn_t *sp_http_conn_new(sp_http_t *http, struct event_base *base, int fd);
+sp_http_conn_t *
+sp_http_conn_new(sp_http_t *http, struct event_base *base, int fd, SSL_CTX *tls);
 
 //  Closes the socket and frees what the request held (a body sink is
 //  aborted). Idempotent, NULLs the pointer. The server calls it; a

@@ -554,6 +554,8 @@ s_problem_type(const resp_t *resp)
 //  ---------------------------------------------------------------------------
 //  Tests
 
+static bool s_sp_start(const char *const *extra);
+
 static void
 test_start(void)
 {
@@ -567,7 +569,26 @@ test_start(void)
     snprintf(secret_file, sizeof secret_file, "%s/storage.secret", s_dir);
     T_ASSERT(s_write_host(secret_file, SECRET "\n", strlen(SECRET) + 1));
     chmod(secret_file, 0600);
-    char state[600], volumes[1400], secret_opt[700];
+    T_ASSERT(s_sp_start(NULL));
+    s_data = malloc(UPLOAD_SIZE);
+    T_ASSERT(s_data);
+    uint64_t x = 88172645463325252ull; //  xorshift: bytes with no pattern
+    for (size_t i = 0; i < UPLOAD_SIZE; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        s_data[i] = (uint8_t) x;
+    }
+}
+
+//  Starts the storage-proxy on the test's volumes and state with the
+//  options extra adds ("--set", "k=v" pairs, NULL-ended), and connects to
+//  its RPC; s_url is what it advertises.
+static bool
+s_sp_start(const char *const *extra)
+{
+    char state[600], volumes[1400], secret_opt[700], secret_file[600];
+    snprintf(secret_file, sizeof secret_file, "%s/storage.secret", s_dir);
     snprintf(state, sizeof state, "node.state_dir=%s/sp", s_dir);
     snprintf(volumes, sizeof volumes,
              "storage.volumes=vol1=local:%s/vol1, vol2=local:%s/vol2", s_dir, s_dir);
@@ -585,26 +606,23 @@ test_start(void)
                           "--set", "bus.hub.registry=tcp://127.0.0.1:*",
                           "--set", "log.level=info",
                           NULL};
-    T_ASSERT(harness_start(&s_sp, s_dir, "storage-proxy", "storage-proxy", args) == 0);
+    const char *all[64];
+    size_t n = 0;
+    for (size_t i = 0; args[i]; i++)
+        all[n++] = args[i];
+    for (size_t i = 0; extra && extra[i] && n < 63; i++)
+        all[n++] = extra[i];
+    all[n] = NULL;
     char line[HARNESS_LINE_MAX];
-    T_ASSERT(harness_wait_line(&s_sp, "ready ", READY_MS, line, sizeof line));
-    T_ASSERT(harness_field(line, "url", s_url, sizeof s_url));
-    T_ASSERT(harness_field(line, "rpc", s_rpc, sizeof s_rpc));
+    if (harness_start(&s_sp, s_dir, "storage-proxy", "storage-proxy", all) != 0 ||
+        !harness_wait_line(&s_sp, "ready ", READY_MS, line, sizeof line) ||
+        !harness_field(line, "url", s_url, sizeof s_url) ||
+        !harness_field(line, "rpc", s_rpc, sizeof s_rpc))
+        return false;
     const char *colon = strrchr(s_url, ':');
-    T_ASSERT(colon);
-    s_port = atoi(colon + 1);
-    T_ASSERT(s_port > 0);
+    s_port = colon ? atoi(colon + 1) : 0;
     s_client = bus_rpc_client_new(s_rpc, "test/storage", NULL);
-    T_ASSERT(s_client);
-    s_data = malloc(UPLOAD_SIZE);
-    T_ASSERT(s_data);
-    uint64_t x = 88172645463325252ull; //  xorshift: bytes with no pattern
-    for (size_t i = 0; i < UPLOAD_SIZE; i++) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        s_data[i] = (uint8_t) x;
-    }
+    return s_port > 0 && s_client;
 }
 
 static void
@@ -1248,6 +1266,124 @@ test_purge(void)
     T_ASSERT(empty);
 }
 
+//  curl's HTTP status for options (and the URL), the body written to
+//  output (NULL: dropped), or -1 when curl failed.
+static int
+s_curl(const char *output, const char *options)
+{
+    char command[12000], out[64] = "";
+    snprintf(command, sizeof command, "curl -sS -m 20 -o %s -w '%%{http_code}' %s",
+             output ? output : "/dev/null", options);
+    FILE *pipe = popen(command, "r");
+    if (!pipe)
+        return -1;
+    if (!fgets(out, sizeof out, pipe))
+        out[0] = '\0';
+    int rc = pclose(pipe);
+    return rc == 0 ? atoi(out) : -1;
+}
+
+//  The storage-proxy again, with http.tls_cert: a bad certificate stops
+//  it with both file names; the good one serves /upload and /download
+//  over HTTPS (a tus PATCH through curl, with its Expect: 100-continue, and
+//  a whole and a ranged download of 3 MB, the file's bytes read and
+//  encrypted instead of sendfile) and advertises https://; a plaintext
+//  request gets no answer and the listener goes on serving.
+static void
+test_tls(void)
+{
+    T_EQ_INT(harness_stop(&s_sp, 10000), 0);
+    bus_rpc_client_destroy(&s_client);
+    char cert[600], key[600], command[2000];
+    snprintf(cert, sizeof cert, "%s/tls.crt", s_dir);
+    snprintf(key, sizeof key, "%s/tls.key", s_dir);
+    snprintf(command, sizeof command,
+             "openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1"
+             " -addext subjectAltName=IP:127.0.0.1 -keyout %s -out %s 2>/dev/null",
+             key, cert);
+    T_EQ_INT(harness_shell(command), 0);
+    char cert_opt[700], key_opt[700];
+    snprintf(key_opt, sizeof key_opt, "http.tls_key=%s", key);
+
+    //  A certificate that is not there: no start, and a message naming it.
+    snprintf(cert_opt, sizeof cert_opt, "http.tls_cert=%s/missing.crt", s_dir);
+    const char *bad[] = {"--set", cert_opt, "--set", key_opt, NULL};
+    T_ASSERT(!s_sp_start(bad));
+    bool said = false;
+    for (int i = 0; i < 100 && !said; i++) {
+        said = harness_log_has(&s_sp, "missing.crt / http.tls_key");
+        if (!said)
+            harness_pause_ms(50);
+    }
+    T_ASSERT(said);
+    harness_stop(&s_sp, 5000);
+    bus_rpc_client_destroy(&s_client);
+
+    snprintf(cert_opt, sizeof cert_opt, "http.tls_cert=%s", cert);
+    const char *good[] = {"--set", cert_opt, "--set", key_opt, NULL};
+    T_ASSERT(s_sp_start(good));
+    T_ASSERT(strncmp(s_url, "https://127.0.0.1:", 18) == 0);
+
+    //  An upload of 2 MB and 7 bytes in one PATCH (curl asks 100-continue).
+    size_t size = 2 * MIB + 7;
+    char body[700], options[10000];
+    snprintf(body, sizeof body, "%s/tls-upload.bin", s_dir);
+    T_ASSERT(s_write_host(body, s_data, size));
+    char *token = s_token(BUS_TOKEN_UPLOAD, F1, "data/tls.bin", size);
+    T_ASSERT(token);
+    snprintf(options, sizeof options,
+             "--cacert %s -X PATCH -H 'Tus-Resumable: 1.0.0' -H 'Upload-Offset: 0'"
+             " -H 'Content-Type: application/offset+octet-stream' --data-binary @%s"
+             " '%s/upload?token=%s'",
+             cert, body, s_url, token);
+    T_EQ_INT(s_curl(NULL, options), 204);
+    free(token);
+    char root[600], path[800];
+    T_EQ_INT(s_mount_path(F1, root, sizeof root), BUS_OK);
+    snprintf(path, sizeof path, "%s/data/tls.bin", root);
+    size_t len = 0;
+    uint8_t *copy = s_slurp(path, &len);
+    T_ASSERT(copy);
+    T_EQ_INT(len, size);
+    T_ASSERT(memcmp(copy, s_data, size) == 0);
+    free(copy);
+
+    //  The 3 MB file, whole and from an offset, over TLS.
+    token = s_token(BUS_TOKEN_DOWNLOAD, F1, "data/big.bin", 0);
+    char out[700];
+    snprintf(out, sizeof out, "%s/tls-download.bin", s_dir);
+    snprintf(options, sizeof options, "--cacert %s '%s/download?token=%s'", cert, s_url,
+             token);
+    T_EQ_INT(s_curl(out, options), 200);
+    copy = s_slurp(out, &len);
+    T_ASSERT(copy);
+    T_EQ_INT(len, UPLOAD_SIZE);
+    char want[65], got[65];
+    s_sha256(s_data, UPLOAD_SIZE, want);
+    s_sha256(copy, len, got);
+    T_EQ_STR(got, want);
+    free(copy);
+    snprintf(options, sizeof options,
+             "--cacert %s -H 'Range: bytes=1000001-' '%s/download?token=%s'", cert, s_url,
+             token);
+    T_EQ_INT(s_curl(out, options), 206);
+    copy = s_slurp(out, &len);
+    T_ASSERT(copy);
+    T_EQ_INT(len, UPLOAD_SIZE - 1000001);
+    T_ASSERT(memcmp(copy, s_data + 1000001, len) == 0);
+    free(copy);
+    free(token);
+
+    //  Plain HTTP to the TLS port: no answer; the listener still serves.
+    snprintf(options, sizeof options, "http://127.0.0.1:%d/", s_port);
+    T_EQ_INT(s_curl(NULL, options), -1);
+    snprintf(options, sizeof options, "--cacert %s %s/", cert, s_url);
+    T_EQ_INT(s_curl(NULL, options), 200);
+    //  Without the certificate trusted, curl refuses the server.
+    snprintf(options, sizeof options, "%s/", s_url);
+    T_EQ_INT(s_curl(NULL, options), -1);
+}
+
 int
 main(void)
 {
@@ -1262,6 +1398,7 @@ main(void)
     T_RUN(test_clone);
     T_RUN(test_cors); //  after the clone, which counts F1's bytes
     T_RUN(test_purge);
+    T_RUN(test_tls);
     bus_rpc_client_destroy(&s_client);
     free(s_data);
     bool clean = s_sp.pid <= 0 ||
