@@ -13,7 +13,9 @@
     each agent host with a command run in it; a file written in one served
     by the wsproxy on the front host (the agent publishes the app's port on
     its host's address); an agent with a key no host authorized refused and
-    logged; the bus not readable on the wire; a cluster session across both
+    logged; the bus not readable on the wire, nor a folder's bytes uploaded
+    to and downloaded from the storage-proxy (HTTPS, a certificate of the
+    testbed's authority); a cluster session across both
     agent hosts whose kernels reach each other by name (each agent host's
     kernels on a subnet of their own, routed by the other); and down leaves
     no namespace, link, mount, container or process behind. The testbed's
@@ -349,6 +351,87 @@ test_unknown_agent_key_refused(void)
     T_ASSERT(stopped);
 }
 
+//  A packet socket made in the testbed's switch (the namespace of its
+//  bridge, <prefix>-lan), where every frame between hosts passes, and
+//  nothing else does. ETH_P_ALL: a socket of ETH_P_IP sees nothing of the
+//  veths here. -1 on failure.
+static int
+s_switch_socket(void)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/run/netns/%s-lan", s_prefix);
+    int lan = open(path, O_RDONLY | O_CLOEXEC);
+    int self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+    int fd = -1;
+    if (lan >= 0 && self >= 0 && setns(lan, CLONE_NEWNET) == 0) {
+        fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
+        if (setns(self, CLONE_NEWNET) != 0) {
+            if (fd >= 0)
+                close(fd);
+            fd = -1;
+        }
+    }
+    if (lan >= 0)
+        close(lan);
+    if (self >= 0)
+        close(self);
+    if (fd >= 0) {
+        struct timeval timeout = {0, 200000};
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    }
+    return fd;
+}
+
+//  What the capture saw of the TCP payloads between hosts.
+typedef struct {
+    int payloads;
+    bool http;        //  "GET /healthz": plain HTTP to the gateway
+    bool bus;         //  a heartbeat's name, as msgpack without CurveZMQ has it
+    bool marker;      //  the folder test's bytes
+    bool tls_storage; //  a TLS handshake record to the storage-proxy's port
+} seen_t;
+
+#define MARKER "backplane-testbed-marker"
+
+//  Reads what the switch passed until it is quiet for 200 ms (or 2,000
+//  frames), into seen.
+static void
+s_scan(int fd, seen_t *seen)
+{
+    unsigned char frame[65536];
+    for (int n = 0; n < 2000; n++) {
+        ssize_t size = recv(fd, frame, sizeof frame, 0);
+        if (size <= 0)
+            break;
+        if ((size_t) size < ETH_HLEN || ((frame[12] << 8) | frame[13]) != ETH_P_IP)
+            continue;
+        //  An IPv4 TCP segment: its payload after both headers (read byte
+        //  by byte: the IP header after the 14-byte Ethernet one is not
+        //  aligned for struct iphdr).
+        const unsigned char *ip = frame + ETH_HLEN;
+        size_t ip_len = (size_t) (ip[0] & 0x0f) * 4;
+        if ((size_t) size < ETH_HLEN + ip_len + 20 || ip[9] != IPPROTO_TCP)
+            continue;
+        const unsigned char *tcp = ip + ip_len;
+        size_t head = ETH_HLEN + ip_len + (size_t) (tcp[12] >> 4) * 4;
+        if ((size_t) size <= head)
+            continue;
+        seen->payloads++;
+        const unsigned char *payload = frame + head;
+        size_t length = (size_t) size - head;
+        if (memmem(payload, length, "GET /healthz", 12))
+            seen->http = true;
+        if (memmem(payload, length, "registry.heartbeat", 18) ||
+            memmem(payload, length, "agent.heartbeat", 15))
+            seen->bus = true;
+        if (memmem(payload, length, MARKER, strlen(MARKER)))
+            seen->marker = true;
+        if (((tcp[2] << 8) | tcp[3]) == 6021 && length >= 2 && payload[0] == 0x16 &&
+            payload[1] == 0x03)
+            seen->tls_storage = true;
+    }
+}
+
 //  What crosses the testbed's wire, captured at the switch for a few
 //  heartbeats: the bus is not readable (without CurveZMQ every heartbeat
 //  carries "registry.heartbeat" and "agent.heartbeat" in clear), while the
@@ -356,62 +439,103 @@ test_unknown_agent_key_refused(void)
 static void
 test_bus_traffic_not_in_clear(void)
 {
-    //  A packet socket made in the testbed's switch (the namespace of its
-    //  bridge, <prefix>-lan), where every frame between hosts passes, and
-    //  nothing else does. ETH_P_ALL: a socket of ETH_P_IP sees nothing of
-    //  the veths here.
-    char path[128];
-    snprintf(path, sizeof path, "/run/netns/%s-lan", s_prefix);
-    int lan = open(path, O_RDONLY | O_CLOEXEC);
-    int self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
-    T_ASSERT(lan >= 0 && self >= 0);
-    T_EQ_INT(setns(lan, CLONE_NEWNET), 0);
-    int fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
-    T_EQ_INT(setns(self, CLONE_NEWNET), 0);
-    close(lan);
-    close(self);
+    int fd = s_switch_socket();
     T_ASSERT(fd >= 0);
-    struct timeval timeout = {0, 200000};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-    int payloads = 0;
-    bool http_seen = false, bus_seen = false;
+    seen_t seen = {0};
     for (int round = 0; round < 20; round++) { //  about 3 s: 3 heartbeats per service
         if (round % 5 == 0) {
             char *text = NULL;
             harness_http(s_p.api, "GET", "/healthz", NULL, &text, CLIENT_HTTP_MS);
             free(text);
         }
-        unsigned char frame[65536];
-        for (int n = 0; n < 2000; n++) {
-            ssize_t size = recv(fd, frame, sizeof frame, 0);
-            if (size <= 0)
-                break;
-            if ((size_t) size < ETH_HLEN || ((frame[12] << 8) | frame[13]) != ETH_P_IP)
-                continue;
-            //  An IPv4 TCP segment: its payload after both headers (read
-            //  byte by byte: the IP header after the 14-byte Ethernet one is
-            //  not aligned for struct iphdr).
-            const unsigned char *ip = frame + ETH_HLEN;
-            size_t ip_len = (size_t) (ip[0] & 0x0f) * 4;
-            if ((size_t) size < ETH_HLEN + ip_len + 20 || ip[9] != IPPROTO_TCP)
-                continue;
-            size_t head = ETH_HLEN + ip_len + (size_t) (ip[ip_len + 12] >> 4) * 4;
-            if ((size_t) size <= head)
-                continue;
-            payloads++;
-            const unsigned char *payload = frame + head;
-            size_t length = (size_t) size - head;
-            if (memmem(payload, length, "GET /healthz", 12))
-                http_seen = true;
-            if (memmem(payload, length, "registry.heartbeat", 18) ||
-                memmem(payload, length, "agent.heartbeat", 15))
-                bus_seen = true;
-        }
+        s_scan(fd, &seen);
     }
     close(fd);
-    T_ASSERT(payloads > 0);
-    T_ASSERT(http_seen);
-    T_ASSERT(!bus_seen);
+    T_ASSERT(seen.payloads > 0);
+    T_ASSERT(seen.http);
+    T_ASSERT(!seen.bus);
+}
+
+//  curl's HTTP status for options and URL, trusting the testbed's
+//  authority; -1 when curl failed.
+static int
+s_curl(const char *options)
+{
+    char command[12000], out[64] = "";
+    snprintf(command, sizeof command,
+             "curl -sS -m 20 --cacert %s/secrets/tls/ca.crt -o /dev/null"
+             " -w '%%{http_code}' %s",
+             s_dir, options);
+    FILE *pipe = popen(command, "r");
+    if (!pipe)
+        return -1;
+    if (!fgets(out, sizeof out, pipe))
+        out[0] = '\0';
+    int rc = pclose(pipe);
+    return rc == 0 ? atoi(out) : -1;
+}
+
+//  A folder's bytes between hosts: uploaded from this machine to the
+//  storage-proxy on its host, and downloaded back, through the URLs the
+//  gateway answers (https://, the storage host's address, a certificate
+//  of the testbed's authority). The capture at the switch sees the TLS
+//  handshakes to the storage-proxy, and never the bytes.
+static void
+test_folder_traffic_not_in_clear(void)
+{
+    int status = 0;
+    json_t *r = s_request("POST", "/folders", "{\"name\": \"tb-tls\"}", &status);
+    json_decref(r);
+    T_EQ_INT(status, 201);
+    char body[PATH_MAX];
+    snprintf(body, sizeof body, "%s/marker.txt", s_dir);
+    FILE *file = fopen(body, "w");
+    T_ASSERT(file);
+    for (int i = 0; i < 2000; i++)
+        fprintf(file, "%s %d\n", MARKER, i);
+    fclose(file);
+    struct stat st;
+    T_EQ_INT(stat(body, &st), 0);
+    char request[256];
+    snprintf(request, sizeof request, "{\"path\": \"marker.txt\", \"size\": %lld}",
+             (long long) st.st_size);
+    r = s_request("POST", "/folders/tb-tls/request-upload", request, &status);
+    T_EQ_INT(status, 200);
+    const char *url = json_string_value(json_object_get(r, "url"));
+    const char *token = json_string_value(json_object_get(r, "token"));
+    T_ASSERT(url && token);
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "https://%s.13:6021", s_net);
+    T_ASSERT(strncmp(url, prefix, strlen(prefix)) == 0);
+
+    int fd = s_switch_socket();
+    T_ASSERT(fd >= 0);
+    seen_t seen = {0};
+    char options[8192];
+    snprintf(options, sizeof options,
+             "-X PATCH -H 'Tus-Resumable: 1.0.0' -H 'Upload-Offset: 0'"
+             " -H 'Content-Type: application/offset+octet-stream' --data-binary @%s"
+             " '%s?token=%s'",
+             body, url, token);
+    json_decref(r);
+    T_EQ_INT(s_curl(options), 204);
+    s_scan(fd, &seen);
+    r = s_request("POST", "/folders/tb-tls/request-download",
+                  "{\"path\": \"marker.txt\"}", &status);
+    T_EQ_INT(status, 200);
+    url = json_string_value(json_object_get(r, "url"));
+    token = json_string_value(json_object_get(r, "token"));
+    T_ASSERT(url && token);
+    snprintf(options, sizeof options, "'%s?token=%s'", url, token);
+    json_decref(r);
+    T_EQ_INT(s_curl(options), 200);
+    s_scan(fd, &seen);
+    close(fd);
+    T_ASSERT(seen.tls_storage);
+    T_ASSERT(!seen.marker);
+    r = s_request("DELETE", "/folders/tb-tls", NULL, &status);
+    json_decref(r);
+    T_ASSERT(status == 204 || status == 200);
 }
 
 //  How many of the agent hosts' runc states list a container named kernel
@@ -649,6 +773,7 @@ main(void)
         T_RUN(test_app_through_the_wsproxy_on_another_host);
         T_RUN(test_unknown_agent_key_refused);
         T_RUN(test_bus_traffic_not_in_clear);
+        T_RUN(test_folder_traffic_not_in_clear);
         T_RUN(test_scheduler_killed);
         T_RUN(test_destroy_sessions);
         T_RUN(test_cluster_across_agent_hosts);
