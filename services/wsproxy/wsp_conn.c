@@ -55,7 +55,7 @@
 #define WSP_CONN_ORIGIN_MAX 255
 #define CORS_METHODS        "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS"
 #define CORS_MAX_AGE        600
-#define TLS_RECORD          16384 //  bytes of one TLS record: a write's least
+#define TLS_RECORD          16384 //  a full TLS record: what a write sends in one piece
 
 typedef enum { RQ_HEAD, RQ_BODY, RQ_DONE } rq_state_t;
 typedef enum { RS_IDLE, RS_HEAD, RS_BODY } rs_state_t;
@@ -270,7 +270,8 @@ s_end_read_tls(end_t *e, size_t max)
         if (evbuffer_reserve_space(e->in, (ev_ssize_t) (max - total), &vec, 1) < 1)
             return total ? (ssize_t) total : -2;
         short wait = EV_READ;
-        ssize_t got = bus_tls_recv(e->ssl, e->fd, vec.iov_base, vec.iov_len, &wait);
+        size_t want = vec.iov_len < max - total ? vec.iov_len : max - total;
+        ssize_t got = bus_tls_recv(e->ssl, e->fd, vec.iov_base, want, &wait);
         if (got <= 0) {
             int saved = errno;
             evbuffer_commit_space(e->in, &vec, 0);
