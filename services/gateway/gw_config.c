@@ -61,9 +61,9 @@ const bus_config_option_t gw_config_options[] = {
      "lifetime of an app token: the wsproxy must be asked to open the app within it"},
     {"apps.wsproxy_addr", BUS_CFG_STRING, offsetof(gw_config_t, apps_wsproxy_addr),
      "http://127.0.0.1:5050", 0, 1023, NULL,
-     "URL of the wsproxy (its wsproxy.listen) for resource groups whose wsproxy_addr is "
-     "empty; empty leaves them without one (wsproxy-version answers v1, start-service "
-     "503)"},
+     "URL of the wsproxy (its wsproxy.listen; https:// when it has wsproxy.tls_cert) "
+     "for resource groups whose wsproxy_addr is empty; empty leaves them without one "
+     "(wsproxy-version answers v1, start-service 503)"},
     {"logs.error_retention_days", BUS_CFG_INT,
      offsetof(gw_config_t, error_log_retention_days), "90", 1, 36500, NULL,
      "error logs (GET /logs/error) older than this many days are deleted (Backend.AI's "

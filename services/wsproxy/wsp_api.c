@@ -5,8 +5,9 @@
     =========================================================================
 */
 #include "wsp_classes.h"
-#include <netinet/in.h> //  sockaddr_in(6): the bound port
-#include <sys/queue.h>  //  TAILQ_INIT: the parsed query
+#include <event2/bufferevent_ssl.h> //  HTTPS through libevent_openssl
+#include <netinet/in.h>             //  sockaddr_in(6): the bound port
+#include <sys/queue.h>              //  TAILQ_INIT: the parsed query
 #include <sys/socket.h>
 
 #define PROBLEM_BASE "https://api.backend.ai/probs/"
@@ -162,8 +163,9 @@ s_add(wsp_api_t *self, struct evhttp_request *req, const char *rest)
                       "cannot store a permit");
             return;
         }
-        snprintf(url, sizeof url, "http://%s:%d%s?p=%s", wsp_routes_host(self->routes),
-                 route->row.port, WSP_CONN_PERMIT_PATH, permit);
+        snprintf(url, sizeof url, "%s://%s:%d%s?p=%s", wsp_routes_scheme(self->routes),
+                 wsp_routes_host(self->routes), route->row.port, WSP_CONN_PERMIT_PATH,
+                 permit);
         free(permit);
     }
     s_reply(req, 200, "application/json",
@@ -171,6 +173,17 @@ s_add(wsp_api_t *self, struct evhttp_request *req, const char *rest)
                       route->row.port, "reuse", reused, "protocol",
                       bus_apptoken_protocol_str(route->row.protocol), "route",
                       route->row.id));
+}
+
+//  Each accepted connection gets its own TLS session on the routes' context
+//  (as the gateway's gw_http does).
+static struct bufferevent *
+s_tls_connection(struct event_base *base, void *arg)
+{
+    SSL *ssl = SSL_new(arg);
+    return ssl ? bufferevent_openssl_socket_new(base, -1, ssl, BUFFEREVENT_SSL_ACCEPTING,
+                                                BEV_OPT_CLOSE_ON_FREE)
+               : NULL;
 }
 
 static void
@@ -252,6 +265,8 @@ wsp_api_new(bus_node_t *node,
                                                EVHTTP_REQ_OPTIONS | EVHTTP_REQ_POST |
                                                EVHTTP_REQ_PUT | EVHTTP_REQ_DELETE);
     evhttp_set_max_body_size(self->http, 65536);
+    if (wsp_routes_tls(routes))
+        evhttp_set_bevcb(self->http, s_tls_connection, wsp_routes_tls(routes));
     struct evhttp_bound_socket *bound =
         evhttp_bind_socket_with_handle(self->http, host, (ev_uint16_t) port);
     if (!bound) {
@@ -265,7 +280,8 @@ wsp_api_new(bus_node_t *node,
         port = addr.ss_family == AF_INET6
                    ? ntohs(((struct sockaddr_in6 *) &addr)->sin6_port)
                    : ntohs(((struct sockaddr_in *) &addr)->sin_port);
-    snprintf(self->url, sizeof self->url, "http://%s:%ld", wsp_routes_host(routes), port);
+    snprintf(self->url, sizeof self->url, "%s://%s:%ld", wsp_routes_scheme(routes),
+             wsp_routes_host(routes), port);
     return self;
 fail:
     wsp_api_destroy(&self);

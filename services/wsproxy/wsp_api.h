@@ -23,6 +23,8 @@
     for a forged, expired or misdirected token (another session, another
     app), 400 for a missing app, 503 without a token secret or a free
     port. Served by evhttp: small JSON documents, nothing to stream.
+    With wsproxy.tls_cert the listener serves HTTPS (a bufferevent_openssl
+    per connection on the routes' context) and every URL says https://.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -46,7 +48,7 @@ wsp_api_t *wsp_api_new(bus_node_t *node,
 //  Closes the listener. Idempotent, NULLs the pointer.
 void wsp_api_destroy(wsp_api_t **self_p);
 
-//  The API's URL: http://<advertised host>:<bound port>.
+//  The API's URL: http(s)://<advertised host>:<bound port>.
 const char *wsp_api_url(wsp_api_t *self);
 
 #endif

@@ -10,6 +10,7 @@
 #include "bus_classes.h"
 #include "bus_apptoken.h"
 #include "bus_token.h"
+#include "bus_tls.h"
 #include "wsp_config.h"
 #include "wsp_server.h"
 #include "wsp_http.h"

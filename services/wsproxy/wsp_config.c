@@ -25,6 +25,13 @@ const bus_config_option_t wsp_config_options[] = {
      "file holding the secret shared with the gateway, which signs app tokens "
      "(umask 077; head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \\n' > FILE); "
      "empty = every token refused"},
+    {"wsproxy.tls_cert", BUS_CFG_STRING, offsetof(wsp_config_t, tls_cert), "", 0, 4095,
+     NULL,
+     "PEM certificate chain: the API and every app port serve TLS and every URL "
+     "answered says https:// (the gateway's apps.wsproxy_addr must too); empty = "
+     "plain HTTP"},
+    {"wsproxy.tls_key", BUS_CFG_STRING, offsetof(wsp_config_t, tls_key), "", 0, 4095,
+     NULL, "PEM private key of wsproxy.tls_cert"},
     {"wsproxy.permit_ttl_s", BUS_CFG_INT, offsetof(wsp_config_t, permit_ttl_s),
      WSP_CONFIG_PERMIT_TTL, 5, 3600, NULL,
      "seconds the one-time permit of an answered URL may wait to be exchanged for "

@@ -15,6 +15,11 @@
     and point both at it (the gateway as apps.token_secret_file). Without
     one, /v2/proxy/.../add answers 503 and no route is served.
 
+    wsproxy.tls_cert and wsproxy.tls_key (PEM; bus_tls) put the API and
+    every app port on TLS, with every URL answered https://; the gateway's
+    apps.wsproxy_addr (or a resource group's wsproxy_addr) must then say
+    https:// too. A certificate or key that does not load stops the start.
+
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
@@ -42,6 +47,8 @@ typedef struct {
     char *advertise_host;    //  the host URLs name; "" = the listen host
     char *app_ports;         //  LOW-HIGH: one port per route
     char *token_secret_file; //  the secret shared with the gateway; "" = none
+    char *tls_cert;          //  PEM chain: the API and every app port on TLS; "" = plain
+    char *tls_key;           //  its PEM private key
     int permit_ttl_s;        //  how long a one-time permit may wait for its use
     int route_idle_s;        //  a route unused this long expires
     int connect_timeout_ms;  //  connecting to an app

@@ -27,6 +27,15 @@
     names that origin (the token, never a cookie, is what admits, so any
     origin may call).
 
+    With wsproxy.tls_cert the client's end is TLS (bus_tls; the app's end
+    stays plain TCP): its reads and writes go through its SSL object, which
+    may need the other readiness (a read waiting for writability and a
+    write for readability: read_wait and write_wait say which, and
+    s_end_watch watches that), and bytes it decrypted but not handed out
+    (bus_tls_pending) are read at once (event_active) since no readiness
+    will announce them. splice cannot carry TLS records, so such a
+    connection always moves its bytes through the evbuffers.
+
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
@@ -35,8 +44,9 @@
 #include <netinet/tcp.h> //  TCP_NODELAY: WebSocket round trips
 #include <sys/queue.h>   //  TAILQ_INIT: the parsed query
 #include <sys/socket.h>
-#include <fcntl.h>   //  splice, F_SETPIPE_SZ
-#include <sys/uio.h> //  readv
+#include <fcntl.h>       //  splice, F_SETPIPE_SZ
+#include <openssl/err.h> //  ERR_clear_error: a half-close over TLS
+#include <sys/uio.h>     //  readv
 
 #define PROBLEM_BASE        "https://api.backend.ai/probs/"
 #define IOV_MAX_READ        2
@@ -45,16 +55,23 @@
 #define WSP_CONN_ORIGIN_MAX 255
 #define CORS_METHODS        "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS"
 #define CORS_MAX_AGE        600
+#define TLS_RECORD          16384 //  a full TLS record: what a write sends in one piece
 
 typedef enum { RQ_HEAD, RQ_BODY, RQ_DONE } rq_state_t;
 typedef enum { RS_IDLE, RS_HEAD, RS_BODY } rs_state_t;
 
 typedef struct {
-    int fd; //  -1: closed
+    int fd;   //  -1: closed
+    SSL *ssl; //  the client's end over TLS; NULL: plain
     struct event *rev;
     struct event *wev;
     struct evbuffer *in;
     struct evbuffer *out;
+    bool want_read;   //  its input is wanted (back-pressure allows it)
+    bool want_write;  //  its output holds bytes
+    short read_wait;  //  what a read waits for: EV_READ, or EV_WRITE over TLS
+    short write_wait; //  what a write waits for: EV_WRITE, or EV_READ over TLS
+    int held_end;     //  TLS: 1 the end, 2 an error, found behind bytes read
     bool reading;     //  rev is added
     bool writing;     //  wev is added
     bool eof;         //  read end reached (or failed)
@@ -108,24 +125,31 @@ static void s_on_write(evutil_socket_t fd, short what, void *arg);
 //  ---------------------------------------------------------------------------
 //  Ends
 
+//  Reads e when read, writes it when write: watches the readiness each
+//  waits for (over TLS a read may wait for writability and a write for
+//  readability).
 static void
 s_end_watch(end_t *e, bool read, bool write, const struct timeval *write_timeout)
 {
     if (e->fd < 0)
         return;
-    if (read != e->reading) {
-        if (read)
+    e->want_read = read;
+    e->want_write = write;
+    bool rev = (read && e->read_wait == EV_READ) || (write && e->write_wait == EV_READ);
+    bool wev = (write && e->write_wait == EV_WRITE) || (read && e->read_wait == EV_WRITE);
+    if (rev != e->reading) {
+        if (rev)
             event_add(e->rev, NULL);
         else
             event_del(e->rev);
-        e->reading = read;
+        e->reading = rev;
     }
-    if (write != e->writing || write_timeout) {
-        if (write)
+    if (wev != e->writing || write_timeout) {
+        if (wev)
             event_add(e->wev, write_timeout);
         else
             event_del(e->wev);
-        e->writing = write;
+        e->writing = wev;
     }
 }
 
@@ -159,6 +183,10 @@ s_end_open(wsp_conn_t *self, end_t *e, int fd)
     if (!e->out)
         e->out = evbuffer_new();
     e->reading = e->writing = e->eof = e->shut = e->connecting = false;
+    e->want_read = e->want_write = false;
+    e->read_wait = EV_READ;
+    e->write_wait = EV_WRITE;
+    e->held_end = 0;
     if (!e->rev || !e->wev || !e->in || !e->out)
         return -1;
     int one = 1;
@@ -193,6 +221,7 @@ s_end_close(end_t *e)
     if (e->wev)
         event_free(e->wev);
     e->rev = e->wev = NULL;
+    bus_tls_close(&e->ssl);
     if (e->fd >= 0)
         close(e->fd);
     e->fd = -1;
@@ -203,6 +232,64 @@ s_end_close(end_t *e)
         evbuffer_drain(e->out, evbuffer_get_length(e->out));
     e->reading = e->writing = e->connecting = false;
     e->eof = e->shut = false;
+    e->want_read = e->want_write = false;
+    e->read_wait = EV_READ;
+    e->write_wait = EV_WRITE;
+    e->held_end = 0;
+}
+
+//  Half-closes e's sending side: over TLS a close_notify first (not
+//  waiting for the peer's; reading goes on).
+static void
+s_end_shut(end_t *e)
+{
+    if (e->ssl) {
+        SSL_shutdown(e->ssl);
+        ERR_clear_error();
+    }
+    shutdown(e->fd, SHUT_WR);
+    e->shut = true;
+}
+
+//  s_end_read over TLS: reads until max bytes, or the SSL object would
+//  block (read_wait says for what). An end or error found after bytes
+//  were read is held for the next call (s_run wakes it).
+static ssize_t
+s_end_read_tls(end_t *e, size_t max)
+{
+    if (e->held_end) {
+        ssize_t end = e->held_end == 1 ? 0 : -2;
+        e->held_end = 0;
+        errno = EPIPE; //  the error's own errno went with its call
+        return end;
+    }
+    e->read_wait = EV_READ;
+    size_t total = 0;
+    while (total < max) {
+        struct evbuffer_iovec vec;
+        if (evbuffer_reserve_space(e->in, (ev_ssize_t) (max - total), &vec, 1) < 1)
+            return total ? (ssize_t) total : -2;
+        short wait = EV_READ;
+        size_t want = vec.iov_len < max - total ? vec.iov_len : max - total;
+        ssize_t got = bus_tls_recv(e->ssl, e->fd, vec.iov_base, want, &wait);
+        if (got <= 0) {
+            int saved = errno;
+            evbuffer_commit_space(e->in, &vec, 0);
+            bool again = got < 0 && (saved == EAGAIN || saved == EINTR);
+            if (got < 0 && saved == EAGAIN)
+                e->read_wait = wait;
+            errno = saved;
+            if (total == 0)
+                return got == 0 ? 0 : again ? -1 : -2;
+            if (!again)
+                e->held_end = got == 0 ? 1 : 2;
+            return (ssize_t) total;
+        }
+        vec.iov_len = (size_t) got;
+        evbuffer_commit_space(e->in, &vec, 1);
+        total += (size_t) got;
+    }
+    return (ssize_t) total;
 }
 
 //  Reads once, at most max bytes, into e->in. >0 bytes, 0 at the end, -1
@@ -210,6 +297,8 @@ s_end_close(end_t *e)
 static ssize_t
 s_end_read(end_t *e, size_t max)
 {
+    if (e->ssl)
+        return s_end_read_tls(e, max);
     struct evbuffer_iovec vec[IOV_MAX_READ];
     int n = evbuffer_reserve_space(e->in, (ev_ssize_t) max, vec, IOV_MAX_READ);
     if (n <= 0)
@@ -251,6 +340,26 @@ s_end_flush(end_t *e)
     }
     if (e->piped > 0)
         return 0; //  the pipe's bytes go first
+    while (e->fd >= 0 && e->ssl && evbuffer_get_length(e->out) > 0) {
+        //  a record's worth at least in one piece, where the buffer is cut
+        //  smaller (a retry may send more than the write that would block:
+        //  the front bytes stay, SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER)
+        size_t len = evbuffer_get_length(e->out);
+        if (!evbuffer_pullup(e->out, (ev_ssize_t) (len < TLS_RECORD ? len : TLS_RECORD)))
+            return -1;
+        struct evbuffer_iovec vec;
+        if (evbuffer_peek(e->out, -1, NULL, &vec, 1) < 1)
+            return 0;
+        short wait = EV_WRITE;
+        ssize_t n = bus_tls_send(e->ssl, e->fd, vec.iov_base, vec.iov_len, &wait);
+        if (n < 0) {
+            if (errno == EAGAIN)
+                e->write_wait = wait;
+            return errno == EAGAIN || errno == EINTR ? 0 : -1;
+        }
+        e->write_wait = EV_WRITE;
+        evbuffer_drain(e->out, (size_t) n);
+    }
     while (e->fd >= 0 && !e->connecting && evbuffer_get_length(e->out) > 0) {
         int n = evbuffer_write(e->out, e->fd);
         if (n < 0)
@@ -347,8 +456,8 @@ s_permit(wsp_conn_t *self, const wsp_http_head_t *req, const char *query_text)
     if (!has_cookie && permit && accept && strcmp(accept, "application/json") == 0) {
         char *url = NULL;
         const char *host = wsp_http_header(req, "Host");
-        if (asprintf(&url, "http://%s%s", host && *host ? host : "localhost",
-                     req->target) < 0)
+        if (asprintf(&url, "%s://%s%s", self->c.ssl ? "https" : "http",
+                     host && *host ? host : "localhost", req->target) < 0)
             url = NULL;
         json_t *doc = json_pack("{s:s, s:b}", "redirect_url", url ? url : "", "reuse", 0);
         char *text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
@@ -358,9 +467,10 @@ s_permit(wsp_conn_t *self, const wsp_http_head_t *req, const char *query_text)
                  "application/json", text ? text : "{}");
         free(text);
     } else if (has_cookie || (permit && wsp_route_permit_take(route, permit))) {
-        snprintf(extra, sizeof extra,
-                 "Location: %s\r\nSet-Cookie: %s=%s; Path=/; HttpOnly; SameSite=Lax\r\n",
-                 location, route->cookie_name, route->cookie);
+        snprintf(
+            extra, sizeof extra,
+            "Location: %s\r\nSet-Cookie: %s=%s; Path=/; HttpOnly; SameSite=Lax%s\r\n",
+            location, route->cookie_name, route->cookie, self->c.ssl ? "; Secure" : "");
         s_answer(self, 302, "Found", extra, "text/plain", "");
         bus_log_info("app permit route=%s app=%s session=%s user=%s reused_cookie=%s",
                      route->row.id, route->row.app, route->row.session_id,
@@ -624,7 +734,8 @@ static void
 s_forward(wsp_conn_t *self, const wsp_http_head_t *req, const char *target)
 {
     char out[WSP_HTTP_HEAD_MAX + 1024];
-    ssize_t n = wsp_http_request_write(req, target, self->client_addr, out, sizeof out);
+    ssize_t n = wsp_http_request_write(req, target, self->client_addr,
+                                       self->c.ssl != NULL, out, sizeof out);
     if (n < 0) {
         s_problem(self, 431, "Request Header Fields Too Large", "invalid-api-params",
                   "Request head too large.", "the request head is too large");
@@ -847,14 +958,10 @@ s_eofs(wsp_conn_t *self)
     if (self->pipe) {
         //  half-close each way once the bytes before it are written
         if (self->c.eof && !self->b.shut && self->b.fd >= 0 && s_pending(&self->b) == 0 &&
-            !self->b.connecting) {
-            shutdown(self->b.fd, SHUT_WR);
-            self->b.shut = true;
-        }
-        if (self->b.eof && !self->c.shut && s_pending(&self->c) == 0) {
-            shutdown(self->c.fd, SHUT_WR);
-            self->c.shut = true;
-        }
+            !self->b.connecting)
+            s_end_shut(&self->b);
+        if (self->b.eof && !self->c.shut && s_pending(&self->c) == 0)
+            s_end_shut(&self->c);
         if (self->b.fd < 0 && !self->b.connecting)
             self->closing = true;
         return;
@@ -939,6 +1046,10 @@ s_run(wsp_conn_t *self)
                   (self->pipe || self->rq == RQ_BODY ||
                    (self->rq == RQ_HEAD && self->rs == RS_IDLE));
     s_end_watch(&self->c, read_c, c_out > 0, NULL);
+    //  bytes TLS decrypted already (or an end held behind bytes read): no
+    //  readiness will announce them
+    if (read_c && self->c.ssl && (bus_tls_pending(self->c.ssl) > 0 || self->c.held_end))
+        event_active(self->c.rev, EV_READ, 1);
     if (self->b.fd >= 0 && !self->b.connecting) {
         bool read_b = !self->b.eof && c_out < self->high &&
                       evbuffer_get_length(self->b.in) < self->high;
@@ -956,6 +1067,8 @@ s_splice_max(wsp_conn_t *self, bool client)
 {
     end_t *e = client ? &self->c : &self->b;
     end_t *peer = client ? &self->b : &self->c;
+    if (self->c.ssl)
+        return 0; //  TLS records: only SSL_read and SSL_write may move them
     if (self->closing || evbuffer_get_length(e->in) || peer->fd < 0 || peer->connecting ||
         peer->shut || evbuffer_get_length(peer->out))
         return 0;
@@ -1016,12 +1129,10 @@ s_splice(end_t *e, end_t *peer, size_t max)
     return n;
 }
 
+//  Reads the client's end (client) or the app's, then runs.
 static void
-s_on_read(evutil_socket_t fd, short what, void *arg)
+s_input(wsp_conn_t *self, bool client)
 {
-    (void) what;
-    wsp_conn_t *self = arg;
-    bool client = fd == self->c.fd;
     end_t *e = client ? &self->c : &self->b;
     end_t *peer = client ? &self->b : &self->c;
     size_t held = peer->fd >= 0 ? evbuffer_get_length(peer->out) : 0;
@@ -1054,14 +1165,33 @@ s_on_read(evutil_socket_t fd, short what, void *arg)
         else
             wsp_route_count(self->route, 0, (uint64_t) got);
     } else if (got == 0 || got == -2) {
+        if (got == -2 && client && e->ssl)
+            bus_log_info("app connection dropped route=%s client=%s reason=\"TLS: %s\"",
+                         self->route->row.id, self->client_addr,
+                         errno == EPROTO ? "not TLS, or a failed handshake"
+                                         : strerror(errno));
         e->eof = true;
-        s_end_watch(e, false, e->writing, NULL);
+        s_end_watch(e, false, e->want_write, NULL);
         if (got == -2 && client) {
             s_gone(self); //  reset: nobody is left to answer
             return;
         }
     }
     s_run(self);
+}
+
+static void
+s_on_read(evutil_socket_t fd, short what, void *arg)
+{
+    (void) what;
+    wsp_conn_t *self = arg;
+    bool client = fd == self->c.fd;
+    //  Over TLS readability may be what a write waits for: read only when
+    //  the input is wanted (an SSL_read that finds nothing is cheap).
+    if (client && self->c.ssl && !self->c.want_read)
+        s_run(self);
+    else
+        s_input(self, client);
 }
 
 static void
@@ -1088,7 +1218,12 @@ s_on_write(evutil_socket_t fd, short what, void *arg)
         }
     }
     self->active_ms = bus_clock_mono_ms();
-    s_run(self);
+    //  Over TLS writability may be what a read waits for.
+    if (fd == self->c.fd && self->c.ssl && self->c.want_read &&
+        self->c.read_wait == EV_WRITE)
+        s_input(self, true);
+    else
+        s_run(self);
 }
 
 //  ---------------------------------------------------------------------------
@@ -1108,7 +1243,9 @@ wsp_conn_new(wsp_route_t *route, int fd, const char *client)
     self->high = (uint64_t) wsp_routes_config(route->routes)->buffer_bytes;
     self->active_ms = bus_clock_mono_ms();
     snprintf(self->client_addr, sizeof self->client_addr, "%s", client);
-    if (s_end_open(self, &self->c, fd) != 0) {
+    SSL_CTX *tls = wsp_routes_tls(route->routes);
+    if (s_end_open(self, &self->c, fd) != 0 ||
+        (tls && !(self->c.ssl = bus_tls_accept(tls, fd)))) {
         wsp_conn_destroy(&self);
         return NULL;
     }

@@ -388,6 +388,7 @@ ssize_t
 wsp_http_request_write(const wsp_http_head_t *req,
                        const char *host,
                        const char *client,
+                       bool tls,
                        char *out,
                        size_t size)
 {
@@ -431,7 +432,8 @@ wsp_http_request_write(const wsp_http_head_t *req,
         s_puts(&w, "\r\nX-Forwarded-Host: ");
         s_puts(&w, original);
     }
-    s_puts(&w, "\r\nX-Forwarded-Proto: http\r\n\r\n");
+    s_puts(&w, tls ? "\r\nX-Forwarded-Proto: https\r\n\r\n"
+                   : "\r\nX-Forwarded-Proto: http\r\n\r\n");
     if (w.overflow)
         return -1;
     out[w.len] = '\0';

@@ -92,11 +92,12 @@ wsp_http_cookie(const wsp_http_head_t *req, const char *name, char *out, size_t 
 //  bytes): the request line as HTTP/1.1, every header but Host (written as
 //  host) and the proxy's permit cookies (other cookies kept), plus
 //  X-Forwarded-For (client appended), X-Forwarded-Host (the Host the client
-//  sent) and X-Forwarded-Proto. Returns the length, or -1 when out is too
-//  small.
+//  sent) and X-Forwarded-Proto (https when tls: the client came over TLS).
+//  Returns the length, or -1 when out is too small.
 ssize_t wsp_http_request_write(const wsp_http_head_t *req,
                                const char *host,
                                const char *client,
+                               bool tls,
                                char *out,
                                size_t size);
 

@@ -339,6 +339,17 @@ wsp_routes_new(bus_node_t *node, const wsp_config_t *config, bus_error_t *err)
                         " empty: the URLs answered name %s, which no other host reaches"
                         " (set wsproxy.advertise_host)",
                         self->host);
+    if (config->tls_cert && *config->tls_cert) {
+        self->tls = bus_tls_server_new(config->tls_cert, config->tls_key,
+                                       "wsproxy.tls_cert", err);
+        if (!self->tls)
+            goto fail;
+    } else if (config->tls_key && *config->tls_key) {
+        bus_error_set(err, BUS_STATUS_INVALID,
+                      "wsproxy.tls_key %s is set without wsproxy.tls_cert",
+                      config->tls_key);
+        goto fail;
+    }
     if (config->token_secret_file && *config->token_secret_file) {
         if (bus_token_read_secret(config->token_secret_file, "wsproxy.token_secret_file",
                                   &self->secret, &self->secret_len, err) != 0)
@@ -370,6 +381,7 @@ wsp_routes_destroy(wsp_routes_t **self_p)
             OPENSSL_cleanse(self->secret, self->secret_len);
             free(self->secret);
         }
+        SSL_CTX_free(self->tls);
         free(self);
         *self_p = NULL;
     }
@@ -397,6 +409,20 @@ wsp_routes_host(wsp_routes_t *self)
 {
     assert(self);
     return self->host;
+}
+
+SSL_CTX *
+wsp_routes_tls(wsp_routes_t *self)
+{
+    assert(self);
+    return self->tls;
+}
+
+const char *
+wsp_routes_scheme(wsp_routes_t *self)
+{
+    assert(self);
+    return self->tls ? "https" : "http";
 }
 
 //  Makes the route of row on the first free port of the range, stores it

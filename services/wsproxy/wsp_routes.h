@@ -36,6 +36,7 @@
 
 #include <sys/socket.h>
 #include "bus.h"
+#include "bus_tls.h"
 #include "bus_apptoken.h"
 #include "wsp_config.h"
 #include "wsp_db.h"
@@ -81,10 +82,10 @@ typedef struct {
 } wsp_route_t;
 
 //  ---------------------------------------------------------------------------
-//  Reads the token secret, loads the routes of node's database and binds
-//  their ports on node's loop. config is borrowed and outlives it. Caller
-//  owns return value. NULL with err (a bad port range or listen host, an
-//  unreadable or short secret).
+//  Reads the token secret, loads the TLS certificate and key, loads the routes of node's
+//  database and binds their ports on node's loop. config is borrowed and outlives it.
+//  Caller owns return value. NULL with err (a bad port range or listen host, an
+//  unreadable or short secret, a certificate or key that does not load).
 wsp_routes_t *
 wsp_routes_new(bus_node_t *node, const wsp_config_t *config, bus_error_t *err);
 
@@ -101,6 +102,13 @@ const uint8_t *wsp_routes_secret(wsp_routes_t *self, size_t *len);
 
 //  The host URLs name (wsproxy.advertise_host, or the listen host).
 const char *wsp_routes_host(wsp_routes_t *self);
+
+//  The TLS context the API and the app ports serve with (wsproxy.tls_cert);
+//  borrowed, NULL when they serve plain HTTP.
+SSL_CTX *wsp_routes_tls(wsp_routes_t *self);
+
+//  The scheme of the URLs answered: "https" with TLS, else "http".
+const char *wsp_routes_scheme(wsp_routes_t *self);
 
 //  Opens the route claims grant, or reuses the one the same session, app
 //  and user have (retargeted, its expiry extended). *route_p is borrowed;

@@ -27,6 +27,7 @@ struct _wsp_routes_t {
     char host[WSP_ROUTES_HOST_MAX + 3]; //  advertised (brackets for IPv6)
     uint8_t *secret;
     size_t secret_len;
+    SSL_CTX *tls; //  wsproxy.tls_cert's context; NULL: plain HTTP
 };
 
 //  Writes len bytes as hex into out (2 * len + 1 bytes).

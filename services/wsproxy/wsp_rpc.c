@@ -49,8 +49,8 @@ s_on_endpoint_set(void *arg,
     if (rc != BUS_OK)
         return rc;
     char url[WSP_ROUTES_HOST_MAX + 32];
-    snprintf(url, sizeof url, "http://%s:%d", wsp_routes_host(self->routes),
-             route->row.port);
+    snprintf(url, sizeof url, "%s://%s:%d", wsp_routes_scheme(self->routes),
+             wsp_routes_host(self->routes), route->row.port);
     out->url = proto_arena_strdup(&out->owned_, url);
     out->port = (uint64_t) route->row.port;
     return out->url ? BUS_OK : bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
