@@ -34,5 +34,6 @@
 #include <jansson.h>
 
 #include "bus.h"
+#include "bus_jsonlist.h"
 
 #endif

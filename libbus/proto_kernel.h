@@ -149,6 +149,40 @@ int proto_kernel_mount_decode(proto_kernel_mount_t *self,
 char *proto_kernel_mount_print(const proto_kernel_mount_t *self);
 
 //  ---------------------------------------------------------------------------
+//  kernel.dotfile, a nested value: a file written into the kernel's home before the
+//  runner starts, owned by the kernel's user
+
+typedef struct {
+    //  Relative to /home/work (required, at most 1024 bytes)
+    const char *path;
+    //  Three octal digits, e.g. 644 (required, at most 3 bytes)
+    const char *permission;
+    //  Its text (required, at most 65536 bytes)
+    const char *data;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_kernel_dotfile_t;
+
+#define PROTO_KERNEL_DOTFILE_PATH_MAX       1024
+#define PROTO_KERNEL_DOTFILE_PERMISSION_MAX 3
+#define PROTO_KERNEL_DOTFILE_DATA_MAX       65536
+
+void proto_kernel_dotfile_init(proto_kernel_dotfile_t *self);
+void proto_kernel_dotfile_clear(proto_kernel_dotfile_t *self);
+PROTO_MUST_USE int proto_kernel_dotfile_check(const proto_kernel_dotfile_t *self,
+                                              bus_error_t *err);
+PROTO_MUST_USE int proto_kernel_dotfile_write(const proto_kernel_dotfile_t *self,
+                                              bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *proto_kernel_dotfile_encode(const proto_kernel_dotfile_t *self);
+int proto_kernel_dotfile_read(proto_kernel_dotfile_t *self,
+                              const bus_value_t *map,
+                              bus_error_t *err);
+int proto_kernel_dotfile_decode(proto_kernel_dotfile_t *self,
+                                const void *data,
+                                size_t size,
+                                bus_error_t *err);
+char *proto_kernel_dotfile_print(const proto_kernel_dotfile_t *self);
+
+//  ---------------------------------------------------------------------------
 //  kernel.file, a nested value: a file in a kernel's home (/home/work): uploaded, or
 //  downloaded as a tar archive
 
@@ -521,10 +555,10 @@ typedef struct {
     //  when permission is ro (at most 64 items)
     const proto_kernel_mount_t *mounts;
     size_t mounts_count;
-    //  JSON array of files written into /home/work before the runner starts, each {path
-    //  (relative to /home/work), permission (3 octal digits), data}, owned by the
-    //  kernel's user; absent: none (at most 262144 bytes)
-    const char *dotfiles;
+    //  The owner's dotfiles, the keypair's over the project's over the domain's (each
+    //  path once) (at most 300 items)
+    const proto_kernel_dotfile_t *dotfiles;
+    size_t dotfiles_count;
     //  Inference: JSON {name, model_path, start_command: [argv], port, health_check:
     //  {path, max_retries, max_wait_time, expected_status_code} or absent}: the agent
     //  starts the command in model_path once the runner answers and publishes
@@ -552,7 +586,7 @@ typedef struct {
 #define PROTO_KERNEL_CREATE_REQ_GROUP_ID_MAX         64
 #define PROTO_KERNEL_CREATE_REQ_BOOTSTRAP_SCRIPT_MAX 65536
 #define PROTO_KERNEL_CREATE_REQ_MOUNTS_MAX           64
-#define PROTO_KERNEL_CREATE_REQ_DOTFILES_MAX         262144
+#define PROTO_KERNEL_CREATE_REQ_DOTFILES_MAX         300
 #define PROTO_KERNEL_CREATE_REQ_MODEL_SERVICE_MAX    65536
 
 void proto_kernel_create_req_init(proto_kernel_create_req_t *self);

@@ -468,6 +468,135 @@ proto_session_mount_print(const proto_session_mount_t *self)
 }
 
 //  ---------------------------------------------------------------------------
+//  session.dotfile
+
+static bool
+s_dotfile_check(const proto_session_dotfile_t *self, proto_check_t *ck)
+{
+    if (!proto_check_str(ck, "path", self->path, PROTO_REQUIRED, 1024))
+        return false;
+    if (!proto_check_str(ck, "permission", self->permission, PROTO_REQUIRED, 3))
+        return false;
+    if (!proto_check_str(ck, "data", self->data, PROTO_REQUIRED, 65536))
+        return false;
+    return true;
+}
+
+static void
+s_dotfile_write(const proto_session_dotfile_t *self, bus_writer_t *writer)
+{
+    bus_writer_map(writer, 3);
+    proto_write_str(writer, "path", self->path);
+    proto_write_str(writer, "permission", self->permission);
+    proto_write_str(writer, "data", self->data);
+}
+
+static void
+s_dotfile_read(proto_session_dotfile_t *self, proto_in_t *in)
+{
+    proto_read_str(in, "path", PROTO_REQUIRED, 1024, &self->path);
+    proto_read_str(in, "permission", PROTO_REQUIRED, 3, &self->permission);
+    proto_read_str(in, "data", PROTO_REQUIRED, 65536, &self->data);
+}
+
+static void
+s_dotfile_print(const proto_session_dotfile_t *self, proto_text_t *text)
+{
+    proto_print_str(text, "path", self->path);
+    proto_print_str(text, "permission", self->permission);
+    proto_print_str(text, "data", self->data);
+}
+
+//  A list item: calloc'd memory, initialised before it is read.
+static void
+s_dotfile_item(void *item, proto_in_t *in)
+{
+    proto_session_dotfile_init(item);
+    s_dotfile_read(item, in);
+}
+
+void
+proto_session_dotfile_init(proto_session_dotfile_t *self)
+{
+    assert(self);
+    memset(self, 0, sizeof *self);
+}
+
+void
+proto_session_dotfile_clear(proto_session_dotfile_t *self)
+{
+    assert(self);
+    proto_arena_free(&self->owned_);
+    memset(self, 0, sizeof *self);
+}
+
+int
+proto_session_dotfile_check(const proto_session_dotfile_t *self, bus_error_t *err)
+{
+    assert(self);
+    proto_check_t ck;
+    proto_check_init(&ck, "session.dotfile", err);
+    return s_dotfile_check(self, &ck) ? BUS_OK : BUS_STATUS_INVALID;
+}
+
+int
+proto_session_dotfile_write(const proto_session_dotfile_t *self, bus_writer_t *writer)
+{
+    assert(self);
+    assert(writer);
+    if (proto_session_dotfile_check(self, NULL) != BUS_OK)
+        return -1;
+    s_dotfile_write(self, writer);
+    return 0;
+}
+
+zframe_t *
+proto_session_dotfile_encode(const proto_session_dotfile_t *self)
+{
+    bus_writer_t *writer = bus_writer_new();
+    zframe_t *frame = NULL;
+    if (writer && proto_session_dotfile_write(self, writer) == 0)
+        frame = bus_writer_frame(writer);
+    bus_writer_destroy(&writer);
+    return frame;
+}
+
+int
+proto_session_dotfile_read(proto_session_dotfile_t *self,
+                           const bus_value_t *map,
+                           bus_error_t *err)
+{
+    proto_in_t in;
+    proto_session_dotfile_init(self);
+    proto_in_init(&in, "session.dotfile", map, &self->owned_, err);
+    s_dotfile_read(self, &in);
+    if (in.status != BUS_OK)
+        proto_session_dotfile_clear(self);
+    return in.status;
+}
+
+int
+proto_session_dotfile_decode(proto_session_dotfile_t *self,
+                             const void *data,
+                             size_t size,
+                             bus_error_t *err)
+{
+    bus_reader_t *reader = bus_reader_local();
+    const bus_value_t *map = reader ? bus_reader_parse(reader, data, size) : NULL;
+    return proto_session_dotfile_read(self, map, err);
+}
+
+char *
+proto_session_dotfile_print(const proto_session_dotfile_t *self)
+{
+    assert(self);
+    proto_text_t text;
+    proto_text_init(&text);
+    s_dotfile_print(self, &text);
+    return proto_text_finish(&text);
+}
+
+//  ---------------------------------------------------------------------------
 //  session.scope_limits
 
 static bool
@@ -1047,8 +1176,14 @@ s_create_req_check(const proto_session_create_req_t *self, proto_check_t *ck)
         if (!s_mount_check(&self->mounts[i], &item))
             return false;
     }
-    if (!proto_check_str(ck, "dotfiles", self->dotfiles, 0, 262144))
+    if (!proto_check_count(ck, "dotfiles", self->dotfiles, self->dotfiles_count, 300))
         return false;
+    for (size_t i = 0; i < self->dotfiles_count; i++) {
+        proto_check_t item;
+        proto_check_enter(ck, &item, "dotfiles", i);
+        if (!s_dotfile_check(&self->dotfiles[i], &item))
+            return false;
+    }
     if (!proto_check_str(ck, "model_service", self->model_service, 0, 65536))
         return false;
     if (!proto_check_str(ck, "spread", self->spread, 0, 64))
@@ -1072,7 +1207,7 @@ s_create_req_write(const proto_session_create_req_t *self, bus_writer_t *writer)
     pairs += self->dependencies_count > 0;
     pairs += self->limits_count > 0;
     pairs += self->mounts_count > 0;
-    pairs += self->dotfiles != NULL;
+    pairs += self->dotfiles_count > 0;
     pairs += self->model_service != NULL;
     pairs += self->spread != NULL;
     bus_writer_map(writer, pairs);
@@ -1122,8 +1257,11 @@ s_create_req_write(const proto_session_create_req_t *self, bus_writer_t *writer)
         for (size_t i = 0; i < self->mounts_count; i++)
             s_mount_write(&self->mounts[i], writer);
     }
-    if (self->dotfiles != NULL)
-        proto_write_str(writer, "dotfiles", self->dotfiles);
+    if (self->dotfiles_count > 0) {
+        proto_write_array(writer, "dotfiles", self->dotfiles_count);
+        for (size_t i = 0; i < self->dotfiles_count; i++)
+            s_dotfile_write(&self->dotfiles[i], writer);
+    }
     if (self->model_service != NULL)
         proto_write_str(writer, "model_service", self->model_service);
     if (self->spread != NULL)
@@ -1162,7 +1300,8 @@ s_create_req_read(proto_session_create_req_t *self, proto_in_t *in)
                                    s_scope_limits_item, &self->limits_count);
     self->mounts = proto_read_list(in, "mounts", 0, 64, sizeof *self->mounts,
                                    s_mount_item, &self->mounts_count);
-    proto_read_str(in, "dotfiles", 0, 262144, &self->dotfiles);
+    self->dotfiles = proto_read_list(in, "dotfiles", 0, 300, sizeof *self->dotfiles,
+                                     s_dotfile_item, &self->dotfiles_count);
     proto_read_str(in, "model_service", 0, 65536, &self->model_service);
     proto_read_str(in, "spread", 0, 64, &self->spread);
 }
@@ -1196,7 +1335,7 @@ s_create_req_print(const proto_session_create_req_t *self, proto_text_t *text)
     proto_print_uint(text, "batch_timeout", self->batch_timeout);
     proto_print_count(text, "limits", self->limits_count);
     proto_print_count(text, "mounts", self->mounts_count);
-    proto_print_str(text, "dotfiles", self->dotfiles);
+    proto_print_count(text, "dotfiles", self->dotfiles_count);
     proto_print_str(text, "model_service", self->model_service);
     proto_print_str(text, "spread", self->spread);
 }

@@ -182,6 +182,41 @@ int proto_session_mount_decode(proto_session_mount_t *self,
 char *proto_session_mount_print(const proto_session_mount_t *self);
 
 //  ---------------------------------------------------------------------------
+//  session.dotfile, a nested value: one of the owner's dotfiles, as the gateway resolved
+//  them (kernel.create's dotfile)
+
+typedef struct {
+    //  Relative to /home/work (required, at most 1024 bytes)
+    const char *path;
+    //  Three octal digits (required, at most 3 bytes)
+    const char *permission;
+    //  Its text (required, at most 65536 bytes)
+    const char *data;
+    void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
+} proto_session_dotfile_t;
+
+#define PROTO_SESSION_DOTFILE_PATH_MAX       1024
+#define PROTO_SESSION_DOTFILE_PERMISSION_MAX 3
+#define PROTO_SESSION_DOTFILE_DATA_MAX       65536
+
+void proto_session_dotfile_init(proto_session_dotfile_t *self);
+void proto_session_dotfile_clear(proto_session_dotfile_t *self);
+PROTO_MUST_USE int proto_session_dotfile_check(const proto_session_dotfile_t *self,
+                                               bus_error_t *err);
+PROTO_MUST_USE int proto_session_dotfile_write(const proto_session_dotfile_t *self,
+                                               bus_writer_t *writer);
+PROTO_MUST_USE zframe_t *
+proto_session_dotfile_encode(const proto_session_dotfile_t *self);
+int proto_session_dotfile_read(proto_session_dotfile_t *self,
+                               const bus_value_t *map,
+                               bus_error_t *err);
+int proto_session_dotfile_decode(proto_session_dotfile_t *self,
+                                 const void *data,
+                                 size_t size,
+                                 bus_error_t *err);
+char *proto_session_dotfile_print(const proto_session_dotfile_t *self);
+
+//  ---------------------------------------------------------------------------
 //  session.scope_limits, a nested value: the limits of one of the owner's scopes, from
 //  the resource policies as the gateway resolved them (scheduler.md, Quotas); a count of
 //  -1 is no limit
@@ -416,10 +451,10 @@ typedef struct {
     //  most 64 items)
     const proto_session_mount_t *mounts;
     size_t mounts_count;
-    //  JSON array of the owner's dotfiles, each {path, permission, data}, the keypair's
-    //  over the project's over the domain's, resolved by the gateway (kernel.create's
-    //  dotfiles); absent: none (at most 262144 bytes)
-    const char *dotfiles;
+    //  The owner's dotfiles, the keypair's over the project's over the domain's, resolved
+    //  by the gateway (kernel.create's dotfiles) (at most 300 items)
+    const proto_session_dotfile_t *dotfiles;
+    size_t dotfiles_count;
     //  INFERENCE: JSON of the model service its kernel starts and health-checks
     //  (kernel.create's model_service), from the endpoint's model definition; absent:
     //  none (at most 65536 bytes)
@@ -452,7 +487,7 @@ typedef struct {
 #define PROTO_SESSION_CREATE_REQ_DEPENDENCIES_MAX     64
 #define PROTO_SESSION_CREATE_REQ_LIMITS_MAX           4
 #define PROTO_SESSION_CREATE_REQ_MOUNTS_MAX           64
-#define PROTO_SESSION_CREATE_REQ_DOTFILES_MAX         262144
+#define PROTO_SESSION_CREATE_REQ_DOTFILES_MAX         300
 #define PROTO_SESSION_CREATE_REQ_MODEL_SERVICE_MAX    65536
 #define PROTO_SESSION_CREATE_REQ_SPREAD_MAX           64
 

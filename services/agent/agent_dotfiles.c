@@ -1,7 +1,7 @@
 /*  =========================================================================
     agent_dotfiles - the dotfiles a kernel finds in its home, from kernel.create
 
-    Parsing and checking (on the loop, before anything of the kernel is
+    Copying and checking (on the loop, before anything of the kernel is
     made) and writing (on the worker, through the overlay root) of
     kernel.create's dotfiles; see agent_dotfiles.h.
 
@@ -26,66 +26,50 @@ s_mode(const char *text)
 }
 
 //  ---------------------------------------------------------------------------
-//  Parse
+//  Copy and check
 
 int
-agent_dotfiles_parse(const char *text, agent_dotfiles_t **dotfiles_p, bus_error_t *err)
+agent_dotfiles_from_list(const proto_kernel_dotfile_t *items,
+                         size_t count,
+                         agent_dotfiles_t **dotfiles_p,
+                         bus_error_t *err)
 {
     assert(dotfiles_p);
     *dotfiles_p = NULL;
+    if (count > AGENT_DOTFILES_MAX)
+        return bus_error_set(err, BUS_STATUS_INVALID, "dotfiles: more than %d",
+                             AGENT_DOTFILES_MAX);
     agent_dotfiles_t *self = calloc(1, sizeof *self);
-    if (!self)
+    if (!self || (count && !(self->items = calloc(count, sizeof *self->items)))) {
+        free(self);
         return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
-    if (!text || !*text) {
-        *dotfiles_p = self;
-        return BUS_OK;
     }
-    json_error_t jerr;
-    json_t *list = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
     int rc = BUS_OK;
-    if (!json_is_array(list))
-        rc = bus_error_set(err, BUS_STATUS_INVALID, "dotfiles: not a JSON array");
-    else if (json_array_size(list) > AGENT_DOTFILES_MAX)
-        rc = bus_error_set(err, BUS_STATUS_INVALID, "dotfiles: more than %d",
-                           AGENT_DOTFILES_MAX);
-    size_t count = rc == BUS_OK ? json_array_size(list) : 0;
-    if (count) {
-        self->items = calloc(count, sizeof *self->items);
-        if (!self->items)
-            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
-    }
     for (size_t i = 0; rc == BUS_OK && i < count; i++) {
-        json_t *entry = json_array_get(list, i);
-        json_t *path = json_object_get(entry, "path");
-        json_t *data = json_object_get(entry, "data");
-        int mode = s_mode(json_string_value(json_object_get(entry, "permission")));
+        const char *path = items[i].path, *data = items[i].data;
+        int mode = s_mode(items[i].permission);
         char rel[PATH_MAX];
-        if (!json_is_string(path) || !json_is_string(data))
-            rc = bus_error_set(err, BUS_STATUS_INVALID,
-                               "dotfile %zu: path and data must be strings", i);
+        if (!path || !data)
+            rc = bus_error_set(err, BUS_STATUS_INVALID, "dotfile %zu: no path or no data",
+                               i);
         else if (mode < 0)
             rc = bus_error_set(err, BUS_STATUS_INVALID,
                                "dotfile %zu: permission is not three octal digits", i);
-        else if (agent_files_check_name(json_string_value(path), json_string_length(path),
-                                        err) != 0 ||
-                 agent_files_normalize(json_string_value(path), rel, err) != 0)
+        else if (agent_files_check_name(path, strlen(path), err) != 0 ||
+                 agent_files_normalize(path, rel, err) != 0)
             rc = BUS_STATUS_INVALID;
         else if (!*rel)
             rc = bus_error_set(err, BUS_STATUS_INVALID, "dotfile %zu: no file name", i);
         if (rc != BUS_OK)
             break;
-        agent_dotfile_t *item = &self->items[self->count];
+        agent_dotfile_t *item = &self->items[self->count++];
         item->path = strdup(rel);
-        item->size = json_string_length(data);
-        item->data = malloc(item->size + 1);
+        item->size = strlen(data);
+        item->data = strdup(data);
         item->mode = (mode_t) mode;
-        self->count++;
         if (!item->path || !item->data)
             rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
-        else
-            memcpy(item->data, json_string_value(data), item->size + 1);
     }
-    json_decref(list);
     if (rc != BUS_OK) {
         agent_dotfiles_destroy(&self);
         return rc;

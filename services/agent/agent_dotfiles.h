@@ -1,9 +1,10 @@
 /*  =========================================================================
     agent_dotfiles - the dotfiles a kernel finds in its home, from kernel.create
 
-    kernel.create's dotfiles field is a JSON array the gateway resolved from
+    kernel.create's dotfiles field is a list the gateway resolved from
     the owner's keypair, project and domain (Backend.AI's user, group and
-    domain dotfiles): one object per file, {"path", "permission", "data"}.
+    domain dotfiles): one proto_kernel_dotfile_t per file {path, permission,
+    data}.
     The path is relative to /home/work (or absolute beneath it) and is
     normalized as agent_files does: no ".." and nothing outside home; the
     permission is three octal digits ("644"). They are written on the
@@ -43,12 +44,14 @@ typedef struct {
 } agent_dotfiles_t;
 
 //  ---------------------------------------------------------------------------
-//  Parses and checks kernel.create's dotfiles text (NULL or empty: none).
-//  *dotfiles_p gets a fresh list (count 0 when none); caller owns it
+//  Copies and checks kernel.create's dotfiles (items[0..count)). *dotfiles_p
+//  gets a fresh list (count 0 when none); caller owns it
 //  (agent_dotfiles_destroy). Returns BUS_OK, or BUS_STATUS_INVALID with err
 //  naming the entry that breaks a rule (*dotfiles_p then NULL).
-int
-agent_dotfiles_parse(const char *text, agent_dotfiles_t **dotfiles_p, bus_error_t *err);
+int agent_dotfiles_from_list(const proto_kernel_dotfile_t *items,
+                             size_t count,
+                             agent_dotfiles_t **dotfiles_p,
+                             bus_error_t *err);
 
 //  Frees the list and its strings. Idempotent, NULLs the pointer.
 void agent_dotfiles_destroy(agent_dotfiles_t **self_p);

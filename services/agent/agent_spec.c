@@ -304,7 +304,8 @@ agent_spec_new(const proto_kernel_create_req_t *in,
     if (rc == BUS_OK)
         rc = agent_mounts_check_hosts(self->mounts, err);
     if (rc == BUS_OK)
-        rc = agent_dotfiles_parse(in->dotfiles, &self->dotfiles, err);
+        rc = agent_dotfiles_from_list(in->dotfiles, in->dotfiles_count, &self->dotfiles,
+                                      err);
     if (rc != BUS_OK) {
         bus_log_warning("kernel create refused kernel=%s detail=\"%s\"", in->kernel_id,
                         err->detail);

@@ -532,7 +532,7 @@ gw_dotfile_resolve(bus_db_t *db,
                    const char *group_id,
                    const char *domain,
                    const char *mounts,
-                   char **out,
+                   json_t **out,
                    bus_error_t *err)
 {
     assert(db && access_key && group_id && domain && out);
@@ -573,11 +573,8 @@ gw_dotfile_resolve(bus_db_t *db,
         }
     }
     json_decref(folders);
-    if (rc == BUS_OK && json_array_size(rows) > 0) {
-        *out = json_dumps(rows, JSON_COMPACT);
-        if (!*out)
-            rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
-    }
+    if (rc == BUS_OK && json_array_size(rows) > 0)
+        *out = json_incref(rows);
     json_decref(rows);
     return rc;
 }

@@ -57,17 +57,17 @@ bool gw_dotfile_permission_ok(const char *permission);
 
 //  ---------------------------------------------------------------------------
 //  The dotfiles a session of access_key in project group_id of domain
-//  finds, as kernel.create's JSON: the keypair's, then the project's and
-//  the domain's whose paths are not taken yet. *out is NULL when there are
-//  none; caller owns it. mounts (kernel.create's folder list, or NULL) must
-//  not mount a folder at a dotfile's path: BUS_STATUS_INVALID, as
-//  Backend.AI refuses it. BUS_OK, or INTERNAL on a database error.
+//  finds, as JSON rows {path, permission, data}: the keypair's, then the
+//  project's and the domain's whose paths are not taken yet. *out is NULL
+//  when there are none; caller decrefs it. mounts (kernel.create's folder list, or NULL)
+//  must not mount a folder at a dotfile's path: BUS_STATUS_INVALID, as Backend.AI refuses
+//  it. BUS_OK, or INTERNAL on a database error.
 int gw_dotfile_resolve(bus_db_t *db,
                        const char *access_key,
                        const char *group_id,
                        const char *domain,
                        const char *mounts,
-                       char **out,
+                       json_t **out,
                        bus_error_t *err);
 
 #endif

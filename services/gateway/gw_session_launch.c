@@ -250,37 +250,20 @@ s_resolve(launch_t *self, bus_error_t *err)
 //  ---------------------------------------------------------------------------
 //  encode
 
-//  The folders gw_vfolder_mounts_resolve resolved (its JSON array text, NULL
-//  for none) as session.create's mounts, in the message's arena. -1 when out
-//  of memory; members that are no strings are sent empty, for the
-//  scheduler to refuse.
-static int
-s_encode_mounts(proto_session_create_req_t *in, const char *mounts)
-{
-    json_t *list = mounts ? json_loads(mounts, 0, NULL) : NULL;
-    size_t size = json_is_array(list) ? json_array_size(list) : 0;
-    proto_session_mount_t *items =
-        size ? proto_arena_alloc(&in->owned_, size * sizeof *items) : NULL;
-    int rc = size && !items ? -1 : 0;
-    for (size_t i = 0; items && i < size && rc == 0; i++) {
-        json_t *folder = json_array_get(list, i);
-        const char **fields[] = {&items[i].name,        &items[i].id,
-                                 &items[i].host,        &items[i].host_path,
-                                 &items[i].kernel_path, &items[i].permission};
-        const char *keys[] = {"name",      "id",          "host",
-                              "host_path", "kernel_path", "permission"};
-        proto_session_mount_init(&items[i]);
-        for (size_t k = 0; k < sizeof keys / sizeof *keys && rc == 0; k++) {
-            const char *text = json_string_value(json_object_get(folder, keys[k]));
-            *fields[k] = text ? proto_arena_strdup(&in->owned_, text) : NULL;
-            rc = text && !*fields[k] ? -1 : 0;
-        }
-    }
-    in->mounts = items;
-    in->mounts_count = rc == 0 ? size : 0;
-    json_decref(list);
-    return rc;
-}
+//  session.create's records of strings, as bus_jsonlist moves them.
+static const bus_jsonlist_field_t s_mount_fields[] = {
+    {"name", offsetof(proto_session_mount_t, name)},
+    {"id", offsetof(proto_session_mount_t, id)},
+    {"host", offsetof(proto_session_mount_t, host)},
+    {"host_path", offsetof(proto_session_mount_t, host_path)},
+    {"kernel_path", offsetof(proto_session_mount_t, kernel_path)},
+    {"permission", offsetof(proto_session_mount_t, permission)},
+    {NULL, 0}};
+static const bus_jsonlist_field_t s_dotfile_fields[] = {
+    {"path", offsetof(proto_session_dotfile_t, path)},
+    {"permission", offsetof(proto_session_dotfile_t, permission)},
+    {"data", offsetof(proto_session_dotfile_t, data)},
+    {NULL, 0}};
 
 //  A JSON array of strings (the spec's dependencies) as a list in the
 //  message's arena. -1 when out of memory.
@@ -354,20 +337,31 @@ s_encode(launch_t *self, const char *mounts, bus_error_t *err)
     in.limits = scopes;
     in.limits_count = scope_count > 0 ? (size_t) scope_count : 0;
     in.starts_at = spec->starts_at;
-    if (scope_count < 0 || s_encode_mounts(&in, mounts) != 0 ||
+    json_t *folders = mounts ? json_loads(mounts, 0, NULL) : NULL;
+    in.mounts = bus_jsonlist_read(folders, sizeof *in.mounts, s_mount_fields, &in.owned_,
+                                  &in.mounts_count);
+    bool missing = json_array_size(folders) != in.mounts_count;
+    json_decref(folders);
+    if (scope_count < 0 || missing ||
         s_encode_strings(spec->dependencies, &in.dependencies, &in.dependencies_count,
                          &in.owned_) != 0) {
         proto_session_create_req_clear(&in);
         return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     }
-    char *dotfiles = NULL;
+    json_t *dotfiles = NULL;
     int rc = gw_dotfile_resolve(self->ctx.db, self->who.access_key, self->project_id,
                                 self->who.domain, mounts, &dotfiles, err);
+    in.dotfiles = rc == BUS_OK
+                      ? bus_jsonlist_read(dotfiles, sizeof *in.dotfiles, s_dotfile_fields,
+                                          &in.owned_, &in.dotfiles_count)
+                      : NULL;
+    if (rc == BUS_OK && json_array_size(dotfiles) != in.dotfiles_count)
+        rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    json_decref(dotfiles);
     if (rc != BUS_OK) {
         proto_session_create_req_clear(&in);
         return rc;
     }
-    in.dotfiles = dotfiles;
     in.architecture = json_string_value(json_object_get(self->image, "architecture"));
     //  The canonical reference the agents know: registry/project/name:tag.
     char reference[S_REFERENCE_MAX];
@@ -378,7 +372,6 @@ s_encode(launch_t *self, const char *mounts, bus_error_t *err)
     in.image = reference;
     //  A value over the schema's limits is the caller's mistake: INVALID, 400.
     self->request = proto_session_create_req_writer(&in, err);
-    free(dotfiles);
     proto_session_create_req_clear(&in);
     return self->request ? BUS_OK : err->status;
 }

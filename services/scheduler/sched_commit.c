@@ -260,11 +260,13 @@ s_create_one(sched_commit_t *self,
     char opts[64];
     snprintf(opts, sizeof opts, "{\"shmem\": %" PRIu64 "}", in.shmem_bytes);
     //  The typed lists as the JSON the sessions table keeps (sched_wire).
-    char *limits = NULL, *mounts = NULL, *dependencies = NULL;
+    char *limits = NULL, *mounts = NULL, *dotfiles = NULL, *dependencies = NULL;
     if (rc == BUS_OK)
         rc = sched_wire_limits(in.limits, in.limits_count, &limits, err);
     if (rc == BUS_OK)
         rc = sched_wire_mounts(in.mounts, in.mounts_count, &mounts, err);
+    if (rc == BUS_OK)
+        rc = sched_wire_dotfiles(in.dotfiles, in.dotfiles_count, &dotfiles, err);
     if (rc == BUS_OK)
         rc = sched_wire_strings(in.dependencies, in.dependencies_count, &dependencies,
                                 err);
@@ -294,7 +296,7 @@ s_create_one(sched_commit_t *self,
                                  .batch_timeout_s = (int64_t) in.batch_timeout,
                                  .limits = limits,
                                  .mounts = mounts,
-                                 .dotfiles = in.dotfiles,
+                                 .dotfiles = dotfiles,
                                  .model_service = in.model_service,
                                  .tag = in.tag,
                                  .spread = in.spread};
@@ -327,6 +329,7 @@ s_create_one(sched_commit_t *self,
     json_decref(environ);
     free(limits);
     free(mounts);
+    free(dotfiles);
     free(dependencies);
     proto_session_create_req_clear(&in);
     return rc;

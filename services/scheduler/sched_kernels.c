@@ -260,7 +260,8 @@ sched_kernels_create(sched_kernels_t *self, const sched_assignment_t *placed)
                                ? session.bootstrap_script
                                : NULL;
     req.mounts = sched_wire_kernel_mounts(session.mounts, &req.owned_, &req.mounts_count);
-    req.dotfiles = session.dotfiles && *session.dotfiles ? session.dotfiles : NULL;
+    req.dotfiles =
+        sched_wire_kernel_dotfiles(session.dotfiles, &req.owned_, &req.dotfiles_count);
     req.model_service =
         session.model_service && *session.model_service ? session.model_service : NULL;
     bus_writer_t *writer = bus_writer_new();

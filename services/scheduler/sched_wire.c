@@ -90,6 +90,34 @@ sched_wire_limits(const proto_session_scope_limits_t *items,
     return s_dump(limits, text_p, err);
 }
 
+//  The records of strings of session.create and kernel.create, as
+//  bus_jsonlist moves them: the same keys the JSON rows have.
+#define S_MOUNT_FIELDS(type)                                                             \
+    {                                                                                    \
+        {"name", offsetof(type, name)}, {"id", offsetof(type, id)},                      \
+            {"host", offsetof(type, host)}, {"host_path", offsetof(type, host_path)},    \
+            {"kernel_path", offsetof(type, kernel_path)},                                \
+            {"permission", offsetof(type, permission)},                                  \
+        {                                                                                \
+            NULL, 0                                                                      \
+        }                                                                                \
+    }
+#define S_DOTFILE_FIELDS(type)                                                           \
+    {                                                                                    \
+        {"path", offsetof(type, path)}, {"permission", offsetof(type, permission)},      \
+            {"data", offsetof(type, data)},                                              \
+        {                                                                                \
+            NULL, 0                                                                      \
+        }                                                                                \
+    }
+static const bus_jsonlist_field_t s_session_mount[] =
+    S_MOUNT_FIELDS(proto_session_mount_t);
+static const bus_jsonlist_field_t s_kernel_mount[] = S_MOUNT_FIELDS(proto_kernel_mount_t);
+static const bus_jsonlist_field_t s_session_dotfile[] =
+    S_DOTFILE_FIELDS(proto_session_dotfile_t);
+static const bus_jsonlist_field_t s_kernel_dotfile[] =
+    S_DOTFILE_FIELDS(proto_kernel_dotfile_t);
+
 int
 sched_wire_mounts(const proto_session_mount_t *items,
                   size_t count,
@@ -98,25 +126,24 @@ sched_wire_mounts(const proto_session_mount_t *items,
 {
     assert(text_p);
     *text_p = NULL;
-    if (count == 0)
-        return BUS_OK;
-    json_t *list = json_array();
-    for (size_t i = 0; list && i < count; i++) {
-        const proto_session_mount_t *item = &items[i];
-        json_t *folder = json_pack("{s:s, s:s, s:s, s:s}", "name", item->name,
-                                   "host_path", item->host_path, "kernel_path",
-                                   item->kernel_path, "permission", item->permission);
-        //  The id is what session.list's mounting filter looks up.
-        if (folder && item->id)
-            json_object_set_new(folder, "id", json_string(item->id));
-        if (folder && item->host)
-            json_object_set_new(folder, "host", json_string(item->host));
-        if (!folder || json_array_append_new(list, folder) != 0) {
-            json_decref(list);
-            list = NULL;
-        }
-    }
-    return s_dump(list, text_p, err);
+    return count == 0
+               ? BUS_OK
+               : s_dump(bus_jsonlist_write(items, count, sizeof *items, s_session_mount),
+                        text_p, err);
+}
+
+int
+sched_wire_dotfiles(const proto_session_dotfile_t *items,
+                    size_t count,
+                    char **text_p,
+                    bus_error_t *err)
+{
+    assert(text_p);
+    *text_p = NULL;
+    return count == 0 ? BUS_OK
+                      : s_dump(bus_jsonlist_write(items, count, sizeof *items,
+                                                  s_session_dotfile),
+                               text_p, err);
 }
 
 int
@@ -138,34 +165,30 @@ sched_wire_strings(const char *const *items,
     return s_dump(list, text_p, err);
 }
 
-//  A member of object as a string in *arena; NULL when it is none.
-static const char *
-s_member(json_t *object, const char *key, void **arena)
+//  A stored JSON array text as the records fields names, in *arena.
+static void *
+s_read(const char *text,
+       size_t item_size,
+       const bus_jsonlist_field_t *fields,
+       void **arena,
+       size_t *count)
 {
-    const char *text = json_string_value(json_object_get(object, key));
-    return text ? proto_arena_strdup(arena, text) : NULL;
+    json_t *list = text ? json_loads(text, 0, NULL) : NULL;
+    void *items = bus_jsonlist_read(list, item_size, fields, arena, count);
+    json_decref(list);
+    return items;
 }
 
 const proto_kernel_mount_t *
 sched_wire_kernel_mounts(const char *text, void **arena, size_t *count)
 {
     assert(count);
-    *count = 0;
-    json_t *list = text ? json_loads(text, 0, NULL) : NULL;
-    size_t size = json_is_array(list) ? json_array_size(list) : 0;
-    proto_kernel_mount_t *items =
-        size ? proto_arena_alloc(arena, size * sizeof *items) : NULL;
-    for (size_t i = 0; items && i < size; i++) {
-        json_t *folder = json_array_get(list, i);
-        proto_kernel_mount_init(&items[i]);
-        items[i].name = s_member(folder, "name", arena);
-        items[i].id = s_member(folder, "id", arena);
-        items[i].host = s_member(folder, "host", arena);
-        items[i].host_path = s_member(folder, "host_path", arena);
-        items[i].kernel_path = s_member(folder, "kernel_path", arena);
-        items[i].permission = s_member(folder, "permission", arena);
-    }
-    json_decref(list);
-    *count = items ? size : 0;
-    return items;
+    return s_read(text, sizeof(proto_kernel_mount_t), s_kernel_mount, arena, count);
+}
+
+const proto_kernel_dotfile_t *
+sched_wire_kernel_dotfiles(const char *text, void **arena, size_t *count)
+{
+    assert(count);
+    return s_read(text, sizeof(proto_kernel_dotfile_t), s_kernel_dotfile, arena, count);
 }

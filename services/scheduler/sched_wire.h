@@ -2,8 +2,8 @@
     sched_wire - session.create's typed values as the scheduler stores them,
     and back into kernel.create
 
-    The gateway sends the owner's limits, the folders to mount and the
-    dependencies as typed lists (proto/session.yaml). The scheduler keeps
+    The gateway sends the owner's limits, the folders to mount, the
+    dotfiles and the dependencies as typed lists (proto/session.yaml). The scheduler keeps
     them as JSON in its sessions and scope_limits rows, because its SQL
     reads into them (json_each over dependencies and mounts,
     json_extract of idle_timeout); this module is the one place that
@@ -38,6 +38,13 @@ int sched_wire_mounts(const proto_session_mount_t *items,
                       char **text_p,
                       bus_error_t *err);
 
+//  The dotfiles as the JSON array stored in sessions.dotfiles, each {path,
+//  permission, data}. As sched_wire_mounts.
+int sched_wire_dotfiles(const proto_session_dotfile_t *items,
+                        size_t count,
+                        char **text_p,
+                        bus_error_t *err);
+
 //  Strings as a JSON array text (NULL for none); caller frees.
 int sched_wire_strings(const char *const *items,
                        size_t count,
@@ -50,5 +57,9 @@ int sched_wire_strings(const char *const *items,
 //  number of items; NULL for none, or when out of memory (count 0).
 const proto_kernel_mount_t *
 sched_wire_kernel_mounts(const char *text, void **arena, size_t *count);
+
+//  The stored dotfiles (text) as kernel.create's list; as the mounts.
+const proto_kernel_dotfile_t *
+sched_wire_kernel_dotfiles(const char *text, void **arena, size_t *count);
 
 #endif

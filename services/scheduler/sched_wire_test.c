@@ -202,6 +202,42 @@ test_mounts(void)
 }
 
 static void
+test_dotfiles(void)
+{
+    proto_session_dotfile_t items[2] = {
+        {.path = ".bashrc", .permission = "644", .data = "alias ll='ls -l'\n"},
+        {.path = ".config/x.json", .permission = "600", .data = "{\"a\": 1}"}};
+    char *text = NULL;
+    bus_error_t err = {0};
+    T_EQ_INT(sched_wire_dotfiles(items, 2, &text, &err), BUS_OK);
+    T_ASSERT(text);
+    proto_kernel_create_req_t req;
+    proto_kernel_create_req_init(&req);
+    req.kernel_id = "k1";
+    req.session_id = "s1";
+    req.image = "busybox";
+    req.dotfiles = sched_wire_kernel_dotfiles(text, &req.owned_, &req.dotfiles_count);
+    free(text);
+    T_EQ_INT(req.dotfiles_count, 2);
+    zframe_t *frame = proto_kernel_create_req_encode(&req);
+    proto_kernel_create_req_clear(&req);
+    T_ASSERT(frame);
+    proto_kernel_create_req_t in;
+    T_EQ_INT(
+        proto_kernel_create_req_decode(&in, zframe_data(frame), zframe_size(frame), &err),
+        BUS_OK);
+    zframe_destroy(&frame);
+    T_EQ_INT(in.dotfiles_count, 2);
+    T_EQ_STR(in.dotfiles[0].path, ".bashrc");
+    T_EQ_STR(in.dotfiles[0].data, "alias ll='ls -l'\n");
+    T_EQ_STR(in.dotfiles[1].permission, "600");
+    T_EQ_STR(in.dotfiles[1].data, "{\"a\": 1}");
+    proto_kernel_create_req_clear(&in);
+    T_EQ_INT(sched_wire_dotfiles(NULL, 0, &text, &err), BUS_OK);
+    T_ASSERT(!text);
+}
+
+static void
 test_strings(void)
 {
     const char *ids[] = {"a1", "the \"other\""};
@@ -220,6 +256,7 @@ main(void)
     T_RUN(test_limits);
     T_RUN(test_limits_refused);
     T_RUN(test_mounts);
+    T_RUN(test_dotfiles);
     T_RUN(test_strings);
     return T_DONE();
 }
