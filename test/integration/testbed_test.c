@@ -11,8 +11,8 @@
     LAN, as a workstation would: every service registered from its own
     host's address (/healthz, the agents' addresses); one busybox session on
     each agent host with a command run in it; a file written in one served
-    by the wsproxy on the front host (the agent publishes the app's port on
-    its host's address); an agent with a key no host authorized refused and
+    by the wsproxy on the front host over HTTPS (the agent publishes the
+    app's port on its host's address); an agent with a key no host authorized refused and
     logged; the bus not readable on the wire, nor a folder's bytes uploaded
     to and downloaded from the storage-proxy (HTTPS, a certificate of the
     testbed's authority); a cluster session across both
@@ -249,8 +249,43 @@ test_a_session_on_each_agent_host(void)
     T_ASSERT(strcmp(s_agents[0], s_agents[1]) != 0);
 }
 
-//  An app of a kernel on an agent host, opened through the wsproxy on the
-//  front host: the agent publishes the app's port on its host's address.
+//  curl with the testbed's authority trusted and a cookie jar in the
+//  testbed's directory: the HTTP status, the body into body (size bytes,
+//  may be NULL), -1 when curl failed.
+static int
+s_curl_tls(const char *options, char *body, size_t size)
+{
+    char command[12000];
+    snprintf(command, sizeof command,
+             "curl -sS -m 20 --cacert %s/secrets/tls/ca.crt -c %s/cookies -b %s/cookies"
+             " -o %s/curl.out -w '%%{http_code}' %s",
+             s_dir, s_dir, s_dir, s_dir, options);
+    FILE *pipe = popen(command, "r");
+    char out[64] = "";
+    if (!pipe)
+        return -1;
+    if (!fgets(out, sizeof out, pipe))
+        out[0] = '\0';
+    if (pclose(pipe) != 0)
+        return -1;
+    if (body && size) {
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/curl.out", s_dir);
+        FILE *file = fopen(path, "r");
+        size_t n = file ? fread(body, 1, size - 1, file) : 0;
+        body[n] = '\0';
+        if (file)
+            fclose(file);
+    }
+    return atoi(out);
+}
+
+//  A file written in a session on an agent host, served by its httpd app
+//  through the wsproxy on the front host over HTTPS (its API and the
+//  app's port, a certificate of the testbed's authority): the gateway
+//  answers the wsproxy's https:// address, the wsproxy an https:// app
+//  URL on the front host, whose permit sets a Secure cookie; the agent
+//  publishes the app's port on its host's address.
 static void
 test_app_through_the_wsproxy_on_another_host(void)
 {
@@ -261,24 +296,49 @@ test_app_through_the_wsproxy_on_another_host(void)
                           &status);
     T_EQ_INT(status, 200);
     json_decref(r);
-    char wsproxy[64], hostport[128], cookie[512];
-    snprintf(wsproxy, sizeof wsproxy, "http://%s.12:5050", s_net);
-    T_ASSERT(client_app_via_wsproxy(&s_p, &s_p.super, "tb-1", s_session_id, "httpd",
-                                    wsproxy, hostport, sizeof hostport, cookie,
-                                    sizeof cookie));
-    //  The route is on the front host.
-    char front[48];
-    snprintf(front, sizeof front, "%s.12:", s_net);
-    T_CONTAINS(hostport, front);
-    char cookie_header[600];
-    snprintf(cookie_header, sizeof cookie_header, "Cookie: %s", cookie);
-    const char *headers[] = {cookie_header, NULL};
-    char *text = NULL;
-    T_EQ_INT(harness_http_ex(hostport, "GET", "/index.html", headers, NULL, NULL, &text,
-                             NULL, CLIENT_HTTP_MS),
-             200);
-    T_CONTAINS(text, "served-from-agent-host");
-    free(text);
+    r = s_request("POST", "/session/tb-1/start-service",
+                  "{\"app\": \"httpd\", \"login_session_token\": null,"
+                  " \"arguments\": \"null\"}",
+                  &status);
+    T_EQ_INT(status, 200);
+    const char *token = json_string_value(json_object_get(r, "token"));
+    const char *addr = json_string_value(json_object_get(r, "wsproxy_addr"));
+    char want[64];
+    snprintf(want, sizeof want, "https://%s.12:5050", s_net);
+    T_ASSERT(token && addr);
+    T_EQ_STR(addr, want);
+    char options[4096], body[8192];
+    snprintf(options, sizeof options, "'%s/v2/proxy/%s/%s/add?app=httpd&protocol=http'",
+             addr, token, s_session_id);
+    json_decref(r);
+    T_EQ_INT(s_curl_tls(options, body, sizeof body), 200);
+    r = json_loads(body, 0, NULL);
+    const char *url = json_string_value(json_object_get(r, "url"));
+    T_ASSERT(url);
+    //  The route is on the front host, over TLS.
+    snprintf(want, sizeof want, "https://%s.12:", s_net);
+    T_ASSERT(strncmp(url, want, strlen(want)) == 0);
+    //  The permit: a redirect that sets the route's cookie (Secure).
+    snprintf(options, sizeof options, "-D %s/permit.head '%s'", s_dir, url);
+    T_EQ_INT(s_curl_tls(options, NULL, 0), 302);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/permit.head", s_dir);
+    FILE *head = fopen(path, "r");
+    T_ASSERT(head);
+    char line[1024];
+    bool secure = false;
+    while (head && fgets(line, sizeof line, head))
+        if (strncasecmp(line, "set-cookie:", 11) == 0 && strstr(line, "Secure"))
+            secure = true;
+    if (head)
+        fclose(head);
+    T_ASSERT(secure);
+    char root[256];
+    snprintf(root, sizeof root, "%.*s", (int) (strchr(url + 8, '/') - url), url);
+    snprintf(options, sizeof options, "'%s/index.html'", root);
+    json_decref(r);
+    T_EQ_INT(s_curl_tls(options, body, sizeof body), 200);
+    T_CONTAINS(body, "served-from-agent-host");
 }
 
 //  An agent whose key no host authorized: the scheduler's hub and registry
