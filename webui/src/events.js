@@ -2,8 +2,11 @@
 // (GET /events/session, server-sent events), shared by every page that listens.
 //
 // One EventSource while anyone listens, closed when the last one leaves; the
-// browser reconnects it by itself after a lost connection, and listeners are
-// told (onReconnect) so they can fetch what they may have missed.
+// browser reconnects it by itself after a lost connection. A page fetches its
+// data before the stream is open, so an event between the two would be lost
+// (a session that starts then stays PENDING on the page): listeners are told
+// (onReconnect) each time the stream opens, the first time too, and when
+// they join a stream already open, so they fetch what they may have missed.
 
 import { useEffect, useRef } from 'preact/hooks';
 
@@ -17,7 +20,6 @@ const NAMES = [
 
 const listeners = new Set();
 let source = null;
-let everOpen = false;
 
 function open() {
   source = new EventSource('/func/events/session?sessionName=*&group=*');
@@ -32,20 +34,20 @@ function open() {
       for (const l of listeners) l.onEvent && l.onEvent(name, data);
     });
   source.onopen = () => {
-    if (everOpen) for (const l of listeners) l.onReconnect && l.onReconnect();
-    everOpen = true;
+    for (const l of listeners) l.onReconnect && l.onReconnect();
   };
 }
 
 export function subscribe(listener) {
   listeners.add(listener);
   if (!source) open();
+  else if (source.readyState === EventSource.OPEN)
+    setTimeout(() => listeners.has(listener) && listener.onReconnect && listener.onReconnect(), 0);
   return () => {
     listeners.delete(listener);
     if (!listeners.size && source) {
       source.close();
       source = null;
-      everOpen = false;
     }
   };
 }
