@@ -1,6 +1,7 @@
 // sessions - the launcher starts a busybox session that turns RUNNING in the list
-// and on its page without a reload, its terminal runs a command, it ends from the
-// list; and the list of 1,000 sessions, timed as it renders.
+// and on its page without a reload (also when the page's event stream opens only
+// after the session started), its terminal runs a command, it ends from the list;
+// and the list of 1,000 sessions, timed as it renders.
 
 export const tests = [
   [
@@ -45,6 +46,39 @@ export const tests = [
       p.once('dialog', (d) => d.accept());
       await p.locator('tr[data-session="ui-second"]').getByRole('button', { name: 'Terminate' }).click();
       await p.locator('tr[data-session="ui-second"]').waitFor({ state: 'detached', timeout: 60000 });
+    },
+  ],
+  [
+    'a session page shows Running though its event stream opened after the start',
+    async ({ env, login, api, shot }) => {
+      const { page: p } = await login(env.user);
+      await p.goto(env.web + '/sessions');
+      const images = await api(p, 'POST', '/admin/gql', { query: 'query { images(is_installed: true) { registry name tag } }' });
+      const img = images.body.data.images.find((i) => i.name.includes('busybox'));
+      // A batch session that may start only 3 s from now, so the page finds it
+      // PENDING; the page's stream answers only 8 s late, so its
+      // session_started goes by before the page listens.
+      await p.route('**/func/events/session*', async (route) => {
+        await new Promise((r) => setTimeout(r, 8000));
+        await route.continue().catch(() => {});
+      });
+      const created = await api(p, 'POST', '/session', {
+        name: 'ui-late-stream',
+        image: `${img.registry}/${img.name}:${img.tag}`,
+        type: 'batch',
+        startupCommand: 'sleep 120',
+        startsAt: '3s',
+        config: { resources: { cpu: 1, mem: '128m' } },
+        enqueueOnly: true,
+      });
+      if (created.status !== 201) throw new Error(`create: ${created.status} ${created.text}`);
+      await p.goto(env.web + '/sessions/' + created.body.sessionId);
+      await p.locator('h1 .status', { hasText: 'Pending' }).waitFor({ timeout: 3000 });
+      await p.locator('h1 .status', { hasText: 'Running' }).waitFor({ timeout: 30000 });
+      await shot(p, 'late-stream');
+      await p.unroute('**/func/events/session*');
+      const ended = await api(p, 'DELETE', '/session/ui-late-stream');
+      if (ended.status !== 200 && ended.status !== 204) throw new Error(`destroy: ${ended.status} ${ended.text}`);
     },
   ],
   [
