@@ -6,7 +6,7 @@
 INT_SRCS  := $(wildcard test/integration/*_test.c)
 INT_TESTS := $(patsubst test/integration/%.c,$(BUILD)/test/%,$(INT_SRCS))
 HARNESS   := $(BUILD)/test/harness.o $(BUILD)/test/gateway_client.o \
-             $(BUILD)/test/accel_client.o
+             $(BUILD)/test/accel_client.o $(BUILD)/test/testbed_client.o
 
 # Integration tests may sign requests with the gateway's own gw_auth code.
 $(INT_TESTS): $(BUILD)/test/%: $(BUILD)/test/integration/%.o $(HARNESS) $(gateway_LIB) $(LIBBUS)

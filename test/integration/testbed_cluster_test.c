@@ -31,26 +31,19 @@
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
-#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gateway_client.h"
 #include "harness.h"
 #include "t.h"
+#include "testbed_client.h"
 
 #define IMAGE   "local.backplane/library/busybox:latest"
 #define KERNELS 4
-
-static char *s_dir;
-static char s_net[32];    //  "10.240.N": the hosts' /24
-static char s_prefix[16]; //  "bpcN"
-static client_platform_t s_p;
-static bool s_up;
 
 //  The four agents: their host, service (their state directory's name),
 //  node name, host number and kernels' subnet (its first three numbers).
@@ -69,11 +62,18 @@ static const agent_t k_agents[KERNELS] = {
 
 static const char *const k_names[KERNELS] = {"main1", "sub1", "sub2", "sub3"};
 
-//  What each agent runs of the session: its kernel, and what the kernel
-//  says of itself.
-static char s_kernels[KERNELS][64];
+//  The same agents as deploy/testbed's "host/service", in the same order.
+static const char *const k_services[KERNELS + 1] = {
+    "agent1/agent", "agent1/agentb", "agent2/agent", "agent2/agentb", NULL};
+
+//  kernels[i]: the kernel agent i runs of the session.
+static testbed_t s_tb = {.name = "tb-cluster",
+                         .letters = "bpc",
+                         .env = "TESTBED_AGENTS_PER_HOST=2 TESTBED_AGENT_CPU=1"
+                                " TESTBED_AGENT_MEM=1g",
+                         .agents = k_services};
+//  What each kernel says of itself.
 static char s_hostnames[KERNELS][32];
-static bool s_killed; //  agent2b killed: its log does not end "stopped"
 
 //  Run in a kernel: its own name and address (/etc/hosts), then each
 //  other cluster hostname reached, one line each ("reached=sub1", or
@@ -92,37 +92,13 @@ static bool s_killed; //  agent2b killed: its log does not end "stopped"
     PROBE_HEAD " out=$(nc -w 2 $n 7 </dev/null 2>&1); case $out in *refused*)"           \
                " echo reached=$n ;; *) echo missed=$n $out ;; esac; done"
 
-static int
-s_testbed(const char *command)
-{
-    char line[PATH_MAX * 3];
-    snprintf(line, sizeof line,
-             "TESTBED_PREFIX=%s TESTBED_NET=%s TESTBED_AGENTS_PER_HOST=2"
-             " TESTBED_AGENT_CPU=1 TESTBED_AGENT_MEM=1g BACKPLANE_IMAGES=%s/images"
-             " BACKPLANE_BINDIR=%s deploy/testbed %s %s >>%s/testbed.log 2>&1",
-             s_prefix, s_net, s_dir, harness_bindir(), command, s_dir, s_dir);
-    return harness_shell(line);
-}
-
-static json_t *
-s_request(const char *method, const char *path, const char *body, int *status)
-{
-    char *text = NULL;
-    *status = client_signed(&s_p, &s_p.super, method, path, body, NULL, &text, NULL);
-    json_t *parsed = text ? json_loads(text, 0, NULL) : NULL;
-    if (!parsed && text && *text)
-        fprintf(stderr, "# %s %s: %d %s\n", method, path, *status, text);
-    free(text);
-    return parsed;
-}
-
 //  The ALIVE agents as the admin API lists them: how many, and whether
 //  each of ours is among them at its own host's address.
 static int
 s_agents_alive(bool *all_ours)
 {
     json_t *r =
-        client_gql(&s_p, &s_p.super,
+        client_gql(&s_tb.p, &s_tb.p.super,
                    "{ agent_list(limit: 10, offset: 0, status: \"ALIVE\") { items {"
                    " id status addr } } }",
                    NULL);
@@ -131,7 +107,7 @@ s_agents_alive(bool *all_ours)
     int found = 0;
     for (size_t i = 0; i < KERNELS; i++) {
         char prefix[64];
-        snprintf(prefix, sizeof prefix, "tcp://%s.%d:", s_net, k_agents[i].number);
+        snprintf(prefix, sizeof prefix, "tcp://%s.%d:", s_tb.net, k_agents[i].number);
         size_t index;
         json_t *agent;
         json_array_foreach(items, index, agent)
@@ -149,14 +125,11 @@ s_agents_alive(bool *all_ours)
     return alive;
 }
 
-//  The containers in one agent's runc state, one id a line (caller frees);
-//  NULL when it cannot be read.
+//  A command's output (its first 4095 bytes; caller frees); NULL when it
+//  cannot be run.
 static char *
-s_runc_list(const agent_t *agent)
+s_output(const char *command)
 {
-    char command[PATH_MAX + 64];
-    snprintf(command, sizeof command, "runc --root %s/%s/%s/runc list -q 2>/dev/null",
-             s_dir, agent->host, agent->service);
     FILE *pipe = popen(command, "r");
     if (!pipe)
         return NULL;
@@ -168,19 +141,15 @@ s_runc_list(const agent_t *agent)
     return text;
 }
 
-//  How many containers the four agents' runc states hold in all.
-static int
-s_containers(void)
+//  The containers in one agent's runc state, one id a line (caller frees);
+//  NULL when it cannot be read.
+static char *
+s_runc_list(const agent_t *agent)
 {
-    int count = 0;
-    for (size_t i = 0; i < KERNELS; i++) {
-        char *text = s_runc_list(&k_agents[i]);
-        for (char *line = text; line && *line; line++)
-            if (*line == '\n')
-                count++;
-        free(text);
-    }
-    return count;
+    char command[PATH_MAX + 64];
+    snprintf(command, sizeof command, "runc --root %s/%s/%s/runc list -q 2>/dev/null",
+             s_tb.dir, agent->host, agent->service);
+    return s_output(command);
 }
 
 //  PROBE_PING in a kernel's container on agent: in its namespaces (its
@@ -194,16 +163,8 @@ s_probe_exec(const agent_t *agent, const char *kernel)
     snprintf(command, sizeof command,
              "runc --root %s/%s/%s/runc exec --user 0:0 --cap CAP_NET_RAW %s"
              " sh -c '" PROBE_PING "' 2>&1",
-             s_dir, agent->host, agent->service, kernel);
-    FILE *pipe = popen(command, "r");
-    if (!pipe)
-        return NULL;
-    char *text = calloc(1, 4096);
-    size_t size = text ? fread(text, 1, 4095, pipe) : 0;
-    pclose(pipe);
-    if (text)
-        text[size] = '\0';
-    return text;
+             s_tb.dir, agent->host, agent->service, kernel);
+    return s_output(command);
 }
 
 //  PROBE_TCP in the session's main kernel through the execute API, as the
@@ -212,10 +173,10 @@ static char *
 s_probe_api(void)
 {
     int status;
-    json_t *r = s_request("POST", "/session/tbc-4",
-                          "{\"mode\": \"query\", \"runId\": \"ping\","
-                          " \"code\": \"" PROBE_TCP "\"}",
-                          &status);
+    json_t *r = testbed_request(&s_tb, "POST", "/session/tbc-4",
+                                "{\"mode\": \"query\", \"runId\": \"ping\","
+                                " \"code\": \"" PROBE_TCP "\"}",
+                                &status);
     json_t *result = json_object_get(r, "result");
     json_t *console = json_object_get(result, "console");
     size_t size = 1, index;
@@ -273,34 +234,7 @@ s_probe_ok(const char *out, const char *subnet, char *name)
 static void
 test_up(void)
 {
-    const char *subnet = harness_subnet(); //  "10.240.N.0/24"
-    T_ASSERT(subnet);
-    if (!subnet)
-        return;
-    harness_subnet_host(subnet, 0, s_net, sizeof s_net); //  "10.240.N."
-    s_net[strlen(s_net) - 1] = '\0';
-    snprintf(s_prefix, sizeof s_prefix, "bpc%s", strrchr(s_net, '.') + 1);
-    //  Namespaces of this prefix can only be a crashed run's (the subnet's
-    //  claim is ours): up would refuse them.
-    char command[512];
-    snprintf(
-        command, sizeof command,
-        "for h in control front storage agent1 agent2 lan; do"
-        " ip netns del %s-$h 2>/dev/null; done; ip link del %s-lan 2>/dev/null; true",
-        s_prefix, s_prefix);
-    harness_shell(command);
-    s_dir = harness_tmpdir("tb-cluster");
-    T_ASSERT(s_dir);
-    T_EQ_INT(harness_busybox_images(s_dir), 0);
-    int rc = s_testbed("up");
-    T_EQ_INT(rc, 0);
-    if (rc != 0)
-        return;
-    s_up = true;
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/front/gateway/admin.env", s_dir);
-    T_ASSERT(client_read_admin_env(path, &s_p.super));
-    snprintf(s_p.api, sizeof s_p.api, "%s.12:8081", s_net);
+    T_EQ_INT(testbed_up(&s_tb), 0);
 }
 
 //  Four agents ALIVE, two at each agent host's address; the gateway's
@@ -318,33 +252,14 @@ test_two_agents_per_host(void)
     }
     T_EQ_INT(alive, KERNELS);
     T_ASSERT(ours);
-    char *text = NULL;
-    T_EQ_INT(harness_http(s_p.api, "GET", "/healthz", NULL, &text, CLIENT_HTTP_MS), 200);
-    json_t *health = text ? json_loads(text, 0, NULL) : NULL;
-    free(text);
-    json_t *services = json_object_get(health, "services");
     for (size_t i = 0; i < KERNELS; i++) {
-        char prefix[64];
-        snprintf(prefix, sizeof prefix, "tcp://%s.%d:", s_net, k_agents[i].number);
-        bool found = false;
-        size_t index;
-        json_t *s;
-        json_array_foreach(services, index, s)
-        {
-            const char *service = json_string_value(json_object_get(s, "service"));
-            const char *node = json_string_value(json_object_get(s, "node"));
-            const char *rpc = json_string_value(json_object_get(s, "rpc"));
-            if (service && node && rpc && strcmp(service, "agent") == 0 &&
-                strcmp(node, k_agents[i].node) == 0 &&
-                strncmp(rpc, prefix, strlen(prefix)) == 0)
-                found = true;
-        }
+        bool found =
+            testbed_health_names(&s_tb, "agent", k_agents[i].node, k_agents[i].number);
         if (!found)
-            fprintf(stderr, "# agent %s not in /healthz at %s\n", k_agents[i].node,
-                    prefix);
+            fprintf(stderr, "# agent %s not up in /healthz at %s.%d\n", k_agents[i].node,
+                    s_tb.net, k_agents[i].number);
         T_ASSERT(found);
     }
-    json_decref(health);
 }
 
 //  The cluster session of four: one kernel on each agent, each reaching
@@ -352,7 +267,7 @@ test_two_agents_per_host(void)
 static void
 test_cluster_of_four_on_two_hosts(void)
 {
-    json_t *r = client_gql(&s_p, &s_p.super,
+    json_t *r = client_gql(&s_tb.p, &s_tb.p.super,
                            "mutation { modify_keypair_resource_policy(name: \"default\","
                            " props: {max_containers_per_session: 4}) { ok msg } }",
                            NULL);
@@ -360,7 +275,7 @@ test_cluster_of_four_on_two_hosts(void)
     json_decref(r);
     char session_id[64] = "";
     bool running = client_session_running(
-        &s_p, &s_p.super,
+        &s_tb.p, &s_tb.p.super,
         "{\"name\": \"tbc-4\", \"image\": \"" IMAGE "\", \"enqueueOnly\": true,"
         " \"clusterSize\": 4, \"clusterMode\": \"multi-node\","
         " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"128m\"}},"
@@ -381,7 +296,7 @@ test_cluster_of_four_on_two_hosts(void)
                     text ? text : "");
         T_EQ_INT(lines, 1);
         if (text && lines >= 1)
-            sscanf(text, "%63s", s_kernels[i]);
+            sscanf(text, "%63s", s_tb.kernels[i]);
         free(text);
     }
     //  The session's main kernel, as the API names it, is one of them.
@@ -390,7 +305,7 @@ test_cluster_of_four_on_two_hosts(void)
              "{ compute_session(id: \"%s\") { cluster_size cluster_mode containers {"
              " id agent } } }",
              session_id);
-    r = client_gql(&s_p, &s_p.super, query, NULL);
+    r = client_gql(&s_tb.p, &s_tb.p.super, query, NULL);
     json_t *session = json_object_get(json_object_get(r, "data"), "compute_session");
     json_t *main_kernel = json_array_get(json_object_get(session, "containers"), 0);
     const char *main_id = json_string_value(json_object_get(main_kernel, "id"));
@@ -402,7 +317,7 @@ test_cluster_of_four_on_two_hosts(void)
         if (main_agent && strcmp(main_agent, k_agents[i].node) == 0)
             main_index = i;
     T_ASSERT(main_index >= 0);
-    T_EQ_STR(main_id, main_index >= 0 ? s_kernels[main_index] : "");
+    T_EQ_STR(main_id, main_index >= 0 ? s_tb.kernels[main_index] : "");
     json_decref(r);
 
     //  Each kernel pings the other three by name; the /etc/hosts files come
@@ -412,7 +327,7 @@ test_cluster_of_four_on_two_hosts(void)
     for (int i = 0; i < KERNELS; i++) {
         bool ok = false;
         for (int tries = 0; tries < 5 && !ok; tries++) {
-            char *out = s_probe_exec(&k_agents[i], s_kernels[i]);
+            char *out = s_probe_exec(&k_agents[i], s_tb.kernels[i]);
             ok = s_probe_ok(out, k_agents[i].subnet, s_hostnames[i]);
             free(out);
             if (!ok)
@@ -436,68 +351,14 @@ test_cluster_of_four_on_two_hosts(void)
     free(out);
 
     int status;
-    r = s_request("DELETE", "/session/tbc-4", NULL, &status);
+    r = testbed_request(&s_tb, "DELETE", "/session/tbc-4", NULL, &status);
     T_EQ_INT(status, 200);
     json_decref(r);
     int left = -1;
-    for (int waited = 0; waited < 30000 && (left = s_containers()) != 0; waited += 200)
+    for (int waited = 0; waited < 30000 && (left = testbed_containers(&s_tb, NULL)) != 0;
+         waited += 200)
         harness_pause_ms(200);
     T_EQ_INT(left, 0);
-}
-
-//  Namespaces in /run/netns whose name starts with prefix (each printed
-//  when left is true: none should be).
-static int
-s_namespaces(const char *prefix, bool left)
-{
-    DIR *dir = opendir("/run/netns");
-    int count = 0;
-    struct dirent *entry;
-    while (dir && (entry = readdir(dir)))
-        if (strncmp(entry->d_name, prefix, strlen(prefix)) == 0) {
-            if (left)
-                fprintf(stderr, "# namespace %s left\n", entry->d_name);
-            count++;
-        }
-    if (dir)
-        closedir(dir);
-    return count;
-}
-
-//  The spare namespaces seen in the agents' net-spares/ files, for
-//  test_down_leaves_nothing to look for.
-#define SPARES_SEEN_MAX 64
-static char s_spares_seen[SPARES_SEEN_MAX][64];
-static int s_spares_seen_count;
-
-//  The spare networks an agent holds: each file of its net-spares/ names
-//  "<address> <namespace> <veth>" (bpspare-<hash of its state dir>-<n>).
-//  Each namespace is added to s_spares_seen; returns how many files.
-static int
-s_spare_files(const agent_t *agent)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/%s/%s/net-spares", s_dir, agent->host,
-             agent->service);
-    DIR *dir = opendir(path);
-    int count = 0;
-    struct dirent *entry;
-    while (dir && (entry = readdir(dir))) {
-        if (entry->d_name[0] == '.')
-            continue;
-        count++;
-        char file[PATH_MAX + 256], ns[64] = "";
-        snprintf(file, sizeof file, "%s/%s", path, entry->d_name);
-        FILE *in = fopen(file, "r");
-        if (in && fscanf(in, "%*s %63s", ns) == 1 &&
-            s_spares_seen_count < SPARES_SEEN_MAX)
-            snprintf(s_spares_seen[s_spares_seen_count++], 64, "%s", ns);
-        if (in)
-            fclose(in);
-    }
-    if (dir)
-        closedir(dir);
-    return count;
 }
 
 //  agent2b killed (SIGKILL) while it holds spare networks (made after its
@@ -508,153 +369,34 @@ test_agent_killed_with_spares(void)
 {
     const agent_t *agent = &k_agents[3];
     int spares = 0;
-    for (int waited = 0; waited < 20000 && (spares = s_spare_files(agent)) == 0;
+    for (int waited = 0;
+         waited < 20000 && (spares = testbed_spare_files(&s_tb, k_services[3])) == 0;
          waited += 200)
         harness_pause_ms(200);
     T_ASSERT(spares > 0);
-    s_spares_seen_count = 0;
-    T_EQ_INT(s_spare_files(agent), spares);
+    s_tb.spare_count = 0;
+    T_EQ_INT(testbed_spare_files(&s_tb, k_services[3]), spares);
     char command[PATH_MAX];
     snprintf(command, sizeof command, "kill %s %s", agent->host, agent->service);
-    T_EQ_INT(s_testbed(command), 0);
-    s_killed = true;
+    T_EQ_INT(testbed_run(&s_tb, NULL, command), 0);
+    s_tb.killed = k_services[3]; //  its log does not end "stopped"
     int present = 0;
-    for (int i = 0; i < s_spares_seen_count; i++)
-        present += s_namespaces(s_spares_seen[i], false);
+    for (int i = 0; i < s_tb.spare_count; i++)
+        present += testbed_namespaces(s_tb.spares[i], false);
     T_EQ_INT(present, spares);
 }
 
-//  True when a process's executable is under dir (a service of the testbed).
-static bool
-s_process_under(const char *dir)
-{
-    DIR *proc = opendir("/proc");
-    if (!proc)
-        return false;
-    bool found = false;
-    struct dirent *entry;
-    while (!found && (entry = readdir(proc))) {
-        char path[PATH_MAX], exe[PATH_MAX];
-        snprintf(path, sizeof path, "/proc/%s/exe", entry->d_name);
-        ssize_t n = readlink(path, exe, sizeof exe - 1);
-        if (n <= 0)
-            continue;
-        exe[n] = '\0';
-        if (strncmp(exe, dir, strlen(dir)) == 0) {
-            fprintf(stderr, "# process %s (%s) left\n", entry->d_name, exe);
-            found = true;
-        }
-    }
-    closedir(proc);
-    return found;
-}
-
+//  down sweeps the killed agent's spare namespaces with the rest (the other
+//  agents' clean stop removes theirs) and leaves nothing.
 static void
 test_down_leaves_nothing(void)
 {
-    T_ASSERT(s_dir);
-    //  The other agents' spares too: their clean stop removes them.
-    for (int i = 0; i < KERNELS; i++)
-        if (i != 3)
-            s_spare_files(&k_agents[i]);
-    T_EQ_INT(s_testbed("down"), 0);
-    s_up = false;
-    //  The hosts', the switch's; the kernels'; the agents' spare ones
-    //  (named in their net-spares/ files).
-    char prefix[PATH_MAX];
-    snprintf(prefix, sizeof prefix, "%s-", s_prefix);
-    T_EQ_INT(s_namespaces(prefix, true), 0);
-    T_ASSERT(s_spares_seen_count > 0);
-    for (int i = 0; i < s_spares_seen_count; i++)
-        T_EQ_INT(s_namespaces(s_spares_seen[i], true), 0);
-    for (int i = 0; i < KERNELS; i++)
-        if (*s_kernels[i]) {
-            snprintf(prefix, sizeof prefix, "bp-%s", s_kernels[i]);
-            T_EQ_INT(s_namespaces(prefix, true), 0);
-        }
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "/sys/class/net/%s-lan", s_prefix);
-    T_ASSERT(access(path, F_OK) != 0);
-    T_EQ_INT(s_containers(), 0);
-    snprintf(path, sizeof path, "%s/root/", s_dir);
-    T_ASSERT(!s_process_under(path));
-    //  No mount under the testbed's directory (kernels' roots, spare
-    //  kernel directories' tmpfs, folders).
-    FILE *mounts = fopen("/proc/self/mountinfo", "r");
-    T_ASSERT(mounts);
-    char line[4096];
-    size_t dir_len = strlen(s_dir);
-    while (mounts && fgets(line, sizeof line, mounts)) {
-        char *field = line; //  the fifth field is the mount point
-        for (int f = 0; f < 4 && field; f++) {
-            field = strchr(field, ' ');
-            if (field)
-                field++;
-        }
-        bool under = field && strncmp(field, s_dir, dir_len) == 0;
-        if (under)
-            fprintf(stderr, "# mount left: %s", line);
-        T_ASSERT(!under);
-    }
-    if (mounts)
-        fclose(mounts);
-    static const char *const k_logs[] = {
-        "control/scheduler", "control/accounting",    "front/gateway",
-        "front/wsproxy",     "storage/storage-proxy", "agent1/agent",
-        "agent1/agentb",     "agent2/agent",          "agent2/agentb"};
-    for (size_t i = 0; i < sizeof k_logs / sizeof k_logs[0]; i++) {
-        //  The killed agent's log just ends.
-        bool killed = s_killed && strcmp(k_logs[i], "agent2/agentb") == 0;
-        char command[PATH_MAX * 2 + 128];
-        if (killed)
-            snprintf(command, sizeof command,
-                     "! grep -q -E 'Sanitizer|runtime error' %s/%s.log", s_dir,
-                     k_logs[i]);
-        else
-            snprintf(command, sizeof command,
-                     "tail -n 1 %s/%s.log | grep -q 'msg=\"stopped\"' &&"
-                     " ! grep -q -E 'Sanitizer|runtime error' %s/%s.log",
-                     s_dir, k_logs[i], s_dir, k_logs[i]);
-        int rc = harness_shell(command);
-        if (rc != 0)
-            fprintf(stderr, "# %s.log: not stopped cleanly\n", k_logs[i]);
-        T_EQ_INT(rc, 0);
-    }
-    //  Down again: nothing to do, and no error.
-    T_EQ_INT(s_testbed("down"), 0);
+    T_EQ_INT(testbed_down_check(&s_tb), 0);
+    T_ASSERT(s_tb.spare_count > 0);
 }
 
-static bool
-s_have(const char *tool)
-{
-    char command[128];
-    snprintf(command, sizeof command, "command -v %s >/dev/null 2>&1", tool);
-    return harness_shell(command) == 0;
-}
-
-int
-main(void)
-{
-    if (!harness_can_run_containers() || !s_have("ip") || !s_have("nsenter") ||
-        !s_have("python3") || !s_have("curl")) {
-        printf("1..0 # SKIP needs root, runc, umoci, tini, ip, nsenter, python3, curl\n");
-        return 0;
-    }
-    T_RUN(test_up);
-    if (s_up) {
-        T_RUN(test_two_agents_per_host);
-        T_RUN(test_cluster_of_four_on_two_hosts);
-        T_RUN(test_agent_killed_with_spares);
-    }
-    T_RUN(test_down_leaves_nothing);
-    if (s_up)
-        s_testbed("down"); //  whatever failed, nothing stays up
-    if (s_dir) {
-        if (!t_failures && !getenv("BACKPLANE_KEEP"))
-            harness_rmdir(s_dir);
-        else
-            fprintf(stderr, "# testbed kept in %s\n", s_dir);
-        free(s_dir);
-    }
-    return T_DONE();
-}
+TESTBED_MAIN(s_tb, {
+    T_RUN(test_two_agents_per_host);
+    T_RUN(test_cluster_of_four_on_two_hosts);
+    T_RUN(test_agent_killed_with_spares);
+})

@@ -46,97 +46,23 @@
 #include "gateway_client.h"
 #include "harness.h"
 #include "t.h"
+#include "testbed_client.h"
 
 #define IMAGE       "local.backplane/library/busybox:latest"
 #define LOST_MS     6000
 #define SKEW_S      600
 #define PARTITION_S 12
 
-static char *s_dir;
-static char s_net[32];
-static char s_prefix[16];
-static client_platform_t s_p;
-static bool s_up;
+#define TEXT_(x) #x
+#define TEXT(x)  TEXT_(x)
+
+static const char *const k_agents[] = {"agent1/agent", "agent2/agent", NULL};
+static testbed_t s_tb = {.name = "tb-faults",
+                         .letters = "bpf",
+                         .env = "TESTBED_AGENT_CPU=2 TESTBED_AGENT_MEM=1g"
+                                " TESTBED_AGENT_LOST_MS=" TEXT(LOST_MS),
+                         .agents = k_agents};
 static char s_server_public[64];
-
-static int
-s_testbed(const char *command, const char *env)
-{
-    char line[PATH_MAX * 3];
-    snprintf(line, sizeof line,
-             "%s TESTBED_PREFIX=%s TESTBED_NET=%s TESTBED_AGENT_CPU=2"
-             " TESTBED_AGENT_MEM=1g TESTBED_AGENT_LOST_MS=%d BACKPLANE_IMAGES=%s/images"
-             " BACKPLANE_BINDIR=%s deploy/testbed %s >>%s/testbed.log 2>&1",
-             env ? env : "", s_prefix, s_net, LOST_MS, s_dir, harness_bindir(), command,
-             s_dir);
-    return harness_shell(line);
-}
-
-static json_t *
-s_request(const char *method, const char *path, const char *body, int *status)
-{
-    char *text = NULL;
-    *status = client_signed(&s_p, &s_p.super, method, path, body, NULL, &text, NULL);
-    json_t *parsed = text ? json_loads(text, 0, NULL) : NULL;
-    if (!parsed && text && *text)
-        fprintf(stderr, "# %s %s: %d %s\n", method, path, *status, text);
-    free(text);
-    return parsed;
-}
-
-static bool
-s_operation(const char *op, const char *agent)
-{
-    char body[256];
-    snprintf(body, sizeof body, "{\"op\": \"%s\", \"args\": [\"%s\"]}", op, agent);
-    int status;
-    json_t *r = s_request("POST", "/manager/scheduler/operation", body, &status);
-    json_decref(r);
-    return status == 200 || status == 204;
-}
-
-//  An agent's status and address ("" when not listed).
-static void
-s_agent(const char *id, char *status, size_t status_size, char *addr, size_t addr_size)
-{
-    json_t *r = client_gql(&s_p, &s_p.super,
-                           "{ agent_list(limit: 20, offset: 0, status:"
-                           " \"ALIVE,LOST,TERMINATED\") { items { id status addr } } }",
-                           NULL);
-    json_t *items = json_object_get(
-        json_object_get(json_object_get(r, "data"), "agent_list"), "items");
-    snprintf(status, status_size, "%s", "");
-    if (addr)
-        snprintf(addr, addr_size, "%s", "");
-    size_t index;
-    json_t *agent;
-    json_array_foreach(items, index, agent)
-    {
-        const char *agent_id = json_string_value(json_object_get(agent, "id"));
-        const char *st = json_string_value(json_object_get(agent, "status"));
-        const char *ad = json_string_value(json_object_get(agent, "addr"));
-        if (agent_id && st && strcmp(agent_id, id) == 0) {
-            snprintf(status, status_size, "%s", st);
-            if (addr)
-                snprintf(addr, addr_size, "%s", ad ? ad : "");
-        }
-    }
-    json_decref(r);
-}
-
-static bool
-s_agent_becomes(const char *id, const char *status, int within_ms)
-{
-    char now[32] = "";
-    for (int waited = 0; waited <= within_ms; waited += 200) {
-        s_agent(id, now, sizeof now, NULL, 0);
-        if (strcmp(now, status) == 0)
-            return true;
-        harness_pause_ms(200);
-    }
-    fprintf(stderr, "# agent %s: %s, not %s\n", id, now, status);
-    return false;
-}
 
 //  Whether id stays status for ms (polled every 200 ms).
 static bool
@@ -144,7 +70,7 @@ s_agent_stays(const char *id, const char *status, int ms)
 {
     char now[32] = "";
     for (int waited = 0; waited <= ms; waited += 200) {
-        s_agent(id, now, sizeof now, NULL, 0);
+        testbed_agent(&s_tb, id, now, sizeof now, NULL, 0);
         if (strcmp(now, status) != 0) {
             fprintf(stderr, "# agent %s: %s, not %s, after %d ms\n", id, now, status,
                     waited);
@@ -159,7 +85,7 @@ static bool
 s_log_waits(const char *log, const char *needle, const char *also, int within_ms)
 {
     harness_proc_t proc = {.pid = 0};
-    snprintf(proc.log_path, sizeof proc.log_path, "%.*s/%s", 200, s_dir, log);
+    snprintf(proc.log_path, sizeof proc.log_path, "%.*s/%s", 200, s_tb.dir, log);
     for (int waited = 0; waited <= within_ms; waited += 100) {
         if (harness_log_has(&proc, needle) && (!also || harness_log_has(&proc, also)))
             return true;
@@ -170,37 +96,6 @@ s_log_waits(const char *log, const char *needle, const char *also, int within_ms
     return false;
 }
 
-//  Creates a session of 1 CPU, waits for it to run; its id, its kernel and
-//  the agent it runs on. False when it did not run.
-static bool
-s_session(const char *name, char *id, char *kernel, char *agent)
-{
-    char body[512];
-    snprintf(
-        body, sizeof body,
-        "{\"name\": \"%s\", \"image\": \"" IMAGE "\", \"enqueueOnly\": true,"
-        " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"128m\"}},"
-        " \"type\": \"interactive\", \"group\": \"default\", \"domain\": \"default\"}",
-        name);
-    *kernel = *agent = '\0';
-    if (!client_session_running(&s_p, &s_p.super, body, name, id))
-        return false;
-    char query[256];
-    snprintf(query, sizeof query,
-             "{ compute_session(id: \"%s\") { containers { id agent } } }", id);
-    json_t *r = client_gql(&s_p, &s_p.super, query, NULL);
-    json_t *container = json_array_get(
-        json_object_get(json_object_get(json_object_get(r, "data"), "compute_session"),
-                        "containers"),
-        0);
-    const char *k = json_string_value(json_object_get(container, "id"));
-    const char *a = json_string_value(json_object_get(container, "agent"));
-    snprintf(kernel, 64, "%s", k ? k : "");
-    snprintf(agent, 64, "%s", a ? a : "");
-    json_decref(r);
-    return *kernel && *agent;
-}
-
 //  A session's status and status_info by id ("" when unknown).
 static void
 s_status(const char *id, char *status, char *info)
@@ -208,7 +103,7 @@ s_status(const char *id, char *status, char *info)
     char query[256];
     snprintf(query, sizeof query,
              "{ compute_session(id: \"%s\") { status status_info } }", id);
-    json_t *r = client_gql(&s_p, &s_p.super, query, NULL);
+    json_t *r = client_gql(&s_tb.p, &s_tb.p.super, query, NULL);
     json_t *s = json_object_get(json_object_get(r, "data"), "compute_session");
     const char *st = json_string_value(json_object_get(s, "status"));
     const char *in = json_string_value(json_object_get(s, "status_info"));
@@ -217,44 +112,10 @@ s_status(const char *id, char *status, char *info)
     json_decref(r);
 }
 
-static bool
-s_answers(const char *name, const char *word)
-{
-    char path[128], body[256];
-    snprintf(path, sizeof path, "/session/%s", name);
-    snprintf(body, sizeof body,
-             "{\"mode\": \"query\", \"runId\": \"f\", \"code\": \"echo %s\"}", word);
-    int status;
-    json_t *r = s_request("POST", path, body, &status);
-    char *console = json_dumps(json_object_get(json_object_get(r, "result"), "console"),
-                               JSON_COMPACT);
-    bool ok = status == 200 && console && strstr(console, word);
-    free(console);
-    json_decref(r);
-    return ok;
-}
-
 static void
 s_destroy(const char *name)
 {
-    char path[128];
-    snprintf(path, sizeof path, "/session/%s", name);
-    int status;
-    json_t *r = s_request("DELETE", path, NULL, &status);
-    T_EQ_INT(status, 200);
-    json_decref(r);
-}
-
-//  Containers of the agents' runc states: kernel's (NULL: all of them).
-static int
-s_containers(const char *kernel)
-{
-    char command[PATH_MAX * 2];
-    snprintf(command, sizeof command,
-             "exit $(for h in agent1 agent2; do runc --root %s/$h/agent/runc list -q"
-             " 2>/dev/null; done | grep -c -x '%s')",
-             s_dir, kernel ? kernel : ".*");
-    return harness_shell(command);
+    T_EQ_INT(testbed_destroy_session(&s_tb, name), 200);
 }
 
 //  A bus socket on this machine that the hub takes for agent2's host: its
@@ -263,8 +124,8 @@ static zsock_t *
 s_as_agent2(int type, int port)
 {
     char cert[PATH_MAX], endpoint[64];
-    snprintf(cert, sizeof cert, "%s/agent2/curve/agent2.cert_secret", s_dir);
-    snprintf(endpoint, sizeof endpoint, "tcp://%s.11:%d", s_net, port);
+    snprintf(cert, sizeof cert, "%s/agent2/curve/agent2.cert_secret", s_tb.dir);
+    snprintf(endpoint, sizeof endpoint, "tcp://%s.11:%d", s_tb.net, port);
     bus_curve_t curve = {
         .enabled = true, .client_cert = cert, .server_public = s_server_public};
     return bus_socket_connect(type, endpoint, &curve);
@@ -273,42 +134,17 @@ s_as_agent2(int type, int port)
 static void
 test_up(void)
 {
-    const char *subnet = harness_subnet();
-    T_ASSERT(subnet);
-    if (!subnet)
-        return;
-    harness_subnet_host(subnet, 0, s_net, sizeof s_net);
-    s_net[strlen(s_net) - 1] = '\0';
-    snprintf(s_prefix, sizeof s_prefix, "bpf%s", strrchr(s_net, '.') + 1);
-    char command[512];
-    snprintf(
-        command, sizeof command,
-        "for h in control front storage agent1 agent2 lan; do"
-        " ip netns del %s-$h 2>/dev/null; done; ip link del %s-lan 2>/dev/null; true",
-        s_prefix, s_prefix);
-    harness_shell(command);
-    s_dir = harness_tmpdir("tb-faults");
-    T_ASSERT(s_dir);
-    T_EQ_INT(harness_busybox_images(s_dir), 0);
-    char up[PATH_MAX + 8];
-    snprintf(up, sizeof up, "up %s", s_dir);
-    int rc = s_testbed(up, NULL);
-    T_EQ_INT(rc, 0);
-    if (rc != 0)
-        return;
-    s_up = true;
+    bus_log_set_level(BUS_LOG_ERROR); //  this test's own bus sockets: errors only
+    T_EQ_INT(testbed_up(&s_tb), 0);
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/front/gateway/admin.env", s_dir);
-    T_ASSERT(client_read_admin_env(path, &s_p.super));
-    snprintf(s_p.api, sizeof s_p.api, "%s.12:8081", s_net);
-    snprintf(path, sizeof path, "%s/secrets/server.cert", s_dir);
+    snprintf(path, sizeof path, "%s/secrets/server.cert", s_tb.dir);
     zcert_t *cert = zcert_load(path);
     T_ASSERT(cert);
     if (cert)
         snprintf(s_server_public, sizeof s_server_public, "%s", zcert_public_txt(cert));
     zcert_destroy(&cert);
-    T_ASSERT(s_agent_becomes("agent1", "ALIVE", 20000));
-    T_ASSERT(s_agent_becomes("agent2", "ALIVE", 20000));
+    T_ASSERT(testbed_agent_becomes(&s_tb, "agent1", "ALIVE", 20000));
+    T_ASSERT(testbed_agent_becomes(&s_tb, "agent2", "ALIVE", 20000));
 }
 
 //  Sends the frames of msg (kept) on pub until the log has needle, at most
@@ -318,7 +154,7 @@ static bool
 s_send_until_logged(zsock_t *pub, zmsg_t *msg, const char *log, const char *needle)
 {
     harness_proc_t proc = {.pid = 0};
-    snprintf(proc.log_path, sizeof proc.log_path, "%.*s/%s", 200, s_dir, log);
+    snprintf(proc.log_path, sizeof proc.log_path, "%.*s/%s", 200, s_tb.dir, log);
     for (int tries = 0; tries < 75; tries++) {
         zmsg_t *copy = zmsg_dup(msg);
         zmsg_send(&copy, pub);
@@ -355,7 +191,7 @@ static void
 test_replayed_and_forged_messages(void)
 {
     //  Everything on agent1 (agent2 excluded while they are placed).
-    T_ASSERT(s_operation("exclude-agents", "agent2"));
+    T_ASSERT(testbed_operation(&s_tb, "exclude-agents", "\"agent2\""));
     //  A tap on the hub, as agent2's host: kernel.started as they pass.
     zsock_t *tap = s_as_agent2(ZMQ_SUB, 6102);
     T_ASSERT(tap);
@@ -364,12 +200,12 @@ test_replayed_and_forged_messages(void)
     zsock_set_subscribe(tap, PROTO_KERNEL_STARTED);
     harness_pause_ms(500); //  the subscription reaching the hub: a tap may miss nothing
     char id1[64] = "", kernel1[64], agent1[64];
-    T_ASSERT(s_session("f-replayed", id1, kernel1, agent1));
+    T_ASSERT(testbed_session(&s_tb, "f-replayed", NULL, id1, kernel1, agent1));
     T_EQ_STR(agent1, "agent1");
     char id2[64] = "", kernel2[64], agent2[64];
-    T_ASSERT(s_session("f-forged", id2, kernel2, agent2));
+    T_ASSERT(testbed_session(&s_tb, "f-forged", NULL, id2, kernel2, agent2));
     T_EQ_STR(agent2, "agent1");
-    T_ASSERT(s_operation("include-agents", "agent2"));
+    T_ASSERT(testbed_operation(&s_tb, "include-agents", "\"agent2\""));
     //  The tap's capture of f-replayed's kernel.started.
     zmsg_t *captured = NULL;
     zpoller_t *poller = zpoller_new(tap, NULL);
@@ -413,7 +249,7 @@ test_replayed_and_forged_messages(void)
         harness_pause_ms(1000);
         s_status(id1, status, info);
         T_EQ_STR(status, "TERMINATED");
-        T_EQ_INT(s_containers(kernel1), 0);
+        T_EQ_INT(testbed_containers(&s_tb, kernel1), 0);
     }
     zmsg_destroy(&captured);
 
@@ -438,13 +274,13 @@ test_replayed_and_forged_messages(void)
     zmsg_destroy(&forged);
     s_status(id2, status, info);
     T_EQ_STR(status, "RUNNING");
-    T_ASSERT(s_answers("f-forged", "still-running"));
-    T_EQ_INT(s_containers(kernel2), 1);
+    T_ASSERT(testbed_answers(&s_tb, "f-forged", "still-running"));
+    T_EQ_INT(testbed_containers(&s_tb, kernel2), 1);
 
     //  A heartbeat in agent2's name that says it is agent1, at agent2's
     //  address: refused, agent1's address kept.
     char rpc[64];
-    snprintf(rpc, sizeof rpc, "tcp://%s.22:1", s_net);
+    snprintf(rpc, sizeof rpc, "tcp://%s.22:1", s_tb.net);
     proto_agent_heartbeat_t beat;
     proto_agent_heartbeat_init(&beat);
     beat.agent_id = "agent1";
@@ -467,10 +303,10 @@ test_replayed_and_forged_messages(void)
     bus_writer_destroy(&w);
     zsock_destroy(&pub);
     char st[32], addr[128];
-    s_agent("agent1", st, sizeof st, addr, sizeof addr);
+    testbed_agent(&s_tb, "agent1", st, sizeof st, addr, sizeof addr);
     T_EQ_STR(st, "ALIVE");
     char expect[64];
-    snprintf(expect, sizeof expect, "tcp://%s.21:", s_net);
+    snprintf(expect, sizeof expect, "tcp://%s.21:", s_tb.net);
     T_ASSERT(strstr(addr, expect) == addr);
     if (strstr(addr, expect) != addr)
         fprintf(stderr, "# agent1's addr: %s\n", addr);
@@ -483,9 +319,9 @@ test_revoked_key(void)
 {
     //  What a failure above may have left running takes agent1's CPUs.
     int status;
-    json_decref(s_request("DELETE", "/session/f-forged", NULL, &status));
+    json_decref(testbed_request(&s_tb, "DELETE", "/session/f-forged", NULL, &status));
     char key[64] = "", command[PATH_MAX * 2];
-    snprintf(command, sizeof command, "%s/agent2/curve/agent2.cert", s_dir);
+    snprintf(command, sizeof command, "%s/agent2/curve/agent2.cert", s_tb.dir);
     zcert_t *cert = zcert_load(command);
     T_ASSERT(cert);
     if (cert)
@@ -494,21 +330,21 @@ test_revoked_key(void)
     snprintf(command, sizeof command,
              "mkdir -p %s/revoked && for h in control front storage agent1 agent2; do"
              " mv %s/$h/curve/authorized/agent2.cert %s/revoked/$h.cert || exit 1; done",
-             s_dir, s_dir, s_dir);
+             s_tb.dir, s_tb.dir, s_tb.dir);
     T_EQ_INT(harness_shell(command), 0);
-    snprintf(command, sizeof command, "restart agent2 agent %s", s_dir);
-    s_testbed(command, NULL); //  it may start or not: what counts is below
+    testbed_run(&s_tb, NULL,
+                "restart agent2 agent"); //  it may start or not: what counts is below
     char needle[256];
-    snprintf(needle, sizeof needle, "address=%s.22 mechanism=CURVE public_key=%s", s_net,
-             key);
+    snprintf(needle, sizeof needle, "address=%s.22 mechanism=CURVE public_key=%s",
+             s_tb.net, key);
     T_ASSERT(
         s_log_waits("control/scheduler.log", needle, "reason=\"unknown key\"", 10000));
-    T_ASSERT(s_agent_becomes("agent2", "LOST", LOST_MS + 10000));
+    T_ASSERT(testbed_agent_becomes(&s_tb, "agent2", "LOST", LOST_MS + 10000));
     //  Nothing placed there: two sessions both go to agent1, its 2 CPUs.
     char id[64], kernel[64], agent[64];
-    T_ASSERT(s_session("f-revoked-1", id, kernel, agent));
+    T_ASSERT(testbed_session(&s_tb, "f-revoked-1", NULL, id, kernel, agent));
     T_EQ_STR(agent, "agent1");
-    T_ASSERT(s_session("f-revoked-2", id, kernel, agent));
+    T_ASSERT(testbed_session(&s_tb, "f-revoked-2", NULL, id, kernel, agent));
     T_EQ_STR(agent, "agent1");
     s_destroy("f-revoked-1");
     s_destroy("f-revoked-2");
@@ -520,11 +356,10 @@ test_revoked_key(void)
     snprintf(command, sizeof command,
              "for h in control front storage agent1 agent2; do"
              " mv %s/revoked/$h.cert %s/$h/curve/authorized/agent2.cert || exit 1; done",
-             s_dir, s_dir);
+             s_tb.dir, s_tb.dir);
     T_EQ_INT(harness_shell(command), 0);
-    snprintf(command, sizeof command, "restart agent2 agent %s", s_dir);
-    T_EQ_INT(s_testbed(command, NULL), 0);
-    T_ASSERT(s_agent_becomes("agent2", "ALIVE", 20000));
+    T_EQ_INT(testbed_run(&s_tb, NULL, "restart agent2 agent"), 0);
+    T_ASSERT(testbed_agent_becomes(&s_tb, "agent2", "ALIVE", 20000));
 }
 
 //  (c) agent2's clock 10 minutes ahead, then behind.
@@ -535,8 +370,7 @@ test_clock_off(void)
     for (size_t i = 0; i < sizeof skews / sizeof skews[0]; i++) {
         char env[64], command[PATH_MAX + 64];
         snprintf(env, sizeof env, "BACKPLANE_TEST_CLOCK_SKEW_S=%d", skews[i]);
-        snprintf(command, sizeof command, "restart agent2 agent %s", s_dir);
-        T_EQ_INT(s_testbed(command, env), 0);
+        T_EQ_INT(testbed_run(&s_tb, env, "restart agent2 agent"), 0);
         //  The registry's clock minus agent2's: -600 s ahead, +600 s behind
         //  (to within the round trip).
         snprintf(command, sizeof command,
@@ -544,33 +378,31 @@ test_clock_off(void)
                  " host; bus time corrected. offset_ms=%s(599[0-9]{3}|600[0-9]{3}) ' "
                  "%s/agent2/"
                  "agent.log && exit 0; sleep 0.1; done; exit 1",
-                 skews[i] > 0 ? "-" : "", s_dir);
+                 skews[i] > 0 ? "-" : "", s_tb.dir);
         T_EQ_INT(harness_shell(command), 0);
-        T_ASSERT(s_agent_becomes("agent2", "ALIVE", 20000));
+        T_ASSERT(testbed_agent_becomes(&s_tb, "agent2", "ALIVE", 20000));
         //  Neither LOST early nor anything but ALIVE for longer than lost_ms.
         T_ASSERT(s_agent_stays("agent2", "ALIVE", LOST_MS + 2000));
         //  Registered: /healthz names it up.
         char *text = NULL;
-        harness_http(s_p.api, "GET", "/healthz", NULL, &text, CLIENT_HTTP_MS);
+        harness_http(s_tb.p.api, "GET", "/healthz", NULL, &text, CLIENT_HTTP_MS);
         char up[128];
-        snprintf(up, sizeof up, "tcp://%s.22:", s_net);
+        snprintf(up, sizeof up, "tcp://%s.22:", s_tb.net);
         T_ASSERT(text && strstr(text, up));
         free(text);
         //  A session placed there runs and answers.
-        T_ASSERT(s_operation("exclude-agents", "agent1"));
+        T_ASSERT(testbed_operation(&s_tb, "exclude-agents", "\"agent1\""));
         char name[32], id[64], kernel[64], agent[64];
         snprintf(name, sizeof name, "f-clock-%zu", i);
-        T_ASSERT(s_session(name, id, kernel, agent));
+        T_ASSERT(testbed_session(&s_tb, name, NULL, id, kernel, agent));
         T_EQ_STR(agent, "agent2");
-        T_ASSERT(s_operation("include-agents", "agent1"));
-        T_ASSERT(s_answers(name, "on-time"));
+        T_ASSERT(testbed_operation(&s_tb, "include-agents", "\"agent1\""));
+        T_ASSERT(testbed_answers(&s_tb, name, "on-time"));
         s_destroy(name);
     }
     //  Its clock right again.
-    char command[PATH_MAX + 64];
-    snprintf(command, sizeof command, "restart agent2 agent %s", s_dir);
-    T_EQ_INT(s_testbed(command, NULL), 0);
-    T_ASSERT(s_agent_becomes("agent2", "ALIVE", 20000));
+    T_EQ_INT(testbed_run(&s_tb, NULL, "restart agent2 agent"), 0);
+    T_ASSERT(testbed_agent_becomes(&s_tb, "agent2", "ALIVE", 20000));
 }
 
 //  (d) agent2 cut off right after a create placed there, mended later.
@@ -578,22 +410,21 @@ static void
 test_partition_in_a_create(void)
 {
     //  Nothing else runs: every container counted below is this session's.
-    for (int waited = 0; waited < 30000 && s_containers(NULL) != 0; waited += 200)
+    for (int waited = 0; waited < 30000 && testbed_containers(&s_tb, NULL) != 0;
+         waited += 200)
         harness_pause_ms(200);
-    T_EQ_INT(s_containers(NULL), 0);
-    T_ASSERT(s_operation("exclude-agents", "agent1"));
+    T_EQ_INT(testbed_containers(&s_tb, NULL), 0);
+    T_ASSERT(testbed_operation(&s_tb, "exclude-agents", "\"agent1\""));
     char *text = NULL;
     int status =
-        client_signed(&s_p, &s_p.super, "POST", "/session",
+        client_signed(&s_tb.p, &s_tb.p.super, "POST", "/session",
                       "{\"name\": \"f-cut\", \"image\": \"" IMAGE "\","
                       " \"enqueueOnly\": true,"
                       " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"128m\"}},"
                       " \"type\": \"interactive\", \"group\": \"default\","
                       " \"domain\": \"default\"}",
                       NULL, &text, NULL);
-    char command[PATH_MAX + 64];
-    snprintf(command, sizeof command, "cut agent2 %s", s_dir);
-    T_EQ_INT(s_testbed(command, NULL), 0);
+    T_EQ_INT(testbed_run(&s_tb, NULL, "cut agent2"), 0);
     T_EQ_INT(status, 201);
     json_t *r = text ? json_loads(text, 0, NULL) : NULL;
     free(text);
@@ -602,20 +433,19 @@ test_partition_in_a_create(void)
     snprintf(id, sizeof id, "%s", sid ? sid : "");
     json_decref(r);
     T_ASSERT(*id);
-    T_ASSERT(s_operation("include-agents", "agent1"));
+    T_ASSERT(testbed_operation(&s_tb, "include-agents", "\"agent1\""));
     harness_pause_ms(PARTITION_S * 1000);
     char st[32] = "", info[128] = "";
     s_status(id, st, info);
     fprintf(stderr, "# f-cut during the partition: %s %s\n", st, info);
-    snprintf(command, sizeof command, "mend agent2 %s", s_dir);
-    T_EQ_INT(s_testbed(command, NULL), 0);
-    T_ASSERT(s_agent_becomes("agent2", "ALIVE", 20000));
+    T_EQ_INT(testbed_run(&s_tb, NULL, "mend agent2"), 0);
+    T_ASSERT(testbed_agent_becomes(&s_tb, "agent2", "ALIVE", 20000));
     //  Settled: RUNNING in one container, or ended with a reason and none.
     bool settled = false;
     int containers = -1;
     for (int waited = 0; waited < 120000 && !settled; waited += 500) {
         s_status(id, st, info);
-        containers = s_containers(NULL);
+        containers = testbed_containers(&s_tb, NULL);
         settled = (strcmp(st, "RUNNING") == 0 && containers == 1) ||
                   ((strcmp(st, "TERMINATED") == 0 || strcmp(st, "CANCELLED") == 0 ||
                     strcmp(st, "ERROR") == 0) &&
@@ -631,9 +461,9 @@ test_partition_in_a_create(void)
     char again[32], info2[128];
     s_status(id, again, info2);
     T_EQ_STR(again, st);
-    T_EQ_INT(s_containers(NULL), containers);
+    T_EQ_INT(testbed_containers(&s_tb, NULL), containers);
     if (strcmp(st, "RUNNING") == 0) {
-        T_ASSERT(s_answers("f-cut", "after-the-cut"));
+        T_ASSERT(testbed_answers(&s_tb, "f-cut", "after-the-cut"));
         s_destroy("f-cut");
     }
 }
@@ -641,73 +471,12 @@ test_partition_in_a_create(void)
 static void
 test_down_leaves_nothing(void)
 {
-    T_ASSERT(s_dir);
-    char command[PATH_MAX * 2];
-    snprintf(command, sizeof command, "down %s", s_dir);
-    T_EQ_INT(s_testbed(command, NULL), 0);
-    s_up = false;
-    static const char *const k_hosts[] = {"control", "front",  "storage",
-                                          "agent1",  "agent2", "lan"};
-    for (size_t i = 0; i < sizeof k_hosts / sizeof k_hosts[0]; i++) {
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "/run/netns/%s-%s", s_prefix, k_hosts[i]);
-        bool left = access(path, F_OK) == 0;
-        if (left)
-            fprintf(stderr, "# %s left\n", path);
-        T_ASSERT(!left);
-    }
-    T_EQ_INT(s_containers(NULL), 0);
-    static const char *const k_logs[] = {
-        "control/scheduler",     "control/accounting", "front/gateway", "front/wsproxy",
-        "storage/storage-proxy", "agent1/agent",       "agent2/agent"};
-    for (size_t i = 0; i < sizeof k_logs / sizeof k_logs[0]; i++) {
-        snprintf(command, sizeof command,
-                 "tail -n 1 %s/%s.log | grep -q 'msg=\"stopped\"' &&"
-                 " ! grep -q -E 'Sanitizer|runtime error' %s/%s.log",
-                 s_dir, k_logs[i], s_dir, k_logs[i]);
-        int rc = harness_shell(command);
-        if (rc != 0)
-            fprintf(stderr, "# %s.log: not stopped cleanly\n", k_logs[i]);
-        T_EQ_INT(rc, 0);
-    }
+    T_EQ_INT(testbed_down_check(&s_tb), 0);
 }
 
-static bool
-s_have(const char *tool)
-{
-    char command[128];
-    snprintf(command, sizeof command, "command -v %s >/dev/null 2>&1", tool);
-    return harness_shell(command) == 0;
-}
-
-int
-main(void)
-{
-    if (!harness_can_run_containers() || !s_have("ip") || !s_have("nsenter") ||
-        !s_have("python3") || !s_have("curl")) {
-        printf("1..0 # SKIP needs root, runc, umoci, tini, ip, nsenter, python3, curl\n");
-        return 0;
-    }
-    bus_log_set_level(BUS_LOG_ERROR);
-    T_RUN(test_up);
-    if (s_up) {
-        T_RUN(test_replayed_and_forged_messages);
-        T_RUN(test_revoked_key);
-        T_RUN(test_clock_off);
-        T_RUN(test_partition_in_a_create);
-    }
-    T_RUN(test_down_leaves_nothing);
-    if (s_up) {
-        char command[PATH_MAX + 8];
-        snprintf(command, sizeof command, "down %s", s_dir);
-        s_testbed(command, NULL);
-    }
-    if (s_dir) {
-        if (!t_failures && !getenv("BACKPLANE_KEEP"))
-            harness_rmdir(s_dir);
-        else
-            fprintf(stderr, "# testbed kept in %s\n", s_dir);
-        free(s_dir);
-    }
-    return T_DONE();
-}
+TESTBED_MAIN(s_tb, {
+    T_RUN(test_replayed_and_forged_messages);
+    T_RUN(test_revoked_key);
+    T_RUN(test_clock_off);
+    T_RUN(test_partition_in_a_create);
+})

@@ -27,7 +27,6 @@
     =========================================================================
 */
 #include <arpa/inet.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/if_ether.h>
@@ -47,15 +46,15 @@
 #include "gateway_client.h"
 #include "harness.h"
 #include "t.h"
+#include "testbed_client.h"
 
 #define IMAGE "local.backplane/library/busybox:latest"
 
-static char *s_dir;
-static char s_net[32];    //  "10.240.N": the hosts' /24
-static char s_prefix[16]; //  "bptN": the namespaces' and links' prefix
-static client_platform_t s_p;
-static bool s_up;
-static char s_kernels[2][64]; //  the kernels the sessions ran, for the leftovers check
+static const char *const k_agents[] = {"agent1/agent", "agent2/agent", NULL};
+static testbed_t s_tb = {.name = "testbed",
+                         .letters = "bpt",
+                         .env = "TESTBED_AGENT_CPU=1 TESTBED_AGENT_MEM=1g",
+                         .agents = k_agents};
 static char s_agents[2][64];  //  the agent each session ran on
 static char s_session_id[64]; //  tb-1's
 
@@ -72,62 +71,10 @@ static const where_t k_where[] = {
 };
 #define WHERE_COUNT (sizeof k_where / sizeof k_where[0])
 
-static int
-s_testbed(const char *command)
-{
-    char line[PATH_MAX * 3];
-    snprintf(line, sizeof line,
-             "TESTBED_PREFIX=%s TESTBED_NET=%s TESTBED_AGENT_CPU=1 TESTBED_AGENT_MEM=1g"
-             " BACKPLANE_IMAGES=%s/images BACKPLANE_BINDIR=%s deploy/testbed %s %s"
-             " >>%s/testbed.log 2>&1",
-             s_prefix, s_net, s_dir, harness_bindir(), command, s_dir, s_dir);
-    return harness_shell(line);
-}
-
-//  A signed request as the superadmin; the parsed body (NULL if none).
-static json_t *
-s_request(const char *method, const char *path, const char *body, int *status)
-{
-    char *text = NULL;
-    *status = client_signed(&s_p, &s_p.super, method, path, body, NULL, &text, NULL);
-    json_t *parsed = text ? json_loads(text, 0, NULL) : NULL;
-    if (!parsed && text && *text)
-        fprintf(stderr, "# %s %s: %d %s\n", method, path, *status, text);
-    free(text);
-    return parsed;
-}
-
 static void
 test_up(void)
 {
-    const char *subnet = harness_subnet(); //  "10.240.N.0/24"
-    T_ASSERT(subnet);
-    if (!subnet)
-        return;
-    harness_subnet_host(subnet, 0, s_net, sizeof s_net); //  "10.240.N."
-    s_net[strlen(s_net) - 1] = '\0';
-    snprintf(s_prefix, sizeof s_prefix, "bpt%s", strrchr(s_net, '.') + 1);
-    //  Namespaces of this prefix can only be a crashed run's (the subnet's
-    //  claim is ours): up would refuse them.
-    char command[512];
-    snprintf(
-        command, sizeof command,
-        "for h in control front storage agent1 agent2 lan; do"
-        " ip netns del %s-$h 2>/dev/null; done; ip link del %s-lan 2>/dev/null; true",
-        s_prefix, s_prefix);
-    harness_shell(command);
-    s_dir = harness_tmpdir("testbed");
-    T_ASSERT(s_dir);
-    T_EQ_INT(harness_busybox_images(s_dir), 0);
-    int rc = s_testbed("up");
-    T_EQ_INT(rc, 0);
-    if (rc != 0)
-        return;
-    s_up = true;
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/front/gateway/admin.env", s_dir);
-    T_ASSERT(client_read_admin_env(path, &s_p.super));
-    snprintf(s_p.api, sizeof s_p.api, "%s.12:8081", s_net);
+    T_EQ_INT(testbed_up(&s_tb), 0);
 }
 
 //  The gateway's /healthz, asked from the root namespace over the bridge,
@@ -136,34 +83,20 @@ static void
 test_every_service_from_its_host(void)
 {
     char *text = NULL;
-    T_EQ_INT(harness_http(s_p.api, "GET", "/healthz", NULL, &text, CLIENT_HTTP_MS), 200);
+    T_EQ_INT(harness_http(s_tb.p.api, "GET", "/healthz", NULL, &text, CLIENT_HTTP_MS),
+             200);
     json_t *health = text ? json_loads(text, 0, NULL) : NULL;
     free(text);
-    json_t *services = json_object_get(health, "services");
-    T_EQ_INT(json_array_size(services), WHERE_COUNT);
+    T_EQ_INT(json_array_size(json_object_get(health, "services")), WHERE_COUNT);
+    json_decref(health);
     for (size_t i = 0; i < WHERE_COUNT; i++) {
-        char prefix[64];
-        snprintf(prefix, sizeof prefix, "tcp://%s.%d:", s_net, k_where[i].host);
-        bool found = false;
-        size_t index;
-        json_t *s;
-        json_array_foreach(services, index, s)
-        {
-            const char *service = json_string_value(json_object_get(s, "service"));
-            const char *node = json_string_value(json_object_get(s, "node"));
-            if (!service || !node || strcmp(service, k_where[i].service) != 0 ||
-                strcmp(node, k_where[i].node) != 0)
-                continue;
-            found = true;
-            T_EQ_STR(json_string_value(json_object_get(s, "status")), "up");
-            T_CONTAINS(json_string_value(json_object_get(s, "rpc")), prefix);
-        }
+        bool found = testbed_health_names(&s_tb, k_where[i].service, k_where[i].node,
+                                          k_where[i].host);
         if (!found)
-            fprintf(stderr, "# %s on %s not in /healthz\n", k_where[i].service,
-                    k_where[i].node);
+            fprintf(stderr, "# %s on %s not up in /healthz at its host's address\n",
+                    k_where[i].service, k_where[i].node);
         T_ASSERT(found);
     }
-    json_decref(health);
 
     //  The scheduler's agents, as the admin API lists them: both alive, each
     //  at its own host's address (the second may come a heartbeat after
@@ -172,7 +105,7 @@ test_every_service_from_its_host(void)
     for (int tries = 0; tries < 100; tries++) {
         json_decref(r);
         r = client_gql(
-            &s_p, &s_p.super,
+            &s_tb.p, &s_tb.p.super,
             "{ agent_list(limit: 10, offset: 0, status: \"ALIVE\") { items { id"
             " status addr } } }",
             NULL);
@@ -189,7 +122,7 @@ test_every_service_from_its_host(void)
     {
         const char *id = json_string_value(json_object_get(agent, "id"));
         char prefix[64];
-        snprintf(prefix, sizeof prefix, "tcp://%s.%d:", s_net,
+        snprintf(prefix, sizeof prefix, "tcp://%s.%d:", s_tb.net,
                  id && strcmp(id, "agent2") == 0 ? 22 : 21);
         T_EQ_STR(json_string_value(json_object_get(agent, "status")), "ALIVE");
         T_CONTAINS(json_string_value(json_object_get(agent, "addr")), prefix);
@@ -211,16 +144,16 @@ test_a_session_on_each_agent_host(void)
                  " \"type\": \"interactive\", \"group\": \"default\","
                  " \"domain\": \"default\"}",
                  name);
-        T_ASSERT(client_session_running(&s_p, &s_p.super, body, name,
+        T_ASSERT(client_session_running(&s_tb.p, &s_tb.p.super, body, name,
                                         i == 0 ? s_session_id : NULL));
         //  A command in it; the host it runs on, and its kernel.
         char path[64];
         snprintf(path, sizeof path, "/session/%s", name);
         int status;
-        json_t *r = s_request("POST", path,
-                              "{\"mode\": \"query\", \"runId\": \"tb\","
-                              " \"code\": \"echo ran-in-$(echo kernel)\"}",
-                              &status);
+        json_t *r = testbed_request(&s_tb, "POST", path,
+                                    "{\"mode\": \"query\", \"runId\": \"tb\","
+                                    " \"code\": \"echo ran-in-$(echo kernel)\"}",
+                                    &status);
         T_EQ_INT(status, 200);
         json_t *result = json_object_get(r, "result");
         T_EQ_STR(json_string_value(json_object_get(result, "status")), "finished");
@@ -229,7 +162,7 @@ test_a_session_on_each_agent_host(void)
         free(console);
         json_decref(r);
     }
-    json_t *r = client_gql(&s_p, &s_p.super,
+    json_t *r = client_gql(&s_tb.p, &s_tb.p.super,
                            "{ compute_session_list(limit: 10, offset: 0) { items { name"
                            " containers { id agent } } } }",
                            NULL);
@@ -241,7 +174,7 @@ test_a_session_on_each_agent_host(void)
             json_array_get(json_object_get(json_array_get(items, i), "containers"), 0);
         const char *id = json_string_value(json_object_get(container, "id"));
         const char *agent = json_string_value(json_object_get(container, "agent"));
-        snprintf(s_kernels[i], sizeof s_kernels[i], "%s", id ? id : "");
+        snprintf(s_tb.kernels[i], sizeof s_tb.kernels[i], "%s", id ? id : "");
         snprintf(s_agents[i], sizeof s_agents[i], "%s", agent ? agent : "");
     }
     json_decref(r);
@@ -259,7 +192,7 @@ s_curl_tls(const char *options, char *body, size_t size)
     snprintf(command, sizeof command,
              "curl -sS -m 20 --cacert %s/secrets/tls/ca.crt -c %s/cookies -b %s/cookies"
              " -o %s/curl.out -w '%%{http_code}' %s",
-             s_dir, s_dir, s_dir, s_dir, options);
+             s_tb.dir, s_tb.dir, s_tb.dir, s_tb.dir, options);
     FILE *pipe = popen(command, "r");
     char out[64] = "";
     if (!pipe)
@@ -270,7 +203,7 @@ s_curl_tls(const char *options, char *body, size_t size)
         return -1;
     if (body && size) {
         char path[PATH_MAX];
-        snprintf(path, sizeof path, "%s/curl.out", s_dir);
+        snprintf(path, sizeof path, "%s/curl.out", s_tb.dir);
         FILE *file = fopen(path, "r");
         size_t n = file ? fread(body, 1, size - 1, file) : 0;
         body[n] = '\0';
@@ -290,21 +223,22 @@ static void
 test_app_through_the_wsproxy_on_another_host(void)
 {
     int status;
-    json_t *r = s_request("POST", "/session/tb-1",
-                          "{\"mode\": \"query\", \"runId\": \"page\","
-                          " \"code\": \"echo served-from-agent-host > index.html\"}",
-                          &status);
+    json_t *r =
+        testbed_request(&s_tb, "POST", "/session/tb-1",
+                        "{\"mode\": \"query\", \"runId\": \"page\","
+                        " \"code\": \"echo served-from-agent-host > index.html\"}",
+                        &status);
     T_EQ_INT(status, 200);
     json_decref(r);
-    r = s_request("POST", "/session/tb-1/start-service",
-                  "{\"app\": \"httpd\", \"login_session_token\": null,"
-                  " \"arguments\": \"null\"}",
-                  &status);
+    r = testbed_request(&s_tb, "POST", "/session/tb-1/start-service",
+                        "{\"app\": \"httpd\", \"login_session_token\": null,"
+                        " \"arguments\": \"null\"}",
+                        &status);
     T_EQ_INT(status, 200);
     const char *token = json_string_value(json_object_get(r, "token"));
     const char *addr = json_string_value(json_object_get(r, "wsproxy_addr"));
     char want[64];
-    snprintf(want, sizeof want, "https://%s.12:5050", s_net);
+    snprintf(want, sizeof want, "https://%s.12:5050", s_tb.net);
     T_ASSERT(token && addr);
     T_EQ_STR(addr, want);
     char options[4096], body[8192];
@@ -316,13 +250,13 @@ test_app_through_the_wsproxy_on_another_host(void)
     const char *url = json_string_value(json_object_get(r, "url"));
     T_ASSERT(url);
     //  The route is on the front host, over TLS.
-    snprintf(want, sizeof want, "https://%s.12:", s_net);
+    snprintf(want, sizeof want, "https://%s.12:", s_tb.net);
     T_ASSERT(strncmp(url, want, strlen(want)) == 0);
     //  The permit: a redirect that sets the route's cookie (Secure).
-    snprintf(options, sizeof options, "-D %s/permit.head '%s'", s_dir, url);
+    snprintf(options, sizeof options, "-D %s/permit.head '%s'", s_tb.dir, url);
     T_EQ_INT(s_curl_tls(options, NULL, 0), 302);
     char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/permit.head", s_dir);
+    snprintf(path, sizeof path, "%s/permit.head", s_tb.dir);
     FILE *head = fopen(path, "r");
     T_ASSERT(head);
     char line[1024];
@@ -347,11 +281,11 @@ static void
 test_unknown_agent_key_refused(void)
 {
     char rogue[256], key[64] = "", command[4096];
-    snprintf(rogue, sizeof rogue, "%s/rogue", s_dir);
+    snprintf(rogue, sizeof rogue, "%s/rogue", s_tb.dir);
     snprintf(command, sizeof command,
              "mkdir -p %s && %s/root/usr/bin/backplane-agent --make-cert %s/rogue.cert"
              " >%s/key",
-             rogue, s_dir, rogue, rogue);
+             rogue, s_tb.dir, rogue, rogue);
     T_EQ_INT(harness_shell(command), 0);
     snprintf(command, sizeof command, "%s/key", rogue);
     FILE *file = fopen(command, "r");
@@ -368,14 +302,14 @@ test_unknown_agent_key_refused(void)
              " --set node.state_dir=%s --set bus.http_listen=%s.22:0"
              " --set bus.curve.client_cert=%s/rogue.cert_secret --set fake.agents=1"
              " </dev/null >%s/agent.log 2>&1 & echo $! >%s/pid",
-             s_prefix, s_dir, s_dir, rogue, s_net, rogue, rogue, rogue);
+             s_tb.prefix, s_tb.dir, s_tb.dir, rogue, s_tb.net, rogue, rogue, rogue);
     T_EQ_INT(harness_shell(command), 0);
     char needle[256];
-    snprintf(needle, sizeof needle, "address=%s.22 mechanism=CURVE public_key=%s", s_net,
-             key);
+    snprintf(needle, sizeof needle, "address=%s.22 mechanism=CURVE public_key=%s",
+             s_tb.net, key);
     harness_proc_t scheduler = {.pid = 0};
     snprintf(scheduler.log_path, sizeof scheduler.log_path, "%.*s/control/scheduler.log",
-             200, s_dir);
+             200, s_tb.dir);
     bool refused = false;
     for (int tries = 0; tries < 100 && !refused; tries++) {
         refused = harness_log_has(&scheduler, needle) &&
@@ -392,7 +326,7 @@ test_unknown_agent_key_refused(void)
         if (!timed_out)
             harness_pause_ms(100);
     }
-    json_t *r = client_gql(&s_p, &s_p.super,
+    json_t *r = client_gql(&s_tb.p, &s_tb.p.super,
                            "{ agent_list(limit: 10, offset: 0) { items { id } } }", NULL);
     char *text = json_dumps(r, JSON_COMPACT);
     json_decref(r);
@@ -419,7 +353,7 @@ static int
 s_switch_socket(void)
 {
     char path[128];
-    snprintf(path, sizeof path, "/run/netns/%s-lan", s_prefix);
+    snprintf(path, sizeof path, "/run/netns/%s-lan", s_tb.prefix);
     int lan = open(path, O_RDONLY | O_CLOEXEC);
     int self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
     int fd = -1;
@@ -505,7 +439,7 @@ test_bus_traffic_not_in_clear(void)
     for (int round = 0; round < 20; round++) { //  about 3 s: 3 heartbeats per service
         if (round % 5 == 0) {
             char *text = NULL;
-            harness_http(s_p.api, "GET", "/healthz", NULL, &text, CLIENT_HTTP_MS);
+            harness_http(s_tb.p.api, "GET", "/healthz", NULL, &text, CLIENT_HTTP_MS);
             free(text);
         }
         s_scan(fd, &seen);
@@ -525,7 +459,7 @@ s_curl(const char *options)
     snprintf(command, sizeof command,
              "curl -sS -m 20 --cacert %s/secrets/tls/ca.crt -o /dev/null"
              " -w '%%{http_code}' %s",
-             s_dir, options);
+             s_tb.dir, options);
     FILE *pipe = popen(command, "r");
     if (!pipe)
         return -1;
@@ -544,11 +478,12 @@ static void
 test_folder_traffic_not_in_clear(void)
 {
     int status = 0;
-    json_t *r = s_request("POST", "/folders", "{\"name\": \"tb-tls\"}", &status);
+    json_t *r =
+        testbed_request(&s_tb, "POST", "/folders", "{\"name\": \"tb-tls\"}", &status);
     json_decref(r);
     T_EQ_INT(status, 201);
     char body[PATH_MAX];
-    snprintf(body, sizeof body, "%s/marker.txt", s_dir);
+    snprintf(body, sizeof body, "%s/marker.txt", s_tb.dir);
     FILE *file = fopen(body, "w");
     T_ASSERT(file);
     for (int i = 0; i < 2000; i++)
@@ -559,13 +494,14 @@ test_folder_traffic_not_in_clear(void)
     char request[256];
     snprintf(request, sizeof request, "{\"path\": \"marker.txt\", \"size\": %lld}",
              (long long) st.st_size);
-    r = s_request("POST", "/folders/tb-tls/request-upload", request, &status);
+    r = testbed_request(&s_tb, "POST", "/folders/tb-tls/request-upload", request,
+                        &status);
     T_EQ_INT(status, 200);
     const char *url = json_string_value(json_object_get(r, "url"));
     const char *token = json_string_value(json_object_get(r, "token"));
     T_ASSERT(url && token);
     char prefix[64];
-    snprintf(prefix, sizeof prefix, "https://%s.13:6021", s_net);
+    snprintf(prefix, sizeof prefix, "https://%s.13:6021", s_tb.net);
     T_ASSERT(strncmp(url, prefix, strlen(prefix)) == 0);
 
     int fd = s_switch_socket();
@@ -580,8 +516,8 @@ test_folder_traffic_not_in_clear(void)
     json_decref(r);
     T_EQ_INT(s_curl(options), 204);
     s_scan(fd, &seen);
-    r = s_request("POST", "/folders/tb-tls/request-download",
-                  "{\"path\": \"marker.txt\"}", &status);
+    r = testbed_request(&s_tb, "POST", "/folders/tb-tls/request-download",
+                        "{\"path\": \"marker.txt\"}", &status);
     T_EQ_INT(status, 200);
     url = json_string_value(json_object_get(r, "url"));
     token = json_string_value(json_object_get(r, "token"));
@@ -593,22 +529,9 @@ test_folder_traffic_not_in_clear(void)
     close(fd);
     T_ASSERT(seen.tls_storage);
     T_ASSERT(!seen.marker);
-    r = s_request("DELETE", "/folders/tb-tls", NULL, &status);
+    r = testbed_request(&s_tb, "DELETE", "/folders/tb-tls", NULL, &status);
     json_decref(r);
     T_ASSERT(status == 204 || status == 200);
-}
-
-//  How many of the agent hosts' runc states list a container named kernel
-//  (a kernel's container is its id).
-static int
-s_containers(const char *kernel)
-{
-    char command[PATH_MAX * 2];
-    snprintf(command, sizeof command,
-             "exit $(for h in agent1 agent2; do runc --root %s/$h/agent/runc list -q"
-             " 2>/dev/null; done | grep -c -x '%s')",
-             s_dir, kernel);
-    return harness_shell(command);
 }
 
 //  The control host's scheduler (with the hub and the registry) killed
@@ -619,17 +542,17 @@ s_containers(const char *kernel)
 static void
 test_scheduler_killed(void)
 {
-    T_EQ_INT(s_testbed("restart control scheduler"), 0);
+    T_EQ_INT(testbed_run(&s_tb, NULL, "restart control scheduler"), 0);
     for (int i = 0; i < 2; i++) {
         char path[64];
         snprintf(path, sizeof path, "/session/tb-%d", i + 1);
         bool ran = false;
         for (int waited = 0; waited < 60000 && !ran; waited += 500) {
             int status = 0;
-            json_t *r = s_request("POST", path,
-                                  "{\"mode\": \"query\", \"runId\": \"kr\","
-                                  " \"code\": \"echo again-$((40 + 2))\"}",
-                                  &status);
+            json_t *r = testbed_request(&s_tb, "POST", path,
+                                        "{\"mode\": \"query\", \"runId\": \"kr\","
+                                        " \"code\": \"echo again-$((40 + 2))\"}",
+                                        &status);
             char *console =
                 r ? json_dumps(json_object_get(json_object_get(r, "result"), "console"),
                                JSON_COMPACT)
@@ -642,25 +565,19 @@ test_scheduler_killed(void)
         }
         T_ASSERT(ran);
         int status = 0;
-        json_t *r = s_request("GET", path, NULL, &status);
+        json_t *r = testbed_request(&s_tb, "GET", path, NULL, &status);
         T_EQ_INT(status, 200);
         T_EQ_STR(json_string_value(json_object_get(r, "status")), "RUNNING");
         json_decref(r);
-        T_EQ_INT(s_containers(s_kernels[i]), 1);
+        T_EQ_INT(testbed_containers(&s_tb, s_tb.kernels[i]), 1);
     }
 }
 
 static void
 test_destroy_sessions(void)
 {
-    for (int i = 0; i < 2; i++) {
-        char path[64];
-        snprintf(path, sizeof path, "/session/tb-%d", i + 1);
-        int status;
-        json_t *r = s_request("DELETE", path, NULL, &status);
-        T_EQ_INT(status, 200);
-        json_decref(r);
-    }
+    T_EQ_INT(testbed_destroy_session(&s_tb, "tb-1"), 200);
+    T_EQ_INT(testbed_destroy_session(&s_tb, "tb-2"), 200);
 }
 
 //  A cluster session of two kernels, one per agent host (each offers one
@@ -671,22 +588,22 @@ test_destroy_sessions(void)
 static void
 test_cluster_across_agent_hosts(void)
 {
-    json_t *r = client_gql(&s_p, &s_p.super,
+    json_t *r = client_gql(&s_tb.p, &s_tb.p.super,
                            "mutation { modify_keypair_resource_policy(name: \"default\","
                            " props: {max_containers_per_session: 2}) { ok msg } }",
                            NULL);
     T_ASSERT(client_mutation_ok(r, "modify_keypair_resource_policy"));
     json_decref(r);
     T_ASSERT(client_session_running(
-        &s_p, &s_p.super,
+        &s_tb.p, &s_tb.p.super,
         "{\"name\": \"tb-cluster\", \"image\": \"" IMAGE "\", \"enqueueOnly\": true,"
         " \"clusterSize\": 2, \"clusterMode\": \"multi-node\","
         " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"256m\"}},"
         " \"type\": \"interactive\", \"group\": \"default\", \"domain\": \"default\"}",
         "tb-cluster", NULL));
     int status;
-    r = s_request(
-        "POST", "/session/tb-cluster",
+    r = testbed_request(
+        &s_tb, "POST", "/session/tb-cluster",
         "{\"mode\": \"query\", \"runId\": \"cl\", \"code\":"
         " \"echo main=$(grep -w main1 /etc/hosts | cut -f1)"
         " sub=$(grep -w sub1 /etc/hosts | cut -f1); nc -w 5 sub1 7 </dev/null\"}",
@@ -703,150 +620,25 @@ test_cluster_across_agent_hosts(void)
     T_CONTAINS(console, main_on_1 ? "(10.213.22." : "(10.213.21.");
     T_CONTAINS(console, "Connection refused");
     free(console);
-    r = s_request("DELETE", "/session/tb-cluster", NULL, &status);
+    r = testbed_request(&s_tb, "DELETE", "/session/tb-cluster", NULL, &status);
     T_EQ_INT(status, 200);
     json_decref(r);
-}
-
-//  True when a process's executable is under dir (a service of the testbed).
-static bool
-s_process_under(const char *dir)
-{
-    DIR *proc = opendir("/proc");
-    if (!proc)
-        return false;
-    bool found = false;
-    struct dirent *entry;
-    while (!found && (entry = readdir(proc))) {
-        char path[PATH_MAX], exe[PATH_MAX];
-        snprintf(path, sizeof path, "/proc/%s/exe", entry->d_name);
-        ssize_t n = readlink(path, exe, sizeof exe - 1);
-        if (n <= 0)
-            continue;
-        exe[n] = '\0';
-        if (strncmp(exe, dir, strlen(dir)) == 0) {
-            fprintf(stderr, "# process %s (%s) left\n", entry->d_name, exe);
-            found = true;
-        }
-    }
-    closedir(proc);
-    return found;
-}
-
-static bool
-s_exists(const char *format, const char *a, const char *b)
-{
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, format, a, b);
-    struct stat st;
-    bool exists = lstat(path, &st) == 0;
-    if (exists)
-        fprintf(stderr, "# %s left\n", path);
-    return exists;
 }
 
 static void
 test_down_leaves_nothing(void)
 {
-    T_ASSERT(s_dir);
-    T_EQ_INT(s_testbed("down"), 0);
-    s_up = false;
-    static const char *const k_hosts[] = {"control", "front", "storage", "agent1",
-                                          "agent2"};
-    for (size_t i = 0; i < 5; i++)
-        T_ASSERT(!s_exists("/run/netns/%s-%s", s_prefix, k_hosts[i]));
-    //  The switch's namespace, and this machine's link to it.
-    T_ASSERT(!s_exists("/run/netns/%s-%s", s_prefix, "lan"));
-    T_ASSERT(!s_exists("/sys/class/net/%s-%s", s_prefix, "lan"));
-    for (int i = 0; i < 2; i++)
-        if (*s_kernels[i])
-            T_ASSERT(!s_exists("/run/netns/bp-%s%s", s_kernels[i], ""));
-    char root[PATH_MAX];
-    snprintf(root, sizeof root, "%s/root/", s_dir);
-    T_ASSERT(!s_process_under(root));
-    //  No mount under the testbed's directory (kernels' roots, folders).
-    FILE *mounts = fopen("/proc/self/mountinfo", "r");
-    T_ASSERT(mounts);
-    char line[4096];
-    size_t dir_len = strlen(s_dir);
-    while (mounts && fgets(line, sizeof line, mounts)) {
-        //  The fifth field is the mount point.
-        char *field = line;
-        for (int f = 0; f < 4 && field; f++) {
-            field = strchr(field, ' ');
-            if (field)
-                field++;
-        }
-        bool under = field && strncmp(field, s_dir, dir_len) == 0;
-        if (under)
-            fprintf(stderr, "# mount left: %s", line);
-        T_ASSERT(!under);
-    }
-    if (mounts)
-        fclose(mounts);
-    //  No container in either agent's runc state.
-    for (int i = 1; i <= 2; i++) {
-        char command[PATH_MAX + 64];
-        snprintf(command, sizeof command,
-                 "test -z \"$(runc --root %s/agent%d/agent/runc list -q 2>/dev/null)\"",
-                 s_dir, i);
-        T_EQ_INT(harness_shell(command), 0);
-    }
-    //  Down again: nothing to do, and no error.
-    T_EQ_INT(s_testbed("down"), 0);
-    //  Every service stopped cleanly: "stopped" last, no sanitizer report.
-    for (size_t i = 0; i < WHERE_COUNT; i++) {
-        char log[PATH_MAX], command[PATH_MAX * 2 + 128];
-        snprintf(log, sizeof log, "%s/%s/%s.log", s_dir, k_where[i].node,
-                 k_where[i].service);
-        snprintf(command, sizeof command,
-                 "tail -n 1 %s | grep -q 'msg=\"stopped\"' &&"
-                 " ! grep -q -E 'Sanitizer|runtime error' %s",
-                 log, log);
-        int rc = harness_shell(command);
-        if (rc != 0)
-            fprintf(stderr, "# %s did not stop cleanly\n", log);
-        T_EQ_INT(rc, 0);
-    }
+    T_EQ_INT(testbed_down_check(&s_tb), 0);
 }
 
-static bool
-s_have(const char *tool)
-{
-    char command[128];
-    snprintf(command, sizeof command, "command -v %s >/dev/null 2>&1", tool);
-    return harness_shell(command) == 0;
-}
-
-int
-main(void)
-{
-    if (!harness_can_run_containers() || !s_have("ip") || !s_have("nsenter") ||
-        !s_have("python3") || !s_have("curl")) {
-        printf("1..0 # SKIP needs root, runc, umoci, tini, ip, nsenter, python3, curl\n");
-        return 0;
-    }
-    T_RUN(test_up);
-    if (s_up) {
-        T_RUN(test_every_service_from_its_host);
-        T_RUN(test_a_session_on_each_agent_host);
-        T_RUN(test_app_through_the_wsproxy_on_another_host);
-        T_RUN(test_unknown_agent_key_refused);
-        T_RUN(test_bus_traffic_not_in_clear);
-        T_RUN(test_folder_traffic_not_in_clear);
-        T_RUN(test_scheduler_killed);
-        T_RUN(test_destroy_sessions);
-        T_RUN(test_cluster_across_agent_hosts);
-    }
-    T_RUN(test_down_leaves_nothing);
-    if (s_up)
-        s_testbed("down"); //  whatever failed, nothing stays up
-    if (s_dir) {
-        if (!t_failures && !getenv("BACKPLANE_KEEP"))
-            harness_rmdir(s_dir);
-        else
-            fprintf(stderr, "# testbed kept in %s\n", s_dir);
-        free(s_dir);
-    }
-    return T_DONE();
-}
+TESTBED_MAIN(s_tb, {
+    T_RUN(test_every_service_from_its_host);
+    T_RUN(test_a_session_on_each_agent_host);
+    T_RUN(test_app_through_the_wsproxy_on_another_host);
+    T_RUN(test_unknown_agent_key_refused);
+    T_RUN(test_bus_traffic_not_in_clear);
+    T_RUN(test_folder_traffic_not_in_clear);
+    T_RUN(test_scheduler_killed);
+    T_RUN(test_destroy_sessions);
+    T_RUN(test_cluster_across_agent_hosts);
+})

@@ -39,65 +39,19 @@
 #include "gateway_client.h"
 #include "harness.h"
 #include "t.h"
+#include "testbed_client.h"
 
 #define IMAGE   "local.backplane/library/busybox:latest"
-#define LOST_MS 20000
+#define LOST_MS "20000"
 
-static char *s_dir;
-static char s_net[32];    //  "10.240.N": the hosts' /24
-static char s_prefix[16]; //  "bpwN"
-static client_platform_t s_p;
-static bool s_up;
-static char s_kernel[64]; //  wan-1's kernel
-
-static int
-s_testbed(const char *command)
-{
-    char line[PATH_MAX * 3];
-    snprintf(line, sizeof line,
-             "TESTBED_PREFIX=%s TESTBED_NET=%s TESTBED_WAN=1 TESTBED_AGENT_CPU=3"
-             " TESTBED_AGENT_MEM=1g TESTBED_AGENT_LOST_MS=%d BACKPLANE_IMAGES=%s/images"
-             " BACKPLANE_BINDIR=%s deploy/testbed %s %s >>%s/testbed.log 2>&1",
-             s_prefix, s_net, LOST_MS, s_dir, harness_bindir(), command, s_dir, s_dir);
-    return harness_shell(line);
-}
-
-static json_t *
-s_request(const char *method, const char *path, const char *body, int *status)
-{
-    char *text = NULL;
-    *status = client_signed(&s_p, &s_p.super, method, path, body, NULL, &text, NULL);
-    json_t *parsed = text ? json_loads(text, 0, NULL) : NULL;
-    if (!parsed && text && *text)
-        fprintf(stderr, "# %s %s: %d %s\n", method, path, *status, text);
-    free(text);
-    return parsed;
-}
-
-//  An agent's status as the admin API says it ("" when not listed).
-static void
-s_agent_status(const char *id, char *out, size_t size)
-{
-    json_t *r = client_gql(&s_p, &s_p.super,
-                           "{ agent_list(limit: 20, offset: 0, status: \"ALIVE,LOST\")"
-                           " { items { id status } } }",
-                           NULL);
-    json_t *items = json_object_get(
-        json_object_get(json_object_get(r, "data"), "agent_list"), "items");
-    snprintf(out, size, "%s", "");
-    size_t index;
-    json_t *agent;
-    json_array_foreach(items, index, agent)
-    {
-        const char *agent_id = json_string_value(json_object_get(agent, "id"));
-        if (agent_id && strcmp(agent_id, id) == 0)
-            snprintf(out, size, "%s",
-                     json_string_value(json_object_get(agent, "status"))
-                         ? json_string_value(json_object_get(agent, "status"))
-                         : "");
-    }
-    json_decref(r);
-}
+static const char *const k_agents[] = {"agent1/agent", "agent2/agent", "cloud1/agent",
+                                       NULL};
+//  kernels[0]: wan-1's kernel.
+static testbed_t s_tb = {.name = "testbed-wan",
+                         .letters = "bpw",
+                         .env = "TESTBED_WAN=1 TESTBED_AGENT_CPU=3 TESTBED_AGENT_MEM=1g"
+                                " TESTBED_AGENT_LOST_MS=" LOST_MS,
+                         .agents = k_agents};
 
 //  A session's status and its containers' agents, joined by commas.
 static void
@@ -108,7 +62,7 @@ s_session(const char *name, char *status, size_t status_size, char *agents, size
              "{ compute_session_list(limit: 10, offset: 0, status: \"PENDING,SCHEDULED,"
              "PREPARING,PULLING,RUNNING,TERMINATING,TERMINATED,CANCELLED,ERROR\")"
              " { items { name status containers { id agent } } } }");
-    json_t *r = client_gql(&s_p, &s_p.super, query, NULL);
+    json_t *r = client_gql(&s_tb.p, &s_tb.p.super, query, NULL);
     json_t *items = json_object_get(
         json_object_get(json_object_get(r, "data"), "compute_session_list"), "items");
     snprintf(status, status_size, "%s", "");
@@ -144,7 +98,7 @@ s_execute(const char *name, const char *code, char *out, size_t size)
     char path[128];
     snprintf(path, sizeof path, "/stream/session/%s/execute", name);
     int status;
-    int fd = client_ws_open(&s_p, &s_p.super, path, &status);
+    int fd = client_ws_open(&s_tb.p, &s_tb.p.super, path, &status);
     if (fd < 0) {
         fprintf(stderr, "# execute in %s: HTTP %d\n", name, status);
         return;
@@ -186,77 +140,21 @@ s_execute(const char *name, const char *code, char *out, size_t size)
         snprintf(out, size, "%s", "");
 }
 
-//  How many of the agents' runc states list a container named kernel
-//  (a kernel's container is its id): every agent host's, cloud1's too.
-static int
-s_containers(const char *kernel)
-{
-    char command[PATH_MAX * 2];
-    snprintf(
-        command, sizeof command,
-        "exit $(for h in agent1 agent2 cloud1; do runc --root %s/$h/agent/runc list -q"
-        " 2>/dev/null; done | grep -c -x '%s')",
-        s_dir, kernel);
-    return harness_shell(command);
-}
-
-static bool
-s_operation(const char *op, const char *agents)
-{
-    char body[256];
-    snprintf(body, sizeof body, "{\"op\": \"%s\", \"args\": [%s]}", op, agents);
-    int status;
-    json_t *r = s_request("POST", "/manager/scheduler/operation", body, &status);
-    json_decref(r);
-    return status == 200 || status == 204;
-}
-
 static void
 test_up(void)
 {
-    const char *subnet = harness_subnet();
-    T_ASSERT(subnet);
-    if (!subnet)
-        return;
-    harness_subnet_host(subnet, 0, s_net, sizeof s_net);
-    s_net[strlen(s_net) - 1] = '\0';
-    snprintf(s_prefix, sizeof s_prefix, "bpw%s", strrchr(s_net, '.') + 1);
-    char command[512];
-    snprintf(
-        command, sizeof command,
-        "for h in control front storage agent1 agent2 cloud1 wan lan; do"
-        " ip netns del %s-$h 2>/dev/null; done; ip link del %s-lan 2>/dev/null; true",
-        s_prefix, s_prefix);
-    harness_shell(command);
-    s_dir = harness_tmpdir("testbed-wan");
-    T_ASSERT(s_dir);
-    T_EQ_INT(harness_busybox_images(s_dir), 0);
-    int rc = s_testbed("up");
-    T_EQ_INT(rc, 0);
-    if (rc != 0)
-        return;
-    s_up = true;
-    char path[PATH_MAX];
-    snprintf(path, sizeof path, "%s/front/gateway/admin.env", s_dir);
-    T_ASSERT(client_read_admin_env(path, &s_p.super));
-    snprintf(s_p.api, sizeof s_p.api, "%s.12:8081", s_net);
+    T_EQ_INT(testbed_up(&s_tb), 0);
 }
 
 //  cloud1 registers over the WAN, at its own address.
 static void
 test_wan_agent_registers(void)
 {
-    char status[32] = "";
-    for (int tries = 0; tries < 100 && strcmp(status, "ALIVE") != 0; tries++) {
-        s_agent_status("cloud1", status, sizeof status);
-        if (strcmp(status, "ALIVE") != 0)
-            harness_pause_ms(200);
-    }
-    T_EQ_STR(status, "ALIVE");
-    json_t *r = client_gql(&s_p, &s_p.super,
+    T_ASSERT(testbed_agent_becomes(&s_tb, "cloud1", "ALIVE", 20000));
+    json_t *r = client_gql(&s_tb.p, &s_tb.p.super,
                            "{ agent(agent_id: \"cloud1\") { id addr status } }", NULL);
     char prefix[64];
-    snprintf(prefix, sizeof prefix, "tcp://%s.31:", s_net);
+    snprintf(prefix, sizeof prefix, "tcp://%s.31:", s_tb.net);
     T_CONTAINS(json_string_value(json_object_get(
                    json_object_get(json_object_get(r, "data"), "agent"), "addr")),
                prefix);
@@ -269,20 +167,20 @@ test_wan_agent_registers(void)
 static void
 test_session_over_the_wan(void)
 {
-    T_ASSERT(s_operation("exclude-agents", "\"agent1\", \"agent2\""));
+    T_ASSERT(testbed_operation(&s_tb, "exclude-agents", "\"agent1\", \"agent2\""));
     char id[64] = "";
     T_ASSERT(client_session_running(
-        &s_p, &s_p.super,
+        &s_tb.p, &s_tb.p.super,
         "{\"name\": \"wan-1\", \"image\": \"" IMAGE "\", \"enqueueOnly\": true,"
         " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"256m\"}},"
         " \"type\": \"interactive\", \"group\": \"default\", \"domain\": \"default\"}",
         "wan-1", id));
-    T_ASSERT(s_operation("include-agents", "\"agent1\", \"agent2\""));
+    T_ASSERT(testbed_operation(&s_tb, "include-agents", "\"agent1\", \"agent2\""));
     char status[32], agents[256];
     s_session("wan-1", status, sizeof status, agents, sizeof agents);
     T_EQ_STR(status, "RUNNING");
     T_EQ_STR(agents, "cloud1");
-    json_t *r = client_gql(&s_p, &s_p.super,
+    json_t *r = client_gql(&s_tb.p, &s_tb.p.super,
                            "{ compute_session_list(limit: 10, offset: 0) { items { name"
                            " containers { id } } } }",
                            NULL);
@@ -291,10 +189,10 @@ test_session_over_the_wan(void)
     const char *kernel = json_string_value(json_object_get(
         json_array_get(json_object_get(json_array_get(items, 0), "containers"), 0),
         "id"));
-    snprintf(s_kernel, sizeof s_kernel, "%s", kernel ? kernel : "");
+    snprintf(s_tb.kernels[0], sizeof s_tb.kernels[0], "%s", kernel ? kernel : "");
     json_decref(r);
-    T_ASSERT(*s_kernel);
-    T_EQ_INT(s_containers(s_kernel), 1);
+    T_ASSERT(*s_tb.kernels[0]);
+    T_EQ_INT(testbed_containers(&s_tb, s_tb.kernels[0]), 1);
     char out[4096];
     s_execute("wan-1", "echo one; sleep 1; echo two", out, sizeof out);
     T_EQ_STR(out, "one\ntwo\n");
@@ -307,11 +205,11 @@ static void
 s_partition(int seconds, int *lost, int *moved)
 {
     *lost = *moved = 0;
-    T_EQ_INT(s_testbed("partition"), 0);
+    T_EQ_INT(testbed_run(&s_tb, NULL, "partition"), 0);
     for (int i = 0; i < seconds; i++) {
         harness_pause_ms(1000);
         char agent[32], status[32], agents[256];
-        s_agent_status("cloud1", agent, sizeof agent);
+        testbed_agent(&s_tb, "cloud1", agent, sizeof agent, NULL, 0);
         s_session("wan-1", status, sizeof status, agents, sizeof agents);
         if (strcmp(agent, "LOST") == 0)
             (*lost)++;
@@ -321,7 +219,7 @@ s_partition(int seconds, int *lost, int *moved)
             (*moved)++;
         }
     }
-    T_EQ_INT(s_testbed("heal"), 0);
+    T_EQ_INT(testbed_run(&s_tb, NULL, "heal"), 0);
 }
 
 //  After a partition: cloud1 ALIVE (waited for, up to a minute), wan-1
@@ -329,18 +227,12 @@ s_partition(int seconds, int *lost, int *moved)
 static void
 s_rejoined(void)
 {
-    char agent[32] = "";
-    for (int tries = 0; tries < 300 && strcmp(agent, "ALIVE") != 0; tries++) {
-        s_agent_status("cloud1", agent, sizeof agent);
-        if (strcmp(agent, "ALIVE") != 0)
-            harness_pause_ms(200);
-    }
-    T_EQ_STR(agent, "ALIVE");
+    T_ASSERT(testbed_agent_becomes(&s_tb, "cloud1", "ALIVE", 60000));
     char status[32], agents[256];
     s_session("wan-1", status, sizeof status, agents, sizeof agents);
     T_EQ_STR(status, "RUNNING");
     T_EQ_STR(agents, "cloud1");
-    T_EQ_INT(s_containers(s_kernel), 1);
+    T_EQ_INT(testbed_containers(&s_tb, s_tb.kernels[0]), 1);
     char out[4096] = "";
     for (int tries = 0; tries < 10 && strcmp(out, "after\n") != 0; tries++) {
         s_execute("wan-1", "echo after", out, sizeof out);
@@ -361,7 +253,7 @@ test_partition_shorter_than_lost(void)
     //  and its heartbeats came back as the link did.
     for (int i = 0; i < 10; i++) {
         char agent[32];
-        s_agent_status("cloud1", agent, sizeof agent);
+        testbed_agent(&s_tb, "cloud1", agent, sizeof agent, NULL, 0);
         T_EQ_STR(agent, "ALIVE");
         harness_pause_ms(1000);
     }
@@ -373,7 +265,7 @@ static void
 s_kernel_of(const char *name, char *out, size_t size)
 {
     snprintf(out, size, "%s", "");
-    json_t *r = client_gql(&s_p, &s_p.super,
+    json_t *r = client_gql(&s_tb.p, &s_tb.p.super,
                            "{ compute_session_list(limit: 20, offset: 0) { items { name"
                            " containers { id } } } }",
                            NULL);
@@ -403,7 +295,7 @@ s_enqueue(const char *name)
              " \"domain\": \"default\"}",
              name);
     int status;
-    json_t *r = s_request("POST", "/session", body, &status);
+    json_t *r = testbed_request(&s_tb, "POST", "/session", body, &status);
     json_decref(r);
     return status == 201 || status == 200;
 }
@@ -417,15 +309,15 @@ s_enqueue(const char *name)
 static void
 test_partition_longer_than_lost(void)
 {
-    T_ASSERT(s_operation("exclude-agents", "\"agent1\", \"agent2\""));
-    T_EQ_INT(s_testbed("partition"), 0);
+    T_ASSERT(testbed_operation(&s_tb, "exclude-agents", "\"agent1\", \"agent2\""));
+    T_EQ_INT(testbed_run(&s_tb, NULL, "partition"), 0);
     T_ASSERT(s_enqueue("wan-3"));
     int lost = 0, moved = 0, wan2_on_cloud1 = 0, wan2_pending = 0;
     bool wan2 = false;
     char status[32], agents[256], agent[32];
     for (int i = 0; i < 30; i++) {
         harness_pause_ms(1000);
-        s_agent_status("cloud1", agent, sizeof agent);
+        testbed_agent(&s_tb, "cloud1", agent, sizeof agent, NULL, 0);
         s_session("wan-1", status, sizeof status, agents, sizeof agents);
         if (strcmp(status, "RUNNING") != 0 || strcmp(agents, "cloud1") != 0) {
             fprintf(stderr, "# %d s into the partition: cloud1 %s, wan-1 %s on %s\n",
@@ -451,16 +343,16 @@ test_partition_longer_than_lost(void)
     T_EQ_INT(wan2_on_cloud1, 0);
     T_ASSERT(wan2_pending > 0);
     //  wan-1's container ran on throughout.
-    T_EQ_INT(s_containers(s_kernel), 1);
+    T_EQ_INT(testbed_containers(&s_tb, s_tb.kernels[0]), 1);
     //  wan-2 goes to an agent that is there.
-    T_ASSERT(s_operation("include-agents", "\"agent1\", \"agent2\""));
+    T_ASSERT(testbed_operation(&s_tb, "include-agents", "\"agent1\", \"agent2\""));
     for (int tries = 0; tries < 150 && strcmp(status, "RUNNING") != 0; tries++) {
         harness_pause_ms(200);
         s_session("wan-2", status, sizeof status, agents, sizeof agents);
     }
     T_EQ_STR(status, "RUNNING");
     T_ASSERT(*agents && !strstr(agents, "cloud1"));
-    T_EQ_INT(s_testbed("heal"), 0);
+    T_EQ_INT(testbed_run(&s_tb, NULL, "heal"), 0);
     s_rejoined();
     //  wan-3's create reaches cloud1 once the link is back: RUNNING there,
     //  one container in all the agents' states.
@@ -475,95 +367,41 @@ test_partition_longer_than_lost(void)
     char kernel[64];
     s_kernel_of("wan-3", kernel, sizeof kernel);
     T_ASSERT(*kernel);
-    T_EQ_INT(s_containers(kernel), 1);
+    T_EQ_INT(testbed_containers(&s_tb, kernel), 1);
 }
 
 static void
 test_destroy_sessions(void)
 {
     for (int i = 1; i <= 3; i++) {
-        char path[64];
-        snprintf(path, sizeof path, "/session/wan-%d", i);
-        int status;
-        json_t *r = s_request("DELETE", path, NULL, &status);
-        T_EQ_INT(status, 200);
-        json_decref(r);
+        char name[32];
+        snprintf(name, sizeof name, "wan-%d", i);
+        T_EQ_INT(testbed_destroy_session(&s_tb, name), 200);
     }
-    for (int tries = 0; tries < 100 && *s_kernel && s_containers(s_kernel) != 0; tries++)
+    for (int tries = 0; tries < 100 && *s_tb.kernels[0] &&
+                        testbed_containers(&s_tb, s_tb.kernels[0]) != 0;
+         tries++)
         harness_pause_ms(100);
-    T_EQ_INT(s_containers(s_kernel), 0);
+    T_EQ_INT(testbed_containers(&s_tb, s_tb.kernels[0]), 0);
 }
 
+//  down leaves nothing; the relay stopped too.
 static void
 test_down_leaves_nothing(void)
 {
-    T_ASSERT(s_dir);
-    T_EQ_INT(s_testbed("down"), 0);
-    s_up = false;
-    static const char *const k_hosts[] = {"control", "front",  "storage", "agent1",
-                                          "agent2",  "cloud1", "wan",     "lan"};
-    for (size_t i = 0; i < sizeof k_hosts / sizeof k_hosts[0]; i++) {
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "/run/netns/%s-%s", s_prefix, k_hosts[i]);
-        bool left = access(path, F_OK) == 0;
-        if (left)
-            fprintf(stderr, "# %s left\n", path);
-        T_ASSERT(!left);
-    }
-    //  The relay stopped; every service stopped cleanly.
+    T_EQ_INT(testbed_down_check(&s_tb), 0);
     char command[PATH_MAX * 2];
     snprintf(command, sizeof command,
-             "tail -n 1 %s/cloud1/wan-link.log | grep -q stopping", s_dir);
+             "tail -n 1 %s/cloud1/wan-link.log | grep -q stopping", s_tb.dir);
     T_EQ_INT(harness_shell(command), 0);
-    static const char *const k_logs[] = {"control/scheduler", "front/gateway",
-                                         "cloud1/agent", "agent1/agent", "agent2/agent"};
-    for (size_t i = 0; i < sizeof k_logs / sizeof k_logs[0]; i++) {
-        snprintf(command, sizeof command,
-                 "tail -n 1 %s/%s.log | grep -q 'msg=\"stopped\"' &&"
-                 " ! grep -q -E 'Sanitizer|runtime error' %s/%s.log",
-                 s_dir, k_logs[i], s_dir, k_logs[i]);
-        int rc = harness_shell(command);
-        if (rc != 0)
-            fprintf(stderr, "# %s.log: not stopped cleanly\n", k_logs[i]);
-        T_EQ_INT(rc, 0);
-    }
 }
 
-static bool
-s_have(const char *tool)
-{
-    char command[128];
-    snprintf(command, sizeof command, "command -v %s >/dev/null 2>&1", tool);
-    return harness_shell(command) == 0;
-}
-
-int
-main(void)
-{
-    if (!harness_can_run_containers() || !s_have("ip") || !s_have("nsenter") ||
-        !s_have("python3") || !s_have("curl")) {
-        printf("1..0 # SKIP needs root, runc, umoci, tini, ip, nsenter, python3, curl\n");
-        return 0;
+TESTBED_MAIN(s_tb, {
+    T_RUN(test_wan_agent_registers);
+    T_RUN(test_session_over_the_wan);
+    if (*s_tb.kernels[0]) {
+        T_RUN(test_partition_shorter_than_lost);
+        T_RUN(test_partition_longer_than_lost);
     }
-    T_RUN(test_up);
-    if (s_up) {
-        T_RUN(test_wan_agent_registers);
-        T_RUN(test_session_over_the_wan);
-        if (*s_kernel) {
-            T_RUN(test_partition_shorter_than_lost);
-            T_RUN(test_partition_longer_than_lost);
-        }
-        T_RUN(test_destroy_sessions);
-    }
-    T_RUN(test_down_leaves_nothing);
-    if (s_up)
-        s_testbed("down");
-    if (s_dir) {
-        if (!t_failures && !getenv("BACKPLANE_KEEP"))
-            harness_rmdir(s_dir);
-        else
-            fprintf(stderr, "# testbed kept in %s\n", s_dir);
-        free(s_dir);
-    }
-    return T_DONE();
-}
+    T_RUN(test_destroy_sessions);
+})
