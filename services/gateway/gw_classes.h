@@ -9,7 +9,7 @@
 
 #include "bus_classes.h"
 #include <openssl/crypto.h>
-#include <openssl/evp.h> //  base64 of Relay ids (gw_model_card)
+#include <openssl/evp.h> //  base64 of Relay ids (gw_gql_global_id)
 #include "bus_tls.h"
 #include "gw_config.h"
 #include "gw_db.h"
@@ -43,6 +43,7 @@
 #include "gw_model_def.h"
 #include "gw_model_card.h"
 #include "gw_endpoint.h"
+#include "gw_endpoint_mounts.h"
 #include "gw_endpoint_rule.h"
 #include "gw_endpoint_autoscale.h"
 #include "gw_endpoint_proxy.h"

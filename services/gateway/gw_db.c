@@ -387,6 +387,11 @@ const bus_db_migration_t gw_db_migrations[] = {
      "  last_triggered_at INTEGER);"
      "CREATE INDEX endpoint_auto_scaling_rules_endpoint"
      " ON endpoint_auto_scaling_rules (endpoint, created_at);"},
+    //  The extra folders every replica of an endpoint mounts besides the
+    //  model (POST /services config.extra_mounts), as a JSON array of {id,
+    //  mount_destination, permission} (gw_endpoint_mounts).
+    {"endpoint extra mounts",
+     "ALTER TABLE endpoints ADD COLUMN extra_mounts TEXT NOT NULL DEFAULT '[]';"},
 };
 
 _Static_assert(sizeof gw_db_migrations / sizeof gw_db_migrations[0] ==

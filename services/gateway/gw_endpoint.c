@@ -39,14 +39,15 @@ gw_endpoint_insert(bus_db_t *db, json_t *row, bus_error_t *err)
                                           "desired_session_count",
                                           "session_params",
                                           "open_to_public",
-                                          "created_at"};
+                                          "created_at",
+                                          "extra_mounts"};
     sqlite3_stmt *stmt = bus_db_stmt(
         db, "INSERT INTO endpoints (id, name, created_user, session_owner,"
             " owner_access_key, domain, project, resource_group, image, model,"
             " model_definition_path, model_mount_destination, model_service,"
             " runtime_variant, desired_session_count, session_params, open_to_public,"
-            " created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12,"
-            " ?13, ?14, ?15, ?16, ?17, ?18)");
+            " created_at, extra_mounts) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+            " ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, coalesce(?19, '[]'))");
     if (!stmt)
         return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot write the endpoint");
     for (size_t i = 0; i < sizeof columns / sizeof columns[0]; i++)
@@ -75,6 +76,19 @@ gw_endpoint_may(const gw_identity_t *who, json_t *endpoint)
            (domain && gw_identity_admins_domain(who, domain));
 }
 
+//  A folder id (32 hex digits) as a UUID with its dashes; "" and false for
+//  anything else.
+static bool
+s_dashed(const char *hex, char out[GW_UUID_SIZE])
+{
+    out[0] = '\0';
+    if (!hex || strlen(hex) != 32)
+        return false;
+    snprintf(out, GW_UUID_SIZE, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12,
+             hex + 16, hex + 20);
+    return true;
+}
+
 json_t *
 gw_endpoint_view(bus_db_t *db, json_t *endpoint)
 {
@@ -85,20 +99,31 @@ gw_endpoint_view(bus_db_t *db, json_t *endpoint)
         " WHERE endpoint = ?1 AND status = 'healthy' ORDER BY created_at, id",
         (const char *const[]){id, NULL}, NULL);
     //  Backend.AI's model_id is the folder's UUID.
-    const char *model = json_string_value(json_object_get(endpoint, "model"));
-    char model_id[GW_UUID_SIZE] = "";
-    if (model && strlen(model) == 32)
-        snprintf(model_id, sizeof model_id, "%.8s-%.4s-%.4s-%.4s-%.12s", model, model + 8,
-                 model + 12, model + 16, model + 20);
-    return json_pack(
-        "{s:s, s:s, s:[], s:O?, s:O?, s:O?, s:o, s:O?, s:O?, s:O?}", "endpoint_id", id,
-        "model_id", model_id, "extra_mounts", "name", json_object_get(endpoint, "name"),
-        "desired_session_count", json_object_get(endpoint, "desired_session_count"),
-        "model_definition_path", json_object_get(endpoint, "model_definition_path"),
-        "active_routes", routes ? routes : json_array(), "service_endpoint",
-        json_object_get(endpoint, "url"), "is_public",
-        json_object_get(endpoint, "open_to_public"), "runtime_variant",
-        json_object_get(endpoint, "runtime_variant"));
+    char model_id[GW_UUID_SIZE];
+    s_dashed(json_string_value(json_object_get(endpoint, "model")), model_id);
+    //  Its extra folders' UUIDs, as model_id is.
+    json_t *extra_ids = json_array();
+    json_t *extra =
+        json_loads(json_string_value(json_object_get(endpoint, "extra_mounts")), 0, NULL);
+    size_t index;
+    json_t *entry;
+    json_array_foreach(extra, index, entry)
+    {
+        char uuid[GW_UUID_SIZE];
+        if (s_dashed(json_string_value(json_object_get(entry, "id")), uuid))
+            json_array_append_new(extra_ids, json_string(uuid));
+    }
+    json_decref(extra);
+    return json_pack("{s:s, s:s, s:o, s:O?, s:O?, s:O?, s:o, s:O?, s:O?, s:O?}",
+                     "endpoint_id", id, "model_id", model_id, "extra_mounts", extra_ids,
+                     "name", json_object_get(endpoint, "name"), "desired_session_count",
+                     json_object_get(endpoint, "desired_session_count"),
+                     "model_definition_path",
+                     json_object_get(endpoint, "model_definition_path"), "active_routes",
+                     routes ? routes : json_array(), "service_endpoint",
+                     json_object_get(endpoint, "url"), "is_public",
+                     json_object_get(endpoint, "open_to_public"), "runtime_variant",
+                     json_object_get(endpoint, "runtime_variant"));
 }
 
 json_t *

@@ -71,6 +71,36 @@ s_status(json_t *endpoint, json_t *routes)
                                               : "PROVISIONING";
 }
 
+//  The endpoint's extra folders as VirtualFolderNodes {row_id, id, name}
+//  (a folder gone since is left out).
+static json_t *
+s_extra_mounts(bus_db_t *db, json_t *row)
+{
+    json_t *nodes = json_array();
+    json_t *extra =
+        json_loads(json_string_value(json_object_get(row, "extra_mounts")), 0, NULL);
+    size_t index;
+    json_t *entry;
+    json_array_foreach(extra, index, entry)
+    {
+        const char *id = json_string_value(json_object_get(entry, "id"));
+        const char *params[] = {id, NULL};
+        bool failed = false;
+        json_t *folder =
+            id ? gw_store_one(db, "SELECT id, name FROM vfolders WHERE id = ?1", params,
+                              NULL, &failed)
+               : NULL;
+        if (folder)
+            json_array_append_new(nodes,
+                                  json_pack("{s:s, s:o, s:O}", "row_id", id, "id",
+                                            gw_gql_global_id("VirtualFolderNode", id),
+                                            "name", json_object_get(folder, "name")));
+        json_decref(folder);
+    }
+    json_decref(extra);
+    return nodes;
+}
+
 //  An endpoint as GraphQL's Endpoint.
 static json_t *
 s_endpoint(bus_db_t *db, json_t *row)
@@ -101,10 +131,11 @@ s_endpoint(bus_db_t *db, json_t *row)
     char *environ_text = env ? json_dumps(env, JSON_COMPACT) : NULL;
     char *opts_text = opts ? json_dumps(opts, JSON_COMPACT) : NULL;
     const char *dest = json_string_value(json_object_get(row, "model_mount_destination"));
+    json_t *extra_mounts = s_extra_mounts(db, row);
     json_t *node = json_pack(
         "{s:s, s:s, s:O, s:O, s:O, s:O, s:O, s:O?, s:O, s:O?, s:s, s:s, s:O, s:O, s:O,"
         " s:O, s:{s:s, s:s}, s:o, s:o, s:O, s:s, s:o, s:o, s:o, s:s?, s:s?, s:s?,"
-        " s:O?, s:O?}",
+        " s:O?, s:O?, s:o}",
         "id", id, "endpoint_id", id, "name", json_object_get(row, "name"), "image",
         json_object_get(row, "image"), "domain", json_object_get(row, "domain"),
         "project", json_object_get(row, "project"), "resource_group",
@@ -125,7 +156,7 @@ s_endpoint(bus_db_t *db, json_t *row)
         routings, "errors", errors, "resource_slots", resources_text, "environ",
         environ_text, "resource_opts", opts_text, "cluster_mode",
         json_object_get(params, "cluster_mode"), "cluster_size",
-        json_object_get(params, "cluster_size"));
+        json_object_get(params, "cluster_size"), "extra_mounts", extra_mounts);
     free(resources_text);
     free(environ_text);
     free(opts_text);

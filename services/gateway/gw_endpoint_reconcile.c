@@ -311,34 +311,6 @@ s_on_launched(void *arg, const gw_session_launched_t *result)
     s_call_destroy(&call);
 }
 
-//  The model folder at its destination, as the owner (ctx) reaches it,
-//  into *mounts; NULL with detail when it cannot be.
-static json_t *
-s_model_mount(gw_ctx_t *ctx, json_t *endpoint, char *detail, size_t size)
-{
-    gw_vfolder_t folder;
-    bus_error_t err = {0};
-    const char *model = json_string_value(json_object_get(endpoint, "model"));
-    if (gw_vfolder_find(ctx, model, "ready", &folder, &err) != BUS_OK) {
-        snprintf(detail, size, "Cannot find model folder: %s", err.detail);
-        return NULL;
-    }
-    const char *mode = json_string_value(json_object_get(folder.row, "usage_mode"));
-    json_t *mounts = NULL;
-    if (!mode || strcmp(mode, "model") != 0)
-        snprintf(detail, size, "Selected VFolder is not a model folder");
-    else if (!folder.admin &&
-             !gw_vfolder_host_allows(ctx, folder.host, NULL, "mount-in-session"))
-        snprintf(detail, size, "you may not mount folders of the host %s", folder.host);
-    else
-        mounts = json_pack("[{s:s, s:s, s:s, s:O, s:s}]", "name", folder.name, "id",
-                           folder.id, "host", folder.host, "kernel_path",
-                           json_object_get(endpoint, "model_mount_destination"),
-                           "permission", "ro");
-    gw_vfolder_clear(&folder);
-    return mounts;
-}
-
 //  A new route of endpoint, and its session launched.
 static void
 s_add_route(gw_endpoint_reconcile_t *self, json_t *endpoint)
@@ -369,7 +341,7 @@ s_add_route(gw_endpoint_reconcile_t *self, json_t *endpoint)
                     .identities = gw_server_identities(self->gw),
                     .who = &who};
     char detail[512];
-    json_t *mounts = s_model_mount(&ctx, endpoint, detail, sizeof detail);
+    json_t *mounts = gw_endpoint_mounts(&ctx, endpoint, detail, sizeof detail);
     json_t *params = json_loads(
         json_string_value(json_object_get(endpoint, "session_params")), 0, NULL);
     if (!mounts || !json_is_object(params)) {

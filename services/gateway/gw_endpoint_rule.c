@@ -6,8 +6,7 @@
     =========================================================================
 */
 #include "gw_classes.h"
-#include <math.h>        //  isfinite: a threshold
-#include <openssl/evp.h> //  base64 of Relay's global ids
+#include <math.h> //  isfinite: a threshold
 
 #define S_REPLICAS_MAX 1000 //  a bound beyond any resource policy's
 #define S_STEP_MAX     1000
@@ -271,17 +270,6 @@ gw_endpoint_rule_triggered(bus_db_t *db, const char *id, int64_t at_us)
 //  ---------------------------------------------------------------------------
 //  GraphQL
 
-//  Relay's global id of a rule: base64 of "EndpointAutoScalingRuleNode:<id>".
-static json_t *
-s_global_id(const char *id)
-{
-    char plain[128];
-    int len = snprintf(plain, sizeof plain, GW_ENDPOINT_RULE_NODE_TYPE ":%s", id);
-    unsigned char out[4 * sizeof plain / 3 + 4];
-    EVP_EncodeBlock(out, (const unsigned char *) plain, len);
-    return json_string((const char *) out);
-}
-
 //  Whether text is a UUID as the rows keep them: 8-4-4-4-12 hex digits.
 static bool
 s_is_uuid(const char *text)
@@ -333,9 +321,9 @@ s_node(json_t *row)
     const char *id = json_string_value(json_object_get(row, "id"));
     json_t *triggered = json_object_get(row, "last_triggered_at");
     return json_pack("{s:o, s:s, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:O, s:o, s:o, s:O}",
-                     "id", s_global_id(id), "row_id", id, "metric_source",
-                     json_object_get(row, "metric_source"), "metric_name",
-                     json_object_get(row, "metric_name"), "threshold",
+                     "id", gw_gql_global_id(GW_ENDPOINT_RULE_NODE_TYPE, id), "row_id", id,
+                     "metric_source", json_object_get(row, "metric_source"),
+                     "metric_name", json_object_get(row, "metric_name"), "threshold",
                      json_object_get(row, "threshold"), "comparator",
                      json_object_get(row, "comparator"), "step_size",
                      json_object_get(row, "step_size"), "cooldown_seconds",

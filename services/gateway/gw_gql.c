@@ -19,6 +19,18 @@ gw_gql_arg(json_t *args, const char *name)
 }
 
 json_t *
+gw_gql_global_id(const char *type, const char *id)
+{
+    char plain[256];
+    int len = snprintf(plain, sizeof plain, "%s:%s", type, id ? id : "");
+    if (len < 0 || (size_t) len >= sizeof plain)
+        return json_null();
+    unsigned char encoded[4 * sizeof plain / 3 + 4];
+    EVP_EncodeBlock(encoded, (const unsigned char *) plain, len);
+    return json_string((const char *) encoded);
+}
+
+json_t *
 gw_gql_time(int64_t us)
 {
     if (us <= 0)

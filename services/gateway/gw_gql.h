@@ -84,6 +84,9 @@ int gw_gql_page_table(gw_request_t *r,
 //  "PENDING,RUNNING", as the official CLI sends them).
 json_t *gw_gql_time(int64_t us);
 
+//  Relay's global id of a node: base64 of "<type>:<id>", as a JSON string.
+json_t *gw_gql_global_id(const char *type, const char *id);
+
 //  allowed_vfolder_hosts of a domain, project or keypair policy (node: one
 //  object, or an array of them) as the v6.20220315 schema answers it: a list
 //  of host names, whichever form is kept (a list, or {host: [permissions]}

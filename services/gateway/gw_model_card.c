@@ -305,17 +305,6 @@ gw_model_card_fetch(
 //  ---------------------------------------------------------------------------
 //  Cards
 
-//  The Relay global id of a card: base64 of "ModelCard:<folder id>".
-static json_t *
-s_global_id(const char *folder_id)
-{
-    char raw[128];
-    unsigned char encoded[192];
-    int n = snprintf(raw, sizeof raw, "ModelCard:%s", folder_id);
-    EVP_EncodeBlock(encoded, (const unsigned char *) raw, n);
-    return json_string((const char *) encoded);
-}
-
 //  metadata's text member key, or fallback (which may be NULL: "").
 static const char *
 s_meta(json_t *metadata, const char *key, const char *fallback)
@@ -350,9 +339,9 @@ s_card(json_t *row, json_t *files)
         //  it could not parse, and its README (a folder without a
         //  definition may still describe itself).
         return json_pack("{s:o, s:s, s:s, s:s, s:s?, s:o, s:s, s:O?, s:O?}", "id",
-                         s_global_id(id), "row_id", id, "name", folder_name, "author",
-                         creator ? creator : "", "created_at", created, "vfolder",
-                         vfolder, "error_msg", error, "readme",
+                         gw_gql_global_id("ModelCard", id), "row_id", id, "name",
+                         folder_name, "author", creator ? creator : "", "created_at",
+                         created, "vfolder", vfolder, "error_msg", error, "readme",
                          json_object_get(files, "readme"), "readme_filetype",
                          json_object_get(files, "readme_filetype"));
     }
@@ -372,8 +361,8 @@ s_card(json_t *row, json_t *files)
     json_t *card = json_pack(
         "{s:o, s:s, s:s, s:s, s:s, s:s, s:s?, s:s?, s:s, s:s, s:s, s:s, s:o, s:o, s:s,"
         " s:s?, s:O?, s:O?, s:o, s:n}",
-        "id", s_global_id(id), "row_id", id, "name", name ? name : folder_name, "author",
-        s_meta(metadata, "author", creator), "title",
+        "id", gw_gql_global_id("ModelCard", id), "row_id", id, "name",
+        name ? name : folder_name, "author", s_meta(metadata, "author", creator), "title",
         s_meta(metadata, "title", folder_name), "version",
         s_meta(metadata, "version", NULL), "created_at",
         *created_meta ? created_meta : created, "modified_at",

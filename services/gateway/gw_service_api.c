@@ -146,31 +146,6 @@ s_name_valid(const char *name)
     return true;
 }
 
-//  A path the model folder may be mounted at: absolute, plain, not the
-//  home nor what the agent mounts itself, beneath or above it (the agent
-//  refuses those too, agent_mounts; said here by name).
-static bool
-s_mount_valid(const char *path)
-{
-    static const char *const reserved[] = {"/home",      "/proc",          "/dev", "/sys",
-                                           "/etc/hosts", "/opt/backplane", NULL};
-    size_t n = path ? strlen(path) : 0;
-    if (n < 2 || n > 255 || path[0] != '/' || path[n - 1] == '/' || strstr(path, "//") ||
-        strstr(path, "/../") || strstr(path, "/./") || strcmp(path + n - 3, "/..") == 0)
-        return false;
-    for (size_t i = 0; reserved[i]; i++) {
-        size_t r = strlen(reserved[i]);
-        //  The same, beneath it, or above it ("/opt" would hide the runner).
-        if ((strncmp(path, reserved[i], r) == 0 && (path[r] == '\0' || path[r] == '/')) ||
-            (strncmp(reserved[i], path, n) == 0 && reserved[i][n] == '/'))
-            return false;
-    }
-    for (const char *c = path; *c; c++)
-        if ((unsigned char) *c < 0x20 || *c == 0x7f)
-            return false;
-    return true;
-}
-
 //  The integer of value (a number, or a string of digits as forms send it);
 //  false when it is neither.
 static bool
@@ -207,7 +182,6 @@ s_read_body(s_create_t *self)
     const char *dest = dest_value ? json_string_value(dest_value) : S_MOUNT_DEFAULT;
     json_t *def_value = gw_session_param(config, k_def_path);
     const char *def_path = json_string_value(def_value);
-    json_t *extra = json_object_get(config, "extra_mounts");
     json_t *sgroup = gw_session_param(config, k_sgroup);
     int64_t count = 0,
             most = gw_endpoint_replicas_max(gw_server_db(r->gw), r->who.user_uuid);
@@ -233,15 +207,13 @@ s_read_body(s_create_t *self)
         problem = "config.model: the model folder's id or name, required";
     else if (!json_is_string(sgroup) || !*json_string_value(sgroup))
         problem = "config.scaling_group: required";
-    else if (!s_mount_valid(dest))
+    else if (!gw_endpoint_path_valid(dest, false))
         problem = "config.model_mount_destination: an absolute path, not /home, /proc,"
                   " /dev, /sys, /etc/hosts or /opt/backplane, nor beneath or above them";
     else if (def_value && !json_is_null(def_value) &&
              (!def_path || !*def_path || def_path[0] == '/' || strlen(def_path) > 1000 ||
               strstr(def_path, "..")))
         problem = "config.model_definition_path: a path inside the model folder";
-    else if (extra && !json_is_null(extra) && json_object_size(extra) > 0)
-        problem = "config.extra_mounts: not supported yet";
     if (problem) {
         gw_reply_problem(r, "invalid-api-params", problem);
         return false;
@@ -292,6 +264,40 @@ s_read_body(s_create_t *self)
     return true;
 }
 
+//  config.extra_mounts, as the owner reaches them, into the row; then every
+//  folder a replica mounts into self->mounts. False after answering.
+static bool
+s_find_extra(s_create_t *self)
+{
+    gw_request_t *r = self->r;
+    int status = BUS_STATUS_INVALID;
+    char detail[512];
+    const char *dest =
+        json_string_value(json_object_get(self->row, "model_mount_destination"));
+    json_t *extra = gw_endpoint_extra_parse(
+        gw_request_ctx(r),
+        json_object_get(json_object_get(r->params, "config"), "extra_mounts"), dest,
+        &status, detail, sizeof detail);
+    char *text = extra ? json_dumps(extra, JSON_COMPACT) : NULL;
+    json_decref(extra);
+    if (text) {
+        json_object_set_new(self->row, "extra_mounts", json_string(text));
+        self->mounts =
+            gw_endpoint_mounts(gw_request_ctx(r), self->row, detail, sizeof detail);
+        status = BUS_STATUS_INVALID;
+    }
+    free(text);
+    if (self->mounts)
+        return true;
+    gw_reply_problem(r,
+                     status == BUS_STATUS_NOT_FOUND   ? "object-not-found"
+                     : status == BUS_STATUS_FORBIDDEN ? "insufficient-privilege"
+                     : status == BUS_STATUS_INTERNAL  ? "internal-server-error"
+                                                      : "invalid-api-params",
+                     detail);
+    return false;
+}
+
 //  The model folder, as the owner reaches it; false after answering.
 static bool
 s_find_folder(s_create_t *self)
@@ -328,13 +334,9 @@ s_find_folder(s_create_t *self)
         snprintf(self->folder_id, sizeof self->folder_id, "%s", folder.id);
         snprintf(self->folder_host, sizeof self->folder_host, "%s", folder.host);
         json_object_set_new(self->row, "model", json_string(folder.id));
-        self->mounts = json_pack("[{s:s, s:s, s:s, s:O, s:s}]", "name", folder.name, "id",
-                                 folder.id, "host", folder.host, "kernel_path",
-                                 json_object_get(self->row, "model_mount_destination"),
-                                 "permission", "ro");
     }
     gw_vfolder_clear(&folder);
-    return model_folder;
+    return model_folder && s_find_extra(self);
 }
 
 static void s_read_definition(s_create_t *self);

@@ -124,22 +124,35 @@ s_folder(const char *name, const char *mode, const char *definition)
            s_upload(&s_alice, name, "health", "ok\n");
 }
 
-//  POST path (/services, or /services/_/try) for folder with replicas; the
-//  status, the answer in *json_p when given.
+//  POST path (/services, or /services/_/try) for folder with replicas and
+//  config.extra_mounts (JSON text, NULL for none); the status, the answer
+//  in *json_p when given.
 static int
-s_post_service(
-    const char *path, const char *name, const char *folder, int replicas, json_t **json_p)
+s_post_with(const char *path,
+            const char *name,
+            const char *folder,
+            int replicas,
+            const char *extra,
+            json_t **json_p)
 {
-    char body[1024];
+    char body[2048];
     snprintf(body, sizeof body,
              "{\"name\": \"%s\", \"desired_session_count\": %d, \"image\": \"" IMAGE "\","
              " \"runtime_variant\": \"custom\", \"group\": \"default\","
              " \"domain\": \"default\", \"open_to_public\": false,"
              " \"config\": {\"model\": \"%s\", \"model_version\": 1,"
              " \"model_mount_destination\": \"/models\", \"scaling_group\": \"default\","
-             " \"resources\": {\"cpu\": 1, \"mem\": \"128m\"}}}",
-             name, replicas, folder);
+             " \"resources\": {\"cpu\": 1, \"mem\": \"128m\"}%s%s}}",
+             name, replicas, folder, extra ? ", \"extra_mounts\": " : "",
+             extra ? extra : "");
     return s_as(&s_alice, "POST", path, body, json_p);
+}
+
+static int
+s_post_service(
+    const char *path, const char *name, const char *folder, int replicas, json_t **json_p)
+{
+    return s_post_with(path, name, folder, replicas, NULL, json_p);
 }
 
 static int
@@ -808,6 +821,105 @@ s_cleanup(void)
     json_decref(list);
 }
 
+//  A service with an extra folder (config.extra_mounts): what cannot be one
+//  refused (a model folder, none of that name, a place meeting the
+//  model's, a permission no one has), then every replica mounts it where it
+//  was asked, read-only as asked, and says so (ServeInfo's extra_mounts,
+//  GraphQL's); the service deleted.
+static void
+test_extra_mounts(void)
+{
+    char body[256];
+    snprintf(body, sizeof body,
+             "{\"name\": \"extra-data\", \"usage_mode\": \"general\"}");
+    T_EQ_INT(s_as(&s_alice, "POST", "/folders", body, NULL), 201);
+    T_ASSERT(s_upload(&s_alice, "extra-data", "hello.txt", "hello-extra\n"));
+    //  A model of its own: echo-model's health file is gone by now
+    //  (test_unhealthy).
+    T_ASSERT(s_folder("extra-model", "model", s_definition));
+    json_t *r = NULL;
+    T_EQ_INT(s_post_with("/services", "extra-svc", "extra-model", 1,
+                         "{\"echo-model\": {}}", &r),
+             400);
+    T_CONTAINS(json_string_value(json_object_get(r, "msg")), "model folder");
+    json_decref(r);
+    T_EQ_INT(s_post_with("/services", "extra-svc", "extra-model", 1,
+                         "{\"no-such-folder\": {}}", NULL),
+             404);
+    T_EQ_INT(s_post_with("/services", "extra-svc", "extra-model", 1,
+                         "{\"extra-data\": {\"mount_destination\": \"/models/x\"}}",
+                         NULL),
+             400);
+    T_EQ_INT(s_post_with("/services", "extra-svc", "extra-model", 1,
+                         "{\"extra-data\": {\"permission\": \"rx\"}}", NULL),
+             400);
+    T_EQ_INT(s_post_with("/services", "extra-svc", "extra-model", 1,
+                         "{\"extra-data\": {\"type\": \"volume\"}}", NULL),
+             400);
+    r = NULL;
+    T_EQ_INT(s_post_with("/services", "extra-svc", "extra-model", 1,
+                         "{\"extra-data\": {\"mount_destination\": \"data\","
+                         " \"permission\": \"ro\"}}",
+                         &r),
+             200);
+    const char *id = json_string_value(json_object_get(r, "endpoint_id"));
+    T_ASSERT(id);
+    snprintf(s_endpoint, sizeof s_endpoint, "%s", id ? id : "");
+    T_EQ_INT(json_array_size(json_object_get(r, "extra_mounts")), 1);
+    json_decref(r);
+    json_t *sessions = s_wait_healthy(1);
+    if (!sessions) {
+        //  Why not: the route and its session as GraphQL tells them.
+        json_t *why = client_gql(&s_p, &s_alice,
+                                 "query { compute_session_list(limit: 20, offset: 0) {"
+                                 " items { name status status_info } } }",
+                                 NULL);
+        char *text = json_dumps(why, JSON_COMPACT);
+        fprintf(stderr, "# sessions: %s\n", text ? text : "?");
+        free(text);
+        json_decref(why);
+    }
+    T_ASSERT(sessions);
+    //  In the replica, at /home/work/data, read-only.
+    char path[160];
+    snprintf(path, sizeof path, "/session/%s",
+             json_string_value(json_array_get(sessions, 0)));
+    json_t *out = NULL;
+    T_EQ_INT(s_as(&s_alice, "POST", path,
+                  "{\"mode\": \"query\", \"runId\": \"x1\", \"code\": \"cat"
+                  " /home/work/data/hello.txt; touch /home/work/data/w 2>/dev/null ||"
+                  " echo read-only\"}",
+                  &out),
+             200);
+    char *console =
+        out ? json_dumps(json_object_get(json_object_get(out, "result"), "console"),
+                         JSON_COMPACT)
+            : NULL;
+    T_ASSERT(console && strstr(console, "hello-extra") && strstr(console, "read-only"));
+    free(console);
+    json_decref(out);
+    json_decref(sessions);
+    r = client_gql(&s_p, &s_alice,
+                   "query($id: UUID!) { endpoint(endpoint_id: $id) {"
+                   " extra_mounts { row_id name } } }",
+                   json_pack("{s:s}", "id", s_endpoint));
+    json_t *extra = json_object_get(
+        json_object_get(json_object_get(r, "data"), "endpoint"), "extra_mounts");
+    T_EQ_INT(json_array_size(extra), 1);
+    T_EQ_STR(json_string_value(json_object_get(json_array_get(extra, 0), "name")),
+             "extra-data");
+    json_decref(r);
+    snprintf(path, sizeof path, "/services/%s", s_endpoint);
+    T_EQ_INT(s_as(&s_alice, "DELETE", path, NULL, NULL), 200);
+    bool gone = false;
+    for (int waited = 0; waited < SERVING_MS && !gone; waited += 200) {
+        gone = s_as(&s_alice, "GET", path, NULL, NULL) == 404;
+        if (!gone)
+            harness_pause_ms(200);
+    }
+    T_ASSERT(gone);
+}
+
 int
 main(void)
 {
@@ -830,6 +942,7 @@ main(void)
     T_RUN(test_unhealthy);
     T_RUN(test_agent_restart);
     T_RUN(test_failed_starts);
+    T_RUN(test_extra_mounts);
     s_cleanup();
     int agent = harness_stop(&s_agent, CLIENT_STOP_MS);
     int sp = harness_stop(&s_sp, CLIENT_STOP_MS);
