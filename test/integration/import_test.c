@@ -9,7 +9,9 @@
     archives with "../evil", an absolute path and a duplicate, a file
     that is not an archive, a download over the cap (with a length, and
     streamed without one), a redirect loop, a redirect to ftp://, a 404
-    and a server that never answers (past fetch.timeout_s). Each import is
+    and a server that never answers (past fetch.timeout_s); a notebook over
+    HTTPS from a server whose certificate it trusts (fetch.ca_file), and
+    one it does not refused. Each import is
     a background task followed on /events/background-task: the good ones
     end in bgtask_done with the files in the folder, the bad ones in
     bgtask_failed saying why. URLs of other schemes, with user
@@ -25,6 +27,7 @@
 #include <ftw.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +49,9 @@ static char s_folder_dir[1024]; //  the folder "imports" on the volume
 static int s_listener = -1;
 static int s_port;
 static pthread_t s_thread;
+//  HTTPS: `openssl s_server -WWW` serving s_tls_dir/www, with a certificate
+//  the storage-proxy trusts (fetch.ca_file) and one it does not.
+static char s_tls_dir[] = "/tmp/backplane-import-tls-XXXXXX";
 
 static const char s_notebook[] =
     "{\"cells\": [{\"cell_type\": \"code\", \"source\": [\"print('hello')\"]}],"
@@ -312,10 +318,30 @@ test_start(void)
     zipw_entry_t duplicate[] = {{"a.txt", "1", 1, 0, 0}, {"./a.txt", "2", 1, 0, 0}};
     s_duplicate.data = zipw_build(duplicate, 2, &s_duplicate.size);
     T_ASSERT(s_server_start());
+    T_ASSERT(mkdtemp(s_tls_dir));
+    char command[2048];
+    snprintf(command, sizeof command,
+             "cd %s && mkdir www && for c in trusted other; do openssl req -x509"
+             " -newkey rsa:2048 -nodes -days 1 -subj /CN=127.0.0.1"
+             " -addext subjectAltName=IP:127.0.0.1 -keyout $c.key -out $c.crt"
+             " 2>/dev/null || exit 1; done",
+             s_tls_dir);
+    T_EQ_INT(harness_shell(command), 0);
+    char notebook[600];
+    snprintf(notebook, sizeof notebook, "%s/www/tls.ipynb", s_tls_dir);
+    FILE *file = fopen(notebook, "w");
+    T_ASSERT(file && fputs(s_notebook, file) >= 0);
+    if (file)
+        fclose(file);
     T_ASSERT(client_platform_start(&s_p, "import", false) == 0);
-    static const char *const sets[] = {"fetch.allow_private=true", "fetch.max_bytes=1m",
-                                       "fetch.timeout_s=3", "fetch.max_redirects=3",
-                                       NULL};
+    char ca[600];
+    snprintf(ca, sizeof ca, "fetch.ca_file=%s/trusted.crt", s_tls_dir);
+    const char *const sets[] = {"fetch.allow_private=true",
+                                "fetch.max_bytes=1m",
+                                "fetch.timeout_s=3",
+                                "fetch.max_redirects=3",
+                                ca,
+                                NULL};
     T_ASSERT(client_storage_start_with(&s_p, &s_sp, s_storage, sizeof s_storage, sets));
     T_ASSERT(client_person(&s_p, "alice@example.com", "default", "user", &s_alice));
     T_ASSERT(client_person(&s_p, "bob@example.com", "default", "user", &s_bob));
@@ -454,6 +480,67 @@ test_failed_tasks(void)
         1);
 }
 
+//  An HTTPS server for the test (openssl s_server -WWW with cert.crt and
+//  cert.key of s_tls_dir, serving its www/): its port, or 0; its pid into
+//  *pid.
+static int
+s_https_start(const char *cert, int *pid)
+{
+    int port = harness_free_port();
+    char command[2048], line[64] = "";
+    snprintf(command, sizeof command,
+             "cd %s/www && { openssl s_server -quiet -WWW -accept 127.0.0.1:%d -cert"
+             " ../%s.crt -key ../%s.key >/dev/null 2>&1 </dev/null & echo $!; }",
+             s_tls_dir, port, cert, cert);
+    FILE *pipe = popen(command, "r");
+    if (!pipe || !fgets(line, sizeof line, pipe)) {
+        if (pipe)
+            pclose(pipe);
+        return 0;
+    }
+    pclose(pipe);
+    *pid = atoi(line);
+    //  Up once it takes a connection.
+    for (int tries = 0; tries < 100; tries++) {
+        int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        struct sockaddr_in addr = {.sin_family = AF_INET,
+                                   .sin_port = htons((uint16_t) port)};
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        bool up = fd >= 0 && connect(fd, (struct sockaddr *) &addr, sizeof addr) == 0;
+        if (fd >= 0)
+            close(fd);
+        if (up)
+            return port;
+        harness_pause_ms(50);
+    }
+    return 0;
+}
+
+//  A notebook fetched over HTTPS from a server whose certificate the
+//  storage-proxy trusts (fetch.ca_file), and refused, saying why, from one
+//  whose certificate it does not.
+static void
+test_https(void)
+{
+    int trusted_pid = 0, other_pid = 0;
+    int trusted = s_https_start("trusted", &trusted_pid);
+    int other = s_https_start("other", &other_pid);
+    T_ASSERT(trusted > 0 && other > 0);
+    char url[128], message[512], data[1024];
+    snprintf(url, sizeof url, "https://127.0.0.1:%d/tls.ipynb", trusted);
+    T_EQ_INT(s_import(url, "tls.ipynb", false, false, message, sizeof message), 1);
+    T_ASSERT(s_read_file("tls.ipynb", data, sizeof data));
+    T_EQ_STR(data, s_notebook);
+    snprintf(url, sizeof url, "https://127.0.0.1:%d/tls.ipynb", other);
+    T_EQ_INT(s_import(url, "tls-other.ipynb", false, false, message, sizeof message), 0);
+    T_CONTAINS(message, "certificate");
+    T_ASSERT(!s_exists("tls-other.ipynb"));
+    if (trusted_pid > 0)
+        kill(trusted_pid, SIGTERM);
+    if (other_pid > 0)
+        kill(other_pid, SIGTERM);
+}
+
 int
 main(void)
 {
@@ -464,6 +551,7 @@ main(void)
     T_RUN(test_repository);
     T_RUN(test_refused_at_once);
     T_RUN(test_failed_tasks);
+    T_RUN(test_https);
     int sp = harness_stop(&s_sp, CLIENT_STOP_MS);
     bool clean = client_platform_stop(&s_p) && sp == 0 && !harness_log_has_report(&s_sp);
     if (!clean)
@@ -476,5 +564,9 @@ main(void)
     free(s_dotdot.data);
     free(s_absolute.data);
     free(s_duplicate.data);
+    char command[600];
+    snprintf(command, sizeof command, "rm -rf %s", s_tls_dir);
+    if (s_tls_dir[strlen(s_tls_dir) - 1] != 'X' && harness_shell(command) != 0)
+        fprintf(stderr, "# cannot remove %s\n", s_tls_dir);
     return clean ? T_DONE() : 1;
 }
