@@ -136,6 +136,30 @@ harness_rmdir(const char *dir)
         nftw(dir, s_remove, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+void
+harness_sweep(const char *dir)
+{
+    if (!dir || strncmp(dir, "/tmp/backplane-", 15) != 0 || strchr(dir, '\'') ||
+        getenv("BACKPLANE_KEEP"))
+        return;
+    char command[4096];
+    snprintf(
+        command, sizeof command,
+        "d='%s'; for r in \"$d\"/*/runc; do [ -d \"$r\" ] || continue;"
+        " for c in $(runc --root \"$r\" list -q 2>/dev/null); do"
+        " runc --root \"$r\" kill \"$c\" KILL 2>/dev/null;"
+        " runc --root \"$r\" delete -f \"$c\" 2>/dev/null; done; done;"
+        " for f in \"$d\"/*/net/*; do [ -f \"$f\" ] &&"
+        " ip netns del \"bp-${f##*/}\" 2>/dev/null; done;"
+        " for f in \"$d\"/*/net-spares/*; do [ -f \"$f\" ] && read -r _ ns _ <\"$f\" &&"
+        " ip netns del \"$ns\" 2>/dev/null; done;"
+        " awk -v d=\"$d/\" 'index($5, d) == 1 {print $5}' /proc/self/mountinfo |"
+        " sort -r | while read -r m; do umount -l \"$m\"; done; true",
+        dir);
+    if (harness_shell(command) != 0)
+        fprintf(stderr, "# could not sweep %s\n", dir);
+}
+
 const char *
 harness_bindir(void)
 {
@@ -580,8 +604,10 @@ harness_teardown(harness_proc_t *scheduler,
     }
     if (!failed && clean && !getenv("BACKPLANE_KEEP"))
         harness_rmdir(dir);
-    else
+    else {
+        harness_sweep(dir);
         fprintf(stderr, "# state kept in %s\n", dir);
+    }
     free(dir);
     return clean;
 }

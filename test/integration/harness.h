@@ -67,6 +67,14 @@ char *harness_tmpdir(const char *name);
 //  Removes a directory tree made by harness_tmpdir.
 void harness_rmdir(const char *dir);
 
+//  What a kept platform's agents still hold outside their files, ended: the
+//  containers in each <dir>/*/runc, the namespaces of their kernels and
+//  spares, the mounts beneath dir. A failed test keeps its directory to be
+//  read, and containers outlive agents by design; without this, every
+//  failed run left its containers running. Nothing is done when
+//  BACKPLANE_KEEP is set (the person asked for everything as it was).
+void harness_sweep(const char *dir);
+
 //  The directory of the service binaries: $BACKPLANE_BINDIR or build/bin.
 const char *harness_bindir(void);
 
