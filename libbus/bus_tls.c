@@ -111,6 +111,7 @@ bus_tls_recv(SSL *ssl, int fd, void *buf, size_t len, short *wait)
         return 0;
     int want = len > INT_MAX ? INT_MAX : (int) len;
     errno = 0;
+    ERR_clear_error(); //  SSL_get_error reads the thread's queue first
     int rc = SSL_read(ssl, buf, want);
     if (rc > 0)
         return rc;
@@ -132,6 +133,7 @@ bus_tls_send(SSL *ssl, int fd, const void *buf, size_t len, short *wait)
         return 0;
     int want = len > INT_MAX ? INT_MAX : (int) len;
     errno = 0;
+    ERR_clear_error();
     int rc = SSL_write(ssl, buf, want);
     return rc > 0 ? rc : s_failed(ssl, rc, wait);
 }

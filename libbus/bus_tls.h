@@ -29,8 +29,9 @@
 //  A server context from a PEM certificate chain and its PEM private key
 //  (option names the config keys, for the error: "http.tls_cert"). NULL
 //  with err INVALID naming both files and OpenSSL's reason. Partial
-//  writes are allowed and a retried write may come from another buffer,
-//  as send's callers expect.
+//  writes are allowed, as send's callers expect. A write that would block
+//  must be asked again with the same bytes (at least as many), though
+//  they may lie at another address.
 SSL_CTX *bus_tls_server_new(const char *cert_file,
                             const char *key_file,
                             const char *option,

@@ -158,10 +158,21 @@ gw_endpoint_extra_parse(gw_ctx_t *ctx,
             return NULL;
         }
     }
-    //  No two places that meet: the model's, or two extra folders'.
+    //  No two places that meet: the model's, or two extra folders'; no folder
+    //  twice (by its name and by its id).
     for (size_t i = 0; i < json_array_size(stored); i++) {
-        const char *a = json_string_value(
-            json_object_get(json_array_get(stored, i), "mount_destination"));
+        json_t *item = json_array_get(stored, i);
+        const char *a = json_string_value(json_object_get(item, "mount_destination"));
+        const char *id = json_string_value(json_object_get(item, "id"));
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(id, json_string_value(
+                               json_object_get(json_array_get(stored, j), "id"))) == 0) {
+                *status = BUS_STATUS_INVALID;
+                snprintf(detail, size, "config.extra_mounts: a folder named twice (%s)",
+                         id);
+                json_decref(stored);
+                return NULL;
+            }
         bool meets = s_overlap(a, model_dest);
         for (size_t j = 0; !meets && j < i; j++)
             meets = s_overlap(a, json_string_value(json_object_get(
@@ -196,11 +207,11 @@ gw_endpoint_mounts(gw_ctx_t *ctx, json_t *endpoint, char *detail, size_t size)
     else if (!folder.admin &&
              !gw_vfolder_host_allows(ctx, folder.host, NULL, "mount-in-session"))
         snprintf(detail, size, "you may not mount folders of the host %s", folder.host);
-    else
-        mounts = json_pack("[{s:s, s:s, s:s, s:O, s:s}]", "name", folder.name, "id",
-                           folder.id, "host", folder.host, "kernel_path",
-                           json_object_get(endpoint, "model_mount_destination"),
-                           "permission", "ro");
+    else if (!(mounts = json_pack("[{s:s, s:s, s:s, s:O, s:s}]", "name", folder.name,
+                                  "id", folder.id, "host", folder.host, "kernel_path",
+                                  json_object_get(endpoint, "model_mount_destination"),
+                                  "permission", "ro")))
+        snprintf(detail, size, "the endpoint's model mount is unreadable");
     gw_vfolder_clear(&folder);
     //  The extra folders as they were checked at creation, looked up again.
     json_t *extra =
@@ -218,12 +229,33 @@ gw_endpoint_mounts(gw_ctx_t *ctx, json_t *endpoint, char *detail, size_t size)
             mounts = NULL;
             break;
         }
-        json_array_append_new(
-            mounts, json_pack("{s:s, s:s, s:s, s:O, s:O}", "name", folder.name, "id",
-                              folder.id, "host", folder.host, "kernel_path",
-                              json_object_get(entry, "mount_destination"), "permission",
-                              json_object_get(entry, "permission")));
+        //  As the owner may use it now: what was allowed at creation may
+        //  have been taken back since (a share cut to ro, a host grant).
+        const char *usage = json_string_value(json_object_get(folder.row, "usage_mode"));
+        gw_vfolder_perm_t perm = gw_vfolder_perm_parse(
+            json_string_value(json_object_get(entry, "permission")));
+        if (!perm || perm > folder.perm)
+            perm = folder.perm;
+        json_t *mount = NULL;
+        if (usage && strcmp(usage, "model") == 0)
+            snprintf(detail, size, "the extra folder %.64s became a model folder",
+                     folder.name);
+        else if (!folder.admin &&
+                 !gw_vfolder_host_allows(ctx, folder.host, NULL, "mount-in-session"))
+            snprintf(detail, size, "you may not mount folders of the host %.128s",
+                     folder.host);
+        else if (!(mount = json_pack("{s:s, s:s, s:s, s:O, s:s}", "name", folder.name,
+                                     "id", folder.id, "host", folder.host, "kernel_path",
+                                     json_object_get(entry, "mount_destination"),
+                                     "permission", gw_vfolder_perm_str(perm))) ||
+                 json_array_append_new(mounts, mount) != 0)
+            snprintf(detail, size, "the endpoint's extra mounts are unreadable");
         gw_vfolder_clear(&folder);
+        if (!mount) {
+            json_decref(mounts);
+            mounts = NULL;
+            break;
+        }
     }
     json_decref(extra);
     return mounts;

@@ -259,9 +259,11 @@ sched_kernels_create(sched_kernels_t *self, const sched_assignment_t *placed)
     req.bootstrap_script = session.bootstrap_script && *session.bootstrap_script
                                ? session.bootstrap_script
                                : NULL;
-    req.mounts = sched_wire_kernel_mounts(session.mounts, &req.owned_, &req.mounts_count);
-    req.dotfiles =
-        sched_wire_kernel_dotfiles(session.dotfiles, &req.owned_, &req.dotfiles_count);
+    bool mounts_ok = false, dotfiles_ok = false;
+    req.mounts = sched_wire_kernel_mounts(session.mounts, &req.owned_, &req.mounts_count,
+                                          &mounts_ok);
+    req.dotfiles = sched_wire_kernel_dotfiles(session.dotfiles, &req.owned_,
+                                              &req.dotfiles_count, &dotfiles_ok);
     req.model_service =
         session.model_service && *session.model_service ? session.model_service : NULL;
     bus_writer_t *writer = bus_writer_new();
@@ -269,7 +271,9 @@ sched_kernels_create(sched_kernels_t *self, const sched_assignment_t *placed)
         sched_calls_prepare(self->calls, placed->session_id, placed->kernel_id);
     if (call)
         snprintf(call->agent_id, sizeof call->agent_id, "%s", placed->agent_id);
-    bool sent = writer && call && *session.addr &&
+    //  A session's folders or dotfiles that cannot be read are no reason to
+    //  start it without them.
+    bool sent = mounts_ok && dotfiles_ok && writer && call && *session.addr &&
                 proto_kernel_create_req_write(&req, writer) == 0 &&
                 sched_calls_send(self->calls, call, session.addr, PROTO_KERNEL_CREATE,
                                  writer, s_on_created, self);

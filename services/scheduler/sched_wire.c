@@ -165,30 +165,35 @@ sched_wire_strings(const char *const *items,
     return s_dump(list, text_p, err);
 }
 
-//  A stored JSON array text as the records fields names, in *arena.
+//  A stored JSON array text as the records fields names, in *arena; *ok
+//  false when text holds something but not all of it could be read (not a
+//  JSON array, or out of memory): a create must not go out without it.
 static void *
 s_read(const char *text,
        size_t item_size,
        const bus_jsonlist_field_t *fields,
        void **arena,
-       size_t *count)
+       size_t *count,
+       bool *ok)
 {
-    json_t *list = text ? json_loads(text, 0, NULL) : NULL;
+    json_t *list = text && *text ? json_loads(text, 0, NULL) : NULL;
     void *items = bus_jsonlist_read(list, item_size, fields, arena, count);
+    *ok = !text || !*text || (json_is_array(list) && json_array_size(list) == *count);
     json_decref(list);
     return items;
 }
 
 const proto_kernel_mount_t *
-sched_wire_kernel_mounts(const char *text, void **arena, size_t *count)
+sched_wire_kernel_mounts(const char *text, void **arena, size_t *count, bool *ok)
 {
-    assert(count);
-    return s_read(text, sizeof(proto_kernel_mount_t), s_kernel_mount, arena, count);
+    assert(count && ok);
+    return s_read(text, sizeof(proto_kernel_mount_t), s_kernel_mount, arena, count, ok);
 }
 
 const proto_kernel_dotfile_t *
-sched_wire_kernel_dotfiles(const char *text, void **arena, size_t *count)
+sched_wire_kernel_dotfiles(const char *text, void **arena, size_t *count, bool *ok)
 {
-    assert(count);
-    return s_read(text, sizeof(proto_kernel_dotfile_t), s_kernel_dotfile, arena, count);
+    assert(count && ok);
+    return s_read(text, sizeof(proto_kernel_dotfile_t), s_kernel_dotfile, arena, count,
+                  ok);
 }

@@ -53,13 +53,15 @@ int sched_wire_strings(const char *const *items,
 
 //  A stored mounts array (text) as kernel.create's list, allocated in
 //  *arena (the message's owned_). Members that are not strings are sent
-//  absent: the agent refuses what the schema requires. *count gets the
-//  number of items; NULL for none, or when out of memory (count 0).
+//  absent: the encoder refuses what the schema requires. *count gets the
+//  number of items (NULL and 0 for none); *ok is false when text holds
+//  something that could not all be read (not a JSON array, out of memory),
+//  and the create must then not be sent without it.
 const proto_kernel_mount_t *
-sched_wire_kernel_mounts(const char *text, void **arena, size_t *count);
+sched_wire_kernel_mounts(const char *text, void **arena, size_t *count, bool *ok);
 
 //  The stored dotfiles (text) as kernel.create's list; as the mounts.
 const proto_kernel_dotfile_t *
-sched_wire_kernel_dotfiles(const char *text, void **arena, size_t *count);
+sched_wire_kernel_dotfiles(const char *text, void **arena, size_t *count, bool *ok);
 
 #endif

@@ -154,8 +154,10 @@ test_mounts(void)
     req.kernel_id = "k1";
     req.session_id = "s1";
     req.image = "busybox";
-    req.mounts = sched_wire_kernel_mounts(text, &req.owned_, &req.mounts_count);
+    bool ok = false;
+    req.mounts = sched_wire_kernel_mounts(text, &req.owned_, &req.mounts_count, &ok);
     free(text);
+    T_ASSERT(ok);
     T_EQ_INT(req.mounts_count, 2);
     zframe_t *frame = proto_kernel_create_req_encode(&req);
     proto_kernel_create_req_clear(&req);
@@ -183,20 +185,22 @@ test_mounts(void)
     req.mounts = sched_wire_kernel_mounts(
         "[{\"name\": \"x\", \"host_path\": 7, \"kernel_path\": \"/home/work/x\","
         " \"permission\": \"ro\"}]",
-        &req.owned_, &req.mounts_count);
+        &req.owned_, &req.mounts_count, &ok);
     T_EQ_INT(req.mounts_count, 1);
     T_ASSERT(!req.mounts[0].host_path);
     T_EQ_INT(proto_kernel_create_req_check(&req, &err), BUS_STATUS_INVALID);
     T_ASSERT(strstr(err.detail, "host_path"));
     proto_kernel_create_req_clear(&req);
 
-    //  None stored, or not a list: none sent.
-    const char *none[] = {NULL, "[]", "{}", "not json"};
+    //  None stored: none sent. Something stored that is no list: not ok,
+    //  and the create is not sent without its folders.
+    const char *none[] = {NULL, "", "[]", "{}", "not json"};
     for (size_t i = 0; i < sizeof none / sizeof *none; i++) {
         void *arena = NULL;
         size_t count = 9;
-        T_ASSERT(!sched_wire_kernel_mounts(none[i], &arena, &count));
+        T_ASSERT(!sched_wire_kernel_mounts(none[i], &arena, &count, &ok));
         T_EQ_INT(count, 0);
+        T_EQ_INT(ok, i < 3);
         proto_arena_free(&arena);
     }
 }
@@ -204,6 +208,7 @@ test_mounts(void)
 static void
 test_dotfiles(void)
 {
+    bool ok = false;
     proto_session_dotfile_t items[2] = {
         {.path = ".bashrc", .permission = "644", .data = "alias ll='ls -l'\n"},
         {.path = ".config/x.json", .permission = "600", .data = "{\"a\": 1}"}};
@@ -216,7 +221,8 @@ test_dotfiles(void)
     req.kernel_id = "k1";
     req.session_id = "s1";
     req.image = "busybox";
-    req.dotfiles = sched_wire_kernel_dotfiles(text, &req.owned_, &req.dotfiles_count);
+    req.dotfiles =
+        sched_wire_kernel_dotfiles(text, &req.owned_, &req.dotfiles_count, &ok);
     free(text);
     T_EQ_INT(req.dotfiles_count, 2);
     zframe_t *frame = proto_kernel_create_req_encode(&req);

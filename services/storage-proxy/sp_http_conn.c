@@ -64,6 +64,9 @@ struct _sp_http_conn_t {
     int fd;
     SSL *ssl;   //  the client's TLS session; NULL: plain HTTP
     short need; //  what the last call that would block waits for (0: none)
+    //  Bytes of "100 Continue" a full socket (or TLS) did not take: sent
+    //  before the answer, the same bytes, as a write asked again must be.
+    size_t continue_left;
     struct event *read_event;
     struct event *write_event;
     conn_state_t state;
@@ -94,6 +97,8 @@ static void s_on_ready(evutil_socket_t fd, short what, void *arg);
 static void s_serve(sp_http_conn_t *c);
 
 static const struct timeval s_stall = {SP_HTTP_STALL_S, 0};
+static const char s_continue[] = "HTTP/1.1 100 Continue\r\n\r\n";
+#define S_CONTINUE_LEN (sizeof s_continue - 1)
 
 //  Ends the connection: the server forgets and destroys it.
 static void
@@ -449,9 +454,14 @@ sp_http_conn_read_body(sp_http_conn_t *self,
         return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory"), -1;
     const char *expect = sp_http_conn_header(self, "Expect");
     if (expect && strcasecmp(expect, "100-continue") == 0) {
-        static const char go[] = "HTTP/1.1 100 Continue\r\n\r\n";
-        if (s_send(self, go, sizeof go - 1) != (ssize_t) sizeof go - 1)
+        ssize_t n = s_send(self, s_continue, S_CONTINUE_LEN);
+        if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
             self->close_after = true;
+        else
+            self->continue_left = S_CONTINUE_LEN - (n > 0 ? (size_t) n : 0);
+        //  The body is read next; what the socket did not take goes out
+        //  before the answer (the client sends the body after a pause).
+        self->need = 0;
     }
     self->sink = body;
     self->sink_arg = arg;
@@ -718,6 +728,21 @@ s_on_write(evutil_socket_t fd, short what, void *arg)
     if (what & EV_TIMEOUT) {
         s_close(c);
         return;
+    }
+    while (c->continue_left) {
+        ssize_t n =
+            s_send(c, s_continue + S_CONTINUE_LEN - c->continue_left, c->continue_left);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            s_wait(c, false);
+            return;
+        }
+        if (n <= 0) {
+            s_close(c);
+            return;
+        }
+        c->continue_left -= (size_t) n;
     }
     while (c->out_sent < c->out_len) {
         ssize_t n = s_send(c, c->out + c->out_sent, c->out_len - c->out_sent);

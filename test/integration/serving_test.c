@@ -823,16 +823,23 @@ s_cleanup(void)
 
 //  A service with an extra folder (config.extra_mounts): what cannot be one
 //  refused (a model folder, none of that name, a place meeting the
-//  model's, a permission no one has), then every replica mounts it where it
-//  was asked, read-only as asked, and says so (ServeInfo's extra_mounts,
-//  GraphQL's); the service deleted.
+//  model's, a permission no one has, another type, one folder twice), then every replica
+//  mounts it where it was asked, read-only as asked, and says so (ServeInfo's
+//  extra_mounts, GraphQL's); the service deleted.
 static void
 test_extra_mounts(void)
 {
     char body[256];
     snprintf(body, sizeof body,
              "{\"name\": \"extra-data\", \"usage_mode\": \"general\"}");
-    T_EQ_INT(s_as(&s_alice, "POST", "/folders", body, NULL), 201);
+    json_t *made = NULL;
+    T_EQ_INT(s_as(&s_alice, "POST", "/folders", body, &made), 201);
+    char twice[256];
+    snprintf(twice, sizeof twice, "{\"extra-data\": {}, \"%s\": {}}",
+             json_string_value(json_object_get(made, "id"))
+                 ? json_string_value(json_object_get(made, "id"))
+                 : "?");
+    json_decref(made);
     T_ASSERT(s_upload(&s_alice, "extra-data", "hello.txt", "hello-extra\n"));
     //  A model of its own: echo-model's health file is gone by now
     //  (test_unhealthy).
@@ -856,6 +863,11 @@ test_extra_mounts(void)
     T_EQ_INT(s_post_with("/services", "extra-svc", "extra-model", 1,
                          "{\"extra-data\": {\"type\": \"volume\"}}", NULL),
              400);
+    //  One folder by its name and by its id: named twice.
+    r = NULL;
+    T_EQ_INT(s_post_with("/services", "extra-svc", "extra-model", 1, twice, &r), 400);
+    T_CONTAINS(json_string_value(json_object_get(r, "msg")), "named twice");
+    json_decref(r);
     r = NULL;
     T_EQ_INT(s_post_with("/services", "extra-svc", "extra-model", 1,
                          "{\"extra-data\": {\"mount_destination\": \"data\","

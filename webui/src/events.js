@@ -36,6 +36,16 @@ function open() {
   source.onopen = () => {
     for (const l of listeners) l.onReconnect && l.onReconnect();
   };
+  // The browser gives up on a stream answered with an error (a 401 after
+  // the login ended, a 503): open a new one a little later while anyone
+  // listens, or the pages would hear nothing again.
+  source.onerror = () => {
+    if (!source || source.readyState !== EventSource.CLOSED) return;
+    source = null;
+    setTimeout(() => {
+      if (!source && listeners.size) open();
+    }, 3000);
+  };
 }
 
 export function subscribe(listener) {
