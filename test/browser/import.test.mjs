@@ -135,7 +135,19 @@ export const tests = [
       await shot(p, 'session-notebook-link');
       const [tab] = await Promise.all([context.waitForEvent('page'), link.click()]);
       await tab.waitForLoadState('domcontentloaded');
-      await tab.getByRole('heading', { name: 'Imported by Backplane' }).waitFor({ timeout: 60000 });
+      // The notebook's first page sometimes never renders its cells (one
+      // run in five here, 2026-11-26; the cause is not found yet: the file
+      // is in the folder and the route open); a person reloads it. Said and
+      // shot, so that it is seen.
+      const heading = tab.getByRole('heading', { name: 'Imported by Backplane' });
+      try {
+        await heading.waitFor({ timeout: 30000 });
+      } catch (err) {
+        note('the notebook rendered its cells only after a reload of the page');
+        await shot(tab, 'jupyter-before-reload');
+        await tab.reload();
+        await heading.waitFor({ timeout: 60000 });
+      }
       await shot(tab, 'jupyter-notebook');
       p.once('dialog', (d) => d.accept());
       await p.getByRole('button', { name: 'Terminate' }).click();
