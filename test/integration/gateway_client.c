@@ -248,10 +248,10 @@ client_platform_end(client_platform_t *self, bool keep)
     harness_kill(&self->gateway);
     harness_kill(&self->accounting);
     harness_kill(&self->scheduler);
-    if (keep) {
-        harness_sweep(self->dir);
+    harness_sweep(self->dir); //  as harness_teardown does
+    if (keep)
         fprintf(stderr, "# logs kept in %s\n", self->dir);
-    } else
+    else
         harness_rmdir(self->dir);
     free(self->dir);
     self->dir = NULL;

@@ -602,12 +602,14 @@ harness_teardown(harness_proc_t *scheduler,
         snprintf(command, sizeof command, "ip link del %s 2>/dev/null", bridge);
         (void) harness_shell(command);
     }
+    //  What the agent still held (a destroy in flight when it stopped, a
+    //  failed test's kernels) ends either way: kept files are read, not run,
+    //  and a mount left would stop the removal half way.
+    harness_sweep(dir);
     if (!failed && clean && !getenv("BACKPLANE_KEEP"))
         harness_rmdir(dir);
-    else {
-        harness_sweep(dir);
+    else
         fprintf(stderr, "# state kept in %s\n", dir);
-    }
     free(dir);
     return clean;
 }

@@ -67,12 +67,14 @@ char *harness_tmpdir(const char *name);
 //  Removes a directory tree made by harness_tmpdir.
 void harness_rmdir(const char *dir);
 
-//  What a kept platform's agents still hold outside their files, ended: the
+//  What a platform's agents still hold outside their files, ended: the
 //  containers in each <dir>/*/runc, the namespaces of their kernels and
-//  spares, the mounts beneath dir. A failed test keeps its directory to be
-//  read, and containers outlive agents by design; without this, every
-//  failed run left its containers running. Nothing is done when
-//  BACKPLANE_KEEP is set (the person asked for everything as it was).
+//  spares, the mounts beneath dir. Containers outlive agents by design, so
+//  a failed test (whose directory is kept to be read) or an agent stopped
+//  with a destroy in flight left them running, and their mounts stopped
+//  the directory's removal half way. harness_teardown and
+//  client_platform_end call it before keeping or removing the directory.
+//  Nothing is done when BACKPLANE_KEEP is set (everything kept as it was).
 void harness_sweep(const char *dir);
 
 //  The directory of the service binaries: $BACKPLANE_BINDIR or build/bin.
