@@ -17,6 +17,7 @@
 #define BACKPLANE_VERSION "0.1.0"
 
 #include "bus_status.h"
+#include "bus_hex.h"
 #include "proto.h"
 #include "bus_clock.h"
 #include "bus_thread.h"

@@ -6,18 +6,6 @@
 */
 #include "gw_classes.h"
 
-static int
-s_hex(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 int
 gw_web_guard_path(const char *raw, char *out, size_t size)
 {
@@ -37,7 +25,7 @@ gw_web_guard_path(const char *raw, char *out, size_t size)
         for (; *p && *p != '/'; p++) {
             int c = (unsigned char) *p;
             if (c == '%') {
-                int hi = s_hex(p[1]), lo = hi < 0 ? -1 : s_hex(p[2]);
+                int hi = bus_hex_digit(p[1]), lo = hi < 0 ? -1 : bus_hex_digit(p[2]);
                 if (hi < 0 || lo < 0)
                     return -1;
                 c = hi * 16 + lo;

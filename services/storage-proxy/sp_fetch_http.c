@@ -263,18 +263,6 @@ sp_fetch_head_parse(const char *buf, size_t len, sp_fetch_head_t *head, bus_erro
 
 //  ---------------------------------------------------------------------------
 
-static int
-s_hex(uint8_t c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 int
 sp_fetch_chunked_step(sp_fetch_chunked_t *self,
                       const uint8_t *in,
@@ -291,7 +279,7 @@ sp_fetch_chunked_step(sp_fetch_chunked_t *self,
         uint8_t c = in[i];
         switch (self->state) {
             case S_SIZE: {
-                int h = s_hex(c);
+                int h = bus_hex_digit(c);
                 if (h >= 0) {
                     if (self->left >> 59)
                         return -1; //  a size over 2^63

@@ -442,18 +442,6 @@ wsp_http_request_write(const wsp_http_head_t *req,
 
 //  ---------------------------------------------------------------------------
 
-static int
-s_hex(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 ssize_t
 wsp_http_chunked_scan(wsp_http_chunked_t *self, const char *data, size_t n, bool *done)
 {
@@ -464,7 +452,7 @@ wsp_http_chunked_scan(wsp_http_chunked_t *self, const char *data, size_t n, bool
         char c = data[i];
         switch (self->state) {
             case CH_SIZE: {
-                int v = s_hex(c);
+                int v = bus_hex_digit(c);
                 if (v >= 0) {
                     if (++self->digits > CHUNK_DIGITS_MAX)
                         return -1;
