@@ -215,11 +215,12 @@ s_load_agents(sched_db_snapshot_t *self, bus_db_t *db)
 {
     sqlite3_stmt *stmt = bus_db_stmt(
         db, "SELECT count(*) FROM agents WHERE status = 'ALIVE' AND schedulable = 1"
-            " AND scaling_group = ?1 AND architecture = ?2");
+            " AND scaling_group = ?1 AND architecture = ?2 AND last_seen >= ?3");
     if (!stmt)
         return -1;
     sqlite3_bind_text(stmt, 1, self->group, -1, SQLITE_STATIC);
     sqlite3_bind_text(stmt, 2, self->architecture, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 3, self->heard_since_us);
     size_t max =
         sqlite3_step(stmt) == SQLITE_ROW ? (size_t) sqlite3_column_int64(stmt, 0) : 0;
     sqlite3_reset(stmt);
@@ -232,11 +233,12 @@ s_load_agents(sched_db_snapshot_t *self, bus_db_t *db)
         db, "SELECT a.id, c.slot, c.amount FROM agents a"
             " JOIN agent_capacity c ON c.agent_id = a.id"
             " WHERE a.status = 'ALIVE' AND a.schedulable = 1 AND a.scaling_group = ?1"
-            " AND a.architecture = ?2 ORDER BY a.id");
+            " AND a.architecture = ?2 AND a.last_seen >= ?3 ORDER BY a.id");
     if (!stmt)
         return -1;
     sqlite3_bind_text(stmt, 1, self->group, -1, SQLITE_STATIC);
     sqlite3_bind_text(stmt, 2, self->architecture, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 3, self->heard_since_us);
     while (sqlite3_step(stmt) == SQLITE_ROW) {
         const char *id = s_text(stmt, 0);
         sched_agent_t *agent =
@@ -256,11 +258,13 @@ s_load_agents(sched_db_snapshot_t *self, bus_db_t *db)
         db, "SELECT o.agent_id, o.slot, o.amount FROM agent_occupancy o"
             " JOIN agents a ON a.id = o.agent_id"
             " WHERE a.status = 'ALIVE' AND a.schedulable = 1 AND a.scaling_group = ?1"
-            " AND a.architecture = ?2 AND o.amount <> 0 ORDER BY o.agent_id");
+            " AND a.architecture = ?2 AND a.last_seen >= ?3 AND o.amount <> 0 ORDER BY "
+            "o.agent_id");
     if (!stmt)
         return -1;
     sqlite3_bind_text(stmt, 1, self->group, -1, SQLITE_STATIC);
     sqlite3_bind_text(stmt, 2, self->architecture, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 3, self->heard_since_us);
     size_t cursor = 0;
     while (sqlite3_step(stmt) == SQLITE_ROW) {
         const char *id = s_text(stmt, 0);
@@ -278,11 +282,12 @@ s_load_agents(sched_db_snapshot_t *self, bus_db_t *db)
         db, "SELECT p.agent_id, p.slot, p.amount FROM agent_placeable p"
             " JOIN agents a ON a.id = p.agent_id"
             " WHERE a.status = 'ALIVE' AND a.schedulable = 1 AND a.scaling_group = ?1"
-            " AND a.architecture = ?2 ORDER BY p.agent_id");
+            " AND a.architecture = ?2 AND a.last_seen >= ?3 ORDER BY p.agent_id");
     if (!stmt)
         return -1;
     sqlite3_bind_text(stmt, 1, self->group, -1, SQLITE_STATIC);
     sqlite3_bind_text(stmt, 2, self->architecture, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 3, self->heard_since_us);
     cursor = 0;
     while (sqlite3_step(stmt) == SQLITE_ROW) {
         const char *id = s_text(stmt, 0);
@@ -555,6 +560,7 @@ sched_db_snapshot_load(bus_db_t *db,
                        const char *group,
                        const char *architecture,
                        int64_t now_us,
+                       int64_t heard_since_us,
                        size_t window)
 {
     sched_db_snapshot_t *self = calloc(1, sizeof *self);
@@ -569,6 +575,7 @@ sched_db_snapshot_load(bus_db_t *db,
     strings->owners = zhashx_new();
     snprintf(self->group, sizeof self->group, "%s", group);
     snprintf(self->architecture, sizeof self->architecture, "%s", architecture);
+    self->heard_since_us = heard_since_us;
     sched_db_snapshot_rules(db, group, &self->rules, &self->pending_timeout_us);
     //  Agents first: their slots come first in the vectors. Slots that
     //  only a request names are added after (no agent has them: such a

@@ -35,6 +35,7 @@ typedef struct {
 typedef struct {
     char group[72];
     char architecture[40];
+    int64_t heard_since_us; //  the agents read are those heard from since
     sched_rules_t rules;
     int64_t pending_timeout_us; //  0: none (scheduler_opts.pending_timeout)
     const char *slot_names[SCHED_SLOTS_MAX];
@@ -65,11 +66,13 @@ void sched_db_snapshot_rules(bus_db_t *db,
                              int64_t *pending_timeout_us);
 
 //  Reads the snapshot of group/architecture at now_us with at most window
-//  pending sessions. NULL when the database fails.
+//  pending sessions. Its agents are those heard from at heard_since_us or
+//  later (0: every ALIVE one). NULL when the database fails.
 sched_db_snapshot_t *sched_db_snapshot_load(bus_db_t *db,
                                             const char *group,
                                             const char *architecture,
                                             int64_t now_us,
+                                            int64_t heard_since_us,
                                             size_t window);
 
 void sched_db_snapshot_destroy(sched_db_snapshot_t **self_p);

@@ -10,9 +10,10 @@ struct _sched_dispatch_t {
     bus_db_t *db;
     int64_t retry_us;
     size_t window;
-    zhashx_t *cursors; //  "<group>\n<architecture>" -> round-robin cursor + 1
-    bool preparing;    //  placements are written PREPARING, not SCHEDULED
-    bool more;         //  the last run placed a whole window somewhere
+    zhashx_t *cursors;      //  "<group>\n<architecture>" -> round-robin cursor + 1
+    bool preparing;         //  placements are written PREPARING, not SCHEDULED
+    bool more;              //  the last run placed a whole window somewhere
+    int64_t heard_since_us; //  places only on agents heard from since (wall µs)
 };
 
 sched_dispatch_t *
@@ -40,6 +41,13 @@ sched_dispatch_destroy(sched_dispatch_t **self_p)
     zhashx_destroy(&self->cursors);
     free(self);
     *self_p = NULL;
+}
+
+void
+sched_dispatch_set_heard_since(sched_dispatch_t *self, int64_t since_us)
+{
+    assert(self);
+    self->heard_since_us = since_us;
 }
 
 void
@@ -201,8 +209,8 @@ s_group(sched_dispatch_t *self,
         int64_t now_us,
         placed_t *placed)
 {
-    sched_db_snapshot_t *snapshot =
-        sched_db_snapshot_load(self->db, group, architecture, now_us, self->window);
+    sched_db_snapshot_t *snapshot = sched_db_snapshot_load(
+        self->db, group, architecture, now_us, self->heard_since_us, self->window);
     if (!snapshot) {
         bus_log_error("cannot read the pending sessions of resource group %s", group);
         return;

@@ -49,6 +49,14 @@ void sched_dispatch_destroy(sched_dispatch_t **self_p);
 //  What commits is the same either way. Off by default.
 void sched_dispatch_set_preparing(sched_dispatch_t *self, bool preparing);
 
+//  Places only on agents heard from at since_us (wall clock) or later. The
+//  scheduler gives its own start: an agents row written before it may hold
+//  an address of an earlier run (the ports are the system's choice), which
+//  by now can be another service's, until the agent's first heartbeat to
+//  this process says where it listens now. 0, the default, places on every
+//  ALIVE agent.
+void sched_dispatch_set_heard_since(sched_dispatch_t *self, int64_t since_us);
+
 //  Whether the last pass placed every session of a full window in some
 //  group: more may be waiting behind it, so the next pass should not wait
 //  for the period.

@@ -532,6 +532,30 @@ test_gpu_offered_once(void)
     T_EQ_INT(s_violations(), 0);
 }
 
+//  An agent not heard from since the scheduler started (its row is of an
+//  earlier run, with that run's address) gets nothing until a heartbeat
+//  of this run; then the session waiting for it is placed there.
+static void
+test_only_agents_heard_since_the_start(void)
+{
+    s_agent("r1", "rerun", 4000, 8 * GIB); //  last_seen 1: an earlier run
+    sched_dispatch_set_heard_since(s_dispatch, s_now);
+    session_t s = {.id = "rr1", .access_key = "AKRR", .group = "rerun", .cpu = 1000};
+    T_EQ_INT(s_submit(&s), BUS_OK);
+    s_pass();
+    T_EQ_STR(s_status("rr1"), "PENDING");
+    T_CONTAINS(s_data("rr1"), "No agent of resource group rerun");
+    char sql[128];
+    snprintf(sql, sizeof sql, "UPDATE agents SET last_seen = %lld WHERE id = 'r1'",
+             (long long) s_now);
+    s_exec(sql);
+    s_pass();
+    T_EQ_STR(s_status("rr1"), "SCHEDULED");
+    s_end("rr1");
+    sched_dispatch_set_heard_since(s_dispatch, 0);
+    T_EQ_INT(s_violations(), 0);
+}
+
 int
 main(void)
 {
@@ -552,6 +576,7 @@ main(void)
     T_RUN(test_pending_limits_at_submission);
     T_RUN(test_recount_repairs_the_aggregates);
     T_RUN(test_gpu_offered_once);
+    T_RUN(test_only_agents_heard_since_the_start);
     sched_dispatch_destroy(&s_dispatch);
     bus_db_destroy(&s_db);
     return T_DONE();

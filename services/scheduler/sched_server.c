@@ -299,8 +299,11 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
                                   self->kernels, self->agents, err);
     if (self->rpc && !(self->metrics = sched_metrics_new(node)))
         sched_rpc_destroy(&self->rpc); //  cannot start: out of memory
-    if (self->dispatch)
+    if (self->dispatch) {
         sched_dispatch_set_preparing(self->dispatch, true);
+        //  Nothing goes to an agent until it has spoken to this process.
+        sched_dispatch_set_heard_since(self->dispatch, bus_clock_wall_us());
+    }
     self->soon = event_new(bus_node_base(node), -1, 0, s_on_soon, self);
     if (self->rpc && self->soon) {
         self->expire = s_timer(self, SCHED_AGENTS_CHECK_MS, s_on_expire);

@@ -95,10 +95,12 @@ for (const file of files) {
     const newContext = async () => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
       context.setDefaultTimeout(30000);
+      // A tab that a page opens (an app through the wsproxy) is watched too.
+      context.on('page', (page) => watch(page));
       contexts.push(context);
       return context;
     };
-    const errors = [];
+    const errors = [], appErrors = [];
     // What each page asked for and never got, or got as a failure: printed
     // when a test fails, so a stuck page says which request it waits on.
     const pending = new Map(), failures = [];
@@ -107,7 +109,15 @@ for (const file of files) {
       for (const f of failures) console.log(`#${indent}failed request: ${f}`);
     };
     const watch = (page) => {
-      page.on('pageerror', (e) => errors.push(e.message));
+      // A script error of our web UI fails the test; one of an app's own page
+      // (Jupyter's) is only printed when the test fails.
+      page.on('pageerror', (e) => {
+        if (new URL(page.url()).host === new URL(env.web).host) errors.push(e.message);
+        else appErrors.push(`${page.url()}: ${e.message}`);
+      });
+      page.on('console', (m) => {
+        if (m.type() === 'error' && new URL(page.url()).host !== new URL(env.web).host) appErrors.push(`${page.url()}: console: ${m.text()}`);
+      });
       page.on('request', (r) => pending.set(r, Date.now()));
       page.on('requestfinished', (r) => pending.delete(r));
       page.on('requestfailed', (r) => {
@@ -123,14 +133,11 @@ for (const file of files) {
         throw new Skip(why);
       },
       page: async () => {
-        const page = await (await newContext()).newPage();
-        watch(page);
-        return page;
+        return (await newContext()).newPage();
       },
       login: async (email, options = {}) => {
         const context = await newContext();
         const page = await context.newPage();
-        watch(page);
         await page.goto(env.web + (options.path || '/'));
         // Twice in many runs the page stayed blank (its style sheet came, its
         // script never ran): what it waited on is printed, and one reload
@@ -194,6 +201,7 @@ for (const file of files) {
       console.log('# ' + String(error.stack || error).replace(/\n/g, '\n# '));
       waiting(' ');
       for (const e of errors) console.log(`# script error on the page: ${e}`);
+      for (const e of appErrors) console.log(`# script error on an app's page: ${e}`);
     } else console.log(`ok ${count} - ${prefix}: ${name} (${ms} ms)`);
     for (const context of contexts) await context.close().catch(() => {});
     // A test that failed half-way may leave sessions holding the test
