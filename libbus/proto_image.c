@@ -25,6 +25,8 @@ s_info_check(const proto_image_info_t *self, proto_check_t *ck)
         return false;
     if (!proto_check_map(ck, "labels", self->labels, self->labels_count, 1024))
         return false;
+    if (!proto_check_strs(ck, "command", self->command, self->command_count, 256))
+        return false;
     return true;
 }
 
@@ -34,6 +36,7 @@ s_info_write(const proto_image_info_t *self, bus_writer_t *writer)
     uint32_t pairs = 4;
     pairs += self->digest != NULL;
     pairs += self->labels_count > 0;
+    pairs += self->command_count > 0;
     bus_writer_map(writer, pairs);
     proto_write_str(writer, "reference", self->reference);
     proto_write_str(writer, "architecture", self->architecture);
@@ -43,6 +46,8 @@ s_info_write(const proto_image_info_t *self, bus_writer_t *writer)
     if (self->labels_count > 0)
         proto_write_map(writer, "labels", self->labels, self->labels_count);
     proto_write_bool(writer, "installed", self->installed);
+    if (self->command_count > 0)
+        proto_write_strs(writer, "command", self->command, self->command_count);
 }
 
 static void
@@ -54,6 +59,7 @@ s_info_read(proto_image_info_t *self, proto_in_t *in)
     proto_read_uint(in, "size_bytes", 0, UINT64_MAX, &self->size_bytes);
     self->labels = proto_read_map(in, "labels", 0, 1024, &self->labels_count);
     proto_read_bool(in, "installed", 0, &self->installed);
+    self->command = proto_read_strs(in, "command", 0, 256, &self->command_count);
 }
 
 static void
@@ -65,6 +71,7 @@ s_info_print(const proto_image_info_t *self, proto_text_t *text)
     proto_print_uint(text, "size_bytes", self->size_bytes);
     proto_print_count(text, "labels", self->labels_count);
     proto_print_bool(text, "installed", self->installed);
+    proto_print_count(text, "command", self->command_count);
 }
 
 //  A list item: calloc'd memory, initialised before it is read.

@@ -36,6 +36,11 @@ typedef struct {
     size_t labels_count;
     //  False when the agent knows the image but has not pulled it (default true)
     bool installed;
+    //  The image's own command: its config's Entrypoint then its Cmd, as a container
+    //  engine runs them (what a model service of the vllm, nim or cmd runtime variant
+    //  starts); empty when it has neither (at most 256 items)
+    const char *const *command;
+    size_t command_count;
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_image_info_t;
 
@@ -43,6 +48,7 @@ typedef struct {
 #define PROTO_IMAGE_INFO_ARCHITECTURE_MAX 32
 #define PROTO_IMAGE_INFO_DIGEST_MAX       256
 #define PROTO_IMAGE_INFO_LABELS_MAX       1024
+#define PROTO_IMAGE_INFO_COMMAND_MAX      256
 
 void proto_image_info_init(proto_image_info_t *self);
 void proto_image_info_clear(proto_image_info_t *self);

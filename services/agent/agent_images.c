@@ -198,6 +198,39 @@ s_read_env(json_t *config, agent_image_t *image)
     return 0;
 }
 
+//  The command of an image config: config.Entrypoint then config.Cmd, as a
+//  container engine joins them (an empty Entrypoint runs the Cmd alone).
+//  A model service of the vllm, nim or cmd runtime variant runs it. An
+//  entry that is not a string makes the image's command unknown (none).
+static int
+s_read_command(json_t *config, agent_image_t *image)
+{
+    json_t *parts[] = {json_object_get(json_object_get(config, "config"), "Entrypoint"),
+                       json_object_get(json_object_get(config, "config"), "Cmd")};
+    size_t count = 0;
+    for (size_t p = 0; p < 2; p++) {
+        for (size_t i = 0; i < json_array_size(parts[p]); i++)
+            if (!json_is_string(json_array_get(parts[p], i)))
+                return 0;
+        count += json_array_size(parts[p]);
+    }
+    if (count == 0 || count > 256)
+        return 0;
+    void **owned = &image->info.owned_;
+    const char **command = proto_arena_alloc(owned, count * sizeof *command);
+    if (!command)
+        return -1;
+    size_t at = 0;
+    for (size_t p = 0; p < 2; p++)
+        for (size_t i = 0; i < json_array_size(parts[p]); i++)
+            if (!(command[at++] = proto_arena_strdup(
+                      owned, json_string_value(json_array_get(parts[p], i)))))
+                return -1;
+    image->info.command = command;
+    image->info.command_count = count;
+    return 0;
+}
+
 //  One manifest of the index into image; false when it is skipped.
 static bool
 s_read_manifest(const char *layout,
@@ -248,7 +281,8 @@ s_read_manifest(const char *layout,
     image->info.installed = true;
     if (!image->layout || !image->tag || !image->info.reference ||
         !image->info.architecture || !image->info.digest ||
-        s_read_labels(config, &image->info) != 0 || s_read_env(config, image) != 0) {
+        s_read_labels(config, &image->info) != 0 || s_read_env(config, image) != 0 ||
+        s_read_command(config, image) != 0) {
         agent_image_clear(image);
         goto done;
     }

@@ -76,8 +76,9 @@ test_tags_labels_and_sizes(void)
             "{\"ai.backend.runtime-type\":\"python\",\"ai.backend.features\":\"query\","
             "\"not.a.string\":3},\"Env\":[\"PATH=/opt/conda/bin:/usr/bin\","
             "\"LD_LIBRARY_PATH=/usr/local/cuda/lib64\",\"=nokey\",\"NOVALUE\",3,"
-            "\"EMPTY=\"]}}");
-    s_write("python", "blobs/sha256/" HEX_D, "{\"architecture\":\"arm64\"}");
+            "\"EMPTY=\"],\"Entrypoint\":[\"python3\",\"-m\"],\"Cmd\":[\"server\"]}}");
+    s_write("python", "blobs/sha256/" HEX_D,
+            "{\"architecture\":\"arm64\",\"config\":{\"Cmd\":[\"sh\",3]}}");
     agent_image_t images[4] = {0};
     T_EQ_INT(s_read("python", images, 4), 2);
     T_EQ_STR(images[0].info.reference, "local.backplane/library/python:latest");
@@ -96,6 +97,11 @@ test_tags_labels_and_sizes(void)
     T_EQ_STR(images[0].env[2].key, "EMPTY");
     T_EQ_STR(images[0].env[2].value, "");
     T_EQ_INT(images[1].env_count, 0);
+    //  The command: Entrypoint then Cmd; none when an entry is not a string.
+    T_EQ_INT(images[0].info.command_count, 3);
+    T_EQ_STR(images[0].info.command[0], "python3");
+    T_EQ_STR(images[0].info.command[2], "server");
+    T_EQ_INT(images[1].info.command_count, 0);
     T_EQ_STR(images[1].info.reference, "local.backplane/library/python:3.11");
     T_EQ_STR(images[1].info.architecture, "aarch64");
     T_EQ_INT(images[1].info.labels_count, 0);

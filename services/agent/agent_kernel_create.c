@@ -193,14 +193,23 @@ s_start(agent_kernels_t *self,
         bus_error_t *err)
 {
     int64_t begun = bus_clock_mono_us();
-    if (in->model_service && agent_model_check(in->model_service, err) != BUS_OK)
-        return err->status;
     const agent_image_t *image = agent_images_find(self->images, in->image);
     if (!image)
         return bus_error_set(err, BUS_STATUS_NOT_FOUND, "no such image: %s", in->image);
-    agent_spec_t *spec = agent_spec_new(in, image, self->config, err);
-    if (!spec)
+    //  The model service as it will run: a runtime variant's takes the
+    //  image's own command.
+    char *model_service = NULL;
+    if (in->model_service &&
+        (!(model_service = agent_model_resolve(in->model_service, &image->info, err)) ||
+         agent_model_check(model_service, err) != BUS_OK)) {
+        free(model_service);
         return err->status;
+    }
+    agent_spec_t *spec = agent_spec_new(in, image, self->config, err);
+    if (!spec) {
+        free(model_service);
+        return err->status;
+    }
     s_create_t *create = calloc(1, sizeof *create);
     agent_kernel_t *kernel =
         create ? agent_kernel_new(self, in->kernel_id, in->session_id, image->info.digest)
@@ -208,6 +217,7 @@ s_start(agent_kernels_t *self,
     if (!kernel) {
         agent_spec_destroy(&spec);
         free(create);
+        free(model_service);
         return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     }
     snprintf(kernel->hostname, sizeof kernel->hostname, "%s", spec->hostname);
@@ -232,13 +242,14 @@ s_start(agent_kernels_t *self,
         bool batch = in->session_type && strcmp(in->session_type, "batch") == 0 &&
                      in->startup_command && *in->startup_command;
         create->startup_command = batch ? strdup(in->startup_command) : NULL;
-        create->model_service = in->model_service ? strdup(in->model_service) : NULL;
+        create->model_service = model_service;
+        model_service = NULL;
         if (!create->accel_text || !accel_env || !nodes || !create->slots_text ||
             !create->image || !create->session_type ||
-            (batch && !create->startup_command) ||
-            (in->model_service && !create->model_service))
+            (batch && !create->startup_command))
             rc = bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
     }
+    free(model_service); //  when the accelerators were refused
     if (rc == BUS_OK)
         rc = agent_kernel_gpu_setup(self, kernel->id, &alloc, in, spec, &accel_env, err);
     if (rc == BUS_OK)

@@ -94,6 +94,37 @@ agent_model_check(const char *text, bus_error_t *err)
     return def ? BUS_OK : err->status;
 }
 
+char *
+agent_model_resolve(const char *text, const proto_image_info_t *image, bus_error_t *err)
+{
+    json_t *def = text ? json_loads(text, 0, NULL) : NULL;
+    if (!json_is_true(json_object_get(def, "image_command"))) {
+        json_decref(def);
+        char *copy = text ? strdup(text) : NULL;
+        if (!copy)
+            bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        return copy;
+    }
+    if (!image->command_count) {
+        json_decref(def);
+        bus_error_set(err, BUS_STATUS_INVALID,
+                      "the image %s has no command of its own (neither ENTRYPOINT nor"
+                      " CMD), which its model service's runtime variant runs",
+                      image->reference);
+        return NULL;
+    }
+    json_t *argv = json_array();
+    for (size_t i = 0; argv && i < image->command_count; i++)
+        json_array_append_new(argv, json_string(image->command[i]));
+    json_object_set_new(def, "start_command", argv);
+    json_object_del(def, "image_command");
+    char *resolved = json_dumps(def, JSON_COMPACT);
+    json_decref(def);
+    if (!resolved)
+        bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    return resolved;
+}
+
 //  Appends text to buffer as one single-quoted shell word.
 static void
 s_quote(struct evbuffer *buffer, const char *text)

@@ -35,6 +35,14 @@ typedef struct _agent_kernels_t agent_kernels_t;
 //  err naming what is wrong.
 int agent_model_check(const char *text, bus_error_t *err);
 
+//  The model_service to run in a kernel of image: text itself, or, when
+//  text says "image_command": true (the vllm, nim and cmd runtime variants,
+//  which have no definition file), text with the image's own command as
+//  its start_command, as Backend.AI's agent makes it from the image's CMD.
+//  NULL with err (INVALID) when the image has no command. Caller frees it.
+char *
+agent_model_resolve(const char *text, const proto_image_info_t *image, bus_error_t *err);
+
 //  Starts the model service of kernel (RUNNING, with its runner) described
 //  by text, and its health checks. NULL when text does not parse (then
 //  kernel.model_status says why) or out of memory.

@@ -170,6 +170,11 @@ int gw_image_resolve(bus_db_t *db,
                      json_t **image,
                      bus_error_t *err);
 
+//  The image's own command (Entrypoint then Cmd, a JSON array of strings,
+//  empty when it has none) by canonical reference and architecture; NULL
+//  when no agent reported it. Caller owns return value.
+json_t *gw_image_command(bus_db_t *db, const char *reference, const char *arch);
+
 //  Applies one agent's image.catalog: upserts the images it lists and
 //  makes the agent's installed entries exactly those it lists as installed.
 //  Malformed entries are skipped (logged). 0, or -1 on a database error.

@@ -392,6 +392,11 @@ const bus_db_migration_t gw_db_migrations[] = {
     //  mount_destination, permission} (gw_endpoint_mounts).
     {"endpoint extra mounts",
      "ALTER TABLE endpoints ADD COLUMN extra_mounts TEXT NOT NULL DEFAULT '[]';"},
+    //  An image's own command (its Entrypoint then its Cmd, as the agents
+    //  report it): a JSON array, empty when it has none, NULL when no agent
+    //  said yet. The vllm, nim and cmd runtime variants of a model service
+    //  run it, and cannot serve an image without one.
+    {"image commands", "ALTER TABLE images ADD COLUMN command TEXT;"},
 };
 
 _Static_assert(sizeof gw_db_migrations / sizeof gw_db_migrations[0] ==

@@ -15,7 +15,7 @@
 #include "bus.h"
 
 //  Bump with every migration appended to gw_db.c (a static assertion checks).
-#define GW_DB_MIGRATION_COUNT 16
+#define GW_DB_MIGRATION_COUNT 17
 
 extern const bus_db_migration_t gw_db_migrations[];
 

@@ -132,6 +132,10 @@ s_endpoint(bus_db_t *db, json_t *row)
     char *opts_text = opts ? json_dumps(opts, JSON_COMPACT) : NULL;
     const char *dest = json_string_value(json_object_get(row, "model_mount_destination"));
     json_t *extra_mounts = s_extra_mounts(db, row);
+    const gw_model_variant_t *variant = gw_model_def_variant_find(
+        json_string_value(json_object_get(row, "runtime_variant")));
+    if (!variant)
+        variant = gw_model_def_variant_find("custom");
     json_t *node = json_pack(
         "{s:s, s:s, s:O, s:O, s:O, s:O, s:O, s:O?, s:O, s:O?, s:s, s:s, s:O, s:O, s:O,"
         " s:O, s:{s:s, s:s}, s:o, s:o, s:O, s:s, s:o, s:o, s:o, s:s?, s:s?, s:s?,"
@@ -146,8 +150,8 @@ s_endpoint(bus_db_t *db, json_t *row)
         json_object_get(row, "desired_session_count"), "open_to_public",
         json_object_get(row, "open_to_public"), "session_owner",
         json_object_get(row, "session_owner"), "created_user",
-        json_object_get(row, "created_user"), "runtime_variant", "name", "custom",
-        "human_readable_name", "Custom (Default)", "created_at",
+        json_object_get(row, "created_user"), "runtime_variant", "name", variant->name,
+        "human_readable_name", variant->human_readable_name, "created_at",
         gw_gql_time(json_integer_value(json_object_get(row, "created_at"))),
         "destroyed_at",
         gw_gql_time(json_integer_value(json_object_get(row, "destroyed_at"))), "retries",

@@ -200,6 +200,25 @@ gw_image_resolve(bus_db_t *db,
     return rc;
 }
 
+json_t *
+gw_image_command(bus_db_t *db, const char *reference, const char *arch)
+{
+    assert(db && reference && arch);
+    sqlite3_stmt *stmt = bus_db_stmt(
+        db, "SELECT command FROM images WHERE name = ?1 AND architecture = ?2");
+    json_t *command = NULL;
+    if (stmt) {
+        sqlite3_bind_text(stmt, 1, reference, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(stmt, 2, arch, -1, SQLITE_TRANSIENT);
+        if (sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_text(stmt, 0))
+            command = json_loads((const char *) sqlite3_column_text(stmt, 0), 0, NULL);
+        sqlite3_reset(stmt);
+    }
+    if (command && !json_is_array(command))
+        json_decref(command), command = NULL;
+    return command;
+}
+
 //  ---------------------------------------------------------------------------
 //  Agents' reports
 
@@ -232,6 +251,11 @@ s_upsert(bus_db_t *db, const char *agent, const proto_image_info_t *info)
                             json_string(info->labels[i].value));
     json_t *resources = gw_image_resources(labels);
     char *labels_text = json_dumps(labels, JSON_COMPACT);
+    json_t *command = json_array();
+    for (size_t i = 0; i < info->command_count; i++)
+        json_array_append_new(command, json_string(info->command[i]));
+    char *command_text = json_dumps(command, JSON_COMPACT);
+    json_decref(command);
     char *resources_text = json_dumps(resources, JSON_COMPACT);
     char id[GW_UUID_SIZE], now[40];
     gw_uuid_new(id);
@@ -239,10 +263,14 @@ s_upsert(bus_db_t *db, const char *agent, const proto_image_info_t *info)
     sqlite3_stmt *stmt = bus_db_stmt(
         db,
         "INSERT INTO images (id, name, registry, project, image, tag, architecture,"
-        " digest, size_bytes, labels, resources, type, created_at, installed_agents)"
+        " digest, size_bytes, labels, resources, type, created_at, installed_agents,"
+        " command)"
         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
-        "  CASE WHEN ?15 THEN json_array(?14) ELSE '[]' END)"
+        "  CASE WHEN ?15 THEN json_array(?14) ELSE '[]' END,"
+        "  CASE WHEN ?8 <> '' THEN ?17 END)"
         " ON CONFLICT (name, architecture) DO UPDATE SET"
+        "  command = CASE WHEN excluded.digest <> '' THEN excluded.command"
+        "   ELSE images.command END,"
         "  digest = CASE WHEN excluded.digest <> '' THEN excluded.digest"
         "   ELSE images.digest END,"
         "  size_bytes = CASE WHEN excluded.size_bytes > 0 THEN excluded.size_bytes"
@@ -255,7 +283,7 @@ s_upsert(bus_db_t *db, const char *agent, const proto_image_info_t *info)
         "   THEN json_insert(images.installed_agents, '$[#]', ?14)"
         "   ELSE images.installed_agents END");
     int rc = -1;
-    if (stmt && labels_text && resources_text) {
+    if (stmt && labels_text && resources_text && command_text) {
         sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(stmt, 2, ref.canonical, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(stmt, 3, ref.registry, -1, SQLITE_TRANSIENT);
@@ -275,6 +303,7 @@ s_upsert(bus_db_t *db, const char *agent, const proto_image_info_t *info)
         sqlite3_bind_text(stmt, 14, agent, -1, SQLITE_TRANSIENT);
         sqlite3_bind_int(stmt, 15, info->installed ? 1 : 0);
         sqlite3_bind_int(stmt, 16, info->labels_count > 0);
+        sqlite3_bind_text(stmt, 17, command_text, -1, SQLITE_TRANSIENT);
         rc = s_step(stmt);
         if (rc != 0)
             bus_log_error("image upsert failed name=%s reason=\"%s\"", ref.canonical,
@@ -282,6 +311,7 @@ s_upsert(bus_db_t *db, const char *agent, const proto_image_info_t *info)
     }
     free(labels_text);
     free(resources_text);
+    free(command_text);
     json_decref(labels);
     json_decref(resources);
     return rc;

@@ -81,6 +81,40 @@ s_health_check(
     return true;
 }
 
+const gw_model_variant_t gw_model_variants[] = {
+    {"vllm", "vLLM", "vllm-model", "/health", false},
+    {"nim", "NVIDIA NIM", "nim-model", "/v1/health/ready", false},
+    {"cmd", "Predefined Image Command", "image-model", NULL, true},
+    {"custom", "Custom (Default)", NULL, NULL, true},
+};
+const size_t gw_model_variant_count =
+    sizeof gw_model_variants / sizeof gw_model_variants[0];
+
+const gw_model_variant_t *
+gw_model_def_variant_find(const char *name)
+{
+    for (size_t i = 0; name && i < gw_model_variant_count; i++)
+        if (strcmp(gw_model_variants[i].name, name) == 0)
+            return &gw_model_variants[i];
+    return NULL;
+}
+
+json_t *
+gw_model_def_variant(const gw_model_variant_t *variant, const char *model_path)
+{
+    if (!variant || !variant->model_name)
+        return NULL;
+    json_t *service =
+        json_pack("{s:s, s:s, s:b, s:i}", "name", variant->model_name, "model_path",
+                  model_path, "image_command", 1, "port", GW_MODEL_VARIANT_PORT);
+    if (service && variant->health_path)
+        json_object_set_new(service, "health_check",
+                            json_pack("{s:s, s:i, s:f, s:i}", "path",
+                                      variant->health_path, "max_retries", 10,
+                                      "max_wait_time", 5.0, "expected_status_code", 200));
+    return service;
+}
+
 json_t *
 gw_model_def_parse(
     const char *file, const char *text, size_t size, char *detail, size_t dsize)

@@ -53,6 +53,34 @@ json_t *gw_model_def_parse(
 json_t *gw_model_def_card(
     const char *file, const char *text, size_t size, char *detail, size_t dsize);
 
+//  The runtime variants a model service may have (GET /services/_/runtimes),
+//  in Backend.AI's order: vllm, nim and cmd have no definition file; the
+//  agent runs the image's own command (its Entrypoint and Cmd) with the
+//  definition each implies (gw_model_def_variant); custom, the default,
+//  runs the model folder's definition.
+typedef struct {
+    const char *name;
+    const char *human_readable_name;
+    const char *model_name;  //  the definition's models[0].name; NULL for custom
+    const char *health_path; //  its health check; NULL: none
+    bool any_mount;          //  the model may be mounted elsewhere than /models
+} gw_model_variant_t;
+
+#define GW_MODEL_VARIANT_PORT 8000 //  where a variant's server listens
+
+extern const gw_model_variant_t gw_model_variants[];
+extern const size_t gw_model_variant_count;
+
+//  The variant called name, or NULL. Pure.
+const gw_model_variant_t *gw_model_def_variant_find(const char *name);
+
+//  The model service of a variant that has no definition file, as
+//  kernel.create's model_service: {name, model_path, image_command: true,
+//  port 8000, health_check {path, max_retries 10, max_wait_time 5,
+//  expected_status_code 200} when it has one}; the agent puts the image's
+//  command in start_command. NULL for custom. Caller owns return value.
+json_t *gw_model_def_variant(const gw_model_variant_t *variant, const char *model_path);
+
 //  A message about a definition (detail, which may quote the file or a
 //  storage-proxy's answer, or be cut inside a character) as a JSON
 //  string, each byte of an invalid UTF-8 sequence replaced by U+FFFD:

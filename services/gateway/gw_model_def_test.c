@@ -240,6 +240,39 @@ test_message(void)
     }
 }
 
+//  The runtime variants: vllm, nim and cmd imply their definition (the
+//  image's command, port 8000, each its health check); custom has none.
+static void
+test_variants(void)
+{
+    T_ASSERT(gw_model_def_variant_find("tgi") == NULL);
+    T_ASSERT(gw_model_def_variant_find(NULL) == NULL);
+    const gw_model_variant_t *vllm = gw_model_def_variant_find("vllm");
+    T_ASSERT(vllm && !vllm->any_mount);
+    json_t *service = gw_model_def_variant(vllm, "/models");
+    T_EQ_STR(json_string_value(json_object_get(service, "name")), "vllm-model");
+    T_EQ_STR(json_string_value(json_object_get(service, "model_path")), "/models");
+    T_ASSERT(json_is_true(json_object_get(service, "image_command")));
+    T_EQ_INT(json_integer_value(json_object_get(service, "port")), 8000);
+    T_EQ_STR(json_string_value(
+                 json_object_get(json_object_get(service, "health_check"), "path")),
+             "/health");
+    json_decref(service);
+    service = gw_model_def_variant(gw_model_def_variant_find("nim"), "/models");
+    T_EQ_STR(json_string_value(
+                 json_object_get(json_object_get(service, "health_check"), "path")),
+             "/v1/health/ready");
+    json_decref(service);
+    const gw_model_variant_t *cmd = gw_model_def_variant_find("cmd");
+    T_ASSERT(cmd && cmd->any_mount);
+    service = gw_model_def_variant(cmd, "/srv/model");
+    T_EQ_STR(json_string_value(json_object_get(service, "name")), "image-model");
+    T_ASSERT(json_object_get(service, "health_check") == NULL);
+    json_decref(service);
+    T_ASSERT(gw_model_def_variant(gw_model_def_variant_find("custom"), "/models") ==
+             NULL);
+}
+
 int
 main(void)
 {
@@ -250,5 +283,6 @@ main(void)
     T_RUN(test_bad_yaml);
     T_RUN(test_refused);
     T_RUN(test_message);
+    T_RUN(test_variants);
     return T_DONE();
 }

@@ -78,10 +78,13 @@ gw_service_handle_list(gw_request_t *r)
 void
 gw_service_handle_runtimes(gw_request_t *r)
 {
-    //  Only what the agents really run: the model definition's command.
-    gw_reply_json(r, 200,
-                  json_pack("{s:[{s:s, s:s}]}", "runtimes", "name", "custom",
-                            "human_readable_name", "Custom (Default)"));
+    json_t *list = json_array();
+    for (size_t i = 0; i < gw_model_variant_count; i++)
+        json_array_append_new(list,
+                              json_pack("{s:s, s:s}", "name", gw_model_variants[i].name,
+                                        "human_readable_name",
+                                        gw_model_variants[i].human_readable_name));
+    gw_reply_json(r, 200, json_pack("{s:o}", "runtimes", list));
 }
 
 void
@@ -107,6 +110,7 @@ typedef struct {
     char def_path[1024];
     bool def_asked; //  model_definition_path given: no second name tried
     bool trial;     //  POST /services/_/try: one session, a background task
+    const gw_model_variant_t *variant;
 } s_create_t;
 
 static void
@@ -176,7 +180,9 @@ s_read_body(s_create_t *self)
     json_t *config = json_object_get(body, "config");
     const char *name = json_string_value(gw_session_param(body, k_name));
     const char *image = json_string_value(gw_session_param(body, k_image));
-    const char *variant = json_string_value(json_object_get(body, "runtime_variant"));
+    json_t *variant_value = json_object_get(body, "runtime_variant");
+    const char *variant = json_string_value(variant_value);
+    self->variant = gw_model_def_variant_find(variant ? variant : "custom");
     const char *model = json_string_value(json_object_get(config, "model"));
     json_t *dest_value = gw_session_param(config, k_mount_dest);
     const char *dest = dest_value ? json_string_value(dest_value) : S_MOUNT_DEFAULT;
@@ -199,8 +205,12 @@ s_read_body(s_create_t *self)
         problem = detail;
     } else if (!image || !*image)
         problem = "image: required";
-    else if (variant && strcmp(variant, "custom") != 0)
-        problem = "runtime_variant: only custom is served (see GET /services/_/runtimes)";
+    else if ((variant_value && !json_is_null(variant_value) && !variant) ||
+             !self->variant)
+        problem = "runtime_variant: custom, vllm, nim or cmd (GET /services/_/runtimes)";
+    else if (!self->variant->any_mount && dest && strcmp(dest, S_MOUNT_DEFAULT) != 0)
+        problem = "config.model_mount_destination: must be /models unless the "
+                  "runtime_variant is custom or cmd";
     else if (!json_is_object(config))
         problem = "config: required";
     else if (!model || !*model)
@@ -249,7 +259,7 @@ s_read_body(s_create_t *self)
         *r->caller.access_key ? r->caller.user_uuid : r->who.user_uuid, "session_owner",
         r->who.user_uuid, "owner_access_key", r->who.access_key, "domain", r->who.domain,
         "resource_group", json_string_value(sgroup), "image", image,
-        "model_mount_destination", dest, "runtime_variant", "custom",
+        "model_mount_destination", dest, "runtime_variant", self->variant->name,
         "desired_session_count", (json_int_t) count, "open_to_public", json_is_true(open),
         "created_at", (json_int_t) bus_clock_wall_us());
     if (def_path)
@@ -340,6 +350,7 @@ s_find_folder(s_create_t *self)
 }
 
 static void s_read_definition(s_create_t *self);
+static void s_with_service(s_create_t *self, json_t *service);
 static void s_start_trial(s_create_t *self, const char *model_service);
 
 //  The dry run passed: the endpoint is kept, and its replicas come.
@@ -428,6 +439,14 @@ s_on_definition(void *arg, const bus_reply_t *reply)
         s_refuse(self, "invalid-api-params", detail);
         return;
     }
+    s_with_service(self, service);
+}
+
+//  The model service every replica runs is known (read from the folder's
+//  definition, or a runtime variant's): the trial starts, or the dry run.
+static void
+s_with_service(s_create_t *self, json_t *service)
+{
     char *text = json_dumps(service, JSON_COMPACT);
     json_decref(service);
     json_object_set_new(self->row, "model_service", json_string(text ? text : "{}"));
@@ -486,6 +505,41 @@ s_read_definition(s_create_t *self)
                     PROTO_STORAGE_FILES_READ, writer, &err, s_on_definition, self);
 }
 
+//  A runtime variant's service (vllm, nim, cmd): no definition file, the
+//  image's own command. An image the catalogue knows to have none is
+//  refused here; one it has not heard of is left to the dry run.
+static void
+s_variant_service(s_create_t *self)
+{
+    gw_request_t *r = self->r;
+    const char *image = json_string_value(json_object_get(self->params, "image"));
+    const char *arch = json_string_value(json_object_get(self->params, "architecture"));
+    json_t *found = NULL;
+    bus_error_t err = {0};
+    json_t *command = NULL;
+    if (gw_image_resolve(gw_server_db(r->gw), r->who.domain, image, arch, &found, &err) ==
+        BUS_OK)
+        command = gw_image_command(
+            gw_server_db(r->gw), json_string_value(json_object_get(found, "reference")),
+            json_string_value(json_object_get(found, "architecture")));
+    bool none = command && json_array_size(command) == 0;
+    json_decref(command);
+    json_decref(found);
+    if (none) {
+        char detail[800];
+        snprintf(detail, sizeof detail,
+                 "image %.512s has no command of its own (neither ENTRYPOINT nor CMD),"
+                 " which the %s runtime variant runs: use the custom variant with a"
+                 " model definition",
+                 image, self->variant->name);
+        s_refuse(self, "invalid-api-params", detail);
+        return;
+    }
+    s_with_service(self, gw_model_def_variant(
+                             self->variant, json_string_value(json_object_get(
+                                                self->row, "model_mount_destination"))));
+}
+
 //  POST /services and POST /services/_/try: the same body, checked alike.
 static void
 s_create_or_try(gw_request_t *r, bool trial)
@@ -502,7 +556,10 @@ s_create_or_try(gw_request_t *r, bool trial)
         s_create_destroy(&self);
         return;
     }
-    s_read_definition(self);
+    if (self->variant->model_name)
+        s_variant_service(self);
+    else
+        s_read_definition(self);
 }
 
 void

@@ -35,7 +35,7 @@ const env = {
 };
 
 class Skip extends Error {}
-const TEST_MS = 120000;
+const TEST_MS = Number(process.env.BROWSER_TEST_MS || 120000);
 
 const { chromium } = await import(pathToFileURL(path.join(process.env.PLAYWRIGHT_CORE, 'index.mjs')));
 fs.mkdirSync(env.shots, { recursive: true });

@@ -117,6 +117,10 @@ export const tests = [
       const image = dialog.getByLabel('Image');
       await image.selectOption(await image.locator('option', { hasText: 'jupyter' }).first().getAttribute('value'));
       await dialog.getByLabel('Memory per replica').fill('1g');
+      // The runtime variants the gateway offers; the folder's definition by default.
+      const runtime = dialog.getByLabel('Runtime variant');
+      assert.deepEqual(await runtime.locator('option').allTextContents(), ['vLLM', 'NVIDIA NIM', 'Predefined Image Command', 'Custom (Default)']);
+      assert.equal(await runtime.inputValue(), 'custom');
       await shot(p, 'create-dialog');
       await dialog.getByRole('button', { name: 'Create' }).click();
       await p.waitForURL(/\/serving\/[0-9a-f-]{36}$/);

@@ -31,8 +31,10 @@
 #include "gateway_client.h"
 #include "t.h"
 
-#define IMAGE      "local.backplane/library/busybox:latest"
-#define SERVING_MS 120000 //  replicas start in seconds, slower under load
+#define IMAGE        "local.backplane/library/busybox:latest"
+#define SERVING_MS   120000 //  replicas start in seconds, slower under load
+#define IMAGE_SERVED "local.backplane/library/served:latest" //  s_variant_images
+#define IMAGE_BARE   "local.backplane/library/bare:latest"
 
 static client_platform_t s_p;
 static harness_proc_t s_agent, s_sp, s_wsp;
@@ -224,6 +226,68 @@ s_session_ended(const char *session_id)
     return false;
 }
 
+//  The images of the runtime variants, beside busybox before the agent
+//  starts: "served" has busybox's httpd over /models on port 8000 as its
+//  own command (ENTRYPOINT and CMD), "bare" has no command at all.
+static bool
+s_variant_images(void)
+{
+    char command[1024];
+    if (harness_busybox_images(s_p.dir) != 0)
+        return false;
+    snprintf(command, sizeof command,
+             "cd %s/images && cp -a busybox served && cp -a busybox bare &&"
+             " umoci config --image served:latest --clear=config.cmd"
+             " --config.entrypoint=httpd --config.cmd=-f --config.cmd=-p"
+             " --config.cmd=8000 --config.cmd=-h --config.cmd=/models >/dev/null &&"
+             " umoci config --image bare:latest --clear=config.cmd >/dev/null",
+             s_p.dir);
+    return system(command) == 0;
+}
+
+//  POST /services of the folder variant-model in runtime variant with
+//  image, the model mounted at dest; the status, the answer in *json_p.
+static int
+s_post_variant(const char *name,
+               const char *variant,
+               const char *image,
+               const char *dest,
+               json_t **json_p)
+{
+    json_t *body = json_pack(
+        "{s:s, s:i, s:s, s:s, s:s, s:{s:s, s:s, s:s, s:{s:i, s:s}}}", "name", name,
+        "desired_session_count", 1, "image", image, "group", "default", "runtime_variant",
+        variant, "config", "model", "variant-model", "model_mount_destination", dest,
+        "scaling_group", "default", "resources", "cpu", 1, "mem", "128m");
+    char *text = json_dumps(body, JSON_COMPACT);
+    json_decref(body);
+    int status = s_as(&s_alice, "POST", "/services", text, json_p);
+    free(text);
+    return status;
+}
+
+//  The service's URL once it has one, as host:port in url; false after
+//  SERVING_MS.
+static bool
+s_service_url(const char *id, char *url, size_t size)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/services/%s", id);
+    for (int waited = 0; waited < SERVING_MS; waited += 250) {
+        json_t *info = NULL;
+        s_as(&s_alice, "GET", path, NULL, &info);
+        const char *found = json_string_value(json_object_get(info, "service_endpoint"));
+        bool done = found && strncmp(found, "http://", 7) == 0;
+        if (done)
+            snprintf(url, size, "%s", found + 7);
+        json_decref(info);
+        if (done)
+            return true;
+        harness_pause_ms(250);
+    }
+    return false;
+}
+
 //  ---------------------------------------------------------------------------
 //  Tests
 
@@ -233,6 +297,7 @@ test_start(void)
     T_ASSERT(client_platform_start(&s_p, "serving", false) == 0);
     T_ASSERT(client_storage_start(&s_p, &s_sp, s_storage, sizeof s_storage));
     T_ASSERT(client_wsproxy_start(&s_p, &s_wsp, s_wsp_api, sizeof s_wsp_api));
+    T_ASSERT(s_variant_images());
     snprintf(s_bridge, sizeof s_bridge, "bps%d", (int) (getpid() % 100000));
     s_cidr = harness_subnet();
     T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-s", s_bridge, s_cidr));
@@ -255,9 +320,14 @@ test_runtimes(void)
     json_t *r = NULL;
     T_EQ_INT(s_as(&s_alice, "GET", "/services/_/runtimes", NULL, &r), 200);
     json_t *runtimes = json_object_get(r, "runtimes");
-    T_EQ_INT(json_array_size(runtimes), 1);
-    T_EQ_STR(json_string_value(json_object_get(json_array_get(runtimes, 0), "name")),
-             "custom");
+    const char *names[] = {"vllm", "nim", "cmd", "custom"};
+    T_EQ_INT(json_array_size(runtimes), 4);
+    for (size_t i = 0; i < 4; i++)
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(runtimes, i), "name")),
+                 names[i]);
+    T_EQ_STR(json_string_value(
+                 json_object_get(json_array_get(runtimes, 3), "human_readable_name")),
+             "Custom (Default)");
     json_decref(r);
 }
 
@@ -932,6 +1002,78 @@ test_extra_mounts(void)
     T_ASSERT(gone);
 }
 
+//  The vllm, nim and cmd runtime variants run the image's own command with
+//  the definition each implies (vllm: vllm-model on port 8000, healthy once
+//  GET /health answers), not the folder's model-definition.yaml (here one
+//  whose service never passes its check); an image without a command, a
+//  mount elsewhere than /models (but for cmd) and an unknown variant are
+//  refused, and nothing is kept of them.
+static void
+test_runtime_variants(void)
+{
+    T_ASSERT(s_folder("variant-model", "model", s_sick));
+    T_ASSERT(s_upload(&s_alice, "variant-model", "hello", "from the image's command\n"));
+    json_t *r = NULL;
+    T_EQ_INT(s_post_variant("vllm-svc", "tgi", IMAGE_SERVED, "/models", &r), 400);
+    T_CONTAINS(json_string_value(json_object_get(r, "msg")), "runtime_variant");
+    json_decref(r);
+    T_EQ_INT(s_post_variant("vllm-svc", "vllm", IMAGE_SERVED, "/srv/model", &r), 400);
+    T_CONTAINS(json_string_value(json_object_get(r, "msg")), "must be /models");
+    json_decref(r);
+    T_EQ_INT(s_post_variant("vllm-svc", "vllm", IMAGE_BARE, "/models", &r), 400);
+    T_CONTAINS(json_string_value(json_object_get(r, "msg")), "no command of its own");
+    json_decref(r);
+    r = NULL;
+    T_EQ_INT(s_as(&s_alice, "GET", "/services", NULL, &r), 200);
+    T_EQ_INT(json_array_size(r), 0);
+    json_decref(r);
+    //  cmd may mount the model elsewhere.
+    T_EQ_INT(s_post_variant("cmd-svc", "cmd", IMAGE_SERVED, "/srv/model", &r), 200);
+    char path[128];
+    snprintf(path, sizeof path, "/services/%s",
+             json_string_value(json_object_get(r, "endpoint_id")) ?: "none");
+    json_decref(r);
+    T_EQ_INT(s_as(&s_alice, "DELETE", path, NULL, NULL), 200);
+    //  vllm: healthy, and its URL reaches the image's httpd over the folder.
+    T_EQ_INT(s_post_variant("vllm-svc", "vllm", IMAGE_SERVED, "/models", &r), 200);
+    char id[64];
+    snprintf(id, sizeof id, "%s",
+             json_string_value(json_object_get(r, "endpoint_id")) ?: "none");
+    json_decref(r);
+    char url[128] = "";
+    T_ASSERT(s_service_url(id, url, sizeof url));
+    snprintf(path, sizeof path, "/services/%s/token", id);
+    r = NULL;
+    T_EQ_INT(s_as(&s_alice, "POST", path, "{\"duration\": \"1h\"}", &r), 200);
+    char auth[2048];
+    snprintf(auth, sizeof auth, "BackendAI %s",
+             json_string_value(json_object_get(r, "token")) ?: "");
+    json_decref(r);
+    char *body = NULL;
+    T_EQ_INT(s_call_url(url, "/hello", auth, &body), 200);
+    T_EQ_STR(body, "from the image's command\n");
+    free(body);
+    json_t *endpoint = client_gql(&s_p, &s_alice,
+                                  "query($id: UUID!) { endpoint(endpoint_id: $id) {"
+                                  " runtime_variant { name human_readable_name } } }",
+                                  json_pack("{s:s}", "id", id));
+    json_t *variant = json_object_get(
+        json_object_get(json_object_get(json_object_get(endpoint, "data"), "endpoint"),
+                        "runtime_variant"),
+        "name");
+    T_EQ_STR(json_string_value(variant), "vllm");
+    json_decref(endpoint);
+    snprintf(path, sizeof path, "/services/%s", id);
+    T_EQ_INT(s_as(&s_alice, "DELETE", path, NULL, NULL), 200);
+    bool gone = false;
+    for (int waited = 0; waited < SERVING_MS && !gone; waited += 200) {
+        gone = s_as(&s_alice, "GET", path, NULL, NULL) == 404;
+        if (!gone)
+            harness_pause_ms(200);
+    }
+    T_ASSERT(gone);
+}
+
 int
 main(void)
 {
@@ -955,6 +1097,7 @@ main(void)
     T_RUN(test_agent_restart);
     T_RUN(test_failed_starts);
     T_RUN(test_extra_mounts);
+    T_RUN(test_runtime_variants);
     s_cleanup();
     int agent = harness_stop(&s_agent, CLIENT_STOP_MS);
     int sp = harness_stop(&s_sp, CLIENT_STOP_MS);

@@ -1,8 +1,9 @@
 // service-dialog - the Serving page's create dialog: a name, a model folder
-// (mine, of usage mode "model"), replicas, an image from the catalogue, a
-// resource group, cpu and memory, open to the public. The gateway checks the
-// rest (the folder's model-definition.yaml, a dry run of a replica) and its
-// refusal is shown as it says it.
+// (mine, of usage mode "model"), its runtime variant (GET
+// /services/_/runtimes), replicas, an image from the catalogue, a resource
+// group, cpu and memory, open to the public. The gateway checks the rest (the
+// folder's model-definition.yaml or the image's command, a dry run of a
+// replica) and its refusal is shown as it says it.
 
 import { useEffect, useState } from 'preact/hooks';
 import * as api from '../api.js';
@@ -21,10 +22,11 @@ export function ServiceDialog({ open, onClose, onCreated, model }) {
   const { project } = useApp();
   const base = useLoad(async () => {
     if (!open) return null;
-    const [images, groups, folders] = await Promise.all([
+    const [images, groups, folders, runtimes] = await Promise.all([
       api.gql('query { images(is_installed: true) { registry name tag architecture aliases } }'),
       api.get('/scaling-groups' + api.qs({ group: project })),
       api.get('/folders'),
+      api.get('/services/_/runtimes'),
     ]);
     const models = (folders || []).filter((f) => f.usage_mode === 'model' && f.status !== 'delete-pending');
     if (model && !models.some((f) => f.id === model.id)) models.unshift(model);
@@ -32,6 +34,7 @@ export function ServiceDialog({ open, onClose, onCreated, model }) {
       images: images.images || [],
       groups: groups.scaling_groups || [],
       models,
+      runtimes: (runtimes && runtimes.runtimes) || [{ name: 'custom', human_readable_name: 'Custom (Default)' }],
       chosen: model ? model.id : null,
     };
   }, [open, project, model && model.id]);
@@ -53,6 +56,7 @@ function Form({ data, project, onClose, onCreated }) {
     cpu: '1',
     mem: '1g',
     open: false,
+    runtime: 'custom',
   });
   const [error, setError] = useState(null);
   const [busy, run] = useBusy();
@@ -72,7 +76,7 @@ function Form({ data, project, onClose, onCreated }) {
           name: form.name,
           desired_session_count: Number(form.replicas),
           image: form.image,
-          runtime_variant: 'custom',
+          runtime_variant: form.runtime,
           group: project || 'default',
           domain: me.domain_name || 'default',
           open_to_public: form.open,
@@ -112,6 +116,17 @@ function Form({ data, project, onClose, onCreated }) {
       ) : (
         <p class="note warn">{t('serving.no_model_folder')}</p>
       )}
+      <Field label={t('serving.runtime')} hint={t('serving.runtime_hint')}>
+        {(id) => (
+          <select id={id} name="runtime" value={form.runtime} onChange={set('runtime')}>
+            {data.runtimes.map((r) => (
+              <option value={r.name} key={r.name}>
+                {r.human_readable_name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
       <Field label={t('serving.replicas')}>
         {(id) => <input id={id} name="replicas" type="number" min="0" step="1" required value={form.replicas} onInput={set('replicas')} />}
       </Field>
