@@ -25,7 +25,7 @@ async function openApp(context, p, app) {
 export const tests = [
   [
     'open the Jupyter app of a Jupyter-image session',
-    async ({ env, login, shot, skip, assert }) => {
+    async ({ env, login, shot, skip, assert, note, pending }) => {
       if (!env.jupyter) skip('no jupyter image on this machine');
       const { context, page: p } = await login(env.user);
       await launch(p, env, 'ui-notebook', 'jupyter', '1g');
@@ -33,8 +33,20 @@ export const tests = [
       await shot(p, 'session-apps');
       const tab = await openApp(context, p, 'jupyter');
       assert.notEqual(new URL(tab.url()).host, new URL(env.web).host, 'the app is served by the wsproxy, not the web listener');
-      // Jupyter's own file browser, with its kernels' "New" menu.
-      await tab.locator('#notebook_list, #filelist, .jp-DirListing, #ipython-main-app').first().waitFor({ timeout: 60000 });
+      // Jupyter's own file browser, with its kernels' "New" menu. Its first
+      // page once stayed hidden (its scripts never showed it) in a CI run
+      // (2026-11-26, not seen in 77 tries here): a person reloads it. Said,
+      // with what it waited on, and shot.
+      const browser = tab.locator('#notebook_list, #filelist, .jp-DirListing, #ipython-main-app').first();
+      try {
+        await browser.waitFor({ timeout: 30000 });
+      } catch (err) {
+        note('the Jupyter page showed itself only after a reload; it waited on:');
+        pending();
+        await shot(tab, 'jupyter-before-reload');
+        await tab.reload();
+        await browser.waitFor({ timeout: 60000 });
+      }
       await shot(tab, 'jupyter');
       p.once('dialog', (d) => d.accept());
       await p.getByRole('button', { name: 'Terminate' }).click();

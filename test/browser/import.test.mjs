@@ -99,7 +99,7 @@ async function serve() {
 export const tests = [
   [
     'import a notebook into a new folder, then launch it in Jupyter',
-    async ({ env, login, shot, assert, note }) => {
+    async ({ env, login, shot, assert, note, pending }) => {
       const port = await serve();
       const { context, page: p } = await login(env.user);
       await p.goto(env.web + '/import');
@@ -143,7 +143,8 @@ export const tests = [
       try {
         await heading.waitFor({ timeout: 30000 });
       } catch (err) {
-        note('the notebook rendered its cells only after a reload of the page');
+        note('the notebook rendered its cells only after a reload of the page; it waited on:');
+        pending();
         await shot(tab, 'jupyter-before-reload');
         await tab.reload();
         await heading.waitFor({ timeout: 60000 });

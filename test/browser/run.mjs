@@ -129,6 +129,8 @@ for (const file of files) {
       env,
       assert,
       note: (text) => console.log('# ' + String(text).replace(/\n/g, '\n# ')),
+      // Prints what the test's pages wait on and what failed, so far.
+      pending: () => waiting('   '),
       skip: (why) => {
         throw new Skip(why);
       },
