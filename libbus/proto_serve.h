@@ -1226,10 +1226,11 @@ proto_storage_files_delete_method(proto_storage_files_delete_fn *fn)
 //  storage.files.fetch: downloads an http(s) URL into a folder on a job of its own and
 //  answers at once with the job's id (storage.files.fetch_status follows it); the bytes
 //  go to a staging file beside the folder and are renamed into path only once complete,
-//  or, with unzip, path becomes a new directory holding the archive's entries, every one
-//  confined beneath the folder as any write is. Refused (invalid): another scheme than
-//  http or https, user information in the URL, a hostile path; conflict: something at
-//  path already; unavailable: too many fetches running
+//  or, with unzip, path becomes a new directory holding the archive's entries, or, with
+//  git, a new directory holding the tip of a repository cloned over git's smart HTTP,
+//  every one confined beneath the folder as any write is. Refused (invalid): another
+//  scheme than http or https, user information in the URL, a hostile path; conflict:
+//  something at path already; unavailable: too many fetches running
 
 typedef int (proto_storage_files_fetch_fn)(void *arg,
                                            const proto_storage_files_fetch_req_t *in,

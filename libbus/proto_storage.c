@@ -4097,14 +4097,17 @@ s_files_fetch_req_check(const proto_storage_files_fetch_req_t *self, proto_check
         return false;
     if (!proto_check_str(ck, "path", self->path, PROTO_REQUIRED, 4096))
         return false;
+    if (!proto_check_str(ck, "ref", self->ref, 0, 255))
+        return false;
     return true;
 }
 
 static void
 s_files_fetch_req_write(const proto_storage_files_fetch_req_t *self, bus_writer_t *writer)
 {
-    uint32_t pairs = 5;
+    uint32_t pairs = 6;
     pairs += self->volume != NULL;
+    pairs += self->ref != NULL;
     bus_writer_map(writer, pairs);
     proto_write_str(writer, "id", self->id);
     if (self->volume != NULL)
@@ -4113,6 +4116,9 @@ s_files_fetch_req_write(const proto_storage_files_fetch_req_t *self, bus_writer_
     proto_write_str(writer, "path", self->path);
     proto_write_bool(writer, "unzip", self->unzip);
     proto_write_bool(writer, "strip_top", self->strip_top);
+    proto_write_bool(writer, "git", self->git);
+    if (self->ref != NULL)
+        proto_write_str(writer, "ref", self->ref);
 }
 
 static void
@@ -4124,6 +4130,8 @@ s_files_fetch_req_read(proto_storage_files_fetch_req_t *self, proto_in_t *in)
     proto_read_str(in, "path", PROTO_REQUIRED, 4096, &self->path);
     proto_read_bool(in, "unzip", 0, &self->unzip);
     proto_read_bool(in, "strip_top", 0, &self->strip_top);
+    proto_read_bool(in, "git", 0, &self->git);
+    proto_read_str(in, "ref", 0, 255, &self->ref);
 }
 
 static void
@@ -4135,6 +4143,8 @@ s_files_fetch_req_print(const proto_storage_files_fetch_req_t *self, proto_text_
     proto_print_str(text, "path", self->path);
     proto_print_bool(text, "unzip", self->unzip);
     proto_print_bool(text, "strip_top", self->strip_top);
+    proto_print_bool(text, "git", self->git);
+    proto_print_str(text, "ref", self->ref);
 }
 
 void

@@ -1089,9 +1089,11 @@ char *proto_storage_files_delete_rep_print(const proto_storage_files_delete_rep_
 //  on a job of its own and answers at once with the job's id (storage.files.fetch_status
 //  follows it); the bytes go to a staging file beside the folder and are renamed into
 //  path only once complete, or, with unzip, path becomes a new directory holding the
-//  archive's entries, every one confined beneath the folder as any write is. Refused
-//  (invalid): another scheme than http or https, user information in the URL, a hostile
-//  path; conflict: something at path already; unavailable: too many fetches running
+//  archive's entries, or, with git, a new directory holding the tip of a repository
+//  cloned over git's smart HTTP, every one confined beneath the folder as any write is.
+//  Refused (invalid): another scheme than http or https, user information in the URL, a
+//  hostile path; conflict: something at path already; unavailable: too many fetches
+//  running
 
 typedef struct {
     //  The folder (required, at most 64 bytes)
@@ -1110,6 +1112,13 @@ typedef struct {
     //  With unzip: when every entry lies under one top directory (a repository archive's
     //  repo-branch/), that directory is left out
     bool strip_top;
+    //  Url is a git repository, cloned over smart HTTP (git-upload-pack, protocol 0/1,
+    //  only the tip): path becomes a directory of ref's tree (submodules left out,
+    //  symbolic links only inside the folder)
+    bool git;
+    //  With git: the branch or tag (a short name or refs/...); the remote HEAD when empty
+    //  (at most 255 bytes)
+    const char *ref;
     void *owned_; //  the decoder's arena, freed by clear; NULL when filled by hand
 } proto_storage_files_fetch_req_t;
 
@@ -1117,6 +1126,7 @@ typedef struct {
 #define PROTO_STORAGE_FILES_FETCH_REQ_VOLUME_MAX 64
 #define PROTO_STORAGE_FILES_FETCH_REQ_URL_MAX    2048
 #define PROTO_STORAGE_FILES_FETCH_REQ_PATH_MAX   4096
+#define PROTO_STORAGE_FILES_FETCH_REQ_REF_MAX    255
 
 void proto_storage_files_fetch_req_init(proto_storage_files_fetch_req_t *self);
 void proto_storage_files_fetch_req_clear(proto_storage_files_fetch_req_t *self);
@@ -1142,9 +1152,11 @@ char *proto_storage_files_fetch_req_print(const proto_storage_files_fetch_req_t 
 //  a job of its own and answers at once with the job's id (storage.files.fetch_status
 //  follows it); the bytes go to a staging file beside the folder and are renamed into
 //  path only once complete, or, with unzip, path becomes a new directory holding the
-//  archive's entries, every one confined beneath the folder as any write is. Refused
-//  (invalid): another scheme than http or https, user information in the URL, a hostile
-//  path; conflict: something at path already; unavailable: too many fetches running
+//  archive's entries, or, with git, a new directory holding the tip of a repository
+//  cloned over git's smart HTTP, every one confined beneath the folder as any write is.
+//  Refused (invalid): another scheme than http or https, user information in the URL, a
+//  hostile path; conflict: something at path already; unavailable: too many fetches
+//  running
 
 typedef struct {
     //  The fetch's id on this storage-proxy (required, at most 64 bytes)
@@ -1218,7 +1230,7 @@ typedef struct {
     uint64_t entries;
     //  With unzip: entries in the archive
     uint64_t entries_total;
-    //  With unzip: symbolic links left out
+    //  With unzip: symbolic links left out; with git: submodules left out
     uint64_t skipped;
     //  When failed: the bus status (1 invalid, 2 not-found, 3 conflict, 4 forbidden, ...)
     uint64_t status;

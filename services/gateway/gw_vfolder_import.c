@@ -206,8 +206,9 @@ done:
 
 //  The last segment of url's path (before any '?' or '#'), into out; ""
 //  when the URL has no path or its last segment is empty, "." or "..".
+//  A repository cloned with git (git) leaves out a trailing '/' and ".git".
 static void
-s_default_name(const char *url, char *out, size_t size)
+s_default_name(const char *url, bool git, char *out, size_t size)
 {
     out[0] = 0;
     const char *scheme = strstr(url, "://");
@@ -215,6 +216,10 @@ s_default_name(const char *url, char *out, size_t size)
     if (!path)
         return;
     size_t end = (size_t) (path - url) + strcspn(path, "?#");
+    while (git && url + end > path + 1 && url[end - 1] == '/')
+        end--;
+    if (git && url + end - 4 > path && strncmp(url + end - 4, ".git", 4) == 0)
+        end -= 4;
     size_t begin = end;
     while (url + begin > path && url[begin - 1] != '/')
         begin--;
@@ -234,6 +239,8 @@ gw_vfolder_handle_import(gw_request_t *r)
     json_t *path_json = json_object_get(params, "path");
     json_t *unzip = json_object_get(params, "unzip");
     json_t *strip = json_object_get(params, "strip_top");
+    json_t *git = json_object_get(params, "git");
+    json_t *ref = json_object_get(params, "ref");
     if (!url || !*url) {
         gw_reply_problem(r, "invalid-api-params", "url: an http:// or https:// URL");
         return;
@@ -244,12 +251,31 @@ gw_vfolder_handle_import(gw_request_t *r)
                          "path: a string; unzip and strip_top: true or false");
         return;
     }
+    if ((git && !json_is_boolean(git)) ||
+        (ref && !json_is_string(ref) && !json_is_null(ref))) {
+        gw_reply_problem(r, "invalid-api-params",
+                         "git: true or false; ref: a branch or tag name");
+        return;
+    }
+    const char *ref_name = json_string_value(ref);
+    if (ref_name && *ref_name && !json_is_true(git)) {
+        gw_reply_problem(r, "invalid-api-params", "ref: only with git: true");
+        return;
+    }
+    if (json_is_true(git) && json_is_true(unzip)) {
+        gw_reply_problem(r, "invalid-api-params", "git and unzip: one or the other");
+        return;
+    }
+    if (ref_name && strlen(ref_name) > GW_IMPORT_REF_MAX) {
+        gw_reply_problem(r, "invalid-api-params", "ref: at most 255 bytes");
+        return;
+    }
     char path[GW_IMPORT_PATH_MAX + 1];
     const char *given = json_string_value(path_json);
     if (given && *given)
         snprintf(path, sizeof path, "%s", given);
     else
-        s_default_name(url, path, sizeof path);
+        s_default_name(url, json_is_true(git), path, sizeof path);
     if (!*path) {
         gw_reply_problem(r, "invalid-api-params",
                          "path: the URL names no file; say where it goes");
@@ -282,6 +308,8 @@ gw_vfolder_handle_import(gw_request_t *r)
     in.path = path;
     in.unzip = json_is_true(unzip);
     in.strip_top = json_is_true(strip);
+    in.git = json_is_true(git);
+    in.ref = ref_name && *ref_name ? ref_name : NULL;
     bus_error_t err = {0};
     bus_writer_t *writer = proto_storage_files_fetch_req_writer(&in, &err);
     gw_storage_call(gw_server_storage(r->gw), start->folder.host,

@@ -15,7 +15,10 @@
     /events/background-task?task_id=.
 
     Body: {"url": "https://...", "path": "notebook.ipynb", "unzip": false,
-    "strip_top": false}; path defaults to the URL's last segment.
+    "strip_top": false}; path defaults to the URL's last segment. With
+    "git": true the URL is a repository the storage-proxy clones over
+    git's smart HTTP ("ref": a branch or tag, the remote HEAD by default),
+    and path defaults to the repository's name without ".git".
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -28,6 +31,7 @@
 #define GW_IMPORT_POLL_MS  500 //  how often a running fetch is asked where it stands
 #define GW_IMPORT_MISSES   40  //  unanswered asks in a row before the task fails
 #define GW_IMPORT_PATH_MAX 4096
+#define GW_IMPORT_REF_MAX  255 //  a git branch or tag name
 
 //  POST /folders/{name}/import
 void gw_vfolder_handle_import(gw_request_t *r);

@@ -17,6 +17,7 @@
 #include <openssl/ssl.h>    //  sp_fetch: https
 #include <openssl/err.h>    //  sp_fetch
 #include <openssl/x509v3.h> //  sp_fetch: the host name checked in the certificate
+#include <openssl/evp.h>    //  sp_git_pack: objects' SHA-1
 #include "bus_token.h"
 #include "sp_config.h"
 #include "sp_server.h"
@@ -29,6 +30,9 @@
 #include "sp_folders.h"
 #include "sp_zip.h"
 #include "sp_fetch_http.h"
+#include "sp_git_pkt.h"
+#include "sp_git_pack.h"
+#include "sp_git_checkout.h"
 #include "sp_fetch.h"
 #include "sp_rpc.h"
 #include "sp_http_head.h"

@@ -2,8 +2,10 @@
     sp_fetch - downloads into folders (storage.files.fetch), off the loop
 
     A job's thread: connect (s_connect), ask (s_request), read the head
-    and follow redirects (s_download), stream the body into the staging
-    file (s_body), then rename it into place or unpack it (s_unpack). The
+    and follow redirects (s_exchange), stream the body into the staging
+    file (s_body), then rename it into place or unpack it (s_unpack). A
+    git clone (s_clone) makes two exchanges, the refs into memory and the
+    pack demultiplexed into the staging file, then checks it out. The
     socket is blocking with SP_FETCH_POLL_MS send and receive timeouts, so
     a silent server wakes the thread that often to look at the deadline
     and at sp_jobs_stopping.
@@ -32,9 +34,11 @@ struct _job_t {
     char url[SP_FETCH_URL_MAX + 1];
     char path[SP_FS_PATH_MAX + 1];
     bool unzip, strip_top;
-    uint64_t cap;     //  bytes of the download
-    uint64_t zip_cap; //  bytes unpacked
-    int64_t deadline; //  monotonic ms
+    bool git;                     //  clone with git's smart HTTP
+    char ref[SP_GIT_REF_MAX + 1]; //  the branch or tag ("": the remote HEAD)
+    uint64_t cap;                 //  bytes of the download
+    uint64_t zip_cap;             //  bytes unpacked
+    int64_t deadline;             //  monotonic ms
     sp_fs_t *fs;
     //  Progress, written by the thread.
     atomic_int phase;
@@ -66,6 +70,25 @@ typedef struct {
     int fd;
     SSL *ssl;
 } conn_t;
+
+//  Where an answer's body goes: a file (within the job's cap) or a sink.
+typedef int(sink_fn)(void *arg, const uint8_t *data, size_t len, bus_error_t *err);
+
+//  One HTTP exchange (s_exchange): GET, or POST with a body.
+typedef struct {
+    const char *method;
+    const char *accept;       //  the Accept header
+    const char *content_type; //  of the body (POST)
+    const char *body;
+    size_t body_len;
+    bool follow;            //  follow redirects
+    const char *media_type; //  the answer must be of this type, or ...
+    const char *wrong_type; //  ... it is refused with this detail
+    int fd;                 //  the body goes into fd, or ...
+    sink_fn *sink;          //  ... to sink, when not NULL
+    void *sink_arg;
+    char url[SP_FETCH_URL_MAX + 1]; //  the URL answered (after redirects)
+} request_t;
 
 static int s_fail(bus_error_t *err, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -375,6 +398,14 @@ s_take(job_t *job, int fd, const uint8_t *data, size_t len, bus_error_t *err)
     return 0;
 }
 
+//  Hands len bytes of the body to the request's sink or file.
+static int
+s_deliver(job_t *job, request_t *req, const uint8_t *data, size_t len, bus_error_t *err)
+{
+    return req->sink ? req->sink(req->sink_arg, data, len, err)
+                     : s_take(job, req->fd, data, len, err);
+}
+
 //  The body after the head: buf (SP_FETCH_BUFFER bytes) starts with have
 //  bytes of it already.
 static int
@@ -384,7 +415,7 @@ s_body(job_t *job,
        const sp_fetch_head_t *head,
        uint8_t *buf,
        size_t have,
-       int fd,
+       request_t *req,
        bus_error_t *err)
 {
     sp_fetch_chunked_t chunked = {0};
@@ -400,18 +431,18 @@ s_body(job_t *job,
                 if (rc < 0)
                     return s_fail(err, BUS_STATUS_INVALID,
                                   "the server's chunked body is malformed");
-                if (dlen && s_take(job, fd, data, dlen, err) != 0)
+                if (dlen && s_deliver(job, req, data, dlen, err) != 0)
                     return -1;
                 at += used;
                 if (rc == 1)
-                    return 0;
+                    return req->sink ? req->sink(req->sink_arg, NULL, 0, err) : 0;
             }
         } else {
             size_t take = left >= 0 && (int64_t) have > left ? (size_t) left : have;
-            if (take && s_take(job, fd, buf, take, err) != 0)
+            if (take && s_deliver(job, req, buf, take, err) != 0)
                 return -1;
             if (left >= 0 && (left -= (int64_t) take) == 0)
-                return 0;
+                return req->sink ? req->sink(req->sink_arg, NULL, 0, err) : 0;
         }
         ssize_t n = s_read(job, jobs, conn, buf, SP_FETCH_BUFFER, err);
         if (n < 0)
@@ -421,6 +452,8 @@ s_body(job_t *job,
                 return s_fail(err, BUS_STATUS_UNAVAILABLE,
                               "the server closed the connection after %llu bytes",
                               (unsigned long long) atomic_load(&job->bytes));
+            if (req->sink && req->sink(req->sink_arg, NULL, 0, err) != 0)
+                return -1;
             return 0; //  no length: the body ends with the connection
         }
         have = (size_t) n;
@@ -438,12 +471,14 @@ s_refused(int status, bus_error_t *err)
     return s_fail(err, bus, "the server answered %d", status);
 }
 
-//  Fetches job->url, following redirects, into fd.
+//  Asks url as req says, following redirects when it says so, and hands
+//  the body to its file or sink (told the end with NULL, 0).
 static int
-s_download(job_t *job, sp_jobs_t *jobs, int fd, bus_error_t *err)
+s_exchange(
+    job_t *job, sp_jobs_t *jobs, const char *start, request_t *req, bus_error_t *err)
 {
     char url[SP_FETCH_URL_MAX + 1];
-    snprintf(url, sizeof url, "%s", job->url);
+    snprintf(url, sizeof url, "%s", start);
     uint8_t *buf = malloc(SP_FETCH_BUFFER + 1);
     if (!buf)
         return s_fail(err, BUS_STATUS_INTERNAL, "out of memory");
@@ -457,7 +492,7 @@ s_download(job_t *job, sp_jobs_t *jobs, int fd, bus_error_t *err)
                        err->detail);
             break;
         }
-        snprintf(job->final_url, sizeof job->final_url, "%s", url);
+        snprintf(req->url, sizeof req->url, "%s", url);
         atomic_store(&job->phase, S_CONNECTING);
         if (s_connect(job, jobs, &u, &conn, err) != 0) {
             s_close(&conn);
@@ -466,14 +501,22 @@ s_download(job_t *job, sp_jobs_t *jobs, int fd, bus_error_t *err)
         char port[8] = "";
         if (u.port != (u.tls ? 443 : 80))
             snprintf(port, sizeof port, ":%u", u.port);
-        char request[SP_FETCH_URL_MAX + SP_FETCH_HOST_MAX + 256];
-        int len = snprintf(request, sizeof request,
-                           "GET %s HTTP/1.1\r\nHost: %s%s%s%s\r\nUser-Agent: %s\r\n"
-                           "Accept: */*\r\nAccept-Encoding: identity\r\n"
-                           "Connection: close\r\n\r\n",
-                           u.target, u.ipv6 ? "[" : "", u.host, u.ipv6 ? "]" : "", port,
-                           SP_FETCH_AGENT);
-        if (s_write(job, jobs, &conn, request, (size_t) len, err) != 0) {
+        char request[SP_FETCH_URL_MAX + SP_FETCH_HOST_MAX + 512];
+        char body_head[160] = "";
+        if (req->body)
+            snprintf(body_head, sizeof body_head,
+                     "Content-Type: %s\r\nContent-Length: %zu\r\n", req->content_type,
+                     req->body_len);
+        int len =
+            snprintf(request, sizeof request,
+                     "%s %s HTTP/1.1\r\nHost: %s%s%s%s\r\nUser-Agent: %s\r\n"
+                     "Accept: %s\r\nAccept-Encoding: identity\r\n%s"
+                     "Connection: close\r\n\r\n",
+                     req->method, u.target, u.ipv6 ? "[" : "", u.host, u.ipv6 ? "]" : "",
+                     port, SP_FETCH_AGENT, req->accept, body_head);
+        if (s_write(job, jobs, &conn, request, (size_t) len, err) != 0 ||
+            (req->body &&
+             s_write(job, jobs, &conn, req->body, req->body_len, err) != 0)) {
             s_close(&conn);
             break;
         }
@@ -501,6 +544,12 @@ s_download(job_t *job, sp_jobs_t *jobs, int fd, bus_error_t *err)
         }
         bool redirect = head.status == 301 || head.status == 302 || head.status == 303 ||
                         head.status == 307 || head.status == 308;
+        if (redirect && !req->follow) {
+            s_close(&conn);
+            s_fail(err, BUS_STATUS_INVALID, "the server answered %d to a %s", head.status,
+                   req->method);
+            break;
+        }
         if (redirect) {
             s_close(&conn);
             if (hop >= job->owner->max_redirects) {
@@ -521,7 +570,14 @@ s_download(job_t *job, sp_jobs_t *jobs, int fd, bus_error_t *err)
             s_refused(head.status, err);
             break;
         }
-        if (head.content_length >= 0 && (uint64_t) head.content_length > job->cap) {
+        if (req->media_type && strcmp(head.content_type, req->media_type) != 0) {
+            s_close(&conn);
+            s_fail(err, BUS_STATUS_INVALID, "%s (the answer is %s)", req->wrong_type,
+                   *head.content_type ? head.content_type : "of no type");
+            break;
+        }
+        if (!req->sink && head.content_length >= 0 &&
+            (uint64_t) head.content_length > job->cap) {
             s_close(&conn);
             s_fail(err, BUS_STATUS_INVALID,
                    "the download is %lld bytes, more than %llu (fetch.max_bytes, or what "
@@ -535,11 +591,233 @@ s_download(job_t *job, sp_jobs_t *jobs, int fd, bus_error_t *err)
         //  What came after the head goes first, at the buffer's start (the
         //  body's reads fill the whole buffer).
         memmove(buf, buf + head_len, have - (size_t) head_len);
-        rc = s_body(job, jobs, &conn, &head, buf, have - (size_t) head_len, fd, err);
+        rc = s_body(job, jobs, &conn, &head, buf, have - (size_t) head_len, req, err);
         s_close(&conn);
         break;
     }
     free(buf);
+    return rc;
+}
+
+//  Fetches job->url, following redirects, into fd.
+static int
+s_download(job_t *job, sp_jobs_t *jobs, int fd, bus_error_t *err)
+{
+    request_t req = {.method = "GET", .accept = "*/*", .follow = true, .fd = fd};
+    int rc = s_exchange(job, jobs, job->url, &req, err);
+    snprintf(job->final_url, sizeof job->final_url, "%s", req.url);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------------
+//  Cloning (git's smart HTTP, sp_git_pkt; the pack read by sp_git_pack)
+
+//  The advertisement of refs, gathered in memory up to SP_GIT_REFS_MAX.
+typedef struct {
+    uint8_t *data;
+    size_t len;
+} refs_buf_t;
+
+static int
+s_sink_refs(void *arg, const uint8_t *data, size_t len, bus_error_t *err)
+{
+    refs_buf_t *refs = arg;
+    if (!data)
+        return 0;
+    if (len > SP_GIT_REFS_MAX - refs->len)
+        return s_fail(err, BUS_STATUS_INVALID,
+                      "the repository advertises more than %u bytes of refs",
+                      SP_GIT_REFS_MAX);
+    uint8_t *grown = realloc(refs->data, refs->len + len);
+    if (!grown)
+        return s_fail(err, BUS_STATUS_INTERNAL, "out of memory");
+    memcpy(grown + refs->len, data, len);
+    refs->data = grown;
+    refs->len += len;
+    return 0;
+}
+
+//  The upload-pack answer, demultiplexed: the pack into the staging file.
+typedef struct {
+    job_t *job;
+    int fd;
+    sp_git_demux_t demux;
+} pack_sink_t;
+
+static int
+s_sink_pack(void *arg, const uint8_t *data, size_t len, bus_error_t *err)
+{
+    pack_sink_t *sink = arg;
+    if (!data)
+        return sp_git_demux_complete(&sink->demux)
+                   ? 0
+                   : s_fail(err, BUS_STATUS_UNAVAILABLE,
+                            "the git server's answer ended before its pack did");
+    while (len) {
+        size_t used = 0, out_len = 0;
+        const uint8_t *out = NULL;
+        if (sp_git_demux_step(&sink->demux, data, len, &used, &out, &out_len, err) < 0)
+            return -1;
+        if (out_len && s_take(sink->job, sink->fd, out, out_len, err) != 0)
+            return -1;
+        data += used;
+        len -= used;
+    }
+    return 0;
+}
+
+typedef struct {
+    job_t *job;
+    sp_jobs_t *jobs;
+} clone_t;
+
+static bool
+s_clone_stop(void *arg, bus_error_t *err)
+{
+    clone_t *clone = arg;
+    return s_late(clone->job, clone->jobs, err);
+}
+
+static void
+s_clone_progress(void *arg, uint64_t entries)
+{
+    clone_t *clone = arg;
+    atomic_store(&clone->job->entries, entries);
+}
+
+//  The advertisement of job->url's repository, parsed for job->ref; *base
+//  the repository's URL the advertisement came from (after redirects).
+static int
+s_clone_refs(job_t *job,
+             sp_jobs_t *jobs,
+             char base[SP_FETCH_URL_MAX + 1],
+             sp_git_refs_t *adv,
+             bus_error_t *err)
+{
+    static const char tail[] = "/info/refs?service=" SP_GIT_SERVICE;
+    snprintf(base, SP_FETCH_URL_MAX + 1, "%s", job->url);
+    size_t n = strlen(base);
+    while (n && base[n - 1] == '/')
+        base[--n] = 0;
+    if (strchr(base, '?'))
+        return s_fail(err, BUS_STATUS_INVALID, "a git repository's URL has no query");
+    char url[SP_FETCH_URL_MAX + 1];
+    if (n + sizeof tail > sizeof url)
+        return s_fail(err, BUS_STATUS_INVALID, "the repository's URL is too long");
+    snprintf(url, sizeof url, "%s%s", base, tail);
+    snprintf(job->final_url, sizeof job->final_url, "%s", base);
+    refs_buf_t refs = {NULL, 0};
+    request_t req = {.method = "GET",
+                     .accept = "*/*",
+                     .follow = true,
+                     .media_type = SP_GIT_ADVERTISEMENT_TYPE,
+                     .wrong_type = "not a git smart-HTTP server",
+                     .sink = s_sink_refs,
+                     .sink_arg = &refs};
+    int rc = s_exchange(job, jobs, url, &req, err);
+    if (rc != 0 && err->status == BUS_STATUS_NOT_FOUND) {
+        char why[BUS_ERROR_DETAIL_MAX];
+        snprintf(why, sizeof why, "%s", err->detail);
+        s_fail(err, BUS_STATUS_NOT_FOUND, "no git repository at %.300s (%s)", base, why);
+    }
+    if (rc == 0)
+        rc = sp_git_refs_parse(refs.data, refs.len, job->ref, adv, err);
+    free(refs.data);
+    if (rc != 0)
+        return -1;
+    if (!adv->found && job->ref[0])
+        return s_fail(err, BUS_STATUS_NOT_FOUND, "no branch or tag %s in %.300s",
+                      job->ref, base);
+    if (!adv->found)
+        return s_fail(err, BUS_STATUS_INVALID, "the repository at %.300s is empty", base);
+    n = strlen(req.url);
+    if (n > sizeof tail - 1 && strcmp(req.url + n - (sizeof tail - 1), tail) == 0) {
+        memcpy(base, req.url, n - (sizeof tail - 1));
+        base[n - (sizeof tail - 1)] = 0;
+    }
+    snprintf(job->final_url, sizeof job->final_url, "%s", base);
+    return 0;
+}
+
+//  Clones: the refs, the pack (into fd), then the checkout at job->path.
+//  *counts what was made.
+static int
+s_clone(job_t *job,
+        sp_jobs_t *jobs,
+        int fd,
+        sp_git_refs_t *adv,
+        sp_git_checkout_counts_t *counts,
+        bus_error_t *err)
+{
+    char base[SP_FETCH_URL_MAX + 1];
+    if (s_clone_refs(job, jobs, base, adv, err) != 0)
+        return -1;
+    char url[SP_FETCH_URL_MAX + 1];
+    if (strlen(base) + 1 + strlen(SP_GIT_SERVICE) >= sizeof url)
+        return s_fail(err, BUS_STATUS_INVALID, "the repository's URL is too long");
+    snprintf(url, sizeof url, "%s/%s", base, SP_GIT_SERVICE);
+    char body[512];
+    bool sideband = false;
+    long len = sp_git_request_format(adv, body, sizeof body, &sideband);
+    assert(len > 0); //  one want and a few capabilities always fit
+    pack_sink_t sink = {.job = job, .fd = fd};
+    sp_git_demux_init(&sink.demux, sideband);
+    request_t post = {.method = "POST",
+                      .accept = SP_GIT_RESULT_TYPE,
+                      .content_type = SP_GIT_REQUEST_TYPE,
+                      .body = body,
+                      .body_len = (size_t) len,
+                      .media_type = SP_GIT_RESULT_TYPE,
+                      .wrong_type =
+                          "the git server's answer is not an upload-pack result",
+                      .sink = s_sink_pack,
+                      .sink_arg = &sink};
+    if (s_exchange(job, jobs, url, &post, err) != 0)
+        return -1;
+    atomic_store(&job->phase, S_UNPACKING);
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return s_fail(err, BUS_STATUS_INTERNAL, "fstat: %s", strerror(errno));
+    clone_t clone = {job, jobs};
+    sp_git_pack_t *pack = sp_git_pack_open(fd, (uint64_t) st.st_size, SP_GIT_OBJECTS_MAX,
+                                           s_clone_stop, &clone, err);
+    if (!pack) {
+        if (err->status == BUS_STATUS_INVALID) {
+            char why[BUS_ERROR_DETAIL_MAX];
+            snprintf(why, sizeof why, "%s", err->detail);
+            s_fail(err, BUS_STATUS_INVALID, "refused pack: %s", why);
+        }
+        return -1;
+    }
+    size_t depth = 1;
+    for (const char *p = job->path; *p; p++)
+        depth += *p == '/';
+    sp_git_checkout_limits_t limits = {job->owner->zip_max_entries, job->zip_cap, depth};
+    uint8_t tree[SP_GIT_SHA_LEN];
+    int rc = sp_git_pack_tree_of(pack, adv->want, tree, err);
+    if (rc == 0)
+        rc = sp_git_checkout_plan(pack, tree, &limits, counts, err);
+    if (rc != 0 && err->status == BUS_STATUS_INVALID) {
+        char why[BUS_ERROR_DETAIL_MAX];
+        snprintf(why, sizeof why, "%s", err->detail);
+        s_fail(err, BUS_STATUS_INVALID, "refused repository: %s", why);
+    }
+    bool made = false;
+    if (rc == 0) {
+        atomic_store(&job->entries_total, counts->entries);
+        rc = sp_fs_mkdir(job->fs, job->path, strlen(job->path), SP_FS_MKDIR_PARENTS, err);
+        made = rc == 0;
+    }
+    char stage[SP_FS_NAME_MAX + 1];
+    snprintf(stage, sizeof stage, "fetch-%s-entry", job->id);
+    if (rc == 0)
+        rc = sp_git_checkout_run(pack, tree, &limits, job->fs, job->path, stage,
+                                 s_clone_stop, s_clone_progress, &clone, counts, err);
+    sp_fs_stage_remove(job->fs, stage, NULL);
+    if (rc != 0 && made)
+        sp_fs_delete(job->fs, job->path, strlen(job->path), true, NULL);
+    sp_git_pack_destroy(&pack);
+    atomic_store(&job->skipped, counts->submodules);
     return rc;
 }
 
@@ -652,9 +930,15 @@ s_work(void *arg, sp_jobs_t *jobs)
         rc = s_fail(&err, BUS_STATUS_CONFLICT, "the staging file is in use");
     if (rc == 0 && ftruncate(fd, 0) != 0)
         rc = s_fail(&err, BUS_STATUS_INTERNAL, "ftruncate: %s", strerror(errno));
-    if (rc == 0)
+    sp_git_refs_t adv;
+    sp_git_checkout_counts_t counts = {0};
+    if (rc == 0 && job->git)
+        rc = s_clone(job, jobs, fd, &adv, &counts, &err);
+    else if (rc == 0)
         rc = s_download(job, jobs, fd, &err);
-    if (rc == 0 && job->unzip)
+    if (rc == 0 && job->git)
+        ; //  checked out by s_clone
+    else if (rc == 0 && job->unzip)
         rc = s_unpack(job, jobs, fd, &err);
     else if (rc == 0) {
         if (fsync(fd) != 0)
@@ -668,7 +952,20 @@ s_work(void *arg, sp_jobs_t *jobs)
     job->status = rc == 0 ? BUS_OK : (err.status ? err.status : BUS_STATUS_INTERNAL);
     if (rc != 0)
         snprintf(job->detail, sizeof job->detail, "%s", err.detail);
-    else if (job->unzip) {
+    else if (job->git) {
+        const char *ref = adv.ref;
+        if (strncmp(ref, "refs/heads/", 11) == 0 || strncmp(ref, "refs/tags/", 10) == 0)
+            ref += ref[5] == 'h' ? 11 : 10;
+        char subs[64] = "";
+        if (counts.submodules)
+            snprintf(subs, sizeof subs, ", %llu submodules left out",
+                     (unsigned long long) counts.submodules);
+        char sha[8];
+        snprintf(sha, sizeof sha, "%02x%02x%02x%x", adv.want[0], adv.want[1], adv.want[2],
+                 adv.want[3] >> 4);
+        snprintf(job->detail, sizeof job->detail, "cloned %.100s at %s: %llu files%s",
+                 ref, sha, (unsigned long long) (counts.files + counts.links), subs);
+    } else if (job->unzip) {
         uint64_t skipped = atomic_load(&job->skipped);
         char links[64] = "";
         if (skipped)
@@ -809,10 +1106,19 @@ sp_fetch_start(sp_fetch_t *self,
                const char *path,
                bool unzip,
                bool strip_top,
+               bool git,
+               const char *ref,
                char job_id[SP_FETCH_JOB_LEN + 1],
                bus_error_t *err)
 {
     assert(self && id && url && path);
+    if (git && unzip)
+        return bus_error_set(err, BUS_STATUS_INVALID, "git and unzip: one or the other");
+    if (ref && *ref && !git)
+        return bus_error_set(err, BUS_STATUS_INVALID, "ref: only with git");
+    if (ref && *ref && !sp_git_ref_ok(ref))
+        return bus_error_set(err, BUS_STATUS_INVALID,
+                             "ref: a branch or tag name (printable, no space or ..)");
     sp_fetch_url_t parsed;
     char rel[SP_FS_PATH_MAX + 1];
     if (sp_fetch_url_parse(url, strlen(url), &parsed, err) != 0)
@@ -860,6 +1166,8 @@ sp_fetch_start(sp_fetch_t *self,
     snprintf(job->path, sizeof job->path, "%s", rel);
     job->unzip = unzip;
     job->strip_top = strip_top;
+    job->git = git;
+    snprintf(job->ref, sizeof job->ref, "%s", ref ? ref : "");
     uint64_t room =
         folder.quota_bytes ? folder.quota_bytes - folder.usage_bytes : UINT64_MAX;
     job->cap = self->max_bytes < room ? self->max_bytes : room;
@@ -881,8 +1189,9 @@ sp_fetch_start(sp_fetch_t *self,
     job->next = self->list;
     self->list = job;
     self->count++;
-    bus_log_info("fetch started job=%s folder=%s host=%s unzip=%s", job->id, job->folder,
-                 parsed.host, unzip ? "true" : "false");
+    bus_log_info("fetch started job=%s folder=%s host=%s unzip=%s git=%s", job->id,
+                 job->folder, parsed.host, unzip ? "true" : "false",
+                 git ? "true" : "false");
     memcpy(job_id, job->id, SP_FETCH_JOB_LEN + 1);
     return BUS_OK;
 }

@@ -80,7 +80,9 @@ void sp_fetch_destroy(sp_fetch_t **self_p);
 //  ---------------------------------------------------------------------------
 //  Starts fetching url into path of folder id (volume checked when given);
 //  with unzip path becomes a directory of the archive's entries, less
-//  their one top directory with strip_top. Writes the job's id into job.
+//  their one top directory with strip_top; with git url is a repository
+//  cloned over smart HTTP and path a directory of ref's tree (ref NULL or
+//  "": the remote HEAD). Writes the job's id into job.
 //  BUS_OK, or a status with err: INVALID (URL, path), NOT_FOUND (folder),
 //  CONFLICT (path exists, folder not ready), FORBIDDEN (over quota),
 //  UNAVAILABLE (too many fetches).
@@ -91,6 +93,8 @@ int sp_fetch_start(sp_fetch_t *self,
                    const char *path,
                    bool unzip,
                    bool strip_top,
+                   bool git,
+                   const char *ref,
                    char job[SP_FETCH_JOB_LEN + 1],
                    bus_error_t *err);
 

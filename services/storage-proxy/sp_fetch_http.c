@@ -246,6 +246,14 @@ sp_fetch_head_parse(const char *buf, size_t len, sp_fetch_head_t *head, bus_erro
             if (vlen != 7 || strncasecmp(v, "chunked", 7) != 0 || head->chunked)
                 return s_fail(err, "the server's Transfer-Encoding is not plain chunked");
             head->chunked = true;
+        } else if (s_header_is(p, line_end, "content-type", &v, &vlen)) {
+            size_t n = 0;
+            while (n < vlen && n < SP_FETCH_TYPE_MAX && v[n] != ';' && v[n] != ' ' &&
+                   v[n] != '\t') {
+                head->content_type[n] = (char) tolower((unsigned char) v[n]);
+                n++;
+            }
+            head->content_type[n] = 0;
         } else if (s_header_is(p, line_end, "location", &v, &vlen)) {
             if (vlen > SP_FETCH_URL_MAX)
                 head->location_too_long = true;

@@ -30,6 +30,7 @@
 #define SP_FETCH_HOST_MAX  253   //  a DNS name's longest text form
 #define SP_FETCH_HEAD_MAX  16384 //  a response head longer than this is refused
 #define SP_FETCH_CHUNK_EXT 1024  //  longest chunk-size line or trailer line
+#define SP_FETCH_TYPE_MAX  127   //  a Content-Type's media type kept (longer: cut)
 
 typedef struct {
     bool tls;                          //  https
@@ -46,6 +47,9 @@ typedef struct {
     bool chunked;                        //  Transfer-Encoding: chunked
     bool location_too_long;              //  a Location over SP_FETCH_URL_MAX bytes
     char location[SP_FETCH_URL_MAX + 1]; //  "" when none
+    //  Content-Type's media type, lower case, without its parameters ("" when
+    //  none): the git client tells a smart-HTTP server by it.
+    char content_type[SP_FETCH_TYPE_MAX + 1];
 } sp_fetch_head_t;
 
 //  The state of a chunked body's decoding (zero it to start).

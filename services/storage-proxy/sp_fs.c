@@ -594,6 +594,41 @@ sp_fs_mkdir(sp_fs_t *self, const char *path, size_t len, unsigned flags, bus_err
 }
 
 //  ---------------------------------------------------------------------------
+//  symlink
+
+int
+sp_fs_symlink(
+    sp_fs_t *self, const char *target, const char *path, size_t len, bus_error_t *err)
+{
+    assert(self && target);
+    char rel[SP_FS_PATH_MAX + 1];
+    if (sp_fs_check_path(path, len, rel, err) != 0)
+        return -1;
+    if (!*rel)
+        return bus_error_set(err, BUS_STATUS_INVALID, "no link name in path"), -1;
+    char dir[SP_FS_PATH_MAX + 1];
+    const char *name = s_split(rel, dir);
+    int parent =
+        bus_beneath_open(self->root, dir, O_PATH | O_DIRECTORY, 0, BUS_BENEATH_IN);
+    if (parent < 0)
+        return s_fail(err, errno, "open", dir);
+    int rc = 0;
+    if (symlinkat(target, parent, name) != 0) {
+        if (errno == EEXIST) {
+            bus_error_set(err, BUS_STATUS_CONFLICT, "already exists: %s", rel);
+            rc = -1;
+        } else
+            rc = s_fail(err, errno, "symlink", rel);
+    } else if (s_owned(self) &&
+               fchownat(parent, name, self->uid, self->gid, AT_SYMLINK_NOFOLLOW) != 0) {
+        rc = s_own_fail(self, err, errno, rel);
+        unlinkat(parent, name, 0);
+    }
+    close(parent);
+    return rc;
+}
+
+//  ---------------------------------------------------------------------------
 
 int
 sp_fs_rename(sp_fs_t *self,

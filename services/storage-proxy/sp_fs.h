@@ -158,6 +158,14 @@ int sp_fs_mkdir(
     sp_fs_t *self, const char *path, size_t len, unsigned flags, bus_error_t *err);
 
 //  ---------------------------------------------------------------------------
+//  Makes a symbolic link at path holding target (a NUL-terminated string,
+//  written as given: the caller decides which targets it allows; sp_fs
+//  never follows one out of the folder anyway), given to the owner.
+//  Something at path already is BUS_STATUS_CONFLICT. 0, or -1 with err.
+int sp_fs_symlink(
+    sp_fs_t *self, const char *target, const char *path, size_t len, bus_error_t *err);
+
+//  ---------------------------------------------------------------------------
 //  Renames or moves src to dst within the folder, never replacing dst
 //  (BUS_STATUS_CONFLICT). A symlink is moved, not its target. Neither may be
 //  the root. 0, or -1 with err.

@@ -696,7 +696,7 @@ s_on_fetch(void *arg,
     sp_rpc_t *self = arg;
     char job[SP_FETCH_JOB_LEN + 1];
     int rc = sp_fetch_start(self->fetch, in->id, in->volume, in->url, in->path, in->unzip,
-                            in->strip_top, job, err);
+                            in->strip_top, in->git, in->ref, job, err);
     if (rc == BUS_OK) {
         out->job = proto_arena_strdup(&out->owned_, job);
         if (!out->job)
