@@ -355,6 +355,8 @@ s_bridge_up(agent_net_t *self, bus_error_t *err)
         //  another agent may have made it meanwhile: only its absence is an error
         status = agent_netlink_bridge_add(self->nl, self->bridge, &step);
         if (status == BUS_OK)
+            status = agent_netlink_link_no_ipv6_ll(self->nl, self->bridge, &step);
+        if (status == BUS_OK)
             bus_log_notice("bridge created bridge=%s", self->bridge);
         if (status == BUS_OK || status == BUS_STATUS_CONFLICT)
             status = agent_netlink_link_get(self->nl, self->bridge, &bridge, &step);
@@ -507,6 +509,7 @@ s_setup(agent_net_t *self,
     if (netns_fd >= 0)
         close(netns_fd);
     if (status != BUS_OK ||
+        agent_netlink_link_no_ipv6_ll(self->nl, veth, err) != BUS_OK ||
         (!spare && agent_netlink_link_up(self->nl, veth, &bridge, err) != BUS_OK) ||
         agent_netlink_link_up(inside, "lo", NULL, err) != BUS_OK ||
         agent_netlink_link_get(inside, AGENT_NET_KERNEL_IFNAME, &eth, err) != BUS_OK ||

@@ -348,6 +348,15 @@ test_attach_two(void)
     free(propagation);
     zstr_free(&want_master);
     T_ASSERT(host_ok);
+    //  and neither it nor the bridge took an IPv6 link-local address (one
+    //  shows at once, tentative): no change of the host's addresses at each
+    //  kernel (ERR_NETWORK_CHANGED in a browser on the host).
+    char *v6 =
+        s_capture("ip -6 -o addr show dev %s; ip -6 -o addr show dev %s", veth, s_bridge);
+    T_ASSERT(!strstr(v6, "inet6"));
+    if (strstr(v6, "inet6"))
+        fprintf(stderr, "# ipv6: %s\n", v6);
+    free(v6);
 
     //  eth0 holds the address, with lo up and a default route via the bridge
     char *addr = s_capture(IN_NETNS "bp-%s ip -4 -o addr show dev eth0", a);

@@ -419,6 +419,32 @@ agent_netlink_veth_add(agent_netlink_t *self,
 }
 
 //  ---------------------------------------------------------------------------
+//  No IPv6 link-local address on a link: its address generation mode none.
+
+int
+agent_netlink_link_no_ipv6_ll(agent_netlink_t *self, const char *name, bus_error_t *err)
+{
+    assert(self);
+    if (!s_name_valid(name))
+        return bus_error_set(err, BUS_STATUS_NOT_FOUND, "no link named \"%s\"",
+                             name ? name : "");
+    s_msg_t msg;
+    struct ifinfomsg *info = s_msg_start(&msg, RTM_NEWLINK, 0, sizeof *info);
+    info->ifi_family = AF_UNSPEC;
+    s_msg_str(&msg, IFLA_IFNAME, name);
+    struct rtattr *spec = s_msg_nest(&msg, IFLA_AF_SPEC);
+    struct rtattr *inet6 = s_msg_nest(&msg, AF_INET6);
+    uint8_t mode = IN6_ADDR_GEN_MODE_NONE;
+    s_msg_attr(&msg, IFLA_INET6_ADDR_GEN_MODE, &mode, sizeof mode);
+    s_msg_nest_end(&msg, inet6);
+    s_msg_nest_end(&msg, spec);
+    int rc = s_request(self, &msg, NULL, NULL);
+    if (rc == -EAFNOSUPPORT || rc == -EOPNOTSUPP)
+        return BUS_OK; //  a host without IPv6 makes none anyway
+    return rc ? s_fail(self, rc, err, "set link %s addrgenmode none", name) : BUS_OK;
+}
+
+//  ---------------------------------------------------------------------------
 //  Enslave a link to a bridge and bring it up.
 
 int

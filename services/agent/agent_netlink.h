@@ -72,6 +72,16 @@ int agent_netlink_veth_add(agent_netlink_t *self,
                            int peer_netns_fd,
                            bus_error_t *err);
 
+//  Makes the link take no IPv6 link-local address when it comes up (its
+//  address generation mode none; a host without IPv6 is left as it is).
+//  The host's ends of the kernels' networks carry IPv4 only: each address
+//  the kernel would add there is, to every program watching the host's
+//  addresses (a browser on it drops its connections in flight with
+//  ERR_NETWORK_CHANGED), a change of the host's network at every kernel.
+//  Returns 0, NOT_FOUND or INTERNAL.
+int
+agent_netlink_link_no_ipv6_ll(agent_netlink_t *self, const char *name, bus_error_t *err);
+
 //  Put a link on master (a bridge, as agent_netlink_link_get found it; NULL
 //  leaves that alone) and bring it up. Returns 0, NOT_FOUND or INTERNAL.
 int agent_netlink_link_up(agent_netlink_t *self,
