@@ -20,6 +20,14 @@
     outside the folder, no staging file is left, no failed import leaves
     a partial directory, and the storage-proxy stops cleanly.
 
+    Git: a bare repository served by `git http-backend` (CGI, run by a
+    small python3 server the test writes) is cloned with "git": true: the
+    remote HEAD by default into the repository's name, a branch asked by
+    "ref", with the files' contents, exec bits, a link inside and a
+    submodule left out; a URL with no repository (404), a server that is
+    not a smart-HTTP one and an unknown branch fail saying why and leave
+    nothing; wrong types are refused at once.
+
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
@@ -33,6 +41,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gateway_client.h"
@@ -141,6 +150,10 @@ s_serve(int fd, const char *path)
         snprintf(location, sizeof location, "Location: http://a:b@127.0.0.1:%d/x\r\n",
                  s_port);
         s_answer(fd, "307 Temporary", location, "", 0);
+    } else if (strcmp(path, "/dumb.git/info/refs?service=git-upload-pack") == 0) {
+        static const char refs[] =
+            "1111111111111111111111111111111111111111\trefs/heads/main\n";
+        s_answer(fd, "200 OK", "Content-Type: text/plain\r\n", refs, sizeof refs - 1);
     } else if (strcmp(path, "/silent") == 0)
         sleep(5); //  past fetch.timeout_s: the fetch gives up first
     else
@@ -226,6 +239,155 @@ s_import(
         const char *detail = json_string_value(json_object_get(answer, "msg"));
         if (!detail)
             detail = json_string_value(json_object_get(answer, "detail"));
+        snprintf(message, size, "%d %s", status, detail ? detail : "");
+        json_decref(answer);
+        return status;
+    }
+    snprintf(route, sizeof route, "/events/background-task?task_id=%s", task);
+    json_decref(answer);
+    client_sign_opts_t opts = {.timeout_ms = TASK_MS};
+    char *text = NULL;
+    status = client_signed(&s_p, &s_alice, "GET", route, NULL, &opts, &text, NULL);
+    const char *end = text ? strstr(text, "event: bgtask_done\r\ndata: ") : NULL;
+    bool done = end != NULL;
+    if (!end && text)
+        end = strstr(text, "event: bgtask_failed\r\ndata: ");
+    json_t *data =
+        end ? json_loads(strstr(end, "data: ") + 6, JSON_DISABLE_EOF_CHECK, NULL) : NULL;
+    const char *m = json_string_value(json_object_get(data, "message"));
+    snprintf(message, size, "%s", m ? m : (text ? text : "no answer"));
+    json_decref(data);
+    free(text);
+    return status != 200 ? -status : done ? 1 : 0;
+}
+
+//  ---------------------------------------------------------------------------
+//  Git: a bare repository served by git http-backend through a python3 server
+
+static char s_git_dir[] = "/tmp/backplane-import-git-XXXXXX";
+static int s_git_port, s_git_pid;
+static FILE *s_git_pipe;
+
+//  The CGI server: runs git http-backend for each request with the
+//  environment the CGI spec and git ask for, and answers its output.
+static const char s_git_server[] =
+    "import http.server, os, subprocess, sys\n"
+    "root = sys.argv[1]\n"
+    "class H(http.server.BaseHTTPRequestHandler):\n"
+    "    def run(self):\n"
+    "        path, _, query = self.path.partition('?')\n"
+    "        n = int(self.headers.get('Content-Length') or 0)\n"
+    "        body = self.rfile.read(n) if n else b''\n"
+    "        env = dict(os.environ, GIT_PROJECT_ROOT=root, GIT_HTTP_EXPORT_ALL='1',\n"
+    "                   PATH_INFO=path, QUERY_STRING=query, "
+    "REQUEST_METHOD=self.command,\n"
+    "                   CONTENT_TYPE=self.headers.get('Content-Type', ''),\n"
+    "                   CONTENT_LENGTH=str(len(body)), REMOTE_ADDR='127.0.0.1',\n"
+    "                   GATEWAY_INTERFACE='CGI/1.1', SERVER_PROTOCOL='HTTP/1.1')\n"
+    "        out = subprocess.run(['git', 'http-backend'], input=body, env=env,\n"
+    "                             capture_output=True).stdout\n"
+    "        at = out.find(b'\\r\\n\\r\\n')\n"
+    "        head, rest = (out[:at], out[at + 4:]) if at >= 0 else out.split(b'\\n\\n', "
+    "1)\n"
+    "        status, headers = 200, []\n"
+    "        for line in head.replace(b'\\r', b'').split(b'\\n'):\n"
+    "            k, _, v = line.decode().partition(':')\n"
+    "            if k.lower() == 'status':\n"
+    "                status = int(v.split()[0])\n"
+    "            elif k:\n"
+    "                headers.append((k, v.strip()))\n"
+    "        self.send_response(status)\n"
+    "        for k, v in headers:\n"
+    "            self.send_header(k, v)\n"
+    "        self.send_header('Content-Length', str(len(rest)))\n"
+    "        self.send_header('Connection', 'close')\n"
+    "        self.end_headers()\n"
+    "        self.wfile.write(rest)\n"
+    "    do_GET = do_POST = run\n"
+    "    def log_message(self, *args):\n"
+    "        pass\n"
+    "server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), H)\n"
+    "print(server.server_address[1], os.getpid(), flush=True)\n"
+    "server.serve_forever()\n";
+
+//  The repository: main (the HEAD) with an executable, a module in a
+//  subdirectory, a link inside and a submodule; dev with one more file.
+static bool
+s_git_start(void)
+{
+    if (!mkdtemp(s_git_dir))
+        return false;
+    char command[4096];
+    snprintf(
+        command, sizeof command,
+        "cd %s && export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null "
+        "GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t "
+        "GIT_COMMITTER_EMAIL=t@example.com && git init -q -b main work && cd work && "
+        "printf '#!/bin/sh\\necho hello\\n' > run.sh && chmod 755 run.sh && "
+        "mkdir -p src/pkg && printf 'import sys\\n' > src/pkg/mod.py && "
+        "printf '# gitdemo\\n' > README.md && ln -s src/pkg/mod.py mod-link && "
+        "git add -A && git update-index --add --cacheinfo "
+        "160000,1111111111111111111111111111111111111111,vendor/sub && "
+        "git commit -qm one && git checkout -qb dev && printf dev > dev.txt && "
+        "git add dev.txt && git commit -qm two && git checkout -q main && "
+        "git clone -q --bare . ../gitdemo.git",
+        s_git_dir);
+    if (harness_shell(command) != 0)
+        return false;
+    char script[1200];
+    snprintf(script, sizeof script, "%s/server.py", s_git_dir);
+    FILE *f = fopen(script, "w");
+    if (!f)
+        return false;
+    fputs(s_git_server, f);
+    fclose(f);
+    snprintf(command, sizeof command, "exec python3 -u %s %s", script, s_git_dir);
+    s_git_pipe = popen(command, "r");
+    char line[64] = "";
+    if (!s_git_pipe || !fgets(line, sizeof line, s_git_pipe))
+        return false;
+    return sscanf(line, "%d %d", &s_git_port, &s_git_pid) == 2 && s_git_port > 0;
+}
+
+static void
+s_git_stop(void)
+{
+    if (s_git_pid > 0)
+        kill(s_git_pid, SIGTERM);
+    if (s_git_pipe)
+        pclose(s_git_pipe);
+    char command[600];
+    snprintf(command, sizeof command, "rm -rf %s", s_git_dir);
+    if (s_git_dir[strlen(s_git_dir) - 1] != 'X' && harness_shell(command) != 0)
+        fprintf(stderr, "# cannot remove %s\n", s_git_dir);
+}
+
+static int64_t
+s_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+//  Imports url with git (path and ref left out when NULL) and follows its
+//  task, as s_import does.
+static int
+s_import_git(
+    const char *url, const char *path, const char *ref, char *message, size_t size)
+{
+    char body[1024], route[128], extra[256] = "";
+    if (path)
+        snprintf(extra, sizeof extra, ", \"path\": \"%s\"", path);
+    if (ref)
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ", \"ref\": \"%s\"",
+                 ref);
+    snprintf(body, sizeof body, "{\"url\": \"%s\", \"git\": true%s}", url, extra);
+    json_t *answer = NULL;
+    int status = s_as(&s_alice, "POST", "/folders/imports/import", body, &answer);
+    const char *task = json_string_value(json_object_get(answer, "task_id"));
+    if (status != 202 || !task) {
+        const char *detail = json_string_value(json_object_get(answer, "msg"));
         snprintf(message, size, "%d %s", status, detail ? detail : "");
         json_decref(answer);
         return status;
@@ -541,6 +703,81 @@ test_https(void)
         kill(other_pid, SIGTERM);
 }
 
+//  A repository cloned with git: the remote HEAD into its name, a branch
+//  asked for, and the failures.
+static void
+test_git(void)
+{
+    T_ASSERT(s_git_start());
+    char url[256], message[512], data[256], path[2048];
+    snprintf(url, sizeof url, "http://127.0.0.1:%d/gitdemo.git", s_git_port);
+    int64_t started = s_now_ms();
+    T_EQ_INT(s_import_git(url, NULL, NULL, message, sizeof message), 1);
+    fprintf(stderr, "# git clone of 4 files: %lld ms\n",
+            (long long) (s_now_ms() - started));
+    T_CONTAINS(message, "cloned main at ");
+    T_CONTAINS(message, ": 4 files, 1 submodules left out");
+    T_ASSERT(s_read_file("gitdemo/run.sh", data, sizeof data));
+    T_EQ_STR(data, "#!/bin/sh\necho hello\n");
+    T_ASSERT(s_read_file("gitdemo/src/pkg/mod.py", data, sizeof data));
+    T_EQ_STR(data, "import sys\n");
+    T_ASSERT(s_read_file("gitdemo/README.md", data, sizeof data));
+    T_EQ_STR(data, "# gitdemo\n");
+    struct stat st;
+    snprintf(path, sizeof path, "%s/gitdemo/run.sh", s_folder_dir);
+    T_ASSERT(stat(path, &st) == 0 && (st.st_mode & 0777) == 0755);
+    snprintf(path, sizeof path, "%s/gitdemo/README.md", s_folder_dir);
+    T_ASSERT(stat(path, &st) == 0 && (st.st_mode & 0777) == 0644);
+    snprintf(path, sizeof path, "%s/gitdemo/mod-link", s_folder_dir);
+    char target[64] = "";
+    ssize_t n = readlink(path, target, sizeof target - 1);
+    T_ASSERT(n > 0);
+    target[n > 0 ? n : 0] = 0;
+    T_EQ_STR(target, "src/pkg/mod.py");
+    T_ASSERT(!s_exists("gitdemo/dev.txt"));
+    T_ASSERT(!s_exists("gitdemo/vendor/sub"));
+    T_ASSERT(!s_exists("gitdemo/.git"));
+    //  Another branch, into a path of our own.
+    T_EQ_INT(s_import_git(url, "branches/dev", "dev", message, sizeof message), 1);
+    T_CONTAINS(message, "cloned dev at ");
+    T_ASSERT(s_read_file("branches/dev/dev.txt", data, sizeof data));
+    T_EQ_STR(data, "dev");
+    //  What exists is not replaced.
+    T_EQ_INT(s_import_git(url, NULL, NULL, message, sizeof message), 400);
+    T_CONTAINS(message, "already exists");
+    //  The failures say why and leave nothing.
+    char missing[256], dumb[256];
+    snprintf(missing, sizeof missing, "http://127.0.0.1:%d/nothing.git", s_port);
+    snprintf(dumb, sizeof dumb, "http://127.0.0.1:%d/dumb.git", s_port);
+    const struct {
+        const char *url, *path, *ref, *says;
+    } cases[] = {
+        {missing, "git-missing", NULL, "no git repository at"},
+        {dumb, "git-dumb", NULL, "not a git smart-HTTP server"},
+        {url, "git-nope", "nope", "no branch or tag nope"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int rc = s_import_git(cases[i].url, cases[i].path, cases[i].ref, message,
+                              sizeof message);
+        if (rc != 0 || !strstr(message, cases[i].says))
+            fprintf(stderr, "# %s: rc=%d message=%s\n", cases[i].url, rc, message);
+        T_EQ_INT(rc, 0);
+        T_CONTAINS(message, cases[i].says);
+        T_ASSERT(!s_exists(cases[i].path));
+    }
+    //  Wrong types, at once.
+    const char *bodies[] = {
+        "{\"url\": \"http://x/r.git\", \"git\": \"yes\"}",
+        "{\"url\": \"http://x/r.git\", \"git\": true, \"ref\": 5}",
+        "{\"url\": \"http://x/r.git\", \"ref\": \"main\"}",
+        "{\"url\": \"http://x/r.git\", \"git\": true, \"unzip\": true}",
+    };
+    for (size_t i = 0; i < sizeof bodies / sizeof *bodies; i++)
+        T_EQ_INT(s_as(&s_alice, "POST", "/folders/imports/import", bodies[i], NULL), 400);
+    s_scan();
+    T_EQ_INT(s_staged, 0);
+}
+
 int
 main(void)
 {
@@ -552,6 +789,7 @@ main(void)
     T_RUN(test_refused_at_once);
     T_RUN(test_failed_tasks);
     T_RUN(test_https);
+    T_RUN(test_git);
     int sp = harness_stop(&s_sp, CLIENT_STOP_MS);
     bool clean = client_platform_stop(&s_p) && sp == 0 && !harness_log_has_report(&s_sp);
     if (!clean)
@@ -568,5 +806,6 @@ main(void)
     snprintf(command, sizeof command, "rm -rf %s", s_tls_dir);
     if (s_tls_dir[strlen(s_tls_dir) - 1] != 'X' && harness_shell(command) != 0)
         fprintf(stderr, "# cannot remove %s\n", s_tls_dir);
+    s_git_stop();
     return clean ? T_DONE() : 1;
 }
