@@ -4,9 +4,16 @@
 // with that folder mounted and, with the jupyter image, a session whose page
 // offers the notebook in Jupyter, where it opens; a repository's zip is unpacked
 // into a new folder, seen in the explorer; an archive with "../evil" fails with
-// the storage-proxy's words; a GitHub page is shown as the raw URL it becomes.
+// the storage-proxy's words; a GitHub page is shown as the raw URL it becomes;
+// a bare repository served by git http-backend (CGI, run from node here) is
+// cloned with git into a new folder, seen in the explorer, and a batch session
+// with that folder mounted runs its files.
 
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 
 const NOTEBOOK = JSON.stringify({
   cells: [{ cell_type: 'markdown', metadata: {}, source: ['# Imported by Backplane'] }],
@@ -94,6 +101,79 @@ async function serve() {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return server.address().port;
+}
+
+// A bare repository (demo.git: main.py, an executable run.sh, lib/util.py) served
+// by git http-backend, run as CGI for each request: its port.
+const GIT_ENV = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+};
+let gitServer;
+let gitDir;
+async function serveGit() {
+  if (gitServer) return gitServer.address().port;
+  gitDir = fs.mkdtempSync(path.join(os.tmpdir(), 'backplane-ui-git-'));
+  execFileSync(
+    'sh',
+    [
+      '-c',
+      "git init -q -b main work && cd work && printf 'print(\"hello from git\")\\n' > main.py && " +
+        "printf '#!/bin/sh\\necho run\\n' > run.sh && chmod 755 run.sh && mkdir lib && " +
+        "printf 'x = 1\\n' > lib/util.py && git add -A && git commit -qm one && git clone -q --bare . ../demo.git",
+    ],
+    { cwd: gitDir, env: GIT_ENV },
+  );
+  gitServer = http.createServer((req, res) => {
+    const at = req.url.indexOf('?');
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const child = spawn('git', ['http-backend'], {
+        env: {
+          ...GIT_ENV,
+          GIT_PROJECT_ROOT: gitDir,
+          GIT_HTTP_EXPORT_ALL: '1',
+          PATH_INFO: at < 0 ? req.url : req.url.slice(0, at),
+          QUERY_STRING: at < 0 ? '' : req.url.slice(at + 1),
+          REQUEST_METHOD: req.method,
+          CONTENT_TYPE: req.headers['content-type'] || '',
+          CONTENT_LENGTH: String(body.length),
+          REMOTE_ADDR: '127.0.0.1',
+          GATEWAY_INTERFACE: 'CGI/1.1',
+          SERVER_PROTOCOL: 'HTTP/1.1',
+        },
+      });
+      const out = [];
+      child.stdout.on('data', (c) => out.push(c));
+      child.on('close', () => {
+        const all = Buffer.concat(out);
+        let end = all.indexOf('\r\n\r\n');
+        let skip = 4;
+        if (end < 0) [end, skip] = [all.indexOf('\n\n'), 2];
+        const headers = {};
+        let status = 200;
+        for (const line of all.subarray(0, Math.max(end, 0)).toString().split(/\r?\n/)) {
+          const colon = line.indexOf(':');
+          if (colon < 0) continue;
+          const [k, v] = [line.slice(0, colon).trim(), line.slice(colon + 1).trim()];
+          if (k.toLowerCase() === 'status') status = parseInt(v, 10);
+          else headers[k] = v;
+        }
+        const rest = end < 0 ? Buffer.alloc(0) : all.subarray(end + skip);
+        res.writeHead(status, { ...headers, 'Content-Length': rest.length }).end(rest);
+      });
+      child.stdin.end(body);
+    });
+  });
+  await new Promise((resolve) => gitServer.listen(0, '127.0.0.1', resolve));
+  return gitServer.address().port;
 }
 
 export const tests = [
@@ -189,6 +269,58 @@ export const tests = [
       await shot(p, 'repository-refused');
       server.close();
       server = null;
+    },
+  ],
+  [
+    'import a git repository from a loopback URL and run it',
+    async ({ env, login, shot, assert }) => {
+      const port = await serveGit();
+      const { page: p } = await login(env.user);
+      try {
+        await p.goto(env.web + '/import');
+        await p.getByLabel('Repository URL').fill(`http://127.0.0.1:${port}/demo.git`);
+        // A .git URL is cloned with git; the folder is named after it.
+        assert.ok(await p.getByLabel('Clone with git').isChecked(), 'a .git URL is cloned with git');
+        assert.equal(await p.locator('input[name="repo-folder"]').inputValue(), 'demo');
+        await p.locator('input[name="repo-folder"]').fill('ui-git');
+        await shot(p, 'git-form');
+        await p.getByRole('button', { name: 'Import into a new folder' }).click();
+        await p.locator('[data-import-result="done"]').waitFor({ timeout: 30000 });
+        await p.getByText(/cloned main at [0-9a-f]{7}: 3 files/).waitFor();
+        await shot(p, 'git-done');
+        await p.getByRole('link', { name: 'Open the folder ui-git' }).click();
+        await p.getByRole('link', { name: 'demo' }).click();
+        await p.getByText('main.py').waitFor();
+        await p.getByText('run.sh').waitFor();
+        await p.getByText('lib', { exact: true }).waitFor();
+        await shot(p, 'git-explorer');
+        // A batch session with the folder mounted runs the clone's files.
+        await p.goto(env.web + '/sessions/new?type=batch&mount=ui-git');
+        assert.ok(await p.locator('input[name="mount"][value="ui-git"]').isChecked(), 'the folder is mounted');
+        await p.getByLabel('Session name').fill('ui-git-run');
+        const image = p.getByLabel('Image');
+        await image.selectOption(await image.locator('option', { hasText: 'busybox' }).first().getAttribute('value'));
+        await p.getByLabel('Memory', { exact: true }).fill('128m');
+        await p.getByLabel('Command').fill("sh -c 'cat /home/work/ui-git/demo/main.py; /home/work/ui-git/demo/run.sh; sleep 300'");
+        await p.getByRole('button', { name: 'Launch' }).click();
+        await p.waitForURL(/\/sessions\/[0-9a-f-]{36}/);
+        await p.locator('h1 .status', { hasText: 'Running' }).waitFor({ timeout: 90000 });
+        await p.getByRole('button', { name: 'Show logs' }).click();
+        const logs = p.locator('pre.logs');
+        for (let i = 0; i < 20 && !/hello from git[\s\S]*run/.test((await logs.textContent()) || ''); i++) {
+          await new Promise((r) => setTimeout(r, 1000));
+          await p.getByRole('button', { name: 'Refresh' }).click();
+        }
+        assert.match(await logs.textContent(), /print\("hello from git"\)\s+run/, 'the session read main.py and ran run.sh');
+        await shot(p, 'git-session');
+        p.once('dialog', (d) => d.accept());
+        await p.getByRole('button', { name: 'Terminate' }).click();
+        await p.locator('h1 .status', { hasText: 'Terminated' }).waitFor({ timeout: 60000 });
+      } finally {
+        gitServer.close();
+        gitServer = null;
+        fs.rmSync(gitDir, { recursive: true, force: true });
+      }
     },
   ],
 ];

@@ -3,7 +3,8 @@
 // of mine or a new one, then the launcher opens with that folder mounted and,
 // once the session runs, its Jupyter opens at the notebook; a GitHub or GitLab
 // repository (a branch; GitLab's is required) fetched as a zip into a new folder
-// and unpacked there. The folder's storage-proxy does the fetching (POST
+// and unpacked there, or any repository cloned with git over HTTP (a URL ending
+// in .git, or "Clone with git"; the branch optional: the remote's default). The folder's storage-proxy does the fetching (POST
 // /folders/{name}/import), so the browser never reaches the internet; progress
 // comes from the import's background task.
 
@@ -15,7 +16,7 @@ import { followTask } from '../ui/bgtask.js';
 import { ErrorNote, Field, useLoad } from '../ui/common.jsx';
 import * as folders from '../ui/folders.js';
 import { bytes } from '../ui/format.js';
-import { fileName, folderName, notebookUrl, repositoryArchive } from '../ui/importurl.js';
+import { fileName, folderName, gitRepository, isGitUrl, notebookUrl, repositoryArchive } from '../ui/importurl.js';
 
 const NEW = '\u0000new';
 
@@ -181,6 +182,7 @@ function Notebook({ folders: list, reload }) {
 function Repository({ reload }) {
   const [url, setUrl] = useState('');
   const [branch, setBranch] = useState('');
+  const [gitChoice, setGitChoice] = useState(null); // null: as the URL says
   const [name, setName] = useState('');
   const [edited, setEdited] = useState(false);
   const [task, setTask] = useState(null);
@@ -189,7 +191,8 @@ function Repository({ reload }) {
   const [busy, setBusy] = useState(false);
   const closer = useRef(null);
   useEffect(() => () => closer.current && closer.current(), []);
-  const archive = url ? repositoryArchive(url, branch) : null;
+  const git = gitChoice === null ? isGitUrl(url) : gitChoice;
+  const archive = !url ? null : git ? gitRepository(url) : repositoryArchive(url, branch);
   const folder = edited ? name : archive ? folderName(archive.name) : '';
 
   const submit = async (e) => {
@@ -197,13 +200,15 @@ function Repository({ reload }) {
     setError(null);
     setTask(null);
     setMade(null);
-    if (!archive) return setError(new api.ApiError(400, '', t('import.repo_invalid')));
+    if (!archive) return setError(new api.ApiError(400, '', t(git ? 'import.git_invalid' : 'import.repo_invalid')));
     if (archive.branchNeeded) return setError(new api.ApiError(400, '', t('import.branch_needed')));
     setBusy(true);
     try {
       const created = await folders.createFolder({ name: folder });
       reload();
-      const end = await runImport(folder, { url: archive.url, path: folderName(archive.name), unzip: true, strip_top: true }, setTask, closer);
+      const path = folderName(archive.name);
+      const body = git ? { url: archive.url, path, git: true, ...(branch.trim() ? { ref: branch.trim() } : {}) } : { url: archive.url, path, unzip: true, strip_top: true };
+      const end = await runImport(folder, body, setTask, closer);
       if (end.result === 'done') setMade(created);
     } catch (err) {
       setError(err);
@@ -220,10 +225,14 @@ function Repository({ reload }) {
         <Field label={t('import.repository_url')}>
           {(id) => <input id={id} name="repo-url" type="url" required value={url} placeholder="https://github.com/owner/repo" onInput={(e) => setUrl(e.target.value)} />}
         </Field>
-        <Field label={t('import.branch')} hint={t('import.branch_hint')}>
+        <label class="inline">
+          <input type="checkbox" name="git" checked={git} onChange={(e) => setGitChoice(e.target.checked)} /> {t('import.git')}
+        </label>
+        {git && <p class="small">{t('import.git_hint')}</p>}
+        <Field label={t('import.branch')} hint={t(git ? 'import.branch_hint_git' : 'import.branch_hint')}>
           {(id) => <input id={id} name="branch" value={branch} placeholder="main" onInput={(e) => setBranch(e.target.value)} />}
         </Field>
-        {archive && archive.url && archive.url !== url.trim() && <p class="small">{t('import.archive_url', { url: archive.url })}</p>}
+        {archive && archive.url && archive.url !== url.trim() && <p class="small">{t(git ? 'import.clone_url' : 'import.archive_url', { url: archive.url })}</p>}
         <Field label={t('import.new_folder_name')}>
           {(id) => (
             <input

@@ -1,7 +1,9 @@
 // importurl - Import & Run's addresses, as Backend.AI's import page makes them:
 // a GitHub "blob" page of a notebook becomes its raw file
 // (raw.githubusercontent.com), a GitHub repository its codeload zip of a branch,
-// a GitLab repository its archive zip of a branch. Any other http(s) URL is
+// a GitLab repository its archive zip of a branch. A repository cloned with git
+// (a URL ending in .git, or "Clone with git") is any Git server speaking smart
+// HTTP; a GitHub or GitLab page becomes its .git URL. Any other http(s) URL is
 // fetched as it is (a Git server of one's own, a loopback test server). The
 // storage-proxy does the fetching (POST /folders/{name}/import), so these are
 // only string rewrites: nothing here reaches the internet.
@@ -50,6 +52,27 @@ export function repositoryArchive(url, branch) {
     return { url: u, name };
   }
   return null;
+}
+
+// Whether url names a git repository to clone (it ends in .git).
+export function isGitUrl(url) {
+  return /^https?:\/\/.+\.git\/?$/i.test(url.trim().split(/[?#]/)[0]);
+}
+
+// A repository cloned with git: {url, name} (name without .git, a folder's
+// default name), or null for a URL that is not http(s). A GitHub or GitLab page
+// (with /tree/<branch> or not) becomes the repository's .git URL.
+export function gitRepository(url) {
+  const u = url.trim().split(/[?#]/)[0].replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]+\/./i.test(u)) return null;
+  const m = u.match(GITHUB) || u.match(GITLAB);
+  if (m) {
+    const name = m[2].replace(/\.git$/i, '');
+    const host = u.slice(0, u.indexOf('/', u.indexOf('//') + 2));
+    return { url: `${host}/${m[1]}/${name}.git`, name };
+  }
+  const name = decodeURIComponent(u.slice(u.lastIndexOf('/') + 1)).replace(/\.git$/i, '');
+  return name && name !== '.' && name !== '..' ? { url: u, name } : null;
 }
 
 // A folder name from a repository's: what /folders accepts (letters, digits,
