@@ -80,6 +80,10 @@ $(BUILD)/test/fuzz_http_head_replay: $(BUILD)/services/storage-proxy/sp_http_hea
 ZIP_FUZZ_OBJS := $(addprefix services/storage-proxy/,sp_zip.o sp_fs.o sp_fetch_http.o)
 FUZZ_EXTRA_fuzz_zip := $(ZIP_FUZZ_OBJS)
 $(BUILD)/test/fuzz_zip_replay: $(addprefix $(BUILD)/,$(ZIP_FUZZ_OBJS))
+GIT_FUZZ_OBJS := $(addprefix services/storage-proxy/,sp_git_pkt.o sp_git_pack.o \
+                    sp_git_checkout.o sp_fs.o)
+FUZZ_EXTRA_fuzz_git := $(GIT_FUZZ_OBJS)
+$(BUILD)/test/fuzz_git_replay: $(addprefix $(BUILD)/,$(GIT_FUZZ_OBJS))
 FUZZ_EXTRA_fuzz_mounts := services/agent/agent_mounts.o
 $(BUILD)/test/fuzz_mounts_replay: $(BUILD)/services/agent/agent_mounts.o
 FUZZ_EXTRA_fuzz_pushdown := $(MINILANG_OBJS) services/scheduler/sched_where.o
