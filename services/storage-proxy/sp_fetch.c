@@ -702,9 +702,9 @@ s_clone_refs(job_t *job,
     if (strchr(base, '?'))
         return s_fail(err, BUS_STATUS_INVALID, "a git repository's URL has no query");
     char url[SP_FETCH_URL_MAX + 1];
-    if (n + sizeof tail > sizeof url)
+    int len = snprintf(url, sizeof url, "%s%s", base, tail);
+    if (len < 0 || (size_t) len >= sizeof url)
         return s_fail(err, BUS_STATUS_INVALID, "the repository's URL is too long");
-    snprintf(url, sizeof url, "%s%s", base, tail);
     snprintf(job->final_url, sizeof job->final_url, "%s", base);
     refs_buf_t refs = {NULL, 0};
     request_t req = {.method = "GET",
@@ -753,9 +753,9 @@ s_clone(job_t *job,
     if (s_clone_refs(job, jobs, base, adv, err) != 0)
         return -1;
     char url[SP_FETCH_URL_MAX + 1];
-    if (strlen(base) + 1 + strlen(SP_GIT_SERVICE) >= sizeof url)
+    int url_len = snprintf(url, sizeof url, "%s/%s", base, SP_GIT_SERVICE);
+    if (url_len < 0 || (size_t) url_len >= sizeof url)
         return s_fail(err, BUS_STATUS_INVALID, "the repository's URL is too long");
-    snprintf(url, sizeof url, "%s/%s", base, SP_GIT_SERVICE);
     char body[512];
     bool sideband = false;
     long len = sp_git_request_format(adv, body, sizeof body, &sideband);

@@ -282,7 +282,8 @@ s_demux(const char *in,
                                    &used, &data, &dlen, err);
             if (rc < 0)
                 return rc;
-            memcpy(pack + *pack_len, data, dlen);
+            if (dlen)
+                memcpy(pack + *pack_len, data, dlen);
             *pack_len += dlen;
             off += used;
             if (used == 0)
