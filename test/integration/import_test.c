@@ -330,7 +330,10 @@ s_git_start(void)
         "160000,1111111111111111111111111111111111111111,vendor/sub && "
         "git commit -qm one && git checkout -qb dev && printf dev > dev.txt && "
         "git add dev.txt && git commit -qm two && git checkout -q main && "
-        "git clone -q --bare . ../gitdemo.git",
+        "git clone -q --bare . ../gitdemo.git && cd .. && git init -q -b main big && "
+        "cd big && for d in 0 1 2 3 4 5 6 7 8 9; do mkdir d$d && for f in $(seq 1 100); "
+        "do echo $d $f > d$d/f$f.txt; done; done && git add -A && git commit -qm big && "
+        "git clone -q --bare . ../bigdemo.git",
         s_git_dir);
     if (harness_shell(command) != 0)
         return false;
@@ -737,6 +740,17 @@ test_git(void)
     T_ASSERT(!s_exists("gitdemo/dev.txt"));
     T_ASSERT(!s_exists("gitdemo/vendor/sub"));
     T_ASSERT(!s_exists("gitdemo/.git"));
+    //  A thousand files in ten directories.
+    char big[256];
+    snprintf(big, sizeof big, "http://127.0.0.1:%d/bigdemo.git", s_git_port);
+    started = s_now_ms();
+    T_EQ_INT(s_import_git(big, NULL, NULL, message, sizeof message), 1);
+    fprintf(stderr,
+            "# git clone of 1000 files: %lld ms (the task is polled every %d ms)\n",
+            (long long) (s_now_ms() - started), 500);
+    T_CONTAINS(message, ": 1000 files");
+    T_ASSERT(s_read_file("bigdemo/d9/f100.txt", data, sizeof data));
+    T_EQ_STR(data, "9 100\n");
     //  Another branch, into a path of our own.
     T_EQ_INT(s_import_git(url, "branches/dev", "dev", message, sizeof message), 1);
     T_CONTAINS(message, "cloned dev at ");
