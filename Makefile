@@ -9,6 +9,7 @@
 #   make bench-bus    bus throughput against raw libzmq
 #   make bench-gateway  signed against unsigned requests on one gateway
 #   make bench-session  session create-to-RUNNING latency against bare runc, RSS
+#   make bench-serving  a model service endpoint on the wsproxy against its replicas
 #   make fuzz         libFuzzer binaries (clang) in build/fuzz
 #   make proto        regenerate libbus/proto_*.[ch] from proto/*.yaml (dev tool)
 #   make testbed      the platform on five hosts made of network namespaces (root);

@@ -108,6 +108,22 @@ bench-wsproxy: deps
 	$(Q)$(MAKE) --no-print-directory $(BENCH_WSPROXY) $(wsproxy_BIN)
 	$(Q)BACKPLANE_BINDIR=$(BUILD)/bin BENCH_MB=$(BENCH_MB) $(BENCH_WSPROXY)
 
+# make bench-serving: a model service's endpoint on the wsproxy (wsproxy.endpoint.set over
+# three replicas of bench/tiny_model.py, a word bigram model behind the OpenAI chat API,
+# and an endpoint token) against the same replicas addressed directly, in the same run:
+# requests/s of six keep-alive connections, p50/p99 of one; the wsproxy's CPU per request.
+# No scheduler needed (the wsproxy hosts its own hub). Last line: serving: ratio= added_p50_us=
+BENCH_SERVING := $(BUILD)/bench/bench_serving
+
+$(BENCH_SERVING): $(BUILD)/bench/bench_serving.o $(BUILD)/test/harness.o $(LIBBUS)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+.PHONY: bench-serving
+bench-serving: deps
+	$(Q)$(MAKE) --no-print-directory $(BENCH_SERVING) $(wsproxy_BIN)
+	$(Q)BACKPLANE_BINDIR=$(BUILD)/bin BENCH_MODEL_PY=$(CURDIR)/bench/tiny_model.py $(BENCH_SERVING)
+
 # make bench-accounting: the accounting's ingest of kernel.stats for 100,000 kernels
 # (events/s, lag) against raw SQLite inserts, and a month's usage of one project out of
 # 1,000,000 records (p50/p99) against the bare indexed count, in process

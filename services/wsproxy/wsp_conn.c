@@ -18,8 +18,8 @@
     otherwise). An app that cannot be reached is a 502 with the reason.
 
     On a model service's endpoint each request is admitted by its token and
-    goes to a replica picked for it (the app connection is kept while the
-    same replica is picked again); a request without a body and safe to
+    goes to a replica picked for it (an idle app connection is kept to each
+    replica the client's connection used, s_park); a request without a body and safe to
     repeat goes once more, to another replica, when the first cannot be
     reached or closes without answering. Endpoints are called from browser
     apps of other origins (the web UI's Chat): a CORS preflight is answered
@@ -82,6 +82,12 @@ typedef struct {
     size_t pipe_size; //  the pipe's capacity
 } end_t;
 
+//  An idle app connection to one replica of an endpoint, events freed.
+typedef struct {
+    char route_id[BUS_APPTOKEN_ID_MAX + 1];
+    int fd;
+} parked_t;
+
 struct _wsp_conn_t {
     wsp_route_t *route;
     void *handle;
@@ -116,6 +122,15 @@ struct _wsp_conn_t {
     bool retried;
     bool reused; //  the request went on an app connection kept from before
     char origin[WSP_CONN_ORIGIN_MAX + 1]; //  the request's Origin; "": none
+    //  an endpoint's idle app connections to the replicas not picked for
+    //  the request in flight, kept for when one is picked again
+    parked_t parked[WSP_CONN_PARKED_MAX];
+    size_t parked_count;
+    //  the Authorization an endpoint admitted on this connection, and until
+    //  when (its token's expiry): the next requests carrying the same one
+    //  are not verified again
+    char *admitted;
+    int64_t admitted_until;
 };
 
 static bool s_run(wsp_conn_t *self);
@@ -236,6 +251,67 @@ s_end_close(end_t *e)
     e->read_wait = EV_READ;
     e->write_wait = EV_WRITE;
     e->held_end = 0;
+}
+
+//  ---------------------------------------------------------------------------
+//  An endpoint's idle app connections, one per replica
+//
+//  A client's keep-alive connection sends each request to a replica picked
+//  for it, which is often not the one the last request went to: without a
+//  connection kept to each, two requests in three (of three replicas) paid
+//  a new TCP connection to the app, and a model server a new thread, per
+//  request.
+
+//  Parks the idle app connection of the replica answered last (s_end_close
+//  when it cannot be kept: mid-answer, bytes held, TLS).
+static void
+s_park(wsp_conn_t *self)
+{
+    end_t *b = &self->b;
+    bool idle = self->has_replica && self->rs == RS_IDLE && self->backend_keep &&
+                !b->connecting && !b->eof && !b->ssl && s_pending(b) == 0 &&
+                evbuffer_get_length(b->in) == 0;
+    if (!idle) {
+        s_end_close(b);
+        return;
+    }
+    if (self->parked_count == WSP_CONN_PARKED_MAX) {
+        //  more replicas than places: the oldest goes
+        close(self->parked[0].fd);
+        memmove(&self->parked[0], &self->parked[1],
+                (WSP_CONN_PARKED_MAX - 1) * sizeof self->parked[0]);
+        self->parked_count--;
+    }
+    parked_t *slot = &self->parked[self->parked_count++];
+    snprintf(slot->route_id, sizeof slot->route_id, "%s", self->replica.route_id);
+    slot->fd = b->fd;
+    b->fd = -1; //  s_end_close frees the events, keeps the descriptor
+    s_end_close(b);
+}
+
+//  The parked connection to replica route_id, opened as the app end; false
+//  when none is parked, or the app closed it meanwhile.
+static bool
+s_unpark(wsp_conn_t *self, const char *route_id)
+{
+    for (size_t i = 0; i < self->parked_count; i++) {
+        if (strcmp(self->parked[i].route_id, route_id) != 0)
+            continue;
+        int fd = self->parked[i].fd;
+        self->parked[i] = self->parked[--self->parked_count];
+        char byte;
+        ssize_t n = recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+        bool alive = n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+        if (!alive || s_end_open(self, &self->b, fd) != 0) {
+            if (alive)
+                s_end_close(&self->b);
+            else
+                close(fd);
+            return false;
+        }
+        return true;
+    }
+    return false;
 }
 
 //  Half-closes e's sending side: over TLS a close_notify first (not
@@ -615,9 +691,19 @@ s_endpoint_request(wsp_conn_t *self, const wsp_http_head_t *req, char *raw, size
         free(raw);
         return;
     }
-    if (!route->row.open_to_public &&
-        wsp_route_endpoint_admit(route, wsp_http_header(req, "Authorization"), &err) !=
-            BUS_OK) {
+    const char *authorization = wsp_http_header(req, "Authorization");
+    bool admitted = self->admitted && authorization &&
+                    strcmp(self->admitted, authorization) == 0 &&
+                    (int64_t) time(NULL) < self->admitted_until;
+    int64_t until = 0;
+    if (!route->row.open_to_public && !admitted &&
+        wsp_route_endpoint_admit(route, authorization, &until, &err) == BUS_OK) {
+        free(self->admitted);
+        self->admitted = strdup(authorization);
+        self->admitted_until = until;
+        admitted = true;
+    }
+    if (!route->row.open_to_public && !admitted) {
         bool none = err.status == BUS_STATUS_INVALID;
         s_problem(self, none ? 401 : 403, none ? "Unauthorized" : "Forbidden",
                   none ? "auth-failed" : "generic-forbidden",
@@ -635,10 +721,13 @@ s_endpoint_request(wsp_conn_t *self, const wsp_http_head_t *req, char *raw, size
         free(raw);
         return;
     }
-    //  Another replica than the open connection's: a new connection.
+    //  Another replica than the open connection's: that one parked, and
+    //  the picked one's taken up again when it is parked.
     if (self->b.fd >= 0 &&
         (!self->has_replica || strcmp(self->replica.route_id, pick->route_id) != 0))
-        s_end_close(&self->b);
+        s_park(self);
+    if (self->b.fd < 0)
+        s_unpark(self, pick->route_id);
     self->replica = *pick;
     self->has_replica = true;
     free(self->retry_head);
@@ -1266,6 +1355,9 @@ wsp_conn_destroy(wsp_conn_t **self_p)
     if (self) {
         s_end_close(&self->c);
         s_end_close(&self->b);
+        for (size_t i = 0; i < self->parked_count; i++)
+            close(self->parked[i].fd);
+        free(self->admitted);
         if (self->c.in)
             evbuffer_free(self->c.in);
         if (self->c.out)

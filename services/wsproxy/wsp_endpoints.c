@@ -244,7 +244,10 @@ wsp_route_pick(wsp_route_t *route, const char *avoid)
 }
 
 int
-wsp_route_endpoint_admit(wsp_route_t *route, const char *authorization, bus_error_t *err)
+wsp_route_endpoint_admit(wsp_route_t *route,
+                         const char *authorization,
+                         int64_t *expires,
+                         bus_error_t *err)
 {
     assert(route);
     const char *token = NULL;
@@ -268,5 +271,7 @@ wsp_route_endpoint_admit(wsp_route_t *route, const char *authorization, bus_erro
                              "the token is for another endpoint");
     if (rc != BUS_OK)
         err->status = BUS_STATUS_FORBIDDEN; //  a token was given: it does not pass
+    else if (expires)
+        *expires = claims.expires;
     return rc == BUS_OK ? BUS_OK : BUS_STATUS_FORBIDDEN;
 }

@@ -186,9 +186,12 @@ const wsp_target_t *wsp_route_pick(wsp_route_t *route, const char *avoid);
 //  Admits a request to endpoint route by its Authorization header value
 //  ("BackendAI <token>" or "Bearer <token>"; may be NULL). BUS_OK, or with
 //  err: BUS_STATUS_INVALID (no token), BUS_STATUS_FORBIDDEN (a token
-//  forged, expired or for another endpoint).
-int
-wsp_route_endpoint_admit(wsp_route_t *route, const char *authorization, bus_error_t *err);
+//  forged, expired or for another endpoint). Admitted, *expires (when not
+//  NULL) is the token's expiry (unix seconds).
+int wsp_route_endpoint_admit(wsp_route_t *route,
+                             const char *authorization,
+                             int64_t *expires,
+                             bus_error_t *err);
 
 //  Uses the one-time permit for route: true once, when valid.
 bool wsp_route_permit_take(wsp_route_t *route, const char *permit);

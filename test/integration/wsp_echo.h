@@ -1,6 +1,6 @@
 /*  =========================================================================
     wsp_echo.h - a small HTTP and WebSocket app and its client, for the
-    wsproxy's test and bench (header-only: static functions, as t.h)
+    wsproxy's test and bench (header-only: static inline functions)
 
     The app listens on a loopback port of its own, one thread per
     connection (blocking sockets, keep-alive), and answers:
@@ -57,7 +57,7 @@ typedef struct {
     size_t pos, len;
 } wsp_echo_reader_t;
 
-static int
+static inline int
 wsp_echo_fill(wsp_echo_reader_t *r)
 {
     if (r->pos < r->len)
@@ -71,7 +71,7 @@ wsp_echo_fill(wsp_echo_reader_t *r)
 }
 
 //  Reads up to and with the blank line into head (NUL-terminated). -1 at EOF.
-static int
+static inline int
 wsp_echo_read_head(wsp_echo_reader_t *r, char *head, size_t size)
 {
     size_t used = 0;
@@ -88,7 +88,7 @@ wsp_echo_read_head(wsp_echo_reader_t *r, char *head, size_t size)
 }
 
 //  Reads exactly n bytes into out (NULL: discards). 0 or -1.
-static int
+static inline int
 wsp_echo_read_exact(wsp_echo_reader_t *r, void *out, size_t n)
 {
     while (n > 0) {
@@ -105,7 +105,7 @@ wsp_echo_read_exact(wsp_echo_reader_t *r, void *out, size_t n)
     return 0;
 }
 
-static int
+static inline int
 wsp_echo_read_line(wsp_echo_reader_t *r, char *line, size_t size)
 {
     size_t used = 0;
@@ -124,7 +124,7 @@ wsp_echo_read_line(wsp_echo_reader_t *r, char *line, size_t size)
     return -1;
 }
 
-static int
+static inline int
 wsp_echo_write(int fd, const void *data, size_t n)
 {
     const char *p = data;
@@ -141,7 +141,7 @@ wsp_echo_write(int fd, const void *data, size_t n)
 }
 
 //  The value of header name in head (copied into out), or false.
-static bool
+static inline bool
 wsp_echo_header(const char *head, const char *name, char *out, size_t size)
 {
     size_t len = strlen(name);
@@ -169,7 +169,7 @@ wsp_echo_header(const char *head, const char *name, char *out, size_t size)
 //  bytes, or -1.
 typedef void(wsp_echo_data_fn)(void *arg, const char *data, size_t n);
 
-static long long
+static inline long long
 wsp_echo_read_chunked(wsp_echo_reader_t *r, wsp_echo_data_fn *fn, void *arg)
 {
     long long total = 0;
@@ -204,7 +204,7 @@ wsp_echo_read_chunked(wsp_echo_reader_t *r, wsp_echo_data_fn *fn, void *arg)
 //  WebSocket frames
 
 //  The Sec-WebSocket-Accept of key.
-static void
+static inline void
 wsp_echo_ws_accept(const char *key, char out[64])
 {
     char text[256];
@@ -215,7 +215,7 @@ wsp_echo_ws_accept(const char *key, char out[64])
 }
 
 //  Writes one frame (masked when mask) of opcode. 0 or -1.
-static int
+static inline int
 wsp_echo_ws_send(int fd, int opcode, const void *data, size_t n, bool mask)
 {
     unsigned char head[14];
@@ -251,7 +251,7 @@ wsp_echo_ws_send(int fd, int opcode, const void *data, size_t n, bool mask)
 }
 
 //  Reads one frame: its opcode and payload (unmasked; caller frees). -1.
-static int
+static inline int
 wsp_echo_ws_recv(wsp_echo_reader_t *r, int *opcode, unsigned char **data, size_t *n)
 {
     unsigned char h[2];
@@ -297,9 +297,10 @@ typedef struct {
     int listener;
     int port;
     pthread_t thread;
+    int accepted; //  connections accepted so far (atomic)
 } wsp_echo_t;
 
-static void
+static inline void
 wsp_echo_serve_ws(wsp_echo_reader_t *r, const char *head)
 {
     char key[128], accept[64], answer[512];
@@ -330,14 +331,14 @@ wsp_echo_serve_ws(wsp_echo_reader_t *r, const char *head)
     }
 }
 
-static void
+static inline void
 wsp_echo_count(void *arg, const char *data, size_t n)
 {
     (void) data;
     *(long long *) arg += (long long) n;
 }
 
-static void *
+static inline void *
 wsp_echo_conn(void *arg)
 {
     int fd = (int) (intptr_t) arg;
@@ -479,7 +480,7 @@ wsp_echo_conn(void *arg)
     return NULL;
 }
 
-static void *
+static inline void *
 wsp_echo_accept(void *arg)
 {
     wsp_echo_t *self = arg;
@@ -490,6 +491,7 @@ wsp_echo_accept(void *arg)
                 continue;
             return NULL; //  the listener was shut down
         }
+        __atomic_add_fetch(&self->accepted, 1, __ATOMIC_RELAXED);
         pthread_t thread;
         if (pthread_create(&thread, NULL, wsp_echo_conn, (void *) (intptr_t) fd) != 0)
             close(fd);
@@ -499,7 +501,7 @@ wsp_echo_accept(void *arg)
 }
 
 //  Starts the app on a loopback port. 0 or -1.
-static int
+static inline int
 wsp_echo_start(wsp_echo_t *self)
 {
     self->listener = socket(AF_INET, SOCK_STREAM, 0);
@@ -515,7 +517,7 @@ wsp_echo_start(wsp_echo_t *self)
 }
 
 //  Stops accepting (connections being served end with their clients).
-static void
+static inline void
 wsp_echo_stop(wsp_echo_t *self)
 {
     shutdown(self->listener, SHUT_RDWR);
@@ -527,7 +529,7 @@ wsp_echo_stop(wsp_echo_t *self)
 //  The client
 
 //  A blocking connection to 127.0.0.1:port, or -1.
-static int
+static inline int
 wsp_echo_connect(int port)
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -548,7 +550,7 @@ wsp_echo_connect(int port)
 //  One answer read from r: its status, head (copied into head) and body
 //  (into *body_p when given, caller frees; else counted) by its framing.
 //  Returns the status or -1; *body_len the body's bytes.
-static int
+static inline int
 wsp_echo_answer(
     wsp_echo_reader_t *r, char *head, size_t head_size, char **body_p, size_t *body_len)
 {
@@ -613,7 +615,7 @@ fail:
 
 //  One request on a new connection (text is the whole request). Returns
 //  the status or -1, with the head and body as wsp_echo_answer.
-static int
+static inline int
 wsp_echo_request(int port,
                  const char *text,
                  char *head,

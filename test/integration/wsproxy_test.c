@@ -778,6 +778,49 @@ s_endpoint_spread(int port, const char *auth, int n, int *first, int *second)
     }
 }
 
+//  40 requests on one keep-alive connection: both replicas answer, each
+//  over one connection of the wsproxy's kept for it (parked while the other
+//  answers), not a new one per change of replica.
+static void
+s_endpoint_keep_alive(int port, const char *auth)
+{
+    int before[2] = {__atomic_load_n(&s_app.accepted, __ATOMIC_RELAXED),
+                     __atomic_load_n(&s_app2.accepted, __ATOMIC_RELAXED)};
+    int fd = wsp_echo_connect(port);
+    T_ASSERT(fd >= 0);
+    wsp_echo_reader_t *r = calloc(1, sizeof *r);
+    T_ASSERT(r);
+    r->fd = fd;
+    int answered[2] = {0, 0};
+    char one[64], two[64], request[4096], head[HEAD_SIZE], length[32], body[512];
+    snprintf(one, sizeof one, "host=127.0.0.1:%d\n", s_app.port);
+    snprintf(two, sizeof two, "host=127.0.0.1:%d\n", s_app2.port);
+    int n = snprintf(request, sizeof request,
+                     "GET /headers HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nAuthorization: %s"
+                     "\r\n\r\n",
+                     port, auth);
+    for (int i = 0; i < 40; i++) {
+        T_EQ_INT(wsp_echo_write(fd, request, (size_t) n), 0);
+        T_EQ_INT(wsp_echo_read_head(r, head, sizeof head), 0);
+        T_ASSERT(strncmp(head, "HTTP/1.1 200", 12) == 0 &&
+                 wsp_echo_header(head, "Content-Length", length, sizeof length));
+        size_t size = (size_t) atol(length);
+        T_ASSERT(size < sizeof body);
+        T_EQ_INT(wsp_echo_read_exact(r, body, size), 0);
+        body[size < sizeof body ? size : 0] = '\0';
+        answered[0] += strstr(body, one) != NULL;
+        answered[1] += strstr(body, two) != NULL;
+    }
+    free(r);
+    close(fd);
+    fprintf(stderr, "# keep-alive 1:1 -> %d and %d of 40, over %d and %d connections\n",
+            answered[0], answered[1], s_app.accepted - before[0],
+            s_app2.accepted - before[1]);
+    T_ASSERT(answered[0] > 0 && answered[1] > 0 && answered[0] + answered[1] == 40);
+    T_EQ_INT(__atomic_load_n(&s_app.accepted, __ATOMIC_RELAXED) - before[0], 1);
+    T_EQ_INT(__atomic_load_n(&s_app2.accepted, __ATOMIC_RELAXED) - before[1], 1);
+}
+
 static void
 test_endpoints(void)
 {
@@ -844,6 +887,7 @@ test_endpoints(void)
     s_endpoint_spread(port, auth, 40, &first, &second);
     fprintf(stderr, "# 1:1 -> %d and %d of 40\n", first, second);
     T_ASSERT(first > 0 && second > 0 && first + second == 40);
+    s_endpoint_keep_alive(port, auth);
     int same = 0;
     T_EQ_INT(s_endpoint_set(false, s_app.port, 1, s_app2.port, 0, &same), BUS_OK);
     T_EQ_INT(same, port); //  the URL stays
