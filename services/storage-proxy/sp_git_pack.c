@@ -11,9 +11,12 @@
 
     Opening walks the objects in order (s_scan), then resolves the deltas
     in rounds (s_resolve_all): a ref-delta's base may come later in the
-    pack, so a round leaves what it cannot resolve yet to the next, and a
-    round that resolves nothing ends it. The index of names is an open
-    addressing table over the objects.
+    pack, so a round leaves what it cannot resolve yet to the next (its
+    base looked up before anything is inflated), and a round that resolves
+    nothing ends it. A delta is resolved without recursion (s_resolve):
+    down its chain to the nearest object stored whole or cached, then up,
+    applying one delta at a time, each result kept in the cache for the
+    next. The index of names is an open addressing table over the objects.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -58,7 +61,9 @@ struct _sp_git_pack_t {
     z_stream z;
     bool z_ready;
     EVP_MD_CTX *md;
-    uint8_t *buf; //  SP_GIT_BUFFER bytes of inflated output
+    uint8_t *buf;         //  SP_GIT_BUFFER bytes of inflated output
+    uint64_t inflated;    //  bytes inflated, copied and made (the budget)
+    uint64_t max_inflate; //  and its limit
     slot_t cache[SP_GIT_CACHE_SLOTS];
     size_t cache_bytes;
     size_t cache_hand; //  the next slot evicted when over budget
@@ -128,6 +133,19 @@ s_insert(sp_git_pack_t *self, size_t index)
     }
 }
 
+//  Counts len bytes of work against the pack's budget.
+static int
+s_spend(sp_git_pack_t *self, uint64_t len, bus_error_t *err)
+{
+    if (len > self->max_inflate - self->inflated)
+        return s_fail(err, BUS_STATUS_INVALID,
+                      "the pack takes more than %llu bytes of inflating and "
+                      "resolving (its deltas resolved over and over?)",
+                      (unsigned long long) self->max_inflate);
+    self->inflated += len;
+    return 0;
+}
+
 //  ---------------------------------------------------------------------------
 //  Inflating
 
@@ -164,6 +182,8 @@ s_inflate(sp_git_pack_t *self,
                           (unsigned long long) obj->offset,
                           (unsigned long long) obj->size);
         total += got;
+        if (s_spend(self, got, err) != 0)
+            return -1;
         if (got && sink && sink(arg, self->buf, got, err) != 0)
             return -1;
         if (zrc == Z_STREAM_END)
@@ -375,13 +395,14 @@ s_cache_drop(sp_git_pack_t *self, slot_t *slot)
     slot->index = -1;
 }
 
-//  Keeps a copy of a resolved object for the deltas built on it, within
-//  SP_GIT_CACHE_BYTES (the oldest slots go first).
-static void
-s_cache_put(sp_git_pack_t *self, size_t index, int type, const uint8_t *data, size_t len)
+//  Gives data (len bytes, NUL-terminated past them) to the cache for the
+//  deltas built on it, within SP_GIT_CACHE_BYTES (the oldest slots go
+//  first). True when the cache took it; else the caller still owns it.
+static bool
+s_cache_keep(sp_git_pack_t *self, size_t index, int type, uint8_t *data, size_t len)
 {
-    if (len > SP_GIT_CACHE_BYTES / 4)
-        return;
+    if (len > SP_GIT_CACHE_BYTES)
+        return false;
     slot_t *slot = &self->cache[index % SP_GIT_CACHE_SLOTS];
     s_cache_drop(self, slot);
     for (size_t n = 0;
@@ -389,15 +410,12 @@ s_cache_put(sp_git_pack_t *self, size_t index, int type, const uint8_t *data, si
         s_cache_drop(self, &self->cache[self->cache_hand]);
         self->cache_hand = (self->cache_hand + 1) % SP_GIT_CACHE_SLOTS;
     }
-    slot->data = malloc(len + 1);
-    if (!slot->data)
-        return;
-    memcpy(slot->data, data, len);
-    slot->data[len] = 0;
+    slot->data = data;
     slot->len = len;
     slot->type = (uint8_t) type;
     slot->index = (int64_t) index;
     self->cache_bytes += len;
+    return true;
 }
 
 //  A delta's header number at *p (before end).
@@ -483,28 +501,14 @@ bad:
     return s_fail(err, BUS_STATUS_INVALID, "a malformed delta");
 }
 
-//  The bytes of object index (caller frees *data_p), resolving deltas.
-//  0, S_MISSING (a ref-delta's base not resolved yet), or -1 with err.
+//  Inflates obj (at most SP_GIT_OBJECT_MAX bytes) into *data_p (caller
+//  frees; NUL-terminated past its size).
 static int
-s_resolve(sp_git_pack_t *self,
-          size_t index,
-          int depth,
-          int *type_p,
-          uint8_t **data_p,
-          size_t *len_p,
-          bus_error_t *err)
+s_inflate_memory(sp_git_pack_t *self,
+                 const obj_t *obj,
+                 uint8_t **data_p,
+                 bus_error_t *err)
 {
-    obj_t *obj = &self->objs[index];
-    slot_t *slot = &self->cache[index % SP_GIT_CACHE_SLOTS];
-    if (slot->index == (int64_t) index) {
-        *data_p = malloc(slot->len + 1);
-        if (!*data_p)
-            return s_fail(err, BUS_STATUS_INTERNAL, "out of memory");
-        memcpy(*data_p, slot->data, slot->len + 1);
-        *type_p = slot->type;
-        *len_p = slot->len;
-        return 0;
-    }
     if (obj->size > SP_GIT_OBJECT_MAX)
         return s_fail(err, BUS_STATUS_INVALID, "object at %llu: over %u bytes",
                       (unsigned long long) obj->offset, SP_GIT_OBJECT_MAX);
@@ -516,44 +520,116 @@ s_resolve(sp_git_pack_t *self,
         return -1;
     }
     into.data[into.len] = 0;
-    if (obj->kind <= SP_GIT_TAG) {
-        *type_p = obj->kind;
-        *data_p = into.data;
-        *len_p = into.len;
-        if (depth > 0)
-            s_cache_put(self, index, obj->kind, into.data, into.len);
-        return 0;
-    }
-    if (depth >= SP_GIT_DELTA_DEPTH) {
-        free(into.data);
-        return s_fail(err, BUS_STATUS_INVALID, "a chain of more than %d deltas",
-                      SP_GIT_DELTA_DEPTH);
-    }
-    int64_t base = obj->base;
-    if (obj->kind == S_KIND_REF) {
-        base = s_find(self, self->map + obj->data - SP_GIT_SHA_LEN);
+    *data_p = into.data;
+    return 0;
+}
+
+//  The bytes of object index (caller frees *data_p), resolving deltas: down
+//  the chain to the nearest object stored whole or cached (a ref-delta's
+//  base looked up before anything is inflated), then up, applying one
+//  delta at a time; each result but the last goes to the cache, so the
+//  next object on the chain starts from it. 0, S_MISSING (a ref-delta's
+//  base not resolved yet), or -1 with err.
+static int
+s_resolve(sp_git_pack_t *self,
+          size_t index,
+          int *type_p,
+          uint8_t **data_p,
+          size_t *len_p,
+          bus_error_t *err)
+{
+    size_t *chain = NULL; //  the deltas from index down, not counting the base
+    size_t links = 0, room = 0;
+    size_t at = index;
+    const slot_t *slot = NULL;
+    for (;;) {
+        if (self->cache[at % SP_GIT_CACHE_SLOTS].index == (int64_t) at) {
+            slot = &self->cache[at % SP_GIT_CACHE_SLOTS];
+            break;
+        }
+        const obj_t *obj = &self->objs[at];
+        if (obj->kind <= SP_GIT_TAG)
+            break;
+        if (links == SP_GIT_DELTA_DEPTH) {
+            free(chain);
+            return s_fail(err, BUS_STATUS_INVALID, "a chain of more than %d deltas",
+                          SP_GIT_DELTA_DEPTH);
+        }
+        if (links == room) {
+            room = room ? 2 * room : 16;
+            size_t *grown = realloc(chain, room * sizeof *chain);
+            if (!grown) {
+                free(chain);
+                return s_fail(err, BUS_STATUS_INTERNAL, "out of memory");
+            }
+            chain = grown;
+        }
+        chain[links++] = at;
+        int64_t base = obj->base;
+        if (obj->kind == S_KIND_REF)
+            base = s_find(self, self->map + obj->data - SP_GIT_SHA_LEN);
         if (base < 0) {
-            free(into.data);
+            free(chain);
             return S_MISSING;
         }
+        at = (size_t) base;
     }
-    int base_type = 0;
-    uint8_t *base_data = NULL;
-    size_t base_len = 0;
-    int rc =
-        s_resolve(self, (size_t) base, depth + 1, &base_type, &base_data, &base_len, err);
+    //  The base: borrowed from the cache, or inflated (and then cached
+    //  when deltas are built on it).
+    const uint8_t *base = NULL;
+    uint8_t *owned = NULL;
+    size_t len = 0;
+    int type = 0;
+    if (slot) {
+        base = slot->data;
+        len = slot->len;
+        type = slot->type;
+    } else {
+        if (s_inflate_memory(self, &self->objs[at], &owned, err) != 0) {
+            free(chain);
+            return -1;
+        }
+        base = owned;
+        len = (size_t) self->objs[at].size;
+        type = self->objs[at].kind;
+        if (links && s_cache_keep(self, at, type, owned, len))
+            owned = NULL; //  base stays borrowed until the next keep
+    }
+    int rc = 0;
+    while (rc == 0 && links) {
+        size_t i = chain[--links];
+        uint8_t *delta = NULL, *out = NULL;
+        size_t out_len = 0;
+        rc = s_inflate_memory(self, &self->objs[i], &delta, err);
+        if (rc == 0)
+            rc = s_apply(base, len, delta, (size_t) self->objs[i].size, &out, &out_len,
+                         err);
+        free(delta);
+        if (rc == 0)
+            rc = s_spend(self, out_len, err);
+        free(owned); //  the base is done with: free it, or let the cache evict it
+        owned = out;
+        base = out;
+        len = out_len;
+        if (rc == 0 && links && s_cache_keep(self, i, type, out, out_len))
+            owned = NULL;
+    }
+    free(chain);
     if (rc != 0) {
-        free(into.data);
-        return rc;
-    }
-    rc = s_apply(base_data, base_len, into.data, into.len, data_p, len_p, err);
-    free(base_data);
-    free(into.data);
-    if (rc != 0)
+        free(owned);
         return -1;
-    *type_p = base_type;
-    if (depth > 0)
-        s_cache_put(self, index, base_type, *data_p, *len_p);
+    }
+    if (!owned) { //  index itself was cached: a copy
+        if (s_spend(self, len, err) != 0)
+            return -1;
+        owned = malloc(len + 1);
+        if (!owned)
+            return s_fail(err, BUS_STATUS_INTERNAL, "out of memory");
+        memcpy(owned, base, len + 1);
+    }
+    *type_p = type;
+    *data_p = owned;
+    *len_p = len;
     return 0;
 }
 
@@ -574,13 +650,15 @@ s_resolve_all(sp_git_pack_t *self, sp_git_stop_fn *stop, void *stop_arg, bus_err
             int type = 0;
             uint8_t *data = NULL;
             size_t len = 0;
-            int rc = s_resolve(self, i, 0, &type, &data, &len, err);
+            int rc = s_resolve(self, i, &type, &data, &len, err);
             if (rc == S_MISSING)
                 continue;
             if (rc == 0)
                 rc = s_name(self, obj, type, data, len, err);
-            if (rc == 0 && obj->kind == S_KIND_OFS)
-                s_cache_put(self, i, type, data, len); //  a chain's next link
+            //  Kept for the chain's next link: later in the pack, or (a
+            //  ref-delta's) in the next round.
+            if (rc == 0 && s_cache_keep(self, i, type, data, len))
+                data = NULL;
             free(data);
             if (rc != 0)
                 return -1;
@@ -602,12 +680,13 @@ s_resolve_all(sp_git_pack_t *self, sp_git_stop_fn *stop, void *stop_arg, bus_err
 sp_git_pack_t *
 sp_git_pack_open(int fd,
                  uint64_t size,
-                 uint64_t max_objects,
+                 const sp_git_pack_limits_t *limits,
                  sp_git_stop_fn *stop,
                  void *stop_arg,
                  bus_error_t *err)
 {
-    assert(fd >= 0 && max_objects > 0);
+    assert(fd >= 0 && limits && limits->max_objects > 0);
+    uint64_t max_objects = limits->max_objects;
     sp_git_pack_t *self = calloc(1, sizeof *self);
     if (!self) {
         bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
@@ -616,6 +695,7 @@ sp_git_pack_open(int fd,
     for (size_t i = 0; i < SP_GIT_CACHE_SLOTS; i++)
         self->cache[i].index = -1;
     self->size = size;
+    self->max_inflate = limits->max_inflate;
     if (size < S_HEADER_LEN + SP_GIT_SHA_LEN || size > SIZE_MAX) {
         bus_error_set(err, BUS_STATUS_INVALID, "not a pack (%llu bytes)",
                       (unsigned long long) size);
@@ -704,6 +784,13 @@ sp_git_pack_destroy(sp_git_pack_t **self_p)
     *self_p = NULL;
 }
 
+uint64_t
+sp_git_pack_inflated(const sp_git_pack_t *self)
+{
+    assert(self);
+    return self->inflated;
+}
+
 size_t
 sp_git_pack_count(const sp_git_pack_t *self)
 {
@@ -769,7 +856,7 @@ sp_git_pack_read(sp_git_pack_t *self,
         return s_fail(err, BUS_STATUS_INVALID, "object %s: over %zu bytes", hex, max);
     }
     int type = 0;
-    int rc = s_resolve(self, (size_t) index, 0, &type, data_p, size_p, err);
+    int rc = s_resolve(self, (size_t) index, &type, data_p, size_p, err);
     if (rc == S_MISSING) //  cannot be: every object was resolved at open
         return s_fail(err, BUS_STATUS_INTERNAL, "a delta's base went missing");
     if (rc != 0)

@@ -15,9 +15,14 @@
     end at its checksum.
 
     The file is mapped, not read into memory: what is held is the index of
-    objects (about 64 bytes each), the objects being resolved (each at most
-    SP_GIT_OBJECT_MAX) and a cache of delta bases (SP_GIT_CACHE_BYTES). A
-    blob stored whole is inflated straight into its file.
+    objects (about 64 bytes each), the objects being resolved (a chain of
+    deltas is resolved from its base up, holding one base, one delta and
+    its result, each at most SP_GIT_OBJECT_MAX) and a cache of delta bases
+    (SP_GIT_CACHE_BYTES, room for a base of any size). A blob stored whole
+    is inflated straight into its file. Every byte inflated, copied out of
+    the cache or made by a delta counts against the pack's max_inflate, so
+    a pack crafted to make its chains be resolved again and again ends in
+    an error rather than in hours of work.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -34,9 +39,14 @@
 #define SP_GIT_OBJECTS_MAX 1000000      //  objects in one pack
 #define SP_GIT_OBJECT_MAX  (128u << 20) //  an object resolved in memory
 #define SP_GIT_DELTA_DEPTH 1000         //  longest chain of deltas
-#define SP_GIT_CACHE_BYTES (32u << 20)  //  delta bases kept while resolving
+#define SP_GIT_CACHE_BYTES (SP_GIT_OBJECT_MAX + (32u << 20)) //  delta bases kept
 #define SP_GIT_CACHE_SLOTS 1024
-#define SP_GIT_BUFFER      (64u << 10)
+//  A clone's max_inflate: SP_GIT_INFLATE_BASE, and SP_GIT_INFLATE_PER_BYTE
+//  for each byte its checkout may write (each object is inflated at least
+//  twice: once to name it, once to write it).
+#define SP_GIT_INFLATE_BASE     (1ull << 30)
+#define SP_GIT_INFLATE_PER_BYTE 8
+#define SP_GIT_BUFFER           (64u << 10)
 
 typedef enum {
     SP_GIT_COMMIT = 1,
@@ -51,22 +61,31 @@ typedef bool(sp_git_stop_fn)(void *arg, bus_error_t *err);
 
 typedef struct _sp_git_pack_t sp_git_pack_t;
 
+typedef struct {
+    uint64_t max_objects; //  objects in the pack, 1 .. SP_GIT_OBJECTS_MAX
+    uint64_t max_inflate; //  bytes inflated, copied and made while it is open
+} sp_git_pack_limits_t;
+
 //  ---------------------------------------------------------------------------
 //  Reads and checks the pack in fd (size bytes; fd is borrowed and mapped,
-//  so it must not shrink while the pack is open), at most max_objects
-//  objects (1 .. SP_GIT_OBJECTS_MAX). stop, when not NULL, is asked
-//  between objects. Caller owns return value. NULL with err:
-//  BUS_STATUS_INVALID for anything the pack breaks (the detail says what),
-//  BUS_STATUS_INTERNAL for no memory.
+//  so it must not shrink while the pack is open) within limits (copied).
+//  stop, when not NULL, is asked between objects. Caller owns return
+//  value. NULL with err: BUS_STATUS_INVALID for anything the pack breaks
+//  (the detail says what) or a limit it passes, BUS_STATUS_INTERNAL for no
+//  memory.
 sp_git_pack_t *sp_git_pack_open(int fd,
                                 uint64_t size,
-                                uint64_t max_objects,
+                                const sp_git_pack_limits_t *limits,
                                 sp_git_stop_fn *stop,
                                 void *stop_arg,
                                 bus_error_t *err);
 
 //  Unmaps the pack and frees its index; idempotent, NULLs the pointer.
 void sp_git_pack_destroy(sp_git_pack_t **self_p);
+
+//  Bytes inflated, copied out of the cache and made by deltas so far
+//  (what max_inflate limits).
+uint64_t sp_git_pack_inflated(const sp_git_pack_t *self);
 
 //  Objects in the pack.
 size_t sp_git_pack_count(const sp_git_pack_t *self);

@@ -102,8 +102,9 @@ s_open(const char *name, bus_error_t *err)
         return NULL;
     struct stat st;
     fstat(fd, &st);
+    sp_git_pack_limits_t limits = {SP_GIT_OBJECTS_MAX, 1ull << 30};
     sp_git_pack_t *pack =
-        sp_git_pack_open(fd, (uint64_t) st.st_size, SP_GIT_OBJECTS_MAX, NULL, NULL, err);
+        sp_git_pack_open(fd, (uint64_t) st.st_size, &limits, NULL, NULL, err);
     close(fd); //  the mapping stays
     return pack;
 }
@@ -497,6 +498,260 @@ test_pack_damaged(void)
     s_teardown();
 }
 
+//  ---------------------------------------------------------------------------
+//  Packs made by hand: objects appended to a buffer, then the count and
+//  the checksum; deltas made of copy and insert instructions.
+
+typedef struct {
+    uint8_t *data;
+    size_t len, cap;
+    uint32_t count;
+    size_t at[64]; //  each object's offset
+} hand_t;
+
+static void
+s_put(hand_t *h, const void *data, size_t len)
+{
+    if (h->len + len > h->cap) {
+        h->cap = (h->len + len) * 2;
+        h->data = realloc(h->data, h->cap);
+        assert(h->data);
+    }
+    memcpy(h->data + h->len, data, len);
+    h->len += len;
+}
+
+static void
+s_put_byte(hand_t *h, uint8_t c)
+{
+    s_put(h, &c, 1);
+}
+
+//  A delta's size number (little-endian base 128).
+static void
+s_put_size(hand_t *h, uint64_t n)
+{
+    do {
+        s_put_byte(h, (uint8_t) ((n & 0x7f) | (n > 0x7f ? 0x80 : 0)));
+        n >>= 7;
+    } while (n);
+}
+
+//  Appends an object: kind 1-4, 6 (ofs-delta on object base) or 7
+//  (ref-delta on ref); its index.
+static size_t
+s_hand_object(
+    hand_t *h, int kind, size_t base, const uint8_t *ref, const uint8_t *data, size_t len)
+{
+    if (h->len == 0)
+        s_put(h, "PACK\0\0\0\2\0\0\0\0", 12);
+    h->at[h->count] = h->len;
+    uint64_t size = len;
+    uint8_t c = (uint8_t) (kind << 4 | (size & 15));
+    for (size >>= 4; size; size >>= 7) {
+        s_put_byte(h, c | 0x80);
+        c = size & 0x7f;
+    }
+    s_put_byte(h, c);
+    if (kind == 6) {
+        uint64_t back = h->at[h->count] - h->at[base];
+        uint8_t out[16];
+        int n = 15;
+        out[n] = back & 0x7f;
+        while (back >>= 7)
+            out[--n] = 0x80 | (--back & 0x7f);
+        s_put(h, out + n, (size_t) (16 - n));
+    } else if (kind == 7)
+        s_put(h, ref, SP_GIT_SHA_LEN);
+    uLongf zlen = compressBound((uLong) len);
+    uint8_t *z = malloc(zlen);
+    int zrc = z ? compress2(z, &zlen, data, (uLong) len, 1) : Z_MEM_ERROR;
+    assert(zrc == Z_OK);
+    (void) zrc;
+    s_put(h, z, zlen);
+    free(z);
+    return h->count++;
+}
+
+//  Sets the count and appends the checksum; writes the pack as name.
+static void
+s_hand_finish(hand_t *h, const char *name)
+{
+    h->data[8] = (uint8_t) (h->count >> 24);
+    h->data[9] = (uint8_t) (h->count >> 16);
+    h->data[10] = (uint8_t) (h->count >> 8);
+    h->data[11] = (uint8_t) h->count;
+    uint8_t sum[SP_GIT_SHA_LEN];
+    int ok = EVP_Digest(h->data, h->len, sum, NULL, EVP_sha1(), NULL);
+    assert(ok == 1);
+    (void) ok;
+    s_put(h, sum, sizeof sum);
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", s_tmp, name);
+    FILE *f = fopen(path, "wb");
+    assert(f);
+    fwrite(h->data, 1, h->len, f);
+    fclose(f);
+    free(h->data);
+    memset(h, 0, sizeof *h);
+}
+
+//  A copy instruction into delta d.
+static void
+s_delta_copy(hand_t *d, uint32_t offset, uint32_t size)
+{
+    uint8_t op = 0x80, args[7];
+    int n = 0;
+    for (int i = 0; i < 4; i++)
+        if ((offset >> (8 * i)) & 0xff) {
+            op |= (uint8_t) (1u << i);
+            args[n++] = (uint8_t) (offset >> (8 * i));
+        }
+    for (int i = 0; i < 3; i++)
+        if ((size >> (8 * i)) & 0xff) {
+            op |= (uint8_t) (0x10u << i);
+            args[n++] = (uint8_t) (size >> (8 * i));
+        }
+    s_put_byte(d, op);
+    s_put(d, args, (size_t) n);
+}
+
+//  Insert instructions for data into delta d.
+static void
+s_delta_insert(hand_t *d, const uint8_t *data, size_t len)
+{
+    for (size_t at = 0; at < len; at += 127) {
+        size_t n = len - at < 127 ? len - at : 127;
+        s_put_byte(d, (uint8_t) n);
+        s_put(d, data + at, n);
+    }
+}
+
+//  The name git gives an object.
+static void
+s_object_sha(const char *type,
+             const uint8_t *data,
+             size_t len,
+             uint8_t sha[SP_GIT_SHA_LEN])
+{
+    char header[32];
+    int n = snprintf(header, sizeof header, "%s %zu", type, len);
+    EVP_MD_CTX *md = EVP_MD_CTX_new();
+    bool ok = md && EVP_DigestInit_ex(md, EVP_sha1(), NULL) == 1 &&
+              EVP_DigestUpdate(md, header, (size_t) n + 1) == 1 &&
+              EVP_DigestUpdate(md, data, len) == 1 &&
+              EVP_DigestFinal_ex(md, sha, NULL) == 1;
+    assert(ok);
+    (void) ok;
+    EVP_MD_CTX_free(md);
+}
+
+//  Opens the pack name with a budget of work.
+static sp_git_pack_t *
+s_open_budget(const char *name, uint64_t budget, bus_error_t *err)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", s_tmp, name);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    fstat(fd, &st);
+    sp_git_pack_limits_t limits = {SP_GIT_OBJECTS_MAX, budget};
+    sp_git_pack_t *pack =
+        sp_git_pack_open(fd, (uint64_t) st.st_size, &limits, NULL, NULL, err);
+    close(fd);
+    return pack;
+}
+
+#define S_BIG   (9u << 20) //  over the 8 MiB the cache once refused
+#define S_LINKS 12
+
+//  A chain of ofs-deltas on a 9 MiB blob: each link is resolved once, from
+//  the one before it (kept in the cache), not from the chain's start.
+static void
+test_pack_chain(void)
+{
+    T_ASSERT(mkdtemp(strcpy(s_tmp, "/tmp/sp_git_test.XXXXXX")));
+    uint8_t *blob = malloc(S_BIG);
+    T_ASSERT(blob);
+    for (size_t i = 0; i < S_BIG; i++)
+        blob[i] = (uint8_t) ('a' + i % 23);
+    hand_t h = {0};
+    s_hand_object(&h, SP_GIT_BLOB, 0, NULL, blob, S_BIG);
+    uint8_t last[SP_GIT_SHA_LEN];
+    for (int k = 0; k < S_LINKS; k++) {
+        hand_t d = {0};
+        s_put_size(&d, S_BIG);
+        s_put_size(&d, S_BIG);
+        s_delta_copy(&d, 0, S_BIG - 8);
+        char tail[9];
+        snprintf(tail, sizeof tail, "%08d", k);
+        s_delta_insert(&d, (const uint8_t *) tail, 8);
+        memcpy(blob + S_BIG - 8, tail, 8);
+        s_hand_object(&h, 6, h.count - 1, NULL, d.data, d.len);
+        free(d.data);
+    }
+    s_object_sha("blob", blob, S_BIG, last);
+    s_hand_finish(&h, "chain.pack");
+    bus_error_t err = {0};
+    sp_git_pack_t *pack = s_open_budget("chain.pack", 1ull << 30, &err);
+    T_ASSERT(pack);
+    //  Scan: 9 MiB; resolving: the blob again, then 9 MiB a link.
+    //  Re-resolving each chain (the old cost) would be 9 MiB times 78.
+    T_ASSERT(sp_git_pack_inflated(pack) <= (uint64_t) (S_LINKS + 3) * S_BIG);
+    uint64_t before = sp_git_pack_inflated(pack);
+    uint8_t *data = NULL;
+    size_t len = 0;
+    sp_git_type_t type;
+    T_EQ_INT(sp_git_pack_read(pack, last, S_BIG, &type, &data, &len, &err), 0);
+    T_EQ_INT(len, S_BIG);
+    T_ASSERT(memcmp(data, blob, S_BIG) == 0);
+    free(data);
+    T_ASSERT(sp_git_pack_inflated(pack) - before <= 2 * S_BIG);
+    sp_git_pack_destroy(&pack);
+    //  A budget too small: a clear error.
+    T_ASSERT(!s_open_budget("chain.pack", 4 * S_BIG, &err));
+    T_EQ_INT(err.status, BUS_STATUS_INVALID);
+    T_CONTAINS(err.detail, "bytes of inflating and resolving");
+    //  Ref-deltas in reverse order (each on the one after it, the blob
+    //  last): each round resolves one, the others wait without being
+    //  inflated.
+    hand_t r = {0};
+    uint8_t shas[S_LINKS + 1][SP_GIT_SHA_LEN];
+    uint8_t *parts[S_LINKS + 1];
+    for (int k = 0; k <= S_LINKS; k++) {
+        parts[k] = malloc(1 << 20);
+        T_ASSERT(parts[k]);
+        for (size_t i = 0; i < 1 << 20; i++)
+            parts[k][i] = (uint8_t) (i * 7 + (size_t) k * 131 + i / 1000);
+        s_object_sha("blob", parts[k], 1 << 20, shas[k]);
+    }
+    for (int k = S_LINKS; k >= 1; k--) {
+        hand_t d = {0};
+        s_put_size(&d, 1 << 20);
+        s_put_size(&d, 1 << 20);
+        s_delta_insert(&d, parts[k], 1 << 20);
+        s_hand_object(&r, 7, 0, shas[k - 1], d.data, d.len);
+        free(d.data);
+    }
+    s_hand_object(&r, SP_GIT_BLOB, 0, NULL, parts[0], 1 << 20);
+    s_hand_finish(&r, "reverse.pack");
+    pack = s_open_budget("reverse.pack", 1ull << 30, &err);
+    T_ASSERT(pack);
+    //  Scan 13 MiB, resolve 24 MiB; inflating each waiting delta each
+    //  round would be some 90 MiB more.
+    T_ASSERT(sp_git_pack_inflated(pack) <= (uint64_t) 3 * (S_LINKS + 1) << 20);
+    T_EQ_INT(sp_git_pack_read(pack, shas[S_LINKS], 1 << 20, &type, &data, &len, &err), 0);
+    T_ASSERT(len == 1 << 20 && memcmp(data, parts[S_LINKS], len) == 0);
+    free(data);
+    sp_git_pack_destroy(&pack);
+    for (int k = 0; k <= S_LINKS; k++)
+        free(parts[k]);
+    free(blob);
+    s_teardown();
+}
+
 //  A tree of one entry (mode, name, the blob's content: a file or a link's
 //  target) packed with a commit of it into hostile.pack; its commit into
 //  commit.
@@ -648,6 +903,7 @@ main(void)
     T_RUN(test_pack_ofs_delta);
     T_RUN(test_pack_ref_delta);
     T_RUN(test_pack_damaged);
+    T_RUN(test_pack_chain);
     T_RUN(test_hostile_trees);
     T_RUN(test_duplicate_names);
     return T_DONE();

@@ -29,6 +29,7 @@
 #define FUZZ_GIT_OBJECTS 256
 #define FUZZ_GIT_ENTRIES 64
 #define FUZZ_GIT_BYTES   (1 << 20)
+#define FUZZ_GIT_INFLATE (64u << 20) //  a pack's budget of work
 #define FUZZ_GIT_STEP    7
 
 static void
@@ -56,7 +57,8 @@ s_pack_one(const uint8_t *data, size_t size)
         done += (size_t) n;
     }
     bus_error_t err = {0};
-    sp_git_pack_t *pack = sp_git_pack_open(fd, size, FUZZ_GIT_OBJECTS, NULL, NULL, &err);
+    sp_git_pack_limits_t pack_limits = {FUZZ_GIT_OBJECTS, FUZZ_GIT_INFLATE};
+    sp_git_pack_t *pack = sp_git_pack_open(fd, size, &pack_limits, NULL, NULL, &err);
     close(fd);
     if (!pack) {
         s_check(err.status != BUS_OK);
