@@ -781,6 +781,7 @@ s_clone(job_t *job,
     clone_t clone = {job, jobs};
     sp_git_pack_limits_t pack_limits = {
         .max_objects = SP_GIT_OBJECTS_MAX,
+        .max_blob = job->zip_cap,
         .max_inflate = SP_GIT_INFLATE_BASE + SP_GIT_INFLATE_PER_BYTE * job->zip_cap};
     sp_git_pack_t *pack = sp_git_pack_open(fd, (uint64_t) st.st_size, &pack_limits,
                                            s_clone_stop, &clone, err);

@@ -64,6 +64,9 @@ struct _sp_git_pack_t {
     uint8_t *buf;         //  SP_GIT_BUFFER bytes of inflated output
     uint64_t inflated;    //  bytes inflated, copied and made (the budget)
     uint64_t max_inflate; //  and its limit
+    uint64_t max_blob;
+    sp_git_stop_fn *stop;
+    void *stop_arg;
     slot_t cache[SP_GIT_CACHE_SLOTS];
     size_t cache_bytes;
     size_t cache_hand; //  the next slot evicted when over budget
@@ -166,8 +169,13 @@ s_inflate(sp_git_pack_t *self,
     uint64_t avail = self->end - obj->data;
     self->z.next_in = (Bytef *) (uintptr_t) (self->map + obj->data);
     self->z.avail_in = avail > UINT_MAX ? UINT_MAX : (uInt) avail;
-    uint64_t total = 0;
+    uint64_t total = 0, asked = 0;
     for (;;) {
+        if (self->stop && total - asked >= SP_GIT_STOP_EVERY) {
+            asked = total;
+            if (self->stop(self->stop_arg, err))
+                return -1;
+        }
         self->z.next_out = self->buf;
         self->z.avail_out = SP_GIT_BUFFER;
         int zrc = inflate(&self->z, Z_NO_FLUSH);
@@ -313,6 +321,13 @@ s_parse_header(sp_git_pack_t *self, size_t index, bus_error_t *err)
     if (obj->kind == 0 || obj->kind == 5)
         return s_fail(err, BUS_STATUS_INVALID, "object %zu: unknown type %u", index,
                       obj->kind);
+    //  Refused before a byte is inflated: a blob goes to its file, so up to
+    //  the checkout's bytes; anything else is held in memory.
+    uint64_t max = obj->kind == SP_GIT_BLOB ? self->max_blob : SP_GIT_OBJECT_MAX;
+    if (size > max)
+        return s_fail(err, BUS_STATUS_INVALID,
+                      "object %zu: declares %llu bytes, over %llu", index,
+                      (unsigned long long) size, (unsigned long long) max);
     if (obj->kind == S_KIND_OFS) {
         if (at >= self->end)
             return s_fail(err, BUS_STATUS_INVALID, "object %zu: malformed header", index);
@@ -351,8 +366,10 @@ s_parse_header(sp_git_pack_t *self, size_t index, bus_error_t *err)
 }
 
 static int
-s_scan(sp_git_pack_t *self, sp_git_stop_fn *stop, void *stop_arg, bus_error_t *err)
+s_scan(sp_git_pack_t *self, bus_error_t *err)
 {
+    sp_git_stop_fn *stop = self->stop;
+    void *stop_arg = self->stop_arg;
     uint64_t at = S_HEADER_LEN;
     for (size_t i = 0; i < self->count; i++) {
         if (stop && stop(stop_arg, err))
@@ -696,6 +713,9 @@ sp_git_pack_open(int fd,
         self->cache[i].index = -1;
     self->size = size;
     self->max_inflate = limits->max_inflate;
+    self->max_blob = limits->max_blob;
+    self->stop = stop;
+    self->stop_arg = stop_arg;
     if (size < S_HEADER_LEN + SP_GIT_SHA_LEN || size > SIZE_MAX) {
         bus_error_set(err, BUS_STATUS_INVALID, "not a pack (%llu bytes)",
                       (unsigned long long) size);
@@ -754,8 +774,7 @@ sp_git_pack_open(int fd,
         bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
         goto fail;
     }
-    if (s_scan(self, stop, stop_arg, err) != 0 ||
-        s_resolve_all(self, stop, stop_arg, err) != 0)
+    if (s_scan(self, err) != 0 || s_resolve_all(self, stop, stop_arg, err) != 0)
         goto fail;
     return self;
 fail:

@@ -47,6 +47,7 @@
 #define SP_GIT_INFLATE_BASE     (1ull << 30)
 #define SP_GIT_INFLATE_PER_BYTE 8
 #define SP_GIT_BUFFER           (64u << 10)
+#define SP_GIT_STOP_EVERY       (4u << 20) //  bytes inflated between asking stop
 
 typedef enum {
     SP_GIT_COMMIT = 1,
@@ -55,21 +56,26 @@ typedef enum {
     SP_GIT_TAG = 4,
 } sp_git_type_t;
 
-//  Called between objects while a pack is opened: true to give up (it sets
-//  err), so a long pack stops at the fetch's deadline or at shutdown.
+//  Called between objects while a pack is opened, and every
+//  SP_GIT_STOP_EVERY bytes inflated while it is open: true to give up (it
+//  sets err), so a long pack or one huge object stops at the fetch's
+//  deadline or at shutdown.
 typedef bool(sp_git_stop_fn)(void *arg, bus_error_t *err);
 
 typedef struct _sp_git_pack_t sp_git_pack_t;
 
 typedef struct {
     uint64_t max_objects; //  objects in the pack, 1 .. SP_GIT_OBJECTS_MAX
+    uint64_t max_blob;    //  a blob stored whole (others: SP_GIT_OBJECT_MAX)
     uint64_t max_inflate; //  bytes inflated, copied and made while it is open
 } sp_git_pack_limits_t;
 
 //  ---------------------------------------------------------------------------
 //  Reads and checks the pack in fd (size bytes; fd is borrowed and mapped,
-//  so it must not shrink while the pack is open) within limits (copied).
-//  stop, when not NULL, is asked between objects. Caller owns return
+//  so it must not shrink while the pack is open) within limits (copied):
+//  an object whose header declares more than its limit is refused before
+//  it is inflated. stop, when not NULL, is kept and asked while the pack
+//  is open (it must outlive the pack, or be NULL). Caller owns return
 //  value. NULL with err: BUS_STATUS_INVALID for anything the pack breaks
 //  (the detail says what) or a limit it passes, BUS_STATUS_INTERNAL for no
 //  memory.

@@ -102,7 +102,7 @@ s_open(const char *name, bus_error_t *err)
         return NULL;
     struct stat st;
     fstat(fd, &st);
-    sp_git_pack_limits_t limits = {SP_GIT_OBJECTS_MAX, 1ull << 30};
+    sp_git_pack_limits_t limits = {SP_GIT_OBJECTS_MAX, 1ull << 30, 1ull << 30};
     sp_git_pack_t *pack =
         sp_git_pack_open(fd, (uint64_t) st.st_size, &limits, NULL, NULL, err);
     close(fd); //  the mapping stays
@@ -657,7 +657,7 @@ s_open_budget(const char *name, uint64_t budget, bus_error_t *err)
         return NULL;
     struct stat st;
     fstat(fd, &st);
-    sp_git_pack_limits_t limits = {SP_GIT_OBJECTS_MAX, budget};
+    sp_git_pack_limits_t limits = {SP_GIT_OBJECTS_MAX, 1ull << 30, budget};
     sp_git_pack_t *pack =
         sp_git_pack_open(fd, (uint64_t) st.st_size, &limits, NULL, NULL, err);
     close(fd);
@@ -749,6 +749,53 @@ test_pack_chain(void)
     for (int k = 0; k <= S_LINKS; k++)
         free(parts[k]);
     free(blob);
+    s_teardown();
+}
+
+static bool
+s_stop_second(void *arg, bus_error_t *err)
+{
+    int *calls = arg;
+    if (++*calls < 2)
+        return false;
+    bus_error_set(err, BUS_STATUS_UNAVAILABLE, "stopped");
+    return true;
+}
+
+//  One huge object: its declared size refused before it is inflated, and
+//  stop asked while it inflates, not only between objects.
+static void
+test_pack_huge(void)
+{
+    T_ASSERT(mkdtemp(strcpy(s_tmp, "/tmp/sp_git_test.XXXXXX")));
+    size_t big = 32u << 20;
+    uint8_t *zeros = calloc(1, big);
+    T_ASSERT(zeros);
+    hand_t h = {0};
+    s_hand_object(&h, SP_GIT_BLOB, 0, NULL, zeros, big);
+    s_hand_finish(&h, "huge.pack");
+    free(zeros);
+    bus_error_t err = {0};
+    char path[128];
+    snprintf(path, sizeof path, "%s/huge.pack", s_tmp);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    T_ASSERT(fd >= 0);
+    struct stat st;
+    fstat(fd, &st);
+    sp_git_pack_limits_t limits = {SP_GIT_OBJECTS_MAX, 16u << 20, 1ull << 30};
+    T_ASSERT(!sp_git_pack_open(fd, (uint64_t) st.st_size, &limits, NULL, NULL, &err));
+    T_CONTAINS(err.detail, "declares 33554432 bytes, over 16777216");
+    //  Nothing was inflated to find it: a budget of none still says so.
+    limits.max_inflate = 0;
+    T_ASSERT(!sp_git_pack_open(fd, (uint64_t) st.st_size, &limits, NULL, NULL, &err));
+    T_CONTAINS(err.detail, "declares");
+    limits = (sp_git_pack_limits_t){SP_GIT_OBJECTS_MAX, 1ull << 30, 1ull << 30};
+    int calls = 0;
+    T_ASSERT(!sp_git_pack_open(fd, (uint64_t) st.st_size, &limits, s_stop_second, &calls,
+                               &err));
+    T_EQ_INT(err.status, BUS_STATUS_UNAVAILABLE);
+    T_EQ_INT(calls, 2);
+    close(fd);
     s_teardown();
 }
 
@@ -904,6 +951,7 @@ main(void)
     T_RUN(test_pack_ref_delta);
     T_RUN(test_pack_damaged);
     T_RUN(test_pack_chain);
+    T_RUN(test_pack_huge);
     T_RUN(test_hostile_trees);
     T_RUN(test_duplicate_names);
     return T_DONE();

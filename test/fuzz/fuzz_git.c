@@ -57,7 +57,8 @@ s_pack_one(const uint8_t *data, size_t size)
         done += (size_t) n;
     }
     bus_error_t err = {0};
-    sp_git_pack_limits_t pack_limits = {FUZZ_GIT_OBJECTS, FUZZ_GIT_INFLATE};
+    sp_git_pack_limits_t pack_limits = {FUZZ_GIT_OBJECTS, FUZZ_GIT_BYTES,
+                                        FUZZ_GIT_INFLATE};
     sp_git_pack_t *pack = sp_git_pack_open(fd, size, &pack_limits, NULL, NULL, &err);
     close(fd);
     if (!pack) {
