@@ -6,7 +6,10 @@
     walk holds one tree object per level (each at most SP_GIT_OBJECT_MAX),
     and its depth is capped, so a hostile tree costs bounded memory; a
     subtree named many times counts each time against the entry and byte
-    caps.
+    caps. Each tree read is kept by its name (up to SP_GIT_TREES_KEPT
+    bytes), so a subtree named many times is resolved out of the pack once
+    (it may be a delta on a large base), and the walk asks stop before
+    each entry, the plan's as well as the run's.
 
     A symbolic link's target is checked lexically: ".." only as its first
     components, and never more of them than the link's depth in the folder.
@@ -21,6 +24,12 @@
 #include <sys/stat.h> //  fchmod
 
 typedef struct {
+    uint8_t sha[SP_GIT_SHA_LEN];
+    uint8_t *data; //  NULL: an empty slot
+    size_t len;
+} tree_t;
+
+typedef struct {
     sp_git_pack_t *pack;
     const sp_git_checkout_limits_t *limits;
     sp_git_checkout_counts_t *counts;
@@ -30,7 +39,9 @@ typedef struct {
     sp_git_stop_fn *stop;
     sp_git_progress_fn *progress;
     void *arg;
-    size_t held; //  bytes of the trees the walk holds, one per level
+    size_t held;   //  bytes of the trees the walk holds, one per level
+    tree_t *trees; //  kept by name: an open addressing table
+    size_t trees_size, trees_count, trees_bytes;
 } walk_t;
 
 enum { S_TREE, S_FILE, S_EXEC, S_LINK, S_SUBMODULE };
@@ -149,6 +160,69 @@ s_write_file(walk_t *w, const char *full, const uint8_t *sha, bool exec, bus_err
     return rc;
 }
 
+//  The tree kept as sha, or NULL.
+static tree_t *
+s_tree_find(walk_t *w, const uint8_t *sha)
+{
+    if (!w->trees_size)
+        return NULL;
+    uint64_t h;
+    memcpy(&h, sha, sizeof h);
+    for (size_t i = h & (w->trees_size - 1);; i = (i + 1) & (w->trees_size - 1)) {
+        tree_t *t = &w->trees[i];
+        if (!t->data || memcmp(t->sha, sha, SP_GIT_SHA_LEN) == 0)
+            return t->data ? t : NULL;
+    }
+}
+
+//  Keeps tree data (len bytes) as sha; true when taken (the walk owns it).
+static bool
+s_tree_keep(walk_t *w, const uint8_t *sha, uint8_t *data, size_t len)
+{
+    if (len > SP_GIT_TREES_KEPT - w->trees_bytes)
+        return false;
+    if (2 * (w->trees_count + 1) > w->trees_size) {
+        size_t size = w->trees_size ? 2 * w->trees_size : 64;
+        tree_t *grown = calloc(size, sizeof *grown);
+        if (!grown)
+            return false;
+        for (size_t i = 0; i < w->trees_size; i++) {
+            if (!w->trees[i].data)
+                continue;
+            uint64_t h;
+            memcpy(&h, w->trees[i].sha, sizeof h);
+            size_t at = h & (size - 1);
+            while (grown[at].data)
+                at = (at + 1) & (size - 1);
+            grown[at] = w->trees[i];
+        }
+        free(w->trees);
+        w->trees = grown;
+        w->trees_size = size;
+    }
+    uint64_t h;
+    memcpy(&h, sha, sizeof h);
+    size_t at = h & (w->trees_size - 1);
+    while (w->trees[at].data)
+        at = (at + 1) & (w->trees_size - 1);
+    memcpy(w->trees[at].sha, sha, SP_GIT_SHA_LEN);
+    w->trees[at].data = data;
+    w->trees[at].len = len;
+    w->trees_count++;
+    w->trees_bytes += len;
+    return true;
+}
+
+static void
+s_trees_free(walk_t *w)
+{
+    for (size_t i = 0; i < w->trees_size; i++)
+        free(w->trees[i].data);
+    free(w->trees);
+    w->trees = NULL;
+    w->trees_size = w->trees_count = w->trees_bytes = 0;
+}
+
 //  One entry: checked, counted, and made when running.
 static int s_entry(walk_t *w,
                    const char *rel,
@@ -166,13 +240,22 @@ s_walk(walk_t *w, const uint8_t *sha, const char *rel, size_t depth, bus_error_t
     if (depth > SP_GIT_TREE_DEPTH)
         return s_fail(err, BUS_STATUS_INVALID, "%.300s: trees deeper than %d", rel,
                       SP_GIT_TREE_DEPTH);
-    sp_git_type_t type;
+    sp_git_type_t type = SP_GIT_TREE;
     uint8_t *data = NULL;
     size_t len = 0;
-    if (sp_git_pack_read(w->pack, sha, SP_GIT_WALK_MAX - w->held, &type, &data, &len,
-                         err) != 0)
-        return -1;
-    w->held += len;
+    const tree_t *kept = s_tree_find(w, sha);
+    if (kept) {
+        data = kept->data;
+        len = kept->len;
+    } else {
+        if (sp_git_pack_read(w->pack, sha, SP_GIT_WALK_MAX - w->held, &type, &data, &len,
+                             err) != 0)
+            return -1;
+        if (type == SP_GIT_TREE && s_tree_keep(w, sha, data, len))
+            kept = s_tree_find(w, sha);
+        else
+            w->held += len;
+    }
     int rc = 0;
     if (type != SP_GIT_TREE)
         rc = s_fail(err, BUS_STATUS_INVALID, "%.300s: not a tree", *rel ? rel : ".");
@@ -199,8 +282,10 @@ s_walk(walk_t *w, const uint8_t *sha, const char *rel, size_t depth, bus_error_t
         rc = s_entry(w, rel, depth, kind, name, name_len, nul + 1, err);
         at = (size_t) (nul + 1 + SP_GIT_SHA_LEN - data);
     }
-    w->held -= len;
-    free(data);
+    if (!kept) {
+        w->held -= len;
+        free(data);
+    }
     return rc;
 }
 
@@ -282,13 +367,18 @@ int
 sp_git_checkout_plan(sp_git_pack_t *pack,
                      const uint8_t tree[SP_GIT_SHA_LEN],
                      const sp_git_checkout_limits_t *limits,
+                     sp_git_stop_fn *stop,
+                     void *arg,
                      sp_git_checkout_counts_t *counts,
                      bus_error_t *err)
 {
     assert(pack && tree && limits && counts);
     memset(counts, 0, sizeof *counts);
-    walk_t w = {.pack = pack, .limits = limits, .counts = counts};
-    return s_walk(&w, tree, "", 0, err);
+    walk_t w = {
+        .pack = pack, .limits = limits, .counts = counts, .stop = stop, .arg = arg};
+    int rc = s_walk(&w, tree, "", 0, err);
+    s_trees_free(&w);
+    return rc;
 }
 
 int
@@ -306,6 +396,16 @@ sp_git_checkout_run(sp_git_pack_t *pack,
 {
     assert(pack && tree && limits && fs && path && *path && stage && counts);
     memset(counts, 0, sizeof *counts);
-    walk_t w = {pack, limits, counts, fs, path, stage, stop, progress, arg, 0};
-    return s_walk(&w, tree, "", 0, err);
+    walk_t w = {.pack = pack,
+                .limits = limits,
+                .counts = counts,
+                .fs = fs,
+                .path = path,
+                .stage = stage,
+                .stop = stop,
+                .progress = progress,
+                .arg = arg};
+    int rc = s_walk(&w, tree, "", 0, err);
+    s_trees_free(&w);
+    return rc;
 }

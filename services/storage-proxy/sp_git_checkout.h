@@ -28,6 +28,7 @@
 
 #define SP_GIT_TREE_DEPTH 64          //  deepest directory of a checkout
 #define SP_GIT_WALK_MAX   (64u << 20) //  bytes of trees held at once (one per level)
+#define SP_GIT_TREES_KEPT (64u << 20) //  bytes of trees kept by name for the walk
 
 typedef struct {
     uint64_t max_entries; //  files, directories and links
@@ -46,11 +47,14 @@ typedef void(sp_git_progress_fn)(void *arg, uint64_t entries);
 
 //  ---------------------------------------------------------------------------
 //  Checks the whole of tree (in pack) against limits, writing nothing, and
-//  counts it into *counts. 0, or -1 with err (INVALID: the detail names
-//  the entry and why).
+//  counts it into *counts. stop (asked before each entry; may be NULL)
+//  gets arg. 0, or -1 with err (INVALID: the detail names the entry and
+//  why; or stop's).
 int sp_git_checkout_plan(sp_git_pack_t *pack,
                          const uint8_t tree[SP_GIT_SHA_LEN],
                          const sp_git_checkout_limits_t *limits,
+                         sp_git_stop_fn *stop,
+                         void *arg,
                          sp_git_checkout_counts_t *counts,
                          bus_error_t *err);
 

@@ -398,17 +398,17 @@ s_checkout(const char *pack_name)
     T_EQ_INT(type, SP_GIT_BLOB);
     sp_git_checkout_limits_t limits = {1000, 1 << 20, 2};
     sp_git_checkout_counts_t counts;
-    T_EQ_INT(sp_git_checkout_plan(pack, tree, &limits, &counts, &err), 0);
+    T_EQ_INT(sp_git_checkout_plan(pack, tree, &limits, NULL, NULL, &counts, &err), 0);
     T_EQ_INT(counts.files, 3);
     T_EQ_INT(counts.links, 2);
     T_EQ_INT(counts.dirs, 2);
     T_EQ_INT(counts.entries, 7);
     //  Too small limits.
     sp_git_checkout_limits_t few = {6, 1 << 20, 2};
-    T_EQ_INT(sp_git_checkout_plan(pack, tree, &few, &counts, &err), -1);
+    T_EQ_INT(sp_git_checkout_plan(pack, tree, &few, NULL, NULL, &counts, &err), -1);
     T_CONTAINS(err.detail, "more than 6 entries");
     sp_git_checkout_limits_t small = {1000, 1000, 2};
-    T_EQ_INT(sp_git_checkout_plan(pack, tree, &small, &counts, &err), -1);
+    T_EQ_INT(sp_git_checkout_plan(pack, tree, &small, NULL, NULL, &counts, &err), -1);
     T_CONTAINS(err.detail, "more than 1000 bytes");
     //  Into a folder, at imports/repo.
     char root[128];
@@ -799,6 +799,81 @@ test_pack_huge(void)
     s_teardown();
 }
 
+static bool
+s_stop_after(void *arg, bus_error_t *err)
+{
+    int *left = arg;
+    if (--*left > 0)
+        return false;
+    bus_error_set(err, BUS_STATUS_UNAVAILABLE, "stopped");
+    return true;
+}
+
+#define S_NAMED 100
+
+//  A root tree naming one subtree 100 times, the subtree a ref-delta on a
+//  16 MiB tree: the plan resolves it once, and asks stop.
+static void
+test_plan_repeated(void)
+{
+    T_ASSERT(mkdtemp(strcpy(s_tmp, "/tmp/sp_git_test.XXXXXX")));
+    hand_t h = {0};
+    uint8_t blob_sha[SP_GIT_SHA_LEN], base_sha[SP_GIT_SHA_LEN], sub_sha[SP_GIT_SHA_LEN];
+    uint8_t root_sha[SP_GIT_SHA_LEN];
+    s_hand_object(&h, SP_GIT_BLOB, 0, NULL, (const uint8_t *) "x", 1);
+    s_object_sha("blob", (const uint8_t *) "x", 1, blob_sha);
+    size_t big = 16u << 20;
+    uint8_t *junk = malloc(big);
+    T_ASSERT(junk);
+    for (size_t i = 0; i < big; i++)
+        junk[i] = (uint8_t) (i * 2654435761u >> 13);
+    s_hand_object(&h, SP_GIT_TREE, 0, NULL, junk, big);
+    s_object_sha("tree", junk, big, base_sha);
+    free(junk);
+    uint8_t sub[64];
+    memcpy(sub, "100644 f", 9); //  with its NUL
+    memcpy(sub + 9, blob_sha, SP_GIT_SHA_LEN);
+    size_t sub_len = 9 + SP_GIT_SHA_LEN;
+    s_object_sha("tree", sub, sub_len, sub_sha);
+    hand_t d = {0};
+    s_put_size(&d, big);
+    s_put_size(&d, sub_len);
+    s_delta_insert(&d, sub, sub_len);
+    s_hand_object(&h, 7, 0, base_sha, d.data, d.len);
+    free(d.data);
+    hand_t root = {0};
+    for (int i = 0; i < S_NAMED; i++) {
+        char name[32];
+        int n = snprintf(name, sizeof name, "40000 d%03d", i);
+        s_put(&root, name, (size_t) n + 1);
+        s_put(&root, sub_sha, SP_GIT_SHA_LEN);
+    }
+    s_hand_object(&h, SP_GIT_TREE, 0, NULL, root.data, root.len);
+    s_object_sha("tree", root.data, root.len, root_sha);
+    free(root.data);
+    s_hand_finish(&h, "repeated.pack");
+    bus_error_t err = {0};
+    sp_git_pack_t *pack = s_open_budget("repeated.pack", 1ull << 30, &err);
+    T_ASSERT(pack);
+    uint64_t before = sp_git_pack_inflated(pack);
+    sp_git_checkout_limits_t limits = {1000, 1 << 20, 1};
+    sp_git_checkout_counts_t counts;
+    T_EQ_INT(sp_git_checkout_plan(pack, root_sha, &limits, NULL, NULL, &counts, &err), 0);
+    T_EQ_INT(counts.dirs, S_NAMED);
+    T_EQ_INT(counts.files, S_NAMED);
+    //  The subtree once (its base copied out of the cache, 16 MiB), not
+    //  a hundred times.
+    T_ASSERT(sp_git_pack_inflated(pack) - before <= 2 * big);
+    int left = 10;
+    T_EQ_INT(
+        sp_git_checkout_plan(pack, root_sha, &limits, s_stop_after, &left, &counts, &err),
+        -1);
+    T_EQ_INT(err.status, BUS_STATUS_UNAVAILABLE);
+    T_EQ_INT(left, 0);
+    sp_git_pack_destroy(&pack);
+    s_teardown();
+}
+
 //  A tree of one entry (mode, name, the blob's content: a file or a link's
 //  target) packed with a commit of it into hostile.pack; its commit into
 //  commit.
@@ -872,7 +947,7 @@ test_hostile_trees(void)
         T_EQ_INT(sp_git_pack_tree_of(pack, commit, tree, &err), 0);
         sp_git_checkout_limits_t limits = {100, 1 << 20, 1};
         sp_git_checkout_counts_t counts;
-        int rc = sp_git_checkout_plan(pack, tree, &limits, &counts, &err);
+        int rc = sp_git_checkout_plan(pack, tree, &limits, NULL, NULL, &counts, &err);
         sp_git_pack_destroy(&pack);
         if (cases[i].why) {
             T_EQ_INT(rc, -1);
@@ -952,6 +1027,7 @@ main(void)
     T_RUN(test_pack_damaged);
     T_RUN(test_pack_chain);
     T_RUN(test_pack_huge);
+    T_RUN(test_plan_repeated);
     T_RUN(test_hostile_trees);
     T_RUN(test_duplicate_names);
     return T_DONE();
