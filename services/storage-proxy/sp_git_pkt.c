@@ -13,6 +13,7 @@
 #include "sp_classes.h"
 
 enum { S_PRELUDE, S_SIDEBAND, S_RAW, S_END };
+#define S_BAND_ERR 256 //  an "ERR " line where a side-band byte was due
 
 static int s_fail(bus_error_t *err, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -422,16 +423,20 @@ sp_git_demux_step(sp_git_demux_t *self,
                 continue; //  an empty line
             self->left = (size_t) n - 4;
             self->line_len = 0;
-            self->band = self->state == S_SIDEBAND ? 0 : 1;
-            if (self->state == S_PRELUDE)
-                self->band = 2; //  a text line: gathered like progress
+            //  S_RAW returned above: a side-band line waits for its band
+            //  byte, a prelude line is text, gathered like progress.
+            self->band = self->state == S_SIDEBAND ? 0 : 2;
             continue;
         }
         if (self->band == 0) {
             //  The side-band's first byte.
             self->band = in[at++];
             self->left--;
-            if (self->band < 1 || self->band > 3)
+            if (self->band == 'E') { //  "ERR ..." in place of a band: gathered
+                self->line[0] = 'E';
+                self->line_len = 1;
+                self->band = S_BAND_ERR;
+            } else if (self->band < 1 || self->band > 3)
                 return s_fail(err, BUS_STATUS_INVALID, "side-band %d from the git server",
                               self->band);
         } else if (self->band == 1) {
@@ -458,6 +463,15 @@ sp_git_demux_step(sp_git_demux_t *self,
             if (self->state == S_PRELUDE) {
                 if (s_prelude_line(self, err) != 0)
                     return -1;
+            } else if (band == S_BAND_ERR) {
+                char text[256];
+                if (self->line_len < 4 || memcmp(self->line, "ERR ", 4) != 0)
+                    return s_fail(err, BUS_STATUS_INVALID,
+                                  "side-band %d from the git server", 'E');
+                s_printable((const uint8_t *) self->line + 4, self->line_len - 4, text,
+                            sizeof text);
+                return s_fail(err, BUS_STATUS_UNAVAILABLE, "the git server refused: %s",
+                              text);
             } else if (band == 3) {
                 char text[256];
                 s_printable((const uint8_t *) self->line, self->line_len, text,

@@ -335,6 +335,13 @@ test_demux(void)
     T_EQ_INT(sp_git_demux_step(&demux, (const uint8_t *) "0008NAK\n0006\5x", 14, &used,
                                &data, &dlen, &err),
              -1);
+    //  ERR after NAK in side-band mode: the server's text, not "side-band 69".
+    const char *refused = "0008NAK\n0013ERR not our ref";
+    for (size_t step = 1; step <= strlen(refused); step++) {
+        T_EQ_INT(s_demux(refused, strlen(refused), step, pack, &pack_len, &err), -1);
+        T_EQ_INT(err.status, BUS_STATUS_UNAVAILABLE);
+        T_CONTAINS(err.detail, "refused: not our ref");
+    }
 }
 
 //  ---------------------------------------------------------------------------
