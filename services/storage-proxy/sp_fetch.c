@@ -940,15 +940,16 @@ s_work(void *arg, sp_jobs_t *jobs)
         rc = s_clone(job, jobs, fd, &adv, &counts, &err);
     else if (rc == 0)
         rc = s_download(job, jobs, fd, &err);
-    if (rc == 0 && job->git)
-        ; //  checked out by s_clone
-    else if (rc == 0 && job->unzip)
-        rc = s_unpack(job, jobs, fd, &err);
-    else if (rc == 0) {
-        if (fsync(fd) != 0)
-            rc = s_fail(&err, BUS_STATUS_INTERNAL, "fsync: %s", strerror(errno));
-        if (rc == 0)
-            rc = sp_fs_stage_commit(job->fs, stage, job->path, strlen(job->path), &err);
+    if (rc == 0 && !job->git) { //  a clone is checked out by s_clone
+        if (job->unzip)
+            rc = s_unpack(job, jobs, fd, &err);
+        else {
+            if (fsync(fd) != 0)
+                rc = s_fail(&err, BUS_STATUS_INTERNAL, "fsync: %s", strerror(errno));
+            if (rc == 0)
+                rc = sp_fs_stage_commit(job->fs, stage, job->path, strlen(job->path),
+                                        &err);
+        }
     }
     if (fd >= 0)
         close(fd);

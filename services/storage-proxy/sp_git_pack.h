@@ -8,7 +8,11 @@
     whole object's SHA-1 computed with OpenSSL's EVP over "<type> <size>\0"
     and its bytes), then resolves the deltas (ofs-delta and ref-delta, to a
     depth of SP_GIT_DELTA_DEPTH) to compute their objects' SHA-1 too, so
-    every object later asked for by name is the one that name hashes. A
+    every object later asked for by name is the one that name hashes. The
+    SHA-1 is OpenSSL's plain one, without git's collision detection
+    (sha1dc): acceptable here because the clone trusts the server for the
+    content anyway (it sends whatever the repository holds); the hash only
+    checks that the pack arrived whole and that names match bytes. A
     delta whose base is not in the pack (a thin pack, never asked for) is
     refused, and so is an object count over the limit, a stream that
     inflates past its size, a copy out of its base, a pack that does not
