@@ -693,7 +693,7 @@ test_pack_chain(void)
         s_put_size(&d, S_BIG);
         s_put_size(&d, S_BIG);
         s_delta_copy(&d, 0, S_BIG - 8);
-        char tail[9];
+        char tail[16];
         snprintf(tail, sizeof tail, "%08d", k);
         s_delta_insert(&d, (const uint8_t *) tail, 8);
         memcpy(blob + S_BIG - 8, tail, 8);
