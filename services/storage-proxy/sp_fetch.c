@@ -730,11 +730,16 @@ s_clone_refs(job_t *job,
                       job->ref, base);
     if (!adv->found)
         return s_fail(err, BUS_STATUS_INVALID, "the repository at %.300s is empty", base);
+    //  Redirected, the repository is where the advertisement came from: a
+    //  URL that does not end as asked names no repository to post to (git
+    //  refuses it too: "unable to update url base from redirection").
     n = strlen(req.url);
-    if (n > sizeof tail - 1 && strcmp(req.url + n - (sizeof tail - 1), tail) == 0) {
-        memcpy(base, req.url, n - (sizeof tail - 1));
-        base[n - (sizeof tail - 1)] = 0;
-    }
+    if (n <= sizeof tail - 1 || strcmp(req.url + n - (sizeof tail - 1), tail) != 0)
+        return s_fail(err, BUS_STATUS_INVALID,
+                      "redirected to %.300s, which is not a repository's advertisement",
+                      req.url);
+    memcpy(base, req.url, n - (sizeof tail - 1));
+    base[n - (sizeof tail - 1)] = 0;
     snprintf(job->final_url, sizeof job->final_url, "%s", base);
     return 0;
 }
