@@ -11,12 +11,15 @@
     alike:
       - throughput: BENCH_CONNS (6) keep-alive connections, each sending
         chat completions one after the other for BENCH_ROUND_S (2) seconds,
-        straight to the replicas (connection i to replica i mod R) or all
-        to the endpoint's URL with the token (the wsproxy picks a replica
-        per request); BENCH_ROUNDS (3) rounds of each, which goes first
-        turned every round; requests/s summed over the rounds;
+        straight to the replicas (connection i to replica i mod R), all to
+        the endpoint's URL with the token (the wsproxy picks a replica per
+        request), or through a bare splice relay (bench_relay.h: a
+        connection to replica i mod R each, nothing parsed: what a second
+        loopback TCP hop costs here, the floor of any proxy);
+        BENCH_ROUNDS (3) rounds of each, which goes first turned every
+        round; requests/s summed over the rounds;
       - latency: BENCH_TRIPS (1000) completions on one connection per
-        path, direct and through taken turn about (p50, p99).
+        path, the three taken turn about (p50, p99).
     The wsproxy's CPU time per request through it is printed beside: what
     the proxy costs whatever the model.
     Last line: serving: ratio=X added_p50_us=Y (ratio: requests/s through
@@ -36,6 +39,7 @@
 #include "bus_apptoken.h"
 #include "integration/harness.h"
 #include "integration/wsp_echo.h"
+#include "bench_relay.h"
 
 #define BENCH_REPLICAS  3
 #define BENCH_CONNS     6
@@ -50,14 +54,20 @@
 #define BENCH_USER      "bench-user"
 #define BENCH_HEAD_SIZE 16384
 #define BENCH_BODY_MAX  65536
-#define BENCH_MODEL                                                                      \
-    "bench/tiny_model.py" //  from the tree's root; BENCH_MODEL_PY: elsewhere
+#define BENCH_PATHS     3 //  direct, through the endpoint, through the bare relay
+//  The model server, from the tree's root (BENCH_MODEL_PY: elsewhere).
+#define BENCH_MODEL "bench/tiny_model.py"
+
+enum { DIRECT, THROUGH, RELAY };
+static const char *const s_path_names[BENCH_PATHS] = {"direct", "through the endpoint",
+                                                      "through the bare relay"};
 
 static char *s_dir;
 static harness_proc_t s_wsp;
 static pid_t s_replicas[BENCH_REPLICAS];
 static int s_replica_ports[BENCH_REPLICAS];
 static int s_endpoint_port;
+static bench_relay_t s_relay;
 static char s_auth[1024]; //  "Authorization: BackendAI <token>\r\n"
 static char s_rpc[160];
 static const char *s_model = BENCH_MODEL;
@@ -78,6 +88,7 @@ s_die(const char *why)
 {
     fprintf(stderr, "bench_serving: %s\n", why);
     s_stop_replicas();
+    bench_relay_stop(&s_relay);
     if (s_wsp.pid > 0)
         harness_stop(&s_wsp, BENCH_STOP_MS);
     exit(1);
@@ -169,14 +180,16 @@ s_worker(void *arg)
 
 //  Requests answered in one round on one path, and seconds taken.
 static uint64_t
-s_round(bool through, double *seconds)
+s_round(int path, double *seconds)
 {
     static worker_t workers[BENCH_CONNS];
     pthread_t threads[BENCH_CONNS];
     for (int i = 0; i < BENCH_CONNS; i++)
         s_conn_open(&workers[i].conn,
-                    through ? s_endpoint_port : s_replica_ports[i % BENCH_REPLICAS],
-                    through);
+                    path == THROUGH ? s_endpoint_port
+                    : path == RELAY ? s_relay.port
+                                    : s_replica_ports[i % BENCH_REPLICAS],
+                    path == THROUGH);
     double start = s_now();
     uint64_t done = 0;
     for (int i = 0; i < BENCH_CONNS; i++) {
@@ -194,9 +207,10 @@ s_round(bool through, double *seconds)
         close(workers[i].conn.fd);
     }
     *seconds = s_now() - start;
-    if (failed)
-        s_die(through ? "a request through the endpoint failed"
-                      : "a request to a replica failed");
+    if (failed) {
+        fprintf(stderr, "bench_serving: a request %s failed\n", s_path_names[path]);
+        s_die("a request failed");
+    }
     return done;
 }
 
@@ -340,8 +354,13 @@ s_setup(void)
         !harness_wait_line(&s_wsp, "ready ", BENCH_READY_MS, line, sizeof line) ||
         !harness_field(line, "rpc", s_rpc, sizeof s_rpc))
         s_die("the wsproxy did not start");
-    for (int i = 0; i < BENCH_REPLICAS; i++)
+    for (int i = 0; i < BENCH_REPLICAS; i++) {
         s_replica_start(i);
+        s_relay.targets[i] = s_replica_ports[i];
+    }
+    s_relay.target_count = BENCH_REPLICAS;
+    if (bench_relay_start(&s_relay) != 0)
+        s_die("the bare relay did not start");
     s_endpoint_set();
 }
 
@@ -357,58 +376,59 @@ main(void)
            "ratios from the same run\n",
            BENCH_REPLICAS, s_model, BENCH_CONNS, BENCH_ROUND_S, BENCH_ROUNDS,
            BENCH_TRIPS);
-    //  A warm-up of both paths (connections, the model's first answers).
+    //  A warm-up of every path (connections, the model's first answers).
     double ignored;
-    s_round(false, &ignored);
-    s_round(true, &ignored);
-    uint64_t requests[2] = {0, 0};
-    double seconds[2] = {0, 0};
+    for (int k = 0; k < BENCH_PATHS; k++)
+        s_round(k, &ignored);
+    uint64_t requests[BENCH_PATHS] = {0};
+    double seconds[BENCH_PATHS] = {0};
     double cpu_through = 0;
     for (int round = 0; round < BENCH_ROUNDS; round++) {
-        double rate[2];
-        for (int j = 0; j < 2; j++) {
-            bool through = (round + j) % 2 == 1;
+        double rate[BENCH_PATHS];
+        for (int j = 0; j < BENCH_PATHS; j++) {
+            int k = (round + j) % BENCH_PATHS;
             double cpu = s_wsproxy_cpu(), taken;
-            uint64_t done = s_round(through, &taken);
-            if (through)
+            uint64_t done = s_round(k, &taken);
+            if (k == THROUGH)
                 cpu_through += s_wsproxy_cpu() - cpu;
-            requests[through] += done;
-            seconds[through] += taken;
-            rate[through] = (double) done / taken;
+            requests[k] += done;
+            seconds[k] += taken;
+            rate[k] = (double) done / taken;
         }
-        printf(
-            "  round %d: direct %.0f requests/s, through the endpoint %.0f requests/s\n",
-            round + 1, rate[0], rate[1]);
+        printf("  round %d: direct %.0f requests/s, through the endpoint %.0f, through "
+               "the bare relay %.0f\n",
+               round + 1, rate[DIRECT], rate[THROUGH], rate[RELAY]);
     }
     //  Latency, one connection a path, turn about.
-    static double trips[2][BENCH_TRIPS];
-    conn_t conns[2];
-    s_conn_open(&conns[0], s_replica_ports[0], false);
-    s_conn_open(&conns[1], s_endpoint_port, true);
+    static double trips[BENCH_PATHS][BENCH_TRIPS];
+    conn_t conns[BENCH_PATHS];
+    s_conn_open(&conns[DIRECT], s_replica_ports[0], false);
+    s_conn_open(&conns[THROUGH], s_endpoint_port, true);
+    s_conn_open(&conns[RELAY], s_relay.port, false);
     for (int i = 0; i < BENCH_TRIPS; i++)
-        for (int j = 0; j < 2; j++) {
-            int k = (i + j) % 2;
+        for (int j = 0; j < BENCH_PATHS; j++) {
+            int k = (i + j) % BENCH_PATHS;
             double start = s_now();
             if (!s_complete(&conns[k], i))
                 s_die("a request of the latency run failed");
             trips[k][i] = (s_now() - start) * 1e6;
         }
-    close(conns[0].fd);
-    close(conns[1].fd);
-    double p50[2], p99[2];
-    for (int k = 0; k < 2; k++) {
+    double p50[BENCH_PATHS], p99[BENCH_PATHS], rate[BENCH_PATHS];
+    for (int k = 0; k < BENCH_PATHS; k++) {
+        close(conns[k].fd);
         qsort(trips[k], BENCH_TRIPS, sizeof trips[k][0], s_cmp_double);
         p50[k] = trips[k][BENCH_TRIPS / 2];
         p99[k] = trips[k][BENCH_TRIPS * 99 / 100];
+        rate[k] = (double) requests[k] / seconds[k];
+        printf("%s: %.0f requests/s, p50 %.0f us p99 %.0f us\n", s_path_names[k], rate[k],
+               p50[k], p99[k]);
     }
-    double direct = (double) requests[0] / seconds[0];
-    double through = (double) requests[1] / seconds[1];
-    printf("throughput: direct %.0f requests/s, through the endpoint %.0f requests/s\n",
-           direct, through);
-    printf("latency: direct p50 %.0f us p99 %.0f us, through p50 %.0f us p99 %.0f us\n",
-           p50[0], p99[0], p50[1], p99[1]);
     printf("wsproxy cpu: %.1f us per request through it\n",
-           requests[1] ? cpu_through * 1e6 / (double) requests[1] : 0.0);
+           requests[THROUGH] ? cpu_through * 1e6 / (double) requests[THROUGH] : 0.0);
+    printf("reference: a bare splice relay over the same replicas: relay_ratio=%.2f "
+           "relay_added_p50_us=%.0f\n",
+           rate[RELAY] / rate[DIRECT], p50[RELAY] - p50[DIRECT]);
+    bench_relay_stop(&s_relay);
     s_stop_replicas();
     int status = harness_stop(&s_wsp, BENCH_STOP_MS);
     if (getenv("BENCH_KEEP"))
@@ -416,6 +436,7 @@ main(void)
     else
         harness_rmdir(s_dir);
     free(s_dir);
-    printf("serving: ratio=%.2f added_p50_us=%.0f\n", through / direct, p50[1] - p50[0]);
+    printf("serving: ratio=%.2f added_p50_us=%.0f\n", rate[THROUGH] / rate[DIRECT],
+           p50[THROUGH] - p50[DIRECT]);
     return status == 0 ? 0 : 1;
 }

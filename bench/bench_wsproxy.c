@@ -22,17 +22,15 @@
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
-#include <fcntl.h> //  splice: the bare relay
 #include <inttypes.h>
-#include <signal.h> //  kill: the bare relay
 #include <sys/stat.h>
-#include <sys/wait.h> //  waitpid: the bare relay
 #include <time.h>
 
 #include "bus.h"
 #include "bus_apptoken.h"
 #include "integration/harness.h"
 #include "integration/wsp_echo.h"
+#include "bench_relay.h"
 
 #define BENCH_MB_DEFAULT  1024
 #define BENCH_ROUNDS      3
@@ -46,7 +44,6 @@
 #define BENCH_SESSION     "00000000-0000-4000-8000-000000000001"
 #define BENCH_READ_BUFFER (1 << 20)
 #define BENCH_HEAD_SIZE   16384
-#define BENCH_RELAY_PIPE  (1 << 20)
 #define BENCH_PATHS       3 //  direct, through the wsproxy, through the bare relay
 
 static char *s_dir;
@@ -55,7 +52,6 @@ static wsp_echo_t s_app;
 static char s_api[160];
 static char s_cookie[256];
 static int s_port;
-static int s_relay_port;
 
 static void
 s_die(const char *why)
@@ -199,96 +195,6 @@ s_ws(const int ports[BENCH_PATHS],
     }
 }
 
-//  ---------------------------------------------------------------------------
-//  The reference: a bare relay, one thread per direction moving bytes with
-//  blocking splice through a pipe, nothing parsed. Only the download's cost
-//  of a second TCP hop is left in it.
-
-typedef struct {
-    int from, to;
-} relay_way_t;
-
-static void *
-s_relay_way(void *arg)
-{
-    relay_way_t *way = arg;
-    int pipe_fds[2];
-    if (pipe2(pipe_fds, O_CLOEXEC) == 0) {
-        fcntl(pipe_fds[1], F_SETPIPE_SZ, BENCH_RELAY_PIPE);
-        for (;;) {
-            ssize_t n = splice(way->from, NULL, pipe_fds[1], NULL, BENCH_RELAY_PIPE,
-                               SPLICE_F_MOVE);
-            if (n <= 0)
-                break;
-            while (n > 0) {
-                ssize_t m =
-                    splice(pipe_fds[0], NULL, way->to, NULL, (size_t) n, SPLICE_F_MOVE);
-                if (m <= 0)
-                    break;
-                n -= m;
-            }
-            if (n > 0)
-                break;
-        }
-        close(pipe_fds[0]);
-        close(pipe_fds[1]);
-    }
-    shutdown(way->to, SHUT_WR);
-    return NULL;
-}
-
-static void *
-s_relay(void *arg)
-{
-    int listener = (int) (intptr_t) arg;
-    for (;;) {
-        int client = accept(listener, NULL, NULL);
-        if (client < 0)
-            return NULL; //  the listener was shut down
-        int app = wsp_echo_connect(s_app.port);
-        if (app < 0) {
-            close(client);
-            continue;
-        }
-        int one = 1;
-        setsockopt(client, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-        relay_way_t up = {client, app}, down = {app, client};
-        pthread_t thread;
-        if (pthread_create(&thread, NULL, s_relay_way, &up) == 0) {
-            s_relay_way(&down);
-            pthread_join(thread, NULL);
-        }
-        close(app);
-        close(client);
-    }
-}
-
-//  Starts the bare relay on a loopback port (s_relay_port) in a child
-//  process, as the wsproxy is one; its pid.
-static pid_t
-s_relay_start(void)
-{
-    int listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    struct sockaddr_in addr = {.sin_family = AF_INET};
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    if (listener < 0 || bind(listener, (struct sockaddr *) &addr, len) != 0 ||
-        listen(listener, 8) != 0 ||
-        getsockname(listener, (struct sockaddr *) &addr, &len) != 0)
-        s_die("the bare relay did not start");
-    s_relay_port = ntohs(addr.sin_port);
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid < 0)
-        s_die("the bare relay did not start");
-    if (pid == 0) {
-        s_relay((void *) (intptr_t) listener);
-        _exit(0);
-    }
-    close(listener);
-    return pid;
-}
-
 //  Starts the wsproxy, opens the route, takes the cookie.
 static void
 s_setup(void)
@@ -372,9 +278,11 @@ main(void)
            "same run\n",
            bytes >> 20, BENCH_ROUNDS, BENCH_WS_TRIPS, BENCH_WS_SMALL, BENCH_WS_BULK >> 20,
            BENCH_WS_BLOCK >> 10);
-    pid_t relay = s_relay_start();
+    bench_relay_t relay = {.targets = {s_app.port}, .target_count = 1};
+    if (bench_relay_start(&relay) != 0)
+        s_die("the bare relay did not start");
     //  [0] direct, [1] through the wsproxy, [2] through the bare relay
-    int ports[BENCH_PATHS] = {s_app.port, s_port, s_relay_port};
+    int ports[BENCH_PATHS] = {s_app.port, s_port, relay.port};
     const char *const cookies[BENCH_PATHS] = {NULL, s_cookie, NULL};
     double best[BENCH_PATHS] = {1e9, 1e9, 1e9};
     for (int round = 0; round < BENCH_ROUNDS; round++) {
@@ -392,8 +300,7 @@ main(void)
     }
     double p50[BENCH_PATHS], p99[BENCH_PATHS], mibps[BENCH_PATHS];
     s_ws(ports, cookies, p50, p99, mibps);
-    kill(relay, SIGKILL);
-    waitpid(relay, NULL, 0);
+    bench_relay_stop(&relay);
     printf("http download: direct %.0f MiB/s, through %.0f MiB/s (best of %d)\n",
            (double) (bytes >> 20) / best[0], (double) (bytes >> 20) / best[1],
            BENCH_ROUNDS);

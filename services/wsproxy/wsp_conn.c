@@ -18,14 +18,13 @@
     otherwise). An app that cannot be reached is a 502 with the reason.
 
     On a model service's endpoint each request is admitted by its token and
-    goes to a replica picked for it (an idle app connection is kept to each
-    replica the client's connection used, s_park); a request without a body and safe to
-    repeat goes once more, to another replica, when the first cannot be
-    reached or closes without answering. Endpoints are called from browser
-    apps of other origins (the web UI's Chat): a CORS preflight is answered
-    here, without a token, and every answer to a request with an Origin
-    names that origin (the token, never a cookie, is what admits, so any
-    origin may call).
+    goes to a replica picked for it (over an idle app connection of the
+    route's pool when one is kept for that replica, s_park); a request without a body and
+   safe to repeat goes once more, to another replica, when the first cannot be reached or
+   closes without answering. Endpoints are called from browser apps of other origins (the
+   web UI's Chat): a CORS preflight is answered here, without a token, and every answer to
+   a request with an Origin names that origin (the token, never a cookie, is what admits,
+   so any origin may call).
 
     With wsproxy.tls_cert the client's end is TLS (bus_tls; the app's end
     stays plain TCP): its reads and writes go through its SSL object, which
@@ -82,12 +81,6 @@ typedef struct {
     size_t pipe_size; //  the pipe's capacity
 } end_t;
 
-//  An idle app connection to one replica of an endpoint, events freed.
-typedef struct {
-    char route_id[BUS_APPTOKEN_ID_MAX + 1];
-    int fd;
-} parked_t;
-
 struct _wsp_conn_t {
     wsp_route_t *route;
     void *handle;
@@ -122,10 +115,6 @@ struct _wsp_conn_t {
     bool retried;
     bool reused; //  the request went on an app connection kept from before
     char origin[WSP_CONN_ORIGIN_MAX + 1]; //  the request's Origin; "": none
-    //  an endpoint's idle app connections to the replicas not picked for
-    //  the request in flight, kept for when one is picked again
-    parked_t parked[WSP_CONN_PARKED_MAX];
-    size_t parked_count;
     //  the Authorization an endpoint admitted on this connection, and until
     //  when (its token's expiry): the next requests carrying the same one
     //  are not verified again
@@ -254,20 +243,23 @@ s_end_close(end_t *e)
 }
 
 //  ---------------------------------------------------------------------------
-//  An endpoint's idle app connections, one per replica
+//  An endpoint's idle app connections
 //
-//  A client's keep-alive connection sends each request to a replica picked
-//  for it, which is often not the one the last request went to: without a
-//  connection kept to each, two requests in three (of three replicas) paid
-//  a new TCP connection to the app, and a model server a new thread, per
-//  request.
+//  Each request on an endpoint goes to a replica picked for it, which is
+//  often not the one the client's connection last used: a connection kept
+//  per client connection was closed at each change, two requests in three
+//  (of three replicas) paid a new TCP connection and a model server a new
+//  thread. An answered request's app connection goes to the route's pool
+//  instead, for the next request any client sends to that replica, so a
+//  replica holds about as many connections as it has requests at once.
 
-//  Parks the idle app connection of the replica answered last (s_end_close
-//  when it cannot be kept: mid-answer, bytes held, TLS).
+//  Gives the idle app connection to the route's pool (s_end_close when it
+//  cannot be kept: mid-answer, bytes held, TLS).
 static void
 s_park(wsp_conn_t *self)
 {
     end_t *b = &self->b;
+    wsp_route_t *route = self->route;
     bool idle = self->has_replica && self->rs == RS_IDLE && self->backend_keep &&
                 !b->connecting && !b->eof && !b->ssl && s_pending(b) == 0 &&
                 evbuffer_get_length(b->in) == 0;
@@ -275,38 +267,42 @@ s_park(wsp_conn_t *self)
         s_end_close(b);
         return;
     }
-    if (self->parked_count == WSP_CONN_PARKED_MAX) {
-        //  more replicas than places: the oldest goes
-        close(self->parked[0].fd);
-        memmove(&self->parked[0], &self->parked[1],
-                (WSP_CONN_PARKED_MAX - 1) * sizeof self->parked[0]);
-        self->parked_count--;
+    if (route->idle_count == WSP_ROUTES_IDLE_MAX) {
+        //  full: the oldest goes
+        close(route->idle[0].fd);
+        memmove(&route->idle[0], &route->idle[1],
+                (WSP_ROUTES_IDLE_MAX - 1) * sizeof route->idle[0]);
+        route->idle_count--;
     }
-    parked_t *slot = &self->parked[self->parked_count++];
+    wsp_idle_t *slot = &route->idle[route->idle_count++];
     snprintf(slot->route_id, sizeof slot->route_id, "%s", self->replica.route_id);
     slot->fd = b->fd;
     b->fd = -1; //  s_end_close frees the events, keeps the descriptor
     s_end_close(b);
 }
 
-//  The parked connection to replica route_id, opened as the app end; false
-//  when none is parked, or the app closed it meanwhile.
+//  An idle connection to replica route_id from the pool (the newest),
+//  opened as the app end; false when none is kept or the app closed it.
 static bool
 s_unpark(wsp_conn_t *self, const char *route_id)
 {
-    for (size_t i = 0; i < self->parked_count; i++) {
-        if (strcmp(self->parked[i].route_id, route_id) != 0)
+    wsp_route_t *route = self->route;
+    for (size_t i = route->idle_count; i-- > 0;) {
+        if (strcmp(route->idle[i].route_id, route_id) != 0)
             continue;
-        int fd = self->parked[i].fd;
-        self->parked[i] = self->parked[--self->parked_count];
+        int fd = route->idle[i].fd;
+        memmove(&route->idle[i], &route->idle[i + 1],
+                (route->idle_count - i - 1) * sizeof route->idle[0]);
+        route->idle_count--;
         char byte;
         ssize_t n = recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
         bool alive = n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
-        if (!alive || s_end_open(self, &self->b, fd) != 0) {
-            if (alive)
-                s_end_close(&self->b);
-            else
-                close(fd);
+        if (!alive) {
+            close(fd); //  closed by the app meanwhile: an older one may do
+            continue;
+        }
+        if (s_end_open(self, &self->b, fd) != 0) {
+            s_end_close(&self->b);
             return false;
         }
         return true;
@@ -721,8 +717,8 @@ s_endpoint_request(wsp_conn_t *self, const wsp_http_head_t *req, char *raw, size
         free(raw);
         return;
     }
-    //  Another replica than the open connection's: that one parked, and
-    //  the picked one's taken up again when it is parked.
+    //  An app connection still open (a request before an answer ended it):
+    //  to the pool when idle; the picked replica's from there, if kept.
     if (self->b.fd >= 0 &&
         (!self->has_replica || strcmp(self->replica.route_id, pick->route_id) != 0))
         s_park(self);
@@ -910,6 +906,8 @@ s_response_done(wsp_conn_t *self)
     self->rs = RS_IDLE;
     if (!self->backend_keep)
         s_end_close(&self->b);
+    else if (self->route->row.endpoint && !self->pipe)
+        s_park(self); //  for whoever asks that replica next
     if (!self->client_keep || self->rq != RQ_DONE)
         self->closing = true;
     else
@@ -1355,8 +1353,6 @@ wsp_conn_destroy(wsp_conn_t **self_p)
     if (self) {
         s_end_close(&self->c);
         s_end_close(&self->b);
-        for (size_t i = 0; i < self->parked_count; i++)
-            close(self->parked[i].fd);
         free(self->admitted);
         if (self->c.in)
             evbuffer_free(self->c.in);

@@ -34,7 +34,6 @@
 #define WSP_CONN_PIPE_MIN    (64 << 10)  //  a splice pipe, new or quiet (the default)
 #define WSP_CONN_PIPE_MAX    (1 << 20)   //  one a splice filled (holds <= buffer_bytes)
 #define WSP_CONN_PERMIT_PATH "/__wsproxy/permit"
-#define WSP_CONN_PARKED_MAX  8 //  an endpoint's idle app connections kept per client's
 
 //  ---------------------------------------------------------------------------
 //  A connection accepted on route's port (fd, non-blocking; taken, closed on

@@ -47,6 +47,8 @@ s_target_fill(wsp_target_t *target,
 static void
 s_targets_take(wsp_route_t *route, wsp_target_t *targets, size_t count)
 {
+    //  A replica gone, or another on its address: no connection kept.
+    wsp_route_idle_close(route);
     free(route->targets);
     route->targets = targets;
     route->target_count = count;

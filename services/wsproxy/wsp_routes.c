@@ -56,12 +56,22 @@ s_total_conns(wsp_routes_t *self)
 //  ---------------------------------------------------------------------------
 //  Routes
 
+void
+wsp_route_idle_close(wsp_route_t *route)
+{
+    assert(route);
+    for (size_t i = 0; i < route->idle_count; i++)
+        close(route->idle[i].fd);
+    route->idle_count = 0;
+}
+
 static void
 s_route_destroy(wsp_route_t **route_p)
 {
     wsp_route_t *route = *route_p;
     if (route) {
         zlistx_destroy(&route->conns);
+        wsp_route_idle_close(route);
         if (route->accept_event)
             event_free(route->accept_event);
         if (route->listener >= 0)

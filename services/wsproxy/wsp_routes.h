@@ -61,7 +61,16 @@ typedef struct {
     socklen_t addr_len; //  0: does not resolve
 } wsp_target_t;
 
-//  One route. Read by wsp_conn; changed only here.
+//  An idle connection to one replica of an endpoint, kept for the next
+//  request any client sends there (wsp_conn's s_park and s_unpark).
+typedef struct {
+    char route_id[BUS_APPTOKEN_ID_MAX + 1];
+    int fd;
+} wsp_idle_t;
+
+#define WSP_ROUTES_IDLE_MAX 64 //  an endpoint's idle app connections kept
+
+//  One route. Read by wsp_conn; changed only here (but its idle pool).
 typedef struct {
     wsp_db_route_t row;
     wsp_routes_t *routes;
@@ -78,6 +87,8 @@ typedef struct {
     void *app_stats;                         //  its app's counters (for /metrics)
     wsp_target_t *targets;                   //  an endpoint's replicas
     size_t target_count;
+    wsp_idle_t idle[WSP_ROUTES_IDLE_MAX]; //  an endpoint's idle app connections
+    size_t idle_count;
     uint64_t requests; //  an endpoint's requests admitted since it was served here
 } wsp_route_t;
 
@@ -92,6 +103,10 @@ wsp_routes_new(bus_node_t *node, const wsp_config_t *config, bus_error_t *err);
 //  Closes every connection and listener (routes stay in the database).
 //  Idempotent, NULLs the pointer.
 void wsp_routes_destroy(wsp_routes_t **self_p);
+
+//  Closes every idle app connection of route (its replicas changed, or it
+//  goes).
+void wsp_route_idle_close(wsp_route_t *route);
 
 //  ---------------------------------------------------------------------------
 //  False when no token secret is configured: nothing can be opened.
