@@ -40,16 +40,16 @@
 #include "integration/harness.h"
 #include "integration/wsp_echo.h"
 #include "bench_relay.h"
+#include "bench_wsp.h"
 
 #define BENCH_REPLICAS  3
 #define BENCH_CONNS     6
 #define BENCH_ROUND_S   2.0
 #define BENCH_ROUNDS    3
 #define BENCH_TRIPS     1000
-#define BENCH_READY_MS  20000
+#define BENCH_READY_MS  20000 //  for a replica to answer /health
 #define BENCH_STOP_MS   10000
 #define BENCH_CALL_MS   10000
-#define BENCH_SECRET    "bench-secret-0123456789abcdef012"
 #define BENCH_ENDPOINT  "5e1f0c3a-9b2d-4e7f-8a61-0c2d4e6f8a10"
 #define BENCH_USER      "bench-user"
 #define BENCH_HEAD_SIZE 16384
@@ -97,9 +97,7 @@ s_die(const char *why)
 static double
 s_now(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+    return (double) bus_clock_mono_us() / 1e6;
 }
 
 static int
@@ -312,8 +310,8 @@ s_endpoint_set(void)
     snprintf(claims.endpoint_id, sizeof claims.endpoint_id, BENCH_ENDPOINT);
     snprintf(claims.user_uuid, sizeof claims.user_uuid, BENCH_USER);
     claims.expires = (int64_t) time(NULL) + 3600;
-    char *token =
-        bus_apptoken_endpoint_sign(BENCH_SECRET, strlen(BENCH_SECRET), &claims, &err);
+    char *token = bus_apptoken_endpoint_sign(BENCH_WSP_SECRET, strlen(BENCH_WSP_SECRET),
+                                             &claims, &err);
     if (!token)
         s_die("cannot sign the endpoint token");
     snprintf(s_auth, sizeof s_auth, "Authorization: BackendAI %s\r\n", token);
@@ -327,31 +325,8 @@ s_setup(void)
     s_dir = harness_tmpdir("bench-serving");
     if (!s_dir)
         s_die("no temporary directory");
-    char secret_file[600];
-    snprintf(secret_file, sizeof secret_file, "%s/apps.secret", s_dir);
-    FILE *file = fopen(secret_file, "w");
-    if (!file)
-        s_die("cannot write the secret");
-    fputs(BENCH_SECRET, file);
-    fclose(file);
-    chmod(secret_file, 0600);
-    int low = harness_free_port();
-    char state[600], secret[700], ports[64];
-    snprintf(state, sizeof state, "node.state_dir=%s/wsproxy", s_dir);
-    snprintf(secret, sizeof secret, "wsproxy.token_secret_file=%s", secret_file);
-    snprintf(ports, sizeof ports, "wsproxy.app_ports=%d-%d", low, low + 9);
-    const char *args[] = {"--set", state,
-                          "--set", secret,
-                          "--set", ports,
-                          "--set", "wsproxy.listen=127.0.0.1:0",
-                          "--set", "bus.hub.host=true",
-                          "--set", "bus.hub.publish=tcp://127.0.0.1:*",
-                          "--set", "bus.hub.subscribe=tcp://127.0.0.1:*",
-                          "--set", "bus.hub.registry=tcp://127.0.0.1:*",
-                          NULL};
     char line[HARNESS_LINE_MAX];
-    if (harness_start(&s_wsp, s_dir, "wsproxy", "wsproxy", args) != 0 ||
-        !harness_wait_line(&s_wsp, "ready ", BENCH_READY_MS, line, sizeof line) ||
+    if (bench_wsp_start(&s_wsp, s_dir, line, sizeof line) != 0 ||
         !harness_field(line, "rpc", s_rpc, sizeof s_rpc))
         s_die("the wsproxy did not start");
     for (int i = 0; i < BENCH_REPLICAS; i++) {

@@ -31,6 +31,7 @@
 #include "integration/harness.h"
 #include "integration/wsp_echo.h"
 #include "bench_relay.h"
+#include "bench_wsp.h"
 
 #define BENCH_MB_DEFAULT  1024
 #define BENCH_ROUNDS      3
@@ -38,9 +39,7 @@
 #define BENCH_WS_SMALL    32
 #define BENCH_WS_BLOCK    (64 << 10)
 #define BENCH_WS_BULK     (256u << 20)
-#define BENCH_READY_MS    20000
 #define BENCH_STOP_MS     10000
-#define BENCH_SECRET      "bench-secret-0123456789abcdef012"
 #define BENCH_SESSION     "00000000-0000-4000-8000-000000000001"
 #define BENCH_READ_BUFFER (1 << 20)
 #define BENCH_HEAD_SIZE   16384
@@ -202,31 +201,8 @@ s_setup(void)
     s_dir = harness_tmpdir("bench-wsproxy");
     if (!s_dir)
         s_die("no temporary directory");
-    char secret_file[600];
-    snprintf(secret_file, sizeof secret_file, "%s/apps.secret", s_dir);
-    FILE *file = fopen(secret_file, "w");
-    if (!file)
-        s_die("cannot write the secret");
-    fputs(BENCH_SECRET, file);
-    fclose(file);
-    chmod(secret_file, 0600);
-    int low = harness_free_port();
-    char state[600], secret[700], ports[64];
-    snprintf(state, sizeof state, "node.state_dir=%s/wsproxy", s_dir);
-    snprintf(secret, sizeof secret, "wsproxy.token_secret_file=%s", secret_file);
-    snprintf(ports, sizeof ports, "wsproxy.app_ports=%d-%d", low, low + 9);
-    const char *args[] = {"--set", state,
-                          "--set", secret,
-                          "--set", ports,
-                          "--set", "wsproxy.listen=127.0.0.1:0",
-                          "--set", "bus.hub.host=true",
-                          "--set", "bus.hub.publish=tcp://127.0.0.1:*",
-                          "--set", "bus.hub.subscribe=tcp://127.0.0.1:*",
-                          "--set", "bus.hub.registry=tcp://127.0.0.1:*",
-                          NULL};
     char line[HARNESS_LINE_MAX], url[160];
-    if (harness_start(&s_wsp, s_dir, "wsproxy", "wsproxy", args) != 0 ||
-        !harness_wait_line(&s_wsp, "ready ", BENCH_READY_MS, line, sizeof line) ||
+    if (bench_wsp_start(&s_wsp, s_dir, line, sizeof line) != 0 ||
         !harness_field(line, "url", url, sizeof url))
         s_die("the wsproxy did not start");
     snprintf(s_api, sizeof s_api, "%s", url + strlen("http://"));
@@ -240,7 +216,8 @@ s_setup(void)
     snprintf(claims.user_uuid, sizeof claims.user_uuid, "bench");
     claims.expires = (int64_t) time(NULL) + 60;
     bus_error_t err = {0};
-    char *token = bus_apptoken_sign(BENCH_SECRET, strlen(BENCH_SECRET), &claims, &err);
+    char *token =
+        bus_apptoken_sign(BENCH_WSP_SECRET, strlen(BENCH_WSP_SECRET), &claims, &err);
     char path[2048], *body = NULL;
     snprintf(path, sizeof path, "/v2/proxy/%s/%s/add?app=bench", token ? token : "x",
              BENCH_SESSION);
