@@ -49,3 +49,18 @@ bus_error_set(bus_error_t *err, int status, const char *fmt, ...)
     }
     return status;
 }
+
+int
+bus_error_fail(bus_error_t *err, int status, const char *fmt, ...)
+{
+    if (err) {
+        char detail[BUS_ERROR_DETAIL_MAX];
+        va_list args;
+        va_start(args, fmt);
+        vsnprintf(detail, sizeof detail, fmt, args);
+        va_end(args);
+        err->status = status;
+        memcpy(err->detail, detail, sizeof detail);
+    }
+    return -1;
+}

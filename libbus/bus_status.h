@@ -47,4 +47,10 @@ typedef struct {
 int bus_error_set(bus_error_t *err, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+//  Sets err as bus_error_set does and returns -1, for the functions that
+//  answer 0 or -1 with err. The detail is formatted aside first, so that
+//  an argument may be err->detail itself (a reason wrapped in another).
+int bus_error_fail(bus_error_t *err, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 #endif

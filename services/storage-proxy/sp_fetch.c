@@ -90,20 +90,6 @@ typedef struct {
     char url[SP_FETCH_URL_MAX + 1]; //  the URL answered (after redirects)
 } request_t;
 
-static int s_fail(bus_error_t *err, int status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int
-s_fail(bus_error_t *err, int status, const char *fmt, ...)
-{
-    char detail[BUS_ERROR_DETAIL_MAX];
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(detail, sizeof detail, fmt, args);
-    va_end(args);
-    bus_error_set(err, status, "%s", detail);
-    return -1;
-}
-
 //  ---------------------------------------------------------------------------
 //  Addresses
 
@@ -150,10 +136,12 @@ static bool
 s_late(job_t *job, sp_jobs_t *jobs, bus_error_t *err)
 {
     if (sp_jobs_stopping(jobs))
-        return s_fail(err, BUS_STATUS_UNAVAILABLE, "the storage-proxy is stopping"), true;
+        return bus_error_fail(err, BUS_STATUS_UNAVAILABLE,
+                              "the storage-proxy is stopping"),
+               true;
     if (bus_clock_mono_ms() >= job->deadline)
-        return s_fail(err, BUS_STATUS_TIMEOUT, "the fetch took longer than %d s",
-                      job->owner->timeout_s),
+        return bus_error_fail(err, BUS_STATUS_TIMEOUT, "the fetch took longer than %d s",
+                              job->owner->timeout_s),
                true;
     return false;
 }
@@ -178,29 +166,31 @@ s_connect_one(
 {
     int flags = fcntl(fd, F_GETFL);
     if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0)
-        return s_fail(err, BUS_STATUS_INTERNAL, "fcntl: %s", strerror(errno));
+        return bus_error_fail(err, BUS_STATUS_INTERNAL, "fcntl: %s", strerror(errno));
     if (connect(fd, ai->ai_addr, ai->ai_addrlen) != 0 && errno != EINPROGRESS)
-        return s_fail(err, BUS_STATUS_UNAVAILABLE, "cannot connect: %s", strerror(errno));
+        return bus_error_fail(err, BUS_STATUS_UNAVAILABLE, "cannot connect: %s",
+                              strerror(errno));
     for (;;) {
         if (s_late(job, jobs, err))
             return -1;
         struct pollfd p = {.fd = fd, .events = POLLOUT};
         int n = poll(&p, 1, SP_FETCH_POLL_MS);
         if (n < 0 && errno != EINTR)
-            return s_fail(err, BUS_STATUS_INTERNAL, "poll: %s", strerror(errno));
+            return bus_error_fail(err, BUS_STATUS_INTERNAL, "poll: %s", strerror(errno));
         if (n > 0)
             break;
     }
     int so_error = 0;
     socklen_t len = sizeof so_error;
     if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &so_error, &len) != 0 || so_error)
-        return s_fail(err, BUS_STATUS_UNAVAILABLE, "cannot connect: %s",
-                      strerror(so_error ? so_error : errno));
+        return bus_error_fail(err, BUS_STATUS_UNAVAILABLE, "cannot connect: %s",
+                              strerror(so_error ? so_error : errno));
     struct timeval tv = {0, SP_FETCH_POLL_MS * 1000};
     if (fcntl(fd, F_SETFL, flags) != 0 ||
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv) != 0 ||
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv) != 0)
-        return s_fail(err, BUS_STATUS_INTERNAL, "socket options: %s", strerror(errno));
+        return bus_error_fail(err, BUS_STATUS_INTERNAL, "socket options: %s",
+                              strerror(errno));
     return 0;
 }
 
@@ -223,16 +213,16 @@ s_tls_start(job_t *job,
 {
     conn->ssl = SSL_new(job->owner->tls);
     if (!conn->ssl || SSL_set_fd(conn->ssl, conn->fd) != 1)
-        return s_fail(err, BUS_STATUS_INTERNAL, "cannot start TLS");
+        return bus_error_fail(err, BUS_STATUS_INTERNAL, "cannot start TLS");
     unsigned char ip[16];
     bool literal =
         inet_pton(AF_INET, url->host, ip) == 1 || inet_pton(AF_INET6, url->host, ip) == 1;
     if (literal) {
         if (X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(conn->ssl), url->host) != 1)
-            return s_fail(err, BUS_STATUS_INTERNAL, "cannot start TLS");
+            return bus_error_fail(err, BUS_STATUS_INTERNAL, "cannot start TLS");
     } else if (SSL_set_tlsext_host_name(conn->ssl, url->host) != 1 ||
                SSL_set1_host(conn->ssl, url->host) != 1)
-        return s_fail(err, BUS_STATUS_INTERNAL, "cannot start TLS");
+        return bus_error_fail(err, BUS_STATUS_INTERNAL, "cannot start TLS");
     for (;;) {
         ERR_clear_error();
         int rc = SSL_connect(conn->ssl);
@@ -241,13 +231,13 @@ s_tls_start(job_t *job,
         if (!s_tls_again(conn->ssl, rc)) {
             long verify = SSL_get_verify_result(conn->ssl);
             if (verify != X509_V_OK)
-                return s_fail(err, BUS_STATUS_UNAVAILABLE,
-                              "%s's certificate is not trusted: %s", url->host,
-                              X509_verify_cert_error_string(verify));
+                return bus_error_fail(err, BUS_STATUS_UNAVAILABLE,
+                                      "%s's certificate is not trusted: %s", url->host,
+                                      X509_verify_cert_error_string(verify));
             char text[160];
             ERR_error_string_n(ERR_get_error(), text, sizeof text);
-            return s_fail(err, BUS_STATUS_UNAVAILABLE, "TLS with %s failed: %s",
-                          url->host, text);
+            return bus_error_fail(err, BUS_STATUS_UNAVAILABLE, "TLS with %s failed: %s",
+                                  url->host, text);
         }
         if (s_late(job, jobs, err))
             return -1;
@@ -269,11 +259,11 @@ s_connect(job_t *job,
                     *list = NULL;
     int rc = getaddrinfo(url->host, port, &hints, &list);
     if (rc != 0)
-        return s_fail(err, BUS_STATUS_UNAVAILABLE, "cannot resolve %s: %s", url->host,
-                      gai_strerror(rc));
+        return bus_error_fail(err, BUS_STATUS_UNAVAILABLE, "cannot resolve %s: %s",
+                              url->host, gai_strerror(rc));
     bool refused = false;
     bus_error_t last = {0};
-    s_fail(&last, BUS_STATUS_UNAVAILABLE, "cannot connect to %s", url->host);
+    bus_error_fail(&last, BUS_STATUS_UNAVAILABLE, "cannot connect to %s", url->host);
     conn->fd = -1;
     for (struct addrinfo *ai = list; ai; ai = ai->ai_next) {
         if (!job->owner->allow_private && sp_fetch_addr_private(ai->ai_addr)) {
@@ -291,10 +281,11 @@ s_connect(job_t *job,
     if (conn->fd < 0) {
         if (refused && last.status == BUS_STATUS_UNAVAILABLE &&
             strncmp(last.detail, "cannot connect to", 17) == 0)
-            return s_fail(err, BUS_STATUS_FORBIDDEN,
-                          "%s is on a loopback, private or link-local address, which "
-                          "this storage-proxy does not fetch from (fetch.allow_private)",
-                          url->host);
+            return bus_error_fail(
+                err, BUS_STATUS_FORBIDDEN,
+                "%s is on a loopback, private or link-local address, which "
+                "this storage-proxy does not fetch from (fetch.allow_private)",
+                url->host);
         *err = last;
         return -1;
     }
@@ -317,15 +308,16 @@ s_read(job_t *job, sp_jobs_t *jobs, conn_t *conn, void *buf, size_t len, bus_err
             if (e == SSL_ERROR_ZERO_RETURN)
                 return 0;
             if (!s_tls_again(conn->ssl, n))
-                return s_fail(err, BUS_STATUS_UNAVAILABLE, "the connection failed (TLS)");
+                return bus_error_fail(err, BUS_STATUS_UNAVAILABLE,
+                                      "the connection failed (TLS)");
             continue;
         }
         ssize_t n = recv(conn->fd, buf, len, 0);
         if (n >= 0)
             return n;
         if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-            return s_fail(err, BUS_STATUS_UNAVAILABLE, "the connection failed: %s",
-                          strerror(errno));
+            return bus_error_fail(err, BUS_STATUS_UNAVAILABLE,
+                                  "the connection failed: %s", strerror(errno));
     }
 }
 
@@ -345,13 +337,14 @@ s_write(job_t *job,
             ERR_clear_error();
             int rc = SSL_write(conn->ssl, buf, (int) len);
             if (rc <= 0 && !s_tls_again(conn->ssl, rc))
-                return s_fail(err, BUS_STATUS_UNAVAILABLE, "the connection failed (TLS)");
+                return bus_error_fail(err, BUS_STATUS_UNAVAILABLE,
+                                      "the connection failed (TLS)");
             n = rc > 0 ? rc : 0;
         } else {
             n = send(conn->fd, buf, len, MSG_NOSIGNAL);
             if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-                return s_fail(err, BUS_STATUS_UNAVAILABLE, "the connection failed: %s",
-                              strerror(errno));
+                return bus_error_fail(err, BUS_STATUS_UNAVAILABLE,
+                                      "the connection failed: %s", strerror(errno));
             if (n < 0)
                 n = 0;
         }
@@ -364,35 +357,18 @@ s_write(job_t *job,
 //  ---------------------------------------------------------------------------
 //  The download
 
-static int
-s_write_file(int fd, const uint8_t *data, size_t len, bus_error_t *err)
-{
-    while (len) {
-        ssize_t n = write(fd, data, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return s_fail(err,
-                          errno == ENOSPC || errno == EDQUOT ? BUS_STATUS_UNAVAILABLE
-                                                             : BUS_STATUS_INTERNAL,
-                          "cannot write: %s", strerror(errno));
-        data += n;
-        len -= (size_t) n;
-    }
-    return 0;
-}
-
 //  Appends len bytes of the body to fd, within the cap.
 static int
 s_take(job_t *job, int fd, const uint8_t *data, size_t len, bus_error_t *err)
 {
     uint64_t bytes = atomic_load(&job->bytes) + len;
     if (bytes > job->cap)
-        return s_fail(err, BUS_STATUS_INVALID,
-                      "the download is larger than %llu bytes (fetch.max_bytes, or what "
-                      "the folder's quota leaves)",
-                      (unsigned long long) job->cap);
-    if (s_write_file(fd, data, len, err) != 0)
+        return bus_error_fail(
+            err, BUS_STATUS_INVALID,
+            "the download is larger than %llu bytes (fetch.max_bytes, or what "
+            "the folder's quota leaves)",
+            (unsigned long long) job->cap);
+    if (sp_fs_write_all(fd, data, len, err) != 0)
         return -1;
     atomic_store(&job->bytes, bytes);
     return 0;
@@ -429,8 +405,8 @@ s_body(job_t *job,
                 int rc = sp_fetch_chunked_step(&chunked, buf + at, have - at, &used,
                                                &data, &dlen);
                 if (rc < 0)
-                    return s_fail(err, BUS_STATUS_INVALID,
-                                  "the server's chunked body is malformed");
+                    return bus_error_fail(err, BUS_STATUS_INVALID,
+                                          "the server's chunked body is malformed");
                 if (dlen && s_deliver(job, req, data, dlen, err) != 0)
                     return -1;
                 at += used;
@@ -449,9 +425,9 @@ s_body(job_t *job,
             return -1;
         if (n == 0) {
             if (head->chunked || left > 0)
-                return s_fail(err, BUS_STATUS_UNAVAILABLE,
-                              "the server closed the connection after %llu bytes",
-                              (unsigned long long) atomic_load(&job->bytes));
+                return bus_error_fail(err, BUS_STATUS_UNAVAILABLE,
+                                      "the server closed the connection after %llu bytes",
+                                      (unsigned long long) atomic_load(&job->bytes));
             if (req->sink && req->sink(req->sink_arg, NULL, 0, err) != 0)
                 return -1;
             return 0; //  no length: the body ends with the connection
@@ -468,7 +444,7 @@ s_refused(int status, bus_error_t *err)
               : status == 401 || status == 403 ? BUS_STATUS_FORBIDDEN
               : status >= 500                  ? BUS_STATUS_UNAVAILABLE
                                                : BUS_STATUS_INVALID;
-    return s_fail(err, bus, "the server answered %d", status);
+    return bus_error_fail(err, bus, "the server answered %d", status);
 }
 
 //  Asks url as req says, following redirects when it says so, and hands
@@ -481,15 +457,15 @@ s_exchange(
     snprintf(url, sizeof url, "%s", start);
     uint8_t *buf = malloc(SP_FETCH_BUFFER + 1);
     if (!buf)
-        return s_fail(err, BUS_STATUS_INTERNAL, "out of memory");
+        return bus_error_fail(err, BUS_STATUS_INTERNAL, "out of memory");
     int rc = -1;
     for (int hop = 0;; hop++) {
         sp_fetch_url_t u;
         conn_t conn = {-1, NULL};
         if (sp_fetch_url_parse(url, strlen(url), &u, err) != 0) {
             if (hop)
-                s_fail(err, BUS_STATUS_INVALID, "a redirect to a refused URL: %s",
-                       err->detail);
+                bus_error_fail(err, BUS_STATUS_INVALID, "a redirect to a refused URL: %s",
+                               err->detail);
             break;
         }
         snprintf(req->url, sizeof req->url, "%s", url);
@@ -529,8 +505,8 @@ s_exchange(
             if (n < 0)
                 break;
             if (n == 0) {
-                s_fail(err, BUS_STATUS_UNAVAILABLE, "%s closed the connection unanswered",
-                       u.host);
+                bus_error_fail(err, BUS_STATUS_UNAVAILABLE,
+                               "%s closed the connection unanswered", u.host);
                 break;
             }
             have += (size_t) n;
@@ -546,21 +522,22 @@ s_exchange(
                         head.status == 307 || head.status == 308;
         if (redirect && !req->follow) {
             s_close(&conn);
-            s_fail(err, BUS_STATUS_INVALID, "the server answered %d to a %s", head.status,
-                   req->method);
+            bus_error_fail(err, BUS_STATUS_INVALID, "the server answered %d to a %s",
+                           head.status, req->method);
             break;
         }
         if (redirect) {
             s_close(&conn);
             if (hop >= job->owner->max_redirects) {
-                s_fail(err, BUS_STATUS_INVALID, "more than %d redirects",
-                       job->owner->max_redirects);
+                bus_error_fail(err, BUS_STATUS_INVALID, "more than %d redirects",
+                               job->owner->max_redirects);
                 break;
             }
             if (head.location_too_long ||
                 sp_fetch_url_resolve(&u, head.location, strlen(head.location), url,
                                      err) != 0) {
-                s_fail(err, BUS_STATUS_INVALID, "a redirect without a usable Location");
+                bus_error_fail(err, BUS_STATUS_INVALID,
+                               "a redirect without a usable Location");
                 break;
             }
             continue;
@@ -572,17 +549,19 @@ s_exchange(
         }
         if (req->media_type && strcmp(head.content_type, req->media_type) != 0) {
             s_close(&conn);
-            s_fail(err, BUS_STATUS_INVALID, "%s (the answer is %s)", req->wrong_type,
-                   *head.content_type ? head.content_type : "of no type");
+            bus_error_fail(err, BUS_STATUS_INVALID, "%s (the answer is %s)",
+                           req->wrong_type,
+                           *head.content_type ? head.content_type : "of no type");
             break;
         }
         if (!req->sink && head.content_length >= 0 &&
             (uint64_t) head.content_length > job->cap) {
             s_close(&conn);
-            s_fail(err, BUS_STATUS_INVALID,
-                   "the download is %lld bytes, more than %llu (fetch.max_bytes, or what "
-                   "the folder's quota leaves)",
-                   (long long) head.content_length, (unsigned long long) job->cap);
+            bus_error_fail(
+                err, BUS_STATUS_INVALID,
+                "the download is %lld bytes, more than %llu (fetch.max_bytes, or what "
+                "the folder's quota leaves)",
+                (long long) head.content_length, (unsigned long long) job->cap);
             break;
         }
         atomic_store(&job->total,
@@ -625,12 +604,12 @@ s_sink_refs(void *arg, const uint8_t *data, size_t len, bus_error_t *err)
     if (!data)
         return 0;
     if (len > SP_GIT_REFS_MAX - refs->len)
-        return s_fail(err, BUS_STATUS_INVALID,
-                      "the repository advertises more than %u bytes of refs",
-                      SP_GIT_REFS_MAX);
+        return bus_error_fail(err, BUS_STATUS_INVALID,
+                              "the repository advertises more than %u bytes of refs",
+                              SP_GIT_REFS_MAX);
     uint8_t *grown = realloc(refs->data, refs->len + len);
     if (!grown)
-        return s_fail(err, BUS_STATUS_INTERNAL, "out of memory");
+        return bus_error_fail(err, BUS_STATUS_INTERNAL, "out of memory");
     memcpy(grown + refs->len, data, len);
     refs->data = grown;
     refs->len += len;
@@ -651,8 +630,8 @@ s_sink_pack(void *arg, const uint8_t *data, size_t len, bus_error_t *err)
     if (!data)
         return sp_git_demux_complete(&sink->demux)
                    ? 0
-                   : s_fail(err, BUS_STATUS_UNAVAILABLE,
-                            "the git server's answer ended before its pack did");
+                   : bus_error_fail(err, BUS_STATUS_UNAVAILABLE,
+                                    "the git server's answer ended before its pack did");
     while (len) {
         size_t used = 0, out_len = 0;
         const uint8_t *out = NULL;
@@ -700,11 +679,13 @@ s_clone_refs(job_t *job,
     while (n && base[n - 1] == '/')
         base[--n] = 0;
     if (strchr(base, '?'))
-        return s_fail(err, BUS_STATUS_INVALID, "a git repository's URL has no query");
+        return bus_error_fail(err, BUS_STATUS_INVALID,
+                              "a git repository's URL has no query");
     char url[SP_FETCH_URL_MAX + 1];
     int len = snprintf(url, sizeof url, "%s%s", base, tail);
     if (len < 0 || (size_t) len >= sizeof url)
-        return s_fail(err, BUS_STATUS_INVALID, "the repository's URL is too long");
+        return bus_error_fail(err, BUS_STATUS_INVALID,
+                              "the repository's URL is too long");
     snprintf(job->final_url, sizeof job->final_url, "%s", base);
     refs_buf_t refs = {NULL, 0};
     request_t req = {.method = "GET",
@@ -718,7 +699,8 @@ s_clone_refs(job_t *job,
     if (rc != 0 && err->status == BUS_STATUS_NOT_FOUND) {
         char why[BUS_ERROR_DETAIL_MAX];
         snprintf(why, sizeof why, "%s", err->detail);
-        s_fail(err, BUS_STATUS_NOT_FOUND, "no git repository at %.300s (%s)", base, why);
+        bus_error_fail(err, BUS_STATUS_NOT_FOUND, "no git repository at %.300s (%s)",
+                       base, why);
     }
     if (rc == 0)
         rc = sp_git_refs_parse(refs.data, refs.len, job->ref, adv, err);
@@ -726,18 +708,19 @@ s_clone_refs(job_t *job,
     if (rc != 0)
         return -1;
     if (!adv->found && job->ref[0])
-        return s_fail(err, BUS_STATUS_NOT_FOUND, "no branch or tag %s in %.300s",
-                      job->ref, base);
+        return bus_error_fail(err, BUS_STATUS_NOT_FOUND, "no branch or tag %s in %.300s",
+                              job->ref, base);
     if (!adv->found)
-        return s_fail(err, BUS_STATUS_INVALID, "the repository at %.300s is empty", base);
+        return bus_error_fail(err, BUS_STATUS_INVALID,
+                              "the repository at %.300s is empty", base);
     //  Redirected, the repository is where the advertisement came from: a
     //  URL that does not end as asked names no repository to post to (git
     //  refuses it too: "unable to update url base from redirection").
     n = strlen(req.url);
     if (n <= sizeof tail - 1 || strcmp(req.url + n - (sizeof tail - 1), tail) != 0)
-        return s_fail(err, BUS_STATUS_INVALID,
-                      "redirected to %.300s, which is not a repository's advertisement",
-                      req.url);
+        return bus_error_fail(
+            err, BUS_STATUS_INVALID,
+            "redirected to %.300s, which is not a repository's advertisement", req.url);
     memcpy(base, req.url, n - (sizeof tail - 1));
     base[n - (sizeof tail - 1)] = 0;
     snprintf(job->final_url, sizeof job->final_url, "%s", base);
@@ -760,7 +743,8 @@ s_clone(job_t *job,
     char url[SP_FETCH_URL_MAX + 1];
     int url_len = snprintf(url, sizeof url, "%s/%s", base, SP_GIT_SERVICE);
     if (url_len < 0 || (size_t) url_len >= sizeof url)
-        return s_fail(err, BUS_STATUS_INVALID, "the repository's URL is too long");
+        return bus_error_fail(err, BUS_STATUS_INVALID,
+                              "the repository's URL is too long");
     char body[512];
     bool sideband = false;
     long len = sp_git_request_format(adv, body, sizeof body, &sideband);
@@ -782,7 +766,7 @@ s_clone(job_t *job,
     atomic_store(&job->phase, S_UNPACKING);
     struct stat st;
     if (fstat(fd, &st) != 0)
-        return s_fail(err, BUS_STATUS_INTERNAL, "fstat: %s", strerror(errno));
+        return bus_error_fail(err, BUS_STATUS_INTERNAL, "fstat: %s", strerror(errno));
     clone_t clone = {job, jobs};
     sp_git_pack_limits_t pack_limits = {
         .max_objects = SP_GIT_OBJECTS_MAX,
@@ -794,7 +778,7 @@ s_clone(job_t *job,
         if (err->status == BUS_STATUS_INVALID) {
             char why[BUS_ERROR_DETAIL_MAX];
             snprintf(why, sizeof why, "%s", err->detail);
-            s_fail(err, BUS_STATUS_INVALID, "refused pack: %s", why);
+            bus_error_fail(err, BUS_STATUS_INVALID, "refused pack: %s", why);
         }
         return -1;
     }
@@ -809,7 +793,7 @@ s_clone(job_t *job,
     if (rc != 0 && err->status == BUS_STATUS_INVALID) {
         char why[BUS_ERROR_DETAIL_MAX];
         snprintf(why, sizeof why, "%s", err->detail);
-        s_fail(err, BUS_STATUS_INVALID, "refused repository: %s", why);
+        bus_error_fail(err, BUS_STATUS_INVALID, "refused repository: %s", why);
     }
     bool made = false;
     if (rc == 0) {
@@ -858,14 +842,14 @@ s_unpack(job_t *job, sp_jobs_t *jobs, int fd, bus_error_t *err)
     atomic_store(&job->phase, S_UNPACKING);
     struct stat st;
     if (fstat(fd, &st) != 0)
-        return s_fail(err, BUS_STATUS_INTERNAL, "fstat: %s", strerror(errno));
+        return bus_error_fail(err, BUS_STATUS_INTERNAL, "fstat: %s", strerror(errno));
     sp_zip_limits_t limits = {job->owner->zip_max_entries, job->zip_cap};
     sp_zip_t *zip = sp_zip_open(fd, (uint64_t) st.st_size, &limits, err);
     if (!zip) {
         if (err->status == BUS_STATUS_INVALID) {
             char why[BUS_ERROR_DETAIL_MAX];
             snprintf(why, sizeof why, "%s", err->detail);
-            s_fail(err, BUS_STATUS_INVALID, "refused archive: %s", why);
+            bus_error_fail(err, BUS_STATUS_INVALID, "refused archive: %s", why);
         }
         return -1;
     }
@@ -892,7 +876,8 @@ s_unpack(job_t *job, sp_jobs_t *jobs, int fd, bus_error_t *err)
         char full[SP_FS_PATH_MAX + 2];
         int n = snprintf(full, sizeof full, "%s/%s", job->path, rel);
         if (n < 0 || n > SP_FS_PATH_MAX) {
-            rc = s_fail(err, BUS_STATUS_INVALID, "entry %.200s: path too long", e->name);
+            rc = bus_error_fail(err, BUS_STATUS_INVALID, "entry %.200s: path too long",
+                                e->name);
             break;
         }
         if (e->dir)
@@ -902,11 +887,13 @@ s_unpack(job_t *job, sp_jobs_t *jobs, int fd, bus_error_t *err)
             int out = sp_fs_stage_open(job->fs, stage, err);
             rc = out < 0 ? -1 : 0;
             if (rc == 0 && ftruncate(out, 0) != 0)
-                rc = s_fail(err, BUS_STATUS_INTERNAL, "ftruncate: %s", strerror(errno));
+                rc = bus_error_fail(err, BUS_STATUS_INTERNAL, "ftruncate: %s",
+                                    strerror(errno));
             if (rc == 0)
                 rc = sp_zip_extract(zip, i, out, err);
             if (rc == 0 && fchmod(out, e->mode) != 0)
-                rc = s_fail(err, BUS_STATUS_INTERNAL, "fchmod: %s", strerror(errno));
+                rc = bus_error_fail(err, BUS_STATUS_INTERNAL, "fchmod: %s",
+                                    strerror(errno));
             if (out >= 0)
                 close(out);
             if (rc == 0)
@@ -936,9 +923,9 @@ s_work(void *arg, sp_jobs_t *jobs)
     int rc = fd < 0 ? -1 : 0;
     //  Held locked, so the usage scan's expiry of abandoned uploads leaves it.
     if (rc == 0 && flock(fd, LOCK_EX | LOCK_NB) != 0)
-        rc = s_fail(&err, BUS_STATUS_CONFLICT, "the staging file is in use");
+        rc = bus_error_fail(&err, BUS_STATUS_CONFLICT, "the staging file is in use");
     if (rc == 0 && ftruncate(fd, 0) != 0)
-        rc = s_fail(&err, BUS_STATUS_INTERNAL, "ftruncate: %s", strerror(errno));
+        rc = bus_error_fail(&err, BUS_STATUS_INTERNAL, "ftruncate: %s", strerror(errno));
     sp_git_refs_t adv;
     sp_git_checkout_counts_t counts = {0};
     if (rc == 0 && job->git)
@@ -950,7 +937,8 @@ s_work(void *arg, sp_jobs_t *jobs)
             rc = s_unpack(job, jobs, fd, &err);
         else {
             if (fsync(fd) != 0)
-                rc = s_fail(&err, BUS_STATUS_INTERNAL, "fsync: %s", strerror(errno));
+                rc = bus_error_fail(&err, BUS_STATUS_INTERNAL, "fsync: %s",
+                                    strerror(errno));
             if (rc == 0)
                 rc = sp_fs_stage_commit(job->fs, stage, job->path, strlen(job->path),
                                         &err);

@@ -1148,3 +1148,26 @@ sp_fs_stage_expire(
     closedir(dir);
     return rc;
 }
+
+//  ---------------------------------------------------------------------------
+//  write_all
+
+int
+sp_fs_write_all(int fd, const void *data, size_t len, bus_error_t *err)
+{
+    const uint8_t *bytes = data;
+    while (len && fd >= 0) {
+        ssize_t n = write(fd, bytes, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return bus_error_fail(err,
+                                  errno == ENOSPC || errno == EDQUOT
+                                      ? BUS_STATUS_UNAVAILABLE
+                                      : BUS_STATUS_INTERNAL,
+                                  "cannot write: %s", strerror(errno));
+        bytes += n;
+        len -= (size_t) n;
+    }
+    return 0;
+}

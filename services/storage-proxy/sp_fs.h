@@ -249,4 +249,11 @@ typedef void(sp_fs_expired_fn)(void *arg,
 int sp_fs_stage_expire(
     sp_fs_t *self, time_t before, sp_fs_expired_fn *fn, void *arg, bus_error_t *err);
 
+//  Writes all len bytes of data to fd (a descriptor a fetch, an unpacking
+//  or a clone writes a file through; -1 writes nothing: a check without
+//  output), again after a short write or EINTR. 0, or -1 with err:
+//  BUS_STATUS_UNAVAILABLE when the disk is full (ENOSPC, EDQUOT),
+//  BUS_STATUS_INTERNAL otherwise.
+int sp_fs_write_all(int fd, const void *data, size_t len, bus_error_t *err);
+
 #endif

@@ -46,20 +46,6 @@ typedef struct {
 
 enum { S_TREE, S_FILE, S_EXEC, S_LINK, S_SUBMODULE };
 
-static int s_fail(bus_error_t *err, int status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int
-s_fail(bus_error_t *err, int status, const char *fmt, ...)
-{
-    char detail[BUS_ERROR_DETAIL_MAX];
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(detail, sizeof detail, fmt, args);
-    va_end(args);
-    bus_error_set(err, status, "%s", detail);
-    return -1;
-}
-
 //  The kind of a tree entry's mode (len bytes), or -1.
 static int
 s_mode(const uint8_t *mode, size_t len)
@@ -143,17 +129,18 @@ s_write_file(walk_t *w, const char *full, const uint8_t *sha, bool exec, bus_err
 {
     sp_fs_info_t info;
     if (sp_fs_stat(w->fs, full, strlen(full), &info, NULL) == 0)
-        return s_fail(err, BUS_STATUS_CONFLICT, "entry %.300s appears twice", full);
+        return bus_error_fail(err, BUS_STATUS_CONFLICT, "entry %.300s appears twice",
+                              full);
     int out = sp_fs_stage_open(w->fs, w->stage, err);
     if (out < 0)
         return -1;
     int rc = 0;
     if (ftruncate(out, 0) != 0)
-        rc = s_fail(err, BUS_STATUS_INTERNAL, "ftruncate: %s", strerror(errno));
+        rc = bus_error_fail(err, BUS_STATUS_INTERNAL, "ftruncate: %s", strerror(errno));
     if (rc == 0)
         rc = sp_git_pack_write(w->pack, sha, out, err);
     if (rc == 0 && fchmod(out, exec ? 0755 : 0644) != 0)
-        rc = s_fail(err, BUS_STATUS_INTERNAL, "fchmod: %s", strerror(errno));
+        rc = bus_error_fail(err, BUS_STATUS_INTERNAL, "fchmod: %s", strerror(errno));
     close(out);
     if (rc == 0)
         rc = sp_fs_stage_commit(w->fs, w->stage, full, strlen(full), err);
@@ -238,8 +225,8 @@ static int
 s_walk(walk_t *w, const uint8_t *sha, const char *rel, size_t depth, bus_error_t *err)
 {
     if (depth > SP_GIT_TREE_DEPTH)
-        return s_fail(err, BUS_STATUS_INVALID, "%.300s: trees deeper than %d", rel,
-                      SP_GIT_TREE_DEPTH);
+        return bus_error_fail(err, BUS_STATUS_INVALID, "%.300s: trees deeper than %d",
+                              rel, SP_GIT_TREE_DEPTH);
     sp_git_type_t type = SP_GIT_TREE;
     uint8_t *data = NULL;
     size_t len = 0;
@@ -258,14 +245,15 @@ s_walk(walk_t *w, const uint8_t *sha, const char *rel, size_t depth, bus_error_t
     }
     int rc = 0;
     if (type != SP_GIT_TREE)
-        rc = s_fail(err, BUS_STATUS_INVALID, "%.300s: not a tree", *rel ? rel : ".");
+        rc = bus_error_fail(err, BUS_STATUS_INVALID, "%.300s: not a tree",
+                            *rel ? rel : ".");
     for (size_t at = 0; rc == 0 && at < len;) {
         const uint8_t *p = data + at, *end = data + len;
         const uint8_t *space = memchr(p, ' ', (size_t) (end - p));
         const uint8_t *nul = space ? memchr(space, 0, (size_t) (end - space)) : NULL;
         if (!space || !nul || (size_t) (end - nul) < 1 + SP_GIT_SHA_LEN) {
-            rc = s_fail(err, BUS_STATUS_INVALID, "%.300s: a malformed tree",
-                        *rel ? rel : ".");
+            rc = bus_error_fail(err, BUS_STATUS_INVALID, "%.300s: a malformed tree",
+                                *rel ? rel : ".");
             break;
         }
         const uint8_t *name = space + 1;
@@ -275,8 +263,8 @@ s_walk(walk_t *w, const uint8_t *sha, const char *rel, size_t depth, bus_error_t
         const char *why = s_name_refused(name, name_len);
         if (why || kind < 0) {
             s_shown(rel, name, name_len, shown, sizeof shown);
-            rc = s_fail(err, BUS_STATUS_INVALID, "entry %.300s: %s", shown,
-                        why ? why : "an unknown mode");
+            rc = bus_error_fail(err, BUS_STATUS_INVALID, "entry %.300s: %s", shown,
+                                why ? why : "an unknown mode");
             break;
         }
         rc = s_entry(w, rel, depth, kind, name, name_len, nul + 1, err);
@@ -306,15 +294,15 @@ s_entry(walk_t *w,
                      (int) name_len, (const char *) name);
     size_t prefix = w->path ? strlen(w->path) + 1 : 0;
     if (n < 0 || (size_t) n + prefix > SP_FS_PATH_MAX)
-        return s_fail(err, BUS_STATUS_INVALID, "entry %.300s: the path is too long",
-                      child);
+        return bus_error_fail(err, BUS_STATUS_INVALID,
+                              "entry %.300s: the path is too long", child);
     if (kind == S_SUBMODULE) {
         c->submodules++;
         return 0;
     }
     if (++c->entries > limits->max_entries)
-        return s_fail(err, BUS_STATUS_INVALID, "more than %llu entries",
-                      (unsigned long long) limits->max_entries);
+        return bus_error_fail(err, BUS_STATUS_INVALID, "more than %llu entries",
+                              (unsigned long long) limits->max_entries);
     if (w->stop && w->stop(w->arg, err))
         return -1;
     char full[SP_FS_PATH_MAX + 2];
@@ -331,10 +319,10 @@ s_entry(walk_t *w,
     sp_git_type_t type;
     uint64_t size = 0;
     if (sp_git_pack_stat(w->pack, sha, &type, &size, err) != 0)
-        return s_fail(err, BUS_STATUS_INVALID,
-                      "entry %.300s: its blob is not in the pack", child);
+        return bus_error_fail(err, BUS_STATUS_INVALID,
+                              "entry %.300s: its blob is not in the pack", child);
     if (type != SP_GIT_BLOB)
-        return s_fail(err, BUS_STATUS_INVALID, "entry %.300s: not a blob", child);
+        return bus_error_fail(err, BUS_STATUS_INVALID, "entry %.300s: not a blob", child);
     if (kind == S_LINK) {
         c->links++;
         uint8_t *target = NULL;
@@ -343,15 +331,16 @@ s_entry(walk_t *w,
             return -1;
         const char *why = s_target_refused(target, len, limits->base_depth + depth);
         if (why)
-            rc = s_fail(err, BUS_STATUS_INVALID, "entry %.300s: %s", child, why);
+            rc = bus_error_fail(err, BUS_STATUS_INVALID, "entry %.300s: %s", child, why);
         else if (w->fs)
             rc = sp_fs_symlink(w->fs, (const char *) target, full, strlen(full), err);
         free(target);
     } else {
         c->files++;
         if (size > limits->max_bytes - c->bytes)
-            return s_fail(err, BUS_STATUS_INVALID, "the files hold more than %llu bytes",
-                          (unsigned long long) limits->max_bytes);
+            return bus_error_fail(err, BUS_STATUS_INVALID,
+                                  "the files hold more than %llu bytes",
+                                  (unsigned long long) limits->max_bytes);
         c->bytes += size;
         if (w->fs)
             rc = s_write_file(w, full, sha, kind == S_EXEC, err);

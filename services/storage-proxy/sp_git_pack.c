@@ -72,20 +72,6 @@ struct _sp_git_pack_t {
     size_t cache_hand; //  the next slot evicted when over budget
 };
 
-static int s_fail(bus_error_t *err, int status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int
-s_fail(bus_error_t *err, int status, const char *fmt, ...)
-{
-    char detail[BUS_ERROR_DETAIL_MAX];
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(detail, sizeof detail, fmt, args);
-    va_end(args);
-    bus_error_set(err, status, "%s", detail);
-    return -1;
-}
-
 static const char *const k_types[] = {"", "commit", "tree", "blob", "tag"};
 
 static void
@@ -141,10 +127,10 @@ static int
 s_spend(sp_git_pack_t *self, uint64_t len, bus_error_t *err)
 {
     if (len > self->max_inflate - self->inflated)
-        return s_fail(err, BUS_STATUS_INVALID,
-                      "the pack takes more than %llu bytes of inflating and "
-                      "resolving (its deltas resolved over and over?)",
-                      (unsigned long long) self->max_inflate);
+        return bus_error_fail(err, BUS_STATUS_INVALID,
+                              "the pack takes more than %llu bytes of inflating and "
+                              "resolving (its deltas resolved over and over?)",
+                              (unsigned long long) self->max_inflate);
     self->inflated += len;
     return 0;
 }
@@ -165,7 +151,7 @@ s_inflate(sp_git_pack_t *self,
           bus_error_t *err)
 {
     if (inflateReset(&self->z) != Z_OK)
-        return s_fail(err, BUS_STATUS_INTERNAL, "cannot start inflating");
+        return bus_error_fail(err, BUS_STATUS_INTERNAL, "cannot start inflating");
     uint64_t avail = self->end - obj->data;
     self->z.next_in = (Bytef *) (uintptr_t) (self->map + obj->data);
     self->z.avail_in = avail > UINT_MAX ? UINT_MAX : (uInt) avail;
@@ -181,14 +167,14 @@ s_inflate(sp_git_pack_t *self,
         int zrc = inflate(&self->z, Z_NO_FLUSH);
         size_t got = SP_GIT_BUFFER - self->z.avail_out;
         if (zrc != Z_OK && zrc != Z_STREAM_END)
-            return s_fail(err, BUS_STATUS_INVALID,
-                          "object at %llu: damaged or truncated zlib data",
-                          (unsigned long long) obj->offset);
+            return bus_error_fail(err, BUS_STATUS_INVALID,
+                                  "object at %llu: damaged or truncated zlib data",
+                                  (unsigned long long) obj->offset);
         if (got > obj->size - total)
-            return s_fail(err, BUS_STATUS_INVALID,
-                          "object at %llu: inflates past its declared %llu bytes",
-                          (unsigned long long) obj->offset,
-                          (unsigned long long) obj->size);
+            return bus_error_fail(err, BUS_STATUS_INVALID,
+                                  "object at %llu: inflates past its declared %llu bytes",
+                                  (unsigned long long) obj->offset,
+                                  (unsigned long long) obj->size);
         total += got;
         if (s_spend(self, got, err) != 0)
             return -1;
@@ -197,14 +183,14 @@ s_inflate(sp_git_pack_t *self,
         if (zrc == Z_STREAM_END)
             break;
         if (got == 0 && self->z.avail_in == 0)
-            return s_fail(err, BUS_STATUS_INVALID, "object at %llu: truncated",
-                          (unsigned long long) obj->offset);
+            return bus_error_fail(err, BUS_STATUS_INVALID, "object at %llu: truncated",
+                                  (unsigned long long) obj->offset);
     }
     if (total != obj->size)
-        return s_fail(err, BUS_STATUS_INVALID,
-                      "object at %llu: %llu bytes, not the %llu declared",
-                      (unsigned long long) obj->offset, (unsigned long long) total,
-                      (unsigned long long) obj->size);
+        return bus_error_fail(err, BUS_STATUS_INVALID,
+                              "object at %llu: %llu bytes, not the %llu declared",
+                              (unsigned long long) obj->offset,
+                              (unsigned long long) total, (unsigned long long) obj->size);
     if (end_p)
         *end_p = obj->data + self->z.total_in;
     return 0;
@@ -214,7 +200,7 @@ static int
 s_sink_hash(void *arg, const uint8_t *data, size_t len, bus_error_t *err)
 {
     if (EVP_DigestUpdate(arg, data, len) != 1)
-        return s_fail(err, BUS_STATUS_INTERNAL, "SHA-1 failed");
+        return bus_error_fail(err, BUS_STATUS_INTERNAL, "SHA-1 failed");
     return 0;
 }
 
@@ -234,27 +220,9 @@ s_sink_memory(void *arg, const uint8_t *data, size_t len, bus_error_t *err)
 }
 
 static int
-s_write_all(int fd, const uint8_t *data, size_t len, bus_error_t *err)
-{
-    while (len) {
-        ssize_t n = write(fd, data, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return s_fail(err,
-                          errno == ENOSPC || errno == EDQUOT ? BUS_STATUS_UNAVAILABLE
-                                                             : BUS_STATUS_INTERNAL,
-                          "cannot write: %s", strerror(errno));
-        data += n;
-        len -= (size_t) n;
-    }
-    return 0;
-}
-
-static int
 s_sink_fd(void *arg, const uint8_t *data, size_t len, bus_error_t *err)
 {
-    return s_write_all(*(int *) arg, data, len, err);
+    return sp_fs_write_all(*(int *) arg, data, len, err);
 }
 
 //  Starts the SHA-1 of an object: "<type> <size>\0", then its bytes.
@@ -266,7 +234,7 @@ s_name_begin(sp_git_pack_t *self, int type, uint64_t size, bus_error_t *err)
                      (unsigned long long) size);
     if (EVP_DigestInit_ex(self->md, EVP_sha1(), NULL) != 1 ||
         EVP_DigestUpdate(self->md, header, (size_t) n + 1) != 1)
-        return s_fail(err, BUS_STATUS_INTERNAL, "SHA-1 failed");
+        return bus_error_fail(err, BUS_STATUS_INTERNAL, "SHA-1 failed");
     return 0;
 }
 
@@ -275,7 +243,7 @@ s_name_end(sp_git_pack_t *self, uint8_t sha[SP_GIT_SHA_LEN], bus_error_t *err)
 {
     unsigned int md_len = 0;
     if (EVP_DigestFinal_ex(self->md, sha, &md_len) != 1 || md_len != SP_GIT_SHA_LEN)
-        return s_fail(err, BUS_STATUS_INTERNAL, "SHA-1 failed");
+        return bus_error_fail(err, BUS_STATUS_INTERNAL, "SHA-1 failed");
     return 0;
 }
 
@@ -304,14 +272,16 @@ s_parse_header(sp_git_pack_t *self, size_t index, bus_error_t *err)
     obj_t *obj = &self->objs[index];
     uint64_t at = obj->offset;
     if (at >= self->end)
-        return s_fail(err, BUS_STATUS_INVALID, "object %zu: past the pack's end", index);
+        return bus_error_fail(err, BUS_STATUS_INVALID, "object %zu: past the pack's end",
+                              index);
     uint8_t c = self->map[at++];
     obj->kind = (c >> 4) & 7;
     uint64_t size = c & 15;
     int shift = 4;
     while (c & 0x80) {
         if (at >= self->end || shift > 57)
-            return s_fail(err, BUS_STATUS_INVALID, "object %zu: malformed header", index);
+            return bus_error_fail(err, BUS_STATUS_INVALID, "object %zu: malformed header",
+                                  index);
         c = self->map[at++];
         size |= (uint64_t) (c & 0x7f) << shift;
         shift += 7;
@@ -319,30 +289,32 @@ s_parse_header(sp_git_pack_t *self, size_t index, bus_error_t *err)
     obj->size = size;
     obj->base = -1;
     if (obj->kind == 0 || obj->kind == 5)
-        return s_fail(err, BUS_STATUS_INVALID, "object %zu: unknown type %u", index,
-                      obj->kind);
+        return bus_error_fail(err, BUS_STATUS_INVALID, "object %zu: unknown type %u",
+                              index, obj->kind);
     //  Refused before a byte is inflated: a blob goes to its file, so up to
     //  the checkout's bytes; anything else is held in memory.
     uint64_t max = obj->kind == SP_GIT_BLOB ? self->max_blob : SP_GIT_OBJECT_MAX;
     if (size > max)
-        return s_fail(err, BUS_STATUS_INVALID,
-                      "object %zu: declares %llu bytes, over %llu", index,
-                      (unsigned long long) size, (unsigned long long) max);
+        return bus_error_fail(err, BUS_STATUS_INVALID,
+                              "object %zu: declares %llu bytes, over %llu", index,
+                              (unsigned long long) size, (unsigned long long) max);
     if (obj->kind == S_KIND_OFS) {
         if (at >= self->end)
-            return s_fail(err, BUS_STATUS_INVALID, "object %zu: malformed header", index);
+            return bus_error_fail(err, BUS_STATUS_INVALID, "object %zu: malformed header",
+                                  index);
         c = self->map[at++];
         uint64_t back = c & 0x7f;
         while (c & 0x80) {
             if (at >= self->end || back >= (UINT64_MAX >> 8))
-                return s_fail(err, BUS_STATUS_INVALID, "object %zu: malformed delta",
-                              index);
+                return bus_error_fail(err, BUS_STATUS_INVALID,
+                                      "object %zu: malformed delta", index);
             c = self->map[at++];
             back = ((back + 1) << 7) | (c & 0x7f);
         }
         if (back == 0 || back > obj->offset - S_HEADER_LEN)
-            return s_fail(err, BUS_STATUS_INVALID,
-                          "object %zu: its delta's base is outside the pack", index);
+            return bus_error_fail(err, BUS_STATUS_INVALID,
+                                  "object %zu: its delta's base is outside the pack",
+                                  index);
         uint64_t base_offset = obj->offset - back;
         size_t lo = 0, hi = index;
         while (lo < hi) {
@@ -353,12 +325,13 @@ s_parse_header(sp_git_pack_t *self, size_t index, bus_error_t *err)
                 hi = mid;
         }
         if (lo >= index || self->objs[lo].offset != base_offset)
-            return s_fail(err, BUS_STATUS_INVALID,
-                          "object %zu: its delta's base is not an object", index);
+            return bus_error_fail(err, BUS_STATUS_INVALID,
+                                  "object %zu: its delta's base is not an object", index);
         obj->base = (int64_t) lo;
     } else if (obj->kind == S_KIND_REF) {
         if (self->end - at < SP_GIT_SHA_LEN)
-            return s_fail(err, BUS_STATUS_INVALID, "object %zu: malformed header", index);
+            return bus_error_fail(err, BUS_STATUS_INVALID, "object %zu: malformed header",
+                                  index);
         at += SP_GIT_SHA_LEN;
     }
     obj->data = at;
@@ -392,9 +365,9 @@ s_scan(sp_git_pack_t *self, bus_error_t *err)
         }
     }
     if (at != self->end)
-        return s_fail(err, BUS_STATUS_INVALID,
-                      "%llu bytes between the last object and the checksum",
-                      (unsigned long long) (self->end - at));
+        return bus_error_fail(err, BUS_STATUS_INVALID,
+                              "%llu bytes between the last object and the checksum",
+                              (unsigned long long) (self->end - at));
     return 0;
 }
 
@@ -466,15 +439,16 @@ s_apply(const uint8_t *base,
     const uint8_t *p = delta, *end = delta + len;
     uint64_t src, dst;
     if (s_delta_size(&p, end, &src) != 0 || s_delta_size(&p, end, &dst) != 0)
-        return s_fail(err, BUS_STATUS_INVALID, "a malformed delta");
+        return bus_error_fail(err, BUS_STATUS_INVALID, "a malformed delta");
     if (src != base_len)
-        return s_fail(err, BUS_STATUS_INVALID, "a delta for a base of another size");
+        return bus_error_fail(err, BUS_STATUS_INVALID,
+                              "a delta for a base of another size");
     if (dst > SP_GIT_OBJECT_MAX)
-        return s_fail(err, BUS_STATUS_INVALID, "a delta's result is over %u bytes",
-                      SP_GIT_OBJECT_MAX);
+        return bus_error_fail(err, BUS_STATUS_INVALID,
+                              "a delta's result is over %u bytes", SP_GIT_OBJECT_MAX);
     uint8_t *out = malloc(dst + 1);
     if (!out)
-        return s_fail(err, BUS_STATUS_INTERNAL, "out of memory");
+        return bus_error_fail(err, BUS_STATUS_INTERNAL, "out of memory");
     size_t at = 0;
     while (p < end) {
         uint8_t op = *p++;
@@ -515,7 +489,7 @@ s_apply(const uint8_t *base,
     return 0;
 bad:
     free(out);
-    return s_fail(err, BUS_STATUS_INVALID, "a malformed delta");
+    return bus_error_fail(err, BUS_STATUS_INVALID, "a malformed delta");
 }
 
 //  Inflates obj (at most SP_GIT_OBJECT_MAX bytes) into *data_p (caller
@@ -527,11 +501,11 @@ s_inflate_memory(sp_git_pack_t *self,
                  bus_error_t *err)
 {
     if (obj->size > SP_GIT_OBJECT_MAX)
-        return s_fail(err, BUS_STATUS_INVALID, "object at %llu: over %u bytes",
-                      (unsigned long long) obj->offset, SP_GIT_OBJECT_MAX);
+        return bus_error_fail(err, BUS_STATUS_INVALID, "object at %llu: over %u bytes",
+                              (unsigned long long) obj->offset, SP_GIT_OBJECT_MAX);
     s_into_t into = {malloc(obj->size + 1), 0};
     if (!into.data)
-        return s_fail(err, BUS_STATUS_INTERNAL, "out of memory");
+        return bus_error_fail(err, BUS_STATUS_INTERNAL, "out of memory");
     if (s_inflate(self, obj, s_sink_memory, &into, NULL, err) != 0) {
         free(into.data);
         return -1;
@@ -569,15 +543,15 @@ s_resolve(sp_git_pack_t *self,
             break;
         if (links == SP_GIT_DELTA_DEPTH) {
             free(chain);
-            return s_fail(err, BUS_STATUS_INVALID, "a chain of more than %d deltas",
-                          SP_GIT_DELTA_DEPTH);
+            return bus_error_fail(err, BUS_STATUS_INVALID,
+                                  "a chain of more than %d deltas", SP_GIT_DELTA_DEPTH);
         }
         if (links == room) {
             room = room ? 2 * room : 16;
             size_t *grown = realloc(chain, room * sizeof *chain);
             if (!grown) {
                 free(chain);
-                return s_fail(err, BUS_STATUS_INTERNAL, "out of memory");
+                return bus_error_fail(err, BUS_STATUS_INTERNAL, "out of memory");
             }
             chain = grown;
         }
@@ -641,7 +615,7 @@ s_resolve(sp_git_pack_t *self,
             return -1;
         owned = malloc(len + 1);
         if (!owned)
-            return s_fail(err, BUS_STATUS_INTERNAL, "out of memory");
+            return bus_error_fail(err, BUS_STATUS_INTERNAL, "out of memory");
         memcpy(owned, base, len + 1);
     }
     *type_p = type;
@@ -686,8 +660,9 @@ s_resolve_all(sp_git_pack_t *self, sp_git_stop_fn *stop, void *stop_arg, bus_err
             left--;
         }
         if (resolved == 0)
-            return s_fail(err, BUS_STATUS_INVALID,
-                          "%zu deltas have no base in the pack (a thin pack?)", left);
+            return bus_error_fail(err, BUS_STATUS_INVALID,
+                                  "%zu deltas have no base in the pack (a thin pack?)",
+                                  left);
     }
     return 0;
 }
@@ -833,7 +808,7 @@ s_lookup(sp_git_pack_t *self, const uint8_t *sha, bus_error_t *err)
     if (index < 0) {
         char hex[SP_GIT_HEX_LEN + 1];
         s_hex(sha, hex);
-        s_fail(err, BUS_STATUS_NOT_FOUND, "object %s is not in the pack", hex);
+        bus_error_fail(err, BUS_STATUS_NOT_FOUND, "object %s is not in the pack", hex);
     }
     return index;
 }
@@ -872,12 +847,13 @@ sp_git_pack_read(sp_git_pack_t *self,
     if (self->objs[index].real_size > max) {
         char hex[SP_GIT_HEX_LEN + 1];
         s_hex(sha, hex);
-        return s_fail(err, BUS_STATUS_INVALID, "object %s: over %zu bytes", hex, max);
+        return bus_error_fail(err, BUS_STATUS_INVALID, "object %s: over %zu bytes", hex,
+                              max);
     }
     int type = 0;
     int rc = s_resolve(self, (size_t) index, &type, data_p, size_p, err);
     if (rc == S_MISSING) //  cannot be: every object was resolved at open
-        return s_fail(err, BUS_STATUS_INTERNAL, "a delta's base went missing");
+        return bus_error_fail(err, BUS_STATUS_INTERNAL, "a delta's base went missing");
     if (rc != 0)
         return -1;
     if (type_p)
@@ -902,7 +878,7 @@ sp_git_pack_write(sp_git_pack_t *self,
     size_t len = 0;
     if (sp_git_pack_read(self, sha, SP_GIT_OBJECT_MAX, NULL, &data, &len, err) != 0)
         return -1;
-    int rc = s_write_all(out, data, len, err);
+    int rc = sp_fs_write_all(out, data, len, err);
     free(data);
     return rc;
 }
@@ -937,11 +913,13 @@ sp_git_pack_tree_of(sp_git_pack_t *self,
         }
         free(data);
         if (!ok)
-            return s_fail(err, BUS_STATUS_INVALID, "not a commit or tag, or malformed");
+            return bus_error_fail(err, BUS_STATUS_INVALID,
+                                  "not a commit or tag, or malformed");
         if (type == SP_GIT_COMMIT) {
             memcpy(tree, at, SP_GIT_SHA_LEN);
             return 0;
         }
     }
-    return s_fail(err, BUS_STATUS_INVALID, "more than %d tags in a row", S_TAG_DEPTH);
+    return bus_error_fail(err, BUS_STATUS_INVALID, "more than %d tags in a row",
+                          S_TAG_DEPTH);
 }

@@ -15,20 +15,6 @@
 enum { S_PRELUDE, S_SIDEBAND, S_RAW, S_END };
 #define S_BAND_ERR 256 //  an "ERR " line where a side-band byte was due
 
-static int s_fail(bus_error_t *err, int status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int
-s_fail(bus_error_t *err, int status, const char *fmt, ...)
-{
-    char detail[BUS_ERROR_DETAIL_MAX];
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(detail, sizeof detail, fmt, args);
-    va_end(args);
-    bus_error_set(err, status, "%s", detail);
-    return -1;
-}
-
 //  The value of four hexadecimal digits, or -1.
 static long
 s_hex4(const uint8_t *p)
@@ -80,17 +66,18 @@ sp_git_pkt_parse(const uint8_t *buf, size_t len, sp_git_pkt_t *out, bus_error_t 
         return 0;
     long n = s_hex4(buf);
     if (n < 0)
-        return s_fail(err, BUS_STATUS_INVALID, "a malformed pkt-line length");
+        return bus_error_fail(err, BUS_STATUS_INVALID, "a malformed pkt-line length");
     if (n == 0) {
         *out = (sp_git_pkt_t){SP_GIT_PKT_FLUSH, buf, 0};
         return 4;
     }
     if (n < 4)
-        return s_fail(err, BUS_STATUS_INVALID,
-                      "a pkt-line of protocol version 2 (only 0 and 1 are spoken)");
+        return bus_error_fail(
+            err, BUS_STATUS_INVALID,
+            "a pkt-line of protocol version 2 (only 0 and 1 are spoken)");
     if (n > SP_GIT_PKT_MAX)
-        return s_fail(err, BUS_STATUS_INVALID, "a pkt-line longer than %d bytes",
-                      SP_GIT_PKT_MAX);
+        return bus_error_fail(err, BUS_STATUS_INVALID, "a pkt-line longer than %d bytes",
+                              SP_GIT_PKT_MAX);
     if ((size_t) n > len)
         return 0;
     *out = (sp_git_pkt_t){SP_GIT_PKT_DATA, buf + 4, (size_t) n - 4};
@@ -209,8 +196,9 @@ sp_git_refs_parse(const uint8_t *buf,
         memcmp(pkt.data, service, sizeof service - 1) != 0 ||
         (pkt.len > sizeof service - 1 &&
          (pkt.len != sizeof service || pkt.data[pkt.len - 1] != '\n')))
-        return s_fail(err, BUS_STATUS_INVALID,
-                      "not a git smart-HTTP server (no git-upload-pack advertisement)");
+        return bus_error_fail(
+            err, BUS_STATUS_INVALID,
+            "not a git smart-HTTP server (no git-upload-pack advertisement)");
     at = (size_t) n;
     //  A flush after the service line (git's own servers send one).
     n = sp_git_pkt_parse(buf + at, len - at, &pkt, NULL);
@@ -225,8 +213,8 @@ sp_git_refs_parse(const uint8_t *buf,
         if (n < 0)
             return -1;
         if (n == 0)
-            return s_fail(err, BUS_STATUS_INVALID,
-                          "the advertisement of refs is cut short");
+            return bus_error_fail(err, BUS_STATUS_INVALID,
+                                  "the advertisement of refs is cut short");
         at += (size_t) n;
         if (pkt.kind == SP_GIT_PKT_FLUSH)
             break;
@@ -239,13 +227,13 @@ sp_git_refs_parse(const uint8_t *buf,
         if (plen >= 4 && memcmp(p, "ERR ", 4) == 0) {
             char text[256];
             s_printable(p + 4, plen - 4, text, sizeof text);
-            return s_fail(err, BUS_STATUS_UNAVAILABLE, "the git server refused: %s",
-                          text);
+            return bus_error_fail(err, BUS_STATUS_UNAVAILABLE,
+                                  "the git server refused: %s", text);
         }
         uint8_t sha[SP_GIT_SHA_LEN];
         if (plen < SP_GIT_HEX_LEN + 2 || p[SP_GIT_HEX_LEN] != ' ' || s_sha_parse(p, sha))
-            return s_fail(err, BUS_STATUS_INVALID,
-                          "a malformed ref in the advertisement");
+            return bus_error_fail(err, BUS_STATUS_INVALID,
+                                  "a malformed ref in the advertisement");
         const char *name = (const char *) p + SP_GIT_HEX_LEN + 1;
         size_t name_len = plen - SP_GIT_HEX_LEN - 1;
         const uint8_t *nul = memchr(name, 0, name_len);
@@ -259,7 +247,7 @@ sp_git_refs_parse(const uint8_t *buf,
             name_len = (size_t) ((const char *) nul - name);
         }
         if (name_len == 0)
-            return s_fail(err, BUS_STATUS_INVALID, "a ref without a name");
+            return bus_error_fail(err, BUS_STATUS_INVALID, "a ref without a name");
         if (first && name_len == 15 && memcmp(name, "capabilities^{}", 15) == 0)
             continue; //  an empty repository
         out->refs++;
@@ -369,12 +357,13 @@ s_prelude_line(sp_git_demux_t *self, bus_error_t *err)
     if (len >= 4 && memcmp(p, "ERR ", 4) == 0) {
         char text[256];
         s_printable(p + 4, len - 4, text, sizeof text);
-        return s_fail(err, BUS_STATUS_UNAVAILABLE, "the git server refused: %s", text);
+        return bus_error_fail(err, BUS_STATUS_UNAVAILABLE, "the git server refused: %s",
+                              text);
     }
     char text[64];
     s_printable(p, len, text, sizeof text);
-    return s_fail(err, BUS_STATUS_INVALID, "an unexpected line from the git server: %s",
-                  text);
+    return bus_error_fail(err, BUS_STATUS_INVALID,
+                          "an unexpected line from the git server: %s", text);
 }
 
 int
@@ -393,7 +382,8 @@ sp_git_demux_step(sp_git_demux_t *self,
     size_t at = 0;
     while (at < len) {
         if (self->state == S_END)
-            return s_fail(err, BUS_STATUS_INVALID, "bytes after the git server's end");
+            return bus_error_fail(err, BUS_STATUS_INVALID,
+                                  "bytes after the git server's end");
         if (self->state == S_RAW) {
             *data_p = in + at;
             *data_len_p = len - at;
@@ -409,8 +399,8 @@ sp_git_demux_step(sp_git_demux_t *self,
             self->header_have = 0;
             long n = s_hex4(self->header);
             if (n < 0 || (n > 0 && n < 4) || n > SP_GIT_PKT_MAX)
-                return s_fail(err, BUS_STATUS_INVALID,
-                              "the git server's answer is not in pkt-lines");
+                return bus_error_fail(err, BUS_STATUS_INVALID,
+                                      "the git server's answer is not in pkt-lines");
             if (n == 0) {
                 if (self->state == S_SIDEBAND) {
                     self->state = S_END;
@@ -437,8 +427,8 @@ sp_git_demux_step(sp_git_demux_t *self,
                 self->line_len = 1;
                 self->band = S_BAND_ERR;
             } else if (self->band < 1 || self->band > 3)
-                return s_fail(err, BUS_STATUS_INVALID, "side-band %d from the git server",
-                              self->band);
+                return bus_error_fail(err, BUS_STATUS_INVALID,
+                                      "side-band %d from the git server", self->band);
         } else if (self->band == 1) {
             size_t take = len - at < self->left ? len - at : self->left;
             self->left -= take;
@@ -466,18 +456,18 @@ sp_git_demux_step(sp_git_demux_t *self,
             } else if (band == S_BAND_ERR) {
                 char text[256];
                 if (self->line_len < 4 || memcmp(self->line, "ERR ", 4) != 0)
-                    return s_fail(err, BUS_STATUS_INVALID,
-                                  "side-band %d from the git server", 'E');
+                    return bus_error_fail(err, BUS_STATUS_INVALID,
+                                          "side-band %d from the git server", 'E');
                 s_printable((const uint8_t *) self->line + 4, self->line_len - 4, text,
                             sizeof text);
-                return s_fail(err, BUS_STATUS_UNAVAILABLE, "the git server refused: %s",
-                              text);
+                return bus_error_fail(err, BUS_STATUS_UNAVAILABLE,
+                                      "the git server refused: %s", text);
             } else if (band == 3) {
                 char text[256];
                 s_printable((const uint8_t *) self->line, self->line_len, text,
                             sizeof text);
-                return s_fail(err, BUS_STATUS_UNAVAILABLE, "the git server failed: %s",
-                              text);
+                return bus_error_fail(err, BUS_STATUS_UNAVAILABLE,
+                                      "the git server failed: %s", text);
             }
         } else if (self->left == 0 && self->band == 1) {
             self->band = -1; //  a data line with only its band byte

@@ -34,20 +34,6 @@ struct _sp_zip_t {
 };
 
 //  Sets err and answers -1.
-static int s_fail(bus_error_t *err, int status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int
-s_fail(bus_error_t *err, int status, const char *fmt, ...)
-{
-    char detail[BUS_ERROR_DETAIL_MAX];
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(detail, sizeof detail, fmt, args);
-    va_end(args);
-    bus_error_set(err, status, "%s", detail);
-    return -1;
-}
-
 static uint16_t
 s_u16(const uint8_t *p)
 {
@@ -77,40 +63,22 @@ s_pread(int fd, void *buf, size_t len, uint64_t offset)
     return 0;
 }
 
-static int
-s_write_all(int fd, const uint8_t *buf, size_t len, bus_error_t *err)
-{
-    while (len && fd >= 0) {
-        ssize_t n = write(fd, buf, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return s_fail(err,
-                          errno == ENOSPC || errno == EDQUOT ? BUS_STATUS_UNAVAILABLE
-                                                             : BUS_STATUS_INTERNAL,
-                          "cannot write: %s", strerror(errno));
-        buf += n;
-        len -= (size_t) n;
-    }
-    return 0;
-}
-
 //  Finds the end record: the last 22 bytes plus at most a 64 KiB comment,
 //  searched from the end; its comment must run exactly to the file's end.
 static int
 s_find_end(sp_zip_t *self, uint8_t record[S_EOCD_LEN], bus_error_t *err)
 {
     if (self->size < S_EOCD_LEN)
-        return s_fail(err, BUS_STATUS_INVALID, "not a zip archive (%llu bytes)",
-                      (unsigned long long) self->size);
+        return bus_error_fail(err, BUS_STATUS_INVALID, "not a zip archive (%llu bytes)",
+                              (unsigned long long) self->size);
     uint64_t tail =
         self->size < S_EOCD_LEN + S_COMMENT_MAX ? self->size : S_EOCD_LEN + S_COMMENT_MAX;
     uint8_t *buf = malloc(tail);
     if (!buf)
-        return s_fail(err, BUS_STATUS_INTERNAL, "out of memory");
+        return bus_error_fail(err, BUS_STATUS_INTERNAL, "out of memory");
     if (s_pread(self->fd, buf, tail, self->size - tail) != 0) {
         free(buf);
-        return s_fail(err, BUS_STATUS_INTERNAL, "cannot read the archive");
+        return bus_error_fail(err, BUS_STATUS_INTERNAL, "cannot read the archive");
     }
     for (uint64_t at = tail - S_EOCD_LEN + 1; at-- > 0;) {
         if (s_u32(buf + at) == S_EOCD_SIG &&
@@ -121,8 +89,8 @@ s_find_end(sp_zip_t *self, uint8_t record[S_EOCD_LEN], bus_error_t *err)
         }
     }
     free(buf);
-    return s_fail(err, BUS_STATUS_INVALID,
-                  "not a zip archive (no end of central directory)");
+    return bus_error_fail(err, BUS_STATUS_INVALID,
+                          "not a zip archive (no end of central directory)");
 }
 
 static int
@@ -141,15 +109,15 @@ s_check_unique(sp_zip_t *self, bus_error_t *err)
         return 0;
     const sp_zip_entry_t **order = malloc(self->count * sizeof *order);
     if (!order)
-        return s_fail(err, BUS_STATUS_INTERNAL, "out of memory");
+        return bus_error_fail(err, BUS_STATUS_INTERNAL, "out of memory");
     for (size_t i = 0; i < self->count; i++)
         order[i] = &self->entries[i];
     qsort(order, self->count, sizeof *order, s_by_name);
     int rc = 0;
     for (size_t i = 1; i < self->count && rc == 0; i++)
         if (strcmp(order[i - 1]->name, order[i]->name) == 0)
-            rc = s_fail(err, BUS_STATUS_INVALID, "entry %.200s appears twice",
-                        order[i]->name);
+            rc = bus_error_fail(err, BUS_STATUS_INVALID, "entry %.200s appears twice",
+                                order[i]->name);
     free(order);
     return rc;
 }
@@ -165,8 +133,8 @@ s_parse_central(const uint8_t *p,
                 bus_error_t *err)
 {
     if (left < S_CENTRAL_LEN || s_u32(p) != S_CENTRAL_SIG)
-        return s_fail(err, BUS_STATUS_INVALID, "entry %zu: damaged central directory",
-                      index);
+        return bus_error_fail(err, BUS_STATUS_INVALID,
+                              "entry %zu: damaged central directory", index);
     uint16_t made_by = s_u16(p + 4), flags = s_u16(p + 8), method = s_u16(p + 10);
     uint32_t crc = s_u32(p + 16), csize = s_u32(p + 20), usize = s_u32(p + 24);
     size_t name_len = s_u16(p + 28), extra_len = s_u16(p + 30),
@@ -175,8 +143,8 @@ s_parse_central(const uint8_t *p,
     uint32_t external = s_u32(p + 38), offset = s_u32(p + 42);
     size_t used = S_CENTRAL_LEN + name_len + extra_len + comment_len;
     if (used > left)
-        return s_fail(err, BUS_STATUS_INVALID, "entry %zu: damaged central directory",
-                      index);
+        return bus_error_fail(err, BUS_STATUS_INVALID,
+                              "entry %zu: damaged central directory", index);
     const char *raw = (const char *) p + S_CENTRAL_LEN;
     //  The raw name, shown in details, cut at anything unprintable.
     char shown[128];
@@ -185,32 +153,33 @@ s_parse_central(const uint8_t *p,
         shown[n] = raw[n];
     shown[n] = 0;
     if (flags & (S_FLAG_CRYPT | S_FLAG_STRONG))
-        return s_fail(err, BUS_STATUS_INVALID, "entry %s is encrypted", shown);
+        return bus_error_fail(err, BUS_STATUS_INVALID, "entry %s is encrypted", shown);
     if (method != 0 && method != 8)
-        return s_fail(err, BUS_STATUS_INVALID,
-                      "entry %s: compression method %u (only stored and deflate)", shown,
-                      method);
+        return bus_error_fail(err, BUS_STATUS_INVALID,
+                              "entry %s: compression method %u (only stored and deflate)",
+                              shown, method);
     if (csize == S_ZIP64_32 || usize == S_ZIP64_32 || offset == S_ZIP64_32 ||
         disk == S_ZIP64_16)
-        return s_fail(err, BUS_STATUS_INVALID,
-                      "entry %s: ZIP64 archives are not supported", shown);
+        return bus_error_fail(err, BUS_STATUS_INVALID,
+                              "entry %s: ZIP64 archives are not supported", shown);
     if (method == 0 && csize != usize)
-        return s_fail(err, BUS_STATUS_INVALID,
-                      "entry %s: stored with two different sizes", shown);
+        return bus_error_fail(err, BUS_STATUS_INVALID,
+                              "entry %s: stored with two different sizes", shown);
     if (name_len == 0 || memchr(raw, '\\', name_len) || raw[0] == '/')
-        return s_fail(err, BUS_STATUS_INVALID,
-                      "entry %s: an absolute, empty or backslashed name", shown);
+        return bus_error_fail(err, BUS_STATUS_INVALID,
+                              "entry %s: an absolute, empty or backslashed name", shown);
     bool dir = raw[name_len - 1] == '/';
     size_t len = dir ? name_len - 1 : name_len;
     char normal[SP_FS_PATH_MAX + 1];
     bus_error_t path_err = {0};
     if (len == 0 || sp_fs_check_path(raw, len, normal, &path_err) != 0 || !*normal)
-        return s_fail(err, BUS_STATUS_INVALID, "entry %s: %s", shown,
-                      len ? path_err.detail : "the archive's root");
+        return bus_error_fail(err, BUS_STATUS_INVALID, "entry %s: %s", shown,
+                              len ? path_err.detail : "the archive's root");
     uint32_t unix_mode = (made_by >> 8) == S_HOST_UNIX ? external >> 16 : 0;
     entry->symlink = (unix_mode & S_IFMT) == S_IFLNK;
     if (dir && entry->symlink)
-        return s_fail(err, BUS_STATUS_INVALID, "entry %s: a directory and a link", shown);
+        return bus_error_fail(err, BUS_STATUS_INVALID, "entry %s: a directory and a link",
+                              shown);
     entry->dir = dir;
     entry->mode = dir ? 0755 : (unix_mode & 0111) ? 0755 : 0644;
     entry->method = method;
@@ -220,7 +189,7 @@ s_parse_central(const uint8_t *p,
     entry->offset = offset;
     entry->name = strdup(normal);
     if (!entry->name)
-        return s_fail(err, BUS_STATUS_INTERNAL, "out of memory");
+        return bus_error_fail(err, BUS_STATUS_INTERNAL, "out of memory");
     *used_p = used;
     return 0;
 }
@@ -352,13 +321,13 @@ sp_zip_extract(sp_zip_t *self, size_t index, int out, bus_error_t *err)
     if (s_pread(self->fd, local, sizeof local, entry->offset) != 0 ||
         s_u32(local) != S_LOCAL_SIG || s_u16(local + 8) != entry->method ||
         (s_u16(local + 6) & (S_FLAG_CRYPT | S_FLAG_STRONG)))
-        return s_fail(err, BUS_STATUS_INVALID, "entry %.200s: damaged local header",
-                      entry->name);
+        return bus_error_fail(err, BUS_STATUS_INVALID,
+                              "entry %.200s: damaged local header", entry->name);
     uint64_t data = entry->offset + S_LOCAL_LEN + s_u16(local + 26) + s_u16(local + 28);
     if (data + entry->csize > self->dir_offset)
-        return s_fail(err, BUS_STATUS_INVALID,
-                      "entry %.200s: its data runs into the central directory",
-                      entry->name);
+        return bus_error_fail(err, BUS_STATUS_INVALID,
+                              "entry %.200s: its data runs into the central directory",
+                              entry->name);
     uint8_t *in = malloc(SP_ZIP_BUFFER), *buf = malloc(SP_ZIP_BUFFER);
     z_stream z;
     memset(&z, 0, sizeof z);
@@ -367,20 +336,20 @@ sp_zip_extract(sp_zip_t *self, size_t index, int out, bus_error_t *err)
     uint64_t read_at = 0, written = 0;
     uLong crc = crc32(0L, Z_NULL, 0);
     if (!in || !buf) {
-        rc = s_fail(err, BUS_STATUS_INTERNAL, "out of memory");
+        rc = bus_error_fail(err, BUS_STATUS_INTERNAL, "out of memory");
         goto done;
     }
     if (entry->method == 8) {
         if (inflateInit2(&z, -MAX_WBITS) != Z_OK) {
-            rc = s_fail(err, BUS_STATUS_INTERNAL, "cannot start inflating");
+            rc = bus_error_fail(err, BUS_STATUS_INTERNAL, "cannot start inflating");
             goto done;
         }
         inflating = true;
     }
     bool ended = entry->method == 0 && entry->csize == 0;
     if (entry->method == 8 && entry->csize == 0) {
-        rc =
-            s_fail(err, BUS_STATUS_INVALID, "entry %.200s: no deflate data", entry->name);
+        rc = bus_error_fail(err, BUS_STATUS_INVALID, "entry %.200s: no deflate data",
+                            entry->name);
         goto done;
     }
     while (rc == 0 && !ended) {
@@ -388,19 +357,19 @@ sp_zip_extract(sp_zip_t *self, size_t index, int out, bus_error_t *err)
                            ? (size_t) (entry->csize - read_at)
                            : SP_ZIP_BUFFER;
         if (chunk == 0) {
-            rc = s_fail(err, BUS_STATUS_INVALID, "entry %.200s: truncated data",
-                        entry->name);
+            rc = bus_error_fail(err, BUS_STATUS_INVALID, "entry %.200s: truncated data",
+                                entry->name);
             break;
         }
         if (s_pread(self->fd, in, chunk, data + read_at) != 0) {
-            rc = s_fail(err, BUS_STATUS_INTERNAL, "cannot read the archive");
+            rc = bus_error_fail(err, BUS_STATUS_INTERNAL, "cannot read the archive");
             break;
         }
         read_at += chunk;
         if (entry->method == 0) {
             crc = crc32(crc, in, (uInt) chunk);
             written += chunk;
-            rc = s_write_all(out, in, chunk, err);
+            rc = sp_fs_write_all(out, in, chunk, err);
             ended = read_at == entry->csize;
             continue;
         }
@@ -412,19 +381,19 @@ sp_zip_extract(sp_zip_t *self, size_t index, int out, bus_error_t *err)
             int zrc = inflate(&z, Z_NO_FLUSH);
             size_t produced = SP_ZIP_BUFFER - z.avail_out;
             if (zrc != Z_OK && zrc != Z_STREAM_END && !(zrc == Z_BUF_ERROR && produced)) {
-                rc = s_fail(err, BUS_STATUS_INVALID, "entry %.200s: damaged deflate data",
-                            entry->name);
+                rc = bus_error_fail(err, BUS_STATUS_INVALID,
+                                    "entry %.200s: damaged deflate data", entry->name);
                 break;
             }
             if (written + produced > entry->usize) {
-                rc = s_fail(err, BUS_STATUS_INVALID,
-                            "entry %.200s: inflates past its declared %llu bytes",
-                            entry->name, (unsigned long long) entry->usize);
+                rc = bus_error_fail(err, BUS_STATUS_INVALID,
+                                    "entry %.200s: inflates past its declared %llu bytes",
+                                    entry->name, (unsigned long long) entry->usize);
                 break;
             }
             crc = crc32(crc, buf, (uInt) produced);
             written += produced;
-            rc = s_write_all(out, buf, produced, err);
+            rc = sp_fs_write_all(out, buf, produced, err);
             if (zrc == Z_STREAM_END)
                 ended = true;
             else if (produced == 0 && z.avail_in == 0)
@@ -432,12 +401,12 @@ sp_zip_extract(sp_zip_t *self, size_t index, int out, bus_error_t *err)
         }
     }
     if (rc == 0 && written != entry->usize)
-        rc = s_fail(err, BUS_STATUS_INVALID,
-                    "entry %.200s: %llu bytes, not the %llu declared", entry->name,
-                    (unsigned long long) written, (unsigned long long) entry->usize);
+        rc = bus_error_fail(
+            err, BUS_STATUS_INVALID, "entry %.200s: %llu bytes, not the %llu declared",
+            entry->name, (unsigned long long) written, (unsigned long long) entry->usize);
     if (rc == 0 && (uint32_t) crc != entry->crc)
-        rc =
-            s_fail(err, BUS_STATUS_INVALID, "entry %.200s: CRC-32 mismatch", entry->name);
+        rc = bus_error_fail(err, BUS_STATUS_INVALID, "entry %.200s: CRC-32 mismatch",
+                            entry->name);
 done:
     if (inflating)
         inflateEnd(&z);
