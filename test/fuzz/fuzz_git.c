@@ -47,14 +47,9 @@ s_pack_one(const uint8_t *data, size_t size)
     int fd = memfd_create("fuzz_git", MFD_CLOEXEC);
     if (fd < 0)
         return;
-    size_t done = 0;
-    while (done < size) {
-        ssize_t n = write(fd, data + done, size - done);
-        if (n <= 0) {
-            close(fd);
-            return;
-        }
-        done += (size_t) n;
+    if (sp_fs_write_all(fd, data, size, NULL) != 0) {
+        close(fd);
+        return;
     }
     bus_error_t err = {0};
     sp_git_pack_limits_t pack_limits = {FUZZ_GIT_OBJECTS, FUZZ_GIT_BYTES,

@@ -39,14 +39,9 @@ s_archive(const uint8_t *data, size_t size)
     int fd = memfd_create("fuzz_zip", MFD_CLOEXEC);
     if (fd < 0)
         return;
-    size_t done = 0;
-    while (done < size) {
-        ssize_t n = write(fd, data + done, size - done);
-        if (n <= 0) {
-            close(fd);
-            return;
-        }
-        done += (size_t) n;
+    if (sp_fs_write_all(fd, data, size, NULL) != 0) {
+        close(fd);
+        return;
     }
     sp_zip_limits_t limits = {FUZZ_ZIP_ENTRIES, FUZZ_ZIP_BYTES};
     bus_error_t err = {0};
