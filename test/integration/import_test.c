@@ -217,21 +217,14 @@ s_as(const client_keypair_t *kp,
     return status;
 }
 
-//  Imports url (a path of the loopback server when it starts with '/')
-//  into path of "imports" and follows its task: true when it ended done,
-//  and its last message into message.
+//  POSTs body to /folders/imports/import and follows its task: 1 when it
+//  ended done, 0 when it failed, the status when the import was refused at
+//  once (-status when the task's events could not be read); the task's
+//  last message, or the refusal's, into message.
 static int
-s_import(
-    const char *url, const char *path, bool unzip, bool strip, char *message, size_t size)
+s_import_body(const char *body, char *message, size_t size)
 {
-    char full[512], body[1024], route[128];
-    if (url[0] == '/')
-        snprintf(full, sizeof full, "http://127.0.0.1:%d%s", s_port, url);
-    else
-        snprintf(full, sizeof full, "%s", url);
-    snprintf(body, sizeof body,
-             "{\"url\": \"%s\", \"path\": \"%s\", \"unzip\": %s, \"strip_top\": %s}",
-             full, path, unzip ? "true" : "false", strip ? "true" : "false");
+    char route[128];
     json_t *answer = NULL;
     int status = s_as(&s_alice, "POST", "/folders/imports/import", body, &answer);
     const char *task = json_string_value(json_object_get(answer, "task_id"));
@@ -259,6 +252,24 @@ s_import(
     json_decref(data);
     free(text);
     return status != 200 ? -status : done ? 1 : 0;
+}
+
+//  Imports url (a path of the loopback server when it starts with '/')
+//  into path of "imports" and follows its task: true when it ended done,
+//  and its last message into message.
+static int
+s_import(
+    const char *url, const char *path, bool unzip, bool strip, char *message, size_t size)
+{
+    char full[512], body[1024];
+    if (url[0] == '/')
+        snprintf(full, sizeof full, "http://127.0.0.1:%d%s", s_port, url);
+    else
+        snprintf(full, sizeof full, "%s", url);
+    snprintf(body, sizeof body,
+             "{\"url\": \"%s\", \"path\": \"%s\", \"unzip\": %s, \"strip_top\": %s}",
+             full, path, unzip ? "true" : "false", strip ? "true" : "false");
+    return s_import_body(body, message, size);
 }
 
 //  ---------------------------------------------------------------------------
@@ -379,38 +390,14 @@ static int
 s_import_git(
     const char *url, const char *path, const char *ref, char *message, size_t size)
 {
-    char body[1024], route[128], extra[256] = "";
+    char body[1024], extra[256] = "";
     if (path)
         snprintf(extra, sizeof extra, ", \"path\": \"%s\"", path);
     if (ref)
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra), ", \"ref\": \"%s\"",
                  ref);
     snprintf(body, sizeof body, "{\"url\": \"%s\", \"git\": true%s}", url, extra);
-    json_t *answer = NULL;
-    int status = s_as(&s_alice, "POST", "/folders/imports/import", body, &answer);
-    const char *task = json_string_value(json_object_get(answer, "task_id"));
-    if (status != 202 || !task) {
-        const char *detail = json_string_value(json_object_get(answer, "msg"));
-        snprintf(message, size, "%d %s", status, detail ? detail : "");
-        json_decref(answer);
-        return status;
-    }
-    snprintf(route, sizeof route, "/events/background-task?task_id=%s", task);
-    json_decref(answer);
-    client_sign_opts_t opts = {.timeout_ms = TASK_MS};
-    char *text = NULL;
-    status = client_signed(&s_p, &s_alice, "GET", route, NULL, &opts, &text, NULL);
-    const char *end = text ? strstr(text, "event: bgtask_done\r\ndata: ") : NULL;
-    bool done = end != NULL;
-    if (!end && text)
-        end = strstr(text, "event: bgtask_failed\r\ndata: ");
-    json_t *data =
-        end ? json_loads(strstr(end, "data: ") + 6, JSON_DISABLE_EOF_CHECK, NULL) : NULL;
-    const char *m = json_string_value(json_object_get(data, "message"));
-    snprintf(message, size, "%s", m ? m : (text ? text : "no answer"));
-    json_decref(data);
-    free(text);
-    return status != 200 ? -status : done ? 1 : 0;
+    return s_import_body(body, message, size);
 }
 
 static bool
