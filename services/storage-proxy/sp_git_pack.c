@@ -74,13 +74,6 @@ struct _sp_git_pack_t {
 
 static const char *const k_types[] = {"", "commit", "tree", "blob", "tag"};
 
-static void
-s_hex(const uint8_t sha[SP_GIT_SHA_LEN], char out[SP_GIT_HEX_LEN + 1])
-{
-    for (int i = 0; i < SP_GIT_SHA_LEN; i++)
-        snprintf(out + 2 * i, 3, "%02x", sha[i]);
-}
-
 //  ---------------------------------------------------------------------------
 //  The index of names
 
@@ -807,7 +800,7 @@ s_lookup(sp_git_pack_t *self, const uint8_t *sha, bus_error_t *err)
     int64_t index = s_find(self, sha);
     if (index < 0) {
         char hex[SP_GIT_HEX_LEN + 1];
-        s_hex(sha, hex);
+        sp_git_sha_format(sha, hex);
         bus_error_fail(err, BUS_STATUS_NOT_FOUND, "object %s is not in the pack", hex);
     }
     return index;
@@ -846,7 +839,7 @@ sp_git_pack_read(sp_git_pack_t *self,
         return -1;
     if (self->objs[index].real_size > max) {
         char hex[SP_GIT_HEX_LEN + 1];
-        s_hex(sha, hex);
+        sp_git_sha_format(sha, hex);
         return bus_error_fail(err, BUS_STATUS_INVALID, "object %s: over %zu bytes", hex,
                               max);
     }
@@ -904,13 +897,8 @@ sp_git_pack_tree_of(sp_git_pack_t *self,
         bool ok = (type == SP_GIT_COMMIT || type == SP_GIT_TAG) &&
                   len >= key_len + SP_GIT_HEX_LEN + 1 &&
                   memcmp(data, key, key_len) == 0 &&
-                  data[key_len + SP_GIT_HEX_LEN] == '\n';
-        for (int i = 0; ok && i < SP_GIT_SHA_LEN; i++) {
-            int hi = bus_hex_digit(data[key_len + 2 * i]);
-            int lo = bus_hex_digit(data[key_len + 2 * i + 1]);
-            ok = hi >= 0 && lo >= 0;
-            at[i] = (uint8_t) (hi << 4 | lo);
-        }
+                  data[key_len + SP_GIT_HEX_LEN] == '\n' &&
+                  sp_git_sha_parse(data + key_len, at) == 0;
         free(data);
         if (!ok)
             return bus_error_fail(err, BUS_STATUS_INVALID,

@@ -29,17 +29,27 @@ s_hex4(const uint8_t *p)
     return value;
 }
 
-//  Parses 40 hexadecimal digits into sha. 0 or -1.
-static int
-s_sha_parse(const uint8_t *p, uint8_t sha[SP_GIT_SHA_LEN])
+int
+sp_git_sha_parse(const uint8_t *hex, uint8_t sha[SP_GIT_SHA_LEN])
 {
     for (int i = 0; i < SP_GIT_SHA_LEN; i++) {
-        int hi = bus_hex_digit(p[2 * i]), lo = bus_hex_digit(p[2 * i + 1]);
+        int hi = bus_hex_digit(hex[2 * i]), lo = bus_hex_digit(hex[2 * i + 1]);
         if (hi < 0 || lo < 0)
             return -1;
         sha[i] = (uint8_t) (hi << 4 | lo);
     }
     return 0;
+}
+
+void
+sp_git_sha_format(const uint8_t sha[SP_GIT_SHA_LEN], char out[SP_GIT_HEX_LEN + 1])
+{
+    static const char digits[] = "0123456789abcdef";
+    for (int i = 0; i < SP_GIT_SHA_LEN; i++) {
+        out[2 * i] = digits[sha[i] >> 4];
+        out[2 * i + 1] = digits[sha[i] & 15];
+    }
+    out[SP_GIT_HEX_LEN] = '\0';
 }
 
 //  Copies text (len bytes) into a detail-safe string: printable ASCII, the
@@ -231,7 +241,8 @@ sp_git_refs_parse(const uint8_t *buf,
                                   "the git server refused: %s", text);
         }
         uint8_t sha[SP_GIT_SHA_LEN];
-        if (plen < SP_GIT_HEX_LEN + 2 || p[SP_GIT_HEX_LEN] != ' ' || s_sha_parse(p, sha))
+        if (plen < SP_GIT_HEX_LEN + 2 || p[SP_GIT_HEX_LEN] != ' ' ||
+            sp_git_sha_parse(p, sha))
             return bus_error_fail(err, BUS_STATUS_INVALID,
                                   "a malformed ref in the advertisement");
         const char *name = (const char *) p + SP_GIT_HEX_LEN + 1;
@@ -304,8 +315,7 @@ sp_git_request_format(const sp_git_refs_t *refs, char *out, size_t size, bool *s
                                                               : "";
     bool shallow = sp_git_caps_has(caps, "shallow");
     char hex[SP_GIT_HEX_LEN + 1];
-    for (int i = 0; i < SP_GIT_SHA_LEN; i++)
-        snprintf(hex + 2 * i, 3, "%02x", refs->want[i]);
+    sp_git_sha_format(refs->want, hex);
     char line[256];
     int n = snprintf(line, sizeof line, "want %s%s%s%s%s\n", hex, band,
                      sp_git_caps_has(caps, "ofs-delta") ? " ofs-delta" : "",

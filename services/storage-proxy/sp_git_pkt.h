@@ -43,6 +43,13 @@
 #define SP_GIT_REQUEST_TYPE       "application/x-git-upload-pack-request"
 #define SP_GIT_RESULT_TYPE        "application/x-git-upload-pack-result"
 
+//  An object name: 40 hexadecimal digits (either case) at hex into sha. 0,
+//  or -1 for a digit that is not one.
+int sp_git_sha_parse(const uint8_t *hex, uint8_t sha[SP_GIT_SHA_LEN]);
+
+//  An object name in the lower-case hexadecimal git writes, into out.
+void sp_git_sha_format(const uint8_t sha[SP_GIT_SHA_LEN], char out[SP_GIT_HEX_LEN + 1]);
+
 typedef enum {
     SP_GIT_PKT_DATA = 0,
     SP_GIT_PKT_FLUSH = 1, //  "0000"

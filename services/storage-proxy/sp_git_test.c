@@ -82,13 +82,7 @@ s_sha(const char *hex, uint8_t sha[SP_GIT_SHA_LEN])
 {
     if (strlen(hex) != SP_GIT_HEX_LEN)
         return -1;
-    for (int i = 0; i < SP_GIT_SHA_LEN; i++) {
-        int hi = bus_hex_digit(hex[2 * i]), lo = bus_hex_digit(hex[2 * i + 1]);
-        if (hi < 0 || lo < 0)
-            return -1;
-        sha[i] = (uint8_t) (hi << 4 | lo);
-    }
-    return 0;
+    return sp_git_sha_parse((const uint8_t *) hex, sha);
 }
 
 //  Opens the pack file name in the fixture.
