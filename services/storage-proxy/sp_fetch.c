@@ -958,10 +958,9 @@ s_work(void *arg, sp_jobs_t *jobs)
         if (counts.submodules)
             snprintf(subs, sizeof subs, ", %llu submodules left out",
                      (unsigned long long) counts.submodules);
-        char sha[8];
-        snprintf(sha, sizeof sha, "%02x%02x%02x%x", adv.want[0], adv.want[1], adv.want[2],
-                 adv.want[3] >> 4);
-        snprintf(job->detail, sizeof job->detail, "cloned %.100s at %s: %llu files%s",
+        char sha[SP_GIT_HEX_LEN + 1];
+        sp_git_sha_format(adv.want, sha);
+        snprintf(job->detail, sizeof job->detail, "cloned %.100s at %.7s: %llu files%s",
                  ref, sha, (unsigned long long) (counts.files + counts.links), subs);
     } else if (job->unzip) {
         uint64_t skipped = atomic_load(&job->skipped);
