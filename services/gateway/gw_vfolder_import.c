@@ -267,7 +267,9 @@ gw_vfolder_handle_import(gw_request_t *r)
         return;
     }
     if (ref_name && strlen(ref_name) > GW_IMPORT_REF_MAX) {
-        gw_reply_problem(r, "invalid-api-params", "ref: at most 255 bytes");
+        char detail[64];
+        snprintf(detail, sizeof detail, "ref: at most %d bytes", GW_IMPORT_REF_MAX);
+        gw_reply_problem(r, "invalid-api-params", detail);
         return;
     }
     char path[GW_IMPORT_PATH_MAX + 1];
