@@ -32,6 +32,7 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -215,12 +216,19 @@ s_round(int path, double *seconds)
 //  ---------------------------------------------------------------------------
 //  Set-up
 
-//  The wsproxy's CPU time so far (user + system), in seconds.
+//  A process's CPU time so far (user + system), in seconds; 0 for pid 0
+//  (this process: getrusage's, its client threads' included).
 static double
-s_wsproxy_cpu(void)
+s_cpu_of(pid_t pid)
 {
+    if (pid == 0) {
+        struct rusage usage;
+        getrusage(RUSAGE_SELF, &usage);
+        return (double) usage.ru_utime.tv_sec + (double) usage.ru_utime.tv_usec / 1e6 +
+               (double) usage.ru_stime.tv_sec + (double) usage.ru_stime.tv_usec / 1e6;
+    }
     char path[64], line[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", (int) s_wsp.pid);
+    snprintf(path, sizeof path, "/proc/%d/stat", (int) pid);
     FILE *file = fopen(path, "r");
     if (!file)
         return 0;
@@ -235,6 +243,23 @@ s_wsproxy_cpu(void)
                      &stime) != 2)
         return 0;
     return (double) (utime + stime) / (double) sysconf(_SC_CLK_TCK);
+}
+
+//  Who spent the CPU of a path: the clients (this process), the replicas,
+//  the wsproxy and the bare relay.
+enum { CPU_CLIENTS, CPU_REPLICAS, CPU_WSPROXY, CPU_RELAY, CPU_KINDS };
+static const char *const s_cpu_names[CPU_KINDS] = {"clients", "replicas", "wsproxy",
+                                                   "relay"};
+
+static void
+s_cpu_sample(double sample[CPU_KINDS])
+{
+    sample[CPU_CLIENTS] = s_cpu_of(0);
+    sample[CPU_REPLICAS] = 0;
+    for (int i = 0; i < BENCH_REPLICAS; i++)
+        sample[CPU_REPLICAS] += s_cpu_of(s_replicas[i]);
+    sample[CPU_WSPROXY] = s_cpu_of(s_wsp.pid);
+    sample[CPU_RELAY] = s_cpu_of(s_relay.pid);
 }
 
 //  One model server on a free port; waits until /health answers.
@@ -357,15 +382,17 @@ main(void)
         s_round(k, &ignored);
     uint64_t requests[BENCH_PATHS] = {0};
     double seconds[BENCH_PATHS] = {0};
-    double cpu_through = 0;
+    double cpu[BENCH_PATHS][CPU_KINDS] = {{0}};
     for (int round = 0; round < BENCH_ROUNDS; round++) {
         double rate[BENCH_PATHS];
         for (int j = 0; j < BENCH_PATHS; j++) {
             int k = (round + j) % BENCH_PATHS;
-            double cpu = s_wsproxy_cpu(), taken;
+            double before[CPU_KINDS], after[CPU_KINDS], taken;
+            s_cpu_sample(before);
             uint64_t done = s_round(k, &taken);
-            if (k == THROUGH)
-                cpu_through += s_wsproxy_cpu() - cpu;
+            s_cpu_sample(after);
+            for (int c = 0; c < CPU_KINDS; c++)
+                cpu[k][c] += after[c] - before[c];
             requests[k] += done;
             seconds[k] += taken;
             rate[k] = (double) done / taken;
@@ -398,8 +425,18 @@ main(void)
         printf("%s: %.0f requests/s, p50 %.0f us p99 %.0f us\n", s_path_names[k], rate[k],
                p50[k], p99[k]);
     }
+    for (int k = 0; k < BENCH_PATHS; k++) {
+        printf("cpu per request %s:", s_path_names[k]);
+        for (int c = 0; c < CPU_KINDS; c++)
+            if (cpu[k][c] > 0)
+                printf(" %s %.1f us", s_cpu_names[c],
+                       requests[k] ? cpu[k][c] * 1e6 / (double) requests[k] : 0.0);
+        printf("\n");
+    }
     printf("wsproxy cpu: %.1f us per request through it\n",
-           requests[THROUGH] ? cpu_through * 1e6 / (double) requests[THROUGH] : 0.0);
+           requests[THROUGH]
+               ? cpu[THROUGH][CPU_WSPROXY] * 1e6 / (double) requests[THROUGH]
+               : 0.0);
     printf("reference: a bare splice relay over the same replicas: relay_ratio=%.2f "
            "relay_added_p50_us=%.0f\n",
            rate[RELAY] / rate[DIRECT], p50[RELAY] - p50[DIRECT]);

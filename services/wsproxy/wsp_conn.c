@@ -245,13 +245,13 @@ s_end_close(end_t *e)
 //  ---------------------------------------------------------------------------
 //  An endpoint's idle app connections
 //
-//  Each request on an endpoint goes to a replica picked for it, which is
-//  often not the one the client's connection last used: a connection kept
-//  per client connection was closed at each change, two requests in three
-//  (of three replicas) paid a new TCP connection and a model server a new
-//  thread. An answered request's app connection goes to the route's pool
-//  instead, for the next request any client sends to that replica, so a
-//  replica holds about as many connections as it has requests at once.
+//  Each request on an endpoint goes to a replica picked for it, mostly the
+//  one the client's connection used last (wsp_route_pick's affinity), but
+//  not always: a connection kept per client connection was closed at each
+//  change, and a new one cost a TCP connection and a model server a new
+//  thread. The app connection a client leaves, or leaves behind for
+//  another replica, goes to the route's pool instead, for the next request
+//  any client sends to that replica.
 
 //  Gives the idle app connection to the route's pool (s_end_close when it
 //  cannot be kept: mid-answer, bytes held, TLS).
@@ -710,7 +710,8 @@ s_endpoint_request(wsp_conn_t *self, const wsp_http_head_t *req, char *raw, size
     //  Demand, whether a replica can take it or not: what autoscaling
     //  rules on requests per second look at.
     route->requests++;
-    const wsp_target_t *pick = wsp_route_pick(route, NULL);
+    const wsp_target_t *pick =
+        wsp_route_pick(route, self->has_replica ? self->replica.route_id : NULL, NULL);
     if (!pick) {
         s_problem(self, 503, "Service Unavailable", "service-unavailable",
                   "Service unavailable.", "the model service has no healthy replica now");
@@ -745,7 +746,7 @@ s_retry(wsp_conn_t *self)
         return false;
     //  Another replica; or, when there is none, the same one again on a new
     //  connection, as a kept one may have been closed by the app meanwhile.
-    const wsp_target_t *other = wsp_route_pick(self->route, self->replica.route_id);
+    const wsp_target_t *other = wsp_route_pick(self->route, NULL, self->replica.route_id);
     if (!other || strcmp(other->route_id, self->replica.route_id) == 0) {
         if (!self->reused)
             return false;
@@ -819,8 +820,12 @@ static void
 s_forward(wsp_conn_t *self, const wsp_http_head_t *req, const char *target)
 {
     char out[WSP_HTTP_HEAD_MAX + 1024];
-    ssize_t n = wsp_http_request_write(req, target, self->client_addr,
-                                       self->c.ssl != NULL, out, sizeof out);
+    //  An endpoint that checked a token keeps it: the model never sees it.
+    bool drop_authorization =
+        self->route->row.endpoint && !self->route->row.open_to_public;
+    ssize_t n =
+        wsp_http_request_write(req, target, self->client_addr, self->c.ssl != NULL,
+                               drop_authorization, out, sizeof out);
     if (n < 0) {
         s_problem(self, 431, "Request Header Fields Too Large", "invalid-api-params",
                   "Request head too large.", "the request head is too large");
@@ -906,8 +911,11 @@ s_response_done(wsp_conn_t *self)
     self->rs = RS_IDLE;
     if (!self->backend_keep)
         s_end_close(&self->b);
-    else if (self->route->row.endpoint && !self->pipe)
-        s_park(self); //  for whoever asks that replica next
+    //  An endpoint's app connection stays for this client's next request,
+    //  which mostly goes to the same replica (wsp_route_pick's affinity):
+    //  the same connection, so the same thread of a model server that
+    //  keeps one a connection. It goes to the pool when the client's next
+    //  request goes elsewhere, or when the client leaves (s_gone).
     if (!self->client_keep || self->rq != RQ_DONE)
         self->closing = true;
     else
@@ -1035,6 +1043,8 @@ s_backend_input(wsp_conn_t *self)
 static void
 s_gone(wsp_conn_t *self)
 {
+    if (self->route->row.endpoint && !self->pipe && self->b.fd >= 0)
+        s_park(self); //  for whoever asks that replica next
     wsp_route_drop(self->route, self->handle);
 }
 

@@ -389,6 +389,7 @@ wsp_http_request_write(const wsp_http_head_t *req,
                        const char *host,
                        const char *client,
                        bool tls,
+                       bool drop_authorization,
                        char *out,
                        size_t size)
 {
@@ -409,6 +410,8 @@ wsp_http_request_write(const wsp_http_head_t *req,
                 forwarded_for = h->value;
             continue;
         }
+        if (drop_authorization && strcasecmp(h->name, "Authorization") == 0)
+            continue;
         if (strcasecmp(h->name, "Cookie") == 0) {
             w.kept = 0;
             s_cookies(h->value, s_cookie_keep, &w);

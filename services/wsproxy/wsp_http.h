@@ -93,11 +93,14 @@ wsp_http_cookie(const wsp_http_head_t *req, const char *name, char *out, size_t 
 //  host) and the proxy's permit cookies (other cookies kept), plus
 //  X-Forwarded-For (client appended), X-Forwarded-Host (the Host the client
 //  sent) and X-Forwarded-Proto (https when tls: the client came over TLS).
+//  With drop_authorization, the Authorization header stays behind too: an
+//  endpoint's token is the proxy's credential, not the model's.
 //  Returns the length, or -1 when out is too small.
 ssize_t wsp_http_request_write(const wsp_http_head_t *req,
                                const char *host,
                                const char *client,
                                bool tls,
+                               bool drop_authorization,
                                char *out,
                                size_t size);
 

@@ -105,8 +105,8 @@ test_websocket_handshake(void)
     T_ASSERT(req.websocket);
     //  what the app gets keeps the upgrade and the subprotocol
     char out[WSP_HTTP_HEAD_MAX];
-    ssize_t n = wsp_http_request_write(&req, "10.0.0.5:8888", "127.0.0.1", false, out,
-                                       sizeof out);
+    ssize_t n = wsp_http_request_write(&req, "10.0.0.5:8888", "127.0.0.1", false, false,
+                                       out, sizeof out);
     T_ASSERT(n > 0);
     T_CONTAINS(out, "Upgrade: websocket\r\n");
     T_CONTAINS(out, "Connection: keep-alive, Upgrade\r\n");
@@ -177,8 +177,8 @@ test_request_written_for_the_app(void)
                        "X-Forwarded-For: 10.1.1.1\r\nContent-Length: 3\r\n\r\n",
                        &req, &copy));
     char out[WSP_HTTP_HEAD_MAX];
-    ssize_t n = wsp_http_request_write(&req, "10.0.0.5:8888", "192.168.0.9", false, out,
-                                       sizeof out);
+    ssize_t n = wsp_http_request_write(&req, "10.0.0.5:8888", "192.168.0.9", false, false,
+                                       out, sizeof out);
     T_ASSERT(n > 0);
     T_EQ_INT((size_t) n, strlen(out));
     T_ASSERT(strncmp(out, "POST /x?y HTTP/1.1\r\nHost: 10.0.0.5:8888\r\n", 41) == 0);
@@ -190,18 +190,28 @@ test_request_written_for_the_app(void)
     T_CONTAINS(out, "X-Forwarded-Proto: http\r\n");
     T_ASSERT(strcmp(out + n - 4, "\r\n\r\n") == 0);
     //  a client that came over TLS
-    n = wsp_http_request_write(&req, "10.0.0.5:8888", "192.168.0.9", true, out,
+    n = wsp_http_request_write(&req, "10.0.0.5:8888", "192.168.0.9", true, false, out,
                                sizeof out);
     T_ASSERT(n > 0);
     T_CONTAINS(out, "X-Forwarded-Proto: https\r\n");
+    //  an endpoint's token stays with the proxy; an app's Authorization passes
+    free(copy);
+    T_ASSERT(
+        s_request("GET / HTTP/1.1\r\nAuthorization: BackendAI tok\r\nAccept: */*\r\n\r\n",
+                  &req, &copy));
+    n = wsp_http_request_write(&req, "h:1", "c", false, true, out, sizeof out);
+    T_ASSERT(n > 0 && !strstr(out, "Authorization") && !strstr(out, "tok"));
+    T_CONTAINS(out, "Accept: */*\r\n");
+    n = wsp_http_request_write(&req, "h:1", "c", false, false, out, sizeof out);
+    T_CONTAINS(out, "Authorization: BackendAI tok\r\n");
     //  only the permit cookie: no Cookie header at all
     free(copy);
     T_ASSERT(
         s_request("GET / HTTP/1.1\r\nCookie: wsp_permit_10201=s\r\n\r\n", &req, &copy));
-    n = wsp_http_request_write(&req, "h:1", "c", false, out, sizeof out);
+    n = wsp_http_request_write(&req, "h:1", "c", false, false, out, sizeof out);
     T_ASSERT(n > 0 && !strstr(out, "Cookie"));
     //  too small a buffer
-    T_EQ_INT(wsp_http_request_write(&req, "h:1", "c", false, out, 10), -1);
+    T_EQ_INT(wsp_http_request_write(&req, "h:1", "c", false, false, out, 10), -1);
     free(copy);
 }
 

@@ -56,6 +56,7 @@ typedef struct {
     char host[BUS_APPTOKEN_HOST_MAX + 1];
     int port;
     double ratio;                            //  traffic ratio, >= 0
+    uint64_t served;                         //  requests picked for it since set
     char target[BUS_APPTOKEN_HOST_MAX + 16]; //  "host:port" for the Host header
     struct sockaddr_storage addr;
     socklen_t addr_len; //  0: does not resolve
@@ -192,11 +193,18 @@ struct event_base *wsp_routes_base(wsp_routes_t *self);
 //  True when value is route's permit cookie (constant time).
 bool wsp_route_cookie_ok(wsp_route_t *route, const char *value);
 
-//  A replica of endpoint route for the next request: one that resolves,
-//  picked at random in proportion to the traffic ratios, other than the
-//  one whose route id is avoid (may be NULL) when another can take
-//  requests. NULL when none can.
-const wsp_target_t *wsp_route_pick(wsp_route_t *route, const char *avoid);
+//  A request stays on the replica its connection used last while that one
+//  is at most this many requests over its share of the traffic ratios.
+#define WSP_ENDPOINT_AFFINITY 8
+
+//  A replica of endpoint route for the next request, counted as picked:
+//  one that resolves and has a traffic ratio, the one whose route id is
+//  stay (may be NULL: a new connection) while it is within
+//  WSP_ENDPOINT_AFFINITY of its share, else the one owed most of its
+//  share; other than the one whose route id is avoid (may be NULL) when
+//  another can take requests. NULL when none can.
+const wsp_target_t *
+wsp_route_pick(wsp_route_t *route, const char *stay, const char *avoid);
 
 //  Admits a request to endpoint route by its Authorization header value
 //  ("BackendAI <token>" or "Bearer <token>"; may be NULL). BUS_OK, or with

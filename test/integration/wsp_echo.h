@@ -10,7 +10,7 @@
                         1, 2, 3, ... bytes times WSP_ECHO_CHUNK_STEP
       GET /chunked?n=N&size=S  N bytes of wsp_echo_byte(i), chunked, in
                         chunks of S bytes (the last one shorter)
-      GET /headers      "host=<Host>\ncookie=<Cookie>\n"
+      GET /headers      "host=<Host>\ncookie=<Cookie>\nauthorization=<Authorization>\n"
       POST /upload      "<bytes received>" (Content-Length or chunked)
       GET /ws           a WebSocket (RFC 6455) echoing every message
     The client side: connect, write, read one answer (Content-Length,
@@ -437,10 +437,13 @@ wsp_echo_conn(void *arg)
             if (!ok || wsp_echo_write(fd, "0\r\n\r\n", 5) != 0)
                 break;
         } else if (strcmp(path, "/headers") == 0) {
-            char host[256] = "", cookie[1024] = "", body[1400];
+            char host[256] = "", cookie[1024] = "", authorization[1024] = "", body[2600];
             wsp_echo_header(head, "Host", host, sizeof host);
             wsp_echo_header(head, "Cookie", cookie, sizeof cookie);
-            int len = snprintf(body, sizeof body, "host=%s\ncookie=%s\n", host, cookie);
+            wsp_echo_header(head, "Authorization", authorization, sizeof authorization);
+            int len =
+                snprintf(body, sizeof body, "host=%s\ncookie=%s\nauthorization=%s\n",
+                         host, cookie, authorization);
             n = snprintf(answer, sizeof answer,
                          "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
                          "Content-Length: %d\r\n\r\n%s",

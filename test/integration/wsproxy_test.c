@@ -778,9 +778,10 @@ s_endpoint_spread(int port, const char *auth, int n, int *first, int *second)
     }
 }
 
-//  40 requests on one keep-alive connection: both replicas answer, each
-//  over one connection of the wsproxy's kept for it (parked while the other
-//  answers), not a new one per change of replica.
+//  40 requests on one keep-alive connection: both replicas answer (runs of
+//  requests stay on one, WSP_ENDPOINT_AFFINITY), each over one connection
+//  of the wsproxy's kept for it (parked while the other answers), not a new
+//  one per change of replica; neither sees the endpoint's token.
 static void
 s_endpoint_keep_alive(int port, const char *auth)
 {
@@ -792,7 +793,7 @@ s_endpoint_keep_alive(int port, const char *auth)
     T_ASSERT(r);
     r->fd = fd;
     int answered[2] = {0, 0};
-    char one[64], two[64], request[4096], head[HEAD_SIZE], length[32], body[512];
+    char one[64], two[64], request[4096], head[HEAD_SIZE], length[32], body[2048];
     snprintf(one, sizeof one, "host=127.0.0.1:%d\n", s_app.port);
     snprintf(two, sizeof two, "host=127.0.0.1:%d\n", s_app2.port);
     int n = snprintf(request, sizeof request,
@@ -810,6 +811,8 @@ s_endpoint_keep_alive(int port, const char *auth)
         body[size < sizeof body ? size : 0] = '\0';
         answered[0] += strstr(body, one) != NULL;
         answered[1] += strstr(body, two) != NULL;
+        //  the endpoint's token stays with the wsproxy
+        T_CONTAINS(body, "\nauthorization=\n");
     }
     free(r);
     close(fd);
@@ -886,7 +889,9 @@ test_endpoints(void)
     //  both replicas answer; a ratio of 0 takes one out
     s_endpoint_spread(port, auth, 40, &first, &second);
     fprintf(stderr, "# 1:1 -> %d and %d of 40\n", first, second);
-    T_ASSERT(first > 0 && second > 0 && first + second == 40);
+    T_ASSERT(first + second == 40);
+    //  a connection each: every one goes to the replica owed most
+    T_EQ_INT(first, 20);
     s_endpoint_keep_alive(port, auth);
     int same = 0;
     T_EQ_INT(s_endpoint_set(false, s_app.port, 1, s_app2.port, 0, &same), BUS_OK);
