@@ -126,8 +126,6 @@ s_create_done(void *job, bool ran)
     s_create_t *create = job;
     agent_kernels_t *self = create->self;
     agent_kernel_t *kernel = create->kernel;
-    if (ran)
-        agent_kernels_make_spares(self); //  for the next create, in its place
     if (!ran) {
         //  The agent stops before it began: nothing was made, and the
         //  create goes unanswered, as if still queued (agent_kernel_drop).
@@ -137,6 +135,7 @@ s_create_done(void *job, bool ran)
         return;
     }
     if (create->rc != BUS_OK) {
+        agent_kernels_make_spares(self); //  for the next create, in its place
         //  Its job gave back what it took on the host; the rest goes here.
         bus_log_warning("kernel create failed kernel=%s detail=\"%s\"", kernel->id,
                         create->err.detail);
@@ -161,6 +160,7 @@ s_create_done(void *job, bool ran)
         agent_kernel_mark(kernel, AGENT_KERNEL_WAIT_CREATE, rc, err.detail);
         agent_kernels_end(self, kernel, 0, "failed-to-start", err.detail,
                           AGENT_RUNC_EXIT_UNKNOWN, false);
+        agent_kernels_make_spares(self);
         s_create_destroy(&create);
         return;
     }
@@ -178,6 +178,10 @@ s_create_done(void *job, bool ran)
         (t->runner - t->runc) / 1e3, (now - t->runner) / 1e3);
     agent_kernels_started(self, kernel, create->startup_command,
                           AGENT_KERNEL_WAIT_CREATE);
+    //  The next create's spare, in this one's place, once this one is
+    //  announced: made on the worker, it would otherwise take a core from
+    //  the runner's start and the hops that answer the client.
+    agent_kernels_make_spares(self);
     if (create->model_service && kernel->state == AGENT_KERNEL_RUNNING && kernel->runner)
         kernel->model = agent_model_start(self, kernel, create->model_service);
     s_create_destroy(&create);
