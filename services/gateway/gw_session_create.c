@@ -173,16 +173,18 @@ s_poll(evutil_socket_t fd, short what, void *arg)
 }
 
 //  A step of the awaited session's life. One that settles it (RUNNING, or an
-//  end) is the answer, unless a look is in flight; any other makes the wait
-//  look now rather than at the next poll.
+//  end) is the answer, unless a look is in flight, which it then asks again
+//  at once. Steps on the way (enqueued, scheduled) ask nothing: two looks a
+//  create only took CPU from the create they waited for, and the timer's
+//  look covers an event that never comes.
 static void
 s_on_lifecycle(const proto_session_lifecycle_t *event, void *arg)
 {
     create_t *self = arg;
     if (strcmp(event->session_id, self->session_id) != 0 ||
-        strncmp(event->event, "session_", 8) != 0)
+        strncmp(event->event, "session_", 8) != 0 || !s_is_settled(event->status))
         return;
-    if (s_is_settled(event->status) && !self->polling && self->name && self->image_ref) {
+    if (!self->polling && self->name && self->image_ref) {
         s_reply_created(self, self->session_id, self->name, self->image_ref,
                         self->preopen_ports, event->status);
         return;
