@@ -789,7 +789,8 @@ s_clone(job_t *job,
     uint8_t tree[SP_GIT_SHA_LEN];
     int rc = sp_git_pack_tree_of(pack, adv->want, tree, err);
     if (rc == 0)
-        rc = sp_git_checkout_plan(pack, tree, &limits, s_clone_stop, &clone, counts, err);
+        rc = sp_git_checkout_plan(pack, tree, &limits, job->path, s_clone_stop, &clone,
+                                  counts, err);
     if (rc != 0 && err->status == BUS_STATUS_INVALID) {
         char why[BUS_ERROR_DETAIL_MAX];
         snprintf(why, sizeof why, "%s", err->detail);

@@ -247,6 +247,11 @@ s_walk(walk_t *w, const uint8_t *sha, const char *rel, size_t depth, bus_error_t
     if (type != SP_GIT_TREE)
         rc = bus_error_fail(err, BUS_STATUS_INVALID, "%.300s: not a tree",
                             *rel ? rel : ".");
+    //  The names of this tree so far: one named twice (a tree git's own
+    //  checks would refuse) is refused by the plan, before anything is made.
+    zhashx_t *names = rc == 0 ? zhashx_new() : NULL;
+    if (rc == 0 && !names)
+        rc = bus_error_fail(err, BUS_STATUS_INTERNAL, "out of memory");
     for (size_t at = 0; rc == 0 && at < len;) {
         const uint8_t *p = data + at, *end = data + len;
         const uint8_t *space = memchr(p, ' ', (size_t) (end - p));
@@ -267,9 +272,18 @@ s_walk(walk_t *w, const uint8_t *sha, const char *rel, size_t depth, bus_error_t
                                 why ? why : "an unknown mode");
             break;
         }
+        char key[SP_FS_NAME_MAX + 1];
+        snprintf(key, sizeof key, "%.*s", (int) name_len, (const char *) name);
+        if (zhashx_insert(names, key, (void *) 1) != 0) {
+            s_shown(rel, name, name_len, shown, sizeof shown);
+            rc = bus_error_fail(err, BUS_STATUS_INVALID, "entry %.300s: named twice",
+                                shown);
+            break;
+        }
         rc = s_entry(w, rel, depth, kind, name, name_len, nul + 1, err);
         at = (size_t) (nul + 1 + SP_GIT_SHA_LEN - data);
     }
+    zhashx_destroy(&names);
     if (!kept) {
         w->held -= len;
         free(data);
@@ -356,6 +370,7 @@ int
 sp_git_checkout_plan(sp_git_pack_t *pack,
                      const uint8_t tree[SP_GIT_SHA_LEN],
                      const sp_git_checkout_limits_t *limits,
+                     const char *path,
                      sp_git_stop_fn *stop,
                      void *arg,
                      sp_git_checkout_counts_t *counts,
@@ -363,8 +378,12 @@ sp_git_checkout_plan(sp_git_pack_t *pack,
 {
     assert(pack && tree && limits && counts);
     memset(counts, 0, sizeof *counts);
-    walk_t w = {
-        .pack = pack, .limits = limits, .counts = counts, .stop = stop, .arg = arg};
+    walk_t w = {.pack = pack,
+                .limits = limits,
+                .counts = counts,
+                .path = path,
+                .stop = stop,
+                .arg = arg};
     int rc = s_walk(&w, tree, "", 0, err);
     s_trees_free(&w);
     return rc;

@@ -10,12 +10,15 @@
     max_entries, or files holding more than max_bytes; a symbolic link
     whose target is absolute, empty, holds a NUL, has ".." anywhere but at
     its start, or climbs out of the folder (base_depth says how deep the
-    checkout lies in it). Submodules are counted and left out.
+    checkout lies in it); a name twice in one tree; a path too long
+    beneath the directory it goes into. Submodules are counted and left
+    out.
 
     The run writes into the directory at path (made empty by the caller)
     through the folder's sp_fs: a file is written into a staging file,
     given 0755 or 0644 and renamed into place, as an upload is; a second
-    entry of one name is refused (CONFLICT), never replaces the first.
+    entry of one name, should one reach it, is refused (CONFLICT), never
+    replaces the first.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -47,12 +50,15 @@ typedef void(sp_git_progress_fn)(void *arg, uint64_t entries);
 
 //  ---------------------------------------------------------------------------
 //  Checks the whole of tree (in pack) against limits, writing nothing, and
-//  counts it into *counts. stop (asked before each entry; may be NULL)
-//  gets arg. 0, or -1 with err (INVALID: the detail names the entry and
-//  why; or stop's).
+//  counts it into *counts: what the run would refuse is refused here, a
+//  name twice in one tree and, when path (the directory the run will
+//  write into; may be NULL) is given, a path too long beneath it. stop
+//  (asked before each entry; may be NULL) gets arg. 0, or -1 with err
+//  (INVALID: the detail names the entry and why; or stop's).
 int sp_git_checkout_plan(sp_git_pack_t *pack,
                          const uint8_t tree[SP_GIT_SHA_LEN],
                          const sp_git_checkout_limits_t *limits,
+                         const char *path,
                          sp_git_stop_fn *stop,
                          void *arg,
                          sp_git_checkout_counts_t *counts,

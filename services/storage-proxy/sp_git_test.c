@@ -399,17 +399,19 @@ s_checkout(const char *pack_name)
     T_EQ_INT(type, SP_GIT_BLOB);
     sp_git_checkout_limits_t limits = {1000, 1 << 20, 2};
     sp_git_checkout_counts_t counts;
-    T_EQ_INT(sp_git_checkout_plan(pack, tree, &limits, NULL, NULL, &counts, &err), 0);
+    T_EQ_INT(sp_git_checkout_plan(pack, tree, &limits, NULL, NULL, NULL, &counts, &err),
+             0);
     T_EQ_INT(counts.files, 3);
     T_EQ_INT(counts.links, 2);
     T_EQ_INT(counts.dirs, 2);
     T_EQ_INT(counts.entries, 7);
     //  Too small limits.
     sp_git_checkout_limits_t few = {6, 1 << 20, 2};
-    T_EQ_INT(sp_git_checkout_plan(pack, tree, &few, NULL, NULL, &counts, &err), -1);
+    T_EQ_INT(sp_git_checkout_plan(pack, tree, &few, NULL, NULL, NULL, &counts, &err), -1);
     T_CONTAINS(err.detail, "more than 6 entries");
     sp_git_checkout_limits_t small = {1000, 1000, 2};
-    T_EQ_INT(sp_git_checkout_plan(pack, tree, &small, NULL, NULL, &counts, &err), -1);
+    T_EQ_INT(sp_git_checkout_plan(pack, tree, &small, NULL, NULL, NULL, &counts, &err),
+             -1);
     T_CONTAINS(err.detail, "more than 1000 bytes");
     //  Into a folder, at imports/repo.
     char root[128];
@@ -860,16 +862,18 @@ test_plan_repeated(void)
     uint64_t before = sp_git_pack_inflated(pack);
     sp_git_checkout_limits_t limits = {1000, 1 << 20, 1};
     sp_git_checkout_counts_t counts;
-    T_EQ_INT(sp_git_checkout_plan(pack, root_sha, &limits, NULL, NULL, &counts, &err), 0);
+    T_EQ_INT(
+        sp_git_checkout_plan(pack, root_sha, &limits, NULL, NULL, NULL, &counts, &err),
+        0);
     T_EQ_INT(counts.dirs, S_NAMED);
     T_EQ_INT(counts.files, S_NAMED);
     //  The subtree once (its base copied out of the cache, 16 MiB), not
     //  a hundred times.
     T_ASSERT(sp_git_pack_inflated(pack) - before <= 2 * big);
     int left = 10;
-    T_EQ_INT(
-        sp_git_checkout_plan(pack, root_sha, &limits, s_stop_after, &left, &counts, &err),
-        -1);
+    T_EQ_INT(sp_git_checkout_plan(pack, root_sha, &limits, NULL, s_stop_after, &left,
+                                  &counts, &err),
+             -1);
     T_EQ_INT(err.status, BUS_STATUS_UNAVAILABLE);
     T_EQ_INT(left, 0);
     sp_git_pack_destroy(&pack);
@@ -949,7 +953,8 @@ test_hostile_trees(void)
         T_EQ_INT(sp_git_pack_tree_of(pack, commit, tree, &err), 0);
         sp_git_checkout_limits_t limits = {100, 1 << 20, 1};
         sp_git_checkout_counts_t counts;
-        int rc = sp_git_checkout_plan(pack, tree, &limits, NULL, NULL, &counts, &err);
+        int rc =
+            sp_git_checkout_plan(pack, tree, &limits, NULL, NULL, NULL, &counts, &err);
         sp_git_pack_destroy(&pack);
         if (cases[i].why) {
             T_EQ_INT(rc, -1);
@@ -962,8 +967,10 @@ test_hostile_trees(void)
     s_teardown();
 }
 
-//  Two entries of one name: the plan cannot see it, the run refuses the
-//  second rather than replace the first.
+//  Two entries of one name: the plan refuses the tree, and so does a run
+//  asked without a plan, before the second replaces the first. A
+//  path that fits the folder alone but not beneath the checkout's
+//  directory is the plan's to refuse too.
 static void
 test_duplicate_names(void)
 {
@@ -1007,11 +1014,24 @@ test_duplicate_names(void)
     T_EQ_INT(sp_fs_mkdir(fs, "dup", 3, 0, &err), 0);
     sp_git_checkout_limits_t limits = {100, 1 << 20, 1};
     sp_git_checkout_counts_t counts;
+    T_EQ_INT(
+        sp_git_checkout_plan(pack, root_tree, &limits, "dup", NULL, NULL, &counts, &err),
+        -1);
+    T_EQ_INT(err.status, BUS_STATUS_INVALID);
+    T_CONTAINS(err.detail, "entry same: named twice");
+    T_EQ_INT(counts.files, 1); //  refused at the second, before its blob was looked at
+    char deep[SP_FS_PATH_MAX];
+    memset(deep, 'd', sizeof deep - 3);
+    deep[sizeof deep - 3] = '\0'; //  "same" beneath it is over SP_FS_PATH_MAX
+    T_EQ_INT(
+        sp_git_checkout_plan(pack, root_tree, &limits, deep, NULL, NULL, &counts, &err),
+        -1);
+    T_CONTAINS(err.detail, "the path is too long");
     T_EQ_INT(sp_git_checkout_run(pack, root_tree, &limits, fs, "dup", "git-entry", NULL,
                                  NULL, NULL, &counts, &err),
              -1);
-    T_EQ_INT(err.status, BUS_STATUS_CONFLICT);
-    T_CONTAINS(err.detail, "appears twice");
+    T_EQ_INT(err.status, BUS_STATUS_INVALID);
+    T_CONTAINS(err.detail, "named twice");
     sp_fs_stage_remove(fs, "git-entry", NULL);
     sp_fs_destroy(&fs);
     sp_git_pack_destroy(&pack);

@@ -85,7 +85,8 @@ s_pack_one(const uint8_t *data, size_t size)
         if (type == SP_GIT_COMMIT && sp_git_pack_tree_of(pack, sha, tree, &err) == 0) {
             sp_git_checkout_limits_t limits = {FUZZ_GIT_ENTRIES, FUZZ_GIT_BYTES, 1};
             sp_git_checkout_counts_t counts;
-            if (sp_git_checkout_plan(pack, tree, &limits, NULL, NULL, &counts, &err) == 0)
+            if (sp_git_checkout_plan(pack, tree, &limits, NULL, NULL, NULL, &counts,
+                                     &err) == 0)
                 s_check(counts.entries <= FUZZ_GIT_ENTRIES &&
                         counts.bytes <= FUZZ_GIT_BYTES &&
                         counts.entries == counts.files + counts.dirs + counts.links);
