@@ -281,6 +281,27 @@ sched_db_agents_address(bus_db_t *db,
     return found;
 }
 
+bool
+sched_db_agents_confirmed(bus_db_t *db,
+                          const char *kernel_id,
+                          const char *addr,
+                          int64_t since_us)
+{
+    sqlite3_stmt *stmt =
+        bus_db_stmt(db, "SELECT a.addr = ?2 AND a.last_seen >= ?3"
+                        " FROM kernels k JOIN agents a ON a.id = k.agent_id"
+                        " WHERE k.id = ?1");
+    bool confirmed = false;
+    if (stmt) {
+        sqlite3_bind_text(stmt, 1, kernel_id, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(stmt, 2, addr, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(stmt, 3, since_us);
+        confirmed = sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_int(stmt, 0) != 0;
+        sqlite3_reset(stmt);
+    }
+    return confirmed;
+}
+
 size_t
 sched_db_agents_all(bus_db_t *db, sched_db_agent_t *out, size_t max)
 {

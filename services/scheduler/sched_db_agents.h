@@ -67,6 +67,13 @@ bool sched_db_agents_address(bus_db_t *db,
                              char addr[256],
                              int64_t *started_at);
 
+//  Whether the agent of kernel_id answers at addr now and was heard from at
+//  since_us (wall clock) or later.
+bool sched_db_agents_confirmed(bus_db_t *db,
+                               const char *kernel_id,
+                               const char *addr,
+                               int64_t since_us);
+
 //  An agent as the reconciliation sees it.
 typedef struct {
     char id[128];

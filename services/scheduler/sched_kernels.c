@@ -15,6 +15,7 @@ struct _sched_kernels_t {
     sched_lifecycle_t *lifecycle;
     sched_calls_t *calls;
     sched_commit_t *commit;
+    int64_t heard_since_us; //  trusts an agent's "not found" once heard since
 };
 
 sched_kernels_t *
@@ -296,10 +297,23 @@ s_on_destroyed(void *arg, sched_call_t *call, const bus_reply_t *reply)
 {
     sched_kernels_t *self = arg;
     //  The agent's kernel.terminated ends it; but an agent that does not
-    //  know the kernel any more will never say so.
-    if (reply->status == BUS_STATUS_NOT_FOUND &&
-        sched_db_kernels_current(self->db, call->kernel_id) == SCHED_KERNEL_TERMINATING &&
-        bus_node_begin(self->node) == 0) {
+    //  know the kernel any more will never say so. Only the agent itself
+    //  may say so: an address not confirmed by a heartbeat to this process
+    //  (an earlier run's, or one the agent has since left) may be another
+    //  service's now, whose "unknown method" is no news of the kernel. Such
+    //  a kernel stays TERMINATING for the reconciliation, which asks the
+    //  agent where it listens once it is heard from.
+    bool confirmed = reply->status == BUS_STATUS_NOT_FOUND &&
+                     sched_db_agents_confirmed(self->db, call->kernel_id, call->endpoint,
+                                               self->heard_since_us);
+    if (reply->status == BUS_STATUS_NOT_FOUND && !confirmed)
+        bus_log_notice("kernel destroy answered not found by an address its agent has not"
+                       " confirmed; left to the reconciliation kernel=%s addr=%s",
+                       call->kernel_id, call->endpoint);
+    else if (reply->status == BUS_STATUS_NOT_FOUND &&
+             sched_db_kernels_current(self->db, call->kernel_id) ==
+                 SCHED_KERNEL_TERMINATING &&
+             bus_node_begin(self->node) == 0) {
         sched_lifecycle_move(self->lifecycle, call->kernel_id, SCHED_KERNEL_TERMINATED,
                              "already-terminated", NULL, NULL);
         bus_node_commit(self->node);
@@ -331,6 +345,13 @@ sched_kernels_terminate(sched_kernels_t *self,
                            s_on_destroyed, self)))
         sched_calls_done(&call);
     bus_writer_destroy(&writer);
+}
+
+void
+sched_kernels_set_heard_since(sched_kernels_t *self, int64_t since_us)
+{
+    assert(self);
+    self->heard_since_us = since_us;
 }
 
 int

@@ -56,6 +56,12 @@ void sched_kernels_terminate(sched_kernels_t *self,
                              const char *reason,
                              int grace_ms);
 
+//  Trusts an agent's "no such kernel" to kernel.destroy only from an agent
+//  heard from at since_us (wall clock) or later at the address the call
+//  went to (sched_dispatch_set_heard_since says why). 0, the default,
+//  trusts any.
+void sched_kernels_set_heard_since(sched_kernels_t *self, int64_t since_us);
+
 //  Ends every kernel of session_id for reason (see above; forced: without
 //  a grace period). NOT_FOUND for an unknown session; an ended one is left
 //  as it is (BUS_OK). UNAVAILABLE or INTERNAL on a database error.

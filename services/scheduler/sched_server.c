@@ -304,6 +304,8 @@ s_init(bus_node_t *node, const void *config_, bus_error_t *err)
         //  Nothing goes to an agent until it has spoken to this process.
         sched_dispatch_set_heard_since(self->dispatch, bus_clock_wall_us());
     }
+    if (self->kernels)
+        sched_kernels_set_heard_since(self->kernels, bus_clock_wall_us());
     self->soon = event_new(bus_node_base(node), -1, 0, s_on_soon, self);
     if (self->rpc && self->soon) {
         self->expire = s_timer(self, SCHED_AGENTS_CHECK_MS, s_on_expire);

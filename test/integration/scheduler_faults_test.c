@@ -10,12 +10,16 @@
     sent expire unread: only the restarted scheduler's reconciliation can
     settle those kernels. Last, creates the agent reads only after the
     scheduler gave up on them: the containers it starts must be removed.
-    Needs root, runc, umoci and tini; skips otherwise.
+    And a full restart where another service took the agent's old port: a
+    destroy it answers "not found" must not end a session whose container
+    runs. Needs root, runc, umoci and tini; skips otherwise.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
 #include <arpa/inet.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -38,7 +42,8 @@
 #define EXPIRE_MS  3300 //  the deadline, the 1 s grace and a margin
 #define LATE       3    //  sessions of the round whose creates time out
 #define LATE_MS    2400 //  past the deadline, within its grace
-#define ROUNDS     3
+#define ROUNDS     4
+#define STRANGER   3 //  the round of one session whose destroy a stranger answers
 #define IMAGE      "local.backplane/library/busybox:latest"
 #define STR(x)     #x
 #define XSTR(x)    STR(x)
@@ -46,9 +51,11 @@
 static char *s_dir;
 static harness_proc_t s_scheduler, s_agent;
 static char s_pub[64], s_sub[64], s_registry[64], s_rpc[160], s_bridge[16];
+static char s_agent_rpc[160];    //  where the agent answers, from its ready line
+static char s_agent_sets[2][64]; //  its bridge and subnet, for a restart
 static bus_rpc_client_t *s_client;
 static char s_ids[ROUNDS][SESSIONS][48];
-static const int s_count[ROUNDS] = {SESSIONS, SESSIONS, LATE};
+static const int s_count[ROUNDS] = {SESSIONS, SESSIONS, LATE, 1};
 static int s_starts; //  scheduler starts so far: its log is scheduler-<n>.log
 
 //  How many containers the agent's runc has.
@@ -342,14 +349,19 @@ test_start(void)
     snprintf(s_sub, sizeof s_sub, "tcp://127.0.0.1:%d", ports[1]);
     snprintf(s_registry, sizeof s_registry, "tcp://127.0.0.1:%d", ports[2]);
     T_ASSERT(s_scheduler_start());
-    char bridge[64], cidr[64];
-    snprintf(bridge, sizeof bridge, "agent.network.bridge=%s", s_bridge);
+    snprintf(s_agent_sets[0], sizeof s_agent_sets[0], "agent.network.bridge=%s",
+             s_bridge);
     const char *subnet = harness_subnet();
     T_ASSERT(subnet);
-    snprintf(cidr, sizeof cidr, "agent.network.cidr=%s", subnet ? subnet : "");
-    const char *extra[] = {"agent.slots.cpu=2", "agent.slots.mem=4g", bridge, cidr, NULL};
+    snprintf(s_agent_sets[1], sizeof s_agent_sets[1], "agent.network.cidr=%s",
+             subnet ? subnet : "");
+    const char *extra[] = {"agent.slots.cpu=2", "agent.slots.mem=4g", s_agent_sets[0],
+                           s_agent_sets[1], NULL};
     harness_bus_t bus = {s_pub, s_sub, s_registry};
-    T_ASSERT(harness_agent_start(&s_agent, s_dir, "agent-f", &bus, extra, NULL, 0) == 0);
+    char line[HARNESS_LINE_MAX];
+    T_ASSERT(harness_agent_start(&s_agent, s_dir, "agent-f", &bus, extra, line,
+                                 sizeof line) == 0);
+    T_ASSERT(harness_field(line, "rpc", s_agent_rpc, sizeof s_agent_rpc));
 }
 
 static void
@@ -403,6 +415,88 @@ test_late_creates_leave_no_orphans(void)
     proto_session_info_clear(&info);
 }
 
+//  ---------------------------------------------------------------------------
+//  A stranger at the agent's old address
+
+typedef struct {
+    atomic_bool stop;
+    atomic_int answered;
+    bool bound;
+} stranger_t;
+
+//  Another service on the agent's old port: a ROUTER that serves no method,
+//  so that every call is answered "unknown method" (NOT_FOUND).
+static void *
+s_stranger_run(void *arg)
+{
+    stranger_t *stranger = arg;
+    bus_rpc_server_t *server = bus_rpc_server_new(s_agent_rpc, NULL);
+    stranger->bound = server != NULL;
+    while (server && !atomic_load(&stranger->stop)) {
+        zmq_pollitem_t item = {zsock_resolve(bus_rpc_server_sock(server)), 0, ZMQ_POLLIN,
+                               0};
+        if (zmq_poll(&item, 1, 50) > 0)
+            atomic_fetch_add(&stranger->answered, bus_rpc_server_dispatch(server));
+    }
+    bus_rpc_server_destroy(&server);
+    return NULL;
+}
+
+//  The whole platform killed at once (a second `make run`), and before the
+//  agent is back its RPC port is another service's. The restarted
+//  scheduler knows the agent only by the address of its earlier run: a
+//  destroy sent there before the agent's first heartbeat is answered "not
+//  found" by the stranger, which is no news of the kernel. The session must
+//  not end while its container runs; once the agent is back (elsewhere),
+//  the reconciliation ends it and the container goes.
+static void
+test_destroy_answered_by_a_stranger(void)
+{
+    proto_session_info_t info;
+    T_EQ_INT(s_call(PROTO_SESSION_CREATE, s_create_req(STRANGER, 0), &info), BUS_OK);
+    proto_session_info_clear(&info);
+    s_settle(STRANGER, false);
+    harness_kill(&s_agent);
+    harness_kill(&s_scheduler);
+    stranger_t stranger = {0};
+    pthread_t thread;
+    T_EQ_INT(pthread_create(&thread, NULL, s_stranger_run, &stranger), 0);
+    harness_pause_ms(200);
+    T_ASSERT(stranger.bound);
+    T_ASSERT(s_scheduler_start());
+    proto_session_destroy_req_t in;
+    proto_session_destroy_req_init(&in);
+    in.session_id = s_ids[STRANGER][0];
+    bus_writer_t *writer = bus_writer_new();
+    if (writer && proto_session_destroy_req_write(&in, writer) != 0)
+        bus_writer_destroy(&writer);
+    T_EQ_INT(s_call(PROTO_SESSION_DESTROY, writer, NULL), BUS_OK);
+    int64_t started = bus_clock_mono_ms();
+    while (atomic_load(&stranger.answered) == 0 &&
+           bus_clock_mono_ms() - started < CALL_MS)
+        harness_pause_ms(50);
+    T_ASSERT(atomic_load(&stranger.answered) > 0);
+    harness_pause_ms(500); //  the answer applied
+    proto_session_info_init(&info);
+    T_EQ_INT(s_get(STRANGER, 0, &info), BUS_OK);
+    fprintf(stderr, "# after the stranger's answer: %s %s, %d container(s)\n",
+            info.status, info.status_info ? info.status_info : "", s_containers());
+    T_ASSERT(!s_dead(info.status));
+    proto_session_info_clear(&info);
+    T_EQ_INT(s_containers(), 1);
+    T_ASSERT(s_log_count("left to the reconciliation") > 0);
+    atomic_store(&stranger.stop, true);
+    pthread_join(thread, NULL);
+    //  The agent back, on a port of its own choosing: it adopts its
+    //  container, and the reconciliation destroys it.
+    const char *extra[] = {"agent.slots.cpu=2", "agent.slots.mem=4g", s_agent_sets[0],
+                           s_agent_sets[1], NULL};
+    harness_bus_t bus = {s_pub, s_sub, s_registry};
+    T_ASSERT(harness_agent_start(&s_agent, s_dir, "agent-f", &bus, extra, NULL, 0) == 0);
+    s_settle(STRANGER, true);
+    T_EQ_INT(s_containers(), 0);
+}
+
 int
 main(void)
 {
@@ -417,6 +511,7 @@ main(void)
     T_RUN(test_lost_creates_are_repaired);
     T_RUN(test_lost_destroys_are_repaired);
     T_RUN(test_late_creates_leave_no_orphans);
+    T_RUN(test_destroy_answered_by_a_stranger);
     bus_rpc_client_destroy(&s_client);
     bool clean =
         harness_teardown(&s_scheduler, &s_agent, s_bridge, s_dir, t_failures > 0);
