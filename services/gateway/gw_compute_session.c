@@ -52,19 +52,25 @@ static const gw_minilang_column_t s_columns[] = {
     {NULL, NULL, false},
 };
 
-//  One column of one row by id from the gateway's own tables, or "".
+//  A project's name, "" when none.
 static json_t *
-s_lookup(bus_db_t *db, const char *sql, const char *id)
+s_group_name(bus_db_t *db, const char *id)
 {
-    sqlite3_stmt *stmt = id ? bus_db_stmt(db, sql) : NULL;
-    json_t *out = NULL;
-    if (stmt) {
-        sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
-        if (sqlite3_step(stmt) == SQLITE_ROW)
-            out = json_string((const char *) sqlite3_column_text(stmt, 0));
-        sqlite3_reset(stmt);
-    }
-    return out ? out : json_string("");
+    char *name = gw_group_name(db, id);
+    json_t *out = json_string(name ? name : "");
+    free(name);
+    return out;
+}
+
+//  A user's email, "" when none.
+static json_t *
+s_user_email(bus_db_t *db, const char *uuid)
+{
+    json_t *user = gw_user_contact(db, uuid);
+    const char *email = json_string_value(json_object_get(user, "email"));
+    json_t *out = json_string(email ? email : "");
+    json_decref(user);
+    return out;
 }
 
 //  The scheduler's history of a session ([{status, at (µs), info}], oldest
@@ -138,9 +144,8 @@ s_session(gw_request_t *r, const proto_session_info_t *s)
         s->access_key, "status", s->status, "status_info", s->status_info, "status_data",
         status_data, "status_changed", gw_gql_time(s->status_changed), "created_at",
         gw_gql_time(s->created_at), "terminated_at", gw_gql_time(s->terminated_at),
-        "occupied_slots", occupied, "group_name",
-        s_lookup(db, "SELECT name FROM groups WHERE id = ?1", s->group_id), "user_email",
-        s_lookup(db, "SELECT email FROM users WHERE uuid = ?1", s->user_uuid), "result",
+        "occupied_slots", occupied, "group_name", s_group_name(db, s->group_id),
+        "user_email", s_user_email(db, s->user_uuid), "result",
         s->result ? s->result : "UNDEFINED", "cluster_mode",
         s->cluster_mode ? s->cluster_mode : "single-node", "service_ports",
         service_ports ? service_ports : "[]", "cluster_size",
