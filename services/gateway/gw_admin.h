@@ -51,7 +51,7 @@ int gw_group_resolve(bus_db_t *db,
                      const char *domain,
                      char id[GW_UUID_SIZE],
                      bus_error_t *err);
-//  Project id's name, NULL when none (or id NULL): for showing, no check
+//  Project id's name, NULL when none (or id NULL or ""): for showing, no check
 //  of who asks. Caller owns return value.
 char *gw_group_name(bus_db_t *db, const char *id);
 
@@ -70,6 +70,8 @@ int gw_user_delete(gw_ctx_t *ctx, const char *email, bool purge, bus_error_t *er
 //  for showing who a record is of, no check of who asks. Caller owns
 //  return value.
 json_t *gw_user_contact(bus_db_t *db, const char *uuid);
+//  User uuid's email alone, NULL when none. Caller owns return value.
+char *gw_user_email(bus_db_t *db, const char *uuid);
 
 //  Keypairs (domain admins for users of their domain; a user its own).
 int gw_keypair_list(gw_ctx_t *ctx, json_t *args, json_t **out, bus_error_t *err);

@@ -52,24 +52,12 @@ static const gw_minilang_column_t s_columns[] = {
     {NULL, NULL, false},
 };
 
-//  A project's name, "" when none.
+//  text (taken and freed) as a JSON string, "" for NULL.
 static json_t *
-s_group_name(bus_db_t *db, const char *id)
+s_shown(char *text)
 {
-    char *name = gw_group_name(db, id);
-    json_t *out = json_string(name ? name : "");
-    free(name);
-    return out;
-}
-
-//  A user's email, "" when none.
-static json_t *
-s_user_email(bus_db_t *db, const char *uuid)
-{
-    json_t *user = gw_user_contact(db, uuid);
-    const char *email = json_string_value(json_object_get(user, "email"));
-    json_t *out = json_string(email ? email : "");
-    json_decref(user);
+    json_t *out = json_string(text ? text : "");
+    free(text);
     return out;
 }
 
@@ -144,8 +132,8 @@ s_session(gw_request_t *r, const proto_session_info_t *s)
         s->access_key, "status", s->status, "status_info", s->status_info, "status_data",
         status_data, "status_changed", gw_gql_time(s->status_changed), "created_at",
         gw_gql_time(s->created_at), "terminated_at", gw_gql_time(s->terminated_at),
-        "occupied_slots", occupied, "group_name", s_group_name(db, s->group_id),
-        "user_email", s_user_email(db, s->user_uuid), "result",
+        "occupied_slots", occupied, "group_name", s_shown(gw_group_name(db, s->group_id)),
+        "user_email", s_shown(gw_user_email(db, s->user_uuid)), "result",
         s->result ? s->result : "UNDEFINED", "cluster_mode",
         s->cluster_mode ? s->cluster_mode : "single-node", "service_ports",
         service_ports ? service_ports : "[]", "cluster_size",

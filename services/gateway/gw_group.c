@@ -269,14 +269,5 @@ gw_group_resolve(bus_db_t *db,
 char *
 gw_group_name(bus_db_t *db, const char *id)
 {
-    if (!id || !*id)
-        return NULL;
-    const char *params[] = {id, NULL};
-    bool failed = false;
-    json_t *row =
-        gw_store_one(db, "SELECT name FROM groups WHERE id = ?1", params, NULL, &failed);
-    const char *name = json_string_value(json_object_get(row, "name"));
-    char *out = name ? strdup(name) : NULL;
-    json_decref(row);
-    return out;
+    return gw_store_text(db, "SELECT name FROM groups WHERE id = ?1", id);
 }

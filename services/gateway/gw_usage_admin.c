@@ -8,25 +8,14 @@
 
 #define S_DAY_US (86400LL * 1000000LL)
 
-//  A user's email, NULL when none. Caller owns return value.
-static char *
-s_user_email(bus_db_t *db, const char *uuid)
-{
-    json_t *user = gw_user_contact(db, uuid);
-    const char *email = json_string_value(json_object_get(user, "email"));
-    char *out = email ? strdup(email) : NULL;
-    json_decref(user);
-    return out;
-}
-
 //  The groupings this route offers (accounting's names; sessions are what
 //  /resource/usage lists) and the record that names each key.
 static const struct {
     const char *group_by;
     char *(*name_of)(bus_db_t *db, const char *key); //  NULL: the key is its own name
 } s_groupings[] = {
-    {"domain", NULL},       {"project", gw_group_name},
-    {"user", s_user_email}, {"resource_group", NULL},
+    {"domain", NULL},        {"project", gw_group_name},
+    {"user", gw_user_email}, {"resource_group", NULL},
     {"image", NULL},
 };
 

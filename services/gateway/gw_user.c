@@ -464,3 +464,9 @@ gw_user_contact(bus_db_t *db, const char *uuid)
     return gw_store_one(db, "SELECT email, full_name FROM users WHERE uuid = ?1", params,
                         NULL, &failed);
 }
+
+char *
+gw_user_email(bus_db_t *db, const char *uuid)
+{
+    return gw_store_text(db, "SELECT email FROM users WHERE uuid = ?1", uuid);
+}

@@ -610,16 +610,7 @@ gw_vfolder_set_max_size(bus_db_t *db, const char *id, uint64_t bytes)
 char *
 gw_vfolder_name(bus_db_t *db, const char *id)
 {
-    if (!id)
-        return NULL;
-    const char *params[] = {id, NULL};
-    bool failed = false;
-    json_t *row = gw_store_one(db, "SELECT name FROM vfolders WHERE id = ?1", params,
-                               NULL, &failed);
-    const char *name = json_string_value(json_object_get(row, "name"));
-    char *out = name ? strdup(name) : NULL;
-    json_decref(row);
-    return out;
+    return gw_store_text(db, "SELECT name FROM vfolders WHERE id = ?1", id);
 }
 
 json_t *

@@ -140,7 +140,7 @@ int gw_vfolder_set_status(gw_ctx_t *ctx,
                           const char *status,
                           bus_error_t *err);
 
-//  Folder id's name, NULL when there is none (or id NULL): for showing, no
+//  Folder id's name, NULL when there is none (or id NULL or ""): for showing, no
 //  check of who asks. Caller owns return value.
 char *gw_vfolder_name(bus_db_t *db, const char *id);
 
