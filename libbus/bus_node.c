@@ -56,13 +56,6 @@ s_client_destroy(void **item_p)
 }
 
 static void
-s_binding_destroy(void **item)
-{
-    free(*item);
-    *item = NULL;
-}
-
-static void
 s_on_socket(evutil_socket_t fd, short what, void *arg)
 {
     (void) fd;
@@ -351,11 +344,9 @@ bus_node_new(const char *service,
     self->scratch = bus_writer_new();
     self->clients = zhashx_new();
     self->socket_events = zlistx_new();
-    self->bindings = zlistx_new();
-    if (!self->scratch || !self->clients || !self->socket_events || !self->bindings)
+    if (!self->scratch || !self->clients || !self->socket_events)
         goto fail;
     zhashx_set_destructor(self->clients, s_client_destroy);
-    zlistx_set_destructor(self->bindings, s_binding_destroy);
 
     char path[4096];
     if (bus_mkdirs(config->state_dir) != 0) {
@@ -422,8 +413,15 @@ bus_node_new(const char *service,
                                     : bus_rpc_server_endpoint(self->rpc));
     if (!*config->rpc_advertise)
         s_advertise_reachable(self, config->registry);
-    bus_rpc_server_handle(self->rpc, PROTO_SERVICE_HEALTH, node_serve_health, self);
-    bus_rpc_server_handle(self->rpc, PROTO_BUS_REPLAY, node_serve_replay, self);
+    //  The methods every node serves. bus.replay is raw: it streams the
+    //  outbox's rows into the reply as SQLite reads them (node_serve_replay).
+    bus_node_method_t builtin[] = {
+        proto_service_health_method(node_serve_health),
+        {PROTO_BUS_REPLAY, node_serve_replay, NULL, NULL},
+    };
+    if (bus_node_serve(self, builtin, sizeof builtin / sizeof builtin[0], self, err) !=
+        BUS_OK)
+        goto fail;
 
     self->kick = evtimer_new(base, s_on_kick, self);
     self->cron = event_new(base, -1, EV_PERSIST, s_on_cron, self);
@@ -588,7 +586,6 @@ bus_node_destroy(bus_node_t **self_p)
     bus_outbox_destroy(&self->outbox);
     bus_db_destroy(&self->db);
     bus_writer_destroy(&self->scratch);
-    zlistx_destroy(&self->bindings);
     proto_registry_peers_rep_clear(&self->peers);
     bus_socket_security_stop();
     free(self);
@@ -663,21 +660,6 @@ bus_node_handle(bus_node_t *self, const char *method, bus_rpc_handler_fn *fn, vo
     return bus_rpc_server_handle(self->rpc, method, fn, arg);
 }
 
-//  The raw handler of every typed method: its binding says which adapter
-//  turns the body into the handler's struct and back.
-static int
-s_on_typed(void *arg,
-           bus_rpc_request_t *req,
-           const void *body,
-           size_t body_size,
-           bus_writer_t *reply,
-           bus_error_t *err)
-{
-    node_binding_t *binding = arg;
-    return binding->adapter(binding->typed, binding->arg, req, body, body_size, reply,
-                            err);
-}
-
 int
 bus_node_serve(bus_node_t *self,
                const bus_node_method_t *methods,
@@ -690,19 +672,11 @@ bus_node_serve(bus_node_t *self,
         const bus_node_method_t *method = &methods[i];
         assert(!method->fn != !method->typed);
         assert(!method->typed || method->adapter);
-        bus_rpc_handler_fn *fn = method->fn;
-        void *fn_arg = arg;
-        if (method->typed) {
-            node_binding_t *binding = malloc(sizeof *binding);
-            if (!binding || !zlistx_add_end(self->bindings, binding)) {
-                free(binding);
-                return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
-            }
-            *binding = (node_binding_t){method->typed, method->adapter, arg};
-            fn = s_on_typed;
-            fn_arg = binding;
-        }
-        if (bus_rpc_server_handle(self->rpc, method->method, fn, fn_arg) != 0)
+        int rc = method->typed
+                     ? bus_rpc_server_handle_typed(self->rpc, method->method,
+                                                   method->typed, method->adapter, arg)
+                     : bus_rpc_server_handle(self->rpc, method->method, method->fn, arg);
+        if (rc != 0)
             return bus_error_set(err, BUS_STATUS_INTERNAL, "cannot serve %s",
                                  method->method);
     }

@@ -175,23 +175,6 @@ struct evhttp *bus_node_http(bus_node_t *self);
 int
 bus_node_handle(bus_node_t *self, const char *method, bus_rpc_handler_fn *fn, void *arg);
 
-//  A typed handler as a table holds it: the generated proto_<method>_fn
-//  (libbus/proto_serve.h) converted to the one generic function pointer
-//  type, and converted back by the method's adapter before the call (C
-//  allows the round trip; calling through the wrong type would not be).
-typedef void(bus_typed_fn)(void);
-
-//  A generated adapter (proto_<method>_serve): decodes body into the
-//  method's request struct, calls fn with it and an initialised reply
-//  struct, encodes the reply when fn answered BUS_OK, and frees both.
-typedef int(bus_typed_adapter_fn)(bus_typed_fn *fn,
-                                  void *arg,
-                                  bus_rpc_request_t *req,
-                                  const void *body,
-                                  size_t body_size,
-                                  bus_writer_t *reply,
-                                  bus_error_t *err);
-
 //  One method a service serves, for its table of methods: either a raw
 //  handler (fn: the body in, a writer for the reply) or, as almost every
 //  method is, a typed one made by proto_<method>_method(handler), which

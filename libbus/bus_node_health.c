@@ -17,31 +17,24 @@
 
 int
 node_serve_health(void *arg,
+                  const proto_service_health_req_t *in,
+                  proto_service_health_rep_t *out,
                   bus_rpc_request_t *req,
-                  const void *body,
-                  size_t size,
-                  bus_writer_t *reply,
                   bus_error_t *err)
 {
+    (void) in;
     (void) req;
+    (void) err;
     bus_node_t *self = arg;
-    proto_service_health_req_t in;
-    int rc = proto_service_health_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
-    proto_service_health_req_clear(&in);
-    proto_service_health_rep_t out;
-    proto_service_health_rep_init(&out);
     bool db_ok = bus_db_ok(self->db);
-    out.service = self->service;
-    out.node = self->name;
-    out.version = BACKPLANE_VERSION;
-    out.pid = (uint64_t) getpid();
-    out.uptime_ms = (uint64_t) (bus_clock_mono_ms() - self->started_ms);
-    out.db_ok = db_ok;
-    out.state = db_ok ? "ok" : "degraded";
-    rc = proto_service_health_rep_write(&out, reply);
-    return rc == 0 ? BUS_OK : BUS_STATUS_INTERNAL;
+    out->service = self->service;
+    out->node = self->name;
+    out->version = BACKPLANE_VERSION;
+    out->pid = (uint64_t) getpid();
+    out->uptime_ms = (uint64_t) (bus_clock_mono_ms() - self->started_ms);
+    out->db_ok = db_ok;
+    out->state = db_ok ? "ok" : "degraded";
+    return BUS_OK;
 }
 
 //  ---------------------------------------------------------------------------

@@ -31,13 +31,6 @@ typedef struct {
     struct event *event;
 } node_client_t;
 
-//  A typed method served: what s_on_typed needs to call it.
-typedef struct {
-    bus_typed_fn *typed;
-    bus_typed_adapter_fn *adapter;
-    void *arg;
-} node_binding_t;
-
 struct _bus_node_t {
     const bus_node_config_t *config;
     char service[BUS_NODE_SERVICE_MAX];
@@ -71,8 +64,7 @@ struct _bus_node_t {
     bus_pub_t *pub;
     bus_sub_t *sub;
     bus_rpc_server_t *rpc;
-    zhashx_t *clients;  //  endpoint -> node_client_t
-    zlistx_t *bindings; //  node_binding_t *, one per typed method served
+    zhashx_t *clients; //  endpoint -> node_client_t
 
     node_follow_t follows[NODE_FOLLOW_MAX];
     int follow_count;
@@ -115,12 +107,7 @@ int node_serve_replay(void *arg,
                       bus_writer_t *reply,
                       bus_error_t *err);
 //  Health (bus_node_health.c)
-int node_serve_health(void *arg,
-                      bus_rpc_request_t *req,
-                      const void *body,
-                      size_t size,
-                      bus_writer_t *reply,
-                      bus_error_t *err);
+proto_service_health_fn node_serve_health;
 int node_http_start(bus_node_t *self);
 //  The body of GET /metrics: the node's lines, then the service's (bus_node_metrics.c)
 void node_metrics_write(bus_node_t *self, struct evbuffer *out);

@@ -53,144 +53,116 @@ s_touch(bus_registry_t *self, const char *service, const char *node)
 
 static int
 s_register(void *arg,
+           const proto_registry_register_req_t *in,
+           proto_registry_register_rep_t *out,
            bus_rpc_request_t *req,
-           const void *body,
-           size_t size,
-           bus_writer_t *reply,
            bus_error_t *err)
 {
     (void) req;
     bus_registry_t *self = arg;
-    proto_registry_register_req_t in;
-    int rc = proto_registry_register_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
     char key[BUS_SRC_MAX];
-    s_peer_key(key, sizeof key, in.service, in.node);
+    s_peer_key(key, sizeof key, in->service, in->node);
     registry_entry_t *entry = zhashx_lookup(self->peers, key);
     bool known = entry != NULL;
     if (!entry) {
         entry = calloc(1, sizeof *entry);
-        if (!entry) {
-            proto_registry_register_req_clear(&in);
+        if (!entry)
             return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
-        }
         zhashx_insert(self->peers, key, entry);
     }
     proto_registry_peer_clear(&entry->peer);
     proto_registry_peer_t *peer = &entry->peer;
-    //  The strings point into the request's arena: move it to the table.
-    peer->owned_ = in.owned_, in.owned_ = NULL;
-    peer->service = in.service;
-    peer->node = in.node;
-    peer->rpc_endpoint = in.rpc_endpoint;
-    peer->http_endpoint = in.http_endpoint;
-    peer->version = in.version;
-    peer->pid = in.pid;
-    peer->started_at = in.started_at;
-    peer->durable_epoch = in.durable_epoch;
-    peer->durable_head = in.durable_head;
-    proto_registry_register_req_clear(&in);
+    //  The request's strings go with it when the call returns: the table
+    //  keeps copies in the peer's own arena.
+    const char *from[] = {in->service, in->node, in->rpc_endpoint, in->http_endpoint,
+                          in->version};
+    const char **to[] = {&peer->service, &peer->node, &peer->rpc_endpoint,
+                         &peer->http_endpoint, &peer->version};
+    for (size_t i = 0; i < sizeof from / sizeof from[0]; i++) {
+        *to[i] = proto_arena_strdup(&peer->owned_, from[i]);
+        if (from[i] && !*to[i]) {
+            zhashx_delete(self->peers, key);
+            return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+        }
+    }
+    peer->pid = in->pid;
+    peer->started_at = in->started_at;
+    peer->durable_epoch = in->durable_epoch;
+    peer->durable_head = in->durable_head;
     s_touch(self, peer->service, peer->node);
     bus_log_notice("peer %s peer=%s rpc=%s", known ? "re-registered" : "registered", key,
                    peer->rpc_endpoint ? peer->rpc_endpoint : "");
-
-    proto_registry_register_rep_t out;
-    proto_registry_register_rep_init(&out);
-    out.heartbeat_ms = (uint64_t) self->heartbeat_ms;
-    out.expiry_ms = (uint64_t) self->expiry_ms;
-    rc = proto_registry_register_rep_write(&out, reply);
-    proto_registry_register_rep_clear(&out);
-    return rc == 0 ? BUS_OK : BUS_STATUS_INTERNAL;
+    out->heartbeat_ms = (uint64_t) self->heartbeat_ms;
+    out->expiry_ms = (uint64_t) self->expiry_ms;
+    return BUS_OK;
 }
 
 static int
 s_heartbeat(void *arg,
+            const proto_registry_heartbeat_req_t *in,
+            proto_registry_heartbeat_rep_t *out,
             bus_rpc_request_t *req,
-            const void *body,
-            size_t size,
-            bus_writer_t *reply,
             bus_error_t *err)
 {
+    (void) out;
     (void) req;
     bus_registry_t *self = arg;
-    proto_registry_heartbeat_req_t in;
-    int rc = proto_registry_heartbeat_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
-    registry_entry_t *entry = s_touch(self, in.service, in.node);
-    if (entry) {
-        entry->peer.durable_epoch = in.durable_epoch;
-        entry->peer.durable_head = in.durable_head;
-    } else
-        bus_error_set(err, BUS_STATUS_REREGISTER, "unknown peer %s/%s: register again",
-                      in.service, in.node);
-    proto_registry_heartbeat_req_clear(&in);
+    registry_entry_t *entry = s_touch(self, in->service, in->node);
     if (!entry)
-        return BUS_STATUS_REREGISTER;
-    bus_writer_map(reply, 0);
+        return bus_error_set(err, BUS_STATUS_REREGISTER,
+                             "unknown peer %s/%s: register again", in->service, in->node);
+    entry->peer.durable_epoch = in->durable_epoch;
+    entry->peer.durable_head = in->durable_head;
     return BUS_OK;
 }
 
 static int
 s_unregister(void *arg,
+             const proto_registry_unregister_req_t *in,
+             proto_registry_unregister_rep_t *out,
              bus_rpc_request_t *req,
-             const void *body,
-             size_t size,
-             bus_writer_t *reply,
              bus_error_t *err)
 {
+    (void) out;
     (void) req;
+    (void) err;
     bus_registry_t *self = arg;
-    proto_registry_unregister_req_t in;
-    int rc = proto_registry_unregister_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
     char key[BUS_SRC_MAX];
-    s_peer_key(key, sizeof key, in.service, in.node);
+    s_peer_key(key, sizeof key, in->service, in->node);
     if (zhashx_lookup(self->peers, key))
         bus_log_notice("peer unregistered peer=%s", key);
     zhashx_delete(self->peers, key);
-    proto_registry_unregister_req_clear(&in);
-    bus_writer_map(reply, 0);
     return BUS_OK;
 }
 
 static int
 s_peers(void *arg,
+        const proto_registry_peers_req_t *in,
+        proto_registry_peers_rep_t *out,
         bus_rpc_request_t *req,
-        const void *body,
-        size_t size,
-        bus_writer_t *reply,
         bus_error_t *err)
 {
     (void) req;
     bus_registry_t *self = arg;
-    proto_registry_peers_req_t in;
-    int rc = proto_registry_peers_req_decode(&in, body, size, err);
-    if (rc != BUS_OK)
-        return rc;
-    proto_registry_peers_rep_t out;
-    proto_registry_peers_rep_init(&out);
     size_t count = zhashx_size(self->peers);
     proto_registry_peer_t *peers =
-        count ? proto_arena_alloc(&out.owned_, count * sizeof *peers) : NULL;
-    out.peers = peers;
+        count ? proto_arena_alloc(&out->owned_, count * sizeof *peers) : NULL;
+    if (count && !peers)
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    out->peers = peers;
     int64_t now = bus_clock_mono_ms();
-    for (registry_entry_t *entry = zhashx_first(self->peers); entry && peers;
+    for (registry_entry_t *entry = zhashx_first(self->peers); entry;
          entry = zhashx_next(self->peers)) {
-        if (in.service && *in.service && strcmp(in.service, entry->peer.service) != 0)
+        if (in->service && *in->service && strcmp(in->service, entry->peer.service) != 0)
             continue;
-        //  Borrow the strings for the encoder; only the list is out's.
-        peers[out.peers_count] = entry->peer;
-        peers[out.peers_count].owned_ = NULL;
-        peers[out.peers_count].age_ms = (uint64_t) (now - entry->last_seen_ms);
-        out.peers_count++;
+        //  Borrow the strings for the encoder (the table outlives the
+        //  call); only the list is out's.
+        peers[out->peers_count] = entry->peer;
+        peers[out->peers_count].owned_ = NULL;
+        peers[out->peers_count].age_ms = (uint64_t) (now - entry->last_seen_ms);
+        out->peers_count++;
     }
-    rc = proto_registry_peers_rep_write(&out, reply);
-    proto_registry_peers_rep_clear(&out);
-    proto_registry_peers_req_clear(&in);
-    return rc == 0 ? BUS_OK : BUS_STATUS_INTERNAL;
+    return BUS_OK;
 }
 
 bus_registry_t *
@@ -213,10 +185,20 @@ bus_registry_new(bus_rpc_server_t *server,
     self->expiry_ms = expiry_ms;
     self->expired_fn = fn;
     self->expired_arg = arg;
-    bus_rpc_server_handle(server, PROTO_REGISTRY_REGISTER, s_register, self);
-    bus_rpc_server_handle(server, PROTO_REGISTRY_HEARTBEAT, s_heartbeat, self);
-    bus_rpc_server_handle(server, PROTO_REGISTRY_UNREGISTER, s_unregister, self);
-    bus_rpc_server_handle(server, PROTO_REGISTRY_PEERS, s_peers, self);
+    //  On the registry's own server, not a node's: typed rows as a
+    //  service's table holds them (proto_serve.h).
+    bus_node_method_t methods[] = {
+        proto_registry_register_method(s_register),
+        proto_registry_heartbeat_method(s_heartbeat),
+        proto_registry_unregister_method(s_unregister),
+        proto_registry_peers_method(s_peers),
+    };
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+        if (bus_rpc_server_handle_typed(server, methods[i].method, methods[i].typed,
+                                        methods[i].adapter, self) != 0) {
+            bus_registry_destroy(&self);
+            return NULL;
+        }
     return self;
 }
 

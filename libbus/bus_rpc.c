@@ -542,7 +542,9 @@ bus_rpc_client_call_sync(bus_rpc_client_t *self,
 //  Server
 
 typedef struct {
-    bus_rpc_handler_fn *fn;
+    bus_rpc_handler_fn *fn;        //  raw, or NULL
+    bus_typed_fn *typed;           //  typed, or NULL
+    bus_typed_adapter_fn *adapter; //  with typed: the method's adapter
     void *arg;
 } rpc_handler_t;
 
@@ -632,20 +634,38 @@ bus_rpc_server_sock(bus_rpc_server_t *self)
     return self->socket;
 }
 
+//  Registers handler (a copy) for method, replacing any. 0 or -1.
+static int
+s_server_add(bus_rpc_server_t *self, const char *method, rpc_handler_t handler)
+{
+    rpc_handler_t *copy = malloc(sizeof *copy);
+    if (!copy)
+        return -1;
+    *copy = handler;
+    self->last_handler = NULL; //  the update may free the one remembered
+    zhashx_update(self->handlers, method, copy);
+    return 0;
+}
+
 int
 bus_rpc_server_handle(bus_rpc_server_t *self,
                       const char *method,
                       bus_rpc_handler_fn *fn,
                       void *arg)
 {
-    rpc_handler_t *handler = malloc(sizeof *handler);
-    if (!handler)
-        return -1;
-    handler->fn = fn;
-    handler->arg = arg;
-    self->last_handler = NULL; //  the update may free the one remembered
-    zhashx_update(self->handlers, method, handler);
-    return 0;
+    return s_server_add(self, method, (rpc_handler_t){.fn = fn, .arg = arg});
+}
+
+int
+bus_rpc_server_handle_typed(bus_rpc_server_t *self,
+                            const char *method,
+                            bus_typed_fn *typed,
+                            bus_typed_adapter_fn *adapter,
+                            void *arg)
+{
+    assert(typed && adapter);
+    return s_server_add(self, method,
+                        (rpc_handler_t){.typed = typed, .adapter = adapter, .arg = arg});
 }
 
 static int
@@ -779,8 +799,12 @@ s_serve_one(bus_rpc_server_t *self)
         return;
     }
     bus_writer_reset(self->reply);
-    status = handler->fn(handler->arg, &req, zmq_msg_data(&self->frames[2]),
-                         zmq_msg_size(&self->frames[2]), self->reply, &err);
+    const void *body = zmq_msg_data(&self->frames[2]);
+    size_t body_size = zmq_msg_size(&self->frames[2]);
+    status = handler->typed
+                 ? handler->adapter(handler->typed, handler->arg, &req, body, body_size,
+                                    self->reply, &err)
+                 : handler->fn(handler->arg, &req, body, body_size, self->reply, &err);
     if (status != BUS_STATUS_PENDING_) {
         if (status == BUS_OK)
             s_server_send(self, &req, BUS_OK, NULL, bus_writer_data(self->reply),

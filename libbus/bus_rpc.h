@@ -133,6 +133,23 @@ typedef int(bus_rpc_handler_fn)(void *arg,
                                 bus_writer_t *reply,
                                 bus_error_t *err);
 
+//  A typed handler as a table holds it: the generated proto_<method>_fn
+//  (libbus/proto_serve.h) converted to the one generic function pointer
+//  type, and converted back by the method's adapter before the call (C
+//  allows the round trip; calling through the wrong type would not be).
+typedef void(bus_typed_fn)(void);
+
+//  A generated adapter (proto_<method>_serve): decodes body into the
+//  method's request struct, calls fn with it and an initialised reply
+//  struct, encodes the reply when fn answered BUS_OK, and frees both.
+typedef int(bus_typed_adapter_fn)(bus_typed_fn *fn,
+                                  void *arg,
+                                  bus_rpc_request_t *req,
+                                  const void *body,
+                                  size_t body_size,
+                                  bus_writer_t *reply,
+                                  bus_error_t *err);
+
 //  Binds a ROUTER to endpoint. Caller owns return value.
 bus_rpc_server_t *bus_rpc_server_new(const char *endpoint, const bus_curve_t *curve);
 
@@ -150,6 +167,15 @@ int bus_rpc_server_handle(bus_rpc_server_t *self,
                           const char *method,
                           bus_rpc_handler_fn *fn,
                           void *arg);
+
+//  Registers a typed handler for method (replacing any): each request is
+//  handed to adapter with typed and arg (bus_node_serve's table rows, and
+//  the registry's, made by proto_<method>_method). 0 or -1.
+int bus_rpc_server_handle_typed(bus_rpc_server_t *self,
+                                const char *method,
+                                bus_typed_fn *typed,
+                                bus_typed_adapter_fn *adapter,
+                                void *arg);
 
 //  Serves the requests waiting on the socket, at most BUS_RPC_DISPATCH_MAX,
 //  and none more once BUS_RPC_DISPATCH_BUDGET_MS have passed: a burst of

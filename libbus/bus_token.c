@@ -230,6 +230,45 @@ bus_token_op_str(bus_token_op_t op)
 }
 
 //  ---------------------------------------------------------------------------
+//  The tail every kind of token shares: json (claims already written, taken
+//  and freed here) as base64url, a '.', and the base64url HMAC-SHA256 of the
+//  first part under secret. The token (caller frees), or NULL with err set:
+//  INVALID when it would pass BUS_TOKEN_MAX_LEN, INTERNAL when memory or the
+//  HMAC fails.
+static char *
+s_seal(const void *secret, size_t secret_len, char *json, bus_error_t *err)
+{
+    size_t json_len = strlen(json);
+    size_t payload_len = B64_ENCODED_LEN(json_len);
+    size_t total = payload_len + 1 + B64_ENCODED_LEN(MAC_LEN);
+    if (total > BUS_TOKEN_MAX_LEN) {
+        free(json);
+        bus_error_set(err, BUS_STATUS_INVALID, "token claims too long");
+        return NULL;
+    }
+    char *token = malloc(total + 1);
+    if (!token) {
+        free(json);
+        bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory signing a token");
+        return NULL;
+    }
+    s_b64_encode((const uint8_t *) json, json_len, token);
+    free(json);
+    uint8_t mac[EVP_MAX_MD_SIZE];
+    unsigned mac_len = 0;
+    if (!HMAC(EVP_sha256(), secret, (int) secret_len, (const uint8_t *) token,
+              payload_len, mac, &mac_len) ||
+        mac_len != MAC_LEN) {
+        free(token);
+        bus_error_set(err, BUS_STATUS_INTERNAL, "HMAC-SHA256 failed");
+        return NULL;
+    }
+    token[payload_len] = '.';
+    s_b64_encode(mac, MAC_LEN, token + payload_len + 1);
+    return token;
+}
+
+//  ---------------------------------------------------------------------------
 
 char *
 bus_token_sign(const void *secret,
@@ -279,34 +318,7 @@ bus_token_sign(const void *secret,
         bus_error_set(err, BUS_STATUS_INVALID, "token claims are not UTF-8");
         return NULL;
     }
-    size_t json_len = strlen(json);
-    size_t payload_len = B64_ENCODED_LEN(json_len);
-    size_t total = payload_len + 1 + B64_ENCODED_LEN(MAC_LEN);
-    if (total > BUS_TOKEN_MAX_LEN) {
-        free(json);
-        bus_error_set(err, BUS_STATUS_INVALID, "token claims too long");
-        return NULL;
-    }
-    char *token = malloc(total + 1);
-    if (!token) {
-        free(json);
-        bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory signing a token");
-        return NULL;
-    }
-    s_b64_encode((const uint8_t *) json, json_len, token);
-    free(json);
-    uint8_t mac[EVP_MAX_MD_SIZE];
-    unsigned mac_len = 0;
-    if (!HMAC(EVP_sha256(), secret, (int) secret_len, (const uint8_t *) token,
-              payload_len, mac, &mac_len) ||
-        mac_len != MAC_LEN) {
-        free(token);
-        bus_error_set(err, BUS_STATUS_INTERNAL, "HMAC-SHA256 failed");
-        return NULL;
-    }
-    token[payload_len] = '.';
-    s_b64_encode(mac, MAC_LEN, token + payload_len + 1);
-    return token;
+    return s_seal(secret, secret_len, json, err);
 }
 
 //  ---------------------------------------------------------------------------
@@ -458,29 +470,7 @@ bus_token_seal(const void *secret, size_t secret_len, json_t *claims, bus_error_
         bus_error_set(err, BUS_STATUS_INVALID, "token claims cannot be written");
         return NULL;
     }
-    size_t json_len = strlen(json);
-    size_t payload_len = B64_ENCODED_LEN(json_len);
-    size_t total = payload_len + 1 + B64_ENCODED_LEN(MAC_LEN);
-    char *token = total <= BUS_TOKEN_MAX_LEN ? malloc(total + 1) : NULL;
-    if (!token) {
-        free(json);
-        bus_error_set(err, BUS_STATUS_INVALID, "token claims too long");
-        return NULL;
-    }
-    s_b64_encode((const uint8_t *) json, json_len, token);
-    free(json);
-    uint8_t mac[EVP_MAX_MD_SIZE];
-    unsigned mac_len = 0;
-    if (!HMAC(EVP_sha256(), secret, (int) secret_len, (const uint8_t *) token,
-              payload_len, mac, &mac_len) ||
-        mac_len != MAC_LEN) {
-        free(token);
-        bus_error_set(err, BUS_STATUS_INTERNAL, "HMAC-SHA256 failed");
-        return NULL;
-    }
-    token[payload_len] = '.';
-    s_b64_encode(mac, MAC_LEN, token + payload_len + 1);
-    return token;
+    return s_seal(secret, secret_len, json, err);
 }
 
 int

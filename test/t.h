@@ -93,6 +93,22 @@ static char t_skip_reason[256]; //  set by T_SKIP in the running test
         fflush(stdout);                                                                  \
     } while (0)
 
+//  The path of the binary backplane-<name> into out: in $BACKPLANE_BINDIR
+//  when set (make check sets it), else in ../bin beside the test's own
+//  binary (argv0), so a test run by hand from any directory finds the build's.
+static inline void
+t_binary_path(char *out, size_t size, const char *argv0, const char *name)
+{
+    const char *bindir = getenv("BACKPLANE_BINDIR");
+    if (bindir) {
+        snprintf(out, size, "%s/backplane-%s", bindir, name);
+        return;
+    }
+    const char *slash = strrchr(argv0, '/');
+    int dir = slash ? (int) (slash - argv0) : 1;
+    snprintf(out, size, "%.*s/../bin/backplane-%s", dir, slash ? argv0 : ".", name);
+}
+
 #define T_DONE() (printf("1..%d\n", t_count), t_failures ? 1 : 0)
 
 #endif

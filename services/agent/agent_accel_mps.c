@@ -20,7 +20,8 @@
 #define S_HOLDERS_MAX 256
 
 typedef struct {
-    bool used; //  a daemon runs, is starting or quitting for this GPU
+    bool used;     //  a daemon runs, is starting or quitting for this GPU
+    bool starting; //  a start is out (agent_accel_mps_start_t): pid is its to set
     uint32_t index;
     char uuid[AGENT_ACCEL_ID_MAX];
     pid_t pid;       //  0: none
@@ -30,6 +31,28 @@ typedef struct {
     char *holders[S_HOLDERS_MAX];
     size_t holder_count;
 } s_gpu_t;
+
+//  A daemon's start: made on the loop with everything it needs, run off
+//  it, handed back. Only start_done touches the supervisor.
+struct _agent_accel_mps_start_t {
+    agent_accel_mps_t *mps;
+    uint32_t index;
+    bool wait_only; //  another start of this GPU runs first: wait for its socket
+    pid_t old;      //  a quitting daemon killed for this start, to see gone; 0: none
+    bool old_child;
+    char control[PATH_MAX];
+    char state_dir[PATH_MAX];
+    char index_dir[PATH_MAX];
+    char pipe[PATH_MAX];
+    char log[PATH_MAX];
+    char log_file[PATH_MAX];
+    char pid_file[PATH_MAX];
+    char shm[PATH_MAX];
+    char socket[PATH_MAX + 16];
+    char env[4][PATH_MAX + 64];
+    char uuid[AGENT_ACCEL_ID_MAX];
+    pid_t pid; //  the run's: the daemon started, 0: none
+};
 
 struct _agent_accel_mps_t {
     char *control; //  NULL: no MPS here
@@ -209,36 +232,116 @@ s_environ(const agent_accel_mps_t *self, const s_gpu_t *gpu, char env[4][PATH_MA
     snprintf(env[3], PATH_MAX + 64, "PATH=%s:/usr/sbin:/usr/bin:/sbin:/bin", dir);
 }
 
-//  Starts GPU's daemon and waits until its control socket is there.
-static int
-s_start(agent_accel_mps_t *self, s_gpu_t *gpu, bus_error_t *err)
+//  The start of GPU's daemon, to run off the loop: old, a quitting daemon
+//  just killed, is seen gone first; wait_only when another start of it is
+//  out (it runs first: agent_accel_mps_start_run's contract), which this
+//  one waits for. NULL when out of memory.
+static agent_accel_mps_start_t *
+s_plan(agent_accel_mps_t *self,
+       const s_gpu_t *gpu,
+       pid_t old,
+       bool old_child,
+       bool wait_only)
 {
-    char pipe[PATH_MAX], log[PATH_MAX], shm[PATH_MAX], socket_path[PATH_MAX + 16];
-    s_path(self, gpu->index, "pipe", pipe, sizeof pipe);
-    s_path(self, gpu->index, "log", log, sizeof log);
-    s_shm_dir(self, gpu->index, shm, sizeof shm);
+    agent_accel_mps_start_t *start = calloc(1, sizeof *start);
+    if (!start)
+        return NULL;
+    start->mps = self;
+    start->index = gpu->index;
+    start->wait_only = wait_only;
+    start->old = old;
+    start->old_child = old_child;
+    snprintf(start->control, sizeof start->control, "%s", self->control);
+    snprintf(start->state_dir, sizeof start->state_dir, "%s", self->state_dir);
+    snprintf(start->uuid, sizeof start->uuid, "%s", gpu->uuid);
+    s_path(self, gpu->index, "", start->index_dir, sizeof start->index_dir);
+    s_path(self, gpu->index, "pipe", start->pipe, sizeof start->pipe);
+    s_path(self, gpu->index, "log", start->log, sizeof start->log);
+    s_path(self, gpu->index, "log/control.out", start->log_file, sizeof start->log_file);
+    s_path(self, gpu->index, "pid", start->pid_file, sizeof start->pid_file);
+    s_shm_dir(self, gpu->index, start->shm, sizeof start->shm);
+    snprintf(start->socket, sizeof start->socket, "%s/control", start->pipe);
+    s_environ(self, gpu, start->env);
+    return start;
+}
+
+//  Off the loop: waits until pid (the daemon start started) made its
+//  control socket, up to S_READY_MS; pid 0 when another start made it.
+//  A client that starts before the socket is there runs without MPS, and
+//  so without its limits: the kernel waits for it.
+static int
+s_wait_ready(agent_accel_mps_start_t *start, pid_t pid, bus_error_t *err)
+{
+    s_gpu_t daemon = {.pid = pid, .child = true};
+    int64_t deadline = s_now_ms() + S_READY_MS;
+    while (access(start->socket, F_OK) != 0) {
+        if (pid && !s_alive(&daemon))
+            return bus_error_set(err, BUS_STATUS_UNAVAILABLE,
+                                 "MPS: the control daemon of GPU %u exited at start"
+                                 " (see %s/control.out)",
+                                 start->index, start->log);
+        if (s_now_ms() > deadline) {
+            if (pid) {
+                int status;
+                kill(-pid, SIGKILL);
+                waitpid(pid, &status, 0);
+            }
+            return bus_error_set(err, BUS_STATUS_UNAVAILABLE,
+                                 "MPS: the control daemon of GPU %u made no socket in"
+                                 " %d ms (see %s/control.out)",
+                                 start->index, S_READY_MS, start->log);
+        }
+        usleep(10000);
+    }
+    return BUS_OK;
+}
+
+//  Off the loop: the old daemon, killed, is gone (its socket and its GPU
+//  are the new one's).
+static void
+s_wait_gone(agent_accel_mps_start_t *start)
+{
+    if (start->old <= 0)
+        return;
+    if (start->old_child) {
+        int status;
+        while (waitpid(start->old, &status, 0) < 0 && errno == EINTR)
+            ; //  ECHILD: the agent's orphan reaping took it
+        return;
+    }
+    s_gpu_t old = {.pid = start->old};
+    while (s_alive(&old))
+        usleep(1000);
+}
+
+int
+agent_accel_mps_start_run(agent_accel_mps_start_t *start, bus_error_t *err)
+{
+    assert(start);
+    if (start->wait_only)
+        return s_wait_ready(start, 0, err);
+    s_wait_gone(start);
     //  The MPS server runs as its clients' user (the kernels' uid 1000) and
     //  makes its sockets and log in these: theirs, under directories anyone
     //  may pass through (a root-only state directory stopped every server
     //  at its start on a real GPU).
-    char index_dir[PATH_MAX];
-    s_path(self, gpu->index, "", index_dir, sizeof index_dir);
-    if (zsys_dir_create("%s", pipe) != 0 || zsys_dir_create("%s", log) != 0 ||
-        chmod(self->state_dir, 0755) != 0 || chmod(index_dir, 0755) != 0 ||
-        chown(pipe, AGENT_KERNEL_UID, AGENT_KERNEL_GID) != 0 || chmod(pipe, 0755) != 0 ||
-        chown(log, AGENT_KERNEL_UID, AGENT_KERNEL_GID) != 0 || chmod(log, 0755) != 0 ||
-        (mkdir(shm, 01777) != 0 && errno != EEXIST) || chmod(shm, 01777) != 0)
+    if (zsys_dir_create("%s", start->pipe) != 0 ||
+        zsys_dir_create("%s", start->log) != 0 || chmod(start->state_dir, 0755) != 0 ||
+        chmod(start->index_dir, 0755) != 0 ||
+        chown(start->pipe, AGENT_KERNEL_UID, AGENT_KERNEL_GID) != 0 ||
+        chmod(start->pipe, 0755) != 0 ||
+        chown(start->log, AGENT_KERNEL_UID, AGENT_KERNEL_GID) != 0 ||
+        chmod(start->log, 0755) != 0 ||
+        (mkdir(start->shm, 01777) != 0 && errno != EEXIST) ||
+        chmod(start->shm, 01777) != 0)
         return bus_error_set(err, BUS_STATUS_UNAVAILABLE,
-                             "MPS: cannot make the directories of GPU %u: %s", gpu->index,
-                             strerror(errno));
-    snprintf(socket_path, sizeof socket_path, "%s/control", pipe);
-    unlink(socket_path); //  a dead daemon's, which would fool the wait below
+                             "MPS: cannot make the directories of GPU %u: %s",
+                             start->index, strerror(errno));
+    unlink(start->socket); //  a dead daemon's, which would fool the wait
 
-    char env[4][PATH_MAX + 64];
-    s_environ(self, gpu, env);
-    char *envp[] = {env[0], env[1], env[2], env[3], NULL};
+    char *envp[] = {start->env[0], start->env[1], start->env[2], start->env[3], NULL};
     char *argv[] = {(char *) "nvidia-cuda-mps-control", (char *) "-f", NULL};
-    int log_fd = s_log_fd(self, gpu->index);
+    int log_fd = open(start->log_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (log_fd < 0 || null_fd < 0) {
         if (log_fd >= 0)
@@ -249,43 +352,40 @@ s_start(agent_accel_mps_t *self, s_gpu_t *gpu, bus_error_t *err)
     }
     pid_t pid = fork();
     if (pid == 0)
-        s_exec_child(null_fd, log_fd, shm, self->control, argv, envp);
+        s_exec_child(null_fd, log_fd, start->shm, start->control, argv, envp);
     close(log_fd);
     close(null_fd);
     if (pid < 0)
         return bus_error_set(err, BUS_STATUS_UNAVAILABLE, "MPS: cannot fork: %s",
                              strerror(errno));
-    gpu->pid = pid;
-    gpu->child = true;
-    gpu->quit_at = 0;
-    char pid_path[PATH_MAX], text[32];
-    s_path(self, gpu->index, "pid", pid_path, sizeof pid_path);
+    char text[32];
     snprintf(text, sizeof text, "%d\n", (int) pid);
-    agent_fs_replace(pid_path, text, strlen(text));
-
-    //  A client that starts before the socket is there runs without MPS,
-    //  and so without its limits: the kernel waits for it.
-    int64_t deadline = s_now_ms() + S_READY_MS;
-    while (access(socket_path, F_OK) != 0) {
-        if (!s_alive(gpu)) {
-            gpu->pid = 0;
-            return bus_error_set(err, BUS_STATUS_UNAVAILABLE,
-                                 "MPS: the control daemon of GPU %u exited at start"
-                                 " (see %s/control.out)",
-                                 gpu->index, log);
-        }
-        if (s_now_ms() > deadline) {
-            kill(-pid, SIGKILL);
-            return bus_error_set(err, BUS_STATUS_UNAVAILABLE,
-                                 "MPS: the control daemon of GPU %u made no socket in"
-                                 " %d ms (see %s/control.out)",
-                                 gpu->index, S_READY_MS, log);
-        }
-        usleep(10000);
-    }
-    bus_log_notice("MPS control daemon started gpu=%u uuid=%s pid=%d", gpu->index,
-                   gpu->uuid, (int) pid);
+    agent_fs_replace(start->pid_file, text, strlen(text));
+    if (s_wait_ready(start, pid, err) != BUS_OK)
+        return err->status;
+    start->pid = pid;
+    bus_log_notice("MPS control daemon started gpu=%u uuid=%s pid=%d", start->index,
+                   start->uuid, (int) pid);
     return BUS_OK;
+}
+
+void
+agent_accel_mps_start_done(agent_accel_mps_start_t **start_p)
+{
+    assert(start_p);
+    agent_accel_mps_start_t *start = *start_p;
+    if (!start)
+        return;
+    s_gpu_t *gpu = start->wait_only ? NULL : s_find(start->mps, start->index);
+    if (gpu) {
+        //  A daemon nobody holds any more is told to quit by supervise.
+        gpu->starting = false;
+        gpu->pid = start->pid;
+        gpu->child = start->pid > 0;
+        gpu->quit_at = 0;
+    }
+    free(start);
+    *start_p = NULL;
 }
 
 //  Tells GPU's daemon to quit: "quit" on the stdin of a client.
@@ -407,9 +507,11 @@ agent_accel_mps_acquire(agent_accel_mps_t *self,
                         uint32_t index,
                         const char *uuid,
                         agent_accel_mps_binds_t *out,
+                        agent_accel_mps_start_t **start_p,
                         bus_error_t *err)
 {
-    assert(self && kernel_id && uuid && out);
+    assert(self && kernel_id && uuid && out && start_p);
+    *start_p = NULL;
     if (!self->control)
         return bus_error_set(err, BUS_STATUS_UNAVAILABLE,
                              "MPS: no nvidia-cuda-mps-control on this host");
@@ -421,32 +523,45 @@ agent_accel_mps_acquire(agent_accel_mps_t *self,
         held = held || streq(gpu->holders[h], kernel_id);
     if (!held && gpu->holder_count == S_HOLDERS_MAX)
         return bus_error_set(err, BUS_STATUS_UNAVAILABLE, "MPS: too many holders");
-    if (gpu->pid == 0)
-        s_adopt(self, gpu);
-    if (gpu->pid > 0 && gpu->quit_at) {
-        //  Quitting: a new holder waits for a fresh daemon, not the old one.
-        kill(-gpu->pid, SIGKILL);
-        kill(gpu->pid, SIGKILL);
-        while (s_alive(gpu))
-            usleep(1000);
-        gpu->pid = 0;
-        gpu->quit_at = 0;
-    }
-    if (gpu->pid > 0 && !s_alive(gpu))
-        gpu->pid = 0;
-    if (gpu->pid == 0 && s_start(self, gpu, err) != BUS_OK) {
-        if (gpu->holder_count == 0)
-            gpu->used = gpu->client != 0;
-        return err->status;
-    }
-    if (!held) {
-        char *copy = strdup(kernel_id);
-        if (!copy)
+    agent_accel_mps_start_t *start = NULL;
+    if (gpu->starting)
+        start = s_plan(self, gpu, 0, false, true);
+    else {
+        if (gpu->pid == 0)
+            s_adopt(self, gpu);
+        pid_t old = 0;
+        bool old_child = false;
+        if (gpu->pid > 0 && gpu->quit_at) {
+            //  Quitting: a new holder waits for a fresh daemon, not the old
+            //  one, which its start sees gone first.
+            kill(-gpu->pid, SIGKILL);
+            kill(gpu->pid, SIGKILL);
+            old = gpu->pid, old_child = gpu->child;
+            gpu->pid = 0;
+            gpu->quit_at = 0;
+        }
+        if (gpu->pid > 0 && !s_alive(gpu))
+            gpu->pid = 0;
+        if (gpu->pid == 0)
+            start = s_plan(self, gpu, old, old_child, false);
+        if (gpu->pid == 0 && !start) {
+            if (gpu->holder_count == 0)
+                gpu->used = gpu->client != 0;
             return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
-        gpu->holders[gpu->holder_count++] = copy;
+        }
+        gpu->starting = start != NULL;
     }
+    char *copy = held ? NULL : strdup(kernel_id);
+    if ((gpu->starting && !start) || (!held && !copy)) {
+        free(copy);
+        agent_accel_mps_start_done(&start);
+        return bus_error_set(err, BUS_STATUS_INTERNAL, "out of memory");
+    }
+    if (copy)
+        gpu->holders[gpu->holder_count++] = copy;
     s_path(self, index, "pipe", out->pipe_dir, sizeof out->pipe_dir);
     s_shm_dir(self, index, out->shm_dir, sizeof out->shm_dir);
+    *start_p = start;
     return BUS_OK;
 }
 
@@ -498,15 +613,18 @@ agent_accel_mps_sweep(agent_accel_mps_t *self)
         closedir(dir);
 }
 
-void
+agent_accel_mps_start_t *
 agent_accel_mps_supervise(agent_accel_mps_t *self)
 {
     assert(self);
+    agent_accel_mps_start_t *restart = NULL;
     for (size_t i = 0; i < AGENT_ACCEL_MPS_GPUS_MAX; i++) {
         s_gpu_t *gpu = &self->gpus[i];
         if (!gpu->used)
             continue;
         s_reap_client(gpu);
+        if (gpu->starting)
+            continue; //  its daemon is its start's until start_done
         bool alive = s_alive(gpu);
         if (gpu->quit_at) {
             if (!alive)
@@ -518,18 +636,19 @@ agent_accel_mps_supervise(agent_accel_mps_t *self)
                 kill(gpu->pid, SIGKILL);
             }
         } else if (!alive && gpu->holder_count > 0) {
+            if (restart)
+                continue; //  one start at a time: this one at the next step
             bus_log_warning("MPS control daemon died, starting it again gpu=%u pid=%d",
                             gpu->index, (int) gpu->pid);
             gpu->pid = 0;
-            bus_error_t err;
-            if (s_start(self, gpu, &err) != BUS_OK)
-                bus_log_error("MPS control daemon not restarted gpu=%u detail=\"%s\"",
-                              gpu->index, err.detail);
+            restart = s_plan(self, gpu, 0, false, false);
+            gpu->starting = restart != NULL;
         } else if (!alive)
             s_gone(self, gpu);
         else if (gpu->holder_count == 0)
             s_quit(self, gpu);
     }
+    return restart;
 }
 
 void

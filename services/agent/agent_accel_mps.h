@@ -33,6 +33,17 @@
     again a daemon that died while holders remain and kills one that did not
     quit in AGENT_ACCEL_MPS_STOP_MS.
 
+    Starting a daemon waits (up to 3 s) for its control socket, and for a
+    quitting one it replaces to be gone: that waiting is not the agent's
+    loop's to do. So acquire and supervise only decide, and hand back a
+    start (agent_accel_mps_start_t) holding all it needs, which the caller
+    runs off the loop (the agent's worker, before the holder's container
+    starts: agent_accel_mps_start_run) and gives back on the loop
+    (agent_accel_mps_start_done), when the daemon becomes the GPU's.
+    Starts run in the order they were made (the worker runs one job at a
+    time, in order): a holder that came while its GPU's daemon was starting
+    gets a start that only waits for that one's socket.
+
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
@@ -71,17 +82,36 @@ agent_accel_mps_t *agent_accel_mps_new(const char *control,
 //  outlive the agent (see above); agent_accel_mps_stop_all stops them.
 void agent_accel_mps_destroy(agent_accel_mps_t **self_p);
 
-//  kernel_id holds a fraction of GPU index (uuid): its daemon runs from now
-//  on (started, or adopted from an earlier agent), and out gets the
-//  directories to bind. BUS_OK; BUS_STATUS_UNAVAILABLE when there is no
-//  MPS here or the daemon cannot start (err says why). Acquiring twice for
+typedef struct _agent_accel_mps_start_t agent_accel_mps_start_t;
+
+//  kernel_id holds a fraction of GPU index (uuid), and out gets the
+//  directories to bind. Its daemon runs already (or was adopted from an
+//  earlier agent): *start NULL. Else *start is the start the holder's
+//  container must wait for: run it off the loop before the container
+//  starts, then give it back (even unrun) with agent_accel_mps_start_done.
+//  BUS_OK; BUS_STATUS_UNAVAILABLE when there is no MPS here, INTERNAL when
+//  out of memory (err says why; nothing held then). Acquiring twice for
 //  one kernel and GPU counts once.
 int agent_accel_mps_acquire(agent_accel_mps_t *self,
                             const char *kernel_id,
                             uint32_t index,
                             const char *uuid,
                             agent_accel_mps_binds_t *out,
+                            agent_accel_mps_start_t **start,
                             bus_error_t *err);
+
+//  Off the loop, on any one thread: starts the daemon (a quitting one it
+//  replaces seen gone first) and waits for its control socket, or, for a
+//  holder that came while it was starting, waits for that socket. Touches
+//  only start. BUS_OK, or BUS_STATUS_UNAVAILABLE when the daemon exited at
+//  start or made no socket in 3 s (killed then), err saying why and where
+//  its log is.
+int agent_accel_mps_start_run(agent_accel_mps_start_t *start, bus_error_t *err);
+
+//  On the loop: the daemon start's run started becomes its GPU's (none when
+//  it failed or never ran: the supervisor's next step deals with the GPU),
+//  and start is freed. Nothing for NULL.
+void agent_accel_mps_start_done(agent_accel_mps_start_t **start_p);
 
 //  kernel_id holds nothing any more: the daemons it was the last holder of
 //  are told to quit. Safe for any kernel, any number of times.
@@ -91,9 +121,11 @@ void agent_accel_mps_release(agent_accel_mps_t *self, const char *kernel_id);
 //  (pid files) on GPUs nobody holds now are told to quit.
 void agent_accel_mps_sweep(agent_accel_mps_t *self);
 
-//  The timer's step: a daemon that died with holders is started again, a
-//  quitting one that outlived its grace is killed with its session.
-void agent_accel_mps_supervise(agent_accel_mps_t *self);
+//  The timer's step: a quitting daemon that outlived its grace is killed
+//  with its session, and one that died with holders is to start again: the
+//  start returned (one a step; NULL when none), for the caller to run off
+//  the loop and give back as acquire's.
+agent_accel_mps_start_t *agent_accel_mps_supervise(agent_accel_mps_t *self);
 
 //  Stops every daemon now (quit, then SIGKILL after the grace), waiting.
 void agent_accel_mps_stop_all(agent_accel_mps_t *self);

@@ -9,8 +9,9 @@
    "quit" ending the daemon. Checked: one daemon per GPU whatever the holders, its own
    /dev/shm being the directory the holders get, quit after the last holder, a restart
    when it dies with holders, adoption by a new supervisor and the sweep of one nobody
-   holds, and a daemon that cannot start refused with its reason. Needs root (the daemon's
-   mount namespace).
+   holds, a daemon that cannot start refused with its reason, and the start as a step
+   apart from acquire (what the agent runs on its worker). Needs root (the daemon's mount
+   namespace).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -54,13 +55,42 @@ s_read(const char *format, ...)
     return text;
 }
 
+//  Acquires as the agent does: the start it is given run (where the agent's
+//  worker would) and given back. The status of both.
+static int
+s_acquire(agent_accel_mps_t *mps,
+          const char *kernel_id,
+          uint32_t index,
+          const char *uuid,
+          agent_accel_mps_binds_t *binds,
+          bus_error_t *err)
+{
+    agent_accel_mps_start_t *start = NULL;
+    int rc = agent_accel_mps_acquire(mps, kernel_id, index, uuid, binds, &start, err);
+    if (rc == BUS_OK && start)
+        rc = agent_accel_mps_start_run(start, err);
+    agent_accel_mps_start_done(&start);
+    return rc;
+}
+
+//  The supervisor's step as the agent's timer takes it, a restart run.
+static void
+s_step(agent_accel_mps_t *mps)
+{
+    agent_accel_mps_start_t *restart = agent_accel_mps_supervise(mps);
+    bus_error_t err;
+    if (restart)
+        agent_accel_mps_start_run(restart, &err);
+    agent_accel_mps_start_done(&restart);
+}
+
 //  Runs the supervisor's step until GPU index's daemon is pid (0: none),
 //  for up to 8 s.
 static bool
 s_settles(agent_accel_mps_t *mps, uint32_t index, int pid)
 {
     for (int i = 0; i < 800; i++) {
-        agent_accel_mps_supervise(mps);
+        s_step(mps);
         int now = agent_accel_mps_pid(mps, index);
         if (pid ? now == pid : now == 0)
             return true;
@@ -97,7 +127,7 @@ test_one_daemon_per_gpu(void)
 
     agent_accel_mps_binds_t binds;
     bus_error_t err;
-    T_EQ_INT(agent_accel_mps_acquire(mps, "k1", 0, "GPU-aaaa", &binds, &err), BUS_OK);
+    T_EQ_INT(s_acquire(mps, "k1", 0, "GPU-aaaa", &binds, &err), BUS_OK);
     int pid = agent_accel_mps_pid(mps, 0);
     T_ASSERT(pid > 0);
     char want[PATH_MAX];
@@ -125,17 +155,17 @@ test_one_daemon_per_gpu(void)
     free(pid_text);
 
     //  A second holder, and the first again: the same daemon.
-    T_EQ_INT(agent_accel_mps_acquire(mps, "k2", 0, "GPU-aaaa", &binds, &err), BUS_OK);
-    T_EQ_INT(agent_accel_mps_acquire(mps, "k1", 0, "GPU-aaaa", &binds, &err), BUS_OK);
+    T_EQ_INT(s_acquire(mps, "k2", 0, "GPU-aaaa", &binds, &err), BUS_OK);
+    T_EQ_INT(s_acquire(mps, "k1", 0, "GPU-aaaa", &binds, &err), BUS_OK);
     T_EQ_INT(agent_accel_mps_pid(mps, 0), pid);
     //  Another GPU, its own daemon.
-    T_EQ_INT(agent_accel_mps_acquire(mps, "k3", 1, "GPU-bbbb", &binds, &err), BUS_OK);
+    T_EQ_INT(s_acquire(mps, "k3", 1, "GPU-bbbb", &binds, &err), BUS_OK);
     int other = agent_accel_mps_pid(mps, 1);
     T_ASSERT(other > 0 && other != pid);
 
     //  Held until the last holder goes; then it quits.
     agent_accel_mps_release(mps, "k1");
-    agent_accel_mps_supervise(mps);
+    s_step(mps);
     T_EQ_INT(agent_accel_mps_pid(mps, 0), pid);
     agent_accel_mps_release(mps, "k2");
     agent_accel_mps_release(mps, "k2"); //  twice is harmless
@@ -158,12 +188,12 @@ test_restart_when_it_dies(void)
     agent_accel_mps_t *mps = agent_accel_mps_new(s_control, s_state, s_shm, "b");
     agent_accel_mps_binds_t binds;
     bus_error_t err;
-    T_EQ_INT(agent_accel_mps_acquire(mps, "k1", 0, "GPU-aaaa", &binds, &err), BUS_OK);
+    T_EQ_INT(s_acquire(mps, "k1", 0, "GPU-aaaa", &binds, &err), BUS_OK);
     int pid = agent_accel_mps_pid(mps, 0);
     T_EQ_INT(kill(pid, SIGKILL), 0);
     int again = 0;
     for (int i = 0; i < 500 && (again == 0 || again == pid); i++) {
-        agent_accel_mps_supervise(mps);
+        s_step(mps);
         again = agent_accel_mps_pid(mps, 0);
         usleep(10000);
     }
@@ -180,8 +210,8 @@ test_adopt_and_sweep(void)
     agent_accel_mps_t *mps = agent_accel_mps_new(s_control, s_state, s_shm, "c");
     agent_accel_mps_binds_t binds;
     bus_error_t err;
-    T_EQ_INT(agent_accel_mps_acquire(mps, "k1", 0, "GPU-aaaa", &binds, &err), BUS_OK);
-    T_EQ_INT(agent_accel_mps_acquire(mps, "k2", 1, "GPU-bbbb", &binds, &err), BUS_OK);
+    T_EQ_INT(s_acquire(mps, "k1", 0, "GPU-aaaa", &binds, &err), BUS_OK);
+    T_EQ_INT(s_acquire(mps, "k2", 1, "GPU-bbbb", &binds, &err), BUS_OK);
     int held = agent_accel_mps_pid(mps, 0);
     int orphan = agent_accel_mps_pid(mps, 1);
     agent_accel_mps_destroy(&mps);
@@ -190,7 +220,7 @@ test_adopt_and_sweep(void)
 
     //  The next adopts GPU 0's for its adopted holder and sweeps GPU 1's.
     mps = agent_accel_mps_new(s_control, s_state, s_shm, "c");
-    T_EQ_INT(agent_accel_mps_acquire(mps, "k1", 0, "GPU-aaaa", &binds, &err), BUS_OK);
+    T_EQ_INT(s_acquire(mps, "k1", 0, "GPU-aaaa", &binds, &err), BUS_OK);
     T_EQ_INT(agent_accel_mps_pid(mps, 0), held);
     agent_accel_mps_sweep(mps);
     T_ASSERT(s_gone(orphan));
@@ -208,8 +238,7 @@ test_refusals(void)
     agent_accel_mps_binds_t binds;
     bus_error_t err;
     agent_accel_mps_t *none = agent_accel_mps_new(NULL, s_state, s_shm, "d");
-    T_EQ_INT(agent_accel_mps_acquire(none, "k1", 0, "GPU-aaaa", &binds, &err),
-             BUS_STATUS_UNAVAILABLE);
+    T_EQ_INT(s_acquire(none, "k1", 0, "GPU-aaaa", &binds, &err), BUS_STATUS_UNAVAILABLE);
     T_CONTAINS(err.detail, "no nvidia-cuda-mps-control");
     agent_accel_mps_destroy(&none);
 
@@ -218,8 +247,7 @@ test_refusals(void)
     zsys_dir_create("%s/broken", s_tmp);
     s_write(broken, "#!/bin/sh\necho no GPU here >&2\nexit 3\n", 0755);
     agent_accel_mps_t *mps = agent_accel_mps_new(broken, s_state, s_shm, "d");
-    T_EQ_INT(agent_accel_mps_acquire(mps, "k1", 0, "GPU-aaaa", &binds, &err),
-             BUS_STATUS_UNAVAILABLE);
+    T_EQ_INT(s_acquire(mps, "k1", 0, "GPU-aaaa", &binds, &err), BUS_STATUS_UNAVAILABLE);
     T_CONTAINS(err.detail, "exited at start");
     char *log = s_read("%s/0/log/control.out", s_state);
     T_ASSERT(log);
@@ -227,6 +255,53 @@ test_refusals(void)
     free(log);
     T_EQ_INT(agent_accel_mps_pid(mps, 0), 0);
     agent_accel_mps_release(mps, "k1");
+    agent_accel_mps_destroy(&mps);
+}
+
+//  acquire starts nothing itself: the start it hands back does, where it is
+//  run; a second holder meanwhile waits for that daemon, and one that
+//  comes while the daemon quits gets a fresh one, the old one gone first.
+static void
+test_start_is_a_step(void)
+{
+    agent_accel_mps_t *mps = agent_accel_mps_new(s_control, s_state, s_shm, "e");
+    agent_accel_mps_binds_t binds;
+    bus_error_t err;
+    agent_accel_mps_start_t *first = NULL, *second = NULL;
+    T_EQ_INT(agent_accel_mps_acquire(mps, "k1", 0, "GPU-aaaa", &binds, &first, &err),
+             BUS_OK);
+    T_ASSERT(first);
+    T_EQ_INT(agent_accel_mps_pid(mps, 0), 0); //  not started yet
+    T_EQ_INT(agent_accel_mps_acquire(mps, "k2", 0, "GPU-aaaa", &binds, &second, &err),
+             BUS_OK);
+    T_ASSERT(second);
+    agent_accel_mps_start_t *none = agent_accel_mps_supervise(mps);
+    T_ASSERT(!none); //  a starting daemon is its start's, not the supervisor's
+    T_EQ_INT(agent_accel_mps_pid(mps, 0), 0);
+    T_EQ_INT(agent_accel_mps_start_run(first, &err), BUS_OK);
+    agent_accel_mps_start_done(&first);
+    T_ASSERT(!first);
+    int pid = agent_accel_mps_pid(mps, 0);
+    T_ASSERT(pid > 0);
+    T_EQ_INT(agent_accel_mps_start_run(second, &err), BUS_OK);
+    agent_accel_mps_start_done(&second);
+    T_EQ_INT(agent_accel_mps_pid(mps, 0), pid);
+    //  Already running: nothing to start.
+    T_EQ_INT(agent_accel_mps_acquire(mps, "k2", 0, "GPU-aaaa", &binds, &second, &err),
+             BUS_OK);
+    T_ASSERT(!second);
+
+    //  Both go; the step tells it to quit; a new holder comes at once.
+    agent_accel_mps_release(mps, "k1");
+    agent_accel_mps_release(mps, "k2");
+    s_step(mps);
+    T_EQ_INT(s_acquire(mps, "k3", 0, "GPU-aaaa", &binds, &err), BUS_OK);
+    int fresh = agent_accel_mps_pid(mps, 0);
+    T_ASSERT(fresh > 0 && fresh != pid);
+    T_ASSERT(s_gone(pid));
+    agent_accel_mps_release(mps, "k3");
+    T_ASSERT(s_settles(mps, 0, 0));
+    T_ASSERT(s_gone(fresh));
     agent_accel_mps_destroy(&mps);
 }
 
@@ -259,6 +334,7 @@ main(void)
     T_RUN(test_restart_when_it_dies);
     T_RUN(test_adopt_and_sweep);
     T_RUN(test_refusals);
+    T_RUN(test_start_is_a_step);
     agent_fs_remove_tree(s_tmp);
     return T_DONE();
 }

@@ -276,14 +276,18 @@ void agent_kernel_gpu_start(agent_kernels_t *self);
 void agent_kernel_gpu_stop(agent_kernels_t *self);
 
 //  For a kernel holding alloc: binds into spec and variables appended to
-//  *env_p (NULL-terminated, reallocated) when it holds cuda slots; its MPS
-//  daemon started. BUS_OK or err (nothing held then).
+//  *env_p (NULL-terminated, reallocated) when it holds cuda slots, and its
+//  GPU's MPS daemon held. *mps_start: the daemon's start when it is not
+//  running yet (agent_accel_mps_acquire), for the create job to run before
+//  the container and give back; NULL when none. BUS_OK or err (nothing
+//  held then).
 int agent_kernel_gpu_setup(agent_kernels_t *self,
                            const char *kernel_id,
                            const agent_accel_alloc_t *alloc,
                            const proto_kernel_create_req_t *in,
                            agent_spec_t *spec,
                            char ***env_p,
+                           agent_accel_mps_start_t **mps_start,
                            bus_error_t *err);
 
 //  The kernel ended: its MPS daemon stops after its last holder.

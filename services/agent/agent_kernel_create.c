@@ -8,7 +8,9 @@
     them does nothing else); the kernel enters the hash, CREATING, with the
     request parked on it, and the create job goes to the worker.
 
-    On the worker: agent_containers_setup unpacks the image, attaches the
+    On the worker: the MPS daemon of a kernel holding a fraction of a GPU
+    is started when it does not run yet (agent_accel_mps_start_run, up to
+    3 s for its socket); agent_containers_setup unpacks the image, attaches the
     network, writes the hosts file and the bundle, runs runc, waits for the
     runner's socket (an inotify event) and runs the bootstrap script. A
     setup that fails gives back what it took with agent_containers_release,
@@ -43,6 +45,7 @@ typedef struct {
     char *accel_text;      //  the row's accelerators
     int64_t begun;         //  the request came (µs)
     int64_t submitted;     //  the job was queued (µs)
+    agent_accel_mps_start_t *mps_start; //  its GPU's MPS daemon to start first, or NULL
     agent_container_times_t times;
     int rc;
     bus_error_t err;
@@ -54,6 +57,7 @@ s_create_destroy(s_create_t **create_p)
     s_create_t *create = *create_p;
     if (!create)
         return;
+    agent_accel_mps_start_done(&create->mps_start);
     agent_container_destroy(&create->container);
     agent_spec_destroy(&create->spec);
     free(create->image);
@@ -71,9 +75,14 @@ static void
 s_create_run(void *job, void *context)
 {
     s_create_t *create = job;
-    create->rc = agent_containers_setup(context, create->container, &create->spec->image,
-                                        &create->spec->kernel, create->spec->bootstrap,
-                                        &create->times, &create->err);
+    //  A client that starts before its MPS daemon's socket is there runs
+    //  without MPS, and so without its limits: the daemon first.
+    if (create->mps_start)
+        create->rc = agent_accel_mps_start_run(create->mps_start, &create->err);
+    if (create->rc == BUS_OK)
+        create->rc = agent_containers_setup(
+            context, create->container, &create->spec->image, &create->spec->kernel,
+            create->spec->bootstrap, &create->times, &create->err);
     if (create->rc != BUS_OK)
         agent_containers_release(context, create->container, 0, NULL, NULL);
 }
@@ -126,6 +135,7 @@ s_create_done(void *job, bool ran)
     s_create_t *create = job;
     agent_kernels_t *self = create->self;
     agent_kernel_t *kernel = create->kernel;
+    agent_accel_mps_start_done(&create->mps_start); //  the daemon is its GPU's now
     if (!ran) {
         //  The agent stops before it began: nothing was made, and the
         //  create goes unanswered, as if still queued (agent_kernel_drop).
@@ -255,7 +265,8 @@ s_start(agent_kernels_t *self,
     }
     free(model_service); //  when the accelerators were refused
     if (rc == BUS_OK)
-        rc = agent_kernel_gpu_setup(self, kernel->id, &alloc, in, spec, &accel_env, err);
+        rc = agent_kernel_gpu_setup(self, kernel->id, &alloc, in, spec, &accel_env,
+                                    &create->mps_start, err);
     if (rc == BUS_OK)
         rc = agent_spec_set_accel(spec, in, accel_env, nodes, err);
     agent_accel_strv_destroy(&accel_env);

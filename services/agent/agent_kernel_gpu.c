@@ -10,9 +10,11 @@
     - for a fraction of a GPU, its MPS control daemon (agent_accel_mps):
       the daemon's pipe directory and /dev/shm bound, and
       CUDA_MPS_PIPE_DIRECTORY, so that the limits in its environment are
-      enforced. A kernel whose fractions lie on several GPUs cannot be the
-      client of several daemons (a process reaches one MPS server): it
-      runs on the first GPU's and the log says the others are not limited.
+      enforced. The daemon's start (when it is not running yet) is a step
+      of the kernel's create job on the worker, before its container;
+      one that died is started again by a job of its own. A kernel whose fractions lie on
+   several GPUs cannot be the client of several daemons (a process reaches one MPS
+   server): it runs on the first GPU's and the log says the others are not limited.
 
     The driver is looked for once, at start, when the cuda plugin offers
     GPUs (accelerators.cuda_driver_root; the version NVML reported, else
@@ -91,9 +93,11 @@ agent_kernel_gpu_setup(agent_kernels_t *self,
                        const proto_kernel_create_req_t *in,
                        agent_spec_t *spec,
                        char ***env_p,
+                       agent_accel_mps_start_t **mps_start,
                        bus_error_t *err)
 {
-    assert(self && kernel_id && in && spec && env_p);
+    assert(self && kernel_id && in && spec && env_p && mps_start);
+    *mps_start = NULL;
     if (!agent_accel_alloc_uses(self->accel, alloc, S_PLUGIN))
         return BUS_OK;
     int rc = BUS_OK;
@@ -125,7 +129,7 @@ agent_kernel_gpu_setup(agent_kernels_t *self,
                         fractions, kernel_id, gpus[0]->index);
     agent_accel_mps_binds_t binds;
     rc = agent_accel_mps_acquire(self->mps, kernel_id, gpus[0]->index, gpus[0]->id,
-                                 &binds, err);
+                                 &binds, mps_start, err);
     if (rc == BUS_OK)
         rc = agent_spec_add_bind(spec, binds.pipe_dir, AGENT_ACCEL_MPS_PIPE_KERNEL, false,
                                  err);
@@ -133,8 +137,10 @@ agent_kernel_gpu_setup(agent_kernels_t *self,
         rc = agent_spec_add_bind(spec, binds.shm_dir, "/dev/shm", false, err);
     if (rc == BUS_OK)
         rc = s_append(env_p, "CUDA_MPS_PIPE_DIRECTORY=" AGENT_ACCEL_MPS_PIPE_KERNEL, err);
-    if (rc != BUS_OK)
+    if (rc != BUS_OK) {
+        agent_accel_mps_start_done(mps_start);
         agent_accel_mps_release(self->mps, kernel_id);
+    }
     return rc;
 }
 
@@ -156,9 +162,16 @@ agent_kernel_gpu_adopt(agent_kernels_t *self, const char *kernel_id)
         agent_accel_fractions(self->accel, alloc, S_PLUGIN, gpus, 1) == 0)
         return;
     agent_accel_mps_binds_t binds;
+    agent_accel_mps_start_t *start = NULL;
     bus_error_t err;
-    if (agent_accel_mps_acquire(self->mps, kernel_id, gpus[0]->index, gpus[0]->id, &binds,
-                                &err) != BUS_OK)
+    //  At the agent's start, before it serves anything: a daemon to start
+    //  again is started here, on the loop.
+    int rc = agent_accel_mps_acquire(self->mps, kernel_id, gpus[0]->index, gpus[0]->id,
+                                     &binds, &start, &err);
+    if (rc == BUS_OK && start)
+        rc = agent_accel_mps_start_run(start, &err);
+    agent_accel_mps_start_done(&start);
+    if (rc != BUS_OK)
         bus_log_error("adopted kernel's MPS daemon not running kernel=%s detail=\"%s\"",
                       kernel_id, err.detail);
 }
@@ -171,10 +184,31 @@ agent_kernel_gpu_adopted_all(agent_kernels_t *self)
         agent_accel_mps_sweep(self->mps);
 }
 
+//  On the worker: a daemon that died with holders started again.
+static void
+s_restart_run(void *job, void *context)
+{
+    (void) context;
+    agent_accel_mps_start_t *start = job;
+    bus_error_t err;
+    if (agent_accel_mps_start_run(start, &err) != BUS_OK)
+        bus_log_error("MPS control daemon not restarted detail=\"%s\"", err.detail);
+}
+
+static void
+s_restart_done(void *job, bool ran)
+{
+    (void) ran; //  a start that never ran leaves no daemon: the next step sees it
+    agent_accel_mps_start_t *start = job;
+    agent_accel_mps_start_done(&start);
+}
+
 void
 agent_kernel_gpu_supervise(agent_kernels_t *self)
 {
     assert(self);
-    if (self->mps)
-        agent_accel_mps_supervise(self->mps);
+    agent_accel_mps_start_t *restart =
+        self->mps ? agent_accel_mps_supervise(self->mps) : NULL;
+    if (restart)
+        agent_kernels_submit(self, s_restart_run, s_restart_done, restart);
 }

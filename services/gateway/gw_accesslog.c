@@ -91,20 +91,12 @@ gw_accesslog_flush(gw_accesslog_t *self)
         start = self->ends[i];
     }
     //  One update per keypair of the batch, in the same transaction.
-    sqlite3_stmt *stmt =
-        bus_db_stmt(bus_node_db(self->node),
-                    "UPDATE keypairs SET num_queries = num_queries + ?2, last_used = ?3"
-                    " WHERE access_key = ?1");
-    for (key_use_t *use = zhashx_first(self->uses); use && stmt;
-         use = zhashx_next(self->uses)) {
+    for (key_use_t *use = zhashx_first(self->uses); use; use = zhashx_next(self->uses)) {
         char when[40];
         gw_time_iso(use->last_us, when);
-        sqlite3_bind_text(stmt, 1, zhashx_cursor(self->uses), -1, SQLITE_TRANSIENT);
-        sqlite3_bind_int64(stmt, 2, (int64_t) use->requests);
-        sqlite3_bind_text(stmt, 3, when, -1, SQLITE_TRANSIENT);
-        if (sqlite3_step(stmt) != SQLITE_DONE)
+        if (gw_keypair_count_use(bus_node_db(self->node), zhashx_cursor(self->uses),
+                                 (uint64_t) use->requests, when) != 0)
             bus_log_warning("keypair use not recorded");
-        sqlite3_reset(stmt);
     }
     zhashx_purge(self->uses);
     if (bus_node_commit(self->node) != 0)

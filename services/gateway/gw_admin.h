@@ -43,6 +43,17 @@ int gw_group_create(
 int gw_group_modify(
     gw_ctx_t *ctx, const char *id, json_t *props, json_t **out, bus_error_t *err);
 int gw_group_delete(gw_ctx_t *ctx, const char *id, bool purge, bus_error_t *err);
+//  The id of the project group names: its id, or its name in domain (an id
+//  preferred). For routes that take either; who may use it is the
+//  caller's to check. BUS_OK, NOT_FOUND, INTERNAL.
+int gw_group_resolve(bus_db_t *db,
+                     const char *group,
+                     const char *domain,
+                     char id[GW_UUID_SIZE],
+                     bus_error_t *err);
+//  Project id's name, NULL when none (or id NULL or ""): for showing, no check
+//  of who asks. Caller owns return value.
+char *gw_group_name(bus_db_t *db, const char *id);
 
 //  Users (domain admins in their domain; a user reads and updates itself).
 int gw_user_list(gw_ctx_t *ctx, json_t *args, json_t **out, bus_error_t *err);
@@ -55,6 +66,12 @@ int gw_user_create(
 int gw_user_modify(
     gw_ctx_t *ctx, const char *email, json_t *props, json_t **out, bus_error_t *err);
 int gw_user_delete(gw_ctx_t *ctx, const char *email, bool purge, bus_error_t *err);
+//  User uuid's {email, full_name}, NULL when none (or uuid NULL or ""):
+//  for showing who a record is of, no check of who asks. Caller owns
+//  return value.
+json_t *gw_user_contact(bus_db_t *db, const char *uuid);
+//  User uuid's email alone, NULL when none. Caller owns return value.
+char *gw_user_email(bus_db_t *db, const char *uuid);
 
 //  Keypairs (domain admins for users of their domain; a user its own).
 int gw_keypair_list(gw_ctx_t *ctx, json_t *args, json_t **out, bus_error_t *err);
@@ -66,6 +83,13 @@ int gw_keypair_create(
 int gw_keypair_modify(
     gw_ctx_t *ctx, const char *access_key, json_t *props, json_t **out, bus_error_t *err);
 int gw_keypair_delete(gw_ctx_t *ctx, const char *access_key, bus_error_t *err);
+//  Keypair access_key made requests more calls, the last at last_used (ISO
+//  8601): its num_queries and last_used, for gw_accesslog's batch (inside
+//  its transaction). 0, or -1 on a database error.
+int gw_keypair_count_use(bus_db_t *db,
+                         const char *access_key,
+                         uint64_t requests,
+                         const char *last_used);
 
 //  Resource policies: kind is "keypair", "user" or "project" (superadmin
 //  writes; everyone reads).
@@ -179,6 +203,10 @@ json_t *gw_image_command(bus_db_t *db, const char *reference, const char *arch);
 //  makes the agent's installed entries exactly those it lists as installed.
 //  Malformed entries are skipped (logged). 0, or -1 on a database error.
 int gw_image_apply_catalog(bus_db_t *db, const proto_image_catalog_t *catalog);
+
+//  The registries of the images agents reported ([{registry}], sorted,
+//  each once), NULL on a database error. Caller owns return value.
+json_t *gw_image_registries(bus_db_t *db);
 
 //  Follows the node's "image" domain of durable events. 0 or -1.
 int gw_image_init(bus_node_t *node);

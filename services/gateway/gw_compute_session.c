@@ -52,19 +52,13 @@ static const gw_minilang_column_t s_columns[] = {
     {NULL, NULL, false},
 };
 
-//  One column of one row by id from the gateway's own tables, or "".
+//  text (taken and freed) as a JSON string, "" for NULL.
 static json_t *
-s_lookup(bus_db_t *db, const char *sql, const char *id)
+s_shown(char *text)
 {
-    sqlite3_stmt *stmt = id ? bus_db_stmt(db, sql) : NULL;
-    json_t *out = NULL;
-    if (stmt) {
-        sqlite3_bind_text(stmt, 1, id, -1, SQLITE_TRANSIENT);
-        if (sqlite3_step(stmt) == SQLITE_ROW)
-            out = json_string((const char *) sqlite3_column_text(stmt, 0));
-        sqlite3_reset(stmt);
-    }
-    return out ? out : json_string("");
+    json_t *out = json_string(text ? text : "");
+    free(text);
+    return out;
 }
 
 //  The scheduler's history of a session ([{status, at (µs), info}], oldest
@@ -138,9 +132,8 @@ s_session(gw_request_t *r, const proto_session_info_t *s)
         s->access_key, "status", s->status, "status_info", s->status_info, "status_data",
         status_data, "status_changed", gw_gql_time(s->status_changed), "created_at",
         gw_gql_time(s->created_at), "terminated_at", gw_gql_time(s->terminated_at),
-        "occupied_slots", occupied, "group_name",
-        s_lookup(db, "SELECT name FROM groups WHERE id = ?1", s->group_id), "user_email",
-        s_lookup(db, "SELECT email FROM users WHERE uuid = ?1", s->user_uuid), "result",
+        "occupied_slots", occupied, "group_name", s_shown(gw_group_name(db, s->group_id)),
+        "user_email", s_shown(gw_user_email(db, s->user_uuid)), "result",
         s->result ? s->result : "UNDEFINED", "cluster_mode",
         s->cluster_mode ? s->cluster_mode : "single-node", "service_ports",
         service_ports ? service_ports : "[]", "cluster_size",

@@ -84,18 +84,13 @@ s_extra_mounts(bus_db_t *db, json_t *row)
     json_array_foreach(extra, index, entry)
     {
         const char *id = json_string_value(json_object_get(entry, "id"));
-        const char *params[] = {id, NULL};
-        bool failed = false;
-        json_t *folder =
-            id ? gw_store_one(db, "SELECT id, name FROM vfolders WHERE id = ?1", params,
-                              NULL, &failed)
-               : NULL;
-        if (folder)
+        char *name = gw_vfolder_name(db, id);
+        if (name)
             json_array_append_new(nodes,
-                                  json_pack("{s:s, s:o, s:O}", "row_id", id, "id",
+                                  json_pack("{s:s, s:o, s:s}", "row_id", id, "id",
                                             gw_gql_global_id("VirtualFolderNode", id),
-                                            "name", json_object_get(folder, "name")));
-        json_decref(folder);
+                                            "name", name));
+        free(name);
     }
     json_decref(extra);
     return nodes;

@@ -183,9 +183,7 @@ gw_etcd_handle_docker_registries(gw_request_t *r)
         gw_reply_problem(r, "generic-forbidden", "Only a superadmin may do this.");
         return;
     }
-    json_t *rows = gw_store_rows(gw_server_db(r->gw),
-                                 "SELECT DISTINCT registry FROM images ORDER BY registry",
-                                 NULL, NULL);
+    json_t *rows = gw_image_registries(gw_server_db(r->gw));
     if (!rows) {
         gw_reply_problem(r, "internal-server-error", "cannot read the images");
         return;

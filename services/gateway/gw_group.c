@@ -242,3 +242,32 @@ gw_group_delete(gw_ctx_t *ctx, const char *id, bool purge, bus_error_t *err)
                        ctx->who->email);
     return rc;
 }
+
+int
+gw_group_resolve(bus_db_t *db,
+                 const char *group,
+                 const char *domain,
+                 char id[GW_UUID_SIZE],
+                 bus_error_t *err)
+{
+    const char *params[] = {group, domain, NULL};
+    bool failed = false;
+    json_t *row = gw_store_one(db,
+                               "SELECT id FROM groups WHERE id = ?1 OR (name = ?1 AND"
+                               " domain_name = ?2) ORDER BY id = ?1 DESC LIMIT 1",
+                               params, NULL, &failed);
+    const char *found = json_string_value(json_object_get(row, "id"));
+    int rc = found    ? BUS_OK
+             : failed ? bus_error_set(err, BUS_STATUS_INTERNAL, "database error")
+                      : bus_error_set(err, BUS_STATUS_NOT_FOUND, "No such project.");
+    if (found)
+        snprintf(id, GW_UUID_SIZE, "%s", found);
+    json_decref(row);
+    return rc;
+}
+
+char *
+gw_group_name(bus_db_t *db, const char *id)
+{
+    return gw_store_text(db, "SELECT name FROM groups WHERE id = ?1", id);
+}

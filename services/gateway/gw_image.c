@@ -594,3 +594,10 @@ gw_image_forget(gw_ctx_t *ctx, const char *reference, const char *arch, bus_erro
                    ctx->who->email);
     return BUS_OK;
 }
+
+json_t *
+gw_image_registries(bus_db_t *db)
+{
+    return gw_store_rows(db, "SELECT DISTINCT registry FROM images ORDER BY registry",
+                         NULL, NULL);
+}

@@ -281,3 +281,22 @@ gw_keypair_delete(gw_ctx_t *ctx, const char *access_key, bus_error_t *err)
     }
     return rc;
 }
+
+int
+gw_keypair_count_use(bus_db_t *db,
+                     const char *access_key,
+                     uint64_t requests,
+                     const char *last_used)
+{
+    sqlite3_stmt *stmt = bus_db_stmt(
+        db, "UPDATE keypairs SET num_queries = num_queries + ?2, last_used = ?3"
+            " WHERE access_key = ?1");
+    if (!stmt)
+        return -1;
+    sqlite3_bind_text(stmt, 1, access_key, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(stmt, 2, (int64_t) requests);
+    sqlite3_bind_text(stmt, 3, last_used, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(stmt) == SQLITE_DONE ? 0 : -1;
+    sqlite3_reset(stmt);
+    return rc;
+}

@@ -6,18 +6,6 @@
 */
 #include "gw_classes.h"
 
-//  The store's folders the caller's domain holds: ?1 the domain. Only
-//  ready folders: one in the trash or being cloned into is no card.
-#define S_STORE_FOLDERS                                                                  \
-    "SELECT v.id, v.name, v.host, v.creator, v.created_at, v.cloneable,"                 \
-    " v.usage_mode, v.permission, v.status, v.ownership_type, v.group_id,"               \
-    " g.name AS group_name"                                                              \
-    " FROM vfolders v JOIN groups g ON g.id = v.group_id"                                \
-    " WHERE g.type = '" GW_MODEL_STORE_PROJECT "' AND g.domain_name = ?1"                \
-    " AND v.usage_mode = 'model' AND v.status = 'ready'"
-
-static const char *const s_booleans[] = {"cloneable", NULL};
-
 bool
 gw_model_card_is_root(const char *name)
 {
@@ -194,11 +182,8 @@ s_read(folder_t *folder, const char *path, size_t max, bus_reply_fn *done)
 static json_t *
 s_store_folders(gw_request_t *r)
 {
-    const char *params[] = {r->who.domain, NULL};
-    char sql[1024];
-    snprintf(sql, sizeof sql, "%s ORDER BY v.created_at, v.id LIMIT %d", S_STORE_FOLDERS,
-             GW_MODEL_CARD_STORE_MAX);
-    return gw_store_rows(gw_server_db(r->gw), sql, params, s_booleans);
+    return gw_vfolder_model_store(gw_server_db(r->gw), r->who.domain,
+                                  GW_MODEL_CARD_STORE_MAX);
 }
 
 //  A card's id or a folder's id as the folder's id (32 hex digits), or

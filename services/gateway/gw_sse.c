@@ -172,18 +172,9 @@ s_param(gw_request_t *r, const char *const *names)
 static bool
 s_group_id(gw_request_t *r, const char *group, char id[GW_UUID_SIZE])
 {
-    sqlite3_stmt *stmt = bus_db_stmt(
-        gw_server_db(r->gw),
-        "SELECT id FROM groups WHERE id = ?1 OR (name = ?1 AND domain_name = ?2)");
-    if (!stmt)
-        return false;
-    sqlite3_bind_text(stmt, 1, group, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_text(stmt, 2, r->who.domain, -1, SQLITE_TRANSIENT);
-    bool found = sqlite3_step(stmt) == SQLITE_ROW;
-    if (found)
-        snprintf(id, GW_UUID_SIZE, "%s", (const char *) sqlite3_column_text(stmt, 0));
-    sqlite3_reset(stmt);
-    return found;
+    bus_error_t err;
+    return gw_group_resolve(gw_server_db(r->gw), group, r->who.domain, id, &err) ==
+           BUS_OK;
 }
 
 void

@@ -461,3 +461,18 @@ gw_store_delete(bus_db_t *db,
         return bus_error_set(err, BUS_STATUS_NOT_FOUND, "%s", not_found);
     return rc;
 }
+
+char *
+gw_store_text(bus_db_t *db, const char *sql, const char *key)
+{
+    sqlite3_stmt *stmt = key && *key ? bus_db_stmt(db, sql) : NULL;
+    if (!stmt)
+        return NULL;
+    sqlite3_bind_text(stmt, 1, key, -1, SQLITE_TRANSIENT);
+    const char *text = sqlite3_step(stmt) == SQLITE_ROW
+                           ? (const char *) sqlite3_column_text(stmt, 0)
+                           : NULL;
+    char *out = text ? strdup(text) : NULL;
+    sqlite3_reset(stmt);
+    return out;
+}

@@ -42,6 +42,11 @@ json_t *gw_store_one(bus_db_t *db,
                      const char *const *booleans,
                      bool *failed);
 
+//  The first column of the first row of sql run with key as ?1, as text;
+//  NULL when there is none, key is NULL or "", or on a database error:
+//  a name looked up for showing. Caller owns return value.
+char *gw_store_text(bus_db_t *db, const char *sql, const char *key);
+
 //  Binds a JSON value to parameter index: strings, integers, reals,
 //  booleans (as 0/1), null; objects and arrays as their JSON text.
 void gw_store_bind(sqlite3_stmt *stmt, int index, json_t *value);

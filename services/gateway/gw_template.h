@@ -11,6 +11,9 @@
     create-from-template merges the template's spec with the request's
     overrides into ordinary POST /session parameters and hands them to
     gw_session_handle_create, so both routes create sessions the same way.
+    Declared here besides the document's functions (gw_template.c, pure):
+    the statements of the session_templates table (gw_template_row.c) and
+    the routes, with who may do what (gw_template_api.c).
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -50,6 +53,53 @@ char *gw_template_yaml(json_t *value);
 //  return value.
 json_t *
 gw_template_merge(json_t *template_doc, const char *group_name, json_t *overrides);
+
+//  ---------------------------------------------------------------------------
+//  The rows (gw_template_row.c: session_templates). Who may read or write
+//  one is the routes' to decide (gw_template_api.c): these only read and
+//  write.
+
+//  A template to insert: its strings borrowed. type is 'task'.
+typedef struct {
+    const char *id; //  32 hex digits
+    const char *created_at;
+    const char *domain_name;
+    const char *group_id;
+    const char *user_uuid;
+    const char *name; //  metadata.name, or NULL
+    const char *text; //  the checked document as compact JSON
+} gw_template_row_t;
+
+//  The active task template id, with user_email, group_name and member
+//  (whether user_uuid belongs to its project); NULL when none, *failed
+//  set on a database error. Caller owns return value.
+json_t *
+gw_template_row_find(bus_db_t *db, const char *id, const char *user_uuid, bool *failed);
+
+//  The active task templates, oldest first, of project group_id (NULL or ""
+//  for any): every one when all; else user_uuid's own, those of its
+//  projects and, for a domain_admin, those of domain's projects. NULL on a
+//  database error. Caller owns return value.
+json_t *gw_template_row_list(bus_db_t *db,
+                             const char *user_uuid,
+                             const char *domain,
+                             const char *group_id,
+                             bool all,
+                             bool domain_admin);
+
+//  Inserts row. BUS_OK or INTERNAL with err.
+int gw_template_row_insert(bus_db_t *db, const gw_template_row_t *row, bus_error_t *err);
+
+//  Template id's document becomes text, its name name. BUS_OK or INTERNAL.
+int gw_template_row_update(
+    bus_db_t *db, const char *id, const char *text, const char *name, bus_error_t *err);
+
+//  Template id is deleted (kept inactive, as Backend.AI does). BUS_OK or
+//  INTERNAL.
+int gw_template_row_deactivate(bus_db_t *db, const char *id, bus_error_t *err);
+
+//  ---------------------------------------------------------------------------
+//  The routes (gw_template_api.c)
 
 //  POST /template/session: {payload, group, domain, owner_access_key}.
 void gw_template_handle_create(gw_request_t *r);

@@ -3,7 +3,8 @@
     and /session/_/create-from-template
 
     The templates live in the gateway's session_templates table, with their
-    owner, project and domain; who may read or change one is decided here
+    owner, project and domain (its statements: gw_template_row_*, in
+    gw_template_row.c); who may read or change one is decided here
     (Backend.AI's rules, see gw_template.h). The documents themselves are
     gw_template's: parsed and checked on the way in, written as YAML or
     JSON on the way out, merged with a create's overrides before
@@ -13,13 +14,6 @@
     =========================================================================
 */
 #include "gw_classes.h"
-
-#define TEMPLATE_COLUMNS                                                                 \
-    "t.id, t.created_at, t.domain_name, t.group_id, t.user_uuid, t.type, t.name,"        \
-    " t.template, u.email AS user_email, g.name AS group_name"
-#define TEMPLATE_FROM                                                                    \
-    " FROM session_templates t LEFT JOIN users u ON u.uuid = t.user_uuid"                \
-    " LEFT JOIN groups g ON g.id = t.group_id"
 
 //  ---------------------------------------------------------------------------
 //  The table
@@ -49,17 +43,10 @@ s_load(gw_request_t *r, const char *id_text, bool *may_write)
 {
     char id[33];
     bool failed = false;
-    json_t *row = NULL;
-    if (s_template_id(id_text, id)) {
-        const char *params[] = {id, r->who.user_uuid, NULL};
-        row = gw_store_one(
-            gw_server_db(r->gw),
-            "SELECT " TEMPLATE_COLUMNS
-            ", EXISTS (SELECT 1 FROM association_groups_users a"
-            " WHERE a.group_id = t.group_id AND a.user_id = ?2) AS member" TEMPLATE_FROM
-            " WHERE t.id = ?1 AND t.is_active AND t.type = 'task'",
-            params, NULL, &failed);
-    }
+    json_t *row =
+        s_template_id(id_text, id)
+            ? gw_template_row_find(gw_server_db(r->gw), id, r->who.user_uuid, &failed)
+            : NULL;
     if (failed) {
         gw_reply_problem(r, "internal-server-error", "database error");
         return NULL;
@@ -143,28 +130,18 @@ gw_template_handle_create(gw_request_t *r)
     s_template_id(uuid, id);
     gw_now_iso(now);
     char *text = json_dumps(tpl, JSON_COMPACT);
-    sqlite3_stmt *stmt =
-        text ? bus_db_stmt(gw_server_db(r->gw),
-                           "INSERT INTO session_templates (id, created_at,"
-                           " domain_name, group_id, user_uuid, type, name,"
-                           " template) VALUES (?1, ?2, ?3, ?4, ?5, 'task',"
-                           " ?6, ?7)")
-             : NULL;
-    int rc = BUS_STATUS_INTERNAL;
-    if (stmt) {
-        sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
-        sqlite3_bind_text(stmt, 2, now, -1, SQLITE_STATIC);
-        sqlite3_bind_text(stmt, 3, r->who.domain, -1, SQLITE_STATIC);
-        sqlite3_bind_text(stmt, 4, project_id, -1, SQLITE_STATIC);
-        sqlite3_bind_text(stmt, 5, r->who.user_uuid, -1, SQLITE_STATIC);
-        sqlite3_bind_text(
-            stmt, 6,
+    gw_template_row_t row = {
+        .id = id,
+        .created_at = now,
+        .domain_name = r->who.domain,
+        .group_id = project_id,
+        .user_uuid = r->who.user_uuid,
+        .name =
             json_string_value(json_object_get(json_object_get(tpl, "metadata"), "name")),
-            -1, SQLITE_STATIC);
-        sqlite3_bind_text(stmt, 7, text, -1, SQLITE_STATIC);
-        rc = gw_store_step(gw_server_db(r->gw), stmt, &err);
-        sqlite3_clear_bindings(stmt);
-    }
+        .text = text,
+    };
+    int rc = text ? gw_template_row_insert(gw_server_db(r->gw), &row, &err)
+                  : BUS_STATUS_INTERNAL;
     free(text);
     json_decref(tpl);
     if (rc != BUS_OK) {
@@ -201,24 +178,12 @@ gw_template_handle_list(gw_request_t *r)
     static const char *const k_group[] = {"group_id", "groupId", NULL};
     const char *group = s_first_string(r->params, k_group);
     bool super = gw_identity_is_superadmin(&r->who);
-    const char *params[] = {r->who.user_uuid,
-                            r->who.domain,
-                            group ? group : "",
-                            super && list_all ? "1" : "0",
-                            r->who.role == GW_ROLE_ADMIN ? "1" : "0",
-                            NULL};
     //  Everything (a superadmin's ?all=true); else the caller's own and, as
     //  Backend.AI's query_accessible_session_templates, those of its projects
     //  (of every project of its domain for a domain admin).
-    json_t *rows = gw_store_rows(
-        gw_server_db(r->gw),
-        "SELECT " TEMPLATE_COLUMNS TEMPLATE_FROM
-        " WHERE t.is_active AND t.type = 'task' AND (?3 = '' OR t.group_id = ?3) AND"
-        " (?4 = '1' OR t.user_uuid = ?1 OR (?5 = '1' AND g.domain_name = ?2) OR"
-        " t.group_id IN (SELECT group_id FROM association_groups_users WHERE user_id = "
-        "?1))"
-        " ORDER BY t.created_at, t.id",
-        params, NULL);
+    json_t *rows =
+        gw_template_row_list(gw_server_db(r->gw), r->who.user_uuid, r->who.domain, group,
+                             super && list_all, r->who.role == GW_ROLE_ADMIN);
     if (!rows) {
         gw_reply_problem(r, "internal-server-error", "database error");
         return;
@@ -271,9 +236,10 @@ gw_template_handle_get(gw_request_t *r)
     gw_reply_json(r, 200, tpl);
 }
 
-//  Ends a write on a template: the statement (id bound as ?1) and its reply.
+//  Ends a write on a template: its text and name replaced, or (text NULL)
+//  the template deactivated, and the reply.
 static void
-s_write(gw_request_t *r, const char *sql, const char *text, const char *name)
+s_write(gw_request_t *r, const char *text, const char *name)
 {
     bool may_write = false;
     json_t *row = s_load(r, gw_request_path_param(r, "template_id"), &may_write);
@@ -286,18 +252,9 @@ s_write(gw_request_t *r, const char *sql, const char *text, const char *name)
         return;
     }
     bus_error_t err = {0};
-    sqlite3_stmt *stmt = bus_db_stmt(gw_server_db(r->gw), sql);
-    int rc = BUS_STATUS_INTERNAL;
-    if (stmt) {
-        sqlite3_bind_text(stmt, 1, json_string_value(json_object_get(row, "id")), -1,
-                          SQLITE_TRANSIENT);
-        if (text) {
-            sqlite3_bind_text(stmt, 2, text, -1, SQLITE_STATIC);
-            sqlite3_bind_text(stmt, 3, name, -1, SQLITE_STATIC);
-        }
-        rc = gw_store_step(gw_server_db(r->gw), stmt, &err);
-        sqlite3_clear_bindings(stmt);
-    }
+    const char *id = json_string_value(json_object_get(row, "id"));
+    int rc = text ? gw_template_row_update(gw_server_db(r->gw), id, text, name, &err)
+                  : gw_template_row_deactivate(gw_server_db(r->gw), id, &err);
     bus_log_info("session template %s id=%s by=%s", text ? "updated" : "deleted",
                  json_string_value(json_object_get(row, "id")), r->who.access_key);
     json_decref(row);
@@ -318,8 +275,7 @@ gw_template_handle_update(gw_request_t *r)
         gw_reply_problem(r, "internal-server-error", "out of memory");
     else
         s_write(
-            r, "UPDATE session_templates SET template = ?2, name = ?3 WHERE id = ?1",
-            text,
+            r, text,
             json_string_value(json_object_get(json_object_get(tpl, "metadata"), "name")));
     free(text);
     json_decref(tpl);
@@ -328,7 +284,7 @@ gw_template_handle_update(gw_request_t *r)
 void
 gw_template_handle_delete(gw_request_t *r)
 {
-    s_write(r, "UPDATE session_templates SET is_active = 0 WHERE id = ?1", NULL, NULL);
+    s_write(r, NULL, NULL);
 }
 
 void

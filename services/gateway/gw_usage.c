@@ -213,24 +213,12 @@ s_device_types(const proto_accounting_kernel_t *kernel, double *amount)
     return types;
 }
 
-//  A row of the gateway's table by key (cached statement), or NULL.
-static json_t *
-s_row(gw_request_t *r, const char *sql, const char *key)
-{
-    if (!key || !*key)
-        return NULL;
-    const char *params[] = {key, NULL};
-    bool failed = false;
-    return gw_store_one(gw_server_db(r->gw), sql, params, NULL, &failed);
-}
-
 //  One kernel as Backend.AI's c_info: every key the official client prints.
 static json_t *
 s_c_info(gw_request_t *r, const proto_accounting_kernel_t *kernel, const char *group_name)
 {
     const proto_accounting_figures_t *used = &kernel->usage;
-    json_t *user =
-        s_row(r, "SELECT email, full_name FROM users WHERE uuid = ?1", kernel->user_uuid);
+    json_t *user = gw_user_contact(gw_server_db(r->gw), kernel->user_uuid);
     const char *email = json_string_value(json_object_get(user, "email"));
     const char *full_name = json_string_value(json_object_get(user, "full_name"));
     double gpu = 0;
@@ -303,8 +291,7 @@ s_c_info(gw_request_t *r, const proto_accounting_kernel_t *kernel, const char *g
 static json_t *
 s_project(gw_request_t *r, const proto_accounting_group_t *group)
 {
-    json_t *row = s_row(r, "SELECT name FROM groups WHERE id = ?1", group->group_id);
-    const char *name = json_string_value(json_object_get(row, "name"));
+    char *name = gw_group_name(gw_server_db(r->gw), group->group_id);
     const proto_accounting_figures_t *used = &group->usage;
     json_t *infos = json_array(), *types = json_array();
     for (size_t i = 0; i < group->kernels_count; i++) {
@@ -345,7 +332,7 @@ s_project(gw_request_t *r, const proto_accounting_group_t *group)
     json_object_set_new(out, "g_gpu_mem_allocated", json_integer(0));
     json_object_set_new(out, "g_gpu_allocated", json_real(group->accel_allocated));
     json_object_set_new(out, "c_infos", infos);
-    json_decref(row);
+    free(name);
     return out;
 }
 

@@ -9,15 +9,13 @@
 #define S_DAY_US (86400LL * 1000000LL)
 
 //  The groupings this route offers (accounting's names; sessions are what
-//  /resource/usage lists) and the gateway table that names each key.
+//  /resource/usage lists) and the record that names each key.
 static const struct {
     const char *group_by;
-    const char *name_sql; //  NULL: the key is its own name
+    char *(*name_of)(bus_db_t *db, const char *key); //  NULL: the key is its own name
 } s_groupings[] = {
-    {"domain", NULL},
-    {"project", "SELECT name FROM groups WHERE id = ?1"},
-    {"user", "SELECT email AS name FROM users WHERE uuid = ?1"},
-    {"resource_group", NULL},
+    {"domain", NULL},        {"project", gw_group_name},
+    {"user", gw_user_email}, {"resource_group", NULL},
     {"image", NULL},
 };
 
@@ -164,15 +162,11 @@ s_key(const proto_accounting_group_t *g, size_t grouping)
 static json_t *
 s_name(gw_request_t *r, size_t grouping, const char *key)
 {
-    const char *sql = s_groupings[grouping].name_sql;
-    if (!sql || !*key)
+    if (!s_groupings[grouping].name_of || !*key)
         return json_string(key);
-    const char *params[] = {key, NULL};
-    bool failed = false;
-    json_t *row = gw_store_one(gw_server_db(r->gw), sql, params, NULL, &failed);
-    const char *name = json_string_value(json_object_get(row, "name"));
+    char *name = s_groupings[grouping].name_of(gw_server_db(r->gw), key);
     json_t *out = json_string(name ? name : key);
-    json_decref(row);
+    free(name);
     return out;
 }
 

@@ -453,3 +453,20 @@ gw_user_delete(gw_ctx_t *ctx, const char *email, bool purge, bus_error_t *err)
     }
     return rc;
 }
+
+json_t *
+gw_user_contact(bus_db_t *db, const char *uuid)
+{
+    if (!uuid || !*uuid)
+        return NULL;
+    const char *params[] = {uuid, NULL};
+    bool failed = false;
+    return gw_store_one(db, "SELECT email, full_name FROM users WHERE uuid = ?1", params,
+                        NULL, &failed);
+}
+
+char *
+gw_user_email(bus_db_t *db, const char *uuid)
+{
+    return gw_store_text(db, "SELECT email FROM users WHERE uuid = ?1", uuid);
+}

@@ -573,3 +573,60 @@ gw_vfolder_set_status(gw_ctx_t *ctx, const char *id, const char *status, bus_err
     sqlite3_bind_text(stmt, 3, now, -1, SQLITE_TRANSIENT);
     return gw_store_step(ctx->db, stmt, err);
 }
+
+//  Runs sql on folder id (?1) and value (?2, may be NULL), logging a
+//  failure: for the writes whose callers answer the same either way.
+static void
+s_write_logged(bus_db_t *db, const char *sql, const char *id, const char *value)
+{
+    const char *params[] = {id, value, NULL};
+    json_t *done = gw_store_rows(db, sql, params, NULL);
+    if (!done)
+        bus_log_error("folder row not written id=%s", id);
+    json_decref(done);
+}
+
+void
+gw_vfolder_forget(bus_db_t *db, const char *id)
+{
+    s_write_logged(db, "DELETE FROM vfolders WHERE id = ?1", id, NULL);
+}
+
+void
+gw_vfolder_clone_ready(bus_db_t *db, const char *id)
+{
+    s_write_logged(db, "UPDATE vfolders SET status = 'ready' WHERE id = ?1", id, NULL);
+}
+
+void
+gw_vfolder_set_max_size(bus_db_t *db, const char *id, uint64_t bytes)
+{
+    char quota[32];
+    snprintf(quota, sizeof quota, "%" PRIu64, bytes);
+    s_write_logged(db, "UPDATE vfolders SET max_size = CAST(?2 AS INTEGER) WHERE id = ?1",
+                   id, quota);
+}
+
+char *
+gw_vfolder_name(bus_db_t *db, const char *id)
+{
+    return gw_store_text(db, "SELECT name FROM vfolders WHERE id = ?1", id);
+}
+
+json_t *
+gw_vfolder_model_store(bus_db_t *db, const char *domain, int max)
+{
+    static const char *const booleans[] = {"cloneable", NULL};
+    const char *params[] = {domain, NULL};
+    char sql[1024];
+    snprintf(sql, sizeof sql,
+             "SELECT v.id, v.name, v.host, v.creator, v.created_at, v.cloneable,"
+             " v.usage_mode, v.permission, v.status, v.ownership_type, v.group_id,"
+             " g.name AS group_name"
+             " FROM vfolders v JOIN groups g ON g.id = v.group_id"
+             " WHERE g.type = '" GW_MODEL_STORE_PROJECT "' AND g.domain_name = ?1"
+             " AND v.usage_mode = 'model' AND v.status = 'ready'"
+             " ORDER BY v.created_at, v.id LIMIT %d",
+             max);
+    return gw_store_rows(db, sql, params, booleans);
+}

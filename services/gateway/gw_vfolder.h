@@ -140,4 +140,27 @@ int gw_vfolder_set_status(gw_ctx_t *ctx,
                           const char *status,
                           bus_error_t *err);
 
+//  Folder id's name, NULL when there is none (or id NULL or ""): for showing, no
+//  check of who asks. Caller owns return value.
+char *gw_vfolder_name(bus_db_t *db, const char *id);
+
+//  The model store's folders in domain (model folders of its model-store
+//  project; ready only: one in the trash or being cloned into is no card),
+//  oldest first, at most max, each with its project's name as group_name.
+//  NULL on a database error. Caller owns return value.
+json_t *gw_vfolder_model_store(bus_db_t *db, const char *domain, int max);
+
+//  The row of folder id goes: one the storage-proxy never made (a create
+//  or a clone it refused), or purged. A database error is only logged:
+//  what the caller answers does not depend on it.
+void gw_vfolder_forget(bus_db_t *db, const char *id);
+
+//  A clone's copy is done: its folder is ready (status_changed stays the
+//  clone's start). A database error is only logged.
+void gw_vfolder_clone_ready(bus_db_t *db, const char *id);
+
+//  Folder id's quota as its storage-proxy set it, in bytes. A database
+//  error is only logged (the storage-proxy's quota is the one enforced).
+void gw_vfolder_set_max_size(bus_db_t *db, const char *id, uint64_t bytes);
+
 #endif

@@ -72,9 +72,7 @@ s_on_created(void *arg, const bus_reply_t *reply)
         gw_reply_json(call->r, 201, json_incref(call->view));
     else {
         //  Give the name back: the folder was never made.
-        const char *params[] = {call->id, NULL};
-        json_decref(gw_store_rows(gw_server_db(call->r->gw),
-                                  "DELETE FROM vfolders WHERE id = ?1", params, NULL));
+        gw_vfolder_forget(gw_server_db(call->r->gw), call->id);
         s_reply_storage(call->r, reply);
     }
     json_decref(call->view);
@@ -443,9 +441,7 @@ s_on_purged(void *arg, const bus_reply_t *reply)
     folder_call_t *call = arg;
     //  Already gone on the storage side is as good as deleted now.
     if (reply->status == BUS_OK || reply->status == BUS_STATUS_NOT_FOUND) {
-        const char *params[] = {call->folder.id, NULL};
-        json_decref(gw_store_rows(gw_server_db(call->r->gw),
-                                  "DELETE FROM vfolders WHERE id = ?1", params, NULL));
+        gw_vfolder_forget(gw_server_db(call->r->gw), call->folder.id);
         gw_reply_json(call->r, 204, NULL);
     } else
         s_reply_storage(call->r, reply);
@@ -564,15 +560,11 @@ static void
 s_on_cloned(void *arg, const bus_reply_t *reply)
 {
     clone_t *clone = arg;
-    const char *params[] = {clone->id, NULL};
     if (reply->status == BUS_OK)
-        json_decref(gw_store_rows(clone->db,
-                                  "UPDATE vfolders SET status = 'ready' WHERE id = ?1",
-                                  params, NULL));
+        gw_vfolder_clone_ready(clone->db, clone->id);
     else {
         bus_log_warning("clone into folder %s failed: %s", clone->id, reply->detail);
-        json_decref(
-            gw_store_rows(clone->db, "DELETE FROM vfolders WHERE id = ?1", params, NULL));
+        gw_vfolder_forget(clone->db, clone->id);
     }
     free(clone);
 }
@@ -809,13 +801,8 @@ s_on_quota(void *arg, const bus_reply_t *reply)
                                                    &err) != BUS_OK)
         gw_reply_status(call->r, BUS_STATUS_PROTOCOL, err.detail);
     else {
-        char quota[32];
-        snprintf(quota, sizeof quota, "%" PRIu64, rep.folder.quota_bytes);
-        const char *update[] = {call->folder.id, quota, NULL};
-        json_decref(gw_store_rows(gw_server_db(call->r->gw),
-                                  "UPDATE vfolders SET max_size = CAST(?2 AS INTEGER)"
-                                  " WHERE id = ?1",
-                                  update, NULL));
+        gw_vfolder_set_max_size(gw_server_db(call->r->gw), call->folder.id,
+                                rep.folder.quota_bytes);
         gw_reply_json(
             call->r, 200,
             json_pack("{s:I}", "size_bytes", (json_int_t) rep.folder.quota_bytes));

@@ -679,15 +679,7 @@ int
 main(int argc, char **argv)
 {
     (void) argc;
-    const char *bindir = getenv("BACKPLANE_BINDIR");
-    if (bindir)
-        snprintf(s_runner_path, sizeof s_runner_path, "%s/backplane-runner", bindir);
-    else {
-        const char *slash = strrchr(argv[0], '/');
-        int dir = slash ? (int) (slash - argv[0]) : 1;
-        snprintf(s_runner_path, sizeof s_runner_path, "%.*s/../bin/backplane-runner", dir,
-                 slash ? argv[0] : ".");
-    }
+    t_binary_path(s_runner_path, sizeof s_runner_path, argv[0], "runner");
     signal(SIGPIPE, SIG_IGN);
     T_RUN(test_proto_frames);
     T_RUN(test_buf);
