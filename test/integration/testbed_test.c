@@ -10,12 +10,15 @@
     the gateway from the root namespace, through the machine's link to that
     LAN, as a workstation would: every service registered from its own
     host's address (/healthz, the agents' addresses); one busybox session on
-    each agent host with a command run in it; a file written in one served
+    each agent host with a command run in it, both mounting one folder: bytes
+    written in it on one host read on the other; a file written in one served
     by the wsproxy on the front host over HTTPS (the agent publishes the
     app's port on its host's address); an agent with a key no host authorized refused and
     logged; the bus not readable on the wire, nor a folder's bytes uploaded
     to and downloaded from the storage-proxy (HTTPS, a certificate of the
-    testbed's authority); a cluster session across both
+    testbed's authority); every service of the control host killed with -9
+    and started again, the sessions on the agent hosts untouched and a new
+    one placed; a cluster session across both
     agent hosts whose kernels reach each other by name (each agent host's
     kernels on a subnet of their own, routed by the other); and down leaves
     no namespace, link, mount, container or process behind. The testbed's
@@ -53,7 +56,7 @@
 static const char *const k_agents[] = {"agent1/agent", "agent2/agent", NULL};
 static testbed_t s_tb = {.name = "testbed",
                          .letters = "bpt",
-                         .env = "TESTBED_AGENT_CPU=1 TESTBED_AGENT_MEM=1g",
+                         .env = "TESTBED_AGENT_CPU=2 TESTBED_AGENT_MEM=1g",
                          .agents = k_agents};
 static char s_agents[2][64];  //  the agent each session ran on
 static char s_session_id[64]; //  tb-1's
@@ -130,30 +133,42 @@ test_every_service_from_its_host(void)
     json_decref(r);
 }
 
-//  Each agent offers one CPU, each session takes one: the second lands on
-//  the other host.
+//  A session on each agent host, placed there by excluding the other agent
+//  while it is created (each agent offers two CPUs: one is left for the
+//  session test_control_host_killed creates), each with the folder
+//  tb-shared mounted: the same directory of the storage host's volume,
+//  mounted on both agent hosts.
 static void
 test_a_session_on_each_agent_host(void)
 {
+    int status = 0;
+    json_t *r =
+        testbed_request(&s_tb, "POST", "/folders", "{\"name\": \"tb-shared\"}", &status);
+    json_decref(r);
+    T_EQ_INT(status, 201);
     for (int i = 0; i < 2; i++) {
+        const char *other = i == 0 ? "\"agent2\"" : "\"agent1\"";
+        T_ASSERT(testbed_operation(&s_tb, "exclude-agents", other));
         char name[32], body[512];
         snprintf(name, sizeof name, "tb-%d", i + 1);
         snprintf(body, sizeof body,
                  "{\"name\": \"%s\", \"image\": \"" IMAGE "\", \"enqueueOnly\": true,"
-                 " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"256m\"}},"
+                 " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"256m\"},"
+                 " \"mounts\": [\"tb-shared\"]},"
                  " \"type\": \"interactive\", \"group\": \"default\","
                  " \"domain\": \"default\"}",
                  name);
-        T_ASSERT(client_session_running(&s_tb.p, &s_tb.p.super, body, name,
-                                        i == 0 ? s_session_id : NULL));
+        bool running = client_session_running(&s_tb.p, &s_tb.p.super, body, name,
+                                              i == 0 ? s_session_id : NULL);
+        T_ASSERT(testbed_operation(&s_tb, "include-agents", other));
+        T_ASSERT(running);
         //  A command in it; the host it runs on, and its kernel.
         char path[64];
         snprintf(path, sizeof path, "/session/%s", name);
-        int status;
-        json_t *r = testbed_request(&s_tb, "POST", path,
-                                    "{\"mode\": \"query\", \"runId\": \"tb\","
-                                    " \"code\": \"echo ran-in-$(echo kernel)\"}",
-                                    &status);
+        r = testbed_request(&s_tb, "POST", path,
+                            "{\"mode\": \"query\", \"runId\": \"tb\","
+                            " \"code\": \"echo ran-in-$(echo kernel)\"}",
+                            &status);
         T_EQ_INT(status, 200);
         json_t *result = json_object_get(r, "result");
         T_EQ_STR(json_string_value(json_object_get(result, "status")), "finished");
@@ -162,24 +177,84 @@ test_a_session_on_each_agent_host(void)
         free(console);
         json_decref(r);
     }
-    json_t *r = client_gql(&s_tb.p, &s_tb.p.super,
-                           "{ compute_session_list(limit: 10, offset: 0) { items { name"
-                           " containers { id agent } } } }",
-                           NULL);
+    r = client_gql(&s_tb.p, &s_tb.p.super,
+                   "{ compute_session_list(limit: 10, offset: 0) { items { name"
+                   " containers { id agent } } } }",
+                   NULL);
     json_t *items = json_object_get(
         json_object_get(json_object_get(r, "data"), "compute_session_list"), "items");
     T_EQ_INT(json_array_size(items), 2);
-    for (size_t i = 0; i < 2 && i < json_array_size(items); i++) {
-        json_t *container =
-            json_array_get(json_object_get(json_array_get(items, i), "containers"), 0);
+    for (size_t i = 0; i < json_array_size(items); i++) {
+        json_t *item = json_array_get(items, i);
+        const char *name = json_string_value(json_object_get(item, "name"));
+        int n = name && strcmp(name, "tb-2") == 0 ? 1 : 0;
+        json_t *container = json_array_get(json_object_get(item, "containers"), 0);
         const char *id = json_string_value(json_object_get(container, "id"));
         const char *agent = json_string_value(json_object_get(container, "agent"));
-        snprintf(s_tb.kernels[i], sizeof s_tb.kernels[i], "%s", id ? id : "");
-        snprintf(s_agents[i], sizeof s_agents[i], "%s", agent ? agent : "");
+        snprintf(s_tb.kernels[n], sizeof s_tb.kernels[n], "%s", id ? id : "");
+        snprintf(s_agents[n], sizeof s_agents[n], "%s", agent ? agent : "");
     }
     json_decref(r);
-    T_ASSERT(*s_agents[0] && *s_agents[1]);
-    T_ASSERT(strcmp(s_agents[0], s_agents[1]) != 0);
+    T_EQ_STR(s_agents[0], "agent1");
+    T_EQ_STR(s_agents[1], "agent2");
+}
+
+//  What session name's command printed (its console's stdout, joined);
+//  NULL when it did not finish. Caller owns return value.
+static char *
+s_stdout(const char *name, const char *code)
+{
+    char path[64], body[1024];
+    snprintf(path, sizeof path, "/session/%s", name);
+    snprintf(body, sizeof body,
+             "{\"mode\": \"query\", \"runId\": \"fo\", \"code\": \"%s\"}", code);
+    int status = 0;
+    json_t *r = testbed_request(&s_tb, "POST", path, body, &status);
+    json_t *result = json_object_get(r, "result");
+    char *out = NULL;
+    const char *state = json_string_value(json_object_get(result, "status"));
+    if (status == 200 && state && strcmp(state, "finished") == 0) {
+        //  console: [["stdout", "text"], ...]
+        size_t index, size = 0;
+        json_t *item;
+        FILE *stream = open_memstream(&out, &size);
+        json_array_foreach(json_object_get(result, "console"), index, item)
+        {
+            const char *kind = json_string_value(json_array_get(item, 0));
+            const char *text = json_string_value(json_array_get(item, 1));
+            if (kind && text && strcmp(kind, "stdout") == 0)
+                fputs(text, stream);
+        }
+        fclose(stream);
+    }
+    json_decref(r);
+    return out;
+}
+
+//  A folder written on one host and read on another: tb-1, on agent1's
+//  host, writes 64 KiB of random bytes into tb-shared; tb-2, on agent2's
+//  host, reads the same bytes there (their checksums and sizes agree), and
+//  what tb-2 appends tb-1 reads back.
+static void
+test_folder_written_on_one_host_read_on_another(void)
+{
+    char *written =
+        s_stdout("tb-1", "head -c 65536 /dev/urandom > /home/work/tb-shared/"
+                         "random.bin && md5sum < /home/work/tb-shared/random.bin"
+                         " && wc -c < /home/work/tb-shared/random.bin");
+    char *read =
+        s_stdout("tb-2", "md5sum < /home/work/tb-shared/random.bin"
+                         " && wc -c < /home/work/tb-shared/random.bin"
+                         " && echo from-agent2 >> /home/work/tb-shared/back.txt");
+    char *back = s_stdout("tb-1", "cat /home/work/tb-shared/back.txt");
+    T_ASSERT(written && read);
+    //  "<32 hex digits>  -\n65536\n"
+    T_ASSERT(written && strlen(written) > 32 && strstr(written, "65536"));
+    T_EQ_STR(read, written);
+    T_EQ_STR(back, "from-agent2\n");
+    free(written);
+    free(read);
+    free(back);
 }
 
 //  curl with the testbed's authority trusted and a cookie jar in the
@@ -534,15 +609,16 @@ test_folder_traffic_not_in_clear(void)
     T_ASSERT(status == 204 || status == 200);
 }
 
-//  The control host's scheduler (with the hub and the registry) killed
-//  with -9, then started again with the same command line, as a
+//  The control host's every service (the scheduler with the hub and the
+//  registry, and accounting) killed with -9 at once, as the host losing
+//  power, then started again with the same command lines, as its
 //  supervisor would: the sessions on both agent hosts are still RUNNING,
-//  each in one container, and answer (the cluster session after them
-//  shows that placing works again).
+//  each in the one container it had, and answer; a new session is placed
+//  and runs; then all three are destroyed.
 static void
-test_scheduler_killed(void)
+test_control_host_killed(void)
 {
-    T_EQ_INT(testbed_run(&s_tb, NULL, "restart control scheduler"), 0);
+    T_EQ_INT(testbed_run(&s_tb, NULL, "restart control all"), 0);
     for (int i = 0; i < 2; i++) {
         char path[64];
         snprintf(path, sizeof path, "/session/tb-%d", i + 1);
@@ -569,8 +645,38 @@ test_scheduler_killed(void)
         T_EQ_INT(status, 200);
         T_EQ_STR(json_string_value(json_object_get(r, "status")), "RUNNING");
         json_decref(r);
+        //  The same container: the kernel the session had, still one.
         T_EQ_INT(testbed_containers(&s_tb, s_tb.kernels[i]), 1);
     }
+    //  The kernels as the scheduler lists them after its restart: the same
+    //  ids on the same agents.
+    json_t *r = client_gql(&s_tb.p, &s_tb.p.super,
+                           "{ compute_session_list(limit: 10, offset: 0) { items { name"
+                           " status containers { id agent } } } }",
+                           NULL);
+    json_t *items = json_object_get(
+        json_object_get(json_object_get(r, "data"), "compute_session_list"), "items");
+    T_EQ_INT(json_array_size(items), 2);
+    for (size_t i = 0; i < json_array_size(items); i++) {
+        json_t *item = json_array_get(items, i);
+        const char *name = json_string_value(json_object_get(item, "name"));
+        int n = name && strcmp(name, "tb-2") == 0 ? 1 : 0;
+        json_t *containers = json_object_get(item, "containers");
+        json_t *container = json_array_get(containers, 0);
+        T_EQ_INT(json_array_size(containers), 1);
+        T_EQ_STR(json_string_value(json_object_get(item, "status")), "RUNNING");
+        T_EQ_STR(json_string_value(json_object_get(container, "id")), s_tb.kernels[n]);
+        T_EQ_STR(json_string_value(json_object_get(container, "agent")), s_agents[n]);
+    }
+    json_decref(r);
+    //  Placing works again: a new session runs (on either agent: each has a
+    //  CPU left) and answers.
+    char id[TESTBED_ID_SIZE], kernel[TESTBED_ID_SIZE], agent[TESTBED_ID_SIZE];
+    T_ASSERT(testbed_session(&s_tb, "tb-3", NULL, id, kernel, agent));
+    snprintf(s_tb.kernels[2], sizeof s_tb.kernels[2], "%s", kernel);
+    T_ASSERT(strcmp(agent, "agent1") == 0 || strcmp(agent, "agent2") == 0);
+    T_ASSERT(testbed_answers(&s_tb, "tb-3", "placed-after-restart"));
+    T_EQ_INT(testbed_containers(&s_tb, kernel), 1);
 }
 
 static void
@@ -578,6 +684,7 @@ test_destroy_sessions(void)
 {
     T_EQ_INT(testbed_destroy_session(&s_tb, "tb-1"), 200);
     T_EQ_INT(testbed_destroy_session(&s_tb, "tb-2"), 200);
+    T_EQ_INT(testbed_destroy_session(&s_tb, "tb-3"), 200);
 }
 
 //  A cluster session of two kernels, one per agent host (each offers one
@@ -634,11 +741,12 @@ test_down_leaves_nothing(void)
 TESTBED_MAIN(s_tb, {
     T_RUN(test_every_service_from_its_host);
     T_RUN(test_a_session_on_each_agent_host);
+    T_RUN(test_folder_written_on_one_host_read_on_another);
     T_RUN(test_app_through_the_wsproxy_on_another_host);
     T_RUN(test_unknown_agent_key_refused);
     T_RUN(test_bus_traffic_not_in_clear);
     T_RUN(test_folder_traffic_not_in_clear);
-    T_RUN(test_scheduler_killed);
+    T_RUN(test_control_host_killed);
     T_RUN(test_destroy_sessions);
     T_RUN(test_cluster_across_agent_hosts);
 })
