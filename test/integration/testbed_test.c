@@ -9,7 +9,8 @@
     host's address, CurveZMQ on every bus socket. This test then talks to
     the gateway from the root namespace, through the machine's link to that
     LAN, as a workstation would: every service registered from its own
-    host's address (/healthz, the agents' addresses); one busybox session on
+    host's address (/healthz, the agents' addresses) with the host's own
+    hostname; one busybox session on
     each agent host with a command run in it, both mounting one folder: bytes
     written in it on one host read on the other; a file written in one served
     by the wsproxy on the front host over HTTPS (the agent publishes the
@@ -99,6 +100,21 @@ test_every_service_from_its_host(void)
             fprintf(stderr, "# %s on %s not up in /healthz at its host's address\n",
                     k_where[i].service, k_where[i].node);
         T_ASSERT(found);
+    }
+
+    //  Each host's services see its own hostname (a UTS namespace per host).
+    for (size_t i = 0; i < WHERE_COUNT; i++) {
+        char command[PATH_MAX + 256], name[64] = "";
+        snprintf(command, sizeof command,
+                 "nsenter --uts=/proc/$(cat %s/%s/%s.pid)/ns/uts hostname", s_tb.dir,
+                 k_where[i].node, k_where[i].service);
+        FILE *pipe = popen(command, "r");
+        if (pipe && !fgets(name, sizeof name, pipe))
+            name[0] = '\0';
+        if (pipe)
+            pclose(pipe);
+        name[strcspn(name, "\n")] = '\0';
+        T_EQ_STR(name, k_where[i].node);
     }
 
     //  The scheduler's agents, as the admin API lists them: both alive, each
