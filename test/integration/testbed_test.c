@@ -703,11 +703,98 @@ test_destroy_sessions(void)
     T_EQ_INT(testbed_destroy_session(&s_tb, "tb-3"), 200);
 }
 
-//  A cluster session of two kernels, one per agent host (each offers one
-//  CPU): its hosts file names both kernels at addresses of their own
+//  A shell command's first line of output into out ("" if none).
+static void
+s_first_line(const char *command, char *out, size_t size)
+{
+    FILE *pipe = popen(command, "r");
+    out[0] = '\0';
+    if (pipe && !fgets(out, (int) size, pipe))
+        out[0] = '\0';
+    if (pipe)
+        pclose(pipe);
+    out[strcspn(out, "\n")] = '\0';
+}
+
+//  The other kernel sees the main one by its own address, not its agent
+//  host's (agent.network.routed: no NAT between the agents' kernel
+//  subnets): a listener on port 7777 in each kernel's network namespace
+//  (entered through its container's process), the main kernel connecting
+//  to sub1; the listener that accepted prints the peer's address.
+static void
+s_check_peer_address(const char *main_ip)
+{
+    char path[PATH_MAX], command[PATH_MAX * 4];
+    snprintf(path, sizeof path, "%s/listener.py", s_tb.dir);
+    FILE *file = fopen(path, "w");
+    T_ASSERT(file);
+    if (file) {
+        fputs("import socket\n"
+              "s = socket.socket()\n"
+              "s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"
+              "s.bind(('0.0.0.0', 7777))\n"
+              "s.listen(1)\n"
+              "s.settimeout(60)\n"
+              "c, a = s.accept()\n"
+              "print(a[0], flush=True)\n",
+              file);
+        fclose(file);
+    }
+    //  The session's two kernels: the only containers left, one per agent
+    //  (the admin API lists a session's main kernel only).
+    for (int i = 0; i < 2; i++) {
+        char id[TESTBED_ID_SIZE], pid[32];
+        snprintf(command, sizeof command, "runc --root %s/agent%d/agent/runc list -q",
+                 s_tb.dir, i + 1);
+        s_first_line(command, id, sizeof id);
+        T_ASSERT(*id);
+        snprintf(command, sizeof command,
+                 "runc --root %s/agent%d/agent/runc state %s |"
+                 " sed -n 's/.*\"pid\": *\\([0-9]*\\).*/\\1/p'",
+                 s_tb.dir, i + 1, id);
+        s_first_line(command, pid, sizeof pid);
+        T_ASSERT(*pid);
+        snprintf(command, sizeof command,
+                 "nsenter --net=/proc/%s/ns/net python3 %s/listener.py"
+                 " >%s/peer-%d 2>&1 </dev/null & echo $! >%s/peer-%d.pid",
+                 pid, s_tb.dir, s_tb.dir, i, s_tb.dir, i);
+        T_EQ_INT(harness_shell(command), 0);
+    }
+    int status = 0;
+    json_t *r =
+        testbed_request(&s_tb, "POST", "/session/tb-cluster",
+                        "{\"mode\": \"query\", \"runId\": \"peer\", \"code\":"
+                        " \"for i in 1 2 3 4 5 6 7 8 9 10; do echo hi | nc -w 3 sub1 7777"
+                        " && break; sleep 1; done\"}",
+                        &status);
+    T_EQ_INT(status, 200);
+    json_decref(r);
+    char seen[2][64] = {"", ""};
+    for (int tries = 0; tries < 100 && !*seen[0] && !*seen[1]; tries++) {
+        for (int i = 0; i < 2; i++) {
+            snprintf(command, sizeof command, "cat %s/peer-%d 2>/dev/null", s_tb.dir, i);
+            s_first_line(command, seen[i], sizeof seen[i]);
+        }
+        if (!*seen[0] && !*seen[1])
+            harness_pause_ms(100);
+    }
+    for (int i = 0; i < 2; i++) {
+        snprintf(command, sizeof command,
+                 "kill -TERM $(cat %s/peer-%d.pid) 2>/dev/null; true", s_tb.dir, i);
+        harness_shell(command);
+    }
+    fprintf(stderr, "# main %s; the listeners saw \"%s\" and \"%s\"\n", main_ip, seen[0],
+            seen[1]);
+    //  Exactly one accepted (sub1's), from the main kernel's own address.
+    T_ASSERT(!*seen[0] != !*seen[1]);
+    T_EQ_STR(*seen[0] ? seen[0] : seen[1], main_ip);
+}
+
+//  A cluster session of two kernels, one per agent host (multi-node: an
+//  agent each): its hosts file names both kernels at addresses of their own
 //  hosts' subnets (10.213.<host number>.0/24), and the main one reaches the
 //  other by name across hosts (nothing listens on port 7, so the other
-//  kernel's refusal is the proof).
+//  kernel's refusal is the proof), seen from its own address.
 static void
 test_cluster_across_agent_hosts(void)
 {
@@ -742,7 +829,13 @@ test_cluster_across_agent_hosts(void)
     T_CONTAINS(console, main_on_1 ? "main=10.213.21." : "sub=10.213.21.");
     T_CONTAINS(console, main_on_1 ? "(10.213.22." : "(10.213.21.");
     T_CONTAINS(console, "Connection refused");
+    char main_ip[32] = "";
+    const char *m = console ? strstr(console, "main=") : NULL;
+    if (m)
+        sscanf(m + 5, "%31[0-9.]", main_ip);
     free(console);
+    T_ASSERT(*main_ip);
+    s_check_peer_address(main_ip);
     r = testbed_request(&s_tb, "DELETE", "/session/tb-cluster", NULL, &status);
     T_EQ_INT(status, 200);
     json_decref(r);
