@@ -436,6 +436,43 @@ test_unknown_agent_key_refused(void)
     T_ASSERT(stopped);
 }
 
+//  Each host its own key pair and no other's secret: the only secret
+//  certificate under a host's curve/ is its own, and its servers present it
+//  (their config names it as server_cert), so an agent host holds nothing
+//  that could serve as the hub (bus_socket_test: an impostor with an agent's
+//  secret on the hub's address is never answered).
+static void
+test_each_host_its_own_key(void)
+{
+    const char *hosts[] = {"control", "front", "storage", "agent1", "agent2"};
+    for (size_t i = 0; i < sizeof hosts / sizeof hosts[0]; i++) {
+        char command[PATH_MAX + 128], found[PATH_MAX] = "", want[PATH_MAX];
+        snprintf(command, sizeof command,
+                 "cd %s/%s/curve && find . -name '*_secret' | sort | tr '\\n' ' '",
+                 s_tb.dir, hosts[i]);
+        FILE *pipe = popen(command, "r");
+        if (pipe && !fgets(found, sizeof found, pipe))
+            found[0] = '\0';
+        if (pipe)
+            pclose(pipe);
+        snprintf(want, sizeof want, "./%s.cert_secret ", hosts[i]);
+        T_EQ_STR(found, want);
+    }
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/control/scheduler.yaml", s_tb.dir);
+    FILE *file = fopen(path, "r");
+    T_ASSERT(file);
+    char line[PATH_MAX], want[PATH_MAX];
+    snprintf(want, sizeof want, "server_cert: \"%s/control/curve/control.cert_secret\"",
+             s_tb.dir);
+    bool found = false;
+    while (file && fgets(line, sizeof line, file))
+        found = found || strstr(line, want);
+    if (file)
+        fclose(file);
+    T_ASSERT(found);
+}
+
 //  A packet socket made in the testbed's switch (the namespace of its
 //  bridge, <prefix>-lan), where every frame between hosts passes, and
 //  nothing else does. ETH_P_ALL: a socket of ETH_P_IP sees nothing of the
@@ -853,6 +890,7 @@ TESTBED_MAIN(s_tb, {
     T_RUN(test_folder_written_on_one_host_read_on_another);
     T_RUN(test_app_through_the_wsproxy_on_another_host);
     T_RUN(test_unknown_agent_key_refused);
+    T_RUN(test_each_host_its_own_key);
     T_RUN(test_bus_traffic_not_in_clear);
     T_RUN(test_folder_traffic_not_in_clear);
     T_RUN(test_control_host_killed);
