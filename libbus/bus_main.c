@@ -23,6 +23,9 @@ s_usage(const bus_service_t *service, FILE *out)
         "      --make-cert FILE  write a new CurveZMQ key pair (FILE public, "
         "FILE_secret\n"
         "                        secret, for bus.curve.*), print its public key, exit\n"
+        "      --cert-address A  with --make-cert: the host's addresses "
+        "(comma-separated)\n"
+        "                        its servers' endpoints name, by which clients find it\n"
         "  -v, --verbose         log at debug level\n"
         "      --version         print the version and exit\n"
         "  -h, --help            this text\n",
@@ -45,13 +48,14 @@ bus_main_load_config(const bus_service_t *service,
 int
 bus_main(const bus_service_t *service, int argc, char **argv)
 {
-    enum { OPT_SET = 256, OPT_CHECK, OPT_PRINT, OPT_VERSION, OPT_MAKE_CERT };
+    enum { OPT_SET = 256, OPT_CHECK, OPT_PRINT, OPT_VERSION, OPT_MAKE_CERT, OPT_ADDRESS };
     static const struct option options[] = {
         {"config", required_argument, NULL, 'c'},
         {"set", required_argument, NULL, OPT_SET},
         {"check-config", no_argument, NULL, OPT_CHECK},
         {"print-config", no_argument, NULL, OPT_PRINT},
         {"make-cert", required_argument, NULL, OPT_MAKE_CERT},
+        {"cert-address", required_argument, NULL, OPT_ADDRESS},
         {"verbose", no_argument, NULL, 'v'},
         {"version", no_argument, NULL, OPT_VERSION},
         {"help", no_argument, NULL, 'h'},
@@ -61,6 +65,7 @@ bus_main(const bus_service_t *service, int argc, char **argv)
     const char *sets[MAIN_SETS_MAX];
     int set_count = 0;
     bool check = false, verbose = false;
+    const char *make_cert = NULL, *cert_address = NULL;
     int opt;
     while ((opt = getopt_long(argc, argv, "+c:vh", options, NULL)) != -1) {
         switch (opt) {
@@ -83,18 +88,12 @@ bus_main(const bus_service_t *service, int argc, char **argv)
                        service->name);
                 bus_config_write_defaults(service->options, stdout);
                 return 0;
-            case OPT_MAKE_CERT: {
-                //  Each host its own key pair, made where it stays: no other
-                //  tool to install, and the secret never travels.
-                char key[64];
-                if (bus_socket_make_cert(optarg, key, sizeof key) != 0) {
-                    fprintf(stderr, "backplane-%s: cannot write %s: %s\n", service->name,
-                            optarg, strerror(errno));
-                    return 1;
-                }
-                printf("%s\n", key);
-                return 0;
-            }
+            case OPT_MAKE_CERT:
+                make_cert = optarg;
+                break;
+            case OPT_ADDRESS:
+                cert_address = optarg;
+                break;
             case 'v':
                 verbose = true;
                 break;
@@ -108,6 +107,24 @@ bus_main(const bus_service_t *service, int argc, char **argv)
                 s_usage(service, stderr);
                 return 2;
         }
+    }
+    if (make_cert) {
+        //  Each host its own key pair, made where it stays: no other tool to
+        //  install, and the secret never travels. Its addresses let clients
+        //  find it as the key of its servers.
+        char key[64];
+        if (bus_socket_make_host_cert(make_cert, cert_address, key, sizeof key) != 0) {
+            fprintf(stderr, "backplane-%s: cannot write %s: %s\n", service->name,
+                    make_cert, strerror(errno));
+            return 1;
+        }
+        printf("%s\n", key);
+        return 0;
+    }
+    if (cert_address) {
+        fprintf(stderr, "backplane-%s: --cert-address goes with --make-cert\n",
+                service->name);
+        return 2;
     }
     if (optind < argc && !service->command) {
         fprintf(stderr, "backplane-%s: unexpected argument '%s'\n", service->name,

@@ -119,13 +119,13 @@ typedef struct {
     {"bus.curve.enabled", BUS_CFG_BOOL, offsetof(type, member.curve_enabled), "false", 0, 0, NULL,\
      "encrypt and authenticate bus traffic with CurveZMQ (between hosts)"},                \
     {"bus.curve.server_cert", BUS_CFG_STRING, offsetof(type, member.curve_server_cert), "", 0, 4095, NULL,\
-     "secret certificate every bus server presents (zcert file)"},                         \
+     "secret certificate this node's bus servers present (zcert file): the host's own key pair"},                         \
     {"bus.curve.client_cert", BUS_CFG_STRING, offsetof(type, member.curve_client_cert), "", 0, 4095, NULL,\
      "this node's secret certificate as a client (zcert file)"},                           \
     {"bus.curve.server_public", BUS_CFG_STRING, offsetof(type, member.curve_server_public), "", 0, 40, NULL,\
-     "Z85 public key of the server certificate"},                                          \
+     "Z85 public key of bus servers whose host no certificate in authorized_keys names (by its address metadata); empty: only those named"},                                          \
     {"bus.curve.authorized_keys", BUS_CFG_STRING, offsetof(type, member.curve_authorized_keys), "", 0, 4095, NULL,\
-     "directory of client public certificates a server accepts"}
+     "directory of the hosts' public certificates: the clients a server accepts, and the servers' keys by address"}
 // clang-format on
 
 typedef struct _bus_node_t bus_node_t;

@@ -26,9 +26,28 @@ static zactor_t *s_auth;
 //  says nothing of a refusal in our log format (its VERBOSE mode writes
 //  czmq's own lines, for every connection).
 
-//  Whether a public certificate in dir has the Z85 key.
+//  Whether cert's "address" metadata (comma-separated) names host.
 static bool
-s_key_authorized(const char *dir, const char *key)
+s_cert_names(zcert_t *cert, const char *host)
+{
+    const char *list = zcert_meta(cert, "address");
+    size_t length = strlen(host);
+    while (list && *list) {
+        while (*list == ' ' || *list == ',')
+            list++;
+        size_t item = strcspn(list, ", ");
+        if (item == length && strncmp(list, host, length) == 0)
+            return true;
+        list += item;
+    }
+    return false;
+}
+
+//  A public certificate in dir with the Z85 key (key given) or whose
+//  addresses name host (host given): whether one is, its key into found
+//  (41 bytes) when not NULL.
+static bool
+s_find_cert(const char *dir, const char *key, const char *host, char *found_key)
 {
     DIR *entries = opendir(dir);
     if (!entries) {
@@ -47,11 +66,21 @@ s_key_authorized(const char *dir, const char *key)
         char path[PATH_MAX];
         snprintf(path, sizeof path, "%s/%s", dir, name);
         zcert_t *cert = zcert_load(path);
-        found = cert && strcmp(zcert_public_txt(cert), key) == 0;
+        found = cert && (key ? strcmp(zcert_public_txt(cert), key) == 0
+                             : s_cert_names(cert, host));
+        if (found && found_key)
+            snprintf(found_key, 41, "%s", zcert_public_txt(cert));
         zcert_destroy(&cert);
     }
     closedir(entries);
     return found;
+}
+
+//  Whether a public certificate in dir has the Z85 key.
+static bool
+s_key_authorized(const char *dir, const char *key)
+{
+    return s_find_cert(dir, key, NULL, NULL);
 }
 
 //  Answers one ZAP request: 200 for an authorized CURVE key (any key when
@@ -180,9 +209,20 @@ bus_socket_security_stop(void)
 int
 bus_socket_make_cert(const char *path, char *public_key, size_t size)
 {
+    return bus_socket_make_host_cert(path, NULL, public_key, size);
+}
+
+int
+bus_socket_make_host_cert(const char *path,
+                          const char *address,
+                          char *public_key,
+                          size_t size)
+{
     zcert_t *cert = zcert_new();
     if (!cert)
         return -1;
+    if (address && *address)
+        zcert_set_meta(cert, "address", "%s", address);
     //  The secret file readable by its owner only, from its creation.
     mode_t saved = umask(077);
     int rc = zcert_save(cert, path);
@@ -244,6 +284,37 @@ fail:
     return NULL;
 }
 
+int
+bus_socket_server_key(const bus_curve_t *curve, const char *endpoint, char *key)
+{
+    assert(curve && endpoint && key);
+    *key = '\0';
+    if (strncmp(endpoint, "inproc://", 9) == 0) {
+        //  The hub's twins in this process: our own server certificate.
+        zcert_t *cert = curve->server_cert && *curve->server_cert
+                            ? zcert_load(curve->server_cert)
+                            : NULL;
+        if (cert)
+            snprintf(key, 41, "%s", zcert_public_txt(cert));
+        zcert_destroy(&cert);
+    } else {
+        char host[256] = "", port[16];
+        if (bus_addr_endpoint_split(endpoint, host, sizeof host, port, sizeof port) ==
+                0 &&
+            curve->authorized_keys && *curve->authorized_keys)
+            s_find_cert(curve->authorized_keys, NULL, host, key);
+    }
+    if (!*key && curve->server_public && *curve->server_public)
+        snprintf(key, 41, "%s", curve->server_public);
+    if (!*key) {
+        bus_log_error("no curve server key endpoint=%s reason=\"no certificate in %s"
+                      " has its address, and no bus.curve.server_public\"",
+                      endpoint, curve->authorized_keys ? curve->authorized_keys : "");
+        return -1;
+    }
+    return 0;
+}
+
 zsock_t *
 bus_socket_connect(int type, const char *endpoint, const bus_curve_t *curve)
 {
@@ -252,9 +323,11 @@ bus_socket_connect(int type, const char *endpoint, const bus_curve_t *curve)
         return NULL;
     s_common_options(socket);
     if (curve && curve->enabled) {
-        if (s_apply_cert(socket, curve->client_cert) != 0)
+        char key[41];
+        if (s_apply_cert(socket, curve->client_cert) != 0 ||
+            bus_socket_server_key(curve, endpoint, key) != 0)
             goto fail;
-        zsock_set_curve_serverkey(socket, curve->server_public);
+        zsock_set_curve_serverkey(socket, key);
     }
     if (zsock_connect(socket, "%s", endpoint) < 0) {
         bus_log_error("cannot connect endpoint=%s reason=\"%s\"", endpoint,

@@ -29,12 +29,21 @@
 #define BUS_SOCKET_DEAD_MS    4000
 #define BUS_SOCKET_CONNECT_MS 2000
 
+//  Each host its own key pair: its servers present it, its clients too. A
+//  client finds the key of the server it connects to by the endpoint's host
+//  among the "address" metadata of the public certificates in
+//  authorized_keys (`--make-cert FILE --cert-address A`), the directory
+//  every host already gets every host's public certificate in; so no host
+//  holds a secret that serves as another's. server_public, when set, is the
+//  key of a server whose host no certificate names (one server key for the
+//  whole cluster, the older setup); an inproc endpoint is this process's
+//  own server, server_cert.
 typedef struct {
     bool enabled;
     const char *server_cert;     //  secret certificate servers present (zcert file)
     const char *client_cert;     //  this node's secret certificate, used as a client
-    const char *server_public;   //  Z85 public key of server_cert, for clients
-    const char *authorized_keys; //  directory of client public certificates
+    const char *server_public;   //  Z85 key of servers no certificate names ("" none)
+    const char *authorized_keys; //  directory of the hosts' public certificates
 } bus_curve_t;
 
 //  Starts the authenticator when curve is enabled: it admits the clients
@@ -53,6 +62,19 @@ void bus_socket_security_stop(void);
 //  path_secret (mode 0600: a bus.curve.*_cert). The public key (Z85, 40
 //  characters) into public_key when given. 0 or -1 (errno).
 int bus_socket_make_cert(const char *path, char *public_key, size_t size);
+
+//  The same, with address (NULL for none): the host's addresses or names as
+//  its servers' endpoints give them, comma-separated, as the certificate's
+//  "address" metadata, by which clients find the key of a server.
+int bus_socket_make_host_cert(const char *path,
+                              const char *address,
+                              char *public_key,
+                              size_t size);
+
+//  The Z85 public key (40 characters) clients expect of the server at
+//  endpoint, into key (41 bytes), as bus_curve_t says: 0, or -1 (logged)
+//  when none is known.
+int bus_socket_server_key(const bus_curve_t *curve, const char *endpoint, char *key);
 
 //  A socket of type (ZMQ_ROUTER, ...) bound to endpoint ("tcp://127.0.0.1:*"
 //  picks a free port: ask zsock_endpoint or bus_socket_endpoint). curve may

@@ -159,10 +159,100 @@ test_curve_authenticates_clients(void)
     T_EQ_INT(system(cmd), 0);
 }
 
+//  Each host its own key pair, its servers presenting it: a client finds the
+//  key of the server it connects to by the endpoint's host among the
+//  certificates' addresses. The hub's host is 127.0.0.1 here, an agent's
+//  127.0.0.2: the agent's client reaches the hub, and a server on the hub's
+//  address presenting the agent's secret (an agent host posing as the hub)
+//  is never answered by it: the handshake fails on the client's side.
+static void
+test_server_key_by_address(void)
+{
+    char dir[64] = "/tmp/backplane-curve-XXXXXX";
+    T_ASSERT(mkdtemp(dir));
+    char keys[128], hub_path[128], agent_path[128], hub_secret[160], agent_secret[160];
+    snprintf(keys, sizeof keys, "%s/authorized", dir);
+    T_EQ_INT(mkdir(keys, 0700), 0);
+    snprintf(hub_path, sizeof hub_path, "%s/control.cert", dir);
+    snprintf(agent_path, sizeof agent_path, "%s/agent1.cert", dir);
+    snprintf(hub_secret, sizeof hub_secret, "%s_secret", hub_path);
+    snprintf(agent_secret, sizeof agent_secret, "%s_secret", agent_path);
+    char hub_key[64], agent_key[64];
+    T_EQ_INT(bus_socket_make_host_cert(hub_path, "control.example, 127.0.0.1", hub_key,
+                                       sizeof hub_key),
+             0);
+    T_EQ_INT(
+        bus_socket_make_host_cert(agent_path, "127.0.0.2", agent_key, sizeof agent_key),
+        0);
+    //  The public halves, as every host's authorized-keys directory has them.
+    const char *publics[][2] = {{hub_path, "control.cert"}, {agent_path, "agent1.cert"}};
+    for (int i = 0; i < 2; i++) {
+        zcert_t *cert = zcert_load(publics[i][0]);
+        T_ASSERT(cert);
+        char path[192];
+        snprintf(path, sizeof path, "%s/%s", keys, publics[i][1]);
+        T_EQ_INT(zcert_save_public(cert, path), 0);
+        zcert_destroy(&cert);
+    }
+    FILE *log = tmpfile();
+    T_ASSERT(log);
+    bus_log_set_stream(log);
+    bus_log_set_level(BUS_LOG_WARNING);
+
+    bus_curve_t hub = {true, hub_secret, hub_secret, "", keys};
+    bus_curve_t agent = {true, agent_secret, agent_secret, "", keys};
+    char key[41];
+    T_EQ_INT(bus_socket_server_key(&agent, "tcp://127.0.0.1:6101", key), 0);
+    T_EQ_STR(key, hub_key);
+    T_EQ_INT(bus_socket_server_key(&agent, "tcp://control.example:6101", key), 0);
+    T_EQ_STR(key, hub_key);
+    T_EQ_INT(bus_socket_server_key(&hub, "tcp://127.0.0.2:40000", key), 0);
+    T_EQ_STR(key, agent_key);
+    T_EQ_INT(bus_socket_server_key(&agent, "inproc://bus-hub", key), 0);
+    T_EQ_STR(key, agent_key);
+    //  A host no certificate names: no key, unless server_public gives one.
+    T_EQ_INT(bus_socket_server_key(&agent, "tcp://127.0.0.3:1", key), -1);
+    T_ASSERT(s_logged(log, "no curve server key"));
+    T_ASSERT(s_logged(log, "tcp://127.0.0.3:1"));
+    bus_curve_t fallback = agent;
+    fallback.server_public = hub_key;
+    T_EQ_INT(bus_socket_server_key(&fallback, "tcp://127.0.0.3:1", key), 0);
+    T_EQ_STR(key, hub_key);
+
+    T_EQ_INT(bus_socket_security_start(&hub), 0);
+    //  The real hub: the agent's client reaches it.
+    bus_rpc_server_t *server = bus_rpc_server_new("tcp://127.0.0.1:*", &hub);
+    T_ASSERT(server);
+    bus_rpc_server_handle(server, PROTO_TEST_ECHO, s_echo, NULL);
+    T_EQ_INT(s_call(server, &agent, 3000), BUS_OK);
+    bus_rpc_server_destroy(&server);
+    //  An impostor on the hub's address with the agent's secret: the
+    //  agent's (or any) client expects the hub's key, and gets no answer.
+    bus_rpc_server_t *impostor = bus_rpc_server_new("tcp://127.0.0.1:*", &agent);
+    T_ASSERT(impostor);
+    bus_rpc_server_handle(impostor, PROTO_TEST_ECHO, s_echo, NULL);
+    T_EQ_INT(s_call(impostor, &agent, 500), BUS_STATUS_TIMEOUT);
+    T_EQ_INT(s_call(impostor, &hub, 500), BUS_STATUS_TIMEOUT);
+    //  Its own clients with the hub's key given outright fare no better.
+    fallback = agent;
+    fallback.server_public = hub_key;
+    fallback.authorized_keys = "";
+    T_EQ_INT(s_call(impostor, &fallback, 500), BUS_STATUS_TIMEOUT);
+    bus_rpc_server_destroy(&impostor);
+
+    bus_socket_security_stop();
+    bus_log_set_stream(NULL);
+    fclose(log);
+    char cmd[96];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    T_EQ_INT(system(cmd), 0);
+}
+
 int
 main(void)
 {
     bus_log_init("bus_socket_test", NULL, BUS_LOG_ERROR);
     T_RUN(test_curve_authenticates_clients);
+    T_RUN(test_server_key_by_address);
     return T_DONE();
 }

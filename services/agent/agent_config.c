@@ -55,6 +55,12 @@ const bus_config_option_t agent_config_options[] = {
     {"agent.network.cidr", BUS_CFG_STRING, offsetof(agent_config_t, net_cidr),
      AGENT_NET_DEFAULT_CIDR, 9, 18, NULL,
      "the kernels' IPv4 subnet in bridge mode; the bridge holds its first address"},
+    {"agent.network.routed", BUS_CFG_STRING, offsetof(agent_config_t, net_routed), "", 0,
+     255, NULL,
+     "IPv4 subnets, comma-separated, of other agents' kernels routed to their hosts: "
+     "traffic to them leaves unmasqueraded, so that a kernel sees another host's "
+     "kernel by its own address; empty: every packet leaving the bridge is "
+     "masqueraded"},
     {"agent.publish.host", BUS_CFG_STRING, offsetof(agent_config_t, publish_host), "", 0,
      63, NULL,
      "an IPv4 address of this host that the proxies (gateway, wsproxy) reach: apps' "

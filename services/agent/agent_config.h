@@ -25,6 +25,7 @@ typedef struct {
     char *net_mode;        //  bridge, host or none
     char *net_bridge;      //  the bridge of bridge mode
     char *net_cidr;        //  the kernels' subnet in bridge mode
+    char *net_routed;      //  other agents' kernel subnets, not masqueraded ("" none)
     char *publish_host;    //  where apps' ports are published; "" = not published
     char *publish_ports;   //  the host ports they are published on: "LOW-HIGH"
     int spares;            //  kernels prepared ahead (agent.spares)

@@ -258,6 +258,14 @@ agent_containers_net_ready(agent_containers_t *self, bus_error_t *err)
     bus_error_t step;
     self->net = agent_net_new(self->config->net_bridge, self->config->net_cidr,
                               self->config->node.state_dir, &step);
+    if (self->net &&
+        agent_net_routed_set(self->net, self->config->net_routed, &step) != 0) {
+        bus_log_error("kernel network routes unset detail=\"%s\"", step.detail);
+        agent_net_destroy(&self->net);
+        bus_error_set(err, BUS_STATUS_UNAVAILABLE, "kernel network unavailable: %s",
+                      step.detail);
+        return -1;
+    }
     if (self->net) {
         agent_net_spares_set(self->net, (size_t) self->config->spares);
         return 0;

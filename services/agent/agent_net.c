@@ -75,6 +75,10 @@ struct _agent_net_t {
     char nat_tool[PATH_MAX]; //  nft or iptables; empty when neither exists
     bool nat;
     char nft_table[64];
+    //  agent_net_routed_set's subnets, normalized ("a.b.c.d/n"), never
+    //  masqueraded
+    char routed[AGENT_NET_ROUTED_MAX][AGENT_NET_IP_MAX + 8];
+    size_t routed_count;
     zhashx_t *kernels; //  id -> host index, cast to a pointer (never 0)
     char *spare_dir;   //  <state_dir>/net-spares
     char spare_prefix[sizeof SPARE_NETNS_PREFIX + AGENT_NET_IFNAME_MAX + 1];
@@ -163,9 +167,10 @@ s_ifname_valid(const char *name)
     return true;
 }
 
-//  "a.b.c.d/n" into the masked network and prefix. Returns false when bad.
+//  "a.b.c.d/n", n from min to max, into the masked network and prefix.
+//  Returns false when bad.
 static bool
-s_parse_cidr(const char *cidr, uint32_t *base_p, int *prefix_p)
+s_parse_cidr_in(const char *cidr, long min, long max, uint32_t *base_p, int *prefix_p)
 {
     char address[INET_ADDRSTRLEN];
     const char *slash = cidr ? strchr(cidr, '/') : NULL;
@@ -179,13 +184,20 @@ s_parse_cidr(const char *cidr, uint32_t *base_p, int *prefix_p)
     char *end = NULL;
     errno = 0;
     long prefix = strtol(slash + 1, &end, 10);
-    if (errno || end == slash + 1 || *end || prefix < AGENT_NET_PREFIX_MIN ||
-        prefix > AGENT_NET_PREFIX_MAX)
+    if (errno || end == slash + 1 || *end || prefix < min || prefix > max)
         return false;
-    uint32_t mask = ~0U << (32 - prefix);
+    uint32_t mask = prefix == 0 ? 0 : ~0U << (32 - prefix);
     *base_p = ntohl(in.s_addr) & mask;
     *prefix_p = (int) prefix;
     return true;
+}
+
+//  A kernels' subnet: a prefix of AGENT_NET_PREFIX_MIN..MAX.
+static bool
+s_parse_cidr(const char *cidr, uint32_t *base_p, int *prefix_p)
+{
+    return s_parse_cidr_in(cidr, AGENT_NET_PREFIX_MIN, AGENT_NET_PREFIX_MAX, base_p,
+                           prefix_p);
 }
 
 static void
@@ -417,9 +429,33 @@ s_nat_up(agent_net_t *self, bus_error_t *err)
                                "postrouting", NULL};
         char oifname[AGENT_NET_IFNAME_MAX + 3]; //  quoted: a name may start with a digit
         snprintf(oifname, sizeof oifname, "\"%s\"", self->bridge);
-        const char *rule[] = {
-            tool,    "add",      "rule",    "ip", self->nft_table, "postrouting", "ip",
-            "saddr", self->cidr, "oifname", "!=", oifname,         "masquerade",  NULL};
+        //  The routed subnets, as an anonymous set: "{ a, b }" (one argument:
+        //  nft joins its arguments with spaces).
+        char routed[AGENT_NET_ROUTED_MAX * (AGENT_NET_IP_MAX + 10) + 8] = "{";
+        for (size_t i = 0; i < self->routed_count; i++) {
+            size_t used = strlen(routed);
+            snprintf(routed + used, sizeof routed - used, "%s %s", i ? "," : "",
+                     self->routed[i]);
+        }
+        strcat(routed, " }");
+        const char *rule[] = {tool,
+                              "add",
+                              "rule",
+                              "ip",
+                              self->nft_table,
+                              "postrouting",
+                              "ip",
+                              "saddr",
+                              self->cidr,
+                              "oifname",
+                              "!=",
+                              oifname,
+                              self->routed_count ? "ip" : "masquerade",
+                              self->routed_count ? "daddr" : NULL,
+                              "!=",
+                              routed,
+                              "masquerade",
+                              NULL};
         if (s_run_checked(table, err) || s_run_checked(chain, err) ||
             s_run_checked(flush, err) || s_run_checked(rule, err))
             return BUS_STATUS_INTERNAL;
@@ -441,6 +477,18 @@ s_nat_up(agent_net_t *self, bus_error_t *err)
         if (s_run(argv, output, sizeof output) == 0)
             continue;
         argv[3] = "-A";
+        if (s_run_checked(argv, err) != 0)
+            return BUS_STATUS_INTERNAL;
+    }
+    //  Before the MASQUERADE, a RETURN for each routed subnet.
+    for (size_t i = 0; i < self->routed_count; i++) {
+        const char *argv[] = {
+            tool,       "-t", "nat",           "-C", "POSTROUTING", "-s",
+            self->cidr, "-d", self->routed[i], "-j", "RETURN",      NULL};
+        char output[OUTPUT_TAIL + 1];
+        if (s_run(argv, output, sizeof output) == 0)
+            continue;
+        argv[3] = "-I";
         if (s_run_checked(argv, err) != 0)
             return BUS_STATUS_INTERNAL;
     }
@@ -470,6 +518,57 @@ s_nat_down(agent_net_t *self)
         argv[argc] = NULL;
         s_run(argv, output, sizeof output);
     }
+    for (size_t i = 0; i < self->routed_count; i++) {
+        const char *argv[] = {
+            tool,       "-t", "nat",           "-D", "POSTROUTING", "-s",
+            self->cidr, "-d", self->routed[i], "-j", "RETURN",      NULL};
+        s_run(argv, output, sizeof output);
+    }
+}
+
+int
+agent_net_routed_set(agent_net_t *self, const char *routed, bus_error_t *err)
+{
+    assert(self);
+    char list[AGENT_NET_ROUTED_MAX][AGENT_NET_IP_MAX + 8];
+    size_t count = 0;
+    const char *p = routed ? routed : "";
+    while (*p) {
+        while (*p == ' ' || *p == ',')
+            p++;
+        size_t length = strcspn(p, ", ");
+        if (length == 0)
+            break;
+        char item[AGENT_NET_IP_MAX + 8];
+        uint32_t base;
+        int prefix;
+        snprintf(item, sizeof item, "%.*s", (int) length, p);
+        if (length >= sizeof item || !s_parse_cidr_in(item, 1, 32, &base, &prefix)) {
+            bus_error_set(err, BUS_STATUS_INVALID,
+                          "invalid routed subnet \"%.*s\" (want a.b.c.d/n)", (int) length,
+                          p);
+            return BUS_STATUS_INVALID;
+        }
+        if (count == AGENT_NET_ROUTED_MAX) {
+            bus_error_set(err, BUS_STATUS_INVALID, "more than %d routed subnets",
+                          AGENT_NET_ROUTED_MAX);
+            return BUS_STATUS_INVALID;
+        }
+        char network[AGENT_NET_IP_MAX];
+        s_format_ip(base, network);
+        snprintf(list[count++], sizeof list[0], "%s/%d", network, prefix);
+        p += length;
+    }
+    //  The old RETURN rules out (iptables) before the new list is put in.
+    if (self->nat)
+        s_nat_down(self);
+    memcpy(self->routed, list, sizeof list);
+    self->routed_count = count;
+    if (self->nat && s_nat_up(self, err) != BUS_OK) {
+        self->nat = false;
+        return BUS_STATUS_INTERNAL;
+    }
+    return BUS_OK;
 }
 
 //  Make a kernel's namespace and veth pair, and configure both ends: the

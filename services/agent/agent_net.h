@@ -43,7 +43,8 @@
 #define AGENT_NET_DEFAULT_BRIDGE "bp0"
 #define AGENT_NET_DEFAULT_CIDR   "10.213.0.0/16"
 //  Room for a dotted IPv4 address and for "a.b.c.d/nn".
-#define AGENT_NET_IP_MAX 64
+#define AGENT_NET_IP_MAX     64
+#define AGENT_NET_ROUTED_MAX 8 //  subnets in agent.network.routed
 
 //  The most kernel networks made ahead (agent_net_spares_set).
 #define AGENT_NET_SPARES_MAX 16
@@ -66,6 +67,15 @@ agent_net_t *agent_net_new(const char *bridge,
                            const char *cidr,
                            const char *state_dir,
                            bus_error_t *err);
+
+//  ---------------------------------------------------------------------------
+//  routed: IPv4 subnets, comma-separated ("10.213.0.0/16, 10.214.0.0/16"; ""
+//  none, at most AGENT_NET_ROUTED_MAX), of other agents' kernels, which their
+//  hosts route: traffic from the kernels to them is not masqueraded (the NAT
+//  rule rewritten), so that the kernel at the other end sees the sender's own
+//  address. Returns 0, or INVALID (a bad subnet, too many) or INTERNAL (the
+//  rule not rewritten) with err filled.
+int agent_net_routed_set(agent_net_t *self, const char *routed, bus_error_t *err);
 
 //  Free the object. The bridge, the kernels' namespaces and the allocations
 //  stay, for a new object (or agent) to take over; the spares go.

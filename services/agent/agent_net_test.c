@@ -236,6 +236,21 @@ test_new_makes_bridge(void)
     bus_error_t err = {0};
     agent_net_t *again = agent_net_new(s_bridge, s_cidr, s_state, &err);
     T_ASSERT(again);
+    //  Other agents' routed kernel subnets: left out of the masquerade
+    //  (normalized to their networks), bad lists refused, "" back to all.
+    T_EQ_INT(agent_net_routed_set(again, "10.99.7.1/16, 10.98.1.0/24", &err), 0);
+    text = s_capture("nft list table ip backplane_%s", s_bridge);
+    T_CONTAINS(text, "ip daddr != { 10.98.1.0/24, 10.99.0.0/16 } masquerade");
+    free(text);
+    const char *bad[] = {"10.0.0.0/33", "nope", "10.0.0.0", "10.0.0.0/8; 11.0.0.0/8",
+                         "1.0.0.0/8 2.0.0.0/8 3.0.0.0/8 4.0.0.0/8 5.0.0.0/8 6.0.0.0/8"
+                         " 7.0.0.0/8 8.0.0.0/8 9.0.0.0/8"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        T_EQ_INT(agent_net_routed_set(again, bad[i], &err), BUS_STATUS_INVALID);
+    T_EQ_INT(agent_net_routed_set(again, "", &err), 0);
+    text = s_capture("nft list table ip backplane_%s", s_bridge);
+    T_ASSERT(text && !strstr(text, "daddr") && strstr(text, "masquerade"));
+    free(text);
     agent_net_destroy(&again);
     agent_net_destroy(&again);
     //  a name taken by something else is refused

@@ -9,13 +9,17 @@
     host's address, CurveZMQ on every bus socket. This test then talks to
     the gateway from the root namespace, through the machine's link to that
     LAN, as a workstation would: every service registered from its own
-    host's address (/healthz, the agents' addresses); one busybox session on
-    each agent host with a command run in it; a file written in one served
+    host's address (/healthz, the agents' addresses) with the host's own
+    hostname; one busybox session on
+    each agent host with a command run in it, both mounting one folder: bytes
+    written in it on one host read on the other; a file written in one served
     by the wsproxy on the front host over HTTPS (the agent publishes the
     app's port on its host's address); an agent with a key no host authorized refused and
     logged; the bus not readable on the wire, nor a folder's bytes uploaded
     to and downloaded from the storage-proxy (HTTPS, a certificate of the
-    testbed's authority); a cluster session across both
+    testbed's authority); every service of the control host killed with -9
+    and started again, the sessions on the agent hosts untouched and a new
+    one placed; a cluster session across both
     agent hosts whose kernels reach each other by name (each agent host's
     kernels on a subnet of their own, routed by the other); and down leaves
     no namespace, link, mount, container or process behind. The testbed's
@@ -53,7 +57,7 @@
 static const char *const k_agents[] = {"agent1/agent", "agent2/agent", NULL};
 static testbed_t s_tb = {.name = "testbed",
                          .letters = "bpt",
-                         .env = "TESTBED_AGENT_CPU=1 TESTBED_AGENT_MEM=1g",
+                         .env = "TESTBED_AGENT_CPU=2 TESTBED_AGENT_MEM=1g",
                          .agents = k_agents};
 static char s_agents[2][64];  //  the agent each session ran on
 static char s_session_id[64]; //  tb-1's
@@ -98,6 +102,21 @@ test_every_service_from_its_host(void)
         T_ASSERT(found);
     }
 
+    //  Each host's services see its own hostname (a UTS namespace per host).
+    for (size_t i = 0; i < WHERE_COUNT; i++) {
+        char command[PATH_MAX + 256], name[64] = "";
+        snprintf(command, sizeof command,
+                 "nsenter --uts=/proc/$(cat %s/%s/%s.pid)/ns/uts hostname", s_tb.dir,
+                 k_where[i].node, k_where[i].service);
+        FILE *pipe = popen(command, "r");
+        if (pipe && !fgets(name, sizeof name, pipe))
+            name[0] = '\0';
+        if (pipe)
+            pclose(pipe);
+        name[strcspn(name, "\n")] = '\0';
+        T_EQ_STR(name, k_where[i].node);
+    }
+
     //  The scheduler's agents, as the admin API lists them: both alive, each
     //  at its own host's address (the second may come a heartbeat after
     //  /healthz's readiness, which asks for one agent).
@@ -130,30 +149,42 @@ test_every_service_from_its_host(void)
     json_decref(r);
 }
 
-//  Each agent offers one CPU, each session takes one: the second lands on
-//  the other host.
+//  A session on each agent host, placed there by excluding the other agent
+//  while it is created (each agent offers two CPUs: one is left for the
+//  session test_control_host_killed creates), each with the folder
+//  tb-shared mounted: the same directory of the storage host's volume,
+//  mounted on both agent hosts.
 static void
 test_a_session_on_each_agent_host(void)
 {
+    int status = 0;
+    json_t *r =
+        testbed_request(&s_tb, "POST", "/folders", "{\"name\": \"tb-shared\"}", &status);
+    json_decref(r);
+    T_EQ_INT(status, 201);
     for (int i = 0; i < 2; i++) {
+        const char *other = i == 0 ? "\"agent2\"" : "\"agent1\"";
+        T_ASSERT(testbed_operation(&s_tb, "exclude-agents", other));
         char name[32], body[512];
         snprintf(name, sizeof name, "tb-%d", i + 1);
         snprintf(body, sizeof body,
                  "{\"name\": \"%s\", \"image\": \"" IMAGE "\", \"enqueueOnly\": true,"
-                 " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"256m\"}},"
+                 " \"config\": {\"resources\": {\"cpu\": 1, \"mem\": \"256m\"},"
+                 " \"mounts\": [\"tb-shared\"]},"
                  " \"type\": \"interactive\", \"group\": \"default\","
                  " \"domain\": \"default\"}",
                  name);
-        T_ASSERT(client_session_running(&s_tb.p, &s_tb.p.super, body, name,
-                                        i == 0 ? s_session_id : NULL));
+        bool running = client_session_running(&s_tb.p, &s_tb.p.super, body, name,
+                                              i == 0 ? s_session_id : NULL);
+        T_ASSERT(testbed_operation(&s_tb, "include-agents", other));
+        T_ASSERT(running);
         //  A command in it; the host it runs on, and its kernel.
         char path[64];
         snprintf(path, sizeof path, "/session/%s", name);
-        int status;
-        json_t *r = testbed_request(&s_tb, "POST", path,
-                                    "{\"mode\": \"query\", \"runId\": \"tb\","
-                                    " \"code\": \"echo ran-in-$(echo kernel)\"}",
-                                    &status);
+        r = testbed_request(&s_tb, "POST", path,
+                            "{\"mode\": \"query\", \"runId\": \"tb\","
+                            " \"code\": \"echo ran-in-$(echo kernel)\"}",
+                            &status);
         T_EQ_INT(status, 200);
         json_t *result = json_object_get(r, "result");
         T_EQ_STR(json_string_value(json_object_get(result, "status")), "finished");
@@ -162,24 +193,84 @@ test_a_session_on_each_agent_host(void)
         free(console);
         json_decref(r);
     }
-    json_t *r = client_gql(&s_tb.p, &s_tb.p.super,
-                           "{ compute_session_list(limit: 10, offset: 0) { items { name"
-                           " containers { id agent } } } }",
-                           NULL);
+    r = client_gql(&s_tb.p, &s_tb.p.super,
+                   "{ compute_session_list(limit: 10, offset: 0) { items { name"
+                   " containers { id agent } } } }",
+                   NULL);
     json_t *items = json_object_get(
         json_object_get(json_object_get(r, "data"), "compute_session_list"), "items");
     T_EQ_INT(json_array_size(items), 2);
-    for (size_t i = 0; i < 2 && i < json_array_size(items); i++) {
-        json_t *container =
-            json_array_get(json_object_get(json_array_get(items, i), "containers"), 0);
+    for (size_t i = 0; i < json_array_size(items); i++) {
+        json_t *item = json_array_get(items, i);
+        const char *name = json_string_value(json_object_get(item, "name"));
+        int n = name && strcmp(name, "tb-2") == 0 ? 1 : 0;
+        json_t *container = json_array_get(json_object_get(item, "containers"), 0);
         const char *id = json_string_value(json_object_get(container, "id"));
         const char *agent = json_string_value(json_object_get(container, "agent"));
-        snprintf(s_tb.kernels[i], sizeof s_tb.kernels[i], "%s", id ? id : "");
-        snprintf(s_agents[i], sizeof s_agents[i], "%s", agent ? agent : "");
+        snprintf(s_tb.kernels[n], sizeof s_tb.kernels[n], "%s", id ? id : "");
+        snprintf(s_agents[n], sizeof s_agents[n], "%s", agent ? agent : "");
     }
     json_decref(r);
-    T_ASSERT(*s_agents[0] && *s_agents[1]);
-    T_ASSERT(strcmp(s_agents[0], s_agents[1]) != 0);
+    T_EQ_STR(s_agents[0], "agent1");
+    T_EQ_STR(s_agents[1], "agent2");
+}
+
+//  What session name's command printed (its console's stdout, joined);
+//  NULL when it did not finish. Caller owns return value.
+static char *
+s_stdout(const char *name, const char *code)
+{
+    char path[64], body[1024];
+    snprintf(path, sizeof path, "/session/%s", name);
+    snprintf(body, sizeof body,
+             "{\"mode\": \"query\", \"runId\": \"fo\", \"code\": \"%s\"}", code);
+    int status = 0;
+    json_t *r = testbed_request(&s_tb, "POST", path, body, &status);
+    json_t *result = json_object_get(r, "result");
+    char *out = NULL;
+    const char *state = json_string_value(json_object_get(result, "status"));
+    if (status == 200 && state && strcmp(state, "finished") == 0) {
+        //  console: [["stdout", "text"], ...]
+        size_t index, size = 0;
+        json_t *item;
+        FILE *stream = open_memstream(&out, &size);
+        json_array_foreach(json_object_get(result, "console"), index, item)
+        {
+            const char *kind = json_string_value(json_array_get(item, 0));
+            const char *text = json_string_value(json_array_get(item, 1));
+            if (kind && text && strcmp(kind, "stdout") == 0)
+                fputs(text, stream);
+        }
+        fclose(stream);
+    }
+    json_decref(r);
+    return out;
+}
+
+//  A folder written on one host and read on another: tb-1, on agent1's
+//  host, writes 64 KiB of random bytes into tb-shared; tb-2, on agent2's
+//  host, reads the same bytes there (their checksums and sizes agree), and
+//  what tb-2 appends tb-1 reads back.
+static void
+test_folder_written_on_one_host_read_on_another(void)
+{
+    char *written =
+        s_stdout("tb-1", "head -c 65536 /dev/urandom > /home/work/tb-shared/"
+                         "random.bin && md5sum < /home/work/tb-shared/random.bin"
+                         " && wc -c < /home/work/tb-shared/random.bin");
+    char *read =
+        s_stdout("tb-2", "md5sum < /home/work/tb-shared/random.bin"
+                         " && wc -c < /home/work/tb-shared/random.bin"
+                         " && echo from-agent2 >> /home/work/tb-shared/back.txt");
+    char *back = s_stdout("tb-1", "cat /home/work/tb-shared/back.txt");
+    T_ASSERT(written && read);
+    //  "<32 hex digits>  -\n65536\n"
+    T_ASSERT(written && strlen(written) > 32 && strstr(written, "65536"));
+    T_EQ_STR(read, written);
+    T_EQ_STR(back, "from-agent2\n");
+    free(written);
+    free(read);
+    free(back);
 }
 
 //  curl with the testbed's authority trusted and a cookie jar in the
@@ -343,6 +434,43 @@ test_unknown_agent_key_refused(void)
     free(text);
     T_EQ_INT(killed, 0);
     T_ASSERT(stopped);
+}
+
+//  Each host its own key pair and no other's secret: the only secret
+//  certificate under a host's curve/ is its own, and its servers present it
+//  (their config names it as server_cert), so an agent host holds nothing
+//  that could serve as the hub (bus_socket_test: an impostor with an agent's
+//  secret on the hub's address is never answered).
+static void
+test_each_host_its_own_key(void)
+{
+    const char *hosts[] = {"control", "front", "storage", "agent1", "agent2"};
+    for (size_t i = 0; i < sizeof hosts / sizeof hosts[0]; i++) {
+        char command[PATH_MAX + 128], found[PATH_MAX] = "", want[PATH_MAX];
+        snprintf(command, sizeof command,
+                 "cd %s/%s/curve && find . -name '*_secret' | sort | tr '\\n' ' '",
+                 s_tb.dir, hosts[i]);
+        FILE *pipe = popen(command, "r");
+        if (pipe && !fgets(found, sizeof found, pipe))
+            found[0] = '\0';
+        if (pipe)
+            pclose(pipe);
+        snprintf(want, sizeof want, "./%s.cert_secret ", hosts[i]);
+        T_EQ_STR(found, want);
+    }
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/control/scheduler.yaml", s_tb.dir);
+    FILE *file = fopen(path, "r");
+    T_ASSERT(file);
+    char line[PATH_MAX], want[PATH_MAX];
+    snprintf(want, sizeof want, "server_cert: \"%s/control/curve/control.cert_secret\"",
+             s_tb.dir);
+    bool found = false;
+    while (file && fgets(line, sizeof line, file))
+        found = found || strstr(line, want);
+    if (file)
+        fclose(file);
+    T_ASSERT(found);
 }
 
 //  A packet socket made in the testbed's switch (the namespace of its
@@ -534,15 +662,16 @@ test_folder_traffic_not_in_clear(void)
     T_ASSERT(status == 204 || status == 200);
 }
 
-//  The control host's scheduler (with the hub and the registry) killed
-//  with -9, then started again with the same command line, as a
+//  The control host's every service (the scheduler with the hub and the
+//  registry, and accounting) killed with -9 at once, as the host losing
+//  power, then started again with the same command lines, as its
 //  supervisor would: the sessions on both agent hosts are still RUNNING,
-//  each in one container, and answer (the cluster session after them
-//  shows that placing works again).
+//  each in the one container it had, and answer; a new session is placed
+//  and runs; then all three are destroyed.
 static void
-test_scheduler_killed(void)
+test_control_host_killed(void)
 {
-    T_EQ_INT(testbed_run(&s_tb, NULL, "restart control scheduler"), 0);
+    T_EQ_INT(testbed_run(&s_tb, NULL, "restart control all"), 0);
     for (int i = 0; i < 2; i++) {
         char path[64];
         snprintf(path, sizeof path, "/session/tb-%d", i + 1);
@@ -569,8 +698,38 @@ test_scheduler_killed(void)
         T_EQ_INT(status, 200);
         T_EQ_STR(json_string_value(json_object_get(r, "status")), "RUNNING");
         json_decref(r);
+        //  The same container: the kernel the session had, still one.
         T_EQ_INT(testbed_containers(&s_tb, s_tb.kernels[i]), 1);
     }
+    //  The kernels as the scheduler lists them after its restart: the same
+    //  ids on the same agents.
+    json_t *r = client_gql(&s_tb.p, &s_tb.p.super,
+                           "{ compute_session_list(limit: 10, offset: 0) { items { name"
+                           " status containers { id agent } } } }",
+                           NULL);
+    json_t *items = json_object_get(
+        json_object_get(json_object_get(r, "data"), "compute_session_list"), "items");
+    T_EQ_INT(json_array_size(items), 2);
+    for (size_t i = 0; i < json_array_size(items); i++) {
+        json_t *item = json_array_get(items, i);
+        const char *name = json_string_value(json_object_get(item, "name"));
+        int n = name && strcmp(name, "tb-2") == 0 ? 1 : 0;
+        json_t *containers = json_object_get(item, "containers");
+        json_t *container = json_array_get(containers, 0);
+        T_EQ_INT(json_array_size(containers), 1);
+        T_EQ_STR(json_string_value(json_object_get(item, "status")), "RUNNING");
+        T_EQ_STR(json_string_value(json_object_get(container, "id")), s_tb.kernels[n]);
+        T_EQ_STR(json_string_value(json_object_get(container, "agent")), s_agents[n]);
+    }
+    json_decref(r);
+    //  Placing works again: a new session runs (on either agent: each has a
+    //  CPU left) and answers.
+    char id[TESTBED_ID_SIZE], kernel[TESTBED_ID_SIZE], agent[TESTBED_ID_SIZE];
+    T_ASSERT(testbed_session(&s_tb, "tb-3", NULL, id, kernel, agent));
+    snprintf(s_tb.kernels[2], sizeof s_tb.kernels[2], "%s", kernel);
+    T_ASSERT(strcmp(agent, "agent1") == 0 || strcmp(agent, "agent2") == 0);
+    T_ASSERT(testbed_answers(&s_tb, "tb-3", "placed-after-restart"));
+    T_EQ_INT(testbed_containers(&s_tb, kernel), 1);
 }
 
 static void
@@ -578,13 +737,101 @@ test_destroy_sessions(void)
 {
     T_EQ_INT(testbed_destroy_session(&s_tb, "tb-1"), 200);
     T_EQ_INT(testbed_destroy_session(&s_tb, "tb-2"), 200);
+    T_EQ_INT(testbed_destroy_session(&s_tb, "tb-3"), 200);
 }
 
-//  A cluster session of two kernels, one per agent host (each offers one
-//  CPU): its hosts file names both kernels at addresses of their own
+//  A shell command's first line of output into out ("" if none).
+static void
+s_first_line(const char *command, char *out, size_t size)
+{
+    FILE *pipe = popen(command, "r");
+    out[0] = '\0';
+    if (pipe && !fgets(out, (int) size, pipe))
+        out[0] = '\0';
+    if (pipe)
+        pclose(pipe);
+    out[strcspn(out, "\n")] = '\0';
+}
+
+//  The other kernel sees the main one by its own address, not its agent
+//  host's (agent.network.routed: no NAT between the agents' kernel
+//  subnets): a listener on port 7777 in each kernel's network namespace
+//  (entered through its container's process), the main kernel connecting
+//  to sub1; the listener that accepted prints the peer's address.
+static void
+s_check_peer_address(const char *main_ip)
+{
+    char path[PATH_MAX], command[PATH_MAX * 4];
+    snprintf(path, sizeof path, "%s/listener.py", s_tb.dir);
+    FILE *file = fopen(path, "w");
+    T_ASSERT(file);
+    if (file) {
+        fputs("import socket\n"
+              "s = socket.socket()\n"
+              "s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"
+              "s.bind(('0.0.0.0', 7777))\n"
+              "s.listen(1)\n"
+              "s.settimeout(60)\n"
+              "c, a = s.accept()\n"
+              "print(a[0], flush=True)\n",
+              file);
+        fclose(file);
+    }
+    //  The session's two kernels: the only containers left, one per agent
+    //  (the admin API lists a session's main kernel only).
+    for (int i = 0; i < 2; i++) {
+        char id[TESTBED_ID_SIZE], pid[32];
+        snprintf(command, sizeof command, "runc --root %s/agent%d/agent/runc list -q",
+                 s_tb.dir, i + 1);
+        s_first_line(command, id, sizeof id);
+        T_ASSERT(*id);
+        snprintf(command, sizeof command,
+                 "runc --root %s/agent%d/agent/runc state %s |"
+                 " sed -n 's/.*\"pid\": *\\([0-9]*\\).*/\\1/p'",
+                 s_tb.dir, i + 1, id);
+        s_first_line(command, pid, sizeof pid);
+        T_ASSERT(*pid);
+        snprintf(command, sizeof command,
+                 "nsenter --net=/proc/%s/ns/net python3 %s/listener.py"
+                 " >%s/peer-%d 2>&1 </dev/null & echo $! >%s/peer-%d.pid",
+                 pid, s_tb.dir, s_tb.dir, i, s_tb.dir, i);
+        T_EQ_INT(harness_shell(command), 0);
+    }
+    int status = 0;
+    json_t *r =
+        testbed_request(&s_tb, "POST", "/session/tb-cluster",
+                        "{\"mode\": \"query\", \"runId\": \"peer\", \"code\":"
+                        " \"for i in 1 2 3 4 5 6 7 8 9 10; do echo hi | nc -w 3 sub1 7777"
+                        " && break; sleep 1; done\"}",
+                        &status);
+    T_EQ_INT(status, 200);
+    json_decref(r);
+    char seen[2][64] = {"", ""};
+    for (int tries = 0; tries < 100 && !*seen[0] && !*seen[1]; tries++) {
+        for (int i = 0; i < 2; i++) {
+            snprintf(command, sizeof command, "cat %s/peer-%d 2>/dev/null", s_tb.dir, i);
+            s_first_line(command, seen[i], sizeof seen[i]);
+        }
+        if (!*seen[0] && !*seen[1])
+            harness_pause_ms(100);
+    }
+    for (int i = 0; i < 2; i++) {
+        snprintf(command, sizeof command,
+                 "kill -TERM $(cat %s/peer-%d.pid) 2>/dev/null; true", s_tb.dir, i);
+        harness_shell(command);
+    }
+    fprintf(stderr, "# main %s; the listeners saw \"%s\" and \"%s\"\n", main_ip, seen[0],
+            seen[1]);
+    //  Exactly one accepted (sub1's), from the main kernel's own address.
+    T_ASSERT(!*seen[0] != !*seen[1]);
+    T_EQ_STR(*seen[0] ? seen[0] : seen[1], main_ip);
+}
+
+//  A cluster session of two kernels, one per agent host (multi-node: an
+//  agent each): its hosts file names both kernels at addresses of their own
 //  hosts' subnets (10.213.<host number>.0/24), and the main one reaches the
 //  other by name across hosts (nothing listens on port 7, so the other
-//  kernel's refusal is the proof).
+//  kernel's refusal is the proof), seen from its own address.
 static void
 test_cluster_across_agent_hosts(void)
 {
@@ -619,7 +866,13 @@ test_cluster_across_agent_hosts(void)
     T_CONTAINS(console, main_on_1 ? "main=10.213.21." : "sub=10.213.21.");
     T_CONTAINS(console, main_on_1 ? "(10.213.22." : "(10.213.21.");
     T_CONTAINS(console, "Connection refused");
+    char main_ip[32] = "";
+    const char *m = console ? strstr(console, "main=") : NULL;
+    if (m)
+        sscanf(m + 5, "%31[0-9.]", main_ip);
     free(console);
+    T_ASSERT(*main_ip);
+    s_check_peer_address(main_ip);
     r = testbed_request(&s_tb, "DELETE", "/session/tb-cluster", NULL, &status);
     T_EQ_INT(status, 200);
     json_decref(r);
@@ -634,11 +887,13 @@ test_down_leaves_nothing(void)
 TESTBED_MAIN(s_tb, {
     T_RUN(test_every_service_from_its_host);
     T_RUN(test_a_session_on_each_agent_host);
+    T_RUN(test_folder_written_on_one_host_read_on_another);
     T_RUN(test_app_through_the_wsproxy_on_another_host);
     T_RUN(test_unknown_agent_key_refused);
+    T_RUN(test_each_host_its_own_key);
     T_RUN(test_bus_traffic_not_in_clear);
     T_RUN(test_folder_traffic_not_in_clear);
-    T_RUN(test_scheduler_killed);
+    T_RUN(test_control_host_killed);
     T_RUN(test_destroy_sessions);
     T_RUN(test_cluster_across_agent_hosts);
 })
