@@ -38,7 +38,7 @@
 #include "bus.h"
 
 //  Bump with every migration appended to sched_db.c (a static assertion checks).
-#define SCHED_DB_MIGRATION_COUNT 14
+#define SCHED_DB_MIGRATION_COUNT 15
 
 extern const bus_db_migration_t sched_db_migrations[];
 

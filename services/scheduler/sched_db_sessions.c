@@ -329,7 +329,8 @@ sched_db_sessions_status(bus_db_t *db, const char *session_id)
     " s.architecture, s.tag, k.id, k.agent_id, k.container_id, k.kernel_host,"           \
     " coalesce(k.exit_code, 0), s.created_at, s.status_changed,"                         \
     " coalesce(s.terminated_at, 0), a.addr, s.preopen_ports, s.result, s.cluster_mode,"  \
-    " s.cluster_size, s.status_history FROM sessions s"                                  \
+    " s.cluster_size, h.entries FROM sessions s"                                         \
+    " LEFT JOIN session_history h ON h.session_id = s.id"                                \
     " LEFT JOIN kernels k ON k.session_id = s.id AND k.cluster_role = 'main'"            \
     " LEFT JOIN agents a ON a.id = k.agent_id"
 

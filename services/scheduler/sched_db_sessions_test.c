@@ -524,6 +524,63 @@ test_inference_sessions(void)
     T_EQ_INT(sched_db_sessions_insert(s_db, &spec, 1000, &err), BUS_STATUS_INVALID);
 }
 
+//  A database of the schema before the history had a table of its own: the
+//  migration carries each session's history over, and moves append to it.
+static void
+test_history_carried_over(void)
+{
+    char path[] = "/tmp/sched-history-XXXXXX";
+    int fd = mkstemp(path);
+    T_ASSERT(fd >= 0);
+    close(fd);
+    bus_error_t err = {0};
+    bus_db_t *db =
+        bus_db_open(path, sched_db_migrations, SCHED_DB_MIGRATION_COUNT - 1, &err);
+    T_ASSERT(db);
+    sched_amount_t request[] = {{"cpu", 1000}};
+    sched_session_spec_t spec = {.session_id = "old-1",
+                                 .kernel_id = "k-old-1",
+                                 .name = "old",
+                                 .access_key = "AKOLD",
+                                 .user_uuid = "u-old",
+                                 .domain_name = "default",
+                                 .group_id = "g-old",
+                                 .scaling_group = "default",
+                                 .image = "local.backplane/library/busybox:latest",
+                                 .request = request,
+                                 .request_count = 1};
+    T_EQ_INT(sched_db_sessions_insert(db, &spec, 1000, &err), BUS_OK);
+    T_EQ_INT(bus_db_exec(db,
+                         "UPDATE sessions SET status = 'CANCELLED', status_changed = 2000"
+                         " WHERE id = 'old-1'"),
+             0);
+    bus_db_destroy(&db);
+    db = bus_db_open(path, sched_db_migrations, SCHED_DB_MIGRATION_COUNT, &err);
+    T_ASSERT(db);
+    T_EQ_INT(
+        bus_db_exec(db, "UPDATE sessions SET status = 'TERMINATED', status_changed = 3000"
+                        " WHERE id = 'old-1'"),
+        0);
+    proto_session_info_t info;
+    proto_session_info_init(&info);
+    T_EQ_INT(sched_db_sessions_get(db, "old-1", &info), BUS_OK);
+    json_t *history = json_loads(info.status_history ? info.status_history : "", 0, NULL);
+    T_EQ_INT((int) json_array_size(history), 3);
+    const char *expected[] = {"PENDING", "CANCELLED", "TERMINATED"};
+    for (size_t i = 0; i < 3; i++)
+        T_EQ_STR(json_string_value(json_object_get(json_array_get(history, i), "status")),
+                 expected[i]);
+    json_decref(history);
+    proto_session_info_clear(&info);
+    bus_db_destroy(&db);
+    char wal[64];
+    unlink(path);
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    unlink(wal);
+    snprintf(wal, sizeof wal, "%s-shm", path);
+    unlink(wal);
+}
+
 int
 main(void)
 {
@@ -544,6 +601,7 @@ main(void)
     T_RUN(test_units_of_one_transaction);
     T_RUN(test_info_of_a_new_session);
     T_RUN(test_inference_sessions);
+    T_RUN(test_history_carried_over);
     sched_dispatch_destroy(&s_dispatch);
     bus_db_destroy(&s_db);
     return T_DONE();
