@@ -19,6 +19,7 @@
 */
 #include <assert.h>
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +91,21 @@ testbed_up(testbed_t *self)
     if (harness_busybox_images(self->dir) != 0) {
         fprintf(stderr, "# the busybox images: not made\n");
         return -1;
+    }
+    if (self->seed) {
+        const char *bindir =
+            getenv("BACKPLANE_BINDIR") ? getenv("BACKPLANE_BINDIR") : "build/bin";
+        char absolute[PATH_MAX], seed[PATH_MAX * 3];
+        if (!realpath(bindir, absolute)) {
+            fprintf(stderr, "# %s: %s\n", bindir, strerror(errno));
+            return -1;
+        }
+        snprintf(seed, sizeof seed, "cd %s && BINDIR=%s && %s", self->dir, absolute,
+                 self->seed);
+        if (harness_shell(seed) != 0) {
+            fprintf(stderr, "# the seed before up failed: %s\n", self->seed);
+            return -1;
+        }
     }
     int rc = testbed_run(self, NULL, "up");
     if (rc != 0) {

@@ -32,6 +32,10 @@ typedef struct {
     //  container counts read, whose logs must end "stopped".
     const char *const *agents;
     const char *killed; //  an agent ("host/service") killed: its log just ends
+    //  A shell command run in the testbed's directory before up, with BINDIR
+    //  the binaries' absolute directory: what an earlier run left there
+    //  (NULL: nothing; borrowed).
+    const char *seed;
 
     char *dir;           //  the testbed's directory (owned)
     char net[32];        //  "10.240.N": the hosts' /24, a harness_subnet
