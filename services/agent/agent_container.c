@@ -298,6 +298,8 @@ agent_containers_net_teardown(agent_containers_t *self)
     if (self->ports)
         agent_ports_teardown(self->ports);
     int rc = self->net ? agent_net_teardown(self->net, &err) : BUS_OK;
+    if (!self->net && strcmp(self->config->net_mode, "bridge") == 0)
+        agent_net_nat_forget(self->config->net_bridge);
     if (rc != BUS_OK)
         bus_log_warning("cannot remove the kernel network error=\"%s\"", err.detail);
     return rc;

@@ -1090,6 +1090,22 @@ agent_net_nat(agent_net_t *self)
 }
 
 //  ---------------------------------------------------------------------------
+//  The NAT table of a bridge an earlier agent left.
+
+void
+agent_net_nat_forget(const char *bridge)
+{
+    assert(bridge);
+    char tool[PATH_MAX], table[64], output[OUTPUT_TAIL + 1];
+    if (!s_find_tool("nft", tool))
+        return; //  iptables' rules go with the network of the agent that made them
+    snprintf(table, sizeof table, NFT_TABLE_PREFIX "%s", bridge);
+    const char *argv[] = {tool, "delete", "table", "ip", table, NULL};
+    if (s_run(argv, output, sizeof output) == 0)
+        bus_log_notice("nat table of an earlier run removed table=%s", table);
+}
+
+//  ---------------------------------------------------------------------------
 //  Remove the bridge and our NAT rules.
 
 int

@@ -132,6 +132,11 @@ const char *agent_net_gateway(agent_net_t *self);
 //  True when outbound NAT is set up for the subnet.
 bool agent_net_nat(agent_net_t *self);
 
+//  Removes the NAT table (nft) of bridge that an earlier agent left, for an
+//  agent that stops without having made its network: no kernel of it needs
+//  the table, which would otherwise outlive the bridge.
+void agent_net_nat_forget(const char *bridge);
+
 //  ---------------------------------------------------------------------------
 //  Remove the bridge and the NAT rules agent_net_new made (tests, uninstall).
 //  Kernels still attached lose their link to the host. Returns 0, or

@@ -895,6 +895,22 @@ test_teardown(void)
     T_EQ_INT(agent_net_teardown(s_net, &err), 0);
 }
 
+//  An agent that stops without having made its network removes the NAT
+//  table an earlier run of its bridge left (after a kill -9, the bridge
+//  goes with the test, the table stayed).
+static void
+test_nat_forget(void)
+{
+    if (s_sh("command -v nft >/dev/null") != 0)
+        T_SKIP("no nft");
+    char bridge[32];
+    snprintf(bridge, sizeof bridge, "bpg%d", (int) getpid());
+    T_EQ_INT(s_sh("nft add table ip backplane_%s", bridge), 0);
+    agent_net_nat_forget(bridge);
+    T_ASSERT(s_sh("nft list table ip backplane_%s >/dev/null 2>&1", bridge) != 0);
+    agent_net_nat_forget(bridge); //  none: nothing to do
+}
+
 //  ---------------------------------------------------------------------------
 
 static const char *
@@ -986,6 +1002,7 @@ main(void)
     T_RUN(test_runc_host_network);
     T_RUN(test_attach_rollback);
     T_RUN(test_teardown);
+    T_RUN(test_nat_forget);
 
     //  Whatever a failed case left: kernels' networks, then the bridge.
     char prefix[64];
