@@ -154,7 +154,15 @@ harness_sweep(const char *dir)
         " for f in \"$d\"/*/net-spares/*; do [ -f \"$f\" ] && read -r _ ns _ <\"$f\" &&"
         " ip netns del \"$ns\" 2>/dev/null; done;"
         " awk -v d=\"$d/\" 'index($5, d) == 1 {print $5}' /proc/self/mountinfo |"
-        " sort -r | while read -r m; do umount -l \"$m\"; done; true",
+        " sort -r | while read -r m; do umount -l \"$m\"; done;"
+        //  An agent's NAT table outlives the bridge the test removed when
+        //  the agent stopped with kernels (they keep both by design). An
+        //  agent makes its bridge before its table and removes the table
+        //  first: one without its bridge is a leftover, whoever's it was.
+        " for t in $(nft list tables 2>/dev/null |"
+        " awk '$3 ~ /^backplane_/ {print $3}'); do"
+        " ip link show \"${t#backplane_}\" >/dev/null 2>&1 ||"
+        " nft delete table ip \"$t\" 2>/dev/null; done; true",
         dir);
     if (harness_shell(command) != 0)
         fprintf(stderr, "# could not sweep %s\n", dir);
