@@ -155,12 +155,14 @@ harness_sweep(const char *dir)
         " ip netns del \"$ns\" 2>/dev/null; done;"
         " awk -v d=\"$d/\" 'index($5, d) == 1 {print $5}' /proc/self/mountinfo |"
         " sort -r | while read -r m; do umount -l \"$m\"; done;"
-        //  An agent's NAT table outlives the bridge the test removed when
-        //  the agent stopped with kernels (they keep both by design). An
-        //  agent makes its bridge before its table and removes the table
-        //  first: one without its bridge is a leftover, whoever's it was.
+        //  An agent's NAT table (backplane_<bridge>) outlives the bridge the
+        //  test removed when the agent stopped with kernels (they keep both
+        //  by design). An agent makes its bridge before that table and
+        //  removes the table first: one without its bridge is a leftover,
+        //  whoever's it was. The published ports' tables
+        //  (backplane_ports_<name>) are not named by a link: left alone.
         " for t in $(nft list tables 2>/dev/null |"
-        " awk '$3 ~ /^backplane_/ {print $3}'); do"
+        " awk '$3 ~ /^backplane_/ && $3 !~ /^backplane_ports_/ {print $3}'); do"
         " ip link show \"${t#backplane_}\" >/dev/null 2>&1 ||"
         " nft delete table ip \"$t\" 2>/dev/null; done; true",
         dir);

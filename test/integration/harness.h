@@ -70,12 +70,12 @@ void harness_rmdir(const char *dir);
 //  What a platform's agents still hold outside their files, ended: the
 //  containers in each <dir>/*/runc, the namespaces of their kernels and
 //  spares, the mounts beneath dir, and agents' NAT tables whose bridge is
-//  gone (any run's). Containers outlive agents by design, so
-//  a failed test (whose directory is kept to be read) or an agent stopped
-//  with a destroy in flight left them running, and their mounts stopped
-//  the directory's removal half way. harness_teardown and
-//  client_platform_end call it before keeping or removing the directory.
-//  Nothing is done when BACKPLANE_KEEP is set (everything kept as it was).
+//  gone (any run's; not the published ports' tables). Containers outlive agents by
+//  design, so a failed test (whose directory is kept to be read) or an agent stopped with
+//  a destroy in flight left them running, and their mounts stopped the directory's
+//  removal half way. harness_teardown and client_platform_end call it before keeping or
+//  removing the directory. Nothing is done when BACKPLANE_KEEP is set (everything kept as
+//  it was).
 void harness_sweep(const char *dir);
 
 //  The directory of the service binaries: $BACKPLANE_BINDIR or build/bin.
