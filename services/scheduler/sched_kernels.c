@@ -303,14 +303,13 @@ s_on_destroyed(void *arg, sched_call_t *call, const bus_reply_t *reply)
     //  service's now, whose "unknown method" is no news of the kernel. Such
     //  a kernel stays TERMINATING for the reconciliation, which asks the
     //  agent where it listens once it is heard from.
-    bool confirmed = reply->status == BUS_STATUS_NOT_FOUND &&
-                     sched_db_agents_confirmed(self->db, call->kernel_id, call->endpoint,
-                                               self->heard_since_us);
-    if (reply->status == BUS_STATUS_NOT_FOUND && !confirmed)
+    bool not_found = reply->status == BUS_STATUS_NOT_FOUND;
+    if (not_found && !sched_db_agents_confirmed(self->db, call->kernel_id, call->endpoint,
+                                                self->heard_since_us))
         bus_log_notice("kernel destroy answered not found by an address its agent has not"
                        " confirmed; left to the reconciliation kernel=%s addr=%s",
                        call->kernel_id, call->endpoint);
-    else if (reply->status == BUS_STATUS_NOT_FOUND &&
+    else if (not_found &&
              sched_db_kernels_current(self->db, call->kernel_id) ==
                  SCHED_KERNEL_TERMINATING &&
              bus_node_begin(self->node) == 0) {

@@ -223,11 +223,18 @@ wsp_routes_endpoint_requests(wsp_routes_t *self,
     return route != NULL;
 }
 
-//  Whether target t can take requests, and is not the avoided one.
+//  Whether target t can take requests: it resolves and has a ratio.
 static bool
-s_pickable(const wsp_target_t *t, const char *avoid)
+s_usable(const wsp_target_t *t)
 {
-    return t->addr_len && t->ratio > 0 && !(avoid && strcmp(t->route_id, avoid) == 0);
+    return t->addr_len && t->ratio > 0;
+}
+
+//  Whether target t is the replica route_id (may be NULL: none is).
+static bool
+s_named(const wsp_target_t *t, const char *route_id)
+{
+    return route_id && strcmp(t->route_id, route_id) == 0;
 }
 
 const wsp_target_t *
@@ -238,15 +245,15 @@ wsp_route_pick(wsp_route_t *route, const char *stay, const char *avoid)
     wsp_target_t *avoided = NULL, *kept = NULL;
     for (size_t i = 0; i < route->target_count; i++) {
         wsp_target_t *t = &route->targets[i];
-        if (!s_pickable(t, NULL))
+        if (!s_usable(t))
             continue;
-        if (avoid && strcmp(t->route_id, avoid) == 0) {
+        if (s_named(t, avoid)) {
             avoided = t;
             continue;
         }
         ratios += t->ratio;
         served += (double) t->served;
-        if (stay && strcmp(t->route_id, stay) == 0)
+        if (s_named(t, stay))
             kept = t;
     }
     if (!(ratios > 0)) {
@@ -266,7 +273,7 @@ wsp_route_pick(wsp_route_t *route, const char *stay, const char *avoid)
     double best_owed = 0;
     for (size_t i = 0; i < route->target_count; i++) {
         wsp_target_t *t = &route->targets[i];
-        if (!s_pickable(t, avoid))
+        if (!s_usable(t) || t == avoided)
             continue;
         double owed = after * t->ratio / ratios - (double) t->served;
         if (!best || owed > best_owed) {
