@@ -113,7 +113,8 @@ struct _wsp_conn_t {
     char *retry_head; //  NULL: not to be repeated
     size_t retry_len;
     bool retried;
-    bool reused; //  the request went on an app connection kept from before
+    bool reused;    //  the request went on an app connection kept from before
+    bool in_flight; //  counted in its replica's in_flight (wsp_route_release)
     char origin[WSP_CONN_ORIGIN_MAX + 1]; //  the request's Origin; "": none
     //  the Authorization an endpoint admitted on this connection, and until
     //  when (its token's expiry): the next requests carrying the same one
@@ -445,6 +446,27 @@ s_end_flush(end_t *e)
 //  ---------------------------------------------------------------------------
 //  Local answers
 
+//  The request's replica no longer counts it in flight: answered, failed,
+//  refused here, or a byte pipe now.
+static void
+s_release(wsp_conn_t *self)
+{
+    if (self->in_flight) {
+        wsp_route_release(self->route, self->replica.route_id);
+        self->in_flight = false;
+    }
+}
+
+//  The connection leaves its replica (wsp_route_bind): it is gone.
+static void
+s_unbind(wsp_conn_t *self)
+{
+    if (self->has_replica) {
+        wsp_route_bind(self->route, self->replica.route_id, NULL);
+        self->has_replica = false;
+    }
+}
+
 //  Queues an answer of the proxy's own and closes once it is written.
 static void
 s_answer(wsp_conn_t *self,
@@ -454,6 +476,7 @@ s_answer(wsp_conn_t *self,
          const char *type,
          const char *body)
 {
+    s_release(self);
     evbuffer_drain(self->c.in, evbuffer_get_length(self->c.in));
     evbuffer_add_printf(self->c.out,
                         "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
@@ -605,6 +628,7 @@ s_backend_failed(wsp_conn_t *self, const char *why)
     bus_log_warning("app unreachable route=%s app=%s target=%s reason=\"%s\"",
                     route->row.id, route->row.app, target, why);
     s_end_close(&self->b);
+    s_release(self);
     if (!self->pipe && !self->rs_started && s_retry(self))
         return;
     if (self->pipe || self->rs_started) {
@@ -725,8 +749,12 @@ s_endpoint_request(wsp_conn_t *self, const wsp_http_head_t *req, char *raw, size
         s_park(self);
     if (self->b.fd < 0)
         s_unpark(self, pick->route_id);
+    if (!self->has_replica || strcmp(self->replica.route_id, pick->route_id) != 0)
+        wsp_route_bind(route, self->has_replica ? self->replica.route_id : NULL,
+                       pick->route_id);
     self->replica = *pick;
     self->has_replica = true;
+    self->in_flight = true;
     free(self->retry_head);
     self->retry_head = NULL;
     if (raw && s_repeatable(req)) {
@@ -748,8 +776,11 @@ s_retry(wsp_conn_t *self)
     //  connection, as a kept one may have been closed by the app meanwhile.
     const wsp_target_t *other = wsp_route_pick(self->route, NULL, self->replica.route_id);
     if (!other || strcmp(other->route_id, self->replica.route_id) == 0) {
-        if (!self->reused)
+        if (!self->reused) {
+            if (other)
+                wsp_route_release(self->route, other->route_id); //  not sent
             return false;
+        }
         other = &self->replica;
     }
     wsp_http_head_t req;
@@ -758,8 +789,11 @@ s_retry(wsp_conn_t *self)
     bus_log_info("endpoint request tried again endpoint=%s from=%s to=%s",
                  self->route->row.session_id, self->replica.route_id, other->route_id);
     self->retried = true;
-    if (other != &self->replica)
+    if (other != &self->replica) {
+        wsp_route_bind(self->route, self->replica.route_id, other->route_id);
         self->replica = *other;
+    }
+    self->in_flight = true;
     s_forward(self, &req, self->replica.target);
     return true;
 }
@@ -900,6 +934,7 @@ static void
 s_become_pipe(wsp_conn_t *self)
 {
     self->pipe = true;
+    s_release(self); //  a WebSocket's life is no request in flight
     evbuffer_add_buffer(self->b.out, self->c.in);
     evbuffer_add_buffer(self->c.out, self->b.in);
 }
@@ -909,6 +944,7 @@ static void
 s_response_done(wsp_conn_t *self)
 {
     self->rs = RS_IDLE;
+    s_release(self);
     if (!self->backend_keep)
         s_end_close(&self->b);
     //  An endpoint's app connection stays for this client's next request,
@@ -1043,8 +1079,10 @@ s_backend_input(wsp_conn_t *self)
 static void
 s_gone(wsp_conn_t *self)
 {
+    s_release(self);
     if (self->route->row.endpoint && !self->pipe && self->b.fd >= 0)
         s_park(self); //  for whoever asks that replica next
+    s_unbind(self);
     wsp_route_drop(self->route, self->handle);
 }
 
@@ -1138,10 +1176,12 @@ s_run(wsp_conn_t *self)
         s_gone(self);
         return false;
     }
+    //  The client's end stays watched while a request awaits its answer:
+    //  what it sends meanwhile (a pipelined request, or its end) waits in
+    //  its input, within the bound; unwatching and watching it again around
+    //  each answer cost two epoll_ctl calls a request.
     bool read_c = !self->c.eof && b_out < self->high &&
-                  evbuffer_get_length(self->c.in) < self->high &&
-                  (self->pipe || self->rq == RQ_BODY ||
-                   (self->rq == RQ_HEAD && self->rs == RS_IDLE));
+                  evbuffer_get_length(self->c.in) < self->high;
     s_end_watch(&self->c, read_c, c_out > 0, NULL);
     //  bytes TLS decrypted already (or an end held behind bytes read): no
     //  readiness will announce them
@@ -1361,6 +1401,8 @@ wsp_conn_destroy(wsp_conn_t **self_p)
     assert(self_p);
     wsp_conn_t *self = *self_p;
     if (self) {
+        s_release(self); //  the route's replicas outlive its connections
+        s_unbind(self);
         s_end_close(&self->c);
         s_end_close(&self->b);
         free(self->admitted);

@@ -60,6 +60,14 @@ s_targets_take(wsp_route_t *route, wsp_target_t *targets, size_t count)
 {
     //  A replica gone, or another on its address: no connection kept.
     wsp_route_idle_close(route);
+    //  Requests in flight on a replica that stays end later, and release it;
+    //  its client connections leave it later too.
+    for (size_t i = 0; i < count; i++)
+        for (size_t j = 0; j < route->target_count; j++)
+            if (strcmp(targets[i].route_id, route->targets[j].route_id) == 0) {
+                targets[i].in_flight = route->targets[j].in_flight;
+                targets[i].bound = route->targets[j].bound;
+            }
     free(route->targets);
     route->targets = targets;
     route->target_count = count;
@@ -237,12 +245,36 @@ s_named(const wsp_target_t *t, const char *route_id)
     return route_id && strcmp(t->route_id, route_id) == 0;
 }
 
+//  Requests in flight at replica t for its ratio.
+static double
+s_load(const wsp_target_t *t)
+{
+    return (double) t->in_flight / t->ratio;
+}
+
+//  Client connections whose requests go to replica t for its ratio, with
+//  (plus) more.
+static double
+s_conns(const wsp_target_t *t, double plus)
+{
+    return ((double) t->bound + plus) / t->ratio;
+}
+
+static const wsp_target_t *
+s_picked(wsp_target_t *t)
+{
+    t->served++;
+    t->in_flight++;
+    return t;
+}
+
 const wsp_target_t *
 wsp_route_pick(wsp_route_t *route, const char *stay, const char *avoid)
 {
     assert(route);
-    double ratios = 0, served = 0;
     wsp_target_t *avoided = NULL, *kept = NULL;
+    double ratios = 0, served = 0;
+    bool busy = false; //  another request is in flight
     for (size_t i = 0; i < route->target_count; i++) {
         wsp_target_t *t = &route->targets[i];
         if (!s_usable(t))
@@ -253,36 +285,84 @@ wsp_route_pick(wsp_route_t *route, const char *stay, const char *avoid)
         }
         ratios += t->ratio;
         served += (double) t->served;
+        busy = busy || t->in_flight > 0;
         if (s_named(t, stay))
             kept = t;
     }
-    if (!(ratios > 0)) {
-        if (avoided)
-            avoided->served++;
-        return avoided;
-    }
+    if (!(ratios > 0))
+        return avoided ? s_picked(avoided) : NULL;
     //  What each replica is owed after this request: its share of all the
     //  requests its peers took so far, this one included, less its own.
     double after = served + 1;
-    if (kept && (double) kept->served + 1 <=
-                    after * kept->ratio / ratios + WSP_ENDPOINT_AFFINITY) {
-        kept->served++;
-        return kept;
+    //  The connection's replica again, on the same app connection (a model
+    //  server's same thread), while no other replica would have fewer
+    //  client connections with this one than it has now, for their ratios
+    //  (6 clients on 3 replicas stay 2, 2 and 2), and, when the endpoint is
+    //  quiet (nothing else in flight: a lone client, whose requests the
+    //  ratios spread), it is within WSP_ENDPOINT_AFFINITY of its share.
+    //  Moving under load, to the least loaded or the one owed most, spread
+    //  each replica's requests over as many app connections as there are
+    //  clients, and cost its interpreter a third more CPU per request than
+    //  one thread a client (make bench-serving).
+    if (kept && (busy || (double) kept->served + 1 <=
+                             after * kept->ratio / ratios + WSP_ENDPOINT_AFFINITY)) {
+        bool evener = false;
+        for (size_t i = 0; i < route->target_count && !evener; i++) {
+            wsp_target_t *t = &route->targets[i];
+            evener = s_usable(t) && t != avoided && t != kept &&
+                     s_conns(t, 1) < s_conns(kept, 0);
+        }
+        if (!evener)
+            return s_picked(kept);
     }
+    //  Else the one with the fewest client connections (this one not
+    //  counted), then the fewest requests in flight, then the one owed most
+    //  of its share, all for their ratios.
     wsp_target_t *best = NULL;
-    double best_owed = 0;
+    double best_conns = 0, best_load = 0, best_owed = 0;
     for (size_t i = 0; i < route->target_count; i++) {
         wsp_target_t *t = &route->targets[i];
         if (!s_usable(t) || t == avoided)
             continue;
+        double conns = s_conns(t, t == kept ? -1 : 0);
+        double load = s_load(t);
         double owed = after * t->ratio / ratios - (double) t->served;
-        if (!best || owed > best_owed) {
+        if (!best || conns < best_conns ||
+            (conns == best_conns &&
+             (load < best_load || (load == best_load && owed > best_owed)))) {
             best = t;
+            best_conns = conns;
+            best_load = load;
             best_owed = owed;
         }
     }
-    best->served++;
-    return best;
+    return s_picked(best);
+}
+
+void
+wsp_route_bind(wsp_route_t *route, const char *from, const char *to)
+{
+    assert(route);
+    for (size_t i = 0; i < route->target_count; i++) {
+        wsp_target_t *t = &route->targets[i];
+        if (s_named(t, from) && t->bound > 0)
+            t->bound--;
+        if (s_named(t, to))
+            t->bound++;
+    }
+}
+
+void
+wsp_route_release(wsp_route_t *route, const char *route_id)
+{
+    assert(route && route_id);
+    for (size_t i = 0; i < route->target_count; i++) {
+        wsp_target_t *t = &route->targets[i];
+        if (strcmp(t->route_id, route_id) == 0 && t->in_flight > 0) {
+            t->in_flight--;
+            return;
+        }
+    }
 }
 
 int

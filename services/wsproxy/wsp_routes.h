@@ -55,8 +55,10 @@ typedef struct {
     char session_id[BUS_APPTOKEN_ID_MAX + 1];
     char host[BUS_APPTOKEN_HOST_MAX + 1];
     int port;
-    double ratio;                            //  traffic ratio, >= 0
-    uint64_t served;                         //  requests picked for it since set
+    double ratio;       //  traffic ratio, >= 0
+    uint64_t served;    //  requests picked for it since set
+    unsigned in_flight; //  picked, not yet answered
+    unsigned bound;     //  client connections whose requests go there
     char target[BUS_APPTOKEN_HOST_MAX + 16]; //  "host:port" for the Host header
     struct sockaddr_storage addr;
     socklen_t addr_len; //  0: does not resolve
@@ -193,24 +195,33 @@ struct event_base *wsp_routes_base(wsp_routes_t *self);
 //  True when value is route's permit cookie (constant time).
 bool wsp_route_cookie_ok(wsp_route_t *route, const char *value);
 
-//  A request stays on the replica its connection used last while that one
-//  is at most this many requests over its share of the traffic ratios.
+//  On a quiet endpoint, a request stays on the replica its connection used
+//  last while that one is at most this many requests over its share of the
+//  traffic ratios.
 #define WSP_ENDPOINT_AFFINITY 8
 
-//  A replica of endpoint route for the next request, counted as picked:
-//  one that resolves and has a traffic ratio, the one whose route id is
-//  stay (may be NULL: a new connection) while it is within
-//  WSP_ENDPOINT_AFFINITY of its share, else the one owed most of its
-//  share; other than the one whose route id is avoid (may be NULL) when
-//  another can take requests. NULL when none can.
+//  A replica of endpoint route for the next request, counted as picked and
+//  in flight (until wsp_route_release), of those that resolve and have a
+//  traffic ratio, other than the one whose route id is avoid (may be NULL)
+//  when another can take requests: the one whose route id is stay (may be
+//  NULL: a new connection) while no other would have fewer client
+//  connections with this one (wsp_route_bind) than it has and, when no
+//  other request is in flight, it is within WSP_ENDPOINT_AFFINITY of its
+//  share of the requests; else the one with the fewest client connections,
+//  then the fewest requests in flight, then the one owed most of its share,
+//  all for their ratios. NULL when none can take requests.
 const wsp_target_t *
 wsp_route_pick(wsp_route_t *route, const char *stay, const char *avoid);
 
-//  Admits a request to endpoint route by its Authorization header value
-//  ("BackendAI <token>" or "Bearer <token>"; may be NULL). BUS_OK, or with
-//  err: BUS_STATUS_INVALID (no token), BUS_STATUS_FORBIDDEN (a token
-//  forged, expired or for another endpoint). Admitted, *expires (when not
-//  NULL) is the token's expiry (unix seconds).
+//  A client connection's requests go to replica route_id to (NULL: it
+//  leaves) instead of route_id from (NULL: none before).
+void wsp_route_bind(wsp_route_t *route, const char *from, const char *to);
+
+//  The request wsp_route_pick gave replica route_id ended (answered,
+//  failed, or became a byte pipe): no longer in flight there. Nothing when
+//  the replica is gone meanwhile.
+void wsp_route_release(wsp_route_t *route, const char *route_id);
+
 int wsp_route_endpoint_admit(wsp_route_t *route,
                              const char *authorization,
                              int64_t *expires,
