@@ -1000,6 +1000,22 @@ s_client_input(wsp_conn_t *self)
     }
 }
 
+//  The answer's head (len bytes at the front of the app's input) to the
+//  client without its Connection and Keep-Alive headers and its blank line
+//  (the app's input keeps that): 0, or -1 with nothing moved.
+static int
+s_head_kept(wsp_conn_t *self, size_t len)
+{
+    const char *raw = (const char *) evbuffer_pullup(self->b.in, (ssize_t) len);
+    char *out = raw ? malloc(len + 1) : NULL;
+    ssize_t n = out ? wsp_http_response_kept(raw, len, out, len + 1) : -1;
+    int rc = n >= 2 && evbuffer_add(self->c.out, out, (size_t) n - 2) == 0 ? 0 : -1;
+    if (rc == 0)
+        evbuffer_drain(self->b.in, len - 2);
+    free(out);
+    return rc;
+}
+
 //  Serves the app's input: answer heads and bodies.
 static void
 s_backend_input(wsp_conn_t *self)
@@ -1035,15 +1051,22 @@ s_backend_input(wsp_conn_t *self)
                 s_backend_failed(self, "the app answered with a malformed head");
                 return;
             }
-            if (cors) {
-                //  the head but its blank line, the origin, then the blank line
+            //  The head but its blank line, then the origin, then the blank
+            //  line; an app that closes after this answer while the
+            //  client's connection stays: without its Connection headers.
+            size_t rest = len;
+            if (!res.keep_alive && self->client_keep && res.status >= 200 &&
+                res.body != WSP_HTTP_BODY_CLOSE && s_head_kept(self, len) == 0)
+                rest = 2;
+            else if (cors) {
                 evbuffer_remove_buffer(self->b.in, self->c.out, len - 2);
+                rest = 2;
+            }
+            if (cors)
                 evbuffer_add_printf(self->c.out,
                                     "Access-Control-Allow-Origin: %s\r\nVary: Origin\r\n",
                                     self->origin);
-                len = 2;
-            }
-            evbuffer_remove_buffer(self->b.in, self->c.out, len);
+            evbuffer_remove_buffer(self->b.in, self->c.out, rest);
             self->rs_started = true;
             if (res.status == 101) {
                 s_become_pipe(self);

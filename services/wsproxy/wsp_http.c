@@ -443,6 +443,38 @@ wsp_http_request_write(const wsp_http_head_t *req,
     return (ssize_t) w.len;
 }
 
+//  Whether the header line at line (len bytes) is named name (any case).
+static bool
+s_line_named(const char *line, size_t len, const char *name)
+{
+    size_t n = strlen(name);
+    return len > n && line[n] == ':' && strncasecmp(line, name, n) == 0;
+}
+
+ssize_t
+wsp_http_response_kept(const char *head, size_t len, char *out, size_t size)
+{
+    assert(head && out);
+    writer_t w = {out, size, 0, false, 0};
+    bool dropped = false; //  the line before was left out
+    for (const char *p = head, *end = head + len; p < end;) {
+        const char *eol = memchr(p, '\n', (size_t) (end - p));
+        size_t n = eol ? (size_t) (eol - p) + 1 : (size_t) (end - p);
+        bool status_line = p == head;
+        //  a line that starts with a space or a tab continues the one before
+        if (status_line || (*p != ' ' && *p != '\t'))
+            dropped = !status_line && (s_line_named(p, n, "Connection") ||
+                                       s_line_named(p, n, "Keep-Alive"));
+        if (!dropped)
+            s_put(&w, p, n);
+        p += n;
+    }
+    if (w.overflow)
+        return -1;
+    out[w.len] = '\0';
+    return (ssize_t) w.len;
+}
+
 //  ---------------------------------------------------------------------------
 
 ssize_t

@@ -10,7 +10,9 @@
     with 101, after which the connection is a byte pipe). A request head
     is written again for the backend (Host rewritten, the proxy's own
     cookie removed, X-Forwarded-* added); a response head passes as it
-    came. Bodies are never parsed beyond their chunk framing.
+    came, but for the Connection and Keep-Alive headers of an app that
+    closes its connection while the proxy keeps the client's. Bodies are
+    never parsed beyond their chunk framing.
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -103,6 +105,16 @@ ssize_t wsp_http_request_write(const wsp_http_head_t *req,
                                bool drop_authorization,
                                char *out,
                                size_t size);
+
+//  ---------------------------------------------------------------------------
+//  Writes the response head (len bytes as the app sent them, a head
+//  wsp_http_parse_response took) into out (size bytes) without its
+//  Connection and Keep-Alive headers (and their folded lines): they are
+//  the app's hop, not the client's (RFC 9110 section 7.6.1). For an app
+//  that closes after its answer while the proxy keeps the client's
+//  connection: its "close" would send the client away for nothing.
+//  Returns the length, or -1 when out is too small.
+ssize_t wsp_http_response_kept(const char *head, size_t len, char *out, size_t size);
 
 //  ---------------------------------------------------------------------------
 //  Finding the end of a chunked body while its bytes pass through unchanged.

@@ -1,7 +1,8 @@
 /*  =========================================================================
     wsp_http_test - request and response heads as the wsproxy relays them:
     framing, keep-alive, WebSocket upgrades, smuggling refused, the head
-    written for the app, cookies, and chunked bodies found in pieces
+    written for the app, an app's Connection headers left out of a kept
+    connection's answer, cookies, and chunked bodies found in pieces
 
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
@@ -167,6 +168,34 @@ test_response_framing(void)
     free(copy);
 }
 
+//  An app's answer on a connection it closes, to a client whose connection
+//  the proxy keeps: the head without Connection and Keep-Alive (folded
+//  lines too), every other line as it came.
+static void
+test_response_kept(void)
+{
+    const char *head = "HTTP/1.1 200 OK\r\nDate: Thu\r\nConnection: close\r\n"
+                       "keep-alive: timeout=5,\r\n max=3\r\nConnection-Id: 7\r\n"
+                       "Content-Length: 3\r\n\r\n";
+    char out[512];
+    ssize_t n = wsp_http_response_kept(head, strlen(head), out, sizeof out);
+    T_EQ_STR(out, "HTTP/1.1 200 OK\r\nDate: Thu\r\nConnection-Id: 7\r\n"
+                  "Content-Length: 3\r\n\r\n");
+    T_EQ_INT(n, (ssize_t) strlen(out));
+    //  what it writes parses, and keeps the connection
+    wsp_http_head_t res;
+    char *copy = NULL;
+    T_ASSERT(s_response(out, "GET", &res, &copy));
+    T_ASSERT(res.keep_alive);
+    T_EQ_INT(res.length, 3);
+    free(copy);
+    const char *plain = "HTTP/1.1 204 No Content\r\n\r\n";
+    T_EQ_INT(wsp_http_response_kept(plain, strlen(plain), out, sizeof out),
+             (ssize_t) strlen(plain));
+    T_EQ_STR(out, plain);
+    T_EQ_INT(wsp_http_response_kept(head, strlen(head), out, 20), -1);
+}
+
 static void
 test_request_written_for_the_app(void)
 {
@@ -292,6 +321,7 @@ main(void)
     T_RUN(test_request_refused);
     T_RUN(test_websocket_handshake);
     T_RUN(test_response_framing);
+    T_RUN(test_response_kept);
     T_RUN(test_request_written_for_the_app);
     T_RUN(test_cookies);
     T_RUN(test_chunked);

@@ -14,7 +14,21 @@
     gateway restarted keeps the endpoint's route and makes no other. A
     model folder gone: replicas fail to start, counted, until the endpoint
     stops trying.
-    Another user
+
+    Another model's replicas each serve a copy of its folder with their
+    own kernel's id in /who (and a CGI that streams server-sent events).
+    Its endpoint of three: 1,000 requests through the URL, over keep-alive
+    connections (never reopened, although httpd closes its own after each
+    answer) and fresh ones, are spread over all three. One replica's
+    container killed (kill -9 of its init, the pid runc knows) while
+    requests flow: none fails, since the wsproxy sends a GET that met the
+    dead replica once more to another (an answer under way at the kill
+    could be cut short: counted, at most one a connection), and a
+    replacement becomes healthy and answers. A streamed completion arrives
+    event by event; a token of two seconds is refused as expired, on a new
+    connection and on the one it was admitted on; open to the public, the
+    endpoint answers without a token. Scaled to one (the others' sessions
+    end) and to five (five connections reach all five). Another user
     neither sees nor changes it. Refused with a 400: a folder that is not a
     model folder, a definition that is not YAML (the answer names the file
     and the line), a bad name, more replicas than the policy allows. Needs
@@ -23,18 +37,47 @@
     Copyright (c) the Backplane authors. Licensed under the Apache License 2.0.
     =========================================================================
 */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gateway_client.h"
 #include "t.h"
+#include "wsp_echo.h"
 
 #define IMAGE        "local.backplane/library/busybox:latest"
 #define SERVING_MS   120000 //  replicas start in seconds, slower under load
 #define IMAGE_SERVED "local.backplane/library/served:latest" //  s_variant_images
 #define IMAGE_BARE   "local.backplane/library/bare:latest"
+//  The agent's slots: 5 replicas of 1 cpu and 128m (test_scale_one_and_five)
+//  and one more, for a replica still ending while another starts.
+#define AGENT_CPUS "agent.slots.cpu=6"
+//  test_three_replicas_under_load: 1,000 requests, SPREAD_KEPT over each of
+//  SPREAD_CLIENTS keep-alive connections at once and SPREAD_FRESH on
+//  connections of their own beside them; each replica answers at least
+//  SPREAD_SHARE_MIN percent of them.
+#define SPREAD_CLIENTS   6
+#define SPREAD_KEPT      150
+#define SPREAD_FRESH     100
+#define SPREAD_SHARE_MIN 15
+//  While a replica is killed: KILL_CLIENTS keep-alive connections and one
+//  of fresh connections, each pausing KILL_PAUSE_MS between requests, for
+//  KILL_BEFORE answers before the kill and KILL_AFTER once the
+//  replacement is healthy.
+#define KILL_CLIENTS     4
+#define KILL_PAUSE_MS    5
+#define KILL_BEFORE      100
+#define KILL_AFTER       200
+#define LOAD_MS          30000 //  for so many answers
+#define LOAD_THREADS_MAX 8     //  threads of requests at once
+#define TALLY_MAX        8     //  replicas one load tells apart
+#define SCALED_REQUESTS  20    //  on each of 5 connections to 5 replicas
+#define STREAM_PIECES    4     //  the stream's events, [DONE] the last
+#define STREAM_GAP_MS    500   //  between two of them (stream.sh)
+#define TOKEN_WAIT_MS    10000 //  for a token of 2 s to be refused
 
 static client_platform_t s_p;
 static harness_proc_t s_agent, s_sp, s_wsp;
@@ -70,6 +113,34 @@ static const char s_definition[] =
     "        path: /health\n"
     "        max_retries: 2\n"
     "        max_wait_time: 1\n";
+
+//  A model whose every replica serves a copy of the folder with its own
+//  kernel's id in /who, and stream.sh as a CGI (/cgi-bin/stream): the
+//  replicas can be told apart by their answers.
+static const char s_spread[] =
+    "models:\n"
+    "  - name: spread-model\n"
+    "    model_path: /models\n"
+    "    service:\n"
+    "      start_command: [\"sh\", \"-c\", \"w=$HOME/www; mkdir -p $w/cgi-bin &&"
+    " cp -r /models/. $w/ && cp /models/stream.sh $w/cgi-bin/stream &&"
+    " chmod 755 $w/cgi-bin/stream && echo $BACKENDAI_KERNEL_ID > $w/who &&"
+    " exec httpd -f -p 8000 -h $w\"]\n"
+    "      port: 8000\n"
+    "      health_check:\n"
+    "        path: /health\n"
+    "        max_retries: 2\n"
+    "        max_wait_time: 1\n";
+
+//  A streamed completion, as server-sent events: STREAM_PIECES events
+//  STREAM_GAP_MS apart, the last one [DONE].
+static const char s_stream[] = "#!/bin/sh\n"
+                               "printf 'Content-Type: text/event-stream\\r\\n\\r\\n'\n"
+                               "for i in 1 2 3; do\n"
+                               "    printf 'data: {\"piece\": %s}\\n\\n' $i\n"
+                               "    sleep 0.5\n"
+                               "done\n"
+                               "printf 'data: [DONE]\\n\\n'\n";
 
 //  A signed request as kp; the status, and the parsed JSON when asked.
 static int
@@ -288,6 +359,14 @@ s_service_url(const char *id, char *url, size_t size)
     return false;
 }
 
+//  The agent, on the same bridge and subnet each time, with AGENT_CPUS.
+static bool
+s_agent_start(void)
+{
+    const char *sets[] = {AGENT_CPUS, NULL};
+    return client_agent_start_with(&s_p, &s_agent, "agent-s", s_bridge, s_cidr, sets);
+}
+
 //  ---------------------------------------------------------------------------
 //  Tests
 
@@ -300,12 +379,14 @@ test_start(void)
     T_ASSERT(s_variant_images());
     snprintf(s_bridge, sizeof s_bridge, "bps%d", (int) (getpid() % 100000));
     s_cidr = harness_subnet();
-    T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-s", s_bridge, s_cidr));
+    T_ASSERT(s_agent_start());
     T_ASSERT(client_person(&s_p, "alice@example.com", "default", "user", &s_alice));
     T_ASSERT(client_person(&s_p, "bob@example.com", "default", "user", &s_bob));
     T_ASSERT(s_folder("echo-model", "model", s_definition));
     T_ASSERT(s_folder("plain", "general", s_definition));
     T_ASSERT(s_folder("sick-model", "model", s_sick));
+    T_ASSERT(s_folder("spread-model", "model", s_spread));
+    T_ASSERT(s_upload(&s_alice, "spread-model", "stream.sh", s_stream));
     T_ASSERT(s_folder("broken", "model",
                       "models:\n"
                       "  - name: m\n"
@@ -700,6 +781,592 @@ test_delete(void)
     T_EQ_INT(s_as(&s_alice, "DELETE", path, NULL, NULL), 200);
 }
 
+//  ---------------------------------------------------------------------------
+//  Requests in numbers, on the endpoint's port, from threads of their own
+
+//  How many answers each replica (its kernel's id, from /who) gave.
+typedef struct {
+    char id[64];
+    int answers;
+} s_tally_t;
+
+//  One client connection to the endpoint's port, kept open between
+//  requests while both sides say so.
+typedef struct {
+    int port;
+    int fd; //  -1: none open
+    int opened;
+    wsp_echo_reader_t *reader;
+} s_conn_t;
+
+//  One thread's requests: GET /who, requests of them (0: until the load
+//  stops), on one keep-alive connection or (fresh) each on a connection of
+//  its own, pause_ms apart.
+typedef struct {
+    int port;
+    const char *auth;
+    int requests;
+    bool fresh;
+    int pause_ms;
+    const int *stop;
+    int *answered; //  200s of the whole load, for the main thread to watch
+    pthread_t thread;
+    bool started;
+    //  what came back: a 200, no answer or another status (failed), or an
+    //  answer whose head came and whose body was cut short (cut)
+    int ok, failed, cut, opened;
+    s_tally_t tally[TALLY_MAX];
+    char why[160]; //  the first failure
+} s_thread_t;
+
+//  Threads of requests at once, and their sums once they ended.
+typedef struct {
+    s_thread_t threads[LOAD_THREADS_MAX];
+    size_t count;
+    int stop, answered;
+    int ok, failed, cut;
+    int kept_opened; //  connections the keep-alive threads opened
+    s_tally_t tally[TALLY_MAX];
+    char why[160];
+} s_load_t;
+
+static int64_t
+s_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+//  The port of host:port.
+static int
+s_port_of(const char *hostport)
+{
+    const char *colon = strrchr(hostport, ':');
+    return colon ? atoi(colon + 1) : 0;
+}
+
+//  One GET of path on c (connected first when none is open), with auth as
+//  its Authorization (NULL: none), and Connection: close when fresh. Its
+//  status; -1 when no answer came, -2 when the answer's head came and its
+//  body was cut short. The body (a Content-Length's worth) in out,
+//  NUL-terminated. The connection is closed when either side says so, or
+//  broke it.
+static int
+s_get_on(
+    s_conn_t *c, const char *path, const char *auth, bool fresh, char *out, size_t size)
+{
+    *out = '\0';
+    if (c->fd < 0) {
+        c->fd = wsp_echo_connect(c->port);
+        if (c->fd < 0)
+            return -1;
+        c->opened++;
+        c->reader->fd = c->fd;
+        c->reader->pos = c->reader->len = 0;
+    }
+    char request[4096], head[WSP_ECHO_HEAD_MAX], value[64];
+    int n = snprintf(request, sizeof request,
+                     "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n%s%s%s%s\r\n", path,
+                     c->port, auth ? "Authorization: " : "", auth ? auth : "",
+                     auth ? "\r\n" : "", fresh ? "Connection: close\r\n" : "");
+    int status = -1;
+    bool keep = false;
+    if (n > 0 && (size_t) n < sizeof request &&
+        wsp_echo_write(c->fd, request, (size_t) n) == 0 &&
+        wsp_echo_read_head(c->reader, head, sizeof head) == 0 &&
+        sscanf(head, "HTTP/1.%*d %d", &status) == 1) {
+        size_t length = wsp_echo_header(head, "Content-Length", value, sizeof value)
+                            ? (size_t) strtoull(value, NULL, 10)
+                            : 0;
+        if (length >= size || wsp_echo_read_exact(c->reader, out, length) != 0)
+            status = -2;
+        else
+            out[length] = '\0';
+        keep = status > 0 && !fresh &&
+               !(wsp_echo_header(head, "Connection", value, sizeof value) &&
+                 strcasecmp(value, "close") == 0);
+    }
+    if (!keep) {
+        close(c->fd);
+        c->fd = -1;
+    }
+    return status;
+}
+
+//  GET /who on a connection of its own with auth (NULL: none): the status,
+//  the body in out.
+static int
+s_who(const char *auth, char *out, size_t size)
+{
+    wsp_echo_reader_t *reader = calloc(1, sizeof *reader);
+    s_conn_t c = {s_port_of(s_url), -1, 0, reader};
+    int status = reader ? s_get_on(&c, "/who", auth, true, out, size) : -1;
+    free(reader);
+    return status;
+}
+
+//  answers more of replica id in tally.
+static void
+s_tally_add(s_tally_t *tally, const char *id, int answers)
+{
+    for (size_t i = 0; i < TALLY_MAX; i++)
+        if (!tally[i].id[0] || strcmp(tally[i].id, id) == 0) {
+            snprintf(tally[i].id, sizeof tally[i].id, "%s", id);
+            tally[i].answers += answers;
+            return;
+        }
+}
+
+//  How many replicas tally names.
+static size_t
+s_tally_kinds(const s_tally_t *tally)
+{
+    size_t kinds = 0;
+    while (kinds < TALLY_MAX && tally[kinds].id[0])
+        kinds++;
+    return kinds;
+}
+
+//  The answers of replica id in tally.
+static int
+s_tally_of(const s_tally_t *tally, const char *id)
+{
+    for (size_t i = 0; i < TALLY_MAX && tally[i].id[0]; i++)
+        if (strcmp(tally[i].id, id) == 0)
+            return tally[i].answers;
+    return 0;
+}
+
+static void *
+s_thread_run(void *arg)
+{
+    s_thread_t *self = arg;
+    s_conn_t c = {self->port, -1, 0, calloc(1, sizeof(wsp_echo_reader_t))};
+    char body[1024];
+    for (int i = 0;
+         c.reader && (self->requests ? i < self->requests
+                                     : !__atomic_load_n(self->stop, __ATOMIC_RELAXED));
+         i++) {
+        int status = s_get_on(&c, "/who", self->auth, self->fresh, body, sizeof body);
+        if (status == 200) {
+            self->ok++;
+            body[strcspn(body, "\n")] = '\0';
+            s_tally_add(self->tally, body, 1);
+            __atomic_add_fetch(self->answered, 1, __ATOMIC_RELAXED);
+        } else if (status == -2)
+            self->cut++;
+        else if (self->failed++ == 0)
+            snprintf(self->why, sizeof self->why, "request %d: %d %.100s", i, status,
+                     body);
+        if (self->pause_ms)
+            harness_pause_ms(self->pause_ms);
+    }
+    if (c.fd >= 0)
+        close(c.fd);
+    free(c.reader);
+    self->opened = c.opened;
+    return NULL;
+}
+
+//  Starts kept threads of requests on keep-alive connections and fresh
+//  threads on connections of their own, with requests and fresh_requests
+//  each (0: until s_load_end), pause_ms apart, through the endpoint's URL
+//  with its token.
+static void
+s_load_start(s_load_t *self,
+             size_t kept,
+             int requests,
+             size_t fresh,
+             int fresh_requests,
+             int pause_ms)
+{
+    memset(self, 0, sizeof *self);
+    T_ASSERT(kept + fresh <= LOAD_THREADS_MAX);
+    self->count = kept + fresh <= LOAD_THREADS_MAX ? kept + fresh : 0;
+    for (size_t i = 0; i < self->count; i++) {
+        s_thread_t *t = &self->threads[i];
+        t->port = s_port_of(s_url);
+        t->auth = s_auth;
+        t->fresh = i >= kept;
+        t->requests = t->fresh ? fresh_requests : requests;
+        t->pause_ms = pause_ms;
+        t->stop = &self->stop;
+        t->answered = &self->answered;
+        t->started = pthread_create(&t->thread, NULL, s_thread_run, t) == 0;
+        T_ASSERT(t->started);
+    }
+}
+
+//  Ends the threads (those with a count of requests once they made them)
+//  and sums what they found.
+static void
+s_load_end(s_load_t *self)
+{
+    __atomic_store_n(&self->stop, 1, __ATOMIC_RELAXED);
+    for (size_t i = 0; i < self->count; i++) {
+        s_thread_t *t = &self->threads[i];
+        if (t->started)
+            pthread_join(t->thread, NULL);
+        self->ok += t->ok;
+        self->failed += t->failed;
+        self->cut += t->cut;
+        self->kept_opened += t->fresh ? 0 : t->opened;
+        for (size_t j = 0; j < TALLY_MAX && t->tally[j].id[0]; j++)
+            s_tally_add(self->tally, t->tally[j].id, t->tally[j].answers);
+        if (!self->why[0] && t->why[0])
+            snprintf(self->why, sizeof self->why, "%s", t->why);
+    }
+}
+
+//  Whether the load got n more answers from now, waiting at most LOAD_MS.
+static bool
+s_load_answered(s_load_t *self, int n)
+{
+    int from = __atomic_load_n(&self->answered, __ATOMIC_RELAXED);
+    for (int waited = 0; waited < LOAD_MS; waited += 20) {
+        if (__atomic_load_n(&self->answered, __ATOMIC_RELAXED) - from >= n)
+            return true;
+        harness_pause_ms(20);
+    }
+    return false;
+}
+
+//  The pid runc knows for container id (a kernel's id) under the agent's
+//  root, or -1.
+static int
+s_container_pid(const char *id)
+{
+    char command[1024];
+    snprintf(command, sizeof command,
+             "runc --root %s/agent-s/runc state %s 2>/dev/null"
+             " | sed -n 's/^ *\"pid\": *\\([0-9]*\\).*/\\1/p'",
+             s_p.dir, id);
+    FILE *pipe = popen(command, "r");
+    int pid = -1;
+    if (pipe) {
+        if (fscanf(pipe, "%d", &pid) != 1)
+            pid = -1;
+        pclose(pipe);
+    }
+    return pid;
+}
+
+//  The endpoint's healthy routes' sessions once there are count of them
+//  and exactly one is not in before; NULL after SERVING_MS.
+static json_t *
+s_wait_replaced(json_t *before, size_t count)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/services/%s", s_endpoint);
+    for (int waited = 0; waited < SERVING_MS; waited += 100) {
+        json_t *info = NULL;
+        s_as(&s_alice, "GET", path, NULL, &info);
+        json_t *routes = json_object_get(info, "active_routes");
+        json_t *sessions = json_array();
+        size_t fresh = 0, index;
+        json_t *route;
+        json_array_foreach(routes, index, route)
+        {
+            json_t *session = json_object_get(route, "session_id");
+            bool known = false;
+            for (size_t i = 0; i < json_array_size(before); i++)
+                known = known || json_equal(json_array_get(before, i), session);
+            fresh += !known;
+            json_array_append(sessions, session);
+        }
+        json_decref(info);
+        if (json_array_size(sessions) == count && fresh == 1)
+            return sessions;
+        json_decref(sessions);
+        harness_pause_ms(100);
+    }
+    return NULL;
+}
+
+//  An endpoint of three replicas (each answering /who with its own
+//  kernel's id): 1,000 requests over keep-alive connections and fresh ones
+//  are spread over all three. Then, while requests flow, one replica's
+//  container is killed (kill -9 of its init): no request fails (the
+//  wsproxy sends a GET that found no replica to answer it once more, to
+//  another; only an answer under way at the kill could be cut short, at
+//  most one a connection), and a replacement becomes healthy and takes
+//  requests.
+static void
+test_three_replicas_under_load(void)
+{
+    json_t *r = NULL;
+    T_EQ_INT(s_create("spread-svc", "spread-model", 3, &r), 200);
+    const char *id = json_string_value(json_object_get(r, "endpoint_id"));
+    snprintf(s_endpoint, sizeof s_endpoint, "%s", id ? id : "");
+    json_decref(r);
+    json_t *before = s_wait_healthy(3);
+    T_ASSERT(before);
+    T_ASSERT(s_service_url(s_endpoint, s_url, sizeof s_url));
+    char path[160];
+    snprintf(path, sizeof path, "/services/%s/token", s_endpoint);
+    r = NULL;
+    T_EQ_INT(s_as(&s_alice, "POST", path, "{\"duration\": \"1h\"}", &r), 200);
+    snprintf(s_auth, sizeof s_auth, "BackendAI %s",
+             json_string_value(json_object_get(r, "token")) ?: "");
+    json_decref(r);
+    if (!before || !*s_url)
+        return;
+
+    static s_load_t load;
+    int64_t start = s_now_ms();
+    s_load_start(&load, SPREAD_CLIENTS, SPREAD_KEPT, 1, SPREAD_FRESH, 0);
+    s_load_end(&load);
+    fprintf(stderr,
+            "# %d requests in %d ms: %d/%d/%d over %zu replicas; %d failed (%s), %d cut;"
+            " %d keep-alive connections\n",
+            load.ok + load.failed + load.cut, (int) (s_now_ms() - start),
+            load.tally[0].answers, load.tally[1].answers, load.tally[2].answers,
+            s_tally_kinds(load.tally), load.failed, load.why, load.cut, load.kept_opened);
+    T_EQ_INT(load.ok, SPREAD_CLIENTS * SPREAD_KEPT + SPREAD_FRESH);
+    T_EQ_INT(s_tally_kinds(load.tally), 3);
+    for (size_t i = 0; i < 3; i++)
+        T_ASSERT(load.tally[i].answers * 100 >= load.ok * SPREAD_SHARE_MIN);
+    //  Each keep-alive connection stayed open throughout, although the
+    //  replicas' httpd closes its own after each answer.
+    T_EQ_INT(load.kept_opened, SPREAD_CLIENTS);
+    s_tally_t spread[TALLY_MAX];
+    memcpy(spread, load.tally, sizeof spread);
+    const char *victim = spread[0].id;
+
+    s_load_start(&load, KILL_CLIENTS, 0, 1, 0, KILL_PAUSE_MS);
+    T_ASSERT(s_load_answered(&load, KILL_BEFORE));
+    int pid = s_container_pid(victim);
+    T_ASSERT(pid > 0);
+    start = s_now_ms();
+    int killed = pid > 0 ? kill(pid, SIGKILL) : -1;
+    T_EQ_INT(killed, 0);
+    json_t *after = killed == 0 ? s_wait_replaced(before, 3) : NULL;
+    int64_t replaced_ms = s_now_ms() - start;
+    T_ASSERT(after);
+    //  The replacement takes its share.
+    T_ASSERT(!after || s_load_answered(&load, KILL_AFTER));
+    s_load_end(&load);
+    const char *replacement = NULL;
+    for (size_t i = 0; i < TALLY_MAX && load.tally[i].id[0]; i++)
+        if (!s_tally_of(spread, load.tally[i].id))
+            replacement = load.tally[i].id;
+    fprintf(stderr,
+            "# kill -9 %d, the container of kernel %s; while it was replaced:"
+            " %d requests, %d failed (%s), %d cut mid-answer; the replacement healthy"
+            " after %.1f s, answered %d\n",
+            pid, victim, load.ok + load.failed + load.cut, load.failed, load.why,
+            load.cut, (double) replaced_ms / 1000,
+            replacement ? s_tally_of(load.tally, replacement) : 0);
+    T_EQ_INT(load.failed, 0);
+    T_ASSERT(load.cut <= KILL_CLIENTS + 1);
+    T_ASSERT(replacement && s_tally_of(load.tally, replacement) > 0);
+    //  The killed replica's session ended; its container is no more.
+    for (size_t i = 0; after && i < json_array_size(before); i++) {
+        bool kept = false;
+        for (size_t j = 0; j < json_array_size(after); j++)
+            kept =
+                kept || json_equal(json_array_get(before, i), json_array_get(after, j));
+        if (!kept)
+            T_ASSERT(s_session_ended(json_string_value(json_array_get(before, i))));
+    }
+    T_EQ_INT(s_container_pid(victim), -1);
+    json_decref(after);
+    json_decref(before);
+}
+
+//  POST /cgi-bin/stream, a completion streamed as server-sent events: the
+//  events arrive one by one as the replica writes them, not all at the end.
+static void
+test_streamed_answer(void)
+{
+    int fd = wsp_echo_connect(s_port_of(s_url));
+    T_ASSERT(fd >= 0);
+    if (fd < 0)
+        return;
+    char request[4096];
+    const char *body = "{\"prompt\": \"count\", \"stream\": true}";
+    int n = snprintf(request, sizeof request,
+                     "POST /cgi-bin/stream HTTP/1.1\r\nHost: %s\r\nAuthorization: %s\r\n"
+                     "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
+                     s_url, s_auth, strlen(body), body);
+    T_EQ_INT(wsp_echo_write(fd, request, (size_t) n), 0);
+    //  Every read until the end (the answer has no length), and when the
+    //  first event and the last came.
+    char text[8192];
+    size_t used = 0;
+    int reads = 0, events = 0;
+    int64_t start = s_now_ms(), first_ms = -1, done_ms = -1;
+    bool done_with_first = false;
+    for (;;) {
+        ssize_t got = read(fd, text + used, sizeof text - 1 - used);
+        if (got <= 0)
+            break;
+        used += (size_t) got;
+        text[used] = '\0';
+        reads++;
+        int64_t now = s_now_ms() - start;
+        if (first_ms < 0 && strstr(text, "{\"piece\": 1}")) {
+            first_ms = now;
+            done_with_first = strstr(text, "[DONE]") != NULL;
+        }
+        if (done_ms < 0 && strstr(text, "[DONE]"))
+            done_ms = now;
+    }
+    close(fd);
+    text[used] = '\0';
+    for (const char *p = strstr(text, "\r\n\r\n"); p && (p = strstr(p, "data: ")); p++)
+        events++;
+    fprintf(
+        stderr,
+        "# streamed: %d events in %d reads, the first after %d ms, [DONE] after %d ms\n",
+        events, reads, (int) first_ms, (int) done_ms);
+    T_ASSERT(strncmp(text, "HTTP/1.1 200", 12) == 0);
+    T_CONTAINS(text, "Content-Type: text/event-stream");
+    T_EQ_INT(events, STREAM_PIECES);
+    T_ASSERT(first_ms >= 0 && done_ms >= 0 && !done_with_first);
+    T_ASSERT(done_ms - first_ms >= (STREAM_PIECES - 1) * STREAM_GAP_MS / 2);
+    T_ASSERT(reads >= STREAM_PIECES);
+}
+
+//  A token of two seconds admits requests, then is refused as expired: on
+//  a new connection and on the one it was admitted on (which the wsproxy
+//  keeps, with the token's expiry); the token of an hour still admits.
+static void
+test_token_expires(void)
+{
+    char path[160], auth[2048], body[1024];
+    snprintf(path, sizeof path, "/services/%s/token", s_endpoint);
+    json_t *r = NULL;
+    T_EQ_INT(s_as(&s_alice, "POST", path, "{\"duration\": \"2s\"}", &r), 200);
+    snprintf(auth, sizeof auth, "BackendAI %s",
+             json_string_value(json_object_get(r, "token")) ?: "");
+    json_decref(r);
+    wsp_echo_reader_t *reader = calloc(1, sizeof *reader);
+    T_ASSERT(reader);
+    if (!reader)
+        return;
+    s_conn_t kept = {s_port_of(s_url), -1, 0, reader};
+    T_EQ_INT(s_get_on(&kept, "/who", auth, false, body, sizeof body), 200);
+    T_ASSERT(kept.fd >= 0);
+    int64_t start = s_now_ms();
+    int status = 200;
+    while (status == 200 && s_now_ms() - start < TOKEN_WAIT_MS) {
+        status = s_who(auth, body, sizeof body);
+        if (status == 200)
+            harness_pause_ms(100);
+    }
+    fprintf(stderr, "# the token of 2 s refused after %d ms: %d\n",
+            (int) (s_now_ms() - start), status);
+    T_EQ_INT(status, 403);
+    T_CONTAINS(body, "expired");
+    T_EQ_INT(s_get_on(&kept, "/who", auth, false, body, sizeof body), 403);
+    T_CONTAINS(body, "expired");
+    T_EQ_INT(kept.opened, 1);
+    if (kept.fd >= 0)
+        close(kept.fd);
+    free(reader);
+    T_EQ_INT(s_who(s_auth, body, sizeof body), 200);
+}
+
+//  modify_endpoint(open_to_public) as alice; whether it was taken.
+static bool
+s_set_public(bool open)
+{
+    json_t *r = client_gql(
+        &s_p, &s_alice,
+        "mutation($id: UUID!, $props: ModifyEndpointInput!) {"
+        " modify_endpoint(endpoint_id: $id, props: $props) { ok msg } }",
+        json_pack("{s:s, s:{s:b}}", "id", s_endpoint, "props", "open_to_public", open));
+    bool ok = json_is_true(json_object_get(
+        json_object_get(json_object_get(r, "data"), "modify_endpoint"), "ok"));
+    json_decref(r);
+    return ok;
+}
+
+//  GET /who without a token until it answers other than status (at most
+//  SERVING_MS): the last status, the body in out.
+static int
+s_who_until_not(int status, char *out, size_t size)
+{
+    int now = status;
+    for (int waited = 0; waited < SERVING_MS && now == status; waited += 100) {
+        now = s_who(NULL, out, size);
+        if (now == status)
+            harness_pause_ms(100);
+    }
+    return now;
+}
+
+//  Open to the public, the endpoint answers without a token (and with
+//  one); closed again, it asks for one.
+static void
+test_public_endpoint(void)
+{
+    char body[1024];
+    T_EQ_INT(s_who(NULL, body, sizeof body), 401);
+    T_ASSERT(s_set_public(true));
+    T_EQ_INT(s_who_until_not(401, body, sizeof body), 200);
+    T_EQ_INT(strlen(body), 37); //  a kernel's id and its newline
+    T_EQ_INT(s_who(s_auth, body, sizeof body), 200);
+    json_t *r = client_gql(&s_p, &s_alice,
+                           "query($id: UUID!) { endpoint(endpoint_id: $id) {"
+                           " open_to_public } }",
+                           json_pack("{s:s}", "id", s_endpoint));
+    T_ASSERT(json_is_true(json_object_get(
+        json_object_get(json_object_get(r, "data"), "endpoint"), "open_to_public")));
+    json_decref(r);
+    T_ASSERT(s_set_public(false));
+    T_EQ_INT(s_who_until_not(200, body, sizeof body), 401);
+}
+
+//  Scaled to one replica (the two others' sessions end) and then to five:
+//  each count healthy in turn, and five connections at once reach all
+//  five; the service deleted.
+static void
+test_scale_one_and_five(void)
+{
+    char path[160];
+    snprintf(path, sizeof path, "/services/%s/scale", s_endpoint);
+    json_t *before = s_wait_healthy(3);
+    T_ASSERT(before);
+    int64_t start = s_now_ms();
+    T_EQ_INT(s_as(&s_alice, "POST", path, "{\"to\": 1}", NULL), 200);
+    json_t *sessions = s_wait_healthy(1);
+    T_ASSERT(sessions);
+    size_t ended = 0;
+    for (size_t i = 0; sessions && i < json_array_size(before); i++)
+        if (!json_equal(json_array_get(before, i), json_array_get(sessions, 0)))
+            ended += s_session_ended(json_string_value(json_array_get(before, i)));
+    T_EQ_INT(ended, 2);
+    json_decref(before);
+    json_decref(sessions);
+    int64_t one_ms = s_now_ms() - start;
+    T_EQ_INT(s_as(&s_alice, "POST", path, "{\"to\": 5}", NULL), 200);
+    sessions = s_wait_healthy(5);
+    T_ASSERT(sessions);
+    json_decref(sessions);
+    fprintf(stderr, "# scaled to 1 in %.1f s (its sessions ended), then to 5 in %.1f s\n",
+            (double) one_ms / 1000, (double) (s_now_ms() - start - one_ms) / 1000);
+    static s_load_t load;
+    s_load_start(&load, 5, SCALED_REQUESTS, 0, 0, 0);
+    s_load_end(&load);
+    fprintf(stderr, "# 5 connections: %d requests over %zu replicas, %d failed (%s)\n",
+            load.ok + load.failed + load.cut, s_tally_kinds(load.tally), load.failed,
+            load.why);
+    T_EQ_INT(load.ok, 5 * SCALED_REQUESTS);
+    T_EQ_INT(s_tally_kinds(load.tally), 5);
+    snprintf(path, sizeof path, "/services/%s", s_endpoint);
+    T_EQ_INT(s_as(&s_alice, "DELETE", path, NULL, NULL), 200);
+    bool gone = false;
+    for (int waited = 0; waited < SERVING_MS && !gone; waited += 200) {
+        gone = s_as(&s_alice, "GET", path, NULL, NULL) == 404;
+        if (!gone)
+            harness_pause_ms(200);
+    }
+    T_ASSERT(gone);
+}
+
 //  A replica whose health check never passes is UNHEALTHY, never routed to.
 static void
 test_unhealthy(void)
@@ -780,7 +1447,7 @@ test_agent_restart(void)
     json_t *sessions = s_wait_healthy(1);
     T_ASSERT(sessions != NULL);
     harness_kill(&s_agent);
-    T_ASSERT(client_agent_start(&s_p, &s_agent, "agent-s", s_bridge, s_cidr));
+    T_ASSERT(s_agent_start());
     T_EQ_INT(s_as(&s_alice, "POST", "/folders/echo-model/delete-files",
                   "{\"files\": [\"health\"]}", NULL),
              200);
@@ -1081,6 +1748,7 @@ main(void)
         printf("1..0 # SKIP needs root, runc, umoci and /usr/bin/tini-static\n");
         return 0;
     }
+    signal(SIGPIPE, SIG_IGN); //  a connection the wsproxy closed: write fails
     T_RUN(test_start);
     if (t_failures)
         return T_DONE();
@@ -1093,6 +1761,11 @@ main(void)
     T_RUN(test_scale_down);
     T_RUN(test_rolling_update);
     T_RUN(test_delete);
+    T_RUN(test_three_replicas_under_load);
+    T_RUN(test_streamed_answer);
+    T_RUN(test_token_expires);
+    T_RUN(test_public_endpoint);
+    T_RUN(test_scale_one_and_five);
     T_RUN(test_unhealthy);
     T_RUN(test_agent_restart);
     T_RUN(test_failed_starts);
