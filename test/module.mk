@@ -77,6 +77,8 @@ FUZZ_EXTRA_fuzz_auth := services/gateway/gw_auth.o
 $(BUILD)/test/fuzz_auth_replay: $(BUILD)/services/gateway/gw_auth.o
 FUZZ_EXTRA_fuzz_http_head := services/storage-proxy/sp_http_head.o
 $(BUILD)/test/fuzz_http_head_replay: $(BUILD)/services/storage-proxy/sp_http_head.o
+FUZZ_EXTRA_fuzz_wsp_http := services/wsproxy/wsp_http.o
+$(BUILD)/test/fuzz_wsp_http_replay: $(BUILD)/services/wsproxy/wsp_http.o
 ZIP_FUZZ_OBJS := $(addprefix services/storage-proxy/,sp_zip.o sp_fs.o sp_fetch_http.o)
 FUZZ_EXTRA_fuzz_zip := $(ZIP_FUZZ_OBJS)
 $(BUILD)/test/fuzz_zip_replay: $(addprefix $(BUILD)/,$(ZIP_FUZZ_OBJS))
