@@ -72,19 +72,9 @@ s_containers(char *out, size_t size)
 static int
 s_container_pid(const char *id)
 {
-    char command[600];
-    snprintf(command, sizeof command,
-             "runc --root %s/agent-a/runc state %s 2>/dev/null"
-             " | sed -n 's/^ *\"pid\": *\\([0-9]*\\).*/\\1/p'",
-             s_dir, id);
-    FILE *pipe = popen(command, "r");
-    int pid = -1;
-    if (pipe) {
-        if (fscanf(pipe, "%d", &pid) != 1)
-            pid = -1;
-        pclose(pipe);
-    }
-    return pid;
+    char root[512];
+    snprintf(root, sizeof root, "%s/agent-a/runc", s_dir);
+    return harness_runc_pid(root, id);
 }
 
 //  Nothing of kernel id is left on the host: directory, address, netns,

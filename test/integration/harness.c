@@ -48,6 +48,24 @@ harness_shell(const char *command)
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
+int
+harness_runc_pid(const char *root, const char *id)
+{
+    char command[1024];
+    snprintf(command, sizeof command,
+             "runc --root %s state %s 2>/dev/null"
+             " | sed -n 's/^ *\"pid\": *\\([0-9]*\\).*/\\1/p'",
+             root, id);
+    FILE *pipe = popen(command, "r");
+    int pid = -1;
+    if (pipe) {
+        if (fscanf(pipe, "%d", &pid) != 1)
+            pid = -1;
+        pclose(pipe);
+    }
+    return pid;
+}
+
 const char *
 harness_subnet(void)
 {

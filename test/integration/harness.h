@@ -33,6 +33,10 @@ void harness_pause_ms(int ms);
 //  Runs command with /bin/sh; its exit status, or -1 when it did not exit.
 int harness_shell(const char *command);
 
+//  The pid runc knows for container id (a kernel's id) under the runc
+//  root directory root (an agent's <state>/runc), or -1.
+int harness_runc_pid(const char *root, const char *id);
+
 //  A loopback TCP port free now, for a service that must come back on the
 //  same port after a restart. -1 when none could be found.
 int harness_free_port(void);

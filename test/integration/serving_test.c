@@ -44,6 +44,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bus.h"
 #include "gateway_client.h"
 #include "t.h"
 #include "wsp_echo.h"
@@ -830,14 +831,6 @@ typedef struct {
     char why[160];
 } s_load_t;
 
-static int64_t
-s_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 //  The port of host:port.
 static int
 s_port_of(const char *hostport)
@@ -1032,24 +1025,30 @@ s_load_answered(s_load_t *self, int n)
     return false;
 }
 
+//  Deletes service id as alice: 200, then gone (404) within SERVING_MS.
+static void
+s_delete_service(const char *id)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/services/%s", id);
+    T_EQ_INT(s_as(&s_alice, "DELETE", path, NULL, NULL), 200);
+    bool gone = false;
+    for (int waited = 0; waited < SERVING_MS && !gone; waited += 200) {
+        gone = s_as(&s_alice, "GET", path, NULL, NULL) == 404;
+        if (!gone)
+            harness_pause_ms(200);
+    }
+    T_ASSERT(gone);
+}
+
 //  The pid runc knows for container id (a kernel's id) under the agent's
 //  root, or -1.
 static int
 s_container_pid(const char *id)
 {
-    char command[1024];
-    snprintf(command, sizeof command,
-             "runc --root %s/agent-s/runc state %s 2>/dev/null"
-             " | sed -n 's/^ *\"pid\": *\\([0-9]*\\).*/\\1/p'",
-             s_p.dir, id);
-    FILE *pipe = popen(command, "r");
-    int pid = -1;
-    if (pipe) {
-        if (fscanf(pipe, "%d", &pid) != 1)
-            pid = -1;
-        pclose(pipe);
-    }
-    return pid;
+    char root[512];
+    snprintf(root, sizeof root, "%s/agent-s/runc", s_p.dir);
+    return harness_runc_pid(root, id);
 }
 
 //  The endpoint's healthy routes' sessions once there are count of them
@@ -1114,13 +1113,13 @@ test_three_replicas_under_load(void)
         return;
 
     static s_load_t load;
-    int64_t start = s_now_ms();
+    int64_t start = bus_clock_mono_ms();
     s_load_start(&load, SPREAD_CLIENTS, SPREAD_KEPT, 1, SPREAD_FRESH, 0);
     s_load_end(&load);
     fprintf(stderr,
             "# %d requests in %d ms: %d/%d/%d over %zu replicas; %d failed (%s), %d cut;"
             " %d keep-alive connections\n",
-            load.ok + load.failed + load.cut, (int) (s_now_ms() - start),
+            load.ok + load.failed + load.cut, (int) (bus_clock_mono_ms() - start),
             load.tally[0].answers, load.tally[1].answers, load.tally[2].answers,
             s_tally_kinds(load.tally), load.failed, load.why, load.cut, load.kept_opened);
     T_EQ_INT(load.ok, SPREAD_CLIENTS * SPREAD_KEPT + SPREAD_FRESH);
@@ -1138,11 +1137,11 @@ test_three_replicas_under_load(void)
     T_ASSERT(s_load_answered(&load, KILL_BEFORE));
     int pid = s_container_pid(victim);
     T_ASSERT(pid > 0);
-    start = s_now_ms();
+    start = bus_clock_mono_ms();
     int killed = pid > 0 ? kill(pid, SIGKILL) : -1;
     T_EQ_INT(killed, 0);
     json_t *after = killed == 0 ? s_wait_replaced(before, 3) : NULL;
-    int64_t replaced_ms = s_now_ms() - start;
+    int64_t replaced_ms = bus_clock_mono_ms() - start;
     T_ASSERT(after);
     //  The replacement takes its share.
     T_ASSERT(!after || s_load_answered(&load, KILL_AFTER));
@@ -1196,7 +1195,7 @@ test_streamed_answer(void)
     char text[8192];
     size_t used = 0;
     int reads = 0, events = 0;
-    int64_t start = s_now_ms(), first_ms = -1, done_ms = -1;
+    int64_t start = bus_clock_mono_ms(), first_ms = -1, done_ms = -1;
     bool done_with_first = false;
     for (;;) {
         ssize_t got = read(fd, text + used, sizeof text - 1 - used);
@@ -1205,7 +1204,7 @@ test_streamed_answer(void)
         used += (size_t) got;
         text[used] = '\0';
         reads++;
-        int64_t now = s_now_ms() - start;
+        int64_t now = bus_clock_mono_ms() - start;
         if (first_ms < 0 && strstr(text, "{\"piece\": 1}")) {
             first_ms = now;
             done_with_first = strstr(text, "[DONE]") != NULL;
@@ -1249,15 +1248,15 @@ test_token_expires(void)
     s_conn_t kept = {s_port_of(s_url), -1, 0, reader};
     T_EQ_INT(s_get_on(&kept, "/who", auth, false, body, sizeof body), 200);
     T_ASSERT(kept.fd >= 0);
-    int64_t start = s_now_ms();
+    int64_t start = bus_clock_mono_ms();
     int status = 200;
-    while (status == 200 && s_now_ms() - start < TOKEN_WAIT_MS) {
+    while (status == 200 && bus_clock_mono_ms() - start < TOKEN_WAIT_MS) {
         status = s_who(auth, body, sizeof body);
         if (status == 200)
             harness_pause_ms(100);
     }
     fprintf(stderr, "# the token of 2 s refused after %d ms: %d\n",
-            (int) (s_now_ms() - start), status);
+            (int) (bus_clock_mono_ms() - start), status);
     T_EQ_INT(status, 403);
     T_CONTAINS(body, "expired");
     T_EQ_INT(s_get_on(&kept, "/who", auth, false, body, sizeof body), 403);
@@ -1330,7 +1329,7 @@ test_scale_one_and_five(void)
     snprintf(path, sizeof path, "/services/%s/scale", s_endpoint);
     json_t *before = s_wait_healthy(3);
     T_ASSERT(before);
-    int64_t start = s_now_ms();
+    int64_t start = bus_clock_mono_ms();
     T_EQ_INT(s_as(&s_alice, "POST", path, "{\"to\": 1}", NULL), 200);
     json_t *sessions = s_wait_healthy(1);
     T_ASSERT(sessions);
@@ -1341,13 +1340,14 @@ test_scale_one_and_five(void)
     T_EQ_INT(ended, 2);
     json_decref(before);
     json_decref(sessions);
-    int64_t one_ms = s_now_ms() - start;
+    int64_t one_ms = bus_clock_mono_ms() - start;
     T_EQ_INT(s_as(&s_alice, "POST", path, "{\"to\": 5}", NULL), 200);
     sessions = s_wait_healthy(5);
     T_ASSERT(sessions);
     json_decref(sessions);
     fprintf(stderr, "# scaled to 1 in %.1f s (its sessions ended), then to 5 in %.1f s\n",
-            (double) one_ms / 1000, (double) (s_now_ms() - start - one_ms) / 1000);
+            (double) one_ms / 1000,
+            (double) (bus_clock_mono_ms() - start - one_ms) / 1000);
     static s_load_t load;
     s_load_start(&load, 5, SCALED_REQUESTS, 0, 0, 0);
     s_load_end(&load);
@@ -1356,15 +1356,7 @@ test_scale_one_and_five(void)
             load.why);
     T_EQ_INT(load.ok, 5 * SCALED_REQUESTS);
     T_EQ_INT(s_tally_kinds(load.tally), 5);
-    snprintf(path, sizeof path, "/services/%s", s_endpoint);
-    T_EQ_INT(s_as(&s_alice, "DELETE", path, NULL, NULL), 200);
-    bool gone = false;
-    for (int waited = 0; waited < SERVING_MS && !gone; waited += 200) {
-        gone = s_as(&s_alice, "GET", path, NULL, NULL) == 404;
-        if (!gone)
-            harness_pause_ms(200);
-    }
-    T_ASSERT(gone);
+    s_delete_service(s_endpoint);
 }
 
 //  A replica whose health check never passes is UNHEALTHY, never routed to.
@@ -1658,15 +1650,7 @@ test_extra_mounts(void)
     T_EQ_STR(json_string_value(json_object_get(json_array_get(extra, 0), "name")),
              "extra-data");
     json_decref(r);
-    snprintf(path, sizeof path, "/services/%s", s_endpoint);
-    T_EQ_INT(s_as(&s_alice, "DELETE", path, NULL, NULL), 200);
-    bool gone = false;
-    for (int waited = 0; waited < SERVING_MS && !gone; waited += 200) {
-        gone = s_as(&s_alice, "GET", path, NULL, NULL) == 404;
-        if (!gone)
-            harness_pause_ms(200);
-    }
-    T_ASSERT(gone);
+    s_delete_service(s_endpoint);
 }
 
 //  The vllm, nim and cmd runtime variants run the image's own command with
@@ -1730,15 +1714,7 @@ test_runtime_variants(void)
         "name");
     T_EQ_STR(json_string_value(variant), "vllm");
     json_decref(endpoint);
-    snprintf(path, sizeof path, "/services/%s", id);
-    T_EQ_INT(s_as(&s_alice, "DELETE", path, NULL, NULL), 200);
-    bool gone = false;
-    for (int waited = 0; waited < SERVING_MS && !gone; waited += 200) {
-        gone = s_as(&s_alice, "GET", path, NULL, NULL) == 404;
-        if (!gone)
-            harness_pause_ms(200);
-    }
-    T_ASSERT(gone);
+    s_delete_service(id);
 }
 
 int
