@@ -164,12 +164,19 @@ s_on_signal(runner_t *r, int *fd_p, short revents)
                 runner_log("notice", "signal %d: exiting", signals[i]);
                 r->quit = true;
             }
+    //  As the container's init the runner also reaps the orphans of every
+    //  process that daemonized or died before its children: counted, not
+    //  logged one by one, because a fork bomb leaves hundreds of thousands
+    //  and a line each would cost the reaper the CPU it lacks then most.
     int status;
     pid_t pid;
+    long orphans = 0;
     while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
         if (!runner_exec_reaped(r, pid, status) && !runner_pty_reaped(r, pid, status) &&
             !runner_service_reaped(r, pid, status))
-            runner_log("info", "reaped unknown child pid=%d", (int) pid);
+            orphans++;
+    if (orphans > 0)
+        runner_log("info", "reaped orphans count=%ld", orphans);
 }
 
 static void
