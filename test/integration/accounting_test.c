@@ -7,7 +7,7 @@
    kernel once, what was held (slots x time) within one stats interval of the wall time,
    the burner's CPU seconds near its wall time, the same totals after another restart, and
     the user's 15-minute bins add up to the totals. A third session writes
-    IO_MIB MiB to its (host-disk) scratch with fsync and moves bytes to and
+    IO_MIB MiB to its (host-disk) scratch with O_DIRECT and moves bytes to and
     from a server of the test on the bridge's address: its record holds at
     least those bytes and less than twice them (no double counting across
     the kill), the same after a restart, and its last_stat says so in
@@ -288,15 +288,18 @@ test_usage_survives_kill(void)
     snprintf(burner, sizeof burner, "timeout %d sh -c 'while :; do :; done'; exit 0",
              RUN_S);
     snprintf(idle, sizeof idle, "sleep %d", RUN_S);
-    //  Writes with fsync (so the bytes reach the disk from its cgroup), then
+    //  Writes past the page cache (O_DIRECT: cgroup v1 charges a write to
+    //  the task that submits it, and on a busy machine the kernel's flusher
+    //  threads wrote 15 of the 20 MiB once, before dd's fsync could), then
     //  sends and receives through its eth0 (to the bridge's address, the
     //  subnet's first), then stays a while.
     char gateway[32];
     harness_subnet_host(s_cidr, 1, gateway, sizeof gateway);
-    snprintf(io, sizeof io,
-             "dd if=/dev/zero of=/home/work/io.bin bs=1M count=%d conv=fsync && "
-             "dd if=/dev/zero bs=65536 count=%d | nc %s %d >/dev/null; sleep %d",
-             IO_MIB, UP_MIB * 16, gateway, port, RUN_S / 2);
+    snprintf(
+        io, sizeof io,
+        "dd if=/dev/zero of=/home/work/io.bin bs=1M count=%d oflag=direct conv=fsync && "
+        "dd if=/dev/zero bs=65536 count=%d | nc %s %d >/dev/null; sleep %d",
+        IO_MIB, UP_MIB * 16, gateway, port, RUN_S / 2);
     //  Ids of this run: a kernel's network namespace is named after it.
     char burn_id[32], idle_id[32], io_id[32], io_kernel[40];
     snprintf(burn_id, sizeof burn_id, "s-burn-%d", (int) getpid());
