@@ -681,6 +681,17 @@ static void
 test_control_host_killed(void)
 {
     T_EQ_INT(testbed_run(&s_tb, NULL, "restart control all"), 0);
+    //  Back when /healthz says ready, as a load balancer would take it: the
+    //  services run once the restart returns, but the gateway learns the new
+    //  scheduler from the registry some 100 ms later, and its calls answer
+    //  503 until then (an execute, which the agent serves, may pass sooner).
+    int health = 0;
+    for (int waited = 0; waited < 60000 && health != 200; waited += 200) {
+        health = harness_http(s_tb.p.api, "GET", "/healthz", NULL, NULL, CLIENT_HTTP_MS);
+        if (health != 200)
+            harness_pause_ms(200);
+    }
+    T_EQ_INT(health, 200);
     for (int i = 0; i < 2; i++) {
         char path[64];
         snprintf(path, sizeof path, "/session/tb-%d", i + 1);
