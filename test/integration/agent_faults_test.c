@@ -114,14 +114,7 @@ s_bridge_ports(void)
     char command[256];
     snprintf(command, sizeof command, "ip -o link show master %s 2>/dev/null | wc -l",
              s_bridge);
-    FILE *pipe = popen(command, "r");
-    int count = -1;
-    if (pipe) {
-        if (fscanf(pipe, "%d", &count) != 1)
-            count = -1;
-        pclose(pipe);
-    }
-    return count;
+    return harness_shell_int(command);
 }
 
 static bool

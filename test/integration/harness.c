@@ -49,6 +49,19 @@ harness_shell(const char *command)
 }
 
 int
+harness_shell_int(const char *command)
+{
+    FILE *pipe = popen(command, "r");
+    int value = -1;
+    if (pipe) {
+        if (fscanf(pipe, "%d", &value) != 1)
+            value = -1;
+        pclose(pipe);
+    }
+    return value;
+}
+
+int
 harness_runc_pid(const char *root, const char *id)
 {
     char command[1024];
@@ -56,14 +69,7 @@ harness_runc_pid(const char *root, const char *id)
              "runc --root %s state %s 2>/dev/null"
              " | sed -n 's/^ *\"pid\": *\\([0-9]*\\).*/\\1/p'",
              root, id);
-    FILE *pipe = popen(command, "r");
-    int pid = -1;
-    if (pipe) {
-        if (fscanf(pipe, "%d", &pid) != 1)
-            pid = -1;
-        pclose(pipe);
-    }
-    return pid;
+    return harness_shell_int(command);
 }
 
 const char *

@@ -33,6 +33,10 @@ void harness_pause_ms(int ms);
 //  Runs command with /bin/sh; its exit status, or -1 when it did not exit.
 int harness_shell(const char *command);
 
+//  The number command (run with /bin/sh) prints first, or -1 when it
+//  prints none; not for numbers that may be negative.
+int harness_shell_int(const char *command);
+
 //  The pid runc knows for container id (a kernel's id) under the runc
 //  root directory root (an agent's <state>/runc), or -1.
 int harness_runc_pid(const char *root, const char *id);
